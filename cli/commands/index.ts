@@ -1,0 +1,7 @@
+import type { Command } from "../command.js";
+
+/**
+ * Every `ccasim` subcommand, in the order `ccasim --help` lists them. A new subcommand is a file
+ * in this folder exporting a {@link Command}, plus one line here.
+ */
+export const commands: readonly Command[] = [];

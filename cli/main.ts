@@ -1,0 +1,156 @@
+#!/usr/bin/env node
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, isInputError, type Command, type CommandContext } from "./command.js";
+import { commands } from "./commands/index.js";
+
+function packageVersion(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  for (const p of [join(here, "..", "..", "package.json"), join(here, "..", "package.json")]) {
+    try {
+      return (JSON.parse(readFileSync(p, "utf8")) as { version: string }).version;
+    } catch {
+      /* try the next location */
+    }
+  }
+  return "unknown";
+}
+
+/** The text of `ccasim --help`. */
+export function mainHelp(list: readonly Command[] = commands): string {
+  const width = Math.max(8, ...list.map((c) => c.name.length));
+  return [
+    "ccasim: discrete-event simulator of HPC component assemblies, and analysis of TAU measurements",
+    "",
+    "Usage: ccasim <command> [options]",
+    "       ccasim <command> --help     help for one command",
+    "",
+    "Commands:",
+    ...list.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    "",
+    "Global options:",
+    "  -h, --help       show help",
+    "  -V, --version    print the version",
+    "  -v, --verbose    print error details (stack traces)",
+    "",
+    "Exit codes: 0 success, 1 failure (for example a simulated deadlock), 2 bad usage or bad input.",
+    "Time is in microseconds in every file ccasim writes, as in TAU profiles.",
+  ].join("\n");
+}
+
+/**
+ * Runs the `ccasim` command line and resolves to its exit code. Output goes through `io` so tests
+ * can capture it.
+ */
+export async function main(
+  argv: readonly string[],
+  io: { out: (s: string) => void; err: (s: string) => void; interactive?: boolean } = {
+    out: (s) => process.stdout.write(s),
+    err: (s) => process.stderr.write(s),
+    interactive: process.stderr.isTTY === true,
+  },
+): Promise<number> {
+  const args = [...argv];
+  let verbose = false;
+  for (let i = 0; i < args.length; ) {
+    if (args[i] === "-v" || args[i] === "--verbose") {
+      verbose = true;
+      args.splice(i, 1);
+    } else i++;
+  }
+  const first = args[0];
+  if (first === undefined || first === "-h" || first === "--help" || first === "help") {
+    const topic = first === "help" ? args[1] : undefined;
+    const cmd = topic ? commands.find((c) => c.name === topic) : undefined;
+    if (topic && !cmd) {
+      io.err(`ccasim: unknown command '${topic}'\n`);
+      return EXIT_USAGE;
+    }
+    io.out((cmd ? cmd.help : mainHelp()) + "\n");
+    return first === undefined ? EXIT_USAGE : EXIT_OK;
+  }
+  if (first === "-V" || first === "--version") {
+    io.out(`ccasim ${packageVersion()}\n`);
+    return EXIT_OK;
+  }
+  const cmd = commands.find((c) => c.name === first);
+  if (!cmd) {
+    const near = nearest(first, commands.map((c) => c.name));
+    io.err(`ccasim: unknown command '${first}'${near ? ` (did you mean '${near}'?)` : ""}; see 'ccasim --help'\n`);
+    return EXIT_USAGE;
+  }
+  const rest = args.slice(1);
+  if (rest.includes("--help") || rest.includes("-h")) {
+    io.out(cmd.help + "\n");
+    return EXIT_OK;
+  }
+  const ctx: CommandContext = {
+    argv: rest,
+    out: io.out,
+    err: io.err,
+    verbose,
+    interactive: io.interactive ?? false,
+  };
+  try {
+    return await cmd.run(ctx);
+  } catch (e) {
+    const err = e instanceof Error ? e : new Error(String(e));
+    io.err(`ccasim ${cmd.name}: ${err.message.split("\n")[0]}\n`);
+    const detail = err.message.split("\n").slice(1).join("\n");
+    if (detail) io.err(detail + "\n");
+    if (verbose && err.stack) io.err(err.stack + "\n");
+    else if (!isInputError(err)) io.err("(run with --verbose for details)\n");
+    return isInputError(err) ? EXIT_USAGE : EXIT_FAILURE;
+  }
+}
+
+/** The closest name within edit distance 2, for "did you mean" hints. */
+export function nearest(word: string, names: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestD = 3;
+  for (const n of names) {
+    const d = editDistance(word, n);
+    if (d < bestD) {
+      bestD = d;
+      best = n;
+    }
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = dp[0];
+    dp[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = dp[j];
+      dp[j] = Math.min(dp[j] + 1, dp[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return dp[b.length];
+}
+
+const invokedDirectly = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === (await realpath(process.argv[1]));
+if (invokedDirectly) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e) => {
+      process.stderr.write(`ccasim: internal error: ${(e as Error).stack ?? String(e)}\n`);
+      process.exitCode = EXIT_FAILURE;
+    },
+  );
+}
+
+async function realpath(p: string): Promise<string> {
+  const { realpathSync } = await import("node:fs");
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}

@@ -1,0 +1,7 @@
+/**
+ * ccasim's public face: everything the `ccasim` command does is reachable by importing these
+ * modules.
+ *
+ * @packageDocumentation
+ */
+export * from "./engine/index.js";
