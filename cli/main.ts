@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, isInputError, type Command, type CommandContext } from "./command.js";
 import { commands } from "./commands/index.js";
+import { nearestName as nearest } from "../engine/registry.js";
 
 function packageVersion(): string {
   const here = dirname(fileURLToPath(import.meta.url));
@@ -103,34 +104,6 @@ export async function main(
     else if (!isInputError(err)) io.err("(run with --verbose for details)\n");
     return isInputError(err) ? EXIT_USAGE : EXIT_FAILURE;
   }
-}
-
-/** The closest name within edit distance 2, for "did you mean" hints. */
-export function nearest(word: string, names: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestD = 3;
-  for (const n of names) {
-    const d = editDistance(word, n);
-    if (d < bestD) {
-      bestD = d;
-      best = n;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = dp[0];
-    dp[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = dp[j];
-      dp[j] = Math.min(dp[j] + 1, dp[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return dp[b.length];
 }
 
 const invokedDirectly = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === (await realpath(process.argv[1]));

@@ -1,0 +1,54 @@
+/**
+ * Self-documenting parameters. Every extension point of ccasim (a machine preset, a network model,
+ * a collective algorithm, a component type, a fit model family, a power model) declares its
+ * parameters with {@link ParamDoc}s; the same documentation drives scenario validation, `--help`
+ * text and error messages. Values reach the code already converted to base units.
+ *
+ * @packageDocumentation
+ */
+
+/**
+ * The physical dimension of a quantity parameter and the base unit its value is stored in:
+ * - `bytes`: bytes (scenario text accepts `512KiB`, `9MiB`, `64B`, `1GB` ...)
+ * - `time`: microseconds (accepts `30us`, `1.5ms`, `2s`, `100ns`)
+ * - `frequency`: hertz (accepts `2.8GHz`, `700MHz`)
+ * - `bandwidth`: bytes per second (accepts `100MB/s`, `3.2GB/s`, `1Gbit/s`)
+ * - `power`: watts (accepts `122W`)
+ * - `count`: a plain count (events, elements, cycles)
+ * - `ratio`: a dimensionless fraction or factor
+ */
+export type Dimension = "bytes" | "time" | "frequency" | "bandwidth" | "power" | "count" | "ratio";
+
+/** Documentation and constraints of one parameter. */
+export interface ParamDoc {
+  /** Key, relative to its owner (dotted for nested keys, for example `l2.size`). */
+  readonly name: string;
+  /** Value type. `quantity` values carry a {@link Dimension}; `expression` values are mathjs expressions. */
+  readonly type: "quantity" | "integer" | "number" | "boolean" | "string" | "enum" | "expression";
+  /** Dimension of a quantity (required for `type: "quantity"`). */
+  readonly dimension?: Dimension;
+  /** One or two sentences: what it means, and where the default comes from. */
+  readonly doc: string;
+  /** Default value, in base units; absent means the parameter is required unless `optional`. */
+  readonly default?: unknown;
+  /** True when the parameter may be left out without a default. */
+  readonly optional?: boolean;
+  /** Inclusive lower bound (base units). */
+  readonly min?: number;
+  /** Inclusive upper bound (base units). */
+  readonly max?: number;
+  /** Allowed values of an `enum`. */
+  readonly values?: readonly string[];
+}
+
+/** Renders parameter docs as aligned help text, one parameter per line. */
+export function formatParams(params: readonly ParamDoc[], indent = "  "): string {
+  const width = Math.max(4, ...params.map((p) => p.name.length));
+  return params
+    .map((p) => {
+      const type = p.type === "quantity" ? `${p.dimension}` : p.type === "enum" ? (p.values ?? []).join("|") : p.type;
+      const def = p.default !== undefined ? ` (default ${JSON.stringify(p.default)})` : p.optional ? " (optional)" : " (required)";
+      return `${indent}${p.name.padEnd(width)}  <${type}>  ${p.doc}${def}`;
+    })
+    .join("\n");
+}

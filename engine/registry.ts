@@ -1,0 +1,99 @@
+import type { ParamDoc } from "./params.js";
+
+/** What every registered extension carries. */
+export interface Registrable {
+  /** Registered name, as scenarios spell it. */
+  readonly name: string;
+  /** One line for listings. */
+  readonly summary: string;
+  /** Documented parameters (see {@link ParamDoc}). */
+  readonly params: readonly ParamDoc[];
+}
+
+/** Thrown when a name is not registered; suggests the nearest registered name. */
+export class UnknownNameError extends Error {
+  readonly isInputError = true;
+  constructor(readonly kind: string, readonly requested: string, readonly suggestion: string | undefined, readonly known: readonly string[]) {
+    super(
+      `unknown ${kind} '${requested}'` +
+        (suggestion ? ` (did you mean '${suggestion}'?)` : "") +
+        `; known: ${known.join(", ")}`,
+    );
+    this.name = "UnknownNameError";
+  }
+}
+
+/**
+ * A named registry of extensions (machine presets, network models, collective algorithms,
+ * component types ...). Extending ccasim means registering, never editing the core.
+ */
+export class Registry<T extends Registrable> {
+  private readonly entries = new Map<string, T>();
+
+  /** @param kind - what the entries are, for error messages ("machine preset") */
+  constructor(readonly kind: string) {}
+
+  /**
+   * Adds an entry.
+   * @throws Error when the name is taken
+   */
+  register(entry: T): T {
+    if (this.entries.has(entry.name)) throw new Error(`${this.kind} '${entry.name}' is already registered`);
+    this.entries.set(entry.name, entry);
+    return entry;
+  }
+
+  /**
+   * The entry called `name`.
+   * @throws UnknownNameError (an input error) naming the nearest registered name
+   */
+  get(name: string): T {
+    const e = this.entries.get(name);
+    if (e === undefined) throw new UnknownNameError(this.kind, name, nearestName(name, this.names()), this.names());
+    return e;
+  }
+
+  /** True when `name` is registered. */
+  has(name: string): boolean {
+    return this.entries.has(name);
+  }
+
+  /** Registered names, sorted. */
+  names(): string[] {
+    return [...this.entries.keys()].sort();
+  }
+
+  /** Registered entries, sorted by name. */
+  all(): T[] {
+    return this.names().map((n) => this.entries.get(n)!);
+  }
+}
+
+/** The closest of `names` to `word` (edit distance at most max(2, a third of its length)), or undefined. */
+export function nearestName(word: string, names: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestD = Math.max(2, Math.floor(word.length / 3)) + 1;
+  for (const n of names) {
+    const d = editDistance(word.toLowerCase(), n.toLowerCase());
+    if (d < bestD) {
+      bestD = d;
+      best = n;
+    }
+  }
+  return best;
+}
+
+/** Levenshtein distance. */
+export function editDistance(a: string, b: string): number {
+  const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = dp[0];
+    dp[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = dp[j];
+      dp[j] = Math.min(dp[j] + 1, dp[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return dp[b.length];
+}
