@@ -3,7 +3,7 @@ import type { EventHandle, EventHandler, EventQueue } from "./event-queue.js";
 /** Bits of a handle that hold the slot index; the rest hold the slot's version. */
 const SLOT_BITS = 26;
 const SLOT_SPAN = 2 ** SLOT_BITS;
-const VERSION_SPAN = 2 ** 26;
+const VERSION_MASK = 2 ** 26 - 1; // versions wrap with a mask: `%` on doubles is several times slower
 /** Largest number of simultaneously pending events a {@link HeapQueue} can hold. */
 export const HEAP_QUEUE_MAX_PENDING = SLOT_SPAN - 1;
 
@@ -87,7 +87,7 @@ export class HeapQueue implements EventQueue {
     if (typeof this.handlers[slot] !== "function") return false;
     this.handlers[slot] = null;
     if (slot < this.args.length) this.args[slot] = undefined;
-    this.version[slot] = (version + 1) % VERSION_SPAN;
+    this.version[slot] = (version + 1) & VERSION_MASK;
     this.live--;
     const dead = this.n - this.live;
     if (dead > 1024 && dead > this.live) this.compact();
@@ -114,7 +114,7 @@ export class HeapQueue implements EventQueue {
           this.poppedArg = this.args[slot];
           this.args[slot] = undefined;
         } else this.poppedArg = undefined;
-        this.version[slot] = (this.version[slot] + 1) % VERSION_SPAN;
+        this.version[slot] = (this.version[slot] + 1) & VERSION_MASK;
         this.live--;
         this.freeSlot(slot);
         return h;
@@ -162,22 +162,21 @@ export class HeapQueue implements EventQueue {
     const S = this.hSlot;
     const n = this.n;
     const half = n >> 1;
+    // Orders are read only when times tie: ties are rare, and each avoided load is a cache line.
     while (i < half) {
       let c = 2 * i + 1;
       let ct = T[c];
-      let co = O[c];
       const r = c + 1;
       if (r < n) {
         const rt = T[r];
-        if (rt < ct || (rt === ct && O[r] < co)) {
+        if (rt < ct || (rt === ct && O[r] < O[c])) {
           c = r;
           ct = rt;
-          co = O[r];
         }
       }
-      if (time < ct || (time === ct && order < co)) break;
+      if (time < ct || (time === ct && order < O[c])) break;
       T[i] = ct;
-      O[i] = co;
+      O[i] = O[c];
       S[i] = S[c];
       i = c;
     }
