@@ -85,8 +85,8 @@ describe("HeapQueue against the js-sdsl reference queue", () => {
     expect(q.size).toBe(ref.size);
     const a: number[] = [];
     const b: number[] = [];
-    for (let h = q.pop(); h; h = q.pop()) a.push(h(undefined) as number);
-    for (let h = ref.pop(); h; h = ref.pop()) b.push(h(undefined) as number);
+    for (let h = q.pop(); h; h = q.pop()) a.push(h(undefined) as unknown as number);
+    for (let h = ref.pop(); h; h = ref.pop()) b.push(h(undefined) as unknown as number);
     expect(a).toEqual(b);
     expect(a.length).toBe(20_000 - Math.ceil(20_000 / 3));
   });
