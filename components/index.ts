@@ -14,3 +14,5 @@ export * from "./mastermind.js";
 export * from "./measurement/index.js";
 export * from "./runtime.js";
 export * from "./library/index.js";
+export * from "./to-trial.js";
+export * from "./callgraph.js";

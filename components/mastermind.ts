@@ -1,19 +1,6 @@
-/**
- * One proxied invocation, as the Mastermind of paper 000 records it. Times in microseconds;
- * `compute = wall - mpi`; counters are the deltas over the invocation.
- */
-export interface InvocationRecord {
-  readonly component: string;
-  readonly port: string;
-  readonly method: string;
-  readonly rank: number;
-  readonly parameters: Readonly<Record<string, number | string>>;
-  readonly start: number;
-  readonly wall: number;
-  readonly mpi: number;
-  readonly compute: number;
-  readonly counters: Readonly<Record<string, number>>;
-}
+import type { InvocationRecord } from "../profile/index.js";
+
+export type { InvocationRecord };
 
 /** What the Mastermind reads from the run at the start and end of an invocation. */
 export interface MastermindProbe {
@@ -78,9 +65,9 @@ export class Mastermind {
       rank: o.rank,
       parameters: o.parameters,
       start: o.start,
-      wall,
-      mpi,
-      compute: wall - mpi,
+      wallTime: wall,
+      mpiTime: mpi,
+      computeTime: wall - mpi,
       counters,
     });
   }

@@ -36,8 +36,9 @@ export class HeapQueue implements EventQueue {
   private version: Uint32Array;
   // Holds EventHandler (live), null (cancelled, still in heap) or a free-list link (number).
   private handlers: Array<EventHandler | null | number>;
-  // Arguments are stored only when some event carries one, so argument-free workloads pay nothing.
-  private args: unknown[] = [];
+  // Arguments are stored only once some event carries one, so argument-free workloads pay nothing.
+  // Allocated at full capacity when first needed: a sparse JS array would fall into dictionary mode.
+  private args: unknown[] | null = null;
   private freeHead = NO_SLOT;
   private nextUnused = 0;
 
@@ -60,7 +61,7 @@ export class HeapQueue implements EventQueue {
 
   bytesUsed(): number {
     // typed arrays + one pointer per handler element (8 bytes on 64-bit V8 without pointer compression)
-    return this.capacity * (8 + 8 + 4 + 4) + this.handlers.length * 8 + this.args.length * 8;
+    return this.capacity * (8 + 8 + 4 + 4) + this.handlers.length * 8 + (this.args === null ? 0 : this.args.length * 8);
   }
 
   push(time: number, order: number, handler: EventHandler, arg: unknown): EventHandle {
@@ -73,7 +74,11 @@ export class HeapQueue implements EventQueue {
       slot = this.nextUnused++;
     }
     this.handlers[slot] = handler;
-    if (arg !== undefined || slot < this.args.length) this.args[slot] = arg;
+    if (this.args !== null) this.args[slot] = arg;
+    else if (arg !== undefined) {
+      this.args = new Array<unknown>(this.capacity).fill(undefined);
+      this.args[slot] = arg;
+    }
     if (this.n === this.capacity) this.grow(this.capacity * 2);
     this.siftUp(this.n++, time, order, slot);
     this.live++;
@@ -86,7 +91,7 @@ export class HeapQueue implements EventQueue {
     if (!(slot >= 0 && slot < this.nextUnused) || this.version[slot] !== version) return false;
     if (typeof this.handlers[slot] !== "function") return false;
     this.handlers[slot] = null;
-    if (slot < this.args.length) this.args[slot] = undefined;
+    if (this.args !== null) this.args[slot] = undefined;
     this.version[slot] = (version + 1) & VERSION_MASK;
     this.live--;
     const dead = this.n - this.live;
@@ -110,9 +115,10 @@ export class HeapQueue implements EventQueue {
       this.removeTop();
       if (typeof h === "function") {
         this.poppedTime = time;
-        if (slot < this.args.length) {
-          this.poppedArg = this.args[slot];
-          this.args[slot] = undefined;
+        const args = this.args;
+        if (args !== null) {
+          this.poppedArg = args[slot];
+          args[slot] = undefined;
         } else this.poppedArg = undefined;
         this.version[slot] = (this.version[slot] + 1) & VERSION_MASK;
         this.live--;
@@ -217,6 +223,11 @@ export class HeapQueue implements EventQueue {
     v.set(this.version);
     this.version = v;
     this.handlers.length = cap;
+    if (this.args !== null) {
+      const old = this.args.length;
+      this.args.length = cap;
+      this.args.fill(undefined, old);
+    }
     this.capacity = cap;
   }
 }

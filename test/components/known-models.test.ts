@@ -50,9 +50,9 @@ describe("known-models assembly (paper 002)", () => {
     expect(recs).toHaveLength(4 * 5 * 2);
     for (const rec of recs) {
       const own = rec.component === "A" ? cost[a] + 0.01 * x : cost[b] + 0.02 * x;
-      expect(rec.wall).toBeCloseTo(own, 9);
-      expect(rec.mpi).toBe(0);
-      expect(rec.compute).toBeCloseTo(own, 9);
+      expect(rec.wallTime).toBeCloseTo(own, 9);
+      expect(rec.mpiTime).toBe(0);
+      expect(rec.computeTime).toBeCloseTo(own, 9);
       expect(rec.parameters).toEqual({ x });
       expect(rec.counters.PAPI_TOT_CYC).toBeCloseTo(own * 1000, 6);
     }
