@@ -30,7 +30,7 @@ import { gunzipSync } from "node:zlib";
 import { TrialBuilder } from "../builder.js";
 import { ProfileError, ProfileFormatError } from "../errors.js";
 import type { Trial } from "../model.js";
-import type { ReadOptions } from "./text-read.js";
+import type { TrialReadOptions } from "./text-read.js";
 
 /** Big-endian cursor over the decompressed bytes, throwing located errors. @internal */
 class JavaDataReader {
@@ -131,7 +131,7 @@ class JavaDataReader {
  * @throws ProfileFormatError naming the file and byte offset (in the decompressed data) of what is malformed.
  * @throws ProfileError when the file cannot be read.
  */
-export function readPackedProfile(path: string, options: ReadOptions = {}): Trial {
+export function readPackedProfile(path: string, options: TrialReadOptions = {}): Trial {
   let raw: Buffer;
   try {
     raw = readFileSync(path);
@@ -145,7 +145,7 @@ export function readPackedProfile(path: string, options: ReadOptions = {}): Tria
  * Parses the bytes of a `.ppk` file (gzip-compressed or not).
  * @throws ProfileFormatError for corrupt compression or a malformed layout.
  */
-export function parsePackedProfile(raw: Uint8Array, file: string, options: ReadOptions = {}): Trial {
+export function parsePackedProfile(raw: Uint8Array, file: string, options: TrialReadOptions = {}): Trial {
   let bytes: Uint8Array = raw;
   if (raw.length >= 2 && raw[0] === 0x1f && raw[1] === 0x8b) {
     try {

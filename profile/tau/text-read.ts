@@ -42,7 +42,7 @@ export interface TauMetricFiles {
 }
 
 /** Options of the TAU profile readers. */
-export interface ReadOptions {
+export interface TrialReadOptions {
   /** Check invariants and attach warnings to the trial (default true). */
   readonly checkInvariants?: boolean;
 }
@@ -100,7 +100,7 @@ export function listTauProfileFiles(dir: string): { folder?: string; files: stri
  * @throws ProfileFormatError naming the file and line of the first malformed line.
  * @throws ProfileError when the path cannot be read.
  */
-export function readTauProfile(path: string, options: ReadOptions = {}): Trial {
+export function readTauProfile(path: string, options: TrialReadOptions = {}): Trial {
   let isDir: boolean;
   try {
     isDir = statSync(path).isDirectory();
@@ -126,7 +126,7 @@ export function readTauProfile(path: string, options: ReadOptions = {}): Trial {
  * {@link readTauProfile} does after reading the files.
  * @throws ProfileFormatError naming the file and line of the first malformed line.
  */
-export function parseTauProfiles(sets: readonly TauMetricFiles[], options: ReadOptions & { source?: string } = {}): Trial {
+export function parseTauProfiles(sets: readonly TauMetricFiles[], options: TrialReadOptions & { source?: string } = {}): Trial {
   const b = new TrialBuilder({ source: options.source });
   const used = new Set<string>();
   for (let k = 0; k < sets.length; k++) {
