@@ -204,11 +204,11 @@ function findPair(doc: Document, items: readonly unknown[], key: string, depth: 
     if (!isPair(p)) continue;
     const k = p.key;
     const kv = isScalar(k) ? k.value : k;
-    if (kv !== null && typeof kv !== "object" && String(kv) === key) return p;
+    if (kv !== null && typeof kv !== "object" && typeof kv !== "symbol" && String(kv) === key) return p;
   }
   // `<<` merge keys: look into the merged maps (later explicit keys win, checked above).
   for (const p of items) {
-    if (!isPair(p) || !isScalar(p.key) || p.key.value !== "<<") continue;
+    if (!isPair(p) || !isMergeKey(p.key)) continue;
     const sources = isSeq(deref(doc, p.value)) ? (deref(doc, p.value) as { items: unknown[] }).items : [p.value];
     for (const src of sources) {
       const m = deref(doc, src);
@@ -219,6 +219,11 @@ function findPair(doc: Document, items: readonly unknown[], key: string, depth: 
     }
   }
   return undefined;
+}
+
+/** A `<<` merge key (the yaml package represents it as a scalar holding a symbol). */
+function isMergeKey(key: unknown): boolean {
+  return isScalar(key) && (key.value === "<<" || (typeof key.value === "symbol" && key.source === "<<"));
 }
 
 function deref(doc: Document, node: unknown): unknown {

@@ -193,7 +193,7 @@ export function formatQuantity(value: number, dimension: Dimension): string {
   if (abs === 0) return `0${units[units.length - 1][0]}`;
   if (dimension === "bytes" || dimension === "bandwidth") {
     // Prefer a unit that divides the value exactly (512KiB rather than 524.288KB).
-    for (const [name, f] of units) if (abs >= f && Number.isInteger(abs / f)) return `${trim(value / f)}${name}`;
+    for (const [name, f] of units) if (f > 1 && abs >= f && Number.isInteger(abs / f)) return `${trim(value / f)}${name}`;
     const decimal = units.filter(([n]) => !n.includes("i"));
     for (const [name, f] of decimal) if (abs >= f) return `${trim(value / f)}${name}`;
   }
