@@ -693,7 +693,10 @@ export function quantityPattern(dimension: Dimension, allowNegative = false): st
     .map((u) => u.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"))
     .join("|");
   if (units === "") return `^\\s*${num}\\s*$`;
-  return `^\\s*${num}\\s*(${units})${acceptsBareNumber(dimension) ? "?" : ""}\\s*$`;
+  if (acceptsBareNumber(dimension)) return `^\\s*${num}\\s*(${units})?\\s*$`;
+  // Zero needs no unit in any dimension.
+  const zero = `[+-]?(0+(\\.0*)?|\\.0+)([eE][+-]?\\d+)?`;
+  return `^\\s*(${zero}|${num}\\s*(${units}))\\s*$`;
 }
 
 /**

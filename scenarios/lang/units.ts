@@ -191,15 +191,21 @@ export function formatQuantity(value: number, dimension: Dimension): string {
   if (units.length === 0) return trim(value);
   const abs = Math.abs(value);
   if (abs === 0) return `0${units[units.length - 1][0]}`;
-  if (dimension === "bytes" || dimension === "bandwidth") {
-    // Prefer a unit that divides the value exactly (512KiB rather than 524.288KB).
-    for (const [name, f] of units) if (f > 1 && abs >= f && Number.isInteger(abs / f)) return `${trim(value / f)}${name}`;
-    const decimal = units.filter(([n]) => !n.includes("i"));
-    for (const [name, f] of decimal) if (abs >= f) return `${trim(value / f)}${name}`;
+  const binary = units.filter(([n]) => n.includes("iB"));
+  const decimal = units.filter(([n]) => !n.includes("iB"));
+  // Sizes read best in binary units (cache sizes), rates in decimal ones; either only when the number stays short.
+  const families = dimension === "bytes" ? [binary, decimal] : [decimal, binary];
+  for (const family of families) {
+    const fit = family.find(([, f]) => abs >= f) ?? family[family.length - 1];
+    if (fit !== undefined && isShort(abs / fit[1])) return `${trim(value / fit[1])}${fit[0]}`;
   }
-  for (const [name, f] of units) if (abs >= f) return `${trim(value / f)}${name}`;
-  const [name, f] = units[units.length - 1];
+  const [name, f] = decimal.find(([, f]) => abs >= f) ?? decimal[decimal.length - 1];
   return `${trim(value / f)}${name}`;
+}
+
+/** True when `x` needs at most three decimals. */
+function isShort(x: number): boolean {
+  return Math.abs(x * 1000 - Math.round(x * 1000)) < 1e-6 * Math.max(1, x);
 }
 
 /** A number with at most 12 significant digits and no trailing zeros. */
