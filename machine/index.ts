@@ -1,7 +1,8 @@
 /**
- * The machine: cluster, nodes, caches and counters (node model), the interconnect and MPI.
+ * The machine: nodes, caches, counters and presets (node model), the interconnect and MPI.
  *
  * @packageDocumentation
  */
+export * from "./node/index.js";
 export * from "./network/index.js";
 export * from "./mpi/index.js";
