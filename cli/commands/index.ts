@@ -1,8 +1,11 @@
 import type { Command } from "../command.js";
 import { profileCommand } from "./profile.js";
+import { runCommand } from "./run.js";
+import { schemaCommand } from "./schema.js";
+import { validateCommand } from "./validate.js";
 
 /**
  * Every `ccasim` subcommand, in the order `ccasim --help` lists them. A new subcommand is a file
  * in this folder exporting a {@link Command}, plus one line here.
  */
-export const commands: readonly Command[] = [profileCommand];
+export const commands: readonly Command[] = [runCommand, validateCommand, schemaCommand, profileCommand];
