@@ -140,7 +140,7 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
               arrays: Math.max(1, Math.round(d.arrays(scope))),
             };
             yield ctx.compute(spec);
-            yield* makeCalls(d.calls, handles, Float64Array.from(scope));
+            if (d.calls.length > 0) yield* makeCalls(d.calls, handles, Float64Array.from(scope));
             return spec.elements;
           },
         },
