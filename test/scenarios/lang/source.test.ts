@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ScenarioError, ScenarioErrors, formatPath, parseYamlSource } from "../../../scenarios/lang/index.js";
+import { ScenarioError, ScenarioErrors, formatPath, parseYamlSource } from "../../../scenarios/lang/source.js";
 
 function errorsOf(fn: () => unknown): ScenarioErrors {
   try {
