@@ -10,6 +10,7 @@ export {
   ScenarioErrors,
   parseYamlSource,
   formatPath,
+  errorAt,
   type SourceDoc,
   type SourcePosition,
   type KeyPath,

@@ -506,7 +506,8 @@ function checkObject(schema: ObjectSchema, value: unknown, path: (string | numbe
   }
   const out: Record<string, unknown> = {};
   let ok = true;
-  const has = (k: string): boolean => Object.prototype.hasOwnProperty.call(value, k);
+  // An explicit `undefined` (from code, never from YAML) counts as absent.
+  const has = (k: string): boolean => Object.prototype.hasOwnProperty.call(value, k) && value[k] !== undefined;
   const declared = Object.keys(schema.fields);
   // A misspelt key explains the missing key it was meant to be: report it once, as unknown.
   const explained = new Set<string>();
@@ -769,8 +770,10 @@ function toJson(schema: Schema, defs: Record<string, Json>): Json {
       if (schema.keyPattern !== undefined) json.propertyNames = { pattern: schema.keyPattern };
       return withDoc(json, schema.doc);
     }
-    case "expression":
-      return { description: schema.doc ? `${schema.doc} (a mathjs expression)` : "a mathjs expression", type: ["string", "number"] };
+    case "expression": {
+      const text = `a mathjs expression${schema.known ? ` of ${[...schema.known].sort().join(", ") || "constants only"}` : ""}`;
+      return { description: schema.doc ? `${schema.doc} (${text})` : text, type: ["string", "number"] };
+    }
     case "union":
       return withDoc({ [schema.discriminator !== undefined ? "oneOf" : "anyOf"]: schema.options.map((o) => toJson(o, defs)) }, schema.doc);
     case "optional": {
