@@ -54,3 +54,4 @@ export {
   type CompileOptions,
   type ExpressionFunction,
 } from "./expression.js";
+export { parseOverride, applyOverride, type Override } from "./overrides.js";

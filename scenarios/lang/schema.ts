@@ -191,9 +191,14 @@ export const s = {
   union(options: readonly Schema[], opts: { doc?: string; discriminator?: string } = {}): UnionSchema {
     return { kind: "union", options, ...opts };
   },
-  /** A field that may be left out, filled with `defaultValue` (converted form: base units) when given. */
+  /**
+   * A field that may be left out, filled with `defaultValue` when given. Give the default in
+   * converted form (base units); for a quantity a unit string such as `"30us"` is converted here.
+   * @throws QuantityError when a quantity default string does not parse (a programming error)
+   */
   optional(schema: Schema, defaultValue?: unknown): OptionalSchema {
-    return { kind: "optional", schema, defaultValue, doc: schema.doc };
+    const value = schema.kind === "quantity" && typeof defaultValue === "string" ? parseQuantity(defaultValue, schema.dimension, "default", { allowNegative: true }) : defaultValue;
+    return { kind: "optional", schema, defaultValue: value, doc: schema.doc };
   },
   /** Anything, unchecked. */
   any(opts: { doc?: string } = {}): AnySchema {
