@@ -74,6 +74,12 @@ const JS_CALL: Readonly<Record<string, string>> = {
 const BINARY: Readonly<Record<string, string>> = { add: "+", subtract: "-", multiply: "*", divide: "/" };
 const COMPARE: Readonly<Record<string, string>> = { equal: "eq", unequal: "ne", smaller: "lt", larger: "gt", smallerEq: "le", largerEq: "ge" };
 const FORBIDDEN = new Set(["AssignmentNode", "FunctionAssignmentNode", "BlockNode"]);
+/** mathjs functions a cost expression may not call: random draws break determinism, the rest change or re-enter mathjs. */
+const DISALLOWED_FUNCTIONS: ReadonlySet<string> = new Set([
+  "random", "randomInt", "pickRandom", "import", "createUnit", "config", "evaluate", "parse", "compile", "simplify",
+  "simplifyConstant", "simplifyCore", "derivative", "resolve", "rationalize", "leafCount", "symbolicEqual", "chain", "help",
+  "typed", "reviver", "replacer",
+]);
 
 const IMPL = Symbol("ccasim.compiledExpression");
 
@@ -109,6 +115,14 @@ export function checkExpressionSyntax(text: string, where?: string): void {
 function forbidAssignments(node: Node, text: string, where?: string): void {
   node.traverse((n) => {
     if (FORBIDDEN.has(n.type)) throw new ExpressionError("assignments and statement blocks are not allowed in a cost expression", text, where);
+    if (n.type === "FunctionNode") {
+      const fn = (n as unknown as { fn: Node }).fn;
+      const name = fn.type === "SymbolNode" ? (fn.name as string) : undefined;
+      if (name !== undefined && DISALLOWED_FUNCTIONS.has(name)) {
+        const why = name.startsWith("random") || name === "pickRandom" ? "costs must be deterministic (noise comes from the machine model)" : "it changes or re-enters the expression engine";
+        throw new ExpressionError(`function '${name}' is not allowed in a cost expression: ${why}`, text, where);
+      }
+    }
   });
 }
 

@@ -94,6 +94,10 @@ describe("compiled cost expressions", () => {
     expect(e.message).toBe(`expression "2*x )": syntax error: Unexpected operator ) (char 5)`);
     expect(e.char).toBe(4);
     expect(errorOf(() => compileExpression("x = 3")).message).toBe(`expression "x = 3": assignments and statement blocks are not allowed in a cost expression`);
+    expect(errorOf(() => compileExpression("x * random()")).message).toBe(
+      `expression "x * random()": function 'random' is not allowed in a cost expression: costs must be deterministic (noise comes from the machine model)`,
+    );
+    expect(errorOf(() => compileExpression("import({})")).message).toMatch(/function 'import' is not allowed/);
     expect(errorOf(() => compileExpression(Number.NaN)).message).toBe(`expression "NaN": a constant cost must be a finite number`);
   });
 
