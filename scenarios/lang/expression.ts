@@ -224,7 +224,9 @@ function makeCompiled(text: string, variables: readonly string[], call: (...args
     if (generated) {
       // The expression body is inlined into a closure that reads values[i] directly: no nested call, no allocation.
       const reads = index.map((i, k) => `const a${k} = v[${i}];`).join(" ");
-      const body = `"use strict"; return function bound(v) { ${reads} let r; try { r = ${generated.body}; } catch (e) { return fail(v, undefined, e); } if (typeof r === "number" && r - r === 0) return r; return fail(v, r); };`;
+      // Math.* and the helpers never throw; only calls into user or mathjs functions need the try/catch.
+      const compute = generated.calls.length > 0 ? `let r; try { r = ${generated.body}; } catch (e) { return fail(v, undefined, e); }` : `const r = ${generated.body};`;
+      const body = `"use strict"; return function bound(v) { ${reads} ${compute} if (typeof r === "number" && r - r === 0) return r; return fail(v, r); };`;
       const pick = (v: ArrayLike<number>): number[] => index.map((i) => v[i]);
       const fail = (v: ArrayLike<number>, r: unknown, e?: unknown): never => failure(boundNames, pick(v), r, e);
       return new Function("H", "C", "F", "fail", body)(H, generated.constants, generated.calls, fail);
@@ -242,18 +244,20 @@ function makeCompiled(text: string, variables: readonly string[], call: (...args
     };
   };
   const byName = bind(variables);
+  const buffer: number[] = variables.map(() => 0);
   const compiled = {
     text,
     variables,
     evaluate(scope: Readonly<Record<string, number>>): number {
-      const values = variables.map((v) => {
-        const x = scope[v];
+      // One reused buffer instead of an array per call: safe because bound closures read every value before computing.
+      for (let i = 0; i < variables.length; i++) {
+        const x = scope[variables[i]];
         if (typeof x !== "number" && typeof x !== "boolean") {
-          throw new ExpressionError(`no value for '${v}'${x === undefined ? "" : ` (got ${typeof x})`}; given: ${Object.keys(scope).sort().join(", ") || "nothing"}`, text, where);
+          throw new ExpressionError(`no value for '${variables[i]}'${x === undefined ? "" : ` (got ${typeof x})`}; given: ${Object.keys(scope).sort().join(", ") || "nothing"}`, text, where);
         }
-        return x;
-      });
-      return byName(values);
+        buffer[i] = x;
+      }
+      return byName(buffer);
     },
     bind,
     [IMPL]: { call } satisfies Internals,
