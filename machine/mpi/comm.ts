@@ -425,9 +425,12 @@ export class Comm {
     return this.world.postRecv(this.worldRank, this.group.toWorld(source), tag, this.group.collCtx, Infinity, true);
   }
 
-  /** @internal Waits for slots a and b (b may be -1): the event to yield, or null. Release with {@link collRelease}. */
-  collWait(a: number, b: number): RankWait | null {
-    return this.world.beginWait2(this.worldRank, a, b);
+  /**
+   * @internal Waits for slots a and b (b may be -1), then for the local reduction of
+   * `reduceBytes` (gamma per byte): the event to yield, or null. Release with {@link collRelease}.
+   */
+  collWait(a: number, b: number, reduceBytes = 0): Yieldable | null {
+    return this.world.beginWait2(this.worldRank, a, b, reduceBytes * this.world.collectives.reduceCostPerByte);
   }
 
   /** @internal Waits for the first n slots. */
@@ -444,11 +447,5 @@ export class Comm {
   /** @internal Size in bytes of a completed receive slot (read before release). */
   collReceived(s: number): number {
     return this.world.pool.bytes[s];
-  }
-
-  /** @internal The delay of reducing `bytes` locally, or null when it is zero. */
-  reduceDelay(bytes: number): Yieldable | null {
-    const t = bytes * this.world.collectives.reduceCostPerByte;
-    return t > 0 ? this.world.sim.timeout(t) : null;
   }
 }

@@ -112,6 +112,8 @@ export class MpiWorld {
   private readonly umqTail: Int32Array;
   private readonly waitMode: Uint8Array;
   private readonly waitRemaining: Int32Array;
+  /** Per rank: delay between the last completion of its wait and its wake-up (a reduction folded into the wait). */
+  private readonly waitDelay: Float64Array;
   private readonly lastArrival: Float64Array;
   private readonly groups: Group[] = [];
   private worldComms: (Comm | undefined)[];
@@ -156,6 +158,7 @@ export class MpiWorld {
     this.umqTail = new Int32Array(n).fill(NIL);
     this.waitMode = new Uint8Array(n);
     this.waitRemaining = new Int32Array(n);
+    this.waitDelay = new Float64Array(n);
     this.lastArrival = new Float64Array(2 * n);
     this.worldComms = new Array(n);
     this.groups.push(new Group(this, 0, "MPI_COMM_WORLD", n, null));
@@ -417,7 +420,7 @@ export class MpiWorld {
     if (ev === null) return;
     if (this.waitMode[rank] === WAIT_ALL && --this.waitRemaining[rank] > 0) return;
     this.waitEvents[rank] = null;
-    ev.succeed();
+    ev.succeed(undefined, this.waitDelay[rank]);
   }
 
   // ---------------------------------------------------------------- waiting
@@ -456,13 +459,19 @@ export class MpiWorld {
     }
     this.waitMode[rank] = any ? WAIT_ANY : WAIT_ALL;
     this.waitRemaining[rank] = incomplete;
+    this.waitDelay[rank] = 0;
     const ev = new RankWait(this.sim, this, rank);
     this.waitEvents[rank] = ev;
     return ev;
   }
 
-  /** @internal Starts waiting for one or two slots (b may be -1) without an array. */
-  beginWait2(rank: number, a: number, b: number): RankWait | null {
+  /**
+   * @internal Starts waiting for one or two slots (b may be -1) without an array. With `after` > 0
+   * the rank wakes `after` us after the last completion (a local reduction folded into the wait,
+   * which saves a kernel event and a process resume per collective step); the returned event is
+   * then a timeout when nothing is left to wait for.
+   */
+  beginWait2(rank: number, a: number, b: number, after = 0): SimEvent<unknown> | null {
     const p = this.pool;
     let incomplete = 0;
     if (!this.isComplete(a)) {
@@ -475,9 +484,10 @@ export class MpiWorld {
       p.flags[b] |= F_WAITED;
       if (p.kind[b] === KIND_SEND) this.scheduleCompletion(b);
     }
-    if (incomplete === 0) return null;
+    if (incomplete === 0) return after > 0 ? this.sim.timeout(after) : null;
     this.waitMode[rank] = WAIT_ALL;
     this.waitRemaining[rank] = incomplete;
+    this.waitDelay[rank] = after;
     const ev = new RankWait(this.sim, this, rank);
     this.waitEvents[rank] = ev;
     return ev;
@@ -616,7 +626,7 @@ export class MpiWorld {
 
   /** Approximate bytes of MPI state: per-rank arrays, the request pool and the network's arrays. */
   stateBytes(): number {
-    return this.size * (4 * 4 + 1 + 1 + 4 + 4 + 4 + 8 + 8 + 16 + 8 + 8) + this.pool.bytesUsed() + this.net.nicFreeAt.byteLength;
+    return this.size * (4 * 4 + 1 + 1 + 4 + 4 + 4 + 8 + 8 + 16 + 8 + 8 + 8) + this.pool.bytesUsed() + this.net.nicFreeAt.byteLength;
   }
 
   /** @internal Sets the MPI call rank `rank` is in (for reports). */

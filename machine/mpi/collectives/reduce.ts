@@ -14,11 +14,9 @@ export function* binomialReduce(c: Comm, bytes: number, root: number): MpiCall {
       const src = rel | mask;
       if (src < p) {
         const r = c.collRecv((src + root) % p, TAG.reduce, bytes);
-        let ev = c.collWait(r, -1);
+        const ev = c.collWait(r, -1, bytes);
         if (ev !== null) yield ev;
         c.collRelease(r, -1);
-        const d = c.reduceDelay(bytes);
-        if (d !== null) yield d;
       }
     } else {
       const s = c.collSend(((rel & ~mask) + root) % p, TAG.reduce, bytes);
