@@ -8,7 +8,7 @@ export { type CollectiveName, type CollectiveAlgorithm, COLLECTIVES, collectiveA
 export { type CollectiveSpec, collectiveParams, CollectiveConfigError, ResolvedCollectives, resolveCollectives } from "./config.js";
 export { disseminationBarrier } from "./barrier.js";
 export { binomialBcast, scatterRingAllgatherBcast, scatterRecursiveDoublingBcast } from "./bcast.js";
-export { binomialReduce } from "./reduce.js";
+export { binomialReduce, reduceScatterGatherReduce } from "./reduce.js";
 export { recursiveDoublingAllreduce, rabenseifnerAllreduce, ringAllreduce } from "./allreduce.js";
 export { ringAllgather, recursiveDoublingAllgather, bruckAllgather } from "./allgather.js";
 export { bruckAlltoall, scatteredAlltoall, pairwiseAlltoall } from "./alltoall.js";
