@@ -529,7 +529,7 @@ export class MpiWorld {
    */
   run(options: Omit<RunOptions, "onDeadlock"> = {}): RunResult {
     const res = this.sim.run({ ...options, onDeadlock: "report" });
-    if (res.reason === "deadlock") throw this.deadlockError(res.blocked);
+    if (res.reason === "deadlock") throw this.explainDeadlock(res.blocked);
     return res;
   }
 
@@ -578,8 +578,11 @@ export class MpiWorld {
     return out;
   }
 
-  /** @internal Builds the deadlock error for the kernel's blocked processes. */
-  deadlockError(blocked: readonly BlockedProcess[]): MpiDeadlockError {
+  /**
+   * Explains a deadlock in MPI terms: for code that runs the kernel itself and catches its
+   * {@link DeadlockError}, `throw world.explainDeadlock(err.blocked)` gives the MPI report.
+   */
+  explainDeadlock(blocked: readonly BlockedProcess[]): MpiDeadlockError {
     return new MpiDeadlockError(this.sim.now, blocked, this.blockedRanks(), this.leftovers().unreceived);
   }
 
