@@ -1,5 +1,5 @@
 import { Simulation } from "../engine/index.js";
-import { MpiWorld, ghostExchange, haloPlan, type BlockDecomposition } from "../machine/index.js";
+import { ANY_SOURCE, MpiWorld, ghostExchange, haloPlan, type BlockDecomposition } from "../machine/index.js";
 import { formatRate, printTable, type Benchmark } from "./registry.js";
 
 function gc(): void {
@@ -94,6 +94,22 @@ function bytesPerRank(ranks: number): [number, number] {
   return [(after - before) / ranks, world.stateBytes() / ranks];
 }
 
+/** Bytes per rank with every rank's process alive and blocked in a receive (world, communicators, processes, posted receives). */
+function bytesPerBlockedRank(ranks: number): number {
+  gc();
+  const before = heapBytes();
+  const sim = new Simulation({ seed: 1 });
+  const world = new MpiWorld(sim, { placement: placement(ranks, 4), network: { preset: "infiniband-4x" } });
+  world.launch(function* (c) {
+    yield* c.recv(ANY_SOURCE, 0);
+  });
+  const res = sim.run({ onDeadlock: "report" });
+  gc();
+  const after = heapBytes();
+  if (res.blocked.length !== ranks) throw new Error("expected every rank blocked");
+  return (after - before) / ranks;
+}
+
 export const networkBenchmark: Benchmark = {
   name: "network",
   summary: "MPI layer: simulated messages per wall second (allreduce loop on 1024/16384 ranks, halo exchange on 4096) and bytes per rank",
@@ -128,8 +144,11 @@ export const networkBenchmark: Benchmark = {
     const gcOk = typeof (globalThis as { gc?: unknown }).gc === "function";
     for (const ranks of [1024, 16384]) {
       const [heap, own] = bytesPerRank(ranks);
+      const blocked = bytesPerBlockedRank(ranks);
+      const na = "n/a (run with --expose-gc)";
       console.log(
-        `memory at rest, ${ranks} ranks (world + communicators, processes finished): heap ${gcOk ? heap.toFixed(0) : "n/a (run with --expose-gc)"} bytes/rank; MPI state ${own.toFixed(0)} bytes/rank`,
+        `memory, ${ranks} ranks: at rest (world + communicators, processes finished) heap ${gcOk ? heap.toFixed(0) : na} B/rank, MPI state ${own.toFixed(0)} B/rank; ` +
+          `every rank's process alive and blocked in MPI_Recv: heap ${gcOk ? blocked.toFixed(0) : na} B/rank`,
       );
     }
   },
