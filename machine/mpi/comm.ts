@@ -427,8 +427,11 @@ export class Comm {
     return this.world.postSend(this.worldRank, this.group.toWorld(dest), tag, this.group.collCtx, bytes, 0, true);
   }
 
-  /** @internal Collective-internal receive from group rank `source`; returns a slot. */
-  collRecv(source: number, tag: number, bytes: number): number {
+  /**
+   * @internal Collective-internal receive from group rank `source`; returns a slot. `bytes` is the
+   * size the algorithm expects (for readers); the envelope carries the real size.
+   */
+  collRecv(source: number, tag: number, _bytes: number): number {
     return this.world.postRecv(this.worldRank, this.group.toWorld(source), tag, this.group.collCtx, Infinity, true);
   }
 

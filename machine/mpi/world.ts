@@ -94,7 +94,7 @@ export class MpiWorld {
   readonly collectives: ResolvedCollectives;
   /** Observer of MPI calls, or null. */
   observer: MpiObserver | null;
-  /** Point-to-point messages injected so far (including those of collectives and control messages excluded). */
+  /** Messages posted so far, user and collective-internal (rendezvous control messages not counted). */
   messages = 0;
   /** Payload bytes of those messages. */
   bytes = 0;
@@ -117,7 +117,7 @@ export class MpiWorld {
   private readonly lastArrival: Float64Array;
   private readonly groups: Group[] = [];
   private worldComms: (Comm | undefined)[];
-  private reportStamp = -1;
+  private reportStamp = "";
   private reportCache = new Map<number, PendingRequest[]>();
   private readonly deliveryInter: boolean;
   private readonly deliveryIntra: boolean;
@@ -594,7 +594,9 @@ export class MpiWorld {
 
   /** Waited, incomplete requests grouped by owner rank (one pool pass, cached per kernel step). */
   private pendingByRank(): Map<number, PendingRequest[]> {
-    if (this.reportStamp === this.sim.eventsProcessed) return this.reportCache;
+    // Reports are built when a run has ended; the stamp only avoids one pool pass per blocked rank.
+    const stamp = `${this.sim.eventsProcessed}/${this.messages}/${this.pool.live}/${this.sim.now}`;
+    if (this.reportStamp === stamp) return this.reportCache;
     const p = this.pool;
     const m = new Map<number, PendingRequest[]>();
     for (let s = 0; s < p.highWater; s++) {
@@ -622,7 +624,7 @@ export class MpiWorld {
       if (list) list.push(req);
       else m.set(owner, [req]);
     }
-    this.reportStamp = this.sim.eventsProcessed;
+    this.reportStamp = stamp;
     this.reportCache = m;
     return m;
   }
@@ -638,4 +640,3 @@ export class MpiWorld {
   }
 }
 
-export { CALL };
