@@ -1,4 +1,5 @@
 import type { Comm, MpiCall } from "../comm.js";
+import type { ExchangeProgram, ExchangeStep } from "../world.js";
 import { Chunks, TAG, pof2, registerCollective } from "./algorithm.js";
 
 /** Exchanges `sb` bytes out and `rb` bytes in with `peer`, then reduces `reduceBytes`. */
@@ -166,13 +167,62 @@ export function* ringAllreduce(c: Comm, bytes: number): MpiCall {
   }
 }
 
+/**
+ * {@link recursiveDoublingAllreduce} as an exchange program (run by callbacks; same messages and
+ * timing): step 0 is the fold, steps 1..lg p' the exchanges, step lg p' + 1 the unfold.
+ */
+export const recursiveDoublingAllreduceProgram: ExchangeProgram = {
+  step(rank: number, p: number, k: number, bytes: number, out: ExchangeStep): boolean {
+    const m = pof2(p);
+    const rem = p - m;
+    const lgm = Math.log2(m);
+    out.tag = TAG.allreduce;
+    out.send = -1;
+    out.recv = -1;
+    out.sendBytes = bytes;
+    out.reduceBytes = 0;
+    if (p === 1 || k > lgm + 1) return false;
+    const folded = rank < 2 * rem;
+    if (k === 0) {
+      if (folded) {
+        if (rank % 2 === 0) out.send = rank + 1;
+        else {
+          out.recv = rank - 1;
+          out.reduceBytes = bytes;
+        }
+      }
+      return true;
+    }
+    if (k === lgm + 1) {
+      if (folded) {
+        if (rank % 2 === 1) out.send = rank - 1;
+        else out.recv = rank + 1;
+      }
+      return true;
+    }
+    const newrank = folded ? (rank % 2 === 0 ? -1 : rank >> 1) : rank - rem;
+    if (newrank >= 0) {
+      const peer = realRank(newrank ^ (1 << (k - 1)), rem);
+      out.send = peer;
+      out.recv = peer;
+      out.reduceBytes = bytes;
+    }
+    return true;
+  },
+};
+
+function* runProgram(c: Comm, program: ExchangeProgram, bytes: number): MpiCall {
+  const ev = c.world.runSteps(c, program, bytes);
+  if (ev !== null) yield ev;
+}
+
 registerCollective({
   name: "recursive_doubling",
   collective: "allreduce",
   summary: "whole-vector exchanges with rank XOR 2^k (MPICH: n <= 2048 bytes)",
   cost: "lg p * (alpha + n*beta + n*gamma) for p = 2^k; (floor(lg p)+1)(alpha + n*beta + n*gamma) + alpha + n*beta otherwise",
   params: [],
-  run: (c, bytes) => recursiveDoublingAllreduce(c, bytes),
+  run: (c, bytes) => runProgram(c, recursiveDoublingAllreduceProgram, bytes),
 });
 
 registerCollective({
