@@ -15,7 +15,6 @@ export {
   type ResolvedNetwork,
   NetworkConfigError,
   resolveNetwork,
-  validateParams,
   DEFAULT_INTRA_NODE,
   DEFAULT_EAGER_LIMIT,
   DEFAULT_PRESET,

@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-export { type CollectiveName, type CollectiveAlgorithm, COLLECTIVES, collectiveAlgorithms, registerCollective, pof2, ceilLog2, isPow2, Chunks, TAG as COLLECTIVE_TAGS } from "./algorithm.js";
+export { type CollectiveName, type CollectiveAlgorithm, COLLECTIVES, collectiveAlgorithms, registerCollective } from "./algorithm.js";
 export { type CollectiveSpec, collectiveParams, CollectiveConfigError, ResolvedCollectives, resolveCollectives } from "./config.js";
 export { disseminationBarrier, disseminationBarrierProgram } from "./barrier.js";
 export { binomialBcast, scatterRingAllgatherBcast, scatterRecursiveDoublingBcast } from "./bcast.js";
