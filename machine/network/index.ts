@@ -15,6 +15,7 @@ export {
   type ResolvedNetwork,
   NetworkConfigError,
   resolveNetwork,
+  networkParams,
   DEFAULT_INTRA_NODE,
   DEFAULT_EAGER_LIMIT,
   DEFAULT_PRESET,
