@@ -88,7 +88,8 @@ export class Group {
  * Ranks, sources and destinations are ranks of this communicator. Sizes are bytes (the simulator
  * moves no data; an optional number `value` travels with a message so programs can identify it).
  * Every call is reported to the world's {@link MpiObserver}. Completed handles passed in arrays
- * are replaced by {@link REQUEST_NULL}, as MPI does.
+ * are replaced by {@link REQUEST_NULL}, as MPI does. A rank is one process (MPI_THREAD_SINGLE):
+ * do not use one rank's communicator from two processes at once.
  */
 export class Comm {
   /** This rank in the communicator. */
@@ -97,6 +98,7 @@ export class Comm {
   readonly size: number;
   /** This rank in MPI_COMM_WORLD. */
   readonly worldRank: number;
+  private scratch: Int32Array | null = null;
 
   /** @internal */
   constructor(
@@ -347,7 +349,9 @@ export class Comm {
   }
 
   private slotsOf(call: string, requests: readonly number[]): Int32Array {
-    const slots = new Int32Array(requests.length);
+    // One scratch array per communicator: a rank is one process (MPI_THREAD_SINGLE), so its waits never overlap.
+    let slots = this.scratch;
+    if (slots === null || slots.length !== requests.length) slots = this.scratch = new Int32Array(requests.length);
     for (let i = 0; i < requests.length; i++) slots[i] = requests[i] === REQUEST_NULL ? -1 : this.slot(call, requests[i]);
     return slots;
   }
