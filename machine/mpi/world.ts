@@ -1,7 +1,8 @@
 import { SimEvent, type BlockedProcess, type Process, type RunOptions, type RunResult, type Simulation, type Yieldable } from "../../engine/index.js";
 import { Interconnect, type NetworkSpec, type ResolvedNetwork } from "../network/index.js";
-import { ANY_SOURCE, ANY_TAG, CALL, MPI_CALLS } from "./constants.js";
+import { ANY_SOURCE, ANY_TAG, MPI_CALLS } from "./constants.js";
 import { MpiDeadlockError, MpiUnreceivedMessagesError, MpiUsageError, describePending, type BlockedRank, type PendingRequest, type UnmatchedReceive, type UnreceivedMessage } from "./errors.js";
+import { findLeftovers, pendingRequestsByRank } from "./reports.js";
 import type { MpiObserver } from "./observer.js";
 import {
   F_AUTO,
@@ -703,26 +704,7 @@ export class MpiWorld {
 
   /** Messages sent but not received and receives posted but not matched, right now. */
   leftovers(): { unreceived: UnreceivedMessage[]; unmatched: UnmatchedReceive[] } {
-    const p = this.pool;
-    const unreceived: UnreceivedMessage[] = [];
-    const unmatched: UnmatchedReceive[] = [];
-    for (let s = 0; s < p.highWater; s++) {
-      const k = p.kind[s];
-      const f = p.flags[s];
-      if (k === KIND_SEND && f & F_NET && p.match[s] === NIL) {
-        unreceived.push({
-          source: p.owner[s],
-          dest: p.peer[s],
-          tag: p.tag[s],
-          comm: this.contextName(p.ctx[s]),
-          bytes: p.bytes[s],
-          state: f & F_QUEUED ? (f & F_RDV ? "rendezvous request waiting for a receive" : "unexpected, no matching receive") : "in flight",
-        });
-      } else if (k === KIND_RECV && f & F_QUEUED) {
-        unmatched.push({ rank: p.owner[s], source: p.peer[s], tag: p.tag[s], comm: this.contextName(p.ctx[s]) });
-      }
-    }
-    return { unreceived, unmatched };
+    return findLeftovers(this);
   }
 
   /** Ranks blocked in MPI right now, with what they wait for. */
@@ -750,41 +732,15 @@ export class MpiWorld {
     return `${MPI_CALLS[this.callOf[rank]] || "MPI"} on rank ${rank}, waiting for ${pending.map(describePending).join(" and ") || "nothing MPI knows of"}`;
   }
 
-  /** Waited, incomplete requests grouped by owner rank (one pool pass, cached per kernel step). */
+  /** Waited, incomplete requests grouped by owner rank (one pool pass, cached until the state changes). */
   private pendingByRank(): Map<number, PendingRequest[]> {
     // Reports are built when a run has ended; the stamp only avoids one pool pass per blocked rank.
     const stamp = `${this.sim.eventsProcessed}/${this.messages}/${this.pool.live}/${this.sim.now}`;
-    if (this.reportStamp === stamp) return this.reportCache;
-    const p = this.pool;
-    const m = new Map<number, PendingRequest[]>();
-    for (let s = 0; s < p.highWater; s++) {
-      const f = p.flags[s];
-      if (p.kind[s] === 0 || (f & F_WAITED) === 0 || f & F_COMPLETE) continue;
-      const send = p.kind[s] === KIND_SEND;
-      const req: PendingRequest = {
-        kind: send ? "send" : "recv",
-        peer: p.peer[s],
-        tag: p.tag[s],
-        comm: this.contextName(p.ctx[s]),
-        bytes: p.bytes[s],
-        state: send
-          ? f & F_RDV
-            ? p.match[s] === NIL
-              ? "rendezvous: waiting for the receiver to post a matching receive"
-              : "rendezvous: transfer under way"
-            : "eager"
-          : f & F_MATCHED
-            ? "matched, data under way"
-            : "posted",
-      };
-      const owner = p.owner[s];
-      const list = m.get(owner);
-      if (list) list.push(req);
-      else m.set(owner, [req]);
+    if (this.reportStamp !== stamp) {
+      this.reportCache = pendingRequestsByRank(this);
+      this.reportStamp = stamp;
     }
-    this.reportStamp = stamp;
-    this.reportCache = m;
-    return m;
+    return this.reportCache;
   }
 
   /** Approximate bytes of MPI state: per-rank arrays, the request pool and the network's arrays. */
