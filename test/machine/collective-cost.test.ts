@@ -98,6 +98,11 @@ describe("collective times match their algorithms' cost formulas (Hockney, no lo
     for (const p of [2, 4, 5, 8]) expect(close(timeOf(p, "alltoall", "pairwise", (c) => c.alltoall(n)), (p - 1) * (alpha + n * beta))).toBe(true);
   });
 
+  it("scattered alltoall: the p-1 sends of a rank contend for its NIC, alpha + (p-1) n beta", () => {
+    const n = 3000;
+    for (const p of [2, 3, 8, 20]) expect(close(timeOf(p, "alltoall", "scattered", (c) => c.alltoall(n)), alpha + (p - 1) * n * beta)).toBe(true);
+  });
+
   it("runs every registered algorithm to completion on awkward sizes without leftovers", () => {
     const cases: [CollectiveName, string, (c: Comm) => MpiCall][] = [
       ["bcast", "scatter_ring_allgather", (c) => c.bcast(100003, 2 % c.size)],
