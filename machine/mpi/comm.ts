@@ -1,7 +1,7 @@
 import type { Yieldable } from "../../engine/index.js";
 import { ANY_SOURCE, ANY_TAG, CALL, MPI_CALLS, REQUEST_NULL, TAG_UB, type MpiCallName } from "./constants.js";
 import { MpiUsageError } from "./errors.js";
-import { F_INTERNAL, KIND_RECV, NIL } from "./requests.js";
+import { F_INTERNAL, F_RELEASED, KIND_RECV, NIL } from "./requests.js";
 import type { MpiWorld, RankWait } from "./world.js";
 
 /** What a completed receive delivered. `source` is a rank of the receive's communicator. */
@@ -156,7 +156,7 @@ export class Comm {
 
   private slot(call: string, handle: number): number {
     const s = this.world.pool.slotOf(handle);
-    if (s === NIL || this.world.pool.owner[s] !== this.worldRank || (this.world.pool.flags[s] & F_INTERNAL) !== 0)
+    if (s === NIL || this.world.pool.owner[s] !== this.worldRank || (this.world.pool.flags[s] & (F_INTERNAL | F_RELEASED)) !== 0)
       throw new MpiUsageError(this.worldRank, call, `request ${handle} is not an active request of this rank`);
     return s;
   }

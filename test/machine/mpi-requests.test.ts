@@ -55,7 +55,13 @@ describe("MPI non-blocking requests", () => {
         polls.push(c.test(r));
         expect(() => c.test(r)).toThrow(/not an active request/);
         expect(c.test(REQUEST_NULL)).toBe(true);
-      } else yield* c.send(0, 0, 8);
+        const sent = c.isend(1, 5, 1000); // eager: still in the network after it completes locally
+        yield* c.wait(sent);
+        expect(() => c.test(sent)).toThrow(/not an active request/);
+      } else {
+        yield* c.send(0, 0, 8);
+        yield* c.recv(0, 5);
+      }
     });
     w.run();
     expect(polls).toEqual([false, true]);
