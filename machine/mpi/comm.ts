@@ -89,7 +89,8 @@ export class Group {
  * moves no data; an optional number `value` travels with a message so programs can identify it).
  * Every call is reported to the world's {@link MpiObserver}. Completed handles passed in arrays
  * are replaced by {@link REQUEST_NULL}, as MPI does. A rank is one process (MPI_THREAD_SINGLE):
- * do not use one rank's communicator from two processes at once.
+ * do not use one rank's communicator from two processes at once, and do not interrupt a process
+ * while it is blocked in an MPI call.
  */
 export class Comm {
   /** This rank in the communicator. */
