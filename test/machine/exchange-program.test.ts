@@ -59,7 +59,7 @@ describe("callback-driven exchange programs", () => {
         );
         expect(finishTimes(s, "barrier", "dissemination", (c) => c.barrier())).toEqual(finishTimes(s, "barrier", "dissemination_generator", (c) => c.barrier()));
       }),
-      { numRuns: 120, seed: 31 },
+      { numRuns: 60, seed: 31 },
     );
   });
 });
