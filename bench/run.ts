@@ -1,10 +1,11 @@
 import type { Benchmark } from "./registry.js";
 import { expressionBenchmark } from "./expression.js";
 import { kernelBenchmark } from "./kernel.js";
+import { networkBenchmark } from "./network.js";
 import { runBenchmark } from "./run-scenario.js";
 
 /** Every benchmark; add one by writing `bench/<name>.ts` and listing it here. */
-const benchmarks: readonly Benchmark[] = [kernelBenchmark, runBenchmark, expressionBenchmark];
+const benchmarks: readonly Benchmark[] = [kernelBenchmark, runBenchmark, expressionBenchmark, networkBenchmark];
 
 async function main(argv: string[]): Promise<void> {
   const [name, ...rest] = argv;
