@@ -170,24 +170,33 @@ function columnConflictFraction(g: CacheGeometry, rows: number, R: number, array
   // Expected partners under an even spread: with many, the even spread itself is accurate (and the sweep slow).
   if (((2 * rows - 1) * arrays * (2 * B - 1)) / P > 4 * g.assoc + 8) return -1;
   let count = 0;
+  let capped = false;
+  const perDirection = MAX_PARTNERS / (2 * arrays);
   for (let arr = 0; arr < arrays; arr++) {
-    // Partner positions relative to row 0 of array 0: arr * arrayBytes + Delta * R, Delta in (-rows, rows).
+    // Partner positions relative to row 0 of array 0: arr * arrayBytes + Delta * R, |Delta| < rows.
+    // Search outward in both directions so that the nearest (most often present) partners come first.
     const offset = (arr * arrayBytes) % P;
-    const b = (offset - (rows - 1) * a) % P;
-    let x = nextInWindow(a, b, P, P - B + 1, B - 1, 0);
-    while (x >= 0 && x <= 2 * rows - 2) {
-      const delta = x - (rows - 1);
-      if (!(delta === 0 && arr === 0)) {
-        let rho = (((delta * a + offset) % P) + P) % P;
+    for (let dir = 0; dir < 2; dir++) {
+      const step = dir === 0 ? a : (P - a) % P;
+      let found = 0;
+      let x = nextInWindow(step, offset, P, P - B + 1, B - 1, arr === 0 || dir === 1 ? 1 : 0);
+      while (x >= 0 && x < rows) {
+        if (found >= perDirection) {
+          capped = true;
+          break;
+        }
+        let rho = (((x * step + offset) % P) + P) % P;
         if (rho > P / 2) rho -= P;
-        // This many near neighbours overload any realistic set: stop searching, use the mean field.
-        if (count >= MAX_PARTNERS) return meanFieldOverload(count, g.assoc);
         partnerOffset[count] = rho / B;
-        partnerWeight[count++] = (rows - Math.abs(delta)) / rows;
+        partnerWeight[count++] = (rows - x) / rows;
+        found++;
+        x = nextInWindow(step, offset, P, P - B + 1, B - 1, x + 1);
       }
-      x = nextInWindow(a, b, P, P - B + 1, B - 1, x + 1);
     }
   }
+  // Many near neighbours: the count at any offset concentrates; its mean over offsets (a lower
+  // bound, the search stopped at the nearest ones in each direction) decides.
+  if (capped) return meanFieldOverload(count, g.assoc);
   if (count < g.assoc) return 0;
   if (count > SWEEP_PARTNERS) return meanFieldOverload(count, g.assoc);
   // Sweep the line offset x in [0, 1): the set of colliding partners changes only at breakpoints.
@@ -383,7 +392,8 @@ export function levelMissesPerPass(g: CacheGeometry, q: number, e: number, array
     // Columns [0, lastRow) have `rows` rows, the others one fewer (the last row is partial).
     const lastRow = q - (rows - 1) * stride;
     const full = columnOverload(g, rows, R, arrays, arrayBytes);
-    fCol = lastRow === stride || rows === 1 ? full : (lastRow * rows * full + (stride - lastRow) * (rows - 1) * columnOverload(g, rows - 1, R, arrays, arrayBytes)) / q;
+    // The one-row difference only matters for short columns (it decides, e.g., whether 64 rows fit 64 TLB entries).
+    fCol = lastRow === stride || rows === 1 || rows > 256 ? full : (lastRow * rows * full + (stride - lastRow) * (rows - 1) * columnOverload(g, rows - 1, R, arrays, arrayBytes)) / q;
   } else {
     fCol = Math.max(fFit, ping);
   }
