@@ -10,15 +10,17 @@ import {
   type PrepareEnv,
 } from "../components/index.js";
 import {
+  applyOverride,
   compileExpression,
+  parseOverride,
   parseYamlSource,
+  type Override,
   ScenarioError,
   ScenarioErrors,
   validateValue,
   type KeyPath,
   type SourceDoc,
 } from "./lang/index.js";
-import { applyOverrides, parseOverride, type Override } from "./overrides.js";
 import { nearestName } from "../engine/index.js";
 import { setupMachine, type MachineSetup } from "./machine-setup.js";
 import { CONNECTION_PATTERN, scenarioSchema, type ScenarioConfig } from "./scenario-schema.js";
@@ -66,7 +68,7 @@ export function loadScenarioText(text: string, file: string, options: LoadOption
   const doc = parseYamlSource(text, file);
   const overrides: Override[] = (options.set ?? []).map(parseOverride);
   if (options.seed !== undefined) overrides.push({ text: `seed=${options.seed}`, path: ["seed"], value: options.seed });
-  const value = overrides.length ? applyOverrides(doc.value, overrides) : doc.value;
+  const value = overrides.reduce((v, o) => applyOverride(v, o.path, o.value), doc.value);
   const located = locator(doc, overrides);
   let config: ScenarioConfig;
   try {
