@@ -66,7 +66,7 @@ export function loadScenario(file: string, options: LoadOptions = {}): LoadedSce
 /** {@link loadScenario} on text already in memory; `file` names it in errors. */
 export function loadScenarioText(text: string, file: string, options: LoadOptions = {}): LoadedScenario {
   const doc = parseYamlSource(text, file);
-  const overrides: Override[] = (options.set ?? []).map(parseOverride);
+  const overrides: Override[] = (options.set ?? []).map((t) => parseOverride(t));
   if (options.seed !== undefined) overrides.push({ text: `seed=${options.seed}`, path: ["seed"], value: options.seed });
   const value = overrides.reduce((v, o) => applyOverride(v, o.path, o.value), doc.value);
   const located = locator(doc, overrides);
