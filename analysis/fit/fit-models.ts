@@ -172,9 +172,21 @@ function fitAll(families: { family: FitFamily; options: FamilyOptions }[], q: Fl
   for (const { family, options } of families)
     for (const h of family.hypotheses(shape, options)) {
       const m = fitHypothesis(h, q, t, { weights, variable });
-      if (m && Number.isFinite(m.quality.looSmape) && m.coefficients.every((c) => Number.isFinite(c.value))) out.push(m);
+      if (m && Number.isFinite(m.quality.looSmape) && m.coefficients.every((c) => Number.isFinite(c.value)) && termsSignificant(m)) out.push(m);
     }
   return out;
+}
+
+/**
+ * True when every non-constant coefficient differs from 0 by more than its 95 % confidence
+ * half-width (|c| > t·se): a term the data cannot distinguish from zero is overfitting noise, so
+ * the hypothesis is not a candidate (an exact fit, with se = 0, passes).
+ */
+export function termsSignificant(m: FittedModel): boolean {
+  const dof = m.quality.n - m.hypothesis.terms.length;
+  if (dof <= 0) return false;
+  const t = studentTQuantile(0.975, dof);
+  return m.coefficients.every((c, j) => j === 0 || Math.abs(c.value) > t * c.stdError || (c.stdError === 0 && c.value !== 0));
 }
 
 /** Sorts models best first by the criterion (ties: higher adjusted R², then fewer parameters). Returns the same array. */

@@ -27,6 +27,7 @@ export {
   fitModels,
   groupByQ,
   rank,
+  termsSignificant,
   scatterWeights,
   type FitOptions,
   type FitReport,
