@@ -178,15 +178,19 @@ function fitAll(families: { family: FitFamily; options: FamilyOptions }[], q: Fl
 }
 
 /**
- * True when every non-constant coefficient differs from 0 by more than its 95 % confidence
- * half-width (|c| > t·se): a term the data cannot distinguish from zero is overfitting noise, so
- * the hypothesis is not a candidate (an exact fit, with se = 0, passes).
+ * True when the hypothesis's defining term (its last: the leading power of a polynomial, the PMNF
+ * term, the exponent of a power law, the slope change of a two-segment model) differs from 0 by
+ * more than its 95 % confidence half-width (|c| > t·se). A defining term the data cannot
+ * distinguish from zero is overfitted noise, so the hypothesis is not a candidate. The constant
+ * model always passes.
  */
 export function termsSignificant(m: FittedModel): boolean {
-  const dof = m.quality.n - m.hypothesis.terms.length;
+  const p = m.hypothesis.terms.length;
+  if (p === 1) return true;
+  const dof = m.quality.n - p;
   if (dof <= 0) return false;
-  const t = studentTQuantile(0.975, dof);
-  return m.coefficients.every((c, j) => j === 0 || Math.abs(c.value) > t * c.stdError || (c.stdError === 0 && c.value !== 0));
+  const c = m.coefficients[p - 1]!;
+  return Math.abs(c.value) > studentTQuantile(0.975, dof) * c.stdError || (c.stdError === 0 && c.value !== 0);
 }
 
 /** Sorts models best first by the criterion (ties: higher adjusted R², then fewer parameters). Returns the same array. */
