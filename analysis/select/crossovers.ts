@@ -78,12 +78,17 @@ export function findCrossovers(assembly: Assembly | PreparedAssembly, options: C
       else hi = mid;
     }
     const right = at(hi);
-    crossovers.push({
-      at: (lo + hi) / 2,
-      changes: Object.keys(ca).filter((c) => ca[c] !== right[c]).map((c) => ({ component: c, from: ca[c]!, to: right[c]! })),
-    });
-    intervals.push({ from: start, to: (lo + hi) / 2, assignment: ca });
-    start = (lo + hi) / 2;
+    const x = (lo + hi) / 2;
+    const prev = crossovers[crossovers.length - 1];
+    if (prev && Math.abs(prev.at - x) <= 1e-9 * Math.max(1, Math.abs(x))) {
+      // Two components that cross at the same point (up to rounding) make one crossover.
+      const before = intervals[intervals.length - 1]!.assignment;
+      crossovers[crossovers.length - 1] = { at: prev.at, changes: diff(before, right) };
+    } else {
+      crossovers.push({ at: x, changes: diff(ca, right) });
+      intervals.push({ from: start, to: x, assignment: ca });
+      start = x;
+    }
     if (!same(right, cb)) refine(hi, right, b, cb);
   };
   for (let i = 1; i < grid.length; i++) {
@@ -93,4 +98,8 @@ export function findCrossovers(assembly: Assembly | PreparedAssembly, options: C
   }
   intervals.push({ from: start, to, assignment: left });
   return { variable, crossovers, intervals };
+}
+
+function diff(a: Assignment, b: Assignment): { component: string; from: string; to: string }[] {
+  return Object.keys(a).filter((c) => a[c] !== b[c]).map((c) => ({ component: c, from: a[c]!, to: b[c]! }));
 }
