@@ -5,3 +5,4 @@
  * @packageDocumentation
  */
 export * from "./engine/index.js";
+export * from "./profile/index.js";

@@ -3,7 +3,7 @@ import type { EventHandle, EventHandler, EventQueue } from "./event-queue.js";
 /** Bits of a handle that hold the slot index; the rest hold the slot's version. */
 const SLOT_BITS = 26;
 const SLOT_SPAN = 2 ** SLOT_BITS;
-const VERSION_SPAN = 2 ** 26;
+const VERSION_MASK = 2 ** 26 - 1; // versions wrap with a mask: `%` on doubles is several times slower
 /** Largest number of simultaneously pending events a {@link HeapQueue} can hold. */
 export const HEAP_QUEUE_MAX_PENDING = SLOT_SPAN - 1;
 
@@ -36,8 +36,9 @@ export class HeapQueue implements EventQueue {
   private version: Uint32Array;
   // Holds EventHandler (live), null (cancelled, still in heap) or a free-list link (number).
   private handlers: Array<EventHandler | null | number>;
-  // Arguments are stored only when some event carries one, so argument-free workloads pay nothing.
-  private args: unknown[] = [];
+  // Arguments are stored only once some event carries one, so argument-free workloads pay nothing.
+  // Allocated at full capacity when first needed: a sparse JS array would fall into dictionary mode.
+  private args: unknown[] | null = null;
   private freeHead = NO_SLOT;
   private nextUnused = 0;
 
@@ -60,7 +61,7 @@ export class HeapQueue implements EventQueue {
 
   bytesUsed(): number {
     // typed arrays + one pointer per handler element (8 bytes on 64-bit V8 without pointer compression)
-    return this.capacity * (8 + 8 + 4 + 4) + this.handlers.length * 8 + this.args.length * 8;
+    return this.capacity * (8 + 8 + 4 + 4) + this.handlers.length * 8 + (this.args === null ? 0 : this.args.length * 8);
   }
 
   push(time: number, order: number, handler: EventHandler, arg: unknown): EventHandle {
@@ -73,7 +74,11 @@ export class HeapQueue implements EventQueue {
       slot = this.nextUnused++;
     }
     this.handlers[slot] = handler;
-    if (arg !== undefined || slot < this.args.length) this.args[slot] = arg;
+    if (this.args !== null) this.args[slot] = arg;
+    else if (arg !== undefined) {
+      this.args = new Array<unknown>(this.capacity).fill(undefined);
+      this.args[slot] = arg;
+    }
     if (this.n === this.capacity) this.grow(this.capacity * 2);
     this.siftUp(this.n++, time, order, slot);
     this.live++;
@@ -86,8 +91,8 @@ export class HeapQueue implements EventQueue {
     if (!(slot >= 0 && slot < this.nextUnused) || this.version[slot] !== version) return false;
     if (typeof this.handlers[slot] !== "function") return false;
     this.handlers[slot] = null;
-    if (slot < this.args.length) this.args[slot] = undefined;
-    this.version[slot] = (version + 1) % VERSION_SPAN;
+    if (this.args !== null) this.args[slot] = undefined;
+    this.version[slot] = (version + 1) & VERSION_MASK;
     this.live--;
     const dead = this.n - this.live;
     if (dead > 1024 && dead > this.live) this.compact();
@@ -110,11 +115,12 @@ export class HeapQueue implements EventQueue {
       this.removeTop();
       if (typeof h === "function") {
         this.poppedTime = time;
-        if (slot < this.args.length) {
-          this.poppedArg = this.args[slot];
-          this.args[slot] = undefined;
+        const args = this.args;
+        if (args !== null) {
+          this.poppedArg = args[slot];
+          args[slot] = undefined;
         } else this.poppedArg = undefined;
-        this.version[slot] = (this.version[slot] + 1) % VERSION_SPAN;
+        this.version[slot] = (this.version[slot] + 1) & VERSION_MASK;
         this.live--;
         this.freeSlot(slot);
         return h;
@@ -162,22 +168,21 @@ export class HeapQueue implements EventQueue {
     const S = this.hSlot;
     const n = this.n;
     const half = n >> 1;
+    // Orders are read only when times tie: ties are rare, and each avoided load is a cache line.
     while (i < half) {
       let c = 2 * i + 1;
       let ct = T[c];
-      let co = O[c];
       const r = c + 1;
       if (r < n) {
         const rt = T[r];
-        if (rt < ct || (rt === ct && O[r] < co)) {
+        if (rt < ct || (rt === ct && O[r] < O[c])) {
           c = r;
           ct = rt;
-          co = O[r];
         }
       }
-      if (time < ct || (time === ct && order < co)) break;
+      if (time < ct || (time === ct && order < O[c])) break;
       T[i] = ct;
-      O[i] = co;
+      O[i] = O[c];
       S[i] = S[c];
       i = c;
     }
@@ -218,6 +223,11 @@ export class HeapQueue implements EventQueue {
     v.set(this.version);
     this.version = v;
     this.handlers.length = cap;
+    if (this.args !== null) {
+      const old = this.args.length;
+      this.args.length = cap;
+      this.args.fill(undefined, old);
+    }
     this.capacity = cap;
   }
 }

@@ -5,7 +5,7 @@ import seedrandom from "seedrandom";
  * name only, so adding or using another stream never changes this one's draws.
  *
  * The generator is seedrandom's Alea (fast, 2^116 period, passes BigCrush); draws are doubles
- * in [0, 1) with 53 bits of the generator's state mixed in.
+ * in [0, 1) with 32 bits of resolution ({@link RandomStream.nextDouble} gives 53).
  */
 export class RandomStream {
   private readonly rng: seedrandom.PRNG;
@@ -18,30 +18,38 @@ export class RandomStream {
     this.rng = seedrandom.alea(`${String(seed)}\u241f${name}`);
   }
 
-  /** A uniform draw in [0, 1). */
+  /**
+   * A uniform draw in [0, 1) with 32 bits of resolution. Why not `double()`: it costs two
+   * generator steps, and 2^-32 resolution is finer than any simulated quantity needs.
+   */
   next(): number {
+    return this.rng();
+  }
+
+  /** A uniform draw in [0, 1) with 53 bits of resolution (two generator steps). */
+  nextDouble(): number {
     return this.rng.double();
   }
 
   /** A uniform draw in [lo, hi). */
   uniform(lo = 0, hi = 1): number {
-    return lo + (hi - lo) * this.rng.double();
+    return lo + (hi - lo) * this.rng();
   }
 
   /** A uniform integer in [lo, hi] (both inclusive). */
   integer(lo: number, hi: number): number {
-    return lo + Math.floor(this.rng.double() * (hi - lo + 1));
+    return lo + Math.floor(this.rng() * (hi - lo + 1));
   }
 
   /** An exponential draw with the given mean (same unit as the mean). */
   exponential(mean = 1): number {
-    return -mean * Math.log(1 - this.rng.double());
+    return -mean * Math.log(1 - this.rng());
   }
 
   /** A normal draw (Box–Muller; one uniform pair per draw, so draws do not depend on call parity). */
   normal(mean = 0, sd = 1): number {
-    const u1 = 1 - this.rng.double();
-    const u2 = this.rng.double();
+    const u1 = 1 - this.rng();
+    const u2 = this.rng();
     return mean + sd * Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
   }
 
@@ -65,6 +73,6 @@ export class RandomStream {
 
   /** Picks one element uniformly. */
   pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.rng.double() * items.length)];
+    return items[Math.floor(this.rng() * items.length)];
   }
 }

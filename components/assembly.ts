@@ -1,0 +1,203 @@
+import type { ComponentPorts, ComponentType, PrepareEnv } from "./component.js";
+import { componentTypes } from "./registry.js";
+import type { PortType } from "./ports.js";
+import { nearestName } from "../engine/index.js";
+
+/** One component instance of an assembly, as the scenario gives it. */
+export interface InstanceConfig {
+  readonly name: string;
+  readonly type: string;
+  readonly params: Readonly<Record<string, unknown>>;
+}
+
+/** A connection `user.usesPort -> provider.providesPort`. */
+export interface ConnectionConfig {
+  readonly user: string;
+  readonly usesPort: string;
+  readonly provider: string;
+  readonly providesPort: string;
+}
+
+/**
+ * A proxy in front of `component.port` (a provides port). `parameters` maps each performance
+ * parameter to record onto what to extract from the call's arguments: `argument x` (its value),
+ * `size of argument field` (an array's length; numbers count as their own size), or the shorthands
+ * `x` and `field.length`.
+ */
+export interface ProxyConfig {
+  readonly component: string;
+  readonly port: string;
+  readonly parameters: Readonly<Record<string, string>>;
+}
+
+/** The entry point each rank calls: `component.port.method` with no arguments. */
+export interface EntryConfig {
+  readonly component: string;
+  readonly port: string;
+  readonly method: string;
+}
+
+/** An assembly: instances, connections, proxies and the entry point. */
+export interface AssemblyConfig {
+  readonly instances: readonly InstanceConfig[];
+  readonly connections: readonly ConnectionConfig[];
+  readonly proxies: readonly ProxyConfig[];
+  readonly entry?: EntryConfig;
+}
+
+/** How assembly errors are reported: `path` is a path in the scenario (`["assembly", "connections", 2]`). */
+export interface AssemblyErrorSink {
+  fail(path: readonly (string | number)[], message: string): never;
+  /** The expression compiler and located errors for one instance's parameters. */
+  envFor(instance: InstanceConfig, index: number, workloadNames: readonly string[]): PrepareEnv;
+}
+
+/** A proxy resolved against its port type: per method, the extractor of each parameter. */
+export interface PreparedProxy {
+  readonly component: string;
+  readonly port: string;
+  /** Per method name: [parameter name, argument name, "value" | "size"] triples. */
+  readonly extract: ReadonlyMap<string, ReadonlyArray<readonly [string, string, "value" | "size"]>>;
+}
+
+/** An instance with its type resolved, parameters prepared and ports known. */
+export interface PreparedInstance {
+  readonly name: string;
+  readonly typeName: string;
+  readonly type: ComponentType;
+  readonly prepared: unknown;
+  readonly ports: ComponentPorts;
+}
+
+/** A validated assembly, ready to be instantiated on every rank. */
+export interface PreparedAssembly {
+  readonly instances: readonly PreparedInstance[];
+  readonly byName: ReadonlyMap<string, PreparedInstance>;
+  /** user instance -> uses port -> [provider instance, provides port] */
+  readonly wiring: ReadonlyMap<string, ReadonlyMap<string, readonly [string, string]>>;
+  readonly proxies: readonly PreparedProxy[];
+  readonly entry: EntryConfig;
+}
+
+const PROXY_SPEC = /^(?:(size of )?argument\s+'?([A-Za-z_][\w]*)'?|([A-Za-z_][\w]*)(\.length)?)$/;
+
+/**
+ * Resolves types, prepares parameters, and checks the wiring: every connection names existing
+ * instances and ports of the same port type, every uses port is connected exactly once, proxies
+ * name provides ports and arguments that exist, and the entry point exists.
+ * @throws whatever `sink.fail` throws (a located input error)
+ */
+export function prepareAssembly(config: AssemblyConfig, workloadNames: readonly string[], sink: AssemblyErrorSink): PreparedAssembly {
+  const byName = new Map<string, PreparedInstance>();
+  const instances: PreparedInstance[] = [];
+  config.instances.forEach((inst, i) => {
+    if (byName.has(inst.name)) sink.fail(["assembly", "components", inst.name], `duplicate component name '${inst.name}'`);
+    let type: ComponentType;
+    try {
+      type = componentTypes.get(inst.type);
+    } catch (e) {
+      sink.fail(["assembly", "components", inst.name, "type"], (e as Error).message);
+    }
+    const env = sink.envFor(inst, i, workloadNames);
+    const prepared = type.prepare(inst.params, env);
+    const p: PreparedInstance = { name: inst.name, typeName: inst.type, type, prepared, ports: type.ports(prepared) };
+    byName.set(inst.name, p);
+    instances.push(p);
+  });
+
+  const wiring = new Map<string, Map<string, readonly [string, string]>>();
+  config.connections.forEach((c, i) => {
+    const path = ["assembly", "connections", i];
+    const user = byName.get(c.user);
+    if (!user) sink.fail(path, `no component named '${c.user}'${hint(c.user, byName)}`);
+    const provider = byName.get(c.provider);
+    if (!provider) sink.fail(path, `no component named '${c.provider}'${hint(c.provider, byName)}`);
+    const usesType = user.ports.uses[c.usesPort];
+    if (!usesType)
+      sink.fail(path, `component '${c.user}' (${user.typeName}) has no uses port '${c.usesPort}'; its uses ports: ${list(user.ports.uses)}`);
+    const provType = provider.ports.provides[c.providesPort];
+    if (!provType)
+      sink.fail(
+        path,
+        `component '${c.provider}' (${provider.typeName}) has no provides port '${c.providesPort}'; its provides ports: ${list(provider.ports.provides)}`,
+      );
+    if (usesType.name !== provType.name)
+      sink.fail(path, `port type mismatch: ${c.user}.${c.usesPort} uses '${usesType.name}' but ${c.provider}.${c.providesPort} provides '${provType.name}'`);
+    if (signature(usesType) !== signature(provType))
+      sink.fail(path, `port type '${usesType.name}' differs between ${c.user}.${c.usesPort} (${signature(usesType)}) and ${c.provider}.${c.providesPort} (${signature(provType)})`);
+    let m = wiring.get(c.user);
+    if (!m) wiring.set(c.user, (m = new Map()));
+    if (m.has(c.usesPort)) sink.fail(path, `uses port ${c.user}.${c.usesPort} is connected twice`);
+    m.set(c.usesPort, [c.provider, c.providesPort]);
+  });
+  for (const inst of instances)
+    for (const port of Object.keys(inst.ports.uses))
+      if (!wiring.get(inst.name)?.has(port))
+        sink.fail(["assembly", "connections"], `missing connection: uses port ${inst.name}.${port} (type '${inst.ports.uses[port].name}') is not connected`);
+
+  const proxies: PreparedProxy[] = config.proxies.map((px, i) => {
+    const path = ["assembly", "proxies", i];
+    const inst = byName.get(px.component);
+    if (!inst) sink.fail(path, `no component named '${px.component}'${hint(px.component, byName)}`);
+    const pt: PortType | undefined = inst.ports.provides[px.port];
+    if (!pt) sink.fail(path, `component '${px.component}' has no provides port '${px.port}'; its provides ports: ${list(inst.ports.provides)}`);
+    const extract = new Map<string, Array<readonly [string, string, "value" | "size"]>>();
+    for (const method of pt.methods) extract.set(method.name, []);
+    for (const [param, spec] of Object.entries(px.parameters)) {
+      const m = PROXY_SPEC.exec(spec.trim());
+      if (!m)
+        sink.fail([...path, "parameters", param], `cannot read '${spec}': write "argument <name>", "size of argument <name>", "<name>" or "<name>.length"`);
+      const arg = m[2] ?? m[3];
+      const kind = m[1] || m[4] ? "size" : "value";
+      let found = false;
+      for (const method of pt.methods)
+        if (method.args.includes(arg)) {
+          extract.get(method.name)!.push([param, arg, kind]);
+          found = true;
+        }
+      if (!found)
+        sink.fail(
+          [...path, "parameters", param],
+          `no method of port type '${pt.name}' has an argument '${arg}'; arguments: ${[...new Set(pt.methods.flatMap((x) => x.args))].join(", ") || "(none)"}`,
+        );
+    }
+    return { component: px.component, port: px.port, extract };
+  });
+  const seen = new Set<string>();
+  config.proxies.forEach((px, i) => {
+    const k = `${px.component}.${px.port}`;
+    if (seen.has(k)) sink.fail(["assembly", "proxies", i], `port ${k} is proxied twice`);
+    seen.add(k);
+  });
+
+  let entry = config.entry;
+  if (!entry) {
+    const drivers = instances.filter((x) => x.typeName === "driver");
+    if (drivers.length !== 1)
+      sink.fail(["assembly"], drivers.length === 0 ? "no entry point: add a component of type 'driver' or set assembly.entry" : `several drivers (${drivers.map((d) => d.name).join(", ")}): set assembly.entry`);
+    const d = drivers[0];
+    const port = Object.keys(d.ports.provides)[0];
+    entry = { component: d.name, port, method: d.ports.provides[port].methods[0].name };
+  } else {
+    const inst = byName.get(entry.component);
+    const pt = inst?.ports.provides[entry.port];
+    if (!pt || !pt.methods.some((m) => m.name === entry!.method))
+      sink.fail(["assembly", "entry"], `entry point ${entry.component}.${entry.port}.${entry.method} does not exist`);
+  }
+  return { instances, byName, wiring, proxies, entry };
+}
+
+/** A port type's methods and arguments, for comparing two declarations of the same type. */
+function signature(pt: PortType): string {
+  return pt.methods.map((m) => `${m.name}(${m.args.join(", ")})`).join("; ");
+}
+
+function list(ports: Readonly<Record<string, PortType>>): string {
+  const k = Object.keys(ports);
+  return k.length ? k.join(", ") : "(none)";
+}
+
+function hint(name: string, byName: ReadonlyMap<string, unknown>): string {
+  const best = nearestName(name, [...byName.keys()]);
+  return best ? ` (did you mean '${best}'?)` : `; components: ${[...byName.keys()].join(", ")}`;
+}

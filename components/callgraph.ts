@@ -1,0 +1,77 @@
+import type { Measurement } from "./measurement/index.js";
+
+/** A node of the call tree: one callpath, with values over all ranks. Times in microseconds (TIME). */
+export interface CallTreeNode {
+  /** Timer name (`A::run()`, `MPI_Allreduce()`, `.TAU application`). */
+  readonly name: string;
+  /** Calls summed over ranks. */
+  calls: number;
+  /** Inclusive and exclusive TIME, mean over ranks. */
+  inclusive: number;
+  exclusive: number;
+  /** Largest inclusive TIME of one rank. */
+  inclusiveMax: number;
+  readonly children: CallTreeNode[];
+}
+
+/** A caller -> callee edge of the call graph (component methods and MPI calls). */
+export interface CallGraphEdge {
+  readonly caller: string;
+  readonly callee: string;
+  /** Calls summed over ranks. */
+  calls: number;
+  /** Callee inclusive TIME along this edge, summed over ranks. */
+  inclusive: number;
+}
+
+/** The per-run call graph: pruning and implementation selection read it. */
+export interface CallGraph {
+  readonly metric: "TIME";
+  readonly unit: "us";
+  readonly ranks: number;
+  readonly root: CallTreeNode;
+  readonly edges: CallGraphEdge[];
+}
+
+/**
+ * Builds the call graph of a measured run from its callpaths: a tree (merging equal paths across
+ * ranks) and the caller/callee edges with call counts and inclusive time.
+ */
+export function buildCallGraph(meas: Measurement): CallGraph {
+  const names = meas.timers.names;
+  const nRanks = meas.ranks.length;
+  const root: CallTreeNode = { name: "", calls: 0, inclusive: 0, exclusive: 0, inclusiveMax: 0, children: [] };
+  const edges = new Map<string, CallGraphEdge>();
+  const m = meas.metrics.length;
+  for (const rp of meas.ranks) {
+    const nodeOf = new Int32Array(rp.nodeCount).fill(-1);
+    const tree: CallTreeNode[] = [root];
+    nodeOf[0] = 0;
+    for (let n = 1; n < rp.nodeCount; n++) {
+      // Parents are always created before their children, so they are resolved already.
+      const parent = tree[nodeOf[rp.parent[n]]];
+      const name = names[rp.timer[n]];
+      let child = parent.children.find((c) => c.name === name);
+      if (!child) {
+        child = { name, calls: 0, inclusive: 0, exclusive: 0, inclusiveMax: 0, children: [] };
+        parent.children.push(child);
+      }
+      nodeOf[n] = tree.length;
+      tree.push(child);
+      const incl = rp.incl[n * m];
+      child.calls += rp.calls[n];
+      child.inclusive += incl / nRanks;
+      child.exclusive += rp.excl[n * m] / nRanks;
+      if (incl > child.inclusiveMax) child.inclusiveMax = incl;
+      if (parent !== root) {
+        const key = `${parent.name}\u0000${name}`;
+        let e = edges.get(key);
+        if (!e) edges.set(key, (e = { caller: parent.name, callee: name, calls: 0, inclusive: 0 }));
+        e.calls += rp.calls[n];
+        e.inclusive += incl;
+      }
+    }
+  }
+  const top = root.children.length === 1 ? root.children[0] : root;
+  return { metric: "TIME", unit: "us", ranks: nRanks, root: top, edges: [...edges.values()] };
+}

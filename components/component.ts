@@ -1,0 +1,121 @@
+import type { ParamDoc, Registrable, RandomStream, Simulation, SimEvent, Yieldable } from "../engine/index.js";
+import type { CallArgs, PortType } from "./ports.js";
+
+/** A method implementation: a generator run inside the calling rank's process. */
+export type MethodImpl = (args: CallArgs) => Generator<Yieldable, unknown, any>;
+
+/** What a component instance provides: per provides port, per method, its implementation. */
+export interface ComponentInstance {
+  readonly provides: Readonly<Record<string, Readonly<Record<string, MethodImpl>>>>;
+}
+
+/** A connected uses port, as a component sees it. */
+export interface PortHandle {
+  /** The port type. */
+  readonly type: PortType;
+  /**
+   * Calls `method` on the provider (through its proxy, if any): `const r = yield* port.call("run", { x })`.
+   * @throws Error when the method is not part of the port type
+   */
+  call(method: string, args: CallArgs): Generator<Yieldable, unknown, any>;
+}
+
+/** A compute kernel described per element, for the node model (issue 3). */
+export interface KernelSpec {
+  /** Elements processed (Q). */
+  readonly elements: number;
+  /** Bytes per element. */
+  readonly elementSize: number;
+  /** Loads per element. */
+  readonly loads: number;
+  /** Stores per element. */
+  readonly stores: number;
+  /** Floating-point operations per element. */
+  readonly flops: number;
+  /** Other instructions per element. */
+  readonly other: number;
+  /** Access pattern. */
+  readonly pattern: "sequential" | "strided" | "random";
+  /** Stride in elements (strided pattern). */
+  readonly stride?: number;
+  /** Passes over the data. */
+  readonly passes?: number;
+}
+
+/** Compiles a cost expression once; supplied by the scenario layer so errors point into the file. */
+export interface ExpressionCompiler {
+  /**
+   * @param text - the expression (mathjs syntax)
+   * @param known - the variables it may use
+   * @param where - the parameter path within the component, for error messages (`cost`, `calls[1].args.x`)
+   */
+  compile(text: string | number, known: readonly string[], where: string): CostExpression;
+  /** Throws an input error located at parameter path `where` of this component. */
+  error(where: string, message: string): never;
+}
+
+/** A compiled cost expression (structurally the scenario layer's CompiledExpression). */
+export interface CostExpression {
+  readonly text: string;
+  readonly variables: readonly string[];
+  evaluate(scope: Readonly<Record<string, number>>): number;
+  bind(names: readonly string[]): (values: ArrayLike<number>) => number;
+}
+
+/** What a component type is told when an instance is prepared (once, at load time). */
+export interface PrepareEnv extends ExpressionCompiler {
+  /** Instance name in the assembly. */
+  readonly instance: string;
+  /** Names of workload variables, usable in expressions. */
+  readonly workloadNames: readonly string[];
+}
+
+/** The per-rank services a component method uses. */
+export interface ComponentContext {
+  /** This rank (0-based) and the number of ranks (SCMD: every rank has its own instance). */
+  readonly rank: number;
+  readonly size: number;
+  /** Instance name in the assembly. */
+  readonly instance: string;
+  /** The simulation (for `sim.now`, events). */
+  readonly sim: Simulation;
+  /** Workload parameters of the scenario. */
+  readonly workload: Readonly<Record<string, number | string>>;
+  /** Numeric workload parameters, for expression scopes. */
+  readonly workloadNumbers: Readonly<Record<string, number>>;
+  /** The connected uses port `name`. @throws Error if it is not connected */
+  uses(name: string): PortHandle;
+  /** True when uses port `name` is connected. */
+  isConnected(name: string): boolean;
+  /** Spends `microseconds` of computation (time-proportional counters advance). */
+  delay(microseconds: number): SimEvent<unknown>;
+  /** Runs a compute kernel on this rank's processor: time and counters come from the node model. */
+  compute(kernel: KernelSpec): SimEvent<unknown>;
+  /** This rank's MPI communicator (see machine/mpi). */
+  readonly mpi: unknown;
+  /** A random stream private to this instance and rank. */
+  random(name: string): RandomStream;
+  /** Records an atomic user event (count, min, max, mean, sum of squares). */
+  trigger(event: string, value: number): void;
+}
+
+/** The ports of a component, which may depend on its parameters. */
+export interface ComponentPorts {
+  readonly provides: Readonly<Record<string, PortType>>;
+  readonly uses: Readonly<Record<string, PortType>>;
+}
+
+/**
+ * A component type, registered by name in {@link componentTypes}. `prepare` runs once per instance
+ * at load time (validate structure, compile expressions); `create` runs once per rank.
+ */
+export interface ComponentType<P = any> extends Registrable {
+  /** Parameter documentation (drives validation and help). */
+  readonly params: readonly ParamDoc[];
+  /** Validates and compiles parameters; errors through `env.error` are located in the scenario. */
+  prepare(params: Readonly<Record<string, unknown>>, env: PrepareEnv): P;
+  /** The ports an instance with these prepared parameters provides and uses. */
+  ports(prepared: P): ComponentPorts;
+  /** Creates the instance of one rank. */
+  create(ctx: ComponentContext, prepared: P): ComponentInstance;
+}

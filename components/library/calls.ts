@@ -1,0 +1,83 @@
+import type { CostExpression, PortHandle, PrepareEnv } from "../component.js";
+import type { PortType } from "../ports.js";
+
+/** One outgoing call a generic component makes per invocation. */
+export interface PreparedCall {
+  /** Uses port name. */
+  readonly port: string;
+  readonly portType: PortType;
+  readonly method: string;
+  /** Argument name -> expression over the caller's scope. */
+  readonly args: ReadonlyArray<readonly [string, (scope: ArrayLike<number>) => number]>;
+  /** How many times per invocation (expression over the caller's scope). */
+  readonly count: (scope: ArrayLike<number>) => number;
+}
+
+/** Raw form of a call in a scenario. */
+interface RawCall {
+  port?: unknown;
+  portType?: unknown;
+  method?: unknown;
+  args?: unknown;
+  count?: unknown;
+}
+
+const CALL_KEYS = ["port", "portType", "method", "args", "count"];
+
+/**
+ * Prepares the `calls` parameter shared by the generic components: a list of
+ * `{ port, method?, portType?, args?: {name: expression}, count?: expression }`. Expressions may use
+ * the names in `scope` (the caller's arguments, workload variables, `rank`, `size`, and `i` for
+ * drivers).
+ */
+export function prepareCalls(raw: unknown, scope: readonly string[], env: PrepareEnv): PreparedCall[] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) env.error("calls", "must be a list of calls");
+  return raw.map((c: RawCall, i) => {
+    const where = `calls[${i}]`;
+    if (typeof c !== "object" || c === null || Array.isArray(c)) env.error(where, "must be a map with at least 'port'");
+    for (const k of Object.keys(c)) if (!CALL_KEYS.includes(k)) env.error(`${where}.${k}`, `unknown key '${k}'; a call has ${CALL_KEYS.join(", ")}`);
+    if (typeof c.port !== "string" || !/^[A-Za-z_][\w-]*$/.test(c.port)) env.error(`${where}.port`, "must name a uses port (letters, digits, _ or -)");
+    const method = c.method === undefined ? "run" : String(c.method);
+    const argsRaw = (c.args ?? {}) as Record<string, unknown>;
+    if (typeof argsRaw !== "object" || Array.isArray(argsRaw)) env.error(`${where}.args`, "must map argument names to expressions");
+    const args = Object.entries(argsRaw).map(
+      ([name, e]) => [name, env.compile(e as string | number, scope, `${where}.args.${name}`).bind(scope)] as const,
+    );
+    const count = c.count === undefined ? () => 1 : env.compile(c.count as string | number, scope, `${where}.count`).bind(scope);
+    const portType: PortType = {
+      name: c.portType === undefined ? "Work" : String(c.portType),
+      methods: [{ name: method, args: args.map(([n]) => n) }],
+    };
+    return { port: c.port, portType, method, args, count };
+  });
+}
+
+/** Merges the uses ports of several calls (one port may be called several times). */
+export function usesPorts(calls: readonly PreparedCall[]): Record<string, PortType> {
+  const out: Record<string, PortType> = {};
+  for (const c of calls) {
+    const old = out[c.port];
+    if (!old) out[c.port] = c.portType;
+    else if (old.methods[0].name !== c.method) out[c.port] = { name: old.name, methods: [...old.methods.filter((m) => m.name !== c.method), c.portType.methods[0]] };
+  }
+  return out;
+}
+
+/** Makes every call of `calls` through the connected ports, with arguments evaluated in `scope`. */
+export function* makeCalls(calls: readonly PreparedCall[], handles: readonly PortHandle[], scope: Float64Array) {
+  for (let k = 0; k < calls.length; k++) {
+    const c = calls[k];
+    const n = Math.round(c.count(scope));
+    for (let j = 0; j < n; j++) {
+      const args: Record<string, number> = {};
+      for (const [name, f] of c.args) args[name] = f(scope);
+      yield* handles[k].call(c.method, args);
+    }
+  }
+}
+
+/** Reads a cost expression parameter, or undefined. */
+export function optionalExpression(raw: unknown, scope: readonly string[], where: string, env: PrepareEnv): CostExpression | undefined {
+  return raw === undefined ? undefined : env.compile(raw as string | number, scope, where);
+}

@@ -1,0 +1,69 @@
+import type { ComponentType } from "../component.js";
+import type { PortType } from "../ports.js";
+import { makeCalls, prepareCalls, usesPorts, type PreparedCall } from "./calls.js";
+
+interface DriverPrepared {
+  readonly scopeNames: readonly string[];
+  readonly iterations: (scope: ArrayLike<number>) => number;
+  readonly cost: (scope: ArrayLike<number>) => number;
+  readonly calls: readonly PreparedCall[];
+}
+
+/** The port type drivers provide: the entry point each rank calls. */
+export const GO_PORT: PortType = { name: "Go", methods: [{ name: "go", args: [] }] };
+
+const KEYS = ["iterations", "cost", "calls"];
+
+/**
+ * The driver of an assembly (the `ShockDriver`/`Driver` of the papers, generic form): runs
+ * `iterations` iterations, each spending `cost` microseconds and making the listed calls, with the
+ * iteration number `i` (from 0) visible to expressions.
+ */
+export const driverComponent: ComponentType<DriverPrepared> = {
+  name: "driver",
+  summary: "entry point: loops `iterations` times over its calls",
+  params: [
+    { name: "iterations", type: "expression", doc: "Number of iterations (expression of workload variables, rank, size).", default: 1 },
+    { name: "cost", type: "expression", doc: "Own microseconds per iteration (may use i).", default: 0 },
+    { name: "calls", type: "string", doc: "Calls per iteration: list of {port, method, portType, args: {name: expression}, count}.", optional: true },
+  ],
+  prepare(p, env) {
+    for (const k of Object.keys(p)) if (!KEYS.includes(k)) env.error(k, `unknown parameter '${k}' of a driver; parameters: ${KEYS.join(", ")}`);
+    const scopeNames = [...env.workloadNames.filter((n) => n !== "rank" && n !== "size" && n !== "i"), "rank", "size", "i"];
+    return {
+      scopeNames,
+      iterations: env.compile((p.iterations as string | number | undefined) ?? 1, scopeNames.slice(0, -1), "iterations").bind(scopeNames),
+      cost: env.compile((p.cost as string | number | undefined) ?? 0, scopeNames, "cost").bind(scopeNames),
+      calls: prepareCalls(p.calls, scopeNames, env),
+    };
+  },
+  ports(d) {
+    return { provides: { go: GO_PORT }, uses: usesPorts(d.calls) };
+  },
+  create(ctx, d) {
+    const scope = new Float64Array(d.scopeNames.length);
+    d.scopeNames.forEach((n, k) => {
+      if (n in ctx.workloadNumbers) scope[k] = ctx.workloadNumbers[n];
+    });
+    const n = d.scopeNames.length;
+    scope[n - 3] = ctx.rank;
+    scope[n - 2] = ctx.size;
+    const handles = d.calls.map((c) => ctx.uses(c.port));
+    return {
+      provides: {
+        go: {
+          *go() {
+            const iterations = Math.round(d.iterations(scope));
+            for (let i = 0; i < iterations; i++) {
+              scope[n - 1] = i;
+              const us = d.cost(scope);
+              if (us > 0) yield ctx.delay(us);
+              yield* makeCalls(d.calls, handles, scope);
+            }
+            return iterations;
+          },
+        },
+      },
+    };
+  },
+};

@@ -1,0 +1,113 @@
+import type { ComponentType, PrepareEnv } from "../component.js";
+import type { PortType } from "../ports.js";
+import { makeCalls, prepareCalls, usesPorts, type PreparedCall } from "./calls.js";
+
+interface DummyPrepared {
+  readonly portName: string;
+  readonly portType: PortType;
+  readonly method: string;
+  readonly args: readonly string[];
+  /** Scope layout: args, then workload numbers, then rank, size. */
+  readonly scopeNames: readonly string[];
+  readonly cost: (scope: ArrayLike<number>) => number;
+  readonly implementation: string | undefined;
+  readonly implementations: Readonly<Record<string, string>>;
+  readonly calls: readonly PreparedCall[];
+  readonly order: "cost-first" | "calls-first";
+}
+
+const KEYS = ["port", "portType", "method", "args", "cost", "implementations", "implementation", "calls", "order"];
+
+/**
+ * A component with a known performance model (paper 002 section 5): each invocation of its one
+ * method spends `cost` microseconds (an expression of its arguments and the workload), then makes
+ * the listed calls on its uses ports. With `implementations`, the cost is the chosen
+ * implementation's expression, so A1/A2 or B1/B2 are one scenario key apart.
+ */
+export const dummyComponent: ComponentType<DummyPrepared> = {
+  name: "dummy",
+  summary: "component with a known cost model: spends `cost` microseconds, then calls its uses ports",
+  params: [
+    { name: "port", type: "string", doc: "Name of the provides port.", default: "work" },
+    { name: "portType", type: "string", doc: "Port type name; connections need equal types.", default: "Work" },
+    { name: "method", type: "string", doc: "Method name.", default: "run" },
+    { name: "args", type: "string", doc: "Argument names of the method (a list).", default: ["x"] },
+    { name: "cost", type: "expression", doc: "Microseconds per invocation, an expression of the arguments, workload variables, rank and size.", optional: true },
+    { name: "implementations", type: "string", doc: "Map of implementation name to cost expression.", optional: true },
+    { name: "implementation", type: "string", doc: "Which entry of `implementations` this instance runs.", optional: true },
+    { name: "calls", type: "string", doc: "Calls made per invocation: list of {port, method, portType, args: {name: expression}, count}.", optional: true },
+    { name: "order", type: "enum", values: ["cost-first", "calls-first"], doc: "Whether own work comes before or after the calls.", default: "cost-first" },
+  ],
+  prepare(p, env) {
+    for (const k of Object.keys(p)) if (!KEYS.includes(k)) env.error(k, `unknown parameter '${k}' of a dummy component; parameters: ${KEYS.join(", ")}`);
+    const args = p.args === undefined ? ["x"] : p.args;
+    if (!Array.isArray(args) || !args.every((a) => typeof a === "string")) env.error("args", "must be a list of argument names");
+    // Arguments shadow workload variables of the same name; rank and size are reserved.
+    const workloadNames = env.workloadNames.filter((n) => !(args as string[]).includes(n) && n !== "rank" && n !== "size");
+    const scopeNames = [...(args as string[]), ...workloadNames, "rank", "size"];
+    const impls = (p.implementations ?? {}) as Record<string, string>;
+    if (typeof impls !== "object" || Array.isArray(impls)) env.error("implementations", "must map implementation names to cost expressions");
+    const implementation = p.implementation === undefined ? undefined : String(p.implementation);
+    let costText: unknown = p.cost;
+    if (implementation !== undefined) {
+      if (!(implementation in impls))
+        env.error("implementation", `'${implementation}' is not one of the implementations: ${Object.keys(impls).join(", ") || "(none given)"}`);
+      if (p.cost !== undefined) env.error("cost", "give either cost or implementation, not both");
+      costText = impls[implementation];
+    } else if (Object.keys(impls).length > 0 && costText === undefined)
+      env.error("implementation", `choose one of the implementations: ${Object.keys(impls).join(", ")}`);
+    // Every implementation's model must compile, even the ones not chosen (selection uses them).
+    for (const [name, text] of Object.entries(impls)) env.compile(text, scopeNames, `implementations.${name}`);
+    const cost = costText === undefined ? () => 0 : env.compile(costText as string, scopeNames, implementation ? `implementations.${implementation}` : "cost").bind(scopeNames);
+    const method = p.method === undefined ? "run" : String(p.method);
+    const portType: PortType = { name: p.portType === undefined ? "Work" : String(p.portType), methods: [{ name: method, args: args as string[] }] };
+    return {
+      portName: p.port === undefined ? "work" : String(p.port),
+      portType,
+      method,
+      args: args as string[],
+      scopeNames,
+      cost,
+      implementation,
+      implementations: impls,
+      calls: prepareCalls(p.calls, scopeNames, env),
+      order: p.order === "calls-first" ? "calls-first" : "cost-first",
+    };
+  },
+  ports(d) {
+    return { provides: { [d.portName]: d.portType }, uses: usesPorts(d.calls) };
+  },
+  create(ctx, d) {
+    const scope = new Float64Array(d.scopeNames.length);
+    const nArgs = d.args.length;
+    for (let j = nArgs; j < d.scopeNames.length - 2; j++) scope[j] = ctx.workloadNumbers[d.scopeNames[j]] ?? Number.NaN;
+    const k = d.scopeNames.length;
+    scope[k - 2] = ctx.rank;
+    scope[k - 1] = ctx.size;
+    const handles = d.calls.map((c) => ctx.uses(c.port));
+    return {
+      provides: {
+        [d.portName]: {
+          [d.method]: function* run(callArgs) {
+            for (let a = 0; a < nArgs; a++) {
+              const v = callArgs[d.args[a]];
+              scope[a] = typeof v === "number" ? v : Number.NaN;
+            }
+            // Calls may overwrite nothing in `scope`, but nested invocations of this same instance can:
+            // take a copy for the calls when there are any.
+            const own = d.calls.length > 0 ? Float64Array.from(scope) : scope;
+            if (d.order === "calls-first") yield* makeCalls(d.calls, handles, own);
+            const us = d.cost(own);
+            if (us > 0) yield ctx.delay(us);
+            else if (!(us >= 0)) throw new Error(`${ctx.instance}: cost evaluated to ${us} microseconds`);
+            if (d.order === "cost-first") yield* makeCalls(d.calls, handles, own);
+            return us;
+          },
+        },
+      },
+    };
+  },
+};
+
+export type { DummyPrepared };
+export type { PrepareEnv };

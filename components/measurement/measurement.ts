@@ -1,0 +1,139 @@
+import { RankProfile } from "./rank-profile.js";
+import { APPLICATION_TIMER, DEFAULT_GROUP, TimerTable } from "./timer-table.js";
+import { UserEvents } from "./user-events.js";
+
+/**
+ * Reads the current value of every metric of a rank into `out` (TIME in microseconds first, then
+ * counters). Supplied by the runtime, which owns the clock and the counters.
+ */
+export type MetricReader = (rank: number, out: Float64Array) => void;
+
+/** What the query interface returns for one running timer. */
+export interface TimerQuery {
+  readonly name: string;
+  /** Inclusive value so far of each metric, including the running part. */
+  readonly inclusive: Readonly<Record<string, number>>;
+  readonly calls: number;
+}
+
+/**
+ * The TAU measurement component of paper 001: timers with start/stop and nesting checks, groups
+ * that can be disabled at run time, inclusive and exclusive values of every configured metric
+ * along callpaths, atomic user events, and a query interface. One instance serves all ranks of a
+ * run (each rank is a TAU thread `node.0.0`).
+ *
+ * Measurement costs no simulated time: the papers exclude measurement overhead from measured
+ * values, and so does the simulator.
+ */
+export class Measurement {
+  readonly timers = new TimerTable();
+  readonly events: UserEvents;
+  readonly ranks: RankProfile[];
+  private readonly disabledGroups = new Set<string>();
+  private readonly scratch: Float64Array;
+  // Per rank: stack of "was this start recorded?" flags so stops pair with starts of disabled groups.
+  private readonly skipped: number[][];
+  private groupMask: Uint8Array = new Uint8Array(16); // 1 = timer disabled, by timer id
+
+  /**
+   * @param metrics - metric names, `TIME` first
+   * @param rankCount - number of ranks
+   * @param read - reads the current metric values of a rank
+   */
+  constructor(readonly metrics: readonly string[], rankCount: number, private readonly read: MetricReader) {
+    if (metrics[0] !== "TIME") throw new Error(`the first metric must be TIME, got ${metrics[0]}`);
+    this.ranks = Array.from({ length: rankCount }, () => new RankProfile(metrics.length));
+    this.events = new UserEvents(rankCount);
+    this.scratch = new Float64Array(metrics.length);
+    this.skipped = Array.from({ length: rankCount }, () => []);
+    this.timers.id(APPLICATION_TIMER, DEFAULT_GROUP);
+  }
+
+  /** The id of timer `name` (created in `group` on first use). Resolve ids once, outside hot loops. */
+  timer(name: string, group: string = DEFAULT_GROUP): number {
+    const id = this.timers.id(name, group);
+    if (id >= this.groupMask.length) {
+      const g = new Uint8Array(this.groupMask.length * 2 + id);
+      g.set(this.groupMask);
+      this.groupMask = g;
+    }
+    this.groupMask[id] = this.groupDisabled(this.timers.groups[id]) ? 1 : 0;
+    return id;
+  }
+
+  /** Starts timer `id` on `rank`. */
+  start(rank: number, id: number): void {
+    if (this.groupMask[id] === 1) {
+      this.skipped[rank].push(id);
+      return;
+    }
+    this.read(rank, this.scratch);
+    this.ranks[rank].start(id, this.scratch);
+  }
+
+  /** Stops timer `id` on `rank` (overlaps are recorded as warnings, as TAU does). */
+  stop(rank: number, id: number): void {
+    const sk = this.skipped[rank];
+    if (sk.length > 0 && sk[sk.length - 1] === id) {
+      sk.pop();
+      return;
+    }
+    this.read(rank, this.scratch);
+    this.ranks[rank].stop(id, this.scratch, this.timers);
+  }
+
+  /** Disables every timer of `group` from now on (control interface). */
+  disableGroup(group: string): void {
+    this.disabledGroups.add(group);
+    this.refreshMask();
+  }
+
+  /** Re-enables `group`. */
+  enableGroup(group: string): void {
+    this.disabledGroups.delete(group);
+    this.refreshMask();
+  }
+
+  /** Records a user event value on `rank` (event interface). */
+  trigger(rank: number, event: string, value: number): void {
+    this.events.trigger(rank, this.events.id(event), value);
+  }
+
+  /**
+   * The query interface: running timers of `rank`, outermost first, with their inclusive values so
+   * far (completed calls plus the running one).
+   */
+  query(rank: number): TimerQuery[] {
+    const rp = this.ranks[rank];
+    this.read(rank, this.scratch);
+    const out: TimerQuery[] = [];
+    const active = rp.activeTimers();
+    // Recover each running frame's node by walking the callpath from the root.
+    let node = 0;
+    for (let d = 0; d < active.length; d++) {
+      const t = active[d];
+      let found = -1;
+      for (let n = 1; n < rp.nodeCount; n++) if (rp.parent[n] === node && rp.timer[n] === t) found = n;
+      node = found;
+      const inclusive: Record<string, number> = {};
+      const start = rp.frameStart(d);
+      this.metrics.forEach((m, k) => (inclusive[m] = rp.inclusive(node, k) + (this.scratch[k] - start[k])));
+      out.push({ name: this.timers.names[t], inclusive, calls: rp.calls[node] });
+    }
+    return out;
+  }
+
+  /** Overlap warnings of all ranks, each prefixed by its rank. */
+  warnings(): string[] {
+    return this.ranks.flatMap((r, i) => r.warnings.map((w) => `rank ${i}: ${w}`));
+  }
+
+  private groupDisabled(groups: string): boolean {
+    if (this.disabledGroups.size === 0) return false;
+    return groups.split("|").some((g) => this.disabledGroups.has(g.trim()));
+  }
+
+  private refreshMask(): void {
+    for (let id = 0; id < this.timers.size; id++) this.groupMask[id] = this.groupDisabled(this.timers.groups[id]) ? 1 : 0;
+  }
+}

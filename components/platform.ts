@@ -1,0 +1,68 @@
+import type { RandomStream, Simulation } from "../engine/index.js";
+import type { KernelSpec } from "./component.js";
+
+/**
+ * Observes MPI calls so the measurement can time each as a TAU timer (`MPI_Send()` ...) and the
+ * Mastermind can attribute MPI time to the invocation that made it.
+ */
+export interface MpiCallObserver {
+  /** A rank entered an MPI call named as TAU names it (`MPI_Waitsome()`). */
+  enter(rank: number, call: string): void;
+  /** The rank left that call. */
+  exit(rank: number, call: string): void;
+}
+
+/**
+ * What a run needs from the machine layer: the node model for compute kernels, the counters it
+ * produces, and the MPI world. Implemented by the scenario layer on top of `machine/`.
+ */
+export interface Platform {
+  /** Number of ranks (MPI processes). */
+  readonly ranks: number;
+  /** Counters the node model accumulates per rank (names as PAPI/libpfm spell them). */
+  readonly counterNames: readonly string[];
+  /**
+   * Counters that advance with time whatever the rank does (cycle counters: busy-waiting in MPI
+   * counts cycles too), as name -> counts per microsecond (the clock rate in MHz).
+   */
+  readonly timeDerivedCounters: Readonly<Record<string, number>>;
+  /**
+   * Cost of a compute kernel on `rank`: returns its duration (microseconds) and adds its counter
+   * increments to `counters` (indexed like `counterNames`).
+   */
+  kernel(rank: number, spec: KernelSpec, counters: Float64Array, rng: RandomStream): number;
+  /**
+   * Counter increments for `microseconds` of plain computation that is not a described kernel
+   * (dummy components with a cost expression). May leave `counters` unchanged.
+   */
+  plainCompute?(rank: number, microseconds: number, counters: Float64Array): void;
+  /**
+   * Creates the MPI world on `sim` (one communicator per rank) reporting calls to `observer`.
+   * Absent when the platform has no network (single-rank runs).
+   */
+  createMpi?(sim: Simulation, observer: MpiCallObserver): MpiWorldHandle;
+}
+
+/** The MPI world as the runtime sees it. */
+export interface MpiWorldHandle {
+  /** The communicator components of `rank` use (`ctx.mpi`). */
+  comm(rank: number): unknown;
+  /** Called after the run: messages sent but never received, as readable lines (empty when clean). */
+  unreceived?(): string[];
+}
+
+/** A platform with no node model detail: kernels cost `(loads+stores+flops+other) * elements * passes / rate`. */
+export function simplePlatform(ranks: number, clockMHz = 1000, opsPerCycle = 1): Platform {
+  return {
+    ranks,
+    counterNames: ["PAPI_TOT_INS", "PAPI_FP_OPS"],
+    timeDerivedCounters: { PAPI_TOT_CYC: clockMHz },
+    kernel(_rank, k, counters) {
+      const passes = k.passes ?? 1;
+      const ins = (k.loads + k.stores + k.flops + k.other) * k.elements * passes;
+      counters[0] += ins;
+      counters[1] += k.flops * k.elements * passes;
+      return ins / (opsPerCycle * clockMHz);
+    },
+  };
+}

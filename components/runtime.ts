@@ -1,0 +1,301 @@
+import { Simulation, type RandomStream, type Yieldable } from "../engine/index.js";
+import type { PreparedAssembly } from "./assembly.js";
+import type { ComponentContext, ComponentInstance, KernelSpec, MethodImpl, PortHandle } from "./component.js";
+import { Mastermind } from "./mastermind.js";
+import { APPLICATION_TIMER, COMPONENT_GROUP, MPI_GROUP, Measurement } from "./measurement/index.js";
+import type { MpiWorldHandle, Platform } from "./platform.js";
+import { isArrayArg, type CallArgs, type PortType } from "./ports.js";
+
+/** Options of one run of an assembly. */
+export interface AssemblyRunOptions {
+  /** Scenario seed: every random stream derives from it. */
+  readonly seed: string | number;
+  /** Metrics to measure: `TIME` plus counter names. Default `["TIME"]`. */
+  readonly metrics?: readonly string[];
+  /** Workload parameters (numbers and strings), visible to components and expressions. */
+  readonly workload?: Readonly<Record<string, number | string>>;
+  /**
+   * `true` (default): timers, callpaths, user events and proxy records. `false`: the same
+   * simulation with measurement and proxies switched off (the baseline for overhead figures).
+   */
+  readonly measure?: boolean;
+  /** Called every `progressEvery` events with the simulated time and events so far. */
+  readonly onProgress?: (now: number, events: number) => void;
+  readonly progressEvery?: number;
+}
+
+/** What a run produces. */
+export interface AssemblyRunResult {
+  readonly simulatedTime: number;
+  readonly events: number;
+  readonly ranks: number;
+  /** Measurement data (undefined when `measure: false`). */
+  readonly measurement?: Measurement;
+  /** Proxy records (undefined when `measure: false`). */
+  readonly mastermind?: Mastermind;
+  /** Final counter values per rank, indexed like `platform.counterNames`. */
+  readonly counters: readonly Float64Array[];
+  /** Messages sent but never received, reported by the MPI layer. */
+  readonly unreceived: readonly string[];
+  /** Timer overlap warnings. */
+  readonly warnings: readonly string[];
+  /** Component invocations made (calls through ports). */
+  readonly invocations: number;
+}
+
+/** Thrown when a metric is neither TIME nor a counter of the platform. */
+export class UnknownMetricError extends Error {
+  readonly isInputError = true;
+  constructor(readonly metric: string, known: readonly string[]) {
+    super(`unknown metric '${metric}': this machine records TIME, ${known.join(", ")}`);
+    this.name = "UnknownMetricError";
+  }
+}
+
+/**
+ * Runs a prepared assembly on a platform: one copy of the assembly per rank (SCMD), each rank a
+ * simulated process calling the entry point; port calls go through generated proxies where the
+ * scenario asks, and are timed by the measurement component.
+ * @throws DeadlockError (from the engine or MPI layer) when ranks block forever
+ */
+export function runAssembly(assembly: PreparedAssembly, platform: Platform, options: AssemblyRunOptions): AssemblyRunResult {
+  const sim = new Simulation({ seed: options.seed });
+  const nRanks = platform.ranks;
+  const measure = options.measure ?? true;
+  const metrics = options.metrics ?? ["TIME"];
+  const workload = options.workload ?? {};
+  const workloadNumbers: Record<string, number> = {};
+  for (const [k, v] of Object.entries(workload)) if (typeof v === "number") workloadNumbers[k] = v;
+
+  const counterIndex = new Map(platform.counterNames.map((n, i) => [n, i]));
+  const counters = Array.from({ length: nRanks }, () => new Float64Array(platform.counterNames.length));
+  // Metric k reads: TIME (-1), a counter index (>= 0) or a time-derived rate (factor per microsecond).
+  const metricSource: number[] = [];
+  const metricRate: number[] = [];
+  for (const m of metrics) {
+    if (m === "TIME") {
+      metricSource.push(-1);
+      metricRate.push(1);
+    } else if (counterIndex.has(m)) {
+      metricSource.push(counterIndex.get(m)!);
+      metricRate.push(0);
+    } else if (m in platform.timeDerivedCounters) {
+      metricSource.push(-1);
+      metricRate.push(platform.timeDerivedCounters[m]);
+    } else throw new UnknownMetricError(m, [...platform.counterNames, ...Object.keys(platform.timeDerivedCounters)]);
+  }
+  const nm = metrics.length;
+  const readMetrics = (rank: number, out: Float64Array): void => {
+    const c = counters[rank];
+    const now = sim.now;
+    for (let k = 0; k < nm; k++) {
+      const src = metricSource[k];
+      out[k] = src >= 0 ? c[src] : now * metricRate[k];
+    }
+  };
+  const meas = measure ? new Measurement(metrics, nRanks, readMetrics) : undefined;
+  const recordCounters = metrics.slice(1);
+  const mastermind = measure
+    ? new Mastermind(recordCounters, {
+        now: () => sim.now,
+        mpiTime: (rank) => mpiTime[rank],
+        readCounters: (rank, out) => {
+          const c = counters[rank];
+          const now = sim.now;
+          for (let k = 1; k < nm; k++) {
+            const src = metricSource[k];
+            out[k - 1] = src >= 0 ? c[src] : now * metricRate[k];
+          }
+        },
+      })
+    : undefined;
+
+  // MPI: time MPI calls as TAU timers and accumulate per-rank MPI time (outermost calls only).
+  const mpiTime = new Float64Array(nRanks);
+  const mpiDepth = new Int32Array(nRanks);
+  const mpiStart = new Float64Array(nRanks);
+  const mpiTimerIds = new Map<string, number>();
+  let world: MpiWorldHandle | undefined;
+  if (platform.createMpi) {
+    world = platform.createMpi(sim, {
+      enter(rank, call) {
+        if (mpiDepth[rank]++ === 0) mpiStart[rank] = sim.now;
+        if (meas) {
+          let id = mpiTimerIds.get(call);
+          if (id === undefined) mpiTimerIds.set(call, (id = meas.timer(call, MPI_GROUP)));
+          meas.start(rank, id);
+        }
+      },
+      exit(rank, call) {
+        if (--mpiDepth[rank] === 0) mpiTime[rank] += sim.now - mpiStart[rank];
+        if (meas) meas.stop(rank, mpiTimerIds.get(call)!);
+      },
+    });
+  }
+
+  // Proxies, by "instance.port".
+  const proxyFor = new Map(assembly.proxies.map((p) => [`${p.component}.${p.port}`, p]));
+  let invocations = 0;
+
+  // Instantiate every rank.
+  const instancesByRank: Array<Map<string, ComponentInstance>> = [];
+  for (let r = 0; r < nRanks; r++) {
+    const rankInstances = new Map<string, ComponentInstance>();
+    instancesByRank.push(rankInstances);
+    // Port handles are resolved lazily: instances are created before all providers exist.
+    const methodTables = new Map<string, Map<string, MethodImpl>>(); // "provider.port" -> method -> impl (wrapped)
+    const tableFor = (provider: string, port: string): Map<string, MethodImpl> => {
+      const key = `${provider}.${port}`;
+      let t = methodTables.get(key);
+      if (t) return t;
+      const inst = rankInstances.get(provider)!;
+      const pt = assembly.byName.get(provider)!.ports.provides[port];
+      const raw = inst.provides[port];
+      if (!raw) throw new Error(`component '${provider}' does not implement provides port '${port}'`);
+      t = new Map();
+      for (const m of pt.methods) {
+        const impl = raw[m.name];
+        if (!impl) throw new Error(`component '${provider}' does not implement ${port}.${m.name}`);
+        t.set(m.name, wrapMethod(r, provider, port, m.name, impl));
+      }
+      methodTables.set(key, t);
+      return t;
+    };
+    const rank = r;
+    function wrapMethod(rk: number, provider: string, port: string, method: string, impl: MethodImpl): MethodImpl {
+      const proxy = measure ? proxyFor.get(`${provider}.${port}`) : undefined;
+      let inner = impl;
+      if (proxy && mastermind) {
+        // The generated proxy: same port type, forwards every call, records parameters and measurements.
+        const extract = proxy.extract.get(method) ?? [];
+        inner = function* proxied(args: CallArgs) {
+          const params: Record<string, number | string> = {};
+          for (const [name, arg, kind] of extract) params[name] = extractParam(args[arg], kind);
+          const token = mastermind.begin(rk, provider, port, method, params);
+          const result = yield* impl(args);
+          mastermind.end(token);
+          return result;
+        };
+      }
+      if (!meas) {
+        return function* counted(args: CallArgs) {
+          invocations++;
+          return yield* inner(args);
+        };
+      }
+      const timerId = meas.timer(`${provider}::${method}()`, COMPONENT_GROUP);
+      return function* timed(args: CallArgs) {
+        invocations++;
+        meas.start(rk, timerId);
+        const result = yield* inner(args);
+        meas.stop(rk, timerId);
+        return result;
+      };
+    }
+    for (const inst of assembly.instances) {
+      const wiring = assembly.wiring.get(inst.name);
+      const handles = new Map<string, PortHandle>();
+      const streams = new Map<string, RandomStream>();
+      const ctx: ComponentContext = {
+        rank,
+        size: nRanks,
+        instance: inst.name,
+        sim,
+        workload,
+        workloadNumbers,
+        uses(name: string): PortHandle {
+          let h = handles.get(name);
+          if (h) return h;
+          const target = wiring?.get(name);
+          if (!target) throw new Error(`${inst.name}: uses port '${name}' is not connected`);
+          const pt: PortType = inst.ports.uses[name];
+          const [provider, pport] = target;
+          let table: Map<string, MethodImpl> | undefined;
+          h = {
+            type: pt,
+            call(method: string, args: CallArgs) {
+              table ??= tableFor(provider, pport);
+              const impl = table.get(method);
+              if (!impl) throw new Error(`${inst.name}: port type '${pt.name}' has no method '${method}'`);
+              return impl(args);
+            },
+          };
+          handles.set(name, h);
+          return h;
+        },
+        isConnected: (name: string) => wiring?.has(name) ?? false,
+        delay(us: number) {
+          platform.plainCompute?.(rank, us, counters[rank]);
+          return sim.timeout(us);
+        },
+        compute(kernel: KernelSpec) {
+          return sim.timeout(platform.kernel(rank, kernel, counters[rank], sim.random(`node/rank${rank}`)));
+        },
+        mpi: world?.comm(rank),
+        random(name: string): RandomStream {
+          let s = streams.get(name);
+          if (!s) streams.set(name, (s = sim.random(`${inst.name}/${name}/rank${rank}`)));
+          return s;
+        },
+        trigger(event: string, value: number) {
+          meas?.trigger(rank, event, value);
+        },
+      };
+      rankInstances.set(inst.name, inst.type.create(ctx, inst.prepared));
+    }
+  }
+
+  const entry = assembly.entry;
+  const appTimer = meas?.timer(APPLICATION_TIMER);
+  for (let r = 0; r < nRanks; r++) {
+    const rank = r;
+    const instances = instancesByRank[r];
+    sim.process(
+      (function* (): Generator<Yieldable, void, any> {
+        if (meas) meas.start(rank, appTimer!);
+        const impl = instances.get(entry.component)!.provides[entry.port][entry.method];
+        const entryTimer = meas?.timer(`${entry.component}::${entry.method}()`, COMPONENT_GROUP);
+        if (meas) meas.start(rank, entryTimer!);
+        invocations++;
+        yield* impl({});
+        if (meas) meas.stop(rank, entryTimer!);
+        if (meas) meas.stop(rank, appTimer!);
+      })(),
+      { name: `rank ${r}` },
+    );
+  }
+
+  if (options.onProgress) {
+    const every = options.progressEvery ?? 200_000;
+    while (sim.pending > 0) {
+      const until = sim.eventsProcessed + every;
+      while (sim.eventsProcessed < until && sim.step());
+      options.onProgress(sim.now, sim.eventsProcessed);
+    }
+    sim.run(); // raises a deadlock if processes are still blocked
+  } else sim.run();
+
+  return {
+    simulatedTime: sim.now,
+    events: sim.eventsProcessed,
+    ranks: nRanks,
+    measurement: meas,
+    mastermind,
+    counters,
+    unreceived: world?.unreceived?.() ?? [],
+    warnings: meas?.warnings() ?? [],
+    invocations,
+  };
+}
+
+function extractParam(v: unknown, kind: "value" | "size"): number | string {
+  if (kind === "size") {
+    if (isArrayArg(v)) return v.length;
+    if (typeof v === "number") return v;
+    return Number.NaN;
+  }
+  if (isArrayArg(v)) return v.length;
+  if (typeof v === "number" || typeof v === "string") return v;
+  if (typeof v === "boolean") return v ? 1 : 0;
+  return String(v);
+}

@@ -1,0 +1,216 @@
+/**
+ * Per-thread and derived (across-thread) views of a trial's timer values, as ParaProf's
+ * "mean", "total", "min", "max" and "std. dev." threads.
+ */
+import { ProfileModelError } from "./errors.js";
+import type { Trial } from "./model.js";
+
+/** Statistics across threads, as ParaProf's derived threads. */
+export type DerivedKind = "mean" | "min" | "max" | "total" | "stddev";
+
+/** Every {@link DerivedKind}. */
+export const DERIVED_KINDS: readonly DerivedKind[] = ["mean", "min", "max", "total", "stddev"];
+
+/**
+ * One row of values per timer: a real thread or a derived one. Arrays are indexed by timer
+ * (`exclusive[metric][timer]`).
+ */
+export interface ProfileView {
+  /** `"n,c,t"` for a thread, or the derived kind (`"mean"`). */
+  readonly label: string;
+  /** 1 when the timer exists in this view (for derived views: on at least one thread). */
+  readonly present: Uint8Array;
+  readonly calls: Float64Array;
+  readonly subroutines: Float64Array;
+  readonly exclusive: readonly Float64Array[];
+  readonly inclusive: readonly Float64Array[];
+}
+
+/** Options of {@link derivedView}. */
+export interface DerivedOptions {
+  /**
+   * When true (the default, as ParaProf's default `meanIncludeNulls`), mean and stddev divide by
+   * the number of all threads, counting a thread without the timer as zero. When false they divide
+   * by the number of threads that recorded the timer. Min and max always consider only the threads
+   * that recorded the timer (0 when none did), and total is the plain sum.
+   */
+  readonly includeMissing?: boolean;
+}
+
+/** The values of one thread, as views into the trial's arrays (no copy). */
+export function threadView(trial: Trial, thread: number): ProfileView {
+  if (!(thread >= 0 && thread < trial.threads.length)) throw new ProfileModelError(`no thread ${thread}; the trial has ${trial.threads.length}`);
+  const n = trial.timers.length;
+  const a = thread * n;
+  const b = a + n;
+  const v = trial.values;
+  return {
+    label: trial.threadLabel(thread),
+    present: v.present.subarray(a, b),
+    calls: v.calls.subarray(a, b),
+    subroutines: v.subroutines.subarray(a, b),
+    exclusive: v.exclusive.map((x) => x.subarray(a, b)),
+    inclusive: v.inclusive.map((x) => x.subarray(a, b)),
+  };
+}
+
+/**
+ * A derived thread: mean, min, max, total or standard deviation across threads, for calls,
+ * subroutines and every metric's exclusive and inclusive values. Standard deviation is the
+ * population form `sqrt(|sum(x^2)/n - mean^2|)`, as ParaProf computes it.
+ */
+export function derivedView(trial: Trial, kind: DerivedKind, options: DerivedOptions = {}): ProfileView {
+  const includeMissing = options.includeMissing ?? true;
+  const nT = trial.timers.length;
+  const nTh = trial.threads.length;
+  const v = trial.values;
+  const count = new Float64Array(nT);
+  const present = new Uint8Array(nT);
+  for (let th = 0; th < nTh; th++) {
+    const base = th * nT;
+    for (let t = 0; t < nT; t++) if (v.present[base + t] === 1) count[t]++;
+  }
+  for (let t = 0; t < nT; t++) present[t] = count[t] > 0 ? 1 : 0;
+  const reduce = (src: Float64Array): Float64Array => {
+    const out = new Float64Array(nT);
+    if (kind === "min" || kind === "max") {
+      out.fill(kind === "min" ? Infinity : -Infinity);
+      for (let th = 0; th < nTh; th++) {
+        const base = th * nT;
+        for (let t = 0; t < nT; t++) {
+          if (v.present[base + t] === 0) continue;
+          const x = src[base + t];
+          if (kind === "min" ? x < out[t] : x > out[t]) out[t] = x;
+        }
+      }
+      for (let t = 0; t < nT; t++) if (count[t] === 0) out[t] = 0;
+      return out;
+    }
+    const sq = kind === "stddev" ? new Float64Array(nT) : undefined;
+    for (let th = 0; th < nTh; th++) {
+      const base = th * nT;
+      for (let t = 0; t < nT; t++) {
+        const x = src[base + t];
+        out[t] += x;
+        if (sq) sq[t] += x * x;
+      }
+    }
+    if (kind === "total") return out;
+    for (let t = 0; t < nT; t++) {
+      const n = includeMissing ? nTh : count[t];
+      const mean = n > 0 ? out[t] / n : 0;
+      out[t] = kind === "mean" ? mean : n > 1 ? Math.sqrt(Math.abs(sq![t] / n - mean * mean)) : 0;
+    }
+    return out;
+  };
+  return {
+    label: kind,
+    present,
+    calls: reduce(v.calls),
+    subroutines: reduce(v.subroutines),
+    exclusive: v.exclusive.map(reduce),
+    inclusive: v.inclusive.map(reduce),
+  };
+}
+
+/** Per-event statistics of one thread or a derived thread, indexed by user event. */
+export interface UserEventView {
+  readonly label: string;
+  readonly present: Uint8Array;
+  readonly count: Float64Array;
+  readonly min: Float64Array;
+  readonly max: Float64Array;
+  readonly mean: Float64Array;
+  readonly sumSquares: Float64Array;
+}
+
+/** The user-event statistics of one thread (views into the trial's arrays). */
+export function threadEventView(trial: Trial, thread: number): UserEventView {
+  if (!(thread >= 0 && thread < trial.threads.length)) throw new ProfileModelError(`no thread ${thread}; the trial has ${trial.threads.length}`);
+  const n = trial.userEvents.length;
+  const a = thread * n;
+  const b = a + n;
+  const e = trial.events;
+  return {
+    label: trial.threadLabel(thread),
+    present: e.present.subarray(a, b),
+    count: e.count.subarray(a, b),
+    min: e.min.subarray(a, b),
+    max: e.max.subarray(a, b),
+    mean: e.mean.subarray(a, b),
+    sumSquares: e.sumSquares.subarray(a, b),
+  };
+}
+
+/**
+ * User-event statistics across threads. `total`: counts and sums of squares add, min/max combine,
+ * mean is the sample-weighted mean. `mean`: every field of the total divided by the number of
+ * threads (all threads, or those with the event when `includeMissing` is false), except min/max
+ * and mean which stay those of the total. `min`/`max`: per-field minimum/maximum over the threads
+ * that have the event. `stddev`: population standard deviation across threads of each field.
+ */
+export function derivedEventView(trial: Trial, kind: DerivedKind, options: DerivedOptions = {}): UserEventView {
+  const includeMissing = options.includeMissing ?? true;
+  const nE = trial.userEvents.length;
+  const nTh = trial.threads.length;
+  const e = trial.events;
+  const fields = ["count", "min", "max", "mean", "sumSquares"] as const;
+  const out = Object.fromEntries(fields.map((f) => [f, new Float64Array(nE)])) as Record<(typeof fields)[number], Float64Array>;
+  const present = new Uint8Array(nE);
+  for (let u = 0; u < nE; u++) {
+    let n = 0;
+    let cnt = 0;
+    let mn = Infinity;
+    let mx = -Infinity;
+    let wsum = 0;
+    let ss = 0;
+    const acc = Object.fromEntries(fields.map((f) => [f, { sum: 0, sq: 0, lo: Infinity, hi: -Infinity }])) as Record<(typeof fields)[number], { sum: number; sq: number; lo: number; hi: number }>;
+    for (let th = 0; th < nTh; th++) {
+      const s = th * nE + u;
+      if (e.present[s] === 0) continue;
+      n++;
+      cnt += e.count[s];
+      mn = Math.min(mn, e.min[s]);
+      mx = Math.max(mx, e.max[s]);
+      wsum += e.mean[s] * e.count[s];
+      ss += e.sumSquares[s];
+      for (const f of fields) {
+        const x = e[f][s];
+        const a = acc[f];
+        a.sum += x;
+        a.sq += x * x;
+        if (x < a.lo) a.lo = x;
+        if (x > a.hi) a.hi = x;
+      }
+    }
+    present[u] = n > 0 ? 1 : 0;
+    if (n === 0) continue;
+    const totalMean = cnt !== 0 ? wsum / cnt : 0;
+    const div = includeMissing ? nTh : n;
+    for (const f of fields) {
+      const a = acc[f];
+      let val: number;
+      switch (kind) {
+        case "total":
+          val = f === "count" ? cnt : f === "min" ? mn : f === "max" ? mx : f === "mean" ? totalMean : ss;
+          break;
+        case "mean":
+          val = f === "count" ? cnt / div : f === "min" ? mn : f === "max" ? mx : f === "mean" ? totalMean : ss / div;
+          break;
+        case "min":
+          val = a.lo;
+          break;
+        case "max":
+          val = a.hi;
+          break;
+        case "stddev": {
+          const m = a.sum / div;
+          val = div > 1 ? Math.sqrt(Math.abs(a.sq / div - m * m)) : 0;
+          break;
+        }
+      }
+      out[f][u] = val;
+    }
+  }
+  return { label: kind, present, ...out };
+}

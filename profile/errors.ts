@@ -1,0 +1,71 @@
+/**
+ * Errors and warnings of the profile layer. Every error caused by a file carries the file, the
+ * line (1-based, when the format has lines) and what was expected, and has `isInputError = true`
+ * so the CLI exits with code 2.
+ */
+
+/** Base class of every error thrown by `profile/`. */
+export class ProfileError extends Error {
+  /** Marks errors caused by the caller's input (the CLI maps them to exit code 2). */
+  readonly isInputError: boolean = true;
+  constructor(message: string) {
+    super(message);
+    this.name = "ProfileError";
+  }
+}
+
+/**
+ * A malformed or unreadable measurement file. `line` is 1-based (undefined for binary formats,
+ * where `offset` gives the byte offset in the decompressed stream instead).
+ */
+export class ProfileFormatError extends ProfileError {
+  constructor(
+    /** File (or directory) being read. */
+    readonly file: string,
+    /** 1-based line number, when the format has lines. */
+    readonly line: number | undefined,
+    /** What was expected and what was found. */
+    readonly detail: string,
+    /** Byte offset, for binary formats. */
+    readonly offset?: number,
+  ) {
+    super(`${file}${line !== undefined ? `:${line}` : ""}${offset !== undefined ? ` (byte ${offset})` : ""}: ${detail}`);
+    this.name = "ProfileFormatError";
+  }
+}
+
+/** Invalid use of the data model: an unknown thread, timer or metric index, a NaN value, a name that a format cannot hold. */
+export class ProfileModelError extends ProfileError {
+  constructor(message: string) {
+    super(message);
+    this.name = "ProfileModelError";
+  }
+}
+
+/** What kind of inconsistency a {@link ProfileWarning} reports. */
+export type ProfileWarningKind =
+  /** A timer's exclusive value exceeds its inclusive value. */
+  | "exclusive-exceeds-inclusive"
+  /** A callpath child's inclusive value exceeds its parent's inclusive value. */
+  | "child-exceeds-parent"
+  /** A flat timer's inclusive value differs from the sum over root-anchored callpaths ending in it. */
+  | "flat-differs-from-callpaths"
+  /** A negative value was read (ParaProf clamps these to zero; we keep them and warn). */
+  | "negative-value"
+  /** Anything else a reader wants the user to know (skipped blocks, duplicate lines merged). */
+  | "format";
+
+/** A load-time inconsistency: the trial loads, but the numbers disagree with each other. */
+export interface ProfileWarning {
+  readonly kind: ProfileWarningKind;
+  /** Human-readable sentence naming the thread, timer and metric involved. */
+  readonly message: string;
+  /** File where the inconsistency was seen, when known. */
+  readonly file?: string;
+  /** Thread index in the trial, when the warning concerns one thread. */
+  readonly thread?: number;
+  /** Timer index in the trial. */
+  readonly timer?: number;
+  /** Metric index in the trial. */
+  readonly metric?: number;
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { Simulation, WaitingLine } from "../../engine/index.js";
+
+describe("WaitingLine", () => {
+  it("serves FIFO with one server: a NIC serialising messages", () => {
+    const sim = new Simulation();
+    const nic = new WaitingLine(sim, { name: "nic" });
+    const trace: string[] = [];
+    for (const [name, arrive, service] of [
+      ["m1", 0, 3],
+      ["m2", 1, 2],
+      ["m3", 1, 1],
+    ] as const)
+      sim.process(
+        (function* () {
+          yield sim.timeout(arrive);
+          yield nic.request();
+          trace.push(`${name} starts ${sim.now}`);
+          yield sim.timeout(service);
+          nic.release();
+          trace.push(`${name} ends ${sim.now}`);
+        })(),
+      );
+    sim.run();
+    expect(trace).toEqual(["m1 starts 0", "m1 ends 3", "m2 starts 3", "m2 ends 5", "m3 starts 5", "m3 ends 6"]);
+  });
+
+  it("serves by priority, FIFO among equal priorities, with several servers", () => {
+    const sim = new Simulation();
+    const line = new WaitingLine(sim, { capacity: 2, discipline: "priority" });
+    const order: string[] = [];
+    const job = (name: string, prio: number) =>
+      sim.process(
+        (function* () {
+          yield line.request(prio);
+          order.push(name);
+          yield sim.timeout(10);
+          line.release();
+        })(),
+      );
+    job("first", 5);
+    job("second", 5);
+    job("low-a", 3);
+    job("high", 1);
+    job("low-b", 3);
+    sim.run();
+    expect(order).toEqual(["first", "second", "high", "low-a", "low-b"]);
+    expect(line.inUse).toBe(0);
+  });
+
+  it("rejects a release without a request and a bad capacity", () => {
+    const sim = new Simulation();
+    expect(() => new WaitingLine(sim).release()).toThrow(/without a matching request/);
+    expect(() => new WaitingLine(sim, { capacity: 0 })).toThrow(/capacity/);
+  });
+});

@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { TrialBuilder, ProfileModelError, derivedView, threadView, callpathTree, findParameterTimer } from "../../index.js";
+
+function small() {
+  const b = new TrialBuilder({ metrics: ["TIME", "PAPI_FP_INS"] });
+  const t1 = b.addThread(1);
+  const t0 = b.addThread(0);
+  const root = b.timer(".TAU application", ["TAU_DEFAULT"]);
+  const f = b.timer("f  ", ["TAU_USER"]);
+  const rf = b.callpath([".TAU application", "f"], ["TAU_CALLPATH"]);
+  for (const [th, k] of [[t0, 1], [t1, 2]] as const) {
+    b.setValues(th, root, { calls: 1, subroutines: 3, exclusive: [10 * k, 5], inclusive: [100 * k, 50] });
+    b.setValues(th, f, { calls: 3, exclusive: [90 * k, 45], inclusive: [90 * k, 45] });
+    b.setValues(th, rf, { calls: 3, exclusive: [90 * k, 45], inclusive: [90 * k, 45] });
+  }
+  return b;
+}
+
+describe("TrialBuilder", () => {
+  it("sorts threads by node and keeps timer order, normalizing names", () => {
+    const t = small().build();
+    expect(t.threads.map((x) => x.node)).toEqual([0, 1]);
+    expect(t.timers.map((x) => x.name)).toEqual([".TAU application", "f", ".TAU application => f"]);
+    expect(t.timer(".TAU application   =>  f  ").path).toEqual([".TAU application", "f"]);
+    expect(t.inclusive(0, t.threadIndex(1), t.timer(".TAU application").index)).toBe(200);
+    expect(t.warnings).toEqual([]);
+  });
+
+  it("rejects non-finite values and unknown indices with ProfileModelError", () => {
+    const b = small();
+    expect(() => b.addCalls(0, 0, NaN)).toThrow(ProfileModelError);
+    expect(() => b.addCalls(5, 0, 1)).toThrow(ProfileModelError);
+    expect(() => b.addTime(0, 0, 7, 1, 1)).toThrow(ProfileModelError);
+    expect(() => b.setValues(0, 0, { exclusive: 3 })).toThrow(/one value per metric/);
+  });
+
+  it("derives ParaProf's mean over all threads, counting missing timers as zero", () => {
+    const b = new TrialBuilder({ metrics: ["TIME"] });
+    const a = b.addThread(0);
+    b.addThread(1);
+    const t = b.timer("only-on-0");
+    b.setValues(a, t, { calls: 4, exclusive: 8, inclusive: 8 });
+    const trial = b.build();
+    expect(derivedView(trial, "mean").inclusive[0][t]).toBe(4);
+    expect(derivedView(trial, "mean", { includeMissing: false }).inclusive[0][t]).toBe(8);
+    expect(derivedView(trial, "stddev").inclusive[0][t]).toBe(4);
+    expect(derivedView(trial, "min").calls[t]).toBe(4);
+    expect(derivedView(trial, "total").calls[t]).toBe(4);
+    expect(threadView(trial, 1).present[t]).toBe(0);
+  });
+
+  it("warns when exclusive exceeds inclusive or a child exceeds its parent", () => {
+    const b = small();
+    b.setValues(0, b.timer("f"), { exclusive: [500, 1], inclusive: [90, 45] });
+    b.setValues(0, b.callpath([".TAU application", "f"]), { inclusive: [1e6, 45] });
+    const kinds = b.build().warnings.map((w) => w.kind).sort();
+    expect(kinds).toContain("exclusive-exceeds-inclusive");
+    expect(kinds).toContain("child-exceeds-parent");
+    expect(kinds).toContain("flat-differs-from-callpaths");
+  });
+
+  it("builds a callpath tree and finds TAU_PARAM timers by value", () => {
+    const b = small();
+    b.timer("g [ <size> = <100> ]");
+    b.timer("g [ <size> = <1e4> ]");
+    const trial = b.build();
+    const tree = callpathTree(trial);
+    expect(tree.truncated).toBe(false);
+    expect(tree.roots.map((r) => r.name)).toEqual([".TAU application"]);
+    expect(tree.roots[0].children.map((c) => c.name)).toEqual(["f"]);
+    expect(findParameterTimer(trial, "g", "size", 10000)?.name).toBe("g [ <size> = <1e4> ]");
+    expect(findParameterTimer(trial, "g", "size", 7)).toBeUndefined();
+  });
+});
