@@ -6,3 +6,4 @@
  */
 export * from "./engine/index.js";
 export * from "./profile/index.js";
+export * from "./analysis/index.js";

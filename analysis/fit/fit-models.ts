@@ -91,9 +91,10 @@ export interface ChangePoint {
   /** "power-law" (exponents) or "linear" (slopes). */
   readonly kind: "power-law" | "linear";
   /**
-   * True when the change is statistically significant (|t| of the slope change above the 97.5 %
-   * Student-t quantile) and the two-segment model beats every single-segment candidate in
-   * leave-one-out SMAPE.
+   * True when the change is material (an exponent change of at least 0.1, or a slope change of at
+   * least 10 %), statistically significant (|t| of the change above the 97.5 % Student-t
+   * quantile), and the two-segment model beats every single-segment candidate in leave-one-out
+   * SMAPE.
    */
   readonly significant: boolean;
   /** The two-segment model. */
@@ -234,6 +235,9 @@ function findChangePoint(points: GroupedPoints, weights: Float64Array | undefine
   const dof = best.quality.n - best.hypothesis.terms.length;
   const tCrit = dof > 0 ? studentTQuantile(0.975, dof) : Infinity;
   const bestSingle = Math.min(...singles.map((s) => s.quality.looSmape));
-  const significant = Math.abs(change.value) > tCrit * change.stdError && best.quality.looSmape < bestSingle;
+  // Material: an exponent change of at least 0.1, or a slope change of at least 10 %.
+  const after = slope.value + change.value;
+  const material = kind === "power-law" ? Math.abs(change.value) >= 0.1 : Math.abs(change.value) >= 0.1 * Math.max(Math.abs(slope.value), Math.abs(after));
+  const significant = material && Math.abs(change.value) > tCrit * change.stdError && best.quality.looSmape < bestSingle;
   return { at: best.changePoint!, before: slope.value, after: slope.value + change.value, kind, significant, model: best };
 }

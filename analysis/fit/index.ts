@@ -37,3 +37,14 @@ export {
   type SelectionCriterion,
 } from "./fit-models.js";
 export { fitPowerLaw, fitPolynomial } from "./shortcuts.js";
+export {
+  observationsFromRecords,
+  observationsFromParameterTimers,
+  observationsAcrossTrials,
+  trialParameter,
+  type Observations,
+  type RecordSelection,
+  type ParameterTimerSelection,
+  type AcrossTrialsSelection,
+  type TrialParameter,
+} from "./from-trial.js";
