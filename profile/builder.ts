@@ -31,7 +31,7 @@ export interface UserEventTotals {
 }
 
 /** Options of {@link TrialBuilder.build}. */
-export interface BuildOptions {
+export interface TrialBuildOptions {
   /** Check inclusive >= exclusive, children within parents and flat = sum of callpaths (default true). */
   readonly checkInvariants?: boolean;
   /** Move thread metadata attributes equal on every thread into the trial metadata (default true). */
@@ -403,7 +403,7 @@ export class TrialBuilder {
    * Packs everything into an immutable {@link Trial}: threads sorted by (node, context, thread),
    * dense value arrays, and (by default) invariant warnings.
    */
-  build(options: BuildOptions = {}): Trial {
+  build(options: TrialBuildOptions = {}): Trial {
     const nT = this.timerEntries.length;
     const nE = this.eventNames.length;
     const nM = this.metricNames.length;

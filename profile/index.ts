@@ -1,6 +1,7 @@
 /**
  * The profile layer: the measurement data model ({@link Trial}, {@link TrialBuilder}), derived
- * views, and the file formats real tools use.
+ * views, and the file formats real tools use: TAU text profiles (read and write), ParaProf packed
+ * profiles (read), per-invocation records (CSV, JSON Lines) and Extra-P inputs.
  *
  * @packageDocumentation
  */
@@ -11,3 +12,40 @@ export * from "./builder.js";
 export * from "./invariants.js";
 export * from "./derived.js";
 export * from "./views.js";
+export {
+  readTauProfile,
+  parseTauProfiles,
+  listTauProfileFiles,
+  parseProfileFileName,
+  type TrialReadOptions,
+  type TauMetricFiles,
+  type TauProfileFileText,
+} from "./tau/text-read.js";
+export {
+  writeTauProfile,
+  formatTauProfile,
+  formatTauProfileFile,
+  formatTauNumber,
+  isTimeMetric,
+  metricFolderName,
+  TAU_ROOT_TIMER,
+  type WriteTauOptions,
+} from "./tau/text-write.js";
+export { readPackedProfile, parsePackedProfile } from "./tau/ppk-read.js";
+export { parseMetadataXml, writeMetadataXml } from "./tau/xml.js";
+export { readTrial, detectTrialFormat, RECORD_FILE_NAMES, type TrialFormat } from "./read.js";
+export * from "./records.js";
+export * from "./extrap.js";
+export {
+  profileTable,
+  formatProfileTable,
+  formatPprofTime,
+  resolveView,
+  defaultMetric,
+  TABLE_SORT_KEYS,
+  type TableSortKey,
+  type TableRow,
+  type ProfileTable,
+  type ProfileTableOptions,
+} from "./table.js";
+export * from "./convert.js";

@@ -58,7 +58,8 @@ export function checkInvariants(trial: Trial): ProfileWarning[] {
     if (!t.isCallpath) continue;
     if (nonFirst.has(t.path[0])) anchored = false;
     const parent = trial.findTimer(t.path.slice(0, -1).join(" => "));
-    if (parent) parentOf[t.index] = parent.index;
+    // Sampled nodes are estimates; they may exceed their instrumented parent.
+    if (parent && !isSampledTimer(t.name, t.groups)) parentOf[t.index] = parent.index;
     const flat = trial.findTimer(t.path[t.path.length - 1]);
     if (flat && !flat.isCallpath && !isSampledTimer(flat.name, flat.groups) && !isSampledTimer(t.name, t.groups)) {
       let list = endingIn.get(flat.index);

@@ -1,7 +1,8 @@
 import type { Command } from "../command.js";
+import { profileCommand } from "./profile.js";
 
 /**
  * Every `ccasim` subcommand, in the order `ccasim --help` lists them. A new subcommand is a file
  * in this folder exporting a {@link Command}, plus one line here.
  */
-export const commands: readonly Command[] = [];
+export const commands: readonly Command[] = [profileCommand];

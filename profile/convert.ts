@@ -1,0 +1,135 @@
+/**
+ * Conversion between the formats of this layer (`ccasim profile convert`).
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { extname } from "node:path";
+import { ProfileError, ProfileModelError } from "./errors.js";
+import { extrapFromTrials, readExtrap, writeExtrap, type ExtrapExperiment, type ExtrapFormat } from "./extrap.js";
+import type { InvocationRecord, Trial } from "./model.js";
+import { readTrial } from "./read.js";
+import { readRecords, writeRecordsCsv, writeRecordsJsonl } from "./records.js";
+import { writeTauProfile, type WriteTauOptions } from "./tau/text-write.js";
+
+/** Output formats of {@link convertProfile}. */
+export type ConvertTarget = "tau" | "records-csv" | "records-jsonl" | "extrap-text" | "extrap-json" | "extrap-jsonl";
+
+/** Every {@link ConvertTarget}. */
+export const CONVERT_TARGETS: readonly ConvertTarget[] = ["tau", "records-csv", "records-jsonl", "extrap-text", "extrap-json", "extrap-jsonl"];
+
+/** What an input file holds. */
+export type InputKind = "trial" | "records" | "extrap";
+
+/** Options of {@link convertProfile}. */
+export interface ConvertOptions {
+  /** Output format (default: from the output name, see {@link inferConvertTarget}). */
+  readonly to?: ConvertTarget;
+  /** For trials to Extra-P: the parameter values of each input, in input order. */
+  readonly points?: readonly Readonly<Record<string, number>>[];
+  /** For trials to Extra-P: metrics to export (default all). */
+  readonly metrics?: readonly string[];
+  /** For trials to Extra-P: export callpaths instead of flat timers. */
+  readonly callpaths?: boolean;
+  /** TAU output options (overwrite, integerTime). */
+  readonly tau?: WriteTauOptions;
+}
+
+/** What {@link convertProfile} did. */
+export interface ConvertResult {
+  readonly from: InputKind;
+  readonly to: ConvertTarget;
+  /** Warnings of the trials read (invariants). */
+  readonly warnings: number;
+}
+
+/** Guesses what an input holds from its name and first bytes. @throws ProfileError when it does not exist. */
+export function profileInputKind(path: string): InputKind {
+  if (!existsSync(path)) throw new ProfileError(`'${path}' does not exist`);
+  if (statSync(path).isDirectory()) return "trial";
+  const ext = extname(path).toLowerCase();
+  if (ext === ".ppk") return "trial";
+  if (ext === ".csv") return "records";
+  if (ext === ".txt") return "extrap";
+  if (ext === ".json") return "extrap";
+  if (ext === ".jsonl" || ext === ".ndjson") {
+    const first = readFileSync(path, "utf8").split("\n").find((l) => l.trim() !== "") ?? "";
+    return /"params"\s*:/.test(first) ? "extrap" : "records";
+  }
+  return "trial";
+}
+
+/** The output format implied by a file name: `.csv` records, `.txt`/`.json` Extra-P, `.jsonl` records (Extra-P when the input is Extra-P), otherwise a TAU directory. */
+export function inferConvertTarget(output: string, from: InputKind): ConvertTarget {
+  const ext = extname(output).toLowerCase();
+  if (ext === ".csv") return "records-csv";
+  if (ext === ".txt") return "extrap-text";
+  if (ext === ".json") return "extrap-json";
+  if (ext === ".jsonl" || ext === ".ndjson") return from === "extrap" ? "extrap-jsonl" : "records-jsonl";
+  return "tau";
+}
+
+/**
+ * Converts `inputs` (usually one) into `output`. Trials (TAU directory or file, `.ppk`) convert to
+ * a TAU directory, to their records, or to Extra-P (several trials with `points`); records convert
+ * to records; Extra-P files convert between Extra-P formats.
+ * @throws ProfileModelError when the conversion makes no sense (records to TAU, missing points).
+ * @throws ProfileFormatError / ProfileError from reading and writing.
+ */
+export function convertProfile(inputs: readonly string[], output: string, options: ConvertOptions = {}): ConvertResult {
+  if (inputs.length === 0) throw new ProfileModelError("no input given");
+  const kinds = inputs.map(profileInputKind);
+  const from = kinds[0];
+  if (kinds.some((k) => k !== from)) throw new ProfileModelError(`inputs mix ${[...new Set(kinds)].join(" and ")} files`);
+  const to = options.to ?? inferConvertTarget(output, from);
+  const extrapFormat: Record<string, ExtrapFormat> = { "extrap-text": "text", "extrap-json": "json", "extrap-jsonl": "jsonl" };
+
+  if (from === "extrap") {
+    if (!(to in extrapFormat)) throw new ProfileModelError(`an Extra-P experiment can only be written as extrap-text, extrap-json or extrap-jsonl, not ${to}`);
+    const exps = inputs.map((p) => readExtrap(p));
+    writeExtrap(mergeExperiments(exps), output, extrapFormat[to]);
+    return { from, to, warnings: 0 };
+  }
+  if (from === "records") {
+    const records = inputs.flatMap((p) => readRecords(p));
+    writeRecordsAs(records, output, to);
+    return { from, to, warnings: 0 };
+  }
+  const trials = inputs.map((p) => readTrial(p));
+  const warnings = trials.reduce((n, t) => n + t.warnings.length, 0);
+  if (to in extrapFormat) {
+    const points = options.points;
+    if (!points || points.length !== trials.length) throw new ProfileModelError(`converting trials to Extra-P needs one point (parameter values) per input: got ${points?.length ?? 0} for ${trials.length} inputs`);
+    const exp = extrapFromTrials(
+      trials.map((trial, i) => ({ trial, point: points[i] })),
+      { metrics: options.metrics, callpaths: options.callpaths },
+    );
+    writeExtrap(exp, output, extrapFormat[to]);
+    return { from, to, warnings };
+  }
+  if (trials.length !== 1) throw new ProfileModelError(`${to} output takes one trial, got ${trials.length}`);
+  const trial = trials[0];
+  if (to === "tau") {
+    writeTauProfile(trial, output, options.tau);
+    return { from, to, warnings };
+  }
+  writeRecordsAs(recordsOf(trial), output, to);
+  return { from, to, warnings };
+}
+
+function recordsOf(trial: Trial): readonly InvocationRecord[] {
+  if (trial.records.length === 0) throw new ProfileModelError(`${trial.source ?? "the trial"} has no per-invocation records (records.csv or records.jsonl) to convert`);
+  return trial.records;
+}
+
+function writeRecordsAs(records: readonly InvocationRecord[], output: string, to: ConvertTarget): void {
+  if (to === "records-csv") writeRecordsCsv(records, output);
+  else if (to === "records-jsonl") writeRecordsJsonl(records, output);
+  else throw new ProfileModelError(`records can only be written as records-csv or records-jsonl, not ${to}`);
+}
+
+function mergeExperiments(exps: readonly ExtrapExperiment[]): ExtrapExperiment {
+  const parameters = exps[0].parameters;
+  for (const e of exps) {
+    if (e.parameters.join("\u0000") !== parameters.join("\u0000")) throw new ProfileModelError(`Extra-P inputs have different parameters (${parameters.join(", ")} vs ${e.parameters.join(", ")})`);
+  }
+  return { parameters, measurements: exps.flatMap((e) => e.measurements) };
+}

@@ -1,0 +1,448 @@
+/**
+ * Extra-P input files (text, JSON, JSON Lines), read and written, as specified in Extra-P's
+ * `docs/file-formats.md`, so users can cross-check our model fits in Extra-P.
+ *
+ * An Extra-P experiment is a set of measurements: for each (callpath, metric, point) the values
+ * of the repetitions. Points are coordinates, one per parameter. Extra-P joins callpath elements
+ * with `->`.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { extname } from "node:path";
+import { ProfileError, ProfileFormatError, ProfileModelError } from "./errors.js";
+import type { DerivedKind } from "./derived.js";
+import { derivedView } from "./derived.js";
+import type { Trial } from "./model.js";
+
+/** The repetitions measured for one callpath and metric at one point. */
+export interface ExtrapMeasurement {
+  /** Callpath, elements joined with `->` (`main->solve`). */
+  readonly callpath: string;
+  readonly metric: string;
+  /** One coordinate per parameter, in {@link ExtrapExperiment.parameters} order. */
+  readonly point: readonly number[];
+  /** The repetitions' values. */
+  readonly values: readonly number[];
+}
+
+/** An Extra-P experiment: parameters and measurements. */
+export interface ExtrapExperiment {
+  readonly parameters: readonly string[];
+  readonly measurements: readonly ExtrapMeasurement[];
+}
+
+/** The Extra-P file formats. */
+export type ExtrapFormat = "text" | "json" | "jsonl";
+
+/** Merges measurements with the same callpath, metric and point (values are concatenated), keeping first-seen order. */
+export function mergeMeasurements(list: readonly ExtrapMeasurement[]): ExtrapMeasurement[] {
+  const byKey = new Map<string, { callpath: string; metric: string; point: number[]; values: number[] }>();
+  for (const m of list) {
+    const key = JSON.stringify([m.callpath, m.metric, m.point]);
+    const e = byKey.get(key);
+    if (e) e.values.push(...m.values);
+    else byKey.set(key, { callpath: m.callpath, metric: m.metric, point: [...m.point], values: [...m.values] });
+  }
+  return [...byKey.values()];
+}
+
+const NUM = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+function num(tok: string): number | undefined {
+  if (!NUM.test(tok)) return undefined;
+  const v = Number(tok);
+  return Number.isFinite(v) ? v : undefined;
+}
+
+/**
+ * Parses Extra-P's text format (`PARAMETER`, `POINTS`, `METRIC`, `REGION`, `DATA` lines; `#`
+ * comments). Points may be written `(4) (8)`, `4 8`, or `(20 1) (30 2)` for several parameters.
+ * @throws ProfileFormatError naming the file and line.
+ */
+export function parseExtrapText(text: string, file = "(text)"): ExtrapExperiment {
+  const parameters: string[] = [];
+  const points: number[][] = [];
+  const out: ExtrapMeasurement[] = [];
+  let metric = "";
+  let callpath: string | undefined;
+  let next = 0;
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i].replace(/\s+/g, " ").trim();
+    const fail = (what: string): never => {
+      throw new ProfileFormatError(file, i + 1, what);
+    };
+    if (line === "" || line.startsWith("#")) continue;
+    const sp = line.indexOf(" ");
+    const field = sp < 0 ? line : line.slice(0, sp);
+    const value = sp < 0 ? "" : line.slice(sp + 1).trim();
+    switch (field) {
+      case "PARAMETER":
+        if (value === "") fail("PARAMETER needs at least one name");
+        if (points.length > 0) fail("PARAMETER after POINTS");
+        parameters.push(...value.split(" "));
+        break;
+      case "POINTS": {
+        if (parameters.length === 0) fail("POINTS before any PARAMETER");
+        const got = parsePoints(value, parameters.length);
+        if (typeof got === "string") fail(got);
+        points.push(...(got as number[][]));
+        break;
+      }
+      case "METRIC":
+        if (value === "") fail("METRIC needs a name");
+        metric = value;
+        next = 0;
+        break;
+      case "REGION":
+        if (value === "") fail("REGION needs a callpath");
+        callpath = value;
+        next = 0;
+        break;
+      case "DATA": {
+        if (parameters.length === 0) fail("DATA before any PARAMETER");
+        if (callpath === undefined) fail("DATA before any REGION");
+        if (next >= points.length) fail(`more DATA lines than the ${points.length} POINTS`);
+        const vals = value === "" ? [] : value.split(" ").map(num);
+        if (vals.length === 0 || vals.some((v) => v === undefined)) fail(`expected finite numbers after DATA, found '${value}'`);
+        out.push({ callpath: callpath!, metric, point: points[next], values: vals as number[] });
+        next++;
+        break;
+      }
+      default:
+        fail(`unknown field '${field}'; expected PARAMETER, POINTS, METRIC, REGION or DATA`);
+    }
+  }
+  if (parameters.length === 0) throw new ProfileFormatError(file, undefined, "no PARAMETER line");
+  if (out.length === 0) throw new ProfileFormatError(file, undefined, "no DATA lines");
+  return { parameters, measurements: mergeMeasurements(out) };
+}
+
+function parsePoints(value: string, nParams: number): number[][] | string {
+  const points: number[][] = [];
+  if (value.indexOf("(") < 0) {
+    const toks = value.split(" ");
+    if (nParams !== 1) return `points for ${nParams} parameters must be written in parentheses, e.g. (1 2)`;
+    for (const t of toks) {
+      const v = num(t);
+      if (v === undefined) return `expected a number in POINTS, found '${t}'`;
+      points.push([v]);
+    }
+    return points;
+  }
+  let depth = 0;
+  let cur = "";
+  for (const ch of value) {
+    if (ch === "(") {
+      depth++;
+      cur += " ";
+    } else if (ch === ")") {
+      depth--;
+      if (depth < 0) return "unbalanced ')' in POINTS";
+      cur += " ";
+      if (depth === 0) {
+        const toks = cur.trim().split(/\s+/).filter((t) => t !== "");
+        const vals = toks.map(num);
+        if (vals.some((v) => v === undefined)) return `expected numbers in POINTS, found '(${cur.trim()})'`;
+        if (vals.length !== nParams) return `a point needs ${nParams} coordinate(s), found ${vals.length}`;
+        points.push(vals as number[]);
+        cur = "";
+      }
+    } else if (depth === 0) {
+      if (ch.trim() !== "") return `unexpected '${ch}' between points`;
+    } else cur += ch;
+  }
+  if (depth !== 0) return "unbalanced '(' in POINTS";
+  return points;
+}
+
+/**
+ * Writes Extra-P's text format. Every (callpath, metric) must have a measurement at every point
+ * (the format gives one DATA line per point, in POINTS order).
+ * @throws ProfileModelError when the experiment has missing points or names with line breaks.
+ */
+export function formatExtrapText(exp: ExtrapExperiment): string {
+  checkExperiment(exp);
+  for (const p of exp.parameters) if (/\s/.test(p) || p === "") throw new ProfileModelError(`parameter name '${p}' cannot be written in Extra-P's text format (it must be one word)`);
+  const points = uniquePoints(exp);
+  const index = new Map(points.map((p, i) => [JSON.stringify(p), i]));
+  const groups = groupBy(exp);
+  const lines: string[] = [`PARAMETER ${exp.parameters.join(" ")}`];
+  lines.push(`POINTS ${points.map((p) => `(${p.map(String).join(" ")})`).join(" ")}`, "");
+  for (const [metric, byPath] of groups) {
+    for (const [callpath, ms] of byPath) {
+      for (const s of [metric, callpath]) {
+        if (/[\r\n]/.test(s) || s.trim() !== s || s === "") throw new ProfileModelError(`name '${s}' cannot be written in Extra-P's text format (empty, padded or with a line break)`);
+      }
+      const rows: (readonly number[] | undefined)[] = new Array(points.length).fill(undefined);
+      for (const m of ms) rows[index.get(JSON.stringify(m.point))!] = m.values;
+      if (rows.some((r) => r === undefined)) throw new ProfileModelError(`callpath '${callpath}' metric '${metric}' lacks some points; Extra-P's text format needs every point (write JSON instead)`);
+      lines.push(`METRIC ${metric}`, `REGION ${callpath}`);
+      for (const r of rows) lines.push(`DATA ${r!.map(String).join(" ")}`);
+      lines.push("");
+    }
+  }
+  return lines.join("\n");
+}
+
+/**
+ * Parses Extra-P JSON: the current format (`{parameters, measurements: {callpath: {metric: [{point, values}]}}}`)
+ * or the older id-based one (`callpaths`, `coordinates`, `metrics`, `parameters`, `measurements` arrays).
+ * @throws ProfileFormatError naming the file and what is missing.
+ */
+export function parseExtrapJson(text: string, file = "(json)"): ExtrapExperiment {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    throw new ProfileFormatError(file, jsonErrorLine(text, e), `invalid JSON: ${(e as Error).message}`);
+  }
+  const fail = (what: string): never => {
+    throw new ProfileFormatError(file, undefined, what);
+  };
+  if (!isObj(doc)) fail("expected a JSON object");
+  const d = doc as Record<string, unknown>;
+  if (Array.isArray(d.parameters) && isObj(d.measurements)) {
+    const parameters = d.parameters.map((p, i) => (typeof p === "string" ? p : fail(`parameters[${i}] is not a string`)));
+    const out: ExtrapMeasurement[] = [];
+    for (const [callpath, metrics] of Object.entries(d.measurements as object)) {
+      if (!isObj(metrics)) fail(`measurements['${callpath}'] is not an object`);
+      for (const [metric, list] of Object.entries(metrics as object)) {
+        if (!Array.isArray(list)) fail(`measurements['${callpath}']['${metric}'] is not an array`);
+        (list as unknown[]).forEach((e, i) => {
+          const at = `measurements['${callpath}']['${metric}'][${i}]`;
+          if (!isObj(e)) fail(`${at} is not an object`);
+          const r = e as Record<string, unknown>;
+          const point = numbers(r.point, `${at}.point`, fail);
+          if (point.length !== parameters.length) fail(`${at}.point has ${point.length} coordinates for ${parameters.length} parameters`);
+          const values = numbers(r.values, `${at}.values`, fail);
+          out.push({ callpath, metric, point, values });
+        });
+      }
+    }
+    return { parameters, measurements: mergeMeasurements(out) };
+  }
+  if (Array.isArray(d.callpaths) && Array.isArray(d.coordinates) && Array.isArray(d.measurements) && Array.isArray(d.metrics) && Array.isArray(d.parameters)) {
+    const byId = (arr: unknown[], what: string): Map<unknown, Record<string, unknown>> => {
+      const m = new Map<unknown, Record<string, unknown>>();
+      arr.forEach((x, i) => (isObj(x) ? m.set((x as Record<string, unknown>).id, x as Record<string, unknown>) : fail(`${what}[${i}] is not an object`)));
+      return m;
+    };
+    const params = byId(d.parameters, "parameters");
+    const paramIds = [...params.keys()];
+    const parameters = paramIds.map((id) => String(params.get(id)!.name));
+    const callpaths = byId(d.callpaths, "callpaths");
+    const metrics = byId(d.metrics, "metrics");
+    const coords = byId(d.coordinates, "coordinates");
+    const out: ExtrapMeasurement[] = [];
+    (d.measurements as unknown[]).forEach((x, i) => {
+      if (!isObj(x)) fail(`measurements[${i}] is not an object`);
+      const r = x as Record<string, unknown>;
+      const cp = callpaths.get(r.callpath_id) ?? fail(`measurements[${i}] refers to unknown callpath_id ${String(r.callpath_id)}`);
+      const me = metrics.get(r.metric_id) ?? fail(`measurements[${i}] refers to unknown metric_id ${String(r.metric_id)}`);
+      const co = coords.get(r.coordinate_id) ?? fail(`measurements[${i}] refers to unknown coordinate_id ${String(r.coordinate_id)}`);
+      const pairs = Array.isArray(co.parameter_value_pairs) ? co.parameter_value_pairs : fail(`coordinate ${String(r.coordinate_id)} has no parameter_value_pairs`);
+      const point = paramIds.map((pid) => {
+        const pv = (pairs as unknown[]).find((p) => isObj(p) && (p as Record<string, unknown>).parameter_id === pid) as Record<string, unknown> | undefined;
+        const v = pv?.parameter_value;
+        return typeof v === "number" && Number.isFinite(v) ? v : fail(`coordinate ${String(r.coordinate_id)} lacks a value for parameter ${String(pid)}`);
+      });
+      const value = r.value;
+      if (typeof value !== "number" || !Number.isFinite(value)) fail(`measurements[${i}].value is not a finite number`);
+      out.push({ callpath: String(cp.name), metric: String(me.name), point, values: [value as number] });
+    });
+    return { parameters, measurements: mergeMeasurements(out) };
+  }
+  return fail("expected Extra-P JSON with 'parameters' and 'measurements' (or the older 'callpaths'/'coordinates'/'metrics' arrays)");
+}
+
+/** Writes Extra-P's current JSON format (pretty-printed, deterministic). */
+export function formatExtrapJson(exp: ExtrapExperiment): string {
+  checkExperiment(exp);
+  const measurements: Record<string, Record<string, { point: number[]; values: number[] }[]>> = {};
+  for (const m of mergeMeasurements(exp.measurements)) {
+    const byMetric = (measurements[m.callpath] ??= {});
+    (byMetric[m.metric] ??= []).push({ point: [...m.point], values: [...m.values] });
+  }
+  return JSON.stringify({ parameters: exp.parameters, measurements }, null, 2) + "\n";
+}
+
+/**
+ * Parses Extra-P JSON Lines: one object per line, `{"params": {...}, "value": x | [x...],
+ * "callpath"?: ..., "metric"?: ...}`. Defaults are Extra-P's: callpath `<root>`, metric `<default>`.
+ * The parameter order is that of the first line.
+ * @throws ProfileFormatError naming the file and line.
+ */
+export function parseExtrapJsonLines(text: string, file = "(jsonl)"): ExtrapExperiment {
+  let parameters: string[] | undefined;
+  const out: ExtrapMeasurement[] = [];
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const s = lines[i].trim();
+    if (s === "") continue;
+    const fail = (what: string): never => {
+      throw new ProfileFormatError(file, i + 1, what);
+    };
+    let d: unknown;
+    try {
+      d = JSON.parse(s);
+    } catch (e) {
+      fail(`invalid JSON: ${(e as Error).message}`);
+    }
+    if (!isObj(d)) fail("expected a JSON object");
+    const r = d as Record<string, unknown>;
+    if (!isObj(r.params)) fail("missing 'params' object");
+    const params = r.params as Record<string, unknown>;
+    parameters ??= Object.keys(params);
+    const point = parameters.map((p) => {
+      const v = params[p];
+      return typeof v === "number" && Number.isFinite(v) ? v : fail(`params.${p} is missing or not a finite number`);
+    });
+    const values = typeof r.value === "number" ? numbers([r.value], "value", fail) : numbers(r.value, "value", fail);
+    const callpath = r.callpath === undefined ? "<root>" : typeof r.callpath === "string" ? r.callpath : fail("'callpath' is not a string");
+    const metric = r.metric === undefined ? "<default>" : typeof r.metric === "string" ? r.metric : fail("'metric' is not a string");
+    out.push({ callpath, metric, point, values });
+  }
+  if (!parameters) throw new ProfileFormatError(file, undefined, "no measurements");
+  return { parameters, measurements: mergeMeasurements(out) };
+}
+
+/** Writes Extra-P JSON Lines: one line per (callpath, metric, point) with all repetitions. */
+export function formatExtrapJsonLines(exp: ExtrapExperiment): string {
+  checkExperiment(exp);
+  let s = "";
+  for (const m of mergeMeasurements(exp.measurements)) {
+    const params: Record<string, number> = {};
+    exp.parameters.forEach((p, i) => (params[p] = m.point[i]));
+    s += JSON.stringify({ params, metric: m.metric, callpath: m.callpath, value: m.values }) + "\n";
+  }
+  return s;
+}
+
+/** The format implied by a file name (`.txt` text, `.json` JSON, `.jsonl`/`.ndjson` JSON Lines), or undefined. */
+export function extrapFormatOf(path: string): ExtrapFormat | undefined {
+  const e = extname(path).toLowerCase();
+  return e === ".txt" ? "text" : e === ".json" ? "json" : e === ".jsonl" || e === ".ndjson" ? "jsonl" : undefined;
+}
+
+/**
+ * Reads an Extra-P input file; the format comes from the extension, else from the content.
+ * @throws ProfileFormatError for malformed content; ProfileError when the file cannot be read.
+ */
+export function readExtrap(path: string, format?: ExtrapFormat): ExtrapExperiment {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    throw new ProfileError(`cannot read '${path}': ${(e as Error).message}`);
+  }
+  const f = format ?? extrapFormatOf(path) ?? sniff(text);
+  return f === "text" ? parseExtrapText(text, path) : f === "json" ? parseExtrapJson(text, path) : parseExtrapJsonLines(text, path);
+}
+
+/** Writes an Extra-P input file in the format given or implied by the extension (default JSON). */
+export function writeExtrap(exp: ExtrapExperiment, path: string, format?: ExtrapFormat): void {
+  const f = format ?? extrapFormatOf(path) ?? "json";
+  const text = f === "text" ? formatExtrapText(exp) : f === "json" ? formatExtrapJson(exp) : formatExtrapJsonLines(exp);
+  try {
+    writeFileSync(path, text);
+  } catch (e) {
+    throw new ProfileError(`cannot write '${path}': ${(e as Error).message}`);
+  }
+}
+
+/** Options of {@link extrapFromTrials}. */
+export interface ExtrapFromTrialsOptions {
+  /** Metric names to export (default: every metric of the first trial). */
+  readonly metrics?: readonly string[];
+  /** `inclusive` (default) or `exclusive` values. */
+  readonly value?: "inclusive" | "exclusive";
+  /** Statistic across threads (default `mean`, as ParaProf's mean). */
+  readonly statistic?: DerivedKind;
+  /** Export callpath timers (as `A->B`) instead of flat timers (default false). */
+  readonly callpaths?: boolean;
+}
+
+/**
+ * Builds an Extra-P experiment from trials measured at different parameter values: each trial
+ * gives one repetition of every timer at its point; trials at the same point are repetitions.
+ * @throws ProfileModelError when entries lack a parameter or a requested metric.
+ */
+export function extrapFromTrials(entries: readonly { readonly point: Readonly<Record<string, number>>; readonly trial: Trial }[], options: ExtrapFromTrialsOptions = {}): ExtrapExperiment {
+  if (entries.length === 0) throw new ProfileModelError("no trials to export");
+  const parameters = Object.keys(entries[0].point);
+  const metrics = options.metrics ?? entries[0].trial.metrics;
+  const out: ExtrapMeasurement[] = [];
+  for (const { point, trial } of entries) {
+    const coords = parameters.map((p) => {
+      const v = point[p];
+      if (typeof v !== "number" || !Number.isFinite(v)) throw new ProfileModelError(`trial ${trial.source ?? ""} has no value for parameter '${p}'`);
+      return v;
+    });
+    const view = derivedView(trial, options.statistic ?? "mean");
+    for (const metric of metrics) {
+      const m = trial.metricIndex(metric);
+      const arr = (options.value ?? "inclusive") === "inclusive" ? view.inclusive[m] : view.exclusive[m];
+      for (const t of trial.timers) {
+        if (t.isCallpath !== (options.callpaths ?? false) || view.present[t.index] === 0) continue;
+        out.push({ callpath: t.path.join("->"), metric, point: coords, values: [arr[t.index]] });
+      }
+    }
+  }
+  return { parameters, measurements: mergeMeasurements(out) };
+}
+
+function checkExperiment(exp: ExtrapExperiment): void {
+  if (exp.parameters.length === 0) throw new ProfileModelError("an Extra-P experiment needs at least one parameter");
+  for (const m of exp.measurements) {
+    if (m.point.length !== exp.parameters.length) throw new ProfileModelError(`measurement of '${m.callpath}' has ${m.point.length} coordinates for ${exp.parameters.length} parameters`);
+    if (m.values.length === 0) throw new ProfileModelError(`measurement of '${m.callpath}' has no values`);
+    if (![...m.point, ...m.values].every(Number.isFinite)) throw new ProfileModelError(`measurement of '${m.callpath}' has a non-finite number`);
+  }
+}
+
+function uniquePoints(exp: ExtrapExperiment): number[][] {
+  const seen = new Map<string, number[]>();
+  for (const m of exp.measurements) {
+    const k = JSON.stringify(m.point);
+    if (!seen.has(k)) seen.set(k, [...m.point]);
+  }
+  return [...seen.values()];
+}
+
+function groupBy(exp: ExtrapExperiment): Map<string, Map<string, ExtrapMeasurement[]>> {
+  const g = new Map<string, Map<string, ExtrapMeasurement[]>>();
+  for (const m of mergeMeasurements(exp.measurements)) {
+    let byPath = g.get(m.metric);
+    if (!byPath) g.set(m.metric, (byPath = new Map()));
+    let list = byPath.get(m.callpath);
+    if (!list) byPath.set(m.callpath, (list = []));
+    list.push(m);
+  }
+  return g;
+}
+
+function isObj(x: unknown): boolean {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+
+function numbers(x: unknown, what: string, fail: (w: string) => never): number[] {
+  if (!Array.isArray(x) || x.length === 0) return fail(`${what} must be a non-empty array of numbers`);
+  return x.map((v, i) => (typeof v === "number" && Number.isFinite(v) ? v : fail(`${what}[${i}] is not a finite number`)));
+}
+
+function sniff(text: string): ExtrapFormat {
+  const t = text.trimStart();
+  if (!t.startsWith("{")) return "text";
+  const first = t.split("\n", 1)[0].trim();
+  try {
+    const d: unknown = JSON.parse(first);
+    return isObj(d) && "params" in (d as object) ? "jsonl" : "json";
+  } catch {
+    return "json";
+  }
+}
+
+function jsonErrorLine(text: string, e: unknown): number | undefined {
+  const m = /position (\d+)/.exec((e as Error).message);
+  if (!m) return undefined;
+  return text.slice(0, Number(m[1])).split("\n").length;
+}

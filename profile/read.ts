@@ -1,0 +1,69 @@
+/**
+ * {@link readTrial}: reads any trial format by looking at the path.
+ */
+import { existsSync, statSync, openSync, readSync, closeSync } from "node:fs";
+import { basename, extname, join } from "node:path";
+import { ProfileError, ProfileFormatError } from "./errors.js";
+import { Trial } from "./model.js";
+import { readRecords } from "./records.js";
+import { readPackedProfile } from "./tau/ppk-read.js";
+import { parseProfileFileName, readTauProfile, type TrialReadOptions } from "./tau/text-read.js";
+
+/** The trial formats {@link readTrial} recognizes. */
+export type TrialFormat = "tau" | "ppk";
+
+/** Record files picked up next to a TAU profile directory's files. */
+export const RECORD_FILE_NAMES = ["records.csv", "records.jsonl"] as const;
+
+function head(path: string, n: number): Uint8Array {
+  const fd = openSync(path, "r");
+  try {
+    const buf = Buffer.alloc(n);
+    const got = readSync(fd, buf, 0, n, 0);
+    return buf.subarray(0, got);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Which format a path holds: a directory is a TAU profile; a file is a packed profile when named
+ * `*.ppk` or starting with gzip or `PPK` bytes, a TAU profile file when named `profile.N.C.T` or
+ * starting with `<n> templated_functions`.
+ * @throws ProfileError when the path does not exist or is neither.
+ */
+export function detectTrialFormat(path: string): TrialFormat {
+  let st;
+  try {
+    st = statSync(path);
+  } catch (e) {
+    throw new ProfileError(`cannot read '${path}': ${(e as Error).message}`);
+  }
+  if (st.isDirectory()) return "tau";
+  if (extname(path).toLowerCase() === ".ppk") return "ppk";
+  if (parseProfileFileName(basename(path))) return "tau";
+  const h = head(path, 64);
+  if (h.length >= 2 && h[0] === 0x1f && h[1] === 0x8b) return "ppk";
+  if (h.length >= 6 && h[0] === 0 && h[1] === 0x50 && h[2] === 0 && h[3] === 0x50 && h[4] === 0 && h[5] === 0x4b) return "ppk";
+  if (/^\s*\d+\s+templated_functions/.test(Buffer.from(h).toString("latin1"))) return "tau";
+  throw new ProfileFormatError(path, undefined, "not a TAU profile directory, a profile.N.C.T file or a ParaProf .ppk file");
+}
+
+/**
+ * Reads a trial from a TAU profile directory (single metric or `MULTI__<metric>` folders), a
+ * single `profile.N.C.T` file, or a ParaProf `.ppk` file. For a directory, per-invocation records
+ * in `records.csv` or `records.jsonl` inside it are attached as {@link Trial.records}.
+ * @throws ProfileFormatError naming file and line (or byte) of malformed input.
+ * @throws ProfileError when the path cannot be read.
+ */
+export function readTrial(path: string, options: TrialReadOptions = {}): Trial {
+  const format = detectTrialFormat(path);
+  if (format === "ppk") return readPackedProfile(path, options);
+  const trial = readTauProfile(path, options);
+  if (!statSync(path).isDirectory()) return trial;
+  for (const name of RECORD_FILE_NAMES) {
+    const p = join(path, name);
+    if (existsSync(p)) return new Trial({ ...trial, records: readRecords(p) });
+  }
+  return trial;
+}

@@ -1,0 +1,169 @@
+/**
+ * The pprof-style profile table (`ccasim profile show`), as TAU's `pprof` prints it and as Table 1
+ * of the Mastermind paper shows it: %time, exclusive, inclusive, calls, subroutines, inclusive per
+ * call, name.
+ */
+import { DERIVED_KINDS, derivedView, threadView, type DerivedKind, type ProfileView } from "./derived.js";
+import { ProfileModelError } from "./errors.js";
+import type { Trial } from "./model.js";
+import { isTimeMetric } from "./tau/text-write.js";
+
+/** Sort keys of {@link profileTable}. */
+export type TableSortKey = "inclusive" | "exclusive" | "calls" | "subrs" | "percall" | "name";
+
+/** Every {@link TableSortKey}. */
+export const TABLE_SORT_KEYS: readonly TableSortKey[] = ["inclusive", "exclusive", "calls", "subrs", "percall", "name"];
+
+/** One row of the table. Values are in the metric's unit (microseconds for time). */
+export interface TableRow {
+  readonly name: string;
+  /** Inclusive value as a percentage of the view's largest inclusive value (the top-level timer), as pprof computes it. */
+  readonly percent: number;
+  readonly exclusive: number;
+  readonly inclusive: number;
+  readonly calls: number;
+  readonly subroutines: number;
+  /** Inclusive value per call (0 when there are no calls). */
+  readonly inclusivePerCall: number;
+}
+
+/** A table for one view (a thread or a derived thread) and one metric. */
+export interface ProfileTable {
+  /** `"n,c,t"` or the derived kind. */
+  readonly view: string;
+  readonly metric: string;
+  /** True when the metric is a time (values are microseconds). */
+  readonly isTime: boolean;
+  readonly rows: readonly TableRow[];
+}
+
+/** Options of {@link profileTable}. */
+export interface ProfileTableOptions {
+  /** Metric name (default: `TIME` if the trial has it, else the first metric). */
+  readonly metric?: string;
+  /** Sort key (default `inclusive`); `name` sorts ascending, the others descending. */
+  readonly sort?: TableSortKey;
+  /** Keep only the first `top` rows. */
+  readonly top?: number;
+  /** Include callpath timers (`A => B`); default false (flat profile, as pprof without `-c`). */
+  readonly callpaths?: boolean;
+  /** Mean and stddev divide by all threads (default true, as ParaProf). */
+  readonly includeMissing?: boolean;
+}
+
+/** The default metric of a trial: `TIME` when present, else the first. */
+export function defaultMetric(trial: Trial): string {
+  return trial.metrics.find((m) => m.toUpperCase() === "TIME") ?? trial.metrics[0];
+}
+
+/**
+ * Resolves a view name: a derived kind (`mean`, `max`, ...) or a thread `n`, `n,c,t` or `n.c.t`.
+ * @throws ProfileModelError for an unknown view or thread.
+ */
+export function resolveView(trial: Trial, which: string, options: { includeMissing?: boolean } = {}): ProfileView {
+  if ((DERIVED_KINDS as readonly string[]).includes(which)) return derivedView(trial, which as DerivedKind, options);
+  const parts = which.split(/[,.]/).map((s) => Number(s));
+  if (parts.length >= 1 && parts.length <= 3 && parts.every((n) => Number.isInteger(n) && n >= 0)) {
+    const th = trial.threadIndex(parts[0], parts[1] ?? 0, parts[2] ?? 0);
+    if (th >= 0) return threadView(trial, th);
+    throw new ProfileModelError(`no thread ${parts.join(",")}; the trial has ${trial.threads.length} threads (${trial.threadLabel(0)} .. ${trial.threadLabel(trial.threads.length - 1)})`);
+  }
+  throw new ProfileModelError(`unknown thread '${which}'; use n,c,t or one of ${DERIVED_KINDS.join(", ")}`);
+}
+
+/** Builds the table of one view. */
+export function profileTable(trial: Trial, view: ProfileView, options: ProfileTableOptions = {}): ProfileTable {
+  const metricName = options.metric ?? defaultMetric(trial);
+  const m = trial.metricIndex(metricName);
+  let top = 0;
+  for (let t = 0; t < trial.timers.length; t++) if (view.present[t] === 1 && view.inclusive[m][t] > top) top = view.inclusive[m][t];
+  const rows: TableRow[] = [];
+  for (const t of trial.timers) {
+    if (view.present[t.index] === 0 || (t.isCallpath && !options.callpaths)) continue;
+    const inc = view.inclusive[m][t.index];
+    const calls = view.calls[t.index];
+    rows.push({
+      name: t.name,
+      percent: top > 0 ? (inc / top) * 100 : 0,
+      exclusive: view.exclusive[m][t.index],
+      inclusive: inc,
+      calls,
+      subroutines: view.subroutines[t.index],
+      inclusivePerCall: calls > 0 ? inc / calls : 0,
+    });
+  }
+  const key = options.sort ?? "inclusive";
+  const val = (r: TableRow): number =>
+    key === "inclusive" ? r.inclusive : key === "exclusive" ? r.exclusive : key === "calls" ? r.calls : key === "subrs" ? r.subroutines : r.inclusivePerCall;
+  // Ties break by name so the order is deterministic.
+  rows.sort((a, b) => (key === "name" ? cmp(a.name, b.name) : val(b) - val(a) || cmp(a.name, b.name)));
+  const realMetric = trial.metrics[m];
+  return { view: view.label, metric: realMetric, isTime: isTimeMetric(realMetric), rows: options.top !== undefined ? rows.slice(0, options.top) : rows };
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** pprof's time format (`ToTimeStr`): `h:mm:ss.mmm`, `m:ss.mmm`, `s,mmm` msec, or msec below a second. */
+export function formatPprofTime(us: number): string {
+  if (us < 1e3) return gFormat(us / 1e3, 3).padStart(12);
+  const msec = Math.floor((us / 1e3) % 1e3);
+  const sec = Math.floor((us / 1e6) % 60);
+  const min = Math.floor((us / 60e6) % 60);
+  const hour = Math.floor(us / 36e8);
+  const p2 = (n: number): string => String(n).padStart(2, "0");
+  const p3 = (n: number): string => String(n).padStart(3, "0");
+  if (hour) return `${String(hour).padStart(2)}:${p2(min)}:${p2(sec)}.${p3(msec)}`;
+  if (min) return `   ${String(min).padStart(2)}:${p2(sec)}.${p3(msec)}`;
+  if (sec) return `      ${String(sec).padStart(2)},${p3(msec)}`;
+  return `         ${String(msec).padStart(3)}`;
+}
+
+/** C's `%.<p>G`: `p` significant digits, trailing zeros removed, exponent form for very large or small values. */
+export function gFormat(x: number, p: number): string {
+  if (x === 0) return "0";
+  if (!Number.isFinite(x)) return String(x).toUpperCase();
+  const exp = Number(x.toExponential(p - 1).split("e")[1]);
+  if (exp < -4 || exp >= p) {
+    const [mant, ex] = x.toExponential(p - 1).split("e");
+    const m = mant.indexOf(".") >= 0 ? mant.replace(/\.?0+$/, "") : mant;
+    const n = Number(ex);
+    return `${m}E${n < 0 ? "-" : "+"}${String(Math.abs(n)).padStart(2, "0")}`;
+  }
+  const s = x.toFixed(Math.max(0, p - 1 - exp));
+  return s.indexOf(".") >= 0 ? s.replace(/\.?0+$/, "") : s;
+}
+
+/** Renders a table as pprof prints it (with the name in the last column). */
+export function formatProfileTable(table: ProfileTable): string {
+  const dash = "-".repeat(87);
+  const lines: string[] = [];
+  const derived = (DERIVED_KINDS as readonly string[]).includes(table.view);
+  lines.push(`${derived ? `${capital(table.view)} over all threads` : `Thread ${table.view}`}, metric ${table.metric}`, "");
+  lines.push(dash);
+  if (table.isTime) {
+    lines.push("%Time    Exclusive    Inclusive       #Call      #Subrs  Inclusive Name");
+    lines.push("              msec   total msec                          usec/call ");
+  } else {
+    lines.push("%Time   Exclusive   Inclusive       #Call      #Subrs Count/Call Name");
+    lines.push("           counts total counts                            ");
+  }
+  lines.push(dash);
+  for (const r of table.rows) {
+    const pct = r.percent.toFixed(1).padStart(5);
+    const calls = gFormat(r.calls, 6).padStart(11);
+    const subrs = gFormat(r.subroutines, 6).padStart(11);
+    const per = r.calls > 0 ? r.inclusivePerCall.toFixed(0).padStart(10) : "0".padStart(10);
+    if (table.isTime) {
+      lines.push(`${pct} ${formatPprofTime(r.exclusive)} ${formatPprofTime(r.inclusive)} ${calls} ${subrs} ${per} ${r.name}`);
+    } else {
+      lines.push(`${pct}  ${gFormat(r.exclusive, 4).padStart(10)}  ${gFormat(r.inclusive, 4).padStart(10)} ${calls} ${subrs} ${per} ${r.name}`);
+    }
+  }
+  return lines.join("\n") + "\n";
+}
+
+function capital(s: string): string {
+  return s === "stddev" ? "Standard deviation" : s[0].toUpperCase() + s.slice(1);
+}

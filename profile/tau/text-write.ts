@@ -1,0 +1,188 @@
+/**
+ * Writer of TAU text profiles, byte for byte in the layout TAU's `Profiler.cpp` writes, so that
+ * `pprof`, `paraprof` and Hatchet load the result:
+ *
+ * - one metric: `<dir>/profile.N.C.T`; several: `<dir>/MULTI__<metric>/profile.N.C.T`;
+ * - line 1 `<count> templated_functions_MULTI_<metric>`, line 2 the column line
+ *   `# Name Calls Subrs Excl Incl ProfileCalls # <metadata>...</metadata>` with `Metric Name` first;
+ * - `"<name>" <calls> <subrs> <excl> <incl> 0 GROUP="<g1|g2>" ` lines, `.TAU application` first,
+ *   then the trial's timer order, identical in every metric file of a thread;
+ * - `0 aggregates`, then the user-event block when the thread has events (in every metric file,
+ *   as TAU does).
+ *
+ * Numbers are written in the shortest form that reads back to the same double (`1E+21` style
+ * exponents); with `integerTime` (the default) values of time metrics are rounded to whole
+ * microseconds, as TAU's own files hold them. Output is deterministic: the same trial gives the
+ * same bytes.
+ */
+import { mkdirSync, renameSync, rmSync, statSync, writeFileSync, existsSync, readdirSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { ProfileError, ProfileModelError } from "../errors.js";
+import type { Trial } from "../model.js";
+import { formatRecordsCsv, formatRecordsJsonl } from "../records.js";
+import { writeMetadataXml } from "./xml.js";
+
+/** Options of {@link writeTauProfile}. */
+export interface WriteTauOptions {
+  /** Round values of time metrics (name `TIME` or containing `TIME`) to whole microseconds (default true). */
+  readonly integerTime?: boolean;
+  /** Replace `dir` if it exists (default false: an existing non-empty directory is an error). */
+  readonly overwrite?: boolean;
+  /**
+   * Also write the trial's per-invocation records into the directory as `records.csv` (default when
+   * the trial has records) or `records.jsonl`; `"none"` skips them. TAU tools ignore these files;
+   * `readTrial` picks them up.
+   */
+  readonly records?: "csv" | "jsonl" | "none";
+}
+
+/** Name of the root timer TAU writes first. */
+export const TAU_ROOT_TIMER = ".TAU application";
+
+/** Formats a number as TAU-compatible text: integers plainly, others in shortest round-trip form, exponent as `E+NN`. */
+export function formatTauNumber(x: number): string {
+  if (x === 0) return "0";
+  const s = String(x);
+  return s.indexOf("e") >= 0 ? s.replace("e", "E") : s;
+}
+
+/** True for metrics whose values are microseconds. */
+export function isTimeMetric(name: string): boolean {
+  return /TIME/i.test(name);
+}
+
+/** Folder name of a metric in a multi-metric profile (characters other than letters, digits, `_.+-` become `_`). */
+export function metricFolderName(metric: string): string {
+  return `MULTI__${metric.replace(/[^A-Za-z0-9_.+-]/g, "_")}`;
+}
+
+function checkText(what: string, s: string, forbidQuote = false): void {
+  if (/[\r\n]/.test(s)) throw new ProfileModelError(`${what} '${s.replace(/[\r\n]/g, "\\n")}' contains a line break, which a TAU profile cannot hold`);
+  if (forbidQuote && s.indexOf('"') >= 0) throw new ProfileModelError(`${what} '${s}' contains '"', which a TAU profile cannot hold`);
+}
+
+/** Timer order used in every file: the root first, then trial order. @internal */
+function timerOrder(trial: Trial): number[] {
+  const order = trial.timers.map((t) => t.index);
+  const root = trial.findTimer(TAU_ROOT_TIMER);
+  if (root) {
+    order.splice(root.index, 1);
+    order.unshift(root.index);
+  }
+  return order;
+}
+
+/**
+ * The text of one `profile.N.C.T` file: thread `thread`, metric `metric`.
+ * @throws ProfileModelError for names a TAU profile cannot hold (line breaks; `"` in groups; `GROUP="` in a name).
+ */
+export function formatTauProfileFile(trial: Trial, thread: number, metric: number, options: WriteTauOptions = {}, order = timerOrder(trial)): string {
+  const metricName = trial.metrics[metric];
+  checkText("metric name", metricName);
+  const round = (options.integerTime ?? true) && isTimeMetric(metricName);
+  const nT = trial.timers.length;
+  const base = thread * nT;
+  const { present, calls, subroutines } = trial.values;
+  const ex = trial.values.exclusive[metric];
+  const inc = trial.values.inclusive[metric];
+  let count = 0;
+  for (const t of order) if (present[base + t] === 1) count++;
+  const meta: [string, string][] = [["Metric Name", metricName]];
+  const merged = trial.threadMetadataMerged(thread);
+  merged.delete("Metric Name");
+  for (const k of [...merged.keys()].sort()) meta.push([k, merged.get(k)!]);
+  const parts: string[] = [`${count} templated_functions_MULTI_${metricName}\n`, `# Name Calls Subrs Excl Incl ProfileCalls # ${writeMetadataXml(meta)}\n`];
+  for (const t of order) {
+    const s = base + t;
+    if (present[s] === 0) continue;
+    const timer = trial.timers[t];
+    checkText("timer name", timer.name);
+    if (timer.name.indexOf('GROUP="') >= 0) throw new ProfileModelError(`timer name '${timer.name}' contains 'GROUP="', which a TAU profile cannot hold`);
+    for (const g of timer.groups) {
+      checkText("group name", g, true);
+      if (g.indexOf("|") >= 0) throw new ProfileModelError(`group name '${g}' contains '|', the group separator`);
+    }
+    const e = round ? Math.round(ex[s]) : ex[s];
+    const i = round ? Math.round(inc[s]) : inc[s];
+    parts.push(`"${timer.name}" ${formatTauNumber(calls[s])} ${formatTauNumber(subroutines[s])} ${formatTauNumber(e)} ${formatTauNumber(i)} 0 GROUP="${timer.groups.join("|")}" \n`);
+  }
+  parts.push("0 aggregates\n");
+  const nE = trial.userEvents.length;
+  const ev = trial.events;
+  let events = 0;
+  for (let u = 0; u < nE; u++) if (ev.present[thread * nE + u] === 1) events++;
+  if (events > 0) {
+    parts.push(`${events} userevents\n# eventname numevents max min mean sumsqr\n`);
+    for (let u = 0; u < nE; u++) {
+      const s = thread * nE + u;
+      if (ev.present[s] === 0) continue;
+      const name = trial.userEvents[u].name;
+      checkText("user event name", name);
+      parts.push(`"${name}" ${formatTauNumber(ev.count[s])} ${formatTauNumber(ev.max[s])} ${formatTauNumber(ev.min[s])} ${formatTauNumber(ev.mean[s])} ${formatTauNumber(ev.sumSquares[s])}\n`);
+    }
+  }
+  return parts.join("");
+}
+
+/** Every file of the profile directory as (relative path, text), in a fixed order. */
+export function formatTauProfile(trial: Trial, options: WriteTauOptions = {}): { path: string; text: string }[] {
+  if (trial.metrics.length === 0) throw new ProfileModelError("a trial needs at least one metric to be written as a TAU profile");
+  const order = timerOrder(trial);
+  const folders = new Set<string>();
+  const out: { path: string; text: string }[] = [];
+  for (let m = 0; m < trial.metrics.length; m++) {
+    let folder = "";
+    if (trial.metrics.length > 1) {
+      const f0 = metricFolderName(trial.metrics[m]);
+      folder = f0;
+      for (let k = 2; folders.has(folder); k++) folder = `${f0}_${k}`;
+      folders.add(folder);
+    }
+    for (let th = 0; th < trial.threads.length; th++) {
+      const t = trial.threads[th];
+      const name = `profile.${t.node}.${t.context}.${t.thread}`;
+      out.push({ path: folder ? `${folder}/${name}` : name, text: formatTauProfileFile(trial, th, m, options, order) });
+    }
+  }
+  return out;
+}
+
+/**
+ * Writes `trial` as a TAU profile directory (plus its records, see {@link WriteTauOptions.records}). Files are written into a temporary sibling directory
+ * that is renamed into place, so a failure leaves no half-written profile.
+ * @returns the paths written.
+ * @throws ProfileError when `dir` exists and is not empty (unless `overwrite`), or cannot be written.
+ * @throws ProfileModelError for names a TAU profile cannot hold.
+ */
+export function writeTauProfile(trial: Trial, dir: string, options: WriteTauOptions = {}): string[] {
+  const files = formatTauProfile(trial, options);
+  const rec = options.records ?? "csv";
+  if (trial.records.length > 0 && rec !== "none") {
+    files.push(rec === "csv" ? { path: "records.csv", text: formatRecordsCsv(trial.records) } : { path: "records.jsonl", text: formatRecordsJsonl(trial.records) });
+  }
+  const exists = existsSync(dir);
+  if (exists) {
+    if (!statSync(dir).isDirectory()) throw new ProfileError(`cannot write a TAU profile to '${dir}': it exists and is not a directory`);
+    if (!options.overwrite && readdirSync(dir).length > 0) throw new ProfileError(`'${dir}' exists and is not empty (use overwrite to replace it)`);
+  }
+  const tmp = join(dirname(dir), `.${basename(dir)}.tmp-${process.pid}`);
+  try {
+    rmSync(tmp, { recursive: true, force: true });
+    mkdirSync(tmp, { recursive: true });
+    const made = new Set<string>();
+    for (const f of files) {
+      const d = dirname(f.path);
+      if (d !== "." && !made.has(d)) {
+        mkdirSync(join(tmp, d), { recursive: true });
+        made.add(d);
+      }
+      writeFileSync(join(tmp, f.path), f.text);
+    }
+    if (exists) rmSync(dir, { recursive: true, force: true });
+    renameSync(tmp, dir);
+  } catch (e) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw new ProfileError(`cannot write TAU profile '${dir}': ${(e as Error).message}`);
+  }
+  return files.map((f) => join(dir, f.path));
+}

@@ -1,0 +1,115 @@
+/**
+ * The XML metadata block TAU writes on line 2 of a profile file:
+ * `<metadata><attribute><name>K</name><value>V</value></attribute>...</metadata>`.
+ */
+
+const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
+
+/** Decodes XML character references and the five predefined entities; unknown entities are kept as written. */
+export function decodeXmlText(s: string): string {
+  if (s.indexOf("&") < 0) return s;
+  return s.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-zA-Z]+);/g, (whole, ent: string) => {
+    if (ent[0] === "#") {
+      const code = ent[1] === "x" || ent[1] === "X" ? parseInt(ent.slice(2), 16) : parseInt(ent.slice(1), 10);
+      return Number.isFinite(code) && code >= 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    }
+    return ENTITIES[ent] ?? whole;
+  });
+}
+
+/** Escapes text as TAU's `Tau_XML_writeString` does (without its CDATA shortcut): & " ' newline < >. */
+export function encodeXmlText(s: string): string {
+  if (!/[&"'\n<>\r]/.test(s)) return s;
+  return s
+    .replace(/&/g, "&amp;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&apos;")
+    .replace(/\n/g, "&#xa;")
+    .replace(/\r/g, "&#xd;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;");
+}
+
+/** Text content of an element body: CDATA sections verbatim, the rest entity-decoded. */
+function textOf(body: string): string {
+  if (body.indexOf("<![CDATA[") < 0) return decodeXmlText(body);
+  let out = "";
+  let i = 0;
+  for (;;) {
+    const a = body.indexOf("<![CDATA[", i);
+    if (a < 0) return out + decodeXmlText(body.slice(i));
+    const b = body.indexOf("]]>", a + 9);
+    if (b < 0) return out + decodeXmlText(body.slice(i));
+    out += decodeXmlText(body.slice(i, a)) + body.slice(a + 9, b);
+    i = b + 3;
+  }
+}
+
+/**
+ * Parses a `<metadata>` block into name/value pairs in document order. Attributes with a
+ * `<timer_context>` (context metadata) are named `"<timer> : <name>"`; attributes nested inside a
+ * value (TAU's object metadata) are named `"<outer>:<inner>"`.
+ *
+ * @returns the pairs, or a string describing what is malformed.
+ */
+export function parseMetadataXml(xml: string): [string, string][] | string {
+  const out: [string, string][] = [];
+  const err = parseAttributes(xml, "", out);
+  return err ?? out;
+}
+
+function parseAttributes(xml: string, prefix: string, out: [string, string][]): string | undefined {
+  let i = 0;
+  for (;;) {
+    const a = xml.indexOf("<attribute>", i);
+    if (a < 0) return undefined;
+    const n0 = xml.indexOf("<name>", a);
+    const n1 = xml.indexOf("</name>", n0);
+    if (n0 < 0 || n1 < 0) return "an <attribute> without <name>...</name>";
+    const name = textOf(xml.slice(n0 + 6, n1));
+    let context: string | undefined;
+    const v0 = xml.indexOf("<value>", n1);
+    if (v0 < 0) return `attribute '${name}' has no <value>`;
+    const c0 = xml.indexOf("<timer_context>", n1);
+    if (c0 >= 0 && c0 < v0) {
+      const c1 = xml.indexOf("</timer_context>", c0);
+      if (c1 < 0) return `attribute '${name}' has an unterminated <timer_context>`;
+      context = textOf(xml.slice(c0 + 15, c1));
+    }
+    // Find the matching </value>, skipping nested attributes' values.
+    let depth = 1;
+    let j = v0 + 7;
+    let v1 = -1;
+    while (depth > 0) {
+      const open = xml.indexOf("<value>", j);
+      const close = xml.indexOf("</value>", j);
+      if (close < 0) return `attribute '${name}' has an unterminated <value>`;
+      if (open >= 0 && open < close) {
+        depth++;
+        j = open + 7;
+      } else {
+        depth--;
+        j = close + 8;
+        if (depth === 0) v1 = close;
+      }
+    }
+    const body = xml.slice(v0 + 7, v1);
+    const full = prefix + (context !== undefined ? `${context} : ${name}` : name);
+    if (body.indexOf("<attribute>") >= 0) {
+      const e = parseAttributes(body, `${full}:`, out);
+      if (e) return e;
+    } else {
+      out.push([full, textOf(body)]);
+    }
+    const end = xml.indexOf("</attribute>", v1);
+    if (end < 0) return `attribute '${name}' is not closed by </attribute>`;
+    i = end + 12;
+  }
+}
+
+/** Writes name/value pairs as TAU's single-line `<metadata>` block. */
+export function writeMetadataXml(pairs: Iterable<readonly [string, string]>): string {
+  let s = "<metadata>";
+  for (const [k, v] of pairs) s += `<attribute><name>${encodeXmlText(k)}</name><value>${encodeXmlText(v)}</value></attribute>`;
+  return s + "</metadata>";
+}

@@ -1,0 +1,9 @@
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** `../shared/data` relative to the project root (the real measurement fixtures). */
+export const DATA = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "shared", "data");
+/** Real TAU profiles. */
+export const TAU = join(DATA, "tau");
+/** Real packed profiles. */
+export const PPK = join(TAU, "ppk");

@@ -1,0 +1,111 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { callpathTree, readPackedProfile, readTrial } from "../../index.js";
+import { PPK, TAU } from "./data.js";
+
+describe("real ParaProf packed profiles", () => {
+  it("reads mpas.ppk: 128 ranks, TIME + 4 PAPI metrics, MPI-IO context events", () => {
+    const t = readTrial(join(PPK, "mpas.ppk"));
+    expect(t.threads.length).toBe(128);
+    expect(t.metrics).toEqual(["PAPI_BR_MSP", "PAPI_FP_INS", "PAPI_L1_DCM", "PAPI_TOT_INS", "TIME"]);
+    expect(t.timers.length).toBe(78);
+    expect(t.userEvents.length).toBe(15);
+    const root = t.timer(".TAU application");
+    const r5 = t.threadIndex(5);
+    expect(t.calls(r5, root.index)).toBe(1);
+    expect(t.subroutines(r5, root.index)).toBe(1215);
+    expect(t.inclusive(t.metricIndex("TIME"), r5, root.index)).toBe(817921962);
+    expect(t.exclusive(t.metricIndex("PAPI_FP_INS"), r5, root.index)).toBe(26715);
+    const ctx = t.findUserEvent("MPI-IO Bytes Read : initialize => MPI_File_read_all()")!;
+    expect(ctx.context).toEqual(["initialize", "MPI_File_read_all()"]);
+    const s = t.eventSlot(r5, ctx.index);
+    expect([t.events.count[s], t.events.min[s], t.events.max[s], t.events.sumSquares[s]]).toEqual([66, 0, 938448, 10345712144896]);
+    expect(t.events.mean[s]).toBeCloseTo(175691.1515151515, 9);
+    expect(t.warnings).toEqual([]);
+  });
+
+  it("reads xgc.ppk: 16 ranks x 6 threads, callpaths with sampled nodes", () => {
+    const t = readPackedProfile(join(PPK, "xgc.ppk"));
+    expect(t.threads.length).toBe(96);
+    expect(new Set(t.threads.map((x) => x.thread))).toEqual(new Set([0, 1, 2, 3, 4, 5]));
+    expect(t.timers.length).toBe(2562);
+    expect(t.userEvents.length).toBe(14);
+    const th = t.threadIndex(3, 0, 0);
+    const ar = t.timer("MPI_Allreduce()");
+    expect(t.calls(th, ar.index)).toBe(2460);
+    expect(t.inclusive(t.metricIndex("TIME"), th, ar.index)).toBe(21044901);
+    const inter = t.timer(".TAU application => [INTERMEDIATE] .TAU application");
+    expect(t.calls(t.threadIndex(3, 0, 2), inter.index)).toBe(3404);
+    // [INTERMEDIATE]/[SAMPLE] nodes are exempt from the invariant checks.
+    expect(t.warnings).toEqual([]);
+  });
+
+  it("reads wrf-callpath.ppk: depth-2 callpaths make a truncated tree", () => {
+    const t = readTrial(join(PPK, "wrf-callpath.ppk"));
+    expect(t.threads.length).toBe(16);
+    expect(t.metrics).toEqual(["TIME"]);
+    expect(t.timers.length).toBe(2973);
+    expect(t.userEvents.length).toBe(4);
+    const r7 = t.threadIndex(7);
+    expect(t.calls(r7, t.timer("MPI_Wait()").index)).toBe(38760);
+    expect(t.inclusive(0, r7, t.timer("MPI_Wait()").index)).toBe(87977326);
+    const cp = t.findCallpath(["CALL_PKG_AND_DIST [{module_io.f90} {21989,1}-{22095,32}]", "CALL_PKG_AND_DIST_INT [{module_io.f90} {22225,1}-{22279,36}]"])!;
+    expect([t.calls(r7, cp.index), t.subroutines(r7, cp.index), t.exclusive(0, r7, cp.index), t.inclusive(0, r7, cp.index)]).toEqual([20, 40, 138, 204389]);
+    const tree = callpathTree(t);
+    expect(tree.truncated).toBe(true);
+    expect(tree.roots.length).toBeGreaterThan(1);
+  });
+
+  it("reads every GROMACS scaling trial with its rank count", () => {
+    const files = readdirSync(join(PPK, "gromacs-scaling"));
+    expect(files.length).toBe(8);
+    for (const f of files) {
+      const t = readTrial(join(PPK, "gromacs-scaling", f));
+      expect(t.threads.length, f).toBe(Number(f.replace(".ppk", "")));
+      expect(t.metrics, f).toEqual(["TIME"]);
+      expect(t.userEvents.length, f).toBe(5);
+    }
+    const t = readTrial(join(PPK, "gromacs-scaling", "256.ppk"));
+    const w = t.timer("MPI_Waitall()");
+    expect(t.timers.length).toBe(640);
+    expect(t.calls(t.threadIndex(200), w.index)).toBe(2928);
+    expect(t.inclusive(0, t.threadIndex(200), w.index)).toBe(499598);
+  });
+
+  it("loads xgc-nosamples.ppk and its text conversion to the same values", () => {
+    const a = readTrial(join(PPK, "xgc-nosamples.ppk"));
+    const b = readTrial(join(TAU, "xgc-nosamples-text"));
+    expect(a.threads).toEqual(b.threads);
+    expect([...a.metrics].sort()).toEqual([...b.metrics].sort());
+    expect(a.timers.map((t) => t.name).sort()).toEqual(b.timers.map((t) => t.name).sort());
+    expect(a.userEvents.map((u) => u.name).sort()).toEqual(b.userEvents.map((u) => u.name).sort());
+    let compared = 0;
+    for (const ta of a.timers) {
+      const tb = b.timer(ta.name);
+      expect(tb.groups).toEqual(ta.groups);
+      for (let th = 0; th < a.threads.length; th++) {
+        expect(b.has(th, tb.index)).toBe(a.has(th, ta.index));
+        expect(b.calls(th, tb.index)).toBe(a.calls(th, ta.index));
+        expect(b.subroutines(th, tb.index)).toBe(a.subroutines(th, ta.index));
+        for (let m = 0; m < a.metrics.length; m++) {
+          const mb = b.metricIndex(a.metrics[m]);
+          expect(b.exclusive(mb, th, tb.index)).toBe(a.exclusive(m, th, ta.index));
+          expect(b.inclusive(mb, th, tb.index)).toBe(a.inclusive(m, th, ta.index));
+          compared++;
+        }
+      }
+    }
+    expect(compared).toBe(42 * 16 * 5);
+    for (const ua of a.userEvents) {
+      const ub = b.findUserEvent(ua.name)!;
+      for (let th = 0; th < a.threads.length; th++) {
+        const sa = a.eventSlot(th, ua.index);
+        const sb = b.eventSlot(th, ub.index);
+        for (const f of ["present", "count", "min", "max", "mean", "sumSquares"] as const) expect(b.events[f][sb]).toBe(a.events[f][sa]);
+      }
+    }
+    const ar = a.timer("MPI_Allreduce()");
+    expect(a.inclusive(a.metricIndex("PAPI_FP_INS"), 7, ar.index)).toBe(824145);
+  });
+});

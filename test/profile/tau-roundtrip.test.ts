@@ -1,0 +1,95 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { formatTauProfile, readTrial, TrialBuilder, writeTauProfile } from "../../index.js";
+import { arbitraryTrial, trialDifference } from "./arbitrary.js";
+import { PPK, TAU } from "./data.js";
+
+const scratch = mkdtempSync(join(tmpdir(), "ccasim-profile-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+let n = 0;
+const fresh = () => join(scratch, `t${n++}`);
+
+describe("TAU text profile round trip", () => {
+  it("write then read gives the same trial (random trials with awkward names)", () => {
+    fc.assert(
+      fc.property(arbitraryTrial, (trial) => {
+        const dir = fresh();
+        writeTauProfile(trial, dir);
+        const back = readTrial(dir);
+        const diff = trialDifference(trial, back);
+        rmSync(dir, { recursive: true, force: true });
+        return diff === undefined ? true : (() => { throw new Error(diff); })();
+      }),
+      { numRuns: 60, seed: 20261122 },
+    );
+  });
+
+  it("is byte-deterministic: the same trial gives the same files", () => {
+    fc.assert(
+      fc.property(arbitraryTrial, (trial) => {
+        expect(formatTauProfile(trial)).toEqual(formatTauProfile(trial));
+      }),
+      { numRuns: 20, seed: 7 },
+    );
+  });
+
+  for (const [label, path] of [
+    ["hatchet-cpi-mpi", join(TAU, "hatchet-cpi-mpi")],
+    ["powercap lu8", join(TAU, "powercap", "cap100_wrapped_lu8")],
+    ["workflow xmain", join(TAU, "edge-cases/examples/workflow_consolidation/xmain_0")],
+    ["wrap (TAU_PARAM)", join(TAU, "edge-cases/examples/wrap")],
+    ["xgc-nosamples-text", join(TAU, "xgc-nosamples-text")],
+    ["wrf-callpath.ppk", join(PPK, "wrf-callpath.ppk")],
+  ] as const) {
+    it(`read, write, read again gives the same values: ${label}`, () => {
+      const a = readTrial(path);
+      const dir = fresh();
+      writeTauProfile(a, dir);
+      expect(trialDifference(a, readTrial(dir))).toBeUndefined();
+    });
+  }
+
+  it("writes MULTI__ folders with the same timer order in every metric file, root first", () => {
+    const a = readTrial(join(PPK, "xgc-nosamples.ppk"));
+    const dir = fresh();
+    writeTauProfile(a, dir);
+    expect(readdirSync(dir).sort()).toEqual(["MULTI__PAPI_BR_MSP", "MULTI__PAPI_FP_INS", "MULTI__PAPI_L1_DCM", "MULTI__PAPI_TOT_CYC", "MULTI__PAPI_TOT_INS"]);
+    const names = (f: string) => readFileSync(f, "utf8").split("\n").filter((l) => l.startsWith('"') && l.includes("GROUP=")).map((l) => l.slice(0, l.indexOf('" ')));
+    const first = names(join(dir, "MULTI__PAPI_BR_MSP", "profile.3.0.0"));
+    expect(first.length).toBe(a.timers.filter((t) => a.has(3, t.index)).length);
+    for (const m of readdirSync(dir)) expect(names(join(dir, m, "profile.3.0.0"))).toEqual(first);
+    const text = readFileSync(join(dir, "MULTI__PAPI_FP_INS", "profile.3.0.0"), "utf8").split("\n");
+    expect(text[0]).toBe(`${first.length} templated_functions_MULTI_PAPI_FP_INS`);
+    expect(text[1]).toMatch(/^# Name Calls Subrs Excl Incl ProfileCalls # <metadata><attribute><name>Metric Name<\/name><value>PAPI_FP_INS<\/value><\/attribute>/);
+  });
+
+  it("writes a single-metric trial flat in the directory and matches the golden file", () => {
+    const b = new TrialBuilder({ metrics: ["TIME"] });
+    const r0 = b.addThread(0);
+    const main = b.timer("main()", ["TAU_USER"]);
+    const root = b.timer(".TAU application", ["TAU_DEFAULT"]);
+    const cp = b.callpath([".TAU application", "main()"], ["TAU_CALLPATH", "TAU_USER"]);
+    b.setValues(r0, root, { calls: 1, subroutines: 1, exclusive: 10.4, inclusive: 1000.6 });
+    b.setValues(r0, main, { calls: 1, subroutines: 0, exclusive: 990, inclusive: 990 });
+    b.setValues(r0, cp, { calls: 1, subroutines: 0, exclusive: 990, inclusive: 990 });
+    const ev = b.userEvent("Message size : .TAU application => main()");
+    b.addEventSample(r0, ev, 4);
+    b.addEventSample(r0, ev, 8);
+    b.setMetadata("Node Name", 'sim<0> & "co"');
+    const files = formatTauProfile(b.build());
+    expect(files.map((f) => f.path)).toEqual(["profile.0.0.0"]);
+    const golden = readFileSync(new URL("./golden/profile.0.0.0", import.meta.url), "utf8");
+    expect(files[0].text).toBe(golden);
+  });
+
+  it("refuses to overwrite a non-empty directory unless asked", () => {
+    const a = readTrial(join(TAU, "hatchet-cpi-mpi"));
+    const dir = fresh();
+    writeTauProfile(a, dir);
+    expect(() => writeTauProfile(a, dir)).toThrow(/not empty/);
+    expect(writeTauProfile(a, dir, { overwrite: true }).length).toBe(4);
+  });
+});

@@ -1,0 +1,113 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { findParameterTimer, readTauProfile, readTrial, threadView, callpathTree } from "../../index.js";
+import { TAU } from "./data.js";
+
+describe("real TAU text profiles", () => {
+  it("reads the Hatchet cpi-mpi callpath profile (4 ranks, TIME, 2 user events)", () => {
+    const t = readTrial(join(TAU, "hatchet-cpi-mpi"));
+    expect(t.threads.length).toBe(4);
+    expect(t.metrics).toEqual(["TIME"]);
+    expect(t.userEvents.map((e) => e.name)).toEqual(["Message size for broadcast", "Message size for reduce"]);
+    expect(t.timers.length).toBe(23);
+    const root = t.timer(".TAU application");
+    expect(t.calls(0, root.index)).toBe(1);
+    expect(t.subroutines(0, root.index)).toBe(7);
+    expect(t.inclusive(0, 0, root.index)).toBe(51781);
+    expect(t.exclusive(0, 0, root.index)).toBe(449);
+    const reduce = t.timer("MPI_Reduce()");
+    expect(t.inclusive(0, t.threadIndex(2), reduce.index)).toBe(47);
+    // The callpath with TAU's irregular spacing is found under its canonical name.
+    const cp = t.timer(".TAU application => MPI_Finalize()   => MPI_Info_create()");
+    expect(cp.path).toEqual([".TAU application", "MPI_Finalize()", "MPI_Info_create()"]);
+    expect(t.inclusive(0, 0, cp.index)).toBe(296);
+    expect(cp.groups).toEqual(["TAU_CALLPATH", "MPI"]);
+    const ev = t.findUserEvent("Message size for reduce")!;
+    const s = t.eventSlot(0, ev.index);
+    expect([t.events.count[s], t.events.max[s], t.events.min[s], t.events.mean[s], t.events.sumSquares[s]]).toEqual([1, 8, 8, 8, 64]);
+    expect(t.metadataString("CPU Type")).toBe("Intel(R) Xeon(R) CPU E5-2698 v3 @ 2.30GHz");
+    expect(t.metadataNumber("CPU MHz")).toBe(2301);
+    expect(t.metadataString("Metric Name")).toBeUndefined();
+    expect(t.metadataString("CRAY_PMI_RANK", 0)).toBe("0");
+    expect(t.warnings).toEqual([]);
+    const tree = callpathTree(t);
+    expect(tree.truncated).toBe(false);
+    expect(tree.roots.map((r) => r.name)).toEqual([".TAU application"]);
+    expect(tree.roots[0].children.find((c) => c.name === "MPI_Finalize()")!.children.map((c) => c.name)).toEqual([
+      "MPI_Info_create()",
+      "MPI_File_open()",
+      "MPI_Info_free()",
+      "MPI_Comm_get_attr()",
+    ]);
+  });
+
+  it("reads all 45 power-cap trials with the rank count of their application", () => {
+    const dirs = readdirSync(join(TAU, "powercap")).sort();
+    expect(dirs.length).toBe(45);
+    const ranks: Record<string, number> = { am8: 32, co8: 32, lu8: 27 };
+    for (const d of dirs) {
+      const t = readTauProfile(join(TAU, "powercap", d));
+      expect(t.metrics, d).toEqual(["TIME"]);
+      expect(t.threads.length, d).toBe(ranks[d.split("_").pop()!]);
+      expect(t.findTimer(".TAU application"), d).toBeDefined();
+      expect(t.warnings, d).toEqual([]);
+    }
+    const t = readTauProfile(join(TAU, "powercap", "cap100_wrapped_am8"));
+    const ar = t.timer("MPI_Allreduce()");
+    expect(t.calls(5, ar.index)).toBe(249);
+    expect(t.inclusive(0, 5, ar.index)).toBe(1045259);
+    expect(t.userEvents.length).toBe(3);
+    const ev = t.findUserEvent("Message size for all-reduce")!;
+    expect(t.events.mean[t.eventSlot(5, ev.index)]).toBe(6.634538152610442);
+  });
+
+  it("reads TAU_PARAM timers and finds them by parameter value", () => {
+    const t = readTrial(join(TAU, "edge-cases/examples/wrap"));
+    expect(t.threads.length).toBe(2);
+    expect(t.userEvents.length).toBe(0);
+    const base = "int __wrap_dgemm(int) C [{wb.c} {5,1}-{11,1}]";
+    const p100 = findParameterTimer(t, base, "size", 100)!;
+    expect(p100.name).toBe(`${base} [ <size> = <100> ]`);
+    expect(p100.groups).toEqual(["TAU_PARAM", "TAU_USER"]);
+    expect(threadView(t, 1).inclusive[0][p100.index]).toBe(40);
+    expect(t.inclusive(0, 1, findParameterTimer(t, base, "size", "10000")!.index)).toBe(12);
+    expect(t.calls(1, t.timer(base).index)).toBe(3);
+  });
+
+  it("reads context user events and marker events of the workflow example", () => {
+    const t = readTrial(join(TAU, "edge-cases/examples/workflow_consolidation/reader2_0"));
+    expect(t.threads.length).toBe(4);
+    expect(t.userEvents.length).toBe(10);
+    const ctx = t.findUserEvent("[GROUP=MAX_MARKER] Message size for broadcast : ADIOS open => MPI_Bcast()")!;
+    expect(ctx.baseName).toBe("[GROUP=MAX_MARKER] Message size for broadcast");
+    expect(ctx.context).toEqual(["ADIOS open", "MPI_Bcast()"]);
+    const x = readTrial(join(TAU, "edge-cases/examples/workflow_consolidation/xmain_0"));
+    expect(x.threads.length).toBe(8);
+    expect(x.calls(3, x.timer("MPI_Barrier()").index)).toBe(1755);
+    expect(x.inclusive(0, 3, x.timer("MPI_Barrier()").index)).toBe(741084);
+  });
+
+  it("reads a thread file (profile.0.0.1) whose root is not first", () => {
+    const t = readTrial(join(TAU, "edge-cases/tools/src/taudb_c_api/tests/parse_tau_profile_test"));
+    expect(t.threads).toEqual([
+      { node: 0, context: 0, thread: 0 },
+      { node: 0, context: 0, thread: 1 },
+    ]);
+    const th = t.threadIndex(0, 0, 1);
+    expect(t.inclusive(0, th, t.timer("compute OpenMP region").index)).toBe(1120473);
+    const single = readTrial(join(TAU, "edge-cases/tools/src/taudb_c_api/tests/parse_tau_profile_test/profile.0.0.1"));
+    expect(single.threads).toEqual([{ node: 0, context: 0, thread: 1 }]);
+  });
+
+  it("takes metric names from line 1 and metadata in the MULTI__ layout", () => {
+    const t = readTrial(join(TAU, "xgc-nosamples-text"));
+    expect(t.threads.length).toBe(16);
+    expect(t.timers.length).toBe(42);
+    expect(t.userEvents.length).toBe(4);
+    expect([...t.metrics].sort()).toEqual(["PAPI_BR_MSP", "PAPI_FP_INS", "PAPI_L1_DCM", "PAPI_TOT_CYC", "PAPI_TOT_INS"]);
+    const ar = t.timer("MPI_Allreduce()");
+    expect(t.calls(7, ar.index)).toBe(2460);
+    expect(t.inclusive(t.metricIndex("PAPI_FP_INS"), 7, ar.index)).toBe(824145);
+  });
+});
