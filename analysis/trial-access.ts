@@ -40,12 +40,29 @@ export function metricOf(trial: Trial, name?: string): number {
 }
 
 /**
- * Index of timer `name` in `trial`.
- * @throws AnalysisInputError naming up to 5 timers whose names contain the requested one
+ * Index of timer `name` in `trial`: the exact name, else the only flat timer whose name starts
+ * with it, else the only flat timer whose name contains it (so `main` finds
+ * `int main(int, char **) C [{mdrun.c} {56,1}-{516,1}]`). The name `(top)` means the flat timer
+ * with the largest inclusive value of the first metric on average.
+ * @throws AnalysisInputError when nothing or several timers match (naming up to 5 of them)
  */
 export function timerOf(trial: Trial, name: string): number {
   const t = trial.findTimer(name);
   if (t) return t.index;
-  const near = trial.timers.filter((x) => x.name.toLowerCase().includes(name.toLowerCase())).slice(0, 5).map((x) => `'${x.name}'`);
-  throw new AnalysisInputError(`no timer '${name}'${near.length ? ` (similar: ${near.join(", ")})` : ""}`, trial.source);
+  const flat = trial.timers.filter((x) => !x.isCallpath);
+  if (name === "(top)") {
+    const mean = derivedView(trial, "mean");
+    let best = -1;
+    for (const x of flat) if (mean.present[x.index] === 1 && (best < 0 || mean.inclusive[0]![x.index]! > mean.inclusive[0]![best]!)) best = x.index;
+    if (best >= 0) return best;
+    throw new AnalysisInputError("the trial has no flat timer", trial.source);
+  }
+  const lower = name.toLowerCase();
+  for (const match of [(x: string) => x.startsWith(lower), (x: string) => x.includes(lower)]) {
+    const hits = flat.filter((x) => match(x.name.toLowerCase()));
+    if (hits.length === 1) return hits[0]!.index;
+    if (hits.length > 1)
+      throw new AnalysisInputError(`timer name '${name}' is ambiguous: ${hits.slice(0, 5).map((x) => `'${x.name}'`).join(", ")}${hits.length > 5 ? ` and ${hits.length - 5} more` : ""}`, trial.source);
+  }
+  throw new AnalysisInputError(`no timer '${name}'`, trial.source);
 }

@@ -93,8 +93,7 @@ export interface ChangePoint {
   /**
    * True when the change is material (an exponent change of at least 0.1, or a slope change of at
    * least 10 %), statistically significant (|t| of the change above the 97.5 % Student-t
-   * quantile), and the two-segment model beats every single-segment candidate in leave-one-out
-   * SMAPE.
+   * quantile), and the two-segment model fits better (SMAPE) than every single-segment candidate.
    */
   readonly significant: boolean;
   /** The two-segment model. */
@@ -228,16 +227,19 @@ function findChangePoint(points: GroupedPoints, weights: Float64Array | undefine
   let best: FittedModel | undefined;
   for (const at of changePointCandidates(points.q)) {
     const m = fitHypothesis(segmentedHypothesis(kind, at), points.q, points.mean, { weights, variable });
-    if (m && (!best || m.quality.rss < best.quality.rss)) best = m;
+    if (m && (!best || m.quality.fittedRss < best.quality.fittedRss)) best = m;
   }
   if (!best) return undefined;
   const [, slope, change] = best.coefficients as [unknown, { value: number }, { value: number; stdError: number }];
   const dof = best.quality.n - best.hypothesis.terms.length;
   const tCrit = dof > 0 ? studentTQuantile(0.975, dof) : Infinity;
-  const bestSingle = Math.min(...singles.map((s) => s.quality.looSmape));
+  const bestSingle = Math.min(...singles.map((s) => s.quality.smape));
   // Material: an exponent change of at least 0.1, or a slope change of at least 10 %.
   const after = slope.value + change.value;
   const material = kind === "power-law" ? Math.abs(change.value) >= 0.1 : Math.abs(change.value) >= 0.1 * Math.max(Math.abs(slope.value), Math.abs(after));
-  const significant = material && Math.abs(change.value) > tCrit * change.stdError && best.quality.looSmape < bestSingle;
+  // Leave-one-out cannot judge a change point with a single point beyond it (its leverage is 1),
+  // so significance rests on the t statistic of the change and materiality; the two-segment
+  // model must still fit better than every single-segment candidate (SMAPE on all points).
+  const significant = material && Math.abs(change.value) > tCrit * change.stdError && best.quality.smape < bestSingle;
   return { at: best.changePoint!, before: slope.value, after: slope.value + change.value, kind, significant, model: best };
 }

@@ -24,6 +24,8 @@ export interface FitQuality {
   readonly parameters: number;
   /** Residual sum of squares Σ (T_i − T̂_i)². */
   readonly rss: number;
+  /** Weighted residual sum of squares on the fitted scale (log T for log-space models): what least squares minimised. */
+  readonly fittedRss: number;
   /** SMAPE of the fit to all points, in percent. */
   readonly smape: number;
   /** Leave-one-out cross-validated SMAPE, in percent (exact for linear least squares, via leverages). */
@@ -254,6 +256,6 @@ export function fitHypothesis(hypothesis: Hypothesis, q: ArrayLike<number>, t: A
     min = Math.min(min, q[i]!);
     max = Math.max(max, q[i]!);
   }
-  const quality: FitQuality = { n, parameters, rss, smape: smape(t, fitted), looSmape, r2, adjustedR2 };
+  const quality: FitQuality = { n, parameters, rss, fittedRss: ls.rss, smape: smape(t, fitted), looSmape, r2, adjustedR2 };
   return new FittedModel(hypothesis, coefficients, quality, { min, max }, ls.inverseGram, sigma2, wSum / n, options.variable ?? "Q");
 }

@@ -64,7 +64,7 @@ export function estimateTrialPower(trial: Trial, set: PowerConstantSet, options:
   let mhzUsed: number | undefined;
   for (const id of viewIds) {
     const v = viewOf(trial, id);
-    const cpuMHz = options.cpuMHz ?? trial.metadataNumber("CPU MHz", typeof id === "number" ? id : undefined);
+    const cpuMHz = options.cpuMHz ?? cpuMHzOf(trial, typeof id === "number" ? id : undefined);
     mhzUsed ??= cpuMHz;
     const src = kind === "exclusive" ? v.exclusive : v.inclusive;
     for (const t of timers) {
@@ -87,4 +87,25 @@ export function estimateTrialPower(trial: Trial, set: PowerConstantSet, options:
     cpuMHz: mhzUsed,
     constants: set.name,
   };
+}
+
+/**
+ * The CPU clock (MHz) from the metadata attribute "CPU MHz": the thread's own value; for a thread
+ * without one, the mean over the threads of its node, else over all threads; for a derived view
+ * (no thread), the trial-wide value, else the mean over all threads. Undefined when absent.
+ */
+export function cpuMHzOf(trial: Trial, thread?: number): number | undefined {
+  const own = thread === undefined ? trial.metadataNumber("CPU MHz") : trial.metadataNumber("CPU MHz", thread);
+  if (own !== undefined) return own;
+  const mean = (ids: number[]): number | undefined => {
+    const v = ids.map((i) => trial.metadataNumber("CPU MHz", i)).filter((x): x is number => x !== undefined);
+    return v.length > 0 ? v.reduce((a, b) => a + b, 0) / v.length : undefined;
+  };
+  const all = trial.threads.map((_, i) => i);
+  if (thread !== undefined) {
+    const node = trial.threads[thread]!.node;
+    const same = mean(all.filter((i) => trial.threads[i]!.node === node));
+    if (same !== undefined) return same;
+  }
+  return mean(all);
 }

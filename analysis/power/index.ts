@@ -26,4 +26,4 @@ export {
   type ComponentPower,
   type PowerEstimate,
 } from "./models.js";
-export { estimateTrialPower, type TrialPowerOptions, type EventPower, type TrialPower } from "./from-trial.js";
+export { estimateTrialPower, cpuMHzOf, type TrialPowerOptions, type EventPower, type TrialPower } from "./from-trial.js";

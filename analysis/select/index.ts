@@ -21,3 +21,4 @@ export {
   type PreparedAssembly,
 } from "./select.js";
 export { findCrossovers, type CrossoverOptions, type CrossoverResult, type Crossover, type SelectionInterval } from "./crossovers.js";
+export { parseAssembly, readAssemblyFile } from "./assembly-file.js";

@@ -1,8 +1,12 @@
 import type { Command } from "../command.js";
 import { profileCommand } from "./profile.js";
+import { fitCommand } from "./fit.js";
+import { pruneCommand } from "./prune.js";
+import { selectCommand } from "./select.js";
+import { powerCommand } from "./power.js";
 
 /**
  * Every `ccasim` subcommand, in the order `ccasim --help` lists them. A new subcommand is a file
  * in this folder exporting a {@link Command}, plus one line here.
  */
-export const commands: readonly Command[] = [profileCommand];
+export const commands: readonly Command[] = [profileCommand, fitCommand, pruneCommand, selectCommand, powerCommand];
