@@ -25,6 +25,7 @@ Options:
   --view <v>         mean (default), max, total, or a thread index
   --per-rank         prune every thread separately and unite the cores
   --fold             fold pruned time into the kept parent's exclusive time
+  --rows <n>         rows per table and names in the core list (default 40)
   --json             print the result as JSON
 
 Examples:
@@ -38,6 +39,7 @@ const OPTIONS = {
   view: { type: "string" },
   "per-rank": { type: "boolean" },
   fold: { type: "boolean" },
+  rows: { type: "string" },
   json: { type: "boolean" },
 } as const;
 
@@ -79,16 +81,19 @@ function run(ctx: CommandContext): number {
     );
     return 0;
   }
+  const rows = numberOption("prune", "rows", v.rows, 40)!;
+  const more = (n: number): string[] => (n > rows ? [`(${n - rows} more; --rows or --json to see them)`] : []);
   const out: string[] = [];
-  out.push(`core components (significant in any of ${trees.length} call tree${trees.length > 1 ? "s" : ""}, alpha ${alpha}, beta ${beta}):`);
-  out.push(`  ${result.coreNames.join(", ")}`);
+  out.push(`core components (significant in any of ${trees.length} call tree${trees.length > 1 ? "s" : ""}, alpha ${alpha}, beta ${beta}): ${result.coreNames.length}`);
+  out.push(`  ${result.coreNames.slice(0, rows).join(", ")}${result.coreNames.length > rows ? `, ... (${result.coreNames.length - rows} more)` : ""}`);
   if (result.prunedNames.length > 0) out.push(`pruned everywhere: ${result.prunedNames.length} components`);
   result.results.forEach((r, i) => {
     out.push("", `== ${trees[i]!.label} (${trees[i]!.shape}): root '${r.core.name}' ${formatNumber(r.total)}, kept ${formatNumber(100 * r.keptShare)} %${r.folded > 0 ? ` (${formatNumber(r.folded)} folded into parents)` : ""}`);
-    out.push(formatTable(["kept", "inclusive", "% of root"], r.kept.map((k) => [`${"  ".repeat(k.depth)}${k.name}`, k.inclusive, r.total > 0 ? (100 * k.inclusive) / r.total : 0])));
+    out.push(formatTable(["kept", "inclusive", "% of root"], r.kept.slice(0, rows).map((k) => [`${"  ".repeat(k.depth)}${k.name}`, k.inclusive, r.total > 0 ? (100 * k.inclusive) / r.total : 0])), ...more(r.kept.length));
     if (r.pruned.length > 0) {
       out.push("");
-      out.push(formatTable(["pruned (subtree root)", "rule", "inclusive", "% of root"], r.pruned.map((p) => [p.path, p.reason, p.inclusive, 100 * p.share])));
+      const biggest = [...r.pruned].sort((a, b) => b.inclusive - a.inclusive);
+      out.push(formatTable(["pruned (subtree root, largest first)", "rule", "inclusive", "% of root"], biggest.slice(0, rows).map((p) => [p.path, p.reason, p.inclusive, 100 * p.share])), ...more(r.pruned.length));
     }
   });
   ctx.out(out.join("\n") + "\n");
