@@ -169,16 +169,25 @@ export function segmentedHypothesis(inner: "power-law" | "linear", at: number): 
   };
 }
 
-/** Candidate change points: interior distinct Q with at least two points on the left (inclusive) and one on the right. */
-export function changePointCandidates(q: Float64Array): number[] {
+/**
+ * Candidate change points: interior distinct Q (at least two points on the left, inclusive, and
+ * one on the right), at most `max` of them evenly spaced by rank (default all).
+ */
+export function changePointCandidates(q: Float64Array, max = Infinity): number[] {
+  const interior = q.length - 2;
+  if (interior <= 0) return [];
+  const k = Math.min(interior, Math.max(1, Math.floor(max)));
   const out: number[] = [];
-  for (let i = 1; i < q.length - 1; i++) out.push(q[i]!);
-  return out;
+  for (let c = 0; c < k; c++) out.push(q[1 + Math.round((c * (interior - 1)) / Math.max(1, k - 1))]!);
+  return [...new Set(out)];
 }
+
+/** Most change points the `segmented` family proposes (each is a separate hypothesis to fit). */
+export const MAX_SEGMENTED_CANDIDATES = 64;
 
 fitFamilies.register({
   name: "segmented",
-  summary: "two segments joined at a change point Q0 (searched over the data's Q): power laws or lines whose exponent or slope changes at Q0",
+  summary: "two segments joined at a change point Q0 (searched over up to 64 of the data's Q): power laws or lines whose exponent or slope changes at Q0",
   optionDocs: ["inner: power-law or linear (default power-law when Q > 0 and T > 0, else linear)"],
   hypotheses(shape, options) {
     checkOptions("segmented", options, ["inner"]);
@@ -186,7 +195,7 @@ fitFamilies.register({
     if (inner !== "power-law" && inner !== "linear") throw new AnalysisInputError(`option 'inner' of 'segmented' must be power-law or linear, got '${inner}'`);
     if (inner === "power-law" && !(shape.positiveValues && shape.q[0]! > 0)) return [];
     if (n(shape) < 4) return [];
-    return changePointCandidates(shape.q).map((at) => segmentedHypothesis(inner, at));
+    return changePointCandidates(shape.q, MAX_SEGMENTED_CANDIDATES).map((at) => segmentedHypothesis(inner, at));
   },
 });
 

@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 import { AnalysisInputError } from "../errors.js";
-import { fitFamilies, parseFamilySpec, segmentedHypothesis, changePointCandidates, type FamilyOptions, type FitFamily } from "./families.js";
+import { fitFamilies, parseFamilySpec, segmentedHypothesis, changePointCandidates, MAX_SEGMENTED_CANDIDATES, type FamilyOptions, type FitFamily } from "./families.js";
 import { fitHypothesis, type FittedModel } from "./fitted-model.js";
 import { studentTQuantile } from "./statistics.js";
 
@@ -225,13 +225,26 @@ function findChangePoint(points: GroupedPoints, weights: Float64Array | undefine
   const positive = points.mean.every((v) => v > 0) && points.q[0]! > 0;
   const kind: "power-law" | "linear" = positive ? "power-law" : "linear";
   let best: FittedModel | undefined;
-  for (const at of changePointCandidates(points.q)) {
+  const tryAt = (at: number): void => {
     const m = fitHypothesis(segmentedHypothesis(kind, at), points.q, points.mean, { weights, variable });
     if (m && (!best || m.quality.fittedRss < best.quality.fittedRss)) best = m;
-  }
+  };
+  // Why coarse then fine: one fit per distinct Q costs O(n²) for thousands of distinct Q; a
+  // search over 64 evenly spaced candidates, refined between the neighbours of the best, costs
+  // O(n·(64 + n/64)) and finds the same point unless the error curve has several deep minima.
+  const all = changePointCandidates(points.q);
+  const coarse = changePointCandidates(points.q, MAX_SEGMENTED_CANDIDATES);
+  for (const at of coarse) tryAt(at);
   if (!best) return undefined;
-  const [, slope, change] = best.coefficients as [unknown, { value: number }, { value: number; stdError: number }];
-  const dof = best.quality.n - best.hypothesis.terms.length;
+  if (coarse.length < all.length) {
+    const k = coarse.indexOf(best.changePoint!);
+    const lo = coarse[Math.max(0, k - 1)]!;
+    const hi = coarse[Math.min(coarse.length - 1, k + 1)]!;
+    for (const at of all) if (at > lo && at < hi && at !== best.changePoint) tryAt(at);
+  }
+  const found = best as FittedModel;
+  const [, slope, change] = found.coefficients as [unknown, { value: number }, { value: number; stdError: number }];
+  const dof = found.quality.n - found.hypothesis.terms.length;
   const tCrit = dof > 0 ? studentTQuantile(0.975, dof) : Infinity;
   const bestSingle = Math.min(...singles.map((s) => s.quality.smape));
   // Material: an exponent change of at least 0.1, or a slope change of at least 10 %.
@@ -240,6 +253,6 @@ function findChangePoint(points: GroupedPoints, weights: Float64Array | undefine
   // Leave-one-out cannot judge a change point with a single point beyond it (its leverage is 1),
   // so significance rests on the t statistic of the change and materiality; the two-segment
   // model must still fit better than every single-segment candidate (SMAPE on all points).
-  const significant = material && Math.abs(change.value) > tCrit * change.stdError && best.quality.smape < bestSingle;
-  return { at: best.changePoint!, before: slope.value, after: slope.value + change.value, kind, significant, model: best };
+  const significant = material && Math.abs(change.value) > tCrit * change.stdError && found.quality.smape < bestSingle;
+  return { at: found.changePoint!, before: slope.value, after, kind, significant, model: found };
 }

@@ -145,6 +145,14 @@ describe("fitModels", () => {
     expect(evaluate(seg.mean.expression, { Q: 300 }) / seg.mean.predict(300)).toBeCloseTo(1, 9);
   });
 
+  it("finds a change point among 500 distinct Q (coarse then fine search)", () => {
+    const qs = Array.from({ length: 500 }, (_, i) => 10 + 2 * i);
+    const f = (p: number): number => (p <= 612 ? 5000 * p ** -0.5 : 5000 * 612 ** -0.5 * (p / 612) ** 0.4);
+    const r = fitModels(sample(f, qs, 1, 0.002, 13));
+    expect(r.changePoint!.significant).toBe(true);
+    expect(Math.abs(r.changePoint!.at - 612)).toBeLessThanOrEqual(4);
+  });
+
   it("does not flag a change point in a single power law", () => {
     const d = sample((p) => 1e6 * p ** -0.9, [2, 4, 8, 16, 32, 64, 128, 256, 512], 3, 0.01, 4);
     expect(fitModels(d).changePoint!.significant).toBe(false);
