@@ -20,27 +20,9 @@ export interface PortHandle {
   call(method: string, args: CallArgs): Generator<Yieldable, unknown, any>;
 }
 
-/** A compute kernel described per element, for the node model (issue 3). */
-export interface KernelSpec {
-  /** Elements processed (Q). */
-  readonly elements: number;
-  /** Bytes per element. */
-  readonly elementSize: number;
-  /** Loads per element. */
-  readonly loads: number;
-  /** Stores per element. */
-  readonly stores: number;
-  /** Floating-point operations per element. */
-  readonly flops: number;
-  /** Other instructions per element. */
-  readonly other: number;
-  /** Access pattern. */
-  readonly pattern: "sequential" | "strided" | "random";
-  /** Stride in elements (strided pattern). */
-  readonly stride?: number;
-  /** Passes over the data. */
-  readonly passes?: number;
-}
+/** A compute kernel described per element, as the node model takes it (see machine/node/kernel.ts). */
+export type { KernelSpec } from "../machine/index.js";
+import type { KernelSpec } from "../machine/index.js";
 
 /** Compiles a cost expression once; supplied by the scenario layer so errors point into the file. */
 export interface ExpressionCompiler {

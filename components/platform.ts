@@ -49,6 +49,11 @@ export interface MpiWorldHandle {
   comm(rank: number): unknown;
   /** Called after the run: messages sent but never received, as readable lines (empty when clean). */
   unreceived?(): string[];
+  /**
+   * Runs the simulation to the end (instead of the kernel's own run) so a deadlock is reported
+   * in MPI terms: each blocked rank, its call, and the peer and tag it waits for.
+   */
+  run?(): void;
 }
 
 /** A platform with no node model detail: kernels cost `(loads+stores+flops+other) * elements * passes / rate`. */
@@ -59,7 +64,7 @@ export function simplePlatform(ranks: number, clockMHz = 1000, opsPerCycle = 1):
     timeDerivedCounters: { PAPI_TOT_CYC: clockMHz },
     kernel(_rank, k, counters) {
       const passes = k.passes ?? 1;
-      const ins = (k.loads + k.stores + k.flops + k.other) * k.elements * passes;
+      const ins = (k.loads + k.stores + k.flops + k.otherInstructions) * k.elements * passes;
       counters[0] += ins;
       counters[1] += k.flops * k.elements * passes;
       return ins / (opsPerCycle * clockMHz);

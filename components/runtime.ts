@@ -265,6 +265,10 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
     );
   }
 
+  const finish = (): void => {
+    if (world?.run) world.run();
+    else sim.run();
+  };
   if (options.onProgress) {
     const every = options.progressEvery ?? 200_000;
     while (sim.pending > 0) {
@@ -272,8 +276,8 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
       while (sim.eventsProcessed < until && sim.step());
       options.onProgress(sim.now, sim.eventsProcessed);
     }
-    sim.run(); // raises a deadlock if processes are still blocked
-  } else sim.run();
+    finish(); // raises a deadlock if processes are still blocked
+  } else finish();
 
   return {
     simulatedTime: sim.now,

@@ -1,5 +1,8 @@
 import type { Command } from "../command.js";
 import { profileCommand } from "./profile.js";
+import { runCommand } from "./run.js";
+import { schemaCommand } from "./schema.js";
+import { validateCommand } from "./validate.js";
 import { fitCommand } from "./fit.js";
 import { pruneCommand } from "./prune.js";
 import { selectCommand } from "./select.js";
@@ -9,4 +12,4 @@ import { powerCommand } from "./power.js";
  * Every `ccasim` subcommand, in the order `ccasim --help` lists them. A new subcommand is a file
  * in this folder exporting a {@link Command}, plus one line here.
  */
-export const commands: readonly Command[] = [profileCommand, fitCommand, pruneCommand, selectCommand, powerCommand];
+export const commands: readonly Command[] = [runCommand, validateCommand, schemaCommand, profileCommand, fitCommand, pruneCommand, selectCommand, powerCommand];

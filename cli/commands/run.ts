@@ -1,0 +1,85 @@
+import { componentTypes } from "../../components/index.js";
+import { formatParams } from "../../engine/index.js";
+import { defaultMetric, derivedView, formatProfileTable, profileTable } from "../../profile/index.js";
+import { executeScenario, loadScenario, writeRunOutputs } from "../../scenarios/index.js";
+import { join } from "node:path";
+import { parseCommandArgs, type Command } from "../command.js";
+
+export const runCommand: Command = {
+  name: "run",
+  summary: "run a scenario and write its TAU profile, records, call graph and summary",
+  help: `Usage: ccasim run <scenario.yaml> [--out DIR] [--seed N] [--set key=value ...] [--quiet] [--no-measure]
+
+Runs a scenario: one copy of the component assembly per simulated MPI rank, proxies and
+measurement as the scenario asks. Writes into DIR (default out/<scenario name>), atomically:
+  profile/          TAU profile (MULTI__<metric>/profile.N.0.0 per metric; pprof, paraprof, Hatchet read it)
+  records.csv       one row per proxied invocation (parameters, wall/MPI/compute time, counter deltas)
+  records.jsonl     the same as JSON Lines
+  callgraph.json    caller/callee component methods with calls and inclusive/exclusive time
+  summary.json      seed, resolved scenario, simulated time, events (deterministic)
+  timing.json       wall time and events per second (the only file that varies between runs)
+and prints a pprof-style summary of the mean profile.
+
+Options:
+  --out DIR            output folder
+  --seed N             replace the scenario's seed
+  --set key=value      override any scenario key before validation (repeatable), e.g.
+                       --set workload.x=1.5  --set machine.l2.size=256KiB
+                       --set assembly.components.A.params.implementation=A2
+  --top N              rows of the summary table (default 12)
+  --quiet              print only the output folder
+  --no-measure         run without measurement (for overhead comparisons; writes summary and timing)
+
+Component types:
+${componentTypes
+  .all()
+  .map((t) => `  ${t.name}: ${t.summary}\n${formatParams(t.params, "      ")}`)
+  .join("\n")}
+
+Exit codes: 0 success, 1 failure (a deadlock, unreceived messages), 2 invalid scenario or arguments.`,
+  run(ctx) {
+    const { values, positionals } = parseCommandArgs("run", ctx.argv, {
+      out: { type: "string" },
+      seed: { type: "string" },
+      set: { type: "string", multiple: true },
+      top: { type: "string" },
+      quiet: { type: "boolean" },
+      "no-measure": { type: "boolean" },
+    });
+    if (positionals.length !== 1) throw Object.assign(new Error("run: give exactly one scenario file (see ccasim run --help)"), { isInputError: true });
+    const seed = values.seed === undefined ? undefined : /^-?\d+$/.test(String(values.seed)) ? Number(values.seed) : String(values.seed);
+    const scenario = loadScenario(positionals[0], { set: (values.set as string[] | undefined) ?? [], seed });
+    let lastDraw = 0;
+    const art = executeScenario(scenario, {
+      measure: !values["no-measure"],
+      onProgress: ctx.interactive
+        ? (now, events) => {
+            const t = Date.now();
+            if (t - lastDraw < 200) return;
+            lastDraw = t;
+            ctx.err(`\r  simulated ${(now / 1e6).toFixed(3)} s, ${events.toLocaleString("en-US")} events`);
+          }
+        : undefined,
+    });
+    if (ctx.interactive && lastDraw > 0) ctx.err("\r\x1b[K");
+    const outDir = writeRunOutputs(art, (values.out as string | undefined) ?? scenario.config.outputs.dir ?? join("out", scenario.config.name));
+    if (values.quiet) {
+      ctx.out(outDir + "\n");
+      return 0;
+    }
+    const r = art.result;
+    ctx.out(
+      `${scenario.config.name}: ${r.ranks} ranks, simulated ${(r.simulatedTime / 1e6).toFixed(6)} s in ${art.timing.wallSeconds.toFixed(2)} s wall ` +
+        `(${Math.round(art.timing.eventsPerSecond).toLocaleString("en-US")} events/s, ${r.invocations.toLocaleString("en-US")} invocations, ` +
+        `${(r.mastermind?.records.length ?? 0).toLocaleString("en-US")} records)\n`,
+    );
+    if (art.trial) {
+      const table = profileTable(art.trial, derivedView(art.trial, "mean"), { metric: defaultMetric(art.trial), top: Number(values.top ?? 12) });
+      ctx.out(`\nMean profile over ${r.ranks} ranks (top timers by inclusive ${table.metric}):\n${formatProfileTable(table)}\n`);
+    }
+    for (const w of r.warnings.slice(0, 5)) ctx.err(`warning: ${w}\n`);
+    for (const u of r.unreceived.slice(0, 5)) ctx.err(`warning: unreceived ${u}\n`);
+    ctx.out(`\nwrote ${outDir}\n`);
+    return 0;
+  },
+};

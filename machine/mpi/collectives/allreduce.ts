@@ -1,0 +1,196 @@
+import type { Comm, MpiCall } from "../comm.js";
+import { Chunks, TAG, pof2, registerCollective } from "./algorithm.js";
+
+/** Exchanges `sb` bytes out and `rb` bytes in with `peer`, then reduces `reduceBytes`. */
+function* exchange(c: Comm, peer: number, sb: number, rb: number, reduceBytes: number): MpiCall {
+  const r = c.collRecv(peer, TAG.allreduce, rb);
+  const s = c.collSend(peer, TAG.allreduce, sb);
+  const ev = c.collWait(r, s);
+  if (ev !== null) yield ev;
+  c.collRelease(r, s);
+  if (reduceBytes > 0) {
+    const d = c.reduceDelay(reduceBytes);
+    if (d !== null) yield d;
+  }
+}
+
+/**
+ * The non-power-of-two fold of MPICH's allreduce: of the first 2*rem ranks (rem = p - pof2),
+ * each even rank sends its whole vector to the next odd rank, which reduces it; the even ranks
+ * then sit out. Returns the rank's number among the pof2 survivors, or -1.
+ */
+function* foldIn(c: Comm, bytes: number, rem: number): MpiCall<number> {
+  const me = c.rank;
+  if (me < 2 * rem) {
+    if (me % 2 === 0) {
+      const s = c.collSend(me + 1, TAG.allreduce, bytes);
+      const ev = c.collWait(s, -1);
+      if (ev !== null) yield ev;
+      c.collRelease(s, -1);
+      return -1;
+    }
+    const r = c.collRecv(me - 1, TAG.allreduce, bytes);
+    const ev = c.collWait(r, -1);
+    if (ev !== null) yield ev;
+    c.collRelease(r, -1);
+    const d = c.reduceDelay(bytes);
+    if (d !== null) yield d;
+    return me >> 1;
+  }
+  return me - rem;
+}
+
+/** The last step of the fold: odd ranks hand the result back to the even ranks that sat out. */
+function* foldOut(c: Comm, bytes: number, rem: number): MpiCall {
+  const me = c.rank;
+  if (me >= 2 * rem) return;
+  const slot = me % 2 === 1 ? c.collSend(me - 1, TAG.allreduce, bytes) : c.collRecv(me + 1, TAG.allreduce, bytes);
+  const ev = c.collWait(slot, -1);
+  if (ev !== null) yield ev;
+  c.collRelease(slot, -1);
+}
+
+/** World-of-survivors rank back to a communicator rank. */
+function realRank(newrank: number, rem: number): number {
+  return newrank < rem ? newrank * 2 + 1 : newrank + rem;
+}
+
+/**
+ * Recursive-doubling allreduce (MPICH, short messages): lg p' exchanges of the whole vector with
+ * rank XOR 2^k, each followed by a reduction, with the fold for non-power-of-two p.
+ * Cost: p = 2^k: lg p * (alpha + n*beta + n*gamma); otherwise
+ * (floor(lg p) + 1) * (alpha + n*beta + n*gamma) + (alpha + n*beta).
+ */
+export function* recursiveDoublingAllreduce(c: Comm, bytes: number): MpiCall {
+  const p = c.size;
+  if (p === 1) return;
+  const m = pof2(p);
+  const rem = p - m;
+  const newrank = yield* foldIn(c, bytes, rem);
+  if (newrank >= 0) {
+    for (let mask = 1; mask < m; mask <<= 1) {
+      yield* exchange(c, realRank(newrank ^ mask, rem), bytes, bytes, bytes);
+    }
+  }
+  yield* foldOut(c, bytes, rem);
+}
+
+/**
+ * Rabenseifner's allreduce (MPICH, long messages): reduce-scatter by recursive halving, then
+ * allgather by recursive doubling, with the fold for non-power-of-two p.
+ * Cost (p = 2^k, n divisible): 2 lg p * alpha + 2 (p-1)/p * n*beta + (p-1)/p * n*gamma.
+ */
+export function* rabenseifnerAllreduce(c: Comm, bytes: number): MpiCall {
+  const p = c.size;
+  if (p === 1) return;
+  const m = pof2(p);
+  const rem = p - m;
+  const newrank = yield* foldIn(c, bytes, rem);
+  if (newrank >= 0) {
+    const ch = new Chunks(bytes, m, c.world.collectives.elementBytes);
+    let sendIdx = 0;
+    let recvIdx = 0;
+    let lastIdx = m;
+    let mask = 1;
+    while (mask < m) {
+      const newdst = newrank ^ mask;
+      const half = m / (mask * 2);
+      let sb: number;
+      let rb: number;
+      if (newrank < newdst) {
+        sendIdx = recvIdx + half;
+        sb = ch.range(sendIdx, lastIdx);
+        rb = ch.range(recvIdx, sendIdx);
+      } else {
+        recvIdx = sendIdx + half;
+        sb = ch.range(sendIdx, recvIdx);
+        rb = ch.range(recvIdx, lastIdx);
+      }
+      yield* exchange(c, realRank(newdst, rem), sb, rb, rb);
+      sendIdx = recvIdx;
+      mask <<= 1;
+      if (mask < m) lastIdx = recvIdx + m / mask;
+    }
+    mask >>= 1;
+    while (mask > 0) {
+      const newdst = newrank ^ mask;
+      const half = m / (mask * 2);
+      let sb: number;
+      let rb: number;
+      if (newrank < newdst) {
+        if (mask !== m / 2) lastIdx += half;
+        recvIdx = sendIdx + half;
+        sb = ch.range(sendIdx, recvIdx);
+        rb = ch.range(recvIdx, lastIdx);
+      } else {
+        recvIdx = sendIdx - half;
+        sb = ch.range(sendIdx, lastIdx);
+        rb = ch.range(recvIdx, sendIdx);
+      }
+      yield* exchange(c, realRank(newdst, rem), sb, rb, 0);
+      if (newrank > newdst) sendIdx = recvIdx;
+      mask >>= 1;
+    }
+  }
+  yield* foldOut(c, bytes, rem);
+}
+
+/**
+ * Ring allreduce (Patarasuk and Yuan 2009): a ring reduce-scatter of p chunks followed by a ring
+ * allgather. Cost: 2 (p-1) * alpha + 2 (p-1)/p * n*beta + (p-1)/p * n*gamma.
+ */
+export function* ringAllreduce(c: Comm, bytes: number): MpiCall {
+  const p = c.size;
+  if (p === 1) return;
+  const ch = new Chunks(bytes, p, c.world.collectives.elementBytes);
+  const me = c.rank;
+  const left = (me - 1 + p) % p;
+  const right = (me + 1) % p;
+  for (let i = 0; i < p - 1; i++) {
+    const sendChunk = (me - i + p) % p;
+    const recvChunk = (me - i - 1 + 2 * p) % p;
+    const r = c.collRecv(left, TAG.allreduce, ch.size(recvChunk));
+    const s = c.collSend(right, TAG.allreduce, ch.size(sendChunk));
+    const ev = c.collWait(r, s);
+    if (ev !== null) yield ev;
+    c.collRelease(r, s);
+    const d = c.reduceDelay(ch.size(recvChunk));
+    if (d !== null) yield d;
+  }
+  for (let i = 0; i < p - 1; i++) {
+    const sendChunk = (me + 1 - i + p) % p;
+    const recvChunk = (me - i + p) % p;
+    const r = c.collRecv(left, TAG.allreduce, ch.size(recvChunk));
+    const s = c.collSend(right, TAG.allreduce, ch.size(sendChunk));
+    const ev = c.collWait(r, s);
+    if (ev !== null) yield ev;
+    c.collRelease(r, s);
+  }
+}
+
+registerCollective({
+  name: "recursive_doubling",
+  collective: "allreduce",
+  summary: "whole-vector exchanges with rank XOR 2^k (MPICH: n <= 2048 bytes)",
+  cost: "lg p * (alpha + n*beta + n*gamma) for p = 2^k; (floor(lg p)+1)(alpha + n*beta + n*gamma) + alpha + n*beta otherwise",
+  params: [],
+  run: (c, bytes) => recursiveDoublingAllreduce(c, bytes),
+});
+
+registerCollective({
+  name: "rabenseifner",
+  collective: "allreduce",
+  summary: "reduce-scatter (recursive halving) + allgather (recursive doubling) (MPICH: n > 2048 bytes)",
+  cost: "2 lg p * alpha + 2 (p-1)/p * n*beta + (p-1)/p * n*gamma for p = 2^k",
+  params: [],
+  run: (c, bytes) => rabenseifnerAllreduce(c, bytes),
+});
+
+registerCollective({
+  name: "ring",
+  collective: "allreduce",
+  summary: "ring reduce-scatter + ring allgather (bandwidth-optimal; only when forced)",
+  cost: "2 (p-1) * alpha + 2 (p-1)/p * n*beta + (p-1)/p * n*gamma",
+  params: [],
+  run: (c, bytes) => ringAllreduce(c, bytes),
+});

@@ -1,0 +1,14 @@
+/**
+ * Collective algorithms built from point-to-point messages, registered by name per collective,
+ * and their MPICH-style selection.
+ *
+ * @packageDocumentation
+ */
+export { type CollectiveName, type CollectiveAlgorithm, COLLECTIVES, collectiveAlgorithms, registerCollective, pof2, ceilLog2, isPow2, Chunks, TAG as COLLECTIVE_TAGS } from "./algorithm.js";
+export { type CollectiveSpec, collectiveParams, CollectiveConfigError, ResolvedCollectives, resolveCollectives } from "./config.js";
+export { disseminationBarrier } from "./barrier.js";
+export { binomialBcast, scatterRingAllgatherBcast, scatterRecursiveDoublingBcast } from "./bcast.js";
+export { binomialReduce } from "./reduce.js";
+export { recursiveDoublingAllreduce, rabenseifnerAllreduce, ringAllreduce } from "./allreduce.js";
+export { ringAllgather, recursiveDoublingAllgather, bruckAllgather } from "./allgather.js";
+export { bruckAlltoall, scatteredAlltoall, pairwiseAlltoall } from "./alltoall.js";

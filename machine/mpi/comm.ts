@@ -1,0 +1,454 @@
+import type { Yieldable } from "../../engine/index.js";
+import { ANY_SOURCE, ANY_TAG, CALL, MPI_CALLS, REQUEST_NULL, TAG_UB, type MpiCallName } from "./constants.js";
+import { MpiUsageError } from "./errors.js";
+import { F_INTERNAL, KIND_RECV, NIL } from "./requests.js";
+import type { MpiWorld, RankWait } from "./world.js";
+
+/** What a completed receive delivered. `source` is a rank of the receive's communicator. */
+export interface Status {
+  readonly source: number;
+  readonly tag: number;
+  /** Message size in bytes. */
+  readonly bytes: number;
+  /** The number the sender attached (0 if none). */
+  readonly value: number;
+}
+
+/** The generator type of blocking MPI calls: yields kernel events, returns `T`. */
+export type MpiCall<T = void> = Generator<Yieldable, T, unknown>;
+
+/**
+ * A communicator's membership: size, matching contexts and the mapping between its ranks and
+ * world ranks. Point-to-point traffic uses context `2*id`, collectives `2*id + 1`, so they never
+ * match each other.
+ */
+export class Group {
+  /** Context of point-to-point messages. */
+  readonly ctx: number;
+  /** Context of collective-internal messages. */
+  readonly collCtx: number;
+  private fromWorld: Int32Array | null = null;
+  private readonly comms = new Map<number, Comm>();
+
+  /** @internal */
+  constructor(
+    private readonly world: MpiWorld,
+    readonly id: number,
+    readonly name: string,
+    readonly size: number,
+    private readonly members: Int32Array | null,
+  ) {
+    this.ctx = 2 * id;
+    this.collCtx = 2 * id + 1;
+    if (members !== null) {
+      this.fromWorld = new Int32Array(world.size).fill(-1);
+      for (let i = 0; i < members.length; i++) this.fromWorld[members[i]] = i;
+    }
+  }
+
+  /** World rank of group rank `r`. */
+  toWorld(r: number): number {
+    return this.members === null ? r : this.members[r];
+  }
+
+  /** Group rank of world rank `w`, or -1 when not a member. */
+  toGroup(w: number): number {
+    return this.fromWorld === null ? w : this.fromWorld[w];
+  }
+
+  /**
+   * The communicator of member `worldRank`.
+   * @throws RangeError when it is not a member
+   */
+  comm(worldRank: number): Comm {
+    if (this.members === null) return this.world.comm(worldRank);
+    const r = this.toGroup(worldRank);
+    if (r < 0) throw new RangeError(`world rank ${worldRank} is not a member of ${this.name}`);
+    let c = this.comms.get(r);
+    if (c === undefined) this.comms.set(r, (c = new Comm(this.world, this, r)));
+    return c;
+  }
+}
+
+/**
+ * One rank's view of a communicator: the MPI API a simulated rank calls. Blocking calls are
+ * generators used with `yield*` inside the rank's kernel process; non-blocking calls return
+ * request handles (numbers) at once:
+ *
+ * ```ts
+ * sim.process(function* () {
+ *   const comm = world.comm(rank);
+ *   const r = comm.irecv(ANY_SOURCE, 7, 4096);
+ *   yield* comm.send((rank + 1) % comm.size, 7, 4096);
+ *   yield* comm.wait(r);
+ *   yield* comm.allreduce(8);
+ * }(), { name: `rank ${rank}` });
+ * ```
+ *
+ * Ranks, sources and destinations are ranks of this communicator. Sizes are bytes (the simulator
+ * moves no data; an optional number `value` travels with a message so programs can identify it).
+ * Every call is reported to the world's {@link MpiObserver}. Completed handles passed in arrays
+ * are replaced by {@link REQUEST_NULL}, as MPI does.
+ */
+export class Comm {
+  /** This rank in the communicator. */
+  readonly rank: number;
+  /** Number of ranks in the communicator. */
+  readonly size: number;
+  /** This rank in MPI_COMM_WORLD. */
+  readonly worldRank: number;
+
+  /** @internal */
+  constructor(
+    readonly world: MpiWorld,
+    readonly group: Group,
+    rank: number,
+  ) {
+    this.rank = rank;
+    this.size = group.size;
+    this.worldRank = group.toWorld(rank);
+  }
+
+  /** Communicator name. */
+  get name(): string {
+    return this.group.name;
+  }
+
+  /** Status of the last receive this rank completed (any communicator), translated to this communicator's ranks. */
+  get status(): Status {
+    const w = this.world;
+    const me = this.worldRank;
+    return { source: this.group.toGroup(w.stSource[me]), tag: w.stTag[me], bytes: w.stBytes[me], value: w.stValue[me] };
+  }
+
+  // ------------------------------------------------------------ observation
+
+  private enter(call: number): void {
+    const w = this.world;
+    w.setCall(this.worldRank, call);
+    const o = w.observer;
+    if (o !== null) o.enter(this.worldRank, MPI_CALLS[call] as MpiCallName, w.sim.now);
+  }
+
+  private exit(call: number, bytes: number): void {
+    const w = this.world;
+    w.setCall(this.worldRank, CALL.none);
+    const o = w.observer;
+    if (o !== null) o.exit(this.worldRank, MPI_CALLS[call] as MpiCallName, w.sim.now, bytes);
+  }
+
+  // ------------------------------------------------------------ validation
+
+  private checkDest(call: string, dest: number, tag: number, bytes: number): void {
+    if (!Number.isInteger(dest) || dest < 0 || dest >= this.size) throw new MpiUsageError(this.worldRank, call, `destination ${dest} is outside [0, ${this.size}) of ${this.name}`);
+    if (!Number.isInteger(tag) || tag < 0 || tag > TAG_UB) throw new MpiUsageError(this.worldRank, call, `tag ${tag} is outside [0, ${TAG_UB}]`);
+    if (!(bytes >= 0) || !Number.isFinite(bytes)) throw new MpiUsageError(this.worldRank, call, `size ${bytes} bytes is not a finite number >= 0`);
+  }
+
+  private checkSource(call: string, source: number, tag: number, bytes: number): void {
+    if (source !== ANY_SOURCE && (!Number.isInteger(source) || source < 0 || source >= this.size))
+      throw new MpiUsageError(this.worldRank, call, `source ${source} is outside [0, ${this.size}) of ${this.name} and is not ANY_SOURCE`);
+    if (tag !== ANY_TAG && (!Number.isInteger(tag) || tag < 0 || tag > TAG_UB)) throw new MpiUsageError(this.worldRank, call, `tag ${tag} is outside [0, ${TAG_UB}] and is not ANY_TAG`);
+    if (!(bytes >= 0)) throw new MpiUsageError(this.worldRank, call, `buffer size ${bytes} bytes is not a number >= 0`);
+  }
+
+  private slot(call: string, handle: number): number {
+    const s = this.world.pool.slotOf(handle);
+    if (s === NIL || this.world.pool.owner[s] !== this.worldRank || (this.world.pool.flags[s] & F_INTERNAL) !== 0)
+      throw new MpiUsageError(this.worldRank, call, `request ${handle} is not an active request of this rank`);
+    return s;
+  }
+
+  private sendSlot(dest: number, tag: number, bytes: number, value: number): number {
+    return this.world.postSend(this.worldRank, this.group.toWorld(dest), tag, this.group.ctx, bytes, value, false);
+  }
+
+  private recvSlot(source: number, tag: number, bytes: number): number {
+    return this.world.postRecv(this.worldRank, source === ANY_SOURCE ? ANY_SOURCE : this.group.toWorld(source), tag, this.group.ctx, bytes, false);
+  }
+
+  /** Bytes a completed request moved (for the observer). */
+  private moved(s: number): number {
+    return this.world.pool.bytes[s];
+  }
+
+  // ------------------------------------------------------------ point to point
+
+  /**
+   * Starts a send (MPI_Isend) of `bytes` to `dest` with `tag`; returns its request handle.
+   * @throws MpiUsageError for a bad destination, tag or size
+   */
+  isend(dest: number, tag: number, bytes: number, value = 0): number {
+    this.checkDest("MPI_Isend()", dest, tag, bytes);
+    this.enter(CALL.isend);
+    const s = this.sendSlot(dest, tag, bytes, value);
+    this.exit(CALL.isend, 0);
+    return this.world.pool.handle(s);
+  }
+
+  /**
+   * Posts a receive (MPI_Irecv) from `source` (or {@link ANY_SOURCE}) with `tag` (or {@link ANY_TAG})
+   * into a buffer of `bytes` (default: any size); returns its request handle.
+   * @throws MpiUsageError for a bad source or tag; a larger matching message fails the run (truncation)
+   */
+  irecv(source: number, tag: number, bytes = Infinity): number {
+    this.checkSource("MPI_Irecv()", source, tag, bytes);
+    this.enter(CALL.irecv);
+    const s = this.recvSlot(source, tag, bytes);
+    this.exit(CALL.irecv, 0);
+    return this.world.pool.handle(s);
+  }
+
+  /** Blocking send (MPI_Send): returns when the send request completes. */
+  *send(dest: number, tag: number, bytes: number, value = 0): MpiCall {
+    this.checkDest("MPI_Send()", dest, tag, bytes);
+    this.enter(CALL.send);
+    const s = this.sendSlot(dest, tag, bytes, value);
+    const ev = this.world.beginWait2(this.worldRank, s, -1);
+    if (ev !== null) yield ev;
+    this.world.release(s);
+    this.exit(CALL.send, bytes);
+  }
+
+  /** Blocking receive (MPI_Recv); returns the source (a rank of this communicator); see {@link status}. */
+  *recv(source: number, tag: number, bytes = Infinity): MpiCall<number> {
+    this.checkSource("MPI_Recv()", source, tag, bytes);
+    this.enter(CALL.recv);
+    const s = this.recvSlot(source, tag, bytes);
+    const ev = this.world.beginWait2(this.worldRank, s, -1);
+    if (ev !== null) yield ev;
+    const got = this.moved(s);
+    this.world.release(s);
+    this.exit(CALL.recv, got);
+    return this.group.toGroup(this.world.stSource[this.worldRank]);
+  }
+
+  /** MPI_Sendrecv: sends to `dest` and receives from `source` at the same time; returns the source. */
+  *sendrecv(dest: number, sendTag: number, sendBytes: number, source: number, recvTag: number, recvBytes = Infinity, value = 0): MpiCall<number> {
+    this.checkDest("MPI_Sendrecv()", dest, sendTag, sendBytes);
+    this.checkSource("MPI_Sendrecv()", source, recvTag, recvBytes);
+    this.enter(CALL.sendrecv);
+    const r = this.recvSlot(source, recvTag, recvBytes);
+    const s = this.sendSlot(dest, sendTag, sendBytes, value);
+    const ev = this.world.beginWait2(this.worldRank, r, s);
+    if (ev !== null) yield ev;
+    const got = this.moved(r);
+    this.world.release(r);
+    this.world.release(s);
+    this.exit(CALL.sendrecv, sendBytes + got);
+    return this.group.toGroup(this.world.stSource[this.worldRank]);
+  }
+
+  /** MPI_Wait on one request; the handle is dead afterwards. A receive's status goes to {@link status}. */
+  *wait(request: number): MpiCall {
+    this.enter(CALL.wait);
+    if (request === REQUEST_NULL) {
+      this.exit(CALL.wait, 0);
+      return;
+    }
+    const s = this.slot("MPI_Wait()", request);
+    const ev = this.world.beginWait2(this.worldRank, s, -1);
+    if (ev !== null) yield ev;
+    const b = this.moved(s);
+    this.world.release(s);
+    this.exit(CALL.wait, b);
+  }
+
+  /**
+   * MPI_Waitall: waits for every request in `requests` and sets each entry to REQUEST_NULL.
+   * With `statuses`, entry i receives the status of a completed receive i.
+   */
+  *waitall(requests: number[], statuses?: Status[]): MpiCall {
+    this.enter(CALL.waitall);
+    const slots = this.slotsOf("MPI_Waitall()", requests);
+    const ev = this.world.beginWait(this.worldRank, slots, slots.length, false);
+    if (ev !== null) yield ev;
+    let b = 0;
+    for (let i = 0; i < slots.length; i++) {
+      const s = slots[i];
+      if (s < 0) continue;
+      b += this.moved(s);
+      this.finish(s, i, statuses);
+      requests[i] = REQUEST_NULL;
+    }
+    this.exit(CALL.waitall, b);
+  }
+
+  /**
+   * MPI_Waitany: waits until one of `requests` completes; returns its index (its entry becomes
+   * REQUEST_NULL) or -1 (MPI_UNDEFINED) when every entry is REQUEST_NULL.
+   */
+  *waitany(requests: number[]): MpiCall<number> {
+    this.enter(CALL.waitany);
+    const slots = this.slotsOf("MPI_Waitany()", requests);
+    const ev = this.world.beginWait(this.worldRank, slots, slots.length, true);
+    if (ev !== null) yield ev;
+    let found = -1;
+    let b = 0;
+    for (let i = 0; i < slots.length; i++) {
+      const s = slots[i];
+      if (s < 0) continue;
+      if (found < 0 && this.world.isComplete(s)) {
+        found = i;
+        b = this.moved(s);
+        this.finish(s, i, undefined);
+        requests[i] = REQUEST_NULL;
+      } else this.world.unwait(s);
+    }
+    this.exit(CALL.waitany, b);
+    return found;
+  }
+
+  /**
+   * MPI_Waitsome: waits until at least one of `requests` completes; returns the indices of all
+   * that are complete (their entries become REQUEST_NULL), or an empty array when every entry is
+   * REQUEST_NULL. With `statuses`, entry i receives the status of a completed receive i.
+   */
+  *waitsome(requests: number[], statuses?: Status[]): MpiCall<number[]> {
+    this.enter(CALL.waitsome);
+    const slots = this.slotsOf("MPI_Waitsome()", requests);
+    const ev = this.world.beginWait(this.worldRank, slots, slots.length, true);
+    if (ev !== null) yield ev;
+    const done: number[] = [];
+    let b = 0;
+    for (let i = 0; i < slots.length; i++) {
+      const s = slots[i];
+      if (s < 0) continue;
+      if (this.world.isComplete(s)) {
+        done.push(i);
+        b += this.moved(s);
+        this.finish(s, i, statuses);
+        requests[i] = REQUEST_NULL;
+      } else this.world.unwait(s);
+    }
+    this.exit(CALL.waitsome, b);
+    return done;
+  }
+
+  /**
+   * MPI_Test: true when the request is complete, in which case it is released (the handle is dead
+   * afterwards and a receive's status goes to {@link status}). REQUEST_NULL tests true.
+   */
+  test(request: number): boolean {
+    this.enter(CALL.test);
+    if (request === REQUEST_NULL) {
+      this.exit(CALL.test, 0);
+      return true;
+    }
+    const s = this.slot("MPI_Test()", request);
+    const done = this.world.isComplete(s);
+    let b = 0;
+    if (done) {
+      b = this.moved(s);
+      this.world.release(s);
+    }
+    this.exit(CALL.test, b);
+    return done;
+  }
+
+  private slotsOf(call: string, requests: readonly number[]): Int32Array {
+    const slots = new Int32Array(requests.length);
+    for (let i = 0; i < requests.length; i++) slots[i] = requests[i] === REQUEST_NULL ? -1 : this.slot(call, requests[i]);
+    return slots;
+  }
+
+  private finish(s: number, i: number, statuses: Status[] | undefined): void {
+    const w = this.world;
+    const isRecv = w.pool.kind[s] === KIND_RECV;
+    w.release(s);
+    if (statuses !== undefined && isRecv) statuses[i] = this.status;
+  }
+
+  // ------------------------------------------------------------ collectives
+
+  /** MPI_Barrier. */
+  *barrier(): MpiCall {
+    this.enter(CALL.barrier);
+    yield* this.world.collectives.choose("barrier", this.size, 0).run(this, 0, 0);
+    this.exit(CALL.barrier, 0);
+  }
+
+  /** MPI_Bcast of `bytes` from `root`. */
+  *bcast(bytes: number, root = 0): MpiCall {
+    this.checkCollective("MPI_Bcast()", bytes, root);
+    this.enter(CALL.bcast);
+    yield* this.world.collectives.choose("bcast", this.size, bytes).run(this, bytes, root);
+    this.exit(CALL.bcast, bytes);
+  }
+
+  /** MPI_Reduce of `bytes` (per rank) to `root`; each reduction step costs bytes * reduceCostPerByte. */
+  *reduce(bytes: number, root = 0): MpiCall {
+    this.checkCollective("MPI_Reduce()", bytes, root);
+    this.enter(CALL.reduce);
+    yield* this.world.collectives.choose("reduce", this.size, bytes).run(this, bytes, root);
+    this.exit(CALL.reduce, bytes);
+  }
+
+  /** MPI_Allreduce of `bytes` (per rank). */
+  *allreduce(bytes: number): MpiCall {
+    this.checkCollective("MPI_Allreduce()", bytes, 0);
+    this.enter(CALL.allreduce);
+    yield* this.world.collectives.choose("allreduce", this.size, bytes).run(this, bytes, 0);
+    this.exit(CALL.allreduce, bytes);
+  }
+
+  /** MPI_Allgather: every rank contributes `bytes`; every rank ends with `bytes * size`. */
+  *allgather(bytes: number): MpiCall {
+    this.checkCollective("MPI_Allgather()", bytes, 0);
+    this.enter(CALL.allgather);
+    yield* this.world.collectives.choose("allgather", this.size, bytes).run(this, bytes, 0);
+    this.exit(CALL.allgather, bytes);
+  }
+
+  /** MPI_Alltoall: every rank sends `bytes` to every other rank. */
+  *alltoall(bytes: number): MpiCall {
+    this.checkCollective("MPI_Alltoall()", bytes, 0);
+    this.enter(CALL.alltoall);
+    yield* this.world.collectives.choose("alltoall", this.size, bytes).run(this, bytes, 0);
+    this.exit(CALL.alltoall, bytes);
+  }
+
+  private checkCollective(call: string, bytes: number, root: number): void {
+    if (!(bytes >= 0) || !Number.isFinite(bytes)) throw new MpiUsageError(this.worldRank, call, `size ${bytes} bytes is not a finite number >= 0`);
+    if (!Number.isInteger(root) || root < 0 || root >= this.size) throw new MpiUsageError(this.worldRank, call, `root ${root} is outside [0, ${this.size})`);
+  }
+
+  // ------------------------------------------------------------ building blocks of collective algorithms
+
+  /** @internal Collective-internal send to group rank `dest`; returns a slot. */
+  collSend(dest: number, tag: number, bytes: number): number {
+    return this.world.postSend(this.worldRank, this.group.toWorld(dest), tag, this.group.collCtx, bytes, 0, true);
+  }
+
+  /** @internal Collective-internal receive from group rank `source`; returns a slot. */
+  collRecv(source: number, tag: number, bytes: number): number {
+    return this.world.postRecv(this.worldRank, this.group.toWorld(source), tag, this.group.collCtx, Infinity, true);
+  }
+
+  /** @internal Waits for slots a and b (b may be -1): the event to yield, or null. Release with {@link collRelease}. */
+  collWait(a: number, b: number): RankWait | null {
+    return this.world.beginWait2(this.worldRank, a, b);
+  }
+
+  /** @internal Waits for the first n slots. */
+  collWaitAll(slots: Int32Array, n: number): RankWait | null {
+    return this.world.beginWait(this.worldRank, slots, n, false);
+  }
+
+  /** @internal Releases completed slots a and b (b may be -1). */
+  collRelease(a: number, b: number): void {
+    this.world.release(a);
+    if (b >= 0) this.world.release(b);
+  }
+
+  /** @internal Size in bytes of a completed receive slot (read before release). */
+  collReceived(s: number): number {
+    return this.world.pool.bytes[s];
+  }
+
+  /** @internal The delay of reducing `bytes` locally, or null when it is zero. */
+  reduceDelay(bytes: number): Yieldable | null {
+    const t = bytes * this.world.collectives.reduceCostPerByte;
+    return t > 0 ? this.world.sim.timeout(t) : null;
+  }
+}

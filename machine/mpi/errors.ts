@@ -1,0 +1,109 @@
+import { DeadlockError, type BlockedProcess } from "../../engine/index.js";
+
+/** A request a blocked rank waits on, for deadlock reports. */
+export interface PendingRequest {
+  /** `recv` (waits for a message) or `send` (waits for its message to be taken). */
+  readonly kind: "recv" | "send";
+  /** World rank of the peer; for a receive, -1 means any source. */
+  readonly peer: number;
+  /** Tag; for a receive, -1 means any tag. */
+  readonly tag: number;
+  /** Communicator name. */
+  readonly comm: string;
+  /** Message size or receive buffer size (bytes). */
+  readonly bytes: number;
+  /** For a send: `eager` or `rendezvous`; for a receive: `posted`. */
+  readonly state: string;
+}
+
+/** A rank found blocked in an MPI call when the event list ran dry. */
+export interface BlockedRank {
+  /** World rank. */
+  readonly rank: number;
+  /** The MPI call it is in (`MPI_Recv()`, `MPI_Allreduce()` ...). */
+  readonly call: string;
+  /** What it waits for. */
+  readonly waitsFor: readonly PendingRequest[];
+}
+
+/** A message that was sent but never received. */
+export interface UnreceivedMessage {
+  /** World rank of the sender. */
+  readonly source: number;
+  /** World rank of the destination. */
+  readonly dest: number;
+  readonly tag: number;
+  readonly comm: string;
+  readonly bytes: number;
+  /** `unexpected` (arrived, no matching receive), `in flight` or `rendezvous` (request to send waiting). */
+  readonly state: string;
+}
+
+/** A receive that was posted and never matched. */
+export interface UnmatchedReceive {
+  /** World rank that posted it. */
+  readonly rank: number;
+  /** Source it waits for (world rank, -1 for any). */
+  readonly source: number;
+  readonly tag: number;
+  readonly comm: string;
+}
+
+export function describePending(p: PendingRequest): string {
+  if (p.kind === "recv")
+    return `receive from ${p.peer < 0 ? "any source" : `rank ${p.peer}`} with ${p.tag < 0 ? "any tag" : `tag ${p.tag}`} on ${p.comm}`;
+  return `send of ${p.bytes} bytes to rank ${p.peer} with tag ${p.tag} on ${p.comm} (${p.state})`;
+}
+
+function describeUnreceived(m: UnreceivedMessage): string {
+  return `rank ${m.source} -> rank ${m.dest} tag ${m.tag} on ${m.comm}, ${m.bytes} bytes (${m.state})`;
+}
+
+/**
+ * An MPI deadlock: the event list ran dry while ranks were blocked in MPI calls. Names every
+ * blocked rank, the call it is in and what it waits for, plus every message sent but not received.
+ */
+export class MpiDeadlockError extends DeadlockError {
+  readonly isInputError = true;
+  constructor(
+    time: number,
+    blocked: readonly BlockedProcess[],
+    readonly ranks: readonly BlockedRank[],
+    readonly unreceived: readonly UnreceivedMessage[],
+  ) {
+    super(time, blocked);
+    this.name = "MpiDeadlockError";
+    const lines = ranks.slice(0, 16).map((r) => `  rank ${r.rank} in ${r.call} waits for ${r.waitsFor.map(describePending).join(" and ") || "nothing MPI knows of"}`);
+    if (ranks.length > 16) lines.push(`  ... and ${ranks.length - 16} more blocked ranks`);
+    const un = unreceived.slice(0, 16).map((m) => `  ${describeUnreceived(m)}`);
+    if (unreceived.length > 16) un.push(`  ... and ${unreceived.length - 16} more`);
+    this.message =
+      `MPI deadlock at t=${time} us: ${ranks.length} rank${ranks.length === 1 ? " is" : "s are"} blocked with no event left\n` +
+      lines.join("\n") +
+      (unreceived.length > 0 ? `\nmessages sent but never received:\n${un.join("\n")}` : "");
+  }
+}
+
+/** At finalisation, messages were left unreceived or receives unmatched. */
+export class MpiUnreceivedMessagesError extends Error {
+  readonly isInputError = true;
+  constructor(readonly time: number, readonly unreceived: readonly UnreceivedMessage[], readonly unmatched: readonly UnmatchedReceive[]) {
+    const un = unreceived.slice(0, 16).map((m) => `  ${describeUnreceived(m)}`);
+    const um = unmatched.slice(0, 16).map((r) => `  rank ${r.rank}: receive from ${r.source < 0 ? "any source" : `rank ${r.source}`} tag ${r.tag < 0 ? "any" : r.tag} on ${r.comm}`);
+    super(
+      `MPI finalisation at t=${time} us found ${unreceived.length} message(s) never received and ${unmatched.length} receive(s) never matched` +
+        (un.length ? `\nmessages never received:\n${un.join("\n")}` : "") +
+        (um.length ? `\nreceives never matched:\n${um.join("\n")}` : ""),
+    );
+    this.name = "MpiUnreceivedMessagesError";
+  }
+}
+
+/** A program used MPI wrongly (bad rank, tag, size or request handle; message truncated). */
+export class MpiUsageError extends Error {
+  readonly isInputError = true;
+  constructor(readonly rank: number, readonly call: string, detail: string) {
+    super(`rank ${rank}, ${call}: ${detail}`);
+    this.name = "MpiUsageError";
+  }
+}

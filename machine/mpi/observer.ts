@@ -1,0 +1,64 @@
+import type { MpiCallName } from "./constants.js";
+
+/**
+ * Hooks through which a measurement layer times every MPI call of every rank, TAU style. `enter`
+ * is called when a rank enters a call and `exit` when the call returns to the rank, both with the
+ * simulated time in microseconds. A collective reports once, as the collective (`MPI_Allreduce()`),
+ * never as the point-to-point messages it is built from. Calls of one rank nest properly (they
+ * never interleave), so the observer can keep a per-rank stack and attribute the time to the
+ * component invocation active on that rank.
+ */
+export interface MpiObserver {
+  /** Rank `rank` enters `call` at `now` (us). */
+  enter(rank: number, call: MpiCallName, now: number): void;
+  /**
+   * Rank `rank` leaves `call` at `now` (us). `bytes` is the payload the call moved for this rank:
+   * bytes sent plus bytes received for point-to-point calls and waits, the collective's message
+   * size argument for collectives.
+   */
+  exit(rank: number, call: MpiCallName, now: number, bytes: number): void;
+}
+
+/**
+ * A ready-made observer that sums time and counts calls per rank and call name; useful in tests
+ * and for quick "MPI time per rank" figures.
+ */
+export class MpiCallTotals implements MpiObserver {
+  /** `totals.get(call)[rank]`: inclusive microseconds. */
+  readonly time = new Map<MpiCallName, Float64Array>();
+  /** `calls.get(call)[rank]`: number of calls. */
+  readonly calls = new Map<MpiCallName, Float64Array>();
+  /** Bytes per call name and rank. */
+  readonly bytes = new Map<MpiCallName, Float64Array>();
+  private readonly started: Float64Array;
+  private readonly depth: Int32Array;
+
+  /** @param ranks - number of ranks observed */
+  constructor(readonly ranks: number) {
+    this.started = new Float64Array(ranks);
+    this.depth = new Int32Array(ranks);
+  }
+
+  enter(rank: number, _call: MpiCallName, now: number): void {
+    if (this.depth[rank]++ === 0) this.started[rank] = now;
+  }
+
+  exit(rank: number, call: MpiCallName, now: number, bytes: number): void {
+    this.depth[rank]--;
+    const arr = (m: Map<MpiCallName, Float64Array>) => {
+      let a = m.get(call);
+      if (a === undefined) m.set(call, (a = new Float64Array(this.ranks)));
+      return a;
+    };
+    arr(this.time)[rank] += now - this.started[rank];
+    arr(this.calls)[rank]++;
+    arr(this.bytes)[rank] += bytes;
+  }
+
+  /** Total MPI time of `rank` over all calls (us). */
+  totalTime(rank: number): number {
+    let t = 0;
+    for (const a of this.time.values()) t += a[rank];
+    return t;
+  }
+}

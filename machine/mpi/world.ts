@@ -1,0 +1,628 @@
+import { SimEvent, type BlockedProcess, type Process, type RunOptions, type RunResult, type Simulation, type Yieldable } from "../../engine/index.js";
+import { Interconnect, type NetworkSpec, type ResolvedNetwork } from "../network/index.js";
+import { ANY_SOURCE, ANY_TAG, CALL, MPI_CALLS } from "./constants.js";
+import { MpiDeadlockError, MpiUnreceivedMessagesError, MpiUsageError, describePending, type BlockedRank, type PendingRequest, type UnmatchedReceive, type UnreceivedMessage } from "./errors.js";
+import type { MpiObserver } from "./observer.js";
+import {
+  F_AUTO,
+  F_COMPLETE,
+  F_INTERNAL,
+  F_MATCHED,
+  F_NET,
+  F_QUEUED,
+  F_RDV,
+  F_RELEASED,
+  F_SCHED,
+  F_WAITED,
+  KIND_RECV,
+  KIND_SEND,
+  NIL,
+  RequestPool,
+  SLOT_SPAN,
+} from "./requests.js";
+import { resolveCollectives, type CollectiveSpec, type ResolvedCollectives } from "./collectives/config.js";
+import { Comm, Group } from "./comm.js";
+
+/**
+ * Where ranks run: `rankToNode[r]` is the node of world rank r (0-based, < nodes). Produced by
+ * the node model; a function is accepted too (then `ranks` is required).
+ */
+export interface Placement {
+  /** Number of nodes (NICs). */
+  readonly nodes: number;
+  /** Node of each rank. */
+  readonly rankToNode: Int32Array | readonly number[] | ((rank: number) => number);
+  /** Number of ranks (required with a function; defaults to `rankToNode.length`). */
+  readonly ranks?: number;
+}
+
+/** Options of an {@link MpiWorld}. */
+export interface MpiWorldOptions {
+  /** Rank placement on nodes. */
+  readonly placement: Placement;
+  /** Network description (default: gigabit-ethernet, Hockney). */
+  readonly network?: NetworkSpec | ResolvedNetwork;
+  /** Collective algorithm choices and thresholds (default: MPICH-style automatic selection). */
+  readonly collectives?: CollectiveSpec;
+  /** Hooks timing every MPI call (see {@link MpiObserver}). */
+  readonly observer?: MpiObserver;
+}
+
+/** Wait modes. */
+const WAIT_ALL = 1;
+const WAIT_ANY = 2;
+
+/**
+ * The event a rank's process yields while blocked in MPI. Its description names the MPI call
+ * and what the rank waits for, so a plain kernel {@link DeadlockError} is already informative.
+ * @internal
+ */
+export class RankWait extends SimEvent<void> {
+  constructor(sim: Simulation, private readonly world: MpiWorld, readonly rank: number) {
+    super(sim);
+  }
+  override describe(): string {
+    return this.world.describeRank(this.rank);
+  }
+}
+
+/**
+ * The MPI world of one simulation: every rank's matching queues, the request pool, the
+ * interconnect, and the protocols (eager, rendezvous) that move messages through it.
+ *
+ * Programs use it through per-rank communicators ({@link MpiWorld.comm}); each rank is a kernel
+ * process whose generator calls `yield* comm.send(...)`, `yield* comm.allreduce(...)` etc.
+ *
+ * Semantics:
+ * - matching by (source, tag, communicator) with {@link ANY_SOURCE} / {@link ANY_TAG}, in the order
+ *   messages were sent between a pair (non-overtaking: a message's envelope never arrives before
+ *   an earlier one from the same sender on the same path);
+ * - messages of at most `eagerLimit` bytes are sent eagerly (the envelope carries the data; if no
+ *   receive is posted it waits in the destination's unexpected-message queue); larger ones use
+ *   rendezvous: a request-to-send, a clear-to-send once the receive is matched, then the data;
+ * - a send request completes when its message is delivered (Hockney) or injected (LogGP); a
+ *   receive completes when the data has arrived plus the receiver's overhead.
+ */
+export class MpiWorld {
+  /** Number of world ranks. */
+  readonly size: number;
+  /** Node of each rank. */
+  readonly rankToNode: Int32Array;
+  /** The network. */
+  readonly net: Interconnect;
+  /** Resolved collective configuration. */
+  readonly collectives: ResolvedCollectives;
+  /** Observer of MPI calls, or null. */
+  observer: MpiObserver | null;
+  /** Point-to-point messages injected so far (including those of collectives and control messages excluded). */
+  messages = 0;
+  /** Payload bytes of those messages. */
+  bytes = 0;
+
+  /** @internal */ readonly pool = new RequestPool();
+  /** @internal */ readonly waitEvents: (RankWait | null)[];
+  /** @internal Current MPI call of each rank (index into MPI_CALLS). */ readonly callOf: Uint8Array;
+  /** @internal Status of the last completed receive per rank. */ readonly stSource: Int32Array;
+  /** @internal */ readonly stTag: Int32Array;
+  /** @internal */ readonly stBytes: Float64Array;
+  /** @internal */ readonly stValue: Float64Array;
+  private readonly prqHead: Int32Array;
+  private readonly prqTail: Int32Array;
+  private readonly umqHead: Int32Array;
+  private readonly umqTail: Int32Array;
+  private readonly waitMode: Uint8Array;
+  private readonly waitRemaining: Int32Array;
+  private readonly lastArrival: Float64Array;
+  private readonly groups: Group[] = [];
+  private worldComms: (Comm | undefined)[];
+  private reportStamp = -1;
+  private reportCache = new Map<number, PendingRequest[]>();
+  private readonly deliveryInter: boolean;
+  private readonly deliveryIntra: boolean;
+
+  /**
+   * @throws RangeError for an invalid placement; NetworkConfigError / CollectiveConfigError for bad configuration
+   */
+  constructor(readonly sim: Simulation, options: MpiWorldOptions) {
+    const pl = options.placement;
+    let n: number;
+    if (typeof pl.rankToNode === "function") {
+      if (pl.ranks === undefined) throw new RangeError("placement.ranks is required when rankToNode is a function");
+      n = pl.ranks;
+    } else n = pl.ranks ?? pl.rankToNode.length;
+    if (!Number.isInteger(n) || n < 1) throw new RangeError(`placement: rank count must be a positive integer, got ${n}`);
+    const map = new Int32Array(n);
+    for (let r = 0; r < n; r++) {
+      const node = typeof pl.rankToNode === "function" ? pl.rankToNode(r) : pl.rankToNode[r];
+      if (!Number.isInteger(node) || node < 0 || node >= pl.nodes) throw new RangeError(`placement: rank ${r} is on node ${node}, outside [0, ${pl.nodes})`);
+      map[r] = node;
+    }
+    this.size = n;
+    this.rankToNode = map;
+    this.net = new Interconnect(sim, options.network ?? {}, pl.nodes);
+    this.deliveryInter = this.net.inter.sendCompletes === "delivery";
+    this.deliveryIntra = this.net.intra.sendCompletes === "delivery";
+    this.collectives = resolveCollectives(options.collectives);
+    this.observer = options.observer ?? null;
+    this.waitEvents = new Array(n).fill(null);
+    this.callOf = new Uint8Array(n);
+    this.stSource = new Int32Array(n);
+    this.stTag = new Int32Array(n);
+    this.stBytes = new Float64Array(n);
+    this.stValue = new Float64Array(n);
+    this.prqHead = new Int32Array(n).fill(NIL);
+    this.prqTail = new Int32Array(n).fill(NIL);
+    this.umqHead = new Int32Array(n).fill(NIL);
+    this.umqTail = new Int32Array(n).fill(NIL);
+    this.waitMode = new Uint8Array(n);
+    this.waitRemaining = new Int32Array(n);
+    this.lastArrival = new Float64Array(2 * n);
+    this.worldComms = new Array(n);
+    this.groups.push(new Group(this, 0, "MPI_COMM_WORLD", n, null));
+  }
+
+  /** The MPI_COMM_WORLD communicator of `rank`. @throws RangeError for a rank outside the world */
+  comm(rank: number): Comm {
+    if (!Number.isInteger(rank) || rank < 0 || rank >= this.size) throw new RangeError(`rank ${rank} is outside [0, ${this.size})`);
+    return (this.worldComms[rank] ??= new Comm(this, this.groups[0], rank));
+  }
+
+  /**
+   * Starts one kernel process per world rank, named `rank N`, running `program(comm)` with that
+   * rank's MPI_COMM_WORLD communicator. Returns the processes (index = rank).
+   */
+  launch(program: (comm: Comm) => Generator<Yieldable, unknown, unknown>): Process<unknown>[] {
+    const out: Process<unknown>[] = new Array(this.size);
+    for (let r = 0; r < this.size; r++) out[r] = this.sim.process(program(this.comm(r)), { name: `rank ${r}` });
+    return out;
+  }
+
+  /**
+   * A new communicator over the given world ranks (in their new rank order), created outside
+   * simulated time (like a communicator built at start-up). Returns its group; get each member's
+   * communicator with `group.comm(worldRank)`.
+   * @throws RangeError for duplicate or out-of-range ranks
+   */
+  createComm(name: string, worldRanks: readonly number[]): Group {
+    const seen = new Set<number>();
+    for (const r of worldRanks) {
+      if (!Number.isInteger(r) || r < 0 || r >= this.size || seen.has(r)) throw new RangeError(`createComm('${name}'): invalid or duplicate world rank ${r}`);
+      seen.add(r);
+    }
+    const g = new Group(this, this.groups.length, name, worldRanks.length, Int32Array.from(worldRanks));
+    this.groups.push(g);
+    return g;
+  }
+
+  /** @internal Name of a matching context. */
+  contextName(ctx: number): string {
+    const g = this.groups[ctx >> 1];
+    return g ? `${g.name}${ctx & 1 ? " (collective)" : ""}` : `context ${ctx}`;
+  }
+
+  // ---------------------------------------------------------------- posting
+
+  /**
+   * @internal Posts a send of `bytes` from world rank `rank` to world rank `dest`; returns its slot.
+   * Computes the whole eager transfer (or the request-to-send) now and schedules its arrival.
+   */
+  postSend(rank: number, dest: number, tag: number, ctx: number, bytes: number, value: number, internal: boolean): number {
+    const p = this.pool;
+    const s = p.alloc();
+    const now = this.sim.now;
+    p.kind[s] = KIND_SEND;
+    p.owner[s] = rank;
+    p.peer[s] = dest;
+    p.tag[s] = tag;
+    p.ctx[s] = ctx;
+    p.bytes[s] = bytes;
+    p.value[s] = value;
+    p.match[s] = NIL;
+    p.next[s] = NIL;
+    this.messages++;
+    this.bytes += bytes;
+    const net = this.net;
+    const eager = bytes <= net.eagerLimit;
+    const path = net.transfer(this.rankToNode[rank], this.rankToNode[dest], eager ? bytes : net.config.controlBytes, now);
+    // Non-overtaking: a sender's envelopes on one path arrive in the order they were sent.
+    const key = 2 * rank + path;
+    let arrival = net.arrival;
+    if (arrival < this.lastArrival[key]) arrival = this.lastArrival[key];
+    this.lastArrival[key] = arrival;
+    let flags = F_NET | (internal ? F_INTERNAL : 0);
+    if (eager) {
+      const delivery = path === 0 ? this.deliveryInter : this.deliveryIntra;
+      p.completeAt[s] = delivery ? arrival : net.injected;
+      if (delivery) flags |= F_AUTO;
+    } else {
+      flags |= F_RDV;
+      p.completeAt[s] = NaN;
+    }
+    p.flags[s] = flags;
+    this.sim.schedule(arrival - now, this.onEnvelope, s);
+    return s;
+  }
+
+  /** @internal Posts a receive by world rank `rank` from world rank `source` (or ANY_SOURCE); returns its slot. */
+  postRecv(rank: number, source: number, tag: number, ctx: number, bytes: number, internal: boolean): number {
+    const p = this.pool;
+    const r = p.alloc();
+    p.kind[r] = KIND_RECV;
+    p.flags[r] = internal ? F_INTERNAL : 0;
+    p.owner[r] = rank;
+    p.peer[r] = source;
+    p.tag[r] = tag;
+    p.ctx[r] = ctx;
+    p.bytes[r] = bytes;
+    p.value[r] = 0;
+    p.match[r] = NIL;
+    p.next[r] = NIL;
+    p.completeAt[r] = NaN;
+    // Search the unexpected-message queue in arrival order.
+    let prev = NIL;
+    for (let m = this.umqHead[rank]; m !== NIL; m = p.next[m]) {
+      if (p.ctx[m] === ctx && (source === ANY_SOURCE || p.owner[m] === source) && (tag === ANY_TAG || p.tag[m] === tag)) {
+        const nx = p.next[m];
+        if (prev === NIL) this.umqHead[rank] = nx;
+        else p.next[prev] = nx;
+        if (this.umqTail[rank] === m) this.umqTail[rank] = prev;
+        p.next[m] = NIL;
+        p.flags[m] &= ~F_QUEUED;
+        this.matched(r, m);
+        return r;
+      }
+      prev = m;
+    }
+    p.flags[r] |= F_QUEUED;
+    if (this.prqTail[rank] === NIL) this.prqHead[rank] = r;
+    else p.next[this.prqTail[rank]] = r;
+    this.prqTail[rank] = r;
+    return r;
+  }
+
+  // ---------------------------------------------------------------- network handlers
+
+  /** An envelope (eager message or request-to-send) reaches its destination. */
+  private readonly onEnvelope = (s: number): void => {
+    const p = this.pool;
+    if ((p.flags[s] & (F_AUTO | F_COMPLETE)) === F_AUTO) this.complete(s);
+    const dst = p.peer[s];
+    const src = p.owner[s];
+    const ctx = p.ctx[s];
+    const tag = p.tag[s];
+    let prev = NIL;
+    for (let r = this.prqHead[dst]; r !== NIL; r = p.next[r]) {
+      const want = p.peer[r];
+      const wtag = p.tag[r];
+      if (p.ctx[r] === ctx && (want === ANY_SOURCE || want === src) && (wtag === ANY_TAG || wtag === tag)) {
+        const nx = p.next[r];
+        if (prev === NIL) this.prqHead[dst] = nx;
+        else p.next[prev] = nx;
+        if (this.prqTail[dst] === r) this.prqTail[dst] = prev;
+        p.next[r] = NIL;
+        p.flags[r] &= ~F_QUEUED;
+        this.matched(r, s);
+        return;
+      }
+      prev = r;
+    }
+    p.flags[s] |= F_QUEUED;
+    if (this.umqTail[dst] === NIL) this.umqHead[dst] = s;
+    else p.next[this.umqTail[dst]] = s;
+    this.umqTail[dst] = s;
+  };
+
+  /** Receive `r` matched message `s` at the receiver, now. */
+  private matched(r: number, s: number): void {
+    const p = this.pool;
+    const bytes = p.bytes[s];
+    if (bytes > p.bytes[r]) {
+      throw new MpiUsageError(p.owner[r], "receive", `message truncated: ${bytes} bytes from rank ${p.owner[s]} tag ${p.tag[s]} into a ${p.bytes[r]}-byte receive`);
+    }
+    p.peer[r] = p.owner[s];
+    p.tag[r] = p.tag[s];
+    p.value[r] = p.value[s];
+    p.bytes[r] = bytes;
+    p.match[r] = s;
+    p.match[s] = r;
+    p.flags[r] |= F_MATCHED;
+    const srcNode = this.rankToNode[p.owner[s]];
+    const dstNode = this.rankToNode[p.owner[r]];
+    if ((p.flags[s] & F_RDV) === 0) {
+      this.releaseNet(s);
+      this.completeAfter(r, this.net.recvOverhead(srcNode, dstNode, bytes));
+      return;
+    }
+    // Rendezvous: clear-to-send from the receiver back to the sender.
+    const now = this.sim.now;
+    const ctl = this.net.config.controlBytes;
+    this.net.transfer(dstNode, srcNode, ctl, now + this.net.recvOverhead(srcNode, dstNode, ctl));
+    this.sim.schedule(this.net.arrival - now, this.onClearToSend, s);
+  }
+
+  /** The clear-to-send reaches the sender: the data goes out. */
+  private readonly onClearToSend = (s: number): void => {
+    const p = this.pool;
+    const now = this.sim.now;
+    const srcNode = this.rankToNode[p.owner[s]];
+    const dstNode = this.rankToNode[p.peer[s]];
+    const net = this.net;
+    const ready = now + net.recvOverhead(dstNode, srcNode, net.config.controlBytes);
+    const path = net.transfer(srcNode, dstNode, p.bytes[s], ready);
+    const delivery = path === 0 ? this.deliveryInter : this.deliveryIntra;
+    if (delivery) {
+      p.completeAt[s] = net.arrival;
+      p.flags[s] |= F_AUTO;
+    } else {
+      p.completeAt[s] = net.injected;
+      if (p.flags[s] & F_WAITED) this.scheduleCompletion(s);
+    }
+    this.sim.schedule(net.arrival - now, this.onData, s);
+  };
+
+  /** Rendezvous data reaches the receiver. */
+  private readonly onData = (s: number): void => {
+    const p = this.pool;
+    if ((p.flags[s] & (F_AUTO | F_COMPLETE)) === F_AUTO) this.complete(s);
+    const r = p.match[s];
+    const srcNode = this.rankToNode[p.owner[s]];
+    const dstNode = this.rankToNode[p.owner[r]];
+    const bytes = p.bytes[s];
+    this.releaseNet(s);
+    this.completeAfter(r, this.net.recvOverhead(srcNode, dstNode, bytes));
+  };
+
+  /** A scheduled completion (argument: slot handle, so a recycled slot is ignored). */
+  private readonly onCompletion = (h: number): void => {
+    const p = this.pool;
+    const s = h % SLOT_SPAN;
+    if (p.gen[s] !== (h - s) / SLOT_SPAN || p.kind[s] === 0) return;
+    p.flags[s] &= ~F_SCHED;
+    this.complete(s);
+  };
+
+  private completeAfter(s: number, delay: number): void {
+    if (delay > 0) {
+      this.pool.flags[s] |= F_SCHED;
+      this.sim.schedule(delay, this.onCompletion, this.pool.handle(s));
+    } else this.complete(s);
+  }
+
+  private scheduleCompletion(s: number): void {
+    const p = this.pool;
+    if (p.flags[s] & (F_SCHED | F_AUTO | F_COMPLETE)) return;
+    const at = p.completeAt[s];
+    if (at !== at) return; // NaN: not known yet (rendezvous before clear-to-send)
+    p.flags[s] |= F_SCHED;
+    this.sim.schedule(Math.max(0, at - this.sim.now), this.onCompletion, p.handle(s));
+  }
+
+  /** The network no longer refers to send slot `s`; recycle it if its owner released it too. */
+  private releaseNet(s: number): void {
+    const p = this.pool;
+    const f = p.flags[s] & ~F_NET;
+    p.flags[s] = f;
+    if (f & F_RELEASED) p.free(s);
+  }
+
+  /** Marks a request complete and wakes its owner if it waits on it. */
+  private complete(s: number): void {
+    const p = this.pool;
+    const f = p.flags[s];
+    if (f & F_COMPLETE) return;
+    p.flags[s] = f | F_COMPLETE;
+    if ((f & F_WAITED) === 0) return;
+    const rank = p.owner[s];
+    const ev = this.waitEvents[rank];
+    if (ev === null) return;
+    if (this.waitMode[rank] === WAIT_ALL && --this.waitRemaining[rank] > 0) return;
+    this.waitEvents[rank] = null;
+    ev.succeed();
+  }
+
+  // ---------------------------------------------------------------- waiting
+
+  /** @internal True when request slot `s` is complete (a send whose completion time has passed is completed now). */
+  isComplete(s: number): boolean {
+    const p = this.pool;
+    if (p.flags[s] & F_COMPLETE) return true;
+    if (p.kind[s] === KIND_SEND && p.completeAt[s] <= this.sim.now) {
+      p.flags[s] |= F_COMPLETE;
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * @internal Starts waiting for all (`any` false) or any (`any` true) of the first `n` slots
+   * (negative entries are skipped). Returns null when no wait is needed, else the event to yield.
+   */
+  beginWait(rank: number, slots: ArrayLike<number>, n: number, any: boolean): RankWait | null {
+    let incomplete = 0;
+    let valid = 0;
+    for (let i = 0; i < n; i++) {
+      const s = slots[i];
+      if (s < 0) continue;
+      valid++;
+      if (!this.isComplete(s)) incomplete++;
+    }
+    if (incomplete === 0 || (any && incomplete < valid)) return null;
+    const p = this.pool;
+    for (let i = 0; i < n; i++) {
+      const s = slots[i];
+      if (s < 0 || p.flags[s] & F_COMPLETE) continue;
+      p.flags[s] |= F_WAITED;
+      if (p.kind[s] === KIND_SEND) this.scheduleCompletion(s);
+    }
+    this.waitMode[rank] = any ? WAIT_ANY : WAIT_ALL;
+    this.waitRemaining[rank] = incomplete;
+    const ev = new RankWait(this.sim, this, rank);
+    this.waitEvents[rank] = ev;
+    return ev;
+  }
+
+  /** @internal Starts waiting for one or two slots (b may be -1) without an array. */
+  beginWait2(rank: number, a: number, b: number): RankWait | null {
+    const p = this.pool;
+    let incomplete = 0;
+    if (!this.isComplete(a)) {
+      incomplete++;
+      p.flags[a] |= F_WAITED;
+      if (p.kind[a] === KIND_SEND) this.scheduleCompletion(a);
+    }
+    if (b >= 0 && !this.isComplete(b)) {
+      incomplete++;
+      p.flags[b] |= F_WAITED;
+      if (p.kind[b] === KIND_SEND) this.scheduleCompletion(b);
+    }
+    if (incomplete === 0) return null;
+    this.waitMode[rank] = WAIT_ALL;
+    this.waitRemaining[rank] = incomplete;
+    const ev = new RankWait(this.sim, this, rank);
+    this.waitEvents[rank] = ev;
+    return ev;
+  }
+
+  /** @internal Stops waiting on slot `s` (after a waitany/waitsome returned without it). */
+  unwait(s: number): void {
+    this.pool.flags[s] &= ~F_WAITED;
+  }
+
+  /**
+   * @internal Releases a completed request: records a receive's status for its owner and
+   * recycles the slot (a send slot once the network is done with it too).
+   */
+  release(s: number): void {
+    const p = this.pool;
+    const f = p.flags[s];
+    if (p.kind[s] === KIND_RECV) {
+      if ((f & F_INTERNAL) === 0) {
+        const rank = p.owner[s];
+        this.stSource[rank] = p.peer[s];
+        this.stTag[rank] = p.tag[s];
+        this.stBytes[rank] = p.bytes[s];
+        this.stValue[rank] = p.value[s];
+      }
+      p.free(s);
+      return;
+    }
+    if (f & F_NET) p.flags[s] = (f | F_RELEASED) & ~F_WAITED;
+    else p.free(s);
+  }
+
+  // ---------------------------------------------------------------- running and reports
+
+  /**
+   * Runs the simulation (see {@link Simulation.run}); when it runs dry with ranks blocked, throws
+   * an {@link MpiDeadlockError} naming each blocked rank, its MPI call and what it waits for.
+   * @throws MpiDeadlockError on deadlock; whatever the run throws otherwise
+   */
+  run(options: Omit<RunOptions, "onDeadlock"> = {}): RunResult {
+    const res = this.sim.run({ ...options, onDeadlock: "report" });
+    if (res.reason === "deadlock") throw this.deadlockError(res.blocked);
+    return res;
+  }
+
+  /**
+   * Checks the end state like MPI_Finalize would: every sent message received and every posted
+   * receive matched.
+   * @throws MpiUnreceivedMessagesError listing what was left over
+   */
+  finalize(): void {
+    const { unreceived, unmatched } = this.leftovers();
+    if (unreceived.length > 0 || unmatched.length > 0) throw new MpiUnreceivedMessagesError(this.sim.now, unreceived, unmatched);
+  }
+
+  /** Messages sent but not received and receives posted but not matched, right now. */
+  leftovers(): { unreceived: UnreceivedMessage[]; unmatched: UnmatchedReceive[] } {
+    const p = this.pool;
+    const unreceived: UnreceivedMessage[] = [];
+    const unmatched: UnmatchedReceive[] = [];
+    for (let s = 0; s < p.highWater; s++) {
+      const k = p.kind[s];
+      const f = p.flags[s];
+      if (k === KIND_SEND && f & F_NET && p.match[s] === NIL) {
+        unreceived.push({
+          source: p.owner[s],
+          dest: p.peer[s],
+          tag: p.tag[s],
+          comm: this.contextName(p.ctx[s]),
+          bytes: p.bytes[s],
+          state: f & F_QUEUED ? (f & F_RDV ? "rendezvous request waiting for a receive" : "unexpected, no matching receive") : "in flight",
+        });
+      } else if (k === KIND_RECV && f & F_QUEUED) {
+        unmatched.push({ rank: p.owner[s], source: p.peer[s], tag: p.tag[s], comm: this.contextName(p.ctx[s]) });
+      }
+    }
+    return { unreceived, unmatched };
+  }
+
+  /** Ranks blocked in MPI right now, with what they wait for. */
+  blockedRanks(): BlockedRank[] {
+    const pending = this.pendingByRank();
+    const out: BlockedRank[] = [];
+    for (let r = 0; r < this.size; r++) {
+      if (this.waitEvents[r] === null) continue;
+      out.push({ rank: r, call: MPI_CALLS[this.callOf[r]] || "MPI", waitsFor: pending.get(r) ?? [] });
+    }
+    return out;
+  }
+
+  /** @internal Builds the deadlock error for the kernel's blocked processes. */
+  deadlockError(blocked: readonly BlockedProcess[]): MpiDeadlockError {
+    return new MpiDeadlockError(this.sim.now, blocked, this.blockedRanks(), this.leftovers().unreceived);
+  }
+
+  /** @internal One line: the MPI call rank `rank` is in and what it waits for. */
+  describeRank(rank: number): string {
+    const pending = this.pendingByRank().get(rank) ?? [];
+    return `${MPI_CALLS[this.callOf[rank]] || "MPI"} on rank ${rank}, waiting for ${pending.map(describePending).join(" and ") || "nothing MPI knows of"}`;
+  }
+
+  /** Waited, incomplete requests grouped by owner rank (one pool pass, cached per kernel step). */
+  private pendingByRank(): Map<number, PendingRequest[]> {
+    if (this.reportStamp === this.sim.eventsProcessed) return this.reportCache;
+    const p = this.pool;
+    const m = new Map<number, PendingRequest[]>();
+    for (let s = 0; s < p.highWater; s++) {
+      const f = p.flags[s];
+      if (p.kind[s] === 0 || (f & F_WAITED) === 0 || f & F_COMPLETE) continue;
+      const send = p.kind[s] === KIND_SEND;
+      const req: PendingRequest = {
+        kind: send ? "send" : "recv",
+        peer: p.peer[s],
+        tag: p.tag[s],
+        comm: this.contextName(p.ctx[s]),
+        bytes: p.bytes[s],
+        state: send
+          ? f & F_RDV
+            ? p.match[s] === NIL
+              ? "rendezvous: waiting for the receiver to post a matching receive"
+              : "rendezvous: transfer under way"
+            : "eager"
+          : f & F_MATCHED
+            ? "matched, data under way"
+            : "posted",
+      };
+      const owner = p.owner[s];
+      const list = m.get(owner);
+      if (list) list.push(req);
+      else m.set(owner, [req]);
+    }
+    this.reportStamp = this.sim.eventsProcessed;
+    this.reportCache = m;
+    return m;
+  }
+
+  /** Approximate bytes of MPI state: per-rank arrays, the request pool and the network's arrays. */
+  stateBytes(): number {
+    return this.size * (4 * 4 + 1 + 1 + 4 + 4 + 4 + 8 + 8 + 16 + 8 + 8) + this.pool.bytesUsed() + this.net.nicFreeAt.byteLength;
+  }
+
+  /** @internal Sets the MPI call rank `rank` is in (for reports). */
+  setCall(rank: number, call: number): void {
+    this.callOf[rank] = call;
+  }
+}
+
+export { CALL };

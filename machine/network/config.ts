@@ -1,0 +1,161 @@
+import { nearestName, type ParamDoc } from "../../engine/index.js";
+import { backgroundLoadModels } from "./load.js";
+import { pointToPointModels } from "./cost-model.js";
+import { interconnectPresets, presetModelParams } from "./presets.js";
+
+/** A cost model choice: a registered model name and its parameters (base units: us, bytes/s). */
+export interface LinkSpec {
+  /** Registered point-to-point model (`hockney`, `loggp`). */
+  readonly model: string;
+  /** Its parameters; see the model's ParamDocs. */
+  readonly params?: Readonly<Record<string, number>>;
+}
+
+/** A background load choice. */
+export interface LoadSpec {
+  /** Registered load model (`none`, `piecewise`). */
+  readonly model: string;
+  /** Its parameters. */
+  readonly params?: Readonly<Record<string, number>>;
+}
+
+/**
+ * How a scenario describes the network. Everything is optional; the default is the
+ * `gigabit-ethernet` preset with the Hockney model, a shared-memory path of 1 us and 1 GB/s,
+ * a 64 KiB eager limit and no background load.
+ *
+ * ```ts
+ * { preset: "myrinet-2000", model: "loggp", eagerLimit: 16384, load: { model: "piecewise", params: { mean: 0.3 } } }
+ * ```
+ */
+export interface NetworkSpec {
+  /** An interconnect preset (`fast-ethernet`, `gigabit-ethernet`, `myrinet-2000`, `infiniband-4x`, `numalink-4`). */
+  readonly preset?: string;
+  /** Inter-node point-to-point model (default `hockney`). */
+  readonly model?: string;
+  /** Inter-node model parameters; override what the preset gives. */
+  readonly params?: Readonly<Record<string, number>>;
+  /** For LogGP derived from a preset: fraction of alpha that is CPU overhead per side (default 0.25). */
+  readonly overheadFraction?: number;
+  /** Intra-node (shared-memory) path; default Hockney with alpha 1 us and 1 GB/s. */
+  readonly intraNode?: LinkSpec;
+  /** Messages of at most this many bytes go eagerly; larger ones use rendezvous (default 65536). */
+  readonly eagerLimit?: number;
+  /** Size of rendezvous control messages (request to send, clear to send) in bytes (default 0). */
+  readonly controlBytes?: number;
+  /** Background load (default none). */
+  readonly load?: LoadSpec;
+}
+
+/** A fully resolved, validated network description (every parameter present, base units). */
+export interface ResolvedNetwork {
+  readonly preset: string | undefined;
+  readonly interNode: { readonly model: string; readonly params: Readonly<Record<string, number>> };
+  readonly intraNode: { readonly model: string; readonly params: Readonly<Record<string, number>> };
+  readonly eagerLimit: number;
+  readonly controlBytes: number;
+  readonly load: { readonly model: string; readonly params: Readonly<Record<string, number>> };
+}
+
+/** A network description that cannot be used; `key` is the dotted path of the offending entry. */
+export class NetworkConfigError extends Error {
+  readonly isInputError = true;
+  constructor(readonly key: string, message: string) {
+    super(`network.${key}: ${message}`);
+    this.name = "NetworkConfigError";
+  }
+}
+
+/** Default shared-memory path: 1 us, 1 GB/s (typical of MPICH's shared-memory channel on 2004-era SMP nodes; an assumption). */
+export const DEFAULT_INTRA_NODE: LinkSpec = { model: "hockney", params: { alpha: 1, bandwidth: 1e9 } };
+/** Default eager limit in bytes. */
+export const DEFAULT_EAGER_LIMIT = 65536;
+/** Default preset. */
+export const DEFAULT_PRESET = "gigabit-ethernet";
+
+const TOP_KEYS = ["preset", "model", "params", "overheadFraction", "intraNode", "eagerLimit", "controlBytes", "load"];
+
+/**
+ * Checks `values` against `docs`: rejects unknown keys (naming the nearest known one), non-finite
+ * numbers and values out of range; fills in defaults.
+ * @throws NetworkConfigError naming `where.key`
+ */
+export function validateParams(where: string, docs: readonly ParamDoc[], values: Readonly<Record<string, unknown>> | undefined): Record<string, number> {
+  const out: Record<string, number> = {};
+  const names = docs.map((d) => d.name);
+  for (const k of Object.keys(values ?? {})) {
+    if (!names.includes(k)) {
+      const near = nearestName(k, names);
+      throw new NetworkConfigError(`${where}.${k}`, `unknown parameter${near ? ` (did you mean '${near}'?)` : ""}; known: ${names.join(", ") || "none"}`);
+    }
+  }
+  for (const d of docs) {
+    const v = values?.[d.name] ?? d.default;
+    if (v === undefined) {
+      if (d.optional) continue;
+      throw new NetworkConfigError(`${where}.${d.name}`, `required (${d.doc})`);
+    }
+    if (typeof v !== "number" || !Number.isFinite(v)) throw new NetworkConfigError(`${where}.${d.name}`, `must be a finite number, got ${JSON.stringify(v)}`);
+    if (d.type === "integer" && !Number.isInteger(v)) throw new NetworkConfigError(`${where}.${d.name}`, `must be an integer, got ${v}`);
+    if (d.min !== undefined && v < d.min) throw new NetworkConfigError(`${where}.${d.name}`, `must be >= ${d.min}, got ${v}`);
+    if (d.max !== undefined && v > d.max) throw new NetworkConfigError(`${where}.${d.name}`, `must be <= ${d.max}, got ${v}`);
+    out[d.name] = v;
+  }
+  return out;
+}
+
+function lookup<T>(key: string, get: () => T): T {
+  try {
+    return get();
+  } catch (e) {
+    throw new NetworkConfigError(key, (e as Error).message);
+  }
+}
+
+/**
+ * Resolves a {@link NetworkSpec}: applies the preset, validates every parameter against its
+ * model's ParamDocs and fills defaults.
+ * @throws NetworkConfigError (an input error) naming the offending key
+ */
+export function resolveNetwork(spec: NetworkSpec = {}): ResolvedNetwork {
+  for (const k of Object.keys(spec)) {
+    if (!TOP_KEYS.includes(k)) {
+      const near = nearestName(k, TOP_KEYS);
+      throw new NetworkConfigError(k, `unknown key${near ? ` (did you mean '${near}'?)` : ""}; known: ${TOP_KEYS.join(", ")}`);
+    }
+  }
+  const modelName = spec.model ?? "hockney";
+  const model = lookup("model", () => pointToPointModels.get(modelName));
+  let base: Record<string, number> = {};
+  const presetName = spec.preset ?? (spec.params === undefined ? DEFAULT_PRESET : undefined);
+  if (presetName !== undefined) {
+    const preset = lookup("preset", () => interconnectPresets.get(presetName));
+    const rho = spec.overheadFraction ?? 0.25;
+    if (!(rho >= 0 && rho <= 0.5)) throw new NetworkConfigError("overheadFraction", `must be in [0, 0.5], got ${rho}`);
+    base = lookup("model", () => presetModelParams(preset, modelName, rho));
+  }
+  const interParams = validateParams("params", model.params, { ...base, ...(spec.params ?? {}) });
+
+  const intraSpec = spec.intraNode ?? DEFAULT_INTRA_NODE;
+  const intraModel = lookup("intraNode.model", () => pointToPointModels.get(intraSpec.model));
+  const intraBase = intraSpec.model === DEFAULT_INTRA_NODE.model && spec.intraNode?.params === undefined ? DEFAULT_INTRA_NODE.params : undefined;
+  const intraParams = validateParams("intraNode.params", intraModel.params, intraSpec.params ?? intraBase);
+
+  const eagerLimit = spec.eagerLimit ?? DEFAULT_EAGER_LIMIT;
+  if (!(eagerLimit >= 0)) throw new NetworkConfigError("eagerLimit", `must be a size >= 0 bytes (or Infinity), got ${eagerLimit}`);
+  const controlBytes = spec.controlBytes ?? 0;
+  if (!(controlBytes >= 0) || !Number.isFinite(controlBytes)) throw new NetworkConfigError("controlBytes", `must be a finite size >= 0 bytes, got ${controlBytes}`);
+
+  const loadSpec = spec.load ?? { model: "none" };
+  const loadModel = lookup("load.model", () => backgroundLoadModels.get(loadSpec.model));
+  const loadParams = validateParams("load.params", loadModel.params, loadSpec.params);
+
+  return {
+    preset: presetName,
+    interNode: { model: modelName, params: interParams },
+    intraNode: { model: intraSpec.model, params: intraParams },
+    eagerLimit,
+    controlBytes,
+    load: { model: loadSpec.model, params: loadParams },
+  };
+}

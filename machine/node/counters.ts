@@ -1,0 +1,114 @@
+/**
+ * Hardware counters a kernel invocation increments: Itanium 2 native events under their libpfm
+ * names, and PAPI presets. Counter values live in a `Float64Array` indexed by {@link CounterId}.
+ *
+ * Native names are those of libpfm's Itanium 2 event table (`itanium2_pe[]` in libpfm's
+ * `itanium2_events.h`, entries `PME_ITA2_<NAME>`); PAPI presets follow PAPI's Itanium 2 mapping
+ * (`ia2_preset_search_map` in PAPI's ia64 substrate): `PAPI_TOT_CYC = CPU_CYCLES`,
+ * `PAPI_TOT_INS = IA64_INST_RETIRED`, `PAPI_FP_OPS = FP_OPS_RETIRED`, `PAPI_L2_TCA = L2_REFERENCES`,
+ * `PAPI_L2_TCM = L2_MISSES`, `PAPI_L3_TCA = L3_REFERENCES`, `PAPI_L3_TCM = L3_MISSES`,
+ * `PAPI_TLB_DM = L2DTLB_MISSES`, `PAPI_RES_STL = BE_EXE_BUBBLE_ALL`, `PAPI_STL_CCY = BACK_END_BUBBLE_ALL`.
+ *
+ * Meaning in the model (per invocation):
+ * - `CPU_CYCLES`: duration x clock (includes OS interruptions, which appear as stall cycles).
+ * - `IA64_INST_RETIRED`: loads + stores + FP instructions + other instructions.
+ * - `FP_OPS_RETIRED`: flops; `PAPI_FP_INS`: FP instructions (an FMA is one instruction, two flops).
+ * - `LOADS_RETIRED`, `STORES_RETIRED`: memory references.
+ * - `L1D_READS_SET0`: loads; `L1D_READ_MISSES_ALL`: L1 misses caused by loads (load share of L1 misses).
+ * - `L2_DATA_REFERENCES_L2_ALL` = `L2_REFERENCES`: L1 misses (instruction fetch is not modelled).
+ * - `L2_MISSES`, `L3_REFERENCES` (= L2 misses), `L3_MISSES`: fills of each level.
+ * - `L2DTLB_MISSES`: data TLB misses.
+ * - `DATA_EAR_CACHE_LAT128`: last-level misses served by remote memory (the papers' "remote memory accesses").
+ * - `BACK_END_BUBBLE_ALL`: all stall cycles = cycles - issue-limited cycles.
+ * - `BE_EXE_BUBBLE_ALL`: cycles waiting on data (miss latency and memory bandwidth).
+ * - `BE_EXE_BUBBLE_FRALL`: the part of those spent by FP consumers (FP share of non-memory instructions).
+ * - `BE_L1D_FPU_BUBBLE_FPU`: cycles the FP units are the bottleneck (flop-bound beyond issue).
+ * - `PAPI_L1_DCM`: L1 data misses (loads and stores); `PAPI_L1_TCA`/`PAPI_L1_DCA`: L1 data accesses.
+ *
+ * @packageDocumentation
+ */
+
+/** Every counter the model can produce, in id order. */
+export const COUNTER_NAMES = [
+  "CPU_CYCLES",
+  "IA64_INST_RETIRED",
+  "FP_OPS_RETIRED",
+  "LOADS_RETIRED",
+  "STORES_RETIRED",
+  "BACK_END_BUBBLE_ALL",
+  "BE_EXE_BUBBLE_ALL",
+  "BE_EXE_BUBBLE_FRALL",
+  "BE_L1D_FPU_BUBBLE_FPU",
+  "L1D_READS_SET0",
+  "L1D_READ_MISSES_ALL",
+  "L2_DATA_REFERENCES_L2_ALL",
+  "L2_REFERENCES",
+  "L2_MISSES",
+  "L3_REFERENCES",
+  "L3_MISSES",
+  "L2DTLB_MISSES",
+  "DATA_EAR_CACHE_LAT128",
+  "PAPI_TOT_CYC",
+  "PAPI_TOT_INS",
+  "PAPI_FP_OPS",
+  "PAPI_FP_INS",
+  "PAPI_LD_INS",
+  "PAPI_SR_INS",
+  "PAPI_L1_DCA",
+  "PAPI_L1_DCM",
+  "PAPI_L1_TCA",
+  "PAPI_L2_TCA",
+  "PAPI_L2_TCM",
+  "PAPI_L3_TCA",
+  "PAPI_L3_TCM",
+  "PAPI_TLB_DM",
+  "PAPI_RES_STL",
+  "PAPI_STL_CCY",
+] as const;
+
+/** A counter name. */
+export type CounterName = (typeof COUNTER_NAMES)[number];
+
+/** Index of each counter in a counter `Float64Array` (`CounterId.PAPI_L2_TCM` ...). */
+export const CounterId: { readonly [K in CounterName]: number } = Object.freeze(
+  Object.fromEntries(COUNTER_NAMES.map((n, i) => [n, i])) as { [K in CounterName]: number },
+);
+
+/** Length of a counter array. */
+export const COUNTER_COUNT = COUNTER_NAMES.length;
+
+/** Native Itanium 2 events (libpfm names). */
+export const ITANIUM2_NATIVE_EVENTS: readonly CounterName[] = COUNTER_NAMES.filter((n) => !n.startsWith("PAPI_"));
+
+/** PAPI presets, with the cache level they need (0 = none). */
+const PAPI_LEVEL: Readonly<Record<string, number>> = {
+  PAPI_L1_DCA: 1,
+  PAPI_L1_DCM: 1,
+  PAPI_L1_TCA: 1,
+  PAPI_L2_TCA: 2,
+  PAPI_L2_TCM: 2,
+  PAPI_L3_TCA: 3,
+  PAPI_L3_TCM: 3,
+};
+
+/** Native events that need a given cache level. */
+const NATIVE_LEVEL: Readonly<Record<string, number>> = {
+  L1D_READS_SET0: 1,
+  L1D_READ_MISSES_ALL: 1,
+  L2_DATA_REFERENCES_L2_ALL: 2,
+  L2_REFERENCES: 2,
+  L2_MISSES: 2,
+  L3_REFERENCES: 3,
+  L3_MISSES: 3,
+};
+
+/**
+ * Counter names a machine supports: PAPI presets for the levels it has, plus the Itanium 2
+ * natives when `native` is `itanium2`.
+ */
+export function supportedCounters(levels: number, native: "itanium2" | "none"): CounterName[] {
+  return COUNTER_NAMES.filter((n) => {
+    if (n.startsWith("PAPI_")) return (PAPI_LEVEL[n] ?? 0) <= levels;
+    return native === "itanium2" && (NATIVE_LEVEL[n] ?? 0) <= levels;
+  });
+}

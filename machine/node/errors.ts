@@ -1,0 +1,30 @@
+/**
+ * Errors raised by the node model for bad machine configurations and bad kernel descriptions.
+ *
+ * @packageDocumentation
+ */
+
+/**
+ * A machine configuration or kernel description is invalid. `key` is the dotted path of the
+ * offending key (for example `machine.l2.size` or `kernel.stride`), `expected` says what would be
+ * valid (unit and range).
+ */
+export class MachineInputError extends Error {
+  /** Marks errors caused by the caller's input (the CLI maps them to exit code 2). */
+  readonly isInputError = true;
+  constructor(readonly key: string, readonly expected: string, readonly value: unknown) {
+    super(`invalid ${key} = ${describe(value)}: expected ${expected}`);
+    this.name = "MachineInputError";
+  }
+}
+
+function describe(v: unknown): string {
+  if (typeof v === "number") return Number.isNaN(v) ? "NaN" : String(v);
+  if (typeof v === "string") return JSON.stringify(v);
+  if (v === undefined) return "(missing)";
+  try {
+    return JSON.stringify(v);
+  } catch {
+    return String(v);
+  }
+}

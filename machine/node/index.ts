@@ -1,0 +1,21 @@
+/**
+ * The SMP node model: processors, nodes and clusters; compute kernels; the cache hierarchy with
+ * the analytical stride-dependent miss model and the trace-driven reference cache; hardware
+ * counters; noise; machine presets.
+ *
+ * @packageDocumentation
+ */
+export { type MachineConfig, type CacheLevelConfig, type TlbConfig, type MemoryConfig, type PrefetchConfig, type NoiseConfig, type CounterConfig, type MissModelChoice, type LevelKey, LEVEL_KEYS, presentLevels } from "./config.js";
+export { MachineInputError } from "./errors.js";
+export { MACHINE_PARAMS, machineParam, validateMachine } from "./params.js";
+export { type KernelSpec, type AccessPattern, validateKernel, squarePatchStride, arrayBase, ARRAY_ALIGNMENT } from "./kernel.js";
+export { type CacheGeometry, levelGeometry, tlbGeometry } from "./geometry.js";
+export { levelMissesPerPass, overloadFraction, setsCovered, PATTERN_SEQUENTIAL, PATTERN_STRIDED, PATTERN_RANDOM } from "./stride-miss-model.js";
+export { SetAssociativeCache, ReferenceHierarchy } from "./reference-cache.js";
+export { COUNTER_NAMES, COUNTER_COUNT, CounterId, ITANIUM2_NATIVE_EVENTS, supportedCounters, type CounterName } from "./counters.js";
+export { NodeModel, createKernelCost, type KernelCost, type NodeModelOptions } from "./node-model.js";
+export { Cluster, placeRanks, type ClusterLayout, type PlacementPolicy } from "./cluster.js";
+export { machinePresets, definePreset, type MachinePreset, type ParamSource } from "./preset.js";
+export { resolveMachine, type MachineOverrides } from "./resolve.js";
+export { poisson, osJitter, memoryCv } from "./noise.js";
+export { xeonPreset, itanium2Preset } from "../presets/index.js";

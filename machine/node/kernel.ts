@@ -1,0 +1,99 @@
+/**
+ * Compute kernels: what one invocation does per element, how many elements, and in which order
+ * it walks its arrays.
+ *
+ * The **address stream** of a kernel (what the reference cache replays, and what the analytical
+ * model predicts) is defined exactly:
+ * - the kernel works on `arrays` arrays of `elements` elements of `elementSize` bytes each;
+ *   array `a` starts at byte `a * roundUp(elements * elementSize, 4096)` (page-aligned, back to back);
+ * - one pass visits every element index `j` once, in pattern order; for each `j` it touches
+ *   element `j` of every array in turn (one access each, at the element's first byte);
+ * - `sequential`: `j = 0, 1, ..., Q-1`;
+ * - `strided` with stride `s` (elements): the column sweep of a row-major 2-D patch whose rows
+ *   are `s` elements long (the Y-derivative of the papers): for column `c = 0..s-1`, for row
+ *   `i = 0..ceil(Q/s)-1`, `j = i*s + c` (skipping `j >= Q`);
+ * - `random`: `Q` indices drawn uniformly (with replacement) from a fixed pseudo-random sequence.
+ *
+ * The kernel's further references (`loads + stores` per element beyond the `arrays` stream
+ * accesses: stencil neighbours just touched, temporaries) hit the first-level cache.
+ * Caches are in steady state: the same kernel has just run on the same arrays (the papers'
+ * interleaved invocations), so arrays that fit stay resident.
+ *
+ * @packageDocumentation
+ */
+import { MachineInputError } from "./errors.js";
+
+/** Access pattern of a kernel over its arrays. */
+export type AccessPattern = "sequential" | "strided" | "random";
+
+/** One kernel invocation. All counts are per element unless stated. */
+export interface KernelSpec {
+  /** Number of elements Q of each array. */
+  elements: number;
+  /** Element size in bytes (8 for doubles). */
+  elementSize: number;
+  /** Loads per element (at least the stream accesses that are loads). */
+  loads: number;
+  /** Stores per element. */
+  stores: number;
+  /** Floating-point operations per element. */
+  flops: number;
+  /** Other instructions per element (integer, address, branch). */
+  otherInstructions: number;
+  /** Access order. */
+  pattern: AccessPattern;
+  /** Stride in elements for `strided` (the row length of the patch); ignored otherwise. */
+  stride?: number;
+  /** Passes over the arrays. Default 1. */
+  passes?: number;
+  /** Distinct arrays walked together (each of Q elements). Default 1. */
+  arrays?: number;
+  /** Fraction of flops executed as fused multiply-adds (one instruction for two flops). Default 0. */
+  fmaFraction?: number;
+}
+
+/** Byte alignment of each array's base address. */
+export const ARRAY_ALIGNMENT = 4096;
+
+/** Base address of array `a` of a kernel (bytes). */
+export function arrayBase(a: number, elements: number, elementSize: number): number {
+  const bytes = elements * elementSize;
+  return a * Math.ceil(bytes / ARRAY_ALIGNMENT) * ARRAY_ALIGNMENT;
+}
+
+/** Stride (elements) of a 2-D Y-derivative over a square-ish patch of `elements` elements: `ceil(sqrt(Q))`. */
+export function squarePatchStride(elements: number): number {
+  return Math.max(1, Math.ceil(Math.sqrt(elements)));
+}
+
+function bad(key: string, expected: string, value: unknown): never {
+  throw new MachineInputError(`kernel.${key}`, expected, value);
+}
+
+function checkCount(k: KernelSpec, key: keyof KernelSpec, min: number, integer: boolean): void {
+  const v = k[key] as unknown;
+  if (typeof v !== "number" || !Number.isFinite(v) || v < min || (integer && !Number.isInteger(v))) {
+    bad(key, `${integer ? "an integer" : "a number"} >= ${min}`, v);
+  }
+}
+
+/**
+ * Checks a kernel description (cheap: a few comparisons; {@link NodeModel.kernelCost} calls it).
+ * @throws MachineInputError naming the offending `kernel.<key>`
+ */
+export function validateKernel(k: KernelSpec): void {
+  checkCount(k, "elements", 0, true);
+  checkCount(k, "elementSize", 1, true);
+  checkCount(k, "loads", 0, false);
+  checkCount(k, "stores", 0, false);
+  checkCount(k, "flops", 0, false);
+  checkCount(k, "otherInstructions", 0, false);
+  if (k.pattern !== "sequential" && k.pattern !== "strided" && k.pattern !== "random") bad("pattern", "sequential, strided or random", k.pattern);
+  if (k.pattern === "strided") checkCount(k, "stride", 1, true);
+  if (k.passes !== undefined) checkCount(k, "passes", 0, true);
+  if (k.arrays !== undefined) checkCount(k, "arrays", 1, true);
+  if (k.arrays !== undefined && k.arrays > 64) bad("arrays", "an integer in [1, 64]", k.arrays);
+  if (k.fmaFraction !== undefined && !(k.fmaFraction >= 0 && k.fmaFraction <= 1)) bad("fmaFraction", "a number in [0, 1]", k.fmaFraction);
+  const arrays = k.arrays ?? 1;
+  if (k.loads + k.stores < arrays) bad("loads", `loads + stores >= arrays (${arrays}): every array access is a load or a store`, k.loads);
+}

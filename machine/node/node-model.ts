@@ -1,0 +1,306 @@
+/**
+ * The SMP node model: what a compute kernel costs on one processor of a node (duration and
+ * counter increments), from the cache hierarchy, the TLB, the prefetcher, memory and noise.
+ *
+ * @packageDocumentation
+ */
+import type { RandomStream } from "../../engine/random.js";
+import { presentLevels, type LevelKey, type MachineConfig } from "./config.js";
+import { COUNTER_COUNT, COUNTER_NAMES, CounterId, supportedCounters, type CounterName } from "./counters.js";
+import { MachineInputError } from "./errors.js";
+import { levelGeometry, tlbGeometry, type CacheGeometry } from "./geometry.js";
+import { validateKernel, type KernelSpec } from "./kernel.js";
+import { memoryCv, osJitter } from "./noise.js";
+import { ReferenceHierarchy } from "./reference-cache.js";
+import { levelMissesPerPass, PATTERN_RANDOM, PATTERN_SEQUENTIAL, PATTERN_STRIDED } from "./stride-miss-model.js";
+import { nearestName } from "../../engine/registry.js";
+import { validateMachine } from "./params.js";
+
+/** A preallocated result of {@link NodeModel.kernelCost}; reuse one per caller. */
+export interface KernelCost {
+  /** Duration of the invocation in microseconds. */
+  duration: number;
+  /** Counter increments, indexed by {@link CounterId}; length {@link COUNTER_COUNT}. */
+  readonly counters: Float64Array;
+  /** Misses (sector fills) per cache level for the invocation, innermost first, then TLB misses. */
+  readonly misses: Float64Array;
+  /** Cycles the core needed without any memory stall (issue or FP bound). */
+  computeCycles: number;
+  /** Cycles stalled on miss latency (after overlap and memory-level parallelism). */
+  latencyCycles: number;
+  /** Cycles beyond compute spent waiting for memory bandwidth. */
+  bandwidthCycles: number;
+  /** Cycles of TLB page walks. */
+  tlbCycles: number;
+  /** Microseconds lost to OS interruptions. */
+  osJitter: number;
+}
+
+/** A fresh, zeroed {@link KernelCost} (allocate once, reuse for every call). */
+export function createKernelCost(): KernelCost {
+  return {
+    duration: 0,
+    counters: new Float64Array(COUNTER_COUNT),
+    misses: new Float64Array(4),
+    computeCycles: 0,
+    latencyCycles: 0,
+    bandwidthCycles: 0,
+    tlbCycles: 0,
+    osJitter: 0,
+  };
+}
+
+/** Options of a {@link NodeModel}. */
+export interface NodeModelOptions {
+  /** Processes sharing this node's memory bandwidth. Default: `processorsPerNode`. */
+  sharers?: number;
+}
+
+/**
+ * One node of a machine. Cheap to call: {@link kernelCost} allocates nothing and evaluates the
+ * analytical model in O(levels).
+ */
+export class NodeModel {
+  /** The validated configuration. */
+  readonly config: MachineConfig;
+  /** Keys of the cache levels present, innermost first. */
+  readonly levelKeys: readonly LevelKey[];
+  /** Counter names this machine supports (others stay 0). */
+  readonly counterNames: readonly CounterName[];
+  /** Processes sharing the memory bandwidth. */
+  readonly sharers: number;
+  private readonly geoms: CacheGeometry[];
+  private readonly latencies: Float64Array;
+  private readonly tlbGeom: CacheGeometry;
+  private readonly unsupported: Int32Array;
+  private readonly scratch: Float64Array;
+  private reference: ReferenceHierarchy | undefined;
+
+  /**
+   * @throws MachineInputError when the configuration is invalid
+   */
+  constructor(config: MachineConfig, options: NodeModelOptions = {}) {
+    validateMachine(config);
+    this.config = config;
+    const levels = presentLevels(config);
+    this.levelKeys = levels.map((l) => l.key);
+    this.geoms = levels.map((l) => levelGeometry(l.level));
+    this.latencies = new Float64Array(levels.map((l) => l.level.latency));
+    this.tlbGeom = tlbGeometry(config.tlb);
+    this.counterNames = supportedCounters(levels.length, config.counters.native);
+    const supported = new Set<string>(this.counterNames);
+    this.unsupported = new Int32Array(COUNTER_NAMES.map((n, i) => (supported.has(n) ? -1 : i)).filter((i) => i >= 0));
+    this.scratch = new Float64Array(levels.length + 1);
+    const sharers = options.sharers ?? config.processorsPerNode;
+    if (!Number.isInteger(sharers) || sharers < 1) throw new MachineInputError("sharers", "an integer >= 1", sharers);
+    this.sharers = sharers;
+  }
+
+  /** Number of cache levels. */
+  get levels(): number {
+    return this.geoms.length;
+  }
+
+  /** Geometry of cache level `k` (0 = innermost). */
+  geometry(k: number): CacheGeometry {
+    return this.geoms[k];
+  }
+
+  /**
+   * Steady-state misses of one pass from the analytical model: `out[k]` for level k (innermost
+   * first), `out[levels]` for the TLB. Allocation-free.
+   * @throws MachineInputError for an invalid kernel
+   */
+  analyticalMissesPerPass(kernel: KernelSpec, out: Float64Array): void {
+    const q = kernel.elements;
+    const e = kernel.elementSize;
+    const arrays = kernel.arrays ?? 1;
+    const pattern = kernel.pattern === "sequential" ? PATTERN_SEQUENTIAL : kernel.pattern === "strided" ? PATTERN_STRIDED : PATTERN_RANDOM;
+    const stride = kernel.stride ?? 1;
+    const n = this.geoms.length;
+    let bound = q * arrays;
+    for (let k = 0; k < n; k++) {
+      // A level cannot miss more often than it is accessed (the misses of the level above).
+      const m = Math.min(bound, levelMissesPerPass(this.geoms[k], q, e, arrays, pattern, stride));
+      out[k] = m;
+      bound = m;
+    }
+    out[n] = Math.min(q * arrays, levelMissesPerPass(this.tlbGeom, q, e, arrays, pattern, stride));
+  }
+
+  /**
+   * Steady-state misses of one pass from the trace-driven reference cache (replays two passes).
+   * Same layout as {@link analyticalMissesPerPass}.
+   */
+  referenceMissesPerPass(kernel: KernelSpec, out: Float64Array): void {
+    if (this.reference === undefined) this.reference = new ReferenceHierarchy(this.geoms, this.tlbGeom);
+    this.reference.steadyStateMisses(kernel, out);
+  }
+
+  /**
+   * The cost of one kernel invocation on one processor of this node. Fills `out` (duration in
+   * microseconds, counter increments, breakdown) and returns it. Without `rng` the result is the
+   * noise-free expectation; with `rng` (a named stream, for example `sim.random("noise/rank3")`)
+   * compute time, cache-state-dependent misses and OS interruptions scatter.
+   *
+   * Time model, in cycles: `max(compute, memory bandwidth) + demand-miss latency + TLB walks`,
+   * plus OS interruptions, where compute = `max(instructions / issueWidth, flops / flopsPerCycle)`;
+   * misses the prefetcher covers (sequential or small-stride streams, within a page) cost only
+   * bandwidth; the others cost `max(0, next-level latency - overlapCycles) / memoryParallelism`.
+   *
+   * @throws MachineInputError for an invalid kernel (key `kernel.<name>`)
+   */
+  kernelCost(kernel: KernelSpec, rng: RandomStream | undefined, out: KernelCost): KernelCost {
+    validateKernel(kernel);
+    const c = this.config;
+    const n = this.geoms.length;
+    const q = kernel.elements;
+    const e = kernel.elementSize;
+    const arrays = kernel.arrays ?? 1;
+    const passes = kernel.passes ?? 1;
+    const perPass = this.scratch;
+    const useReference = c.missModel === "reference" || (c.missModel === "auto" && q * arrays <= c.referenceMaxAccesses);
+    if (useReference) this.referenceMissesPerPass(kernel, perPass);
+    else this.analyticalMissesPerPass(kernel, perPass);
+
+    const streamAccesses = q * arrays * passes;
+    const refs = q * passes * (kernel.loads + kernel.stores);
+    const fmaFraction = kernel.fmaFraction ?? 0;
+    const flops = q * passes * kernel.flops;
+    const fpIns = Math.round(flops * (1 - fmaFraction / 2));
+    const other = q * passes * kernel.otherInstructions;
+    const instructions = Math.round(refs + fpIns + other);
+
+    // Cache-state variation scales the misses (more when the arrays overflow the last level).
+    const footprint = q * e * arrays;
+    const lastSize = n > 0 ? this.geoms[n - 1].size : 0;
+    const cv = memoryCv(c.noise.memoryCv, c.noise.overflowCv, footprint, lastSize);
+    const missFactor = rng !== undefined && cv > 0 ? rng.lognormalMeanCv(1, cv) : 1;
+    const computeFactor = rng !== undefined && c.noise.computeCv > 0 ? rng.lognormalMeanCv(1, c.noise.computeCv) : 1;
+
+    const loads = Math.round(q * passes * kernel.loads);
+    const stores = Math.round(q * passes * kernel.stores);
+    const misses = out.misses;
+    misses.fill(0);
+    let bound = Math.min(streamAccesses, loads + stores);
+    for (let k = 0; k < n; k++) {
+      const m = Math.min(bound, Math.round(perPass[k] * passes * missFactor));
+      misses[k] = m;
+      bound = m;
+    }
+    const tlbMisses = Math.min(streamAccesses, Math.round(perPass[n] * passes * missFactor));
+    misses[n] = tlbMisses;
+
+    // Prefetch coverage: sequential and small-stride streams are followed within a page.
+    const page = c.tlb.pageSize;
+    let strideBytes = kernel.pattern === "sequential" ? e : kernel.pattern === "strided" ? (kernel.stride ?? 1) * e : Infinity;
+    if (!c.prefetch.enabled || strideBytes > c.prefetch.maxStride || strideBytes >= page) strideBytes = Infinity;
+
+    const clock = c.clock;
+    const memLatencyUs = (1 - c.memory.remoteFraction) * c.memory.latency + c.memory.remoteFraction * c.memory.remoteLatency;
+    const memLatency = memLatencyUs * 1e-6 * clock;
+    const overlap = c.overlapCycles;
+    const mlp = c.memoryParallelism;
+    let latencyCycles = 0;
+    for (let k = 0; k < n; k++) {
+      const unit = this.geoms[k].sector;
+      const covered = strideBytes === Infinity ? 0 : 1 - Math.min(1, Math.max(unit, strideBytes) / page);
+      const demand = misses[k] * (1 - covered);
+      const next = k + 1 < n ? this.latencies[k + 1] : memLatency;
+      latencyCycles += (demand * Math.max(0, next - overlap)) / mlp;
+    }
+    if (n === 0) latencyCycles = (streamAccesses * Math.max(0, memLatency - overlap)) / mlp;
+    const tlbCycles = tlbMisses * c.tlb.missPenalty;
+
+    const memAccesses = n > 0 ? misses[n - 1] : streamAccesses;
+    const fillBytes = n > 0 ? this.geoms[n - 1].sector : e;
+    const remote = Math.round(memAccesses * c.memory.remoteFraction);
+    const localBw = c.memory.bandwidth / this.sharers;
+    const bytes = memAccesses * fillBytes;
+    const bwSeconds = ((memAccesses - remote) * fillBytes) / localBw + (remote * fillBytes) / c.memory.remoteBandwidth;
+    const memoryCycles = bytes > 0 ? bwSeconds * clock : 0;
+
+    const issueCycles = (instructions / c.issueWidth) * computeFactor;
+    const computeCycles = Math.max(issueCycles, (flops / c.flopsPerCycle) * computeFactor);
+    const busy = Math.max(computeCycles, memoryCycles);
+    let cycles = busy + latencyCycles + tlbCycles;
+    let jitter = 0;
+    if (rng !== undefined) {
+      jitter = osJitter(rng, (cycles / clock) * 1e6, c.noise.osRate, c.noise.osCost);
+      cycles += jitter * 1e-6 * clock;
+    }
+
+    out.duration = (cycles / clock) * 1e6;
+    out.computeCycles = computeCycles;
+    out.latencyCycles = latencyCycles;
+    out.bandwidthCycles = busy - computeCycles;
+    out.tlbCycles = tlbCycles;
+    out.osJitter = jitter;
+
+    const ct = out.counters;
+    const id = CounterId;
+    const l1Misses = n > 0 ? misses[0] : 0;
+    const loadShare = loads + stores > 0 ? loads / (loads + stores) : 0;
+    const stall = cycles - issueCycles;
+    const exeStall = busy - computeCycles + latencyCycles;
+    const fpShare = fpIns + other > 0 ? fpIns / (fpIns + other) : 0;
+    ct[id.CPU_CYCLES] = cycles;
+    ct[id.IA64_INST_RETIRED] = instructions;
+    ct[id.FP_OPS_RETIRED] = flops;
+    ct[id.LOADS_RETIRED] = loads;
+    ct[id.STORES_RETIRED] = stores;
+    ct[id.BACK_END_BUBBLE_ALL] = stall;
+    ct[id.BE_EXE_BUBBLE_ALL] = exeStall;
+    ct[id.BE_EXE_BUBBLE_FRALL] = exeStall * fpShare;
+    ct[id.BE_L1D_FPU_BUBBLE_FPU] = computeCycles - issueCycles;
+    ct[id.L1D_READS_SET0] = loads;
+    ct[id.L1D_READ_MISSES_ALL] = Math.round(l1Misses * loadShare);
+    ct[id.L2_DATA_REFERENCES_L2_ALL] = l1Misses;
+    ct[id.L2_REFERENCES] = l1Misses;
+    ct[id.L2_MISSES] = n > 1 ? misses[1] : 0;
+    ct[id.L3_REFERENCES] = n > 1 ? misses[1] : 0;
+    ct[id.L3_MISSES] = n > 2 ? misses[2] : 0;
+    ct[id.L2DTLB_MISSES] = tlbMisses;
+    ct[id.DATA_EAR_CACHE_LAT128] = remote;
+    ct[id.PAPI_TOT_CYC] = cycles;
+    ct[id.PAPI_TOT_INS] = instructions;
+    ct[id.PAPI_FP_OPS] = flops;
+    ct[id.PAPI_FP_INS] = fpIns;
+    ct[id.PAPI_LD_INS] = loads;
+    ct[id.PAPI_SR_INS] = stores;
+    ct[id.PAPI_L1_DCA] = loads + stores;
+    ct[id.PAPI_L1_DCM] = l1Misses;
+    ct[id.PAPI_L1_TCA] = loads + stores;
+    ct[id.PAPI_L2_TCA] = l1Misses;
+    ct[id.PAPI_L2_TCM] = n > 1 ? misses[1] : 0;
+    ct[id.PAPI_L3_TCA] = n > 1 ? misses[1] : 0;
+    ct[id.PAPI_L3_TCM] = n > 2 ? misses[2] : 0;
+    ct[id.PAPI_TLB_DM] = tlbMisses;
+    ct[id.PAPI_RES_STL] = exeStall;
+    ct[id.PAPI_STL_CCY] = stall;
+    const unsupported = this.unsupported;
+    for (let i = 0; i < unsupported.length; i++) ct[unsupported[i]] = 0;
+    return out;
+  }
+
+  /**
+   * Ids of the counters a measurement asks for, checked against this machine.
+   * @throws MachineInputError for an unknown or unsupported name (suggesting the nearest one), or
+   *   when more names are asked than `counters.pmuCounters` physical counters (when non-zero)
+   */
+  selectCounters(names: readonly string[]): Int32Array {
+    const limit = this.config.counters.pmuCounters;
+    if (limit > 0 && names.length > limit) {
+      throw new MachineInputError("counters", `at most ${limit} counters at once (machine.counters.pmuCounters)`, names);
+    }
+    const ids = new Int32Array(names.length);
+    names.forEach((name, i) => {
+      if (!(this.counterNames as readonly string[]).includes(name)) {
+        const near = nearestName(name, this.counterNames);
+        throw new MachineInputError("counters", `a counter this machine supports${near ? ` (did you mean '${near}'?)` : ""}: ${this.counterNames.join(", ")}`, name);
+      }
+      ids[i] = CounterId[name as CounterName];
+    });
+    return ids;
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * Parameter documentation and validation of {@link MachineConfig}. The same {@link ParamDoc}s
+ * drive scenario validation, `--help` text and the error messages of {@link validateMachine}.
+ *
+ * @packageDocumentation
+ */
+import type { ParamDoc } from "../../engine/params.js";
+import { LEVEL_KEYS, type MachineConfig } from "./config.js";
+import { MachineInputError } from "./errors.js";
+
+function levelParams(key: string, which: string): ParamDoc[] {
+  return [
+    { name: `${key}.size`, type: "quantity", dimension: "bytes", min: 64, doc: `${which} capacity; a multiple of line x assoc.`, optional: true },
+    { name: `${key}.line`, type: "quantity", dimension: "bytes", min: 4, max: 65536, doc: `${which} line (tag) size, a power of two.`, optional: true },
+    { name: `${key}.sector`, type: "quantity", dimension: "bytes", min: 4, max: 65536, doc: `${which} sector (fill unit) size, a power of two dividing the line; default: the line.`, optional: true },
+    { name: `${key}.assoc`, type: "integer", min: 1, max: 1024, doc: `${which} associativity (ways per set).`, optional: true },
+    { name: `${key}.latency`, type: "number", min: 0, max: 10000, doc: `${which} load-to-use hit latency, in cycles.`, optional: true },
+  ];
+}
+
+/** Every parameter of a machine, by dotted key. Levels `l1`, `l2`, `l3` are optional groups. */
+export const MACHINE_PARAMS: readonly ParamDoc[] = [
+  { name: "clock", type: "quantity", dimension: "frequency", min: 1e6, max: 1e11, doc: "Processor clock (Hz)." },
+  { name: "issueWidth", type: "number", min: 0.1, max: 64, doc: "Instructions the core sustains per cycle." },
+  { name: "flopsPerCycle", type: "number", min: 0.1, max: 256, doc: "Peak floating-point operations per cycle." },
+  { name: "processorsPerNode", type: "integer", min: 1, max: 4096, doc: "Processors per node; at most one process runs on each." },
+  { name: "overlapCycles", type: "number", min: 0, max: 10000, doc: "Cycles of miss latency hidden by independent work (out-of-order window)." },
+  { name: "memoryParallelism", type: "number", min: 1, max: 256, doc: "Demand misses outstanding at once for misses the prefetcher does not cover." },
+  ...levelParams("l1", "First-level data cache"),
+  ...levelParams("l2", "Second-level cache"),
+  ...levelParams("l3", "Third-level cache"),
+  { name: "tlb.entries", type: "integer", min: 1, max: 1 << 20, doc: "Data TLB entries (fully associative, LRU)." },
+  { name: "tlb.pageSize", type: "quantity", dimension: "bytes", min: 512, max: 2 ** 34, doc: "Page size, a power of two." },
+  { name: "tlb.missPenalty", type: "number", min: 0, max: 1e6, doc: "Page-walk cost of a TLB miss, in cycles." },
+  { name: "memory.latency", type: "quantity", dimension: "time", min: 0, max: 1000, doc: "Local memory latency (microseconds)." },
+  { name: "memory.bandwidth", type: "quantity", dimension: "bandwidth", min: 1e3, max: 1e15, doc: "Sustainable local memory bandwidth of a node, shared by its processes (bytes/s)." },
+  { name: "memory.remoteLatency", type: "quantity", dimension: "time", min: 0, max: 1000, doc: "Remote (ccNUMA) memory latency (microseconds)." },
+  { name: "memory.remoteBandwidth", type: "quantity", dimension: "bandwidth", min: 1e3, max: 1e15, doc: "Remote memory bandwidth (bytes/s)." },
+  { name: "memory.remoteFraction", type: "number", min: 0, max: 1, doc: "Fraction of last-level misses served by remote memory." },
+  { name: "prefetch.enabled", type: "boolean", doc: "Whether the hardware prefetcher runs." },
+  { name: "prefetch.maxStride", type: "quantity", dimension: "bytes", min: 0, max: 2 ** 34, doc: "Largest stride the prefetcher follows (within a page)." },
+  { name: "noise.computeCv", type: "number", min: 0, max: 10, doc: "Coefficient of variation of compute time per invocation." },
+  { name: "noise.memoryCv", type: "number", min: 0, max: 10, doc: "Coefficient of variation of memory stalls while the arrays fit in the last cache level." },
+  { name: "noise.overflowCv", type: "number", min: 0, max: 10, doc: "Extra coefficient of variation of memory stalls once the arrays overflow the last level." },
+  { name: "noise.osRate", type: "quantity", dimension: "frequency", min: 0, max: 1e9, doc: "Rate of OS interruptions (Hz)." },
+  { name: "noise.osCost", type: "quantity", dimension: "time", min: 0, max: 1e9, doc: "Mean cost of one OS interruption (microseconds)." },
+  { name: "counters.native", type: "enum", values: ["itanium2", "none"], doc: "Native event table (itanium2: libpfm Itanium 2 names) or none (PAPI presets only)." },
+  { name: "counters.pmuCounters", type: "integer", min: 0, max: 1024, doc: "Physical counters readable at once; 0 = unlimited (no PMU modelled)." },
+  { name: "missModel", type: "enum", values: ["analytical", "reference", "auto"], doc: "Miss engine: analytical stride model, trace-driven LRU replay, or auto (replay small kernels)." },
+  { name: "referenceMaxAccesses", type: "integer", min: 0, max: 2 ** 40, doc: "With missModel auto: largest kernel (distinct accesses per pass) replayed by the reference cache." },
+];
+
+const PARAM_BY_NAME = new Map(MACHINE_PARAMS.map((p) => [p.name, p]));
+
+/** The documentation of one machine parameter by dotted key, or undefined. */
+export function machineParam(name: string): ParamDoc | undefined {
+  return PARAM_BY_NAME.get(name);
+}
+
+function get(obj: unknown, path: string): unknown {
+  let cur: unknown = obj;
+  for (const part of path.split(".")) {
+    if (cur === null || typeof cur !== "object") return undefined;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur;
+}
+
+function expectation(p: ParamDoc): string {
+  const unit = p.type === "quantity" ? ` ${unitOf(p)}` : p.name.endsWith("latency") || p.name.endsWith("Penalty") ? " cycles" : "";
+  if (p.type === "enum") return `one of ${(p.values ?? []).join(", ")}`;
+  if (p.type === "boolean") return "true or false";
+  const kind = p.type === "integer" ? "an integer" : "a number";
+  return `${kind} in [${p.min ?? "-inf"}, ${p.max ?? "inf"}]${unit}`;
+}
+
+function unitOf(p: ParamDoc): string {
+  switch (p.dimension) {
+    case "bytes": return "bytes";
+    case "time": return "microseconds";
+    case "frequency": return "Hz";
+    case "bandwidth": return "bytes/s";
+    case "power": return "W";
+    default: return "";
+  }
+}
+
+function isPow2(x: number): boolean {
+  return Number.isInteger(x) && x > 0 && Number.isInteger(Math.log2(x));
+}
+
+/**
+ * Checks every key of `config` against {@link MACHINE_PARAMS} plus the structural rules (powers
+ * of two, sizes divisible by line x assoc, sectors dividing lines).
+ * @param prefix - prefix of key names in errors (default `machine`)
+ * @throws MachineInputError naming the first offending key and the expected unit/range
+ */
+export function validateMachine(config: MachineConfig, prefix = "machine"): void {
+  const k = (name: string) => `${prefix}.${name}`;
+  for (const lk of LEVEL_KEYS) {
+    const lv = config[lk];
+    if (lv === undefined) continue;
+    if (lv === null || typeof lv !== "object") throw new MachineInputError(k(lk), "an object {size, line, assoc, latency} or absent", lv);
+    for (const req of ["size", "line", "assoc", "latency"]) {
+      if ((lv as unknown as Record<string, unknown>)[req] === undefined) throw new MachineInputError(k(`${lk}.${req}`), expectation(PARAM_BY_NAME.get(`${lk}.${req}`)!), undefined);
+    }
+  }
+  for (const p of MACHINE_PARAMS) {
+    const v = get(config, p.name);
+    const levelKey = p.name.split(".")[0];
+    if (v === undefined) {
+      if (p.optional) continue;
+      if ((LEVEL_KEYS as readonly string[]).includes(levelKey)) continue;
+      throw new MachineInputError(k(p.name), expectation(p), v);
+    }
+    switch (p.type) {
+      case "boolean":
+        if (typeof v !== "boolean") throw new MachineInputError(k(p.name), expectation(p), v);
+        break;
+      case "enum":
+        if (typeof v !== "string" || !(p.values ?? []).includes(v)) throw new MachineInputError(k(p.name), expectation(p), v);
+        break;
+      default:
+        if (typeof v !== "number" || !Number.isFinite(v)) throw new MachineInputError(k(p.name), expectation(p), v);
+        if (p.type === "integer" && !Number.isInteger(v)) throw new MachineInputError(k(p.name), expectation(p), v);
+        if ((p.min !== undefined && v < p.min) || (p.max !== undefined && v > p.max)) throw new MachineInputError(k(p.name), expectation(p), v);
+    }
+  }
+  let prevLine = 0;
+  for (const lk of LEVEL_KEYS) {
+    const lv = config[lk];
+    if (lv === undefined) continue;
+    if (!isPow2(lv.line)) throw new MachineInputError(k(`${lk}.line`), "a power of two (bytes)", lv.line);
+    const sector = lv.sector ?? lv.line;
+    if (!isPow2(sector) || sector > lv.line) throw new MachineInputError(k(`${lk}.sector`), `a power of two (bytes) dividing ${lk}.line = ${lv.line}`, lv.sector);
+    if (lv.size % (lv.line * lv.assoc) !== 0) throw new MachineInputError(k(`${lk}.size`), `a multiple of ${lk}.line x ${lk}.assoc = ${lv.line * lv.assoc} bytes`, lv.size);
+    if (sector < prevLine) throw new MachineInputError(k(`${lk}.sector`), `at least the line of the level above (${prevLine} bytes): a fill must cover the missing line`, sector);
+    prevLine = lv.line;
+  }
+  if (!isPow2(config.tlb.pageSize)) throw new MachineInputError(k("tlb.pageSize"), "a power of two (bytes)", config.tlb.pageSize);
+}

@@ -1,0 +1,69 @@
+/**
+ * Resolving a machine: a preset by name, overridden key by key (nested objects or dotted keys such
+ * as `l2.size`, as sweeps produce them), then validated.
+ *
+ * @packageDocumentation
+ */
+import { nearestName } from "../../engine/registry.js";
+import "../presets/index.js";
+import { LEVEL_KEYS, type MachineConfig } from "./config.js";
+import { MachineInputError } from "./errors.js";
+import { MACHINE_PARAMS, validateMachine } from "./params.js";
+import { machinePresets } from "./preset.js";
+
+/** Overrides: nested objects and/or dotted keys; `null` removes a cache level (`{ l3: null }`). */
+export type MachineOverrides = { readonly [key: string]: unknown };
+
+const PARAM_NAMES = MACHINE_PARAMS.map((p) => p.name);
+const GROUPS = new Set(PARAM_NAMES.filter((n) => n.includes(".")).map((n) => n.split(".")[0]));
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+function unknownKey(path: string, prefix: string): never {
+  const near = nearestName(path, [...PARAM_NAMES, ...GROUPS]);
+  throw new MachineInputError(`${prefix}.${path}`, `a known machine parameter${near ? ` (did you mean '${near}'?)` : ""}`, "(unknown key)");
+}
+
+function apply(target: Record<string, unknown>, path: string, value: unknown, prefix: string): void {
+  const parts = path.split(".");
+  if (parts.length === 1 && GROUPS.has(path)) {
+    if (value === null) {
+      if (!(LEVEL_KEYS as readonly string[]).includes(path)) throw new MachineInputError(`${prefix}.${path}`, "an object (only cache levels l1, l2, l3 can be removed with null)", null);
+      delete target[path];
+      return;
+    }
+    if (!isPlainObject(value)) throw new MachineInputError(`${prefix}.${path}`, "an object of parameters", value);
+    if (!isPlainObject(target[path])) target[path] = {};
+    for (const [k, v] of Object.entries(value)) apply(target, `${path}.${k}`, v, prefix);
+    return;
+  }
+  if (!PARAM_NAMES.includes(path)) unknownKey(path, prefix);
+  if (parts.length === 1) {
+    target[path] = value;
+    return;
+  }
+  const [group, key] = parts;
+  if (!isPlainObject(target[group])) target[group] = {};
+  const g = target[group] as Record<string, unknown>;
+  if (value === null || value === undefined) delete g[key];
+  else g[key] = value;
+}
+
+/**
+ * The configuration of preset `preset` (or a copy of a full configuration) with `overrides`
+ * applied, validated.
+ * @param prefix - how keys are named in errors (default `machine`, giving `machine.l2.size`)
+ * @throws UnknownNameError (input error) for an unknown preset name, suggesting the nearest
+ * @throws MachineInputError (input error) naming the offending key and the expected unit/range
+ */
+export function resolveMachine(preset: string | MachineConfig, overrides: MachineOverrides = {}, prefix = "machine"): MachineConfig {
+  const base = typeof preset === "string" ? machinePresets.get(preset).config : preset;
+  const config = structuredClone(base) as unknown as Record<string, unknown>;
+  if (!isPlainObject(overrides)) throw new MachineInputError(prefix, "an object of overrides", overrides);
+  for (const [k, v] of Object.entries(overrides)) apply(config, k, v, prefix);
+  const resolved = config as unknown as MachineConfig;
+  validateMachine(resolved, prefix);
+  return resolved;
+}

@@ -1,0 +1,343 @@
+/**
+ * The analytical, stride-dependent miss model: steady-state misses of one cache level for one
+ * pass of a kernel's address stream (see `kernel.ts` for the exact stream), in O(arrays) time
+ * with no allocation.
+ *
+ * How it reasons, per level (line B, sector u, S sets of A ways, LRU):
+ * - **Capacity and set conflicts of the whole footprint.** The lines the pass touches are spread
+ *   over the sets they map to (all sets for contiguous data; `S*B/gcd(stride, S*B)` sets when
+ *   elements or rows sit a large power-of-two stride apart). A set holding more than A of them is
+ *   swept cyclically, so under LRU none of its lines survives to the next pass; a set holding at
+ *   most A keeps them all. `fFit` is the fraction of lines in overloaded sets; with `fFit = 0`
+ *   the arrays stay resident and the pass misses nothing.
+ * - **Line utilisation.** A sequential pass fetches each sector once. A strided (column) sweep
+ *   fetches a sector the first time a column touches it; the next columns reuse it only if the
+ *   lines of one whole column (one per row and array) fit in their sets (`fCol`, the same set
+ *   overload test on the column's working set; this is where "the stride maps many elements onto
+ *   few sets" bites). Rows that do not start on a sector boundary add one extra sector per row.
+ * - **Random** access hits with probability capacity / footprint.
+ *
+ * The TLB is evaluated by the same function as a one-set cache whose lines are pages ("TLB reach").
+ *
+ * @packageDocumentation
+ */
+import type { CacheGeometry } from "./geometry.js";
+import { ARRAY_ALIGNMENT } from "./kernel.js";
+
+/** Pattern codes used on the hot path (strings are mapped once per call). */
+export const PATTERN_SEQUENTIAL = 0;
+/** See {@link PATTERN_SEQUENTIAL}. */
+export const PATTERN_STRIDED = 1;
+/** See {@link PATTERN_SEQUENTIAL}. */
+export const PATTERN_RANDOM = 2;
+
+function gcd(a: number, b: number): number {
+  while (b !== 0) {
+    const t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+/**
+ * Fraction of `n` lines that land in sets holding more than `assoc` lines, when the `n` lines are
+ * spread as evenly as possible over `sets` sets.
+ */
+export function overloadFraction(n: number, sets: number, assoc: number): number {
+  if (n <= 0 || sets <= 0) return 0;
+  const q = Math.floor(n / sets);
+  const rem = n - q * sets;
+  let over = 0;
+  if (q + 1 > assoc) over += rem * (q + 1);
+  if (q > assoc) over += (sets - rem) * q;
+  return over / n;
+}
+
+/**
+ * Distinct sets covered by `n` lines per array at addresses `base_a + k*strideBytes`
+ * (`strideBytes >= line`), for `arrays` arrays whose bases are `arrayBytes` apart.
+ */
+export function setsCovered(g: CacheGeometry, n: number, strideBytes: number, arrays: number, arrayBytes: number): number {
+  const period = g.sets * g.line;
+  const s = strideBytes % period;
+  const gs = gcd(s === 0 ? period : s, period);
+  if (gs <= g.line) return Math.min(g.sets, n * arrays);
+  const perArray = Math.min(n, period / gs);
+  // Arrays whose bases are congruent modulo gs (at line granularity) share the same sets.
+  let classes = 0;
+  for (let a = 0; a < arrays; a++) {
+    const ca = Math.floor(((a * arrayBytes) % gs) / g.line);
+    let seen = false;
+    for (let b = 0; b < a; b++) {
+      if (Math.floor(((b * arrayBytes) % gs) / g.line) === ca) {
+        seen = true;
+        break;
+      }
+    }
+    if (!seen) classes++;
+  }
+  return Math.min(g.sets, perArray * classes);
+}
+
+// Scratch for the column-conflict sweep: partner offsets (lines), their existence weights, breakpoints and a DP row.
+// Preallocated once so that evaluating a level allocates nothing.
+const MAX_WRAPS = 512;
+const MAX_PARTNERS = 64;
+const partnerOffset = new Float64Array(MAX_PARTNERS);
+const partnerWeight = new Float64Array(MAX_PARTNERS);
+const breaks = new Float64Array(2 * MAX_PARTNERS + 2);
+const dp = new Float64Array(MAX_PARTNERS + 2);
+
+/** Probability that at least `assoc` of the partners active at `x` exist (Poisson-binomial tail). */
+function tailAtLeast(count: number, x: number, assoc: number): number {
+  let active = 0;
+  dp[0] = 1;
+  for (let j = 0; j < count; j++) {
+    const d = partnerOffset[j];
+    if (x + d < 0 || x + d >= 1) continue;
+    const q = partnerWeight[j];
+    active++;
+    const top = Math.min(active, assoc);
+    dp[top] = active <= assoc ? 0 : dp[top];
+    for (let n = top; n >= 1; n--) dp[n] = n === assoc ? dp[n] + dp[n - 1] * q : dp[n] * (1 - q) + dp[n - 1] * q;
+    dp[0] *= 1 - q;
+  }
+  return active < assoc ? 0 : dp[assoc];
+}
+
+/**
+ * Fraction of a column's accesses whose line shares its set with `assoc` or more other lines of
+ * the same column sweep, for rows `R` bytes apart that are not line-aligned modulo the set period
+ * (`gcd(R, S*B) < B`). Rows whose positions wrap around the set period land close to earlier
+ * rows; each such partner row `Delta` rows away sits `rho` bytes off and shares the set for a
+ * fraction `1 - |rho|/B` of line offsets. Integrates the exact overlap pattern over the line offset
+ * (which the column index sweeps uniformly). Returns -1 when the rows wrap too often for the
+ * sweep (the caller then assumes an even spread).
+ */
+function columnConflictFraction(g: CacheGeometry, rows: number, R: number, arrays: number, arrayBytes: number): number {
+  const P = g.sets * g.line;
+  const B = g.line;
+  const wraps = Math.ceil(((rows - 1) * R) / P);
+  if (wraps * arrays > MAX_WRAPS) return -1;
+  let count = 0;
+  for (let a = 0; a < arrays; a++) {
+    // Rows of array a sit at (a * arrayBytes + Delta * R) relative to row 0 of array 0.
+    const offset = (a * arrayBytes) % P;
+    for (let k = -wraps - 1; k <= wraps + 1; k++) {
+      const d0 = Math.floor((k * P - offset) / R);
+      for (let delta = d0; delta <= d0 + 1; delta++) {
+        if (delta <= -rows || delta >= rows || (delta === 0 && a === 0)) continue;
+        const rho = (delta * R + offset - k * P) / B;
+        if (rho <= -1 || rho >= 1) continue;
+        // Too many near neighbours for the exact sweep: the caller's even spread is then accurate.
+        if (count >= MAX_PARTNERS) return -1;
+        partnerOffset[count] = rho;
+        partnerWeight[count++] = (rows - Math.abs(delta)) / rows;
+      }
+    }
+  }
+  if (count < g.assoc) return 0;
+  // Sweep the line offset x in [0, 1): the set of colliding partners changes only at breakpoints.
+  let nb = 0;
+  breaks[nb++] = 0;
+  breaks[nb++] = 1;
+  for (let j = 0; j < count; j++) {
+    const a = -partnerOffset[j];
+    const b = 1 - partnerOffset[j];
+    if (a > 0 && a < 1) breaks[nb++] = a;
+    if (b > 0 && b < 1) breaks[nb++] = b;
+  }
+  // Insertion sort: at most a few dozen breakpoints.
+  for (let i = 1; i < nb; i++) {
+    const v = breaks[i];
+    let j = i - 1;
+    while (j >= 0 && breaks[j] > v) {
+      breaks[j + 1] = breaks[j];
+      j--;
+    }
+    breaks[j + 1] = v;
+  }
+  let total = 0;
+  for (let i = 0; i + 1 < nb; i++) {
+    const w = breaks[i + 1] - breaks[i];
+    if (w <= 0) continue;
+    total += w * tailAtLeast(count, (breaks[i] + breaks[i + 1]) / 2, g.assoc);
+  }
+  return total;
+}
+
+/** Column working-set overload: exact set counting for line-aligned rows, the conflict sweep otherwise. */
+function columnOverload(g: CacheGeometry, rows: number, R: number, arrays: number, arrayBytes: number): number {
+  const period = g.sets * g.line;
+  const rs = R % period;
+  const aligned = gcd(rs === 0 ? period : rs, period) >= g.line;
+  const f = aligned ? alignedOverload(g, rows, R, arrays, arrayBytes) : columnConflictFraction(g, rows, R, arrays, arrayBytes);
+  return f >= 0 ? f : overloadFraction(rows * arrays, setsCovered(g, rows, R, arrays, arrayBytes), g.assoc);
+}
+
+const runStart = new Float64Array(65);
+const runArray = new Float64Array(65);
+const runBreaks = new Float64Array(132);
+
+/**
+ * Fraction of lines in overloaded sets when runs of `n` consecutive positions on a circle of `M`
+ * positions (each position one set) start at `runStart[0..runs-1]`: every run adds floor(n/M) to
+ * all positions and one more to (n mod M) positions from its start; loads add where runs overlap.
+ */
+function runsOverload(M: number, n: number, runs: number, assoc: number): number {
+  const full = Math.floor(n / M);
+  const rem = n - full * M;
+  let nb = 0;
+  runBreaks[nb++] = 0;
+  for (let a = 0; a < runs; a++) {
+    runBreaks[nb++] = runStart[a];
+    runBreaks[nb++] = (runStart[a] + rem) % M;
+  }
+  // Insertion sort: at most 2 * 64 + 1 breakpoints.
+  for (let i = 1; i < nb; i++) {
+    const v = runBreaks[i];
+    let j = i - 1;
+    while (j >= 0 && runBreaks[j] > v) {
+      runBreaks[j + 1] = runBreaks[j];
+      j--;
+    }
+    runBreaks[j + 1] = v;
+  }
+  let over = 0;
+  for (let i = 0; i < nb; i++) {
+    const from = runBreaks[i];
+    const to = i + 1 < nb ? runBreaks[i + 1] : M;
+    if (to <= from) continue;
+    let load = runs * full;
+    for (let a = 0; a < runs; a++) if ((from - runStart[a] + M) % M < rem) load++;
+    if (load > assoc) over += (to - from) * load;
+  }
+  return over / (n * runs);
+}
+
+function modInverse(t: number, m: number): number {
+  let [r0, r1] = [m, t % m];
+  let [s0, s1] = [0, 1];
+  while (r1 !== 0) {
+    const qq = Math.floor(r0 / r1);
+    [r0, r1] = [r1, r0 - qq * r1];
+    [s0, s1] = [s1, s0 - qq * s1];
+  }
+  return ((s0 % m) + m) % m;
+}
+
+/**
+ * Overload fraction of `n` lines per array at `base_a + k * strideBytes` when the stride is
+ * line-aligned modulo the set period (`gcd(stride, S*B) >= B`): the positions of one array form a
+ * run in the cyclic group of `S*B/gcd` sets (indexed by k); arrays in the same residue class are
+ * shifted runs of it, arrays in other classes use disjoint sets. Returns -1 for unaligned strides.
+ */
+export function alignedOverload(g: CacheGeometry, n: number, strideBytes: number, arrays: number, arrayBytes: number): number {
+  const P = g.sets * g.line;
+  const sr = strideBytes % P;
+  const gs = gcd(sr === 0 ? P : sr, P);
+  if (gs < g.line || arrays > 64) return -1;
+  const M = P / gs;
+  const inv = modInverse(sr / gs, M);
+  let over = 0;
+  for (let a = 0; a < arrays; a++) runArray[a] = -1;
+  for (let a = 0; a < arrays; a++) {
+    if (runArray[a] >= 0) continue;
+    const cls = Math.floor(((a * arrayBytes) % P % gs) / g.line);
+    let runs = 0;
+    for (let b = a; b < arrays; b++) {
+      const off = (b * arrayBytes) % P;
+      if (Math.floor((off % gs) / g.line) !== cls) continue;
+      runArray[b] = 1;
+      runStart[runs++] = M === 1 ? 0 : (Math.floor(off / gs) * inv) % M;
+    }
+    over += runsOverload(M, n, runs, g.assoc) * runs;
+  }
+  return over / arrays;
+}
+
+/** Fraction of arrays that share their sets with more than `assoc` others at the same index (ping-pong). */
+function pingPongFraction(g: CacheGeometry, arrays: number, arrayBytes: number): number {
+  if (arrays <= g.assoc) return 0;
+  const P = g.sets * g.line;
+  let over = 0;
+  for (let a = 0; a < arrays; a++) {
+    const ca = Math.floor(((a * arrayBytes) % P) / g.line);
+    let same = 0;
+    for (let b = 0; b < arrays; b++) if (Math.floor(((b * arrayBytes) % P) / g.line) === ca) same++;
+    if (same > g.assoc) over++;
+  }
+  return over / arrays;
+}
+
+/**
+ * Steady-state misses (sector fills) of one level during one pass of a kernel's stream.
+ * @param g - level geometry
+ * @param q - elements per array
+ * @param e - element size (bytes)
+ * @param arrays - arrays walked together
+ * @param pattern - {@link PATTERN_SEQUENTIAL}, {@link PATTERN_STRIDED} or {@link PATTERN_RANDOM}
+ * @param stride - stride in elements (strided only)
+ * @returns misses per pass (a real number; at most `q * arrays`)
+ */
+export function levelMissesPerPass(g: CacheGeometry, q: number, e: number, arrays: number, pattern: number, stride: number): number {
+  if (q <= 0) return 0;
+  const B = g.line;
+  const u = g.sector;
+  const bytes = q * e;
+  const arrayBytes = Math.ceil(bytes / ARRAY_ALIGNMENT) * ARRAY_ALIGNMENT;
+  const linesPerArray = e >= B ? q : Math.ceil(bytes / B);
+  const unitsPerArray = e >= u ? q : Math.ceil(bytes / u);
+  const accesses = q * arrays;
+
+  const ping = pingPongFraction(g, arrays, arrayBytes);
+  if (pattern === PATTERN_RANDOM) {
+    // LRU under uniform random access keeps a line while it is touched at least every T
+    // accesses, where T makes the expected number of distinct lines equal the capacity; the
+    // stream's history is one warm-up pass plus half the counted one on average. A sector is
+    // present if touched since its line's fill (a geometric number of line touches back).
+    const lines = linesPerArray * arrays;
+    const capacity = g.size / B;
+    const history = 1.5 * accesses;
+    const T = capacity >= lines ? history : Math.min(history, -lines * Math.log(1 - capacity / lines));
+    const h = 1 - Math.exp(-T / lines);
+    const x = 1 - 1 / Math.max(1, B / Math.max(e, u));
+    const sectorPresent = Math.min(1 - ((1 - h) * x) / (1 - h * x), 1 - Math.exp(-history / (unitsPerArray * arrays)));
+    return accesses * (ping + (1 - ping) * (1 - h * sectorPresent));
+  }
+
+  let fFit = alignedOverload(g, linesPerArray, e >= B ? e : B, arrays, arrayBytes);
+  if (fFit < 0) fFit = overloadFraction(linesPerArray * arrays, Math.min(g.sets, linesPerArray * arrays), g.assoc);
+  if (fFit === 0) return 0;
+
+  if (pattern !== PATTERN_STRIDED || stride <= 1) {
+    // Arrays that ping-pong in their sets miss on every access; the others once per sector.
+    return ping * accesses + (1 - ping) * fFit * unitsPerArray * arrays;
+  }
+
+  const R = stride * e;
+  const rows = Math.ceil(q / stride);
+  let fCol: number;
+  if (R >= B) {
+    // Columns [0, lastRow) have `rows` rows, the others one fewer (the last row is partial).
+    const lastRow = q - (rows - 1) * stride;
+    const full = columnOverload(g, rows, R, arrays, arrayBytes);
+    fCol = lastRow === stride || rows === 1 ? full : (lastRow * rows * full + (stride - lastRow) * (rows - 1) * columnOverload(g, rows - 1, R, arrays, arrayBytes)) / q;
+  } else {
+    fCol = Math.max(fFit, ping);
+  }
+  let firsts: number;
+  let visits: number;
+  if (R >= u) {
+    // Each access is its own visit; a row of R bytes overlaps (R + u - gcd(R, u)) / u sectors.
+    firsts = Math.min(q, Math.max(unitsPerArray, (rows * (R + u - gcd(R, u))) / u));
+    visits = q;
+  } else {
+    // Rows share sectors: each column touches every sector once, in bursts.
+    firsts = unitsPerArray;
+    visits = Math.min(q, stride * unitsPerArray);
+  }
+  const burstBreak = R >= u ? 0 : ping * (q - visits);
+  return Math.min(accesses, (fFit * firsts + fCol * (visits - firsts) + burstBreak) * arrays);
+}

@@ -1,0 +1,12 @@
+/**
+ * Built-in machine presets, registered in {@link machinePresets} on import.
+ *
+ * @packageDocumentation
+ */
+import { machinePresets } from "../node/preset.js";
+import { itanium2Preset } from "./itanium2.js";
+import { xeonPreset } from "./xeon.js";
+
+for (const p of [xeonPreset, itanium2Preset]) if (!machinePresets.has(p.name)) machinePresets.register(p);
+
+export { xeonPreset, itanium2Preset };

@@ -1,0 +1,72 @@
+import { definePreset } from "../node/preset.js";
+
+const ITA_MAN = "Intel Itanium 2 Processor Reference Manual for Software Development and Optimization (order 251110)";
+const P004 = "paper 004, section 4 (Altix 3600, Madison 9M)";
+const PERFEXP = "coefficients of paper 004's memory-stall model as coded in the TAU PerfExplorer script computing it (L2 2, L3 10, TLB 30, local 150, remote 232 cycles)";
+
+/**
+ * SGI Altix 3700-class node of paper 004: two 1.6 GHz Itanium 2 (Madison 9M) per node, L1D 16 KiB
+ * 4-way 64 B, L2 256 KiB 8-way 128 B, L3 9 MiB 18-way 128 B, 16 KB pages, local and remote
+ * (NUMAlink) memory, Itanium 2 native counters.
+ */
+export const itanium2Preset = definePreset(
+  "itanium2-madison",
+  "SGI Altix 3700-class node: two 1.6 GHz Itanium 2 Madison 9M, 9 MiB L3, ccNUMA memory (paper 004)",
+  {
+    clock: 1.6e9,
+    issueWidth: 6,
+    flopsPerCycle: 4,
+    processorsPerNode: 2,
+    overlapCycles: 0,
+    memoryParallelism: 4,
+    l1: { size: 16 * 1024, line: 64, assoc: 4, latency: 1 },
+    l2: { size: 256 * 1024, line: 128, assoc: 8, latency: 6 },
+    l3: { size: 9 * 1024 * 1024, line: 128, assoc: 18, latency: 14 },
+    tlb: { entries: 128, pageSize: 16384, missPenalty: 30 },
+    memory: { latency: 150 / 1.6e3, bandwidth: 6.4e9, remoteLatency: 232 / 1.6e3, remoteBandwidth: 3.2e9, remoteFraction: 0.05 },
+    prefetch: { enabled: true, maxStride: 2048 },
+    noise: { computeCv: 0.01, memoryCv: 0.02, overflowCv: 0.15, osRate: 1024, osCost: 3 },
+    counters: { native: "itanium2", pmuCounters: 0 },
+    missModel: "analytical",
+    referenceMaxAccesses: 65536,
+  },
+  {
+    clock: { source: `${P004}; NCSA Cobalt Altix: 1.6 GHz Madison 9M` },
+    issueWidth: { source: `${ITA_MAN}: two 3-instruction bundles per cycle` },
+    flopsPerCycle: { source: `${ITA_MAN}: two FMA units (4 flops per cycle, 6.4 GFlop/s at 1.6 GHz)` },
+    processorsPerNode: { source: `${P004}: 'two Itanium 2 processors per node'` },
+    overlapCycles: { source: `${ITA_MAN}: in-order core; latency is hidden only by compiler scheduling`, calibrated: true },
+    memoryParallelism: { source: "non-blocking L2 with many outstanding misses; effective overlap of ~4 for strided code", calibrated: true },
+    "l1.size": { source: `${P004}: 16 KB L1 data cache` },
+    "l1.line": { source: `${ITA_MAN}: 64-byte L1D lines` },
+    "l1.assoc": { source: `${ITA_MAN}: 4-way L1D` },
+    "l1.latency": { source: `${ITA_MAN}: 1-cycle integer load latency` },
+    "l2.size": { source: `${P004}: 256 KB unified L2` },
+    "l2.line": { source: `${ITA_MAN}: 128-byte L2 lines` },
+    "l2.assoc": { source: `${ITA_MAN}: 8-way L2` },
+    "l2.latency": { source: `${ITA_MAN}: 5-7 cycles (6 for FP loads, which bypass L1D); ${PERFEXP} uses 2 for the extra cost over L1` },
+    "l3.size": { source: "issue 3 / Madison 9M: 9 MiB unified L3" },
+    "l3.line": { source: `${ITA_MAN}: 128-byte L3 lines` },
+    "l3.assoc": { source: "issue 3: 18-way L3 of the 9 MiB Madison" },
+    "l3.latency": { source: `${ITA_MAN}: 14-cycle L3 latency (Madison); ${PERFEXP} uses 10 over L2` },
+    "tlb.entries": { source: `${ITA_MAN}: 128-entry L2DTLB` },
+    "tlb.pageSize": { source: "issue 3: 16 KB pages (Linux/ia64 default on the Altix)" },
+    "tlb.missPenalty": { source: PERFEXP },
+    "memory.latency": { source: `${PERFEXP}: 150 cycles at 1.6 GHz = 93.75 ns` },
+    "memory.bandwidth": { source: "Altix 3700: 6.4 GB/s front-side bus shared by the two processors of a node" },
+    "memory.remoteLatency": { source: `${PERFEXP}: 232 cycles at 1.6 GHz = 145 ns (worst-case hops estimate, paper 004 section 3.1)` },
+    "memory.remoteBandwidth": { source: "NUMAlink 4: 3.2 GB/s per direction per link" },
+    "memory.remoteFraction": { source: "assumed: first-touch placement keeps most pages local; 5% of misses remote", calibrated: true },
+    "prefetch.enabled": { source: "compiler-inserted lfetch streams (Itanium has no hardware stream prefetcher); modelled as a prefetcher" },
+    "prefetch.maxStride": { source: "lfetch covers strides of a few lines; 2 KB assumed", calibrated: true },
+    "noise.computeCv": { source: "assumed small run-to-run variation of in-cache code", calibrated: true },
+    "noise.memoryCv": { source: "assumed small run-to-run variation of in-cache code", calibrated: true },
+    "noise.overflowCv": { source: "assumed, scatter growing out of cache as in paper 000 Figure 3", calibrated: true },
+    "noise.osRate": { source: "Linux/ia64 timer interrupt at 1024 Hz" },
+    "noise.osCost": { source: "a few microseconds per interruption", calibrated: true },
+    "counters.native": { source: "libpfm Itanium 2 event table (itanium2_events.h), names verified for every native counter" },
+    "counters.pmuCounters": { source: "no PMU limit unless a scenario asks (Itanium 2 has 4 generic counters, PMC4-PMC7)" },
+    missModel: { source: "the analytical model is the default (issue 3)" },
+    referenceMaxAccesses: { source: "replay kernels up to 64 Ki accesses with missModel auto" },
+  },
+);

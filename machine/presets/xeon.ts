@@ -1,0 +1,67 @@
+import { definePreset } from "../node/preset.js";
+
+const INTEL_OPT = "Intel Pentium 4 and Intel Xeon Processor Optimization Reference Manual (order 248966), ch. 1, cache table";
+const HINTON = "Hinton et al., The Microarchitecture of the Pentium 4 Processor, Intel Technology Journal Q1 2001";
+const FIG3 = "calibrated so that the strided/sequential ratio of a Y-derivative kernel is ~1 in cache and ~4 out of cache (paper 000, Figure 3)";
+
+/**
+ * The cluster of paper 000: dual 2.8 GHz Pentium 4 Xeon (Northwood) nodes, 8 KB L1D, 512 kB L2,
+ * no L3, 4 KB pages. Memory, overlap and noise numbers are calibrated to 000's Figure 3.
+ */
+export const xeonPreset = definePreset(
+  "xeon-2.8ghz-512k",
+  "dual 2.8 GHz Pentium 4 Xeon nodes with 8 KB L1D and 512 kB L2 (paper 000's cluster)",
+  {
+    clock: 2.8e9,
+    issueWidth: 3,
+    flopsPerCycle: 2,
+    processorsPerNode: 2,
+    overlapCycles: 24,
+    memoryParallelism: 1.3,
+    l1: { size: 8 * 1024, line: 64, assoc: 4, latency: 2 },
+    l2: { size: 512 * 1024, line: 128, sector: 64, assoc: 8, latency: 18 },
+    tlb: { entries: 64, pageSize: 4096, missPenalty: 4 },
+    memory: { latency: 0.15, bandwidth: 3.2e9, remoteLatency: 0.15, remoteBandwidth: 3.2e9, remoteFraction: 0 },
+    prefetch: { enabled: true, maxStride: 256 },
+    noise: { computeCv: 0.02, memoryCv: 0.03, overflowCv: 0.3, osRate: 250, osCost: 5 },
+    counters: { native: "none", pmuCounters: 0 },
+    missModel: "analytical",
+    referenceMaxAccesses: 65536,
+  },
+  {
+    clock: { source: "paper 000, section 5: 'dual 2.8 GHz Pentium Xeons'" },
+    issueWidth: { source: `${HINTON}: the NetBurst core retires up to 3 uops per cycle` },
+    flopsPerCycle: { source: "one 128-bit SSE2 operation (2 doubles) per cycle: 5.6 GFlop/s peak at 2.8 GHz (Top500 Rpeak convention)" },
+    processorsPerNode: { source: "paper 000, section 5: dual-processor nodes" },
+    overlapCycles: { source: `${FIG3}; of the order of an L2 hit, which the out-of-order core hides`, calibrated: true },
+    memoryParallelism: { source: `${FIG3}; strided misses beyond the prefetcher overlap little (effective 1.3 outstanding)`, calibrated: true },
+    "l1.size": { source: `${INTEL_OPT}: 8 KB L1 data cache` },
+    "l1.line": { source: `${INTEL_OPT}: 64-byte lines` },
+    "l1.assoc": { source: `${INTEL_OPT}: 4-way` },
+    "l1.latency": { source: `${INTEL_OPT}: 2-cycle integer load latency` },
+    "l2.size": { source: "paper 000, section 5: '512 kB caches'; Xeon (Northwood) 512 KB L2" },
+    "l2.line": { source: `${INTEL_OPT}: 128-byte lines` },
+    "l2.sector": { source: `${INTEL_OPT}: lines of two 64-byte sectors` },
+    "l2.assoc": { source: `${INTEL_OPT}: 8-way` },
+    "l2.latency": { source: "load-to-use latency of Northwood L2 as measured by lmbench-class benchmarks (about 18 cycles)", calibrated: true },
+    "tlb.entries": { source: `${HINTON}: 64-entry fully associative data TLB` },
+    "tlb.pageSize": { source: "IA-32 Linux base page, 4 KB" },
+    "tlb.missPenalty": { source: `${FIG3}; the exposed (not overlapped) part of a page walk: page-table entries of a streamed array sit in the caches, so walks are short`, calibrated: true },
+    "memory.latency": { source: "about 150 ns load latency of an E7501-chipset DDR-266 Xeon node", calibrated: true },
+    "memory.bandwidth": { source: "533 MT/s x 8 B front-side bus = 4.26 GB/s peak, sustained ~3.2 GB/s per node", calibrated: true },
+    "memory.remoteLatency": { source: "no remote memory on a distributed-memory cluster: equal to local" },
+    "memory.remoteBandwidth": { source: "no remote memory on a distributed-memory cluster: equal to local" },
+    "memory.remoteFraction": { source: "distributed-memory cluster: every miss is local" },
+    "prefetch.enabled": { source: `${INTEL_OPT}: hardware prefetcher for streams within a 4 KB page` },
+    "prefetch.maxStride": { source: `${INTEL_OPT}: the hardware prefetcher follows strides up to 256 bytes (not re-verified in this session)` },
+    "noise.computeCv": { source: "paper 000, Figure 3: small scatter of in-cache invocations", calibrated: true },
+    "noise.memoryCv": { source: "paper 000, Figure 3: small scatter of in-cache invocations", calibrated: true },
+    "noise.overflowCv": { source: "paper 000, Figure 3 and Eq. 2: scatter grows once the arrays overflow the cache", calibrated: true },
+    "noise.osRate": { source: "Linux 2.4 timer interrupt (HZ) of the era, about 100-1000 Hz", calibrated: true },
+    "noise.osCost": { source: "a few microseconds per interruption", calibrated: true },
+    "counters.native": { source: "PAPI presets only: Pentium 4 native events are not modelled" },
+    "counters.pmuCounters": { source: "no PMU limit unless a scenario asks for one" },
+    missModel: { source: "the analytical model is the default (issue 3)" },
+    referenceMaxAccesses: { source: "replay kernels up to 64 Ki accesses with missModel auto" },
+  },
+);

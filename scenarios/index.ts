@@ -1,0 +1,14 @@
+/**
+ * Scenarios: the scenario file format (schema, loader, validator with located errors, overrides),
+ * machine and platform setup, and running a scenario to its outputs.
+ *
+ * @packageDocumentation
+ */
+export * from "./lang/index.js";
+export * from "./scenario-schema.js";
+export * from "./overrides.js";
+export * from "./machine-setup.js";
+export * from "./platform.js";
+export * from "./load.js";
+export * from "./run.js";
+export { writeDirectoryAtomically } from "./atomic-dir.js";

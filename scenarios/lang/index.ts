@@ -1,0 +1,55 @@
+/**
+ * The scenario language toolkit: quantities with units, located YAML sources and errors, a schema
+ * language that validates located values and emits JSON Schema, and cost expressions compiled once.
+ *
+ * @packageDocumentation
+ */
+export { parseQuantity, formatQuantity, QuantityError, unitsOf, acceptsBareNumber, describeDimension, type QuantityOptions } from "./units.js";
+export {
+  ScenarioError,
+  ScenarioErrors,
+  parseYamlSource,
+  formatPath,
+  type SourceDoc,
+  type SourcePosition,
+  type KeyPath,
+  type ErrorLocation,
+} from "./source.js";
+export {
+  s,
+  validate,
+  validateValue,
+  toJsonSchema,
+  describeSchema,
+  quantityPattern,
+  type Schema,
+  type ObjectSchema,
+  type StringSchema,
+  type NumberSchema,
+  type BooleanSchema,
+  type QuantitySchema,
+  type EnumSchema,
+  type LiteralSchema,
+  type ArraySchema,
+  type RecordSchema,
+  type ExpressionSchema,
+  type UnionSchema,
+  type OptionalSchema,
+  type AnySchema,
+  type LazySchema,
+  type RefineSchema,
+  type RefineCheck,
+} from "./schema.js";
+export {
+  compileExpression,
+  compileExpressionSet,
+  checkExpressionCycles,
+  checkExpressionSyntax,
+  expressionReferences,
+  isExpressionConstant,
+  ExpressionError,
+  BUILTIN_FUNCTIONS,
+  type CompiledExpression,
+  type CompileOptions,
+  type ExpressionFunction,
+} from "./expression.js";

@@ -1,0 +1,124 @@
+import {
+  Cluster,
+  MACHINE_PARAMS,
+  resolveCollectives,
+  resolveNetwork,
+  type CollectiveSpec,
+  type MachineConfig,
+  type NetworkSpec,
+  type ResolvedNetwork,
+} from "../machine/index.js";
+import { machinePresets, resolveMachine } from "../machine/index.js";
+import type { ParamDoc } from "../engine/index.js";
+import { parseQuantity, type KeyPath } from "./lang/index.js";
+import type { ScenarioConfig } from "./scenario-schema.js";
+
+/** The machine of a scenario, resolved: node configuration, cluster layout, network. */
+export interface MachineSetup {
+  readonly presetName: string;
+  readonly config: MachineConfig;
+  readonly cluster: Cluster;
+  readonly network: ResolvedNetwork;
+  readonly collectives: CollectiveSpec;
+}
+
+const SECTION_KEYS = new Set(["preset", "nodes", "processesPerNode", "placement", "network"]);
+const PARAM_BY_NAME = new Map<string, ParamDoc>(MACHINE_PARAMS.map((p) => [p.name, p]));
+
+/**
+ * Resolves the `machine:` section: the node preset with its overrides (quantities with units
+ * converted through the preset's parameter documentation), the cluster layout, the interconnect
+ * and the collective-algorithm choices.
+ * @throws via `fail` a located input error naming the offending key
+ */
+export function setupMachine(config: ScenarioConfig, fail: (path: KeyPath, message: string) => never): MachineSetup {
+  const section = config.machine;
+  if (!machinePresets.has(section.preset)) {
+    try {
+      machinePresets.get(section.preset);
+    } catch (e) {
+      fail(["machine", "preset"], (e as Error).message);
+    }
+  }
+  // Overrides: every key other than the section's own, nested maps flattened to dotted keys.
+  const overrides: Record<string, unknown> = {};
+  const flatten = (value: unknown, path: string[]): void => {
+    const key = path.join(".");
+    if (value !== null && typeof value === "object" && !Array.isArray(value) && !PARAM_BY_NAME.has(key)) {
+      for (const [k, v] of Object.entries(value)) flatten(v, [...path, k]);
+      return;
+    }
+    const doc = PARAM_BY_NAME.get(key);
+    if (doc?.type === "quantity" && typeof value === "string") {
+      try {
+        value = parseQuantity(value, doc.dimension!, `machine.${key}`);
+      } catch (e) {
+        fail(["machine", ...path], (e as Error).message);
+      }
+    }
+    overrides[key] = value;
+  };
+  for (const [k, v] of Object.entries(section)) if (!SECTION_KEYS.has(k)) flatten(v, [k]);
+  let machine: MachineConfig;
+  let cluster: Cluster;
+  try {
+    const base = machinePresets.get(section.preset).config;
+    machine = resolveMachine(base, overrides);
+    cluster = new Cluster(machine, { nodes: section.nodes, processesPerNode: section.processesPerNode, placement: section.placement });
+  } catch (e) {
+    const key = (e as { key?: string }).key;
+    const path = key ? keyToPath(key) : ["machine"];
+    fail(path, (e as Error).message);
+  }
+  const { collectives: collectivesRaw, ...netRaw } = section.network as Record<string, unknown>;
+  let network: ResolvedNetwork;
+  try {
+    network = resolveNetwork(convertNetworkUnits(netRaw) as NetworkSpec);
+  } catch (e) {
+    const key = (e as { key?: string }).key;
+    fail(["machine", "network", ...(key ? key.split(".") : [])], (e as Error).message);
+  }
+  const collectives = (collectivesRaw ?? {}) as CollectiveSpec;
+  try {
+    resolveCollectives(collectives);
+  } catch (e) {
+    const key = (e as { key?: string }).key;
+    fail(["machine", "network", "collectives", ...(key ? key.split(".") : [])], (e as Error).message);
+  }
+  return { presetName: section.preset, config: machine, cluster, network, collectives };
+}
+
+
+/** `machine.l2.size` / `cluster.nodes` -> a scenario path. */
+function keyToPath(key: string): KeyPath {
+  const parts = key.split(".");
+  if (parts[0] === "cluster") return ["machine", ...parts.slice(1)];
+  if (parts[0] === "machine") return parts;
+  return ["machine", ...parts];
+}
+
+/**
+ * Network parameters may be written with units (`alpha: 30us`, `beta: ...`, `bandwidth: 100MB/s`,
+ * `eagerLimit: 64KiB`); the network layer takes base units. Strings are converted by the
+ * dimension their name implies.
+ */
+function convertNetworkUnits(raw: Record<string, unknown>): Record<string, unknown> {
+  const conv = (v: unknown, key: string): unknown => {
+    if (typeof v !== "string") return v;
+    const dim = /bandwidth|Bandwidth/.test(key)
+      ? "bandwidth"
+      : /limit|Limit|bytes|Bytes|size|Size/.test(key)
+        ? "bytes"
+        : /^(alpha|L|o|g|latency|overhead|gap|.*Latency|period|meanPeriod)$/.test(key)
+          ? "time"
+          : undefined;
+    return dim ? parseQuantity(v, dim, `machine.network.${key}`) : v;
+  };
+  const walk = (o: unknown, key = ""): unknown => {
+    if (o === null || typeof o !== "object" || Array.isArray(o)) return conv(o, key);
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(o)) out[k] = walk(v, k);
+    return out;
+  };
+  return walk(raw) as Record<string, unknown>;
+}

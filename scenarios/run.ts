@@ -1,0 +1,123 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  buildCallGraph,
+  runAssembly,
+  runToTrial,
+  type AssemblyRunResult,
+  type CallGraph,
+} from "../components/index.js";
+import { writeRecordsCsv, writeRecordsJsonl, writeTauProfile, type Trial } from "../profile/index.js";
+import { writeDirectoryAtomically } from "./atomic-dir.js";
+import { loadScenario, type LoadedScenario, type LoadOptions } from "./load.js";
+import { buildPlatform } from "./platform.js";
+
+/** Options of {@link executeScenario}. */
+export interface ExecuteOptions {
+  /** Measure (default true). `false` runs the same simulation without measurement or proxies. */
+  readonly measure?: boolean;
+  /** Progress callback (simulated time in microseconds, events so far). */
+  readonly onProgress?: (now: number, events: number) => void;
+}
+
+/** Everything a run produced, in memory. */
+export interface RunArtifacts {
+  readonly scenario: LoadedScenario;
+  readonly result: AssemblyRunResult;
+  /** The profile (undefined when not measured). */
+  readonly trial?: Trial;
+  readonly callgraph?: CallGraph;
+  /** Deterministic summary: seed, resolved scenario, simulated time, events. */
+  readonly summary: Record<string, unknown>;
+  /** Wall-clock figures (the only output that differs between runs with the same seed). */
+  readonly timing: { readonly wallSeconds: number; readonly eventsPerSecond: number; readonly simulatedPerWall: number };
+}
+
+/**
+ * Runs a loaded scenario: builds the platform, runs the assembly on every rank, and assembles the
+ * outputs in memory.
+ * @throws DeadlockError / MpiDeadlockError when ranks block forever
+ */
+export function executeScenario(scenario: LoadedScenario, options: ExecuteOptions = {}): RunArtifacts {
+  const { config } = scenario;
+  if (!scenario.assembly) throw new Error(`${scenario.file}: nothing to run (no assembly)`);
+  const platform = buildPlatform(scenario.machine);
+  const t0 = process.hrtime.bigint();
+  const result = runAssembly(scenario.assembly, platform, {
+    seed: config.seed,
+    metrics: config.metrics,
+    workload: config.workload,
+    measure: options.measure ?? true,
+    onProgress: options.onProgress,
+  });
+  const wallSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  const cluster = scenario.machine.cluster;
+  const metadata: Record<string, string> = {
+    "ccasim scenario": config.name,
+    "ccasim seed": String(config.seed),
+    "Metric Name": config.metrics[0],
+    "CPU MHz": String(scenario.machine.config.clock / 1e6),
+    "Machine preset": scenario.machine.presetName,
+    "Nodes": String(cluster.nodes),
+    "Processes per node": String(cluster.processesPerNode),
+    "Interconnect": scenario.machine.network.preset ?? scenario.machine.network.interNode.model,
+    "Simulated end time (us)": String(result.simulatedTime),
+  };
+  const trial = result.measurement ? runToTrial(result, metadata) : undefined;
+  const callgraph = result.measurement ? buildCallGraph(result.measurement) : undefined;
+  const summary = {
+    ccasim: "run summary",
+    scenario: config.name,
+    file: scenario.file,
+    seed: config.seed,
+    overrides: scenario.overrides,
+    ranks: result.ranks,
+    simulatedTime: result.simulatedTime,
+    simulatedTimeUnit: "us",
+    events: result.events,
+    invocations: result.invocations,
+    records: result.mastermind?.records.length ?? 0,
+    warnings: result.warnings,
+    unreceivedMessages: result.unreceived,
+    resolved: { ...config, machine: { ...config.machine, resolved: scenario.machine.config, network: scenario.machine.network } },
+  };
+  return {
+    scenario,
+    result,
+    trial,
+    callgraph,
+    summary,
+    timing: {
+      wallSeconds,
+      eventsPerSecond: result.events / Math.max(wallSeconds, 1e-9),
+      simulatedPerWall: result.simulatedTime / 1e6 / Math.max(wallSeconds, 1e-9),
+    },
+  };
+}
+
+/**
+ * Writes a run's outputs into `dir` atomically (a temporary sibling renamed at the end): the TAU
+ * profile folder `profile/`, `records.csv` / `records.jsonl`, `callgraph.json`, `summary.json` and
+ * `timing.json`. Everything but `timing.json` is byte-identical for the same scenario and seed.
+ * @returns the absolute output path
+ */
+export function writeRunOutputs(art: RunArtifacts, dir: string): string {
+  const outputs = art.scenario.config.outputs;
+  return writeDirectoryAtomically(dir, (tmp) => {
+    if (art.trial && outputs.profile) writeTauProfile(art.trial, join(tmp, "profile"), { records: "none" });
+    const records = art.result.mastermind?.records ?? [];
+    if (outputs.records.includes("csv")) writeRecordsCsv(records, join(tmp, "records.csv"));
+    if (outputs.records.includes("jsonl")) writeRecordsJsonl(records, join(tmp, "records.jsonl"));
+    if (art.callgraph && outputs.callgraph) writeFileSync(join(tmp, "callgraph.json"), JSON.stringify(art.callgraph, null, 2) + "\n");
+    writeFileSync(join(tmp, "summary.json"), JSON.stringify(art.summary, null, 2) + "\n");
+    writeFileSync(join(tmp, "timing.json"), JSON.stringify(art.timing, null, 2) + "\n");
+  });
+}
+
+/** Loads, runs and writes a scenario in one call (what `ccasim run` does). */
+export function runScenario(file: string, options: LoadOptions & ExecuteOptions & { out?: string } = {}): RunArtifacts & { outDir: string } {
+  const scenario = loadScenario(file, options);
+  const art = executeScenario(scenario, options);
+  const outDir = writeRunOutputs(art, options.out ?? scenario.config.outputs.dir ?? join("out", scenario.config.name));
+  return { ...art, outDir };
+}

@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import { REQUEST_NULL, type Status } from "../../machine/index.js";
+import { hockney, world } from "./helpers.js";
+
+describe("MPI non-blocking requests", () => {
+  it("waitany returns requests in completion order and -1 once all are null", () => {
+    const w = world(4, hockney(10, 1e8));
+    const order: number[] = [];
+    w.launch(function* (c) {
+      if (c.rank === 0) {
+        const reqs = [c.irecv(1, 0), c.irecv(2, 0), c.irecv(3, 0)];
+        for (let i = 0; i < 3; i++) order.push(yield* c.waitany(reqs));
+        expect(reqs).toEqual([REQUEST_NULL, REQUEST_NULL, REQUEST_NULL]);
+        order.push(yield* c.waitany(reqs));
+      } else {
+        yield w.sim.timeout(100 * (4 - c.rank)); // rank 3 first, then 2, then 1
+        yield* c.send(0, 0, 8);
+      }
+    });
+    w.run();
+    expect(order).toEqual([2, 1, 0, -1]);
+  });
+
+  it("waitsome returns every request complete at that moment, with statuses", () => {
+    const w = world(4, hockney(10, 1e8));
+    const batches: number[][] = [];
+    const statuses: Status[] = [];
+    w.launch(function* (c) {
+      if (c.rank === 0) {
+        const reqs = [c.irecv(1, 0), c.irecv(2, 0), c.irecv(3, 0), c.isend(1, 1, 8)];
+        while (reqs.some((r) => r !== REQUEST_NULL)) batches.push(yield* c.waitsome(reqs, statuses));
+        expect(yield* c.waitsome(reqs)).toEqual([]);
+      } else {
+        if (c.rank === 1) yield* c.recv(0, 1);
+        yield w.sim.timeout(c.rank === 3 ? 500 : 0);
+        yield* c.send(0, 0, 8, c.rank);
+      }
+    });
+    w.run();
+    w.finalize();
+    // At 10.08 us the send to rank 1 is delivered and rank 2's message arrives (one batch); rank 1
+    // answers only after receiving, at 20.16 us; rank 3 sends at 500 us.
+    expect(batches).toEqual([[1, 3], [0], [2]]);
+    expect(statuses.map((s) => s.source)).toEqual([1, 2, 3]);
+  });
+
+  it("test reports completion without blocking and releases the request", () => {
+    const w = world(2, hockney(10, 1e8));
+    const polls: boolean[] = [];
+    w.launch(function* (c) {
+      if (c.rank === 0) {
+        const r = c.irecv(1, 0);
+        polls.push(c.test(r));
+        yield w.sim.timeout(50);
+        polls.push(c.test(r));
+        expect(() => c.test(r)).toThrow(/not an active request/);
+        expect(c.test(REQUEST_NULL)).toBe(true);
+      } else yield* c.send(0, 0, 8);
+    });
+    w.run();
+    expect(polls).toEqual([false, true]);
+  });
+
+  it("completes an eager LogGP send at injection, before delivery", () => {
+    const w = world(2, { model: "loggp", params: { L: 20, o: 1, g: 1, bandwidth: 1e9 }, eagerLimit: Infinity });
+    let sendDone = NaN;
+    let recvDone = NaN;
+    w.launch(function* (c) {
+      if (c.rank === 0) {
+        yield* c.send(1, 0, 1001);
+        sendDone = w.sim.now;
+      } else {
+        yield* c.recv(0, 0);
+        recvDone = w.sim.now;
+      }
+    });
+    w.run();
+    expect(sendDone).toBeCloseTo(1 + 1000 * 1e-3, 12);
+    expect(recvDone).toBeCloseTo(1 + 1000 * 1e-3 + 20 + 1, 12);
+  });
+
+  it("synchronises a rendezvous sender with a late receiver", () => {
+    const w = world(2, hockney(5, 1e9, 100));
+    let sendDone = NaN;
+    w.launch(function* (c) {
+      if (c.rank === 0) {
+        yield* c.send(1, 0, 1000);
+        sendDone = w.sim.now;
+      } else {
+        yield w.sim.timeout(400);
+        yield* c.recv(0, 0);
+      }
+    });
+    w.run();
+    // Request-to-send waits until 400, then clear-to-send (5) and data (5 + 1000 bytes * 1e-3 us).
+    expect(sendDone).toBeCloseTo(400 + 5 + 5 + 1, 12);
+  });
+});

@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { formatParams } from "../../engine/index.js";
+import { CollectiveConfigError, NetworkConfigError, resolveCollectives, resolveNetwork, pointToPointModels } from "../../machine/index.js";
+import { hockney, world } from "./helpers.js";
+
+describe("network configuration", () => {
+  it("defaults to Gigabit Ethernet with Hockney, 1 us / 1 GB/s shared memory, 64 KiB eager limit, no load", () => {
+    expect(resolveNetwork()).toEqual({
+      preset: "gigabit-ethernet",
+      interNode: { model: "hockney", params: { alpha: 30, bandwidth: 100e6 } },
+      intraNode: { model: "hockney", params: { alpha: 1, bandwidth: 1e9 } },
+      eagerLimit: 65536,
+      controlBytes: 0,
+      load: { model: "none", params: {} },
+    });
+  });
+
+  it("derives LogGP parameters from a preset and lets explicit parameters override them", () => {
+    const r = resolveNetwork({ preset: "myrinet-2000", model: "loggp", params: { g: 4 } });
+    expect(r.interNode.params).toEqual({ L: 3.5, o: 1.75, g: 4, bandwidth: 245e6 });
+  });
+
+  it("names the offending key, with the nearest known name", () => {
+    expect(() => resolveNetwork({ preset: "myrinet2000" })).toThrow(/network\.preset: unknown interconnect preset 'myrinet2000' \(did you mean 'myrinet-2000'\?\)/);
+    expect(() => resolveNetwork({ model: "hockney", params: { alpah: 3, bandwidth: 1 } })).toThrow(/network\.params\.alpah: unknown parameter \(did you mean 'alpha'\?\)/);
+    expect(() => resolveNetwork({ model: "loggp", params: { L: 1, o: 1, g: 1 } })).toThrow(/network\.params\.bandwidth: required/);
+    expect(() => resolveNetwork({ preset: "numalink-4", params: { alpha: -1 } })).toThrow(/network\.params\.alpha: must be >= 0/);
+    expect(() => resolveNetwork({ load: { model: "piecewise", params: { period: 0 } } })).toThrow(/network\.load\.params\.period/);
+    expect(() => resolveNetwork({ eagerlimit: 5 } as never)).toThrow(/did you mean 'eagerLimit'/);
+    const e = (() => {
+      try {
+        resolveNetwork({ model: "logp" });
+      } catch (x) {
+        return x;
+      }
+    })();
+    expect(e).toBeInstanceOf(NetworkConfigError);
+    expect((e as NetworkConfigError).isInputError).toBe(true);
+  });
+
+  it("documents every model parameter with its unit", () => {
+    const text = formatParams(pointToPointModels.get("loggp").params);
+    expect(text).toMatch(/L\s+<time>/);
+    expect(text).toMatch(/bandwidth\s+<bandwidth>/);
+  });
+
+  it("validates collective choices and thresholds", () => {
+    expect(() => resolveCollectives({ algorithms: { allreduce: "rabenseiffner" } })).toThrow(/did you mean 'rabenseifner'/);
+    expect(() => resolveCollectives({ algorithms: { allreduc: "ring" } as never })).toThrow(CollectiveConfigError);
+    expect(() => resolveCollectives({ params: { bcastShortMsg: -1 } })).toThrow(/collectives\.params\.bcastShortMsg/);
+    const w = world(6, hockney(1, 1e9), { collectives: { algorithms: { allgather: "recursive_doubling" } } });
+    w.launch(function* (c) {
+      yield* c.allgather(8);
+    });
+    expect(() => w.run()).toThrow(/cannot run on 6 ranks/);
+  });
+
+  it("selects collective algorithms like MPICH by size and process count", () => {
+    const c = resolveCollectives();
+    expect(c.autoName("allreduce", 64, 2048)).toBe("recursive_doubling");
+    expect(c.autoName("allreduce", 64, 2056)).toBe("rabenseifner");
+    expect(c.autoName("allreduce", 1024, 4096)).toBe("recursive_doubling"); // 512 elements < 1024 ranks
+    expect(c.autoName("bcast", 64, 12287)).toBe("binomial");
+    expect(c.autoName("bcast", 4, 1e6)).toBe("binomial");
+    expect(c.autoName("bcast", 64, 12288)).toBe("scatter_recursive_doubling_allgather");
+    expect(c.autoName("bcast", 48, 12288)).toBe("scatter_ring_allgather");
+    expect(c.autoName("bcast", 64, 524288)).toBe("scatter_ring_allgather");
+    expect(c.autoName("allgather", 64, 100)).toBe("recursive_doubling");
+    expect(c.autoName("allgather", 48, 100)).toBe("bruck");
+    expect(c.autoName("allgather", 48, 10000)).toBe("ring");
+    expect(c.autoName("alltoall", 16, 256)).toBe("bruck");
+    expect(c.autoName("alltoall", 4, 256)).toBe("scattered");
+    expect(c.autoName("alltoall", 16, 32769)).toBe("pairwise");
+    expect(c.autoName("barrier", 7, 0)).toBe("dissemination");
+  });
+});

@@ -1,0 +1,118 @@
+import { describe, expect, it } from "vitest";
+import { ScenarioError, ScenarioErrors, formatPath, parseYamlSource } from "../../../scenarios/lang/index.js";
+
+function errorsOf(fn: () => unknown): ScenarioErrors {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof ScenarioErrors) return e;
+    throw e;
+  }
+  throw new Error("expected ScenarioErrors");
+}
+
+const TEXT = `# a scenario
+name: demo
+machine:
+  preset: itanium2
+  nodes: 4
+assembly:
+  components:
+    - name: A
+      type: kernel
+    - name: B
+      type: halo
+`;
+
+describe("located YAML sources", () => {
+  it("gives the plain value", () => {
+    const doc = parseYamlSource(TEXT, "s.yaml");
+    expect(doc.value).toEqual({
+      name: "demo",
+      machine: { preset: "itanium2", nodes: 4 },
+      assembly: { components: [{ name: "A", type: "kernel" }, { name: "B", type: "halo" }] },
+    });
+  });
+
+  it("locates keys of map entries and items of sequences (1-based)", () => {
+    const doc = parseYamlSource(TEXT, "s.yaml");
+    expect(doc.locate([])).toEqual({ line: 1, column: 1 });
+    expect(doc.locate(["name"])).toEqual({ line: 2, column: 1 });
+    expect(doc.locate(["machine", "nodes"])).toEqual({ line: 5, column: 3 });
+    expect(doc.locate(["assembly", "components", 1])).toEqual({ line: 10, column: 7 });
+    expect(doc.locate(["assembly", "components", 1, "type"])).toEqual({ line: 11, column: 7 });
+    expect(doc.locateValue?.(["machine", "nodes"])).toEqual({ line: 5, column: 10 });
+    expect(doc.locate(["machine", "clock"])).toBeUndefined();
+    expect(doc.locate(["assembly", "components", 5])).toBeUndefined();
+    expect(doc.locate(["name", "x"])).toBeUndefined();
+  });
+
+  it("resolves anchors, aliases and merge keys, and locates through them", () => {
+    const text = `base: &b
+  nodes: 4
+  clock: 1.5GHz
+machine:
+  <<: *b
+  nodes: 8
+copy: *b
+`;
+    const doc = parseYamlSource(text, "m.yaml");
+    expect(doc.value).toEqual({
+      base: { nodes: 4, clock: "1.5GHz" },
+      machine: { nodes: 8, clock: "1.5GHz" },
+      copy: { nodes: 4, clock: "1.5GHz" },
+    });
+    expect(doc.locate(["machine", "nodes"])).toEqual({ line: 6, column: 3 });
+    expect(doc.locate(["machine", "clock"])).toEqual({ line: 3, column: 3 });
+    expect(doc.locate(["copy", "clock"])).toEqual({ line: 3, column: 3 });
+  });
+
+  it("reports every syntax error and duplicate key, located", () => {
+    const err = errorsOf(() => parseYamlSource("a: 1\nb: 2\na: 3\nc: [1, 2\n", "bad.yaml"));
+    expect(err.isInputError).toBe(true);
+    expect(err.errors.length).toBeGreaterThanOrEqual(2);
+    expect(err.errors[0].message).toBe("bad.yaml:3:1: duplicate key 'a': map keys must be unique");
+    expect(err.errors[1].file).toBe("bad.yaml");
+    expect(err.errors[1].line).toBe(5);
+    expect(err.message.split("\n")[0]).toBe(`bad.yaml: ${err.errors.length} errors`);
+  });
+
+  it("locates a bad indentation", () => {
+    const err = errorsOf(() => parseYamlSource("machine:\n  nodes: 4\n   clock: 2GHz\n", "i.yaml"));
+    expect(err.errors[0].message).toBe("i.yaml:2:10: Nested mappings are not allowed in compact mappings");
+  });
+
+  it("treats an empty file as null", () => {
+    expect(parseYamlSource("", "e.yaml").value).toBeNull();
+    expect(parseYamlSource("# only a comment\n", "e.yaml").value).toBeNull();
+  });
+});
+
+describe("located errors", () => {
+  it("format as file:line:column: path: what is wrong, leaving out unknown parts", () => {
+    expect(new ScenarioError("bad", { file: "s.yaml", line: 3, column: 5, path: ["a", "b", 2, "c"] }).message).toBe("s.yaml:3:5: a.b[2].c: bad");
+    expect(new ScenarioError("bad", { file: "s.yaml", path: "a.b" }).message).toBe("s.yaml: a.b: bad");
+    expect(new ScenarioError("bad", { file: "s.yaml", line: 3 }).message).toBe("s.yaml:3: bad");
+    expect(new ScenarioError("bad", { path: ["x"] }).message).toBe("x: bad");
+    expect(new ScenarioError("bad").message).toBe("bad");
+    const e = new ScenarioError("bad", { file: "f", line: 1, column: 2, path: ["k"] });
+    expect([e.file, e.line, e.column, e.path, e.detail, e.isInputError]).toEqual(["f", 1, 2, "k", "bad", true]);
+  });
+
+  it("render paths with dots, indices and quoted odd keys", () => {
+    expect(formatPath(["assembly", "components", "A", "type"])).toBe("assembly.components.A.type");
+    expect(formatPath(["connections", 2, "from"])).toBe("connections[2].from");
+    expect(formatPath(["proxies", "A.go", "params"])).toBe('proxies["A.go"].params');
+    expect(formatPath([])).toBe("");
+  });
+
+  it("are listed in file order under a summary line", () => {
+    const errs = new ScenarioErrors([
+      new ScenarioError("third", { file: "s.yaml", line: 9, column: 1 }),
+      new ScenarioError("no line", { file: "s.yaml" }),
+      new ScenarioError("first", { file: "s.yaml", line: 2, column: 4 }),
+    ]);
+    expect(errs.message).toBe("s.yaml: 3 errors\n  s.yaml:2:4: first\n  s.yaml:9:1: third\n  s.yaml: no line");
+    expect(new ScenarioErrors([new ScenarioError("x", { file: "a" })]).message).toBe("a: 1 error\n  a: x");
+  });
+});
