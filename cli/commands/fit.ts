@@ -16,15 +16,15 @@ const HELP = `ccasim fit: fit performance models T(Q) to measurements and print 
 mathjs cost expressions a scenario can use
 
 Usage:
-  ccasim fit <records.csv|records.jsonl|trial-dir> --parameter <name> [--component C] [--method M] [--value V]
+  ccasim fit <records.csv|records.jsonl|run-dir>... --parameter <name> [--component C] [--method M] [--value V]
   ccasim fit <trial> --param-timer <routine> --parameter <name>
   ccasim fit <trial> <trial>... --timer <name> --q <rule>
   ccasim fit <extrap.txt|.json|.jsonl> [--callpath P] [--metric M]
 
 Inputs:
   records        per-invocation records (CSV or JSON Lines, or a trial directory holding
-                 records.csv/records.jsonl): Q is the record parameter --parameter, T is --value
-                 (wallTime by default; computeTime, mpiTime, or a counter name)
+                 records.csv/records.jsonl), pooled over all inputs: Q is the record parameter
+                 --parameter, T is --value (wallTime by default; computeTime, mpiTime, or a counter)
   TAU_PARAM      timers named '<routine> [ <param> = <value> ]': Q is the value, T the per-call
                  inclusive time (one observation per thread)
   trials         one timer across several trials (directories or .ppk files); Q comes from --q:
@@ -161,8 +161,13 @@ function run(ctx: CommandContext): number {
     }
   } else {
     if (v.parameter === undefined) throw new UsageError("fit: say what Q is: --parameter (records, TAU_PARAM), --timer with --q (trials), or give an Extra-P file", "fit");
-    for (const p of positionals) {
-      const records = ext === ".csv" || ext === ".jsonl" ? readRecords(p) : (readTrial(p) as Trial).records;
+    // Records of every input are pooled into one data set (runs at different Q).
+    const records = positionals.flatMap((p) => {
+      const e = extname(p).toLowerCase();
+      return e === ".csv" || e === ".jsonl" ? readRecords(p) : (readTrial(p) as Trial).records;
+    });
+    {
+      const p = positionals.length === 1 ? positionals[0]! : `${positionals.length} inputs`;
       const obs = observationsFromRecords(records, {
         parameter: String(v.parameter),
         value: v.value === undefined ? undefined : String(v.value),

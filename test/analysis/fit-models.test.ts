@@ -158,6 +158,13 @@ describe("fitModels", () => {
     expect(fitModels(d).changePoint!.significant).toBe(false);
   });
 
+  it("prints an exact fit without a rounding-noise constant", () => {
+    const q = [1, 2, 3, 4, 5, 6];
+    const r = fitModels({ q, t: q.map((x) => 0.02 * x + 2 * x * x) }, { families: ["polynomial"], variable: "x" });
+    expect(r.mean.formula).toBe("0.02·x + 2·x^2");
+    expect(r.mean.expression).toBe("0.02*x + 2*x^2");
+  });
+
   it("groups 10^5 records by Q", () => {
     const q = Float64Array.from({ length: 100000 }, (_, i) => (i % 100) + 1);
     const t = Float64Array.from(q, (x) => 3 * x);
