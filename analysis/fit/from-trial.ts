@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import { parameterTimers, type InvocationRecord, type Trial } from "../../profile/index.js";
+import { parameterTimers, parseParameterizedName, type InvocationRecord, type Trial } from "../../profile/index.js";
 import { AnalysisInputError } from "../errors.js";
 import { metricOf, timerOf, viewOf, type ViewChoice } from "../trial-access.js";
 
@@ -79,7 +79,7 @@ export interface ParameterTimerSelection {
  */
 export function observationsFromParameterTimers(trial: Trial, sel: ParameterTimerSelection): Observations {
   const m = metricOf(trial, sel.metric);
-  const timers = parameterTimers(trial, sel.routine, sel.parameter).filter((p) => Number.isFinite(Number(p.value)));
+  const timers = parameterTimers(trial, resolveParameterRoutine(trial, sel.routine, sel.parameter), sel.parameter).filter((p) => Number.isFinite(Number(p.value)));
   if (timers.length === 0) throw new AnalysisInputError(`no TAU_PARAM timer '${sel.routine} [ <${sel.parameter}> = <...> ]' with a numeric value`, trial.source);
   const views = sel.view === undefined || sel.view === "each" ? trial.threads.map((_, i) => viewOf(trial, i)) : [viewOf(trial, sel.view)];
   const q: number[] = [];
@@ -93,6 +93,28 @@ export function observationsFromParameterTimers(trial: Trial, sel: ParameterTime
       t.push(val / calls);
     }
   return { q: Float64Array.from(q), t: Float64Array.from(t), qLabel: sel.parameter, tLabel: `${trial.metrics[m]} per call of ${sel.routine}` };
+}
+
+/**
+ * The routine name of TAU_PARAM timers carrying `parameter`: `routine` itself when it matches
+ * exactly, else the only routine whose name starts with it, else the only one containing it
+ * (`__wrap_dgemm` finds `int __wrap_dgemm(int) C [{wb.c} {5,1}-{11,1}]`).
+ * @throws AnalysisInputError when several routines match
+ */
+export function resolveParameterRoutine(trial: Trial, routine: string, parameter: string): string {
+  const bases = new Set<string>();
+  for (const t of trial.timers) {
+    const p = t.isCallpath ? undefined : parseParameterizedName(t.name);
+    if (p && p.parameters.has(parameter)) bases.add(p.base);
+  }
+  if (bases.has(routine)) return routine;
+  const lower = routine.toLowerCase();
+  for (const match of [(b: string) => b.toLowerCase().startsWith(lower), (b: string) => b.toLowerCase().includes(lower)]) {
+    const hits = [...bases].filter(match);
+    if (hits.length === 1) return hits[0]!;
+    if (hits.length > 1) throw new AnalysisInputError(`routine '${routine}' is ambiguous among TAU_PARAM timers: ${hits.slice(0, 5).map((h) => `'${h}'`).join(", ")}`, trial.source);
+  }
+  return routine;
 }
 
 /** Where a trial's Q comes from in {@link observationsAcrossTrials}. */

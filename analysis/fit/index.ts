@@ -42,6 +42,7 @@ export {
   observationsFromParameterTimers,
   observationsAcrossTrials,
   trialParameter,
+  resolveParameterRoutine,
   type Observations,
   type RecordSelection,
   type ParameterTimerSelection,

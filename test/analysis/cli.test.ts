@@ -42,6 +42,13 @@ describe("ccasim fit", () => {
     expect(r.out).toContain("4 distinct Q in [50, 115]");
   });
 
+  it("fits TAU_PARAM timers found by a part of the routine name", async () => {
+    const r = await run(["fit", "../shared/data/tau/edge-cases/examples/wrap", "--param-timer", "__wrap_dgemm", "--parameter", "size", "--json"]);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.out)[0];
+    expect(j.points.map((p: { q: number }) => p.q)).toEqual([100, 10000, 100000]);
+  });
+
   it("fits Extra-P inputs", async () => {
     const r = await run(["fit", "../shared/data/extrap/docs_examples_input.txt"]);
     expect(r.code).toBe(0);
