@@ -19,6 +19,7 @@ Usage:
   ccasim fit <records.csv|records.jsonl|run-dir>... --parameter <name> [--component C] [--method M] [--value V]
   ccasim fit <trial> --param-timer <routine> --parameter <name>
   ccasim fit <trial> <trial>... --timer <name> --q <rule>
+  ccasim fit <trial> <trial>... --user-event <name> --q <rule>
   ccasim fit <extrap.txt|.json|.jsonl> [--callpath P] [--metric M]
 
 Inputs:
@@ -27,7 +28,9 @@ Inputs:
                  --parameter, T is --value (wallTime by default; computeTime, mpiTime, or a counter)
   TAU_PARAM      timers named '<routine> [ <param> = <value> ]': Q is the value, T the per-call
                  inclusive time (one observation per thread)
-  trials         one timer across several trials (directories or .ppk files); Q comes from --q:
+  trials         one timer (or the mean of a user event, --user-event) across several trials
+                 (directories or .ppk files); a timer is found by its full name or a unique part of
+                 it ('(top)' is the top-level timer); Q comes from --q:
                    metadata:<key>   a numeric metadata attribute
                    path:<regex>     the first number group of the regex applied to the trial's path
                    ranks | threads  the number of ranks or threads
@@ -65,6 +68,7 @@ const OPTIONS = {
   value: { type: "string" },
   "param-timer": { type: "string" },
   timer: { type: "string" },
+  "user-event": { type: "string" },
   q: { type: "string" },
   callpath: { type: "string" },
   metric: { type: "string" },
@@ -128,12 +132,20 @@ function run(ctx: CommandContext): number {
   const reports: Labeled[] = [];
   const first = positionals[0]!;
   const ext = extname(first).toLowerCase();
-  const isExtrap = (ext === ".txt" || ext === ".json" || (ext === ".jsonl" && v.parameter === undefined)) && v.timer === undefined;
+  const isExtrap = (ext === ".txt" || ext === ".json" || (ext === ".jsonl" && v.parameter === undefined)) && v.timer === undefined && v["user-event"] === undefined;
 
-  if (v.timer !== undefined) {
-    if (v.q === undefined) throw new UsageError("fit: --timer needs --q (how to read Q from each trial)", "fit");
+  if (v.timer !== undefined || v["user-event"] !== undefined) {
+    if (v.q === undefined) throw new UsageError(`fit: --${v.timer !== undefined ? "timer" : "user-event"} needs --q (how to read Q from each trial)`, "fit");
+    if (v.timer !== undefined && v["user-event"] !== undefined) throw new UsageError("fit: give --timer or --user-event, not both", "fit");
     const trials = positionals.map((p) => readTrial(p));
-    const obs = observationsAcrossTrials(trials, { parameter: parseQRule(String(v.q)), timer: String(v.timer), metric, kind, view });
+    const obs = observationsAcrossTrials(trials, {
+      parameter: parseQRule(String(v.q)),
+      timer: v.timer === undefined ? undefined : String(v.timer),
+      userEvent: v["user-event"] === undefined ? undefined : String(v["user-event"]),
+      metric,
+      kind,
+      view,
+    });
     reports.push({ title: `${obs.tLabel} vs ${obs.qLabel} (${trials.length} trials)`, report: fitModels(obs, fitOptions) });
   } else if (v["param-timer"] !== undefined) {
     if (v.parameter === undefined) throw new UsageError("fit: --param-timer needs --parameter", "fit");

@@ -49,6 +49,16 @@ describe("ccasim fit", () => {
     expect(j.points.map((p: { q: number }) => p.q)).toEqual([100, 10000, 100000]);
   });
 
+  it("fits a user event's mean across trials", async () => {
+    const dir = "../shared/data/tau/ppk/gromacs-scaling/";
+    const r = await run(["fit", `${dir}2.ppk`, `${dir}4.ppk`, `${dir}8.ppk`, "--user-event", "Message size for all-reduce", "--q", "ranks", "--json"]);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.out)[0];
+    expect(j.title).toBe("Message size for all-reduce vs ranks (3 trials)");
+    expect(j.points.map((p: { q: number }) => p.q)).toEqual([2, 4, 8]);
+    expect(j.points.every((p: { mean: number }) => p.mean > 900 && p.mean < 1000)).toBe(true);
+  });
+
   it("fits Extra-P inputs", async () => {
     const r = await run(["fit", "../shared/data/extrap/docs_examples_input.txt"]);
     expect(r.code).toBe(0);
