@@ -36,6 +36,7 @@ function chainAssembly(n: number, k: number): Assembly {
   };
 }
 
+/** `npm run bench -- analysis`: model search on 10^5 records and exact 3^20 selection. */
 export const analysisBenchmark: Benchmark = {
   name: "analysis",
   summary: "fit 10^5 records with model search; exact selection over 3^20 assemblies",

@@ -30,7 +30,7 @@ export interface FitQuality {
   readonly smape: number;
   /** Leave-one-out cross-validated SMAPE, in percent (exact for linear least squares, via leverages). */
   readonly looSmape: number;
-  /** Coefficient of determination on the fitted scale (log T for log-space models). */
+  /** Coefficient of determination 1 − RSS/TSS on the original scale of T (comparable across families). */
   readonly r2: number;
   /** Adjusted R², 1 − (1 − R²)(n − 1)/(n − parameters); NaN without degrees of freedom. */
   readonly adjustedR2: number;
@@ -222,14 +222,10 @@ export function fitHypothesis(hypothesis: Hypothesis, q: ArrayLike<number>, t: A
   const loo = new Float64Array(n);
   let rss = 0;
   let wSum = 0;
-  let wMean = 0;
-  for (let i = 0; i < n; i++) {
-    const wi = w ? w[i]! : 1;
-    wSum += wi;
-    wMean += wi * y[i]!;
-  }
-  wMean /= wSum;
+  for (let i = 0; i < n; i++) wSum += w ? w[i]! : 1;
   let tss = 0;
+  let tMean = 0;
+  for (let i = 0; i < n; i++) tMean += t[i]! / n;
   for (let i = 0; i < n; i++) {
     const fy = y[i]! - ls.residuals[i]!;
     // Exact leave-one-out prediction of a linear least-squares fit: y_i − r_i / (1 − h_ii).
@@ -238,7 +234,7 @@ export function fitHypothesis(hypothesis: Hypothesis, q: ArrayLike<number>, t: A
     fitted[i] = hypothesis.logResponse ? Math.exp(fy) : fy;
     loo[i] = hypothesis.logResponse ? Math.exp(looY) : looY;
     rss += (t[i]! - fitted[i]!) ** 2;
-    tss += (w ? w[i]! : 1) * (y[i]! - wMean) ** 2;
+    tss += (t[i]! - tMean) ** 2;
   }
   let looSmape = 0;
   for (let i = 0; i < n; i++) {
@@ -251,7 +247,7 @@ export function fitHypothesis(hypothesis: Hypothesis, q: ArrayLike<number>, t: A
   const parameters = p + (hypothesis.changePoint !== undefined ? 1 : 0);
   const dof = n - p;
   const sigma2 = dof > 0 ? ls.rss / dof : NaN;
-  const r2 = tss > 0 ? 1 - ls.rss / tss : ls.rss === 0 ? 1 : 0;
+  const r2 = tss > 0 ? 1 - rss / tss : rss === 0 ? 1 : 0;
   const adjustedR2 = n - parameters > 0 ? 1 - ((1 - r2) * (n - 1)) / (n - parameters) : NaN;
   const coefficients = Array.from(ls.coefficients, (value, j) => ({ value, stdError: Math.sqrt(sigma2 * ls.inverseGram[j * p + j]!) }));
   let min = Infinity;

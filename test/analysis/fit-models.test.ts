@@ -30,6 +30,15 @@ describe("fitModels", () => {
     expect(r.stdDev).toBeDefined();
   });
 
+  it("selects by adjusted R² on the original scale when asked", () => {
+    const qs = Array.from({ length: 20 }, (_, i) => 2000 * (i + 1));
+    const d = sample((q) => Math.exp(1.19 * Math.log(q) - 3.68), qs, 5, 0.01, 2);
+    const r = fitModels(d, { criterion: "adjusted-r2", families: ["power-law", "polynomial:degree=1"] });
+    expect(r.criterion).toBe("adjusted-r2");
+    expect(r.mean.family).toBe("power-law");
+    expect(r.candidates[0]!.quality.adjustedR2).toBeGreaterThan(r.candidates[1]!.quality.adjustedR2);
+  });
+
   it("fits random polynomials with noise back to the polynomial family and its coefficients", () => {
     fc.assert(
       fc.property(
