@@ -155,14 +155,16 @@ export class FittedModel {
     // Constant last for log-space models (the paper's exp(1.19 log(Q) − 3.68)), first otherwise (−963 + 0.315Q).
     const order = terms.map((_, j) => j);
     if (this.hypothesis.logResponse) order.push(order.shift()!);
-    // A constant below 1e-12 of the largest term at the end of the range is rounding noise of an
+    // A term below 1e-12 of the largest one at both ends of the range is rounding noise of an
     // exact fit (as Extra-P's clean_constant_coefficient); it is left out of the printed formula.
-    const scaleAtMax = Math.max(...terms.map((tt, j) => Math.abs(this.coefficients[j]!.value * tt.evaluate(this.range.max))));
+    const size = (j: number): number =>
+      Math.max(Math.abs(this.coefficients[j]!.value * terms[j]!.evaluate(this.range.min)), Math.abs(this.coefficients[j]!.value * terms[j]!.evaluate(this.range.max)));
+    const scale = Math.max(...terms.map((_, j) => size(j)));
     for (const j of order) {
       const c = this.coefficients[j]!.value;
       const t = term(terms[j]!);
       const isConst = t === "" || t === "1";
-      if (isConst && terms.length > 1 && !this.hypothesis.logResponse && Math.abs(c) < 1e-12 * scaleAtMax) continue;
+      if (terms.length > 1 && !this.hypothesis.logResponse && size(j) < 1e-12 * scale) continue;
       parts.push({ value: c, text: isConst ? num(Math.abs(c)) : `${num(Math.abs(c))}${times}${t}` });
     }
     let s = "";
