@@ -27,3 +27,4 @@ export {
   type PowerEstimate,
 } from "./models.js";
 export { estimateTrialPower, cpuMHzOf, type TrialPowerOptions, type EventPower, type TrialPower } from "./from-trial.js";
+export { rankInefficiencies, type InefficiencyOptions, type InefficientEvent } from "./inefficiency.js";

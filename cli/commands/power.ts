@@ -1,6 +1,6 @@
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
 import { readTrial } from "../../profile/index.js";
-import { estimateTrialPower, loadPowerConstantFile, powerConstantSets, type EventPower } from "../../analysis/index.js";
+import { estimateTrialPower, loadPowerConstantFile, powerConstantSets, rankInefficiencies, type EventPower } from "../../analysis/index.js";
 import { formatNumber, formatTable, list, numberOption, toJson } from "./analysis-io.js";
 
 const HELP = `ccasim power: power, energy, FLOP/J and counter metrics per event (paper 004)
@@ -27,6 +27,9 @@ Options:
   --sort <key>             watts (default), joules, flops-per-joule, name
   --top <n>                rows to show (default 20)
   --callpaths              include callpath timers
+  --inefficiency           list the events whose %FLPStalls and FLPIneffI both exceed the average
+                           by more than 50 % and that take more than half of the time (paper 004,
+                           Table 3; needs the stall counters)
   --json                   print every row as JSON
 
 Example:
@@ -41,6 +44,7 @@ const OPTIONS = {
   sort: { type: "string" },
   top: { type: "string" },
   callpaths: { type: "boolean" },
+  inefficiency: { type: "boolean" },
   json: { type: "boolean" },
 } as const;
 
@@ -87,6 +91,10 @@ function run(ctx: CommandContext): number {
     ),
   ];
   if (rows.length > top) out.push(`(${rows.length - top} more rows; --top to show them)`);
+  if (v.inefficiency === true) {
+    const ineff = rankInefficiencies(r);
+    out.push("", ineff.length === 0 ? "no event is both inefficient (I1, I2 > 1.5 x average) and > 50 % of the time" : formatTable(["inefficient event", "view", "I1/I1avg", "I2/I2avg", "% of time"], ineff.map((e) => [e.event, e.view, e.i1Ratio, e.i2Ratio, 100 * e.share])));
+  }
   if (r.omittedComponents.length > 0) out.push("", "power components omitted (power is a lower bound):", ...r.omittedComponents.map((s) => `  ${s}`));
   if (r.missingMetrics.length > 0) out.push("", "counter metrics not computed:", ...r.missingMetrics.map((s) => `  ${s}`));
   ctx.out(out.join("\n") + "\n");

@@ -9,6 +9,7 @@ import {
   parsePowerConstantSet,
   loadPowerConstantFile,
   estimateTrialPower,
+  rankInefficiencies,
   TrialBuilder,
   AnalysisInputError,
 } from "../../index.js";
@@ -139,5 +140,25 @@ describe("estimateTrialPower", () => {
     expect(r.basis.timeFrom).toBe("PAPI_TOT_CYC / CPU MHz");
     const ex = estimateTrialPower(b.build(), itanium, { view: 0, kind: "exclusive" });
     expect(ex.events[0]!.power.basis.cycles).toBe(1e9);
+  });
+});
+
+describe("rankInefficiencies (paper 004, Table 3)", () => {
+  it("finds events more than 50 % above average on both metrics that take more than half of the time", () => {
+    const b = new TrialBuilder({ metrics: ["LINUX_TIMERS", "CPU_CYCLES", "BACK_END_BUBBLE_ALL", "BE_EXE_BUBBLE_FRALL", "BE_L1D_FPU_BUBBLE_FPU", "PAPI_FP_OPS", "IA64_INST_RETIRED_THIS"] });
+    const th = b.addThread(0);
+    // [time, cycles, stalls, frall, fpu, fp ops, instructions]
+    const rows: [string, number[]][] = [
+      ["main", [100, 1000, 300, 60, 40, 100, 1000]],
+      ["KSPSolve", [70, 700, 500, 200, 100, 400, 700]], // stalls heavy, FP heavy, 70 % of time
+      ["MatMult", [20, 200, 20, 2, 2, 10, 200]],
+      ["VecNorm", [5, 50, 40, 15, 10, 40, 50]], // inefficient but only 5 % of time
+    ];
+    for (const [name, v] of rows) b.setValues(th, b.timer(name), { calls: 1, exclusive: v, inclusive: v });
+    const r = rankInefficiencies(estimateTrialPower(b.build(), itanium, { view: 0 }));
+    expect(r.map((e) => e.event)).toEqual(["KSPSolve"]);
+    expect(r[0]!.share).toBeCloseTo(0.7, 12);
+    expect(r[0]!.i1Ratio).toBeGreaterThan(1.5);
+    expect(rankInefficiencies(estimateTrialPower(b.build(), itanium, { view: 0 }), { minShare: 0.01 }).map((e) => e.event)).toEqual(["KSPSolve", "VecNorm"]);
   });
 });
