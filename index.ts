@@ -7,3 +7,4 @@
 export * from "./engine/index.js";
 export * from "./profile/index.js";
 export * from "./machine/index.js";
+export * from "./analysis/index.js";

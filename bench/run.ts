@@ -1,4 +1,5 @@
 import type { Benchmark } from "./registry.js";
+import { analysisBenchmark } from "./analysis.js";
 import { cacheBenchmark } from "./cache.js";
 import { expressionBenchmark } from "./expression.js";
 import { kernelBenchmark } from "./kernel.js";
@@ -7,7 +8,7 @@ import { profileBenchmark } from "./profile.js";
 import { runBenchmark } from "./run-scenario.js";
 
 /** Every benchmark; add one by writing `bench/<name>.ts` and listing it here. */
-const benchmarks: readonly Benchmark[] = [kernelBenchmark, runBenchmark, expressionBenchmark, networkBenchmark, cacheBenchmark, profileBenchmark];
+const benchmarks: readonly Benchmark[] = [kernelBenchmark, runBenchmark, expressionBenchmark, networkBenchmark, cacheBenchmark, profileBenchmark, analysisBenchmark];
 
 async function main(argv: string[]): Promise<void> {
   const [name, ...rest] = argv;
