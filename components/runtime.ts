@@ -240,6 +240,13 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
         trigger(event: string, value: number) {
           meas?.trigger(rank, event, value);
         },
+        measurement: meas
+          ? {
+              query: () => meas.query(rank),
+              disableGroup: (g: string) => meas.disableGroup(g),
+              enableGroup: (g: string) => meas.enableGroup(g),
+            }
+          : undefined,
       };
       rankInstances.set(inst.name, inst.type.create(ctx, inst.prepared));
     }
