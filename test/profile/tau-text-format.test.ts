@@ -136,3 +136,20 @@ describe("TAU metadata block", () => {
     expect(() => one(text)).toThrow(ProfileFormatError);
   });
 });
+
+describe("multi-metric consistency", () => {
+  const file = (metric: string, node: number, calls: number) => ({
+    path: `MULTI__${metric}/profile.${node}.0.0`,
+    text: `1 templated_functions_MULTI_${metric}\n# Name Calls Subrs Excl Incl ProfileCalls\n"f" ${calls} 0 1 1 0 GROUP="X"\n0 aggregates\n`,
+  });
+  it("warns when a metric lacks a thread's file or disagrees on calls", () => {
+    const t = parseTauProfiles([
+      { folder: "MULTI__A", files: [file("A", 0, 1), file("A", 1, 1)] },
+      { folder: "MULTI__B", files: [file("B", 0, 2)] },
+    ]);
+    const msgs = t.warnings.filter((w) => w.kind === "format").map((w) => w.message);
+    expect(msgs.some((m) => /MULTI__B has no file for thread\(s\) 1,0,0/.test(m))).toBe(true);
+    expect(msgs.some((m) => /profile\.0\.0\.0: 1 timer line\(s\) whose calls differ/.test(m))).toBe(true);
+    expect(t.calls(0, 0)).toBe(1);
+  });
+});
