@@ -86,6 +86,7 @@ function streamAddresses(q: number, stride: number): Float64Array {
   return out;
 }
 
+/** `npm run bench -- cache`: the Figure 3 ratio curve and the speed of both miss engines against a Map-based LRU. */
 export const cacheBenchmark: Benchmark = {
   name: "cache",
   summary: "strided/sequential ratio curve; analytical miss model level-evaluations/s; reference cache accesses/s vs a Map-based LRU",
