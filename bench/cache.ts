@@ -104,7 +104,7 @@ export const cacheBenchmark: Benchmark = {
       ["strided, 2..62", PATTERN_STRIDED, (_q, k) => 2 + (k % 61)],
       ["random", PATTERN_RANDOM, () => 1],
     ];
-    const reps = quick ? 2 : 5;
+    const reps = quick ? 10 : 40;
     let sink = 0;
     const rows: (string | number)[][] = [];
     // Same-run baseline: replaying one access through the reference hierarchy.
@@ -116,9 +116,15 @@ export const cacheBenchmark: Benchmark = {
     const refStr = cpuBest(() => void h.replayPass(strK));
     const perAccess = (refSeq + refStr) / (2 * q);
     for (const [name, p, strideOf] of classes) {
-      const t = cpuBest(() => {
-        for (let r = 0; r < reps; r++) for (let k = 0; k < sizes.length; k++) for (const g of geoms) sink += levelMissesPerPass(g, sizes[k], 8, 1, p, strideOf(sizes[k], k));
-      });
+      // Strides precomputed and plain indexed loops: the harness must not dominate a ~50 ns call.
+      const strides = Float64Array.from(sizes, (q, k) => strideOf(q, k));
+      let t = 0;
+      for (let gi = 0; gi < geoms.length; gi++) {
+        const g = geoms[gi];
+        t += cpuBest(() => {
+          for (let r = 0; r < reps; r++) for (let k = 0; k < sizes.length; k++) sink += levelMissesPerPass(g, sizes[k], 8, 1, p, strides[k]);
+        });
+      }
       const evals = reps * sizes.length * geoms.length;
       rows.push([`analytical, ${name}`, "level evaluations", `${formatRate(evals / t)}/s`, `one evaluation = ${(t / evals / perAccess).toFixed(1)} replayed accesses`]);
     }

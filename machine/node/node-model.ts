@@ -215,9 +215,13 @@ export class NodeModel {
     // Cache-state variation scales the misses (more when the arrays overflow the last level).
     const footprint = q * e * arrays;
     const lastSize = n > 0 ? this.geoms[n - 1].size : 0;
-    const cv = memoryCv(c.noise.memoryCv, c.noise.overflowCv, footprint, lastSize);
-    const missFactor = rng !== undefined && cv > 0 ? rng.lognormalMeanCv(1, cv) : 1;
-    const computeFactor = rng !== undefined && c.noise.computeCv > 0 ? rng.lognormalMeanCv(1, c.noise.computeCv) : 1;
+    let missFactor = 1;
+    let computeFactor = 1;
+    if (rng !== undefined) {
+      const cv = memoryCv(c.noise.memoryCv, c.noise.overflowCv, footprint, lastSize);
+      if (cv > 0) missFactor = rng.lognormalMeanCv(1, cv);
+      if (c.noise.computeCv > 0) computeFactor = rng.lognormalMeanCv(1, c.noise.computeCv);
+    }
 
     const loads = Math.round(q * passes * kernel.loads);
     const stores = Math.round(q * passes * kernel.stores);
