@@ -93,7 +93,8 @@ function run(ctx: CommandContext): number {
   if (rows.length > top) out.push(`(${rows.length - top} more rows; --top to show them)`);
   if (v.inefficiency === true) {
     const ineff = rankInefficiencies(r);
-    out.push("", ineff.length === 0 ? "no event is both inefficient (I1, I2 > 1.5 x average) and > 50 % of the time" : formatTable(["inefficient event", "view", "I1/I1avg", "I2/I2avg", "% of time"], ineff.map((e) => [e.event, e.view, e.i1Ratio, e.i2Ratio, 100 * e.share])));
+    const measurable = r.events.some((e) => e.metrics.flpStalls !== undefined && e.metrics.flpIneffI !== undefined);
+    out.push("", !measurable ? "inefficiency ranking: not possible, %FLPStalls and FLPIneffI need the stall counters listed below" : ineff.length === 0 ? "no event is both inefficient (I1, I2 > 1.5 x average) and > 50 % of the time" : formatTable(["inefficient event", "view", "I1/I1avg", "I2/I2avg", "% of time"], ineff.map((e) => [e.event, e.view, e.i1Ratio, e.i2Ratio, 100 * e.share])));
   }
   if (r.omittedComponents.length > 0) out.push("", "power components omitted (power is a lower bound):", ...r.omittedComponents.map((s) => `  ${s}`));
   if (r.missingMetrics.length > 0) out.push("", "counter metrics not computed:", ...r.missingMetrics.map((s) => `  ${s}`));
