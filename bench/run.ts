@@ -1,9 +1,14 @@
 import type { Benchmark } from "./registry.js";
+import { cacheBenchmark } from "./cache.js";
+import { expressionBenchmark } from "./expression.js";
 import { kernelBenchmark } from "./kernel.js";
 import { analysisBenchmark } from "./analysis.js";
+import { networkBenchmark } from "./network.js";
+import { profileBenchmark } from "./profile.js";
+import { runBenchmark } from "./run-scenario.js";
 
 /** Every benchmark; add one by writing `bench/<name>.ts` and listing it here. */
-const benchmarks: readonly Benchmark[] = [kernelBenchmark, analysisBenchmark];
+const benchmarks: readonly Benchmark[] = [kernelBenchmark, runBenchmark, expressionBenchmark, networkBenchmark, cacheBenchmark, profileBenchmark, analysisBenchmark];
 
 async function main(argv: string[]): Promise<void> {
   const [name, ...rest] = argv;
