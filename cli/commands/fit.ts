@@ -35,7 +35,8 @@ Inputs:
                    path:<regex>     the first number group of the regex applied to the trial's path
                    ranks | threads  the number of ranks or threads
   Extra-P        text, JSON or JSON Lines inputs with one parameter: every callpath and metric is
-                 fitted (or only --callpath/--metric)
+                 fitted (or only --callpath/--metric). A .jsonl file is read as records when
+                 --parameter is given, else as Extra-P JSON Lines.
 
 Model search (the mean of T at each Q, and separately its standard deviation):
   --family <spec>     family to search (repeatable): ${fitFamilies.names().join(", ")}.
