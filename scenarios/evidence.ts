@@ -101,6 +101,8 @@ export interface RecordGroup {
   readonly count: number;
   readonly wall: Stats & { readonly median: number; readonly min: number; readonly max: number };
   readonly mpi: Stats;
+  /** Per rank: the wall-time median and statistics (clusters show per processor, as in Figure 6). */
+  readonly byRank: ReadonlyArray<Stats & { readonly rank: number; readonly median: number }>;
 }
 
 /** One row of the cost-centre table (mean over ranks, microseconds). */
@@ -263,6 +265,11 @@ function sizeScaling(records: readonly InvocationRecord[], sizeParam: string, mo
   };
 }
 
+function median(sorted: readonly number[]): number {
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
 function groupStats(records: readonly InvocationRecord[]): RecordGroup[] {
   const groups = new Map<string, InvocationRecord[]>();
   for (const r of records) {
@@ -274,15 +281,22 @@ function groupStats(records: readonly InvocationRecord[]): RecordGroup[] {
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([, rs]) => {
       const wall = rs.map((r) => r.wallTime).sort((a, b) => a - b);
-      const mid = wall.length >> 1;
-      const median = wall.length % 2 ? wall[mid] : (wall[mid - 1] + wall[mid]) / 2;
+      const perRank = new Map<number, number[]>();
+      for (const r of rs) (perRank.get(r.rank) ?? perRank.set(r.rank, []).get(r.rank)!).push(r.wallTime);
+      const byRank = [...perRank.keys()]
+        .sort((a, b) => a - b)
+        .map((rank) => {
+          const xs = perRank.get(rank)!.sort((a, b) => a - b);
+          return { rank, median: median(xs), ...stats(xs) };
+        });
       return {
         component: rs[0].component,
         method: rs[0].method,
         parameters: rs[0].parameters,
         count: rs.length,
-        wall: { ...stats(wall), median, min: wall[0], max: wall[wall.length - 1] },
+        wall: { ...stats(wall), median: median(wall), min: wall[0], max: wall[wall.length - 1] },
         mpi: stats(rs.map((r) => r.mpiTime)),
+        byRank,
       };
     });
 }
@@ -385,7 +399,8 @@ export function formatEvidence(e: Evidence): string {
     for (const gr of e.groups) {
       const ps = Object.entries(gr.parameters).map(([k, v]) => `${k}=${v}`).join(" ");
       out.push(
-        `  ${`${gr.component}::${gr.method}() ${ps}`.padEnd(46)} n ${String(gr.count).padStart(5)}  median ${f0(gr.wall.median).padStart(8)}  mean ${f0(gr.wall.mean).padStart(8)}  std ${f0(gr.wall.std).padStart(8)}  mpi ${f0(gr.mpi.mean).padStart(8)}`,
+        `  ${`${gr.component}::${gr.method}() ${ps}`.padEnd(46)} n ${String(gr.count).padStart(5)}  median ${f0(gr.wall.median).padStart(8)}  mean ${f0(gr.wall.mean).padStart(8)}  std ${f0(gr.wall.std).padStart(8)}  mpi ${f0(gr.mpi.mean).padStart(8)}` +
+          (gr.byRank.length <= 4 ? `  medians by rank ${gr.byRank.map((x) => f0(x.median)).join(" / ")}` : ""),
       );
     }
   }

@@ -4,10 +4,10 @@ import { checkKeys, kernelFor, numberParam, workDoc, workParam, type ElementWork
 import { prepareSweep } from "./sweep.js";
 
 /** Calibrated (not measured) work per element outside the Riemann solve: states in, flux out. */
-export const GODUNOV_WORK: ElementWork = { loads: 100, stores: 30, flops: 300, otherInstructions: 120, arrays: 2, passes: 1, fmaFraction: 0.3 };
+export const GODUNOV_WORK: ElementWork = { loads: 150, stores: 40, flops: 400, otherInstructions: 200, arrays: 2, passes: 1, fmaFraction: 0.3 };
 
 /** Calibrated (not measured) work per element of one iteration of the exact Riemann solver. */
-export const GODUNOV_ITERATION = { loads: 12, stores: 2, flops: 70, otherInstructions: 30 };
+export const GODUNOV_ITERATION = { loads: 20, stores: 4, flops: 100, otherInstructions: 60 };
 
 /** Prepared GodunovFlux parameters. */
 export interface GodunovPrepared {
@@ -33,8 +33,8 @@ export const godunovFluxComponent: ComponentType<GodunovPrepared> = {
   params: [
     { name: "work", type: "string", doc: workDoc(GODUNOV_WORK, "paper 000 Eq. 1 (T_Godunov) on xeon-2.8ghz-512k"), optional: true },
     { name: "iteration", type: "string", doc: `Work per element of one solver iteration {loads, stores, flops, otherInstructions}; default ${JSON.stringify(GODUNOV_ITERATION)} (calibrated).`, optional: true },
-    { name: "iterations", type: "number", doc: "Mean solver iterations per element (calibrated).", default: 6, min: 0 },
-    { name: "iterationCv", type: "number", doc: "Coefficient of variation of the iteration count between invocations (calibrated to paper 000 Eq. 2).", default: 0.4, min: 0 },
+    { name: "iterations", type: "number", doc: "Mean solver iterations per element (calibrated).", default: 10, min: 0 },
+    { name: "iterationCv", type: "number", doc: "Coefficient of variation of the iteration count between invocations (calibrated to paper 000 Eq. 2).", default: 0.6, min: 0 },
   ],
   prepare(p, env) {
     checkKeys(env, p, KEYS, "GodunovFlux");
@@ -49,8 +49,8 @@ export const godunovFluxComponent: ComponentType<GodunovPrepared> = {
     return {
       work,
       iteration: iteration as GodunovPrepared["iteration"],
-      meanIterations: numberParam(env, p.iterations, "iterations", { min: 0, fallback: 6 }),
-      iterationCv: numberParam(env, p.iterationCv, "iterationCv", { min: 0, fallback: 0.4 }),
+      meanIterations: numberParam(env, p.iterations, "iterations", { min: 0, fallback: 10 }),
+      iterationCv: numberParam(env, p.iterationCv, "iterationCv", { min: 0, fallback: 0.6 }),
     };
   },
   ports() {
