@@ -10,4 +10,5 @@ export * from "./machine-setup.js";
 export * from "./platform.js";
 export * from "./load.js";
 export * from "./run.js";
+export * from "./evidence.js";
 export { writeDirectoryAtomically } from "./atomic-dir.js";
