@@ -146,7 +146,7 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
     for (let i = 0; i < slotNames.length; i++) scope.bindNames.push(visible.has(i) ? slotNames[i] : `\u0000${i}`);
   };
 
-  const expr = (text: string | number | undefined, path: KeyPath, scope: Scope, kind: "number" | "condition" = "number"): ModelExpr | undefined => {
+  const expr = (text: string | number | undefined, path: KeyPath, scope: Scope, kind: "number" | "condition" = "number", shown?: string): ModelExpr | undefined => {
     if (text === undefined) return undefined;
     const written = String(text);
     const where = `${source.file}: ${formatPath([...root, ...path])}`;
@@ -157,7 +157,7 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
       // Bound lazily: the slot list is complete only once every diagram is read.
       let bound: ((v: Float64Array) => number) | undefined;
       return {
-        text: written,
+        text: shown ?? written,
         inlined,
         compiled,
         get fn() {
@@ -194,8 +194,8 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
         continue;
       }
       const full = op ? `${name} ${op} (${rhs})` : rhs;
-      const e = expr(type === "bool" ? `(${full}) ? 1 : 0` : full, path, scope);
-      if (e) out.push({ name, slot, type, expr: { ...e, text: st } as ModelExpr });
+      const e = expr(type === "bool" ? `(${full}) ? 1 : 0` : full, path, scope, "number", st);
+      if (e) out.push({ name, slot, type, expr: e });
     }
     return out;
   };
