@@ -3,9 +3,10 @@ import { profileCommand } from "./profile.js";
 import { runCommand } from "./run.js";
 import { schemaCommand } from "./schema.js";
 import { validateCommand } from "./validate.js";
+import { validateModelCommand } from "./validate-model.js";
 
 /**
  * Every `ccasim` subcommand, in the order `ccasim --help` lists them. A new subcommand is a file
  * in this folder exporting a {@link Command}, plus one line here.
  */
-export const commands: readonly Command[] = [runCommand, validateCommand, schemaCommand, profileCommand];
+export const commands: readonly Command[] = [runCommand, validateCommand, validateModelCommand, schemaCommand, profileCommand];

@@ -16,3 +16,5 @@ export { ProgramRuntime, ModelRuntimeError, forTrips, whileBound, type ProgramRu
 export { TraceRecorder } from "./trace.js";
 export { runProgram, programToTrial, compiledProgramOf, type ProgramRunResult, type ProgramEvaluator } from "./run-program.js";
 export { executeProgramScenario, type ProgramExecuteOptions } from "./execute.js";
+export { readMeasuredTable, parseMeasuredCsv, parseMeasuredYaml, MeasuredTableError, type MeasuredConfiguration } from "./measured.js";
+export { validateModel, formatValidationReport, type ValidationReport, type ValidationRow, type ValidateModelOptions } from "./validate-model.js";
