@@ -29,13 +29,22 @@ const NOOP: Plain = () => undefined;
 
 /** Compiles `model` (once; evaluate it as often as wanted). */
 export function compileProgram(model: ProgramModel): CompiledProgram {
-  const main = list(model.main.body);
+  const steps = segments(model.main.body);
   const slots = Int32Array.from(model.main.locals.map((l) => l.slot));
   const inits = Float64Array.from(model.main.locals.map((l) => l.init));
+  // The main diagram's segments run inline here: one generator less between the kernel and MPI.
   const gen: Blocking = function* (rt, t) {
+    rt.startThread(t);
     for (let i = 0; i < slots.length; i++) t.slots[slots[i]] = inits[i];
-    if (main.gen !== undefined) yield* main.gen(rt, t);
-    else main.plain!(rt, t);
+    for (let i = 0; i < steps.length; i++) {
+      const s = steps[i];
+      if (s.gen !== undefined) yield* s.gen(rt, t);
+      else s.plain!(rt, t);
+    }
+    const ev = rt.syncEvent(t.uid);
+    if (ev !== null) yield ev;
+    rt.arrived(t.uid);
+    rt.endThread(t);
   };
   return { model, main: gen };
 }
@@ -56,6 +65,23 @@ function code(assigns: readonly Assignment[]): ((v: Float64Array) => void) | und
 }
 
 function list(nodes: readonly ModelNode[]): Piece {
+  const segs = segments(nodes);
+  if (segs.length === 0) return { plain: NOOP };
+  if (segs.length === 1) return segs[0];
+  const steps = segs;
+  return {
+    gen: function* (rt, t) {
+      for (let i = 0; i < steps.length; i++) {
+        const s = steps[i];
+        if (s.gen !== undefined) yield* s.gen(rt, t);
+        else s.plain!(rt, t);
+      }
+    },
+  };
+}
+
+/** The pieces of a list with consecutive plain pieces fused into one closure. */
+function segments(nodes: readonly ModelNode[]): Piece[] {
   const pieces = nodes.map(node);
   // Consecutive plain pieces fuse into one closure.
   const segs: Piece[] = [];
@@ -73,18 +99,7 @@ function list(nodes: readonly ModelNode[]): Piece {
     }
   }
   flush();
-  if (segs.length === 0) return { plain: NOOP };
-  if (segs.length === 1) return segs[0];
-  const steps = segs;
-  return {
-    gen: function* (rt, t) {
-      for (let i = 0; i < steps.length; i++) {
-        const s = steps[i];
-        if (s.gen !== undefined) yield* s.gen(rt, t);
-        else s.plain!(rt, t);
-      }
-    },
-  };
+  return segs;
 }
 
 function seq(fs: readonly Plain[]): Plain {
@@ -263,7 +278,18 @@ function comm(n: CommNode): Blocking {
     rt.begin(t.uid, el);
     if (c !== undefined) c(v);
     if (cost !== undefined) rt.advance(t.uid, el, cost(v) * unit);
-    yield* rt.communicate(t, n, peer === undefined ? NaN : peer(v), size === undefined ? NaN : size(v), tag === undefined ? NaN : tag(v));
+    const p = peer === undefined ? NaN : peer(v);
+    const s = size === undefined ? NaN : size(v);
+    const g = tag === undefined ? NaN : tag(v);
+    // rt.communicate inlined (same steps): one generator less on every MPI resume.
+    if (t.tid === 0) {
+      const ev = rt.syncEvent(t.uid);
+      if (ev !== null) yield ev;
+      rt.arrived(t.uid);
+      const call = rt.mpiCall(t, n, p, s, g);
+      if (call !== null) yield* call;
+      rt.arrived(t.uid);
+    }
     rt.end(t.uid, el);
   };
 }

@@ -24,7 +24,10 @@ export function interpretProgram(model: ProgramModel): (rt: ProgramRuntime, t: P
     for (const [name, i] of globalSlots) globals[name] = t.slots[i];
     const locals: Record<string, number> = {};
     for (const l of model.main.locals) locals[l.name] = l.init;
+    rt.startThread(t);
     yield* list(model.main.body, { globals, locals }, rt, t);
+    yield* rt.sync(t.uid);
+    rt.endThread(t);
   };
 }
 

@@ -73,6 +73,7 @@ export class ProgramRuntime {
   private readonly handles: Float64Array;
   private readonly nReq: number;
   readonly threads: number;
+  private readonly appTimer: number;
   /** Elements executed so far (all threads). */
   executed = 0;
 
@@ -103,6 +104,7 @@ export class ProgramRuntime {
       });
     }
     const meas = this.measurement;
+    this.appTimer = meas ? meas.timer(APPLICATION_TIMER) : 0;
     this.timerOf = Int32Array.from(model.elements.map((e) => (meas ? meas.timer(e.name, e.diagram) : 0)));
     if (options.trace) this.trace = new TraceRecorder(np * nt, Math.max(1, model.maxDepth));
     const mpiTimers = new Map<string, number>();
@@ -167,87 +169,106 @@ export class ProgramRuntime {
     throw new ModelRuntimeError(`${formatPath(e.path)}: cost of '${e.name}' is ${cost} us on process ${Math.floor(uid / this.threads)} thread ${uid % this.threads}: a cost must be a finite number >= 0`);
   }
 
-  /** Brings the simulation up to the thread's clock (an event only when the thread is ahead). */
-  *sync(uid: number): Generator<Yieldable, void, unknown> {
+  /**
+   * The event that brings the simulation up to the thread's clock, or null when it is not ahead.
+   * Yield it (if any), then call {@link arrived}.
+   */
+  syncEvent(uid: number): Yieldable | null {
     const now = this.sim.now;
-    if (this.clock[uid] > now) yield this.sim.timeout(this.clock[uid] - now);
+    return this.clock[uid] > now ? this.sim.timeout(this.clock[uid] - now) : null;
+  }
+
+  /** The thread resumes at the simulation's time (after a sync or an MPI call). */
+  arrived(uid: number): void {
     this.clock[uid] = this.sim.now;
   }
 
+  /** Brings the simulation up to the thread's clock (an event only when the thread is ahead). */
+  *sync(uid: number): Generator<Yieldable, void, unknown> {
+    const ev = this.syncEvent(uid);
+    if (ev !== null) yield ev;
+    this.arrived(uid);
+  }
+
   /**
-   * The communication of element `node` on a thread, after its code and cost: `peer`, `size` and
-   * `tag` are the evaluated expressions (NaN when absent).
+   * Starts the MPI operation of `node` for a synchronised thread 0: returns the generator of a
+   * blocking call to `yield*`, or null after a non-blocking one (isend, irecv). `peer`, `size`
+   * and `tag` are the evaluated expressions (NaN when absent).
    */
-  *communicate(t: ProcessThread, node: CommNode, peer: number, size: number, tag: number): Generator<Yieldable, void, unknown> {
-    if (t.tid !== 0) return;
+  mpiCall(t: ProcessThread, node: CommNode, peer: number, size: number, tag: number): Generator<Yieldable, unknown, unknown> | null {
     const uid = t.uid;
-    yield* this.sync(uid);
     const comm = this.comms[t.pid];
     const tg = Number.isNaN(tag) ? 0 : tag;
     switch (node.op) {
       case "send":
-        yield* comm.send(peer, tg, size);
-        break;
+        return comm.send(peer, tg, size);
       case "recv":
-        yield* comm.recv(node.peer === undefined ? -1 : peer, tg, Number.isNaN(size) ? Infinity : size);
-        break;
+        return comm.recv(node.peer === undefined ? -1 : peer, tg, Number.isNaN(size) ? Infinity : size);
       case "isend":
         this.handles[uid * this.nReq + node.request!] = comm.isend(peer, tg, size);
-        break;
+        return null;
       case "irecv":
         this.handles[uid * this.nReq + node.request!] = comm.irecv(node.peer === undefined ? -1 : peer, tg, Number.isNaN(size) ? Infinity : size);
-        break;
+        return null;
       case "wait": {
         const reqs = node.requests!;
         if (reqs.length === 1) {
           const i = uid * this.nReq + reqs[0];
           const h = this.handles[i];
           this.handles[i] = REQUEST_NULL;
-          yield* comm.wait(h);
-        } else {
-          const hs = reqs.map((r) => this.handles[uid * this.nReq + r]);
-          for (const r of reqs) this.handles[uid * this.nReq + r] = REQUEST_NULL;
-          yield* comm.waitall(hs);
+          return comm.wait(h);
         }
-        break;
+        const hs = reqs.map((r) => this.handles[uid * this.nReq + r]);
+        for (const r of reqs) this.handles[uid * this.nReq + r] = REQUEST_NULL;
+        return comm.waitall(hs);
       }
       case "barrier":
-        yield* comm.barrier();
-        break;
+        return comm.barrier();
       case "bcast":
-        yield* comm.bcast(size, peer);
-        break;
+        return comm.bcast(size, peer);
       case "reduce":
-        yield* comm.reduce(size, peer);
-        break;
+        return comm.reduce(size, peer);
       case "allreduce":
-        yield* comm.allreduce(size);
-        break;
+        return comm.allreduce(size);
     }
-    this.clock[uid] = this.sim.now;
   }
 
   /**
-   * Runs `body` on every process thread and the simulation to its end.
+   * The communication of element `node` on a thread, after its code and cost: sync, the MPI
+   * operation (thread 0 only), resume at the simulation's time.
+   */
+  *communicate(t: ProcessThread, node: CommNode, peer: number, size: number, tag: number): Generator<Yieldable, void, unknown> {
+    if (t.tid !== 0) return;
+    const ev = this.syncEvent(t.uid);
+    if (ev !== null) yield ev;
+    this.arrived(t.uid);
+    const g = this.mpiCall(t, node, peer, size, tag);
+    if (g !== null) yield* g;
+    this.arrived(t.uid);
+  }
+
+  /** A thread starts (its application timer). */
+  startThread(t: ProcessThread): void {
+    if (this.measurement !== undefined) this.measurement.start(t.uid, this.appTimer);
+  }
+
+  /** A thread ends, after a final sync (stops its application timer). */
+  endThread(t: ProcessThread): void {
+    if (this.measurement !== undefined) this.measurement.stop(t.uid, this.appTimer);
+  }
+
+  /**
+   * Runs `body` as a process on every process thread and the simulation to its end. `body` calls
+   * {@link startThread}, syncs at its end and calls {@link endThread}.
    * @throws MpiDeadlockError when threads block forever; ModelRuntimeError, ExpressionError from the model
    */
   run(body: (t: ProcessThread) => Generator<Yieldable, void, unknown>): void {
     const m = this.model;
-    const meas = this.measurement;
-    const app = meas?.timer(APPLICATION_TIMER);
     for (let pid = 0; pid < m.processes; pid++) {
       for (let tid = 0; tid < m.threads; tid++) {
         const t: ProcessThread = { uid: pid * m.threads + tid, pid, tid, slots: this.slotsFor(pid, tid) };
-        const self = this;
-        this.sim.process(
-          (function* () {
-            if (meas) meas.start(t.uid, app!);
-            yield* body(t);
-            yield* self.sync(t.uid);
-            if (meas) meas.stop(t.uid, app!);
-          })(),
-          { name: m.threads > 1 ? `process ${pid} thread ${tid}` : `process ${pid}` },
-        );
+        // The body is the process itself: no wrapper generator between the kernel and the model.
+        this.sim.process(body(t), { name: m.threads > 1 ? `process ${pid} thread ${tid}` : `process ${pid}` });
       }
     }
     this.world.run();
