@@ -5,10 +5,11 @@ import { expressionBenchmark } from "./expression.js";
 import { kernelBenchmark } from "./kernel.js";
 import { networkBenchmark } from "./network.js";
 import { profileBenchmark } from "./profile.js";
+import { programBenchmark } from "./program.js";
 import { runBenchmark } from "./run-scenario.js";
 
 /** Every benchmark; add one by writing `bench/<name>.ts` and listing it here. */
-const benchmarks: readonly Benchmark[] = [kernelBenchmark, runBenchmark, expressionBenchmark, networkBenchmark, cacheBenchmark, profileBenchmark, analysisBenchmark];
+const benchmarks: readonly Benchmark[] = [kernelBenchmark, runBenchmark, expressionBenchmark, networkBenchmark, cacheBenchmark, profileBenchmark, analysisBenchmark, programBenchmark];
 
 async function main(argv: string[]): Promise<void> {
   const [name, ...rest] = argv;

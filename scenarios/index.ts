@@ -11,4 +11,5 @@ export * from "./platform.js";
 export * from "./load.js";
 export * from "./run.js";
 export * from "./evidence.js";
+export * from "./program/index.js";
 export { writeDirectoryAtomically } from "./atomic-dir.js";

@@ -12,6 +12,7 @@ import { writeDirectoryAtomically } from "./atomic-dir.js";
 import { loadScenario, type LoadedScenario, type LoadOptions } from "./load.js";
 import { buildPlatform } from "./platform.js";
 import { computeEvidence, type Evidence } from "./evidence.js";
+import { executeProgramScenario } from "./program/execute.js";
 
 /** Options of {@link executeScenario}. */
 export interface ExecuteOptions {
@@ -30,6 +31,8 @@ export interface RunArtifacts {
   readonly callgraph?: CallGraph;
   /** What the profile and records show (cost centres, size scaling, record groups); undefined when not measured. */
   readonly evidence?: Evidence;
+  /** Chrome/Perfetto trace-event object (program models with `outputs.trace`). */
+  readonly trace?: object;
   /** Deterministic summary: seed, resolved scenario, simulated time, events. */
   readonly summary: Record<string, unknown>;
   /** Wall-clock figures (the only output that differs between runs with the same seed). */
@@ -43,6 +46,7 @@ export interface RunArtifacts {
  */
 export function executeScenario(scenario: LoadedScenario, options: ExecuteOptions = {}): RunArtifacts {
   const { config } = scenario;
+  if (scenario.program) return executeProgramScenario(scenario, options);
   if (!scenario.assembly) throw new Error(`${scenario.file}: nothing to run (no assembly)`);
   const platform = buildPlatform(scenario.machine);
   const t0 = process.hrtime.bigint();
@@ -115,6 +119,7 @@ export function writeRunOutputs(art: RunArtifacts, dir: string): string {
     if (outputs.records.includes("jsonl")) writeRecordsJsonl(records, join(tmp, "records.jsonl"));
     if (art.callgraph && outputs.callgraph) writeFileSync(join(tmp, "callgraph.json"), JSON.stringify(art.callgraph, null, 2) + "\n");
     if (art.evidence) writeFileSync(join(tmp, "evidence.json"), JSON.stringify(art.evidence, null, 2) + "\n");
+    if (art.trace && outputs.trace) writeFileSync(join(tmp, "trace.json"), JSON.stringify(art.trace) + "\n");
     writeFileSync(join(tmp, "summary.json"), JSON.stringify(art.summary, null, 2) + "\n");
     writeFileSync(join(tmp, "timing.json"), JSON.stringify(art.timing, null, 2) + "\n");
   });
