@@ -42,7 +42,7 @@ describe("program model semantics", () => {
 
   it("fails with the element and process when a cost is negative", () => {
     expect(() => run({ main: [{ action: "A", cost: "pid - 1" }] })).toThrow(ModelRuntimeError);
-    expect(() => run({ main: [{ action: "A", cost: "pid - 1" }] })).toThrow(/program\.main\[0\]: cost of 'A' is -1 us on process 0/);
+    expect(() => run({ main: [{ action: "A", cost: "pid - 1" }] })).toThrow(/test\.yaml: program\.main\[0\]: cost of 'A' is -1 us on process 0/);
   });
 
   it("fails when a while loop runs past its bound", () => {
