@@ -6,6 +6,8 @@
  * - collectives under control flow that depends on the process (`pid`, `uid`, `tid`, `node`, or a
  *   variable computed from them): processes that skip the collective would hang the others;
  *   likewise a `bcast`/`reduce` root that differs between processes;
+ * - branches that constant propagation shows are never taken (`GV = 1` then `if: GV == 0`):
+ *   warnings, as the model may mean it (paper 003's sample model does);
  * - point-to-point peers known at load time (expressions of pid, np, workload values ...),
  *   evaluated for every process under the conditions known at load time: a peer out of range, a
  *   send no process could receive, a receive no process could satisfy.
@@ -34,6 +36,7 @@ interface Site {
 export function checkProgram(model: ProgramModel, sink: CheckSink): void {
   const staticNames = new Set<string>(model.slotNames.filter((_, i) => model.slotTypes[i] === "system" || model.slotTypes[i] === "workload"));
   checkConditions(model, sink);
+  warnUnreachable(model, sink);
   const tainted = processDependentVariables(model);
   checkCollectives(model, tainted, sink);
   const sites: Site[] = [];
@@ -100,6 +103,122 @@ function checkConditions(model: ProgramModel, sink: CheckSink): void {
   };
   visit(model.main.body);
   for (const d of model.diagrams.values()) visit(d.body);
+}
+
+/** Variables assigned anywhere in `list` (including called activities and loop variables). */
+function assignedIn(list: readonly ModelNode[], out: Set<string>, stack: readonly string[] = []): Set<string> {
+  for (const n of list) {
+    switch (n.kind) {
+      case "action":
+      case "code":
+      case "comm":
+        for (const a of n.code) out.add(a.name);
+        break;
+      case "if":
+        for (const arm of n.arms) assignedIn(arm.body, out, stack);
+        assignedIn(n.otherwise, out, stack);
+        break;
+      case "for":
+        out.add(n.variable);
+        assignedIn(n.body, out, stack);
+        break;
+      case "while":
+        assignedIn(n.body, out, stack);
+        break;
+      case "activity":
+        if (!stack.includes(n.diagram.name)) assignedIn(n.diagram.body, out, [...stack, n.diagram.name]);
+        break;
+    }
+  }
+  return out;
+}
+
+/**
+ * Constant propagation over variables set from constants (not process variables or workload
+ * values, which differ between runs): warns about branches that can never be taken.
+ */
+function warnUnreachable(model: ProgramModel, sink: CheckSink): void {
+  type Env = Map<string, number>;
+  const warned = new Set<ModelExpr>();
+  const known = (e: ModelExpr, env: Env) => e.compiled.variables.every((v) => env.has(v));
+  const value = (e: ModelExpr, env: Env): number | undefined => {
+    try {
+      return e.compiled.evaluate(Object.fromEntries(env));
+    } catch {
+      return undefined;
+    }
+  };
+  const facts = (e: ModelExpr, env: Env) => e.compiled.variables.map((v) => `${v} = ${env.get(v)}`).join(", ");
+  const warn = (e: ModelExpr, env: Env, always: boolean) => {
+    if (warned.has(e) || e.compiled.variables.length === 0) return;
+    warned.add(e);
+    sink.warn(e.path, `condition ${JSON.stringify(e.text)} is always ${always} here (${facts(e, env)}): ${always ? "the branches after it are never taken" : "its branch is never taken"}`);
+  };
+  const same = (a: Env, b: Env): Env => new Map([...a].filter(([k, v]) => b.get(k) === v));
+  const walk = (list: readonly ModelNode[], env: Env, stack: readonly string[]): Env => {
+    for (const n of list) {
+      switch (n.kind) {
+        case "action":
+        case "code":
+        case "comm":
+          for (const a of n.code) {
+            const v = known(a.expr, env) ? value(a.expr, env) : undefined;
+            if (v === undefined) env.delete(a.name);
+            else env.set(a.name, a.type === "int" ? Math.trunc(v) : a.type === "bool" ? (v !== 0 ? 1 : 0) : v);
+          }
+          break;
+        case "if": {
+          let out: Env | undefined;
+          let decided = false;
+          for (const arm of n.arms) {
+            const v = known(arm.cond, env) ? value(arm.cond, env) : undefined;
+            if (v !== undefined && v === 0) {
+              warn(arm.cond, env, false);
+              continue;
+            }
+            const after = walk(arm.body, new Map(env), stack);
+            out = out === undefined ? after : same(out, after);
+            if (v !== undefined) {
+              warn(arm.cond, env, true);
+              decided = true;
+              break;
+            }
+          }
+          if (!decided) {
+            const after = walk(n.otherwise, new Map(env), stack);
+            out = out === undefined ? after : same(out, after);
+          }
+          env = out ?? env;
+          break;
+        }
+        case "for":
+        case "while": {
+          for (const v of assignedIn(n.body, new Set(n.kind === "for" ? [n.variable] : []))) env.delete(v);
+          walk(n.body, new Map(env), stack);
+          break;
+        }
+        case "activity": {
+          if (stack.includes(n.diagram.name)) break;
+          const saved = n.diagram.locals.map((l) => [l.name, env.get(l.name)] as const);
+          for (const l of n.diagram.locals) env.set(l.name, l.init);
+          env = walk(n.diagram.body, env, [...stack, n.diagram.name]);
+          for (const [name, v] of saved) {
+            if (v === undefined) env.delete(name);
+            else env.set(name, v);
+          }
+          break;
+        }
+      }
+    }
+    return env;
+  };
+  const env: Env = new Map();
+  model.slotNames.forEach((name, i) => {
+    const t = model.slotTypes[i];
+    if ((t === "int" || t === "double" || t === "bool") && !model.main.locals.some((l) => l.slot === i) && ![...model.diagrams.values()].some((d) => d.locals.some((l) => l.slot === i))) env.set(name, model.initial[i]);
+  });
+  for (const l of model.main.locals) env.set(l.name, l.init);
+  walk(model.main.body, env, ["main"]);
 }
 
 /** Variables whose value may differ between processes (data or control dependence on pid, uid, tid, node). */

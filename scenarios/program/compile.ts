@@ -202,9 +202,9 @@ function node(n: ModelNode): Piece {
       const to = n.to?.fn;
       const step = n.step?.fn;
       const count = n.count?.fn;
-      const path = n.path;
+      const where = n.where;
       const bounds = (v: Float64Array) =>
-        forTrips(count === undefined ? undefined : count(v), from === undefined ? undefined : from(v), to === undefined ? undefined : to(v), step === undefined ? undefined : step(v), path);
+        forTrips(count === undefined ? undefined : count(v), from === undefined ? undefined : from(v), to === undefined ? undefined : to(v), step === undefined ? undefined : step(v), where);
       if (body.plain) {
         const b = body.plain;
         return {
@@ -234,7 +234,7 @@ function node(n: ModelNode): Piece {
       const body = list(n.body);
       const cond = n.cond.fn;
       const boundFn = n.bound.fn;
-      const path = n.path;
+      const where = n.where;
       if (body.plain) {
         const b = body.plain;
         return {
@@ -242,7 +242,7 @@ function node(n: ModelNode): Piece {
             const v = t.slots;
             const bound = Math.trunc(boundFn(v));
             for (let i = 0; cond(v) !== 0; i++) {
-              if (i >= bound) whileBound(path, bound, t.pid);
+              if (i >= bound) whileBound(where, bound, t.pid);
               b(rt, t);
             }
           },
@@ -254,7 +254,7 @@ function node(n: ModelNode): Piece {
           const v = t.slots;
           const bound = Math.trunc(boundFn(v));
           for (let i = 0; cond(v) !== 0; i++) {
-            if (i >= bound) whileBound(path, bound, t.pid);
+            if (i >= bound) whileBound(where, bound, t.pid);
             yield* g(rt, t);
           }
         },

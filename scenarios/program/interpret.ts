@@ -82,7 +82,7 @@ function* node(n: ModelNode, env: Env, rt: ProgramRuntime, t: ProcessThread): Ge
       return;
     case "for": {
       const ev = (e: ModelExpr | undefined) => (e === undefined ? undefined : evaluate(e, env));
-      const [first, inc, trips] = forTrips(ev(n.count), ev(n.from), ev(n.to), ev(n.step), n.path);
+      const [first, inc, trips] = forTrips(ev(n.count), ev(n.from), ev(n.to), ev(n.step), n.where);
       const scope = Object.prototype.hasOwnProperty.call(env.locals, n.variable) ? env.locals : env.globals;
       for (let i = 0; i < trips; i++) {
         scope[n.variable] = first + i * inc;
@@ -93,7 +93,7 @@ function* node(n: ModelNode, env: Env, rt: ProgramRuntime, t: ProcessThread): Ge
     case "while": {
       const bound = Math.trunc(evaluate(n.bound, env));
       for (let i = 0; evaluate(n.cond, env) !== 0; i++) {
-        if (i >= bound) whileBound(n.path, bound, t.pid);
+        if (i >= bound) whileBound(n.where, bound, t.pid);
         yield* list(n.body, env, rt, t);
       }
       return;

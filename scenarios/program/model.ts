@@ -52,8 +52,10 @@ export type ModelNode =
       readonly count?: ModelExpr;
       readonly body: readonly ModelNode[];
       readonly path: KeyPath;
+      /** File and path, for run-time errors. */
+      readonly where: string;
     }
-  | { readonly kind: "while"; readonly cond: ModelExpr; readonly bound: ModelExpr; readonly body: readonly ModelNode[]; readonly path: KeyPath }
+  | { readonly kind: "while"; readonly cond: ModelExpr; readonly bound: ModelExpr; readonly body: readonly ModelNode[]; readonly path: KeyPath; readonly where: string }
   | CommNode;
 
 /** A communication element. */
@@ -91,6 +93,8 @@ export interface ElementInfo {
   readonly diagram: string;
   readonly kind: "action" | "activity" | CommOp;
   readonly path: KeyPath;
+  /** File and path, for run-time errors. */
+  readonly where: string;
 }
 
 /** Slots holding the process identity, in this order at the start of every slot array. */

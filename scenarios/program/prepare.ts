@@ -62,6 +62,7 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
     for (let n = full.length - 1; pos === undefined && n >= 0 && source.locate; n--) pos = source.locate(full.slice(0, n));
     return { file: source.file, line: pos?.line, column: pos?.column, path: full };
   };
+  const whereOf = (path: KeyPath): string => `${source.file}: ${formatPath([...root, ...path])}`;
   const report: Reporter = (path, message) => errors.push(new ScenarioError(message, at(path)));
   const warn: Reporter = (path, message) => warnings.push(new ScenarioError(message, at(path)).message);
 
@@ -208,7 +209,7 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
       report(path, `element name '${name}' is already used at ${formatPath([...root, ...prev])}: element names are timer names and must be unique`);
     } else if (prev === undefined) elementNames.set(name, path);
     const id = elements.length;
-    elements.push({ id, name, diagram: scope.diagram, kind, path: [...root, ...path] });
+    elements.push({ id, name, diagram: scope.diagram, kind, path: [...root, ...path], where: whereOf(path) });
     return id;
   };
 
@@ -273,6 +274,7 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
         count: expr(e.count as string | undefined, [...path, "count"], scope),
         body,
         path: [...root, ...path],
+        where: whereOf(path),
       };
     }
     if ("while" in e) {
@@ -280,7 +282,7 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
       const bound = expr(e.bound as string, [...path, "bound"], scope);
       const body = nodes(e.do as ElementSection[], [...path, "do"], scope);
       if (!cond || !bound) return undefined;
-      return { kind: "while", cond, bound, body, path: [...root, ...path] };
+      return { kind: "while", cond, bound, body, path: [...root, ...path], where: whereOf(path) };
     }
     const op = (["send", "isend", "recv", "irecv", "wait", "barrier", "bcast", "reduce", "allreduce"] as const).find((k) => k in e);
     if (op !== undefined) return comm(op, e, path, scope);

@@ -18,7 +18,6 @@
 import { Simulation, type Yieldable } from "../../engine/index.js";
 import { APPLICATION_TIMER, MPI_GROUP, Measurement } from "../../components/index.js";
 import { MpiWorld, REQUEST_NULL, type Comm, type CollectiveSpec, type ResolvedNetwork } from "../../machine/index.js";
-import { formatPath } from "../lang/index.js";
 import { SYSTEM_SLOTS, type CommNode, type ProgramModel } from "./model.js";
 import { TraceRecorder } from "./trace.js";
 
@@ -166,7 +165,7 @@ export class ProgramRuntime {
 
   private badCost(uid: number, element: number, cost: number): never {
     const e = this.model.elements[element];
-    throw new ModelRuntimeError(`${formatPath(e.path)}: cost of '${e.name}' is ${cost} us on process ${Math.floor(uid / this.threads)} thread ${uid % this.threads}: a cost must be a finite number >= 0`);
+    throw new ModelRuntimeError(`${e.where}: cost of '${e.name}' is ${cost} us on process ${Math.floor(uid / this.threads)} thread ${uid % this.threads}: a cost must be a finite number >= 0`);
   }
 
   /**
@@ -281,12 +280,12 @@ export class ProgramRuntime {
  * @returns [first value, increment, number of iterations]
  * @throws ModelRuntimeError for a zero step
  */
-export function forTrips(count: number | undefined, from: number | undefined, to: number | undefined, step: number | undefined, path: readonly (string | number)[]): [number, number, number] {
+export function forTrips(count: number | undefined, from: number | undefined, to: number | undefined, step: number | undefined, where: string): [number, number, number] {
   if (count !== undefined) return [0, 1, Math.max(0, Math.trunc(count))];
   const a = Math.trunc(from ?? 0);
   const b = Math.trunc(to ?? 0);
   const s = Math.trunc(step ?? 1);
-  if (s === 0) throw new ModelRuntimeError(`${formatPath(path)}: the step of a for loop is 0`);
+  if (s === 0) throw new ModelRuntimeError(`${where}: the step of a for loop is 0`);
   return [a, s, Math.max(0, Math.floor((b - a) / s) + 1)];
 }
 
@@ -294,6 +293,6 @@ export function forTrips(count: number | undefined, from: number | undefined, to
  * A `while` loop ran into its bound.
  * @throws ModelRuntimeError always
  */
-export function whileBound(path: readonly (string | number)[], bound: number, pid: number): never {
-  throw new ModelRuntimeError(`${formatPath(path)}: the while loop is still running after its bound of ${bound} iterations (process ${pid})`);
+export function whileBound(where: string, bound: number, pid: number): never {
+  throw new ModelRuntimeError(`${where}: the while loop is still running after its bound of ${bound} iterations (process ${pid})`);
 }

@@ -26,6 +26,12 @@ describe("static checks of program models", () => {
     expect(errors({ main: [{ if: "2 > 1", then: [{ action: "A", cost: 1 }], else: [{ action: "B", cost: 1 }] }] })).toMatch(/always true: the branches after it are unreachable/);
   });
 
+  it("warns about branches that constant propagation shows are never taken", () => {
+    const sc = load({ globals: { GV: "int", k: "int" }, main: [{ code: "GV = 1" }, { if: "GV == 0", then: [{ action: "A", cost: 1 }] }, { for: "k", count: 2, do: [{ code: "GV = GV + 1" }] }, { if: "GV == 5", then: [{ action: "B", cost: 1 }] }] });
+    expect(sc.program!.warnings).toHaveLength(1);
+    expect(sc.program!.warnings[0]).toMatch(/program\.main\[1\]\.if: condition "GV == 0" is always false here \(GV = 1\): its branch is never taken/);
+  });
+
   it("rejects a condition repeated in one if/elif chain", () => {
     const e = errors({ globals: { g: "int" }, main: [{ if: "g == 1", then: [{ action: "A", cost: 1 }], elif: [{ if: "g==1", then: [{ action: "B", cost: 1 }] }] }] });
     expect(e).toMatch(/program\.main\[0\]\.elif\[0\]\.if: condition "g==1" repeats an earlier condition/);
