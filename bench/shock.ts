@@ -37,8 +37,10 @@ export const shockBenchmark: Benchmark = {
   name: "shock",
   summary: "shock-neuronic.yaml on 3 ranks (the paper's run) and a 256-rank weak-scaled version: wall time, simulated/wall",
   run(args) {
-    run("warm-up", ["workload.steps=1", "workload.regridInterval=0"]);
-    const rows = [run("3 ranks (paper)", [])];
+    // The first run includes JIT warm-up (what a single `ccasim run` pays); the best of three does not.
+    const cold = run("3 ranks, first run", []);
+    const warm = [run("3 ranks", []), run("3 ranks", [])].reduce((a, b) => (b.wall < a.wall ? b : a));
+    const rows = [cold, { ...warm, label: "3 ranks, best of 2 more" }];
     if (!args.includes("--quick")) rows.push(run("256 ranks", SHOCK_256));
     printTable(
       ["run", "ranks", "wall s", "cpu s", "simulated s", "simulated/wall", "events", "events/s", "records"],
@@ -54,7 +56,7 @@ export const shockBenchmark: Benchmark = {
         r.records,
       ]),
     );
-    if (rows.length > 1) console.log(`256-rank run / 3-rank run: ${(rows[1].wall / rows[0].wall).toFixed(1)}x the wall time for ${(rows[1].events / rows[0].events).toFixed(1)}x the events`);
+    if (rows.length > 2) console.log(`256-rank run / warm 3-rank run: ${(rows[2].wall / rows[1].wall).toFixed(1)}x the wall time for ${(rows[2].events / rows[1].events).toFixed(1)}x the events`);
     console.log("targets: 3 ranks under 2 s wall, 256 ranks under 60 s wall (wall figures are noisy on a shared machine; cpu s is the process's own time)");
   },
 };
