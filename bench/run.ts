@@ -7,9 +7,10 @@ import { networkBenchmark } from "./network.js";
 import { profileBenchmark } from "./profile.js";
 import { programBenchmark } from "./program.js";
 import { runBenchmark } from "./run-scenario.js";
+import { shockBenchmark } from "./shock.js";
 
 /** Every benchmark; add one by writing `bench/<name>.ts` and listing it here. */
-const benchmarks: readonly Benchmark[] = [kernelBenchmark, runBenchmark, expressionBenchmark, networkBenchmark, cacheBenchmark, profileBenchmark, analysisBenchmark, programBenchmark];
+const benchmarks: readonly Benchmark[] = [kernelBenchmark, runBenchmark, expressionBenchmark, networkBenchmark, cacheBenchmark, profileBenchmark, analysisBenchmark, programBenchmark, shockBenchmark];
 
 async function main(argv: string[]): Promise<void> {
   const [name, ...rest] = argv;

@@ -206,45 +206,75 @@ function methodKey(r: InvocationRecord): string {
   return `${r.component}\u0000${r.method}`;
 }
 
+/** Running sums of a sample (one pass, no arrays). */
+class Acc {
+  n = 0;
+  sum = 0;
+  sumSq = 0;
+  add(x: number): void {
+    this.n++;
+    this.sum += x;
+    this.sumSq += x * x;
+  }
+  stats(): Stats {
+    if (this.n === 0) return { count: 0, mean: 0, std: 0 };
+    const mean = this.sum / this.n;
+    return { count: this.n, mean, std: Math.sqrt(Math.max(0, this.sumSq / this.n - mean * mean)) };
+  }
+}
+
+/** Sums per group: all records, per mode, and the size sum. */
+class ModeAcc {
+  readonly all = new Acc();
+  readonly size = new Acc();
+  readonly byMode: Acc[];
+  constructor(modes: number) {
+    this.byMode = Array.from({ length: modes }, () => new Acc());
+  }
+}
+
 function sizeScaling(records: readonly InvocationRecord[], sizeParam: string, modeParam: string, baselineMode: string | undefined, binsPerDecade: number): SizeScaling {
   const modes = [...new Set(records.map((r) => String(r.parameters[modeParam] ?? "")))].filter((m) => m !== "").sort();
+  const modeIndex = new Map(modes.map((m, i) => [m, i]));
   const baseline = baselineMode !== undefined && modes.includes(baselineMode) ? baselineMode : modes[0];
-  const byBin = new Map<number, InvocationRecord[]>();
-  const bySize = new Map<number, InvocationRecord[]>();
+  // One pass over the records (why: a 256-rank run has over a million of them).
+  const byBin = new Map<number, ModeAcc>();
+  const bySize = new Map<number, ModeAcc>();
   for (const r of records) {
     const q = Number(r.parameters[sizeParam]);
     const b = Math.floor(Math.log10(Math.max(q, 1)) * binsPerDecade);
-    (byBin.get(b) ?? byBin.set(b, []).get(b)!).push(r);
-    (bySize.get(q) ?? bySize.set(q, []).get(q)!).push(r);
+    const m = modeIndex.get(String(r.parameters[modeParam] ?? ""));
+    for (const [map, key] of [
+      [byBin, b],
+      [bySize, q],
+    ] as const) {
+      let acc = map.get(key);
+      if (!acc) map.set(key, (acc = new ModeAcc(modes.length)));
+      acc.all.add(r.wallTime);
+      acc.size.add(q);
+      if (m !== undefined) acc.byMode[m].add(r.wallTime);
+    }
   }
-  const modeOf = (r: InvocationRecord) => String(r.parameters[modeParam] ?? "");
   const bins: SizeBin[] = [...byBin.keys()]
     .sort((a, b) => a - b)
     .map((b) => {
-      const rs = byBin.get(b)!;
+      const acc = byBin.get(b)!;
       const per: Record<string, Stats> = {};
-      for (const m of modes) {
-        const s = stats(rs.filter((r) => modeOf(r) === m).map((r) => r.wallTime));
-        if (s.count > 0) per[m] = s;
-      }
+      modes.forEach((m, i) => {
+        if (acc.byMode[i].n > 0) per[m] = acc.byMode[i].stats();
+      });
       const ratios: Record<string, number> = {};
       if (baseline !== undefined && per[baseline])
         for (const m of modes) if (m !== baseline && per[m] && per[baseline].mean > 0) ratios[m] = per[m].mean / per[baseline].mean;
-      return {
-        lo: 10 ** (b / binsPerDecade),
-        hi: 10 ** ((b + 1) / binsPerDecade),
-        meanSize: stats(rs.map((r) => Number(r.parameters[sizeParam]))).mean,
-        time: stats(rs.map((r) => r.wallTime)),
-        modes: per,
-        ratios,
-      };
+      return { lo: 10 ** (b / binsPerDecade), hi: 10 ** ((b + 1) / binsPerDecade), meanSize: acc.size.stats().mean, time: acc.all.stats(), modes: per, ratios };
     });
   const points: SizePoint[] = [...bySize.keys()]
     .sort((a, b) => a - b)
     .map((q) => {
-      const rs = bySize.get(q)!;
-      const present = modes.length > 0 ? modes.map((m) => stats(rs.filter((r) => modeOf(r) === m).map((r) => r.wallTime))).filter((s) => s.count > 0) : [stats(rs.map((r) => r.wallTime))];
-      return { size: q, count: rs.length, mean: present.reduce((s, x) => s + x.mean, 0) / present.length, std: stats(rs.map((r) => r.wallTime)).std };
+      const acc = bySize.get(q)!;
+      const present = acc.byMode.filter((x) => x.n > 0).map((x) => x.stats());
+      const means = present.length > 0 ? present : [acc.all.stats()];
+      return { size: q, count: acc.all.n, mean: means.reduce((s, x) => s + x.mean, 0) / means.length, std: acc.all.stats().std };
     });
   const positive = points.filter((p) => p.size > 0 && p.mean > 0);
   const spread = points.filter((p) => p.count >= 2);

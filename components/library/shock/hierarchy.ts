@@ -11,6 +11,7 @@
  * @packageDocumentation
  */
 import { RandomStream } from "../../../engine/index.js";
+import type { ArrayArg } from "../../ports.js";
 
 /** Refinement factor between consecutive levels (the papers use 2). */
 export const REFINEMENT = 2;
@@ -85,6 +86,8 @@ export interface Patch {
   readonly doubles: number;
   /** Ghost cells not filled by same-level neighbours (coarse-fine and physical boundary): what prolongation fills. */
   readonly boundaryGhostCells: number;
+  /** The patch's data array as components receive it: `doubles` doubles in rows of `nx * variables`. */
+  readonly field: ArrayArg;
 }
 
 /** One message of a plan: to or from `peer`, with its tag and size. */
@@ -424,6 +427,7 @@ export function buildHierarchy(spec: MeshSpec, ranks: number, seed: string | num
       cells: b.nx * b.ny,
       doubles: b.nx * b.ny * spec.variables,
       boundaryGhostCells: Math.max(0, (b.nx + 2 * w) * (b.ny + 2 * w) - b.nx * b.ny - filled[i]),
+      field: { length: b.nx * b.ny * spec.variables, elementSize: DOUBLE, rowLength: b.nx * spec.variables },
     }));
     const local: Patch[][] = Array.from({ length: ranks }, () => []);
     for (const p of patches) local[p.owner].push(p);

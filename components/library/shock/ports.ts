@@ -3,7 +3,7 @@
  *
  * @packageDocumentation
  */
-import type { ArrayArg, PortType } from "../../ports.js";
+import type { PortType } from "../../ports.js";
 
 /** AMRMesh's patch services: the local patches of a level, prolongation, restriction, regridding. */
 export const MESH_PORT: PortType = {
@@ -50,8 +50,3 @@ export const FLUX_PORT: PortType = {
 
 /** The two access modes of the states and flux kernels. */
 export type SweepMode = "sequential" | "strided";
-
-/** The data array of a patch: `doubles` doubles, rows of `rowLength` doubles (nx * variables). */
-export function patchArray(doubles: number, rowLength: number): ArrayArg {
-  return { length: doubles, elementSize: 8, rowLength };
-}

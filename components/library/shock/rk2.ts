@@ -1,6 +1,6 @@
 import type { ComponentType } from "../../component.js";
 import type { Patch } from "./hierarchy.js";
-import { ADVANCE_PORT, GHOST_PORT, INVISCID_PORT, MESH_PORT, patchArray } from "./ports.js";
+import { ADVANCE_PORT, GHOST_PORT, INVISCID_PORT, MESH_PORT } from "./ports.js";
 import { checkKeys, kernelFor, numberParam, workParam, type ElementWork } from "./params.js";
 
 /** Calibrated (not measured) work of one Runge-Kutta stage update, per double. */
@@ -92,8 +92,7 @@ export const rk2Component: ComponentType<Rk2Prepared> = {
                 yield* ghost.call("ghostUpdate", { level, epoch: got.epoch });
                 if (level > 0) yield* mesh.call("prolong", { level });
                 for (const p of got.patches) {
-                  const field = patchArray(p.doubles, p.nx * got.variables);
-                  yield* inviscid.call("compute", { field, result: field });
+                  yield* inviscid.call("compute", { field: p.field, result: p.field });
                   update.elements = p.doubles;
                   yield ctx.compute(update);
                 }
