@@ -95,7 +95,7 @@ powerConstantSets.register({
   maxPower: 122,
   idlePower: 97.66,
   components: [
-    { name: "core", scaling: 0.0459, accessCounters: ["IA64_INST_RETIRED_THIS", "PAPI_TOT_INS"] },
+    { name: "core", scaling: 0.0459, accessCounters: ["IA64_INST_RETIRED_THIS", "IA64_INST_RETIRED", "PAPI_TOT_INS"] },
     { name: "L1", scaling: 0.0017, accessCounters: ["PAPI_L1_TCA", "L1_REFERENCES"] },
     { name: "L2", scaling: 0.0171, accessCounters: ["L2_REFERENCES", "PAPI_L2_TCA"] },
     { name: "L3", scaling: 0.935, accessCounters: ["L3_REFERENCES", "PAPI_L3_TCA"] },
@@ -104,7 +104,7 @@ powerConstantSets.register({
   counters: {
     cycles: ["CPU_CYCLES", "PAPI_TOT_CYC"],
     time: COMMON_TIME,
-    instructions: ["IA64_INST_RETIRED_THIS", "PAPI_TOT_INS"],
+    instructions: ["IA64_INST_RETIRED_THIS", "IA64_INST_RETIRED", "PAPI_TOT_INS"],
     flops: ["PAPI_FP_OPS", "FP_OPS_RETIRED", "PAPI_FP_INS"],
     stallCycles: ["BACK_END_BUBBLE_ALL"],
     flpStallTerms: ["BE_EXE_BUBBLE_FRALL", "BE_L1D_FPU_BUBBLE_FPU"],
