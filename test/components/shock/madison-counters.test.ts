@@ -5,6 +5,9 @@ const PAPER_004 = [
   "CPU_CYCLES",
   "IA64_INST_RETIRED",
   "FP_OPS_RETIRED",
+  // The power model's L1 and L2 access counters (paper 004, Table 2).
+  "PAPI_L1_TCA",
+  "L2_REFERENCES",
   "BACK_END_BUBBLE_ALL",
   "BE_EXE_BUBBLE_FRALL",
   "BE_L1D_FPU_BUBBLE_FPU",
