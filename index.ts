@@ -7,3 +7,5 @@
 export * from "./engine/index.js";
 export * from "./profile/index.js";
 export * from "./machine/index.js";
+export * from "./profile/study/index.js";
+export * from "./scenarios/sweep/index.js";

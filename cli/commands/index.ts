@@ -1,11 +1,13 @@
 import type { Command } from "../command.js";
 import { profileCommand } from "./profile.js";
+import { queryCommand } from "./query.js";
 import { runCommand } from "./run.js";
 import { schemaCommand } from "./schema.js";
+import { sweepCommand } from "./sweep.js";
 import { validateCommand } from "./validate.js";
 
 /**
  * Every `ccasim` subcommand, in the order `ccasim --help` lists them. A new subcommand is a file
  * in this folder exporting a {@link Command}, plus one line here.
  */
-export const commands: readonly Command[] = [runCommand, validateCommand, schemaCommand, profileCommand];
+export const commands: readonly Command[] = [runCommand, validateCommand, schemaCommand, profileCommand, sweepCommand, queryCommand];
