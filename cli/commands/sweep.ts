@@ -54,6 +54,7 @@ Options:
   --shards DIR         shard folder for --emit (default <db>-shards)
   --ccasim CMD         how tasks invoke ccasim (default: node and this installation's main.js)
   --quiet              no progress display
+  --progress-every S   seconds between progress lines when not on a terminal (default 5; 0: every point)
 
 Subcommands:
   merge <study.db> <shard.db>...   add the shards' points the study lacks (idempotent)
@@ -84,6 +85,7 @@ export const sweepCommand: Command = {
       script: { type: "string" },
       ccasim: { type: "string" },
       quiet: { type: "boolean" },
+      "progress-every": { type: "string" },
     });
     if (positionals.length !== 1) throw new UsageError("sweep: give exactly one sweep file (see ccasim sweep --help)", "sweep");
     const sweep = loadSweep(positionals[0]);
@@ -112,7 +114,9 @@ export const sweepCommand: Command = {
     }
     const slice = values.slice === undefined ? undefined : parseSlice(String(values.slice));
     mkdirSync(dirname(resolve(db)), { recursive: true });
-    const view = values.quiet ? undefined : progressView(ctx.err, ctx.interactive);
+    const every = values["progress-every"] === undefined ? 5 : Number(values["progress-every"]);
+    if (!(every >= 0)) throw new UsageError(`sweep: --progress-every expects seconds >= 0, got '${String(values["progress-every"])}'`, "sweep");
+    const view = values.quiet ? undefined : progressView(ctx.err, ctx.interactive, every);
     const summary = await runSweep(sweep, {
       db,
       jobs,
