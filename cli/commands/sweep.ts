@@ -49,7 +49,8 @@ Options:
   --point K            run point K alone and write its outputs as 'ccasim run' does (--out DIR)
   --print-command K    print the 'ccasim run' command that re-runs point K
   --emit slurm         write a Slurm job-array script (--script FILE, default stdout): task i runs
-                       --slice i/N into <shards>/shard-i.db; merge them with 'ccasim sweep merge'
+                       --slice i/N into <shards>/shard-i.db (the folder is created
+                       now); merge them with 'ccasim sweep merge'
   --tasks N            array tasks for --emit (default min(points, 16))
   --shards DIR         shard folder for --emit (default <db>-shards)
   --ccasim CMD         how tasks invoke ccasim (default: node and this installation's main.js)
@@ -99,9 +100,11 @@ export const sweepCommand: Command = {
     const jobs = values.jobs === undefined ? 1 : positiveInt("--jobs", String(values.jobs));
     if (values.emit !== undefined) {
       if (values.emit !== "slurm") throw new UsageError(`sweep: --emit ${String(values.emit)}: only 'slurm' is supported`, "sweep");
+      const shardDir = (values.shards as string | undefined) ?? `${db.replace(/\.db$/, "")}-shards`;
+      mkdirSync(shardDir, { recursive: true }); // why: Slurm opens the tasks' output files there before the script runs
       const script = slurmArrayScript(sweep, {
         tasks: values.tasks === undefined ? undefined : positiveInt("--tasks", String(values.tasks)),
-        shardDir: (values.shards as string | undefined) ?? `${db.replace(/\.db$/, "")}-shards`,
+        shardDir,
         db,
         ccasim: (values.ccasim as string | undefined) ?? `node ${resolve(dirname(fileURLToPath(import.meta.url)), "..", "main.js")}`,
         jobs,
