@@ -9,3 +9,4 @@ export * from "./profile/index.js";
 export * from "./machine/index.js";
 export * from "./profile/study/index.js";
 export * from "./scenarios/sweep/index.js";
+export * from "./analysis/report/index.js";

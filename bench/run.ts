@@ -1,8 +1,9 @@
 import type { Benchmark } from "./registry.js";
 import { kernelBenchmark } from "./kernel.js";
+import { sweepBenchmark } from "./sweep.js";
 
 /** Every benchmark; add one by writing `bench/<name>.ts` and listing it here. */
-const benchmarks: readonly Benchmark[] = [kernelBenchmark];
+const benchmarks: readonly Benchmark[] = [kernelBenchmark, sweepBenchmark];
 
 async function main(argv: string[]): Promise<void> {
   const [name, ...rest] = argv;

@@ -1,6 +1,7 @@
 import type { Command } from "../command.js";
 import { profileCommand } from "./profile.js";
 import { queryCommand } from "./query.js";
+import { reportCommand } from "./report.js";
 import { runCommand } from "./run.js";
 import { schemaCommand } from "./schema.js";
 import { sweepCommand } from "./sweep.js";
@@ -10,4 +11,4 @@ import { validateCommand } from "./validate.js";
  * Every `ccasim` subcommand, in the order `ccasim --help` lists them. A new subcommand is a file
  * in this folder exporting a {@link Command}, plus one line here.
  */
-export const commands: readonly Command[] = [runCommand, validateCommand, schemaCommand, profileCommand, sweepCommand, queryCommand];
+export const commands: readonly Command[] = [runCommand, validateCommand, schemaCommand, profileCommand, sweepCommand, queryCommand, reportCommand];
