@@ -7,6 +7,7 @@
 export * from "./engine/index.js";
 export * from "./profile/index.js";
 export * from "./machine/index.js";
+export * from "./analysis/index.js";
 export * from "./profile/study/index.js";
 export * from "./scenarios/sweep/index.js";
 export * from "./analysis/report/index.js";

@@ -1,9 +1,15 @@
 import type { Benchmark } from "./registry.js";
+import { analysisBenchmark } from "./analysis.js";
+import { cacheBenchmark } from "./cache.js";
+import { expressionBenchmark } from "./expression.js";
 import { kernelBenchmark } from "./kernel.js";
+import { networkBenchmark } from "./network.js";
+import { profileBenchmark } from "./profile.js";
+import { runBenchmark } from "./run-scenario.js";
 import { sweepBenchmark } from "./sweep.js";
 
 /** Every benchmark; add one by writing `bench/<name>.ts` and listing it here. */
-const benchmarks: readonly Benchmark[] = [kernelBenchmark, sweepBenchmark];
+const benchmarks: readonly Benchmark[] = [kernelBenchmark, runBenchmark, expressionBenchmark, networkBenchmark, cacheBenchmark, profileBenchmark, analysisBenchmark, sweepBenchmark];
 
 async function main(argv: string[]): Promise<void> {
   const [name, ...rest] = argv;

@@ -343,6 +343,35 @@ export class TrialBuilder {
     for (let m = 0; m < v.length; m++) target[m][timer] = (add ? target[m][timer] : 0) + finite(v[m], what);
   }
 
+  /**
+   * Adds values for a call path the way TAU records a timer with callpath profiling: to the flat
+   * timer of the path's last element (groups `groups`) and, when the path has two or more elements,
+   * to the root-anchored callpath timer `A => B => C` (groups `TAU_CALLPATH` plus `groups`).
+   * Writing both forms is what pprof, ParaProf and Hatchet expect.
+   *
+   * For a recursive path (the routine already appears earlier on it), pass
+   * `{ flatInclusive: false }` so the flat inclusive value counts only the outermost call, as TAU does.
+   * @returns the flat timer and the callpath timer (-1 for a one-element path).
+   */
+  addCallpathValues(
+    thread: number,
+    path: readonly string[],
+    v: TimerValueInput,
+    groups: readonly string[] = [],
+    options: { readonly flatInclusive?: boolean } = {},
+  ): { flat: number; callpath: number } {
+    if (path.length === 0) throw new ProfileModelError("a callpath needs at least one element");
+    const flat = this.timer(path[path.length - 1], groups);
+    this.addValues(thread, flat, options.flatInclusive === false ? { ...v, inclusive: undefined } : v);
+    if (options.flatInclusive === false) this.touch(thread, flat);
+    let callpath = -1;
+    if (path.length > 1) {
+      callpath = this.callpath(path, ["TAU_CALLPATH", ...groups]);
+      this.addValues(thread, callpath, v);
+    }
+    return { flat, callpath };
+  }
+
   /** Records one sample of a user event on a thread (updates count, min, max, mean, sum of squares). */
   addEventSample(thread: number, event: number, value: number): void {
     finite(value, "user event sample");

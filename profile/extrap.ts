@@ -170,7 +170,8 @@ export function formatExtrapText(exp: ExtrapExperiment): string {
   for (const [metric, byPath] of groups) {
     for (const [callpath, ms] of byPath) {
       for (const s of [metric, callpath]) {
-        if (/[\r\n]/.test(s) || s.trim() !== s || s === "") throw new ProfileModelError(`name '${s}' cannot be written in Extra-P's text format (empty, padded or with a line break)`);
+        // Extra-P's text reader collapses whitespace runs, so such names would not read back.
+        if (/[\r\n\t\f\v]|\s\s/.test(s) || s.trim() !== s || s === "") throw new ProfileModelError(`name '${s}' cannot be written in Extra-P's text format (empty, padded, tabs, repeated spaces or line breaks); write JSON instead`);
       }
       const rows: (readonly number[] | undefined)[] = new Array(points.length).fill(undefined);
       for (const m of ms) rows[index.get(JSON.stringify(m.point))!] = m.values;

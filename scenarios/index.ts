@@ -6,7 +6,6 @@
  */
 export * from "./lang/index.js";
 export * from "./scenario-schema.js";
-export * from "./overrides.js";
 export * from "./machine-setup.js";
 export * from "./platform.js";
 export * from "./load.js";

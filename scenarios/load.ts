@@ -10,15 +10,18 @@ import {
   type PrepareEnv,
 } from "../components/index.js";
 import {
+  applyOverride,
   compileExpression,
+  parseOverride,
   parseYamlSource,
+  type Override,
   ScenarioError,
   ScenarioErrors,
   validateValue,
   type KeyPath,
   type SourceDoc,
 } from "./lang/index.js";
-import { applyOverrides, parseOverride, type Override } from "./overrides.js";
+import { nearestName } from "../engine/index.js";
 import { setupMachine, type MachineSetup } from "./machine-setup.js";
 import { CONNECTION_PATTERN, scenarioSchema, type ScenarioConfig } from "./scenario-schema.js";
 
@@ -63,20 +66,50 @@ export function loadScenario(file: string, options: LoadOptions = {}): LoadedSce
 /** {@link loadScenario} on text already in memory; `file` names it in errors. */
 export function loadScenarioText(text: string, file: string, options: LoadOptions = {}): LoadedScenario {
   const doc = parseYamlSource(text, file);
-  const overrides: Override[] = (options.set ?? []).map(parseOverride);
+  const overrides: Override[] = (options.set ?? []).map((t) => parseOverride(t));
   if (options.seed !== undefined) overrides.push({ text: `seed=${options.seed}`, path: ["seed"], value: options.seed });
-  const value = overrides.length ? applyOverrides(doc.value, overrides) : doc.value;
+  const value = overrides.reduce((v, o) => applyOverride(v, o.path, o.value), doc.value);
   const located = locator(doc, overrides);
-  const config = validateValue<ScenarioConfig>(scenarioSchema(), value, file, located);
+  let config: ScenarioConfig;
+  try {
+    config = validateValue<ScenarioConfig>(scenarioSchema(), value, file, located);
+  } catch (e) {
+    if (!(e instanceof ScenarioErrors) || overrides.length === 0) throw e;
+    // Say which errors come from --set, since they have no place in the file.
+    throw new ScenarioErrors(
+      e.errors.map((x) => {
+        const note = overrideNote(parsePath(x.path), overrides);
+        return note ? new ScenarioError(x.detail + note, { file: x.file, line: x.line, column: x.column, path: x.path }) : x;
+      }),
+      file,
+    );
+  }
   const fail = (path: KeyPath, message: string): never => {
     const pos = located(path) ?? nearestLocation(located, path);
     throw new ScenarioErrors([new ScenarioError(message + overrideNote(path, overrides), { file, line: pos?.line, column: pos?.column, path })]);
   };
   const machine = setupMachine(config, fail);
+  checkMetrics(config, machine, fail);
   const workloadNames = Object.keys(config.workload);
   let assembly: PreparedAssembly | undefined;
   if (config.assembly) assembly = prepareAssembly(assemblyConfig(config, fail), workloadNames, errorSink(fail));
   return { file, config, machine, assembly, overrides: overrides.map((o) => o.text) };
+}
+
+/** Every metric must be TIME or a counter the machine records. */
+function checkMetrics(config: ScenarioConfig, machine: MachineSetup, fail: (path: KeyPath, message: string) => never): void {
+  const known = ["TIME", ...machine.cluster.nodeModels[0].counterNames];
+  config.metrics.forEach((m, i) => {
+    if (!known.includes(m)) {
+      const near = nearestName(m, known);
+      fail(["metrics", i], `unknown metric '${m}'${near ? ` (did you mean '${near}'?)` : ""}: the ${machine.presetName} node records ${known.join(", ")}`);
+    }
+  });
+}
+
+/** Inverse of formatPath for the simple paths overrides produce (`a.b[2].c`). */
+function parsePath(path: string): KeyPath {
+  return parseWhere(path);
 }
 
 /** Positions in the file; overridden paths have none (they come from the command line). */

@@ -51,7 +51,7 @@ export function setupMachine(config: ScenarioConfig, fail: (path: KeyPath, messa
     const doc = PARAM_BY_NAME.get(key);
     if (doc?.type === "quantity" && typeof value === "string") {
       try {
-        value = parseQuantity(value, doc.dimension!, `machine.${key}`);
+        value = parseQuantity(value, doc.dimension!);
       } catch (e) {
         fail(["machine", ...path], (e as Error).message);
       }
@@ -112,7 +112,7 @@ function convertNetworkUnits(raw: Record<string, unknown>): Record<string, unkno
         : /^(alpha|L|o|g|latency|overhead|gap|.*Latency|period|meanPeriod)$/.test(key)
           ? "time"
           : undefined;
-    return dim ? parseQuantity(v, dim, `machine.network.${key}`) : v;
+    return dim ? parseQuantity(v, dim) : v;
   };
   const walk = (o: unknown, key = ""): unknown => {
     if (o === null || typeof o !== "object" || Array.isArray(o)) return conv(o, key);

@@ -85,22 +85,25 @@ export const dummyComponent: ComponentType<DummyPrepared> = {
     scope[k - 2] = ctx.rank;
     scope[k - 1] = ctx.size;
     const handles = d.calls.map((c) => ctx.uses(c.port));
+    let active = 0;
     return {
       provides: {
         [d.portName]: {
           [d.method]: function* run(callArgs) {
+            // A re-entrant call (this instance reached again through its own calls) would overwrite
+            // the scope the outer call still needs: only then take a private copy.
+            const own = active++ === 0 ? scope : new Float64Array(scope.length);
+            if (own !== scope) own.set(scope);
             for (let a = 0; a < nArgs; a++) {
               const v = callArgs[d.args[a]];
-              scope[a] = typeof v === "number" ? v : Number.NaN;
+              own[a] = typeof v === "number" ? v : Number.NaN;
             }
-            // Calls may overwrite nothing in `scope`, but nested invocations of this same instance can:
-            // take a copy for the calls when there are any.
-            const own = d.calls.length > 0 ? Float64Array.from(scope) : scope;
             if (d.order === "calls-first") yield* makeCalls(d.calls, handles, own);
             const us = d.cost(own);
             if (us > 0) yield ctx.delay(us);
             else if (!(us >= 0)) throw new Error(`${ctx.instance}: cost evaluated to ${us} microseconds`);
             if (d.order === "cost-first") yield* makeCalls(d.calls, handles, own);
+            active--;
             return us;
           },
         },

@@ -1,14 +1,18 @@
 import { componentTypes } from "../registry.js";
 import { driverComponent } from "./driver.js";
 import { dummyComponent } from "./dummy.js";
+import { haloExchangeComponent } from "./halo-exchange.js";
+import { kernelComponent } from "./kernel.js";
 
 export { driverComponent, GO_PORT } from "./driver.js";
 export { dummyComponent } from "./dummy.js";
+export { kernelComponent } from "./kernel.js";
+export { haloExchangeComponent, HALO_PORT, squareGrid } from "./halo-exchange.js";
 export { prepareCalls, makeCalls, usesPorts, type PreparedCall } from "./calls.js";
 
 /** Registers the built-in component library (idempotent). */
 export function registerComponentLibrary(): void {
-  for (const t of [driverComponent, dummyComponent]) if (!componentTypes.has(t.name)) componentTypes.register(t);
+  for (const t of [driverComponent, dummyComponent, kernelComponent, haloExchangeComponent]) if (!componentTypes.has(t.name)) componentTypes.register(t);
 }
 
 registerComponentLibrary();

@@ -1,7 +1,7 @@
 import type { Yieldable } from "../../engine/index.js";
 import { ANY_SOURCE, ANY_TAG, CALL, MPI_CALLS, REQUEST_NULL, TAG_UB, type MpiCallName } from "./constants.js";
 import { MpiUsageError } from "./errors.js";
-import { F_INTERNAL, KIND_RECV, NIL } from "./requests.js";
+import { F_INTERNAL, F_RELEASED, KIND_RECV, NIL } from "./requests.js";
 import type { MpiWorld, RankWait } from "./world.js";
 
 /** What a completed receive delivered. `source` is a rank of the receive's communicator. */
@@ -88,7 +88,9 @@ export class Group {
  * Ranks, sources and destinations are ranks of this communicator. Sizes are bytes (the simulator
  * moves no data; an optional number `value` travels with a message so programs can identify it).
  * Every call is reported to the world's {@link MpiObserver}. Completed handles passed in arrays
- * are replaced by {@link REQUEST_NULL}, as MPI does.
+ * are replaced by {@link REQUEST_NULL}, as MPI does. A rank is one process (MPI_THREAD_SINGLE):
+ * do not use one rank's communicator from two processes at once, and do not interrupt a process
+ * while it is blocked in an MPI call.
  */
 export class Comm {
   /** This rank in the communicator. */
@@ -97,6 +99,7 @@ export class Comm {
   readonly size: number;
   /** This rank in MPI_COMM_WORLD. */
   readonly worldRank: number;
+  private scratch: Int32Array | null = null;
 
   /** @internal */
   constructor(
@@ -154,7 +157,7 @@ export class Comm {
 
   private slot(call: string, handle: number): number {
     const s = this.world.pool.slotOf(handle);
-    if (s === NIL || this.world.pool.owner[s] !== this.worldRank || (this.world.pool.flags[s] & F_INTERNAL) !== 0)
+    if (s === NIL || this.world.pool.owner[s] !== this.worldRank || (this.world.pool.flags[s] & (F_INTERNAL | F_RELEASED)) !== 0)
       throw new MpiUsageError(this.worldRank, call, `request ${handle} is not an active request of this rank`);
     return s;
   }
@@ -347,7 +350,9 @@ export class Comm {
   }
 
   private slotsOf(call: string, requests: readonly number[]): Int32Array {
-    const slots = new Int32Array(requests.length);
+    // One scratch array per communicator: a rank is one process (MPI_THREAD_SINGLE), so its waits never overlap.
+    let slots = this.scratch;
+    if (slots === null || slots.length !== requests.length) slots = this.scratch = new Int32Array(requests.length);
     for (let i = 0; i < requests.length; i++) slots[i] = requests[i] === REQUEST_NULL ? -1 : this.slot(call, requests[i]);
     return slots;
   }
@@ -362,50 +367,57 @@ export class Comm {
   // ------------------------------------------------------------ collectives
 
   /** MPI_Barrier. */
-  *barrier(): MpiCall {
-    this.enter(CALL.barrier);
-    yield* this.world.collectives.choose("barrier", this.size, 0).run(this, 0, 0);
-    this.exit(CALL.barrier, 0);
+  barrier(): MpiCall {
+    return this.collective(CALL.barrier, 0, this.world.collectives.choose("barrier", this.size, 0).run(this, 0, 0));
   }
 
   /** MPI_Bcast of `bytes` from `root`. */
-  *bcast(bytes: number, root = 0): MpiCall {
+  bcast(bytes: number, root = 0): MpiCall {
     this.checkCollective("MPI_Bcast()", bytes, root);
-    this.enter(CALL.bcast);
-    yield* this.world.collectives.choose("bcast", this.size, bytes).run(this, bytes, root);
-    this.exit(CALL.bcast, bytes);
+    return this.collective(CALL.bcast, bytes, this.world.collectives.choose("bcast", this.size, bytes).run(this, bytes, root));
   }
 
   /** MPI_Reduce of `bytes` (per rank) to `root`; each reduction step costs bytes * reduceCostPerByte. */
-  *reduce(bytes: number, root = 0): MpiCall {
+  reduce(bytes: number, root = 0): MpiCall {
     this.checkCollective("MPI_Reduce()", bytes, root);
-    this.enter(CALL.reduce);
-    yield* this.world.collectives.choose("reduce", this.size, bytes).run(this, bytes, root);
-    this.exit(CALL.reduce, bytes);
+    return this.collective(CALL.reduce, bytes, this.world.collectives.choose("reduce", this.size, bytes).run(this, bytes, root));
   }
 
   /** MPI_Allreduce of `bytes` (per rank). */
-  *allreduce(bytes: number): MpiCall {
+  allreduce(bytes: number): MpiCall {
     this.checkCollective("MPI_Allreduce()", bytes, 0);
-    this.enter(CALL.allreduce);
-    yield* this.world.collectives.choose("allreduce", this.size, bytes).run(this, bytes, 0);
-    this.exit(CALL.allreduce, bytes);
+    return this.collective(CALL.allreduce, bytes, this.world.collectives.choose("allreduce", this.size, bytes).run(this, bytes, 0));
   }
 
   /** MPI_Allgather: every rank contributes `bytes`; every rank ends with `bytes * size`. */
-  *allgather(bytes: number): MpiCall {
+  allgather(bytes: number): MpiCall {
     this.checkCollective("MPI_Allgather()", bytes, 0);
-    this.enter(CALL.allgather);
-    yield* this.world.collectives.choose("allgather", this.size, bytes).run(this, bytes, 0);
-    this.exit(CALL.allgather, bytes);
+    return this.collective(CALL.allgather, bytes, this.world.collectives.choose("allgather", this.size, bytes).run(this, bytes, 0));
   }
 
   /** MPI_Alltoall: every rank sends `bytes` to every other rank. */
-  *alltoall(bytes: number): MpiCall {
+  alltoall(bytes: number): MpiCall {
     this.checkCollective("MPI_Alltoall()", bytes, 0);
-    this.enter(CALL.alltoall);
-    yield* this.world.collectives.choose("alltoall", this.size, bytes).run(this, bytes, 0);
-    this.exit(CALL.alltoall, bytes);
+    return this.collective(CALL.alltoall, bytes, this.world.collectives.choose("alltoall", this.size, bytes).run(this, bytes, 0));
+  }
+
+  /**
+   * The generator of a collective call. Arguments are checked and the algorithm chosen when the
+   * call is made, so use it at once (`yield* comm.allreduce(8)`).
+   */
+  private collective(call: number, bytes: number, body: MpiCall): MpiCall {
+    if (this.world.observer === null) {
+      // Nobody times calls: hand out the algorithm itself, one generator level less on every resume.
+      this.world.setCall(this.worldRank, call);
+      return body;
+    }
+    return this.observed(call, bytes, body);
+  }
+
+  private *observed(call: number, bytes: number, body: MpiCall): MpiCall {
+    this.enter(call);
+    yield* body;
+    this.exit(call, bytes);
   }
 
   private checkCollective(call: string, bytes: number, root: number): void {
@@ -420,14 +432,20 @@ export class Comm {
     return this.world.postSend(this.worldRank, this.group.toWorld(dest), tag, this.group.collCtx, bytes, 0, true);
   }
 
-  /** @internal Collective-internal receive from group rank `source`; returns a slot. */
-  collRecv(source: number, tag: number, bytes: number): number {
+  /**
+   * @internal Collective-internal receive from group rank `source`; returns a slot. `bytes` is the
+   * size the algorithm expects (for readers); the envelope carries the real size.
+   */
+  collRecv(source: number, tag: number, _bytes: number): number {
     return this.world.postRecv(this.worldRank, this.group.toWorld(source), tag, this.group.collCtx, Infinity, true);
   }
 
-  /** @internal Waits for slots a and b (b may be -1): the event to yield, or null. Release with {@link collRelease}. */
-  collWait(a: number, b: number): RankWait | null {
-    return this.world.beginWait2(this.worldRank, a, b);
+  /**
+   * @internal Waits for slots a and b (b may be -1), then for the local reduction of
+   * `reduceBytes` (gamma per byte): the event to yield, or null. Release with {@link collRelease}.
+   */
+  collWait(a: number, b: number, reduceBytes = 0): Yieldable | null {
+    return this.world.beginWait2(this.worldRank, a, b, reduceBytes * this.world.collectives.reduceCostPerByte);
   }
 
   /** @internal Waits for the first n slots. */
@@ -444,11 +462,5 @@ export class Comm {
   /** @internal Size in bytes of a completed receive slot (read before release). */
   collReceived(s: number): number {
     return this.world.pool.bytes[s];
-  }
-
-  /** @internal The delay of reducing `bytes` locally, or null when it is zero. */
-  reduceDelay(bytes: number): Yieldable | null {
-    const t = bytes * this.world.collectives.reduceCostPerByte;
-    return t > 0 ? this.world.sim.timeout(t) : null;
   }
 }

@@ -16,7 +16,7 @@ export {
   type UnreceivedMessage,
   type UnmatchedReceive,
 } from "./errors.js";
-export { MpiWorld, RankWait, type Placement, type MpiWorldOptions } from "./world.js";
+export { MpiWorld, RankWait, type Placement, type MpiWorldOptions, type ExchangeProgram, type ExchangeStep } from "./world.js";
 export { Comm, Group, type Status, type MpiCall } from "./comm.js";
 export { type BlockDecomposition, type HaloPlan, type GhostExchangeStats, DecompositionError, haloPlan, ghostExchange, GHOST_TAG_SPAN } from "./ghost.js";
 export * from "./collectives/index.js";

@@ -12,9 +12,10 @@ export interface MpiObserver {
   /** Rank `rank` enters `call` at `now` (us). */
   enter(rank: number, call: MpiCallName, now: number): void;
   /**
-   * Rank `rank` leaves `call` at `now` (us). `bytes` is the payload the call moved for this rank:
-   * bytes sent plus bytes received for point-to-point calls and waits, the collective's message
-   * size argument for collectives.
+   * Rank `rank` leaves `call` at `now` (us). `bytes` is the payload the call completed for this
+   * rank: for MPI_Send/MPI_Recv/MPI_Sendrecv the bytes sent plus received; for waits and MPI_Test the
+   * sizes of the requests they completed; 0 for MPI_Isend/MPI_Irecv (their wait reports them); the
+   * message size argument for collectives.
    */
   exit(rank: number, call: MpiCallName, now: number, bytes: number): void;
 }

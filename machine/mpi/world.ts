@@ -1,7 +1,8 @@
 import { SimEvent, type BlockedProcess, type Process, type RunOptions, type RunResult, type Simulation, type Yieldable } from "../../engine/index.js";
 import { Interconnect, type NetworkSpec, type ResolvedNetwork } from "../network/index.js";
-import { ANY_SOURCE, ANY_TAG, CALL, MPI_CALLS } from "./constants.js";
+import { ANY_SOURCE, ANY_TAG, MPI_CALLS } from "./constants.js";
 import { MpiDeadlockError, MpiUnreceivedMessagesError, MpiUsageError, describePending, type BlockedRank, type PendingRequest, type UnmatchedReceive, type UnreceivedMessage } from "./errors.js";
+import { findLeftovers, pendingRequestsByRank } from "./reports.js";
 import type { MpiObserver } from "./observer.js";
 import {
   F_AUTO,
@@ -51,6 +52,30 @@ export interface MpiWorldOptions {
 /** Wait modes. */
 const WAIT_ALL = 1;
 const WAIT_ANY = 2;
+/** The rank runs an {@link ExchangeProgram}: completions advance it by callbacks. */
+const WAIT_STEPS = 3;
+
+/** One step of an {@link ExchangeProgram} (ranks of the communicator; -1 for none). */
+export interface ExchangeStep {
+  send: number;
+  recv: number;
+  sendBytes: number;
+  /** Bytes reduced locally once both messages of the step have completed (gamma per byte). */
+  reduceBytes: number;
+  tag: number;
+}
+
+/**
+ * A collective written as a sequence of steps that depend only on (rank, size, step, bytes): in
+ * each step a rank receives from one peer and/or sends to one peer, then reduces. The world runs
+ * it with callbacks, waking the rank's process only once at the end; per step this saves a kernel
+ * event, a process resume and an allocation compared with a generator algorithm, with identical
+ * timing.
+ */
+export interface ExchangeProgram {
+  /** Fills `out` with step `k` of `rank`; returns false when there is no step k. A step with neither send nor receive is skipped. */
+  step(rank: number, size: number, k: number, bytes: number, out: ExchangeStep): boolean;
+}
 
 /**
  * The event a rank's process yields while blocked in MPI. Its description names the MPI call
@@ -94,7 +119,7 @@ export class MpiWorld {
   readonly collectives: ResolvedCollectives;
   /** Observer of MPI calls, or null. */
   observer: MpiObserver | null;
-  /** Point-to-point messages injected so far (including those of collectives and control messages excluded). */
+  /** Messages posted so far, user and collective-internal (rendezvous control messages not counted). */
   messages = 0;
   /** Payload bytes of those messages. */
   bytes = 0;
@@ -112,10 +137,20 @@ export class MpiWorld {
   private readonly umqTail: Int32Array;
   private readonly waitMode: Uint8Array;
   private readonly waitRemaining: Int32Array;
+  /** Per rank: delay between the last completion of its wait and its wake-up (a reduction folded into the wait). */
+  private readonly waitDelay: Float64Array;
   private readonly lastArrival: Float64Array;
+  // State of ranks running an ExchangeProgram (arrays of objects hold null when idle).
+  private readonly stepProgram: (ExchangeProgram | null)[];
+  private readonly stepComm: (Comm | null)[];
+  private readonly stepIndex: Int32Array;
+  private readonly stepBytes: Float64Array;
+  private readonly stepSlots: Int32Array;
+  private readonly stepOut: ExchangeStep = { send: -1, recv: -1, sendBytes: 0, reduceBytes: 0, tag: 0 };
+  private readonly stepPeek: ExchangeStep = { send: -1, recv: -1, sendBytes: 0, reduceBytes: 0, tag: 0 };
   private readonly groups: Group[] = [];
   private worldComms: (Comm | undefined)[];
-  private reportStamp = -1;
+  private reportStamp = "";
   private reportCache = new Map<number, PendingRequest[]>();
   private readonly deliveryInter: boolean;
   private readonly deliveryIntra: boolean;
@@ -156,7 +191,13 @@ export class MpiWorld {
     this.umqTail = new Int32Array(n).fill(NIL);
     this.waitMode = new Uint8Array(n);
     this.waitRemaining = new Int32Array(n);
+    this.waitDelay = new Float64Array(n);
     this.lastArrival = new Float64Array(2 * n);
+    this.stepProgram = new Array(n).fill(null);
+    this.stepComm = new Array(n).fill(null);
+    this.stepIndex = new Int32Array(n);
+    this.stepBytes = new Float64Array(n);
+    this.stepSlots = new Int32Array(2 * n).fill(NIL);
     this.worldComms = new Array(n);
     this.groups.push(new Group(this, 0, "MPI_COMM_WORLD", n, null));
   }
@@ -415,9 +456,14 @@ export class MpiWorld {
     const rank = p.owner[s];
     const ev = this.waitEvents[rank];
     if (ev === null) return;
-    if (this.waitMode[rank] === WAIT_ALL && --this.waitRemaining[rank] > 0) return;
+    const mode = this.waitMode[rank];
+    if (mode === WAIT_STEPS) {
+      if (--this.waitRemaining[rank] === 0) this.stepDone(rank);
+      return;
+    }
+    if (mode === WAIT_ALL && --this.waitRemaining[rank] > 0) return;
     this.waitEvents[rank] = null;
-    ev.succeed();
+    ev.succeed(undefined, this.waitDelay[rank]);
   }
 
   // ---------------------------------------------------------------- waiting
@@ -456,13 +502,19 @@ export class MpiWorld {
     }
     this.waitMode[rank] = any ? WAIT_ANY : WAIT_ALL;
     this.waitRemaining[rank] = incomplete;
+    this.waitDelay[rank] = 0;
     const ev = new RankWait(this.sim, this, rank);
     this.waitEvents[rank] = ev;
     return ev;
   }
 
-  /** @internal Starts waiting for one or two slots (b may be -1) without an array. */
-  beginWait2(rank: number, a: number, b: number): RankWait | null {
+  /**
+   * @internal Starts waiting for one or two slots (b may be -1) without an array. With `after` > 0
+   * the rank wakes `after` us after the last completion (a local reduction folded into the wait,
+   * which saves a kernel event and a process resume per collective step); the returned event is
+   * then a timeout when nothing is left to wait for.
+   */
+  beginWait2(rank: number, a: number, b: number, after = 0): SimEvent<unknown> | null {
     const p = this.pool;
     let incomplete = 0;
     if (!this.isComplete(a)) {
@@ -475,9 +527,10 @@ export class MpiWorld {
       p.flags[b] |= F_WAITED;
       if (p.kind[b] === KIND_SEND) this.scheduleCompletion(b);
     }
-    if (incomplete === 0) return null;
+    if (incomplete === 0) return after > 0 ? this.sim.timeout(after) : null;
     this.waitMode[rank] = WAIT_ALL;
     this.waitRemaining[rank] = incomplete;
+    this.waitDelay[rank] = after;
     const ev = new RankWait(this.sim, this, rank);
     this.waitEvents[rank] = ev;
     return ev;
@@ -510,6 +563,122 @@ export class MpiWorld {
     else p.free(s);
   }
 
+  // ---------------------------------------------------------------- exchange programs
+
+  /**
+   * @internal Runs `program` for the calling rank of `comm` with collective-internal messages.
+   * Returns the event that succeeds when the rank has finished it, or null when it finished at
+   * once. Events are scheduled exactly where the generator form of the algorithm would schedule
+   * its wake-ups, so both give the same event order and timing.
+   */
+  runSteps(comm: Comm, program: ExchangeProgram, bytes: number): RankWait | null {
+    const rank = comm.worldRank;
+    this.stepProgram[rank] = program;
+    this.stepComm[rank] = comm;
+    this.stepIndex[rank] = -1;
+    this.stepBytes[rank] = bytes;
+    const ev = new RankWait(this.sim, this, rank);
+    this.waitEvents[rank] = ev;
+    this.waitMode[rank] = WAIT_STEPS;
+    if (this.postSteps(rank)) {
+      this.endSteps(rank);
+      return null;
+    }
+    return ev;
+  }
+
+  /** Continues a program after a step's reduction delay. */
+  private readonly onStepDelay = (rank: number): void => {
+    if (this.postSteps(rank)) {
+      const ev = this.waitEvents[rank]!;
+      this.endSteps(rank);
+      ev.succeed();
+    }
+  };
+
+  /**
+   * Releases the finished step's requests and posts the next steps until one has to wait;
+   * returns true when the program has ended without waiting.
+   */
+  private postSteps(rank: number): boolean {
+    const out = this.stepOut;
+    const comm = this.stepComm[rank]!;
+    const program = this.stepProgram[rank]!;
+    const group = comm.group;
+    const p = this.pool;
+    for (;;) {
+      const a0 = this.stepSlots[2 * rank];
+      const b0 = this.stepSlots[2 * rank + 1];
+      if (a0 !== NIL) this.release(a0);
+      if (b0 !== NIL) this.release(b0);
+      this.stepSlots[2 * rank] = NIL;
+      this.stepSlots[2 * rank + 1] = NIL;
+      const k = ++this.stepIndex[rank];
+      if (!program.step(comm.rank, comm.size, k, this.stepBytes[rank], out)) return true;
+      if (out.send < 0 && out.recv < 0) continue;
+      const a = out.recv >= 0 ? this.postRecv(rank, group.toWorld(out.recv), out.tag, group.collCtx, Infinity, true) : NIL;
+      const b = out.send >= 0 ? this.postSend(rank, group.toWorld(out.send), out.tag, group.collCtx, out.sendBytes, 0, true) : NIL;
+      this.stepSlots[2 * rank] = a;
+      this.stepSlots[2 * rank + 1] = b;
+      const delay = out.reduceBytes * this.collectives.reduceCostPerByte;
+      this.waitDelay[rank] = delay;
+      let incomplete = 0;
+      if (a !== NIL && !this.isComplete(a)) {
+        incomplete++;
+        p.flags[a] |= F_WAITED;
+      }
+      if (b !== NIL && !this.isComplete(b)) {
+        incomplete++;
+        p.flags[b] |= F_WAITED;
+        this.scheduleCompletion(b);
+      }
+      if (incomplete > 0) {
+        this.waitRemaining[rank] = incomplete;
+        return false;
+      }
+      if (delay > 0) {
+        this.stepDone(rank);
+        return false;
+      }
+    }
+  }
+
+  /** Every request of the rank's current step has completed (now): continue after its reduction delay. */
+  private stepDone(rank: number): void {
+    const d = this.waitDelay[rank];
+    if (this.hasMoreSteps(rank)) {
+      this.sim.schedule(d, this.onStepDelay, rank);
+      return;
+    }
+    const a = this.stepSlots[2 * rank];
+    const b = this.stepSlots[2 * rank + 1];
+    if (a !== NIL) this.release(a);
+    if (b !== NIL) this.release(b);
+    this.stepSlots[2 * rank] = NIL;
+    this.stepSlots[2 * rank + 1] = NIL;
+    const ev = this.waitEvents[rank]!;
+    this.endSteps(rank);
+    ev.succeed(undefined, d);
+  }
+
+  /** True when the rank's program has another step with a message after the current one. */
+  private hasMoreSteps(rank: number): boolean {
+    const comm = this.stepComm[rank]!;
+    const program = this.stepProgram[rank]!;
+    const out = this.stepPeek;
+    for (let k = this.stepIndex[rank] + 1; ; k++) {
+      if (!program.step(comm.rank, comm.size, k, this.stepBytes[rank], out)) return false;
+      if (out.send >= 0 || out.recv >= 0) return true;
+    }
+  }
+
+  private endSteps(rank: number): void {
+    this.stepProgram[rank] = null;
+    this.stepComm[rank] = null;
+    this.waitEvents[rank] = null;
+    this.waitMode[rank] = 0;
+  }
+
   // ---------------------------------------------------------------- running and reports
 
   /**
@@ -519,7 +688,7 @@ export class MpiWorld {
    */
   run(options: Omit<RunOptions, "onDeadlock"> = {}): RunResult {
     const res = this.sim.run({ ...options, onDeadlock: "report" });
-    if (res.reason === "deadlock") throw this.deadlockError(res.blocked);
+    if (res.reason === "deadlock") throw this.explainDeadlock(res.blocked);
     return res;
   }
 
@@ -535,26 +704,7 @@ export class MpiWorld {
 
   /** Messages sent but not received and receives posted but not matched, right now. */
   leftovers(): { unreceived: UnreceivedMessage[]; unmatched: UnmatchedReceive[] } {
-    const p = this.pool;
-    const unreceived: UnreceivedMessage[] = [];
-    const unmatched: UnmatchedReceive[] = [];
-    for (let s = 0; s < p.highWater; s++) {
-      const k = p.kind[s];
-      const f = p.flags[s];
-      if (k === KIND_SEND && f & F_NET && p.match[s] === NIL) {
-        unreceived.push({
-          source: p.owner[s],
-          dest: p.peer[s],
-          tag: p.tag[s],
-          comm: this.contextName(p.ctx[s]),
-          bytes: p.bytes[s],
-          state: f & F_QUEUED ? (f & F_RDV ? "rendezvous request waiting for a receive" : "unexpected, no matching receive") : "in flight",
-        });
-      } else if (k === KIND_RECV && f & F_QUEUED) {
-        unmatched.push({ rank: p.owner[s], source: p.peer[s], tag: p.tag[s], comm: this.contextName(p.ctx[s]) });
-      }
-    }
-    return { unreceived, unmatched };
+    return findLeftovers(this);
   }
 
   /** Ranks blocked in MPI right now, with what they wait for. */
@@ -568,8 +718,11 @@ export class MpiWorld {
     return out;
   }
 
-  /** @internal Builds the deadlock error for the kernel's blocked processes. */
-  deadlockError(blocked: readonly BlockedProcess[]): MpiDeadlockError {
+  /**
+   * Explains a deadlock in MPI terms: for code that runs the kernel itself and catches its
+   * {@link DeadlockError}, `throw world.explainDeadlock(err.blocked)` gives the MPI report.
+   */
+  explainDeadlock(blocked: readonly BlockedProcess[]): MpiDeadlockError {
     return new MpiDeadlockError(this.sim.now, blocked, this.blockedRanks(), this.leftovers().unreceived);
   }
 
@@ -579,44 +732,20 @@ export class MpiWorld {
     return `${MPI_CALLS[this.callOf[rank]] || "MPI"} on rank ${rank}, waiting for ${pending.map(describePending).join(" and ") || "nothing MPI knows of"}`;
   }
 
-  /** Waited, incomplete requests grouped by owner rank (one pool pass, cached per kernel step). */
+  /** Waited, incomplete requests grouped by owner rank (one pool pass, cached until the state changes). */
   private pendingByRank(): Map<number, PendingRequest[]> {
-    if (this.reportStamp === this.sim.eventsProcessed) return this.reportCache;
-    const p = this.pool;
-    const m = new Map<number, PendingRequest[]>();
-    for (let s = 0; s < p.highWater; s++) {
-      const f = p.flags[s];
-      if (p.kind[s] === 0 || (f & F_WAITED) === 0 || f & F_COMPLETE) continue;
-      const send = p.kind[s] === KIND_SEND;
-      const req: PendingRequest = {
-        kind: send ? "send" : "recv",
-        peer: p.peer[s],
-        tag: p.tag[s],
-        comm: this.contextName(p.ctx[s]),
-        bytes: p.bytes[s],
-        state: send
-          ? f & F_RDV
-            ? p.match[s] === NIL
-              ? "rendezvous: waiting for the receiver to post a matching receive"
-              : "rendezvous: transfer under way"
-            : "eager"
-          : f & F_MATCHED
-            ? "matched, data under way"
-            : "posted",
-      };
-      const owner = p.owner[s];
-      const list = m.get(owner);
-      if (list) list.push(req);
-      else m.set(owner, [req]);
+    // Reports are built when a run has ended; the stamp only avoids one pool pass per blocked rank.
+    const stamp = `${this.sim.eventsProcessed}/${this.messages}/${this.pool.live}/${this.sim.now}`;
+    if (this.reportStamp !== stamp) {
+      this.reportCache = pendingRequestsByRank(this);
+      this.reportStamp = stamp;
     }
-    this.reportStamp = this.sim.eventsProcessed;
-    this.reportCache = m;
-    return m;
+    return this.reportCache;
   }
 
   /** Approximate bytes of MPI state: per-rank arrays, the request pool and the network's arrays. */
   stateBytes(): number {
-    return this.size * (4 * 4 + 1 + 1 + 4 + 4 + 4 + 8 + 8 + 16 + 8 + 8) + this.pool.bytesUsed() + this.net.nicFreeAt.byteLength;
+    return this.size * (4 * 4 + 1 + 1 + 4 + 4 + 4 + 8 + 8 + 16 + 8 + 8 + 8 + 8 + 8 + 4 + 8 + 8) + this.pool.bytesUsed() + this.net.nicFreeAt.byteLength;
   }
 
   /** @internal Sets the MPI call rank `rank` is in (for reports). */
@@ -625,4 +754,3 @@ export class MpiWorld {
   }
 }
 
-export { CALL };

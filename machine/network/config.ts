@@ -33,7 +33,10 @@ export interface NetworkSpec {
   readonly preset?: string;
   /** Inter-node point-to-point model (default `hockney`). */
   readonly model?: string;
-  /** Inter-node model parameters; override what the preset gives. */
+  /**
+   * Inter-node model parameters; override what the preset gives. Without a preset they must be
+   * complete (the default preset applies only when neither `preset` nor `params` is given).
+   */
   readonly params?: Readonly<Record<string, number>>;
   /** For LogGP derived from a preset: fraction of alpha that is CPU overhead per side (default 0.25). */
   readonly overheadFraction?: number;
@@ -72,6 +75,18 @@ export const DEFAULT_INTRA_NODE: LinkSpec = { model: "hockney", params: { alpha:
 export const DEFAULT_EAGER_LIMIT = 65536;
 /** Default preset. */
 export const DEFAULT_PRESET = "gigabit-ethernet";
+
+/**
+ * Documentation of the scalar keys of a {@link NetworkSpec} (for scenario validation and help);
+ * `params`, `intraNode` and `load` are documented by the chosen models' own ParamDocs.
+ */
+export const networkParams: readonly ParamDoc[] = [
+  { name: "preset", type: "enum", values: ["fast-ethernet", "gigabit-ethernet", "myrinet-2000", "infiniband-4x", "numalink-4"], doc: "Interconnect preset giving alpha and bandwidth (see interconnectPresets).", default: DEFAULT_PRESET },
+  { name: "model", type: "enum", values: ["hockney", "loggp"], doc: "Inter-node point-to-point cost model (see pointToPointModels).", default: "hockney" },
+  { name: "overheadFraction", type: "number", doc: "LogGP from a preset: CPU overhead o per side as a fraction of alpha (L = alpha - 2o, g = o).", default: 0.25, min: 0, max: 0.5 },
+  { name: "eagerLimit", type: "quantity", dimension: "bytes", doc: "Largest message sent eagerly; larger messages use rendezvous (request to send, clear to send, data).", default: DEFAULT_EAGER_LIMIT, min: 0 },
+  { name: "controlBytes", type: "quantity", dimension: "bytes", doc: "Size of rendezvous control messages.", default: 0, min: 0 },
+];
 
 const TOP_KEYS = ["preset", "model", "params", "overheadFraction", "intraNode", "eagerLimit", "controlBytes", "load"];
 

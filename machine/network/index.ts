@@ -15,7 +15,7 @@ export {
   type ResolvedNetwork,
   NetworkConfigError,
   resolveNetwork,
-  validateParams,
+  networkParams,
   DEFAULT_INTRA_NODE,
   DEFAULT_EAGER_LIMIT,
   DEFAULT_PRESET,

@@ -99,5 +99,5 @@ export class Interconnect {
 }
 
 function isResolved(n: NetworkSpec | ResolvedNetwork): n is ResolvedNetwork {
-  return typeof (n as ResolvedNetwork).interNode === "object" && typeof (n as ResolvedNetwork).load === "object" && "controlBytes" in n && typeof (n as ResolvedNetwork).eagerLimit === "number";
+  return "interNode" in n;
 }

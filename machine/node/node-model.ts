@@ -75,6 +75,10 @@ export class NodeModel {
   private readonly unsupported: Int32Array;
   private readonly scratch: Float64Array;
   private reference: ReferenceHierarchy | undefined;
+  // Memo of analytical misses per kernel shape: AMR-style runs repeat a few shapes millions of
+  // times, and a hit costs two Map lookups instead of the set-conflict analysis.
+  private readonly memo = new Map<number, Map<number, Float64Array>>();
+  private memoEntries = 0;
 
   /**
    * @throws MachineInputError when the configuration is invalid
@@ -116,7 +120,36 @@ export class NodeModel {
     const e = kernel.elementSize;
     const arrays = kernel.arrays ?? 1;
     const pattern = kernel.pattern === "sequential" ? PATTERN_SEQUENTIAL : kernel.pattern === "strided" ? PATTERN_STRIDED : PATTERN_RANDOM;
-    const stride = kernel.stride ?? 1;
+    const stride = pattern === PATTERN_STRIDED ? (kernel.stride ?? 1) : 1;
+    const n = this.geoms.length;
+    const memoizable = q < 2 ** 32 && stride < 2 ** 21 && e < 2 ** 20 && arrays < 128;
+    let inner: Map<number, Float64Array> | undefined;
+    const k2 = (e * 4 + pattern) * 128 + arrays;
+    if (memoizable) {
+      inner = this.memo.get(q * 2 ** 21 + stride);
+      const hit = inner?.get(k2);
+      if (hit !== undefined) {
+        for (let k = 0; k <= n; k++) out[k] = hit[k];
+        return;
+      }
+    }
+    this.computeMisses(q, e, arrays, pattern, stride, out);
+    if (memoizable) {
+      if (this.memoEntries >= 65536) {
+        this.memo.clear();
+        this.memoEntries = 0;
+        inner = undefined;
+      }
+      if (inner === undefined) {
+        inner = new Map();
+        this.memo.set(q * 2 ** 21 + stride, inner);
+      }
+      inner.set(k2, out.slice(0, n + 1));
+      this.memoEntries++;
+    }
+  }
+
+  private computeMisses(q: number, e: number, arrays: number, pattern: number, stride: number, out: Float64Array): void {
     const n = this.geoms.length;
     let bound = q * arrays;
     for (let k = 0; k < n; k++) {

@@ -10,6 +10,8 @@ import { arrayBase, type KernelSpec } from "./kernel.js";
 
 /** One set-associative LRU cache with sectored lines. Addresses are byte addresses. */
 export class SetAssociativeCache {
+  // Fully associative caches with many ways (TLBs) use a hash table and an LRU list instead of a scan.
+  private readonly fully: FullyAssociativeLru | undefined;
   /** Geometry it was built with. */
   readonly geometry: CacheGeometry;
   private readonly sets: number;
@@ -20,6 +22,10 @@ export class SetAssociativeCache {
   private readonly tags: Float64Array;
   private readonly stamps: Float64Array;
   private readonly masks: Uint32Array;
+  // Lines, sectors and (usually) set counts are powers of two: multiply by inverses and mask.
+  private readonly invLine: number;
+  private readonly invSector: number;
+  private readonly setMask: number;
   private clock = 0;
   private lastLine = -1;
   private lastWay = -1;
@@ -37,11 +43,15 @@ export class SetAssociativeCache {
     this.assoc = geometry.assoc;
     this.line = geometry.line;
     this.sector = geometry.sector;
+    this.invLine = 1 / geometry.line;
+    this.invSector = 1 / geometry.sector;
+    this.setMask = (geometry.sets & (geometry.sets - 1)) === 0 ? geometry.sets - 1 : -1;
     if (geometry.line / geometry.sector > 32) throw new RangeError(`a line of ${geometry.line} bytes has more than 32 sectors of ${geometry.sector} bytes`);
     const ways = geometry.sets * geometry.assoc;
     this.tags = new Float64Array(ways);
     this.stamps = new Float64Array(ways);
     this.masks = new Uint32Array(ways);
+    this.fully = geometry.sets === 1 && geometry.assoc > 16 && geometry.sector === geometry.line ? new FullyAssociativeLru(geometry.assoc) : undefined;
     this.reset();
   }
 
@@ -55,6 +65,7 @@ export class SetAssociativeCache {
     this.lastWay = -1;
     this.accesses = 0;
     this.misses = 0;
+    this.fully?.reset();
   }
 
   /**
@@ -63,11 +74,19 @@ export class SetAssociativeCache {
    */
   access(address: number): boolean {
     this.accesses++;
-    const lineNo = Math.floor(address / this.line);
-    const bit = 1 << Math.floor((address - lineNo * this.line) / this.sector);
+    const lineNo = Math.floor(address * this.invLine);
+    const bit = 1 << Math.floor((address - lineNo * this.line) * this.invSector);
     // Fast path: the same line as the previous access is already most recently used.
     if (lineNo === this.lastLine && (this.masks[this.lastWay] & bit) !== 0) return false;
-    const base = (lineNo % this.sets) * this.assoc;
+    if (this.fully !== undefined) {
+      this.lastLine = lineNo;
+      this.lastWay = 0;
+      this.masks[0] = 0xffffffff;
+      if (this.fully.touch(lineNo)) return false;
+      this.misses++;
+      return true;
+    }
+    const base = (this.setMask >= 0 && lineNo < 2147483648 ? lineNo & this.setMask : lineNo % this.sets) * this.assoc;
     const end = base + this.assoc;
     const stamp = ++this.clock;
     let victim = base;
@@ -95,6 +114,108 @@ export class SetAssociativeCache {
     this.lastWay = victim;
     this.misses++;
     return true;
+  }
+}
+
+/**
+ * A fully associative LRU of unsectored lines: an open-addressing hash table (line -> slot) and a
+ * doubly linked recency list over slots, all in typed arrays. O(1) per access.
+ * @internal
+ */
+class FullyAssociativeLru {
+  private readonly keys: Float64Array;
+  private readonly table: Int32Array;
+  private readonly prev: Int32Array;
+  private readonly next: Int32Array;
+  private readonly mask: number;
+  private used = 0;
+  private head = -1;
+  private tail = -1;
+
+  constructor(private readonly capacity: number) {
+    this.keys = new Float64Array(capacity);
+    this.prev = new Int32Array(capacity);
+    this.next = new Int32Array(capacity);
+    let size = 1;
+    while (size < capacity * 4) size <<= 1;
+    this.table = new Int32Array(size);
+    this.mask = size - 1;
+  }
+
+  reset(): void {
+    this.table.fill(-1);
+    this.used = 0;
+    this.head = -1;
+    this.tail = -1;
+  }
+
+  private slotOf(key: number): number {
+    let h = (Math.imul(key | 0, 0x9e3779b1) ^ ((key / 4294967296) | 0)) & this.mask;
+    for (;;) {
+      const s = this.table[h];
+      if (s < 0 || this.keys[s] === key) return h;
+      h = (h + 1) & this.mask;
+    }
+  }
+
+  private unlink(s: number): void {
+    const p = this.prev[s];
+    const n = this.next[s];
+    if (p >= 0) this.next[p] = n;
+    else this.head = n;
+    if (n >= 0) this.prev[n] = p;
+    else this.tail = p;
+  }
+
+  private pushFront(s: number): void {
+    this.prev[s] = -1;
+    this.next[s] = this.head;
+    if (this.head >= 0) this.prev[this.head] = s;
+    this.head = s;
+    if (this.tail < 0) this.tail = s;
+  }
+
+  /** Touches `key`; true on a hit. */
+  touch(key: number): boolean {
+    const h = this.slotOf(key);
+    const found = this.table[h];
+    if (found >= 0) {
+      if (found !== this.head) {
+        this.unlink(found);
+        this.pushFront(found);
+      }
+      return true;
+    }
+    let s: number;
+    if (this.used < this.capacity) s = this.used++;
+    else {
+      s = this.tail;
+      this.unlink(s);
+      this.remove(this.keys[s]);
+    }
+    this.keys[s] = key;
+    this.table[this.slotOf(key)] = s;
+    this.pushFront(s);
+    return false;
+  }
+
+  /** Deletes `key` from the hash table (backward-shift deletion keeps probe chains intact). */
+  private remove(key: number): void {
+    let h = this.slotOf(key);
+    this.table[h] = -1;
+    let j = (h + 1) & this.mask;
+    while (this.table[j] >= 0) {
+      const s = this.table[j];
+      const k = this.keys[s];
+      const ideal = (Math.imul(k | 0, 0x9e3779b1) ^ ((k / 4294967296) | 0)) & this.mask;
+      // Move the entry back if its ideal slot is not cyclically within (h, j].
+      if ((j > h && (ideal <= h || ideal > j)) || (j < h && ideal <= h && ideal > j)) {
+        this.table[h] = s;
+        this.table[j] = -1;
+        h = j;
+      }
+      j = (j + 1) & this.mask;
+    }
   }
 }
 
@@ -151,11 +272,13 @@ export class ReferenceHierarchy {
     }
     const s = kernel.pattern === "strided" ? Math.max(1, kernel.stride ?? 1) : 1;
     const rows = Math.ceil(q / s);
+    const span = arrayBase(1, q, e);
     for (let c = 0; c < s; c++) {
       for (let i = 0; i < rows; i++) {
         const j = i * s + c;
         if (j >= q) continue;
-        for (let a = 0; a < arrays; a++) this.access(arrayBase(a, q, e) + j * e);
+        const address = j * e;
+        for (let a = 0; a < arrays; a++) this.access(a * span + address);
       }
     }
     return rngState;

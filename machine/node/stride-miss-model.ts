@@ -32,6 +32,17 @@ export const PATTERN_STRIDED = 1;
 export const PATTERN_RANDOM = 2;
 
 function gcd(a: number, b: number): number {
+  if (a < 2147483648 && b < 2147483648) {
+    // int32 arithmetic: V8 then uses integer division instead of a floating-point fmod call.
+    let x = a | 0;
+    let y = b | 0;
+    while (y !== 0) {
+      const t = x % y;
+      x = y;
+      y = t;
+    }
+    return x;
+  }
   while (b !== 0) {
     const t = a % b;
     a = b;
@@ -80,64 +91,114 @@ export function setsCovered(g: CacheGeometry, n: number, strideBytes: number, ar
   return Math.min(g.sets, perArray * classes);
 }
 
-// Scratch for the column-conflict sweep: partner offsets (lines), their existence weights, breakpoints and a DP row.
+// Scratch for the column-conflict sweep: partner offsets (lines), their existence weights and breakpoints.
 // Preallocated once so that evaluating a level allocates nothing.
-const MAX_WRAPS = 512;
-const MAX_PARTNERS = 64;
+const MAX_PARTNERS = 24;
+/** Above this many partners the sweep is replaced by its mean field (the count concentrates). */
+const SWEEP_PARTNERS = 12;
 const partnerOffset = new Float64Array(MAX_PARTNERS);
 const partnerWeight = new Float64Array(MAX_PARTNERS);
 const breaks = new Float64Array(2 * MAX_PARTNERS + 2);
-const dp = new Float64Array(MAX_PARTNERS + 2);
 
-/** Probability that at least `assoc` of the partners active at `x` exist (Poisson-binomial tail). */
-function tailAtLeast(count: number, x: number, assoc: number): number {
-  let active = 0;
-  dp[0] = 1;
+/**
+ * Whether the set holding a row at line offset `x` is overloaded: the expected number of partners
+ * sharing it (existence weights summed) against the associativity, interpolated linearly between
+ * A - 1 (fits) and A (one too many) so that partial existence counts partially.
+ */
+function overloadAt(count: number, x: number, assoc: number): number {
+  let m = 0;
   for (let j = 0; j < count; j++) {
     const d = partnerOffset[j];
-    if (x + d < 0 || x + d >= 1) continue;
-    const q = partnerWeight[j];
-    active++;
-    const top = Math.min(active, assoc);
-    dp[top] = active <= assoc ? 0 : dp[top];
-    for (let n = top; n >= 1; n--) dp[n] = n === assoc ? dp[n] + dp[n - 1] * q : dp[n] * (1 - q) + dp[n - 1] * q;
-    dp[0] *= 1 - q;
+    if (x + d >= 0 && x + d < 1) m += partnerWeight[j];
   }
-  return active < assoc ? 0 : dp[assoc];
+  return Math.min(1, Math.max(0, m - assoc + 1));
+}
+
+/** Overload from the expected number of partners sharing a row's set, averaged over line offsets. */
+function meanFieldOverload(count: number, assoc: number): number {
+  let m = 0;
+  for (let j = 0; j < count; j++) m += partnerWeight[j] * (1 - Math.abs(partnerOffset[j]));
+  return Math.min(1, Math.max(0, m - assoc + 1));
+}
+
+/**
+ * Smallest x >= 0 with `lo <= (a * x) mod m <= hi` (0 <= lo <= hi < m, 0 <= a < m), or -1: the
+ * classical Euclid-like reduction, O(log m). Values stay below 2^53 for caches up to 2^26 bytes.
+ */
+function firstMultipleInRange(a: number, m: number, lo: number, hi: number): number {
+  if (lo === 0) return 0;
+  a %= m;
+  if (a === 0) return -1;
+  const k = Math.ceil(lo / a);
+  if (a * k <= hi) return k;
+  // a*x = lo..hi + m*y  <=>  m*y mod a in [(-hi) mod a, (-lo) mod a]
+  const y = firstMultipleInRange(m % a, a, (a - (hi % a)) % a, (a - (lo % a)) % a);
+  if (y < 0) return -1;
+  return Math.ceil((lo + m * y) / a);
+}
+
+/** Smallest x >= from with `(a*x + b) mod m` in [lo, hi] (a window that may wrap past m), or -1. */
+function nextInWindow(a: number, b: number, m: number, lo: number, hi: number, from: number): number {
+  const shift = (((a * from + b) % m) + m) % m;
+  // (a*y + shift) mod m in [lo, hi]  <=>  a*y mod m in [lo - shift, hi - shift] (mod m)
+  const l = (((lo - shift) % m) + m) % m;
+  const h = (((hi - shift) % m) + m) % m;
+  let y: number;
+  if (l <= h) y = firstMultipleInRange(a, m, l, h);
+  else {
+    const y1 = firstMultipleInRange(a, m, 0, h);
+    const y2 = firstMultipleInRange(a, m, l, m - 1);
+    y = y1 < 0 ? y2 : y2 < 0 ? y1 : Math.min(y1, y2);
+  }
+  return y < 0 ? -1 : from + y;
 }
 
 /**
  * Fraction of a column's accesses whose line shares its set with `assoc` or more other lines of
  * the same column sweep, for rows `R` bytes apart that are not line-aligned modulo the set period
- * (`gcd(R, S*B) < B`). Rows whose positions wrap around the set period land close to earlier
- * rows; each such partner row `Delta` rows away sits `rho` bytes off and shares the set for a
- * fraction `1 - |rho|/B` of line offsets. Integrates the exact overlap pattern over the line offset
- * (which the column index sweeps uniformly). Returns -1 when the rows wrap too often for the
- * sweep (the caller then assumes an even spread).
+ * (`gcd(R, S*B) < B`). A partner row `Delta` rows away (in this or another array) whose position
+ * falls within one line of this row's, modulo the set period, shares its set for a fraction
+ * `1 - |rho|/B` of line offsets (`rho` the residual distance). Partners are found with a
+ * Euclid-like search (no scan over rows); the exact overlap pattern is then integrated over the
+ * line offset, which the column index sweeps uniformly. Returns -1 when there are too many
+ * partners for the sweep (the caller then assumes an even spread, accurate in that regime).
  */
 function columnConflictFraction(g: CacheGeometry, rows: number, R: number, arrays: number, arrayBytes: number): number {
   const P = g.sets * g.line;
   const B = g.line;
-  const wraps = Math.ceil(((rows - 1) * R) / P);
-  if (wraps * arrays > MAX_WRAPS) return -1;
+  const a = R % P;
+  // Expected partners under an even spread: with many, the even spread itself is accurate (and the sweep slow).
+  if (((2 * rows - 1) * arrays * (2 * B - 1)) / P > 4 * g.assoc + 8) return -1;
   let count = 0;
-  for (let a = 0; a < arrays; a++) {
-    // Rows of array a sit at (a * arrayBytes + Delta * R) relative to row 0 of array 0.
-    const offset = (a * arrayBytes) % P;
-    for (let k = -wraps - 1; k <= wraps + 1; k++) {
-      const d0 = Math.floor((k * P - offset) / R);
-      for (let delta = d0; delta <= d0 + 1; delta++) {
-        if (delta <= -rows || delta >= rows || (delta === 0 && a === 0)) continue;
-        const rho = (delta * R + offset - k * P) / B;
-        if (rho <= -1 || rho >= 1) continue;
-        // Too many near neighbours for the exact sweep: the caller's even spread is then accurate.
-        if (count >= MAX_PARTNERS) return -1;
-        partnerOffset[count] = rho;
-        partnerWeight[count++] = (rows - Math.abs(delta)) / rows;
+  let capped = false;
+  const perDirection = MAX_PARTNERS / (2 * arrays);
+  for (let arr = 0; arr < arrays; arr++) {
+    // Partner positions relative to row 0 of array 0: arr * arrayBytes + Delta * R, |Delta| < rows.
+    // Search outward in both directions so that the nearest (most often present) partners come first.
+    const offset = (arr * arrayBytes) % P;
+    for (let dir = 0; dir < 2; dir++) {
+      const step = dir === 0 ? a : (P - a) % P;
+      let found = 0;
+      let x = nextInWindow(step, offset, P, P - B + 1, B - 1, arr === 0 || dir === 1 ? 1 : 0);
+      while (x >= 0 && x < rows) {
+        if (found >= perDirection) {
+          capped = true;
+          break;
+        }
+        let rho = (((x * step + offset) % P) + P) % P;
+        if (rho > P / 2) rho -= P;
+        partnerOffset[count] = rho / B;
+        partnerWeight[count++] = (rows - x) / rows;
+        found++;
+        x = nextInWindow(step, offset, P, P - B + 1, B - 1, x + 1);
       }
     }
   }
+  // Many near neighbours: the count at any offset concentrates; its mean over offsets (a lower
+  // bound, the search stopped at the nearest ones in each direction) decides.
+  if (capped) return meanFieldOverload(count, g.assoc);
   if (count < g.assoc) return 0;
+  if (count > SWEEP_PARTNERS) return meanFieldOverload(count, g.assoc);
   // Sweep the line offset x in [0, 1): the set of colliding partners changes only at breakpoints.
   let nb = 0;
   breaks[nb++] = 0;
@@ -162,7 +223,7 @@ function columnConflictFraction(g: CacheGeometry, rows: number, R: number, array
   for (let i = 0; i + 1 < nb; i++) {
     const w = breaks[i + 1] - breaks[i];
     if (w <= 0) continue;
-    total += w * tailAtLeast(count, (breaks[i] + breaks[i + 1]) / 2, g.assoc);
+    total += w * overloadAt(count, (breaks[i] + breaks[i + 1]) / 2, g.assoc);
   }
   return total;
 }
@@ -217,12 +278,18 @@ function runsOverload(M: number, n: number, runs: number, assoc: number): number
 }
 
 function modInverse(t: number, m: number): number {
-  let [r0, r1] = [m, t % m];
-  let [s0, s1] = [0, 1];
+  let r0 = m;
+  let r1 = t % m;
+  let s0 = 0;
+  let s1 = 1;
   while (r1 !== 0) {
     const qq = Math.floor(r0 / r1);
-    [r0, r1] = [r1, r0 - qq * r1];
-    [s0, s1] = [s1, s0 - qq * s1];
+    const r2 = r0 - qq * r1;
+    r0 = r1;
+    r1 = r2;
+    const s2 = s0 - qq * s1;
+    s0 = s1;
+    s1 = s2;
   }
   return ((s0 % m) + m) % m;
 }
@@ -239,6 +306,8 @@ export function alignedOverload(g: CacheGeometry, n: number, strideBytes: number
   const gs = gcd(sr === 0 ? P : sr, P);
   if (gs < g.line || arrays > 64) return -1;
   const M = P / gs;
+  // One array is one run: the even spread over its M sets is exact (and needs no inverse).
+  if (arrays === 1) return overloadFraction(n, Math.min(n, M), g.assoc);
   const inv = modInverse(sr / gs, M);
   let over = 0;
   for (let a = 0; a < arrays; a++) runArray[a] = -1;
@@ -323,7 +392,8 @@ export function levelMissesPerPass(g: CacheGeometry, q: number, e: number, array
     // Columns [0, lastRow) have `rows` rows, the others one fewer (the last row is partial).
     const lastRow = q - (rows - 1) * stride;
     const full = columnOverload(g, rows, R, arrays, arrayBytes);
-    fCol = lastRow === stride || rows === 1 ? full : (lastRow * rows * full + (stride - lastRow) * (rows - 1) * columnOverload(g, rows - 1, R, arrays, arrayBytes)) / q;
+    // The one-row difference only matters for short columns (it decides, e.g., whether 64 rows fit 64 TLB entries).
+    fCol = lastRow === stride || rows === 1 || rows > 256 ? full : (lastRow * rows * full + (stride - lastRow) * (rows - 1) * columnOverload(g, rows - 1, R, arrays, arrayBytes)) / q;
   } else {
     fCol = Math.max(fFit, ping);
   }

@@ -62,14 +62,61 @@ function byThread(a: string, b: string): number {
   return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
 }
 
-/** A finite decimal number as TAU and Java write them (`12`, `-3.5`, `3.71E+16`). */
-const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
-
-/** Parses one numeric field or returns undefined (not a number, or not finite). @internal */
-export function parseField(tok: string | undefined): number | undefined {
-  if (tok === undefined || !NUMBER.test(tok)) return undefined;
-  const v = Number(tok);
-  return Number.isFinite(v) ? v : undefined;
+/**
+ * Scans whitespace-separated decimal numbers of `s` from `pos` into `out`; returns how many were
+ * read (stops at the first token that is not a finite decimal number, or after `out.length`).
+ * Hand-written because splitting with a regular expression and testing every token with another
+ * dominated the read time of large profiles.
+ * @internal
+ */
+export function scanNumbers(s: string, pos: number, out: Float64Array): number {
+  const n = s.length;
+  let k = 0;
+  while (k < out.length) {
+    while (pos < n && (s.charCodeAt(pos) === 32 || s.charCodeAt(pos) === 9)) pos++;
+    if (pos >= n) break;
+    const start = pos;
+    let c = s.charCodeAt(pos);
+    let negative = false;
+    if (c === 43 || c === 45) {
+      negative = c === 45;
+      c = s.charCodeAt(++pos);
+    }
+    let digits = 0;
+    let int = 0;
+    while (c >= 48 && c <= 57) {
+      digits++;
+      int = int * 10 + (c - 48);
+      c = s.charCodeAt(++pos);
+    }
+    let plain = true;
+    if (c === 46) {
+      plain = false;
+      c = s.charCodeAt(++pos);
+      while (c >= 48 && c <= 57) {
+        digits++;
+        c = s.charCodeAt(++pos);
+      }
+    }
+    if (digits === 0) break;
+    if (c === 101 || c === 69) {
+      plain = false;
+      c = s.charCodeAt(++pos);
+      if (c === 43 || c === 45) c = s.charCodeAt(++pos);
+      let e = 0;
+      while (c >= 48 && c <= 57) {
+        e++;
+        c = s.charCodeAt(++pos);
+      }
+      if (e === 0) break;
+    }
+    if (pos < n && c !== 32 && c !== 9) break;
+    // Integers of up to 15 digits were accumulated exactly; only others need a substring and Number().
+    const v = plain && digits <= 15 ? (negative ? -int : int) : Number(s.slice(start, pos));
+    if (!Number.isFinite(v)) break;
+    out[k++] = v;
+  }
+  return k;
 }
 
 /**
@@ -128,12 +175,12 @@ export function readTauProfile(path: string, options: TrialReadOptions = {}): Tr
  */
 export function parseTauProfiles(sets: readonly TauMetricFiles[], options: TrialReadOptions & { source?: string } = {}): Trial {
   const b = new TrialBuilder({ source: options.source });
-  const used = new Set<string>();
+  const ctx: ParseContext = { used: new Set(), timers: new Map(), numbers: new Float64Array(4) };
   for (let k = 0; k < sets.length; k++) {
     const set = sets[k];
     let metric = -1;
     for (const f of set.files) {
-      metric = parseOneFile(b, f, set.folder, metric, k === 0, used);
+      metric = parseOneFile(b, f, set.folder, metric, k === 0, ctx);
     }
   }
   if (sets.length === 0 || sets.every((s) => s.files.length === 0)) {
@@ -160,8 +207,19 @@ class Lines {
   }
 }
 
+/** State shared by the files of one trial. @internal */
+interface ParseContext {
+  /** Metric names taken so far. */
+  readonly used: Set<string>;
+  /** Raw timer name (as in the file) to builder timer and the raw group text it was added with. */
+  readonly timers: Map<string, { timer: number; groups: string }>;
+  /** Scratch space for the numbers of one line. */
+  readonly numbers: Float64Array;
+}
+
 /** Parses one `profile.N.C.T` file into the builder; returns the metric index used. @internal */
-function parseOneFile(b: TrialBuilder, f: TauProfileFileText, folder: string | undefined, metricIn: number, firstMetric: boolean, used: Set<string>): number {
+function parseOneFile(b: TrialBuilder, f: TauProfileFileText, folder: string | undefined, metricIn: number, firstMetric: boolean, ctx: ParseContext): number {
+  const used = ctx.used;
   const file = f.path;
   const nct = parseProfileFileName(file) ?? [0, 0, 0];
   const fail = (line: number | undefined, what: string): never => {
@@ -208,16 +266,30 @@ function parseOneFile(b: TrialBuilder, f: TauProfileFileText, folder: string | u
   }
 
   let negatives = 0;
+  const nums = ctx.numbers;
   for (let j = 0; j < count; j++) {
     const s = lines.next();
     if (s === undefined) fail(lines.line + 1, `unexpected end of file: found ${j} of ${count} timer lines`);
-    const t = parseTimerLine(s!);
-    if (typeof t === "string") fail(lines.line, t);
-    const { name, groups, calls, subrs, excl, incl } = t as TimerLine;
-    const timer = b.timer(name, groups);
+    const split = splitTimerLine(s!);
+    if (typeof split === "string") fail(lines.line, split);
+    const { nameEnd, groupsStart, groupsEnd } = split as TimerLineSplit;
+    if (scanNumbers(s!, nameEnd + 1, nums) < 4) {
+      fail(lines.line, `expected 'Calls Subrs Excl Incl' as finite numbers after the timer name, found '${clip(s!.slice(nameEnd + 1, groupsStart < 0 ? undefined : groupsStart - 7).trim())}'`);
+    }
+    // Names repeat in every file of a trial: look the raw text up before normalizing it.
+    const rawName = s!.slice(1, nameEnd);
+    const rawGroups = groupsStart < 0 ? "" : s!.slice(groupsStart, groupsEnd);
+    let cached = ctx.timers.get(rawName);
+    if (cached === undefined || cached.groups !== rawGroups) {
+      const timer = b.timer(rawName, splitGroups(rawGroups));
+      cached = { timer, groups: rawGroups };
+      ctx.timers.set(rawName, cached);
+    }
+    const excl = nums[2];
+    const incl = nums[3];
     if (excl < 0 || incl < 0) negatives++;
-    if (firstMetric) b.addCalls(thread, timer, calls, subrs);
-    b.addTime(thread, timer, metric, excl, incl);
+    if (firstMetric) b.addCalls(thread, cached.timer, nums[0], nums[1]);
+    b.addTime(thread, cached.timer, metric, excl, incl);
   }
   if (negatives > 0) {
     b.warn({ kind: "negative-value", file, message: `${file}: ${negatives} timer line(s) with negative exclusive or inclusive values (kept as read)` });
@@ -258,48 +330,45 @@ function parseOneFile(b: TrialBuilder, f: TauProfileFileText, folder: string | u
   return metric;
 }
 
-interface TimerLine {
-  name: string;
-  groups: string[];
-  calls: number;
-  subrs: number;
-  excl: number;
-  incl: number;
+/** Where the parts of a timer line are. @internal */
+interface TimerLineSplit {
+  /** Index of the quote that closes the name. */
+  nameEnd: number;
+  /** Start of the group list (after `GROUP="`), or -1. */
+  groupsStart: number;
+  /** End of the group list (its closing quote). */
+  groupsEnd: number;
 }
 
 /**
- * Splits a timer line. The name is between the first quote and the last quote before `GROUP="`
- * (names may contain quotes); groups are separated by `|`.
- * @returns the fields, or a message saying what is wrong. @internal
+ * Locates the name and groups of a timer line. The name is between the first quote and the last
+ * quote before `GROUP="` (names may contain quotes, as ParaProf allows).
+ * @returns the positions, or a message saying what is wrong. @internal
  */
-export function parseTimerLine(s: string): TimerLine | string {
+function splitTimerLine(s: string): TimerLineSplit | string {
   if (s.charCodeAt(0) !== 34) return `expected a timer line starting with '"', found '${clip(s)}'`;
-  let body = s;
-  let groups: string[] = [];
+  let groupsStart = -1;
+  let groupsEnd = -1;
+  let bodyEnd = s.length;
   const g = s.lastIndexOf('GROUP="');
   if (g > 0) {
     const endq = s.lastIndexOf('"');
     if (endq > g + 6) {
-      groups = s
-        .slice(g + 7, endq)
-        .split("|")
-        .map((x) => x.trim())
-        .filter((x) => x.length > 0);
-      body = s.slice(0, g);
+      groupsStart = g + 7;
+      groupsEnd = endq;
+      bodyEnd = g;
     }
   }
-  const q = body.lastIndexOf('"');
+  const q = s.lastIndexOf('"', bodyEnd - 1);
   if (q <= 0) return `timer name not closed by '"' in '${clip(s)}'`;
-  const name = body.slice(1, q);
-  const tok = body.slice(q + 1).trim().split(/\s+/);
-  const calls = parseField(tok[0]);
-  const subrs = parseField(tok[1]);
-  const excl = parseField(tok[2]);
-  const incl = parseField(tok[3]);
-  if (calls === undefined || subrs === undefined || excl === undefined || incl === undefined) {
-    return `expected 'Calls Subrs Excl Incl' as finite numbers after the timer name, found '${clip(body.slice(q + 1).trim())}'`;
-  }
-  return { name, groups, calls, subrs, excl, incl };
+  return { nameEnd: q, groupsStart, groupsEnd };
+}
+
+function splitGroups(raw: string): string[] {
+  return raw
+    .split("|")
+    .map((x) => x.trim())
+    .filter((x) => x.length > 0);
 }
 
 interface EventLine {
@@ -312,17 +381,15 @@ interface EventLine {
 }
 
 /** Splits a user-event line `"name" numevents max min mean sumsqr`. @internal */
-export function parseEventLine(s: string): EventLine | string {
+function parseEventLine(s: string): EventLine | string {
   if (s.charCodeAt(0) !== 34) return `expected a user event line starting with '"', found '${clip(s)}'`;
   const q = s.lastIndexOf('"');
   if (q <= 0) return `user event name not closed by '"' in '${clip(s)}'`;
-  const tok = s.slice(q + 1).trim().split(/\s+/);
-  const v = tok.slice(0, 5).map(parseField);
-  if (v.length < 5 || v.some((x) => x === undefined)) {
+  const v = new Float64Array(5);
+  if (scanNumbers(s, q + 1, v) < 5) {
     return `expected 'numevents max min mean sumsqr' as finite numbers after the event name, found '${clip(s.slice(q + 1).trim())}'`;
   }
-  const [count, max, min, mean, sumSquares] = v as number[];
-  return { name: s.slice(1, q), count, max, min, mean, sumSquares };
+  return { name: s.slice(1, q), count: v[0], max: v[1], min: v[2], mean: v[3], sumSquares: v[4] };
 }
 
 function clip(s: string): string {

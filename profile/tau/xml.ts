@@ -70,8 +70,10 @@ function parseAttributes(xml: string, prefix: string, out: [string, string][]): 
     let context: string | undefined;
     const v0 = xml.indexOf("<value>", n1);
     if (v0 < 0) return `attribute '${name}' has no <value>`;
-    const c0 = xml.indexOf("<timer_context>", n1);
-    if (c0 >= 0 && c0 < v0) {
+    // Look for a context only between </name> and <value>: searching the rest of the block for every attribute made parsing quadratic.
+    const between = xml.slice(n1, v0).indexOf("<timer_context>");
+    const c0 = between < 0 ? -1 : n1 + between;
+    if (c0 >= 0) {
       const c1 = xml.indexOf("</timer_context>", c0);
       if (c1 < 0) return `attribute '${name}' has an unterminated <timer_context>`;
       context = textOf(xml.slice(c0 + 15, c1));

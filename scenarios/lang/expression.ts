@@ -74,6 +74,12 @@ const JS_CALL: Readonly<Record<string, string>> = {
 const BINARY: Readonly<Record<string, string>> = { add: "+", subtract: "-", multiply: "*", divide: "/" };
 const COMPARE: Readonly<Record<string, string>> = { equal: "eq", unequal: "ne", smaller: "lt", larger: "gt", smallerEq: "le", largerEq: "ge" };
 const FORBIDDEN = new Set(["AssignmentNode", "FunctionAssignmentNode", "BlockNode"]);
+/** mathjs functions a cost expression may not call: random draws break determinism, the rest change or re-enter mathjs. */
+const DISALLOWED_FUNCTIONS: ReadonlySet<string> = new Set([
+  "random", "randomInt", "pickRandom", "import", "createUnit", "config", "evaluate", "parse", "compile", "simplify",
+  "simplifyConstant", "simplifyCore", "derivative", "resolve", "rationalize", "leafCount", "symbolicEqual", "chain", "help",
+  "typed", "reviver", "replacer",
+]);
 
 const IMPL = Symbol("ccasim.compiledExpression");
 
@@ -109,6 +115,14 @@ export function checkExpressionSyntax(text: string, where?: string): void {
 function forbidAssignments(node: Node, text: string, where?: string): void {
   node.traverse((n) => {
     if (FORBIDDEN.has(n.type)) throw new ExpressionError("assignments and statement blocks are not allowed in a cost expression", text, where);
+    if (n.type === "FunctionNode") {
+      const fn = (n as unknown as { fn: Node }).fn;
+      const name = fn.type === "SymbolNode" ? (fn.name as string) : undefined;
+      if (name !== undefined && DISALLOWED_FUNCTIONS.has(name)) {
+        const why = name.startsWith("random") || name === "pickRandom" ? "costs must be deterministic (noise comes from the machine model)" : "it changes or re-enters the expression engine";
+        throw new ExpressionError(`function '${name}' is not allowed in a cost expression: ${why}`, text, where);
+      }
+    }
   });
 }
 
@@ -189,12 +203,12 @@ export function compileExpression(text: string | number, opts: CompileOptions = 
   const variables = [...vars].sort();
 
   const generated = generate(node, variables, functions, isVariable, fail);
-  const call = generated ?? fallback(node, variables, functions);
-  return makeCompiled(source, variables, call, generated !== undefined, where);
+  const call = generated?.call ?? fallback(node, variables, functions);
+  return makeCompiled(source, variables, call, generated, where);
 }
 
 /** Builds the public object around an unchecked positional function. */
-function makeCompiled(text: string, variables: readonly string[], call: (...args: number[]) => unknown, fast: boolean, where?: string): CompiledExpression {
+function makeCompiled(text: string, variables: readonly string[], call: (...args: number[]) => unknown, generated: Generated | undefined, where?: string): CompiledExpression {
   const failure = (names: readonly string[], values: ArrayLike<number>, result: unknown, cause?: unknown): never => {
     const scope = names.map((n, i) => `${n}=${String(values[i])}`).join(", ");
     const got = cause !== undefined ? `failed (${(cause as Error).message ?? String(cause)})` : `evaluates to ${describeResult(result)} (not a finite number)`;
@@ -207,12 +221,15 @@ function makeCompiled(text: string, variables: readonly string[], call: (...args
       return i;
     });
     const boundNames = variables;
-    if (fast) {
-      // Generated so that the closure reads values[i] directly: no per-call allocation or spread.
-      const args = index.map((i) => `v[${i}]`).join(", ");
-      const body = `return function bound(v) { let r; try { r = call(${args}); } catch (e) { return fail(v, undefined, e); } if (typeof r === "number" && r - r === 0) return r; return fail(v, r); };`;
+    if (generated) {
+      // The expression body is inlined into a closure that reads values[i] directly: no nested call, no allocation.
+      const reads = index.map((i, k) => `const a${k} = v[${i}];`).join(" ");
+      // Math.* and the helpers never throw; only calls into user or mathjs functions need the try/catch.
+      const compute = generated.calls.length > 0 ? `let r; try { r = ${generated.body}; } catch (e) { return fail(v, undefined, e); }` : `const r = ${generated.body};`;
+      const body = `"use strict"; return function bound(v) { ${reads} ${compute} if (typeof r === "number" && r - r === 0) return r; return fail(v, r); };`;
       const pick = (v: ArrayLike<number>): number[] => index.map((i) => v[i]);
-      return new Function("call", "fail", body)(call, (v: ArrayLike<number>, r: unknown, e?: unknown) => failure(boundNames, pick(v), r, e));
+      const fail = (v: ArrayLike<number>, r: unknown, e?: unknown): never => failure(boundNames, pick(v), r, e);
+      return new Function("H", "C", "F", "fail", body)(H, generated.constants, generated.calls, fail);
     }
     return (v) => {
       const args = index.map((i) => v[i]);
@@ -227,18 +244,20 @@ function makeCompiled(text: string, variables: readonly string[], call: (...args
     };
   };
   const byName = bind(variables);
+  const buffer: number[] = variables.map(() => 0);
   const compiled = {
     text,
     variables,
     evaluate(scope: Readonly<Record<string, number>>): number {
-      const values = variables.map((v) => {
-        const x = scope[v];
+      // One reused buffer instead of an array per call: safe because bound closures read every value before computing.
+      for (let i = 0; i < variables.length; i++) {
+        const x = scope[variables[i]];
         if (typeof x !== "number" && typeof x !== "boolean") {
-          throw new ExpressionError(`no value for '${v}'${x === undefined ? "" : ` (got ${typeof x})`}; given: ${Object.keys(scope).sort().join(", ") || "nothing"}`, text, where);
+          throw new ExpressionError(`no value for '${variables[i]}'${x === undefined ? "" : ` (got ${typeof x})`}; given: ${Object.keys(scope).sort().join(", ") || "nothing"}`, text, where);
         }
-        return x;
-      });
-      return byName(values);
+        buffer[i] = x;
+      }
+      return byName(buffer);
     },
     bind,
     [IMPL]: { call } satisfies Internals,
@@ -271,7 +290,7 @@ function generate(
   functions: Readonly<Record<string, ExpressionFunction>>,
   isVariable: (name: string) => boolean,
   fail: (detail: string) => never,
-): ((...args: number[]) => unknown) | undefined {
+): Generated | undefined {
   const constants: unknown[] = [];
   const calls: unknown[] = [];
   const lit = (v: unknown): string => {
@@ -313,7 +332,8 @@ function generate(
         const [a, b] = args as string[];
         if (args.length === 2 && BINARY[fnName]) return `(${a} ${BINARY[fnName]} ${b})`;
         if (args.length === 2 && COMPARE[fnName]) return `H.${COMPARE[fnName]}(${a}, ${b})`;
-        if (args.length === 2 && fnName === "pow") return `H.pow(${a}, ${b})`;
+        // A constant whole exponent takes mathjs's plain Math.pow branch: skip the helper's checks.
+        if (args.length === 2 && fnName === "pow") return isWholeConstant(n.args as Node[], 1) ? `Math.pow(${a}, ${b})` : `H.pow(${a}, ${b})`;
         if (args.length === 2 && fnName === "mod") return `H.mod(${a}, ${b})`;
         if (args.length === 2 && fnName === "and") return `(!!(${a}) && !!(${b}))`;
         if (args.length === 2 && fnName === "or") return `(!!(${a}) || !!(${b}))`;
@@ -354,6 +374,7 @@ function generate(
         if (name === "log" && args.length === 2) return `(Math.log(${args[0]}) / Math.log(${args[1]}))`;
         if (name === "round" && args.length === 1) return `H.round(${list})`;
         if ((name === "min" || name === "max") && args.length >= 1) return `${JS_CALL[name]}(${list})`;
+        if (name === "pow" && args.length === 2 && isWholeConstant(n.args as Node[], 1)) return `Math.pow(${list})`;
         if (JS_CALL[name] && args.length === (name === "pow" ? 2 : 1)) return `${JS_CALL[name]}(${list})`;
         // Any other mathjs function on numbers: call mathjs's own implementation.
         return `${fnRef((math as unknown as Record<string, unknown>)[name])}(${list})`;
@@ -365,7 +386,24 @@ function generate(
   const body = emit(root);
   if (body === undefined) return undefined;
   const params = variables.map((_, i) => `a${i}`).join(", ");
-  return new Function("H", "C", "F", `"use strict"; return function expression(${params}) { return ${body}; };`)(H, constants, calls);
+  const call = new Function("H", "C", "F", `"use strict"; return function expression(${params}) { return ${body}; };`)(H, constants, calls);
+  return { body, constants, calls, call };
+}
+
+/** JavaScript generated for an expression: the body reads variables as `a0, a1, ...` (sorted order). */
+interface Generated {
+  readonly body: string;
+  readonly constants: readonly unknown[];
+  readonly calls: readonly unknown[];
+  /** The body as a function of the variables, positionally; unchecked. */
+  readonly call: (...args: number[]) => unknown;
+}
+
+/** True when argument `i` is a literal whole number (possibly in parentheses). */
+function isWholeConstant(args: readonly Node[], i: number): boolean {
+  let n = args[i];
+  while (n.type === "ParenthesisNode") n = n.content as Node;
+  return n.type === "ConstantNode" && typeof n.value === "number" && Number.isInteger(n.value);
 }
 
 /** mathjs's own evaluation, for trees outside the generated subset. */

@@ -10,6 +10,7 @@ export {
   ScenarioErrors,
   parseYamlSource,
   formatPath,
+  errorAt,
   type SourceDoc,
   type SourcePosition,
   type KeyPath,
@@ -53,3 +54,4 @@ export {
   type CompileOptions,
   type ExpressionFunction,
 } from "./expression.js";
+export { parseOverride, applyOverride, type Override } from "./overrides.js";

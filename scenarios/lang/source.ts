@@ -123,6 +123,17 @@ export interface SourceDoc {
 }
 
 /**
+ * A {@link ScenarioError} at `path` of a document, for problems found after validation (a cost
+ * function cycle, a connection to a missing port). Located at the value (`at: "value"`, default) or
+ * the key; falls back to the nearest enclosing entry that exists in the text.
+ */
+export function errorAt(doc: SourceDoc, path: KeyPath, detail: string, at: "key" | "value" = "value"): ScenarioError {
+  let pos = at === "value" ? (doc.locateValue?.(path) ?? doc.locate(path)) : doc.locate(path);
+  for (let n = path.length - 1; pos === undefined && n >= 0; n--) pos = doc.locate(path.slice(0, n));
+  return new ScenarioError(detail, { file: doc.file, line: pos?.line, column: pos?.column, path });
+}
+
+/**
  * Parses YAML text into a located {@link SourceDoc}. Anchors, aliases and `<<` merge keys are
  * resolved in `value`.
  *

@@ -70,6 +70,16 @@ describe("collective times match their algorithms' cost formulas (Hockney, no lo
     for (const p of POW2) expect(close(timeOf(p, "reduce", "binomial", (c) => c.reduce(n, 0)), lg(p) * (alpha + n * beta + n * gamma))).toBe(true);
   });
 
+  it("Rabenseifner reduce on 2^k ranks: 2 lg p alpha + 2 (p-1)/p n beta + (p-1)/p n gamma, for any root", () => {
+    const n = 8 * 64 * 30;
+    for (const p of POW2) {
+      const f = (p - 1) / p;
+      for (const root of [0, p - 1, p >> 1]) {
+        expect(close(timeOf(p, "reduce", "reduce_scatter_gather", (c) => c.reduce(n, root)), 2 * lg(p) * alpha + 2 * f * n * beta + f * n * gamma)).toBe(true);
+      }
+    }
+  });
+
   it("dissemination barrier: ceil(lg p) alpha", () => {
     for (const p of [...POW2, ...OTHER]) expect(close(timeOf(p, "barrier", "dissemination", (c) => c.barrier()), clg(p) * alpha)).toBe(true);
   });
@@ -88,6 +98,11 @@ describe("collective times match their algorithms' cost formulas (Hockney, no lo
     for (const p of [2, 4, 5, 8]) expect(close(timeOf(p, "alltoall", "pairwise", (c) => c.alltoall(n)), (p - 1) * (alpha + n * beta))).toBe(true);
   });
 
+  it("scattered alltoall: the p-1 sends of a rank contend for its NIC, alpha + (p-1) n beta", () => {
+    const n = 3000;
+    for (const p of [2, 3, 8, 20]) expect(close(timeOf(p, "alltoall", "scattered", (c) => c.alltoall(n)), alpha + (p - 1) * n * beta)).toBe(true);
+  });
+
   it("runs every registered algorithm to completion on awkward sizes without leftovers", () => {
     const cases: [CollectiveName, string, (c: Comm) => MpiCall][] = [
       ["bcast", "scatter_ring_allgather", (c) => c.bcast(100003, 2 % c.size)],
@@ -96,6 +111,9 @@ describe("collective times match their algorithms' cost formulas (Hockney, no lo
       ["alltoall", "scattered", (c) => c.alltoall(5000)],
       ["allreduce", "rabenseifner", (c) => c.allreduce(12345)],
       ["allreduce", "ring", (c) => c.allreduce(13)],
+      ["reduce", "reduce_scatter_gather", (c) => c.reduce(40000, c.size - 1)],
+      ["reduce", "reduce_scatter_gather", (c) => c.reduce(40000, 1 % c.size)],
+      ["reduce", "reduce_scatter_gather", (c) => c.reduce(40000, 0)],
     ];
     for (const p of [1, 2, 4, 8, 9, 11]) {
       for (const [coll, alg, op] of cases) {

@@ -55,7 +55,13 @@ describe("MPI non-blocking requests", () => {
         polls.push(c.test(r));
         expect(() => c.test(r)).toThrow(/not an active request/);
         expect(c.test(REQUEST_NULL)).toBe(true);
-      } else yield* c.send(0, 0, 8);
+        const sent = c.isend(1, 5, 1000); // eager: still in the network after it completes locally
+        yield* c.wait(sent);
+        expect(() => c.test(sent)).toThrow(/not an active request/);
+      } else {
+        yield* c.send(0, 0, 8);
+        yield* c.recv(0, 5);
+      }
     });
     w.run();
     expect(polls).toEqual([false, true]);
@@ -94,5 +100,17 @@ describe("MPI non-blocking requests", () => {
     w.run();
     // Request-to-send waits until 400, then clear-to-send (5) and data (5 + 1000 bytes * 1e-3 us).
     expect(sendDone).toBeCloseTo(400 + 5 + 5 + 1, 12);
+  });
+
+  it("sendrecv around a ring takes alpha + n beta and returns the source", () => {
+    const w = world(5, hockney(8, 1e8));
+    const got: number[] = [];
+    w.launch(function* (c) {
+      got[c.rank] = yield* c.sendrecv((c.rank + 1) % 5, 3, 20000, (c.rank + 4) % 5, 3);
+    });
+    w.run();
+    w.finalize();
+    expect(got).toEqual([4, 0, 1, 2, 3]);
+    expect(w.sim.now).toBeCloseTo(8 + 20000 * 0.01, 12);
   });
 });

@@ -72,5 +72,7 @@ describe("network configuration", () => {
     expect(c.autoName("alltoall", 4, 256)).toBe("scattered");
     expect(c.autoName("alltoall", 16, 32769)).toBe("pairwise");
     expect(c.autoName("barrier", 7, 0)).toBe("dissemination");
+    expect(c.autoName("reduce", 16, 2048)).toBe("binomial");
+    expect(c.autoName("reduce", 16, 4096)).toBe("reduce_scatter_gather");
   });
 });

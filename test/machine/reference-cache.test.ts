@@ -48,6 +48,19 @@ describe("SetAssociativeCache", () => {
     );
   });
 
+  it("matches the naive LRU as a large fully associative cache (the TLB path)", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(17, 32, 64, 128), fc.array(fc.integer({ min: 0, max: 300 }), { minLength: 1, maxLength: 2000 }), (entries, pages) => {
+        const g = { size: entries * 4096, line: 4096, sector: 4096, assoc: entries, sets: 1 };
+        const addresses = pages.map((p) => p * 4096 + 8);
+        const c = new SetAssociativeCache(g);
+        for (const a of addresses) c.access(a);
+        expect(c.misses).toBe(naiveMisses(g, addresses));
+      }),
+      { numRuns: 200, seed: 9 },
+    );
+  });
+
   it("keeps an array that fits and evicts one that overflows a cyclic sweep", () => {
     const g = { size: 1024, line: 64, sector: 64, assoc: 2, sets: 8 };
     const c = new SetAssociativeCache(g);

@@ -5,7 +5,7 @@ import { isTimeMetric, TrialBuilder, type InvocationRecord, type Trial } from ".
 export const awkwardName = fc
   .oneof(
     fc.string({ minLength: 0, maxLength: 12 }),
-    fc.constantFrom("MPI_Init()  ", 'say "hi"', "a => b", "  => x", "f [ <size> = <100> ]", "ünïcødé ∑", "x : y", "<tag>&amp;", "\t tab", "[SAMPLE] f"),
+    fc.constantFrom(".TAU application", ".TAU application => MPI_Init()", "MPI_Init()  ", 'say "hi"', "a => b", "  => x", "f [ <size> = <100> ]", "ünïcødé ∑", "x : y", "<tag>&amp;", "\t tab", "[SAMPLE] f"),
   )
   .filter((s) => !/[\r\n\u0000]/.test(s) && !s.includes('GROUP="'));
 

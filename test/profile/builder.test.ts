@@ -72,3 +72,20 @@ describe("TrialBuilder", () => {
     expect(findParameterTimer(trial, "g", "size", 7)).toBeUndefined();
   });
 });
+
+describe("TrialBuilder.addCallpathValues", () => {
+  it("records a timer flat and as its root-anchored callpath, as TAU does", () => {
+    const b = new TrialBuilder({ metrics: ["TIME"] });
+    const th = b.addThread(0);
+    b.addCallpathValues(th, [".TAU application"], { calls: 1, subroutines: 2, exclusive: 10, inclusive: 100 }, ["TAU_DEFAULT"]);
+    b.addCallpathValues(th, [".TAU application", "solve"], { calls: 2, exclusive: 40, inclusive: 90 }, ["TAU_USER"]);
+    const r = b.addCallpathValues(th, [".TAU application", "solve", "solve"], { calls: 1, exclusive: 50, inclusive: 50 }, ["TAU_USER"], { flatInclusive: false });
+    const t = b.build();
+    const solve = t.timer("solve");
+    expect(r.flat).toBe(solve.index);
+    expect([t.calls(0, solve.index), t.exclusive(0, 0, solve.index), t.inclusive(0, 0, solve.index)]).toEqual([3, 90, 90]);
+    expect(t.timer(".TAU application => solve").groups).toEqual(["TAU_CALLPATH", "TAU_USER"]);
+    expect(t.findTimer(".TAU application => solve => solve")).toBeDefined();
+    expect(t.warnings).toEqual([]);
+  });
+});

@@ -66,6 +66,37 @@ describe("TAU text profile round trip", () => {
     expect(text[1]).toMatch(/^# Name Calls Subrs Excl Incl ProfileCalls # <metadata><attribute><name>Metric Name<\/name><value>PAPI_FP_INS<\/value><\/attribute>/);
   });
 
+  it("satisfies what Hatchet's and pprof's TAU readers assume about each file", () => {
+    fc.assert(
+      fc.property(arbitraryTrial, (trial) => {
+        const files = formatTauProfile(trial);
+        const byRank = new Map<string, string[][]>();
+        for (const f of files) {
+          const lines = f.text.split("\n");
+          // Hatchet takes the metric from the first <value> and the columns from between the two '#'.
+          expect(/^# (.*) # /.exec(lines[1])![1]).toBe("Name Calls Subrs Excl Incl ProfileCalls");
+          const metric = /<value>(.*?)<\/value>/.exec(lines[1])![1];
+          expect(trial.metrics.map((m) => m.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/'/g, "&apos;").replace(/</g, "&lt;").replace(/>/g, "&gt;"))).toContain(metric);
+          // pprof reads '<n> <version>' with %d %s; Hatchet reads '"name" numbers G...'.
+          const n = Number(lines[0].split(" ")[0]);
+          const timerLines = lines.slice(2, 2 + n);
+          for (const l of timerLines) expect(l).toMatch(/^"(.*)"\s(.*)\sGROUP="[^"]*" $/);
+          expect(lines[2 + n]).toBe("0 aggregates");
+          const rank = f.path.split("/").pop()!;
+          const names = timerLines.map((l) => l.slice(0, l.lastIndexOf('" ', l.lastIndexOf("GROUP="))));
+          byRank.set(rank, [...(byRank.get(rank) ?? []), names]);
+          const root = trial.findTimer(".TAU application");
+          if (root && names.length > 0 && trial.has(trial.threads.findIndex((t) => `profile.${t.node}.${t.context}.${t.thread}` === rank), root.index)) {
+            expect(names[0]).toBe('".TAU application');
+          }
+        }
+        // Every metric file of a rank has the same timer lines in the same order.
+        for (const sets of byRank.values()) for (const s of sets) expect(s).toEqual(sets[0]);
+      }),
+      { numRuns: 40, seed: 12 },
+    );
+  });
+
   it("writes a single-metric trial flat in the directory and matches the golden file", () => {
     const b = new TrialBuilder({ metrics: ["TIME"] });
     const r0 = b.addThread(0);

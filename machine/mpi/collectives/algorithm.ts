@@ -50,13 +50,6 @@ export function pof2(p: number): number {
   return m;
 }
 
-/** ceil(log2 p). */
-export function ceilLog2(p: number): number {
-  let k = 0;
-  while (2 ** k < p) k++;
-  return k;
-}
-
 /** True when p is a power of two. */
 export function isPow2(p: number): boolean {
   return p > 0 && (p & (p - 1)) === 0;

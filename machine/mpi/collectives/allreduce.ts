@@ -1,17 +1,14 @@
 import type { Comm, MpiCall } from "../comm.js";
+import type { ExchangeProgram, ExchangeStep } from "../world.js";
 import { Chunks, TAG, pof2, registerCollective } from "./algorithm.js";
 
 /** Exchanges `sb` bytes out and `rb` bytes in with `peer`, then reduces `reduceBytes`. */
 function* exchange(c: Comm, peer: number, sb: number, rb: number, reduceBytes: number): MpiCall {
   const r = c.collRecv(peer, TAG.allreduce, rb);
   const s = c.collSend(peer, TAG.allreduce, sb);
-  const ev = c.collWait(r, s);
+  const ev = c.collWait(r, s, reduceBytes);
   if (ev !== null) yield ev;
   c.collRelease(r, s);
-  if (reduceBytes > 0) {
-    const d = c.reduceDelay(reduceBytes);
-    if (d !== null) yield d;
-  }
 }
 
 /**
@@ -30,11 +27,9 @@ function* foldIn(c: Comm, bytes: number, rem: number): MpiCall<number> {
       return -1;
     }
     const r = c.collRecv(me - 1, TAG.allreduce, bytes);
-    const ev = c.collWait(r, -1);
+    const ev = c.collWait(r, -1, bytes);
     if (ev !== null) yield ev;
     c.collRelease(r, -1);
-    const d = c.reduceDelay(bytes);
-    if (d !== null) yield d;
     return me >> 1;
   }
   return me - rem;
@@ -68,8 +63,14 @@ export function* recursiveDoublingAllreduce(c: Comm, bytes: number): MpiCall {
   const rem = p - m;
   const newrank = yield* foldIn(c, bytes, rem);
   if (newrank >= 0) {
+    // The hot loop of allreduce-heavy runs: the exchange is inlined to save a generator per step.
     for (let mask = 1; mask < m; mask <<= 1) {
-      yield* exchange(c, realRank(newrank ^ mask, rem), bytes, bytes, bytes);
+      const peer = realRank(newrank ^ mask, rem);
+      const r = c.collRecv(peer, TAG.allreduce, bytes);
+      const s = c.collSend(peer, TAG.allreduce, bytes);
+      const ev = c.collWait(r, s, bytes);
+      if (ev !== null) yield ev;
+      c.collRelease(r, s);
     }
   }
   yield* foldOut(c, bytes, rem);
@@ -151,11 +152,9 @@ export function* ringAllreduce(c: Comm, bytes: number): MpiCall {
     const recvChunk = (me - i - 1 + 2 * p) % p;
     const r = c.collRecv(left, TAG.allreduce, ch.size(recvChunk));
     const s = c.collSend(right, TAG.allreduce, ch.size(sendChunk));
-    const ev = c.collWait(r, s);
+    const ev = c.collWait(r, s, ch.size(recvChunk));
     if (ev !== null) yield ev;
     c.collRelease(r, s);
-    const d = c.reduceDelay(ch.size(recvChunk));
-    if (d !== null) yield d;
   }
   for (let i = 0; i < p - 1; i++) {
     const sendChunk = (me + 1 - i + p) % p;
@@ -168,13 +167,62 @@ export function* ringAllreduce(c: Comm, bytes: number): MpiCall {
   }
 }
 
+/**
+ * {@link recursiveDoublingAllreduce} as an exchange program (run by callbacks; same messages and
+ * timing): step 0 is the fold, steps 1..lg p' the exchanges, step lg p' + 1 the unfold.
+ */
+export const recursiveDoublingAllreduceProgram: ExchangeProgram = {
+  step(rank: number, p: number, k: number, bytes: number, out: ExchangeStep): boolean {
+    const m = pof2(p);
+    const rem = p - m;
+    const lgm = Math.log2(m);
+    out.tag = TAG.allreduce;
+    out.send = -1;
+    out.recv = -1;
+    out.sendBytes = bytes;
+    out.reduceBytes = 0;
+    if (p === 1 || k > lgm + 1) return false;
+    const folded = rank < 2 * rem;
+    if (k === 0) {
+      if (folded) {
+        if (rank % 2 === 0) out.send = rank + 1;
+        else {
+          out.recv = rank - 1;
+          out.reduceBytes = bytes;
+        }
+      }
+      return true;
+    }
+    if (k === lgm + 1) {
+      if (folded) {
+        if (rank % 2 === 1) out.send = rank - 1;
+        else out.recv = rank + 1;
+      }
+      return true;
+    }
+    const newrank = folded ? (rank % 2 === 0 ? -1 : rank >> 1) : rank - rem;
+    if (newrank >= 0) {
+      const peer = realRank(newrank ^ (1 << (k - 1)), rem);
+      out.send = peer;
+      out.recv = peer;
+      out.reduceBytes = bytes;
+    }
+    return true;
+  },
+};
+
+function* runProgram(c: Comm, program: ExchangeProgram, bytes: number): MpiCall {
+  const ev = c.world.runSteps(c, program, bytes);
+  if (ev !== null) yield ev;
+}
+
 registerCollective({
   name: "recursive_doubling",
   collective: "allreduce",
   summary: "whole-vector exchanges with rank XOR 2^k (MPICH: n <= 2048 bytes)",
   cost: "lg p * (alpha + n*beta + n*gamma) for p = 2^k; (floor(lg p)+1)(alpha + n*beta + n*gamma) + alpha + n*beta otherwise",
   params: [],
-  run: (c, bytes) => recursiveDoublingAllreduce(c, bytes),
+  run: (c, bytes) => runProgram(c, recursiveDoublingAllreduceProgram, bytes),
 });
 
 registerCollective({

@@ -1,4 +1,5 @@
 import type { Comm, MpiCall } from "../comm.js";
+import type { ExchangeProgram, ExchangeStep } from "../world.js";
 import { TAG, registerCollective } from "./algorithm.js";
 
 /**
@@ -18,11 +19,30 @@ export function* disseminationBarrier(c: Comm): MpiCall {
   }
 }
 
+/** {@link disseminationBarrier} as an exchange program (run by callbacks; same messages and timing). */
+export const disseminationBarrierProgram: ExchangeProgram = {
+  step(rank: number, p: number, k: number, _bytes: number, out: ExchangeStep): boolean {
+    const mask = 2 ** k;
+    if (mask >= p) return false;
+    out.tag = TAG.barrier;
+    out.recv = (rank - mask + p) % p;
+    out.send = (rank + mask) % p;
+    out.sendBytes = 0;
+    out.reduceBytes = 0;
+    return true;
+  },
+};
+
+function* runBarrier(c: Comm): MpiCall {
+  const ev = c.world.runSteps(c, disseminationBarrierProgram, 0);
+  if (ev !== null) yield ev;
+}
+
 registerCollective({
   name: "dissemination",
   collective: "barrier",
   summary: "ceil(lg p) rounds of zero-byte messages to rank + 2^k",
   cost: "ceil(lg p) * alpha",
   params: [],
-  run: (c) => disseminationBarrier(c),
+  run: (c) => runBarrier(c),
 });

@@ -17,6 +17,7 @@ export const collectiveParams: readonly ParamDoc[] = [
   { name: "bcastLongMsg", type: "quantity", dimension: "bytes", doc: "Bcast: from this size on, scatter + ring allgather; between short and long, scatter + recursive doubling on power-of-two p (MPIR_CVAR_BCAST_LONG_MSG_SIZE).", default: 524288, min: 0 },
   { name: "bcastMinProcs", type: "integer", doc: "Bcast: fewer ranks than this always use the binomial tree (MPIR_CVAR_BCAST_MIN_PROCS).", default: 8, min: 0 },
   { name: "allreduceShortMsg", type: "quantity", dimension: "bytes", doc: "Allreduce: up to this size (or fewer elements than the largest power of two <= p), recursive doubling; above, Rabenseifner (MPIR_CVAR_ALLREDUCE_SHORT_MSG_SIZE).", default: 2048, min: 0 },
+  { name: "reduceShortMsg", type: "quantity", dimension: "bytes", doc: "Reduce: up to this size (or fewer elements than the largest power of two <= p), binomial tree; above, Rabenseifner's reduce-scatter + gather (MPIR_CVAR_REDUCE_SHORT_MSG_SIZE).", default: 2048, min: 0 },
   { name: "allgatherShortMsg", type: "quantity", dimension: "bytes", doc: "Allgather: total size (n*p) below which Bruck is used on non-power-of-two p (MPIR_CVAR_ALLGATHER_SHORT_MSG_SIZE).", default: 81920, min: 0 },
   { name: "allgatherLongMsg", type: "quantity", dimension: "bytes", doc: "Allgather: total size below which recursive doubling is used on power-of-two p; otherwise ring (MPIR_CVAR_ALLGATHER_LONG_MSG_SIZE).", default: 524288, min: 0 },
   { name: "alltoallShortMsg", type: "quantity", dimension: "bytes", doc: "Alltoall: up to this size per pair and at least 8 ranks, Bruck (MPIR_CVAR_ALLTOALL_SHORT_MSG_SIZE).", default: 256, min: 0 },
@@ -100,7 +101,7 @@ export class ResolvedCollectives {
         if (bytes < q.bcastLongMsg && isPow2(p)) return "scatter_recursive_doubling_allgather";
         return "scatter_ring_allgather";
       case "reduce":
-        return "binomial";
+        return bytes <= q.reduceShortMsg || Math.floor(bytes / this.elementBytes) < pof2(p) ? "binomial" : "reduce_scatter_gather";
       case "allreduce":
         return bytes <= q.allreduceShortMsg || Math.floor(bytes / this.elementBytes) < pof2(p) ? "recursive_doubling" : "rabenseifner";
       case "allgather": {

@@ -4,11 +4,11 @@
  *
  * @packageDocumentation
  */
-export { type CollectiveName, type CollectiveAlgorithm, COLLECTIVES, collectiveAlgorithms, registerCollective, pof2, ceilLog2, isPow2, Chunks, TAG as COLLECTIVE_TAGS } from "./algorithm.js";
+export { type CollectiveName, type CollectiveAlgorithm, COLLECTIVES, collectiveAlgorithms, registerCollective } from "./algorithm.js";
 export { type CollectiveSpec, collectiveParams, CollectiveConfigError, ResolvedCollectives, resolveCollectives } from "./config.js";
-export { disseminationBarrier } from "./barrier.js";
+export { disseminationBarrier, disseminationBarrierProgram } from "./barrier.js";
 export { binomialBcast, scatterRingAllgatherBcast, scatterRecursiveDoublingBcast } from "./bcast.js";
-export { binomialReduce } from "./reduce.js";
-export { recursiveDoublingAllreduce, rabenseifnerAllreduce, ringAllreduce } from "./allreduce.js";
+export { binomialReduce, reduceScatterGatherReduce } from "./reduce.js";
+export { recursiveDoublingAllreduce, recursiveDoublingAllreduceProgram, rabenseifnerAllreduce, ringAllreduce } from "./allreduce.js";
 export { ringAllgather, recursiveDoublingAllgather, bruckAllgather } from "./allgather.js";
 export { bruckAlltoall, scatteredAlltoall, pairwiseAlltoall } from "./alltoall.js";

@@ -1,5 +1,5 @@
 import type { Comm, MpiCall } from "../comm.js";
-import { TAG, registerCollective } from "./algorithm.js";
+import { Chunks, TAG, pof2, registerCollective } from "./algorithm.js";
 
 /**
  * Binomial-tree reduce (MPICH's MPI_Reduce for commutative operations): at step k a rank whose
@@ -14,11 +14,9 @@ export function* binomialReduce(c: Comm, bytes: number, root: number): MpiCall {
       const src = rel | mask;
       if (src < p) {
         const r = c.collRecv((src + root) % p, TAG.reduce, bytes);
-        let ev = c.collWait(r, -1);
+        const ev = c.collWait(r, -1, bytes);
         if (ev !== null) yield ev;
         c.collRelease(r, -1);
-        const d = c.reduceDelay(bytes);
-        if (d !== null) yield d;
       }
     } else {
       const s = c.collSend(((rel & ~mask) + root) % p, TAG.reduce, bytes);
@@ -30,10 +28,127 @@ export function* binomialReduce(c: Comm, bytes: number, root: number): MpiCall {
   }
 }
 
+/**
+ * Rabenseifner's reduce (MPICH's MPI_Reduce for long messages, "reduce_scatter_gather"):
+ * reduce-scatter by recursive halving, then a binomial gather of the reduced chunks to the root.
+ * For non-power-of-two p, the first 2*rem ranks fold pairwise first (odd ranks hand their vector
+ * to the even rank below and sit out); if the root sat out, the even rank below it gathers and
+ * forwards the result. Cost (p = 2^k, n divisible): 2 lg p * alpha + 2 (p-1)/p * n*beta + (p-1)/p * n*gamma.
+ */
+export function* reduceScatterGatherReduce(c: Comm, bytes: number, root: number): MpiCall {
+  const p = c.size;
+  if (p === 1) return;
+  const me = c.rank;
+  const m = pof2(p);
+  const rem = p - m;
+  let newrank: number;
+  if (me < 2 * rem) {
+    if (me % 2 === 1) {
+      const s = c.collSend(me - 1, TAG.reduce, bytes);
+      const ev = c.collWait(s, -1);
+      if (ev !== null) yield ev;
+      c.collRelease(s, -1);
+      newrank = -1;
+    } else {
+      const r = c.collRecv(me + 1, TAG.reduce, bytes);
+      const ev = c.collWait(r, -1, bytes);
+      if (ev !== null) yield ev;
+      c.collRelease(r, -1);
+      newrank = me >> 1;
+    }
+  } else newrank = me - rem;
+  const real = (nr: number) => (nr < rem ? nr * 2 : nr + rem);
+  // The survivor that gathers: the root itself, or the even rank below a root that sat out.
+  const gatherer = root < 2 * rem && root % 2 === 1 ? root - 1 : root;
+  const newroot = gatherer < 2 * rem ? gatherer >> 1 : gatherer - rem;
+  if (newrank >= 0) {
+    const ch = new Chunks(bytes, m, c.world.collectives.elementBytes);
+    let sendIdx = 0;
+    let recvIdx = 0;
+    let lastIdx = m;
+    let mask = 1;
+    while (mask < m) {
+      const newdst = newrank ^ mask;
+      const half = m / (mask * 2);
+      let sb: number;
+      let rb: number;
+      if (newrank < newdst) {
+        sendIdx = recvIdx + half;
+        sb = ch.range(sendIdx, lastIdx);
+        rb = ch.range(recvIdx, sendIdx);
+      } else {
+        recvIdx = sendIdx + half;
+        sb = ch.range(sendIdx, recvIdx);
+        rb = ch.range(recvIdx, lastIdx);
+      }
+      const peer = real(newdst);
+      const r = c.collRecv(peer, TAG.reduce, rb);
+      const s = c.collSend(peer, TAG.reduce, sb);
+      const ev = c.collWait(r, s, rb);
+      if (ev !== null) yield ev;
+      c.collRelease(r, s);
+      sendIdx = recvIdx;
+      mask <<= 1;
+      if (mask < m) lastIdx = recvIdx + m / mask;
+    }
+    // Binomial gather towards newroot, undoing the halving.
+    let j = Math.log2(m) - 1;
+    mask = m >> 1;
+    while (mask > 0) {
+      const newdst = newrank ^ mask;
+      const half = m / (mask * 2);
+      let sb: number;
+      let rb: number;
+      if (newrank < newdst) {
+        if (mask !== m / 2) lastIdx += half;
+        recvIdx = sendIdx + half;
+        sb = ch.range(sendIdx, recvIdx);
+        rb = ch.range(recvIdx, lastIdx);
+      } else {
+        recvIdx = sendIdx - half;
+        sb = ch.range(sendIdx, lastIdx);
+        rb = ch.range(recvIdx, sendIdx);
+      }
+      const peer = real(newdst);
+      if (newdst >> j === newroot >> j) {
+        const s = c.collSend(peer, TAG.reduce, sb);
+        const ev = c.collWait(s, -1);
+        if (ev !== null) yield ev;
+        c.collRelease(s, -1);
+        break;
+      }
+      const r = c.collRecv(peer, TAG.reduce, rb);
+      const ev = c.collWait(r, -1);
+      if (ev !== null) yield ev;
+      c.collRelease(r, -1);
+      if (newrank > newdst) sendIdx = recvIdx;
+      mask >>= 1;
+      j--;
+    }
+  }
+  if (gatherer !== root) {
+    const slot = me === gatherer ? c.collSend(root, TAG.reduce, bytes) : me === root ? c.collRecv(gatherer, TAG.reduce, bytes) : -1;
+    if (slot >= 0) {
+      const ev = c.collWait(slot, -1);
+      if (ev !== null) yield ev;
+      c.collRelease(slot, -1);
+    }
+  }
+}
+
+registerCollective({
+  name: "reduce_scatter_gather",
+  collective: "reduce",
+  summary: "Rabenseifner: reduce-scatter (recursive halving) + binomial gather (MPICH: n > 2048 bytes and count >= pof2)",
+  cost: "2 lg p * alpha + 2 (p-1)/p * n*beta + (p-1)/p * n*gamma for p = 2^k",
+  params: [],
+  run: reduceScatterGatherReduce,
+});
+
 registerCollective({
   name: "binomial",
   collective: "reduce",
-  summary: "binomial tree towards the root",
+  summary: "binomial tree towards the root (MPICH: n <= 2048 bytes)",
   cost: "ceil(lg p) * (alpha + n*beta + n*gamma)",
   params: [],
   run: binomialReduce,

@@ -8,7 +8,7 @@ const GOLDEN = new URL("./golden/small-schema.json", import.meta.url);
 
 const component = s.union(
   [
-    s.object({ type: s.literal("kernel"), cost: s.expression({ doc: "time per invocation (us) as a function of Q" }) }, { doc: "a compute kernel" }),
+    s.object({ type: s.literal("kernel"), cost: s.expression({ doc: "time per invocation (us) as a function of Q", known: ["Q"] }) }, { doc: "a compute kernel" }),
     s.object({ type: s.literal("halo"), message: s.quantity("bytes", { min: 1, doc: "message size" }) }),
   ],
   { discriminator: "type", doc: "a component" },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ScenarioError, ScenarioErrors, formatPath, parseYamlSource } from "../../../scenarios/lang/index.js";
+import { ScenarioError, ScenarioErrors, errorAt, formatPath, parseYamlSource } from "../../../scenarios/lang/source.js";
 
 function errorsOf(fn: () => unknown): ScenarioErrors {
   try {
@@ -97,6 +97,13 @@ describe("located errors", () => {
     expect(new ScenarioError("bad").message).toBe("bad");
     const e = new ScenarioError("bad", { file: "f", line: 1, column: 2, path: ["k"] });
     expect([e.file, e.line, e.column, e.path, e.detail, e.isInputError]).toEqual(["f", 1, 2, "k", "bad", true]);
+  });
+
+  it("can be made for any path of a document, falling back to the nearest entry present", () => {
+    const doc = parseYamlSource(TEXT, "s.yaml");
+    expect(errorAt(doc, ["machine", "nodes"], "too many").message).toBe("s.yaml:5:10: machine.nodes: too many");
+    expect(errorAt(doc, ["machine", "nodes"], "renamed", "key").message).toBe("s.yaml:5:3: machine.nodes: renamed");
+    expect(errorAt(doc, ["assembly", "components", 0, "ports", "go"], "no such port").message).toBe("s.yaml:8:7: assembly.components[0].ports.go: no such port");
   });
 
   it("render paths with dots, indices and quoted odd keys", () => {

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Dimension } from "../../../engine/params.js";
-import { QuantityError, formatQuantity, parseQuantity } from "../../../scenarios/lang/index.js";
+import { QuantityError, formatQuantity, parseQuantity } from "../../../scenarios/lang/units.js";
 
 const accepted: readonly [unknown, Dimension, number][] = [
   ["512KiB", "bytes", 524288],

@@ -1,0 +1,217 @@
+/**
+ * Fit model families, registered by name. A family turns the data's Q values into candidate
+ * {@link Hypothesis}es; the fitter fits them all and selects one. Add a family with
+ * `fitFamilies.register({...})`.
+ *
+ * @packageDocumentation
+ */
+import { NamedRegistry } from "../registry.js";
+import { AnalysisInputError } from "../errors.js";
+import { constantTerm, hingeTerm, linearTerm, lnTerm, pmnfTerm, type BasisTerm, type Hypothesis } from "./hypothesis.js";
+
+/** Options a family accepts, as `name=value` pairs (`polynomial:degree=2`, `pmnf:negative=true`). */
+export type FamilyOptions = Readonly<Record<string, string | number | boolean>>;
+
+/** What the data look like, so families only propose hypotheses the data can support. */
+export interface DataShape {
+  /** Distinct Q values, ascending. */
+  readonly q: Float64Array;
+  /** True when every value of the response is > 0 (log-space fits allowed). */
+  readonly positiveValues: boolean;
+}
+
+/** A registered model family. */
+export interface FitFamily {
+  /** Registered name. */
+  readonly name: string;
+  /** One line for listings and `--help`. */
+  readonly summary: string;
+  /** Option documentation, one `key: meaning (default)` per entry. */
+  readonly optionDocs: readonly string[];
+  /**
+   * Candidate hypotheses for data of this shape (possibly none, for example log terms when Q < 1).
+   * @throws AnalysisInputError for an unknown or invalid option
+   */
+  hypotheses(shape: DataShape, options: FamilyOptions): Hypothesis[];
+}
+
+/** The registry of fit model families: `constant`, `polynomial`, `power-law`, `pmnf`, `segmented`. */
+export const fitFamilies = new NamedRegistry<FitFamily>("fit model family");
+
+function checkOptions(family: string, options: FamilyOptions, allowed: readonly string[]): void {
+  for (const k of Object.keys(options))
+    if (!allowed.includes(k)) throw new AnalysisInputError(`unknown option '${k}' of fit model family '${family}'; known: ${allowed.join(", ") || "none"}`);
+}
+
+function intOption(family: string, options: FamilyOptions, key: string, dflt: number, min: number, max: number): number {
+  const raw = options[key];
+  if (raw === undefined) return dflt;
+  const v = Number(raw);
+  if (!Number.isInteger(v) || v < min || v > max) throw new AnalysisInputError(`option '${key}' of '${family}' must be an integer in [${min}, ${max}], got '${raw}'`);
+  return v;
+}
+
+function boolOption(family: string, options: FamilyOptions, key: string, dflt: boolean): boolean {
+  const raw = options[key];
+  if (raw === undefined) return dflt;
+  if (raw === true || raw === "true" || raw === 1 || raw === "1") return true;
+  if (raw === false || raw === "false" || raw === 0 || raw === "0") return false;
+  throw new AnalysisInputError(`option '${key}' of '${family}' must be true or false, got '${raw}'`);
+}
+
+const n = (shape: DataShape): number => shape.q.length;
+
+fitFamilies.register({
+  name: "constant",
+  summary: "T = c0 (the baseline every other model must beat)",
+  optionDocs: [],
+  hypotheses(shape, options) {
+    checkOptions("constant", options, []);
+    return n(shape) >= 2 ? [{ family: "constant", label: "c0", terms: [constantTerm], logResponse: false }] : [];
+  },
+});
+
+/** A full polynomial c0 + c1·Q + … + cd·Q^d. */
+export function polynomialHypothesis(degree: number): Hypothesis {
+  const terms: BasisTerm[] = [constantTerm];
+  for (let d = 1; d <= degree; d++) terms.push(pmnfTerm(d, 1, 0));
+  const label = ["c0", ...terms.slice(1).map((t, i) => `c${i + 1}·${t.formula("Q")}`)].join(" + ");
+  return { family: "polynomial", label, terms, logResponse: false };
+}
+
+fitFamilies.register({
+  name: "polynomial",
+  summary: "T = c0 + c1·Q + … + cd·Q^d, of a chosen degree or every degree up to maxDegree",
+  optionDocs: ["degree: fit exactly this degree (1..8)", "maxDegree: search degrees 1..maxDegree (default 3)"],
+  hypotheses(shape, options) {
+    checkOptions("polynomial", options, ["degree", "maxDegree"]);
+    const fixed = options.degree !== undefined ? intOption("polynomial", options, "degree", 1, 1, 8) : undefined;
+    const maxDegree = intOption("polynomial", options, "maxDegree", 3, 1, 8);
+    const degrees = fixed !== undefined ? [fixed] : Array.from({ length: maxDegree }, (_, i) => i + 1);
+    // A degree-d polynomial needs d + 2 distinct Q so leave-one-out still has a determined fit.
+    return degrees.filter((d) => d + 2 <= n(shape)).map(polynomialHypothesis);
+  },
+});
+
+/** The power law T = exp(a·log(Q) + b), fitted as a line in log-log space. */
+export const powerLawHypothesis: Hypothesis = {
+  family: "power-law",
+  label: "exp(a·log(Q) + b)",
+  terms: [constantTerm, lnTerm],
+  logResponse: true,
+};
+
+fitFamilies.register({
+  name: "power-law",
+  summary: "T = exp(a·log(Q) + b) with a continuous exponent a (least squares on log T; needs Q > 0, T > 0)",
+  optionDocs: [],
+  hypotheses(shape, options) {
+    checkOptions("power-law", options, []);
+    return shape.positiveValues && shape.q[0]! > 0 && n(shape) >= 3 ? [powerLawHypothesis] : [];
+  },
+});
+
+/**
+ * Extra-P's default exponent triples (i, j, k) for the single-parameter PMNF term
+ * Q^(i/j)·log2(Q)^k, in Extra-P's order (extrap/modelers/single_parameter/basic.py,
+ * `create_default_building_blocks` with log terms allowed).
+ */
+export const EXTRAP_EXPONENTS: readonly (readonly [number, number, number])[] = [
+  [0, 1, 1], [0, 1, 2], [1, 4, 0], [1, 3, 0], [1, 4, 1], [1, 3, 1], [1, 4, 2], [1, 3, 2], [1, 2, 0], [1, 2, 1],
+  [1, 2, 2], [2, 3, 0], [3, 4, 0], [2, 3, 1], [3, 4, 1], [4, 5, 0], [2, 3, 2], [3, 4, 2], [1, 1, 0], [1, 1, 1],
+  [1, 1, 2], [5, 4, 0], [5, 4, 1], [4, 3, 0], [4, 3, 1], [3, 2, 0], [3, 2, 1], [3, 2, 2], [5, 3, 0], [7, 4, 0],
+  [2, 1, 0], [2, 1, 1], [2, 1, 2], [9, 4, 0], [7, 3, 0], [5, 2, 0], [5, 2, 1], [5, 2, 2], [8, 3, 0], [11, 4, 0],
+  [3, 1, 0], [3, 1, 1],
+];
+
+/**
+ * Extra-P's extra exponents for strong scaling (negative polynomial exponents, without log terms),
+ * from the same function with `allow_negative_exponents`.
+ */
+export const EXTRAP_NEGATIVE_EXPONENTS: readonly (readonly [number, number, number])[] = [
+  [-1, 4, 0], [-1, 3, 0], [-1, 2, 0], [-2, 3, 0], [-3, 4, 0], [-4, 5, 0], [-1, 1, 0], [-5, 4, 0], [-4, 3, 0], [-3, 2, 0],
+  [-5, 3, 0], [-7, 4, 0], [-2, 1, 0], [-9, 4, 0], [-7, 3, 0], [-5, 2, 0], [-8, 3, 0], [-11, 4, 0], [-3, 1, 0],
+];
+
+/** The PMNF hypothesis c0 + c1·Q^(i/j)·log2(Q)^k. */
+export function pmnfHypothesis(i: number, j: number, k: number): Hypothesis {
+  const t = pmnfTerm(i, j, k);
+  return { family: "pmnf", label: `c0 + c1·${t.formula("Q")}`, terms: [constantTerm, t], logResponse: false };
+}
+
+fitFamilies.register({
+  name: "pmnf",
+  summary: "Extra-P's performance model normal form c0 + c1·Q^(i/j)·log2(Q)^k over Extra-P's 42 exponent pairs",
+  optionDocs: ["negative: also try Extra-P's negative exponents for strong scaling (default false)"],
+  hypotheses(shape, options) {
+    checkOptions("pmnf", options, ["negative"]);
+    const negative = boolOption("pmnf", options, "negative", false);
+    if (n(shape) < 3 || shape.q[0]! <= 0) return [];
+    // Extra-P's rule: log terms only when every Q >= 1 (log2 would be negative or zero below).
+    const logOk = shape.q[0]! >= 1;
+    const list = negative ? [...EXTRAP_EXPONENTS, ...EXTRAP_NEGATIVE_EXPONENTS] : EXTRAP_EXPONENTS;
+    return list.filter(([, , k]) => logOk || k === 0).map(([i, j, k]) => pmnfHypothesis(i, j, k));
+  },
+});
+
+/**
+ * A continuous two-segment hypothesis with its change point at `at`: a power law whose exponent
+ * changes at `at` (inner "power-law"), or a line whose slope changes there (inner "linear").
+ */
+export function segmentedHypothesis(inner: "power-law" | "linear", at: number): Hypothesis {
+  const base = inner === "power-law" ? lnTerm : linearTerm;
+  return {
+    family: "segmented",
+    label: inner === "power-law" ? `exp(a·log(Q) + b + c·max(0, log(Q) − log(${at})))` : `c0 + c1·Q + c2·max(0, Q − ${at})`,
+    terms: [constantTerm, base, hingeTerm(base, at)],
+    logResponse: inner === "power-law",
+    changePoint: at,
+  };
+}
+
+/**
+ * Candidate change points: interior distinct Q (at least two points on the left, inclusive, and
+ * one on the right), at most `max` of them evenly spaced by rank (default all).
+ */
+export function changePointCandidates(q: Float64Array, max = Infinity): number[] {
+  const interior = q.length - 2;
+  if (interior <= 0) return [];
+  const k = Math.min(interior, Math.max(1, Math.floor(max)));
+  const out: number[] = [];
+  for (let c = 0; c < k; c++) out.push(q[1 + Math.round((c * (interior - 1)) / Math.max(1, k - 1))]!);
+  return [...new Set(out)];
+}
+
+/** Most change points the `segmented` family proposes (each is a separate hypothesis to fit). */
+export const MAX_SEGMENTED_CANDIDATES = 64;
+
+fitFamilies.register({
+  name: "segmented",
+  summary: "two segments joined at a change point Q0 (searched over up to 64 of the data's Q): power laws or lines whose exponent or slope changes at Q0",
+  optionDocs: ["inner: power-law or linear (default power-law when Q > 0 and T > 0, else linear)"],
+  hypotheses(shape, options) {
+    checkOptions("segmented", options, ["inner"]);
+    const inner = options.inner ?? (shape.positiveValues && shape.q[0]! > 0 ? "power-law" : "linear");
+    if (inner !== "power-law" && inner !== "linear") throw new AnalysisInputError(`option 'inner' of 'segmented' must be power-law or linear, got '${inner}'`);
+    if (inner === "power-law" && !(shape.positiveValues && shape.q[0]! > 0)) return [];
+    if (n(shape) < 4) return [];
+    return changePointCandidates(shape.q, MAX_SEGMENTED_CANDIDATES).map((at) => segmentedHypothesis(inner, at));
+  },
+});
+
+/**
+ * Parses a family specification such as `polynomial`, `polynomial:degree=2` or
+ * `segmented:inner=linear`.
+ * @throws AnalysisInputError for an unknown family or malformed option
+ */
+export function parseFamilySpec(spec: string): { family: FitFamily; options: FamilyOptions } {
+  const [name, ...rest] = spec.split(":");
+  const family = fitFamilies.get(name!.trim());
+  const options: Record<string, string> = {};
+  for (const part of rest.join(":").split(",").filter((s) => s.trim() !== "")) {
+    const eq = part.indexOf("=");
+    if (eq <= 0) throw new AnalysisInputError(`malformed option '${part}' in fit family '${spec}' (expected key=value)`);
+    options[part.slice(0, eq).trim()] = part.slice(eq + 1).trim();
+  }
+  return { family, options };
+}

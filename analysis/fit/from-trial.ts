@@ -1,0 +1,220 @@
+/**
+ * Observations for fitting, taken from the profile data model: per-invocation records, TAU_PARAM
+ * timers, or one timer (or user event) across a set of trials with a parameter.
+ *
+ * @packageDocumentation
+ */
+import { parameterTimers, parseParameterizedName, type InvocationRecord, type Trial } from "../../profile/index.js";
+import { AnalysisInputError } from "../errors.js";
+import { metricOf, timerOf, viewOf, type ViewChoice } from "../trial-access.js";
+
+/** Paired observations: T as a function of Q. */
+export interface Observations {
+  /** Input parameter of each observation. */
+  readonly q: Float64Array;
+  /** Observed value of each observation. */
+  readonly t: Float64Array;
+  /** What Q and T are, for reports ("size", "wallTime of StatesConstructor.compute"). */
+  readonly qLabel: string;
+  readonly tLabel: string;
+}
+
+/** Options of {@link observationsFromRecords}. */
+export interface RecordSelection {
+  /** Parameter used as Q (a key of {@link InvocationRecord.parameters}). */
+  readonly parameter: string;
+  /** Value used as T: "wallTime" (default), "computeTime", "mpiTime", or a counter name. */
+  readonly value?: string;
+  /** Keep only records of this component. */
+  readonly component?: string;
+  /** Keep only records of this method. */
+  readonly method?: string;
+  /** Keep only records of this port. */
+  readonly port?: string;
+}
+
+/**
+ * Q and T of per-invocation records (the Mastermind's, simulated or real).
+ * @throws AnalysisInputError when no record matches, or a matching record lacks the parameter or
+ *   counter or has a non-numeric parameter
+ */
+export function observationsFromRecords(records: readonly InvocationRecord[], sel: RecordSelection): Observations {
+  const value = sel.value ?? "wallTime";
+  const keep = records.filter((r) => (sel.component === undefined || r.component === sel.component) && (sel.method === undefined || r.method === sel.method) && (sel.port === undefined || r.port === sel.port));
+  if (keep.length === 0)
+    throw new AnalysisInputError(`no record matches component=${sel.component ?? "*"} port=${sel.port ?? "*"} method=${sel.method ?? "*"} (of ${records.length} records)`);
+  const q = new Float64Array(keep.length);
+  const t = new Float64Array(keep.length);
+  keep.forEach((r, i) => {
+    const p = r.parameters[sel.parameter];
+    const x = typeof p === "number" ? p : typeof p === "string" ? Number(p) : NaN;
+    if (!Number.isFinite(x)) throw new AnalysisInputError(`record ${i} (${r.component}.${r.method}) has no numeric parameter '${sel.parameter}' (has ${Object.keys(r.parameters).join(", ") || "none"})`);
+    const y = value === "wallTime" ? r.wallTime : value === "computeTime" ? r.computeTime : value === "mpiTime" ? r.mpiTime : r.counters[value];
+    if (y === undefined || !Number.isFinite(y)) throw new AnalysisInputError(`record ${i} (${r.component}.${r.method}) has no value '${value}'`);
+    q[i] = x;
+    t[i] = y;
+  });
+  const what = [sel.component, sel.method].filter((s) => s !== undefined).join(".");
+  return { q, t, qLabel: sel.parameter, tLabel: `${value}${what ? ` of ${what}` : ""}` };
+}
+
+/** Options of {@link observationsFromParameterTimers}. */
+export interface ParameterTimerSelection {
+  /** Routine name before the `[ <param> = <value> ]` part. */
+  readonly routine: string;
+  /** Parameter name inside the brackets. */
+  readonly parameter: string;
+  /** Metric (default TIME, else the first). */
+  readonly metric?: string;
+  /** "inclusive" (default) or "exclusive". */
+  readonly kind?: "inclusive" | "exclusive";
+  /** One observation per thread (default), or per derived view ("mean"). */
+  readonly view?: "each" | ViewChoice;
+}
+
+/**
+ * Per-call values of TAU_PARAM timers (`f [ <size> = <100> ]`): Q is the parameter value, T the
+ * inclusive (or exclusive) value divided by the number of calls, one observation per thread.
+ * @throws AnalysisInputError when no such timer has a numeric value
+ */
+export function observationsFromParameterTimers(trial: Trial, sel: ParameterTimerSelection): Observations {
+  const m = metricOf(trial, sel.metric);
+  const timers = parameterTimers(trial, resolveParameterRoutine(trial, sel.routine, sel.parameter), sel.parameter).filter((p) => Number.isFinite(Number(p.value)));
+  if (timers.length === 0) throw new AnalysisInputError(`no TAU_PARAM timer '${sel.routine} [ <${sel.parameter}> = <...> ]' with a numeric value`, trial.source);
+  const views = sel.view === undefined || sel.view === "each" ? trial.threads.map((_, i) => viewOf(trial, i)) : [viewOf(trial, sel.view)];
+  const q: number[] = [];
+  const t: number[] = [];
+  for (const v of views)
+    for (const p of timers) {
+      const calls = v.calls[p.timer.index]!;
+      if (v.present[p.timer.index] !== 1 || !(calls > 0)) continue;
+      const val = (sel.kind === "exclusive" ? v.exclusive : v.inclusive)[m]![p.timer.index]!;
+      q.push(Number(p.value));
+      t.push(val / calls);
+    }
+  return { q: Float64Array.from(q), t: Float64Array.from(t), qLabel: sel.parameter, tLabel: `${trial.metrics[m]} per call of ${sel.routine}` };
+}
+
+/**
+ * The routine name of TAU_PARAM timers carrying `parameter`: `routine` itself when it matches
+ * exactly, else the only routine whose name starts with it, else the only one containing it
+ * (`__wrap_dgemm` finds `int __wrap_dgemm(int) C [{wb.c} {5,1}-{11,1}]`).
+ * @throws AnalysisInputError when several routines match
+ */
+export function resolveParameterRoutine(trial: Trial, routine: string, parameter: string): string {
+  const bases = new Set<string>();
+  for (const t of trial.timers) {
+    const p = t.isCallpath ? undefined : parseParameterizedName(t.name);
+    if (p && p.parameters.has(parameter)) bases.add(p.base);
+  }
+  if (bases.has(routine)) return routine;
+  const lower = routine.toLowerCase();
+  for (const match of [(b: string) => b.toLowerCase().startsWith(lower), (b: string) => b.toLowerCase().includes(lower)]) {
+    const hits = [...bases].filter(match);
+    if (hits.length === 1) return hits[0]!;
+    if (hits.length > 1) throw new AnalysisInputError(`routine '${routine}' is ambiguous among TAU_PARAM timers: ${hits.slice(0, 5).map((h) => `'${h}'`).join(", ")}`, trial.source);
+  }
+  return routine;
+}
+
+/** Where a trial's Q comes from in {@link observationsAcrossTrials}. */
+export type TrialParameter =
+  | { readonly metadata: string }
+  | { readonly sourcePattern: RegExp }
+  | { readonly ranks: true }
+  | { readonly threads: true }
+  | ((trial: Trial) => number);
+
+/** Options of {@link observationsAcrossTrials}. */
+export interface AcrossTrialsSelection {
+  /** How to read Q from each trial. */
+  readonly parameter: TrialParameter;
+  /** Timer whose value is T (for example ".TAU application" or "MPI_Allreduce()"). */
+  readonly timer?: string;
+  /** User event whose mean (over its samples) is T, instead of a timer. */
+  readonly userEvent?: string;
+  /** Metric (default TIME, else the first). */
+  readonly metric?: string;
+  /** "inclusive" (default) or "exclusive". */
+  readonly kind?: "inclusive" | "exclusive";
+  /** One observation per thread ("each"), or one per trial from a derived view (default "mean"). */
+  readonly view?: "each" | ViewChoice;
+}
+
+/**
+ * One timer (or user event) across a set of trials, with Q read from each trial's metadata, its
+ * source path, or its number of ranks or threads: power caps across folders, rank counts across
+ * packed profiles, problem sizes across runs.
+ * @throws AnalysisInputError when Q cannot be read from a trial, or the timer is missing
+ */
+export function observationsAcrossTrials(trials: readonly Trial[], sel: AcrossTrialsSelection): Observations {
+  if (!sel.timer === !sel.userEvent) throw new AnalysisInputError("give exactly one of timer and userEvent");
+  const q: number[] = [];
+  const t: number[] = [];
+  let qLabel = "Q";
+  for (const trial of trials) {
+    const x = trialParameter(trial, sel.parameter);
+    const p = sel.parameter;
+    qLabel = typeof p === "function" ? "Q" : "metadata" in p ? p.metadata : "sourcePattern" in p ? "Q" : "ranks" in p ? "ranks" : "threads";
+    if (sel.userEvent) {
+      const e = trial.findUserEvent(sel.userEvent);
+      if (!e) throw new AnalysisInputError(`no user event '${sel.userEvent}'`, trial.source);
+      const views = sel.view === "each" ? trial.threads.map((_, i) => i) : undefined;
+      if (views) {
+        for (const th of views) {
+          const s = trial.eventSlot(th, e.index);
+          if (trial.events.present[s] === 1) {
+            q.push(x);
+            t.push(trial.events.mean[s]!);
+          }
+        }
+      } else {
+        let sum = 0;
+        let n = 0;
+        for (let th = 0; th < trial.threads.length; th++) {
+          const s = trial.eventSlot(th, e.index);
+          if (trial.events.present[s] === 1) {
+            sum += trial.events.mean[s]! * trial.events.count[s]!;
+            n += trial.events.count[s]!;
+          }
+        }
+        if (n > 0) {
+          q.push(x);
+          t.push(sum / n);
+        }
+      }
+      continue;
+    }
+    const m = metricOf(trial, sel.metric);
+    const ti = timerOf(trial, sel.timer!);
+    const views = sel.view === "each" ? trial.threads.map((_, i) => viewOf(trial, i)) : [viewOf(trial, sel.view ?? "mean")];
+    for (const v of views) {
+      if (v.present[ti] !== 1) continue;
+      q.push(x);
+      t.push((sel.kind === "exclusive" ? v.exclusive : v.inclusive)[m]![ti]!);
+    }
+  }
+  if (q.length === 0) throw new AnalysisInputError("no observation in any trial");
+  return { q: Float64Array.from(q), t: Float64Array.from(t), qLabel, tLabel: sel.timer ?? sel.userEvent! };
+}
+
+/**
+ * Q of a trial by the rule `p`.
+ * @throws AnalysisInputError when the metadata key is absent or not numeric, or the pattern does not match
+ */
+export function trialParameter(trial: Trial, p: TrialParameter): number {
+  if (typeof p === "function") return p(trial);
+  if ("metadata" in p) {
+    const v = trial.metadataNumber(p.metadata);
+    if (v === undefined) throw new AnalysisInputError(`metadata '${p.metadata}' is missing or not a number`, trial.source);
+    return v;
+  }
+  if ("sourcePattern" in p) {
+    const m = p.sourcePattern.exec(trial.source ?? "");
+    const v = m ? Number(m[1] ?? m[0]) : NaN;
+    if (!Number.isFinite(v)) throw new AnalysisInputError(`source path does not match ${p.sourcePattern} with a number in its first group`, trial.source ?? "(no source)");
+    return v;
+  }
+  if ("ranks" in p) return new Set(trial.threads.map((t) => t.node)).size;
+  return trial.threads.length;
+}

@@ -1,0 +1,92 @@
+/**
+ * Hypotheses: models that are linear in their coefficients, c0·t0(Q) + c1·t1(Q) + …, optionally
+ * fitted to log(T) instead of T (power laws). Every model family produces hypotheses; the fitter
+ * treats them all alike.
+ *
+ * @packageDocumentation
+ */
+
+/** One basis function t(Q) of a hypothesis. */
+export interface BasisTerm {
+  /** Value at Q. */
+  evaluate(q: number): number;
+  /** Readable form with the variable named `v` ("Q^(2/3)·log2(Q)"); "" for the constant term. */
+  formula(v: string): string;
+  /** mathjs form with the variable named `v` ("Q^(2/3) * log2(Q)"); "1" for the constant term. */
+  expression(v: string): string;
+}
+
+/** A model shape whose coefficients least squares determines. */
+export interface Hypothesis {
+  /** Registered family that produced it ("polynomial", "power-law", "pmnf", "segmented", "constant"). */
+  readonly family: string;
+  /** Short label of the shape ("c0 + c1·Q^(1/2)·log2(Q)"). */
+  readonly label: string;
+  /** Basis terms; the first is the constant term. */
+  readonly terms: readonly BasisTerm[];
+  /** True when log(T) is fitted and the model is T = exp(Σ c_i t_i(Q)). Requires T > 0. */
+  readonly logResponse: boolean;
+  /** Change point of a two-segment hypothesis, in units of Q. */
+  readonly changePoint?: number;
+}
+
+/** The constant term 1. */
+export const constantTerm: BasisTerm = {
+  evaluate: () => 1,
+  formula: () => "",
+  expression: () => "1",
+};
+
+/** Formats an exponent i/j as "2", "1/2" or "-3/4". */
+export function fractionText(num: number, den: number): string {
+  return den === 1 ? String(num) : `${num}/${den}`;
+}
+
+/**
+ * The PMNF term Q^(i/j)·log2(Q)^k (Extra-P's performance model normal form).
+ * @param num - i, the numerator of the polynomial exponent (0 for a pure log term)
+ * @param den - j, its denominator
+ * @param logExp - k, the exponent of log2(Q)
+ */
+export function pmnfTerm(num: number, den: number, logExp: number): BasisTerm {
+  const e = num / den;
+  const powText = (v: string): string => {
+    if (num === 0) return "";
+    if (e === 1) return v;
+    return den === 1 ? `${v}^${num}` : `${v}^(${fractionText(num, den)})`;
+  };
+  const logText = (v: string): string => (logExp === 0 ? "" : logExp === 1 ? `log2(${v})` : `log2(${v})^${logExp}`);
+  const join = (v: string, sep: string): string => [powText(v), logText(v)].filter((s) => s !== "").join(sep);
+  return {
+    evaluate: (q) => (num === 0 ? 1 : Math.pow(q, e)) * (logExp === 0 ? 1 : Math.pow(Math.log2(q), logExp)),
+    formula: (v) => join(v, "·"),
+    expression: (v) => join(v, " * "),
+  };
+}
+
+/** The term log(Q) (natural logarithm), used by power laws fitted in log space. */
+export const lnTerm: BasisTerm = {
+  evaluate: (q) => Math.log(q),
+  formula: (v) => `log(${v})`,
+  expression: (v) => `log(${v})`,
+};
+
+/** The term Q (identity). */
+export const linearTerm: BasisTerm = pmnfTerm(1, 1, 0);
+
+/**
+ * The hinge max(0, t(Q) − t(Q0)) that lets a two-segment model change slope at Q0 while staying
+ * continuous.
+ * @param inner - t, the term whose slope changes (log(Q) for power laws, Q for lines)
+ * @param at - Q0, the change point
+ */
+export function hingeTerm(inner: BasisTerm, at: number): BasisTerm {
+  const shift = inner.evaluate(at);
+  const at12 = String(Number(at.toPrecision(12)));
+  return {
+    evaluate: (q) => Math.max(0, inner.evaluate(q) - shift),
+    formula: (v) => `max(0, ${inner.formula(v)} − ${inner.formula(at12)})`,
+    expression: (v) => `max(0, ${inner.expression(v)} - ${inner.expression(at12)})`,
+  };
+}
+

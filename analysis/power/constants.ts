@@ -1,0 +1,196 @@
+/**
+ * Named constant sets of the counter-based power and performance models (paper 004, section 3),
+ * one per architecture. `itanium2-madison` carries the constants and counter names of TAU
+ * PerfExplorer's Itanium 2 scripts (tools/src/perfexplorer/openuh/powerModels.py,
+ * memoryStalls.py, inefficiency.py, totalStalls.py in UO-OACISS/tau2). New sets are registered
+ * with `powerConstantSets.register(...)` or loaded from a YAML/JSON file.
+ *
+ * @packageDocumentation
+ */
+import { readFileSync } from "node:fs";
+import { parse as parseYaml } from "yaml";
+import { AnalysisInputError } from "../errors.js";
+import { NamedRegistry } from "../registry.js";
+
+/** One on-die component of the power model: Power = AccessRate · ArchitecturalScaling · MaxPower. */
+export interface PowerComponent {
+  /** Component name ("core", "L1", "L2", "L3"). */
+  readonly name: string;
+  /** Architectural scaling factor (share of transistors), dimensionless. */
+  readonly scaling: number;
+  /** Counters counting its accesses, in order of preference; AccessRate = accesses / cycles. */
+  readonly accessCounters: readonly string[];
+}
+
+/** Latencies (cycles) of the memory-stall model. */
+export interface MemoryLatencies {
+  /** Per L1 hit (PerfExplorer's script adds this term; the paper's formula omits it). */
+  readonly l1: number;
+  /** Per L2 hit. */
+  readonly l2: number;
+  /** Per L3 hit. */
+  readonly l3: number;
+  /** Per local memory access. */
+  readonly local: number;
+  /** Per remote memory access (worst case, system dependent). */
+  readonly remote: number;
+  /** Per TLB miss. */
+  readonly tlb: number;
+}
+
+/** Counter names (alternatives in order of preference) the models read. */
+export interface CounterNames {
+  /** Total cycles. */
+  readonly cycles: readonly string[];
+  /** Wall-clock time in microseconds. */
+  readonly time: readonly string[];
+  /** Retired instructions. */
+  readonly instructions: readonly string[];
+  /** Floating-point operations. */
+  readonly flops: readonly string[];
+  /** Back-end stall cycles. */
+  readonly stallCycles: readonly string[];
+  /** Floating-point stall cycles: the sum of these counters. */
+  readonly flpStallTerms: readonly string[];
+  /** L1 data hits. */
+  readonly l1Hits: readonly string[];
+  /** L2 data references. */
+  readonly l2DataReferences: readonly string[];
+  /** L2 misses. */
+  readonly l2Misses: readonly string[];
+  /** L3 misses. */
+  readonly l3Misses: readonly string[];
+  /** Remote memory accesses. */
+  readonly remoteAccesses: readonly string[];
+  /** TLB misses. */
+  readonly tlbMisses: readonly string[];
+}
+
+/** A named constant set for one architecture. */
+export interface PowerConstantSet {
+  /** Registered name ("itanium2-madison"). */
+  readonly name: string;
+  /** One line for listings. */
+  readonly summary: string;
+  /** Thermal design power, watts. */
+  readonly maxPower: number;
+  /** Idle power, watts. */
+  readonly idlePower: number;
+  /** Components of the power model. */
+  readonly components: readonly PowerComponent[];
+  /** Latencies of the memory-stall model, cycles. */
+  readonly latencies: MemoryLatencies;
+  /** Counter names. */
+  readonly counters: CounterNames;
+}
+
+/** Registry of constant sets. */
+export const powerConstantSets = new NamedRegistry<PowerConstantSet>("power constant set");
+
+const COMMON_TIME = ["LINUX_TIMERS", "TIME", "GET_TIME_OF_DAY", "P_WALL_CLOCK_TIME", "WALL_CLOCK_TIME"];
+
+powerConstantSets.register({
+  name: "itanium2-madison",
+  summary: "Intel Itanium 2 Madison 9M (SGI Altix / NCSA Cobalt): MaxPower 122 W, idle 97.66 W, TAU PerfExplorer's scaling factors",
+  maxPower: 122,
+  idlePower: 97.66,
+  components: [
+    { name: "core", scaling: 0.0459, accessCounters: ["IA64_INST_RETIRED_THIS", "PAPI_TOT_INS"] },
+    { name: "L1", scaling: 0.0017, accessCounters: ["PAPI_L1_TCA", "L1_REFERENCES"] },
+    { name: "L2", scaling: 0.0171, accessCounters: ["L2_REFERENCES", "PAPI_L2_TCA"] },
+    { name: "L3", scaling: 0.935, accessCounters: ["L3_REFERENCES", "PAPI_L3_TCA"] },
+  ],
+  latencies: { l1: 1, l2: 2, l3: 10, local: 127, remote: 232, tlb: 30 },
+  counters: {
+    cycles: ["CPU_CYCLES", "PAPI_TOT_CYC"],
+    time: COMMON_TIME,
+    instructions: ["IA64_INST_RETIRED_THIS", "PAPI_TOT_INS"],
+    flops: ["PAPI_FP_OPS", "FP_OPS_RETIRED", "PAPI_FP_INS"],
+    stallCycles: ["BACK_END_BUBBLE_ALL"],
+    flpStallTerms: ["BE_EXE_BUBBLE_FRALL", "BE_L1D_FPU_BUBBLE_FPU"],
+    l1Hits: ["PAPI_L1_DCH"],
+    l2DataReferences: ["L2_DATA_REFERENCES_L2_ALL"],
+    l2Misses: ["L2_MISSES"],
+    l3Misses: ["L3_MISSES"],
+    remoteAccesses: ["DATA_EAR_CACHE_LAT128"],
+    tlbMisses: ["L2DTLB_MISSES"],
+  },
+});
+
+const COUNTER_KEYS: readonly (keyof CounterNames)[] = [
+  "cycles", "time", "instructions", "flops", "stallCycles", "flpStallTerms", "l1Hits", "l2DataReferences", "l2Misses", "l3Misses", "remoteAccesses", "tlbMisses",
+];
+
+/**
+ * Validates a plain object as a constant set. Counter lists left out are taken from `base`
+ * (default `itanium2-madison`), so a file may give only the power constants.
+ * @throws AnalysisInputError naming the offending key
+ */
+export function parsePowerConstantSet(raw: unknown, where: string, base: PowerConstantSet = powerConstantSets.get("itanium2-madison")): PowerConstantSet {
+  const fail = (key: string, msg: string): never => {
+    throw new AnalysisInputError(`key '${key}': ${msg}`, where);
+  };
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) fail("(top)", "expected a mapping");
+  const o = raw as Record<string, unknown>;
+  const known = ["name", "summary", "maxPower", "idlePower", "components", "latencies", "counters"];
+  for (const k of Object.keys(o)) if (!known.includes(k)) fail(k, `unknown key (known: ${known.join(", ")})`);
+  const num = (v: unknown, key: string): number => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : fail(key, `expected a non-negative number, got ${JSON.stringify(v)}`));
+  const strs = (v: unknown, key: string): string[] =>
+    Array.isArray(v) && v.every((s) => typeof s === "string") ? (v as string[]) : typeof v === "string" ? [v] : fail(key, "expected a counter name or a list of names");
+  if (typeof o.name !== "string" || o.name === "") fail("name", "expected a non-empty string");
+  if (!Array.isArray(o.components) || o.components.length === 0) fail("components", "expected a non-empty list");
+  const components = (o.components as unknown[]).map((c, i) => {
+    const key = `components[${i}]`;
+    if (typeof c !== "object" || c === null) return fail(key, "expected a mapping");
+    const cc = c as Record<string, unknown>;
+    if (typeof cc.name !== "string") fail(`${key}.name`, "expected a string");
+    return { name: cc.name as string, scaling: num(cc.scaling, `${key}.scaling`), accessCounters: strs(cc.accessCounters, `${key}.accessCounters`) };
+  });
+  const lat = (o.latencies ?? {}) as Record<string, unknown>;
+  const latencies = { ...base.latencies };
+  for (const [k, v] of Object.entries(lat)) {
+    if (!(k in latencies)) fail(`latencies.${k}`, `unknown latency (known: ${Object.keys(base.latencies).join(", ")})`);
+    (latencies as Record<string, number>)[k] = num(v, `latencies.${k}`);
+  }
+  const cnt = (o.counters ?? {}) as Record<string, unknown>;
+  const counters: Record<string, readonly string[]> = { ...base.counters };
+  for (const [k, v] of Object.entries(cnt)) {
+    if (!COUNTER_KEYS.includes(k as keyof CounterNames)) fail(`counters.${k}`, `unknown counter role (known: ${COUNTER_KEYS.join(", ")})`);
+    counters[k] = strs(v, `counters.${k}`);
+  }
+  return {
+    name: o.name as string,
+    summary: typeof o.summary === "string" ? o.summary : `constant set from ${where}`,
+    maxPower: num(o.maxPower, "maxPower"),
+    idlePower: num(o.idlePower, "idlePower"),
+    components,
+    latencies,
+    counters: counters as unknown as CounterNames,
+  };
+}
+
+/**
+ * Reads constant sets from a YAML or JSON file (one set, or a list of sets) and registers them.
+ * @returns the sets read
+ * @throws AnalysisInputError when the file cannot be read or parsed, or a set is invalid or its name taken
+ */
+export function loadPowerConstantFile(path: string): PowerConstantSet[] {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    throw new AnalysisInputError(`cannot read power constant file: ${(e as Error).message}`, path);
+  }
+  let doc: unknown;
+  try {
+    doc = parseYaml(text);
+  } catch (e) {
+    throw new AnalysisInputError(`not valid YAML or JSON: ${(e as Error).message.split("\n")[0]}`, path);
+  }
+  const list = Array.isArray(doc) ? doc : [doc];
+  return list.map((raw, i) => {
+    const set = parsePowerConstantSet(raw, list.length > 1 ? `${path} (set ${i + 1})` : path);
+    if (powerConstantSets.has(set.name)) throw new AnalysisInputError(`power constant set '${set.name}' is already registered`, path);
+    return powerConstantSets.register(set);
+  });
+}

@@ -1,0 +1,111 @@
+/**
+ * Power, energy, FLOP/J and the counter metrics of paper 004 for every event (timer) of a trial,
+ * per thread or on a derived thread, from inclusive or exclusive values.
+ *
+ * @packageDocumentation
+ */
+import type { Trial } from "../../profile/index.js";
+import { viewOf, type ViewChoice } from "../trial-access.js";
+import type { PowerConstantSet } from "./constants.js";
+import { counterMetrics, estimatePower, type PerformanceMetrics, type PowerEstimate } from "./models.js";
+
+/** Options of {@link estimateTrialPower}. */
+export interface TrialPowerOptions {
+  /** "inclusive" (default) or "exclusive" values. */
+  readonly kind?: "inclusive" | "exclusive";
+  /** Views: "each" thread, or a derived view ("mean" by default). */
+  readonly view?: "each" | ViewChoice;
+  /** Flat timers only (default true: callpath timers repeat flat values). */
+  readonly flatOnly?: boolean;
+  /** CPU clock (MHz) when the metadata has no "CPU MHz". */
+  readonly cpuMHz?: number;
+}
+
+/** Power of one event on one view. */
+export interface EventPower {
+  /** View label ("0,0,0" or "mean"). */
+  readonly view: string;
+  /** Timer name. */
+  readonly event: string;
+  /** Power estimate. */
+  readonly power: PowerEstimate;
+  /** Counter metrics of paper 004. */
+  readonly metrics: PerformanceMetrics;
+}
+
+/** Result of {@link estimateTrialPower}. */
+export interface TrialPower {
+  /** One row per (view, event), in thread then timer order. */
+  readonly events: readonly EventPower[];
+  /** Power-model components left out (with the reason), over all rows. */
+  readonly omittedComponents: readonly string[];
+  /** Counter metrics that could not be computed, over all rows. */
+  readonly missingMetrics: readonly string[];
+  /** How cycles and time were obtained (first row's basis, e.g. "PAPI_TOT_CYC / CPU MHz"). */
+  readonly basis: { readonly cyclesFrom: string; readonly timeFrom: string };
+  /** CPU clock used, MHz (undefined when unknown). */
+  readonly cpuMHz: number | undefined;
+  /** Constant set used. */
+  readonly constants: string;
+}
+
+/**
+ * Estimates power per event of a trial. The CPU clock comes from the metadata attribute
+ * "CPU MHz" (per thread when it differs) unless given.
+ */
+export function estimateTrialPower(trial: Trial, set: PowerConstantSet, options: TrialPowerOptions = {}): TrialPower {
+  const kind = options.kind ?? "inclusive";
+  const choice = options.view ?? "mean";
+  const viewIds: ViewChoice[] = choice === "each" ? trial.threads.map((_, i) => i) : [choice];
+  const timers = trial.timers.filter((t) => !(options.flatOnly ?? true) || !t.isCallpath);
+  const events: EventPower[] = [];
+  const omitted = new Set<string>();
+  const missing = new Set<string>();
+  let mhzUsed: number | undefined;
+  for (const id of viewIds) {
+    const v = viewOf(trial, id);
+    const cpuMHz = options.cpuMHz ?? cpuMHzOf(trial, typeof id === "number" ? id : undefined);
+    mhzUsed ??= cpuMHz;
+    const src = kind === "exclusive" ? v.exclusive : v.inclusive;
+    for (const t of timers) {
+      if (v.present[t.index] !== 1) continue;
+      const values: Record<string, number> = {};
+      trial.metrics.forEach((m, i) => (values[m] = src[i]![t.index]!));
+      const power = estimatePower(values, set, { cpuMHz });
+      const metrics = counterMetrics(values, set, { cpuMHz });
+      for (const o of power.omitted) omitted.add(`${o.component}: ${o.reason}`);
+      for (const m of metrics.missing) missing.add(m);
+      events.push({ view: v.label, event: t.name, power, metrics });
+    }
+  }
+  const b = events[0]?.power.basis;
+  return {
+    events,
+    omittedComponents: [...omitted],
+    missingMetrics: [...missing],
+    basis: { cyclesFrom: b?.cyclesFrom ?? "unavailable", timeFrom: b?.timeFrom ?? "unavailable" },
+    cpuMHz: mhzUsed,
+    constants: set.name,
+  };
+}
+
+/**
+ * The CPU clock (MHz) from the metadata attribute "CPU MHz": the thread's own value; for a thread
+ * without one, the mean over the threads of its node, else over all threads; for a derived view
+ * (no thread), the trial-wide value, else the mean over all threads. Undefined when absent.
+ */
+export function cpuMHzOf(trial: Trial, thread?: number): number | undefined {
+  const own = thread === undefined ? trial.metadataNumber("CPU MHz") : trial.metadataNumber("CPU MHz", thread);
+  if (own !== undefined) return own;
+  const mean = (ids: number[]): number | undefined => {
+    const v = ids.map((i) => trial.metadataNumber("CPU MHz", i)).filter((x): x is number => x !== undefined);
+    return v.length > 0 ? v.reduce((a, b) => a + b, 0) / v.length : undefined;
+  };
+  const all = trial.threads.map((_, i) => i);
+  if (thread !== undefined) {
+    const node = trial.threads[thread]!.node;
+    const same = mean(all.filter((i) => trial.threads[i]!.node === node));
+    if (same !== undefined) return same;
+  }
+  return mean(all);
+}

@@ -1,0 +1,57 @@
+/**
+ * Paper 004's search for the highest-inefficiency regions (its Table 3): events whose
+ * %FLPStalls (I1, Eq. 2) and FLPIneffI (I2, Eq. 4) both exceed the average over events by more
+ * than a factor, and whose inclusive time is a large share of the total.
+ *
+ * @packageDocumentation
+ */
+import type { TrialPower } from "./from-trial.js";
+
+/** Options of {@link rankInefficiencies}. */
+export interface InefficiencyOptions {
+  /** Both ratios to the average must exceed this (default 1.5: "more than 50 % above average"). */
+  readonly factor?: number;
+  /** Least share of the total time (default 0.5, the paper's). */
+  readonly minShare?: number;
+}
+
+/** One high-inefficiency event. */
+export interface InefficientEvent {
+  /** View label. */
+  readonly view: string;
+  /** Event name. */
+  readonly event: string;
+  /** I1 / average I1 (%FLPStalls). */
+  readonly i1Ratio: number;
+  /** I2 / average I2 (FLPIneffI). */
+  readonly i2Ratio: number;
+  /** Inclusive time / the largest inclusive time of the view (the top-level event), in [0, 1]. */
+  readonly share: number;
+}
+
+/**
+ * Events of a {@link TrialPower} (computed from inclusive values) that are inefficient by both
+ * metrics and significant in time, per view, sorted by share. Events without both metrics are
+ * skipped; averages are over the events of the view that have them.
+ */
+export function rankInefficiencies(power: TrialPower, options: InefficiencyOptions = {}): InefficientEvent[] {
+  const factor = options.factor ?? 1.5;
+  const minShare = options.minShare ?? 0.5;
+  const out: InefficientEvent[] = [];
+  const views = [...new Set(power.events.map((e) => e.view))];
+  for (const v of views) {
+    const rows = power.events.filter((e) => e.view === v);
+    const total = Math.max(...rows.map((e) => e.power.basis.timeUs).filter(Number.isFinite));
+    const usable = rows.filter((e) => e.metrics.flpStalls !== undefined && e.metrics.flpIneffI !== undefined);
+    if (usable.length === 0 || !(total > 0)) continue;
+    const i1Avg = usable.reduce((s, e) => s + e.metrics.flpStalls!, 0) / usable.length;
+    const i2Avg = usable.reduce((s, e) => s + e.metrics.flpIneffI!, 0) / usable.length;
+    for (const e of usable) {
+      const i1Ratio = i1Avg > 0 ? e.metrics.flpStalls! / i1Avg : NaN;
+      const i2Ratio = i2Avg > 0 ? e.metrics.flpIneffI! / i2Avg : NaN;
+      const share = e.power.basis.timeUs / total;
+      if (i1Ratio > factor && i2Ratio > factor && share > minShare) out.push({ view: v, event: e.event, i1Ratio, i2Ratio, share });
+    }
+  }
+  return out.sort((a, b) => b.share - a.share);
+}

@@ -1,0 +1,144 @@
+/**
+ * The alpha/beta pruning of paper 002, section 4: find the "core" components of a call tree.
+ *
+ * For each kept node J (depth first from the root), with children C_J of inclusive values T_i:
+ * 1. if Σ T_i / T_J < alpha, all children are pruned (they contribute little to J);
+ * 2. otherwise, with T' = Σ T_i / N_J the mean inclusive value of the children, each child with
+ *    T_i / T' < beta is pruned (the paper prints `C_J/T'`, a typo for `T_i/T'`), and the others
+ *    are kept and examined in turn.
+ * A pruned child is pruned with its whole subtree. Decisions use inclusive values only.
+ *
+ * @packageDocumentation
+ */
+import { AnalysisInputError } from "../errors.js";
+import type { CallNode } from "./call-tree.js";
+
+/** Options of {@link pruneCallGraph}. */
+export interface PruneOptions {
+  /** Threshold on the children's total share of their parent (default 0.1, the paper's). */
+  readonly alpha?: number;
+  /** Threshold on a child's share of the mean of its siblings (default 0.1, the paper's). */
+  readonly beta?: number;
+  /** Add the inclusive value of pruned children to the kept parent's exclusive value (default false). */
+  readonly fold?: boolean;
+}
+
+/** A node removed by pruning. */
+export interface PrunedNode {
+  /** Path from the root, names joined by ` => `. */
+  readonly path: string;
+  /** Routine or component name. */
+  readonly name: string;
+  /** Inclusive value of the pruned subtree. */
+  readonly inclusive: number;
+  /** "alpha": the children together were insignificant; "beta": small next to its siblings. */
+  readonly reason: "alpha" | "beta";
+  /** Share of the root's inclusive value, in [0, 1]. */
+  readonly share: number;
+}
+
+/** A node kept in the core tree. */
+export interface KeptNode {
+  /** Path from the root, names joined by ` => `. */
+  readonly path: string;
+  /** Routine or component name. */
+  readonly name: string;
+  /** Inclusive value. */
+  readonly inclusive: number;
+  /** Depth (root 0). */
+  readonly depth: number;
+}
+
+/** Result of {@link pruneCallGraph}. */
+export interface PruneResult {
+  /** The core tree: a copy of the input with pruned subtrees removed (and folded, if asked). */
+  readonly core: CallNode;
+  /** Kept nodes in depth-first order. */
+  readonly kept: readonly KeptNode[];
+  /** Roots of pruned subtrees in depth-first order. */
+  readonly pruned: readonly PrunedNode[];
+  /** Distinct names of kept nodes: the core components. */
+  readonly coreNames: readonly string[];
+  /** Root inclusive value. */
+  readonly total: number;
+  /** Share of the root's inclusive value still represented in the core tree (1 when folding). */
+  readonly keptShare: number;
+  /** Inclusive value moved into kept parents by folding (0 without folding). */
+  readonly folded: number;
+  /** Thresholds used. */
+  readonly alpha: number;
+  readonly beta: number;
+}
+
+/**
+ * Prunes a call tree with the alpha/beta algorithm of paper 002.
+ * @throws AnalysisInputError when alpha or beta is outside [0, 1] or the root's value is negative
+ */
+export function pruneCallGraph(root: CallNode, options: PruneOptions = {}): PruneResult {
+  const alpha = options.alpha ?? 0.1;
+  const beta = options.beta ?? 0.1;
+  if (!(alpha >= 0 && alpha <= 1)) throw new AnalysisInputError(`alpha must be in [0, 1], got ${alpha}`);
+  if (!(beta >= 0 && beta <= 1)) throw new AnalysisInputError(`beta must be in [0, 1], got ${beta}`);
+  if (!(root.inclusive >= 0)) throw new AnalysisInputError(`root '${root.name}' has a negative or invalid inclusive value ${root.inclusive}`);
+  const total = root.inclusive;
+  const kept: KeptNode[] = [];
+  const pruned: PrunedNode[] = [];
+  let folded = 0;
+  const share = (v: number): number => (total > 0 ? v / total : 0);
+
+  const visit = (node: CallNode, path: string, depth: number): CallNode => {
+    kept.push({ path, name: node.name, inclusive: node.inclusive, depth });
+    const copy: CallNode = { name: node.name, inclusive: node.inclusive, exclusive: node.exclusive, children: [] };
+    const kids = node.children;
+    if (kids.length === 0) return copy;
+    const sum = kids.reduce((s, c) => s + c.inclusive, 0);
+    const drop = (c: CallNode, reason: "alpha" | "beta"): void => {
+      pruned.push({ path: `${path} => ${c.name}`, name: c.name, inclusive: c.inclusive, reason, share: share(c.inclusive) });
+      if (options.fold) {
+        copy.exclusive += c.inclusive;
+        folded += c.inclusive;
+      }
+    };
+    if (node.inclusive <= 0 || sum / node.inclusive < alpha) {
+      for (const c of kids) drop(c, "alpha");
+      return copy;
+    }
+    const mean = sum / kids.length;
+    for (const c of kids) {
+      if (c.inclusive / mean < beta) drop(c, "beta");
+      else copy.children.push(visit(c, `${path} => ${c.name}`, depth + 1));
+    }
+    return copy;
+  };
+  const core = visit(root, root.name, 0);
+  const lost = options.fold ? 0 : pruned.reduce((s, p) => s + p.inclusive, 0);
+  const keptShare = total > 0 ? Math.min(1, Math.max(0, 1 - lost / total)) : 1;
+  const coreNames = [...new Set(kept.map((k) => k.name))];
+  return { core, kept, pruned, coreNames, total, keptShare, folded, alpha, beta };
+}
+
+/** Result of {@link pruneAcross}. */
+export interface PruneAcrossResult {
+  /** One pruning per input tree, in input order. */
+  readonly results: readonly PruneResult[];
+  /** Names kept in at least one tree: a component is core if it is significant in any trial. */
+  readonly coreNames: readonly string[];
+  /** Paths kept in at least one tree. */
+  readonly corePaths: readonly string[];
+  /** Names kept in no tree. */
+  readonly prunedNames: readonly string[];
+}
+
+/**
+ * Prunes several call trees (trials, or ranks) and unites their cores: a component is core when
+ * it is significant in any of them.
+ * @throws AnalysisInputError for an empty list or bad thresholds
+ */
+export function pruneAcross(trees: readonly CallNode[], options: PruneOptions = {}): PruneAcrossResult {
+  if (trees.length === 0) throw new AnalysisInputError("no call trees to prune");
+  const results = trees.map((t) => pruneCallGraph(t, options));
+  const coreNames = [...new Set(results.flatMap((r) => r.coreNames))];
+  const corePaths = [...new Set(results.flatMap((r) => r.kept.map((k) => k.path)))];
+  const prunedNames = [...new Set(results.flatMap((r) => r.pruned.map((p) => p.name)))].filter((n) => !coreNames.includes(n));
+  return { results, coreNames, corePaths, prunedNames };
+}

@@ -1,0 +1,87 @@
+/**
+ * The description of a component assembly for implementation selection: components with
+ * alternative implementations and their cost models, the call graph with invocation counts and
+ * parameters, and optional interaction costs between a caller's and a callee's implementations.
+ *
+ * @packageDocumentation
+ */
+import type { CostModel } from "./cost-model.js";
+
+/** One implementation of a component. */
+export interface ImplementationSpec {
+  /** Name ("A1", "EFMFlux"). */
+  readonly name: string;
+  /** Mean cost of one invocation (microseconds), a function of the call site's inputs. */
+  readonly mean: CostModel;
+  /** Standard deviation of one invocation's cost, for risk-aware selection (default 0). */
+  readonly sd?: CostModel;
+  /** Quality-of-service attributes (accuracy, order, stability ...), for constraints. */
+  readonly qos?: Readonly<Record<string, number>>;
+}
+
+/** A component and its alternative implementations. */
+export interface ComponentSpec {
+  /** Component name, as it appears in the call graph. */
+  readonly name: string;
+  /** At least one implementation. */
+  readonly implementations: readonly ImplementationSpec[];
+}
+
+/** A call site: a component invoked from its parent in the call graph. */
+export interface CallSite {
+  /** Component invoked. */
+  readonly component: string;
+  /**
+   * Invocations per invocation of the parent (default 1); for the root, per run. A cost model of
+   * the parent's inputs.
+   */
+  readonly calls?: CostModel;
+  /**
+   * Inputs this site passes to its component, each a cost model of the parent's inputs (for
+   * example `{ Q: "x^2" }`). Inputs not listed are inherited unchanged.
+   */
+  readonly args?: Readonly<Record<string, CostModel>>;
+  /** Sites this component invokes. */
+  readonly children?: readonly CallSite[];
+}
+
+/** Extra cost when a caller implementation invokes a callee implementation (a data-layout translation ...). */
+export interface InteractionSpec {
+  /** Calling component. */
+  readonly caller: string;
+  /** Called component. */
+  readonly callee: string;
+  /** Per-invocation costs of the callee for implementation pairs; pairs not listed cost 0. */
+  readonly costs: readonly { readonly callerImpl: string; readonly calleeImpl: string; readonly cost: CostModel }[];
+}
+
+/** A component assembly to select implementations for. */
+export interface Assembly {
+  /** Components with alternative implementations. */
+  readonly components: readonly ComponentSpec[];
+  /** Root call site (typically the driver). */
+  readonly callGraph: CallSite;
+  /** Optional interaction costs between adjacent (caller, callee) components. */
+  readonly interactions?: readonly InteractionSpec[];
+}
+
+/**
+ * The known-models assembly of paper 002, section 5: Driver calls A (A1: 2x, A2: x²),
+ * B (B1: x³, B2: 2x²), and the insignificant components C and D (1 % of x each), all with input x.
+ * For x < 2 the best choice is A2 and B1, for x > 2 it is A1 and B2.
+ */
+export function knownModelsAssembly(): Assembly {
+  return {
+    components: [
+      { name: "Driver", implementations: [{ name: "Driver", mean: 0 }] },
+      { name: "A", implementations: [{ name: "A1", mean: "2*x" }, { name: "A2", mean: "x^2" }] },
+      { name: "B", implementations: [{ name: "B1", mean: "x^3" }, { name: "B2", mean: "2*x^2" }] },
+      { name: "C", implementations: [{ name: "C1", mean: "0.01*x" }] },
+      { name: "D", implementations: [{ name: "D1", mean: "0.01*x" }] },
+    ],
+    callGraph: {
+      component: "Driver",
+      children: [{ component: "A" }, { component: "B" }, { component: "C" }, { component: "D" }],
+    },
+  };
+}

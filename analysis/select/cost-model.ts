@@ -1,0 +1,61 @@
+/**
+ * Cost models for selection: a mathjs expression over named inputs, a constant, a function, or
+ * a fitted model (anything with `predict(q)` and the name of its variable).
+ *
+ * @packageDocumentation
+ */
+import { compile } from "mathjs";
+import { AnalysisInputError } from "../errors.js";
+
+/** Named input values, for example `{ x: 3 }` or `{ Q: 4096, ranks: 64 }`. */
+export type Inputs = Readonly<Record<string, number>>;
+
+/** A fitted model usable as a cost model (a {@link FittedModel} qualifies). */
+export interface PredictingModel {
+  predict(q: number): number;
+  /** Name of the input the model reads. */
+  readonly variable: string;
+}
+
+/** Any cost model: `"2*x"`, `5`, `(inputs) => 2 * inputs.x`, or a fitted model. */
+export type CostModel = string | number | ((inputs: Inputs) => number) | PredictingModel;
+
+/** A cost model compiled once into a function of the inputs. */
+export type CompiledCost = (inputs: Inputs) => number;
+
+/**
+ * Compiles a cost model.
+ * @param where - what the model belongs to, for error messages ("implementation A1 of A")
+ * @throws AnalysisInputError when an expression does not parse
+ */
+export function compileCost(model: CostModel, where: string): CompiledCost {
+  if (typeof model === "number") {
+    if (!Number.isFinite(model)) throw new AnalysisInputError(`cost ${model} is not finite`, where);
+    return () => model;
+  }
+  if (typeof model === "function") return model;
+  if (typeof model === "string") {
+    let code;
+    try {
+      code = compile(model);
+    } catch (e) {
+      throw new AnalysisInputError(`cannot parse cost expression '${model}': ${(e as Error).message}`, where);
+    }
+    return (inputs) => {
+      let v: unknown;
+      try {
+        v = code.evaluate({ ...inputs });
+      } catch (e) {
+        throw new AnalysisInputError(`cannot evaluate '${model}' with ${JSON.stringify(inputs)}: ${(e as Error).message}`, where);
+      }
+      if (typeof v !== "number") throw new AnalysisInputError(`cost expression '${model}' gave ${String(v)}, not a number`, where);
+      return v;
+    };
+  }
+  const m = model;
+  return (inputs) => {
+    const q = inputs[m.variable];
+    if (q === undefined) throw new AnalysisInputError(`fitted model reads input '${m.variable}', which is not given (have ${Object.keys(inputs).join(", ")})`, where);
+    return m.predict(q);
+  };
+}

@@ -1,0 +1,219 @@
+/**
+ * Compiles an {@link Assembly} once and evaluates, for given inputs, the per-component cost of
+ * every implementation (summed over all call sites of the component) and the interaction cost of
+ * every (caller implementation, callee implementation) pair.
+ *
+ * @packageDocumentation
+ */
+import { AnalysisInputError } from "../errors.js";
+import { compileCost, type CompiledCost, type Inputs } from "./cost-model.js";
+import type { Assembly, CallSite } from "./assembly.js";
+
+/** A quality-of-service constraint: implementations whose attribute is missing or out of range are excluded. */
+export interface QosConstraint {
+  /** Attribute name (a key of {@link ImplementationSpec.qos}). */
+  readonly key: string;
+  /** Inclusive lower bound. */
+  readonly min?: number;
+  /** Inclusive upper bound. */
+  readonly max?: number;
+}
+
+/** An implementation excluded by a constraint. */
+export interface Exclusion {
+  readonly component: string;
+  readonly implementation: string;
+  readonly reason: string;
+}
+
+interface CompiledSite {
+  readonly component: number;
+  readonly calls: CompiledCost;
+  readonly args: readonly [string, CompiledCost][];
+  readonly children: readonly CompiledSite[];
+}
+
+/** @internal An assembly with its cost models compiled. */
+export interface CompiledAssembly {
+  readonly components: readonly string[];
+  readonly implementations: readonly (readonly string[])[];
+  readonly mean: readonly (readonly CompiledCost[])[];
+  readonly sd: readonly (readonly (CompiledCost | undefined)[])[];
+  readonly qos: readonly (readonly (Readonly<Record<string, number>> | undefined)[])[];
+  readonly root: CompiledSite;
+  /** Interaction cost per (caller, callee) component pair: [callerImpl][calleeImpl] → cost. */
+  readonly interactions: ReadonlyMap<string, readonly (readonly (CompiledCost | undefined)[])[]>;
+}
+
+/** Cost tables for one input (see {@link evaluateCosts}). */
+export interface CostTables {
+  /** unit[c][i]: total cost of component c with implementation i over all its call sites. */
+  readonly unit: Float64Array[];
+  /** Pairwise tables between components a < b: cost[ia * nb + ib]. */
+  readonly edges: { readonly a: number; readonly b: number; readonly cost: Float64Array }[];
+  /** allowed[c]: indices of implementations that satisfy the constraints. */
+  readonly allowed: number[][];
+  /** Implementations excluded by constraints. */
+  readonly excluded: Exclusion[];
+}
+
+/**
+ * Compiles every cost model of an assembly.
+ * @throws AnalysisInputError for unknown components, duplicate names, components without
+ *   implementations, or expressions that do not parse
+ */
+export function compileAssembly(assembly: Assembly): CompiledAssembly {
+  const components = assembly.components.map((c) => c.name);
+  const index = new Map<string, number>();
+  components.forEach((n, i) => {
+    if (index.has(n)) throw new AnalysisInputError(`component '${n}' is listed twice`);
+    index.set(n, i);
+  });
+  for (const c of assembly.components) {
+    if (c.implementations.length === 0) throw new AnalysisInputError(`component '${c.name}' has no implementation`);
+    const names = new Set<string>();
+    for (const i of c.implementations) {
+      if (names.has(i.name)) throw new AnalysisInputError(`component '${c.name}' lists implementation '${i.name}' twice`);
+      names.add(i.name);
+    }
+  }
+  const comp = (name: string, where: string): number => {
+    const i = index.get(name);
+    if (i === undefined) throw new AnalysisInputError(`unknown component '${name}' (known: ${components.join(", ")})`, where);
+    return i;
+  };
+  let depth = 0;
+  const site = (s: CallSite, where: string): CompiledSite => {
+    if (++depth > 10_000) throw new AnalysisInputError("call graph is deeper than 10000 sites (a cycle?)", where);
+    const here = `${where} => ${s.component}`;
+    const out: CompiledSite = {
+      component: comp(s.component, here),
+      calls: compileCost(s.calls ?? 1, `calls of ${here}`),
+      args: Object.entries(s.args ?? {}).map(([k, v]) => [k, compileCost(v, `argument ${k} of ${here}`)] as [string, CompiledCost]),
+      children: (s.children ?? []).map((c) => site(c, here)),
+    };
+    depth--;
+    return out;
+  };
+  const interactions = new Map<string, (CompiledCost | undefined)[][]>();
+  for (const it of assembly.interactions ?? []) {
+    const a = comp(it.caller, "interaction");
+    const b = comp(it.callee, "interaction");
+    const ia = assembly.components[a]!.implementations.map((x) => x.name);
+    const ib = assembly.components[b]!.implementations.map((x) => x.name);
+    const key = `${a}:${b}`;
+    const table = interactions.get(key) ?? ia.map(() => ib.map(() => undefined as CompiledCost | undefined));
+    for (const c of it.costs) {
+      const i = ia.indexOf(c.callerImpl);
+      const j = ib.indexOf(c.calleeImpl);
+      if (i < 0) throw new AnalysisInputError(`unknown implementation '${c.callerImpl}' of '${it.caller}'`, "interaction");
+      if (j < 0) throw new AnalysisInputError(`unknown implementation '${c.calleeImpl}' of '${it.callee}'`, "interaction");
+      table[i]![j] = compileCost(c.cost, `interaction ${c.callerImpl} -> ${c.calleeImpl}`);
+    }
+    interactions.set(key, table);
+  }
+  return {
+    components,
+    implementations: assembly.components.map((c) => c.implementations.map((i) => i.name)),
+    mean: assembly.components.map((c) => c.implementations.map((i) => compileCost(i.mean, `mean of ${i.name} (${c.name})`))),
+    sd: assembly.components.map((c) => c.implementations.map((i) => (i.sd === undefined ? undefined : compileCost(i.sd, `sd of ${i.name} (${c.name})`)))),
+    qos: assembly.components.map((c) => c.implementations.map((i) => i.qos)),
+    root: site(assembly.callGraph, "(root)"),
+    interactions,
+  };
+}
+
+/** Options that shape the cost tables. */
+export interface CostOptions {
+  /** Risk aversion k: each invocation costs mean + k·sd (default 0). */
+  readonly riskK?: number;
+  /** Quality-of-service constraints excluding implementations. */
+  readonly constraints?: readonly QosConstraint[];
+}
+
+/**
+ * Evaluates the cost tables of a compiled assembly for one input.
+ * @throws AnalysisInputError when a cost is negative or not finite, or when constraints exclude
+ *   every implementation of a component
+ */
+export function evaluateCosts(ca: CompiledAssembly, inputs: Inputs, options: CostOptions = {}): CostTables {
+  const k = options.riskK ?? 0;
+  const nc = ca.components.length;
+  const unit = ca.implementations.map((impls) => new Float64Array(impls.length));
+  const edgeMap = new Map<string, { a: number; b: number; cost: Float64Array }>();
+  const check = (v: number, what: string): number => {
+    if (!Number.isFinite(v) || v < 0) throw new AnalysisInputError(`${what} is ${v} at ${JSON.stringify(inputs)} (costs must be finite and >= 0)`);
+    return v;
+  };
+  const walk = (s: CompiledSite, env: Inputs, multiplicity: number, parent: number): void => {
+    const calls = multiplicity * check(s.calls(env), `invocation count of ${ca.components[s.component]}`);
+    let local: Inputs = env;
+    if (s.args.length > 0) {
+      const next: Record<string, number> = { ...env };
+      for (const [name, f] of s.args) next[name] = f(env);
+      local = next;
+    }
+    const c = s.component;
+    if (calls > 0) {
+      for (let i = 0; i < unit[c]!.length; i++) {
+        const name = `${ca.implementations[c]![i]} (${ca.components[c]})`;
+        let cost = check(ca.mean[c]![i]!(local), `mean cost of ${name}`);
+        const sd = ca.sd[c]![i];
+        if (sd && k !== 0) cost += k * check(sd(local), `sd of ${name}`);
+        unit[c]![i]! += calls * cost;
+      }
+      if (parent >= 0) {
+        const table = ca.interactions.get(`${parent}:${c}`);
+        if (table && parent === c) {
+          // A component calling itself always pairs an implementation with itself.
+          for (let i = 0; i < table.length; i++) {
+            const f = table[i]![i];
+            if (f) unit[c]![i]! += calls * check(f(local), `interaction cost ${ca.implementations[c]![i]} -> itself`);
+          }
+        } else if (table) {
+          const a = Math.min(parent, c);
+          const b = Math.max(parent, c);
+          const nb = ca.implementations[b]!.length;
+          const key = `${a}:${b}`;
+          let e = edgeMap.get(key);
+          if (!e) edgeMap.set(key, (e = { a, b, cost: new Float64Array(ca.implementations[a]!.length * nb) }));
+          for (let i = 0; i < table.length; i++)
+            for (let j = 0; j < table[i]!.length; j++) {
+              const f = table[i]![j];
+              if (!f) continue;
+              const v = calls * check(f(local), `interaction cost ${ca.implementations[parent]![i]} -> ${ca.implementations[c]![j]}`);
+              // Tables are stored with the lower component index first.
+              if (parent < c) e.cost[i * nb + j]! += v;
+              else e.cost[j * nb + i]! += v;
+            }
+        }
+      }
+    }
+    for (const child of s.children) walk(child, local, calls, c);
+  };
+  walk(ca.root, inputs, 1, -1);
+
+  const excluded: Exclusion[] = [];
+  const allowed: number[][] = [];
+  for (let c = 0; c < nc; c++) {
+    const ok: number[] = [];
+    ca.implementations[c]!.forEach((impl, i) => {
+      const q = ca.qos[c]![i];
+      for (const con of options.constraints ?? []) {
+        const v = q?.[con.key];
+        let reason: string | undefined;
+        if (v === undefined) reason = `no value for quality attribute '${con.key}'`;
+        else if (con.min !== undefined && v < con.min) reason = `${con.key} = ${v} < ${con.min}`;
+        else if (con.max !== undefined && v > con.max) reason = `${con.key} = ${v} > ${con.max}`;
+        if (reason) {
+          excluded.push({ component: ca.components[c]!, implementation: impl, reason });
+          return;
+        }
+      }
+      ok.push(i);
+    });
+    if (ok.length === 0) throw new AnalysisInputError(`quality-of-service constraints exclude every implementation of '${ca.components[c]}'`);
+    allowed.push(ok);
+  }
+  return { unit, edges: [...edgeMap.values()], allowed, excluded };
+}

@@ -1,0 +1,105 @@
+/**
+ * Crossover points: where the best implementation changes as one input varies.
+ *
+ * @packageDocumentation
+ */
+import { AnalysisInputError } from "../errors.js";
+import type { Assembly } from "./assembly.js";
+import type { Inputs } from "./cost-model.js";
+import { prepareAssembly, selectImplementations, type Assignment, type PreparedAssembly, type SelectOptions } from "./select.js";
+
+/** Options of {@link findCrossovers}. */
+export interface CrossoverOptions extends SelectOptions {
+  /** Input that varies. */
+  readonly variable: string;
+  /** Lower end of the range. */
+  readonly from: number;
+  /** Upper end of the range. */
+  readonly to: number;
+  /** Other inputs, held fixed. */
+  readonly inputs?: Inputs;
+  /** Grid points scanned before refinement (default 128). */
+  readonly samples?: number;
+  /** Grid spacing (default "linear"; "log" needs from > 0). */
+  readonly spacing?: "linear" | "log";
+}
+
+/** One change of the best assembly. */
+export interface Crossover {
+  /** Value of the variable where the choice changes (bisection to ~1e-12 relative). */
+  readonly at: number;
+  /** Components whose implementation changes there. */
+  readonly changes: readonly { readonly component: string; readonly from: string; readonly to: string }[];
+}
+
+/** A range of the variable with one best assembly. */
+export interface SelectionInterval {
+  readonly from: number;
+  readonly to: number;
+  readonly assignment: Assignment;
+}
+
+/** Result of {@link findCrossovers}. */
+export interface CrossoverResult {
+  readonly variable: string;
+  readonly crossovers: readonly Crossover[];
+  readonly intervals: readonly SelectionInterval[];
+}
+
+/**
+ * Scans `variable` over [from, to], and refines by bisection every point where the exact optimum
+ * changes. Changes narrower than the grid spacing are found only if the choice differs at grid
+ * points; raise `samples` for finer structure.
+ * @throws AnalysisInputError for an empty or invalid range, or the errors of {@link selectImplementations}
+ */
+export function findCrossovers(assembly: Assembly | PreparedAssembly, options: CrossoverOptions): CrossoverResult {
+  const { variable, from, to } = options;
+  if (!(from < to)) throw new AnalysisInputError(`crossover range must have from < to, got [${from}, ${to}]`);
+  const spacing = options.spacing ?? "linear";
+  if (spacing === "log" && !(from > 0)) throw new AnalysisInputError("log spacing needs a positive lower end");
+  const samples = Math.max(2, options.samples ?? 128);
+  const prepared = "compiled" in assembly ? assembly : prepareAssembly(assembly);
+  const at = (x: number): Assignment => selectImplementations(prepared, { ...options.inputs, [variable]: x }, { ...options, coreComponents: undefined }).optimum.assignment;
+  const same = (a: Assignment, b: Assignment): boolean => Object.keys(a).every((k) => a[k] === b[k]);
+  const grid = Array.from({ length: samples }, (_, i) =>
+    spacing === "log" ? from * Math.pow(to / from, i / (samples - 1)) : from + ((to - from) * i) / (samples - 1),
+  );
+  const crossovers: Crossover[] = [];
+  const intervals: SelectionInterval[] = [];
+  let start = from;
+  let left = at(grid[0]!);
+  const refine = (a: number, ca: Assignment, b: number, cb: Assignment): void => {
+    // Invariant: the choice at a is ca, at b it is cb ≠ ca.
+    let lo = a;
+    let hi = b;
+    for (let k = 0; k < 200 && hi - lo > 1e-12 * Math.max(1, Math.abs(lo)); k++) {
+      const mid = lo + (hi - lo) / 2;
+      if (same(at(mid), ca)) lo = mid;
+      else hi = mid;
+    }
+    const right = at(hi);
+    const x = (lo + hi) / 2;
+    const prev = crossovers[crossovers.length - 1];
+    if (prev && Math.abs(prev.at - x) <= 1e-9 * Math.max(1, Math.abs(x))) {
+      // Two components that cross at the same point (up to rounding) make one crossover.
+      const before = intervals[intervals.length - 1]!.assignment;
+      crossovers[crossovers.length - 1] = { at: prev.at, changes: diff(before, right) };
+    } else {
+      crossovers.push({ at: x, changes: diff(ca, right) });
+      intervals.push({ from: start, to: x, assignment: ca });
+      start = x;
+    }
+    if (!same(right, cb)) refine(hi, right, b, cb);
+  };
+  for (let i = 1; i < grid.length; i++) {
+    const c = at(grid[i]!);
+    if (!same(c, left)) refine(grid[i - 1]!, left, grid[i]!, c);
+    left = c;
+  }
+  intervals.push({ from: start, to, assignment: left });
+  return { variable, crossovers, intervals };
+}
+
+function diff(a: Assignment, b: Assignment): { component: string; from: string; to: string }[] {
+  return Object.keys(a).filter((c) => a[c] !== b[c]).map((c) => ({ component: c, from: a[c]!, to: b[c]! }));
+}

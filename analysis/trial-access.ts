@@ -1,0 +1,68 @@
+/**
+ * Shared access to {@link Trial}s for the analysis adapters: views by name, metric lookup with
+ * typed errors, and values of one timer.
+ *
+ * @packageDocumentation
+ */
+import { derivedView, threadView, type ProfileView, type Trial, type DerivedKind } from "../profile/index.js";
+import { AnalysisInputError } from "./errors.js";
+
+/** Which values of a trial to use: a derived thread ("mean", "max", ...) or one thread by index. */
+export type ViewChoice = DerivedKind | number;
+
+/**
+ * The view of `trial` for `choice`.
+ * @throws AnalysisInputError for a thread index the trial does not have
+ */
+export function viewOf(trial: Trial, choice: ViewChoice): ProfileView {
+  if (typeof choice === "number") {
+    if (!(Number.isInteger(choice) && choice >= 0 && choice < trial.threads.length))
+      throw new AnalysisInputError(`no thread ${choice}; the trial has ${trial.threads.length}`, trial.source);
+    return threadView(trial, choice);
+  }
+  return derivedView(trial, choice);
+}
+
+/**
+ * Index of metric `name` in `trial` (exact, then case-insensitive); without a name, TIME if the
+ * trial has it, else the first metric.
+ * @throws AnalysisInputError listing the trial's metrics
+ */
+export function metricOf(trial: Trial, name?: string): number {
+  if (name === undefined) {
+    const i = trial.metrics.findIndex((m) => m.toUpperCase() === "TIME");
+    return i >= 0 ? i : 0;
+  }
+  let i = trial.metrics.indexOf(name);
+  if (i < 0) i = trial.metrics.findIndex((m) => m.toLowerCase() === name.toLowerCase());
+  if (i < 0) throw new AnalysisInputError(`no metric '${name}'; the trial has ${trial.metrics.join(", ")}`, trial.source);
+  return i;
+}
+
+/**
+ * Index of timer `name` in `trial`: the exact name, else the only flat timer whose name starts
+ * with it, else the only flat timer whose name contains it (so `main` finds
+ * `int main(int, char **) C [{mdrun.c} {56,1}-{516,1}]`). The name `(top)` means the flat timer
+ * with the largest inclusive value of the first metric on average.
+ * @throws AnalysisInputError when nothing or several timers match (naming up to 5 of them)
+ */
+export function timerOf(trial: Trial, name: string): number {
+  const t = trial.findTimer(name);
+  if (t) return t.index;
+  const flat = trial.timers.filter((x) => !x.isCallpath);
+  if (name === "(top)") {
+    const mean = derivedView(trial, "mean");
+    let best = -1;
+    for (const x of flat) if (mean.present[x.index] === 1 && (best < 0 || mean.inclusive[0]![x.index]! > mean.inclusive[0]![best]!)) best = x.index;
+    if (best >= 0) return best;
+    throw new AnalysisInputError("the trial has no flat timer", trial.source);
+  }
+  const lower = name.toLowerCase();
+  for (const match of [(x: string) => x.startsWith(lower), (x: string) => x.includes(lower)]) {
+    const hits = flat.filter((x) => match(x.name.toLowerCase()));
+    if (hits.length === 1) return hits[0]!.index;
+    if (hits.length > 1)
+      throw new AnalysisInputError(`timer name '${name}' is ambiguous: ${hits.slice(0, 5).map((x) => `'${x.name}'`).join(", ")}${hits.length > 5 ? ` and ${hits.length - 5} more` : ""}`, trial.source);
+  }
+  throw new AnalysisInputError(`no timer '${name}'`, trial.source);
+}

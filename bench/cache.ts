@@ -1,0 +1,144 @@
+import {
+  NodeModel,
+  PATTERN_RANDOM,
+  PATTERN_SEQUENTIAL,
+  PATTERN_STRIDED,
+  ReferenceHierarchy,
+  createKernelCost,
+  levelGeometry,
+  levelMissesPerPass,
+  resolveMachine,
+  squarePatchStride,
+  tlbGeometry,
+  type CacheGeometry,
+  type KernelSpec,
+} from "../machine/index.js";
+import { cpus, loadavg } from "node:os";
+import { formatRate, printTable, timeBest, type Benchmark } from "./registry.js";
+
+const WORK = { elementSize: 8, loads: 3, stores: 1, flops: 8, otherInstructions: 12 } as const;
+
+/** The papers' Figure 3 observation as a table: strided/sequential time ratio against array size. */
+function ratioTable(): void {
+  const full = new NodeModel(resolveMachine("xeon-2.8ghz-512k"));
+  const half = new NodeModel(resolveMachine("xeon-2.8ghz-512k", { "l2.size": 256 * 1024 }));
+  const out = createKernelCost();
+  const rows: (string | number)[][] = [];
+  for (let k = 0; k <= 36; k += 2) {
+    const q = Math.round(1000 * 1.2 ** k);
+    const seq: KernelSpec = { ...WORK, elements: q, pattern: "sequential" };
+    const str: KernelSpec = { ...WORK, elements: q, pattern: "strided", stride: squarePatchStride(q) };
+    const ts = full.kernelCost(seq, undefined, out).duration;
+    const tt = full.kernelCost(str, undefined, out).duration;
+    const hs = half.kernelCost(seq, undefined, out).duration;
+    const ht = half.kernelCost(str, undefined, out).duration;
+    rows.push([q, `${((q * 8) / 1024).toFixed(0)} KiB`, str.stride!, ts.toFixed(1), tt.toFixed(1), (tt / ts).toFixed(2), (ht / hs).toFixed(2)]);
+  }
+  console.log("xeon-2.8ghz-512k, 1 double array, stride = ceil(sqrt(Q)); times in microseconds");
+  printTable(["Q", "array", "stride", "seq us", "strided us", "ratio (512 kB L2)", "ratio (256 kB L2)"], rows);
+}
+
+/** A plain Map-based LRU hierarchy: the baseline the typed-array reference cache is measured against. */
+class MapLru {
+  private readonly sets: Map<number, true>[];
+  misses = 0;
+  constructor(private readonly g: CacheGeometry) {
+    this.sets = Array.from({ length: g.sets }, () => new Map<number, true>());
+  }
+  access(address: number): boolean {
+    const line = Math.floor(address / this.g.sector);
+    const set = this.sets[Math.floor(address / this.g.line) % this.g.sets];
+    if (set.has(line)) {
+      set.delete(line);
+      set.set(line, true);
+      return false;
+    }
+    this.misses++;
+    if (set.size >= this.g.assoc * (this.g.line / this.g.sector)) set.delete(set.keys().next().value!);
+    set.set(line, true);
+    return true;
+  }
+}
+
+function streamAddresses(q: number, stride: number): Float64Array {
+  const out = new Float64Array(q);
+  const rows = Math.ceil(q / stride);
+  let n = 0;
+  for (let c = 0; c < stride; c++) for (let i = 0; i < rows; i++) {
+    const j = i * stride + c;
+    if (j < q) out[n++] = j * 8;
+  }
+  return out;
+}
+
+export const cacheBenchmark: Benchmark = {
+  name: "cache",
+  summary: "strided/sequential ratio curve; analytical miss model level-evaluations/s; reference cache accesses/s vs a Map-based LRU",
+  run(args) {
+    const quick = args.includes("--quick");
+    ratioTable();
+
+    // Analytical model: kernels over the Xeon's L1, L2 and TLB, by access pattern.
+    const cfg = resolveMachine("xeon-2.8ghz-512k");
+    const geoms = [levelGeometry(cfg.l1!), levelGeometry(cfg.l2!), tlbGeometry(cfg.tlb)];
+    const sizes = Array.from({ length: 240 }, (_, k) => Math.round(500 * 1.05 ** k));
+    const classes: [string, number, (q: number, k: number) => number][] = [
+      ["sequential", PATTERN_SEQUENTIAL, () => 1],
+      ["strided, ceil(sqrt Q)", PATTERN_STRIDED, (q) => squarePatchStride(q)],
+      ["strided, 2..62", PATTERN_STRIDED, (_q, k) => 2 + (k % 61)],
+      ["random", PATTERN_RANDOM, () => 1],
+    ];
+    const reps = quick ? 2 : 5;
+    let sink = 0;
+    const rows: (string | number)[][] = [];
+    // Same-run baseline: replaying one access through the reference hierarchy.
+    const q = quick ? 200_000 : 1_000_000;
+    const h = new ReferenceHierarchy(geoms.slice(0, 2), geoms[2]);
+    const seqK: KernelSpec = { ...WORK, elements: q, pattern: "sequential" };
+    const strK: KernelSpec = { ...WORK, elements: q, pattern: "strided", stride: squarePatchStride(q) };
+    const refSeq = timeBest(() => void h.replayPass(seqK));
+    const refStr = timeBest(() => void h.replayPass(strK));
+    const perAccess = (refSeq + refStr) / (2 * q);
+    for (const [name, p, strideOf] of classes) {
+      const t = timeBest(() => {
+        for (let r = 0; r < reps; r++) for (let k = 0; k < sizes.length; k++) for (const g of geoms) sink += levelMissesPerPass(g, sizes[k], 8, 1, p, strideOf(sizes[k], k));
+      });
+      const evals = reps * sizes.length * geoms.length;
+      rows.push([`analytical, ${name}`, "level evaluations", `${formatRate(evals / t)}/s`, `one evaluation = ${(t / evals / perAccess).toFixed(1)} replayed accesses`]);
+    }
+    // node.kernelCost on repeated kernel shapes (the memo of analytical misses hits).
+    const node = new NodeModel(cfg);
+    const out = createKernelCost();
+    const specs: KernelSpec[] = [];
+    for (const [, p, strideOf] of classes) for (let k = 0; k < sizes.length; k += 8) specs.push({ ...WORK, elements: sizes[k], pattern: p === PATTERN_SEQUENTIAL ? "sequential" : p === PATTERN_STRIDED ? "strided" : "random", stride: strideOf(sizes[k], k) });
+    for (const k of specs) node.kernelCost(k, undefined, out);
+    const costReps = quick ? 200 : 1000;
+    const costSeconds = timeBest(() => {
+      for (let r = 0; r < costReps; r++) for (const k of specs) sink += node.kernelCost(k, undefined, out).duration;
+    });
+    const invocations = costReps * specs.length;
+    rows.push(["node.kernelCost, repeated shapes", "level evaluations (3 per call)", `${formatRate((3 * invocations) / costSeconds)}/s`, `${formatRate(invocations / costSeconds)} calls/s; one call = ${(costSeconds / invocations / perAccess).toFixed(1)} replayed accesses`]);
+    // Baseline: Map-based LRU hierarchy (L1, L2, TLB) on the same address streams.
+    const mapReplay = (addresses: Float64Array) => () => {
+      const l1 = new MapLru(geoms[0]);
+      const l2 = new MapLru(geoms[1]);
+      const tlb = new MapLru(geoms[2]);
+      for (let i = 0; i < addresses.length; i++) {
+        tlb.access(addresses[i]);
+        if (l1.access(addresses[i])) l2.access(addresses[i]);
+      }
+      sink += l2.misses;
+    };
+    const mapSeq = timeBest(mapReplay(streamAddresses(q, 1)), 2);
+    const mapStr = timeBest(mapReplay(streamAddresses(q, strK.stride!)), 2);
+    rows.push(
+      ["reference cache, sequential", "accesses (L1+L2+TLB)", `${formatRate(q / refSeq)}/s`, `${(mapSeq / refSeq).toFixed(1)} x Map LRU`],
+      ["reference cache, strided", "accesses (L1+L2+TLB)", `${formatRate(q / refStr)}/s`, `${(mapStr / refStr).toFixed(1)} x Map LRU`],
+      ["Map LRU baseline, sequential", "accesses (L1+L2+TLB)", `${formatRate(q / mapSeq)}/s`, "1.0"],
+      ["Map LRU baseline, strided", "accesses (L1+L2+TLB)", `${formatRate(q / mapStr)}/s`, "1.0"],
+    );
+    console.log(`\nspeed (load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores: absolute rates are shared-machine figures; compare the ratios)`);
+    printTable(["engine", "work", "rate", "ratio (same run)"], rows);
+    if (!Number.isFinite(sink)) console.log("(sink)");
+  },
+};

@@ -1,0 +1,155 @@
+import { Simulation } from "../engine/index.js";
+import { ANY_SOURCE, MpiWorld, ghostExchange, haloPlan, type BlockDecomposition } from "../machine/index.js";
+import { formatRate, printTable, type Benchmark } from "./registry.js";
+
+function gc(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
+function heapBytes(): number {
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+}
+
+function placement(ranks: number, perNode: number) {
+  return { nodes: Math.ceil(ranks / perNode), rankToNode: Int32Array.from({ length: ranks }, (_, r) => Math.floor(r / perNode)) };
+}
+
+interface Outcome {
+  messages: number;
+  /** Wall-clock seconds of the run. */
+  seconds: number;
+  /** CPU seconds of this process during the run (less disturbed by other builders on the machine). */
+  cpuSeconds: number;
+  events: number;
+  simulatedUs: number;
+}
+
+function timed(sim: Simulation, world: MpiWorld): Outcome {
+  const c0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  world.run();
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  const c = process.cpuUsage(c0);
+  world.finalize();
+  return { messages: world.messages, seconds, cpuSeconds: (c.user + c.system) / 1e6, events: sim.eventsProcessed, simulatedUs: sim.now };
+}
+
+/** Each rank: `iters` times (compute 50 us, allreduce of 8 bytes, every 4th iteration a 64 KiB allreduce). */
+function allreduceLoop(ranks: number, iters: number): Outcome {
+  const sim = new Simulation({ seed: 1 });
+  const world = new MpiWorld(sim, { placement: placement(ranks, 4), network: { preset: "infiniband-4x" } });
+  world.launch(function* (c) {
+    for (let i = 0; i < iters; i++) {
+      yield sim.timeout(50);
+      yield* c.allreduce(i % 4 === 3 ? 65536 : 8);
+    }
+  });
+  return timed(sim, world);
+}
+
+/** Each rank of a 64 x 64 periodic grid: `iters` ghost exchanges (width 2, 2 x 2 patches of 32^2 cells, 40 B/cell). */
+function haloLoop(side: number, iters: number): Outcome {
+  const ranks = side * side;
+  const sim = new Simulation({ seed: 1 });
+  const world = new MpiWorld(sim, { placement: placement(ranks, 4), network: { preset: "myrinet-2000" } });
+  const d: BlockDecomposition = { ranks: [side, side], patches: [2 * side, 2 * side], patchCells: [32, 32], ghostWidth: 2, bytesPerCell: 40, periodic: true };
+  world.launch(function* (c) {
+    const plan = haloPlan(d, c.rank, 0);
+    for (let i = 0; i < iters; i++) {
+      yield sim.timeout(100);
+      yield* ghostExchange(c, plan);
+    }
+  });
+  return timed(sim, world);
+}
+
+/** Baseline: kernel events/s of generator processes that only wait on timeouts (the floor of any process-based model). */
+function kernelBaseline(processes: number, rounds: number): number {
+  const sim = new Simulation({ seed: 1 });
+  for (let i = 0; i < processes; i++)
+    sim.process(
+      (function* () {
+        for (let k = 0; k < rounds; k++) yield sim.timeout(1 + (i % 7));
+      })(),
+    );
+  const t0 = process.hrtime.bigint();
+  sim.run();
+  return sim.eventsProcessed / (Number(process.hrtime.bigint() - t0) / 1e9);
+}
+
+/** Bytes per rank of an MPI world with every communicator created, after a run has finished: measured heap and the world's own count. */
+function bytesPerRank(ranks: number): [number, number] {
+  gc();
+  const before = heapBytes();
+  const sim = new Simulation({ seed: 1 });
+  const world = new MpiWorld(sim, { placement: placement(ranks, 4), network: { preset: "infiniband-4x" } });
+  world.launch(function* (c) {
+    yield* c.allreduce(8);
+  });
+  world.run();
+  gc();
+  const after = heapBytes();
+  if (world.size !== ranks) throw new Error("world lost ranks");
+  return [(after - before) / ranks, world.stateBytes() / ranks];
+}
+
+/** Bytes per rank with every rank's process alive and blocked in a receive (world, communicators, processes, posted receives). */
+function bytesPerBlockedRank(ranks: number): number {
+  gc();
+  const before = heapBytes();
+  const sim = new Simulation({ seed: 1 });
+  const world = new MpiWorld(sim, { placement: placement(ranks, 4), network: { preset: "infiniband-4x" } });
+  world.launch(function* (c) {
+    yield* c.recv(ANY_SOURCE, 0);
+  });
+  const res = sim.run({ onDeadlock: "report" });
+  gc();
+  const after = heapBytes();
+  if (res.blocked.length !== ranks) throw new Error("expected every rank blocked");
+  return (after - before) / ranks;
+}
+
+export const networkBenchmark: Benchmark = {
+  name: "network",
+  summary: "MPI layer: simulated messages per wall second (allreduce loop on 1024/16384 ranks, halo exchange on 4096) and bytes per rank",
+  run(args) {
+    const quick = args.includes("--quick");
+    allreduceLoop(256, 5); // warm the JIT
+    haloLoop(8, 3);
+    // Baseline in the same run: the machine is shared, so only ratios are comparable between runs.
+    const base = kernelBaseline(4096, quick ? 100 : 400);
+    const rows: (string | number)[][] = [];
+    const cases: [string, () => Outcome][] = [
+      ["allreduce loop, 1024 ranks", () => allreduceLoop(1024, quick ? 20 : 100)],
+      ["allreduce loop, 16384 ranks", () => allreduceLoop(16384, quick ? 3 : 12)],
+      ["halo exchange, 4096 ranks", () => haloLoop(64, quick ? 5 : 20)],
+    ];
+    for (const [name, fn] of cases) {
+      const o = fn();
+      const rate = o.messages / o.seconds;
+      rows.push([
+        name,
+        o.messages.toExponential(2),
+        (o.events / o.messages).toFixed(2),
+        o.seconds.toFixed(2),
+        `${formatRate(rate)}/s`,
+        `${formatRate(o.messages / o.cpuSeconds)}/s`,
+        `${(rate / base).toFixed(2)}`,
+        (o.simulatedUs / 1e3).toFixed(1),
+      ]);
+    }
+    printTable(["workload", "messages", "events/msg", "wall s", "messages/wall s", "messages/CPU s", "ratio to kernel events/s", "simulated ms"], rows);
+    console.log(`baseline: generator-process kernel events/s in this run = ${formatRate(base)}/s`);
+    const gcOk = typeof (globalThis as { gc?: unknown }).gc === "function";
+    for (const ranks of [1024, 16384]) {
+      const [heap, own] = bytesPerRank(ranks);
+      const blocked = bytesPerBlockedRank(ranks);
+      const na = "n/a (run with --expose-gc)";
+      console.log(
+        `memory, ${ranks} ranks: at rest (world + communicators, processes finished) heap ${gcOk ? heap.toFixed(0) : na} B/rank, MPI state ${own.toFixed(0)} B/rank; ` +
+          `every rank's process alive and blocked in MPI_Recv: heap ${gcOk ? blocked.toFixed(0) : na} B/rank`,
+      );
+    }
+  },
+};

@@ -1,0 +1,128 @@
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync, statSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gunzipSync } from "node:zlib";
+import { formatTauProfile, readPackedProfile, readTauProfile, TrialBuilder, writeTauProfile, type Trial } from "../profile/index.js";
+import { printTable, timeBest, type Benchmark } from "./registry.js";
+
+/** `../shared/data` from the project root (the bench runs from dist/bench). */
+function dataDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 4; i++) {
+    const candidate = join(dir, "..", "shared", "data");
+    if (existsSync(candidate)) return candidate;
+    dir = dirname(dir);
+  }
+  return join(process.cwd(), "..", "shared", "data");
+}
+
+/**
+ * A synthetic trial shaped like a real MPI run: `ranks` ranks, TIME and one counter, `routines`
+ * routines written flat and as root-anchored callpaths, two user events.
+ */
+function syntheticTrial(ranks: number, routines: number): Trial {
+  const b = new TrialBuilder({ metrics: ["TIME", "PAPI_FP_INS"] });
+  const root = b.timer(".TAU application", ["TAU_DEFAULT"]);
+  const flat = Array.from({ length: routines }, (_, i) => b.timer(`routine_${i}(double *, int) C [{solver.c} {${i},1}-{${i + 20},1}]`, ["TAU_USER"]));
+  const paths = flat.map((_, i) => b.callpath([".TAU application", b.timerInfo(flat[i]).name], ["TAU_CALLPATH", "TAU_USER"]));
+  const ev = [b.userEvent("Message size for all-reduce"), b.userEvent("Message size for broadcast : .TAU application => MPI_Bcast()")];
+  for (let r = 0; r < ranks; r++) {
+    const th = b.addThread(r);
+    let total = 0;
+    for (let i = 0; i < routines; i++) {
+      const t = 1000 + ((r * 7919 + i * 104729) % 100000);
+      total += t;
+      const v = { calls: 1 + (i % 50), subroutines: 0, exclusive: [t, t * 12.5], inclusive: [t, t * 12.5] };
+      b.setValues(th, flat[i], v);
+      b.setValues(th, paths[i], v);
+    }
+    b.setValues(th, root, { calls: 1, subroutines: routines, exclusive: [5000, 1e6], inclusive: [total + 5000, total * 12.5 + 1e6] });
+    for (const e of ev) for (let k = 1; k <= 8; k++) b.addEventSample(th, e, k * 512);
+  }
+  return b.build();
+}
+
+function dirBytes(dir: string): number {
+  let n = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) n += e.isDirectory() ? dirBytes(join(dir, e.name)) : statSync(join(dir, e.name)).size;
+  return n;
+}
+
+/** Reads every file and splits it into lines: the least any text reader must do. */
+function baselineRead(dir: string): number {
+  let lines = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (e.isDirectory()) lines += baselineRead(join(dir, e.name));
+    else lines += readFileSync(join(dir, e.name), "utf8").split("\n").length;
+  }
+  return lines;
+}
+
+export const profileBenchmark: Benchmark = {
+  name: "profile",
+  summary: "TAU text read/write MB/s (256 ranks), ParaProf .ppk read time (mpas.ppk, 128 ranks)",
+  run() {
+    const scratch = mkdtempSync(join(tmpdir(), "ccasim-bench-profile-"));
+    try {
+      const ranks = 256;
+      const trial = syntheticTrial(ranks, 150);
+      const dir = join(scratch, "trial");
+      const files = formatTauProfile(trial);
+      writeTauProfile(trial, dir);
+      const bytes = dirBytes(dir);
+      const mb = bytes / 1e6;
+
+      const tWrite = timeBest(() => writeTauProfile(trial, dir, { overwrite: true }), 5);
+      const tWriteRaw = timeBest(() => {
+        const d = join(scratch, "raw");
+        rmSync(d, { recursive: true, force: true });
+        mkdirSync(join(d, "MULTI__TIME"), { recursive: true });
+        mkdirSync(join(d, "MULTI__PAPI_FP_INS"), { recursive: true });
+        for (const f of files) writeFileSync(join(d, f.path), f.text);
+      }, 5);
+      const tFormat = timeBest(() => formatTauProfile(trial), 5);
+      let read: Trial | undefined;
+      const tRead = timeBest(() => {
+        read = readTauProfile(dir);
+      }, 5);
+      const tReadRaw = timeBest(() => baselineRead(dir), 5);
+      if (read!.threads.length !== ranks) throw new Error("lost threads");
+
+      console.log(`synthetic trial: ${ranks} ranks x ${trial.timers.length} timers x ${trial.metrics.length} metrics, ${files.length} files, ${mb.toFixed(1)} MB`);
+      printTable(
+        ["operation", "seconds", "MB/s", "vs baseline"],
+        [
+          ["text read (readTauProfile)", tRead.toFixed(3), (mb / tRead).toFixed(1), `${(tRead / tReadRaw).toFixed(2)}x of read+split`],
+          ["  baseline: readFileSync + split lines", tReadRaw.toFixed(3), (mb / tReadRaw).toFixed(1), "1.00x"],
+          ["text write (writeTauProfile)", tWrite.toFixed(3), (mb / tWrite).toFixed(1), `${(tWrite / tWriteRaw).toFixed(2)}x of raw write`],
+          ["  format only (formatTauProfile)", tFormat.toFixed(3), (mb / tFormat).toFixed(1), ""],
+          ["  baseline: writeFileSync of the same bytes", tWriteRaw.toFixed(3), (mb / tWriteRaw).toFixed(1), "1.00x"],
+        ],
+      );
+
+      const ppk = join(dataDir(), "tau", "ppk", "mpas.ppk");
+      if (!existsSync(ppk)) {
+        console.log(`\n(mpas.ppk not found at ${ppk}; skipping the packed-profile measurement)`);
+        return;
+      }
+      const raw = readFileSync(ppk);
+      let t: Trial | undefined;
+      const tPpk = timeBest(() => {
+        t = readPackedProfile(ppk);
+      }, 5);
+      const tGunzip = timeBest(() => gunzipSync(raw), 5);
+      const inflated = gunzipSync(raw).length / 1e6;
+      console.log(`\nmpas.ppk: ${t!.threads.length} ranks x ${t!.timers.length} timers x ${t!.metrics.length} metrics, ${(raw.length / 1e6).toFixed(2)} MB compressed, ${inflated.toFixed(2)} MB inflated`);
+      printTable(
+        ["operation", "seconds", "vs baseline"],
+        [
+          ["ppk read (readPackedProfile)", tPpk.toFixed(3), `${(tPpk / tGunzip).toFixed(2)}x of gunzip`],
+          ["  baseline: gunzip only", tGunzip.toFixed(3), "1.00x"],
+        ],
+      );
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  },
+};

@@ -1,0 +1,255 @@
+import { extname } from "node:path";
+import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
+import { readExtrap, readRecords, readTrial, type Trial } from "../../profile/index.js";
+import {
+  fitFamilies,
+  fitModels,
+  observationsAcrossTrials,
+  observationsFromParameterTimers,
+  observationsFromRecords,
+  type FitReport,
+  type TrialParameter,
+} from "../../analysis/index.js";
+import { formatNumber, formatTable, list, numberOption, toJson } from "./analysis-io.js";
+
+const HELP = `ccasim fit: fit performance models T(Q) to measurements and print them as formulas and as
+mathjs cost expressions a scenario can use
+
+Usage:
+  ccasim fit <records.csv|records.jsonl|run-dir>... --parameter <name> [--component C] [--method M] [--value V]
+  ccasim fit <trial> --param-timer <routine> --parameter <name>
+  ccasim fit <trial> <trial>... --timer <name> --q <rule>
+  ccasim fit <trial> <trial>... --user-event <name> --q <rule>
+  ccasim fit <extrap.txt|.json|.jsonl> [--callpath P] [--metric M]
+
+Inputs:
+  records        per-invocation records (CSV or JSON Lines, or a trial directory holding
+                 records.csv/records.jsonl), pooled over all inputs: Q is the record parameter
+                 --parameter, T is --value (wallTime by default; computeTime, mpiTime, or a counter)
+  TAU_PARAM      timers named '<routine> [ <param> = <value> ]': Q is the value, T the per-call
+                 inclusive time (one observation per thread)
+  trials         one timer (or the mean of a user event, --user-event) across several trials
+                 (directories or .ppk files); a timer is found by its full name or a unique part of
+                 it ('(top)' is the top-level timer); Q comes from --q:
+                   metadata:<key>   a numeric metadata attribute
+                   path:<regex>     the first number group of the regex applied to the trial's path
+                   ranks | threads  the number of ranks or threads
+  Extra-P        text, JSON or JSON Lines inputs with one parameter: every callpath and metric is
+                 fitted (or only --callpath/--metric)
+
+Model search (the mean of T at each Q, and separately its standard deviation):
+  --family <spec>     family to search (repeatable): ${fitFamilies.names().join(", ")}.
+                      Options after a colon: polynomial:degree=2, polynomial:maxDegree=4,
+                      pmnf:negative=true, segmented:inner=linear. Default: constant, polynomial,
+                      power-law, pmnf (Extra-P's normal form over its 42 exponent pairs).
+  --criterion <c>     loo-smape (default; leave-one-out SMAPE as Extra-P) or adjusted-r2
+  --weighted          weight the mean fit by count / sd^2 at each Q
+  --no-sd             do not fit the standard deviation
+  --variable <name>   variable name in formulas and expressions (default Q)
+  --predict <Q>       also print the prediction and 95 % prediction interval at Q (repeatable)
+  --top <n>           candidates to list (default 5)
+  --metric <name>     metric of trial inputs (default TIME); --view mean|max|<thread>|each
+  --exclusive         use exclusive instead of inclusive values of trial inputs
+  --json              print the reports as JSON
+
+Least squares uses Householder QR on column-scaled design matrices; leave-one-out errors are exact
+(via leverages). A two-segment model is always tried, and a change point is flagged when the
+exponent (or slope) changes materially and significantly.
+
+Examples:
+  ccasim fit run/records.csv --component StatesConstructor --parameter Q
+  ccasim fit ../shared/data/tau/powercap/cap*_wrapped_lu8 --timer '.TAU application' --q path:cap(\\d+)
+  ccasim fit ../shared/data/tau/ppk/gromacs-scaling/*.ppk --timer '.TAU application' --q ranks`;
+
+const OPTIONS = {
+  parameter: { type: "string" },
+  component: { type: "string" },
+  method: { type: "string" },
+  value: { type: "string" },
+  "param-timer": { type: "string" },
+  timer: { type: "string" },
+  "user-event": { type: "string" },
+  q: { type: "string" },
+  callpath: { type: "string" },
+  metric: { type: "string" },
+  view: { type: "string" },
+  exclusive: { type: "boolean" },
+  family: { type: "string", multiple: true },
+  criterion: { type: "string" },
+  weighted: { type: "boolean" },
+  "no-sd": { type: "boolean" },
+  variable: { type: "string" },
+  predict: { type: "string", multiple: true },
+  top: { type: "string" },
+  json: { type: "boolean" },
+} as const;
+
+interface Labeled {
+  readonly title: string;
+  readonly report: FitReport;
+}
+
+function parseQRule(raw: string): TrialParameter {
+  if (raw === "ranks") return { ranks: true };
+  if (raw === "threads") return { threads: true };
+  if (raw.startsWith("metadata:")) return { metadata: raw.slice("metadata:".length) };
+  if (raw.startsWith("path:")) {
+    try {
+      return { sourcePattern: new RegExp(raw.slice("path:".length)) };
+    } catch (e) {
+      throw new UsageError(`fit: --q path: bad regular expression: ${(e as Error).message}`, "fit");
+    }
+  }
+  throw new UsageError(`fit: --q expects metadata:<key>, path:<regex>, ranks or threads, got '${raw}'`, "fit");
+}
+
+function viewOption(raw: unknown): "each" | "mean" | "max" | "min" | "total" | "stddev" | number | undefined {
+  if (raw === undefined) return undefined;
+  const s = String(raw);
+  if (["each", "mean", "max", "min", "total", "stddev"].includes(s)) return s as "each";
+  const n = Number(s);
+  if (Number.isInteger(n) && n >= 0) return n;
+  throw new UsageError(`fit: --view expects mean, max, min, total, stddev, each or a thread index, got '${s}'`, "fit");
+}
+
+function run(ctx: CommandContext): number {
+  const { values: v, positionals } = parseCommandArgs("fit", ctx.argv, OPTIONS);
+  if (positionals.length === 0) throw new UsageError("fit: give at least one input (see 'ccasim fit --help')", "fit");
+  const criterion = v.criterion === undefined ? undefined : String(v.criterion);
+  if (criterion !== undefined && criterion !== "loo-smape" && criterion !== "adjusted-r2") throw new UsageError(`fit: --criterion expects loo-smape or adjusted-r2, got '${criterion}'`, "fit");
+  const families = list(v.family);
+  const variable = v.variable === undefined ? undefined : String(v.variable);
+  const fitOptions = {
+    families: families.length > 0 ? families : undefined,
+    criterion: criterion as "loo-smape" | "adjusted-r2" | undefined,
+    weightByScatter: v.weighted === true,
+    fitStdDev: v["no-sd"] === true ? false : undefined,
+    variable,
+  };
+  const kind = v.exclusive === true ? "exclusive" : "inclusive";
+  const metric = v.metric === undefined ? undefined : String(v.metric);
+  const view = viewOption(v.view);
+  const reports: Labeled[] = [];
+  const first = positionals[0]!;
+  const ext = extname(first).toLowerCase();
+  const isExtrap = (ext === ".txt" || ext === ".json" || (ext === ".jsonl" && v.parameter === undefined)) && v.timer === undefined && v["user-event"] === undefined;
+
+  if (v.timer !== undefined || v["user-event"] !== undefined) {
+    if (v.q === undefined) throw new UsageError(`fit: --${v.timer !== undefined ? "timer" : "user-event"} needs --q (how to read Q from each trial)`, "fit");
+    if (v.timer !== undefined && v["user-event"] !== undefined) throw new UsageError("fit: give --timer or --user-event, not both", "fit");
+    const trials = positionals.map((p) => readTrial(p));
+    const obs = observationsAcrossTrials(trials, {
+      parameter: parseQRule(String(v.q)),
+      timer: v.timer === undefined ? undefined : String(v.timer),
+      userEvent: v["user-event"] === undefined ? undefined : String(v["user-event"]),
+      metric,
+      kind,
+      view,
+    });
+    reports.push({ title: `${obs.tLabel} vs ${obs.qLabel} (${trials.length} trials)`, report: fitModels(obs, fitOptions) });
+  } else if (v["param-timer"] !== undefined) {
+    if (v.parameter === undefined) throw new UsageError("fit: --param-timer needs --parameter", "fit");
+    for (const p of positionals) {
+      const obs = observationsFromParameterTimers(readTrial(p), { routine: String(v["param-timer"]), parameter: String(v.parameter), metric, kind, view });
+      reports.push({ title: `${obs.tLabel} vs ${obs.qLabel} (${p})`, report: fitModels(obs, fitOptions) });
+    }
+  } else if (isExtrap) {
+    for (const p of positionals) {
+      const exp = readExtrap(p);
+      if (exp.parameters.length !== 1) throw new UsageError(`fit: ${p} has ${exp.parameters.length} parameters (${exp.parameters.join(", ")}); only single-parameter Extra-P inputs can be fitted`, "fit");
+      const chosen = exp.measurements.filter((m) => (v.callpath === undefined || m.callpath === v.callpath) && (metric === undefined || m.metric === metric));
+      if (chosen.length === 0) throw new UsageError(`fit: ${p} has no measurement for callpath ${String(v.callpath ?? "*")} and metric ${metric ?? "*"}`, "fit");
+      const groups = new Map<string, { q: number[]; t: number[] }>();
+      for (const m of chosen) {
+        const key = `${m.callpath} / ${m.metric}`;
+        const g = groups.get(key) ?? { q: [], t: [] };
+        for (const val of m.values) {
+          g.q.push(m.point[0]!);
+          g.t.push(val);
+        }
+        groups.set(key, g);
+      }
+      for (const [key, g] of groups) reports.push({ title: `${key} vs ${exp.parameters[0]} (${p})`, report: fitModels(g, { ...fitOptions, variable: variable ?? exp.parameters[0] }) });
+    }
+  } else {
+    if (v.parameter === undefined) throw new UsageError("fit: say what Q is: --parameter (records, TAU_PARAM), --timer with --q (trials), or give an Extra-P file", "fit");
+    // Records of every input are pooled into one data set (runs at different Q).
+    const records = positionals.flatMap((p) => {
+      const e = extname(p).toLowerCase();
+      return e === ".csv" || e === ".jsonl" ? readRecords(p) : (readTrial(p) as Trial).records;
+    });
+    {
+      const p = positionals.length === 1 ? positionals[0]! : `${positionals.length} inputs`;
+      const obs = observationsFromRecords(records, {
+        parameter: String(v.parameter),
+        value: v.value === undefined ? undefined : String(v.value),
+        component: v.component === undefined ? undefined : String(v.component),
+        method: v.method === undefined ? undefined : String(v.method),
+      });
+      reports.push({ title: `${obs.tLabel} vs ${obs.qLabel} (${p})`, report: fitModels(obs, { ...fitOptions, variable: variable ?? String(v.parameter) }) });
+    }
+  }
+
+  const predictAt = list(v.predict).map((s) => numberOption("fit", "predict", s)!);
+  const top = numberOption("fit", "top", v.top, 5)!;
+  if (v.json === true) {
+    ctx.out(
+      toJson(
+        reports.map(({ title, report }) => ({
+          title,
+          range: report.range,
+          criterion: report.criterion,
+          weighted: report.weighted,
+          points: Array.from(report.points.q, (q, i) => ({ q, mean: report.points.mean[i], sd: report.points.sd[i], count: report.points.count[i] })),
+          mean: report.mean,
+          stdDev: report.stdDev,
+          changePoint: report.changePoint && { ...report.changePoint, model: report.changePoint.model },
+          candidates: report.candidates.slice(0, top),
+          predictions: predictAt.map((q) => ({ q, value: report.mean.predict(q), interval: report.mean.predictionInterval(q), extrapolated: !report.mean.supports(q) })),
+        })),
+      ) + "\n",
+    );
+    return 0;
+  }
+  for (const { title, report } of reports) ctx.out(formatReport(title, report, predictAt, top) + "\n");
+  return 0;
+}
+
+function formatReport(title: string, r: FitReport, predictAt: number[], top: number): string {
+  const m = r.mean;
+  const q = m.quality;
+  const lines = [
+    `== ${title}`,
+    `data: ${r.points.q.length} distinct Q in [${formatNumber(r.range.min)}, ${formatNumber(r.range.max)}], ${Array.from(r.points.count).reduce((a, b) => a + b, 0)} observations${r.weighted ? ", mean fit weighted by scatter" : ""}`,
+    `mean:       ${m.formula}`,
+    `expression: ${m.expression}`,
+    `            family ${m.family}; LOO SMAPE ${formatNumber(q.looSmape)} %, SMAPE ${formatNumber(q.smape)} %, adj. R² ${formatNumber(q.adjustedR2)}, RSS ${formatNumber(q.rss)}`,
+    `            coefficients ± standard error: ${m.coefficients.map((c) => `${formatNumber(c.value)} ± ${formatNumber(c.stdError)}`).join(", ")}`,
+  ];
+  if (r.stdDev) lines.push(`sd:         ${r.stdDev.formula}`, `expression: ${r.stdDev.expression}`);
+  if (r.changePoint) {
+    const c = r.changePoint;
+    const what = c.kind === "power-law" ? "exponent" : "slope";
+    lines.push(`change point: ${c.significant ? "" : "none significant; best candidate "}at Q = ${formatNumber(c.at)}, ${what} ${formatNumber(c.before)} before, ${formatNumber(c.after)} after`);
+  }
+  for (const x of predictAt) {
+    const iv = m.predictionInterval(x);
+    lines.push(`predict Q = ${formatNumber(x)}: ${formatNumber(m.predict(x))} (95 % interval ${formatNumber(iv.low)} .. ${formatNumber(iv.high)})${m.supports(x) ? "" : " — extrapolated beyond the data"}`);
+  }
+  lines.push(
+    "",
+    formatTable(
+      ["rank", "family", "model", "LOO SMAPE %", "adj. R²"],
+      r.candidates.slice(0, top).map((c, i) => [String(i + 1), c.family, c.formula, c.quality.looSmape, c.quality.adjustedR2]),
+    ),
+  );
+  return lines.join("\n");
+}
+
+/** `ccasim fit`: model fitting on records, TAU_PARAM timers, trials across a parameter, or Extra-P inputs. */
+export const fitCommand: Command = {
+  name: "fit",
+  summary: "fit performance models T(Q) (polynomial, power law, Extra-P PMNF, two-segment) to measurements",
+  help: HELP,
+  run,
+};

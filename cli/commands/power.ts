@@ -1,0 +1,110 @@
+import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
+import { readTrial } from "../../profile/index.js";
+import { estimateTrialPower, loadPowerConstantFile, powerConstantSets, rankInefficiencies, type EventPower } from "../../analysis/index.js";
+import { formatNumber, formatTable, list, numberOption, toJson } from "./analysis-io.js";
+
+const HELP = `ccasim power: power, energy, FLOP/J and counter metrics per event (paper 004)
+
+Usage:
+  ccasim power <trial> [options]
+
+Power(C_i) = AccessRate(C_i) * ArchitecturalScaling(C_i) * MaxPower for the core and cache
+components (AccessRate = accesses / cycles), TotalPower = sum + IdlePower; energy = power * time;
+FLOP/J = floating-point operations / energy. Counter metrics: GlobalStalls, %FLPStalls, FLPIneffD,
+FLPIneffI, memory stalls with the set's latencies, remote memory access ratio.
+
+Missing counters degrade the estimate instead of failing it: cycles are derived from the time and
+the "CPU MHz" metadata (or time from cycles), components without access counters are omitted and
+listed (the total is then a lower bound), and metrics that cannot be computed are listed.
+
+Options:
+  --constants <name>       constant set (default itanium2-madison; known: ${powerConstantSets.names().join(", ")})
+  --constants-file <file>  YAML/JSON file with more constant sets (repeatable; see the docs of
+                           parsePowerConstantSet: name, maxPower, idlePower, components, latencies, counters)
+  --exclusive              use exclusive values (default inclusive)
+  --thread <t>             mean (default), max, total, each, or a thread index
+  --cpu-mhz <f>            CPU clock when the metadata has none
+  --sort <key>             watts (default), joules, flops-per-joule, name
+  --top <n>                rows to show (default 20)
+  --callpaths              include callpath timers
+  --inefficiency           list the events whose %FLPStalls and FLPIneffI both exceed the average
+                           by more than 50 % and that take more than half of the time (paper 004,
+                           Table 3; needs the stall counters)
+  --json                   print every row as JSON
+
+Example:
+  ccasim power ../shared/data/tau/ppk/xgc-nosamples.ppk --exclusive --top 10`;
+
+const OPTIONS = {
+  constants: { type: "string" },
+  "constants-file": { type: "string", multiple: true },
+  exclusive: { type: "boolean" },
+  thread: { type: "string" },
+  "cpu-mhz": { type: "string" },
+  sort: { type: "string" },
+  top: { type: "string" },
+  callpaths: { type: "boolean" },
+  inefficiency: { type: "boolean" },
+  json: { type: "boolean" },
+} as const;
+
+function run(ctx: CommandContext): number {
+  const { values: v, positionals } = parseCommandArgs("power", ctx.argv, OPTIONS);
+  if (positionals.length !== 1) throw new UsageError("power: give one trial (see 'ccasim power --help')", "power");
+  for (const f of list(v["constants-file"])) for (const s of loadPowerConstantFile(f)) if (ctx.verbose) ctx.err(`loaded constant set '${s.name}'\n`);
+  const set = powerConstantSets.get(v.constants === undefined ? "itanium2-madison" : String(v.constants));
+  let view: "each" | "mean" | "max" | "total" | number = "mean";
+  if (v.thread !== undefined) {
+    const s = String(v.thread);
+    if (s === "each" || s === "mean" || s === "max" || s === "total") view = s;
+    else if (Number.isInteger(Number(s)) && Number(s) >= 0) view = Number(s);
+    else throw new UsageError(`power: --thread expects mean, max, total, each or a thread index, got '${s}'`, "power");
+  }
+  const sort = v.sort === undefined ? "watts" : String(v.sort);
+  if (!["watts", "joules", "flops-per-joule", "name"].includes(sort)) throw new UsageError(`power: --sort expects watts, joules, flops-per-joule or name, got '${sort}'`, "power");
+  const trial = readTrial(positionals[0]!);
+  const r = estimateTrialPower(trial, set, { kind: v.exclusive === true ? "exclusive" : "inclusive", view, flatOnly: v.callpaths !== true, cpuMHz: numberOption("power", "cpu-mhz", v["cpu-mhz"]) });
+  const key = (e: EventPower): number => (sort === "joules" ? e.power.joules : sort === "flops-per-joule" ? e.power.flopsPerJoule : e.power.watts);
+  const rows = [...r.events].sort((a, b) => (sort === "name" ? a.event.localeCompare(b.event) : (Number.isNaN(key(b)) ? -Infinity : key(b)) - (Number.isNaN(key(a)) ? -Infinity : key(a))));
+  if (v.json === true) {
+    ctx.out(toJson(r) + "\n");
+    return 0;
+  }
+  const top = numberOption("power", "top", v.top, 20)!;
+  const out = [
+    `constants ${set.name}: MaxPower ${set.maxPower} W, idle ${set.idlePower} W; ${v.exclusive === true ? "exclusive" : "inclusive"} values, ${view === "each" ? "every thread" : typeof view === "number" ? `thread ${trial.threadLabel(view)}` : view}`,
+    `cycles from ${r.basis.cyclesFrom}; time from ${r.basis.timeFrom}${r.cpuMHz !== undefined ? `; CPU ${r.cpuMHz} MHz` : ""}`,
+    "",
+    formatTable(
+      ["event", ...(view === "each" ? ["thread"] : []), "time (s)", "power (W)", "energy (J)", "FLOP/J", "GlobalStalls", "%FLPStalls", "FLPIneffI"],
+      rows.slice(0, top).map((e) => [
+        e.event,
+        ...(view === "each" ? [e.view] : []),
+        e.power.basis.timeUs * 1e-6,
+        e.power.watts,
+        e.power.joules,
+        e.power.flopsPerJoule,
+        e.metrics.globalStalls ?? NaN,
+        e.metrics.flpStalls === undefined ? NaN : 100 * e.metrics.flpStalls,
+        e.metrics.flpIneffI ?? NaN,
+      ]),
+    ),
+  ];
+  if (rows.length > top) out.push(`(${rows.length - top} more rows; --top to show them)`);
+  if (v.inefficiency === true) {
+    const ineff = rankInefficiencies(r);
+    out.push("", ineff.length === 0 ? "no event is both inefficient (I1, I2 > 1.5 x average) and > 50 % of the time" : formatTable(["inefficient event", "view", "I1/I1avg", "I2/I2avg", "% of time"], ineff.map((e) => [e.event, e.view, e.i1Ratio, e.i2Ratio, 100 * e.share])));
+  }
+  if (r.omittedComponents.length > 0) out.push("", "power components omitted (power is a lower bound):", ...r.omittedComponents.map((s) => `  ${s}`));
+  if (r.missingMetrics.length > 0) out.push("", "counter metrics not computed:", ...r.missingMetrics.map((s) => `  ${s}`));
+  ctx.out(out.join("\n") + "\n");
+  return 0;
+}
+
+/** `ccasim power`: counter-based power and performance metrics. */
+export const powerCommand: Command = {
+  name: "power",
+  summary: "power, energy, FLOP/J and stall metrics per event from hardware counters (paper 004)",
+  help: HELP,
+  run,
+};

@@ -1,0 +1,132 @@
+import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
+import { readTrial } from "../../profile/index.js";
+import {
+  callTreeFromTrial,
+  findCrossovers,
+  knownModelsAssembly,
+  prepareAssembly,
+  pruneCallGraph,
+  readAssemblyFile,
+  selectImplementations,
+  type QosConstraint,
+} from "../../analysis/index.js";
+import { assignments, formatNumber, formatTable, numberOption, toJson } from "./analysis-io.js";
+
+const HELP = `ccasim select: choose the implementation of every component that minimises an assembly's
+predicted time (paper 002), exactly, and compare with the pruned-core heuristic
+
+Usage:
+  ccasim select <assembly.yaml|assembly.json> --input <name=value>... [options]
+  ccasim select --known-models --input x=1.5
+
+The assembly file lists components with their implementations (a mean cost per invocation as a
+number or a mathjs expression of the call site's inputs, optional sd and quality attributes), the
+call graph (component, calls per parent invocation, args passed on, children), and optional
+interaction costs between a caller's and a callee's implementations:
+
+  components:
+    - name: Flux
+      implementations:
+        - { name: EFM, mean: "-8.13 + 0.16*Q", sd: "66.7 - 0.015*Q", qos: { accuracy: 1 } }
+        - { name: Godunov, mean: "-963 + 0.315*Q", sd: "-526 + 0.152*Q", qos: { accuracy: 2 } }
+  callGraph: { component: Flux, calls: 100 }
+
+The exact optimum comes from dynamic programming over the caller-callee interactions (or from
+exhaustive search when interactions form a cycle). With --core or --prune-trial, the paper's
+heuristic (exhaustive search over the core components, the others at their first implementation)
+is run too, and its optimality gap reported.
+
+Options:
+  --input <n=v>           input values (repeatable or comma-separated), e.g. --input x=3
+  --known-models          use paper 002's known-models assembly (A1 2x, A2 x^2, B1 x^3, B2 2x^2)
+  --core <A,B,...>        core components for the heuristic
+  --prune-trial <trial>   core components = names kept by alpha/beta pruning of this trial
+  --risk <k>              choose by mean + k * sd per invocation (default 0)
+  --require <key>=<min>   quality-of-service lower bound (repeatable), e.g. --require accuracy=2
+  --crossover <n>=<from>:<to>[:log]  scan input n and report where the best choice changes
+  --json                  print the result as JSON
+
+Examples:
+  ccasim select --known-models --input x=1.5 --core Driver,A,B
+  ccasim select --known-models --crossover x=0.5:5
+  ccasim select flux.yaml --input Q=5000 --require accuracy=2`;
+
+const OPTIONS = {
+  input: { type: "string", multiple: true },
+  "known-models": { type: "boolean" },
+  core: { type: "string" },
+  "prune-trial": { type: "string" },
+  risk: { type: "string" },
+  require: { type: "string", multiple: true },
+  crossover: { type: "string" },
+  json: { type: "boolean" },
+} as const;
+
+function run(ctx: CommandContext): number {
+  const { values: v, positionals } = parseCommandArgs("select", ctx.argv, OPTIONS);
+  if (v["known-models"] !== true && positionals.length !== 1) throw new UsageError("select: give one assembly file, or --known-models", "select");
+  const assembly = v["known-models"] === true ? knownModelsAssembly() : readAssemblyFile(positionals[0]!);
+  const prepared = prepareAssembly(assembly);
+  const inputs = assignments("select", "input", v.input);
+  const riskK = numberOption("select", "risk", v.risk, 0)!;
+  const constraints: QosConstraint[] = Object.entries(assignments("select", "require", v.require)).map(([key, min]) => ({ key, min }));
+  let core: string[] | undefined = v.core === undefined ? undefined : String(v.core).split(",").map((s) => s.trim()).filter((s) => s !== "");
+  if (v["prune-trial"] !== undefined) {
+    const names = pruneCallGraph(callTreeFromTrial(readTrial(String(v["prune-trial"]))).root).coreNames;
+    const comps = new Set(assembly.components.map((c) => c.name));
+    core = [...new Set([...(core ?? []), ...names.filter((n) => comps.has(n))])];
+  }
+  let crossover;
+  if (v.crossover !== undefined) {
+    const m = /^([A-Za-z_][\w.]*)=([^:]+):([^:]+)(?::(log|linear))?$/.exec(String(v.crossover));
+    if (!m || !Number.isFinite(Number(m[2])) || !Number.isFinite(Number(m[3]))) throw new UsageError(`select: --crossover expects name=from:to[:log], got '${String(v.crossover)}'`, "select");
+    crossover = findCrossovers(prepared, { variable: m[1]!, from: Number(m[2]), to: Number(m[3]), spacing: (m[4] as "log" | undefined) ?? "linear", inputs, riskK, constraints });
+  }
+  const at = crossover && inputs[crossover.variable] === undefined ? { ...inputs, [crossover.variable]: crossover.intervals[0]!.from } : inputs;
+  const result = crossover && Object.keys(inputs).length === 0 ? undefined : selectImplementations(prepared, at, { riskK, constraints, coreComponents: core });
+  if (!crossover && !result) throw new UsageError("select: give --input values or --crossover", "select");
+  if (v.json === true) {
+    ctx.out(toJson({ selection: result, crossover }) + "\n");
+    return 0;
+  }
+  const out: string[] = [];
+  if (result) {
+    out.push(`inputs: ${Object.entries(result.inputs).map(([k, x]) => `${k}=${formatNumber(x)}`).join(", ") || "(none)"}${riskK ? `; cost = mean + ${riskK}·sd` : ""}`);
+    out.push(`optimum (${result.optimum.method}): ${Object.entries(result.optimum.assignment).map(([c, i]) => `${c}=${i}`).join(", ")}; predicted cost ${formatNumber(result.optimum.cost)}`);
+    if (result.heuristic) {
+      const h = result.heuristic;
+      out.push(`heuristic over core {${h.core.join(", ")}} (${h.evaluated} assemblies): cost ${formatNumber(h.cost)}, gap ${formatNumber(h.gap)} (${formatNumber(100 * h.relativeGap)} %)`);
+    }
+    for (const e of result.excluded) out.push(`excluded ${e.implementation} (${e.component}): ${e.reason}`);
+    out.push(
+      "",
+      formatTable(
+        ["component", "implementation", "cost (all call sites)", "chosen"],
+        result.components.flatMap((c) => c.costs.map((x) => [c.component, x.implementation, x.cost, x.implementation === c.chosen ? "*" : x.allowed ? "" : "excluded"])),
+      ),
+    );
+  }
+  if (crossover) {
+    if (out.length > 0) out.push("");
+    out.push(`crossovers of ${crossover.variable}:${crossover.crossovers.length === 0 ? " none in the range" : ""}`);
+    for (const c of crossover.crossovers) out.push(`  at ${crossover.variable} = ${formatNumber(c.at)}: ${c.changes.map((x) => `${x.component} ${x.from} -> ${x.to}`).join(", ")}`);
+    out.push(
+      "",
+      formatTable(
+        ["from", "to", "best assembly"],
+        crossover.intervals.map((i) => [i.from, i.to, Object.entries(i.assignment).map(([c, x]) => `${c}=${x}`).join(" ")]),
+      ),
+    );
+  }
+  ctx.out(out.join("\n") + "\n");
+  return 0;
+}
+
+/** `ccasim select`: implementation selection. */
+export const selectCommand: Command = {
+  name: "select",
+  summary: "choose the best implementation per component (exact optimum, pruned heuristic, crossovers)",
+  help: HELP,
+  run,
+};
+

@@ -1,0 +1,150 @@
+import type { ComponentType, KernelSpec } from "../component.js";
+import type { PortType } from "../ports.js";
+import { makeCalls, prepareCalls, usesPorts, type PreparedCall } from "./calls.js";
+
+type Fn = (scope: ArrayLike<number>) => number;
+
+interface KernelPrepared {
+  readonly portName: string;
+  readonly portType: PortType;
+  readonly method: string;
+  readonly args: readonly string[];
+  /** Scope layout: numeric arguments, then workload numbers, then rank, size. */
+  readonly scopeNames: readonly string[];
+  readonly numericArgs: number;
+  readonly elements: Fn;
+  readonly elementSize: Fn;
+  readonly loads: Fn;
+  readonly stores: Fn;
+  readonly flops: Fn;
+  readonly otherInstructions: Fn;
+  readonly passes: Fn;
+  readonly arrays: Fn;
+  readonly stride: Fn;
+  /** Fixed pattern, or the name of the string argument that selects one through `patterns`. */
+  readonly pattern: KernelSpec["pattern"] | undefined;
+  readonly patternArg: string | undefined;
+  readonly patterns: Readonly<Record<string, KernelSpec["pattern"]>>;
+  readonly calls: readonly PreparedCall[];
+}
+
+const KEYS = [
+  "port", "portType", "method", "args", "elements", "elementSize", "loads", "stores", "flops",
+  "otherInstructions", "passes", "arrays", "stride", "pattern", "patternArg", "patterns", "calls",
+];
+const PATTERNS = ["sequential", "strided", "random"] as const;
+
+/**
+ * A component whose method runs a described compute kernel on the node model: per element loads,
+ * stores, flops and other instructions over `elements` elements (Q), in a sequential, strided or
+ * random order. Every field is an expression of the method's arguments and the workload, so one
+ * component can model "X-derivative sequential, Y-derivative strided by the row length" with
+ * `patternArg: direction` and `patterns: { x: sequential, y: strided }`.
+ */
+export const kernelComponent: ComponentType<KernelPrepared> = {
+  name: "kernel",
+  summary: "runs a described compute kernel (sequential/strided/random over Q elements) on the node model",
+  params: [
+    { name: "port", type: "string", doc: "Name of the provides port.", default: "compute" },
+    { name: "portType", type: "string", doc: "Port type name.", default: "Kernel" },
+    { name: "method", type: "string", doc: "Method name.", default: "compute" },
+    { name: "args", type: "string", doc: "Argument names of the method (a list).", default: ["Q"] },
+    { name: "elements", type: "expression", doc: "Elements per array (Q).", default: "Q" },
+    { name: "elementSize", type: "expression", doc: "Bytes per element.", default: 8 },
+    { name: "loads", type: "expression", doc: "Loads per element.", default: 1 },
+    { name: "stores", type: "expression", doc: "Stores per element.", default: 1 },
+    { name: "flops", type: "expression", doc: "Floating-point operations per element.", default: 1 },
+    { name: "otherInstructions", type: "expression", doc: "Other instructions per element.", default: 1 },
+    { name: "passes", type: "expression", doc: "Passes over the arrays.", default: 1 },
+    { name: "arrays", type: "expression", doc: "Arrays walked together.", default: 1 },
+    { name: "stride", type: "expression", doc: "Stride in elements for the strided pattern.", default: "ceil(sqrt(Q))" },
+    { name: "pattern", type: "enum", values: PATTERNS, doc: "Access pattern (unless patternArg selects one).", default: "sequential" },
+    { name: "patternArg", type: "string", doc: "A string argument whose value picks the pattern from `patterns`.", optional: true },
+    { name: "patterns", type: "string", doc: "Map of argument value to pattern, with patternArg.", optional: true },
+    { name: "calls", type: "string", doc: "Calls made after the kernel (as for dummy components).", optional: true },
+  ],
+  prepare(p, env) {
+    for (const k of Object.keys(p)) if (!KEYS.includes(k)) env.error(k, `unknown parameter '${k}' of a kernel component; parameters: ${KEYS.join(", ")}`);
+    const args = (p.args ?? ["Q"]) as string[];
+    if (!Array.isArray(args) || !args.every((a) => typeof a === "string")) env.error("args", "must be a list of argument names");
+    const numericArgs = args.filter((a) => a !== p.patternArg);
+    const workload = env.workloadNames.filter((n) => !args.includes(n) && n !== "rank" && n !== "size");
+    const scopeNames = [...numericArgs, ...workload, "rank", "size"];
+    const expr = (key: string, dflt: string | number): Fn =>
+      env.compile((p[key] as string | number | undefined) ?? dflt, scopeNames, key).bind(scopeNames);
+    const patterns = (p.patterns ?? {}) as Record<string, string>;
+    for (const [k, v] of Object.entries(patterns))
+      if (!(PATTERNS as readonly string[]).includes(v)) env.error(`patterns.${k}`, `'${v}' is not a pattern; use ${PATTERNS.join(", ")}`);
+    const patternArg = p.patternArg === undefined ? undefined : String(p.patternArg);
+    if (patternArg !== undefined && !args.includes(patternArg)) env.error("patternArg", `'${patternArg}' is not one of the arguments ${args.join(", ")}`);
+    if (patternArg !== undefined && Object.keys(patterns).length === 0) env.error("patterns", "give the pattern of each value of the pattern argument");
+    const pattern = p.pattern === undefined ? "sequential" : String(p.pattern);
+    if (!(PATTERNS as readonly string[]).includes(pattern)) env.error("pattern", `'${pattern}' is not a pattern; use ${PATTERNS.join(", ")}`);
+    const method = p.method === undefined ? "compute" : String(p.method);
+    return {
+      portName: p.port === undefined ? "compute" : String(p.port),
+      portType: { name: p.portType === undefined ? "Kernel" : String(p.portType), methods: [{ name: method, args }] },
+      method,
+      args,
+      scopeNames,
+      numericArgs: numericArgs.length,
+      elements: expr("elements", "Q"),
+      elementSize: expr("elementSize", 8),
+      loads: expr("loads", 1),
+      stores: expr("stores", 1),
+      flops: expr("flops", 1),
+      otherInstructions: expr("otherInstructions", 1),
+      passes: expr("passes", 1),
+      arrays: expr("arrays", 1),
+      stride: expr("stride", "ceil(sqrt(Q))"),
+      pattern: patternArg === undefined ? (pattern as KernelSpec["pattern"]) : undefined,
+      patternArg,
+      patterns: patterns as Record<string, KernelSpec["pattern"]>,
+      calls: prepareCalls(p.calls, scopeNames, env),
+    };
+  },
+  ports(d) {
+    return { provides: { [d.portName]: d.portType }, uses: usesPorts(d.calls) };
+  },
+  create(ctx, d) {
+    const scope = new Float64Array(d.scopeNames.length);
+    const nNum = d.numericArgs;
+    for (let j = nNum; j < d.scopeNames.length - 2; j++) scope[j] = ctx.workloadNumbers[d.scopeNames[j]] ?? Number.NaN;
+    scope[d.scopeNames.length - 2] = ctx.rank;
+    scope[d.scopeNames.length - 1] = ctx.size;
+    const handles = d.calls.map((c) => ctx.uses(c.port));
+    return {
+      provides: {
+        [d.portName]: {
+          [d.method]: function* compute(callArgs) {
+            for (let a = 0; a < nNum; a++) {
+              const v = callArgs[d.scopeNames[a]];
+              scope[a] = typeof v === "number" ? v : typeof v === "object" && v !== null ? v.length : Number.NaN;
+            }
+            let pattern = d.pattern;
+            if (pattern === undefined) {
+              const sel = String(callArgs[d.patternArg!]);
+              pattern = d.patterns[sel];
+              if (pattern === undefined) throw new Error(`${ctx.instance}: no pattern for ${d.patternArg} = '${sel}'; known: ${Object.keys(d.patterns).join(", ")}`);
+            }
+            const spec: KernelSpec = {
+              elements: Math.round(d.elements(scope)),
+              elementSize: d.elementSize(scope),
+              loads: d.loads(scope),
+              stores: d.stores(scope),
+              flops: d.flops(scope),
+              otherInstructions: d.otherInstructions(scope),
+              pattern,
+              stride: pattern === "strided" ? Math.max(1, Math.round(d.stride(scope))) : undefined,
+              passes: Math.max(1, Math.round(d.passes(scope))),
+              arrays: Math.max(1, Math.round(d.arrays(scope))),
+            };
+            yield ctx.compute(spec);
+            if (d.calls.length > 0) yield* makeCalls(d.calls, handles, Float64Array.from(scope));
+            return spec.elements;
+          },
+        },
+      },
+    };
+  },
+};

@@ -1,0 +1,367 @@
+/**
+ * Validation of located values against a {@link Schema}: every error collected, each located, values
+ * converted (quantities to base units, expressions to text, defaults filled).
+ *
+ * @packageDocumentation
+ */
+import { nearestName } from "../../engine/registry.js";
+import { ExpressionError, checkExpressionSyntax, expressionReferences, isExpressionConstant } from "./expression.js";
+import { describeSchema, type ExpressionSchema, type ObjectSchema, type Schema, type UnionSchema } from "./schema.js";
+import { ScenarioError, ScenarioErrors, type KeyPath, type SourceDoc, type SourcePosition } from "./source.js";
+import { QuantityError, formatQuantity, parseQuantity } from "./units.js";
+
+interface Ctx {
+  readonly file: string;
+  readonly locate?: SourceDoc["locate"];
+  readonly locateValue?: SourceDoc["locateValue"];
+  readonly text?: string;
+  readonly errors: ScenarioError[];
+}
+
+type At = "key" | "value" | "parent";
+
+function report(ctx: Ctx, path: KeyPath, detail: string, at: At, columnShift?: number): void {
+  let pos: SourcePosition | undefined;
+  if (at === "value") pos = ctx.locateValue?.(path) ?? ctx.locate?.(path);
+  else if (at === "key") pos = ctx.locate?.(path);
+  const start = at === "parent" ? path.length - 1 : path.length;
+  for (let n = start; pos === undefined && n >= 0 && ctx.locate; n--) pos = ctx.locate(path.slice(0, n));
+  if (pos && columnShift !== undefined) pos = { line: pos.line, column: pos.column + columnShift };
+  ctx.errors.push(new ScenarioError(detail, { file: ctx.file, line: pos?.line, column: pos?.column, path }));
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function describeValue(v: unknown): string {
+  if (typeof v === "string") return JSON.stringify(v);
+  if (typeof v === "number" || typeof v === "boolean") return String(v);
+  if (v === null) return "null (an empty value)";
+  if (v === undefined) return "nothing";
+  if (Array.isArray(v)) return "a list";
+  return "a map";
+}
+
+/** True when `value` has the JSON type `schema` is about (used to pick union options to blame). */
+function sameType(schema: Schema, value: unknown): boolean {
+  switch (schema.kind) {
+    case "object":
+    case "record":
+      return isPlainObject(value);
+    case "string":
+    case "enum":
+      return typeof value === "string";
+    case "number":
+      return typeof value === "number";
+    case "boolean":
+      return typeof value === "boolean";
+    case "quantity":
+    case "expression":
+      return typeof value === "number" || typeof value === "string";
+    case "literal":
+      return typeof value === typeof schema.value;
+    case "array":
+      return Array.isArray(value);
+    case "union":
+      return schema.options.some((o) => sameType(o, value));
+    case "optional":
+    case "refine":
+      return sameType(schema.schema, value);
+    case "any":
+      return true;
+    case "lazy":
+      return sameType(schema.resolve(), value);
+  }
+}
+
+const NO_VALUE = Symbol("invalid");
+
+/** Validates and converts `value` at `path`; returns NO_VALUE after reporting errors. */
+function check(schema: Schema, value: unknown, path: (string | number)[], ctx: Ctx): unknown {
+  const typeError = (): typeof NO_VALUE => {
+    report(ctx, path, `expected ${describeSchema(schema)}, got ${describeValue(value)}`, "value");
+    return NO_VALUE;
+  };
+  switch (schema.kind) {
+    case "any":
+      return value;
+    case "lazy":
+      return check(schema.resolve(), value, path, ctx);
+    case "optional":
+      return check(schema.schema, value, path, ctx);
+    case "string":
+      if (typeof value !== "string") return typeError();
+      if (schema.pattern !== undefined && !new RegExp(schema.pattern, "u").test(value)) return typeError();
+      return value;
+    case "boolean":
+      return typeof value === "boolean" ? value : typeError();
+    case "number": {
+      if (typeof value !== "number" || !Number.isFinite(value)) return typeError();
+      if (schema.integer && !Number.isInteger(value)) return typeError();
+      return bounds(value, schema.min, schema.max, String, path, ctx) ? value : NO_VALUE;
+    }
+    case "quantity": {
+      let v: number;
+      try {
+        v = parseQuantity(value, schema.dimension, undefined, { allowNegative: schema.min !== undefined && schema.min < 0 });
+      } catch (e) {
+        if (!(e instanceof QuantityError)) throw e;
+        report(ctx, path, e.detail, "value");
+        return NO_VALUE;
+      }
+      return bounds(v, schema.min, schema.max, (x) => formatQuantity(x, schema.dimension), path, ctx) ? v : NO_VALUE;
+    }
+    case "enum": {
+      if (typeof value !== "string" || !schema.values.includes(value)) {
+        const near = typeof value === "string" ? nearestName(value, schema.values) : undefined;
+        report(ctx, path, `expected ${describeSchema(schema)}, got ${describeValue(value)}${near ? ` (did you mean '${near}'?)` : ""}`, "value");
+        return NO_VALUE;
+      }
+      return value;
+    }
+    case "literal":
+      return value === schema.value ? value : typeError();
+    case "expression":
+      return checkExpression(schema, value, path, ctx);
+    case "array": {
+      if (!Array.isArray(value)) return typeError();
+      let ok = true;
+      if (schema.minItems !== undefined && value.length < schema.minItems) {
+        report(ctx, path, `expected at least ${schema.minItems} item${schema.minItems === 1 ? "" : "s"}, got ${value.length}`, "value");
+        ok = false;
+      }
+      if (schema.maxItems !== undefined && value.length > schema.maxItems) {
+        report(ctx, path, `expected at most ${schema.maxItems} item${schema.maxItems === 1 ? "" : "s"}, got ${value.length}`, "value");
+        ok = false;
+      }
+      const out = value.map((item, i) => check(schema.item, item, [...path, i], ctx));
+      return ok && !out.includes(NO_VALUE) ? out : NO_VALUE;
+    }
+    case "record": {
+      if (!isPlainObject(value)) return typeError();
+      const out: Record<string, unknown> = {};
+      let ok = true;
+      const re = schema.keyPattern !== undefined ? new RegExp(schema.keyPattern, "u") : undefined;
+      for (const [k, v] of Object.entries(value)) {
+        if (re && !re.test(k)) {
+          report(ctx, [...path, k], `key '${k}' does not match /${schema.keyPattern}/`, "key");
+          ok = false;
+          continue;
+        }
+        const c = check(schema.value, v, [...path, k], ctx);
+        if (c === NO_VALUE) ok = false;
+        else out[k] = c;
+      }
+      return ok ? out : NO_VALUE;
+    }
+    case "object":
+      return checkObject(schema, value, path, ctx);
+    case "union":
+      return checkUnion(schema, value, path, ctx);
+    case "refine": {
+      const v = check(schema.schema, value, path, ctx);
+      if (v === NO_VALUE) return v;
+      let ok = true;
+      schema.check(v, (message, subpath = [], at = "value") => {
+        ok = false;
+        report(ctx, [...path, ...subpath], message, at);
+      });
+      return ok ? v : NO_VALUE;
+    }
+  }
+}
+
+function bounds(v: number, min: number | undefined, max: number | undefined, show: (x: number) => string, path: KeyPath, ctx: Ctx): boolean {
+  if (min !== undefined && v < min) {
+    report(ctx, path, `must be at least ${show(min)}, got ${show(v)}`, "value");
+    return false;
+  }
+  if (max !== undefined && v > max) {
+    report(ctx, path, `must be at most ${show(max)}, got ${show(v)}`, "value");
+    return false;
+  }
+  return true;
+}
+
+function checkObject(schema: ObjectSchema, value: unknown, path: (string | number)[], ctx: Ctx): unknown {
+  if (!isPlainObject(value)) {
+    report(ctx, path, `expected ${describeSchema(schema)}, got ${describeValue(value)}`, "value");
+    return NO_VALUE;
+  }
+  const out: Record<string, unknown> = {};
+  let ok = true;
+  // An explicit `undefined` (from code, never from YAML) counts as absent.
+  const has = (k: string): boolean => Object.prototype.hasOwnProperty.call(value, k) && value[k] !== undefined;
+  const declared = Object.keys(schema.fields);
+  // A misspelt key explains the missing key it was meant to be: report it once, as unknown.
+  const explained = new Set<string>();
+  if (!schema.additional) {
+    for (const key of Object.keys(value)) {
+      const near = has(key) && !Object.prototype.hasOwnProperty.call(schema.fields, key) ? nearestName(key, declared) : undefined;
+      if (near !== undefined && !has(near)) explained.add(near);
+    }
+  }
+  for (const [key, field] of Object.entries(schema.fields)) {
+    if (has(key)) {
+      const c = check(field, value[key], [...path, key], ctx);
+      if (c === NO_VALUE) ok = false;
+      else out[key] = c;
+    } else if (explained.has(key)) {
+      ok = false;
+    } else if (schema.required.includes(key)) {
+      report(ctx, [...path, key], `missing required key '${key}' (${describeSchema(field)})`, "parent");
+      ok = false;
+    } else if (field.kind === "optional" && field.defaultValue !== undefined) {
+      out[key] = structuredClone(field.defaultValue);
+    }
+  }
+  for (const key of Object.keys(value)) {
+    if (Object.prototype.hasOwnProperty.call(schema.fields, key)) continue;
+    if (schema.additional) {
+      const c = check(schema.additional, value[key], [...path, key], ctx);
+      if (c === NO_VALUE) ok = false;
+      else out[key] = c;
+      continue;
+    }
+    const near = nearestName(key, declared);
+    const hint = near ? ` (did you mean '${near}'?)` : declared.length > 0 ? `; allowed keys: ${declared.join(", ")}` : "; no keys are allowed here";
+    report(ctx, [...path, key], `unknown key '${key}'${hint}`, "key");
+    ok = false;
+  }
+  return ok ? out : NO_VALUE;
+}
+
+/** The values of the discriminator field an option accepts. */
+function discriminatorValues(option: Schema, key: string): readonly (string | number | boolean)[] {
+  let o = option;
+  while (o.kind === "lazy" || o.kind === "refine" || o.kind === "optional") o = o.kind === "lazy" ? o.resolve() : o.schema;
+  if (o.kind !== "object") return [];
+  let f = o.fields[key];
+  if (f === undefined) return [];
+  while (f.kind === "optional" || f.kind === "refine") f = f.schema;
+  if (f.kind === "literal") return [f.value];
+  if (f.kind === "enum") return f.values;
+  return [];
+}
+
+function checkUnion(schema: UnionSchema, value: unknown, path: (string | number)[], ctx: Ctx): unknown {
+  const key = schema.discriminator;
+  if (key !== undefined) {
+    if (!isPlainObject(value)) {
+      report(ctx, path, `expected a map with a '${key}' key, got ${describeValue(value)}`, "value");
+      return NO_VALUE;
+    }
+    const allowed = schema.options.flatMap((o) => discriminatorValues(o, key).map((v) => ({ v, o })));
+    const names = allowed.map((a) => String(a.v));
+    if (!Object.prototype.hasOwnProperty.call(value, key)) {
+      report(ctx, [...path, key], `missing required key '${key}' (one of: ${names.join(", ")})`, "parent");
+      return NO_VALUE;
+    }
+    const chosen = allowed.find((a) => a.v === value[key]);
+    if (chosen === undefined) {
+      const got = value[key];
+      const near = typeof got === "string" ? nearestName(got, names) : undefined;
+      report(ctx, [...path, key], `unknown ${key} ${typeof got === "string" ? `'${got}'` : describeValue(got)}${near ? ` (did you mean '${near}'?)` : ""}; expected one of: ${names.join(", ")}`, "value");
+      return NO_VALUE;
+    }
+    return check(chosen.o, value, path, ctx);
+  }
+  const attempts = schema.options.map((o) => {
+    const sub: Ctx = { ...ctx, errors: [] };
+    return { o, v: check(o, value, path, sub), errors: sub.errors };
+  });
+  const good = attempts.find((a) => a.errors.length === 0 && a.v !== NO_VALUE);
+  if (good) return good.v;
+  const candidates = attempts.filter((a) => sameType(a.o, value));
+  if (candidates.length === 0) {
+    report(ctx, path, `expected ${describeSchema(schema)}, got ${describeValue(value)}`, "value");
+    return NO_VALUE;
+  }
+  const best = candidates.reduce((a, b) => (b.errors.length < a.errors.length ? b : a));
+  ctx.errors.push(...best.errors);
+  return NO_VALUE;
+}
+
+function checkExpression(schema: ExpressionSchema, value: unknown, path: (string | number)[], ctx: Ctx): unknown {
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) {
+      report(ctx, path, `expected ${describeSchema(schema)}, got ${describeValue(value)}`, "value");
+      return NO_VALUE;
+    }
+    return String(value);
+  }
+  if (typeof value !== "string") {
+    report(ctx, path, `expected ${describeSchema(schema)}, got ${describeValue(value)}`, "value");
+    return NO_VALUE;
+  }
+  try {
+    checkExpressionSyntax(value);
+  } catch (e) {
+    if (!(e instanceof ExpressionError)) throw e;
+    report(ctx, path, `${e.detail} in expression ${JSON.stringify(value)}`, "value", e.char !== undefined ? charShift(ctx, path, value, e.char) : undefined);
+    return NO_VALUE;
+  }
+  if (schema.known) {
+    const known = schema.known;
+    const bad = expressionReferences(value).symbols.filter((n) => !known.includes(n) && !isExpressionConstant(n));
+    if (bad.length > 0) {
+      const hints = bad.map((n) => {
+        const near = nearestName(n, known);
+        return `'${n}'${near ? ` (did you mean '${near}'?)` : ""}`;
+      });
+      report(ctx, path, `unknown symbol${bad.length > 1 ? "s" : ""} ${hints.join(", ")} in expression ${JSON.stringify(value)}; known: ${[...known].sort().join(", ") || "none"}`, "value");
+      return NO_VALUE;
+    }
+  }
+  return value;
+}
+
+/** Columns from the value's start to character `char` of the expression, when the text is on one line as written. */
+function charShift(ctx: Ctx, path: KeyPath, expr: string, char: number): number | undefined {
+  const pos = ctx.locateValue?.(path);
+  if (!pos || ctx.text === undefined) return undefined;
+  const line = ctx.text.split(/\r?\n/)[pos.line - 1] ?? "";
+  const at = pos.column - 1;
+  if (line.startsWith(expr, at)) return Math.max(0, Math.min(char, expr.length));
+  const q = line[at];
+  if ((q === '"' || q === "'") && line.startsWith(expr, at + 1)) return 1 + Math.max(0, Math.min(char, expr.length));
+  return undefined;
+}
+
+function valueAt(root: unknown, path: KeyPath): unknown {
+  let v = root;
+  for (const k of path) {
+    if (typeof k === "number" ? !Array.isArray(v) : !isPlainObject(v)) return undefined;
+    v = (v as Record<string | number, unknown>)[k];
+  }
+  return v;
+}
+
+function run<T>(schema: Schema, value: unknown, rootPath: KeyPath, ctx: Ctx): T {
+  const out = check(schema, value, [...rootPath], ctx);
+  if (ctx.errors.length > 0 || out === NO_VALUE) throw new ScenarioErrors(ctx.errors, ctx.file || undefined);
+  return out as T;
+}
+
+/**
+ * Validates the value of a located document (or the part at `rootPath`) and converts it:
+ * quantities to base-unit numbers, expressions to text, defaults filled.
+ *
+ * @throws ScenarioErrors with every problem found, each located (file, line, column, key path):
+ * unknown keys (with the nearest valid name), missing required keys (located at the parent), wrong
+ * types (naming the expected type and the value found), bad quantities and expressions
+ */
+export function validate<T = unknown>(schema: Schema, doc: SourceDoc, rootPath: KeyPath = []): T {
+  const ctx: Ctx = { file: doc.file, locate: doc.locate, locateValue: doc.locateValue?.bind(doc), text: doc.text, errors: [] };
+  return run<T>(schema, valueAt(doc.value, rootPath), rootPath, ctx);
+}
+
+/**
+ * Validates a value that did not come from a located document (a sub-tree, a `--set key=value`
+ * override), naming `file` and `rootPath` in errors and locating them with `locate` when given.
+ * @throws ScenarioErrors as {@link validate}
+ */
+export function validateValue<T = unknown>(schema: Schema, value: unknown, file: string, locate?: SourceDoc["locate"], rootPath: KeyPath = []): T {
+  const ctx: Ctx = { file, locate, errors: [] };
+  return run<T>(schema, value, rootPath, ctx);
+}
+

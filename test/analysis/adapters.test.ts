@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+import {
+  TrialBuilder,
+  observationsFromRecords,
+  observationsAcrossTrials,
+  callTreeFromTrial,
+  pruneCallGraph,
+  fitModels,
+  selectImplementations,
+  timerOf,
+  AnalysisInputError,
+  type Assembly,
+  type InvocationRecord,
+} from "../../index.js";
+
+const record = (component: string, x: number, wall: number): InvocationRecord => ({
+  component,
+  port: "work",
+  method: "run",
+  rank: 0,
+  parameters: { x },
+  start: 0,
+  wallTime: wall,
+  mpiTime: 0,
+  computeTime: wall,
+  counters: { PAPI_TOT_CYC: wall * 2800 },
+});
+
+describe("adapters from the profile data model", () => {
+  it("fits records of each implementation and selects with the fitted models (paper 002's pipeline)", () => {
+    const xs = [0.5, 1, 1.5, 2.5, 3, 4];
+    const recs = [
+      ...xs.map((x) => record("A1", x, 2 * x)),
+      ...xs.map((x) => record("A2", x, x * x)),
+      ...xs.map((x) => record("B1", x, x ** 3)),
+      ...xs.map((x) => record("B2", x, 2 * x * x)),
+    ];
+    const model = (c: string) => fitModels(observationsFromRecords(recs, { component: c, parameter: "x" }), { variable: "x" }).mean;
+    const asm: Assembly = {
+      components: [
+        { name: "A", implementations: [{ name: "A1", mean: model("A1") }, { name: "A2", mean: model("A2") }] },
+        { name: "B", implementations: [{ name: "B1", mean: model("B1").expression }, { name: "B2", mean: model("B2").expression }] },
+      ],
+      callGraph: { component: "A", children: [{ component: "B" }] },
+    };
+    expect(selectImplementations(asm, { x: 1.5 }).optimum.assignment).toEqual({ A: "A2", B: "B1" });
+    expect(selectImplementations(asm, { x: 3 }).optimum.assignment).toEqual({ A: "A1", B: "B2" });
+    const cyc = observationsFromRecords(recs, { component: "A1", parameter: "x", value: "PAPI_TOT_CYC" });
+    expect(cyc.t[1]).toBe(2 * 2800);
+    expect(() => observationsFromRecords(recs, { component: "Z", parameter: "x" })).toThrow(AnalysisInputError);
+    expect(() => observationsFromRecords(recs, { parameter: "y" })).toThrow(/no numeric parameter 'y'/);
+  });
+
+  it("reads a timer and a user event across trials, with Q from metadata", () => {
+    const trials = [64, 128, 256, 512].map((size) => {
+      const b = new TrialBuilder({ metrics: ["TIME"] });
+      b.setMetadata("problem size", String(size));
+      const th = b.addThread(0);
+      const main = b.timer("int main(int, char **) C [{main.c} {1,1}]");
+      b.setValues(th, main, { calls: 1, exclusive: [size * 3], inclusive: [size * 3] });
+      const ev = b.userEvent("Message size");
+      b.addEventSample(th, ev, size * 8);
+      b.addEventSample(th, ev, size * 8);
+      return b.build();
+    });
+    const t = observationsAcrossTrials(trials, { parameter: { metadata: "problem size" }, timer: "main" });
+    expect([...t.q]).toEqual([64, 128, 256, 512]);
+    expect([...t.t]).toEqual([192, 384, 768, 1536]);
+    const e = observationsAcrossTrials(trials, { parameter: { metadata: "problem size" }, userEvent: "Message size" });
+    expect([...e.t]).toEqual([512, 1024, 2048, 4096]);
+    expect(() => observationsAcrossTrials(trials, { parameter: { metadata: "nope" }, timer: "main" })).toThrow(/metadata 'nope'/);
+    expect(() => timerOf(trials[0]!, "ma")).not.toThrow();
+    expect(() => timerOf(trials[0]!, "zzz")).toThrow(AnalysisInputError);
+  });
+
+  it("builds call trees from a trial's callpaths per thread and on the max over threads", () => {
+    const b = new TrialBuilder({ metrics: ["TIME"] });
+    const t0 = b.addThread(0);
+    const t1 = b.addThread(1);
+    const root = b.timer("main");
+    const a = b.timer("a");
+    const c = b.timer("c");
+    const ra = b.callpath(["main", "a"]);
+    const rc = b.callpath(["main", "c"]);
+    for (const [th, ta, tc] of [[t0, 90, 1], [t1, 10, 80]] as const) {
+      b.setValues(th, root, { calls: 1, exclusive: [5], inclusive: [5 + ta + tc] });
+      b.setValues(th, a, { calls: 1, exclusive: [ta], inclusive: [ta] });
+      b.setValues(th, c, { calls: 1, exclusive: [tc], inclusive: [tc] });
+      b.setValues(th, ra, { calls: 1, exclusive: [ta], inclusive: [ta] });
+      b.setValues(th, rc, { calls: 1, exclusive: [tc], inclusive: [tc] });
+    }
+    const trial = b.build();
+    expect(pruneCallGraph(callTreeFromTrial(trial, { view: 0 }).root).coreNames).toEqual(["main", "a"]);
+    expect(pruneCallGraph(callTreeFromTrial(trial, { view: 1 }).root).coreNames).toEqual(["main", "a", "c"]);
+    expect(pruneCallGraph(callTreeFromTrial(trial, { view: "max" }).root).coreNames).toEqual(["main", "a", "c"]);
+    expect(() => callTreeFromTrial(trial, { view: 7 })).toThrow(/no thread 7/);
+    expect(() => callTreeFromTrial(trial, { metric: "PAPI_X" })).toThrow(/no metric 'PAPI_X'/);
+  });
+});

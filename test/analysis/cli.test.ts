@@ -1,0 +1,145 @@
+import { describe, expect, it } from "vitest";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { evaluate } from "mathjs";
+import { main } from "../../cli/main.js";
+
+async function run(args: string[]) {
+  let out = "";
+  let err = "";
+  const code = await main(args, { out: (s) => (out += s), err: (s) => (err += s) });
+  return { code, out, err };
+}
+
+describe("ccasim fit", () => {
+  it("fits records and prints a formula and a mathjs expression", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccasim-fit-"));
+    const lines = ["component,port,method,rank,start [us],wall_time [us],mpi_time [us],compute_time [us],param:Q"];
+    let s = 7;
+    for (let i = 0; i < 400; i++) {
+      s = (s * 16807) % 2147483647;
+      const q = 1000 * (1 + (i % 20));
+      const t = Math.exp(1.19 * Math.log(q) - 3.68) * (1 + 0.05 * (s / 2147483647 - 0.5));
+      lines.push(`SC,p,compute,0,${i},${t},0,${t},${q}`);
+    }
+    const file = join(dir, "records.csv");
+    writeFileSync(file, lines.join("\n") + "\n");
+    const r = await run(["fit", file, "--parameter", "Q", "--component", "SC", "--predict", "5000"]);
+    expect(r.err).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/mean: +exp\(1\.19·log\(Q\) − 3\.6\d\)/);
+    const expr = /expression: (exp\(.*\))/.exec(r.out)![1]!;
+    expect(evaluate(expr, { Q: 5000 })).toBeCloseTo(Math.exp(1.19 * Math.log(5000) - 3.68), -1);
+    expect(r.out).toContain("predict Q = 5000");
+    const j = await run(["fit", file, "--parameter", "Q", "--json"]);
+    expect(JSON.parse(j.out)[0].mean.family).toBe("power-law");
+  });
+
+  it("fits a timer across trials with Q from the path", async () => {
+    const r = await run(["fit", "../shared/data/tau/powercap/cap50_wrapped_lu8", "../shared/data/tau/powercap/cap75_wrapped_lu8", "../shared/data/tau/powercap/cap100_wrapped_lu8", "../shared/data/tau/powercap/cap115_wrapped_lu8", "--timer", ".TAU application", "--q", "path:cap(\\d+)", "--family", "power-law"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("4 distinct Q in [50, 115]");
+  });
+
+  it("fits TAU_PARAM timers found by a part of the routine name", async () => {
+    const r = await run(["fit", "../shared/data/tau/edge-cases/examples/wrap", "--param-timer", "__wrap_dgemm", "--parameter", "size", "--json"]);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.out)[0];
+    expect(j.points.map((p: { q: number }) => p.q)).toEqual([100, 10000, 100000]);
+  });
+
+  it("fits a user event's mean across trials", async () => {
+    const dir = "../shared/data/tau/ppk/gromacs-scaling/";
+    const r = await run(["fit", `${dir}2.ppk`, `${dir}4.ppk`, `${dir}8.ppk`, "--user-event", "Message size for all-reduce", "--q", "ranks", "--json"]);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.out)[0];
+    expect(j.title).toBe("Message size for all-reduce vs ranks (3 trials)");
+    expect(j.points.map((p: { q: number }) => p.q)).toEqual([2, 4, 8]);
+    expect(j.points.every((p: { mean: number }) => p.mean > 900 && p.mean < 1000)).toBe(true);
+  });
+
+  it("fits Extra-P inputs", async () => {
+    const r = await run(["fit", "../shared/data/extrap/docs_examples_input.txt"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("== example / time vs p");
+  });
+
+  it("exits 2 with a clear message for bad usage", async () => {
+    expect((await run(["fit"])).code).toBe(2);
+    const r = await run(["fit", "../shared/data/extrap/docs_examples_input.txt", "--family", "polynomal"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("did you mean 'polynomial'");
+    expect((await run(["fit", "x", "--timer", "t"])).err).toContain("--timer needs --q");
+  });
+});
+
+describe("ccasim prune", () => {
+  it("prints the core components of the Hatchet profile", async () => {
+    const r = await run(["prune", "../shared/data/tau/hatchet-cpi-mpi"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(".TAU application, MPI_Init(), MPI_Finalize(), MPI_File_open()");
+    const j = JSON.parse((await run(["prune", "../shared/data/tau/hatchet-cpi-mpi", "--per-rank", "--json"])).out);
+    expect(j.coreComponents).toContain("MPI_Info_create()");
+    expect(j.trees.length).toBe(4);
+  });
+
+  it("rejects a bad threshold", async () => {
+    const r = await run(["prune", "../shared/data/tau/hatchet-cpi-mpi", "--alpha", "x"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("--alpha expects a number");
+  });
+});
+
+describe("ccasim select", () => {
+  it("selects A2 and B1 below x = 2 and finds the crossover", async () => {
+    const r = await run(["select", "--known-models", "--input", "x=1.5", "--core", "Driver,A,B"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("A=A2, B=B1");
+    expect(r.out).toContain("gap 0 (0 %)");
+    const c = await run(["select", "--known-models", "--crossover", "x=0.5:5"]);
+    expect(c.out).toMatch(/at x = 2: A A2 -> A1, B B1 -> B2/);
+  });
+
+  it("reads an assembly file with quality-of-service attributes", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccasim-select-"));
+    const file = join(dir, "flux.yaml");
+    writeFileSync(
+      file,
+      [
+        "components:",
+        "  - name: Flux",
+        "    implementations:",
+        '      - { name: EFM, mean: "-8.13 + 0.16*Q", qos: { accuracy: 1 } }',
+        '      - { name: Godunov, mean: "-963 + 0.315*Q", qos: { accuracy: 2 } }',
+        "callGraph: { component: Flux, calls: 100 }",
+      ].join("\n"),
+    );
+    expect((await run(["select", file, "--input", "Q=10000"])).out).toContain("Flux=EFM");
+    const q = await run(["select", file, "--input", "Q=10000", "--require", "accuracy=2"]);
+    expect(q.out).toContain("Flux=Godunov");
+    expect(q.out).toContain("excluded EFM (Flux): accuracy = 1 < 2");
+    writeFileSync(file, "components: []\ncallGraph: { component: Flux, extra: 1 }\n");
+    const bad = await run(["select", file, "--input", "Q=1"]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain("key 'callGraph.extra'");
+  });
+});
+
+describe("ccasim power", () => {
+  it("prints power per event and the missing counters for XGC", async () => {
+    const r = await run(["power", "../shared/data/tau/ppk/xgc-nosamples.ppk", "--exclusive", "--top", "3"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("time from PAPI_TOT_CYC / CPU MHz");
+    expect(r.out).toContain("L3: no access counter");
+    expect(r.out).toContain("(39 more rows");
+    const j = JSON.parse((await run(["power", "../shared/data/tau/ppk/xgc-nosamples.ppk", "--json"])).out);
+    expect(j.events.length).toBe(42);
+  });
+
+  it("rejects an unknown constant set with a suggestion", async () => {
+    const r = await run(["power", "../shared/data/tau/ppk/xgc-nosamples.ppk", "--constants", "itanium2"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("unknown power constant set 'itanium2'");
+  });
+});

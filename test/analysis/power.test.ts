@@ -1,0 +1,164 @@
+import { describe, expect, it } from "vitest";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  powerConstantSets,
+  estimatePower,
+  counterMetrics,
+  parsePowerConstantSet,
+  loadPowerConstantFile,
+  estimateTrialPower,
+  rankInefficiencies,
+  TrialBuilder,
+  AnalysisInputError,
+} from "../../index.js";
+
+const itanium = powerConstantSets.get("itanium2-madison");
+
+describe("power model (paper 004, Eqs. 5 and 6)", () => {
+  it("uses TAU PerfExplorer's Itanium 2 constants", () => {
+    expect(itanium.maxPower).toBe(122);
+    expect(itanium.idlePower).toBe(97.66);
+    expect(itanium.components.map((c) => [c.name, c.scaling])).toEqual([["core", 0.0459], ["L1", 0.0017], ["L2", 0.0171], ["L3", 0.935]]);
+  });
+
+  it("sums AccessRate x ArchitecturalScaling x MaxPower over components, plus idle power", () => {
+    const v = { CPU_CYCLES: 1e9, IA64_INST_RETIRED_THIS: 2e9, PAPI_L1_TCA: 5e8, L2_REFERENCES: 2e8, L3_REFERENCES: 1e7, LINUX_TIMERS: 2e6, PAPI_FP_OPS: 4e8 };
+    const p = estimatePower(v, itanium);
+    const expected = 2 * 0.0459 * 122 + 0.5 * 0.0017 * 122 + 0.2 * 0.0171 * 122 + 0.01 * 0.935 * 122 + 97.66;
+    expect(p.watts).toBeCloseTo(expected, 10);
+    expect(p.complete).toBe(true);
+    expect(p.joules).toBeCloseTo(expected * 2, 10);
+    expect(p.flopsPerJoule).toBeCloseTo(4e8 / (expected * 2), 6);
+  });
+
+  it("derives cycles from TIME and CPU MHz, and omits and reports missing cache counters", () => {
+    const p = estimatePower({ TIME: 1e6, PAPI_TOT_INS: 2.6e9, PAPI_FP_INS: 1e9 }, itanium, { cpuMHz: 2600 });
+    expect(p.basis.cyclesFrom).toBe("TIME × CPU MHz");
+    expect(p.basis.cycles).toBeCloseTo(2.6e9, 3);
+    expect(p.components.map((c) => c.component)).toEqual(["core"]);
+    expect(p.watts).toBeCloseTo(1 * 0.0459 * 122 + 97.66, 10);
+    expect(p.omitted.map((o) => o.component)).toEqual(["L1", "L2", "L3"]);
+    expect(p.complete).toBe(false);
+    expect(p.flopsFrom).toBe("PAPI_FP_INS");
+  });
+
+  it("derives time from cycles and CPU MHz for energy", () => {
+    const p = estimatePower({ PAPI_TOT_CYC: 2.6e9, PAPI_TOT_INS: 1.3e9 }, itanium, { cpuMHz: 2600 });
+    expect(p.basis.timeFrom).toBe("PAPI_TOT_CYC / CPU MHz");
+    expect(p.joules).toBeCloseTo(p.watts * 1, 9);
+    expect(Number.isNaN(p.flopsPerJoule)).toBe(true);
+  });
+
+  it("reports every component omitted when there is no cycle basis", () => {
+    const p = estimatePower({ PAPI_TOT_INS: 1e9 }, itanium);
+    expect(p.components).toEqual([]);
+    expect(p.omitted[0]!.reason).toMatch(/no cycle count/);
+    expect(p.watts).toBe(97.66);
+    expect(Number.isNaN(p.joules)).toBe(true);
+  });
+});
+
+describe("counter metrics (paper 004, Eqs. 1-4 and the memory-stall model)", () => {
+  const v = {
+    CPU_CYCLES: 1000,
+    BACK_END_BUBBLE_ALL: 400,
+    BE_EXE_BUBBLE_FRALL: 100,
+    BE_L1D_FPU_BUBBLE_FPU: 50,
+    PAPI_FP_OPS: 600,
+    IA64_INST_RETIRED_THIS: 1200,
+    PAPI_L1_DCH: 300,
+    L2_DATA_REFERENCES_L2_ALL: 100,
+    L2_MISSES: 40,
+    L3_MISSES: 10,
+    DATA_EAR_CACHE_LAT128: 4,
+    L2DTLB_MISSES: 2,
+  };
+  it("computes GlobalStalls, %FLPStalls, FLPIneffD and FLPIneffI", () => {
+    const m = counterMetrics(v, itanium);
+    expect(m.globalStalls).toBeCloseTo(0.4, 12);
+    expect(m.flpStalls).toBeCloseTo(0.15, 12);
+    expect(m.flpIneffD).toBeCloseTo(600 * 0.15, 12);
+    expect(m.flpIneffI).toBeCloseTo((600 / 1200) * 0.4, 12);
+    expect(m.missing).toEqual([]);
+  });
+
+  it("computes memory stalls with configurable latencies and the remote access ratio", () => {
+    const m = counterMetrics(v, itanium);
+    expect(m.memoryTerms).toEqual({ l1: 300, l2: 60 * 2, l3: 30 * 10, local: 6 * 127, remote: 4 * 232, tlb: 2 * 30 });
+    expect(m.memoryStalls).toBe(300 + 120 + 300 + 762 + 928 + 60);
+    expect(m.remoteMemoryAccessRatio).toBeCloseTo(0.4, 12);
+    const custom = parsePowerConstantSet({ name: "slow-remote", maxPower: 100, idlePower: 50, components: [{ name: "core", scaling: 0.1, accessCounters: "PAPI_TOT_INS" }], latencies: { remote: 500 } }, "test");
+    expect(counterMetrics(v, custom).memoryTerms.remote).toBe(2000);
+  });
+
+  it("lists what is missing instead of failing", () => {
+    const m = counterMetrics({ PAPI_TOT_CYC: 100, PAPI_FP_INS: 10, PAPI_TOT_INS: 50 }, itanium);
+    expect(m.globalStalls).toBeUndefined();
+    expect(m.missing.some((s) => s.startsWith("GlobalStalls (needs BACK_END_BUBBLE_ALL)"))).toBe(true);
+    expect(m.missing.some((s) => s.startsWith("%FLPStalls"))).toBe(true);
+    expect(m.memoryStalls).toBeUndefined();
+  });
+});
+
+describe("constant sets from files", () => {
+  it("loads and registers a YAML set", () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccasim-power-"));
+    const file = join(dir, "arch.yaml");
+    writeFileSync(file, "name: test-arch-yaml\nmaxPower: 95\nidlePower: 10\ncomponents:\n  - { name: core, scaling: 0.5, accessCounters: [PAPI_TOT_INS] }\n");
+    const [set] = loadPowerConstantFile(file);
+    expect(powerConstantSets.get("test-arch-yaml")).toBe(set);
+    expect(estimatePower({ PAPI_TOT_CYC: 100, PAPI_TOT_INS: 100 }, set!).watts).toBeCloseTo(0.5 * 95 + 10, 12);
+  });
+
+  it("names the file and key of a bad set", () => {
+    expect(() => parsePowerConstantSet({ name: "x", maxPower: -1, idlePower: 1, components: [{ name: "c", scaling: 1, accessCounters: ["A"] }] }, "arch.yaml")).toThrow(/arch.yaml: key 'maxPower'/);
+    expect(() => parsePowerConstantSet({ name: "x", maxPower: 1, idlePower: 1, components: [], extra: 1 }, "f")).toThrow(AnalysisInputError);
+    expect(() => loadPowerConstantFile("/nonexistent/arch.yaml")).toThrow(AnalysisInputError);
+    expect(() => powerConstantSets.get("itanium2-madisn")).toThrow(/did you mean 'itanium2-madison'/);
+  });
+});
+
+describe("estimateTrialPower", () => {
+  it("gives power, energy and FLOP/J per event from a trial, deriving time from cycles and CPU MHz", () => {
+    const b = new TrialBuilder({ metrics: ["PAPI_TOT_CYC", "PAPI_TOT_INS", "PAPI_FP_INS"] });
+    const th = b.addThread(0);
+    b.setMetadata("CPU MHz", "2000");
+    const main = b.timer("main");
+    const k = b.timer("kernel");
+    b.setValues(th, main, { calls: 1, exclusive: [1e9, 5e8, 1e8], inclusive: [4e9, 4e9, 2e9] });
+    b.setValues(th, k, { calls: 10, exclusive: [3e9, 3.5e9, 1.9e9], inclusive: [3e9, 3.5e9, 1.9e9] });
+    const r = estimateTrialPower(b.build(), itanium, { view: 0 });
+    expect(r.events.map((e) => e.event)).toEqual(["main", "kernel"]);
+    const main0 = r.events[0]!.power;
+    expect(main0.watts).toBeCloseTo(1 * 0.0459 * 122 + 97.66, 10);
+    expect(main0.basis.timeUs).toBeCloseTo(2e6, 6);
+    expect(main0.flopsPerJoule).toBeCloseTo(2e9 / (main0.watts * 2), 3);
+    expect(r.omittedComponents.length).toBe(3);
+    expect(r.cpuMHz).toBe(2000);
+    expect(r.basis.timeFrom).toBe("PAPI_TOT_CYC / CPU MHz");
+    const ex = estimateTrialPower(b.build(), itanium, { view: 0, kind: "exclusive" });
+    expect(ex.events[0]!.power.basis.cycles).toBe(1e9);
+  });
+});
+
+describe("rankInefficiencies (paper 004, Table 3)", () => {
+  it("finds events more than 50 % above average on both metrics that take more than half of the time", () => {
+    const b = new TrialBuilder({ metrics: ["LINUX_TIMERS", "CPU_CYCLES", "BACK_END_BUBBLE_ALL", "BE_EXE_BUBBLE_FRALL", "BE_L1D_FPU_BUBBLE_FPU", "PAPI_FP_OPS", "IA64_INST_RETIRED_THIS"] });
+    const th = b.addThread(0);
+    // [time, cycles, stalls, frall, fpu, fp ops, instructions]
+    const rows: [string, number[]][] = [
+      ["main", [100, 1000, 300, 60, 40, 100, 1000]],
+      ["KSPSolve", [70, 700, 500, 200, 100, 400, 700]], // stalls heavy, FP heavy, 70 % of time
+      ["MatMult", [20, 200, 20, 2, 2, 10, 200]],
+      ["VecNorm", [5, 50, 40, 15, 10, 40, 50]], // inefficient but only 5 % of time
+    ];
+    for (const [name, v] of rows) b.setValues(th, b.timer(name), { calls: 1, exclusive: v, inclusive: v });
+    const r = rankInefficiencies(estimateTrialPower(b.build(), itanium, { view: 0 }));
+    expect(r.map((e) => e.event)).toEqual(["KSPSolve"]);
+    expect(r[0]!.share).toBeCloseTo(0.7, 12);
+    expect(r[0]!.i1Ratio).toBeGreaterThan(1.5);
+    expect(rankInefficiencies(estimateTrialPower(b.build(), itanium, { view: 0 }), { minShare: 0.01 }).map((e) => e.event)).toEqual(["KSPSolve", "VecNorm"]);
+  });
+});

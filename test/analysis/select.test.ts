@@ -1,0 +1,189 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import {
+  selectImplementations,
+  findCrossovers,
+  knownModelsAssembly,
+  prepareAssembly,
+  assemblyCost,
+  fitModels,
+  AnalysisInputError,
+  type Assembly,
+  type CallSite,
+} from "../../analysis/index.js";
+
+describe("selectImplementations", () => {
+  it("picks A2 and B1 for x < 2 and A1 and B2 for x > 2 (paper 002's known models)", () => {
+    const asm = knownModelsAssembly();
+    const lo = selectImplementations(asm, { x: 1.5 }, { coreComponents: ["Driver", "A", "B"] });
+    expect(lo.optimum.assignment).toMatchObject({ A: "A2", B: "B1" });
+    expect(lo.optimum.cost).toBeCloseTo(1.5 ** 2 + 1.5 ** 3 + 0.03, 12);
+    expect(lo.heuristic!.gap).toBe(0);
+    const hi = selectImplementations(asm, { x: 3 });
+    expect(hi.optimum.assignment).toMatchObject({ A: "A1", B: "B2" });
+    expect(hi.optimum.method).toBe("dynamic-programming");
+  });
+
+  it("finds the crossover at x = 2", () => {
+    const r = findCrossovers(knownModelsAssembly(), { variable: "x", from: 0.5, to: 5, samples: 10 });
+    expect(r.crossovers.length).toBe(1);
+    expect(r.crossovers[0]!.at).toBeCloseTo(2, 9);
+    expect(r.crossovers[0]!.changes).toEqual([
+      { component: "A", from: "A2", to: "A1" },
+      { component: "B", from: "B1", to: "B2" },
+    ]);
+    expect(r.intervals.map((i) => i.assignment.A)).toEqual(["A2", "A1"]);
+  });
+
+  it("takes fitted models as implementation costs", () => {
+    const q = [1, 2, 3, 4, 5, 6, 7, 8];
+    const a1 = fitModels({ q, t: q.map((x) => 2 * x) }, { families: ["polynomial"], variable: "x" }).mean;
+    const a2 = fitModels({ q, t: q.map((x) => x * x) }, { families: ["polynomial"], variable: "x" }).mean;
+    const asm: Assembly = { components: [{ name: "A", implementations: [{ name: "A1", mean: a1 }, { name: "A2", mean: a2.expression }] }], callGraph: { component: "A" } };
+    expect(selectImplementations(asm, { x: 1 }).optimum.assignment.A).toBe("A2");
+    expect(findCrossovers(asm, { variable: "x", from: 1, to: 8 }).crossovers[0]!.at).toBeCloseTo(2, 6);
+  });
+
+  it("accounts for invocation counts, call-site arguments and caller-callee interactions", () => {
+    const asm: Assembly = {
+      components: [
+        { name: "Mesh", implementations: [{ name: "RowMajor", mean: 1 }, { name: "ColMajor", mean: 2 }] },
+        { name: "Flux", implementations: [{ name: "EFM", mean: "0.16*Q" }, { name: "Godunov", mean: "0.1*Q" }] },
+      ],
+      callGraph: { component: "Mesh", children: [{ component: "Flux", calls: 10, args: { Q: "n^2" } }] },
+      interactions: [{ caller: "Mesh", callee: "Flux", costs: [{ callerImpl: "RowMajor", calleeImpl: "Godunov", cost: "0.1*Q" }] }],
+    };
+    // n = 10: Q = 100; RowMajor+EFM = 1 + 10*16 = 161; RowMajor+Godunov = 1 + 10*(10+10) = 201;
+    // ColMajor+Godunov = 2 + 100 = 102.
+    const r = selectImplementations(asm, { n: 10 });
+    expect(r.optimum.assignment).toEqual({ Mesh: "ColMajor", Flux: "Godunov" });
+    expect(r.optimum.cost).toBeCloseTo(102, 12);
+    expect(assemblyCost(asm, { n: 10 }, { Mesh: "RowMajor", Flux: "Godunov" })).toBeCloseTo(201, 12);
+  });
+
+  it("excludes implementations by quality of service (Godunov over EFM for accuracy)", () => {
+    const asm: Assembly = {
+      components: [{ name: "Flux", implementations: [{ name: "EFM", mean: "-8.13 + 0.16*Q", qos: { accuracy: 1 } }, { name: "Godunov", mean: "-963 + 0.315*Q", qos: { accuracy: 2 } }] }],
+      callGraph: { component: "Flux" },
+    };
+    expect(selectImplementations(asm, { Q: 10000 }).optimum.assignment.Flux).toBe("EFM");
+    const r = selectImplementations(asm, { Q: 10000 }, { constraints: [{ key: "accuracy", min: 2 }] });
+    expect(r.optimum.assignment.Flux).toBe("Godunov");
+    expect(r.excluded).toEqual([{ component: "Flux", implementation: "EFM", reason: "accuracy = 1 < 2" }]);
+    expect(() => selectImplementations(asm, { Q: 10000 }, { constraints: [{ key: "accuracy", min: 3 }] })).toThrow(AnalysisInputError);
+  });
+
+  it("chooses by mean + k sd when risk-averse", () => {
+    const asm: Assembly = {
+      components: [{ name: "S", implementations: [{ name: "fast-but-noisy", mean: 10, sd: 8 }, { name: "steady", mean: 12, sd: 1 }] }],
+      callGraph: { component: "S" },
+    };
+    expect(selectImplementations(asm, {}).optimum.assignment.S).toBe("fast-but-noisy");
+    expect(selectImplementations(asm, {}, { riskK: 1 }).optimum.assignment.S).toBe("steady");
+  });
+
+  it("solves 20 components x 3 implementations (3^20 assemblies) exactly by dynamic programming", () => {
+    const { asm, brute } = chain(20, 3, 99);
+    const r = selectImplementations(asm, { x: 2 });
+    expect(r.optimum.method).toBe("dynamic-programming");
+    expect(r.optimum.cost / brute({ x: 2 }, r.optimum.assignment)).toBeCloseTo(1, 12);
+  });
+
+  it("gets the exact optimum of random assemblies, and reports the pruned heuristic's gap", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 2, max: 7 }), fc.integer({ min: 2, max: 3 }), fc.integer({ min: 1, max: 1e9 }), fc.double({ min: 0.5, max: 4, noNaN: true }), (n, k, seed, x) => {
+        const { asm, brute, enumerateAll } = chain(n, k, seed);
+        const r = selectImplementations(asm, { x }, { coreComponents: asm.components.slice(0, 2).map((c) => c.name) });
+        const all = enumerateAll({ x });
+        const best = Math.min(...all.map((a) => a.cost));
+        expect(r.optimum.cost).toBeCloseTo(best, 9);
+        expect(brute({ x }, r.optimum.assignment)).toBeCloseTo(r.optimum.cost, 9);
+        // The heuristic: best over the 2 core components with the others at their first implementation.
+        const restricted = all.filter((a) => asm.components.slice(2).every((c) => a.assignment[c.name] === c.implementations[0]!.name));
+        const h = Math.min(...restricted.map((a) => a.cost));
+        expect(r.heuristic!.cost).toBeCloseTo(h, 9);
+        expect(r.heuristic!.gap).toBeCloseTo(h - best, 9);
+        expect(r.heuristic!.relativeGap).toBeCloseTo((h - best) / best, 9);
+      }),
+      { seed: 5, numRuns: 60 },
+    );
+  });
+
+  it("falls back to exhaustive search when interactions form a cycle", () => {
+    const asm: Assembly = {
+      components: ["P", "Q", "R"].map((name) => ({ name, implementations: [{ name: `${name}1`, mean: 1 }, { name: `${name}2`, mean: 1.5 }] })),
+      callGraph: { component: "P", children: [{ component: "Q", children: [{ component: "R", children: [{ component: "P" }] }] }] },
+      interactions: [
+        { caller: "P", callee: "Q", costs: [{ callerImpl: "P1", calleeImpl: "Q1", cost: 5 }] },
+        { caller: "Q", callee: "R", costs: [{ callerImpl: "Q2", calleeImpl: "R1", cost: 5 }] },
+        { caller: "R", callee: "P", costs: [{ callerImpl: "R1", calleeImpl: "P1", cost: 5 }] },
+      ],
+    };
+    const r = selectImplementations(asm, {});
+    expect(r.optimum.method).toBe("exhaustive");
+    const costs = ["P1", "P2"].flatMap((p) => ["Q1", "Q2"].flatMap((q) => ["R1", "R2"].map((rr) => assemblyCost(asm, {}, { P: p, Q: q, R: rr }))));
+    expect(r.optimum.cost).toBeCloseTo(Math.min(...costs), 12);
+  });
+
+  it("rejects unknown components and bad expressions with typed errors", () => {
+    const bad: Assembly = { components: [{ name: "A", implementations: [{ name: "A1", mean: "2*" }] }], callGraph: { component: "A" } };
+    expect(() => selectImplementations(bad, { x: 1 })).toThrow(AnalysisInputError);
+    const unknown: Assembly = { components: [{ name: "A", implementations: [{ name: "A1", mean: 1 }] }], callGraph: { component: "B" } };
+    expect(() => selectImplementations(unknown, {})).toThrow(/unknown component 'B'/);
+    expect(() => selectImplementations(knownModelsAssembly(), { x: -1 })).toThrow(/must be finite and >= 0/);
+  });
+
+  it("reuses a prepared assembly", () => {
+    const p = prepareAssembly(knownModelsAssembly());
+    expect(selectImplementations(p, { x: 1 }).optimum.assignment.A).toBe("A2");
+  });
+});
+
+/**
+ * A random chain of n components with k implementations (cost c·x^e) and random caller–callee
+ * interaction costs, plus brute-force evaluation for checking.
+ */
+function chain(n: number, k: number, seed: number) {
+  let s = seed % 2147483646 + 1;
+  const rnd = (): number => ((s = (s * 16807) % 2147483647) / 2147483647);
+  const comps = Array.from({ length: n }, (_, i) => ({
+    name: `C${i}`,
+    implementations: Array.from({ length: k }, (_, j) => ({ name: `C${i}.${j}`, c: 0.5 + rnd() * 2, e: rnd() * 3 })),
+  }));
+  const inter = comps.slice(1).map((_, i) => ({
+    caller: `C${i}`,
+    callee: `C${i + 1}`,
+    costs: comps[i]!.implementations.flatMap((a) => comps[i + 1]!.implementations.map((b) => ({ callerImpl: a.name, calleeImpl: b.name, cost: rnd() * 2 }))),
+  }));
+  let site: CallSite | undefined;
+  for (let i = n - 1; i >= 0; i--) site = { component: `C${i}`, calls: 2, children: site ? [site] : [] };
+  const asm: Assembly = {
+    components: comps.map((c) => ({ name: c.name, implementations: c.implementations.map((im) => ({ name: im.name, mean: `${im.c}*x^${im.e}` })) })),
+    callGraph: site!,
+    interactions: inter,
+  };
+  const brute = (inp: { x: number }, a: Record<string, string>): number => {
+    let total = 0;
+    let calls = 1;
+    for (let i = 0; i < n; i++) {
+      calls *= 2;
+      const im = comps[i]!.implementations.find((m) => m.name === a[comps[i]!.name])!;
+      total += calls * im.c * inp.x ** im.e;
+      if (i > 0) total += calls * inter[i - 1]!.costs.find((c) => c.callerImpl === a[`C${i - 1}`] && c.calleeImpl === a[`C${i}`])!.cost;
+    }
+    return total;
+  };
+  const enumerateAll = (inp: { x: number }): { assignment: Record<string, string>; cost: number }[] => {
+    const out: { assignment: Record<string, string>; cost: number }[] = [];
+    const rec = (i: number, a: Record<string, string>): void => {
+      if (i === n) {
+        out.push({ assignment: { ...a }, cost: brute(inp, a) });
+        return;
+      }
+      for (const im of comps[i]!.implementations) rec(i + 1, { ...a, [comps[i]!.name]: im.name });
+    };
+    rec(0, {});
+    return out;
+  };
+  return { asm, brute, enumerateAll };
+}

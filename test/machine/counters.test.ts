@@ -1,0 +1,123 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { RandomStream } from "../../engine/index.js";
+import { COUNTER_NAMES, CounterId, NodeModel, createKernelCost, resolveMachine, type KernelSpec } from "../../machine/index.js";
+
+const kernelArb = fc.record({
+  elements: fc.integer({ min: 0, max: 150_000 }),
+  elementSize: fc.constantFrom(4, 8, 16),
+  loads: fc.integer({ min: 2, max: 6 }),
+  stores: fc.integer({ min: 0, max: 3 }),
+  flops: fc.integer({ min: 0, max: 30 }),
+  otherInstructions: fc.integer({ min: 0, max: 30 }),
+  pattern: fc.constantFrom("sequential", "strided", "random") as fc.Arbitrary<KernelSpec["pattern"]>,
+  stride: fc.integer({ min: 1, max: 2000 }),
+  passes: fc.integer({ min: 1, max: 3 }),
+  arrays: fc.integer({ min: 1, max: 2 }),
+  fmaFraction: fc.double({ min: 0, max: 1, noNaN: true }),
+});
+
+const machineArb = fc.record({
+  preset: fc.constantFrom("xeon-2.8ghz-512k", "itanium2-madison"),
+  l2: fc.constantFrom(128 * 1024, 256 * 1024, 512 * 1024, 1024 * 1024),
+  assoc: fc.constantFrom(4, 8, 16),
+  clock: fc.double({ min: 5e8, max: 4e9, noNaN: true }),
+  remoteFraction: fc.double({ min: 0, max: 1, noNaN: true }),
+  noisy: fc.boolean(),
+  seed: fc.integer(),
+});
+
+describe("counter invariants", () => {
+  it("hold for random kernels on random geometries, with and without noise", () => {
+    const out = createKernelCost();
+    fc.assert(
+      fc.property(kernelArb, machineArb, (kernel, m) => {
+        const config = resolveMachine(m.preset, { clock: m.clock, "l2.size": m.l2, "l2.assoc": m.assoc, "memory.remoteFraction": m.remoteFraction });
+        const node = new NodeModel(config);
+        const rng = m.noisy ? new RandomStream(m.seed, "noise") : undefined;
+        node.kernelCost(kernel, rng, out);
+        const c = (name: (typeof COUNTER_NAMES)[number]) => out.counters[CounterId[name]];
+        const eps = 1e-9;
+        for (const v of out.counters) {
+          expect(Number.isFinite(v)).toBe(true);
+          expect(v).toBeGreaterThanOrEqual(0);
+        }
+        // cycles = time x clock
+        expect(Math.abs(c("PAPI_TOT_CYC") - (out.duration * 1e-6 * config.clock))).toBeLessThanOrEqual(eps * Math.max(1, c("PAPI_TOT_CYC")));
+        // misses of level k <= accesses of level k
+        expect(c("PAPI_L1_DCM")).toBeLessThanOrEqual(c("PAPI_L1_DCA"));
+        expect(c("PAPI_L2_TCM")).toBeLessThanOrEqual(c("PAPI_L2_TCA"));
+        expect(c("PAPI_L3_TCM")).toBeLessThanOrEqual(c("PAPI_L3_TCA"));
+        expect(c("PAPI_L2_TCA")).toBe(c("PAPI_L1_DCM"));
+        // stalls <= cycles, nested as the event definitions are
+        expect(c("PAPI_STL_CCY")).toBeLessThanOrEqual(c("PAPI_TOT_CYC") * (1 + eps));
+        expect(c("PAPI_RES_STL")).toBeLessThanOrEqual(c("PAPI_STL_CCY") * (1 + eps) + eps);
+        expect(c("PAPI_FP_INS")).toBeLessThanOrEqual(c("PAPI_FP_OPS"));
+        expect(c("PAPI_TOT_INS")).toBeGreaterThanOrEqual(c("PAPI_LD_INS") + c("PAPI_SR_INS") + c("PAPI_FP_INS"));
+        expect(c("PAPI_TLB_DM")).toBeLessThanOrEqual(kernel.elements * kernel.arrays * kernel.passes);
+        if (m.preset === "itanium2-madison") {
+          // PAPI's Itanium 2 preset map
+          expect(c("PAPI_TOT_CYC")).toBe(c("CPU_CYCLES"));
+          expect(c("PAPI_TOT_INS")).toBe(c("IA64_INST_RETIRED"));
+          expect(c("PAPI_FP_OPS")).toBe(c("FP_OPS_RETIRED"));
+          expect(c("PAPI_L2_TCA")).toBe(c("L2_REFERENCES"));
+          expect(c("PAPI_L2_TCM")).toBe(c("L2_MISSES"));
+          expect(c("PAPI_L3_TCA")).toBe(c("L3_REFERENCES"));
+          expect(c("PAPI_L3_TCM")).toBe(c("L3_MISSES"));
+          expect(c("PAPI_TLB_DM")).toBe(c("L2DTLB_MISSES"));
+          expect(c("PAPI_RES_STL")).toBe(c("BE_EXE_BUBBLE_ALL"));
+          expect(c("PAPI_STL_CCY")).toBe(c("BACK_END_BUBBLE_ALL"));
+          expect(c("L2_DATA_REFERENCES_L2_ALL")).toBe(c("L2_REFERENCES"));
+          expect(c("L3_REFERENCES")).toBe(c("L2_MISSES"));
+          expect(c("L1D_READ_MISSES_ALL")).toBeLessThanOrEqual(c("L1D_READS_SET0"));
+          expect(c("DATA_EAR_CACHE_LAT128")).toBeLessThanOrEqual(c("L3_MISSES"));
+          expect(c("BE_EXE_BUBBLE_FRALL")).toBeLessThanOrEqual(c("BE_EXE_BUBBLE_ALL") * (1 + eps));
+          expect(c("BE_EXE_BUBBLE_ALL") + c("BE_L1D_FPU_BUBBLE_FPU")).toBeLessThanOrEqual(c("BACK_END_BUBBLE_ALL") * (1 + eps) + eps);
+        } else {
+          // no L3 and no native table on the Xeon: those counters stay zero and are not listed
+          expect(node.counterNames).not.toContain("PAPI_L3_TCM");
+          expect(node.counterNames).not.toContain("CPU_CYCLES");
+          expect(c("PAPI_L3_TCA")).toBe(0);
+          expect(c("CPU_CYCLES")).toBe(0);
+        }
+      }),
+      { numRuns: 250, seed: 3 },
+    );
+  });
+
+  it("lists the Itanium 2 native events under their libpfm names", () => {
+    const node = new NodeModel(resolveMachine("itanium2-madison"));
+    for (const name of ["CPU_CYCLES", "IA64_INST_RETIRED", "FP_OPS_RETIRED", "BACK_END_BUBBLE_ALL", "BE_EXE_BUBBLE_FRALL", "BE_L1D_FPU_BUBBLE_FPU", "L2_DATA_REFERENCES_L2_ALL", "L2_MISSES", "L3_REFERENCES", "L3_MISSES", "L2DTLB_MISSES", "DATA_EAR_CACHE_LAT128"]) {
+      expect(node.counterNames).toContain(name);
+    }
+    for (const name of ["PAPI_TOT_CYC", "PAPI_TOT_INS", "PAPI_FP_OPS", "PAPI_FP_INS", "PAPI_L1_DCM", "PAPI_L1_TCA", "PAPI_L2_TCA", "PAPI_L2_TCM", "PAPI_L3_TCA", "PAPI_L3_TCM", "PAPI_TLB_DM", "PAPI_RES_STL", "PAPI_STL_CCY"]) {
+      expect(node.counterNames).toContain(name);
+    }
+  });
+
+  it("counts a known sequential kernel exactly", () => {
+    const node = new NodeModel(resolveMachine("itanium2-madison"));
+    const out = createKernelCost();
+    // 1 Mi doubles (8 MiB) fit the 9 MiB L3 but not L2: one L2 miss per 128-byte line.
+    node.kernelCost({ elements: 1 << 20, elementSize: 8, loads: 1, stores: 0, flops: 2, otherInstructions: 1, pattern: "sequential", fmaFraction: 1 }, undefined, out);
+    const c = out.counters;
+    expect(c[CounterId.IA64_INST_RETIRED]).toBe(3 * 2 ** 20);
+    expect(c[CounterId.FP_OPS_RETIRED]).toBe(2 ** 21);
+    expect(c[CounterId.PAPI_FP_INS]).toBe(2 ** 20);
+    expect(c[CounterId.PAPI_L1_DCM]).toBe(2 ** 17);
+    expect(c[CounterId.L2_MISSES]).toBe(2 ** 16);
+    expect(c[CounterId.L3_MISSES]).toBe(0);
+    expect(c[CounterId.L2DTLB_MISSES]).toBe(2 ** 9);
+  });
+
+  it("refuses more counters than the PMU has when the scenario models one, and unknown names", () => {
+    const limited = new NodeModel(resolveMachine("itanium2-madison", { "counters.pmuCounters": 4 }));
+    expect(Array.from(limited.selectCounters(["CPU_CYCLES", "L2_MISSES"]))).toEqual([CounterId.CPU_CYCLES, CounterId.L2_MISSES]);
+    expect(() => limited.selectCounters(["CPU_CYCLES", "L2_MISSES", "L3_MISSES", "FP_OPS_RETIRED", "IA64_INST_RETIRED"])).toThrow(/at most 4 counters/);
+    const free = new NodeModel(resolveMachine("itanium2-madison"));
+    expect(free.selectCounters(["CPU_CYCLES", "L2_MISSES", "L3_MISSES", "FP_OPS_RETIRED", "IA64_INST_RETIRED"]).length).toBe(5);
+    expect(() => free.selectCounters(["L2_MISSE"])).toThrow(/did you mean 'L2_MISSES'/);
+    const xeon = new NodeModel(resolveMachine("xeon-2.8ghz-512k"));
+    expect(() => xeon.selectCounters(["PAPI_L3_TCM"])).toThrow(expect.objectContaining({ isInputError: true }));
+  });
+});

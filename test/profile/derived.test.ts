@@ -1,0 +1,105 @@
+import { join } from "node:path";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { checkInvariants, derivedEventView, derivedView, flatProfile, profileTable, readTrial, threadView, Trial, TrialBuilder } from "../../index.js";
+import { arbitraryTrial } from "./arbitrary.js";
+import { PPK, TAU } from "./data.js";
+
+describe("derived threads (ParaProf's mean, total, min, max, stddev)", () => {
+  it("mean divides by all threads, min/max only see threads with the timer, on real data", () => {
+    const t = readTrial(join(PPK, "gromacs-scaling", "8.ppk"));
+    const m = 0;
+    const [total, mean, meanPresent, max, min] = [derivedView(t, "total"), derivedView(t, "mean"), derivedView(t, "mean", { includeMissing: false }), derivedView(t, "max"), derivedView(t, "min")];
+    for (const timer of t.timers) {
+      const xs: number[] = [];
+      for (let th = 0; th < t.threads.length; th++) if (t.has(th, timer.index)) xs.push(t.inclusive(m, th, timer.index));
+      const sum = xs.reduce((a, b) => a + b, 0);
+      expect(total.inclusive[m][timer.index]).toBeCloseTo(sum, 6);
+      expect(mean.inclusive[m][timer.index]).toBeCloseTo(sum / t.threads.length, 6);
+      expect(meanPresent.inclusive[m][timer.index]).toBeCloseTo(sum / xs.length, 6);
+      expect(max.inclusive[m][timer.index]).toBe(Math.max(...xs));
+      expect(min.inclusive[m][timer.index]).toBe(Math.min(...xs));
+    }
+  });
+
+  it("stddev is the population standard deviation across threads", () => {
+    const b = new TrialBuilder({ metrics: ["TIME"] });
+    const f = b.timer("f");
+    [2, 4, 4, 4, 5, 5, 7, 9].forEach((v, i) => b.setValues(b.addThread(i), f, { calls: v, exclusive: v, inclusive: v }));
+    const t = b.build();
+    expect(derivedView(t, "stddev").inclusive[0][f]).toBe(2);
+    expect(derivedView(t, "stddev").calls[f]).toBe(2);
+    expect(derivedView(t, "mean").calls[f]).toBe(5);
+  });
+
+  it("total over threads equals the sum of per-thread views (property)", () => {
+    fc.assert(
+      fc.property(arbitraryTrial, (t) => {
+        const total = derivedView(t, "total");
+        for (let m = 0; m < t.metrics.length; m++) {
+          for (const timer of t.timers) {
+            let s = 0;
+            for (let th = 0; th < t.threads.length; th++) s += threadView(t, th).exclusive[m][timer.index];
+            expect(total.exclusive[m][timer.index]).toBe(s);
+          }
+        }
+      }),
+      { numRuns: 40, seed: 3 },
+    );
+  });
+
+  it("combines user events across threads", () => {
+    const t = readTrial(join(TAU, "hatchet-cpi-mpi"));
+    const e = t.findUserEvent("Message size for reduce")!;
+    const total = derivedEventView(t, "total");
+    expect(total.count[e.index]).toBe(4);
+    expect(total.max[e.index]).toBe(8);
+    const mean = derivedEventView(t, "mean");
+    expect(mean.count[e.index]).toBe(1);
+  });
+
+  it("gives a flat profile and a table with pprof's percentages", () => {
+    const t = readTrial(join(TAU, "hatchet-cpi-mpi"));
+    const flat = flatProfile(t, threadView(t, 0));
+    expect(flat.length).toBe(12);
+    expect(flat.every((r) => !r.timer.isCallpath)).toBe(true);
+    const table = profileTable(t, threadView(t, 0), { sort: "calls", top: 1 });
+    expect(table.rows[0].percent).toBe(100);
+    const byName = profileTable(t, threadView(t, 0), { sort: "name" });
+    expect(byName.rows.map((r) => r.name)).toEqual([...byName.rows.map((r) => r.name)].sort());
+  });
+});
+
+describe("load-time invariants", () => {
+  it("finds no inconsistency in real profiles, and reports an injected one with its timer and thread", () => {
+    const t = readTrial(join(TAU, "hatchet-cpi-mpi"));
+    expect(checkInvariants(t)).toEqual([]);
+    const incl = t.values.inclusive.map((a) => a.slice());
+    const cp = t.timer(".TAU application => MPI_Finalize() => MPI_File_open()");
+    incl[0][t.slot(t.threadIndex(1), cp.index)] = 1e9;
+    const bad = new Trial({ ...t, values: { ...t.values, inclusive: incl } });
+    const w = checkInvariants(bad);
+    expect(w.map((x) => x.kind)).toEqual(["child-exceeds-parent"]);
+    expect(w[0].message).toMatch(/MPI_File_open\(\)' \(TIME\) on thread 1,0,0: inclusive 1000000000 > parent '\.TAU application => MPI_Finalize\(\)'/);
+  });
+
+  it("checks flat = sum of root-anchored callpaths for calls and exclusive values", () => {
+    const b = new TrialBuilder({ metrics: ["TIME"] });
+    const th = b.addThread(0);
+    const root = b.timer(".TAU application");
+    const f = b.timer("f");
+    const a = b.callpath([".TAU application", "f"]);
+    const g = b.timer("g");
+    const bg = b.callpath([".TAU application", "g"]);
+    const gf = b.callpath([".TAU application", "g", "f"]);
+    b.setValues(th, root, { calls: 1, exclusive: 10, inclusive: 100 });
+    b.setValues(th, g, { calls: 1, exclusive: 20, inclusive: 50 });
+    b.setValues(th, bg, { calls: 1, exclusive: 20, inclusive: 50 });
+    b.setValues(th, a, { calls: 2, exclusive: 40, inclusive: 40 });
+    b.setValues(th, gf, { calls: 1, exclusive: 30, inclusive: 30 });
+    b.setValues(th, f, { calls: 3, exclusive: 70, inclusive: 70 });
+    expect(b.build().warnings).toEqual([]);
+    b.setValues(th, f, { calls: 4 });
+    expect(b.build().warnings.map((w) => w.kind)).toEqual(["flat-differs-from-callpaths"]);
+  });
+});

@@ -1,0 +1,162 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  extrapFromTrials,
+  formatExtrapJson,
+  formatExtrapJsonLines,
+  formatExtrapText,
+  parseExtrapJson,
+  parseExtrapJsonLines,
+  parseExtrapText,
+  ProfileFormatError,
+  readExtrap,
+  TrialBuilder,
+  writeExtrap,
+  type ExtrapExperiment,
+} from "../../index.js";
+import { DATA } from "./data.js";
+
+const EX = join(DATA, "extrap");
+const scratch = mkdtempSync(join(tmpdir(), "ccasim-extrap-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe("Extra-P inputs", () => {
+  it("reads the documentation's text example", () => {
+    const e = readExtrap(join(EX, "docs_examples_input.txt"));
+    expect(e.parameters).toEqual(["p"]);
+    expect(e.measurements.length).toBe(5);
+    expect(e.measurements[0]).toEqual({ callpath: "example", metric: "time", point: [4], values: [8.31, 8.02, 8.14] });
+    expect(e.measurements[4].point).toEqual([64]);
+    expect(e.measurements[4].values).toEqual([528.86, 522.44, 531.78]);
+  });
+
+  it("reads a text file with one POINTS line per point and callpaths", () => {
+    const e = readExtrap(join(EX, "tests_data_text_one_parameter_2.txt"));
+    expect(e.parameters).toEqual(["x"]);
+    const paths = [...new Set(e.measurements.map((m) => m.callpath))];
+    expect(paths.slice(0, 4)).toEqual(["main", "main->merge", "main->merge->comp1", "main->merge->comp2"]);
+    const m = e.measurements.find((x) => x.callpath === "main->sort" && x.point[0] === 60)!;
+    expect(m.values.length).toBe(5);
+    expect(m.values[0]).toBe(725.3886983183301);
+  });
+
+  it("reads JSON and JSON Lines examples", () => {
+    const j = readExtrap(join(EX, "tests_data_json_new_input1.json"));
+    expect(j.parameters).toEqual(["x"]);
+    expect(j.measurements.map((m) => [m.callpath, m.metric, m.point[0], m.values.length])).toEqual([
+      ["sweep", "time", 4, 5],
+      ["sweep", "time", 8, 5],
+      ["sweep", "time", 16, 5],
+      ["sweep", "time", 32, 5],
+      ["sweep", "time", 64, 5],
+    ]);
+    const l = readExtrap(join(EX, "tests_data_jsonlines_extended2.jsonl"));
+    expect(l.parameters).toEqual(["x", "y"]);
+    expect(l.measurements.length).toBe(9);
+    expect(l.measurements[5]).toEqual({ callpath: "test", metric: "metr", point: [2, 3], values: [7, 7, 7, 7, 7] });
+  });
+
+  it("reads Extra-P's older id-based JSON", () => {
+    const old = {
+      callpaths: [{ id: 1, name: "main" }],
+      coordinates: [
+        { id: 1, parameter_value_pairs: [{ parameter_id: 7, parameter_value: 2 }] },
+        { id: 2, parameter_value_pairs: [{ parameter_id: 7, parameter_value: 4 }] },
+      ],
+      measurements: [
+        { callpath_id: 1, coordinate_id: 1, id: 1, metric_id: 1, value: 1.5 },
+        { callpath_id: 1, coordinate_id: 1, id: 2, metric_id: 1, value: 1.7 },
+        { callpath_id: 1, coordinate_id: 2, id: 3, metric_id: 1, value: 3 },
+      ],
+      metrics: [{ id: 1, name: "time" }],
+      parameters: [{ id: 7, name: "p" }],
+    };
+    expect(parseExtrapJson(JSON.stringify(old))).toEqual({
+      parameters: ["p"],
+      measurements: [
+        { callpath: "main", metric: "time", point: [2], values: [1.5, 1.7] },
+        { callpath: "main", metric: "time", point: [4], values: [3] },
+      ],
+    });
+  });
+
+  const arbitraryExperiment: fc.Arbitrary<ExtrapExperiment> = fc
+    .record({
+      parameters: fc.uniqueArray(fc.stringMatching(/^[a-z][a-z0-9_]{0,4}$/), { minLength: 1, maxLength: 3 }),
+      points: fc.uniqueArray(fc.array(fc.integer({ min: 1, max: 4096 }), { minLength: 3, maxLength: 3 }), { minLength: 1, maxLength: 5, selector: (p) => p.join(",") }),
+      regions: fc.uniqueArray(fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_:()<> ]{0,8}[A-Za-z0-9_)]$/), { minLength: 1, maxLength: 3 }).filter((rs) => rs.every((r) => !r.includes("  "))),
+      metrics: fc.uniqueArray(fc.stringMatching(/^[a-z][a-z_]{0,5}$/), { minLength: 1, maxLength: 2 }),
+      values: fc.array(fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e12, max: 1e12 }), { minLength: 1, maxLength: 4 }),
+    })
+    .map((s) => ({
+      parameters: s.parameters,
+      measurements: s.metrics.flatMap((metric) =>
+        s.regions.flatMap((r) => s.points.map((p, i) => ({ callpath: r, metric, point: p.slice(0, s.parameters.length), values: s.values.map((v) => v + i) }))),
+      ),
+    }))
+    .filter((e) => new Set(e.measurements.map((m) => JSON.stringify([m.callpath, m.metric, m.point]))).size === e.measurements.length);
+
+  it("round-trips random experiments through text, JSON and JSON Lines", () => {
+    fc.assert(
+      fc.property(arbitraryExperiment, (e) => {
+        // Measurement order is not meaningful (JSON groups by callpath, text by metric).
+        const sorted = (x: ExtrapExperiment) => ({ ...x, measurements: [...x.measurements].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1)) });
+        expect(sorted(parseExtrapText(formatExtrapText(e)))).toEqual(sorted(e));
+        expect(sorted(parseExtrapJson(formatExtrapJson(e)))).toEqual(sorted(e));
+        expect(parseExtrapJsonLines(formatExtrapJsonLines(e))).toEqual(e);
+      }),
+      { numRuns: 100, seed: 42 },
+    );
+  });
+
+  it("refuses names Extra-P's text reader would change", () => {
+    const e = { parameters: ["p"], measurements: [{ callpath: "a  b", metric: "t", point: [1], values: [1] }] };
+    expect(() => formatExtrapText(e)).toThrow(/repeated spaces/);
+    expect(parseExtrapJson(formatExtrapJson(e))).toEqual(e);
+  });
+
+  it("writes files by extension and reads them back", () => {
+    const e = readExtrap(join(EX, "docs_examples_input.txt"));
+    for (const ext of ["txt", "json", "jsonl"]) {
+      const p = join(scratch, `e.${ext}`);
+      writeExtrap(e, p);
+      expect(readExtrap(p)).toEqual(e);
+    }
+    expect(readFileSync(join(scratch, "e.txt"), "utf8").split("\n").slice(0, 2)).toEqual(["PARAMETER p", "POINTS (4) (8) (16) (32) (64)"]);
+  });
+
+  it("exports trials measured at several points, one repetition per trial", () => {
+    const trial = (scale: number) => {
+      const b = new TrialBuilder({ metrics: ["TIME"] });
+      for (let r = 0; r < 2; r++) b.addThread(r);
+      const t = b.timer("solve");
+      b.setValues(0, t, { calls: 1, exclusive: scale, inclusive: scale });
+      b.setValues(1, t, { calls: 1, exclusive: 3 * scale, inclusive: 3 * scale });
+      return b.build();
+    };
+    const e = extrapFromTrials([
+      { point: { p: 4 }, trial: trial(10) },
+      { point: { p: 4 }, trial: trial(12) },
+      { point: { p: 8 }, trial: trial(20) },
+    ]);
+    expect(e).toEqual({
+      parameters: ["p"],
+      measurements: [
+        { callpath: "solve", metric: "TIME", point: [4], values: [20, 24] },
+        { callpath: "solve", metric: "TIME", point: [8], values: [40] },
+      ],
+    });
+  });
+
+  it("names file and line of malformed text input", () => {
+    const bad = "PARAMETER p\nPOINTS (1) (2)\nREGION r\nDATA 1 2\nDATA 1 x\n";
+    expect(() => parseExtrapText(bad, "in.txt")).toThrow(ProfileFormatError);
+    expect(() => parseExtrapText(bad, "in.txt")).toThrow(/in\.txt:5: expected finite numbers/);
+    expect(() => parseExtrapText("PARAMETER p\nPOINTS (1)\nREGION r\nDATA 1\nDATA 2\n", "in.txt")).toThrow(/in\.txt:5: more DATA lines than the 1 POINTS/);
+    expect(() => parseExtrapText("PARAMETER p q\nPOINTS (1)\n", "in.txt")).toThrow(/in\.txt:2: a point needs 2 coordinate/);
+    expect(() => parseExtrapJsonLines('{"params":{"x":1},"value":1}\n{"params":{},"value":2}\n', "in.jsonl")).toThrow(/in\.jsonl:2: params\.x/);
+  });
+});

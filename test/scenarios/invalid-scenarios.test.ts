@@ -1,0 +1,72 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { main } from "../../cli/main.js";
+import { tempDir } from "./fixtures.js";
+
+const BASE = readFileSync("scenarios/known-models.yaml", "utf8");
+
+/** Applies a textual edit to the known-models scenario. */
+function edit(from: string | RegExp, to: string): string {
+  const out = BASE.replace(from, to);
+  if (out === BASE) throw new Error(`edit did not apply: ${String(from)}`);
+  return out;
+}
+
+/** [what, scenario text, expected line (0 = any), expected fragment of the message] */
+const CASES: Array<[string, string, number, string | RegExp]> = [
+  ["unknown top-level key", edit("seed: 1", "seed: 1\nsed: 2"), 17, "unknown key 'sed' (did you mean 'seed'?)"],
+  ["misspelt machine key", edit("processesPerNode: 2", "procesorsPerNode: 2"), 23, /procesorsPerNode.*did you mean/],
+  ["unknown machine preset", edit("preset: xeon-2.8ghz-512k", "preset: xeon-2.8ghz-512"), 21, "did you mean 'xeon-2.8ghz-512k'?"],
+  ["wrong unit for a cache size", edit("placement: block", "placement: block\n  l2: { size: 512K }"), 25, /ambiguous|512K/],
+  ["time unit where a size is expected", edit("placement: block", "placement: block\n  l2: { size: 30us }"), 25, /size|bytes/],
+  ["negative node count", edit("nodes: 2", "nodes: -2"), 22, /nodes/],
+  ["zero processes per node", edit("processesPerNode: 2", "processesPerNode: 0"), 23, /processesPerNode/],
+  ["unknown placement", edit("placement: block", "placement: cyclic"), 24, /block|round-robin/],
+  ["unknown network preset", edit("preset: gigabit-ethernet", "preset: gigabit-ethernett"), 26, /gigabit-ethernet/],
+  ["unknown metric", edit("metrics: [TIME, PAPI_TOT_CYC]", "metrics: [TIME, PAPI_TOT_CYCLES]"), 29, /PAPI_TOT_CYCLES/],
+  ["TIME missing from metrics", edit("metrics: [TIME, PAPI_TOT_CYC]", "metrics: [PAPI_TOT_CYC]"), 29, "metrics must include TIME"],
+  ["unknown component type", edit("type: dummy\n      params:\n        implementations: { A1", "type: dummmy\n      params:\n        implementations: { A1"), 0, "did you mean 'dummy'?"],
+  ["missing connection", edit("    - B.d -> D.work\n", ""), 0, "missing connection: uses port B.d"],
+  ["connection to an unknown component", edit("Driver.a -> A.work", "Driver.a -> AA.work"), 0, /no component named 'AA'.*did you mean 'A'/],
+  ["connection to an unknown port", edit("Driver.a -> A.work", "Driver.a -> A.wrk"), 0, /has no provides port 'wrk'/],
+  ["malformed connection", edit("Driver.a -> A.work", "Driver.a => A.work"), 0, /connections\[0\]/],
+  ["port type mismatch", edit('params: { cost: "0.01*x" }', 'params: { cost: "0.01*x", portType: Solver }'), 0, "port type mismatch"],
+  ["undefined variable in a cost", edit('A1: "2*x"', 'A1: "2*y"'), 0, /'y'/],
+  ["syntax error in a cost", edit('B1: "x^3"', 'B1: "x^^3"'), 0, /B1|x\^\^3/],
+  ["unknown implementation", edit("implementation: A1", "implementation: A3"), 0, "'A3' is not one of the implementations: A1, A2"],
+  ["proxy on an unknown port", edit("- port: A.work", "- port: A.run"), 0, /no provides port 'run'/],
+  ["proxy parameter of an unknown argument", edit("parameters: { x: argument x }", "parameters: { x: argument q }"), 0, "no method of port type 'Work' has an argument 'q'"],
+  ["unknown output format", edit("records: [csv, jsonl]", "records: [csv, xml]"), 0, /csv|jsonl/],
+  ["workload value of the wrong type", edit("  x: 3", "  x: [3]"), 0, /workload\.x/],
+  ["YAML syntax error", edit("name: known-models", "name: [known-models"), 0, /./],
+  ["duplicate key", edit("seed: 1", "seed: 1\nseed: 2"), 17, /duplicate|unique/i],
+  ["missing machine section", edit(/machine:\n  preset: xeon-2.8ghz-512k\n/, "machine_: \n  preset: xeon-2.8ghz-512k\n"), 0, /machine/],
+];
+
+describe("invalid scenarios", () => {
+  it.each(CASES)("%s: located message, exit code 2, no output folder", async (_what, text, line, fragment) => {
+    const dir = tempDir();
+    const file = join(dir, "bad.yaml");
+    writeFileSync(file, text);
+    const out = join(dir, "out");
+    let stdout = "";
+    let stderr = "";
+    const code = await main(["run", file, "--out", out], { out: (s) => (stdout += s), err: (s) => (stderr += s) });
+    expect(code, stderr).toBe(2);
+    expect(stderr).toContain(file);
+    if (typeof fragment === "string") expect(stderr).toContain(fragment);
+    else expect(stderr).toMatch(fragment);
+    if (line > 0) expect(stderr).toContain(`${file}:${line}:`);
+    else expect(stderr).toMatch(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:\\d+:\\d+`));
+    expect(existsSync(out)).toBe(false);
+    expect(stdout).toBe("");
+  });
+
+  it("reports a --set mistake as coming from the command line", async () => {
+    let stderr = "";
+    const code = await main(["validate", "scenarios/known-models.yaml", "--set", "workload.x=[1]"], { out: () => undefined, err: (s) => (stderr += s) });
+    expect(code).toBe(2);
+    expect(stderr).toContain("--set workload.x=[1]");
+  });
+});

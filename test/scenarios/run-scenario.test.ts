@@ -1,0 +1,84 @@
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { executeScenario, loadScenario, loadScenarioText, runScenario, writeRunOutputs } from "../../scenarios/index.js";
+import { MIXED_SCENARIO, readTree, tempDir } from "./fixtures.js";
+
+const KNOWN = "scenarios/known-models.yaml";
+
+describe("running scenarios", () => {
+  it.each([0.5, 1.5, 2, 3, 7])("known-models at x=%s: every record's time equals its cost expression", (x) => {
+    for (const [a, b] of [
+      ["A1", "B1"],
+      ["A2", "B2"],
+    ]) {
+      const s = loadScenario(KNOWN, {
+        set: [`workload.x=${x}`, "workload.iterations=3", `assembly.components.A.params.implementation=${a}`, `assembly.components.B.params.implementation=${b}`],
+      });
+      const art = executeScenario(s);
+      const models: Record<string, (x: number) => number> = { A1: (v) => 2 * v, A2: (v) => v * v, B1: (v) => v ** 3, B2: (v) => 2 * v * v };
+      const recs = art.result.mastermind!.records;
+      expect(recs.length).toBe(4 * 3 * 2);
+      for (const r of recs) {
+        const own = r.component === "A" ? models[a](x) + 0.01 * x : models[b](x) + 0.02 * x;
+        expect(r.wallTime).toBeCloseTo(own, 9);
+        expect(r.parameters.x).toBe(x);
+      }
+    }
+  });
+
+  it("writes profiles whose callpath values add up: parent inclusive = exclusive + children inclusive", () => {
+    const art = executeScenario(loadScenarioText(MIXED_SCENARIO, "mixed.yaml"));
+    const t = art.trial!;
+    const byPath = new Map(t.timers.filter((x) => x.isCallpath).map((x) => [x.path.join(" => "), x.index]));
+    for (let th = 0; th < t.threads.length; th++)
+      for (const timer of t.timers.filter((x) => x.isCallpath)) {
+        const children = t.timers.filter((c) => c.isCallpath && c.path.length === timer.path.length + 1 && c.path.slice(0, -1).join(" => ") === timer.path.join(" => "));
+        for (let m = 0; m < t.metrics.length; m++) {
+          const sum = children.reduce((acc, c) => acc + t.inclusive(m, th, c.index), 0);
+          expect(t.inclusive(m, th, timer.index)).toBeCloseTo(t.exclusive(m, th, timer.index) + sum, 3);
+        }
+      }
+    // MPI calls are nested under the component method that made them.
+    expect(byPath.has(".TAU application => Driver::go() => Halo::exchange() => MPI_Waitsome()")).toBe(true);
+  });
+
+  it("gives byte-identical output folders for the same scenario and seed, timing.json aside", () => {
+    const a = tempDir();
+    const b = tempDir();
+    const s = loadScenarioText(MIXED_SCENARIO, "mixed.yaml");
+    writeRunOutputs(executeScenario(s), join(a, "out"));
+    writeRunOutputs(executeScenario(loadScenarioText(MIXED_SCENARIO, "mixed.yaml")), join(b, "out"));
+    const ta = readTree(join(a, "out"));
+    const tb = readTree(join(b, "out"));
+    expect([...ta.keys()]).toEqual([...tb.keys()]);
+    expect(ta.size).toBeGreaterThan(10);
+    for (const [k, v] of ta) if (k !== "timing.json") expect(v.equals(tb.get(k)!), k).toBe(true);
+  });
+
+  it("with another seed changes only what noise touches", () => {
+    const one = executeScenario(loadScenarioText(MIXED_SCENARIO, "mixed.yaml"));
+    const two = executeScenario(loadScenarioText(MIXED_SCENARIO, "mixed.yaml", { seed: 99 }));
+    const times = (art: typeof one, comp: string) => art.result.mastermind!.records.filter((r) => r.component === comp).map((r) => r.wallTime);
+    expect(times(two, "Model")).toEqual(times(one, "Model"));
+    expect(times(two, "Stencil")).not.toEqual(times(one, "Stencil"));
+  });
+
+  it("is non-intrusive: removing the proxies changes no simulated time", () => {
+    const withProxies = executeScenario(loadScenarioText(MIXED_SCENARIO, "mixed.yaml"));
+    const without = executeScenario(loadScenarioText(MIXED_SCENARIO, "mixed.yaml", { set: ["assembly.proxies=[]"] }));
+    expect(without.result.simulatedTime).toBe(withProxies.result.simulatedTime);
+    expect(without.result.mastermind!.records).toHaveLength(0);
+    const unmeasured = executeScenario(loadScenarioText(MIXED_SCENARIO, "mixed.yaml"), { measure: false });
+    expect(unmeasured.result.simulatedTime).toBe(withProxies.result.simulatedTime);
+  });
+
+  it("runScenario writes the documented files", () => {
+    const dir = tempDir();
+    const file = join(dir, "mixed.yaml");
+    writeFileSync(file, MIXED_SCENARIO);
+    const r = runScenario(file, { out: join(dir, "out") });
+    for (const f of ["summary.json", "timing.json", "records.csv", "records.jsonl", "callgraph.json", "profile/MULTI__TIME/profile.0.0.0", "profile/MULTI__PAPI_L2_TCM/profile.3.0.0"])
+      expect(existsSync(join(r.outDir, f)), f).toBe(true);
+  });
+});
