@@ -11,3 +11,4 @@ export * from "./analysis/index.js";
 export * from "./profile/study/index.js";
 export * from "./scenarios/sweep/index.js";
 export * from "./analysis/report/index.js";
+export * from "./analysis/study/index.js";

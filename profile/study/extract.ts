@@ -55,11 +55,11 @@ export async function studyObservations(store: StudyStore, sel: StudySelection):
     if (!names.includes(sel.by)) throw new StudyError(`the study sweeps no parameter '${sel.by}' (swept: ${names.join(", ") || "none"})`);
   }
   const res = await store.query(
-    `SELECT r.point_id, qp.numeric_value AS q, qp.value AS qtext, ${tExpr} AS t, ${byExpr} AS by
+    `SELECT r.point_id, qp.numeric_value AS q, qp.value AS qtext, ${tExpr} AS t, ${byExpr} AS by_value
      FROM record r JOIN point p USING (point_id)
      LEFT JOIN record_parameter qp ON qp.point_id = r.point_id AND qp.record_index = r.record_index AND qp.name = ${lit(sel.parameter)}
      WHERE ${where.join(" AND ")}
-     ORDER BY by, r.point_id, r.record_index`,
+     ORDER BY by_value, r.point_id, r.record_index`,
   );
   if (res.rows.length === 0) throw new StudyError(`no record matches component=${sel.component ?? "*"} port=${sel.port ?? "*"} method=${sel.method ?? "*"}`);
   const n = res.rows.length;
