@@ -215,3 +215,33 @@ export function timeVsQBySweepChart(routine: string, rows: readonly { Q: number;
 function slug(s: string): string {
   return s.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "").toLowerCase();
 }
+
+/** Power (W) and energy per call (J) of the main events, from paper 004's counter-based model. */
+export function powerEnergyChart(rows: readonly { event: string; watts: number; joulesPerCall: number }[], constants: string): ReportChart {
+  const data = rows.flatMap((r) => [
+    { event: r.event, what: "power (W)", value: r.watts },
+    { event: r.event, what: "energy per call (J)", value: r.joulesPerCall },
+  ]);
+  const spec = {
+    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    title: "Power and energy per event (mean thread)",
+    data: { values: data },
+    facet: { column: { field: "what", type: "nominal", title: null } },
+    spec: {
+      width: 260,
+      height: { step: 14 },
+      mark: "bar",
+      encoding: {
+        y: { field: "event", type: "nominal", title: null, sort: rows.map((r) => r.event), axis: { labelLimit: 260 } },
+        x: { field: "value", type: "quantitative", title: null },
+      },
+    },
+    resolve: { scale: { x: "independent" } },
+  } as TopLevelSpec;
+  return {
+    id: "power-energy",
+    title: "Power and energy",
+    caption: `Power = Σ AccessRate·ArchitecturalScaling·MaxPower + idle (paper 004, constants ${constants}) from each event's inclusive counters, and the energy of one call.`,
+    spec,
+  };
+}

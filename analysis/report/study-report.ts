@@ -81,7 +81,9 @@ export async function studyReport(store: StudyStore, name: string): Promise<Repo
   if (charts.length) sections.push({ heading: "Sweep results", charts });
 
   const qName = await qParameter(store);
-  const numericAxis = swept.find((a) => a.numeric) ?? swept[0];
+  // Colour by a swept parameter other than Q itself (a sweep of Q is already the x axis).
+  const others = swept.filter((a) => a.name.split(".").pop() !== qName);
+  const numericAxis = others.find((a) => a.numeric) ?? others[0];
   if (qName && numericAxis) {
     const byQ: ReportChart[] = [];
     for (const r of routines) {

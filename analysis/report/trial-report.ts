@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { defaultMetric, derivedView, isTimeMetric, profileTable, readRecords, readTrial, RECORD_FILE_NAMES, type InvocationRecord, type Trial } from "../../profile/index.js";
-import { fittableRoutines, levelChart, messagePassingChart, stridedRatioChart, timeVsQChart, topTimersChart } from "./charts.js";
+import { estimateTrialPower, powerConstantSets } from "../power/index.js";
+import { fittableRoutines, levelChart, powerEnergyChart, messagePassingChart, stridedRatioChart, timeVsQChart, topTimersChart } from "./charts.js";
 import { levelPoints, recordPoints, recordRoles } from "./data.js";
 import type { ReportDocument, ReportSection } from "./html.js";
 
@@ -79,5 +80,35 @@ export function trialReport(input: TrialInput): ReportDocument {
       tables: [{ columns: ["timer", `exclusive ${metric}`, `inclusive ${metric}`, "calls", "inclusive/call"], rows: table.rows.map((r) => [r.name, r.exclusive, r.inclusive, r.calls, r.inclusivePerCall]) }],
     });
   }
+  if (input.trial) {
+    const power = powerSection(input.trial);
+    if (power) sections.push(power);
+  }
   return { title: `ccasim report: ${input.name}`, subtitle: `${input.records.length} invocation records${input.trial ? `, ${input.trial.threads.length} threads` : ""}`, sections };
+}
+
+/**
+ * Power and energy per event when the trial's counters allow it (at least one component of the
+ * power model has its access counter, and cycles are known); undefined otherwise.
+ */
+function powerSection(trial: Trial): ReportSection | undefined {
+  const set = powerConstantSets.get("itanium2-madison");
+  const est = estimateTrialPower(trial, set, { view: "mean", kind: "inclusive" });
+  const mean = derivedView(trial, "mean");
+  const rows = est.events
+    .filter((e) => e.power.components.length > 0 && Number.isFinite(e.power.joules))
+    .map((e) => {
+      const timer = trial.timers.find((t) => t.name === e.event)!;
+      const calls = mean.calls[timer.index];
+      return { event: e.event, watts: e.power.watts, joules: e.power.joules, joulesPerCall: calls > 0 ? e.power.joules / calls : e.power.joules, calls };
+    })
+    .sort((a, b) => b.joules - a.joules || a.event.localeCompare(b.event))
+    .slice(0, 12);
+  if (rows.length === 0) return undefined;
+  return {
+    heading: "Power and energy",
+    notes: est.omittedComponents.length ? [`Left out of the model (no counter): ${est.omittedComponents.join("; ")}.`] : [],
+    charts: [powerEnergyChart(rows, est.constants)],
+    tables: [{ columns: ["event", "power (W)", "energy (J)", "calls", "energy per call (J)"], rows: rows.map((r) => [r.event, r.watts, r.joules, r.calls, r.joulesPerCall]) }],
+  };
 }

@@ -101,13 +101,14 @@ describe("HTML reports in headless Chromium", () => {
     }
   });
 
-  it("renders a simulated run's report with its profile's top timers", async () => {
-    const run = runScenario("scenarios/known-models.yaml", { out: join(dir, "known-models"), set: ["workload.iterations=10"] });
+  it("renders a simulated run's report with its profile's top timers, power and energy", async () => {
+    const metrics = "metrics=[TIME,PAPI_TOT_CYC,PAPI_TOT_INS,PAPI_L1_TCA,PAPI_L2_TCA,PAPI_FP_OPS]";
+    const run = runScenario("scenarios/known-models.yaml", { out: join(dir, "known-models"), set: ["workload.iterations=10", metrics] });
     const out = join(dir, "known-models.html");
     await writeReport(run.outDir, out);
-    const page = await openReport(out);
+    const page = await openReport(out, join(ARTIFACTS, "run-report.png"));
     expect(page.errors).toEqual([]);
-    expect(page.charts.map((c) => c.id)).toContain("top-timers");
+    expect(page.charts.map((c) => c.id)).toEqual(expect.arrayContaining(["top-timers", "power-energy"]));
     for (const c of page.charts) expect(c.marks, c.id).toBeGreaterThan(3);
   });
 
