@@ -2,6 +2,7 @@ import { StudyStore, STUDY_TABLES, TIMING_TABLE, META_TABLE } from "../../profil
 import { parseCommandArgs, UsageError, type Command } from "../command.js";
 import { csvTable, jsonTable, textTable } from "../table-format.js";
 
+/** `ccasim query`: SQL on a study database, printed or exported to Parquet/CSV. */
 export const queryCommand: Command = {
   name: "query",
   summary: "query a study database with SQL; export results to Parquet or CSV",

@@ -2,6 +2,7 @@ import { basename, extname, join } from "node:path";
 import { isStudyDatabase, writeReport } from "../../analysis/report/index.js";
 import { parseCommandArgs, UsageError, type Command } from "../command.js";
 
+/** `ccasim report`: the self-contained HTML report of a run, a profile or a study. */
 export const reportCommand: Command = {
   name: "report",
   summary: "write a self-contained HTML report (SVG charts) of a run folder, a profile or a study database",

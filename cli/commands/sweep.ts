@@ -64,6 +64,7 @@ Subcommands:
 
 Exit codes: 0 every point stored (failed points included), 2 bad sweep file or arguments.`;
 
+/** `ccasim sweep`: run, resume, slice, emit and merge parameter sweeps. */
 export const sweepCommand: Command = {
   name: "sweep",
   summary: "run a parameter sweep into a study database (parallel, resumable, Slurm arrays)",

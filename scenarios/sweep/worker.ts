@@ -6,6 +6,7 @@
 import { runPointTask, type PointTask } from "./execute-point.js";
 import type { PointRows } from "../../profile/study/index.js";
 
+/** Runs one point (the pool calls this once per task). */
 export default function runTask(task: PointTask): PointRows {
   return runPointTask(task);
 }

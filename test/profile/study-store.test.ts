@@ -121,3 +121,16 @@ describe("the study store", () => {
     }
   });
 });
+
+describe("the study schema documentation", () => {
+  it("documents every table and column of the study database", async () => {
+    const { STUDY_TABLES, TIMING_TABLE, META_TABLE } = await import("../../profile/study/index.js");
+    const doc = readFileSync("docs/study-schema.md", "utf8");
+    for (const t of [...STUDY_TABLES, TIMING_TABLE, META_TABLE]) {
+      const at = doc.indexOf(`### \`${t.name}\``);
+      expect(at, t.name).toBeGreaterThan(0);
+      const section = doc.slice(at, doc.indexOf("###", at + 4) === -1 ? undefined : doc.indexOf("###", at + 4));
+      for (const c of t.columns) expect(section, `${t.name}.${c.name}`).toContain(`| \`${c.name}\` | ${c.type} |`);
+    }
+  });
+});
