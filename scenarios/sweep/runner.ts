@@ -30,7 +30,7 @@ export interface SweepProgress {
 export interface SweepRunOptions {
   /** The study database file. */
   readonly db: string;
-  /** Worker threads (default 1: run in this thread). */
+  /** Points run at once (default 1: in this thread only; N > 1: this thread and N - 1 worker threads). */
   readonly jobs?: number;
   /** Continue a study already in `db` (without it an existing study is an error). */
   readonly resume?: boolean;
@@ -159,21 +159,40 @@ export async function runSweep(sweep: Sweep, options: SweepRunOptions): Promise<
   }
 }
 
+/**
+ * Runs points on `jobs - 1` pool threads and on this thread. Why this thread works too: a worker
+ * thread pays the module start-up (seconds on a busy machine) before its first point, while this
+ * thread has everything loaded and starts at once.
+ */
 async function runInPool(sweep: Sweep, todo: readonly SweepPoint[], jobs: number, finish: (rows: PointRows) => void, tick: () => Promise<void>): Promise<void> {
   const { default: Tinypool } = await import("tinypool");
-  const pool = new Tinypool({ filename: workerScript(), minThreads: jobs, maxThreads: jobs, idleTimeout: 1000 });
+  const threads = jobs - 1;
+  const pool = new Tinypool({ filename: workerScript(), minThreads: threads, maxThreads: threads, idleTimeout: 1000 });
+  let next = 0;
+  const take = (): SweepPoint | undefined => (next < todo.length ? todo[next++] : undefined);
+  const inFlight = new Set<Promise<void>>();
+  const window = threads * 2; // why: one queued task per thread keeps it busy while this thread computes
+  const refill = (): void => {
+    while (inFlight.size < window) {
+      const p = take();
+      if (!p) return;
+      const job: Promise<void> = (pool.run(pointTask(sweep, p)) as Promise<PointRows>)
+        .then(finish, (e: unknown) => finish(workerFailure(sweep, p, e)))
+        .finally(() => {
+          inFlight.delete(job);
+          refill();
+        });
+      inFlight.add(job);
+    }
+  };
   try {
-    let next = 0;
-    const window = jobs * 2; // why: a small queue keeps workers busy without holding every result in memory
-    const inFlight = new Set<Promise<void>>();
-    while (next < todo.length || inFlight.size > 0) {
-      while (next < todo.length && inFlight.size < window) {
-        const p = todo[next++];
-        const job: Promise<void> = (pool.run(pointTask(sweep, p)) as Promise<PointRows>)
-          .then(finish, (e: unknown) => finish(workerFailure(sweep, p, e)))
-          .finally(() => inFlight.delete(job));
-        inFlight.add(job);
-      }
+    refill();
+    for (let p = take(); p !== undefined; p = take()) {
+      finish(runPointTask(pointTask(sweep, p)));
+      await tick();
+      await new Promise<void>((r) => setImmediate(r)); // let finished pool tasks report and refill
+    }
+    while (inFlight.size > 0) {
       await Promise.race(inFlight);
       await tick();
     }
