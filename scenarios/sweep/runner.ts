@@ -50,6 +50,8 @@ export interface SweepRunSummary {
   readonly skipped: number;
   readonly ran: number;
   readonly failed: number;
+  /** Points run on worker threads (the others ran on this thread). */
+  readonly onWorkers: number;
   readonly wallSeconds: number;
   readonly db: string;
 }
@@ -135,6 +137,7 @@ export async function runSweep(sweep: Sweep, options: SweepRunOptions): Promise<
     const skipped = chosen.length - todo.length;
     let done = 0;
     let failed = 0;
+    let onWorkers = 0;
     const report = () => options.onProgress?.({ done, total: todo.length, failed, skipped, elapsedSeconds: (performance.now() - t0) / 1000 });
     const writer = new BatchWriter(store, options.commitIntervalMs ?? 200);
     const finish = (rows: PointRows) => {
@@ -150,10 +153,13 @@ export async function runSweep(sweep: Sweep, options: SweepRunOptions): Promise<
         await writer.maybeFlush();
       }
     } else {
-      await runInPool(sweep, todo, jobs, finish, () => writer.maybeFlush());
+      await runInPool(sweep, todo, jobs, (rows) => {
+        onWorkers++;
+        finish(rows);
+      }, finish, () => writer.maybeFlush());
     }
     await writer.flush();
-    return { total: chosen.length, skipped, ran: done, failed, wallSeconds: (performance.now() - t0) / 1000, db: store.path };
+    return { total: chosen.length, skipped, ran: done, failed, onWorkers, wallSeconds: (performance.now() - t0) / 1000, db: store.path };
   } finally {
     store.close();
   }
@@ -164,7 +170,14 @@ export async function runSweep(sweep: Sweep, options: SweepRunOptions): Promise<
  * thread pays the module start-up (seconds on a busy machine) before its first point, while this
  * thread has everything loaded and starts at once.
  */
-async function runInPool(sweep: Sweep, todo: readonly SweepPoint[], jobs: number, finish: (rows: PointRows) => void, tick: () => Promise<void>): Promise<void> {
+async function runInPool(
+  sweep: Sweep,
+  todo: readonly SweepPoint[],
+  jobs: number,
+  finishRemote: (rows: PointRows) => void,
+  finish: (rows: PointRows) => void,
+  tick: () => Promise<void>,
+): Promise<void> {
   const { default: Tinypool } = await import("tinypool");
   const threads = jobs - 1;
   const pool = new Tinypool({ filename: workerScript(), minThreads: threads, maxThreads: threads, idleTimeout: 1000 });
@@ -177,7 +190,7 @@ async function runInPool(sweep: Sweep, todo: readonly SweepPoint[], jobs: number
       const p = take();
       if (!p) return;
       const job: Promise<void> = (pool.run(pointTask(sweep, p)) as Promise<PointRows>)
-        .then(finish, (e: unknown) => finish(workerFailure(sweep, p, e)))
+        .then(finishRemote, (e: unknown) => finishRemote(workerFailure(sweep, p, e)))
         .finally(() => {
           inFlight.delete(job);
           refill();

@@ -35,6 +35,8 @@ describe("running a sweep into a study", () => {
     const b = await runSweep(small, { db: two, jobs: 2 });
     expect(a.ran).toBe(12);
     expect(b.ran).toBe(12);
+    expect(a.onWorkers).toBe(0);
+    expect(b.onWorkers).toBeGreaterThan(0);
     const da = await digestOf(one);
     expect(da.point.rows).toBe(12);
     expect(da.record.rows).toBeGreaterThan(0);
