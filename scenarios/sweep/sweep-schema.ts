@@ -52,7 +52,7 @@ const KEY_PATTERN = "^[A-Za-z_][A-Za-z0-9_-]*(\\[\\d+\\])*(\\.[A-Za-z0-9_-]+(\\[
 const scalar = s.union([s.number(), s.string(), s.boolean()], { doc: "a number, a quantity such as 256KiB, or a name" });
 const bound = s.union([s.number(), s.string()], { doc: "a number or a quantity such as 128KiB" });
 
-/** The schema of sweep files (`ccasim schema sweep` prints it as JSON Schema). */
+/** The schema of sweep files (validated with located errors; `toJsonSchema(sweepSchema())` gives JSON Schema). */
 export function sweepSchema(): Schema {
   const stepRange = s.object({ from: bound, to: bound, step: bound }, { doc: "arithmetic range from..to by step" });
   const logRange = s.object(
