@@ -1,7 +1,13 @@
 import type { InvocationRecord, Trial } from "../model.js";
 
-/** A column of a study table: its values in row order. */
-export type Column = (string | number | null)[];
+/**
+ * A column of a study table: its values in row order. A compacted point (see {@link compactRows})
+ * holds numeric columns without NULLs as Float64Array, and its `point_id` columns empty.
+ */
+export type Column = (string | number | null)[] | Float64Array;
+
+/** Columns being filled. */
+type Plain = (string | number | null)[][];
 
 /** Rows of one study table for one point, column by column (column order as in {@link STUDY_TABLES}). */
 export type TableRows = Column[];
@@ -49,8 +55,36 @@ function numeric(v: unknown): number | null {
  * the same outcome gives the same rows.
  */
 export function pointRows(point: PointIdentity, outcome: PointOutcome): PointRows {
+  return compactRows(pointRowsPlain(point, outcome));
+}
+
+/**
+ * Compacts a point's rows for the trip from a worker thread: `point_id` columns (always the
+ * point's id) are left empty, numeric columns without NULLs become Float64Arrays. Why: structured
+ * cloning repeated strings and boxed numbers cost more than storing them; typed arrays copy as bytes.
+ */
+export function compactRows(rows: PointRows): PointRows {
+  const tables: Record<string, TableRows> = {};
+  for (const [name, cols] of Object.entries(rows.tables)) {
+    tables[name] = cols.map((col, i) => {
+      if (i === 0 && col.length > 0 && Array.from(col as ArrayLike<unknown>).every((v) => v === rows.pointId)) return [];
+      if (col instanceof Float64Array) return col;
+      return col.length > 0 && col.every((v) => typeof v === "number") ? Float64Array.from(col as number[]) : col;
+    });
+  }
+  return { ...rows, tables };
+}
+
+/** The row count of a table's columns (the longest column; empty `point_id` columns excluded). */
+export function tableRowCount(cols: TableRows): number {
+  let n = 0;
+  for (const c of cols) n = Math.max(n, c.length);
+  return n;
+}
+
+function pointRowsPlain(point: PointIdentity, outcome: PointOutcome): PointRows {
   const id = point.id;
-  const parameter: TableRows = [[], [], [], []];
+  const parameter: Plain = [[], [], [], []];
   for (const k of Object.keys(point.values).sort()) {
     const v = point.values[k];
     parameter[0].push(id);
@@ -87,7 +121,7 @@ export function pointRows(point: PointIdentity, outcome: PointOutcome): PointRow
 
 /** Rows of the thread, metric, timer, callpath and timer_value tables for one trial. */
 export function trialRows(id: string, trial: Trial): Record<string, TableRows> {
-  const thread: TableRows = [[], [], [], [], []];
+  const thread: Plain = [[], [], [], [], []];
   trial.threads.forEach((t, i) => {
     thread[0].push(id);
     thread[1].push(i);
@@ -95,14 +129,14 @@ export function trialRows(id: string, trial: Trial): Record<string, TableRows> {
     thread[3].push(t.context);
     thread[4].push(t.thread);
   });
-  const metric: TableRows = [[], [], []];
+  const metric: Plain = [[], [], []];
   trial.metrics.forEach((m, i) => {
     metric[0].push(id);
     metric[1].push(i);
     metric[2].push(m);
   });
-  const timer: TableRows = [[], [], [], [], []];
-  const callpath: TableRows = [[], [], [], [], []];
+  const timer: Plain = [[], [], [], [], []];
+  const callpath: Plain = [[], [], [], [], []];
   for (const t of trial.timers) {
     timer[0].push(id);
     timer[1].push(t.index);
@@ -117,7 +151,7 @@ export function trialRows(id: string, trial: Trial): Record<string, TableRows> {
       callpath[4].push(t.path.slice(0, -1).join(" => "));
     }
   }
-  const value: TableRows = [[], [], [], [], [], [], [], []];
+  const value: Plain = [[], [], [], [], [], [], [], []];
   const v = trial.values;
   const nt = trial.timers.length;
   for (let th = 0; th < trial.threads.length; th++) {
@@ -141,9 +175,9 @@ export function trialRows(id: string, trial: Trial): Record<string, TableRows> {
 
 /** Rows of the record, record_parameter and record_counter tables. */
 export function recordRows(id: string, records: readonly InvocationRecord[]): Record<string, TableRows> {
-  const record: TableRows = [[], [], [], [], [], [], [], [], [], []];
-  const param: TableRows = [[], [], [], [], []];
-  const counter: TableRows = [[], [], [], []];
+  const record: Plain = [[], [], [], [], [], [], [], [], [], []];
+  const param: Plain = [[], [], [], [], []];
+  const counter: Plain = [[], [], [], []];
   records.forEach((r, i) => {
     record[0].push(id);
     record[1].push(i);

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { extname, resolve } from "node:path";
 import type { DuckDBConnection, DuckDBInstance, DuckDBType } from "@duckdb/node-api";
-import type { PointRows } from "./rows.js";
+import { tableRowCount, type PointRows, type TableRows } from "./rows.js";
 import { META_TABLE, STUDY_TABLES, TIMING_TABLE, studyDdl, type StudyTable } from "./schema.js";
 
 /** A problem with a study database (missing, of another study, unreadable query). An input error. */
@@ -98,14 +98,13 @@ export class StudyStore {
       const skip = new Set(present.rows.map((r) => String(r[0])));
       const fresh = points.filter((p, i) => !skip.has(p.pointId) && ids.indexOf(p.pointId) === i);
       for (const t of STUDY_TABLES) {
-        const columns = fresh.map((p) => p.tables[t.name]).filter((c): c is NonNullable<typeof c> => c !== undefined && c[0].length > 0);
-        if (columns.length) await this.append(t, columns);
+        const blocks = fresh.filter((p) => p.tables[t.name] !== undefined).map((p) => ({ id: p.pointId, cols: p.tables[t.name] }));
+        if (blocks.length) await this.append(t, blocks);
       }
       const now = new Date().toISOString();
       if (fresh.length) {
-        await this.append(TIMING_TABLE, [
-          [fresh.map((p) => p.pointId), fresh.map((p) => p.timing.wallSeconds), fresh.map((p) => p.timing.eventsPerSecond), fresh.map(() => now)],
-        ]);
+        const cols: TableRows = [fresh.map((p) => p.pointId), fresh.map((p) => p.timing.wallSeconds), fresh.map((p) => p.timing.eventsPerSecond), fresh.map(() => now)];
+        await this.append(TIMING_TABLE, [{ id: "", cols }]);
       }
       await this.conn.run("COMMIT");
       return fresh.length;
@@ -115,18 +114,28 @@ export class StudyStore {
     }
   }
 
-  /** Appends column blocks to a table through DuckDB's appender, in data chunks. */
-  private async append(table: StudyTable, blocks: readonly (readonly (readonly (string | number | null)[])[])[]): Promise<void> {
+  /**
+   * Appends column blocks to a table through DuckDB's appender, in data chunks. An empty first
+   * column of a block is the point's id repeated (see `compactRows`).
+   */
+  private async append(table: StudyTable, blocks: readonly { id: string; cols: TableRows }[]): Promise<void> {
     const types = table.columns.map((col) => this.duckType(col.type));
     const bigint = table.columns.map((col) => col.type === "BIGINT");
     const appender = await this.conn.createAppender(table.name);
-    for (const block of blocks) {
-      const n = block[0].length;
+    for (const { id, cols } of blocks) {
+      const n = tableRowCount(cols);
+      if (n === 0) continue;
       for (let s = 0; s < n; s += CHUNK) {
         const m = Math.min(CHUNK, n - s);
         const chunk = this.duck.DuckDBDataChunk.create(types, m);
         // why: one native call per column instead of one per value (about 3x faster for wide points)
-        chunk.setColumns(block.map((col, i) => (bigint[i] ? col.slice(s, s + m).map((v) => (v === null ? null : BigInt(v))) : col.slice(s, s + m))));
+        chunk.setColumns(
+          cols.map((col, i) => {
+            if (col.length === 0) return new Array<string>(m).fill(id);
+            const part = col instanceof Float64Array ? Array.from(col.subarray(s, s + m)) : col.slice(s, s + m);
+            return bigint[i] ? part.map((v) => (v === null ? null : BigInt(v))) : part;
+          }),
+        );
         appender.appendDataChunk(chunk);
       }
     }

@@ -30,7 +30,7 @@ export interface SweepProgress {
 export interface SweepRunOptions {
   /** The study database file. */
   readonly db: string;
-  /** Points run at once (default 1: in this thread only; N > 1: this thread and N - 1 worker threads). */
+  /** Worker threads (default 1: run in this thread only; N > 1: N worker threads, this thread stores). */
   readonly jobs?: number;
   /** Continue a study already in `db` (without it an existing study is an error). */
   readonly resume?: boolean;
@@ -166,9 +166,10 @@ export async function runSweep(sweep: Sweep, options: SweepRunOptions): Promise<
 }
 
 /**
- * Runs points on `jobs - 1` pool threads and on this thread. Why this thread works too: a worker
- * thread pays the module start-up (seconds on a busy machine) before its first point, while this
- * thread has everything loaded and starts at once.
+ * Runs points on `jobs` pool threads; this thread stores their rows. Until the first worker
+ * reports, this thread runs points too. Why: a worker thread pays the module start-up (seconds on
+ * a busy machine) before its first point, while this thread has everything loaded; afterwards this
+ * thread's storing overlaps the workers' computing instead of queueing behind its own points.
  */
 async function runInPool(
   sweep: Sweep,
@@ -179,7 +180,8 @@ async function runInPool(
   tick: () => Promise<void>,
 ): Promise<void> {
   const { default: Tinypool } = await import("tinypool");
-  const threads = jobs - 1;
+  const threads = jobs;
+  let workersUp = false;
   const pool = new Tinypool({ filename: workerScript(), minThreads: threads, maxThreads: threads, idleTimeout: 1000 });
   let next = 0;
   const take = (): SweepPoint | undefined => (next < todo.length ? todo[next++] : undefined);
@@ -191,6 +193,9 @@ async function runInPool(
       if (!p) return;
       const job: Promise<void> = (pool.run(pointTask(sweep, p)) as Promise<PointRows>)
         .then(finishRemote, (e: unknown) => finishRemote(workerFailure(sweep, p, e)))
+        .then(() => {
+          workersUp = true;
+        })
         .finally(() => {
           inFlight.delete(job);
           refill();
@@ -200,7 +205,7 @@ async function runInPool(
   };
   try {
     refill();
-    for (let p = take(); p !== undefined; p = take()) {
+    for (let p = workersUp ? undefined : take(); p !== undefined; p = workersUp ? undefined : take()) {
       finish(runPointTask(pointTask(sweep, p)));
       await tick();
       await new Promise<void>((r) => setImmediate(r)); // let finished pool tasks report and refill
