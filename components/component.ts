@@ -79,6 +79,21 @@ export interface ComponentContext {
   random(name: string): RandomStream;
   /** Records an atomic user event (count, min, max, mean, sum of squares). */
   trigger(event: string, value: number): void;
+  /**
+   * The measurement component's control and query interfaces (paper 001), or undefined when the
+   * run is not measured: enable or disable timer groups at run time, read current timer values.
+   */
+  readonly measurement?: MeasurementPort;
+}
+
+/** What components may ask of the measurement component. */
+export interface MeasurementPort {
+  /** Running timers of this rank, outermost first, with inclusive values so far per metric. */
+  query(): ReadonlyArray<{ readonly name: string; readonly inclusive: Readonly<Record<string, number>>; readonly calls: number }>;
+  /** Stops recording timers of `group` (for example `MPI`) on every rank. */
+  disableGroup(group: string): void;
+  /** Resumes recording timers of `group`. */
+  enableGroup(group: string): void;
 }
 
 /** The ports of a component, which may depend on its parameters. */

@@ -41,10 +41,26 @@ export class Mastermind {
 
   /** Opens a record; returns a token for {@link end}. */
   begin(rank: number, component: string, port: string, method: string, parameters: Record<string, number | string>): number {
-    const token = this.free.length > 0 ? this.free.pop()! : this.open.length;
-    const counters = new Float64Array(this.counterNames.length);
-    this.probe.readCounters(rank, counters);
-    this.open[token] = { component, port, method, rank, parameters, start: this.probe.now(), mpi: this.probe.mpiTime(rank), counters };
+    // Open records are reused slots (nesting depth, not invocation count, decides how many exist):
+    // no allocation per invocation beyond the record that is kept.
+    let token: number;
+    let o: Open;
+    if (this.free.length > 0) {
+      token = this.free.pop()!;
+      o = this.open[token];
+      o.component = component;
+      o.port = port;
+      o.method = method;
+      o.rank = rank;
+      o.parameters = parameters;
+    } else {
+      token = this.open.length;
+      o = { component, port, method, rank, parameters, start: 0, mpi: 0, counters: new Float64Array(this.counterNames.length) };
+      this.open.push(o);
+    }
+    o.start = this.probe.now();
+    o.mpi = this.probe.mpiTime(rank);
+    this.probe.readCounters(rank, o.counters);
     return token;
   }
 

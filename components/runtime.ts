@@ -164,30 +164,34 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
     const rank = r;
     function wrapMethod(rk: number, provider: string, port: string, method: string, impl: MethodImpl): MethodImpl {
       const proxy = measure ? proxyFor.get(`${provider}.${port}`) : undefined;
-      let inner = impl;
-      if (proxy && mastermind) {
-        // The generated proxy: same port type, forwards every call, records parameters and measurements.
-        const extract = proxy.extract.get(method) ?? [];
-        inner = function* proxied(args: CallArgs) {
-          const params: Record<string, number | string> = {};
-          for (const [name, arg, kind] of extract) params[name] = extractParam(args[arg], kind);
-          const token = mastermind.begin(rk, provider, port, method, params);
-          const result = yield* impl(args);
-          mastermind.end(token);
-          return result;
-        };
-      }
       if (!meas) {
         return function* counted(args: CallArgs) {
           invocations++;
-          return yield* inner(args);
+          return yield* impl(args);
         };
       }
       const timerId = meas.timer(`${provider}::${method}()`, COMPONENT_GROUP);
+      if (proxy && mastermind) {
+        // The generated proxy: same port type, forwards every call, records the parameters the
+        // scenario names and the measurements. Timer and proxy share one generator frame: each
+        // frame is paid on every resume of everything below it.
+        const extract = proxy.extract.get(method) ?? [];
+        return function* timedProxy(args: CallArgs) {
+          invocations++;
+          meas.start(rk, timerId);
+          const params: Record<string, number | string> = {};
+          for (let k = 0; k < extract.length; k++) params[extract[k][0]] = extractParam(args[extract[k][1]], extract[k][2]);
+          const token = mastermind.begin(rk, provider, port, method, params);
+          const result = yield* impl(args);
+          mastermind.end(token);
+          meas.stop(rk, timerId);
+          return result;
+        };
+      }
       return function* timed(args: CallArgs) {
         invocations++;
         meas.start(rk, timerId);
-        const result = yield* inner(args);
+        const result = yield* impl(args);
         meas.stop(rk, timerId);
         return result;
       };
@@ -240,6 +244,13 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
         trigger(event: string, value: number) {
           meas?.trigger(rank, event, value);
         },
+        measurement: meas
+          ? {
+              query: () => meas.query(rank),
+              disableGroup: (g: string) => meas.disableGroup(g),
+              enableGroup: (g: string) => meas.enableGroup(g),
+            }
+          : undefined,
       };
       rankInstances.set(inst.name, inst.type.create(ctx, inst.prepared));
     }

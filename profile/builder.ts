@@ -296,6 +296,12 @@ export class TrialBuilder {
     this.row(thread, timer);
   }
 
+  /** Calls recorded so far for `timer` on `thread` (0 when absent). */
+  callsOf(thread: number, timer: number): number {
+    const r = this.rows[thread];
+    return r !== undefined && timer >= 0 && timer < r.capacity ? r.calls[timer] : 0;
+  }
+
   /** Adds calls and subroutine calls. @throws ProfileModelError for non-finite numbers. */
   addCalls(thread: number, timer: number, calls: number, subroutines = 0): void {
     finite(calls, "calls");

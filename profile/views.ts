@@ -48,14 +48,33 @@ export function flatProfile(trial: Trial, view: ProfileView, metric = 0): FlatPr
 export interface CallpathNode {
   /** Routine name (last path element). */
   readonly name: string;
-  /** Path from the tree's root to this node. */
+  /** Path from the tree's root to this node (computed on access from the parent links). */
   readonly path: readonly string[];
+  /** Parent node, undefined for a top-level node. */
+  readonly parent: CallpathNode | undefined;
   /**
-   * Timer holding this node's values: the callpath timer, the flat timer for a root, or -1 for a
-   * node the data only implies (the prefix of a truncated path).
+   * Timer holding this node's values: the callpath timer, the flat timer for a top-level node, or
+   * -1 for a node the data only implies (the prefix of a truncated path).
    */
   readonly timer: number;
   readonly children: CallpathNode[];
+}
+
+/** @internal */
+class TreeNode implements CallpathNode {
+  readonly children: TreeNode[] = [];
+  /** Children by name, for building. */
+  readonly byName = new Map<string, TreeNode>();
+  constructor(
+    readonly name: string,
+    readonly parent: TreeNode | undefined,
+    public timer: number,
+  ) {}
+  get path(): string[] {
+    const out: string[] = [];
+    for (let n: TreeNode | undefined = this; n; n = n.parent) out.push(n.name);
+    return out.reverse();
+  }
 }
 
 /** The callpath tree of a trial. */
@@ -75,43 +94,51 @@ export interface CallpathTree {
  * never appear deeper in any path (`.TAU application`); their values are those of the flat timer of
  * that name. A path whose first element is not a root (a truncated depth-limited path) becomes a
  * top-level subtree and the tree is marked `truncated`. Without any callpath, every flat timer is a
- * root. Children are in trial order.
+ * root. Children are in trial order. Linear in the total length of the paths.
  */
 export function callpathTree(trial: Trial): CallpathTree {
   const paths = callpathTimers(trial);
   if (paths.length === 0) {
-    return { roots: flatTimers(trial).map((t) => ({ name: t.name, path: t.path, timer: t.index, children: [] })), truncated: false };
+    return { roots: flatTimers(trial).map((t) => new TreeNode(t.name, undefined, t.index)), truncated: false };
   }
   const nonFirst = new Set<string>();
   for (const t of paths) for (let i = 1; i < t.path.length; i++) nonFirst.add(t.path[i]);
-  const byKey = new Map<string, CallpathNode>();
-  const roots: CallpathNode[] = [];
+  const top = new Map<string, TreeNode>();
+  const roots: TreeNode[] = [];
   let truncated = false;
-  const nodeFor = (path: readonly string[]): CallpathNode => {
-    const key = path.join(" => ");
-    let n = byKey.get(key);
-    if (n) return n;
-    const timer = trial.findTimer(key);
-    n = { name: path[path.length - 1], path, timer: timer ? timer.index : -1, children: [] };
-    byKey.set(key, n);
-    if (path.length === 1) roots.push(n);
-    else nodeFor(path.slice(0, -1)).children.push(n);
-    return n;
-  };
+  // Walk down by child name (no path strings built), so deep paths cost linear time and no stack.
   for (const t of paths) {
     if (nonFirst.has(t.path[0])) truncated = true;
-    nodeFor(t.path);
+    let node: TreeNode | undefined = top.get(t.path[0]);
+    if (!node) {
+      node = new TreeNode(t.path[0], undefined, trial.findTimer(t.path[0])?.index ?? -1);
+      top.set(t.path[0], node);
+      roots.push(node);
+    }
+    for (let d = 1; d < t.path.length; d++) {
+      let child: TreeNode | undefined = node.byName.get(t.path[d]);
+      if (!child) {
+        child = new TreeNode(t.path[d], node, -1);
+        node.byName.set(t.path[d], child);
+        node.children.push(child);
+      }
+      node = child;
+    }
+    node.timer = t.index;
   }
   return { roots, truncated };
 }
 
 /** Visits every node of a tree depth-first (parent before children), with its depth (roots have 0). */
 export function walkTree(tree: CallpathTree, visit: (node: CallpathNode, depth: number) => void): void {
-  const go = (n: CallpathNode, d: number): void => {
+  // An explicit stack (children pushed in reverse) keeps pre-order without recursion.
+  const stack: [CallpathNode, number][] = [];
+  for (let i = tree.roots.length - 1; i >= 0; i--) stack.push([tree.roots[i], 0]);
+  while (stack.length > 0) {
+    const [n, d] = stack.pop()!;
     visit(n, d);
-    for (const c of n.children) go(c, d + 1);
-  };
-  for (const r of tree.roots) go(r, 0);
+    for (let i = n.children.length - 1; i >= 0; i--) stack.push([n.children[i], d + 1]);
+  }
 }
 
 /** A TAU_PARAM timer matched by {@link parameterTimers}. */
@@ -155,4 +182,38 @@ export function findParameterTimer(trial: Trial, base: string, parameter: string
     if (want !== "" && p.value !== "" && Number.isFinite(n) && n === wantNum) return p.timer;
   }
   return undefined;
+}
+
+/** One point of a {@link parameterSeries}: a TAU_PARAM timer's values at one parameter value. */
+export interface ParameterPoint {
+  /** The parameter value as a number when it is numeric, else as written. */
+  readonly value: number | string;
+  readonly timer: Timer;
+  readonly calls: number;
+  readonly exclusive: number;
+  readonly inclusive: number;
+}
+
+/**
+ * The values of routine `base` at every value of TAU_PARAM parameter `parameter` in one view (a
+ * thread or a derived thread) and metric: what a model fit of time against a parameter needs.
+ * Points the view lacks are left out; numeric values come first, in increasing order, then the
+ * others in trial order.
+ */
+export function parameterSeries(trial: Trial, view: ProfileView, base: string, parameter: string, metric = 0): ParameterPoint[] {
+  const points: ParameterPoint[] = [];
+  for (const p of parameterTimers(trial, base, parameter)) {
+    const i = p.timer.index;
+    if (view.present[i] === 0) continue;
+    const n = Number(p.value);
+    points.push({
+      value: p.value.trim() !== "" && Number.isFinite(n) ? n : p.value,
+      timer: p.timer,
+      calls: view.calls[i],
+      exclusive: view.exclusive[metric][i],
+      inclusive: view.inclusive[metric][i],
+    });
+  }
+  const num = (v: number | string): number => (typeof v === "number" ? v : Infinity);
+  return points.sort((a, b) => num(a.value) - num(b.value) || 0);
 }

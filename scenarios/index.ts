@@ -10,4 +10,6 @@ export * from "./machine-setup.js";
 export * from "./platform.js";
 export * from "./load.js";
 export * from "./run.js";
+export * from "./evidence.js";
+export * from "./program/index.js";
 export { writeDirectoryAtomically } from "./atomic-dir.js";

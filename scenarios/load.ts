@@ -24,6 +24,8 @@ import {
 import { nearestName } from "../engine/index.js";
 import { setupMachine, type MachineSetup } from "./machine-setup.js";
 import { CONNECTION_PATTERN, scenarioSchema, type ScenarioConfig } from "./scenario-schema.js";
+import { prepareProgram } from "./program/prepare.js";
+import type { ProgramModel } from "./program/model.js";
 
 /** Options of {@link loadScenario}. */
 export interface LoadOptions {
@@ -43,6 +45,8 @@ export interface LoadedScenario {
   readonly machine: MachineSetup;
   /** The prepared assembly, for assembly scenarios. */
   readonly assembly?: PreparedAssembly;
+  /** The validated and compiled program model, for program scenarios. */
+  readonly program?: ProgramModel;
   /** The overrides applied, as given. */
   readonly overrides: readonly string[];
 }
@@ -93,7 +97,13 @@ export function loadScenarioText(text: string, file: string, options: LoadOption
   const workloadNames = Object.keys(config.workload);
   let assembly: PreparedAssembly | undefined;
   if (config.assembly) assembly = prepareAssembly(assemblyConfig(config, fail), workloadNames, errorSink(fail));
-  return { file, config, machine, assembly, overrides: overrides.map((o) => o.text) };
+  let program: ProgramModel | undefined;
+  if (config.program) {
+    const c = machine.cluster;
+    const layout = { processes: c.ranks, processToNode: c.rankToNode, nodes: c.nodes, processorsPerNode: machine.config.processorsPerNode, processesPerNode: c.processesPerNode };
+    program = prepareProgram(config.program, config.workload, layout, { file, locate: located });
+  }
+  return { file, config, machine, assembly, program, overrides: overrides.map((o) => o.text) };
 }
 
 /** Every metric must be TIME or a counter the machine records. */

@@ -11,6 +11,8 @@ import { writeRecordsCsv, writeRecordsJsonl, writeTauProfile, type Trial } from 
 import { writeDirectoryAtomically } from "./atomic-dir.js";
 import { loadScenario, type LoadedScenario, type LoadOptions } from "./load.js";
 import { buildPlatform } from "./platform.js";
+import { computeEvidence, type Evidence } from "./evidence.js";
+import { executeProgramScenario } from "./program/execute.js";
 
 /** Options of {@link executeScenario}. */
 export interface ExecuteOptions {
@@ -27,6 +29,10 @@ export interface RunArtifacts {
   /** The profile (undefined when not measured). */
   readonly trial?: Trial;
   readonly callgraph?: CallGraph;
+  /** What the profile and records show (cost centres, size scaling, record groups); undefined when not measured. */
+  readonly evidence?: Evidence;
+  /** Chrome/Perfetto trace-event object (program models with `outputs.trace`). */
+  readonly trace?: object;
   /** Deterministic summary: seed, resolved scenario, simulated time, events. */
   readonly summary: Record<string, unknown>;
   /** Wall-clock figures (the only output that differs between runs with the same seed). */
@@ -40,6 +46,7 @@ export interface RunArtifacts {
  */
 export function executeScenario(scenario: LoadedScenario, options: ExecuteOptions = {}): RunArtifacts {
   const { config } = scenario;
+  if (scenario.program) return executeProgramScenario(scenario, options);
   if (!scenario.assembly) throw new Error(`${scenario.file}: nothing to run (no assembly)`);
   const platform = buildPlatform(scenario.machine);
   const t0 = process.hrtime.bigint();
@@ -65,6 +72,7 @@ export function executeScenario(scenario: LoadedScenario, options: ExecuteOption
   };
   const trial = result.measurement ? runToTrial(result, metadata) : undefined;
   const callgraph = result.measurement ? buildCallGraph(result.measurement) : undefined;
+  const evidence = trial ? computeEvidence(trial, result.mastermind?.records ?? []) : undefined;
   const summary = {
     ccasim: "run summary",
     scenario: config.name,
@@ -86,6 +94,7 @@ export function executeScenario(scenario: LoadedScenario, options: ExecuteOption
     result,
     trial,
     callgraph,
+    evidence,
     summary,
     timing: {
       wallSeconds,
@@ -98,7 +107,7 @@ export function executeScenario(scenario: LoadedScenario, options: ExecuteOption
 /**
  * Writes a run's outputs into `dir` atomically (a temporary sibling renamed at the end): the TAU
  * profile folder `profile/`, `records.csv` / `records.jsonl`, `callgraph.json`, `summary.json` and
- * `timing.json`. Everything but `timing.json` is byte-identical for the same scenario and seed.
+ * `evidence.json` (see {@link computeEvidence}) and `timing.json`. Everything but `timing.json` is byte-identical for the same scenario and seed.
  * @returns the absolute output path
  */
 export function writeRunOutputs(art: RunArtifacts, dir: string): string {
@@ -109,6 +118,8 @@ export function writeRunOutputs(art: RunArtifacts, dir: string): string {
     if (outputs.records.includes("csv")) writeRecordsCsv(records, join(tmp, "records.csv"));
     if (outputs.records.includes("jsonl")) writeRecordsJsonl(records, join(tmp, "records.jsonl"));
     if (art.callgraph && outputs.callgraph) writeFileSync(join(tmp, "callgraph.json"), JSON.stringify(art.callgraph, null, 2) + "\n");
+    if (art.evidence) writeFileSync(join(tmp, "evidence.json"), JSON.stringify(art.evidence, null, 2) + "\n");
+    if (art.trace && outputs.trace) writeFileSync(join(tmp, "trace.json"), JSON.stringify(art.trace) + "\n");
     writeFileSync(join(tmp, "summary.json"), JSON.stringify(art.summary, null, 2) + "\n");
     writeFileSync(join(tmp, "timing.json"), JSON.stringify(art.timing, null, 2) + "\n");
   });

@@ -1,4 +1,5 @@
 import { s, type Schema } from "./lang/index.js";
+import { programSchema, type ProgramSection } from "./program/schema.js";
 
 /** Name pattern of scenarios, component instances and workload variables. */
 export const NAME_PATTERN = "^[A-Za-z_][A-Za-z0-9_-]*$";
@@ -48,6 +49,8 @@ export interface ScenarioConfig {
   readonly metrics: readonly string[];
   readonly workload: Readonly<Record<string, number | string>>;
   readonly assembly?: AssemblySection;
+  /** A program model (alternative to `assembly`). */
+  readonly program?: ProgramSection;
   readonly outputs: OutputsSection;
 }
 
@@ -117,6 +120,7 @@ export function scenarioSchema(): Schema {
         {},
       ),
       assembly: s.optional(assembly),
+      program: s.optional(programSchema()),
       outputs: s.optional(
         s.object({
           dir: s.optional(s.string({ doc: "Output folder (default out/<name>); --out overrides it." })),
@@ -131,7 +135,8 @@ export function scenarioSchema(): Schema {
     { doc: "A ccasim scenario: a cluster, a component assembly (or program model), a workload and what to measure." },
   );
   return s.refine(root, (v: ScenarioConfig, report) => {
-    if (v.assembly === undefined) report("a scenario needs an `assembly` section");
+    if (v.assembly === undefined && v.program === undefined) report("a scenario needs an `assembly` or a `program` section");
+    if (v.assembly !== undefined && v.program !== undefined) report("a scenario has either an `assembly` or a `program` section, not both", ["program"], "key");
     if (!v.metrics.includes("TIME")) report("metrics must include TIME", ["metrics"], "key");
     else if (v.metrics[0] !== "TIME") report("TIME must be the first metric", ["metrics"], "key");
     const seen = new Set<string>();

@@ -74,7 +74,7 @@ export interface FitOptions {
   readonly fitStdDev?: boolean;
   /** Weight the mean fit by count / sd² at each Q (default false). */
   readonly weightByScatter?: boolean;
-  /** Look for a change point with a two-segment model (default true when there are at least 5 distinct Q). */
+  /** Look for a change point with a two-segment model (default true with 5 to 5000 distinct Q). */
   readonly detectChangePoint?: boolean;
   /** Name of the input variable in formulas (default "Q"). */
   readonly variable?: string;
@@ -157,7 +157,7 @@ export function fitModels(input: FitInput, options: FitOptions = {}): FitReport 
   }
 
   let changePoint: ChangePoint | undefined;
-  if (options.detectChangePoint ?? nq >= 5) changePoint = findChangePoint(points, weights, variable, candidates.filter((c) => c.family !== "segmented"));
+  if (options.detectChangePoint ?? (nq >= 5 && nq <= 5000)) changePoint = findChangePoint(points, weights, variable, candidates.filter((c) => c.family !== "segmented"));
 
   return { points, range: { min: points.q[0]!, max: points.q[nq - 1]! }, mean, candidates, stdDev, changePoint, criterion, weighted: weights !== undefined };
 }
@@ -230,17 +230,26 @@ function findChangePoint(points: GroupedPoints, weights: Float64Array | undefine
     if (m && (!best || m.quality.fittedRss < best.quality.fittedRss)) best = m;
   };
   // Why coarse then fine: one fit per distinct Q costs O(n²) for thousands of distinct Q; a
-  // search over 64 evenly spaced candidates, refined between the neighbours of the best, costs
-  // O(n·(64 + n/64)) and finds the same point unless the error curve has several deep minima.
+  // search over 64 evenly spaced candidates, refined level by level between the neighbours of the
+  // best (64 candidates per level), costs O(n·64·log₆₄ n) and finds the same point unless the
+  // error curve has several deep minima.
   const all = changePointCandidates(points.q);
+  const evenly = (xs: Float64Array, k: number): number[] => [...new Set(Array.from({ length: k }, (_, c) => xs[Math.round((c * (xs.length - 1)) / (k - 1))]!))];
   const coarse = changePointCandidates(points.q, MAX_SEGMENTED_CANDIDATES);
   for (const at of coarse) tryAt(at);
   if (!best) return undefined;
-  if (coarse.length < all.length) {
-    const k = coarse.indexOf(best.changePoint!);
-    const lo = coarse[Math.max(0, k - 1)]!;
-    const hi = coarse[Math.min(coarse.length - 1, k + 1)]!;
-    for (const at of all) if (at > lo && at < hi && at !== best.changePoint) tryAt(at);
+  let level = coarse;
+  while (level.length > 1) {
+    // Refine between the neighbours of the current best, again with at most 64 candidates.
+    const k = level.indexOf((best as FittedModel).changePoint!);
+    const lo = level[Math.max(0, k - 1)]!;
+    const hi = level[Math.min(level.length - 1, k + 1)]!;
+    const inside = Float64Array.from(all.filter((at) => at > lo && at < hi));
+    if (inside.length === 0) break;
+    const step = inside.length <= MAX_SEGMENTED_CANDIDATES ? [...inside] : evenly(inside, MAX_SEGMENTED_CANDIDATES);
+    for (const at of step) if (at !== (best as FittedModel).changePoint) tryAt(at);
+    if (step.length === inside.length) break;
+    level = [lo, ...step, hi].sort((a, b) => a - b);
   }
   const found = best as FittedModel;
   const [, slope, change] = found.coefficients as [unknown, { value: number }, { value: number; stdError: number }];

@@ -30,7 +30,7 @@ export function formatNumber(v: number): string {
 export function numberOption(command: string, name: string, raw: unknown, dflt?: number): number | undefined {
   if (raw === undefined) return dflt;
   const v = Number(raw);
-  if (typeof raw !== "string" || raw.trim() === "" || !Number.isFinite(v)) throw new UsageError(`${command}: --${name} expects a number, got '${String(raw)}'`, command);
+  if (typeof raw !== "string" || raw.trim() === "" || !Number.isFinite(v)) throw new UsageError(`--${name} expects a number, got '${String(raw)}'`, command);
   return v;
 }
 
@@ -45,7 +45,7 @@ export function assignments(command: string, option: string, raw: unknown): Reco
     if (item.trim() === "") continue;
     const m = /^\s*([A-Za-z_][\w.]*)\s*=\s*(\S+)\s*$/.exec(item);
     const v = m ? Number(m[2]) : NaN;
-    if (!m || !Number.isFinite(v)) throw new UsageError(`${command}: --${option} expects name=number, got '${item}'`, command);
+    if (!m || !Number.isFinite(v)) throw new UsageError(`--${option} expects name=number, got '${item}'`, command);
     out[m[1]!] = v;
   }
   return out;

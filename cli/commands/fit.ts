@@ -35,7 +35,8 @@ Inputs:
                    path:<regex>     the first number group of the regex applied to the trial's path
                    ranks | threads  the number of ranks or threads
   Extra-P        text, JSON or JSON Lines inputs with one parameter: every callpath and metric is
-                 fitted (or only --callpath/--metric)
+                 fitted (or only --callpath/--metric). A .jsonl file is read as records when
+                 --parameter is given, else as Extra-P JSON Lines.
 
 Model search (the mean of T at each Q, and separately its standard deviation):
   --family <spec>     family to search (repeatable): ${fitFamilies.names().join(", ")}.
@@ -97,10 +98,10 @@ function parseQRule(raw: string): TrialParameter {
     try {
       return { sourcePattern: new RegExp(raw.slice("path:".length)) };
     } catch (e) {
-      throw new UsageError(`fit: --q path: bad regular expression: ${(e as Error).message}`, "fit");
+      throw new UsageError(`--q path: bad regular expression: ${(e as Error).message}`, "fit");
     }
   }
-  throw new UsageError(`fit: --q expects metadata:<key>, path:<regex>, ranks or threads, got '${raw}'`, "fit");
+  throw new UsageError(`--q expects metadata:<key>, path:<regex>, ranks or threads, got '${raw}'`, "fit");
 }
 
 function viewOption(raw: unknown): "each" | "mean" | "max" | "min" | "total" | "stddev" | number | undefined {
@@ -109,14 +110,14 @@ function viewOption(raw: unknown): "each" | "mean" | "max" | "min" | "total" | "
   if (["each", "mean", "max", "min", "total", "stddev"].includes(s)) return s as "each";
   const n = Number(s);
   if (Number.isInteger(n) && n >= 0) return n;
-  throw new UsageError(`fit: --view expects mean, max, min, total, stddev, each or a thread index, got '${s}'`, "fit");
+  throw new UsageError(`--view expects mean, max, min, total, stddev, each or a thread index, got '${s}'`, "fit");
 }
 
 function run(ctx: CommandContext): number {
   const { values: v, positionals } = parseCommandArgs("fit", ctx.argv, OPTIONS);
-  if (positionals.length === 0) throw new UsageError("fit: give at least one input (see 'ccasim fit --help')", "fit");
+  if (positionals.length === 0) throw new UsageError("give at least one input (see 'ccasim fit --help')", "fit");
   const criterion = v.criterion === undefined ? undefined : String(v.criterion);
-  if (criterion !== undefined && criterion !== "loo-smape" && criterion !== "adjusted-r2") throw new UsageError(`fit: --criterion expects loo-smape or adjusted-r2, got '${criterion}'`, "fit");
+  if (criterion !== undefined && criterion !== "loo-smape" && criterion !== "adjusted-r2") throw new UsageError(`--criterion expects loo-smape or adjusted-r2, got '${criterion}'`, "fit");
   const families = list(v.family);
   const variable = v.variable === undefined ? undefined : String(v.variable);
   const fitOptions = {
@@ -135,8 +136,8 @@ function run(ctx: CommandContext): number {
   const isExtrap = (ext === ".txt" || ext === ".json" || (ext === ".jsonl" && v.parameter === undefined)) && v.timer === undefined && v["user-event"] === undefined;
 
   if (v.timer !== undefined || v["user-event"] !== undefined) {
-    if (v.q === undefined) throw new UsageError(`fit: --${v.timer !== undefined ? "timer" : "user-event"} needs --q (how to read Q from each trial)`, "fit");
-    if (v.timer !== undefined && v["user-event"] !== undefined) throw new UsageError("fit: give --timer or --user-event, not both", "fit");
+    if (v.q === undefined) throw new UsageError(`--${v.timer !== undefined ? "timer" : "user-event"} needs --q (how to read Q from each trial)`, "fit");
+    if (v.timer !== undefined && v["user-event"] !== undefined) throw new UsageError("give --timer or --user-event, not both", "fit");
     const trials = positionals.map((p) => readTrial(p));
     const obs = observationsAcrossTrials(trials, {
       parameter: parseQRule(String(v.q)),
@@ -148,7 +149,7 @@ function run(ctx: CommandContext): number {
     });
     reports.push({ title: `${obs.tLabel} vs ${obs.qLabel} (${trials.length} trials)`, report: fitModels(obs, fitOptions) });
   } else if (v["param-timer"] !== undefined) {
-    if (v.parameter === undefined) throw new UsageError("fit: --param-timer needs --parameter", "fit");
+    if (v.parameter === undefined) throw new UsageError("--param-timer needs --parameter", "fit");
     for (const p of positionals) {
       const obs = observationsFromParameterTimers(readTrial(p), { routine: String(v["param-timer"]), parameter: String(v.parameter), metric, kind, view });
       reports.push({ title: `${obs.tLabel} vs ${obs.qLabel} (${p})`, report: fitModels(obs, fitOptions) });
@@ -156,9 +157,9 @@ function run(ctx: CommandContext): number {
   } else if (isExtrap) {
     for (const p of positionals) {
       const exp = readExtrap(p);
-      if (exp.parameters.length !== 1) throw new UsageError(`fit: ${p} has ${exp.parameters.length} parameters (${exp.parameters.join(", ")}); only single-parameter Extra-P inputs can be fitted`, "fit");
+      if (exp.parameters.length !== 1) throw new UsageError(`${p} has ${exp.parameters.length} parameters (${exp.parameters.join(", ")}); only single-parameter Extra-P inputs can be fitted`, "fit");
       const chosen = exp.measurements.filter((m) => (v.callpath === undefined || m.callpath === v.callpath) && (metric === undefined || m.metric === metric));
-      if (chosen.length === 0) throw new UsageError(`fit: ${p} has no measurement for callpath ${String(v.callpath ?? "*")} and metric ${metric ?? "*"}`, "fit");
+      if (chosen.length === 0) throw new UsageError(`${p} has no measurement for callpath ${String(v.callpath ?? "*")} and metric ${metric ?? "*"}`, "fit");
       const groups = new Map<string, { q: number[]; t: number[] }>();
       for (const m of chosen) {
         const key = `${m.callpath} / ${m.metric}`;
@@ -172,7 +173,7 @@ function run(ctx: CommandContext): number {
       for (const [key, g] of groups) reports.push({ title: `${key} vs ${exp.parameters[0]} (${p})`, report: fitModels(g, { ...fitOptions, variable: variable ?? exp.parameters[0] }) });
     }
   } else {
-    if (v.parameter === undefined) throw new UsageError("fit: say what Q is: --parameter (records, TAU_PARAM), --timer with --q (trials), or give an Extra-P file", "fit");
+    if (v.parameter === undefined) throw new UsageError("say what Q is: --parameter (records, TAU_PARAM), --timer with --q (trials), or give an Extra-P file", "fit");
     // Records of every input are pooled into one data set (runs at different Q).
     const records = positionals.flatMap((p) => {
       const e = extname(p).toLowerCase();

@@ -10,6 +10,7 @@ import { fitCommand } from "./fit.js";
 import { pruneCommand } from "./prune.js";
 import { selectCommand } from "./select.js";
 import { powerCommand } from "./power.js";
+import { validateModelCommand } from "./validate-model.js";
 
 /**
  * Every `ccasim` subcommand, in the order `ccasim --help` lists them. A new subcommand is a file
@@ -18,6 +19,7 @@ import { powerCommand } from "./power.js";
 export const commands: readonly Command[] = [
   runCommand,
   validateCommand,
+  validateModelCommand,
   schemaCommand,
   profileCommand,
   fitCommand,

@@ -50,7 +50,7 @@ const OPTIONS = {
 
 function run(ctx: CommandContext): number {
   const { values: v, positionals } = parseCommandArgs("power", ctx.argv, OPTIONS);
-  if (positionals.length !== 1) throw new UsageError("power: give one trial (see 'ccasim power --help')", "power");
+  if (positionals.length !== 1) throw new UsageError("give one trial (see 'ccasim power --help')", "power");
   for (const f of list(v["constants-file"])) for (const s of loadPowerConstantFile(f)) if (ctx.verbose) ctx.err(`loaded constant set '${s.name}'\n`);
   const set = powerConstantSets.get(v.constants === undefined ? "itanium2-madison" : String(v.constants));
   let view: "each" | "mean" | "max" | "total" | number = "mean";
@@ -58,10 +58,10 @@ function run(ctx: CommandContext): number {
     const s = String(v.thread);
     if (s === "each" || s === "mean" || s === "max" || s === "total") view = s;
     else if (Number.isInteger(Number(s)) && Number(s) >= 0) view = Number(s);
-    else throw new UsageError(`power: --thread expects mean, max, total, each or a thread index, got '${s}'`, "power");
+    else throw new UsageError(`--thread expects mean, max, total, each or a thread index, got '${s}'`, "power");
   }
   const sort = v.sort === undefined ? "watts" : String(v.sort);
-  if (!["watts", "joules", "flops-per-joule", "name"].includes(sort)) throw new UsageError(`power: --sort expects watts, joules, flops-per-joule or name, got '${sort}'`, "power");
+  if (!["watts", "joules", "flops-per-joule", "name"].includes(sort)) throw new UsageError(`--sort expects watts, joules, flops-per-joule or name, got '${sort}'`, "power");
   const trial = readTrial(positionals[0]!);
   const r = estimateTrialPower(trial, set, { kind: v.exclusive === true ? "exclusive" : "inclusive", view, flatOnly: v.callpaths !== true, cpuMHz: numberOption("power", "cpu-mhz", v["cpu-mhz"]) });
   const key = (e: EventPower): number => (sort === "joules" ? e.power.joules : sort === "flops-per-joule" ? e.power.flopsPerJoule : e.power.watts);
@@ -93,7 +93,8 @@ function run(ctx: CommandContext): number {
   if (rows.length > top) out.push(`(${rows.length - top} more rows; --top to show them)`);
   if (v.inefficiency === true) {
     const ineff = rankInefficiencies(r);
-    out.push("", ineff.length === 0 ? "no event is both inefficient (I1, I2 > 1.5 x average) and > 50 % of the time" : formatTable(["inefficient event", "view", "I1/I1avg", "I2/I2avg", "% of time"], ineff.map((e) => [e.event, e.view, e.i1Ratio, e.i2Ratio, 100 * e.share])));
+    const measurable = r.events.some((e) => e.metrics.flpStalls !== undefined && e.metrics.flpIneffI !== undefined);
+    out.push("", !measurable ? "inefficiency ranking: not possible, %FLPStalls and FLPIneffI need the stall counters listed below" : ineff.length === 0 ? "no event is both inefficient (I1, I2 > 1.5 x average) and > 50 % of the time" : formatTable(["inefficient event", "view", "I1/I1avg", "I2/I2avg", "% of time"], ineff.map((e) => [e.event, e.view, e.i1Ratio, e.i2Ratio, 100 * e.share])));
   }
   if (r.omittedComponents.length > 0) out.push("", "power components omitted (power is a lower bound):", ...r.omittedComponents.map((s) => `  ${s}`));
   if (r.missingMetrics.length > 0) out.push("", "counter metrics not computed:", ...r.missingMetrics.map((s) => `  ${s}`));

@@ -50,7 +50,7 @@ Examples:
   ccasim profile convert run-p4 run-p8 run-p16 model.json --point p=4 --point p=8 --point p=16`;
 
 function runShow(ctx: CommandContext, argv: readonly string[]): number {
-  const { values, positionals } = parseCommandArgs("profile show", argv, {
+  const { values, positionals } = parseCommandArgs("show", argv, {
     thread: { type: "string" },
     metric: { type: "string" },
     sort: { type: "string" },
@@ -59,13 +59,13 @@ function runShow(ctx: CommandContext, argv: readonly string[]): number {
     json: { type: "boolean" },
     warnings: { type: "boolean" },
   });
-  if (positionals.length !== 1) throw new UsageError("profile show: expected one profile (a directory, a profile.N.C.T file or a .ppk file)", "profile");
+  if (positionals.length !== 1) throw new UsageError("show: expected one profile (a directory, a profile.N.C.T file or a .ppk file)", "profile");
   const sort = (values.sort as string | undefined) ?? "inclusive";
-  if (!(TABLE_SORT_KEYS as readonly string[]).includes(sort)) throw new UsageError(`profile show: --sort must be one of ${TABLE_SORT_KEYS.join(", ")}`, "profile");
+  if (!(TABLE_SORT_KEYS as readonly string[]).includes(sort)) throw new UsageError(`show: --sort must be one of ${TABLE_SORT_KEYS.join(", ")}`, "profile");
   let top: number | undefined;
   if (values.top !== undefined) {
     top = Number(values.top);
-    if (!Number.isInteger(top) || top < 1) throw new UsageError("profile show: --top must be a positive integer", "profile");
+    if (!Number.isInteger(top) || top < 1) throw new UsageError("show: --top must be a positive integer", "profile");
   }
   const trial = readTrial(positionals[0]);
   const which = (values.thread as string | undefined) ?? "mean";
@@ -93,7 +93,7 @@ function summary(trial: Trial): Record<string, unknown> {
 }
 
 function runConvert(ctx: CommandContext, argv: readonly string[]): number {
-  const { values, positionals } = parseCommandArgs("profile convert", argv, {
+  const { values, positionals } = parseCommandArgs("convert", argv, {
     to: { type: "string" },
     point: { type: "string", multiple: true },
     metric: { type: "string", multiple: true },
@@ -101,9 +101,9 @@ function runConvert(ctx: CommandContext, argv: readonly string[]): number {
     overwrite: { type: "boolean" },
     "exact-time": { type: "boolean" },
   });
-  if (positionals.length < 2) throw new UsageError("profile convert: expected <input>... <output>", "profile");
+  if (positionals.length < 2) throw new UsageError("convert: expected <input>... <output>", "profile");
   const to = values.to as string | undefined;
-  if (to !== undefined && !(CONVERT_TARGETS as readonly string[]).includes(to)) throw new UsageError(`profile convert: --to must be one of ${CONVERT_TARGETS.join(", ")}`, "profile");
+  if (to !== undefined && !(CONVERT_TARGETS as readonly string[]).includes(to)) throw new UsageError(`convert: --to must be one of ${CONVERT_TARGETS.join(", ")}`, "profile");
   const points = (values.point as string[] | undefined)?.map(parsePoint);
   const inputs = positionals.slice(0, -1);
   const output = positionals[positionals.length - 1];
@@ -124,7 +124,7 @@ function parsePoint(s: string): Record<string, number> {
   for (const part of s.split(",")) {
     const m = /^\s*([^=\s]+)\s*=\s*(\S+)\s*$/.exec(part);
     const v = m ? Number(m[2]) : NaN;
-    if (!m || !Number.isFinite(v)) throw new UsageError(`profile convert: --point expects name=number[,name=number], got '${s}'`, "profile");
+    if (!m || !Number.isFinite(v)) throw new UsageError(`convert: --point expects name=number[,name=number], got '${s}'`, "profile");
     point[m[1]] = v;
   }
   return point;
@@ -139,6 +139,6 @@ export const profileCommand: Command = {
     const [sub, ...rest] = ctx.argv;
     if (sub === "show") return runShow(ctx, rest);
     if (sub === "convert") return runConvert(ctx, rest);
-    throw new UsageError(sub === undefined ? "profile: expected a subcommand, show or convert (see 'ccasim profile --help')" : `profile: unknown subcommand '${sub}'; expected show or convert`, "profile");
+    throw new UsageError(sub === undefined ? "expected a subcommand, show or convert (see 'ccasim profile --help')" : `unknown subcommand '${sub}'; expected show or convert`, "profile");
   },
 };

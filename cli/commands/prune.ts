@@ -45,7 +45,7 @@ const OPTIONS = {
 
 function run(ctx: CommandContext): number {
   const { values: v, positionals } = parseCommandArgs("prune", ctx.argv, OPTIONS);
-  if (positionals.length === 0) throw new UsageError("prune: give at least one trial (see 'ccasim prune --help')", "prune");
+  if (positionals.length === 0) throw new UsageError("give at least one trial (see 'ccasim prune --help')", "prune");
   const alpha = numberOption("prune", "alpha", v.alpha, 0.1)!;
   const beta = numberOption("prune", "beta", v.beta, 0.1)!;
   const metric = v.metric === undefined ? undefined : String(v.metric);
@@ -54,7 +54,7 @@ function run(ctx: CommandContext): number {
     const s = String(v.view);
     if (s === "mean" || s === "max" || s === "total") view = s;
     else if (Number.isInteger(Number(s)) && Number(s) >= 0) view = Number(s);
-    else throw new UsageError(`prune: --view expects mean, max, total or a thread index, got '${s}'`, "prune");
+    else throw new UsageError(`--view expects mean, max, total or a thread index, got '${s}'`, "prune");
   }
   const trees: { label: string; shape: CallTreeShape; root: ReturnType<typeof callTreeFromTrial>["root"] }[] = [];
   for (const p of positionals) {

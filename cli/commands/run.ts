@@ -1,7 +1,7 @@
 import { componentTypes } from "../../components/index.js";
 import { formatParams } from "../../engine/index.js";
 import { defaultMetric, derivedView, formatProfileTable, profileTable } from "../../profile/index.js";
-import { executeScenario, loadScenario, writeRunOutputs } from "../../scenarios/index.js";
+import { executeScenario, formatEvidence, loadScenario, writeRunOutputs } from "../../scenarios/index.js";
 import { join } from "node:path";
 import { parseCommandArgs, type Command } from "../command.js";
 
@@ -16,9 +16,13 @@ measurement as the scenario asks. Writes into DIR (default out/<scenario name>),
   records.csv       one row per proxied invocation (parameters, wall/MPI/compute time, counter deltas)
   records.jsonl     the same as JSON Lines
   callgraph.json    caller/callee component methods with calls and inclusive/exclusive time
+  evidence.json     cost centres and MPI share, time vs array size by mode (ratios, fits), record groups
   summary.json      seed, resolved scenario, simulated time, events (deterministic)
   timing.json       wall time and events per second (the only file that varies between runs)
-and prints a pprof-style summary of the mean profile.
+and prints a pprof-style summary of the mean profile and the evidence: top cost centres with
+the share of message passing, per proxied method the time by array size (parameter Q) and mode
+with the ratio of each mode to \`sequential\`, linear and power-law fits of the mean, and
+statistics of records grouped by their other parameters.
 
 Options:
   --out DIR            output folder
@@ -28,6 +32,7 @@ Options:
                        --set assembly.components.A.params.implementation=A2
   --top N              rows of the summary table (default 12)
   --quiet              print only the output folder
+  --no-evidence        do not print the evidence section (evidence.json is written all the same)
   --no-measure         run without measurement (for overhead comparisons; writes summary and timing)
 
 Component types:
@@ -45,6 +50,7 @@ Exit codes: 0 success, 1 failure (a deadlock, unreceived messages), 2 invalid sc
       top: { type: "string" },
       quiet: { type: "boolean" },
       "no-measure": { type: "boolean" },
+      "no-evidence": { type: "boolean" },
     });
     if (positionals.length !== 1) throw Object.assign(new Error("run: give exactly one scenario file (see ccasim run --help)"), { isInputError: true });
     const seed = values.seed === undefined ? undefined : /^-?\d+$/.test(String(values.seed)) ? Number(values.seed) : String(values.seed);
@@ -77,6 +83,7 @@ Exit codes: 0 success, 1 failure (a deadlock, unreceived messages), 2 invalid sc
       const table = profileTable(art.trial, derivedView(art.trial, "mean"), { metric: defaultMetric(art.trial), top: Number(values.top ?? 12) });
       ctx.out(`\nMean profile over ${r.ranks} ranks (top timers by inclusive ${table.metric}):\n${formatProfileTable(table)}\n`);
     }
+    if (art.evidence && !values["no-evidence"]) ctx.out(`\nEvidence (from the profile and the proxy records):\n${formatEvidence(art.evidence)}\n`);
     for (const w of r.warnings.slice(0, 5)) ctx.err(`warning: ${w}\n`);
     for (const u of r.unreceived.slice(0, 5)) ctx.err(`warning: unreceived ${u}\n`);
     ctx.out(`\nwrote ${outDir}\n`);

@@ -64,7 +64,7 @@ const OPTIONS = {
 
 function run(ctx: CommandContext): number {
   const { values: v, positionals } = parseCommandArgs("select", ctx.argv, OPTIONS);
-  if (v["known-models"] !== true && positionals.length !== 1) throw new UsageError("select: give one assembly file, or --known-models", "select");
+  if (v["known-models"] !== true && positionals.length !== 1) throw new UsageError("give one assembly file, or --known-models", "select");
   const assembly = v["known-models"] === true ? knownModelsAssembly() : readAssemblyFile(positionals[0]!);
   const prepared = prepareAssembly(assembly);
   const inputs = assignments("select", "input", v.input);
@@ -79,12 +79,12 @@ function run(ctx: CommandContext): number {
   let crossover;
   if (v.crossover !== undefined) {
     const m = /^([A-Za-z_][\w.]*)=([^:]+):([^:]+)(?::(log|linear))?$/.exec(String(v.crossover));
-    if (!m || !Number.isFinite(Number(m[2])) || !Number.isFinite(Number(m[3]))) throw new UsageError(`select: --crossover expects name=from:to[:log], got '${String(v.crossover)}'`, "select");
+    if (!m || !Number.isFinite(Number(m[2])) || !Number.isFinite(Number(m[3]))) throw new UsageError(`--crossover expects name=from:to[:log], got '${String(v.crossover)}'`, "select");
     crossover = findCrossovers(prepared, { variable: m[1]!, from: Number(m[2]), to: Number(m[3]), spacing: (m[4] as "log" | undefined) ?? "linear", inputs, riskK, constraints });
   }
   const at = crossover && inputs[crossover.variable] === undefined ? { ...inputs, [crossover.variable]: crossover.intervals[0]!.from } : inputs;
   const result = crossover && Object.keys(inputs).length === 0 ? undefined : selectImplementations(prepared, at, { riskK, constraints, coreComponents: core });
-  if (!crossover && !result) throw new UsageError("select: give --input values or --crossover", "select");
+  if (!crossover && !result) throw new UsageError("give --input values or --crossover", "select");
   if (v.json === true) {
     ctx.out(toJson({ selection: result, crossover }) + "\n");
     return 0;

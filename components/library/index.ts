@@ -3,16 +3,19 @@ import { driverComponent } from "./driver.js";
 import { dummyComponent } from "./dummy.js";
 import { haloExchangeComponent } from "./halo-exchange.js";
 import { kernelComponent } from "./kernel.js";
+import { shockComponents } from "./shock/index.js";
 
 export { driverComponent, GO_PORT } from "./driver.js";
 export { dummyComponent } from "./dummy.js";
 export { kernelComponent } from "./kernel.js";
 export { haloExchangeComponent, HALO_PORT, squareGrid } from "./halo-exchange.js";
+export * from "./shock/index.js";
 export { prepareCalls, makeCalls, usesPorts, type PreparedCall } from "./calls.js";
 
 /** Registers the built-in component library (idempotent). */
 export function registerComponentLibrary(): void {
-  for (const t of [driverComponent, dummyComponent, kernelComponent, haloExchangeComponent]) if (!componentTypes.has(t.name)) componentTypes.register(t);
+  for (const t of [driverComponent, dummyComponent, kernelComponent, haloExchangeComponent, ...shockComponents])
+    if (!componentTypes.has(t.name)) componentTypes.register(t);
 }
 
 registerComponentLibrary();

@@ -49,6 +49,7 @@ export interface UnmatchedReceive {
   readonly comm: string;
 }
 
+/** One line describing what a blocked rank waits for ("receive from rank 3 with tag 7 on MPI_COMM_WORLD"). */
 export function describePending(p: PendingRequest): string {
   if (p.kind === "recv")
     return `receive from ${p.peer < 0 ? "any source" : `rank ${p.peer}`} with ${p.tag < 0 ? "any tag" : `tag ${p.tag}`} on ${p.comm}`;

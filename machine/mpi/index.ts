@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 export { ANY_SOURCE, ANY_TAG, REQUEST_NULL, TAG_UB, MPI_CALLS, type MpiCallName } from "./constants.js";
-export { type MpiObserver, MpiCallTotals } from "./observer.js";
+export { type MpiObserver, MpiCallTotals, combineObservers } from "./observer.js";
 export {
   MpiDeadlockError,
   MpiUnreceivedMessagesError,

@@ -46,14 +46,15 @@ export class MpiCallTotals implements MpiObserver {
 
   exit(rank: number, call: MpiCallName, now: number, bytes: number): void {
     this.depth[rank]--;
-    const arr = (m: Map<MpiCallName, Float64Array>) => {
-      let a = m.get(call);
-      if (a === undefined) m.set(call, (a = new Float64Array(this.ranks)));
-      return a;
-    };
-    arr(this.time)[rank] += now - this.started[rank];
-    arr(this.calls)[rank]++;
-    arr(this.bytes)[rank] += bytes;
+    this.row(this.time, call)[rank] += now - this.started[rank];
+    this.row(this.calls, call)[rank]++;
+    this.row(this.bytes, call)[rank] += bytes;
+  }
+
+  private row(m: Map<MpiCallName, Float64Array>, call: MpiCallName): Float64Array {
+    let a = m.get(call);
+    if (a === undefined) m.set(call, (a = new Float64Array(this.ranks)));
+    return a;
   }
 
   /** Total MPI time of `rank` over all calls (us). */
@@ -62,4 +63,16 @@ export class MpiCallTotals implements MpiObserver {
     for (const a of this.time.values()) t += a[rank];
     return t;
   }
+}
+
+/** One observer that forwards every call to each of `observers` in order (a profiler and a record keeper, say). */
+export function combineObservers(...observers: MpiObserver[]): MpiObserver {
+  return {
+    enter(rank, call, now) {
+      for (const o of observers) o.enter(rank, call, now);
+    },
+    exit(rank, call, now, bytes) {
+      for (const o of observers) o.exit(rank, call, now, bytes);
+    },
+  };
 }

@@ -484,22 +484,23 @@ export class MpiWorld {
    * (negative entries are skipped). Returns null when no wait is needed, else the event to yield.
    */
   beginWait(rank: number, slots: ArrayLike<number>, n: number, any: boolean): RankWait | null {
+    // One pass in the common cases: incomplete requests are marked as they are found; only a
+    // wait-any that finds a completed request after marking some has to unmark them.
+    const p = this.pool;
     let incomplete = 0;
-    let valid = 0;
     for (let i = 0; i < n; i++) {
       const s = slots[i];
       if (s < 0) continue;
-      valid++;
-      if (!this.isComplete(s)) incomplete++;
-    }
-    if (incomplete === 0 || (any && incomplete < valid)) return null;
-    const p = this.pool;
-    for (let i = 0; i < n; i++) {
-      const s = slots[i];
-      if (s < 0 || p.flags[s] & F_COMPLETE) continue;
+      if (this.isComplete(s)) {
+        if (!any) continue;
+        for (let j = 0; j < i; j++) if (slots[j] >= 0) p.flags[slots[j]] &= ~F_WAITED;
+        return null;
+      }
+      incomplete++;
       p.flags[s] |= F_WAITED;
       if (p.kind[s] === KIND_SEND) this.scheduleCompletion(s);
     }
+    if (incomplete === 0) return null;
     this.waitMode[rank] = any ? WAIT_ANY : WAIT_ALL;
     this.waitRemaining[rank] = incomplete;
     this.waitDelay[rank] = 0;

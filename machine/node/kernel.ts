@@ -70,9 +70,8 @@ function bad(key: string, expected: string, value: unknown): never {
   throw new MachineInputError(`kernel.${key}`, expected, value);
 }
 
-function checkCount(k: KernelSpec, key: keyof KernelSpec, min: number, integer: boolean): void {
-  const v = k[key] as unknown;
-  if (typeof v !== "number" || !Number.isFinite(v) || v < min || (integer && !Number.isInteger(v))) {
+function checkCount(key: string, v: unknown, min: number, integer: boolean): void {
+  if (typeof v !== "number" || !(v >= min) || v === Infinity || (integer && !Number.isInteger(v))) {
     bad(key, `${integer ? "an integer" : "a number"} >= ${min}`, v);
   }
 }
@@ -82,16 +81,16 @@ function checkCount(k: KernelSpec, key: keyof KernelSpec, min: number, integer: 
  * @throws MachineInputError naming the offending `kernel.<key>`
  */
 export function validateKernel(k: KernelSpec): void {
-  checkCount(k, "elements", 0, true);
-  checkCount(k, "elementSize", 1, true);
-  checkCount(k, "loads", 0, false);
-  checkCount(k, "stores", 0, false);
-  checkCount(k, "flops", 0, false);
-  checkCount(k, "otherInstructions", 0, false);
+  checkCount("elements", k.elements, 0, true);
+  checkCount("elementSize", k.elementSize, 1, true);
+  checkCount("loads", k.loads, 0, false);
+  checkCount("stores", k.stores, 0, false);
+  checkCount("flops", k.flops, 0, false);
+  checkCount("otherInstructions", k.otherInstructions, 0, false);
   if (k.pattern !== "sequential" && k.pattern !== "strided" && k.pattern !== "random") bad("pattern", "sequential, strided or random", k.pattern);
-  if (k.pattern === "strided") checkCount(k, "stride", 1, true);
-  if (k.passes !== undefined) checkCount(k, "passes", 0, true);
-  if (k.arrays !== undefined) checkCount(k, "arrays", 1, true);
+  if (k.pattern === "strided") checkCount("stride", k.stride, 1, true);
+  if (k.passes !== undefined) checkCount("passes", k.passes, 0, true);
+  if (k.arrays !== undefined) checkCount("arrays", k.arrays, 1, true);
   if (k.arrays !== undefined && k.arrays > 64) bad("arrays", "an integer in [1, 64]", k.arrays);
   if (k.fmaFraction !== undefined && !(k.fmaFraction >= 0 && k.fmaFraction <= 1)) bad("fmaFraction", "a number in [0, 1]", k.fmaFraction);
   const arrays = k.arrays ?? 1;

@@ -77,7 +77,7 @@ export class NodeModel {
   private reference: ReferenceHierarchy | undefined;
   // Memo of analytical misses per kernel shape: AMR-style runs repeat a few shapes millions of
   // times, and a hit costs two Map lookups instead of the set-conflict analysis.
-  private readonly memo = new Map<number, Map<number, Float64Array>>();
+  private readonly memo = new Map<number, Map<number, Map<number, Float64Array>>>();
   private memoEntries = 0;
 
   /**
@@ -122,12 +122,15 @@ export class NodeModel {
     const pattern = kernel.pattern === "sequential" ? PATTERN_SEQUENTIAL : kernel.pattern === "strided" ? PATTERN_STRIDED : PATTERN_RANDOM;
     const stride = pattern === PATTERN_STRIDED ? (kernel.stride ?? 1) : 1;
     const n = this.geoms.length;
-    const memoizable = q < 2 ** 32 && stride < 2 ** 21 && e < 2 ** 20 && arrays < 128;
-    let inner: Map<number, Float64Array> | undefined;
-    const k2 = (e * 4 + pattern) * 128 + arrays;
+    // Keys stay small integers (V8 Smis): a larger numeric key would allocate on every lookup.
+    const memoizable = q < 2 ** 30 && stride < 2 ** 21 && e < 2 ** 30 && arrays < 128;
+    const k3 = (stride * 4 + pattern) * 128 + arrays;
+    let byE: Map<number, Map<number, Float64Array>> | undefined;
+    let byShape: Map<number, Float64Array> | undefined;
     if (memoizable) {
-      inner = this.memo.get(q * 2 ** 21 + stride);
-      const hit = inner?.get(k2);
+      byE = this.memo.get(q);
+      byShape = byE?.get(e);
+      const hit = byShape?.get(k3);
       if (hit !== undefined) {
         for (let k = 0; k <= n; k++) out[k] = hit[k];
         return;
@@ -138,13 +141,18 @@ export class NodeModel {
       if (this.memoEntries >= 65536) {
         this.memo.clear();
         this.memoEntries = 0;
-        inner = undefined;
+        byE = undefined;
+        byShape = undefined;
       }
-      if (inner === undefined) {
-        inner = new Map();
-        this.memo.set(q * 2 ** 21 + stride, inner);
+      if (byE === undefined) {
+        byE = new Map();
+        this.memo.set(q, byE);
       }
-      inner.set(k2, out.slice(0, n + 1));
+      if (byShape === undefined) {
+        byShape = new Map();
+        byE.set(e, byShape);
+      }
+      byShape.set(k3, out.slice(0, n + 1));
       this.memoEntries++;
     }
   }
@@ -207,9 +215,13 @@ export class NodeModel {
     // Cache-state variation scales the misses (more when the arrays overflow the last level).
     const footprint = q * e * arrays;
     const lastSize = n > 0 ? this.geoms[n - 1].size : 0;
-    const cv = memoryCv(c.noise.memoryCv, c.noise.overflowCv, footprint, lastSize);
-    const missFactor = rng !== undefined && cv > 0 ? rng.lognormalMeanCv(1, cv) : 1;
-    const computeFactor = rng !== undefined && c.noise.computeCv > 0 ? rng.lognormalMeanCv(1, c.noise.computeCv) : 1;
+    let missFactor = 1;
+    let computeFactor = 1;
+    if (rng !== undefined) {
+      const cv = memoryCv(c.noise.memoryCv, c.noise.overflowCv, footprint, lastSize);
+      if (cv > 0) missFactor = rng.lognormalMeanCv(1, cv);
+      if (c.noise.computeCv > 0) computeFactor = rng.lognormalMeanCv(1, c.noise.computeCv);
+    }
 
     const loads = Math.round(q * passes * kernel.loads);
     const stores = Math.round(q * passes * kernel.stores);

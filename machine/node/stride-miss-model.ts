@@ -121,20 +121,47 @@ function meanFieldOverload(count: number, assoc: number): number {
   return Math.min(1, Math.max(0, m - assoc + 1));
 }
 
+// Stack of the Euclid-like reduction (a, m, lo per level): iterative, so that no double is boxed per call.
+const euclidA = new Float64Array(96);
+const euclidM = new Float64Array(96);
+const euclidLo = new Float64Array(96);
+
 /**
  * Smallest x >= 0 with `lo <= (a * x) mod m <= hi` (0 <= lo <= hi < m, 0 <= a < m), or -1: the
  * classical Euclid-like reduction, O(log m). Values stay below 2^53 for caches up to 2^26 bytes.
  */
 function firstMultipleInRange(a: number, m: number, lo: number, hi: number): number {
-  if (lo === 0) return 0;
-  a %= m;
-  if (a === 0) return -1;
-  const k = Math.ceil(lo / a);
-  if (a * k <= hi) return k;
-  // a*x = lo..hi + m*y  <=>  m*y mod a in [(-hi) mod a, (-lo) mod a]
-  const y = firstMultipleInRange(m % a, a, (a - (hi % a)) % a, (a - (lo % a)) % a);
-  if (y < 0) return -1;
-  return Math.ceil((lo + m * y) / a);
+  let depth = 0;
+  let y: number;
+  for (;;) {
+    if (lo === 0) {
+      y = 0;
+      break;
+    }
+    // All four are below 2^31 here: int32 remainders avoid V8's floating-point fmod call.
+    const ai = (a | 0) % (m | 0);
+    if (ai === 0) return -1;
+    const k = Math.ceil(lo / ai);
+    if (ai * k <= hi) {
+      y = k;
+      break;
+    }
+    // a*x = lo..hi + m*y  <=>  m*y mod a in [(-hi) mod a, (-lo) mod a]
+    euclidA[depth] = ai;
+    euclidM[depth] = m;
+    euclidLo[depth++] = lo;
+    const nlo = (ai - ((hi | 0) % ai)) % ai;
+    const nhi = (ai - ((lo | 0) % ai)) % ai;
+    a = (m | 0) % ai;
+    m = ai;
+    lo = nlo;
+    hi = nhi;
+  }
+  while (depth > 0) {
+    depth--;
+    y = Math.ceil((euclidLo[depth] + euclidM[depth] * y) / euclidA[depth]);
+  }
+  return y;
 }
 
 /** Smallest x >= from with `(a*x + b) mod m` in [lo, hi] (a window that may wrap past m), or -1. */

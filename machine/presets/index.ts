@@ -6,7 +6,8 @@
 import { machinePresets } from "../node/preset.js";
 import { itanium2Preset } from "./itanium2.js";
 import { xeonPreset } from "./xeon.js";
+import { pentium3XeonPreset } from "./pentium3-xeon.js";
 
-for (const p of [xeonPreset, itanium2Preset]) if (!machinePresets.has(p.name)) machinePresets.register(p);
+for (const p of [xeonPreset, itanium2Preset, pentium3XeonPreset]) if (!machinePresets.has(p.name)) machinePresets.register(p);
 
-export { xeonPreset, itanium2Preset };
+export { xeonPreset, itanium2Preset, pentium3XeonPreset };

@@ -176,12 +176,24 @@ export function readTauProfile(path: string, options: TrialReadOptions = {}): Tr
 export function parseTauProfiles(sets: readonly TauMetricFiles[], options: TrialReadOptions & { source?: string } = {}): Trial {
   const b = new TrialBuilder({ source: options.source });
   const ctx: ParseContext = { used: new Set(), timers: new Map(), numbers: new Float64Array(4) };
+  const threadsOf: Set<string>[] = [];
   for (let k = 0; k < sets.length; k++) {
     const set = sets[k];
     let metric = -1;
+    const seen = new Set<string>();
     for (const f of set.files) {
       metric = parseOneFile(b, f, set.folder, metric, k === 0, ctx);
+      seen.add((parseProfileFileName(f.path) ?? [0, 0, 0]).join(","));
     }
+    threadsOf.push(seen);
+  }
+  // Every metric should have a file for every thread; a missing one silently reads as zeros otherwise.
+  for (let k = 1; k < sets.length; k++) {
+    const missing = [...threadsOf[0]].filter((t) => !threadsOf[k].has(t));
+    const extra = [...threadsOf[k]].filter((t) => !threadsOf[0].has(t));
+    const where = sets[k].folder ?? `metric folder ${k + 1}`;
+    if (missing.length > 0) b.warn({ kind: "format", file: where, message: `${where} has no file for thread(s) ${missing.join(" ")}; their values of this metric read as 0` });
+    if (extra.length > 0) b.warn({ kind: "format", file: where, message: `${where} has thread(s) ${extra.join(" ")} that the first metric lacks; their calls read as 0` });
   }
   if (sets.length === 0 || sets.every((s) => s.files.length === 0)) {
     throw new ProfileFormatError(options.source ?? "(profile)", undefined, "no profile files");
@@ -266,6 +278,7 @@ function parseOneFile(b: TrialBuilder, f: TauProfileFileText, folder: string | u
   }
 
   let negatives = 0;
+  let callsDiffer = 0;
   const nums = ctx.numbers;
   for (let j = 0; j < count; j++) {
     const s = lines.next();
@@ -289,10 +302,14 @@ function parseOneFile(b: TrialBuilder, f: TauProfileFileText, folder: string | u
     const incl = nums[3];
     if (excl < 0 || incl < 0) negatives++;
     if (firstMetric) b.addCalls(thread, cached.timer, nums[0], nums[1]);
+    else if (b.callsOf(thread, cached.timer) !== nums[0]) callsDiffer++;
     b.addTime(thread, cached.timer, metric, excl, incl);
   }
   if (negatives > 0) {
     b.warn({ kind: "negative-value", file, message: `${file}: ${negatives} timer line(s) with negative exclusive or inclusive values (kept as read)` });
+  }
+  if (callsDiffer > 0) {
+    b.warn({ kind: "format", file, message: `${file}: ${callsDiffer} timer line(s) whose calls differ from the first metric's file of the same thread (the first metric's calls are used)` });
   }
 
   // "<n> aggregates", then n lines.

@@ -54,11 +54,15 @@ function textOf(body: string): string {
  */
 export function parseMetadataXml(xml: string): [string, string][] | string {
   const out: [string, string][] = [];
-  const err = parseAttributes(xml, "", out);
+  const err = parseAttributes(xml, "", out, 0);
   return err ?? out;
 }
 
-function parseAttributes(xml: string, prefix: string, out: [string, string][]): string | undefined {
+/** Deepest nesting of object metadata accepted (TAU writes one or two levels; the limit keeps hostile input from exhausting the stack). */
+const MAX_NESTING = 32;
+
+function parseAttributes(xml: string, prefix: string, out: [string, string][], depthNow: number): string | undefined {
+  if (depthNow > MAX_NESTING) return `metadata nested deeper than ${MAX_NESTING} levels`;
   let i = 0;
   for (;;) {
     const a = xml.indexOf("<attribute>", i);
@@ -78,17 +82,20 @@ function parseAttributes(xml: string, prefix: string, out: [string, string][]): 
       if (c1 < 0) return `attribute '${name}' has an unterminated <timer_context>`;
       context = textOf(xml.slice(c0 + 15, c1));
     }
-    // Find the matching </value>, skipping nested attributes' values.
+    // Find the matching </value>, skipping nested attributes' values. Each search resumes where the
+    // last one stopped, so the scan is linear; nesting is bounded before any recursion.
     let depth = 1;
     let j = v0 + 7;
     let v1 = -1;
+    let nextOpen = xml.indexOf("<value>", j);
     while (depth > 0) {
-      const open = xml.indexOf("<value>", j);
       const close = xml.indexOf("</value>", j);
       if (close < 0) return `attribute '${name}' has an unterminated <value>`;
-      if (open >= 0 && open < close) {
+      if (nextOpen >= 0 && nextOpen < close) {
         depth++;
-        j = open + 7;
+        if (depth + depthNow > MAX_NESTING) return `metadata nested deeper than ${MAX_NESTING} levels`;
+        j = nextOpen + 7;
+        nextOpen = xml.indexOf("<value>", j);
       } else {
         depth--;
         j = close + 8;
@@ -98,7 +105,7 @@ function parseAttributes(xml: string, prefix: string, out: [string, string][]): 
     const body = xml.slice(v0 + 7, v1);
     const full = prefix + (context !== undefined ? `${context} : ${name}` : name);
     if (body.indexOf("<attribute>") >= 0) {
-      const e = parseAttributes(body, `${full}:`, out);
+      const e = parseAttributes(body, `${full}:`, out, depthNow + 1);
       if (e) return e;
     } else {
       out.push([full, textOf(body)]);

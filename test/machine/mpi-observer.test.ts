@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MpiCallTotals, type MpiCallName, type MpiObserver } from "../../machine/index.js";
+import { MpiCallTotals, combineObservers, type MpiCallName, type MpiObserver } from "../../machine/index.js";
 import { hockney, world } from "./helpers.js";
 
 class Trace implements MpiObserver {
@@ -53,5 +53,17 @@ describe("MPI observer hooks", () => {
     expect(Array.from(t)).toEqual([35, 30, 25, 20]);
     expect(Array.from(totals.calls.get("MPI_Barrier()")!)).toEqual([1, 1, 1, 1]);
     expect(totals.totalTime(0)).toBe(35);
+  });
+
+  it("feeds several observers at once with combineObservers", () => {
+    const a = new MpiCallTotals(2);
+    const b = new Trace();
+    const w = world(2, hockney(10, 1e9), { observer: combineObservers(a, b) });
+    w.launch(function* (c) {
+      yield* c.barrier();
+    });
+    w.run();
+    expect(Array.from(a.time.get("MPI_Barrier()")!)).toEqual([10, 10]);
+    expect([...b.events].sort()).toEqual(["0 < MPI_Barrier() @10 0B", "0 > MPI_Barrier() @0", "1 < MPI_Barrier() @10 0B", "1 > MPI_Barrier() @0"]);
   });
 });

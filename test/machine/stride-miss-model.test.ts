@@ -129,7 +129,7 @@ describe("analytical model against the reference LRU cache", () => {
           patternErrors[pattern].push(err);
         },
       ),
-      { numRuns: 400, seed: 11 },
+      { numRuns: 300, seed: 11 },
     );
     const all = agreement(errors);
     expect(all.within).toBeGreaterThanOrEqual(0.97);

@@ -89,3 +89,21 @@ describe("TrialBuilder.addCallpathValues", () => {
     expect(t.warnings).toEqual([]);
   });
 });
+
+describe("callpath tree on hostile input", () => {
+  it("handles a 100000-deep callpath without exhausting the stack", async () => {
+    const { walkTree } = await import("../../index.js");
+    const b = new TrialBuilder({ metrics: ["TIME"] });
+    b.addThread(0);
+    const path = Array.from({ length: 100000 }, (_, i) => `f${i}`);
+    b.callpath(path);
+    const tree = callpathTree(b.build({ checkInvariants: false }));
+    let deepest = 0;
+    let count = 0;
+    walkTree(tree, (_, d) => {
+      count++;
+      deepest = Math.max(deepest, d);
+    });
+    expect([count, deepest]).toEqual([100000, 99999]);
+  });
+});

@@ -3,7 +3,7 @@ import { gunzipSync } from "node:zlib";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseExtrapJson, parseExtrapJsonLines, parseExtrapText, parsePackedProfile, parseTauProfiles, ProfileError, Trial } from "../../index.js";
+import { formatRecordsCsv, formatRecordsJsonl, formatTauProfile, parseExtrapJson, parseExtrapJsonLines, parseExtrapText, parsePackedProfile, parseRecordsCsv, parseRecordsJsonl, parseTauProfiles, ProfileError, readTrial, Trial } from "../../index.js";
 import { DATA, PPK, TAU } from "./data.js";
 
 /** Runs `parse`; passes when it returns or throws a ProfileError, fails on any other exception. */
@@ -96,5 +96,41 @@ describe("fuzzing the readers with mutated real files", () => {
       const text = readFileSync(join(ex, name), "utf8");
       fc.assert(fc.property(textMutation(text), (m) => typedOrValid(() => parse(m))), { numRuns: 100, seed: 3 });
     }
+  });
+
+  it("TAU text, several metrics: one mutated metric file gives a typed error or a valid trial", () => {
+    const files = formatTauProfile(readTrial(join(PPK, "xgc-nosamples.ppk")));
+    const sets = new Map<string, { path: string; text: string }[]>();
+    for (const f of files.filter((x) => /profile\.[0-3]\.0\.0$/.test(x.path))) {
+      const folder = f.path.split("/")[0];
+      sets.set(folder, [...(sets.get(folder) ?? []), f]);
+    }
+    const all = [...sets.entries()].map(([folder, fs]) => ({ folder, files: fs }));
+    const target = all[2].files[1];
+    fc.assert(
+      fc.property(textMutation(target.text), (mutated) =>
+        typedOrValid(() => parseTauProfiles(all.map((s) => ({ folder: s.folder, files: s.files.map((f) => (f === target ? { path: f.path, text: mutated } : f)) })))),
+      ),
+      { numRuns: 60, seed: 8 },
+    );
+  });
+
+  it("records CSV and JSON Lines give a typed error or valid records", () => {
+    const recs = Array.from({ length: 6 }, (_, i) => ({
+      component: i % 2 ? "EFMFlux" : 'States "x", y',
+      port: "p",
+      method: "compute",
+      rank: i % 3,
+      parameters: { Q: 2 ** (i + 8), mode: i % 2 ? "seq" : "strided" },
+      start: i * 1000.5,
+      wallTime: 800 + i,
+      mpiTime: i,
+      computeTime: 800,
+      counters: { PAPI_FP_INS: 1e6 * i },
+    }));
+    const csv = formatRecordsCsv(recs);
+    const jsonl = formatRecordsJsonl(recs);
+    fc.assert(fc.property(textMutation(csv), (m) => typedOrValid(() => parseRecordsCsv(m, "r.csv"))), { numRuns: 150, seed: 21 });
+    fc.assert(fc.property(textMutation(jsonl), (m) => typedOrValid(() => parseRecordsJsonl(m, "r.jsonl"))), { numRuns: 150, seed: 22 });
   });
 });

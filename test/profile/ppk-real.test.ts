@@ -76,6 +76,8 @@ describe("real ParaProf packed profiles", () => {
   it("loads xgc-nosamples.ppk and its text conversion to the same values", () => {
     const a = readTrial(join(PPK, "xgc-nosamples.ppk"));
     const b = readTrial(join(TAU, "xgc-nosamples-text"));
+    expect(b.warnings).toEqual([]);
+    expect(a.warnings).toEqual([]);
     expect(a.threads).toEqual(b.threads);
     expect([...a.metrics].sort()).toEqual([...b.metrics].sort());
     expect(a.timers.map((t) => t.name).sort()).toEqual(b.timers.map((t) => t.name).sort());
@@ -107,5 +109,35 @@ describe("real ParaProf packed profiles", () => {
     }
     const ar = a.timer("MPI_Allreduce()");
     expect(a.inclusive(a.metricIndex("PAPI_FP_INS"), 7, ar.index)).toBe(824145);
+  });
+});
+
+describe("packed profile container", () => {
+  it("reads an already-decompressed .ppk as ParaProf does", async () => {
+    const { readFileSync } = await import("node:fs");
+    const { gunzipSync } = await import("node:zlib");
+    const raw = gunzipSync(readFileSync(join(PPK, "xgc-nosamples.ppk")));
+    const a = readPackedProfile(join(PPK, "xgc-nosamples.ppk"));
+    const { parsePackedProfile } = await import("../../index.js");
+    const b = parsePackedProfile(raw, "raw.ppk");
+    expect(b.threads).toEqual(a.threads);
+    expect(Array.from(b.values.inclusive[2])).toEqual(Array.from(a.values.inclusive[2]));
+    expect(b.metadata).toEqual(a.metadata);
+  });
+
+  it("names the byte offset of a truncated stream", async () => {
+    const { readFileSync } = await import("node:fs");
+    const { gunzipSync } = await import("node:zlib");
+    const { parsePackedProfile, ProfileFormatError } = await import("../../index.js");
+    const raw = gunzipSync(readFileSync(join(PPK, "xgc-nosamples.ppk")));
+    const cut = raw.subarray(0, 5000);
+    let err: unknown;
+    try {
+      parsePackedProfile(cut, "cut.ppk");
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ProfileFormatError);
+    expect((err as InstanceType<typeof ProfileFormatError>).message).toMatch(/^cut\.ppk \(byte \d+\): (unexpected end of data|invalid .* bytes left)/);
   });
 });

@@ -118,3 +118,38 @@ describe("TAU text profile grammar", () => {
     expect(t.events.count[0]).toBe(4);
   });
 });
+
+describe("TAU metadata block", () => {
+  it("reads context and nested metadata and refuses hostile nesting with a typed error", async () => {
+    const { parseMetadataXml } = await import("../../index.js");
+    expect(
+      parseMetadataXml(
+        "<metadata><attribute><name>a</name><timer_context>main</timer_context><call_number>1</call_number><timestamp>5</timestamp><value><![CDATA[x<y]]></value></attribute><attribute><name>o</name><value><attribute><name>i</name><value>1</value></attribute></value></attribute></metadata>",
+      ),
+    ).toEqual([
+      ["main : a", "x<y"],
+      ["o:i", "1"],
+    ]);
+    const deep = "<attribute><name>n</name><value>".repeat(5000) + "x" + "</value></attribute>".repeat(5000);
+    expect(parseMetadataXml(deep)).toMatch(/nested deeper/);
+    const text = `1 templated_functions_MULTI_TIME\n# Name Calls Subrs Excl Incl ProfileCalls # <metadata>${deep}</metadata>\n"f" 1 0 1 1 0 GROUP="X"\n0 aggregates\n`;
+    expect(() => one(text)).toThrow(ProfileFormatError);
+  });
+});
+
+describe("multi-metric consistency", () => {
+  const file = (metric: string, node: number, calls: number) => ({
+    path: `MULTI__${metric}/profile.${node}.0.0`,
+    text: `1 templated_functions_MULTI_${metric}\n# Name Calls Subrs Excl Incl ProfileCalls\n"f" ${calls} 0 1 1 0 GROUP="X"\n0 aggregates\n`,
+  });
+  it("warns when a metric lacks a thread's file or disagrees on calls", () => {
+    const t = parseTauProfiles([
+      { folder: "MULTI__A", files: [file("A", 0, 1), file("A", 1, 1)] },
+      { folder: "MULTI__B", files: [file("B", 0, 2)] },
+    ]);
+    const msgs = t.warnings.filter((w) => w.kind === "format").map((w) => w.message);
+    expect(msgs.some((m) => /MULTI__B has no file for thread\(s\) 1,0,0/.test(m))).toBe(true);
+    expect(msgs.some((m) => /profile\.0\.0\.0: 1 timer line\(s\) whose calls differ/.test(m))).toBe(true);
+    expect(t.calls(0, 0)).toBe(1);
+  });
+});

@@ -111,3 +111,16 @@ describe("real TAU text profiles", () => {
     expect(t.inclusive(t.metricIndex("PAPI_FP_INS"), 7, ar.index)).toBe(824145);
   });
 });
+
+describe("TAU_PARAM series", () => {
+  it("lists a routine's values by parameter, numerically ordered", async () => {
+    const { parameterSeries } = await import("../../index.js");
+    const t = readTrial(join(TAU, "edge-cases/examples/wrap"));
+    const s = parameterSeries(t, threadView(t, 1), "int __wrap_dgemm(int) C [{wb.c} {5,1}-{11,1}]", "size");
+    expect(s.map((p) => [p.value, p.calls, p.inclusive])).toEqual([
+      [100, 1, 40],
+      [10000, 1, 12],
+      [100000, 1, 12],
+    ]);
+  });
+});

@@ -49,6 +49,20 @@ describe("JSON Schema emission", () => {
     expect(json.properties.name.description).toBe("scenario name");
   });
 
+  it("describes parameter docs with their defaults written as a scenario would", () => {
+    const json = toJsonSchema(
+      s.fromParams([
+        { name: "l2.size", type: "quantity", dimension: "bytes", doc: "L2 size", default: 262144 },
+        { name: "l2.latency", type: "quantity", dimension: "time", doc: "L2 hit latency", default: 0.005 },
+        { name: "cores", type: "integer", doc: "cores per node", min: 1 },
+      ]),
+    ) as { properties: Record<string, { default?: unknown; properties?: Record<string, { default?: unknown; description?: string }> }>; required: string[] };
+    expect(json.required).toEqual(["cores"]);
+    expect(json.properties.l2.default).toEqual({ size: 262144, latency: "5ns" });
+    expect(json.properties.l2.properties?.latency.default).toBe("5ns");
+    expect(json.properties.l2.properties?.size.description).toBe("L2 size (a size such as 512KiB or 64B)");
+  });
+
   const dims: Dimension[] = ["bytes", "time", "frequency", "bandwidth", "power", "count", "ratio"];
 
   it("gives quantity patterns that match every string parseQuantity accepts", () => {

@@ -67,6 +67,13 @@ copy: *b
     expect(doc.locate(["copy", "clock"])).toEqual({ line: 3, column: 3 });
   });
 
+  it("locates entries of flow maps and quoted keys", () => {
+    const doc = parseYamlSource('machine: {nodes: 4, "clock rate": 2GHz}\nlist: [a, {b: 1}]\n', "f.yaml");
+    expect(doc.locate(["machine", "nodes"])).toEqual({ line: 1, column: 11 });
+    expect(doc.locate(["machine", "clock rate"])).toEqual({ line: 1, column: 21 });
+    expect(doc.locate(["list", 1, "b"])).toEqual({ line: 2, column: 12 });
+  });
+
   it("reports every syntax error and duplicate key, located", () => {
     const err = errorsOf(() => parseYamlSource("a: 1\nb: 2\na: 3\nc: [1, 2\n", "bad.yaml"));
     expect(err.isInputError).toBe(true);

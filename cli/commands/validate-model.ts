@@ -1,0 +1,46 @@
+import { formatValidationReport, readMeasuredTable, validateModel } from "../../scenarios/index.js";
+import { parseCommandArgs, UsageError, type Command } from "../command.js";
+
+export const validateModelCommand: Command = {
+  name: "validate-model",
+  summary: "compare a model's predicted times with measured times, configuration by configuration",
+  help: `Usage: ccasim validate-model <model.yaml> --measured <table.csv|table.yaml> [--set key=value ...] [--repeats N] [--json]
+
+Runs the scenario once per configuration of the measured table (each row's override columns
+applied as --set) and prints, as Table 5.1 of paper 003: the simulated time T_s, the measured
+time T_m, the error |T_s - T_m| / T_m, the evaluation wall time T_e (best of --repeats runs,
+without measurement) and T_m/T_e; then the mean and largest error.
+
+Table (CSV): '#' comment lines, a header with 'measured' (times with units, e.g. 264s), optional
+'name' and 'reference' (another prediction to show, e.g. the paper's T_s), and one column per
+scenario key to override (workload.NAT, machine.nodes, ...). YAML: configurations: [{ name,
+set: { key: value }, measured: 264s, reference: 280s }].
+
+Example:
+  ccasim validate-model scenarios/lapw0.yaml --measured scenarios/lapw0-measured.csv
+
+Options:
+  --measured FILE   the measured-times table (required)
+  --set key=value   override applied to every configuration (repeatable)
+  --repeats N       runs per configuration for T_e (default 3)
+  --json            print the report as JSON
+
+Exit codes: 0 success, 2 invalid model, table or arguments.`,
+  run(ctx) {
+    const { values, positionals } = parseCommandArgs("validate-model", ctx.argv, {
+      measured: { type: "string" },
+      set: { type: "string", multiple: true },
+      repeats: { type: "string" },
+      json: { type: "boolean" },
+    });
+    if (positionals.length !== 1) throw new UsageError("validate-model: give exactly one model scenario file", "validate-model");
+    if (values.measured === undefined) throw new UsageError("validate-model: --measured <table> is required", "validate-model");
+    const repeats = values.repeats === undefined ? 3 : Number(values.repeats);
+    if (!Number.isInteger(repeats) || repeats < 1) throw new UsageError(`validate-model: --repeats must be an integer >= 1, got ${values.repeats}`, "validate-model");
+    const table = readMeasuredTable(String(values.measured));
+    const report = validateModel(positionals[0], table, { repeats, set: (values.set as string[] | undefined) ?? [] });
+    if (values.json) ctx.out(JSON.stringify(report, null, 2) + "\n");
+    else ctx.out(`${report.model} against ${values.measured}:\n\n${formatValidationReport(report)}`);
+    return 0;
+  },
+};

@@ -1,0 +1,119 @@
+/**
+ * Parameter reading shared by the shock components: checked keys, literal numbers with located
+ * errors, expressions of workload variables, and per-element work descriptions.
+ *
+ * @packageDocumentation
+ */
+import type { PrepareEnv } from "../../component.js";
+import type { KernelSpec } from "../../../machine/index.js";
+
+/**
+ * Work per element (one double of a patch array) and per pass, as the node model takes it. The
+ * defaults of each component are calibrated, not measured: chosen so the simulated times on the
+ * `xeon-2.8ghz-512k` preset land in paper 000's ranges (Eq. 1).
+ */
+export interface ElementWork {
+  readonly loads: number;
+  readonly stores: number;
+  readonly flops: number;
+  readonly otherInstructions: number;
+  /** Arrays the kernel walks together (inputs, outputs, temporaries of one patch's size). */
+  readonly arrays: number;
+  /** Passes over the arrays per invocation. */
+  readonly passes: number;
+  /** Fraction of flops issued as fused multiply-adds. */
+  readonly fmaFraction: number;
+}
+
+const WORK_KEYS = ["loads", "stores", "flops", "otherInstructions", "arrays", "passes", "fmaFraction"] as const;
+
+/** Rejects keys of `p` not in `keys`, naming the known ones. */
+export function checkKeys(env: PrepareEnv, p: Readonly<Record<string, unknown>>, keys: readonly string[], what: string, prefix = ""): void {
+  for (const k of Object.keys(p)) if (!keys.includes(k)) env.error(prefix + k, `unknown parameter '${k}' of ${what}; parameters: ${keys.join(", ")}`);
+}
+
+/**
+ * A literal number parameter.
+ * @throws (via env.error) when it is not a finite number in [min, max] (an integer when asked)
+ */
+export function numberParam(env: PrepareEnv, raw: unknown, where: string, opts: { min?: number; max?: number; integer?: boolean; fallback?: number } = {}): number {
+  const v = raw === undefined ? opts.fallback : raw;
+  if (typeof v !== "number" || !Number.isFinite(v)) return env.error(where, `must be a number${v === undefined ? " (required)" : `, got ${JSON.stringify(v)}`}`);
+  if (opts.integer && !Number.isInteger(v)) env.error(where, `must be an integer, got ${v}`);
+  if (opts.min !== undefined && v < opts.min) env.error(where, `must be >= ${opts.min}, got ${v}`);
+  if (opts.max !== undefined && v > opts.max) env.error(where, `must be <= ${opts.max}, got ${v}`);
+  return v;
+}
+
+/** A numeric parameter that may be an expression of workload variables, evaluated once per rank. */
+export interface WorkloadNumber {
+  /** Evaluates against the workload; throws an Error naming the instance and key when out of range. */
+  (workload: Readonly<Record<string, number>>, instance: string): number;
+}
+
+/** Compiles a number-or-expression parameter over the workload variables, with a range check at evaluation. */
+export function workloadNumber(env: PrepareEnv, raw: unknown, where: string, fallback: number, opts: { min: number; integer?: boolean }): WorkloadNumber {
+  const text = raw === undefined ? fallback : raw;
+  if (typeof text !== "number" && typeof text !== "string") return env.error(where, `must be a number or an expression of workload variables, got ${JSON.stringify(text)}`);
+  if (typeof text === "number") numberParam(env, text, where, opts);
+  const names = env.workloadNames;
+  const expr = env.compile(text, names, where);
+  return (workload, instance) => {
+    const scope: Record<string, number> = {};
+    for (const n of names) if (n in workload) scope[n] = workload[n];
+    const v = expr.evaluate(scope);
+    if (!Number.isFinite(v) || v < opts.min || (opts.integer && !Number.isInteger(v)))
+      throw new Error(`${instance}.${where}: '${String(text)}' evaluates to ${v}; expected ${opts.integer ? "an integer" : "a number"} >= ${opts.min}`);
+    return v;
+  };
+}
+
+/** An inclusive [min, max] pair of integers >= 1. */
+export function rangeParam(env: PrepareEnv, raw: unknown, where: string): { min: number; max: number } {
+  if (!Array.isArray(raw) || raw.length !== 2) return env.error(where, `must be [min, max], got ${JSON.stringify(raw)}`);
+  const min = numberParam(env, raw[0], `${where}[0]`, { min: 1, integer: true });
+  const max = numberParam(env, raw[1], `${where}[1]`, { min: 1, integer: true });
+  if (max < min) env.error(where, `max ${max} is below min ${min}`);
+  return { min, max };
+}
+
+/** Reads a per-element work map over `defaults` (every key optional). */
+export function workParam(env: PrepareEnv, raw: unknown, where: string, defaults: ElementWork): ElementWork {
+  if (raw === undefined) return defaults;
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return env.error(where, `must be a map with keys ${WORK_KEYS.join(", ")}`);
+  const p = raw as Record<string, unknown>;
+  checkKeys(env, p, WORK_KEYS, "a work description", `${where}.`);
+  const out: Record<string, number> = { ...defaults };
+  for (const k of WORK_KEYS) {
+    if (p[k] === undefined) continue;
+    const integer = k === "arrays" || k === "passes";
+    out[k] = numberParam(env, p[k], `${where}.${k}`, { min: integer ? 1 : 0, integer, max: k === "fmaFraction" ? 1 : k === "arrays" ? 64 : undefined });
+  }
+  if (out.loads + out.stores < out.arrays) env.error(where, `loads + stores (${out.loads + out.stores}) must be at least arrays (${out.arrays}): every array access is a load or a store`);
+  return out as unknown as ElementWork;
+}
+
+/** A reusable kernel description for `work` on an array of `doubles` doubles (mutated per call: no allocation). */
+export function kernelFor(work: ElementWork): KernelSpec {
+  return {
+    elements: 0,
+    elementSize: 8,
+    loads: work.loads,
+    stores: work.stores,
+    flops: work.flops,
+    otherInstructions: work.otherInstructions,
+    pattern: "sequential",
+    stride: 1,
+    passes: work.passes,
+    arrays: work.arrays,
+    fmaFraction: work.fmaFraction,
+  };
+}
+
+/** ParamDoc text for a work parameter. */
+export function workDoc(defaults: ElementWork, calibrated: string): string {
+  return (
+    `Per element (double) and pass: {loads, stores, flops, otherInstructions, arrays, passes, fmaFraction}. ` +
+    `Defaults ${JSON.stringify(defaults)} are calibrated, not measured: ${calibrated}.`
+  );
+}

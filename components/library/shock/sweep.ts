@@ -1,0 +1,28 @@
+/**
+ * What the states and flux kernels share: reading the array argument and the mode of a call, and
+ * pricing one sweep over a patch array on the node model.
+ *
+ * @packageDocumentation
+ */
+import { isArrayArg, type CallArgs } from "../../ports.js";
+import type { KernelSpec } from "../../../machine/index.js";
+import type { SweepMode } from "./ports.js";
+
+/**
+ * Prepares `kernel` for a sweep over the array `args[arrayName]` in `args.mode` and returns the
+ * number of doubles. The sequential mode walks the array in storage order (X-derivatives); the
+ * strided mode walks it column by column with stride = the patch row length (Y-derivatives), so
+ * the cache model decides what the difference costs.
+ * @throws Error when the argument is not an array or the mode is neither `sequential` nor `strided`
+ */
+export function prepareSweep(kernel: KernelSpec, args: CallArgs, arrayName: string, who: string): number {
+  const a = args[arrayName];
+  if (!isArrayArg(a)) throw new Error(`${who}: argument '${arrayName}' must be an array descriptor`);
+  const mode = args.mode as SweepMode;
+  if (mode !== "sequential" && mode !== "strided") throw new Error(`${who}: mode must be 'sequential' or 'strided', got ${JSON.stringify(args.mode)}`);
+  kernel.elements = a.length;
+  kernel.elementSize = a.elementSize;
+  kernel.pattern = mode;
+  kernel.stride = Math.max(1, Math.min(a.length, a.rowLength ?? a.length));
+  return a.length;
+}

@@ -1,0 +1,450 @@
+/**
+ * Static checks of a program model, run once at load for the machine layout at hand:
+ *
+ * - conditions that are constant as written (`if: false`, `if: 1 > 2`) and repeated conditions
+ *   in one `if`/`elif` chain: their branches are unreachable (or the rest of the chain is);
+ * - collectives under control flow that depends on the process (`pid`, `uid`, `tid`, `node`, or a
+ *   variable computed from them): processes that skip the collective would hang the others;
+ *   likewise a `bcast`/`reduce` root that differs between processes;
+ * - branches that constant propagation shows are never taken (`GV = 1` then `if: GV == 0`):
+ *   warnings, as the model may mean it (paper 003's sample model does);
+ * - point-to-point peers known at load time (expressions of pid, np, workload values ...),
+ *   evaluated for every process under the conditions known at load time: a peer out of range, a
+ *   send no process could receive, a receive no process could satisfy.
+ *
+ * @packageDocumentation
+ */
+import type { KeyPath } from "../lang/index.js";
+import { COLLECTIVE_OPS, SYSTEM_SLOTS, type CommNode, type ModelExpr, type ModelNode, type ProgramModel } from "./model.js";
+
+/** Where findings go. */
+export interface CheckSink {
+  report(path: KeyPath, message: string): void;
+  warn(path: KeyPath, message: string): void;
+}
+
+const PROCESS_DEPENDENT = ["pid", "uid", "tid", "node"];
+
+type Guard = { readonly expr: ModelExpr; readonly want: boolean } | { readonly dynamic: true };
+
+interface Site {
+  readonly node: CommNode;
+  readonly guards: readonly Guard[];
+}
+
+/** Runs every static check on `model`, reporting through `sink`. */
+export function checkProgram(model: ProgramModel, sink: CheckSink): void {
+  const staticNames = new Set<string>(model.slotNames.filter((_, i) => model.slotTypes[i] === "system" || model.slotTypes[i] === "workload"));
+  checkConditions(model, sink);
+  warnUnreachable(model, sink);
+  const tainted = processDependentVariables(model);
+  checkCollectives(model, tainted, sink);
+  const sites: Site[] = [];
+  const walk = (list: readonly ModelNode[], guards: readonly Guard[], stack: readonly string[]): void => {
+    for (const n of list) {
+      switch (n.kind) {
+        case "comm":
+          sites.push({ node: n, guards });
+          break;
+        case "activity":
+          if (!stack.includes(n.diagram.name)) walk(n.diagram.body, guards, [...stack, n.diagram.name]);
+          break;
+        case "if": {
+          const before: Guard[] = [];
+          for (const arm of n.arms) {
+            walk(arm.body, [...guards, ...before, { expr: arm.cond, want: true }], stack);
+            before.push({ expr: arm.cond, want: false });
+          }
+          walk(n.otherwise, [...guards, ...before], stack);
+          break;
+        }
+        case "for":
+        case "while":
+          walk(n.body, [...guards, { dynamic: true }], stack);
+          break;
+        default:
+          break;
+      }
+    }
+  };
+  walk(model.main.body, [], []);
+  checkPeers(model, sites, staticNames, sink);
+}
+
+function isConstant(e: ModelExpr): boolean {
+  return e.compiled.variables.length === 0;
+}
+
+function checkConditions(model: ProgramModel, sink: CheckSink): void {
+  const visit = (list: readonly ModelNode[]): void => {
+    for (const n of list) {
+      if (n.kind === "if") {
+        const seen = new Map<string, ModelExpr>();
+        for (const arm of n.arms) {
+          if (isConstant(arm.cond)) {
+            const v = arm.cond.fn(model.initial) !== 0;
+            sink.report(arm.cond.path, `condition ${JSON.stringify(arm.cond.text)} is always ${v}: ${v ? "the branches after it are" : "its branch is"} unreachable`);
+          }
+          const key = arm.cond.inlined.replace(/\s+/g, "");
+          const prev = seen.get(key);
+          if (prev) sink.report(arm.cond.path, `condition ${JSON.stringify(arm.cond.text)} repeats an earlier condition of the same chain: its branch is unreachable`);
+          else seen.set(key, arm.cond);
+          visit(arm.body);
+        }
+        visit(n.otherwise);
+      } else if (n.kind === "while") {
+        if (isConstant(n.cond)) {
+          const v = n.cond.fn(model.initial) !== 0;
+          sink.report(n.cond.path, v ? `condition ${JSON.stringify(n.cond.text)} is always true: the loop always runs into its bound` : `condition ${JSON.stringify(n.cond.text)} is always false: the loop body is unreachable`);
+        }
+        visit(n.body);
+      } else if (n.kind === "for") visit(n.body);
+    }
+  };
+  visit(model.main.body);
+  for (const d of model.diagrams.values()) visit(d.body);
+}
+
+/** Variables assigned anywhere in `list` (including called activities and loop variables). */
+function assignedIn(list: readonly ModelNode[], out: Set<string>, stack: readonly string[] = []): Set<string> {
+  for (const n of list) {
+    switch (n.kind) {
+      case "action":
+      case "code":
+      case "comm":
+        for (const a of n.code) out.add(a.name);
+        break;
+      case "if":
+        for (const arm of n.arms) assignedIn(arm.body, out, stack);
+        assignedIn(n.otherwise, out, stack);
+        break;
+      case "for":
+        out.add(n.variable);
+        assignedIn(n.body, out, stack);
+        break;
+      case "while":
+        assignedIn(n.body, out, stack);
+        break;
+      case "activity":
+        if (!stack.includes(n.diagram.name)) assignedIn(n.diagram.body, out, [...stack, n.diagram.name]);
+        break;
+    }
+  }
+  return out;
+}
+
+/**
+ * Constant propagation over variables set from constants (not process variables or workload
+ * values, which differ between runs): warns about branches that can never be taken.
+ */
+function warnUnreachable(model: ProgramModel, sink: CheckSink): void {
+  type Env = Map<string, number>;
+  const warned = new Set<ModelExpr>();
+  const known = (e: ModelExpr, env: Env) => e.compiled.variables.every((v) => env.has(v));
+  const value = (e: ModelExpr, env: Env): number | undefined => {
+    try {
+      return e.compiled.evaluate(Object.fromEntries(env));
+    } catch {
+      return undefined;
+    }
+  };
+  const facts = (e: ModelExpr, env: Env) => e.compiled.variables.map((v) => `${v} = ${env.get(v)}`).join(", ");
+  const warn = (e: ModelExpr, env: Env, always: boolean) => {
+    if (warned.has(e) || e.compiled.variables.length === 0) return;
+    warned.add(e);
+    sink.warn(e.path, `condition ${JSON.stringify(e.text)} is always ${always} here (${facts(e, env)}): ${always ? "the branches after it are never taken" : "its branch is never taken"}`);
+  };
+  const same = (a: Env, b: Env): Env => new Map([...a].filter(([k, v]) => b.get(k) === v));
+  const walk = (list: readonly ModelNode[], env: Env, stack: readonly string[]): Env => {
+    for (const n of list) {
+      switch (n.kind) {
+        case "action":
+        case "code":
+        case "comm":
+          for (const a of n.code) {
+            const v = known(a.expr, env) ? value(a.expr, env) : undefined;
+            if (v === undefined) env.delete(a.name);
+            else env.set(a.name, a.type === "int" ? Math.trunc(v) : a.type === "bool" ? (v !== 0 ? 1 : 0) : v);
+          }
+          break;
+        case "if": {
+          let out: Env | undefined;
+          let decided = false;
+          for (const arm of n.arms) {
+            const v = known(arm.cond, env) ? value(arm.cond, env) : undefined;
+            if (v !== undefined && v === 0) {
+              warn(arm.cond, env, false);
+              continue;
+            }
+            const after = walk(arm.body, new Map(env), stack);
+            out = out === undefined ? after : same(out, after);
+            if (v !== undefined) {
+              warn(arm.cond, env, true);
+              decided = true;
+              break;
+            }
+          }
+          if (!decided) {
+            const after = walk(n.otherwise, new Map(env), stack);
+            out = out === undefined ? after : same(out, after);
+          }
+          env = out ?? env;
+          break;
+        }
+        case "for":
+        case "while": {
+          for (const v of assignedIn(n.body, new Set(n.kind === "for" ? [n.variable] : []))) env.delete(v);
+          walk(n.body, new Map(env), stack);
+          break;
+        }
+        case "activity": {
+          if (stack.includes(n.diagram.name)) break;
+          const saved = n.diagram.locals.map((l) => [l.name, env.get(l.name)] as const);
+          for (const l of n.diagram.locals) env.set(l.name, l.init);
+          env = walk(n.diagram.body, env, [...stack, n.diagram.name]);
+          for (const [name, v] of saved) {
+            if (v === undefined) env.delete(name);
+            else env.set(name, v);
+          }
+          break;
+        }
+      }
+    }
+    return env;
+  };
+  const env: Env = new Map();
+  model.slotNames.forEach((name, i) => {
+    const t = model.slotTypes[i];
+    if ((t === "int" || t === "double" || t === "bool") && !model.main.locals.some((l) => l.slot === i) && ![...model.diagrams.values()].some((d) => d.locals.some((l) => l.slot === i))) env.set(name, model.initial[i]);
+  });
+  for (const l of model.main.locals) env.set(l.name, l.init);
+  walk(model.main.body, env, ["main"]);
+}
+
+/** Variables whose value may differ between processes (data or control dependence on pid, uid, tid, node). */
+function processDependentVariables(model: ProgramModel): Set<string> {
+  // (target, symbols it depends on) for every assignment, including the control context.
+  const deps: Array<{ target: string; from: Set<string> }> = [];
+  const visit = (list: readonly ModelNode[], ctrl: readonly string[]): void => {
+    for (const n of list) {
+      switch (n.kind) {
+        case "action":
+        case "code":
+        case "comm":
+          for (const a of n.code) deps.push({ target: a.name, from: new Set([...a.expr.compiled.variables, ...ctrl]) });
+          break;
+        case "if": {
+          let c = [...ctrl];
+          for (const arm of n.arms) {
+            c = [...c, ...arm.cond.compiled.variables];
+            visit(arm.body, c);
+          }
+          visit(n.otherwise, c);
+          break;
+        }
+        case "for": {
+          const c = [...ctrl, ...[n.from, n.to, n.step, n.count].flatMap((e) => e?.compiled.variables ?? [])];
+          deps.push({ target: n.variable, from: new Set(c) });
+          visit(n.body, c);
+          break;
+        }
+        case "while": {
+          const c = [...ctrl, ...n.cond.compiled.variables, ...n.bound.compiled.variables];
+          visit(n.body, c);
+          break;
+        }
+        case "activity":
+          break;
+      }
+    }
+  };
+  visit(model.main.body, []);
+  for (const d of model.diagrams.values()) visit(d.body, []);
+  const tainted = new Set(PROCESS_DEPENDENT);
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const d of deps) {
+      if (tainted.has(d.target)) continue;
+      for (const s of d.from)
+        if (tainted.has(s)) {
+          tainted.add(d.target);
+          changed = true;
+          break;
+        }
+    }
+  }
+  return tainted;
+}
+
+function checkCollectives(model: ProgramModel, tainted: Set<string>, sink: CheckSink): void {
+  const reported = new Set<number>();
+  const dependsOnProcess = (e: ModelExpr | undefined): string | undefined => e?.compiled.variables.find((v) => tainted.has(v));
+  const visit = (list: readonly ModelNode[], cause: string | undefined, stack: readonly string[]): void => {
+    for (const n of list) {
+      switch (n.kind) {
+        case "comm":
+          if (!COLLECTIVE_OPS.has(n.op) || reported.has(n.element)) break;
+          if (cause !== undefined) {
+            reported.add(n.element);
+            sink.report(model.elements[n.element].path, `collective ${n.op} '${model.elements[n.element].name}' is inside ${cause}: processes that skip it would leave the others waiting forever`);
+          } else if ((n.op === "bcast" || n.op === "reduce") && dependsOnProcess(n.peer) !== undefined) {
+            reported.add(n.element);
+            sink.report(n.peer!.path, `the root of ${n.op} '${model.elements[n.element].name}' depends on '${dependsOnProcess(n.peer)}': every process must name the same root`);
+          }
+          break;
+        case "activity":
+          if (!stack.includes(n.diagram.name)) visit(n.diagram.body, cause, [...stack, n.diagram.name]);
+          break;
+        case "if": {
+          let c = cause;
+          for (const arm of n.arms) {
+            const v = dependsOnProcess(arm.cond);
+            if (c === undefined && v !== undefined) c = `a branch whose condition ${JSON.stringify(arm.cond.text)} depends on '${v}'`;
+            visit(arm.body, c, stack);
+          }
+          visit(n.otherwise, c, stack);
+          break;
+        }
+        case "for": {
+          const e = [n.from, n.to, n.step, n.count].find((x) => dependsOnProcess(x) !== undefined);
+          visit(n.body, cause ?? (e ? `a loop whose bounds (${JSON.stringify(e.text)}) depend on '${dependsOnProcess(e)}'` : undefined), stack);
+          break;
+        }
+        case "while": {
+          const e = [n.cond, n.bound].find((x) => dependsOnProcess(x) !== undefined);
+          visit(n.body, cause ?? (e ? `a loop whose condition or bound (${JSON.stringify(e.text)}) depends on '${dependsOnProcess(e)}'` : undefined), stack);
+          break;
+        }
+        default:
+          break;
+      }
+    }
+  };
+  visit(model.main.body, undefined, ["main"]);
+}
+
+const REACH_NO = 0;
+const REACH_YES = 1;
+const REACH_MAYBE = 2;
+
+function checkPeers(model: ProgramModel, sites: readonly Site[], staticNames: Set<string>, sink: CheckSink): void {
+  const np = model.processes;
+  const isStatic = (e: ModelExpr | undefined): boolean => e !== undefined && e.compiled.variables.every((v) => staticNames.has(v));
+  const slots = Float64Array.from(model.initial);
+  const setProcess = (pid: number): void => {
+    slots[SYSTEM_SLOTS.indexOf("pid")] = pid;
+    slots[SYSTEM_SLOTS.indexOf("tid")] = 0;
+    slots[SYSTEM_SLOTS.indexOf("uid")] = pid * model.threads;
+    slots[SYSTEM_SLOTS.indexOf("np")] = np;
+    slots[SYSTEM_SLOTS.indexOf("nt")] = model.threads;
+    slots[SYSTEM_SLOTS.indexOf("node")] = model.processToNode[pid];
+    slots[SYSTEM_SLOTS.indexOf("nodes")] = model.nodes;
+  };
+  const evalSafe = (e: ModelExpr): number | undefined => {
+    try {
+      return e.fn(slots);
+    } catch {
+      return undefined;
+    }
+  };
+  // Per site and process: reach and static peer / tag (NaN when not known at load time).
+  const n = sites.length;
+  const reach = new Uint8Array(n * np);
+  const peer = new Float64Array(n * np).fill(Number.NaN);
+  const tag = new Float64Array(n * np).fill(Number.NaN);
+  for (let p = 0; p < np; p++) {
+    setProcess(p);
+    for (let k = 0; k < n; k++) {
+      const site = sites[k];
+      let r = REACH_YES;
+      for (const g of site.guards) {
+        if ("dynamic" in g || !isStatic(g.expr)) {
+          r = REACH_MAYBE;
+          continue;
+        }
+        const v = evalSafe(g.expr);
+        if (v === undefined) r = REACH_MAYBE;
+        else if ((v !== 0) !== g.want) {
+          r = REACH_NO;
+          break;
+        }
+      }
+      reach[k * np + p] = r;
+      const nd = site.node;
+      if (isStatic(nd.peer)) peer[k * np + p] = evalSafe(nd.peer!) ?? Number.NaN;
+      tag[k * np + p] = nd.tag === undefined ? 0 : isStatic(nd.tag) ? (evalSafe(nd.tag) ?? Number.NaN) : Number.NaN;
+    }
+  }
+  const role = (op: string): "send" | "recv" | "root" | undefined =>
+    op === "send" || op === "isend" ? "send" : op === "recv" || op === "irecv" ? "recv" : op === "bcast" || op === "reduce" ? "root" : undefined;
+  const bad = new Set<number>();
+  const describePeer = (r: "send" | "recv" | "root") => (r === "send" ? "destination" : r === "recv" ? "source" : "root");
+  // Range.
+  for (let k = 0; k < n; k++) {
+    const nd = sites[k].node;
+    const r = role(nd.op);
+    if (r === undefined || !isStatic(nd.peer)) continue;
+    const el = model.elements[nd.element];
+    let firstSure = -1;
+    let reachable = 0;
+    let outside = 0;
+    for (let p = 0; p < np; p++) {
+      const rc = reach[k * np + p];
+      if (rc === REACH_NO) continue;
+      reachable++;
+      const v = peer[k * np + p];
+      const ok = Number.isInteger(v) && v >= 0 && v < np;
+      if (!ok) {
+        outside++;
+        if (rc === REACH_YES && firstSure < 0) firstSure = p;
+      }
+    }
+    const p = firstSure >= 0 ? firstSure : outside > 0 && outside === reachable ? (() => { for (let q = 0; q < np; q++) if (reach[k * np + q] !== REACH_NO) return q; return 0; })() : -1;
+    if (p >= 0) {
+      bad.add(k);
+      const v = peer[k * np + p];
+      sink.report(nd.peer!.path, `${nd.op} '${el.name}': ${describePeer(r)} ${JSON.stringify(nd.peer!.text)} is ${v} on process ${p}, outside [0, ${np})${firstSure >= 0 ? "" : " (for every process that can reach it)"}`);
+    }
+  }
+  // Matching of point-to-point sites with peers known at load time.
+  const sendsTo: Array<Array<{ from: number; tag: number }>> = Array.from({ length: np }, () => []);
+  const anyDestFrom = new Uint8Array(np);
+  const recvsAt: Array<Array<{ from: number; tag: number }>> = Array.from({ length: np }, () => []);
+  for (let k = 0; k < n; k++) {
+    const nd = sites[k].node;
+    const r = role(nd.op);
+    if (r !== "send" && r !== "recv") continue;
+    for (let p = 0; p < np; p++) {
+      if (reach[k * np + p] === REACH_NO) continue;
+      const v = peer[k * np + p];
+      const t = tag[k * np + p];
+      if (r === "send") {
+        if (Number.isNaN(v)) anyDestFrom[p] = 1;
+        else if (v >= 0 && v < np) sendsTo[v].push({ from: p, tag: t });
+      } else recvsAt[p].push({ from: Number.isNaN(v) || nd.peer === undefined ? -1 : v, tag: t });
+    }
+  }
+  const tagsMatch = (a: number, b: number) => Number.isNaN(a) || Number.isNaN(b) || a === b;
+  for (let k = 0; k < n; k++) {
+    if (bad.has(k)) continue;
+    const nd = sites[k].node;
+    const r = role(nd.op);
+    if ((r !== "send" && r !== "recv") || !isStatic(nd.peer)) continue;
+    const el = model.elements[nd.element];
+    for (let p = 0; p < np; p++) {
+      if (reach[k * np + p] !== REACH_YES) continue;
+      const q = peer[k * np + p];
+      const t = tag[k * np + p];
+      if (!(Number.isInteger(q) && q >= 0 && q < np)) continue;
+      if (r === "send") {
+        if (recvsAt[q].some((x) => (x.from === -1 || x.from === p) && tagsMatch(x.tag, t))) continue;
+        sink.report(model.elements[nd.element].path, `send '${el.name}' from process ${p} to ${q}${Number.isNaN(t) ? "" : ` (tag ${t})`}: process ${q} has no receive that could match it`);
+      } else {
+        if (anyDestFrom[q] === 1) continue;
+        if (sendsTo[p].some((x) => x.from === q && tagsMatch(x.tag, t))) continue;
+        sink.report(model.elements[nd.element].path, `receive '${el.name}' on process ${p} from ${q}${Number.isNaN(t) ? "" : ` (tag ${t})`}: process ${q} has no send that could match it`);
+      }
+      break;
+    }
+  }
+}

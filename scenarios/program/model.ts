@@ -1,0 +1,127 @@
+/**
+ * The validated diagram tree of a program model: what the loader produces from the `program:`
+ * section and what both evaluators (the compiled closures and the tree interpreter) run.
+ * Expressions are compiled once (cost functions inlined) and bound to the variable slots.
+ *
+ * @packageDocumentation
+ */
+import type { CompiledExpression, KeyPath } from "../lang/index.js";
+import type { VariableType } from "./schema.js";
+
+/** An expression of the model, compiled. */
+export interface ModelExpr {
+  /** As written. */
+  readonly text: string;
+  /** After inlining cost functions. */
+  readonly inlined: string;
+  /** The compiled form (evaluate by name: the interpreter's path). */
+  readonly compiled: CompiledExpression;
+  /** Bound to the slot layout of its diagram: the compiled path. */
+  readonly fn: (slots: Float64Array) => number;
+  /** Where it is in the scenario. */
+  readonly path: KeyPath;
+}
+
+/** `name = expr` of a code fragment. */
+export interface Assignment {
+  readonly name: string;
+  readonly slot: number;
+  readonly type: VariableType;
+  readonly expr: ModelExpr;
+}
+
+/** Communication operations. */
+export type CommOp = "send" | "isend" | "recv" | "irecv" | "wait" | "barrier" | "bcast" | "reduce" | "allreduce";
+
+/** Collective operations (every process must call them, in the same order). */
+export const COLLECTIVE_OPS: ReadonlySet<CommOp> = new Set(["barrier", "bcast", "reduce", "allreduce"]);
+
+/** A node of the diagram tree. */
+export type ModelNode =
+  | { readonly kind: "action"; readonly element: number; readonly code: readonly Assignment[]; readonly cost?: ModelExpr; readonly unit: number }
+  | { readonly kind: "activity"; readonly element: number; readonly diagram: Diagram }
+  | { readonly kind: "code"; readonly code: readonly Assignment[] }
+  | { readonly kind: "if"; readonly arms: ReadonlyArray<{ readonly cond: ModelExpr; readonly body: readonly ModelNode[] }>; readonly otherwise: readonly ModelNode[] }
+  | {
+      readonly kind: "for";
+      readonly slot: number;
+      readonly variable: string;
+      readonly from?: ModelExpr;
+      readonly to?: ModelExpr;
+      readonly step?: ModelExpr;
+      readonly count?: ModelExpr;
+      readonly body: readonly ModelNode[];
+      readonly path: KeyPath;
+      /** File and path, for run-time errors. */
+      readonly where: string;
+    }
+  | { readonly kind: "while"; readonly cond: ModelExpr; readonly bound: ModelExpr; readonly body: readonly ModelNode[]; readonly path: KeyPath; readonly where: string }
+  | CommNode;
+
+/** A communication element. */
+export interface CommNode {
+  readonly kind: "comm";
+  readonly op: CommOp;
+  readonly element: number;
+  readonly code: readonly Assignment[];
+  readonly cost?: ModelExpr;
+  readonly unit: number;
+  /** Destination (send), source (recv; undefined = any source) or root (bcast, reduce). */
+  readonly peer?: ModelExpr;
+  readonly size?: ModelExpr;
+  readonly tag?: ModelExpr;
+  /** Request slot written by isend/irecv. */
+  readonly request?: number;
+  /** Request slots a wait completes. */
+  readonly requests?: readonly number[];
+}
+
+/** A diagram: `main` or a named activity. */
+export interface Diagram {
+  readonly name: string;
+  /** Local variables: re-initialised on every entry. */
+  readonly locals: ReadonlyArray<{ readonly name: string; readonly slot: number; readonly type: VariableType; readonly init: number }>;
+  readonly body: readonly ModelNode[];
+}
+
+/** What each timed element is. */
+export interface ElementInfo {
+  readonly id: number;
+  /** Timer name. */
+  readonly name: string;
+  /** Diagram it belongs to (its TAU group). */
+  readonly diagram: string;
+  readonly kind: "action" | "activity" | CommOp;
+  readonly path: KeyPath;
+  /** File and path, for run-time errors. */
+  readonly where: string;
+}
+
+/** Slots holding the process identity, in this order at the start of every slot array. */
+export const SYSTEM_SLOTS = ["pid", "tid", "uid", "np", "nt", "node", "nodes"] as const;
+
+/** A program model ready to run on a given machine layout. */
+export interface ProgramModel {
+  /** Names of the slots (locals of different diagrams may share a name; slots differ). */
+  readonly slotNames: readonly string[];
+  readonly slotTypes: readonly (VariableType | "system" | "workload")[];
+  /** Initial slot values (system slots 0, filled per thread at run time). */
+  readonly initial: Float64Array;
+  readonly elements: readonly ElementInfo[];
+  readonly main: Diagram;
+  readonly diagrams: ReadonlyMap<string, Diagram>;
+  /** Request names (isend/irecv handles), by slot. */
+  readonly requests: readonly string[];
+  /** Threads per process. */
+  readonly threads: number;
+  /** Processes (np). */
+  readonly processes: number;
+  /** Node of each process. */
+  readonly processToNode: Int32Array;
+  /** Nodes. */
+  readonly nodes: number;
+  /** Deepest nesting of timed elements (for trace stacks). */
+  readonly maxDepth: number;
+  /** Non-fatal findings of the validation (located). */
+  readonly warnings: readonly string[];
+}

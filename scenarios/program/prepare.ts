@@ -1,0 +1,437 @@
+/**
+ * The transformation's first half: reads the validated `program:` section into the diagram tree
+ * ({@link ProgramModel}), checking names, scopes and types, and compiling every expression once
+ * (cost functions inlined, bound to the variable slots). Static checks of the control flow and
+ * communication follow in `check.ts`.
+ *
+ * @packageDocumentation
+ */
+import { nearestName } from "../../engine/registry.js";
+import { compileExpression, ExpressionError, formatPath, parseQuantity, ScenarioError, ScenarioErrors, type KeyPath, type SourceDoc } from "../lang/index.js";
+import { checkProgram } from "./check.js";
+import { FunctionInliner, parseFunctionKey, PROGRAM_BUILTINS, type CostFunction } from "./functions.js";
+import { SYSTEM_SLOTS, type Assignment, type CommOp, type Diagram, type ElementInfo, type ModelExpr, type ModelNode, type ProgramModel } from "./model.js";
+import type { DiagramSection, ElementSection, ProgramSection, VariableDecl, VariableType } from "./schema.js";
+
+/** The machine layout and workload a program is prepared for. */
+export interface ProgramLayout {
+  /** Processes (nodes x processes per node). */
+  readonly processes: number;
+  /** Node of each process. */
+  readonly processToNode: Int32Array;
+  readonly nodes: number;
+  /** Processors of a node (processes x threads per node must fit). */
+  readonly processorsPerNode: number;
+  readonly processesPerNode: number;
+}
+
+/** Where the section comes from, to locate errors. */
+export interface ProgramSource {
+  readonly file: string;
+  /** Key positions (undefined for keys set on the command line). */
+  readonly locate?: SourceDoc["locate"];
+  /** Path of the section in the file (default `["program"]`). */
+  readonly root?: KeyPath;
+}
+
+/** Reports a problem at a path. */
+export type Reporter = (path: KeyPath, message: string) => void;
+
+interface Scope {
+  readonly diagram: string;
+  /** Visible names -> slot. */
+  readonly names: Map<string, number>;
+  /** Slot names for binding: invisible slots renamed so they never match. */
+  readonly bindNames: string[];
+}
+
+const TYPE_INIT: Record<VariableType, number> = { int: 0, double: 0, bool: 0 };
+
+/**
+ * Prepares a program section for a machine layout: the diagram tree with compiled expressions,
+ * after every static check.
+ * @throws ScenarioErrors listing every problem found, each located in the scenario file
+ */
+export function prepareProgram(section: ProgramSection, workload: Readonly<Record<string, number | string>>, layout: ProgramLayout, source: ProgramSource): ProgramModel {
+  const root = source.root ?? ["program"];
+  const errors: ScenarioError[] = [];
+  const warnings: string[] = [];
+  const at = (path: KeyPath) => {
+    const full = [...root, ...path];
+    let pos = source.locate?.(full);
+    for (let n = full.length - 1; pos === undefined && n >= 0 && source.locate; n--) pos = source.locate(full.slice(0, n));
+    return { file: source.file, line: pos?.line, column: pos?.column, path: full };
+  };
+  const whereOf = (path: KeyPath): string => `${source.file}: ${formatPath([...root, ...path])}`;
+  const report: Reporter = (path, message) => errors.push(new ScenarioError(message, at(path)));
+  const warn: Reporter = (path, message) => warnings.push(new ScenarioError(message, at(path)).message);
+
+  if (layout.processesPerNode * section.threads > layout.processorsPerNode) {
+    report(["threads"], `${layout.processesPerNode} processes x ${section.threads} threads per node exceed the node's ${layout.processorsPerNode} processors`);
+  }
+
+  // Slots: system, workload numbers, globals, then each diagram's locals.
+  const slotNames: string[] = [...SYSTEM_SLOTS];
+  const slotTypes: (VariableType | "system" | "workload")[] = SYSTEM_SLOTS.map(() => "system" as const);
+  const initial: number[] = SYSTEM_SLOTS.map(() => 0);
+  const globalNames = new Map<string, number>();
+  for (const [name, value] of Object.entries(workload)) {
+    if (typeof value !== "number") continue;
+    globalNames.set(name, slotNames.length);
+    slotNames.push(name);
+    slotTypes.push("workload");
+    initial.push(value);
+  }
+  for (const n of SYSTEM_SLOTS) globalNames.set(n, SYSTEM_SLOTS.indexOf(n));
+  const readOnly = new Set(slotNames);
+  for (const [name, decl] of Object.entries(section.globals)) {
+    if (globalNames.has(name)) {
+      report(["globals", name], `'${name}' is already a ${readOnly.has(name) && SYSTEM_SLOTS.includes(name as never) ? "process variable" : "workload value"}: choose another name`);
+      continue;
+    }
+    const { type, init } = declOf(decl);
+    globalNames.set(name, slotNames.length);
+    slotNames.push(name);
+    slotTypes.push(type);
+    initial.push(convert(type, init));
+  }
+
+  // Cost functions.
+  const fns: CostFunction[] = [];
+  for (const [key, body] of Object.entries(section.functions)) {
+    try {
+      const f = parseFunctionKey(key, body);
+      if (globalNames.has(f.name) || f.name in PROGRAM_BUILTINS) report(["functions", key], `'${f.name}' is already a variable or built-in function: choose another name`);
+      else fns.push(f);
+    } catch (e) {
+      report(["functions", key], (e as Error).message);
+    }
+  }
+  let inliner: FunctionInliner;
+  try {
+    inliner = new FunctionInliner(fns);
+  } catch (e) {
+    report(["functions"], (e as ExpressionError).detail ?? (e as Error).message);
+    inliner = new FunctionInliner([]);
+  }
+  // Function bodies may use their parameters, globals, workload and process variables.
+  for (const f of fns) {
+    try {
+      compileExpression(inliner.inline(f.body), {
+        known: [...f.params, ...globalNames.keys()],
+        functions: PROGRAM_BUILTINS,
+      });
+    } catch (e) {
+      report(["functions", f.key], `${f.key}: ${(e as ExpressionError).detail ?? (e as Error).message}`);
+    }
+  }
+
+  // Diagrams.
+  const elements: ElementInfo[] = [];
+  const elementNames = new Map<string, KeyPath>();
+  const requests: string[] = [];
+  const requestWritten = new Set<string>();
+  const waits: Array<{ name: string; path: KeyPath }> = [];
+  const diagrams = new Map<string, Diagram>();
+  const building = new Set<string>();
+  const used = new Set<string>();
+
+  const scopeFor = (diagram: string, locals: Map<string, number>): Scope => {
+    const names = new Map(globalNames);
+    for (const [n, sl] of locals) names.set(n, sl);
+    return { diagram, names, bindNames: [] };
+  };
+  const finishScope = (scope: Scope): void => {
+    const visible = new Set(scope.names.values());
+    // Invisible slots get names no expression can write (a NUL prefix).
+    for (let i = 0; i < slotNames.length; i++) scope.bindNames.push(visible.has(i) ? slotNames[i] : `\u0000${i}`);
+  };
+
+  const expr = (text: string | number | undefined, path: KeyPath, scope: Scope, kind: "number" | "condition" = "number", shown?: string): ModelExpr | undefined => {
+    if (text === undefined) return undefined;
+    const written = String(text);
+    const where = `${source.file}: ${formatPath([...root, ...path])}`;
+    try {
+      const inlined0 = inliner.inline(written);
+      const inlined = kind === "condition" ? `(${inlined0}) ? 1 : 0` : inlined0;
+      const compiled = compileExpression(inlined, { known: [...scope.names.keys()], functions: PROGRAM_BUILTINS, where });
+      // Bound lazily: the slot list is complete only once every diagram is read.
+      let bound: ((v: Float64Array) => number) | undefined;
+      return {
+        text: shown ?? written,
+        inlined,
+        compiled,
+        get fn() {
+          return (bound ??= compiled.bind(scope.bindNames) as (v: Float64Array) => number);
+        },
+        path: [...root, ...path],
+      };
+    } catch (e) {
+      report(path, e instanceof ExpressionError ? `${e.detail} in expression ${JSON.stringify(written)}` : (e as Error).message);
+      return undefined;
+    }
+  };
+
+  const code = (text: string | undefined, path: KeyPath, scope: Scope): Assignment[] => {
+    if (text === undefined) return [];
+    const out: Assignment[] = [];
+    const statements = text.split(/[;\n]/).map((x) => x.trim()).filter((x) => x !== "");
+    for (const st of statements) {
+      const m = /^([A-Za-z_]\w*)\s*([-+*/]?)=(?!=)\s*(.+)$/s.exec(st);
+      if (!m) {
+        report(path, `cannot read '${st}': a code fragment is assignments 'name = expression' separated by ';' or new lines`);
+        continue;
+      }
+      const [, name, op, rhs] = m;
+      const slot = scope.names.get(name);
+      if (slot === undefined) {
+        const near = nearestName(name, [...scope.names.keys()]);
+        report(path, `assignment to undeclared variable '${name}'${near ? ` (did you mean '${near}'?)` : ""}: declare it in globals or in the diagram's locals`);
+        continue;
+      }
+      const type = slotTypes[slot];
+      if (type === "system" || type === "workload") {
+        report(path, `'${name}' is a read-only ${type === "system" ? "process variable" : "workload value"}`);
+        continue;
+      }
+      const full = op ? `${name} ${op} (${rhs})` : rhs;
+      const e = expr(type === "bool" ? `(${full}) ? 1 : 0` : full, path, scope, "number", st);
+      if (e) out.push({ name, slot, type, expr: e });
+    }
+    return out;
+  };
+
+  const unitOf = (u: string | undefined): number => parseQuantity(`1 ${u ?? section.costUnit}`, "time");
+
+  const newElement = (name: string, kind: ElementInfo["kind"], scope: Scope, path: KeyPath): number => {
+    const prev = elementNames.get(name);
+    if (prev !== undefined && kind !== "activity") {
+      report(path, `element name '${name}' is already used at ${formatPath([...root, ...prev])}: element names are timer names and must be unique`);
+    } else if (prev === undefined) elementNames.set(name, path);
+    const id = elements.length;
+    elements.push({ id, name, diagram: scope.diagram, kind, path: [...root, ...path], where: whereOf(path) });
+    return id;
+  };
+
+  const request = (name: string): number => {
+    let i = requests.indexOf(name);
+    if (i < 0) i = requests.push(name) - 1;
+    return i;
+  };
+
+  const nodes = (list: readonly ElementSection[], path: KeyPath, scope: Scope): ModelNode[] => {
+    const out: ModelNode[] = [];
+    list.forEach((el, i) => {
+      const n = node(el, [...path, i], scope);
+      if (n) out.push(n);
+    });
+    return out;
+  };
+
+  const node = (el: ElementSection, path: KeyPath, scope: Scope): ModelNode | undefined => {
+    const e = el as unknown as Record<string, unknown>;
+    if ("action" in e) {
+      const id = newElement(String(e.action), "action", scope, path);
+      return { kind: "action", element: id, code: code(e.code as string | undefined, [...path, "code"], scope), cost: expr(e.cost as string | undefined, [...path, "cost"], scope), unit: unitOf(e.unit as string | undefined) };
+    }
+    if ("activity" in e) {
+      const name = String(e.activity);
+      const d = diagram(name, [...path, "activity"]);
+      if (!d) return undefined;
+      const id = newElement(name, "activity", scope, path);
+      return { kind: "activity", element: id, diagram: d };
+    }
+    if ("if" in e) {
+      const arms: Array<{ cond: ModelExpr; body: ModelNode[] }> = [];
+      const cond = expr(e.if as string, [...path, "if"], scope, "condition");
+      const body = nodes(e.then as ElementSection[], [...path, "then"], scope);
+      if (cond) arms.push({ cond, body });
+      ((e.elif as Array<{ if: string; then: ElementSection[] }> | undefined) ?? []).forEach((arm, k) => {
+        const c = expr(arm.if, [...path, "elif", k, "if"], scope, "condition");
+        const b = nodes(arm.then, [...path, "elif", k, "then"], scope);
+        if (c) arms.push({ cond: c, body: b });
+      });
+      const otherwise = nodes((e.else as ElementSection[] | undefined) ?? [], [...path, "else"], scope);
+      return { kind: "if", arms, otherwise };
+    }
+    if ("for" in e) {
+      const variable = String(e.for);
+      const slot = scope.names.get(variable);
+      if (slot === undefined || slotTypes[slot] !== "int") {
+        report([...path, "for"], slot === undefined ? `loop variable '${variable}' is not declared: declare it as an int in globals or the diagram's locals` : `loop variable '${variable}' must be an int variable, not ${slotTypes[slot]}`);
+      }
+      const hasCount = e.count !== undefined;
+      if (hasCount && (e.from !== undefined || e.to !== undefined || e.step !== undefined)) report([...path, "count"], "give either count or from/to/step, not both");
+      if (!hasCount && e.to === undefined) report([...path, "for"], "a for loop needs `count` or `to`");
+      const body = nodes(e.do as ElementSection[], [...path, "do"], scope);
+      return {
+        kind: "for",
+        slot: slot ?? 0,
+        variable,
+        from: expr(e.from as string | undefined, [...path, "from"], scope),
+        to: expr(e.to as string | undefined, [...path, "to"], scope),
+        step: expr(e.step as string | undefined, [...path, "step"], scope),
+        count: expr(e.count as string | undefined, [...path, "count"], scope),
+        body,
+        path: [...root, ...path],
+        where: whereOf(path),
+      };
+    }
+    if ("while" in e) {
+      const cond = expr(e.while as string, [...path, "while"], scope, "condition");
+      const bound = expr(e.bound as string, [...path, "bound"], scope);
+      const body = nodes(e.do as ElementSection[], [...path, "do"], scope);
+      if (!cond || !bound) return undefined;
+      return { kind: "while", cond, bound, body, path: [...root, ...path], where: whereOf(path) };
+    }
+    const op = (["send", "isend", "recv", "irecv", "wait", "barrier", "bcast", "reduce", "allreduce"] as const).find((k) => k in e);
+    if (op !== undefined) return comm(op, e, path, scope);
+    if ("code" in e) return { kind: "code", code: code(e.code as string, [...path, "code"], scope) };
+    report(path, "unknown element");
+    return undefined;
+  };
+
+  const comm = (op: CommOp, e: Record<string, unknown>, path: KeyPath, scope: Scope): ModelNode => {
+    const id = newElement(String(e[op]), op, scope, path);
+    let peer: ModelExpr | undefined;
+    if (op === "send" || op === "isend") peer = expr(e.to as string, [...path, "to"], scope);
+    else if (op === "recv" || op === "irecv") peer = String(e.from).trim() === "any" ? undefined : expr(e.from as string, [...path, "from"], scope);
+    else if (op === "bcast" || op === "reduce") peer = expr((e.root as string | undefined) ?? "0", [...path, "root"], scope);
+    let req: number | undefined;
+    if (op === "isend" || op === "irecv") {
+      const name = String(e.request);
+      req = request(name);
+      requestWritten.add(name);
+    }
+    let reqs: number[] | undefined;
+    if (op === "wait") {
+      reqs = (e.requests as string[]).map((r, k) => {
+        waits.push({ name: r, path: [...path, "requests", k] });
+        return request(r);
+      });
+    }
+    return {
+      kind: "comm",
+      op,
+      element: id,
+      code: code(e.code as string | undefined, [...path, "code"], scope),
+      cost: expr(e.cost as string | undefined, [...path, "cost"], scope),
+      unit: unitOf(e.unit as string | undefined),
+      peer,
+      size: expr(e.size as string | undefined, [...path, "size"], scope),
+      tag: expr(e.tag as string | undefined, [...path, "tag"], scope),
+      request: req,
+      requests: reqs,
+    };
+  };
+
+  const scopes: Scope[] = [];
+  const readDiagram = (name: string, d: DiagramSection, path: KeyPath): Diagram => {
+    const isList = Array.isArray(d);
+    const localsDecl = isList ? {} : ((d as { locals?: Record<string, VariableDecl> }).locals ?? {});
+    const body = isList ? (d as ElementSection[]) : (d as { do: ElementSection[] }).do;
+    const locals: Array<{ name: string; slot: number; type: VariableType; init: number }> = [];
+    const localSlots = new Map<string, number>();
+    for (const [ln, decl] of Object.entries(localsDecl)) {
+      if (globalNames.has(ln)) {
+        report([...path, "locals", ln], `local '${ln}' would hide the global or process variable of the same name: choose another name`);
+        continue;
+      }
+      const { type, init } = declOf(decl);
+      const slot = slotNames.length;
+      slotNames.push(ln);
+      slotTypes.push(type);
+      initial.push(0);
+      localSlots.set(ln, slot);
+      locals.push({ name: ln, slot, type, init: convert(type, init) });
+    }
+    const scope = scopeFor(name, localSlots);
+    scopes.push(scope);
+    return { name, locals, body: nodes(body, isList ? path : [...path, "do"], scope) };
+  };
+
+  const diagram = (name: string, refPath: KeyPath): Diagram | undefined => {
+    used.add(name);
+    const existing = diagrams.get(name);
+    if (existing) return existing;
+    const d = section.activities[name];
+    if (d === undefined) {
+      const near = nearestName(name, Object.keys(section.activities));
+      report(refPath, `unknown activity '${name}'${near ? ` (did you mean '${near}'?)` : ""}; defined: ${Object.keys(section.activities).join(", ") || "none"}`);
+      return undefined;
+    }
+    if (building.has(name)) {
+      report(refPath, `activity '${name}' calls itself (through ${[...building].join(" -> ")}): activity diagrams cannot be recursive`);
+      return undefined;
+    }
+    building.add(name);
+    const out = readDiagram(name, d, ["activities", name]);
+    building.delete(name);
+    diagrams.set(name, out);
+    return out;
+  };
+
+  const main = readDiagram("main", section.main, ["main"]);
+  for (const name of Object.keys(section.activities)) if (!used.has(name)) warn(["activities", name], `activity '${name}' is never used`);
+  for (const w of waits) if (!requestWritten.has(w.name)) report(w.path, `request '${w.name}' is never started by an isend or irecv`);
+  for (const sc of scopes) finishScope(sc);
+
+  const maxDepth = depthOf(main.body);
+  const model: ProgramModel = {
+    slotNames,
+    slotTypes,
+    initial: Float64Array.from(initial),
+    elements,
+    main,
+    diagrams,
+    requests,
+    threads: section.threads,
+    processes: layout.processes,
+    processToNode: layout.processToNode,
+    nodes: layout.nodes,
+    maxDepth,
+    warnings,
+  };
+  if (errors.length === 0) checkProgram(model, { report: (p, m) => errors.push(new ScenarioError(m, at(p.slice(root.length)))), warn: (p, m) => warn(p.slice(root.length), m) });
+  if (errors.length > 0) throw new ScenarioErrors(errors, source.file);
+  return model;
+}
+
+function declOf(decl: VariableDecl): { type: VariableType; init: number } {
+  if (typeof decl === "string") return { type: decl, init: TYPE_INIT[decl] };
+  const init = decl.init === undefined ? 0 : typeof decl.init === "boolean" ? (decl.init ? 1 : 0) : decl.init;
+  return { type: decl.type, init };
+}
+
+/** A value stored into a variable of `type`: C conversions (int truncates toward zero, bool is 0/1). */
+export function convert(type: VariableType | "system" | "workload", x: number): number {
+  if (type === "int") return Math.trunc(x);
+  if (type === "bool") return x !== 0 ? 1 : 0;
+  return x;
+}
+
+function depthOf(list: readonly ModelNode[]): number {
+  let d = 0;
+  for (const n of list) {
+    switch (n.kind) {
+      case "activity":
+        d = Math.max(d, 1 + depthOf(n.diagram.body));
+        break;
+      case "if":
+        for (const a of n.arms) d = Math.max(d, depthOf(a.body));
+        d = Math.max(d, depthOf(n.otherwise));
+        break;
+      case "for":
+      case "while":
+        d = Math.max(d, depthOf(n.body));
+        break;
+      case "action":
+      case "comm":
+        d = Math.max(d, 1);
+        break;
+      case "code":
+        break;
+    }
+  }
+  return d;
+}

@@ -1,0 +1,298 @@
+/**
+ * What executing a program element means, shared by both evaluators (the compiled closures and
+ * the tree interpreter) so they differ only in how they walk the diagrams and evaluate
+ * expressions: Performance Prophet's `execute()` methods.
+ *
+ * Time: every process thread has its own clock. An action's cost advances that clock without an
+ * event (the work of one thread touches no one else); the thread meets the simulation clock only
+ * when it communicates and when it ends. Timers and trace entries read the thread's clock, so
+ * they are exactly what eager per-action events would give, at a fraction of the events.
+ *
+ * Communication: an element's cost is local work done before the communication (a send packs,
+ * an all-reduce computes its contribution), so in a collective every process waits for the
+ * slowest. With threads, MPI is funnelled through thread 0 of each process: the other threads
+ * run the element's code fragment and cost and skip the communication.
+ *
+ * @packageDocumentation
+ */
+import { Simulation, type Yieldable } from "../../engine/index.js";
+import { APPLICATION_TIMER, MPI_GROUP, Measurement } from "../../components/index.js";
+import { MpiWorld, REQUEST_NULL, type Comm, type CollectiveSpec, type ResolvedNetwork } from "../../machine/index.js";
+import { SYSTEM_SLOTS, type CommNode, type ProgramModel } from "./model.js";
+import { TraceRecorder } from "./trace.js";
+
+/** A model that fails while running (a negative cost, a while loop past its bound). An input error. */
+export class ModelRuntimeError extends Error {
+  readonly isInputError = true;
+  constructor(message: string) {
+    super(message);
+    this.name = "ModelRuntimeError";
+  }
+}
+
+/** Options of one program run. */
+export interface ProgramRunOptions {
+  readonly seed: number | string;
+  /** TIME first, then counters that advance with time (see `timeDerived`). Default `["TIME"]`. */
+  readonly metrics?: readonly string[];
+  /** Counters derived from time: name -> counts per microsecond. */
+  readonly timeDerived?: Readonly<Record<string, number>>;
+  /** Timers per element (default true). */
+  readonly measure?: boolean;
+  /** Record element begin/end for a trace (default false). */
+  readonly trace?: boolean;
+}
+
+/** The network a program runs on. */
+export interface ProgramNetwork {
+  readonly network: ResolvedNetwork;
+  readonly collectives?: CollectiveSpec;
+}
+
+/** One process thread as the evaluators see it. */
+export interface ProcessThread {
+  readonly uid: number;
+  readonly pid: number;
+  readonly tid: number;
+  /** Variable slots (the compiled evaluator's state; the interpreter keeps its own). */
+  readonly slots: Float64Array;
+}
+
+/** The per-run machinery: simulation, MPI world, clocks, timers, trace. */
+export class ProgramRuntime {
+  readonly sim: Simulation;
+  readonly world: MpiWorld;
+  /** Clock of each process thread (us), by uid. */
+  readonly clock: Float64Array;
+  readonly measurement?: Measurement;
+  readonly trace?: TraceRecorder;
+  /** Timer id of each element. */
+  private readonly timerOf: Int32Array;
+  private readonly comms: Comm[];
+  private readonly handles: Float64Array;
+  private readonly nReq: number;
+  readonly threads: number;
+  private readonly appTimer: number;
+  /** Elements executed so far (all threads). */
+  executed = 0;
+
+  /** @throws ModelRuntimeError for a metric that is neither TIME nor time-derived */
+  constructor(readonly model: ProgramModel, net: ProgramNetwork, options: ProgramRunOptions) {
+    const np = model.processes;
+    const nt = model.threads;
+    this.threads = nt;
+    this.sim = new Simulation({ seed: options.seed });
+    this.clock = new Float64Array(np * nt);
+    const metrics = options.metrics ?? ["TIME"];
+    const rates = metrics.map((m, k) => {
+      if (k === 0 && m === "TIME") return 1;
+      const r = options.timeDerived?.[m];
+      if (r === undefined) throw new ModelRuntimeError(`metric '${m}' cannot be measured in a program model: actions have costs in time only (use TIME${Object.keys(options.timeDerived ?? {}).map((x) => `, ${x}`).join("")})`);
+      return r;
+    });
+    const clock = this.clock;
+    const sim = this.sim;
+    if (options.measure ?? true) {
+      const nm = metrics.length;
+      this.measurement = new Measurement(metrics, np * nt, (uid, out) => {
+        // The thread's clock, or the simulation's while it is blocked in MPI.
+        const c = clock[uid];
+        const t = c > sim.now ? c : sim.now;
+        out[0] = t;
+        for (let k = 1; k < nm; k++) out[k] = t * rates[k];
+      });
+    }
+    const meas = this.measurement;
+    this.appTimer = meas ? meas.timer(APPLICATION_TIMER) : 0;
+    this.timerOf = Int32Array.from(model.elements.map((e) => (meas ? meas.timer(e.name, e.diagram) : 0)));
+    if (options.trace) this.trace = new TraceRecorder(np * nt, Math.max(1, model.maxDepth));
+    const mpiTimers = new Map<string, number>();
+    this.world = new MpiWorld(this.sim, {
+      placement: { nodes: model.nodes, rankToNode: model.processToNode },
+      network: net.network,
+      collectives: net.collectives,
+      observer: meas
+        ? {
+            enter: (rank, call) => {
+              let id = mpiTimers.get(call);
+              if (id === undefined) mpiTimers.set(call, (id = meas.timer(call, MPI_GROUP)));
+              meas.start(rank * nt, id);
+            },
+            exit: (rank, call) => meas.stop(rank * nt, mpiTimers.get(call)!),
+          }
+        : undefined,
+    });
+    this.comms = Array.from({ length: np }, (_, p) => this.world.comm(p));
+    this.nReq = model.requests.length;
+    this.handles = new Float64Array(np * nt * this.nReq).fill(REQUEST_NULL);
+  }
+
+  /** Fresh slots of a thread: initial values with the process variables filled in. */
+  slotsFor(pid: number, tid: number): Float64Array {
+    const m = this.model;
+    const v = Float64Array.from(m.initial);
+    v[SYSTEM_SLOTS.indexOf("pid")] = pid;
+    v[SYSTEM_SLOTS.indexOf("tid")] = tid;
+    v[SYSTEM_SLOTS.indexOf("uid")] = pid * m.threads + tid;
+    v[SYSTEM_SLOTS.indexOf("np")] = m.processes;
+    v[SYSTEM_SLOTS.indexOf("nt")] = m.threads;
+    v[SYSTEM_SLOTS.indexOf("node")] = m.processToNode[pid];
+    v[SYSTEM_SLOTS.indexOf("nodes")] = m.nodes;
+    return v;
+  }
+
+  /** An element starts on thread `uid`. */
+  begin(uid: number, element: number): void {
+    this.executed++;
+    if (this.measurement !== undefined) this.measurement.start(uid, this.timerOf[element]);
+    if (this.trace !== undefined) this.trace.begin(uid, this.clock[uid]);
+  }
+
+  /** An element ends on thread `uid`. */
+  end(uid: number, element: number): void {
+    if (this.measurement !== undefined) this.measurement.stop(uid, this.timerOf[element]);
+    if (this.trace !== undefined) this.trace.end(uid, element, this.clock[uid]);
+  }
+
+  /**
+   * Adds `cost` (us) of local work to the thread's clock.
+   * @throws ModelRuntimeError when the cost is negative or not finite
+   */
+  advance(uid: number, element: number, cost: number): void {
+    if (!(cost >= 0) || cost === Infinity) this.badCost(uid, element, cost);
+    this.clock[uid] += cost;
+  }
+
+  private badCost(uid: number, element: number, cost: number): never {
+    const e = this.model.elements[element];
+    throw new ModelRuntimeError(`${e.where}: cost of '${e.name}' is ${cost} us on process ${Math.floor(uid / this.threads)} thread ${uid % this.threads}: a cost must be a finite number >= 0`);
+  }
+
+  /**
+   * The event that brings the simulation up to the thread's clock, or null when it is not ahead.
+   * Yield it (if any), then call {@link arrived}.
+   */
+  syncEvent(uid: number): Yieldable | null {
+    const now = this.sim.now;
+    return this.clock[uid] > now ? this.sim.timeout(this.clock[uid] - now) : null;
+  }
+
+  /** The thread resumes at the simulation's time (after a sync or an MPI call). */
+  arrived(uid: number): void {
+    this.clock[uid] = this.sim.now;
+  }
+
+  /** Brings the simulation up to the thread's clock (an event only when the thread is ahead). */
+  *sync(uid: number): Generator<Yieldable, void, unknown> {
+    const ev = this.syncEvent(uid);
+    if (ev !== null) yield ev;
+    this.arrived(uid);
+  }
+
+  /**
+   * Starts the MPI operation of `node` for a synchronised thread 0: returns the generator of a
+   * blocking call to `yield*`, or null after a non-blocking one (isend, irecv). `peer`, `size`
+   * and `tag` are the evaluated expressions (NaN when absent).
+   */
+  mpiCall(t: ProcessThread, node: CommNode, peer: number, size: number, tag: number): Generator<Yieldable, unknown, unknown> | null {
+    const uid = t.uid;
+    const comm = this.comms[t.pid];
+    const tg = Number.isNaN(tag) ? 0 : tag;
+    switch (node.op) {
+      case "send":
+        return comm.send(peer, tg, size);
+      case "recv":
+        return comm.recv(node.peer === undefined ? -1 : peer, tg, Number.isNaN(size) ? Infinity : size);
+      case "isend":
+        this.handles[uid * this.nReq + node.request!] = comm.isend(peer, tg, size);
+        return null;
+      case "irecv":
+        this.handles[uid * this.nReq + node.request!] = comm.irecv(node.peer === undefined ? -1 : peer, tg, Number.isNaN(size) ? Infinity : size);
+        return null;
+      case "wait": {
+        const reqs = node.requests!;
+        if (reqs.length === 1) {
+          const i = uid * this.nReq + reqs[0];
+          const h = this.handles[i];
+          this.handles[i] = REQUEST_NULL;
+          return comm.wait(h);
+        }
+        const hs = reqs.map((r) => this.handles[uid * this.nReq + r]);
+        for (const r of reqs) this.handles[uid * this.nReq + r] = REQUEST_NULL;
+        return comm.waitall(hs);
+      }
+      case "barrier":
+        return comm.barrier();
+      case "bcast":
+        return comm.bcast(size, peer);
+      case "reduce":
+        return comm.reduce(size, peer);
+      case "allreduce":
+        return comm.allreduce(size);
+    }
+  }
+
+  /**
+   * The communication of element `node` on a thread, after its code and cost: sync, the MPI
+   * operation (thread 0 only), resume at the simulation's time.
+   */
+  *communicate(t: ProcessThread, node: CommNode, peer: number, size: number, tag: number): Generator<Yieldable, void, unknown> {
+    if (t.tid !== 0) return;
+    const ev = this.syncEvent(t.uid);
+    if (ev !== null) yield ev;
+    this.arrived(t.uid);
+    const g = this.mpiCall(t, node, peer, size, tag);
+    if (g !== null) yield* g;
+    this.arrived(t.uid);
+  }
+
+  /** A thread starts (its application timer). */
+  startThread(t: ProcessThread): void {
+    if (this.measurement !== undefined) this.measurement.start(t.uid, this.appTimer);
+  }
+
+  /** A thread ends, after a final sync (stops its application timer). */
+  endThread(t: ProcessThread): void {
+    if (this.measurement !== undefined) this.measurement.stop(t.uid, this.appTimer);
+  }
+
+  /**
+   * Runs `body` as a process on every process thread and the simulation to its end. `body` calls
+   * {@link startThread}, syncs at its end and calls {@link endThread}.
+   * @throws MpiDeadlockError when threads block forever; ModelRuntimeError, ExpressionError from the model
+   */
+  run(body: (t: ProcessThread) => Generator<Yieldable, void, unknown>): void {
+    const m = this.model;
+    for (let pid = 0; pid < m.processes; pid++) {
+      for (let tid = 0; tid < m.threads; tid++) {
+        const t: ProcessThread = { uid: pid * m.threads + tid, pid, tid, slots: this.slotsFor(pid, tid) };
+        // The body is the process itself: no wrapper generator between the kernel and the model.
+        this.sim.process(body(t), { name: m.threads > 1 ? `process ${pid} thread ${tid}` : `process ${pid}` });
+      }
+    }
+    this.world.run();
+  }
+}
+
+/**
+ * A `for` loop's iterations, fixed at entry as a Fortran DO: `count` runs 0..count-1; otherwise
+ * `from` (default 0) to `to` inclusive by `step` (default 1). Values truncate to integers.
+ * @returns [first value, increment, number of iterations]
+ * @throws ModelRuntimeError for a zero step
+ */
+export function forTrips(count: number | undefined, from: number | undefined, to: number | undefined, step: number | undefined, where: string): [number, number, number] {
+  if (count !== undefined) return [0, 1, Math.max(0, Math.trunc(count))];
+  const a = Math.trunc(from ?? 0);
+  const b = Math.trunc(to ?? 0);
+  const s = Math.trunc(step ?? 1);
+  if (s === 0) throw new ModelRuntimeError(`${where}: the step of a for loop is 0`);
+  return [a, s, Math.max(0, Math.floor((b - a) / s) + 1)];
+}
+
+/**
+ * A `while` loop ran into its bound.
+ * @throws ModelRuntimeError always
+ */
+export function whileBound(where: string, bound: number, pid: number): never {
+  throw new ModelRuntimeError(`${where}: the while loop is still running after its bound of ${bound} iterations (process ${pid})`);
+}

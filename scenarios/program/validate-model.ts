@@ -1,0 +1,116 @@
+/**
+ * Model validation as in Table 5.1 of paper 003: run a scenario for every configuration of a
+ * measured-times table and compare the simulated time T_s with the measured time T_m, with the
+ * evaluation time T_e and T_m/T_e.
+ *
+ * @packageDocumentation
+ */
+import { loadScenario } from "../load.js";
+import { executeProgramScenario } from "./execute.js";
+import type { MeasuredConfiguration } from "./measured.js";
+
+/** One row of the comparison (times in seconds). */
+export interface ValidationRow {
+  readonly name: string;
+  readonly set: readonly string[];
+  /** T_s, simulated (s). */
+  readonly predicted: number;
+  /** T_m, measured (s). */
+  readonly measured: number;
+  /** |T_s - T_m| / T_m x 100. */
+  readonly errorPercent: number;
+  /** T_e: evaluation CPU time of one run (s), best of the repeats (paper 003 reports CPU time). */
+  readonly evaluationSeconds: number;
+  /** Wall time of that evaluation (s), best of the repeats. */
+  readonly evaluationWallSeconds: number;
+  /** T_m / T_e. */
+  readonly speedup: number;
+  /** The table's reference prediction (s) and its error, when given. */
+  readonly reference?: number;
+  readonly referenceErrorPercent?: number;
+}
+
+/** The whole comparison. */
+export interface ValidationReport {
+  readonly model: string;
+  readonly rows: readonly ValidationRow[];
+  readonly meanErrorPercent: number;
+  readonly maxErrorPercent: number;
+  /** Mean error of the reference predictions, when every row has one. */
+  readonly referenceMeanErrorPercent?: number;
+}
+
+/** Options of {@link validateModel}. */
+export interface ValidateModelOptions {
+  /** Runs per configuration for T_e (best of; default 3). The first run of all also warms the JIT. */
+  readonly repeats?: number;
+  /** Overrides applied to every configuration (before the row's own). */
+  readonly set?: readonly string[];
+}
+
+/**
+ * Runs `file` (a program scenario) for each configuration and compares with the measured times.
+ * @throws Error when the scenario is not a program model; ScenarioErrors for an invalid scenario or override; run errors of the model
+ */
+export function validateModel(file: string, table: readonly MeasuredConfiguration[], options: ValidateModelOptions = {}): ValidationReport {
+  const repeats = Math.max(1, options.repeats ?? 3);
+  const rows: ValidationRow[] = [];
+  for (const row of table) {
+    const scenario = loadScenario(file, { set: [...(options.set ?? []), ...row.set] });
+    const first = executeProgramScenario(scenario, { measure: false });
+    let best = first.program.cpuSeconds;
+    let bestWall = first.program.wallSeconds;
+    for (let i = 1; i < repeats; i++) {
+      const again = executeProgramScenario(scenario, { measure: false }).program;
+      best = Math.min(best, again.cpuSeconds);
+      bestWall = Math.min(bestWall, again.wallSeconds);
+    }
+    const predicted = first.result.simulatedTime / 1e6;
+    const measured = row.measured / 1e6;
+    const reference = row.reference === undefined ? undefined : row.reference / 1e6;
+    rows.push({
+      name: row.name,
+      set: row.set,
+      predicted,
+      measured,
+      errorPercent: (Math.abs(predicted - measured) / measured) * 100,
+      evaluationSeconds: best,
+      evaluationWallSeconds: bestWall,
+      speedup: measured / Math.max(best, 1e-12),
+      reference,
+      referenceErrorPercent: reference === undefined ? undefined : (Math.abs(reference - measured) / measured) * 100,
+    });
+  }
+  const errs = rows.map((r) => r.errorPercent);
+  const refs = rows.map((r) => r.referenceErrorPercent);
+  return {
+    model: file,
+    rows,
+    meanErrorPercent: errs.reduce((a, b) => a + b, 0) / Math.max(1, errs.length),
+    maxErrorPercent: Math.max(0, ...errs),
+    referenceMeanErrorPercent: refs.every((x) => x !== undefined) && refs.length > 0 ? (refs as number[]).reduce((a, b) => a + b, 0) / refs.length : undefined,
+  };
+}
+
+/** Table 5.1-style text of a report. */
+export function formatValidationReport(r: ValidationReport): string {
+  const hasRef = r.rows.some((x) => x.reference !== undefined);
+  const header = ["configuration", "T_s [s]", "T_m [s]", "Error [%]", ...(hasRef ? ["ref T_s [s]", "ref Error [%]"] : []), "T_e [s] (CPU)", "T_m/T_e"];
+  const fmt = (x: number, d: number) => x.toFixed(d);
+  const rows = r.rows.map((x) => [
+    x.name,
+    fmt(x.predicted, 1),
+    fmt(x.measured, 1),
+    fmt(x.errorPercent, 1),
+    ...(hasRef ? [x.reference === undefined ? "" : fmt(x.reference, 1), x.referenceErrorPercent === undefined ? "" : fmt(x.referenceErrorPercent, 1)] : []),
+    x.evaluationSeconds.toExponential(2),
+    Math.round(x.speedup).toLocaleString("en-US"),
+  ]);
+  const cells = [header, ...rows];
+  const widths = header.map((_, i) => Math.max(...cells.map((c) => c[i].length)));
+  const line = (c: string[]) => c.map((v, i) => (i === 0 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join("  ");
+  const out = [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)];
+  out.push("");
+  out.push(`mean error ${fmt(r.meanErrorPercent, 1)}%, max ${fmt(r.maxErrorPercent, 1)}% over ${r.rows.length} configurations` + (r.referenceMeanErrorPercent !== undefined ? ` (reference: mean ${fmt(r.referenceMeanErrorPercent, 1)}%)` : ""));
+  return out.join("\n") + "\n";
+}

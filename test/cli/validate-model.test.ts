@@ -1,0 +1,54 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { main } from "../../cli/main.js";
+
+async function run(args: string[]) {
+  let out = "";
+  let err = "";
+  const code = await main(args, { out: (s) => (out += s), err: (s) => (err += s) });
+  return { code, out, err };
+}
+
+describe("ccasim validate-model and program runs", () => {
+  it("prints predicted against measured times with errors, T_e and T_m/T_e", async () => {
+    const r = await run(["validate-model", "scenarios/lapw0.yaml", "--measured", "scenarios/lapw0-measured.csv", "--repeats", "1"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/configuration\s+T_s \[s\]\s+T_m \[s\]\s+Error \[%\]/);
+    expect(r.out).toMatch(/NAT64-N8P32\s+163\.0\s+164\.0\s+0\.6/);
+    expect(r.out).toMatch(/mean error 1\.5%, max 3\.7% over 8 configurations/);
+  });
+
+  it("prints the report as JSON", async () => {
+    const r = await run(["validate-model", "scenarios/lapw0.yaml", "--measured", "scenarios/lapw0-measured.csv", "--repeats", "1", "--json", "--set", "workload.NAT=32"]);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.out);
+    expect(report.rows).toHaveLength(8);
+    expect(report.rows[0].evaluationSeconds).toBeGreaterThan(0);
+  });
+
+  it("exits 2 without --measured or with a missing table", async () => {
+    expect((await run(["validate-model", "scenarios/lapw0.yaml"])).code).toBe(2);
+    const r = await run(["validate-model", "scenarios/lapw0.yaml", "--measured", "nope.csv"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/nope\.csv: cannot read the table/);
+  });
+
+  it("runs a program scenario and writes profile, trace, summary and timing", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccasim-prog-"));
+    try {
+      const r = await run(["run", "scenarios/prophet-sample.yaml", "--out", join(dir, "o"), "--quiet"]);
+      expect(r.code).toBe(0);
+      const summary = JSON.parse(readFileSync(join(dir, "o", "summary.json"), "utf8"));
+      expect(summary.simulatedTime).toBeCloseTo(314.90354, 4);
+      const trace = JSON.parse(readFileSync(join(dir, "o", "trace.json"), "utf8"));
+      expect(trace.traceEvents.filter((e: { ph: string }) => e.ph === "X")).toHaveLength(10);
+      const timing = JSON.parse(readFileSync(join(dir, "o", "timing.json"), "utf8"));
+      expect(timing.wallSeconds).toBeGreaterThan(0);
+      expect(readFileSync(join(dir, "o", "profile", "profile.1.0.0"), "utf8")).toMatch(/"SA2" 1 1 /);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

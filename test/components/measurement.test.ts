@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import { Measurement } from "../../components/index.js";
+
+/** A measurement with TIME and one counter driven by hand. */
+function setup() {
+  const clock = { t: 0, c: 0 };
+  const m = new Measurement(["TIME", "PAPI_FP_OPS"], 1, (_rank, out) => {
+    out[0] = clock.t;
+    out[1] = clock.c;
+  });
+  return { m, clock };
+}
+
+describe("the measurement component", () => {
+  it("keeps inclusive and exclusive values of every metric along callpaths", () => {
+    const { m, clock } = setup();
+    const a = m.timer("A");
+    const b = m.timer("B");
+    m.start(0, a);
+    clock.t = 2;
+    clock.c = 10;
+    m.start(0, b);
+    clock.t = 5;
+    clock.c = 40;
+    m.stop(0, b);
+    clock.t = 6;
+    clock.c = 41;
+    m.stop(0, a);
+    const rp = m.ranks[0];
+    const nodeA = 1;
+    const nodeB = 2;
+    expect(rp.path(nodeB).map((id) => m.timers.names[id])).toEqual(["A", "B"]);
+    expect([rp.incl[nodeA * 2], rp.excl[nodeA * 2]]).toEqual([6, 3]);
+    expect([rp.incl[nodeA * 2 + 1], rp.excl[nodeA * 2 + 1]]).toEqual([41, 11]);
+    expect([rp.incl[nodeB * 2], rp.excl[nodeB * 2]]).toEqual([3, 3]);
+    expect(rp.calls[nodeA]).toBe(1);
+    expect(rp.subrs[nodeA]).toBe(1);
+  });
+
+  it("reports overlapping timers and still closes the inner one", () => {
+    const { m, clock } = setup();
+    const a = m.timer("A");
+    const b = m.timer("B");
+    m.start(0, a);
+    m.start(0, b);
+    clock.t = 4;
+    m.stop(0, a); // B is still running inside A: an overlap
+    expect(m.warnings()).toEqual(["rank 0: overlapping timers: 'A' stopped while 'B' was running inside it"]);
+    expect(m.ranks[0].depth).toBe(0);
+    m.stop(0, b);
+    expect(m.warnings()[1]).toBe("rank 0: stop of timer 'B' which is not running");
+  });
+
+  it("disables and re-enables timer groups at run time", () => {
+    const { m, clock } = setup();
+    const app = m.timer("app");
+    const send = m.timer("MPI_Send()", "MPI");
+    m.start(0, app);
+    m.disableGroup("MPI");
+    m.start(0, send);
+    clock.t = 1;
+    m.stop(0, send);
+    m.enableGroup("MPI");
+    m.start(0, send);
+    clock.t = 3;
+    m.stop(0, send);
+    m.stop(0, app);
+    const rp = m.ranks[0];
+    let calls = 0;
+    for (let n = 1; n < rp.nodeCount; n++) if (rp.timer[n] === send) calls += rp.calls[n];
+    expect(calls).toBe(1);
+    expect(m.warnings()).toEqual([]);
+  });
+
+  it("answers queries with the running timers and their values so far", () => {
+    const { m, clock } = setup();
+    const a = m.timer("A");
+    m.start(0, a);
+    clock.t = 7;
+    clock.c = 3;
+    expect(m.query(0)).toEqual([{ name: "A", inclusive: { TIME: 7, PAPI_FP_OPS: 3 }, calls: 1 }]);
+  });
+
+  it("keeps count, min, max, sum and sum of squares of user events", () => {
+    const { m } = setup();
+    for (const v of [4, 1, 7]) m.trigger(0, "Message size", v);
+    expect(m.events.stats[0][m.events.id("Message size")]).toEqual({ count: 3, min: 1, max: 7, sum: 12, sumSqr: 66 });
+  });
+});

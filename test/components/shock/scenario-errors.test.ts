@@ -1,0 +1,37 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { loadScenarioText, ScenarioErrors } from "../../../scenarios/index.js";
+import { scenarioPath } from "./run-shock.js";
+
+const path = scenarioPath("shock-neuronic.yaml");
+const text = readFileSync(path, "utf8");
+
+function error(mutate: (t: string) => string, set: string[] = []): ScenarioErrors {
+  try {
+    loadScenarioText(mutate(text), path, { set });
+  } catch (e) {
+    if (e instanceof ScenarioErrors) return e;
+    throw e;
+  }
+  throw new Error("expected the scenario to be rejected");
+}
+
+describe("shock scenario errors are located", () => {
+  it("names the file, line and key of a patch-size range that is backwards", () => {
+    const e = error((t) => t.replace("- { width: [60, 160], height: [32, 96] }", "- { width: [160, 60], height: [32, 96] }"));
+    expect(e.message).toMatch(/shock-neuronic\.yaml:\d+/);
+    expect(e.message).toMatch(/patchSizes/);
+    expect(e.message).toMatch(/max 60 is below min 160/);
+  });
+
+  it("rejects a wrong number of patch-size entries and an unknown balancer", () => {
+    expect(error((t) => t, ["assembly.components.AMRMesh.params.levels=4"]).message).toMatch(/bands|patchSizes/);
+    expect(error((t) => t, ["assembly.components.AMRMesh.params.balancer=random"]).message).toMatch(/sfc, greedy or composite/);
+  });
+
+  it("rejects unknown keys of the work description with the known ones listed", () => {
+    const e = error((t) => t, ["assembly.components.StatesConstructor.params.work={flopz: 3}"]);
+    expect(e.message).toMatch(/unknown parameter 'flopz'/);
+    expect(e.message).toMatch(/loads, stores, flops/);
+  });
+});

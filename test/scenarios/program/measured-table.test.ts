@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { MeasuredTableError, parseMeasuredCsv, parseMeasuredYaml } from "../../../scenarios/program/index.js";
+
+describe("measured-times tables", () => {
+  it("reads CSV rows into overrides and times with units", () => {
+    const rows = parseMeasuredCsv("# comment\nname,workload.NAT,machine.nodes,measured,reference\nA,32,1,264s,280s\nB,64,2,1.5ms,\n");
+    expect(rows).toEqual([
+      { name: "A", set: ["workload.NAT=32", "machine.nodes=1"], measured: 264e6, reference: 280e6 },
+      { name: "B", set: ["workload.NAT=64", "machine.nodes=2"], measured: 1500, reference: undefined },
+    ]);
+  });
+
+  it("reads the YAML form", () => {
+    const rows = parseMeasuredYaml("configurations:\n  - name: N1P4\n    set: { workload.NAT: 32 }\n    measured: 264s\n");
+    expect(rows).toEqual([{ name: "N1P4", set: ["workload.NAT=32"], measured: 264e6, reference: undefined }]);
+  });
+
+  it("names the line of a bad row and rejects tables without a measured column", () => {
+    expect(() => parseMeasuredCsv("name,measured\nA,fast\n", "t.csv")).toThrow(MeasuredTableError);
+    expect(() => parseMeasuredCsv("name,measured\nA,fast\n", "t.csv")).toThrow(/^t\.csv:2: measured/);
+    expect(() => parseMeasuredCsv("name,workload.NAT\nA,3\n", "t.csv")).toThrow(/no 'measured' column/);
+    expect(() => parseMeasuredCsv("name,NAT,measured\nA,3,1s\n", "t.csv")).toThrow(/column 2 'NAT' is neither/);
+    expect(() => parseMeasuredCsv("name,measured\nA,1s,3\n", "t.csv")).toThrow(/t\.csv:2: 3 cells for 2 columns/);
+  });
+});

@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import { loadScenarioText } from "../../../scenarios/index.js";
+import { errorsOf, programScenario } from "./helpers.js";
+
+const load = (program: unknown, opts: Parameters<typeof programScenario>[1] = {}) => loadScenarioText(programScenario(program, opts), "model.yaml");
+const errors = (program: unknown, opts: Parameters<typeof programScenario>[1] = {}) => errorsOf(() => load(program, opts)).join("\n");
+
+describe("static checks of program models", () => {
+  it("accepts a well-formed model", () => {
+    const sc = load({ globals: { x: "int" }, main: [{ action: "A", code: "x = pid + 1", cost: "x * 2" }] });
+    expect(sc.program!.elements.map((e) => e.name)).toEqual(["A"]);
+  });
+
+  it("names undefined variables with the nearest known name and their location", () => {
+    const e = errors({ globals: { alpha: "double" }, main: [{ action: "A", cost: "alpah * 2" }] });
+    expect(e).toMatch(/model\.yaml:\d+:\d+: program\.main\[0\]\.cost: unknown symbol 'alpah' \(did you mean 'alpha'\?\)/);
+  });
+
+  it("rejects assignments to undeclared or read-only variables", () => {
+    expect(errors({ main: [{ code: "y = 1" }] })).toMatch(/assignment to undeclared variable 'y'/);
+    expect(errors({ main: [{ code: "pid = 1" }] })).toMatch(/'pid' is a read-only process variable/);
+  });
+
+  it("rejects a constant condition as an unreachable branch", () => {
+    expect(errors({ main: [{ if: "false", then: [{ action: "A", cost: 1 }] }] })).toMatch(/condition "false" is always false: its branch is unreachable/);
+    expect(errors({ main: [{ if: "2 > 1", then: [{ action: "A", cost: 1 }], else: [{ action: "B", cost: 1 }] }] })).toMatch(/always true: the branches after it are unreachable/);
+  });
+
+  it("warns about branches that constant propagation shows are never taken", () => {
+    const sc = load({ globals: { GV: "int", k: "int" }, main: [{ code: "GV = 1" }, { if: "GV == 0", then: [{ action: "A", cost: 1 }] }, { for: "k", count: 2, do: [{ code: "GV = GV + 1" }] }, { if: "GV == 5", then: [{ action: "B", cost: 1 }] }] });
+    expect(sc.program!.warnings).toHaveLength(1);
+    expect(sc.program!.warnings[0]).toMatch(/program\.main\[1\]\.if: condition "GV == 0" is always false here \(GV = 1\): its branch is never taken/);
+  });
+
+  it("rejects a condition repeated in one if/elif chain", () => {
+    const e = errors({ globals: { g: "int" }, main: [{ if: "g == 1", then: [{ action: "A", cost: 1 }], elif: [{ if: "g==1", then: [{ action: "B", cost: 1 }] }] }] });
+    expect(e).toMatch(/program\.main\[0\]\.elif\[0\]\.if: condition "g==1" repeats an earlier condition/);
+  });
+
+  it("rejects a collective inside a branch that depends on pid, directly or through a variable", () => {
+    expect(errors({ main: [{ if: "pid == 0", then: [{ barrier: "B" }] }] })).toMatch(/collective barrier 'B' is inside a branch whose condition "pid == 0" depends on 'pid'/);
+    const viaVariable = errors({
+      globals: { leader: "bool" },
+      activities: { Sum: [{ allreduce: "R", size: 8 }] },
+      main: [{ code: "leader = pid < np / 2" }, { if: "leader", then: [{ activity: "Sum" }] }],
+    });
+    expect(viaVariable).toMatch(/collective allreduce 'R' is inside a branch whose condition "leader" depends on 'leader'/);
+    expect(errors({ main: [{ bcast: "B", size: 8, root: "pid" }] })).toMatch(/root of bcast 'B' depends on 'pid'/);
+    // A branch on np is the same on every process: fine.
+    expect(load({ main: [{ if: "np > 1", then: [{ barrier: "B" }] }] }).program).toBeDefined();
+  });
+
+  it("rejects a send whose destination is outside the processes", () => {
+    const e = errors({ main: [{ send: "S", to: "pid + np", size: 4 }] });
+    expect(e).toMatch(/send 'S': destination "pid \+ np" is 2 on process 0, outside \[0, 2\)/);
+    // Guarded as in paper 003 Fig. 5.4: accepted.
+    expect(
+      load({
+        main: [
+          { if: "pid != 0", then: [{ recv: "R", from: "pid - 1", size: 4 }] },
+          { if: "pid != np - 1", then: [{ send: "S", to: "pid + 1", size: 4 }] },
+        ],
+      }, { nodes: 4 }).program,
+    ).toBeDefined();
+  });
+
+  it("rejects point-to-point elements no process could match", () => {
+    const e = errors({ main: [{ if: "pid == 0", then: [{ send: "S", to: 1, size: 4, tag: 7 }] }, { if: "pid == 1", then: [{ recv: "R", from: 0, tag: 8 }] }] });
+    expect(e).toMatch(/send 'S' from process 0 to 1 \(tag 7\): process 1 has no receive that could match it/);
+    expect(e).toMatch(/receive 'R' on process 1 from 0 \(tag 8\): process 0 has no send that could match it/);
+  });
+
+  it("rejects unknown and recursive activities, duplicate element names and waits on unknown requests", () => {
+    expect(errors({ activities: { Solve: [{ action: "A", cost: 1 }] }, main: [{ activity: "Solv" }] })).toMatch(/unknown activity 'Solv' \(did you mean 'Solve'\?\)/);
+    expect(errors({ activities: { A: [{ activity: "B" }], B: [{ activity: "A" }] }, main: [{ activity: "A" }] })).toMatch(/cannot be recursive/);
+    expect(errors({ main: [{ action: "X", cost: 1 }, { action: "X", cost: 2 }] })).toMatch(/element name 'X' is already used/);
+    expect(errors({ main: [{ wait: "W", requests: ["r"] }] })).toMatch(/request 'r' is never started/);
+  });
+
+  it("rejects cost functions that call each other in a cycle or with the wrong arity", () => {
+    expect(errors({ functions: { F: "G + 1", G: "F * 2" }, main: [{ action: "A", cost: "F" }] })).toMatch(/cost function cycle: F -> G -> F/);
+    expect(errors({ functions: { "F(a, b)": "a + b" }, main: [{ action: "A", cost: "F(1)" }] })).toMatch(/'F\(a, b\)' takes 2 arguments, got 1/);
+  });
+
+  it("rejects more processes x threads per node than processors", () => {
+    expect(errors({ threads: 2, main: [{ action: "A", cost: 1 }] }, { ppn: 4 })).toMatch(/4 processes x 2 threads per node exceed the node's 4 processors/);
+  });
+
+  it("requires exactly one of assembly and program", () => {
+    const text = JSON.stringify({ name: "t", machine: { preset: "pentium3-xeon-700" } });
+    expect(errorsOf(() => loadScenarioText(text, "m.yaml")).join("\n")).toMatch(/needs an `assembly` or a `program` section/);
+  });
+});
