@@ -112,6 +112,22 @@ describe("HTML reports in headless Chromium", () => {
     for (const c of page.charts) expect(c.marks, c.id).toBeGreaterThan(3);
   });
 
+  it("renders the shock-neuronic report with the papers' figures (screenshot in test-artifacts)", async () => {
+    const run = runScenario("scenarios/shock-neuronic.yaml", { out: join(dir, "shock-neuronic") });
+    const out = join(dir, "shock-neuronic.html");
+    await writeReport(run.outDir, out);
+    const page = await openReport(out, join(ARTIFACTS, "shock-neuronic-report.png"));
+    expect(page.errors).toEqual([]);
+    expect(page.requests).toEqual([]);
+    expect(page.charts.map((c) => c.id)).toEqual(
+      expect.arrayContaining(["time-vs-q-statesconstructor-compute", "time-vs-q-efmflux-compute", "strided-ratio", "message-passing-levels", "top-timers"]),
+    );
+    for (const c of page.charts) {
+      expect(c.svg, c.id).toBe(true);
+      expect(c.marks, c.id).toBeGreaterThan(3);
+    }
+  });
+
   it("renders a study's heatmaps and time vs Q across the sweep", async () => {
     const db = join(dir, "study.db");
     await runSweep(loadSweep("test/scenarios/sweeps/small.sweep.yaml"), { db });
