@@ -197,10 +197,10 @@ export function sweepLineChart(id: string, title: string, rows: readonly { x: nu
 }
 
 /** Time per invocation vs Q, one colour per value of a swept parameter, with power-law fits. */
-export function timeVsQBySweepChart(routine: string, rows: readonly { Q: number; time: number; swept: string }[], qLabel: string, sweptLabel: string): ReportChart {
+export function timeVsQBySweepChart(routine: string, rows: readonly { Q: number; time: number; swept: string }[], qLabel: string, sweptLabel: string, order?: readonly string[]): ReportChart {
   const x = { field: "Q", type: "quantitative", scale: { type: "log" }, title: qLabel } as const;
   const y = { field: "time", type: "quantitative", scale: { type: "log" }, title: "time per invocation (us)" } as const;
-  const color = { field: "swept", type: "nominal", title: sweptLabel } as const;
+  const color = { field: "swept", type: "nominal", title: sweptLabel, ...(order ? { sort: [...order] } : {}) };
   const spec = {
     ...base(`${routine}: time vs ${qLabel} by ${sweptLabel}`),
     data: { values: thin(rows, MAX_POINTS) },

@@ -97,7 +97,7 @@ export async function studyReport(store: StudyStore, name: string): Promise<Repo
            ORDER BY r.point_id, r.record_index`,
         )
       ).rows as [number, number, string][];
-      if (new Set(rows.map((x) => x[0])).size >= 2) byQ.push(timeVsQBySweepChart(r, rows.map(([Q, time, sw]) => ({ Q, time, swept: sw })), qName, numericAxis.name));
+      if (new Set(rows.map((x) => x[0])).size >= 2) byQ.push(timeVsQBySweepChart(r, rows.map(([Q, time, sw]) => ({ Q, time, swept: sw })), qName, numericAxis.name, numericAxis.values));
     }
     if (byQ.length) sections.push({ heading: "Time vs Q across the sweep", charts: byQ });
   }
