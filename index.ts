@@ -14,3 +14,7 @@ export * from "./scenarios/index.js";
 // keeps the plain name, selection's is re-exported under a qualified one.
 export { prepareAssembly, type PreparedAssembly } from "./components/index.js";
 export { prepareAssembly as prepareSelectionAssembly, type PreparedAssembly as PreparedSelectionAssembly } from "./analysis/index.js";
+export * from "./profile/study/index.js";
+export * from "./scenarios/sweep/index.js";
+export * from "./analysis/report/index.js";
+export * from "./analysis/study/index.js";

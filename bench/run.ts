@@ -8,9 +8,10 @@ import { profileBenchmark } from "./profile.js";
 import { programBenchmark } from "./program.js";
 import { runBenchmark } from "./run-scenario.js";
 import { shockBenchmark } from "./shock.js";
+import { sweepBenchmark } from "./sweep.js";
 
 /** Every benchmark; add one by writing `bench/<name>.ts` and listing it here. */
-const benchmarks: readonly Benchmark[] = [kernelBenchmark, runBenchmark, expressionBenchmark, networkBenchmark, cacheBenchmark, profileBenchmark, analysisBenchmark, programBenchmark, shockBenchmark];
+const benchmarks: readonly Benchmark[] = [kernelBenchmark, runBenchmark, expressionBenchmark, networkBenchmark, cacheBenchmark, profileBenchmark, analysisBenchmark, programBenchmark, shockBenchmark, sweepBenchmark];
 
 async function main(argv: string[]): Promise<void> {
   const [name, ...rest] = argv;

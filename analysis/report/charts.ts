@@ -1,0 +1,247 @@
+import type { TopLevelSpec } from "vega-lite";
+import type { LevelPoint, RecordPoint } from "./data.js";
+import { meanBy, thin } from "./data.js";
+import type { ReportChart } from "./render.js";
+
+const WIDTH = 520;
+const HEIGHT = 300;
+const MAX_POINTS = 4000;
+
+function base(title: string): Record<string, unknown> {
+  return {
+    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    width: WIDTH,
+    height: HEIGHT,
+    title,
+    config: { font: "sans-serif", axis: { labelFontSize: 11, titleFontSize: 12 }, legend: { labelFontSize: 11 } },
+  };
+}
+
+/** Routines with enough distinct Q to fit (at least 3), most records first, at most `max`. */
+export function fittableRoutines(points: readonly RecordPoint[], max = 4): string[] {
+  const byRoutine = new Map<string, Set<number>>();
+  const count = new Map<string, number>();
+  for (const p of points) {
+    (byRoutine.get(p.routine) ?? byRoutine.set(p.routine, new Set()).get(p.routine)!).add(p.q);
+    count.set(p.routine, (count.get(p.routine) ?? 0) + 1);
+  }
+  return [...byRoutine]
+    .filter(([, qs]) => qs.size >= 3)
+    .map(([r]) => r)
+    .sort((a, b) => count.get(b)! - count.get(a)! || a.localeCompare(b))
+    .slice(0, max);
+}
+
+/**
+ * Per-invocation time against Q by mode, log-log, with power-law fits per mode (the papers'
+ * Figures 3-5: T = exp(a log Q + b)).
+ */
+export function timeVsQChart(routine: string, points: readonly RecordPoint[], qLabel: string): ReportChart {
+  const rows = thin(
+    points.filter((p) => p.routine === routine && p.wallTime > 0),
+    MAX_POINTS,
+  ).map((p) => ({ Q: p.q, time: p.wallTime, mode: p.mode || "all" }));
+  const x = { field: "Q", type: "quantitative", scale: { type: "log" }, title: qLabel } as const;
+  const y = { field: "time", type: "quantitative", scale: { type: "log" }, title: "time per invocation (us)" } as const;
+  const color = { field: "mode", type: "nominal", title: "mode" } as const;
+  const spec = {
+    ...base(`${routine}: time per invocation vs ${qLabel}`),
+    data: { values: rows },
+    layer: [
+      { mark: { type: "point", opacity: 0.45, size: 18 }, encoding: { x, y, color } },
+      { mark: { type: "line", strokeWidth: 2 }, transform: [{ regression: "time", on: "Q", method: "pow", groupby: ["mode"] }], encoding: { x, y, color } },
+    ],
+  } as TopLevelSpec;
+  return {
+    id: `time-vs-q-${slug(routine)}`,
+    title: `Time per invocation of ${routine}`,
+    caption: `${rows.length} invocations (scatter) and a power-law fit T = a·Q^b per mode (lines), as in the papers' Figures 3-5.`,
+    spec,
+  };
+}
+
+/** The ratio of mean strided to mean sequential time at each Q, per routine that has both modes. */
+export function stridedRatioChart(points: readonly RecordPoint[], qLabel: string): ReportChart | undefined {
+  const means = meanBy(points, (p) => `${p.routine}\u0000${p.q}\u0000${p.mode}`, (p) => p.wallTime);
+  const rows: { routine: string; Q: number; ratio: number }[] = [];
+  for (const [key, m] of means) {
+    const [routine, q, mode] = key.split("\u0000");
+    if (mode !== "strided") continue;
+    const seq = means.get(`${routine}\u0000${q}\u0000sequential`);
+    if (seq && seq.mean > 0) rows.push({ routine, Q: Number(q), ratio: m.mean / seq.mean });
+  }
+  if (rows.length < 2) return undefined;
+  rows.sort((a, b) => a.routine.localeCompare(b.routine) || a.Q - b.Q);
+  const spec = {
+    ...base(`Strided / sequential time vs ${qLabel}`),
+    data: { values: rows },
+    mark: { type: "line", point: true },
+    encoding: {
+      x: { field: "Q", type: "quantitative", scale: { type: "log" }, title: qLabel },
+      y: { field: "ratio", type: "quantitative", title: "mean strided time / mean sequential time" },
+      color: { field: "routine", type: "nominal" },
+    },
+  } as TopLevelSpec;
+  return { id: "strided-ratio", title: "Strided over sequential", caption: "Mean time of the strided mode divided by the sequential mode's at the same Q: the cost of the cache-unfriendly access.", spec };
+}
+
+/**
+ * Time of each level-tagged invocation (AMR ghost-cell updates) by level: the papers' Figure 6.
+ * The y value is the MPI time when the records have it, else the wall time.
+ */
+export function levelChart(points: readonly LevelPoint[]): ReportChart | undefined {
+  if (points.length < 2) return undefined;
+  const useMpi = points.some((p) => p.mpiTime > 0);
+  const rows = thin(points, MAX_POINTS).map((p) => ({ invocation: p.invocation, time: useMpi ? p.mpiTime : p.wallTime, level: `level ${p.level}`, routine: p.routine }));
+  const spec = {
+    ...base(`${useMpi ? "Message-passing" : "Wall"} time per ${points[0].routine} invocation by level`),
+    data: { values: rows },
+    mark: { type: "point", opacity: 0.5, size: 16, filled: true },
+    encoding: {
+      x: { field: "invocation", type: "quantitative", title: "invocation (per rank and level)" },
+      y: { field: "time", type: "quantitative", title: `${useMpi ? "MPI" : "wall"} time per invocation (us)` },
+      color: { field: "level", type: "nominal", title: "level" },
+    },
+  } as TopLevelSpec;
+  return {
+    id: "message-passing-levels",
+    title: "Message passing per level",
+    caption: `${useMpi ? "Time in MPI" : "Wall time"} of each ${[...new Set(points.map((p) => p.routine))].join(", ")} invocation, one colour per AMR level (the papers' Figure 6).`,
+    spec,
+  };
+}
+
+/** Message-passing time per invocation against Q, by routine (for records with Q and MPI time). */
+export function messagePassingChart(points: readonly RecordPoint[], qLabel: string): ReportChart | undefined {
+  const mpi = points.filter((p) => p.mpiTime > 0);
+  if (new Set(mpi.map((p) => p.q)).size < 2) return undefined;
+  const rows = thin(mpi, MAX_POINTS).map((p) => ({ Q: p.q, mpi: p.mpiTime, routine: p.routine }));
+  const x = { field: "Q", type: "quantitative", scale: { type: "log" }, title: qLabel } as const;
+  const y = { field: "mpi", type: "quantitative", scale: { type: "log" }, title: "message-passing time per invocation (us)" } as const;
+  const color = { field: "routine", type: "nominal", title: "routine" } as const;
+  const spec = {
+    ...base(`Message-passing time vs ${qLabel}`),
+    data: { values: rows },
+    layer: [
+      { mark: { type: "point", opacity: 0.45, size: 18 }, encoding: { x, y, color } },
+      { mark: { type: "line" }, transform: [{ regression: "mpi", on: "Q", method: "pow", groupby: ["routine"] }], encoding: { x, y, color } },
+    ],
+  } as TopLevelSpec;
+  return { id: "message-passing-q", title: "Message passing vs Q", caption: "Time spent in MPI during each invocation against Q, with power-law fits.", spec };
+}
+
+/** A horizontal bar chart of the top timers (mean exclusive and inclusive time over threads). */
+export function topTimersChart(rows: readonly { name: string; exclusive: number; inclusive: number }[], metric: string, unit: string): ReportChart {
+  const data = rows.flatMap((r) => [
+    { timer: r.name, kind: "exclusive", value: r.exclusive },
+    { timer: r.name, kind: "inclusive", value: r.inclusive },
+  ]);
+  const spec = {
+    ...base(`Top timers by inclusive ${metric} (mean over threads)`),
+    height: { step: 12 },
+    data: { values: data },
+    mark: "bar",
+    encoding: {
+      y: { field: "timer", type: "nominal", sort: rows.map((r) => r.name), title: null, axis: { labelLimit: 320 } },
+      yOffset: { field: "kind" },
+      x: { field: "value", type: "quantitative", title: `${metric}${unit ? ` (${unit})` : ""}` },
+      color: { field: "kind", type: "nominal", title: null },
+    },
+  } as TopLevelSpec;
+  return { id: "top-timers", title: "Top timers", caption: `The ${rows.length} timers with the largest mean inclusive ${metric} (flat profile, as pprof shows it).`, spec };
+}
+
+/** A heatmap of a value over two swept parameters. */
+export function heatmapChart(id: string, title: string, rows: readonly { a: string; b: string; value: number }[], aLabel: string, bLabel: string, valueLabel: string, order: { a: string[]; b: string[] }): ReportChart {
+  const spec = {
+    ...base(title),
+    width: Math.min(WIDTH, 60 * order.a.length + 60),
+    height: Math.min(HEIGHT, 40 * order.b.length + 40),
+    data: { values: rows },
+    layer: [
+      {
+        mark: "rect",
+        encoding: {
+          x: { field: "a", type: "ordinal", sort: order.a, title: aLabel },
+          y: { field: "b", type: "ordinal", sort: order.b, title: bLabel },
+          color: { field: "value", type: "quantitative", title: valueLabel, scale: { scheme: "viridis" } },
+        },
+      },
+      {
+        mark: { type: "text", fontSize: 10 },
+        encoding: {
+          x: { field: "a", type: "ordinal", sort: order.a },
+          y: { field: "b", type: "ordinal", sort: order.b },
+          text: { field: "value", type: "quantitative", format: ".3~g" },
+          color: { value: "white" },
+        },
+      },
+    ],
+  } as TopLevelSpec;
+  return { id, title, caption: `Mean ${valueLabel} for each combination of ${aLabel} and ${bLabel} (over replications and other axes).`, spec };
+}
+
+/** A line chart of a value against one swept parameter. */
+export function sweepLineChart(id: string, title: string, rows: readonly { x: number | string; value: number; series: string }[], xLabel: string, valueLabel: string, numericX: boolean): ReportChart {
+  const spec = {
+    ...base(title),
+    data: { values: rows },
+    mark: { type: "line", point: true },
+    encoding: {
+      x: numericX ? { field: "x", type: "quantitative", title: xLabel } : { field: "x", type: "ordinal", title: xLabel },
+      y: { field: "value", type: "quantitative", title: valueLabel },
+      color: { field: "series", type: "nominal", title: null },
+    },
+  } as TopLevelSpec;
+  return { id, title, caption: `Mean ${valueLabel} against ${xLabel}.`, spec };
+}
+
+/** Time per invocation vs Q, one colour per value of a swept parameter, with power-law fits. */
+export function timeVsQBySweepChart(routine: string, rows: readonly { Q: number; time: number; swept: string }[], qLabel: string, sweptLabel: string, order?: readonly string[]): ReportChart {
+  const x = { field: "Q", type: "quantitative", scale: { type: "log" }, title: qLabel } as const;
+  const y = { field: "time", type: "quantitative", scale: { type: "log" }, title: "time per invocation (us)" } as const;
+  const color = { field: "swept", type: "nominal", title: sweptLabel, ...(order ? { sort: [...order] } : {}) };
+  const spec = {
+    ...base(`${routine}: time vs ${qLabel} by ${sweptLabel}`),
+    data: { values: thin(rows, MAX_POINTS) },
+    layer: [
+      { mark: { type: "point", opacity: 0.4, size: 16 }, encoding: { x, y, color } },
+      { mark: "line", transform: [{ regression: "time", on: "Q", method: "pow", groupby: ["swept"] }], encoding: { x, y, color } },
+    ],
+  } as TopLevelSpec;
+  return { id: `sweep-time-vs-q-${slug(routine)}`, title: `${routine} across the sweep`, caption: `Per-invocation time of ${routine} against ${qLabel}, one power-law fit per value of ${sweptLabel}.`, spec };
+}
+
+function slug(s: string): string {
+  return s.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "").toLowerCase();
+}
+
+/** Power (W) and energy per call (J) of the main events, from paper 004's counter-based model. */
+export function powerEnergyChart(rows: readonly { event: string; watts: number; joulesPerCall: number }[], constants: string): ReportChart {
+  const data = rows.flatMap((r) => [
+    { event: r.event, what: "power (W)", value: r.watts },
+    { event: r.event, what: "energy per call (J)", value: r.joulesPerCall },
+  ]);
+  const spec = {
+    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    title: "Power and energy per event (mean thread)",
+    data: { values: data },
+    facet: { column: { field: "what", type: "nominal", title: null } },
+    spec: {
+      width: 260,
+      height: { step: 14 },
+      mark: "bar",
+      encoding: {
+        y: { field: "event", type: "nominal", title: null, sort: rows.map((r) => r.event), axis: { labelLimit: 260 } },
+        x: { field: "value", type: "quantitative", title: null },
+      },
+    },
+    resolve: { scale: { x: "independent" } },
+  } as TopLevelSpec;
+  return {
+    id: "power-energy",
+    title: "Power and energy",
+    caption: `Power = Σ AccessRate·ArchitecturalScaling·MaxPower + idle (paper 004, constants ${constants}) from each event's inclusive counters, and the energy of one call.`,
+    spec,
+  };
+}

@@ -1,0 +1,68 @@
+import { renderSvg, type ReportChart } from "./render.js";
+
+/** A table of a report. */
+export interface ReportTable {
+  readonly columns: readonly string[];
+  readonly rows: readonly (readonly (string | number)[])[];
+}
+
+/** A section of a report: a heading, notes, tables and charts. */
+export interface ReportSection {
+  readonly heading: string;
+  readonly notes?: readonly string[];
+  readonly tables?: readonly ReportTable[];
+  readonly charts?: readonly ReportChart[];
+}
+
+/** A report before rendering. */
+export interface ReportDocument {
+  readonly title: string;
+  readonly subtitle: string;
+  readonly sections: readonly ReportSection[];
+}
+
+const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+function cell(v: string | number): string {
+  if (typeof v === "number") return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(6)));
+  return v;
+}
+
+const STYLE = `body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:1100px;color:#222;padding:0 1rem}
+h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.25rem;border-bottom:1px solid #ddd;padding-bottom:.2rem;margin-top:2rem}
+.subtitle{color:#666;margin-top:0}figure{margin:1rem 0 2rem}figcaption{color:#555;font-size:.9rem;max-width:700px}
+table{border-collapse:collapse;font-size:.85rem;margin:.5rem 0 1rem}th,td{border:1px solid #ddd;padding:.2rem .5rem;text-align:left}
+td.n{text-align:right;font-variant-numeric:tabular-nums}th{background:#f4f4f4}nav a{margin-right:1rem}.chart svg{max-width:100%;height:auto}`;
+
+/**
+ * Renders a report to one self-contained HTML page: every chart an inline SVG, no script, no
+ * external resource.
+ */
+export async function renderReportHtml(doc: ReportDocument): Promise<string> {
+  const parts: string[] = [];
+  const nav: string[] = [];
+  for (const [i, sec] of doc.sections.entries()) {
+    const anchor = `s${i}`;
+    nav.push(`<a href="#${anchor}">${esc(sec.heading)}</a>`);
+    parts.push(`<section id="${anchor}"><h2>${esc(sec.heading)}</h2>`);
+    for (const n of sec.notes ?? []) parts.push(`<p>${esc(n)}</p>`);
+    for (const t of sec.tables ?? []) {
+      const head = t.columns.map((c) => `<th>${esc(c)}</th>`).join("");
+      const body = t.rows.map((r) => `<tr>${r.map((v) => `<td${typeof v === "number" ? ' class="n"' : ""}>${esc(cell(v))}</td>`).join("")}</tr>`).join("\n");
+      parts.push(`<table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`);
+    }
+    for (const c of sec.charts ?? []) {
+      const svg = await renderSvg(c.spec);
+      parts.push(`<figure class="chart" id="${esc(c.id)}" data-chart="${esc(c.id)}">${svg}<figcaption><b>${esc(c.title)}.</b> ${esc(c.caption)}</figcaption></figure>`);
+    }
+    parts.push(`</section>`);
+  }
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(doc.title)}</title><style>${STYLE}</style></head>
+<body><h1>${esc(doc.title)}</h1><p class="subtitle">${esc(doc.subtitle)}</p><nav>${nav.join("")}</nav>
+${parts.join("\n")}
+<footer><p class="subtitle">Written by ccasim report. Charts: Vega-Lite rendered to SVG.</p></footer>
+</body></html>
+`;
+}

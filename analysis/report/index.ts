@@ -1,0 +1,13 @@
+/**
+ * Reports: one self-contained HTML page per run or study, with charts written in Vega-Lite and
+ * rendered to inline SVG in Node (no network, no script in the page).
+ *
+ * @packageDocumentation
+ */
+export { renderSvg, type ReportChart } from "./render.js";
+export { renderReportHtml, type ReportDocument, type ReportSection, type ReportTable } from "./html.js";
+export { recordRoles, recordPoints, levelPoints, type RecordRoles, type RecordPoint, type LevelPoint } from "./data.js";
+export { timeVsQChart, stridedRatioChart, messagePassingChart, levelChart, powerEnergyChart, topTimersChart, heatmapChart, sweepLineChart, timeVsQBySweepChart, fittableRoutines } from "./charts.js";
+export { trialReport, readTrialInput, type TrialInput } from "./trial-report.js";
+export { studyReport } from "./study-report.js";
+export { buildReport, writeReport, isStudyDatabase } from "./write-report.js";

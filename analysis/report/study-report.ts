@@ -1,0 +1,119 @@
+import type { StudyStore } from "../../profile/study/index.js";
+import { heatmapChart, sweepLineChart, timeVsQBySweepChart } from "./charts.js";
+import type { ReportChart } from "./render.js";
+import type { ReportDocument, ReportSection } from "./html.js";
+
+interface Axis {
+  readonly name: string;
+  /** Distinct values in order (numeric ascending when numeric). */
+  readonly values: string[];
+  readonly numeric: boolean;
+}
+
+async function axesOf(store: StudyStore): Promise<Axis[]> {
+  const r = await store.query(`SELECT name, value, any_value(numeric_value) AS n FROM parameter GROUP BY name, value ORDER BY name, n NULLS LAST, value`);
+  const byName = new Map<string, { values: string[]; numeric: boolean }>();
+  for (const [name, value, n] of r.rows as [string, string, number | null][]) {
+    const a = byName.get(name) ?? byName.set(name, { values: [], numeric: true }).get(name)!;
+    a.values.push(value);
+    if (n === null) a.numeric = false;
+  }
+  return [...byName].map(([name, a]) => ({ name, ...a }));
+}
+
+const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
+
+/**
+ * The report of a study: points and errors, heatmaps (or lines) of simulated time and of each
+ * main routine's mean time over the swept parameters, and time vs Q by swept value.
+ */
+export async function studyReport(store: StudyStore, name: string): Promise<ReportDocument> {
+  const sections: ReportSection[] = [];
+  const meta = await store.meta();
+  const status = (await store.query(`SELECT status, count(*) FROM point GROUP BY status ORDER BY status`)).rows as [string, number][];
+  const total = status.reduce((a, [, n]) => a + n, 0);
+  const axes = await axesOf(store);
+  sections.push({
+    heading: "Study",
+    tables: [
+      {
+        columns: ["", "value"],
+        rows: [
+          ["study", meta.get("name") ?? name],
+          ["points stored", total],
+          ...status.map(([s, n]) => [`points ${s}`, n] as [string, number]),
+          ["points planned", meta.get("points") ?? "?"],
+          ["replications", meta.get("replications") ?? "?"],
+          ["study seed", meta.get("seed") ?? "?"],
+          ...axes.map((a) => [`axis ${a.name}`, `${a.values.length} values: ${a.values.slice(0, 8).join(", ")}${a.values.length > 8 ? ", ..." : ""}`] as [string, string]),
+        ],
+      },
+    ],
+  });
+  const errors = (await store.query(`SELECT p.point_index, e.kind, e.message FROM error e JOIN point p USING (point_id) ORDER BY p.point_index LIMIT 20`)).rows as [number, string, string][];
+  if (errors.length) sections.push({ heading: "Failed points", tables: [{ columns: ["point", "error", "message"], rows: errors.map(([i, k, m]) => [i, k, m.split("\n").slice(0, 3).join(" ")]) }] });
+
+  const swept = [...axes].filter((a) => a.values.length > 1).sort((x, y) => y.values.length - x.values.length || x.name.localeCompare(y.name));
+  const charts: ReportChart[] = [];
+  const routines = (await store.query(`SELECT component || '.' || method AS routine, count(*) AS n FROM record GROUP BY ALL ORDER BY n DESC, routine LIMIT 2`)).rows.map((r) => String(r[0]));
+  const measures: { id: string; label: string; sql: (groupCols: string) => string }[] = [
+    { id: "simulated-time", label: "simulated time (us)", sql: (g) => `SELECT ${g}, avg(p.simulated_time) AS v FROM point p ${joins(swept)} WHERE p.status = 'ok' GROUP BY ALL` },
+    ...routines.map((r) => ({
+      id: `wall-${r.replace(/[^A-Za-z0-9]+/g, "-").toLowerCase()}`,
+      label: `${r} time per invocation (us)`,
+      sql: (g: string) => `SELECT ${g}, avg(r.wall_time) AS v FROM record r JOIN point p USING (point_id) ${joins(swept)} WHERE p.status = 'ok' AND r.component || '.' || r.method = ${lit(r)} GROUP BY ALL`,
+    })),
+  ];
+  if (swept.length >= 2) {
+    const [a, b] = swept;
+    for (const m of measures) {
+      const rows = (await store.query(m.sql(`a0.value AS a, a1.value AS b`))).rows as [string, string, number][];
+      if (rows.length) charts.push(heatmapChart(`heatmap-${m.id}`, `${m.label} over ${a.name} x ${b.name}`, rows.map(([x, y, v]) => ({ a: x, b: y, value: v })), a.name, b.name, m.label, { a: a.values, b: b.values }));
+    }
+  } else if (swept.length === 1) {
+    const a = swept[0];
+    for (const m of measures) {
+      const rows = (await store.query(m.sql(`a0.value AS a, any_value(a0.numeric_value) AS an`))).rows as [string, number | null, number][];
+      const data = rows.map(([x, xn, v]) => ({ x: a.numeric ? (xn as number) : x, value: v, series: m.label })).sort((p, q) => a.values.indexOf(String(p.x)) - a.values.indexOf(String(q.x)));
+      if (data.length) charts.push(sweepLineChart(`line-${m.id}`, `${m.label} vs ${a.name}`, data, a.name, m.label, a.numeric));
+    }
+  }
+  if (charts.length) sections.push({ heading: "Sweep results", charts });
+
+  const qName = await qParameter(store);
+  // Colour by a swept parameter other than Q itself (a sweep of Q is already the x axis).
+  const others = swept.filter((a) => a.name.split(".").pop() !== qName);
+  const numericAxis = others.find((a) => a.numeric) ?? others[0];
+  if (qName && numericAxis) {
+    const byQ: ReportChart[] = [];
+    for (const r of routines) {
+      const rows = (
+        await store.query(
+          `SELECT q.numeric_value AS Q, r.wall_time AS t, s.value AS swept
+           FROM record r JOIN point p USING (point_id)
+           JOIN record_parameter q ON q.point_id = r.point_id AND q.record_index = r.record_index AND q.name = ${lit(qName)}
+           JOIN parameter s ON s.point_id = r.point_id AND s.name = ${lit(numericAxis.name)}
+           WHERE p.status = 'ok' AND r.wall_time > 0 AND q.numeric_value > 0 AND r.component || '.' || r.method = ${lit(r)}
+           ORDER BY r.point_id, r.record_index`,
+        )
+      ).rows as [number, number, string][];
+      if (new Set(rows.map((x) => x[0])).size >= 2) byQ.push(timeVsQBySweepChart(r, rows.map(([Q, time, sw]) => ({ Q, time, swept: sw })), qName, numericAxis.name, numericAxis.values));
+    }
+    if (byQ.length) sections.push({ heading: "Time vs Q across the sweep", charts: byQ });
+  }
+  return { title: `ccasim study report: ${meta.get("name") ?? name}`, subtitle: `${total} points, axes ${axes.map((a) => a.name).join(", ") || "(none)"}`, sections };
+}
+
+/** Joins of the two most varied axes as a0 and a1. */
+function joins(swept: readonly Axis[]): string {
+  return swept
+    .slice(0, 2)
+    .map((a, i) => `JOIN parameter a${i} ON a${i}.point_id = p.point_id AND a${i}.name = ${lit(a.name)}`)
+    .join(" ");
+}
+
+/** The record parameter used as Q: "Q" when numeric, else the numeric parameter with most records. */
+async function qParameter(store: StudyStore): Promise<string | undefined> {
+  const r = (await store.query(`SELECT name, count(numeric_value) AS n FROM record_parameter GROUP BY name HAVING count(numeric_value) = count(*) ORDER BY n DESC, name`)).rows as [string, number][];
+  return r.find(([n]) => n === "Q")?.[0] ?? r[0]?.[0];
+}

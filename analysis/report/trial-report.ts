@@ -1,0 +1,114 @@
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { basename, join } from "node:path";
+import { defaultMetric, derivedView, isTimeMetric, profileTable, readRecords, readTrial, RECORD_FILE_NAMES, type InvocationRecord, type Trial } from "../../profile/index.js";
+import { estimateTrialPower, powerConstantSets } from "../power/index.js";
+import { fittableRoutines, levelChart, powerEnergyChart, messagePassingChart, stridedRatioChart, timeVsQChart, topTimersChart } from "./charts.js";
+import { levelPoints, recordPoints, recordRoles } from "./data.js";
+import type { ReportDocument, ReportSection } from "./html.js";
+
+/** A run's outputs as the report reads them. */
+export interface TrialInput {
+  readonly name: string;
+  readonly trial?: Trial;
+  readonly records: readonly InvocationRecord[];
+  readonly summary?: Record<string, unknown>;
+}
+
+/**
+ * Reads what `ccasim run` wrote (a folder with `profile/`, `records.*`, `summary.json`) or any
+ * TAU profile folder or `.ppk` file.
+ * @throws ProfileError / ProfileFormatError when nothing readable is there
+ */
+export function readTrialInput(path: string): TrialInput {
+  const dir = statSync(path).isDirectory();
+  const profileDir = dir && existsSync(join(path, "profile")) ? join(path, "profile") : undefined;
+  let records: InvocationRecord[] = [];
+  if (dir) {
+    for (const name of RECORD_FILE_NAMES) {
+      if (existsSync(join(path, name))) {
+        records = readRecords(join(path, name));
+        break;
+      }
+    }
+  }
+  let trial: Trial | undefined;
+  try {
+    trial = readTrial(profileDir ?? path);
+  } catch (e) {
+    if (records.length === 0) throw e;
+    trial = undefined; // a folder of records only: the report shows the records
+  }
+  const summaryFile = dir ? join(path, "summary.json") : "";
+  const summary = summaryFile && existsSync(summaryFile) ? (JSON.parse(readFileSync(summaryFile, "utf8")) as Record<string, unknown>) : undefined;
+  return { name: String(summary?.scenario ?? basename(path)), trial, records: records.length ? records : (trial?.records ?? []), summary };
+}
+
+/** The report of one run: summary, time vs Q by mode with fits, strided/sequential ratio, message passing, top timers. */
+export function trialReport(input: TrialInput): ReportDocument {
+  const sections: ReportSection[] = [];
+  const s = input.summary;
+  const overview: (readonly (string | number)[])[] = [];
+  if (s) {
+    for (const k of ["scenario", "seed", "ranks", "simulatedTime", "events", "invocations", "records"]) if (s[k] !== undefined) overview.push([k === "simulatedTime" ? "simulated time (us)" : k, s[k] as string | number]);
+  }
+  if (input.trial) overview.push(["threads", input.trial.threads.length], ["timers", input.trial.timers.length], ["metrics", input.trial.metrics.join(", ")]);
+  overview.push(["invocation records", input.records.length]);
+  sections.push({ heading: "Run", tables: [{ columns: ["", "value"], rows: overview }] });
+
+  const roles = recordRoles(input.records);
+  const points = recordPoints(input.records, roles);
+  const qLabel = roles.q ?? "Q";
+  if (points.length) {
+    const routines = fittableRoutines(points);
+    sections.push({
+      heading: "Time per invocation",
+      notes: routines.length ? [] : [`No routine has records at 3 or more distinct values of ${qLabel}: nothing to fit.`],
+      charts: routines.map((r) => timeVsQChart(r, points, qLabel)),
+    });
+    const ratio = stridedRatioChart(points, qLabel);
+    if (ratio) sections.push({ heading: "Strided vs sequential", charts: [ratio] });
+  }
+  const mpiCharts = [levelChart(levelPoints(input.records, roles.level ?? "level")), messagePassingChart(points, qLabel)].filter((c) => c !== undefined);
+  if (mpiCharts.length) sections.push({ heading: "Message passing", charts: mpiCharts });
+  if (input.trial && input.trial.timers.length) {
+    const metric = defaultMetric(input.trial);
+    const table = profileTable(input.trial, derivedView(input.trial, "mean"), { metric, top: 15 });
+    const unit = isTimeMetric(metric) ? "us" : "";
+    sections.push({
+      heading: "Profile",
+      charts: [topTimersChart(table.rows.map((r) => ({ name: r.name, exclusive: r.exclusive, inclusive: r.inclusive })), metric, unit)],
+      tables: [{ columns: ["timer", `exclusive ${metric}`, `inclusive ${metric}`, "calls", "inclusive/call"], rows: table.rows.map((r) => [r.name, r.exclusive, r.inclusive, r.calls, r.inclusivePerCall]) }],
+    });
+  }
+  if (input.trial) {
+    const power = powerSection(input.trial);
+    if (power) sections.push(power);
+  }
+  return { title: `ccasim report: ${input.name}`, subtitle: `${input.records.length} invocation records${input.trial ? `, ${input.trial.threads.length} threads` : ""}`, sections };
+}
+
+/**
+ * Power and energy per event when the trial's counters allow it (at least one component of the
+ * power model has its access counter, and cycles are known); undefined otherwise.
+ */
+function powerSection(trial: Trial): ReportSection | undefined {
+  const set = powerConstantSets.get("itanium2-madison");
+  const est = estimateTrialPower(trial, set, { view: "mean", kind: "inclusive" });
+  const mean = derivedView(trial, "mean");
+  const rows = est.events
+    .filter((e) => e.power.components.length > 0 && Number.isFinite(e.power.joules))
+    .map((e) => {
+      const timer = trial.timers.find((t) => t.name === e.event)!;
+      const calls = mean.calls[timer.index];
+      return { event: e.event, watts: e.power.watts, joules: e.power.joules, joulesPerCall: calls > 0 ? e.power.joules / calls : e.power.joules, calls };
+    })
+    .sort((a, b) => b.joules - a.joules || a.event.localeCompare(b.event))
+    .slice(0, 12);
+  if (rows.length === 0) return undefined;
+  return {
+    heading: "Power and energy",
+    notes: est.omittedComponents.length ? [`Left out of the model (no counter): ${est.omittedComponents.join("; ")}.`] : [],
+    charts: [powerEnergyChart(rows, est.constants)],
+    tables: [{ columns: ["event", "power (W)", "energy (J)", "calls", "energy per call (J)"], rows: rows.map((r) => [r.event, r.watts, r.joules, r.calls, r.joulesPerCall]) }],
+  };
+}

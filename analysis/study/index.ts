@@ -1,0 +1,6 @@
+/**
+ * Analysis across a study (a sweep): T as a function of Q and of a swept machine parameter.
+ *
+ * @packageDocumentation
+ */
+export { fitAcrossSweep, type SweepGroup, type FitAcrossOptions, type FitAcrossReport } from "./fit-across.js";

@@ -1,0 +1,52 @@
+import { StudyStore, STUDY_TABLES, TIMING_TABLE, META_TABLE } from "../../profile/study/index.js";
+import { parseCommandArgs, UsageError, type Command } from "../command.js";
+import { csvTable, jsonTable, textTable } from "../table-format.js";
+
+/** `ccasim query`: SQL on a study database, printed or exported to Parquet/CSV. */
+export const queryCommand: Command = {
+  name: "query",
+  summary: "query a study database with SQL; export results to Parquet or CSV",
+  help: `Usage: ccasim query <study.db> ["SELECT ..."] [--json | --csv] [--out FILE.parquet|FILE.csv]
+       ccasim query <study.db> --tables
+
+Runs SQL (DuckDB's dialect) on a study database written by 'ccasim sweep' and prints the result
+as a table (--json, --csv for machine use). With --out, writes the result (or a whole table when
+the argument is a table name) to Parquet or CSV, chosen by the extension. Without SQL, prints the
+number of rows of every table. The database is opened read-only.
+
+Tables (docs/study-schema.md): ${[...STUDY_TABLES, TIMING_TABLE, META_TABLE].map((t) => t.name).join(", ")}.
+
+Examples:
+  ccasim query out/l2.db "SELECT name, value, count(*) FROM parameter GROUP BY ALL ORDER BY ALL"
+  ccasim query out/l2.db "SELECT p.value AS l2, avg(r.wall_time) FROM record r JOIN parameter p USING (point_id)
+                           WHERE p.name = 'machine.l2.size' GROUP BY ALL ORDER BY 1" --csv
+  ccasim query out/l2.db record --out records.parquet
+
+Exit codes: 0 success, 2 bad SQL, missing database or arguments.`,
+  async run(ctx) {
+    const { values, positionals } = parseCommandArgs("query", ctx.argv, {
+      json: { type: "boolean" },
+      csv: { type: "boolean" },
+      out: { type: "string" },
+      tables: { type: "boolean" },
+    });
+    if (positionals.length < 1 || positionals.length > 2) throw new UsageError("query: give a study database and at most one SQL statement (see ccasim query --help)", "query");
+    const store = await StudyStore.open(positionals[0], { readOnly: true });
+    try {
+      let sql = positionals[1];
+      if (sql === undefined || values.tables) {
+        sql = [...STUDY_TABLES, TIMING_TABLE, META_TABLE].map((t) => `SELECT '${t.name}' AS "table", count(*) AS "rows" FROM "${t.name}"`).join(" UNION ALL ");
+      }
+      if (values.out) {
+        await store.exportQuery(sql, values.out as string);
+        ctx.err(`wrote ${values.out as string}\n`);
+        return 0;
+      }
+      const r = await store.query(sql);
+      ctx.out(values.json ? jsonTable(r.columns, r.rows) : values.csv ? csvTable(r.columns, r.rows) : textTable(r.columns, r.rows) + `(${r.rows.length} row${r.rows.length === 1 ? "" : "s"})\n`);
+      return 0;
+    } finally {
+      store.close();
+    }
+  },
+};

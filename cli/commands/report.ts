@@ -1,0 +1,36 @@
+import { basename, extname, join } from "node:path";
+import { isStudyDatabase, writeReport } from "../../analysis/report/index.js";
+import { parseCommandArgs, UsageError, type Command } from "../command.js";
+
+/** `ccasim report`: the self-contained HTML report of a run, a profile or a study. */
+export const reportCommand: Command = {
+  name: "report",
+  summary: "write a self-contained HTML report (SVG charts) of a run folder, a profile or a study database",
+  help: `Usage: ccasim report <run-folder | profile | study.db> [--out report.html]
+
+Writes one HTML page with every chart inline as SVG (Vega-Lite rendered in Node: no script, no
+network, no CDN; open it anywhere, attach it to a mail).
+
+For a run folder (what 'ccasim run' writes) or a TAU profile:
+  - time per invocation against Q by mode, scatter and power-law fits (the papers' Figures 3-5)
+  - the strided / sequential time ratio, when records have both modes
+  - message-passing time per invocation by AMR level (Figure 6), when records have MPI time
+  - the profile's top timers (mean over threads) and their table
+For a study database (what 'ccasim sweep' writes):
+  - points, failures, axes; heatmaps of simulated time and of the main routines' time over the
+    two most varied axes (a line chart for one axis); time against Q per swept value
+
+Options:
+  --out FILE     output file (default: <input>.html for a database, <folder>/report.html for a run)
+
+Exit codes: 0 success, 2 unreadable input or bad arguments.`,
+  async run(ctx) {
+    const { values, positionals } = parseCommandArgs("report", ctx.argv, { out: { type: "string" } });
+    if (positionals.length !== 1) throw new UsageError("report: give one run folder, profile or study database (see ccasim report --help)", "report");
+    const input = positionals[0];
+    const out = (values.out as string | undefined) ?? (isStudyDatabase(input) ? join(input.slice(0, -extname(input).length) + ".html") : join(input, "report.html"));
+    const r = await writeReport(input, out);
+    ctx.out(`wrote ${r.file} (${r.charts} chart${r.charts === 1 ? "" : "s"}, ${r.document.sections.length} sections) from ${basename(input)}\n`);
+    return 0;
+  },
+};

@@ -1,0 +1,89 @@
+import { fitAcrossSweep } from "../../analysis/study/index.js";
+import { fitModels } from "../../analysis/index.js";
+import { StudyStore, studyObservations, type StudyObservations } from "../../profile/study/index.js";
+import { parseCommandArgs, UsageError, type CommandContext } from "../command.js";
+import { textTable } from "../table-format.js";
+
+/** Help of `ccasim sweep fit`. */
+export const SWEEP_FIT_HELP = `Usage: ccasim sweep fit <study.db> --parameter Q [--by KEY] [--component C] [--port P] [--method M] [--value V] [--json]
+
+Fits a component's model as a function of Q and of a swept parameter P (--by, e.g.
+machine.l2.size): the per-invocation records of every successful point are (Q, T) observations
+grouped by the value of P; one model shape T(Q) is chosen for all values (the best in total
+leave-one-out SMAPE among each value's best), fitted at each value, and each coefficient is fitted
+as a function of P, giving T(Q, P) as a formula and a mathjs expression. Without --by, T(Q) is
+fitted on all observations (as 'ccasim fit').
+
+Options:
+  --parameter Q   record parameter used as Q (e.g. Q, x)
+  --by KEY        swept parameter (a key of the sweep's axes)
+  --component C, --port P, --method M   which records
+  --value V       wallTime (default), computeTime, mpiTime or a counter name
+  --by-variable N name of P in formulas (default P)
+  --json          print the observations as JSON ({ groups: [{ by, q: [...], t: [...] }] })`;
+
+/** Reads the selection options of `ccasim sweep fit` and extracts the observations. */
+export async function sweepFitObservations(argv: readonly string[]): Promise<{ obs: StudyObservations; json: boolean; byVariable: string }> {
+  const { values, positionals } = parseCommandArgs("sweep fit", argv, {
+    parameter: { type: "string" },
+    by: { type: "string" },
+    component: { type: "string" },
+    port: { type: "string" },
+    method: { type: "string" },
+    value: { type: "string" },
+    json: { type: "boolean" },
+    "by-variable": { type: "string" },
+  });
+  if (positionals.length !== 1) throw new UsageError("sweep fit: give one study database (see ccasim sweep fit --help)", "sweep");
+  if (!values.parameter) throw new UsageError("sweep fit: --parameter is required (the record parameter used as Q)", "sweep");
+  const store = await StudyStore.open(positionals[0], { readOnly: true });
+  try {
+    const obs = await studyObservations(store, {
+      parameter: values.parameter as string,
+      by: values.by as string | undefined,
+      component: values.component as string | undefined,
+      port: values.port as string | undefined,
+      method: values.method as string | undefined,
+      value: values.value as string | undefined,
+    });
+    return { obs, json: values.json === true, byVariable: (values["by-variable"] as string | undefined) ?? "P" };
+  } finally {
+    store.close();
+  }
+}
+
+/** `ccasim sweep fit`: the study side of fits across a sweep. */
+export async function sweepFit(ctx: CommandContext, argv: readonly string[]): Promise<number> {
+  if (argv.includes("--help") || argv.includes("-h")) {
+    ctx.out(SWEEP_FIT_HELP + "\n");
+    return 0;
+  }
+  const { obs, json, byVariable } = await sweepFitObservations(argv);
+  if (json) {
+    ctx.out(JSON.stringify({ qLabel: obs.qLabel, tLabel: obs.tLabel, byLabel: obs.byLabel ?? null, groups: obs.groups.map((g) => ({ by: Number.isNaN(g.by) ? null : g.by, q: [...g.q], t: [...g.t] })) }) + "\n");
+    return 0;
+  }
+  ctx.out(`${obs.tLabel} as a function of ${obs.qLabel}${obs.byLabel ? ` and ${obs.byLabel} (${byVariable})` : ""}: ${obs.q.length} observations\n\n`);
+  if (!obs.byLabel) {
+    const report = fitModels({ q: obs.q, t: obs.t });
+    ctx.out(`T(${obs.qLabel}) = ${report.mean.formula}   (LOO SMAPE ${report.mean.quality.looSmape.toFixed(2)} %)\nexpression: ${report.mean.expression}\n`);
+    return 0;
+  }
+  const fit = fitAcrossSweep(obs.groups, { byVariable });
+  ctx.out(`common shape: ${fit.shape.label}${fit.shape.logResponse ? " (fitted on log T)" : ""}\n`);
+  ctx.out(
+    textTable(
+      [obs.byLabel, "observations", "T(Q)", "LOO SMAPE %"],
+      fit.perValue.map((v) => [v.by, v.n, v.model.formula, Number(v.model.quality.looSmape.toFixed(3))]),
+      90,
+    ),
+  );
+  if (!fit.coefficients) {
+    ctx.out(`\n(fewer than 3 values of ${obs.byLabel}: the coefficients are not fitted as functions of it)\n`);
+    return 0;
+  }
+  ctx.out(`\ncoefficients as functions of ${byVariable} = ${obs.byLabel}:\n`);
+  fit.coefficients.forEach((c, k) => ctx.out(`  c${k}(${byVariable}) = ${c.formula}\n`));
+  ctx.out(`\nT(${obs.qLabel}, ${byVariable}) = ${fit.formula}\n  SMAPE over all observations ${fit.smape!.toFixed(2)} %\n  expression: ${fit.expression}\n`);
+  return 0;
+}

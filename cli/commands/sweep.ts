@@ -1,0 +1,195 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { StudyStore } from "../../profile/study/index.js";
+import { executeScenario, loadScenarioText, writeRunOutputs } from "../../scenarios/index.js";
+import {
+  loadSweep,
+  parseSlice,
+  pointRunCommand,
+  runSweep,
+  slurmArrayScript,
+  sweepPointOverrides,
+  type Sweep,
+} from "../../scenarios/sweep/index.js";
+import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
+import { progressView } from "../progress.js";
+import { sweepFit } from "./sweep-fit.js";
+
+const HELP = `Usage: ccasim sweep <sweep.yaml> [--jobs N] [--db FILE] [--resume] [--slice i/n] [--quiet]
+       ccasim sweep <sweep.yaml> --list | --point K [--out DIR] | --print-command K
+       ccasim sweep <sweep.yaml> --emit slurm [--tasks N] [--shards DIR] [--script FILE] [--jobs N]
+       ccasim sweep merge <study.db> <shard.db>...
+       ccasim sweep fit <study.db> --parameter Q [--by KEY] [--component C] [--method M] [--value V]
+
+Runs every point of a sweep (a scenario and its axes) in worker threads and stores each point's
+summary, records and profile values in a study database (DuckDB; query it with 'ccasim query').
+Each point has a seed derived from the study seed and the point, so any point re-runs alone with
+the same result. A killed sweep continues with --resume; failed points are stored with their error.
+
+Sweep file:
+  scenario: known-models.yaml        # relative to the sweep file, or the scenario inline
+  seed: 7                            # study seed
+  replications: 2
+  axes:
+    workload.x: [1, 2, 4]                               # a list
+    workload.iterations: { from: 10, to: 50, step: 20 } # arithmetic range
+    machine.l2.size: { from: 128KiB, to: 1MiB, factor: 2 }   # or { from, to, points: 5, log: true }
+  zip:                                                  # lists that advance together
+    - { workload.a: [1, 2], workload.b: [10, 20] }
+  random: { n: 8, axes: { workload.y: { uniform: [0, 1] }, workload.z: { loguniform: [1, 1000] } } }
+  set: { assembly.components.A.params.implementation: A2 }   # fixed for every point
+
+Options:
+  --jobs N             worker threads (default 1)
+  --db FILE            study database (default out/<sweep name>.db)
+  --resume             continue the study in --db (points already stored are skipped)
+  --slice i/n          run only points whose index mod n is i (0 <= i < n), e.g. one job-array task
+  --list               print the points (index, id, seed, values)
+  --point K            run point K alone and write its outputs as 'ccasim run' does (--out DIR)
+  --print-command K    print the 'ccasim run' command that re-runs point K
+  --emit slurm         write a Slurm job-array script (--script FILE, default stdout): task i runs
+                       --slice i/N into <shards>/shard-i.db (the folder is created
+                       now); merge them with 'ccasim sweep merge'
+  --tasks N            array tasks for --emit (default min(points, 16))
+  --shards DIR         shard folder for --emit (default <db>-shards)
+  --ccasim CMD         how tasks invoke ccasim (default: node and this installation's main.js)
+  --quiet              no progress display
+  --progress-every S   seconds between progress lines when not on a terminal (default 5; 0: every point)
+
+Subcommands:
+  merge <study.db> <shard.db>...   add the shards' points the study lacks (idempotent)
+  fit <study.db> ...                fit a component's model as a function of Q per value of a swept
+                                    parameter (see 'ccasim sweep fit --help')
+
+Exit codes: 0 every point stored (failed points included), 2 bad sweep file or arguments.`;
+
+/** `ccasim sweep`: run, resume, slice, emit and merge parameter sweeps. */
+export const sweepCommand: Command = {
+  name: "sweep",
+  summary: "run a parameter sweep into a study database (parallel, resumable, Slurm arrays)",
+  help: HELP,
+  async run(ctx) {
+    if (ctx.argv[0] === "merge") return merge(ctx, ctx.argv.slice(1));
+    if (ctx.argv[0] === "fit") return sweepFit(ctx, ctx.argv.slice(1));
+    const { values, positionals } = parseCommandArgs("sweep", ctx.argv, {
+      jobs: { type: "string" },
+      db: { type: "string" },
+      resume: { type: "boolean" },
+      slice: { type: "string" },
+      list: { type: "boolean" },
+      point: { type: "string" },
+      out: { type: "string" },
+      "print-command": { type: "string" },
+      emit: { type: "string" },
+      tasks: { type: "string" },
+      shards: { type: "string" },
+      script: { type: "string" },
+      ccasim: { type: "string" },
+      quiet: { type: "boolean" },
+      "progress-every": { type: "string" },
+    });
+    if (positionals.length !== 1) throw new UsageError("sweep: give exactly one sweep file (see ccasim sweep --help)", "sweep");
+    const sweep = loadSweep(positionals[0]);
+    const db = (values.db as string | undefined) ?? join("out", `${sweep.name}.db`);
+    if (values.list) return list(ctx, sweep);
+    if (values["print-command"] !== undefined) {
+      ctx.out(pointRunCommand(sweep, pick(sweep, String(values["print-command"]))) + "\n");
+      return 0;
+    }
+    if (values.point !== undefined) return runOne(ctx, sweep, String(values.point), values.out as string | undefined);
+    const jobs = values.jobs === undefined ? 1 : positiveInt("--jobs", String(values.jobs));
+    if (values.emit !== undefined) {
+      if (values.emit !== "slurm") throw new UsageError(`sweep: --emit ${String(values.emit)}: only 'slurm' is supported`, "sweep");
+      const shardDir = (values.shards as string | undefined) ?? `${db.replace(/\.db$/, "")}-shards`;
+      mkdirSync(shardDir, { recursive: true }); // why: Slurm opens the tasks' output files there before the script runs
+      const script = slurmArrayScript(sweep, {
+        tasks: values.tasks === undefined ? undefined : positiveInt("--tasks", String(values.tasks)),
+        shardDir,
+        db,
+        ccasim: (values.ccasim as string | undefined) ?? `node ${resolve(dirname(fileURLToPath(import.meta.url)), "..", "main.js")}`,
+        jobs,
+      });
+      if (values.script) {
+        writeFileSync(values.script as string, script, { mode: 0o755 });
+        ctx.err(`wrote ${values.script as string}: submit it with sbatch, then merge the shards into ${db}\n`);
+      } else ctx.out(script);
+      return 0;
+    }
+    const slice = values.slice === undefined ? undefined : parseSlice(String(values.slice));
+    mkdirSync(dirname(resolve(db)), { recursive: true });
+    const every = values["progress-every"] === undefined ? 5 : Number(values["progress-every"]);
+    if (!(every >= 0)) throw new UsageError(`sweep: --progress-every expects seconds >= 0, got '${String(values["progress-every"])}'`, "sweep");
+    const view = values.quiet ? undefined : progressView(ctx.err, ctx.interactive, every);
+    const summary = await runSweep(sweep, {
+      db,
+      jobs,
+      resume: values.resume === true,
+      slice,
+      onProgress: view ? (p) => view.update(p.done, p.total, p.failed, p.elapsedSeconds) : undefined,
+    });
+    view?.end();
+    const rate = summary.ran / Math.max(summary.wallSeconds, 1e-9);
+    ctx.out(
+      `${sweep.name}: ${summary.ran} points run${summary.skipped ? `, ${summary.skipped} already stored` : ""}${summary.failed ? `, ${summary.failed} failed (see table error)` : ""} ` +
+        `in ${summary.wallSeconds.toFixed(2)} s (${rate.toFixed(2)} points/s, ${jobs} job${jobs === 1 ? "" : "s"}) -> ${db}\n`,
+    );
+    return 0;
+  },
+};
+
+function positiveInt(name: string, text: string): number {
+  if (!/^\d+$/.test(text) || Number(text) < 1) throw new UsageError(`sweep: ${name} expects a positive integer, got '${text}'`, "sweep");
+  return Number(text);
+}
+
+function pick(sweep: Sweep, text: string) {
+  if (!/^\d+$/.test(text) || Number(text) >= sweep.points.length) {
+    throw new UsageError(`sweep: point '${text}' does not exist (the sweep has points 0..${sweep.points.length - 1})`, "sweep");
+  }
+  return sweep.points[Number(text)];
+}
+
+function list(ctx: CommandContext, sweep: Sweep): number {
+  ctx.out(`${sweep.name}: ${sweep.points.length} points, axes ${sweep.axes.join(", ") || "(none)"}, study hash ${sweep.studyHash}\n`);
+  for (const p of sweep.points) {
+    const vals = Object.entries(p.values)
+      .map(([k, v]) => `${k}=${String(v)}`)
+      .join("  ");
+    ctx.out(`${String(p.index).padStart(5)}  ${p.id}  seed ${String(p.seed).padStart(10)}  rep ${p.replication}  ${vals}\n`);
+  }
+  return 0;
+}
+
+function runOne(ctx: CommandContext, sweep: Sweep, which: string, out?: string): number {
+  const p = pick(sweep, which);
+  const scenario = loadScenarioText(sweep.scenarioText, sweep.scenarioFile, { set: sweepPointOverrides(sweep, p), seed: p.seed });
+  const art = executeScenario(scenario);
+  const dir = writeRunOutputs(art, out ?? join("out", sweep.name, `point-${p.index}`));
+  ctx.out(`point ${p.index} (${p.id}, seed ${p.seed}): simulated ${(art.result.simulatedTime / 1e6).toFixed(6)} s -> ${dir}\n`);
+  ctx.out(`same as: ${pointRunCommand(sweep, p)}\n`);
+  return 0;
+}
+
+async function merge(ctx: CommandContext, argv: readonly string[]): Promise<number> {
+  const { positionals } = parseCommandArgs("sweep merge", argv, {});
+  if (positionals.length < 2) throw new UsageError("sweep merge: give the study database and at least one shard (ccasim sweep merge study.db shard-*.db)", "sweep");
+  const [target, ...shards] = positionals;
+  mkdirSync(dirname(resolve(target)), { recursive: true });
+  const store = await StudyStore.open(target, { create: true });
+  try {
+    let added = 0;
+    let skipped = 0;
+    for (const s of shards) {
+      const r = await store.mergeShard(s);
+      added += r.added;
+      skipped += r.skipped;
+      ctx.err(`${s}: ${r.added} points added, ${r.skipped} already present\n`);
+    }
+    const total = (await store.storedPointIds()).size;
+    ctx.out(`${target}: ${added} points added, ${skipped} already present, ${total} points in the study\n`);
+  } finally {
+    store.close();
+  }
+  return 0;
+}

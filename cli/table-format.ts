@@ -1,0 +1,35 @@
+/** Formats query rows as an aligned text table (numbers right-aligned), CSV or JSON. */
+export function formatCell(v: unknown): string {
+  if (v === null || v === undefined) return "NULL";
+  if (typeof v === "number") return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(10)));
+  if (typeof v === "object") return JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? x.toString() : x));
+  return String(v);
+}
+
+/** An aligned text table with a header rule; `maxWidth` truncates long cells. */
+export function textTable(columns: readonly string[], rows: readonly (readonly unknown[])[], maxWidth = 60): string {
+  const cells = rows.map((r) => r.map((v) => {
+    const s = formatCell(v).replace(/\n/g, " ");
+    return s.length > maxWidth ? s.slice(0, maxWidth - 1) + "…" : s;
+  }));
+  const right = columns.map((_, i) => rows.length > 0 && rows.every((r) => typeof r[i] === "number" || r[i] === null));
+  const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i].length)));
+  const line = (r: readonly string[]) => r.map((c, i) => (right[i] ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join("  ").trimEnd();
+  return [line(columns), widths.map((w) => "-".repeat(w)).join("  "), ...cells.map(line)].join("\n") + "\n";
+}
+
+/** RFC 4180 CSV with a header row. */
+export function csvTable(columns: readonly string[], rows: readonly (readonly unknown[])[]): string {
+  const esc = (v: unknown) => {
+    if (v === null || v === undefined) return "";
+    const s = formatCell(v);
+    return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  };
+  return [columns.map(esc).join(","), ...rows.map((r) => r.map(esc).join(","))].join("\n") + "\n";
+}
+
+/** One JSON object per row, in an array. */
+export function jsonTable(columns: readonly string[], rows: readonly (readonly unknown[])[]): string {
+  const objs = rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]])));
+  return JSON.stringify(objs, (_k, x) => (typeof x === "bigint" ? x.toString() : x), 2) + "\n";
+}

@@ -1,0 +1,90 @@
+import { StudyError, type StudyStore } from "./store.js";
+
+/** What to take from a study for a fit: record values as a function of a record parameter and a swept parameter. */
+export interface StudySelection {
+  /** Record parameter used as Q (e.g. "Q", "x"). */
+  readonly parameter: string;
+  /** Value used as T: "wallTime" (default), "computeTime", "mpiTime", or a counter name. */
+  readonly value?: string;
+  /** Keep only records of this component / port / method. */
+  readonly component?: string;
+  readonly port?: string;
+  readonly method?: string;
+  /** Swept parameter (a scenario key of the sweep, e.g. "machine.l2.size") as the second variable. */
+  readonly by?: string;
+}
+
+/** Observations of a study: one entry per record of every successful point, in canonical order. */
+export interface StudyObservations {
+  /** Q of each observation. */
+  readonly q: Float64Array;
+  /** T of each observation. */
+  readonly t: Float64Array;
+  /** Value of the swept parameter of each observation's point (NaN without `by`). */
+  readonly by: Float64Array;
+  /** Point id of each observation. */
+  readonly pointId: readonly string[];
+  readonly qLabel: string;
+  readonly tLabel: string;
+  readonly byLabel?: string;
+  /** Observations split by distinct value of the swept parameter (ascending); one group without `by`. */
+  readonly groups: readonly { readonly by: number; readonly q: Float64Array; readonly t: Float64Array }[];
+}
+
+const RECORD_VALUES: Readonly<Record<string, string>> = { wallTime: "wall_time", computeTime: "compute_time", mpiTime: "mpi_time" };
+
+/**
+ * Extracts (Q, T, swept parameter) triples from a study, in the shape the analysis fitting takes
+ * (`{ q, t }` per group; `fitModels(group)` fits one value of the swept parameter).
+ * @throws StudyError when nothing matches, or the swept parameter is not numeric or not in the study
+ */
+export async function studyObservations(store: StudyStore, sel: StudySelection): Promise<StudyObservations> {
+  const value = sel.value ?? "wallTime";
+  const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
+  const where = [
+    `p.status = 'ok'`,
+    sel.component !== undefined ? `r.component = ${lit(sel.component)}` : "",
+    sel.port !== undefined ? `r.port = ${lit(sel.port)}` : "",
+    sel.method !== undefined ? `r.method = ${lit(sel.method)}` : "",
+  ].filter(Boolean);
+  const tExpr = RECORD_VALUES[value] ? `r.${RECORD_VALUES[value]}` : `(SELECT c.value FROM record_counter c WHERE c.point_id = r.point_id AND c.record_index = r.record_index AND c.counter = ${lit(value)})`;
+  const byExpr = sel.by !== undefined ? `(SELECT s.numeric_value FROM parameter s WHERE s.point_id = r.point_id AND s.name = ${lit(sel.by)})` : "NULL";
+  if (sel.by !== undefined) {
+    const known = await store.query(`SELECT DISTINCT name FROM parameter ORDER BY name`);
+    const names = known.rows.map((x) => String(x[0]));
+    if (!names.includes(sel.by)) throw new StudyError(`the study sweeps no parameter '${sel.by}' (swept: ${names.join(", ") || "none"})`);
+  }
+  const res = await store.query(
+    `SELECT r.point_id, qp.numeric_value AS q, qp.value AS qtext, ${tExpr} AS t, ${byExpr} AS by_value
+     FROM record r JOIN point p USING (point_id)
+     LEFT JOIN record_parameter qp ON qp.point_id = r.point_id AND qp.record_index = r.record_index AND qp.name = ${lit(sel.parameter)}
+     WHERE ${where.join(" AND ")}
+     ORDER BY by_value, r.point_id, r.record_index`,
+  );
+  if (res.rows.length === 0) throw new StudyError(`no record matches component=${sel.component ?? "*"} port=${sel.port ?? "*"} method=${sel.method ?? "*"}`);
+  const n = res.rows.length;
+  const q = new Float64Array(n);
+  const t = new Float64Array(n);
+  const by = new Float64Array(n);
+  const ids: string[] = [];
+  res.rows.forEach((row, i) => {
+    const [id, qn, qtext, tv, bv] = row as [string, number | null, string | null, number | null, number | null];
+    if (qtext === null) throw new StudyError(`point ${id}: a record has no parameter '${sel.parameter}'`);
+    if (qn === null) throw new StudyError(`point ${id}: parameter '${sel.parameter}' is '${qtext}', not a number`);
+    if (tv === null) throw new StudyError(`point ${id}: a record has no value '${value}'`);
+    if (sel.by !== undefined && bv === null) throw new StudyError(`point ${id}: swept parameter '${sel.by}' is not numeric`);
+    ids.push(id);
+    q[i] = qn;
+    t[i] = tv;
+    by[i] = bv ?? NaN;
+  });
+  const groups: { by: number; q: Float64Array; t: Float64Array }[] = [];
+  for (let i = 0; i < n; ) {
+    let j = i;
+    while (j < n && (Object.is(by[j], by[i]) || by[j] === by[i])) j++;
+    groups.push({ by: by[i], q: q.slice(i, j), t: t.slice(i, j) });
+    i = j;
+  }
+  const what = [sel.component, sel.method].filter((x) => x !== undefined).join(".");
+  return { q, t, by, pointId: ids, qLabel: sel.parameter, tLabel: `${value}${what ? ` of ${what}` : ""}`, byLabel: sel.by, groups };
+}

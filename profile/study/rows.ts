@@ -1,0 +1,208 @@
+import type { InvocationRecord, Trial } from "../model.js";
+
+/**
+ * A column of a study table: its values in row order. A compacted point (see {@link compactRows})
+ * holds numeric columns without NULLs as Float64Array, and its `point_id` columns empty.
+ */
+export type Column = (string | number | null)[] | Float64Array;
+
+/** Columns being filled. */
+type Plain = (string | number | null)[][];
+
+/** Rows of one study table for one point, column by column (column order as in {@link STUDY_TABLES}). */
+export type TableRows = Column[];
+
+/** Everything one sweep point stores, in table-ready columns (built in the worker, appended by the store). */
+export interface PointRows {
+  readonly pointId: string;
+  /** Rows by table name (every deterministic table but `study_meta`). */
+  readonly tables: Readonly<Record<string, TableRows>>;
+  /** The wall-clock row (table `timing`): never compared between runs. */
+  readonly timing: { readonly wallSeconds: number; readonly eventsPerSecond: number };
+}
+
+/** What a point is, as the sweep sees it. */
+export interface PointIdentity {
+  readonly id: string;
+  readonly index: number;
+  readonly replication: number;
+  readonly seed: number;
+  readonly values: Readonly<Record<string, string | number | boolean>>;
+}
+
+/** The outcome of running a point: a profile and records, or an error. */
+export type PointOutcome =
+  | {
+      readonly ok: true;
+      readonly trial?: Trial;
+      readonly records: readonly InvocationRecord[];
+      readonly simulatedTime: number;
+      readonly events: number;
+      readonly invocations: number;
+      readonly summary: Record<string, unknown>;
+      readonly wallSeconds: number;
+    }
+  | { readonly ok: false; readonly kind: string; readonly message: string; readonly wallSeconds: number };
+
+function numeric(v: unknown): number | null {
+  if (typeof v === "number" && Number.isFinite(v)) return v;
+  if (typeof v === "boolean") return v ? 1 : 0;
+  return null;
+}
+
+/**
+ * Flattens a point's outcome into table rows (see docs/study-schema.md). Pure and deterministic:
+ * the same outcome gives the same rows.
+ */
+export function pointRows(point: PointIdentity, outcome: PointOutcome): PointRows {
+  return compactRows(pointRowsPlain(point, outcome));
+}
+
+/**
+ * Compacts a point's rows for the trip from a worker thread: `point_id` columns (always the
+ * point's id) are left empty, numeric columns without NULLs become Float64Arrays. Why: structured
+ * cloning repeated strings and boxed numbers cost more than storing them; typed arrays copy as bytes.
+ */
+export function compactRows(rows: PointRows): PointRows {
+  const tables: Record<string, TableRows> = {};
+  for (const [name, cols] of Object.entries(rows.tables)) {
+    tables[name] = cols.map((col, i) => {
+      if (i === 0 && col.length > 0 && Array.from(col as ArrayLike<unknown>).every((v) => v === rows.pointId)) return [];
+      if (col instanceof Float64Array) return col;
+      return col.length > 0 && col.every((v) => typeof v === "number") ? Float64Array.from(col as number[]) : col;
+    });
+  }
+  return { ...rows, tables };
+}
+
+/** The row count of a table's columns (the longest column; empty `point_id` columns excluded). */
+export function tableRowCount(cols: TableRows): number {
+  let n = 0;
+  for (const c of cols) n = Math.max(n, c.length);
+  return n;
+}
+
+function pointRowsPlain(point: PointIdentity, outcome: PointOutcome): PointRows {
+  const id = point.id;
+  const parameter: Plain = [[], [], [], []];
+  for (const k of Object.keys(point.values).sort()) {
+    const v = point.values[k];
+    parameter[0].push(id);
+    parameter[1].push(k);
+    parameter[2].push(String(v));
+    parameter[3].push(numeric(v));
+  }
+  const tables: Record<string, TableRows> = { parameter };
+  if (!outcome.ok) {
+    tables.point = [[id], [point.index], [point.replication], [point.seed], ["error"], [null], [null], [null], [0], [null]];
+    tables.error = [[id], [outcome.kind], [outcome.message]];
+    return { pointId: id, tables, timing: { wallSeconds: outcome.wallSeconds, eventsPerSecond: 0 } };
+  }
+  tables.point = [
+    [id],
+    [point.index],
+    [point.replication],
+    [point.seed],
+    ["ok"],
+    [outcome.simulatedTime],
+    [outcome.events],
+    [outcome.invocations],
+    [outcome.records.length],
+    [JSON.stringify(outcome.summary)],
+  ];
+  if (outcome.trial) Object.assign(tables, trialRows(id, outcome.trial));
+  Object.assign(tables, recordRows(id, outcome.records));
+  return {
+    pointId: id,
+    tables,
+    timing: { wallSeconds: outcome.wallSeconds, eventsPerSecond: outcome.events / Math.max(outcome.wallSeconds, 1e-9) },
+  };
+}
+
+/** Rows of the thread, metric, timer, callpath and timer_value tables for one trial. */
+export function trialRows(id: string, trial: Trial): Record<string, TableRows> {
+  const thread: Plain = [[], [], [], [], []];
+  trial.threads.forEach((t, i) => {
+    thread[0].push(id);
+    thread[1].push(i);
+    thread[2].push(t.node);
+    thread[3].push(t.context);
+    thread[4].push(t.thread);
+  });
+  const metric: Plain = [[], [], []];
+  trial.metrics.forEach((m, i) => {
+    metric[0].push(id);
+    metric[1].push(i);
+    metric[2].push(m);
+  });
+  const timer: Plain = [[], [], [], [], []];
+  const callpath: Plain = [[], [], [], [], []];
+  for (const t of trial.timers) {
+    timer[0].push(id);
+    timer[1].push(t.index);
+    timer[2].push(t.name);
+    timer[3].push(t.groups.join("|"));
+    timer[4].push(t.isCallpath ? 1 : 0);
+    if (t.isCallpath) {
+      callpath[0].push(id);
+      callpath[1].push(t.index);
+      callpath[2].push(t.path.length);
+      callpath[3].push(t.path[t.path.length - 1]);
+      callpath[4].push(t.path.slice(0, -1).join(" => "));
+    }
+  }
+  const value: Plain = [[], [], [], [], [], [], [], []];
+  const v = trial.values;
+  const nt = trial.timers.length;
+  for (let th = 0; th < trial.threads.length; th++) {
+    for (let ti = 0; ti < nt; ti++) {
+      const slot = th * nt + ti;
+      if (!v.present[slot]) continue;
+      for (let m = 0; m < trial.metrics.length; m++) {
+        value[0].push(id);
+        value[1].push(ti);
+        value[2].push(th);
+        value[3].push(m);
+        value[4].push(v.inclusive[m][slot]);
+        value[5].push(v.exclusive[m][slot]);
+        value[6].push(v.calls[slot]);
+        value[7].push(v.subroutines[slot]);
+      }
+    }
+  }
+  return { thread, metric, timer, callpath, timer_value: value };
+}
+
+/** Rows of the record, record_parameter and record_counter tables. */
+export function recordRows(id: string, records: readonly InvocationRecord[]): Record<string, TableRows> {
+  const record: Plain = [[], [], [], [], [], [], [], [], [], []];
+  const param: Plain = [[], [], [], [], []];
+  const counter: Plain = [[], [], [], []];
+  records.forEach((r, i) => {
+    record[0].push(id);
+    record[1].push(i);
+    record[2].push(r.component);
+    record[3].push(r.port);
+    record[4].push(r.method);
+    record[5].push(r.rank);
+    record[6].push(r.start);
+    record[7].push(r.wallTime);
+    record[8].push(r.mpiTime);
+    record[9].push(r.computeTime);
+    for (const k of Object.keys(r.parameters)) {
+      const pv = r.parameters[k];
+      param[0].push(id);
+      param[1].push(i);
+      param[2].push(k);
+      param[3].push(String(pv));
+      param[4].push(numeric(pv));
+    }
+    for (const k of Object.keys(r.counters)) {
+      counter[0].push(id);
+      counter[1].push(i);
+      counter[2].push(k);
+      counter[3].push(r.counters[k]);
+    }
+  });
+  return { record, record_parameter: param, record_counter: counter };
+}

@@ -1,0 +1,149 @@
+import { parseQuantity, unitsOf, type KeyPath } from "../lang/index.js";
+import type { Dimension } from "../../engine/params.js";
+import { RandomStream } from "../../engine/random.js";
+import type { AxisSpec, AxisValue, Distribution, SweepConfig } from "./sweep-schema.js";
+
+/** One factor of the design: named keys and the rows of values they take together. */
+export interface Factor {
+  readonly keys: readonly string[];
+  readonly rows: readonly (readonly AxisValue[])[];
+}
+
+/** Reports a located problem of the sweep file and never returns. */
+export type SweepFail = (path: KeyPath, message: string) => never;
+
+const DIMENSIONS: readonly Dimension[] = ["bytes", "time", "frequency", "bandwidth", "power", "count", "ratio"];
+
+/** A bound read as a number in base units, with the dimension its unit names (undefined for a bare number). */
+interface Bound {
+  readonly value: number;
+  readonly dimension?: Dimension;
+}
+
+function readBound(v: number | string, path: KeyPath, fail: SweepFail): Bound {
+  if (typeof v === "number") return { value: v };
+  const text = v.trim();
+  if (/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text)) return { value: Number(text) };
+  for (const d of DIMENSIONS) {
+    try {
+      return { value: parseQuantity(text, d, undefined, { allowNegative: true }), dimension: d };
+    } catch {
+      /* not this dimension: try the next */
+    }
+  }
+  return fail(path, `cannot read '${v}' as a number or a quantity with a unit (for example 128KiB, 2.8GHz, 30us)`);
+}
+
+/** The base unit spelling of a dimension (the unit whose factor is 1), appended to generated values. */
+function baseUnit(d: Dimension): string {
+  return unitsOf(d).find((u) => parseQuantity(`1${u}`, d) === 1) ?? "";
+}
+
+/** Renders a generated number: bare for bytes/count/ratio, with the base unit otherwise. */
+function generated(value: number, dimension: Dimension | undefined): AxisValue {
+  const n = Number(value.toPrecision(12)); // why: strip float noise (0.1+0.2) so canonical points and seeds are stable
+  if (!dimension || dimension === "bytes" || dimension === "count" || dimension === "ratio") return n;
+  return `${n}${baseUnit(dimension)}`;
+}
+
+function sameDimension(a: Bound, b: Bound, path: KeyPath, fail: SweepFail): Dimension | undefined {
+  if (a.dimension && b.dimension && a.dimension !== b.dimension) fail(path, `the bounds are of different kinds (${a.dimension} and ${b.dimension})`);
+  return a.dimension ?? b.dimension;
+}
+
+/**
+ * Expands one axis into its values (lists as given; ranges to numbers in base units).
+ * @throws via `fail` for an empty, endless or ill-formed range
+ */
+export function expandAxis(spec: AxisSpec, path: KeyPath, fail: SweepFail): AxisValue[] {
+  if (Array.isArray(spec)) return [...(spec as AxisValue[])];
+  const r = spec as unknown as Record<string, unknown>;
+  const from = readBound(r.from as number | string, [...path, "from"], fail);
+  const to = readBound(r.to as number | string, [...path, "to"], fail);
+  const dim = sameDimension(from, to, path, fail);
+  const out: AxisValue[] = [];
+  const limit = 1_000_000;
+  if ("step" in r) {
+    const step = readBound(r.step as number | string, [...path, "step"], fail);
+    if (!(step.value > 0)) fail([...path, "step"], "the step must be positive");
+    if (to.value < from.value) fail([...path, "to"], "'to' is smaller than 'from'");
+    const n = Math.floor((to.value - from.value) / step.value + 1e-9) + 1;
+    if (n > limit) fail(path, `the range has ${n} values (at most ${limit})`);
+    for (let i = 0; i < n; i++) out.push(generated(from.value + i * step.value, dim));
+    return out;
+  }
+  if (!(from.value > 0 && to.value > 0)) fail(path, "a geometric range needs positive bounds");
+  if (r.factor !== undefined) {
+    const f = r.factor as number;
+    if (!(f > 1)) fail([...path, "factor"], "the factor must be greater than 1");
+    for (let v = from.value; v <= to.value * (1 + 1e-9); v *= f) {
+      out.push(generated(v, dim));
+      if (out.length > limit) fail(path, `the range has more than ${limit} values`);
+    }
+    return out;
+  }
+  if (r.points !== undefined) {
+    if (r.log !== true) fail(path, "a range with 'points' needs 'log: true' (or use 'step' for an arithmetic range)");
+    const n = r.points as number;
+    const a = Math.log(from.value);
+    const b = Math.log(to.value);
+    for (let i = 0; i < n; i++) out.push(generated(i === n - 1 ? to.value : Math.exp(a + ((b - a) * i) / (n - 1)), dim));
+    return out;
+  }
+  return fail(path, "a range needs 'step', 'factor', or 'points' with 'log: true'");
+}
+
+/** Draws one value of a distribution from a seeded stream. */
+function draw(d: Distribution, rng: RandomStream, path: KeyPath, fail: SweepFail): AxisValue {
+  if ("choice" in d) return d.choice[Math.min(d.choice.length - 1, Math.floor(rng.next() * d.choice.length))];
+  const log = "loguniform" in d;
+  const [lo, hi] = (log ? d.loguniform : d.uniform) as readonly [number | string, number | string];
+  const a = readBound(lo, [...path, log ? "loguniform" : "uniform", 0], fail);
+  const b = readBound(hi, [...path, log ? "loguniform" : "uniform", 1], fail);
+  const dim = sameDimension(a, b, path, fail);
+  if (!(b.value >= a.value)) fail(path, "the upper bound is smaller than the lower bound");
+  if (log && !(a.value > 0)) fail(path, "a log-uniform distribution needs positive bounds");
+  const u = rng.next();
+  let v = log ? Math.exp(Math.log(a.value) + u * (Math.log(b.value) - Math.log(a.value))) : a.value + u * (b.value - a.value);
+  if (d.integer) v = Math.min(Math.floor(b.value), Math.max(Math.ceil(a.value), Math.round(v)));
+  return generated(v, dim);
+}
+
+/**
+ * The factors of a sweep: one per full-factorial axis, one per zip group, one for the random
+ * design (its samples drawn from a stream seeded by the study seed, so they are the same every time).
+ * @throws via `fail` when a key appears twice, zipped lists differ in length, or a range is ill-formed
+ */
+export function sweepFactors(config: SweepConfig, fail: SweepFail): Factor[] {
+  const seen = new Map<string, string>();
+  const claim = (key: string, where: KeyPath, what: string) => {
+    const before = seen.get(key);
+    if (before) fail(where, `'${key}' is swept twice (also in ${before})`);
+    seen.set(key, what);
+  };
+  const factors: Factor[] = [];
+  for (const [key, spec] of Object.entries(config.axes)) {
+    claim(key, ["axes", key], "axes");
+    factors.push({ keys: [key], rows: expandAxis(spec, ["axes", key], fail).map((v) => [v]) });
+  }
+  config.zip.forEach((group, g) => {
+    const keys = Object.keys(group);
+    if (keys.length === 0) fail(["zip", g], "a zip group needs at least one key");
+    const n = group[keys[0]].length;
+    for (const k of keys) {
+      claim(k, ["zip", g, k], `zip[${g}]`);
+      if (group[k].length !== n) fail(["zip", g, k], `zipped lists must have one length: '${keys[0]}' has ${n} values, '${k}' has ${group[k].length}`);
+    }
+    factors.push({ keys, rows: Array.from({ length: n }, (_, i) => keys.map((k) => group[k][i])) });
+  });
+  if (config.random) {
+    const keys = Object.keys(config.random.axes);
+    for (const k of keys) claim(k, ["random", "axes", k], "random");
+    const rng = new RandomStream(config.seed, "sweep random design");
+    const rows: AxisValue[][] = [];
+    for (let i = 0; i < config.random.n; i++) rows.push(keys.map((k) => draw(config.random!.axes[k], rng, ["random", "axes", k], fail)));
+    factors.push({ keys, rows });
+  }
+  for (const k of Object.keys(config.set)) if (seen.has(k)) fail(["set", k], `'${k}' is both fixed in 'set' and swept in ${seen.get(k)}`);
+  return factors;
+}

@@ -1,0 +1,45 @@
+import { pointRows, type PointIdentity, type PointOutcome, type PointRows } from "../../profile/study/index.js";
+import { loadScenarioText } from "../load.js";
+import { executeScenario } from "../run.js";
+
+/** What a worker needs to run one point: the scenario text, its overrides and the point. */
+export interface PointTask {
+  readonly scenarioText: string;
+  /** Names the scenario in errors and summaries. */
+  readonly scenarioFile: string;
+  /** `--set` overrides (fixed ones and the point's axis values). */
+  readonly set: readonly string[];
+  readonly point: PointIdentity;
+}
+
+/**
+ * Runs one sweep point and returns its outcome (a profile and records, or the error that stopped
+ * it: an invalid combination of values, a deadlock). Never throws for a failing point.
+ */
+export function runPoint(task: PointTask): PointOutcome {
+  const t0 = process.hrtime.bigint();
+  const wall = () => Number(process.hrtime.bigint() - t0) / 1e9;
+  try {
+    const scenario = loadScenarioText(task.scenarioText, task.scenarioFile, { set: task.set, seed: task.point.seed });
+    const art = executeScenario(scenario);
+    const r = art.result;
+    return {
+      ok: true,
+      trial: art.trial,
+      records: r.mastermind?.records ?? [],
+      simulatedTime: r.simulatedTime,
+      events: r.events,
+      invocations: r.invocations,
+      summary: art.summary,
+      wallSeconds: wall(),
+    };
+  } catch (e) {
+    const err = e instanceof Error ? e : new Error(String(e));
+    return { ok: false, kind: err.name, message: err.message, wallSeconds: wall() };
+  }
+}
+
+/** Runs one point and flattens it into study table rows (what a sweep worker returns). */
+export function runPointTask(task: PointTask): PointRows {
+  return pointRows(task.point, runPoint(task));
+}

@@ -1,0 +1,110 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { basename, dirname, extname, resolve } from "node:path";
+import { stringify as stringifyYaml } from "yaml";
+import { parseYamlSource, ScenarioError, ScenarioErrors, validate, type KeyPath } from "../lang/index.js";
+import { sweepFactors, type SweepFail } from "./design.js";
+import { enumeratePoints, pointOverrides, type SweepPoint } from "./points.js";
+import { sweepSchema, type AxisValue, type SweepConfig } from "./sweep-schema.js";
+
+/** A sweep file read, validated and expanded into its points. */
+export interface Sweep {
+  /** The sweep file as given ("(inline)" for text). */
+  readonly file: string;
+  /** Study name. */
+  readonly name: string;
+  /** The validated configuration. */
+  readonly config: SweepConfig;
+  /** Scenario text every point runs (read from the referenced file, or the inline scenario as YAML). */
+  readonly scenarioText: string;
+  /** Scenario file name used in error messages and in re-run commands (absolute for files). */
+  readonly scenarioFile: string;
+  /** True when the scenario is inline in the sweep file. */
+  readonly inlineScenario: boolean;
+  /** Every point, in enumeration order. */
+  readonly points: readonly SweepPoint[];
+  /** Swept key paths, sorted. */
+  readonly axes: readonly string[];
+  /** Identity of the study: a hash of the scenario text, the fixed overrides and the points (resuming checks it). */
+  readonly studyHash: string;
+}
+
+/**
+ * Reads and expands a sweep file.
+ * @throws ScenarioErrors (an input error) with file, line, column and key for every problem
+ */
+export function loadSweep(file: string): Sweep {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    throw new ScenarioErrors([new ScenarioError(`cannot read the sweep file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file })]);
+  }
+  return loadSweepText(text, file);
+}
+
+/** {@link loadSweep} on text in memory; `file` names it in errors and anchors a relative scenario path. */
+export function loadSweepText(text: string, file: string): Sweep {
+  const doc = parseYamlSource(text, file);
+  const config = validate<SweepConfig>(sweepSchema(), doc);
+  const fail: SweepFail = (path: KeyPath, message: string) => {
+    const pos = nearest(doc.locate, path);
+    throw new ScenarioErrors([new ScenarioError(message, { file, line: pos?.line, column: pos?.column, path })]);
+  };
+  let scenarioText: string;
+  let scenarioFile: string;
+  const inlineScenario = typeof config.scenario !== "string";
+  if (typeof config.scenario === "string") {
+    scenarioFile = resolve(dirname(file), config.scenario);
+    try {
+      scenarioText = readFileSync(scenarioFile, "utf8");
+    } catch (e) {
+      return fail(["scenario"], `cannot read the scenario '${config.scenario}' (${scenarioFile}): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+  } else {
+    scenarioText = stringifyYaml(config.scenario);
+    scenarioFile = `${file} (inline scenario)`;
+  }
+  const factors = sweepFactors(config, fail);
+  const points = enumeratePoints(factors, config.replications, config.seed);
+  const axes = factors.flatMap((f) => f.keys).sort();
+  const studyHash = createHash("sha256")
+    .update(JSON.stringify({ scenarioText, set: sortedEntries(config.set), seed: config.seed, points: points.map((p) => [p.id, p.seed]) }))
+    .digest("hex")
+    .slice(0, 16);
+  const name = config.name ?? basename(file, extname(file));
+  return { file, name, config, scenarioText, scenarioFile, inlineScenario, points, axes, studyHash };
+}
+
+/** The `--set` overrides of a point of a sweep (fixed `set:` entries, then axis values). */
+export function sweepPointOverrides(sweep: Sweep, point: SweepPoint): string[] {
+  return pointOverrides(sweep.config.set, point);
+}
+
+/**
+ * The `ccasim run` command that re-runs one point alone (same overrides, same seed, same result).
+ * For an inline scenario it re-runs the point through `ccasim sweep <file> --point K` instead.
+ */
+export function pointRunCommand(sweep: Sweep, point: SweepPoint): string {
+  if (sweep.inlineScenario) return `ccasim sweep ${shellQuote(sweep.file)} --point ${point.index}`;
+  const sets = sweepPointOverrides(sweep, point).map((o) => `--set ${shellQuote(o)}`);
+  return ["ccasim run", shellQuote(sweep.scenarioFile), ...sets, `--seed ${point.seed}`].join(" ");
+}
+
+function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_./:=@%+,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+function sortedEntries(o: Readonly<Record<string, AxisValue>>): [string, AxisValue][] {
+  return Object.keys(o)
+    .sort()
+    .map((k) => [k, o[k]]);
+}
+
+function nearest(locate: (p: KeyPath) => { line: number; column: number } | undefined, path: KeyPath) {
+  for (let n = path.length; n >= 0; n--) {
+    const p = locate(path.slice(0, n));
+    if (p) return p;
+  }
+  return undefined;
+}

@@ -1,0 +1,267 @@
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { StudyError, StudyStore, type PointRows } from "../../profile/study/index.js";
+import { runPointTask, type PointTask } from "./execute-point.js";
+import { sweepPointOverrides, type Sweep } from "./load-sweep.js";
+import type { SweepPoint } from "./points.js";
+
+/** A slice of the points: `index` of `count` (0-based), points whose index mod count equals `index`. */
+export interface Slice {
+  readonly index: number;
+  readonly count: number;
+}
+
+/** Progress of a running sweep. */
+export interface SweepProgress {
+  /** Points finished in this run (stored or about to be). */
+  readonly done: number;
+  /** Points this run has to do. */
+  readonly total: number;
+  /** Failed points among `done`. */
+  readonly failed: number;
+  /** Points found already stored (resumed). */
+  readonly skipped: number;
+  /** Wall seconds since this run started. */
+  readonly elapsedSeconds: number;
+}
+
+/** Options of {@link runSweep}. */
+export interface SweepRunOptions {
+  /** The study database file. */
+  readonly db: string;
+  /** Worker threads (default 1: run in this thread only; N > 1: N worker threads, this thread stores). */
+  readonly jobs?: number;
+  /** Continue a study already in `db` (without it an existing study is an error). */
+  readonly resume?: boolean;
+  /** Run only this slice of the points (for job arrays). */
+  readonly slice?: Slice;
+  /** Run only these point indices. */
+  readonly only?: readonly number[];
+  /** Called after each finished point. */
+  readonly onProgress?: (p: SweepProgress) => void;
+  /** Longest time finished points wait before they are committed, in ms (default 200). */
+  readonly commitIntervalMs?: number;
+}
+
+/** What a sweep run did. */
+export interface SweepRunSummary {
+  readonly total: number;
+  readonly skipped: number;
+  readonly ran: number;
+  readonly failed: number;
+  /** Points run on worker threads (the others ran on this thread). */
+  readonly onWorkers: number;
+  readonly wallSeconds: number;
+  readonly db: string;
+}
+
+/**
+ * Parses `i/n` (0 <= i < n).
+ * @throws StudyError for anything else
+ */
+export function parseSlice(text: string): Slice {
+  const m = /^(\d+)\/(\d+)$/.exec(text.trim());
+  const index = m ? Number(m[1]) : NaN;
+  const count = m ? Number(m[2]) : NaN;
+  if (!m || !(count >= 1) || !(index < count)) throw new StudyError(`--slice ${text}: expected i/n with 0 <= i < n, for example 0/4`);
+  return { index, count };
+}
+
+/** The points of a slice. */
+export function slicePoints(points: readonly SweepPoint[], slice?: Slice): SweepPoint[] {
+  return slice ? points.filter((p) => p.index % slice.count === slice.index) : [...points];
+}
+
+/** The worker task of a point. */
+export function pointTask(sweep: Sweep, point: SweepPoint): PointTask {
+  return {
+    scenarioText: sweep.scenarioText,
+    scenarioFile: sweep.scenarioFile,
+    set: sweepPointOverrides(sweep, point),
+    point: { id: point.id, index: point.index, replication: point.replication, seed: point.seed, values: point.values },
+  };
+}
+
+/**
+ * The built worker script. Workers run JavaScript: from the built package this is the sibling
+ * `worker.js`; from TypeScript sources (tests) it is the one under `dist/`.
+ * @throws Error when no build exists
+ */
+export function workerScript(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const sibling = join(here, "worker.js");
+  if (existsSync(sibling)) return sibling;
+  const built = resolve(here, "..", "..", "dist", "scenarios", "sweep", "worker.js");
+  if (existsSync(built)) return built;
+  throw new Error(`no built sweep worker (${built}): run 'npm run build' first`);
+}
+
+/**
+ * Runs a sweep into a study database: every point not yet stored, in parallel worker threads, each
+ * point committed whole (with its `point` row) so that a run killed at any moment resumes with
+ * `resume: true` and ends with exactly one result per point. A failing point is stored with its
+ * error and the sweep goes on.
+ * @throws StudyError when `db` holds another study, or this study without `resume`
+ */
+export async function runSweep(sweep: Sweep, options: SweepRunOptions): Promise<SweepRunSummary> {
+  const t0 = performance.now();
+  const store = await StudyStore.open(options.db, { create: true });
+  try {
+    const meta = await store.meta();
+    const existing = meta.get("study_hash");
+    if (existing !== undefined && existing !== sweep.studyHash) {
+      throw new StudyError(`${options.db} holds another study (${meta.get("name")}, hash ${existing}); this sweep's hash is ${sweep.studyHash}`);
+    }
+    const stored = await store.storedPointIds();
+    if (existing !== undefined && !options.resume && stored.size > 0) {
+      throw new StudyError(`${options.db} already holds ${stored.size} points of this study: use --resume to continue it, or another --db`);
+    }
+    await store.setMeta({
+      name: sweep.name,
+      study_hash: sweep.studyHash,
+      seed: String(sweep.config.seed),
+      replications: String(sweep.config.replications),
+      points: String(sweep.points.length),
+      axes: JSON.stringify(sweep.axes),
+      set: JSON.stringify(sweep.config.set),
+      scenario_file: sweep.scenarioFile,
+      scenario_text: sweep.scenarioText,
+    });
+    let chosen = slicePoints(sweep.points, options.slice);
+    if (options.only) {
+      const only = new Set(options.only);
+      chosen = chosen.filter((p) => only.has(p.index));
+    }
+    const todo = chosen.filter((p) => !stored.has(p.id));
+    const skipped = chosen.length - todo.length;
+    let done = 0;
+    let failed = 0;
+    let onWorkers = 0;
+    const report = () => options.onProgress?.({ done, total: todo.length, failed, skipped, elapsedSeconds: (performance.now() - t0) / 1000 });
+    const writer = new BatchWriter(store, options.commitIntervalMs ?? 200);
+    const finish = (rows: PointRows) => {
+      done++;
+      if (rows.tables.error) failed++;
+      writer.add(rows);
+      report();
+    };
+    const jobs = Math.max(1, Math.floor(options.jobs ?? 1));
+    if (jobs === 1) {
+      for (const p of todo) {
+        finish(runPointTask(pointTask(sweep, p)));
+        await writer.maybeFlush();
+      }
+    } else {
+      await runInPool(sweep, todo, jobs, (rows) => {
+        onWorkers++;
+        finish(rows);
+      }, finish, () => writer.maybeFlush());
+    }
+    await writer.flush();
+    return { total: chosen.length, skipped, ran: done, failed, onWorkers, wallSeconds: (performance.now() - t0) / 1000, db: store.path };
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * Runs points on `jobs` pool threads; this thread stores their rows. Until the first worker
+ * reports, this thread runs points too. Why: a worker thread pays the module start-up (seconds on
+ * a busy machine) before its first point, while this thread has everything loaded; afterwards this
+ * thread's storing overlaps the workers' computing instead of queueing behind its own points.
+ */
+async function runInPool(
+  sweep: Sweep,
+  todo: readonly SweepPoint[],
+  jobs: number,
+  finishRemote: (rows: PointRows) => void,
+  finish: (rows: PointRows) => void,
+  tick: () => Promise<void>,
+): Promise<void> {
+  const { default: Tinypool } = await import("tinypool");
+  const threads = jobs;
+  let workersUp = false;
+  const pool = new Tinypool({ filename: workerScript(), minThreads: threads, maxThreads: threads, idleTimeout: 1000 });
+  let next = 0;
+  const take = (): SweepPoint | undefined => (next < todo.length ? todo[next++] : undefined);
+  const inFlight = new Set<Promise<void>>();
+  const window = threads * 2; // why: one queued task per thread keeps it busy while this thread computes
+  const refill = (): void => {
+    while (inFlight.size < window) {
+      const p = take();
+      if (!p) return;
+      const job: Promise<void> = (pool.run(pointTask(sweep, p)) as Promise<PointRows>)
+        .then(finishRemote, (e: unknown) => finishRemote(workerFailure(sweep, p, e)))
+        .then(() => {
+          workersUp = true;
+        })
+        .finally(() => {
+          inFlight.delete(job);
+          refill();
+        });
+      inFlight.add(job);
+    }
+  };
+  try {
+    refill();
+    for (let p = workersUp ? undefined : take(); p !== undefined; p = workersUp ? undefined : take()) {
+      finish(runPointTask(pointTask(sweep, p)));
+      await tick();
+      await new Promise<void>((r) => setImmediate(r)); // let finished pool tasks report and refill
+    }
+    while (inFlight.size > 0) {
+      await Promise.race(inFlight);
+      await tick();
+    }
+  } finally {
+    await pool.destroy();
+  }
+}
+
+/** Rows of a point whose worker died (out of memory, a crash): stored as an error. */
+function workerFailure(sweep: Sweep, p: SweepPoint, e: unknown): PointRows {
+  const err = e instanceof Error ? e : new Error(String(e));
+  const id = p.id;
+  const task = pointTask(sweep, p);
+  const values = task.point.values;
+  const keys = Object.keys(values).sort();
+  return {
+    pointId: id,
+    tables: {
+      parameter: [keys.map(() => id), keys, keys.map((k) => String(values[k])), keys.map((k) => (typeof values[k] === "number" ? (values[k] as number) : null))],
+      point: [[id], [p.index], [p.replication], [p.seed], ["error"], [null], [null], [null], [0], [null]],
+      error: [[id], ["WorkerError"], [`${err.name}: ${err.message}`]],
+    },
+    timing: { wallSeconds: 0, eventsPerSecond: 0 },
+  };
+}
+
+/** Groups finished points into transactions: at most one commit per interval (each point whole). */
+class BatchWriter {
+  private pending: PointRows[] = [];
+  private last = performance.now();
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly store: StudyStore,
+    private readonly intervalMs: number,
+  ) {}
+
+  add(rows: PointRows): void {
+    this.pending.push(rows);
+  }
+
+  async maybeFlush(): Promise<void> {
+    if (this.pending.length > 0 && performance.now() - this.last >= this.intervalMs) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    const batch = this.pending;
+    this.pending = [];
+    this.last = performance.now();
+    if (batch.length === 0) return this.chain.then(() => undefined);
+    this.chain = this.chain.then(() => this.store.insertPoints(batch));
+    await this.chain;
+  }
+}

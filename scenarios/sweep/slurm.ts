@@ -1,0 +1,53 @@
+import { resolve } from "node:path";
+import type { Sweep } from "./load-sweep.js";
+
+/** Options of {@link slurmArrayScript}. */
+export interface SlurmOptions {
+  /** Array tasks (slices); default min(points, 16). */
+  readonly tasks?: number;
+  /** Folder of the shard databases (default `<study>-shards`). */
+  readonly shardDir: string;
+  /** The study database the shards merge into (named in the printed merge command). */
+  readonly db: string;
+  /** How to invoke ccasim on the nodes (default `node <this build's cli/main.js>`). */
+  readonly ccasim: string;
+  /** Worker threads per task (`--cpus-per-task`, default 1). */
+  readonly jobs?: number;
+  /** Working directory of the tasks (default the current one). */
+  readonly workdir?: string;
+  /** Optional `--partition` and `--time`. */
+  readonly partition?: string;
+  readonly time?: string;
+}
+
+function q(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * A Slurm job-array script: task i of n runs `ccasim sweep <file> --slice i/n` into its own shard
+ * database (resuming, so a requeued task finishes its slice without redoing it). Merge the shards
+ * afterwards with `ccasim sweep merge <study.db> <shards>/shard-*.db`.
+ */
+export function slurmArrayScript(sweep: Sweep, options: SlurmOptions): string {
+  const n = Math.max(1, Math.min(options.tasks ?? Math.min(sweep.points.length, 16), sweep.points.length));
+  const jobs = Math.max(1, options.jobs ?? 1);
+  const shards = resolve(options.workdir ?? ".", options.shardDir);
+  const lines = [
+    "#!/bin/bash",
+    `#SBATCH --job-name=ccasim-${sweep.name}`,
+    `#SBATCH --array=0-${n - 1}`,
+    `#SBATCH --cpus-per-task=${jobs}`,
+    `#SBATCH --output=${shards}/slurm-%A_%a.out`,
+    ...(options.partition ? [`#SBATCH --partition=${options.partition}`] : []),
+    ...(options.time ? [`#SBATCH --time=${options.time}`] : []),
+    `# ccasim sweep ${sweep.name}: ${sweep.points.length} points in ${n} slices (study hash ${sweep.studyHash}).`,
+    `# After every task has finished:  ${options.ccasim} sweep merge ${q(resolve(options.workdir ?? ".", options.db))} ${q(shards)}/shard-*.db`,
+    "set -euo pipefail",
+    `cd ${q(resolve(options.workdir ?? "."))}`,
+    `mkdir -p ${q(shards)}`,
+    `exec ${options.ccasim} sweep ${q(resolve(sweep.file))} --slice "\${SLURM_ARRAY_TASK_ID}/${n}" --db ${q(shards)}/shard-"\${SLURM_ARRAY_TASK_ID}".db --resume --jobs "\${SLURM_CPUS_PER_TASK:-${jobs}}" --quiet`,
+    "",
+  ];
+  return lines.join("\n");
+}

@@ -1,0 +1,96 @@
+import { s, type Schema } from "../lang/index.js";
+
+/** A value an axis takes: a number or a YAML scalar string such as `256KiB` or `A2`. */
+export type AxisValue = number | string | boolean;
+
+/** `{from, to, step}`: arithmetic range, both ends included when `to` is reached exactly. */
+export interface StepRange {
+  readonly from: number | string;
+  readonly to: number | string;
+  readonly step: number | string;
+}
+
+/** `{from, to, points, log: true}` (geometric, `points` values) or `{from, to, factor}` (multiply by `factor`). */
+export interface LogRange {
+  readonly from: number | string;
+  readonly to: number | string;
+  readonly points?: number;
+  readonly factor?: number;
+  readonly log?: boolean;
+}
+
+/** One axis: a list of values or a range. */
+export type AxisSpec = readonly AxisValue[] | StepRange | LogRange;
+
+/** A distribution of the random design. */
+export type Distribution =
+  | { readonly uniform: readonly [number | string, number | string]; readonly integer?: boolean }
+  | { readonly loguniform: readonly [number | string, number | string]; readonly integer?: boolean }
+  | { readonly choice: readonly AxisValue[] };
+
+/** The `sweep:` file as validated (before expansion). */
+export interface SweepConfig {
+  /** Path of the scenario file (relative to the sweep file) or the scenario itself, inline. */
+  readonly scenario: string | Readonly<Record<string, unknown>>;
+  /** Study name (default: the sweep file's base name). */
+  readonly name?: string;
+  /** Study seed: every point's seed derives from it and the point. */
+  readonly seed: number;
+  /** Runs of every point with different seeds. */
+  readonly replications: number;
+  /** Full-factorial axes: scenario key path -> values. */
+  readonly axes: Readonly<Record<string, AxisSpec>>;
+  /** Zipped axes: each group's lists have one length and advance together. */
+  readonly zip: readonly Readonly<Record<string, readonly AxisValue[]>>[];
+  /** Random design: `n` samples of per-axis distributions (crossed with the other axes). */
+  readonly random?: { readonly n: number; readonly axes: Readonly<Record<string, Distribution>> };
+  /** Fixed overrides applied to every point (as `--set`). */
+  readonly set: Readonly<Record<string, AxisValue>>;
+}
+
+const KEY_PATTERN = "^[A-Za-z_][A-Za-z0-9_-]*(\\[\\d+\\])*(\\.[A-Za-z0-9_-]+(\\[\\d+\\])*)*$";
+const scalar = s.union([s.number(), s.string(), s.boolean()], { doc: "a number, a quantity such as 256KiB, or a name" });
+const bound = s.union([s.number(), s.string()], { doc: "a number or a quantity such as 128KiB" });
+
+/** The schema of sweep files (validated with located errors; `toJsonSchema(sweepSchema())` gives JSON Schema). */
+export function sweepSchema(): Schema {
+  const stepRange = s.object({ from: bound, to: bound, step: bound }, { doc: "arithmetic range from..to by step" });
+  const logRange = s.object(
+    {
+      from: bound,
+      to: bound,
+      points: s.optional(s.integer({ min: 2, doc: "number of values, spaced evenly on a log scale" })),
+      factor: s.optional(s.number({ min: 1, doc: "ratio between successive values (e.g. 2)" })),
+      log: s.optional(s.boolean({ doc: "true: geometric spacing" })),
+    },
+    { doc: "geometric range: {from, to, points, log: true} or {from, to, factor}" },
+  );
+  const axis = s.union([s.array(scalar, { minItems: 1 }), stepRange, logRange], { doc: "a list of values or a range" });
+  const pair = s.array(bound, { minItems: 2, maxItems: 2 });
+  const distribution = s.union(
+    [
+      s.object({ uniform: pair, integer: s.optional(s.boolean()) }, { doc: "uniform between two bounds" }),
+      s.object({ loguniform: pair, integer: s.optional(s.boolean()) }, { doc: "log-uniform between two positive bounds" }),
+      s.object({ choice: s.array(scalar, { minItems: 1 }) }, { doc: "one of the listed values, equally likely" }),
+    ],
+    { doc: "a distribution: {uniform: [a, b]}, {loguniform: [a, b]} or {choice: [...]}" },
+  );
+  return s.object(
+    {
+      scenario: s.union([s.string(), s.record(s.any())], { doc: "scenario file (relative to this file) or the scenario inline" }),
+      name: s.optional(s.string({ pattern: "^[A-Za-z_][A-Za-z0-9_.-]*$", doc: "study name" })),
+      seed: s.optional(s.integer({ min: 0, max: 2 ** 31 - 1, doc: "study seed; every point's seed derives from it" }), 1),
+      replications: s.optional(s.integer({ min: 1, doc: "runs of each point, each with its own seed" }), 1),
+      axes: s.optional(s.record(axis, { keyPattern: KEY_PATTERN, doc: "full-factorial axes: scenario key -> values" }), {}),
+      zip: s.optional(s.array(s.record(s.array(scalar, { minItems: 1 }), { keyPattern: KEY_PATTERN })), []),
+      random: s.optional(
+        s.object({
+          n: s.integer({ min: 1, doc: "number of samples" }),
+          axes: s.record(distribution, { keyPattern: KEY_PATTERN }),
+        }),
+      ),
+      set: s.optional(s.record(scalar, { keyPattern: KEY_PATTERN, doc: "fixed overrides for every point" }), {}),
+    },
+    { required: ["scenario"], doc: "A parameter sweep over a scenario" },
+  );
+}

@@ -1,0 +1,81 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../../cli/main.js";
+
+const dir = mkdtempSync(join(tmpdir(), "ccasim-sweep-cli-"));
+const db = join(dir, "small.db");
+const SWEEP = "test/scenarios/sweeps/small.sweep.yaml";
+
+async function run(args: string[]) {
+  let out = "";
+  let err = "";
+  const code = await main(args, { out: (s) => (out += s), err: (s) => (err += s) });
+  return { code, out, err };
+}
+
+beforeAll(async () => {
+  const r = await run(["sweep", SWEEP, "--db", db, "--quiet"]);
+  expect(r.code, r.err).toBe(0);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("ccasim sweep and query", () => {
+  it("lists the points with ids and seeds", async () => {
+    const r = await run(["sweep", SWEEP, "--list"]);
+    expect(r.code).toBe(0);
+    expect(r.out.split("\n").filter((l) => /^\s+\d+\s+[0-9a-f]{16}\s+seed/.test(l))).toHaveLength(12);
+  });
+
+  it("re-runs one point alone with the same result as the sweep stored", async () => {
+    const r = await run(["sweep", SWEEP, "--point", "5", "--out", join(dir, "p5")]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain("same as: ccasim run");
+    const summary = JSON.parse(readFileSync(join(dir, "p5", "summary.json"), "utf8")) as { simulatedTime: number; seed: number; events: number };
+    const q = await run(["query", db, "SELECT seed, simulated_time, events FROM point WHERE point_index = 5", "--json"]);
+    expect(JSON.parse(q.out)).toEqual([{ seed: summary.seed, simulated_time: summary.simulatedTime, events: summary.events }]);
+  });
+
+  it("prints query results as a table, CSV and JSON, and counts the tables without SQL", async () => {
+    const sql = "SELECT status, count(*) AS n FROM point GROUP BY status";
+    expect((await run(["query", db, sql])).out).toMatch(/status\s+n\n-+\s+-+\nok\s+12\n\(1 row\)/);
+    expect((await run(["query", db, sql, "--csv"])).out).toBe("status,n\nok,12\n");
+    expect(JSON.parse((await run(["query", db, sql, "--json"])).out)).toEqual([{ status: "ok", n: 12 }]);
+    expect((await run(["query", db])).out).toMatch(/point\s+12/);
+  });
+
+  it("exports to Parquet with --out", async () => {
+    const file = join(dir, "records.parquet");
+    const r = await run(["query", db, "SELECT * FROM record", "--out", file]);
+    expect(r.code).toBe(0);
+    expect(readFileSync(file).subarray(0, 4).toString()).toBe("PAR1");
+  });
+
+  it("exits 2 for bad SQL, a missing database and a second run without --resume", async () => {
+    expect((await run(["query", db, "SELEC 1"])).code).toBe(2);
+    expect((await run(["query", join(dir, "nope.db"), "SELECT 1"])).code).toBe(2);
+    const again = await run(["sweep", SWEEP, "--db", db, "--quiet"]);
+    expect(again.code).toBe(2);
+    expect(again.err).toContain("--resume");
+  });
+
+  it("emits a Slurm job array that runs one slice per task into its own shard", async () => {
+    const r = await run(["sweep", SWEEP, "--emit", "slurm", "--tasks", "4", "--db", join(dir, "s.db"), "--ccasim", "ccasim"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^#!\/bin\/bash\n/);
+    expect(r.out).toContain("#SBATCH --array=0-3");
+    expect(r.out).toContain('--slice "${SLURM_ARRAY_TASK_ID}/4"');
+    expect(r.out).toMatch(/shard-"\$\{SLURM_ARRAY_TASK_ID\}"\.db --resume/);
+    expect(r.out).toContain("ccasim sweep merge");
+  });
+
+  it("merges shards idempotently", async () => {
+    for (const i of [0, 1]) expect((await run(["sweep", SWEEP, "--slice", `${i}/2`, "--db", join(dir, `shard-${i}.db`), "--quiet"])).code).toBe(0);
+    const shards = [0, 1].map((i) => join(dir, `shard-${i}.db`));
+    const first = await run(["sweep", "merge", join(dir, "merged.db"), ...shards]);
+    expect(first.out).toContain("12 points added, 0 already present, 12 points in the study");
+    const second = await run(["sweep", "merge", join(dir, "merged.db"), ...shards]);
+    expect(second.out).toContain("0 points added, 12 already present, 12 points in the study");
+  });
+});

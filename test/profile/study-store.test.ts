@@ -1,0 +1,136 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { pointRows, StudyStore, studyDigest, type PointOutcome, type PointRows } from "../../profile/study/index.js";
+import { TrialBuilder } from "../../profile/index.js";
+
+const dir = mkdtempSync(join(tmpdir(), "ccasim-store-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function outcome(k: number): PointOutcome {
+  const b = new TrialBuilder({ metrics: ["TIME"] });
+  const th = b.addThread(0);
+  b.setValues(th, b.timer("main"), { calls: 1, subroutines: 2, exclusive: [10 * k], inclusive: [30 * k] });
+  b.setValues(th, b.callpath(["main", "work"]), { calls: 2, exclusive: [20 * k], inclusive: [20 * k] });
+  return {
+    ok: true,
+    trial: b.build(),
+    records: [
+      { component: "A", port: "work", method: "run", rank: 0, parameters: { Q: 100 * k, mode: "strided" }, start: 0, wallTime: 5 * k, mpiTime: 0, computeTime: 5 * k, counters: { PAPI_TOT_CYC: 1000 * k } },
+      { component: "A", port: "work", method: "run", rank: 0, parameters: { Q: 200 * k, mode: "sequential" }, start: 5, wallTime: 7 * k, mpiTime: 1, computeTime: 6 * k, counters: { PAPI_TOT_CYC: 1500 * k } },
+    ],
+    simulatedTime: 30 * k,
+    events: 10 * k,
+    invocations: 3,
+    summary: { k },
+    wallSeconds: 0.01 * k,
+  };
+}
+
+const rowsOf = (k: number, id = `p${k}`): PointRows => pointRows({ id, index: k, replication: 0, seed: 100 + k, values: { "machine.l2.size": 1024 * k, impl: "A1" } }, outcome(k));
+
+describe("the study store", () => {
+  it("stores a point's profile values, records and parameters in TAUdb-like tables", async () => {
+    const store = await StudyStore.open(join(dir, "a.db"), { create: true });
+    try {
+      expect(await store.insertPoints([rowsOf(1), rowsOf(2)])).toBe(2);
+      const q = async (sql: string) => (await store.query(sql)).rows;
+      expect(await q(`SELECT point_id, point_index, seed, status, simulated_time, record_count FROM point ORDER BY point_id`)).toEqual([
+        ["p1", 1, 101, "ok", 30, 2],
+        ["p2", 2, 102, "ok", 60, 2],
+      ]);
+      expect(await q(`SELECT name, value, numeric_value FROM parameter WHERE point_id = 'p2' ORDER BY name`)).toEqual([
+        ["impl", "A1", null],
+        ["machine.l2.size", "2048", 2048],
+      ]);
+      expect(await q(`SELECT t.name, v.inclusive, v.exclusive, v.calls FROM timer_value v JOIN timer t USING (point_id, timer_index) WHERE point_id = 'p1' ORDER BY t.name`)).toEqual([
+        ["main", 30, 10, 1],
+        ["main => work", 20, 20, 2],
+      ]);
+      expect(await q(`SELECT depth, leaf, parent FROM callpath WHERE point_id = 'p1'`)).toEqual([[2, "work", "main"]]);
+      expect(await q(`SELECT name, value FROM record_parameter WHERE point_id = 'p1' AND record_index = 0 ORDER BY name`)).toEqual([
+        ["Q", "100"],
+        ["mode", "strided"],
+      ]);
+      expect(await q(`SELECT sum(value) FROM record_counter WHERE point_id = 'p2'`)).toEqual([[5000]]);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("skips points already stored, so storing twice changes nothing", async () => {
+    const store = await StudyStore.open(join(dir, "a.db"));
+    try {
+      const before = await studyDigest(store);
+      expect(await store.insertPoints([rowsOf(2), rowsOf(1), rowsOf(3)])).toBe(1);
+      expect(await store.insertPoints([rowsOf(3), rowsOf(3)])).toBe(0);
+      const after = await studyDigest(store);
+      expect(after.point.rows).toBe(3);
+      expect(after.record.rows).toBe(before.record.rows + 2);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("stores nothing of a batch that fails part-way", async () => {
+    const store = await StudyStore.open(join(dir, "b.db"), { create: true });
+    try {
+      const broken: PointRows = { ...rowsOf(5), tables: { ...rowsOf(5).tables, record: [["p5"], ["not an integer"]] } };
+      await expect(store.insertPoints([rowsOf(4), broken])).rejects.toThrow();
+      expect((await store.query(`SELECT count(*) FROM point`)).rows).toEqual([[0]]);
+      expect((await store.query(`SELECT count(*) FROM record`)).rows).toEqual([[0]]);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("records a failed point with its error", async () => {
+    const store = await StudyStore.open(join(dir, "c.db"), { create: true });
+    try {
+      await store.insertPoints([pointRows({ id: "bad", index: 0, replication: 0, seed: 1, values: { x: 1 } }, { ok: false, kind: "MpiDeadlockError", message: "rank 0 waits forever", wallSeconds: 0 })]);
+      expect((await store.query(`SELECT p.status, e.kind, e.message FROM point p JOIN error e USING (point_id)`)).rows).toEqual([["error", "MpiDeadlockError", "rank 0 waits forever"]]);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("exports queries and tables to CSV and Parquet", async () => {
+    const store = await StudyStore.open(join(dir, "a.db"), { readOnly: true });
+    try {
+      await store.exportQuery(`SELECT point_id, simulated_time FROM point ORDER BY point_id`, join(dir, "points.csv"));
+      expect(readFileSync(join(dir, "points.csv"), "utf8").trim().split("\n")).toEqual(["point_id,simulated_time", "p1,30.0", "p2,60.0", "p3,90.0"]);
+      await store.exportQuery("record", join(dir, "records.parquet"));
+      expect(readFileSync(join(dir, "records.parquet")).subarray(0, 4).toString()).toBe("PAR1");
+      expect(statSync(join(dir, "records.parquet")).size).toBeGreaterThan(100);
+      const back = await store.query(`SELECT count(*) FROM '${join(dir, "records.parquet")}'`);
+      expect(back.rows).toEqual([[6]]);
+      await expect(store.exportQuery("record", join(dir, "x.xlsx"))).rejects.toThrow(/parquet or \.csv/);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("reports bad SQL and a missing database as input errors", async () => {
+    await expect(StudyStore.open(join(dir, "missing.db"))).rejects.toMatchObject({ isInputError: true });
+    const store = await StudyStore.open(join(dir, "a.db"), { readOnly: true });
+    try {
+      await expect(store.query("SELEC 1")).rejects.toMatchObject({ isInputError: true, name: "StudyError" });
+    } finally {
+      store.close();
+    }
+  });
+});
+
+describe("the study schema documentation", () => {
+  it("documents every table and column of the study database", async () => {
+    const { STUDY_TABLES, TIMING_TABLE, META_TABLE } = await import("../../profile/study/index.js");
+    const doc = readFileSync("docs/study-schema.md", "utf8");
+    for (const t of [...STUDY_TABLES, TIMING_TABLE, META_TABLE]) {
+      const at = doc.indexOf(`### \`${t.name}\``);
+      expect(at, t.name).toBeGreaterThan(0);
+      const section = doc.slice(at, doc.indexOf("###", at + 4) === -1 ? undefined : doc.indexOf("###", at + 4));
+      for (const c of t.columns) expect(section, `${t.name}.${c.name}`).toContain(`| \`${c.name}\` | ${c.type} |`);
+    }
+  });
+});

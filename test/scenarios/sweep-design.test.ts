@@ -1,0 +1,145 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { ScenarioErrors } from "../../scenarios/lang/index.js";
+import { canonicalPoint, loadSweep, loadSweepText, pointId, pointRunCommand, pointSeed, type Sweep } from "../../scenarios/sweep/index.js";
+
+const KM = "scenarios/known-models.yaml";
+const sweepOf = (body: string): Sweep => loadSweepText(`scenario: ${KM}\n${body}`, "study.sweep.yaml");
+const values = (sw: Sweep, key: string) => [...new Set(sw.points.map((p) => p.values[key]))];
+
+function errorOf(body: string): ScenarioErrors {
+  try {
+    sweepOf(body);
+  } catch (e) {
+    if (e instanceof ScenarioErrors) return e;
+    throw e;
+  }
+  throw new Error("expected the sweep to be rejected");
+}
+
+describe("sweep designs", () => {
+  it("crosses list axes with the last axis varying fastest and replications innermost", () => {
+    const sw = sweepOf("replications: 2\naxes:\n  workload.x: [1, 2]\n  assembly.components.A.params.implementation: [A1, A2]\n");
+    expect(sw.points).toHaveLength(8);
+    expect(sw.points.map((p) => [p.values["workload.x"], p.values["assembly.components.A.params.implementation"], p.replication])).toEqual([
+      [1, "A1", 0], [1, "A1", 1], [1, "A2", 0], [1, "A2", 1], [2, "A1", 0], [2, "A1", 1], [2, "A2", 0], [2, "A2", 1],
+    ]);
+    expect(sw.points.map((p) => p.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it("expands arithmetic, factor and log ranges, in base units when the bounds carry units", () => {
+    const sw = sweepOf(
+      "axes:\n  workload.x: { from: 0.5, to: 2, step: 0.5 }\n  machine.l2.size: { from: 128KiB, to: 1MiB, factor: 2 }\n  workload.q: { from: 10, to: 1000, points: 3, log: true }\n",
+    );
+    expect(values(sw, "workload.x")).toEqual([0.5, 1, 1.5, 2]);
+    expect(values(sw, "machine.l2.size")).toEqual([131072, 262144, 524288, 1048576]);
+    expect(values(sw, "workload.q")).toEqual([10, 100, 1000]);
+    expect(sw.points).toHaveLength(4 * 4 * 3);
+  });
+
+  it("keeps the unit of non-byte quantities as the base unit", () => {
+    const sw = sweepOf("axes:\n  machine.clock: { from: 1GHz, to: 2GHz, step: 0.5GHz }\n");
+    expect(values(sw, "machine.clock")).toEqual(["1000000000Hz", "1500000000Hz", "2000000000Hz"]);
+  });
+
+  it("advances zipped lists together", () => {
+    const sw = sweepOf("zip:\n  - { workload.x: [1, 2, 3], workload.iterations: [30, 20, 10] }\n");
+    expect(sw.points.map((p) => [p.values["workload.x"], p.values["workload.iterations"]])).toEqual([[1, 30], [2, 20], [3, 10]]);
+  });
+
+  it("draws the random design from the study seed: same seed, same samples; another seed, others", () => {
+    const body = (seed: number) => `seed: ${seed}\nrandom:\n  n: 6\n  axes:\n    workload.x: { uniform: [1, 5] }\n    workload.iterations: { loguniform: [10, 1000], integer: true }\n    assembly.components.A.params.implementation: { choice: [A1, A2] }\n`;
+    const a = sweepOf(body(5));
+    expect(a.points).toHaveLength(6);
+    expect(sweepOf(body(5)).points).toEqual(a.points);
+    expect(sweepOf(body(6)).points.map((p) => p.values)).not.toEqual(a.points.map((p) => p.values));
+    for (const p of a.points) {
+      expect(p.values["workload.x"]).toBeGreaterThanOrEqual(1);
+      expect(p.values["workload.x"]).toBeLessThan(5);
+      expect(Number.isInteger(p.values["workload.iterations"])).toBe(true);
+      expect(["A1", "A2"]).toContain(p.values["assembly.components.A.params.implementation"]);
+    }
+  });
+
+  it("gives every point a seed that depends only on the study seed and the point", () => {
+    const a = sweepOf("seed: 9\naxes:\n  workload.x: [1, 2, 3]\n");
+    const b = sweepOf("seed: 9\naxes:\n  workload.x: [3, 1]\n  workload.iterations: [100]\n".replace("  workload.iterations: [100]\n", ""));
+    const seedOf = (sw: Sweep, x: number) => sw.points.find((p) => p.values["workload.x"] === x)!.seed;
+    expect(seedOf(b, 3)).toBe(seedOf(a, 3));
+    expect(seedOf(b, 1)).toBe(seedOf(a, 1));
+    expect(new Set(a.points.map((p) => p.seed)).size).toBe(3);
+    expect(sweepOf("seed: 10\naxes:\n  workload.x: [1, 2, 3]\n").points[0].seed).not.toBe(a.points[0].seed);
+  });
+
+  it("hashes points canonically: key order does not matter, values and replication do", () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), fc.oneof(fc.integer(), fc.string({ maxLength: 5 }))), fc.nat(3), (vals, rep) => {
+        const reversed = Object.fromEntries(Object.entries(vals).reverse());
+        expect(canonicalPoint(reversed, rep)).toBe(canonicalPoint(vals, rep));
+        expect(pointId(reversed, rep)).toBe(pointId(vals, rep));
+        expect(pointSeed(1, reversed, rep)).toBe(pointSeed(1, vals, rep));
+        expect(pointId(vals, rep + 1)).not.toBe(pointId(vals, rep));
+        const s = pointSeed(1, vals, rep);
+        expect(Number.isInteger(s) && s >= 0 && s < 2 ** 31).toBe(true);
+      }),
+    );
+  });
+
+  it("prints the ccasim run command that re-runs a point with its overrides and seed", () => {
+    const sw = loadSweep("test/scenarios/sweeps/small.sweep.yaml");
+    const p = sw.points[3];
+    const cmd = pointRunCommand(sw, p);
+    expect(cmd).toContain("known-models.yaml");
+    expect(cmd).toContain("--set workload.iterations=5");
+    expect(cmd).toContain(`--set assembly.components.A.params.implementation=${p.values["assembly.components.A.params.implementation"]}`);
+    expect(cmd).toContain(`--seed ${p.seed}`);
+  });
+
+  it("changes the study hash when the scenario, the points or the seed change", () => {
+    const a = sweepOf("axes:\n  workload.x: [1, 2]\n");
+    expect(sweepOf("axes:\n  workload.x: [1, 2]\n").studyHash).toBe(a.studyHash);
+    expect(sweepOf("axes:\n  workload.x: [1, 3]\n").studyHash).not.toBe(a.studyHash);
+    expect(sweepOf("seed: 2\naxes:\n  workload.x: [1, 2]\n").studyHash).not.toBe(a.studyHash);
+  });
+});
+
+describe("sweep file errors", () => {
+  it("names file, line and key of a schema error", () => {
+    const e = errorOf("replications: 0\n");
+    expect(e.message).toMatch(/study\.sweep\.yaml:2:\d+: replications: /);
+  });
+
+  it("rejects zipped lists of different lengths at the offending key", () => {
+    const e = errorOf("zip:\n  - workload.x: [1, 2]\n    workload.iterations: [5]\n");
+    expect(e.errors[0].line).toBe(4);
+    expect(e.errors[0].path).toBe(`zip[0]["workload.iterations"]`);
+    expect(e.message).toContain("one length");
+  });
+
+  it("rejects a key swept twice", () => {
+    const e = errorOf("axes:\n  workload.x: [1]\nzip:\n  - { workload.x: [2] }\n");
+    expect(e.message).toContain("swept twice");
+    expect(e.errors[0].line).toBe(5);
+  });
+
+  it("rejects a range without step, factor or points, and unreadable bounds", () => {
+    expect(errorOf("axes:\n  workload.x: { from: 1, to: 3 }\n").message).toContain("needs 'step'");
+    const e = errorOf("axes:\n  workload.x: { from: 1, to: 3pints, step: 1 }\n");
+    expect(e.errors[0].path).toBe(`axes["workload.x"].to`);
+    expect(e.errors[0].line).toBe(3);
+  });
+
+  it("names the scenario file that cannot be read", () => {
+    const e = (() => {
+      try {
+        loadSweepText("scenario: nowhere.yaml\n", "test/x.sweep.yaml");
+      } catch (err) {
+        return err as ScenarioErrors;
+      }
+      throw new Error("expected an error");
+    })();
+    expect(e.isInputError).toBe(true);
+    expect(e.message).toContain("nowhere.yaml");
+    expect(e.errors[0].line).toBe(1);
+  });
+});

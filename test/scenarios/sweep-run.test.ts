@@ -1,0 +1,115 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { StudyStore, studyDigest } from "../../profile/study/index.js";
+import { loadSweep, runSweep, slicePoints } from "../../scenarios/sweep/index.js";
+
+const dir = mkdtempSync(join(tmpdir(), "ccasim-sweep-run-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const small = loadSweep("test/scenarios/sweeps/small.sweep.yaml");
+
+async function digestOf(db: string) {
+  const store = await StudyStore.open(db, { readOnly: true });
+  try {
+    return await studyDigest(store);
+  } finally {
+    store.close();
+  }
+}
+
+async function queryOf(db: string, sql: string) {
+  const store = await StudyStore.open(db, { readOnly: true });
+  try {
+    return (await store.query(sql)).rows;
+  } finally {
+    store.close();
+  }
+}
+
+describe("running a sweep into a study", () => {
+  it("gives identical database contents with 1 and 2 worker threads", async () => {
+    const one = join(dir, "one.db");
+    const two = join(dir, "two.db");
+    const a = await runSweep(small, { db: one, jobs: 1 });
+    const b = await runSweep(small, { db: two, jobs: 2 });
+    expect(a.ran).toBe(12);
+    expect(b.ran).toBe(12);
+    expect(a.onWorkers).toBe(0);
+    expect(b.onWorkers).toBeGreaterThan(0);
+    const da = await digestOf(one);
+    expect(da.point.rows).toBe(12);
+    expect(da.record.rows).toBeGreaterThan(0);
+    expect(da.timer_value.rows).toBeGreaterThan(0);
+    expect(await digestOf(two)).toEqual(da);
+  });
+
+  it("stores each point's values, seed and the records the model predicts", async () => {
+    const db = join(dir, "one.db");
+    const rows = await queryOf(
+      db,
+      `SELECT x.numeric_value AS x, i.value AS impl, avg(r.compute_time) AS t
+       FROM record r JOIN parameter x ON x.point_id = r.point_id AND x.name = 'workload.x'
+       JOIN parameter i ON i.point_id = r.point_id AND i.name = 'assembly.components.A.params.implementation'
+       WHERE r.component = 'A' GROUP BY ALL ORDER BY impl, x`,
+    );
+    // A1 costs 2x, A2 costs x^2 (microseconds), plus C's 0.01x inside A's inclusive time.
+    const expected = (impl: string, x: number) => (impl === "A1" ? 2 * x : x * x);
+    for (const [x, impl, t] of rows as [number, string, number][]) expect(t).toBeGreaterThanOrEqual(expected(impl, x) * 0.99);
+    expect(rows).toHaveLength(6);
+    const seeds = await queryOf(db, `SELECT point_index, seed FROM point ORDER BY point_index`);
+    expect(seeds).toEqual(small.points.map((p) => [p.index, p.seed]));
+  });
+
+  it("records failing points with their error and runs the others", async () => {
+    const bad = loadSweep("test/scenarios/sweeps/with-bad-point.sweep.yaml");
+    const db = join(dir, "bad.db");
+    const s = await runSweep(bad, { db, jobs: 1 });
+    expect(s.ran).toBe(4);
+    expect(s.failed).toBe(2);
+    const rows = await queryOf(db, `SELECT p.status, e.kind, e.message FROM point p LEFT JOIN error e USING (point_id) ORDER BY p.point_index`);
+    expect(rows.map((r) => r[0])).toEqual(["ok", "error", "ok", "error"]);
+    expect(String(rows[1][2])).toContain("A9");
+    expect(rows[1][1]).toBe("ScenarioErrors");
+  });
+
+  it("refuses to rerun a stored study without resume, and resumes without duplicating", async () => {
+    const db = join(dir, "resume.db");
+    await runSweep(small, { db, only: [0, 1, 2, 3] });
+    await expect(runSweep(small, { db })).rejects.toThrow(/--resume/);
+    const r = await runSweep(small, { db, resume: true });
+    expect(r.skipped).toBe(4);
+    expect(r.ran).toBe(8);
+    const again = await runSweep(small, { db, resume: true });
+    expect(again.ran).toBe(0);
+    expect(await queryOf(db, `SELECT count(*), count(DISTINCT point_id) FROM point`)).toEqual([[12, 12]]);
+    expect(await digestOf(db)).toEqual(await digestOf(join(dir, "one.db")));
+  });
+
+  it("refuses a database that holds another study", async () => {
+    const other = loadSweep("test/scenarios/sweeps/with-bad-point.sweep.yaml");
+    await expect(runSweep(other, { db: join(dir, "one.db"), resume: true })).rejects.toThrow(/another study/);
+  });
+
+  it("splits the points into disjoint slices that cover the sweep, and merges them to the same study", async () => {
+    const parts = [0, 1, 2].map((i) => slicePoints(small.points, { index: i, count: 3 }).map((p) => p.index));
+    expect(parts.flat().sort((a, b) => a - b)).toEqual(small.points.map((p) => p.index));
+    const shards = [];
+    for (let i = 0; i < 3; i++) {
+      const db = join(dir, `shard-${i}.db`);
+      await runSweep(small, { db, slice: { index: i, count: 3 } });
+      shards.push(db);
+    }
+    const merged = await StudyStore.open(join(dir, "merged.db"), { create: true });
+    try {
+      const added = [];
+      for (const s of shards) added.push((await merged.mergeShard(s)).added);
+      expect(added).toEqual(parts.map((p) => p.length));
+      expect((await merged.mergeShard(shards[1])).added).toBe(0);
+      expect(await studyDigest(merged)).toEqual(await digestOf(join(dir, "one.db")));
+      await expect(merged.mergeShard(join(dir, "bad.db"))).rejects.toThrow(/another study/);
+    } finally {
+      merged.close();
+    }
+  });
+});
