@@ -81,3 +81,56 @@ export class Chunks {
     return i === this.k - 1 ? this.last : this.base;
   }
 }
+
+/** Where a recursive-halving reduce-scatter left a rank: its chunk window, for the phase after it. */
+export interface HalvingState {
+  sendIdx: number;
+  recvIdx: number;
+  lastIdx: number;
+}
+
+/**
+ * The reduce-scatter by recursive halving shared by Rabenseifner's allreduce and reduce: among
+ * `m = 2^k` surviving ranks (numbered `newrank`), each step exchanges half of the current chunk
+ * window with the partner `newrank ^ mask` and reduces what it receives. `peerOf` maps a survivor
+ * number back to its rank in `c`.
+ * @returns the chunk window the following gather or allgather phase starts from
+ */
+export function* reduceScatterHalving(
+  c: Comm,
+  ch: Chunks,
+  newrank: number,
+  m: number,
+  peerOf: (survivor: number) => number,
+  tag: number,
+): MpiCall<HalvingState> {
+  let sendIdx = 0;
+  let recvIdx = 0;
+  let lastIdx = m;
+  let mask = 1;
+  while (mask < m) {
+    const newdst = newrank ^ mask;
+    const half = m / (mask * 2);
+    let sb: number;
+    let rb: number;
+    if (newrank < newdst) {
+      sendIdx = recvIdx + half;
+      sb = ch.range(sendIdx, lastIdx);
+      rb = ch.range(recvIdx, sendIdx);
+    } else {
+      recvIdx = sendIdx + half;
+      sb = ch.range(sendIdx, recvIdx);
+      rb = ch.range(recvIdx, lastIdx);
+    }
+    const peer = peerOf(newdst);
+    const r = c.collRecv(peer, tag, rb);
+    const s = c.collSend(peer, tag, sb);
+    const ev = c.collWait(r, s, rb);
+    if (ev !== null) yield ev;
+    c.collRelease(r, s);
+    sendIdx = recvIdx;
+    mask <<= 1;
+    if (mask < m) lastIdx = recvIdx + m / mask;
+  }
+  return { sendIdx, recvIdx, lastIdx };
+}

@@ -1,6 +1,6 @@
 import type { Comm, MpiCall } from "../comm.js";
 import type { ExchangeProgram, ExchangeStep } from "../world.js";
-import { Chunks, TAG, pof2, registerCollective } from "./algorithm.js";
+import { Chunks, TAG, pof2, reduceScatterHalving, registerCollective } from "./algorithm.js";
 
 /** Exchanges `sb` bytes out and `rb` bytes in with `peer`, then reduces `reduceBytes`. */
 function* exchange(c: Comm, peer: number, sb: number, rb: number, reduceBytes: number): MpiCall {
@@ -89,30 +89,8 @@ export function* rabenseifnerAllreduce(c: Comm, bytes: number): MpiCall {
   const newrank = yield* foldIn(c, bytes, rem);
   if (newrank >= 0) {
     const ch = new Chunks(bytes, m, c.world.collectives.elementBytes);
-    let sendIdx = 0;
-    let recvIdx = 0;
-    let lastIdx = m;
-    let mask = 1;
-    while (mask < m) {
-      const newdst = newrank ^ mask;
-      const half = m / (mask * 2);
-      let sb: number;
-      let rb: number;
-      if (newrank < newdst) {
-        sendIdx = recvIdx + half;
-        sb = ch.range(sendIdx, lastIdx);
-        rb = ch.range(recvIdx, sendIdx);
-      } else {
-        recvIdx = sendIdx + half;
-        sb = ch.range(sendIdx, recvIdx);
-        rb = ch.range(recvIdx, lastIdx);
-      }
-      yield* exchange(c, realRank(newdst, rem), sb, rb, rb);
-      sendIdx = recvIdx;
-      mask <<= 1;
-      if (mask < m) lastIdx = recvIdx + m / mask;
-    }
-    mask >>= 1;
+    let { sendIdx, recvIdx, lastIdx } = yield* reduceScatterHalving(c, ch, newrank, m, (nr) => realRank(nr, rem), TAG.allreduce);
+    let mask = m >> 1;
     while (mask > 0) {
       const newdst = newrank ^ mask;
       const half = m / (mask * 2);

@@ -1,5 +1,5 @@
 import type { Comm, MpiCall } from "../comm.js";
-import { Chunks, TAG, pof2, registerCollective } from "./algorithm.js";
+import { Chunks, TAG, pof2, reduceScatterHalving, registerCollective } from "./algorithm.js";
 
 /**
  * Binomial-tree reduce (MPICH's MPI_Reduce for commutative operations): at step k a rank whose
@@ -63,37 +63,10 @@ export function* reduceScatterGatherReduce(c: Comm, bytes: number, root: number)
   const newroot = gatherer < 2 * rem ? gatherer >> 1 : gatherer - rem;
   if (newrank >= 0) {
     const ch = new Chunks(bytes, m, c.world.collectives.elementBytes);
-    let sendIdx = 0;
-    let recvIdx = 0;
-    let lastIdx = m;
-    let mask = 1;
-    while (mask < m) {
-      const newdst = newrank ^ mask;
-      const half = m / (mask * 2);
-      let sb: number;
-      let rb: number;
-      if (newrank < newdst) {
-        sendIdx = recvIdx + half;
-        sb = ch.range(sendIdx, lastIdx);
-        rb = ch.range(recvIdx, sendIdx);
-      } else {
-        recvIdx = sendIdx + half;
-        sb = ch.range(sendIdx, recvIdx);
-        rb = ch.range(recvIdx, lastIdx);
-      }
-      const peer = real(newdst);
-      const r = c.collRecv(peer, TAG.reduce, rb);
-      const s = c.collSend(peer, TAG.reduce, sb);
-      const ev = c.collWait(r, s, rb);
-      if (ev !== null) yield ev;
-      c.collRelease(r, s);
-      sendIdx = recvIdx;
-      mask <<= 1;
-      if (mask < m) lastIdx = recvIdx + m / mask;
-    }
+    let { sendIdx, recvIdx, lastIdx } = yield* reduceScatterHalving(c, ch, newrank, m, real, TAG.reduce);
     // Binomial gather towards newroot, undoing the halving.
     let j = Math.log2(m) - 1;
-    mask = m >> 1;
+    let mask = m >> 1;
     while (mask > 0) {
       const newdst = newrank ^ mask;
       const half = m / (mask * 2);
