@@ -8,7 +8,7 @@ import {
   type NetworkSpec,
   type ResolvedNetwork,
 } from "../machine/index.js";
-import { machinePresets, resolveMachine } from "../machine/index.js";
+import { backgroundLoadModels, machinePresets, pointToPointModels, resolveMachine } from "../machine/index.js";
 import type { ParamDoc } from "../engine/index.js";
 import { parseQuantity, type KeyPath } from "./lang/index.js";
 import type { ScenarioConfig } from "./scenario-schema.js";
@@ -98,27 +98,39 @@ function keyToPath(key: string): KeyPath {
 }
 
 /**
- * Network parameters may be written with units (`alpha: 30us`, `beta: ...`, `bandwidth: 100MB/s`,
- * `eagerLimit: 64KiB`); the network layer takes base units. Strings are converted by the
- * dimension their name implies.
+ * Network parameters may be written with units (`alpha: 30us`, `bandwidth: 100MB/s`,
+ * `eagerLimit: 64KiB`); the network layer takes base units. Each value is converted by the
+ * dimension its model's parameter documentation declares (the same docs the network layer
+ * validates against), so a new model's parameters need nothing here.
  */
 function convertNetworkUnits(raw: Record<string, unknown>): Record<string, unknown> {
-  const conv = (v: unknown, key: string): unknown => {
-    if (typeof v !== "string") return v;
-    const dim = /bandwidth|Bandwidth/.test(key)
-      ? "bandwidth"
-      : /limit|Limit|bytes|Bytes|size|Size/.test(key)
-        ? "bytes"
-        : /^(alpha|L|o|g|latency|overhead|gap|.*Latency|period|meanPeriod)$/.test(key)
-          ? "time"
-          : undefined;
-    return dim ? parseQuantity(v, dim) : v;
+  const out: Record<string, unknown> = { ...raw };
+  const byDocs = (values: unknown, docs: readonly ParamDoc[] | undefined): unknown => {
+    if (values === null || typeof values !== "object" || Array.isArray(values) || !docs) return values;
+    const converted: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(values)) {
+      const doc = docs.find((d) => d.name === k);
+      converted[k] = doc?.type === "quantity" && typeof v === "string" ? parseQuantity(v, doc.dimension!) : v;
+    }
+    return converted;
   };
-  const walk = (o: unknown, key = ""): unknown => {
-    if (o === null || typeof o !== "object" || Array.isArray(o)) return conv(o, key);
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(o)) out[k] = walk(v, k);
-    return out;
+  const docsOf = (registry: { has(n: string): boolean; get(n: string): { params: readonly ParamDoc[] } }, model: unknown, fallback: string) => {
+    const name = typeof model === "string" ? model : fallback;
+    return registry.has(name) ? registry.get(name).params : undefined;
   };
-  return walk(raw) as Record<string, unknown>;
+  out.params = byDocs(raw.params, docsOf(pointToPointModels, raw.model, "hockney"));
+  for (const key of ["eagerLimit", "controlBytes"])
+    if (typeof raw[key] === "string") out[key] = parseQuantity(raw[key], "bytes");
+  for (const [key, registry, fallback] of [
+    ["intraNode", pointToPointModels, "hockney"],
+    ["load", backgroundLoadModels, "none"],
+  ] as const) {
+    const section = raw[key];
+    if (section !== null && typeof section === "object" && !Array.isArray(section)) {
+      const sec = section as Record<string, unknown>;
+      out[key] = { ...sec, params: byDocs(sec.params, docsOf(registry, sec.model, fallback)) };
+    }
+  }
+  for (const k of Object.keys(out)) if (out[k] === undefined) delete out[k];
+  return out;
 }

@@ -87,6 +87,9 @@ export interface HalvingState {
   sendIdx: number;
   recvIdx: number;
   lastIdx: number;
+  /** Bytes to send and to receive in the current step of {@link undoHalvingStep}. */
+  sendBytes: number;
+  recvBytes: number;
 }
 
 /**
@@ -132,5 +135,26 @@ export function* reduceScatterHalving(
     mask <<= 1;
     if (mask < m) lastIdx = recvIdx + m / mask;
   }
-  return { sendIdx, recvIdx, lastIdx };
+  return { sendIdx, recvIdx, lastIdx, sendBytes: 0, recvBytes: 0 };
+}
+
+/**
+ * One step of undoing the halving (masks m/2, m/4, ... 1), shared by the allgather of
+ * Rabenseifner's allreduce and the gather of its reduce: sets `sendBytes`/`recvBytes` for the
+ * exchange with `newrank ^ mask` and moves the window on for the next step.
+ */
+export function undoHalvingStep(st: HalvingState, ch: Chunks, newrank: number, mask: number, m: number): void {
+  const newdst = newrank ^ mask;
+  const half = m / (mask * 2);
+  if (newrank < newdst) {
+    if (mask !== m / 2) st.lastIdx += half;
+    st.recvIdx = st.sendIdx + half;
+    st.sendBytes = ch.range(st.sendIdx, st.recvIdx);
+    st.recvBytes = ch.range(st.recvIdx, st.lastIdx);
+  } else {
+    st.recvIdx = st.sendIdx - half;
+    st.sendBytes = ch.range(st.sendIdx, st.lastIdx);
+    st.recvBytes = ch.range(st.recvIdx, st.sendIdx);
+    st.sendIdx = st.recvIdx;
+  }
 }

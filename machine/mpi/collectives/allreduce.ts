@@ -1,6 +1,6 @@
 import type { Comm, MpiCall } from "../comm.js";
 import type { ExchangeProgram, ExchangeStep } from "../world.js";
-import { Chunks, TAG, pof2, reduceScatterHalving, registerCollective } from "./algorithm.js";
+import { Chunks, TAG, pof2, reduceScatterHalving, registerCollective, undoHalvingStep } from "./algorithm.js";
 
 /** Exchanges `sb` bytes out and `rb` bytes in with `peer`, then reduces `reduceBytes`. */
 function* exchange(c: Comm, peer: number, sb: number, rb: number, reduceBytes: number): MpiCall {
@@ -89,26 +89,10 @@ export function* rabenseifnerAllreduce(c: Comm, bytes: number): MpiCall {
   const newrank = yield* foldIn(c, bytes, rem);
   if (newrank >= 0) {
     const ch = new Chunks(bytes, m, c.world.collectives.elementBytes);
-    let { sendIdx, recvIdx, lastIdx } = yield* reduceScatterHalving(c, ch, newrank, m, (nr) => realRank(nr, rem), TAG.allreduce);
-    let mask = m >> 1;
-    while (mask > 0) {
-      const newdst = newrank ^ mask;
-      const half = m / (mask * 2);
-      let sb: number;
-      let rb: number;
-      if (newrank < newdst) {
-        if (mask !== m / 2) lastIdx += half;
-        recvIdx = sendIdx + half;
-        sb = ch.range(sendIdx, recvIdx);
-        rb = ch.range(recvIdx, lastIdx);
-      } else {
-        recvIdx = sendIdx - half;
-        sb = ch.range(sendIdx, lastIdx);
-        rb = ch.range(recvIdx, sendIdx);
-      }
-      yield* exchange(c, realRank(newdst, rem), sb, rb, 0);
-      if (newrank > newdst) sendIdx = recvIdx;
-      mask >>= 1;
+    const st = yield* reduceScatterHalving(c, ch, newrank, m, (nr) => realRank(nr, rem), TAG.allreduce);
+    for (let mask = m >> 1; mask > 0; mask >>= 1) {
+      undoHalvingStep(st, ch, newrank, mask, m);
+      yield* exchange(c, realRank(newrank ^ mask, rem), st.sendBytes, st.recvBytes, 0);
     }
   }
   yield* foldOut(c, bytes, rem);

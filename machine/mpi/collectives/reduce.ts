@@ -1,5 +1,5 @@
 import type { Comm, MpiCall } from "../comm.js";
-import { Chunks, TAG, pof2, reduceScatterHalving, registerCollective } from "./algorithm.js";
+import { Chunks, TAG, pof2, reduceScatterHalving, registerCollective, undoHalvingStep } from "./algorithm.js";
 
 /**
  * Binomial-tree reduce (MPICH's MPI_Reduce for commutative operations): at step k a rank whose
@@ -63,40 +63,24 @@ export function* reduceScatterGatherReduce(c: Comm, bytes: number, root: number)
   const newroot = gatherer < 2 * rem ? gatherer >> 1 : gatherer - rem;
   if (newrank >= 0) {
     const ch = new Chunks(bytes, m, c.world.collectives.elementBytes);
-    let { sendIdx, recvIdx, lastIdx } = yield* reduceScatterHalving(c, ch, newrank, m, real, TAG.reduce);
+    const st = yield* reduceScatterHalving(c, ch, newrank, m, real, TAG.reduce);
     // Binomial gather towards newroot, undoing the halving.
     let j = Math.log2(m) - 1;
-    let mask = m >> 1;
-    while (mask > 0) {
+    for (let mask = m >> 1; mask > 0; mask >>= 1, j--) {
       const newdst = newrank ^ mask;
-      const half = m / (mask * 2);
-      let sb: number;
-      let rb: number;
-      if (newrank < newdst) {
-        if (mask !== m / 2) lastIdx += half;
-        recvIdx = sendIdx + half;
-        sb = ch.range(sendIdx, recvIdx);
-        rb = ch.range(recvIdx, lastIdx);
-      } else {
-        recvIdx = sendIdx - half;
-        sb = ch.range(sendIdx, lastIdx);
-        rb = ch.range(recvIdx, sendIdx);
-      }
+      undoHalvingStep(st, ch, newrank, mask, m);
       const peer = real(newdst);
       if (newdst >> j === newroot >> j) {
-        const s = c.collSend(peer, TAG.reduce, sb);
+        const s = c.collSend(peer, TAG.reduce, st.sendBytes);
         const ev = c.collWait(s, -1);
         if (ev !== null) yield ev;
         c.collRelease(s, -1);
         break;
       }
-      const r = c.collRecv(peer, TAG.reduce, rb);
+      const r = c.collRecv(peer, TAG.reduce, st.recvBytes);
       const ev = c.collWait(r, -1);
       if (ev !== null) yield ev;
       c.collRelease(r, -1);
-      if (newrank > newdst) sendIdx = recvIdx;
-      mask >>= 1;
-      j--;
     }
   }
   if (gatherer !== root) {

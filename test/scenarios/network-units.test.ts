@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { loadScenarioText } from "../../scenarios/index.js";
+
+const scenario = (network: string) => `
+name: units
+machine:
+  preset: xeon-2.8ghz-512k
+  nodes: 2
+  network: ${network}
+assembly:
+  components:
+    D: { type: driver, params: { iterations: 1 } }
+`;
+
+describe("network parameters with units", () => {
+  it("converts each parameter by the dimension its model documents", () => {
+    const s = loadScenarioText(
+      scenario("{ model: hockney, params: { alpha: 30us, bandwidth: 100MB/s }, eagerLimit: 16KiB, intraNode: { model: hockney, params: { alpha: 2us, bandwidth: 1GB/s } } }"),
+      "units.yaml",
+    );
+    expect(s.machine.network.interNode.params).toMatchObject({ alpha: 30, bandwidth: 1e8 });
+    expect(s.machine.network.intraNode.params).toMatchObject({ alpha: 2, bandwidth: 1e9 });
+    expect(s.machine.network.eagerLimit).toBe(16384);
+  });
+
+  it("rejects a unit of the wrong dimension with a located message", () => {
+    expect(() => loadScenarioText(scenario("{ model: hockney, params: { alpha: 100MB/s, bandwidth: 100MB/s } }"), "units.yaml")).toThrow(/units\.yaml:\d+:\d+: machine\.network/);
+  });
+});
