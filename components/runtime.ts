@@ -95,17 +95,15 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
   };
   const meas = measure ? new Measurement(metrics, nRanks, readMetrics) : undefined;
   const recordCounters = metrics.slice(1);
+  const recordScratch = new Float64Array(nm);
   const mastermind = measure
     ? new Mastermind(recordCounters, {
         now: () => sim.now,
         mpiTime: (rank) => mpiTime[rank],
+        // The record's counters are the measured metrics after TIME.
         readCounters: (rank, out) => {
-          const c = counters[rank];
-          const now = sim.now;
-          for (let k = 1; k < nm; k++) {
-            const src = metricSource[k];
-            out[k - 1] = src >= 0 ? c[src] : now * metricRate[k];
-          }
+          readMetrics(rank, recordScratch);
+          out.set(recordScratch.subarray(1));
         },
       })
     : undefined;

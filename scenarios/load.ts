@@ -82,7 +82,7 @@ export function loadScenarioText(text: string, file: string, options: LoadOption
     // Say which errors come from --set, since they have no place in the file.
     throw new ScenarioErrors(
       e.errors.map((x) => {
-        const note = overrideNote(parsePath(x.path), overrides);
+        const note = overrideNote(parseWhere(x.path), overrides);
         return note ? new ScenarioError(x.detail + note, { file: x.file, line: x.line, column: x.column, path: x.path }) : x;
       }),
       file,
@@ -115,11 +115,6 @@ function checkMetrics(config: ScenarioConfig, machine: MachineSetup, fail: (path
       fail(["metrics", i], `unknown metric '${m}'${near ? ` (did you mean '${near}'?)` : ""}: the ${machine.presetName} node records ${known.join(", ")}`);
     }
   });
-}
-
-/** Inverse of formatPath for the simple paths overrides produce (`a.b[2].c`). */
-function parsePath(path: string): KeyPath {
-  return parseWhere(path);
 }
 
 /** Positions in the file; overridden paths have none (they come from the command line). */

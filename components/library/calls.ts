@@ -1,4 +1,4 @@
-import type { CostExpression, PortHandle, PrepareEnv } from "../component.js";
+import type { ComponentContext, CostExpression, PortHandle, PrepareEnv } from "../component.js";
 import type { PortType } from "../ports.js";
 
 /** One outgoing call a generic component makes per invocation. */
@@ -75,6 +75,32 @@ export function* makeCalls(calls: readonly PreparedCall[], handles: readonly Por
       yield* handles[k].call(c.method, args);
     }
   }
+}
+
+/**
+ * The positional scope of a generic component's expressions: its own names (method arguments),
+ * then the workload variables they do not shadow, then `rank` and `size`, then `trailing` names
+ * (a driver's iteration `i`). Expressions are bound to this order once, at load time.
+ */
+export function scopeLayout(own: readonly string[], workloadNames: readonly string[], trailing: readonly string[] = [], shadow: readonly string[] = own): string[] {
+  const reserved = new Set([...shadow, ...trailing, "rank", "size"]);
+  return [...own, ...workloadNames.filter((n) => !reserved.has(n)), "rank", "size", ...trailing];
+}
+
+/**
+ * A scope for one rank's instance laid out by {@link scopeLayout}: workload values, rank and size
+ * filled in (a workload variable that is not a number reads as NaN), own and trailing slots 0
+ * until each call sets them.
+ */
+export function newScope(names: readonly string[], ctx: ComponentContext): Float64Array {
+  const scope = new Float64Array(names.length);
+  const rankAt = names.indexOf("rank");
+  names.forEach((n, k) => {
+    if (k === rankAt) scope[k] = ctx.rank;
+    else if (k === rankAt + 1) scope[k] = ctx.size;
+    else if (k < rankAt && n in ctx.workload) scope[k] = ctx.workloadNumbers[n] ?? Number.NaN;
+  });
+  return scope;
 }
 
 /** Reads a cost expression parameter, or undefined. */

@@ -1,6 +1,6 @@
 import type { ComponentType } from "../component.js";
 import type { PortType } from "../ports.js";
-import { makeCalls, prepareCalls, usesPorts, type PreparedCall } from "./calls.js";
+import { makeCalls, newScope, prepareCalls, scopeLayout, usesPorts, type PreparedCall } from "./calls.js";
 
 interface DriverPrepared {
   readonly scopeNames: readonly string[];
@@ -29,7 +29,7 @@ export const driverComponent: ComponentType<DriverPrepared> = {
   ],
   prepare(p, env) {
     for (const k of Object.keys(p)) if (!KEYS.includes(k)) env.error(k, `unknown parameter '${k}' of a driver; parameters: ${KEYS.join(", ")}`);
-    const scopeNames = [...env.workloadNames.filter((n) => n !== "rank" && n !== "size" && n !== "i"), "rank", "size", "i"];
+    const scopeNames = scopeLayout([], env.workloadNames, ["i"]);
     return {
       scopeNames,
       iterations: env.compile((p.iterations as string | number | undefined) ?? 1, scopeNames.slice(0, -1), "iterations").bind(scopeNames),
@@ -41,13 +41,8 @@ export const driverComponent: ComponentType<DriverPrepared> = {
     return { provides: { go: GO_PORT }, uses: usesPorts(d.calls) };
   },
   create(ctx, d) {
-    const scope = new Float64Array(d.scopeNames.length);
-    d.scopeNames.forEach((n, k) => {
-      if (n in ctx.workloadNumbers) scope[k] = ctx.workloadNumbers[n];
-    });
+    const scope = newScope(d.scopeNames, ctx);
     const n = d.scopeNames.length;
-    scope[n - 3] = ctx.rank;
-    scope[n - 2] = ctx.size;
     const handles = d.calls.map((c) => ctx.uses(c.port));
     return {
       provides: {

@@ -1,6 +1,6 @@
 import type { ComponentType, PrepareEnv } from "../component.js";
 import type { PortType } from "../ports.js";
-import { makeCalls, prepareCalls, usesPorts, type PreparedCall } from "./calls.js";
+import { makeCalls, newScope, prepareCalls, scopeLayout, usesPorts, type PreparedCall } from "./calls.js";
 
 interface DummyPrepared {
   readonly portName: string;
@@ -43,8 +43,7 @@ export const dummyComponent: ComponentType<DummyPrepared> = {
     const args = p.args === undefined ? ["x"] : p.args;
     if (!Array.isArray(args) || !args.every((a) => typeof a === "string")) env.error("args", "must be a list of argument names");
     // Arguments shadow workload variables of the same name; rank and size are reserved.
-    const workloadNames = env.workloadNames.filter((n) => !(args as string[]).includes(n) && n !== "rank" && n !== "size");
-    const scopeNames = [...(args as string[]), ...workloadNames, "rank", "size"];
+    const scopeNames = scopeLayout(args as string[], env.workloadNames);
     const impls = (p.implementations ?? {}) as Record<string, string>;
     if (typeof impls !== "object" || Array.isArray(impls)) env.error("implementations", "must map implementation names to cost expressions");
     const implementation = p.implementation === undefined ? undefined : String(p.implementation);
@@ -78,12 +77,8 @@ export const dummyComponent: ComponentType<DummyPrepared> = {
     return { provides: { [d.portName]: d.portType }, uses: usesPorts(d.calls) };
   },
   create(ctx, d) {
-    const scope = new Float64Array(d.scopeNames.length);
+    const scope = newScope(d.scopeNames, ctx);
     const nArgs = d.args.length;
-    for (let j = nArgs; j < d.scopeNames.length - 2; j++) scope[j] = ctx.workloadNumbers[d.scopeNames[j]] ?? Number.NaN;
-    const k = d.scopeNames.length;
-    scope[k - 2] = ctx.rank;
-    scope[k - 1] = ctx.size;
     const handles = d.calls.map((c) => ctx.uses(c.port));
     let active = 0;
     return {

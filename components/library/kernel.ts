@@ -1,6 +1,6 @@
 import type { ComponentType, KernelSpec } from "../component.js";
 import type { PortType } from "../ports.js";
-import { makeCalls, prepareCalls, usesPorts, type PreparedCall } from "./calls.js";
+import { makeCalls, newScope, prepareCalls, scopeLayout, usesPorts, type PreparedCall } from "./calls.js";
 
 type Fn = (scope: ArrayLike<number>) => number;
 
@@ -68,8 +68,7 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
     const args = (p.args ?? ["Q"]) as string[];
     if (!Array.isArray(args) || !args.every((a) => typeof a === "string")) env.error("args", "must be a list of argument names");
     const numericArgs = args.filter((a) => a !== p.patternArg);
-    const workload = env.workloadNames.filter((n) => !args.includes(n) && n !== "rank" && n !== "size");
-    const scopeNames = [...numericArgs, ...workload, "rank", "size"];
+    const scopeNames = scopeLayout(numericArgs, env.workloadNames, [], args);
     const expr = (key: string, dflt: string | number): Fn =>
       env.compile((p[key] as string | number | undefined) ?? dflt, scopeNames, key).bind(scopeNames);
     const patterns = (p.patterns ?? {}) as Record<string, string>;
@@ -107,11 +106,8 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
     return { provides: { [d.portName]: d.portType }, uses: usesPorts(d.calls) };
   },
   create(ctx, d) {
-    const scope = new Float64Array(d.scopeNames.length);
+    const scope = newScope(d.scopeNames, ctx);
     const nNum = d.numericArgs;
-    for (let j = nNum; j < d.scopeNames.length - 2; j++) scope[j] = ctx.workloadNumbers[d.scopeNames[j]] ?? Number.NaN;
-    scope[d.scopeNames.length - 2] = ctx.rank;
-    scope[d.scopeNames.length - 1] = ctx.size;
     const handles = d.calls.map((c) => ctx.uses(c.port));
     return {
       provides: {
