@@ -103,7 +103,7 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
         // The record's counters are the measured metrics after TIME.
         readCounters: (rank, out) => {
           readMetrics(rank, recordScratch);
-          out.set(recordScratch.subarray(1));
+          for (let k = 1; k < nm; k++) out[k - 1] = recordScratch[k]; // no subarray view: this runs per invocation
         },
       })
     : undefined;
