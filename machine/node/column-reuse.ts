@@ -45,9 +45,29 @@ let upUF = 0, upVF = 0, upUB = 0, upWB = 0;
  */
 function merge(list: Float64Array, len: number, assoc: number, step: number, x0: number, P: number, B: number, from: number, kMax: number, up: boolean): number {
   const uF = up ? upUF : dnUF, vF = up ? upVF : dnVF, uB = up ? upUB : dnUB, wB = up ? upWB : dnWB;
-  let k = nextInWindow(step, x0, P, 0, B - 1, from);
-  if (k < 0) return len;
-  let x = (((x0 + ((k * step) % P)) % P) + P) % P;
+  let k: number;
+  let x: number;
+  if (from === 1 && x0 >= 0 && x0 < B) {
+    // The orbit starts inside the window: its first return is one three-gap step away.
+    k = 0;
+    x = x0;
+    const f = uF > 0 && x + vF < B;
+    const b = uB > 0 && x - wB >= 0;
+    if (f && (!b || uF <= uB)) {
+      k = uF;
+      x += vF;
+    } else if (b) {
+      k = uB;
+      x -= wB;
+    } else {
+      k = uF + uB;
+      x += vF - wB;
+    }
+  } else {
+    k = nextInWindow(step, x0, P, 0, B - 1, from);
+    if (k < 0) return len;
+    x = (((x0 + ((k * step) % P)) % P) + P) % P;
+  }
   let found = 0;
   while (k <= kMax && found < assoc) {
     if (len === assoc && k >= list[len]) break;
@@ -144,10 +164,26 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   if (B / e > MAX_OFFSETS) return -1;
   const down = (P - (R % P)) % P;
   const up = R % P;
-  entries(down, P, B);
-  dnUF = ret[0]; dnVF = ret[1]; dnUB = ret[2]; dnWB = ret[3];
   entries(up, P, B);
   upUF = ret[0]; upVF = ret[1]; upUB = ret[2]; upWB = ret[3];
+  // The backward rotation enters ahead where the forward one enters behind, and vice versa
+  // (a zero displacement, a period of the rotation, is ahead for both).
+  if (upVF === 0) {
+    dnUF = upUF; dnVF = 0; dnUB = -1; dnWB = 0;
+  } else {
+    dnUF = upUB; dnVF = upWB; dnUB = upUF; dnWB = upVF;
+  }
+  // Bounds from the three-gap return times: every run of tMax consecutive rows holds a partner,
+  // no two partners of a list are closer than tMin rows.
+  const tMin = upUB > 0 && upVF > 0 ? Math.min(upUF, upUB) : upUF;
+  const tMax = upUB > 0 && upVF > 0 ? upUF + upUB : upUF;
+  const lastMin = w3 > 0 ? l3 : w2 > 0 ? l2 : l1;
+  const lastMax = l0;
+  const hTotal = arrays * (q - Math.ceil((q * e) / u));
+  // Fewest partners of any row, counting only its own array's.
+  if (Math.floor(lastMin / tMax) - 1 >= A) return hTotal;
+  // Most partners of any row.
+  if (Math.floor(lastMax / tMin) + (arrays - 1) * (Math.floor((lastMax + 1) / tMin) + 2) < A) return 0;
   let total = 0;
   for (let a = 0; a < arrays; a++) {
     for (let o = e; o < B; o += e) {
