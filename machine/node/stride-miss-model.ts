@@ -292,6 +292,13 @@ export function levelMissesPerPass(g: CacheGeometry, q: number, e: number, array
   const linesPerArray = e >= B ? q : Math.ceil(bytes / B);
   const unitsPerArray = e >= u ? q : Math.ceil(bytes / u);
   const accesses = q * arrays;
+  if (arrays === 1 && e < B && pattern !== PATTERN_RANDOM) {
+    // One contiguous array (the common case, kept short): its lines spread evenly over the sets.
+    const lines = linesPerArray;
+    const fit = overloadFraction(lines, lines < g.sets ? lines : g.sets, g.assoc);
+    if (fit === 0) return 0;
+    if (pattern === PATTERN_SEQUENTIAL || stride <= 1) return fit * unitsPerArray;
+  }
 
   const ping = pingPongFraction(g, arrays, arrayBytes);
   if (pattern === PATTERN_RANDOM) {
