@@ -25,6 +25,7 @@ import type { CacheGeometry } from "./geometry.js";
 import { ARRAY_ALIGNMENT } from "./kernel.js";
 import { gcd, modInverse, nextInWindow } from "./modular.js";
 import { columnReuseMisses } from "./column-reuse.js";
+import { randomMisses } from "./random-access.js";
 
 /** Pattern codes used on the hot path (strings are mapped once per call). */
 export const PATTERN_SEQUENTIAL = 0;
@@ -302,6 +303,8 @@ export function levelMissesPerPass(g: CacheGeometry, q: number, e: number, array
 
   const ping = pingPongFraction(g, arrays, arrayBytes);
   if (pattern === PATTERN_RANDOM) {
+    const setwise = randomMisses(g, q, e, arrays, arrayBytes);
+    if (setwise >= 0) return Math.min(accesses, setwise);
     // LRU under uniform random access keeps a line while it is touched at least every T
     // accesses, where T makes the expected number of distinct lines equal the capacity; the
     // stream's history is one warm-up pass plus half the counted one on average. A sector is
@@ -332,6 +335,7 @@ export function levelMissesPerPass(g: CacheGeometry, q: number, e: number, array
     const reuse = columnReuseMisses(g, q, e, stride, arrays, arrayBytes);
     if (reuse >= 0) return Math.min(accesses, fFit * unitsPerArray * arrays + reuse);
   }
+  if (R < B && B % e === 0 && ping === 0) return shortRowMisses(g, q, e, stride, arrays, arrayBytes, fFit) * arrays;
   const rows = Math.ceil(q / stride);
   let fCol: number;
   if (R >= B) {
@@ -356,4 +360,42 @@ export function levelMissesPerPass(g: CacheGeometry, q: number, e: number, array
   }
   const burstBreak = R >= u ? 0 : ping * (q - visits);
   return Math.min(accesses, (fFit * firsts + fCol * (visits - firsts) + burstBreak) * arrays);
+}
+
+/**
+ * Misses per array of a column sweep whose rows are shorter than a line (`s * e < B`): every line
+ * holds an element of every column, so the first touch of a line in a column comes one column
+ * after its last touch, with every other line of the arrays touched in between; it (and each
+ * further sector of the line the column touches) misses iff the line's set holds more than
+ * `assoc` lines. The last, partial line holds only some columns: it counts in the sets' load only
+ * for the columns that follow one of its columns.
+ */
+function shortRowMisses(g: CacheGeometry, q: number, e: number, s: number, arrays: number, arrayBytes: number, fFit: number): number {
+  const B = g.line;
+  const u = g.sector;
+  const perLine = B / e;
+  const full = Math.floor(q / perLine);
+  const tail = q - full * perLine;
+  const R = s * e;
+  // Sector visits of one full line over all columns: each sector per column when rows share
+  // sectors, else each element once.
+  const perFullLine = R < u ? s * (B / Math.max(u, e)) : perLine;
+  if (tail === 0 || full === 0) return fFit * (full + (tail > 0 ? 1 : 0)) * perFullLine;
+  const fWithout = fitOverload(g, full, arrays, arrayBytes);
+  // fFit counts the partial line as a full one: lines in overloaded sets with it present.
+  const overWith = fFit * (full + 1);
+  // The partial line's own set: its lines (one per array) and the full ones sharing it.
+  const tailOver = overWith - fWithout * full > 0 || fWithout === 1 ? 1 : 0;
+  const fullOverWith = Math.min(full, overWith - tailOver);
+  // Columns whose previous column touches the partial line see it in their window.
+  const share = Math.min(tail, s) / s;
+  // Its visits: one per column touching it when rows share sectors, else one per element.
+  const tailVisits = R < u ? Math.min(tail, s) : tail;
+  return perFullLine * ((1 - share) * fWithout * full + share * fullOverWith) + tailOver * tailVisits;
+}
+
+/** Fraction of lines in overloaded sets for `lines` contiguous lines per array. */
+function fitOverload(g: CacheGeometry, lines: number, arrays: number, arrayBytes: number): number {
+  const f = alignedOverload(g, lines, g.line, arrays, arrayBytes);
+  return f >= 0 ? f : overloadFraction(lines * arrays, Math.min(g.sets, lines * arrays), g.assoc);
 }
