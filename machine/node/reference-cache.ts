@@ -348,11 +348,12 @@ export class ReferenceHierarchy {
    * Steady-state misses of one pass: empties the caches, replays one warm-up pass, then one
    * counted pass. Writes misses per level (innermost first) into `out[0..levels-1]` and TLB
    * misses into `out[levels]`.
+   * @param rngState - seed of the random pattern's index sequence (other patterns ignore it)
    * @returns the number of accesses of the counted pass
    */
-  steadyStateMisses(kernel: KernelSpec, out: Float64Array): number {
+  steadyStateMisses(kernel: KernelSpec, out: Float64Array, rngState = 0x2545f491): number {
     this.reset();
-    const state = this.replayPass(kernel);
+    const state = this.replayPass(kernel, rngState);
     const n = this.levels.length;
     const snap = this.snapshot;
     for (let k = 0; k < n; k++) snap[k] = this.levels[k].misses;
