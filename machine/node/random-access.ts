@@ -42,35 +42,45 @@ function partialHit(n: number, c: number, rho: number): number {
   if (c < 0) return 0;
   if (c >= n) return 1;
   // sum_{j<=c} rho C(n, j) B(n - j + rho, j + 1) = sum_j rho prod_{k=n-j+1}^{n} k / prod_{k=n-j}^{n} (k + rho)
-  let p = 0;
-  for (let j = 0; j <= c; j++) {
-    let t = rho / (n - j + rho);
-    for (let k = n - j + 1; k <= n; k++) t *= k / (k + rho);
+  // Term j+1 is term j times (n - j) / (n - j - 1 + rho): O(c) rather than O(c^2).
+  let t = rho / (n + rho);
+  let p = t;
+  for (let j = 0; j < c; j++) {
+    t *= (n - j) / (n - j - 1 + rho);
     p += t;
   }
   return p;
 }
 
-/** Misses of the accesses to one line drawn with probability `pi` per draw whose line hit probability is `h`. */
-function lineMisses(h: number, draws: number, pi: number, sectors: number, history: number): number {
+/**
+ * Misses per draw of one line drawn with probability `pi` per draw whose line hit probability is
+ * `h`, when a sector of it has been drawn in the history with probability `seen`.
+ */
+function lineMisses(h: number, pi: number, sectors: number, seen: number): number {
   // The accessed sector was filled during the current residency: one of the line's previous draws
   // hit it before a draw that found the line evicted (geometric over the draws, each survived with h).
-  const present = h / sectors / (1 - h * (1 - 1 / sectors));
-  const seen = 1 - Math.exp((-history * pi) / sectors);
-  return draws * pi * (1 - present * seen);
+  const present = h / (sectors - h * (sectors - 1));
+  return pi * (1 - present * seen);
 }
 
 /** Misses of `count` sets of `lines` groups each, one of which holds the partial group if `withPartial`. */
-function setClassMisses(count: number, lines: number, withPartial: boolean, c: number, rho: number, q: number, pi: number, sectors: number, history: number): number {
+function setClassMisses(count: number, lines: number, withPartial: boolean, c: number, rho: number, pi: number, sectors: number, seen: number, seenTail: number): number {
   if (count <= 0 || lines <= 0) return 0;
   let misses = 0;
   if (withPartial) {
     const full = lines - 1;
-    if (full > 0) misses += full * lineMisses(fullHit(full - 1, c, true, rho), q, pi, sectors, history);
-    misses += lineMisses(partialHit(full, c, rho), q, pi * rho, sectors, history);
+    if (full > 16 * (c + 1)) {
+      // Many more groups than survive: the partial one's lighter weight changes the others' hit
+      // probability by O(c / n^2) and its own accesses are 1/n of the set's; count it as full.
+      const h = fullHit(full, c, false, 1);
+      misses += full * lineMisses(h, pi, sectors, seen) + lineMisses(h, pi * rho, sectors, seenTail);
+    } else {
+      if (full > 0) misses += full * lineMisses(fullHit(full - 1, c, true, rho), pi, sectors, seen);
+      misses += lineMisses(partialHit(full, c, rho), pi * rho, sectors, seenTail);
+    }
     count--;
   }
-  if (count > 0) misses += count * lines * lineMisses(fullHit(lines - 1, c, false, 1), q, pi, sectors, history);
+  if (count > 0) misses += count * lines * lineMisses(fullHit(lines - 1, c, false, 1), pi, sectors, seen);
   return misses;
 }
 
@@ -96,7 +106,9 @@ export function randomMisses(g: CacheGeometry, q: number, e: number, arrays: num
   const partial = partialElements < perLine;
   const rho = partialElements / perLine;
   const pi = perLine / q;
-  const history = 1.5 * q;
+  // Probability that a sector was drawn in the history (1.5 passes of q draws on average).
+  const seen = 1 - Math.exp((-1.5 * perLine) / sectors);
+  const seenTail = 1 - Math.exp((-1.5 * partialElements) / sectors);
   const A = g.assoc;
   const D = (arrayBytes / B) % S;
   if (D === 0 || arrays === 1) {
@@ -108,7 +120,7 @@ export function randomMisses(g: CacheGeometry, q: number, e: number, arrays: num
     const partialSet = (n - 1) % S;
     const partialInHigh = partial && partialSet < r;
     // Sets with lo + 1 lines (r of them) and lo lines (S - r); one of them holds the partial line.
-    return m * (setClassMisses(r, lo + 1, partial && partialInHigh, c, rho, q, pi, sectors, history) + setClassMisses(S - r, lo, partial && !partialInHigh, c, rho, q, pi, sectors, history));
+    return q * m * (setClassMisses(r, lo + 1, partial && partialInHigh, c, rho, pi, sectors, seen, seenTail) + setClassMisses(S - r, lo, partial && !partialInHigh, c, rho, pi, sectors, seen, seenTail));
   }
   // Distinct offsets: array a's line L sits in set (a D + L) mod S, one line per group in a set.
   for (let a = 1; a < arrays; a++) if ((a * D) % S === 0) return -1;
@@ -127,8 +139,8 @@ export function randomMisses(g: CacheGeometry, q: number, e: number, arrays: num
         full += count - 1;
       } else full += count;
     }
-    if (full > 0) misses += full * lineMisses(fullHit(full - 1, c, withPartial, rho), q, pi, sectors, history);
-    if (withPartial) misses += lineMisses(partialHit(full, c, rho), q, pi * rho, sectors, history);
+    if (full > 0) misses += full * lineMisses(fullHit(full - 1, c, withPartial, rho), pi, sectors, seen);
+    if (withPartial) misses += lineMisses(partialHit(full, c, rho), pi * rho, sectors, seenTail);
   }
-  return misses;
+  return q * misses;
 }

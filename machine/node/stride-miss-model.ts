@@ -22,7 +22,7 @@
  * @packageDocumentation
  */
 import type { CacheGeometry } from "./geometry.js";
-import { ARRAY_ALIGNMENT } from "./kernel.js";
+import { arraySpan } from "./kernel.js";
 import { gcd, modInverse, nextInWindow } from "./modular.js";
 import { columnReuseMisses } from "./column-reuse.js";
 import { randomMisses } from "./random-access.js";
@@ -289,7 +289,7 @@ export function levelMissesPerPass(g: CacheGeometry, q: number, e: number, array
   const B = g.line;
   const u = g.sector;
   const bytes = q * e;
-  const arrayBytes = Math.ceil(bytes / ARRAY_ALIGNMENT) * ARRAY_ALIGNMENT;
+  const arrayBytes = arraySpan(q, e);
   const linesPerArray = e >= B ? q : Math.ceil(bytes / B);
   const unitsPerArray = e >= u ? q : Math.ceil(bytes / u);
   const accesses = q * arrays;
