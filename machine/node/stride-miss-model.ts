@@ -1,7 +1,9 @@
 /**
  * The analytical, stride-dependent miss model: steady-state misses of one cache level for one
- * pass of a kernel's address stream (see `kernel.ts` for the exact stream), in O(arrays) time
- * with no allocation.
+ * pass of a kernel's address stream (see `kernel.ts` for the exact stream), without allocation.
+ * Against the trace-driven LRU reference it is exact up to rounding for sequential sweeps and
+ * column sweeps of up to 4 arrays whose element size divides the line, and matches the
+ * expectation of the random pattern (see the accuracy tests).
  *
  * How it reasons, per level (line B, sector u, S sets of A ways, LRU):
  * - **Capacity and set conflicts of the whole footprint.** The lines the pass touches are spread
@@ -9,13 +11,17 @@
  *   elements or rows sit a large power-of-two stride apart). A set holding more than A of them is
  *   swept cyclically, so under LRU none of its lines survives to the next pass; a set holding at
  *   most A keeps them all. `fFit` is the fraction of lines in overloaded sets; with `fFit = 0`
- *   the arrays stay resident and the pass misses nothing.
- * - **Line utilisation.** A sequential pass fetches each sector once. A strided (column) sweep
- *   fetches a sector the first time a column touches it; the next columns reuse it only if the
- *   lines of one whole column (one per row and array) fit in their sets (`fCol`, the same set
- *   overload test on the column's working set; this is where "the stride maps many elements onto
- *   few sets" bites). Rows that do not start on a sector boundary add one extra sector per row.
- * - **Random** access hits with probability capacity / footprint.
+ *   the arrays stay resident and the pass misses nothing. A sequential pass fetches each sector
+ *   of an overloaded set once.
+ * - **Column sweeps with rows a line or more apart** (`column-reuse.ts`): the first access to a
+ *   sector misses unless retained from the last pass (`fFit`); every other access continues the
+ *   line its row touched one column earlier and hits iff fewer than A of the lines touched in
+ *   between share its set, which is counted exactly from the rotation of the row length modulo
+ *   the set period (LRU on a cyclic sweep is all-or-nothing, so averages do not do).
+ * - **Column sweeps with shorter rows**: every line holds an element of every column, so a line
+ *   and each of its sectors a column touches miss iff its set is overloaded by the lines touched
+ *   since the previous column; the partial last line counts only after the columns it holds.
+ * - **Random** access is evaluated set by set (`random-access.ts`).
  *
  * The TLB is evaluated by the same function as a one-set cache whose lines are pages ("TLB reach").
  *
