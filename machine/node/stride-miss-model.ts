@@ -342,6 +342,8 @@ export function levelMissesPerPass(g: CacheGeometry, q: number, e: number, array
     if (reuse >= 0) return Math.min(accesses, fFit * unitsPerArray * arrays + reuse);
   }
   if (R < B && B % e === 0 && ping === 0) return shortRowMisses(g, q, e, stride, arrays, arrayBytes, fFit) * arrays;
+  // Outside the exact cases (elements not dividing the line, more than 4 arrays or 64 ways, arrays
+  // that ping-pong in their sets): averaged set-overload fractions of the column's working set.
   const rows = Math.ceil(q / stride);
   let fCol: number;
   if (R >= B) {
