@@ -108,7 +108,7 @@ export function randomMisses(g: CacheGeometry, q: number, e: number, arrays: num
   const pi = perLine / q;
   // Probability that a sector was drawn in the history (1.5 passes of q draws on average).
   const seen = 1 - Math.exp((-1.5 * perLine) / sectors);
-  const seenTail = 1 - Math.exp((-1.5 * partialElements) / sectors);
+  const seenTail = partial ? 1 - Math.exp((-1.5 * partialElements) / sectors) : seen;
   const A = g.assoc;
   const D = (arrayBytes / B) % S;
   if (D === 0 || arrays === 1) {

@@ -404,6 +404,7 @@ function shortRowMisses(g: CacheGeometry, q: number, e: number, s: number, array
 
 /** Fraction of lines in overloaded sets for `lines` contiguous lines per array. */
 function fitOverload(g: CacheGeometry, lines: number, arrays: number, arrayBytes: number): number {
+  if (arrays === 1) return overloadFraction(lines, Math.min(g.sets, lines), g.assoc);
   const f = alignedOverload(g, lines, g.line, arrays, arrayBytes);
   return f >= 0 ? f : overloadFraction(lines * arrays, Math.min(g.sets, lines * arrays), g.assoc);
 }
