@@ -5,7 +5,12 @@
  * The **address stream** of a kernel (what the reference cache replays, and what the analytical
  * model predicts) is defined exactly:
  * - the kernel works on `arrays` arrays of `elements` elements of `elementSize` bytes each;
- *   array `a` starts at byte `a * roundUp(elements * elementSize, 4096)` (page-aligned, back to back);
+ *   array `a` starts at byte `a * (roundUp(elements * elementSize, 4096) + 2176)`: back to back,
+ *   each padded to whole pages and then skewed by 17 lines of 128 bytes ({@link ARRAY_SKEW}), so
+ *   that no two arrays start at the same position of any power-of-two set period. Without the
+ *   skew, arrays whose padded size is a multiple of a large cache's set period (1 in 16 sizes for
+ *   a 512 kB 8-way L2) would share every set; real machines do not show that, because their large
+ *   caches are indexed by physical addresses and the page allocator scatters the pages;
  * - one pass visits every element index `j` once, in pattern order; for each `j` it touches
  *   element `j` of every array in turn (one access each, at the element's first byte);
  * - `sequential`: `j = 0, 1, ..., Q-1`;
@@ -52,13 +57,24 @@ export interface KernelSpec {
   fmaFraction?: number;
 }
 
-/** Byte alignment of each array's base address. */
+/** Each array's size is padded to a multiple of this (bytes, one page). */
 export const ARRAY_ALIGNMENT = 4096;
+
+/**
+ * Skew added to each array's distance from the previous one (bytes): 17 lines of 128 bytes, a
+ * multiple of every line size up to 128 bytes and an odd number of lines of each, so arrays stay
+ * line-aligned but never coincide modulo a power-of-two set period of 256 bytes or more.
+ */
+export const ARRAY_SKEW = 2176;
+
+/** Distance between the bases of consecutive arrays of a kernel (bytes). */
+export function arraySpan(elements: number, elementSize: number): number {
+  return Math.ceil((elements * elementSize) / ARRAY_ALIGNMENT) * ARRAY_ALIGNMENT + ARRAY_SKEW;
+}
 
 /** Base address of array `a` of a kernel (bytes). */
 export function arrayBase(a: number, elements: number, elementSize: number): number {
-  const bytes = elements * elementSize;
-  return a * Math.ceil(bytes / ARRAY_ALIGNMENT) * ARRAY_ALIGNMENT;
+  return a * arraySpan(elements, elementSize);
 }
 
 /** Stride (elements) of a 2-D Y-derivative over a square-ish patch of `elements` elements: `ceil(sqrt(Q))`. */

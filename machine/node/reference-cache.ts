@@ -17,18 +17,21 @@ export class SetAssociativeCache {
   private readonly sets: number;
   private readonly assoc: number;
   private readonly line: number;
-  private readonly sector: number;
+  // Per set, `assoc` ways in recency order (most recent first): tag (line number) and sector mask.
   // Typed arrays instead of objects per way: the replay loop touches them millions of times.
   private readonly tags: Float64Array;
-  private readonly stamps: Float64Array;
-  private readonly masks: Uint32Array;
-  // Lines, sectors and (usually) set counts are powers of two: multiply by inverses and mask.
+  private readonly masks: Int32Array;
+  // Lines, sectors and (usually) set counts are powers of two: shift and mask instead of divide.
+  private readonly lineShift: number;
+  private readonly sectorShift: number;
   private readonly invLine: number;
   private readonly invSector: number;
   private readonly setMask: number;
-  private clock = 0;
+  // Addresses below this use the shift path (2^31, or 0 when line or sector is not a power of two).
+  private readonly shiftLimit: number;
+  private readonly sectorIndexMask: number;
   private lastLine = -1;
-  private lastWay = -1;
+  private lastBase = 0;
   /** Accesses since the last {@link reset}. */
   accesses = 0;
   /** Sector fills (misses) since the last {@link reset}. */
@@ -42,15 +45,20 @@ export class SetAssociativeCache {
     this.sets = geometry.sets;
     this.assoc = geometry.assoc;
     this.line = geometry.line;
-    this.sector = geometry.sector;
     this.invLine = 1 / geometry.line;
     this.invSector = 1 / geometry.sector;
+    const lineShift = Math.log2(geometry.line);
+    const sectorShift = Math.log2(geometry.sector);
+    // Small integers (V8 Smis), or -1 when the division path is needed.
+    this.lineShift = Number.isInteger(lineShift) && lineShift <= 30 ? lineShift | 0 : -1;
+    this.sectorShift = Number.isInteger(sectorShift) && sectorShift <= 30 ? sectorShift | 0 : -1;
+    this.shiftLimit = this.lineShift >= 0 && this.sectorShift >= 0 ? 2147483648 : 0;
+    this.sectorIndexMask = geometry.line / geometry.sector - 1;
     this.setMask = (geometry.sets & (geometry.sets - 1)) === 0 ? geometry.sets - 1 : -1;
     if (geometry.line / geometry.sector > 32) throw new RangeError(`a line of ${geometry.line} bytes has more than 32 sectors of ${geometry.sector} bytes`);
     const ways = geometry.sets * geometry.assoc;
     this.tags = new Float64Array(ways);
-    this.stamps = new Float64Array(ways);
-    this.masks = new Uint32Array(ways);
+    this.masks = new Int32Array(ways);
     this.fully = geometry.sets === 1 && geometry.assoc > 16 && geometry.sector === geometry.line ? new FullyAssociativeLru(geometry.assoc) : undefined;
     this.reset();
   }
@@ -58,11 +66,9 @@ export class SetAssociativeCache {
   /** Empties the cache and zeroes its statistics. */
   reset(): void {
     this.tags.fill(-1);
-    this.stamps.fill(-1);
     this.masks.fill(0);
-    this.clock = 0;
     this.lastLine = -1;
-    this.lastWay = -1;
+    this.lastBase = 0;
     this.accesses = 0;
     this.misses = 0;
     this.fully?.reset();
@@ -74,52 +80,80 @@ export class SetAssociativeCache {
    */
   access(address: number): boolean {
     this.accesses++;
-    const lineNo = Math.floor(address * this.invLine);
-    const bit = 1 << Math.floor((address - lineNo * this.line) * this.invSector);
-    // Fast path: the same line as the previous access is already most recently used.
-    if (lineNo === this.lastLine && (this.masks[this.lastWay] & bit) !== 0) return false;
+    // Small enough for V8 to inline into the replay loop: a repeat of the last line's sector
+    // (7 of 8 accesses of a sequential sweep) costs a shift and a compare.
+    if (address < this.shiftLimit && address >>> this.lineShift === this.lastLine) {
+      const bit = 1 << ((address >>> this.sectorShift) & this.sectorIndexMask);
+      if ((this.masks[this.lastBase] & bit) !== 0) return false;
+    }
+    return this.fill(address);
+  }
+
+  /** The rest of {@link access} (its statistics already counted). */
+  private fill(address: number): boolean {
+    let lineNo: number;
+    let bit: number;
+    // Addresses below 2^31: integer shifts instead of floating-point division and floor.
+    if (address < this.shiftLimit) {
+      lineNo = address >>> this.lineShift;
+      bit = 1 << ((address >>> this.sectorShift) - (lineNo << (this.lineShift - this.sectorShift)));
+    } else {
+      lineNo = Math.floor(address * this.invLine);
+      bit = 1 << Math.floor((address - lineNo * this.line) * this.invSector);
+    }
+    // Fast path: the line of the previous access is its set's most recent way.
+    if (lineNo === this.lastLine) {
+      const m = this.masks[this.lastBase];
+      if ((m & bit) !== 0) return false;
+      this.masks[this.lastBase] = m | bit;
+      this.misses++;
+      return true;
+    }
+    this.lastLine = lineNo;
     if (this.fully !== undefined) {
-      this.lastLine = lineNo;
-      this.lastWay = 0;
-      this.masks[0] = 0xffffffff;
+      this.lastBase = 0;
+      this.masks[0] = -1;
       if (this.fully.touch(lineNo)) return false;
       this.misses++;
       return true;
     }
+    const tags = this.tags;
+    const masks = this.masks;
     const base = (this.setMask >= 0 && lineNo < 2147483648 ? lineNo & this.setMask : lineNo % this.sets) * this.assoc;
-    const end = base + this.assoc;
-    const stamp = ++this.clock;
-    let victim = base;
-    let oldest = Infinity;
-    for (let w = base; w < end; w++) {
-      if (this.tags[w] === lineNo) {
-        this.stamps[w] = stamp;
-        this.lastLine = lineNo;
-        this.lastWay = w;
-        if ((this.masks[w] & bit) !== 0) return false;
-        this.masks[w] |= bit;
-        this.misses++;
-        return true;
-      }
-      const s = this.stamps[w];
-      if (s < oldest) {
-        oldest = s;
-        victim = w;
-      }
+    this.lastBase = base;
+    if (tags[base] === lineNo) {
+      const m = masks[base];
+      if ((m & bit) !== 0) return false;
+      masks[base] = m | bit;
+      this.misses++;
+      return true;
     }
-    this.tags[victim] = lineNo;
-    this.stamps[victim] = stamp;
-    this.masks[victim] = bit;
-    this.lastLine = lineNo;
-    this.lastWay = victim;
+    const end = base + this.assoc - 1;
+    // Find the way (or take the least recent one), then move it to the front.
+    let w = base + 1 > end ? end : base + 1;
+    while (w < end && tags[w] !== lineNo) w++;
+    const hit = tags[w] === lineNo;
+    const m = hit ? masks[w] : 0;
+    for (let v = w; v > base; v--) {
+      tags[v] = tags[v - 1];
+      masks[v] = masks[v - 1];
+    }
+    tags[base] = lineNo;
+    if (hit && (m & bit) !== 0) {
+      masks[base] = m;
+      return false;
+    }
+    masks[base] = m | bit;
     this.misses++;
     return true;
   }
 }
 
 /**
- * A fully associative LRU of unsectored lines: an open-addressing hash table (line -> slot) and a
- * doubly linked recency list over slots, all in typed arrays. O(1) per access.
+ * A fully associative LRU of unsectored lines: a line -> slot index and a doubly linked recency
+ * list over slots, all in typed arrays. O(1) per access. Line numbers below {@link DIRECT_LIMIT}
+ * (every kernel stream short of 32 GiB of 4 KiB pages) are looked up in a directly indexed table,
+ * grown on demand; larger ones in an open-addressing hash table.
  * @internal
  */
 class FullyAssociativeLru {
@@ -128,6 +162,8 @@ class FullyAssociativeLru {
   private readonly prev: Int32Array;
   private readonly next: Int32Array;
   private readonly mask: number;
+  // Direct index: slot + 1 of line k at direct[k] (0 = absent); a plain load instead of a hash probe.
+  private direct = new Int32Array(1024);
   private used = 0;
   private head = -1;
   private tail = -1;
@@ -144,6 +180,7 @@ class FullyAssociativeLru {
 
   reset(): void {
     this.table.fill(-1);
+    this.direct.fill(0);
     this.used = 0;
     this.head = -1;
     this.tail = -1;
@@ -175,10 +212,28 @@ class FullyAssociativeLru {
     if (this.tail < 0) this.tail = s;
   }
 
+  /** Slot holding `key`, or -1. */
+  private find(key: number): number {
+    if (key < DIRECT_LIMIT) return key < this.direct.length ? this.direct[key] - 1 : -1;
+    return this.table[this.slotOf(key)];
+  }
+
+  private insert(key: number, s: number): void {
+    if (key < DIRECT_LIMIT) {
+      if (key >= this.direct.length) {
+        let size = this.direct.length;
+        while (size <= key) size *= 2;
+        const grown = new Int32Array(size);
+        grown.set(this.direct);
+        this.direct = grown;
+      }
+      this.direct[key] = s + 1;
+    } else this.table[this.slotOf(key)] = s;
+  }
+
   /** Touches `key`; true on a hit. */
   touch(key: number): boolean {
-    const h = this.slotOf(key);
-    const found = this.table[h];
+    const found = this.find(key);
     if (found >= 0) {
       if (found !== this.head) {
         this.unlink(found);
@@ -191,10 +246,12 @@ class FullyAssociativeLru {
     else {
       s = this.tail;
       this.unlink(s);
-      this.remove(this.keys[s]);
+      const old = this.keys[s];
+      if (old < DIRECT_LIMIT) this.direct[old] = 0;
+      else this.remove(old);
     }
     this.keys[s] = key;
-    this.table[this.slotOf(key)] = s;
+    this.insert(key, s);
     this.pushFront(s);
     return false;
   }
@@ -218,6 +275,9 @@ class FullyAssociativeLru {
     }
   }
 }
+
+/** Line numbers below this are indexed directly by the fully associative LRU (2^23: 32 MiB of Int32). */
+const DIRECT_LIMIT = 1 << 23;
 
 /**
  * A cache hierarchy plus a TLB replaying address streams: level k+1 sees the misses of level k;
@@ -288,11 +348,12 @@ export class ReferenceHierarchy {
    * Steady-state misses of one pass: empties the caches, replays one warm-up pass, then one
    * counted pass. Writes misses per level (innermost first) into `out[0..levels-1]` and TLB
    * misses into `out[levels]`.
+   * @param rngState - seed of the random pattern's index sequence (other patterns ignore it)
    * @returns the number of accesses of the counted pass
    */
-  steadyStateMisses(kernel: KernelSpec, out: Float64Array): number {
+  steadyStateMisses(kernel: KernelSpec, out: Float64Array, rngState = 0x2545f491): number {
     this.reset();
-    const state = this.replayPass(kernel);
+    const state = this.replayPass(kernel, rngState);
     const n = this.levels.length;
     const snap = this.snapshot;
     for (let k = 0; k < n; k++) snap[k] = this.levels[k].misses;

@@ -61,6 +61,20 @@ describe("SetAssociativeCache", () => {
     );
   });
 
+  it("matches the naive LRU as a fully associative cache whose page numbers are far apart (hashed, not directly indexed)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 200 }), { minLength: 1, maxLength: 2000 }), (pages) => {
+        const g = { size: 32 * 4096, line: 4096, sector: 4096, assoc: 32, sets: 1 };
+        // Pages beyond 2^23 and near 2^40, mixed with low ones: both lookup paths in one cache.
+        const addresses = pages.map((p) => (p % 3 === 0 ? p : p % 3 === 1 ? 2 ** 23 + p * 977 : 2 ** 40 + p * 65537) * 4096 + 8);
+        const c = new SetAssociativeCache(g);
+        for (const a of addresses) c.access(a);
+        expect(c.misses).toBe(naiveMisses(g, addresses));
+      }),
+      { numRuns: 100, seed: 5 },
+    );
+  });
+
   it("keeps an array that fits and evicts one that overflows a cyclic sweep", () => {
     const g = { size: 1024, line: 64, sector: 64, assoc: 2, sets: 8 };
     const c = new SetAssociativeCache(g);

@@ -41,26 +41,38 @@ describe("analytical stride miss model, exact cases", () => {
   });
 });
 
-interface Agreement {
-  points: number;
-  within: number;
-  meanError: number;
-  worst: number;
+/** Worst absolute miss-rate error of a grid, with the point where it occurs. */
+interface Worst {
+  error: number;
+  where: string;
 }
 
-function agreement(errors: number[]): Agreement {
-  return {
-    points: errors.length,
-    within: errors.filter((e) => e <= TOLERANCE).length / errors.length,
-    meanError: errors.reduce((a, b) => a + b, 0) / errors.length,
-    worst: Math.max(...errors),
-  };
+function worstOf(errors: readonly { error: number; where: string }[]): Worst {
+  let worst: Worst = { error: -1, where: "" };
+  for (const e of errors) if (e.error > worst.error) worst = e;
+  return worst;
+}
+
+/**
+ * Reference misses of one pass. The random pattern's reference is one pseudo-random index
+ * sequence, whose sampling noise for short kernels (a few hundred draws) reaches a few percent;
+ * the analytical model predicts the expectation, so the reference averages four sequences.
+ */
+function referenceRate(h: ReferenceHierarchy, k: KernelSpec, level: number): number {
+  const out = new Float64Array(h.levels.length + 1);
+  const sequences = k.pattern === "random" ? 4 : 1;
+  let misses = 0;
+  let accesses = 0;
+  for (let i = 0; i < sequences; i++) {
+    accesses += h.steadyStateMisses(k, out, 0x2545f491 + 7919 * i);
+    misses += out[level];
+  }
+  return misses / accesses;
 }
 
 describe("analytical model against the reference LRU cache", () => {
-  it("agrees on the preset geometries over a grid of sizes, strides and arrays", () => {
-    const errors: number[] = [];
-    const exact: number[] = [];
+  it("agrees within 0.07 at every point of the preset geometries over a grid of sizes, strides and arrays", () => {
+    const errors: { error: number; where: string }[] = [];
     for (const [preset, overrides] of [["xeon-2.8ghz-512k", {}], ["itanium2-madison", { l3: null }]] as const) {
       const node = new NodeModel(resolveMachine(preset, overrides));
       const a = new Float64Array(4);
@@ -72,20 +84,38 @@ describe("analytical model against the reference LRU cache", () => {
             node.analyticalMissesPerPass(k, a);
             node.referenceMissesPerPass(k, r);
             for (let i = 0; i <= node.levels; i++) {
-              const err = Math.abs(a[i] - r[i]) / (q * arrays);
-              errors.push(err);
-              if (s === 1 || i === node.levels) exact.push(err);
+              errors.push({ error: Math.abs(a[i] - r[i]) / (q * arrays), where: `${preset} ${i < node.levels ? `L${i + 1}` : "TLB"} Q=${q} s=${s} arrays=${arrays}: analytical ${(a[i] / (q * arrays)).toFixed(3)}, reference ${(r[i] / (q * arrays)).toFixed(3)}` });
             }
           }
         }
       }
     }
-    const all = agreement(errors);
-    expect(all.points).toBeGreaterThan(400);
-    expect(all.within).toBeGreaterThanOrEqual(0.97);
-    expect(all.meanError).toBeLessThan(0.015);
-    // Sequential sweeps and the TLB are within tolerance everywhere.
-    expect(Math.max(...exact)).toBeLessThanOrEqual(TOLERANCE);
+    expect(errors.length).toBe(432);
+    const worst = worstOf(errors);
+    console.log(`preset grid: ${errors.length} level-points, worst absolute miss-rate error ${worst.error.toFixed(4)} (${worst.where})`);
+    expect(worst.error, worst.where).toBeLessThanOrEqual(TOLERANCE);
+  });
+
+  it("is exact where a column just fills the sets (LRU all-or-nothing on a cyclic sweep)", () => {
+    // Rows 1032 bytes apart on the Xeon's 8 KB L1 (32 sets of 64 B, 4 ways): every second row lands
+    // 16 bytes further in the same half of the set period, so about four rows share each set and
+    // whether a row survives to the next column depends on exactly which four.
+    const xeon = new NodeModel(resolveMachine("xeon-2.8ghz-512k"));
+    const a = new Float64Array(3);
+    const r = new Float64Array(3);
+    for (const [q, s] of [[3000, 129], [12_000, 129], [12_000, 110], [3000, 55]]) {
+      for (const arrays of [1, 2]) {
+        const k = kernel(q, 8, "strided", s, arrays);
+        xeon.analyticalMissesPerPass(k, a);
+        xeon.referenceMissesPerPass(k, r);
+        expect(Math.abs(a[0] - r[0]) / (q * arrays), `L1 Q=${q} s=${s} arrays=${arrays}: ${a[0]} vs ${r[0]}`).toBeLessThanOrEqual(0.01);
+      }
+    }
+    // A 4 KiB 8-way cache of 32-byte lines: a column of 129 rows of 516 bytes nearly fills it.
+    const g: CacheGeometry = { size: 4096, line: 32, sector: 32, assoc: 8, sets: 16 };
+    const h = new ReferenceHierarchy([g], tlbGeometry({ entries: 16, pageSize: 4096, missPenalty: 1 }));
+    const k = kernel(16_615, 4, "strided", 129, 1);
+    expect(Math.abs(levelMissesPerPass(g, 16_615, 4, 1, PATTERN_STRIDED, 129) / 16_615 - referenceRate(h, k, 0))).toBeLessThanOrEqual(0.01);
   });
 
   it("agrees on the L2 and TLB misses of the acceptance kernel (Y-derivative of a square-ish patch)", () => {
@@ -102,9 +132,8 @@ describe("analytical model against the reference LRU cache", () => {
     }
   });
 
-  it("agrees on random set-associative geometries (fast-check)", () => {
-    const errors: number[] = [];
-    const patternErrors: Record<string, number[]> = { sequential: [], strided: [], random: [] };
+  it("agrees within 0.07 at every point of random set-associative geometries (fast-check)", () => {
+    const errors: { error: number; where: string }[] = [];
     const tlb = tlbGeometry({ entries: 16, pageSize: 4096, missPenalty: 1 });
     fc.assert(
       fc.property(
@@ -122,19 +151,15 @@ describe("analytical model against the reference LRU cache", () => {
           const stride = strideChoice === 0 ? squarePatchStride(q) : strideChoice;
           const k = kernel(q, e, pattern, stride, arrays);
           const h = new ReferenceHierarchy([g], tlb);
-          const out = new Float64Array(2);
-          const accesses = h.steadyStateMisses(k, out);
-          const err = Math.abs(Math.min(accesses, levelMissesPerPass(g, q, e, arrays, code[pattern], stride)) - out[0]) / accesses;
-          errors.push(err);
-          patternErrors[pattern].push(err);
+          const reference = referenceRate(h, k, 0);
+          const analytical = Math.min(q * arrays, levelMissesPerPass(g, q, e, arrays, code[pattern], stride)) / (q * arrays);
+          errors.push({ error: Math.abs(analytical - reference), where: `${size} B, ${line} B lines of ${line / sectorsPerLine} B sectors, ${assoc}-way; Q=${q} x ${e} B ${pattern} s=${stride} arrays=${arrays}: analytical ${analytical.toFixed(3)}, reference ${reference.toFixed(3)}` });
         },
       ),
       { numRuns: 300, seed: 11 },
     );
-    const all = agreement(errors);
-    expect(all.within).toBeGreaterThanOrEqual(0.97);
-    expect(all.meanError).toBeLessThan(0.015);
-    expect(Math.max(...patternErrors.sequential)).toBeLessThanOrEqual(TOLERANCE);
-    expect(agreement(patternErrors.random).within).toBeGreaterThanOrEqual(0.97);
+    const worst = worstOf(errors);
+    console.log(`random geometries: ${errors.length} points, worst absolute miss-rate error ${worst.error.toFixed(4)} (${worst.where})`);
+    expect(worst.error, worst.where).toBeLessThanOrEqual(TOLERANCE);
   });
 });

@@ -1,0 +1,257 @@
+/**
+ * Exact reuse misses of a column sweep whose rows are at least a line apart.
+ *
+ * In the strided stream (see `kernel.ts`) element `j` of array `a` is preceded in its line by
+ * element `j - 1` of the same array, touched one column earlier (or, for the first column, at the
+ * end of the previous pass: the sweep is cyclic). Between the two, the stream touches exactly one
+ * element of every other row: elements `j - k*s` (earlier rows, this column) and `j + k*s - 1`
+ * (later rows, previous column), `k >= 1`, plus the same elements of the other arrays (with
+ * `k = 0` for the array touched in between). Each is a distinct line, so under LRU the access
+ * hits iff fewer than `assoc` of them map to its set. Which of them do depends only on the
+ * access's byte offset `o` within its line and on which partners exist (`k <= row` earlier,
+ * `k <= last - row` later): for a fixed offset the access misses iff, for some `t` in
+ * `0..assoc`, the `t`-th nearest earlier partner in its set exists and so does the
+ * `(assoc - t)`-th nearest later one. The rows meeting that form a union of `assoc + 1` intervals
+ * with increasing ends.
+ *
+ * The nearest partners in the set are the returns of a rotation (by the row length, modulo the
+ * set period `S*B`) to a window of one line. By the three-gap theorem (Slater) successive returns
+ * are `uF`, `uB` or `uF + uB` rows apart, where `uF` (`uB`) is the first row distance whose
+ * displacement falls within a line ahead (behind); so after one Euclid-like search per rotation
+ * each further partner costs O(1).
+ *
+ * @packageDocumentation
+ */
+import type { CacheGeometry } from "./geometry.js";
+import { nextInWindow } from "./modular.js";
+
+const MAX_ASSOC = 64;
+const MAX_ARRAYS = 4;
+/** Offsets per line evaluated one by one; beyond this the caller uses its approximation. */
+const MAX_OFFSETS = 64;
+
+/**
+ * Preallocated state of one evaluation (no allocation per call; fields of one object rather than
+ * module-level bindings, which optimised code re-checks on every access).
+ */
+class Scratch {
+  /** Thresholds (row distances) of the nearest earlier partners in the set, 1-based, sorted. */
+  readonly earlier = new Float64Array(MAX_ASSOC + 1);
+  /** Same for later partners. */
+  readonly later = new Float64Array(MAX_ASSOC + 1);
+  /** Column groups: rows present, last row reachable by later partners, columns. */
+  readonly groupRows = new Float64Array(4);
+  readonly groupLast = new Float64Array(4);
+  readonly groupColumns = new Float64Array(4);
+  groups = 0;
+  // Three-gap return structure of the forward (later rows) and backward (earlier rows) rotations:
+  // first entry ahead within a line (rows uF, displacement vF), first entry behind (uB, wB).
+  upUF = 0;
+  upVF = 0;
+  upUB = 0;
+  upWB = 0;
+  dnUF = 0;
+  dnVF = 0;
+  dnUB = 0;
+  dnWB = 0;
+}
+const scratch = new Scratch();
+
+/**
+ * Fills `list[1..]` with the first `assoc` returns (row distances `k <= kMax`) to `[0, B)` of an
+ * orbit that starts inside it at `x`, stepping by the three-gap rule. Returns how many.
+ */
+function ownReturns(list: Float64Array, assoc: number, uF: number, vF: number, uB: number, wB: number, x: number, B: number, kMax: number): number {
+  let k = 0;
+  let n = 0;
+  while (n < assoc) {
+    // Next return: the nearer of a jump ahead and a jump behind that stays in the line, else both.
+    const f = uF > 0 && x + vF < B;
+    const b = uB > 0 && x - wB >= 0;
+    if (f && (!b || uF <= uB)) {
+      k += uF;
+      x += vF;
+    } else if (b) {
+      k += uB;
+      x -= wB;
+    } else {
+      k += uF + uB;
+      x += vF - wB;
+    }
+    if (k > kMax) break;
+    list[++n] = k;
+  }
+  return n;
+}
+
+/**
+ * Merges into `list[1..len]` (sorted, at most `assoc` entries) the returns to `[0, B)` of the orbit
+ * `(x0 + k * step) mod P`, `from <= k <= kMax`, whose start need not lie in the window (another
+ * array's). Returns the new length.
+ */
+function otherReturns(list: Float64Array, len: number, assoc: number, step: number, x0: number, P: number, B: number, from: number, kMax: number, uF: number, vF: number, uB: number, wB: number): number {
+  let k = nextInWindow(step, x0, P, 0, B - 1, from);
+  if (k < 0) return len;
+  let x = (x0 + ((k * step) % P)) % P;
+  while (k <= kMax) {
+    if (len === assoc && k >= list[len]) break;
+    let p = len < assoc ? ++len : len;
+    while (p > 1 && list[p - 1] > k) {
+      list[p] = list[p - 1];
+      p--;
+    }
+    list[p] = k;
+    const f = uF > 0 && x + vF < B;
+    const b = uB > 0 && x - wB >= 0;
+    if (f && (!b || uF <= uB)) {
+      k += uF;
+      x += vF;
+    } else if (b) {
+      k += uB;
+      x -= wB;
+    } else {
+      k += uF + uB;
+      x += vF - wB;
+    }
+  }
+  return len;
+}
+
+/**
+ * Accesses (rows times columns) of the column groups whose row `i` has, for some `t`, its `t`-th
+ * earlier partner (`earlier[t] <= i`) and its `(assoc - t)`-th later one (`i <= last - later[...]`).
+ * For each group the rows form a union of intervals with increasing ends.
+ */
+function missingAccesses(sc: Scratch, nE: number, nL: number, assoc: number): number {
+  const earlier = sc.earlier;
+  const later = sc.later;
+  let sum = 0;
+  for (let gi = 0; gi < sc.groups; gi++) {
+    const n = sc.groupRows[gi];
+    const last = sc.groupLast[gi];
+    let covered = 0;
+    let reach = -1;
+    const tMax = nE < assoc ? nE : assoc;
+    for (let t = assoc - nL > 0 ? assoc - nL : 0; t <= tMax; t++) {
+      const r = assoc - t;
+      const lo0 = t === 0 ? 0 : earlier[t];
+      const lo = lo0 > reach + 1 ? lo0 : reach + 1;
+      const hi0 = last - (r === 0 ? 0 : later[r]);
+      const hi = hi0 < n - 1 ? hi0 : n - 1;
+      if (hi >= lo) {
+        covered += hi - lo + 1;
+        reach = hi;
+      }
+    }
+    sum += covered * sc.groupColumns[gi];
+  }
+  return sum;
+}
+
+/** First entries of the rotation by `step` modulo `P` into a line ahead and a line behind. */
+function entries(sc: Scratch, step: number, P: number, B: number): void {
+  const uF = nextInWindow(step, 0, P, 0, B - 1, 1);
+  const uB = nextInWindow(step, 0, P, P - B + 1, P - 1, 1);
+  sc.upUF = uF;
+  sc.upVF = uF < 0 ? 0 : (uF * step) % P;
+  sc.upUB = uB;
+  sc.upWB = uB < 0 ? 0 : P - ((uB * step) % P);
+  // The backward rotation enters ahead where the forward one enters behind, and vice versa
+  // (a zero displacement, a period of the rotation, is ahead for both).
+  if (sc.upVF === 0) {
+    sc.dnUF = sc.upUF;
+    sc.dnVF = 0;
+    sc.dnUB = -1;
+    sc.dnWB = 0;
+  } else {
+    sc.dnUF = sc.upUB;
+    sc.dnVF = sc.upWB;
+    sc.dnUB = sc.upUF;
+    sc.dnWB = sc.upVF;
+  }
+}
+
+/**
+ * Misses of the accesses that continue a sector (byte offset within the sector at least one element)
+ * in a column sweep of `arrays` arrays of `q` elements of `e` bytes with rows of `s` elements
+ * (`s * e >= line`), arrays `arrayBytes` apart. Returns -1 when the geometry is outside what this
+ * evaluates exactly (the caller then approximates): elements not dividing the line or sector, more
+ * than 64 element offsets per line or ways, more than 4 arrays, arrays closer than a line.
+ */
+export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: number, arrays: number, arrayBytes: number): number {
+  const B = g.line;
+  const u = g.sector;
+  const A = g.assoc;
+  const R = s * e;
+  if (e >= u) return 0;
+  if (B % e !== 0 || u % e !== 0 || A > MAX_ASSOC || arrays > MAX_ARRAYS || R < B || arrayBytes < B) return -1;
+  const rows = Math.ceil(q / s);
+  // Fewer partners than ways: every continuation hits.
+  if (rows * arrays <= A) return 0;
+  const P = g.sets * B;
+  const lastRow = q - (rows - 1) * s;
+  // Offsets that continue a sector, per line.
+  const hOffsets = B / e - B / u;
+  // Column groups (rows present, last row index reachable by later partners, columns):
+  // c = 0; c in [1, lastRow - 1]; c = lastRow (if < s); c in [lastRow + 1, s - 1].
+  const sc = scratch;
+  sc.groups = 0;
+  const full = lastRow === s;
+  addGroup(sc, rows, full ? rows : rows - 1, 1);
+  addGroup(sc, rows, rows - 1, full ? s - 1 : lastRow - 1);
+  if (!full) {
+    addGroup(sc, rows - 1, rows - 1, 1);
+    addGroup(sc, rows - 1, rows - 2, s - 1 - lastRow);
+  }
+  if (g.sets === 1) {
+    // One set: every partner shares it, so every row of a column has the same number of them,
+    // `arrays * last + arrays - 1` (its own array's other rows, the other arrays' rows including
+    // the same row), and a whole column group either thrashes or fits.
+    let missed = 0;
+    for (let gi = 0; gi < sc.groups; gi++) if (arrays * sc.groupLast[gi] + arrays - 1 >= A) missed += sc.groupRows[gi] * sc.groupColumns[gi];
+    return (missed * arrays * hOffsets * e) / B;
+  }
+  if (B / e > MAX_OFFSETS) return -1;
+  const up = R % P;
+  const down = (P - up) % P;
+  entries(sc, up, P, B);
+  // Bounds from the three-gap return times: every run of tMax consecutive rows holds a partner,
+  // no two partners of a list are closer than tMin rows. The combined jump is needed only from
+  // positions where neither single jump stays in the line, which exist iff vF + wB > B.
+  const aperiodic = sc.upUB > 0 && sc.upVF > 0;
+  const tMin = aperiodic ? Math.min(sc.upUF, sc.upUB) : sc.upUF;
+  const tMax = !aperiodic ? sc.upUF : sc.upVF + sc.upWB > B ? sc.upUF + sc.upUB : Math.max(sc.upUF, sc.upUB);
+  const lastMin = sc.groupLast[sc.groups - 1];
+  const lastMax = sc.groupLast[0];
+  // Fewest partners of any row, counting only its own array's: every continuation misses.
+  if (Math.floor(lastMin / tMax) - 1 >= A) return arrays * (q - Math.ceil((q * e) / u));
+  // Most partners of any row: every continuation hits.
+  if (Math.floor(lastMax / tMin) + (arrays - 1) * (Math.floor((lastMax + 1) / tMin) + 2) < A) return 0;
+  const { upUF, upVF, upUB, upWB, dnUF, dnVF, dnUB, dnWB } = sc;
+  let total = 0;
+  for (let a = 0; a < arrays; a++) {
+    for (let o = e; o < B; o += e) {
+      if (o % u < e) continue;
+      // Earlier partners: same array at -k*R (k >= 1); array b at (b - a)*span - k*R (k >= 0 if b < a).
+      // Later partners: same array at k*R - e (k >= 1); array b at (b - a)*span + k*R - e (k >= 0 if b > a).
+      let nE = ownReturns(sc.earlier, A, dnUF, dnVF, dnUB, dnWB, o, B, rows);
+      let nL = ownReturns(sc.later, A, upUF, upVF, upUB, upWB, o - e, B, rows);
+      for (let b = 0; b < arrays; b++) {
+        if (b === a) continue;
+        const off = ((((b - a) * arrayBytes) % P) + P) % P;
+        nE = otherReturns(sc.earlier, nE, A, down, (o + off) % P, P, B, b < a ? 0 : 1, rows, dnUF, dnVF, dnUB, dnWB);
+        nL = otherReturns(sc.later, nL, A, up, (o - e + off) % P, P, B, b > a ? 0 : 1, rows, upUF, upVF, upUB, upWB);
+      }
+      total += missingAccesses(sc, nE, nL, A);
+    }
+  }
+  // Each row's accesses visit every offset equally often over the columns (e divides the line).
+  return (total * e) / B;
+}
+
+function addGroup(sc: Scratch, rows: number, last: number, columns: number): void {
+  if (columns <= 0 || rows <= 0) return;
+  sc.groupRows[sc.groups] = rows;
+  sc.groupLast[sc.groups] = last;
+  sc.groupColumns[sc.groups++] = columns;
+}

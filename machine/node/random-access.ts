@@ -1,0 +1,146 @@
+/**
+ * Steady-state misses of the random pattern (see `kernel.ts`: `Q` indices drawn uniformly, each
+ * touching element `j` of every array), set by set.
+ *
+ * A draw of element `j` touches the lines holding `j` in every array: a *group* of lines, `m` of
+ * which share a set when the arrays' bases are congruent modulo the set period (else one). Under
+ * LRU a line of group `L` survives until its next draw iff the lines of its set touched in
+ * between, the other `m - 1` of its group plus `m` per distinct other group drawn, number fewer
+ * than the ways: at most `c = floor((A - m) / m)` other groups. With independent draws (groups of
+ * equal probability `pi`, possibly one partial last line of probability `rho * pi`), the order in
+ * which the groups of a set are first seen looking back from a draw is a race of exponential
+ * clocks, whose probabilities are Beta integrals in closed form: with `n` other full groups,
+ * `P(hit) = (c + 1) / (n + 1)` for equal probabilities. A hit also needs the accessed sector to
+ * have been filled since the line's fill, and a line or sector not drawn in the history (one
+ * warm-up pass and half the counted one on average) misses.
+ *
+ * @packageDocumentation
+ */
+import type { CacheGeometry } from "./geometry.js";
+
+/**
+ * Probability that a draw of a full group hits when its set also holds `n` other full groups and,
+ * if `partial`, a group drawn `rho` times as often: the first `c` others may have been seen.
+ */
+function fullHit(n: number, c: number, partial: boolean, rho: number): number {
+  if (c < 0) return 0;
+  if (!partial) return c >= n ? 1 : (c + 1) / (n + 1);
+  if (c >= n + 1) return 1;
+  // P(at most c - 1 full seen) + P(exactly c full seen and the partial one not).
+  let p = c / (n + 1);
+  if (c <= n) {
+    // C(n, c) B(n - c + rho + 1, c + 1) = prod_{k=n-c+1}^{n} k / prod_{k=n-c+1}^{n+1} (k + rho)
+    let t = 1 / (n + 1 + rho);
+    for (let k = n - c + 1; k <= n; k++) t *= k / (k + rho);
+    p += t;
+  }
+  return p;
+}
+
+/** Probability that a draw of the partial group (probability `rho` relative to a full one) hits with `n` full groups in its set. */
+function partialHit(n: number, c: number, rho: number): number {
+  if (c < 0) return 0;
+  if (c >= n) return 1;
+  // sum_{j<=c} rho C(n, j) B(n - j + rho, j + 1) = sum_j rho prod_{k=n-j+1}^{n} k / prod_{k=n-j}^{n} (k + rho)
+  // Term j+1 is term j times (n - j) / (n - j - 1 + rho): O(c) rather than O(c^2).
+  let t = rho / (n + rho);
+  let p = t;
+  for (let j = 0; j < c; j++) {
+    t *= (n - j) / (n - j - 1 + rho);
+    p += t;
+  }
+  return p;
+}
+
+/**
+ * Misses per draw of one line drawn with probability `pi` per draw whose line hit probability is
+ * `h`, when a sector of it has been drawn in the history with probability `seen`.
+ */
+function lineMisses(h: number, pi: number, sectors: number, seen: number): number {
+  // The accessed sector was filled during the current residency: one of the line's previous draws
+  // hit it before a draw that found the line evicted (geometric over the draws, each survived with h).
+  const present = h / (sectors - h * (sectors - 1));
+  return pi * (1 - present * seen);
+}
+
+/** Misses of `count` sets of `lines` groups each, one of which holds the partial group if `withPartial`. */
+function setClassMisses(count: number, lines: number, withPartial: boolean, c: number, rho: number, pi: number, sectors: number, seen: number, seenTail: number): number {
+  if (count <= 0 || lines <= 0) return 0;
+  let misses = 0;
+  if (withPartial) {
+    const full = lines - 1;
+    if (full > 16 * (c + 1)) {
+      // Many more groups than survive: the partial one's lighter weight changes the others' hit
+      // probability by O(c / n^2) and its own accesses are 1/n of the set's; count it as full.
+      const h = fullHit(full, c, false, 1);
+      misses += full * lineMisses(h, pi, sectors, seen) + lineMisses(h, pi * rho, sectors, seenTail);
+    } else {
+      if (full > 0) misses += full * lineMisses(fullHit(full - 1, c, true, rho), pi, sectors, seen);
+      misses += lineMisses(partialHit(full, c, rho), pi * rho, sectors, seenTail);
+    }
+    count--;
+  }
+  if (count > 0) misses += count * lines * lineMisses(fullHit(lines - 1, c, false, 1), pi, sectors, seen);
+  return misses;
+}
+
+/**
+ * Expected misses per pass of the random pattern, or -1 when the layout is outside what this
+ * evaluates (elements as large as a line, arrays not line-aligned with one another, or arrays
+ * whose set offsets neither coincide nor stay distinct).
+ * @param g - level geometry
+ * @param q - elements per array (= draws per pass)
+ * @param e - element size in bytes
+ * @param arrays - arrays touched per draw
+ * @param arrayBytes - distance between array bases in bytes
+ */
+export function randomMisses(g: CacheGeometry, q: number, e: number, arrays: number, arrayBytes: number): number {
+  const B = g.line;
+  const S = g.sets;
+  if (e >= B || arrayBytes % B !== 0) return -1;
+  const perLine = B / e;
+  if (!Number.isInteger(perLine)) return -1;
+  const sectors = B / Math.max(e, g.sector);
+  const n = Math.ceil(q / perLine);
+  const partialElements = q - (n - 1) * perLine;
+  const partial = partialElements < perLine;
+  const rho = partialElements / perLine;
+  const pi = perLine / q;
+  // Probability that a sector was drawn in the history (1.5 passes of q draws on average).
+  const seen = 1 - Math.exp((-1.5 * perLine) / sectors);
+  const seenTail = partial ? 1 - Math.exp((-1.5 * partialElements) / sectors) : seen;
+  const A = g.assoc;
+  const D = (arrayBytes / B) % S;
+  if (D === 0 || arrays === 1) {
+    // Every array's line L sits in the same set: groups of m = arrays lines, one layout for all.
+    const m = arrays;
+    const c = Math.floor((A - m) / m);
+    const lo = Math.floor(n / S);
+    const r = n - lo * S;
+    const partialSet = (n - 1) % S;
+    const partialInHigh = partial && partialSet < r;
+    // Sets with lo + 1 lines (r of them) and lo lines (S - r); one of them holds the partial line.
+    return q * m * (setClassMisses(r, lo + 1, partial && partialInHigh, c, rho, pi, sectors, seen, seenTail) + setClassMisses(S - r, lo, partial && !partialInHigh, c, rho, pi, sectors, seen, seenTail));
+  }
+  // Distinct offsets: array a's line L sits in set (a D + L) mod S, one line per group in a set.
+  for (let a = 1; a < arrays; a++) if ((a * D) % S === 0) return -1;
+  let misses = 0;
+  const c = A - 1;
+  for (let x = 0; x < S; x++) {
+    // Lines in set x: per array, the L < n with L = x - a D (mod S).
+    let full = 0;
+    let withPartial = false;
+    for (let a = 0; a < arrays; a++) {
+      const first = (((x - a * D) % S) + S) % S;
+      if (first >= n) continue;
+      const count = Math.floor((n - 1 - first) / S) + 1;
+      if (partial && (n - 1 - first) % S === 0) {
+        withPartial = true;
+        full += count - 1;
+      } else full += count;
+    }
+    if (full > 0) misses += full * lineMisses(fullHit(full - 1, c, withPartial, rho), pi, sectors, seen);
+    if (withPartial) misses += lineMisses(partialHit(full, c, rho), pi * rho, sectors, seenTail);
+  }
+  return q * misses;
+}
