@@ -1,10 +1,28 @@
 import type { InvocationRecord, Trial } from "../model.js";
+import { STUDY_TABLES, TIMING_TABLE } from "./schema.js";
+
+/**
+ * A string column dictionary-encoded: its distinct values and, per row, the index of its value
+ * in `dict` (-1 for NULL). Why: repeated strings (component, port, counter names) cross from a
+ * worker thread as one small array and an Int32Array instead of one cloned string per row.
+ */
+export interface DictColumn {
+  readonly dict: readonly string[];
+  readonly codes: Int32Array;
+}
+
+/** A numeric column with NULLs: the values and, per row, 1 where the value is NULL. */
+export interface NullableColumn {
+  readonly values: Float64Array;
+  readonly nulls: Uint8Array;
+}
 
 /**
  * A column of a study table: its values in row order. A compacted point (see {@link compactRows})
- * holds numeric columns without NULLs as Float64Array, and its `point_id` columns empty.
+ * holds numeric columns as Float64Array (or {@link NullableColumn}), string columns as
+ * {@link DictColumn}, and its `point_id` columns empty; the store takes plain arrays as well.
  */
-export type Column = (string | number | null)[] | Float64Array;
+export type Column = (string | number | null)[] | Float64Array | DictColumn | NullableColumn;
 
 /** Columns being filled. */
 type Plain = (string | number | null)[][];
@@ -60,26 +78,100 @@ export function pointRows(point: PointIdentity, outcome: PointOutcome): PointRow
 
 /**
  * Compacts a point's rows for the trip from a worker thread: `point_id` columns (always the
- * point's id) are left empty, numeric columns without NULLs become Float64Arrays. Why: structured
- * cloning repeated strings and boxed numbers cost more than storing them; typed arrays copy as bytes.
+ * point's id) are left empty, numeric columns become Float64Arrays (with a NULL mask when they
+ * hold NULLs) and string columns dictionary-encoded. Why: structured cloning repeated strings and
+ * boxed numbers costs more than storing them; typed arrays move between threads without a copy
+ * (see {@link rowsTransferList}). Columns holding values of another type are left as they are (the
+ * store reports them).
  */
 export function compactRows(rows: PointRows): PointRows {
   const tables: Record<string, TableRows> = {};
   for (const [name, cols] of Object.entries(rows.tables)) {
+    const schema = TABLE_BY_NAME.get(name);
     tables[name] = cols.map((col, i) => {
-      if (i === 0 && col.length > 0 && Array.from(col as ArrayLike<unknown>).every((v) => v === rows.pointId)) return [];
-      if (col instanceof Float64Array) return col;
-      return col.length > 0 && col.every((v) => typeof v === "number") ? Float64Array.from(col as number[]) : col;
+      if (!Array.isArray(col)) return col;
+      if (i === 0 && col.length > 0 && col.every((v) => v === rows.pointId)) return [];
+      const type = schema?.columns[i]?.type;
+      if (type === "VARCHAR") return dictColumn(col) ?? col;
+      if (type !== undefined) return numericColumn(col) ?? col;
+      return col;
     });
   }
   return { ...rows, tables };
 }
 
+const TABLE_BY_NAME = new Map([...STUDY_TABLES, TIMING_TABLE].map((t) => [t.name, t]));
+
+/** A string column dictionary-encoded, or undefined when it holds a non-string. */
+export function dictColumn(col: readonly unknown[]): DictColumn | undefined {
+  const index = new Map<string, number>();
+  const dict: string[] = [];
+  const codes = new Int32Array(col.length);
+  for (let r = 0; r < col.length; r++) {
+    const v = col[r];
+    if (v === null) {
+      codes[r] = -1;
+      continue;
+    }
+    if (typeof v !== "string") return undefined;
+    let k = index.get(v);
+    if (k === undefined) {
+      k = dict.length;
+      index.set(v, k);
+      dict.push(v);
+    }
+    codes[r] = k;
+  }
+  return { dict, codes };
+}
+
+/** A numeric column as Float64Array (NullableColumn with NULLs), or undefined when it holds a non-number. */
+export function numericColumn(col: readonly unknown[]): Float64Array | NullableColumn | undefined {
+  const values = new Float64Array(col.length);
+  let nulls: Uint8Array | undefined;
+  for (let r = 0; r < col.length; r++) {
+    const v = col[r];
+    if (typeof v === "number") values[r] = v;
+    else if (v === null) (nulls ??= new Uint8Array(col.length))[r] = 1;
+    else return undefined;
+  }
+  return nulls ? { values, nulls } : values;
+}
+
+/** The number of rows of a column. */
+export function columnLength(col: Column): number {
+  if (Array.isArray(col) || col instanceof Float64Array) return col.length;
+  return "codes" in col ? col.codes.length : col.values.length;
+}
+
 /** The row count of a table's columns (the longest column; empty `point_id` columns excluded). */
 export function tableRowCount(cols: TableRows): number {
   let n = 0;
-  for (const c of cols) n = Math.max(n, c.length);
+  for (const c of cols) n = Math.max(n, columnLength(c));
   return n;
+}
+
+/**
+ * The buffers of a compacted point's typed columns, each once: the transfer list that moves them
+ * to another thread instead of copying them (they are unusable in the sender afterwards).
+ */
+export function rowsTransferList(rows: PointRows): ArrayBuffer[] {
+  const out = new Set<ArrayBuffer>();
+  const add = (a: ArrayBufferView) => {
+    if (a.buffer instanceof ArrayBuffer) out.add(a.buffer);
+  };
+  for (const cols of Object.values(rows.tables)) {
+    for (const c of cols) {
+      if (Array.isArray(c)) continue;
+      if (c instanceof Float64Array) add(c);
+      else if ("codes" in c) add(c.codes);
+      else {
+        add(c.values);
+        add(c.nulls);
+      }
+    }
+  }
+  return [...out];
 }
 
 function pointRowsPlain(point: PointIdentity, outcome: PointOutcome): PointRows {

@@ -30,7 +30,7 @@ export interface SweepProgress {
 export interface SweepRunOptions {
   /** The study database file. */
   readonly db: string;
-  /** Worker threads (default 1: run in this thread only; N > 1: N worker threads, this thread stores). */
+  /** Worker threads (default 1: run in this thread only; N > 1: N worker threads compute, this thread stores). */
   readonly jobs?: number;
   /** Continue a study already in `db` (without it an existing study is an error). */
   readonly resume?: boolean;
@@ -156,7 +156,7 @@ export async function runSweep(sweep: Sweep, options: SweepRunOptions): Promise<
       await runInPool(sweep, todo, jobs, (rows) => {
         onWorkers++;
         finish(rows);
-      }, finish, () => writer.maybeFlush());
+      }, () => writer.maybeFlush());
     }
     await writer.flush();
     return { total: chosen.length, skipped, ran: done, failed, onWorkers, wallSeconds: (performance.now() - t0) / 1000, db: store.path };
@@ -166,36 +166,22 @@ export async function runSweep(sweep: Sweep, options: SweepRunOptions): Promise<
 }
 
 /**
- * Runs points on `jobs` pool threads; this thread stores their rows. Until the first worker
- * reports, this thread runs points too. Why: a worker thread pays the module start-up (seconds on
- * a busy machine) before its first point, while this thread has everything loaded; afterwards this
- * thread's storing overlaps the workers' computing instead of queueing behind its own points.
+ * Runs points on `jobs` pool threads; this thread only hands out points and stores their rows.
+ * Why not compute here too: a point computed here blocks this thread's event loop, so workers that
+ * finish meanwhile wait for their next point and their rows wait to be stored; storing itself
+ * is cheap here (typed columns moved, not copied, from the workers; DuckDB works off the event loop).
  */
-async function runInPool(
-  sweep: Sweep,
-  todo: readonly SweepPoint[],
-  jobs: number,
-  finishRemote: (rows: PointRows) => void,
-  finish: (rows: PointRows) => void,
-  tick: () => Promise<void>,
-): Promise<void> {
+async function runInPool(sweep: Sweep, todo: readonly SweepPoint[], jobs: number, finish: (rows: PointRows) => void, tick: () => Promise<void>): Promise<void> {
   const { default: Tinypool } = await import("tinypool");
-  const threads = jobs;
-  let workersUp = false;
-  const pool = new Tinypool({ filename: workerScript(), minThreads: threads, maxThreads: threads, idleTimeout: 1000 });
+  const pool = new Tinypool({ filename: workerScript(), minThreads: jobs, maxThreads: jobs, idleTimeout: 1000 });
   let next = 0;
-  const take = (): SweepPoint | undefined => (next < todo.length ? todo[next++] : undefined);
   const inFlight = new Set<Promise<void>>();
-  const window = threads * 2; // why: one queued task per thread keeps it busy while this thread computes
+  const window = jobs * 2; // why: a queued point per thread, so a thread never waits for this one
   const refill = (): void => {
-    while (inFlight.size < window) {
-      const p = take();
-      if (!p) return;
+    while (inFlight.size < window && next < todo.length) {
+      const p = todo[next++];
       const job: Promise<void> = (pool.run(pointTask(sweep, p)) as Promise<PointRows>)
-        .then(finishRemote, (e: unknown) => finishRemote(workerFailure(sweep, p, e)))
-        .then(() => {
-          workersUp = true;
-        })
+        .then(finish, (e: unknown) => finish(workerFailure(sweep, p, e)))
         .finally(() => {
           inFlight.delete(job);
           refill();
@@ -205,11 +191,6 @@ async function runInPool(
   };
   try {
     refill();
-    for (let p = workersUp ? undefined : take(); p !== undefined; p = workersUp ? undefined : take()) {
-      finish(runPointTask(pointTask(sweep, p)));
-      await tick();
-      await new Promise<void>((r) => setImmediate(r)); // let finished pool tasks report and refill
-    }
     while (inFlight.size > 0) {
       await Promise.race(inFlight);
       await tick();
