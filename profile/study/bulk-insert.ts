@@ -8,6 +8,9 @@ type DuckModule = typeof import("@duckdb/node-api");
 /** Rows per data chunk: DuckDB's vector size. */
 const CHUNK = 2048;
 
+/** Fewer rows than this go straight to the table (see {@link BulkInserter.insert}). */
+const STAGE_MIN_ROWS = 4096;
+
 /** One point's rows of one table: its id (for empty `point_id` columns) and its columns. */
 export interface PointBlock {
   readonly id: string;
@@ -40,6 +43,8 @@ export class BulkInserter {
     const cols = stageColumns(table, blocks);
     const n = cols.length ? columnLengthOf(cols[0]) : 0;
     if (n === 0) return;
+    // why: staging costs three statements more than appending; it pays only for many rows
+    if (n < STAGE_MIN_ROWS) return this.appendDirect(table, cols, n);
     const stage = await this.stageTable(table);
     const d = this.duck;
     const types: DuckDBType[] = cols.map((c) => (c.kind === "codes" ? d.INTEGER : d.DOUBLE));
@@ -62,11 +67,36 @@ export class BulkInserter {
         params.push(d.listValue(c.dict));
         return `$${params.length}[c${i}]`;
       }
-      return col.type === "DOUBLE" ? `c${i}` : `CAST(c${i} AS ${col.type})`;
+      return col.type === "DOUBLE" ? `c${i}` : `CAST(trunc(c${i}) AS ${col.type})`; // truncated, as appendDirect does
     });
     const listType = d.LIST(d.VARCHAR);
     await this.conn.run(`INSERT INTO "${table.name}" SELECT ${select.join(", ")} FROM temp.main."${stage}"`, params, params.map(() => listType));
     await this.conn.run(`DELETE FROM temp.main."${stage}"`);
+  }
+
+  /** Appends few rows straight to the table, value by value. */
+  private async appendDirect(table: StudyTable, cols: readonly Staged[], n: number): Promise<void> {
+    const d = this.duck;
+    const types = table.columns.map((col) => (col.type === "VARCHAR" ? d.VARCHAR : col.type === "INTEGER" ? d.INTEGER : col.type === "BIGINT" ? d.BIGINT : d.DOUBLE));
+    const appender = await this.conn.createAppender(table.name);
+    try {
+      for (let s = 0; s < n; s += CHUNK) {
+        const m = Math.min(CHUNK, n - s);
+        const chunk = d.DuckDBDataChunk.create(types, m);
+        chunk.setColumns(
+          cols.map((c, i) => {
+            if (c.kind === "codes") return Array.from(c.codes.subarray(s, s + m), (k) => (k === 0 ? null : c.dict[k - 1]));
+            const part = Array.from(numbersSlice(c.values, c.nulls, s, m));
+            const type = table.columns[i].type;
+            if (type === "BIGINT") return part.map((v) => (v === null ? null : BigInt(Math.trunc(v))));
+            return type === "INTEGER" ? part.map((v) => (v === null ? null : Math.trunc(v))) : part;
+          }),
+        );
+        appender.appendDataChunk(chunk);
+      }
+    } finally {
+      appender.closeSync();
+    }
   }
 
   private async stageTable(table: StudyTable): Promise<string> {
