@@ -80,9 +80,8 @@ export function pointRows(point: PointIdentity, outcome: PointOutcome): PointRow
  * Compacts a point's rows for the trip from a worker thread: `point_id` columns (always the
  * point's id) are left empty, numeric columns become Float64Arrays (with a NULL mask when they
  * hold NULLs) and string columns dictionary-encoded. Why: structured cloning repeated strings and
- * boxed numbers costs more than storing them; typed arrays move between threads without a copy
- * (see {@link rowsTransferList}). Columns holding values of another type are left as they are (the
- * store reports them).
+ * boxed numbers costs more than storing them; typed arrays cross threads as one byte copy each.
+ * Columns holding values of another type are left as they are (the store reports them).
  */
 export function compactRows(rows: PointRows): PointRows {
   const tables: Record<string, TableRows> = {};
@@ -149,29 +148,6 @@ export function tableRowCount(cols: TableRows): number {
   let n = 0;
   for (const c of cols) n = Math.max(n, columnLength(c));
   return n;
-}
-
-/**
- * The buffers of a compacted point's typed columns, each once: the transfer list that moves them
- * to another thread instead of copying them (they are unusable in the sender afterwards).
- */
-export function rowsTransferList(rows: PointRows): ArrayBuffer[] {
-  const out = new Set<ArrayBuffer>();
-  const add = (a: ArrayBufferView) => {
-    if (a.buffer instanceof ArrayBuffer) out.add(a.buffer);
-  };
-  for (const cols of Object.values(rows.tables)) {
-    for (const c of cols) {
-      if (Array.isArray(c)) continue;
-      if (c instanceof Float64Array) add(c);
-      else if ("codes" in c) add(c.codes);
-      else {
-        add(c.values);
-        add(c.nulls);
-      }
-    }
-  }
-  return [...out];
 }
 
 function pointRowsPlain(point: PointIdentity, outcome: PointOutcome): PointRows {

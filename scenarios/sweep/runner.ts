@@ -98,16 +98,20 @@ export function workerScript(): string {
 }
 
 /**
- * Runs a sweep into a study database: every point not yet stored, in parallel worker threads, each
- * point committed whole (with its `point` row) so that a run killed at any moment resumes with
+ * Runs a sweep into a study database: every point not yet stored, on this thread (`jobs` 1) or on
+ * `jobs` worker threads while this one stores their rows, each point committed whole (with its `point` row) so that a run killed at any moment resumes with
  * `resume: true` and ends with exactly one result per point. A failing point is stored with its
  * error and the sweep goes on.
  * @throws StudyError when `db` holds another study, or this study without `resume`
  */
 export async function runSweep(sweep: Sweep, options: SweepRunOptions): Promise<SweepRunSummary> {
   const t0 = performance.now();
-  const store = await StudyStore.open(options.db, { create: true });
+  const jobs = Math.max(1, Math.floor(options.jobs ?? 1));
+  // why: started first, the worker threads load their modules while this thread opens the study
+  const pool = jobs > 1 ? await startPool(jobs) : undefined;
+  let store: StudyStore | undefined;
   try {
+    store = await StudyStore.open(options.db, { create: true });
     const meta = await store.meta();
     const existing = meta.get("study_hash");
     if (existing !== undefined && existing !== sweep.studyHash) {
@@ -146,14 +150,13 @@ export async function runSweep(sweep: Sweep, options: SweepRunOptions): Promise<
       writer.add(rows);
       report();
     };
-    const jobs = Math.max(1, Math.floor(options.jobs ?? 1));
-    if (jobs === 1) {
+    if (!pool) {
       for (const p of todo) {
         finish(runPointTask(pointTask(sweep, p)));
         await writer.maybeFlush();
       }
     } else {
-      await runInPool(sweep, todo, jobs, (rows) => {
+      await runInPool(pool, sweep, todo, jobs, (rows) => {
         onWorkers++;
         finish(rows);
       }, () => writer.maybeFlush());
@@ -161,19 +164,26 @@ export async function runSweep(sweep: Sweep, options: SweepRunOptions): Promise<
     await writer.flush();
     return { total: chosen.length, skipped, ran: done, failed, onWorkers, wallSeconds: (performance.now() - t0) / 1000, db: store.path };
   } finally {
-    store.close();
+    await pool?.destroy();
+    store?.close();
   }
+}
+
+type Pool = InstanceType<typeof import("tinypool").default>;
+
+/** A pool of `jobs` worker threads running {@link workerScript}. */
+async function startPool(jobs: number): Promise<Pool> {
+  const { default: Tinypool } = await import("tinypool");
+  return new Tinypool({ filename: workerScript(), minThreads: jobs, maxThreads: jobs, idleTimeout: 1000 });
 }
 
 /**
  * Runs points on `jobs` pool threads; this thread only hands out points and stores their rows.
  * Why not compute here too: a point computed here blocks this thread's event loop, so workers that
  * finish meanwhile wait for their next point and their rows wait to be stored; storing itself
- * is cheap here (typed columns moved, not copied, from the workers; DuckDB works off the event loop).
+ * is cheap here (the workers send typed and dictionary-encoded columns; DuckDB works off the event loop).
  */
-async function runInPool(sweep: Sweep, todo: readonly SweepPoint[], jobs: number, finish: (rows: PointRows) => void, tick: () => Promise<void>): Promise<void> {
-  const { default: Tinypool } = await import("tinypool");
-  const pool = new Tinypool({ filename: workerScript(), minThreads: jobs, maxThreads: jobs, idleTimeout: 1000 });
+async function runInPool(pool: Pool, sweep: Sweep, todo: readonly SweepPoint[], jobs: number, finish: (rows: PointRows) => void, tick: () => Promise<void>): Promise<void> {
   let next = 0;
   const inFlight = new Set<Promise<void>>();
   const window = jobs * 2; // why: a queued point per thread, so a thread never waits for this one
@@ -189,14 +199,10 @@ async function runInPool(sweep: Sweep, todo: readonly SweepPoint[], jobs: number
       inFlight.add(job);
     }
   };
-  try {
-    refill();
-    while (inFlight.size > 0) {
-      await Promise.race(inFlight);
-      await tick();
-    }
-  } finally {
-    await pool.destroy();
+  refill();
+  while (inFlight.size > 0) {
+    await Promise.race(inFlight);
+    await tick();
   }
 }
 

@@ -132,7 +132,7 @@ describe("storing many rows at once", () => {
       port: "compute",
       method: i % 2 ? "x" : "y's", // a quote in a string
       rank: i % 5,
-      parameters: i % 7 === 0 ? { Q: i * 1.5, mode: "strided" } : { Q: i * 1.5 },
+      parameters: (i % 7 === 0 ? { Q: i * 1.5, mode: "strided" } : { Q: i * 1.5 }) as Record<string, string | number>,
       start: i / 3,
       wallTime: Math.PI * i,
       mpiTime: i % 4 === 0 ? 0 : 1e-300 * i,
