@@ -13,7 +13,8 @@ import type { all as allFactories, create as createInstance, MathJsInstance } fr
 const bundle = createRequire(import.meta.url)("mathjs/lib/browser/math.js") as { all: typeof allFactories; create: typeof createInstance };
 
 /** The shared mathjs instance (predictable: real-valued results only). */
-export const math: MathJsInstance = bundle.create(bundle.all, { predictable: true });
+export const math: MathJsInstance = bundle.create(bundle.all);
+math.config({ predictable: true }); // the bundle's `create` ignores its config argument
 
 /** Relative tolerance mathjs uses in comparisons, floor and ceil. */
 export const REL_TOL: number = (math.config({}) as { relTol: number }).relTol;
