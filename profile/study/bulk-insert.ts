@@ -40,6 +40,10 @@ export class BulkInserter {
     private readonly conn: DuckDBConnection,
   ) {}
 
+  /**
+   * Appends the blocks' rows to `table` (inside the caller's transaction).
+   * @throws StudyError for a block with the wrong number of columns, a column of another length, or values of the wrong type
+   */
   async insert(table: StudyTable, blocks: readonly PointBlock[]): Promise<void> {
     const cols = stageColumns(table, blocks);
     const n = cols.length ? columnLengthOf(cols[0]) : 0;
