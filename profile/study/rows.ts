@@ -1,10 +1,28 @@
 import type { InvocationRecord, Trial } from "../model.js";
+import { STUDY_TABLES, TIMING_TABLE } from "./schema.js";
+
+/**
+ * A string column dictionary-encoded: its distinct values and, per row, the index of its value
+ * in `dict` (-1 for NULL). Why: repeated strings (component, port, counter names) cross from a
+ * worker thread as one small array and an Int32Array instead of one cloned string per row.
+ */
+export interface DictColumn {
+  readonly dict: readonly string[];
+  readonly codes: Int32Array;
+}
+
+/** A numeric column with NULLs: the values and, per row, 1 where the value is NULL. */
+export interface NullableColumn {
+  readonly values: Float64Array;
+  readonly nulls: Uint8Array;
+}
 
 /**
  * A column of a study table: its values in row order. A compacted point (see {@link compactRows})
- * holds numeric columns without NULLs as Float64Array, and its `point_id` columns empty.
+ * holds numeric columns as Float64Array (or {@link NullableColumn}), string columns as
+ * {@link DictColumn}, and its `point_id` columns empty; the store takes plain arrays as well.
  */
-export type Column = (string | number | null)[] | Float64Array;
+export type Column = (string | number | null)[] | Float64Array | DictColumn | NullableColumn;
 
 /** Columns being filled. */
 type Plain = (string | number | null)[][];
@@ -60,25 +78,75 @@ export function pointRows(point: PointIdentity, outcome: PointOutcome): PointRow
 
 /**
  * Compacts a point's rows for the trip from a worker thread: `point_id` columns (always the
- * point's id) are left empty, numeric columns without NULLs become Float64Arrays. Why: structured
- * cloning repeated strings and boxed numbers cost more than storing them; typed arrays copy as bytes.
+ * point's id) are left empty, numeric columns become Float64Arrays (with a NULL mask when they
+ * hold NULLs) and string columns dictionary-encoded. Why: structured cloning repeated strings and
+ * boxed numbers costs more than storing them; typed arrays cross threads as one byte copy each.
+ * Columns holding values of another type are left as they are (the store reports them).
  */
 export function compactRows(rows: PointRows): PointRows {
   const tables: Record<string, TableRows> = {};
   for (const [name, cols] of Object.entries(rows.tables)) {
+    const schema = TABLE_BY_NAME.get(name);
     tables[name] = cols.map((col, i) => {
-      if (i === 0 && col.length > 0 && Array.from(col as ArrayLike<unknown>).every((v) => v === rows.pointId)) return [];
-      if (col instanceof Float64Array) return col;
-      return col.length > 0 && col.every((v) => typeof v === "number") ? Float64Array.from(col as number[]) : col;
+      if (!Array.isArray(col)) return col;
+      if (i === 0 && col.length > 0 && col.every((v) => v === rows.pointId)) return [];
+      const type = schema?.columns[i]?.type;
+      if (type === "VARCHAR") return dictColumn(col) ?? col;
+      if (type !== undefined) return numericColumn(col) ?? col;
+      return col;
     });
   }
   return { ...rows, tables };
 }
 
+const TABLE_BY_NAME = new Map([...STUDY_TABLES, TIMING_TABLE].map((t) => [t.name, t]));
+
+/** A string column dictionary-encoded, or undefined when it holds a non-string. */
+export function dictColumn(col: readonly unknown[]): DictColumn | undefined {
+  const index = new Map<string, number>();
+  const dict: string[] = [];
+  const codes = new Int32Array(col.length);
+  for (let r = 0; r < col.length; r++) {
+    const v = col[r];
+    if (v === null) {
+      codes[r] = -1;
+      continue;
+    }
+    if (typeof v !== "string") return undefined;
+    let k = index.get(v);
+    if (k === undefined) {
+      k = dict.length;
+      index.set(v, k);
+      dict.push(v);
+    }
+    codes[r] = k;
+  }
+  return { dict, codes };
+}
+
+/** A numeric column as Float64Array (NullableColumn with NULLs), or undefined when it holds a non-number. */
+export function numericColumn(col: readonly unknown[]): Float64Array | NullableColumn | undefined {
+  const values = new Float64Array(col.length);
+  let nulls: Uint8Array | undefined;
+  for (let r = 0; r < col.length; r++) {
+    const v = col[r];
+    if (typeof v === "number") values[r] = v;
+    else if (v === null) (nulls ??= new Uint8Array(col.length))[r] = 1;
+    else return undefined;
+  }
+  return nulls ? { values, nulls } : values;
+}
+
+/** The number of rows of a column. */
+export function columnLength(col: Column): number {
+  if (Array.isArray(col) || col instanceof Float64Array) return col.length;
+  return "codes" in col ? col.codes.length : col.values.length;
+}
+
 /** The row count of a table's columns (the longest column; empty `point_id` columns excluded). */
 export function tableRowCount(cols: TableRows): number {
   let n = 0;
-  for (const c of cols) n = Math.max(n, c.length);
+  for (const c of cols) n = Math.max(n, columnLength(c));
   return n;
 }
 
@@ -111,7 +179,7 @@ function pointRowsPlain(point: PointIdentity, outcome: PointOutcome): PointRows 
     [JSON.stringify(outcome.summary)],
   ];
   if (outcome.trial) Object.assign(tables, trialRows(id, outcome.trial));
-  Object.assign(tables, recordRows(id, outcome.records));
+  Object.assign(tables, recordRows(outcome.records));
   return {
     pointId: id,
     tables,
@@ -173,36 +241,95 @@ export function trialRows(id: string, trial: Trial): Record<string, TableRows> {
   return { thread, metric, timer, callpath, timer_value: value };
 }
 
-/** Rows of the record, record_parameter and record_counter tables. */
-export function recordRows(id: string, records: readonly InvocationRecord[]): Record<string, TableRows> {
-  const record: Plain = [[], [], [], [], [], [], [], [], [], []];
-  const param: Plain = [[], [], [], [], []];
-  const counter: Plain = [[], [], [], []];
-  records.forEach((r, i) => {
-    record[0].push(id);
-    record[1].push(i);
-    record[2].push(r.component);
-    record[3].push(r.port);
-    record[4].push(r.method);
-    record[5].push(r.rank);
-    record[6].push(r.start);
-    record[7].push(r.wallTime);
-    record[8].push(r.mpiTime);
-    record[9].push(r.computeTime);
+/** Builds a {@link DictColumn} value by value. */
+class DictBuilder {
+  private readonly index = new Map<string, number>();
+  private readonly dict: string[] = [];
+  readonly codes: Int32Array;
+
+  constructor(n: number) {
+    this.codes = new Int32Array(n);
+  }
+
+  set(row: number, v: string): void {
+    let k = this.index.get(v);
+    if (k === undefined) {
+      k = this.dict.length;
+      this.index.set(v, k);
+      this.dict.push(v);
+    }
+    this.codes[row] = k;
+  }
+
+  column(): DictColumn {
+    return { dict: this.dict, codes: this.codes };
+  }
+}
+
+/**
+ * Rows of the record, record_parameter and record_counter tables, already compact (typed and
+ * dictionary-encoded columns, `point_id` columns empty: see {@link compactRows}). Why built
+ * compact: a record-heavy point has tens of thousands of records, and pushing boxed values into
+ * plain arrays first cost a third of running it.
+ */
+export function recordRows(records: readonly InvocationRecord[]): Record<string, TableRows> {
+  const n = records.length;
+  let np = 0;
+  let nc = 0;
+  for (const r of records) {
+    for (const _k in r.parameters) np++;
+    for (const _k in r.counters) nc++;
+  }
+  const index = new Float64Array(n);
+  const component = new DictBuilder(n);
+  const port = new DictBuilder(n);
+  const method = new DictBuilder(n);
+  const rank = new Float64Array(n);
+  const start = new Float64Array(n);
+  const wall = new Float64Array(n);
+  const mpi = new Float64Array(n);
+  const compute = new Float64Array(n);
+  const pIndex = new Float64Array(np);
+  const pName = new DictBuilder(np);
+  const pValue = new DictBuilder(np);
+  const pNumeric = new Float64Array(np);
+  let pNulls: Uint8Array | undefined;
+  const cIndex = new Float64Array(nc);
+  const cName = new DictBuilder(nc);
+  const cValue = new Float64Array(nc);
+  let pi = 0;
+  let ci = 0;
+  for (let i = 0; i < n; i++) {
+    const r = records[i];
+    index[i] = i;
+    component.set(i, r.component);
+    port.set(i, r.port);
+    method.set(i, r.method);
+    rank[i] = r.rank;
+    start[i] = r.start;
+    wall[i] = r.wallTime;
+    mpi[i] = r.mpiTime;
+    compute[i] = r.computeTime;
     for (const k of Object.keys(r.parameters)) {
       const pv = r.parameters[k];
-      param[0].push(id);
-      param[1].push(i);
-      param[2].push(k);
-      param[3].push(String(pv));
-      param[4].push(numeric(pv));
+      pIndex[pi] = i;
+      pName.set(pi, k);
+      pValue.set(pi, String(pv));
+      const num = numeric(pv);
+      if (num === null) (pNulls ??= new Uint8Array(np))[pi] = 1;
+      else pNumeric[pi] = num;
+      pi++;
     }
     for (const k of Object.keys(r.counters)) {
-      counter[0].push(id);
-      counter[1].push(i);
-      counter[2].push(k);
-      counter[3].push(r.counters[k]);
+      cIndex[ci] = i;
+      cName.set(ci, k);
+      cValue[ci] = r.counters[k];
+      ci++;
     }
-  });
-  return { record, record_parameter: param, record_counter: counter };
+  }
+  return {
+    record: [[], index, component.column(), port.column(), method.column(), rank, start, wall, mpi, compute],
+    record_parameter: [[], pIndex, pName.column(), pValue.column(), pNulls ? { values: pNumeric, nulls: pNulls } : pNumeric],
+    record_counter: [[], cIndex, cName.column(), cValue],
+  };
 }

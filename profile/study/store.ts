@@ -1,17 +1,10 @@
 import { existsSync } from "node:fs";
 import { extname, resolve } from "node:path";
-import type { DuckDBConnection, DuckDBInstance, DuckDBType } from "@duckdb/node-api";
-import { tableRowCount, type PointRows, type TableRows } from "./rows.js";
+import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
+import { BulkInserter } from "./bulk-insert.js";
+import type { PointRows, TableRows } from "./rows.js";
+import { StudyError } from "./study-error.js";
 import { META_TABLE, STUDY_TABLES, TIMING_TABLE, studyDdl, type StudyTable } from "./schema.js";
-
-/** A problem with a study database (missing, of another study, unreadable query). An input error. */
-export class StudyError extends Error {
-  readonly isInputError = true;
-  constructor(message: string) {
-    super(message);
-    this.name = "StudyError";
-  }
-}
 
 /** Result of a query: column names and rows of plain JS values (BIGINTs as numbers when safe). */
 export interface QueryResult {
@@ -27,10 +20,9 @@ export interface OpenOptions {
   readonly readOnly?: boolean;
 }
 
-type DuckModule = typeof import("@duckdb/node-api");
+export { StudyError };
 
-/** Rows per data chunk: DuckDB's vector size. */
-const CHUNK = 2048;
+type DuckModule = typeof import("@duckdb/node-api");
 
 /**
  * The study database: an embedded DuckDB file holding every point of a sweep (schema in
@@ -39,13 +31,17 @@ const CHUNK = 2048;
  * points, and storing a point already present does nothing.
  */
 export class StudyStore {
+  private readonly bulk: BulkInserter;
+
   private constructor(
     private readonly duck: DuckModule,
     private readonly instance: DuckDBInstance,
     private readonly conn: DuckDBConnection,
     /** The database file. */
     readonly path: string,
-  ) {}
+  ) {
+    this.bulk = new BulkInserter(duck, conn);
+  }
 
   /**
    * Opens (or creates) a study database.
@@ -99,12 +95,12 @@ export class StudyStore {
       const fresh = points.filter((p, i) => !skip.has(p.pointId) && ids.indexOf(p.pointId) === i);
       for (const t of STUDY_TABLES) {
         const blocks = fresh.filter((p) => p.tables[t.name] !== undefined).map((p) => ({ id: p.pointId, cols: p.tables[t.name] }));
-        if (blocks.length) await this.append(t, blocks);
+        if (blocks.length) await this.bulk.insert(t, blocks);
       }
       const now = new Date().toISOString();
       if (fresh.length) {
         const cols: TableRows = [fresh.map((p) => p.pointId), fresh.map((p) => p.timing.wallSeconds), fresh.map((p) => p.timing.eventsPerSecond), fresh.map(() => now)];
-        await this.append(TIMING_TABLE, [{ id: "", cols }]);
+        await this.bulk.insert(TIMING_TABLE, [{ id: "", cols }]);
       }
       await this.conn.run("COMMIT");
       return fresh.length;
@@ -112,39 +108,6 @@ export class StudyStore {
       await this.conn.run("ROLLBACK");
       throw e;
     }
-  }
-
-  /**
-   * Appends column blocks to a table through DuckDB's appender, in data chunks. An empty first
-   * column of a block is the point's id repeated (see `compactRows`).
-   */
-  private async append(table: StudyTable, blocks: readonly { id: string; cols: TableRows }[]): Promise<void> {
-    const types = table.columns.map((col) => this.duckType(col.type));
-    const bigint = table.columns.map((col) => col.type === "BIGINT");
-    const appender = await this.conn.createAppender(table.name);
-    for (const { id, cols } of blocks) {
-      const n = tableRowCount(cols);
-      if (n === 0) continue;
-      for (let s = 0; s < n; s += CHUNK) {
-        const m = Math.min(CHUNK, n - s);
-        const chunk = this.duck.DuckDBDataChunk.create(types, m);
-        // why: one native call per column instead of one per value (about 3x faster for wide points)
-        chunk.setColumns(
-          cols.map((col, i) => {
-            if (col.length === 0) return new Array<string>(m).fill(id);
-            const part = col instanceof Float64Array ? Array.from(col.subarray(s, s + m)) : col.slice(s, s + m);
-            return bigint[i] ? part.map((v) => (v === null ? null : BigInt(v))) : part;
-          }),
-        );
-        appender.appendDataChunk(chunk);
-      }
-    }
-    appender.closeSync();
-  }
-
-  private duckType(t: StudyTable["columns"][number]["type"]): DuckDBType {
-    const d = this.duck;
-    return t === "VARCHAR" ? d.VARCHAR : t === "INTEGER" ? d.INTEGER : t === "BIGINT" ? d.BIGINT : d.DOUBLE;
   }
 
   /**

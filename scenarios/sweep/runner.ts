@@ -30,7 +30,7 @@ export interface SweepProgress {
 export interface SweepRunOptions {
   /** The study database file. */
   readonly db: string;
-  /** Worker threads (default 1: run in this thread only; N > 1: N worker threads, this thread stores). */
+  /** Worker threads (default 1: run in this thread only; N > 1: N worker threads compute, this thread stores). */
   readonly jobs?: number;
   /** Continue a study already in `db` (without it an existing study is an error). */
   readonly resume?: boolean;
@@ -98,16 +98,20 @@ export function workerScript(): string {
 }
 
 /**
- * Runs a sweep into a study database: every point not yet stored, in parallel worker threads, each
- * point committed whole (with its `point` row) so that a run killed at any moment resumes with
+ * Runs a sweep into a study database: every point not yet stored, on this thread (`jobs` 1) or on
+ * `jobs` worker threads while this one stores their rows, each point committed whole (with its `point` row) so that a run killed at any moment resumes with
  * `resume: true` and ends with exactly one result per point. A failing point is stored with its
  * error and the sweep goes on.
  * @throws StudyError when `db` holds another study, or this study without `resume`
  */
 export async function runSweep(sweep: Sweep, options: SweepRunOptions): Promise<SweepRunSummary> {
   const t0 = performance.now();
-  const store = await StudyStore.open(options.db, { create: true });
+  const jobs = Math.max(1, Math.floor(options.jobs ?? 1));
+  // why: started first, the worker threads load their modules while this thread opens the study
+  const pool = jobs > 1 ? await startPool(jobs) : undefined;
+  let store: StudyStore | undefined;
   try {
+    store = await StudyStore.open(options.db, { create: true });
     const meta = await store.meta();
     const existing = meta.get("study_hash");
     if (existing !== undefined && existing !== sweep.studyHash) {
@@ -146,56 +150,48 @@ export async function runSweep(sweep: Sweep, options: SweepRunOptions): Promise<
       writer.add(rows);
       report();
     };
-    const jobs = Math.max(1, Math.floor(options.jobs ?? 1));
-    if (jobs === 1) {
+    if (!pool) {
       for (const p of todo) {
         finish(runPointTask(pointTask(sweep, p)));
         await writer.maybeFlush();
       }
     } else {
-      await runInPool(sweep, todo, jobs, (rows) => {
+      await runInPool(pool, sweep, todo, jobs, (rows) => {
         onWorkers++;
         finish(rows);
-      }, finish, () => writer.maybeFlush());
+      }, () => writer.maybeFlush());
     }
     await writer.flush();
     return { total: chosen.length, skipped, ran: done, failed, onWorkers, wallSeconds: (performance.now() - t0) / 1000, db: store.path };
   } finally {
-    store.close();
+    await pool?.destroy();
+    store?.close();
   }
 }
 
-/**
- * Runs points on `jobs` pool threads; this thread stores their rows. Until the first worker
- * reports, this thread runs points too. Why: a worker thread pays the module start-up (seconds on
- * a busy machine) before its first point, while this thread has everything loaded; afterwards this
- * thread's storing overlaps the workers' computing instead of queueing behind its own points.
- */
-async function runInPool(
-  sweep: Sweep,
-  todo: readonly SweepPoint[],
-  jobs: number,
-  finishRemote: (rows: PointRows) => void,
-  finish: (rows: PointRows) => void,
-  tick: () => Promise<void>,
-): Promise<void> {
+type Pool = InstanceType<typeof import("tinypool").default>;
+
+/** A pool of `jobs` worker threads running {@link workerScript}. */
+async function startPool(jobs: number): Promise<Pool> {
   const { default: Tinypool } = await import("tinypool");
-  const threads = jobs;
-  let workersUp = false;
-  const pool = new Tinypool({ filename: workerScript(), minThreads: threads, maxThreads: threads, idleTimeout: 1000 });
+  return new Tinypool({ filename: workerScript(), minThreads: jobs, maxThreads: jobs, idleTimeout: 1000 });
+}
+
+/**
+ * Runs points on `jobs` pool threads; this thread only hands out points and stores their rows.
+ * Why not compute here too: a point computed here blocks this thread's event loop, so workers that
+ * finish meanwhile wait for their next point and their rows wait to be stored; storing itself
+ * is cheap here (the workers send typed and dictionary-encoded columns; DuckDB works off the event loop).
+ */
+async function runInPool(pool: Pool, sweep: Sweep, todo: readonly SweepPoint[], jobs: number, finish: (rows: PointRows) => void, tick: () => Promise<void>): Promise<void> {
   let next = 0;
-  const take = (): SweepPoint | undefined => (next < todo.length ? todo[next++] : undefined);
   const inFlight = new Set<Promise<void>>();
-  const window = threads * 2; // why: one queued task per thread keeps it busy while this thread computes
+  const window = jobs * 2; // why: a queued point per thread, so a thread never waits for this one
   const refill = (): void => {
-    while (inFlight.size < window) {
-      const p = take();
-      if (!p) return;
+    while (inFlight.size < window && next < todo.length) {
+      const p = todo[next++];
       const job: Promise<void> = (pool.run(pointTask(sweep, p)) as Promise<PointRows>)
-        .then(finishRemote, (e: unknown) => finishRemote(workerFailure(sweep, p, e)))
-        .then(() => {
-          workersUp = true;
-        })
+        .then(finish, (e: unknown) => finish(workerFailure(sweep, p, e)))
         .finally(() => {
           inFlight.delete(job);
           refill();
@@ -203,19 +199,10 @@ async function runInPool(
       inFlight.add(job);
     }
   };
-  try {
-    refill();
-    for (let p = workersUp ? undefined : take(); p !== undefined; p = workersUp ? undefined : take()) {
-      finish(runPointTask(pointTask(sweep, p)));
-      await tick();
-      await new Promise<void>((r) => setImmediate(r)); // let finished pool tasks report and refill
-    }
-    while (inFlight.size > 0) {
-      await Promise.race(inFlight);
-      await tick();
-    }
-  } finally {
-    await pool.destroy();
+  refill();
+  while (inFlight.size > 0) {
+    await Promise.race(inFlight);
+    await tick();
   }
 }
 

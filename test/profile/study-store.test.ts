@@ -122,6 +122,67 @@ describe("the study store", () => {
   });
 });
 
+describe("storing many rows at once", () => {
+  // Thousands of records take the bulk path (typed columns staged, strings looked up in DuckDB);
+  // a few take the direct one. Both must store exactly the values given.
+  const bulkOutcome = (n: number): PointOutcome => ({
+    ok: true,
+    records: Array.from({ length: n }, (_, i) => ({
+      component: i % 3 === 0 ? "StatesConstructor" : "EFMFlux",
+      port: "compute",
+      method: i % 2 ? "x" : "y's", // a quote in a string
+      rank: i % 5,
+      parameters: (i % 7 === 0 ? { Q: i * 1.5, mode: "strided" } : { Q: i * 1.5 }) as Record<string, string | number>,
+      start: i / 3,
+      wallTime: Math.PI * i,
+      mpiTime: i % 4 === 0 ? 0 : 1e-300 * i,
+      computeTime: -i / 7,
+      counters: { PAPI_TOT_CYC: 2 ** 40 + i, PAPI_L2_TCM: i },
+    })),
+    simulatedTime: 1,
+    events: 2 ** 40,
+    invocations: n,
+    summary: {},
+    wallSeconds: 0,
+  });
+
+  it.each([5000, 40])("stores %i records with exactly their values", async (n) => {
+    const store = await StudyStore.open(join(dir, `bulk-${n}.db`), { create: true });
+    try {
+      const o = bulkOutcome(n);
+      await store.insertPoints([pointRows({ id: "big", index: 0, replication: 0, seed: 2 ** 31 - 1, values: { Q: 1 } }, o)]);
+      const q = async (sql: string) => (await store.query(sql)).rows;
+      const records = o.ok ? o.records : [];
+      expect(await q(`SELECT record_index, component, port, method, rank, start, wall_time, mpi_time, compute_time FROM record ORDER BY record_index`)).toEqual(
+        records.map((r, i) => [i, r.component, r.port, r.method, r.rank, r.start, r.wallTime, r.mpiTime, r.computeTime]),
+      );
+      expect(await q(`SELECT record_index, name, value, numeric_value FROM record_parameter ORDER BY record_index, name`)).toEqual(
+        records.flatMap((r, i) => Object.keys(r.parameters).sort().map((k) => [i, k, String(r.parameters[k]), typeof r.parameters[k] === "number" ? r.parameters[k] : null])),
+      );
+      expect(await q(`SELECT record_index, counter, value FROM record_counter ORDER BY record_index, counter`)).toEqual(
+        records.flatMap((r, i) => Object.keys(r.counters).sort().map((k) => [i, k, r.counters[k]])),
+      );
+      expect(await q(`SELECT count(DISTINCT point_id), min(point_id) FROM record`)).toEqual([[1, "big"]]);
+      expect(await q(`SELECT seed, events, record_count FROM point`)).toEqual([[2 ** 31 - 1, 2 ** 40, n]]);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("reports a column of the wrong type in a bulk table", async () => {
+    const store = await StudyStore.open(join(dir, "bulk-bad.db"), { create: true });
+    try {
+      const rows = pointRows({ id: "b", index: 0, replication: 0, seed: 1, values: {} }, bulkOutcome(5000));
+      const record = [...rows.tables.record];
+      record[5] = Array.from({ length: 5000 }, (_, i) => (i === 4321 ? "one" : i));
+      await expect(store.insertPoints([{ ...rows, tables: { ...rows.tables, record } }])).rejects.toThrow(/record, column rank, point b: "one" is not a number/);
+      expect((await store.query(`SELECT count(*) FROM point`)).rows).toEqual([[0]]);
+    } finally {
+      store.close();
+    }
+  });
+});
+
 describe("the study schema documentation", () => {
   it("documents every table and column of the study database", async () => {
     const { STUDY_TABLES, TIMING_TABLE, META_TABLE } = await import("../../profile/study/index.js");

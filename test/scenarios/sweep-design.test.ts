@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ScenarioErrors } from "../../scenarios/lang/index.js";
-import { canonicalPoint, loadSweep, loadSweepText, pointId, pointRunCommand, pointSeed, type Sweep } from "../../scenarios/sweep/index.js";
+import { canonicalPoint, loadSweep, loadSweepText, pointId, pointRunCommand, pointSeed, pointTask, runPointTask, type Sweep } from "../../scenarios/sweep/index.js";
 
 const KM = "scenarios/known-models.yaml";
 const sweepOf = (body: string): Sweep => loadSweepText(`scenario: ${KM}\n${body}`, "study.sweep.yaml");
@@ -83,6 +83,18 @@ describe("sweep designs", () => {
         expect(Number.isInteger(s) && s >= 0 && s < 2 ** 31).toBe(true);
       }),
     );
+  });
+
+  it("spans 4 L2 sizes x 4 array sizes in the kernel example sweep, and its points record Q", () => {
+    const sw = loadSweep("scenarios/kernel-l2.sweep.yaml");
+    expect(values(sw, "machine.l2.size")).toEqual([262144, 524288, 1048576, 2097152]);
+    expect(values(sw, "workload.Q")).toEqual([1000, 10000, 100000, 1000000]);
+    expect(sw.points).toHaveLength(16);
+    const rows = runPointTask(pointTask(sw, sw.points[5]));
+    expect(rows.tables.error).toBeUndefined();
+    const q = rows.tables.record_parameter[4] as Float64Array;
+    expect(q.length).toBe(800); // 200 iterations x 2 kernels x 2 ranks, one parameter each
+    expect(new Set(q)).toEqual(new Set([sw.points[5].values["workload.Q"]]));
   });
 
   it("prints the ccasim run command that re-runs a point with its overrides and seed", () => {
