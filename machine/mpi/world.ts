@@ -54,6 +54,12 @@ const WAIT_ALL = 1;
 const WAIT_ANY = 2;
 /** The rank runs an {@link ExchangeProgram}: completions advance it by callbacks. */
 const WAIT_STEPS = 3;
+/** The rank's wait is over; its wake-up is scheduled. */
+const WAIT_WAKE = 4;
+
+/** What a scheduled wake-up does for a rank: continue its exchange program, or resume its process. */
+const WAKE_STEPS = 1;
+const WAKE_EVENT = 2;
 
 /** One step of an {@link ExchangeProgram} (ranks of the communicator; -1 for none). */
 export interface ExchangeStep {
@@ -148,6 +154,16 @@ export class MpiWorld {
   private readonly stepSlots: Int32Array;
   private readonly stepOut: ExchangeStep = { send: -1, recv: -1, sendBytes: 0, reduceBytes: 0, tag: 0 };
   private readonly stepPeek: ExchangeStep = { send: -1, recv: -1, sendBytes: 0, reduceBytes: 0, tag: 0 };
+  /** Per rank: the next rank woken by the same kernel event (wake-ups scheduled back to back share one event). */
+  private readonly wakeNext: Int32Array;
+  /** Per rank: WAKE_STEPS or WAKE_EVENT. */
+  private readonly wakeKind: Uint8Array;
+  // The last wake-up event scheduled: its last rank, its time, and the kernel state right after
+  // scheduling it (a later wake-up may join it only if nothing was scheduled or fired since).
+  private wakeTail = NIL;
+  private wakeTime = NaN;
+  private wakeFired = -1;
+  private wakePending = -1;
   private readonly groups: Group[] = [];
   private worldComms: (Comm | undefined)[];
   private reportStamp = "";
@@ -198,6 +214,8 @@ export class MpiWorld {
     this.stepIndex = new Int32Array(n);
     this.stepBytes = new Float64Array(n);
     this.stepSlots = new Int32Array(2 * n).fill(NIL);
+    this.wakeNext = new Int32Array(n).fill(NIL);
+    this.wakeKind = new Uint8Array(n);
     this.worldComms = new Array(n);
     this.groups.push(new Group(this, 0, "MPI_COMM_WORLD", n, null));
   }
@@ -454,16 +472,62 @@ export class MpiWorld {
     p.flags[s] = f | F_COMPLETE;
     if ((f & F_WAITED) === 0) return;
     const rank = p.owner[s];
-    const ev = this.waitEvents[rank];
-    if (ev === null) return;
     const mode = this.waitMode[rank];
     if (mode === WAIT_STEPS) {
       if (--this.waitRemaining[rank] === 0) this.stepDone(rank);
       return;
     }
-    if (mode === WAIT_ALL && --this.waitRemaining[rank] > 0) return;
+    if (mode === WAIT_ALL) {
+      if (--this.waitRemaining[rank] > 0) return;
+    } else if (mode !== WAIT_ANY) return;
+    this.waitMode[rank] = WAIT_WAKE;
+    this.scheduleWake(rank, this.waitDelay[rank], WAKE_EVENT);
+  }
+
+  /**
+   * Schedules the wake-up of `rank` `delay` us from now. Wake-ups scheduled one right after the
+   * other for the same time (the sender and the receiver of a message that completes both) would
+   * get consecutive sequence numbers, so no other event can fire between them: they share one
+   * kernel event that wakes the ranks in the same order, which halves the wake-up events of
+   * pairwise exchanges without changing the order of anything.
+   */
+  private scheduleWake(rank: number, delay: number, kind: number): void {
+    const sim = this.sim;
+    const at = sim.now + delay;
+    if (this.wakeTail !== NIL && at === this.wakeTime && sim.eventsProcessed === this.wakeFired && sim.pending === this.wakePending) {
+      this.wakeNext[this.wakeTail] = rank;
+    } else {
+      sim.schedule(delay, this.onWake, rank);
+      this.wakeTime = at;
+      this.wakeFired = sim.eventsProcessed;
+      this.wakePending = sim.pending;
+    }
+    this.wakeNext[rank] = NIL;
+    this.wakeKind[rank] = kind;
+    this.wakeTail = rank;
+  }
+
+  /** A wake-up event: wakes its ranks in the order they were scheduled. */
+  private readonly onWake = (first: number): void => {
+    this.wakeTail = NIL;
+    for (let rank = first; rank !== NIL; ) {
+      // Read the link first: waking a rank may schedule its next wake-up.
+      const next = this.wakeNext[rank];
+      this.wakeNext[rank] = NIL;
+      if (this.wakeKind[rank] === WAKE_STEPS) this.continueSteps(rank);
+      else this.resumeRank(rank);
+      rank = next;
+    }
+  };
+
+  /** Ends the rank's wait and resumes its process at once (this is the wake-up event). */
+  private resumeRank(rank: number): void {
+    const ev = this.waitEvents[rank]!;
     this.waitEvents[rank] = null;
-    ev.succeed(undefined, this.waitDelay[rank]);
+    this.waitMode[rank] = 0;
+    // Processing the pending event now resumes the waiting process exactly as if it had been
+    // triggered with a zero delay and reached the head of the event list.
+    ev.process();
   }
 
   // ---------------------------------------------------------------- waiting
@@ -583,19 +647,20 @@ export class MpiWorld {
     this.waitMode[rank] = WAIT_STEPS;
     if (this.postSteps(rank)) {
       this.endSteps(rank);
+      this.waitEvents[rank] = null;
+      this.waitMode[rank] = 0;
       return null;
     }
     return ev;
   }
 
   /** Continues a program after a step's reduction delay. */
-  private readonly onStepDelay = (rank: number): void => {
+  private continueSteps(rank: number): void {
     if (this.postSteps(rank)) {
-      const ev = this.waitEvents[rank]!;
       this.endSteps(rank);
-      ev.succeed();
+      this.resumeRank(rank);
     }
-  };
+  }
 
   /**
    * Releases the finished step's requests and posts the next steps until one has to wait;
@@ -648,7 +713,7 @@ export class MpiWorld {
   private stepDone(rank: number): void {
     const d = this.waitDelay[rank];
     if (this.hasMoreSteps(rank)) {
-      this.sim.schedule(d, this.onStepDelay, rank);
+      this.scheduleWake(rank, d, WAKE_STEPS);
       return;
     }
     const a = this.stepSlots[2 * rank];
@@ -657,9 +722,9 @@ export class MpiWorld {
     if (b !== NIL) this.release(b);
     this.stepSlots[2 * rank] = NIL;
     this.stepSlots[2 * rank + 1] = NIL;
-    const ev = this.waitEvents[rank]!;
     this.endSteps(rank);
-    ev.succeed(undefined, d);
+    this.waitMode[rank] = WAIT_WAKE;
+    this.scheduleWake(rank, d, WAKE_EVENT);
   }
 
   /** True when the rank's program has another step with a message after the current one. */
@@ -673,11 +738,10 @@ export class MpiWorld {
     }
   }
 
+  /** Forgets the rank's program; its wait event stays until the rank is resumed. */
   private endSteps(rank: number): void {
     this.stepProgram[rank] = null;
     this.stepComm[rank] = null;
-    this.waitEvents[rank] = null;
-    this.waitMode[rank] = 0;
   }
 
   // ---------------------------------------------------------------- running and reports
