@@ -47,6 +47,12 @@ export interface MpiWorldOptions {
   readonly collectives?: CollectiveSpec;
   /** Hooks timing every MPI call (see {@link MpiObserver}). */
   readonly observer?: MpiObserver;
+  /**
+   * Run the hot collectives and the ghost-cell exchange by callbacks instead of generator
+   * processes when nobody observes the calls (default true). Both forms give identical
+   * simulated results; false keeps every call in the generator form (the reference).
+   */
+  readonly fastPaths?: boolean;
 }
 
 /** Wait modes. */
@@ -56,10 +62,15 @@ const WAIT_ANY = 2;
 const WAIT_STEPS = 3;
 /** The rank's wait is over; its wake-up is scheduled. */
 const WAIT_WAKE = 4;
+/** The rank calls MPI_Waitsome until all its requests are done, run by callbacks (see {@link MpiWorld.waitsomeUntilDone}). */
+const WAIT_SOME = 5;
+/** As WAIT_SOME, with the wake-up that ends the current MPI_Waitsome call scheduled. */
+const WAIT_SOME_WAKING = 6;
 
 /** What a scheduled wake-up does for a rank: continue its exchange program, or resume its process. */
 const WAKE_STEPS = 1;
 const WAKE_EVENT = 2;
+const WAKE_SOME = 3;
 
 /** One step of an {@link ExchangeProgram} (ranks of the communicator; -1 for none). */
 export interface ExchangeStep {
@@ -125,6 +136,8 @@ export class MpiWorld {
   readonly collectives: ResolvedCollectives;
   /** Observer of MPI calls, or null. */
   observer: MpiObserver | null;
+  /** See {@link MpiWorldOptions.fastPaths}. */
+  readonly fastPaths: boolean;
   /** Messages posted so far, user and collective-internal (rendezvous control messages not counted). */
   messages = 0;
   /** Payload bytes of those messages. */
@@ -160,6 +173,9 @@ export class MpiWorld {
   private readonly wakeKind: Uint8Array;
   // The last wake-up event scheduled: its last rank, its time, and the kernel state right after
   // scheduling it (a later wake-up may join it only if nothing was scheduled or fired since).
+  /** Per rank in WAIT_SOME: its request slots (released ones set to -1) and MPI_Waitsome calls made. */
+  private readonly someSlots: (Int32Array | null)[];
+  /** @internal */ readonly someCalls: Int32Array;
   private wakeTail = NIL;
   private wakeTime = NaN;
   private wakeFired = -1;
@@ -195,6 +211,7 @@ export class MpiWorld {
     this.deliveryIntra = this.net.intra.sendCompletes === "delivery";
     this.collectives = resolveCollectives(options.collectives);
     this.observer = options.observer ?? null;
+    this.fastPaths = options.fastPaths ?? true;
     this.waitEvents = new Array(n).fill(null);
     this.callOf = new Uint8Array(n);
     this.stSource = new Int32Array(n);
@@ -216,6 +233,8 @@ export class MpiWorld {
     this.stepSlots = new Int32Array(2 * n).fill(NIL);
     this.wakeNext = new Int32Array(n).fill(NIL);
     this.wakeKind = new Uint8Array(n);
+    this.someSlots = new Array(n).fill(null);
+    this.someCalls = new Int32Array(n);
     this.worldComms = new Array(n);
     this.groups.push(new Group(this, 0, "MPI_COMM_WORLD", n, null));
   }
@@ -477,6 +496,18 @@ export class MpiWorld {
       if (--this.waitRemaining[rank] === 0) this.stepDone(rank);
       return;
     }
+    if (mode === WAIT_SOME) {
+      // The first completion after a call began ends that call: its wake-up is scheduled now,
+      // as MPI_Waitsome's would be; completions before it fires are returned by the same call.
+      this.waitRemaining[rank]--;
+      this.waitMode[rank] = WAIT_SOME_WAKING;
+      this.scheduleWake(rank, 0, WAKE_SOME);
+      return;
+    }
+    if (mode === WAIT_SOME_WAKING) {
+      this.waitRemaining[rank]--;
+      return;
+    }
     if (mode === WAIT_ALL) {
       if (--this.waitRemaining[rank] > 0) return;
     } else if (mode !== WAIT_ANY) return;
@@ -514,7 +545,9 @@ export class MpiWorld {
       // Read the link first: waking a rank may schedule its next wake-up.
       const next = this.wakeNext[rank];
       this.wakeNext[rank] = NIL;
-      if (this.wakeKind[rank] === WAKE_STEPS) this.continueSteps(rank);
+      const kind = this.wakeKind[rank];
+      if (kind === WAKE_STEPS) this.continueSteps(rank);
+      else if (kind === WAKE_SOME) this.someCallEnds(rank);
       else this.resumeRank(rank);
       rank = next;
     }
@@ -599,6 +632,70 @@ export class MpiWorld {
     const ev = new RankWait(this.sim, this, rank);
     this.waitEvents[rank] = ev;
     return ev;
+  }
+
+  /**
+   * @internal The loop `while (left > 0) left -= (yield* comm.waitsome(reqs)).length` run by
+   * callbacks: the same MPI_Waitsome calls return the same requests at the same simulated times
+   * and release them in the same order, but the rank's process is resumed only once, when all
+   * `slots` are done. Returns null when everything was done at once, else the event to yield;
+   * afterwards {@link someCalls}[rank] holds the number of MPI_Waitsome calls made.
+   */
+  waitsomeUntilDone(rank: number, slots: Int32Array): RankWait | null {
+    const p = this.pool;
+    let done = 0;
+    let incomplete = 0;
+    for (let i = 0; i < slots.length; i++) {
+      const s = slots[i];
+      if (s < 0) continue;
+      if (this.isComplete(s)) {
+        done++;
+        continue;
+      }
+      incomplete++;
+      p.flags[s] |= F_WAITED;
+      if (p.kind[s] === KIND_SEND) this.scheduleCompletion(s);
+    }
+    // A first call that finds requests complete returns them without waiting.
+    this.someCalls[rank] = done > 0 ? 1 : 0;
+    if (done > 0) this.releaseDone(rank, slots);
+    if (incomplete === 0) return null;
+    this.waitMode[rank] = WAIT_SOME;
+    this.waitRemaining[rank] = incomplete;
+    this.waitDelay[rank] = 0;
+    this.someSlots[rank] = slots;
+    const ev = new RankWait(this.sim, this, rank);
+    this.waitEvents[rank] = ev;
+    return ev;
+  }
+
+  /** The wake-up of one MPI_Waitsome call of a rank in WAIT_SOME: returns (releases) what is done; resumes the rank when nothing is left. */
+  private someCallEnds(rank: number): void {
+    this.someCalls[rank]++;
+    const slots = this.someSlots[rank]!;
+    this.releaseDone(rank, slots);
+    if (this.waitRemaining[rank] > 0) {
+      this.waitMode[rank] = WAIT_SOME;
+      return;
+    }
+    this.someSlots[rank] = null;
+    this.resumeRank(rank);
+  }
+
+  /** Releases the completed requests among `slots` in order (as MPI_Waitsome returns them) and marks them -1. */
+  private releaseDone(rank: number, slots: Int32Array): void {
+    const p = this.pool;
+    for (let i = 0; i < slots.length; i++) {
+      const s = slots[i];
+      if (s < 0) continue;
+      const f = p.flags[s];
+      if (!this.isComplete(s)) continue;
+      // A waited send found complete by its completion time (its event not yet fired) was still counted as outstanding.
+      if ((f & (F_COMPLETE | F_WAITED)) === F_WAITED) this.waitRemaining[rank]--;
+      p.flags[s] &= ~F_WAITED;
+      this.release(s);
+      slots[i] = -1;
+    }
   }
 
   /** @internal Stops waiting on slot `s` (after a waitany/waitsome returned without it). */
@@ -810,7 +907,7 @@ export class MpiWorld {
 
   /** Approximate bytes of MPI state: per-rank arrays, the request pool and the network's arrays. */
   stateBytes(): number {
-    return this.size * (4 * 4 + 1 + 1 + 4 + 4 + 4 + 8 + 8 + 16 + 8 + 8 + 8 + 8 + 8 + 4 + 8 + 8) + this.pool.bytesUsed() + this.net.nicFreeAt.byteLength;
+    return this.size * (4 * 4 + 1 + 1 + 4 + 4 + 4 + 8 + 8 + 16 + 8 + 8 + 8 + 8 + 8 + 4 + 8 + 8 + 4 + 1 + 8 + 4) + this.pool.bytesUsed() + this.net.nicFreeAt.byteLength;
   }
 
   /** @internal Sets the MPI call rank `rank` is in (for reports). */
