@@ -157,7 +157,7 @@ export class Comm {
 
   private slot(call: string, handle: number): number {
     const s = this.world.pool.slotOf(handle);
-    if (s === NIL || this.world.pool.owner[s] !== this.worldRank || (this.world.pool.flags[s] & (F_INTERNAL | F_RELEASED)) !== 0)
+    if (s === NIL || this.world.pool.owner(s) !== this.worldRank || (this.world.pool.flags(s) & (F_INTERNAL | F_RELEASED)) !== 0)
       throw new MpiUsageError(this.worldRank, call, `request ${handle} is not an active request of this rank`);
     return s;
   }
@@ -172,7 +172,7 @@ export class Comm {
 
   /** Bytes a completed request moved (for the observer). */
   private moved(s: number): number {
-    return this.world.pool.bytes[s];
+    return this.world.pool.bytes(s);
   }
 
   // ------------------------------------------------------------ point to point
@@ -359,7 +359,7 @@ export class Comm {
 
   private finish(s: number, i: number, statuses: Status[] | undefined): void {
     const w = this.world;
-    const isRecv = w.pool.kind[s] === KIND_RECV;
+    const isRecv = w.pool.kind(s) === KIND_RECV;
     w.release(s);
     if (statuses !== undefined && isRecv) statuses[i] = this.status;
   }
@@ -486,6 +486,6 @@ export class Comm {
 
   /** @internal Size in bytes of a completed receive slot (read before release). */
   collReceived(s: number): number {
-    return this.world.pool.bytes[s];
+    return this.world.pool.bytes(s);
   }
 }

@@ -15,19 +15,19 @@ export function findLeftovers(world: MpiWorld): { unreceived: UnreceivedMessage[
   const unreceived: UnreceivedMessage[] = [];
   const unmatched: UnmatchedReceive[] = [];
   for (let s = 0; s < p.highWater; s++) {
-    const k = p.kind[s];
-    const f = p.flags[s];
-    if (k === KIND_SEND && f & F_NET && p.match[s] === NIL) {
+    const k = p.kind(s);
+    const f = p.flags(s);
+    if (k === KIND_SEND && f & F_NET && p.match(s) === NIL) {
       unreceived.push({
-        source: p.owner[s],
-        dest: p.peer[s],
-        tag: p.tag[s],
-        comm: world.contextName(p.ctx[s]),
-        bytes: p.bytes[s],
+        source: p.owner(s),
+        dest: p.peer(s),
+        tag: p.tag(s),
+        comm: world.contextName(p.ctx(s)),
+        bytes: p.bytes(s),
         state: f & F_QUEUED ? (f & F_RDV ? "rendezvous request waiting for a receive" : "unexpected, no matching receive") : "in flight",
       });
     } else if (k === KIND_RECV && f & F_QUEUED) {
-      unmatched.push({ rank: p.owner[s], source: p.peer[s], tag: p.tag[s], comm: world.contextName(p.ctx[s]) });
+      unmatched.push({ rank: p.owner(s), source: p.peer(s), tag: p.tag(s), comm: world.contextName(p.ctx(s)) });
     }
   }
   return { unreceived, unmatched };
@@ -38,18 +38,18 @@ export function pendingRequestsByRank(world: MpiWorld): Map<number, PendingReque
   const p = world.pool;
   const m = new Map<number, PendingRequest[]>();
   for (let s = 0; s < p.highWater; s++) {
-    const f = p.flags[s];
-    if (p.kind[s] === 0 || (f & F_WAITED) === 0 || f & F_COMPLETE) continue;
-    const send = p.kind[s] === KIND_SEND;
+    const f = p.flags(s);
+    if (p.kind(s) === 0 || (f & F_WAITED) === 0 || f & F_COMPLETE) continue;
+    const send = p.kind(s) === KIND_SEND;
     const req: PendingRequest = {
       kind: send ? "send" : "recv",
-      peer: p.peer[s],
-      tag: p.tag[s],
-      comm: world.contextName(p.ctx[s]),
-      bytes: p.bytes[s],
+      peer: p.peer(s),
+      tag: p.tag(s),
+      comm: world.contextName(p.ctx(s)),
+      bytes: p.bytes(s),
       state: send
         ? f & F_RDV
-          ? p.match[s] === NIL
+          ? p.match(s) === NIL
             ? "rendezvous: waiting for the receiver to post a matching receive"
             : "rendezvous: transfer under way"
           : "eager"
@@ -57,7 +57,7 @@ export function pendingRequestsByRank(world: MpiWorld): Map<number, PendingReque
           ? "matched, data under way"
           : "posted",
     };
-    const owner = p.owner[s];
+    const owner = p.owner(s);
     const list = m.get(owner);
     if (list) list.push(req);
     else m.set(owner, [req]);

@@ -286,17 +286,8 @@ export class MpiWorld {
    */
   postSend(rank: number, dest: number, tag: number, ctx: number, bytes: number, value: number, internal: boolean): number {
     const p = this.pool;
-    const s = p.alloc();
+    const s = p.alloc(KIND_SEND, 0, rank, dest, tag, ctx, bytes, value, NaN);
     const now = this.sim.now;
-    p.kind[s] = KIND_SEND;
-    p.owner[s] = rank;
-    p.peer[s] = dest;
-    p.tag[s] = tag;
-    p.ctx[s] = ctx;
-    p.bytes[s] = bytes;
-    p.value[s] = value;
-    p.match[s] = NIL;
-    p.next[s] = NIL;
     this.messages++;
     this.bytes += bytes;
     const net = this.net;
@@ -310,13 +301,13 @@ export class MpiWorld {
     let flags = F_NET | (internal ? F_INTERNAL : 0);
     if (eager) {
       const delivery = path === 0 ? this.deliveryInter : this.deliveryIntra;
-      p.completeAt[s] = delivery ? arrival : net.injected;
+      p.setCompleteAt(s, delivery ? arrival : net.injected);
       if (delivery) flags |= F_AUTO;
     } else {
       flags |= F_RDV;
-      p.completeAt[s] = NaN;
+      p.setCompleteAt(s, NaN);
     }
-    p.flags[s] = flags;
+    p.setFlags(s, flags);
     this.sim.schedule(arrival - now, this.onEnvelope, s);
     return s;
   }
@@ -324,36 +315,25 @@ export class MpiWorld {
   /** @internal Posts a receive by world rank `rank` from world rank `source` (or ANY_SOURCE); returns its slot. */
   postRecv(rank: number, source: number, tag: number, ctx: number, bytes: number, internal: boolean): number {
     const p = this.pool;
-    const r = p.alloc();
-    p.kind[r] = KIND_RECV;
-    p.flags[r] = internal ? F_INTERNAL : 0;
-    p.owner[r] = rank;
-    p.peer[r] = source;
-    p.tag[r] = tag;
-    p.ctx[r] = ctx;
-    p.bytes[r] = bytes;
-    p.value[r] = 0;
-    p.match[r] = NIL;
-    p.next[r] = NIL;
-    p.completeAt[r] = NaN;
+    const r = p.alloc(KIND_RECV, internal ? F_INTERNAL : 0, rank, source, tag, ctx, bytes, 0, NaN);
     // Search the unexpected-message queue in arrival order.
     let prev = NIL;
-    for (let m = this.umqHead[rank]; m !== NIL; m = p.next[m]) {
-      if (p.ctx[m] === ctx && (source === ANY_SOURCE || p.owner[m] === source) && (tag === ANY_TAG || p.tag[m] === tag)) {
-        const nx = p.next[m];
+    for (let m = this.umqHead[rank]; m !== NIL; m = p.next(m)) {
+      if (p.ctx(m) === ctx && (source === ANY_SOURCE || p.owner(m) === source) && (tag === ANY_TAG || p.tag(m) === tag)) {
+        const nx = p.next(m);
         if (prev === NIL) this.umqHead[rank] = nx;
-        else p.next[prev] = nx;
+        else p.setNext(prev, nx);
         if (this.umqTail[rank] === m) this.umqTail[rank] = prev;
-        p.next[m] = NIL;
-        p.flags[m] &= ~F_QUEUED;
+        p.setNext(m, NIL);
+        p.clearFlags(m, F_QUEUED);
         this.matched(r, m);
         return r;
       }
       prev = m;
     }
-    p.flags[r] |= F_QUEUED;
+    p.orFlags(r, F_QUEUED);
     if (this.prqTail[rank] === NIL) this.prqHead[rank] = r;
-    else p.next[this.prqTail[rank]] = r;
+    else p.setNext(this.prqTail[rank], r);
     this.prqTail[rank] = r;
     return r;
   }
@@ -363,50 +343,50 @@ export class MpiWorld {
   /** An envelope (eager message or request-to-send) reaches its destination. */
   private readonly onEnvelope = (s: number): void => {
     const p = this.pool;
-    if ((p.flags[s] & (F_AUTO | F_COMPLETE)) === F_AUTO) this.complete(s);
-    const dst = p.peer[s];
-    const src = p.owner[s];
-    const ctx = p.ctx[s];
-    const tag = p.tag[s];
+    if ((p.flags(s) & (F_AUTO | F_COMPLETE)) === F_AUTO) this.complete(s);
+    const dst = p.peer(s);
+    const src = p.owner(s);
+    const ctx = p.ctx(s);
+    const tag = p.tag(s);
     let prev = NIL;
-    for (let r = this.prqHead[dst]; r !== NIL; r = p.next[r]) {
-      const want = p.peer[r];
-      const wtag = p.tag[r];
-      if (p.ctx[r] === ctx && (want === ANY_SOURCE || want === src) && (wtag === ANY_TAG || wtag === tag)) {
-        const nx = p.next[r];
+    for (let r = this.prqHead[dst]; r !== NIL; r = p.next(r)) {
+      const want = p.peer(r);
+      const wtag = p.tag(r);
+      if (p.ctx(r) === ctx && (want === ANY_SOURCE || want === src) && (wtag === ANY_TAG || wtag === tag)) {
+        const nx = p.next(r);
         if (prev === NIL) this.prqHead[dst] = nx;
-        else p.next[prev] = nx;
+        else p.setNext(prev, nx);
         if (this.prqTail[dst] === r) this.prqTail[dst] = prev;
-        p.next[r] = NIL;
-        p.flags[r] &= ~F_QUEUED;
+        p.setNext(r, NIL);
+        p.clearFlags(r, F_QUEUED);
         this.matched(r, s);
         return;
       }
       prev = r;
     }
-    p.flags[s] |= F_QUEUED;
+    p.orFlags(s, F_QUEUED);
     if (this.umqTail[dst] === NIL) this.umqHead[dst] = s;
-    else p.next[this.umqTail[dst]] = s;
+    else p.setNext(this.umqTail[dst], s);
     this.umqTail[dst] = s;
   };
 
   /** Receive `r` matched message `s` at the receiver, now. */
   private matched(r: number, s: number): void {
     const p = this.pool;
-    const bytes = p.bytes[s];
-    if (bytes > p.bytes[r]) {
-      throw new MpiUsageError(p.owner[r], "receive", `message truncated: ${bytes} bytes from rank ${p.owner[s]} tag ${p.tag[s]} into a ${p.bytes[r]}-byte receive`);
+    const bytes = p.bytes(s);
+    if (bytes > p.bytes(r)) {
+      throw new MpiUsageError(p.owner(r), "receive", `message truncated: ${bytes} bytes from rank ${p.owner(s)} tag ${p.tag(s)} into a ${p.bytes(r)}-byte receive`);
     }
-    p.peer[r] = p.owner[s];
-    p.tag[r] = p.tag[s];
-    p.value[r] = p.value[s];
-    p.bytes[r] = bytes;
-    p.match[r] = s;
-    p.match[s] = r;
-    p.flags[r] |= F_MATCHED;
-    const srcNode = this.rankToNode[p.owner[s]];
-    const dstNode = this.rankToNode[p.owner[r]];
-    if ((p.flags[s] & F_RDV) === 0) {
+    p.setPeer(r, p.owner(s));
+    p.setTag(r, p.tag(s));
+    p.setValue(r, p.value(s));
+    p.setBytes(r, bytes);
+    p.setMatch(r, s);
+    p.setMatch(s, r);
+    p.orFlags(r, F_MATCHED);
+    const srcNode = this.rankToNode[p.owner(s)];
+    const dstNode = this.rankToNode[p.owner(r)];
+    if ((p.flags(s) & F_RDV) === 0) {
       this.releaseNet(s);
       this.completeAfter(r, this.net.recvOverhead(srcNode, dstNode, bytes));
       return;
@@ -422,18 +402,18 @@ export class MpiWorld {
   private readonly onClearToSend = (s: number): void => {
     const p = this.pool;
     const now = this.sim.now;
-    const srcNode = this.rankToNode[p.owner[s]];
-    const dstNode = this.rankToNode[p.peer[s]];
+    const srcNode = this.rankToNode[p.owner(s)];
+    const dstNode = this.rankToNode[p.peer(s)];
     const net = this.net;
     const ready = now + net.recvOverhead(dstNode, srcNode, net.config.controlBytes);
-    const path = net.transfer(srcNode, dstNode, p.bytes[s], ready);
+    const path = net.transfer(srcNode, dstNode, p.bytes(s), ready);
     const delivery = path === 0 ? this.deliveryInter : this.deliveryIntra;
     if (delivery) {
-      p.completeAt[s] = net.arrival;
-      p.flags[s] |= F_AUTO;
+      p.setCompleteAt(s, net.arrival);
+      p.orFlags(s, F_AUTO);
     } else {
-      p.completeAt[s] = net.injected;
-      if (p.flags[s] & F_WAITED) this.scheduleCompletion(s);
+      p.setCompleteAt(s, net.injected);
+      if (p.flags(s) & F_WAITED) this.scheduleCompletion(s);
     }
     this.sim.schedule(net.arrival - now, this.onData, s);
   };
@@ -441,11 +421,11 @@ export class MpiWorld {
   /** Rendezvous data reaches the receiver. */
   private readonly onData = (s: number): void => {
     const p = this.pool;
-    if ((p.flags[s] & (F_AUTO | F_COMPLETE)) === F_AUTO) this.complete(s);
-    const r = p.match[s];
-    const srcNode = this.rankToNode[p.owner[s]];
-    const dstNode = this.rankToNode[p.owner[r]];
-    const bytes = p.bytes[s];
+    if ((p.flags(s) & (F_AUTO | F_COMPLETE)) === F_AUTO) this.complete(s);
+    const r = p.match(s);
+    const srcNode = this.rankToNode[p.owner(s)];
+    const dstNode = this.rankToNode[p.owner(r)];
+    const bytes = p.bytes(s);
     this.releaseNet(s);
     this.completeAfter(r, this.net.recvOverhead(srcNode, dstNode, bytes));
   };
@@ -453,44 +433,44 @@ export class MpiWorld {
   /** A scheduled completion (argument: slot handle, so a recycled slot is ignored). */
   private readonly onCompletion = (h: number): void => {
     const p = this.pool;
+    if (!p.isCurrent(h)) return;
     const s = h % SLOT_SPAN;
-    if (p.gen[s] !== (h - s) / SLOT_SPAN || p.kind[s] === 0) return;
-    p.flags[s] &= ~F_SCHED;
+    p.clearFlags(s, F_SCHED);
     this.complete(s);
   };
 
   private completeAfter(s: number, delay: number): void {
     if (delay > 0) {
-      this.pool.flags[s] |= F_SCHED;
+      this.pool.orFlags(s, F_SCHED);
       this.sim.schedule(delay, this.onCompletion, this.pool.handle(s));
     } else this.complete(s);
   }
 
   private scheduleCompletion(s: number): void {
     const p = this.pool;
-    if (p.flags[s] & (F_SCHED | F_AUTO | F_COMPLETE)) return;
-    const at = p.completeAt[s];
+    if (p.flags(s) & (F_SCHED | F_AUTO | F_COMPLETE)) return;
+    const at = p.completeAt(s);
     if (at !== at) return; // NaN: not known yet (rendezvous before clear-to-send)
-    p.flags[s] |= F_SCHED;
+    p.orFlags(s, F_SCHED);
     this.sim.schedule(Math.max(0, at - this.sim.now), this.onCompletion, p.handle(s));
   }
 
   /** The network no longer refers to send slot `s`; recycle it if its owner released it too. */
   private releaseNet(s: number): void {
     const p = this.pool;
-    const f = p.flags[s] & ~F_NET;
-    p.flags[s] = f;
+    const f = p.flags(s) & ~F_NET;
+    p.setFlags(s, f);
     if (f & F_RELEASED) p.free(s);
   }
 
   /** Marks a request complete and wakes its owner if it waits on it. */
   private complete(s: number): void {
     const p = this.pool;
-    const f = p.flags[s];
+    const f = p.flags(s);
     if (f & F_COMPLETE) return;
-    p.flags[s] = f | F_COMPLETE;
+    p.setFlags(s, f | F_COMPLETE);
     if ((f & F_WAITED) === 0) return;
-    const rank = p.owner[s];
+    const rank = p.owner(s);
     const mode = this.waitMode[rank];
     if (mode === WAIT_STEPS) {
       if (--this.waitRemaining[rank] === 0) this.stepDone(rank);
@@ -568,9 +548,9 @@ export class MpiWorld {
   /** @internal True when request slot `s` is complete (a send whose completion time has passed is completed now). */
   isComplete(s: number): boolean {
     const p = this.pool;
-    if (p.flags[s] & F_COMPLETE) return true;
-    if (p.kind[s] === KIND_SEND && p.completeAt[s] <= this.sim.now) {
-      p.flags[s] |= F_COMPLETE;
+    if (p.flags(s) & F_COMPLETE) return true;
+    if (p.kind(s) === KIND_SEND && p.completeAt(s) <= this.sim.now) {
+      p.orFlags(s, F_COMPLETE);
       return true;
     }
     return false;
@@ -590,12 +570,12 @@ export class MpiWorld {
       if (s < 0) continue;
       if (this.isComplete(s)) {
         if (!any) continue;
-        for (let j = 0; j < i; j++) if (slots[j] >= 0) p.flags[slots[j]] &= ~F_WAITED;
+        for (let j = 0; j < i; j++) if (slots[j] >= 0) p.clearFlags(slots[j], F_WAITED);
         return null;
       }
       incomplete++;
-      p.flags[s] |= F_WAITED;
-      if (p.kind[s] === KIND_SEND) this.scheduleCompletion(s);
+      p.orFlags(s, F_WAITED);
+      if (p.kind(s) === KIND_SEND) this.scheduleCompletion(s);
     }
     if (incomplete === 0) return null;
     this.waitMode[rank] = any ? WAIT_ANY : WAIT_ALL;
@@ -617,13 +597,13 @@ export class MpiWorld {
     let incomplete = 0;
     if (!this.isComplete(a)) {
       incomplete++;
-      p.flags[a] |= F_WAITED;
-      if (p.kind[a] === KIND_SEND) this.scheduleCompletion(a);
+      p.orFlags(a, F_WAITED);
+      if (p.kind(a) === KIND_SEND) this.scheduleCompletion(a);
     }
     if (b >= 0 && !this.isComplete(b)) {
       incomplete++;
-      p.flags[b] |= F_WAITED;
-      if (p.kind[b] === KIND_SEND) this.scheduleCompletion(b);
+      p.orFlags(b, F_WAITED);
+      if (p.kind(b) === KIND_SEND) this.scheduleCompletion(b);
     }
     if (incomplete === 0) return after > 0 ? this.sim.timeout(after) : null;
     this.waitMode[rank] = WAIT_ALL;
@@ -653,8 +633,8 @@ export class MpiWorld {
         continue;
       }
       incomplete++;
-      p.flags[s] |= F_WAITED;
-      if (p.kind[s] === KIND_SEND) this.scheduleCompletion(s);
+      p.orFlags(s, F_WAITED);
+      if (p.kind(s) === KIND_SEND) this.scheduleCompletion(s);
     }
     // A first call that finds requests complete returns them without waiting.
     this.someCalls[rank] = done > 0 ? 1 : 0;
@@ -688,11 +668,11 @@ export class MpiWorld {
     for (let i = 0; i < slots.length; i++) {
       const s = slots[i];
       if (s < 0) continue;
-      const f = p.flags[s];
+      const f = p.flags(s);
       if (!this.isComplete(s)) continue;
       // A waited send found complete by its completion time (its event not yet fired) was still counted as outstanding.
       if ((f & (F_COMPLETE | F_WAITED)) === F_WAITED) this.waitRemaining[rank]--;
-      p.flags[s] &= ~F_WAITED;
+      p.clearFlags(s, F_WAITED);
       this.release(s);
       slots[i] = -1;
     }
@@ -700,7 +680,7 @@ export class MpiWorld {
 
   /** @internal Stops waiting on slot `s` (after a waitany/waitsome returned without it). */
   unwait(s: number): void {
-    this.pool.flags[s] &= ~F_WAITED;
+    this.pool.clearFlags(s, F_WAITED);
   }
 
   /**
@@ -709,19 +689,19 @@ export class MpiWorld {
    */
   release(s: number): void {
     const p = this.pool;
-    const f = p.flags[s];
-    if (p.kind[s] === KIND_RECV) {
+    const f = p.flags(s);
+    if (p.kind(s) === KIND_RECV) {
       if ((f & F_INTERNAL) === 0) {
-        const rank = p.owner[s];
-        this.stSource[rank] = p.peer[s];
-        this.stTag[rank] = p.tag[s];
-        this.stBytes[rank] = p.bytes[s];
-        this.stValue[rank] = p.value[s];
+        const rank = p.owner(s);
+        this.stSource[rank] = p.peer(s);
+        this.stTag[rank] = p.tag(s);
+        this.stBytes[rank] = p.bytes(s);
+        this.stValue[rank] = p.value(s);
       }
       p.free(s);
       return;
     }
-    if (f & F_NET) p.flags[s] = (f | F_RELEASED) & ~F_WAITED;
+    if (f & F_NET) p.setFlags(s, (f | F_RELEASED) & ~F_WAITED);
     else p.free(s);
   }
 
@@ -788,11 +768,11 @@ export class MpiWorld {
       let incomplete = 0;
       if (a !== NIL && !this.isComplete(a)) {
         incomplete++;
-        p.flags[a] |= F_WAITED;
+        p.orFlags(a, F_WAITED);
       }
       if (b !== NIL && !this.isComplete(b)) {
         incomplete++;
-        p.flags[b] |= F_WAITED;
+        p.orFlags(b, F_WAITED);
         this.scheduleCompletion(b);
       }
       if (incomplete > 0) {
