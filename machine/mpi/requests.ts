@@ -53,6 +53,7 @@ const TAG = 5;
 const CTX = 6;
 const NEXT = 7;
 const MATCH = 8;
+const AUX = 9;
 // Float64 fields (record i starts at Float64 index 8 i; indices 0-4 overlay the Int32 fields).
 const BYTES = 5;
 const VALUE = 6;
@@ -194,6 +195,13 @@ export class RequestPool {
   }
   setMatch(s: number, v: number): void {
     this.i32[(s << 4) + MATCH] = v;
+  }
+  /** A number the current waiter keeps with the request (its position in a waitsome list). */
+  aux(s: number): number {
+    return this.i32[(s << 4) + AUX];
+  }
+  setAux(s: number, v: number): void {
+    this.i32[(s << 4) + AUX] = v;
   }
   /** Send: message size. Receive: buffer size, then actual size once matched. */
   bytes(s: number): number {

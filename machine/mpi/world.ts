@@ -1,5 +1,5 @@
 import { SimEvent, type BlockedProcess, type Process, type RunOptions, type RunResult, type Simulation, type Yieldable } from "../../engine/index.js";
-import { Interconnect, type NetworkSpec, type ResolvedNetwork } from "../network/index.js";
+import { Interconnect, type LinkCost, type NetworkSpec, type ResolvedNetwork } from "../network/index.js";
 import { ANY_SOURCE, ANY_TAG, MPI_CALLS } from "./constants.js";
 import { MpiDeadlockError, MpiUnreceivedMessagesError, MpiUsageError, describePending, type BlockedRank, type PendingRequest, type UnmatchedReceive, type UnreceivedMessage } from "./errors.js";
 import { findLeftovers, pendingRequestsByRank } from "./reports.js";
@@ -175,6 +175,10 @@ export class MpiWorld {
   // scheduling it (a later wake-up may join it only if nothing was scheduled or fired since).
   /** Per rank in WAIT_SOME: its request slots (released ones set to -1) and MPI_Waitsome calls made. */
   private readonly someSlots: (Int32Array | null)[];
+  /** Per rank in WAIT_SOME: bit i set when request i completed since the last call returned (positions 0-31 and 32-63). */
+  private readonly someDone: Int32Array;
+  /** True when a send may complete by time without an event (LogGP with zero overhead): WAIT_SOME then scans its requests. */
+  private readonly instantSends: boolean;
   /** @internal */ readonly someCalls: Int32Array;
   private wakeTail = NIL;
   private wakeTime = NaN;
@@ -234,6 +238,9 @@ export class MpiWorld {
     this.wakeNext = new Int32Array(n).fill(NIL);
     this.wakeKind = new Uint8Array(n);
     this.someSlots = new Array(n).fill(null);
+    this.someDone = new Int32Array(2 * n);
+    const instant = (c: LinkCost) => c.sendCompletes === "injected" && c.sendOverhead(0) === 0;
+    this.instantSends = instant(this.net.inter) || instant(this.net.intra);
     this.someCalls = new Int32Array(n);
     this.worldComms = new Array(n);
     this.groups.push(new Group(this, 0, "MPI_COMM_WORLD", n, null));
@@ -476,6 +483,11 @@ export class MpiWorld {
       if (--this.waitRemaining[rank] === 0) this.stepDone(rank);
       return;
     }
+    if (mode === WAIT_SOME || mode === WAIT_SOME_WAKING) {
+      const i = p.aux(s);
+      if (i < 32) this.someDone[2 * rank] |= 1 << i;
+      else if (i < 64) this.someDone[2 * rank + 1] |= 1 << (i - 32);
+    }
     if (mode === WAIT_SOME) {
       // The first completion after a call began ends that call: its wake-up is scheduled now,
       // as MPI_Waitsome's would be; completions before it fires are returned by the same call.
@@ -634,12 +646,15 @@ export class MpiWorld {
       }
       incomplete++;
       p.orFlags(s, F_WAITED);
+      p.setAux(s, i);
       if (p.kind(s) === KIND_SEND) this.scheduleCompletion(s);
     }
     // A first call that finds requests complete returns them without waiting.
     this.someCalls[rank] = done > 0 ? 1 : 0;
     if (done > 0) this.releaseDone(rank, slots);
     if (incomplete === 0) return null;
+    this.someDone[2 * rank] = 0;
+    this.someDone[2 * rank + 1] = 0;
     this.waitMode[rank] = WAIT_SOME;
     this.waitRemaining[rank] = incomplete;
     this.waitDelay[rank] = 0;
@@ -653,7 +668,23 @@ export class MpiWorld {
   private someCallEnds(rank: number): void {
     this.someCalls[rank]++;
     const slots = this.someSlots[rank]!;
-    this.releaseDone(rank, slots);
+    if (this.instantSends || slots.length > 64) this.releaseDone(rank, slots);
+    else {
+      // Only the requests whose completion was seen since the last call, in list order.
+      for (let w = 0; w < 2; w++) {
+        let bits = this.someDone[2 * rank + w];
+        this.someDone[2 * rank + w] = 0;
+        while (bits !== 0) {
+          const low = bits & -bits;
+          const i = 31 - Math.clz32(low) + 32 * w;
+          bits ^= low;
+          const s = slots[i];
+          this.pool.clearFlags(s, F_WAITED);
+          this.release(s);
+          slots[i] = -1;
+        }
+      }
+    }
     if (this.waitRemaining[rank] > 0) {
       this.waitMode[rank] = WAIT_SOME;
       return;
