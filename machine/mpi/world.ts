@@ -90,8 +90,12 @@ export interface ExchangeStep {
  * timing.
  */
 export interface ExchangeProgram {
-  /** Fills `out` with step `k` of `rank`; returns false when there is no step k. A step with neither send nor receive is skipped. */
-  step(rank: number, size: number, k: number, bytes: number, out: ExchangeStep): boolean;
+  /**
+   * Fills `out` with step `k` of `rank`; returns false when there is no step k. A step with
+   * neither send nor receive is skipped. `elementBytes` is the reduction element size (chunk
+   * boundaries fall on whole elements).
+   */
+  step(rank: number, size: number, k: number, bytes: number, out: ExchangeStep, elementBytes: number): boolean;
 }
 
 /**
@@ -788,7 +792,7 @@ export class MpiWorld {
       this.stepSlots[2 * rank] = NIL;
       this.stepSlots[2 * rank + 1] = NIL;
       const k = ++this.stepIndex[rank];
-      if (!program.step(comm.rank, comm.size, k, this.stepBytes[rank], out)) return true;
+      if (!program.step(comm.rank, comm.size, k, this.stepBytes[rank], out, this.collectives.elementBytes)) return true;
       if (out.send < 0 && out.recv < 0) continue;
       const a = out.recv >= 0 ? this.postRecv(rank, group.toWorld(out.recv), out.tag, group.collCtx, Infinity, true) : NIL;
       const b = out.send >= 0 ? this.postSend(rank, group.toWorld(out.send), out.tag, group.collCtx, out.sendBytes, 0, true) : NIL;
@@ -841,7 +845,7 @@ export class MpiWorld {
     const program = this.stepProgram[rank]!;
     const out = this.stepPeek;
     for (let k = this.stepIndex[rank] + 1; ; k++) {
-      if (!program.step(comm.rank, comm.size, k, this.stepBytes[rank], out)) return false;
+      if (!program.step(comm.rank, comm.size, k, this.stepBytes[rank], out, this.collectives.elementBytes)) return false;
       if (out.send >= 0 || out.recv >= 0) return true;
     }
   }

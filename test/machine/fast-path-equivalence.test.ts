@@ -71,7 +71,53 @@ function runHalo(s: fc.Arbitrary<unknown> extends never ? never : { h: Record<st
   return outcome(w, ends, calls);
 }
 
+const collectiveArb = fc.integer({ min: 1, max: 40 }).chain((p) =>
+  fc.record({
+    p: fc.constant(p),
+    rankToNode: fc.array(fc.integer({ min: 0, max: Math.max(0, Math.ceil(p / 2) - 1) }), { minLength: p, maxLength: p }),
+    skew: fc.array(fc.integer({ min: 0, max: 30 }), { minLength: p, maxLength: p }),
+    net: networkArb,
+    seed: fc.integer({ min: 0, max: 1000 }),
+    gamma: fc.constantFrom(0, 0.001, 0.05),
+    algorithm: fc.constantFrom("auto", "recursive_doubling", "rabenseifner", "ring"),
+    calls: fc.array(fc.record({ op: fc.constantFrom("allreduce", "barrier", "bcast", "reduce"), bytes: fc.integer({ min: 0, max: 20000 }), compute: fc.integer({ min: 0, max: 3 }) }), { minLength: 1, maxLength: 4 }),
+  }),
+);
+
+function runCollectives(s: { p: number; rankToNode: number[]; skew: number[]; net: { model: string; eagerLimit: number; load: boolean; preset: string }; seed: number; gamma: number; algorithm: string; calls: { op: string; bytes: number; compute: number }[] }, fastPaths: boolean) {
+  const w = world(s.p, networkSpec(s.net), {
+    rankToNode: s.rankToNode,
+    seed: s.seed,
+    fastPaths,
+    collectives: { algorithms: { allreduce: s.algorithm }, params: { reduceCostPerByte: s.gamma } },
+  });
+  const ends: number[][] = Array.from({ length: s.p }, () => []);
+  w.launch(function* (c) {
+    yield w.sim.timeout(s.skew[c.rank]);
+    for (const call of s.calls) {
+      if (call.op === "allreduce") yield* c.allreduce(call.bytes);
+      else if (call.op === "barrier") yield* c.barrier();
+      else if (call.op === "bcast") yield* c.bcast(call.bytes, call.bytes % c.size);
+      else yield* c.reduce(call.bytes, (call.bytes >> 3) % c.size);
+      ends[c.rank].push(w.sim.now);
+      if (call.compute > 0) yield w.sim.timeout(call.compute * ((c.rank % 3) + 1));
+    }
+  });
+  w.run();
+  w.finalize();
+  return outcome(w, ends, []);
+}
+
 describe("fast paths give the results of the generator forms", () => {
+  it("collectives: same end times of every call on every rank, messages and NIC state", () => {
+    fc.assert(
+      fc.property(collectiveArb, (s) => {
+        expect(runCollectives(s, true)).toEqual(runCollectives(s, false));
+      }),
+      { numRuns: 200, seed: 11 },
+    );
+  });
+
   it("ghost-cell exchange: same end times, MPI_Waitsome calls, messages and NIC state", () => {
     fc.assert(
       fc.property(haloArb, (s) => {

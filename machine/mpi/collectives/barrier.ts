@@ -44,5 +44,5 @@ registerCollective({
   summary: "ceil(lg p) rounds of zero-byte messages to rank + 2^k",
   cost: "ceil(lg p) * alpha",
   params: [],
-  run: (c) => runBarrier(c),
+  run: (c) => (c.world.fastPaths ? runBarrier(c) : disseminationBarrier(c)),
 });
