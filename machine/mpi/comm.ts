@@ -100,6 +100,8 @@ export class Comm {
   /** This rank in MPI_COMM_WORLD. */
   readonly worldRank: number;
   private scratch: Int32Array | null = null;
+  /** @internal Exchange programs this rank has started on this communicator. */
+  programCalls = 0;
 
   /** @internal */
   constructor(

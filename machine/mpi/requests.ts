@@ -37,6 +37,8 @@ export const F_QUEUED = 128;
 export const F_MATCHED = 256;
 /** Send: a network handler completes it at the right time (no completion event needed). */
 export const F_AUTO = 512;
+/** Send of a pairwise exchange step whose arrival event is only reserved (see MpiWorld's pair steps). */
+export const F_LATENT = 1024;
 
 /** Slot indices use the low bits of a handle; the generation the rest. */
 export const SLOT_SPAN = 2 ** 26;
@@ -66,6 +68,8 @@ export class RequestPool {
   capacity = 0;
   private i32 = new Int32Array(0);
   private f64 = new Float64Array(0);
+  // Reserved event orders of latent sends: apart from the records, only pairwise exchange steps read them.
+  private ord = new Float64Array(0);
   private freeHead = NIL;
   private used = 0;
   /** Slots in use. */
@@ -140,7 +144,7 @@ export class RequestPool {
 
   /** Bytes held by the records. */
   bytesUsed(): number {
-    return this.capacity * RECORD;
+    return this.capacity * (RECORD + 8);
   }
 
   /** KIND_SEND, KIND_RECV or 0 (free). */
@@ -217,6 +221,13 @@ export class RequestPool {
   setValue(s: number, v: number): void {
     this.f64[(s << 3) + VALUE] = v;
   }
+  /** Latent send: the kernel order reserved for its arrival event. */
+  order(s: number): number {
+    return this.ord[s];
+  }
+  setOrder(s: number, v: number): void {
+    this.ord[s] = v;
+  }
   /** Send: time at which the request completes, NaN while unknown. */
   completeAt(s: number): number {
     return this.f64[(s << 3) + COMPLETE_AT];
@@ -231,6 +242,9 @@ export class RequestPool {
     i32.set(this.i32);
     this.i32 = i32;
     this.f64 = new Float64Array(buf);
+    const ord = new Float64Array(n);
+    ord.set(this.ord);
+    this.ord = ord;
     this.capacity = n;
   }
 }

@@ -1,5 +1,5 @@
 import { SimEvent, type BlockedProcess, type Process, type RunOptions, type RunResult, type Simulation, type Yieldable } from "../../engine/index.js";
-import { Interconnect, type LinkCost, type NetworkSpec, type ResolvedNetwork } from "../network/index.js";
+import { HockneyCost, Interconnect, type LinkCost, type NetworkSpec, type ResolvedNetwork } from "../network/index.js";
 import { ANY_SOURCE, ANY_TAG, MPI_CALLS } from "./constants.js";
 import { MpiDeadlockError, MpiUnreceivedMessagesError, MpiUsageError, describePending, type BlockedRank, type PendingRequest, type UnmatchedReceive, type UnreceivedMessage } from "./errors.js";
 import { findLeftovers, pendingRequestsByRank } from "./reports.js";
@@ -8,6 +8,7 @@ import {
   F_AUTO,
   F_COMPLETE,
   F_INTERNAL,
+  F_LATENT,
   F_MATCHED,
   F_NET,
   F_QUEUED,
@@ -77,6 +78,12 @@ export interface ExchangeStep {
   send: number;
   recv: number;
   sendBytes: number;
+  /**
+   * Size of the message received (what the peer sends in this step). Programs state it so that
+   * both sides of a pairwise exchange (send and receive with the same peer) can tell alike that
+   * both messages are eager; NaN when unknown.
+   */
+  recvBytes: number;
   /** Bytes reduced locally once both messages of the step have completed (gamma per byte). */
   reduceBytes: number;
   tag: number;
@@ -169,8 +176,14 @@ export class MpiWorld {
   private readonly stepIndex: Int32Array;
   private readonly stepBytes: Float64Array;
   private readonly stepSlots: Int32Array;
-  private readonly stepOut: ExchangeStep = { send: -1, recv: -1, sendBytes: 0, reduceBytes: 0, tag: 0 };
-  private readonly stepPeek: ExchangeStep = { send: -1, recv: -1, sendBytes: 0, reduceBytes: 0, tag: 0 };
+  private readonly stepOut: ExchangeStep = { send: -1, recv: -1, sendBytes: 0, recvBytes: NaN, reduceBytes: 0, tag: 0 };
+  private readonly stepPeek: ExchangeStep = { send: -1, recv: -1, sendBytes: 0, recvBytes: NaN, reduceBytes: 0, tag: 0 };
+  /** Per rank: how many exchange programs it has started on its current program's communicator (identifies the call). */
+  private readonly stepCall: Int32Array;
+  /** Per rank: the world rank it waits for in a pairwise step whose partner has not posted yet, or NIL. */
+  private readonly pairWaiting: Int32Array;
+  /** Pairwise exchange steps may defer their arrival events (Hockney on both paths with a positive latency). */
+  private readonly pairMode: boolean;
   /** Per rank: the next rank woken by the same kernel event (wake-ups scheduled back to back share one event). */
   private readonly wakeNext: Int32Array;
   /** Per rank: WAKE_STEPS or WAKE_EVENT. */
@@ -240,6 +253,10 @@ export class MpiWorld {
     this.stepBytes = new Float64Array(n);
     this.stepSlots = new Int32Array(2 * n).fill(NIL);
     this.wakeNext = new Int32Array(n).fill(NIL);
+    this.stepCall = new Int32Array(n);
+    this.pairWaiting = new Int32Array(n).fill(NIL);
+    const deferrable = (c: LinkCost) => c instanceof HockneyCost && c.alpha > 0;
+    this.pairMode = this.fastPaths && deferrable(this.net.inter) && deferrable(this.net.intra);
     this.wakeKind = new Uint8Array(n);
     this.someSlots = new Array(n).fill(null);
     this.someDone = new Int32Array(2 * n);
@@ -754,6 +771,7 @@ export class MpiWorld {
     this.stepComm[rank] = comm;
     this.stepIndex[rank] = -1;
     this.stepBytes[rank] = bytes;
+    this.stepCall[rank] = ++comm.programCalls;
     const ev = new RankWait(this.sim, this, rank);
     this.waitEvents[rank] = ev;
     this.waitMode[rank] = WAIT_STEPS;
@@ -792,8 +810,13 @@ export class MpiWorld {
       this.stepSlots[2 * rank] = NIL;
       this.stepSlots[2 * rank + 1] = NIL;
       const k = ++this.stepIndex[rank];
+      out.recvBytes = NaN;
       if (!program.step(comm.rank, comm.size, k, this.stepBytes[rank], out, this.collectives.elementBytes)) return true;
       if (out.send < 0 && out.recv < 0) continue;
+      if (this.pairMode && out.send === out.recv && out.sendBytes <= this.net.eagerLimit && out.recvBytes <= this.net.eagerLimit) {
+        this.postPair(rank, comm, group.toWorld(out.send), out.tag, out.sendBytes, out.reduceBytes * this.collectives.reduceCostPerByte);
+        return false;
+      }
       const a = out.recv >= 0 ? this.postRecv(rank, group.toWorld(out.recv), out.tag, group.collCtx, Infinity, true) : NIL;
       const b = out.send >= 0 ? this.postSend(rank, group.toWorld(out.send), out.tag, group.collCtx, out.sendBytes, 0, true) : NIL;
       this.stepSlots[2 * rank] = a;
@@ -819,6 +842,90 @@ export class MpiWorld {
         return false;
       }
     }
+  }
+
+  /**
+   * A pairwise exchange step (receive from and send to the same `partner`, both messages eager,
+   * Hockney paths). Of the two messages only the one that arrives last needs an arrival event:
+   * the other one completes its send and its receive earlier, which wakes nobody, because each
+   * side also waits for the later message. So each send only reserves the order its arrival
+   * event would get; when the second side posts, the later message's event is scheduled with its
+   * reserved order and, when it fires, delivers both messages in arrival order (the same
+   * completions, wake-ups and event order as two arrival events). Halves the arrival events of
+   * recursive doubling and Rabenseifner.
+   */
+  private postPair(rank: number, comm: Comm, partner: number, tag: number, sendBytes: number, delay: number): void {
+    const p = this.pool;
+    const ctx = comm.group.collCtx;
+    // Like postRecv, but the receive is matched by the partner's send of this step (the pair is
+    // self-contained: both sides post in the same step of the same call, in one context).
+    const r = p.alloc(KIND_RECV, F_INTERNAL | F_WAITED | F_QUEUED, rank, partner, tag, ctx, Infinity, 0, NaN);
+    const s = this.postLatentSend(rank, partner, tag, ctx, sendBytes);
+    this.stepSlots[2 * rank] = r;
+    this.stepSlots[2 * rank + 1] = s;
+    this.waitDelay[rank] = delay;
+    this.waitRemaining[rank] = 2;
+    const pc = this.stepComm[partner];
+    if (this.pairWaiting[partner] !== rank || pc === null || pc.group !== comm.group || this.stepCall[partner] !== this.stepCall[rank] || this.stepIndex[partner] !== this.stepIndex[rank]) {
+      this.pairWaiting[rank] = partner;
+      return;
+    }
+    this.pairWaiting[partner] = NIL;
+    const pr = this.stepSlots[2 * partner];
+    const ps = this.stepSlots[2 * partner + 1];
+    p.setMatch(s, pr);
+    p.setMatch(pr, s);
+    p.setMatch(ps, r);
+    p.setMatch(r, ps);
+    p.setAux(s, ps);
+    p.setAux(ps, s);
+    p.clearFlags(pr, F_QUEUED);
+    p.clearFlags(r, F_QUEUED);
+    // The later arrival; on a tie the message posted later (this one: its reserved order is larger).
+    const last = p.completeAt(ps) > p.completeAt(s) ? ps : s;
+    this.sim.scheduleReserved(p.completeAt(last), p.order(last), this.onPairArrival, last);
+  }
+
+  /** postSend for a pairwise step: the transfer is computed now; its arrival event is only reserved. */
+  private postLatentSend(rank: number, dest: number, tag: number, ctx: number, bytes: number): number {
+    const p = this.pool;
+    const s = p.alloc(KIND_SEND, 0, rank, dest, tag, ctx, bytes, 0, NaN);
+    const now = this.sim.now;
+    this.messages++;
+    this.bytes += bytes;
+    const path = this.net.transfer(this.rankToNode[rank], this.rankToNode[dest], bytes, now);
+    const key = 2 * rank + path;
+    let arrival = this.net.arrival;
+    if (arrival < this.lastArrival[key]) arrival = this.lastArrival[key];
+    this.lastArrival[key] = arrival;
+    // A positive latency makes every arrival later than its send, which the deferral relies on.
+    if (!(arrival > now)) throw new RangeError(`simulated time ${now} us is too large for the network latency: a message would arrive when it is sent`);
+    p.setCompleteAt(s, arrival);
+    p.setFlags(s, F_NET | F_INTERNAL | F_AUTO | F_WAITED | F_LATENT);
+    p.setOrder(s, this.sim.reserveOrder());
+    return s;
+  }
+
+  /** The later message of a pair arrives: the earlier one is delivered first, then this one. */
+  private readonly onPairArrival = (last: number): void => {
+    const first = this.pool.aux(last);
+    this.deliverPaired(first);
+    this.deliverPaired(last);
+  };
+
+  /** What onEnvelope and matched do for an eager message whose receive is known and already posted. */
+  private deliverPaired(s: number): void {
+    const p = this.pool;
+    const r = p.match(s);
+    p.clearFlags(s, F_LATENT);
+    this.complete(s);
+    p.setPeer(r, p.owner(s));
+    p.setTag(r, p.tag(s));
+    p.setValue(r, p.value(s));
+    p.setBytes(r, p.bytes(s));
+    p.orFlags(r, F_MATCHED);
+    this.releaseNet(s);
+    this.complete(r);
   }
 
   /** Every request of the rank's current step has completed (now): continue after its reduction delay. */

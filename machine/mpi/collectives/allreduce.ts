@@ -167,6 +167,7 @@ export const recursiveDoublingAllreduceProgram: ExchangeProgram = {
       const peer = realRank(newrank ^ (1 << (k - 1)), rem);
       out.send = peer;
       out.recv = peer;
+      out.recvBytes = bytes;
       out.reduceBytes = bytes;
     }
     return true;
@@ -241,6 +242,7 @@ export const rabenseifnerAllreduceProgram: ExchangeProgram = {
         out.send = peer;
         out.recv = peer;
         out.sendBytes = sb;
+        out.recvBytes = rb;
         out.reduceBytes = rb;
         return true;
       }
@@ -252,13 +254,16 @@ export const rabenseifnerAllreduceProgram: ExchangeProgram = {
       const newdst = newrank ^ mask;
       const half = m / (mask * 2);
       let sb: number;
+      let rb: number;
       if (newrank < newdst) {
         if (mask !== m / 2) lastIdx += half;
         recvIdx = sendIdx + half;
         sb = chunkRange(bytes, m, elementBytes, sendIdx, recvIdx);
+        rb = chunkRange(bytes, m, elementBytes, recvIdx, lastIdx);
       } else {
         recvIdx = sendIdx - half;
         sb = chunkRange(bytes, m, elementBytes, sendIdx, lastIdx);
+        rb = chunkRange(bytes, m, elementBytes, recvIdx, sendIdx);
         sendIdx = recvIdx;
       }
       if (j === k) {
@@ -266,6 +271,7 @@ export const rabenseifnerAllreduceProgram: ExchangeProgram = {
         out.send = peer;
         out.recv = peer;
         out.sendBytes = sb;
+        out.recvBytes = rb;
         return true;
       }
     }

@@ -28,6 +28,7 @@ export const disseminationBarrierProgram: ExchangeProgram = {
     out.recv = (rank - mask + p) % p;
     out.send = (rank + mask) % p;
     out.sendBytes = 0;
+    out.recvBytes = 0;
     out.reduceBytes = 0;
     return true;
   },
