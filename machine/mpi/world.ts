@@ -67,6 +67,8 @@ const WAIT_WAKE = 4;
 const WAIT_SOME = 5;
 /** As WAIT_SOME, with the wake-up that ends the current MPI_Waitsome call scheduled. */
 const WAIT_SOME_WAKING = 6;
+/** As WAIT_SOME, with the current call's wake-up only reserved (someWakeAt, someWakeOrder). */
+const WAIT_SOME_GROUP = 7;
 
 /** What a scheduled wake-up does for a rank: continue its exchange program, or resume its process. */
 const WAKE_STEPS = 1;
@@ -196,6 +198,15 @@ export class MpiWorld {
   private readonly someDone: Int32Array;
   /** True when a send may complete by time without an event (LogGP with zero overhead): WAIT_SOME then scans its requests. */
   private readonly instantSends: boolean;
+  /**
+   * True while every MPI event is scheduled strictly before its time (positive latencies, no
+   * instant sends, no zero-delay message seen): then a WAIT_SOME call's wake-up need only be
+   * reserved, because every completion at its time fires before it (see {@link someCompleted}).
+   */
+  private someDeferrable: boolean;
+  /** Per rank in WAIT_SOME_GROUP: time and reserved order of the pending call's wake-up. */
+  private readonly someWakeAt: Float64Array;
+  private readonly someWakeOrder: Float64Array;
   /** @internal */ readonly someCalls: Int32Array;
   private wakeTail = NIL;
   private wakeTime = NaN;
@@ -262,6 +273,9 @@ export class MpiWorld {
     this.someDone = new Int32Array(2 * n);
     const instant = (c: LinkCost) => c.sendCompletes === "injected" && c.sendOverhead(0) === 0;
     this.instantSends = instant(this.net.inter) || instant(this.net.intra);
+    this.someDeferrable = this.fastPaths && !this.instantSends && this.net.inter.latency(0) > 0 && this.net.intra.latency(0) > 0;
+    this.someWakeAt = new Float64Array(n);
+    this.someWakeOrder = new Float64Array(n);
     this.someCalls = new Int32Array(n);
     this.worldComms = new Array(n);
     this.groups.push(new Group(this, 0, "MPI_COMM_WORLD", n, null));
@@ -336,6 +350,7 @@ export class MpiWorld {
       p.setCompleteAt(s, NaN);
     }
     p.setFlags(s, flags);
+    if (arrival === now) this.zeroDelay();
     this.sim.schedule(arrival - now, this.onEnvelope, s);
     return s;
   }
@@ -423,6 +438,7 @@ export class MpiWorld {
     const now = this.sim.now;
     const ctl = this.net.config.controlBytes;
     this.net.transfer(dstNode, srcNode, ctl, now + this.net.recvOverhead(srcNode, dstNode, ctl));
+    if (this.net.arrival === now) this.zeroDelay();
     this.sim.schedule(this.net.arrival - now, this.onClearToSend, s);
   }
 
@@ -441,8 +457,10 @@ export class MpiWorld {
       p.orFlags(s, F_AUTO);
     } else {
       p.setCompleteAt(s, net.injected);
+      if (net.injected === now) this.zeroDelay();
       if (p.flags(s) & F_WAITED) this.scheduleCompletion(s);
     }
+    if (net.arrival === now) this.zeroDelay();
     this.sim.schedule(net.arrival - now, this.onData, s);
   };
 
@@ -504,21 +522,8 @@ export class MpiWorld {
       if (--this.waitRemaining[rank] === 0) this.stepDone(rank);
       return;
     }
-    if (mode === WAIT_SOME || mode === WAIT_SOME_WAKING) {
-      const i = p.aux(s);
-      if (i < 32) this.someDone[2 * rank] |= 1 << i;
-      else if (i < 64) this.someDone[2 * rank + 1] |= 1 << (i - 32);
-    }
-    if (mode === WAIT_SOME) {
-      // The first completion after a call began ends that call: its wake-up is scheduled now,
-      // as MPI_Waitsome's would be; completions before it fires are returned by the same call.
-      this.waitRemaining[rank]--;
-      this.waitMode[rank] = WAIT_SOME_WAKING;
-      this.scheduleWake(rank, 0, WAKE_SOME);
-      return;
-    }
-    if (mode === WAIT_SOME_WAKING) {
-      this.waitRemaining[rank]--;
+    if (mode >= WAIT_SOME) {
+      this.someCompleted(rank, p.aux(s), mode);
       return;
     }
     if (mode === WAIT_ALL) {
@@ -685,8 +690,75 @@ export class MpiWorld {
     return ev;
   }
 
+  /**
+   * Request `i` of a rank in WAIT_SOME completed, now. As MPI_Waitsome, the first completion
+   * after a call began schedules the wake-up that ends the call; completions before it fires are
+   * returned by the same call. When events are scheduled strictly before their times, every
+   * completion at the wake-up's time fires before it, and a wake-up that does not resume the
+   * rank has no effect but ending the call: such wake-ups are only reserved, the call is ended
+   * when the next completion comes later, and only the last one is scheduled, with its order.
+   */
+  private someCompleted(rank: number, i: number, mode: number): void {
+    const now = this.sim.now;
+    if (mode === WAIT_SOME_GROUP && this.someWakeAt[rank] < now) {
+      // The pending call's wake-up has come and gone: that call returned what was done then.
+      this.someReturn(rank);
+      mode = WAIT_SOME;
+    }
+    if (i < 32) this.someDone[2 * rank] |= 1 << i;
+    else if (i < 64) this.someDone[2 * rank + 1] |= 1 << (i - 32);
+    const left = --this.waitRemaining[rank];
+    if (mode === WAIT_SOME) {
+      if (left > 0 && this.someDeferrable && this.someSlots[rank]!.length <= 64) {
+        this.waitMode[rank] = WAIT_SOME_GROUP;
+        this.someWakeAt[rank] = now;
+        this.someWakeOrder[rank] = this.reserve();
+        return;
+      }
+      this.waitMode[rank] = WAIT_SOME_WAKING;
+      this.scheduleWake(rank, 0, WAKE_SOME);
+      return;
+    }
+    if (mode === WAIT_SOME_GROUP && left === 0) this.pushSomeWake(rank);
+  }
+
+  /** Schedules the reserved wake-up of a rank in WAIT_SOME_GROUP. */
+  private pushSomeWake(rank: number): void {
+    this.waitMode[rank] = WAIT_SOME_WAKING;
+    this.wakeNext[rank] = NIL;
+    this.wakeKind[rank] = WAKE_SOME;
+    this.sim.scheduleReserved(this.someWakeAt[rank], this.someWakeOrder[rank], this.onWake, rank);
+  }
+
+  /** A kernel order for an event that may be scheduled later; no later wake-up may join an earlier one across it. */
+  private reserve(): number {
+    this.wakeTail = NIL;
+    return this.sim.reserveOrder();
+  }
+
+  /**
+   * A message is about to arrive at the time it is sent: from now on events may be scheduled at
+   * their own time, so reserved MPI_Waitsome wake-ups are scheduled and no more are reserved.
+   */
+  private zeroDelay(): void {
+    if (!this.someDeferrable) return;
+    this.someDeferrable = false;
+    for (let r = 0; r < this.size; r++) if (this.waitMode[r] === WAIT_SOME_GROUP) this.pushSomeWake(r);
+  }
+
   /** The wake-up of one MPI_Waitsome call of a rank in WAIT_SOME: returns (releases) what is done; resumes the rank when nothing is left. */
   private someCallEnds(rank: number): void {
+    this.someReturn(rank);
+    if (this.waitRemaining[rank] > 0) {
+      this.waitMode[rank] = WAIT_SOME;
+      return;
+    }
+    this.someSlots[rank] = null;
+    this.resumeRank(rank);
+  }
+
+  /** One MPI_Waitsome call returns: counts it and releases what completed since the last one. */
+  private someReturn(rank: number): void {
     this.someCalls[rank]++;
     const slots = this.someSlots[rank]!;
     if (this.instantSends || slots.length > 64) this.releaseDone(rank, slots);
@@ -706,12 +778,6 @@ export class MpiWorld {
         }
       }
     }
-    if (this.waitRemaining[rank] > 0) {
-      this.waitMode[rank] = WAIT_SOME;
-      return;
-    }
-    this.someSlots[rank] = null;
-    this.resumeRank(rank);
   }
 
   /** Releases the completed requests among `slots` in order (as MPI_Waitsome returns them) and marks them -1. */
@@ -902,7 +968,7 @@ export class MpiWorld {
     if (!(arrival > now)) throw new RangeError(`simulated time ${now} us is too large for the network latency: a message would arrive when it is sent`);
     p.setCompleteAt(s, arrival);
     p.setFlags(s, F_NET | F_INTERNAL | F_AUTO | F_WAITED | F_LATENT);
-    p.setOrder(s, this.sim.reserveOrder());
+    p.setOrder(s, this.reserve());
     return s;
   }
 
@@ -1029,7 +1095,7 @@ export class MpiWorld {
 
   /** Approximate bytes of MPI state: per-rank arrays, the request pool and the network's arrays. */
   stateBytes(): number {
-    return this.size * (4 * 4 + 1 + 1 + 4 + 4 + 4 + 8 + 8 + 16 + 8 + 8 + 8 + 8 + 8 + 4 + 8 + 8 + 4 + 1 + 8 + 4) + this.pool.bytesUsed() + this.net.nicFreeAt.byteLength;
+    return this.size * (4 * 4 + 1 + 1 + 4 + 4 + 4 + 8 + 8 + 16 + 8 + 8 + 8 + 8 + 8 + 4 + 8 + 8 + 4 + 1 + 8 + 4 + 8 + 8 + 8 + 4 + 4) + this.pool.bytesUsed() + this.net.nicFreeAt.byteLength;
   }
 
   /** @internal Sets the MPI call rank `rank` is in (for reports). */
