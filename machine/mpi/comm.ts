@@ -369,26 +369,30 @@ export class Comm {
   /**
    * @internal MPI_Irecv from each `peers[i]` (tag `recvTags[i]`), then MPI_Isend to each (tag
    * `sendTags[i]`), all of `bytes[i]`, then MPI_Waitsome until everything is done, run by
-   * callbacks (see {@link MpiWorld.waitsomeUntilDone}); returns the number of MPI_Waitsome calls.
-   * Calls are not reported to the observer: use it only when there is none.
+   * callbacks (see {@link MpiWorld.waitsomeUntilDone}). Returns the event to yield, or null when
+   * all was done at once; then call {@link haloExchangeEnd}, which returns the number of
+   * MPI_Waitsome calls. Calls are not reported to the observer: use it only when there is none.
+   * (Not a generator: the caller yields the event itself, one generator level less per resume.)
    * @throws MpiUsageError for a bad peer, tag or size
    */
-  *haloExchange(peers: Int32Array, recvTags: Int32Array, sendTags: Int32Array, bytes: Float64Array): MpiCall<number> {
+  haloExchangeStart(peers: Int32Array, recvTags: Int32Array, sendTags: Int32Array, bytes: Float64Array): Yieldable | null {
     const n = peers.length;
     for (let i = 0; i < n; i++) {
       this.checkSource("MPI_Irecv()", peers[i], recvTags[i], bytes[i]);
       this.checkDest("MPI_Isend()", peers[i], sendTags[i], bytes[i]);
     }
-    const w = this.world;
     let slots = this.scratch;
     if (slots === null || slots.length !== 2 * n) slots = this.scratch = new Int32Array(2 * n);
     for (let i = 0; i < n; i++) slots[i] = this.recvSlot(peers[i], recvTags[i], bytes[i]);
     for (let i = 0; i < n; i++) slots[n + i] = this.sendSlot(peers[i], sendTags[i], bytes[i], 0);
-    w.setCall(this.worldRank, CALL.waitsome);
-    const ev = w.waitsomeUntilDone(this.worldRank, slots);
-    if (ev !== null) yield ev;
-    w.setCall(this.worldRank, CALL.none);
-    return w.someCalls[this.worldRank];
+    this.world.setCall(this.worldRank, CALL.waitsome);
+    return this.world.waitsomeUntilDone(this.worldRank, slots);
+  }
+
+  /** @internal Ends {@link haloExchangeStart} once its event has fired: the number of MPI_Waitsome calls made. */
+  haloExchangeEnd(): number {
+    this.world.setCall(this.worldRank, CALL.none);
+    return this.world.someCalls[this.worldRank];
   }
 
   // ------------------------------------------------------------ collectives

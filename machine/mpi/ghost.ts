@@ -216,7 +216,9 @@ export function* ghostExchange(comm: Comm, plan: HaloPlan): MpiCall<GhostExchang
   let calls = 0;
   if (comm.world.fastPaths && comm.world.observer === null) {
     // Nobody times the calls: the same messages and MPI_Waitsome calls, driven by callbacks, so the process wakes once.
-    calls = yield* comm.haloExchange(plan.peers, plan.recvTags, plan.sendTags, plan.bytes);
+    const ev = comm.haloExchangeStart(plan.peers, plan.recvTags, plan.sendTags, plan.bytes);
+    if (ev !== null) yield ev;
+    calls = comm.haloExchangeEnd();
   } else {
     const reqs: number[] = new Array(2 * n);
     for (let i = 0; i < n; i++) reqs[i] = comm.irecv(plan.peers[i], plan.recvTags[i], plan.bytes[i]);
