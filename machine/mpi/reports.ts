@@ -30,7 +30,14 @@ export function findLeftovers(world: MpiWorld): { unreceived: UnreceivedMessage[
       unmatched.push({ rank: p.owner(s), source: p.peer(s), tag: p.tag(s), comm: world.contextName(p.ctx(s)) });
     }
   }
+  // Listed in a canonical order, not by storage slot, so reports do not depend on how slots were reused.
+  unreceived.sort((a, b) => a.source - b.source || a.dest - b.dest || cmp(a.comm, b.comm) || a.tag - b.tag || a.bytes - b.bytes || cmp(a.state, b.state));
+  unmatched.sort((a, b) => a.rank - b.rank || a.source - b.source || cmp(a.comm, b.comm) || a.tag - b.tag);
   return { unreceived, unmatched };
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Requests that ranks wait on and that have not completed, grouped by owner rank. */
@@ -62,5 +69,7 @@ export function pendingRequestsByRank(world: MpiWorld): Map<number, PendingReque
     if (list) list.push(req);
     else m.set(owner, [req]);
   }
+  // Receives first, then sends, each by peer and tag: a canonical order, not the storage slots'.
+  for (const list of m.values()) list.sort((a, b) => cmp(a.kind, b.kind) || a.peer - b.peer || cmp(a.comm, b.comm) || a.tag - b.tag || a.bytes - b.bytes || cmp(a.state, b.state));
   return m;
 }

@@ -1037,9 +1037,54 @@ export class MpiWorld {
    * @throws MpiDeadlockError on deadlock; whatever the run throws otherwise
    */
   run(options: Omit<RunOptions, "onDeadlock"> = {}): RunResult {
-    const res = this.sim.run({ ...options, onDeadlock: "report" });
+    let res = this.sim.run({ ...options, onDeadlock: "report" });
+    let events = res.events;
+    // Deferred events that had no effect while ranks were still waiting run now, so a deadlock
+    // is reported at the time and in the state the generator forms reach.
+    while (res.reason === "deadlock" && this.flushDeferred()) {
+      res = this.sim.run({ ...options, onDeadlock: "report" });
+      events += res.events;
+    }
     if (res.reason === "deadlock") throw this.explainDeadlock(res.blocked);
-    return res;
+    return { ...res, events };
+  }
+
+  /**
+   * Runs or schedules what the fast paths left deferred when the event list ran dry: reserved
+   * MPI_Waitsome wake-ups, and messages of pairwise steps whose partner never posted (they go to
+   * the partner's unexpected queue as ordinary messages). Returns true when something was scheduled.
+   */
+  private flushDeferred(): boolean {
+    const p = this.pool;
+    const now = this.sim.now;
+    const late: number[] = [];
+    this.reportStamp = ""; // the state changes below without an event
+    for (let r = 0; r < this.size; r++) {
+      if (this.waitMode[r] === WAIT_SOME_GROUP) late.push(-1 - r);
+      if (this.pairWaiting[r] !== NIL) {
+        this.pairWaiting[r] = NIL;
+        const s = this.stepSlots[2 * r + 1];
+        p.clearFlags(s, F_LATENT);
+        late.push(s);
+      }
+    }
+    const at = (x: number) => (x < 0 ? this.someWakeAt[-1 - x] : p.completeAt(x));
+    const order = (x: number) => (x < 0 ? this.someWakeOrder[-1 - x] : p.order(x));
+    late.sort((a, b) => at(a) - at(b) || order(a) - order(b));
+    let scheduled = false;
+    for (const x of late) {
+      const t = at(x);
+      if (t >= now) {
+        if (x < 0) this.pushSomeWake(-1 - x);
+        else this.sim.scheduleReserved(t, p.order(x), this.onEnvelope, x);
+        scheduled = true;
+      } else if (x < 0) {
+        // That call's wake-up has come and gone; the rank waits in its next call.
+        this.someReturn(-1 - x);
+        this.waitMode[-1 - x] = WAIT_SOME;
+      } else this.onEnvelope(x);
+    }
+    return scheduled || this.sim.pending > 0;
   }
 
   /**

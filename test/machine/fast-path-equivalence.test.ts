@@ -34,6 +34,8 @@ const haloArb = fc
     iters: fc.integer({ min: 1, max: 3 }),
     seed: fc.integer({ min: 0, max: 1000 }),
     net: networkArb,
+    // A rank that stops before its last exchange, so the run deadlocks (or -1: nobody does).
+    skipRank: fc.integer({ min: -3, max: 17 }),
   })
   .chain((h) => {
     const p = h.dims === 2 ? h.side * h.side2 : h.side * h.side2 * 2;
@@ -60,6 +62,7 @@ function runHalo(s: fc.Arbitrary<unknown> extends never ? never : { h: Record<st
     const plan = haloPlan(d, c.rank, 0);
     yield w.sim.timeout(skew[c.rank]);
     for (let i = 0; i < h.iters; i++) {
+      if (c.rank === h.skipRank && i === h.iters - 1) break;
       const st = yield* ghostExchange(c, plan);
       ends[c.rank].push(w.sim.now);
       calls[c.rank].push(st.waitsomeCalls);
@@ -81,10 +84,25 @@ const collectiveArb = fc.integer({ min: 1, max: 40 }).chain((p) =>
     gamma: fc.constantFrom(0, 0.001, 0.05),
     algorithm: fc.constantFrom("auto", "recursive_doubling", "rabenseifner", "ring"),
     calls: fc.array(fc.record({ op: fc.constantFrom("allreduce", "barrier", "bcast", "reduce"), bytes: fc.integer({ min: 0, max: 20000 }), compute: fc.integer({ min: 0, max: 3 }) }), { minLength: 1, maxLength: 4 }),
+    // A rank that skips one call, so the run deadlocks (or -1: nobody does).
+    skipRank: fc.integer({ min: -3, max: p - 1 }),
+    skipCall: fc.integer({ min: 0, max: 3 }),
   }),
 );
 
-function runCollectives(s: { p: number; rankToNode: number[]; skew: number[]; net: { model: string; eagerLimit: number; load: boolean; preset: string }; seed: number; gamma: number; algorithm: string; calls: { op: string; bytes: number; compute: number }[] }, fastPaths: boolean) {
+/** The run's outcome, or the deadlock report it ended with. */
+function outcomeOrDeadlock(run: () => unknown): unknown {
+  try {
+    return run();
+  } catch (e) {
+    return { error: (e as Error).message };
+  }
+}
+
+function runCollectives(
+  s: { p: number; rankToNode: number[]; skew: number[]; net: { model: string; eagerLimit: number; load: boolean; preset: string }; seed: number; gamma: number; algorithm: string; calls: { op: string; bytes: number; compute: number }[]; skipRank: number; skipCall: number },
+  fastPaths: boolean,
+) {
   const w = world(s.p, networkSpec(s.net), {
     rankToNode: s.rankToNode,
     seed: s.seed,
@@ -94,7 +112,8 @@ function runCollectives(s: { p: number; rankToNode: number[]; skew: number[]; ne
   const ends: number[][] = Array.from({ length: s.p }, () => []);
   w.launch(function* (c) {
     yield w.sim.timeout(s.skew[c.rank]);
-    for (const call of s.calls) {
+    for (const [k, call] of s.calls.entries()) {
+      if (c.rank === s.skipRank && k === s.skipCall) break;
       if (call.op === "allreduce") yield* c.allreduce(call.bytes);
       else if (call.op === "barrier") yield* c.barrier();
       else if (call.op === "bcast") yield* c.bcast(call.bytes, call.bytes % c.size);
@@ -109,19 +128,19 @@ function runCollectives(s: { p: number; rankToNode: number[]; skew: number[]; ne
 }
 
 describe("fast paths give the results of the generator forms", () => {
-  it("collectives: same end times of every call on every rank, messages and NIC state", () => {
+  it("collectives: same end times of every call on every rank, messages and NIC state, or the same deadlock report", () => {
     fc.assert(
       fc.property(collectiveArb, (s) => {
-        expect(runCollectives(s, true)).toEqual(runCollectives(s, false));
+        expect(outcomeOrDeadlock(() => runCollectives(s, true))).toEqual(outcomeOrDeadlock(() => runCollectives(s, false)));
       }),
       { numRuns: 200, seed: 11 },
     );
   });
 
-  it("ghost-cell exchange: same end times, MPI_Waitsome calls, messages and NIC state", () => {
+  it("ghost-cell exchange: same end times, MPI_Waitsome calls, messages and NIC state, or the same deadlock report", () => {
     fc.assert(
       fc.property(haloArb, (s) => {
-        expect(runHalo(s, true)).toEqual(runHalo(s, false));
+        expect(outcomeOrDeadlock(() => runHalo(s, true))).toEqual(outcomeOrDeadlock(() => runHalo(s, false)));
       }),
       { numRuns: 150, seed: 7 },
     );
