@@ -68,8 +68,6 @@ export class RequestPool {
   capacity = 0;
   private i32 = new Int32Array(0);
   private f64 = new Float64Array(0);
-  // Reserved event orders of latent sends: apart from the records, only pairwise exchange steps read them.
-  private ord = new Float64Array(0);
   private freeHead = NIL;
   private used = 0;
   /** Slots in use. */
@@ -144,7 +142,7 @@ export class RequestPool {
 
   /** Bytes held by the records. */
   bytesUsed(): number {
-    return this.capacity * (RECORD + 8);
+    return this.capacity * RECORD;
   }
 
   /** KIND_SEND, KIND_RECV or 0 (free). */
@@ -221,12 +219,15 @@ export class RequestPool {
   setValue(s: number, v: number): void {
     this.f64[(s << 3) + VALUE] = v;
   }
-  /** Latent send: the kernel order reserved for its arrival event. */
+  /**
+   * Latent send: the kernel order reserved for its arrival event. Kept in the value field: latent
+   * sends are collective-internal, and those carry no value (saves a cache line per message).
+   */
   order(s: number): number {
-    return this.ord[s];
+    return this.f64[(s << 3) + VALUE];
   }
   setOrder(s: number, v: number): void {
-    this.ord[s] = v;
+    this.f64[(s << 3) + VALUE] = v;
   }
   /** Send: time at which the request completes, NaN while unknown. */
   completeAt(s: number): number {
@@ -242,9 +243,6 @@ export class RequestPool {
     i32.set(this.i32);
     this.i32 = i32;
     this.f64 = new Float64Array(buf);
-    const ord = new Float64Array(n);
-    ord.set(this.ord);
-    this.ord = ord;
     this.capacity = n;
   }
 }

@@ -70,6 +70,15 @@ const WAIT_SOME_WAKING = 6;
 /** As WAIT_SOME, with the current call's wake-up only reserved (someWakeAt, someWakeOrder). */
 const WAIT_SOME_GROUP = 7;
 
+// Fields of a rank's record in MpiWorld.stepState (STEP_CALL: exchange programs the rank has started on the program's communicator, which identifies the call).
+const STEP_STRIDE = 8;
+const SLOT_A = 0;
+const SLOT_B = 1;
+const STEP_INDEX = 2;
+const STEP_CALL = 3;
+const PAIR_WAITING = 4;
+const STEP_GROUP = 5;
+
 /** What a scheduled wake-up does for a rank: continue its exchange program, or resume its process. */
 const WAKE_STEPS = 1;
 const WAKE_EVENT = 2;
@@ -175,15 +184,15 @@ export class MpiWorld {
   // State of ranks running an ExchangeProgram (arrays of objects hold null when idle).
   private readonly stepProgram: (ExchangeProgram | null)[];
   private readonly stepComm: (Comm | null)[];
-  private readonly stepIndex: Int32Array;
   private readonly stepBytes: Float64Array;
-  private readonly stepSlots: Int32Array;
+  /**
+   * Per rank, STEP_STRIDE ints: the current step's receive and send slots, the step index, the
+   * call number, the partner awaited in a pairwise step (or NIL). One record per rank because a
+   * pairwise step reads all of them for a partner rank at a random index: one cache line, not five.
+   */
+  private readonly stepState: Int32Array;
   private readonly stepOut: ExchangeStep = { send: -1, recv: -1, sendBytes: 0, recvBytes: NaN, reduceBytes: 0, tag: 0 };
   private readonly stepPeek: ExchangeStep = { send: -1, recv: -1, sendBytes: 0, recvBytes: NaN, reduceBytes: 0, tag: 0 };
-  /** Per rank: how many exchange programs it has started on its current program's communicator (identifies the call). */
-  private readonly stepCall: Int32Array;
-  /** Per rank: the world rank it waits for in a pairwise step whose partner has not posted yet, or NIL. */
-  private readonly pairWaiting: Int32Array;
   /** Pairwise exchange steps may defer their arrival events (Hockney on both paths with a positive latency). */
   private readonly pairMode: boolean;
   /** Per rank: the next rank woken by the same kernel event (wake-ups scheduled back to back share one event). */
@@ -260,12 +269,14 @@ export class MpiWorld {
     this.lastArrival = new Float64Array(2 * n);
     this.stepProgram = new Array(n).fill(null);
     this.stepComm = new Array(n).fill(null);
-    this.stepIndex = new Int32Array(n);
     this.stepBytes = new Float64Array(n);
-    this.stepSlots = new Int32Array(2 * n).fill(NIL);
+    this.stepState = new Int32Array(STEP_STRIDE * n);
+    for (let r = 0; r < n; r++) {
+      this.stepState[r * STEP_STRIDE + SLOT_A] = NIL;
+      this.stepState[r * STEP_STRIDE + SLOT_B] = NIL;
+      this.stepState[r * STEP_STRIDE + PAIR_WAITING] = NIL;
+    }
     this.wakeNext = new Int32Array(n).fill(NIL);
-    this.stepCall = new Int32Array(n);
-    this.pairWaiting = new Int32Array(n).fill(NIL);
     const deferrable = (c: LinkCost) => c instanceof HockneyCost && c.alpha > 0;
     this.pairMode = this.fastPaths && deferrable(this.net.inter) && deferrable(this.net.intra);
     this.wakeKind = new Uint8Array(n);
@@ -835,9 +846,10 @@ export class MpiWorld {
     const rank = comm.worldRank;
     this.stepProgram[rank] = program;
     this.stepComm[rank] = comm;
-    this.stepIndex[rank] = -1;
+    this.stepState[rank * STEP_STRIDE + STEP_INDEX] = -1;
     this.stepBytes[rank] = bytes;
-    this.stepCall[rank] = ++comm.programCalls;
+    this.stepState[rank * STEP_STRIDE + STEP_CALL] = ++comm.programCalls;
+    this.stepState[rank * STEP_STRIDE + STEP_GROUP] = comm.group.id;
     const ev = new RankWait(this.sim, this, rank);
     this.waitEvents[rank] = ev;
     this.waitMode[rank] = WAIT_STEPS;
@@ -869,13 +881,13 @@ export class MpiWorld {
     const group = comm.group;
     const p = this.pool;
     for (;;) {
-      const a0 = this.stepSlots[2 * rank];
-      const b0 = this.stepSlots[2 * rank + 1];
+      const a0 = this.stepState[rank * STEP_STRIDE + SLOT_A];
+      const b0 = this.stepState[rank * STEP_STRIDE + SLOT_B];
       if (a0 !== NIL) this.release(a0);
       if (b0 !== NIL) this.release(b0);
-      this.stepSlots[2 * rank] = NIL;
-      this.stepSlots[2 * rank + 1] = NIL;
-      const k = ++this.stepIndex[rank];
+      this.stepState[rank * STEP_STRIDE + SLOT_A] = NIL;
+      this.stepState[rank * STEP_STRIDE + SLOT_B] = NIL;
+      const k = ++this.stepState[rank * STEP_STRIDE + STEP_INDEX];
       out.recvBytes = NaN;
       if (!program.step(comm.rank, comm.size, k, this.stepBytes[rank], out, this.collectives.elementBytes)) return true;
       if (out.send < 0 && out.recv < 0) continue;
@@ -885,8 +897,8 @@ export class MpiWorld {
       }
       const a = out.recv >= 0 ? this.postRecv(rank, group.toWorld(out.recv), out.tag, group.collCtx, Infinity, true) : NIL;
       const b = out.send >= 0 ? this.postSend(rank, group.toWorld(out.send), out.tag, group.collCtx, out.sendBytes, 0, true) : NIL;
-      this.stepSlots[2 * rank] = a;
-      this.stepSlots[2 * rank + 1] = b;
+      this.stepState[rank * STEP_STRIDE + SLOT_A] = a;
+      this.stepState[rank * STEP_STRIDE + SLOT_B] = b;
       const delay = out.reduceBytes * this.collectives.reduceCostPerByte;
       this.waitDelay[rank] = delay;
       let incomplete = 0;
@@ -927,18 +939,20 @@ export class MpiWorld {
     // self-contained: both sides post in the same step of the same call, in one context).
     const r = p.alloc(KIND_RECV, F_INTERNAL | F_WAITED | F_QUEUED, rank, partner, tag, ctx, Infinity, 0, NaN);
     const s = this.postLatentSend(rank, partner, tag, ctx, sendBytes);
-    this.stepSlots[2 * rank] = r;
-    this.stepSlots[2 * rank + 1] = s;
+    this.stepState[rank * STEP_STRIDE + SLOT_A] = r;
+    this.stepState[rank * STEP_STRIDE + SLOT_B] = s;
     this.waitDelay[rank] = delay;
     this.waitRemaining[rank] = 2;
-    const pc = this.stepComm[partner];
-    if (this.pairWaiting[partner] !== rank || pc === null || pc.group !== comm.group || this.stepCall[partner] !== this.stepCall[rank] || this.stepIndex[partner] !== this.stepIndex[rank]) {
-      this.pairWaiting[rank] = partner;
+    const me = rank * STEP_STRIDE;
+    const them = partner * STEP_STRIDE;
+    const st = this.stepState;
+    if (st[them + PAIR_WAITING] !== rank || st[them + STEP_GROUP] !== st[me + STEP_GROUP] || st[them + STEP_CALL] !== st[me + STEP_CALL] || st[them + STEP_INDEX] !== st[me + STEP_INDEX]) {
+      st[me + PAIR_WAITING] = partner;
       return;
     }
-    this.pairWaiting[partner] = NIL;
-    const pr = this.stepSlots[2 * partner];
-    const ps = this.stepSlots[2 * partner + 1];
+    this.stepState[partner * STEP_STRIDE + PAIR_WAITING] = NIL;
+    const pr = this.stepState[partner * STEP_STRIDE + SLOT_A];
+    const ps = this.stepState[partner * STEP_STRIDE + SLOT_B];
     p.setMatch(s, pr);
     p.setMatch(pr, s);
     p.setMatch(ps, r);
@@ -987,7 +1001,7 @@ export class MpiWorld {
     this.complete(s);
     p.setPeer(r, p.owner(s));
     p.setTag(r, p.tag(s));
-    p.setValue(r, p.value(s));
+    p.setValue(r, 0); // the send's value field held its reserved order; collective messages carry no value
     p.setBytes(r, p.bytes(s));
     p.orFlags(r, F_MATCHED);
     this.releaseNet(s);
@@ -1001,12 +1015,12 @@ export class MpiWorld {
       this.scheduleWake(rank, d, WAKE_STEPS);
       return;
     }
-    const a = this.stepSlots[2 * rank];
-    const b = this.stepSlots[2 * rank + 1];
+    const a = this.stepState[rank * STEP_STRIDE + SLOT_A];
+    const b = this.stepState[rank * STEP_STRIDE + SLOT_B];
     if (a !== NIL) this.release(a);
     if (b !== NIL) this.release(b);
-    this.stepSlots[2 * rank] = NIL;
-    this.stepSlots[2 * rank + 1] = NIL;
+    this.stepState[rank * STEP_STRIDE + SLOT_A] = NIL;
+    this.stepState[rank * STEP_STRIDE + SLOT_B] = NIL;
     this.endSteps(rank);
     this.waitMode[rank] = WAIT_WAKE;
     this.scheduleWake(rank, d, WAKE_EVENT);
@@ -1017,7 +1031,7 @@ export class MpiWorld {
     const comm = this.stepComm[rank]!;
     const program = this.stepProgram[rank]!;
     const out = this.stepPeek;
-    for (let k = this.stepIndex[rank] + 1; ; k++) {
+    for (let k = this.stepState[rank * STEP_STRIDE + STEP_INDEX] + 1; ; k++) {
       if (!program.step(comm.rank, comm.size, k, this.stepBytes[rank], out, this.collectives.elementBytes)) return false;
       if (out.send >= 0 || out.recv >= 0) return true;
     }
@@ -1061,9 +1075,9 @@ export class MpiWorld {
     this.reportStamp = ""; // the state changes below without an event
     for (let r = 0; r < this.size; r++) {
       if (this.waitMode[r] === WAIT_SOME_GROUP) late.push(-1 - r);
-      if (this.pairWaiting[r] !== NIL) {
-        this.pairWaiting[r] = NIL;
-        const s = this.stepSlots[2 * r + 1];
+      if (this.stepState[r * STEP_STRIDE + PAIR_WAITING] !== NIL) {
+        this.stepState[r * STEP_STRIDE + PAIR_WAITING] = NIL;
+        const s = this.stepState[r * STEP_STRIDE + SLOT_B];
         p.clearFlags(s, F_LATENT);
         late.push(s);
       }
@@ -1074,9 +1088,11 @@ export class MpiWorld {
     let scheduled = false;
     for (const x of late) {
       const t = at(x);
+      const o = order(x);
+      if (x >= 0) p.setValue(x, 0); // it held the reserved order; an ordinary message carries its value there
       if (t >= now) {
         if (x < 0) this.pushSomeWake(-1 - x);
-        else this.sim.scheduleReserved(t, p.order(x), this.onEnvelope, x);
+        else this.sim.scheduleReserved(t, o, this.onEnvelope, x);
         scheduled = true;
       } else if (x < 0) {
         // That call's wake-up has come and gone; the rank waits in its next call.
@@ -1140,7 +1156,7 @@ export class MpiWorld {
 
   /** Approximate bytes of MPI state: per-rank arrays, the request pool and the network's arrays. */
   stateBytes(): number {
-    return this.size * (4 * 4 + 1 + 1 + 4 + 4 + 4 + 8 + 8 + 16 + 8 + 8 + 8 + 8 + 8 + 4 + 8 + 8 + 4 + 1 + 8 + 4 + 8 + 8 + 8 + 4 + 4) + this.pool.bytesUsed() + this.net.nicFreeAt.byteLength;
+    return this.size * (4 * 4 + 1 + 1 + 4 + 4 + 4 + 8 + 8 + 16 + 8 + 8 + 8 + 8 + 8 + 4 + 8 + 8 + 4 + 1 + 8 + 4 + 8 + 8 + 8 + 4 + 4 + 12) + this.pool.bytesUsed() + this.net.nicFreeAt.byteLength;
   }
 
   /** @internal Sets the MPI call rank `rank` is in (for reports). */
