@@ -197,10 +197,8 @@ export class MpiWorld {
   private readonly pairMode: boolean;
   /** Per rank: the next rank woken by the same kernel event (wake-ups scheduled back to back share one event). */
   private readonly wakeNext: Int32Array;
-  /** Per rank: WAKE_STEPS or WAKE_EVENT. */
+  /** Per rank: WAKE_STEPS, WAKE_EVENT or WAKE_SOME. */
   private readonly wakeKind: Uint8Array;
-  // The last wake-up event scheduled: its last rank, its time, and the kernel state right after
-  // scheduling it (a later wake-up may join it only if nothing was scheduled or fired since).
   /** Per rank in WAIT_SOME: its request slots (released ones set to -1) and MPI_Waitsome calls made. */
   private readonly someSlots: (Int32Array | null)[];
   /** Per rank in WAIT_SOME: bit i set when request i completed since the last call returned (positions 0-31 and 32-63). */
@@ -217,6 +215,8 @@ export class MpiWorld {
   private readonly someWakeAt: Float64Array;
   private readonly someWakeOrder: Float64Array;
   /** @internal */ readonly someCalls: Int32Array;
+  // The last wake-up event scheduled: its last rank, its time, and the kernel state right after
+  // scheduling it (a later wake-up may join it only if nothing was scheduled or fired since).
   private wakeTail = NIL;
   private wakeTime = NaN;
   private wakeFired = -1;
