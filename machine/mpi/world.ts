@@ -114,6 +114,11 @@ export interface ExchangeProgram {
    * boundaries fall on whole elements).
    */
   step(rank: number, size: number, k: number, bytes: number, out: ExchangeStep, elementBytes: number): boolean;
+  /**
+   * Optional: the index of `rank`'s last step that has a message (-1 for none). Without it the
+   * world asks {@link step} for the following steps to find out whether one is left.
+   */
+  lastStep?(rank: number, size: number): number;
 }
 
 /**
@@ -1030,6 +1035,7 @@ export class MpiWorld {
   private hasMoreSteps(rank: number): boolean {
     const comm = this.stepComm[rank]!;
     const program = this.stepProgram[rank]!;
+    if (program.lastStep !== undefined) return this.stepState[rank * STEP_STRIDE + STEP_INDEX] < program.lastStep(comm.rank, comm.size);
     const out = this.stepPeek;
     for (let k = this.stepState[rank * STEP_STRIDE + STEP_INDEX] + 1; ; k++) {
       if (!program.step(comm.rank, comm.size, k, this.stepBytes[rank], out, this.collectives.elementBytes)) return false;

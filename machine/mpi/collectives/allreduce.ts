@@ -134,6 +134,11 @@ export function* ringAllreduce(c: Comm, bytes: number): MpiCall {
  * timing): step 0 is the fold, steps 1..lg p' the exchanges, step lg p' + 1 the unfold.
  */
 export const recursiveDoublingAllreduceProgram: ExchangeProgram = {
+  lastStep(rank: number, p: number): number {
+    if (p === 1) return -1;
+    const m = pof2(p);
+    return rank < 2 * (p - m) ? Math.log2(m) + 1 : Math.log2(m);
+  },
   step(rank: number, p: number, k: number, bytes: number, out: ExchangeStep): boolean {
     const m = pof2(p);
     const rem = p - m;
@@ -188,6 +193,11 @@ function chunkRange(bytes: number, k: number, elementBytes: number, a: number, b
  * the chunk window from the start (lg p' integer steps) so the program keeps no state per rank.
  */
 export const rabenseifnerAllreduceProgram: ExchangeProgram = {
+  lastStep(rank: number, p: number): number {
+    if (p === 1) return -1;
+    const m = pof2(p);
+    return rank < 2 * (p - m) ? 2 * Math.log2(m) + 1 : 2 * Math.log2(m);
+  },
   step(rank: number, p: number, k: number, bytes: number, out: ExchangeStep, elementBytes: number): boolean {
     const m = pof2(p);
     const rem = p - m;
