@@ -21,6 +21,9 @@ export function* disseminationBarrier(c: Comm): MpiCall {
 
 /** {@link disseminationBarrier} as an exchange program (run by callbacks; same messages and timing). */
 export const disseminationBarrierProgram: ExchangeProgram = {
+  lastStep(_rank: number, p: number): number {
+    return p <= 1 ? -1 : Math.ceil(Math.log2(p)) - 1;
+  },
   step(rank: number, p: number, k: number, _bytes: number, out: ExchangeStep): boolean {
     const mask = 2 ** k;
     if (mask >= p) return false;
