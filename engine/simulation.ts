@@ -115,6 +115,30 @@ export class Simulation {
     return this.schedule(time - this.now, handler, arg, priority);
   }
 
+  /**
+   * Takes the ordering key (see {@link packOrder}) that an event scheduled right now with
+   * `priority` would get, without scheduling anything. {@link scheduleReserved} can later place
+   * an event with exactly that key: a model can so decide after the fact that an event is needed
+   * and still have it fire where it would have fired had it been scheduled now. Keys never repeat.
+   */
+  reserveOrder(priority: number = NORMAL): number {
+    if (priority !== NORMAL) checkPriority(priority);
+    const seq = this.seq++;
+    if (seq > MAX_SEQUENCE) throw new RangeError("sequence numbers exhausted");
+    return packOrder(priority, seq);
+  }
+
+  /**
+   * Schedules `handler(arg)` at absolute time `time` (microseconds) with a key from
+   * {@link reserveOrder}. The caller guarantees the event would not already have fired: `time`
+   * is later than now, or equal to now with a key after the event being processed.
+   * @throws InvalidDelayError if time is before now, NaN or infinite
+   */
+  scheduleReserved<A>(time: number, order: number, handler: EventHandler<A>, arg?: A): EventHandle {
+    if (!(time >= this.now) || time === Infinity) throw new InvalidDelayError(time, `time (now is ${this.now})`);
+    return this.queue.push(time, order, handler as EventHandler, arg);
+  }
+
   /** Cancels a scheduled event. Returns false if it already fired, was cancelled, or the handle is stale. */
   cancel(handle: EventHandle): boolean {
     return this.queue.cancel(handle);

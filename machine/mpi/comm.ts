@@ -100,6 +100,8 @@ export class Comm {
   /** This rank in MPI_COMM_WORLD. */
   readonly worldRank: number;
   private scratch: Int32Array | null = null;
+  /** @internal Exchange programs this rank has started on this communicator. */
+  programCalls = 0;
 
   /** @internal */
   constructor(
@@ -157,7 +159,7 @@ export class Comm {
 
   private slot(call: string, handle: number): number {
     const s = this.world.pool.slotOf(handle);
-    if (s === NIL || this.world.pool.owner[s] !== this.worldRank || (this.world.pool.flags[s] & (F_INTERNAL | F_RELEASED)) !== 0)
+    if (s === NIL || this.world.pool.owner(s) !== this.worldRank || (this.world.pool.flags(s) & (F_INTERNAL | F_RELEASED)) !== 0)
       throw new MpiUsageError(this.worldRank, call, `request ${handle} is not an active request of this rank`);
     return s;
   }
@@ -172,7 +174,7 @@ export class Comm {
 
   /** Bytes a completed request moved (for the observer). */
   private moved(s: number): number {
-    return this.world.pool.bytes[s];
+    return this.world.pool.bytes(s);
   }
 
   // ------------------------------------------------------------ point to point
@@ -359,9 +361,38 @@ export class Comm {
 
   private finish(s: number, i: number, statuses: Status[] | undefined): void {
     const w = this.world;
-    const isRecv = w.pool.kind[s] === KIND_RECV;
+    const isRecv = w.pool.kind(s) === KIND_RECV;
     w.release(s);
     if (statuses !== undefined && isRecv) statuses[i] = this.status;
+  }
+
+  /**
+   * @internal MPI_Irecv from each `peers[i]` (tag `recvTags[i]`), then MPI_Isend to each (tag
+   * `sendTags[i]`), all of `bytes[i]`, then MPI_Waitsome until everything is done, run by
+   * callbacks (see {@link MpiWorld.waitsomeUntilDone}). Returns the event to yield, or null when
+   * all was done at once; then call {@link haloExchangeEnd}, which returns the number of
+   * MPI_Waitsome calls. Calls are not reported to the observer: use it only when there is none.
+   * (Not a generator: the caller yields the event itself, one generator level less per resume.)
+   * @throws MpiUsageError for a bad peer, tag or size
+   */
+  haloExchangeStart(peers: Int32Array, recvTags: Int32Array, sendTags: Int32Array, bytes: Float64Array): Yieldable | null {
+    const n = peers.length;
+    for (let i = 0; i < n; i++) {
+      this.checkSource("MPI_Irecv()", peers[i], recvTags[i], bytes[i]);
+      this.checkDest("MPI_Isend()", peers[i], sendTags[i], bytes[i]);
+    }
+    let slots = this.scratch;
+    if (slots === null || slots.length !== 2 * n) slots = this.scratch = new Int32Array(2 * n);
+    for (let i = 0; i < n; i++) slots[i] = this.recvSlot(peers[i], recvTags[i], bytes[i]);
+    for (let i = 0; i < n; i++) slots[n + i] = this.sendSlot(peers[i], sendTags[i], bytes[i], 0);
+    this.world.setCall(this.worldRank, CALL.waitsome);
+    return this.world.waitsomeUntilDone(this.worldRank, slots);
+  }
+
+  /** @internal Ends {@link haloExchangeStart} once its event has fired: the number of MPI_Waitsome calls made. */
+  haloExchangeEnd(): number {
+    this.world.setCall(this.worldRank, CALL.none);
+    return this.world.someCalls[this.worldRank];
   }
 
   // ------------------------------------------------------------ collectives
@@ -461,6 +492,6 @@ export class Comm {
 
   /** @internal Size in bytes of a completed receive slot (read before release). */
   collReceived(s: number): number {
-    return this.world.pool.bytes[s];
+    return this.world.pool.bytes(s);
   }
 }

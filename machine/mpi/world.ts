@@ -1,5 +1,5 @@
 import { SimEvent, type BlockedProcess, type Process, type RunOptions, type RunResult, type Simulation, type Yieldable } from "../../engine/index.js";
-import { Interconnect, type NetworkSpec, type ResolvedNetwork } from "../network/index.js";
+import { HockneyCost, Interconnect, type LinkCost, type NetworkSpec, type ResolvedNetwork } from "../network/index.js";
 import { ANY_SOURCE, ANY_TAG, MPI_CALLS } from "./constants.js";
 import { MpiDeadlockError, MpiUnreceivedMessagesError, MpiUsageError, describePending, type BlockedRank, type PendingRequest, type UnmatchedReceive, type UnreceivedMessage } from "./errors.js";
 import { findLeftovers, pendingRequestsByRank } from "./reports.js";
@@ -8,6 +8,7 @@ import {
   F_AUTO,
   F_COMPLETE,
   F_INTERNAL,
+  F_LATENT,
   F_MATCHED,
   F_NET,
   F_QUEUED,
@@ -47,6 +48,12 @@ export interface MpiWorldOptions {
   readonly collectives?: CollectiveSpec;
   /** Hooks timing every MPI call (see {@link MpiObserver}). */
   readonly observer?: MpiObserver;
+  /**
+   * Run the hot collectives and the ghost-cell exchange by callbacks instead of generator
+   * processes when nobody observes the calls (default true). Both forms give identical
+   * simulated results; false keeps every call in the generator form (the reference).
+   */
+  readonly fastPaths?: boolean;
 }
 
 /** Wait modes. */
@@ -54,12 +61,40 @@ const WAIT_ALL = 1;
 const WAIT_ANY = 2;
 /** The rank runs an {@link ExchangeProgram}: completions advance it by callbacks. */
 const WAIT_STEPS = 3;
+/** The rank's wait is over; its wake-up is scheduled. */
+const WAIT_WAKE = 4;
+/** The rank calls MPI_Waitsome until all its requests are done, run by callbacks (see {@link MpiWorld.waitsomeUntilDone}). */
+const WAIT_SOME = 5;
+/** As WAIT_SOME, with the wake-up that ends the current MPI_Waitsome call scheduled. */
+const WAIT_SOME_WAKING = 6;
+/** As WAIT_SOME, with the current call's wake-up only reserved (someWakeAt, someWakeOrder). */
+const WAIT_SOME_GROUP = 7;
+
+// Fields of a rank's record in MpiWorld.stepState (STEP_CALL: exchange programs the rank has started on the program's communicator, which identifies the call).
+const STEP_STRIDE = 8;
+const SLOT_A = 0;
+const SLOT_B = 1;
+const STEP_INDEX = 2;
+const STEP_CALL = 3;
+const PAIR_WAITING = 4;
+const STEP_GROUP = 5;
+
+/** What a scheduled wake-up does for a rank: continue its exchange program, or resume its process. */
+const WAKE_STEPS = 1;
+const WAKE_EVENT = 2;
+const WAKE_SOME = 3;
 
 /** One step of an {@link ExchangeProgram} (ranks of the communicator; -1 for none). */
 export interface ExchangeStep {
   send: number;
   recv: number;
   sendBytes: number;
+  /**
+   * Size of the message received (what the peer sends in this step). Programs state it so that
+   * both sides of a pairwise exchange (send and receive with the same peer) can tell alike that
+   * both messages are eager; NaN when unknown.
+   */
+  recvBytes: number;
   /** Bytes reduced locally once both messages of the step have completed (gamma per byte). */
   reduceBytes: number;
   tag: number;
@@ -73,8 +108,17 @@ export interface ExchangeStep {
  * timing.
  */
 export interface ExchangeProgram {
-  /** Fills `out` with step `k` of `rank`; returns false when there is no step k. A step with neither send nor receive is skipped. */
-  step(rank: number, size: number, k: number, bytes: number, out: ExchangeStep): boolean;
+  /**
+   * Fills `out` with step `k` of `rank`; returns false when there is no step k. A step with
+   * neither send nor receive is skipped. `elementBytes` is the reduction element size (chunk
+   * boundaries fall on whole elements).
+   */
+  step(rank: number, size: number, k: number, bytes: number, out: ExchangeStep, elementBytes: number): boolean;
+  /**
+   * Optional: the index of `rank`'s last step that has a message (-1 for none). Without it the
+   * world asks {@link step} for the following steps to find out whether one is left.
+   */
+  lastStep?(rank: number, size: number): number;
 }
 
 /**
@@ -119,6 +163,8 @@ export class MpiWorld {
   readonly collectives: ResolvedCollectives;
   /** Observer of MPI calls, or null. */
   observer: MpiObserver | null;
+  /** See {@link MpiWorldOptions.fastPaths}. */
+  readonly fastPaths: boolean;
   /** Messages posted so far, user and collective-internal (rendezvous control messages not counted). */
   messages = 0;
   /** Payload bytes of those messages. */
@@ -143,11 +189,43 @@ export class MpiWorld {
   // State of ranks running an ExchangeProgram (arrays of objects hold null when idle).
   private readonly stepProgram: (ExchangeProgram | null)[];
   private readonly stepComm: (Comm | null)[];
-  private readonly stepIndex: Int32Array;
   private readonly stepBytes: Float64Array;
-  private readonly stepSlots: Int32Array;
-  private readonly stepOut: ExchangeStep = { send: -1, recv: -1, sendBytes: 0, reduceBytes: 0, tag: 0 };
-  private readonly stepPeek: ExchangeStep = { send: -1, recv: -1, sendBytes: 0, reduceBytes: 0, tag: 0 };
+  /**
+   * Per rank, STEP_STRIDE ints: the current step's receive and send slots, the step index, the
+   * call number, the partner awaited in a pairwise step (or NIL). One record per rank because a
+   * pairwise step reads all of them for a partner rank at a random index: one cache line, not five.
+   */
+  private readonly stepState: Int32Array;
+  private readonly stepOut: ExchangeStep = { send: -1, recv: -1, sendBytes: 0, recvBytes: NaN, reduceBytes: 0, tag: 0 };
+  private readonly stepPeek: ExchangeStep = { send: -1, recv: -1, sendBytes: 0, recvBytes: NaN, reduceBytes: 0, tag: 0 };
+  /** Pairwise exchange steps may defer their arrival events (Hockney on both paths with a positive latency). */
+  private readonly pairMode: boolean;
+  /** Per rank: the next rank woken by the same kernel event (wake-ups scheduled back to back share one event). */
+  private readonly wakeNext: Int32Array;
+  /** Per rank: WAKE_STEPS, WAKE_EVENT or WAKE_SOME. */
+  private readonly wakeKind: Uint8Array;
+  /** Per rank in WAIT_SOME: its request slots (released ones set to -1) and MPI_Waitsome calls made. */
+  private readonly someSlots: (Int32Array | null)[];
+  /** Per rank in WAIT_SOME: bit i set when request i completed since the last call returned (positions 0-31 and 32-63). */
+  private readonly someDone: Int32Array;
+  /** True when a send may complete by time without an event (LogGP with zero overhead): WAIT_SOME then scans its requests. */
+  private readonly instantSends: boolean;
+  /**
+   * True while every MPI event is scheduled strictly before its time (positive latencies, no
+   * instant sends, no zero-delay message seen): then a WAIT_SOME call's wake-up need only be
+   * reserved, because every completion at its time fires before it (see {@link someCompleted}).
+   */
+  private someDeferrable: boolean;
+  /** Per rank in WAIT_SOME_GROUP: time and reserved order of the pending call's wake-up. */
+  private readonly someWakeAt: Float64Array;
+  private readonly someWakeOrder: Float64Array;
+  /** @internal */ readonly someCalls: Int32Array;
+  // The last wake-up event scheduled: its last rank, its time, and the kernel state right after
+  // scheduling it (a later wake-up may join it only if nothing was scheduled or fired since).
+  private wakeTail = NIL;
+  private wakeTime = NaN;
+  private wakeFired = -1;
+  private wakePending = -1;
   private readonly groups: Group[] = [];
   private worldComms: (Comm | undefined)[];
   private reportStamp = "";
@@ -179,6 +257,7 @@ export class MpiWorld {
     this.deliveryIntra = this.net.intra.sendCompletes === "delivery";
     this.collectives = resolveCollectives(options.collectives);
     this.observer = options.observer ?? null;
+    this.fastPaths = options.fastPaths ?? true;
     this.waitEvents = new Array(n).fill(null);
     this.callOf = new Uint8Array(n);
     this.stSource = new Int32Array(n);
@@ -195,9 +274,25 @@ export class MpiWorld {
     this.lastArrival = new Float64Array(2 * n);
     this.stepProgram = new Array(n).fill(null);
     this.stepComm = new Array(n).fill(null);
-    this.stepIndex = new Int32Array(n);
     this.stepBytes = new Float64Array(n);
-    this.stepSlots = new Int32Array(2 * n).fill(NIL);
+    this.stepState = new Int32Array(STEP_STRIDE * n);
+    for (let r = 0; r < n; r++) {
+      this.stepState[r * STEP_STRIDE + SLOT_A] = NIL;
+      this.stepState[r * STEP_STRIDE + SLOT_B] = NIL;
+      this.stepState[r * STEP_STRIDE + PAIR_WAITING] = NIL;
+    }
+    this.wakeNext = new Int32Array(n).fill(NIL);
+    const deferrable = (c: LinkCost) => c instanceof HockneyCost && c.alpha > 0;
+    this.pairMode = this.fastPaths && deferrable(this.net.inter) && deferrable(this.net.intra);
+    this.wakeKind = new Uint8Array(n);
+    this.someSlots = new Array(n).fill(null);
+    this.someDone = new Int32Array(2 * n);
+    const instant = (c: LinkCost) => c.sendCompletes === "injected" && c.sendOverhead(0) === 0;
+    this.instantSends = instant(this.net.inter) || instant(this.net.intra);
+    this.someDeferrable = this.fastPaths && !this.instantSends && this.net.inter.latency(0) > 0 && this.net.intra.latency(0) > 0;
+    this.someWakeAt = new Float64Array(n);
+    this.someWakeOrder = new Float64Array(n);
+    this.someCalls = new Int32Array(n);
     this.worldComms = new Array(n);
     this.groups.push(new Group(this, 0, "MPI_COMM_WORLD", n, null));
   }
@@ -249,17 +344,8 @@ export class MpiWorld {
    */
   postSend(rank: number, dest: number, tag: number, ctx: number, bytes: number, value: number, internal: boolean): number {
     const p = this.pool;
-    const s = p.alloc();
+    const s = p.alloc(KIND_SEND, 0, rank, dest, tag, ctx, bytes, value, NaN);
     const now = this.sim.now;
-    p.kind[s] = KIND_SEND;
-    p.owner[s] = rank;
-    p.peer[s] = dest;
-    p.tag[s] = tag;
-    p.ctx[s] = ctx;
-    p.bytes[s] = bytes;
-    p.value[s] = value;
-    p.match[s] = NIL;
-    p.next[s] = NIL;
     this.messages++;
     this.bytes += bytes;
     const net = this.net;
@@ -273,13 +359,14 @@ export class MpiWorld {
     let flags = F_NET | (internal ? F_INTERNAL : 0);
     if (eager) {
       const delivery = path === 0 ? this.deliveryInter : this.deliveryIntra;
-      p.completeAt[s] = delivery ? arrival : net.injected;
+      p.setCompleteAt(s, delivery ? arrival : net.injected);
       if (delivery) flags |= F_AUTO;
     } else {
       flags |= F_RDV;
-      p.completeAt[s] = NaN;
+      p.setCompleteAt(s, NaN);
     }
-    p.flags[s] = flags;
+    p.setFlags(s, flags);
+    if (arrival === now) this.zeroDelay();
     this.sim.schedule(arrival - now, this.onEnvelope, s);
     return s;
   }
@@ -287,36 +374,25 @@ export class MpiWorld {
   /** @internal Posts a receive by world rank `rank` from world rank `source` (or ANY_SOURCE); returns its slot. */
   postRecv(rank: number, source: number, tag: number, ctx: number, bytes: number, internal: boolean): number {
     const p = this.pool;
-    const r = p.alloc();
-    p.kind[r] = KIND_RECV;
-    p.flags[r] = internal ? F_INTERNAL : 0;
-    p.owner[r] = rank;
-    p.peer[r] = source;
-    p.tag[r] = tag;
-    p.ctx[r] = ctx;
-    p.bytes[r] = bytes;
-    p.value[r] = 0;
-    p.match[r] = NIL;
-    p.next[r] = NIL;
-    p.completeAt[r] = NaN;
+    const r = p.alloc(KIND_RECV, internal ? F_INTERNAL : 0, rank, source, tag, ctx, bytes, 0, NaN);
     // Search the unexpected-message queue in arrival order.
     let prev = NIL;
-    for (let m = this.umqHead[rank]; m !== NIL; m = p.next[m]) {
-      if (p.ctx[m] === ctx && (source === ANY_SOURCE || p.owner[m] === source) && (tag === ANY_TAG || p.tag[m] === tag)) {
-        const nx = p.next[m];
+    for (let m = this.umqHead[rank]; m !== NIL; m = p.next(m)) {
+      if (p.ctx(m) === ctx && (source === ANY_SOURCE || p.owner(m) === source) && (tag === ANY_TAG || p.tag(m) === tag)) {
+        const nx = p.next(m);
         if (prev === NIL) this.umqHead[rank] = nx;
-        else p.next[prev] = nx;
+        else p.setNext(prev, nx);
         if (this.umqTail[rank] === m) this.umqTail[rank] = prev;
-        p.next[m] = NIL;
-        p.flags[m] &= ~F_QUEUED;
+        p.setNext(m, NIL);
+        p.clearFlags(m, F_QUEUED);
         this.matched(r, m);
         return r;
       }
       prev = m;
     }
-    p.flags[r] |= F_QUEUED;
+    p.orFlags(r, F_QUEUED);
     if (this.prqTail[rank] === NIL) this.prqHead[rank] = r;
-    else p.next[this.prqTail[rank]] = r;
+    else p.setNext(this.prqTail[rank], r);
     this.prqTail[rank] = r;
     return r;
   }
@@ -326,50 +402,50 @@ export class MpiWorld {
   /** An envelope (eager message or request-to-send) reaches its destination. */
   private readonly onEnvelope = (s: number): void => {
     const p = this.pool;
-    if ((p.flags[s] & (F_AUTO | F_COMPLETE)) === F_AUTO) this.complete(s);
-    const dst = p.peer[s];
-    const src = p.owner[s];
-    const ctx = p.ctx[s];
-    const tag = p.tag[s];
+    if ((p.flags(s) & (F_AUTO | F_COMPLETE)) === F_AUTO) this.complete(s);
+    const dst = p.peer(s);
+    const src = p.owner(s);
+    const ctx = p.ctx(s);
+    const tag = p.tag(s);
     let prev = NIL;
-    for (let r = this.prqHead[dst]; r !== NIL; r = p.next[r]) {
-      const want = p.peer[r];
-      const wtag = p.tag[r];
-      if (p.ctx[r] === ctx && (want === ANY_SOURCE || want === src) && (wtag === ANY_TAG || wtag === tag)) {
-        const nx = p.next[r];
+    for (let r = this.prqHead[dst]; r !== NIL; r = p.next(r)) {
+      const want = p.peer(r);
+      const wtag = p.tag(r);
+      if (p.ctx(r) === ctx && (want === ANY_SOURCE || want === src) && (wtag === ANY_TAG || wtag === tag)) {
+        const nx = p.next(r);
         if (prev === NIL) this.prqHead[dst] = nx;
-        else p.next[prev] = nx;
+        else p.setNext(prev, nx);
         if (this.prqTail[dst] === r) this.prqTail[dst] = prev;
-        p.next[r] = NIL;
-        p.flags[r] &= ~F_QUEUED;
+        p.setNext(r, NIL);
+        p.clearFlags(r, F_QUEUED);
         this.matched(r, s);
         return;
       }
       prev = r;
     }
-    p.flags[s] |= F_QUEUED;
+    p.orFlags(s, F_QUEUED);
     if (this.umqTail[dst] === NIL) this.umqHead[dst] = s;
-    else p.next[this.umqTail[dst]] = s;
+    else p.setNext(this.umqTail[dst], s);
     this.umqTail[dst] = s;
   };
 
   /** Receive `r` matched message `s` at the receiver, now. */
   private matched(r: number, s: number): void {
     const p = this.pool;
-    const bytes = p.bytes[s];
-    if (bytes > p.bytes[r]) {
-      throw new MpiUsageError(p.owner[r], "receive", `message truncated: ${bytes} bytes from rank ${p.owner[s]} tag ${p.tag[s]} into a ${p.bytes[r]}-byte receive`);
+    const bytes = p.bytes(s);
+    if (bytes > p.bytes(r)) {
+      throw new MpiUsageError(p.owner(r), "receive", `message truncated: ${bytes} bytes from rank ${p.owner(s)} tag ${p.tag(s)} into a ${p.bytes(r)}-byte receive`);
     }
-    p.peer[r] = p.owner[s];
-    p.tag[r] = p.tag[s];
-    p.value[r] = p.value[s];
-    p.bytes[r] = bytes;
-    p.match[r] = s;
-    p.match[s] = r;
-    p.flags[r] |= F_MATCHED;
-    const srcNode = this.rankToNode[p.owner[s]];
-    const dstNode = this.rankToNode[p.owner[r]];
-    if ((p.flags[s] & F_RDV) === 0) {
+    p.setPeer(r, p.owner(s));
+    p.setTag(r, p.tag(s));
+    p.setValue(r, p.value(s));
+    p.setBytes(r, bytes);
+    p.setMatch(r, s);
+    p.setMatch(s, r);
+    p.orFlags(r, F_MATCHED);
+    const srcNode = this.rankToNode[p.owner(s)];
+    const dstNode = this.rankToNode[p.owner(r)];
+    if ((p.flags(s) & F_RDV) === 0) {
       this.releaseNet(s);
       this.completeAfter(r, this.net.recvOverhead(srcNode, dstNode, bytes));
       return;
@@ -378,6 +454,7 @@ export class MpiWorld {
     const now = this.sim.now;
     const ctl = this.net.config.controlBytes;
     this.net.transfer(dstNode, srcNode, ctl, now + this.net.recvOverhead(srcNode, dstNode, ctl));
+    if (this.net.arrival === now) this.zeroDelay();
     this.sim.schedule(this.net.arrival - now, this.onClearToSend, s);
   }
 
@@ -385,30 +462,32 @@ export class MpiWorld {
   private readonly onClearToSend = (s: number): void => {
     const p = this.pool;
     const now = this.sim.now;
-    const srcNode = this.rankToNode[p.owner[s]];
-    const dstNode = this.rankToNode[p.peer[s]];
+    const srcNode = this.rankToNode[p.owner(s)];
+    const dstNode = this.rankToNode[p.peer(s)];
     const net = this.net;
     const ready = now + net.recvOverhead(dstNode, srcNode, net.config.controlBytes);
-    const path = net.transfer(srcNode, dstNode, p.bytes[s], ready);
+    const path = net.transfer(srcNode, dstNode, p.bytes(s), ready);
     const delivery = path === 0 ? this.deliveryInter : this.deliveryIntra;
     if (delivery) {
-      p.completeAt[s] = net.arrival;
-      p.flags[s] |= F_AUTO;
+      p.setCompleteAt(s, net.arrival);
+      p.orFlags(s, F_AUTO);
     } else {
-      p.completeAt[s] = net.injected;
-      if (p.flags[s] & F_WAITED) this.scheduleCompletion(s);
+      p.setCompleteAt(s, net.injected);
+      if (net.injected === now) this.zeroDelay();
+      if (p.flags(s) & F_WAITED) this.scheduleCompletion(s);
     }
+    if (net.arrival === now) this.zeroDelay();
     this.sim.schedule(net.arrival - now, this.onData, s);
   };
 
   /** Rendezvous data reaches the receiver. */
   private readonly onData = (s: number): void => {
     const p = this.pool;
-    if ((p.flags[s] & (F_AUTO | F_COMPLETE)) === F_AUTO) this.complete(s);
-    const r = p.match[s];
-    const srcNode = this.rankToNode[p.owner[s]];
-    const dstNode = this.rankToNode[p.owner[r]];
-    const bytes = p.bytes[s];
+    if ((p.flags(s) & (F_AUTO | F_COMPLETE)) === F_AUTO) this.complete(s);
+    const r = p.match(s);
+    const srcNode = this.rankToNode[p.owner(s)];
+    const dstNode = this.rankToNode[p.owner(r)];
+    const bytes = p.bytes(s);
     this.releaseNet(s);
     this.completeAfter(r, this.net.recvOverhead(srcNode, dstNode, bytes));
   };
@@ -416,54 +495,106 @@ export class MpiWorld {
   /** A scheduled completion (argument: slot handle, so a recycled slot is ignored). */
   private readonly onCompletion = (h: number): void => {
     const p = this.pool;
+    if (!p.isCurrent(h)) return;
     const s = h % SLOT_SPAN;
-    if (p.gen[s] !== (h - s) / SLOT_SPAN || p.kind[s] === 0) return;
-    p.flags[s] &= ~F_SCHED;
+    p.clearFlags(s, F_SCHED);
     this.complete(s);
   };
 
   private completeAfter(s: number, delay: number): void {
     if (delay > 0) {
-      this.pool.flags[s] |= F_SCHED;
+      this.pool.orFlags(s, F_SCHED);
       this.sim.schedule(delay, this.onCompletion, this.pool.handle(s));
     } else this.complete(s);
   }
 
   private scheduleCompletion(s: number): void {
     const p = this.pool;
-    if (p.flags[s] & (F_SCHED | F_AUTO | F_COMPLETE)) return;
-    const at = p.completeAt[s];
+    if (p.flags(s) & (F_SCHED | F_AUTO | F_COMPLETE)) return;
+    const at = p.completeAt(s);
     if (at !== at) return; // NaN: not known yet (rendezvous before clear-to-send)
-    p.flags[s] |= F_SCHED;
+    p.orFlags(s, F_SCHED);
     this.sim.schedule(Math.max(0, at - this.sim.now), this.onCompletion, p.handle(s));
   }
 
   /** The network no longer refers to send slot `s`; recycle it if its owner released it too. */
   private releaseNet(s: number): void {
     const p = this.pool;
-    const f = p.flags[s] & ~F_NET;
-    p.flags[s] = f;
+    const f = p.flags(s) & ~F_NET;
+    p.setFlags(s, f);
     if (f & F_RELEASED) p.free(s);
   }
 
   /** Marks a request complete and wakes its owner if it waits on it. */
   private complete(s: number): void {
     const p = this.pool;
-    const f = p.flags[s];
+    const f = p.flags(s);
     if (f & F_COMPLETE) return;
-    p.flags[s] = f | F_COMPLETE;
+    p.setFlags(s, f | F_COMPLETE);
     if ((f & F_WAITED) === 0) return;
-    const rank = p.owner[s];
-    const ev = this.waitEvents[rank];
-    if (ev === null) return;
+    const rank = p.owner(s);
     const mode = this.waitMode[rank];
     if (mode === WAIT_STEPS) {
       if (--this.waitRemaining[rank] === 0) this.stepDone(rank);
       return;
     }
-    if (mode === WAIT_ALL && --this.waitRemaining[rank] > 0) return;
+    if (mode >= WAIT_SOME) {
+      this.someCompleted(rank, p.aux(s), mode);
+      return;
+    }
+    if (mode === WAIT_ALL) {
+      if (--this.waitRemaining[rank] > 0) return;
+    } else if (mode !== WAIT_ANY) return;
+    this.waitMode[rank] = WAIT_WAKE;
+    this.scheduleWake(rank, this.waitDelay[rank], WAKE_EVENT);
+  }
+
+  /**
+   * Schedules the wake-up of `rank` `delay` us from now. Wake-ups scheduled one right after the
+   * other for the same time (the sender and the receiver of a message that completes both) would
+   * get consecutive sequence numbers, so no other event can fire between them: they share one
+   * kernel event that wakes the ranks in the same order, which halves the wake-up events of
+   * pairwise exchanges without changing the order of anything.
+   */
+  private scheduleWake(rank: number, delay: number, kind: number): void {
+    const sim = this.sim;
+    const at = sim.now + delay;
+    if (this.wakeTail !== NIL && at === this.wakeTime && sim.eventsProcessed === this.wakeFired && sim.pending === this.wakePending) {
+      this.wakeNext[this.wakeTail] = rank;
+    } else {
+      sim.schedule(delay, this.onWake, rank);
+      this.wakeTime = at;
+      this.wakeFired = sim.eventsProcessed;
+      this.wakePending = sim.pending;
+    }
+    this.wakeNext[rank] = NIL;
+    this.wakeKind[rank] = kind;
+    this.wakeTail = rank;
+  }
+
+  /** A wake-up event: wakes its ranks in the order they were scheduled. */
+  private readonly onWake = (first: number): void => {
+    this.wakeTail = NIL;
+    for (let rank = first; rank !== NIL; ) {
+      // Read the link first: waking a rank may schedule its next wake-up.
+      const next = this.wakeNext[rank];
+      this.wakeNext[rank] = NIL;
+      const kind = this.wakeKind[rank];
+      if (kind === WAKE_STEPS) this.continueSteps(rank);
+      else if (kind === WAKE_SOME) this.someCallEnds(rank);
+      else this.resumeRank(rank);
+      rank = next;
+    }
+  };
+
+  /** Ends the rank's wait and resumes its process at once (this is the wake-up event). */
+  private resumeRank(rank: number): void {
+    const ev = this.waitEvents[rank]!;
     this.waitEvents[rank] = null;
-    ev.succeed(undefined, this.waitDelay[rank]);
+    this.waitMode[rank] = 0;
+    // Processing the pending event now resumes the waiting process exactly as if it had been
+    // triggered with a zero delay and reached the head of the event list.
+    ev.process();
   }
 
   // ---------------------------------------------------------------- waiting
@@ -471,9 +602,9 @@ export class MpiWorld {
   /** @internal True when request slot `s` is complete (a send whose completion time has passed is completed now). */
   isComplete(s: number): boolean {
     const p = this.pool;
-    if (p.flags[s] & F_COMPLETE) return true;
-    if (p.kind[s] === KIND_SEND && p.completeAt[s] <= this.sim.now) {
-      p.flags[s] |= F_COMPLETE;
+    if (p.flags(s) & F_COMPLETE) return true;
+    if (p.kind(s) === KIND_SEND && p.completeAt(s) <= this.sim.now) {
+      p.orFlags(s, F_COMPLETE);
       return true;
     }
     return false;
@@ -493,12 +624,12 @@ export class MpiWorld {
       if (s < 0) continue;
       if (this.isComplete(s)) {
         if (!any) continue;
-        for (let j = 0; j < i; j++) if (slots[j] >= 0) p.flags[slots[j]] &= ~F_WAITED;
+        for (let j = 0; j < i; j++) if (slots[j] >= 0) p.clearFlags(slots[j], F_WAITED);
         return null;
       }
       incomplete++;
-      p.flags[s] |= F_WAITED;
-      if (p.kind[s] === KIND_SEND) this.scheduleCompletion(s);
+      p.orFlags(s, F_WAITED);
+      if (p.kind(s) === KIND_SEND) this.scheduleCompletion(s);
     }
     if (incomplete === 0) return null;
     this.waitMode[rank] = any ? WAIT_ANY : WAIT_ALL;
@@ -520,13 +651,13 @@ export class MpiWorld {
     let incomplete = 0;
     if (!this.isComplete(a)) {
       incomplete++;
-      p.flags[a] |= F_WAITED;
-      if (p.kind[a] === KIND_SEND) this.scheduleCompletion(a);
+      p.orFlags(a, F_WAITED);
+      if (p.kind(a) === KIND_SEND) this.scheduleCompletion(a);
     }
     if (b >= 0 && !this.isComplete(b)) {
       incomplete++;
-      p.flags[b] |= F_WAITED;
-      if (p.kind[b] === KIND_SEND) this.scheduleCompletion(b);
+      p.orFlags(b, F_WAITED);
+      if (p.kind(b) === KIND_SEND) this.scheduleCompletion(b);
     }
     if (incomplete === 0) return after > 0 ? this.sim.timeout(after) : null;
     this.waitMode[rank] = WAIT_ALL;
@@ -537,9 +668,153 @@ export class MpiWorld {
     return ev;
   }
 
+  /**
+   * @internal The loop `while (left > 0) left -= (yield* comm.waitsome(reqs)).length` run by
+   * callbacks: the same MPI_Waitsome calls return the same requests at the same simulated times
+   * and release them in the same order, but the rank's process is resumed only once, when all
+   * `slots` are done. Returns null when everything was done at once, else the event to yield;
+   * afterwards {@link someCalls}[rank] holds the number of MPI_Waitsome calls made.
+   */
+  waitsomeUntilDone(rank: number, slots: Int32Array): RankWait | null {
+    const p = this.pool;
+    let done = 0;
+    let incomplete = 0;
+    for (let i = 0; i < slots.length; i++) {
+      const s = slots[i];
+      if (s < 0) continue;
+      if (this.isComplete(s)) {
+        done++;
+        continue;
+      }
+      incomplete++;
+      p.orFlags(s, F_WAITED);
+      p.setAux(s, i);
+      if (p.kind(s) === KIND_SEND) this.scheduleCompletion(s);
+    }
+    // A first call that finds requests complete returns them without waiting.
+    this.someCalls[rank] = done > 0 ? 1 : 0;
+    if (done > 0) this.releaseDone(rank, slots);
+    if (incomplete === 0) return null;
+    this.someDone[2 * rank] = 0;
+    this.someDone[2 * rank + 1] = 0;
+    this.waitMode[rank] = WAIT_SOME;
+    this.waitRemaining[rank] = incomplete;
+    this.waitDelay[rank] = 0;
+    this.someSlots[rank] = slots;
+    const ev = new RankWait(this.sim, this, rank);
+    this.waitEvents[rank] = ev;
+    return ev;
+  }
+
+  /**
+   * Request `i` of a rank in WAIT_SOME completed, now. As MPI_Waitsome, the first completion
+   * after a call began schedules the wake-up that ends the call; completions before it fires are
+   * returned by the same call. When events are scheduled strictly before their times, every
+   * completion at the wake-up's time fires before it, and a wake-up that does not resume the
+   * rank has no effect but ending the call: such wake-ups are only reserved, the call is ended
+   * when the next completion comes later, and only the last one is scheduled, with its order.
+   */
+  private someCompleted(rank: number, i: number, mode: number): void {
+    const now = this.sim.now;
+    if (mode === WAIT_SOME_GROUP && this.someWakeAt[rank] < now) {
+      // The pending call's wake-up has come and gone: that call returned what was done then.
+      this.someReturn(rank);
+      mode = WAIT_SOME;
+    }
+    if (i < 32) this.someDone[2 * rank] |= 1 << i;
+    else if (i < 64) this.someDone[2 * rank + 1] |= 1 << (i - 32);
+    const left = --this.waitRemaining[rank];
+    if (mode === WAIT_SOME) {
+      if (left > 0 && this.someDeferrable && this.someSlots[rank]!.length <= 64) {
+        this.waitMode[rank] = WAIT_SOME_GROUP;
+        this.someWakeAt[rank] = now;
+        this.someWakeOrder[rank] = this.reserve();
+        return;
+      }
+      this.waitMode[rank] = WAIT_SOME_WAKING;
+      this.scheduleWake(rank, 0, WAKE_SOME);
+      return;
+    }
+    if (mode === WAIT_SOME_GROUP && left === 0) this.pushSomeWake(rank);
+  }
+
+  /** Schedules the reserved wake-up of a rank in WAIT_SOME_GROUP. */
+  private pushSomeWake(rank: number): void {
+    this.waitMode[rank] = WAIT_SOME_WAKING;
+    this.wakeNext[rank] = NIL;
+    this.wakeKind[rank] = WAKE_SOME;
+    this.sim.scheduleReserved(this.someWakeAt[rank], this.someWakeOrder[rank], this.onWake, rank);
+  }
+
+  /** A kernel order for an event that may be scheduled later; no later wake-up may join an earlier one across it. */
+  private reserve(): number {
+    this.wakeTail = NIL;
+    return this.sim.reserveOrder();
+  }
+
+  /**
+   * A message is about to arrive at the time it is sent: from now on events may be scheduled at
+   * their own time, so reserved MPI_Waitsome wake-ups are scheduled and no more are reserved.
+   */
+  private zeroDelay(): void {
+    if (!this.someDeferrable) return;
+    this.someDeferrable = false;
+    for (let r = 0; r < this.size; r++) if (this.waitMode[r] === WAIT_SOME_GROUP) this.pushSomeWake(r);
+  }
+
+  /** The wake-up of one MPI_Waitsome call of a rank in WAIT_SOME: returns (releases) what is done; resumes the rank when nothing is left. */
+  private someCallEnds(rank: number): void {
+    this.someReturn(rank);
+    if (this.waitRemaining[rank] > 0) {
+      this.waitMode[rank] = WAIT_SOME;
+      return;
+    }
+    this.someSlots[rank] = null;
+    this.resumeRank(rank);
+  }
+
+  /** One MPI_Waitsome call returns: counts it and releases what completed since the last one. */
+  private someReturn(rank: number): void {
+    this.someCalls[rank]++;
+    const slots = this.someSlots[rank]!;
+    if (this.instantSends || slots.length > 64) this.releaseDone(rank, slots);
+    else {
+      // Only the requests whose completion was seen since the last call, in list order.
+      for (let w = 0; w < 2; w++) {
+        let bits = this.someDone[2 * rank + w];
+        this.someDone[2 * rank + w] = 0;
+        while (bits !== 0) {
+          const low = bits & -bits;
+          const i = 31 - Math.clz32(low) + 32 * w;
+          bits ^= low;
+          const s = slots[i];
+          this.pool.clearFlags(s, F_WAITED);
+          this.release(s);
+          slots[i] = -1;
+        }
+      }
+    }
+  }
+
+  /** Releases the completed requests among `slots` in order (as MPI_Waitsome returns them) and marks them -1. */
+  private releaseDone(rank: number, slots: Int32Array): void {
+    const p = this.pool;
+    for (let i = 0; i < slots.length; i++) {
+      const s = slots[i];
+      if (s < 0) continue;
+      const f = p.flags(s);
+      if (!this.isComplete(s)) continue;
+      // A waited send found complete by its completion time (its event not yet fired) was still counted as outstanding.
+      if ((f & (F_COMPLETE | F_WAITED)) === F_WAITED) this.waitRemaining[rank]--;
+      p.clearFlags(s, F_WAITED);
+      this.release(s);
+      slots[i] = -1;
+    }
+  }
+
   /** @internal Stops waiting on slot `s` (after a waitany/waitsome returned without it). */
   unwait(s: number): void {
-    this.pool.flags[s] &= ~F_WAITED;
+    this.pool.clearFlags(s, F_WAITED);
   }
 
   /**
@@ -548,19 +823,19 @@ export class MpiWorld {
    */
   release(s: number): void {
     const p = this.pool;
-    const f = p.flags[s];
-    if (p.kind[s] === KIND_RECV) {
+    const f = p.flags(s);
+    if (p.kind(s) === KIND_RECV) {
       if ((f & F_INTERNAL) === 0) {
-        const rank = p.owner[s];
-        this.stSource[rank] = p.peer[s];
-        this.stTag[rank] = p.tag[s];
-        this.stBytes[rank] = p.bytes[s];
-        this.stValue[rank] = p.value[s];
+        const rank = p.owner(s);
+        this.stSource[rank] = p.peer(s);
+        this.stTag[rank] = p.tag(s);
+        this.stBytes[rank] = p.bytes(s);
+        this.stValue[rank] = p.value(s);
       }
       p.free(s);
       return;
     }
-    if (f & F_NET) p.flags[s] = (f | F_RELEASED) & ~F_WAITED;
+    if (f & F_NET) p.setFlags(s, (f | F_RELEASED) & ~F_WAITED);
     else p.free(s);
   }
 
@@ -576,26 +851,29 @@ export class MpiWorld {
     const rank = comm.worldRank;
     this.stepProgram[rank] = program;
     this.stepComm[rank] = comm;
-    this.stepIndex[rank] = -1;
+    this.stepState[rank * STEP_STRIDE + STEP_INDEX] = -1;
     this.stepBytes[rank] = bytes;
+    this.stepState[rank * STEP_STRIDE + STEP_CALL] = ++comm.programCalls;
+    this.stepState[rank * STEP_STRIDE + STEP_GROUP] = comm.group.id;
     const ev = new RankWait(this.sim, this, rank);
     this.waitEvents[rank] = ev;
     this.waitMode[rank] = WAIT_STEPS;
     if (this.postSteps(rank)) {
       this.endSteps(rank);
+      this.waitEvents[rank] = null;
+      this.waitMode[rank] = 0;
       return null;
     }
     return ev;
   }
 
   /** Continues a program after a step's reduction delay. */
-  private readonly onStepDelay = (rank: number): void => {
+  private continueSteps(rank: number): void {
     if (this.postSteps(rank)) {
-      const ev = this.waitEvents[rank]!;
       this.endSteps(rank);
-      ev.succeed();
+      this.resumeRank(rank);
     }
-  };
+  }
 
   /**
    * Releases the finished step's requests and posts the next steps until one has to wait;
@@ -608,29 +886,34 @@ export class MpiWorld {
     const group = comm.group;
     const p = this.pool;
     for (;;) {
-      const a0 = this.stepSlots[2 * rank];
-      const b0 = this.stepSlots[2 * rank + 1];
+      const a0 = this.stepState[rank * STEP_STRIDE + SLOT_A];
+      const b0 = this.stepState[rank * STEP_STRIDE + SLOT_B];
       if (a0 !== NIL) this.release(a0);
       if (b0 !== NIL) this.release(b0);
-      this.stepSlots[2 * rank] = NIL;
-      this.stepSlots[2 * rank + 1] = NIL;
-      const k = ++this.stepIndex[rank];
-      if (!program.step(comm.rank, comm.size, k, this.stepBytes[rank], out)) return true;
+      this.stepState[rank * STEP_STRIDE + SLOT_A] = NIL;
+      this.stepState[rank * STEP_STRIDE + SLOT_B] = NIL;
+      const k = ++this.stepState[rank * STEP_STRIDE + STEP_INDEX];
+      out.recvBytes = NaN;
+      if (!program.step(comm.rank, comm.size, k, this.stepBytes[rank], out, this.collectives.elementBytes)) return true;
       if (out.send < 0 && out.recv < 0) continue;
+      if (this.pairMode && out.send === out.recv && out.sendBytes <= this.net.eagerLimit && out.recvBytes <= this.net.eagerLimit) {
+        this.postPair(rank, comm, group.toWorld(out.send), out.tag, out.sendBytes, out.reduceBytes * this.collectives.reduceCostPerByte);
+        return false;
+      }
       const a = out.recv >= 0 ? this.postRecv(rank, group.toWorld(out.recv), out.tag, group.collCtx, Infinity, true) : NIL;
       const b = out.send >= 0 ? this.postSend(rank, group.toWorld(out.send), out.tag, group.collCtx, out.sendBytes, 0, true) : NIL;
-      this.stepSlots[2 * rank] = a;
-      this.stepSlots[2 * rank + 1] = b;
+      this.stepState[rank * STEP_STRIDE + SLOT_A] = a;
+      this.stepState[rank * STEP_STRIDE + SLOT_B] = b;
       const delay = out.reduceBytes * this.collectives.reduceCostPerByte;
       this.waitDelay[rank] = delay;
       let incomplete = 0;
       if (a !== NIL && !this.isComplete(a)) {
         incomplete++;
-        p.flags[a] |= F_WAITED;
+        p.orFlags(a, F_WAITED);
       }
       if (b !== NIL && !this.isComplete(b)) {
         incomplete++;
-        p.flags[b] |= F_WAITED;
+        p.orFlags(b, F_WAITED);
         this.scheduleCompletion(b);
       }
       if (incomplete > 0) {
@@ -644,40 +927,126 @@ export class MpiWorld {
     }
   }
 
+  /**
+   * A pairwise exchange step (receive from and send to the same `partner`, both messages eager,
+   * Hockney paths). Of the two messages only the one that arrives last needs an arrival event:
+   * the other one completes its send and its receive earlier, which wakes nobody, because each
+   * side also waits for the later message. So each send only reserves the order its arrival
+   * event would get; when the second side posts, the later message's event is scheduled with its
+   * reserved order and, when it fires, delivers both messages in arrival order (the same
+   * completions, wake-ups and event order as two arrival events). Halves the arrival events of
+   * recursive doubling and Rabenseifner.
+   */
+  private postPair(rank: number, comm: Comm, partner: number, tag: number, sendBytes: number, delay: number): void {
+    const p = this.pool;
+    const ctx = comm.group.collCtx;
+    // Like postRecv, but the receive is matched by the partner's send of this step (the pair is
+    // self-contained: both sides post in the same step of the same call, in one context).
+    const r = p.alloc(KIND_RECV, F_INTERNAL | F_WAITED | F_QUEUED, rank, partner, tag, ctx, Infinity, 0, NaN);
+    const s = this.postLatentSend(rank, partner, tag, ctx, sendBytes);
+    this.stepState[rank * STEP_STRIDE + SLOT_A] = r;
+    this.stepState[rank * STEP_STRIDE + SLOT_B] = s;
+    this.waitDelay[rank] = delay;
+    this.waitRemaining[rank] = 2;
+    const me = rank * STEP_STRIDE;
+    const them = partner * STEP_STRIDE;
+    const st = this.stepState;
+    if (st[them + PAIR_WAITING] !== rank || st[them + STEP_GROUP] !== st[me + STEP_GROUP] || st[them + STEP_CALL] !== st[me + STEP_CALL] || st[them + STEP_INDEX] !== st[me + STEP_INDEX]) {
+      st[me + PAIR_WAITING] = partner;
+      return;
+    }
+    this.stepState[partner * STEP_STRIDE + PAIR_WAITING] = NIL;
+    const pr = this.stepState[partner * STEP_STRIDE + SLOT_A];
+    const ps = this.stepState[partner * STEP_STRIDE + SLOT_B];
+    p.setMatch(s, pr);
+    p.setMatch(pr, s);
+    p.setMatch(ps, r);
+    p.setMatch(r, ps);
+    p.setAux(s, ps);
+    p.setAux(ps, s);
+    p.clearFlags(pr, F_QUEUED);
+    p.clearFlags(r, F_QUEUED);
+    // The later arrival; on a tie the message posted later (this one: its reserved order is larger).
+    const last = p.completeAt(ps) > p.completeAt(s) ? ps : s;
+    this.sim.scheduleReserved(p.completeAt(last), p.order(last), this.onPairArrival, last);
+  }
+
+  /** postSend for a pairwise step: the transfer is computed now; its arrival event is only reserved. */
+  private postLatentSend(rank: number, dest: number, tag: number, ctx: number, bytes: number): number {
+    const p = this.pool;
+    const s = p.alloc(KIND_SEND, 0, rank, dest, tag, ctx, bytes, 0, NaN);
+    const now = this.sim.now;
+    this.messages++;
+    this.bytes += bytes;
+    const path = this.net.transfer(this.rankToNode[rank], this.rankToNode[dest], bytes, now);
+    const key = 2 * rank + path;
+    let arrival = this.net.arrival;
+    if (arrival < this.lastArrival[key]) arrival = this.lastArrival[key];
+    this.lastArrival[key] = arrival;
+    // A positive latency makes every arrival later than its send, which the deferral relies on.
+    if (!(arrival > now)) throw new RangeError(`simulated time ${now} us is too large for the network latency: a message would arrive when it is sent`);
+    p.setCompleteAt(s, arrival);
+    p.setFlags(s, F_NET | F_INTERNAL | F_AUTO | F_WAITED | F_LATENT);
+    p.setOrder(s, this.reserve());
+    return s;
+  }
+
+  /** The later message of a pair arrives: the earlier one is delivered first, then this one. */
+  private readonly onPairArrival = (last: number): void => {
+    const first = this.pool.aux(last);
+    this.deliverPaired(first);
+    this.deliverPaired(last);
+  };
+
+  /** What onEnvelope and matched do for an eager message whose receive is known and already posted. */
+  private deliverPaired(s: number): void {
+    const p = this.pool;
+    const r = p.match(s);
+    p.clearFlags(s, F_LATENT);
+    this.complete(s);
+    p.setPeer(r, p.owner(s));
+    p.setTag(r, p.tag(s));
+    p.setValue(r, 0); // the send's value field held its reserved order; collective messages carry no value
+    p.setBytes(r, p.bytes(s));
+    p.orFlags(r, F_MATCHED);
+    this.releaseNet(s);
+    this.complete(r);
+  }
+
   /** Every request of the rank's current step has completed (now): continue after its reduction delay. */
   private stepDone(rank: number): void {
     const d = this.waitDelay[rank];
     if (this.hasMoreSteps(rank)) {
-      this.sim.schedule(d, this.onStepDelay, rank);
+      this.scheduleWake(rank, d, WAKE_STEPS);
       return;
     }
-    const a = this.stepSlots[2 * rank];
-    const b = this.stepSlots[2 * rank + 1];
+    const a = this.stepState[rank * STEP_STRIDE + SLOT_A];
+    const b = this.stepState[rank * STEP_STRIDE + SLOT_B];
     if (a !== NIL) this.release(a);
     if (b !== NIL) this.release(b);
-    this.stepSlots[2 * rank] = NIL;
-    this.stepSlots[2 * rank + 1] = NIL;
-    const ev = this.waitEvents[rank]!;
+    this.stepState[rank * STEP_STRIDE + SLOT_A] = NIL;
+    this.stepState[rank * STEP_STRIDE + SLOT_B] = NIL;
     this.endSteps(rank);
-    ev.succeed(undefined, d);
+    this.waitMode[rank] = WAIT_WAKE;
+    this.scheduleWake(rank, d, WAKE_EVENT);
   }
 
   /** True when the rank's program has another step with a message after the current one. */
   private hasMoreSteps(rank: number): boolean {
     const comm = this.stepComm[rank]!;
     const program = this.stepProgram[rank]!;
+    if (program.lastStep !== undefined) return this.stepState[rank * STEP_STRIDE + STEP_INDEX] < program.lastStep(comm.rank, comm.size);
     const out = this.stepPeek;
-    for (let k = this.stepIndex[rank] + 1; ; k++) {
-      if (!program.step(comm.rank, comm.size, k, this.stepBytes[rank], out)) return false;
+    for (let k = this.stepState[rank * STEP_STRIDE + STEP_INDEX] + 1; ; k++) {
+      if (!program.step(comm.rank, comm.size, k, this.stepBytes[rank], out, this.collectives.elementBytes)) return false;
       if (out.send >= 0 || out.recv >= 0) return true;
     }
   }
 
+  /** Forgets the rank's program; its wait event stays until the rank is resumed. */
   private endSteps(rank: number): void {
     this.stepProgram[rank] = null;
     this.stepComm[rank] = null;
-    this.waitEvents[rank] = null;
-    this.waitMode[rank] = 0;
   }
 
   // ---------------------------------------------------------------- running and reports
@@ -688,9 +1057,56 @@ export class MpiWorld {
    * @throws MpiDeadlockError on deadlock; whatever the run throws otherwise
    */
   run(options: Omit<RunOptions, "onDeadlock"> = {}): RunResult {
-    const res = this.sim.run({ ...options, onDeadlock: "report" });
+    let res = this.sim.run({ ...options, onDeadlock: "report" });
+    let events = res.events;
+    // Deferred events that had no effect while ranks were still waiting run now, so a deadlock
+    // is reported at the time and in the state the generator forms reach.
+    while (res.reason === "deadlock" && this.flushDeferred()) {
+      res = this.sim.run({ ...options, onDeadlock: "report" });
+      events += res.events;
+    }
     if (res.reason === "deadlock") throw this.explainDeadlock(res.blocked);
-    return res;
+    return { ...res, events };
+  }
+
+  /**
+   * Runs or schedules what the fast paths left deferred when the event list ran dry: reserved
+   * MPI_Waitsome wake-ups, and messages of pairwise steps whose partner never posted (they go to
+   * the partner's unexpected queue as ordinary messages). Returns true when something was scheduled.
+   */
+  private flushDeferred(): boolean {
+    const p = this.pool;
+    const now = this.sim.now;
+    const late: number[] = [];
+    this.reportStamp = ""; // the state changes below without an event
+    for (let r = 0; r < this.size; r++) {
+      if (this.waitMode[r] === WAIT_SOME_GROUP) late.push(-1 - r);
+      if (this.stepState[r * STEP_STRIDE + PAIR_WAITING] !== NIL) {
+        this.stepState[r * STEP_STRIDE + PAIR_WAITING] = NIL;
+        const s = this.stepState[r * STEP_STRIDE + SLOT_B];
+        p.clearFlags(s, F_LATENT);
+        late.push(s);
+      }
+    }
+    const at = (x: number) => (x < 0 ? this.someWakeAt[-1 - x] : p.completeAt(x));
+    const order = (x: number) => (x < 0 ? this.someWakeOrder[-1 - x] : p.order(x));
+    late.sort((a, b) => at(a) - at(b) || order(a) - order(b));
+    let scheduled = false;
+    for (const x of late) {
+      const t = at(x);
+      const o = order(x);
+      if (x >= 0) p.setValue(x, 0); // it held the reserved order; an ordinary message carries its value there
+      if (t >= now) {
+        if (x < 0) this.pushSomeWake(-1 - x);
+        else this.sim.scheduleReserved(t, o, this.onEnvelope, x);
+        scheduled = true;
+      } else if (x < 0) {
+        // That call's wake-up has come and gone; the rank waits in its next call.
+        this.someReturn(-1 - x);
+        this.waitMode[-1 - x] = WAIT_SOME;
+      } else this.onEnvelope(x);
+    }
+    return scheduled || this.sim.pending > 0;
   }
 
   /**
@@ -746,7 +1162,7 @@ export class MpiWorld {
 
   /** Approximate bytes of MPI state: per-rank arrays, the request pool and the network's arrays. */
   stateBytes(): number {
-    return this.size * (4 * 4 + 1 + 1 + 4 + 4 + 4 + 8 + 8 + 16 + 8 + 8 + 8 + 8 + 8 + 4 + 8 + 8) + this.pool.bytesUsed() + this.net.nicFreeAt.byteLength;
+    return this.size * (4 * 4 + 1 + 1 + 4 + 4 + 4 + 8 + 8 + 16 + 8 + 8 + 8 + 8 + 8 + 4 + 8 + 8 + 4 + 1 + 8 + 4 + 8 + 8 + 8 + 4 + 4 + 12) + this.pool.bytesUsed() + this.net.nicFreeAt.byteLength;
   }
 
   /** @internal Sets the MPI call rank `rank` is in (for reports). */

@@ -134,6 +134,11 @@ export function* ringAllreduce(c: Comm, bytes: number): MpiCall {
  * timing): step 0 is the fold, steps 1..lg p' the exchanges, step lg p' + 1 the unfold.
  */
 export const recursiveDoublingAllreduceProgram: ExchangeProgram = {
+  lastStep(rank: number, p: number): number {
+    if (p === 1) return -1;
+    const m = pof2(p);
+    return rank < 2 * (p - m) ? Math.log2(m) + 1 : Math.log2(m);
+  },
   step(rank: number, p: number, k: number, bytes: number, out: ExchangeStep): boolean {
     const m = pof2(p);
     const rem = p - m;
@@ -167,7 +172,118 @@ export const recursiveDoublingAllreduceProgram: ExchangeProgram = {
       const peer = realRank(newrank ^ (1 << (k - 1)), rem);
       out.send = peer;
       out.recv = peer;
+      out.recvBytes = bytes;
       out.reduceBytes = bytes;
+    }
+    return true;
+  },
+};
+
+/** Bytes of chunks [a, b) of `bytes` split into `k` chunks of whole elements (as {@link Chunks.range}, without allocating). */
+function chunkRange(bytes: number, k: number, elementBytes: number, a: number, b: number): number {
+  if (b <= a) return 0;
+  const base = Math.floor(Math.floor(bytes / elementBytes) / k) * elementBytes;
+  return b === k ? (b - a - 1) * base + (bytes - base * (k - 1)) : (b - a) * base;
+}
+
+/**
+ * {@link rabenseifnerAllreduce} as an exchange program (run by callbacks; same messages and
+ * timing): step 0 is the fold, steps 1..lg p' the reduce-scatter by recursive halving, steps
+ * lg p' + 1..2 lg p' the allgather that undoes it, step 2 lg p' + 1 the unfold. Each step replays
+ * the chunk window from the start (lg p' integer steps) so the program keeps no state per rank.
+ */
+export const rabenseifnerAllreduceProgram: ExchangeProgram = {
+  lastStep(rank: number, p: number): number {
+    if (p === 1) return -1;
+    const m = pof2(p);
+    return rank < 2 * (p - m) ? 2 * Math.log2(m) + 1 : 2 * Math.log2(m);
+  },
+  step(rank: number, p: number, k: number, bytes: number, out: ExchangeStep, elementBytes: number): boolean {
+    const m = pof2(p);
+    const rem = p - m;
+    const lgm = Math.log2(m);
+    out.tag = TAG.allreduce;
+    out.send = -1;
+    out.recv = -1;
+    out.sendBytes = bytes;
+    out.reduceBytes = 0;
+    if (p === 1 || k > 2 * lgm + 1) return false;
+    const folded = rank < 2 * rem;
+    if (k === 0) {
+      if (folded) {
+        if (rank % 2 === 0) out.send = rank + 1;
+        else {
+          out.recv = rank - 1;
+          out.reduceBytes = bytes;
+        }
+      }
+      return true;
+    }
+    if (k === 2 * lgm + 1) {
+      if (folded) {
+        if (rank % 2 === 1) out.send = rank - 1;
+        else out.recv = rank + 1;
+      }
+      return true;
+    }
+    const newrank = folded ? (rank % 2 === 0 ? -1 : rank >> 1) : rank - rem;
+    if (newrank < 0) return true;
+    // Replay the halving (as reduceScatterHalving) up to step k or to its end.
+    let sendIdx = 0;
+    let recvIdx = 0;
+    let lastIdx = m;
+    const halvingSteps = k <= lgm ? k : lgm;
+    for (let j = 1, mask = 1; j <= halvingSteps; j++, mask <<= 1) {
+      const newdst = newrank ^ mask;
+      const half = m / (mask * 2);
+      let sb: number;
+      let rb: number;
+      if (newrank < newdst) {
+        sendIdx = recvIdx + half;
+        sb = chunkRange(bytes, m, elementBytes, sendIdx, lastIdx);
+        rb = chunkRange(bytes, m, elementBytes, recvIdx, sendIdx);
+      } else {
+        recvIdx = sendIdx + half;
+        sb = chunkRange(bytes, m, elementBytes, sendIdx, recvIdx);
+        rb = chunkRange(bytes, m, elementBytes, recvIdx, lastIdx);
+      }
+      if (j === k) {
+        const peer = realRank(newdst, rem);
+        out.send = peer;
+        out.recv = peer;
+        out.sendBytes = sb;
+        out.recvBytes = rb;
+        out.reduceBytes = rb;
+        return true;
+      }
+      sendIdx = recvIdx;
+      if (mask * 2 < m) lastIdx = recvIdx + m / (mask * 2);
+    }
+    // Allgather: undo the halving (as undoHalvingStep) with masks m/2, m/4, ... down to step k's.
+    for (let mask = m >> 1, j = lgm + 1; j <= k; mask >>= 1, j++) {
+      const newdst = newrank ^ mask;
+      const half = m / (mask * 2);
+      let sb: number;
+      let rb: number;
+      if (newrank < newdst) {
+        if (mask !== m / 2) lastIdx += half;
+        recvIdx = sendIdx + half;
+        sb = chunkRange(bytes, m, elementBytes, sendIdx, recvIdx);
+        rb = chunkRange(bytes, m, elementBytes, recvIdx, lastIdx);
+      } else {
+        recvIdx = sendIdx - half;
+        sb = chunkRange(bytes, m, elementBytes, sendIdx, lastIdx);
+        rb = chunkRange(bytes, m, elementBytes, recvIdx, sendIdx);
+        sendIdx = recvIdx;
+      }
+      if (j === k) {
+        const peer = realRank(newdst, rem);
+        out.send = peer;
+        out.recv = peer;
+        out.sendBytes = sb;
+        out.recvBytes = rb;
+        return true;
+      }
     }
     return true;
   },
@@ -184,7 +300,7 @@ registerCollective({
   summary: "whole-vector exchanges with rank XOR 2^k (MPICH: n <= 2048 bytes)",
   cost: "lg p * (alpha + n*beta + n*gamma) for p = 2^k; (floor(lg p)+1)(alpha + n*beta + n*gamma) + alpha + n*beta otherwise",
   params: [],
-  run: (c, bytes) => runProgram(c, recursiveDoublingAllreduceProgram, bytes),
+  run: (c, bytes) => (c.world.fastPaths ? runProgram(c, recursiveDoublingAllreduceProgram, bytes) : recursiveDoublingAllreduce(c, bytes)),
 });
 
 registerCollective({
@@ -193,7 +309,7 @@ registerCollective({
   summary: "reduce-scatter (recursive halving) + allgather (recursive doubling) (MPICH: n > 2048 bytes)",
   cost: "2 lg p * alpha + 2 (p-1)/p * n*beta + (p-1)/p * n*gamma for p = 2^k",
   params: [],
-  run: (c, bytes) => rabenseifnerAllreduce(c, bytes),
+  run: (c, bytes) => (c.world.fastPaths ? runProgram(c, rabenseifnerAllreduceProgram, bytes) : rabenseifnerAllreduce(c, bytes)),
 });
 
 registerCollective({

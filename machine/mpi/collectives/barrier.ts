@@ -21,6 +21,9 @@ export function* disseminationBarrier(c: Comm): MpiCall {
 
 /** {@link disseminationBarrier} as an exchange program (run by callbacks; same messages and timing). */
 export const disseminationBarrierProgram: ExchangeProgram = {
+  lastStep(_rank: number, p: number): number {
+    return p <= 1 ? -1 : Math.ceil(Math.log2(p)) - 1;
+  },
   step(rank: number, p: number, k: number, _bytes: number, out: ExchangeStep): boolean {
     const mask = 2 ** k;
     if (mask >= p) return false;
@@ -28,6 +31,7 @@ export const disseminationBarrierProgram: ExchangeProgram = {
     out.recv = (rank - mask + p) % p;
     out.send = (rank + mask) % p;
     out.sendBytes = 0;
+    out.recvBytes = 0;
     out.reduceBytes = 0;
     return true;
   },
@@ -44,5 +48,5 @@ registerCollective({
   summary: "ceil(lg p) rounds of zero-byte messages to rank + 2^k",
   cost: "ceil(lg p) * alpha",
   params: [],
-  run: (c) => runBarrier(c),
+  run: (c) => (c.world.fastPaths ? runBarrier(c) : disseminationBarrier(c)),
 });

@@ -9,6 +9,6 @@ export { type CollectiveSpec, collectiveParams, CollectiveConfigError, ResolvedC
 export { disseminationBarrier, disseminationBarrierProgram } from "./barrier.js";
 export { binomialBcast, scatterRingAllgatherBcast, scatterRecursiveDoublingBcast } from "./bcast.js";
 export { binomialReduce, reduceScatterGatherReduce } from "./reduce.js";
-export { recursiveDoublingAllreduce, recursiveDoublingAllreduceProgram, rabenseifnerAllreduce, ringAllreduce } from "./allreduce.js";
+export { recursiveDoublingAllreduce, recursiveDoublingAllreduceProgram, rabenseifnerAllreduce, rabenseifnerAllreduceProgram, ringAllreduce } from "./allreduce.js";
 export { ringAllgather, recursiveDoublingAllgather, bruckAllgather } from "./allgather.js";
 export { bruckAlltoall, scatteredAlltoall, pairwiseAlltoall } from "./alltoall.js";
