@@ -71,6 +71,18 @@ export class Measurement {
     this.ranks[rank].start(id, this.scratch);
   }
 
+  /**
+   * Starts timer `id` on `rank` with metric values the caller has just read with the run's
+   * {@link MetricReader} (so one read serves the timer and a Mastermind record).
+   */
+  startWith(rank: number, id: number, values: Float64Array): void {
+    if (this.groupMask[id] === 1) {
+      this.skipped[rank].push(id);
+      return;
+    }
+    this.ranks[rank].start(id, values);
+  }
+
   /** Stops timer `id` on `rank` (overlaps are recorded as warnings, as TAU does). */
   stop(rank: number, id: number): void {
     const sk = this.skipped[rank];
@@ -80,6 +92,16 @@ export class Measurement {
     }
     this.read(rank, this.scratch);
     this.ranks[rank].stop(id, this.scratch, this.timers);
+  }
+
+  /** {@link stop} with metric values the caller has just read (see {@link startWith}). */
+  stopWith(rank: number, id: number, values: Float64Array): void {
+    const sk = this.skipped[rank];
+    if (sk.length > 0 && sk[sk.length - 1] === id) {
+      sk.pop();
+      return;
+    }
+    this.ranks[rank].stop(id, values, this.timers);
   }
 
   /** Disables every timer of `group` from now on (control interface). */
