@@ -1,5 +1,4 @@
 import type { InvocationRecord } from "../profile/index.js";
-import { GrowableFloat64, GrowableInt32 } from "./growable.js";
 
 export type { InvocationRecord };
 
@@ -11,12 +10,20 @@ interface Site {
   readonly parameterNames: readonly string[];
 }
 
+// Row layout of completed records: ints (site, rank, first parameter slot) and floats (start,
+// wall time, MPI time, then one delta per counter).
+const ROW_INTS = 3;
+const ROW_FLOATS = 3;
+// Open records: ints (site, rank) and floats (start, MPI time so far, then counter values).
+const OPEN_INTS = 2;
+const OPEN_FLOATS = 2;
+
 /**
  * The Mastermind: for every proxied invocation it opens a record with the parameters the proxy
  * extracted, and on return closes it with wall time, MPI time, compute time and counter deltas.
  * Recording costs no simulated time (measurement overhead is excluded, as in the papers).
  *
- * Records are stored in columns (typed arrays, strings interned) and become
+ * Records are stored in flat typed arrays (strings interned) and become
  * {@link InvocationRecord} objects only when {@link records} is read: a run keeps millions of
  * them, and millions of live objects would make the garbage collector a large share of the run.
  *
@@ -28,41 +35,42 @@ interface Site {
  */
 export class Mastermind {
   private readonly sites: Site[] = [];
+  private siteParams = new Int32Array(8); // parameter count by site id
   private readonly siteIds = new Map<string, number>();
   private readonly strings: string[] = [];
   private readonly stringIds = new Map<string, number>();
   private readonly nc: number;
+  private readonly rowFloats: number;
+  private readonly openFloats: number;
 
-  // Completed records, one row each, in completion order (deterministic).
+  // Completed records, in completion order (deterministic).
   private rows = 0;
-  private readonly rowSite = new GrowableInt32();
-  private readonly rowRank = new GrowableInt32();
-  private readonly rowStart = new GrowableFloat64();
-  private readonly rowWall = new GrowableFloat64();
-  private readonly rowMpi = new GrowableFloat64();
-  private readonly rowCounters = new GrowableFloat64(); // rows x nc counter deltas
-  private readonly rowParamBase = new GrowableInt32(); // first slot of the row in the parameter pool
+  private rowInt = new Int32Array(1024 * ROW_INTS);
+  private rowNum: Float64Array;
   // Parameter pool: a number, or (paramString >= 0) the interned string it names.
-  private readonly paramNumber = new GrowableFloat64();
-  private readonly paramString = new GrowableInt32();
+  private params = 0;
+  private paramNumber = new Float64Array(1024);
+  private paramString = new Int32Array(1024);
 
   // Open records are reused slots: nesting depth, not invocation count, decides how many exist.
-  private readonly free: number[] = [];
-  private openCount = 0;
-  private openSite = new Int32Array(8);
-  private openRank = new Int32Array(8);
-  private openStart = new Float64Array(8);
-  private openMpi = new Float64Array(8);
-  private openCounters: Float64Array;
-  private openParamNumber: Float64Array[] = [];
-  private openParamString: Int32Array[] = [];
+  private openSlots = 0;
+  private freeCount = 0;
+  private free = new Int32Array(8);
+  private openInt = new Int32Array(8 * OPEN_INTS);
+  private openNum: Float64Array;
+  private openParamStride = 1; // largest parameter count of any site
+  private openParamNumber = new Float64Array(8);
+  private openParamString = new Int32Array(8);
 
-  private materialised: InvocationRecord[] = [];
+  private readonly materialised: InvocationRecord[] = [];
 
   /** @param counterNames - the counters recorded per invocation (the measured metrics after TIME) */
   constructor(readonly counterNames: readonly string[]) {
     this.nc = counterNames.length;
-    this.openCounters = new Float64Array(8 * this.nc);
+    this.rowFloats = ROW_FLOATS + this.nc;
+    this.openFloats = OPEN_FLOATS + this.nc;
+    this.rowNum = new Float64Array(1024 * this.rowFloats);
+    this.openNum = new Float64Array(8 * this.openFloats);
   }
 
   /**
@@ -76,6 +84,9 @@ export class Mastermind {
       id = this.sites.length;
       this.sites.push({ component, port, method, parameterNames: [...parameterNames] });
       this.siteIds.set(key, id);
+      if (id === this.siteParams.length) this.siteParams = grown(this.siteParams, id * 2);
+      this.siteParams[id] = parameterNames.length;
+      if (parameterNames.length > this.openParamStride) this.widenOpenParams(parameterNames.length);
     }
     return id;
   }
@@ -87,34 +98,29 @@ export class Mastermind {
    */
   begin(rank: number, site: number, metrics: Float64Array, mpiTime: number): number {
     let token: number;
-    if (this.free.length > 0) token = this.free.pop()!;
+    if (this.freeCount > 0) token = this.free[--this.freeCount];
     else {
-      token = this.openCount++;
-      if (token === this.openSite.length) this.growOpen();
-      this.openParamNumber.push(new Float64Array(4));
-      this.openParamString.push(new Int32Array(4));
+      token = this.openSlots++;
+      if (token === this.free.length) this.growOpen();
     }
-    this.openSite[token] = site;
-    this.openRank[token] = rank;
-    this.openStart[token] = metrics[0];
-    this.openMpi[token] = mpiTime;
+    this.openInt[token * OPEN_INTS] = site;
+    this.openInt[token * OPEN_INTS + 1] = rank;
+    const num = this.openNum;
+    const b = token * this.openFloats;
+    num[b] = metrics[0];
+    num[b + 1] = mpiTime;
     const nc = this.nc;
-    const base = token * nc;
-    for (let k = 0; k < nc; k++) this.openCounters[base + k] = metrics[k + 1];
-    const np = this.sites[site].parameterNames.length;
-    if (this.openParamNumber[token].length < np) {
-      this.openParamNumber[token] = new Float64Array(np);
-      this.openParamString[token] = new Int32Array(np);
-    }
+    for (let k = 0; k < nc; k++) num[b + OPEN_FLOATS + k] = metrics[k + 1];
     return token;
   }
 
   /** Sets parameter `k` (in the site's order) of the open record `token`. */
   param(token: number, k: number, value: number | string): void {
+    const slot = token * this.openParamStride + k;
     if (typeof value === "number") {
-      this.openParamNumber[token][k] = value;
-      this.openParamString[token][k] = -1;
-    } else this.openParamString[token][k] = this.intern(value);
+      this.openParamNumber[slot] = value;
+      this.openParamString[slot] = -1;
+    } else this.openParamString[slot] = this.intern(value);
   }
 
   /**
@@ -123,27 +129,32 @@ export class Mastermind {
    * @param mpiTime - the rank's total MPI time so far (microseconds)
    */
   end(token: number, metrics: Float64Array, mpiTime: number): void {
-    this.free.push(token);
-    const rank = this.openRank[token];
-    const start = this.openStart[token];
-    const site = this.openSite[token];
-    this.rows++;
-    this.rowSite.push(site);
-    this.rowRank.push(rank);
-    this.rowStart.push(start);
-    this.rowWall.push(metrics[0] - start);
-    this.rowMpi.push(mpiTime - this.openMpi[token]);
+    this.free[this.freeCount++] = token;
+    const row = this.rows++;
+    if (row * ROW_INTS === this.rowInt.length) this.growRows();
+    const site = this.openInt[token * OPEN_INTS];
+    const np = this.siteParams[site];
+    const pbase = this.params;
+    if (pbase + np > this.paramNumber.length) this.growParams(pbase + np);
+    this.params = pbase + np;
+    const ri = row * ROW_INTS;
+    this.rowInt[ri] = site;
+    this.rowInt[ri + 1] = this.openInt[token * OPEN_INTS + 1];
+    this.rowInt[ri + 2] = pbase;
+    const open = this.openNum;
+    const ob = token * this.openFloats;
+    const num = this.rowNum;
+    const rb = row * this.rowFloats;
+    const start = open[ob];
+    num[rb] = start;
+    num[rb + 1] = metrics[0] - start;
+    num[rb + 2] = mpiTime - open[ob + 1];
     const nc = this.nc;
-    const base = token * nc;
-    const open = this.openCounters;
-    for (let k = 0; k < nc; k++) this.rowCounters.push(metrics[k + 1] - open[base + k]);
-    const np = this.sites[site].parameterNames.length;
-    this.rowParamBase.push(this.paramNumber.length);
-    const nums = this.openParamNumber[token];
-    const strs = this.openParamString[token];
+    for (let k = 0; k < nc; k++) num[rb + ROW_FLOATS + k] = metrics[k + 1] - open[ob + OPEN_FLOATS + k];
+    const ps = token * this.openParamStride;
     for (let k = 0; k < np; k++) {
-      this.paramNumber.push(nums[k]);
-      this.paramString.push(strs[k]);
+      this.paramNumber[pbase + k] = this.openParamNumber[ps + k];
+      this.paramString[pbase + k] = this.openParamString[ps + k];
     }
   }
 
@@ -162,29 +173,33 @@ export class Mastermind {
     return out;
   }
 
-  /** Completed record `i` (0-based, completion order) as an object. */
+  /**
+   * Completed record `i` (0-based, completion order) as a new object.
+   * @throws RangeError when there is no record `i`
+   */
   record(i: number): InvocationRecord {
-    if (!(i >= 0 && i < this.rows)) throw new RangeError(`no record ${i}: the Mastermind holds ${this.rows}`);
-    const site = this.sites[this.rowSite.get(i)];
+    if (!(Number.isInteger(i) && i >= 0 && i < this.rows)) throw new RangeError(`no record ${i}: the Mastermind holds ${this.rows}`);
+    const ri = i * ROW_INTS;
+    const site = this.sites[this.rowInt[ri]];
     const parameters: Record<string, number | string> = {};
-    const pbase = this.rowParamBase.get(i);
+    const pbase = this.rowInt[ri + 2];
     const names = site.parameterNames;
     for (let k = 0; k < names.length; k++) {
-      const s = this.paramString.get(pbase + k);
-      parameters[names[k]] = s >= 0 ? this.strings[s] : this.paramNumber.get(pbase + k);
+      const s = this.paramString[pbase + k];
+      parameters[names[k]] = s >= 0 ? this.strings[s] : this.paramNumber[pbase + k];
     }
+    const rb = i * this.rowFloats;
     const counters: Record<string, number> = {};
-    const nc = this.nc;
-    for (let k = 0; k < nc; k++) counters[this.counterNames[k]] = this.rowCounters.get(i * nc + k);
-    const wallTime = this.rowWall.get(i);
-    const mpiTime = this.rowMpi.get(i);
+    for (let k = 0; k < this.nc; k++) counters[this.counterNames[k]] = this.rowNum[rb + ROW_FLOATS + k];
+    const wallTime = this.rowNum[rb + 1];
+    const mpiTime = this.rowNum[rb + 2];
     return {
       component: site.component,
       port: site.port,
       method: site.method,
-      rank: this.rowRank.get(i),
+      rank: this.rowInt[ri + 1],
       parameters,
-      start: this.rowStart.get(i),
+      start: this.rowNum[rb],
       wallTime,
       mpiTime,
       computeTime: wallTime - mpiTime,
@@ -202,17 +217,47 @@ export class Mastermind {
     return id;
   }
 
-  private growOpen(): void {
-    const cap = this.openSite.length * 2;
-    const grow = <T extends Int32Array | Float64Array>(a: T, n: number): T => {
-      const b = new (a.constructor as new (n: number) => T)(n);
-      b.set(a);
-      return b;
-    };
-    this.openSite = grow(this.openSite, cap);
-    this.openRank = grow(this.openRank, cap);
-    this.openStart = grow(this.openStart, cap);
-    this.openMpi = grow(this.openMpi, cap);
-    this.openCounters = grow(this.openCounters, cap * this.nc);
+  private growRows(): void {
+    const cap = (this.rowInt.length / ROW_INTS) * 2;
+    this.rowInt = grown(this.rowInt, cap * ROW_INTS);
+    this.rowNum = grown(this.rowNum, cap * this.rowFloats);
   }
+
+  private growParams(atLeast: number): void {
+    const cap = Math.max(atLeast, this.paramNumber.length * 2);
+    this.paramNumber = grown(this.paramNumber, cap);
+    this.paramString = grown(this.paramString, cap);
+  }
+
+  private growOpen(): void {
+    const cap = this.free.length * 2;
+    this.free = grown(this.free, cap);
+    this.openInt = grown(this.openInt, cap * OPEN_INTS);
+    this.openNum = grown(this.openNum, cap * this.openFloats);
+    this.openParamNumber = grown(this.openParamNumber, cap * this.openParamStride);
+    this.openParamString = grown(this.openParamString, cap * this.openParamStride);
+  }
+
+  /** A site with more parameters than any before: re-lay the open records' parameter slots. */
+  private widenOpenParams(stride: number): void {
+    const cap = this.free.length;
+    const old = this.openParamStride;
+    const num = new Float64Array(cap * stride);
+    const str = new Int32Array(cap * stride);
+    for (let t = 0; t < cap; t++)
+      for (let k = 0; k < old; k++) {
+        num[t * stride + k] = this.openParamNumber[t * old + k];
+        str[t * stride + k] = this.openParamString[t * old + k];
+      }
+    this.openParamNumber = num;
+    this.openParamString = str;
+    this.openParamStride = stride;
+  }
+}
+
+/** A copy of `a` with room for `n` values. */
+function grown<T extends Int32Array | Float64Array>(a: T, n: number): T {
+  const b = new (a.constructor as new (n: number) => T)(n);
+  b.set(a);
+  return b;
 }

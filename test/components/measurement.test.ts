@@ -30,11 +30,11 @@ describe("the measurement component", () => {
     const nodeA = 1;
     const nodeB = 2;
     expect(rp.path(nodeB).map((id) => m.timers.names[id])).toEqual(["A", "B"]);
-    expect([rp.incl[nodeA * 2], rp.excl[nodeA * 2]]).toEqual([6, 3]);
-    expect([rp.incl[nodeA * 2 + 1], rp.excl[nodeA * 2 + 1]]).toEqual([41, 11]);
-    expect([rp.incl[nodeB * 2], rp.excl[nodeB * 2]]).toEqual([3, 3]);
-    expect(rp.calls[nodeA]).toBe(1);
-    expect(rp.subrs[nodeA]).toBe(1);
+    expect([rp.inclusive(nodeA, 0), rp.exclusive(nodeA, 0)]).toEqual([6, 3]);
+    expect([rp.inclusive(nodeA, 1), rp.exclusive(nodeA, 1)]).toEqual([41, 11]);
+    expect([rp.inclusive(nodeB, 0), rp.exclusive(nodeB, 0)]).toEqual([3, 3]);
+    expect(rp.callsOf(nodeA)).toBe(1);
+    expect(rp.subroutinesOf(nodeA)).toBe(1);
   });
 
   it("reports overlapping timers and still closes the inner one", () => {
@@ -67,7 +67,7 @@ describe("the measurement component", () => {
     m.stop(0, app);
     const rp = m.ranks[0];
     let calls = 0;
-    for (let n = 1; n < rp.nodeCount; n++) if (rp.timer[n] === send) calls += rp.calls[n];
+    for (let n = 1; n < rp.nodeCount; n++) if (rp.timerOf(n) === send) calls += rp.callsOf(n);
     expect(calls).toBe(1);
     expect(m.warnings()).toEqual([]);
   });
