@@ -72,6 +72,29 @@ describe("the measurement component", () => {
     expect(m.warnings()).toEqual([]);
   });
 
+  it("keeps one callpath per child timer also under a node with many children", () => {
+    const { m, clock } = setup();
+    const app = m.timer("app");
+    const kids = Array.from({ length: 40 }, (_, i) => m.timer(`K${i}`));
+    m.start(0, app);
+    for (let round = 1; round <= 3; round++)
+      for (const [i, k] of kids.entries()) {
+        m.start(0, k);
+        clock.t += i + 1;
+        m.stop(0, k);
+      }
+    m.stop(0, app);
+    const rp = m.ranks[0];
+    expect(rp.nodeCount).toBe(2 + kids.length);
+    for (let n = 2; n < rp.nodeCount; n++) {
+      const i = kids.indexOf(rp.timerOf(n));
+      expect(rp.parentOf(n)).toBe(1);
+      expect(rp.callsOf(n)).toBe(3);
+      expect(rp.inclusive(n, 0)).toBe(3 * (i + 1));
+    }
+    expect(rp.subroutinesOf(1)).toBe(3 * kids.length);
+  });
+
   it("answers queries with the running timers and their values so far", () => {
     const { m, clock } = setup();
     const a = m.timer("A");
