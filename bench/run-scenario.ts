@@ -28,7 +28,7 @@ export const runBenchmark: Benchmark = {
       const m = executeScenario(scenario);
       measured = Math.min(measured, m.timing.wallSeconds);
       invocations = m.result.invocations;
-      records = m.result.mastermind?.records.length ?? 0;
+      records = m.result.mastermind?.count ?? 0;
     }
     rows.push(["unmeasured", (unmeasured).toFixed(2), `${formatRate(invocations / unmeasured)}/s`, "1.00x"]);
     rows.push(["measured + proxies", measured.toFixed(2), `${formatRate(invocations / measured)}/s`, `${(measured / unmeasured).toFixed(2)}x`]);

@@ -21,7 +21,7 @@ function run(label: string, set: readonly string[]) {
   const cpu0 = process.cpuUsage();
   const art = executeScenario(scenario);
   const cpu = process.cpuUsage(cpu0);
-  const records = art.result.mastermind?.records.length ?? 0;
+  const records = art.result.mastermind?.count ?? 0;
   return {
     label,
     ranks: art.result.ranks,

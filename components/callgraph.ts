@@ -42,15 +42,14 @@ export function buildCallGraph(meas: Measurement): CallGraph {
   const nRanks = meas.ranks.length;
   const root: CallTreeNode = { name: "", calls: 0, inclusive: 0, exclusive: 0, inclusiveMax: 0, children: [] };
   const edges = new Map<string, CallGraphEdge>();
-  const m = meas.metrics.length;
   for (const rp of meas.ranks) {
     const nodeOf = new Int32Array(rp.nodeCount).fill(-1);
     const tree: CallTreeNode[] = [root];
     nodeOf[0] = 0;
     for (let n = 1; n < rp.nodeCount; n++) {
       // Parents are always created before their children, so they are resolved already.
-      const parent = tree[nodeOf[rp.parent[n]]];
-      const name = names[rp.timer[n]];
+      const parent = tree[nodeOf[rp.parentOf(n)]];
+      const name = names[rp.timerOf(n)];
       let child = parent.children.find((c) => c.name === name);
       if (!child) {
         child = { name, calls: 0, inclusive: 0, exclusive: 0, inclusiveMax: 0, children: [] };
@@ -58,16 +57,16 @@ export function buildCallGraph(meas: Measurement): CallGraph {
       }
       nodeOf[n] = tree.length;
       tree.push(child);
-      const incl = rp.incl[n * m];
-      child.calls += rp.calls[n];
+      const incl = rp.inclusive(n, 0);
+      child.calls += rp.callsOf(n);
       child.inclusive += incl / nRanks;
-      child.exclusive += rp.excl[n * m] / nRanks;
+      child.exclusive += rp.exclusive(n, 0) / nRanks;
       if (incl > child.inclusiveMax) child.inclusiveMax = incl;
       if (parent !== root) {
         const key = `${parent.name}\u0000${name}`;
         let e = edges.get(key);
         if (!e) edges.set(key, (e = { caller: parent.name, callee: name, calls: 0, inclusive: 0 }));
-        e.calls += rp.calls[n];
+        e.calls += rp.callsOf(n);
         e.inclusive += incl;
       }
     }

@@ -11,6 +11,7 @@ export { componentTypes } from "./registry.js";
 export * from "./assembly.js";
 export * from "./platform.js";
 export * from "./mastermind.js";
+export * from "./timed-call.js";
 export * from "./measurement/index.js";
 export * from "./runtime.js";
 export * from "./library/index.js";

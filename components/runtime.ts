@@ -4,7 +4,8 @@ import type { ComponentContext, ComponentInstance, KernelSpec, MethodImpl, PortH
 import { Mastermind } from "./mastermind.js";
 import { APPLICATION_TIMER, COMPONENT_GROUP, MPI_GROUP, Measurement } from "./measurement/index.js";
 import type { MpiWorldHandle, Platform } from "./platform.js";
-import { isArrayArg, type CallArgs, type PortType } from "./ports.js";
+import type { CallArgs, PortType } from "./ports.js";
+import { CallTiming, TimedCall, type ProxySite } from "./timed-call.js";
 
 /** Options of one run of an assembly. */
 export interface AssemblyRunOptions {
@@ -94,20 +95,7 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
     }
   };
   const meas = measure ? new Measurement(metrics, nRanks, readMetrics) : undefined;
-  const recordCounters = metrics.slice(1);
-  const recordScratch = new Float64Array(nm);
-  const mastermind = measure
-    ? new Mastermind(recordCounters, {
-        now: () => sim.now,
-        mpiTime: (rank) => mpiTime[rank],
-        // The record's counters are the measured metrics after TIME.
-        readCounters: (rank, out) => {
-          readMetrics(rank, recordScratch);
-          for (let k = 1; k < nm; k++) out[k - 1] = recordScratch[k]; // no subarray view: this runs per invocation
-        },
-      })
-    : undefined;
-
+  const mastermind = measure ? new Mastermind(metrics.slice(1)) : undefined; // records carry the metrics after TIME
   // MPI: time MPI calls as TAU timers and accumulate per-rank MPI time (outermost calls only).
   const mpiTime = new Float64Array(nRanks);
   const mpiDepth = new Int32Array(nRanks);
@@ -130,6 +118,8 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
       },
     });
   }
+
+  const timing = meas ? new CallTiming(meas, mastermind, readMetrics, mpiTime) : undefined;
 
   // Proxies, by "instance.port".
   const proxyFor = new Map(assembly.proxies.map((p) => [`${p.component}.${p.port}`, p]));
@@ -161,38 +151,24 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
     };
     const rank = r;
     function wrapMethod(rk: number, provider: string, port: string, method: string, impl: MethodImpl): MethodImpl {
-      const proxy = measure ? proxyFor.get(`${provider}.${port}`) : undefined;
-      if (!meas) {
-        return function* counted(args: CallArgs) {
+      if (!timing) {
+        // No wrapper generator: a frame here would be paid on every resume of everything below it.
+        return (args: CallArgs) => {
           invocations++;
-          return yield* impl(args);
+          return impl(args);
         };
       }
-      const timerId = meas.timer(`${provider}::${method}()`, COMPONENT_GROUP);
-      if (proxy && mastermind) {
+      const proxy = proxyFor.get(`${provider}.${port}`);
+      const timerId = timing.meas.timer(`${provider}::${method}()`, COMPONENT_GROUP);
+      let site: ProxySite | undefined;
+      if (proxy && timing.mastermind) {
         // The generated proxy: same port type, forwards every call, records the parameters the
-        // scenario names and the measurements. Timer and proxy share one generator frame: each
-        // frame is paid on every resume of everything below it.
+        // scenario names and the measurements (see TimedCall).
         const extract = proxy.extract.get(method) ?? [];
-        return function* timedProxy(args: CallArgs) {
-          invocations++;
-          meas.start(rk, timerId);
-          const params: Record<string, number | string> = {};
-          for (let k = 0; k < extract.length; k++) params[extract[k][0]] = extractParam(args[extract[k][1]], extract[k][2]);
-          const token = mastermind.begin(rk, provider, port, method, params);
-          const result = yield* impl(args);
-          mastermind.end(token);
-          meas.stop(rk, timerId);
-          return result;
-        };
+        site = { site: timing.mastermind.site(provider, port, method, extract.map((e) => e[0])), extract };
       }
-      return function* timed(args: CallArgs) {
-        invocations++;
-        meas.start(rk, timerId);
-        const result = yield* impl(args);
-        meas.stop(rk, timerId);
-        return result;
-      };
+      const proxySite = site;
+      return (args: CallArgs) => new TimedCall(timing, rk, timerId, proxySite, impl, args);
     }
     for (const inst of assembly.instances) {
       const wiring = assembly.wiring.get(inst.name);
@@ -256,23 +232,20 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
 
   const entry = assembly.entry;
   const appTimer = meas?.timer(APPLICATION_TIMER);
-  for (let r = 0; r < nRanks; r++) {
-    const rank = r;
-    const instances = instancesByRank[r];
-    sim.process(
-      (function* (): Generator<Yieldable, void, any> {
-        if (meas) meas.start(rank, appTimer!);
-        const impl = instances.get(entry.component)!.provides[entry.port][entry.method];
-        const entryTimer = meas?.timer(`${entry.component}::${entry.method}()`, COMPONENT_GROUP);
-        if (meas) meas.start(rank, entryTimer!);
-        invocations++;
-        yield* impl({});
-        if (meas) meas.stop(rank, entryTimer!);
-        if (meas) meas.stop(rank, appTimer!);
-      })(),
-      { name: `rank ${r}` },
-    );
-  }
+  let entryInvocations = 0;
+  const runRank = function* (rank: number): Generator<Yieldable, void, any> {
+    if (meas) meas.start(rank, appTimer!);
+    const impl = instancesByRank[rank].get(entry.component)!.provides[entry.port][entry.method];
+    const entryTimer = meas?.timer(`${entry.component}::${entry.method}()`, COMPONENT_GROUP);
+    if (meas) meas.start(rank, entryTimer!);
+    entryInvocations++;
+    yield* impl({});
+    if (meas) meas.stop(rank, entryTimer!);
+    if (meas) meas.stop(rank, appTimer!);
+  };
+  // One generator function for every rank (not a closure each): the engine resumes these on
+  // every event, and generators of one function share a hidden class.
+  for (let r = 0; r < nRanks; r++) sim.process(runRank(r), { name: `rank ${r}` });
 
   const finish = (): void => {
     if (world?.run) world.run();
@@ -297,18 +270,6 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
     counters,
     unreceived: world?.unreceived?.() ?? [],
     warnings: meas?.warnings() ?? [],
-    invocations,
+    invocations: invocations + entryInvocations + (timing?.invocations ?? 0),
   };
-}
-
-function extractParam(v: unknown, kind: "value" | "size"): number | string {
-  if (kind === "size") {
-    if (isArrayArg(v)) return v.length;
-    if (typeof v === "number") return v;
-    return Number.NaN;
-  }
-  if (isArrayArg(v)) return v.length;
-  if (typeof v === "number" || typeof v === "string") return v;
-  if (typeof v === "boolean") return v ? 1 : 0;
-  return String(v);
 }

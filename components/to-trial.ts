@@ -33,21 +33,21 @@ export function runToTrial(result: AssemblyRunResult, metadata: Readonly<Record<
     const flatSubrs = new Float64Array(names.length);
     const seen = new Uint8Array(names.length);
     for (let node = 1; node < rp.nodeCount; node++) {
-      const timer = rp.timer[node];
+      const timer = rp.timerOf(node);
       seen[timer] = 1;
       const path = rp.path(node).map((id) => names[id]);
       if (path[0] !== APPLICATION_TIMER) path.unshift(APPLICATION_TIMER);
       const cp = path.length > 1 ? b.callpath(path, [...groups[timer], CALLPATH_GROUP]) : -1;
-      const calls = rp.calls[node];
-      const subrs = rp.subrs[node];
+      const calls = rp.callsOf(node);
+      const subrs = rp.subroutinesOf(node);
       const excl: number[] = [];
       const incl: number[] = [];
       // Recursion: inclusive counts only where no ancestor is the same timer.
       let recursive = false;
-      for (let a = rp.parent[node]; a > 0; a = rp.parent[a]) if (rp.timer[a] === timer) recursive = true;
+      for (let a = rp.parentOf(node); a > 0; a = rp.parentOf(a)) if (rp.timerOf(a) === timer) recursive = true;
       for (let k = 0; k < m; k++) {
-        excl.push(rp.excl[node * m + k]);
-        incl.push(rp.incl[node * m + k]);
+        excl.push(rp.exclusive(node, k));
+        incl.push(rp.inclusive(node, k));
         flatExcl[timer * m + k] += excl[k];
         if (!recursive) flatIncl[timer * m + k] += incl[k];
       }

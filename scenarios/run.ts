@@ -84,7 +84,7 @@ export function executeScenario(scenario: LoadedScenario, options: ExecuteOption
     simulatedTimeUnit: "us",
     events: result.events,
     invocations: result.invocations,
-    records: result.mastermind?.records.length ?? 0,
+    records: result.mastermind?.count ?? 0,
     warnings: result.warnings,
     unreceivedMessages: result.unreceived,
     resolved: { ...config, machine: { ...config.machine, resolved: scenario.machine.config, network: scenario.machine.network } },

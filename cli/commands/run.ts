@@ -77,7 +77,7 @@ Exit codes: 0 success, 1 failure (a deadlock, unreceived messages), 2 invalid sc
     ctx.out(
       `${scenario.config.name}: ${r.ranks} ranks, simulated ${(r.simulatedTime / 1e6).toFixed(6)} s in ${art.timing.wallSeconds.toFixed(2)} s wall ` +
         `(${Math.round(art.timing.eventsPerSecond).toLocaleString("en-US")} events/s, ${r.invocations.toLocaleString("en-US")} invocations, ` +
-        `${(r.mastermind?.records.length ?? 0).toLocaleString("en-US")} records)\n`,
+        `${(r.mastermind?.count ?? 0).toLocaleString("en-US")} records)\n`,
     );
     if (art.trial) {
       const table = profileTable(art.trial, derivedView(art.trial, "mean"), { metric: defaultMetric(art.trial), top: Number(values.top ?? 12) });

@@ -1,4 +1,4 @@
-import type { ComponentType } from "../component.js";
+import type { ComponentContext, ComponentType, PortHandle } from "../component.js";
 import type { PortType } from "../ports.js";
 import { makeCalls, newScope, prepareCalls, scopeLayout, usesPorts, type PreparedCall } from "./calls.js";
 
@@ -41,24 +41,29 @@ export const driverComponent: ComponentType<DriverPrepared> = {
     return { provides: { go: GO_PORT }, uses: usesPorts(d.calls) };
   },
   create(ctx, d) {
-    const scope = newScope(d.scopeNames, ctx);
-    const n = d.scopeNames.length;
-    const handles = d.calls.map((c) => ctx.uses(c.port));
-    return {
-      provides: {
-        go: {
-          *go() {
-            const iterations = Math.round(d.iterations(scope));
-            for (let i = 0; i < iterations; i++) {
-              scope[n - 1] = i;
-              const us = d.cost(scope);
-              if (us > 0) yield ctx.delay(us);
-              yield* makeCalls(d.calls, handles, scope);
-            }
-            return iterations;
-          },
-        },
-      },
-    };
+    const inst: DriverInstance = { d, ctx, scope: newScope(d.scopeNames, ctx), handles: d.calls.map((c) => ctx.uses(c.port)) };
+    return { provides: { go: { go: () => goDriver(inst) } } };
   },
 };
+
+/** One rank's instance of a driver. */
+interface DriverInstance {
+  readonly d: DriverPrepared;
+  readonly ctx: ComponentContext;
+  readonly scope: Float64Array;
+  readonly handles: readonly PortHandle[];
+}
+
+// One generator function for all instances: see runDummy in dummy.ts.
+function* goDriver(inst: DriverInstance) {
+  const { d, ctx, scope, handles } = inst;
+  const n = d.scopeNames.length;
+  const iterations = Math.round(d.iterations(scope));
+  for (let i = 0; i < iterations; i++) {
+    scope[n - 1] = i;
+    const us = d.cost(scope);
+    if (us > 0) yield ctx.delay(us);
+    yield* makeCalls(d.calls, handles, scope);
+  }
+  return iterations;
+}

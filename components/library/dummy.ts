@@ -1,5 +1,5 @@
-import type { ComponentType, PrepareEnv } from "../component.js";
-import type { PortType } from "../ports.js";
+import type { ComponentContext, ComponentType, PortHandle, PrepareEnv } from "../component.js";
+import type { CallArgs, PortType } from "../ports.js";
 import { makeCalls, newScope, prepareCalls, scopeLayout, usesPorts, type PreparedCall } from "./calls.js";
 
 interface DummyPrepared {
@@ -77,35 +77,43 @@ export const dummyComponent: ComponentType<DummyPrepared> = {
     return { provides: { [d.portName]: d.portType }, uses: usesPorts(d.calls) };
   },
   create(ctx, d) {
-    const scope = newScope(d.scopeNames, ctx);
-    const nArgs = d.args.length;
-    const handles = d.calls.map((c) => ctx.uses(c.port));
-    let active = 0;
-    return {
-      provides: {
-        [d.portName]: {
-          [d.method]: function* run(callArgs) {
-            // A re-entrant call (this instance reached again through its own calls) would overwrite
-            // the scope the outer call still needs: only then take a private copy.
-            const own = active++ === 0 ? scope : new Float64Array(scope.length);
-            if (own !== scope) own.set(scope);
-            for (let a = 0; a < nArgs; a++) {
-              const v = callArgs[d.args[a]];
-              own[a] = typeof v === "number" ? v : Number.NaN;
-            }
-            if (d.order === "calls-first") yield* makeCalls(d.calls, handles, own);
-            const us = d.cost(own);
-            if (us > 0) yield ctx.delay(us);
-            else if (!(us >= 0)) throw new Error(`${ctx.instance}: cost evaluated to ${us} microseconds`);
-            if (d.order === "cost-first") yield* makeCalls(d.calls, handles, own);
-            active--;
-            return us;
-          },
-        },
-      },
-    };
+    const inst: DummyInstance = { d, ctx, scope: newScope(d.scopeNames, ctx), handles: d.calls.map((c) => ctx.uses(c.port)), active: 0 };
+    return { provides: { [d.portName]: { [d.method]: (callArgs) => runDummy(inst, callArgs) } } };
   },
 };
+
+/** One rank's instance of a dummy component. */
+interface DummyInstance {
+  readonly d: DummyPrepared;
+  readonly ctx: ComponentContext;
+  readonly scope: Float64Array;
+  readonly handles: readonly PortHandle[];
+  /** Calls of this instance in progress (re-entrancy). */
+  active: number;
+}
+
+// One generator function for all instances (not a closure per instance): generator objects of one
+// function share a hidden class, which keeps `yield*` and `next` lookups monomorphic on many ranks.
+function* runDummy(inst: DummyInstance, callArgs: CallArgs) {
+  const { d, ctx, scope, handles } = inst;
+  // A re-entrant call (this instance reached again through its own calls) would overwrite
+  // the scope the outer call still needs: only then take a private copy.
+  const own = inst.active++ === 0 ? scope : new Float64Array(scope.length);
+  if (own !== scope) own.set(scope);
+  const nArgs = d.args.length;
+  for (let a = 0; a < nArgs; a++) {
+    const v = callArgs[d.args[a]];
+    own[a] = typeof v === "number" ? v : Number.NaN;
+  }
+  const calls = d.calls.length > 0; // no generator for an empty call list
+  if (calls && d.order === "calls-first") yield* makeCalls(d.calls, handles, own);
+  const us = d.cost(own);
+  if (us > 0) yield ctx.delay(us);
+  else if (!(us >= 0)) throw new Error(`${ctx.instance}: cost evaluated to ${us} microseconds`);
+  if (calls && d.order === "cost-first") yield* makeCalls(d.calls, handles, own);
+  inst.active--;
+  return us;
+}
 
 export type { DummyPrepared };
 export type { PrepareEnv };

@@ -71,20 +71,25 @@ export const haloExchangeComponent: ComponentType<HaloPrepared> = {
       periodic: d.periodic,
       corners: d.corners,
     };
-    let plan: HaloPlan | undefined;
-    return {
-      provides: {
-        halo: {
-          *exchange() {
-            plan ??= haloPlan(decomposition, ctx.rank);
-            const stats = yield* ghostExchange(comm, plan);
-            return stats;
-          },
-        },
-      },
-    };
+    const inst: HaloInstance = { comm, rank: ctx.rank, decomposition, plan: undefined };
+    return { provides: { halo: { exchange: () => exchangeHalo(inst) } } };
   },
 };
+
+/** One rank's instance of a halo exchange; the plan is made on first use. */
+interface HaloInstance {
+  readonly comm: Comm;
+  readonly rank: number;
+  readonly decomposition: BlockDecomposition;
+  plan: HaloPlan | undefined;
+}
+
+// One generator function for all instances: see runDummy in dummy.ts.
+function* exchangeHalo(inst: HaloInstance) {
+  inst.plan ??= haloPlan(inst.decomposition, inst.rank);
+  const stats = yield* ghostExchange(inst.comm, inst.plan);
+  return stats;
+}
 
 /** The most square grid of `n` ranks in `dims` dimensions (largest factors first). */
 export function squareGrid(n: number, dims: number): number[] {

@@ -1,5 +1,5 @@
-import type { ComponentType, KernelSpec } from "../component.js";
-import type { PortType } from "../ports.js";
+import type { ComponentContext, ComponentType, KernelSpec, PortHandle } from "../component.js";
+import type { CallArgs, PortType } from "../ports.js";
 import { makeCalls, newScope, prepareCalls, scopeLayout, usesPorts, type PreparedCall } from "./calls.js";
 
 type Fn = (scope: ArrayLike<number>) => number;
@@ -106,41 +106,47 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
     return { provides: { [d.portName]: d.portType }, uses: usesPorts(d.calls) };
   },
   create(ctx, d) {
-    const scope = newScope(d.scopeNames, ctx);
-    const nNum = d.numericArgs;
-    const handles = d.calls.map((c) => ctx.uses(c.port));
-    return {
-      provides: {
-        [d.portName]: {
-          [d.method]: function* compute(callArgs) {
-            for (let a = 0; a < nNum; a++) {
-              const v = callArgs[d.scopeNames[a]];
-              scope[a] = typeof v === "number" ? v : typeof v === "object" && v !== null ? v.length : Number.NaN;
-            }
-            let pattern = d.pattern;
-            if (pattern === undefined) {
-              const sel = String(callArgs[d.patternArg!]);
-              pattern = d.patterns[sel];
-              if (pattern === undefined) throw new Error(`${ctx.instance}: no pattern for ${d.patternArg} = '${sel}'; known: ${Object.keys(d.patterns).join(", ")}`);
-            }
-            const spec: KernelSpec = {
-              elements: Math.round(d.elements(scope)),
-              elementSize: d.elementSize(scope),
-              loads: d.loads(scope),
-              stores: d.stores(scope),
-              flops: d.flops(scope),
-              otherInstructions: d.otherInstructions(scope),
-              pattern,
-              stride: pattern === "strided" ? Math.max(1, Math.round(d.stride(scope))) : undefined,
-              passes: Math.max(1, Math.round(d.passes(scope))),
-              arrays: Math.max(1, Math.round(d.arrays(scope))),
-            };
-            yield ctx.compute(spec);
-            if (d.calls.length > 0) yield* makeCalls(d.calls, handles, Float64Array.from(scope));
-            return spec.elements;
-          },
-        },
-      },
-    };
+    const inst: KernelInstance = { d, ctx, scope: newScope(d.scopeNames, ctx), handles: d.calls.map((c) => ctx.uses(c.port)) };
+    return { provides: { [d.portName]: { [d.method]: (callArgs) => computeKernel(inst, callArgs) } } };
   },
 };
+
+/** One rank's instance of a kernel component. */
+interface KernelInstance {
+  readonly d: KernelPrepared;
+  readonly ctx: ComponentContext;
+  readonly scope: Float64Array;
+  readonly handles: readonly PortHandle[];
+}
+
+// One generator function for all instances (not a closure per instance): generator objects of one
+// function share a hidden class, which keeps `yield*` and `next` lookups monomorphic on many ranks.
+function* computeKernel(inst: KernelInstance, callArgs: CallArgs) {
+  const { d, ctx, scope, handles } = inst;
+  const nNum = d.numericArgs;
+  for (let a = 0; a < nNum; a++) {
+    const v = callArgs[d.scopeNames[a]];
+    scope[a] = typeof v === "number" ? v : typeof v === "object" && v !== null ? v.length : Number.NaN;
+  }
+  let pattern = d.pattern;
+  if (pattern === undefined) {
+    const sel = String(callArgs[d.patternArg!]);
+    pattern = d.patterns[sel];
+    if (pattern === undefined) throw new Error(`${ctx.instance}: no pattern for ${d.patternArg} = '${sel}'; known: ${Object.keys(d.patterns).join(", ")}`);
+  }
+  const spec: KernelSpec = {
+    elements: Math.round(d.elements(scope)),
+    elementSize: d.elementSize(scope),
+    loads: d.loads(scope),
+    stores: d.stores(scope),
+    flops: d.flops(scope),
+    otherInstructions: d.otherInstructions(scope),
+    pattern,
+    stride: pattern === "strided" ? Math.max(1, Math.round(d.stride(scope))) : undefined,
+    passes: Math.max(1, Math.round(d.passes(scope))),
+    arrays: Math.max(1, Math.round(d.arrays(scope))),
+  };
+  yield ctx.compute(spec);
+  if (d.calls.length > 0) yield* makeCalls(d.calls, handles, Float64Array.from(scope));
+  return spec.elements;
+}

@@ -31,8 +31,10 @@ export class Measurement {
   readonly ranks: RankProfile[];
   private readonly disabledGroups = new Set<string>();
   private readonly scratch: Float64Array;
-  // Per rank: stack of "was this start recorded?" flags so stops pair with starts of disabled groups.
+  // Per rank: stack of timers started while their group was disabled, so their stops are skipped
+  // too; its depth per rank in one typed array, so the common case (empty) reads no per-rank object.
   private readonly skipped: number[][];
+  private readonly skippedDepth: Int32Array;
   private groupMask: Uint8Array = new Uint8Array(16); // 1 = timer disabled, by timer id
 
   /**
@@ -46,6 +48,7 @@ export class Measurement {
     this.events = new UserEvents(rankCount);
     this.scratch = new Float64Array(metrics.length);
     this.skipped = Array.from({ length: rankCount }, () => []);
+    this.skippedDepth = new Int32Array(rankCount);
     this.timers.id(APPLICATION_TIMER, DEFAULT_GROUP);
   }
 
@@ -65,21 +68,51 @@ export class Measurement {
   start(rank: number, id: number): void {
     if (this.groupMask[id] === 1) {
       this.skipped[rank].push(id);
+      this.skippedDepth[rank]++;
       return;
     }
     this.read(rank, this.scratch);
     this.ranks[rank].start(id, this.scratch);
   }
 
+  /**
+   * Starts timer `id` on `rank` with metric values the caller has just read with the run's
+   * {@link MetricReader} (so one read serves the timer and a Mastermind record).
+   */
+  startWith(rank: number, id: number, values: Float64Array): void {
+    if (this.groupMask[id] === 1) {
+      this.skipped[rank].push(id);
+      this.skippedDepth[rank]++;
+      return;
+    }
+    this.ranks[rank].start(id, values);
+  }
+
   /** Stops timer `id` on `rank` (overlaps are recorded as warnings, as TAU does). */
   stop(rank: number, id: number): void {
-    const sk = this.skipped[rank];
-    if (sk.length > 0 && sk[sk.length - 1] === id) {
-      sk.pop();
-      return;
+    if (this.skippedDepth[rank] > 0) {
+      const sk = this.skipped[rank];
+      if (sk[sk.length - 1] === id) {
+        sk.pop();
+        this.skippedDepth[rank]--;
+        return;
+      }
     }
     this.read(rank, this.scratch);
     this.ranks[rank].stop(id, this.scratch, this.timers);
+  }
+
+  /** {@link stop} with metric values the caller has just read (see {@link startWith}). */
+  stopWith(rank: number, id: number, values: Float64Array): void {
+    if (this.skippedDepth[rank] > 0) {
+      const sk = this.skipped[rank];
+      if (sk[sk.length - 1] === id) {
+        sk.pop();
+        this.skippedDepth[rank]--;
+        return;
+      }
+    }
+    this.ranks[rank].stop(id, values, this.timers);
   }
 
   /** Disables every timer of `group` from now on (control interface). */
@@ -113,12 +146,12 @@ export class Measurement {
     for (let d = 0; d < active.length; d++) {
       const t = active[d];
       let found = -1;
-      for (let n = 1; n < rp.nodeCount; n++) if (rp.parent[n] === node && rp.timer[n] === t) found = n;
+      for (let n = 1; n < rp.nodeCount; n++) if (rp.parentOf(n) === node && rp.timerOf(n) === t) found = n;
       node = found;
       const inclusive: Record<string, number> = {};
       const start = rp.frameStart(d);
       this.metrics.forEach((m, k) => (inclusive[m] = rp.inclusive(node, k) + (this.scratch[k] - start[k])));
-      out.push({ name: this.timers.names[t], inclusive, calls: rp.calls[node] });
+      out.push({ name: this.timers.names[t], inclusive, calls: rp.callsOf(node) });
     }
     return out;
   }

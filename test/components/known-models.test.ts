@@ -66,9 +66,9 @@ describe("known-models assembly (paper 002)", () => {
       for (let node = 1; node < rp.nodeCount; node++) {
         for (let k = 0; k < rp.m; k++) {
           let children = 0;
-          for (let c = 1; c < rp.nodeCount; c++) if (rp.parent[c] === node) children += rp.incl[c * rp.m + k];
-          expect(rp.incl[node * rp.m + k]).toBeCloseTo(rp.excl[node * rp.m + k] + children, 6);
-          expect(rp.incl[node * rp.m + k]).toBeGreaterThanOrEqual(rp.excl[node * rp.m + k] - 1e-9);
+          for (let c = 1; c < rp.nodeCount; c++) if (rp.parentOf(c) === node) children += rp.inclusive(c, k);
+          expect(rp.inclusive(node, k)).toBeCloseTo(rp.exclusive(node, k) + children, 6);
+          expect(rp.inclusive(node, k)).toBeGreaterThanOrEqual(rp.exclusive(node, k) - 1e-9);
         }
       }
     }

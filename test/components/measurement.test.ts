@@ -30,11 +30,11 @@ describe("the measurement component", () => {
     const nodeA = 1;
     const nodeB = 2;
     expect(rp.path(nodeB).map((id) => m.timers.names[id])).toEqual(["A", "B"]);
-    expect([rp.incl[nodeA * 2], rp.excl[nodeA * 2]]).toEqual([6, 3]);
-    expect([rp.incl[nodeA * 2 + 1], rp.excl[nodeA * 2 + 1]]).toEqual([41, 11]);
-    expect([rp.incl[nodeB * 2], rp.excl[nodeB * 2]]).toEqual([3, 3]);
-    expect(rp.calls[nodeA]).toBe(1);
-    expect(rp.subrs[nodeA]).toBe(1);
+    expect([rp.inclusive(nodeA, 0), rp.exclusive(nodeA, 0)]).toEqual([6, 3]);
+    expect([rp.inclusive(nodeA, 1), rp.exclusive(nodeA, 1)]).toEqual([41, 11]);
+    expect([rp.inclusive(nodeB, 0), rp.exclusive(nodeB, 0)]).toEqual([3, 3]);
+    expect(rp.callsOf(nodeA)).toBe(1);
+    expect(rp.subroutinesOf(nodeA)).toBe(1);
   });
 
   it("reports overlapping timers and still closes the inner one", () => {
@@ -67,9 +67,32 @@ describe("the measurement component", () => {
     m.stop(0, app);
     const rp = m.ranks[0];
     let calls = 0;
-    for (let n = 1; n < rp.nodeCount; n++) if (rp.timer[n] === send) calls += rp.calls[n];
+    for (let n = 1; n < rp.nodeCount; n++) if (rp.timerOf(n) === send) calls += rp.callsOf(n);
     expect(calls).toBe(1);
     expect(m.warnings()).toEqual([]);
+  });
+
+  it("keeps one callpath per child timer also under a node with many children", () => {
+    const { m, clock } = setup();
+    const app = m.timer("app");
+    const kids = Array.from({ length: 40 }, (_, i) => m.timer(`K${i}`));
+    m.start(0, app);
+    for (let round = 1; round <= 3; round++)
+      for (const [i, k] of kids.entries()) {
+        m.start(0, k);
+        clock.t += i + 1;
+        m.stop(0, k);
+      }
+    m.stop(0, app);
+    const rp = m.ranks[0];
+    expect(rp.nodeCount).toBe(2 + kids.length);
+    for (let n = 2; n < rp.nodeCount; n++) {
+      const i = kids.indexOf(rp.timerOf(n));
+      expect(rp.parentOf(n)).toBe(1);
+      expect(rp.callsOf(n)).toBe(3);
+      expect(rp.inclusive(n, 0)).toBe(3 * (i + 1));
+    }
+    expect(rp.subroutinesOf(1)).toBe(3 * kids.length);
   });
 
   it("answers queries with the running timers and their values so far", () => {

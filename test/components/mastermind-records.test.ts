@@ -1,0 +1,98 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { Mastermind, type InvocationRecord } from "../../components/index.js";
+
+/** Metric values as the runtime passes them: TIME first, then the counters. */
+const at = (time: number, ...counters: number[]) => Float64Array.from([time, ...counters]);
+
+describe("the Mastermind's records", () => {
+  it("turn each closed invocation into a record with parameters, times and counter deltas", () => {
+    const mm = new Mastermind(["PAPI_TOT_CYC"]);
+    const site = mm.site("A", "work", "run", ["x", "mode"]);
+    const t = mm.begin(3, site, at(10, 100), 2);
+    mm.param(t, 0, 1.5);
+    mm.param(t, 1, "strided");
+    mm.end(t, at(16, 160), 5);
+    expect(mm.count).toBe(1);
+    expect(mm.records).toEqual<InvocationRecord[]>([
+      {
+        component: "A",
+        port: "work",
+        method: "run",
+        rank: 3,
+        parameters: { x: 1.5, mode: "strided" },
+        start: 10,
+        wallTime: 6,
+        mpiTime: 3,
+        computeTime: 3,
+        counters: { PAPI_TOT_CYC: 60 },
+      },
+    ]);
+  });
+
+  it("keep completion order for nested calls and reuse the slots of closed ones", () => {
+    const mm = new Mastermind([]);
+    const outer = mm.site("Outer", "p", "m", ["n"]);
+    const inner = mm.site("Inner", "p", "m", ["n"]);
+    for (let i = 0; i < 3; i++) {
+      const a = mm.begin(0, outer, at(i * 10), 0);
+      mm.param(a, 0, i);
+      const b = mm.begin(0, inner, at(i * 10 + 1), 0);
+      mm.param(b, 0, -i);
+      mm.end(b, at(i * 10 + 2), 0);
+      mm.end(a, at(i * 10 + 5), 0);
+    }
+    expect(mm.records.map((r) => `${r.component}:${r.parameters.n}:${r.wallTime}`)).toEqual([
+      "Inner:0:1", "Outer:0:5", "Inner:-1:1", "Outer:1:5", "Inner:-2:1", "Outer:2:5",
+    ]);
+  });
+
+  it("accept a site with more parameters while records of smaller sites are open", () => {
+    const mm = new Mastermind([]);
+    const one = mm.site("A", "p", "m", ["a"]);
+    const open = mm.begin(1, one, at(0), 0);
+    mm.param(open, 0, "kept");
+    const three = mm.site("B", "p", "m", ["x", "y", "z"]);
+    const t = mm.begin(1, three, at(1), 0);
+    [7, "eight", 9].forEach((v, k) => mm.param(t, k, v));
+    mm.end(t, at(2), 0);
+    mm.end(open, at(3), 0);
+    expect(mm.records.map((r) => r.parameters)).toEqual([{ x: 7, y: "eight", z: 9 }, { a: "kept" }]);
+  });
+
+  it("return the same array on every read, extended with records closed since", () => {
+    const mm = new Mastermind([]);
+    const site = mm.site("A", "p", "m", []);
+    mm.end(mm.begin(0, site, at(0), 0), at(1), 0);
+    const first = mm.records;
+    mm.end(mm.begin(0, site, at(1), 0), at(3), 0);
+    expect(mm.records).toBe(first);
+    expect(first.map((r) => r.wallTime)).toEqual([1, 2]);
+    expect(() => mm.record(2)).toThrow(RangeError);
+  });
+
+  it("store every value exactly as given (property)", () => {
+    const value = fc.oneof(fc.double(), fc.string({ maxLength: 6 }));
+    const call = fc.record({ rank: fc.nat(2000), start: fc.double({ noNaN: true }), wall: fc.double({ noNaN: true, min: 0 }), cyc: fc.double(), params: fc.array(value, { maxLength: 4 }) });
+    fc.assert(
+      fc.property(fc.array(call, { maxLength: 40 }), (calls) => {
+        const mm = new Mastermind(["CYC"]);
+        for (const c of calls) {
+          const names = c.params.map((_, k) => `p${k}`);
+          const t = mm.begin(c.rank, mm.site("C", "p", "m", names), at(c.start, 0), 0);
+          c.params.forEach((v, k) => mm.param(t, k, v));
+          mm.end(t, at(c.start + c.wall, c.cyc), 0);
+        }
+        const recs = mm.records;
+        expect(recs).toHaveLength(calls.length);
+        calls.forEach((c, i) => {
+          expect(recs[i].rank).toBe(c.rank);
+          expect(recs[i].start).toBe(c.start);
+          expect(recs[i].wallTime).toBe(c.start + c.wall - c.start);
+          expect(recs[i].counters.CYC).toBe(c.cyc - 0);
+          expect(Object.values(recs[i].parameters)).toEqual(c.params);
+        });
+      }),
+    );
+  });
+});
