@@ -151,20 +151,11 @@ export const recursiveDoublingAllreduceProgram: ExchangeProgram = {
     if (p === 1 || k > lgm + 1) return false;
     const folded = rank < 2 * rem;
     if (k === 0) {
-      if (folded) {
-        if (rank % 2 === 0) out.send = rank + 1;
-        else {
-          out.recv = rank - 1;
-          out.reduceBytes = bytes;
-        }
-      }
+      if (folded) foldStep(rank, bytes, out);
       return true;
     }
     if (k === lgm + 1) {
-      if (folded) {
-        if (rank % 2 === 1) out.send = rank - 1;
-        else out.recv = rank + 1;
-      }
+      if (folded) unfoldStep(rank, out);
       return true;
     }
     const newrank = folded ? (rank % 2 === 0 ? -1 : rank >> 1) : rank - rem;
@@ -178,6 +169,21 @@ export const recursiveDoublingAllreduceProgram: ExchangeProgram = {
     return true;
   },
 };
+
+/** The fold before a power-of-two exchange: among the first 2 * (p - p') ranks, even ranks send their data to the odd rank above, which reduces it. */
+function foldStep(rank: number, bytes: number, out: ExchangeStep): void {
+  if (rank % 2 === 0) out.send = rank + 1;
+  else {
+    out.recv = rank - 1;
+    out.reduceBytes = bytes;
+  }
+}
+
+/** The unfold after a power-of-two exchange: odd folded ranks send the result back to the even rank below. */
+function unfoldStep(rank: number, out: ExchangeStep): void {
+  if (rank % 2 === 1) out.send = rank - 1;
+  else out.recv = rank + 1;
+}
 
 /** Bytes of chunks [a, b) of `bytes` split into `k` chunks of whole elements (as {@link Chunks.range}, without allocating). */
 function chunkRange(bytes: number, k: number, elementBytes: number, a: number, b: number): number {
@@ -210,20 +216,11 @@ export const rabenseifnerAllreduceProgram: ExchangeProgram = {
     if (p === 1 || k > 2 * lgm + 1) return false;
     const folded = rank < 2 * rem;
     if (k === 0) {
-      if (folded) {
-        if (rank % 2 === 0) out.send = rank + 1;
-        else {
-          out.recv = rank - 1;
-          out.reduceBytes = bytes;
-        }
-      }
+      if (folded) foldStep(rank, bytes, out);
       return true;
     }
     if (k === 2 * lgm + 1) {
-      if (folded) {
-        if (rank % 2 === 1) out.send = rank - 1;
-        else out.recv = rank + 1;
-      }
+      if (folded) unfoldStep(rank, out);
       return true;
     }
     const newrank = folded ? (rank % 2 === 0 ? -1 : rank >> 1) : rank - rem;
