@@ -133,42 +133,59 @@ export function* ringAllreduce(c: Comm, bytes: number): MpiCall {
  * {@link recursiveDoublingAllreduce} as an exchange program (run by callbacks; same messages and
  * timing): step 0 is the fold, steps 1..lg p' the exchanges, step lg p' + 1 the unfold.
  */
-export const recursiveDoublingAllreduceProgram: ExchangeProgram = {
-  lastStep(rank: number, p: number): number {
-    if (p === 1) return -1;
-    const m = pof2(p);
-    return rank < 2 * (p - m) ? Math.log2(m) + 1 : Math.log2(m);
+export const recursiveDoublingAllreduceProgram: ExchangeProgram = foldedExchange(
+  (lgm) => lgm,
+  (newrank, m, rem, k, bytes, out) => {
+    const peer = realRank(newrank ^ (1 << (k - 1)), rem);
+    out.send = peer;
+    out.recv = peer;
+    out.recvBytes = bytes;
+    out.reduceBytes = bytes;
   },
-  step(rank: number, p: number, k: number, bytes: number, out: ExchangeStep): boolean {
-    const m = pof2(p);
-    const rem = p - m;
-    const lgm = Math.log2(m);
-    out.tag = TAG.allreduce;
-    out.send = -1;
-    out.recv = -1;
-    out.sendBytes = bytes;
-    out.reduceBytes = 0;
-    if (p === 1 || k > lgm + 1) return false;
-    const folded = rank < 2 * rem;
-    if (k === 0) {
-      if (folded) foldStep(rank, bytes, out);
+);
+
+/**
+ * The middle step `k` (1-based) of a {@link foldedExchange} on the surviving rank `newrank` of the
+ * `m` = p' power-of-two ranks; `rem` = p - p' ranks were folded away. Fills `out` (already reset).
+ */
+type MiddleStep = (newrank: number, m: number, rem: number, k: number, bytes: number, out: ExchangeStep, elementBytes: number) => void;
+
+/**
+ * An exchange program over the largest power of two p' <= p: step 0 folds the first 2(p - p')
+ * ranks pairwise, steps 1..middleSteps(lg p') run `middle` among the p' survivors, and the step
+ * after them unfolds (MPICH's scheme for non-power-of-two allreduce).
+ */
+function foldedExchange(middleSteps: (lgm: number) => number, middle: MiddleStep): ExchangeProgram {
+  return {
+    lastStep(rank: number, p: number): number {
+      if (p === 1) return -1;
+      const m = pof2(p);
+      const last = middleSteps(Math.log2(m));
+      return rank < 2 * (p - m) ? last + 1 : last;
+    },
+    step(rank: number, p: number, k: number, bytes: number, out: ExchangeStep, elementBytes: number): boolean {
+      const m = pof2(p);
+      const rem = p - m;
+      const unfold = middleSteps(Math.log2(m)) + 1;
+      out.tag = TAG.allreduce;
+      out.send = -1;
+      out.recv = -1;
+      out.sendBytes = bytes;
+      out.reduceBytes = 0;
+      if (p === 1 || k > unfold) return false;
+      const folded = rank < 2 * rem;
+      if (k === 0) {
+        if (folded) foldStep(rank, bytes, out);
+      } else if (k === unfold) {
+        if (folded) unfoldStep(rank, out);
+      } else {
+        const newrank = folded ? (rank % 2 === 0 ? -1 : rank >> 1) : rank - rem;
+        if (newrank >= 0) middle(newrank, m, rem, k, bytes, out, elementBytes);
+      }
       return true;
-    }
-    if (k === lgm + 1) {
-      if (folded) unfoldStep(rank, out);
-      return true;
-    }
-    const newrank = folded ? (rank % 2 === 0 ? -1 : rank >> 1) : rank - rem;
-    if (newrank >= 0) {
-      const peer = realRank(newrank ^ (1 << (k - 1)), rem);
-      out.send = peer;
-      out.recv = peer;
-      out.recvBytes = bytes;
-      out.reduceBytes = bytes;
-    }
-    return true;
-  },
-};
+    },
+  };
+}
 
 /** The fold before a power-of-two exchange: among the first 2 * (p - p') ranks, even ranks send their data to the odd rank above, which reduces it. */
 function foldStep(rank: number, bytes: number, out: ExchangeStep): void {
@@ -198,33 +215,10 @@ function chunkRange(bytes: number, k: number, elementBytes: number, a: number, b
  * lg p' + 1..2 lg p' the allgather that undoes it, step 2 lg p' + 1 the unfold. Each step replays
  * the chunk window from the start (lg p' integer steps) so the program keeps no state per rank.
  */
-export const rabenseifnerAllreduceProgram: ExchangeProgram = {
-  lastStep(rank: number, p: number): number {
-    if (p === 1) return -1;
-    const m = pof2(p);
-    return rank < 2 * (p - m) ? 2 * Math.log2(m) + 1 : 2 * Math.log2(m);
-  },
-  step(rank: number, p: number, k: number, bytes: number, out: ExchangeStep, elementBytes: number): boolean {
-    const m = pof2(p);
-    const rem = p - m;
+export const rabenseifnerAllreduceProgram: ExchangeProgram = foldedExchange(
+  (lgm) => 2 * lgm,
+  (newrank, m, rem, k, bytes, out, elementBytes) => {
     const lgm = Math.log2(m);
-    out.tag = TAG.allreduce;
-    out.send = -1;
-    out.recv = -1;
-    out.sendBytes = bytes;
-    out.reduceBytes = 0;
-    if (p === 1 || k > 2 * lgm + 1) return false;
-    const folded = rank < 2 * rem;
-    if (k === 0) {
-      if (folded) foldStep(rank, bytes, out);
-      return true;
-    }
-    if (k === 2 * lgm + 1) {
-      if (folded) unfoldStep(rank, out);
-      return true;
-    }
-    const newrank = folded ? (rank % 2 === 0 ? -1 : rank >> 1) : rank - rem;
-    if (newrank < 0) return true;
     // Replay the halving (as reduceScatterHalving) up to step k or to its end.
     let sendIdx = 0;
     let recvIdx = 0;
@@ -251,7 +245,7 @@ export const rabenseifnerAllreduceProgram: ExchangeProgram = {
         out.sendBytes = sb;
         out.recvBytes = rb;
         out.reduceBytes = rb;
-        return true;
+        return;
       }
       sendIdx = recvIdx;
       if (mask * 2 < m) lastIdx = recvIdx + m / (mask * 2);
@@ -279,12 +273,11 @@ export const rabenseifnerAllreduceProgram: ExchangeProgram = {
         out.recv = peer;
         out.sendBytes = sb;
         out.recvBytes = rb;
-        return true;
+        return;
       }
     }
-    return true;
   },
-};
+);
 
 function* runProgram(c: Comm, program: ExchangeProgram, bytes: number): MpiCall {
   const ev = c.world.runSteps(c, program, bytes);
