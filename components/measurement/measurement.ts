@@ -88,30 +88,25 @@ export class Measurement {
     this.ranks[rank].start(id, values);
   }
 
+  /** Pops `id` if it is the innermost skipped (unselected) timer of `rank`; true if it was. */
+  private closeSkipped(rank: number, id: number): boolean {
+    const sk = this.skipped[rank];
+    if (sk[sk.length - 1] !== id) return false;
+    sk.pop();
+    this.skippedDepth[rank]--;
+    return true;
+  }
+
   /** Stops timer `id` on `rank` (overlaps are recorded as warnings, as TAU does). */
   stop(rank: number, id: number): void {
-    if (this.skippedDepth[rank] > 0) {
-      const sk = this.skipped[rank];
-      if (sk[sk.length - 1] === id) {
-        sk.pop();
-        this.skippedDepth[rank]--;
-        return;
-      }
-    }
+    if (this.skippedDepth[rank] > 0 && this.closeSkipped(rank, id)) return;
     this.read(rank, this.scratch);
     this.ranks[rank].stop(id, this.scratch, this.timers);
   }
 
   /** {@link stop} with metric values the caller has just read (see {@link startWith}). */
   stopWith(rank: number, id: number, values: Float64Array): void {
-    if (this.skippedDepth[rank] > 0) {
-      const sk = this.skipped[rank];
-      if (sk[sk.length - 1] === id) {
-        sk.pop();
-        this.skippedDepth[rank]--;
-        return;
-      }
-    }
+    if (this.skippedDepth[rank] > 0 && this.closeSkipped(rank, id)) return;
     this.ranks[rank].stop(id, values, this.timers);
   }
 
