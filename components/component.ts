@@ -18,6 +18,25 @@ export interface PortHandle {
    * @throws Error when the method is not part of the port type
    */
   call(method: string, args: CallArgs): Generator<Yieldable, unknown, any>;
+  /**
+   * The provider's `method`, resolved once, for call loops that run the callee themselves:
+   * `const t = m.enter(args); const r = yield* m.impl(args); m.leave(t);` does what
+   * `yield* port.call(method, args)` does (proxy, timer and record included) with one iterator
+   * less between the caller and the callee. Resolve it when first calling, not at `create` time
+   * (providers may not exist yet).
+   * @throws Error when the method is not part of the port type
+   */
+  method(method: string): PortMethod;
+}
+
+/** A method of a connected port, with what its proxy does around each call (see {@link PortHandle.method}). */
+export interface PortMethod {
+  /** The provider's implementation. */
+  readonly impl: MethodImpl;
+  /** Opens a call with arguments `args` (counts, times and records it); returns the token for {@link leave}. */
+  enter(args: CallArgs): number;
+  /** Closes the call opened by {@link enter}. */
+  leave(token: number): void;
 }
 
 /** A compute kernel described per element, as the node model takes it (see machine/node/kernel.ts). */

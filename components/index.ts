@@ -12,6 +12,7 @@ export * from "./assembly.js";
 export * from "./platform.js";
 export * from "./mastermind.js";
 export * from "./timed-call.js";
+export * from "./bound-method.js";
 export * from "./measurement/index.js";
 export * from "./runtime.js";
 export * from "./library/index.js";

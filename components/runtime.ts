@@ -5,7 +5,7 @@ import { Mastermind } from "./mastermind.js";
 import { APPLICATION_TIMER, COMPONENT_GROUP, MPI_GROUP, Measurement } from "./measurement/index.js";
 import type { MpiWorldHandle, Platform } from "./platform.js";
 import type { CallArgs, PortType } from "./ports.js";
-import { CallTiming, TimedCall, type ProxySite } from "./timed-call.js";
+import { BoundMethod, CallCounter, CallTiming, type ProxySite } from "./bound-method.js";
 
 /** Options of one run of an assembly. */
 export interface AssemblyRunOptions {
@@ -120,10 +120,10 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
   }
 
   const timing = meas ? new CallTiming(meas, mastermind, readMetrics, mpiTime) : undefined;
+  const counter = timing ?? new CallCounter();
 
   // Proxies, by "instance.port".
   const proxyFor = new Map(assembly.proxies.map((p) => [`${p.component}.${p.port}`, p]));
-  let invocations = 0;
 
   // Instantiate every rank.
   const instancesByRank: Array<Map<string, ComponentInstance>> = [];
@@ -131,8 +131,8 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
     const rankInstances = new Map<string, ComponentInstance>();
     instancesByRank.push(rankInstances);
     // Port handles are resolved lazily: instances are created before all providers exist.
-    const methodTables = new Map<string, Map<string, MethodImpl>>(); // "provider.port" -> method -> impl (wrapped)
-    const tableFor = (provider: string, port: string): Map<string, MethodImpl> => {
+    const methodTables = new Map<string, Map<string, BoundMethod>>(); // "provider.port" -> method -> bound method
+    const tableFor = (provider: string, port: string): Map<string, BoundMethod> => {
       const key = `${provider}.${port}`;
       let t = methodTables.get(key);
       if (t) return t;
@@ -144,31 +144,24 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
       for (const m of pt.methods) {
         const impl = raw[m.name];
         if (!impl) throw new Error(`component '${provider}' does not implement ${port}.${m.name}`);
-        t.set(m.name, wrapMethod(r, provider, port, m.name, impl));
+        t.set(m.name, bindMethod(r, provider, port, m.name, impl));
       }
       methodTables.set(key, t);
       return t;
     };
     const rank = r;
-    function wrapMethod(rk: number, provider: string, port: string, method: string, impl: MethodImpl): MethodImpl {
-      if (!timing) {
-        // No wrapper generator: a frame here would be paid on every resume of everything below it.
-        return (args: CallArgs) => {
-          invocations++;
-          return impl(args);
-        };
-      }
+    // The generated proxy of one method on one rank: same port type, forwards every call, and
+    // records the parameters the scenario names with the measurements (see BoundMethod).
+    function bindMethod(rk: number, provider: string, port: string, method: string, impl: MethodImpl): BoundMethod {
+      if (!timing) return new BoundMethod(impl, counter, undefined, rk, -1, undefined);
       const proxy = proxyFor.get(`${provider}.${port}`);
       const timerId = timing.meas.timer(`${provider}::${method}()`, COMPONENT_GROUP);
       let site: ProxySite | undefined;
       if (proxy && timing.mastermind) {
-        // The generated proxy: same port type, forwards every call, records the parameters the
-        // scenario names and the measurements (see TimedCall).
         const extract = proxy.extract.get(method) ?? [];
         site = { site: timing.mastermind.site(provider, port, method, extract.map((e) => e[0])), extract };
       }
-      const proxySite = site;
-      return (args: CallArgs) => new TimedCall(timing, rk, timerId, proxySite, impl, args);
+      return new BoundMethod(impl, counter, timing, rk, timerId, site);
     }
     for (const inst of assembly.instances) {
       const wiring = assembly.wiring.get(inst.name);
@@ -188,15 +181,17 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
           if (!target) throw new Error(`${inst.name}: uses port '${name}' is not connected`);
           const pt: PortType = inst.ports.uses[name];
           const [provider, pport] = target;
-          let table: Map<string, MethodImpl> | undefined;
+          let table: Map<string, BoundMethod> | undefined;
+          const bound = (method: string): BoundMethod => {
+            table ??= tableFor(provider, pport);
+            const m = table.get(method);
+            if (!m) throw new Error(`${inst.name}: port type '${pt.name}' has no method '${method}'`);
+            return m;
+          };
           h = {
             type: pt,
-            call(method: string, args: CallArgs) {
-              table ??= tableFor(provider, pport);
-              const impl = table.get(method);
-              if (!impl) throw new Error(`${inst.name}: port type '${pt.name}' has no method '${method}'`);
-              return impl(args);
-            },
+            call: (method: string, args: CallArgs) => bound(method).call(args),
+            method: bound,
           };
           handles.set(name, h);
           return h;
@@ -270,6 +265,6 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
     counters,
     unreceived: world?.unreceived?.() ?? [],
     warnings: meas?.warnings() ?? [],
-    invocations: invocations + entryInvocations + (timing?.invocations ?? 0),
+    invocations: counter.invocations + entryInvocations,
   };
 }

@@ -1,39 +1,6 @@
 import type { Yieldable } from "../engine/index.js";
-import type { MethodImpl } from "./component.js";
-import type { Mastermind } from "./mastermind.js";
-import type { Measurement, MetricReader } from "./measurement/index.js";
-import { isArrayArg, type CallArgs } from "./ports.js";
-
-/** What every timed call of one run shares: the measurement, the Mastermind and the metric reader. */
-export class CallTiming {
-  /** Component invocations made through timed calls so far. */
-  invocations = 0;
-  /** Scratch for one read of a rank's metric values (TIME first, then counters). */
-  readonly values: Float64Array;
-
-  /**
-   * @param meas - the run's measurement component
-   * @param mastermind - the run's Mastermind (records of proxied calls), if any
-   * @param read - reads a rank's current metric values, in the measurement's metric order
-   * @param mpiTime - per rank, total MPI time so far (microseconds, outermost calls only)
-   */
-  constructor(
-    readonly meas: Measurement,
-    readonly mastermind: Mastermind | undefined,
-    readonly read: MetricReader,
-    readonly mpiTime: Float64Array,
-  ) {
-    this.values = new Float64Array(meas.metrics.length);
-  }
-}
-
-/** A proxied method: the Mastermind site of its records and how to extract each parameter. */
-export interface ProxySite {
-  /** Site id from {@link Mastermind.site}. */
-  readonly site: number;
-  /** Per parameter, in the site's order: the argument name and whether its value or size is recorded. */
-  readonly extract: ReadonlyArray<readonly [string, string, "value" | "size"]>;
-}
+import type { PortMethod } from "./component.js";
+import type { CallArgs } from "./ports.js";
 
 const NOT_STARTED = 0;
 const RUNNING = 1;
@@ -54,19 +21,11 @@ export class TimedCall implements Generator<Yieldable, unknown, any> {
   private token = -1;
 
   /**
-   * @param timing - the run's shared timing state
-   * @param rank - the calling rank
-   * @param timer - the method's timer id
-   * @param proxy - the proxy site when the port is proxied, else undefined
-   * @param impl - the provider's method
+   * @param method - the method, with what its proxy does around a call
    * @param args - the call's arguments
    */
   constructor(
-    private readonly timing: CallTiming,
-    private readonly rank: number,
-    private readonly timer: number,
-    private readonly proxy: ProxySite | undefined,
-    private readonly impl: MethodImpl,
+    private readonly method: PortMethod,
     private readonly args: CallArgs,
   ) {}
 
@@ -117,42 +76,14 @@ export class TimedCall implements Generator<Yieldable, unknown, any> {
   }
 
   private begin(): void {
-    const t = this.timing;
-    const rank = this.rank;
-    t.invocations++;
-    t.read(rank, t.values);
-    t.meas.startWith(rank, this.timer, t.values);
-    const proxy = this.proxy;
-    if (proxy !== undefined) {
-      const mm = t.mastermind!;
-      const token = (this.token = mm.begin(rank, proxy.site, t.values, t.mpiTime[rank]));
-      const ex = proxy.extract;
-      for (let k = 0; k < ex.length; k++) mm.param(token, k, extractParam(this.args[ex[k][1]], ex[k][2]));
-    }
+    this.token = this.method.enter(this.args);
     this.state = DONE; // until the method is created: if that throws, the call is over
-    this.inner = this.impl(this.args);
+    this.inner = this.method.impl(this.args);
     this.state = RUNNING;
   }
 
   private finish(): void {
     this.state = DONE;
-    const t = this.timing;
-    const rank = this.rank;
-    t.read(rank, t.values);
-    if (this.proxy !== undefined) t.mastermind!.end(this.token, t.values, t.mpiTime[rank]);
-    t.meas.stopWith(rank, this.timer, t.values);
+    this.method.leave(this.token);
   }
-}
-
-/** The value a proxy records for an argument: its value, or its size for `size of argument`. */
-export function extractParam(v: unknown, kind: "value" | "size"): number | string {
-  if (kind === "size") {
-    if (isArrayArg(v)) return v.length;
-    if (typeof v === "number") return v;
-    return Number.NaN;
-  }
-  if (isArrayArg(v)) return v.length;
-  if (typeof v === "number" || typeof v === "string") return v;
-  if (typeof v === "boolean") return v ? 1 : 0;
-  return String(v);
 }

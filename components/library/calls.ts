@@ -1,4 +1,4 @@
-import type { ComponentContext, CostExpression, PortHandle, PrepareEnv } from "../component.js";
+import type { ComponentContext, CostExpression, PortHandle, PortMethod, PrepareEnv } from "../component.js";
 import type { PortType } from "../ports.js";
 
 /** One outgoing call a generic component makes per invocation. */
@@ -64,15 +64,45 @@ export function usesPorts(calls: readonly PreparedCall[]): Record<string, PortTy
   return out;
 }
 
-/** Makes every call of `calls` through the connected ports, with arguments evaluated in `scope`. */
-export function* makeCalls(calls: readonly PreparedCall[], handles: readonly PortHandle[], scope: Float64Array) {
+/**
+ * The targets of a generic component's calls on one rank: the uses port of each call, taken when
+ * the instance is created (an unconnected port fails then), and the provider's method, resolved on
+ * the first call (providers may be created after their users).
+ */
+export class CallTargets {
+  private readonly handles: readonly PortHandle[];
+  private readonly methods: (PortMethod | undefined)[];
+
+  constructor(
+    readonly calls: readonly PreparedCall[],
+    ctx: ComponentContext,
+  ) {
+    this.handles = calls.map((c) => ctx.uses(c.port));
+    this.methods = calls.map(() => undefined);
+  }
+
+  /** The method call `k` reaches. */
+  method(k: number): PortMethod {
+    return this.methods[k] ?? (this.methods[k] = this.handles[k].method(this.calls[k].method));
+  }
+}
+
+/** Makes every call of `targets` through the connected ports, with arguments evaluated in `scope`. */
+export function* makeCalls(targets: CallTargets, scope: Float64Array) {
+  const calls = targets.calls;
   for (let k = 0; k < calls.length; k++) {
     const c = calls[k];
     const n = Math.round(c.count(scope));
+    if (n <= 0) continue;
+    const m = targets.method(k);
     for (let j = 0; j < n; j++) {
       const args: Record<string, number> = {};
       for (const [name, f] of c.args) args[name] = f(scope);
-      yield* handles[k].call(c.method, args);
+      // The call is opened and closed here rather than through `port.call`'s iterator: one frame
+      // less for every resume of the callee (see PortHandle.method).
+      const token = m.enter(args);
+      yield* m.impl(args);
+      m.leave(token);
     }
   }
 }

@@ -1,6 +1,6 @@
-import type { ComponentContext, ComponentType, PortHandle } from "../component.js";
+import type { ComponentContext, ComponentType } from "../component.js";
 import type { PortType } from "../ports.js";
-import { makeCalls, newScope, prepareCalls, scopeLayout, usesPorts, type PreparedCall } from "./calls.js";
+import { CallTargets, makeCalls, newScope, prepareCalls, scopeLayout, usesPorts, type PreparedCall } from "./calls.js";
 
 interface DriverPrepared {
   readonly scopeNames: readonly string[];
@@ -41,7 +41,7 @@ export const driverComponent: ComponentType<DriverPrepared> = {
     return { provides: { go: GO_PORT }, uses: usesPorts(d.calls) };
   },
   create(ctx, d) {
-    const inst: DriverInstance = { d, ctx, scope: newScope(d.scopeNames, ctx), handles: d.calls.map((c) => ctx.uses(c.port)) };
+    const inst: DriverInstance = { d, ctx, scope: newScope(d.scopeNames, ctx), targets: new CallTargets(d.calls, ctx) };
     return { provides: { go: { go: () => goDriver(inst) } } };
   },
 };
@@ -51,19 +51,19 @@ interface DriverInstance {
   readonly d: DriverPrepared;
   readonly ctx: ComponentContext;
   readonly scope: Float64Array;
-  readonly handles: readonly PortHandle[];
+  readonly targets: CallTargets;
 }
 
 // One generator function for all instances: see runDummy in dummy.ts.
 function* goDriver(inst: DriverInstance) {
-  const { d, ctx, scope, handles } = inst;
+  const { d, ctx, scope, targets } = inst;
   const n = d.scopeNames.length;
   const iterations = Math.round(d.iterations(scope));
   for (let i = 0; i < iterations; i++) {
     scope[n - 1] = i;
     const us = d.cost(scope);
     if (us > 0) yield ctx.delay(us);
-    yield* makeCalls(d.calls, handles, scope);
+    yield* makeCalls(targets, scope);
   }
   return iterations;
 }

@@ -1,6 +1,6 @@
-import type { ComponentContext, ComponentType, PortHandle, PrepareEnv } from "../component.js";
+import type { ComponentContext, ComponentType, PrepareEnv } from "../component.js";
 import type { CallArgs, PortType } from "../ports.js";
-import { makeCalls, newScope, prepareCalls, scopeLayout, usesPorts, type PreparedCall } from "./calls.js";
+import { CallTargets, makeCalls, newScope, prepareCalls, scopeLayout, usesPorts, type PreparedCall } from "./calls.js";
 
 interface DummyPrepared {
   readonly portName: string;
@@ -77,7 +77,7 @@ export const dummyComponent: ComponentType<DummyPrepared> = {
     return { provides: { [d.portName]: d.portType }, uses: usesPorts(d.calls) };
   },
   create(ctx, d) {
-    const inst: DummyInstance = { d, ctx, scope: newScope(d.scopeNames, ctx), handles: d.calls.map((c) => ctx.uses(c.port)), active: 0 };
+    const inst: DummyInstance = { d, ctx, scope: newScope(d.scopeNames, ctx), targets: new CallTargets(d.calls, ctx), active: 0 };
     return { provides: { [d.portName]: { [d.method]: (callArgs) => runDummy(inst, callArgs) } } };
   },
 };
@@ -87,7 +87,7 @@ interface DummyInstance {
   readonly d: DummyPrepared;
   readonly ctx: ComponentContext;
   readonly scope: Float64Array;
-  readonly handles: readonly PortHandle[];
+  readonly targets: CallTargets;
   /** Calls of this instance in progress (re-entrancy). */
   active: number;
 }
@@ -95,7 +95,7 @@ interface DummyInstance {
 // One generator function for all instances (not a closure per instance): generator objects of one
 // function share a hidden class, which keeps `yield*` and `next` lookups monomorphic on many ranks.
 function* runDummy(inst: DummyInstance, callArgs: CallArgs) {
-  const { d, ctx, scope, handles } = inst;
+  const { d, ctx, scope, targets } = inst;
   // A re-entrant call (this instance reached again through its own calls) would overwrite
   // the scope the outer call still needs: only then take a private copy.
   const own = inst.active++ === 0 ? scope : new Float64Array(scope.length);
@@ -106,11 +106,11 @@ function* runDummy(inst: DummyInstance, callArgs: CallArgs) {
     own[a] = typeof v === "number" ? v : Number.NaN;
   }
   const calls = d.calls.length > 0; // no generator for an empty call list
-  if (calls && d.order === "calls-first") yield* makeCalls(d.calls, handles, own);
+  if (calls && d.order === "calls-first") yield* makeCalls(targets, own);
   const us = d.cost(own);
   if (us > 0) yield ctx.delay(us);
   else if (!(us >= 0)) throw new Error(`${ctx.instance}: cost evaluated to ${us} microseconds`);
-  if (calls && d.order === "cost-first") yield* makeCalls(d.calls, handles, own);
+  if (calls && d.order === "cost-first") yield* makeCalls(targets, own);
   inst.active--;
   return us;
 }

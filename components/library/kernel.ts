@@ -1,6 +1,6 @@
-import type { ComponentContext, ComponentType, KernelSpec, PortHandle } from "../component.js";
+import type { ComponentContext, ComponentType, KernelSpec } from "../component.js";
 import type { CallArgs, PortType } from "../ports.js";
-import { makeCalls, newScope, prepareCalls, scopeLayout, usesPorts, type PreparedCall } from "./calls.js";
+import { CallTargets, makeCalls, newScope, prepareCalls, scopeLayout, usesPorts, type PreparedCall } from "./calls.js";
 
 type Fn = (scope: ArrayLike<number>) => number;
 
@@ -106,7 +106,7 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
     return { provides: { [d.portName]: d.portType }, uses: usesPorts(d.calls) };
   },
   create(ctx, d) {
-    const inst: KernelInstance = { d, ctx, scope: newScope(d.scopeNames, ctx), handles: d.calls.map((c) => ctx.uses(c.port)) };
+    const inst: KernelInstance = { d, ctx, scope: newScope(d.scopeNames, ctx), targets: new CallTargets(d.calls, ctx) };
     return { provides: { [d.portName]: { [d.method]: (callArgs) => computeKernel(inst, callArgs) } } };
   },
 };
@@ -116,13 +116,13 @@ interface KernelInstance {
   readonly d: KernelPrepared;
   readonly ctx: ComponentContext;
   readonly scope: Float64Array;
-  readonly handles: readonly PortHandle[];
+  readonly targets: CallTargets;
 }
 
 // One generator function for all instances (not a closure per instance): generator objects of one
 // function share a hidden class, which keeps `yield*` and `next` lookups monomorphic on many ranks.
 function* computeKernel(inst: KernelInstance, callArgs: CallArgs) {
-  const { d, ctx, scope, handles } = inst;
+  const { d, ctx, scope, targets } = inst;
   const nNum = d.numericArgs;
   for (let a = 0; a < nNum; a++) {
     const v = callArgs[d.scopeNames[a]];
@@ -147,6 +147,6 @@ function* computeKernel(inst: KernelInstance, callArgs: CallArgs) {
     arrays: Math.max(1, Math.round(d.arrays(scope))),
   };
   yield ctx.compute(spec);
-  if (d.calls.length > 0) yield* makeCalls(d.calls, handles, Float64Array.from(scope));
+  if (d.calls.length > 0) yield* makeCalls(targets, Float64Array.from(scope));
   return spec.elements;
 }

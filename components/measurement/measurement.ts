@@ -1,3 +1,4 @@
+import { ProfileArena, type CallpathHint } from "./profile-arena.js";
 import { RankProfile } from "./rank-profile.js";
 import { APPLICATION_TIMER, DEFAULT_GROUP, TimerTable } from "./timer-table.js";
 import { UserEvents } from "./user-events.js";
@@ -28,7 +29,10 @@ export interface TimerQuery {
 export class Measurement {
   readonly timers = new TimerTable();
   readonly events: UserEvents;
+  /** Per rank, a view of its measurements. */
   readonly ranks: RankProfile[];
+  private readonly arena: ProfileArena;
+  private readonly warn: ((message: string) => void)[];
   private readonly disabledGroups = new Set<string>();
   private readonly scratch: Float64Array;
   // Per rank: stack of timers started while their group was disabled, so their stops are skipped
@@ -44,7 +48,9 @@ export class Measurement {
    */
   constructor(readonly metrics: readonly string[], rankCount: number, private readonly read: MetricReader) {
     if (metrics[0] !== "TIME") throw new Error(`the first metric must be TIME, got ${metrics[0]}`);
-    this.ranks = Array.from({ length: rankCount }, () => new RankProfile(metrics.length));
+    this.arena = new ProfileArena(rankCount, metrics.length);
+    this.ranks = Array.from({ length: rankCount }, (_, r) => new RankProfile(this.arena, r));
+    this.warn = this.ranks.map((rp) => (message: string) => rp.warnings.push(message));
     this.events = new UserEvents(rankCount);
     this.scratch = new Float64Array(metrics.length);
     this.skipped = Array.from({ length: rankCount }, () => []);
@@ -72,20 +78,21 @@ export class Measurement {
       return;
     }
     this.read(rank, this.scratch);
-    this.ranks[rank].start(id, this.scratch);
+    this.arena.start(rank, id, this.scratch);
   }
 
   /**
    * Starts timer `id` on `rank` with metric values the caller has just read with the run's
-   * {@link MetricReader} (so one read serves the timer and a Mastermind record).
+   * {@link MetricReader} (so one read serves the timer and a Mastermind record). A caller that
+   * starts the same timer on the same rank again and again may keep a {@link CallpathHint} for it.
    */
-  startWith(rank: number, id: number, values: Float64Array): void {
+  startWith(rank: number, id: number, values: Float64Array, hint?: CallpathHint): void {
     if (this.groupMask[id] === 1) {
       this.skipped[rank].push(id);
       this.skippedDepth[rank]++;
       return;
     }
-    this.ranks[rank].start(id, values);
+    this.arena.start(rank, id, values, hint);
   }
 
   /** Pops `id` if it is the innermost skipped (unselected) timer of `rank`; true if it was. */
@@ -101,13 +108,13 @@ export class Measurement {
   stop(rank: number, id: number): void {
     if (this.skippedDepth[rank] > 0 && this.closeSkipped(rank, id)) return;
     this.read(rank, this.scratch);
-    this.ranks[rank].stop(id, this.scratch, this.timers);
+    this.arena.stop(rank, id, this.scratch, this.timers, this.warn[rank]);
   }
 
   /** {@link stop} with metric values the caller has just read (see {@link startWith}). */
   stopWith(rank: number, id: number, values: Float64Array): void {
     if (this.skippedDepth[rank] > 0 && this.closeSkipped(rank, id)) return;
-    this.ranks[rank].stop(id, values, this.timers);
+    this.arena.stop(rank, id, values, this.timers, this.warn[rank]);
   }
 
   /** Disables every timer of `group` from now on (control interface). */

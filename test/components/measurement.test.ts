@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Measurement } from "../../components/index.js";
+import fc from "fast-check";
+import { Measurement, type CallpathHint } from "../../components/index.js";
 
 /** A measurement with TIME and one counter driven by hand. */
 function setup() {
@@ -108,5 +109,110 @@ describe("the measurement component", () => {
     const { m } = setup();
     for (const v of [4, 1, 7]) m.trigger(0, "Message size", v);
     expect(m.events.stats[0][m.events.id("Message size")]).toEqual({ count: 3, min: 1, max: 7, sum: 12, sumSqr: 66 });
+  });
+
+  it("counts running calls and the subroutines started inside them before they stop", () => {
+    const { m } = setup();
+    const a = m.timer("A");
+    const b = m.timer("B");
+    m.start(0, a);
+    m.start(0, b);
+    m.stop(0, b);
+    m.start(0, b);
+    const rp = m.ranks[0];
+    expect([rp.callsOf(1), rp.subroutinesOf(1)]).toEqual([1, 2]);
+    expect(rp.callsOf(2)).toBe(2);
+    m.stop(0, b);
+    m.stop(0, a);
+    expect([rp.callsOf(1), rp.subroutinesOf(1), rp.callsOf(2), rp.subroutinesOf(2)]).toEqual([1, 2, 2, 0]);
+  });
+
+  it("keeps a deep stack of running timers (grown past its first size)", () => {
+    const { m, clock } = setup();
+    const ids = Array.from({ length: 40 }, (_, i) => m.timer(`L${i}`));
+    for (const id of ids) {
+      m.start(0, id);
+      clock.t += 1;
+    }
+    const rp = m.ranks[0];
+    expect(rp.depth).toBe(40);
+    for (const id of [...ids].reverse()) m.stop(0, id);
+    expect(rp.depth).toBe(0);
+    // Node n + 1 is L{n}: started at time n, stopped at 40.
+    for (let n = 0; n < 40; n++) expect([rp.timerOf(n + 1), rp.inclusive(n + 1, 0), rp.exclusive(n + 1, 0), rp.callsOf(n + 1)]).toEqual([ids[n], 40 - n, 1, 1]);
+    expect(m.warnings()).toEqual([]);
+  });
+
+  it("keeps every rank's values when another rank's storage grows and moves", () => {
+    const clock = { t: 0 };
+    const m = new Measurement(["TIME"], 3, (_rank, out) => (out[0] = clock.t));
+    const outer = m.timer("outer");
+    const ids = Array.from({ length: 40 }, (_, i) => m.timer(`K${i}`));
+    m.start(0, outer);
+    m.start(2, outer);
+    m.start(1, outer);
+    for (const id of ids) m.start(1, id); // 41 running frames on rank 1
+    clock.t = 10;
+    for (const id of [...ids].reverse()) m.stop(1, id);
+    for (const id of ids) {
+      m.start(1, id); // 40 children of one node: rank 1's tree outgrows its room again
+      clock.t += 1;
+      m.stop(1, id);
+    }
+    m.stop(1, outer);
+    m.stop(2, outer);
+    clock.t = 100;
+    m.stop(0, outer);
+    expect([m.ranks[0].nodeCount, m.ranks[0].inclusive(1, 0), m.ranks[0].callsOf(1)]).toEqual([2, 100, 1]);
+    expect([m.ranks[2].nodeCount, m.ranks[2].inclusive(1, 0), m.ranks[2].callsOf(1)]).toEqual([2, 50, 1]);
+    const r1 = m.ranks[1];
+    expect(r1.nodeCount).toBe(2 + 40 + 39);
+    expect([r1.inclusive(1, 0), r1.exclusive(1, 0), r1.subroutinesOf(1)]).toEqual([50, 0, 41]);
+    expect(m.warnings()).toEqual([]);
+  });
+
+  it("gives the same profile with callpath hints as without, whatever the nesting (fast-check)", () => {
+    // A program: a tree of timer activations, each lasting some ticks of its own.
+    type Call = { timer: number; own: number; children: Call[] };
+    const call: fc.Memo<Call> = fc.memo((n) =>
+      fc.record({ timer: fc.integer({ min: 0, max: 4 }), own: fc.integer({ min: 0, max: 5 }), children: n > 1 ? fc.array(call(n - 1), { maxLength: 3 }) : fc.constant([]) }),
+    );
+    fc.assert(
+      fc.property(fc.array(call(5), { minLength: 1, maxLength: 4 }), (program) => {
+        const run = (hinted: boolean) => {
+          const { m, clock } = setup();
+          const ids = [0, 1, 2, 3, 4].map((i) => m.timer(`T${i}`));
+          const hints: CallpathHint[] = ids.map(() => ({ hintParent: -1, hintNode: -1 }));
+          const values = new Float64Array(2);
+          const exec = (c: Call) => {
+            values[0] = clock.t;
+            values[1] = clock.c;
+            m.startWith(0, ids[c.timer], values, hinted ? hints[c.timer] : undefined);
+            clock.t += c.own;
+            clock.c += 2 * c.own;
+            c.children.forEach(exec);
+            m.stop(0, ids[c.timer]);
+          };
+          program.forEach(exec);
+          const rp = m.ranks[0];
+          const nodes = [];
+          for (let n = 1; n < rp.nodeCount; n++)
+            nodes.push([rp.path(n), rp.callsOf(n), rp.subroutinesOf(n), rp.inclusive(n, 0), rp.exclusive(n, 0), rp.inclusive(n, 1), rp.exclusive(n, 1)]);
+          return { nodes, rp };
+        };
+        const plain = run(false);
+        const hinted = run(true);
+        expect(hinted.nodes).toEqual(plain.nodes);
+        // Inclusive = exclusive + the children's inclusive, at every node and for both metrics.
+        const rp = hinted.rp;
+        for (let n = 1; n < rp.nodeCount; n++)
+          for (let k = 0; k < 2; k++) {
+            let children = 0;
+            for (let c = 1; c < rp.nodeCount; c++) if (rp.parentOf(c) === n) children += rp.inclusive(c, k);
+            expect(rp.inclusive(n, k)).toBe(rp.exclusive(n, k) + children);
+          }
+      }),
+      { numRuns: 200 },
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Yieldable } from "../../engine/index.js";
-import { CallTiming, Mastermind, Measurement, TimedCall } from "../../components/index.js";
+import { BoundMethod, CallTiming, Mastermind, Measurement, TimedCall, type CallArgs, type MethodImpl } from "../../components/index.js";
 
 /** A timing context over one rank whose clock the test moves by hand. */
 function setup() {
@@ -16,16 +16,18 @@ function setup() {
     for (let node = 1; node < rp.nodeCount; node++) if (rp.timerOf(node) === timer) n += rp.callsOf(node);
     return n;
   };
-  return { clock, meas, mm, timing, timer, site, callsOf };
+  /** A timed call of `impl` on rank 0 through the proxied method. */
+  const timed = (impl: MethodImpl, args: CallArgs) => new TimedCall(new BoundMethod(impl, timing, timing, 0, timer, site), args);
+  return { clock, meas, mm, timing, timer, site, callsOf, timed };
 }
 
 const tick = {} as Yieldable; // what the method yields; the test drives the iterator itself
 
 describe("a timed call", () => {
   it("starts its timer when it first runs and stops it with the method's return value", () => {
-    const { clock, meas, mm, timing, timer, site, callsOf } = setup();
+    const { clock, meas, mm, timing, callsOf, timed } = setup();
     let bodyRan = false;
-    const call = new TimedCall(timing, 0, timer, site, function* () {
+    const call = timed(function* () {
       bodyRan = true;
       yield tick;
       clock.t = 4;
@@ -46,9 +48,9 @@ describe("a timed call", () => {
   });
 
   it("works under yield* like the generator wrapper it replaces", () => {
-    const { timing, timer, site, mm } = setup();
+    const { timing, mm, timed } = setup();
     function* caller() {
-      const r = yield* new TimedCall(timing, 0, timer, site, function* (args) {
+      const r = yield* timed(function* (args: CallArgs) {
         yield tick;
         return (args.x as number) * 2;
       }, { x: 5 });
@@ -61,8 +63,8 @@ describe("a timed call", () => {
   });
 
   it("lets an error of the method through without stopping the timer, and is then finished", () => {
-    const { meas, mm, timing, timer, site } = setup();
-    const call = new TimedCall(timing, 0, timer, site, function* () {
+    const { meas, mm, timing, timed } = setup();
+    const call = timed(function* () {
       yield tick;
       throw new Error("boom");
     }, { x: 1 });
@@ -74,8 +76,8 @@ describe("a timed call", () => {
   });
 
   it("passes a thrown interrupt to the method, which may catch it and return normally", () => {
-    const { meas, mm, timing, timer, site } = setup();
-    const call = new TimedCall(timing, 0, timer, site, function* () {
+    const { meas, mm, timing, timed } = setup();
+    const call = timed(function* () {
       try {
         yield tick;
       } catch {
@@ -90,8 +92,8 @@ describe("a timed call", () => {
   });
 
   it("ends without a stop when returned early, as a generator wrapper would", () => {
-    const { meas, mm, timing, timer, site } = setup();
-    const call = new TimedCall(timing, 0, timer, site, function* () {
+    const { meas, mm, timing, timed } = setup();
+    const call = timed(function* () {
       yield tick;
       return 1;
     }, { x: 1 });

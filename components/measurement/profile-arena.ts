@@ -1,0 +1,341 @@
+import type { TimerTable } from "./timer-table.js";
+
+const ROOT = 0;
+/** Children of one node scanned linearly; beyond this many, a Map finds them. */
+const WIDE = 16;
+
+// Rank header: running-timer depth, nodes in use, frame capacity, node capacity.
+const H_DEPTH = 0;
+const H_NODES = 1;
+const H_FRAMES_CAP = 2;
+const H_NODES_CAP = 3;
+const HEADER = 4;
+// Frame record (a running timer): node, timer, timers started inside so far, m start values, then
+// m values of finished children.
+const F_NODE = 0;
+const F_TIMER = 1;
+const F_SUBRS = 2;
+const F_START = 3;
+// Node record: calls, subroutine calls, m inclusive and m exclusive values, then the links:
+// parent, timer, first child, next sibling, last child, child count.
+const N_CALLS = 0;
+const N_SUBRS = 1;
+const N_INCL = 2;
+
+/**
+ * A caller's memo of the callpath node its timer last started at, under which parent node: a
+ * timer started again under the same parent reuses the node without looking at the tree. One hint
+ * serves one timer on one rank; it starts as `{ hintParent: -1, hintNode: -1 }`.
+ */
+export interface CallpathHint {
+  hintParent: number;
+  hintNode: number;
+}
+
+/**
+ * The measurements of every rank of a run in one typed array: per rank a region holding a small
+ * header, the stack of running timers (frames) and the callpath tree (nodes carry calls,
+ * subroutine calls, and inclusive/exclusive values of every metric). Links are stored as exact
+ * small integers.
+ *
+ * Why one array: every component invocation starts and stops a timer, with a thousand ranks taking
+ * turns, so each separate object or array a start touches is one more cache miss. Here a start
+ * touches the rank's header and top frames (adjacent), a stop those and one node.
+ *
+ * Calls and subroutine calls are counted in the running frames and added to the nodes when the
+ * frames stop; the accessors add the running ones, so readers see the counts TAU would.
+ *
+ * A region that fills up moves to the end of the array with double the room; the array grows by
+ * doubling.
+ */
+export class ProfileArena {
+  /** Number of metrics (values per node and frame). */
+  readonly m: number;
+  private readonly frameSize: number;
+  private readonly nodeSize: number;
+  // Offsets of the links within a node record (after the values).
+  private readonly nParent: number;
+  private readonly nTimer: number;
+  private readonly nFirst: number;
+  private readonly nNext: number;
+  private readonly nLast: number;
+  private readonly nCount: number;
+  private data: Float64Array;
+  private top = 0; // first free slot
+  /** Start of each rank's region. */
+  private readonly region: Int32Array;
+  // Nodes with more than WIDE children also get a Map (program models may have many elements), per rank.
+  private readonly wide: (Map<number, Map<number, number>> | undefined)[];
+
+  /**
+   * @param ranks - number of ranks
+   * @param metrics - number of metrics
+   */
+  constructor(ranks: number, metrics: number) {
+    this.m = metrics;
+    this.frameSize = F_START + 2 * metrics;
+    const links = N_INCL + 2 * metrics;
+    this.nParent = links;
+    this.nTimer = links + 1;
+    this.nFirst = links + 2;
+    this.nNext = links + 3;
+    this.nLast = links + 4;
+    this.nCount = links + 5;
+    this.nodeSize = links + 6;
+    this.region = new Int32Array(ranks);
+    this.wide = new Array(ranks).fill(undefined);
+    const frames = 8;
+    const nodes = 8;
+    this.data = new Float64Array(Math.max(1024, ranks * this.regionSize(frames, nodes)));
+    for (let r = 0; r < ranks; r++) {
+      const b = this.allocate(this.regionSize(frames, nodes));
+      this.region[r] = b;
+      this.data[b + H_DEPTH] = 0;
+      this.data[b + H_NODES] = 1; // node 0: the virtual root above `.TAU application`
+      this.data[b + H_FRAMES_CAP] = frames;
+      this.data[b + H_NODES_CAP] = nodes;
+      this.initLinks(b, 0, nodes);
+    }
+  }
+
+  /** Running-timer stack depth of `rank`. */
+  depth(rank: number): number {
+    return this.data[this.region[rank] + H_DEPTH];
+  }
+
+  /** Callpath nodes in use on `rank` (node 0 is the virtual root). */
+  nodeCount(rank: number): number {
+    return this.data[this.region[rank] + H_NODES];
+  }
+
+  /** Parent node of `node` (-1 for the root). */
+  parentOf(rank: number, node: number): number {
+    return this.data[this.node(rank, node) + this.nParent];
+  }
+
+  /** Timer id of `node` (-1 for the root). */
+  timerOf(rank: number, node: number): number {
+    return this.data[this.node(rank, node) + this.nTimer];
+  }
+
+  /** Calls of `node`'s timer along this callpath (running ones included). */
+  callsOf(rank: number, node: number): number {
+    let calls = this.data[this.node(rank, node) + N_CALLS];
+    const b = this.region[rank];
+    for (let d = 0; d < this.data[b + H_DEPTH]; d++) if (this.data[b + HEADER + d * this.frameSize + F_NODE] === node) calls++;
+    return calls;
+  }
+
+  /** Subroutine calls (timers started directly inside) of `node`, running activations included. */
+  subroutinesOf(rank: number, node: number): number {
+    let subrs = this.data[this.node(rank, node) + N_SUBRS];
+    const b = this.region[rank];
+    for (let d = 0; d < this.data[b + H_DEPTH]; d++) {
+      const f = b + HEADER + d * this.frameSize;
+      if (this.data[f + F_NODE] === node) subrs += this.data[f + F_SUBRS];
+    }
+    return subrs;
+  }
+
+  /** Inclusive value of metric k at callpath node `node` (completed calls). */
+  inclusive(rank: number, node: number, k: number): number {
+    return this.data[this.node(rank, node) + N_INCL + k];
+  }
+
+  /** Exclusive value of metric k at callpath node `node` (completed calls). */
+  exclusive(rank: number, node: number, k: number): number {
+    return this.data[this.node(rank, node) + N_INCL + this.m + k];
+  }
+
+  /** Timer id of the running frame at `depth` (0 = outermost). */
+  frameTimer(rank: number, depth: number): number {
+    return this.data[this.region[rank] + HEADER + depth * this.frameSize + F_TIMER];
+  }
+
+  /** Metric values recorded when the frame at `depth` started (a view). */
+  frameStart(rank: number, depth: number): Float64Array {
+    const f = this.region[rank] + HEADER + depth * this.frameSize + F_START;
+    return this.data.subarray(f, f + this.m);
+  }
+
+  /**
+   * Starts `timer` on `rank` with the current metric values `now` (length m). With a `hint` (see
+   * {@link CallpathHint}) a start under the same parent as last time does not search the tree.
+   */
+  start(rank: number, timer: number, now: Float64Array, hint?: CallpathHint): void {
+    let b = this.region[rank];
+    let a = this.data;
+    const d = a[b + H_DEPTH];
+    if (d === a[b + H_FRAMES_CAP]) {
+      b = this.relocate(rank, 2 * d, a[b + H_NODES_CAP]);
+      a = this.data;
+    }
+    const fs = this.frameSize;
+    const fb = b + HEADER + d * fs;
+    let parentNode = ROOT;
+    if (d > 0) {
+      parentNode = a[fb - fs + F_NODE];
+      a[fb - fs + F_SUBRS]++;
+    }
+    let node: number;
+    if (hint !== undefined && hint.hintParent === parentNode) node = hint.hintNode;
+    else {
+      node = this.child(rank, parentNode, timer);
+      if (hint !== undefined) {
+        hint.hintParent = parentNode;
+        hint.hintNode = node;
+      }
+      b = this.region[rank]; // adding a node may have moved the region
+      a = this.data;
+    }
+    const f = b + HEADER + d * fs;
+    a[f + F_NODE] = node;
+    a[f + F_TIMER] = timer;
+    a[f + F_SUBRS] = 0;
+    const m = this.m;
+    for (let k = 0; k < m; k++) {
+      a[f + F_START + k] = now[k];
+      a[f + F_START + m + k] = 0;
+    }
+    a[b + H_DEPTH] = d + 1;
+  }
+
+  /**
+   * Stops `timer` on `rank` with the current metric values. A stop that does not match the
+   * innermost running timer is an overlap: it is reported through `warn` and the timers above it
+   * are stopped first, as they would have had to be; a stop of a timer that is not running is
+   * reported and ignored.
+   */
+  stop(rank: number, timer: number, now: Float64Array, names: TimerTable, warn: (message: string) => void): void {
+    const b = this.region[rank];
+    const a = this.data;
+    const fs = this.frameSize;
+    let d = a[b + H_DEPTH] - 1;
+    if (d < 0 || a[b + HEADER + d * fs + F_TIMER] !== timer) {
+      let k = d;
+      while (k >= 0 && a[b + HEADER + k * fs + F_TIMER] !== timer) k--;
+      if (k < 0) {
+        warn(`stop of timer '${names.names[timer]}' which is not running`);
+        return;
+      }
+      warn(`overlapping timers: '${names.names[timer]}' stopped while '${names.names[a[b + HEADER + d * fs + F_TIMER]]}' was running inside it`);
+      while (d > k) {
+        this.popFrame(b, now);
+        d--;
+      }
+    }
+    this.popFrame(b, now);
+  }
+
+  private popFrame(b: number, now: Float64Array): void {
+    const a = this.data;
+    const d = --a[b + H_DEPTH];
+    const fs = this.frameSize;
+    const fb = b + HEADER + d * fs;
+    const m = this.m;
+    const pc = fb - fs + F_START + m; // the parent frame's children values
+    const nb = b + HEADER + a[b + H_FRAMES_CAP] * fs + a[fb + F_NODE] * this.nodeSize;
+    a[nb + N_CALLS]++;
+    a[nb + N_SUBRS] += a[fb + F_SUBRS];
+    for (let k = 0; k < m; k++) {
+      const delta = now[k] - a[fb + F_START + k];
+      a[nb + N_INCL + k] += delta;
+      a[nb + N_INCL + m + k] += delta - a[fb + F_START + m + k];
+      if (d > 0) a[pc + k] += delta;
+    }
+  }
+
+  /** Offset of `node`'s record of `rank`. */
+  private node(rank: number, node: number): number {
+    const b = this.region[rank];
+    return b + HEADER + this.data[b + H_FRAMES_CAP] * this.frameSize + node * this.nodeSize;
+  }
+
+  /** The callpath node for `timer` under `parent`, created on first use. */
+  private child(rank: number, parent: number, timer: number): number {
+    const a = this.data;
+    const pb = this.node(rank, parent);
+    const wide = a[pb + this.nCount] > WIDE ? this.wide[rank]!.get(parent)! : undefined;
+    if (wide !== undefined) {
+      const found = wide.get(timer);
+      if (found !== undefined) return found;
+    } else {
+      const n0 = this.node(rank, 0);
+      for (let n = a[pb + this.nFirst]; n >= 0; n = a[n0 + n * this.nodeSize + this.nNext]) if (a[n0 + n * this.nodeSize + this.nTimer] === timer) return n;
+    }
+    return this.addNode(rank, parent, timer, wide);
+  }
+
+  private addNode(rank: number, parent: number, timer: number, wide: Map<number, number> | undefined): number {
+    let b = this.region[rank];
+    const node = this.data[b + H_NODES];
+    if (node === this.data[b + H_NODES_CAP]) b = this.relocate(rank, this.data[b + H_FRAMES_CAP], 2 * node);
+    const a = this.data;
+    a[b + H_NODES] = node + 1;
+    const n0 = b + HEADER + a[b + H_FRAMES_CAP] * this.frameSize;
+    const size = this.nodeSize;
+    const nb = n0 + node * size;
+    const pb = n0 + parent * size;
+    a[nb + this.nParent] = parent;
+    a[nb + this.nTimer] = timer;
+    const last = a[pb + this.nLast];
+    if (last < 0) a[pb + this.nFirst] = node;
+    else a[n0 + last * size + this.nNext] = node;
+    a[pb + this.nLast] = node;
+    const count = ++a[pb + this.nCount];
+    if (wide !== undefined) wide.set(timer, node);
+    else if (count > WIDE) {
+      const map = new Map<number, number>();
+      for (let n = a[pb + this.nFirst]; n >= 0; n = a[n0 + n * size + this.nNext]) map.set(a[n0 + n * size + this.nTimer], n);
+      (this.wide[rank] ??= new Map()).set(parent, map);
+    }
+    return node;
+  }
+
+  private regionSize(frames: number, nodes: number): number {
+    return HEADER + frames * this.frameSize + nodes * this.nodeSize;
+  }
+
+  /** Reserves `size` slots at the end of the array, growing it if needed; returns their offset. */
+  private allocate(size: number): number {
+    if (this.top + size > this.data.length) {
+      const grown = new Float64Array(Math.max(2 * this.data.length, this.top + size));
+      grown.set(this.data.subarray(0, this.top));
+      this.data = grown;
+    }
+    const at = this.top;
+    this.top += size;
+    return at;
+  }
+
+  /** Moves `rank`'s region to the end with room for `frames` frames and `nodes` nodes; returns its new offset. */
+  private relocate(rank: number, frames: number, nodes: number): number {
+    const nb = this.allocate(this.regionSize(frames, nodes));
+    const a = this.data;
+    const ob = this.region[rank];
+    const oldFrames = a[ob + H_FRAMES_CAP];
+    const oldNodes = a[ob + H_NODES_CAP];
+    a.copyWithin(nb, ob, ob + HEADER + oldFrames * this.frameSize);
+    const oldN0 = ob + HEADER + oldFrames * this.frameSize;
+    a.copyWithin(nb + HEADER + frames * this.frameSize, oldN0, oldN0 + oldNodes * this.nodeSize);
+    a[nb + H_FRAMES_CAP] = frames;
+    a[nb + H_NODES_CAP] = nodes;
+    this.region[rank] = nb;
+    this.initLinks(nb, oldNodes, nodes);
+    return nb;
+  }
+
+  /** Marks nodes `from..to-1` of the region at `b` as unlinked. */
+  private initLinks(b: number, from: number, to: number): void {
+    const a = this.data;
+    const n0 = b + HEADER + a[b + H_FRAMES_CAP] * this.frameSize;
+    for (let n = from; n < to; n++) {
+      const nb = n0 + n * this.nodeSize;
+      a[nb + this.nParent] = -1;
+      a[nb + this.nTimer] = -1;
+      a[nb + this.nFirst] = -1;
+      a[nb + this.nNext] = -1;
+      a[nb + this.nLast] = -1;
+    }
+  }
+}
