@@ -1,7 +1,9 @@
 /**
  * The trace-driven reference: set-associative LRU caches (with sectors) that replay a kernel's
  * actual address stream. It is the judge of the analytical model, and a scenario can choose it
- * for small kernels. State lives in preallocated typed arrays; replay allocates nothing.
+ * for small kernels. State lives in preallocated typed arrays; replay allocates nothing. Column
+ * sweeps count the columns that repeat the previous column's accesses and state instead of
+ * replaying them (`column-sweep-replay.ts`; exact, every access is counted at every level).
  *
  * @packageDocumentation
  */
