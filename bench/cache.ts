@@ -135,8 +135,11 @@ export const cacheBenchmark: Benchmark = {
       // Strides precomputed and plain indexed loops: the harness must not dominate a ~50 ns call.
       // Every repetition evaluates the 240 sizes afresh (the function keeps no memo).
       const strides = Float64Array.from(sizes, (q, k) => strideOf(q, k));
+      // A local accumulator: adding each result to the closure's `sink` boxes a double per call.
       const rate = cpuRate((r) => {
-        for (let i = 0; i < r; i++) for (let gi = 0; gi < geoms.length; gi++) for (let k = 0; k < sizes.length; k++) sink += levelMissesPerPass(geoms[gi], sizes[k], 8, 1, p, strides[k]);
+        let acc = 0;
+        for (let i = 0; i < r; i++) for (let gi = 0; gi < geoms.length; gi++) for (let k = 0; k < sizes.length; k++) acc += levelMissesPerPass(geoms[gi], sizes[k], 8, 1, p, strides[k]);
+        sink += acc;
       }, sizes.length * geoms.length);
       rows.push([`analytical, ${name}`, "level evaluations", `${formatRate(rate)}/s`, `one evaluation = ${(1 / rate / perAccess).toFixed(1)} replayed accesses`]);
     }
@@ -148,7 +151,9 @@ export const cacheBenchmark: Benchmark = {
     for (const k of specs) node.kernelCost(k, undefined, out);
     const costReps = quick ? 200 : 1000;
     const costSeconds = cpuBest(() => {
-      for (let r = 0; r < costReps; r++) for (const k of specs) sink += node.kernelCost(k, undefined, out).duration;
+      let acc = 0;
+      for (let r = 0; r < costReps; r++) for (const k of specs) acc += node.kernelCost(k, undefined, out).duration;
+      sink += acc;
     });
     const invocations = costReps * specs.length;
     rows.push(["node.kernelCost, repeated shapes", "level evaluations (3 per call)", `${formatRate((3 * invocations) / costSeconds)}/s`, `${formatRate(invocations / costSeconds)} calls/s; one call = ${(costSeconds / invocations / perAccess).toFixed(1)} replayed accesses`]);

@@ -44,6 +44,8 @@ class Scratch {
   readonly groupLast = new Float64Array(4);
   readonly groupColumns = new Float64Array(4);
   groups = 0;
+  /** Largest start of the last {@link ownReturns} orbit that fills the same list. */
+  startMax = 0;
   // Three-gap return structure of the forward (later rows) and backward (earlier rows) rotations:
   // first entry ahead within a line (rows uF, displacement vF), first entry behind (uB, wB).
   upUF = 0;
@@ -59,15 +61,22 @@ const scratch = new Scratch();
 
 /**
  * Fills `list[1..]` with the first `assoc` returns (row distances `k <= kMax`) to `[0, B)` of an
- * orbit that starts inside it at `x`, stepping by the three-gap rule. Returns how many.
+ * orbit that starts inside it at `x`, stepping by the three-gap rule. Returns how many, and sets
+ * `scratch.startMax` to the largest start that takes the same jumps (hence fills the same list).
  */
 function ownReturns(list: Float64Array, assoc: number, uF: number, vF: number, uB: number, wB: number, x: number, B: number, kMax: number): number {
   let k = 0;
   let n = 0;
+  // Every test below that fails for a larger start bounds the starts sharing this list.
+  const x0 = x;
+  let startMax = Infinity;
   while (n < assoc) {
     // Next return: the nearer of a jump ahead and a jump behind that stays in the line, else both.
     const f = uF > 0 && x + vF < B;
     const b = uB > 0 && x - wB >= 0;
+    // x + vF < B holds for starts up to B - vF - 1 - (x - x0); x - wB < 0 up to wB - 1 - (x - x0).
+    if (f && B - vF - 1 - x + x0 < startMax) startMax = B - vF - 1 - x + x0;
+    if (uB > 0 && !b && wB - 1 - x + x0 < startMax) startMax = wB - 1 - x + x0;
     if (f && (!b || uF <= uB)) {
       k += uF;
       x += vF;
@@ -81,6 +90,7 @@ function ownReturns(list: Float64Array, assoc: number, uF: number, vF: number, u
     if (k > kMax) break;
     list[++n] = k;
   }
+  scratch.startMax = startMax;
   return n;
 }
 
@@ -229,20 +239,32 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   if (Math.floor(lastMax / tMin) + (arrays - 1) * (Math.floor((lastMax + 1) / tMin) + 2) < A) return 0;
   const { upUF, upVF, upUB, upWB, dnUF, dnVF, dnUB, dnWB } = sc;
   let total = 0;
+  let earlierMax = -1;
+  let laterMax = -1;
+  let lastMissing = 0;
   for (let a = 0; a < arrays; a++) {
     for (let o = e; o < B; o += e) {
       if (o % u < e) continue;
       // Earlier partners: same array at -k*R (k >= 1); array b at (b - a)*span - k*R (k >= 0 if b < a).
       // Later partners: same array at k*R - e (k >= 1); array b at (b - a)*span + k*R - e (k >= 0 if b > a).
+      // One array, both orbits' starts within the ranges that fill the same lists as the last
+      // offset's: the same rows miss (offsets only grow, so the upper bounds alone decide).
+      if (arrays === 1 && o <= earlierMax && o - e <= laterMax) {
+        total += lastMissing;
+        continue;
+      }
       let nE = ownReturns(sc.earlier, A, dnUF, dnVF, dnUB, dnWB, o, B, rows);
+      earlierMax = sc.startMax;
       let nL = ownReturns(sc.later, A, upUF, upVF, upUB, upWB, o - e, B, rows);
+      laterMax = sc.startMax;
       for (let b = 0; b < arrays; b++) {
         if (b === a) continue;
         const off = ((((b - a) * arrayBytes) % P) + P) % P;
         nE = otherReturns(sc.earlier, nE, A, down, (o + off) % P, P, B, b < a ? 0 : 1, rows, dnUF, dnVF, dnUB, dnWB);
         nL = otherReturns(sc.later, nL, A, up, (o - e + off) % P, P, B, b > a ? 0 : 1, rows, upUF, upVF, upUB, upWB);
       }
-      total += missingAccesses(sc, nE, nL, A);
+      lastMissing = missingAccesses(sc, nE, nL, A);
+      total += lastMissing;
     }
   }
   // Each row's accesses visit every offset equally often over the columns (e divides the line).

@@ -97,6 +97,29 @@ function checkCount(key: string, v: unknown, min: number, integer: boolean): voi
  * @throws MachineInputError naming the offending `kernel.<key>`
  */
 export function validateKernel(k: KernelSpec): void {
+  // Fast path (one branch, every field read once): kernelCost calls this on every invocation and
+  // seven helper calls with string keys cost more than the memoised cost model itself.
+  const q = k.elements;
+  const e = k.elementSize;
+  const loads = k.loads;
+  const stores = k.stores;
+  const pattern = k.pattern;
+  const passes = k.passes;
+  const arrays = k.arrays;
+  const fma = k.fmaFraction;
+  if (
+    Number.isSafeInteger(q) && q >= 0 &&
+    Number.isSafeInteger(e) && e >= 1 &&
+    typeof loads === "number" && loads >= 0 && loads < Infinity &&
+    typeof stores === "number" && stores >= 0 && stores < Infinity &&
+    typeof k.flops === "number" && k.flops >= 0 && k.flops < Infinity &&
+    typeof k.otherInstructions === "number" && k.otherInstructions >= 0 && k.otherInstructions < Infinity &&
+    (pattern === "sequential" || pattern === "random" || (pattern === "strided" && Number.isSafeInteger(k.stride) && k.stride! >= 1)) &&
+    (passes === undefined || (Number.isSafeInteger(passes) && passes >= 0)) &&
+    (arrays === undefined || (Number.isInteger(arrays) && arrays >= 1 && arrays <= 64)) &&
+    (fma === undefined || (fma >= 0 && fma <= 1)) &&
+    loads + stores >= (arrays ?? 1)
+  ) return;
   checkCount("elements", k.elements, 0, true);
   checkCount("elementSize", k.elementSize, 1, true);
   checkCount("loads", k.loads, 0, false);
@@ -109,6 +132,6 @@ export function validateKernel(k: KernelSpec): void {
   if (k.arrays !== undefined) checkCount("arrays", k.arrays, 1, true);
   if (k.arrays !== undefined && k.arrays > 64) bad("arrays", "an integer in [1, 64]", k.arrays);
   if (k.fmaFraction !== undefined && !(k.fmaFraction >= 0 && k.fmaFraction <= 1)) bad("fmaFraction", "a number in [0, 1]", k.fmaFraction);
-  const arrays = k.arrays ?? 1;
-  if (k.loads + k.stores < arrays) bad("loads", `loads + stores >= arrays (${arrays}): every array access is a load or a store`, k.loads);
+  const needed = k.arrays ?? 1;
+  if (k.loads + k.stores < needed) bad("loads", `loads + stores >= arrays (${needed}): every array access is a load or a store`, k.loads);
 }

@@ -12,6 +12,7 @@ import { levelGeometry, tlbGeometry, type CacheGeometry } from "./geometry.js";
 import { validateKernel, type KernelSpec } from "./kernel.js";
 import { memoryCv, osJitter } from "./noise.js";
 import { ReferenceHierarchy } from "./reference-cache.js";
+import { ShapeMemo } from "./shape-memo.js";
 import { levelMissesPerPass, PATTERN_RANDOM, PATTERN_SEQUENTIAL, PATTERN_STRIDED } from "./stride-miss-model.js";
 import { nearestName } from "../../engine/registry.js";
 import { validateMachine } from "./params.js";
@@ -75,10 +76,7 @@ export class NodeModel {
   private readonly unsupported: Int32Array;
   private readonly scratch: Float64Array;
   private reference: ReferenceHierarchy | undefined;
-  // Memo of analytical misses per kernel shape: AMR-style runs repeat a few shapes millions of
-  // times, and a hit costs two Map lookups instead of the set-conflict analysis.
-  private readonly memo = new Map<number, Map<number, Map<number, Float64Array>>>();
-  private memoEntries = 0;
+  private readonly memo: ShapeMemo;
 
   /**
    * @throws MachineInputError when the configuration is invalid
@@ -95,6 +93,7 @@ export class NodeModel {
     const supported = new Set<string>(this.counterNames);
     this.unsupported = new Int32Array(COUNTER_NAMES.map((n, i) => (supported.has(n) ? -1 : i)).filter((i) => i >= 0));
     this.scratch = new Float64Array(levels.length + 1);
+    this.memo = new ShapeMemo(levels.length + 1);
     const sharers = options.sharers ?? config.processorsPerNode;
     if (!Number.isInteger(sharers) || sharers < 1) throw new MachineInputError("sharers", "an integer >= 1", sharers);
     this.sharers = sharers;
@@ -121,40 +120,16 @@ export class NodeModel {
     const arrays = kernel.arrays ?? 1;
     const pattern = kernel.pattern === "sequential" ? PATTERN_SEQUENTIAL : kernel.pattern === "strided" ? PATTERN_STRIDED : PATTERN_RANDOM;
     const stride = pattern === PATTERN_STRIDED ? (kernel.stride ?? 1) : 1;
-    const n = this.geoms.length;
-    // Keys stay small integers (V8 Smis): a larger numeric key would allocate on every lookup.
-    const memoizable = q < 2 ** 30 && stride < 2 ** 21 && e < 2 ** 30 && arrays < 128;
-    const k3 = (stride * 4 + pattern) * 128 + arrays;
-    let byE: Map<number, Map<number, Float64Array>> | undefined;
-    let byShape: Map<number, Float64Array> | undefined;
-    if (memoizable) {
-      byE = this.memo.get(q);
-      byShape = byE?.get(e);
-      const hit = byShape?.get(k3);
-      if (hit !== undefined) {
-        for (let k = 0; k <= n; k++) out[k] = hit[k];
-        return;
-      }
-    }
+    this.analyticalMisses(q, e, arrays, pattern, stride, out);
+  }
+
+  /** {@link analyticalMissesPerPass} from the kernel's fields, read once by the caller. */
+  private analyticalMisses(q: number, e: number, arrays: number, pattern: number, stride: number, out: Float64Array): void {
+    // Kernel shapes repeat (AMR-style runs): a memo hit skips the set-conflict analysis.
+    const code = pattern * 128 + arrays;
+    if (this.memo.get(q, e, stride, code, out)) return;
     this.computeMisses(q, e, arrays, pattern, stride, out);
-    if (memoizable) {
-      if (this.memoEntries >= 65536) {
-        this.memo.clear();
-        this.memoEntries = 0;
-        byE = undefined;
-        byShape = undefined;
-      }
-      if (byE === undefined) {
-        byE = new Map();
-        this.memo.set(q, byE);
-      }
-      if (byShape === undefined) {
-        byShape = new Map();
-        byE.set(e, byShape);
-      }
-      byShape.set(k3, out.slice(0, n + 1));
-      this.memoEntries++;
-    }
+    this.memo.set(q, e, stride, code, out);
   }
 
   private computeMisses(q: number, e: number, arrays: number, pattern: number, stride: number, out: Float64Array): void {
@@ -195,17 +170,22 @@ export class NodeModel {
     validateKernel(kernel);
     const c = this.config;
     const n = this.geoms.length;
+    // Every field read once: kernel objects of several shapes make each read a polymorphic lookup.
     const q = kernel.elements;
     const e = kernel.elementSize;
     const arrays = kernel.arrays ?? 1;
     const passes = kernel.passes ?? 1;
+    const perLoads = kernel.loads;
+    const perStores = kernel.stores;
+    const pattern = kernel.pattern === "sequential" ? PATTERN_SEQUENTIAL : kernel.pattern === "strided" ? PATTERN_STRIDED : PATTERN_RANDOM;
+    const stride = pattern === PATTERN_STRIDED ? (kernel.stride ?? 1) : 1;
     const perPass = this.scratch;
     const useReference = c.missModel === "reference" || (c.missModel === "auto" && q * arrays <= c.referenceMaxAccesses);
     if (useReference) this.referenceMissesPerPass(kernel, perPass);
-    else this.analyticalMissesPerPass(kernel, perPass);
+    else this.analyticalMisses(q, e, arrays, pattern, stride, perPass);
 
     const streamAccesses = q * arrays * passes;
-    const refs = q * passes * (kernel.loads + kernel.stores);
+    const refs = q * passes * (perLoads + perStores);
     const fmaFraction = kernel.fmaFraction ?? 0;
     const flops = q * passes * kernel.flops;
     const fpIns = Math.round(flops * (1 - fmaFraction / 2));
@@ -223,10 +203,11 @@ export class NodeModel {
       if (c.noise.computeCv > 0) computeFactor = rng.lognormalMeanCv(1, c.noise.computeCv);
     }
 
-    const loads = Math.round(q * passes * kernel.loads);
-    const stores = Math.round(q * passes * kernel.stores);
+    const loads = Math.round(q * passes * perLoads);
+    const stores = Math.round(q * passes * perStores);
     const misses = out.misses;
-    misses.fill(0);
+    // A loop, not `fill(0)`: the builtin call costs more than the rest of a memoised invocation.
+    for (let k = 0; k < misses.length; k++) misses[k] = 0;
     let bound = Math.min(streamAccesses, loads + stores);
     for (let k = 0; k < n; k++) {
       const m = Math.min(bound, Math.round(perPass[k] * passes * missFactor));
@@ -238,7 +219,7 @@ export class NodeModel {
 
     // Prefetch coverage: sequential and small-stride streams are followed within a page.
     const page = c.tlb.pageSize;
-    let strideBytes = kernel.pattern === "sequential" ? e : kernel.pattern === "strided" ? (kernel.stride ?? 1) * e : Infinity;
+    let strideBytes = pattern === PATTERN_SEQUENTIAL ? e : pattern === PATTERN_STRIDED ? stride * e : Infinity;
     if (!c.prefetch.enabled || strideBytes > c.prefetch.maxStride || strideBytes >= page) strideBytes = Infinity;
 
     const clock = c.clock;

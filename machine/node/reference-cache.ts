@@ -1,12 +1,15 @@
 /**
  * The trace-driven reference: set-associative LRU caches (with sectors) that replay a kernel's
  * actual address stream. It is the judge of the analytical model, and a scenario can choose it
- * for small kernels. State lives in preallocated typed arrays; replay allocates nothing.
+ * for small kernels. State lives in preallocated typed arrays; replay allocates nothing. Column
+ * sweeps count the columns that repeat the previous column's accesses and state instead of
+ * replaying them (`column-sweep-replay.ts`; exact, every access is counted at every level).
  *
  * @packageDocumentation
  */
 import type { CacheGeometry } from "./geometry.js";
 import { arrayBase, type KernelSpec } from "./kernel.js";
+import { ColumnSweepScratch, replayColumnSweep } from "./column-sweep-replay.js";
 
 /** One set-associative LRU cache with sectored lines. Addresses are byte addresses. */
 export class SetAssociativeCache {
@@ -147,6 +150,25 @@ export class SetAssociativeCache {
     this.misses++;
     return true;
   }
+
+  /** Numbers {@link writeState} writes: everything future accesses depend on. @internal */
+  get stateLength(): number {
+    return 2 * this.tags.length + 2 + (this.fully === undefined ? 0 : this.fully.stateLength);
+  }
+
+  /**
+   * Writes the cache's replacement state (tags and sector masks in recency order, the last line)
+   * into `out[at..at + stateLength)`, so that two moments can be compared. @internal
+   */
+  writeState(out: Float64Array, at: number): void {
+    out.set(this.tags, at);
+    at += this.tags.length;
+    out.set(this.masks, at);
+    at += this.masks.length;
+    out[at++] = this.lastLine;
+    out[at++] = this.lastBase;
+    this.fully?.writeState(out, at);
+  }
 }
 
 /**
@@ -231,6 +253,18 @@ class FullyAssociativeLru {
     } else this.table[this.slotOf(key)] = s;
   }
 
+  /** Length of {@link writeState}'s output. */
+  get stateLength(): number {
+    return 1 + this.capacity;
+  }
+
+  /** Writes the entry count and the keys in recency order (padded with -1): the LRU state, whatever the slots. */
+  writeState(out: Float64Array, at: number): void {
+    out[at++] = this.used;
+    for (let s = this.head; s >= 0; s = this.next[s]) out[at++] = this.keys[s];
+    for (let i = this.used; i < this.capacity; i++) out[at++] = -1;
+  }
+
   /** Touches `key`; true on a hit. */
   touch(key: number): boolean {
     const found = this.find(key);
@@ -289,6 +323,7 @@ export class ReferenceHierarchy {
   /** The TLB (a one-set cache of pages). */
   readonly tlb: SetAssociativeCache;
   private readonly snapshot: Float64Array;
+  private columnScratch: ColumnSweepScratch | undefined;
 
   constructor(levels: readonly CacheGeometry[], tlb: CacheGeometry) {
     this.levels = levels.map((g) => new SetAssociativeCache(g));
@@ -333,6 +368,12 @@ export class ReferenceHierarchy {
     const s = kernel.pattern === "strided" ? Math.max(1, kernel.stride ?? 1) : 1;
     const rows = Math.ceil(q / s);
     const span = arrayBase(1, q, e);
+    if (s > 1 && rows > 1) {
+      // Columns that repeat the previous one's sequence and state are counted, not replayed (exact).
+      this.columnScratch ??= new ColumnSweepScratch(this);
+      replayColumnSweep(this, this.columnScratch, q, e, s, arrays, span);
+      return rngState;
+    }
     for (let c = 0; c < s; c++) {
       for (let i = 0; i < rows; i++) {
         const j = i * s + c;

@@ -295,10 +295,8 @@ export function levelMissesPerPass(g: CacheGeometry, q: number, e: number, array
   const B = g.line;
   const u = g.sector;
   const bytes = q * e;
-  const arrayBytes = arraySpan(q, e);
   const linesPerArray = e >= B ? q : Math.ceil(bytes / B);
   const unitsPerArray = e >= u ? q : Math.ceil(bytes / u);
-  const accesses = q * arrays;
   if (arrays === 1 && e < B && pattern !== PATTERN_RANDOM) {
     // One contiguous array (the common case, kept short): its lines spread evenly over the sets.
     const lines = linesPerArray;
@@ -306,6 +304,8 @@ export function levelMissesPerPass(g: CacheGeometry, q: number, e: number, array
     if (fit === 0) return 0;
     if (pattern === PATTERN_SEQUENTIAL || stride <= 1) return fit * unitsPerArray;
   }
+  const arrayBytes = arraySpan(q, e);
+  const accesses = q * arrays;
 
   const ping = pingPongFraction(g, arrays, arrayBytes);
   if (pattern === PATTERN_RANDOM) {
