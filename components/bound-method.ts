@@ -1,7 +1,7 @@
 import type { Yieldable } from "../engine/index.js";
 import type { MethodImpl, PortMethod } from "./component.js";
 import type { Mastermind } from "./mastermind.js";
-import type { CallpathHint, Measurement, MetricReader } from "./measurement/index.js";
+import type { Measurement, MetricReader } from "./measurement/index.js";
 import { isArrayArg, type CallArgs } from "./ports.js";
 import { TimedCall } from "./timed-call.js";
 
@@ -42,50 +42,35 @@ export interface ProxySite {
 }
 
 /**
- * One method of one provider on one rank, as its callers reach it: the provider's implementation
- * and what the generated proxy does around every call (count it; when measured, time it under the
- * method's timer and, for a proxied port, record it in the Mastermind).
- *
- * Callers either take the call as one iterator ({@link call}, for `yield* port.call(...)`) or, in
- * the framework's own call loops, open and close it around the implementation themselves
- * ({@link enter}, `yield* impl(args)`, {@link leave}): that keeps the proxy out of the chain of
- * frames every resume of the callee passes through. Both do the same work at the same instants.
+ * What the generated proxy of one provider's method does around every call, shared by all ranks:
+ * count the call and, when measured, time it under the method's timer and, for a proxied port,
+ * record it in the Mastermind.
  */
-export class BoundMethod implements PortMethod, CallpathHint {
-  /** Where this method's timer last started in the rank's callpath tree (see {@link CallpathHint}). */
-  hintParent = -1;
-  /** See {@link hintParent}. */
-  hintNode = -1;
-
+export class MethodSite {
   /**
-   * @param impl - the provider's method
    * @param counter - the run's invocation counter
    * @param timing - the run's timing state, or undefined when the run is not measured
-   * @param rank - the calling rank
    * @param timer - the method's timer id (ignored when not measured)
    * @param proxy - the proxy site when the port is proxied, else undefined
    */
   constructor(
-    readonly impl: MethodImpl,
-    private readonly counter: CallCounter,
-    private readonly timing: CallTiming | undefined,
-    private readonly rank: number,
-    private readonly timer: number,
-    private readonly proxy: ProxySite | undefined,
+    readonly counter: CallCounter,
+    readonly timing: CallTiming | undefined,
+    readonly timer: number,
+    readonly proxy: ProxySite | undefined,
   ) {}
 
   /**
-   * Opens one call with arguments `args`: counts it and, when measured, starts the method's timer
-   * and opens the proxy's record with the extracted parameters.
+   * Opens one call on `rank` with arguments `args`: counts it and, when measured, starts the
+   * method's timer and opens the proxy's record with the extracted parameters.
    * @returns the token {@link leave} takes
    */
-  enter(args: CallArgs): number {
+  enter(rank: number, args: CallArgs): number {
     this.counter.invocations++;
     const t = this.timing;
     if (t === undefined) return -1;
-    const rank = this.rank;
     t.read(rank, t.values);
-    t.meas.startWith(rank, this.timer, t.values, this);
+    t.meas.startWith(rank, this.timer, t.values);
     const proxy = this.proxy;
     if (proxy === undefined) return -1;
     const mm = t.mastermind!;
@@ -95,21 +80,53 @@ export class BoundMethod implements PortMethod, CallpathHint {
     return token;
   }
 
-  /** Closes the call {@link enter} opened (token from it): closes the record and stops the timer. */
-  leave(token: number): void {
+  /** Closes the call on `rank` that {@link enter} opened (token from it): closes the record and stops the timer. */
+  leave(rank: number, token: number): void {
     const t = this.timing;
     if (t === undefined) return;
-    const rank = this.rank;
     t.read(rank, t.values);
     if (this.proxy !== undefined) t.mastermind!.end(token, t.values, t.mpiTime[rank]);
     t.meas.stopWith(rank, this.timer, t.values);
   }
+}
+
+/**
+ * One method of one provider on one rank, as its callers reach it: the provider's implementation
+ * and its {@link MethodSite}.
+ *
+ * Callers either take the call as one iterator ({@link call}, for `yield* port.call(...)`) or, in
+ * the framework's own call loops, open and close it around the implementation themselves
+ * ({@link enter}, `yield* impl(args)`, {@link leave}): that keeps the proxy out of the chain of
+ * frames every resume of the callee passes through. Both do the same work at the same instants.
+ * (Three fields: one cache line per rank and method, touched on every call.)
+ */
+export class BoundMethod implements PortMethod {
+  /**
+   * @param impl - the provider's method on this rank
+   * @param site - what the proxy does around each call
+   * @param rank - the calling rank
+   */
+  constructor(
+    readonly impl: MethodImpl,
+    private readonly site: MethodSite,
+    private readonly rank: number,
+  ) {}
+
+  /** See {@link MethodSite.enter}. */
+  enter(args: CallArgs): number {
+    return this.site.enter(this.rank, args);
+  }
+
+  /** See {@link MethodSite.leave}. */
+  leave(token: number): void {
+    this.site.leave(this.rank, token);
+  }
 
   /** One call as an iterator: `const r = yield* method.call(args)`. */
   call(args: CallArgs): Generator<Yieldable, unknown, any> {
-    if (this.timing === undefined) {
+    if (this.site.timing === undefined) {
       // No wrapper when unmeasured: a frame here would be paid on every resume of everything below it.
-      this.counter.invocations++;
+      this.site.counter.invocations++;
       return this.impl(args);
     }
     return new TimedCall(this, args);

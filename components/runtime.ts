@@ -5,7 +5,7 @@ import { Mastermind } from "./mastermind.js";
 import { APPLICATION_TIMER, COMPONENT_GROUP, MPI_GROUP, Measurement } from "./measurement/index.js";
 import type { MpiWorldHandle, Platform } from "./platform.js";
 import type { CallArgs, PortType } from "./ports.js";
-import { BoundMethod, CallCounter, CallTiming, type ProxySite } from "./bound-method.js";
+import { BoundMethod, CallCounter, CallTiming, MethodSite, type ProxySite } from "./bound-method.js";
 
 /** Options of one run of an assembly. */
 export interface AssemblyRunOptions {
@@ -125,6 +125,27 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
   // Proxies, by "instance.port".
   const proxyFor = new Map(assembly.proxies.map((p) => [`${p.component}.${p.port}`, p]));
 
+  // The generated proxy of each provider method, shared by every rank (see MethodSite).
+  const methodSites = new Map<string, MethodSite>();
+  const methodSite = (provider: string, port: string, method: string): MethodSite => {
+    const key = `${provider}.${port}.${method}`;
+    let ms = methodSites.get(key);
+    if (ms) return ms;
+    if (!timing) ms = new MethodSite(counter, undefined, -1, undefined);
+    else {
+      const proxy = proxyFor.get(`${provider}.${port}`);
+      const timerId = timing.meas.timer(`${provider}::${method}()`, COMPONENT_GROUP);
+      let site: ProxySite | undefined;
+      if (proxy && timing.mastermind) {
+        const extract = proxy.extract.get(method) ?? [];
+        site = { site: timing.mastermind.site(provider, port, method, extract.map((e) => e[0])), extract };
+      }
+      ms = new MethodSite(counter, timing, timerId, site);
+    }
+    methodSites.set(key, ms);
+    return ms;
+  };
+
   // Instantiate every rank.
   const instancesByRank: Array<Map<string, ComponentInstance>> = [];
   for (let r = 0; r < nRanks; r++) {
@@ -151,17 +172,9 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
     };
     const rank = r;
     // The generated proxy of one method on one rank: same port type, forwards every call, and
-    // records the parameters the scenario names with the measurements (see BoundMethod).
+    // records the parameters the scenario names with the measurements (see MethodSite).
     function bindMethod(rk: number, provider: string, port: string, method: string, impl: MethodImpl): BoundMethod {
-      if (!timing) return new BoundMethod(impl, counter, undefined, rk, -1, undefined);
-      const proxy = proxyFor.get(`${provider}.${port}`);
-      const timerId = timing.meas.timer(`${provider}::${method}()`, COMPONENT_GROUP);
-      let site: ProxySite | undefined;
-      if (proxy && timing.mastermind) {
-        const extract = proxy.extract.get(method) ?? [];
-        site = { site: timing.mastermind.site(provider, port, method, extract.map((e) => e[0])), extract };
-      }
-      return new BoundMethod(impl, counter, timing, rk, timerId, site);
+      return new BoundMethod(impl, methodSite(provider, port, method), rk);
     }
     for (const inst of assembly.instances) {
       const wiring = assembly.wiring.get(inst.name);

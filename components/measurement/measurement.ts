@@ -1,4 +1,4 @@
-import { ProfileArena, type CallpathHint } from "./profile-arena.js";
+import { ProfileArena } from "./profile-arena.js";
 import { RankProfile } from "./rank-profile.js";
 import { APPLICATION_TIMER, DEFAULT_GROUP, TimerTable } from "./timer-table.js";
 import { UserEvents } from "./user-events.js";
@@ -83,16 +83,15 @@ export class Measurement {
 
   /**
    * Starts timer `id` on `rank` with metric values the caller has just read with the run's
-   * {@link MetricReader} (so one read serves the timer and a Mastermind record). A caller that
-   * starts the same timer on the same rank again and again may keep a {@link CallpathHint} for it.
+   * {@link MetricReader} (so one read serves the timer and a Mastermind record).
    */
-  startWith(rank: number, id: number, values: Float64Array, hint?: CallpathHint): void {
+  startWith(rank: number, id: number, values: Float64Array): void {
     if (this.groupMask[id] === 1) {
       this.skipped[rank].push(id);
       this.skippedDepth[rank]++;
       return;
     }
-    this.arena.start(rank, id, values, hint);
+    this.arena.start(rank, id, values);
   }
 
   /** Pops `id` if it is the innermost skipped (unselected) timer of `rank`; true if it was. */

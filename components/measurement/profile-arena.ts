@@ -4,12 +4,16 @@ const ROOT = 0;
 /** Children of one node scanned linearly; beyond this many, a Map finds them. */
 const WIDE = 16;
 
-// Rank header: running-timer depth, nodes in use, frame capacity, node capacity.
+// Rank header: running-timer depth, nodes in use, frame capacity, node capacity, then per timer
+// id below HINTS the callpath node it last started at and that node's parent.
 const H_DEPTH = 0;
 const H_NODES = 1;
 const H_FRAMES_CAP = 2;
 const H_NODES_CAP = 3;
-const HEADER = 4;
+const H_HINTS = 4;
+/** Timers (the first ids, usually the components') whose last callpath node a rank remembers. */
+const HINTS = 6;
+const HEADER = H_HINTS + 2 * HINTS;
 // Frame record (a running timer): node, timer, timers started inside so far, m start values, then
 // m values of finished children.
 const F_NODE = 0;
@@ -23,16 +27,6 @@ const N_SUBRS = 1;
 const N_INCL = 2;
 
 /**
- * A caller's memo of the callpath node its timer last started at, under which parent node: a
- * timer started again under the same parent reuses the node without looking at the tree. One hint
- * serves one timer on one rank; it starts as `{ hintParent: -1, hintNode: -1 }`.
- */
-export interface CallpathHint {
-  hintParent: number;
-  hintNode: number;
-}
-
-/**
  * The measurements of every rank of a run in one typed array: per rank a region holding a small
  * header, the stack of running timers (frames) and the callpath tree (nodes carry calls,
  * subroutine calls, and inclusive/exclusive values of every metric). Links are stored as exact
@@ -43,7 +37,9 @@ export interface CallpathHint {
  * touches the rank's header and top frames (adjacent), a stop those and one node.
  *
  * Calls and subroutine calls are counted in the running frames and added to the nodes when the
- * frames stop; the accessors add the running ones, so readers see the counts TAU would.
+ * frames stop; the accessors add the running ones, so readers see the counts TAU would. For its
+ * first few timer ids a rank remembers the callpath node each last started at and under which
+ * parent: started again under the same parent, the timer reuses the node without reading the tree.
  *
  * A region that fills up moves to the end of the array with double the room; the array grows by
  * doubling.
@@ -94,6 +90,7 @@ export class ProfileArena {
       this.data[b + H_NODES] = 1; // node 0: the virtual root above `.TAU application`
       this.data[b + H_FRAMES_CAP] = frames;
       this.data[b + H_NODES_CAP] = nodes;
+      this.data.fill(-1, b + H_HINTS, b + HEADER);
       this.initLinks(b, 0, nodes);
     }
   }
@@ -158,11 +155,8 @@ export class ProfileArena {
     return this.data.subarray(f, f + this.m);
   }
 
-  /**
-   * Starts `timer` on `rank` with the current metric values `now` (length m). With a `hint` (see
-   * {@link CallpathHint}) a start under the same parent as last time does not search the tree.
-   */
-  start(rank: number, timer: number, now: Float64Array, hint?: CallpathHint): void {
+  /** Starts `timer` on `rank` with the current metric values `now` (length m). */
+  start(rank: number, timer: number, now: Float64Array): void {
     let b = this.region[rank];
     let a = this.data;
     const d = a[b + H_DEPTH];
@@ -178,15 +172,16 @@ export class ProfileArena {
       a[fb - fs + F_SUBRS]++;
     }
     let node: number;
-    if (hint !== undefined && hint.hintParent === parentNode) node = hint.hintNode;
+    const h = b + H_HINTS + 2 * timer;
+    if (timer < HINTS && a[h] === parentNode) node = a[h + 1];
     else {
       node = this.child(rank, parentNode, timer);
-      if (hint !== undefined) {
-        hint.hintParent = parentNode;
-        hint.hintNode = node;
-      }
       b = this.region[rank]; // adding a node may have moved the region
       a = this.data;
+      if (timer < HINTS) {
+        a[b + H_HINTS + 2 * timer] = parentNode;
+        a[b + H_HINTS + 2 * timer + 1] = node;
+      }
     }
     const f = b + HEADER + d * fs;
     a[f + F_NODE] = node;

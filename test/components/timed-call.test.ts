@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Yieldable } from "../../engine/index.js";
-import { BoundMethod, CallTiming, Mastermind, Measurement, TimedCall, type CallArgs, type MethodImpl } from "../../components/index.js";
+import { BoundMethod, CallTiming, MethodSite, Mastermind, Measurement, TimedCall, type CallArgs, type MethodImpl } from "../../components/index.js";
 
 /** A timing context over one rank whose clock the test moves by hand. */
 function setup() {
@@ -17,7 +17,7 @@ function setup() {
     return n;
   };
   /** A timed call of `impl` on rank 0 through the proxied method. */
-  const timed = (impl: MethodImpl, args: CallArgs) => new TimedCall(new BoundMethod(impl, timing, timing, 0, timer, site), args);
+  const timed = (impl: MethodImpl, args: CallArgs) => new TimedCall(new BoundMethod(impl, new MethodSite(timing, timing, timer, site), 0), args);
   return { clock, meas, mm, timing, timer, site, callsOf, timed };
 }
 
