@@ -17,13 +17,21 @@ const ROW_FLOATS = 3;
 // Open records: ints (site, rank) and floats (start, MPI time so far, then counter values).
 const OPEN_INTS = 2;
 const OPEN_FLOATS = 2;
+// Completed records live in fixed-size chunks (rows, and parameter values), so a run that keeps
+// millions of them never copies what it has already recorded.
+const ROW_SHIFT = 15;
+const ROWS_PER_CHUNK = 1 << ROW_SHIFT;
+const ROW_MASK = ROWS_PER_CHUNK - 1;
+const PARAM_SHIFT = 16;
+const PARAMS_PER_CHUNK = 1 << PARAM_SHIFT;
+const PARAM_MASK = PARAMS_PER_CHUNK - 1;
 
 /**
  * The Mastermind: for every proxied invocation it opens a record with the parameters the proxy
  * extracted, and on return closes it with wall time, MPI time, compute time and counter deltas.
  * Recording costs no simulated time (measurement overhead is excluded, as in the papers).
  *
- * Records are stored in flat typed arrays (strings interned) and become
+ * Records are stored in chunks of flat typed arrays (strings interned) and become
  * {@link InvocationRecord} objects only when {@link records} is read: a run keeps millions of
  * them, and millions of live objects would make the garbage collector a large share of the run.
  *
@@ -43,14 +51,16 @@ export class Mastermind {
   private readonly rowFloats: number;
   private readonly openFloats: number;
 
-  // Completed records, in completion order (deterministic).
+  // Completed records, in completion order (deterministic): row i is entry i & ROW_MASK of chunk
+  // i >> ROW_SHIFT.
   private rows = 0;
-  private rowInt = new Int32Array(1024 * ROW_INTS);
-  private rowNum: Float64Array;
-  // Parameter pool: a number, or (paramString >= 0) the interned string it names.
+  private readonly rowInt: Int32Array[] = [];
+  private readonly rowNum: Float64Array[] = [];
+  // Parameter pool, chunked likewise (a record's parameters never straddle two chunks): a number,
+  // or (paramString >= 0) the interned string it names.
   private params = 0;
-  private paramNumber = new Float64Array(1024);
-  private paramString = new Int32Array(1024);
+  private readonly paramNumber: Float64Array[] = [];
+  private readonly paramString: Int32Array[] = [];
 
   // Open records are reused slots: nesting depth, not invocation count, decides how many exist.
   private openSlots = 0;
@@ -69,7 +79,6 @@ export class Mastermind {
     this.nc = counterNames.length;
     this.rowFloats = ROW_FLOATS + this.nc;
     this.openFloats = OPEN_FLOATS + this.nc;
-    this.rowNum = new Float64Array(1024 * this.rowFloats);
     this.openNum = new Float64Array(8 * this.openFloats);
   }
 
@@ -81,6 +90,7 @@ export class Mastermind {
     const key = JSON.stringify([component, port, method, parameterNames]);
     let id = this.siteIds.get(key);
     if (id === undefined) {
+      if (parameterNames.length > PARAMS_PER_CHUNK) throw new RangeError(`${component}.${port}.${method}: at most ${PARAMS_PER_CHUNK} parameters per record`);
       id = this.sites.length;
       this.sites.push({ component, port, method, parameterNames: [...parameterNames] });
       this.siteIds.set(key, id);
@@ -131,30 +141,44 @@ export class Mastermind {
   end(token: number, metrics: Float64Array, mpiTime: number): void {
     this.free[this.freeCount++] = token;
     const row = this.rows++;
-    if (row * ROW_INTS === this.rowInt.length) this.growRows();
+    const chunk = row >>> ROW_SHIFT;
+    if (chunk === this.rowInt.length) {
+      this.rowInt.push(new Int32Array(ROWS_PER_CHUNK * ROW_INTS));
+      this.rowNum.push(new Float64Array(ROWS_PER_CHUNK * this.rowFloats));
+    }
     const site = this.openInt[token * OPEN_INTS];
     const np = this.siteParams[site];
-    const pbase = this.params;
-    if (pbase + np > this.paramNumber.length) this.growParams(pbase + np);
+    let pbase = this.params;
+    if ((pbase & PARAM_MASK) + np > PARAMS_PER_CHUNK) pbase = ((pbase >>> PARAM_SHIFT) + 1) << PARAM_SHIFT;
     this.params = pbase + np;
-    const ri = row * ROW_INTS;
-    this.rowInt[ri] = site;
-    this.rowInt[ri + 1] = this.openInt[token * OPEN_INTS + 1];
-    this.rowInt[ri + 2] = pbase;
+    const ints = this.rowInt[chunk];
+    const ri = (row & ROW_MASK) * ROW_INTS;
+    ints[ri] = site;
+    ints[ri + 1] = this.openInt[token * OPEN_INTS + 1];
+    ints[ri + 2] = pbase;
     const open = this.openNum;
     const ob = token * this.openFloats;
-    const num = this.rowNum;
-    const rb = row * this.rowFloats;
+    const num = this.rowNum[chunk];
+    const rb = (row & ROW_MASK) * this.rowFloats;
     const start = open[ob];
     num[rb] = start;
     num[rb + 1] = metrics[0] - start;
     num[rb + 2] = mpiTime - open[ob + 1];
     const nc = this.nc;
     for (let k = 0; k < nc; k++) num[rb + ROW_FLOATS + k] = metrics[k + 1] - open[ob + OPEN_FLOATS + k];
+    if (np === 0) return;
+    const pc = pbase >>> PARAM_SHIFT;
+    if (pc === this.paramNumber.length) {
+      this.paramNumber.push(new Float64Array(PARAMS_PER_CHUNK));
+      this.paramString.push(new Int32Array(PARAMS_PER_CHUNK));
+    }
+    const pn = this.paramNumber[pc];
+    const pstr = this.paramString[pc];
+    const pb = pbase & PARAM_MASK;
     const ps = token * this.openParamStride;
     for (let k = 0; k < np; k++) {
-      this.paramNumber[pbase + k] = this.openParamNumber[ps + k];
-      this.paramString[pbase + k] = this.openParamString[ps + k];
+      pn[pb + k] = this.openParamNumber[ps + k];
+      pstr[pb + k] = this.openParamString[ps + k];
     }
   }
 
@@ -179,27 +203,34 @@ export class Mastermind {
    */
   record(i: number): InvocationRecord {
     if (!(Number.isInteger(i) && i >= 0 && i < this.rows)) throw new RangeError(`no record ${i}: the Mastermind holds ${this.rows}`);
-    const ri = i * ROW_INTS;
-    const site = this.sites[this.rowInt[ri]];
+    const ints = this.rowInt[i >>> ROW_SHIFT];
+    const num = this.rowNum[i >>> ROW_SHIFT];
+    const ri = (i & ROW_MASK) * ROW_INTS;
+    const site = this.sites[ints[ri]];
     const parameters: Record<string, number | string> = {};
-    const pbase = this.rowInt[ri + 2];
+    const pbase = ints[ri + 2];
     const names = site.parameterNames;
-    for (let k = 0; k < names.length; k++) {
-      const s = this.paramString[pbase + k];
-      parameters[names[k]] = s >= 0 ? this.strings[s] : this.paramNumber[pbase + k];
+    if (names.length > 0) {
+      const pn = this.paramNumber[pbase >>> PARAM_SHIFT];
+      const pstr = this.paramString[pbase >>> PARAM_SHIFT];
+      const pb = pbase & PARAM_MASK;
+      for (let k = 0; k < names.length; k++) {
+        const s = pstr[pb + k];
+        parameters[names[k]] = s >= 0 ? this.strings[s] : pn[pb + k];
+      }
     }
-    const rb = i * this.rowFloats;
+    const rb = (i & ROW_MASK) * this.rowFloats;
     const counters: Record<string, number> = {};
-    for (let k = 0; k < this.nc; k++) counters[this.counterNames[k]] = this.rowNum[rb + ROW_FLOATS + k];
-    const wallTime = this.rowNum[rb + 1];
-    const mpiTime = this.rowNum[rb + 2];
+    for (let k = 0; k < this.nc; k++) counters[this.counterNames[k]] = num[rb + ROW_FLOATS + k];
+    const wallTime = num[rb + 1];
+    const mpiTime = num[rb + 2];
     return {
       component: site.component,
       port: site.port,
       method: site.method,
-      rank: this.rowInt[ri + 1],
+      rank: ints[ri + 1],
       parameters,
-      start: this.rowNum[rb],
+      start: num[rb],
       wallTime,
       mpiTime,
       computeTime: wallTime - mpiTime,
@@ -215,18 +246,6 @@ export class Mastermind {
       this.stringIds.set(s, id);
     }
     return id;
-  }
-
-  private growRows(): void {
-    const cap = (this.rowInt.length / ROW_INTS) * 2;
-    this.rowInt = grown(this.rowInt, cap * ROW_INTS);
-    this.rowNum = grown(this.rowNum, cap * this.rowFloats);
-  }
-
-  private growParams(atLeast: number): void {
-    const cap = Math.max(atLeast, this.paramNumber.length * 2);
-    this.paramNumber = grown(this.paramNumber, cap);
-    this.paramString = grown(this.paramString, cap);
   }
 
   private growOpen(): void {

@@ -20,21 +20,32 @@ const F_NODE = 0;
 const F_TIMER = 1;
 const F_SUBRS = 2;
 const F_START = 3;
-// Node record: calls, subroutine calls, m inclusive and m exclusive values, then the links:
-// parent, timer, first child, next sibling, last child, child count.
+// Node values: calls, subroutine calls, m inclusive and m exclusive values.
 const N_CALLS = 0;
 const N_SUBRS = 1;
 const N_INCL = 2;
+// Node links, kept apart from the values: parent, timer, first child, next sibling, last child,
+// child count.
+const L_PARENT = 0;
+const L_TIMER = 1;
+const L_FIRST = 2;
+const L_NEXT = 3;
+const L_LAST = 4;
+const L_COUNT = 5;
+const LINKS = 6;
 
 /**
  * The measurements of every rank of a run in one typed array: per rank a region holding a small
- * header, the stack of running timers (frames) and the callpath tree (nodes carry calls,
- * subroutine calls, and inclusive/exclusive values of every metric). Links are stored as exact
- * small integers.
+ * header, the stack of running timers (frames) and the callpath tree: the values of every node
+ * (calls, subroutine calls, inclusive/exclusive values of every metric), then the links of every
+ * node (exact small integers).
  *
  * Why one array: every component invocation starts and stops a timer, with a thousand ranks taking
  * turns, so each separate object or array a start touches is one more cache miss. Here a start
- * touches the rank's header and top frames (adjacent), a stop those and one node.
+ * touches the rank's header and top frames (adjacent), a stop those and one node's values. The
+ * links sit apart from the values because only a start that misses its remembered node reads
+ * them: a rank's hot lines are its header, frames and node values (a third fewer lines than with
+ * links inline, and a thousand ranks' regions must share the caches with the rest of the run).
  *
  * Calls and subroutine calls are counted in the running frames and added to the nodes when the
  * frames stop; the accessors add the running ones, so readers see the counts TAU would. For its
@@ -48,14 +59,8 @@ export class ProfileArena {
   /** Number of metrics (values per node and frame). */
   readonly m: number;
   private readonly frameSize: number;
+  /** Doubles of one node's values. */
   private readonly nodeSize: number;
-  // Offsets of the links within a node record (after the values).
-  private readonly nParent: number;
-  private readonly nTimer: number;
-  private readonly nFirst: number;
-  private readonly nNext: number;
-  private readonly nLast: number;
-  private readonly nCount: number;
   private data: Float64Array;
   private top = 0; // first free slot
   /** Start of each rank's region. */
@@ -70,14 +75,7 @@ export class ProfileArena {
   constructor(ranks: number, metrics: number) {
     this.m = metrics;
     this.frameSize = F_START + 2 * metrics;
-    const links = N_INCL + 2 * metrics;
-    this.nParent = links;
-    this.nTimer = links + 1;
-    this.nFirst = links + 2;
-    this.nNext = links + 3;
-    this.nLast = links + 4;
-    this.nCount = links + 5;
-    this.nodeSize = links + 6;
+    this.nodeSize = N_INCL + 2 * metrics;
     this.region = new Int32Array(ranks);
     this.wide = new Array(ranks).fill(undefined);
     const frames = 8;
@@ -107,12 +105,12 @@ export class ProfileArena {
 
   /** Parent node of `node` (-1 for the root). */
   parentOf(rank: number, node: number): number {
-    return this.data[this.node(rank, node) + this.nParent];
+    return this.data[this.link(rank, node) + L_PARENT];
   }
 
   /** Timer id of `node` (-1 for the root). */
   timerOf(rank: number, node: number): number {
-    return this.data[this.node(rank, node) + this.nTimer];
+    return this.data[this.link(rank, node) + L_TIMER];
   }
 
   /** Calls of `node`'s timer along this callpath (running ones included). */
@@ -240,23 +238,34 @@ export class ProfileArena {
     }
   }
 
-  /** Offset of `node`'s record of `rank`. */
+  /** Offset of `node`'s values of `rank`. */
   private node(rank: number, node: number): number {
     const b = this.region[rank];
     return b + HEADER + this.data[b + H_FRAMES_CAP] * this.frameSize + node * this.nodeSize;
   }
 
+  /** Offset of the links of node 0 in the region at `b` (node n's are LINKS * n further). */
+  private links0(b: number): number {
+    const a = this.data;
+    return b + HEADER + a[b + H_FRAMES_CAP] * this.frameSize + a[b + H_NODES_CAP] * this.nodeSize;
+  }
+
+  /** Offset of `node`'s links of `rank`. */
+  private link(rank: number, node: number): number {
+    return this.links0(this.region[rank]) + node * LINKS;
+  }
+
   /** The callpath node for `timer` under `parent`, created on first use. */
   private child(rank: number, parent: number, timer: number): number {
     const a = this.data;
-    const pb = this.node(rank, parent);
-    const wide = a[pb + this.nCount] > WIDE ? this.wide[rank]!.get(parent)! : undefined;
+    const l0 = this.link(rank, 0);
+    const pl = l0 + parent * LINKS;
+    const wide = a[pl + L_COUNT] > WIDE ? this.wide[rank]!.get(parent)! : undefined;
     if (wide !== undefined) {
       const found = wide.get(timer);
       if (found !== undefined) return found;
     } else {
-      const n0 = this.node(rank, 0);
-      for (let n = a[pb + this.nFirst]; n >= 0; n = a[n0 + n * this.nodeSize + this.nNext]) if (a[n0 + n * this.nodeSize + this.nTimer] === timer) return n;
+      for (let n = a[pl + L_FIRST]; n >= 0; n = a[l0 + n * LINKS + L_NEXT]) if (a[l0 + n * LINKS + L_TIMER] === timer) return n;
     }
     return this.addNode(rank, parent, timer, wide);
   }
@@ -267,28 +276,27 @@ export class ProfileArena {
     if (node === this.data[b + H_NODES_CAP]) b = this.relocate(rank, this.data[b + H_FRAMES_CAP], 2 * node);
     const a = this.data;
     a[b + H_NODES] = node + 1;
-    const n0 = b + HEADER + a[b + H_FRAMES_CAP] * this.frameSize;
-    const size = this.nodeSize;
-    const nb = n0 + node * size;
-    const pb = n0 + parent * size;
-    a[nb + this.nParent] = parent;
-    a[nb + this.nTimer] = timer;
-    const last = a[pb + this.nLast];
-    if (last < 0) a[pb + this.nFirst] = node;
-    else a[n0 + last * size + this.nNext] = node;
-    a[pb + this.nLast] = node;
-    const count = ++a[pb + this.nCount];
+    const l0 = this.links0(b);
+    const nl = l0 + node * LINKS;
+    const pl = l0 + parent * LINKS;
+    a[nl + L_PARENT] = parent;
+    a[nl + L_TIMER] = timer;
+    const last = a[pl + L_LAST];
+    if (last < 0) a[pl + L_FIRST] = node;
+    else a[l0 + last * LINKS + L_NEXT] = node;
+    a[pl + L_LAST] = node;
+    const count = ++a[pl + L_COUNT];
     if (wide !== undefined) wide.set(timer, node);
     else if (count > WIDE) {
       const map = new Map<number, number>();
-      for (let n = a[pb + this.nFirst]; n >= 0; n = a[n0 + n * size + this.nNext]) map.set(a[n0 + n * size + this.nTimer], n);
+      for (let n = a[pl + L_FIRST]; n >= 0; n = a[l0 + n * LINKS + L_NEXT]) map.set(a[l0 + n * LINKS + L_TIMER], n);
       (this.wide[rank] ??= new Map()).set(parent, map);
     }
     return node;
   }
 
   private regionSize(frames: number, nodes: number): number {
-    return HEADER + frames * this.frameSize + nodes * this.nodeSize;
+    return HEADER + frames * this.frameSize + nodes * (this.nodeSize + LINKS);
   }
 
   /** Reserves `size` slots at the end of the array, growing it if needed; returns their offset. */
@@ -312,7 +320,10 @@ export class ProfileArena {
     const oldNodes = a[ob + H_NODES_CAP];
     a.copyWithin(nb, ob, ob + HEADER + oldFrames * this.frameSize);
     const oldN0 = ob + HEADER + oldFrames * this.frameSize;
-    a.copyWithin(nb + HEADER + frames * this.frameSize, oldN0, oldN0 + oldNodes * this.nodeSize);
+    const newN0 = nb + HEADER + frames * this.frameSize;
+    a.copyWithin(newN0, oldN0, oldN0 + oldNodes * this.nodeSize);
+    const oldL0 = oldN0 + oldNodes * this.nodeSize;
+    a.copyWithin(newN0 + nodes * this.nodeSize, oldL0, oldL0 + oldNodes * LINKS);
     a[nb + H_FRAMES_CAP] = frames;
     a[nb + H_NODES_CAP] = nodes;
     this.region[rank] = nb;
@@ -323,14 +334,14 @@ export class ProfileArena {
   /** Marks nodes `from..to-1` of the region at `b` as unlinked. */
   private initLinks(b: number, from: number, to: number): void {
     const a = this.data;
-    const n0 = b + HEADER + a[b + H_FRAMES_CAP] * this.frameSize;
+    const l0 = this.links0(b);
     for (let n = from; n < to; n++) {
-      const nb = n0 + n * this.nodeSize;
-      a[nb + this.nParent] = -1;
-      a[nb + this.nTimer] = -1;
-      a[nb + this.nFirst] = -1;
-      a[nb + this.nNext] = -1;
-      a[nb + this.nLast] = -1;
+      const nl = l0 + n * LINKS;
+      a[nl + L_PARENT] = -1;
+      a[nl + L_TIMER] = -1;
+      a[nl + L_FIRST] = -1;
+      a[nl + L_NEXT] = -1;
+      a[nl + L_LAST] = -1;
     }
   }
 }

@@ -71,6 +71,35 @@ describe("the Mastermind's records", () => {
     expect(() => mm.record(2)).toThrow(RangeError);
   });
 
+  it("keep every record across storage chunks, parameters never split between two", () => {
+    // 3 parameters per record: the pool's 65536-value chunks do not hold a whole number of records,
+    // and 70000 rows span three 32768-row chunks.
+    const mm = new Mastermind(["CYC"]);
+    const three = mm.site("A", "p", "m", ["i", "half", "tag"]);
+    const none = mm.site("B", "p", "m", []);
+    const n = 70_000;
+    for (let i = 0; i < n; i++) {
+      const t = mm.begin(i % 7, i % 5 === 0 ? none : three, at(i, 2 * i), i / 4);
+      if (i % 5 !== 0) {
+        mm.param(t, 0, i);
+        mm.param(t, 1, i / 2);
+        mm.param(t, 2, i % 2 === 0 ? "even" : "odd");
+      }
+      mm.end(t, at(i + 1 + (i % 3), 2 * i + i), i / 4 + 0.5);
+    }
+    expect(mm.count).toBe(n);
+    const wrong: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const r = mm.record(i);
+      const p = r.parameters;
+      const paramsOk = i % 5 === 0 ? Object.keys(p).length === 0 : p.i === i && p.half === i / 2 && p.tag === (i % 2 === 0 ? "even" : "odd");
+      if (!(paramsOk && r.rank === i % 7 && r.start === i && r.wallTime === 1 + (i % 3) && r.mpiTime === 0.5 && r.counters.CYC === i)) wrong.push(i);
+    }
+    expect(wrong).toEqual([]);
+    // Around the first parameter-chunk boundary (record 27307 holds values 65535..65537 if unsplit).
+    expect(mm.record(27_307).parameters).toEqual({ i: 27_307, half: 27_307 / 2, tag: "odd" });
+  });
+
   it("store every value exactly as given (property)", () => {
     const value = fc.oneof(fc.double(), fc.string({ maxLength: 6 }));
     const call = fc.record({ rank: fc.nat(2000), start: fc.double({ noNaN: true }), wall: fc.double({ noNaN: true, min: 0 }), cyc: fc.double(), params: fc.array(value, { maxLength: 4 }) });
