@@ -146,25 +146,32 @@ export const networkBenchmark: Benchmark = {
     const quick = args.includes("--quick");
     // --generic also runs each workload with the generator forms (fastPaths: false), the reference the fast paths must match.
     const generic = args.includes("--generic");
-    allreduceLoop(256, 5); // warm the JIT
-    haloLoop(8, 3);
     // Baselines in the same run, measured right before each workload: the machine is shared, so
     // only ratios are comparable between runs; CPU-time ratios suffer least from time slicing.
     const rows: (string | number)[][] = [];
-    const cases: [string, (fast: boolean) => Outcome][] = [
-      ["allreduce loop, 1024 ranks", (f) => allreduceLoop(1024, quick ? 20 : 100, f)],
-      ["allreduce loop, 16384 ranks", (f) => allreduceLoop(16384, quick ? 3 : 12, f)],
-      ["halo exchange, 4096 ranks", (f) => haloLoop(64, quick ? 5 : 20, f)],
+    // Each workload: a smaller run of the same code first (so the timed runs measure optimised
+    // code, not the JIT's first pass over it), then `repeats` timed runs, the best reported.
+    const repeats = quick ? 1 : 2;
+    const cases: [string, (fast: boolean) => Outcome, (fast: boolean) => void][] = [
+      ["allreduce loop, 1024 ranks", (f) => allreduceLoop(1024, quick ? 20 : 100, f), (f) => void allreduceLoop(256, 20, f)],
+      ["allreduce loop, 16384 ranks", (f) => allreduceLoop(16384, quick ? 3 : 12, f), (f) => void allreduceLoop(1024, 10, f)],
+      ["halo exchange, 4096 ranks", (f) => haloLoop(64, quick ? 5 : 20, f), (f) => void haloLoop(16, 10, f)],
     ];
     let baseCpu = 0;
     let heapCpu = 0;
-    for (const [name, fn] of cases) {
+    for (const [name, fn, warm] of cases) {
       for (const fast of generic ? [true, false] : [true]) {
+        warm(fast);
         const base = kernelBaseline(4096, quick ? 50 : 150);
         const heap = heapBaseline(32768, quick ? 5e5 : 2e6);
         baseCpu = Math.max(baseCpu, base.cpu);
         heapCpu = Math.max(heapCpu, heap.cpu);
-        const o = fn(fast);
+        let o = fn(fast);
+        for (let k = 1; k < repeats; k++) {
+          gc();
+          const again = fn(fast);
+          if (again.seconds < o.seconds) o = again;
+        }
         const cpuRate = o.messages / o.cpuSeconds;
         rows.push([
           fast ? name : `${name} (generator forms)`,
@@ -184,6 +191,7 @@ export const networkBenchmark: Benchmark = {
       `baselines (best of those measured before each workload, per CPU second): generator-process kernel events = ${formatRate(baseCpu)}/s; ` +
         `bare heap events at 32768 pending = ${formatRate(heapCpu)}/s`,
     );
+    console.log(`timed runs per workload: ${repeats}, the fastest reported, each after a smaller warm-up run of the same workload`);
     console.log("target: 1 M messages/s; on an idle machine where the kernel runs 1.9 M generator events/s that is a ratio of about 0.53");
     const gcOk = typeof (globalThis as { gc?: unknown }).gc === "function";
     // Large worlds only: below ~10^4 ranks the per-rank figure drowns in heap noise of a few MB.

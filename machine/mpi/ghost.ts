@@ -84,9 +84,26 @@ function check(d: BlockDecomposition): { dims: number; patches: number[]; period
   return { dims, patches, periodic };
 }
 
-/** Neighbour offsets in {-1,0,1}^dims without 0, faces only unless `corners`. */
-function offsets(dims: number, corners: boolean): number[][] {
-  const out: number[][] = [];
+/** Neighbour directions of a 2-D or 3-D grid: offsets and the tag indices of each way. */
+interface Directions {
+  /** Offsets in {-1,0,1}^dims without 0 (faces only unless corners), in tag order. */
+  readonly offsets: readonly (readonly number[])[];
+  /** Tag index of each offset (its position in the 3^dims cube). */
+  readonly dir: readonly number[];
+  /** Tag index of the opposite offset. */
+  readonly opposite: readonly number[];
+}
+
+// Directions by 2 * dims + corners: the same few tables serve every rank's plan (a plan is made
+// per rank, often thousands of times in a row).
+const directionTables: (Directions | undefined)[] = [];
+
+/** The neighbour directions of a `dims`-D grid, faces only unless `corners`. */
+function directions(dims: number, corners: boolean): Directions {
+  const key = 2 * dims + (corners ? 1 : 0);
+  const known = directionTables[key];
+  if (known !== undefined) return known;
+  const offsets: number[][] = [];
   const total = 3 ** dims;
   for (let k = 0; k < total; k++) {
     const o: number[] = [];
@@ -97,9 +114,11 @@ function offsets(dims: number, corners: boolean): number[][] {
     }
     const nz = o.filter((v) => v !== 0).length;
     if (nz === 0 || (!corners && nz > 1)) continue;
-    out.push(o);
+    offsets.push(o);
   }
-  return out;
+  const table = { offsets, dir: offsets.map(dirIndex), opposite: offsets.map((o) => dirIndex(o.map((v) => -v))) };
+  directionTables[key] = table;
+  return table;
 }
 
 function dirIndex(o: readonly number[]): number {
@@ -133,7 +152,9 @@ export function haloPlan(d: BlockDecomposition, rank: number, baseTag = 0): Halo
   const sendTags: number[] = [];
   const recvTags: number[] = [];
   const bytes: number[] = [];
-  for (const o of offsets(dims, corners)) {
+  const dirs = directions(dims, corners);
+  for (let j = 0; j < dirs.offsets.length; j++) {
+    const o = dirs.offsets[j];
     let peer = 0;
     let mul = 1;
     let ok = true;
@@ -153,13 +174,13 @@ export function haloPlan(d: BlockDecomposition, rank: number, baseTag = 0): Halo
     let cells = 1;
     for (let i = 0; i < dims; i++) cells *= o[i] === 0 ? extent[i] : w;
     peers.push(peer);
-    sendTags.push(baseTag + dirIndex(o));
-    recvTags.push(baseTag + dirIndex(o.map((v) => -v)));
+    sendTags.push(baseTag + dirs.dir[j]);
+    recvTags.push(baseTag + dirs.opposite[j]);
     bytes.push(cells * d.bytesPerCell);
   }
   // Halo strips between patches owned by this rank are copied locally.
   let local = 0;
-  const offs = offsets(dims, corners);
+  const offs = dirs.offsets;
   const pc = new Array<number>(dims).fill(0);
   const count = per.reduce((a, b) => a * b, 1);
   for (let k = 0; k < count; k++) {
