@@ -2,7 +2,7 @@ import { Simulation, type RandomStream, type Yieldable } from "../engine/index.j
 import type { PreparedAssembly } from "./assembly.js";
 import type { ComponentContext, ComponentInstance, KernelSpec, MethodImpl, PortHandle } from "./component.js";
 import { Mastermind } from "./mastermind.js";
-import { APPLICATION_TIMER, COMPONENT_GROUP, MPI_GROUP, Measurement } from "./measurement/index.js";
+import { APPLICATION_TIMER, COMPONENT_GROUP, MPI_GROUP, Measurement, type MetricReader } from "./measurement/index.js";
 import type { MpiWorldHandle, Platform } from "./platform.js";
 import type { CallArgs, PortType } from "./ports.js";
 import { BoundMethod, CallCounter, CallTiming, MethodSite, type ProxySite } from "./bound-method.js";
@@ -86,14 +86,22 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
     } else throw new UnknownMetricError(m, [...platform.counterNames, ...Object.keys(platform.timeDerivedCounters)]);
   }
   const nm = metrics.length;
-  const readMetrics = (rank: number, out: Float64Array): void => {
-    const c = counters[rank];
-    const now = sim.now;
-    for (let k = 0; k < nm; k++) {
-      const src = metricSource[k];
-      out[k] = src >= 0 ? c[src] : now * metricRate[k];
-    }
-  };
+  const rates = Float64Array.from(metricRate);
+  // Every metric a multiple of time (TIME and cycle counts, the usual choice): no counter to read.
+  const timeOnly = metricSource.every((src) => src < 0);
+  const readMetrics: MetricReader = timeOnly
+    ? (_rank, out) => {
+        const now = sim.now;
+        for (let k = 0; k < nm; k++) out[k] = now * rates[k];
+      }
+    : (rank, out) => {
+        const c = counters[rank];
+        const now = sim.now;
+        for (let k = 0; k < nm; k++) {
+          const src = metricSource[k];
+          out[k] = src >= 0 ? c[src] : now * rates[k];
+        }
+      };
   const meas = measure ? new Measurement(metrics, nRanks, readMetrics) : undefined;
   const mastermind = measure ? new Mastermind(metrics.slice(1)) : undefined; // records carry the metrics after TIME
   // MPI: time MPI calls as TAU timers and accumulate per-rank MPI time (outermost calls only).

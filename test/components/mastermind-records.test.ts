@@ -60,6 +60,19 @@ describe("the Mastermind's records", () => {
     expect(mm.records.map((r) => r.parameters)).toEqual([{ x: 7, y: "eight", z: 9 }, { a: "kept" }]);
   });
 
+  it("read numbers as numbers in a slot that held strings, whether set before or after a string", () => {
+    const mm = new Mastermind([]);
+    const site = mm.site("A", "p", "m", ["a", "b"]);
+    const values: [number | string, number | string][] = [["s0", "s1"], [5, "t"], [6, 7], ["u", 8], [9, 10]];
+    for (const [a, b] of values) {
+      const t = mm.begin(0, site, at(0), 0);
+      mm.param(t, 0, a);
+      mm.param(t, 1, b);
+      mm.end(t, at(1), 0);
+    }
+    expect(mm.records.map((r) => [r.parameters.a, r.parameters.b])).toEqual(values);
+  });
+
   it("return the same array on every read, extended with records closed since", () => {
     const mm = new Mastermind([]);
     const site = mm.site("A", "p", "m", []);
