@@ -788,8 +788,7 @@ export class MpiWorld {
           const i = 31 - Math.clz32(low) + 32 * w;
           bits ^= low;
           const s = slots[i];
-          this.pool.clearFlags(s, F_WAITED);
-          this.release(s);
+          this.release(s); // clears F_WAITED (or frees the slot)
           slots[i] = -1;
         }
       }
@@ -806,8 +805,7 @@ export class MpiWorld {
       if (!this.isComplete(s)) continue;
       // A waited send found complete by its completion time (its event not yet fired) was still counted as outstanding.
       if ((f & (F_COMPLETE | F_WAITED)) === F_WAITED) this.waitRemaining[rank]--;
-      p.clearFlags(s, F_WAITED);
-      this.release(s);
+      this.release(s); // clears F_WAITED (or frees the slot)
       slots[i] = -1;
     }
   }
@@ -819,7 +817,8 @@ export class MpiWorld {
 
   /**
    * @internal Releases a completed request: records a receive's status for its owner and
-   * recycles the slot (a send slot once the network is done with it too).
+   * recycles the slot (a send slot once the network is done with it too; until then it is marked
+   * released and no longer waited on).
    */
   release(s: number): void {
     const p = this.pool;
