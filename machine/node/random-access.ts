@@ -84,6 +84,24 @@ function setClassMisses(count: number, lines: number, withPartial: boolean, c: n
   return misses;
 }
 
+// 1 - exp(-1.5 k / sectors) for integer k < SEEN_K and sectors 1..SEEN_SECTORS, filled on first use:
+// the two exponentials would otherwise be half the cost of an evaluation, and a level sees only a
+// few (k, sectors) pairs. The table holds exactly what the expression computes.
+const SEEN_K = 4096;
+const SEEN_SECTORS = 8;
+const seenTable = new Float64Array(SEEN_K * SEEN_SECTORS).fill(Number.NaN);
+
+/** Probability that a sector of a line drawn `k` elements' worth per pass was drawn in the history (1.5 passes on average). */
+function seenProbability(k: number, sectors: number): number {
+  if (k < SEEN_K && Number.isInteger(k) && Number.isInteger(sectors) && sectors >= 1 && sectors <= SEEN_SECTORS) {
+    const i = k * SEEN_SECTORS + sectors - 1;
+    let v = seenTable[i];
+    if (v !== v) v = seenTable[i] = 1 - Math.exp((-1.5 * k) / sectors);
+    return v;
+  }
+  return 1 - Math.exp((-1.5 * k) / sectors);
+}
+
 /**
  * Expected misses per pass of the random pattern, or -1 when the layout is outside what this
  * evaluates (elements as large as a line, arrays not line-aligned with one another, or arrays
@@ -107,17 +125,18 @@ export function randomMisses(g: CacheGeometry, q: number, e: number, arrays: num
   const rho = partialElements / perLine;
   const pi = perLine / q;
   // Probability that a sector was drawn in the history (1.5 passes of q draws on average).
-  const seen = 1 - Math.exp((-1.5 * perLine) / sectors);
-  const seenTail = partial ? 1 - Math.exp((-1.5 * partialElements) / sectors) : seen;
+  const seen = seenProbability(perLine, sectors);
+  const seenTail = partial ? seenProbability(partialElements, sectors) : seen;
   const A = g.assoc;
-  const D = (arrayBytes / B) % S;
-  if (D === 0 || arrays === 1) {
+  const D = arrays === 1 ? 0 : (arrayBytes / B) % S;
+  if (D === 0) {
     // Every array's line L sits in the same set: groups of m = arrays lines, one layout for all.
     const m = arrays;
     const c = Math.floor((A - m) / m);
     const lo = Math.floor(n / S);
     const r = n - lo * S;
-    const partialSet = (n - 1) % S;
+    // int32 remainder when it fits: a floating-point one is a library call.
+    const partialSet = n <= 0x7fffffff ? ((n - 1) | 0) % (S | 0) : (n - 1) % S;
     const partialInHigh = partial && partialSet < r;
     // Sets with lo + 1 lines (r of them) and lo lines (S - r); one of them holds the partial line.
     return q * m * (setClassMisses(r, lo + 1, partial && partialInHigh, c, rho, pi, sectors, seen, seenTail) + setClassMisses(S - r, lo, partial && !partialInHigh, c, rho, pi, sectors, seen, seenTail));

@@ -281,6 +281,35 @@ function pingPongFraction(g: CacheGeometry, arrays: number, arrayBytes: number):
 }
 
 /**
+ * Misses of one pass of the random pattern (see {@link levelMissesPerPass}): set by set where
+ * `random-access.ts` covers the layout, else from the expected number of distinct lines touched.
+ */
+function randomPassMisses(g: CacheGeometry, q: number, e: number, arrays: number): number {
+  const arrayBytes = arraySpan(q, e);
+  const accesses = q * arrays;
+  const setwise = randomMisses(g, q, e, arrays, arrayBytes);
+  if (setwise >= 0) return Math.min(accesses, setwise);
+  // LRU under uniform random access keeps a line while it is touched at least every T
+  // accesses, where T makes the expected number of distinct lines equal the capacity; the
+  // stream's history is one warm-up pass plus half the counted one on average. A sector is
+  // present if touched since its line's fill (a geometric number of line touches back).
+  const B = g.line;
+  const u = g.sector;
+  const bytes = q * e;
+  const linesPerArray = e >= B ? q : Math.ceil(bytes / B);
+  const unitsPerArray = e >= u ? q : Math.ceil(bytes / u);
+  const ping = pingPongFraction(g, arrays, arrayBytes);
+  const lines = linesPerArray * arrays;
+  const capacity = g.size / B;
+  const history = 1.5 * accesses;
+  const T = capacity >= lines ? history : Math.min(history, -lines * Math.log(1 - capacity / lines));
+  const h = 1 - Math.exp(-T / lines);
+  const x = 1 - 1 / Math.max(1, B / Math.max(e, u));
+  const sectorPresent = Math.min(1 - ((1 - h) * x) / (1 - h * x), 1 - Math.exp(-history / (unitsPerArray * arrays)));
+  return accesses * (ping + (1 - ping) * (1 - h * sectorPresent));
+}
+
+/**
  * Steady-state misses (sector fills) of one level during one pass of a kernel's stream.
  * @param g - level geometry
  * @param q - elements per array
@@ -292,12 +321,13 @@ function pingPongFraction(g: CacheGeometry, arrays: number, arrayBytes: number):
  */
 export function levelMissesPerPass(g: CacheGeometry, q: number, e: number, arrays: number, pattern: number, stride: number): number {
   if (q <= 0) return 0;
+  if (pattern === PATTERN_RANDOM) return randomPassMisses(g, q, e, arrays);
   const B = g.line;
   const u = g.sector;
   const bytes = q * e;
   const linesPerArray = e >= B ? q : Math.ceil(bytes / B);
   const unitsPerArray = e >= u ? q : Math.ceil(bytes / u);
-  if (arrays === 1 && e < B && pattern !== PATTERN_RANDOM) {
+  if (arrays === 1 && e < B) {
     // One contiguous array (the common case, kept short): its lines spread evenly over the sets.
     const lines = linesPerArray;
     const fit = overloadFraction(lines, lines < g.sets ? lines : g.sets, g.assoc);
@@ -306,24 +336,7 @@ export function levelMissesPerPass(g: CacheGeometry, q: number, e: number, array
   }
   const arrayBytes = arraySpan(q, e);
   const accesses = q * arrays;
-
   const ping = pingPongFraction(g, arrays, arrayBytes);
-  if (pattern === PATTERN_RANDOM) {
-    const setwise = randomMisses(g, q, e, arrays, arrayBytes);
-    if (setwise >= 0) return Math.min(accesses, setwise);
-    // LRU under uniform random access keeps a line while it is touched at least every T
-    // accesses, where T makes the expected number of distinct lines equal the capacity; the
-    // stream's history is one warm-up pass plus half the counted one on average. A sector is
-    // present if touched since its line's fill (a geometric number of line touches back).
-    const lines = linesPerArray * arrays;
-    const capacity = g.size / B;
-    const history = 1.5 * accesses;
-    const T = capacity >= lines ? history : Math.min(history, -lines * Math.log(1 - capacity / lines));
-    const h = 1 - Math.exp(-T / lines);
-    const x = 1 - 1 / Math.max(1, B / Math.max(e, u));
-    const sectorPresent = Math.min(1 - ((1 - h) * x) / (1 - h * x), 1 - Math.exp(-history / (unitsPerArray * arrays)));
-    return accesses * (ping + (1 - ping) * (1 - h * sectorPresent));
-  }
 
   let fFit = alignedOverload(g, linesPerArray, e >= B ? e : B, arrays, arrayBytes);
   if (fFit < 0) fFit = overloadFraction(linesPerArray * arrays, Math.min(g.sets, linesPerArray * arrays), g.assoc);
