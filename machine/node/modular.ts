@@ -89,10 +89,23 @@ function firstMultipleInRange(a: number, m: number, lo: number, hi: number): num
 
 /** Smallest x >= from with `(a*x + b) mod m` in [lo, hi] (a window that may wrap past m), or -1. */
 export function nextInWindow(a: number, b: number, m: number, lo: number, hi: number, from: number): number {
-  const shift = (((a * from + b) % m) + m) % m;
+  const x = a * from + b;
+  let shift: number;
+  let l: number;
+  let h: number;
+  if ((x | 0) === x && x >= 0 && (m | 0) === m && m < 1073741824 && (lo | 0) === lo && (hi | 0) === hi && lo >= 0 && hi >= 0 && lo < m && hi < m) {
+    // The same remainders in int32 arithmetic: V8 then divides integers instead of calling fmod
+    // (the common case: addresses within a cache's set period).
+    const mi = m | 0;
+    shift = (x | 0) % mi;
+    l = ((lo | 0) - shift + mi) % mi;
+    h = ((hi | 0) - shift + mi) % mi;
+  } else {
+    shift = ((x % m) + m) % m;
+    l = (((lo - shift) % m) + m) % m;
+    h = (((hi - shift) % m) + m) % m;
+  }
   // (a*y + shift) mod m in [lo, hi]  <=>  a*y mod m in [lo - shift, hi - shift] (mod m)
-  const l = (((lo - shift) % m) + m) % m;
-  const h = (((hi - shift) % m) + m) % m;
   let y: number;
   if (l <= h) y = firstMultipleInRange(a, m, l, h);
   else {
