@@ -23,7 +23,7 @@
  * @packageDocumentation
  */
 import type { CacheGeometry } from "./geometry.js";
-import { nextInWindow } from "./modular.js";
+import { modNonNegative, nextInWindow } from "./modular.js";
 
 const MAX_ASSOC = 64;
 const MAX_ARRAYS = 4;
@@ -163,9 +163,9 @@ function entries(sc: Scratch, step: number, P: number, B: number): void {
   const uF = nextInWindow(step, 0, P, 0, B - 1, 1);
   const uB = nextInWindow(step, 0, P, P - B + 1, P - 1, 1);
   sc.upUF = uF;
-  sc.upVF = uF < 0 ? 0 : (uF * step) % P;
+  sc.upVF = uF < 0 ? 0 : modNonNegative(uF * step, P);
   sc.upUB = uB;
-  sc.upWB = uB < 0 ? 0 : P - ((uB * step) % P);
+  sc.upWB = uB < 0 ? 0 : P - modNonNegative(uB * step, P);
   // The backward rotation enters ahead where the forward one enters behind, and vice versa
   // (a zero displacement, a period of the rotation, is ahead for both).
   if (sc.upVF === 0) {
@@ -222,8 +222,8 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
     return (missed * arrays * hOffsets * e) / B;
   }
   if (B / e > MAX_OFFSETS) return -1;
-  const up = R % P;
-  const down = (P - up) % P;
+  const up = modNonNegative(R, P);
+  const down = modNonNegative(P - up, P);
   entries(sc, up, P, B);
   // Bounds from the three-gap return times: every run of tMax consecutive rows holds a partner,
   // no two partners of a list are closer than tMin rows. The combined jump is needed only from

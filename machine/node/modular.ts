@@ -26,6 +26,15 @@ export function gcd(a: number, b: number): number {
   return a;
 }
 
+/**
+ * `x mod m` for integers `x >= 0`, `m > 0`: in int32 arithmetic when both fit (V8 then divides
+ * integers instead of calling the floating-point remainder), else in doubles; the same value.
+ */
+export function modNonNegative(x: number, m: number): number {
+  if ((x | 0) === x && (m | 0) === m && x >= 0 && m > 0) return x % m | 0;
+  return x % m;
+}
+
 /** Inverse of `t` modulo `m` (`gcd(t, m) = 1`). */
 export function modInverse(t: number, m: number): number {
   let r0 = m;
