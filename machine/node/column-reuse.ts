@@ -242,26 +242,40 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   let earlierMax = -1;
   let laterMax = -1;
   let lastMissing = 0;
+  let nE = 0;
+  let nL = 0;
   for (let a = 0; a < arrays; a++) {
     for (let o = e; o < B; o += e) {
       if (o % u < e) continue;
       // Earlier partners: same array at -k*R (k >= 1); array b at (b - a)*span - k*R (k >= 0 if b < a).
       // Later partners: same array at k*R - e (k >= 1); array b at (b - a)*span + k*R - e (k >= 0 if b > a).
-      // One array, both orbits' starts within the ranges that fill the same lists as the last
-      // offset's: the same rows miss (offsets only grow, so the upper bounds alone decide).
-      if (arrays === 1 && o <= earlierMax && o - e <= laterMax) {
-        total += lastMissing;
-        continue;
-      }
-      let nE = ownReturns(sc.earlier, A, dnUF, dnVF, dnUB, dnWB, o, B, rows);
-      earlierMax = sc.startMax;
-      let nL = ownReturns(sc.later, A, upUF, upVF, upUB, upWB, o - e, B, rows);
-      laterMax = sc.startMax;
-      for (let b = 0; b < arrays; b++) {
-        if (b === a) continue;
-        const off = ((((b - a) * arrayBytes) % P) + P) % P;
-        nE = otherReturns(sc.earlier, nE, A, down, (o + off) % P, P, B, b < a ? 0 : 1, rows, dnUF, dnVF, dnUB, dnWB);
-        nL = otherReturns(sc.later, nL, A, up, (o - e + off) % P, P, B, b > a ? 0 : 1, rows, upUF, upVF, upUB, upWB);
+      if (arrays === 1) {
+        // One array: a list whose orbit starts within the range that fills it as for the last
+        // offset is that list again (offsets only grow, so the upper bounds alone decide); with
+        // both lists unchanged, so are the rows that miss.
+        const sameEarlier = o <= earlierMax;
+        const sameLater = o - e <= laterMax;
+        if (sameEarlier && sameLater) {
+          total += lastMissing;
+          continue;
+        }
+        if (!sameEarlier) {
+          nE = ownReturns(sc.earlier, A, dnUF, dnVF, dnUB, dnWB, o, B, rows);
+          earlierMax = sc.startMax;
+        }
+        if (!sameLater) {
+          nL = ownReturns(sc.later, A, upUF, upVF, upUB, upWB, o - e, B, rows);
+          laterMax = sc.startMax;
+        }
+      } else {
+        nE = ownReturns(sc.earlier, A, dnUF, dnVF, dnUB, dnWB, o, B, rows);
+        nL = ownReturns(sc.later, A, upUF, upVF, upUB, upWB, o - e, B, rows);
+        for (let b = 0; b < arrays; b++) {
+          if (b === a) continue;
+          const off = ((((b - a) * arrayBytes) % P) + P) % P;
+          nE = otherReturns(sc.earlier, nE, A, down, (o + off) % P, P, B, b < a ? 0 : 1, rows, dnUF, dnVF, dnUB, dnWB);
+          nL = otherReturns(sc.later, nL, A, up, (o - e + off) % P, P, B, b > a ? 0 : 1, rows, upUF, upVF, upUB, upWB);
+        }
       }
       lastMissing = missingAccesses(sc, nE, nL, A);
       total += lastMissing;
