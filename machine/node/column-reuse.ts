@@ -23,7 +23,7 @@
  * @packageDocumentation
  */
 import type { CacheGeometry } from "./geometry.js";
-import { modNonNegative, nextInWindow } from "./modular.js";
+import { modNonNegative, nextInWindow, rotationEntries } from "./modular.js";
 
 const MAX_ASSOC = 64;
 const MAX_ARRAYS = 4;
@@ -44,6 +44,8 @@ class Scratch {
   readonly groupLast = new Float64Array(4);
   readonly groupColumns = new Float64Array(4);
   groups = 0;
+  /** Output of {@link rotationEntries}. */
+  readonly rotation = new Float64Array(4);
   /** Largest start of the last {@link ownReturns} orbit that fills the same list. */
   startMax = 0;
   // Three-gap return structure of the forward (later rows) and backward (earlier rows) rotations:
@@ -160,12 +162,22 @@ function missingAccesses(sc: Scratch, nE: number, nL: number, assoc: number): nu
 
 /** First entries of the rotation by `step` modulo `P` into a line ahead and a line behind. */
 function entries(sc: Scratch, step: number, P: number, B: number): void {
-  const uF = nextInWindow(step, 0, P, 0, B - 1, 1);
-  const uB = nextInWindow(step, 0, P, P - B + 1, P - 1, 1);
-  sc.upUF = uF;
-  sc.upVF = uF < 0 ? 0 : modNonNegative(uF * step, P);
-  sc.upUB = uB;
-  sc.upWB = uB < 0 ? 0 : P - modNonNegative(uB * step, P);
+  if (B >= 2 && 2 * B <= P) {
+    // Both entries from one continued-fraction pass (the same values as the two searches below).
+    const r = sc.rotation;
+    rotationEntries(step, P, B, r);
+    sc.upUF = r[0];
+    sc.upVF = r[1];
+    sc.upUB = r[2];
+    sc.upWB = r[3];
+  } else {
+    const uF = nextInWindow(step, 0, P, 0, B - 1, 1);
+    const uB = nextInWindow(step, 0, P, P - B + 1, P - 1, 1);
+    sc.upUF = uF;
+    sc.upVF = uF < 0 ? 0 : modNonNegative(uF * step, P);
+    sc.upUB = uB;
+    sc.upWB = uB < 0 ? 0 : P - modNonNegative(uB * step, P);
+  }
   // The backward rotation enters ahead where the forward one enters behind, and vice versa
   // (a zero displacement, a period of the rotation, is ahead for both).
   if (sc.upVF === 0) {

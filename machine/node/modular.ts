@@ -125,3 +125,66 @@ export function nextInWindow(a: number, b: number, m: number, lo: number, hi: nu
   return y < 0 ? -1 : from + y;
 }
 
+
+/**
+ * First returns of the rotation `y -> (step * y) mod p`, `y >= 1`, to within `w` of 0 on either side
+ * (`0 < w`, `2w <= p`), written to `out`: [0] the smallest y with `(step * y) mod p` in `[0, w)` and
+ * [1] that value; [2] the smallest y with it in `(p - w, p)` and [3] `p` minus that value (-1 and 0
+ * when there is none). The same as two {@link nextInWindow} searches, from one subtractive
+ * continued-fraction pass: the records from above and from below are the semiconvergents
+ * `y1 + k*y2` of the pair of nearest approaches found so far, so the first one inside the window is
+ * found in O(log p) steps.
+ */
+export function rotationEntries(step: number, p: number, w: number, out: Float64Array): void {
+  const s = modNonNegative(step, p);
+  out[0] = -1;
+  out[1] = 0;
+  out[2] = -1;
+  out[3] = 0;
+  if (s === 0) {
+    out[0] = 1; // every multiple lands on 0
+    return;
+  }
+  // (y1, d1): step*y1 = d1 (mod p), the nearest approach from above so far; (y2, d2): step*y2 = -d2.
+  let y1 = 1;
+  let d1 = s;
+  let y2 = 1;
+  let d2 = p - s;
+  if (d1 < w) {
+    out[0] = 1;
+    out[1] = d1;
+  }
+  if (d2 < w) {
+    out[2] = 1;
+    out[3] = d2;
+  }
+  while ((out[0] < 0 || out[2] < 0) && d1 > 0) {
+    if (d1 >= d2) {
+      // From above: y1 + k*y2 comes to d1 - k*d2, k = 1..floor(d1 / d2).
+      const kMax = Math.floor(d1 / d2);
+      if (out[0] < 0 && d1 - kMax * d2 < w) {
+        const k = firstStepInside(d1, d2, w);
+        out[0] = y1 + k * y2;
+        out[1] = d1 - k * d2;
+      }
+      y1 += kMax * y2;
+      d1 -= kMax * d2;
+    } else {
+      // From below: y2 + k*y1 comes to d2 - k*d1, kept above 0 (0 is an approach from above).
+      const kMax = Math.ceil(d2 / d1) - 1;
+      if (kMax === 0) break; // cannot happen for d2 > d1 > 0; a guard for the loop's progress
+      if (out[2] < 0 && d2 - kMax * d1 < w) {
+        const k = firstStepInside(d2, d1, w);
+        out[2] = y2 + k * y1;
+        out[3] = d2 - k * d1;
+      }
+      y2 += kMax * y1;
+      d2 -= kMax * d1;
+    }
+  }
+}
+
+/** The first k >= 1 with `d - k * step < w`, for a distance `d` that some k brings below `w`. */
+function firstStepInside(d: number, step: number, w: number): number {
+  return d < w ? 1 : Math.floor((d - w) / step) + 1;
+}

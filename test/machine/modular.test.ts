@@ -1,0 +1,52 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { modNonNegative, nextInWindow, rotationEntries } from "../../machine/node/modular.js";
+
+/** The two window searches rotationEntries replaces, with the approach distances they imply. */
+function bySearch(step: number, p: number, w: number): number[] {
+  const ahead = nextInWindow(step, 0, p, 0, w - 1, 1);
+  const behind = nextInWindow(step, 0, p, p - w + 1, p - 1, 1);
+  return [ahead, ahead < 0 ? 0 : (ahead * step) % p, behind, behind < 0 ? 0 : p - ((behind * step) % p)];
+}
+
+describe("modular arithmetic of address streams", () => {
+  it("finds both first returns of a rotation to within a line of 0 as the two window searches do (fast-check)", () => {
+    const out = new Float64Array(4);
+    fc.assert(
+      fc.property(fc.integer({ min: 2, max: 1024 }), fc.integer({ min: 2, max: 8192 }), fc.integer({ min: 0, max: 3 * 1024 * 8192 }), (w, sets, raw) => {
+        const p = w * sets;
+        const step = raw % (3 * p);
+        rotationEntries(step, p, w, out);
+        expect([...out]).toEqual(bySearch(step, p, w));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it("handles rotations that return to 0 (steps that are multiples of the line or of the period)", () => {
+    const out = new Float64Array(4);
+    for (const [step, p, w] of [
+      [0, 1024, 64],
+      [1024, 1024, 64],
+      [64, 1024, 64],
+      [128, 1024, 64],
+      [960, 1024, 64],
+      [512, 1024, 64],
+      [3 * 4096, 65536, 128],
+    ]) {
+      rotationEntries(step, p, w, out);
+      expect([...out], `step ${step}, period ${p}, line ${w}`).toEqual(bySearch(step, p, w));
+    }
+    // A rotation by a whole period returns to 0 at once and never comes from below.
+    rotationEntries(1024, 1024, 64, out);
+    expect([...out]).toEqual([1, 0, -1, 0]);
+  });
+
+  it("takes remainders of non-negative integers in int32 or double arithmetic alike", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 40 }), fc.integer({ min: 1, max: 2 ** 31 }), (x, m) => {
+        expect(modNonNegative(x, m)).toBe(x % m);
+      }),
+    );
+  });
+});
