@@ -297,8 +297,14 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   return (total * e) / B;
 }
 
+/** Adds a column group, or its columns to the previous group when that has the same rows (the same rows then miss). */
 function addGroup(sc: Scratch, rows: number, last: number, columns: number): void {
   if (columns <= 0 || rows <= 0) return;
+  const prev = sc.groups - 1;
+  if (prev >= 0 && sc.groupRows[prev] === rows && sc.groupLast[prev] === last) {
+    sc.groupColumns[prev] += columns;
+    return;
+  }
   sc.groupRows[sc.groups] = rows;
   sc.groupLast[sc.groups] = last;
   sc.groupColumns[sc.groups++] = columns;
