@@ -125,10 +125,9 @@ export function nextInWindow(a: number, b: number, m: number, lo: number, hi: nu
   return y < 0 ? -1 : from + y;
 }
 
-
 /**
  * First returns of the rotation `y -> (step * y) mod p`, `y >= 1`, to within `w` of 0 on either side
- * (`0 < w`, `2w <= p`), written to `out`: [0] the smallest y with `(step * y) mod p` in `[0, w)` and
+ * (integers, `2 <= w`, `2w <= p`), written to `out`: [0] the smallest y with `(step * y) mod p` in `[0, w)` and
  * [1] that value; [2] the smallest y with it in `(p - w, p)` and [3] `p` minus that value (-1 and 0
  * when there is none). The same as two {@link nextInWindow} searches, from one subtractive
  * continued-fraction pass: the records from above and from below are the semiconvergents
