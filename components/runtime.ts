@@ -86,20 +86,19 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
     } else throw new UnknownMetricError(m, [...platform.counterNames, ...Object.keys(platform.timeDerivedCounters)]);
   }
   const nm = metrics.length;
-  const rates = Float64Array.from(metricRate);
   // Every metric a multiple of time (TIME and cycle counts, the usual choice): no counter to read.
   const timeOnly = metricSource.every((src) => src < 0);
   const readMetrics: MetricReader = timeOnly
     ? (_rank, out) => {
         const now = sim.now;
-        for (let k = 0; k < nm; k++) out[k] = now * rates[k];
+        for (let k = 0; k < nm; k++) out[k] = now * metricRate[k];
       }
     : (rank, out) => {
         const c = counters[rank];
         const now = sim.now;
         for (let k = 0; k < nm; k++) {
           const src = metricSource[k];
-          out[k] = src >= 0 ? c[src] : now * rates[k];
+          out[k] = src >= 0 ? c[src] : now * metricRate[k];
         }
       };
   const meas = measure ? new Measurement(metrics, nRanks, readMetrics) : undefined;

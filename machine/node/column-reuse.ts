@@ -23,7 +23,7 @@
  * @packageDocumentation
  */
 import type { CacheGeometry } from "./geometry.js";
-import { modNonNegative, nextInWindow, rotationEntries } from "./modular.js";
+import { mod, nextInWindow, rotationEntries } from "./modular.js";
 
 const MAX_ASSOC = 64;
 const MAX_ARRAYS = 4;
@@ -160,24 +160,17 @@ function missingAccesses(sc: Scratch, nE: number, nL: number, assoc: number): nu
   return sum;
 }
 
-/** First entries of the rotation by `step` modulo `P` into a line ahead and a line behind. */
+/**
+ * First entries of the rotation by `step` modulo `P` into a line ahead and a line behind (`B >= 2`
+ * and at least two sets, `P >= 2B`: lines are 4 bytes or more, and one set is handled apart).
+ */
 function entries(sc: Scratch, step: number, P: number, B: number): void {
-  if (B >= 2 && 2 * B <= P) {
-    // Both entries from one continued-fraction pass (the same values as the two searches below).
-    const r = sc.rotation;
-    rotationEntries(step, P, B, r);
-    sc.upUF = r[0];
-    sc.upVF = r[1];
-    sc.upUB = r[2];
-    sc.upWB = r[3];
-  } else {
-    const uF = nextInWindow(step, 0, P, 0, B - 1, 1);
-    const uB = nextInWindow(step, 0, P, P - B + 1, P - 1, 1);
-    sc.upUF = uF;
-    sc.upVF = uF < 0 ? 0 : modNonNegative(uF * step, P);
-    sc.upUB = uB;
-    sc.upWB = uB < 0 ? 0 : P - modNonNegative(uB * step, P);
-  }
+  const r = sc.rotation;
+  rotationEntries(step, P, B, r);
+  sc.upUF = r[0];
+  sc.upVF = r[1];
+  sc.upUB = r[2];
+  sc.upWB = r[3];
   // The backward rotation enters ahead where the forward one enters behind, and vice versa
   // (a zero displacement, a period of the rotation, is ahead for both).
   if (sc.upVF === 0) {
@@ -234,8 +227,8 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
     return (missed * arrays * hOffsets * e) / B;
   }
   if (B / e > MAX_OFFSETS) return -1;
-  const up = modNonNegative(R, P);
-  const down = modNonNegative(P - up, P);
+  const up = mod(R, P);
+  const down = mod(P - up, P);
   entries(sc, up, P, B);
   // Bounds from the three-gap return times: every run of tMax consecutive rows holds a partner,
   // no two partners of a list are closer than tMin rows. The combined jump is needed only from

@@ -27,12 +27,16 @@ export function gcd(a: number, b: number): number {
 }
 
 /**
- * `x mod m` for integers `x >= 0`, `m > 0`: in int32 arithmetic when both fit (V8 then divides
- * integers instead of calling the floating-point remainder), else in doubles; the same value.
+ * `x mod m` in `[0, m)` (`m > 0`, `x` of either sign), as `((x % m) + m) % m` computes it. Integers
+ * that fit in int32 take integer arithmetic: V8 then divides integers instead of calling the
+ * floating-point remainder, a library call, on paths that take several remainders per evaluation.
  */
-export function modNonNegative(x: number, m: number): number {
-  if ((x | 0) === x && (m | 0) === m && x >= 0 && m > 0) return x % m | 0;
-  return x % m;
+export function mod(x: number, m: number): number {
+  if ((x | 0) === x && (m | 0) === m && m > 0) {
+    const r = x % m | 0;
+    return r < 0 ? r + m : r;
+  }
+  return ((x % m) + m) % m;
 }
 
 /** Inverse of `t` modulo `m` (`gcd(t, m) = 1`). */
@@ -98,23 +102,10 @@ function firstMultipleInRange(a: number, m: number, lo: number, hi: number): num
 
 /** Smallest x >= from with `(a*x + b) mod m` in [lo, hi] (a window that may wrap past m), or -1. */
 export function nextInWindow(a: number, b: number, m: number, lo: number, hi: number, from: number): number {
-  const x = a * from + b;
-  let shift: number;
-  let l: number;
-  let h: number;
-  if ((x | 0) === x && x >= 0 && (m | 0) === m && m < 1073741824 && (lo | 0) === lo && (hi | 0) === hi && lo >= 0 && hi >= 0 && lo < m && hi < m) {
-    // The same remainders in int32 arithmetic: V8 then divides integers instead of calling fmod
-    // (the common case: addresses within a cache's set period).
-    const mi = m | 0;
-    shift = (x | 0) % mi;
-    l = ((lo | 0) - shift + mi) % mi;
-    h = ((hi | 0) - shift + mi) % mi;
-  } else {
-    shift = ((x % m) + m) % m;
-    l = (((lo - shift) % m) + m) % m;
-    h = (((hi - shift) % m) + m) % m;
-  }
+  const shift = mod(a * from + b, m);
   // (a*y + shift) mod m in [lo, hi]  <=>  a*y mod m in [lo - shift, hi - shift] (mod m)
+  const l = mod(lo - shift, m);
+  const h = mod(hi - shift, m);
   let y: number;
   if (l <= h) y = firstMultipleInRange(a, m, l, h);
   else {
@@ -127,15 +118,15 @@ export function nextInWindow(a: number, b: number, m: number, lo: number, hi: nu
 
 /**
  * First returns of the rotation `y -> (step * y) mod p`, `y >= 1`, to within `w` of 0 on either side
- * (integers, `2 <= w`, `2w <= p`), written to `out`: [0] the smallest y with `(step * y) mod p` in `[0, w)` and
- * [1] that value; [2] the smallest y with it in `(p - w, p)` and [3] `p` minus that value (-1 and 0
- * when there is none). The same as two {@link nextInWindow} searches, from one subtractive
+ * (integers, `2 <= w`, `2w <= p`), written to `out`: [0] the smallest y with `(step * y) mod p` in
+ * `[0, w)` and [1] that value; [2] the smallest y with it in `(p - w, p)` and [3] `p` minus that value
+ * (-1 and 0 when there is none). The same as two {@link nextInWindow} searches, from one subtractive
  * continued-fraction pass: the records from above and from below are the semiconvergents
  * `y1 + k*y2` of the pair of nearest approaches found so far, so the first one inside the window is
  * found in O(log p) steps.
  */
 export function rotationEntries(step: number, p: number, w: number, out: Float64Array): void {
-  const s = modNonNegative(step, p);
+  const s = mod(step, p);
   out[0] = -1;
   out[1] = 0;
   out[2] = -1;
@@ -161,29 +152,26 @@ export function rotationEntries(step: number, p: number, w: number, out: Float64
     if (d1 >= d2) {
       // From above: y1 + k*y2 comes to d1 - k*d2, k = 1..floor(d1 / d2).
       const kMax = Math.floor(d1 / d2);
-      if (out[0] < 0 && d1 - kMax * d2 < w) {
-        const k = firstStepInside(d1, d2, w);
-        out[0] = y1 + k * y2;
-        out[1] = d1 - k * d2;
-      }
+      recordFirstInside(out, 0, y1, y2, d1, d2, kMax, w);
       y1 += kMax * y2;
       d1 -= kMax * d2;
     } else {
       // From below: y2 + k*y1 comes to d2 - k*d1, kept above 0 (0 is an approach from above).
       const kMax = Math.ceil(d2 / d1) - 1;
-      if (kMax === 0) break; // cannot happen for d2 > d1 > 0; a guard for the loop's progress
-      if (out[2] < 0 && d2 - kMax * d1 < w) {
-        const k = firstStepInside(d2, d1, w);
-        out[2] = y2 + k * y1;
-        out[3] = d2 - k * d1;
-      }
+      recordFirstInside(out, 2, y2, y1, d2, d1, kMax, w);
       y2 += kMax * y1;
       d2 -= kMax * d1;
     }
   }
 }
 
-/** The first k >= 1 with `d - k * step < w`, for a distance `d` that some k brings below `w`. */
-function firstStepInside(d: number, step: number, w: number): number {
-  return d < w ? 1 : Math.floor((d - w) / step) + 1;
+/**
+ * Unless `out[slot]` holds an approach already, records the first of `y + k*yStep`, `k = 1..kMax`,
+ * at distance `d - k*dStep`, that comes within `w` (in `out[slot]` and that distance in `out[slot + 1]`).
+ */
+function recordFirstInside(out: Float64Array, slot: number, y: number, yStep: number, d: number, dStep: number, kMax: number, w: number): void {
+  if (out[slot] >= 0 || d - kMax * dStep >= w) return;
+  const k = d < w ? 1 : Math.floor((d - w) / dStep) + 1;
+  out[slot] = y + k * yStep;
+  out[slot + 1] = d - k * dStep;
 }

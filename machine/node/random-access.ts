@@ -17,6 +17,7 @@
  * @packageDocumentation
  */
 import type { CacheGeometry } from "./geometry.js";
+import { mod } from "./modular.js";
 
 /**
  * Probability that a draw of a full group hits when its set also holds `n` other full groups and,
@@ -137,8 +138,7 @@ export function randomMisses(g: CacheGeometry, q: number, e: number, arrays: num
     const c = Math.floor((A - m) / m);
     const lo = Math.floor(n / S);
     const r = n - lo * S;
-    // int32 remainder when it fits: a floating-point one is a library call.
-    const partialSet = n <= 0x7fffffff ? ((n - 1) | 0) % (S | 0) : (n - 1) % S;
+    const partialSet = mod(n - 1, S);
     const partialInHigh = partial && partialSet < r;
     // Sets with lo + 1 lines (r of them) and lo lines (S - r); one of them holds the partial line.
     return q * m * (setClassMisses(r, lo + 1, partial && partialInHigh, c, rho, pi, sectors, seen, seenTail) + setClassMisses(S - r, lo, partial && !partialInHigh, c, rho, pi, sectors, seen, seenTail));
