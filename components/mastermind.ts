@@ -10,21 +10,22 @@ interface Site {
   readonly parameterNames: readonly string[];
 }
 
-// Row layout of completed records: ints (site, rank, first parameter slot) and floats (start,
-// wall time, MPI time, then one delta per counter).
+// Row layout of completed records: ints (site, rank, offset of its parameters in its chunk's
+// pool) and floats (start, end, MPI time, then one delta per stored counter).
 const ROW_INTS = 3;
 const ROW_FLOATS = 3;
-// Open records: ints (site, rank) and floats (start, MPI time so far, then counter values).
+// Open records: ints (site, rank) and floats (start, MPI time so far, then stored counter values).
 const OPEN_INTS = 2;
 const OPEN_FLOATS = 2;
-// Completed records live in fixed-size chunks (rows, and parameter values), so a run that keeps
-// millions of them never copies what it has already recorded.
+// Completed records live in fixed-size chunks (rows, and their parameter values), so a run that
+// keeps millions of them never copies what it has already recorded.
 const ROW_SHIFT = 15;
 const ROWS_PER_CHUNK = 1 << ROW_SHIFT;
 const ROW_MASK = ROWS_PER_CHUNK - 1;
-const PARAM_SHIFT = 16;
-const PARAMS_PER_CHUNK = 1 << PARAM_SHIFT;
-const PARAM_MASK = PARAMS_PER_CHUNK - 1;
+/** Most parameters one record may carry. */
+const MAX_PARAMETERS = 1 << 16;
+/** Parameter values a chunk's pool reserves at first (address space only: untouched pages cost no memory). */
+const POOL_RESERVE = 1 << 20;
 
 /**
  * The Mastermind: for every proxied invocation it opens a record with the parameters the proxy
@@ -34,6 +35,11 @@ const PARAM_MASK = PARAMS_PER_CHUNK - 1;
  * Records are stored in chunks of flat typed arrays (strings interned) and become
  * {@link InvocationRecord} objects only when {@link records} is read: a run keeps millions of
  * them, and millions of live objects would make the garbage collector a large share of the run.
+ * A row holds only what cannot be recomputed: a counter that is a multiple of TIME (cycles of a
+ * fixed clock) is not stored but recomputed from the record's start and end (see the constructor),
+ * and a parameter is marked as a string only in chunks that hold one. Every byte matters: the
+ * records are most of what a measured run writes to fresh memory, and each fresh page costs a
+ * page fault.
  *
  * Use: resolve a site once per proxied method with {@link site}, then per invocation
  * {@link begin}, {@link param} for each of the site's parameters, and {@link end}. Both `begin`
@@ -48,6 +54,10 @@ export class Mastermind {
   private readonly strings: string[] = [];
   private readonly stringIds = new Map<string, number>();
   private readonly nc: number;
+  /** Per counter: its factor to TIME when it is recomputed, NaN when it is stored. */
+  private readonly rate: Float64Array;
+  /** Indices (into the metric values after TIME) of the stored counters. */
+  private readonly stored: Int32Array;
   private readonly rowFloats: number;
   private readonly openFloats: number;
 
@@ -56,11 +66,11 @@ export class Mastermind {
   private rows = 0;
   private readonly rowInt: Int32Array[] = [];
   private readonly rowNum: Float64Array[] = [];
-  // Parameter pool, chunked likewise (a record's parameters never straddle two chunks): a number,
-  // or (paramString >= 0) the interned string it names.
-  private params = 0;
+  // Parameter pool of each row chunk, filled in completion order: the values, and the interned
+  // string + 1 of string values (0 for a number; created with the chunk's first string).
   private readonly paramNumber: Float64Array[] = [];
-  private readonly paramString: Int32Array[] = [];
+  private readonly paramString: (Int32Array | undefined)[] = [];
+  private paramFill = 0; // values used in the last chunk's pool
 
   // Open records are reused slots: nesting depth, not invocation count, decides how many exist.
   private openSlots = 0;
@@ -74,11 +84,22 @@ export class Mastermind {
 
   private readonly materialised: InvocationRecord[] = [];
 
-  /** @param counterNames - the counters recorded per invocation (the measured metrics after TIME) */
-  constructor(readonly counterNames: readonly string[]) {
+  /**
+   * @param counterNames - the counters recorded per invocation (the measured metrics after TIME)
+   * @param timeRates - per counter, when its value is always TIME (microseconds) times a fixed
+   *   factor (cycles of a fixed clock: cycles per microsecond), that factor; else undefined. Such a
+   *   counter is not stored: its delta is recomputed as `end * rate - start * rate`, the very
+   *   numbers the metric reader subtracts, so the record is the same.
+   */
+  constructor(
+    readonly counterNames: readonly string[],
+    timeRates: readonly (number | undefined)[] = [],
+  ) {
     this.nc = counterNames.length;
-    this.rowFloats = ROW_FLOATS + this.nc;
-    this.openFloats = OPEN_FLOATS + this.nc;
+    this.rate = Float64Array.from(counterNames, (_, k) => timeRates[k] ?? Number.NaN);
+    this.stored = Int32Array.from(counterNames.flatMap((_, k) => (timeRates[k] === undefined ? [k] : [])));
+    this.rowFloats = ROW_FLOATS + this.stored.length;
+    this.openFloats = OPEN_FLOATS + this.stored.length;
     this.openNum = new Float64Array(8 * this.openFloats);
   }
 
@@ -90,7 +111,7 @@ export class Mastermind {
     const key = JSON.stringify([component, port, method, parameterNames]);
     let id = this.siteIds.get(key);
     if (id === undefined) {
-      if (parameterNames.length > PARAMS_PER_CHUNK) throw new RangeError(`${component}.${port}.${method}: at most ${PARAMS_PER_CHUNK} parameters per record`);
+      if (parameterNames.length > MAX_PARAMETERS) throw new RangeError(`${component}.${port}.${method}: at most ${MAX_PARAMETERS} parameters per record`);
       id = this.sites.length;
       this.sites.push({ component, port, method, parameterNames: [...parameterNames] });
       this.siteIds.set(key, id);
@@ -119,8 +140,8 @@ export class Mastermind {
     const b = token * this.openFloats;
     num[b] = metrics[0];
     num[b + 1] = mpiTime;
-    const nc = this.nc;
-    for (let k = 0; k < nc; k++) num[b + OPEN_FLOATS + k] = metrics[k + 1];
+    const stored = this.stored;
+    for (let s = 0; s < stored.length; s++) num[b + OPEN_FLOATS + s] = metrics[stored[s] + 1];
     return token;
   }
 
@@ -129,8 +150,8 @@ export class Mastermind {
     const slot = token * this.openParamStride + k;
     if (typeof value === "number") {
       this.openParamNumber[slot] = value;
-      this.openParamString[slot] = -1;
-    } else this.openParamString[slot] = this.intern(value);
+      this.openParamString[slot] = 0;
+    } else this.openParamString[slot] = this.intern(value) + 1;
   }
 
   /**
@@ -142,44 +163,24 @@ export class Mastermind {
     this.free[this.freeCount++] = token;
     const row = this.rows++;
     const chunk = row >>> ROW_SHIFT;
-    if (chunk === this.rowInt.length) {
-      this.rowInt.push(new Int32Array(ROWS_PER_CHUNK * ROW_INTS));
-      this.rowNum.push(new Float64Array(ROWS_PER_CHUNK * this.rowFloats));
-    }
+    if (chunk === this.rowInt.length) this.addChunk();
     const site = this.openInt[token * OPEN_INTS];
     const np = this.siteParams[site];
-    let pbase = this.params;
-    if ((pbase & PARAM_MASK) + np > PARAMS_PER_CHUNK) pbase = ((pbase >>> PARAM_SHIFT) + 1) << PARAM_SHIFT;
-    this.params = pbase + np;
     const ints = this.rowInt[chunk];
     const ri = (row & ROW_MASK) * ROW_INTS;
     ints[ri] = site;
     ints[ri + 1] = this.openInt[token * OPEN_INTS + 1];
-    ints[ri + 2] = pbase;
+    ints[ri + 2] = this.paramFill;
     const open = this.openNum;
     const ob = token * this.openFloats;
     const num = this.rowNum[chunk];
     const rb = (row & ROW_MASK) * this.rowFloats;
-    const start = open[ob];
-    num[rb] = start;
-    num[rb + 1] = metrics[0] - start;
+    num[rb] = open[ob];
+    num[rb + 1] = metrics[0];
     num[rb + 2] = mpiTime - open[ob + 1];
-    const nc = this.nc;
-    for (let k = 0; k < nc; k++) num[rb + ROW_FLOATS + k] = metrics[k + 1] - open[ob + OPEN_FLOATS + k];
-    if (np === 0) return;
-    const pc = pbase >>> PARAM_SHIFT;
-    if (pc === this.paramNumber.length) {
-      this.paramNumber.push(new Float64Array(PARAMS_PER_CHUNK));
-      this.paramString.push(new Int32Array(PARAMS_PER_CHUNK));
-    }
-    const pn = this.paramNumber[pc];
-    const pstr = this.paramString[pc];
-    const pb = pbase & PARAM_MASK;
-    const ps = token * this.openParamStride;
-    for (let k = 0; k < np; k++) {
-      pn[pb + k] = this.openParamNumber[ps + k];
-      pstr[pb + k] = this.openParamString[ps + k];
-    }
+    const stored = this.stored;
+    for (let s = 0; s < stored.length; s++) num[rb + ROW_FLOATS + s] = metrics[stored[s] + 1] - open[ob + OPEN_FLOATS + s];
+    if (np > 0) this.keepParams(chunk, token, np);
   }
 
   /** Number of completed records. */
@@ -203,26 +204,31 @@ export class Mastermind {
    */
   record(i: number): InvocationRecord {
     if (!(Number.isInteger(i) && i >= 0 && i < this.rows)) throw new RangeError(`no record ${i}: the Mastermind holds ${this.rows}`);
-    const ints = this.rowInt[i >>> ROW_SHIFT];
-    const num = this.rowNum[i >>> ROW_SHIFT];
+    const chunk = i >>> ROW_SHIFT;
+    const ints = this.rowInt[chunk];
+    const num = this.rowNum[chunk];
     const ri = (i & ROW_MASK) * ROW_INTS;
     const site = this.sites[ints[ri]];
     const parameters: Record<string, number | string> = {};
-    const pbase = ints[ri + 2];
     const names = site.parameterNames;
     if (names.length > 0) {
-      const pn = this.paramNumber[pbase >>> PARAM_SHIFT];
-      const pstr = this.paramString[pbase >>> PARAM_SHIFT];
-      const pb = pbase & PARAM_MASK;
+      const pn = this.paramNumber[chunk];
+      const pstr = this.paramString[chunk];
+      const pb = ints[ri + 2];
       for (let k = 0; k < names.length; k++) {
-        const s = pstr[pb + k];
-        parameters[names[k]] = s >= 0 ? this.strings[s] : pn[pb + k];
+        const s = pstr === undefined ? 0 : pstr[pb + k];
+        parameters[names[k]] = s > 0 ? this.strings[s - 1] : pn[pb + k];
       }
     }
     const rb = (i & ROW_MASK) * this.rowFloats;
+    const start = num[rb];
+    const end = num[rb + 1];
     const counters: Record<string, number> = {};
-    for (let k = 0; k < this.nc; k++) counters[this.counterNames[k]] = num[rb + ROW_FLOATS + k];
-    const wallTime = num[rb + 1];
+    for (let k = 0, s = 0; k < this.nc; k++) {
+      const rate = this.rate[k];
+      counters[this.counterNames[k]] = rate === rate ? end * rate - start * rate : num[rb + ROW_FLOATS + s++];
+    }
+    const wallTime = end - start;
     const mpiTime = num[rb + 2];
     return {
       component: site.component,
@@ -230,12 +236,44 @@ export class Mastermind {
       method: site.method,
       rank: ints[ri + 1],
       parameters,
-      start: num[rb],
+      start,
       wallTime,
       mpiTime,
       computeTime: wallTime - mpiTime,
       counters,
     };
+  }
+
+  /** Starts a chunk of rows and its parameter pool (the pool reserves room for every row of the widest site). */
+  private addChunk(): void {
+    this.rowInt.push(new Int32Array(ROWS_PER_CHUNK * ROW_INTS));
+    this.rowNum.push(new Float64Array(ROWS_PER_CHUNK * this.rowFloats));
+    this.paramNumber.push(new Float64Array(Math.min(ROWS_PER_CHUNK * this.openParamStride, POOL_RESERVE)));
+    this.paramString.push(undefined);
+    this.paramFill = 0;
+  }
+
+  /** Moves the `np` parameters of open record `token` to the pool of `chunk` (its last). */
+  private keepParams(chunk: number, token: number, np: number): void {
+    const at = this.paramFill;
+    if (at + np > this.paramNumber[chunk].length) {
+      const cap = Math.max(2 * this.paramNumber[chunk].length, at + np);
+      this.paramNumber[chunk] = grown(this.paramNumber[chunk], cap);
+      const str = this.paramString[chunk];
+      if (str !== undefined) this.paramString[chunk] = grown(str, cap);
+    }
+    this.paramFill = at + np;
+    const pn = this.paramNumber[chunk];
+    const ps = token * this.openParamStride;
+    let strings = 0;
+    for (let k = 0; k < np; k++) {
+      pn[at + k] = this.openParamNumber[ps + k];
+      strings |= this.openParamString[ps + k];
+    }
+    // Numbers need no mark: pool positions are written once, and a fresh pool holds zeros.
+    if (strings === 0) return;
+    const pstr = (this.paramString[chunk] ??= new Int32Array(pn.length));
+    for (let k = 0; k < np; k++) pstr[at + k] = this.openParamString[ps + k];
   }
 
   private intern(s: string): number {

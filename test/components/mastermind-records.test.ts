@@ -85,8 +85,8 @@ describe("the Mastermind's records", () => {
   });
 
   it("keep every record across storage chunks, parameters never split between two", () => {
-    // 3 parameters per record: the pool's 65536-value chunks do not hold a whole number of records,
-    // and 70000 rows span three 32768-row chunks.
+    // 70000 rows span three 32768-row chunks, each with its own parameter pool; records without
+    // parameters take no room in the pool.
     const mm = new Mastermind(["CYC"]);
     const three = mm.site("A", "p", "m", ["i", "half", "tag"]);
     const none = mm.site("B", "p", "m", []);
@@ -109,8 +109,32 @@ describe("the Mastermind's records", () => {
       if (!(paramsOk && r.rank === i % 7 && r.start === i && r.wallTime === 1 + (i % 3) && r.mpiTime === 0.5 && r.counters.CYC === i)) wrong.push(i);
     }
     expect(wrong).toEqual([]);
-    // Around the first parameter-chunk boundary (record 27307 holds values 65535..65537 if unsplit).
-    expect(mm.record(27_307).parameters).toEqual({ i: 27_307, half: 27_307 / 2, tag: "odd" });
+    // The last row of the first chunk and the first of the second.
+    expect(mm.record(32_767).parameters).toEqual({ i: 32_767, half: 32_767 / 2, tag: "odd" });
+    expect(mm.record(32_768).parameters).toEqual({ i: 32_768, half: 32_768 / 2, tag: "even" });
+  });
+
+  it("recompute counters that are multiples of TIME to the deltas a stored counter would have (property)", () => {
+    // Counter values as the runtime's reader makes them: TIME times a rate (cycles at 2.8 GHz, an
+    // awkward factor), next to a counter read from the node model.
+    const rates = [2800, 1 / 3];
+    const call = fc.record({ start: fc.double({ noNaN: true, min: 0, max: 1e12 }), wall: fc.double({ noNaN: true, min: 0, max: 1e9 }), other: fc.double({ noNaN: true }) });
+    fc.assert(
+      fc.property(fc.array(call, { minLength: 1, maxLength: 30 }), (calls) => {
+        const names = ["PAPI_TOT_CYC", "L2_MISSES", "SLOW_CYC"];
+        const storedAll = new Mastermind(names);
+        const recomputed = new Mastermind(names, [rates[0], undefined, rates[1]]);
+        for (const mm of [storedAll, recomputed]) {
+          const site = mm.site("A", "p", "m", []);
+          for (const c of calls) {
+            const end = c.start + c.wall;
+            const t = mm.begin(0, site, at(c.start, c.start * rates[0], 0, c.start * rates[1]), 0);
+            mm.end(t, at(end, end * rates[0], c.other, end * rates[1]), 0);
+          }
+        }
+        expect(recomputed.records).toEqual(storedAll.records);
+      }),
+    );
   });
 
   it("store every value exactly as given (property)", () => {
