@@ -4,16 +4,13 @@ const ROOT = 0;
 /** Children of one node scanned linearly; beyond this many, a Map finds them. */
 const WIDE = 16;
 
-// Rank header: running-timer depth, nodes in use, frame capacity, node capacity, then per timer
-// id below HINTS the callpath node it last started at and that node's parent.
-const H_DEPTH = 0;
-const H_NODES = 1;
-const H_FRAMES_CAP = 2;
-const H_NODES_CAP = 3;
-const H_HINTS = 4;
+// Region header: nodes in use, node capacity (read only when a node is added; what every start
+// and stop reads is kept per rank in arrays apart, see ProfileArena).
+const H_NODES = 0;
+const H_NODES_CAP = 1;
+const HEADER = 2;
 /** Timers (the first ids, usually the components') whose last callpath node a rank remembers. */
 const HINTS = 6;
-const HEADER = H_HINTS + 2 * HINTS;
 // Frame record (a running timer): node, timer, timers started inside so far, m start values, then
 // m values of finished children.
 const F_NODE = 0;
@@ -42,10 +39,16 @@ const LINKS = 6;
  *
  * Why one array: every component invocation starts and stops a timer, with a thousand ranks taking
  * turns, so each separate object or array a start touches is one more cache miss. Here a start
- * touches the rank's header and top frames (adjacent), a stop those and one node's values. The
- * links sit apart from the values because only a start that misses its remembered node reads
- * them: a rank's hot lines are its header, frames and node values (a third fewer lines than with
- * links inline, and a thousand ranks' regions must share the caches with the rest of the run).
+ * touches the rank's top frames (adjacent), a stop those and one node's values. The links sit
+ * apart from the values because only a start that misses its remembered node reads them: a rank's
+ * hot lines are its frames and node values (a third fewer lines than with links inline, and a
+ * thousand ranks' regions must share the caches with the rest of the run).
+ *
+ * Why the stack depth, frame capacity and remembered nodes of every rank sit in arrays of their
+ * own, indexed by rank: every start and stop reads them first, and the frame and node it then
+ * touches are found from them. In a region they were one more cold line per start and stop that
+ * the others had to wait for; in arrays by rank, the ranks that take turns at one simulated
+ * instant (in rank order, in SCMD runs) read neighbouring entries of lines that stay cached.
  *
  * Calls and subroutine calls are counted in the running frames and added to the nodes when the
  * frames stop; the accessors add the running ones, so readers see the counts TAU would. For its
@@ -65,6 +68,14 @@ export class ProfileArena {
   private top = 0; // first free slot
   /** Start of each rank's region. */
   private readonly region: Int32Array;
+  /** Running-timer stack depth, by rank. */
+  private readonly depthOf: Int32Array;
+  /** Frames each rank's region holds, by rank. */
+  private readonly framesCap: Int32Array;
+  /** By `timer * ranks + rank` for timers below HINTS: the parent and the node the timer last started at. */
+  private readonly hintParent: Int32Array;
+  private readonly hintNode: Int32Array;
+  private readonly ranks: number;
   // Nodes with more than WIDE children also get a Map (program models may have many elements), per rank.
   private readonly wide: (Map<number, Map<number, number>> | undefined)[];
 
@@ -77,6 +88,11 @@ export class ProfileArena {
     this.frameSize = F_START + 2 * metrics;
     this.nodeSize = N_INCL + 2 * metrics;
     this.region = new Int32Array(ranks);
+    this.ranks = ranks;
+    this.depthOf = new Int32Array(ranks);
+    this.framesCap = new Int32Array(ranks);
+    this.hintParent = new Int32Array(HINTS * ranks).fill(-1);
+    this.hintNode = new Int32Array(HINTS * ranks);
     this.wide = new Array(ranks).fill(undefined);
     const frames = 8;
     const nodes = 8;
@@ -84,18 +100,16 @@ export class ProfileArena {
     for (let r = 0; r < ranks; r++) {
       const b = this.allocate(this.regionSize(frames, nodes));
       this.region[r] = b;
-      this.data[b + H_DEPTH] = 0;
+      this.framesCap[r] = frames;
       this.data[b + H_NODES] = 1; // node 0: the virtual root above `.TAU application`
-      this.data[b + H_FRAMES_CAP] = frames;
       this.data[b + H_NODES_CAP] = nodes;
-      this.data.fill(-1, b + H_HINTS, b + HEADER);
-      this.initLinks(b, 0, nodes);
+      this.initLinks(r, b, 0, nodes);
     }
   }
 
   /** Running-timer stack depth of `rank`. */
   depth(rank: number): number {
-    return this.data[this.region[rank] + H_DEPTH];
+    return this.depthOf[rank];
   }
 
   /** Callpath nodes in use on `rank` (node 0 is the virtual root). */
@@ -117,7 +131,7 @@ export class ProfileArena {
   callsOf(rank: number, node: number): number {
     let calls = this.data[this.node(rank, node) + N_CALLS];
     const b = this.region[rank];
-    for (let d = 0; d < this.data[b + H_DEPTH]; d++) if (this.data[b + HEADER + d * this.frameSize + F_NODE] === node) calls++;
+    for (let d = 0; d < this.depthOf[rank]; d++) if (this.data[b + HEADER + d * this.frameSize + F_NODE] === node) calls++;
     return calls;
   }
 
@@ -125,7 +139,7 @@ export class ProfileArena {
   subroutinesOf(rank: number, node: number): number {
     let subrs = this.data[this.node(rank, node) + N_SUBRS];
     const b = this.region[rank];
-    for (let d = 0; d < this.data[b + H_DEPTH]; d++) {
+    for (let d = 0; d < this.depthOf[rank]; d++) {
       const f = b + HEADER + d * this.frameSize;
       if (this.data[f + F_NODE] === node) subrs += this.data[f + F_SUBRS];
     }
@@ -157,8 +171,8 @@ export class ProfileArena {
   start(rank: number, timer: number, now: Float64Array): void {
     let b = this.region[rank];
     let a = this.data;
-    const d = a[b + H_DEPTH];
-    if (d === a[b + H_FRAMES_CAP]) {
+    const d = this.depthOf[rank];
+    if (d === this.framesCap[rank]) {
       b = this.relocate(rank, 2 * d, a[b + H_NODES_CAP]);
       a = this.data;
     }
@@ -170,15 +184,15 @@ export class ProfileArena {
       a[fb - fs + F_SUBRS]++;
     }
     let node: number;
-    const h = b + H_HINTS + 2 * timer;
-    if (timer < HINTS && a[h] === parentNode) node = a[h + 1];
+    const h = timer * this.ranks + rank;
+    if (timer < HINTS && this.hintParent[h] === parentNode) node = this.hintNode[h];
     else {
       node = this.child(rank, parentNode, timer);
       b = this.region[rank]; // adding a node may have moved the region
       a = this.data;
       if (timer < HINTS) {
-        a[b + H_HINTS + 2 * timer] = parentNode;
-        a[b + H_HINTS + 2 * timer + 1] = node;
+        this.hintParent[h] = parentNode;
+        this.hintNode[h] = node;
       }
     }
     const f = b + HEADER + d * fs;
@@ -190,7 +204,7 @@ export class ProfileArena {
       a[f + F_START + k] = now[k];
       a[f + F_START + m + k] = 0;
     }
-    a[b + H_DEPTH] = d + 1;
+    this.depthOf[rank] = d + 1;
   }
 
   /**
@@ -203,7 +217,7 @@ export class ProfileArena {
     const b = this.region[rank];
     const a = this.data;
     const fs = this.frameSize;
-    let d = a[b + H_DEPTH] - 1;
+    let d = this.depthOf[rank] - 1;
     if (d < 0 || a[b + HEADER + d * fs + F_TIMER] !== timer) {
       let k = d;
       while (k >= 0 && a[b + HEADER + k * fs + F_TIMER] !== timer) k--;
@@ -213,21 +227,30 @@ export class ProfileArena {
       }
       warn(`overlapping timers: '${names.names[timer]}' stopped while '${names.names[a[b + HEADER + d * fs + F_TIMER]]}' was running inside it`);
       while (d > k) {
-        this.popFrame(b, now);
+        this.popFrame(rank, now, a[b + HEADER + d * fs + F_TIMER]);
         d--;
       }
     }
-    this.popFrame(b, now);
+    this.popFrame(rank, now, timer);
   }
 
-  private popFrame(b: number, now: Float64Array): void {
+  /** Stops the innermost frame (of `timer`) of `rank`. */
+  private popFrame(rank: number, now: Float64Array, timer: number): void {
     const a = this.data;
-    const d = --a[b + H_DEPTH];
+    const b = this.region[rank];
+    const d = --this.depthOf[rank];
     const fs = this.frameSize;
     const fb = b + HEADER + d * fs;
     const m = this.m;
     const pc = fb - fs + F_START + m; // the parent frame's children values
-    const nb = b + HEADER + a[b + H_FRAMES_CAP] * fs + a[fb + F_NODE] * this.nodeSize;
+    const nodes = b + HEADER + this.framesCap[rank] * fs;
+    // Why the hint: the node's values are usually a cold cache line, and so is the frame that
+    // names the node. The node this timer last started at is almost always the frame's; taking
+    // its offset from the (cached) hints, with a check that is predicted to pass, lets the
+    // processor fetch the node's line together with the frame's instead of after it.
+    const hinted = timer < HINTS ? this.hintNode[timer * this.ranks + rank] : -1;
+    let nb = nodes + hinted * this.nodeSize;
+    if (a[fb + F_NODE] !== hinted) nb = nodes + a[fb + F_NODE] * this.nodeSize;
     a[nb + N_CALLS]++;
     a[nb + N_SUBRS] += a[fb + F_SUBRS];
     for (let k = 0; k < m; k++) {
@@ -240,19 +263,17 @@ export class ProfileArena {
 
   /** Offset of `node`'s values of `rank`. */
   private node(rank: number, node: number): number {
-    const b = this.region[rank];
-    return b + HEADER + this.data[b + H_FRAMES_CAP] * this.frameSize + node * this.nodeSize;
+    return this.region[rank] + HEADER + this.framesCap[rank] * this.frameSize + node * this.nodeSize;
   }
 
-  /** Offset of the links of node 0 in the region at `b` (node n's are LINKS * n further). */
-  private links0(b: number): number {
-    const a = this.data;
-    return b + HEADER + a[b + H_FRAMES_CAP] * this.frameSize + a[b + H_NODES_CAP] * this.nodeSize;
+  /** Offset of the links of node 0 of `rank`, whose region is at `b` (node n's are LINKS * n further). */
+  private links0(rank: number, b: number): number {
+    return b + HEADER + this.framesCap[rank] * this.frameSize + this.data[b + H_NODES_CAP] * this.nodeSize;
   }
 
   /** Offset of `node`'s links of `rank`. */
   private link(rank: number, node: number): number {
-    return this.links0(this.region[rank]) + node * LINKS;
+    return this.links0(rank, this.region[rank]) + node * LINKS;
   }
 
   /** The callpath node for `timer` under `parent`, created on first use. */
@@ -273,10 +294,10 @@ export class ProfileArena {
   private addNode(rank: number, parent: number, timer: number, wide: Map<number, number> | undefined): number {
     let b = this.region[rank];
     const node = this.data[b + H_NODES];
-    if (node === this.data[b + H_NODES_CAP]) b = this.relocate(rank, this.data[b + H_FRAMES_CAP], 2 * node);
+    if (node === this.data[b + H_NODES_CAP]) b = this.relocate(rank, this.framesCap[rank], 2 * node);
     const a = this.data;
     a[b + H_NODES] = node + 1;
-    const l0 = this.links0(b);
+    const l0 = this.links0(rank, b);
     const nl = l0 + node * LINKS;
     const pl = l0 + parent * LINKS;
     a[nl + L_PARENT] = parent;
@@ -316,7 +337,7 @@ export class ProfileArena {
     const nb = this.allocate(this.regionSize(frames, nodes));
     const a = this.data;
     const ob = this.region[rank];
-    const oldFrames = a[ob + H_FRAMES_CAP];
+    const oldFrames = this.framesCap[rank];
     const oldNodes = a[ob + H_NODES_CAP];
     a.copyWithin(nb, ob, ob + HEADER + oldFrames * this.frameSize);
     const oldN0 = ob + HEADER + oldFrames * this.frameSize;
@@ -324,17 +345,17 @@ export class ProfileArena {
     a.copyWithin(newN0, oldN0, oldN0 + oldNodes * this.nodeSize);
     const oldL0 = oldN0 + oldNodes * this.nodeSize;
     a.copyWithin(newN0 + nodes * this.nodeSize, oldL0, oldL0 + oldNodes * LINKS);
-    a[nb + H_FRAMES_CAP] = frames;
+    this.framesCap[rank] = frames;
     a[nb + H_NODES_CAP] = nodes;
     this.region[rank] = nb;
-    this.initLinks(nb, oldNodes, nodes);
+    this.initLinks(rank, nb, oldNodes, nodes);
     return nb;
   }
 
-  /** Marks nodes `from..to-1` of the region at `b` as unlinked. */
-  private initLinks(b: number, from: number, to: number): void {
+  /** Marks nodes `from..to-1` of `rank`'s region (at `b`) as unlinked. */
+  private initLinks(rank: number, b: number, from: number, to: number): void {
     const a = this.data;
-    const l0 = this.links0(b);
+    const l0 = this.links0(rank, b);
     for (let n = from; n < to; n++) {
       const nl = l0 + n * LINKS;
       a[nl + L_PARENT] = -1;
