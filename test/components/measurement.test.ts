@@ -216,4 +216,60 @@ describe("the measurement component", () => {
       { numRuns: 200 },
     );
   });
+
+  it("gives every rank the profile it would have alone when ranks of different depth and callpaths interleave (fast-check)", () => {
+    // Deep and wide enough that the shared stack and node capacities (8 at first) grow mid-run.
+    type Call = { timer: number; own: number; children: Call[] };
+    const call: fc.Memo<Call> = fc.memo((n) =>
+      fc.record({ timer: fc.integer({ min: 0, max: 11 }), own: fc.integer({ min: 0, max: 3 }), children: n > 1 ? fc.array(call(n - 1), { maxLength: 2 }) : fc.constant([]) }),
+    );
+    /** The starts and stops of a program with the metric values at each (TIME, and twice TIME as the counter). */
+    const steps = (program: Call[]) => {
+      const out: { start: boolean; timer: number; t: number }[] = [];
+      let t = 0;
+      const exec = (c: Call) => {
+        out.push({ start: true, timer: c.timer, t });
+        t += c.own;
+        c.children.forEach(exec);
+        out.push({ start: false, timer: c.timer, t });
+      };
+      program.forEach(exec);
+      return out;
+    };
+    const profileOf = (m: Measurement, rank: number) => {
+      const rp = m.ranks[rank];
+      const nodes = [];
+      for (let n = 1; n < rp.nodeCount; n++) nodes.push([rp.path(n).join("/"), rp.callsOf(n), rp.subroutinesOf(n), rp.inclusive(n, 0), rp.exclusive(n, 0), rp.inclusive(n, 1), rp.exclusive(n, 1)]);
+      return nodes;
+    };
+    fc.assert(
+      fc.property(fc.array(fc.array(call(10), { minLength: 1, maxLength: 2 }), { minLength: 2, maxLength: 4 }), fc.nat(), (programs, seed) => {
+        const read = () => {};
+        const together = new Measurement(["TIME", "PAPI_FP_OPS"], programs.length, read);
+        const alone = programs.map(() => new Measurement(["TIME", "PAPI_FP_OPS"], 1, read));
+        const ids = Array.from({ length: 12 }, (_, i) => i);
+        for (const m of [together, ...alone]) ids.forEach((i) => m.timer(`T${i}`));
+        const todo = programs.map(steps);
+        const next = programs.map(() => 0);
+        const values = new Float64Array(2);
+        // Ranks take turns in a seeded order; each also runs its program alone.
+        let turn = seed;
+        while (next.some((k, r) => k < todo[r].length)) {
+          turn = (Math.imul(turn, 1103515245) + 12345) >>> 0;
+          const r = (turn >>> 16) % programs.length;
+          if (next[r] === todo[r].length) continue;
+          const st = todo[r][next[r]++];
+          values[0] = st.t;
+          values[1] = 2 * st.t;
+          for (const [m, rank] of [[together, r], [alone[r], 0]] as const) {
+            if (st.start) m.startWith(rank, st.timer, values);
+            else m.stopWith(rank, st.timer, values);
+          }
+        }
+        programs.forEach((_, r) => expect(profileOf(together, r)).toEqual(profileOf(alone[r], 0)));
+        expect(together.warnings()).toEqual([]);
+      }),
+      { numRuns: 100 },
+    );
+  });
 });
