@@ -135,7 +135,64 @@ export function rotationEntries(step: number, p: number, w: number, out: Float64
     out[0] = 1; // every multiple lands on 0
     return;
   }
+  // Why two copies: every quantity of the pass stays within [0, p], so below 2^30 int32 division
+  // (a few cycles) replaces the floating-point division and rounding, several times slower, that
+  // dominated this function; the results are the same integers.
+  if (p < 1073741824) rotationEntriesInt32(s | 0, p | 0, w | 0, out);
+  else rotationEntriesDouble(s, p, w, out);
+}
+
+/** {@link rotationEntries} for `0 < s < p < 2^30`, in int32 arithmetic. */
+function rotationEntriesInt32(s: number, p: number, w: number, out: Float64Array): void {
   // (y1, d1): step*y1 = d1 (mod p), the nearest approach from above so far; (y2, d2): step*y2 = -d2.
+  let y1 = 1;
+  let d1 = s;
+  let y2 = 1;
+  let d2 = (p - s) | 0;
+  // Entries found (y, approach distance); -1 while none.
+  let aheadY = -1;
+  let aheadD = 0;
+  let behindY = -1;
+  let behindD = 0;
+  if (d1 < w) {
+    aheadY = 1;
+    aheadD = d1;
+  }
+  if (d2 < w) {
+    behindY = 1;
+    behindD = d2;
+  }
+  while ((aheadY < 0 || behindY < 0) && d1 > 0) {
+    if (d1 >= d2) {
+      // From above: y1 + k*y2 comes to d1 - k*d2, k = 1..floor(d1 / d2).
+      const kMax = (d1 / d2) | 0;
+      if (aheadY < 0 && d1 - kMax * d2 < w) {
+        const k = d1 < w ? 1 : (((d1 - w) / d2) | 0) + 1;
+        aheadY = (y1 + k * y2) | 0;
+        aheadD = (d1 - k * d2) | 0;
+      }
+      y1 = (y1 + kMax * y2) | 0;
+      d1 = (d1 - kMax * d2) | 0;
+    } else {
+      // From below: y2 + k*y1 comes to d2 - k*d1, kept above 0 (0 is an approach from above).
+      const kMax = ((d2 - 1) / d1) | 0;
+      if (behindY < 0 && d2 - kMax * d1 < w) {
+        const k = d2 < w ? 1 : (((d2 - w) / d1) | 0) + 1;
+        behindY = (y2 + k * y1) | 0;
+        behindD = (d2 - k * d1) | 0;
+      }
+      y2 = (y2 + kMax * y1) | 0;
+      d2 = (d2 - kMax * d1) | 0;
+    }
+  }
+  out[0] = aheadY;
+  out[1] = aheadD;
+  out[2] = behindY;
+  out[3] = behindD;
+}
+
+/** {@link rotationEntries} for `0 < s < p`, in double arithmetic (exact below 2^53). */
+function rotationEntriesDouble(s: number, p: number, w: number, out: Float64Array): void {
   let y1 = 1;
   let d1 = s;
   let y2 = 1;
@@ -150,13 +207,11 @@ export function rotationEntries(step: number, p: number, w: number, out: Float64
   }
   while ((out[0] < 0 || out[2] < 0) && d1 > 0) {
     if (d1 >= d2) {
-      // From above: y1 + k*y2 comes to d1 - k*d2, k = 1..floor(d1 / d2).
       const kMax = Math.floor(d1 / d2);
       recordFirstInside(out, 0, y1, y2, d1, d2, kMax, w);
       y1 += kMax * y2;
       d1 -= kMax * d2;
     } else {
-      // From below: y2 + k*y1 comes to d2 - k*d1, kept above 0 (0 is an approach from above).
       const kMax = Math.ceil(d2 / d1) - 1;
       recordFirstInside(out, 2, y2, y1, d2, d1, kMax, w);
       y2 += kMax * y1;

@@ -42,6 +42,33 @@ describe("modular arithmetic of address streams", () => {
     expect([...out]).toEqual([1, 0, -1, 0]);
   });
 
+  it("finds the same entries in double arithmetic for periods of 2^30 bytes or more (scan of the first multiples)", () => {
+    const out = new Float64Array(4);
+    const w = 4096;
+    const p = 2 ** 30 + 3 * w;
+    const limit = 2 ** 20;
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: p - 1 }), (step) => {
+        rotationEntries(step, p, w, out);
+        // The window searches lose exactness above 2^26; a plain scan (exact sums below 2^31) does not.
+        let ahead = -1;
+        let behind = -1;
+        let x = 0;
+        for (let y = 1; y <= limit && (ahead < 0 || behind < 0); y++) {
+          x += step;
+          if (x >= p) x -= p;
+          if (ahead < 0 && x < w) ahead = y;
+          if (behind < 0 && x > p - w) behind = y;
+        }
+        if (ahead > 0) expect([out[0], out[1]]).toEqual([ahead, (ahead * step) % p]);
+        else expect(out[0] < 0 || out[0] > limit).toBe(true);
+        if (behind > 0) expect([out[2], out[3]]).toEqual([behind, p - ((behind * step) % p)]);
+        else expect(out[2] < 0 || out[2] > limit).toBe(true);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
   it("takes remainders of integers in int32 or double arithmetic alike", () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 2 ** 40 }), fc.integer({ min: 1, max: 2 ** 31 }), (x, m) => {
