@@ -18,12 +18,15 @@
  * set period `S*B`) to a window of one line. By the three-gap theorem (Slater) successive returns
  * are `uF`, `uB` or `uF + uB` rows apart, where `uF` (`uB`) is the first row distance whose
  * displacement falls within a line ahead (behind); so after one Euclid-like search per rotation
- * each further partner costs O(1).
+ * each further partner costs O(1). With one array, the lists of every offset come at once from the
+ * sums along the orbits of the rotation's first-return map (`return-lists.ts`), and each offset's
+ * misses are counted band by band without data-dependent branches ({@link bandRows}).
  *
  * @packageDocumentation
  */
 import type { CacheGeometry } from "./geometry.js";
 import { mod, nextInWindow, rotationEntries } from "./modular.js";
+import { fillReturnOrbits, MAX_SUM, ReturnOrbits } from "./return-lists.js";
 
 const MAX_ASSOC = 64;
 const MAX_ARRAYS = 4;
@@ -44,6 +47,8 @@ class Scratch {
   readonly groupLast = new Float64Array(4);
   readonly groupColumns = new Float64Array(4);
   groups = 0;
+  /** Return sums of every element position of the line (both directions). */
+  readonly orbits = new ReturnOrbits();
   /** Output of {@link rotationEntries}. */
   readonly rotation = new Float64Array(4);
   /** Largest start of the last {@link ownReturns} orbit that fills the same list. */
@@ -160,6 +165,91 @@ function missingAccesses(sc: Scratch, nE: number, nL: number, assoc: number): nu
   return sum;
 }
 
+/** `min(a, b)` for int32 `a`, `b` less than 2^31 apart, without a branch. */
+function min32(a: number, b: number): number {
+  const d = a - b;
+  return b + (d & (d >> 31));
+}
+
+/** `max(a, 0)` for int32 `a`, without a branch. */
+function positive32(a: number): number {
+  return a & ~(a >> 31);
+}
+
+/**
+ * Rows of one column group (`top + 1` rows, later partners up to row `last`, `top >= last - 1`)
+ * whose accesses miss, for the offset whose earlier partners are the backward returns from sum
+ * index `j` and whose later ones the forward returns from `jl` (see `return-lists.ts`):
+ * {@link missingAccesses} counted band by band. The rows with exactly `t` earlier partners,
+ * `[E_t, E_{t+1})`, miss up to `last - L_{A-t}` (the later partner that completes `A`), so the
+ * count is a sum of clamped band lengths; for `t < A` that end is below `last`, hence at most
+ * `top`, and only the last band is cut at `top`. Why this form: the union of intervals carries its
+ * reach from one interval to the next and tests each for emptiness, a branch that varies from
+ * offset to offset and mispredicts; here every term is independent and the clamping is integer
+ * arithmetic. Partners beyond the rows give empty bands (they start after `top` or end before
+ * row 0), as missing partners do, so the lists need no cut. All values are below 2^30 in
+ * magnitude (`MAX_SUM`).
+ */
+function bandRows(cum: Int32Array, j: number, jl: number, assoc: number, top: number, last: number): number {
+  const J = cum[j];
+  // Band t: rows lower..min(upper - 1, K - 1 - l) with K = last + 1 + cum[jl], l = cum[jl + A - t].
+  const K = last + 1 + cum[jl];
+  let rows = 0;
+  let lower = 0;
+  for (let t = 0; t < assoc; t++) {
+    const upper = J - cum[j - t - 1];
+    rows += positive32(min32(upper, K - cum[jl + assoc - t]) - lower);
+    lower = upper;
+  }
+  // Rows with all `assoc` earlier partners miss whatever follows.
+  return rows + positive32(top + 1 - lower);
+}
+
+/**
+ * {@link bandRows} of two column groups at once, weighted by their columns: the loads and the
+ * band bounds of the earlier list are shared. Why: after the first group, the others of an offset
+ * that misses at all are evaluated together at less than twice the cost of one.
+ */
+function bandRowsPair(cum: Int32Array, j: number, jl: number, assoc: number, top1: number, last1: number, columns1: number, top2: number, last2: number, columns2: number): number {
+  const J = cum[j];
+  const K1 = last1 + 1 + cum[jl];
+  const shift = last1 - last2;
+  let rows1 = 0;
+  let rows2 = 0;
+  let lower = 0;
+  for (let t = 0; t < assoc; t++) {
+    const upper = J - cum[j - t - 1];
+    const end1 = K1 - cum[jl + assoc - t];
+    rows1 += positive32(min32(upper, end1) - lower);
+    rows2 += positive32(min32(upper, end1 - shift) - lower);
+    lower = upper;
+  }
+  rows1 += positive32(top1 + 1 - lower);
+  rows2 += positive32(top2 + 1 - lower);
+  return rows1 * columns1 + rows2 * columns2;
+}
+
+/**
+ * {@link missingAccesses} of the offset at element position `p` (earlier partners returning to
+ * `p`, later ones to `p - 1`) from the orbit sums. The first group has the most rows and the
+ * largest `last`, so when none of its rows misses none of any group does (the common case when
+ * rows are few for the ways): the others are then skipped.
+ */
+function missingFromOrbits(sc: Scratch, p: number, assoc: number): number {
+  const cum = sc.orbits.cum;
+  const j = sc.orbits.index[p];
+  const jl = sc.orbits.index[p - 1];
+  const first = bandRows(cum, j, jl, assoc, (sc.groupRows[0] - 1) | 0, sc.groupLast[0] | 0);
+  if (first === 0) return 0;
+  let sum = first * sc.groupColumns[0];
+  let gi = 1;
+  for (; gi + 1 < sc.groups; gi += 2) {
+    sum += bandRowsPair(cum, j, jl, assoc, (sc.groupRows[gi] - 1) | 0, sc.groupLast[gi] | 0, sc.groupColumns[gi], (sc.groupRows[gi + 1] - 1) | 0, sc.groupLast[gi + 1] | 0, sc.groupColumns[gi + 1]);
+  }
+  if (gi < sc.groups) sum += bandRows(cum, j, jl, assoc, (sc.groupRows[gi] - 1) | 0, sc.groupLast[gi] | 0) * sc.groupColumns[gi];
+  return sum;
+}
+
 /**
  * First entries of the rotation by `step` modulo `P` into a line ahead and a line behind (`B >= 2`
  * and at least two sets, `P >= 2B`: lines are 4 bytes or more, and one set is handled apart).
@@ -243,6 +333,14 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   // Most partners of any row: every continuation hits.
   if (Math.floor(lastMax / tMin) + (arrays - 1) * (Math.floor((lastMax + 1) / tMin) + 2) < A) return 0;
   const { upUF, upVF, upUB, upWB, dnUF, dnVF, dnUB, dnWB } = sc;
+  if (arrays === 1 && rows < MAX_SUM && groupsEndAtLast(sc) && fillReturnOrbits(sc.orbits, upUF, upVF, upUB, upWB, dnUF, dnVF, dnUB, dnWB, B, e, A)) {
+    // One array: the earlier partners of offset o are the backward returns from position o, the
+    // later ones the forward returns from o - e; all come from the orbit sums.
+    const perSector = u / e;
+    let sum = 0;
+    for (let p = 1; p < B / e; p++) if (p % perSector !== 0) sum += missingFromOrbits(sc, p, A);
+    return (sum * e) / B;
+  }
   let total = 0;
   let earlierMax = -1;
   let laterMax = -1;
@@ -288,6 +386,12 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   }
   // Each row's accesses visit every offset equally often over the columns (e divides the line).
   return (total * e) / B;
+}
+
+/** Whether every column group's last row is at least its last partner row minus one (see {@link bandRows}). */
+function groupsEndAtLast(sc: Scratch): boolean {
+  for (let gi = 0; gi < sc.groups; gi++) if (sc.groupRows[gi] < sc.groupLast[gi]) return false;
+  return true;
 }
 
 /** Adds a column group, or its columns to the previous group when that has the same rows (the same rows then miss). */

@@ -1,0 +1,83 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { nextInWindow, rotationEntries } from "../../machine/node/modular.js";
+import { fillReturnOrbits, ReturnOrbits } from "../../machine/node/return-lists.js";
+
+/** The first `count` returns (rows) of the orbit `(x + k * step) mod P`, `k >= 1`, to `[0, B)`, by window searches. */
+function bySearch(step: number, x: number, P: number, B: number, count: number): number[] {
+  const out: number[] = [];
+  let k = 0;
+  while (out.length < count) {
+    k = nextInWindow(step, x, P, 0, B - 1, k + 1);
+    if (k < 0) break;
+    out.push(k);
+  }
+  return out;
+}
+
+/** Both directions' three-gap entries of the rotation by `R` modulo `P`, as `column-reuse.ts` derives them. */
+function entries(R: number, P: number, B: number): { up: number[]; dn: number[] } {
+  const r = new Float64Array(4);
+  rotationEntries(R % P, P, B, r);
+  const up = [...r];
+  const dn = up[1] === 0 ? [up[0], 0, -1, 0] : [up[2], up[3], up[0], up[1]];
+  return { up, dn };
+}
+
+describe("return lists of a rotation from its orbit sums", () => {
+  it("gives every position's forward and backward returns as the window searches do (fast-check)", () => {
+    const orbits = new ReturnOrbits();
+    let filled = 0;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(32, 64, 128, 256),
+        fc.constantFrom(4, 8, 16),
+        fc.integer({ min: 1, max: 10 }),
+        fc.integer({ min: 1, max: 20_000 }),
+        fc.integer({ min: 1, max: 16 }),
+        (B, e, setBits, s, count) => {
+          const P = B * 2 ** setBits;
+          const R = s * e;
+          if (B / e > 64) return;
+          const { up, dn } = entries(R, P, B);
+          if (!fillReturnOrbits(orbits, up[0], up[1], up[2], up[3], dn[0], dn[1], dn[2], dn[3], B, e, count)) return;
+          filled++;
+          const { cum, index } = orbits;
+          for (let p = 0; p < B / e; p++) {
+            const j = index[p];
+            const forward = Array.from({ length: count }, (_, t) => cum[j + t + 1] - cum[j]);
+            const backward = Array.from({ length: count }, (_, t) => cum[j] - cum[j - t - 1]);
+            expect(forward, `forward from ${p * e}`).toEqual(bySearch(R % P, p * e, P, B, count));
+            expect(backward, `backward from ${p * e}`).toEqual(bySearch((P - (R % P)) % P, p * e, P, B, count));
+          }
+        },
+      ),
+      { numRuns: 400 },
+    );
+    // The property must not hold vacuously.
+    expect(filled).toBeGreaterThan(300);
+  });
+
+  it("covers rotations with a period shorter than the lists (cycles padded more than once around)", () => {
+    const orbits = new ReturnOrbits();
+    // R = P / 4: every position returns to itself after 4 rows.
+    const [B, e, P, count] = [64, 8, 64 * 32, 10];
+    const R = P / 4;
+    const { up, dn } = entries(R, P, B);
+    expect(fillReturnOrbits(orbits, up[0], up[1], up[2], up[3], dn[0], dn[1], dn[2], dn[3], B, e, count)).toBe(true);
+    for (let p = 0; p < B / e; p++) {
+      const j = orbits.index[p];
+      for (let t = 1; t <= count; t++) {
+        expect(orbits.cum[j + t] - orbits.cum[j]).toBe(4 * t);
+        expect(orbits.cum[j] - orbits.cum[j - t]).toBe(4 * t);
+      }
+    }
+  });
+
+  it("refuses a backward map that does not undo the forward one", () => {
+    const orbits = new ReturnOrbits();
+    const { up } = entries(1264, 2048, 64);
+    // The forward entries given as the backward ones: not the inverse unless the map is an involution.
+    expect(fillReturnOrbits(orbits, up[0], up[1], up[2], up[3], up[0], up[1], up[2], up[3], 64, 8, 4)).toBe(false);
+  });
+});
