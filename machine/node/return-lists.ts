@@ -123,16 +123,38 @@ export function fillReturnOrbits(
   const dnWE = (dnWB / e) | 0;
   if (vE * e !== vF || wE * e !== wB || dnVE * e !== dnVF || dnWE * e !== dnWB || !(uF < MAX_SUM && uB < MAX_SUM && dnUF < MAX_SUM && dnUB < MAX_SUM)) return false;
   const { cum, index, time, next, dnTime, dnNext } = orbits;
-  const maxTime = fillFirstReturns(time, next, uF | 0, vE, uB | 0, wE, W);
-  if (maxTime < 0 || fillFirstReturns(dnTime, dnNext, dnUF | 0, dnVE, dnUB | 0, dnWE, W) < 0) return false;
+  let maxTime: number;
+  if (isUsualRotation(uF, vE, uB, wE, dnUF, dnVE, dnUB, dnWE, W)) {
+    // Ahead on [0, W - v), both on [W - v, w), behind on [w, W) (see isUsualRotation).
+    const both = uF + uB;
+    for (let p = 0; p < W - vE; p++) {
+      time[p] = uF;
+      next[p] = p + vE;
+      index[p] = UNSEEN;
+    }
+    for (let p = W - vE; p < wE; p++) {
+      time[p] = both;
+      next[p] = p + vE - wE;
+      index[p] = UNSEEN;
+    }
+    for (let p = wE; p < W; p++) {
+      time[p] = uB;
+      next[p] = p - wE;
+      index[p] = UNSEEN;
+    }
+    maxTime = W - vE < wE ? both : Math.max(uF, uB);
+  } else {
+    maxTime = fillFirstReturns(time, next, uF | 0, vE, uB | 0, wE, W);
+    if (maxTime < 0 || fillFirstReturns(dnTime, dnNext, dnUF | 0, dnVE, dnUB | 0, dnWE, W) < 0) return false;
+    // The backward map must undo each forward step in the same time.
+    for (let p = 0; p < W; p++) {
+      const q = next[p];
+      if (dnNext[q] !== p || dnTime[q] !== time[p]) return false;
+      index[p] = UNSEEN;
+    }
+  }
   // Every stored sum is within (cycle length + count) return times of 0.
   if ((W + count) * maxTime >= MAX_SUM) return false;
-  // The backward map must undo each forward step in the same time.
-  for (let p = 0; p < W; p++) {
-    const q = next[p];
-    if (dnNext[q] !== p || dnTime[q] !== time[p]) return false;
-    index[p] = UNSEEN;
-  }
   let at = 0;
   for (let start = 0; start < W; start++) {
     if (index[start] !== UNSEEN) continue;
@@ -148,10 +170,28 @@ export function fillReturnOrbits(
       c++;
       p = next[p];
     } while (p !== start);
-    // Periodic padding: `sum` is the cycle's period (rows).
-    for (let m = 0; m < count; m++) cum[base + c + m] = cum[base + m] + sum;
-    for (let m = 0; m < count; m++) cum[base - 1 - m] = cum[base + c - 1 - m] - sum;
+    // Periodic padding, `sum` being the cycle's period (rows); past one period (count > c) an
+    // entry copies one written earlier in the same loop.
+    for (let m = 0; m < count; m++) {
+      cum[base + c + m] = cum[base + m] + sum;
+      cum[base - 1 - m] = cum[base + c - 1 - m] - sum;
+    }
     at = base + c + count;
   }
   return true;
+}
+
+
+/**
+ * Whether the backward map is the inverse of the forward one, with the same times, by the entries
+ * alone (element positions): both jumps exist with distinct times, `0 < v, w < W`, `v + w >= W`,
+ * and the backward entries are the forward ones swapped. Then the forward map is ahead on
+ * `[0, W - v)`, both on `[W - v, w)` and behind on `[w, W)`, whichever time is the smaller; its
+ * images `[v, W)`, `[W - w, v)` and `[0, W - w)` tile the line, and the backward rule, read with
+ * the swapped entries, has exactly those images as its regions, with the opposite jumps and the
+ * same times. Why: this replaces the backward table and a check per position, which cost about
+ * as much as the walk along the cycles.
+ */
+function isUsualRotation(uF: number, v: number, uB: number, w: number, dnUF: number, dnV: number, dnUB: number, dnW: number, W: number): boolean {
+  return uF > 0 && uB > 0 && uF !== uB && v > 0 && v < W && w > 0 && w < W && v + w >= W && dnUF === uB && dnV === w && dnUB === uF && dnW === v;
 }
