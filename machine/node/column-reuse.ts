@@ -231,14 +231,18 @@ function bandRowsPair(cum: Int32Array, j: number, jl: number, assoc: number, top
 
 /**
  * {@link missingAccesses} of the offset at element position `p` (earlier partners returning to
- * `p`, later ones to `p - 1`) from the orbit sums. The first group has the most rows and the
+ * `p`, later ones to `p - 1`) from the orbit sums; `lastMin` is the smallest `last` of the groups
+ * and `allRows` the accesses of all groups. The first group has the most rows and the
  * largest `last`, so when none of its rows misses none of any group does (the common case when
  * rows are few for the ways): the others are then skipped.
  */
-function missingFromOrbits(sc: Scratch, p: number, assoc: number): number {
+function missingFromOrbits(sc: Scratch, p: number, assoc: number, lastMin: number, allRows: number): number {
   const cum = sc.orbits.cum;
   const j = sc.orbits.index[p];
   const jl = sc.orbits.index[p - 1];
+  // Every row of every group misses when the `A`-th earlier and later partners together span at
+  // most `lastMin + 1` rows (then each band is whole and the last reaches the group's end).
+  if (cum[j] - cum[j - assoc] + cum[jl + assoc] - cum[jl] <= lastMin + 1) return allRows;
   const first = bandRows(cum, j, jl, assoc, (sc.groupRows[0] - 1) | 0, sc.groupLast[0] | 0);
   if (first === 0) return 0;
   let sum = first * sc.groupColumns[0];
@@ -337,8 +341,10 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
     // One array: the earlier partners of offset o are the backward returns from position o, the
     // later ones the forward returns from o - e; all come from the orbit sums.
     const perSector = u / e;
+    let allRows = 0;
+    for (let gi = 0; gi < sc.groups; gi++) allRows += sc.groupRows[gi] * sc.groupColumns[gi];
     let sum = 0;
-    for (let p = 1; p < B / e; p++) if (p % perSector !== 0) sum += missingFromOrbits(sc, p, A);
+    for (let p = 1; p < B / e; p++) if (p % perSector !== 0) sum += missingFromOrbits(sc, p, A, lastMin | 0, allRows);
     return (sum * e) / B;
   }
   let total = 0;

@@ -327,18 +327,24 @@ export function levelMissesPerPass(g: CacheGeometry, q: number, e: number, array
   const bytes = q * e;
   const linesPerArray = e >= B ? q : Math.ceil(bytes / B);
   const unitsPerArray = e >= u ? q : Math.ceil(bytes / u);
+  // The fit of one contiguous array, or -1.
+  let oneArrayFit = -1;
   if (arrays === 1 && e < B) {
     // One contiguous array (the common case, kept short): its lines spread evenly over the sets.
     const lines = linesPerArray;
     const fit = overloadFraction(lines, lines < g.sets ? lines : g.sets, g.assoc);
     if (fit === 0) return 0;
     if (pattern === PATTERN_SEQUENTIAL || stride <= 1) return fit * unitsPerArray;
+    // With whole sets and lines, alignedOverload below reduces to this very expression (a line
+    // stride has gcd B with the period: one run over all S sets). Why reuse it: recomputing it
+    // costs a gcd and a second overload fraction on every strided evaluation.
+    if (Number.isInteger(g.sets) && Number.isInteger(B)) oneArrayFit = fit;
   }
   const arrayBytes = arraySpan(q, e);
   const accesses = q * arrays;
   const ping = pingPongFraction(g, arrays, arrayBytes);
 
-  let fFit = alignedOverload(g, linesPerArray, e >= B ? e : B, arrays, arrayBytes);
+  let fFit = oneArrayFit >= 0 ? oneArrayFit : alignedOverload(g, linesPerArray, e >= B ? e : B, arrays, arrayBytes);
   if (fFit < 0) fFit = overloadFraction(linesPerArray * arrays, Math.min(g.sets, linesPerArray * arrays), g.assoc);
   if (fFit === 0) return 0;
 
