@@ -232,26 +232,45 @@ function bandRowsPair(cum: Int32Array, j: number, jl: number, assoc: number, top
 /**
  * {@link missingAccesses} of the offset at element position `p` (earlier partners returning to
  * `p`, later ones to `p - 1`) from the orbit sums; `lastMin` is the smallest `last` of the groups
- * and `allRows` the accesses of all groups. The first group has the most rows and the
- * largest `last`, so when none of its rows misses none of any group does (the common case when
- * rows are few for the ways): the others are then skipped.
+ * and `allRows` the accesses of all groups. The first group has the most rows and the largest
+ * `last`, so when none of its rows misses none of any group does (the common case when rows are
+ * few for the ways): the others are then skipped.
+ *
+ * With `mirror`, returns the sum for `p` and for its mirror offset `W - p`, whose earlier and
+ * later lists are this offset's later and earlier ones when the orbits are mirrored (see
+ * `ReturnOrbits.mirrored`). Swapping the lists and reading the rows backwards, `i -> last - i`,
+ * leaves the count over rows `0..last` unchanged, so a group whose rows end at `last` counts the
+ * same rows and one whose rows end at `last - 1` differs by its row `last`: it misses with all
+ * `A` earlier partners (`E_A <= last`) and, mirrored, with all `A` later ones (`L_A <= last`).
+ * Why: half the offsets then cost O(1) each instead of the bands.
  */
-function missingFromOrbits(sc: Scratch, p: number, assoc: number, lastMin: number, allRows: number): number {
+function missingFromOrbits(sc: Scratch, p: number, assoc: number, lastMin: number, allRows: number, mirror: boolean): number {
   const cum = sc.orbits.cum;
   const j = sc.orbits.index[p];
   const jl = sc.orbits.index[p - 1];
+  const earliestA = cum[j] - cum[j - assoc];
+  const latestA = cum[jl + assoc] - cum[jl];
   // Every row of every group misses when the `A`-th earlier and later partners together span at
   // most `lastMin + 1` rows (then each band is whole and the last reaches the group's end).
-  if (cum[j] - cum[j - assoc] + cum[jl + assoc] - cum[jl] <= lastMin + 1) return allRows;
+  if (earliestA + latestA <= lastMin + 1) return mirror ? 2 * allRows : allRows;
+  let sum = 0;
   const first = bandRows(cum, j, jl, assoc, (sc.groupRows[0] - 1) | 0, sc.groupLast[0] | 0);
-  if (first === 0) return 0;
-  let sum = first * sc.groupColumns[0];
-  let gi = 1;
-  for (; gi + 1 < sc.groups; gi += 2) {
-    sum += bandRowsPair(cum, j, jl, assoc, (sc.groupRows[gi] - 1) | 0, sc.groupLast[gi] | 0, sc.groupColumns[gi], (sc.groupRows[gi + 1] - 1) | 0, sc.groupLast[gi + 1] | 0, sc.groupColumns[gi + 1]);
+  if (first !== 0) {
+    sum = first * sc.groupColumns[0];
+    let gi = 1;
+    for (; gi + 1 < sc.groups; gi += 2) {
+      sum += bandRowsPair(cum, j, jl, assoc, (sc.groupRows[gi] - 1) | 0, sc.groupLast[gi] | 0, sc.groupColumns[gi], (sc.groupRows[gi + 1] - 1) | 0, sc.groupLast[gi + 1] | 0, sc.groupColumns[gi + 1]);
+    }
+    if (gi < sc.groups) sum += bandRows(cum, j, jl, assoc, (sc.groupRows[gi] - 1) | 0, sc.groupLast[gi] | 0) * sc.groupColumns[gi];
   }
-  if (gi < sc.groups) sum += bandRows(cum, j, jl, assoc, (sc.groupRows[gi] - 1) | 0, sc.groupLast[gi] | 0) * sc.groupColumns[gi];
-  return sum;
+  if (!mirror) return sum;
+  let mirrored = sum;
+  for (let gi = 0; gi < sc.groups; gi++) {
+    const last = sc.groupLast[gi];
+    if (sc.groupRows[gi] !== last) continue;
+    mirrored += ((earliestA <= last ? 1 : 0) - (latestA <= last ? 1 : 0)) * sc.groupColumns[gi];
+  }
+  return sum + mirrored;
 }
 
 /**
@@ -344,7 +363,13 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
     let allRows = 0;
     for (let gi = 0; gi < sc.groups; gi++) allRows += sc.groupRows[gi] * sc.groupColumns[gi];
     let sum = 0;
-    for (let p = 1; p < B / e; p++) if (p % perSector !== 0) sum += missingFromOrbits(sc, p, A, lastMin | 0, allRows);
+    const W = B / e;
+    if (sc.orbits.mirrored) {
+      // Offsets p and W - p together (sector starts pair with sector starts: the sector divides the line).
+      for (let p = 1; 2 * p <= W; p++) if (p % perSector !== 0) sum += missingFromOrbits(sc, p, A, lastMin | 0, allRows, 2 * p < W);
+    } else {
+      for (let p = 1; p < W; p++) if (p % perSector !== 0) sum += missingFromOrbits(sc, p, A, lastMin | 0, allRows, false);
+    }
     return (sum * e) / B;
   }
   let total = 0;

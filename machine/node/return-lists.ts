@@ -47,6 +47,12 @@ export class ReturnOrbits {
   readonly dnTime = new Int32Array(MAX_POSITIONS);
   /** Scratch: the position each position returns to under the backward map. */
   readonly dnNext = new Int32Array(MAX_POSITIONS);
+  /**
+   * Whether the last fill found the usual rotation (see `isUsualRotation`), whose backward map is
+   * the forward one mirrored, `x -> W - 1 - x`, with the same times: the backward list of `p` is
+   * then the forward list of `W - 1 - p`.
+   */
+  mirrored = false;
 }
 
 /** Sentinel of an unvisited position in {@link ReturnOrbits.index}. */
@@ -124,7 +130,8 @@ export function fillReturnOrbits(
   if (vE * e !== vF || wE * e !== wB || dnVE * e !== dnVF || dnWE * e !== dnWB || !(uF < MAX_SUM && uB < MAX_SUM && dnUF < MAX_SUM && dnUB < MAX_SUM)) return false;
   const { cum, index, time, next, dnTime, dnNext } = orbits;
   let maxTime: number;
-  if (isUsualRotation(uF, vE, uB, wE, dnUF, dnVE, dnUB, dnWE, W)) {
+  orbits.mirrored = isUsualRotation(uF, vE, uB, wE, dnUF, dnVE, dnUB, dnWE, W);
+  if (orbits.mirrored) {
     // Ahead on [0, W - v), both on [W - v, w), behind on [w, W) (see isUsualRotation).
     const both = uF + uB;
     for (let p = 0; p < W - vE; p++) {
@@ -189,8 +196,9 @@ export function fillReturnOrbits(
  * `[0, W - v)`, both on `[W - v, w)` and behind on `[w, W)`, whichever time is the smaller; its
  * images `[v, W)`, `[W - w, v)` and `[0, W - w)` tile the line, and the backward rule, read with
  * the swapped entries, has exactly those images as its regions, with the opposite jumps and the
- * same times. Why: this replaces the backward table and a check per position, which cost about
- * as much as the walk along the cycles.
+ * same times. Reflected, `x -> W - 1 - x`, the forward regions and jumps become exactly these
+ * backward ones, so the backward map is also the forward one mirrored. Why: this replaces the
+ * backward table and a check per position, which cost about as much as the walk along the cycles.
  */
 function isUsualRotation(uF: number, v: number, uB: number, w: number, dnUF: number, dnV: number, dnUB: number, dnW: number, W: number): boolean {
   return uF > 0 && uB > 0 && uF !== uB && v > 0 && v < W && w > 0 && w < W && v + w >= W && dnUF === uB && dnV === w && dnUB === uF && dnW === v;

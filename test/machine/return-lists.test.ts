@@ -58,6 +58,28 @@ describe("return lists of a rotation from its orbit sums", () => {
     expect(filled).toBeGreaterThan(300);
   });
 
+  it("mirrors the usual rotation: the backward list of p is the forward list of W - 1 - p (fast-check)", () => {
+    const orbits = new ReturnOrbits();
+    let mirrored = 0;
+    fc.assert(
+      fc.property(fc.constantFrom(64, 128), fc.constantFrom(4, 8), fc.integer({ min: 2, max: 9 }), fc.integer({ min: 2, max: 20_000 }), fc.integer({ min: 1, max: 16 }), (B, e, setBits, s, count) => {
+        const P = B * 2 ** setBits;
+        const { up, dn } = entries(s * e, P, B);
+        if (!fillReturnOrbits(orbits, up[0], up[1], up[2], up[3], dn[0], dn[1], dn[2], dn[3], B, e, count) || !orbits.mirrored) return;
+        mirrored++;
+        const W = B / e;
+        const { cum, index } = orbits;
+        for (let p = 0; p < W; p++) {
+          const j = index[p];
+          const k = index[W - 1 - p];
+          for (let t = 1; t <= count; t++) expect(cum[j] - cum[j - t]).toBe(cum[k + t] - cum[k]);
+        }
+      }),
+      { numRuns: 300 },
+    );
+    expect(mirrored).toBeGreaterThan(200);
+  });
+
   it("covers rotations with a period shorter than the lists (cycles padded more than once around)", () => {
     const orbits = new ReturnOrbits();
     // R = P / 4: every position returns to itself after 4 rows.
