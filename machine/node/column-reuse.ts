@@ -320,18 +320,9 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   const lastRow = q - (rows - 1) * s;
   // Offsets that continue a sector, per line.
   const hOffsets = B / e - B / u;
-  // Column groups (rows present, last row index reachable by later partners, columns):
-  // c = 0; c in [1, lastRow - 1]; c = lastRow (if < s); c in [lastRow + 1, s - 1].
   const sc = scratch;
-  sc.groups = 0;
-  const full = lastRow === s;
-  addGroup(sc, rows, full ? rows : rows - 1, 1);
-  addGroup(sc, rows, rows - 1, full ? s - 1 : lastRow - 1);
-  if (!full) {
-    addGroup(sc, rows - 1, rows - 1, 1);
-    addGroup(sc, rows - 1, rows - 2, s - 1 - lastRow);
-  }
   if (g.sets === 1) {
+    addGroups(sc, rows, s, lastRow);
     // One set: every partner shares it, so every row of a column has the same number of them,
     // `arrays * last + arrays - 1` (its own array's other rows, the other arrays' rows including
     // the same row), and a whole column group either thrashes or fits.
@@ -349,12 +340,16 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   const aperiodic = sc.upUB > 0 && sc.upVF > 0;
   const tMin = aperiodic ? Math.min(sc.upUF, sc.upUB) : sc.upUF;
   const tMax = !aperiodic ? sc.upUF : sc.upVF + sc.upWB > B ? sc.upUF + sc.upUB : Math.max(sc.upUF, sc.upUB);
-  const lastMin = sc.groupLast[sc.groups - 1];
-  const lastMax = sc.groupLast[0];
+  // The largest and smallest `last` of the column groups (see addGroups), before building them:
+  // most evaluations end at the bounds below.
+  const full = lastRow === s;
+  const lastMax = full ? rows : rows - 1;
+  const lastMin = full ? (s > 1 ? rows - 1 : rows) : rows > 1 && s - 1 - lastRow > 0 ? rows - 2 : rows - 1;
   // Fewest partners of any row, counting only its own array's: every continuation misses.
   if (Math.floor(lastMin / tMax) - 1 >= A) return arrays * (q - Math.ceil((q * e) / u));
   // Most partners of any row: every continuation hits.
   if (Math.floor(lastMax / tMin) + (arrays - 1) * (Math.floor((lastMax + 1) / tMin) + 2) < A) return 0;
+  addGroups(sc, rows, s, lastRow);
   const { upUF, upVF, upUB, upWB, dnUF, dnVF, dnUB, dnWB } = sc;
   if (arrays === 1 && rows < MAX_SUM && groupsEndAtLast(sc) && fillReturnOrbits(sc.orbits, upUF, upVF, upUB, upWB, dnUF, dnVF, dnUB, dnWB, B, e, A)) {
     // One array: the earlier partners of offset o are the backward returns from position o, the
@@ -423,6 +418,23 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
 function groupsEndAtLast(sc: Scratch): boolean {
   for (let gi = 0; gi < sc.groups; gi++) if (sc.groupRows[gi] < sc.groupLast[gi]) return false;
   return true;
+}
+
+/**
+ * Sets the column groups (rows present, last row index reachable by later partners, columns) of
+ * a sweep with `rows` rows of `s` elements whose last row holds `lastRow`: column 0; columns
+ * `1..lastRow - 1`; column `lastRow` (if `< s`); columns `lastRow + 1..s - 1`. Their `last`
+ * never increases from one group to the next.
+ */
+function addGroups(sc: Scratch, rows: number, s: number, lastRow: number): void {
+  sc.groups = 0;
+  const full = lastRow === s;
+  addGroup(sc, rows, full ? rows : rows - 1, 1);
+  addGroup(sc, rows, rows - 1, full ? s - 1 : lastRow - 1);
+  if (!full) {
+    addGroup(sc, rows - 1, rows - 1, 1);
+    addGroup(sc, rows - 1, rows - 2, s - 1 - lastRow);
+  }
 }
 
 /** Adds a column group, or its columns to the previous group when that has the same rows (the same rows then miss). */
