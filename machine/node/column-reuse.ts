@@ -206,30 +206,6 @@ function bandRows(cum: Int32Array, j: number, jl: number, assoc: number, top: nu
 }
 
 /**
- * {@link bandRows} of two column groups at once, weighted by their columns: the loads and the
- * band bounds of the earlier list are shared. Why: after the first group, the others of an offset
- * that misses at all are evaluated together at less than twice the cost of one.
- */
-function bandRowsPair(cum: Int32Array, j: number, jl: number, assoc: number, top1: number, last1: number, columns1: number, top2: number, last2: number, columns2: number): number {
-  const J = cum[j];
-  const K1 = last1 + 1 + cum[jl];
-  const shift = last1 - last2;
-  let rows1 = 0;
-  let rows2 = 0;
-  let lower = 0;
-  for (let t = 0; t < assoc; t++) {
-    const upper = J - cum[j - t - 1];
-    const end1 = K1 - cum[jl + assoc - t];
-    rows1 += positive32(min32(upper, end1) - lower);
-    rows2 += positive32(min32(upper, end1 - shift) - lower);
-    lower = upper;
-  }
-  rows1 += positive32(top1 + 1 - lower);
-  rows2 += positive32(top2 + 1 - lower);
-  return rows1 * columns1 + rows2 * columns2;
-}
-
-/**
  * {@link missingAccesses} of the offset at element position `p` (earlier partners returning to
  * `p`, later ones to `p - 1`) from the orbit sums; `lastMin` is the smallest `last` of the groups
  * and `allRows` the accesses of all groups. The first group has the most rows and the largest
@@ -254,14 +230,18 @@ function missingFromOrbits(sc: Scratch, p: number, assoc: number, lastMin: numbe
   // most `lastMin + 1` rows (then each band is whole and the last reaches the group's end).
   if (earliestA + latestA <= lastMin + 1) return mirror ? 2 * allRows : allRows;
   let sum = 0;
-  const first = bandRows(cum, j, jl, assoc, (sc.groupRows[0] - 1) | 0, sc.groupLast[0] | 0);
-  if (first !== 0) {
-    sum = first * sc.groupColumns[0];
-    let gi = 1;
-    for (; gi + 1 < sc.groups; gi += 2) {
-      sum += bandRowsPair(cum, j, jl, assoc, (sc.groupRows[gi] - 1) | 0, sc.groupLast[gi] | 0, sc.groupColumns[gi], (sc.groupRows[gi + 1] - 1) | 0, sc.groupLast[gi + 1] | 0, sc.groupColumns[gi + 1]);
+  let rows = bandRows(cum, j, jl, assoc, (sc.groupRows[0] - 1) | 0, sc.groupLast[0] | 0);
+  if (rows !== 0) {
+    sum = rows * sc.groupColumns[0];
+    for (let gi = 1; gi < sc.groups; gi++) {
+      const last = sc.groupLast[gi];
+      if (last === sc.groupLast[gi - 1] && sc.groupRows[gi - 1] === last + 1 && sc.groupRows[gi] === last) {
+        // The previous group's rows but its last, row `last`, with the same later partners: that
+        // row misses iff all `A` earlier partners exist (it has no later one). Why: O(1), not bands.
+        rows -= earliestA <= last ? 1 : 0;
+      } else rows = bandRows(cum, j, jl, assoc, (sc.groupRows[gi] - 1) | 0, last | 0);
+      sum += rows * sc.groupColumns[gi];
     }
-    if (gi < sc.groups) sum += bandRows(cum, j, jl, assoc, (sc.groupRows[gi] - 1) | 0, sc.groupLast[gi] | 0) * sc.groupColumns[gi];
   }
   if (!mirror) return sum;
   let mirrored = sum;
