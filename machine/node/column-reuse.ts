@@ -298,10 +298,10 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   if (rows * arrays <= A) return 0;
   const P = g.sets * B;
   const lastRow = q - (rows - 1) * s;
-  // Offsets that continue a sector, per line.
-  const hOffsets = B / e - B / u;
   const sc = scratch;
   if (g.sets === 1) {
+    // Offsets that continue a sector, per line.
+    const hOffsets = B / e - B / u;
     addGroups(sc, rows, s, lastRow);
     // One set: every partner shares it, so every row of a column has the same number of them,
     // `arrays * last + arrays - 1` (its own array's other rows, the other arrays' rows including
@@ -312,7 +312,6 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   }
   if (B / e > MAX_OFFSETS) return -1;
   const up = mod(R, P);
-  const down = mod(P - up, P);
   entries(sc, up, P, B);
   // Bounds from the three-gap return times: every run of tMax consecutive rows holds a partner,
   // no two partners of a list are closer than tMin rows. The combined jump is needed only from
@@ -326,9 +325,10 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   const lastMax = full ? rows : rows - 1;
   const lastMin = full ? (s > 1 ? rows - 1 : rows) : rows > 1 && s - 1 - lastRow > 0 ? rows - 2 : rows - 1;
   // Fewest partners of any row, counting only its own array's: every continuation misses.
-  if (Math.floor(lastMin / tMax) - 1 >= A) return arrays * (q - Math.ceil((q * e) / u));
-  // Most partners of any row: every continuation hits.
-  if (Math.floor(lastMax / tMin) + (arrays - 1) * (Math.floor((lastMax + 1) / tMin) + 2) < A) return 0;
+  // (`floor(lastMin / tMax) - 1 >= A` for integers and tMax >= 1, without a division.)
+  if (lastMin >= (A + 1) * tMax) return arrays * (q - Math.ceil((q * e) / u));
+  // Most partners of any row: every continuation hits (one array: `floor(lastMax / tMin) < A`).
+  if (arrays === 1 ? lastMax < A * tMin : Math.floor(lastMax / tMin) + (arrays - 1) * (Math.floor((lastMax + 1) / tMin) + 2) < A) return 0;
   addGroups(sc, rows, s, lastRow);
   const { upUF, upVF, upUB, upWB, dnUF, dnVF, dnUB, dnWB } = sc;
   if (arrays === 1 && rows < MAX_SUM && groupsEndAtLast(sc) && fillReturnOrbits(sc.orbits, upUF, upVF, upUB, upWB, dnUF, dnVF, dnUB, dnWB, B, e, A)) {
@@ -347,6 +347,7 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
     }
     return (sum * e) / B;
   }
+  const down = mod(P - up, P);
   let total = 0;
   let earlierMax = -1;
   let laterMax = -1;
