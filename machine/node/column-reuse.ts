@@ -339,7 +339,10 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
     for (let gi = 0; gi < sc.groups; gi++) allRows += sc.groupRows[gi] * sc.groupColumns[gi];
     let sum = 0;
     const W = B / e;
-    if (sc.orbits.mirrored) {
+    if (sc.orbits.uniform) {
+      // Every offset has the same lists, hence the same count.
+      sum = (W - W / perSector) * missingFromOrbits(sc, 1, A, lastMin | 0, allRows, false);
+    } else if (sc.orbits.mirrored) {
       // Offsets p and W - p together (sector starts pair with sector starts: the sector divides the line).
       for (let p = 1; 2 * p <= W; p++) if (p % perSector !== 0) sum += missingFromOrbits(sc, p, A, lastMin | 0, allRows, 2 * p < W);
     } else {

@@ -53,6 +53,12 @@ export class ReturnOrbits {
    * then the forward list of `W - 1 - p`.
    */
   mirrored = false;
+  /**
+   * Whether the last fill found a periodic rotation that brings every position back to itself
+   * after the same number of rows (no entry from behind): every position then has the same lists,
+   * and all positions share one index.
+   */
+  uniform = false;
 }
 
 /** Sentinel of an unvisited position in {@link ReturnOrbits.index}. */
@@ -130,6 +136,17 @@ export function fillReturnOrbits(
   if (vE * e !== vF || wE * e !== wB || dnVE * e !== dnVF || dnWE * e !== dnWB || !(uF < MAX_SUM && uB < MAX_SUM && dnUF < MAX_SUM && dnUB < MAX_SUM)) return false;
   const { cum, index, time, next, dnTime, dnNext } = orbits;
   let maxTime: number;
+  orbits.uniform = false;
+  if (vE === 0 && dnVE === 0 && uF > 0 && dnUF === uF && (uB <= 0 || uF <= uB) && (dnUB <= 0 || dnUF <= dnUB)) {
+    // Both rules jump ahead by 0 from every position: each is its own cycle with period uF.
+    if (2 * count * uF >= MAX_SUM) return false;
+    const { cum, index } = orbits;
+    for (let t = -count; t <= count; t++) cum[count + t] = t * uF;
+    for (let p = 0; p < W; p++) index[p] = count;
+    orbits.mirrored = true;
+    orbits.uniform = true;
+    return true;
+  }
   orbits.mirrored = isUsualRotation(uF, vE, uB, wE, dnUF, dnVE, dnUB, dnWE, W);
   if (orbits.mirrored) {
     // Ahead on [0, W - v), both on [W - v, w), behind on [w, W) (see isUsualRotation).

@@ -80,13 +80,14 @@ describe("return lists of a rotation from its orbit sums", () => {
     expect(mirrored).toBeGreaterThan(200);
   });
 
-  it("covers rotations with a period shorter than the lists (cycles padded more than once around)", () => {
+  it("gives every position the same lists when the rotation returns each to itself (period shorter than the lists)", () => {
     const orbits = new ReturnOrbits();
     // R = P / 4: every position returns to itself after 4 rows.
     const [B, e, P, count] = [64, 8, 64 * 32, 10];
     const R = P / 4;
     const { up, dn } = entries(R, P, B);
     expect(fillReturnOrbits(orbits, up[0], up[1], up[2], up[3], dn[0], dn[1], dn[2], dn[3], B, e, count)).toBe(true);
+    expect(orbits.uniform).toBe(true);
     for (let p = 0; p < B / e; p++) {
       const j = orbits.index[p];
       for (let t = 1; t <= count; t++) {
