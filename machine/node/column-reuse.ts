@@ -47,6 +47,14 @@ class Scratch {
   readonly groupLast = new Float64Array(4);
   readonly groupColumns = new Float64Array(4);
   groups = 0;
+  /** Per group, as int32 for the bands: last row (`rows - 1`), `last`, and whether it follows from the previous group in O(1). */
+  readonly groupTop32 = new Int32Array(4);
+  readonly groupLast32 = new Int32Array(4);
+  readonly groupDerived = new Int32Array(4);
+  /** Groups whose rows end at `last` (they take a correction at mirror offsets): `last` and columns. */
+  readonly mirrorLast = new Int32Array(4);
+  readonly mirrorColumns = new Float64Array(4);
+  mirrorGroups = 0;
   /** Return sums of every element position of the line (both directions). */
   readonly orbits = new ReturnOrbits();
   /** Output of {@link rotationEntries}. */
@@ -230,27 +238,41 @@ function missingFromOrbits(sc: Scratch, p: number, assoc: number, lastMin: numbe
   // most `lastMin + 1` rows (then each band is whole and the last reaches the group's end).
   if (earliestA + latestA <= lastMin + 1) return mirror ? 2 * allRows : allRows;
   let sum = 0;
-  let rows = bandRows(cum, j, jl, assoc, (sc.groupRows[0] - 1) | 0, sc.groupLast[0] | 0);
+  let rows = bandRows(cum, j, jl, assoc, sc.groupTop32[0], sc.groupLast32[0]);
   if (rows !== 0) {
     sum = rows * sc.groupColumns[0];
     for (let gi = 1; gi < sc.groups; gi++) {
-      const last = sc.groupLast[gi];
-      if (last === sc.groupLast[gi - 1] && sc.groupRows[gi - 1] === last + 1 && sc.groupRows[gi] === last) {
-        // The previous group's rows but its last, row `last`, with the same later partners: that
-        // row misses iff all `A` earlier partners exist (it has no later one). Why: O(1), not bands.
-        rows -= earliestA <= last ? 1 : 0;
-      } else rows = bandRows(cum, j, jl, assoc, (sc.groupRows[gi] - 1) | 0, last | 0);
+      // A derived group has the previous group's rows but its last, row `last`, with the same
+      // later partners: that row misses iff all `A` earlier partners exist (it has no later one).
+      // Why: O(1), not bands.
+      if (sc.groupDerived[gi] !== 0) rows -= earliestA <= sc.groupLast32[gi] ? 1 : 0;
+      else rows = bandRows(cum, j, jl, assoc, sc.groupTop32[gi], sc.groupLast32[gi]);
       sum += rows * sc.groupColumns[gi];
     }
   }
   if (!mirror) return sum;
-  let mirrored = sum;
-  for (let gi = 0; gi < sc.groups; gi++) {
-    const last = sc.groupLast[gi];
-    if (sc.groupRows[gi] !== last) continue;
-    mirrored += ((earliestA <= last ? 1 : 0) - (latestA <= last ? 1 : 0)) * sc.groupColumns[gi];
+  let correction = 0;
+  for (let k = 0; k < sc.mirrorGroups; k++) {
+    const last = sc.mirrorLast[k];
+    correction += ((earliestA <= last ? 1 : 0) - (latestA <= last ? 1 : 0)) * sc.mirrorColumns[k];
   }
-  return sum + mirrored;
+  return 2 * sum + correction;
+}
+
+/** Fills the int32 forms of the column groups, which groups follow from the previous, and the mirror corrections. */
+function planGroups(sc: Scratch): void {
+  sc.mirrorGroups = 0;
+  for (let gi = 0; gi < sc.groups; gi++) {
+    const rows = sc.groupRows[gi];
+    const last = sc.groupLast[gi];
+    sc.groupTop32[gi] = rows - 1;
+    sc.groupLast32[gi] = last;
+    sc.groupDerived[gi] = gi > 0 && last === sc.groupLast[gi - 1] && sc.groupRows[gi - 1] === last + 1 && rows === last ? 1 : 0;
+    if (rows === last) {
+      sc.mirrorLast[sc.mirrorGroups] = last;
+      sc.mirrorColumns[sc.mirrorGroups++] = sc.groupColumns[gi];
+    }
+  }
 }
 
 /**
@@ -335,6 +357,7 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
     // One array: the earlier partners of offset o are the backward returns from position o, the
     // later ones the forward returns from o - e; all come from the orbit sums.
     const perSector = u / e;
+    planGroups(sc);
     let allRows = 0;
     for (let gi = 0; gi < sc.groups; gi++) allRows += sc.groupRows[gi] * sc.groupColumns[gi];
     let sum = 0;
