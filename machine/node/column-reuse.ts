@@ -352,27 +352,44 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   // Most partners of any row: every continuation hits (one array: `floor(lastMax / tMin) < A`).
   if (arrays === 1 ? lastMax < A * tMin : Math.floor(lastMax / tMin) + (arrays - 1) * (Math.floor((lastMax + 1) / tMin) + 2) < A) return 0;
   addGroups(sc, rows, s, lastRow);
-  const { upUF, upVF, upUB, upWB, dnUF, dnVF, dnUB, dnWB } = sc;
-  if (arrays === 1 && rows < MAX_SUM && groupsEndAtLast(sc) && fillReturnOrbits(sc.orbits, upUF, upVF, upUB, upWB, dnUF, dnVF, dnUB, dnWB, B, e, A)) {
-    // One array: the earlier partners of offset o are the backward returns from position o, the
-    // later ones the forward returns from o - e; all come from the orbit sums.
-    const perSector = u / e;
-    planGroups(sc);
-    let allRows = 0;
-    for (let gi = 0; gi < sc.groups; gi++) allRows += sc.groupRows[gi] * sc.groupColumns[gi];
-    let sum = 0;
-    const W = B / e;
-    if (sc.orbits.uniform) {
-      // Every offset has the same lists, hence the same count.
-      sum = (W - W / perSector) * missingFromOrbits(sc, 1, A, lastMin | 0, allRows, false);
-    } else if (sc.orbits.mirrored) {
-      // Offsets p and W - p together (sector starts pair with sector starts: the sector divides the line).
-      for (let p = 1; 2 * p <= W; p++) if (p % perSector !== 0) sum += missingFromOrbits(sc, p, A, lastMin | 0, allRows, 2 * p < W);
-    } else {
-      for (let p = 1; p < W; p++) if (p % perSector !== 0) sum += missingFromOrbits(sc, p, A, lastMin | 0, allRows, false);
-    }
-    return (sum * e) / B;
+  // One array: every offset's lists from the orbit sums, when they cover the rotation.
+  if (arrays === 1 && rows < MAX_SUM && groupsEndAtLast(sc) && fillReturnOrbits(sc.orbits, sc.upUF, sc.upVF, sc.upUB, sc.upWB, sc.dnUF, sc.dnVF, sc.dnUB, sc.dnWB, B, e, A)) {
+    return orbitMisses(sc, B, e, u, A, lastMin | 0);
   }
+  return walkedMisses(sc, B, e, u, A, arrays, arrayBytes, P, up, rows);
+}
+
+/**
+ * {@link columnReuseMisses} of one array from the orbit sums just filled: the earlier partners of
+ * offset o are the backward returns from position o, the later ones the forward returns from
+ * o - e. (A function apart from the walks below keeps each small enough for V8 to inline its
+ * helpers.)
+ */
+function orbitMisses(sc: Scratch, B: number, e: number, u: number, A: number, lastMin: number): number {
+  const perSector = u / e;
+  planGroups(sc);
+  let allRows = 0;
+  for (let gi = 0; gi < sc.groups; gi++) allRows += sc.groupRows[gi] * sc.groupColumns[gi];
+  let sum = 0;
+  const W = B / e;
+  if (sc.orbits.uniform) {
+    // Every offset has the same lists, hence the same count.
+    sum = (W - W / perSector) * missingFromOrbits(sc, 1, A, lastMin, allRows, false);
+  } else if (sc.orbits.mirrored) {
+    // Offsets p and W - p together (sector starts pair with sector starts: the sector divides the line).
+    for (let p = 1; 2 * p <= W; p++) if (p % perSector !== 0) sum += missingFromOrbits(sc, p, A, lastMin, allRows, 2 * p < W);
+  } else {
+    for (let p = 1; p < W; p++) if (p % perSector !== 0) sum += missingFromOrbits(sc, p, A, lastMin, allRows, false);
+  }
+  return (sum * e) / B;
+}
+
+/**
+ * {@link columnReuseMisses} by walking each offset's orbits (any number of arrays, and the
+ * rotations the orbit sums do not cover), from the rotation entries in `sc` and the forward step `up`.
+ */
+function walkedMisses(sc: Scratch, B: number, e: number, u: number, A: number, arrays: number, arrayBytes: number, P: number, up: number, rows: number): number {
+  const { upUF, upVF, upUB, upWB, dnUF, dnVF, dnUB, dnWB } = sc;
   const down = mod(P - up, P);
   let total = 0;
   let earlierMax = -1;
