@@ -446,30 +446,41 @@ function groupsEndAtLast(sc: Scratch): boolean {
 
 /**
  * Sets the column groups (rows present, last row index reachable by later partners, columns) of
- * a sweep with `rows` rows of `s` elements whose last row holds `lastRow`: column 0; columns
- * `1..lastRow - 1`; column `lastRow` (if `< s`); columns `lastRow + 1..s - 1`. Their `last`
- * never increases from one group to the next.
+ * a sweep with `rows >= 1` rows of `s` elements whose last row holds `lastRow` (`1..s`): column
+ * 0; columns `1..lastRow - 1`; column `lastRow` (if `< s`); columns `lastRow + 1..s - 1`, adjacent
+ * groups with the same rows and `last` merged (the same rows then miss). Their `last` never
+ * increases from one group to the next.
  */
 function addGroups(sc: Scratch, rows: number, s: number, lastRow: number): void {
-  sc.groups = 0;
-  const full = lastRow === s;
-  addGroup(sc, rows, full ? rows : rows - 1, 1);
-  addGroup(sc, rows, rows - 1, full ? s - 1 : lastRow - 1);
-  if (!full) {
-    addGroup(sc, rows - 1, rows - 1, 1);
-    addGroup(sc, rows - 1, rows - 2, s - 1 - lastRow);
+  const groupRows = sc.groupRows;
+  const groupLast = sc.groupLast;
+  const groupColumns = sc.groupColumns;
+  let n = 0;
+  if (lastRow === s) {
+    // Every column has all rows; column 0's later partners reach the last row.
+    groupRows[n] = rows;
+    groupLast[n] = rows;
+    groupColumns[n++] = 1;
+    if (s > 1) {
+      groupRows[n] = rows;
+      groupLast[n] = rows - 1;
+      groupColumns[n++] = s - 1;
+    }
+  } else {
+    // Columns 0..lastRow - 1 have all rows, their later partners end a row short (merged).
+    groupRows[n] = rows;
+    groupLast[n] = rows - 1;
+    groupColumns[n++] = lastRow;
+    if (rows > 1) {
+      groupRows[n] = rows - 1;
+      groupLast[n] = rows - 1;
+      groupColumns[n++] = 1;
+      if (s - 1 - lastRow > 0) {
+        groupRows[n] = rows - 1;
+        groupLast[n] = rows - 2;
+        groupColumns[n++] = s - 1 - lastRow;
+      }
+    }
   }
-}
-
-/** Adds a column group, or its columns to the previous group when that has the same rows (the same rows then miss). */
-function addGroup(sc: Scratch, rows: number, last: number, columns: number): void {
-  if (columns <= 0 || rows <= 0) return;
-  const prev = sc.groups - 1;
-  if (prev >= 0 && sc.groupRows[prev] === rows && sc.groupLast[prev] === last) {
-    sc.groupColumns[prev] += columns;
-    return;
-  }
-  sc.groupRows[sc.groups] = rows;
-  sc.groupLast[sc.groups] = last;
-  sc.groupColumns[sc.groups++] = columns;
+  sc.groups = n;
 }
