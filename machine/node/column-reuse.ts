@@ -366,12 +366,13 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
  * helpers.)
  */
 function orbitMisses(sc: Scratch, B: number, e: number, u: number, A: number, lastMin: number): number {
-  const perSector = u / e;
+  // Int32 (e divides the sector and the line): a remainder by a double would be a library call.
+  const perSector = (u / e) | 0;
   planGroups(sc);
   let allRows = 0;
   for (let gi = 0; gi < sc.groups; gi++) allRows += sc.groupRows[gi] * sc.groupColumns[gi];
   let sum = 0;
-  const W = B / e;
+  const W = (B / e) | 0;
   if (sc.orbits.uniform) {
     // Every offset has the same lists, hence the same count.
     sum = (W - W / perSector) * missingFromOrbits(sc, 1, A, lastMin, allRows, false);
