@@ -458,7 +458,8 @@ function addGroups(sc: Scratch, rows: number, s: number, lastRow: number): void 
   const groupColumns = sc.groupColumns;
   let n = 0;
   if (lastRow === s) {
-    // Every column has all rows; column 0's later partners reach the last row.
+    // Every column has all rows; column 0's later partners (previous column: the last of the
+    // previous pass) reach row `rows`, the others' row `rows - 1`.
     groupRows[n] = rows;
     groupLast[n] = rows;
     groupColumns[n++] = 1;
@@ -468,7 +469,7 @@ function addGroups(sc: Scratch, rows: number, s: number, lastRow: number): void 
       groupColumns[n++] = s - 1;
     }
   } else {
-    // Columns 0..lastRow - 1 have all rows, their later partners end a row short (merged).
+    // Column 0 and columns 1..lastRow - 1 (merged): all rows, later partners up to row rows - 1.
     groupRows[n] = rows;
     groupLast[n] = rows - 1;
     groupColumns[n++] = lastRow;

@@ -19,6 +19,8 @@
  *
  * once every cycle's sums are extended periodically by `count` entries on both sides. This replaces
  * one orbit walk per start and direction (a hard-to-predict branch per step) by one walk per cycle.
+ * For the usual rotation the map and its inverse are known from the entries alone, and are mirror
+ * images of each other (`ReturnOrbits.mirrored`), which lets the caller count half the offsets.
  *
  * @packageDocumentation
  */
@@ -48,9 +50,9 @@ export class ReturnOrbits {
   /** Scratch: the position each position returns to under the backward map. */
   readonly dnNext = new Int32Array(MAX_POSITIONS);
   /**
-   * Whether the last fill found the usual rotation (see `isUsualRotation`), whose backward map is
-   * the forward one mirrored, `x -> W - 1 - x`, with the same times: the backward list of `p` is
-   * then the forward list of `W - 1 - p`.
+   * Whether the last fill found the usual rotation (see `isUsualRotation`) or a uniform one, whose
+   * backward map is the forward one mirrored, `x -> W - 1 - x`, with the same times: the backward
+   * list of `p` is then the forward list of `W - 1 - p`.
    */
   mirrored = false;
   /**
@@ -140,7 +142,6 @@ export function fillReturnOrbits(
   if (vE === 0 && dnVE === 0 && uF > 0 && dnUF === uF && (uB <= 0 || uF <= uB) && (dnUB <= 0 || dnUF <= dnUB)) {
     // Both rules jump ahead by 0 from every position: each is its own cycle with period uF.
     if (2 * count * uF >= MAX_SUM) return false;
-    const { cum, index } = orbits;
     for (let t = -count; t <= count; t++) cum[count + t] = t * uF;
     for (let p = 0; p < W; p++) index[p] = count;
     orbits.mirrored = true;
@@ -204,7 +205,6 @@ export function fillReturnOrbits(
   }
   return true;
 }
-
 
 /**
  * Whether the backward map is the inverse of the forward one, with the same times, by the entries
