@@ -25,7 +25,7 @@
  * @packageDocumentation
  */
 import type { CacheGeometry } from "./geometry.js";
-import { mod, nextInWindow, rotationEntries } from "./modular.js";
+import { exactLog2, mod, nextInWindow, rotationEntries } from "./modular.js";
 import { fillReturnOrbits, MAX_SUM, ReturnOrbits } from "./return-lists.js";
 
 const MAX_ASSOC = 64;
@@ -334,6 +334,17 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   }
   if (B / e > MAX_OFFSETS) return -1;
   const up = mod(R, P);
+  // The largest and smallest `last` of the column groups (see addGroups), before building them:
+  // most evaluations end at the bounds below.
+  const full = lastRow === s;
+  const lastMax = full ? rows : rows - 1;
+  const lastMin = full ? (s > 1 ? rows - 1 : rows) : rows > 1 && s - 1 - lastRow > 0 ? rows - 2 : rows - 1;
+  // The exit below (every continuation misses) with the rotation's period for its largest return
+  // time: every position is back after P / gcd(up, P) rows, so no return takes longer, and for a
+  // power-of-two P and integer `up` the gcd is the lowest set bit of `up`. Why before the entries: with many rows
+  // this weaker bound already decides, and the continued-fraction pass of the entries is a third
+  // of such an evaluation.
+  if (up > 0 && (up | 0) === up && exactLog2(P) >= 0 && lastMin >= (A + 1) * (P / (up & -up))) return arrays * (q - Math.ceil((q * e) / u));
   entries(sc, up, P, B);
   // Bounds from the three-gap return times: every run of tMax consecutive rows holds a partner,
   // no two partners of a list are closer than tMin rows. The combined jump is needed only from
@@ -341,11 +352,6 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   const aperiodic = sc.upUB > 0 && sc.upVF > 0;
   const tMin = aperiodic ? Math.min(sc.upUF, sc.upUB) : sc.upUF;
   const tMax = !aperiodic ? sc.upUF : sc.upVF + sc.upWB > B ? sc.upUF + sc.upUB : Math.max(sc.upUF, sc.upUB);
-  // The largest and smallest `last` of the column groups (see addGroups), before building them:
-  // most evaluations end at the bounds below.
-  const full = lastRow === s;
-  const lastMax = full ? rows : rows - 1;
-  const lastMin = full ? (s > 1 ? rows - 1 : rows) : rows > 1 && s - 1 - lastRow > 0 ? rows - 2 : rows - 1;
   // Fewest partners of any row, counting only its own array's: every continuation misses.
   // (`floor(lastMin / tMax) - 1 >= A` for integers and tMax >= 1, without a division.)
   if (lastMin >= (A + 1) * tMax) return arrays * (q - Math.ceil((q * e) / u));

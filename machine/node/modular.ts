@@ -41,6 +41,14 @@ export function mod(x: number, m: number): number {
   return ((x % m) + m) % m;
 }
 
+/**
+ * `k` when `x` is the power of two `2^k` with `0 <= k <= 30` (an int32), else -1. Lets callers
+ * replace divisions by such an `x` with shifts, which give the same integers.
+ */
+export function exactLog2(x: number): number {
+  return (x | 0) === x && x > 0 && (x & (x - 1)) === 0 ? 31 - Math.clz32(x) : -1;
+}
+
 /** Inverse of `t` modulo `m` (`gcd(t, m) = 1`). */
 export function modInverse(t: number, m: number): number {
   let r0 = m;

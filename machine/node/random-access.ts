@@ -20,12 +20,20 @@ import type { CacheGeometry } from "./geometry.js";
 import { mod } from "./modular.js";
 
 /**
- * Probability that a draw of a full group hits when its set also holds `n` other full groups and,
- * if `partial`, a group drawn `rho` times as often: the first `c` others may have been seen.
+ * Probability that a draw of a full group hits when its set also holds `n` other full groups of
+ * equal probability: the first `c` others may have been seen.
  */
-function fullHit(n: number, c: number, partial: boolean, rho: number): number {
+function uniformHit(n: number, c: number): number {
   if (c < 0) return 0;
-  if (!partial) return c >= n ? 1 : (c + 1) / (n + 1);
+  return c >= n ? 1 : (c + 1) / (n + 1);
+}
+
+/**
+ * Probability that a draw of a full group hits when its set also holds `n` other full groups and
+ * a partial group drawn `rho` times as often: the first `c` others may have been seen.
+ */
+function fullHitWithPartial(n: number, c: number, rho: number): number {
+  if (c < 0) return 0;
   if (c >= n + 1) return 1;
   // P(at most c - 1 full seen) + P(exactly c full seen and the partial one not).
   let p = c / (n + 1);
@@ -54,14 +62,24 @@ function partialHit(n: number, c: number, rho: number): number {
 }
 
 /**
+ * Probability that the accessed sector of a line whose draws hit with probability `h` is present:
+ * it was filled during the current residency, by one of the line's previous draws before a draw
+ * that found the line evicted (geometric over the draws, each survived with `h`).
+ */
+function sectorPresent(h: number, sectors: number): number {
+  // One sector per line: the expression below is h / (1 - h * 0) = h exactly (h is in [0, 1]).
+  // Why skip it: a division is among the costliest steps of an evaluation and most levels have
+  // unsectored lines.
+  if (sectors === 1) return h;
+  return h / (sectors - h * (sectors - 1));
+}
+
+/**
  * Misses per draw of one line drawn with probability `pi` per draw whose line hit probability is
  * `h`, when a sector of it has been drawn in the history with probability `seen`.
  */
 function lineMisses(h: number, pi: number, sectors: number, seen: number): number {
-  // The accessed sector was filled during the current residency: one of the line's previous draws
-  // hit it before a draw that found the line evicted (geometric over the draws, each survived with h).
-  const present = h / (sectors - h * (sectors - 1));
-  return pi * (1 - present * seen);
+  return pi * (1 - sectorPresent(h, sectors) * seen);
 }
 
 /** Misses of `count` sets of `lines` groups each, one of which holds the partial group if `withPartial`. */
@@ -73,15 +91,21 @@ function setClassMisses(count: number, lines: number, withPartial: boolean, c: n
     if (full > 16 * (c + 1)) {
       // Many more groups than survive: the partial one's lighter weight changes the others' hit
       // probability by O(c / n^2) and its own accesses are 1/n of the set's; count it as full.
-      const h = fullHit(full, c, false, 1);
-      misses += full * lineMisses(h, pi, sectors, seen) + lineMisses(h, pi * rho, sectors, seenTail);
-    } else {
-      if (full > 0) misses += full * lineMisses(fullHit(full - 1, c, true, rho), pi, sectors, seen);
-      misses += lineMisses(partialHit(full, c, rho), pi * rho, sectors, seenTail);
+      // The set's full lines and those of the other sets of the class then share one hit
+      // probability (n = lines - 1 others) and one miss rate. Why computed once here: the
+      // general form below evaluates the same two divisions twice.
+      const present = sectorPresent(uniformHit(full, c), sectors);
+      const perLine = pi * (1 - present * seen);
+      misses += full * perLine + pi * rho * (1 - present * seenTail);
+      count--;
+      if (count > 0) misses += count * lines * perLine;
+      return misses;
     }
+    if (full > 0) misses += full * lineMisses(fullHitWithPartial(full - 1, c, rho), pi, sectors, seen);
+    misses += lineMisses(partialHit(full, c, rho), pi * rho, sectors, seenTail);
     count--;
   }
-  if (count > 0) misses += count * lines * lineMisses(fullHit(lines - 1, c, false, 1), pi, sectors, seen);
+  if (count > 0) misses += count * lines * lineMisses(uniformHit(lines - 1, c), pi, sectors, seen);
   return misses;
 }
 
@@ -135,18 +159,35 @@ export function randomMisses(g: CacheGeometry, q: number, e: number, arrays: num
   if (D === 0) {
     // Every array's line L sits in the same set: groups of m = arrays lines, one layout for all.
     const m = arrays;
-    const c = Math.floor((A - m) / m);
+    // (A - m) / m is A - 1 exactly for one array. Why special-cased: it saves a division.
+    const c = m === 1 ? Math.floor(A - 1) : Math.floor((A - m) / m);
     const lo = Math.floor(n / S);
     const r = n - lo * S;
-    const partialSet = mod(n - 1, S);
-    const partialInHigh = partial && partialSet < r;
+    // The partial line is line n - 1, in set (n - 1) mod S; with whole S > 0 and exact n = lo S + r
+    // that set is r - 1 (< r: a set with lo + 1 lines) if r > 0, else S - 1 (a set with lo).
+    // Why not `mod`: it is a second integer division on every evaluation.
+    const partialInHigh = partial && (Number.isInteger(S) && S > 0 && n < 2 ** 52 ? r > 0 : mod(n - 1, S) < r);
     // Sets with lo + 1 lines (r of them) and lo lines (S - r); one of them holds the partial line.
-    return q * m * (setClassMisses(r, lo + 1, partial && partialInHigh, c, rho, pi, sectors, seen, seenTail) + setClassMisses(S - r, lo, partial && !partialInHigh, c, rho, pi, sectors, seen, seenTail));
+    // One call site in a loop: two inlined copies of setClassMisses exhaust the optimiser's
+    // inlining budget, and its helpers then become calls returning boxed doubles.
+    let misses = 0;
+    for (let k = 0; k < 2; k++) {
+      const high = k === 0;
+      misses += setClassMisses(high ? r : S - r, high ? lo + 1 : lo, partial && high === partialInHigh, c, rho, pi, sectors, seen, seenTail);
+    }
+    return q * m * misses;
   }
   // Distinct offsets: array a's line L sits in set (a D + L) mod S, one line per group in a set.
   for (let a = 1; a < arrays; a++) if ((a * D) % S === 0) return -1;
+  return q * distinctOffsetMisses(S, n, arrays, D, partial, A - 1, rho, pi, sectors, seen, seenTail);
+}
+
+/**
+ * Misses per draw, summed over the `S` sets, when array `a`'s line `L` sits in set `(a D + L) mod S`
+ * (offsets distinct modulo `S`: one line per group in a set, `c` others may survive).
+ */
+function distinctOffsetMisses(S: number, n: number, arrays: number, D: number, partial: boolean, c: number, rho: number, pi: number, sectors: number, seen: number, seenTail: number): number {
   let misses = 0;
-  const c = A - 1;
   for (let x = 0; x < S; x++) {
     // Lines in set x: per array, the L < n with L = x - a D (mod S).
     let full = 0;
@@ -160,8 +201,8 @@ export function randomMisses(g: CacheGeometry, q: number, e: number, arrays: num
         full += count - 1;
       } else full += count;
     }
-    if (full > 0) misses += full * lineMisses(fullHit(full - 1, c, withPartial, rho), pi, sectors, seen);
+    if (full > 0) misses += full * lineMisses(withPartial ? fullHitWithPartial(full - 1, c, rho) : uniformHit(full - 1, c), pi, sectors, seen);
     if (withPartial) misses += lineMisses(partialHit(full, c, rho), pi * rho, sectors, seenTail);
   }
-  return q * misses;
+  return misses;
 }

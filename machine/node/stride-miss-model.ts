@@ -46,6 +46,22 @@ export const PATTERN_RANDOM = 2;
  */
 export function overloadFraction(n: number, sets: number, assoc: number): number {
   if (n <= 0 || sets <= 0) return 0;
+  if ((n | 0) === n && (sets | 0) === sets && (assoc | 0) === assoc && assoc >= 0 && sets < 65536 && assoc < 65536) {
+    // Integers whose products below are exact: the expression below, without its two divisions
+    // (why: every strided and sequential evaluation takes this fraction). With q = floor(n / sets)
+    // lines per set, q < assoc overloads nothing (0), q > assoc every line (over = n: 1), and
+    // q = assoc the rem = n - assoc * sets sets holding one more.
+    if (n <= assoc * sets) return 0;
+    if (n >= (assoc + 1) * sets) return 1;
+    return ((n - assoc * sets) * (assoc + 1)) / n;
+  }
+  // Why apart: this function is inlined several times per evaluation, and the optimiser's
+  // inlining budget is counted in bytecode; the general form is rarely taken.
+  return overloadFractionByDivision(n, sets, assoc);
+}
+
+/** {@link overloadFraction} for any positive `n` and `sets`, with its divisions. */
+function overloadFractionByDivision(n: number, sets: number, assoc: number): number {
   const q = Math.floor(n / sets);
   const rem = n - q * sets;
   let over = 0;
@@ -268,7 +284,14 @@ export function alignedOverload(g: CacheGeometry, n: number, strideBytes: number
 
 /** Fraction of arrays that share their sets with more than `assoc` others at the same index (ping-pong). */
 function pingPongFraction(g: CacheGeometry, arrays: number, arrayBytes: number): number {
+  // Why the count apart: this is inlined into every evaluation (whose inlining budget is counted
+  // in bytecode) and almost always ends here.
   if (arrays <= g.assoc) return 0;
+  return crowdedFraction(g, arrays, arrayBytes);
+}
+
+/** {@link pingPongFraction} counted array by array. */
+function crowdedFraction(g: CacheGeometry, arrays: number, arrayBytes: number): number {
   const P = g.sets * g.line;
   let over = 0;
   for (let a = 0; a < arrays; a++) {
@@ -286,9 +309,28 @@ function pingPongFraction(g: CacheGeometry, arrays: number, arrayBytes: number):
  */
 function randomPassMisses(g: CacheGeometry, q: number, e: number, arrays: number): number {
   const arrayBytes = arraySpan(q, e);
-  const accesses = q * arrays;
   const setwise = randomMisses(g, q, e, arrays, arrayBytes);
-  if (setwise >= 0) return Math.min(accesses, setwise);
+  if (setwise >= 0) return Math.min(q * arrays, setwise);
+  return distinctLinesRandomMisses(g, q, e, arrays, arrayBytes);
+}
+
+/**
+ * `1 - exp(-y)`, as that expression computes it. For `y > 40`, `exp(-y) < 4.3e-18`, less than half
+ * an ulp below 1 (2^-54 = 5.6e-17), so the difference rounds to exactly 1. Why skip the
+ * exponential there: it is a library call, and the random pattern's history is hundreds of
+ * touches per line on most levels (the TLB's pages), where it is always skipped.
+ */
+function oneMinusExpNeg(y: number): number {
+  return y > 40 ? 1 : 1 - Math.exp(-y);
+}
+
+/**
+ * Misses of one pass of the random pattern from the expected number of distinct lines touched
+ * (layouts that `random-access.ts` does not evaluate set by set, e.g. arrays not line-aligned
+ * with one another, or the TLB, whose pages the arrays' skew leaves unaligned).
+ */
+function distinctLinesRandomMisses(g: CacheGeometry, q: number, e: number, arrays: number, arrayBytes: number): number {
+  const accesses = q * arrays;
   // LRU under uniform random access keeps a line while it is touched at least every T
   // accesses, where T makes the expected number of distinct lines equal the capacity; the
   // stream's history is one warm-up pass plus half the counted one on average. A sector is
@@ -303,9 +345,13 @@ function randomPassMisses(g: CacheGeometry, q: number, e: number, arrays: number
   const capacity = g.size / B;
   const history = 1.5 * accesses;
   const T = capacity >= lines ? history : Math.min(history, -lines * Math.log(1 - capacity / lines));
-  const h = 1 - Math.exp(-T / lines);
-  const x = 1 - 1 / Math.max(1, B / Math.max(e, u));
-  const sectorPresent = Math.min(1 - ((1 - h) * x) / (1 - h * x), 1 - Math.exp(-history / (unitsPerArray * arrays)));
+  // 1 - exp(-T / lines): (-T) / lines and -(T / lines) are the same double (rounding is symmetric).
+  const h = oneMinusExpNeg(T / lines);
+  // Units of a line touched apart: with one (a touch fills the whole line) the expression
+  // 1 - 1 / max(1, B / unit) is exactly 0 for a positive line. Why tested first: it saves two divisions.
+  const unit = Math.max(e, u);
+  const x = unit >= B && B > 0 ? 0 : 1 - 1 / Math.max(1, B / unit);
+  const sectorPresent = Math.min(1 - ((1 - h) * x) / (1 - h * x), oneMinusExpNeg(history / (unitsPerArray * arrays)));
   return accesses * (ping + (1 - ping) * (1 - h * sectorPresent));
 }
 
@@ -321,7 +367,15 @@ function randomPassMisses(g: CacheGeometry, q: number, e: number, arrays: number
  */
 export function levelMissesPerPass(g: CacheGeometry, q: number, e: number, arrays: number, pattern: number, stride: number): number {
   if (q <= 0) return 0;
+  // Why a dispatcher over two functions: each pattern's path is then optimised on its own, with
+  // its own inlining budget and type feedback, instead of one large function whose budget the
+  // sweeps spend and whose code deoptimises as the callers alternate between patterns.
   if (pattern === PATTERN_RANDOM) return randomPassMisses(g, q, e, arrays);
+  return sweepPassMisses(g, q, e, arrays, pattern, stride);
+}
+
+/** {@link levelMissesPerPass} of the sequential and strided patterns. */
+function sweepPassMisses(g: CacheGeometry, q: number, e: number, arrays: number, pattern: number, stride: number): number {
   const B = g.line;
   const u = g.sector;
   const bytes = q * e;

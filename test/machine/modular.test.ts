@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { mod, nextInWindow, rotationEntries } from "../../machine/node/modular.js";
+import { exactLog2, mod, nextInWindow, rotationEntries } from "../../machine/node/modular.js";
 
 /** The two window searches rotationEntries replaces, with the approach distances they imply. */
 function bySearch(step: number, p: number, w: number): number[] {
@@ -10,6 +10,19 @@ function bySearch(step: number, p: number, w: number): number[] {
 }
 
 describe("modular arithmetic of address streams", () => {
+  it("takes the exact base-2 logarithm of int32 powers of two and -1 of anything else (fast-check)", () => {
+    for (let k = 0; k <= 30; k++) expect(exactLog2(2 ** k)).toBe(k);
+    for (const x of [0, -1, -2, 3, 6, 2 ** 31, 2 ** 32, 0.5, 1.5, Number.NaN, Infinity]) expect(exactLog2(x)).toBe(-1);
+    fc.assert(
+      fc.property(fc.oneof(fc.double({ min: -1e10, max: 1e10 }), fc.integer(), fc.integer({ min: 0, max: 31 }).map((k) => 2 ** k)), (x) => {
+        const k = exactLog2(x);
+        if (k < 0) expect(Number.isInteger(Math.log2(x)) && x >= 1 && x < 2 ** 31).toBe(false);
+        else expect(2 ** k).toBe(x);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
   it("finds both first returns of a rotation to within a line of 0 as the two window searches do (fast-check)", () => {
     const out = new Float64Array(4);
     fc.assert(
