@@ -102,10 +102,10 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
         }
       };
   const meas = measure ? new Measurement(metrics, nRanks, readMetrics) : undefined;
-  // Records carry the metrics after TIME; those that are multiples of TIME are recomputed from a
-  // record's start and end rather than stored (the reader computes them as `now * rate` too).
-  const timeFirst = metricSource[0] === -1 && metricRate[0] === 1;
-  const recordRates = metricSource.slice(1).map((src, k) => (timeFirst && src < 0 ? metricRate[k + 1] : undefined));
+  // Records carry the metrics after TIME (the measurement requires it first); those that are
+  // multiples of TIME are recomputed from a record's start and end rather than stored (the reader
+  // computes them as `now * rate` too).
+  const recordRates = metricSource.slice(1).map((src, k) => (src < 0 ? metricRate[k + 1] : undefined));
   const mastermind = measure ? new Mastermind(metrics.slice(1), recordRates) : undefined;
   // MPI: time MPI calls as TAU timers and accumulate per-rank MPI time (outermost calls only).
   const mpiTime = new Float64Array(nRanks);
