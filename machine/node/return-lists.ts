@@ -137,7 +137,6 @@ export function fillReturnOrbits(
   const dnWE = (dnWB / e) | 0;
   if (vE * e !== vF || wE * e !== wB || dnVE * e !== dnVF || dnWE * e !== dnWB || !(uF < MAX_SUM && uB < MAX_SUM && dnUF < MAX_SUM && dnUB < MAX_SUM)) return false;
   const { cum, index, time, next, dnTime, dnNext } = orbits;
-  let maxTime: number;
   orbits.uniform = false;
   if (vE === 0 && dnVE === 0 && uF > 0 && dnUF === uF && (uB <= 0 || uF <= uB) && (dnUB <= 0 || dnUF <= dnUB)) {
     // Both rules jump ahead by 0 from every position: each is its own cycle with period uF.
@@ -149,35 +148,18 @@ export function fillReturnOrbits(
     return true;
   }
   orbits.mirrored = isUsualRotation(uF, vE, uB, wE, dnUF, dnVE, dnUB, dnWE, W);
-  if (orbits.mirrored) {
-    // Ahead on [0, W - v), both on [W - v, w), behind on [w, W) (see isUsualRotation).
-    const both = uF + uB;
-    for (let p = 0; p < W - vE; p++) {
-      time[p] = uF;
-      next[p] = p + vE;
-      index[p] = UNSEEN;
-    }
-    for (let p = W - vE; p < wE; p++) {
-      time[p] = both;
-      next[p] = p + vE - wE;
-      index[p] = UNSEEN;
-    }
-    for (let p = wE; p < W; p++) {
-      time[p] = uB;
-      next[p] = p - wE;
-      index[p] = UNSEEN;
-    }
-    maxTime = W - vE < wE ? both : Math.max(uF, uB);
-  } else {
-    maxTime = fillFirstReturns(time, next, uF | 0, vE, uB | 0, wE, W);
-    if (maxTime < 0 || fillFirstReturns(dnTime, dnNext, dnUF | 0, dnVE, dnUB | 0, dnWE, W) < 0) return false;
-    // The backward map must undo each forward step in the same time.
+  const maxTime = fillFirstReturns(time, next, uF | 0, vE, uB | 0, wE, W);
+  if (maxTime < 0) return false;
+  if (!orbits.mirrored) {
+    // The backward map must undo each forward step in the same time (the usual rotation's does,
+    // by its entries alone: see isUsualRotation).
+    if (fillFirstReturns(dnTime, dnNext, dnUF | 0, dnVE, dnUB | 0, dnWE, W) < 0) return false;
     for (let p = 0; p < W; p++) {
       const q = next[p];
       if (dnNext[q] !== p || dnTime[q] !== time[p]) return false;
-      index[p] = UNSEEN;
     }
   }
+  for (let p = 0; p < W; p++) index[p] = UNSEEN;
   // Every stored sum is within (cycle length + count) return times of 0.
   if ((W + count) * maxTime >= MAX_SUM) return false;
   let at = 0;
