@@ -13,6 +13,7 @@ import { loadScenario, type LoadedScenario, type LoadOptions } from "./load.js";
 import { buildPlatform } from "./platform.js";
 import { computeEvidence, type Evidence } from "./evidence.js";
 import { executeProgramScenario } from "./program/execute.js";
+import type { ChromeTrace } from "./program/trace.js";
 
 /** Options of {@link executeScenario}. */
 export interface ExecuteOptions {
@@ -31,8 +32,8 @@ export interface RunArtifacts {
   readonly callgraph?: CallGraph;
   /** What the profile and records show (cost centres, size scaling, record groups); undefined when not measured. */
   readonly evidence?: Evidence;
-  /** Chrome/Perfetto trace-event object (program models with `outputs.trace`). */
-  readonly trace?: object;
+  /** Chrome/Perfetto trace (program models with `outputs.trace`): `JSON.stringify` gives `trace.json`. */
+  readonly trace?: ChromeTrace;
   /** Deterministic summary: seed, resolved scenario, simulated time, events. */
   readonly summary: Record<string, unknown>;
   /** Wall-clock figures (the only output that differs between runs with the same seed). */

@@ -8,6 +8,7 @@ import type { AssemblyRunResult } from "../../components/index.js";
 import type { LoadedScenario } from "../load.js";
 import type { ExecuteOptions, RunArtifacts } from "../run.js";
 import { programToTrial, runProgram, type ProgramEvaluator, type ProgramRunResult } from "./run-program.js";
+import { ChromeTrace } from "./trace.js";
 
 /** Options of {@link executeProgramScenario}. */
 export interface ProgramExecuteOptions extends ExecuteOptions {
@@ -94,7 +95,7 @@ export function executeProgramScenario(scenario: LoadedScenario, options: Progra
     result,
     trial,
     summary,
-    trace: run.trace ? run.trace.toChromeTrace(model, config.name) : undefined,
+    trace: run.trace ? new ChromeTrace(run.trace, model, config.name) : undefined,
     program: run,
     timing,
   };

@@ -66,20 +66,25 @@ export class TraceRecorder {
 
   /**
    * The Chrome trace-event JSON object: process and thread names as metadata events, then one
-   * `X` event per element interval sorted by thread and start time.
+   * `X` event per element interval sorted by thread and start time. Builds every event at once;
+   * {@link ChromeTrace.writeTo} writes the same text without holding it.
    */
-  toChromeTrace(model: ProgramModel, name: string): { traceEvents: object[]; displayTimeUnit: string; otherData: object } {
-    const events: object[] = [];
+  toChromeTrace(model: ProgramModel, name: string): ChromeTraceObject {
+    return new ChromeTrace(this, model, name).toJSON();
+  }
+
+  /** The trace events of {@link toChromeTrace}, one at a time. */
+  *chromeEvents(model: ProgramModel): Generator<object> {
     for (let node = 0; node < model.nodes; node++) {
-      events.push({ name: "process_name", ph: "M", pid: node, tid: 0, args: { name: `node ${node}` } });
-      events.push({ name: "process_sort_index", ph: "M", pid: node, tid: 0, args: { sort_index: node } });
+      yield { name: "process_name", ph: "M", pid: node, tid: 0, args: { name: `node ${node}` } };
+      yield { name: "process_sort_index", ph: "M", pid: node, tid: 0, args: { sort_index: node } };
     }
     for (let pid = 0; pid < model.processes; pid++) {
       for (let tid = 0; tid < model.threads; tid++) {
         const uid = pid * model.threads + tid;
         const label = model.threads > 1 ? `process ${pid} thread ${tid}` : `process ${pid}`;
-        events.push({ name: "thread_name", ph: "M", pid: model.processToNode[pid], tid: uid, args: { name: label } });
-        events.push({ name: "thread_sort_index", ph: "M", pid: model.processToNode[pid], tid: uid, args: { sort_index: uid } });
+        yield { name: "thread_name", ph: "M", pid: model.processToNode[pid], tid: uid, args: { name: label } };
+        yield { name: "thread_sort_index", ph: "M", pid: model.processToNode[pid], tid: uid, args: { sort_index: uid } };
       }
     }
     const order = Array.from({ length: this.count }, (_, i) => i).sort((a, b) => this.uid[a] - this.uid[b] || this.start[a] - this.start[b] || this.stop[b] - this.stop[a] || a - b);
@@ -87,7 +92,7 @@ export class TraceRecorder {
       const el = model.elements[this.element[i]];
       const uid = this.uid[i];
       const pid = Math.floor(uid / model.threads);
-      events.push({
+      yield {
         name: el.name,
         cat: el.diagram,
         ph: "X",
@@ -96,8 +101,65 @@ export class TraceRecorder {
         pid: model.processToNode[pid],
         tid: uid,
         args: { kind: el.kind, process: pid, thread: uid % model.threads },
-      });
+      };
     }
-    return { traceEvents: events, displayTimeUnit: "ms", otherData: { ccasim: "program model trace", scenario: name } };
+  }
+}
+
+/** The Chrome trace-event JSON object (`trace.json`). */
+export interface ChromeTraceObject {
+  readonly traceEvents: object[];
+  readonly displayTimeUnit: string;
+  readonly otherData: object;
+}
+
+/** Characters of trace text handed to the writer at once (a few MB: few writes, little memory). */
+const PIECE = 1 << 22;
+
+/**
+ * The trace of one run, ready to be written: {@link writeTo} streams the JSON text piece by piece,
+ * so a trace of millions of intervals needs neither millions of objects at once nor a string
+ * longer than JavaScript allows; {@link toJSON} (hence `JSON.stringify`) gives the same text as
+ * one object.
+ */
+export class ChromeTrace {
+  /**
+   * @param recorder - the run's element intervals
+   * @param model - the program model the intervals refer to
+   * @param scenario - scenario name (recorded in `otherData`)
+   */
+  constructor(
+    private readonly recorder: TraceRecorder,
+    private readonly model: ProgramModel,
+    readonly scenario: string,
+  ) {}
+
+  /** Every trace event (built on each read). */
+  get traceEvents(): object[] {
+    return [...this.recorder.chromeEvents(this.model)];
+  }
+
+  /** The whole trace as one object. */
+  toJSON(): ChromeTraceObject {
+    return { traceEvents: this.traceEvents, displayTimeUnit: "ms", otherData: this.otherData() };
+  }
+
+  /** Hands the text of `JSON.stringify(this)` to `write` in pieces of a few megabytes. */
+  writeTo(write: (text: string) => void): void {
+    let piece = '{"traceEvents":[';
+    let first = true;
+    for (const e of this.recorder.chromeEvents(this.model)) {
+      piece += (first ? "" : ",") + JSON.stringify(e);
+      first = false;
+      if (piece.length >= PIECE) {
+        write(piece);
+        piece = "";
+      }
+    }
+    write(piece + '],"displayTimeUnit":"ms","otherData":' + JSON.stringify(this.otherData()) + "}");
+  }
+
+  private otherData(): object {
+    return { ccasim: "program model trace", scenario: this.scenario };
   }
 }

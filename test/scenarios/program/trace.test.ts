@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { ChromeTrace, TraceRecorder } from "../../../scenarios/program/trace.js";
+import type { ProgramModel } from "../../../scenarios/program/model.js";
+
+/** The fields of a program model a trace reads: 2 nodes, `processes` processes of `threads` threads, 3 elements. */
+function model(processes: number, threads: number): ProgramModel {
+  return {
+    nodes: 2,
+    processes,
+    threads,
+    processToNode: Int32Array.from({ length: processes }, (_, p) => p % 2),
+    elements: [
+      { name: "A", diagram: "main", kind: "action" },
+      { name: 'quote " and \\ backslash', diagram: "main", kind: "activity" },
+      { name: "R", diagram: "inner", kind: "allreduce" },
+    ],
+  } as unknown as ProgramModel;
+}
+
+/** Element intervals: each thread runs `n` elements back to back, some nested in the one before. */
+function record(m: ProgramModel, n: number, seed: number): TraceRecorder {
+  const uids = m.processes * m.threads;
+  const rec = new TraceRecorder(uids, 2);
+  let x = seed;
+  for (let uid = 0; uid < uids; uid++) {
+    let t = 0.5 * uid;
+    for (let i = 0; i < n; i++) {
+      x = (x * 1103515245 + 12345) % 2147483648;
+      rec.begin(uid, t);
+      if (x % 3 === 0) {
+        rec.begin(uid, t + 0.25);
+        rec.end(uid, 2, t + 0.75);
+      }
+      t += 1 + (x % 7) / 3;
+      rec.end(uid, x % 2, t);
+    }
+  }
+  return rec;
+}
+
+/** Runs `writeTo`, returning its pieces. */
+function pieces(trace: ChromeTrace): string[] {
+  const out: string[] = [];
+  trace.writeTo((s) => out.push(s));
+  return out;
+}
+
+describe("ChromeTrace", () => {
+  it("writes exactly the text JSON.stringify gives of the trace object", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 2 }), fc.integer({ min: 0, max: 20 }), fc.nat(), (processes, threads, n, seed) => {
+        const m = model(processes, threads);
+        const trace = new ChromeTrace(record(m, n, seed), m, "s");
+        const text = pieces(trace).join("");
+        expect(text).toBe(JSON.stringify(trace));
+        expect(text).toBe(JSON.stringify(record(m, n, seed).toChromeTrace(m, "s")));
+        const parsed = JSON.parse(text) as { traceEvents: { ph: string }[] };
+        // 2 metadata events per node and per thread, then one X event per interval.
+        expect(parsed.traceEvents.filter((e) => e.ph === "X")).toHaveLength(trace.traceEvents.length - 2 * 2 - 2 * processes * threads);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it("hands a large trace over in pieces of a few megabytes that join to the whole text", () => {
+    const m = model(4, 1);
+    const trace = new ChromeTrace(record(m, 8000, 7), m, "big");
+    const out = pieces(trace);
+    expect(out.length).toBeGreaterThan(1);
+    for (const p of out) expect(p.length).toBeLessThan(5 << 20);
+    expect(out.join("")).toBe(JSON.stringify(trace));
+  });
+});
