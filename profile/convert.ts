@@ -7,7 +7,8 @@ import { ProfileError, ProfileModelError } from "./errors.js";
 import { extrapFromTrials, readExtrap, writeExtrap, type ExtrapExperiment, type ExtrapFormat } from "./extrap.js";
 import type { InvocationRecord, Trial } from "./model.js";
 import { readTrial } from "./read.js";
-import { readRecords, writeRecordsCsv, writeRecordsJsonl } from "./records.js";
+import { readRecords } from "./records.js";
+import { writeRecordsCsv, writeRecordsJsonl } from "./records-write.js";
 import { writeTauProfile, type WriteTauOptions } from "./tau/text-write.js";
 
 /** Output formats of {@link convertProfile}. */

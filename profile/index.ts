@@ -35,6 +35,10 @@ export { readPackedProfile, parsePackedProfile } from "./tau/ppk-read.js";
 export { parseMetadataXml, writeMetadataXml } from "./tau/xml.js";
 export { readTrial, detectTrialFormat, RECORD_FILE_NAMES, type TrialFormat } from "./read.js";
 export * from "./records.js";
+export * from "./records-write.js";
+export * from "./record-table.js";
+export { RECORD_COLUMNS } from "./record-columns.js";
+export { writeTextFileAtomically } from "./atomic-text-file.js";
 export * from "./extrap.js";
 export {
   profileTable,

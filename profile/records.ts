@@ -1,125 +1,15 @@
 /**
- * Per-invocation records as CSV and JSON Lines. Both use the same column names, which carry their
- * units, so a spreadsheet or `pandas.read_csv` / `pandas.read_json(lines=True)` opens them as they are:
- *
- * ```
- * component,port,method,rank,start [us],wall_time [us],mpi_time [us],compute_time [us],param:Q,counter:PAPI_FP_INS [count]
- * ```
- *
- * Parameter columns (`param:<name>`) come sorted by name after the fixed columns, then counter
- * columns (`counter:<name> [count]`) sorted by name. A record without a parameter or counter
- * leaves its cell empty (JSON Lines: omits the key). On reading, a parameter cell that is a finite
- * number becomes a number, anything else stays a string; in CSV a quoted empty cell (`""`) is an
- * empty string, an unquoted empty cell is "absent".
+ * Reading per-invocation records from CSV and JSON Lines (see `records-write.ts` for the
+ * layout). Both use the same column names, which carry their units, so a spreadsheet or
+ * `pandas.read_csv` / `pandas.read_json(lines=True)` opens them as they are. On reading, a
+ * parameter cell that is a finite number becomes a number, anything else stays a string; in CSV a
+ * quoted empty cell (`""`) is an empty string, an unquoted empty cell is "absent".
  */
-import { readFileSync, writeFileSync, renameSync, rmSync } from "node:fs";
-import { basename, dirname, extname, join } from "node:path";
+import { readFileSync } from "node:fs";
+import { extname } from "node:path";
 import { ProfileError, ProfileFormatError } from "./errors.js";
 import type { InvocationRecord } from "./model.js";
-
-/** Column names of the fixed record fields, with units. */
-export const RECORD_COLUMNS = {
-  component: "component",
-  port: "port",
-  method: "method",
-  rank: "rank",
-  start: "start [us]",
-  wallTime: "wall_time [us]",
-  mpiTime: "mpi_time [us]",
-  computeTime: "compute_time [us]",
-} as const;
-
-const FIXED = Object.values(RECORD_COLUMNS) as string[];
-const PARAM_PREFIX = "param:";
-const COUNTER_PREFIX = "counter:";
-const COUNTER_SUFFIX = " [count]";
-
-/** The columns of a record table, in file order. */
-export function recordColumns(records: readonly InvocationRecord[]): string[] {
-  const params = new Set<string>();
-  const counters = new Set<string>();
-  for (const r of records) {
-    for (const k of Object.keys(r.parameters)) params.add(k);
-    for (const k of Object.keys(r.counters)) counters.add(k);
-  }
-  return [...FIXED, ...[...params].sort().map((p) => PARAM_PREFIX + p), ...[...counters].sort().map((c) => COUNTER_PREFIX + c + COUNTER_SUFFIX)];
-}
-
-function rowOf(r: InvocationRecord, columns: readonly string[]): (string | number | undefined)[] {
-  return columns.map((c) => {
-    switch (c) {
-      case RECORD_COLUMNS.component:
-        return r.component;
-      case RECORD_COLUMNS.port:
-        return r.port;
-      case RECORD_COLUMNS.method:
-        return r.method;
-      case RECORD_COLUMNS.rank:
-        return r.rank;
-      case RECORD_COLUMNS.start:
-        return r.start;
-      case RECORD_COLUMNS.wallTime:
-        return r.wallTime;
-      case RECORD_COLUMNS.mpiTime:
-        return r.mpiTime;
-      case RECORD_COLUMNS.computeTime:
-        return r.computeTime;
-    }
-    if (c.startsWith(PARAM_PREFIX)) return r.parameters[c.slice(PARAM_PREFIX.length)];
-    return r.counters[c.slice(COUNTER_PREFIX.length, c.length - COUNTER_SUFFIX.length)];
-  });
-}
-
-function csvCell(v: string | number | undefined): string {
-  if (v === undefined) return "";
-  if (typeof v === "number") return String(v);
-  // Quote strings that need it, and empty strings (so they differ from an absent value).
-  return v === "" || /[",\r\n]/.test(v) || v.trim() !== v ? `"${v.replace(/"/g, '""')}"` : v;
-}
-
-/** Records as CSV text (header line, then one line per record, `\n` line ends). */
-export function formatRecordsCsv(records: readonly InvocationRecord[]): string {
-  const columns = recordColumns(records);
-  const lines = [columns.map(csvCell).join(",")];
-  for (const r of records) lines.push(rowOf(r, columns).map(csvCell).join(","));
-  return lines.join("\n") + "\n";
-}
-
-/** Records as JSON Lines: one object per record with the same keys as the CSV columns. */
-export function formatRecordsJsonl(records: readonly InvocationRecord[]): string {
-  const columns = recordColumns(records);
-  let s = "";
-  for (const r of records) {
-    const o: Record<string, string | number> = {};
-    const row = rowOf(r, columns);
-    columns.forEach((c, i) => {
-      if (row[i] !== undefined) o[c] = row[i]!;
-    });
-    s += JSON.stringify(o) + "\n";
-  }
-  return s;
-}
-
-function atomicWrite(path: string, text: string): void {
-  const tmp = join(dirname(path), `.${basename(path)}.tmp-${process.pid}`);
-  try {
-    writeFileSync(tmp, text);
-    renameSync(tmp, path);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw new ProfileError(`cannot write '${path}': ${(e as Error).message}`);
-  }
-}
-
-/** Writes records as CSV. @throws ProfileError when the file cannot be written. */
-export function writeRecordsCsv(records: readonly InvocationRecord[], path: string): void {
-  atomicWrite(path, formatRecordsCsv(records));
-}
-
-/** Writes records as JSON Lines. @throws ProfileError when the file cannot be written. */
-export function writeRecordsJsonl(records: readonly InvocationRecord[], path: string): void {
-  atomicWrite(path, formatRecordsJsonl(records));
-}
+import { COUNTER_PREFIX, COUNTER_SUFFIX, FIXED_COLUMNS as FIXED, PARAM_PREFIX, RECORD_COLUMNS } from "./record-columns.js";
 
 /** A parsed CSV cell: its text and whether it was quoted. @internal */
 interface Cell {

@@ -19,7 +19,7 @@ import { mkdirSync, renameSync, rmSync, statSync, writeFileSync, existsSync, rea
 import { basename, dirname, join } from "node:path";
 import { ProfileError, ProfileModelError } from "../errors.js";
 import type { Trial } from "../model.js";
-import { formatRecordsCsv, formatRecordsJsonl } from "../records.js";
+import { writeRecordsCsv, writeRecordsJsonl } from "../records-write.js";
 import { writeMetadataXml } from "./xml.js";
 
 /** Options of {@link writeTauProfile}. */
@@ -157,9 +157,8 @@ export function formatTauProfile(trial: Trial, options: WriteTauOptions = {}): {
 export function writeTauProfile(trial: Trial, dir: string, options: WriteTauOptions = {}): string[] {
   const files = formatTauProfile(trial, options);
   const rec = options.records ?? "csv";
-  if (trial.records.length > 0 && rec !== "none") {
-    files.push(rec === "csv" ? { path: "records.csv", text: formatRecordsCsv(trial.records) } : { path: "records.jsonl", text: formatRecordsJsonl(trial.records) });
-  }
+  // Records are written in chunks from the trial's table: they may be more text than a string holds.
+  const records = rec !== "none" && trial.records.length > 0 ? (rec === "csv" ? "records.csv" : "records.jsonl") : undefined;
   const exists = existsSync(dir);
   if (exists) {
     if (!statSync(dir).isDirectory()) throw new ProfileError(`cannot write a TAU profile to '${dir}': it exists and is not a directory`);
@@ -178,11 +177,12 @@ export function writeTauProfile(trial: Trial, dir: string, options: WriteTauOpti
       }
       writeFileSync(join(tmp, f.path), f.text);
     }
+    if (records !== undefined) (rec === "csv" ? writeRecordsCsv : writeRecordsJsonl)(trial.records, join(tmp, records));
     if (exists) rmSync(dir, { recursive: true, force: true });
     renameSync(tmp, dir);
   } catch (e) {
     rmSync(tmp, { recursive: true, force: true });
     throw new ProfileError(`cannot write TAU profile '${dir}': ${(e as Error).message}`);
   }
-  return files.map((f) => join(dir, f.path));
+  return [...files.map((f) => f.path), ...(records === undefined ? [] : [records])].map((f) => join(dir, f));
 }

@@ -1,0 +1,52 @@
+import { closeSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { ProfileError } from "./errors.js";
+
+/**
+ * Writes a text file (UTF-8) piece by piece, atomically: `fill` hands pieces to `write`, each
+ * written at once to a temporary sibling of `path`, which replaces `path` only when `fill` returns.
+ * When anything fails the temporary file is removed and `path` is left as it was. Each piece is
+ * one write, so pieces of tens of kilobytes or more keep the number of writes small while the
+ * memory stays small; a file may be far larger than the longest string JavaScript can hold.
+ * @throws ProfileError naming `path` when the file cannot be written; whatever `fill` throws, as it is
+ */
+export function writeTextFileAtomically(path: string, fill: (write: (text: string) => void) => void): void {
+  const tmp = join(dirname(path), `.${basename(path)}.tmp-${process.pid}`);
+  const fail = (e: unknown): ProfileError => new ProfileError(`cannot write '${path}': ${(e as Error).message}`);
+  let fd: number;
+  try {
+    fd = openSync(tmp, "w");
+  } catch (e) {
+    throw fail(e);
+  }
+  let open = true;
+  try {
+    fill((text) => {
+      const bytes = Buffer.from(text, "utf8");
+      try {
+        for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+      } catch (e) {
+        throw fail(e);
+      }
+    });
+    open = false;
+    try {
+      closeSync(fd);
+      renameSync(tmp, path);
+    } catch (e) {
+      throw fail(e);
+    }
+  } catch (e) {
+    if (open) closeQuietly(fd);
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // The first error is the one to report.
+  }
+}

@@ -1,0 +1,213 @@
+/**
+ * Writing per-invocation records as CSV and JSON Lines, in pieces: a run's records can be far more
+ * text than one JavaScript string holds, so files are written chunk by chunk and the string
+ * formatters join the same chunks.
+ *
+ * Parameter columns (`param:<name>`) come sorted by name after the fixed columns, then counter
+ * columns (`counter:<name> [count]`) sorted by name. A record without a parameter or counter
+ * leaves its cell empty (JSON Lines: omits the key). Strings that need it are quoted in CSV
+ * (and the empty string, so that it differs from an absent cell); numbers are written as
+ * `String(n)` (JSON Lines: as `JSON.stringify(n)`, so non-finite numbers become `null`).
+ */
+import { writeTextFileAtomically } from "./atomic-text-file.js";
+import { counterColumn, FIXED_COLUMNS, parameterColumn, RECORD_COLUMNS } from "./record-columns.js";
+import { recordTable, type RecordKind, type RecordSource, type RecordTable } from "./record-table.js";
+
+/** The record file formats. */
+export type RecordFileFormat = "csv" | "jsonl";
+
+/**
+ * Characters a chunk collects before it is handed on. Why this small: a chunk is a rope of row
+ * strings that is flattened and encoded when written; at 64 Ki characters that stays in cache and
+ * dies young (writing the records of a 1024-rank known-models run took about half the time it took
+ * with chunks of 4 Mi characters).
+ */
+const CHUNK_CHARS = 1 << 16;
+
+/**
+ * How the rows of one kind fill the columns, worked out once per kind so that a row is written
+ * with no per-cell look-up: the kind's constant text, then only its present cells, each after
+ * the fixed text that separates it from the previous one.
+ */
+interface KindLayout {
+  /** CSV: the component, port and method cells and the comma after them. */
+  readonly csvHead: string;
+  /** JSON Lines: the object up to the rank's value. */
+  readonly jsonHead: string;
+  /** Per present parameter cell, in column order: its index in the kind's parameter names. */
+  readonly params: Int32Array;
+  /** Per present counter cell, in column order: its index in the kind's counter names. */
+  readonly counters: Int32Array;
+  /** CSV text before each present cell (parameters, then counters): a comma per column since the previous cell. */
+  readonly csvGlue: readonly string[];
+  /** JSON Lines text before each present cell: a comma and the key. */
+  readonly jsonGlue: readonly string[];
+  /** CSV: the commas of the absent columns after the last present cell, and the line end. */
+  readonly csvTail: string;
+}
+
+/** The columns of a table and the layout of each kind that has rows. */
+interface TableLayout {
+  readonly columns: readonly string[];
+  readonly kinds: readonly (KindLayout | undefined)[];
+}
+
+/** The columns of the record files of `source`, in file order. */
+export function recordColumns(source: RecordSource): string[] {
+  return [...tableLayout(recordTable(source)).columns];
+}
+
+/**
+ * Formats records as CSV (header line, then one line per record, `\n` line ends) or JSON Lines
+ * (one object per record with the same keys as the CSV columns), handing the text to `emit` in
+ * chunks of whole lines, each of about `chunkChars` characters (the last may be shorter).
+ * @param chunkChars - characters a chunk collects before it is emitted (default 65,536)
+ */
+export function formatRecordChunks(source: RecordSource, format: RecordFileFormat, emit: (text: string) => void, chunkChars = CHUNK_CHARS): void {
+  const t = recordTable(source);
+  const layout = tableLayout(t);
+  const kinds = layout.kinds as readonly KindLayout[];
+  const n = t.count;
+  let s = "";
+  // Two loops rather than a row function chosen per call: each stays monomorphic.
+  if (format === "csv") {
+    s = layout.columns.map(csvCell).join(",") + "\n";
+    for (let i = 0; i < n; i++) {
+      s += csvRow(t, i, kinds[t.kind(i)]);
+      if (s.length >= chunkChars) {
+        emit(s);
+        s = "";
+      }
+    }
+  } else {
+    for (let i = 0; i < n; i++) {
+      s += jsonRow(t, i, kinds[t.kind(i)]);
+      if (s.length >= chunkChars) {
+        emit(s);
+        s = "";
+      }
+    }
+  }
+  if (s.length > 0) emit(s);
+}
+
+/** Records as CSV text (header line, then one line per record, `\n` line ends). @throws RangeError when the text is longer than a string can be */
+export function formatRecordsCsv(source: RecordSource): string {
+  return joinedChunks(source, "csv");
+}
+
+/** Records as JSON Lines: one object per record with the same keys as the CSV columns. @throws RangeError when the text is longer than a string can be */
+export function formatRecordsJsonl(source: RecordSource): string {
+  return joinedChunks(source, "jsonl");
+}
+
+/** Writes records as CSV, chunk by chunk (see {@link writeTextFileAtomically}). @throws ProfileError when the file cannot be written. */
+export function writeRecordsCsv(source: RecordSource, path: string): void {
+  writeTextFileAtomically(path, (write) => formatRecordChunks(source, "csv", write));
+}
+
+/** Writes records as JSON Lines, chunk by chunk (see {@link writeTextFileAtomically}). @throws ProfileError when the file cannot be written. */
+export function writeRecordsJsonl(source: RecordSource, path: string): void {
+  writeTextFileAtomically(path, (write) => formatRecordChunks(source, "jsonl", write));
+}
+
+function joinedChunks(source: RecordSource, format: RecordFileFormat): string {
+  const parts: string[] = [];
+  formatRecordChunks(source, format, (text) => parts.push(text));
+  return parts.join("");
+}
+
+/** A CSV cell: numbers as `String(n)`, absent as empty, strings quoted when they need it. */
+function csvCell(v: string | number | undefined): string {
+  if (typeof v === "number") return "" + v;
+  if (v === undefined) return "";
+  // Quote strings that need it, and empty strings (so they differ from an absent value).
+  return v === "" || /[",\r\n]/.test(v) || v.trim() !== v ? `"${v.replace(/"/g, '""')}"` : v;
+}
+
+/** A JSON number as `JSON.stringify` writes it. */
+function jsonNumber(x: number): string {
+  // Why not JSON.stringify: String(x) is the same text for finite x and skips the serializer; x - x is 0 only for finite x.
+  return x - x === 0 ? "" + x : "null";
+}
+
+function jsonValue(v: string | number): string {
+  return typeof v === "number" ? jsonNumber(v) : JSON.stringify(v);
+}
+
+function csvRow(t: RecordTable, i: number, l: KindLayout): string {
+  let s = l.csvHead + t.rank(i) + "," + t.start(i) + "," + t.wallTime(i) + "," + t.mpiTime(i) + "," + t.computeTime(i);
+  const ps = l.params;
+  const glue = l.csvGlue;
+  for (let j = 0; j < ps.length; j++) s += glue[j] + csvCell(t.parameter(i, ps[j]));
+  const cs = l.counters;
+  for (let j = 0, g = ps.length; j < cs.length; j++, g++) s += glue[g] + csvCell(t.counter(i, cs[j]));
+  return s + l.csvTail;
+}
+
+function jsonRow(t: RecordTable, i: number, l: KindLayout): string {
+  // Why the keys of RECORD_COLUMNS are written out as literals: V8 joins a literal faster than a
+  // module constant (a tenth of the time of writing a JSON Lines file of a million records).
+  let s = l.jsonHead + jsonNumber(t.rank(i)) + ',"start [us]":' + jsonNumber(t.start(i)) + ',"wall_time [us]":' + jsonNumber(t.wallTime(i)) + ',"mpi_time [us]":' + jsonNumber(t.mpiTime(i)) + ',"compute_time [us]":' + jsonNumber(t.computeTime(i));
+  const ps = l.params;
+  const glue = l.jsonGlue;
+  // An undefined value (possible in hand-made record objects) is an absent key, as JSON.stringify leaves it out.
+  for (let j = 0; j < ps.length; j++) {
+    const v = t.parameter(i, ps[j]);
+    if (v !== undefined) s += glue[j] + jsonValue(v);
+  }
+  const cs = l.counters;
+  for (let j = 0, g = ps.length; j < cs.length; j++, g++) {
+    const v = t.counter(i, cs[j]);
+    if (v !== undefined) s += glue[g] + jsonValue(v);
+  }
+  return s + "}\n";
+}
+
+/** The columns of the kinds that have rows, and each such kind's layout. */
+function tableLayout(t: RecordTable): TableLayout {
+  const used = new Uint8Array(t.kinds.length);
+  for (let i = 0; i < t.count; i++) used[t.kind(i)] = 1;
+  const params = new Set<string>();
+  const counters = new Set<string>();
+  t.kinds.forEach((k, id) => {
+    if (!used[id]) return;
+    for (const p of k.parameterNames) params.add(p);
+    for (const c of k.counterNames) counters.add(c);
+  });
+  const paramNames = [...params].sort();
+  const counterNames = [...counters].sort();
+  const columns = [...FIXED_COLUMNS, ...paramNames.map(parameterColumn), ...counterNames.map(counterColumn)];
+  const kinds = t.kinds.map((k, id) => (used[id] ? kindLayout(k, columns, paramNames, counterNames) : undefined));
+  return { columns, kinds };
+}
+
+function kindLayout(kind: RecordKind, columns: readonly string[], paramNames: readonly string[], counterNames: readonly string[]): KindLayout {
+  // Cells as (column after the fixed ones, index in the kind's names); a name given twice keeps its last index.
+  const cells = (names: readonly string[], all: readonly string[], offset: number): [number, number][] => {
+    const last = new Map<string, number>();
+    names.forEach((name, k) => last.set(name, k));
+    return [...last].map(([name, k]): [number, number] => [offset + all.indexOf(name), k]).sort((a, b) => a[0] - b[0]);
+  };
+  const pc = cells(kind.parameterNames, paramNames, 0);
+  const cc = cells(kind.counterNames, counterNames, paramNames.length);
+  const csvGlue: string[] = [];
+  const jsonGlue: string[] = [];
+  let previous = -1; // the compute-time column
+  for (const [col] of [...pc, ...cc]) {
+    csvGlue.push(",".repeat(col - previous));
+    jsonGlue.push(`,${JSON.stringify(columns[FIXED_COLUMNS.length + col])}:`);
+    previous = col;
+  }
+  const variable = paramNames.length + counterNames.length;
+  const head = `{${JSON.stringify(RECORD_COLUMNS.component)}:${JSON.stringify(kind.component)},${JSON.stringify(RECORD_COLUMNS.port)}:${JSON.stringify(kind.port)},${JSON.stringify(RECORD_COLUMNS.method)}:${JSON.stringify(kind.method)},${JSON.stringify(RECORD_COLUMNS.rank)}:`;
+  return {
+    csvHead: `${csvCell(kind.component)},${csvCell(kind.port)},${csvCell(kind.method)},`,
+    jsonHead: head,
+    params: Int32Array.from(pc, ([, k]) => k),
+    counters: Int32Array.from(cc, ([, k]) => k),
+    csvGlue,
+    jsonGlue,
+    csvTail: ",".repeat(variable - 1 - previous) + "\n",
+  };
+}

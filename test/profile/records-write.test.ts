@@ -1,0 +1,187 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  formatRecordChunks,
+  formatRecordsCsv,
+  formatRecordsJsonl,
+  ProfileError,
+  RECORD_COLUMNS,
+  recordColumns,
+  recordList,
+  writeRecordsCsv,
+  writeRecordsJsonl,
+  type InvocationRecord,
+  type RecordTable,
+} from "../../index.js";
+
+const scratch = mkdtempSync(join(tmpdir(), "ccasim-records-write-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+// The formats as first written: one cell at a time from the column names, one object per JSON line.
+// The streaming writers must give exactly this text.
+const FIXED = Object.values(RECORD_COLUMNS) as string[];
+function referenceColumns(records: readonly InvocationRecord[]): string[] {
+  const params = new Set<string>();
+  const counters = new Set<string>();
+  for (const r of records) {
+    Object.keys(r.parameters).forEach((k) => params.add(k));
+    Object.keys(r.counters).forEach((k) => counters.add(k));
+  }
+  return [...FIXED, ...[...params].sort().map((p) => `param:${p}`), ...[...counters].sort().map((c) => `counter:${c} [count]`)];
+}
+function referenceCell(r: InvocationRecord, c: string): string | number | undefined {
+  const fixed: Record<string, string | number> = { component: r.component, port: r.port, method: r.method, rank: r.rank, "start [us]": r.start, "wall_time [us]": r.wallTime, "mpi_time [us]": r.mpiTime, "compute_time [us]": r.computeTime };
+  if (FIXED.includes(c)) return fixed[c];
+  if (c.startsWith("param:")) return r.parameters[c.slice(6)];
+  return r.counters[c.slice(8, -8)];
+}
+function referenceCsvCell(v: string | number | undefined): string {
+  if (v === undefined) return "";
+  if (typeof v === "number") return String(v);
+  return v === "" || /[",\r\n]/.test(v) || v.trim() !== v ? `"${v.replace(/"/g, '""')}"` : v;
+}
+function referenceCsv(records: readonly InvocationRecord[]): string {
+  const columns = referenceColumns(records);
+  return [columns.map(referenceCsvCell).join(","), ...records.map((r) => columns.map((c) => referenceCsvCell(referenceCell(r, c))).join(","))].join("\n") + "\n";
+}
+function referenceJsonl(records: readonly InvocationRecord[]): string {
+  const columns = referenceColumns(records);
+  return records.map((r) => JSON.stringify(Object.fromEntries(columns.flatMap((c) => (referenceCell(r, c) === undefined ? [] : [[c, referenceCell(r, c)]])))) + "\n").join("");
+}
+
+/** Names and strings that need CSV quoting or JSON escaping, and plain ones. */
+const text = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom("", " padded ", 'say "hi"', "a,b", "line\nbreak", "cr\rx", "ünï ∑", "tab\t", "\u2028", "null"));
+/** Numbers with every edge JSON and String() treat apart. */
+const number = fc.oneof(fc.double(), fc.constantFrom(NaN, Infinity, -Infinity, -0, 0, 1e21, 1e-7, 123456789012345680000, 0.1 + 0.2));
+/** Few names, so that records share some columns and leave others empty. */
+const name = fc.constantFrom("Q", "mode", "level", "a,b", 'q"', " x", "ü");
+const record: fc.Arbitrary<InvocationRecord> = fc.record({
+  component: text,
+  port: text,
+  method: text,
+  rank: fc.nat(64),
+  parameters: fc.dictionary(name, fc.oneof(number, text), { maxKeys: 4 }),
+  start: number,
+  wallTime: number,
+  mpiTime: number,
+  computeTime: number,
+  counters: fc.dictionary(name, number, { maxKeys: 3 }),
+});
+const records = fc.array(record, { maxLength: 12 });
+
+/** A record table kept column by column, with its own kinds: what a simulator's store looks like. */
+function columnTable(rs: readonly InvocationRecord[]): RecordTable {
+  const kinds: { component: string; port: string; method: string; parameterNames: string[]; counterNames: string[] }[] = [];
+  const kindOf = rs.map((r) => {
+    const k = { component: r.component, port: r.port, method: r.method, parameterNames: Object.keys(r.parameters), counterNames: Object.keys(r.counters) };
+    const found = kinds.findIndex((x) => JSON.stringify(x) === JSON.stringify(k));
+    return found >= 0 ? found : kinds.push(k) - 1;
+  });
+  // A kind nothing refers to must add no column.
+  kinds.push({ component: "unused", port: "p", method: "m", parameterNames: ["never"], counterNames: ["none"] });
+  const col = <T>(f: (r: InvocationRecord) => T) => rs.map(f);
+  const [rank, start, wall, mpi, compute] = [col((r) => r.rank), col((r) => r.start), col((r) => r.wallTime), col((r) => r.mpiTime), col((r) => r.computeTime)];
+  const params = col((r) => Object.values(r.parameters));
+  const counters = col((r) => Object.values(r.counters));
+  return {
+    count: rs.length,
+    kinds,
+    kind: (i) => kindOf[i],
+    rank: (i) => rank[i],
+    start: (i) => start[i],
+    wallTime: (i) => wall[i],
+    mpiTime: (i) => mpi[i],
+    computeTime: (i) => compute[i],
+    parameter: (i, k) => params[i][k],
+    counter: (i, k) => counters[i][k],
+  };
+}
+
+describe("record writers", () => {
+  it("give the text of the cell-by-cell formats for any records: quotes, empty cells, NaN and infinities included", () => {
+    fc.assert(
+      fc.property(records, (rs) => {
+        expect(formatRecordsCsv(rs)).toBe(referenceCsv(rs));
+        expect(formatRecordsJsonl(rs)).toBe(referenceJsonl(rs));
+        expect(recordColumns(rs)).toEqual(referenceColumns(rs));
+      }),
+      { numRuns: 300, seed: 41 },
+    );
+  });
+
+  it("give the same text for a column-wise table as for its record objects", () => {
+    fc.assert(
+      fc.property(records, (rs) => {
+        const table = columnTable(rs);
+        expect(formatRecordsCsv(table)).toBe(referenceCsv(rs));
+        expect(formatRecordsJsonl(table)).toBe(referenceJsonl(rs));
+        expect(recordList(table)).toEqual(rs);
+      }),
+      { numRuns: 200, seed: 42 },
+    );
+  });
+
+  it("hand out whole lines in chunks of about the size asked for, which join to the whole text", () => {
+    fc.assert(
+      fc.property(records, fc.integer({ min: 1, max: 400 }), fc.constantFrom("csv" as const, "jsonl" as const), (rs, size, format) => {
+        const chunks: string[] = [];
+        formatRecordChunks(rs, format, (c) => chunks.push(c), size);
+        expect(chunks.join("")).toBe(format === "csv" ? referenceCsv(rs) : referenceJsonl(rs));
+        for (const c of chunks) expect(c.endsWith("\n")).toBe(true);
+        // A chunk is emitted as soon as it reaches the size, so it holds at most one line past it
+        // (JSON lines only: a CSV line may hold line breaks inside quotes).
+        if (format === "jsonl") for (const c of chunks.slice(0, -1)) expect(c.slice(0, -1).lastIndexOf("\n") + 1).toBeLessThan(size);
+      }),
+      { numRuns: 200, seed: 43 },
+    );
+  });
+
+  it("write files equal to the string formatters, the last value of a name given twice included", () => {
+    fc.assert(
+      fc.property(records, (rs) => {
+        writeRecordsCsv(rs, join(scratch, "r.csv"));
+        writeRecordsJsonl(columnTable(rs), join(scratch, "r.jsonl"));
+        expect(readFileSync(join(scratch, "r.csv"), "utf8")).toBe(referenceCsv(rs));
+        expect(readFileSync(join(scratch, "r.jsonl"), "utf8")).toBe(referenceJsonl(rs));
+      }),
+      { numRuns: 50, seed: 44 },
+    );
+    const twice: RecordTable = { count: 1, kinds: [{ component: "A", port: "p", method: "m", parameterNames: ["x", "y", "x"], counterNames: [] }], kind: () => 0, rank: () => 0, start: () => 0, wallTime: () => 1, mpiTime: () => 0, computeTime: () => 1, parameter: (_, k) => [1, 2, 3][k], counter: () => 0 };
+    expect(formatRecordsCsv(twice)).toBe(referenceCsv(recordList(twice)));
+    expect(formatRecordsJsonl(twice)).toContain('"param:x":3,"param:y":2}');
+  });
+
+  it("write an empty CSV as its header line and an empty JSON Lines file as nothing", () => {
+    expect(formatRecordsCsv([])).toBe(FIXED.join(",") + "\n");
+    writeRecordsJsonl([], join(scratch, "empty.jsonl"));
+    expect(readFileSync(join(scratch, "empty.jsonl"), "utf8")).toBe("");
+  });
+
+  it("name the file they cannot write and leave nothing behind", () => {
+    const rs = [{ component: "A", port: "p", method: "m", rank: 0, parameters: {}, start: 0, wallTime: 1, mpiTime: 0, computeTime: 1, counters: {} }];
+    const missing = join(scratch, "no-such-dir", "r.csv");
+    expect(() => writeRecordsCsv(rs, missing)).toThrow(ProfileError);
+    expect(() => writeRecordsCsv(rs, missing)).toThrow(`cannot write '${missing}'`);
+    expect(existsSync(join(scratch, "no-such-dir"))).toBe(false);
+  });
+
+  it("leave the old file and no temporary one when the records fail half-way", () => {
+    const dir = mkdtempSync(join(scratch, "half-"));
+    const path = join(dir, "r.jsonl");
+    writeFileSync(path, "old\n");
+    const good = columnTable(Array.from({ length: 5000 }, (_, i) => ({ component: "A", port: "p", method: "m", rank: i, parameters: { Q: i }, start: i, wallTime: 1, mpiTime: 0, computeTime: 1, counters: {} })));
+    const failing: RecordTable = {
+      ...good,
+      rank: (i) => {
+        if (i === 4000) throw new RangeError("row 4000 is unreadable");
+        return good.rank(i);
+      },
+    };
+    expect(() => writeRecordsJsonl(failing, path)).toThrow("row 4000 is unreadable");
+    expect(readdirSync(dir)).toEqual(["r.jsonl"]);
+    expect(readFileSync(path, "utf8")).toBe("old\n");
+  });
+});
