@@ -6,6 +6,7 @@ import { ProfileModelError, type ProfileWarning } from "./errors.js";
 import { checkInvariants } from "./invariants.js";
 import { Trial, type InvocationRecord, type ThreadId, type Timer, type UserEvent } from "./model.js";
 import { canonicalTimerName, parseCallpath, parseUserEventName } from "./names.js";
+import { recordAt, type RecordSource, type RecordTable } from "./record-table.js";
 
 /**
  * Values of one thread x timer. `exclusive`/`inclusive` give one value per metric (an array
@@ -134,6 +135,8 @@ export class TrialBuilder {
   private readonly trialMetadata = new Map<string, string>();
   private readonly perThreadMetadata: Map<string, string>[] = [];
   private readonly recordList: InvocationRecord[] = [];
+  /** Records given as a table, kept as they are while they are the trial's only records. */
+  private recordRows: RecordTable | undefined;
   private readonly warningList: ProfileWarning[] = [];
   private source: string | undefined;
 
@@ -425,8 +428,39 @@ export class TrialBuilder {
 
   /** Appends a per-invocation record. @throws ProfileModelError for non-finite times. */
   addRecord(record: InvocationRecord): void {
-    for (const k of ["rank", "start", "wallTime", "mpiTime", "computeTime"] as const) finite(record[k], `record ${k}`);
+    finiteTimes(record.rank, record.start, record.wallTime, record.mpiTime, record.computeTime);
+    this.unpackRecordRows();
     this.recordList.push(record);
+  }
+
+  /**
+   * Appends records. A table that brings the trial's first records is kept as it is, not copied
+   * (the trial then makes no object per record unless asked for them): give one that no longer
+   * grows.
+   * @throws ProfileModelError for non-finite times (nothing is added then)
+   */
+  addRecords(source: RecordSource): void {
+    if (Array.isArray(source)) {
+      for (const r of source as readonly InvocationRecord[]) finiteTimes(r.rank, r.start, r.wallTime, r.mpiTime, r.computeTime);
+      this.unpackRecordRows();
+      for (const r of source as readonly InvocationRecord[]) this.recordList.push(r);
+      return;
+    }
+    const t = source as RecordTable;
+    for (let i = 0; i < t.count; i++) finiteTimes(t.rank(i), t.start(i), t.wallTime(i), t.mpiTime(i), t.computeTime(i));
+    if (this.recordList.length === 0 && this.recordRows === undefined) this.recordRows = t;
+    else {
+      this.unpackRecordRows();
+      for (let i = 0; i < t.count; i++) this.recordList.push(recordAt(t, i));
+    }
+  }
+
+  /** Turns records kept as a table into objects, before others are appended. */
+  private unpackRecordRows(): void {
+    const t = this.recordRows;
+    if (t === undefined) return;
+    this.recordRows = undefined;
+    for (let i = 0; i < t.count; i++) this.recordList.push(recordAt(t, i));
   }
 
   /** Adds a warning to the built trial (readers report format oddities this way). */
@@ -504,7 +538,7 @@ export class TrialBuilder {
       userEvents,
       values: { present, calls, subroutines, exclusive, inclusive },
       events: ev,
-      records: [...this.recordList],
+      records: this.recordRows ?? [...this.recordList],
       warnings: [...this.warningList],
       source: this.source,
     };
@@ -528,6 +562,15 @@ export class TrialBuilder {
 function finite(v: number, what: string): number {
   if (!Number.isFinite(v)) throw new ProfileModelError(`${what} must be a finite number, got ${v}`);
   return v;
+}
+
+/** Checks a record's rank and times (microseconds) in the order {@link TrialBuilder.addRecord} does. */
+function finiteTimes(rank: number, start: number, wallTime: number, mpiTime: number, computeTime: number): void {
+  finite(rank, "record rank");
+  finite(start, "record start");
+  finite(wallTime, "record wallTime");
+  finite(mpiTime, "record mpiTime");
+  finite(computeTime, "record computeTime");
 }
 
 function checkTotals(t: UserEventTotals): void {

@@ -13,6 +13,7 @@
  */
 import { ProfileModelError, type ProfileWarning } from "./errors.js";
 import { canonicalTimerName, parseUserEventName } from "./names.js";
+import { recordList, recordTable, type RecordSource, type RecordTable } from "./record-table.js";
 
 /** A thread of execution, identified as TAU does by node (rank), context and thread numbers. */
 export interface ThreadId {
@@ -115,7 +116,8 @@ export interface TrialData {
   readonly userEvents: readonly UserEvent[];
   readonly values: TimerValues;
   readonly events: UserEventValues;
-  readonly records: readonly InvocationRecord[];
+  /** The records, as objects or as a table (kept as given, not copied). */
+  readonly records: RecordSource;
   readonly warnings?: readonly ProfileWarning[];
   /** Where the trial was read from, for messages. */
   readonly source?: string;
@@ -142,8 +144,11 @@ export class Trial {
   readonly values: TimerValues;
   /** Per thread x user-event statistics. */
   readonly events: UserEventValues;
-  /** Per-invocation records (empty for real TAU data). */
-  readonly records: readonly InvocationRecord[];
+  /**
+   * Per-invocation records (empty for real TAU data), as objects. Records given as a table become
+   * objects on first read; {@link recordTable} reads them without.
+   */
+  declare readonly records: readonly InvocationRecord[];
   /** Inconsistencies found when the trial was built or read. */
   readonly warnings: readonly ProfileWarning[];
   /** File or directory the trial came from, if any. */
@@ -152,6 +157,8 @@ export class Trial {
   private readonly timerByName: Map<string, number>;
   private readonly eventByName: Map<string, number>;
   private readonly threadByKey: Map<string, number>;
+  readonly #records: RecordSource;
+  #recordTable: RecordTable | undefined;
 
   /** @throws ProfileModelError when array sizes do not match the numbers of threads, timers, metrics and events. */
   constructor(data: TrialData) {
@@ -163,7 +170,12 @@ export class Trial {
     this.userEvents = data.userEvents;
     this.values = data.values;
     this.events = data.events;
-    this.records = data.records;
+    const records = data.records;
+    this.#records = records;
+    let list: readonly InvocationRecord[] | undefined;
+    // An own enumerable accessor, not a prototype getter: `{ ...trial }` (a trial used as TrialData)
+    // must still carry the records, and objects are made only when someone reads them.
+    Object.defineProperty(this, "records", { enumerable: true, get: () => (list ??= recordList(records)) });
     this.warnings = data.warnings ?? [];
     this.source = data.source;
     const slots = this.threads.length * this.timers.length;
@@ -190,6 +202,11 @@ export class Trial {
     this.timerByName = new Map(this.timers.map((t) => [t.name, t.index]));
     this.eventByName = new Map(this.userEvents.map((u) => [u.name, u.index]));
     this.threadByKey = new Map(this.threads.map((t, i) => [`${t.node}.${t.context}.${t.thread}`, i]));
+  }
+
+  /** The per-invocation records as a table (no object per record when they were given as one). */
+  get recordTable(): RecordTable {
+    return (this.#recordTable ??= recordTable(this.#records));
   }
 
   /** Index into the value arrays for (thread, timer). No bounds check (hot path). */

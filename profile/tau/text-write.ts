@@ -158,7 +158,7 @@ export function writeTauProfile(trial: Trial, dir: string, options: WriteTauOpti
   const files = formatTauProfile(trial, options);
   const rec = options.records ?? "csv";
   // Records are written in chunks from the trial's table: they may be more text than a string holds.
-  const records = rec !== "none" && trial.records.length > 0 ? (rec === "csv" ? "records.csv" : "records.jsonl") : undefined;
+  const records = rec !== "none" && trial.recordTable.count > 0 ? (rec === "csv" ? "records.csv" : "records.jsonl") : undefined;
   const exists = existsSync(dir);
   if (exists) {
     if (!statSync(dir).isDirectory()) throw new ProfileError(`cannot write a TAU profile to '${dir}': it exists and is not a directory`);
@@ -177,7 +177,7 @@ export function writeTauProfile(trial: Trial, dir: string, options: WriteTauOpti
       }
       writeFileSync(join(tmp, f.path), f.text);
     }
-    if (records !== undefined) (rec === "csv" ? writeRecordsCsv : writeRecordsJsonl)(trial.records, join(tmp, records));
+    if (records !== undefined) (rec === "csv" ? writeRecordsCsv : writeRecordsJsonl)(trial.recordTable, join(tmp, records));
     if (exists) rmSync(dir, { recursive: true, force: true });
     renameSync(tmp, dir);
   } catch (e) {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { formatRecordsCsv, formatRecordsJsonl, parseRecordsCsv, parseRecordsJsonl, ProfileFormatError, readRecords, readTrial, TrialBuilder, writeRecordsCsv, writeRecordsJsonl, writeTauProfile, type InvocationRecord } from "../../index.js";
+import { formatRecordsCsv, formatRecordsJsonl, parseRecordsCsv, parseRecordsJsonl, ProfileFormatError, readRecords, readTrial, recordTable, Trial, TrialBuilder, writeRecordsCsv, writeRecordsJsonl, writeTauProfile, type InvocationRecord } from "../../index.js";
 import { arbitraryTrial, trialDifference } from "./arbitrary.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "ccasim-records-"));
@@ -97,5 +97,37 @@ describe("per-invocation records", () => {
     b.addRecord(rec());
     expect(b.build().records).toEqual([rec()]);
     expect(() => b.addRecord(rec({ wallTime: NaN }))).toThrow(/finite/);
+  });
+
+  it("keeps a record table as the trial's records, makes their objects on first read, and carries them through a spread", () => {
+    const rs = [rec(), rec({ rank: 0, parameters: { Q: 8 }, counters: {} })];
+    const table = recordTable(rs);
+    const b = new TrialBuilder({ metrics: ["TIME"] });
+    b.addThread(0);
+    b.addRecords(table);
+    const trial = b.build();
+    expect(trial.recordTable).toBe(table);
+    expect(trial.records).toEqual(rs);
+    expect(trial.records).toBe(trial.records);
+    expect(new Trial({ ...trial }).records).toEqual(rs);
+  });
+
+  it("appends records given as objects and as tables in the order given", () => {
+    const r = (rank: number) => rec({ rank });
+    const b = new TrialBuilder({ metrics: ["TIME"] });
+    b.addThread(0);
+    b.addRecords(recordTable([r(0), r(1)]));
+    b.addRecord(r(2));
+    b.addRecords(recordTable([r(3)]));
+    b.addRecords([r(4)]);
+    expect(b.build().records.map((x) => x.rank)).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it("refuses records with a non-finite time and adds none of them", () => {
+    const b = new TrialBuilder({ metrics: ["TIME"] });
+    b.addThread(0);
+    expect(() => b.addRecords(recordTable([rec(), rec({ start: Infinity })]))).toThrow(/record start must be a finite number/);
+    expect(() => b.addRecords([rec(), rec({ mpiTime: NaN })])).toThrow(/record mpiTime must be a finite number/);
+    expect(b.build().records).toEqual([]);
   });
 });
