@@ -1,14 +1,6 @@
-import type { InvocationRecord } from "../profile/index.js";
+import { recordAt, type InvocationRecord, type RecordKind, type RecordTable } from "../profile/index.js";
 
 export type { InvocationRecord };
-
-/** A proxied method: where its records come from and the names of the parameters it extracts. */
-interface Site {
-  readonly component: string;
-  readonly port: string;
-  readonly method: string;
-  readonly parameterNames: readonly string[];
-}
 
 // Row layout of completed records: ints (site, rank, offset of its parameters in its chunk's
 // pool) and floats (start, end, MPI time, then one delta per stored counter).
@@ -35,6 +27,8 @@ const POOL_RESERVE = 1 << 20;
  * Records are stored in chunks of flat typed arrays (strings interned) and become
  * {@link InvocationRecord} objects only when {@link records} is read: a run keeps millions of
  * them, and millions of live objects would make the garbage collector a large share of the run.
+ * The Mastermind is itself a {@link RecordTable} (one kind per site), so record files and
+ * summaries read the arrays without making those objects.
  * A row holds only what cannot be recomputed: a counter that is a multiple of TIME (cycles of a
  * fixed clock) is not stored but recomputed from the record's start and end (see the constructor),
  * and a parameter is marked as a string only in chunks that hold one. Every byte matters: the
@@ -47,17 +41,18 @@ const POOL_RESERVE = 1 << 20;
  * (microseconds) first, then one value per counter of `counterNames`; the caller reads them once
  * for the timer and the record.
  */
-export class Mastermind {
-  private readonly sites: Site[] = [];
+export class Mastermind implements RecordTable {
+  private readonly sites: RecordKind[] = [];
   private siteParams = new Int32Array(8); // parameter count by site id
   private readonly siteIds = new Map<string, number>();
   private readonly strings: string[] = [];
   private readonly stringIds = new Map<string, number>();
-  private readonly nc: number;
   /** Per counter: its factor to TIME when it is recomputed, NaN when it is stored. */
   private readonly rate: Float64Array;
   /** Indices (into the metric values after TIME) of the stored counters. */
   private readonly stored: Int32Array;
+  /** Per counter: its position among the stored ones (-1 when it is recomputed). */
+  private readonly storedSlot: Int32Array;
   private readonly rowFloats: number;
   private readonly openFloats: number;
 
@@ -95,9 +90,9 @@ export class Mastermind {
     readonly counterNames: readonly string[],
     timeRates: readonly (number | undefined)[] = [],
   ) {
-    this.nc = counterNames.length;
     this.rate = Float64Array.from(counterNames, (_, k) => timeRates[k] ?? Number.NaN);
     this.stored = Int32Array.from(counterNames.flatMap((_, k) => (timeRates[k] === undefined ? [k] : [])));
+    this.storedSlot = Int32Array.from(counterNames, (_, k) => this.stored.indexOf(k));
     this.rowFloats = ROW_FLOATS + this.stored.length;
     this.openFloats = OPEN_FLOATS + this.stored.length;
     this.openNum = new Float64Array(8 * this.openFloats);
@@ -113,7 +108,7 @@ export class Mastermind {
     if (id === undefined) {
       if (parameterNames.length > MAX_PARAMETERS) throw new RangeError(`${component}.${port}.${method}: at most ${MAX_PARAMETERS} parameters per record`);
       id = this.sites.length;
-      this.sites.push({ component, port, method, parameterNames: [...parameterNames] });
+      this.sites.push({ component, port, method, parameterNames: [...parameterNames], counterNames: this.counterNames });
       this.siteIds.set(key, id);
       if (id === this.siteParams.length) this.siteParams = grown(this.siteParams, id * 2);
       this.siteParams[id] = parameterNames.length;
@@ -204,44 +199,61 @@ export class Mastermind {
    */
   record(i: number): InvocationRecord {
     if (!(Number.isInteger(i) && i >= 0 && i < this.rows)) throw new RangeError(`no record ${i}: the Mastermind holds ${this.rows}`);
+    return recordAt(this, i);
+  }
+
+  /** The proxied methods (sites) records refer to, by site id. */
+  get kinds(): readonly RecordKind[] {
+    return this.sites;
+  }
+
+  /** Site id of record `i` (no bounds check, as every accessor of {@link RecordTable}). */
+  kind(i: number): number {
+    return this.rowInt[i >>> ROW_SHIFT][(i & ROW_MASK) * ROW_INTS];
+  }
+
+  /** MPI rank of record `i`. */
+  rank(i: number): number {
+    return this.rowInt[i >>> ROW_SHIFT][(i & ROW_MASK) * ROW_INTS + 1];
+  }
+
+  /** Start of record `i` (microseconds). */
+  start(i: number): number {
+    return this.rowNum[i >>> ROW_SHIFT][(i & ROW_MASK) * this.rowFloats];
+  }
+
+  /** Wall time of record `i` (microseconds): end - start. */
+  wallTime(i: number): number {
+    const num = this.rowNum[i >>> ROW_SHIFT];
+    const b = (i & ROW_MASK) * this.rowFloats;
+    return num[b + 1] - num[b];
+  }
+
+  /** MPI time of record `i` (microseconds). */
+  mpiTime(i: number): number {
+    return this.rowNum[i >>> ROW_SHIFT][(i & ROW_MASK) * this.rowFloats + 2];
+  }
+
+  /** Compute time of record `i` (microseconds): wall time - MPI time. */
+  computeTime(i: number): number {
+    return this.wallTime(i) - this.mpiTime(i);
+  }
+
+  /** Parameter `k` (in its site's order) of record `i`. */
+  parameter(i: number, k: number): number | string {
     const chunk = i >>> ROW_SHIFT;
-    const ints = this.rowInt[chunk];
-    const num = this.rowNum[chunk];
-    const ri = (i & ROW_MASK) * ROW_INTS;
-    const site = this.sites[ints[ri]];
-    const parameters: Record<string, number | string> = {};
-    const names = site.parameterNames;
-    if (names.length > 0) {
-      const pn = this.paramNumber[chunk];
-      const pstr = this.paramString[chunk];
-      const pb = ints[ri + 2];
-      for (let k = 0; k < names.length; k++) {
-        const s = pstr === undefined ? 0 : pstr[pb + k];
-        parameters[names[k]] = s > 0 ? this.strings[s - 1] : pn[pb + k];
-      }
-    }
-    const rb = (i & ROW_MASK) * this.rowFloats;
-    const start = num[rb];
-    const end = num[rb + 1];
-    const counters: Record<string, number> = {};
-    for (let k = 0, s = 0; k < this.nc; k++) {
-      const rate = this.rate[k];
-      counters[this.counterNames[k]] = rate === rate ? end * rate - start * rate : num[rb + ROW_FLOATS + s++];
-    }
-    const wallTime = end - start;
-    const mpiTime = num[rb + 2];
-    return {
-      component: site.component,
-      port: site.port,
-      method: site.method,
-      rank: ints[ri + 1],
-      parameters,
-      start,
-      wallTime,
-      mpiTime,
-      computeTime: wallTime - mpiTime,
-      counters,
-    };
+    const at = this.rowInt[chunk][(i & ROW_MASK) * ROW_INTS + 2] + k;
+    const pstr = this.paramString[chunk];
+    const s = pstr === undefined ? 0 : pstr[at];
+    return s > 0 ? this.strings[s - 1] : this.paramNumber[chunk][at];
+  }
+
+  /** Delta of counter `k` (of `counterNames`) over record `i` (count). */
+  counter(i: number, k: number): number {
+    const num = this.rowNum[i >>> ROW_SHIFT];
+    const b = (i & ROW_MASK) * this.rowFloats;
+    const rate = this.rate[k];
+    return rate === rate ? num[b + 1] * rate - num[b] * rate : num[b + ROW_FLOATS + this.storedSlot[k]];
   }
 
   /** Starts a chunk of rows and its parameter pool (the pool reserves room for every row of the widest site). */

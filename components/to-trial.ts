@@ -72,6 +72,7 @@ export function runToTrial(result: AssemblyRunResult, metadata: Readonly<Record<
       b.setEventTotals(t, ev, { count: s.count, min: s.min, max: s.max, mean: s.sum / s.count, sumSquares: s.sumSqr });
     });
   }
-  for (const rec of result.mastermind?.records ?? []) b.addRecord(rec);
+  // The Mastermind is a record table: the trial reads its arrays, with no object per record.
+  if (result.mastermind) b.addRecords(result.mastermind);
   return b.build();
 }

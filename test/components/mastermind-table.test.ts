@@ -1,0 +1,80 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { Mastermind } from "../../components/index.js";
+import { formatRecordsCsv, formatRecordsJsonl, recordAt, recordColumns, recordList, TrialBuilder } from "../../profile/index.js";
+
+/** Metric values as the runtime passes them: TIME first, then the counters. */
+const at = (time: number, ...counters: number[]) => Float64Array.from([time, ...counters]);
+
+const name = fc.constantFrom("Q", "mode", "x", "a,b", 'say "hi"', " padded", "ü");
+const value = fc.oneof(fc.double(), fc.string({ maxLength: 5 }), fc.constantFrom("", "line\nbreak", "strided", NaN, -0));
+const site = fc.record({ component: fc.constantFrom("A", "B,c", ""), port: fc.constantFrom("work", "p"), method: fc.constantFrom("run", 'm"'), params: fc.array(name, { maxLength: 4 }) });
+const call = fc.record({
+  site: fc.nat(),
+  rank: fc.nat(16),
+  start: fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e9, max: 1e9 }),
+  wall: fc.double({ noNaN: true, noDefaultInfinity: true, min: 0, max: 1e6 }),
+  mpiBefore: fc.double({ noNaN: true, noDefaultInfinity: true, min: 0, max: 1e6 }),
+  mpi: fc.double({ noNaN: true, noDefaultInfinity: true, min: 0, max: 1e6 }),
+  counter: fc.double(),
+  values: fc.array(value, { minLength: 4, maxLength: 4 }),
+});
+
+/** A Mastermind holding `calls` of `sites`, with one counter stored and one recomputed from TIME. */
+type Site = typeof site extends fc.Arbitrary<infer T> ? T : never;
+type Call = typeof call extends fc.Arbitrary<infer T> ? T : never;
+
+function filled(sites: readonly Site[], calls: readonly Call[]): Mastermind {
+  const mm = new Mastermind(["L2_MISSES", "PAPI_TOT_CYC"], [undefined, 2800]);
+  const ids = sites.map((s) => mm.site(s.component, s.port, s.method, s.params));
+  for (const c of calls) {
+    const s = c.site % sites.length;
+    const t = mm.begin(c.rank, ids[s], at(c.start, 0, c.start * 2800), c.mpiBefore);
+    sites[s].params.forEach((_, k) => mm.param(t, k, c.values[k]));
+    mm.end(t, at(c.start + c.wall, c.counter, (c.start + c.wall) * 2800), c.mpiBefore + c.mpi);
+  }
+  return mm;
+}
+
+describe("the Mastermind as a record table", () => {
+  it("reads every row as the record object it makes, and writes the same files from either (property)", () => {
+    fc.assert(
+      fc.property(fc.array(site, { minLength: 1, maxLength: 4 }), fc.array(call, { maxLength: 30 }), (sites, calls) => {
+        const mm = filled(sites, calls);
+        const objects = mm.records;
+        expect(recordList(mm)).toEqual(objects);
+        for (let i = 0; i < mm.count; i++) expect(recordAt(mm, i)).toEqual(objects[i]);
+        expect(recordColumns(mm)).toEqual(recordColumns(objects));
+        expect(formatRecordsCsv(mm)).toBe(formatRecordsCsv(objects));
+        expect(formatRecordsJsonl(mm)).toBe(formatRecordsJsonl(objects));
+      }),
+      { numRuns: 200, seed: 7 },
+    );
+  });
+
+  it("lists a site as a kind with the Mastermind's counters, and a site without records adds no column", () => {
+    const mm = new Mastermind(["CYC"]);
+    const used = mm.site("A", "work", "run", ["x"]);
+    mm.site("B", "work", "run", ["never"]);
+    mm.end(mm.begin(2, used, at(1, 10), 0), at(4, 19), 0);
+    expect(mm.kinds).toEqual([
+      { component: "A", port: "work", method: "run", parameterNames: ["x"], counterNames: ["CYC"] },
+      { component: "B", port: "work", method: "run", parameterNames: ["never"], counterNames: ["CYC"] },
+    ]);
+    expect([mm.kind(0), mm.rank(0), mm.start(0), mm.wallTime(0), mm.mpiTime(0), mm.computeTime(0), mm.counter(0, 0)]).toEqual([0, 2, 1, 3, 0, 3, 9]);
+    expect(recordColumns(mm)).not.toContain("param:never");
+  });
+
+  it("is kept as a trial's record table, whose record objects the trial makes when asked", () => {
+    const mm = filled([{ component: "A", port: "p", method: "run", params: ["Q", "mode"] }], [
+      { site: 0, rank: 1, start: 0, wall: 5, mpiBefore: 0, mpi: 1, counter: 7, values: [64, "strided", 0, 0] },
+      { site: 0, rank: 0, start: 5, wall: 2, mpiBefore: 1, mpi: 0, counter: 3, values: [128, "sequential", 0, 0] },
+    ]);
+    const b = new TrialBuilder({ metrics: ["TIME"] });
+    b.addThread(0);
+    b.addRecords(mm);
+    const trial = b.build();
+    expect(trial.recordTable).toBe(mm);
+    expect(trial.records).toEqual(mm.records);
+  });
+});
