@@ -73,7 +73,8 @@ export function executeScenario(scenario: LoadedScenario, options: ExecuteOption
   };
   const trial = result.measurement ? runToTrial(result, metadata) : undefined;
   const callgraph = result.measurement ? buildCallGraph(result.measurement) : undefined;
-  const evidence = trial ? computeEvidence(trial, result.mastermind?.records ?? []) : undefined;
+  // The Mastermind is a record table: evidence and record files read its arrays, no object per record.
+  const evidence = trial ? computeEvidence(trial, result.mastermind ?? []) : undefined;
   const summary = {
     ccasim: "run summary",
     scenario: config.name,
@@ -115,7 +116,7 @@ export function writeRunOutputs(art: RunArtifacts, dir: string): string {
   const outputs = art.scenario.config.outputs;
   return writeDirectoryAtomically(dir, (tmp) => {
     if (art.trial && outputs.profile) writeTauProfile(art.trial, join(tmp, "profile"), { records: "none" });
-    const records = art.result.mastermind?.records ?? [];
+    const records = art.result.mastermind ?? [];
     if (outputs.records.includes("csv")) writeRecordsCsv(records, join(tmp, "records.csv"));
     if (outputs.records.includes("jsonl")) writeRecordsJsonl(records, join(tmp, "records.jsonl"));
     if (art.callgraph && outputs.callgraph) writeFileSync(join(tmp, "callgraph.json"), JSON.stringify(art.callgraph, null, 2) + "\n");

@@ -105,7 +105,7 @@ export function programToTrial(result: ProgramRunResult, metadata: Readonly<Reco
     userEvents: flat.userEvents,
     values: flat.values,
     events: flat.events,
-    records: flat.records,
+    records: flat.recordTable,
     warnings: flat.warnings,
     source: flat.source,
   });

@@ -1,4 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { Mastermind } from "../../components/index.js";
 import { TrialBuilder, type InvocationRecord } from "../../profile/index.js";
 import { computeEvidence, formatEvidence, linearFit, spearman } from "../../scenarios/index.js";
 
@@ -65,5 +67,68 @@ describe("evidence of a run, driven by records and MPI timers", () => {
     expect(f.r2).toBeCloseTo(1, 12);
     expect(spearman([1, 2, 3, 4], [1, 4, 9, 16])).toBeCloseTo(1, 12);
     expect(spearman([1, 2, 3, 4], [16, 9, 4, 1])).toBeCloseTo(-1, 12);
+  });
+
+  it("groups records by the JSON text of their sorted parameter names and values (property)", () => {
+    // Values JSON writes alike (NaN, infinities: null; -0: 0) fall in one group; 3 and "3" do not.
+    const value = fc.constantFrom(0, -0, 3, "3", NaN, Infinity, -Infinity, "x", "", 1.5);
+    const r = fc.record({
+      component: fc.constantFrom("A", "B"),
+      port: fc.constantFrom("p", "q"),
+      method: fc.constantFrom("m", "n"),
+      rank: fc.nat(3),
+      parameters: fc.dictionary(fc.constantFrom("level", "epoch", "mode"), value, { maxKeys: 3 }),
+      wall: fc.integer({ min: 0, max: 50 }),
+      mpi: fc.integer({ min: 0, max: 5 }),
+    });
+    fc.assert(
+      fc.property(fc.array(r, { maxLength: 40 }), (xs) => {
+        const records = xs.map((x) => ({ ...rec(x.component, x.parameters, x.wall, x.rank, x.mpi), port: x.port, method: x.method }));
+        const key = (x: InvocationRecord) => JSON.stringify(Object.keys(x.parameters).sort().map((n) => [n, x.parameters[n]]));
+        const method = (x: InvocationRecord) => `${x.component}\u0000${x.method}`;
+        const expected: string[] = [];
+        for (const m of [...new Set(records.map(method))].sort())
+          for (const k of [...new Set(records.filter((x) => method(x) === m).map(key))].sort()) {
+            const rs = records.filter((x) => method(x) === m && key(x) === k);
+            const walls = rs.map((x) => x.wallTime).sort((a, b) => a - b);
+            const ranks = [...new Set(rs.map((x) => x.rank))].sort((a, b) => a - b);
+            expected.push(JSON.stringify([rs[0].component, rs[0].method, k, rs.length, walls[0], walls[walls.length - 1], ranks]));
+          }
+        const e = computeEvidence(trial(), records);
+        expect(e.scaling).toEqual([]);
+        const found = e.groups.map((g) => JSON.stringify([g.component, g.method, key({ parameters: g.parameters } as InvocationRecord), g.count, g.wall.min, g.wall.max, g.byRank.map((x) => x.rank)]));
+        expect(found).toEqual(expected);
+      }),
+      { numRuns: 200, seed: 5 },
+    );
+  });
+
+  it("is the same from a Mastermind as from its record objects (property)", () => {
+    const q = fc.oneof(fc.constantFrom(1, 10, 100, 1000, 1e5), fc.double({ min: 0, max: 1e6, noNaN: true }), fc.constantFrom(NaN, "big"));
+    const call = fc.record({
+      site: fc.nat(3),
+      rank: fc.nat(3),
+      start: fc.integer({ min: 0, max: 1000 }),
+      wall: fc.double({ min: 0, max: 1e4, noNaN: true }),
+      q,
+      mode: fc.constantFrom("sequential", "strided", "", 4),
+      level: fc.constantFrom(0, 1, "2"),
+    });
+    fc.assert(
+      fc.property(fc.array(call, { maxLength: 40 }), (calls) => {
+        const mm = new Mastermind([]);
+        const sites = [mm.site("K", "p", "compute", ["Q", "mode"]), mm.site("K", "q", "compute", ["mode", "Q"]), mm.site("M", "p", "ghost", ["level"]), mm.site("M", "p", "ghost", [])];
+        for (const c of calls) {
+          const t = mm.begin(c.rank, sites[c.site], Float64Array.of(c.start), 0);
+          if (c.site < 2) {
+            mm.param(t, c.site === 0 ? 0 : 1, c.q);
+            mm.param(t, c.site === 0 ? 1 : 0, c.mode);
+          } else if (c.site === 2) mm.param(t, 0, c.level);
+          mm.end(t, Float64Array.of(c.start + c.wall), c.wall / 3);
+        }
+        expect(JSON.stringify(computeEvidence(trial(), mm))).toBe(JSON.stringify(computeEvidence(trial(), mm.records)));
+      }),
+      { numRuns: 150, seed: 6 },
+    );
   });
 });

@@ -1,0 +1,89 @@
+/**
+ * Sample statistics and fits that the evidence of a run is made of.
+ */
+
+/** Mean, standard deviation (population) and count of a sample. */
+export interface Stats {
+  readonly count: number;
+  readonly mean: number;
+  readonly std: number;
+}
+
+/** A least-squares fit `y = intercept + slope x` with its coefficient of determination. */
+export interface LinearFit {
+  readonly intercept: number;
+  readonly slope: number;
+  readonly r2: number;
+  readonly points: number;
+}
+
+/** Statistics of a sample (sums taken in the sample's order). @internal */
+export function stats(xs: ArrayLike<number>): Stats {
+  const n = xs.length;
+  if (n === 0) return { count: 0, mean: 0, std: 0 };
+  let s = 0;
+  for (let i = 0; i < n; i++) s += xs[i];
+  const mean = s / n;
+  let v = 0;
+  for (let i = 0; i < n; i++) v += (xs[i] - mean) * (xs[i] - mean);
+  return { count: n, mean, std: Math.sqrt(v / n) };
+}
+
+/**
+ * Ordinary least squares `y = a + b x`.
+ * @returns the fit; r2 is 0 when y does not vary and NaN-free for fewer than two points (slope 0)
+ */
+export function linearFit(xs: readonly number[], ys: readonly number[]): LinearFit {
+  const n = xs.length;
+  if (n === 0) return { intercept: 0, slope: 0, r2: 0, points: 0 };
+  let sx = 0;
+  let sy = 0;
+  for (let i = 0; i < n; i++) {
+    sx += xs[i];
+    sy += ys[i];
+  }
+  const mx = sx / n;
+  const my = sy / n;
+  let sxx = 0;
+  let sxy = 0;
+  let syy = 0;
+  for (let i = 0; i < n; i++) {
+    sxx += (xs[i] - mx) * (xs[i] - mx);
+    sxy += (xs[i] - mx) * (ys[i] - my);
+    syy += (ys[i] - my) * (ys[i] - my);
+  }
+  const slope = sxx > 0 ? sxy / sxx : 0;
+  const intercept = my - slope * mx;
+  let sse = 0;
+  for (let i = 0; i < n; i++) {
+    const e = ys[i] - intercept - slope * xs[i];
+    sse += e * e;
+  }
+  return { intercept, slope, r2: syy > 0 ? 1 - sse / syy : 0, points: n };
+}
+
+function ranks(xs: readonly number[]): number[] {
+  const order = xs.map((_, i) => i).sort((a, b) => xs[a] - xs[b] || a - b);
+  const r = new Array<number>(xs.length);
+  for (let k = 0; k < order.length; ) {
+    let j = k;
+    while (j + 1 < order.length && xs[order[j + 1]] === xs[order[k]]) j++;
+    for (let t = k; t <= j; t++) r[order[t]] = (k + j) / 2;
+    k = j + 1;
+  }
+  return r;
+}
+
+/** Spearman's rank correlation (0 for fewer than three points). */
+export function spearman(xs: readonly number[], ys: readonly number[]): number {
+  if (xs.length < 3) return 0;
+  const fit = linearFit(ranks(xs), ranks(ys));
+  const sign = Math.sign(fit.slope);
+  return sign * Math.sqrt(Math.max(0, fit.r2));
+}
+
+/** Median of a sorted sample. @internal */
+export function median(sorted: ArrayLike<number>): number {
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}

@@ -1,0 +1,300 @@
+/**
+ * The record half of a run's evidence (see `evidence.ts`): per proxied method, how its time scales
+ * with a size parameter by mode, or, without a size, statistics per combination of parameter
+ * values. Records are read as a {@link RecordTable}, row by row, so a run's millions of records
+ * need no object each.
+ */
+import { recordAt, recordTable, type RecordSource, type RecordTable } from "../profile/index.js";
+import { linearFit, median, spearman, stats, type LinearFit, type Stats } from "./evidence-stats.js";
+
+/** One array-size bin of a size-scaling analysis. Times in microseconds. */
+export interface SizeBin {
+  /** Bin bounds (doubles): [lo, hi). */
+  readonly lo: number;
+  readonly hi: number;
+  /** Mean size of the records in the bin. */
+  readonly meanSize: number;
+  /** All records of the bin. */
+  readonly time: Stats;
+  /** Per mode. */
+  readonly modes: Readonly<Record<string, Stats>>;
+  /** Mean time of each non-baseline mode over the baseline's (absent when either is missing). */
+  readonly ratios: Readonly<Record<string, number>>;
+}
+
+/** Mode-averaged statistics of one distinct size. */
+export interface SizePoint {
+  readonly size: number;
+  readonly count: number;
+  /** Mean over modes of each mode's mean time (the papers' "average of sequential and strided"). */
+  readonly mean: number;
+  /** Standard deviation of all the size's records (modes pooled). */
+  readonly std: number;
+}
+
+/** How one proxied method's time depends on its array size. */
+export interface SizeScaling {
+  readonly component: string;
+  readonly method: string;
+  readonly parameter: string;
+  readonly records: number;
+  /** Modes seen (sorted), and the baseline of the ratios. */
+  readonly modes: readonly string[];
+  readonly baseline: string | undefined;
+  readonly bins: readonly SizeBin[];
+  /** Mode-averaged mean time vs size, over distinct sizes. */
+  readonly points: readonly SizePoint[];
+  /** T = intercept + slope Q over the points. */
+  readonly linear: LinearFit;
+  /** log T = intercept + slope log Q over the points (T = exp(slope log Q + intercept), as Eq. 1). */
+  readonly powerLaw: LinearFit;
+  /** sigma = intercept + slope Q over the points with at least two records. */
+  readonly stdLinear: LinearFit;
+  /** Spearman rank correlation of bin size with bin standard deviation (scatter growing with size when > 0). */
+  readonly stdTrend: number;
+}
+
+/** Statistics of the records of one method with one combination of parameter values. */
+export interface RecordGroup {
+  readonly component: string;
+  readonly method: string;
+  readonly parameters: Readonly<Record<string, number | string>>;
+  readonly count: number;
+  readonly wall: Stats & { readonly median: number; readonly min: number; readonly max: number };
+  readonly mpi: Stats;
+  /** Per rank: the wall-time median and statistics (clusters show per processor, as in Figure 6). */
+  readonly byRank: ReadonlyArray<Stats & { readonly rank: number; readonly median: number }>;
+}
+
+/** Running sums of a sample (one pass, no arrays). */
+class Acc {
+  n = 0;
+  sum = 0;
+  sumSq = 0;
+  add(x: number): void {
+    this.n++;
+    this.sum += x;
+    this.sumSq += x * x;
+  }
+  stats(): Stats {
+    if (this.n === 0) return { count: 0, mean: 0, std: 0 };
+    const mean = this.sum / this.n;
+    return { count: this.n, mean, std: Math.sqrt(Math.max(0, this.sumSq / this.n - mean * mean)) };
+  }
+}
+
+/** Sums per group: all records, per mode, and the size sum. */
+class ModeAcc {
+  readonly all = new Acc();
+  readonly size = new Acc();
+  readonly byMode: Acc[];
+  constructor(modes: number) {
+    this.byMode = Array.from({ length: modes }, () => new Acc());
+  }
+}
+
+
+/** How the records of a run are summarised (see {@link EvidenceOptions}, which sets each). @internal */
+export interface RecordEvidenceSettings {
+  readonly sizeParameter: string;
+  readonly modeParameter: string;
+  readonly baselineMode: string | undefined;
+  readonly binsPerDecade: number;
+}
+
+/**
+ * Size scaling of each method whose records carry a finite numeric size parameter, and record
+ * groups of every other method; methods in order of `component` then `method`.
+ * @internal
+ */
+export function recordEvidence(source: RecordSource, settings: RecordEvidenceSettings): { scaling: SizeScaling[]; groups: RecordGroup[] } {
+  const t = recordTable(source);
+  const methods = new Map<string, number>();
+  const methodOf = Int32Array.from(t.kinds, (k) => {
+    const key = `${k.component}\u0000${k.method}`;
+    return methods.get(key) ?? methods.set(key, methods.size).get(key)!;
+  });
+  const sizeAt = Int32Array.from(t.kinds, (k) => k.parameterNames.lastIndexOf(settings.sizeParameter));
+  const rowsOf = rowsByMethod(t, methodOf, methods.size);
+  const scaling: SizeScaling[] = [];
+  const groups: RecordGroup[] = [];
+  for (const [, m] of [...methods].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const rows = rowsOf[m];
+    if (rows.length === 0) continue;
+    const sized = rows.filter((i) => {
+      const k = sizeAt[t.kind(i)];
+      const q = k < 0 ? undefined : t.parameter(i, k);
+      return typeof q === "number" && Number.isFinite(q);
+    });
+    if (sized.length > 0) scaling.push(sizeScaling(t, sized, settings));
+    else groups.push(...groupStats(t, rows));
+  }
+  return { scaling, groups };
+}
+
+/** The rows of each method, in record order (two passes: count, then fill). */
+function rowsByMethod(t: RecordTable, methodOf: Int32Array, methods: number): Int32Array[] {
+  const n = t.count;
+  const counts = new Int32Array(methods);
+  for (let i = 0; i < n; i++) counts[methodOf[t.kind(i)]]++;
+  const rows = Array.from(counts, (c) => new Int32Array(c));
+  const fill = new Int32Array(methods);
+  for (let i = 0; i < n; i++) {
+    const m = methodOf[t.kind(i)];
+    rows[m][fill[m]++] = i;
+  }
+  return rows;
+}
+
+/** Adds one record to the group `key` of `map`. */
+function addTo(map: Map<number, ModeAcc>, key: number, modes: number, q: number, wallTime: number, mode: number | undefined): void {
+  let acc = map.get(key);
+  if (!acc) map.set(key, (acc = new ModeAcc(modes)));
+  acc.all.add(wallTime);
+  acc.size.add(q);
+  if (mode !== undefined) acc.byMode[mode].add(wallTime);
+}
+
+function sizeScaling(t: RecordTable, rows: Int32Array, settings: RecordEvidenceSettings): SizeScaling {
+  const { sizeParameter: sizeParam, binsPerDecade } = settings;
+  const sizeAt = Int32Array.from(t.kinds, (k) => k.parameterNames.lastIndexOf(sizeParam));
+  const modeAt = Int32Array.from(t.kinds, (k) => k.parameterNames.lastIndexOf(settings.modeParameter));
+  const modeOf = (i: number): string => {
+    const k = modeAt[t.kind(i)];
+    return String((k < 0 ? undefined : t.parameter(i, k)) ?? "");
+  };
+  const seen = new Set<string>();
+  for (const i of rows) seen.add(modeOf(i));
+  const modes = [...seen].filter((m) => m !== "").sort();
+  const modeIndex = new Map(modes.map((m, i) => [m, i]));
+  const baseline = settings.baselineMode !== undefined && modes.includes(settings.baselineMode) ? settings.baselineMode : modes[0];
+  // One pass over the records (why: a 256-rank run has over a million of them).
+  const byBin = new Map<number, ModeAcc>();
+  const bySize = new Map<number, ModeAcc>();
+  for (const i of rows) {
+    const q = t.parameter(i, sizeAt[t.kind(i)]) as number;
+    const b = Math.floor(Math.log10(Math.max(q, 1)) * binsPerDecade);
+    const m = modeIndex.get(modeOf(i));
+    const wallTime = t.wallTime(i);
+    addTo(byBin, b, modes.length, q, wallTime, m);
+    addTo(bySize, q, modes.length, q, wallTime, m);
+  }
+  const bins: SizeBin[] = [...byBin.keys()]
+    .sort((a, b) => a - b)
+    .map((b) => {
+      const acc = byBin.get(b)!;
+      const per: Record<string, Stats> = {};
+      modes.forEach((m, i) => {
+        if (acc.byMode[i].n > 0) per[m] = acc.byMode[i].stats();
+      });
+      const ratios: Record<string, number> = {};
+      if (baseline !== undefined && per[baseline])
+        for (const m of modes) if (m !== baseline && per[m] && per[baseline].mean > 0) ratios[m] = per[m].mean / per[baseline].mean;
+      return { lo: 10 ** (b / binsPerDecade), hi: 10 ** ((b + 1) / binsPerDecade), meanSize: acc.size.stats().mean, time: acc.all.stats(), modes: per, ratios };
+    });
+  const points: SizePoint[] = [...bySize.keys()]
+    .sort((a, b) => a - b)
+    .map((q) => {
+      const acc = bySize.get(q)!;
+      const present = acc.byMode.filter((x) => x.n > 0).map((x) => x.stats());
+      const means = present.length > 0 ? present : [acc.all.stats()];
+      return { size: q, count: acc.all.n, mean: means.reduce((s, x) => s + x.mean, 0) / means.length, std: acc.all.stats().std };
+    });
+  const positive = points.filter((p) => p.size > 0 && p.mean > 0);
+  const spread = points.filter((p) => p.count >= 2);
+  const first = t.kinds[t.kind(rows[0])];
+  return {
+    component: first.component,
+    method: first.method,
+    parameter: sizeParam,
+    records: rows.length,
+    modes,
+    baseline,
+    bins,
+    points,
+    linear: linearFit(points.map((p) => p.size), points.map((p) => p.mean)),
+    powerLaw: linearFit(positive.map((p) => Math.log(p.size)), positive.map((p) => Math.log(p.mean))),
+    stdLinear: linearFit(spread.map((p) => p.size), spread.map((p) => p.std)),
+    stdTrend: spearman(bins.map((b) => b.meanSize), bins.map((b) => b.time.std)),
+  };
+}
+
+/** A trie node of parameter values: records whose values lead to the same node form a group. */
+class ValueNode {
+  readonly next = new Map<number | string | null, ValueNode>();
+  group = -1;
+}
+
+/**
+ * A parameter value as the group key sees it: the key was the JSON text of the values, where every
+ * non-finite number (and undefined) is `null`, and -0 is 0 (as it is for a Map).
+ */
+function keyValue(v: number | string | undefined): number | string | null {
+  return typeof v === "number" ? (v - v === 0 ? v : null) : v === undefined ? null : v;
+}
+
+function groupStats(t: RecordTable, rows: Int32Array): RecordGroup[] {
+  // Per kind: its parameter names sorted (each once, holding its last value) and where they are.
+  // Kinds with the same names share the root of their values' trie, so the groups are those of
+  // the records' sorted (name, value) lists, as the JSON key that names each group says.
+  const roots = new Map<string, ValueNode>();
+  const layout = t.kinds.map((k) => {
+    const last = new Map<string, number>();
+    k.parameterNames.forEach((name, at) => last.set(name, at));
+    const names = [...last.keys()].sort();
+    const signature = JSON.stringify(names);
+    const root = roots.get(signature) ?? roots.set(signature, new ValueNode()).get(signature)!;
+    return { names, at: Int32Array.from(names, (name) => last.get(name)!), root };
+  });
+  const members: number[][] = [];
+  for (const i of rows) {
+    const l = layout[t.kind(i)];
+    let node = l.root;
+    for (let j = 0; j < l.at.length; j++) {
+      const v = keyValue(t.parameter(i, l.at[j]));
+      let next = node.next.get(v);
+      if (!next) node.next.set(v, (next = new ValueNode()));
+      node = next;
+    }
+    if (node.group < 0) node.group = members.push([]) - 1;
+    members[node.group].push(i);
+  }
+  const keyed = members.map((rs) => {
+    const l = layout[t.kind(rs[0])];
+    return { rs, key: JSON.stringify(l.names.map((name, j) => [name, t.parameter(rs[0], l.at[j])])) };
+  });
+  return keyed
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map(({ rs }) => {
+      // Float64Array sorts numerically without a comparator call per pair.
+      const wall = rowValues(rs, (i) => t.wallTime(i)).sort();
+      const perRank = new Map<number, number[]>();
+      for (const i of rs) {
+        const rank = t.rank(i);
+        (perRank.get(rank) ?? perRank.set(rank, []).get(rank)!).push(t.wallTime(i));
+      }
+      const byRank = [...perRank.keys()]
+        .sort((a, b) => a - b)
+        .map((rank) => {
+          const xs = Float64Array.from(perRank.get(rank)!).sort();
+          return { rank, median: median(xs), ...stats(xs) };
+        });
+      const first = recordAt(t, rs[0]);
+      return {
+        component: first.component,
+        method: first.method,
+        parameters: first.parameters,
+        count: rs.length,
+        wall: { ...stats(wall), median: median(wall), min: wall[0], max: wall[wall.length - 1] },
+        mpi: stats(rowValues(rs, (i) => t.mpiTime(i))),
+        byRank,
+      };
+    });
+}
+
+/** `get` of each row, in order. Why a loop: `Float64Array.from` with a map function took twice as long on a million rows. */
+function rowValues(rows: readonly number[], get: (i: number) => number): Float64Array {
+  const out = new Float64Array(rows.length);
+  for (let j = 0; j < rows.length; j++) out[j] = get(rows[j]);
+  return out;
+}
