@@ -154,6 +154,16 @@ describe("record writers", () => {
     expect(formatRecordsJsonl(twice)).toContain('"param:x":3,"param:y":2}');
   });
 
+  it("read each record of an array by its own keys, whatever their order and however many kinds", () => {
+    const r = (parameters: Record<string, number | string>, counters: Record<string, number> = {}): InvocationRecord => ({ component: "A", port: "p", method: "m", rank: 0, parameters, start: 0, wallTime: 1, mpiTime: 0, computeTime: 1, counters });
+    const inherited = Object.assign(Object.create({ fromPrototype: 9 }) as Record<string, number>, { Q: 4 });
+    const many = Array.from({ length: 12 }, (_, k) => r({ [`p${k}`]: k, Q: k }, { [`c${k % 3}`]: k }));
+    const rs = [r({ Q: 1, mode: "a" }), r({ mode: "b", Q: 2 }), r(inherited), r({ Q: 1, mode: "a" }), ...many, r({ mode: "c", Q: 3 }), r(inherited)];
+    expect(formatRecordsCsv(rs)).toBe(referenceCsv(rs));
+    expect(formatRecordsJsonl(rs)).toBe(referenceJsonl(rs));
+    expect(recordList(columnTable(rs))).toEqual(rs);
+  });
+
   it("write an empty CSV as its header line and an empty JSON Lines file as nothing", () => {
     expect(formatRecordsCsv([])).toBe(FIXED.join(",") + "\n");
     writeRecordsJsonl([], join(scratch, "empty.jsonl"));
