@@ -89,11 +89,6 @@ export function recordList(source: RecordSource): readonly InvocationRecord[] {
   return out;
 }
 
-/** Number of records in `source`. */
-export function recordCount(source: RecordSource): number {
-  return isRecordArray(source) ? source.length : source.count;
-}
-
 /** `source` as a table (itself when it is one; an array is indexed once, in one pass). */
 export function recordTable(source: RecordSource): RecordTable {
   return isRecordArray(source) ? new RecordArrayTable(source) : source;
