@@ -7,7 +7,7 @@ import {
   type AssemblyRunResult,
   type CallGraph,
 } from "../components/index.js";
-import { writeRecordsCsv, writeRecordsJsonl, writeTauProfile, type Trial } from "../profile/index.js";
+import { writeRecordsCsv, writeRecordsJsonl, writeTauProfile, writeTextFileAtomically, type Trial } from "../profile/index.js";
 import { writeDirectoryAtomically } from "./atomic-dir.js";
 import { loadScenario, type LoadedScenario, type LoadOptions } from "./load.js";
 import { buildPlatform } from "./platform.js";
@@ -121,7 +121,13 @@ export function writeRunOutputs(art: RunArtifacts, dir: string): string {
     if (outputs.records.includes("jsonl")) writeRecordsJsonl(records, join(tmp, "records.jsonl"));
     if (art.callgraph && outputs.callgraph) writeFileSync(join(tmp, "callgraph.json"), JSON.stringify(art.callgraph, null, 2) + "\n");
     if (art.evidence) writeFileSync(join(tmp, "evidence.json"), JSON.stringify(art.evidence, null, 2) + "\n");
-    if (art.trace && outputs.trace) writeFileSync(join(tmp, "trace.json"), JSON.stringify(art.trace) + "\n");
+    const trace = outputs.trace ? art.trace : undefined;
+    if (trace) {
+      writeTextFileAtomically(join(tmp, "trace.json"), (write) => {
+        trace.writeTo(write);
+        write("\n");
+      });
+    }
     writeFileSync(join(tmp, "summary.json"), JSON.stringify(art.summary, null, 2) + "\n");
     writeFileSync(join(tmp, "timing.json"), JSON.stringify(art.timing, null, 2) + "\n");
   });

@@ -63,12 +63,12 @@ describe("ChromeTrace", () => {
     );
   });
 
-  it("hands a large trace over in pieces of a few megabytes that join to the whole text", () => {
+  it("hands a large trace over in pieces of about 64 Ki characters that join to the whole text", () => {
     const m = model(4, 1);
     const trace = new ChromeTrace(record(m, 8000, 7), m, "big");
     const out = pieces(trace);
     expect(out.length).toBeGreaterThan(1);
-    for (const p of out) expect(p.length).toBeLessThan(5 << 20);
+    for (const p of out) expect(p.length).toBeLessThan((1 << 16) + 1000);
     expect(out.join("")).toBe(JSON.stringify(trace));
   });
 });
