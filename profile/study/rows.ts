@@ -1,4 +1,5 @@
-import type { InvocationRecord, Trial } from "../model.js";
+import type { Trial } from "../model.js";
+import { recordTable, type RecordSource, type RecordTable } from "../record-table.js";
 import { STUDY_TABLES, TIMING_TABLE } from "./schema.js";
 
 /**
@@ -53,7 +54,8 @@ export type PointOutcome =
   | {
       readonly ok: true;
       readonly trial?: Trial;
-      readonly records: readonly InvocationRecord[];
+      /** The point's records, as objects or as a table (a run's Mastermind). */
+      readonly records: RecordSource;
       readonly simulatedTime: number;
       readonly events: number;
       readonly invocations: number;
@@ -175,7 +177,7 @@ function pointRowsPlain(point: PointIdentity, outcome: PointOutcome): PointRows 
     [outcome.simulatedTime],
     [outcome.events],
     [outcome.invocations],
-    [outcome.records.length],
+    [Array.isArray(outcome.records) ? outcome.records.length : (outcome.records as RecordTable).count],
     [JSON.stringify(outcome.summary)],
   ];
   if (outcome.trial) Object.assign(tables, trialRows(id, outcome.trial));
@@ -267,18 +269,35 @@ class DictBuilder {
 }
 
 /**
+ * Per kind of record, its parameter or counter names in the order `Object.keys` gives them on the
+ * record's object, each with the index in the kind's names whose value the object holds (a name
+ * given twice holds the later): the order `recordAt` builds them in, made by the same assignments.
+ */
+function keyOrder(names: readonly string[]): { names: string[]; at: Int32Array } {
+  const o: Record<string, number> = {};
+  names.forEach((n, k) => (o[n] = k));
+  const keys = Object.keys(o);
+  return { names: keys, at: Int32Array.from(keys, (n) => o[n]) };
+}
+
+/**
  * Rows of the record, record_parameter and record_counter tables, already compact (typed and
  * dictionary-encoded columns, `point_id` columns empty: see {@link compactRows}). Why built
  * compact: a record-heavy point has tens of thousands of records, and pushing boxed values into
- * plain arrays first cost a third of running it.
+ * plain arrays first cost a third of running it. Records are read as a table (a run's Mastermind
+ * is one), so a run's records are not made objects on the way.
  */
-export function recordRows(records: readonly InvocationRecord[]): Record<string, TableRows> {
-  const n = records.length;
+export function recordRows(source: RecordSource): Record<string, TableRows> {
+  const table = recordTable(source);
+  const n = table.count;
+  const params = table.kinds.map((k) => keyOrder(k.parameterNames));
+  const counters = table.kinds.map((k) => keyOrder(k.counterNames));
   let np = 0;
   let nc = 0;
-  for (const r of records) {
-    for (const _k in r.parameters) np++;
-    for (const _k in r.counters) nc++;
+  for (let i = 0; i < n; i++) {
+    const kind = table.kind(i);
+    np += params[kind].names.length;
+    nc += counters[kind].names.length;
   }
   const index = new Float64Array(n);
   const component = new DictBuilder(n);
@@ -300,30 +319,33 @@ export function recordRows(records: readonly InvocationRecord[]): Record<string,
   let pi = 0;
   let ci = 0;
   for (let i = 0; i < n; i++) {
-    const r = records[i];
+    const kindId = table.kind(i);
+    const kind = table.kinds[kindId];
     index[i] = i;
-    component.set(i, r.component);
-    port.set(i, r.port);
-    method.set(i, r.method);
-    rank[i] = r.rank;
-    start[i] = r.start;
-    wall[i] = r.wallTime;
-    mpi[i] = r.mpiTime;
-    compute[i] = r.computeTime;
-    for (const k of Object.keys(r.parameters)) {
-      const pv = r.parameters[k];
+    component.set(i, kind.component);
+    port.set(i, kind.port);
+    method.set(i, kind.method);
+    rank[i] = table.rank(i);
+    start[i] = table.start(i);
+    wall[i] = table.wallTime(i);
+    mpi[i] = table.mpiTime(i);
+    compute[i] = table.computeTime(i);
+    const p = params[kindId];
+    for (let k = 0; k < p.names.length; k++) {
+      const pv = table.parameter(i, p.at[k]);
       pIndex[pi] = i;
-      pName.set(pi, k);
+      pName.set(pi, p.names[k]);
       pValue.set(pi, String(pv));
       const num = numeric(pv);
       if (num === null) (pNulls ??= new Uint8Array(np))[pi] = 1;
       else pNumeric[pi] = num;
       pi++;
     }
-    for (const k of Object.keys(r.counters)) {
+    const c = counters[kindId];
+    for (let k = 0; k < c.names.length; k++) {
       cIndex[ci] = i;
-      cName.set(ci, k);
-      cValue[ci] = r.counters[k];
+      cName.set(ci, c.names[k]);
+      cValue[ci] = table.counter(i, c.at[k]);
       ci++;
     }
   }

@@ -26,7 +26,7 @@ export function runPoint(task: PointTask): PointOutcome {
     return {
       ok: true,
       trial: art.trial,
-      records: r.mastermind?.records ?? [],
+      records: r.mastermind ?? [],
       simulatedTime: r.simulatedTime,
       events: r.events,
       invocations: r.invocations,

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Mastermind } from "../../components/index.js";
-import { formatRecordsCsv, formatRecordsJsonl, recordAt, recordColumns, recordList, TrialBuilder } from "../../profile/index.js";
+import { formatRecordsCsv, formatRecordsJsonl, recordAt, recordColumns, recordList, TrialBuilder, type InvocationRecord } from "../../profile/index.js";
+import { recordRows, type Column, type DictColumn } from "../../profile/study/index.js";
 
 /** Metric values as the runtime passes them: TIME first, then the counters. */
 const at = (time: number, ...counters: number[]) => Float64Array.from([time, ...counters]);
@@ -52,6 +53,26 @@ describe("the Mastermind as a record table", () => {
     );
   });
 
+  it("gives the study's record tables the rows of its record objects, keys in their objects' order (property)", () => {
+    fc.assert(
+      fc.property(fc.array(site, { minLength: 1, maxLength: 4 }), fc.array(call, { maxLength: 30 }), (sites, calls) => {
+        const mm = filled(sites, calls);
+        const objects = mm.records;
+        const rows = recordRows(mm);
+        expect(plain(rows.record)).toEqual(plain(recordRowsOf(objects)));
+        const [, pIndex, pName, pValue, pNumeric] = plain(rows.record_parameter);
+        const params = objects.flatMap((r, i) => Object.keys(r.parameters).map((k) => [i, k, String(r.parameters[k]), r.parameters[k]] as const));
+        expect(pIndex).toEqual(params.map((p) => p[0]));
+        expect(pName).toEqual(params.map((p) => p[1]));
+        expect(pValue).toEqual(params.map((p) => p[2]));
+        expect(pNumeric).toEqual(params.map((p) => (typeof p[3] === "number" && Number.isFinite(p[3]) ? p[3] : null)));
+        const counters = objects.flatMap((r, i) => Object.keys(r.counters).map((k) => [i, k, r.counters[k]]));
+        expect(plain(rows.record_counter).slice(1)).toEqual([counters.map((c) => c[0]), counters.map((c) => c[1]), counters.map((c) => c[2])]);
+      }),
+      { numRuns: 200, seed: 11 },
+    );
+  });
+
   it("lists a site as a kind with the Mastermind's counters, and a site without records adds no column", () => {
     const mm = new Mastermind(["CYC"]);
     const used = mm.site("A", "work", "run", ["x"]);
@@ -78,3 +99,23 @@ describe("the Mastermind as a record table", () => {
     expect(trial.records).toEqual(mm.records);
   });
 });
+
+/** The record table's columns for `records`, taken field by field from the objects. */
+function recordRowsOf(records: readonly InvocationRecord[]): Column[] {
+  const f = (get: (r: InvocationRecord) => number) => Float64Array.from(records, get);
+  const s = (get: (r: InvocationRecord) => string): DictColumn => {
+    const dict = [...new Set(records.map(get))];
+    return { dict, codes: Int32Array.from(records, (r) => dict.indexOf(get(r))) };
+  };
+  return [[], f((_r) => records.indexOf(_r)), s((r) => r.component), s((r) => r.port), s((r) => r.method), f((r) => r.rank), f((r) => r.start), f((r) => r.wallTime), f((r) => r.mpiTime), f((r) => r.computeTime)];
+}
+
+/** Columns as plain arrays: dictionary columns decoded, nullable ones with null where marked. */
+function plain(columns: readonly Column[]): unknown[][] {
+  return columns.map((c) => {
+    if (Array.isArray(c)) return c;
+    if (c instanceof Float64Array) return [...c];
+    if ("dict" in c) return [...c.codes].map((k) => c.dict[k]);
+    return [...c.values].map((v, i) => (c.nulls[i] ? null : v));
+  });
+}

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { pointRows, StudyStore, studyDigest, type PointOutcome, type PointRows } from "../../profile/study/index.js";
-import { TrialBuilder } from "../../profile/index.js";
+import { TrialBuilder, type InvocationRecord } from "../../profile/index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "ccasim-store-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -152,7 +152,7 @@ describe("storing many rows at once", () => {
       const o = bulkOutcome(n);
       await store.insertPoints([pointRows({ id: "big", index: 0, replication: 0, seed: 2 ** 31 - 1, values: { Q: 1 } }, o)]);
       const q = async (sql: string) => (await store.query(sql)).rows;
-      const records = o.ok ? o.records : [];
+      const records = o.ok ? (o.records as InvocationRecord[]) : [];
       expect(await q(`SELECT record_index, component, port, method, rank, start, wall_time, mpi_time, compute_time FROM record ORDER BY record_index`)).toEqual(
         records.map((r, i) => [i, r.component, r.port, r.method, r.rank, r.start, r.wallTime, r.mpiTime, r.computeTime]),
       );
