@@ -5,8 +5,9 @@
  * parameter cell that is a finite number becomes a number, anything else stays a string; in CSV a
  * quoted empty cell (`""`) is an empty string, an unquoted empty cell is "absent".
  */
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 import { extname } from "node:path";
+import { StringDecoder } from "node:string_decoder";
 import { ProfileError, ProfileFormatError } from "./errors.js";
 import type { InvocationRecord } from "./model.js";
 import { COUNTER_PREFIX, COUNTER_SUFFIX, FIXED_COLUMNS as FIXED, PARAM_PREFIX, RECORD_COLUMNS } from "./record-columns.js";
@@ -17,11 +18,17 @@ interface Cell {
   quoted: boolean;
 }
 
+/** A parsed CSV row: its cells and the line it starts on. @internal */
+interface CsvRow {
+  line: number;
+  cells: Cell[];
+}
+
 /** Splits CSV text into rows of cells (RFC 4180 quoting; quoted cells may span lines), with each row's starting line. @internal */
-function parseCsv(text: string, file: string): { line: number; cells: Cell[] }[] {
-  const rows: { line: number; cells: Cell[] }[] = [];
+function parseCsv(text: string, file: string, firstLine = 1): CsvRow[] {
+  const rows: CsvRow[] = [];
   let i = 0;
-  let line = 1;
+  let line = firstLine;
   const n = text.length;
   while (i < n) {
     const startLine = line;
@@ -134,10 +141,22 @@ function recordsFromTable(columns: readonly string[], rows: readonly { line: num
 
 /** Parses records from CSV text. @throws ProfileFormatError naming the file and line. */
 export function parseRecordsCsv(text: string, file = "(csv)"): InvocationRecord[] {
-  const rows = parseCsv(text.startsWith("\ufeff") ? text.slice(1) : text, file);
+  const rows = parseCsv(withoutBom(text), file);
   if (rows.length === 0) throw new ProfileFormatError(file, 1, "empty file; expected a header line");
-  const columns = rows[0].cells.map((c) => c.text);
-  const body = rows.slice(1).map((r) => {
+  return csvRecords(headerOf(rows[0]), rows.slice(1), file);
+}
+
+function withoutBom(text: string): string {
+  return text.startsWith("\ufeff") ? text.slice(1) : text;
+}
+
+function headerOf(row: CsvRow): string[] {
+  return row.cells.map((c) => c.text);
+}
+
+/** The records of CSV rows under the header `columns`. */
+function csvRecords(columns: readonly string[], rows: readonly CsvRow[], file: string): InvocationRecord[] {
+  const body = rows.map((r) => {
     if (r.cells.length !== columns.length) throw new ProfileFormatError(file, r.line, `${r.cells.length} cells for ${columns.length} columns`);
     return { line: r.line, get: (k: number): string | undefined => (r.cells[k].text === "" && !r.cells[k].quoted ? undefined : r.cells[k].text) };
   });
@@ -146,6 +165,11 @@ export function parseRecordsCsv(text: string, file = "(csv)"): InvocationRecord[
 
 /** Parses records from JSON Lines text. @throws ProfileFormatError naming the file and line. */
 export function parseRecordsJsonl(text: string, file = "(jsonl)"): InvocationRecord[] {
+  return jsonlRecords(text, file, 1);
+}
+
+/** {@link parseRecordsJsonl} of text whose first line is line `firstLine` of `file`. */
+function jsonlRecords(text: string, file: string, firstLine: number): InvocationRecord[] {
   const lines = text.split("\n");
   const objs: { line: number; o: Record<string, unknown> }[] = [];
   const columns: string[] = [];
@@ -156,17 +180,17 @@ export function parseRecordsJsonl(text: string, file = "(jsonl)"): InvocationRec
     try {
       o = JSON.parse(s);
     } catch (e) {
-      throw new ProfileFormatError(file, i + 1, `invalid JSON: ${(e as Error).message}`);
+      throw new ProfileFormatError(file, firstLine + i, `invalid JSON: ${(e as Error).message}`);
     }
-    if (typeof o !== "object" || o === null || Array.isArray(o)) throw new ProfileFormatError(file, i + 1, "expected a JSON object per line");
+    if (typeof o !== "object" || o === null || Array.isArray(o)) throw new ProfileFormatError(file, firstLine + i, "expected a JSON object per line");
     for (const [k, v] of Object.entries(o)) {
-      if (typeof v !== "string" && typeof v !== "number") throw new ProfileFormatError(file, i + 1, `'${k}' must be a string or a number`);
+      if (typeof v !== "string" && typeof v !== "number") throw new ProfileFormatError(file, firstLine + i, `'${k}' must be a string or a number`);
       if (!known.has(k)) {
         known.add(k);
         columns.push(k);
       }
     }
-    objs.push({ line: i + 1, o: o as Record<string, unknown> });
+    objs.push({ line: firstLine + i, o: o as Record<string, unknown> });
   });
   for (const c of FIXED) if (!known.has(c) && objs.length > 0) throw new ProfileFormatError(file, objs[0].line, `missing key '${c}'`);
   if (objs.length === 0) return [];
@@ -178,19 +202,129 @@ export function parseRecordsJsonl(text: string, file = "(jsonl)"): InvocationRec
   );
 }
 
+/** Bytes read at a time: a larger file is parsed block by block (never one string of it all). */
+const READ_BLOCK = 1 << 24;
+
 /**
  * Reads records from a `.csv` or `.jsonl`/`.ndjson` file (other extensions: JSON Lines when the
- * first non-blank character is `{`, else CSV).
+ * first non-blank character is `{`, else CSV). The file is read and parsed in blocks of whole
+ * rows, so it may be larger than the longest string JavaScript can hold (a large run's
+ * records.jsonl is).
  * @throws ProfileFormatError naming the file and line; ProfileError when it cannot be read.
  */
 export function readRecords(path: string): InvocationRecord[] {
-  let text: string;
+  return readRecordsInBlocks(path, READ_BLOCK);
+}
+
+/**
+ * {@link readRecords} reading `blockBytes` bytes at a time (any size gives the same records and
+ * errors; tests use small blocks to cut rows, quoted cells and characters).
+ * @internal
+ */
+export function readRecordsInBlocks(path: string, blockBytes: number): InvocationRecord[] {
+  let fd: number;
   try {
-    text = readFileSync(path, "utf8");
+    fd = openSync(path, "r");
   } catch (e) {
     throw new ProfileError(`cannot read '${path}': ${(e as Error).message}`);
   }
-  const ext = extname(path).toLowerCase();
-  const jsonl = ext === ".jsonl" || ext === ".ndjson" || (ext !== ".csv" && text.trimStart().startsWith("{"));
-  return jsonl ? parseRecordsJsonl(text, path) : parseRecordsCsv(text, path);
+  try {
+    return parseBlocks(new BlockReader(fd, path, blockBytes), path);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A file's text, block by block (a character cut by a block's end is completed by the next). */
+class BlockReader {
+  private readonly buffer: Buffer;
+  private readonly decoder = new StringDecoder("utf8");
+  /** True once the whole file has been read. */
+  done = false;
+
+  constructor(
+    private readonly fd: number,
+    private readonly path: string,
+    blockBytes: number,
+  ) {
+    this.buffer = Buffer.allocUnsafe(blockBytes);
+  }
+
+  /** The next block's text ("" and {@link done} at the end). */
+  next(): string {
+    let n: number;
+    try {
+      n = readSync(this.fd, this.buffer, 0, this.buffer.length, null);
+    } catch (e) {
+      throw new ProfileError(`cannot read '${this.path}': ${(e as Error).message}`);
+    }
+    if (n > 0) return this.decoder.write(this.buffer.subarray(0, n));
+    this.done = true;
+    return this.decoder.end();
+  }
+}
+
+/** Parses the records of `reader`'s file, whole rows at a time, with the lines of the whole file. */
+function parseBlocks(reader: BlockReader, file: string): InvocationRecord[] {
+  const ext = extname(file).toLowerCase();
+  let pending = "";
+  let jsonl: boolean | undefined = ext === ".jsonl" || ext === ".ndjson" ? true : ext === ".csv" ? false : undefined;
+  while (jsonl === undefined) {
+    pending += reader.next();
+    const start = pending.trimStart();
+    if (start !== "" || reader.done) jsonl = start.startsWith("{");
+  }
+  const out: InvocationRecord[] = [];
+  let line = 1;
+  let columns: string[] | undefined;
+  let first = true;
+  for (;;) {
+    if (!reader.done) pending += reader.next();
+    // Whole rows only: up to the last line end (in CSV, one outside quoted cells).
+    const cut = reader.done ? pending.length : jsonl ? pending.lastIndexOf("\n") + 1 : csvRowsEnd(pending);
+    if (cut > 0 || reader.done) {
+      let block = pending.slice(0, cut);
+      pending = pending.slice(cut);
+      if (jsonl) for (const r of jsonlRecords(block, file, line)) out.push(r);
+      else {
+        if (first) block = withoutBom(block);
+        let rows = parseCsv(block, file, line);
+        if (columns === undefined && rows.length > 0) {
+          columns = headerOf(rows[0]);
+          rows = rows.slice(1);
+        }
+        if (columns !== undefined) for (const r of csvRecords(columns, rows, file)) out.push(r);
+      }
+      first = false;
+      line += count(block, "\n");
+    }
+    if (reader.done) break;
+  }
+  if (!jsonl && columns === undefined) throw new ProfileFormatError(file, 1, "empty file; expected a header line");
+  return out;
+}
+
+/**
+ * Where the whole CSV rows of `text` end: after its last line end outside quoted cells, 0 when
+ * there is none. Outside a quoted cell the quotes before a position are even in number (a quoted
+ * cell opens and closes with one, and doubles the ones it holds).
+ */
+function csvRowsEnd(text: string): number {
+  let end = text.lastIndexOf("\n");
+  if (end < 0) return 0;
+  let quotes = count(text.slice(0, end), '"');
+  while (quotes % 2 !== 0) {
+    const previous = text.lastIndexOf("\n", end - 1);
+    if (previous < 0) return 0;
+    quotes -= count(text.slice(previous, end), '"');
+    end = previous;
+  }
+  return end + 1;
+}
+
+/** Occurrences of the character `ch` in `text`. */
+function count(text: string, ch: string): number {
+  let n = 0;
+  for (let i = text.indexOf(ch); i >= 0; i = text.indexOf(ch, i + 1)) n++;
+  return n;
 }

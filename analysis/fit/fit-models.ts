@@ -136,11 +136,11 @@ export type FitInput = { readonly q: ArrayLike<number>; readonly t: ArrayLike<nu
 export function fitModels(input: FitInput, options: FitOptions = {}): FitReport {
   const points = "mean" in input ? input : groupByQ(input.q, input.t);
   const nq = points.q.length;
-  if (nq < 3) throw new AnalysisInputError(`need at least 3 distinct values of Q to fit a model, got ${nq}`);
+  const variable = options.variable ?? "Q";
+  if (nq < 3) throw new AnalysisInputError(`need at least 3 distinct values of ${variable} to fit a model, got ${nq}`);
   const criterion = options.criterion ?? "loo-smape";
   const families = resolveFamilies(options.families ?? DEFAULT_FAMILIES);
   const weights = options.weightByScatter ? scatterWeights(points) : undefined;
-  const variable = options.variable ?? "Q";
   const candidates = fitAll(families, points.q, points.mean, weights, variable);
   if (candidates.length === 0) throw new AnalysisInputError("no model family could be fitted to these data (check for non-positive Q or T)");
   rank(candidates, criterion);

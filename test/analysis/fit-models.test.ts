@@ -186,6 +186,8 @@ describe("fitModels", () => {
 
   it("rejects bad input with typed errors", () => {
     expect(() => fitModels({ q: [1, 2], t: [1, 2] })).toThrow(AnalysisInputError);
+    expect(() => fitModels({ q: [1, 2], t: [1, 2] })).toThrow(/at least 3 distinct values of Q to fit a model, got 2/);
+    expect(() => fitModels({ q: [3, 3], t: [1, 2] }, { variable: "x" })).toThrow(/at least 3 distinct values of x to fit a model, got 1/);
     expect(() => groupByQ([1, 2], [1])).toThrow(/2 values but T has 1/);
     expect(() => groupByQ([1, NaN], [1, 2])).toThrow(AnalysisInputError);
     expect(() => fitModels({ q: [1, 2, 3], t: [1, 2, 3] }, { families: ["polynomal"] })).toThrow(/did you mean 'polynomial'/);

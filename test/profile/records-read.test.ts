@@ -1,0 +1,95 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { formatRecordsCsv, formatRecordsJsonl, parseRecordsCsv, parseRecordsJsonl, ProfileFormatError, readRecords, type InvocationRecord } from "../../profile/index.js";
+import { readRecordsInBlocks } from "../../profile/records.js";
+
+const scratch = mkdtempSync(join(tmpdir(), "ccasim-records-read-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+// Texts that cut badly: quotes, commas, line ends inside cells, multi-byte characters.
+const text = fc.constantFrom("A", "B,c", 'say "hi"', "two\nlines", "crlf\r\nend", "ü", "€uro", "𝄞", "", " pad ");
+const record = fc.record({
+  component: text,
+  port: fc.constantFrom("work", "p"),
+  method: text,
+  rank: fc.nat(64),
+  parameters: fc.dictionary(fc.constantFrom("Q", "mode", "x,y", "ß"), fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), text)),
+  start: fc.double({ noNaN: true, noDefaultInfinity: true }),
+  wallTime: fc.double({ noNaN: true, noDefaultInfinity: true, min: 0 }),
+  mpiTime: fc.double({ noNaN: true, noDefaultInfinity: true, min: 0 }),
+  computeTime: fc.double({ noNaN: true, noDefaultInfinity: true }),
+  counters: fc.dictionary(fc.constantFrom("PAPI_TOT_CYC", "L2_MISSES"), fc.double({ noNaN: true, noDefaultInfinity: true })),
+}) as fc.Arbitrary<InvocationRecord>;
+
+let n = 0;
+/** Writes `content` to a fresh file named with extension `ext`. */
+function file(content: string, ext: string): string {
+  const p = join(scratch, `r${n++}${ext}`);
+  writeFileSync(p, content);
+  return p;
+}
+
+/** What parsing the whole text throws, or undefined. */
+function thrown(f: () => unknown): string | undefined {
+  try {
+    f();
+  } catch (e) {
+    return (e as Error).message;
+  }
+  return undefined;
+}
+
+describe("reading records block by block", () => {
+  it("gives the records of the whole text for any block size, extension and BOM (property)", () => {
+    fc.assert(
+      fc.property(fc.array(record, { maxLength: 12 }), fc.boolean(), fc.constantFrom(".csv", ".jsonl", ".txt"), fc.integer({ min: 1, max: 40 }), fc.boolean(), (rs, jsonl, ext, block, bom) => {
+        const content = jsonl ? formatRecordsJsonl(rs) : formatRecordsCsv(rs);
+        // JSON Lines files are written without a BOM (JSON.parse refuses one); CSV ones may have it.
+        const written = (bom && !jsonl ? "\ufeff" : "") + content;
+        const name = jsonl && ext === ".csv" ? ".jsonl" : !jsonl && ext === ".jsonl" ? ".csv" : ext;
+        const path = file(written, name);
+        // Another extension: JSON Lines when the first non-blank character is `{` (an empty file is CSV).
+        const asJsonl = name === ".txt" ? written.trimStart().startsWith("{") : jsonl;
+        const whole = () => (asJsonl ? parseRecordsJsonl(written, path) : parseRecordsCsv(written, path));
+        const expected = thrown(whole);
+        if (expected !== undefined) {
+          expect(thrown(() => readRecordsInBlocks(path, block))).toBe(expected);
+          return;
+        }
+        expect(readRecordsInBlocks(path, block)).toEqual(whole());
+        expect(readRecords(path)).toEqual(whole());
+      }),
+      { numRuns: 300, seed: 5 },
+    );
+  });
+
+  it("names the same file and line for a bad row whatever the block size", () => {
+    const good = formatRecordsCsv([{ component: 'a "q"\nb', port: "p", method: "m", rank: 1, parameters: { Q: 3 }, start: 0, wallTime: 1, mpiTime: 0, computeTime: 1, counters: {} }]);
+    const [header, ...rows] = good.trimEnd().split("\n");
+    const row = rows.join("\n");
+    const bad = [header, row, row, row.replace(",1,0,1,", ",1,zero,1,"), row].join("\r\n") + "\r\n";
+    const path = file(bad, ".csv");
+    const expected = thrown(() => parseRecordsCsv(bad, path));
+    expect(expected).toMatch(/:6: 'start \[us\]' must be a finite number, found 'zero'/);
+    for (const block of [1, 2, 3, 7, 16, 64, 1 << 20]) {
+      expect(() => readRecordsInBlocks(path, block)).toThrow(ProfileFormatError);
+      expect(thrown(() => readRecordsInBlocks(path, block))).toBe(expected);
+    }
+    const jsonl = formatRecordsJsonl([{ component: "A", port: "p", method: "m", rank: 1, parameters: {}, start: 0, wallTime: 1, mpiTime: 0, computeTime: 1, counters: {} }]);
+    const badJsonl = jsonl + "\n" + jsonl + "[1]\n" + jsonl;
+    const jpath = file(badJsonl, ".jsonl");
+    for (const block of [1, 5, 1 << 20]) expect(thrown(() => readRecordsInBlocks(jpath, block))).toMatch(/:4: expected a JSON object per line/);
+  });
+
+  it("reports an empty CSV, and an unterminated quoted cell at its line", () => {
+    for (const block of [1, 4, 1 << 20]) {
+      expect(thrown(() => readRecordsInBlocks(file("\n\n", ".csv"), block))).toMatch(/:1: empty file; expected a header line/);
+      expect(readRecordsInBlocks(file("", ".jsonl"), block)).toEqual([]);
+      const open = formatRecordsCsv([]).trimEnd() + '\n"never closed,x\n\n';
+      expect(thrown(() => readRecordsInBlocks(file(open, ".csv"), block))).toMatch(/:2: unterminated quoted cell/);
+    }
+  });
+});
