@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { studentTQuantile } from "../analysis/index.js";
 import { executeScenario, loadScenario, type LoadedScenario } from "../scenarios/index.js";
 import { formatRate, printTable, type Benchmark } from "./registry.js";
 
@@ -81,8 +82,9 @@ export const runBenchmark: Benchmark = {
     printTable(["run", "best wall s", "median wall s", "invocations/s (best)", "time vs unmeasured (best)", "(median)"], rows);
     console.log(`measurement overhead: ${((m / u - 1) * 100).toFixed(1)}% of the best unmeasured time (target < 30%)`);
     // The same comparison with every run in a process of its own, modes alternating.
-    // More repetitions than in-process: measured runs spread by about 10% from process to process.
-    const aloneReps = quick ? 2 : 5;
+    // More repetitions than in-process: runs of either mode spread by about 10% from process to
+    // process, so single comparisons scatter; the mean of the pairs comes with its confidence interval.
+    const aloneReps = quick ? 2 : 8;
     const alone = { on: [] as number[], off: [] as number[] };
     for (let rep = 0; rep < aloneReps; rep++) {
       alone.off.push(isolated(false, nodes, iterations));
@@ -104,6 +106,8 @@ export const runBenchmark: Benchmark = {
     // that last a pair or longer cancel out.
     const paired = alone.on.map((on, k) => on / alone.off[k]);
     console.log(`measured / unmeasured, pair by pair: ${paired.map((r) => r.toFixed(2)).join(" ")}`);
+    const [mean, low, high] = meanInterval(paired);
+    console.log(`mean of the pairs: ${mean.toFixed(3)} (95% confidence interval ${low.toFixed(3)} to ${high.toFixed(3)}, Student's t over ${paired.length} pairs)`);
     console.log(
       `measurement overhead, separate processes: ${((ma / ua - 1) * 100).toFixed(1)}% of the best unmeasured time, ` +
         `${((median(alone.on) / median(alone.off) - 1) * 100).toFixed(1)}% median to median, ` +
@@ -111,3 +115,13 @@ export const runBenchmark: Benchmark = {
     );
   },
 };
+
+/** Mean of `xs` and the bounds of its two-sided 95% confidence interval (Student's t; NaN bounds for fewer than 2 values). */
+function meanInterval(xs: readonly number[]): [number, number, number] {
+  const n = xs.length;
+  const mean = xs.reduce((a, b) => a + b, 0) / n;
+  if (n < 2) return [mean, Number.NaN, Number.NaN];
+  const variance = xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1);
+  const half = studentTQuantile(0.975, n - 1) * Math.sqrt(variance / n);
+  return [mean, mean - half, mean + half];
+}
