@@ -165,15 +165,24 @@ function csvRecords(columns: readonly string[], rows: readonly CsvRow[], file: s
 
 /** Parses records from JSON Lines text. @throws ProfileFormatError naming the file and line. */
 export function parseRecordsJsonl(text: string, file = "(jsonl)"): InvocationRecord[] {
-  return jsonlRecords(text, file, 1);
+  return jsonlRecords(text, file, 1, { columns: [], known: new Set() });
 }
 
-/** {@link parseRecordsJsonl} of text whose first line is line `firstLine` of `file`. */
-function jsonlRecords(text: string, file: string, firstLine: number): InvocationRecord[] {
+/**
+ * The keys of a JSON Lines file in the order they first appear: the columns, and the order of a
+ * record's parameters and counters. Shared by the blocks of one file, so that each record gets
+ * the key order reading the whole file at once would give it.
+ */
+interface JsonlKeys {
+  readonly columns: string[];
+  readonly known: Set<string>;
+}
+
+/** {@link parseRecordsJsonl} of text whose first line is line `firstLine` of `file`, with the keys seen before it. */
+function jsonlRecords(text: string, file: string, firstLine: number, keys: JsonlKeys): InvocationRecord[] {
   const lines = text.split("\n");
   const objs: { line: number; o: Record<string, unknown> }[] = [];
-  const columns: string[] = [];
-  const known = new Set<string>();
+  const { columns, known } = keys;
   lines.forEach((s, i) => {
     if (s.trim() === "") return;
     let o: unknown;
@@ -204,6 +213,12 @@ function jsonlRecords(text: string, file: string, firstLine: number): Invocation
 
 /** Bytes read at a time: a larger file is parsed block by block (never one string of it all). */
 const READ_BLOCK = 1 << 24;
+/**
+ * Characters of text held back while no row has ended (in CSV: no line end outside a quoted cell
+ * has come): past this the text is parsed as it is, which reports a stray or unclosed quote at its
+ * line instead of reading on to the end (a valid records file has no row near this long).
+ */
+const MAX_PENDING_ROW = 1 << 26;
 
 /**
  * Reads records from a `.csv` or `.jsonl`/`.ndjson` file (other extensions: JSON Lines when the
@@ -217,11 +232,17 @@ export function readRecords(path: string): InvocationRecord[] {
 }
 
 /**
- * {@link readRecords} reading `blockBytes` bytes at a time (any size gives the same records and
- * errors; tests use small blocks to cut rows, quoted cells and characters).
+ * {@link readRecords} reading `blockBytes` bytes at a time: any size gives the same records, with
+ * the same key order (tests use small blocks to cut rows, quoted cells and characters). An
+ * invalid file is reported at the file and line of an error whatever the size, but in a file with
+ * several errors, which is reported may depend on it.
+ * @param maxRowChars - characters a row may reach before it is parsed as it stands (see
+ *   {@link MAX_PENDING_ROW}; tests make it small)
+ * @throws RangeError when `blockBytes` is not a positive integer
  * @internal
  */
-export function readRecordsInBlocks(path: string, blockBytes: number): InvocationRecord[] {
+export function readRecordsInBlocks(path: string, blockBytes: number, maxRowChars = MAX_PENDING_ROW): InvocationRecord[] {
+  if (!(Number.isInteger(blockBytes) && blockBytes > 0)) throw new RangeError(`block size must be a positive integer of bytes, got ${blockBytes}`);
   let fd: number;
   try {
     fd = openSync(path, "r");
@@ -229,7 +250,7 @@ export function readRecordsInBlocks(path: string, blockBytes: number): Invocatio
     throw new ProfileError(`cannot read '${path}': ${(e as Error).message}`);
   }
   try {
-    return parseBlocks(new BlockReader(fd, path, blockBytes), path);
+    return parseBlocks(new BlockReader(fd, path, blockBytes), path, maxRowChars);
   } finally {
     closeSync(fd);
   }
@@ -265,7 +286,7 @@ class BlockReader {
 }
 
 /** Parses the records of `reader`'s file, whole rows at a time, with the lines of the whole file. */
-function parseBlocks(reader: BlockReader, file: string): InvocationRecord[] {
+function parseBlocks(reader: BlockReader, file: string, maxRowChars: number): InvocationRecord[] {
   const ext = extname(file).toLowerCase();
   let pending = "";
   let jsonl: boolean | undefined = ext === ".jsonl" || ext === ".ndjson" ? true : ext === ".csv" ? false : undefined;
@@ -277,15 +298,18 @@ function parseBlocks(reader: BlockReader, file: string): InvocationRecord[] {
   const out: InvocationRecord[] = [];
   let line = 1;
   let columns: string[] | undefined;
+  const keys: JsonlKeys = { columns: [], known: new Set() };
   let first = true;
   for (;;) {
     if (!reader.done) pending += reader.next();
-    // Whole rows only: up to the last line end (in CSV, one outside quoted cells).
-    const cut = reader.done ? pending.length : jsonl ? pending.lastIndexOf("\n") + 1 : csvRowsEnd(pending);
+    // Whole rows only: up to the last line end (in CSV, one outside quoted cells), unless a row
+    // has grown too long to be anything but a stray or unclosed quote.
+    let cut = reader.done ? pending.length : jsonl ? pending.lastIndexOf("\n") + 1 : csvRowsEnd(pending);
+    if (cut === 0 && pending.length > maxRowChars) cut = pending.length;
     if (cut > 0 || reader.done) {
       let block = pending.slice(0, cut);
       pending = pending.slice(cut);
-      if (jsonl) for (const r of jsonlRecords(block, file, line)) out.push(r);
+      if (jsonl) for (const r of jsonlRecords(block, file, line, keys)) out.push(r);
       else {
         if (first) block = withoutBom(block);
         let rows = parseCsv(block, file, line);

@@ -93,7 +93,6 @@ class ModeAcc {
   }
 }
 
-
 /** How the records of a run are summarised (see {@link EvidenceOptions}, which sets each). @internal */
 export interface RecordEvidenceSettings {
   readonly sizeParameter: string;
@@ -226,8 +225,9 @@ class ValueNode {
 }
 
 /**
- * A parameter value as the group key sees it: the key was the JSON text of the values, where every
- * non-finite number (and undefined) is `null`, and -0 is 0 (as it is for a Map).
+ * A parameter value as the group key sees it: every non-finite number (and undefined) is `null`,
+ * and -0 is 0 (as it is for a Map); so two records group together when the JSON texts of their
+ * parameter values are equal.
  */
 function keyValue(v: number | string | undefined): number | string | null {
   return typeof v === "number" ? (v - v === 0 ? v : null) : v === undefined ? null : v;

@@ -124,9 +124,11 @@ const PIECE = 1 << 16;
  * The trace of one run, ready to be written: {@link writeTo} streams the JSON text piece by piece,
  * so a trace of millions of intervals needs neither millions of objects at once nor a string
  * longer than JavaScript allows; {@link toJSON} (hence `JSON.stringify`) gives the same text as
- * one object.
+ * one plain object (a copy or a `structuredClone` of the instance itself holds no events).
  */
 export class ChromeTrace {
+  private events: object[] | undefined;
+
   /**
    * @param recorder - the run's element intervals
    * @param model - the program model the intervals refer to
@@ -138,9 +140,9 @@ export class ChromeTrace {
     readonly scenario: string,
   ) {}
 
-  /** Every trace event (built on each read). */
+  /** Every trace event (built on the first read, then kept). */
   get traceEvents(): object[] {
-    return [...this.recorder.chromeEvents(this.model)];
+    return (this.events ??= [...this.recorder.chromeEvents(this.model)]);
   }
 
   /** The whole trace as one object. */

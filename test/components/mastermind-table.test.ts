@@ -73,6 +73,12 @@ describe("the Mastermind as a record table", () => {
     );
   });
 
+  it("refuses a parameter named __proto__, which a record object cannot hold", () => {
+    const mm = new Mastermind([]);
+    expect(() => mm.site("A", "work", "run", ["Q", "__proto__"])).toThrow(/A\.work\.run: '__proto__' cannot name a recorded parameter/);
+    expect(mm.kinds).toEqual([]);
+  });
+
   it("lists a site as a kind with the Mastermind's counters, and a site without records adds no column", () => {
     const mm = new Mastermind(["CYC"]);
     const used = mm.site("A", "work", "run", ["x"]);

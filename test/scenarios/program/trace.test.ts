@@ -59,7 +59,34 @@ describe("ChromeTrace", () => {
         // 2 metadata events per node and per thread, then one X event per interval.
         expect(parsed.traceEvents.filter((e) => e.ph === "X")).toHaveLength(trace.traceEvents.length - 2 * 2 - 2 * processes * threads);
       }),
-      { numRuns: 50 },
+      { numRuns: 50, seed: 3 },
+    );
+  });
+
+  it("writes the events of a small trace exactly as Chrome's trace-event format lays them out", () => {
+    const m = model(1, 2);
+    const rec = new TraceRecorder(2, 2);
+    rec.begin(1, 0.5);
+    rec.end(1, 2, 2);
+    rec.begin(0, 0);
+    rec.end(0, 0, 1.25);
+    const text = pieces(new ChromeTrace(rec, m, "tiny")).join("");
+    const meta = (name: string, pid: number, tid: number, args: string) => `{"name":"${name}","ph":"M","pid":${pid},"tid":${tid},"args":{${args}}}`;
+    expect(text).toBe(
+      '{"traceEvents":[' +
+        [
+          meta("process_name", 0, 0, '"name":"node 0"'),
+          meta("process_sort_index", 0, 0, '"sort_index":0'),
+          meta("process_name", 1, 0, '"name":"node 1"'),
+          meta("process_sort_index", 1, 0, '"sort_index":1'),
+          meta("thread_name", 0, 0, '"name":"process 0 thread 0"'),
+          meta("thread_sort_index", 0, 0, '"sort_index":0'),
+          meta("thread_name", 0, 1, '"name":"process 0 thread 1"'),
+          meta("thread_sort_index", 0, 1, '"sort_index":1'),
+          '{"name":"A","cat":"main","ph":"X","ts":0,"dur":1.25,"pid":0,"tid":0,"args":{"kind":"action","process":0,"thread":0}}',
+          '{"name":"R","cat":"inner","ph":"X","ts":0.5,"dur":1.5,"pid":0,"tid":1,"args":{"kind":"allreduce","process":0,"thread":1}}',
+        ].join(",") +
+        '],"displayTimeUnit":"ms","otherData":{"ccasim":"program model trace","scenario":"tiny"}}',
     );
   });
 
