@@ -4,7 +4,8 @@ import { basename, dirname, join, resolve } from "node:path";
 /**
  * Fills a directory atomically: `fill` writes into a temporary sibling, which replaces `dir` only
  * when `fill` returns. When `fill` throws, the temporary directory is removed and `dir` is left
- * as it was, so a failed run never leaves a half-written output folder.
+ * as it was, so a failed run never leaves a half-written output folder; the error's message names
+ * the files by their place in `dir` (the temporary directory is gone by then).
  * @returns the absolute path of `dir`
  */
 export function writeDirectoryAtomically(dir: string, fill: (tmp: string) => void): string {
@@ -16,6 +17,7 @@ export function writeDirectoryAtomically(dir: string, fill: (tmp: string) => voi
     fill(tmp);
   } catch (e) {
     rmSync(tmp, { recursive: true, force: true });
+    if (e instanceof Error) e.message = e.message.split(tmp).join(target);
     throw e;
   }
   if (existsSync(target)) {

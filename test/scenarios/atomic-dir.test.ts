@@ -1,0 +1,38 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { writeDirectoryAtomically } from "../../scenarios/index.js";
+
+const scratch = mkdtempSync(join(tmpdir(), "ccasim-atomic-dir-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe("writeDirectoryAtomically", () => {
+  it("replaces the folder only when filling it succeeds", () => {
+    const dir = join(scratch, "out");
+    writeDirectoryAtomically(dir, (tmp) => writeFileSync(join(tmp, "a.txt"), "first"));
+    expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("first");
+    expect(() =>
+      writeDirectoryAtomically(dir, (tmp) => {
+        writeFileSync(join(tmp, "a.txt"), "second");
+        throw new Error("stopped");
+      }),
+    ).toThrow("stopped");
+    expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("first");
+    expect(readdirSync(scratch)).toEqual(["out"]);
+  });
+
+  it("names a file that could not be written by its place in the folder, not in the temporary one", () => {
+    const dir = join(scratch, "named");
+    let message = "";
+    try {
+      writeDirectoryAtomically(dir, (tmp) => {
+        throw new Error(`cannot write '${join(tmp, "records.csv")}': no space left on device`);
+      });
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toBe(`cannot write '${join(dir, "records.csv")}': no space left on device`);
+    expect(existsSync(dir)).toBe(false);
+  });
+});
