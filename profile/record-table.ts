@@ -55,6 +55,17 @@ export interface RecordTable {
   counter(i: number, k: number): number;
 }
 
+/**
+ * The distinct names of a kind's parameters (or counters), in the order they are first listed,
+ * each with the index whose value a record holds under it: the last that lists it, as in the
+ * record's object, where the later assignment wins.
+ */
+export function nameSlots(names: readonly string[]): Map<string, number> {
+  const slots = new Map<string, number>();
+  names.forEach((name, at) => slots.set(name, at));
+  return slots;
+}
+
 /** Records as objects or as a table; see {@link recordTable} and {@link recordList}. */
 export type RecordSource = readonly InvocationRecord[] | RecordTable;
 

@@ -11,7 +11,7 @@
  */
 import { writeTextFileAtomically } from "./atomic-text-file.js";
 import { counterColumn, FIXED_COLUMNS, parameterColumn, RECORD_COLUMNS } from "./record-columns.js";
-import { recordTable, type RecordKind, type RecordSource, type RecordTable } from "./record-table.js";
+import { nameSlots, recordTable, type RecordKind, type RecordSource, type RecordTable } from "./record-table.js";
 
 /** The record file formats. */
 export type RecordFileFormat = "csv" | "jsonl";
@@ -185,9 +185,7 @@ function tableLayout(t: RecordTable): TableLayout {
 function kindLayout(kind: RecordKind, columns: readonly string[], paramNames: readonly string[], counterNames: readonly string[]): KindLayout {
   // Cells as (column after the fixed ones, index in the kind's names); a name given twice keeps its last index.
   const cells = (names: readonly string[], all: readonly string[], offset: number): [number, number][] => {
-    const last = new Map<string, number>();
-    names.forEach((name, k) => last.set(name, k));
-    return [...last].map(([name, k]): [number, number] => [offset + all.indexOf(name), k]).sort((a, b) => a[0] - b[0]);
+    return [...nameSlots(names)].map(([name, k]): [number, number] => [offset + all.indexOf(name), k]).sort((a, b) => a[0] - b[0]);
   };
   const pc = cells(kind.parameterNames, paramNames, 0);
   const cc = cells(kind.counterNames, counterNames, paramNames.length);

@@ -4,7 +4,7 @@
  * values. Records are read as a {@link RecordTable}, row by row, so a run's millions of records
  * need no object each.
  */
-import { recordAt, recordTable, type RecordSource, type RecordTable } from "../profile/index.js";
+import { nameSlots, recordAt, recordTable, type RecordSource, type RecordTable } from "../profile/index.js";
 import { linearFit, median, spearman, stats, type LinearFit, type Stats } from "./evidence-stats.js";
 
 /** One array-size bin of a size-scaling analysis. Times in microseconds. */
@@ -239,8 +239,7 @@ function groupStats(t: RecordTable, rows: Int32Array): RecordGroup[] {
   // the records' sorted (name, value) lists, as the JSON key that names each group says.
   const roots = new Map<string, ValueNode>();
   const layout = t.kinds.map((k) => {
-    const last = new Map<string, number>();
-    k.parameterNames.forEach((name, at) => last.set(name, at));
+    const last = nameSlots(k.parameterNames);
     const names = [...last.keys()].sort();
     const signature = JSON.stringify(names);
     const root = roots.get(signature) ?? roots.set(signature, new ValueNode()).get(signature)!;

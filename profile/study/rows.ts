@@ -271,7 +271,8 @@ class DictBuilder {
 /**
  * Per kind of record, its parameter or counter names in the order `Object.keys` gives them on the
  * record's object, each with the index in the kind's names whose value the object holds (a name
- * given twice holds the later): the order `recordAt` builds them in, made by the same assignments.
+ * given twice holds the later, see `nameSlots`): made by the assignments `recordAt` makes, since
+ * `Object.keys` lists integer-like names first.
  */
 function keyOrder(names: readonly string[]): { names: string[]; at: Int32Array } {
   const o: Record<string, number> = {};
