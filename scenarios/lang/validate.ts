@@ -142,6 +142,10 @@ function check(schema: Schema, value: unknown, path: (string | number)[], ctx: C
       let ok = true;
       const re = schema.keyPattern !== undefined ? new RegExp(schema.keyPattern, "u") : undefined;
       for (const [k, v] of Object.entries(value)) {
+        if (reservedKey(k, [...path, k], ctx)) {
+          ok = false;
+          continue;
+        }
         if (re && !re.test(k)) {
           report(ctx, [...path, k], `key '${k}' does not match /${schema.keyPattern}/`, "key");
           ok = false;
@@ -168,6 +172,16 @@ function check(schema: Schema, value: unknown, path: (string | number)[], ctx: C
       return ok ? v : NO_VALUE;
     }
   }
+}
+
+/**
+ * Reports `__proto__` as a key of a map with free keys (true if it was): assigned into the
+ * validated object it would set no key, and the entry would vanish without a word.
+ */
+function reservedKey(key: string, path: KeyPath, ctx: Ctx): boolean {
+  if (key !== "__proto__") return false;
+  report(ctx, path, "'__proto__' is reserved and cannot be a key here", "key");
+  return true;
 }
 
 function bounds(v: number, min: number | undefined, max: number | undefined, show: (x: number) => string, path: KeyPath, ctx: Ctx): boolean {
@@ -217,6 +231,10 @@ function checkObject(schema: ObjectSchema, value: unknown, path: (string | numbe
   for (const key of Object.keys(value)) {
     if (Object.prototype.hasOwnProperty.call(schema.fields, key)) continue;
     if (schema.additional) {
+      if (reservedKey(key, [...path, key], ctx)) {
+        ok = false;
+        continue;
+      }
       const c = check(schema.additional, value[key], [...path, key], ctx);
       if (c === NO_VALUE) ok = false;
       else out[key] = c;

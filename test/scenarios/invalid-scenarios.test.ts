@@ -37,6 +37,7 @@ const CASES: Array<[string, string, number, string | RegExp]> = [
   ["unknown implementation", edit("implementation: A1", "implementation: A3"), 0, "'A3' is not one of the implementations: A1, A2"],
   ["proxy on an unknown port", edit("- port: A.work", "- port: A.run"), 0, /no provides port 'run'/],
   ["proxy parameter of an unknown argument", edit("parameters: { x: argument x }", "parameters: { x: argument q }"), 0, "no method of port type 'Work' has an argument 'q'"],
+  ["proxy parameter named __proto__", edit("parameters: { x: argument x }", "parameters: { __proto__: argument x }"), 0, "'__proto__' is reserved and cannot be a key here"],
   ["unknown output format", edit("records: [csv, jsonl]", "records: [csv, xml]"), 0, /csv|jsonl/],
   ["workload value of the wrong type", edit("  x: 3", "  x: [3]"), 0, /workload\.x/],
   ["YAML syntax error", edit("name: known-models", "name: [known-models"), 0, /./],
