@@ -329,21 +329,28 @@ function parseBlocks(reader: BlockReader, file: string, maxRowChars: number): In
 }
 
 /**
- * Where the whole CSV rows of `text` end: after its last line end outside quoted cells, 0 when
- * there is none. Outside a quoted cell the quotes before a position are even in number (a quoted
- * cell opens and closes with one, and doubles the ones it holds).
+ * Where the whole CSV rows of `text` end: after its last line end (LF, or a bare CR as old files
+ * have) outside quoted cells, 0 when there is none. Outside a quoted cell the quotes before a
+ * position are even in number (a quoted cell opens and closes with one, and doubles the ones it
+ * holds). A CR cut from its LF leaves a blank line to the next block, which the parser skips.
  */
 function csvRowsEnd(text: string): number {
-  let end = text.lastIndexOf("\n");
+  let end = lastLineEnd(text, text.length - 1);
   if (end < 0) return 0;
   let quotes = count(text.slice(0, end), '"');
   while (quotes % 2 !== 0) {
-    const previous = text.lastIndexOf("\n", end - 1);
+    const previous = lastLineEnd(text, end - 1);
     if (previous < 0) return 0;
     quotes -= count(text.slice(previous, end), '"');
     end = previous;
   }
   return end + 1;
+}
+
+/** Index of the last LF or CR of `text` at or before `from`, -1 when none. */
+function lastLineEnd(text: string, from: number): number {
+  if (from < 0) return -1;
+  return Math.max(text.lastIndexOf("\n", from), text.lastIndexOf("\r", from));
 }
 
 /** Occurrences of the character `ch` in `text`. */

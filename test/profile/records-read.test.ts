@@ -104,6 +104,17 @@ describe("reading records block by block", () => {
     expect(() => readRecordsInBlocks(path, 0)).toThrow(RangeError);
   });
 
+  it("cuts a CSV with bare CR line ends between its rows", () => {
+    const rs = Array.from({ length: 12 }, (_, i) => ({ component: i === 1 ? "two\rlines" : "A", port: "p", method: "m", rank: i, parameters: { Q: i }, start: 0, wallTime: 1, mpiTime: 0, computeTime: 1, counters: {} }));
+    const content = formatRecordsCsv(rs).replace(/\n/g, "\r");
+    const path = file(content, ".csv");
+    const whole = JSON.stringify(parseRecordsCsv(content, path));
+    expect(JSON.parse(whole)).toHaveLength(12);
+    // Rows held back at most 150 characters: each row is shorter, the file longer.
+    expect(content.length).toBeGreaterThan(300);
+    for (const block of [1, 3, 16, 1 << 20]) expect(JSON.stringify(readRecordsInBlocks(path, block, 150))).toBe(whole);
+  });
+
   it("reports an empty CSV, and an unterminated quoted cell at its line", () => {
     for (const block of [1, 4, 1 << 20]) {
       expect(thrown(() => readRecordsInBlocks(file("\n\n", ".csv"), block))).toMatch(/:1: empty file; expected a header line/);
