@@ -33,6 +33,12 @@ export interface EvidenceOptions {
   readonly binsPerDecade?: number;
   /** Rows of the cost-centre table (default 10). */
   readonly top?: number;
+  /**
+   * Most record groups summarised (default 100): with more, those with the largest total wall
+   * time. A parameter that differs from call to call (an iteration, a time) makes a group of
+   * every record; {@link Evidence.groupsOmitted} counts the groups left out.
+   */
+  readonly maxGroups?: number;
 }
 
 /** One row of the cost-centre table (mean over ranks, microseconds). */
@@ -65,7 +71,10 @@ export interface Evidence {
   readonly mpiPercent: number;
   readonly mpi: readonly MpiShare[];
   readonly scaling: readonly SizeScaling[];
+  /** Record groups of the methods without a size parameter, in the order of their parameter values. */
   readonly groups: readonly RecordGroup[];
+  /** Record groups not in {@link groups} (beyond {@link EvidenceOptions.maxGroups}, the smaller in total wall time). */
+  readonly groupsOmitted: number;
 }
 
 /**
@@ -101,11 +110,12 @@ export function computeEvidence(trial: Trial, records: RecordSource, options: Ev
       };
     })
     .sort((a, b) => b.exclusive - a.exclusive || (a.name < b.name ? -1 : 1));
-  const { scaling, groups } = recordEvidence(records, {
+  const { scaling, groups, groupsOmitted } = recordEvidence(records, {
     sizeParameter: options.sizeParameter ?? "Q",
     modeParameter: options.modeParameter ?? "mode",
     baselineMode: options.baselineMode ?? "sequential",
     binsPerDecade: options.binsPerDecade ?? 4,
+    maxGroups: options.maxGroups ?? 100,
   });
   return {
     ccasim: "evidence",
@@ -116,14 +126,18 @@ export function computeEvidence(trial: Trial, records: RecordSource, options: Ev
     mpi,
     scaling,
     groups,
+    groupsOmitted,
   };
 }
 
 const f0 = (x: number) => (Math.abs(x) >= 100 ? x.toFixed(0) : Math.abs(x) >= 10 ? x.toFixed(1) : x.toFixed(2));
 const g = (x: number) => (x === 0 ? "0" : Math.abs(x) >= 1e5 || Math.abs(x) < 1e-2 ? x.toExponential(3) : x.toPrecision(4));
 
-/** Renders evidence as text: cost centres, MPI share, size scaling tables with fits, record groups. */
-export function formatEvidence(e: Evidence): string {
+/**
+ * Renders evidence as text: cost centres, MPI share, size scaling tables with fits, and the
+ * record groups, at most `groups` of them (default 12: those with the largest total wall time).
+ */
+export function formatEvidence(e: Evidence, groups = 12): string {
   const out: string[] = [];
   out.push(`Cost centres (exclusive ${e.metric}, mean over ranks; total ${f0(e.total / 1e3)} ms):`);
   for (const c of e.costCentres) out.push(`  ${c.percent.toFixed(1).padStart(5)}%  ${f0(c.exclusive / 1e3).padStart(10)} ms  ${String(Math.round(c.calls)).padStart(7)} calls  ${c.name}`);
@@ -156,13 +170,24 @@ export function formatEvidence(e: Evidence): string {
   if (e.groups.length) {
     out.push("");
     out.push("Records by parameter values (wall time, us):");
-    for (const gr of e.groups) {
+    const shown = largestTotals(e.groups, groups);
+    for (const gr of shown) {
       const ps = Object.entries(gr.parameters).map(([k, v]) => `${k}=${v}`).join(" ");
       out.push(
         `  ${`${gr.component}::${gr.method}() ${ps}`.padEnd(46)} n ${String(gr.count).padStart(5)}  median ${f0(gr.wall.median).padStart(8)}  mean ${f0(gr.wall.mean).padStart(8)}  std ${f0(gr.wall.std).padStart(8)}  mpi ${f0(gr.mpi.mean).padStart(8)}` +
           (gr.byRank.length <= 4 ? `  medians by rank ${gr.byRank.map((x) => f0(x.median)).join(" / ")}` : ""),
       );
     }
+    const more = e.groups.length - shown.length + e.groupsOmitted;
+    if (more > 0) out.push(`  ... and ${more} more group${more === 1 ? "" : "s"} with less total time (${e.groups.length} in evidence.json)`);
   }
   return out.join("\n");
+}
+
+/** The `n` groups with the largest total wall time (count x mean), in their given order. */
+function largestTotals(groups: readonly RecordGroup[], n: number): RecordGroup[] {
+  if (groups.length <= n) return [...groups];
+  const order = groups.map((g, k) => [g.count * g.wall.mean, k] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+  const keep = new Set(order.slice(0, n).map(([, k]) => k));
+  return groups.filter((_, k) => keep.has(k));
 }

@@ -99,6 +99,8 @@ export interface RecordEvidenceSettings {
   readonly modeParameter: string;
   readonly baselineMode: string | undefined;
   readonly binsPerDecade: number;
+  /** Most record groups summarised: those with the largest total wall time. */
+  readonly maxGroups: number;
 }
 
 /**
@@ -106,7 +108,7 @@ export interface RecordEvidenceSettings {
  * groups of every other method; methods in order of `component` then `method`.
  * @internal
  */
-export function recordEvidence(source: RecordSource, settings: RecordEvidenceSettings): { scaling: SizeScaling[]; groups: RecordGroup[] } {
+export function recordEvidence(source: RecordSource, settings: RecordEvidenceSettings): { scaling: SizeScaling[]; groups: RecordGroup[]; groupsOmitted: number } {
   const t = recordTable(source);
   const methods = new Map<string, number>();
   const methodOf = Int32Array.from(t.kinds, (k) => {
@@ -116,7 +118,7 @@ export function recordEvidence(source: RecordSource, settings: RecordEvidenceSet
   const sizeAt = Int32Array.from(t.kinds, (k) => k.parameterNames.lastIndexOf(settings.sizeParameter));
   const rowsOf = rowsByMethod(t, methodOf, methods.size);
   const scaling: SizeScaling[] = [];
-  const groups: RecordGroup[] = [];
+  const members: number[][] = [];
   for (const [, m] of [...methods].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const rows = rowsOf[m];
     if (rows.length === 0) continue;
@@ -126,9 +128,28 @@ export function recordEvidence(source: RecordSource, settings: RecordEvidenceSet
       return typeof q === "number" && Number.isFinite(q);
     });
     if (sized.length > 0) scaling.push(sizeScaling(t, sized, settings));
-    else groups.push(...groupStats(t, rows));
+    else members.push(...groupMembers(t, rows));
   }
-  return { scaling, groups };
+  const kept = largestGroups(t, members, settings.maxGroups);
+  return { scaling, groups: kept.map((rs) => groupStats(t, rs)), groupsOmitted: members.length - kept.length };
+}
+
+/**
+ * The `max` groups (record rows) with the largest total wall time, in their given order (ties:
+ * the earlier). Why a bound: a parameter that differs from call to call (an iteration or a time)
+ * makes a group of every record, and a summary of each would outgrow the run's other outputs.
+ */
+function largestGroups(t: RecordTable, groups: number[][], max: number): number[][] {
+  if (groups.length <= max) return groups;
+  const total = Float64Array.from(groups, (rs) => {
+    let sum = 0;
+    for (const i of rs) sum += t.wallTime(i);
+    return sum;
+  });
+  const order = Array.from(groups, (_, g) => g).sort((a, b) => total[b] - total[a] || a - b);
+  const keep = new Uint8Array(groups.length);
+  for (let k = 0; k < max; k++) keep[order[k]] = 1;
+  return groups.filter((_, g) => keep[g] === 1);
 }
 
 /** The rows of each method, in record order (two passes: count, then fill). */
@@ -233,7 +254,8 @@ function keyValue(v: number | string | undefined): number | string | null {
   return typeof v === "number" ? (v - v === 0 ? v : null) : v === undefined ? null : v;
 }
 
-function groupStats(t: RecordTable, rows: Int32Array): RecordGroup[] {
+/** The groups of one method's records, as rows, in the order of the JSON keys that name them. */
+function groupMembers(t: RecordTable, rows: Int32Array): number[][] {
   // Per kind: its parameter names sorted (each once, holding its last value) and where they are.
   // Kinds with the same names share the root of their values' trie, so the groups are those of
   // the records' sorted (name, value) lists, as the JSON key that names each group says.
@@ -262,33 +284,34 @@ function groupStats(t: RecordTable, rows: Int32Array): RecordGroup[] {
     const l = layout[t.kind(rs[0])];
     return { rs, key: JSON.stringify(l.names.map((name, j) => [name, t.parameter(rs[0], l.at[j])])) };
   });
-  return keyed
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-    .map(({ rs }) => {
-      // Float64Array sorts numerically without a comparator call per pair.
-      const wall = rowValues(rs, (i) => t.wallTime(i)).sort();
-      const perRank = new Map<number, number[]>();
-      for (const i of rs) {
-        const rank = t.rank(i);
-        (perRank.get(rank) ?? perRank.set(rank, []).get(rank)!).push(t.wallTime(i));
-      }
-      const byRank = [...perRank.keys()]
-        .sort((a, b) => a - b)
-        .map((rank) => {
-          const xs = Float64Array.from(perRank.get(rank)!).sort();
-          return { rank, median: median(xs), ...stats(xs) };
-        });
-      const first = recordAt(t, rs[0]);
-      return {
-        component: first.component,
-        method: first.method,
-        parameters: first.parameters,
-        count: rs.length,
-        wall: { ...stats(wall), median: median(wall), min: wall[0], max: wall[wall.length - 1] },
-        mpi: stats(rowValues(rs, (i) => t.mpiTime(i))),
-        byRank,
-      };
+  return keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map(({ rs }) => rs);
+}
+
+/** Statistics of one group of records (rows). */
+function groupStats(t: RecordTable, rs: readonly number[]): RecordGroup {
+  // Float64Array sorts numerically without a comparator call per pair.
+  const wall = rowValues(rs, (i) => t.wallTime(i)).sort();
+  const perRank = new Map<number, number[]>();
+  for (const i of rs) {
+    const rank = t.rank(i);
+    (perRank.get(rank) ?? perRank.set(rank, []).get(rank)!).push(t.wallTime(i));
+  }
+  const byRank = [...perRank.keys()]
+    .sort((a, b) => a - b)
+    .map((rank) => {
+      const xs = Float64Array.from(perRank.get(rank)!).sort();
+      return { rank, median: median(xs), ...stats(xs) };
     });
+  const first = recordAt(t, rs[0]);
+  return {
+    component: first.component,
+    method: first.method,
+    parameters: first.parameters,
+    count: rs.length,
+    wall: { ...stats(wall), median: median(wall), min: wall[0], max: wall[wall.length - 1] },
+    mpi: stats(rowValues(rs, (i) => t.mpiTime(i))),
+    byRank,
+  };
 }
 
 /** `get` of each row, in order. Why a loop: `Float64Array.from` with a map function took twice as long on a million rows. */

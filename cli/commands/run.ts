@@ -22,7 +22,8 @@ measurement as the scenario asks. Writes into DIR (default out/<scenario name>),
 and prints a pprof-style summary of the mean profile and the evidence: top cost centres with
 the share of message passing, per proxied method the time by array size (parameter Q) and mode
 with the ratio of each mode to \`sequential\`, linear and power-law fits of the mean, and
-statistics of records grouped by their other parameters.
+statistics of records grouped by their other parameters (the 12 groups with the most total time;
+evidence.json keeps the 100 largest).
 
 Options:
   --out DIR            output folder

@@ -52,6 +52,26 @@ describe("evidence of a run, driven by records and MPI timers", () => {
     ]);
   });
 
+  it("keeps the record groups with the largest total time when a parameter differs from call to call", () => {
+    // Iteration i: its wall time is 10 + (i mod 7); the totals order the groups.
+    const many = Array.from({ length: 40 }, (_, i) => rec("M", { i }, 10 + (i % 7), i % 3));
+    const wall = (i: number) => 10 + (i % 7);
+    const all = computeEvidence(trial(), many);
+    expect(all.groups).toHaveLength(40);
+    expect(all.groupsOmitted).toBe(0);
+    const few = computeEvidence(trial(), many, { maxGroups: 5 });
+    expect(few.groupsOmitted).toBe(35);
+    // The five largest (wall 16: i = 6, 13, 20, 27, 34), in the order of their groups' JSON keys as text.
+    expect(few.groups.map((g) => g.parameters.i)).toEqual([13, 20, 27, 34, 6]);
+    expect(few.groups.map((g) => g.wall.mean)).toEqual([13, 20, 27, 34, 6].map(wall));
+    expect(few.groups).toEqual(all.groups.filter((g) => [6, 13, 20, 27, 34].includes(g.parameters.i as number)));
+    // The text shows the largest groups and says how many more there are.
+    const text = formatEvidence(few, 3);
+    expect(text.match(/^ {2}M::compute\(\) i=/gm)).toHaveLength(3);
+    expect(text).toMatch(/\.\.\. and 37 more groups with less total time \(5 in evidence\.json\)/);
+    expect(formatEvidence(all)).toMatch(/\.\.\. and 28 more groups/);
+  });
+
   it("reports cost centres and the MPI share with its callers", () => {
     expect(e.total).toBe(100);
     expect(e.costCentres[0]).toMatchObject({ name: "K::compute()", percent: 75 });
