@@ -50,7 +50,7 @@ export class Measurement {
     if (metrics[0] !== "TIME") throw new Error(`the first metric must be TIME, got ${metrics[0]}`);
     this.arena = new ProfileArena(rankCount, metrics.length);
     this.ranks = Array.from({ length: rankCount }, (_, r) => new RankProfile(this.arena, r));
-    this.warn = this.ranks.map((rp) => (message: string) => rp.warnings.push(message));
+    this.warn = this.ranks.map((rp) => (message: string) => rp.warn(message));
     this.events = new UserEvents(rankCount);
     this.scratch = new Float64Array(metrics.length);
     this.skipped = Array.from({ length: rankCount }, () => []);
@@ -157,9 +157,13 @@ export class Measurement {
     return out;
   }
 
-  /** Overlap warnings of all ranks, each prefixed by its rank. */
+  /** Overlap warnings of all ranks, each prefixed by its rank (with a count of those not kept). */
   warnings(): string[] {
-    return this.ranks.flatMap((r, i) => r.warnings.map((w) => `rank ${i}: ${w}`));
+    return this.ranks.flatMap((r, i) => {
+      const kept = r.warnings.map((w) => `rank ${i}: ${w}`);
+      if (r.warningsDropped > 0) kept.push(`rank ${i}: ${r.warningsDropped} more warnings not kept`);
+      return kept;
+    });
   }
 
   private groupDisabled(groups: string): boolean {

@@ -1,13 +1,21 @@
 import type { ProfileArena } from "./profile-arena.js";
 
 /**
+ * Warnings a rank keeps. Why a bound: a component that mis-nests its timers does so on every
+ * call, and millions of identical messages would fill memory and the run's summary.
+ */
+export const MAX_WARNINGS = 100;
+
+/**
  * The measurements of one rank (one TAU thread), as a view into the run's {@link ProfileArena}: a
  * callpath tree whose nodes carry calls, subroutine calls, and inclusive/exclusive values of every
  * metric, plus the stack of running timers. Node 0 is the virtual root above `.TAU application`.
  */
 export class RankProfile {
-  /** Overlapping or unmatched stops found on this rank (TAU warns about them; so do we). */
+  /** Overlapping or unmatched stops found on this rank (TAU warns about them; so do we), the first {@link MAX_WARNINGS}. */
   readonly warnings: string[] = [];
+  /** Warnings beyond the first {@link MAX_WARNINGS}, counted rather than kept. */
+  warningsDropped = 0;
 
   /**
    * @param arena - the run's profile storage
@@ -17,6 +25,12 @@ export class RankProfile {
     private readonly arena: ProfileArena,
     readonly rank: number,
   ) {}
+
+  /** Records a warning (kept among the first {@link MAX_WARNINGS}, else counted). */
+  warn(message: string): void {
+    if (this.warnings.length < MAX_WARNINGS) this.warnings.push(message);
+    else this.warningsDropped++;
+  }
 
   /** Number of metrics (values per node). */
   get m(): number {

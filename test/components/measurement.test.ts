@@ -52,6 +52,18 @@ describe("the measurement component", () => {
     expect(m.warnings()[1]).toBe("rank 0: stop of timer 'B' which is not running");
   });
 
+  it("keeps the first hundred warnings of a rank and counts the rest", () => {
+    const m = new Measurement(["TIME"], 2, (_rank, out) => void (out[0] = 0));
+    const a = m.timer("A");
+    for (let k = 0; k < 250; k++) m.stop(1, a);
+    m.stop(0, a);
+    const w = m.warnings();
+    expect(w).toHaveLength(102);
+    expect(w[0]).toBe("rank 0: stop of timer 'A' which is not running");
+    expect(w.slice(1, 101).every((x) => x === "rank 1: stop of timer 'A' which is not running")).toBe(true);
+    expect(w[101]).toBe("rank 1: 150 more warnings not kept");
+  });
+
   it("disables and re-enables timer groups at run time", () => {
     const { m, clock } = setup();
     const app = m.timer("app");
