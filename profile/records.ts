@@ -232,6 +232,16 @@ export function readRecords(path: string): InvocationRecord[] {
 }
 
 /**
+ * Hands every record of a records file to `visit`, in file order, block by block (see
+ * {@link readRecords}): only the records of one block exist at a time, so a file of any number of
+ * records can be summarised in the memory its summary takes.
+ * @throws ProfileFormatError naming the file and line; ProfileError when it cannot be read.
+ */
+export function forEachRecord(path: string, visit: (record: InvocationRecord) => void): void {
+  visitRecordsInBlocks(path, READ_BLOCK, MAX_PENDING_ROW, visit);
+}
+
+/**
  * {@link readRecords} reading `blockBytes` bytes at a time: any size gives the same records, with
  * the same key order (tests use small blocks to cut rows, quoted cells and characters). An
  * invalid file is reported at the file and line of an error whatever the size, but in a file with
@@ -242,6 +252,13 @@ export function readRecords(path: string): InvocationRecord[] {
  * @internal
  */
 export function readRecordsInBlocks(path: string, blockBytes: number, maxRowChars = MAX_PENDING_ROW): InvocationRecord[] {
+  const out: InvocationRecord[] = [];
+  visitRecordsInBlocks(path, blockBytes, maxRowChars, (r) => out.push(r));
+  return out;
+}
+
+/** {@link readRecordsInBlocks}, handing each record to `visit` instead of keeping it. */
+function visitRecordsInBlocks(path: string, blockBytes: number, maxRowChars: number, visit: (record: InvocationRecord) => void): void {
   if (!(Number.isInteger(blockBytes) && blockBytes > 0)) throw new RangeError(`block size must be a positive integer of bytes, got ${blockBytes}`);
   let fd: number;
   try {
@@ -250,7 +267,7 @@ export function readRecordsInBlocks(path: string, blockBytes: number, maxRowChar
     throw new ProfileError(`cannot read '${path}': ${(e as Error).message}`);
   }
   try {
-    return parseBlocks(new BlockReader(fd, path, blockBytes), path, maxRowChars);
+    parseBlocks(new BlockReader(fd, path, blockBytes), path, maxRowChars, visit);
   } finally {
     closeSync(fd);
   }
@@ -285,8 +302,8 @@ class BlockReader {
   }
 }
 
-/** Parses the records of `reader`'s file, whole rows at a time, with the lines of the whole file. */
-function parseBlocks(reader: BlockReader, file: string, maxRowChars: number): InvocationRecord[] {
+/** Parses the records of `reader`'s file, whole rows at a time, with the lines of the whole file, handing each to `visit`. */
+function parseBlocks(reader: BlockReader, file: string, maxRowChars: number, visit: (record: InvocationRecord) => void): void {
   const ext = extname(file).toLowerCase();
   let pending = "";
   let jsonl: boolean | undefined = ext === ".jsonl" || ext === ".ndjson" ? true : ext === ".csv" ? false : undefined;
@@ -295,7 +312,6 @@ function parseBlocks(reader: BlockReader, file: string, maxRowChars: number): In
     const start = pending.trimStart();
     if (start !== "" || reader.done) jsonl = start.startsWith("{");
   }
-  const out: InvocationRecord[] = [];
   let line = 1;
   let columns: string[] | undefined;
   const keys: JsonlKeys = { columns: [], known: new Set() };
@@ -309,7 +325,7 @@ function parseBlocks(reader: BlockReader, file: string, maxRowChars: number): In
     if (cut > 0 || reader.done) {
       let block = pending.slice(0, cut);
       pending = pending.slice(cut);
-      if (jsonl) for (const r of jsonlRecords(block, file, line, keys)) out.push(r);
+      if (jsonl) for (const r of jsonlRecords(block, file, line, keys)) visit(r);
       else {
         if (first) block = withoutBom(block);
         let rows = parseCsv(block, file, line);
@@ -317,7 +333,7 @@ function parseBlocks(reader: BlockReader, file: string, maxRowChars: number): In
           columns = headerOf(rows[0]);
           rows = rows.slice(1);
         }
-        if (columns !== undefined) for (const r of csvRecords(columns, rows, file)) out.push(r);
+        if (columns !== undefined) for (const r of csvRecords(columns, rows, file)) visit(r);
       }
       first = false;
       line += count(block, "\n");
@@ -325,7 +341,6 @@ function parseBlocks(reader: BlockReader, file: string, maxRowChars: number): In
     if (reader.done) break;
   }
   if (!jsonl && columns === undefined) throw new ProfileFormatError(file, 1, "empty file; expected a header line");
-  return out;
 }
 
 /**

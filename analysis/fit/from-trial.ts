@@ -39,23 +39,68 @@ export interface RecordSelection {
  *   counter or has a non-numeric parameter
  */
 export function observationsFromRecords(records: readonly InvocationRecord[], sel: RecordSelection): Observations {
-  const value = sel.value ?? "wallTime";
-  const keep = records.filter((r) => (sel.component === undefined || r.component === sel.component) && (sel.method === undefined || r.method === sel.method) && (sel.port === undefined || r.port === sel.port));
-  if (keep.length === 0)
-    throw new AnalysisInputError(`no record matches component=${sel.component ?? "*"} port=${sel.port ?? "*"} method=${sel.method ?? "*"} (of ${records.length} records)`);
-  const q = new Float64Array(keep.length);
-  const t = new Float64Array(keep.length);
-  keep.forEach((r, i) => {
+  const collect = new RecordObservations(sel);
+  for (const r of records) collect.add(r);
+  return collect.observations();
+}
+
+/**
+ * {@link observationsFromRecords} one record at a time, for records that are never all in memory
+ * at once (read from a file with `forEachRecord`): keeps only Q and T of the matching records.
+ */
+export class RecordObservations {
+  private q: Float64Array<ArrayBuffer> = new Float64Array(1024);
+  private t: Float64Array<ArrayBuffer> = new Float64Array(1024);
+  private kept = 0;
+  private seen = 0;
+  private readonly value: string;
+
+  /** @param sel - which records, which parameter is Q and which value is T */
+  constructor(private readonly sel: RecordSelection) {
+    this.value = sel.value ?? "wallTime";
+  }
+
+  /**
+   * Takes one record (ignored unless it matches the selection).
+   * @throws AnalysisInputError when a matching record lacks the parameter or value, or its parameter is not numeric
+   */
+  add(r: InvocationRecord): void {
+    this.seen++;
+    const sel = this.sel;
+    if ((sel.component !== undefined && r.component !== sel.component) || (sel.method !== undefined && r.method !== sel.method) || (sel.port !== undefined && r.port !== sel.port)) return;
+    const i = this.kept;
     const p = r.parameters[sel.parameter];
     const x = typeof p === "number" ? p : typeof p === "string" ? Number(p) : NaN;
     if (!Number.isFinite(x)) throw new AnalysisInputError(`record ${i} (${r.component}.${r.method}) has no numeric parameter '${sel.parameter}' (has ${Object.keys(r.parameters).join(", ") || "none"})`);
+    const value = this.value;
     const y = value === "wallTime" ? r.wallTime : value === "computeTime" ? r.computeTime : value === "mpiTime" ? r.mpiTime : r.counters[value];
     if (y === undefined || !Number.isFinite(y)) throw new AnalysisInputError(`record ${i} (${r.component}.${r.method}) has no value '${value}'`);
-    q[i] = x;
-    t[i] = y;
-  });
-  const what = [sel.component, sel.method].filter((s) => s !== undefined).join(".");
-  return { q, t, qLabel: sel.parameter, tLabel: `${value}${what ? ` of ${what}` : ""}` };
+    if (i === this.q.length) {
+      this.q = grown(this.q);
+      this.t = grown(this.t);
+    }
+    this.q[i] = x;
+    this.t[i] = y;
+    this.kept = i + 1;
+  }
+
+  /**
+   * The observations of the matching records taken so far.
+   * @throws AnalysisInputError when no record matched
+   */
+  observations(): Observations {
+    const sel = this.sel;
+    if (this.kept === 0) throw new AnalysisInputError(`no record matches component=${sel.component ?? "*"} port=${sel.port ?? "*"} method=${sel.method ?? "*"} (of ${this.seen} records)`);
+    const what = [sel.component, sel.method].filter((s) => s !== undefined).join(".");
+    return { q: this.q.slice(0, this.kept), t: this.t.slice(0, this.kept), qLabel: sel.parameter, tLabel: `${this.value}${what ? ` of ${what}` : ""}` };
+  }
+}
+
+/** A copy of `a` with twice the room. */
+function grown(a: Float64Array<ArrayBuffer>): Float64Array<ArrayBuffer> {
+  const b = new Float64Array(2 * a.length);
+  b.set(a);
+  return b;
 }
 
 /** Options of {@link observationsFromParameterTimers}. */

@@ -39,6 +39,7 @@ export {
 export { fitPowerLaw, fitPolynomial } from "./shortcuts.js";
 export {
   observationsFromRecords,
+  RecordObservations,
   observationsFromParameterTimers,
   observationsAcrossTrials,
   trialParameter,

@@ -1,12 +1,12 @@
 import { extname } from "node:path";
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
-import { readExtrap, readRecords, readTrial, type Trial } from "../../profile/index.js";
+import { forEachRecord, readExtrap, readTrial, type Trial } from "../../profile/index.js";
 import {
   fitFamilies,
   fitModels,
   observationsAcrossTrials,
   observationsFromParameterTimers,
-  observationsFromRecords,
+  RecordObservations,
   type FitReport,
   type TrialParameter,
 } from "../../analysis/index.js";
@@ -174,19 +174,22 @@ function run(ctx: CommandContext): number {
     }
   } else {
     if (v.parameter === undefined) throw new UsageError("say what Q is: --parameter (records, TAU_PARAM), --timer with --q (trials), or give an Extra-P file", "fit");
-    // Records of every input are pooled into one data set (runs at different Q).
-    const records = positionals.flatMap((p) => {
-      const e = extname(p).toLowerCase();
-      return e === ".csv" || e === ".jsonl" ? readRecords(p) : (readTrial(p) as Trial).records;
+    // Records of every input are pooled into one data set (runs at different Q). Record files
+    // are read record by record, keeping only Q and T: a large run's files hold millions.
+    const collect = new RecordObservations({
+      parameter: String(v.parameter),
+      value: v.value === undefined ? undefined : String(v.value),
+      component: v.component === undefined ? undefined : String(v.component),
+      method: v.method === undefined ? undefined : String(v.method),
     });
+    for (const p of positionals) {
+      const e = extname(p).toLowerCase();
+      if (e === ".csv" || e === ".jsonl") forEachRecord(p, (r) => collect.add(r));
+      else for (const r of (readTrial(p) as Trial).records) collect.add(r);
+    }
     {
       const p = positionals.length === 1 ? positionals[0]! : `${positionals.length} inputs`;
-      const obs = observationsFromRecords(records, {
-        parameter: String(v.parameter),
-        value: v.value === undefined ? undefined : String(v.value),
-        component: v.component === undefined ? undefined : String(v.component),
-        method: v.method === undefined ? undefined : String(v.method),
-      });
+      const obs = collect.observations();
       reports.push({ title: `${obs.tLabel} vs ${obs.qLabel} (${p})`, report: fitModels(obs, { ...fitOptions, variable: variable ?? String(v.parameter) }) });
     }
   }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   TrialBuilder,
   observationsFromRecords,
+  RecordObservations,
   observationsAcrossTrials,
   callTreeFromTrial,
   pruneCallGraph,
@@ -49,6 +50,20 @@ describe("adapters from the profile data model", () => {
     expect(cyc.t[1]).toBe(2 * 2800);
     expect(() => observationsFromRecords(recs, { component: "Z", parameter: "x" })).toThrow(AnalysisInputError);
     expect(() => observationsFromRecords(recs, { parameter: "y" })).toThrow(/no numeric parameter 'y'/);
+  });
+
+  it("collects Q and T record by record past its first capacity, and counts the records it saw", () => {
+    const recs = Array.from({ length: 3000 }, (_, i) => record(i % 2 ? "A1" : "B1", 1 + (i % 9), i));
+    const collect = new RecordObservations({ component: "A1", parameter: "x" });
+    for (const r of recs) collect.add(r);
+    const kept = recs.filter((r) => r.component === "A1");
+    const o = collect.observations();
+    expect([...o.q]).toEqual(kept.map((r) => r.parameters.x));
+    expect([...o.t]).toEqual(kept.map((r) => r.wallTime));
+    expect([o.qLabel, o.tLabel]).toEqual(["x", "wallTime of A1"]);
+    const none = new RecordObservations({ component: "Z", parameter: "x" });
+    for (const r of recs.slice(0, 10)) none.add(r);
+    expect(() => none.observations()).toThrow(/no record matches component=Z port=\* method=\* \(of 10 records\)/);
   });
 
   it("reads a timer and a user event across trials, with Q from metadata", () => {

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { evaluate } from "mathjs";
 import { main } from "../../cli/main.js";
+import { formatRecordsJsonl, parseRecordsCsv } from "../../profile/index.js";
 
 async function run(args: string[]) {
   let out = "";
@@ -34,6 +35,18 @@ describe("ccasim fit", () => {
     expect(r.out).toContain("predict Q = 5000");
     const j = await run(["fit", file, "--parameter", "Q", "--json"]);
     expect(JSON.parse(j.out)[0].mean.family).toBe("power-law");
+    // The same records split over a CSV and a JSON Lines file: pooled, the same fit.
+    const [header, ...rows] = lines;
+    const half = join(dir, "half.csv");
+    writeFileSync(half, [header, ...rows.slice(0, 200)].join("\n") + "\n");
+    const rest = join(dir, "rest.jsonl");
+    writeFileSync(rest, formatRecordsJsonl(parseRecordsCsv([header, ...rows.slice(200)].join("\n") + "\n")));
+    const pooled = await run(["fit", half, rest, "--parameter", "Q", "--json"]);
+    expect(pooled.code).toBe(0);
+    const [a, b] = [JSON.parse(j.out)[0], JSON.parse(pooled.out)[0]];
+    expect(b.title).toBe("wallTime vs Q (2 inputs)");
+    expect(b.mean).toEqual(a.mean);
+    expect(b.points).toEqual(a.points);
   });
 
   it("fits a timer across trials with Q from the path", async () => {
