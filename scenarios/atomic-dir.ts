@@ -17,8 +17,7 @@ export function writeDirectoryAtomically(dir: string, fill: (tmp: string) => voi
     fill(tmp);
   } catch (e) {
     rmSync(tmp, { recursive: true, force: true });
-    if (e instanceof Error) e.message = e.message.split(tmp).join(target);
-    throw e;
+    throw renamed(e, tmp, target);
   }
   if (existsSync(target)) {
     const old = mkdtempSync(join(parent, `.${basename(target)}.old-`));
@@ -28,4 +27,24 @@ export function writeDirectoryAtomically(dir: string, fill: (tmp: string) => voi
     rmSync(old, { recursive: true, force: true });
   } else renameSync(tmp, target);
   return target;
+}
+
+/**
+ * `e` with the temporary folder's path replaced by the output folder's in its message and in its
+ * `file` and `path` fields (an input error's file, a system error's path), where those can be
+ * written; anything else is left as it is, so the original error is never lost.
+ */
+function renamed(e: unknown, tmp: string, target: string): unknown {
+  if (!(e instanceof Error)) return e;
+  const fields = e as unknown as Record<string, unknown>;
+  for (const key of ["message", "file", "path"]) {
+    const v = fields[key];
+    if (typeof v !== "string" || !v.includes(tmp)) continue;
+    try {
+      fields[key] = v.split(tmp).join(target);
+    } catch {
+      // A frozen error or a read-only field keeps its text: the error itself matters more.
+    }
+  }
+  return e;
 }

@@ -34,5 +34,21 @@ describe("writeDirectoryAtomically", () => {
     }
     expect(message).toBe(`cannot write '${join(dir, "records.csv")}': no space left on device`);
     expect(existsSync(dir)).toBe(false);
+    // A system error's path field too; a frozen error and a thrown string come through unchanged.
+    let caught: unknown;
+    try {
+      writeDirectoryAtomically(dir, (tmp) => readFileSync(join(tmp, "missing.json")));
+    } catch (e) {
+      caught = e;
+    }
+    expect((caught as { path: string }).path).toBe(join(dir, "missing.json"));
+    let frozen: Error | undefined;
+    expect(() =>
+      writeDirectoryAtomically(dir, (tmp) => {
+        throw (frozen = Object.freeze(new RangeError(`cannot use ${tmp}`)));
+      }),
+    ).toThrow(RangeError);
+    expect(frozen!.message).toMatch(/cannot use .*\.named\.tmp-/);
+    expect(() => writeDirectoryAtomically(dir, () => { throw "text"; })).toThrow("text");
   });
 });
