@@ -51,7 +51,7 @@ function parseCsv(text: string, file: string, firstLine = 1): CsvRow[] {
               break;
             }
           } else {
-            if (ch === "\n") line++;
+            if (ch === "\n" || (ch === "\r" && text[i + 1] !== "\n")) line++;
             cell += ch;
             i++;
           }
@@ -68,7 +68,11 @@ function parseCsv(text: string, file: string, firstLine = 1): CsvRow[] {
         i++;
         continue;
       }
-      if (text[i] === "\r") i++;
+      // A line ends at LF, CRLF or a bare CR (old files).
+      if (text[i] === "\r") {
+        i++;
+        if (text[i] !== "\n") line++;
+      }
       if (text[i] === "\n") {
         i++;
         line++;
@@ -336,7 +340,7 @@ function parseBlocks(reader: BlockReader, file: string, maxRowChars: number, vis
         if (columns !== undefined) for (const r of csvRecords(columns, rows, file)) visit(r);
       }
       first = false;
-      line += count(block, "\n");
+      line += lineEnds(block);
     }
     if (reader.done) break;
   }
@@ -347,7 +351,7 @@ function parseBlocks(reader: BlockReader, file: string, maxRowChars: number, vis
  * Where the whole CSV rows of `text` end: after its last line end (LF, or a bare CR as old files
  * have) outside quoted cells, 0 when there is none. Outside a quoted cell the quotes before a
  * position are even in number (a quoted cell opens and closes with one, and doubles the ones it
- * holds). A CR cut from its LF leaves a blank line to the next block, which the parser skips.
+ * holds).
  */
 function csvRowsEnd(text: string): number {
   let end = lastLineEnd(text, text.length - 1);
@@ -362,10 +366,22 @@ function csvRowsEnd(text: string): number {
   return end + 1;
 }
 
-/** Index of the last LF or CR of `text` at or before `from`, -1 when none. */
+/**
+ * Index of the last LF or CR of `text` at or before `from`, -1 when none. A CR that ends the text
+ * does not count: its LF may start the next block, and a line end is cut from neither side.
+ */
 function lastLineEnd(text: string, from: number): number {
   if (from < 0) return -1;
-  return Math.max(text.lastIndexOf("\n", from), text.lastIndexOf("\r", from));
+  const cr = text.lastIndexOf("\r", from);
+  const lastCr = cr === text.length - 1 ? (cr > 0 ? text.lastIndexOf("\r", cr - 1) : -1) : cr;
+  return Math.max(text.lastIndexOf("\n", from), lastCr);
+}
+
+/** Lines `text` ends, as the parser counts them: each LF, and each CR not followed by an LF. */
+function lineEnds(text: string): number {
+  let n = count(text, "\n");
+  for (let i = text.indexOf("\r"); i >= 0; i = text.indexOf("\r", i + 1)) if (text[i + 1] !== "\n") n++;
+  return n;
 }
 
 /** Occurrences of the character `ch` in `text`. */

@@ -113,6 +113,19 @@ describe("reading records block by block", () => {
     // Rows held back at most 150 characters: each row is shorter, the file longer.
     expect(content.length).toBeGreaterThan(300);
     for (const block of [1, 3, 16, 1 << 20]) expect(JSON.stringify(readRecordsInBlocks(path, block, 150))).toBe(whole);
+    // Lines end at bare CRs too: a bad value on line 6 (the header, then rows 0-1, row 2 on two lines).
+    const lines = content.split("\r");
+    const at = lines.findIndex((l) => l.startsWith("A,p,m,4,"));
+    lines[at] = lines[at].replace("A,p,m,4,0,", "A,p,m,4,zero,");
+    const bad = lines.join("\r");
+    const badPath = file(bad, ".csv");
+    expect(thrown(() => parseRecordsCsv(bad, badPath))).toMatch(/:7: 'start \[us\]' must be a finite number/);
+    for (const block of [1, 2, 5, 16, 1 << 20]) expect(thrown(() => readRecordsInBlocks(badPath, block, 150))).toBe(thrown(() => parseRecordsCsv(bad, badPath)));
+    // CRLF files cut anywhere count their lines once.
+    const crlf = bad.replace(/\r/g, "\r\n");
+    const crlfPath = file(crlf, ".csv");
+    expect(thrown(() => parseRecordsCsv(crlf, crlfPath))).toMatch(/:7: /);
+    for (const block of [1, 2, 3, 7, 1 << 20]) expect(thrown(() => readRecordsInBlocks(crlfPath, block))).toBe(thrown(() => parseRecordsCsv(crlf, crlfPath)));
   });
 
   it("reports an empty CSV, and an unterminated quoted cell at its line", () => {
