@@ -59,6 +59,7 @@ export interface RecordTable {
  * The distinct names of a kind's parameters (or counters), in the order they are first listed,
  * each with the index whose value a record holds under it: the last that lists it, as in the
  * record's object, where the later assignment wins.
+ * @internal
  */
 export function nameSlots(names: readonly string[]): Map<string, number> {
   const slots = new Map<string, number>();

@@ -238,7 +238,9 @@ export function readRecords(path: string): InvocationRecord[] {
 /**
  * Hands every record of a records file to `visit`, in file order, block by block (see
  * {@link readRecords}): only the records of one block exist at a time, so a file of any number of
- * records can be summarised in the memory its summary takes.
+ * records can be summarised in the memory its summary takes. A block is parsed whole before its
+ * records are handed on: when the file has an error, the records of the blocks before it have
+ * been visited and none of its own. An error thrown by `visit` stops the reading and propagates.
  * @throws ProfileFormatError naming the file and line; ProfileError when it cannot be read.
  */
 export function forEachRecord(path: string, visit: (record: InvocationRecord) => void): void {

@@ -71,7 +71,7 @@ export interface Evidence {
   readonly mpiPercent: number;
   readonly mpi: readonly MpiShare[];
   readonly scaling: readonly SizeScaling[];
-  /** Record groups of the methods without a size parameter, in the order of their parameter values. */
+  /** Record groups of the methods without a size parameter: by method (component, then method name), then by the JSON text of their parameter values. */
   readonly groups: readonly RecordGroup[];
   /** Record groups not in {@link groups} (beyond {@link EvidenceOptions.maxGroups}, the smaller in total wall time). */
   readonly groupsOmitted: number;
@@ -110,12 +110,14 @@ export function computeEvidence(trial: Trial, records: RecordSource, options: Ev
       };
     })
     .sort((a, b) => b.exclusive - a.exclusive || (a.name < b.name ? -1 : 1));
+  const maxGroups = options.maxGroups ?? 100;
+  if (!(Number.isInteger(maxGroups) && maxGroups >= 0)) throw new RangeError(`maxGroups must be a whole number of groups, 0 or more; got ${maxGroups}`);
   const { scaling, groups, groupsOmitted } = recordEvidence(records, {
     sizeParameter: options.sizeParameter ?? "Q",
     modeParameter: options.modeParameter ?? "mode",
     baselineMode: options.baselineMode ?? "sequential",
     binsPerDecade: options.binsPerDecade ?? 4,
-    maxGroups: options.maxGroups ?? 100,
+    maxGroups,
   });
   return {
     ccasim: "evidence",
@@ -138,6 +140,7 @@ const g = (x: number) => (x === 0 ? "0" : Math.abs(x) >= 1e5 || Math.abs(x) < 1e
  * record groups, at most `groups` of them (default 12: those with the largest total wall time).
  */
 export function formatEvidence(e: Evidence, groups = 12): string {
+  if (!(Number.isInteger(groups) && groups >= 0)) throw new RangeError(`groups must be a whole number of groups, 0 or more; got ${groups}`);
   const out: string[] = [];
   out.push(`Cost centres (exclusive ${e.metric}, mean over ranks; total ${f0(e.total / 1e3)} ms):`);
   for (const c of e.costCentres) out.push(`  ${c.percent.toFixed(1).padStart(5)}%  ${f0(c.exclusive / 1e3).padStart(10)} ms  ${String(Math.round(c.calls)).padStart(7)} calls  ${c.name}`);
@@ -167,7 +170,7 @@ export function formatEvidence(e: Evidence, groups = 12): string {
     );
     out.push(`  std = ${g(s.stdLinear.intercept)} + ${g(s.stdLinear.slope)} ${s.parameter} us (R² ${s.stdLinear.r2.toFixed(3)}); rank correlation of scatter with size ${s.stdTrend.toFixed(2)}`);
   }
-  if (e.groups.length) {
+  if (e.groups.length + e.groupsOmitted > 0) {
     out.push("");
     out.push("Records by parameter values (wall time, us):");
     const shown = largestTotals(e.groups, groups);

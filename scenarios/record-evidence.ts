@@ -105,7 +105,9 @@ export interface RecordEvidenceSettings {
 
 /**
  * Size scaling of each method whose records carry a finite numeric size parameter, and record
- * groups of every other method; methods in order of `component` then `method`.
+ * groups of every other method; methods in order of `component` then `method`. Of the groups, the
+ * `maxGroups` with the largest total wall time are summarised (taken over all methods together,
+ * so a method whose groups are all small may have none); `groupsOmitted` counts the others.
  * @internal
  */
 export function recordEvidence(source: RecordSource, settings: RecordEvidenceSettings): { scaling: SizeScaling[]; groups: RecordGroup[]; groupsOmitted: number } {

@@ -6,6 +6,7 @@ import {
   fitModels,
   observationsAcrossTrials,
   observationsFromParameterTimers,
+  AnalysisInputError,
   RecordObservations,
   type FitReport,
   type TrialParameter,
@@ -184,8 +185,14 @@ function run(ctx: CommandContext): number {
     });
     for (const p of positionals) {
       const e = extname(p).toLowerCase();
-      if (e === ".csv" || e === ".jsonl") forEachRecord(p, (r) => collect.add(r));
-      else for (const r of (readTrial(p) as Trial).records) collect.add(r);
+      try {
+        if (e === ".csv" || e === ".jsonl" || e === ".ndjson") forEachRecord(p, (r) => collect.add(r));
+        else for (const r of (readTrial(p) as Trial).records) collect.add(r);
+      } catch (err) {
+        // A record without the parameter or value: say which input it came from.
+        if (err instanceof AnalysisInputError && err.where === undefined && positionals.length > 1) throw new AnalysisInputError(err.message, p);
+        throw err;
+      }
     }
     {
       const p = positionals.length === 1 ? positionals[0]! : `${positionals.length} inputs`;

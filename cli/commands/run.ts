@@ -86,6 +86,7 @@ Exit codes: 0 success, 1 failure (a deadlock, unreceived messages), 2 invalid sc
     }
     if (art.evidence && !values["no-evidence"]) ctx.out(`\nEvidence (from the profile and the proxy records):\n${formatEvidence(art.evidence)}\n`);
     for (const w of r.warnings.slice(0, 5)) ctx.err(`warning: ${w}\n`);
+    if (r.warnings.length > 5) ctx.err(`warning: ${r.warnings.length - 5} more lines of warnings in summary.json\n`);
     for (const u of r.unreceived.slice(0, 5)) ctx.err(`warning: unreceived ${u}\n`);
     ctx.out(`\nwrote ${outDir}\n`);
     return 0;

@@ -3,6 +3,9 @@ import { RankProfile } from "./rank-profile.js";
 import { APPLICATION_TIMER, DEFAULT_GROUP, TimerTable } from "./timer-table.js";
 import { UserEvents } from "./user-events.js";
 
+/** Warnings a run lists (the first; the others are counted). */
+export const MAX_RUN_WARNINGS = 1000;
+
 /**
  * Reads the current value of every metric of a rank into `out` (TIME in microseconds first, then
  * counters). Supplied by the runtime, which owns the clock and the counters.
@@ -157,13 +160,22 @@ export class Measurement {
     return out;
   }
 
-  /** Overlap warnings of all ranks, each prefixed by its rank (with a count of those not kept). */
+  /**
+   * Overlap warnings of all ranks, each prefixed by its rank: at most {@link MAX_RUN_WARNINGS},
+   * then one line counting the others (those ranks did not keep, see `MAX_WARNINGS`, included).
+   */
   warnings(): string[] {
-    return this.ranks.flatMap((r, i) => {
-      const kept = r.warnings.map((w) => `rank ${i}: ${w}`);
-      if (r.warningsDropped > 0) kept.push(`rank ${i}: ${r.warningsDropped} more warnings not kept`);
-      return kept;
+    const out: string[] = [];
+    let more = 0;
+    this.ranks.forEach((r, i) => {
+      for (const w of r.warnings) {
+        if (out.length < MAX_RUN_WARNINGS) out.push(`rank ${i}: ${w}`);
+        else more++;
+      }
+      more += r.warningsDropped;
     });
+    if (more > 0) out.push(`${more} more warning${more === 1 ? "" : "s"} not listed`);
+    return out;
   }
 
   private groupDisabled(groups: string): boolean {

@@ -47,6 +47,12 @@ describe("ccasim fit", () => {
     expect(b.title).toBe("wallTime vs Q (2 inputs)");
     expect(b.mean).toEqual(a.mean);
     expect(b.points).toEqual(a.points);
+    // A record without the parameter is reported with the input it came from.
+    const noQ = join(dir, "noq.ndjson");
+    writeFileSync(noQ, formatRecordsJsonl([{ component: "SC", port: "p", method: "compute", rank: 0, parameters: {}, start: 0, wallTime: 1, mpiTime: 0, computeTime: 1, counters: {} }]));
+    const bad = await run(["fit", half, noQ, "--parameter", "Q"]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain(`${noQ}: record 200 (SC.compute) has no numeric parameter 'Q'`);
   });
 
   it("fits a timer across trials with Q from the path", async () => {

@@ -52,6 +52,18 @@ describe("the measurement component", () => {
     expect(m.warnings()[1]).toBe("rank 0: stop of timer 'B' which is not running");
   });
 
+  it("lists the first thousand warnings of a run and counts the rest, one per rank counted once", () => {
+    const m = new Measurement(["TIME"], 30, (_rank, out) => void (out[0] = 0));
+    const a = m.timer("A");
+    for (let r = 0; r < 30; r++) for (let k = 0; k < 50; k++) m.stop(r, a);
+    const w = m.warnings();
+    expect(w).toHaveLength(1001);
+    expect(w[999]).toBe("rank 19: stop of timer 'A' which is not running");
+    expect(w[1000]).toBe("500 more warnings not listed");
+    m.stop(0, a);
+    expect(m.warnings()[1000]).toBe("501 more warnings not listed");
+  });
+
   it("keeps the first hundred warnings of a rank and counts the rest", () => {
     const m = new Measurement(["TIME"], 2, (_rank, out) => void (out[0] = 0));
     const a = m.timer("A");
@@ -61,7 +73,7 @@ describe("the measurement component", () => {
     expect(w).toHaveLength(102);
     expect(w[0]).toBe("rank 0: stop of timer 'A' which is not running");
     expect(w.slice(1, 101).every((x) => x === "rank 1: stop of timer 'A' which is not running")).toBe(true);
-    expect(w[101]).toBe("rank 1: 150 more warnings not kept");
+    expect(w[101]).toBe("150 more warnings not listed");
   });
 
   it("disables and re-enables timer groups at run time", () => {

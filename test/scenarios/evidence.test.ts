@@ -70,6 +70,11 @@ describe("evidence of a run, driven by records and MPI timers", () => {
     expect(text.match(/^ {2}M::compute\(\) i=/gm)).toHaveLength(3);
     expect(text).toMatch(/\.\.\. and 37 more groups with less total time \(5 in evidence\.json\)/);
     expect(formatEvidence(all)).toMatch(/\.\.\. and 28 more groups/);
+    const none = computeEvidence(trial(), many, { maxGroups: 0 });
+    expect([none.groups.length, none.groupsOmitted]).toEqual([0, 40]);
+    expect(formatEvidence(none)).toMatch(/\.\.\. and 40 more groups with less total time \(0 in evidence\.json\)/);
+    expect(() => computeEvidence(trial(), many, { maxGroups: 2.5 })).toThrow(RangeError);
+    expect(() => formatEvidence(all, -2)).toThrow(RangeError);
   });
 
   it("reports cost centres and the MPI share with its callers", () => {
