@@ -34,8 +34,8 @@ export interface EvidenceOptions {
   /** Rows of the cost-centre table (default 10). */
   readonly top?: number;
   /**
-   * Most record groups summarised (default 100): with more, those with the largest total wall
-   * time. A parameter that differs from call to call (an iteration, a time) makes a group of
+   * Most record groups summarised (default 100): with more, the largest (by total wall time) of
+   * each method, then the largest of the others. A parameter that differs from call to call (an iteration, a time) makes a group of
    * every record; {@link Evidence.groupsOmitted} counts the groups left out.
    */
   readonly maxGroups?: number;
@@ -73,7 +73,7 @@ export interface Evidence {
   readonly scaling: readonly SizeScaling[];
   /** Record groups of the methods without a size parameter: by method (component, then method name), then by the JSON text of their parameter values. */
   readonly groups: readonly RecordGroup[];
-  /** Record groups not in {@link groups} (beyond {@link EvidenceOptions.maxGroups}, the smaller in total wall time). */
+  /** Record groups not in {@link groups} (beyond {@link EvidenceOptions.maxGroups}). */
   readonly groupsOmitted: number;
 }
 

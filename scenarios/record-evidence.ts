@@ -106,8 +106,8 @@ export interface RecordEvidenceSettings {
 /**
  * Size scaling of each method whose records carry a finite numeric size parameter, and record
  * groups of every other method; methods in order of `component` then `method`. Of the groups, the
- * `maxGroups` with the largest total wall time are summarised (taken over all methods together,
- * so a method whose groups are all small may have none); `groupsOmitted` counts the others.
+ * `maxGroups` are summarised: the largest (by total wall time) of each method, then the largest of
+ * the others; `groupsOmitted` counts the rest.
  * @internal
  */
 export function recordEvidence(source: RecordSource, settings: RecordEvidenceSettings): { scaling: SizeScaling[]; groups: RecordGroup[]; groupsOmitted: number } {
@@ -121,6 +121,7 @@ export function recordEvidence(source: RecordSource, settings: RecordEvidenceSet
   const rowsOf = rowsByMethod(t, methodOf, methods.size);
   const scaling: SizeScaling[] = [];
   const members: number[][] = [];
+  const methodOfGroup: number[] = [];
   for (const [, m] of [...methods].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const rows = rowsOf[m];
     if (rows.length === 0) continue;
@@ -130,18 +131,24 @@ export function recordEvidence(source: RecordSource, settings: RecordEvidenceSet
       return typeof q === "number" && Number.isFinite(q);
     });
     if (sized.length > 0) scaling.push(sizeScaling(t, sized, settings));
-    else members.push(...groupMembers(t, rows));
+    else
+      for (const rs of groupMembers(t, rows)) {
+        members.push(rs);
+        methodOfGroup.push(m);
+      }
   }
-  const kept = largestGroups(t, members, settings.maxGroups);
+  const kept = largestGroups(t, members, methodOfGroup, settings.maxGroups);
   return { scaling, groups: kept.map((rs) => groupStats(t, rs)), groupsOmitted: members.length - kept.length };
 }
 
 /**
- * The `max` groups (record rows) with the largest total wall time, in their given order (ties:
- * the earlier). Why a bound: a parameter that differs from call to call (an iteration or a time)
- * makes a group of every record, and a summary of each would outgrow the run's other outputs.
+ * `max` groups (record rows), in their given order: first the largest group (by total wall time;
+ * ties: the earlier) of each method while room is left, so that no method vanishes, then the
+ * largest of the others. Why a bound: a parameter that differs from call to call (an iteration or
+ * a time) makes a group of every record, and a summary of each would outgrow the run's other
+ * outputs.
  */
-function largestGroups(t: RecordTable, groups: number[][], max: number): number[][] {
+function largestGroups(t: RecordTable, groups: number[][], methodOf: readonly number[], max: number): number[][] {
   if (groups.length <= max) return groups;
   const total = Float64Array.from(groups, (rs) => {
     let sum = 0;
@@ -150,7 +157,22 @@ function largestGroups(t: RecordTable, groups: number[][], max: number): number[
   });
   const order = Array.from(groups, (_, g) => g).sort((a, b) => total[b] - total[a] || a - b);
   const keep = new Uint8Array(groups.length);
-  for (let k = 0; k < max; k++) keep[order[k]] = 1;
+  const seen = new Set<number>();
+  let kept = 0;
+  for (const g of order) {
+    if (kept === max) break;
+    if (seen.has(methodOf[g])) continue;
+    seen.add(methodOf[g]);
+    keep[g] = 1;
+    kept++;
+  }
+  for (const g of order) {
+    if (kept === max) break;
+    if (keep[g] === 0) {
+      keep[g] = 1;
+      kept++;
+    }
+  }
   return groups.filter((_, g) => keep[g] === 1);
 }
 

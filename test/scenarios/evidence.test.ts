@@ -74,6 +74,11 @@ describe("evidence of a run, driven by records and MPI timers", () => {
     expect([none.groups.length, none.groupsOmitted]).toEqual([0, 40]);
     expect(formatEvidence(none)).toMatch(/\.\.\. and 40 more groups with less total time \(0 in evidence\.json\)/);
     expect(() => computeEvidence(trial(), many, { maxGroups: 2.5 })).toThrow(RangeError);
+    // A method whose groups are all small keeps its largest one.
+    const small = [...many, ...[0, 1, 2].map((i) => ({ ...rec("S", { i }, 1 + i), method: "tiny" }))];
+    const mixed = computeEvidence(trial(), small, { maxGroups: 5 });
+    expect(mixed.groups.map((g) => `${g.component}.${g.method} ${g.parameters.i}`)).toEqual(["M.compute 13", "M.compute 20", "M.compute 27", "M.compute 34", "S.tiny 2"]);
+    expect(mixed.groupsOmitted).toBe(38);
     expect(() => formatEvidence(all, -2)).toThrow(RangeError);
   });
 
