@@ -166,13 +166,6 @@ export function parseYamlSource(text: string, file: string): SourceDoc {
     const range = findRange(doc, path, want);
     return range === undefined ? undefined : pos(range);
   };
-  const reserved = reservedKeyPaths(value);
-  if (reserved.length > 0) {
-    throw new ScenarioErrors(
-      reserved.map((path) => new ScenarioError("'__proto__' is reserved and cannot be a key", { file, ...find(path, "key"), path })),
-      file,
-    );
-  }
   return {
     file,
     text,
@@ -180,28 +173,6 @@ export function parseYamlSource(text: string, file: string): SourceDoc {
     locate: (path) => (path.length === 0 ? { line: 1, column: 1 } : find(path, "key")),
     locateValue: (path) => find(path, "value"),
   };
-}
-
-/**
- * Paths of every `__proto__` key of the document's maps. Why refused when read: assigned into a
- * plain object, as validation and every component's parameters do, the entry would set no key and
- * vanish without a word.
- */
-function reservedKeyPaths(value: unknown): KeyPath[] {
-  const found: KeyPath[] = [];
-  const seen = new Set<object>();
-  const walk = (v: unknown, path: (string | number)[]): void => {
-    if (typeof v !== "object" || v === null || seen.has(v)) return;
-    seen.add(v);
-    if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...path, i]));
-    else
-      for (const key of Object.keys(v)) {
-        if (key === "__proto__") found.push([...path, key]);
-        else walk((v as Record<string, unknown>)[key], [...path, key]);
-      }
-  };
-  walk(value, []);
-  return found;
 }
 
 function yamlMessage(code: string, message: string, source: string): string {

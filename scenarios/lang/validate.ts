@@ -142,10 +142,6 @@ function check(schema: Schema, value: unknown, path: (string | number)[], ctx: C
       let ok = true;
       const re = schema.keyPattern !== undefined ? new RegExp(schema.keyPattern, "u") : undefined;
       for (const [k, v] of Object.entries(value)) {
-        if (reservedKey(k, [...path, k], ctx)) {
-          ok = false;
-          continue;
-        }
         if (re && !re.test(k)) {
           report(ctx, [...path, k], `key '${k}' does not match /${schema.keyPattern}/`, "key");
           ok = false;
@@ -175,13 +171,25 @@ function check(schema: Schema, value: unknown, path: (string | number)[], ctx: C
 }
 
 /**
- * Reports `__proto__` as a key of a map with free keys (true if it was): assigned into the
- * validated object it would set no key, and the entry would vanish without a word.
+ * Paths of every `__proto__` key in `value`'s maps, below `path`. Why refused before anything
+ * else: assigned into a plain object, as validation and every component's parameters do, the
+ * entry would set no key and vanish without a word, whether it came from a file, a `--set` or code.
  */
-function reservedKey(key: string, path: KeyPath, ctx: Ctx): boolean {
-  if (key !== "__proto__") return false;
-  report(ctx, path, "'__proto__' is reserved and cannot be a key here", "key");
-  return true;
+function reservedKeyPaths(value: unknown, path: KeyPath): KeyPath[] {
+  const found: KeyPath[] = [];
+  const seen = new Set<object>();
+  const walk = (v: unknown, at: KeyPath): void => {
+    if (typeof v !== "object" || v === null || seen.has(v)) return;
+    seen.add(v);
+    if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...at, i]));
+    else
+      for (const key of Object.keys(v)) {
+        if (key === "__proto__") found.push([...at, key]);
+        else walk((v as Record<string, unknown>)[key], [...at, key]);
+      }
+  };
+  walk(value, path);
+  return found;
 }
 
 function bounds(v: number, min: number | undefined, max: number | undefined, show: (x: number) => string, path: KeyPath, ctx: Ctx): boolean {
@@ -231,10 +239,6 @@ function checkObject(schema: ObjectSchema, value: unknown, path: (string | numbe
   for (const key of Object.keys(value)) {
     if (Object.prototype.hasOwnProperty.call(schema.fields, key)) continue;
     if (schema.additional) {
-      if (reservedKey(key, [...path, key], ctx)) {
-        ok = false;
-        continue;
-      }
       const c = check(schema.additional, value[key], [...path, key], ctx);
       if (c === NO_VALUE) ok = false;
       else out[key] = c;
@@ -355,6 +359,9 @@ function valueAt(root: unknown, path: KeyPath): unknown {
 }
 
 function run<T>(schema: Schema, value: unknown, rootPath: KeyPath, ctx: Ctx): T {
+  const reserved = reservedKeyPaths(value, rootPath);
+  for (const path of reserved) report(ctx, path, "'__proto__' is reserved and cannot be a key", "key");
+  if (reserved.length > 0) throw new ScenarioErrors(ctx.errors, ctx.file || undefined);
   const out = check(schema, value, [...rootPath], ctx);
   if (ctx.errors.length > 0 || out === NO_VALUE) throw new ScenarioErrors(ctx.errors, ctx.file || undefined);
   return out as T;
