@@ -87,3 +87,8 @@ export function median(sorted: ArrayLike<number>): number {
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
+
+/** Indices of `values` from the largest value down; equal values keep their index order. */
+export function largestFirst(values: ArrayLike<number>): number[] {
+  return Array.from({ length: values.length }, (_, k) => k).sort((a, b) => values[b] - values[a] || a - b);
+}

@@ -16,6 +16,7 @@
  * @packageDocumentation
  */
 import { derivedView, defaultMetric, type RecordSource, type Trial } from "../profile/index.js";
+import { largestFirst } from "./evidence-stats.js";
 import { recordEvidence, type RecordGroup, type SizeScaling } from "./record-evidence.js";
 
 export { linearFit, spearman, type LinearFit, type Stats } from "./evidence-stats.js";
@@ -190,7 +191,6 @@ export function formatEvidence(e: Evidence, groups = 12): string {
 /** The `n` groups with the largest total wall time (count x mean), in their given order. */
 function largestTotals(groups: readonly RecordGroup[], n: number): RecordGroup[] {
   if (groups.length <= n) return [...groups];
-  const order = groups.map((g, k) => [g.count * g.wall.mean, k] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
-  const keep = new Set(order.slice(0, n).map(([, k]) => k));
+  const keep = new Set(largestFirst(groups.map((g) => g.count * g.wall.mean)).slice(0, n));
   return groups.filter((_, k) => keep.has(k));
 }

@@ -5,7 +5,7 @@
  * need no object each.
  */
 import { nameSlots, recordAt, recordTable, type RecordSource, type RecordTable } from "../profile/index.js";
-import { linearFit, median, spearman, stats, type LinearFit, type Stats } from "./evidence-stats.js";
+import { largestFirst, linearFit, median, spearman, stats, type LinearFit, type Stats } from "./evidence-stats.js";
 
 /** One array-size bin of a size-scaling analysis. Times in microseconds. */
 export interface SizeBin {
@@ -155,7 +155,7 @@ function largestGroups(t: RecordTable, groups: number[][], methodOf: readonly nu
     for (const i of rs) sum += t.wallTime(i);
     return sum;
   });
-  const order = Array.from(groups, (_, g) => g).sort((a, b) => total[b] - total[a] || a - b);
+  const order = largestFirst(total);
   const keep = new Uint8Array(groups.length);
   const seen = new Set<number>();
   let kept = 0;

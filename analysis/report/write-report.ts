@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, statSync } from "node:fs";
 import { basename, dirname, extname, resolve } from "node:path";
+import { writeTextFileAtomically } from "../../profile/index.js";
 import { StudyStore } from "../../profile/study/index.js";
 import { renderReportHtml, type ReportDocument } from "./html.js";
 import { studyReport } from "./study-report.js";
@@ -36,8 +37,6 @@ export async function writeReport(input: string, out: string): Promise<{ file: s
   const html = await renderReportHtml(doc);
   const file = resolve(out);
   mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.tmp-${process.pid}`;
-  writeFileSync(tmp, html);
-  renameSync(tmp, file);
+  writeTextFileAtomically(file, (write) => write(html));
   return { file, charts: doc.sections.reduce((n, s) => n + (s.charts?.length ?? 0), 0), document: doc };
 }
