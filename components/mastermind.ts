@@ -1,3 +1,4 @@
+import { grown } from "./grown.js";
 import { recordAt, type InvocationRecord, type RecordKind, type RecordTable } from "../profile/index.js";
 
 export type { InvocationRecord };
@@ -326,11 +327,4 @@ export class Mastermind implements RecordTable {
     this.openParamString = str;
     this.openParamStride = stride;
   }
-}
-
-/** A copy of `a` with room for `n` values. */
-function grown<T extends Int32Array | Float64Array>(a: T, n: number): T {
-  const b = new (a.constructor as new (n: number) => T)(n);
-  b.set(a);
-  return b;
 }

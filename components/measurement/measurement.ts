@@ -4,7 +4,7 @@ import { APPLICATION_TIMER, DEFAULT_GROUP, TimerTable } from "./timer-table.js";
 import { UserEvents } from "./user-events.js";
 
 /** Warnings a run lists (the first; the others are counted). */
-export const MAX_RUN_WARNINGS = 1000;
+const MAX_RUN_WARNINGS = 1000;
 
 /**
  * Reads the current value of every metric of a rank into `out` (TIME in microseconds first, then

@@ -1,3 +1,4 @@
+import { grown } from "../grown.js";
 import type { TimerTable } from "./timer-table.js";
 
 const ROOT = 0;
@@ -304,18 +305,8 @@ export class ProfileArena {
 
   /** Doubles the nodes every rank has room for (node-major: existing nodes stay put). */
   private growNodes(): void {
-    const old = this.nodeCap;
     this.nodeCap *= 2;
     this.values = grown(this.values, this.nodeCap * this.ranks * this.nodeSize);
-    const links = new Int32Array(this.nodeCap * this.ranks * LINKS).fill(-1, old * this.ranks * LINKS);
-    links.set(this.links);
-    this.links = links;
+    this.links = grown(this.links, this.nodeCap * this.ranks * LINKS, -1);
   }
-}
-
-/** A copy of `a` with room for `n` values (zeros after the copy). */
-function grown(a: Float64Array, n: number): Float64Array {
-  const b = new Float64Array(n);
-  b.set(a);
-  return b;
 }

@@ -4,7 +4,7 @@ import type { ProfileArena } from "./profile-arena.js";
  * Warnings a rank keeps. Why a bound: a component that mis-nests its timers does so on every
  * call, and millions of identical messages would fill memory and the run's summary.
  */
-export const MAX_WARNINGS = 100;
+const MAX_WARNINGS = 100;
 
 /**
  * The measurements of one rank (one TAU thread), as a view into the run's {@link ProfileArena}: a

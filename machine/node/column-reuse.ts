@@ -26,12 +26,12 @@
  */
 import type { CacheGeometry } from "./geometry.js";
 import { exactLog2, mod, nextInWindow, rotationEntries } from "./modular.js";
-import { fillReturnOrbits, MAX_SUM, ReturnOrbits } from "./return-lists.js";
+import { fillReturnOrbits, MAX_POSITIONS, MAX_RETURNS, MAX_SUM, ReturnOrbits } from "./return-lists.js";
 
-const MAX_ASSOC = 64;
+const MAX_ASSOC = MAX_RETURNS;
 const MAX_ARRAYS = 4;
 /** Offsets per line evaluated one by one; beyond this the caller uses its approximation. */
-const MAX_OFFSETS = 64;
+const MAX_OFFSETS = MAX_POSITIONS;
 
 /**
  * Preallocated state of one evaluation (no allocation per call; fields of one object rather than
@@ -359,7 +359,7 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   if (arrays === 1 ? lastMax < A * tMin : Math.floor(lastMax / tMin) + (arrays - 1) * (Math.floor((lastMax + 1) / tMin) + 2) < A) return 0;
   addGroups(sc, rows, s, lastRow);
   // One array: every offset's lists from the orbit sums, when they cover the rotation.
-  if (arrays === 1 && rows < MAX_SUM && groupsEndAtLast(sc) && fillReturnOrbits(sc.orbits, sc.upUF, sc.upVF, sc.upUB, sc.upWB, sc.dnUF, sc.dnVF, sc.dnUB, sc.dnWB, B, e, A)) {
+  if (arrays === 1 && rows < MAX_SUM && fillReturnOrbits(sc.orbits, sc.upUF, sc.upVF, sc.upUB, sc.upWB, sc.dnUF, sc.dnVF, sc.dnUB, sc.dnWB, B, e, A)) {
     return orbitMisses(sc, B, e, u, A, lastMin | 0);
   }
   return walkedMisses(sc, B, e, u, A, arrays, arrayBytes, P, up, rows);
@@ -445,18 +445,13 @@ function walkedMisses(sc: Scratch, B: number, e: number, u: number, A: number, a
   return (total * e) / B;
 }
 
-/** Whether every column group's last row is at least its last partner row minus one (see {@link bandRows}). */
-function groupsEndAtLast(sc: Scratch): boolean {
-  for (let gi = 0; gi < sc.groups; gi++) if (sc.groupRows[gi] < sc.groupLast[gi]) return false;
-  return true;
-}
-
 /**
  * Sets the column groups (rows present, last row index reachable by later partners, columns) of
  * a sweep with `rows >= 1` rows of `s` elements whose last row holds `lastRow` (`1..s`): column
  * 0; columns `1..lastRow - 1`; column `lastRow` (if `< s`); columns `lastRow + 1..s - 1`, adjacent
  * groups with the same rows and `last` merged (the same rows then miss). Their `last` never
- * increases from one group to the next.
+ * increases from one group to the next, and every group has at least `last` rows, as the band
+ * count from the orbit sums assumes ({@link bandRows}: `top >= last - 1`).
  */
 function addGroups(sc: Scratch, rows: number, s: number, lastRow: number): void {
   const groupRows = sc.groupRows;

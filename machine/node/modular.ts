@@ -33,7 +33,9 @@ export function gcd(a: number, b: number): number {
  */
 export function mod(x: number, m: number): number {
   if ((x | 0) === x && (m | 0) === m && m > 0) {
-    // Already reduced (x = 0 takes the remainder: its sign, -0 or 0, must come out as 0).
+    // Already reduced (x = 0 takes the remainder: its sign, -0 or 0, must come out as 0). Why
+    // first: the row lengths the miss model reduces are mostly shorter than the set period, and
+    // this skips the division.
     if (x > 0 && x < m) return x;
     const r = x % m | 0;
     return r < 0 ? r + m : r;
