@@ -26,7 +26,8 @@
  */
 import type { CacheGeometry } from "./geometry.js";
 import { exactLog2, mod, nextInWindow, rotationEntries } from "./modular.js";
-import { fillReturnOrbits, MAX_POSITIONS, MAX_RETURNS, MAX_SUM, ReturnOrbits } from "./return-lists.js";
+import { partnerSpans, PartnerSpans } from "./partner-spans.js";
+import { fillReturnOrbits, MAX_POSITIONS, MAX_RETURNS, MAX_SUM, orbitIndex, orbitSums, ReturnOrbits } from "./return-lists.js";
 
 const MAX_ASSOC = MAX_RETURNS;
 const MAX_ARRAYS = 4;
@@ -55,8 +56,10 @@ class Scratch {
   readonly mirrorLast = new Int32Array(4);
   readonly mirrorColumns = new Float64Array(4);
   mirrorGroups = 0;
-  /** Return sums of every element position of the line (both directions). */
+  /** What the last fill of the return sums found (the sums themselves are `return-lists.ts`'s storage). */
   readonly orbits = new ReturnOrbits();
+  /** Extreme partner spans of the orbit sums (see `partner-spans.ts`). */
+  readonly spans = new PartnerSpans();
   /** Output of {@link rotationEntries}. */
   readonly rotation = new Float64Array(4);
   /** Largest start of the last {@link ownReturns} orbit that fills the same list. */
@@ -229,9 +232,9 @@ function bandRows(cum: Int32Array, j: number, jl: number, assoc: number, top: nu
  * Why: half the offsets then cost O(1) each instead of the bands.
  */
 function missingFromOrbits(sc: Scratch, p: number, assoc: number, lastMin: number, allRows: number, mirror: boolean): number {
-  const cum = sc.orbits.cum;
-  const j = sc.orbits.index[p];
-  const jl = sc.orbits.index[p - 1];
+  const cum = orbitSums;
+  const j = orbitIndex[p];
+  const jl = orbitIndex[p - 1];
   const earliestA = cum[j] - cum[j - assoc];
   const latestA = cum[jl + assoc] - cum[jl];
   // Every row of every group misses when the `A`-th earlier and later partners together span at
@@ -360,7 +363,7 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   addGroups(sc, rows, s, lastRow);
   // One array: every offset's lists from the orbit sums, when they cover the rotation.
   if (arrays === 1 && rows < MAX_SUM && fillReturnOrbits(sc.orbits, sc.upUF, sc.upVF, sc.upUB, sc.upWB, sc.dnUF, sc.dnVF, sc.dnUB, sc.dnWB, B, e, A)) {
-    return orbitMisses(sc, B, e, u, A, lastMin | 0);
+    return orbitMisses(sc, B, e, u, A, lastMin | 0, lastMax | 0);
   }
   return walkedMisses(sc, B, e, u, A, arrays, arrayBytes, P, up, rows);
 }
@@ -371,14 +374,20 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
  * o - e. (A function apart from the walks below keeps each small enough for V8 to inline its
  * helpers.)
  */
-function orbitMisses(sc: Scratch, B: number, e: number, u: number, A: number, lastMin: number): number {
+function orbitMisses(sc: Scratch, B: number, e: number, u: number, A: number, lastMin: number, lastMax: number): number {
   // Int32 (e divides the sector and the line): a remainder by a double would be a library call.
   const perSector = (u / e) | 0;
-  planGroups(sc);
   let allRows = 0;
   for (let gi = 0; gi < sc.groups; gi++) allRows += sc.groupRows[gi] * sc.groupColumns[gi];
-  let sum = 0;
   const W = (B / e) | 0;
+  if (partnerSpans(sc.orbits, A, sc.spans)) {
+    // No row of any group holds A partners (the first group's `last` is the largest), or every
+    // row of every group does: the sum below would be 0, or all rows at every offset.
+    if (sc.spans.shortestWidened > lastMax) return 0;
+    if (sc.spans.longestNarrowed <= lastMin + 1) return (allRows * (W - W / perSector) * e) / B;
+  }
+  planGroups(sc);
+  let sum = 0;
   if (sc.orbits.uniform) {
     // Every offset has the same lists, hence the same count.
     sum = (W - W / perSector) * missingFromOrbits(sc, 1, A, lastMin, allRows, false);

@@ -24,6 +24,7 @@
  *
  * @packageDocumentation
  */
+import { exactLog2, gcd } from "./modular.js";
 
 /** Most element positions per line the storage is sized for. */
 export const MAX_POSITIONS = 64;
@@ -35,20 +36,44 @@ export const MAX_RETURNS = 64;
  */
 export const MAX_SUM = 2 ** 29;
 
-/** Preallocated storage of the orbit sums (no allocation per evaluation). */
+// The storage of every fill: one per process, preallocated (no allocation per evaluation).
+// Why module-level constants: V8 compiles a constant typed array's storage and length into the
+// code that uses it, while arrays read from an object's fields cost loads and checks in every loop
+// (a third of a fill, measured).
+
+/** Cumulative return times (rows) along each cycle, each cycle padded by `count` entries on both sides. */
+export const orbitSums = new Int32Array(MAX_POSITIONS * (2 * MAX_RETURNS + 1));
+/**
+ * Index in {@link orbitSums} of each element position `p` (`x = p * e`); past the line, scratch
+ * of the usual rotation's walk.
+ */
+export const orbitIndex = new Int32Array(2 * MAX_POSITIONS);
+/** Return time of each position under the forward map (rows). */
+const forwardTime = new Int32Array(MAX_POSITIONS);
+/** The position each position returns to under the forward map. */
+const forwardNext = new Int32Array(MAX_POSITIONS);
+/** Return time of each position under the backward map (rows). */
+const backwardTime = new Int32Array(MAX_POSITIONS);
+/** The position each position returns to under the backward map. */
+const backwardNext = new Int32Array(MAX_POSITIONS);
+/**
+ * Times (rows, from a visit to position 0) of one period's visits to the window widened by one
+ * position, `0..W` (byte `B` is the next line's first), with room to extend them by more periods
+ * (see `partner-spans.ts`).
+ */
+export const widenedTimes = new Int32Array(2 * (MAX_POSITIONS + MAX_RETURNS) + 2);
+/** Same for the window narrowed by one position, `1..W-1`. */
+export const narrowedTimes = new Int32Array(2 * (MAX_POSITIONS + MAX_RETURNS) + 2);
+
+/**
+ * What the last fill found. Its sums are in the module's storage ({@link orbitSums},
+ * {@link orbitIndex}, {@link widenedTimes}, {@link narrowedTimes}), which every fill overwrites.
+ */
 export class ReturnOrbits {
-  /** Cumulative return times (rows) along each cycle, each cycle padded by `count` entries on both sides. */
-  readonly cum = new Int32Array(MAX_POSITIONS * (2 * MAX_RETURNS + 1));
-  /** Index in {@link ReturnOrbits.cum} of each element position `p` (`x = p * e`). */
-  readonly index = new Int32Array(MAX_POSITIONS);
-  /** Scratch: return time of each position under the forward map (rows). */
-  readonly time = new Int32Array(MAX_POSITIONS);
-  /** Scratch: the position each position returns to under the forward map. */
-  readonly next = new Int32Array(MAX_POSITIONS);
-  /** Scratch: return time of each position under the backward map (rows). */
-  readonly dnTime = new Int32Array(MAX_POSITIONS);
-  /** Scratch: the position each position returns to under the backward map. */
-  readonly dnNext = new Int32Array(MAX_POSITIONS);
+  /** The sums' storage, {@link orbitSums}. */
+  readonly cum = orbitSums;
+  /** The positions' indices, {@link orbitIndex}. */
+  readonly index = orbitIndex;
   /**
    * Whether the last fill found the usual rotation (see `isUsualRotation`) or a uniform one, whose
    * backward map is the forward one mirrored, `x -> W - 1 - x`, with the same times: the backward
@@ -61,9 +86,15 @@ export class ReturnOrbits {
    * and all positions share one index.
    */
   uniform = false;
+  /** Visits in {@link widenedTimes}; 0 when the last fill did not record them (any rotation but the usual one). */
+  widenedVisits = 0;
+  /** Visits in {@link narrowedTimes}. */
+  narrowedVisits = 0;
+  /** Rows of one period of the orbit of position 0 (when the visits above are recorded). */
+  period = 0;
 }
 
-/** Sentinel of an unvisited position in {@link ReturnOrbits.index}. */
+/** Sentinel of an unvisited position in {@link orbitIndex}. */
 const UNSEEN = -1;
 
 /**
@@ -104,16 +135,16 @@ function fillFirstReturns(time: Int32Array, next: Int32Array, uF: number, vF: nu
 }
 
 /**
- * Fills `orbits` with the return sums of the forward map (`uF`, `vF`, `uB`, `wB`) on the
- * positions `x = p * e`, `p < B / e`, after checking that the backward map (`dnUF`, `dnVF`,
+ * Fills the module's storage with the return sums of the forward map (`uF`, `vF`, `uB`, `wB`) on
+ * the positions `x = p * e`, `p < B / e`, after checking that the backward map (`dnUF`, `dnVF`,
  * `dnUB`, `dnWB`) is its inverse with the same times, so that both lists of every position come
- * from the same sums (see the file header).
+ * from the same sums (see the file header), and records in `orbits` what it found.
  * @param B - line (window) size (bytes)
  * @param e - element size (bytes), dividing `B` and both displacements; `B / e <= MAX_POSITIONS`
  * @param count - returns needed per list, `<= MAX_RETURNS`
- * @returns false (storage unusable; the caller walks the orbits one by one) when a return time is
- * not positive, a return leaves the line, the backward map is not the inverse, or the sums could
- * reach {@link MAX_SUM}
+ * @returns false (storage unusable; the caller walks the orbits one by one) when a displacement is
+ * not a multiple of `e`, a return time is not positive, a return leaves the line, the backward map
+ * is not the inverse, or the sums could reach {@link MAX_SUM}
  */
 export function fillReturnOrbits(
   orbits: ReturnOrbits,
@@ -129,24 +160,141 @@ export function fillReturnOrbits(
   e: number,
   count: number,
 ): boolean {
-  // In element positions, int32 (why: no division, and no double arithmetic, per step).
-  const W = (B / e) | 0;
-  const vE = (vF / e) | 0;
-  const wE = (wB / e) | 0;
-  const dnVE = (dnVF / e) | 0;
-  const dnWE = (dnWB / e) | 0;
-  if (vE * e !== vF || wE * e !== wB || dnVE * e !== dnVF || dnWE * e !== dnWB || !(uF < MAX_SUM && uB < MAX_SUM && dnUF < MAX_SUM && dnUB < MAX_SUM)) return false;
-  const { cum, index, time, next, dnTime, dnNext } = orbits;
+  if (!(uF < MAX_SUM && uB < MAX_SUM && dnUF < MAX_SUM && dnUB < MAX_SUM)) return false;
+  // Positions move by multiples of the unit (bytes) that divides the line and every jump: each
+  // residue modulo it follows the same map on the coarse positions, whose sums then serve all
+  // residues. Why: one cycle of B / unit positions is filled and padded instead of several.
+  const unit = coarseUnit(vF, wB, dnVF, dnWB, B, e);
+  if (unit < 0) return false;
+  // Int32 quotients, by shifts for a power-of-two unit (why: up to six divisions per fill otherwise).
+  const shift = exactLog2(unit);
+  const W = shift >= 0 ? B >> shift : (B / unit) | 0;
+  const v = shift >= 0 ? vF >> shift : (vF / unit) | 0;
+  const w = shift >= 0 ? wB >> shift : (wB / unit) | 0;
+  const dnV = shift >= 0 ? dnVF >> shift : (dnVF / unit) | 0;
+  const dnW = shift >= 0 ? dnWB >> shift : (dnWB / unit) | 0;
+  const G = unit === e ? 1 : (unit / e) | 0;
+  const cum = orbitSums;
+  const index = orbitIndex;
   orbits.uniform = false;
-  if (vE === 0 && dnVE === 0 && uF > 0 && dnUF === uF && (uB <= 0 || uF <= uB) && (dnUB <= 0 || dnUF <= dnUB)) {
+  if (v === 0 && dnV === 0 && uF > 0 && dnUF === uF && (uB <= 0 || uF <= uB) && (dnUB <= 0 || dnUF <= dnUB)) {
     // Both rules jump ahead by 0 from every position: each is its own cycle with period uF.
     if (2 * count * uF >= MAX_SUM) return false;
     for (let t = -count; t <= count; t++) cum[count + t] = t * uF;
-    for (let p = 0; p < W; p++) index[p] = count;
+    for (let p = 0; p < W * G; p++) index[p] = count;
     orbits.mirrored = true;
     orbits.uniform = true;
+    orbits.widenedVisits = 0;
     return true;
   }
+  orbits.widenedVisits = 0;
+  if (isUsualRotation(uF, v, uB, w, dnUF, dnV, dnUB, dnW, W)) {
+    // The induced rotation below covers the map when its walk is one cycle (always, for the
+    // rotations a column sweep makes; the general fill below checks every case).
+    if (fillUsualRotation(orbits, uF | 0, v, uB | 0, w, W, count)) {
+      expandCoarse(orbitIndex, W, G);
+      return true;
+    }
+  }
+  if (!fillCoarse(orbits, uF, v, uB, w, dnUF, dnV, dnUB, dnW, W, count)) return false;
+  expandCoarse(orbitIndex, W, G);
+  return true;
+}
+
+/**
+ * The largest multiple of `e` (bytes) dividing the line `B` and the jumps (non-negative int32
+ * multiples of `e`), or -1 when a jump is not such a multiple. For a power-of-two line and element
+ * it is the lowest set bit of them all (why: no remainders).
+ */
+function coarseUnit(vF: number, wB: number, dnVF: number, dnWB: number, B: number, e: number): number {
+  if ((vF | 0) !== vF || (wB | 0) !== wB || (dnVF | 0) !== dnVF || (dnWB | 0) !== dnWB || vF < 0 || wB < 0 || dnVF < 0 || dnWB < 0) return -1;
+  if (exactLog2(B) >= 0 && exactLog2(e) >= 0) {
+    const bits = vF | wB | dnVF | dnWB | B;
+    return (bits & (e - 1)) !== 0 ? -1 : bits & -bits;
+  }
+  const g = gcd(gcd(gcd(vF, wB), gcd(dnVF, dnWB)), B);
+  return g % e !== 0 ? -1 : g;
+}
+
+/**
+ * Gives every element position `p < W * G` the index of its coarse position `p / G` (downwards:
+ * the coarse index `a` is read before any position at or below `a` is written).
+ */
+function expandCoarse(index: Int32Array, W: number, G: number): void {
+  if (G === 1) return;
+  for (let a = W - 1; a >= 0; a--) {
+    const j = index[a];
+    for (let r = G - 1; r >= 0; r--) index[a * G + r] = j;
+  }
+}
+
+/**
+ * {@link fillReturnOrbits} for the usual rotation (see {@link isUsualRotation}) on `W` positions,
+ * from its induced rotation: the map is the first return to `[0, W)` of the rotation by `v` on
+ * `N = v + w` positions whose steps take `uF` rows, or `uB` rows when they wrap past `N` (the jump
+ * ahead is one plain step, the jump behind one wrapping step, and the combined jump one of each,
+ * passing through a point `W..N-1` beyond the line; point `W` is byte `B`, the next line's
+ * first). One walk of the `N` steps from position 0 visits the window's cycle in order and, on
+ * the way, the windows widened and narrowed by one position. Why: one walk without tables or
+ * data-dependent branches replaces the first-return tables and the dependent walk along them.
+ * Returns false when the walk is not one cycle through all `W` positions (then the caller fills
+ * from the tables, which handle several cycles). `v`, `w` and `W` share no factor.
+ */
+function fillUsualRotation(orbits: ReturnOrbits, uF: number, v: number, uB: number, w: number, W: number, count: number): boolean {
+  const N = v + w;
+  // Every stored sum is within (W + count) return times of 0, each at most uF + uB.
+  if ((W + count + 1) * (uF + uB) >= MAX_SUM) return false;
+  const cum = orbitSums;
+  const index = orbitIndex;
+  const widened = widenedTimes;
+  const narrowed = narrowedTimes;
+  const base = count;
+  let x = 0;
+  let t = 0;
+  let k = base;
+  let nw = 0;
+  let nn = 0;
+  const longer = uB - uF;
+  for (let step = 0; step < N; step++) {
+    // Written at every step, kept (the counts advance) only at visits: no branch. Points beyond
+    // the line write their index past it and a sum the next visit overwrites.
+    index[x] = k;
+    cum[k] = t;
+    widened[nw] = t;
+    narrowed[nn] = t;
+    // Signed shifts: `>>>` gives uint32, which V8 may carry as a double into the indices.
+    const inLine = ((x - W) >> 31) & 1;
+    k += inLine;
+    nw += ((x - W - 1) >> 31) & 1;
+    nn += inLine & ((-x >> 31) & 1);
+    const y = x + v;
+    const wrap = (N - 1 - y) >> 31;
+    x = y - (N & wrap);
+    t += uF + (longer & wrap);
+  }
+  // One cycle iff W visits: with v and w sharing a factor d (which cannot divide W, else the
+  // coarse unit would have taken it), the walk goes d times round the cycle of 0, which holds
+  // floor(W / d) or ceil(W / d) of the positions.
+  if (x !== 0 || k - base !== W) return false;
+  for (let m = 0; m < count; m++) {
+    cum[base + W + m] = cum[base + m] + t;
+    cum[base - 1 - m] = cum[base + W - 1 - m] - t;
+  }
+  orbits.mirrored = true;
+  orbits.widenedVisits = nw === W + 1 ? nw : 0;
+  orbits.narrowedVisits = nn;
+  orbits.period = t;
+  return true;
+}
+
+/** {@link fillReturnOrbits} on `W` (coarse) positions from the first-return tables: any rotation the rule covers. */
+function fillCoarse(orbits: ReturnOrbits, uF: number, vE: number, uB: number, wE: number, dnUF: number, dnVE: number, dnUB: number, dnWE: number, W: number, count: number): boolean {
+  const cum = orbitSums;
+  const index = orbitIndex;
+  const time = forwardTime;
+  const next = forwardNext;
+  const dnTime = backwardTime;
+  const dnNext = backwardNext;
   orbits.mirrored = isUsualRotation(uF, vE, uB, wE, dnUF, dnVE, dnUB, dnWE, W);
   const maxTime = fillFirstReturns(time, next, uF | 0, vE, uB | 0, wE, W);
   if (maxTime < 0) return false;

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { nextInWindow, rotationEntries } from "../../machine/node/modular.js";
+import { gcd, nextInWindow, rotationEntries } from "../../machine/node/modular.js";
 import { fillReturnOrbits, ReturnOrbits } from "../../machine/node/return-lists.js";
 
 /** The first `count` returns (rows) of the orbit `(x + k * step) mod P`, `k >= 1`, to `[0, B)`, by window searches. */
@@ -24,10 +24,22 @@ function entries(R: number, P: number, B: number): { up: number[]; dn: number[] 
   return { up, dn };
 }
 
+/** The first `count` forward returns of position `p` from the orbit sums. */
+function forward(orbits: ReturnOrbits, p: number, count: number): number[] {
+  return Array.from({ length: count }, (_, t) => orbits.cum[orbits.index[p] + t + 1] - orbits.cum[orbits.index[p]]);
+}
+
+/** Same, backward. */
+function backward(orbits: ReturnOrbits, p: number, count: number): number[] {
+  return Array.from({ length: count }, (_, t) => orbits.cum[orbits.index[p]] - orbits.cum[orbits.index[p] - t - 1]);
+}
+
 describe("return lists of a rotation from its orbit sums", () => {
   it("gives every position's forward and backward returns as the window searches do (fast-check)", () => {
     const orbits = new ReturnOrbits();
     let filled = 0;
+    let walked = 0;
+    let coarse = 0;
     fc.assert(
       fc.property(
         fc.constantFrom(32, 64, 128, 256),
@@ -42,6 +54,10 @@ describe("return lists of a rotation from its orbit sums", () => {
           const { up, dn } = entries(R, P, B);
           if (!fillReturnOrbits(orbits, up[0], up[1], up[2], up[3], dn[0], dn[1], dn[2], dn[3], B, e, count)) return;
           filled++;
+          // Filled by the usual rotation's walk (it records the widened visits), and on coarse
+          // positions (the rotation's steps a multiple of several elements).
+          if (orbits.widenedVisits > 0) walked++;
+          if (gcd(R % P, P) > e && gcd(R % P, P) < B) coarse++;
           const { cum, index } = orbits;
           for (let p = 0; p < B / e; p++) {
             const j = index[p];
@@ -54,8 +70,10 @@ describe("return lists of a rotation from its orbit sums", () => {
       ),
       { numRuns: 400 },
     );
-    // The property must not hold vacuously.
+    // The property must not hold vacuously, nor miss either way of filling.
     expect(filled).toBeGreaterThan(300);
+    expect(walked).toBeGreaterThan(100);
+    expect(coarse).toBeGreaterThan(50);
   });
 
   it("mirrors the usual rotation: the backward list of p is the forward list of W - 1 - p (fast-check)", () => {
@@ -95,6 +113,28 @@ describe("return lists of a rotation from its orbit sums", () => {
         expect(orbits.cum[j] - orbits.cum[j - t]).toBe(4 * t);
       }
     }
+  });
+
+  it("fills on coarse positions when the jumps are multiples of several positions", () => {
+    const orbits = new ReturnOrbits();
+    // Something else first, so that positions a fill leaves out keep stale indices.
+    const { up, dn } = entries(1264, 2048, 64);
+    expect(fillReturnOrbits(orbits, up[0], up[1], up[2], up[3], dn[0], dn[1], dn[2], dn[3], 64, 8, 4)).toBe(true);
+    // On 4 positions, jumps +2 (ahead, 3 rows) and -2 (behind, 5 rows): cycles 0 <-> 2 and 1 <-> 3.
+    expect(fillReturnOrbits(orbits, 3, 2, 5, 2, 5, 2, 3, 2, 4, 1, 3)).toBe(true);
+    expect(orbits.mirrored).toBe(true);
+    expect([0, 1, 2, 3].map((p) => forward(orbits, p, 3))).toEqual([[3, 8, 11], [3, 8, 11], [5, 8, 13], [5, 8, 13]]);
+    expect([0, 1, 2, 3].map((p) => backward(orbits, p, 3))).toEqual([[5, 8, 13], [5, 8, 13], [3, 8, 11], [3, 8, 11]]);
+  });
+
+  it("fills a usual rotation of several cycles from its tables", () => {
+    const orbits = new ReturnOrbits();
+    // On 8 positions, jumps +3 (ahead, 2 rows) and -6 (behind, 7 rows): cycles 0 -> 3 -> 6,
+    // 1 -> 4 -> 7 and 2 -> 5 (5 -> 2 both ways, 9 rows); the jumps share a factor the line does not.
+    expect(fillReturnOrbits(orbits, 2, 3, 7, 6, 7, 6, 2, 3, 8, 1, 3)).toBe(true);
+    expect(orbits.mirrored).toBe(true);
+    expect(orbits.widenedVisits).toBe(0);
+    expect([0, 1, 2, 5, 6].map((p) => forward(orbits, p, 3))).toEqual([[2, 4, 11], [2, 4, 11], [2, 11, 13], [9, 11, 20], [7, 9, 11]]);
   });
 
   it("refuses a backward map that does not undo the forward one", () => {
