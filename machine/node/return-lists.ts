@@ -160,6 +160,8 @@ export function fillReturnOrbits(
   e: number,
   count: number,
 ): boolean {
+  // Until a walk records them, no visits: a refused fill leaves none of the last fill's.
+  orbits.widenedVisits = 0;
   if (!(uF < MAX_SUM && uB < MAX_SUM && dnUF < MAX_SUM && dnUB < MAX_SUM)) return false;
   // Positions move by multiples of the unit (bytes) that divides the line and every jump: each
   // residue modulo it follows the same map on the coarse positions, whose sums then serve all
@@ -184,10 +186,8 @@ export function fillReturnOrbits(
     for (let p = 0; p < W * G; p++) index[p] = count;
     orbits.mirrored = true;
     orbits.uniform = true;
-    orbits.widenedVisits = 0;
     return true;
   }
-  orbits.widenedVisits = 0;
   if (isUsualRotation(uF, v, uB, w, dnUF, dnV, dnUB, dnW, W)) {
     // The induced rotation below covers the map when its walk is one cycle (always, for the
     // rotations a column sweep makes; the general fill below checks every case).

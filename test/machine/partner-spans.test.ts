@@ -79,6 +79,20 @@ describe("partner spans of a column sweep", () => {
     expect(known).toBeGreaterThan(150);
   });
 
+  it("are unknown after a fill that records no visits, or refuses the rotation", () => {
+    const orbits = new ReturnOrbits();
+    const spans = new PartnerSpans();
+    expect(fill(orbits, 1264, 2048, 64, 8, 4)).toBe(true);
+    expect(partnerSpans(orbits, 4, spans)).toBe(true);
+    // A jump of 4 bytes is no multiple of 8-byte elements: refused, and the last visits are gone.
+    expect(fillReturnOrbits(orbits, 3, 4, 5, 60, 5, 60, 3, 4, 64, 8, 4)).toBe(false);
+    expect(partnerSpans(orbits, 4, spans)).toBe(false);
+    // A rotation that returns every position to itself after 4 rows: uniform, no walk.
+    expect(fill(orbits, 512, 2048, 64, 8, 4)).toBe(true);
+    expect(orbits.uniform).toBe(true);
+    expect(partnerSpans(orbits, 4, spans)).toBe(false);
+  });
+
   it("decide only what the partner counts confirm: no access misses, or every one does (fast-check)", () => {
     const orbits = new ReturnOrbits();
     const spans = new PartnerSpans();
