@@ -36,7 +36,8 @@ const MAX_OFFSETS = MAX_POSITIONS;
 
 /**
  * Preallocated state of one evaluation (no allocation per call; fields of one object rather than
- * module-level bindings, which optimised code re-checks on every access).
+ * module-level `let` bindings, which optimised code re-checks on every access). The return sums
+ * are module-level `const` typed arrays instead (see `return-lists.ts`), which V8 embeds.
  */
 class Scratch {
   /** Thresholds (row distances) of the nearest earlier partners in the set, 1-based, sorted. */
@@ -459,8 +460,9 @@ function walkedMisses(sc: Scratch, B: number, e: number, u: number, A: number, a
  * a sweep with `rows >= 1` rows of `s` elements whose last row holds `lastRow` (`1..s`): column
  * 0; columns `1..lastRow - 1`; column `lastRow` (if `< s`); columns `lastRow + 1..s - 1`, adjacent
  * groups with the same rows and `last` merged (the same rows then miss). Their `last` never
- * increases from one group to the next, and every group has at least `last` rows, as the band
- * count from the orbit sums assumes ({@link bandRows}: `top >= last - 1`).
+ * increases from one group to the next, and every group has `last` or `last + 1` rows
+ * (`last - 1 <= top <= last`), as the band count from the orbit sums ({@link bandRows}) and the
+ * partner spans (a row's partners within `last + 1` rows holding it) assume.
  */
 function addGroups(sc: Scratch, rows: number, s: number, lastRow: number): void {
   const groupRows = sc.groupRows;

@@ -27,7 +27,7 @@ import { narrowedTimes, widenedTimes, type ReturnOrbits } from "./return-lists.j
 
 /** Extreme spans (rows) found by {@link partnerSpans}. */
 export class PartnerSpans {
-  /** Fewest rows spanned by `A + 1` consecutive visits to the widened window. */
+  /** Fewest rows from the first to the last of `A + 1` consecutive visits to the widened window. */
   shortestWidened = 0;
   /** Most rows from a visit to the narrowed window to its `(A + 1)`-th successor there. */
   longestNarrowed = 0;

@@ -67,7 +67,8 @@ export const narrowedTimes = new Int32Array(2 * (MAX_POSITIONS + MAX_RETURNS) + 
 
 /**
  * What the last fill found. Its sums are in the module's storage ({@link orbitSums},
- * {@link orbitIndex}, {@link widenedTimes}, {@link narrowedTimes}), which every fill overwrites.
+ * {@link orbitIndex}, {@link widenedTimes}, {@link narrowedTimes}), which every fill overwrites:
+ * with several instances, only the one passed to the last fill describes the storage.
  */
 export class ReturnOrbits {
   /** The sums' storage, {@link orbitSums}. */
@@ -189,8 +190,8 @@ export function fillReturnOrbits(
     return true;
   }
   if (isUsualRotation(uF, v, uB, w, dnUF, dnV, dnUB, dnW, W)) {
-    // The induced rotation below covers the map when its walk is one cycle (always, for the
-    // rotations a column sweep makes; the general fill below checks every case).
+    // The induced rotation below covers the map when its walk is one cycle (always for a
+    // power-of-two number of sets; otherwise the general fill below takes the several cycles).
     if (fillUsualRotation(orbits, uF | 0, v, uB | 0, w, W, count)) {
       expandCoarse(orbitIndex, W, G);
       return true;
@@ -274,8 +275,8 @@ function fillUsualRotation(orbits: ReturnOrbits, uF: number, v: number, uB: numb
   }
   // One cycle iff W visits: with v and w sharing a factor d (which cannot divide W, else the
   // coarse unit would have taken it), the walk goes d times round the cycle of 0, which holds
-  // floor(W / d) or ceil(W / d) of the positions.
-  if (x !== 0 || k - base !== W) return false;
+  // ceil(W / d) of the positions: d * ceil(W / d) > W visits.
+  if (k - base !== W) return false;
   for (let m = 0; m < count; m++) {
     cum[base + W + m] = cum[base + m] + t;
     cum[base - 1 - m] = cum[base + W - 1 - m] - t;
