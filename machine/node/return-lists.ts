@@ -71,10 +71,6 @@ export const narrowedTimes = new Int32Array(2 * (MAX_POSITIONS + MAX_RETURNS) + 
  * with several instances, only the one passed to the last fill describes the storage.
  */
 export class ReturnOrbits {
-  /** The sums' storage, {@link orbitSums}. */
-  readonly cum = orbitSums;
-  /** The positions' indices, {@link orbitIndex}. */
-  readonly index = orbitIndex;
   /**
    * Whether the last fill found the usual rotation (see `isUsualRotation`) or a uniform one, whose
    * backward map is the forward one mirrored, `x -> W - 1 - x`, with the same times: the backward

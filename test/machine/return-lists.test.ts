@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { gcd, nextInWindow, rotationEntries } from "../../machine/node/modular.js";
-import { fillReturnOrbits, ReturnOrbits } from "../../machine/node/return-lists.js";
+import { fillReturnOrbits, orbitIndex as index, orbitSums as cum, ReturnOrbits } from "../../machine/node/return-lists.js";
 
 /** The first `count` returns (rows) of the orbit `(x + k * step) mod P`, `k >= 1`, to `[0, B)`, by window searches. */
 function bySearch(step: number, x: number, P: number, B: number, count: number): number[] {
@@ -24,14 +24,14 @@ function entries(R: number, P: number, B: number): { up: number[]; dn: number[] 
   return { up, dn };
 }
 
-/** The first `count` forward returns of position `p` from the orbit sums. */
-function forward(orbits: ReturnOrbits, p: number, count: number): number[] {
-  return Array.from({ length: count }, (_, t) => orbits.cum[orbits.index[p] + t + 1] - orbits.cum[orbits.index[p]]);
+/** The first `count` forward returns of position `p` from the last fill's orbit sums. */
+function forward(p: number, count: number): number[] {
+  return Array.from({ length: count }, (_, t) => cum[index[p] + t + 1] - cum[index[p]]);
 }
 
 /** Same, backward. */
-function backward(orbits: ReturnOrbits, p: number, count: number): number[] {
-  return Array.from({ length: count }, (_, t) => orbits.cum[orbits.index[p]] - orbits.cum[orbits.index[p] - t - 1]);
+function backward(p: number, count: number): number[] {
+  return Array.from({ length: count }, (_, t) => cum[index[p]] - cum[index[p] - t - 1]);
 }
 
 describe("return lists of a rotation from its orbit sums", () => {
@@ -58,7 +58,6 @@ describe("return lists of a rotation from its orbit sums", () => {
           // positions (the rotation's steps a multiple of several elements).
           if (orbits.widenedVisits > 0) walked++;
           if (gcd(R % P, P) > e && gcd(R % P, P) < B) coarse++;
-          const { cum, index } = orbits;
           for (let p = 0; p < B / e; p++) {
             const j = index[p];
             const forward = Array.from({ length: count }, (_, t) => cum[j + t + 1] - cum[j]);
@@ -86,7 +85,6 @@ describe("return lists of a rotation from its orbit sums", () => {
         if (!fillReturnOrbits(orbits, up[0], up[1], up[2], up[3], dn[0], dn[1], dn[2], dn[3], B, e, count) || !orbits.mirrored) return;
         mirrored++;
         const W = B / e;
-        const { cum, index } = orbits;
         for (let p = 0; p < W; p++) {
           const j = index[p];
           const k = index[W - 1 - p];
@@ -107,10 +105,10 @@ describe("return lists of a rotation from its orbit sums", () => {
     expect(fillReturnOrbits(orbits, up[0], up[1], up[2], up[3], dn[0], dn[1], dn[2], dn[3], B, e, count)).toBe(true);
     expect(orbits.uniform).toBe(true);
     for (let p = 0; p < B / e; p++) {
-      const j = orbits.index[p];
+      const j = index[p];
       for (let t = 1; t <= count; t++) {
-        expect(orbits.cum[j + t] - orbits.cum[j]).toBe(4 * t);
-        expect(orbits.cum[j] - orbits.cum[j - t]).toBe(4 * t);
+        expect(cum[j + t] - cum[j]).toBe(4 * t);
+        expect(cum[j] - cum[j - t]).toBe(4 * t);
       }
     }
   });
@@ -123,8 +121,8 @@ describe("return lists of a rotation from its orbit sums", () => {
     // On 4 positions, jumps +2 (ahead, 3 rows) and -2 (behind, 5 rows): cycles 0 <-> 2 and 1 <-> 3.
     expect(fillReturnOrbits(orbits, 3, 2, 5, 2, 5, 2, 3, 2, 4, 1, 3)).toBe(true);
     expect(orbits.mirrored).toBe(true);
-    expect([0, 1, 2, 3].map((p) => forward(orbits, p, 3))).toEqual([[3, 8, 11], [3, 8, 11], [5, 8, 13], [5, 8, 13]]);
-    expect([0, 1, 2, 3].map((p) => backward(orbits, p, 3))).toEqual([[5, 8, 13], [5, 8, 13], [3, 8, 11], [3, 8, 11]]);
+    expect([0, 1, 2, 3].map((p) => forward(p, 3))).toEqual([[3, 8, 11], [3, 8, 11], [5, 8, 13], [5, 8, 13]]);
+    expect([0, 1, 2, 3].map((p) => backward(p, 3))).toEqual([[5, 8, 13], [5, 8, 13], [3, 8, 11], [3, 8, 11]]);
   });
 
   it("fills a usual rotation of several cycles from its tables", () => {
@@ -134,7 +132,7 @@ describe("return lists of a rotation from its orbit sums", () => {
     expect(fillReturnOrbits(orbits, 2, 3, 7, 6, 7, 6, 2, 3, 8, 1, 3)).toBe(true);
     expect(orbits.mirrored).toBe(true);
     expect(orbits.widenedVisits).toBe(0);
-    expect([0, 1, 2, 5, 6].map((p) => forward(orbits, p, 3))).toEqual([[2, 4, 11], [2, 4, 11], [2, 11, 13], [9, 11, 20], [7, 9, 11]]);
+    expect([0, 1, 2, 5, 6].map((p) => forward(p, 3))).toEqual([[2, 4, 11], [2, 4, 11], [2, 11, 13], [9, 11, 20], [7, 9, 11]]);
   });
 
   it("refuses a backward map that does not undo the forward one", () => {
