@@ -82,8 +82,12 @@ function check(schema: Schema, value: unknown, path: (string | number)[], ctx: C
     return NO_VALUE;
   };
   switch (schema.kind) {
-    case "any":
-      return value;
+    case "any": {
+      // Free values are passed on as they are: their maps are checked here, all at once.
+      const reserved = reservedKeyPaths(value, path);
+      for (const at of reserved) report(ctx, at, RESERVED_KEY, "key");
+      return reserved.length > 0 ? NO_VALUE : value;
+    }
     case "lazy":
       return check(schema.resolve(), value, path, ctx);
     case "optional":
@@ -142,6 +146,11 @@ function check(schema: Schema, value: unknown, path: (string | number)[], ctx: C
       let ok = true;
       const re = schema.keyPattern !== undefined ? new RegExp(schema.keyPattern, "u") : undefined;
       for (const [k, v] of Object.entries(value)) {
+        if (k === "__proto__") {
+          report(ctx, [...path, k], RESERVED_KEY, "key");
+          ok = false;
+          continue;
+        }
         if (re && !re.test(k)) {
           report(ctx, [...path, k], `key '${k}' does not match /${schema.keyPattern}/`, "key");
           ok = false;
@@ -171,10 +180,13 @@ function check(schema: Schema, value: unknown, path: (string | number)[], ctx: C
 }
 
 /**
- * Paths of every `__proto__` key in `value`'s maps, below `path`. Why refused before anything
- * else: assigned into a plain object, as validation and every component's parameters do, the
- * entry would set no key and vanish without a word, whether it came from a file, a `--set` or code.
+ * The error of a `__proto__` key. Why refused: assigned into a plain object, as validation and
+ * every component's parameters do, the entry would set no key and vanish without a word, whether
+ * it came from a file, a `--set` or code.
  */
+const RESERVED_KEY = "'__proto__' is reserved and cannot be a key";
+
+/** Paths of every `__proto__` key in `value`'s maps, below `path` (a free value's, see `any`). */
 function reservedKeyPaths(value: unknown, path: KeyPath): KeyPath[] {
   const found: KeyPath[] = [];
   const seen = new Set<object>();
@@ -218,6 +230,7 @@ function checkObject(schema: ObjectSchema, value: unknown, path: (string | numbe
   const explained = new Set<string>();
   if (!schema.additional) {
     for (const key of Object.keys(value)) {
+      if (key === "__proto__") continue;
       const near = has(key) && !Object.prototype.hasOwnProperty.call(schema.fields, key) ? nearestName(key, declared) : undefined;
       if (near !== undefined && !has(near)) explained.add(near);
     }
@@ -238,6 +251,11 @@ function checkObject(schema: ObjectSchema, value: unknown, path: (string | numbe
   }
   for (const key of Object.keys(value)) {
     if (Object.prototype.hasOwnProperty.call(schema.fields, key)) continue;
+    if (key === "__proto__") {
+      report(ctx, [...path, key], RESERVED_KEY, "key");
+      ok = false;
+      continue;
+    }
     if (schema.additional) {
       const c = check(schema.additional, value[key], [...path, key], ctx);
       if (c === NO_VALUE) ok = false;
@@ -359,9 +377,6 @@ function valueAt(root: unknown, path: KeyPath): unknown {
 }
 
 function run<T>(schema: Schema, value: unknown, rootPath: KeyPath, ctx: Ctx): T {
-  const reserved = reservedKeyPaths(value, rootPath);
-  for (const path of reserved) report(ctx, path, "'__proto__' is reserved and cannot be a key", "key");
-  if (reserved.length > 0) throw new ScenarioErrors(ctx.errors, ctx.file || undefined);
   const out = check(schema, value, [...rootPath], ctx);
   if (ctx.errors.length > 0 || out === NO_VALUE) throw new ScenarioErrors(ctx.errors, ctx.file || undefined);
   return out as T;

@@ -65,6 +65,16 @@ describe("invalid scenarios", () => {
     expect(stdout).toBe("");
   });
 
+  it("reports a '__proto__' key together with the file's other mistakes", async () => {
+    const dir = tempDir();
+    const file = join(dir, "two-mistakes.yaml");
+    writeFileSync(file, edit("preset: gigabit-ethernet", "preset: gigabit-ethernet\n    __proto__: { alpha: 30us }").replace("seed: 1", "sed: 1"));
+    let stderr = "";
+    expect(await main(["validate", file], { out: () => undefined, err: (s) => (stderr += s) })).toBe(2);
+    expect(stderr).toContain(`${file}:16:1: sed: unknown key 'sed'`);
+    expect(stderr).toContain(`${file}:27:5: machine.network.__proto__: '__proto__' is reserved and cannot be a key`);
+  });
+
   it("reports a --set mistake as coming from the command line", async () => {
     let stderr = "";
     const code = await main(["validate", "scenarios/known-models.yaml", "--set", "workload.x=[1]"], { out: () => undefined, err: (s) => (stderr += s) });
