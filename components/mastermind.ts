@@ -102,16 +102,13 @@ export class Mastermind implements RecordTable {
   /**
    * The id of a proxied method (`component.port.method` with the names of the parameters its
    * proxy extracts, in order), created on first use. Resolve it once, outside the per-call path.
-   * @throws RangeError with more than 65,536 parameters, or a parameter named `__proto__`
+   * @throws RangeError with more than 65,536 parameters
    */
   site(component: string, port: string, method: string, parameterNames: readonly string[]): number {
     const key = JSON.stringify([component, port, method, parameterNames]);
     let id = this.siteIds.get(key);
     if (id === undefined) {
       if (parameterNames.length > MAX_PARAMETERS) throw new RangeError(`${component}.${port}.${method}: at most ${MAX_PARAMETERS} parameters per record`);
-      // A record's parameters become an object, where assigning `__proto__` sets no key: the
-      // parameter would be in the record files and missing from the records.
-      if (parameterNames.includes("__proto__")) throw new RangeError(`${component}.${port}.${method}: '__proto__' cannot name a recorded parameter`);
       id = this.sites.length;
       this.sites.push({ component, port, method, parameterNames: [...parameterNames], counterNames: this.counterNames });
       this.siteIds.set(key, id);
@@ -194,7 +191,7 @@ export class Mastermind implements RecordTable {
    */
   get records(): InvocationRecord[] {
     const out = this.materialised;
-    for (let i = out.length; i < this.rows; i++) out.push(this.record(i));
+    for (let i = out.length; i < this.rows; i++) out.push(recordAt(this, i));
     return out;
   }
 

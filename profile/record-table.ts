@@ -67,6 +67,17 @@ export function nameSlots(names: readonly string[]): Map<string, number> {
   return slots;
 }
 
+/**
+ * Sets `name` in a record's `parameters` or `counters` object as an own key, whatever the name.
+ * Why not `o[name] = value`: assigning `__proto__` sets the object's prototype and no key, so the
+ * value would be in the record files and the table but missing from the record.
+ * @internal
+ */
+export function setRecordField<T>(o: Record<string, T>, name: string, value: T): void {
+  if (name === "__proto__") Object.defineProperty(o, name, { value, enumerable: true, writable: true, configurable: true });
+  else o[name] = value;
+}
+
 /** Records as objects or as a table; see {@link recordTable} and {@link recordList}. */
 export type RecordSource = readonly InvocationRecord[] | RecordTable;
 
@@ -75,10 +86,10 @@ export function recordAt(table: RecordTable, i: number): InvocationRecord {
   const kind = table.kinds[table.kind(i)];
   const parameters: Record<string, number | string> = {};
   const pn = kind.parameterNames;
-  for (let k = 0; k < pn.length; k++) parameters[pn[k]] = table.parameter(i, k);
+  for (let k = 0; k < pn.length; k++) setRecordField(parameters, pn[k], table.parameter(i, k));
   const counters: Record<string, number> = {};
   const cn = kind.counterNames;
-  for (let k = 0; k < cn.length; k++) counters[cn[k]] = table.counter(i, k);
+  for (let k = 0; k < cn.length; k++) setRecordField(counters, cn[k], table.counter(i, k));
   return {
     component: kind.component,
     port: kind.port,

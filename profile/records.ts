@@ -11,6 +11,7 @@ import { StringDecoder } from "node:string_decoder";
 import { ProfileError, ProfileFormatError } from "./errors.js";
 import type { InvocationRecord } from "./model.js";
 import { COUNTER_PREFIX, COUNTER_SUFFIX, FIXED_COLUMNS as FIXED, PARAM_PREFIX, RECORD_COLUMNS } from "./record-columns.js";
+import { setRecordField } from "./record-table.js";
 
 /** A parsed CSV cell: its text and whether it was quoted. @internal */
 interface Cell {
@@ -120,9 +121,9 @@ function recordsFromTable(columns: readonly string[], rows: readonly { line: num
       const v = row.get(k);
       if (v === undefined) return;
       if (c.startsWith(PARAM_PREFIX)) {
-        parameters[c.slice(PARAM_PREFIX.length)] = numericStrings && typeof v === "string" && NUMBER.test(v) && Number.isFinite(Number(v)) ? Number(v) : v;
+        setRecordField(parameters, c.slice(PARAM_PREFIX.length), numericStrings && typeof v === "string" && NUMBER.test(v) && Number.isFinite(Number(v)) ? Number(v) : v);
       } else if (c.startsWith(COUNTER_PREFIX)) {
-        counters[c.slice(COUNTER_PREFIX.length, c.length - COUNTER_SUFFIX.length)] = numOf(c);
+        setRecordField(counters, c.slice(COUNTER_PREFIX.length, c.length - COUNTER_SUFFIX.length), numOf(c));
       }
     });
     const rank = numOf(RECORD_COLUMNS.rank);

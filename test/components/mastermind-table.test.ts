@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Mastermind } from "../../components/index.js";
-import { formatRecordsCsv, formatRecordsJsonl, recordAt, recordColumns, recordList, TrialBuilder, type InvocationRecord } from "../../profile/index.js";
+import { formatRecordsCsv, formatRecordsJsonl, parseRecordsCsv, parseRecordsJsonl, recordAt, recordColumns, recordList, TrialBuilder, type InvocationRecord } from "../../profile/index.js";
 import { recordRows, type Column, type DictColumn } from "../../profile/study/index.js";
 
 /** Metric values as the runtime passes them: TIME first, then the counters. */
@@ -73,10 +73,22 @@ describe("the Mastermind as a record table", () => {
     );
   });
 
-  it("refuses a parameter named __proto__, which a record object cannot hold", () => {
+  it("keeps a parameter named __proto__ as a key of the record's object, and through its files", () => {
     const mm = new Mastermind([]);
-    expect(() => mm.site("A", "work", "run", ["Q", "__proto__"])).toThrow(/A\.work\.run: '__proto__' cannot name a recorded parameter/);
-    expect(mm.kinds).toEqual([]);
+    const id = mm.site("A", "work", "run", ["Q", "__proto__"]);
+    const token = mm.begin(0, id, at(1), 0);
+    mm.param(token, 0, 8);
+    mm.param(token, 1, "strided");
+    mm.end(token, at(3), 0);
+    const [record] = mm.records;
+    expect(Object.keys(record.parameters)).toEqual(["Q", "__proto__"]);
+    expect(Object.getPrototypeOf(record.parameters)).toBe(Object.prototype);
+    expect(record.parameters["__proto__"]).toBe("strided");
+    for (const text of [formatRecordsCsv(mm), formatRecordsJsonl(mm)]) {
+      const [back] = text.startsWith("{") ? parseRecordsJsonl(text) : parseRecordsCsv(text);
+      expect(Object.keys(back.parameters)).toEqual(["Q", "__proto__"]);
+      expect(back.parameters["__proto__"]).toBe("strided");
+    }
   });
 
   it("lists a site as a kind with the Mastermind's counters, and a site without records adds no column", () => {
