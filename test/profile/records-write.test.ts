@@ -11,6 +11,7 @@ import {
   RECORD_COLUMNS,
   recordColumns,
   recordList,
+  recordTable,
   writeRecordsCsv,
   writeRecordsJsonl,
   type InvocationRecord,
@@ -162,6 +163,10 @@ describe("record writers", () => {
     expect(formatRecordsCsv(rs)).toBe(referenceCsv(rs));
     expect(formatRecordsJsonl(rs)).toBe(referenceJsonl(rs));
     expect(recordList(columnTable(rs))).toEqual(rs);
+    // One kind per method and own keys in order: the inherited key makes none of its own.
+    const table = recordTable(rs);
+    expect(table.kinds.map((k) => k.parameterNames.join(" "))).toEqual(["Q mode", "mode Q", "Q", ...Array.from({ length: 12 }, (_, k) => `p${k} Q`)]);
+    expect(table.kind(2)).toBe(table.kind(rs.length - 1));
   });
 
   it("write an empty CSV as its header line and an empty JSON Lines file as nothing", () => {
