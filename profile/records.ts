@@ -343,7 +343,9 @@ function parseBlocks(reader: BlockReader, file: string, maxRowChars: number, vis
         if (columns !== undefined) for (const r of csvRecords(columns, rows, file)) visit(r);
       }
       first = false;
-      line += lineEnds(block);
+      // Lines as each format numbers them: JSON Lines by LF alone (a CR before it, or anywhere,
+      // is whitespace to JSON), CSV by any line end.
+      line += jsonl ? count(block, "\n") : lineEnds(block);
     }
     if (reader.done) break;
   }
@@ -380,7 +382,7 @@ function lastLineEnd(text: string, from: number): number {
   return Math.max(text.lastIndexOf("\n", from), lastCr);
 }
 
-/** Lines `text` ends, as the parser counts them: each LF, and each CR not followed by an LF. */
+/** Lines `text` ends, as the CSV parser counts them: each LF, and each CR not followed by an LF. */
 function lineEnds(text: string): number {
   let n = count(text, "\n");
   for (let i = text.indexOf("\r"); i >= 0; i = text.indexOf("\r", i + 1)) if (text[i + 1] !== "\n") n++;

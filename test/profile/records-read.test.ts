@@ -83,6 +83,10 @@ describe("reading records block by block", () => {
     const badJsonl = jsonl + "\n" + jsonl + "[1]\n" + jsonl;
     const jpath = file(badJsonl, ".jsonl");
     for (const block of [1, 5, 1 << 20]) expect(thrown(() => readRecordsInBlocks(jpath, block))).toMatch(/:4: expected a JSON object per line/);
+    // A CR inside a JSON line is whitespace, not a line end, in whichever block it falls.
+    const crJsonl = jsonl.trimEnd() + "\r \n" + jsonl + "\n" + "[1]\n" + jsonl;
+    const crPath = file(crJsonl, ".jsonl");
+    for (const block of [1, 5, 64, 1 << 20]) expect(thrown(() => readRecordsInBlocks(crPath, block))).toMatch(/:4: expected a JSON object per line/);
   });
 
   it("gives a record's keys in their order in the whole file, whichever block first has a key", () => {
