@@ -6,7 +6,7 @@ import { ProfileModelError, type ProfileWarning } from "./errors.js";
 import { checkInvariants } from "./invariants.js";
 import { Trial, type InvocationRecord, type ThreadId, type Timer, type UserEvent } from "./model.js";
 import { canonicalTimerName, parseCallpath, parseUserEventName } from "./names.js";
-import { recordAt, type RecordSource, type RecordTable } from "./record-table.js";
+import { isRecordArray, recordAt, type RecordSource, type RecordTable } from "./record-table.js";
 
 /**
  * Values of one thread x timer. `exclusive`/`inclusive` give one value per metric (an array
@@ -440,13 +440,13 @@ export class TrialBuilder {
    * @throws ProfileModelError for non-finite times (nothing is added then)
    */
   addRecords(source: RecordSource): void {
-    if (Array.isArray(source)) {
-      for (const r of source as readonly InvocationRecord[]) finiteTimes(r.rank, r.start, r.wallTime, r.mpiTime, r.computeTime);
+    if (isRecordArray(source)) {
+      for (const r of source) finiteTimes(r.rank, r.start, r.wallTime, r.mpiTime, r.computeTime);
       this.unpackRecordRows();
-      for (const r of source as readonly InvocationRecord[]) this.recordList.push(r);
+      for (const r of source) this.recordList.push(r);
       return;
     }
-    const t = source as RecordTable;
+    const t = source;
     for (let i = 0; i < t.count; i++) finiteTimes(t.rank(i), t.start(i), t.wallTime(i), t.mpiTime(i), t.computeTime(i));
     if (this.recordList.length === 0 && this.recordRows === undefined) this.recordRows = t;
     else {
@@ -564,7 +564,7 @@ function finite(v: number, what: string): number {
   return v;
 }
 
-/** Checks a record's rank and times (microseconds) in the order {@link TrialBuilder.addRecord} does. */
+/** Checks that a record's rank and times (microseconds) are finite, in field order (the first that is not is reported). */
 function finiteTimes(rank: number, start: number, wallTime: number, mpiTime: number, computeTime: number): void {
   finite(rank, "record rank");
   finite(start, "record start");

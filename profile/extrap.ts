@@ -6,7 +6,8 @@
  * of the repetitions. Points are coordinates, one per parameter. Extra-P joins callpath elements
  * with `->`.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { writeTextFileAtomically } from "./atomic-text-file.js";
 import { extname } from "node:path";
 import { ProfileError, ProfileFormatError, ProfileModelError } from "./errors.js";
 import type { DerivedKind } from "./derived.js";
@@ -339,15 +340,15 @@ export function readExtrap(path: string, format?: ExtrapFormat): ExtrapExperimen
   return f === "text" ? parseExtrapText(text, path) : f === "json" ? parseExtrapJson(text, path) : parseExtrapJsonLines(text, path);
 }
 
-/** Writes an Extra-P input file in the format given or implied by the extension (default JSON). */
+/**
+ * Writes an Extra-P input file in the format given or implied by the extension (default JSON),
+ * atomically (a failed write leaves no half-written file).
+ * @throws ProfileError naming `path` when it cannot be written
+ */
 export function writeExtrap(exp: ExtrapExperiment, path: string, format?: ExtrapFormat): void {
   const f = format ?? extrapFormatOf(path) ?? "json";
   const text = f === "text" ? formatExtrapText(exp) : f === "json" ? formatExtrapJson(exp) : formatExtrapJsonLines(exp);
-  try {
-    writeFileSync(path, text);
-  } catch (e) {
-    throw new ProfileError(`cannot write '${path}': ${(e as Error).message}`);
-  }
+  writeTextFileAtomically(path, (write) => write(text));
 }
 
 /** Options of {@link extrapFromTrials}. */

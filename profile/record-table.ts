@@ -68,6 +68,20 @@ export function nameSlots(names: readonly string[]): Map<string, number> {
 }
 
 /**
+ * A kind's parameter (or counter) names in the order `Object.keys` gives them on the object
+ * {@link recordAt} makes, each with the index in the kind's names of the value it holds (a name
+ * listed twice holds the later, as in {@link nameSlots}). Why not the names' own order:
+ * `Object.keys` lists integer-like names first.
+ * @internal
+ */
+export function keyOrder(names: readonly string[]): { names: string[]; at: Int32Array } {
+  const o: Record<string, number> = {};
+  names.forEach((n, k) => setRecordField(o, n, k));
+  const keys = Object.keys(o);
+  return { names: keys, at: Int32Array.from(keys, (n) => o[n]) };
+}
+
+/**
  * Sets `name` in a record's `parameters` or `counters` object as an own key, whatever the name.
  * Why not `o[name] = value`: assigning `__proto__` sets the object's prototype and no key, so the
  * value would be in the record files and the table but missing from the record.
@@ -117,8 +131,14 @@ export function recordTable(source: RecordSource): RecordTable {
   return isRecordArray(source) ? new RecordArrayTable(source) : source;
 }
 
-function isRecordArray(source: RecordSource): source is readonly InvocationRecord[] {
+/** Whether `source` is an array of record objects (else a table). @internal */
+export function isRecordArray(source: RecordSource): source is readonly InvocationRecord[] {
   return Array.isArray(source);
+}
+
+/** Number of records in `source`. */
+export function recordCount(source: RecordSource): number {
+  return isRecordArray(source) ? source.length : source.count;
 }
 
 /** True when `r`, of kind `k`'s method, has its own keys, in order, in its parameters and counters. */

@@ -1,5 +1,5 @@
 import type { Trial } from "../model.js";
-import { recordTable, type RecordSource, type RecordTable } from "../record-table.js";
+import { keyOrder, recordCount, recordTable, type RecordSource } from "../record-table.js";
 import { STUDY_TABLES, TIMING_TABLE } from "./schema.js";
 
 /**
@@ -177,7 +177,7 @@ function pointRowsPlain(point: PointIdentity, outcome: PointOutcome): PointRows 
     [outcome.simulatedTime],
     [outcome.events],
     [outcome.invocations],
-    [Array.isArray(outcome.records) ? outcome.records.length : (outcome.records as RecordTable).count],
+    [recordCount(outcome.records)],
     [JSON.stringify(outcome.summary)],
   ];
   if (outcome.trial) Object.assign(tables, trialRows(id, outcome.trial));
@@ -266,19 +266,6 @@ class DictBuilder {
   column(): DictColumn {
     return { dict: this.dict, codes: this.codes };
   }
-}
-
-/**
- * Per kind of record, its parameter or counter names in the order `Object.keys` gives them on the
- * record's object, each with the index in the kind's names whose value the object holds (a name
- * given twice holds the later, see `nameSlots`): made by the assignments `recordAt` makes, since
- * `Object.keys` lists integer-like names first.
- */
-function keyOrder(names: readonly string[]): { names: string[]; at: Int32Array } {
-  const o: Record<string, number> = {};
-  names.forEach((n, k) => (o[n] = k));
-  const keys = Object.keys(o);
-  return { names: keys, at: Int32Array.from(keys, (n) => o[n]) };
 }
 
 /**
