@@ -11,7 +11,8 @@
  *   distinct sizes the mode-averaged mean time with linear and power-law fits and the standard
  *   deviation's trend (Figures 4 and 5, Eq. 1 and 2).
  * - **Groups**, per proxied method whose records carry no size parameter: statistics of wall and
- *   MPI time per combination of parameter values (Figure 6: ghost updates per level and epoch).
+ *   MPI time per combination of parameter values (Figure 6: ghost updates per level and epoch),
+ *   for at most `maxGroups` of them: the largest of each method, then the largest of the rest.
  *
  * @packageDocumentation
  */
@@ -183,7 +184,7 @@ export function formatEvidence(e: Evidence, groups = 12): string {
       );
     }
     const more = e.groups.length - shown.length + e.groupsOmitted;
-    if (more > 0) out.push(`  ... and ${more} more group${more === 1 ? "" : "s"} with less total time (${e.groups.length} in evidence.json)`);
+    if (more > 0) out.push(`  ... and ${more} more group${more === 1 ? "" : "s"} (${e.groups.length} in evidence.json)`);
   }
   return out.join("\n");
 }

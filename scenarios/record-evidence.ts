@@ -117,7 +117,9 @@ export function recordEvidence(source: RecordSource, settings: RecordEvidenceSet
     const key = `${k.component}\u0000${k.method}`;
     return methods.get(key) ?? methods.set(key, methods.size).get(key)!;
   });
+  // Per kind, the index of its size and mode parameters (-1: none).
   const sizeAt = Int32Array.from(t.kinds, (k) => k.parameterNames.lastIndexOf(settings.sizeParameter));
+  const modeAt = Int32Array.from(t.kinds, (k) => k.parameterNames.lastIndexOf(settings.modeParameter));
   const rowsOf = rowsByMethod(t, methodOf, methods.size);
   const scaling: SizeScaling[] = [];
   const members: number[][] = [];
@@ -130,7 +132,7 @@ export function recordEvidence(source: RecordSource, settings: RecordEvidenceSet
       const q = k < 0 ? undefined : t.parameter(i, k);
       return typeof q === "number" && Number.isFinite(q);
     });
-    if (sized.length > 0) scaling.push(sizeScaling(t, sized, settings));
+    if (sized.length > 0) scaling.push(sizeScaling(t, sized, sizeAt, modeAt, settings));
     else
       for (const rs of groupMembers(t, rows)) {
         members.push(rs);
@@ -199,10 +201,9 @@ function addTo(map: Map<number, ModeAcc>, key: number, modes: number, q: number,
   if (mode !== undefined) acc.byMode[mode].add(wallTime);
 }
 
-function sizeScaling(t: RecordTable, rows: Int32Array, settings: RecordEvidenceSettings): SizeScaling {
+/** The size scaling of one method's `rows` (those with a size); `sizeAt` and `modeAt` give per kind the index of its size and mode parameters (-1: none). */
+function sizeScaling(t: RecordTable, rows: Int32Array, sizeAt: Int32Array, modeAt: Int32Array, settings: RecordEvidenceSettings): SizeScaling {
   const { sizeParameter: sizeParam, binsPerDecade } = settings;
-  const sizeAt = Int32Array.from(t.kinds, (k) => k.parameterNames.lastIndexOf(sizeParam));
-  const modeAt = Int32Array.from(t.kinds, (k) => k.parameterNames.lastIndexOf(settings.modeParameter));
   const modeOf = (i: number): string => {
     const k = modeAt[t.kind(i)];
     return String((k < 0 ? undefined : t.parameter(i, k)) ?? "");

@@ -23,7 +23,7 @@ and prints a pprof-style summary of the mean profile and the evidence: top cost 
 the share of message passing, per proxied method the time by array size (parameter Q) and mode
 with the ratio of each mode to \`sequential\`, linear and power-law fits of the mean, and
 statistics of records grouped by their other parameters (the 12 groups with the most total time;
-evidence.json keeps the 100 largest).
+evidence.json keeps 100: the largest group of each method, then the largest of the others).
 
 Options:
   --out DIR            output folder
