@@ -4,7 +4,8 @@
  *
  * @packageDocumentation
  */
-import { parameterTimers, parseParameterizedName, type InvocationRecord, type Trial } from "../../profile/index.js";
+import { extname } from "node:path";
+import { forEachRecord, parameterTimers, parseParameterizedName, readTrial, type InvocationRecord, type Trial } from "../../profile/index.js";
 import { AnalysisInputError } from "../errors.js";
 import { metricOf, timerOf, viewOf, type ViewChoice } from "../trial-access.js";
 
@@ -41,6 +42,28 @@ export interface RecordSelection {
 export function observationsFromRecords(records: readonly InvocationRecord[], sel: RecordSelection): Observations {
   const collect = new RecordObservations(sel);
   for (const r of records) collect.add(r);
+  return collect.observations();
+}
+
+/**
+ * {@link observationsFromRecords} of the records of several inputs pooled (runs at different Q):
+ * record files (`.csv`, `.jsonl`, `.ndjson`) read record by record, keeping only Q and T (a large
+ * run's files hold millions), and trials (`readTrial`: a run's profile folder with its records).
+ * @throws AnalysisInputError naming the input of a record without the parameter or value (when
+ *   there are several inputs); ProfileError/ProfileFormatError for unreadable inputs
+ */
+export function observationsFromRecordInputs(paths: readonly string[], sel: RecordSelection): Observations {
+  const collect = new RecordObservations(sel);
+  for (const p of paths) {
+    const e = extname(p).toLowerCase();
+    try {
+      if (e === ".csv" || e === ".jsonl" || e === ".ndjson") forEachRecord(p, (r) => collect.add(r));
+      else for (const r of readTrial(p).records) collect.add(r);
+    } catch (err) {
+      if (err instanceof AnalysisInputError && err.where === undefined && paths.length > 1) throw new AnalysisInputError(err.message, p);
+      throw err;
+    }
+  }
   return collect.observations();
 }
 

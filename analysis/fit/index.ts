@@ -40,6 +40,7 @@ export { fitPowerLaw, fitPolynomial } from "./shortcuts.js";
 export {
   observationsFromRecords,
   RecordObservations,
+  observationsFromRecordInputs,
   observationsFromParameterTimers,
   observationsAcrossTrials,
   trialParameter,

@@ -1,13 +1,12 @@
 import { extname } from "node:path";
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
-import { forEachRecord, readExtrap, readTrial, type Trial } from "../../profile/index.js";
+import { readExtrap, readTrial } from "../../profile/index.js";
 import {
   fitFamilies,
   fitModels,
   observationsAcrossTrials,
   observationsFromParameterTimers,
-  AnalysisInputError,
-  RecordObservations,
+  observationsFromRecordInputs,
   type FitReport,
   type TrialParameter,
 } from "../../analysis/index.js";
@@ -175,30 +174,15 @@ function run(ctx: CommandContext): number {
     }
   } else {
     if (v.parameter === undefined) throw new UsageError("say what Q is: --parameter (records, TAU_PARAM), --timer with --q (trials), or give an Extra-P file", "fit");
-    // Records of every input are pooled into one data set (runs at different Q). Record files
-    // are read record by record, keeping only Q and T: a large run's files hold millions.
-    const collect = new RecordObservations({
+    // Records of every input are pooled into one data set (runs at different Q).
+    const obs = observationsFromRecordInputs(positionals, {
       parameter: String(v.parameter),
       value: v.value === undefined ? undefined : String(v.value),
       component: v.component === undefined ? undefined : String(v.component),
       method: v.method === undefined ? undefined : String(v.method),
     });
-    for (const p of positionals) {
-      const e = extname(p).toLowerCase();
-      try {
-        if (e === ".csv" || e === ".jsonl" || e === ".ndjson") forEachRecord(p, (r) => collect.add(r));
-        else for (const r of (readTrial(p) as Trial).records) collect.add(r);
-      } catch (err) {
-        // A record without the parameter or value: say which input it came from.
-        if (err instanceof AnalysisInputError && err.where === undefined && positionals.length > 1) throw new AnalysisInputError(err.message, p);
-        throw err;
-      }
-    }
-    {
-      const p = positionals.length === 1 ? positionals[0]! : `${positionals.length} inputs`;
-      const obs = collect.observations();
-      reports.push({ title: `${obs.tLabel} vs ${obs.qLabel} (${p})`, report: fitModels(obs, { ...fitOptions, variable: variable ?? String(v.parameter) }) });
-    }
+    const inputs = positionals.length === 1 ? positionals[0]! : `${positionals.length} inputs`;
+    reports.push({ title: `${obs.tLabel} vs ${obs.qLabel} (${inputs})`, report: fitModels(obs, { ...fitOptions, variable: variable ?? String(v.parameter) }) });
   }
 
   const predictAt = list(v.predict).map((s) => numberOption("fit", "predict", s)!);
