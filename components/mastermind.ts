@@ -1,5 +1,4 @@
-import { grown } from "./grown.js";
-import { recordAt, type InvocationRecord, type RecordKind, type RecordTable } from "../profile/index.js";
+import { grown, recordAt, type InvocationRecord, type RecordKind, type RecordTable } from "../profile/index.js";
 
 export type { InvocationRecord };
 

@@ -38,7 +38,8 @@ export * from "./records.js";
 export * from "./records-write.js";
 export * from "./record-table.js";
 export { RECORD_COLUMNS } from "./record-columns.js";
-export { writeTextFileAtomically } from "./atomic-text-file.js";
+export { TEXT_PIECE_CHARS, writeTextFileAtomically } from "./atomic-text-file.js";
+export { grown } from "./grown.js";
 export * from "./extrap.js";
 export {
   profileTable,

@@ -9,20 +9,12 @@
  * (and the empty string, so that it differs from an absent cell); numbers are written as
  * `String(n)` (JSON Lines: as `JSON.stringify(n)`, so non-finite numbers become `null`).
  */
-import { writeTextFileAtomically } from "./atomic-text-file.js";
+import { TEXT_PIECE_CHARS, writeTextFileAtomically } from "./atomic-text-file.js";
 import { counterColumn, FIXED_COLUMNS, parameterColumn, RECORD_COLUMNS } from "./record-columns.js";
 import { nameSlots, recordTable, type RecordKind, type RecordSource, type RecordTable } from "./record-table.js";
 
 /** The record file formats. */
 export type RecordFileFormat = "csv" | "jsonl";
-
-/**
- * Characters a chunk collects before it is handed on. Why this small: a chunk is a rope of row
- * strings that is flattened and encoded when written; at 64 Ki characters that stays in cache and
- * dies young (writing the records of a 1024-rank known-models run took about half the time it took
- * with chunks of 4 Mi characters).
- */
-const CHUNK_CHARS = 1 << 16;
 
 /**
  * How the rows of one kind fill the columns, worked out once per kind so that a row is written
@@ -63,7 +55,7 @@ export function recordColumns(source: RecordSource): string[] {
  * chunks of whole lines, each of about `chunkChars` characters (the last may be shorter).
  * @param chunkChars - characters a chunk collects before it is emitted (default 65,536)
  */
-export function formatRecordChunks(source: RecordSource, format: RecordFileFormat, emit: (text: string) => void, chunkChars = CHUNK_CHARS): void {
+export function formatRecordChunks(source: RecordSource, format: RecordFileFormat, emit: (text: string) => void, chunkChars = TEXT_PIECE_CHARS): void {
   const t = recordTable(source);
   const layout = tableLayout(t);
   const kinds = layout.kinds as readonly KindLayout[];

@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import { extname } from "node:path";
-import { forEachRecord, parameterTimers, parseParameterizedName, readTrial, type InvocationRecord, type Trial } from "../../profile/index.js";
+import { forEachRecord, grown, parameterTimers, parseParameterizedName, readTrial, type InvocationRecord, type Trial } from "../../profile/index.js";
 import { AnalysisInputError } from "../errors.js";
 import { metricOf, timerOf, viewOf, type ViewChoice } from "../trial-access.js";
 
@@ -99,8 +99,8 @@ export class RecordObservations {
     const y = value === "wallTime" ? r.wallTime : value === "computeTime" ? r.computeTime : value === "mpiTime" ? r.mpiTime : r.counters[value];
     if (y === undefined || !Number.isFinite(y)) throw new AnalysisInputError(`record ${i} (${r.component}.${r.method}) has no value '${value}'`);
     if (i === this.q.length) {
-      this.q = grown(this.q);
-      this.t = grown(this.t);
+      this.q = grown(this.q, 2 * i);
+      this.t = grown(this.t, 2 * i);
     }
     this.q[i] = x;
     this.t[i] = y;
@@ -117,13 +117,6 @@ export class RecordObservations {
     const what = [sel.component, sel.method].filter((s) => s !== undefined).join(".");
     return { q: this.q.slice(0, this.kept), t: this.t.slice(0, this.kept), qLabel: sel.parameter, tLabel: `${this.value}${what ? ` of ${what}` : ""}` };
   }
-}
-
-/** A copy of `a` with twice the room. */
-function grown(a: Float64Array<ArrayBuffer>): Float64Array<ArrayBuffer> {
-  const b = new Float64Array(2 * a.length);
-  b.set(a);
-  return b;
 }
 
 /** Options of {@link observationsFromParameterTimers}. */

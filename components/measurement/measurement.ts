@@ -1,3 +1,4 @@
+import { grown } from "../../profile/index.js";
 import { ProfileArena } from "./profile-arena.js";
 import { RankProfile } from "./rank-profile.js";
 import { APPLICATION_TIMER, DEFAULT_GROUP, TimerTable } from "./timer-table.js";
@@ -64,11 +65,7 @@ export class Measurement {
   /** The id of timer `name` (created in `group` on first use). Resolve ids once, outside hot loops. */
   timer(name: string, group: string = DEFAULT_GROUP): number {
     const id = this.timers.id(name, group);
-    if (id >= this.groupMask.length) {
-      const g = new Uint8Array(this.groupMask.length * 2 + id);
-      g.set(this.groupMask);
-      this.groupMask = g;
-    }
+    if (id >= this.groupMask.length) this.groupMask = grown(this.groupMask, this.groupMask.length * 2 + id);
     this.groupMask[id] = this.groupDisabled(this.timers.groups[id]) ? 1 : 0;
     return id;
   }

@@ -12,10 +12,8 @@ const MAX_WARNINGS = 100;
  * metric, plus the stack of running timers. Node 0 is the virtual root above `.TAU application`.
  */
 export class RankProfile {
-  /** Overlapping or unmatched stops found on this rank (TAU warns about them; so do we), the first {@link MAX_WARNINGS}. */
-  readonly warnings: string[] = [];
-  /** Warnings beyond the first {@link MAX_WARNINGS}, counted rather than kept. */
-  warningsDropped = 0;
+  private readonly kept: string[] = [];
+  private dropped = 0;
 
   /**
    * @param arena - the run's profile storage
@@ -28,8 +26,18 @@ export class RankProfile {
 
   /** Records a warning (kept among the first {@link MAX_WARNINGS}, else counted). */
   warn(message: string): void {
-    if (this.warnings.length < MAX_WARNINGS) this.warnings.push(message);
-    else this.warningsDropped++;
+    if (this.kept.length < MAX_WARNINGS) this.kept.push(message);
+    else this.dropped++;
+  }
+
+  /** Overlapping or unmatched stops found on this rank (TAU warns about them; so do we), the first {@link MAX_WARNINGS}. */
+  get warnings(): readonly string[] {
+    return this.kept;
+  }
+
+  /** Warnings beyond the first {@link MAX_WARNINGS}, counted rather than kept. */
+  get warningsDropped(): number {
+    return this.dropped;
   }
 
   /** Number of metrics (values per node). */

@@ -6,6 +6,7 @@
  *
  * @packageDocumentation
  */
+import { grown, TEXT_PIECE_CHARS } from "../../profile/index.js";
 import type { ProgramModel } from "./model.js";
 
 /** Collects element intervals in typed arrays (no allocation per element once grown). */
@@ -46,15 +47,10 @@ export class TraceRecorder {
 
   private grow(): void {
     const n = this.uid.length * 2;
-    const g = <T extends Int32Array | Float64Array>(a: T, make: (n: number) => T): T => {
-      const b = make(n);
-      b.set(a);
-      return b;
-    };
-    this.uid = g(this.uid, (k) => new Int32Array(k));
-    this.element = g(this.element, (k) => new Int32Array(k));
-    this.start = g(this.start, (k) => new Float64Array(k));
-    this.stop = g(this.stop, (k) => new Float64Array(k));
+    this.uid = grown(this.uid, n);
+    this.element = grown(this.element, n);
+    this.start = grown(this.start, n);
+    this.stop = grown(this.stop, n);
   }
 
   /** The intervals, in the order they ended: `[uid, element, start, end]`. */
@@ -114,13 +110,6 @@ export interface ChromeTraceObject {
 }
 
 /**
- * Characters of trace text collected before they are handed to the writer. Why this small: a piece
- * is a rope of event strings flattened when written, and at 64 Ki characters it stays in cache
- * (the record writers measured half the time of 4 Mi pieces; see `records-write.ts`).
- */
-const PIECE = 1 << 16;
-
-/**
  * The trace of one run, ready to be written: {@link writeTo} streams the JSON text piece by piece,
  * so a trace of millions of intervals needs neither millions of objects at once nor a string
  * longer than JavaScript allows; {@link toJSON} (hence `JSON.stringify`) gives the same text as
@@ -157,7 +146,7 @@ export class ChromeTrace {
     for (const e of this.recorder.chromeEvents(this.model)) {
       piece += (first ? "" : ",") + JSON.stringify(e);
       first = false;
-      if (piece.length >= PIECE) {
+      if (piece.length >= TEXT_PIECE_CHARS) {
         write(piece);
         piece = "";
       }
