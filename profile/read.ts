@@ -49,18 +49,29 @@ export function detectTrialFormat(path: string): TrialFormat {
   throw new ProfileFormatError(path, undefined, "not a TAU profile directory, a profile.N.C.T file or a ParaProf .ppk file");
 }
 
+/** Options of {@link readTrial}. */
+export interface ReadTrialOptions extends TrialReadOptions {
+  /**
+   * Attach the records file of a profile directory as {@link Trial.records} (default true). A
+   * caller that streams the file itself (`forEachRecord`) turns this off so as not to hold the
+   * records twice.
+   */
+  readonly records?: boolean;
+}
+
 /**
  * Reads a trial from a TAU profile directory (single metric or `MULTI__<metric>` folders), a
  * single `profile.N.C.T` file, or a ParaProf `.ppk` file. For a directory, per-invocation records
- * in `records.csv` or `records.jsonl` inside it are attached as {@link Trial.records}.
+ * in `records.csv` or `records.jsonl` inside it are attached as {@link Trial.records} (unless
+ * `options.records` is false).
  * @throws ProfileFormatError naming file and line (or byte) of malformed input.
  * @throws ProfileError when the path cannot be read.
  */
-export function readTrial(path: string, options: TrialReadOptions = {}): Trial {
+export function readTrial(path: string, options: ReadTrialOptions = {}): Trial {
   const format = detectTrialFormat(path);
   if (format === "ppk") return readPackedProfile(path, options);
   const trial = readTauProfile(path, options);
-  if (!statSync(path).isDirectory()) return trial;
+  if (options.records === false || !statSync(path).isDirectory()) return trial;
   for (const name of RECORD_FILE_NAMES) {
     const p = join(path, name);
     if (existsSync(p)) return new Trial({ ...trial, records: readRecords(p) });

@@ -1,46 +1,53 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
-import { defaultMetric, derivedView, isTimeMetric, profileTable, readRecords, readTrial, RECORD_FILE_NAMES, type InvocationRecord, type Trial } from "../../profile/index.js";
+import { defaultMetric, derivedView, forEachRecord, isTimeMetric, profileTable, readTrial, RECORD_FILE_NAMES, type Trial } from "../../profile/index.js";
 import { estimateTrialPower, powerConstantSets } from "../power/index.js";
 import { fittableRoutines, levelChart, powerEnergyChart, messagePassingChart, stridedRatioChart, timeVsQChart, topTimersChart } from "./charts.js";
-import { levelPoints, recordPoints, recordRoles } from "./data.js";
+import { digestRecords, RecordDigester, type RecordDigest } from "./data.js";
 import type { ReportDocument, ReportSection } from "./html.js";
 
 /** A run's outputs as the report reads them. */
 export interface TrialInput {
   readonly name: string;
   readonly trial?: Trial;
-  readonly records: readonly InvocationRecord[];
+  /** What the report keeps of the per-invocation records. */
+  readonly records: RecordDigest;
   readonly summary?: Record<string, unknown>;
 }
 
 /**
  * Reads what `ccasim run` wrote (a folder with `profile/`, `records.*`, `summary.json`) or any
- * TAU profile folder or `.ppk` file.
+ * TAU profile folder or `.ppk` file. The records file (in the folder, else in its `profile/`) is
+ * streamed into the points the charts need: no record is kept, so a run of millions of records
+ * is reported in the memory of their points.
  * @throws ProfileError / ProfileFormatError when nothing readable is there
  */
 export function readTrialInput(path: string): TrialInput {
   const dir = statSync(path).isDirectory();
   const profileDir = dir && existsSync(join(path, "profile")) ? join(path, "profile") : undefined;
-  let records: InvocationRecord[] = [];
-  if (dir) {
-    for (const name of RECORD_FILE_NAMES) {
-      if (existsSync(join(path, name))) {
-        records = readRecords(join(path, name));
-        break;
-      }
-    }
+  const recordsFile = dir ? findRecordsFile(path) ?? (profileDir ? findRecordsFile(profileDir) : undefined) : undefined;
+  let records: RecordDigest | undefined;
+  if (recordsFile) {
+    const digester = new RecordDigester();
+    forEachRecord(recordsFile, (r) => digester.add(r));
+    records = digester.finish();
   }
   let trial: Trial | undefined;
   try {
-    trial = readTrial(profileDir ?? path);
+    // The records are read above, once: the trial is read without them.
+    trial = readTrial(profileDir ?? path, { records: false });
   } catch (e) {
-    if (records.length === 0) throw e;
+    if (records === undefined || records.count === 0) throw e;
     trial = undefined; // a folder of records only: the report shows the records
   }
   const summaryFile = dir ? join(path, "summary.json") : "";
   const summary = summaryFile && existsSync(summaryFile) ? (JSON.parse(readFileSync(summaryFile, "utf8")) as Record<string, unknown>) : undefined;
-  return { name: String(summary?.scenario ?? basename(path)), trial, records: records.length ? records : (trial?.records ?? []), summary };
+  return { name: String(summary?.scenario ?? basename(path)), trial, records: records ?? digestRecords(trial?.records ?? []), summary };
+}
+
+/** The first records file (see `RECORD_FILE_NAMES`) in folder `dir`, if any. */
+function findRecordsFile(dir: string): string | undefined {
+  return RECORD_FILE_NAMES.map((name) => join(dir, name)).find((p) => existsSync(p));
 }
 
 /** The report of one run: summary, time vs Q by mode with fits, strided/sequential ratio, message passing, top timers. */
@@ -52,11 +59,10 @@ export function trialReport(input: TrialInput): ReportDocument {
     for (const k of ["scenario", "seed", "ranks", "simulatedTime", "events", "invocations", "records"]) if (s[k] !== undefined) overview.push([k === "simulatedTime" ? "simulated time (us)" : k, s[k] as string | number]);
   }
   if (input.trial) overview.push(["threads", input.trial.threads.length], ["timers", input.trial.timers.length], ["metrics", input.trial.metrics.join(", ")]);
-  overview.push(["invocation records", input.records.length]);
+  overview.push(["invocation records", input.records.count]);
   sections.push({ heading: "Run", tables: [{ columns: ["", "value"], rows: overview }] });
 
-  const roles = recordRoles(input.records);
-  const points = recordPoints(input.records, roles);
+  const { roles, points } = input.records;
   const qLabel = roles.q ?? "Q";
   if (points.length) {
     const routines = fittableRoutines(points);
@@ -68,7 +74,7 @@ export function trialReport(input: TrialInput): ReportDocument {
     const ratio = stridedRatioChart(points, qLabel);
     if (ratio) sections.push({ heading: "Strided vs sequential", charts: [ratio] });
   }
-  const mpiCharts = [levelChart(levelPoints(input.records, roles.level ?? "level")), messagePassingChart(points, qLabel)].filter((c) => c !== undefined);
+  const mpiCharts = [levelChart(input.records.levelPoints), messagePassingChart(points, qLabel)].filter((c) => c !== undefined);
   if (mpiCharts.length) sections.push({ heading: "Message passing", charts: mpiCharts });
   if (input.trial && input.trial.timers.length) {
     const metric = defaultMetric(input.trial);
@@ -84,7 +90,7 @@ export function trialReport(input: TrialInput): ReportDocument {
     const power = powerSection(input.trial);
     if (power) sections.push(power);
   }
-  return { title: `ccasim report: ${input.name}`, subtitle: `${input.records.length} invocation records${input.trial ? `, ${input.trial.threads.length} threads` : ""}`, sections };
+  return { title: `ccasim report: ${input.name}`, subtitle: `${input.records.count} invocation records${input.trial ? `, ${input.trial.threads.length} threads` : ""}`, sections };
 }
 
 /**

@@ -1,0 +1,95 @@
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { digestRecords, levelPoints, readTrialInput, recordPoints, recordRoles, trialReport } from "../../analysis/report/index.js";
+import { RandomStream } from "../../engine/random.js";
+import { readTrial, writeRecordsCsv, writeRecordsJsonl, type InvocationRecord } from "../../profile/index.js";
+import { runScenario } from "../../scenarios/index.js";
+
+const scratch = mkdtempSync(join(tmpdir(), "ccasim-report-records-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/**
+ * Shock-like records, more than the 5000 that decide the roles: compute routines with Q and mode,
+ * and a ghost update with a level on three ranks. The first `plain` records have no parameter that
+ * could be Q, so the roles must come from the records that follow them.
+ */
+function records(n: number, plain = 0): InvocationRecord[] {
+  const rng = new RandomStream(11, "report records");
+  const out: InvocationRecord[] = [];
+  for (let i = 0; i < n; i++) {
+    const rank = i % 3;
+    const t = 1 + rng.next();
+    if (i < plain) out.push({ component: "Driver", port: "go", method: "go", rank, parameters: { phase: "setup" }, start: i, wallTime: t, mpiTime: 0, computeTime: t, counters: {} });
+    else if (i % 5 === 4) out.push({ component: "AMRMesh", port: "ghost", method: "update", rank, parameters: { level: i % 2 }, start: i, wallTime: t + 2, mpiTime: 2, computeTime: t, counters: { PAPI_TOT_CYC: 100 } });
+    else out.push({ component: i % 2 ? "EFMFlux" : "States", port: "compute", method: "compute", rank, parameters: { Q: 1000 * (1 + (i % 7)), mode: i % 4 < 2 ? "sequential" : "strided" }, start: i, wallTime: t, mpiTime: 0, computeTime: t, counters: {} });
+  }
+  return out;
+}
+
+describe("the report's digest of records", () => {
+  it("is what the array functions give, the roles chosen from the first 5000 records", () => {
+    for (const rs of [records(12_000), records(7000, 5000), records(40)]) {
+      const roles = recordRoles(rs);
+      const d = digestRecords(rs);
+      expect(d.count).toBe(rs.length);
+      expect(d.roles).toEqual(roles);
+      expect(d.points).toEqual(recordPoints(rs, roles));
+      expect(d.levelPoints).toEqual(levelPoints(rs, roles.level ?? "level"));
+    }
+    // Roles from a sample that has no Q: the later records' Q is not read.
+    const late = digestRecords(records(7000, 5000));
+    expect(late.roles.q).toBeUndefined();
+    expect(late.points).toEqual([]);
+    expect(digestRecords(records(12_000)).roles).toEqual({ q: "Q", mode: "mode", level: "level" });
+  });
+
+  it("numbers the level points per routine, level and rank, in record order", () => {
+    const d = digestRecords(records(200));
+    const seen = new Map<string, number>();
+    for (const p of d.levelPoints) {
+      const key = `${p.level}/${p.rank}`;
+      expect(p.invocation).toBe(seen.get(key) ?? 0);
+      seen.set(key, p.invocation + 1);
+    }
+    expect(d.levelPoints).toHaveLength(40);
+    expect(d.points).toHaveLength(160);
+    // Routine and mode names are shared, not one string per point.
+    const names = new Set(d.points.map((p) => p.routine));
+    expect([...names].sort()).toEqual(["EFMFlux.compute", "States.compute"]);
+  });
+
+  it("is streamed from a records-only folder in either format, with the same digest as the records", () => {
+    const rs = records(9000);
+    for (const [name, write] of [["records.csv", writeRecordsCsv], ["records.jsonl", writeRecordsJsonl]] as const) {
+      const dir = join(scratch, name);
+      mkdirSync(dir);
+      write(rs, join(dir, name));
+      const input = readTrialInput(dir);
+      expect(input.trial).toBeUndefined();
+      expect(input.records).toEqual(digestRecords(rs));
+      const doc = trialReport(input);
+      expect(doc.subtitle).toBe("9000 invocation records");
+      expect(doc.sections.map((s) => s.heading)).toEqual(["Run", "Time per invocation", "Strided vs sequential", "Message passing"]);
+    }
+  });
+
+  it("reads a run folder's records once: the trial is read without them", () => {
+    const run = runScenario("scenarios/known-models.yaml", { out: join(scratch, "run"), set: ["workload.iterations=30", "outputs.records=[csv]"] });
+    const input = readTrialInput(run.outDir);
+    expect(input.records.count).toBe(run.result.mastermind!.count);
+    expect(input.records.count).toBeGreaterThan(0);
+    expect(input.trial!.records).toHaveLength(0);
+    expect(input.records.roles.q).toBe("x");
+    // readTrial attaches a profile folder's records unless told not to.
+    const profileWithRecords = join(scratch, "run", "profile", "MULTI__TIME");
+    writeRecordsCsv(records(10), join(profileWithRecords, "records.csv"));
+    expect(readTrial(profileWithRecords).records).toHaveLength(10);
+    expect(readTrial(profileWithRecords, { records: false }).records).toHaveLength(0);
+    // A profile folder holding its records: they are digested, not also attached to the trial.
+    const direct = readTrialInput(profileWithRecords);
+    expect(direct.records.count).toBe(10);
+    expect(direct.trial!.records).toHaveLength(0);
+  });
+});
