@@ -13,142 +13,267 @@ import type { InvocationRecord } from "./model.js";
 import { COUNTER_PREFIX, COUNTER_SUFFIX, FIXED_COLUMNS as FIXED, PARAM_PREFIX, RECORD_COLUMNS } from "./record-columns.js";
 import { setRecordField } from "./record-table.js";
 
-/** A parsed CSV cell: its text and whether it was quoted. @internal */
-interface Cell {
-  text: string;
-  quoted: boolean;
-}
-
-/** A parsed CSV row: its cells and the line it starts on. @internal */
+/**
+ * A parsed CSV row: the line it starts on and its cells, an unquoted empty cell as `undefined`
+ * (absent) and every other cell as its text (a quoted empty cell is the empty string). @internal
+ */
 interface CsvRow {
   line: number;
-  cells: Cell[];
+  cells: (string | undefined)[];
 }
 
-/** Splits CSV text into rows of cells (RFC 4180 quoting; quoted cells may span lines), with each row's starting line. @internal */
-function parseCsv(text: string, file: string, firstLine = 1): CsvRow[] {
-  const rows: CsvRow[] = [];
-  let i = 0;
-  let line = firstLine;
-  const n = text.length;
-  while (i < n) {
-    const startLine = line;
-    const cells: Cell[] = [];
-    for (;;) {
-      let cell = "";
-      let quoted = false;
-      if (text[i] === '"') {
-        quoted = true;
-        i++;
-        for (;;) {
-          if (i >= n) throw new ProfileFormatError(file, startLine, "unterminated quoted cell");
-          const ch = text[i];
-          if (ch === '"') {
-            if (text[i + 1] === '"') {
-              cell += '"';
-              i += 2;
-            } else {
-              i++;
-              break;
-            }
-          } else {
-            if (ch === "\n" || (ch === "\r" && text[i + 1] !== "\n")) line++;
-            cell += ch;
-            i++;
-          }
-        }
-        if (i < n && text[i] !== "," && text[i] !== "\n" && text[i] !== "\r") throw new ProfileFormatError(file, line, "text after a closing quote");
-      } else {
-        const a = i;
-        while (i < n && text[i] !== "," && text[i] !== "\n" && text[i] !== "\r") i++;
-        cell = text.slice(a, i);
-        if (cell.indexOf('"') >= 0) throw new ProfileFormatError(file, line, `stray quote in unquoted cell '${cell}'`);
-      }
-      cells.push({ text: cell, quoted });
-      if (i < n && text[i] === ",") {
-        i++;
-        continue;
-      }
-      // A line ends at LF, CRLF or a bare CR (old files).
-      if (text[i] === "\r") {
-        i++;
-        if (text[i] !== "\n") line++;
-      }
-      if (text[i] === "\n") {
-        i++;
-        line++;
-      }
-      break;
-    }
-    if (!(cells.length === 1 && cells[0].text === "" && !cells[0].quoted)) rows.push({ line: startLine, cells });
+/** Char codes the CSV scanner compares with. */
+const QUOTE = 34;
+const COMMA = 44;
+const LF = 10;
+const CR = 13;
+
+/**
+ * Splits CSV text into rows of cells (RFC 4180 quoting; quoted cells may span lines), with each
+ * row's starting line, a batch at a time ({@link CsvScanner.next}).
+ * Why char codes and a slice per unquoted cell: a large run's file has millions of rows, and a
+ * string compared or built per character dominated its reading.
+ * @internal
+ */
+class CsvScanner {
+  /** Index of the next character to read. */
+  private i = 0;
+  /** Line of that character. */
+  private line: number;
+
+  constructor(
+    private readonly text: string,
+    private readonly file: string,
+    firstLine = 1,
+  ) {
+    this.line = firstLine;
   }
-  return rows;
+
+  /** Whether every row has been read. */
+  get done(): boolean {
+    return this.i >= this.text.length;
+  }
+
+  /** The next `maxRows` rows (fewer at the end; blank lines are skipped, not counted). */
+  next(maxRows: number): CsvRow[] {
+    const { text, file } = this;
+    const rows: CsvRow[] = [];
+    let i = this.i;
+    let line = this.line;
+    const n = text.length;
+    while (i < n && rows.length < maxRows) {
+      const startLine = line;
+      const cells: (string | undefined)[] = [];
+      for (;;) {
+        if (text.charCodeAt(i) === QUOTE) {
+          let cell = "";
+          i++;
+          for (;;) {
+            if (i >= n) throw new ProfileFormatError(file, startLine, "unterminated quoted cell");
+            const ch = text.charCodeAt(i);
+            if (ch === QUOTE) {
+              if (text.charCodeAt(i + 1) === QUOTE) {
+                cell += '"';
+                i += 2;
+              } else {
+                i++;
+                break;
+              }
+            } else {
+              if (ch === LF || (ch === CR && text.charCodeAt(i + 1) !== LF)) line++;
+              cell += text[i];
+              i++;
+            }
+          }
+          const after = text.charCodeAt(i);
+          if (i < n && after !== COMMA && after !== LF && after !== CR) throw new ProfileFormatError(file, line, "text after a closing quote");
+          cells.push(cell);
+        } else {
+          const a = i;
+          let quote = false;
+          for (; i < n; i++) {
+            const ch = text.charCodeAt(i);
+            if (ch === COMMA || ch === LF || ch === CR) break;
+            if (ch === QUOTE) quote = true;
+          }
+          const cell = text.slice(a, i);
+          if (quote) throw new ProfileFormatError(file, line, `stray quote in unquoted cell '${cell}'`);
+          cells.push(cell === "" ? undefined : cell);
+        }
+        if (i < n && text.charCodeAt(i) === COMMA) {
+          i++;
+          continue;
+        }
+        // A line ends at LF, CRLF or a bare CR (old files).
+        if (text.charCodeAt(i) === CR) {
+          i++;
+          if (text.charCodeAt(i) !== LF) line++;
+        }
+        if (text.charCodeAt(i) === LF) {
+          i++;
+          line++;
+        }
+        break;
+      }
+      if (!(cells.length === 1 && cells[0] === undefined)) rows.push({ line: startLine, cells });
+    }
+    this.i = i;
+    this.line = line;
+    return rows;
+  }
 }
 
 const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
-/** Interprets a table (header + rows of values) as records. @internal */
-function recordsFromTable(columns: readonly string[], rows: readonly { line: number; get: (c: number) => string | number | undefined }[], file: string, numericStrings: boolean): InvocationRecord[] {
+/** Rows of a table of records (CSV cells or JSON objects) as {@link recordsFromTable} reads them. @internal */
+interface TableRows {
+  /** Number of rows. */
+  readonly length: number;
+  /** The line row `r` starts on. */
+  line(r: number): number;
+  /** The value of column `c` in row `r`, undefined when absent. */
+  value(r: number, c: number): string | number | undefined;
+}
+
+/** What a column of a records table holds. */
+const FIXED_COLUMN = 0;
+const PARAMETER_COLUMN = 1;
+const COUNTER_COLUMN = 2;
+
+/**
+ * How a table's columns become a record, found once per table: the column of each fixed field,
+ * and the parameters and counters in column order with their names.
+ */
+interface TablePlan {
+  readonly component: number;
+  readonly port: number;
+  readonly method: number;
+  readonly rank: number;
+  readonly start: number;
+  readonly wallTime: number;
+  readonly mpiTime: number;
+  readonly computeTime: number;
+  /** Per column: {@link FIXED_COLUMN}, {@link PARAMETER_COLUMN} or {@link COUNTER_COLUMN}. */
+  readonly kinds: Int8Array;
+  /** Per column: the parameter or counter name ("" for a fixed column). */
+  readonly names: readonly string[];
+}
+
+/** Checks a table's header and plans its rows' reading. @throws ProfileFormatError at line 1 */
+function planTable(columns: readonly string[], file: string): TablePlan {
   for (const c of FIXED) if (!columns.includes(c)) throw new ProfileFormatError(file, 1, `missing column '${c}'; expected ${FIXED.join(", ")}`);
   const seen = new Set<string>();
-  for (const c of columns) {
+  const kinds = new Int8Array(columns.length);
+  const names: string[] = [];
+  columns.forEach((c, k) => {
     if (seen.has(c)) throw new ProfileFormatError(file, 1, `duplicate column '${c}'`);
     seen.add(c);
-    if (!FIXED.includes(c) && !c.startsWith(PARAM_PREFIX) && !(c.startsWith(COUNTER_PREFIX) && c.endsWith(COUNTER_SUFFIX))) {
+    if (FIXED.includes(c)) {
+      kinds[k] = FIXED_COLUMN;
+      names.push("");
+    } else if (c.startsWith(PARAM_PREFIX)) {
+      kinds[k] = PARAMETER_COLUMN;
+      names.push(c.slice(PARAM_PREFIX.length));
+    } else if (c.startsWith(COUNTER_PREFIX) && c.endsWith(COUNTER_SUFFIX)) {
+      kinds[k] = COUNTER_COLUMN;
+      names.push(c.slice(COUNTER_PREFIX.length, c.length - COUNTER_SUFFIX.length));
+    } else {
       throw new ProfileFormatError(file, 1, `unknown column '${c}'; expected the fixed columns, 'param:<name>' or 'counter:<name> [count]'`);
     }
-  }
-  const idx = (c: string): number => columns.indexOf(c);
+  });
+  const at = (c: string): number => columns.indexOf(c);
+  return {
+    component: at(RECORD_COLUMNS.component),
+    port: at(RECORD_COLUMNS.port),
+    method: at(RECORD_COLUMNS.method),
+    rank: at(RECORD_COLUMNS.rank),
+    start: at(RECORD_COLUMNS.start),
+    wallTime: at(RECORD_COLUMNS.wallTime),
+    mpiTime: at(RECORD_COLUMNS.mpiTime),
+    computeTime: at(RECORD_COLUMNS.computeTime),
+    kinds,
+    names,
+  };
+}
+
+/**
+ * Interprets a table (header + rows of values) as records. A row's first error, in this order,
+ * is reported at its line: a counter that is not a finite number (in column order), the rank,
+ * then a missing component, port or method, then the start and times.
+ * @param numericStrings - parameters whose text is a finite number become numbers (CSV)
+ * @internal
+ */
+function recordsFromTable(columns: readonly string[], rows: TableRows, file: string, numericStrings: boolean): InvocationRecord[] {
+  const plan = planTable(columns, file);
+  const { kinds, names } = plan;
   const out: InvocationRecord[] = [];
-  for (const row of rows) {
-    const fail = (what: string): never => {
-      throw new ProfileFormatError(file, row.line, what);
-    };
-    const str = (c: string): string => {
-      const v = row.get(idx(c));
-      if (v === undefined) fail(`missing value for '${c}'`);
-      return String(v);
-    };
-    const numOf = (c: string): number => {
-      const v = row.get(idx(c));
-      const x = typeof v === "number" ? v : typeof v === "string" && NUMBER.test(v.trim()) ? Number(v) : NaN;
-      if (!Number.isFinite(x)) fail(`'${c}' must be a finite number, found '${String(v)}'`);
-      return x;
-    };
+  for (let r = 0; r < rows.length; r++) {
     const parameters: Record<string, number | string> = {};
     const counters: Record<string, number> = {};
-    columns.forEach((c, k) => {
-      const v = row.get(k);
-      if (v === undefined) return;
-      if (c.startsWith(PARAM_PREFIX)) {
-        setRecordField(parameters, c.slice(PARAM_PREFIX.length), numericStrings && typeof v === "string" && NUMBER.test(v) && Number.isFinite(Number(v)) ? Number(v) : v);
-      } else if (c.startsWith(COUNTER_PREFIX)) {
-        setRecordField(counters, c.slice(COUNTER_PREFIX.length, c.length - COUNTER_SUFFIX.length), numOf(c));
-      }
-    });
-    const rank = numOf(RECORD_COLUMNS.rank);
-    if (!Number.isInteger(rank) || rank < 0) fail(`'rank' must be a non-negative integer, found ${rank}`);
+    for (let k = 0; k < kinds.length; k++) {
+      const kind = kinds[k];
+      if (kind === FIXED_COLUMN) continue;
+      const v = rows.value(r, k);
+      if (v === undefined) continue;
+      if (kind === PARAMETER_COLUMN) setRecordField(parameters, names[k], numericStrings && typeof v === "string" && NUMBER.test(v) && Number.isFinite(Number(v)) ? Number(v) : v);
+      else setRecordField(counters, names[k], finiteNumber(rows, r, k, columns, file));
+    }
+    const rank = finiteNumber(rows, r, plan.rank, columns, file);
+    if (!Number.isInteger(rank) || rank < 0) throw new ProfileFormatError(file, rows.line(r), `'rank' must be a non-negative integer, found ${rank}`);
     out.push({
-      component: str(RECORD_COLUMNS.component),
-      port: str(RECORD_COLUMNS.port),
-      method: str(RECORD_COLUMNS.method),
+      component: text(rows, r, plan.component, columns, file),
+      port: text(rows, r, plan.port, columns, file),
+      method: text(rows, r, plan.method, columns, file),
       rank,
       parameters,
-      start: numOf(RECORD_COLUMNS.start),
-      wallTime: numOf(RECORD_COLUMNS.wallTime),
-      mpiTime: numOf(RECORD_COLUMNS.mpiTime),
-      computeTime: numOf(RECORD_COLUMNS.computeTime),
+      start: finiteNumber(rows, r, plan.start, columns, file),
+      wallTime: finiteNumber(rows, r, plan.wallTime, columns, file),
+      mpiTime: finiteNumber(rows, r, plan.mpiTime, columns, file),
+      computeTime: finiteNumber(rows, r, plan.computeTime, columns, file),
       counters,
     });
   }
   return out;
 }
 
+/** Column `c` of row `r` as text. @throws ProfileFormatError when it is absent */
+function text(rows: TableRows, r: number, c: number, columns: readonly string[], file: string): string {
+  const v = rows.value(r, c);
+  if (v === undefined) throw new ProfileFormatError(file, rows.line(r), `missing value for '${columns[c]}'`);
+  return String(v);
+}
+
+/** Column `c` of row `r` as a finite number. @throws ProfileFormatError when it is not one */
+function finiteNumber(rows: TableRows, r: number, c: number, columns: readonly string[], file: string): number {
+  const v = rows.value(r, c);
+  const x = typeof v === "number" ? v : typeof v === "string" && NUMBER.test(v.trim()) ? Number(v) : NaN;
+  if (!Number.isFinite(x)) throw new ProfileFormatError(file, rows.line(r), `'${columns[c]}' must be a finite number, found '${String(v)}'`);
+  return x;
+}
+
 /** Parses records from CSV text. @throws ProfileFormatError naming the file and line. */
 export function parseRecordsCsv(text: string, file = "(csv)"): InvocationRecord[] {
-  const rows = parseCsv(withoutBom(text), file);
-  if (rows.length === 0) throw new ProfileFormatError(file, 1, "empty file; expected a header line");
-  return csvRecords(headerOf(rows[0]), rows.slice(1), file);
+  const out: InvocationRecord[] = [];
+  if (visitCsv(withoutBom(text), file, 1, undefined, Infinity, (r) => out.push(r)) === undefined) throw new ProfileFormatError(file, 1, "empty file; expected a header line");
+  return out;
+}
+
+/**
+ * Hands the records of CSV text to `visit`, `batch` rows at a time (each batch parsed and checked
+ * whole before its records are handed on). The header is the first row when `columns` is not yet
+ * known (the text's first line is line `firstLine`), and is checked as soon as it is read.
+ * @returns the columns (undefined while no row has come)
+ */
+function visitCsv(text: string, file: string, firstLine: number, columns: string[] | undefined, batch: number, visit: (record: InvocationRecord) => void): string[] | undefined {
+  const scanner = new CsvScanner(text, file, firstLine);
+  while (columns === undefined && !scanner.done) {
+    const header = scanner.next(1);
+    if (header.length === 0) continue;
+    columns = headerOf(header[0]);
+    planTable(columns, file);
+  }
+  while (columns !== undefined && !scanner.done) for (const r of csvRecords(columns, scanner.next(batch), file)) visit(r);
+  return columns;
 }
 
 function withoutBom(text: string): string {
@@ -156,16 +281,13 @@ function withoutBom(text: string): string {
 }
 
 function headerOf(row: CsvRow): string[] {
-  return row.cells.map((c) => c.text);
+  return row.cells.map((c) => c ?? "");
 }
 
 /** The records of CSV rows under the header `columns`. */
 function csvRecords(columns: readonly string[], rows: readonly CsvRow[], file: string): InvocationRecord[] {
-  const body = rows.map((r) => {
-    if (r.cells.length !== columns.length) throw new ProfileFormatError(file, r.line, `${r.cells.length} cells for ${columns.length} columns`);
-    return { line: r.line, get: (k: number): string | undefined => (r.cells[k].text === "" && !r.cells[k].quoted ? undefined : r.cells[k].text) };
-  });
-  return recordsFromTable(columns, body, file, true);
+  for (const r of rows) if (r.cells.length !== columns.length) throw new ProfileFormatError(file, r.line, `${r.cells.length} cells for ${columns.length} columns`);
+  return recordsFromTable(columns, { length: rows.length, line: (r) => rows[r].line, value: (r, c) => rows[r].cells[c] }, file, true);
 }
 
 /** Parses records from JSON Lines text. @throws ProfileFormatError naming the file and line. */
@@ -185,39 +307,60 @@ interface JsonlKeys {
 
 /** {@link parseRecordsJsonl} of text whose first line is line `firstLine` of `file`, with the keys seen before it. */
 function jsonlRecords(text: string, file: string, firstLine: number, keys: JsonlKeys): InvocationRecord[] {
+  const out: InvocationRecord[] = [];
+  visitJsonl(text, file, firstLine, keys, Infinity, (r) => out.push(r));
+  return out;
+}
+
+/**
+ * Hands the records of JSON Lines text to `visit`, `batch` lines at a time: a batch is parsed and
+ * checked whole before its records are handed on.
+ */
+function visitJsonl(text: string, file: string, firstLine: number, keys: JsonlKeys, batch: number, visit: (record: InvocationRecord) => void): void {
   const lines = text.split("\n");
-  const objs: { line: number; o: Record<string, unknown> }[] = [];
   const { columns, known } = keys;
-  lines.forEach((s, i) => {
-    if (s.trim() === "") return;
-    let o: unknown;
-    try {
-      o = JSON.parse(s);
-    } catch (e) {
-      throw new ProfileFormatError(file, firstLine + i, `invalid JSON: ${(e as Error).message}`);
-    }
-    if (typeof o !== "object" || o === null || Array.isArray(o)) throw new ProfileFormatError(file, firstLine + i, "expected a JSON object per line");
-    for (const [k, v] of Object.entries(o)) {
-      if (typeof v !== "string" && typeof v !== "number") throw new ProfileFormatError(file, firstLine + i, `'${k}' must be a string or a number`);
-      if (!known.has(k)) {
-        known.add(k);
-        columns.push(k);
+  for (let from = 0; from < lines.length; from += batch) {
+    const to = Math.min(lines.length, from + batch);
+    const objs: { line: number; o: Record<string, unknown> }[] = [];
+    for (let i = from; i < to; i++) {
+      const s = lines[i];
+      // A record's line starts with its brace: the trim is for the others (why: it copies).
+      if (s.charCodeAt(0) !== 123 && s.trim() === "") continue;
+      let o: unknown;
+      try {
+        o = JSON.parse(s);
+      } catch (e) {
+        throw new ProfileFormatError(file, firstLine + i, `invalid JSON: ${(e as Error).message}`);
       }
+      if (typeof o !== "object" || o === null || Array.isArray(o)) throw new ProfileFormatError(file, firstLine + i, "expected a JSON object per line");
+      // Own keys in Object.keys order (a parsed object inherits no enumerable key); why not
+      // Object.entries: it makes an array per key.
+      const values = o as Record<string, unknown>;
+      for (const k in values) {
+        const v = values[k];
+        if (typeof v !== "string" && typeof v !== "number") throw new ProfileFormatError(file, firstLine + i, `'${k}' must be a string or a number`);
+        if (!known.has(k)) {
+          known.add(k);
+          columns.push(k);
+        }
+      }
+      objs.push({ line: firstLine + i, o: o as Record<string, unknown> });
     }
-    objs.push({ line: firstLine + i, o: o as Record<string, unknown> });
-  });
-  for (const c of FIXED) if (!known.has(c) && objs.length > 0) throw new ProfileFormatError(file, objs[0].line, `missing key '${c}'`);
-  if (objs.length === 0) return [];
-  return recordsFromTable(
-    columns,
-    objs.map(({ line, o }) => ({ line, get: (k: number) => o[columns[k]] as string | number | undefined })),
-    file,
-    false,
-  );
+    if (objs.length === 0) continue;
+    for (const c of FIXED) if (!known.has(c)) throw new ProfileFormatError(file, objs[0].line, `missing key '${c}'`);
+    const records = recordsFromTable(columns, { length: objs.length, line: (r) => objs[r].line, value: (r, c) => objs[r].o[columns[c]] as string | number | undefined }, file, false);
+    for (const r of records) visit(r);
+  }
 }
 
 /** Bytes read at a time: a larger file is parsed block by block (never one string of it all). */
 const READ_BLOCK = 1 << 24;
+/**
+ * Rows of a block parsed, checked and handed on together. Why not the whole block: its rows and
+ * records would all be alive at once, and the collector would copy hundreds of thousands of
+ * them into the old generation (block-at-once reading spent a third of its time collecting).
+ */
+const BATCH_ROWS = 1000;
 /**
  * Characters of text held back while no row has ended (in CSV: no line end outside a quoted cell
  * has come): past this the text is parsed as it is, which reports a stray or unclosed quote at its
@@ -237,11 +380,12 @@ export function readRecords(path: string): InvocationRecord[] {
 }
 
 /**
- * Hands every record of a records file to `visit`, in file order, block by block (see
- * {@link readRecords}): only the records of one block exist at a time, so a file of any number of
- * records can be summarised in the memory its summary takes. A block is parsed whole before its
- * records are handed on: when the file has an error, the records of the blocks before it have
- * been visited and none of its own. An error thrown by `visit` stops the reading and propagates.
+ * Hands every record of a records file to `visit`, in file order, a batch of rows at a time (see
+ * {@link readRecords}): only the records of one batch exist at a time, so a file of any number of
+ * records can be summarised in the memory its summary takes. A batch is parsed and checked whole
+ * before its records are handed on: when the file has an error, records before it may have been
+ * visited, and none of its own batch or after. An error thrown by `visit` stops the reading and
+ * propagates.
  * @throws ProfileFormatError naming the file and line; ProfileError when it cannot be read.
  */
 export function forEachRecord(path: string, visit: (record: InvocationRecord) => void): void {
@@ -332,15 +476,10 @@ function parseBlocks(reader: BlockReader, file: string, maxRowChars: number, vis
     if (cut > 0 || reader.done) {
       let block = pending.slice(0, cut);
       pending = pending.slice(cut);
-      if (jsonl) for (const r of jsonlRecords(block, file, line, keys)) visit(r);
+      if (jsonl) visitJsonl(block, file, line, keys, BATCH_ROWS, visit);
       else {
         if (first) block = withoutBom(block);
-        let rows = parseCsv(block, file, line);
-        if (columns === undefined && rows.length > 0) {
-          columns = headerOf(rows[0]);
-          rows = rows.slice(1);
-        }
-        if (columns !== undefined) for (const r of csvRecords(columns, rows, file)) visit(r);
+        columns = visitCsv(block, file, line, columns, BATCH_ROWS, visit);
       }
       first = false;
       // Lines as each format numbers them: JSON Lines by LF alone (a CR before it, or anywhere,

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { formatRecordsCsv, formatRecordsJsonl, parseRecordsCsv, parseRecordsJsonl, ProfileFormatError, readRecords, type InvocationRecord } from "../../profile/index.js";
+import { forEachRecord, formatRecordsCsv, formatRecordsJsonl, parseRecordsCsv, parseRecordsJsonl, ProfileFormatError, readRecords, type InvocationRecord } from "../../profile/index.js";
 import { readRecordsInBlocks } from "../../profile/records.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "ccasim-records-read-"));
@@ -139,5 +139,36 @@ describe("reading records block by block", () => {
       const open = formatRecordsCsv([]).trimEnd() + '\n"never closed,x\n\n';
       expect(thrown(() => readRecordsInBlocks(file(open, ".csv"), block))).toMatch(/:2: unterminated quoted cell/);
     }
+  });
+
+  it("hands a long file on in batches of rows, in order, and none at or after a bad row's batch", () => {
+    const rows: InvocationRecord[] = Array.from({ length: 2500 }, (_, i) => ({ component: "A", port: "p", method: "m", rank: i % 4, parameters: { Q: i, mode: i % 2 ? "strided" : "sequential" }, start: i, wallTime: 1 + i / 8, mpiTime: 0, computeTime: 1, counters: { PAPI_TOT_CYC: 3 * i } }));
+    for (const [ext, format, parse] of [[".csv", formatRecordsCsv, parseRecordsCsv], [".jsonl", formatRecordsJsonl, parseRecordsJsonl]] as const) {
+      const text = format(rows);
+      const path = file(text, ext);
+      const seen: number[] = [];
+      forEachRecord(path, (r) => seen.push(r.start));
+      expect(seen).toEqual(rows.map((r) => r.start));
+      expect(JSON.stringify(readRecords(path))).toBe(JSON.stringify(parse(text, path)));
+      // Row 2400 (line 2401 of the CSV after its header, 2401 of the JSON Lines) is bad.
+      const lines = text.split("\n");
+      const at = ext === ".csv" ? 2401 : 2400;
+      lines[at] = lines[at].replace(ext === ".csv" ? /^A,p,m,0,2400,/ : /"start \[us\]":2400,/, ext === ".csv" ? "A,p,m,0,oops," : '"start [us]":"oops",');
+      const badPath = file(lines.join("\n"), ext);
+      const before: number[] = [];
+      expect(thrown(() => forEachRecord(badPath, (r) => before.push(r.start)))).toMatch(new RegExp(`:${at + 1}: 'start \\[us\\]' must be a finite number`));
+      // Whole batches before the bad row's were handed on; nothing from its batch or after.
+      expect(before.length).toBeGreaterThan(0);
+      expect(before.length).toBeLessThan(2400);
+      expect(before).toEqual(rows.slice(0, before.length).map((r) => r.start));
+    }
+  });
+
+  it("checks the CSV header as soon as it is read: before a later row's error, and in a file of a header alone", () => {
+    const header = formatRecordsCsv([]).trimEnd().replace("method", "methd");
+    const bad = `${header}\nA,p,"m,0,0,1,0,1\n`;
+    const path = file(bad, ".csv");
+    for (const f of [() => readRecords(path), () => parseRecordsCsv(bad, path)]) expect(thrown(f)).toMatch(/:1: missing column 'method'/);
+    expect(thrown(() => readRecords(file(`${header}\n`, ".csv")))).toMatch(/:1: missing column 'method'/);
   });
 });
