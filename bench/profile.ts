@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
-import { formatTauProfile, readPackedProfile, readTauProfile, TrialBuilder, writeTauProfile, type Trial } from "../profile/index.js";
+import { forEachRecord, formatTauProfile, readPackedProfile, readTauProfile, TrialBuilder, writeRecordsCsv, writeRecordsJsonl, writeTauProfile, type InvocationRecord, type Trial } from "../profile/index.js";
 import { printTable, timeBest, type Benchmark } from "./registry.js";
 
 /** `../shared/data` from the project root (the bench runs from dist/bench). */
@@ -59,9 +59,53 @@ function baselineRead(dir: string): number {
   return lines;
 }
 
+/**
+ * Records files (CSV and JSON Lines) of `count` shock-like records, read with `forEachRecord`
+ * against reading the file and splitting its lines (JSON Lines: and parsing each line).
+ */
+function recordsTable(scratch: string, count: number): void {
+  const records: InvocationRecord[] = Array.from({ length: count }, (_, i) => ({
+    component: i % 3 ? "EFMFlux" : "StatesConstructor",
+    port: "compute",
+    method: "compute",
+    rank: i % 256,
+    parameters: { Q: 1000 + (i % 97) * 37, mode: i % 2 ? "strided" : "sequential" },
+    start: i * 1.25,
+    wallTime: 10 + (i % 13) / 7,
+    mpiTime: 0,
+    computeTime: 10 + (i % 13) / 7,
+    counters: { PAPI_TOT_CYC: 28_000 + i, PAPI_L2_TCM: i % 977 },
+  }));
+  const rows: (string | number)[][] = [];
+  for (const [ext, write, parseLine] of [
+    ["csv", writeRecordsCsv, undefined],
+    ["jsonl", writeRecordsJsonl, JSON.parse],
+  ] as const) {
+    const file = join(scratch, `records.${ext}`);
+    write(records, file);
+    const mb = statSync(file).size / 1e6;
+    let seen = 0;
+    const tRead = timeBest(() => {
+      seen = 0;
+      forEachRecord(file, () => seen++);
+    }, 3);
+    if (seen !== count) throw new Error(`read ${seen} of ${count} records`);
+    const tBase = timeBest(() => {
+      const lines = readFileSync(file, "utf8").split("\n");
+      if (parseLine) for (const l of lines) if (l !== "") parseLine(l);
+    }, 3);
+    rows.push(
+      [`${ext} read (forEachRecord)`, tRead.toFixed(3), `${((count / tRead) / 1e6).toFixed(2)} M/s`, (mb / tRead).toFixed(1), `${(tRead / tBase).toFixed(2)}x of baseline`],
+      [`  baseline: readFileSync + split lines${parseLine ? " + JSON.parse" : ""}`, tBase.toFixed(3), `${((count / tBase) / 1e6).toFixed(2)} M/s`, (mb / tBase).toFixed(1), "1.00x"],
+    );
+  }
+  console.log(`\nrecords: ${count} shock-like records (two parameters, two counters)`);
+  printTable(["operation", "seconds", "records/s", "MB/s", "vs baseline"], rows);
+}
+
 export const profileBenchmark: Benchmark = {
   name: "profile",
-  summary: "TAU text read/write MB/s (256 ranks), ParaProf .ppk read time (mpas.ppk, 128 ranks)",
+  summary: "TAU text read/write MB/s (256 ranks), records CSV/JSON Lines read rate, ParaProf .ppk read time (mpas.ppk, 128 ranks)",
   run() {
     const scratch = mkdtempSync(join(tmpdir(), "ccasim-bench-profile-"));
     try {
@@ -100,6 +144,8 @@ export const profileBenchmark: Benchmark = {
           ["  baseline: writeFileSync of the same bytes", tWriteRaw.toFixed(3), (mb / tWriteRaw).toFixed(1), "1.00x"],
         ],
       );
+
+      recordsTable(scratch, 300_000);
 
       const ppk = join(dataDir(), "tau", "ppk", "mpas.ppk");
       if (!existsSync(ppk)) {

@@ -1,4 +1,5 @@
-import bindings from "@duckdb/node-bindings";
+import { createRequire } from "node:module";
+import type Bindings from "@duckdb/node-bindings";
 import type { DuckDBConnection, DuckDBDataChunk, DuckDBType } from "@duckdb/node-api";
 import { columnLength, type Column, type TableRows } from "./rows.js";
 import type { StudyTable } from "./schema.js";
@@ -123,6 +124,7 @@ export class BulkInserter {
  * values one by one through the vector wrappers cost more than everything else this thread does.
  */
 function copyToVector(chunk: DuckDBDataChunk, i: number, data: Int32Array | Float64Array): void {
+  const bindings = duckBindings();
   bindings.copy_data_to_vector(bindings.data_chunk_get_vector(chunk.chunk, i), 0, data.buffer as ArrayBuffer, data.byteOffset, data.byteLength);
 }
 
@@ -220,4 +222,15 @@ function putCodes(codes: Int32Array, at: number, n: number, c: Column, id: strin
     const k = c.codes[r];
     codes[at + r] = k < 0 ? 0 : map[k];
   }
+}
+
+let bindingsModule: typeof Bindings | undefined;
+
+/**
+ * DuckDB's native bindings, loaded on first use. Why not a static import: this module is part of
+ * `profile/`, which every `ccasim` command loads, and loading the native library cost each of
+ * them about 30 ms although only a study database needs it.
+ */
+function duckBindings(): typeof Bindings {
+  return (bindingsModule ??= createRequire(import.meta.url)("@duckdb/node-bindings") as typeof Bindings);
 }

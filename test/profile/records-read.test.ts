@@ -4,7 +4,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { forEachRecord, formatRecordsCsv, formatRecordsJsonl, parseRecordsCsv, parseRecordsJsonl, ProfileFormatError, readRecords, type InvocationRecord } from "../../profile/index.js";
-import { readRecordsInBlocks } from "../../profile/records.js";
+import { decimalValue, readRecordsInBlocks } from "../../profile/records.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "ccasim-records-read-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -170,5 +170,23 @@ describe("reading records block by block", () => {
     const path = file(bad, ".csv");
     for (const f of [() => readRecords(path), () => parseRecordsCsv(bad, path)]) expect(thrown(f)).toMatch(/:1: missing column 'method'/);
     expect(thrown(() => readRecords(file(`${header}\n`, ".csv")))).toMatch(/:1: missing column 'method'/);
+  });
+
+  it("reads a cell as a number exactly when it is a decimal literal, with Number's value (every text up to 5 characters, and long ones)", () => {
+    const literal = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+    const definition = (t: string) => (literal.test(t) ? Number(t) : NaN);
+    const alphabet = ["0", "7", "+", "-", ".", "e", "E", " ", "x", "I"];
+    let texts = [""];
+    let checked = 0;
+    for (let len = 1; len <= 5; len++) {
+      texts = texts.flatMap((t) => alphabet.map((c) => t + c));
+      for (const t of texts) {
+        if (!Object.is(decimalValue(t), definition(t))) expect([t, decimalValue(t)]).toEqual([t, definition(t)]);
+        checked++;
+      }
+    }
+    expect(checked).toBe(111_110);
+    for (const t of ["Infinity", "-Infinity", "0x1F", "1_000", "1e309", "123456789012345", "1234567890123456", "99999999999999999999", "97745066134060629", "101351165379833330", "-0", ".5e-3"]) expect(Object.is(decimalValue(t), definition(t))).toBe(true);
+    fc.assert(fc.property(fc.stringMatching(/^[0-9]{1,22}$/), (t) => Object.is(decimalValue(t), Number(t))));
   });
 });
