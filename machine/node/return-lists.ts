@@ -232,7 +232,8 @@ function expandCoarse(index: Int32Array, W: number, G: number): void {
  * ahead is one plain step, the jump behind one wrapping step, and the combined jump one of each,
  * passing through a point `W..N-1` beyond the line; point `W` is byte `B`, the next line's
  * first). One walk of the `N` steps from position 0 visits the window's cycle in order and, on
- * the way, the windows widened and narrowed by one position. Why: one walk without tables or
+ * the way, the windows widened and narrowed by one position (when `N = W` there is no point `W`
+ * to visit: see {@link addNextLineVisit}). Why: one walk without tables or
  * data-dependent branches replaces the first-return tables and the dependent walk along them.
  * Returns false when the walk is not one cycle through all `W` positions (then the caller fills
  * from the tables, which handle several cycles). `v`, `w` and `W` share no factor.
@@ -278,10 +279,29 @@ function fillUsualRotation(orbits: ReturnOrbits, uF: number, v: number, uB: numb
     cum[base - 1 - m] = cum[base + W - 1 - m] - t;
   }
   orbits.mirrored = true;
-  orbits.widenedVisits = nw === W + 1 ? nw : 0;
+  if (N === W) addNextLineVisit(widened, W, uF, uB, t);
+  orbits.widenedVisits = W + 1;
   orbits.narrowedVisits = nn;
   orbits.period = t;
   return true;
+}
+
+/**
+ * Completes the widened visits when `v + w = W`: the induced rotation then has no point beyond
+ * the line, and its walk visited only `0..W-1`. Position `W` (byte `B`) is the jump ahead from
+ * `w` (`w + v = W`), `uF` rows after that visit, which itself is `uB` rows before the cycle's
+ * return to 0 (from `w` the rule jumps behind): `uF - uB` rows after a visit to 0, modulo the
+ * period `t`. So it is the period's last visit when `uF < uB`, else the one after the visit to 0.
+ * Why: without it these rotations skipped both bounds of `partner-spans.ts`, and they are common:
+ * 92 of the 175 evaluations of the cache benchmark's strided classes that reach the sums.
+ */
+function addNextLineVisit(widened: Int32Array, W: number, uF: number, uB: number, t: number): void {
+  if (uF < uB) {
+    widened[W] = t - uB + uF;
+    return;
+  }
+  for (let j = W; j > 1; j--) widened[j] = widened[j - 1];
+  widened[1] = uF - uB;
 }
 
 /** {@link fillReturnOrbits} on `W` (coarse) positions from the first-return tables: any rotation the rule covers. */

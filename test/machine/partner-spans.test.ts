@@ -1,8 +1,19 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { rotationEntries } from "../../machine/node/modular.js";
 import { PartnerSpans, partnerSpans } from "../../machine/node/partner-spans.js";
 import { fillReturnOrbits, ReturnOrbits } from "../../machine/node/return-lists.js";
 import { fillForRows as fill, partnersByRow } from "./column-partners.js";
+
+/**
+ * Whether the rotation's jumps ahead and behind add up to the line (`vF + wB = B`): its induced
+ * rotation has no point beyond the line, and the visit to byte `B` is added apart.
+ */
+function jumpsSpanLine(R: number, P: number, B: number): boolean {
+  const r = new Float64Array(4);
+  rotationEntries(R % P, P, B, r);
+  return r[0] > 0 && r[2] > 0 && r[1] + r[3] === B;
+}
 
 /**
  * The spans by walking the rotation itself over one period from byte 0: its visits to `[0, B]`
@@ -40,12 +51,14 @@ describe("partner spans of a column sweep", () => {
     const orbits = new ReturnOrbits();
     const spans = new PartnerSpans();
     let known = 0;
+    let spanLine = 0;
     fc.assert(
       fc.property(sweep, ({ B, e, sets, s, A }) => {
         const P = B * sets;
         const R = (s * e) % P;
         if (R === 0 || B / e > 64 || !fill(orbits, R, P, B, e, A) || !partnerSpans(orbits, A, spans)) return;
         known++;
+        if (jumpsSpanLine(R, P, B)) spanLine++;
         const walked = walkedSpans(R, P, B, e, A);
         expect(spans.shortestWidened, `R=${R} P=${P} B=${B} e=${e} A=${A}`).toBe(walked.shortest);
         if (walked.longest !== Infinity) expect(spans.longestNarrowed, `R=${R} P=${P} B=${B} e=${e} A=${A}`).toBe(walked.longest);
@@ -53,6 +66,9 @@ describe("partner spans of a column sweep", () => {
       { numRuns: 600, seed: 5 },
     );
     expect(known).toBeGreaterThan(150);
+    // Both kinds of usual rotation: with a point beyond the line, and with jumps that span it.
+    expect(spanLine).toBeGreaterThan(40);
+    expect(known - spanLine).toBeGreaterThan(100);
   });
 
   it("are unknown after a fill that records no visits, or refuses the rotation", () => {
