@@ -16,6 +16,7 @@ export {
   readTauProfile,
   parseTauProfiles,
   listTauProfileFiles,
+  hasTauProfileFiles,
   parseProfileFileName,
   type TrialReadOptions,
   type TauMetricFiles,

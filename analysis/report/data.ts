@@ -149,17 +149,26 @@ export class RecordDigester {
 
   private routine(component: string, method: string): string {
     let byMethod = this.routines.get(component);
-    if (byMethod === undefined) this.routines.set(component, (byMethod = new Map()));
+    if (byMethod === undefined) this.routines.set(detached(component), (byMethod = new Map()));
     let name = byMethod.get(method);
-    if (name === undefined) byMethod.set(method, (name = `${component}.${method}`));
+    if (name === undefined) byMethod.set(detached(method), (name = detached(`${component}.${method}`)));
     return name;
   }
 
   private mode(value: string): string {
     let shared = this.modes.get(value);
-    if (shared === undefined) this.modes.set(value, (shared = value));
+    if (shared === undefined) this.modes.set((shared = detached(value)), shared);
     return shared;
   }
+}
+
+/**
+ * A copy of `text` that refers to no other string. Why: a record's strings may be slices of the
+ * block of file text it was parsed from (V8 slices strings of 13 characters or more), and one
+ * kept slice keeps the whole block (16 MB) alive; the flattened concatenation is a new string.
+ */
+function detached(text: string): string {
+  return (" " + text).slice(1);
 }
 
 /** {@link RecordDigester} over an array or any other sequence of records. */

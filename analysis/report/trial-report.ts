@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
-import { defaultMetric, derivedView, forEachRecord, isTimeMetric, profileTable, readTrial, RECORD_FILE_NAMES, type Trial } from "../../profile/index.js";
+import { defaultMetric, derivedView, forEachRecord, hasTauProfileFiles, isTimeMetric, profileTable, readTrial, RECORD_FILE_NAMES, type Trial } from "../../profile/index.js";
 import { estimateTrialPower, powerConstantSets } from "../power/index.js";
 import { fittableRoutines, levelChart, powerEnergyChart, messagePassingChart, stridedRatioChart, timeVsQChart, topTimersChart } from "./charts.js";
 import { digestRecords, RecordDigester, type RecordDigest } from "./data.js";
@@ -17,32 +17,31 @@ export interface TrialInput {
 
 /**
  * Reads what `ccasim run` wrote (a folder with `profile/`, `records.*`, `summary.json`) or any
- * TAU profile folder or `.ppk` file. The records file (in the folder, else in its `profile/`) is
- * streamed into the points the charts need: no record is kept, so a run of millions of records
- * is reported in the memory of their points.
+ * TAU profile folder or `.ppk` file. The records file (the folder's, else its `profile/` folder's,
+ * the first that holds records) is streamed into the points the charts need: no record is kept,
+ * so a run of millions of records is reported in the memory of their points. A folder of records
+ * without any profile files is reported from its records alone; a profile that is there but
+ * unreadable is an error.
  * @throws ProfileError / ProfileFormatError when nothing readable is there
  */
 export function readTrialInput(path: string): TrialInput {
   const dir = statSync(path).isDirectory();
   const profileDir = dir && existsSync(join(path, "profile")) ? join(path, "profile") : undefined;
-  const recordsFile = dir ? findRecordsFile(path) ?? (profileDir ? findRecordsFile(profileDir) : undefined) : undefined;
   let records: RecordDigest | undefined;
-  if (recordsFile) {
+  for (const folder of dir ? [path, profileDir] : []) {
+    const file = folder === undefined ? undefined : findRecordsFile(folder);
+    if (file === undefined) continue;
     const digester = new RecordDigester();
-    forEachRecord(recordsFile, (r) => digester.add(r));
+    forEachRecord(file, (r) => digester.add(r));
     records = digester.finish();
+    if (records.count > 0) break;
   }
-  let trial: Trial | undefined;
-  try {
-    // The records are read above, once: the trial is read without them.
-    trial = readTrial(profileDir ?? path, { records: false });
-  } catch (e) {
-    if (records === undefined || records.count === 0) throw e;
-    trial = undefined; // a folder of records only: the report shows the records
-  }
+  const profileAt = profileDir ?? path;
+  // The records are read above, once: the trial is read without them.
+  const trial = dir && records !== undefined && records.count > 0 && !hasTauProfileFiles(profileAt) ? undefined : readTrial(profileAt, { records: false });
   const summaryFile = dir ? join(path, "summary.json") : "";
   const summary = summaryFile && existsSync(summaryFile) ? (JSON.parse(readFileSync(summaryFile, "utf8")) as Record<string, unknown>) : undefined;
-  return { name: String(summary?.scenario ?? basename(path)), trial, records: records ?? digestRecords(trial?.records ?? []), summary };
+  return { name: String(summary?.scenario ?? basename(path)), trial, records: records ?? digestRecords([]), summary };
 }
 
 /** The first records file (see `RECORD_FILE_NAMES`) in folder `dir`, if any. */

@@ -16,9 +16,8 @@ let compileMath: ((text: string) => EvalFunction) | undefined;
  * builds every function when imported, over half a second, which every `ccasim` command paid at
  * start-up although only a cost expression given as text needs it.
  */
-function compileExpression(text: string): EvalFunction {
-  compileMath ??= (createRequire(import.meta.url)("mathjs/lib/browser/math.js") as { compile: (text: string) => EvalFunction }).compile;
-  return compileMath(text);
+function mathCompile(): (text: string) => EvalFunction {
+  return (compileMath ??= (createRequire(import.meta.url)("mathjs/lib/browser/math.js") as { compile: (text: string) => EvalFunction }).compile);
 }
 
 /** Named input values, for example `{ x: 3 }` or `{ Q: 4096, ranks: 64 }`. */
@@ -49,9 +48,11 @@ export function compileCost(model: CostModel, where: string): CompiledCost {
   }
   if (typeof model === "function") return model;
   if (typeof model === "string") {
+    // Loaded before the parse: a failure to load is no parse error of the expression.
+    const compile = mathCompile();
     let code;
     try {
-      code = compileExpression(model);
+      code = compile(model);
     } catch (e) {
       throw new AnalysisInputError(`cannot parse cost expression '${model}': ${(e as Error).message}`, where);
     }

@@ -125,6 +125,18 @@ export function scanNumbers(s: string, pos: number, out: Float64Array): number {
  * @throws ProfileFormatError when the directory holds no `profile.N.C.T` file.
  */
 export function listTauProfileFiles(dir: string): { folder?: string; files: string[] }[] {
+  const sets = tauProfileFileSets(dir);
+  if (sets.length === 0) throw new ProfileFormatError(dir, undefined, "no TAU profile files (profile.N.C.T, or MULTI__<metric>/profile.N.C.T) in this directory");
+  return sets;
+}
+
+/** Whether directory `dir` holds TAU profile files (`profile.N.C.T`, or in `MULTI__<metric>` folders). */
+export function hasTauProfileFiles(dir: string): boolean {
+  return tauProfileFileSets(dir).length > 0;
+}
+
+/** {@link listTauProfileFiles}, empty when there is none. */
+function tauProfileFileSets(dir: string): { folder?: string; files: string[] }[] {
   const entries = readdirSync(dir, { withFileTypes: true });
   const multi = entries.filter((e) => e.isDirectory() && e.name.startsWith("MULTI__")).map((e) => e.name).sort();
   const sets: { folder?: string; files: string[] }[] = [];
@@ -137,7 +149,6 @@ export function listTauProfileFiles(dir: string): { folder?: string; files: stri
     const files = entries.filter((e) => !e.isDirectory() && PROFILE_FILE.test(e.name)).map((e) => e.name).sort(byThread).map((f) => join(dir, f));
     if (files.length > 0) sets.push({ files });
   }
-  if (sets.length === 0) throw new ProfileFormatError(dir, undefined, "no TAU profile files (profile.N.C.T, or MULTI__<metric>/profile.N.C.T) in this directory");
   return sets;
 }
 

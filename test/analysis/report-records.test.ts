@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -91,5 +91,14 @@ describe("the report's digest of records", () => {
     const direct = readTrialInput(profileWithRecords);
     expect(direct.records.count).toBe(10);
     expect(direct.trial!.records).toHaveLength(0);
+    // An empty records file in the run folder gives way to the profile folder's.
+    const runProfile = join(scratch, "run", "profile");
+    writeRecordsCsv(records(25), join(runProfile, "records.csv"));
+    writeRecordsCsv([], join(run.outDir, "records.csv"));
+    expect(readTrialInput(run.outDir).records.count).toBe(25);
+    // A profile that is there but unreadable is an error, records or not.
+    writeFileSync(join(profileWithRecords, "profile.0.0.0"), "broken\n");
+    expect(() => readTrialInput(run.outDir)).toThrow(/profile\.0\.0\.0:1:/);
+    expect(() => readTrialInput(profileWithRecords)).toThrow(/profile\.0\.0\.0:1:/);
   });
 });
