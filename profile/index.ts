@@ -55,3 +55,4 @@ export {
   type ProfileTableOptions,
 } from "./table.js";
 export * from "./convert.js";
+export { detached, SharedNames } from "./shared-names.js";

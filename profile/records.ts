@@ -12,6 +12,7 @@ import { ProfileError, ProfileFormatError } from "./errors.js";
 import type { InvocationRecord } from "./model.js";
 import { COUNTER_PREFIX, COUNTER_SUFFIX, FIXED_COLUMNS as FIXED, PARAM_PREFIX, RECORD_COLUMNS } from "./record-columns.js";
 import { setRecordField } from "./record-table.js";
+import { SharedNames } from "./shared-names.js";
 
 /**
  * A parsed CSV row: the line it starts on and its cells, an unquoted empty cell as `undefined`
@@ -219,14 +220,27 @@ function planTable(columns: readonly string[], file: string): TablePlan {
   };
 }
 
+/** The component, port and method names of one file, each column's shared apart (a column repeats its names in runs). */
+interface FileNames {
+  readonly component: SharedNames;
+  readonly port: SharedNames;
+  readonly method: SharedNames;
+}
+
+/** Fresh {@link FileNames} for one file. */
+function fileNames(): FileNames {
+  return { component: new SharedNames(), port: new SharedNames(), method: new SharedNames() };
+}
+
 /**
  * Interprets a table (header + rows of values) as records. A row's first error, in this order,
  * is reported at its line: a counter that is not a finite number (in column order), the rank,
  * then a missing component, port or method, then the start and times.
  * @param numericStrings - parameters whose text is a finite number become numbers (CSV)
+ * @param shared - the file's component, port and method names (one string each, shared by its records)
  * @internal
  */
-function recordsFromTable(columns: readonly string[], rows: TableRows, file: string, numericStrings: boolean): InvocationRecord[] {
+function recordsFromTable(columns: readonly string[], rows: TableRows, file: string, numericStrings: boolean, shared: FileNames): InvocationRecord[] {
   const plan = planTable(columns, file);
   const { kinds, names } = plan;
   const out: InvocationRecord[] = [];
@@ -244,9 +258,9 @@ function recordsFromTable(columns: readonly string[], rows: TableRows, file: str
     const rank = finiteNumber(rows, r, plan.rank, columns, file);
     if (!Number.isInteger(rank) || rank < 0) throw new ProfileFormatError(file, rows.line(r), `'rank' must be a non-negative integer, found ${rank}`);
     out.push({
-      component: text(rows, r, plan.component, columns, file),
-      port: text(rows, r, plan.port, columns, file),
-      method: text(rows, r, plan.method, columns, file),
+      component: shared.component.get(text(rows, r, plan.component, columns, file)),
+      port: shared.port.get(text(rows, r, plan.port, columns, file)),
+      method: shared.method.get(text(rows, r, plan.method, columns, file)),
       rank,
       parameters,
       start: finiteNumber(rows, r, plan.start, columns, file),
@@ -291,7 +305,7 @@ function paddedDecimalValue(text: string): number {
 /** Parses records from CSV text. @throws ProfileFormatError naming the file and line. */
 export function parseRecordsCsv(text: string, file = "(csv)"): InvocationRecord[] {
   const out: InvocationRecord[] = [];
-  if (visitCsv(withoutBom(text), file, 1, undefined, Infinity, (r) => out.push(r)) === undefined) throw new ProfileFormatError(file, 1, "empty file; expected a header line");
+  if (visitCsv(withoutBom(text), file, 1, undefined, fileNames(), Infinity, (r) => out.push(r)) === undefined) throw new ProfileFormatError(file, 1, "empty file; expected a header line");
   return out;
 }
 
@@ -301,7 +315,7 @@ export function parseRecordsCsv(text: string, file = "(csv)"): InvocationRecord[
  * known (the text's first line is line `firstLine`), and is checked as soon as it is read.
  * @returns the columns (undefined while no row has come)
  */
-function visitCsv(text: string, file: string, firstLine: number, columns: string[] | undefined, batch: number, visit: (record: InvocationRecord) => void): string[] | undefined {
+function visitCsv(text: string, file: string, firstLine: number, columns: string[] | undefined, names: FileNames, batch: number, visit: (record: InvocationRecord) => void): string[] | undefined {
   const scanner = new CsvScanner(text, file, firstLine);
   while (columns === undefined && !scanner.done) {
     const header = scanner.next(1);
@@ -309,7 +323,7 @@ function visitCsv(text: string, file: string, firstLine: number, columns: string
     columns = headerOf(header[0]);
     planTable(columns, file);
   }
-  while (columns !== undefined && !scanner.done) for (const r of csvRecords(columns, scanner.next(batch), file)) visit(r);
+  while (columns !== undefined && !scanner.done) for (const r of csvRecords(columns, scanner.next(batch), file, names)) visit(r);
   return columns;
 }
 
@@ -322,14 +336,14 @@ function headerOf(row: CsvRow): string[] {
 }
 
 /** The records of CSV rows under the header `columns`. */
-function csvRecords(columns: readonly string[], rows: readonly CsvRow[], file: string): InvocationRecord[] {
+function csvRecords(columns: readonly string[], rows: readonly CsvRow[], file: string, names: FileNames): InvocationRecord[] {
   for (const r of rows) if (r.cells.length !== columns.length) throw new ProfileFormatError(file, r.line, `${r.cells.length} cells for ${columns.length} columns`);
-  return recordsFromTable(columns, { length: rows.length, line: (r) => rows[r].line, value: (r, c) => rows[r].cells[c] }, file, true);
+  return recordsFromTable(columns, { length: rows.length, line: (r) => rows[r].line, value: (r, c) => rows[r].cells[c] }, file, true, names);
 }
 
 /** Parses records from JSON Lines text. @throws ProfileFormatError naming the file and line. */
 export function parseRecordsJsonl(text: string, file = "(jsonl)"): InvocationRecord[] {
-  return jsonlRecords(text, file, 1, { columns: [], known: new Set() });
+  return jsonlRecords(text, file, 1, { columns: [], known: new Set(), names: fileNames() });
 }
 
 /**
@@ -340,6 +354,8 @@ export function parseRecordsJsonl(text: string, file = "(jsonl)"): InvocationRec
 interface JsonlKeys {
   readonly columns: string[];
   readonly known: Set<string>;
+  /** The file's component, port and method names. */
+  readonly names: FileNames;
 }
 
 /** {@link parseRecordsJsonl} of text whose first line is line `firstLine` of `file`, with the keys seen before it. */
@@ -385,7 +401,7 @@ function visitJsonl(text: string, file: string, firstLine: number, keys: JsonlKe
     }
     if (objs.length === 0) continue;
     for (const c of FIXED) if (!known.has(c)) throw new ProfileFormatError(file, objs[0].line, `missing key '${c}'`);
-    const records = recordsFromTable(columns, { length: objs.length, line: (r) => objs[r].line, value: (r, c) => objs[r].o[columns[c]] as string | number | undefined }, file, false);
+    const records = recordsFromTable(columns, { length: objs.length, line: (r) => objs[r].line, value: (r, c) => objs[r].o[columns[c]] as string | number | undefined }, file, false, keys.names);
     for (const r of records) visit(r);
   }
 }
@@ -502,7 +518,8 @@ function parseBlocks(reader: BlockReader, file: string, maxRowChars: number, vis
   }
   let line = 1;
   let columns: string[] | undefined;
-  const keys: JsonlKeys = { columns: [], known: new Set() };
+  const names = fileNames();
+  const keys: JsonlKeys = { columns: [], known: new Set(), names };
   let first = true;
   for (;;) {
     if (!reader.done) pending += reader.next();
@@ -516,7 +533,7 @@ function parseBlocks(reader: BlockReader, file: string, maxRowChars: number, vis
       if (jsonl) visitJsonl(block, file, line, keys, BATCH_ROWS, visit);
       else {
         if (first) block = withoutBom(block);
-        columns = visitCsv(block, file, line, columns, BATCH_ROWS, visit);
+        columns = visitCsv(block, file, line, columns, names, BATCH_ROWS, visit);
       }
       first = false;
       // Lines as each format numbers them: JSON Lines by LF alone (a CR before it, or anywhere,

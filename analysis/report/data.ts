@@ -1,4 +1,4 @@
-import type { InvocationRecord } from "../../profile/index.js";
+import { detached, SharedNames, type InvocationRecord } from "../../profile/index.js";
 
 /** A record flattened for charts: its group, Q, mode, level, and times in microseconds. */
 export interface RecordPoint {
@@ -91,7 +91,7 @@ export class RecordDigester {
   private readonly invocations = new Map<string, number>();
   /** Routine names by component, then method. */
   private readonly routines = new Map<string, Map<string, string>>();
-  private readonly modes = new Map<string, string>();
+  private readonly modes = new SharedNames();
 
   /** @param roles - the roles, when known beforehand (else chosen from the first records) */
   constructor(roles?: RecordRoles) {
@@ -132,7 +132,7 @@ export class RecordDigester {
       this.points.push({
         routine,
         q,
-        mode: roles.mode ? this.mode(String(r.parameters[roles.mode] ?? "")) : "",
+        mode: roles.mode ? this.modes.get(String(r.parameters[roles.mode] ?? "")) : "",
         level: roles.level !== undefined && typeof lv === "number" ? lv : undefined,
         wallTime: r.wallTime,
         mpiTime: r.mpiTime,
@@ -155,20 +155,6 @@ export class RecordDigester {
     return name;
   }
 
-  private mode(value: string): string {
-    let shared = this.modes.get(value);
-    if (shared === undefined) this.modes.set((shared = detached(value)), shared);
-    return shared;
-  }
-}
-
-/**
- * A copy of `text` that refers to no other string. Why: a record's strings may be slices of the
- * block of file text it was parsed from (V8 slices strings of 13 characters or more), and one
- * kept slice keeps the whole block (16 MB) alive; the flattened concatenation is a new string.
- */
-function detached(text: string): string {
-  return (" " + text).slice(1);
 }
 
 /** {@link RecordDigester} over an array or any other sequence of records. */
