@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
-import { defaultMetric, derivedView, forEachRecord, hasTauProfileFiles, isTimeMetric, profileTable, readTrial, RECORD_FILE_NAMES, type Trial } from "../../profile/index.js";
+import { defaultMetric, derivedView, forEachRecord, hasTauProfileFiles, isTimeMetric, ProfileError, profileTable, readTrial, RECORD_FILE_NAMES, type Trial } from "../../profile/index.js";
 import { estimateTrialPower, powerConstantSets } from "../power/index.js";
 import { fittableRoutines, levelChart, powerEnergyChart, messagePassingChart, stridedRatioChart, timeVsQChart, topTimersChart } from "./charts.js";
 import { digestRecords, RecordDigester, type RecordDigest } from "./data.js";
@@ -25,7 +25,12 @@ export interface TrialInput {
  * @throws ProfileError / ProfileFormatError when nothing readable is there
  */
 export function readTrialInput(path: string): TrialInput {
-  const dir = statSync(path).isDirectory();
+  let dir: boolean;
+  try {
+    dir = statSync(path).isDirectory();
+  } catch (e) {
+    throw new ProfileError(`cannot read '${path}': ${(e as Error).message}`);
+  }
   const profileDir = dir && existsSync(join(path, "profile")) ? join(path, "profile") : undefined;
   let records: RecordDigest | undefined;
   for (const folder of dir ? [path, profileDir] : []) {

@@ -90,6 +90,7 @@ export const sweepCommand: Command = {
       "progress-every": { type: "string" },
     });
     if (positionals.length !== 1) throw new UsageError("sweep: give exactly one sweep file (see ccasim sweep --help)", "sweep");
+    checkModeOptions(values);
     const sweep = loadSweep(positionals[0]);
     const db = (values.db as string | undefined) ?? join("out", `${sweep.name}.db`);
     if (values.list) return list(ctx, sweep);
@@ -159,6 +160,33 @@ function list(ctx: CommandContext, sweep: Sweep): number {
     ctx.out(`${String(p.index).padStart(5)}  ${p.id}  seed ${String(p.seed).padStart(10)}  rep ${p.replication}  ${vals}\n`);
   }
   return 0;
+}
+
+/**
+ * What `ccasim sweep` does, by the first of its mode options given (`run` when none is), and the
+ * other options each mode reads.
+ */
+const MODES: readonly { readonly option: string; readonly usage: string; readonly reads: readonly string[] }[] = [
+  { option: "list", usage: "--list", reads: [] },
+  { option: "print-command", usage: "--print-command K", reads: [] },
+  { option: "point", usage: "--point K", reads: ["out"] },
+  { option: "emit", usage: "--emit slurm", reads: ["jobs", "db", "tasks", "shards", "script", "ccasim"] },
+  { option: "", usage: "a sweep run", reads: ["jobs", "db", "resume", "slice", "quiet", "progress-every"] },
+];
+
+/**
+ * Refuses an option the chosen mode does not read (another mode's option, or `--out` without
+ * `--point`), which it would otherwise ignore: a study written where the user did not ask for it.
+ * @throws UsageError naming the option and the mode that reads it
+ */
+function checkModeOptions(values: Record<string, unknown>): void {
+  const given = Object.keys(values).filter((k) => values[k] !== undefined);
+  const mode = MODES.find((m) => m.option === "" || given.includes(m.option))!;
+  for (const option of given) {
+    if (option === mode.option || mode.reads.includes(option)) continue;
+    const readers = MODES.filter((m) => m.option === option || m.reads.includes(option)).map((m) => m.usage);
+    throw new UsageError(`sweep: --${option} does not apply to ${mode.usage}; it is read by ${readers.join(", ")} (see ccasim sweep --help)`, "sweep");
+  }
 }
 
 function runOne(ctx: CommandContext, sweep: Sweep, which: string, out?: string): number {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { digestRecords, levelPoints, readTrialInput, recordPoints, recordRoles, trialReport } from "../../analysis/report/index.js";
 import { RandomStream } from "../../engine/random.js";
-import { readTrial, writeRecordsCsv, writeRecordsJsonl, type InvocationRecord } from "../../profile/index.js";
+import { ProfileError, readTrial, writeRecordsCsv, writeRecordsJsonl, type InvocationRecord } from "../../profile/index.js";
 import { runScenario } from "../../scenarios/index.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "ccasim-report-records-"));
@@ -73,6 +73,12 @@ describe("the report's digest of records", () => {
       expect(doc.subtitle).toBe("9000 invocation records");
       expect(doc.sections.map((s) => s.heading)).toEqual(["Run", "Time per invocation", "Strided vs sequential", "Message passing"]);
     }
+  });
+
+  it("names a path that is not there, as an input error", () => {
+    const missing = join(scratch, "no-such-run");
+    expect(() => readTrialInput(missing)).toThrow(ProfileError);
+    expect(() => readTrialInput(missing)).toThrow(`cannot read '${missing}'`);
   });
 
   it("reads a run folder's records once: the trial is read without them", () => {

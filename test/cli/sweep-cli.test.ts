@@ -60,6 +60,18 @@ describe("ccasim sweep and query", () => {
     expect(again.err).toContain("--resume");
   });
 
+  it("refuses an option the chosen mode would ignore, naming the mode that reads it", async () => {
+    const out = await run(["sweep", SWEEP, "--db", join(dir, "x.db"), "--out", join(dir, "x.db")]);
+    expect(out.code).toBe(2);
+    expect(out.err).toContain("--out does not apply to a sweep run; it is read by --point K");
+    const both = await run(["sweep", SWEEP, "--list", "--point", "3"]);
+    expect(both.code).toBe(2);
+    expect(both.err).toContain("--point does not apply to --list");
+    const tasks = await run(["sweep", SWEEP, "--tasks", "4", "--quiet", "--db", join(dir, "y.db")]);
+    expect(tasks.err).toContain("--tasks does not apply to a sweep run; it is read by --emit slurm");
+    expect((await run(["sweep", SWEEP, "--point", "2", "--jobs", "2"])).err).toContain("--jobs does not apply to --point K; it is read by --emit slurm, a sweep run");
+  });
+
   it("emits a Slurm job array that runs one slice per task into its own shard", async () => {
     const r = await run(["sweep", SWEEP, "--emit", "slurm", "--tasks", "4", "--db", join(dir, "s.db"), "--ccasim", "ccasim"]);
     expect(r.code).toBe(0);
