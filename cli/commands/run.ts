@@ -27,7 +27,7 @@ evidence.json keeps 100: the largest group of each method, then the largest of t
 
 Options:
   --out DIR            output folder
-  --seed N             replace the scenario's seed
+  --seed N             replace the scenario's seed (an integer, or any text)
   --set key=value      override any scenario key before validation (repeatable), e.g.
                        --set workload.x=1.5  --set machine.l2.size=256KiB
                        --set assembly.components.A.params.implementation=A2

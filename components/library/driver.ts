@@ -1,6 +1,7 @@
 import type { ComponentContext, ComponentType } from "../component.js";
 import type { PortType } from "../ports.js";
 import { CallTargets, makeCalls, newScope, prepareCalls, scopeLayout, usesPorts, type PreparedCall } from "./calls.js";
+import { ScenarioValueError } from "./scenario-value-error.js";
 
 interface DriverPrepared {
   readonly scopeNames: readonly string[];
@@ -58,11 +59,15 @@ interface DriverInstance {
 function* goDriver(inst: DriverInstance) {
   const { d, ctx, scope, targets } = inst;
   const n = d.scopeNames.length;
-  const iterations = Math.round(d.iterations(scope));
+  const count = d.iterations(scope);
+  // As the dummy's cost: a negative or undefined count is a mistake in the scenario, not zero.
+  if (!(count >= 0 && count < Infinity)) throw new ScenarioValueError(`${ctx.instance}: iterations evaluated to ${count}`);
+  const iterations = Math.round(count);
   for (let i = 0; i < iterations; i++) {
     scope[n - 1] = i;
     const us = d.cost(scope);
     if (us > 0) yield ctx.delay(us);
+    else if (!(us >= 0)) throw new ScenarioValueError(`${ctx.instance}: cost evaluated to ${us} microseconds in iteration ${i}`);
     yield* makeCalls(targets, scope);
   }
   return iterations;

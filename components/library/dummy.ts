@@ -1,6 +1,7 @@
 import type { ComponentContext, ComponentType, PrepareEnv } from "../component.js";
 import type { CallArgs, PortType } from "../ports.js";
 import { CallTargets, makeCalls, newScope, prepareCalls, scopeLayout, usesPorts, type PreparedCall } from "./calls.js";
+import { ScenarioValueError } from "./scenario-value-error.js";
 
 interface DummyPrepared {
   readonly portName: string;
@@ -109,7 +110,7 @@ function* runDummy(inst: DummyInstance, callArgs: CallArgs) {
   if (calls && d.order === "calls-first") yield* makeCalls(targets, own);
   const us = d.cost(own);
   if (us > 0) yield ctx.delay(us);
-  else if (!(us >= 0)) throw new Error(`${ctx.instance}: cost evaluated to ${us} microseconds`);
+  else if (!(us >= 0)) throw new ScenarioValueError(`${ctx.instance}: cost evaluated to ${us} microseconds`);
   if (calls && d.order === "cost-first") yield* makeCalls(targets, own);
   inst.active--;
   return us;

@@ -1,6 +1,7 @@
 import { ghostExchange, haloPlan, type BlockDecomposition, type Comm, type HaloPlan } from "../../machine/index.js";
 import type { ComponentType } from "../component.js";
 import type { PortType } from "../ports.js";
+import { ScenarioValueError } from "./scenario-value-error.js";
 
 interface HaloPrepared {
   readonly ranks: readonly number[] | undefined;
@@ -61,7 +62,7 @@ export const haloExchangeComponent: ComponentType<HaloPrepared> = {
   },
   create(ctx, d) {
     const comm = ctx.mpi as Comm | undefined;
-    if (!comm) throw new Error(`${ctx.instance}: a halo exchange needs an MPI world (a network)`);
+    if (!comm) throw new ScenarioValueError(`${ctx.instance}: a halo exchange needs an MPI world (a network)`);
     const grid = d.ranks ?? squareGrid(ctx.size, d.patchCells.length);
     const decomposition: BlockDecomposition = {
       ranks: grid,

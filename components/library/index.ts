@@ -6,6 +6,7 @@ import { kernelComponent } from "./kernel.js";
 import { shockComponents } from "./shock/index.js";
 
 export { driverComponent, GO_PORT } from "./driver.js";
+export { ScenarioValueError } from "./scenario-value-error.js";
 export { dummyComponent } from "./dummy.js";
 export { kernelComponent } from "./kernel.js";
 export { haloExchangeComponent, HALO_PORT, squareGrid } from "./halo-exchange.js";

@@ -1,6 +1,7 @@
 import type { ComponentContext, ComponentType, KernelSpec } from "../component.js";
 import type { CallArgs, PortType } from "../ports.js";
 import { CallTargets, makeCalls, newScope, prepareCalls, scopeLayout, usesPorts, type PreparedCall } from "./calls.js";
+import { ScenarioValueError } from "./scenario-value-error.js";
 
 type Fn = (scope: ArrayLike<number>) => number;
 
@@ -132,7 +133,7 @@ function* computeKernel(inst: KernelInstance, callArgs: CallArgs) {
   if (pattern === undefined) {
     const sel = String(callArgs[d.patternArg!]);
     pattern = d.patterns[sel];
-    if (pattern === undefined) throw new Error(`${ctx.instance}: no pattern for ${d.patternArg} = '${sel}'; known: ${Object.keys(d.patterns).join(", ")}`);
+    if (pattern === undefined) throw new ScenarioValueError(`${ctx.instance}: no pattern for ${d.patternArg} = '${sel}'; known: ${Object.keys(d.patterns).join(", ")}`);
   }
   const spec: KernelSpec = {
     elements: Math.round(d.elements(scope)),

@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../cli/main.js";
 
@@ -32,5 +35,24 @@ describe("ccasim command line", () => {
     const r = await run([]);
     expect(r.code).toBe(2);
     expect(r.out).toContain("Commands:");
+  });
+
+  it("exits 2, writing nothing, when a parameter evaluates during the run to a value it cannot take", async () => {
+    const out = mkdtempSync(join(tmpdir(), "ccasim-main-"));
+    try {
+      const cases: [string[], string][] = [
+        [["--set", "workload.iterations=-5"], "Driver: iterations evaluated to -5"],
+        [["--set", 'assembly.components.Driver.params.cost="i - 3"'], "Driver: cost evaluated to -3 microseconds in iteration 0"],
+        [["--set", 'assembly.components.C.params.cost="x - 10"'], "C: cost evaluated to -7 microseconds"],
+      ];
+      for (const [set, message] of cases) {
+        const r = await run(["run", "scenarios/known-models.yaml", ...set, "--quiet", "--out", join(out, "run")]);
+        expect(r.code, r.err).toBe(2);
+        expect(r.err).toContain(message);
+        expect(existsSync(join(out, "run"))).toBe(false);
+      }
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 });

@@ -4,6 +4,7 @@ import type { Comm, KernelSpec } from "../../../machine/index.js";
 import { buildHierarchy, DOUBLE, type Balancer, type Front, type Hierarchy, type LevelSizes, type MeshSpec, type RankPlan } from "./hierarchy.js";
 import { GHOST_PORT, MESH_PORT } from "./ports.js";
 import { checkKeys, kernelFor, numberParam, rangeParam, workloadNumber, type ElementWork, type WorkloadNumber } from "./params.js";
+import { ScenarioValueError } from "../scenario-value-error.js";
 
 /** Prepared AMRMesh parameters (the mesh description; workload-dependent numbers resolved per run). */
 export interface AmrMeshPrepared {
@@ -184,7 +185,7 @@ export const amrMeshComponent: ComponentType<AmrMeshPrepared> = {
 
     function level(l: unknown, who: string): number {
       const v = Number(l);
-      if (!Number.isInteger(v) || v < 0 || v >= spec.levels) throw new Error(`${ctx.instance}.${who}: level ${String(l)} is outside [0, ${spec.levels})`);
+      if (!Number.isInteger(v) || v < 0 || v >= spec.levels) throw new ScenarioValueError(`${ctx.instance}.${who}: level ${String(l)} is outside [0, ${spec.levels})`);
       return v;
     }
 

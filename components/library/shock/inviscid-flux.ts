@@ -2,6 +2,7 @@ import type { ComponentType } from "../../component.js";
 import { isArrayArg } from "../../ports.js";
 import { FLUX_PORT, INVISCID_PORT, STATES_PORT } from "./ports.js";
 import { checkKeys } from "./params.js";
+import { ScenarioValueError } from "../scenario-value-error.js";
 
 const KEYS: string[] = [];
 
@@ -31,7 +32,7 @@ export const inviscidFluxComponent: ComponentType<null> = {
         inviscid: {
           *compute(args) {
             const field = args.field;
-            if (!isArrayArg(field)) throw new Error(`${ctx.instance}.compute: argument 'field' must be an array descriptor`);
+            if (!isArrayArg(field)) throw new ScenarioValueError(`${ctx.instance}.compute: argument 'field' must be an array descriptor`);
             // The states and flux arrays have the field's size and layout.
             yield* states.call("compute", { field, result: field, mode: "sequential" });
             yield* flux.call("compute", { states: field, result: field, mode: "sequential" });

@@ -6,6 +6,7 @@
  */
 import type { PrepareEnv } from "../../component.js";
 import type { KernelSpec } from "../../../machine/index.js";
+import { ScenarioValueError } from "../scenario-value-error.js";
 
 /**
  * Work per element (one double of a patch array) and per pass, as the node model takes it. The
@@ -63,7 +64,7 @@ export function workloadNumber(env: PrepareEnv, raw: unknown, where: string, fal
     for (const n of names) if (n in workload) scope[n] = workload[n];
     const v = expr.evaluate(scope);
     if (!Number.isFinite(v) || v < opts.min || (opts.integer && !Number.isInteger(v)))
-      throw new Error(`${instance}.${where}: '${String(text)}' evaluates to ${v}; expected ${opts.integer ? "an integer" : "a number"} >= ${opts.min}`);
+      throw new ScenarioValueError(`${instance}.${where}: '${String(text)}' evaluates to ${v}; expected ${opts.integer ? "an integer" : "a number"} >= ${opts.min}`);
     return v;
   };
 }

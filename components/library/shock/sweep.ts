@@ -7,19 +7,20 @@
 import { isArrayArg, type CallArgs } from "../../ports.js";
 import type { KernelSpec } from "../../../machine/index.js";
 import type { SweepMode } from "./ports.js";
+import { ScenarioValueError } from "../scenario-value-error.js";
 
 /**
  * Prepares `kernel` for a sweep over the array `args[arrayName]` in `args.mode` and returns the
  * number of doubles. The sequential mode walks the array in storage order (X-derivatives); the
  * strided mode walks it column by column with stride = the patch row length (Y-derivatives), so
  * the cache model decides what the difference costs.
- * @throws Error when the argument is not an array or the mode is neither `sequential` nor `strided`
+ * @throws ScenarioValueError when the argument is not an array or the mode is neither `sequential` nor `strided`
  */
 export function prepareSweep(kernel: KernelSpec, args: CallArgs, arrayName: string, who: string): number {
   const a = args[arrayName];
-  if (!isArrayArg(a)) throw new Error(`${who}: argument '${arrayName}' must be an array descriptor`);
+  if (!isArrayArg(a)) throw new ScenarioValueError(`${who}: argument '${arrayName}' must be an array descriptor`);
   const mode = args.mode as SweepMode;
-  if (mode !== "sequential" && mode !== "strided") throw new Error(`${who}: mode must be 'sequential' or 'strided', got ${JSON.stringify(args.mode)}`);
+  if (mode !== "sequential" && mode !== "strided") throw new ScenarioValueError(`${who}: mode must be 'sequential' or 'strided', got ${JSON.stringify(args.mode)}`);
   kernel.elements = a.length;
   kernel.elementSize = a.elementSize;
   kernel.pattern = mode;
