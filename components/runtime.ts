@@ -226,7 +226,11 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
           return sim.timeout(us);
         },
         compute(kernel: KernelSpec) {
-          return sim.timeout(platform.kernel(rank, kernel, counters[rank], sim.random(`node/rank${rank}`)));
+          try {
+            return sim.timeout(platform.kernel(rank, kernel, counters[rank], sim.random(`node/rank${rank}`)));
+          } catch (e) {
+            throw namedInputError(e, inst.name);
+          }
         },
         mpi: world?.comm(rank),
         random(name: string): RandomStream {
@@ -291,4 +295,13 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
     warnings: meas?.warnings() ?? [],
     invocations: counter.invocations + entryInvocations,
   };
+}
+
+/**
+ * `e` with the component instance that caused it named first, when it is an input error (a kernel
+ * description the node model refuses, say): the model knows the key, not whose kernel it was.
+ */
+function namedInputError(e: unknown, instance: string): unknown {
+  if (e instanceof Error && (e as { isInputError?: boolean }).isInputError === true && !e.message.startsWith(`${instance}: `)) e.message = `${instance}: ${e.message}`;
+  return e;
 }

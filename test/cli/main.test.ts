@@ -45,6 +45,10 @@ describe("ccasim command line", () => {
         [["--set", 'assembly.components.Driver.params.cost="i - 3"'], "Driver: cost evaluated to -3 microseconds in iteration 0"],
         [["--set", 'assembly.components.C.params.cost="x - 10"'], "C: cost evaluated to -7 microseconds"],
       ];
+      // A kernel the node model refuses names its component.
+      const kernel = await run(["run", "scenarios/kernel-l2.yaml", "--set", "workload.Q=-5", "--quiet", "--out", join(out, "run")]);
+      expect(kernel.code).toBe(2);
+      expect(kernel.err).toMatch(/DerivX: invalid kernel\.elements = -5: expected an integer >= 0/);
       for (const [set, message] of cases) {
         const r = await run(["run", "scenarios/known-models.yaml", ...set, "--quiet", "--out", join(out, "run")]);
         expect(r.code, r.err).toBe(2);
