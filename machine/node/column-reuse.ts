@@ -348,7 +348,7 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   // power-of-two P and integer `up` the gcd is the lowest set bit of `up`. Why before the entries: with many rows
   // this weaker bound already decides, and the continued-fraction pass of the entries is a third
   // of such an evaluation.
-  if (up > 0 && (up | 0) === up && exactLog2(P) >= 0 && lastMin >= (A + 1) * (P / (up & -up))) return arrays * (q - Math.ceil((q * e) / u));
+  if (up > 0 && (up | 0) === up && exactLog2(P) >= 0 && lastMin >= (A + 1) * (P / (up & -up))) return arrays * (q - Math.ceil(q * e * g.invSector));
   entries(sc, up, P, B);
   // Bounds from the three-gap return times: every run of tMax consecutive rows holds a partner,
   // no two partners of a list are closer than tMin rows. The combined jump is needed only from
@@ -358,7 +358,7 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   const tMax = !aperiodic ? sc.upUF : sc.upVF + sc.upWB > B ? sc.upUF + sc.upUB : Math.max(sc.upUF, sc.upUB);
   // Fewest partners of any row, counting only its own array's: every continuation misses.
   // (`floor(lastMin / tMax) - 1 >= A` for integers and tMax >= 1, without a division.)
-  if (lastMin >= (A + 1) * tMax) return arrays * (q - Math.ceil((q * e) / u));
+  if (lastMin >= (A + 1) * tMax) return arrays * (q - Math.ceil(q * e * g.invSector));
   // Most partners of any row: every continuation hits (one array: `floor(lastMax / tMin) < A`).
   if (arrays === 1 ? lastMax < A * tMin : Math.floor(lastMax / tMin) + (arrays - 1) * (Math.floor((lastMax + 1) / tMin) + 2) < A) return 0;
   addGroups(sc, rows, s, lastRow);

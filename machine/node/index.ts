@@ -9,7 +9,7 @@ export { type MachineConfig, type CacheLevelConfig, type TlbConfig, type MemoryC
 export { MachineInputError } from "./errors.js";
 export { MACHINE_PARAMS, machineParam, validateMachine } from "./params.js";
 export { type KernelSpec, type AccessPattern, validateKernel, squarePatchStride, arrayBase, arraySpan, ARRAY_ALIGNMENT, ARRAY_SKEW } from "./kernel.js";
-export { type CacheGeometry, levelGeometry, tlbGeometry } from "./geometry.js";
+export { type CacheGeometry, cacheGeometry, levelGeometry, tlbGeometry } from "./geometry.js";
 export { levelMissesPerPass, overloadFraction, setsCovered, PATTERN_SEQUENTIAL, PATTERN_STRIDED, PATTERN_RANDOM } from "./stride-miss-model.js";
 export { SetAssociativeCache, ReferenceHierarchy } from "./reference-cache.js";
 export { COUNTER_NAMES, COUNTER_COUNT, CounterId, ITANIUM2_NATIVE_EVENTS, supportedCounters, type CounterName } from "./counters.js";

@@ -338,8 +338,9 @@ function distinctLinesRandomMisses(g: CacheGeometry, q: number, e: number, array
   const B = g.line;
   const u = g.sector;
   const bytes = q * e;
-  const linesPerArray = e >= B ? q : Math.ceil(bytes / B);
-  const unitsPerArray = e >= u ? q : Math.ceil(bytes / u);
+  // Multiplied by the exact reciprocals: the same numbers as dividing (see CacheGeometry.invLine).
+  const linesPerArray = e >= B ? q : Math.ceil(bytes * g.invLine);
+  const unitsPerArray = e >= u ? q : Math.ceil(bytes * g.invSector);
   const ping = pingPongFraction(g, arrays, arrayBytes);
   const lines = linesPerArray * arrays;
   const capacity = g.size / B;
@@ -379,8 +380,9 @@ function sweepPassMisses(g: CacheGeometry, q: number, e: number, arrays: number,
   const B = g.line;
   const u = g.sector;
   const bytes = q * e;
-  const linesPerArray = e >= B ? q : Math.ceil(bytes / B);
-  const unitsPerArray = e >= u ? q : Math.ceil(bytes / u);
+  // Multiplied by the exact reciprocals: the same numbers as dividing (see CacheGeometry.invLine).
+  const linesPerArray = e >= B ? q : Math.ceil(bytes * g.invLine);
+  const unitsPerArray = e >= u ? q : Math.ceil(bytes * g.invSector);
   // The fit of one contiguous array, or -1.
   let oneArrayFit = -1;
   if (arrays === 1 && e < B) {
@@ -455,7 +457,8 @@ function shortRowMisses(g: CacheGeometry, q: number, e: number, s: number, array
   const B = g.line;
   const u = g.sector;
   const perLine = B / e;
-  const full = Math.floor(q / perLine);
+  // q / perLine, exactly (e divides the line, a power of two), by the line's exact reciprocal.
+  const full = Math.floor(q * e * g.invLine);
   const tail = q - full * perLine;
   const R = s * e;
   // Sector visits of one full line over all columns: each sector per column when rows share

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { CacheGeometry } from "../../machine/index.js";
+import { cacheGeometry, type CacheGeometry } from "../../machine/index.js";
 import { columnReuseMisses } from "../../machine/node/column-reuse.js";
 import { PartnerSpans, partnerSpans } from "../../machine/node/partner-spans.js";
 import { ReturnOrbits } from "../../machine/node/return-lists.js";
@@ -54,7 +54,7 @@ describe("column reuse from the orbit sums", () => {
         fc.integer({ min: -3, max: 3 }),
         fc.double({ min: 0, max: 1, noNaN: true }),
         (line, sectorsPerLine, sets, assoc, e, stride, nearWidened, delta, lastShare) => {
-          const g: CacheGeometry = { size: line * sets * assoc, line, sector: line / sectorsPerLine, assoc, sets };
+          const g: CacheGeometry = cacheGeometry(line * sets * assoc, line, line / sectorsPerLine, assoc, sets);
           const P = sets * line;
           const s = Math.max(stride, line / e);
           const R = (s * e) % P;

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ReferenceHierarchy, arraySpan, tlbGeometry, type CacheGeometry, type KernelSpec } from "../../machine/index.js";
+import { ReferenceHierarchy, arraySpan, cacheGeometry, tlbGeometry, type CacheGeometry, type KernelSpec } from "../../machine/index.js";
 
 /** The simplest correct sectored LRU: one Map per set, re-inserted on use (insertion order = LRU order). */
 class NaiveLru {
@@ -43,7 +43,7 @@ function* columnStream(q: number, e: number, s: number, arrays: number): Generat
 
 const level = fc
   .record({ line: fc.constantFrom(16, 32, 64, 128), sectorsPerLine: fc.constantFrom(1, 2, 4), sets: fc.constantFrom(1, 2, 3, 4, 8, 16), assoc: fc.constantFrom(1, 2, 3, 4, 8) })
-  .map(({ line, sectorsPerLine, sets, assoc }): CacheGeometry => ({ size: line * sets * assoc, line, sector: line / sectorsPerLine, assoc, sets }));
+  .map(({ line, sectorsPerLine, sets, assoc }): CacheGeometry => cacheGeometry(line * sets * assoc, line, line / sectorsPerLine, assoc, sets));
 
 const WORK = { loads: 1, stores: 0, flops: 0, otherInstructions: 0 } as const;
 
@@ -87,8 +87,8 @@ describe("column sweep replay (repeated columns counted, not replayed)", () => {
   });
 
   it("skips most columns of a long column sweep (the Figure 3 stride on the Xeon geometry) yet counts them all", () => {
-    const l1 = { size: 8192, line: 64, sector: 64, assoc: 4, sets: 32 };
-    const l2 = { size: 524288, line: 128, sector: 64, assoc: 8, sets: 512 };
+    const l1 = cacheGeometry(8192, 64, 64, 4, 32);
+    const l2 = cacheGeometry(524288, 128, 64, 8, 512);
     const tlb = tlbGeometry({ entries: 64, pageSize: 4096, missPenalty: 1 });
     const h = new ReferenceHierarchy([l1, l2], tlb);
     let replayed = 0;

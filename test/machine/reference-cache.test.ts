@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SetAssociativeCache, ReferenceHierarchy, tlbGeometry, type CacheGeometry } from "../../machine/index.js";
+import { SetAssociativeCache, ReferenceHierarchy, cacheGeometry, tlbGeometry, type CacheGeometry } from "../../machine/index.js";
 
 /** The simplest correct model: one Map per set, re-inserted on use (insertion order = LRU order). */
 function naiveMisses(g: CacheGeometry, addresses: readonly number[]): number {
@@ -37,7 +37,7 @@ describe("SetAssociativeCache", () => {
         fc.constantFrom(1, 2),
         fc.array(fc.integer({ min: 0, max: 1 << 14 }), { minLength: 1, maxLength: 400 }),
         (assoc, sets, line, sectorsPerLine, addresses) => {
-          const g = { size: assoc * sets * line, line, sector: line / sectorsPerLine, assoc, sets };
+          const g = cacheGeometry(assoc * sets * line, line, line / sectorsPerLine, assoc, sets);
           const c = new SetAssociativeCache(g);
           for (const a of addresses) c.access(a);
           expect(c.misses).toBe(naiveMisses(g, addresses));
@@ -51,7 +51,7 @@ describe("SetAssociativeCache", () => {
   it("matches the naive LRU as a large fully associative cache (the TLB path)", () => {
     fc.assert(
       fc.property(fc.constantFrom(17, 32, 64, 128), fc.array(fc.integer({ min: 0, max: 300 }), { minLength: 1, maxLength: 2000 }), (entries, pages) => {
-        const g = { size: entries * 4096, line: 4096, sector: 4096, assoc: entries, sets: 1 };
+        const g = cacheGeometry(entries * 4096, 4096, 4096, entries, 1);
         const addresses = pages.map((p) => p * 4096 + 8);
         const c = new SetAssociativeCache(g);
         for (const a of addresses) c.access(a);
@@ -64,7 +64,7 @@ describe("SetAssociativeCache", () => {
   it("matches the naive LRU as a fully associative cache whose page numbers are far apart (hashed, not directly indexed)", () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: 200 }), { minLength: 1, maxLength: 2000 }), (pages) => {
-        const g = { size: 32 * 4096, line: 4096, sector: 4096, assoc: 32, sets: 1 };
+        const g = cacheGeometry(32 * 4096, 4096, 4096, 32, 1);
         // Pages beyond 2^23 and near 2^40, mixed with low ones: both lookup paths in one cache.
         const addresses = pages.map((p) => (p % 3 === 0 ? p : p % 3 === 1 ? 2 ** 23 + p * 977 : 2 ** 40 + p * 65537) * 4096 + 8);
         const c = new SetAssociativeCache(g);
@@ -76,7 +76,7 @@ describe("SetAssociativeCache", () => {
   });
 
   it("keeps an array that fits and evicts one that overflows a cyclic sweep", () => {
-    const g = { size: 1024, line: 64, sector: 64, assoc: 2, sets: 8 };
+    const g = cacheGeometry(1024, 64, 64, 2, 8);
     const c = new SetAssociativeCache(g);
     for (let pass = 0; pass < 2; pass++) for (let a = 0; a < 1024; a += 8) c.access(a);
     expect(c.misses).toBe(16);
@@ -88,8 +88,8 @@ describe("SetAssociativeCache", () => {
 
 describe("ReferenceHierarchy", () => {
   it("feeds each level with the misses of the level above and the TLB with every access", () => {
-    const l1 = { size: 512, line: 64, sector: 64, assoc: 2, sets: 4 };
-    const l2 = { size: 4096, line: 128, sector: 64, assoc: 4, sets: 8 };
+    const l1 = cacheGeometry(512, 64, 64, 2, 4);
+    const l2 = cacheGeometry(4096, 128, 64, 4, 8);
     const h = new ReferenceHierarchy([l1, l2], tlbGeometry({ entries: 4, pageSize: 4096, missPenalty: 1 }));
     const out = new Float64Array(3);
     const accesses = h.steadyStateMisses({ elements: 256, elementSize: 8, loads: 1, stores: 0, flops: 0, otherInstructions: 0, pattern: "sequential" }, out);

@@ -10,6 +10,7 @@ import {
   resolveMachine,
   squarePatchStride,
   tlbGeometry,
+  cacheGeometry,
   type CacheGeometry,
   type KernelSpec,
 } from "../../machine/index.js";
@@ -22,7 +23,7 @@ function kernel(elements: number, elementSize: number, pattern: KernelSpec["patt
 }
 
 describe("analytical stride miss model, exact cases", () => {
-  const g: CacheGeometry = { size: 32 * 1024, line: 64, sector: 32, assoc: 4, sets: 128 };
+  const g: CacheGeometry = cacheGeometry(32 * 1024, 64, 32, 4, 128);
   it("misses nothing when the arrays stay resident", () => {
     expect(levelMissesPerPass(g, 3000, 8, 1, PATTERN_SEQUENTIAL, 1)).toBe(0);
     expect(levelMissesPerPass(g, 1500, 8, 2, PATTERN_STRIDED, 37)).toBe(0);
@@ -112,7 +113,7 @@ describe("analytical model against the reference LRU cache", () => {
       }
     }
     // A 4 KiB 8-way cache of 32-byte lines: a column of 129 rows of 516 bytes nearly fills it.
-    const g: CacheGeometry = { size: 4096, line: 32, sector: 32, assoc: 8, sets: 16 };
+    const g: CacheGeometry = cacheGeometry(4096, 32, 32, 8, 16);
     const h = new ReferenceHierarchy([g], tlbGeometry({ entries: 16, pageSize: 4096, missPenalty: 1 }));
     const k = kernel(16_615, 4, "strided", 129, 1);
     expect(Math.abs(levelMissesPerPass(g, 16_615, 4, 1, PATTERN_STRIDED, 129) / 16_615 - referenceRate(h, k, 0))).toBeLessThanOrEqual(0.01);
@@ -147,7 +148,7 @@ describe("analytical model against the reference LRU cache", () => {
         fc.oneof(fc.constantFrom(2, 3, 7, 16, 31, 64, 100, 128, 256, 512), fc.constant(0)),
         fc.constantFrom(1, 1, 2),
         (size, line, assoc, sectorsPerLine, e, q, pattern, strideChoice, arrays) => {
-          const g: CacheGeometry = { size, line, sector: line / sectorsPerLine, assoc, sets: size / (line * assoc) };
+          const g: CacheGeometry = cacheGeometry(size, line, line / sectorsPerLine, assoc);
           const stride = strideChoice === 0 ? squarePatchStride(q) : strideChoice;
           const k = kernel(q, e, pattern, stride, arrays);
           const h = new ReferenceHierarchy([g], tlb);
