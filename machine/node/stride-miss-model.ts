@@ -463,7 +463,9 @@ function shortRowMisses(g: CacheGeometry, q: number, e: number, s: number, array
   const R = s * e;
   // Sector visits of one full line over all columns: each sector per column when rows share
   // sectors, else each element once.
-  const perFullLine = R < u ? s * (B / Math.max(u, e)) : perLine;
+  // (Rows shorter than a sector have elements shorter than one: B / max(u, e) is B / u, by the
+  // sector's exact reciprocal.)
+  const perFullLine = R < u ? s * (B * g.invSector) : perLine;
   if (tail === 0 || full === 0) return fFit * (full + (tail > 0 ? 1 : 0)) * perFullLine;
   const fWithout = fitOverload(g, full, arrays, arrayBytes);
   // fFit counts the partial line as a full one: lines in overloaded sets with it present.
