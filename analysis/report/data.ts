@@ -154,7 +154,6 @@ export class RecordDigester {
     if (name === undefined) byMethod.set(detached(method), (name = detached(`${component}.${method}`)));
     return name;
   }
-
 }
 
 /** {@link RecordDigester} over an array or any other sequence of records. */
