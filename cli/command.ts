@@ -40,8 +40,6 @@ export interface CommandContext {
 export interface Command {
   /** Name typed after `ccasim`. */
   readonly name: string;
-  /** One line for the command list. */
-  readonly summary: string;
   /** Full help text (usage, arguments, options, examples). */
   readonly help: string;
   /** Runs the command; resolves to the exit code. Throws for errors (input errors map to exit 2). */
@@ -68,4 +66,19 @@ export function parseCommandArgs<T extends NonNullable<ParseArgsConfig["options"
 /** True when `err` was caused by the caller's input (exit code 2). */
 export function isInputError(err: unknown): boolean {
   return typeof err === "object" && err !== null && (err as { isInputError?: unknown }).isInputError === true;
+}
+
+/**
+ * A subcommand as the command list knows it before it is loaded: its name, its line in
+ * `ccasim --help`, and how to load it. Why not the commands themselves: each imports the layers
+ * it runs (scenarios, analysis, the study database), and loading every one of them made each
+ * `ccasim` start, even `--version`, take a quarter of a second.
+ */
+export interface CommandEntry {
+  /** Name typed after `ccasim`. */
+  readonly name: string;
+  /** One line for the command list. */
+  readonly summary: string;
+  /** Imports the command's module. */
+  load(): Promise<Command>;
 }

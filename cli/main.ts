@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, isInputError, type Command, type CommandContext } from "./command.js";
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, isInputError, type CommandContext, type CommandEntry } from "./command.js";
 import { commands } from "./commands/index.js";
 import { nearestName as nearest } from "../engine/registry.js";
 
@@ -19,7 +19,7 @@ function packageVersion(): string {
 }
 
 /** The text of `ccasim --help`. */
-export function mainHelp(list: readonly Command[] = commands): string {
+export function mainHelp(list: readonly CommandEntry[] = commands): string {
   const width = Math.max(8, ...list.map((c) => c.name.length));
   return [
     "ccasim: discrete-event simulator of HPC component assemblies, and analysis of TAU measurements",
@@ -63,24 +63,25 @@ export async function main(
   const first = args[0];
   if (first === undefined || first === "-h" || first === "--help" || first === "help") {
     const topic = first === "help" ? args[1] : undefined;
-    const cmd = topic ? commands.find((c) => c.name === topic) : undefined;
-    if (topic && !cmd) {
+    const entry = topic ? commands.find((c) => c.name === topic) : undefined;
+    if (topic && !entry) {
       io.err(`ccasim: unknown command '${topic}'\n`);
       return EXIT_USAGE;
     }
-    io.out((cmd ? cmd.help : mainHelp()) + "\n");
+    io.out((entry ? (await entry.load()).help : mainHelp()) + "\n");
     return first === undefined ? EXIT_USAGE : EXIT_OK;
   }
   if (first === "-V" || first === "--version") {
     io.out(`ccasim ${packageVersion()}\n`);
     return EXIT_OK;
   }
-  const cmd = commands.find((c) => c.name === first);
-  if (!cmd) {
+  const entry = commands.find((c) => c.name === first);
+  if (!entry) {
     const near = nearest(first, commands.map((c) => c.name));
     io.err(`ccasim: unknown command '${first}'${near ? ` (did you mean '${near}'?)` : ""}; see 'ccasim --help'\n`);
     return EXIT_USAGE;
   }
+  const cmd = await entry.load();
   const rest = args.slice(1);
   if (rest.includes("--help") || rest.includes("-h")) {
     io.out(cmd.help + "\n");

@@ -244,7 +244,6 @@ function formatReport(title: string, r: FitReport, predictAt: number[], top: num
 /** `ccasim fit`: model fitting on records, TAU_PARAM timers, trials across a parameter, or Extra-P inputs. */
 export const fitCommand: Command = {
   name: "fit",
-  summary: "fit performance models T(Q) (polynomial, power law, Extra-P PMNF, two-segment) to measurements",
   help: HELP,
   run,
 };

@@ -105,7 +105,6 @@ function run(ctx: CommandContext): number {
 /** `ccasim power`: counter-based power and performance metrics. */
 export const powerCommand: Command = {
   name: "power",
-  summary: "power, energy, FLOP/J and stall metrics per event from hardware counters (paper 004)",
   help: HELP,
   run,
 };

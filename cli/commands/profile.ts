@@ -133,7 +133,6 @@ function parsePoint(s: string): Record<string, number> {
 /** `ccasim profile`: show a profile as a pprof-style table, or convert between formats. */
 export const profileCommand: Command = {
   name: "profile",
-  summary: "show a TAU/ParaProf profile as a pprof-style table, or convert between profile formats",
   help: HELP,
   run(ctx) {
     const [sub, ...rest] = ctx.argv;

@@ -107,7 +107,6 @@ function summary(r: PruneResult): Record<string, unknown> {
 /** `ccasim prune`: alpha/beta call-graph pruning. */
 export const pruneCommand: Command = {
   name: "prune",
-  summary: "find the core components of a call graph (alpha/beta pruning of paper 002)",
   help: HELP,
   run,
 };

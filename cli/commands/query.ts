@@ -5,7 +5,6 @@ import { csvTable, jsonTable, textTable } from "../table-format.js";
 /** `ccasim query`: SQL on a study database, printed or exported to Parquet/CSV. */
 export const queryCommand: Command = {
   name: "query",
-  summary: "query a study database with SQL; export results to Parquet or CSV",
   help: `Usage: ccasim query <study.db> ["SELECT ..."] [--json | --csv] [--out FILE.parquet|FILE.csv]
        ccasim query <study.db> --tables
 

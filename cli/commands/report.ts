@@ -5,7 +5,6 @@ import { parseCommandArgs, UsageError, type Command } from "../command.js";
 /** `ccasim report`: the self-contained HTML report of a run, a profile or a study. */
 export const reportCommand: Command = {
   name: "report",
-  summary: "write a self-contained HTML report (SVG charts) of a run folder, a profile or a study database",
   help: `Usage: ccasim report <run-folder | profile | study.db> [--out report.html]
 
 Writes one HTML page with every chart inline as SVG (Vega-Lite rendered in Node: no script, no

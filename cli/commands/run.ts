@@ -7,7 +7,6 @@ import { parseCommandArgs, type Command } from "../command.js";
 
 export const runCommand: Command = {
   name: "run",
-  summary: "run a scenario and write its TAU profile, records, call graph and summary",
   help: `Usage: ccasim run <scenario.yaml> [--out DIR] [--seed N] [--set key=value ...] [--quiet] [--no-measure]
 
 Runs a scenario: one copy of the component assembly per simulated MPI rank, proxies and

@@ -4,7 +4,6 @@ import { parseCommandArgs, type Command } from "../command.js";
 
 export const schemaCommand: Command = {
   name: "schema",
-  summary: "print the JSON Schema of scenario (or sweep) files, for editor completion and checking",
   help: `Usage: ccasim schema [--sweep]
 
 Prints the JSON Schema (draft 2020-12) of ccasim scenario files, or with --sweep of sweep files.

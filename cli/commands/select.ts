@@ -125,7 +125,6 @@ function run(ctx: CommandContext): number {
 /** `ccasim select`: implementation selection. */
 export const selectCommand: Command = {
   name: "select",
-  summary: "choose the best implementation per component (exact optimum, pruned heuristic, crossovers)",
   help: HELP,
   run,
 };

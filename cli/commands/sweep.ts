@@ -67,7 +67,6 @@ Exit codes: 0 every point stored (failed points included), 2 bad sweep file or a
 /** `ccasim sweep`: run, resume, slice, emit and merge parameter sweeps. */
 export const sweepCommand: Command = {
   name: "sweep",
-  summary: "run a parameter sweep into a study database (parallel, resumable, Slurm arrays)",
   help: HELP,
   async run(ctx) {
     if (ctx.argv[0] === "merge") return merge(ctx, ctx.argv.slice(1));

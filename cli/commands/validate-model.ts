@@ -3,7 +3,6 @@ import { parseCommandArgs, UsageError, type Command } from "../command.js";
 
 export const validateModelCommand: Command = {
   name: "validate-model",
-  summary: "compare a model's predicted times with measured times, configuration by configuration",
   help: `Usage: ccasim validate-model <model.yaml> --measured <table.csv|table.yaml> [--set key=value ...] [--repeats N] [--json]
 
 Runs the scenario once per configuration of the measured table (each row's override columns

@@ -3,7 +3,6 @@ import { parseCommandArgs, UsageError, type Command } from "../command.js";
 
 export const validateCommand: Command = {
   name: "validate",
-  summary: "check a scenario without running it",
   help: `Usage: ccasim validate <scenario.yaml> [--set key=value ...]
 
 Reads and checks a scenario the way 'ccasim run' does (YAML syntax, keys and types, units,

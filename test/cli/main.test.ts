@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { commands } from "../../cli/commands/index.js";
 import { main } from "../../cli/main.js";
 
 async function run(args: string[]) {
@@ -58,5 +59,19 @@ describe("ccasim command line", () => {
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
+  });
+
+  it("loads each listed command only when asked, as the command of its name, with its own help", async () => {
+    for (const entry of commands) {
+      const cmd = await entry.load();
+      expect(cmd.name).toBe(entry.name);
+      expect(cmd.help).toContain(`ccasim ${entry.name}`);
+      const viaHelp = await run(["help", entry.name]);
+      expect(viaHelp.code).toBe(0);
+      expect(viaHelp.out).toBe(cmd.help + "\n");
+      expect((await run([entry.name, "--help"])).out).toBe(cmd.help + "\n");
+    }
+    const list = (await run(["--help"])).out;
+    for (const entry of commands) expect(list).toContain(`  ${entry.name.padEnd(14)}  ${entry.summary}\n`);
   });
 });
