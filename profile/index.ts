@@ -34,7 +34,7 @@ export {
 } from "./tau/text-write.js";
 export { readPackedProfile, parsePackedProfile } from "./tau/ppk-read.js";
 export { parseMetadataXml, writeMetadataXml } from "./tau/xml.js";
-export { readTrial, detectTrialFormat, RECORD_FILE_NAMES, type TrialFormat, type ReadTrialOptions } from "./read.js";
+export { readTrial, recordsFileIn, detectTrialFormat, RECORD_FILE_NAMES, type TrialFormat, type ReadTrialOptions } from "./read.js";
 export * from "./records.js";
 export * from "./records-write.js";
 export * from "./record-table.js";

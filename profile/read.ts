@@ -72,9 +72,11 @@ export function readTrial(path: string, options: ReadTrialOptions = {}): Trial {
   if (format === "ppk") return readPackedProfile(path, options);
   const trial = readTauProfile(path, options);
   if (options.records === false || !statSync(path).isDirectory()) return trial;
-  for (const name of RECORD_FILE_NAMES) {
-    const p = join(path, name);
-    if (existsSync(p)) return new Trial({ ...trial, records: readRecords(p) });
-  }
-  return trial;
+  const records = recordsFileIn(path);
+  return records === undefined ? trial : new Trial({ ...trial, records: readRecords(records) });
+}
+
+/** The records file of folder `dir` (the first of {@link RECORD_FILE_NAMES} there), if any. */
+export function recordsFileIn(dir: string): string | undefined {
+  return RECORD_FILE_NAMES.map((name) => join(dir, name)).find((p) => existsSync(p));
 }

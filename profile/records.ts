@@ -169,6 +169,8 @@ const COUNTER_COLUMN = 2;
  * and the parameters and counters in column order with their names.
  */
 interface TablePlan {
+  /** The table's column names, in order. */
+  readonly columns: readonly string[];
   readonly component: number;
   readonly port: number;
   readonly method: number;
@@ -207,6 +209,7 @@ function planTable(columns: readonly string[], file: string): TablePlan {
   });
   const at = (c: string): number => columns.indexOf(c);
   return {
+    columns,
     component: at(RECORD_COLUMNS.component),
     port: at(RECORD_COLUMNS.port),
     method: at(RECORD_COLUMNS.method),
@@ -240,9 +243,8 @@ function fileNames(): FileNames {
  * @param shared - the file's component, port and method names (one string each, shared by its records)
  * @internal
  */
-function recordsFromTable(columns: readonly string[], rows: TableRows, file: string, numericStrings: boolean, shared: FileNames): InvocationRecord[] {
-  const plan = planTable(columns, file);
-  const { kinds, names } = plan;
+function recordsFromTable(plan: TablePlan, rows: TableRows, file: string, numericStrings: boolean, shared: FileNames): InvocationRecord[] {
+  const { columns, kinds, names } = plan;
   const out: InvocationRecord[] = [];
   for (let r = 0; r < rows.length; r++) {
     const parameters: Record<string, number | string> = {};
@@ -311,20 +313,19 @@ export function parseRecordsCsv(text: string, file = "(csv)"): InvocationRecord[
 
 /**
  * Hands the records of CSV text to `visit`, `batch` rows at a time (each batch parsed and checked
- * whole before its records are handed on). The header is the first row when `columns` is not yet
- * known (the text's first line is line `firstLine`), and is checked as soon as it is read.
- * @returns the columns (undefined while no row has come)
+ * whole before its records are handed on). The header is the first row when no `plan` of the
+ * columns is known yet (the text's first line is line `firstLine`); it is checked and planned as
+ * soon as it is read.
+ * @returns the plan of the columns (undefined while no row has come)
  */
-function visitCsv(text: string, file: string, firstLine: number, columns: string[] | undefined, names: FileNames, batch: number, visit: (record: InvocationRecord) => void): string[] | undefined {
+function visitCsv(text: string, file: string, firstLine: number, plan: TablePlan | undefined, names: FileNames, batch: number, visit: (record: InvocationRecord) => void): TablePlan | undefined {
   const scanner = new CsvScanner(text, file, firstLine);
-  while (columns === undefined && !scanner.done) {
+  while (plan === undefined && !scanner.done) {
     const header = scanner.next(1);
-    if (header.length === 0) continue;
-    columns = headerOf(header[0]);
-    planTable(columns, file);
+    if (header.length > 0) plan = planTable(headerOf(header[0]), file);
   }
-  while (columns !== undefined && !scanner.done) for (const r of csvRecords(columns, scanner.next(batch), file, names)) visit(r);
-  return columns;
+  while (plan !== undefined && !scanner.done) for (const r of csvRecords(plan, scanner.next(batch), file, names)) visit(r);
+  return plan;
 }
 
 function withoutBom(text: string): string {
@@ -335,10 +336,11 @@ function headerOf(row: CsvRow): string[] {
   return row.cells.map((c) => c ?? "");
 }
 
-/** The records of CSV rows under the header `columns`. */
-function csvRecords(columns: readonly string[], rows: readonly CsvRow[], file: string, names: FileNames): InvocationRecord[] {
-  for (const r of rows) if (r.cells.length !== columns.length) throw new ProfileFormatError(file, r.line, `${r.cells.length} cells for ${columns.length} columns`);
-  return recordsFromTable(columns, { length: rows.length, line: (r) => rows[r].line, value: (r, c) => rows[r].cells[c] }, file, true, names);
+/** The records of CSV rows under the header planned in `plan`. */
+function csvRecords(plan: TablePlan, rows: readonly CsvRow[], file: string, names: FileNames): InvocationRecord[] {
+  const width = plan.columns.length;
+  for (const r of rows) if (r.cells.length !== width) throw new ProfileFormatError(file, r.line, `${r.cells.length} cells for ${width} columns`);
+  return recordsFromTable(plan, { length: rows.length, line: (r) => rows[r].line, value: (r, c) => rows[r].cells[c] }, file, true, names);
 }
 
 /** Parses records from JSON Lines text. @throws ProfileFormatError naming the file and line. */
@@ -401,7 +403,8 @@ function visitJsonl(text: string, file: string, firstLine: number, keys: JsonlKe
     }
     if (objs.length === 0) continue;
     for (const c of FIXED) if (!known.has(c)) throw new ProfileFormatError(file, objs[0].line, `missing key '${c}'`);
-    const records = recordsFromTable(columns, { length: objs.length, line: (r) => objs[r].line, value: (r, c) => objs[r].o[columns[c]] as string | number | undefined }, file, false, keys.names);
+    // Planned per batch: a later line may add keys (columns).
+    const records = recordsFromTable(planTable(columns, file), { length: objs.length, line: (r) => objs[r].line, value: (r, c) => objs[r].o[columns[c]] as string | number | undefined }, file, false, keys.names);
     for (const r of records) visit(r);
   }
 }
@@ -517,7 +520,7 @@ function parseBlocks(reader: BlockReader, file: string, maxRowChars: number, vis
     if (start !== "" || reader.done) jsonl = start.startsWith("{");
   }
   let line = 1;
-  let columns: string[] | undefined;
+  let plan: TablePlan | undefined;
   const names = fileNames();
   const keys: JsonlKeys = { columns: [], known: new Set(), names };
   let first = true;
@@ -533,7 +536,7 @@ function parseBlocks(reader: BlockReader, file: string, maxRowChars: number, vis
       if (jsonl) visitJsonl(block, file, line, keys, BATCH_ROWS, visit);
       else {
         if (first) block = withoutBom(block);
-        columns = visitCsv(block, file, line, columns, names, BATCH_ROWS, visit);
+        plan = visitCsv(block, file, line, plan, names, BATCH_ROWS, visit);
       }
       first = false;
       // Lines as each format numbers them: JSON Lines by LF alone (a CR before it, or anywhere,
@@ -542,7 +545,7 @@ function parseBlocks(reader: BlockReader, file: string, maxRowChars: number, vis
     }
     if (reader.done) break;
   }
-  if (!jsonl && columns === undefined) throw new ProfileFormatError(file, 1, "empty file; expected a header line");
+  if (!jsonl && plan === undefined) throw new ProfileFormatError(file, 1, "empty file; expected a header line");
 }
 
 /**

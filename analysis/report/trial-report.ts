@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
-import { defaultMetric, derivedView, forEachRecord, hasTauProfileFiles, isTimeMetric, ProfileError, profileTable, readTrial, RECORD_FILE_NAMES, type Trial } from "../../profile/index.js";
+import { defaultMetric, derivedView, forEachRecord, hasTauProfileFiles, isTimeMetric, ProfileError, profileTable, readTrial, recordsFileIn, type Trial } from "../../profile/index.js";
 import { estimateTrialPower, powerConstantSets } from "../power/index.js";
 import { fittableRoutines, levelChart, powerEnergyChart, messagePassingChart, stridedRatioChart, timeVsQChart, topTimersChart } from "./charts.js";
 import { digestRecords, RecordDigester, type RecordDigest } from "./data.js";
@@ -34,7 +34,7 @@ export function readTrialInput(path: string): TrialInput {
   const profileDir = dir && existsSync(join(path, "profile")) ? join(path, "profile") : undefined;
   let records: RecordDigest | undefined;
   for (const folder of dir ? [path, profileDir] : []) {
-    const file = folder === undefined ? undefined : findRecordsFile(folder);
+    const file = folder === undefined ? undefined : recordsFileIn(folder);
     if (file === undefined) continue;
     const digester = new RecordDigester();
     forEachRecord(file, (r) => digester.add(r));
@@ -47,11 +47,6 @@ export function readTrialInput(path: string): TrialInput {
   const summaryFile = dir ? join(path, "summary.json") : "";
   const summary = summaryFile && existsSync(summaryFile) ? (JSON.parse(readFileSync(summaryFile, "utf8")) as Record<string, unknown>) : undefined;
   return { name: String(summary?.scenario ?? basename(path)), trial, records: records ?? digestRecords([]), summary };
-}
-
-/** The first records file (see `RECORD_FILE_NAMES`) in folder `dir`, if any. */
-function findRecordsFile(dir: string): string | undefined {
-  return RECORD_FILE_NAMES.map((name) => join(dir, name)).find((p) => existsSync(p));
 }
 
 /** The report of one run: summary, time vs Q by mode with fits, strided/sequential ratio, message passing, top timers. */

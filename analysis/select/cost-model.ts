@@ -14,7 +14,8 @@ let compileMath: ((text: string) => EvalFunction) | undefined;
  * mathjs's `compile`, loaded on first use from the library's single-file bundle (the same version
  * and default configuration as its ESM entry). Why: the ESM entry loads about 800 modules and
  * builds every function when imported, over half a second, which every `ccasim` command paid at
- * start-up although only a cost expression given as text needs it.
+ * start-up although only a cost expression given as text needs it. (`scenarios/lang/math.ts` loads
+ * the same bundle for scenario expressions; analysis/ may not import scenarios/.)
  */
 function mathCompile(): (text: string) => EvalFunction {
   return (compileMath ??= (createRequire(import.meta.url)("mathjs/lib/browser/math.js") as { compile: (text: string) => EvalFunction }).compile);

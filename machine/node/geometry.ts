@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 import type { CacheLevelConfig, TlbConfig } from "./config.js";
+import { isPowerOfTwo } from "./modular.js";
 
 /**
  * Geometry of a set-associative LRU cache. All sizes in bytes; the line and the sector are powers
@@ -40,12 +41,6 @@ export interface CacheGeometry {
 export function cacheGeometry(size: number, line: number, sector: number, assoc: number, sets = size / (line * assoc)): CacheGeometry {
   if (!isPowerOfTwo(line) || !isPowerOfTwo(sector)) throw new RangeError(`cache line (${line} B) and sector (${sector} B) must be powers of two`);
   return { size, line, sector, assoc, sets, invLine: 1 / line, invSector: 1 / sector };
-}
-
-/** Whether `x` is 2^k for an integer k (fractions included: their reciprocals are exact too). */
-function isPowerOfTwo(x: number): boolean {
-  if (!(x > 0) || !Number.isFinite(x)) return false;
-  return 2 ** Math.round(Math.log2(x)) === x;
 }
 
 /** Geometry of a cache level. */

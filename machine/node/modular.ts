@@ -43,6 +43,11 @@ export function mod(x: number, m: number): number {
   return ((x % m) + m) % m;
 }
 
+/** Whether `x` is a positive integer power of two (any safe integer; see {@link exactLog2} for int32 shifts). */
+export function isPowerOfTwo(x: number): boolean {
+  return Number.isInteger(x) && x > 0 && Number.isInteger(Math.log2(x));
+}
+
 /**
  * `k` when `x` is the power of two `2^k` with `0 <= k <= 30` (an int32), else -1. Lets callers
  * replace divisions by such an `x` with shifts, which give the same integers.

@@ -7,6 +7,7 @@
 import type { ParamDoc } from "../../engine/params.js";
 import { LEVEL_KEYS, type MachineConfig } from "./config.js";
 import { MachineInputError } from "./errors.js";
+import { isPowerOfTwo } from "./modular.js";
 
 function levelParams(key: string, which: string): ParamDoc[] {
   return [
@@ -85,10 +86,6 @@ function unitOf(p: ParamDoc): string {
   }
 }
 
-function isPow2(x: number): boolean {
-  return Number.isInteger(x) && x > 0 && Number.isInteger(Math.log2(x));
-}
-
 /**
  * Checks every key of `config` against {@link MACHINE_PARAMS} plus the structural rules (powers
  * of two, sizes divisible by line x assoc, sectors dividing lines).
@@ -130,12 +127,12 @@ export function validateMachine(config: MachineConfig, prefix = "machine"): void
   for (const lk of LEVEL_KEYS) {
     const lv = config[lk];
     if (lv === undefined) continue;
-    if (!isPow2(lv.line)) throw new MachineInputError(k(`${lk}.line`), "a power of two (bytes)", lv.line);
+    if (!isPowerOfTwo(lv.line)) throw new MachineInputError(k(`${lk}.line`), "a power of two (bytes)", lv.line);
     const sector = lv.sector ?? lv.line;
-    if (!isPow2(sector) || sector > lv.line) throw new MachineInputError(k(`${lk}.sector`), `a power of two (bytes) dividing ${lk}.line = ${lv.line}`, lv.sector);
+    if (!isPowerOfTwo(sector) || sector > lv.line) throw new MachineInputError(k(`${lk}.sector`), `a power of two (bytes) dividing ${lk}.line = ${lv.line}`, lv.sector);
     if (lv.size % (lv.line * lv.assoc) !== 0) throw new MachineInputError(k(`${lk}.size`), `a multiple of ${lk}.line x ${lk}.assoc = ${lv.line * lv.assoc} bytes`, lv.size);
     if (sector < prevLine) throw new MachineInputError(k(`${lk}.sector`), `at least the line of the level above (${prevLine} bytes): a fill must cover the missing line`, sector);
     prevLine = lv.line;
   }
-  if (!isPow2(config.tlb.pageSize)) throw new MachineInputError(k("tlb.pageSize"), "a power of two (bytes)", config.tlb.pageSize);
+  if (!isPowerOfTwo(config.tlb.pageSize)) throw new MachineInputError(k("tlb.pageSize"), "a power of two (bytes)", config.tlb.pageSize);
 }

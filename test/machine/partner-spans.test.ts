@@ -46,6 +46,17 @@ const sweep = fc.record({
   A: fc.constantFrom(2, 4, 8),
 });
 
+/**
+ * The row length `R` and set period `P` of a sweep point, with `orbits` and `spans` filled for
+ * them; undefined when the rotation is trivial or records no visits.
+ */
+function filledSpans({ B, e, sets, s, A }: { B: number; e: number; sets: number; s: number; A: number }, orbits: ReturnOrbits, spans: PartnerSpans): { R: number; P: number } | undefined {
+  const P = B * sets;
+  const R = (s * e) % P;
+  if (R === 0 || B / e > 64 || !fill(orbits, R, P, B, e, A) || !partnerSpans(orbits, A, spans)) return undefined;
+  return { R, P };
+}
+
 describe("partner spans of a column sweep", () => {
   it("are the shortest widened and longest narrowed spans of the rotation's own orbit (fast-check)", () => {
     const orbits = new ReturnOrbits();
@@ -53,10 +64,11 @@ describe("partner spans of a column sweep", () => {
     let known = 0;
     let spanLine = 0;
     fc.assert(
-      fc.property(sweep, ({ B, e, sets, s, A }) => {
-        const P = B * sets;
-        const R = (s * e) % P;
-        if (R === 0 || B / e > 64 || !fill(orbits, R, P, B, e, A) || !partnerSpans(orbits, A, spans)) return;
+      fc.property(sweep, (point) => {
+        const rows = filledSpans(point, orbits, spans);
+        if (rows === undefined) return;
+        const { B, e, A } = point;
+        const { R, P } = rows;
         known++;
         if (jumpsSpanLine(R, P, B)) spanLine++;
         const walked = walkedSpans(R, P, B, e, A);
@@ -91,10 +103,11 @@ describe("partner spans of a column sweep", () => {
     let none = 0;
     let all = 0;
     fc.assert(
-      fc.property(sweep, fc.double({ min: 0.6, max: 1.4, noNaN: true }), fc.boolean(), ({ B, e, sets, s, A }, scale, shorter) => {
-        const P = B * sets;
-        const R = (s * e) % P;
-        if (R === 0 || B / e > 64 || !fill(orbits, R, P, B, e, A) || !partnerSpans(orbits, A, spans)) return;
+      fc.property(sweep, fc.double({ min: 0.6, max: 1.4, noNaN: true }), fc.boolean(), (point, scale, shorter) => {
+        const rows = filledSpans(point, orbits, spans);
+        if (rows === undefined) return;
+        const { B, e, A } = point;
+        const { R, P } = rows;
         // A column near where the decision turns: `last` around the spans, rows up to `last` or one fewer.
         const last = Math.max(1, Math.round(scale * (shorter ? spans.shortestWidened : spans.longestNarrowed)));
         if (last > 5000) return;
