@@ -1,4 +1,5 @@
-import { grown, recordAt, type InvocationRecord, type RecordKind, type RecordTable } from "../profile/index.js";
+import { recordAt, type InvocationRecord, type RecordKind, type RecordTable } from "../profile/index.js";
+import { grown } from "../profile/internal.js";
 
 export type { InvocationRecord };
 

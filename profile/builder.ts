@@ -7,6 +7,7 @@ import { checkInvariants } from "./invariants.js";
 import { Trial, type InvocationRecord, type ThreadId, type Timer, type UserEvent } from "./model.js";
 import { canonicalTimerName, parseCallpath, parseUserEventName } from "./names.js";
 import { isRecordArray, recordAt, type RecordSource, type RecordTable } from "./record-table.js";
+import { grown } from "./grown.js";
 
 /**
  * Values of one thread x timer. `exclusive`/`inclusive` give one value per metric (an array
@@ -57,17 +58,8 @@ class ThreadRows {
     return this.calls.length;
   }
   grow(capacity: number): void {
-    const g8 = (a: Uint8Array): Uint8Array => {
-      const b = new Uint8Array(capacity);
-      b.set(a);
-      return b;
-    };
-    const g = (a: Float64Array): Float64Array => {
-      const b = new Float64Array(capacity);
-      b.set(a);
-      return b;
-    };
-    this.present = g8(this.present);
+    const g = (a: Float64Array): Float64Array => grown(a, capacity);
+    this.present = grown(this.present, capacity);
     this.calls = g(this.calls);
     this.subroutines = g(this.subroutines);
     this.exclusive = this.exclusive.map(g);
@@ -86,14 +78,8 @@ class EventRows {
   ensure(n: number): void {
     if (n <= this.count.length) return;
     const cap = Math.max(n, this.count.length * 2, 8);
-    const g = (a: Float64Array): Float64Array => {
-      const b = new Float64Array(cap);
-      b.set(a);
-      return b;
-    };
-    const p = new Uint8Array(cap);
-    p.set(this.present);
-    this.present = p;
+    const g = (a: Float64Array): Float64Array => grown(a, cap);
+    this.present = grown(this.present, cap);
     this.count = g(this.count);
     this.min = g(this.min);
     this.max = g(this.max);

@@ -13,6 +13,7 @@ import { ProfileError, ProfileFormatError, ProfileModelError } from "./errors.js
 import type { DerivedKind } from "./derived.js";
 import { derivedView } from "./derived.js";
 import type { Trial } from "./model.js";
+import { decimalValue } from "./decimal-text.js";
 
 /** The repetitions measured for one callpath and metric at one point. */
 export interface ExtrapMeasurement {
@@ -46,10 +47,8 @@ export function mergeMeasurements(list: readonly ExtrapMeasurement[]): ExtrapMea
   return [...byKey.values()];
 }
 
-const NUM = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 function num(tok: string): number | undefined {
-  if (!NUM.test(tok)) return undefined;
-  const v = Number(tok);
+  const v = decimalValue(tok);
   return Number.isFinite(v) ? v : undefined;
 }
 

@@ -35,12 +35,11 @@ export {
 export { readPackedProfile, parsePackedProfile } from "./tau/ppk-read.js";
 export { parseMetadataXml, writeMetadataXml } from "./tau/xml.js";
 export { readTrial, recordsFileIn, detectTrialFormat, RECORD_FILE_NAMES, type TrialFormat, type ReadTrialOptions } from "./read.js";
-export * from "./records.js";
+export { parseRecordsCsv, parseRecordsJsonl, readRecords, forEachRecord, recordsFormatOf } from "./records.js";
 export * from "./records-write.js";
-export * from "./record-table.js";
+export { recordAt, recordList, recordTable, recordCount, type RecordKind, type RecordTable, type RecordSource } from "./record-table.js";
 export { RECORD_COLUMNS } from "./record-columns.js";
 export { TEXT_PIECE_CHARS, writeTextFileAtomically } from "./atomic-text-file.js";
-export { grown } from "./grown.js";
 export * from "./extrap.js";
 export {
   profileTable,
@@ -55,4 +54,3 @@ export {
   type ProfileTableOptions,
 } from "./table.js";
 export * from "./convert.js";
-export { detached, SharedNames } from "./shared-names.js";

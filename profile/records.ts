@@ -10,8 +10,10 @@ import { extname } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { ProfileError, ProfileFormatError } from "./errors.js";
 import type { InvocationRecord } from "./model.js";
+import type { RecordFileFormat } from "./records-write.js";
 import { COUNTER_PREFIX, COUNTER_SUFFIX, FIXED_COLUMNS as FIXED, PARAM_PREFIX, RECORD_COLUMNS } from "./record-columns.js";
 import { setRecordField } from "./record-table.js";
+import { decimalValue } from "./decimal-text.js";
 import { SharedNames } from "./shared-names.js";
 
 /**
@@ -48,6 +50,11 @@ class CsvScanner {
     firstLine = 1,
   ) {
     this.line = firstLine;
+  }
+
+  /** The line the scanner has reached: after the last row read, the line the next one starts on. */
+  get currentLine(): number {
+    return this.line;
   }
 
   /** Whether every row has been read. */
@@ -124,30 +131,6 @@ class CsvScanner {
   }
 }
 
-/**
- * The number a cell's text spells as a decimal literal (`[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?`),
- * else NaN: no hexadecimal, `Infinity`, separators or surrounding blanks, which `Number` alone
- * would take. Over the characters of that form (digits, signs, point, exponent), `Number` reads
- * exactly the strings the form describes, so checking the characters suffices. Why not the
- * regular expression: it cost a quarter of reading a CSV file.
- * @internal
- */
-export function decimalValue(text: string): number {
-  const n = text.length;
-  if (n === 0) return NaN;
-  // Digits alone (ranks, counts, sizes) are summed on the way: up to 15 of them the sum is exact
-  // and is the number (why: converting the text again took as long as the rest of the cell).
-  let digits = true;
-  let value = 0;
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 48 && c <= 57) value = value * 10 + (c - 48);
-    // '+', '-', '.', 'e', 'E'
-    else if (c === 43 || c === 45 || c === 46 || c === 101 || c === 69) digits = false;
-    else return NaN;
-  }
-  return digits && n <= 15 ? value : Number(text);
-}
 
 /** Rows of a table of records (CSV cells or JSON objects) as {@link recordsFromTable} reads them. @internal */
 interface TableRows {
@@ -307,19 +290,17 @@ function paddedDecimalValue(text: string): number {
 /** Parses records from CSV text. @throws ProfileFormatError naming the file and line. */
 export function parseRecordsCsv(text: string, file = "(csv)"): InvocationRecord[] {
   const out: InvocationRecord[] = [];
-  if (visitCsv(withoutBom(text), file, 1, undefined, fileNames(), Infinity, (r) => out.push(r)) === undefined) throw new ProfileFormatError(file, 1, "empty file; expected a header line");
+  if (visitCsv(new CsvScanner(withoutBom(text), file), file, undefined, fileNames(), Infinity, (r) => out.push(r)) === undefined) throw new ProfileFormatError(file, 1, "empty file; expected a header line");
   return out;
 }
 
 /**
- * Hands the records of CSV text to `visit`, `batch` rows at a time (each batch parsed and checked
- * whole before its records are handed on). The header is the first row when no `plan` of the
- * columns is known yet (the text's first line is line `firstLine`); it is checked and planned as
- * soon as it is read.
+ * Hands the records `scanner` reads to `visit`, `batch` rows at a time (each batch parsed and
+ * checked whole before its records are handed on). The header is the first row when no `plan` of
+ * the columns is known yet; it is checked and planned as soon as it is read.
  * @returns the plan of the columns (undefined while no row has come)
  */
-function visitCsv(text: string, file: string, firstLine: number, plan: TablePlan | undefined, names: FileNames, batch: number, visit: (record: InvocationRecord) => void): TablePlan | undefined {
-  const scanner = new CsvScanner(text, file, firstLine);
+function visitCsv(scanner: CsvScanner, file: string, plan: TablePlan | undefined, names: FileNames, batch: number, visit: (record: InvocationRecord) => void): TablePlan | undefined {
   while (plan === undefined && !scanner.done) {
     const header = scanner.next(1);
     if (header.length > 0) plan = planTable(headerOf(header[0]), file);
@@ -358,6 +339,8 @@ interface JsonlKeys {
   readonly known: Set<string>;
   /** The file's component, port and method names. */
   readonly names: FileNames;
+  /** The plan of the columns seen so far (planned again only when a line adds a key). */
+  plan?: TablePlan;
 }
 
 /** {@link parseRecordsJsonl} of text whose first line is line `firstLine` of `file`, with the keys seen before it. */
@@ -403,8 +386,9 @@ function visitJsonl(text: string, file: string, firstLine: number, keys: JsonlKe
     }
     if (objs.length === 0) continue;
     for (const c of FIXED) if (!known.has(c)) throw new ProfileFormatError(file, objs[0].line, `missing key '${c}'`);
-    // Planned per batch: a later line may add keys (columns).
-    const records = recordsFromTable(planTable(columns, file), { length: objs.length, line: (r) => objs[r].line, value: (r, c) => objs[r].o[columns[c]] as string | number | undefined }, file, false, keys.names);
+    // A later line may add keys (columns): the plan is of a copy, kept until they grow.
+    if (keys.plan === undefined || keys.plan.columns.length !== columns.length) keys.plan = planTable(columns.slice(), file);
+    const records = recordsFromTable(keys.plan, { length: objs.length, line: (r) => objs[r].line, value: (r, c) => objs[r].o[columns[c]] as string | number | undefined }, file, false, keys.names);
     for (const r of records) visit(r);
   }
 }
@@ -423,6 +407,12 @@ const BATCH_ROWS = 1000;
  * line instead of reading on to the end (a valid records file has no row near this long).
  */
 const MAX_PENDING_ROW = 1 << 26;
+
+/** The records format a file name's extension implies (`.csv`; `.jsonl` or `.ndjson`), or undefined. */
+export function recordsFormatOf(path: string): RecordFileFormat | undefined {
+  const ext = extname(path).toLowerCase();
+  return ext === ".csv" ? "csv" : ext === ".jsonl" || ext === ".ndjson" ? "jsonl" : undefined;
+}
 
 /**
  * Reads records from a `.csv` or `.jsonl`/`.ndjson` file (other extensions: JSON Lines when the
@@ -511,9 +501,9 @@ class BlockReader {
 
 /** Parses the records of `reader`'s file, whole rows at a time, with the lines of the whole file, handing each to `visit`. */
 function parseBlocks(reader: BlockReader, file: string, maxRowChars: number, visit: (record: InvocationRecord) => void): void {
-  const ext = extname(file).toLowerCase();
+  const format = recordsFormatOf(file);
   let pending = "";
-  let jsonl: boolean | undefined = ext === ".jsonl" || ext === ".ndjson" ? true : ext === ".csv" ? false : undefined;
+  let jsonl: boolean | undefined = format === undefined ? undefined : format === "jsonl";
   while (jsonl === undefined) {
     pending += reader.next();
     const start = pending.trimStart();
@@ -531,17 +521,19 @@ function parseBlocks(reader: BlockReader, file: string, maxRowChars: number, vis
     let cut = reader.done ? pending.length : jsonl ? pending.lastIndexOf("\n") + 1 : csvRowsEnd(pending);
     if (cut === 0 && pending.length > maxRowChars) cut = pending.length;
     if (cut > 0 || reader.done) {
-      let block = pending.slice(0, cut);
+      const block = pending.slice(0, cut);
       pending = pending.slice(cut);
-      if (jsonl) visitJsonl(block, file, line, keys, BATCH_ROWS, visit);
-      else {
-        if (first) block = withoutBom(block);
-        plan = visitCsv(block, file, line, plan, names, BATCH_ROWS, visit);
+      // Lines as each format numbers them: JSON Lines by LF alone (a CR before it, or anywhere,
+      // is whitespace to JSON), CSV by any line end (its scanner counts them).
+      if (jsonl) {
+        visitJsonl(block, file, line, keys, BATCH_ROWS, visit);
+        line += count(block, "\n");
+      } else {
+        const scanner = new CsvScanner(first ? withoutBom(block) : block, file, line);
+        plan = visitCsv(scanner, file, plan, names, BATCH_ROWS, visit);
+        line = scanner.currentLine;
       }
       first = false;
-      // Lines as each format numbers them: JSON Lines by LF alone (a CR before it, or anywhere,
-      // is whitespace to JSON), CSV by any line end.
-      line += jsonl ? count(block, "\n") : lineEnds(block);
     }
     if (reader.done) break;
   }
@@ -578,12 +570,6 @@ function lastLineEnd(text: string, from: number): number {
   return Math.max(text.lastIndexOf("\n", from), lastCr);
 }
 
-/** Lines `text` ends, as the CSV parser counts them: each LF, and each CR not followed by an LF. */
-function lineEnds(text: string): number {
-  let n = count(text, "\n");
-  for (let i = text.indexOf("\r"); i >= 0; i = text.indexOf("\r", i + 1)) if (text[i + 1] !== "\n") n++;
-  return n;
-}
 
 /** Occurrences of the character `ch` in `text`. */
 function count(text: string, ch: string): number {

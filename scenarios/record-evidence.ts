@@ -4,7 +4,8 @@
  * values. Records are read as a {@link RecordTable}, row by row, so a run's millions of records
  * need no object each.
  */
-import { nameSlots, recordAt, recordTable, type RecordSource, type RecordTable } from "../profile/index.js";
+import { recordAt, recordTable, type RecordSource, type RecordTable } from "../profile/index.js";
+import { nameSlots } from "../profile/internal.js";
 import { largestFirst, linearFit, median, spearman, stats, type LinearFit, type Stats } from "./evidence-stats.js";
 
 /** One array-size bin of a size-scaling analysis. Times in microseconds. */

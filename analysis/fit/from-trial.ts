@@ -4,8 +4,9 @@
  *
  * @packageDocumentation
  */
-import { extname } from "node:path";
-import { forEachRecord, grown, parameterTimers, parseParameterizedName, readTrial, type InvocationRecord, type Trial } from "../../profile/index.js";
+import { existsSync, statSync } from "node:fs";
+import { forEachRecord, parameterTimers, parseParameterizedName, readTrial, recordsFileIn, recordsFormatOf, type InvocationRecord, type Trial } from "../../profile/index.js";
+import { grown } from "../../profile/internal.js";
 import { AnalysisInputError } from "../errors.js";
 import { metricOf, timerOf, viewOf, type ViewChoice } from "../trial-access.js";
 
@@ -47,17 +48,19 @@ export function observationsFromRecords(records: readonly InvocationRecord[], se
 
 /**
  * {@link observationsFromRecords} of the records of several inputs pooled (runs at different Q):
- * record files (`.csv`, `.jsonl`, `.ndjson`) read record by record, keeping only Q and T (a large
- * run's files hold millions), and trials (`readTrial`: a run's profile folder with its records).
+ * record files (`.csv`, `.jsonl`, `.ndjson`) and folders holding one (`records.csv` or
+ * `records.jsonl`) read record by record, keeping only Q and T (a large run's files hold
+ * millions), and other trials (`readTrial`).
  * @throws AnalysisInputError naming the input of a record without the parameter or value (when
  *   there are several inputs); ProfileError/ProfileFormatError for unreadable inputs
  */
 export function observationsFromRecordInputs(paths: readonly string[], sel: RecordSelection): Observations {
   const collect = new RecordObservations(sel);
   for (const p of paths) {
-    const e = extname(p).toLowerCase();
+    // A records file, or a folder's (streamed: never all in memory); else a trial's records.
+    const file = recordsFormatOf(p) !== undefined ? p : existsSync(p) && statSync(p).isDirectory() ? recordsFileIn(p) : undefined;
     try {
-      if (e === ".csv" || e === ".jsonl" || e === ".ndjson") forEachRecord(p, (r) => collect.add(r));
+      if (file !== undefined) forEachRecord(file, (r) => collect.add(r));
       else for (const r of readTrial(p).records) collect.add(r);
     } catch (err) {
       if (err instanceof AnalysisInputError && err.where === undefined && paths.length > 1) throw new AnalysisInputError(err.message, p);

@@ -1,4 +1,5 @@
-import { detached, SharedNames, type InvocationRecord } from "../../profile/index.js";
+import type { InvocationRecord } from "../../profile/index.js";
+import { detached, SharedNames } from "../../profile/internal.js";
 
 /** A record flattened for charts: its group, Q, mode, level, and times in microseconds. */
 export interface RecordPoint {

@@ -1,4 +1,4 @@
-import { grown } from "../../profile/index.js";
+import { grown } from "../../profile/internal.js";
 import { ProfileArena } from "./profile-arena.js";
 import { RankProfile } from "./rank-profile.js";
 import { APPLICATION_TIMER, DEFAULT_GROUP, TimerTable } from "./timer-table.js";

@@ -1,4 +1,4 @@
-import { grown } from "../../profile/index.js";
+import { grown } from "../../profile/internal.js";
 import type { TimerTable } from "./timer-table.js";
 
 const ROOT = 0;

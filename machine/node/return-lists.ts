@@ -185,15 +185,14 @@ export function fillReturnOrbits(
     orbits.uniform = true;
     return true;
   }
-  if (isUsualRotation(uF, v, uB, w, dnUF, dnV, dnUB, dnW, W)) {
-    // The induced rotation below covers the map when its walk is one cycle (always for a
-    // power-of-two number of sets; otherwise the general fill below takes the several cycles).
-    if (fillUsualRotation(orbits, uF | 0, v, uB | 0, w, W, count)) {
-      expandCoarse(orbitIndex, W, G);
-      return true;
-    }
+  const usual = isUsualRotation(uF, v, uB, w, dnUF, dnV, dnUB, dnW, W);
+  // The induced rotation covers the map when its walk is one cycle (always for a power-of-two
+  // number of sets; otherwise the general fill below takes the several cycles).
+  if (usual && fillUsualRotation(orbits, uF | 0, v, uB | 0, w, W, count)) {
+    expandCoarse(orbitIndex, W, G);
+    return true;
   }
-  if (!fillCoarse(orbits, uF, v, uB, w, dnUF, dnV, dnUB, dnW, W, count)) return false;
+  if (!fillCoarse(orbits, usual, uF, v, uB, w, dnUF, dnV, dnUB, dnW, W, count)) return false;
   expandCoarse(orbitIndex, W, G);
   return true;
 }
@@ -304,15 +303,18 @@ function addNextLineVisit(widened: Int32Array, W: number, uF: number, uB: number
   widened[1] = uF - uB;
 }
 
-/** {@link fillReturnOrbits} on `W` (coarse) positions from the first-return tables: any rotation the rule covers. */
-function fillCoarse(orbits: ReturnOrbits, uF: number, vE: number, uB: number, wE: number, dnUF: number, dnVE: number, dnUB: number, dnWE: number, W: number, count: number): boolean {
+/**
+ * {@link fillReturnOrbits} on `W` (coarse) positions from the first-return tables: any rotation
+ * the rule covers. `usual` says whether it is the usual one (see {@link isUsualRotation}).
+ */
+function fillCoarse(orbits: ReturnOrbits, usual: boolean, uF: number, vE: number, uB: number, wE: number, dnUF: number, dnVE: number, dnUB: number, dnWE: number, W: number, count: number): boolean {
   const cum = orbitSums;
   const index = orbitIndex;
   const time = forwardTime;
   const next = forwardNext;
   const dnTime = backwardTime;
   const dnNext = backwardNext;
-  orbits.mirrored = isUsualRotation(uF, vE, uB, wE, dnUF, dnVE, dnUB, dnWE, W);
+  orbits.mirrored = usual;
   const maxTime = fillFirstReturns(time, next, uF | 0, vE, uB | 0, wE, W);
   if (maxTime < 0) return false;
   if (!orbits.mirrored) {

@@ -6,7 +6,8 @@
  *
  * @packageDocumentation
  */
-import { grown, TEXT_PIECE_CHARS } from "../../profile/index.js";
+import { TEXT_PIECE_CHARS } from "../../profile/index.js";
+import { grown } from "../../profile/internal.js";
 import type { ProgramModel } from "./model.js";
 
 /** Collects element intervals in typed arrays (no allocation per element once grown). */
@@ -116,8 +117,6 @@ export interface ChromeTraceObject {
  * one plain object (a copy or a `structuredClone` of the instance itself holds no events).
  */
 export class ChromeTrace {
-  private events: object[] | undefined;
-
   /**
    * @param recorder - the run's element intervals
    * @param model - the program model the intervals refer to
@@ -129,9 +128,9 @@ export class ChromeTrace {
     readonly scenario: string,
   ) {}
 
-  /** Every trace event (built on the first read, then kept). */
+  /** Every trace event, built on each read (the instance keeps none: see {@link writeTo}). */
   get traceEvents(): object[] {
-    return (this.events ??= [...this.recorder.chromeEvents(this.model)]);
+    return [...this.recorder.chromeEvents(this.model)];
   }
 
   /** The whole trace as one object. */

@@ -2,6 +2,7 @@ import { parseQuantity, unitsOf, type KeyPath } from "../lang/index.js";
 import type { Dimension } from "../../engine/params.js";
 import { RandomStream } from "../../engine/random.js";
 import type { AxisSpec, AxisValue, Distribution, SweepConfig } from "./sweep-schema.js";
+import { decimalValue } from "../../profile/internal.js";
 
 /** One factor of the design: named keys and the rows of values they take together. */
 export interface Factor {
@@ -23,7 +24,8 @@ interface Bound {
 function readBound(v: number | string, path: KeyPath, fail: SweepFail): Bound {
   if (typeof v === "number") return { value: v };
   const text = v.trim();
-  if (/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text)) return { value: Number(text) };
+  const plain = decimalValue(text);
+  if (plain === plain) return { value: plain };
   for (const d of DIMENSIONS) {
     try {
       return { value: parseQuantity(text, d, undefined, { allowNegative: true }), dimension: d };

@@ -35,6 +35,10 @@ describe("ccasim fit", () => {
     expect(r.out).toContain("predict Q = 5000");
     const j = await run(["fit", file, "--parameter", "Q", "--json"]);
     expect(JSON.parse(j.out)[0].mean.family).toBe("power-law");
+    // The folder holding the records file (as a run folder does): its records, the same fit.
+    const folder = await run(["fit", dir, "--parameter", "Q", "--json"]);
+    expect(folder.code, folder.err).toBe(0);
+    expect(JSON.parse(folder.out)[0].mean).toEqual(JSON.parse(j.out)[0].mean);
     // The same records split over a CSV and a JSON Lines file: pooled, the same fit.
     const [header, ...rows] = lines;
     const half = join(dir, "half.csv");

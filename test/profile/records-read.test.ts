@@ -4,7 +4,8 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { forEachRecord, formatRecordsCsv, formatRecordsJsonl, parseRecordsCsv, parseRecordsJsonl, ProfileFormatError, readRecords, type InvocationRecord } from "../../profile/index.js";
-import { decimalValue, readRecordsInBlocks } from "../../profile/records.js";
+import { decimalValue } from "../../profile/decimal-text.js";
+import { readRecordsInBlocks } from "../../profile/records.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "ccasim-records-read-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -1,0 +1,11 @@
+/**
+ * Helpers that `profile/` shares with the layers above it (components, scenarios, analysis) but
+ * that are not part of the package's public face: the root `index.ts` re-exports
+ * `profile/index.ts`, not this module.
+ *
+ * @packageDocumentation
+ */
+export { grown } from "./grown.js";
+export { detached, SharedNames } from "./shared-names.js";
+export { nameSlots } from "./record-table.js";
+export { decimalValue } from "./decimal-text.js";
