@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { nearestName } from "../engine/registry.js";
 
 /** Parsed options and positionals of a subcommand. */
 export interface ParsedArgs {
@@ -47,8 +48,11 @@ export interface Command {
 }
 
 /**
- * Parses a subcommand's arguments with `node:util` parseArgs, turning its errors into
- * {@link UsageError}s that name the command.
+ * Parses a command's arguments with `node:util` parseArgs, turning its errors into
+ * {@link UsageError}s in the command's words: an unknown option names the nearest known one, and
+ * every message points to the command's `--help`.
+ * @param command - the command as typed after `ccasim` (`run`, `profile show`, `sweep merge`);
+ *   the error message is prefixed with the words after the first (the caller prints the first)
  */
 export function parseCommandArgs<T extends NonNullable<ParseArgsConfig["options"]>>(
   command: string,
@@ -59,8 +63,26 @@ export function parseCommandArgs<T extends NonNullable<ParseArgsConfig["options"
   try {
     return parseArgs({ args: [...argv], options, allowPositionals, strict: true }) as ParsedArgs;
   } catch (e) {
-    throw new UsageError(`${command}: ${(e as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, "")}`, command);
+    const words = command.split(" ");
+    const prefix = words.length > 1 ? `${words.slice(1).join(" ")}: ` : "";
+    throw new UsageError(`${prefix}${argumentProblem(e as Error & { code?: string }, Object.keys(options))}; see 'ccasim ${words[0]} --help'`, words[0]);
   }
+}
+
+/** What parseArgs objected to, without its error code and advice. */
+function argumentProblem(e: Error & { code?: string }, names: readonly string[]): string {
+  const message = e.message.replace(/^TypeError \[[A-Z_]+\]: /, "");
+  if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+    const option = /'([^']+)'/.exec(message)?.[1] ?? message;
+    const near = nearestName(option.replace(/^-+/, "").replace(/=.*$/, ""), names);
+    return `unknown option '${option}'${near === undefined ? "" : ` (did you mean '--${near}'?)`}`;
+  }
+  if (e.code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") {
+    const argument = /'([^']+)'/.exec(message)?.[1];
+    return argument === undefined ? message : `unexpected argument '${argument}': this command takes options only`;
+  }
+  // "Option '--out <value>' argument missing", "Option '--quiet' does not take an argument".
+  return message.charAt(0).toLowerCase() + message.slice(1);
 }
 
 /** True when `err` was caused by the caller's input (exit code 2). */

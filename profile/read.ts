@@ -7,7 +7,7 @@ import { ProfileError, ProfileFormatError } from "./errors.js";
 import { Trial } from "./model.js";
 import { readRecords } from "./records.js";
 import { readPackedProfile } from "./tau/ppk-read.js";
-import { parseProfileFileName, readTauProfile, type TrialReadOptions } from "./tau/text-read.js";
+import { hasTauProfileFiles, parseProfileFileName, readTauProfile, type TrialReadOptions } from "./tau/text-read.js";
 
 /** The trial formats {@link readTrial} recognizes. */
 export type TrialFormat = "tau" | "ppk";
@@ -59,20 +59,37 @@ export interface ReadTrialOptions extends TrialReadOptions {
   readonly records?: boolean;
 }
 
+/** The folder of a run's TAU profile inside the folder `ccasim run` writes. */
+export const RUN_PROFILE_FOLDER = "profile";
+
 /**
- * Reads a trial from a TAU profile directory (single metric or `MULTI__<metric>` folders), a
- * single `profile.N.C.T` file, or a ParaProf `.ppk` file. For a directory, per-invocation records
- * in `records.csv` or `records.jsonl` inside it are attached as {@link Trial.records} (unless
- * `options.records` is false).
+ * The folder holding the profile files of directory `dir`: `dir` itself, or, for a folder that
+ * `ccasim run` wrote (no profile files of its own, a `profile/` folder that has them), that
+ * `profile/` folder. So a run's folder can be given wherever a profile directory can.
+ */
+export function profileFolderOf(dir: string): string {
+  if (hasTauProfileFiles(dir)) return dir;
+  const inner = join(dir, RUN_PROFILE_FOLDER);
+  return existsSync(inner) && statSync(inner).isDirectory() && hasTauProfileFiles(inner) ? inner : dir;
+}
+
+/**
+ * Reads a trial from a TAU profile directory (single metric or `MULTI__<metric>` folders), the
+ * folder `ccasim run` writes (its `profile/` folder, see {@link profileFolderOf}), a single
+ * `profile.N.C.T` file, or a ParaProf `.ppk` file. For a directory, per-invocation records in
+ * `records.csv` or `records.jsonl` (the given directory's, else its profile folder's) are attached
+ * as {@link Trial.records} (unless `options.records` is false).
  * @throws ProfileFormatError naming file and line (or byte) of malformed input.
  * @throws ProfileError when the path cannot be read.
  */
 export function readTrial(path: string, options: ReadTrialOptions = {}): Trial {
   const format = detectTrialFormat(path);
   if (format === "ppk") return readPackedProfile(path, options);
-  const trial = readTauProfile(path, options);
-  if (options.records === false || !statSync(path).isDirectory()) return trial;
-  const records = recordsFileIn(path);
+  const dir = statSync(path).isDirectory();
+  const at = dir ? profileFolderOf(path) : path;
+  const trial = readTauProfile(at, options);
+  if (options.records === false || !dir) return trial;
+  const records = recordsFileIn(path) ?? (at === path ? undefined : recordsFileIn(at));
   return records === undefined ? trial : new Trial({ ...trial, records: readRecords(records) });
 }
 

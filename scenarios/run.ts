@@ -7,7 +7,7 @@ import {
   type AssemblyRunResult,
   type CallGraph,
 } from "../components/index.js";
-import { writeRecordsCsv, writeRecordsJsonl, writeTauProfile, writeTextFileAtomically, type Trial } from "../profile/index.js";
+import { RUN_PROFILE_FOLDER, writeRecordsCsv, writeRecordsJsonl, writeTauProfile, writeTextFileAtomically, type Trial } from "../profile/index.js";
 import { writeDirectoryAtomically } from "./atomic-dir.js";
 import { loadScenario, type LoadedScenario, type LoadOptions } from "./load.js";
 import { buildPlatform } from "./platform.js";
@@ -115,7 +115,7 @@ export function executeScenario(scenario: LoadedScenario, options: ExecuteOption
 export function writeRunOutputs(art: RunArtifacts, dir: string): string {
   const outputs = art.scenario.config.outputs;
   return writeDirectoryAtomically(dir, (tmp) => {
-    if (art.trial && outputs.profile) writeTauProfile(art.trial, join(tmp, "profile"), { records: "none" });
+    if (art.trial && outputs.profile) writeTauProfile(art.trial, join(tmp, RUN_PROFILE_FOLDER), { records: "none" });
     const records = art.result.mastermind ?? [];
     if (outputs.records.includes("csv")) writeRecordsCsv(records, join(tmp, "records.csv"));
     if (outputs.records.includes("jsonl")) writeRecordsJsonl(records, join(tmp, "records.jsonl"));

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
-import { defaultMetric, derivedView, forEachRecord, hasTauProfileFiles, isTimeMetric, ProfileError, profileTable, readTrial, recordsFileIn, type Trial } from "../../profile/index.js";
+import { defaultMetric, derivedView, forEachRecord, hasTauProfileFiles, isTimeMetric, ProfileError, profileFolderOf, profileTable, readTrial, recordsFileIn, RUN_PROFILE_FOLDER, type Trial } from "../../profile/index.js";
 import { estimateTrialPower, powerConstantSets } from "../power/index.js";
 import { fittableRoutines, levelChart, powerEnergyChart, messagePassingChart, stridedRatioChart, timeVsQChart, topTimersChart } from "./charts.js";
 import { digestRecords, RecordDigester, type RecordDigest } from "./data.js";
@@ -31,7 +31,8 @@ export function readTrialInput(path: string): TrialInput {
   } catch (e) {
     throw new ProfileError(`cannot read '${path}': ${(e as Error).message}`);
   }
-  const profileDir = dir && existsSync(join(path, "profile")) ? join(path, "profile") : undefined;
+  const profileAt = dir ? profileFolderOf(path) : path;
+  const profileDir = dir && existsSync(join(path, RUN_PROFILE_FOLDER)) ? join(path, RUN_PROFILE_FOLDER) : undefined;
   let records: RecordDigest | undefined;
   for (const folder of dir ? [path, profileDir] : []) {
     const file = folder === undefined ? undefined : recordsFileIn(folder);
@@ -41,7 +42,6 @@ export function readTrialInput(path: string): TrialInput {
     records = digester.finish();
     if (records.count > 0) break;
   }
-  const profileAt = profileDir ?? path;
   // The records are read above, once: the trial is read without them.
   const trial = dir && records !== undefined && records.count > 0 && !hasTauProfileFiles(profileAt) ? undefined : readTrial(profileAt, { records: false });
   const summaryFile = dir ? join(path, "summary.json") : "";

@@ -29,7 +29,7 @@ Inputs:
   TAU_PARAM      timers named '<routine> [ <param> = <value> ]': Q is the value, T the per-call
                  inclusive time (one observation per thread)
   trials         one timer (or the mean of a user event, --user-event) across several trials
-                 (directories or .ppk files); a timer is found by its full name or a unique part of
+                 (TAU profile directories, run folders or .ppk files); a timer is found by its full name or a unique part of
                  it ('(top)' is the top-level timer); Q comes from --q:
                    metadata:<key>   a numeric metadata attribute
                    path:<regex>     the first number group of the regex applied to the trial's path
@@ -138,7 +138,7 @@ function run(ctx: CommandContext): number {
   if (v.timer !== undefined || v["user-event"] !== undefined) {
     if (v.q === undefined) throw new UsageError(`--${v.timer !== undefined ? "timer" : "user-event"} needs --q (how to read Q from each trial)`, "fit");
     if (v.timer !== undefined && v["user-event"] !== undefined) throw new UsageError("give --timer or --user-event, not both", "fit");
-    const trials = positionals.map((p) => readTrial(p));
+    const trials = positionals.map((p) => readTrial(p, { records: false }));
     const obs = observationsAcrossTrials(trials, {
       parameter: parseQRule(String(v.q)),
       timer: v.timer === undefined ? undefined : String(v.timer),
@@ -151,7 +151,7 @@ function run(ctx: CommandContext): number {
   } else if (v["param-timer"] !== undefined) {
     if (v.parameter === undefined) throw new UsageError("--param-timer needs --parameter", "fit");
     for (const p of positionals) {
-      const obs = observationsFromParameterTimers(readTrial(p), { routine: String(v["param-timer"]), parameter: String(v.parameter), metric, kind, view });
+      const obs = observationsFromParameterTimers(readTrial(p, { records: false }), { routine: String(v["param-timer"]), parameter: String(v.parameter), metric, kind, view });
       reports.push({ title: `${obs.tLabel} vs ${obs.qLabel} (${p})`, report: fitModels(obs, fitOptions) });
     }
   } else if (isExtrap) {

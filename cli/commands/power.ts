@@ -8,6 +8,9 @@ const HELP = `ccasim power: power, energy, FLOP/J and counter metrics per event 
 Usage:
   ccasim power <trial> [options]
 
+The trial is a TAU profile directory, a folder 'ccasim run' wrote (its profile/ is read), a
+profile.N.C.T file or a ParaProf .ppk file.
+
 Power(C_i) = AccessRate(C_i) * ArchitecturalScaling(C_i) * MaxPower for the core and cache
 components (AccessRate = accesses / cycles), TotalPower = sum + IdlePower; energy = power * time;
 FLOP/J = floating-point operations / energy. Counter metrics: GlobalStalls, %FLPStalls, FLPIneffD,
@@ -62,7 +65,7 @@ function run(ctx: CommandContext): number {
   }
   const sort = v.sort === undefined ? "watts" : String(v.sort);
   if (!["watts", "joules", "flops-per-joule", "name"].includes(sort)) throw new UsageError(`--sort expects watts, joules, flops-per-joule or name, got '${sort}'`, "power");
-  const trial = readTrial(positionals[0]!);
+  const trial = readTrial(positionals[0]!, { records: false });
   const r = estimateTrialPower(trial, set, { kind: v.exclusive === true ? "exclusive" : "inclusive", view, flatOnly: v.callpaths !== true, cpuMHz: numberOption("power", "cpu-mhz", v["cpu-mhz"]) });
   const key = (e: EventPower): number => (sort === "joules" ? e.power.joules : sort === "flops-per-joule" ? e.power.flopsPerJoule : e.power.watts);
   const rows = [...r.events].sort((a, b) => (sort === "name" ? a.event.localeCompare(b.event) : (Number.isNaN(key(b)) ? -Infinity : key(b)) - (Number.isNaN(key(a)) ? -Infinity : key(a))));

@@ -21,7 +21,8 @@ Usage:
   ccasim profile show <dir|profile.N.C.T|file.ppk> [options]
   ccasim profile convert <input>... <output> [options]
 
-show: prints a pprof-style table (like Table 1 of the Mastermind paper): %Time (inclusive as a
+show: the profile is a TAU profile directory, a folder 'ccasim run' wrote (its profile/ is read),
+a profile.N.C.T file or a ParaProf .ppk file. It prints a pprof-style table (like Table 1 of the Mastermind paper): %Time (inclusive as a
 percentage of the top-level timer), exclusive, inclusive, #Call, #Subrs, inclusive per call, name.
 Times are shown as pprof does (msec, or min:sec.msec); counters as counts.
   --thread <which>     mean (default), max, min, total, stddev, all (every thread), or a thread
@@ -50,7 +51,7 @@ Examples:
   ccasim profile convert run-p4 run-p8 run-p16 model.json --point p=4 --point p=8 --point p=16`;
 
 function runShow(ctx: CommandContext, argv: readonly string[]): number {
-  const { values, positionals } = parseCommandArgs("show", argv, {
+  const { values, positionals } = parseCommandArgs("profile show", argv, {
     thread: { type: "string" },
     metric: { type: "string" },
     sort: { type: "string" },
@@ -59,7 +60,7 @@ function runShow(ctx: CommandContext, argv: readonly string[]): number {
     json: { type: "boolean" },
     warnings: { type: "boolean" },
   });
-  if (positionals.length !== 1) throw new UsageError("show: expected one profile (a directory, a profile.N.C.T file or a .ppk file)", "profile");
+  if (positionals.length !== 1) throw new UsageError("show: expected one profile (a TAU profile directory, a run folder, a profile.N.C.T file or a .ppk file)", "profile");
   const sort = (values.sort as string | undefined) ?? "inclusive";
   if (!(TABLE_SORT_KEYS as readonly string[]).includes(sort)) throw new UsageError(`show: --sort must be one of ${TABLE_SORT_KEYS.join(", ")}`, "profile");
   let top: number | undefined;
@@ -67,7 +68,7 @@ function runShow(ctx: CommandContext, argv: readonly string[]): number {
     top = Number(values.top);
     if (!Number.isInteger(top) || top < 1) throw new UsageError("show: --top must be a positive integer", "profile");
   }
-  const trial = readTrial(positionals[0]);
+  const trial = readTrial(positionals[0], { records: false });
   const which = (values.thread as string | undefined) ?? "mean";
   const metric = (values.metric as string | undefined) ?? defaultMetric(trial);
   trial.metricIndex(metric);
@@ -93,7 +94,7 @@ function summary(trial: Trial): Record<string, unknown> {
 }
 
 function runConvert(ctx: CommandContext, argv: readonly string[]): number {
-  const { values, positionals } = parseCommandArgs("convert", argv, {
+  const { values, positionals } = parseCommandArgs("profile convert", argv, {
     to: { type: "string" },
     point: { type: "string", multiple: true },
     metric: { type: "string", multiple: true },

@@ -13,7 +13,8 @@ values add up to less than alpha of the node's; otherwise each child whose inclu
 beta times the mean of its siblings is pruned (with its subtree). Several trials (or --per-rank)
 are pruned separately and a component is core when it is significant in any of them.
 
-Inputs are TAU profile directories, profile.N.C.T files or ParaProf .ppk files: full callpaths,
+Inputs are TAU profile directories, folders 'ccasim run' wrote (their profile/ is read),
+profile.N.C.T files or ParaProf .ppk files: full callpaths,
 TAU's default depth-2 callpaths (expanded from the roots, callees scaled by the share of their
 routine's time spent in each context) or flat profiles (every timer's exclusive time under the
 top-level timer).
@@ -58,7 +59,7 @@ function run(ctx: CommandContext): number {
   }
   const trees: { label: string; shape: CallTreeShape; root: ReturnType<typeof callTreeFromTrial>["root"] }[] = [];
   for (const p of positionals) {
-    const trial = readTrial(p);
+    const trial = readTrial(p, { records: false });
     const views = v["per-rank"] === true ? trial.threads.map((_, i) => i) : [view];
     for (const w of views) {
       const built = callTreeFromTrial(trial, { metric, view: w });

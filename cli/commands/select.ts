@@ -72,7 +72,7 @@ function run(ctx: CommandContext): number {
   const constraints: QosConstraint[] = Object.entries(assignments("select", "require", v.require)).map(([key, min]) => ({ key, min }));
   let core: string[] | undefined = v.core === undefined ? undefined : String(v.core).split(",").map((s) => s.trim()).filter((s) => s !== "");
   if (v["prune-trial"] !== undefined) {
-    const names = pruneCallGraph(callTreeFromTrial(readTrial(String(v["prune-trial"]))).root).coreNames;
+    const names = pruneCallGraph(callTreeFromTrial(readTrial(String(v["prune-trial"]), { records: false })).root).coreNames;
     const comps = new Set(assembly.components.map((c) => c.name));
     core = [...new Set([...(core ?? []), ...names.filter((n) => comps.has(n))])];
   }

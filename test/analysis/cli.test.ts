@@ -3,15 +3,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { evaluate } from "mathjs";
-import { main } from "../../cli/main.js";
+import { runCli as run } from "../cli/run-cli.js";
 import { formatRecordsJsonl, parseRecordsCsv } from "../../profile/index.js";
-
-async function run(args: string[]) {
-  let out = "";
-  let err = "";
-  const code = await main(args, { out: (s) => (out += s), err: (s) => (err += s) });
-  return { code, out, err };
-}
 
 describe("ccasim fit", () => {
   it("fits records and prints a formula and a mathjs expression", async () => {

@@ -3,14 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { commands } from "../../cli/commands/index.js";
-import { main } from "../../cli/main.js";
-
-async function run(args: string[]) {
-  let out = "";
-  let err = "";
-  const code = await main(args, { out: (s) => (out += s), err: (s) => (err += s) });
-  return { code, out, err };
-}
+import { runCli as run } from "./run-cli.js";
 
 describe("ccasim command line", () => {
   it("prints help with --help and exits 0", async () => {
@@ -30,6 +23,22 @@ describe("ccasim command line", () => {
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/^ccasim: unknown command 'frobnicate'/);
     expect(r.err.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("names a bad option in the command's words, suggesting the nearest and pointing to --help", async () => {
+    const cases: [string[], string][] = [
+      [["run", "scenarios/known-models.yaml", "--seeds", "3"], "ccasim run: unknown option '--seeds' (did you mean '--seed'?); see 'ccasim run --help'\n"],
+      [["run", "scenarios/known-models.yaml", "--frobnicate"], "ccasim run: unknown option '--frobnicate'; see 'ccasim run --help'\n"],
+      [["run", "--out"], "ccasim run: option '--out <value>' argument missing; see 'ccasim run --help'\n"],
+      [["profile", "show", "x", "--tpo", "3"], "ccasim profile: show: unknown option '--tpo' (did you mean '--top'?); see 'ccasim profile --help'\n"],
+      [["schema", "extra"], "ccasim schema: unexpected argument 'extra': this command takes options only; see 'ccasim schema --help'\n"],
+    ];
+    for (const [args, message] of cases) {
+      const r = await run(args);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.err).toBe(message);
+      expect(r.out).toBe("");
+    }
   });
 
   it("exits 2 and prints help when no command is given", async () => {

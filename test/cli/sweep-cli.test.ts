@@ -2,18 +2,11 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../cli/main.js";
+import { runCli as run } from "./run-cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "ccasim-sweep-cli-"));
 const db = join(dir, "small.db");
 const SWEEP = "test/scenarios/sweeps/small.sweep.yaml";
-
-async function run(args: string[]) {
-  let out = "";
-  let err = "";
-  const code = await main(args, { out: (s) => (out += s), err: (s) => (err += s) });
-  return { code, out, err };
-}
 
 beforeAll(async () => {
   const r = await run(["sweep", SWEEP, "--db", db, "--quiet"]);

@@ -2,14 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { main } from "../../cli/main.js";
-
-async function run(args: string[]) {
-  let out = "";
-  let err = "";
-  const code = await main(args, { out: (s) => (out += s), err: (s) => (err += s) });
-  return { code, out, err };
-}
+import { runCli as run } from "./run-cli.js";
 
 describe("ccasim validate-model and program runs", () => {
   it("prints predicted against measured times with errors, T_e and T_m/T_e", async () => {

@@ -1,0 +1,56 @@
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli as cli } from "../cli/run-cli.js";
+import { profileFolderOf, ProfileFormatError, readTrial, RUN_PROFILE_FOLDER } from "../../profile/index.js";
+import { runScenario } from "../../scenarios/index.js";
+
+const scratch = mkdtempSync(join(tmpdir(), "ccasim-run-folder-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+let runDir = "";
+let invocations = 0;
+beforeAll(() => {
+  const run = runScenario("scenarios/known-models.yaml", { out: join(scratch, "run"), set: ["workload.iterations=20", "outputs.records=[csv]"] });
+  runDir = run.outDir;
+  invocations = run.result.mastermind!.count;
+});
+
+describe("a folder written by ccasim run, given where a profile is expected", () => {
+  it("is read from its profile/ folder, with the run's records attached", () => {
+    expect(profileFolderOf(runDir)).toBe(join(runDir, RUN_PROFILE_FOLDER));
+    const fromRun = readTrial(runDir);
+    const fromProfile = readTrial(join(runDir, RUN_PROFILE_FOLDER));
+    expect(fromRun.metrics).toEqual(fromProfile.metrics);
+    expect(fromRun.threads).toEqual(fromProfile.threads);
+    expect(fromRun.timers.map((t) => t.name)).toEqual(fromProfile.timers.map((t) => t.name));
+    // The run writes its records beside profile/, not in it.
+    expect(fromProfile.records).toHaveLength(0);
+    expect(fromRun.records).toHaveLength(invocations);
+    expect(invocations).toBeGreaterThan(0);
+    expect(readTrial(runDir, { records: false }).records).toHaveLength(0);
+  });
+
+  it("keeps a profile directory's own files first, and names a folder with neither", () => {
+    const profile = join(runDir, RUN_PROFILE_FOLDER);
+    expect(profileFolderOf(profile)).toBe(profile);
+    const empty = join(scratch, "empty");
+    mkdirSync(join(empty, RUN_PROFILE_FOLDER), { recursive: true });
+    expect(profileFolderOf(empty)).toBe(empty);
+    expect(() => readTrial(empty)).toThrow(ProfileFormatError);
+    expect(() => readTrial(empty)).toThrow(`${empty}: no TAU profile files`);
+  });
+
+  it("gives the same output as its profile/ folder in profile show, prune and power", async () => {
+    for (const command of [["profile", "show"], ["prune"], ["power"]]) {
+      const a = await cli([...command, runDir]);
+      const b = await cli([...command, join(runDir, RUN_PROFILE_FOLDER)]);
+      expect(a.code, `${command.join(" ")}: ${a.err}`).toBe(0);
+      expect(b.code).toBe(0);
+      // The tables name their input: compare them with the path made the same.
+      expect(a.out.split(runDir + "/" + RUN_PROFILE_FOLDER).join(runDir)).toBe(b.out.split(runDir + "/" + RUN_PROFILE_FOLDER).join(runDir));
+      expect(a.out.length).toBeGreaterThan(100);
+    }
+  });
+});
