@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
-import { forEachRecord, formatTauProfile, readPackedProfile, readTauProfile, TrialBuilder, writeRecordsCsv, writeRecordsJsonl, writeTauProfile, type InvocationRecord, type Trial } from "../profile/index.js";
+import { forEachRecord, formatTauProfile, readPackedProfile, readTauProfile, TrialBuilder, writeRecordFiles, writeRecordsCsv, writeRecordsJsonl, writeTauProfile, type InvocationRecord, type Trial } from "../profile/index.js";
 import { printTable, timeBest, type Benchmark } from "./registry.js";
 
 /** `../shared/data` from the project root (the bench runs from dist/bench). */
@@ -99,6 +99,19 @@ function recordsTable(scratch: string, count: number): void {
       [`  baseline: readFileSync + split lines${parseLine ? " + JSON.parse" : ""}`, tBase.toFixed(3), `${((count / tBase) / 1e6).toFixed(2)} M/s`, (mb / tBase).toFixed(1), "1.00x"],
     );
   }
+  // Writing both formats, as a run does: one pass (each number formatted once) against one file after the other.
+  const csvFile = join(scratch, "both.csv");
+  const jsonlFile = join(scratch, "both.jsonl");
+  const tSeparate = timeBest(() => {
+    writeRecordsCsv(records, csvFile);
+    writeRecordsJsonl(records, jsonlFile);
+  }, 3);
+  const tBoth = timeBest(() => writeRecordFiles(records, { csv: csvFile, jsonl: jsonlFile }), 3);
+  const mbBoth = (statSync(csvFile).size + statSync(jsonlFile).size) / 1e6;
+  rows.push(
+    ["csv + jsonl write (writeRecordFiles, one pass)", tBoth.toFixed(3), `${((count / tBoth) / 1e6).toFixed(2)} M/s`, (mbBoth / tBoth).toFixed(1), `${(tSeparate / tBoth).toFixed(2)}x faster`],
+    ["  baseline: writeRecordsCsv, then writeRecordsJsonl", tSeparate.toFixed(3), `${((count / tSeparate) / 1e6).toFixed(2)} M/s`, (mbBoth / tSeparate).toFixed(1), "1.00x"],
+  );
   console.log(`\nrecords: ${count} shock-like records (two parameters, two counters)`);
   printTable(["operation", "seconds", "records/s", "MB/s", "vs baseline"], rows);
 }

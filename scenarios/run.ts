@@ -7,7 +7,7 @@ import {
   type AssemblyRunResult,
   type CallGraph,
 } from "../components/index.js";
-import { RUN_PROFILE_FOLDER, writeRecordsCsv, writeRecordsJsonl, writeTauProfile, writeTextFileAtomically, type Trial } from "../profile/index.js";
+import { RUN_PROFILE_FOLDER, writeRecordFiles, writeTauProfile, writeTextFileAtomically, type Trial } from "../profile/index.js";
 import { writeDirectoryAtomically } from "./atomic-dir.js";
 import { loadScenario, type LoadedScenario, type LoadOptions } from "./load.js";
 import { buildPlatform } from "./platform.js";
@@ -117,8 +117,10 @@ export function writeRunOutputs(art: RunArtifacts, dir: string): string {
   return writeDirectoryAtomically(dir, (tmp) => {
     if (art.trial && outputs.profile) writeTauProfile(art.trial, join(tmp, RUN_PROFILE_FOLDER), { records: "none" });
     const records = art.result.mastermind ?? [];
-    if (outputs.records.includes("csv")) writeRecordsCsv(records, join(tmp, "records.csv"));
-    if (outputs.records.includes("jsonl")) writeRecordsJsonl(records, join(tmp, "records.jsonl"));
+    writeRecordFiles(records, {
+      csv: outputs.records.includes("csv") ? join(tmp, "records.csv") : undefined,
+      jsonl: outputs.records.includes("jsonl") ? join(tmp, "records.jsonl") : undefined,
+    });
     if (art.callgraph && outputs.callgraph) writeFileSync(join(tmp, "callgraph.json"), JSON.stringify(art.callgraph, null, 2) + "\n");
     if (art.evidence) writeFileSync(join(tmp, "evidence.json"), JSON.stringify(art.evidence, null, 2) + "\n");
     const trace = outputs.trace ? art.trace : undefined;

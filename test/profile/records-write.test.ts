@@ -5,6 +5,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   formatRecordChunks,
+  formatRecordFiles,
   formatRecordsCsv,
   formatRecordsJsonl,
   ProfileError,
@@ -12,6 +13,7 @@ import {
   recordColumns,
   recordList,
   recordTable,
+  writeRecordFiles,
   writeRecordsCsv,
   writeRecordsJsonl,
   type InvocationRecord,
@@ -140,6 +142,27 @@ describe("record writers", () => {
     );
   });
 
+  it("make both formats in one pass exactly as each alone, in chunks of whole lines", () => {
+    fc.assert(
+      fc.property(records, fc.integer({ min: 1, max: 400 }), fc.boolean(), (rs, size, columns) => {
+        const csv: string[] = [];
+        const jsonl: string[] = [];
+        formatRecordFiles(columns ? columnTable(rs) : rs, { csv: (c) => csv.push(c), jsonl: (c) => jsonl.push(c) }, size);
+        expect(csv.join("")).toBe(referenceCsv(rs));
+        expect(jsonl.join("")).toBe(referenceJsonl(rs));
+        for (const c of [...csv, ...jsonl]) expect(c.endsWith("\n")).toBe(true);
+        for (const c of jsonl.slice(0, -1)) expect(c.slice(0, -1).lastIndexOf("\n") + 1).toBeLessThan(size);
+      }),
+      { numRuns: 200, seed: 45 },
+    );
+    // Hand-made objects may leave a value undefined: an empty cell, an absent key.
+    const holes: RecordTable = { count: 1, kinds: [{ component: "A", port: "p", method: "m", parameterNames: ["x", "y"], counterNames: ["c", "d"] }], kind: () => 0, rank: () => 0, start: () => 0, wallTime: () => 1, mpiTime: () => 0, computeTime: () => 1, parameter: (_, k) => [undefined, "s"][k] as string, counter: (_, k) => [7, undefined][k] as number };
+    const both: string[] = [];
+    formatRecordFiles(holes, { csv: (c) => both.push(c), jsonl: (c) => both.push(c) });
+    expect(both).toEqual([formatRecordsCsv(holes), formatRecordsJsonl(holes)]);
+    expect(both[1]).toContain('"param:y":"s","counter:c [count]":7}');
+  });
+
   it("write files equal to the string formatters, the last value of a name given twice included", () => {
     fc.assert(
       fc.property(records, (rs) => {
@@ -198,5 +221,19 @@ describe("record writers", () => {
     expect(() => writeRecordsJsonl(failing, path)).toThrow("row 4000 is unreadable");
     expect(readdirSync(dir)).toEqual(["r.jsonl"]);
     expect(readFileSync(path, "utf8")).toBe("old\n");
+    // Both files from one pass: neither is touched.
+    const csvPath = join(dir, "r.csv");
+    writeFileSync(csvPath, "old csv\n");
+    expect(() => writeRecordFiles(failing, { csv: csvPath, jsonl: path })).toThrow("row 4000 is unreadable");
+    expect(readdirSync(dir).sort()).toEqual(["r.csv", "r.jsonl"]);
+    expect(readFileSync(csvPath, "utf8")).toBe("old csv\n");
+    expect(readFileSync(path, "utf8")).toBe("old\n");
+    // And when nothing fails, both are the single-format files.
+    writeRecordFiles(good, { csv: csvPath, jsonl: path });
+    expect(readFileSync(csvPath, "utf8")).toBe(formatRecordsCsv(good));
+    expect(readFileSync(path, "utf8")).toBe(formatRecordsJsonl(good));
+    writeRecordFiles(good, { csv: csvPath });
+    writeRecordFiles(good, {});
+    expect(readdirSync(dir).sort()).toEqual(["r.csv", "r.jsonl"]);
   });
 });
