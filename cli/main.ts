@@ -109,6 +109,14 @@ export async function main(
 
 const invokedDirectly = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === (await realpath(process.argv[1]));
 if (invokedDirectly) {
+  // A reader that stops early (`ccasim ... | head`) closes the pipe: the output it did not want is
+  // no error, so stop quietly, as other command-line tools do, instead of a stack trace.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (e: NodeJS.ErrnoException) => {
+      if (e.code === "EPIPE") process.exit(process.exitCode ?? EXIT_OK);
+      throw e;
+    });
+  }
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

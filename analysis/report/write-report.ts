@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, statSync } from "node:fs";
-import { basename, dirname, extname, resolve } from "node:path";
-import { writeTextFileAtomically } from "../../profile/index.js";
+import { basename, dirname, extname, join, resolve } from "node:path";
+import { ProfileError, writeTextFileAtomically } from "../../profile/index.js";
 import { StudyStore } from "../../profile/study/index.js";
 import { renderReportHtml, type ReportDocument } from "./html.js";
 import { studyReport } from "./study-report.js";
@@ -9,6 +9,24 @@ import { readTrialInput, trialReport } from "./trial-report.js";
 /** True when `path` is a study database (a DuckDB file) rather than a run folder or profile. */
 export function isStudyDatabase(path: string): boolean {
   return existsSync(path) && statSync(path).isFile() && [".db", ".duckdb"].includes(extname(path).toLowerCase());
+}
+
+/** The file that marks a folder as one `ccasim run` wrote (its summary). */
+const RUN_SUMMARY = "summary.json";
+
+/**
+ * Where the report of `input` goes when no output is named: beside a study database
+ * (`study.db` -> `study.html`), into a run folder (`<folder>/report.html`), and otherwise (a TAU
+ * profile, a `.ppk` file, records) into the current directory as `<name>.html`. Why not into a
+ * profile's own folder: measurement data is often shared or read-only, and a report written there
+ * would mix with it.
+ */
+export function defaultReportPath(input: string): string {
+  if (isStudyDatabase(input)) return input.slice(0, input.length - extname(input).length) + ".html";
+  const dir = existsSync(input) && statSync(input).isDirectory();
+  if (dir && existsSync(join(input, RUN_SUMMARY))) return join(input, "report.html");
+  const name = basename(resolve(input));
+  return (dir ? name : basename(name, extname(name)) || name) + ".html";
 }
 
 /**
@@ -36,7 +54,11 @@ export async function writeReport(input: string, out: string): Promise<{ file: s
   const doc = await buildReport(input);
   const html = await renderReportHtml(doc);
   const file = resolve(out);
-  mkdirSync(dirname(file), { recursive: true });
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+  } catch (e) {
+    throw new ProfileError(`cannot write '${file}': ${(e as Error).message}`);
+  }
   writeTextFileAtomically(file, (write) => write(html));
   return { file, charts: doc.sections.reduce((n, s) => n + (s.charts?.length ?? 0), 0), document: doc };
 }

@@ -1,5 +1,5 @@
-import { basename, extname, join } from "node:path";
-import { isStudyDatabase, writeReport } from "../../analysis/report/index.js";
+import { basename } from "node:path";
+import { defaultReportPath, writeReport } from "../../analysis/report/index.js";
 import { parseCommandArgs, UsageError, type Command } from "../command.js";
 
 /** `ccasim report`: the self-contained HTML report of a run, a profile or a study. */
@@ -20,14 +20,16 @@ For a study database (what 'ccasim sweep' writes):
     two most varied axes (a line chart for one axis); time against Q per swept value
 
 Options:
-  --out FILE     output file (default: <input>.html for a database, <folder>/report.html for a run)
+  --out FILE     output file. Default: beside a database (study.db -> study.html), into a run
+                 folder (<folder>/report.html), and for anything else (a TAU profile, a .ppk file,
+                 records) <name>.html in the current directory, never into the measurement data
 
 Exit codes: 0 success, 2 unreadable input or bad arguments.`,
   async run(ctx) {
     const { values, positionals } = parseCommandArgs("report", ctx.argv, { out: { type: "string" } });
     if (positionals.length !== 1) throw new UsageError("report: give one run folder, profile or study database (see ccasim report --help)", "report");
     const input = positionals[0];
-    const out = (values.out as string | undefined) ?? (isStudyDatabase(input) ? join(input.slice(0, -extname(input).length) + ".html") : join(input, "report.html"));
+    const out = (values.out as string | undefined) ?? defaultReportPath(input);
     const r = await writeReport(input, out);
     ctx.out(`wrote ${r.file} (${r.charts} chart${r.charts === 1 ? "" : "s"}, ${r.document.sections.length} sections) from ${basename(input)}\n`);
     return 0;

@@ -1,0 +1,39 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { defaultReportPath } from "../../analysis/report/index.js";
+import { runCli } from "../cli/run-cli.js";
+
+const scratch = mkdtempSync(join(tmpdir(), "ccasim-report-output-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const DATA = "../shared/data/tau";
+
+describe("where a report goes when no --out is given", () => {
+  it("beside a study database, into a run folder, and otherwise into the current directory", () => {
+    const db = join(scratch, "study.db");
+    writeFileSync(db, "");
+    expect(defaultReportPath(db)).toBe(join(scratch, "study.html"));
+    const run = join(scratch, "run");
+    mkdirSync(join(run, "profile"), { recursive: true });
+    writeFileSync(join(run, "summary.json"), "{}\n");
+    expect(defaultReportPath(run)).toBe(join(run, "report.html"));
+    // Measurement data stays as it is: the report is named after it, in the current directory.
+    expect(defaultReportPath(join(DATA, "hatchet-cpi-mpi"))).toBe("hatchet-cpi-mpi.html");
+    expect(defaultReportPath(join(DATA, "hatchet-cpi-mpi") + "/")).toBe("hatchet-cpi-mpi.html");
+    expect(defaultReportPath(join(DATA, "ppk", "wrf-callpath.ppk"))).toBe("wrf-callpath.html");
+    expect(defaultReportPath(join(run, "profile"))).toBe("profile.html");
+    const records = join(scratch, "records.csv");
+    writeFileSync(records, "");
+    expect(defaultReportPath(records)).toBe("records.html");
+  });
+
+  it("names an output it cannot write, as an input error, and writes nothing", async () => {
+    const file = join(scratch, "a-file");
+    writeFileSync(file, "x\n");
+    const r = await runCli(["report", join(DATA, "hatchet-cpi-mpi"), "--out", join(file, "report.html")]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(new RegExp(`^ccasim report: cannot write '${join(file, "report.html").replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}'`));
+    expect(r.out).toBe("");
+  });
+});
