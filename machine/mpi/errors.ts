@@ -63,9 +63,9 @@ function describeUnreceived(m: UnreceivedMessage): string {
 /**
  * An MPI deadlock: the event list ran dry while ranks were blocked in MPI calls. Names every
  * blocked rank, the call it is in and what it waits for, plus every message sent but not received.
+ * A failure of the simulated program, not of its input (the command exits 1, as for any deadlock).
  */
 export class MpiDeadlockError extends DeadlockError {
-  readonly isInputError = true;
   constructor(
     time: number,
     blocked: readonly BlockedProcess[],

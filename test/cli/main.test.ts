@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -38,6 +38,40 @@ describe("ccasim command line", () => {
       expect(r.code, args.join(" ")).toBe(2);
       expect(r.err).toBe(message);
       expect(r.out).toBe("");
+    }
+  });
+
+  it("exits 1 for a simulated deadlock, naming where each rank waits, and writes nothing", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccasim-deadlock-"));
+    try {
+      const file = join(dir, "ring.yaml");
+      // Every rank receives from its left neighbour before sending to its right one.
+      writeFileSync(
+        file,
+        [
+          "name: ring-deadlock",
+          "machine: { preset: pentium3-xeon-700, nodes: 2, processesPerNode: 1, network: { preset: fast-ethernet } }",
+          "program:",
+          "  main:",
+          "    - recv: FromLeft",
+          "      from: mod(pid - 1 + np, np)",
+          "      size: 1000000",
+          "    - send: ToRight",
+          "      to: mod(pid + 1, np)",
+          "      size: 1000000",
+          "",
+        ].join("\n"),
+      );
+      const r = await run(["run", file, "--out", join(dir, "out")]);
+      expect(r.code).toBe(1);
+      expect(r.err).toBe(
+        "ccasim run: MPI deadlock at t=0 us: 2 ranks are blocked with no event left\n" +
+          "  rank 0 in MPI_Recv() waits for receive from rank 1 with tag 0 on MPI_COMM_WORLD\n" +
+          "  rank 1 in MPI_Recv() waits for receive from rank 0 with tag 0 on MPI_COMM_WORLD\n",
+      );
+      expect(existsSync(join(dir, "out"))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
