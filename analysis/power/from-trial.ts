@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 import type { Trial } from "../../profile/index.js";
+import { AnalysisInputError } from "../errors.js";
 import { viewOf, type ViewChoice } from "../trial-access.js";
 import type { PowerConstantSet } from "./constants.js";
 import { counterMetrics, estimatePower, type PerformanceMetrics, type PowerEstimate } from "./models.js";
@@ -37,9 +38,12 @@ export interface EventPower {
 export interface TrialPower {
   /** One row per (view, event), in thread then timer order. */
   readonly events: readonly EventPower[];
-  /** Power-model components left out (with the reason), over all rows. */
+  /**
+   * Power-model components left out (with the reason), over all rows; one left out of some rows
+   * only says in how many and names the first few (`<view>` in parentheses after each event).
+   */
   readonly omittedComponents: readonly string[];
-  /** Counter metrics that could not be computed, over all rows. */
+  /** Counter metrics that could not be computed, over all rows (named as {@link omittedComponents}). */
   readonly missingMetrics: readonly string[];
   /** How cycles and time were obtained (first row's basis, e.g. "PAPI_TOT_CYC / CPU MHz"). */
   readonly basis: { readonly cyclesFrom: string; readonly timeFrom: string };
@@ -59,8 +63,10 @@ export function estimateTrialPower(trial: Trial, set: PowerConstantSet, options:
   const viewIds: ViewChoice[] = choice === "each" ? trial.threads.map((_, i) => i) : [choice];
   const timers = trial.timers.filter((t) => !(options.flatOnly ?? true) || !t.isCallpath);
   const events: EventPower[] = [];
-  const omitted = new Set<string>();
-  const missing = new Set<string>();
+  // What was left out, and for which events: a component without a cycle count in one
+  // zero-cycle event (an MPI call, say) is not missing from the others.
+  const omitted = new Map<string, string[]>();
+  const missing = new Map<string, string[]>();
   let mhzUsed: number | undefined;
   for (const id of viewIds) {
     const v = viewOf(trial, id);
@@ -71,22 +77,41 @@ export function estimateTrialPower(trial: Trial, set: PowerConstantSet, options:
       if (v.present[t.index] !== 1) continue;
       const values: Record<string, number> = {};
       trial.metrics.forEach((m, i) => (values[m] = src[i]![t.index]!));
-      const power = estimatePower(values, set, { cpuMHz });
+      const event = `${t.name} (${v.label})`;
+      let power: PowerEstimate;
+      try {
+        power = estimatePower(values, set, { cpuMHz });
+      } catch (e) {
+        if (e instanceof AnalysisInputError) throw new AnalysisInputError(`${event}: ${e.message}`);
+        throw e;
+      }
       const metrics = counterMetrics(values, set, { cpuMHz });
-      for (const o of power.omitted) omitted.add(`${o.component}: ${o.reason}`);
-      for (const m of metrics.missing) missing.add(m);
+      for (const o of power.omitted) listFor(omitted, `${o.component}: ${o.reason}`).push(event);
+      for (const m of metrics.missing) listFor(missing, m).push(event);
       events.push({ view: v.label, event: t.name, power, metrics });
     }
   }
   const b = events[0]?.power.basis;
   return {
     events,
-    omittedComponents: [...omitted],
-    missingMetrics: [...missing],
+    omittedComponents: forWhich(omitted, events.length),
+    missingMetrics: forWhich(missing, events.length),
     basis: { cyclesFrom: b?.cyclesFrom ?? "unavailable", timeFrom: b?.timeFrom ?? "unavailable" },
     cpuMHz: mhzUsed,
     constants: set.name,
   };
+}
+
+/** The list kept for `key` in `map`, made empty on first use. */
+function listFor(map: Map<string, string[]>, key: string): string[] {
+  let list = map.get(key);
+  if (list === undefined) map.set(key, (list = []));
+  return list;
+}
+
+/** Each entry as it stands when it holds for all `total` events, else with how many and the first few. */
+function forWhich(map: Map<string, string[]>, total: number): string[] {
+  return [...map].map(([what, events]) => (events.length === total ? what : `${what}, in ${events.length} of ${total} events: ${events.slice(0, 3).join(", ")}${events.length > 3 ? ", ..." : ""}`));
 }
 
 /**

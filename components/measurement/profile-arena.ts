@@ -239,7 +239,11 @@ export class ProfileArena {
     for (let k = 0; k < m; k++) {
       const delta = now[k] - a[f + F_START + k];
       v[nb + N_INCL + k] += delta;
-      v[nb + N_INCL + m + k] += delta - a[f + F_START + m + k];
+      // Children nest inside their parent, so its exclusive part is never below 0; computed as a
+      // difference of large metric values (cycles since the start), it may round to a hair below
+      // when the children fill the whole call, and a negative counter is not a counter.
+      const exclusive = delta - a[f + F_START + m + k];
+      v[nb + N_INCL + m + k] += exclusive > 0 ? exclusive : 0;
       if (d > 0) a[pc + k] += delta;
     }
   }

@@ -141,6 +141,32 @@ describe("estimateTrialPower", () => {
     const ex = estimateTrialPower(b.build(), itanium, { view: 0, kind: "exclusive" });
     expect(ex.events[0]!.power.basis.cycles).toBe(1e9);
   });
+
+  it("says for which events a component or metric was left out when it was not left out of all", () => {
+    const b = new TrialBuilder({ metrics: ["PAPI_TOT_CYC", "PAPI_TOT_INS", "PAPI_L2_TCA"] });
+    const th = b.addThread(0);
+    b.setMetadata("CPU MHz", "1600");
+    b.setValues(th, b.timer("main"), { calls: 1, exclusive: [1e9, 5e8, 1e7], inclusive: [4e9, 4e9, 4e7] });
+    b.setValues(th, b.timer("kernel"), { calls: 10, exclusive: [3e9, 3.5e9, 3e7], inclusive: [3e9, 3.5e9, 3e7] });
+    // A call that takes no cycles has no access rate: only it lacks the cycle basis.
+    b.setValues(th, b.timer("MPI_Isend()"), { calls: 5, exclusive: [0, 0, 0], inclusive: [0, 0, 0] });
+    const r = estimateTrialPower(b.build(), itanium, { view: 0 });
+    expect(r.omittedComponents).toEqual([
+      "L1: no access counter (PAPI_L1_TCA|L1_REFERENCES)",
+      "L3: no access counter (L3_REFERENCES|PAPI_L3_TCA)",
+      "core: no cycle count (CPU_CYCLES|PAPI_TOT_CYC, or a time metric with CPU MHz), in 1 of 3 events: MPI_Isend() (0,0,0)",
+      "L2: no cycle count (CPU_CYCLES|PAPI_TOT_CYC, or a time metric with CPU MHz), in 1 of 3 events: MPI_Isend() (0,0,0)",
+    ]);
+    expect(r.events.find((e) => e.event === "kernel")!.power.components.map((c) => c.component)).toEqual(["core", "L2"]);
+  });
+
+  it("names the event and thread of a negative counter", () => {
+    const b = new TrialBuilder({ metrics: ["PAPI_TOT_CYC", "PAPI_TOT_INS"] });
+    const th = b.addThread(0);
+    b.setValues(th, b.timer("main"), { calls: 1, exclusive: [1e9, 5e8], inclusive: [4e9, 4e9] });
+    b.setValues(th, b.timer("kernel"), { calls: 1, exclusive: [-1e-9, 5e8], inclusive: [3e9, 3.5e9] });
+    expect(() => estimateTrialPower(b.build(), itanium, { view: 0, kind: "exclusive" })).toThrow(new AnalysisInputError("kernel (0,0,0): counter 'PAPI_TOT_CYC' is negative (-1e-9)"));
+  });
 });
 
 describe("rankInefficiencies (paper 004, Table 3)", () => {

@@ -296,4 +296,39 @@ describe("the measurement component", () => {
       { numRuns: 100 },
     );
   });
+
+  it("never gives a negative exclusive value, even where children fill their parent and the differences round (fast-check)", () => {
+    // A counter's run (cycles since boot, up to about 1e12) cut into back-to-back child calls at
+    // random points (in 2^-30 of the run) inside one parent call: each call's value is a difference
+    // of two counter readings, and the children's add up to the parent's only up to rounding.
+    const cuts = fc.array(fc.integer({ min: 0, max: 2 ** 30 }), { minLength: 2, maxLength: 12 });
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 30 }), cuts, (scale, fractions) => {
+        const run = 1e6 + scale * 1234.567;
+        const clock = { c: 0 };
+        const m = new Measurement(["TIME", "PAPI_TOT_CYC"], 1, (_rank, out) => {
+          out[0] = 0;
+          out[1] = clock.c;
+        });
+        const parent = m.timer("parent");
+        const child = m.timer("child");
+        const points = [...fractions].sort((a, b) => a - b).map((f) => (f / 2 ** 30) * run);
+        clock.c = points[0];
+        m.start(0, parent);
+        for (let i = 0; i + 1 < points.length; i++) {
+          clock.c = points[i];
+          m.start(0, child);
+          clock.c = points[i + 1];
+          m.stop(0, child);
+        }
+        m.stop(0, parent);
+        const rp = m.ranks[0];
+        for (const node of [1, 2]) {
+          expect(rp.exclusive(node, 1)).toBeGreaterThanOrEqual(0);
+          expect(rp.exclusive(node, 1)).toBeLessThanOrEqual(rp.inclusive(node, 1));
+        }
+      }),
+      { numRuns: 500, seed: 17 },
+    );
+  });
 });
