@@ -9,7 +9,7 @@ import {
   type ResolvedNetwork,
 } from "../machine/index.js";
 import { backgroundLoadModels, machinePresets, pointToPointModels, resolveMachine } from "../machine/index.js";
-import type { ParamDoc } from "../engine/index.js";
+import { nearestName, type ParamDoc } from "../engine/index.js";
 import { parseQuantity, type KeyPath } from "./lang/index.js";
 import type { ScenarioConfig } from "./scenario-schema.js";
 
@@ -24,6 +24,8 @@ export interface MachineSetup {
 
 const SECTION_KEYS = new Set(["preset", "nodes", "processesPerNode", "placement", "network"]);
 const PARAM_BY_NAME = new Map<string, ParamDoc>(MACHINE_PARAMS.map((p) => [p.name, p]));
+/** Every key the section may hold at its top: its own and the node parameters' (or their groups, `l2`). */
+const TOP_KEYS = [...SECTION_KEYS, ...new Set(MACHINE_PARAMS.map((p) => p.name.split(".")[0]))];
 
 /**
  * Resolves the `machine:` section: the node preset with its overrides (quantities with units
@@ -58,7 +60,16 @@ export function setupMachine(config: ScenarioConfig, fail: (path: KeyPath, messa
     }
     overrides[key] = value;
   };
-  for (const [k, v] of Object.entries(section)) if (!SECTION_KEYS.has(k)) flatten(v, [k]);
+  for (const [k, v] of Object.entries(section)) {
+    if (SECTION_KEYS.has(k)) continue;
+    // Checked here, where the section's own keys are known too: a near miss of
+    // `processesPerNode` is not taken for the node parameter `processorsPerNode`.
+    if (!TOP_KEYS.includes(k)) {
+      const near = nearestName(k, TOP_KEYS);
+      fail(["machine", k], `unknown key${near ? ` (did you mean '${near}'?)` : ""}; known: ${TOP_KEYS.join(", ")}`);
+    }
+    flatten(v, [k]);
+  }
   let machine: MachineConfig;
   let cluster: Cluster;
   try {

@@ -17,6 +17,8 @@ function edit(from: string | RegExp, to: string): string {
 const CASES: Array<[string, string, number, string | RegExp]> = [
   ["unknown top-level key", edit("seed: 1", "seed: 1\nsed: 2"), 17, "unknown key 'sed' (did you mean 'seed'?)"],
   ["misspelt machine key", edit("processesPerNode: 2", "procesorsPerNode: 2"), 23, /procesorsPerNode.*did you mean/],
+  ["machine key nearest to one of the section's own", edit("processesPerNode: 2", "procesesPerNode: 2"), 23, "machine.procesesPerNode: unknown key (did you mean 'processesPerNode'?)"],
+  ["misspelt cache parameter", edit("placement: block", "placement: block\n  l2: { sze: 512KiB }"), 25, "did you mean 'l2.size'?"],
   ["unknown machine preset", edit("preset: xeon-2.8ghz-512k", "preset: xeon-2.8ghz-512"), 21, "did you mean 'xeon-2.8ghz-512k'?"],
   ["wrong unit for a cache size", edit("placement: block", "placement: block\n  l2: { size: 512K }"), 25, /ambiguous|512K/],
   ["time unit where a size is expected", edit("placement: block", "placement: block\n  l2: { size: 30us }"), 25, /size|bytes/],
