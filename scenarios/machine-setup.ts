@@ -86,8 +86,9 @@ export function setupMachine(config: ScenarioConfig, fail: (path: KeyPath, messa
   try {
     network = resolveNetwork(convertNetworkUnits(netRaw) as NetworkSpec);
   } catch (e) {
-    const key = (e as { key?: string }).key;
-    fail(["machine", "network", ...(key ? key.split(".") : [])], (e as Error).message);
+    const { key, problem } = e as { key?: string; problem?: string };
+    // The located message names the key already: the problem alone follows it.
+    fail(["machine", "network", ...(key ? key.split(".") : [])], problem ?? (e as Error).message);
   }
   const collectives = (collectivesRaw ?? {}) as CollectiveSpec;
   try {

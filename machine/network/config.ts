@@ -63,8 +63,9 @@ export interface ResolvedNetwork {
 /** A network description that cannot be used; `key` is the dotted path of the offending entry. */
 export class NetworkConfigError extends Error {
   readonly isInputError = true;
-  constructor(readonly key: string, message: string) {
-    super(`network.${key}: ${message}`);
+  /** @param problem - what is wrong with the key, without it (the message names it first) */
+  constructor(readonly key: string, readonly problem: string) {
+    super(`network.${key}: ${problem}`);
     this.name = "NetworkConfigError";
   }
 }
