@@ -1,10 +1,10 @@
 import type { Measurement } from "./measurement/index.js";
 
-/** A node of the call tree: one callpath, with values over all ranks. Times in microseconds (TIME). */
+/** A node of the call tree: one callpath, with its mean over the ranks (as TAU's mean profile). Times in microseconds (TIME). */
 export interface CallTreeNode {
   /** Timer name (`A::run()`, `MPI_Allreduce()`, `.TAU application`). */
   readonly name: string;
-  /** Calls summed over ranks. */
+  /** Calls, mean over ranks. */
   calls: number;
   /** Inclusive and exclusive TIME, mean over ranks. */
   inclusive: number;
@@ -18,9 +18,9 @@ export interface CallTreeNode {
 export interface CallGraphEdge {
   readonly caller: string;
   readonly callee: string;
-  /** Calls summed over ranks. */
+  /** Calls, mean over ranks. */
   calls: number;
-  /** Callee inclusive TIME along this edge, summed over ranks. */
+  /** Callee inclusive TIME along this edge, mean over ranks. */
   inclusive: number;
 }
 
@@ -28,6 +28,8 @@ export interface CallGraphEdge {
 export interface CallGraph {
   readonly metric: "TIME";
   readonly unit: "us";
+  /** What every value but `inclusiveMax` is: the mean over the ranks (multiply by `ranks` for totals). */
+  readonly values: "mean over ranks";
   readonly ranks: number;
   readonly root: CallTreeNode;
   readonly edges: CallGraphEdge[];
@@ -58,7 +60,7 @@ export function buildCallGraph(meas: Measurement): CallGraph {
       nodeOf[n] = tree.length;
       tree.push(child);
       const incl = rp.inclusive(n, 0);
-      child.calls += rp.callsOf(n);
+      child.calls += rp.callsOf(n) / nRanks;
       child.inclusive += incl / nRanks;
       child.exclusive += rp.exclusive(n, 0) / nRanks;
       if (incl > child.inclusiveMax) child.inclusiveMax = incl;
@@ -66,11 +68,11 @@ export function buildCallGraph(meas: Measurement): CallGraph {
         const key = `${parent.name}\u0000${name}`;
         let e = edges.get(key);
         if (!e) edges.set(key, (e = { caller: parent.name, callee: name, calls: 0, inclusive: 0 }));
-        e.calls += rp.callsOf(n);
-        e.inclusive += incl;
+        e.calls += rp.callsOf(n) / nRanks;
+        e.inclusive += incl / nRanks;
       }
     }
   }
   const top = root.children.length === 1 ? root.children[0] : root;
-  return { metric: "TIME", unit: "us", ranks: nRanks, root: top, edges: [...edges.values()] };
+  return { metric: "TIME", unit: "us", values: "mean over ranks", ranks: nRanks, root: top, edges: [...edges.values()] };
 }
