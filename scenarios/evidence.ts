@@ -166,6 +166,11 @@ export function formatEvidence(e: Evidence, groups = 12): string {
       ];
       out.push(row.join(" "));
     }
+    // A trend needs sizes to run over: with fewer than three a line fits exactly or not at all.
+    if (s.linear.points < MIN_TREND_SIZES) {
+      out.push(`  ${s.linear.points} distinct ${s.parameter}: too few for a trend (fits need ${MIN_TREND_SIZES} or more)`);
+      continue;
+    }
     out.push(
       `  mean (modes averaged) = ${g(s.linear.intercept)} + ${g(s.linear.slope)} ${s.parameter} us (R² ${s.linear.r2.toFixed(3)}, ${s.linear.points} sizes); ` +
         `= exp(${s.powerLaw.slope.toFixed(3)} log ${s.parameter} ${s.powerLaw.intercept < 0 ? "-" : "+"} ${Math.abs(s.powerLaw.intercept).toFixed(3)}) (R² ${s.powerLaw.r2.toFixed(3)})`,
@@ -188,6 +193,9 @@ export function formatEvidence(e: Evidence, groups = 12): string {
   }
   return out.join("\n");
 }
+
+/** Fewest distinct sizes for which the summary prints the size trends (fits). */
+const MIN_TREND_SIZES = 3;
 
 /** The `n` groups with the largest total wall time (count x mean), in their given order. */
 function largestTotals(groups: readonly RecordGroup[], n: number): RecordGroup[] {

@@ -41,6 +41,15 @@ describe("evidence of a run, driven by records and MPI timers", () => {
     expect(k.points.map((p) => p.mean)).toEqual([10.5, 2500]);
   });
 
+  it("prints size trends only over three or more sizes", () => {
+    // Two sizes above: no fit is printed, only why.
+    expect(formatEvidence(e)).toContain("  2 distinct Q: too few for a trend (fits need 3 or more)");
+    expect(formatEvidence(e)).not.toMatch(/R²/);
+    const three = computeEvidence(trial(), [...records, rec("K", { Q: 1000, mode: "sequential" }, 100), rec("K", { Q: 1000, mode: "strided" }, 150)]);
+    expect(formatEvidence(three)).toMatch(/mean \(modes averaged\) = .* \(R² \d\.\d{3}, 3 sizes\)/);
+    expect(formatEvidence(three)).not.toContain("too few for a trend");
+  });
+
   it("groups records without a size by their parameter values, per rank too", () => {
     expect(e.groups.map((g) => [g.parameters.level, g.count, g.wall.median])).toEqual([
       [0, 2, 6],
