@@ -55,7 +55,11 @@ export class StudyStore {
     try {
       instance = await duck.DuckDBInstance.create(file, options.readOnly ? { access_mode: "READ_ONLY" } : {});
     } catch (e) {
-      throw new StudyError(`${path}: cannot open the study database: ${(e as Error).message.split("\n")[0]}`);
+      const message = (e as Error).message;
+      // DuckDB lets one process write a database file at a time, and none read it meanwhile.
+      const holder = /Conflicting lock is held in .*\(PID (\d+)\)/.exec(message);
+      if (holder) throw new StudyError(`${path}: the study database is in use by process ${holder[1]} (a sweep still running?); open it when that process has ended`);
+      throw new StudyError(`${path}: cannot open the study database: ${message.split("\n")[0]}`);
     }
     const conn = await instance.connect();
     const store = new StudyStore(duck, instance, conn, file);

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { spawn } from "node:child_process";
+import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { pointRows, StudyStore, studyDigest, type PointOutcome, type PointRows } from "../../profile/study/index.js";
 import { TrialBuilder, type InvocationRecord } from "../../profile/index.js";
@@ -118,6 +119,21 @@ describe("the study store", () => {
       await expect(store.query("SELEC 1")).rejects.toMatchObject({ isInputError: true, name: "StudyError" });
     } finally {
       store.close();
+    }
+  });
+
+  it("names the process that holds a database open for writing", async () => {
+    const file = join(dir, "held.db");
+    // Another process opens the database for writing (as a running sweep does) and holds it.
+    const holder = spawn(process.execPath, ["--input-type=module", "-e", `const { StudyStore } = await import(${JSON.stringify(resolve("dist/profile/study/index.js"))}); const s = await StudyStore.open(${JSON.stringify(file)}, { create: true }); console.log("held"); process.stdin.on("data", () => { s.close(); process.exit(0); });`], { stdio: ["pipe", "pipe", "inherit"] });
+    try {
+      await new Promise<void>((done) => holder.stdout.once("data", () => done()));
+      const err = await StudyStore.open(file, { readOnly: true }).then(() => undefined, (e: Error & { isInputError?: boolean }) => e);
+      expect(err?.isInputError).toBe(true);
+      expect(err?.message).toBe(`${file}: the study database is in use by process ${holder.pid} (a sweep still running?); open it when that process has ended`);
+    } finally {
+      holder.stdin.write("done\n");
+      await new Promise((done) => holder.on("close", done));
     }
   });
 });
