@@ -162,7 +162,7 @@ export function writeTauProfile(trial: Trial, dir: string, options: WriteTauOpti
   const exists = existsSync(dir);
   if (exists) {
     if (!statSync(dir).isDirectory()) throw new ProfileError(`cannot write a TAU profile to '${dir}': it exists and is not a directory`);
-    if (!options.overwrite && readdirSync(dir).length > 0) throw new ProfileError(`'${dir}' exists and is not empty (use overwrite to replace it)`);
+    if (!options.overwrite && readdirSync(dir).length > 0) throw new ProfileError(`'${dir}' exists and is not empty (to replace it, give --overwrite, or overwrite: true to writeTauProfile)`);
   }
   const tmp = join(dirname(dir), `.${basename(dir)}.tmp-${process.pid}`);
   try {

@@ -69,6 +69,11 @@ describe("ccasim profile", () => {
     const r = await run("profile", "convert", join(PPK, "xgc-nosamples.ppk"), out);
     expect(r.code).toBe(0);
     expect(readTrial(out).threads.length).toBe(16);
+    // Again into the same, now full, directory: refused unless asked, saying how to ask.
+    const again = await run("profile", "convert", join(PPK, "xgc-nosamples.ppk"), out);
+    expect(again.code).toBe(2);
+    expect(again.err).toBe(`ccasim profile: '${out}' exists and is not empty (to replace it, give --overwrite, or overwrite: true to writeTauProfile)\n`);
+    expect((await run("profile", "convert", join(PPK, "xgc-nosamples.ppk"), out, "--overwrite")).code).toBe(0);
     const ex = join(scratch, "scaling.json");
     const g = (n: number) => join(PPK, "gromacs-scaling", `${n}.ppk`);
     const c = await run("profile", "convert", g(2), g(4), g(8), ex, "--point", "p=2", "--point", "p=4", "--point", "p=8");
