@@ -1,4 +1,5 @@
 import { AnalysisInputError } from "./errors.js";
+import { didYouMean } from "../profile/internal.js";
 
 /**
  * A small named registry for the analysis layer's extension points (fit model families, power
@@ -28,10 +29,7 @@ export class NamedRegistry<T extends { readonly name: string; readonly summary: 
   get(name: string): T {
     const e = this.entries.get(name);
     if (e !== undefined) return e;
-    const near = nearest(name, this.names());
-    throw new AnalysisInputError(
-      `unknown ${this.kind} '${name}'${near ? ` (did you mean '${near}'?)` : ""}; known: ${this.names().join(", ")}`,
-    );
+    throw new AnalysisInputError(`unknown ${this.kind} '${name}'${didYouMean(name, this.names())}; known: ${this.names().join(", ")}`);
   }
 
   /** True when `name` is registered. */
@@ -48,29 +46,4 @@ export class NamedRegistry<T extends { readonly name: string; readonly summary: 
   all(): T[] {
     return this.names().map((n) => this.entries.get(n)!);
   }
-}
-
-function nearest(word: string, names: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestD = Math.max(2, Math.floor(word.length / 3)) + 1;
-  for (const n of names) {
-    const d = distance(word.toLowerCase(), n.toLowerCase());
-    if (d < bestD) {
-      bestD = d;
-      best = n;
-    }
-  }
-  return best;
-}
-
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = cur;
-  }
-  return prev[b.length]!;
 }

@@ -43,6 +43,11 @@ export interface Command {
   readonly name: string;
   /** Full help text (usage, arguments, options, examples). */
   readonly help: string;
+  /**
+   * Help of subcommands that have their own (`sweep fit`), by the word after the command name:
+   * `ccasim sweep fit --help` and `ccasim help sweep fit` print it instead of {@link help}.
+   */
+  readonly subcommandHelp?: Readonly<Record<string, string>>;
   /** Runs the command; resolves to the exit code. Throws for errors (input errors map to exit 2). */
   run(ctx: CommandContext): Promise<number> | number;
 }
@@ -83,6 +88,12 @@ function argumentProblem(e: Error & { code?: string }, names: readonly string[])
   }
   // "Option '--out <value>' argument missing", "Option '--quiet' does not take an argument".
   return message.charAt(0).toLowerCase() + message.slice(1);
+}
+
+/** The help `args` ask for: a subcommand's own (when `args[0]` names one) or the command's. */
+export function helpFor(command: Command, args: readonly string[]): string {
+  const sub = args[0];
+  return (sub !== undefined && command.subcommandHelp !== undefined && Object.prototype.hasOwnProperty.call(command.subcommandHelp, sub) ? command.subcommandHelp[sub] : undefined) ?? command.help;
 }
 
 /** True when `err` was caused by the caller's input (exit code 2). */

@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, isInputError, type CommandContext, type CommandEntry } from "./command.js";
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, helpFor, isInputError, type CommandContext, type CommandEntry } from "./command.js";
 import { commands } from "./commands/index.js";
 import { DeadlockError } from "../engine/errors.js";
 import { nearestName as nearest } from "../engine/registry.js";
@@ -69,7 +69,7 @@ export async function main(
       io.err(`ccasim: unknown command '${topic}'\n`);
       return EXIT_USAGE;
     }
-    io.out((entry ? (await entry.load()).help : mainHelp()) + "\n");
+    io.out((entry ? helpFor(await entry.load(), args.slice(2)) : mainHelp()) + "\n");
     return first === undefined ? EXIT_USAGE : EXIT_OK;
   }
   if (first === "-V" || first === "--version") {
@@ -85,7 +85,7 @@ export async function main(
   const cmd = await entry.load();
   const rest = args.slice(1);
   if (rest.includes("--help") || rest.includes("-h")) {
-    io.out(cmd.help + "\n");
+    io.out(helpFor(cmd, rest) + "\n");
     return EXIT_OK;
   }
   const ctx: CommandContext = {

@@ -38,7 +38,7 @@ export { readTrial, recordsFileIn, profileFolderOf, detectTrialFormat, RECORD_FI
 export { parseRecordsCsv, parseRecordsJsonl, readRecords, forEachRecord, recordsFormatOf } from "./records.js";
 export * from "./records-write.js";
 export { recordAt, recordList, recordTable, recordCount, type RecordKind, type RecordTable, type RecordSource } from "./record-table.js";
-export { RECORD_COLUMNS } from "./record-columns.js";
+export { RECORD_COLUMNS, RECORD_VALUE_FIELDS, recordValueOf, recordValueName, describeRecordValues, type RecordValue, type RecordValueField } from "./record-columns.js";
 export { TEXT_PIECE_CHARS, writeTextFileAtomically } from "./atomic-text-file.js";
 export * from "./extrap.js";
 export {

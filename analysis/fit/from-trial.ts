@@ -5,8 +5,21 @@
  * @packageDocumentation
  */
 import { existsSync, statSync } from "node:fs";
-import { forEachRecord, parameterTimers, parseParameterizedName, readTrial, recordsFileIn, recordsFormatOf, type InvocationRecord, type Trial } from "../../profile/index.js";
-import { grown } from "../../profile/internal.js";
+import {
+  describeRecordValues,
+  forEachRecord,
+  parameterTimers,
+  parseParameterizedName,
+  readTrial,
+  recordsFileIn,
+  recordsFormatOf,
+  recordValueName,
+  recordValueOf,
+  type InvocationRecord,
+  type RecordValue,
+  type Trial,
+} from "../../profile/index.js";
+import { didYouMean, grown, recordValueSpellings } from "../../profile/internal.js";
 import { AnalysisInputError } from "../errors.js";
 import { metricOf, timerOf, viewOf, type ViewChoice } from "../trial-access.js";
 
@@ -25,7 +38,11 @@ export interface Observations {
 export interface RecordSelection {
   /** Parameter used as Q (a key of {@link InvocationRecord.parameters}). */
   readonly parameter: string;
-  /** Value used as T: "wallTime" (default), "computeTime", "mpiTime", or a counter name. */
+  /**
+   * Value used as T: "wallTime" (default), "computeTime", "mpiTime", or a counter name; the
+   * record files' column names are accepted too ("wall_time [us]", "wall_time",
+   * "counter:PAPI_TOT_CYC [count]", see {@link recordValueOf}).
+   */
   readonly value?: string;
   /** Keep only records of this component. */
   readonly component?: string;
@@ -33,6 +50,20 @@ export interface RecordSelection {
   readonly method?: string;
   /** Keep only records of this port. */
   readonly port?: string;
+  /**
+   * Keep only records whose parameters have these values (`{ mode: "strided", level: 2 }`): equal
+   * as text, or as numbers when both are numbers ("2", "2.0" and 2 match alike).
+   */
+  readonly where?: Readonly<Record<string, string | number>>;
+}
+
+/** Observations of records, with the component methods they came from. */
+export interface RecordObservationSet extends Observations {
+  /**
+   * The distinct `component.method` of the records taken, in order of first appearance: more
+   * than one means that different methods were pooled into one data set.
+   */
+  readonly sources: readonly string[];
 }
 
 /**
@@ -40,7 +71,7 @@ export interface RecordSelection {
  * @throws AnalysisInputError when no record matches, or a matching record lacks the parameter or
  *   counter or has a non-numeric parameter
  */
-export function observationsFromRecords(records: readonly InvocationRecord[], sel: RecordSelection): Observations {
+export function observationsFromRecords(records: readonly InvocationRecord[], sel: RecordSelection): RecordObservationSet {
   const collect = new RecordObservations(sel);
   for (const r of records) collect.add(r);
   return collect.observations();
@@ -54,7 +85,7 @@ export function observationsFromRecords(records: readonly InvocationRecord[], se
  * @throws AnalysisInputError naming the input of a record without the parameter or value (when
  *   there are several inputs); ProfileError/ProfileFormatError for unreadable inputs
  */
-export function observationsFromRecordInputs(paths: readonly string[], sel: RecordSelection): Observations {
+export function observationsFromRecordInputs(paths: readonly string[], sel: RecordSelection): RecordObservationSet {
   const collect = new RecordObservations(sel);
   for (const p of paths) {
     // A records file, or a folder's (streamed: never all in memory); else a trial's records.
@@ -79,11 +110,19 @@ export class RecordObservations {
   private t: Float64Array<ArrayBuffer> = new Float64Array(1024);
   private kept = 0;
   private seen = 0;
-  private readonly value: string;
+  private readonly value: RecordValue;
+  private readonly where: readonly (readonly [string, string | number])[];
+  /** Methods taken, by component (in order of first appearance). */
+  private readonly methods = new Map<string, Set<string>>();
+  private lastComponent: string | undefined;
+  private lastMethod: string | undefined;
+  /** Parameter names of the first record of the component, port and method asked for. */
+  private parameterNames: readonly string[] | undefined;
 
   /** @param sel - which records, which parameter is Q and which value is T */
   constructor(private readonly sel: RecordSelection) {
-    this.value = sel.value ?? "wallTime";
+    this.value = recordValueOf(sel.value ?? "wallTime");
+    this.where = Object.entries(sel.where ?? {});
   }
 
   /**
@@ -94,13 +133,14 @@ export class RecordObservations {
     this.seen++;
     const sel = this.sel;
     if ((sel.component !== undefined && r.component !== sel.component) || (sel.method !== undefined && r.method !== sel.method) || (sel.port !== undefined && r.port !== sel.port)) return;
+    this.parameterNames ??= Object.keys(r.parameters);
+    for (const [name, wanted] of this.where) if (!parameterEquals(r.parameters[name], wanted)) return;
     const i = this.kept;
     const p = r.parameters[sel.parameter];
     const x = typeof p === "number" ? p : typeof p === "string" ? Number(p) : NaN;
     if (!Number.isFinite(x)) throw new AnalysisInputError(`record ${i} (${r.component}.${r.method}) has no numeric parameter '${sel.parameter}' (has ${Object.keys(r.parameters).join(", ") || "none"})`);
-    const value = this.value;
-    const y = value === "wallTime" ? r.wallTime : value === "computeTime" ? r.computeTime : value === "mpiTime" ? r.mpiTime : r.counters[value];
-    if (y === undefined || !Number.isFinite(y)) throw new AnalysisInputError(`record ${i} (${r.component}.${r.method}) has no value '${value}'`);
+    const y = recordValue(r, this.value);
+    if (y === undefined || !Number.isFinite(y)) throw new AnalysisInputError(`record ${i} (${r.component}.${r.method}) has no value '${sel.value ?? "wallTime"}'${this.valueHint(r)}`);
     if (i === this.q.length) {
       this.q = grown(this.q, 2 * i);
       this.t = grown(this.t, 2 * i);
@@ -108,18 +148,69 @@ export class RecordObservations {
     this.q[i] = x;
     this.t[i] = y;
     this.kept = i + 1;
+    this.noteSource(r);
   }
 
   /**
    * The observations of the matching records taken so far.
    * @throws AnalysisInputError when no record matched
    */
-  observations(): Observations {
+  observations(): RecordObservationSet {
     const sel = this.sel;
-    if (this.kept === 0) throw new AnalysisInputError(`no record matches component=${sel.component ?? "*"} port=${sel.port ?? "*"} method=${sel.method ?? "*"} (of ${this.seen} records)`);
+    if (this.kept === 0) throw new AnalysisInputError(`no record matches ${this.describeSelection()} (of ${this.seen} records)${this.whereHint()}`);
     const what = [sel.component, sel.method].filter((s) => s !== undefined).join(".");
-    return { q: this.q.slice(0, this.kept), t: this.t.slice(0, this.kept), qLabel: sel.parameter, tLabel: `${this.value}${what ? ` of ${what}` : ""}` };
+    const sources = [...this.methods].flatMap(([component, methods]) => [...methods].map((m) => `${component}.${m}`));
+    return { q: this.q.slice(0, this.kept), t: this.t.slice(0, this.kept), qLabel: sel.parameter, tLabel: `${recordValueName(this.value)}${what ? ` of ${what}` : ""}`, sources };
   }
+
+  /** Remembers the record's component and method; why the check first: runs of records share them. */
+  private noteSource(r: InvocationRecord): void {
+    if (r.component === this.lastComponent && r.method === this.lastMethod) return;
+    this.lastComponent = r.component;
+    this.lastMethod = r.method;
+    let methods = this.methods.get(r.component);
+    if (methods === undefined) this.methods.set(r.component, (methods = new Set()));
+    methods.add(r.method);
+  }
+
+  private describeSelection(): string {
+    const sel = this.sel;
+    const where = this.where.map(([k, v]) => ` ${k}=${v}`).join("");
+    return `component=${sel.component ?? "*"} port=${sel.port ?? "*"} method=${sel.method ?? "*"}${where ? ` where${where}` : ""}`;
+  }
+
+  /** Why a `where` filter matched nothing: a parameter the records do not have. */
+  private whereHint(): string {
+    const names = this.parameterNames;
+    if (names === undefined) return "";
+    const missing = this.where.map(([k]) => k).filter((k) => !names.includes(k));
+    if (missing.length === 0) return "";
+    return `; the records have no parameter ${missing.map((k) => `'${k}'${didYouMean(k, names)}`).join(", ")} (parameters: ${names.join(", ") || "none"})`;
+  }
+
+  /** The valid value names, for a record without the value asked for. */
+  private valueHint(r: InvocationRecord): string {
+    const counters = Object.keys(r.counters);
+    return `${didYouMean(this.sel.value ?? "wallTime", recordValueSpellings(counters))}; values: ${describeRecordValues(counters)}`;
+  }
+}
+
+/** The value of a record a {@link RecordValue} names (undefined for a counter it lacks). */
+function recordValue(r: InvocationRecord, value: RecordValue): number | undefined {
+  return value.field !== undefined ? r[value.field] : r.counters[value.counter];
+}
+
+/** True when a record parameter equals the wanted value, as text or as numbers. */
+function parameterEquals(actual: number | string | undefined, wanted: number | string): boolean {
+  if (actual === undefined) return false;
+  if (String(actual) === String(wanted)) return true;
+  const a = numeric(actual);
+  return Number.isFinite(a) && a === numeric(wanted);
+}
+
+/** A parameter as a number: NaN for text that is not one (blank text included). */
+function numeric(v: number | string): number {
+  return typeof v === "number" ? v : v.trim() === "" ? NaN : Number(v);
 }
 
 /** Options of {@link observationsFromParameterTimers}. */

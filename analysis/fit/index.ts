@@ -47,6 +47,7 @@ export {
   resolveParameterRoutine,
   type Observations,
   type RecordSelection,
+  type RecordObservationSet,
   type ParameterTimerSelection,
   type AcrossTrialsSelection,
   type TrialParameter,

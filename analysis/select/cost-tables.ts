@@ -6,6 +6,7 @@
  * @packageDocumentation
  */
 import { AnalysisInputError } from "../errors.js";
+import { didYouMean } from "../../profile/internal.js";
 import { compileCost, type CompiledCost, type Inputs } from "./cost-model.js";
 import type { Assembly, CallSite } from "./assembly.js";
 
@@ -133,10 +134,12 @@ export interface CostOptions {
 
 /**
  * Evaluates the cost tables of a compiled assembly for one input.
- * @throws AnalysisInputError when a cost is negative or not finite, or when constraints exclude
- *   every implementation of a component
+ * @throws AnalysisInputError when a cost is negative or not finite, when a constraint names an
+ *   attribute no implementation declares, or when constraints exclude every implementation of a
+ *   component
  */
 export function evaluateCosts(ca: CompiledAssembly, inputs: Inputs, options: CostOptions = {}): CostTables {
+  checkConstraintAttributes(ca, options.constraints ?? []);
   const k = options.riskK ?? 0;
   const nc = ca.components.length;
   const unit = ca.implementations.map((impls) => new Float64Array(impls.length));
@@ -216,4 +219,21 @@ export function evaluateCosts(ca: CompiledAssembly, inputs: Inputs, options: Cos
     allowed.push(ok);
   }
   return { unit, edges: [...edgeMap.values()], allowed, excluded };
+}
+
+/**
+ * Refuses a constraint on an attribute that no implementation declares. Why: such a constraint
+ * excludes every implementation of the first component, and "constraints exclude every
+ * implementation of 'Flux'" hides that the attribute is misspelt or absent from the assembly.
+ * @throws AnalysisInputError naming the attribute, the declared ones and the nearest of them
+ */
+function checkConstraintAttributes(ca: CompiledAssembly, constraints: readonly QosConstraint[]): void {
+  const declared = (key: string): boolean => ca.qos.some((impls) => impls.some((q) => q !== undefined && Object.prototype.hasOwnProperty.call(q, key)));
+  for (const con of constraints) {
+    if (declared(con.key)) continue;
+    const known = [...new Set(ca.qos.flatMap((impls) => impls.flatMap((q) => (q === undefined ? [] : Object.keys(q)))))].sort();
+    throw new AnalysisInputError(
+      `no implementation declares the quality attribute '${con.key}'${didYouMean(con.key, known)}; declared attributes: ${known.join(", ") || "none (give implementations a qos mapping)"}`,
+    );
+  }
 }

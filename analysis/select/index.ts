@@ -22,3 +22,4 @@ export {
 } from "./select.js";
 export { findCrossovers, type CrossoverOptions, type CrossoverResult, type Crossover, type SelectionInterval } from "./crossovers.js";
 export { parseAssembly, readAssemblyFile } from "./assembly-file.js";
+export { componentOfTimer, coreComponentsFromTimers, coreComponentsOfTrial, type CoreComponentsOptions } from "./core-components.js";

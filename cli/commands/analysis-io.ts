@@ -1,6 +1,6 @@
 /**
- * Helpers shared by the analysis subcommands (`fit`, `prune`, `select`, `power`): plain-text
- * tables, number formatting, and small option parsers with usage errors.
+ * Helpers shared by the subcommands (the analysis ones above all: `fit`, `prune`, `select`,
+ * `power`): plain-text tables, number formatting, and small option parsers with usage errors.
  */
 import { UsageError } from "../command.js";
 
@@ -35,20 +35,55 @@ export function numberOption(command: string, name: string, raw: unknown, dflt?:
 }
 
 /**
+ * Parses a count option (`--top`, `--rows`, `--jobs` ...): a positive integer. Why not
+ * {@link numberOption}: 0, a fraction or a negative count would print empty or truncated tables.
+ * @param command - the command as typed after `ccasim` (`fit`, `profile show`); words after the
+ *   first prefix the message, as in `parseCommandArgs`'s errors
+ * @throws UsageError naming the option and the value given
+ */
+export function positiveIntegerOption(command: string, name: string, raw: unknown, dflt?: number): number | undefined {
+  if (raw === undefined) return dflt;
+  const text = String(raw).trim();
+  if (typeof raw === "string" && /^\d+$/.test(text) && Number(text) >= 1 && Number.isSafeInteger(Number(text))) return Number(text);
+  const [first, ...rest] = command.split(" ");
+  throw new UsageError(`${rest.length > 0 ? `${rest.join(" ")}: ` : ""}--${name} expects a positive integer, got '${String(raw)}'`, first);
+}
+
+/**
  * Parses `name=value` assignments (`--input x=1.5`), repeated or comma-separated.
  * @throws UsageError for a malformed assignment
  */
 export function assignments(command: string, option: string, raw: unknown): Record<string, number> {
-  const list = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
   const out: Record<string, number> = {};
-  for (const item of list.flatMap((s) => String(s).split(","))) {
+  for (const item of list(raw).flatMap((s) => s.split(","))) {
     if (item.trim() === "") continue;
-    const m = /^\s*([A-Za-z_][\w.]*)\s*=\s*(\S+)\s*$/.exec(item);
-    const v = m ? Number(m[2]) : NaN;
-    if (!m || !Number.isFinite(v)) throw new UsageError(`--${option} expects name=number, got '${item}'`, command);
-    out[m[1]!] = v;
+    const [name, text] = assignment(item) ?? [];
+    const v = text === undefined || text === "" || /\s/.test(text) ? NaN : Number(text);
+    if (name === undefined || !Number.isFinite(v)) throw new UsageError(`--${option} expects name=number, got '${item}'`, command);
+    out[name] = v;
   }
   return out;
+}
+
+/**
+ * Parses repeated `name=value` assignments whose values are text (`--where mode=strided`); a
+ * value may hold commas and further '=' signs.
+ * @throws UsageError for a malformed assignment or an empty value
+ */
+export function textAssignments(command: string, option: string, raw: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const item of list(raw)) {
+    const [name, text] = assignment(item) ?? [];
+    if (name === undefined || text === undefined || text === "") throw new UsageError(`--${option} expects name=value, got '${item}'`, command);
+    out[name] = text;
+  }
+  return out;
+}
+
+/** The name and the trimmed value of `name=value` (names as in expressions: x, machine.l2.size). */
+function assignment(item: string): [string, string] | undefined {
+  const m = /^\s*([A-Za-z_][\w.]*)\s*=(.*)$/.exec(item);
+  return m ? [m[1]!, m[2]!.trim()] : undefined;
 }
 
 /** The list form of a repeatable string option. */

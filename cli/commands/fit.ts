@@ -10,13 +10,14 @@ import {
   type FitReport,
   type TrialParameter,
 } from "../../analysis/index.js";
-import { formatNumber, formatTable, list, numberOption, toJson } from "./analysis-io.js";
+import { formatNumber, formatTable, list, numberOption, positiveIntegerOption, textAssignments, toJson } from "./analysis-io.js";
 
 const HELP = `ccasim fit: fit performance models T(Q) to measurements and print them as formulas and as
 mathjs cost expressions a scenario can use
 
 Usage:
-  ccasim fit <records.csv|records.jsonl|run-dir>... --parameter <name> [--component C] [--method M] [--value V]
+  ccasim fit <records.csv|records.jsonl|run-dir>... --parameter <name> [--component C] [--method M]
+             [--where name=value]... [--value V]
   ccasim fit <trial> --param-timer <routine> --parameter <name>
   ccasim fit <trial> <trial>... --timer <name> --q <rule>
   ccasim fit <trial> <trial>... --user-event <name> --q <rule>
@@ -25,7 +26,13 @@ Usage:
 Inputs:
   records        per-invocation records (CSV or JSON Lines, or a trial directory holding
                  records.csv/records.jsonl), pooled over all inputs: Q is the record parameter
-                 --parameter, T is --value (wallTime by default; computeTime, mpiTime, or a counter)
+                 --parameter, T is --value: wallTime (default), computeTime, mpiTime or a counter
+                 name, or their columns in the record files (wall_time [us], counter:NAME [count])
+                 or the study database (wall_time). Records are chosen with
+                   --component C, --method M   only records of this component, of this method
+                   --where name=value          only records whose parameter has this value, as
+                                               text or number (repeatable), e.g. --where mode=strided
+                 Records of several component methods are pooled into one fit, with a warning.
   TAU_PARAM      timers named '<routine> [ <param> = <value> ]': Q is the value, T the per-call
                  inclusive time (one observation per thread)
   trials         one timer (or the mean of a user event, --user-event) across several trials
@@ -58,14 +65,16 @@ Least squares uses Householder QR on column-scaled design matrices; leave-one-ou
 exponent (or slope) changes materially and significantly.
 
 Examples:
-  ccasim fit run/records.csv --component StatesConstructor --parameter Q
-  ccasim fit ../shared/data/tau/powercap/cap*_wrapped_lu8 --timer '.TAU application' --q path:cap(\\d+)
-  ccasim fit ../shared/data/tau/ppk/gromacs-scaling/*.ppk --timer '.TAU application' --q ranks`;
+  ccasim run scenarios/shock-neuronic.yaml
+  ccasim fit out/shock-neuronic --component StatesConstructor --parameter Q --where mode=strided
+  ccasim fit ../shared/data/tau/powercap/cap*_wrapped_lu8 --timer '.TAU application' --q 'path:cap(\\d+)'
+  ccasim fit ../shared/data/tau/ppk/gromacs-scaling/*.ppk --timer 'int main' --q ranks`;
 
 const OPTIONS = {
   parameter: { type: "string" },
   component: { type: "string" },
   method: { type: "string" },
+  where: { type: "string", multiple: true },
   value: { type: "string" },
   "param-timer": { type: "string" },
   timer: { type: "string" },
@@ -130,10 +139,17 @@ function run(ctx: CommandContext): number {
   const kind = v.exclusive === true ? "exclusive" : "inclusive";
   const metric = v.metric === undefined ? undefined : String(v.metric);
   const view = viewOption(v.view);
+  const predictAt = list(v.predict).map((s) => numberOption("fit", "predict", s)!);
+  const top = positiveIntegerOption("fit", "top", v.top, 5)!;
   const reports: Labeled[] = [];
   const first = positionals[0]!;
   const ext = extname(first).toLowerCase();
   const isExtrap = (ext === ".txt" || ext === ".json" || (ext === ".jsonl" && v.parameter === undefined)) && v.timer === undefined && v["user-event"] === undefined;
+  const where = textAssignments("fit", "where", v.where);
+  // Why refuse rather than ignore: a filter that silently does nothing fits data the user excluded.
+  if (Object.keys(where).length > 0 && (v.timer !== undefined || v["user-event"] !== undefined || v["param-timer"] !== undefined || isExtrap)) {
+    throw new UsageError("--where selects records; it does not apply to --timer, --user-event, --param-timer or Extra-P inputs", "fit");
+  }
 
   if (v.timer !== undefined || v["user-event"] !== undefined) {
     if (v.q === undefined) throw new UsageError(`--${v.timer !== undefined ? "timer" : "user-event"} needs --q (how to read Q from each trial)`, "fit");
@@ -180,13 +196,15 @@ function run(ctx: CommandContext): number {
       value: v.value === undefined ? undefined : String(v.value),
       component: v.component === undefined ? undefined : String(v.component),
       method: v.method === undefined ? undefined : String(v.method),
+      where,
     });
+    if (obs.sources.length > 1) {
+      ctx.err(`warning: pooling the records of ${obs.sources.length} component methods (${obs.sources.join(", ")}) into one fit; choose one with --component and --method\n`);
+    }
     const inputs = positionals.length === 1 ? positionals[0]! : `${positionals.length} inputs`;
     reports.push({ title: `${obs.tLabel} vs ${obs.qLabel} (${inputs})`, report: fitModels(obs, { ...fitOptions, variable: variable ?? String(v.parameter) }) });
   }
 
-  const predictAt = list(v.predict).map((s) => numberOption("fit", "predict", s)!);
-  const top = numberOption("fit", "top", v.top, 5)!;
   if (v.json === true) {
     ctx.out(
       toJson(

@@ -1,7 +1,7 @@
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
 import { readTrial } from "../../profile/index.js";
 import { estimateTrialPower, loadPowerConstantFile, powerConstantSets, rankInefficiencies, type EventPower } from "../../analysis/index.js";
-import { formatNumber, formatTable, list, numberOption, toJson } from "./analysis-io.js";
+import { formatNumber, formatTable, list, numberOption, positiveIntegerOption, toJson } from "./analysis-io.js";
 
 const HELP = `ccasim power: power, energy, FLOP/J and counter metrics per event (paper 004)
 
@@ -65,15 +65,16 @@ function run(ctx: CommandContext): number {
   }
   const sort = v.sort === undefined ? "watts" : String(v.sort);
   if (!["watts", "joules", "flops-per-joule", "name"].includes(sort)) throw new UsageError(`--sort expects watts, joules, flops-per-joule or name, got '${sort}'`, "power");
+  const cpuMHz = numberOption("power", "cpu-mhz", v["cpu-mhz"]);
+  const top = positiveIntegerOption("power", "top", v.top, 20)!;
   const trial = readTrial(positionals[0]!, { records: false });
-  const r = estimateTrialPower(trial, set, { kind: v.exclusive === true ? "exclusive" : "inclusive", view, flatOnly: v.callpaths !== true, cpuMHz: numberOption("power", "cpu-mhz", v["cpu-mhz"]) });
+  const r = estimateTrialPower(trial, set, { kind: v.exclusive === true ? "exclusive" : "inclusive", view, flatOnly: v.callpaths !== true, cpuMHz });
   const key = (e: EventPower): number => (sort === "joules" ? e.power.joules : sort === "flops-per-joule" ? e.power.flopsPerJoule : e.power.watts);
   const rows = [...r.events].sort((a, b) => (sort === "name" ? a.event.localeCompare(b.event) : (Number.isNaN(key(b)) ? -Infinity : key(b)) - (Number.isNaN(key(a)) ? -Infinity : key(a))));
   if (v.json === true) {
     ctx.out(toJson(r) + "\n");
     return 0;
   }
-  const top = numberOption("power", "top", v.top, 20)!;
   const out = [
     `constants ${set.name}: MaxPower ${set.maxPower} W, idle ${set.idlePower} W; ${v.exclusive === true ? "exclusive" : "inclusive"} values, ${view === "each" ? "every thread" : typeof view === "number" ? `thread ${trial.threadLabel(view)}` : view}`,
     `cycles from ${r.basis.cyclesFrom}; time from ${r.basis.timeFrom}${r.cpuMHz !== undefined ? `; CPU ${r.cpuMHz} MHz` : ""}`,

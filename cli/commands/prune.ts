@@ -1,7 +1,7 @@
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
 import { readTrial } from "../../profile/index.js";
 import { callTreeFromTrial, pruneAcross, type PruneResult, type CallTreeShape } from "../../analysis/index.js";
-import { formatNumber, formatTable, numberOption, toJson } from "./analysis-io.js";
+import { formatNumber, formatTable, numberOption, positiveIntegerOption, toJson } from "./analysis-io.js";
 
 const HELP = `ccasim prune: find the core components of a call graph with the alpha/beta pruning of paper 002
 
@@ -49,6 +49,7 @@ function run(ctx: CommandContext): number {
   if (positionals.length === 0) throw new UsageError("give at least one trial (see 'ccasim prune --help')", "prune");
   const alpha = numberOption("prune", "alpha", v.alpha, 0.1)!;
   const beta = numberOption("prune", "beta", v.beta, 0.1)!;
+  const rows = positiveIntegerOption("prune", "rows", v.rows, 40)!;
   const metric = v.metric === undefined ? undefined : String(v.metric);
   let view: "mean" | "max" | "total" | number = "mean";
   if (v.view !== undefined) {
@@ -82,7 +83,6 @@ function run(ctx: CommandContext): number {
     );
     return 0;
   }
-  const rows = numberOption("prune", "rows", v.rows, 40)!;
   const more = (n: number): string[] => (n > rows ? [`(${n - rows} more; --rows or --json to see them)`] : []);
   const out: string[] = [];
   out.push(`core components (significant in any of ${trees.length} call tree${trees.length > 1 ? "s" : ""}, alpha ${alpha}, beta ${beta}): ${result.coreNames.length}`);

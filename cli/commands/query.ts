@@ -15,11 +15,17 @@ number of rows of every table. The database is opened read-only.
 
 Tables (docs/study-schema.md): ${[...STUDY_TABLES, TIMING_TABLE, META_TABLE].map((t) => t.name).join(", ")}.
 
-Examples:
-  ccasim query out/l2.db "SELECT name, value, count(*) FROM parameter GROUP BY ALL ORDER BY ALL"
-  ccasim query out/l2.db "SELECT p.value AS l2, avg(r.wall_time) FROM record r JOIN parameter p USING (point_id)
-                           WHERE p.name = 'machine.l2.size' GROUP BY ALL ORDER BY 1" --csv
-  ccasim query out/l2.db record --out records.parquet
+Swept values are stored as given (parameter.value, text: '512KiB') and as numbers in base units
+(parameter.numeric_value: 524288); sort and compare numbers by numeric_value, since text sorts
+'1048576' before '262144'.
+
+Examples (on the study of 'ccasim sweep scenarios/shock-l2.sweep.yaml'):
+  ccasim query out/shock-l2.sweep.db --tables
+  ccasim query out/shock-l2.sweep.db "SELECT name, numeric_value, count(*) AS points FROM parameter GROUP BY ALL ORDER BY ALL"
+  ccasim query out/shock-l2.sweep.db "SELECT p.numeric_value AS l2_bytes, r.component, avg(r.wall_time) AS mean_us
+                           FROM record r JOIN parameter p USING (point_id)
+                           WHERE p.name = 'machine.l2.size' GROUP BY ALL ORDER BY ALL" --csv
+  ccasim query out/shock-l2.sweep.db record --out records.parquet
 
 Exit codes: 0 success, 2 bad SQL, missing database or arguments.`,
   async run(ctx) {

@@ -4,6 +4,7 @@ import { defaultMetric, derivedView, formatProfileTable, profileTable } from "..
 import { executeScenario, formatEvidence, loadScenario, writeRunOutputs } from "../../scenarios/index.js";
 import { join } from "node:path";
 import { parseCommandArgs, type Command } from "../command.js";
+import { positiveIntegerOption } from "./analysis-io.js";
 
 export const runCommand: Command = {
   name: "run",
@@ -53,6 +54,7 @@ Exit codes: 0 success, 1 failure (a deadlock, unreceived messages), 2 invalid sc
       "no-evidence": { type: "boolean" },
     });
     if (positionals.length !== 1) throw Object.assign(new Error("run: give exactly one scenario file (see ccasim run --help)"), { isInputError: true });
+    const top = positiveIntegerOption("run", "top", values.top, 12)!;
     const seed = values.seed === undefined ? undefined : /^-?\d+$/.test(String(values.seed)) ? Number(values.seed) : String(values.seed);
     const scenario = loadScenario(positionals[0], { set: (values.set as string[] | undefined) ?? [], seed });
     let lastDraw = 0;
@@ -80,7 +82,7 @@ Exit codes: 0 success, 1 failure (a deadlock, unreceived messages), 2 invalid sc
         `${(r.mastermind?.count ?? 0).toLocaleString("en-US")} records)\n`,
     );
     if (art.trial) {
-      const table = profileTable(art.trial, derivedView(art.trial, "mean"), { metric: defaultMetric(art.trial), top: Number(values.top ?? 12) });
+      const table = profileTable(art.trial, derivedView(art.trial, "mean"), { metric: defaultMetric(art.trial), top });
       ctx.out(`\nMean profile over ${r.ranks} ranks (top timers by inclusive ${table.metric}):\n${formatProfileTable(table)}\n`);
     }
     if (art.evidence && !values["no-evidence"]) ctx.out(`\nEvidence (from the profile and the proxy records):\n${formatEvidence(art.evidence)}\n`);

@@ -1,11 +1,10 @@
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
 import { readTrial } from "../../profile/index.js";
 import {
-  callTreeFromTrial,
+  coreComponentsOfTrial,
   findCrossovers,
   knownModelsAssembly,
   prepareAssembly,
-  pruneCallGraph,
   readAssemblyFile,
   selectImplementations,
   type QosConstraint,
@@ -22,14 +21,18 @@ Usage:
 The assembly file lists components with their implementations (a mean cost per invocation as a
 number or a mathjs expression of the call site's inputs, optional sd and quality attributes), the
 call graph (component, calls per parent invocation, args passed on, children), and optional
-interaction costs between a caller's and a callee's implementations:
+interaction costs between a caller's and a callee's implementations. scenarios/flux.assembly.yaml
+(paper 000's flux component; power laws fitted to the simulated case study, see its comments):
 
   components:
     - name: Flux
       implementations:
-        - { name: EFM, mean: "-8.13 + 0.16*Q", sd: "66.7 - 0.015*Q", qos: { accuracy: 1 } }
-        - { name: Godunov, mean: "-963 + 0.315*Q", sd: "-526 + 0.152*Q", qos: { accuracy: 2 } }
+        - { name: EFM, mean: "exp(1.03*log(Q) - 2.25)", sd: "exp(1.53*log(Q) - 10.7)", qos: { accuracy: 1 } }
+        - { name: Godunov, mean: "exp(1.01*log(Q) - 1.32)", sd: "exp(0.952*log(Q) - 1.72)", qos: { accuracy: 2 } }
   callGraph: { component: Flux, calls: 100 }
+
+Costs must be finite and >= 0 wherever they are evaluated (every --input, the whole --crossover
+range, mean + k * sd with --risk): prefer models such as power laws that stay positive.
 
 The exact optimum comes from dynamic programming over the caller-callee interactions (or from
 exhaustive search when interactions form a cycle). With --core or --prune-trial, the paper's
@@ -40,16 +43,20 @@ Options:
   --input <n=v>           input values (repeatable or comma-separated), e.g. --input x=3
   --known-models          use paper 002's known-models assembly (A1 2x, A2 x^2, B1 x^3, B2 2x^2)
   --core <A,B,...>        core components for the heuristic
-  --prune-trial <trial>   core components = names kept by alpha/beta pruning of this trial
+  --prune-trial <trial>   core components = the components whose timers survive alpha/beta
+                          pruning of this trial (a profile or the folder 'ccasim run' wrote);
+                          a timer 'A::run()', 'A::<anything>' or 'A' belongs to component A
   --risk <k>              choose by mean + k * sd per invocation (default 0)
-  --require <key>=<min>   quality-of-service lower bound (repeatable), e.g. --require accuracy=2
+  --require <key>=<min>   quality-of-service lower bound (repeatable), e.g. --require accuracy=2;
+                          the attribute must be declared in some implementation's qos
   --crossover <n>=<from>:<to>[:log]  scan input n and report where the best choice changes
   --json                  print the result as JSON
 
 Examples:
   ccasim select --known-models --input x=1.5 --core Driver,A,B
   ccasim select --known-models --crossover x=0.5:5
-  ccasim select flux.yaml --input Q=5000 --require accuracy=2`;
+  ccasim select scenarios/flux.assembly.yaml --input Q=5000 --require accuracy=2
+  ccasim select scenarios/flux.assembly.yaml --crossover Q=100:100000:log --risk 2`;
 
 const OPTIONS = {
   input: { type: "string", multiple: true },
@@ -72,9 +79,8 @@ function run(ctx: CommandContext): number {
   const constraints: QosConstraint[] = Object.entries(assignments("select", "require", v.require)).map(([key, min]) => ({ key, min }));
   let core: string[] | undefined = v.core === undefined ? undefined : String(v.core).split(",").map((s) => s.trim()).filter((s) => s !== "");
   if (v["prune-trial"] !== undefined) {
-    const names = pruneCallGraph(callTreeFromTrial(readTrial(String(v["prune-trial"]), { records: false })).root).coreNames;
-    const comps = new Set(assembly.components.map((c) => c.name));
-    core = [...new Set([...(core ?? []), ...names.filter((n) => comps.has(n))])];
+    const trial = readTrial(String(v["prune-trial"]), { records: false });
+    core = [...new Set([...(core ?? []), ...coreComponentsOfTrial(trial, assembly.components.map((c) => c.name))])];
   }
   let crossover;
   if (v.crossover !== undefined) {

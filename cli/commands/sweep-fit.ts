@@ -4,23 +4,40 @@ import { StudyStore, studyObservations, type StudyObservations } from "../../pro
 import { parseCommandArgs, UsageError, type CommandContext } from "../command.js";
 import { textTable } from "../table-format.js";
 
-/** Help of `ccasim sweep fit`. */
-export const SWEEP_FIT_HELP = `Usage: ccasim sweep fit <study.db> --parameter Q [--by KEY] [--component C] [--port P] [--method M] [--value V] [--json]
+/** Help of `ccasim sweep fit` (`ccasim sweep fit --help`). */
+export const SWEEP_FIT_HELP = `ccasim sweep fit: fit a component's model T(Q) across a sweep, as a function of Q and of a
+swept parameter P
 
-Fits a component's model as a function of Q and of a swept parameter P (--by, e.g.
-machine.l2.size): the per-invocation records of every successful point are (Q, T) observations
-grouped by the value of P; one model shape T(Q) is chosen for all values (the best in total
-leave-one-out SMAPE among each value's best), fitted at each value, and each coefficient is fitted
-as a function of P, giving T(Q, P) as a formula and a mathjs expression. Without --by, T(Q) is
-fitted on all observations (as 'ccasim fit').
+Usage:
+  ccasim sweep fit <study.db> --parameter Q [--by KEY] [--by-variable N] [--component C] [--port PORT]
+                   [--method M] [--value V] [--json]
+
+The per-invocation records of every successful point of the study ('ccasim sweep' wrote it) are
+(Q, T) observations, grouped by the point's value of the swept parameter P (--by, e.g.
+machine.l2.size). One model shape T(Q) is chosen for all values (the best in total leave-one-out
+SMAPE among each value's best), fitted at each value, and each coefficient is fitted as a function
+of P, giving T(Q, P) as a formula and a mathjs expression. Without --by, T(Q) is fitted on all
+observations (as 'ccasim fit').
 
 Options:
-  --parameter Q   record parameter used as Q (e.g. Q, x)
-  --by KEY        swept parameter (a key of the sweep's axes)
-  --component C, --port P, --method M   which records
-  --value V       wallTime (default), computeTime, mpiTime or a counter name
-  --by-variable N name of P in formulas (default P)
-  --json          print the observations as JSON ({ groups: [{ by, q: [...], t: [...] }] })`;
+  --parameter Q     record parameter used as Q (e.g. Q, x); required
+  --by KEY          swept parameter P: a key of the sweep's axes (see 'ccasim query <db> --tables'
+                    and the parameter table); its values must be numbers
+  --by-variable N   name of P in the formulas and the expression (default P), e.g. L2
+  --component C     only records of this component (instance name, e.g. StatesConstructor)
+  --port PORT       only records of this provides port
+  --method M        only records of this method
+  --value V         T: wallTime (default), computeTime, mpiTime or a counter name, or their
+                    columns in the study database (wall_time) or the record files
+                    (wall_time [us], counter:PAPI_TOT_CYC [count])
+  --json            print the observations as JSON ({ groups: [{ by, q: [...], t: [...] }] })
+
+Examples:
+  ccasim sweep scenarios/shock-l2.sweep.yaml --jobs 2
+  ccasim sweep fit out/shock-l2.sweep.db --component StatesConstructor --parameter Q --by machine.l2.size --by-variable L2
+  ccasim sweep fit out/shock-l2.sweep.db --component EFMFlux --parameter Q --value compute_time
+
+Exit codes: 0 success, 2 missing database, bad options or no matching records.`;
 
 /** Reads the selection options of `ccasim sweep fit` and extracts the observations. */
 export async function sweepFitObservations(argv: readonly string[]): Promise<{ obs: StudyObservations; json: boolean; byVariable: string }> {
@@ -34,7 +51,7 @@ export async function sweepFitObservations(argv: readonly string[]): Promise<{ o
     json: { type: "boolean" },
     "by-variable": { type: "string" },
   });
-  if (positionals.length !== 1) throw new UsageError("sweep fit: give one study database (see ccasim sweep fit --help)", "sweep");
+  if (positionals.length !== 1) throw new UsageError("sweep fit: give one study database (see 'ccasim sweep fit --help')", "sweep");
   if (!values.parameter) throw new UsageError("sweep fit: --parameter is required (the record parameter used as Q)", "sweep");
   const store = await StudyStore.open(positionals[0], { readOnly: true });
   try {
@@ -52,12 +69,8 @@ export async function sweepFitObservations(argv: readonly string[]): Promise<{ o
   }
 }
 
-/** `ccasim sweep fit`: the study side of fits across a sweep. */
+/** `ccasim sweep fit`: the study side of fits across a sweep (its help is {@link SWEEP_FIT_HELP}). */
 export async function sweepFit(ctx: CommandContext, argv: readonly string[]): Promise<number> {
-  if (argv.includes("--help") || argv.includes("-h")) {
-    ctx.out(SWEEP_FIT_HELP + "\n");
-    return 0;
-  }
   const { obs, json, byVariable } = await sweepFitObservations(argv);
   if (json) {
     ctx.out(JSON.stringify({ qLabel: obs.qLabel, tLabel: obs.tLabel, byLabel: obs.byLabel ?? null, groups: obs.groups.map((g) => ({ by: Number.isNaN(g.by) ? null : g.by, q: [...g.q], t: [...g.t] })) }) + "\n");

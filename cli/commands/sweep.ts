@@ -14,13 +14,14 @@ import {
 } from "../../scenarios/sweep/index.js";
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
 import { progressView } from "../progress.js";
-import { sweepFit } from "./sweep-fit.js";
+import { positiveIntegerOption } from "./analysis-io.js";
+import { SWEEP_FIT_HELP, sweepFit } from "./sweep-fit.js";
 
 const HELP = `Usage: ccasim sweep <sweep.yaml> [--jobs N] [--db FILE] [--resume] [--slice i/n] [--quiet]
        ccasim sweep <sweep.yaml> --list | --point K [--out DIR] | --print-command K
        ccasim sweep <sweep.yaml> --emit slurm [--tasks N] [--shards DIR] [--script FILE] [--jobs N]
        ccasim sweep merge <study.db> <shard.db>...
-       ccasim sweep fit <study.db> --parameter Q [--by KEY] [--component C] [--method M] [--value V]
+       ccasim sweep fit <study.db> --parameter Q [--by KEY] [--by-variable N] [--component C] ...
 
 Runs every point of a sweep (a scenario and its axes) in worker threads and stores each point's
 summary, records and profile values in a study database (DuckDB; query it with 'ccasim query').
@@ -59,8 +60,9 @@ Options:
 
 Subcommands:
   merge <study.db> <shard.db>...   add the shards' points the study lacks (idempotent)
-  fit <study.db> ...                fit a component's model as a function of Q per value of a swept
-                                    parameter (see 'ccasim sweep fit --help')
+  fit <study.db> ...                fit a component's model T(Q) per value of a swept parameter
+                                    and its coefficients as functions of it; its options
+                                    (--parameter, --by, --by-variable ...): 'ccasim sweep fit --help'
 
 Exit codes: 0 every point stored (failed points included), 2 bad sweep file or arguments.`;
 
@@ -68,6 +70,7 @@ Exit codes: 0 every point stored (failed points included), 2 bad sweep file or a
 export const sweepCommand: Command = {
   name: "sweep",
   help: HELP,
+  subcommandHelp: { fit: SWEEP_FIT_HELP },
   async run(ctx) {
     if (ctx.argv[0] === "merge") return merge(ctx, ctx.argv.slice(1));
     if (ctx.argv[0] === "fit") return sweepFit(ctx, ctx.argv.slice(1));
@@ -98,13 +101,13 @@ export const sweepCommand: Command = {
       return 0;
     }
     if (values.point !== undefined) return runOne(ctx, sweep, String(values.point), values.out as string | undefined);
-    const jobs = values.jobs === undefined ? 1 : positiveInt("--jobs", String(values.jobs));
+    const jobs = positiveIntegerOption("sweep", "jobs", values.jobs, 1)!;
     if (values.emit !== undefined) {
       if (values.emit !== "slurm") throw new UsageError(`sweep: --emit ${String(values.emit)}: only 'slurm' is supported`, "sweep");
       const shardDir = (values.shards as string | undefined) ?? `${db.replace(/\.db$/, "")}-shards`;
       mkdirSync(shardDir, { recursive: true }); // why: Slurm opens the tasks' output files there before the script runs
       const script = slurmArrayScript(sweep, {
-        tasks: values.tasks === undefined ? undefined : positiveInt("--tasks", String(values.tasks)),
+        tasks: positiveIntegerOption("sweep", "tasks", values.tasks),
         shardDir,
         db,
         ccasim: (values.ccasim as string | undefined) ?? `node ${resolve(dirname(fileURLToPath(import.meta.url)), "..", "main.js")}`,
@@ -137,11 +140,6 @@ export const sweepCommand: Command = {
     return 0;
   },
 };
-
-function positiveInt(name: string, text: string): number {
-  if (!/^\d+$/.test(text) || Number(text) < 1) throw new UsageError(`sweep: ${name} expects a positive integer, got '${text}'`, "sweep");
-  return Number(text);
-}
 
 function pick(sweep: Sweep, text: string) {
   if (!/^\d+$/.test(text) || Number(text) >= sweep.points.length) {

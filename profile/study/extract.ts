@@ -1,10 +1,16 @@
+import { didYouMean } from "../nearest-name.js";
+import { describeRecordValues, recordFieldColumn, recordValueName, recordValueOf, recordValueSpellings } from "../record-columns.js";
 import { StudyError, type StudyStore } from "./store.js";
 
 /** What to take from a study for a fit: record values as a function of a record parameter and a swept parameter. */
 export interface StudySelection {
   /** Record parameter used as Q (e.g. "Q", "x"). */
   readonly parameter: string;
-  /** Value used as T: "wallTime" (default), "computeTime", "mpiTime", or a counter name. */
+  /**
+   * Value used as T: "wallTime" (default), "computeTime", "mpiTime", or a counter name; column
+   * names are accepted too ("wall_time", the `record` table's, or "wall_time [us]" and
+   * "counter:PAPI_TOT_CYC [count]", the record files', see `recordValueOf`).
+   */
   readonly value?: string;
   /** Keep only records of this component / port / method. */
   readonly component?: string;
@@ -31,15 +37,14 @@ export interface StudyObservations {
   readonly groups: readonly { readonly by: number; readonly q: Float64Array; readonly t: Float64Array }[];
 }
 
-const RECORD_VALUES: Readonly<Record<string, string>> = { wallTime: "wall_time", computeTime: "compute_time", mpiTime: "mpi_time" };
-
 /**
  * Extracts (Q, T, swept parameter) triples from a study, in the shape the analysis fitting takes
  * (`{ q, t }` per group; `fitModels(group)` fits one value of the swept parameter).
  * @throws StudyError when nothing matches, or the swept parameter is not numeric or not in the study
  */
 export async function studyObservations(store: StudyStore, sel: StudySelection): Promise<StudyObservations> {
-  const value = sel.value ?? "wallTime";
+  const asked = sel.value ?? "wallTime";
+  const value = recordValueOf(asked);
   const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
   const where = [
     `p.status = 'ok'`,
@@ -47,7 +52,10 @@ export async function studyObservations(store: StudyStore, sel: StudySelection):
     sel.port !== undefined ? `r.port = ${lit(sel.port)}` : "",
     sel.method !== undefined ? `r.method = ${lit(sel.method)}` : "",
   ].filter(Boolean);
-  const tExpr = RECORD_VALUES[value] ? `r.${RECORD_VALUES[value]}` : `(SELECT c.value FROM record_counter c WHERE c.point_id = r.point_id AND c.record_index = r.record_index AND c.counter = ${lit(value)})`;
+  const tExpr =
+    value.field !== undefined
+      ? `r.${recordFieldColumn(value.field)}`
+      : `(SELECT c.value FROM record_counter c WHERE c.point_id = r.point_id AND c.record_index = r.record_index AND c.counter = ${lit(value.counter)})`;
   const byExpr = sel.by !== undefined ? `(SELECT s.numeric_value FROM parameter s WHERE s.point_id = r.point_id AND s.name = ${lit(sel.by)})` : "NULL";
   if (sel.by !== undefined) {
     const known = await store.query(`SELECT DISTINCT name FROM parameter ORDER BY name`);
@@ -67,11 +75,15 @@ export async function studyObservations(store: StudyStore, sel: StudySelection):
   const t = new Float64Array(n);
   const by = new Float64Array(n);
   const ids: string[] = [];
+  const missingValue = res.rows.find((row) => row[3] === null);
+  if (missingValue !== undefined) {
+    const counters = (await store.query(`SELECT DISTINCT counter FROM record_counter ORDER BY counter`)).rows.map((x) => String(x[0]));
+    throw new StudyError(`point ${String(missingValue[0])}: a record has no value '${asked}'${didYouMean(asked, recordValueSpellings(counters))}; values: ${describeRecordValues(counters)}`);
+  }
   res.rows.forEach((row, i) => {
-    const [id, qn, qtext, tv, bv] = row as [string, number | null, string | null, number | null, number | null];
+    const [id, qn, qtext, tv, bv] = row as [string, number | null, string | null, number, number | null];
     if (qtext === null) throw new StudyError(`point ${id}: a record has no parameter '${sel.parameter}'`);
     if (qn === null) throw new StudyError(`point ${id}: parameter '${sel.parameter}' is '${qtext}', not a number`);
-    if (tv === null) throw new StudyError(`point ${id}: a record has no value '${value}'`);
     if (sel.by !== undefined && bv === null) throw new StudyError(`point ${id}: swept parameter '${sel.by}' is not numeric`);
     ids.push(id);
     q[i] = qn;
@@ -86,5 +98,5 @@ export async function studyObservations(store: StudyStore, sel: StudySelection):
     i = j;
   }
   const what = [sel.component, sel.method].filter((x) => x !== undefined).join(".");
-  return { q, t, by, pointId: ids, qLabel: sel.parameter, tLabel: `${value}${what ? ` of ${what}` : ""}`, byLabel: sel.by, groups };
+  return { q, t, by, pointId: ids, qLabel: sel.parameter, tLabel: `${recordValueName(value)}${what ? ` of ${what}` : ""}`, byLabel: sel.by, groups };
 }

@@ -66,6 +66,41 @@ describe("adapters from the profile data model", () => {
     expect(() => none.observations()).toThrow(/no record matches component=Z port=\* method=\* \(of 10 records\)/);
   });
 
+  it("takes the record files' and the study's column names as value names, and lists the valid ones", () => {
+    const recs = [1, 2, 3].map((x) => ({ ...record("A1", x, 10 * x), mpiTime: x, computeTime: 9 * x }));
+    const t = (value: string): number[] => [...observationsFromRecords(recs, { parameter: "x", value }).t];
+    for (const alias of ["wallTime", "wall_time", "wall_time [us]", " wall_time "]) expect(t(alias), alias).toEqual([10, 20, 30]);
+    for (const alias of ["mpiTime", "mpi_time", "mpi_time [us]"]) expect(t(alias), alias).toEqual([1, 2, 3]);
+    for (const alias of ["computeTime", "compute_time", "compute_time [us]"]) expect(t(alias), alias).toEqual([9, 18, 27]);
+    for (const alias of ["PAPI_TOT_CYC", "counter:PAPI_TOT_CYC", "counter:PAPI_TOT_CYC [count]"]) expect(t(alias), alias).toEqual([28000, 56000, 84000]);
+    expect(observationsFromRecords(recs, { parameter: "x", value: "wall_time [us]" }).tLabel).toBe("wallTime");
+    expect(() => t("wall_tme")).toThrow(
+      "record 0 (A1.run) has no value 'wall_tme' (did you mean 'wall_time'?); values: wallTime (wall_time [us]), computeTime (compute_time [us]), " +
+        "mpiTime (mpi_time [us]), counters PAPI_TOT_CYC (counter:PAPI_TOT_CYC [count])",
+    );
+  });
+
+  it("keeps only the records whose parameters have the values asked for, as text or number", () => {
+    const recs = [1, 2, 3, 4].flatMap((x) =>
+      ["sequential", "strided"].map((mode, k) => ({ ...record("SC", x, 10 * x + k), parameters: { x, mode, level: String(x % 2) } })),
+    );
+    const strided = observationsFromRecords(recs, { parameter: "x", where: { mode: "strided" } });
+    expect([...strided.t]).toEqual([11, 21, 31, 41]);
+    // A number matches a numeric text and the other way round ("1", "1.0" and 1 alike).
+    expect([...observationsFromRecords(recs, { parameter: "x", where: { level: 1, mode: "sequential" } }).t]).toEqual([10, 30]);
+    expect([...observationsFromRecords(recs, { parameter: "x", where: { x: "2.0" } }).t]).toEqual([20, 21]);
+    expect(() => observationsFromRecords(recs, { parameter: "x", where: { mode: "diagonal" } })).toThrow("no record matches component=* port=* method=* where mode=diagonal (of 8 records)");
+    expect(() => observationsFromRecords(recs, { parameter: "x", where: { mdoe: "strided" } })).toThrow(
+      "the records have no parameter 'mdoe' (did you mean 'mode'?) (parameters: x, mode, level)",
+    );
+  });
+
+  it("names the component methods whose records were pooled", () => {
+    const recs = [1, 2, 3].flatMap((x) => [record("A", x, x), { ...record("A", x, x), method: "setup" }, record("B", x, x)]);
+    expect(observationsFromRecords(recs, { parameter: "x" }).sources).toEqual(["A.run", "A.setup", "B.run"]);
+    expect(observationsFromRecords(recs, { parameter: "x", component: "A", method: "run" }).sources).toEqual(["A.run"]);
+  });
+
   it("reads a timer and a user event across trials, with Q from metadata", () => {
     const trials = [64, 128, 256, 512].map((size) => {
       const b = new TrialBuilder({ metrics: ["TIME"] });

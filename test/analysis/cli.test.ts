@@ -81,6 +81,59 @@ describe("ccasim fit", () => {
     expect(r.out).toContain("== example / time vs p");
   });
 
+  it("takes the record files' column names as --value and lists the valid names for an unknown one", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccasim-fit-value-"));
+    const header = "component,port,method,rank,start [us],wall_time [us],mpi_time [us],compute_time [us],param:Q,counter:PAPI_FP_OPS [count]";
+    const rows = [1, 2, 4, 8, 16].map((q, i) => `K,k,run,0,${i},${3 * q},${q},${2 * q},${q},${100 * q}`);
+    const file = join(dir, "records.csv");
+    writeFileSync(file, [header, ...rows].join("\n") + "\n");
+    const fitOf = async (value: string) => JSON.parse((await run(["fit", file, "--parameter", "Q", "--value", value, "--json"])).out)[0];
+    expect((await fitOf("wall_time")).mean.expression).toBe((await fitOf("wallTime")).mean.expression);
+    expect((await fitOf("wall_time [us]")).points.map((p: { mean: number }) => p.mean)).toEqual([3, 6, 12, 24, 48]);
+    expect((await fitOf("mpi_time")).points.map((p: { mean: number }) => p.mean)).toEqual([1, 2, 4, 8, 16]);
+    expect((await fitOf("counter:PAPI_FP_OPS [count]")).title).toBe(`PAPI_FP_OPS vs Q (${file})`);
+    const bad = await run(["fit", file, "--parameter", "Q", "--value", "wall-time"]);
+    expect(bad.code).toBe(2);
+    expect(bad.out).toBe("");
+    expect(bad.err).toBe(
+      "ccasim fit: record 0 (K.run) has no value 'wall-time' (did you mean 'wallTime'?); values: wallTime (wall_time [us]), computeTime (compute_time [us]), " +
+        "mpiTime (mpi_time [us]), counters PAPI_FP_OPS (counter:PAPI_FP_OPS [count])\n",
+    );
+  });
+
+  it("warns when it pools the records of several component methods, and filters records by parameter with --where", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccasim-fit-where-"));
+    const header = "component,port,method,rank,start [us],wall_time [us],mpi_time [us],compute_time [us],param:Q,param:mode";
+    const rows = [1, 2, 4, 8].flatMap((q, i) => [`SC,s,compute,0,${i},${q},0,${q},${q},sequential`, `SC,s,compute,0,${i},${4 * q},0,${4 * q},${q},strided`, `Flux,f,compute,0,${i},${2 * q},0,${2 * q},${q},`]);
+    const file = join(dir, "records.csv");
+    writeFileSync(file, [header, ...rows].join("\n") + "\n");
+    const pooled = await run(["fit", file, "--parameter", "Q"]);
+    expect(pooled.code).toBe(0);
+    expect(pooled.err).toBe("warning: pooling the records of 2 component methods (SC.compute, Flux.compute) into one fit; choose one with --component and --method\n");
+    const one = await run(["fit", file, "--parameter", "Q", "--component", "SC", "--json"]);
+    expect(one.err).toBe("");
+    expect(JSON.parse(one.out)[0].points.map((p: { count: number }) => p.count)).toEqual([2, 2, 2, 2]);
+    const strided = await run(["fit", file, "--parameter", "Q", "--where", "mode=strided", "--json"]);
+    expect(strided.err).toBe("");
+    expect(JSON.parse(strided.out)[0].points.map((p: { mean: number }) => p.mean)).toEqual([4, 8, 16, 32]);
+    const numeric = await run(["fit", file, "--parameter", "Q", "--component", "SC", "--where", "Q=4.0", "--where", "mode=sequential", "--json"]);
+    expect(numeric.code).toBe(2);
+    expect(numeric.err).toContain("need at least 3 distinct values of Q");
+    const typo = await run(["fit", file, "--parameter", "Q", "--component", "SC", "--where", "mdoe=strided"]);
+    expect(typo.code).toBe(2);
+    expect(typo.err).toContain("no record matches component=SC port=* method=* where mdoe=strided (of 12 records); the records have no parameter 'mdoe' (did you mean 'mode'?)");
+    for (const [args, message] of [
+      [["--where", "mode"], "--where expects name=value, got 'mode'"],
+      [["--where", "mode="], "--where expects name=value, got 'mode='"],
+      [["--timer", "main", "--q", "ranks", "--where", "mode=x"], "--where selects records; it does not apply to --timer"],
+    ] as const) {
+      const r = await run(["fit", file, "--parameter", "Q", ...args]);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.err).toContain(message);
+    }
+    expect((await run(["fit", "--help"])).out).toContain("--where name=value");
+  });
+
   it("exits 2 with a clear message for bad usage", async () => {
     expect((await run(["fit"])).code).toBe(2);
     const r = await run(["fit", "../shared/data/extrap/docs_examples_input.txt", "--family", "polynomal"]);
@@ -98,6 +151,29 @@ describe("ccasim prune", () => {
     const j = JSON.parse((await run(["prune", "../shared/data/tau/hatchet-cpi-mpi", "--per-rank", "--json"])).out);
     expect(j.coreComponents).toContain("MPI_Info_create()");
     expect(j.trees.length).toBe(4);
+  });
+
+  it("rejects a count that is not a positive integer, as fit, power and profile show do, printing nothing", async () => {
+    const trial = "../shared/data/tau/hatchet-cpi-mpi";
+    for (const [args, option] of [
+      [["prune", trial, "--rows", "0"], "rows"],
+      [["prune", trial, "--rows", "2.5"], "rows"],
+      [["fit", "../shared/data/extrap/docs_examples_input.txt", "--top", "0"], "top"],
+      [["fit", "../shared/data/extrap/docs_examples_input.txt", "--top", "x"], "top"],
+      [["power", "../shared/data/tau/ppk/xgc-nosamples.ppk", "--top", "0"], "top"],
+      [["power", "../shared/data/tau/ppk/xgc-nosamples.ppk", "--top=-3"], "top"],
+      [["profile", "show", trial, "--top", "0"], "top"],
+    ] as const) {
+      const r = await run([...args]);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.out).toBe("");
+      const value = args[args.length - 1]!.replace(/^--top=/, "");
+      const prefix = args[0] === "profile" ? "ccasim profile: show: " : `ccasim ${args[0]}: `;
+      expect(r.err).toBe(`${prefix}--${option} expects a positive integer, got '${value}'\n`);
+    }
+    const one = await run(["prune", trial, "--rows", "1"]);
+    expect(one.code).toBe(0);
+    expect(one.out).toContain("  .TAU application, ... (3 more)");
   });
 
   it("rejects a bad threshold", async () => {
@@ -139,6 +215,39 @@ describe("ccasim select", () => {
     const bad = await run(["select", file, "--input", "Q=1"]);
     expect(bad.code).toBe(2);
     expect(bad.err).toContain("key 'callGraph.extra'");
+  });
+});
+
+describe("ccasim select with measured cores and quality attributes", () => {
+  it("maps the timers kept by pruning a run to the assembly's components (--prune-trial)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccasim-select-prune-"));
+    const runDir = join(dir, "known-models");
+    expect((await run(["run", "scenarios/known-models.yaml", "--set", "workload.iterations=10", "--out", runDir, "--quiet"])).code).toBe(0);
+    for (const trial of [runDir, join(runDir, "profile")]) {
+      const r = await run(["select", "--known-models", "--input", "x=1.5", "--prune-trial", trial]);
+      expect(r.code, r.err).toBe(0);
+      expect(r.out).toContain("heuristic over core {Driver, A, B} (4 assemblies): cost 5.655, gap 0 (0 %)");
+    }
+    const json = JSON.parse((await run(["select", "--known-models", "--input", "x=3", "--prune-trial", runDir, "--core", "C", "--json"])).out);
+    expect(json.selection.heuristic.core).toEqual(["C", "Driver", "A", "B"]);
+  });
+
+  it("refuses a trial whose core timers name none of the components", async () => {
+    const r = await run(["select", "--known-models", "--input", "x=1.5", "--prune-trial", "../shared/data/tau/hatchet-cpi-mpi"]);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe("");
+    expect(r.err).toContain("no core timer names a component of the assembly");
+    expect(r.err).toContain("core timers '.TAU application', 'MPI_Init()', 'MPI_Finalize()', 'MPI_File_open()'; components Driver, A, B, C, D");
+  });
+
+  it("refuses a quality attribute no implementation declares, naming the declared ones", async () => {
+    const speed = await run(["select", "scenarios/flux.assembly.yaml", "--input", "Q=5000", "--require", "speed=2"]);
+    expect(speed.code).toBe(2);
+    expect(speed.out).toBe("");
+    expect(speed.err).toBe("ccasim select: no implementation declares the quality attribute 'speed'; declared attributes: accuracy\n");
+    const typo = await run(["select", "scenarios/flux.assembly.yaml", "--crossover", "Q=100:1000", "--require", "acuracy=2"]);
+    expect(typo.err).toContain("'acuracy' (did you mean 'accuracy'?)");
+    expect((await run(["select", "--known-models", "--input", "x=1", "--require", "speed=2"])).err).toContain("declared attributes: none");
   });
 });
 

@@ -14,10 +14,10 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function observations(by?: string) {
+async function observations(by?: string, value?: string) {
   const store = await StudyStore.open(db, { readOnly: true });
   try {
-    return await studyObservations(store, { parameter: "Q", component: "Kernel", by });
+    return await studyObservations(store, { parameter: "Q", component: "Kernel", by, value });
   } finally {
     store.close();
   }
@@ -50,6 +50,17 @@ describe("fits across a sweep", () => {
 
   it("names the swept parameters when --by names none of them", async () => {
     await expect(observations("machine.l2.size")).rejects.toThrow(/swept: workload.c, workload.x/);
+  });
+
+  it("takes the record table's and the record files' column names as the value", async () => {
+    const wall = await observations(undefined, "wallTime");
+    for (const alias of ["wall_time", "wall_time [us]"]) {
+      const o = await observations(undefined, alias);
+      expect([...o.t], alias).toEqual([...wall.t]);
+      expect(o.tLabel).toBe("wallTime of Kernel");
+    }
+    expect([...(await observations(undefined, "compute_time")).t]).toEqual([...(await observations(undefined, "computeTime")).t]);
+    await expect(observations(undefined, "wall_tim")).rejects.toThrow(/a record has no value 'wall_tim' \(did you mean 'wall_time'\?\); values: wallTime \(wall_time \[us\]\), computeTime/);
   });
 
   it("prints T(Q, P) with ccasim sweep fit", async () => {

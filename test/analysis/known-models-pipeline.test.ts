@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { loadScenario, executeScenario } from "../../scenarios/index.js";
 import {
   callTreeFromTrial,
+  coreComponentsOfTrial,
   pruneCallGraph,
   fitModels,
   observationsFromRecords,
@@ -48,7 +49,9 @@ describe("paper 002 pipeline on simulated data: measure, fit, prune, select", ()
       ],
       callGraph: { component: "Driver", children: [{ component: "A" }, { component: "B" }] },
     };
-    const core = ["Driver", "A", "B"];
+    // The pruned timers, mapped to the assembly's components: paper 002's core.
+    const core = coreComponentsOfTrial(last!.trial!, ["Driver", "A", "B", "C", "D"]);
+    expect(core).toEqual(["Driver", "A", "B"]);
     const lo = selectImplementations(asm, { x: 1.5 }, { coreComponents: core });
     expect(lo.optimum.assignment).toEqual({ Driver: "Driver", A: "A2", B: "B1" });
     expect(lo.heuristic!.gap).toBe(0);

@@ -70,7 +70,28 @@ describe("selectImplementations", () => {
     const r = selectImplementations(asm, { Q: 10000 }, { constraints: [{ key: "accuracy", min: 2 }] });
     expect(r.optimum.assignment.Flux).toBe("Godunov");
     expect(r.excluded).toEqual([{ component: "Flux", implementation: "EFM", reason: "accuracy = 1 < 2" }]);
-    expect(() => selectImplementations(asm, { Q: 10000 }, { constraints: [{ key: "accuracy", min: 3 }] })).toThrow(AnalysisInputError);
+    expect(() => selectImplementations(asm, { Q: 10000 }, { constraints: [{ key: "accuracy", min: 3 }] })).toThrow(/exclude every implementation of 'Flux'/);
+  });
+
+  it("refuses a constraint on an attribute no implementation declares, naming the declared ones", () => {
+    const asm: Assembly = {
+      components: [
+        { name: "Flux", implementations: [{ name: "EFM", mean: 1, qos: { accuracy: 1 } }, { name: "Godunov", mean: 2, qos: { accuracy: 2, order: 2 } }] },
+        { name: "Mesh", implementations: [{ name: "M1", mean: 1, qos: { order: 2 } }] },
+      ],
+      callGraph: { component: "Flux", children: [{ component: "Mesh" }] },
+    };
+    const speed = (): unknown => selectImplementations(asm, {}, { constraints: [{ key: "speed", min: 2 }] });
+    expect(speed).toThrow(AnalysisInputError);
+    expect(speed).toThrow("no implementation declares the quality attribute 'speed'; declared attributes: accuracy, order");
+    expect(() => findCrossovers(asm, { variable: "Q", from: 1, to: 2, constraints: [{ key: "acuracy", min: 2 }] })).toThrow(
+      "quality attribute 'acuracy' (did you mean 'accuracy'?); declared attributes: accuracy, order",
+    );
+    expect(() => selectImplementations(knownModelsAssembly(), { x: 1 }, { constraints: [{ key: "accuracy", max: 1 }] })).toThrow("declared attributes: none");
+    // Declared by one implementation only: the others are excluded, not the constraint refused.
+    const r = selectImplementations(asm, {}, { constraints: [{ key: "order", min: 2 }] });
+    expect(r.optimum.assignment.Flux).toBe("Godunov");
+    expect(r.excluded).toEqual([{ component: "Flux", implementation: "EFM", reason: "no value for quality attribute 'order'" }]);
   });
 
   it("chooses by mean + k sd when risk-averse", () => {

@@ -117,4 +117,42 @@ describe("ccasim command line", () => {
     const list = (await run(["--help"])).out;
     for (const entry of commands) expect(list).toContain(`  ${entry.name.padEnd(14)}  ${entry.summary}\n`);
   });
+
+  it("refuses a count that is not a positive integer before running anything", async () => {
+    const out = mkdtempSync(join(tmpdir(), "ccasim-counts-"));
+    try {
+      for (const [argv, message] of [
+        [["run", "scenarios/known-models.yaml", "--top", "0", "--out", join(out, "run")], "ccasim run: --top expects a positive integer, got '0'"],
+        [["sweep", "test/scenarios/sweeps/small.sweep.yaml", "--jobs", "0", "--db", join(out, "s.db")], "ccasim sweep: --jobs expects a positive integer, got '0'"],
+        [["sweep", "test/scenarios/sweeps/small.sweep.yaml", "--emit", "slurm", "--tasks", "1.5", "--db", join(out, "s.db")], "ccasim sweep: --tasks expects a positive integer, got '1.5'"],
+        [["validate-model", "scenarios/lapw0.yaml", "--measured", "scenarios/lapw0-measured.csv", "--repeats", "0"], "ccasim validate-model: --repeats expects a positive integer, got '0'"],
+      ] as const) {
+        const r = await run([...argv]);
+        expect(r.code, argv.join(" ")).toBe(2);
+        expect(r.out).toBe("");
+        expect(r.err).toBe(message + "\n");
+      }
+      expect(existsSync(join(out, "run"))).toBe(false);
+      expect(existsSync(join(out, "s.db"))).toBe(false);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it("prints a subcommand's own help (sweep fit), which documents every option it reads", async () => {
+    const sweep = await commands.find((c) => c.name === "sweep")!.load();
+    const fitHelp = sweep.subcommandHelp!.fit!;
+    expect(fitHelp).not.toBe(sweep.help);
+    for (const argv of [["sweep", "fit", "--help"], ["sweep", "fit", "out/x.db", "-h"], ["help", "sweep", "fit"]]) {
+      const r = await run(argv);
+      expect(r.code, argv.join(" ")).toBe(0);
+      expect(r.out, argv.join(" ")).toBe(fitHelp + "\n");
+    }
+    for (const option of ["--parameter", "--by", "--by-variable", "--component", "--port", "--method", "--value", "--json"]) expect(fitHelp).toContain(`  ${option} `);
+    expect(fitHelp).not.toContain("sweep fit --help");
+    // The general help still comes for the command itself and for subcommands without their own.
+    expect((await run(["sweep", "--help"])).out).toBe(sweep.help + "\n");
+    expect((await run(["sweep", "merge", "--help"])).out).toBe(sweep.help + "\n");
+    expect(sweep.help).toContain("'ccasim sweep fit --help'");
+  });
 });

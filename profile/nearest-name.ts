@@ -1,0 +1,42 @@
+/**
+ * Name suggestions for error messages ("did you mean ...?") in `profile/` and `analysis/`, which
+ * may not import the engine's `nearestName`.
+ *
+ * @packageDocumentation
+ */
+
+/**
+ * The name in `names` closest to `word` (case-insensitive edit distance), when it is close enough
+ * to be a likely typo: at most max(2, ⌊length / 3⌋) edits.
+ * @internal
+ */
+export function nearestName(word: string, names: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestD = Math.max(2, Math.floor(word.length / 3)) + 1;
+  for (const n of names) {
+    const d = editDistance(word.toLowerCase(), n.toLowerCase());
+    if (d < bestD) {
+      bestD = d;
+      best = n;
+    }
+  }
+  return best;
+}
+
+/** ` (did you mean 'x'?)` when `names` holds a likely correction of `word`, else "". @internal */
+export function didYouMean(word: string, names: readonly string[]): string {
+  const near = nearestName(word, names);
+  return near === undefined ? "" : ` (did you mean '${near}'?)`;
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length]!;
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { AnalysisInputError, componentOfTimer, coreComponentsFromTimers, coreComponentsOfTrial, knownModelsAssembly } from "../../analysis/index.js";
+import { readTrial } from "../../profile/index.js";
+import { executeScenario, loadScenario } from "../../scenarios/index.js";
+
+const KNOWN = knownModelsAssembly().components.map((c) => c.name);
+
+describe("componentOfTimer", () => {
+  it("maps 'A::run()', 'A::anything' and exactly 'A' to component A, and other timers to none", () => {
+    expect(componentOfTimer("A::run()", KNOWN)).toBe("A");
+    expect(componentOfTimer("A::setup", KNOWN)).toBe("A");
+    expect(componentOfTimer("A", KNOWN)).toBe("A");
+    expect(componentOfTimer("Driver::go()", KNOWN)).toBe("Driver");
+    for (const t of [".TAU application", "MPI_Init()", "AB::run()", "A:run()", "a::run()", "int main(int, char **) C", "B A::run()"]) expect(componentOfTimer(t, KNOWN), t).toBeUndefined();
+  });
+
+  it("prefers the longest component name that matches", () => {
+    expect(componentOfTimer("Solver::Inner::run()", ["Solver", "Solver::Inner"])).toBe("Solver::Inner");
+    expect(componentOfTimer("Solver::run()", ["Solver", "Solver::Inner"])).toBe("Solver");
+  });
+
+  it("maps the simulator's timer of every method of an instance to the instance", () => {
+    const name = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,11}$/);
+    fc.assert(
+      fc.property(fc.uniqueArray(name, { minLength: 1, maxLength: 6 }), fc.nat(), name, (components, pick, method) => {
+        const c = components[pick % components.length]!;
+        // components/runtime.ts names a method's timer `${instance}::${method}()`.
+        expect(componentOfTimer(`${c}::${method}()`, components)).toBe(c);
+        expect(componentOfTimer(`MPI_${c}()`, components)).toBe(components.includes(`MPI_${c}()`) ? `MPI_${c}()` : undefined);
+      }),
+      { seed: 11, numRuns: 200 },
+    );
+  });
+});
+
+describe("coreComponentsFromTimers", () => {
+  it("gives the components of the core timers, in the assembly's order", () => {
+    expect(coreComponentsFromTimers([".TAU application", "Driver::go()", "B::run()", "A::run()", "MPI_Send()"], KNOWN)).toEqual(["Driver", "A", "B"]);
+  });
+
+  it("refuses core timers that name no component, quoting a few of them and the components", () => {
+    const timers = [".TAU application", "main", "MPI_Init()", "MPI_Finalize()", "MPI_Send()", "MPI_Recv()", "compute()", "MPI_Barrier()"];
+    const fail = (): unknown => coreComponentsFromTimers(timers, KNOWN, "cpi");
+    expect(fail).toThrow(AnalysisInputError);
+    expect(fail).toThrow(
+      "cpi: no core timer names a component of the assembly (a timer 'A::run()', 'A::<anything>' or 'A' belongs to component A): " +
+        "core timers '.TAU application', 'main', 'MPI_Init()', 'MPI_Finalize()', 'MPI_Send()', 'MPI_Recv()' and 2 more; components Driver, A, B, C, D",
+    );
+  });
+});
+
+describe("coreComponentsOfTrial", () => {
+  it("finds paper 002's core (Driver, A, B) in a simulated run of the known-models assembly", () => {
+    const art = executeScenario(loadScenario("scenarios/known-models.yaml", { set: ["workload.iterations=10"] }));
+    expect(coreComponentsOfTrial(art.trial!, KNOWN)).toEqual(["Driver", "A", "B"]);
+    // With beta = 0 nothing is pruned by comparison with siblings: C and D join the core.
+    expect(coreComponentsOfTrial(art.trial!, KNOWN, { alpha: 0, beta: 0 })).toEqual(KNOWN);
+  });
+
+  it("refuses a real trial of another application (the Hatchet cpi profile)", () => {
+    const trial = readTrial("../shared/data/tau/hatchet-cpi-mpi", { records: false });
+    expect(() => coreComponentsOfTrial(trial, KNOWN)).toThrow(/no core timer names a component of the assembly .*core timers '\.TAU application', 'MPI_Init\(\)'/);
+  });
+});

@@ -1,0 +1,168 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
+import { commands } from "../../cli/commands/index.js";
+import { helpFor } from "../../cli/command.js";
+import { runCli, type CliResult } from "./run-cli.js";
+import { examplesSection, exampleCommands } from "./shell-words.js";
+
+// The examples of the help texts and of the documents run as written, from a folder laid out as
+// the repository root (scenarios/ and ../shared/), so that whatever they write under out/ stays
+// in a temporary folder.
+const REPO = process.cwd();
+const sandbox = mkdtempSync(join(tmpdir(), "ccasim-examples-"));
+const root = join(sandbox, "ccasim");
+
+beforeAll(() => {
+  mkdirSync(root);
+  symlinkSync(join(REPO, "scenarios"), join(root, "scenarios"));
+  symlinkSync(resolve(REPO, "../shared"), join(sandbox, "shared"));
+  process.chdir(root);
+});
+afterAll(() => {
+  process.chdir(REPO);
+  rmSync(sandbox, { recursive: true, force: true });
+});
+
+async function help(...words: string[]): Promise<string> {
+  const cmd = await commands.find((c) => c.name === words[0])!.load();
+  return helpFor(cmd, words.slice(1));
+}
+
+/** Runs every example of a help text, in order, and returns what each printed. */
+async function runExamples(text: string): Promise<{ args: string[]; r: CliResult }[]> {
+  const out: { args: string[]; r: CliResult }[] = [];
+  for (const args of exampleCommands(text)) {
+    const r = await runCli(args);
+    expect(r.code, `ccasim ${args.join(" ")}\n${r.err}`).toBe(0);
+    out.push({ args, r });
+  }
+  return out;
+}
+
+/** The numbers of one column of a `ccasim query` text table (header, dashes, rows, "(n rows)"). */
+function column(table: string, index: number): number[] {
+  const lines = table.split("\n");
+  const first = lines.findIndex((l) => /^-+( +-+)*$/.test(l)) + 1;
+  const end = lines.findIndex((l, i) => i >= first && l.startsWith("("));
+  return lines.slice(first, end).map((l) => Number(l.trim().split(/\s+/)[index]));
+}
+
+const ascending = (xs: number[]): boolean => xs.every((x, i) => i === 0 || xs[i - 1]! <= x);
+
+describe("the examples of ccasim select --help", () => {
+  it("run as written and choose as the papers say", async () => {
+    const text = await help("select");
+    const [lo, cross, accurate, risky] = await runExamples(examplesSection(text));
+    expect(lo!.r.out).toContain("A=A2, B=B1");
+    expect(lo!.r.out).toContain("gap 0 (0 %)");
+    expect(cross!.r.out).toMatch(/at x = 2: A A2 -> A1, B B1 -> B2/);
+    expect(accurate!.args).toContain("scenarios/flux.assembly.yaml");
+    expect(accurate!.r.out).toContain("optimum (dynamic-programming): Flux=Godunov");
+    expect(accurate!.r.out).toContain("excluded EFM (Flux): accuracy = 1 < 2");
+    expect(risky!.args).toEqual(["select", "scenarios/flux.assembly.yaml", "--crossover", "Q=100:100000:log", "--risk", "2"]);
+    expect(risky!.r.out).toMatch(/ 100 +100000 +Flux=EFM/);
+  });
+
+  it("show the example assembly file as it is", async () => {
+    const text = await help("select");
+    const block = text.slice(text.indexOf("  components:"), text.indexOf("\n\n", text.indexOf("  components:")));
+    expect(parseYaml(block)).toEqual(parseYaml(readFileSync("scenarios/flux.assembly.yaml", "utf8")));
+  });
+
+  it("have cost models that stay positive from Q = 1 to 10^7, with and without risk", async () => {
+    for (const extra of [[], ["--risk", "2"], ["--risk", "5"], ["--require", "accuracy=2", "--risk", "3"]]) {
+      const r = await runCli(["select", "scenarios/flux.assembly.yaml", "--crossover", "Q=1:1e7:log", ...extra]);
+      expect(r.code, `${extra.join(" ")}: ${r.err}`).toBe(0);
+    }
+  });
+});
+
+describe("the examples of ccasim fit --help", () => {
+  it("run as written: records with a parameter filter, a timer across trials by path and by ranks", async () => {
+    const [run, records, powercap, gromacs] = await runExamples(examplesSection(await help("fit")));
+    expect(run!.args).toEqual(["run", "scenarios/shock-neuronic.yaml"]);
+    expect(records!.r.out).toContain("== wallTime of StatesConstructor vs Q (out/shock-neuronic)");
+    expect(records!.r.out).toMatch(/data: \d+ distinct Q in \[3840, 61600\], 2862 observations/);
+    expect(records!.r.err).toBe("");
+    expect(powercap!.r.out).toContain("14 distinct Q in [50, 115]");
+    expect(gromacs!.r.out).toContain("== int main vs ranks (8 trials)");
+    expect(gromacs!.r.out).toMatch(/\nchange point: at Q = 128, exponent/);
+  });
+});
+
+describe("the README's analysis section", () => {
+  it("runs as written after the first run, its loop of runs included", async () => {
+    const readme = readFileSync(join(REPO, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("## Analysis"), readme.indexOf("## Scenario files"));
+    const block = /```sh\n([\s\S]*?)```/.exec(section)![1]!;
+    expect((await runCli(["run", "scenarios/known-models.yaml", "--quiet"])).code).toBe(0);
+    // The shell loop, by hand: its body once per value, $x replaced.
+    const loop = /^for (\w+) in ([^;]+); do (.*); done$/m.exec(block)!;
+    for (const value of loop[2]!.trim().split(/\s+/)) await runExamples(loop[3]!.replaceAll(`$${loop[1]}`, value));
+    const [fit, gromacs, prune, crossover, heuristic, flux, power] = await runExamples(block);
+    expect(fit!.args).toEqual(["fit", "out/run-1/records.csv", "out/run-2/records.csv", "out/run-3/records.csv", "out/run-4/records.csv", "out/run-5/records.csv", "--component", "A", "--parameter", "x"]);
+    expect(fit!.r.out).toMatch(/\nmean: +2\.01·x\nexpression: 2\.01\*x\n/);
+    expect(gromacs!.r.out).toMatch(/\nchange point: at Q = 128, exponent/);
+    expect(prune!.r.out).toContain(".TAU application, Driver::go(), A::run(), B::run()");
+    expect(crossover!.r.out).toMatch(/at x = 2: A A2 -> A1, B B1 -> B2/);
+    expect(heuristic!.r.out).toContain("heuristic over core {Driver, A, B} (4 assemblies): cost 5.655, gap 0 (0 %)");
+    expect(flux!.r.out).toContain("Flux=Godunov");
+    expect(power!.r.out).toContain("power (W)");
+  });
+});
+
+describe("the examples of the study commands", () => {
+  it("run as written: a sweep, its fits (ccasim sweep fit --help), queries (--help, docs/study-schema.md)", async () => {
+    const [sweep, byL2, compute] = await runExamples(examplesSection(await help("sweep", "fit")));
+    expect(sweep!.r.out).toContain("shock-l2.sweep: 4 points run");
+    expect(byL2!.r.out).toContain("T(Q, L2) = exp(");
+    expect(compute!.r.out).toContain("computeTime of EFMFlux as a function of Q");
+
+    const [tables, params, byL2Csv, exported] = await runExamples(examplesSection(await help("query")));
+    expect(tables!.r.out).toMatch(/record_counter +\d+/);
+    // Swept sizes in numeric order (as text, 1048576 would come before 262144).
+    expect(column(params!.r.out, 1)).toEqual([262144, 524288, 1048576, 2097152]);
+    const rows = byL2Csv!.r.out.trim().split("\n");
+    expect(rows[0]).toBe("l2_bytes,component,mean_us");
+    expect(ascending(rows.slice(1).map((l) => Number(l.split(",")[0])))).toBe(true);
+    expect(rows).toHaveLength(1 + 4 * 3);
+    expect(exported!.r.err).toContain("wrote records.parquet");
+    expect(readFileSync("records.parquet").subarray(0, 4).toString()).toBe("PAR1");
+
+    const doc = readFileSync(join(REPO, "docs/study-schema.md"), "utf8");
+    const sql = /```sql\n([\s\S]*?)```/.exec(doc)![1]!;
+    const statements = sql.split(/;\s*\n/).map((s) => s.replace(/^--.*$/gm, "").trim()).filter((s) => s !== "");
+    expect(statements).toHaveLength(3);
+    const results = [];
+    for (const s of statements) {
+      const r = await runCli(["query", "out/shock-l2.sweep.db", s, "--csv"]);
+      expect(r.code, `${s}\n${r.err}`).toBe(0);
+      results.push(r.out.trim().split("\n"));
+    }
+    const [perQ, perTimer, failed] = results;
+    expect(perQ![0]).toBe("l2_bytes,Q,us");
+    const l2 = perQ!.slice(1).map((l) => Number(l.split(",")[0]));
+    expect(ascending(l2)).toBe(true);
+    expect(new Set(l2)).toEqual(new Set([262144, 524288, 1048576, 2097152]));
+    expect(perTimer![0]).toBe("point_index,name,exclusive_us");
+    expect(perTimer!.length).toBeGreaterThan(4);
+    expect(failed).toEqual(["point_index,kind,message"]);
+  });
+
+  it("include the README's sweep section, run as written", async () => {
+    const readme = readFileSync(join(REPO, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("## Sweeps, the study database and reports"), readme.indexOf("## Library use"));
+    const block = /```sh\n([\s\S]*?)```/.exec(section)![1]!;
+    if (!existsSync("out/shock-neuronic")) expect((await runCli(["run", "scenarios/shock-neuronic.yaml", "--quiet"])).code).toBe(0);
+    if (existsSync("out/shock-l2.sweep.db")) rmSync("out/shock-l2.sweep.db");
+    const ran = await runExamples(block);
+    expect(ran.map((x) => x.args[0])).toEqual(["sweep", "sweep", "query", "sweep", "report", "report", "sweep"]);
+    expect(ran[1]!.r.out).toContain("4 already stored");
+    expect(ran[3]!.r.out).toContain("T(Q, L2) = exp(");
+    expect(existsSync("report.html")).toBe(true);
+    expect(ran[6]!.r.out).toContain("#SBATCH --array=0-3");
+  });
+});
