@@ -1,6 +1,6 @@
 /**
- * Helpers shared by the analysis subcommands (`fit`, `prune`, `select`, `power`): plain-text
- * tables, number formatting, and small option parsers with usage errors.
+ * Helpers shared by the analysis subcommands (`fit`, `prune`, `select`, `power`) and others:
+ * plain-text tables, number formatting, and small option parsers with usage errors.
  */
 import { UsageError } from "../command.js";
 
@@ -32,6 +32,18 @@ export function numberOption(command: string, name: string, raw: unknown, dflt?:
   const v = Number(raw);
   if (typeof raw !== "string" || raw.trim() === "" || !Number.isFinite(v)) throw new UsageError(`--${name} expects a number, got '${String(raw)}'`, command);
   return v;
+}
+
+/**
+ * Parses an option that counts something (`--top`, `--jobs`): a positive integer.
+ * @throws UsageError naming the option and the value given
+ */
+export function positiveIntegerOption(command: string, name: string, raw: unknown, dflt?: number): number | undefined {
+  if (raw === undefined) return dflt;
+  const text = String(raw).trim();
+  // why: Number() accepts "1e3", "0x10" and "" (as 0); a count is written in plain digits
+  if (!/^\d+$/.test(text) || Number(text) < 1) throw new UsageError(`--${name} expects a positive integer, got '${String(raw)}'`, command);
+  return Number(text);
 }
 
 /**

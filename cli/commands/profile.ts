@@ -1,4 +1,5 @@
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
+import { positiveIntegerOption } from "./analysis-io.js";
 import {
   CONVERT_TARGETS,
   DERIVED_KINDS,
@@ -63,11 +64,7 @@ function runShow(ctx: CommandContext, argv: readonly string[]): number {
   if (positionals.length !== 1) throw new UsageError("show: expected one profile (a TAU profile directory, a run folder, a profile.N.C.T file or a .ppk file)", "profile");
   const sort = (values.sort as string | undefined) ?? "inclusive";
   if (!(TABLE_SORT_KEYS as readonly string[]).includes(sort)) throw new UsageError(`show: --sort must be one of ${TABLE_SORT_KEYS.join(", ")}`, "profile");
-  let top: number | undefined;
-  if (values.top !== undefined) {
-    top = Number(values.top);
-    if (!Number.isInteger(top) || top < 1) throw new UsageError("show: --top must be a positive integer", "profile");
-  }
+  const top = positiveIntegerOption("profile", "top", values.top);
   const trial = readTrial(positionals[0], { records: false });
   const which = (values.thread as string | undefined) ?? "mean";
   const metric = (values.metric as string | undefined) ?? defaultMetric(trial);

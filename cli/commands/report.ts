@@ -1,5 +1,6 @@
 import { basename, extname, join } from "node:path";
 import { isStudyDatabase, writeReport } from "../../analysis/report/index.js";
+import { RUN_REPORT_FILE } from "../../scenarios/output-folder.js";
 import { parseCommandArgs, UsageError, type Command } from "../command.js";
 
 /** `ccasim report`: the self-contained HTML report of a run, a profile or a study. */
@@ -27,7 +28,7 @@ Exit codes: 0 success, 2 unreadable input or bad arguments.`,
     const { values, positionals } = parseCommandArgs("report", ctx.argv, { out: { type: "string" } });
     if (positionals.length !== 1) throw new UsageError("report: give one run folder, profile or study database (see ccasim report --help)", "report");
     const input = positionals[0];
-    const out = (values.out as string | undefined) ?? (isStudyDatabase(input) ? join(input.slice(0, -extname(input).length) + ".html") : join(input, "report.html"));
+    const out = (values.out as string | undefined) ?? (isStudyDatabase(input) ? join(input.slice(0, -extname(input).length) + ".html") : join(input, RUN_REPORT_FILE));
     const r = await writeReport(input, out);
     ctx.out(`wrote ${r.file} (${r.charts} chart${r.charts === 1 ? "" : "s"}, ${r.document.sections.length} sections) from ${basename(input)}\n`);
     return 0;

@@ -1,5 +1,6 @@
 import { formatValidationReport, readMeasuredTable, validateModel } from "../../scenarios/index.js";
 import { parseCommandArgs, UsageError, type Command } from "../command.js";
+import { positiveIntegerOption } from "./analysis-io.js";
 
 export const validateModelCommand: Command = {
   name: "validate-model",
@@ -34,8 +35,7 @@ Exit codes: 0 success, 2 invalid model, table or arguments.`,
     });
     if (positionals.length !== 1) throw new UsageError("validate-model: give exactly one model scenario file", "validate-model");
     if (values.measured === undefined) throw new UsageError("validate-model: --measured <table> is required", "validate-model");
-    const repeats = values.repeats === undefined ? 3 : Number(values.repeats);
-    if (!Number.isInteger(repeats) || repeats < 1) throw new UsageError(`validate-model: --repeats must be an integer >= 1, got ${values.repeats}`, "validate-model");
+    const repeats = positiveIntegerOption("validate-model", "repeats", values.repeats, 3)!;
     const table = readMeasuredTable(String(values.measured));
     const report = validateModel(positionals[0], table, { repeats, set: (values.set as string[] | undefined) ?? [] });
     if (values.json) ctx.out(JSON.stringify(report, null, 2) + "\n");

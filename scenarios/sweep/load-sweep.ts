@@ -112,6 +112,11 @@ export function pointRunCommand(sweep: Sweep, point: SweepPoint): string {
   return ["ccasim run", shellQuote(sweep.scenarioFile), ...sets, `--seed ${point.seed}`].join(" ");
 }
 
+/** The `ccasim query` command that lists the failed points of the study in `db` with their errors. */
+export function failedPointsCommand(db: string): string {
+  return `ccasim query ${shellQuote(db)} "SELECT p.point_index, e.kind, e.message FROM point p JOIN error e USING (point_id) ORDER BY p.point_index"`;
+}
+
 function shellQuote(s: string): string {
   return /^[A-Za-z0-9_./:=@%+,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
