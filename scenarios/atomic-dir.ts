@@ -1,11 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 
 /**
  * Fills a directory atomically: `fill` writes into a temporary sibling, which replaces `dir` only
  * when `fill` returns. When `fill` throws, the temporary directory is removed and `dir` is left
  * as it was, so a failed run never leaves a half-written output folder; the error's message names
- * the files by their place in `dir` (the temporary directory is gone by then).
+ * the files by their place in `dir` (the temporary directory is gone by then). The folder gets the
+ * permissions a plain `mkdir` would give it (0777 less the umask), not the temporary directory's 0700.
  * @returns the absolute path of `dir`
  */
 export function writeDirectoryAtomically(dir: string, fill: (tmp: string) => void): string {
@@ -26,6 +27,8 @@ export function writeDirectoryAtomically(dir: string, fill: (tmp: string) => voi
     renameSync(tmp, target);
     rmSync(old, { recursive: true, force: true });
   } else renameSync(tmp, target);
+  // why: mkdtemp creates 0700 whatever the umask; a shared output folder must read like any other
+  chmodSync(target, 0o777 & ~process.umask());
   return target;
 }
 

@@ -13,3 +13,4 @@ export * from "./run.js";
 export * from "./evidence.js";
 export * from "./program/index.js";
 export { writeDirectoryAtomically } from "./atomic-dir.js";
+export * from "./output-folder.js";

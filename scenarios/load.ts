@@ -12,6 +12,7 @@ import {
 import {
   applyOverride,
   compileExpression,
+  formatPath,
   parseOverride,
   parseYamlSource,
   type Override,
@@ -25,12 +26,28 @@ import { nearestName } from "../engine/index.js";
 import { setupMachine, type MachineSetup } from "./machine-setup.js";
 import { CONNECTION_PATTERN, scenarioSchema, type ScenarioConfig } from "./scenario-schema.js";
 import { prepareProgram } from "./program/prepare.js";
+import { nonNumericWorkloadNames, nonNumericWorkloadValue, undefinedWorkloadVariable, unknownWorkloadVariable, workloadVariablesOf } from "./workload.js";
 import type { ProgramModel } from "./program/model.js";
+
+/**
+ * A `key=value` override with where it comes from, so that its errors name that place (a column
+ * of a measured-times table, an entry of a file) instead of `--set`.
+ */
+export interface SourcedOverride {
+  /** The override, `key.path=value`. */
+  readonly text: string;
+  /** Where it comes from, as errors name it: `m.csv:1, column 2 'workload.NAT'`. */
+  readonly source: string;
+}
 
 /** Options of {@link loadScenario}. */
 export interface LoadOptions {
-  /** `key=value` overrides, applied before validation (as `--set`). */
-  readonly set?: readonly string[];
+  /**
+   * `key=value` overrides, applied before validation (as `--set`; a plain text is named
+   * `--set <text>` in errors). An override may set a workload variable the scenario's workload
+   * section defines, or replace the whole section, but not add a variable to it.
+   */
+  readonly set?: readonly (string | SourcedOverride)[];
   /** Replaces the scenario's seed (as `--seed`). */
   readonly seed?: number | string;
 }
@@ -70,33 +87,48 @@ export function loadScenario(file: string, options: LoadOptions = {}): LoadedSce
 /** {@link loadScenario} on text already in memory; `file` names it in errors. */
 export function loadScenarioText(text: string, file: string, options: LoadOptions = {}): LoadedScenario {
   const doc = parseYamlSource(text, file);
-  const overrides: Override[] = (options.set ?? []).map((t) => parseOverride(t));
-  if (options.seed !== undefined) overrides.push({ text: `seed=${options.seed}`, path: ["seed"], value: options.seed });
+  const overrides: NamedOverride[] = (options.set ?? []).map(namedOverride);
+  if (options.seed !== undefined) overrides.push({ text: `seed=${options.seed}`, path: ["seed"], value: options.seed, source: `--seed ${options.seed}` });
+  const undefinedVariables = undefinedWorkloadOverrides(doc, overrides);
   const value = overrides.reduce((v, o) => applyOverride(v, o.path, o.value), doc.value);
   const located = locator(doc, overrides);
-  let config: ScenarioConfig;
+  let loaded: LoadedScenario;
   try {
-    config = validateValue<ScenarioConfig>(scenarioSchema(), value, file, located);
+    loaded = resolveScenario(validateValue<ScenarioConfig>(scenarioSchema(), value, file, located), file, located, overrides);
   } catch (e) {
-    if (!(e instanceof ScenarioErrors) || overrides.length === 0) throw e;
-    // Say which errors come from --set, since they have no place in the file.
-    throw new ScenarioErrors(
-      e.errors.map((x) => {
-        const note = overrideNote(parseWhere(x.path), overrides);
-        return note ? new ScenarioError(x.detail + note, { file: x.file, line: x.line, column: x.column, path: x.path }) : x;
-      }),
-      file,
-    );
+    // Say which errors come from an override, since they have no place in the file.
+    const noted = withOverrideNotes(e, overrides, file);
+    throw noted instanceof ScenarioErrors ? new ScenarioErrors([...undefinedVariables, ...noted.errors], file) : noted;
   }
+  if (undefinedVariables.length > 0) throw new ScenarioErrors(undefinedVariables, file);
+  return loaded;
+}
+
+/** An override parsed, with where it comes from. */
+interface NamedOverride extends Override {
+  /** Named in errors: `--set workload.x=3`, or the {@link SourcedOverride.source}. */
+  readonly source: string;
+}
+
+function namedOverride(o: string | SourcedOverride): NamedOverride {
+  if (typeof o === "string") return { ...parseOverride(o), source: `--set ${o}` };
+  return { ...parseOverride(o.text, o.source), source: o.source };
+}
+
+/** The validated configuration's machine, metrics, and assembly or program, prepared. */
+function resolveScenario(config: ScenarioConfig, file: string, located: SourceDoc["locate"], overrides: readonly NamedOverride[]): LoadedScenario {
   const fail = (path: KeyPath, message: string): never => {
     const pos = located(path) ?? nearestLocation(located, path);
-    throw new ScenarioErrors([new ScenarioError(message + overrideNote(path, overrides), { file, line: pos?.line, column: pos?.column, path })]);
+    throw new ScenarioErrors([new ScenarioError(message, { file, line: pos?.line, column: pos?.column, path })]);
   };
   const machine = setupMachine(config, fail);
   checkMetrics(config, machine, fail);
-  const workloadNames = Object.keys(config.workload);
   let assembly: PreparedAssembly | undefined;
-  if (config.assembly) assembly = prepareAssembly(assemblyConfig(config, fail), workloadNames, errorSink(fail));
+  if (config.assembly) {
+    // why: a workload value that is not a number reads as NaN in an expression, so expressions see only the numbers (errorSink names the others)
+    const numeric = Object.keys(config.workload).filter((k) => typeof config.workload[k] === "number");
+    assembly = prepareAssembly(assemblyConfig(config, fail), numeric, errorSink(fail, config.workload));
+  }
   let program: ProgramModel | undefined;
   if (config.program) {
     const c = machine.cluster;
@@ -104,6 +136,37 @@ export function loadScenarioText(text: string, file: string, options: LoadOption
     program = prepareProgram(config.program, config.workload, layout, { file, locate: located });
   }
   return { file, config, machine, assembly, program, overrides: overrides.map((o) => o.text) };
+}
+
+/**
+ * The errors of the overrides that set a workload variable the scenario does not define (a
+ * misspelt `--set workload.y=3` would otherwise run with the defined variables unchanged), each
+ * located at the scenario's workload section. An override of the whole `workload` section
+ * defines the variables of its value for the overrides after it.
+ */
+function undefinedWorkloadOverrides(doc: SourceDoc, overrides: readonly NamedOverride[]): ScenarioError[] {
+  let known = workloadVariablesOf(doc.value);
+  const errors: ScenarioError[] = [];
+  for (const o of overrides) {
+    if (o.path.length === 1 && o.path[0] === "workload") known = workloadVariablesOf({ workload: o.value });
+    const name = undefinedWorkloadVariable(o.path, known);
+    if (name === undefined) continue;
+    const pos = doc.locate(["workload"]);
+    errors.push(new ScenarioError(`${unknownWorkloadVariable(name, known)} (from ${o.source})`, { file: doc.file, line: pos?.line, column: pos?.column, path: ["workload", name] }));
+  }
+  return errors;
+}
+
+/** `e` with each of its scenario errors that an override caused saying so; anything else as it is. */
+function withOverrideNotes(e: unknown, overrides: readonly NamedOverride[], file: string): unknown {
+  if (!(e instanceof ScenarioErrors) || overrides.length === 0) return e;
+  return new ScenarioErrors(
+    e.errors.map((x) => {
+      const note = overrideNote(parseWhere(x.path), overrides);
+      return note ? new ScenarioError(x.detail + note, { file: x.file, line: x.line, column: x.column, path: x.path }) : x;
+    }),
+    file,
+  );
 }
 
 /** Every metric must be TIME or a counter the machine records. */
@@ -135,9 +198,9 @@ function isPrefix(prefix: KeyPath, path: KeyPath): boolean {
   return prefix.length <= path.length && prefix.every((k, i) => k === path[i]);
 }
 
-function overrideNote(path: KeyPath, overrides: readonly Override[]): string {
+function overrideNote(path: KeyPath, overrides: readonly NamedOverride[]): string {
   const o = overrides.find((x) => isPrefix(x.path, path));
-  return o ? ` (from --set ${o.text})` : "";
+  return o ? ` (from ${o.source})` : "";
 }
 
 /** Translates the assembly section into the component layer's configuration. */
@@ -162,8 +225,13 @@ function assemblyConfig(config: ScenarioConfig, fail: (path: KeyPath, message: s
   return { instances, connections, proxies, entry };
 }
 
-/** Maps component-layer errors to located scenario errors. */
-function errorSink(fail: (path: KeyPath, message: string) => never): AssemblyErrorSink {
+/**
+ * Maps component-layer errors to located scenario errors. Expressions are compiled with the
+ * workload values that are not numbers visible too, so that one an expression uses is named as
+ * such (at `workload.<name>`) rather than as an unknown symbol, or as NaN during the run.
+ */
+function errorSink(fail: (path: KeyPath, message: string) => never, workload: ScenarioConfig["workload"]): AssemblyErrorSink {
+  const textual = nonNumericWorkloadNames(workload);
   return {
     fail,
     envFor(instance: InstanceConfig, _index: number, workloadNames: readonly string[]): PrepareEnv {
@@ -172,11 +240,17 @@ function errorSink(fail: (path: KeyPath, message: string) => never): AssemblyErr
         instance: instance.name,
         workloadNames,
         compile(text: string | number, known: readonly string[], where: string): CostExpression {
+          // A name the component already knows (a method argument) shadows the workload value.
+          const hidden = textual.filter((n) => !known.includes(n));
+          let compiled: CostExpression;
           try {
-            return compileExpression(text, { known });
+            compiled = compileExpression(text, { known: [...known, ...hidden] });
           } catch (e) {
             return fail([...base, ...parseWhere(where)], (e as Error).message);
           }
+          const used = hidden.find((n) => compiled.variables.includes(n));
+          if (used !== undefined) fail(["workload", used], nonNumericWorkloadValue(used, workload[used], formatPath([...base, ...parseWhere(where)])));
+          return compiled;
         },
         error(where: string, message: string): never {
           return fail([...base, ...parseWhere(where)], message);

@@ -9,6 +9,7 @@ import {
 } from "../components/index.js";
 import { RUN_PROFILE_FOLDER, writeRecordFiles, writeTauProfile, writeTextFileAtomically, type Trial } from "../profile/index.js";
 import { writeDirectoryAtomically } from "./atomic-dir.js";
+import { checkRunOutputFolder, RUN_FILES, type OutputFolderOptions } from "./output-folder.js";
 import { loadScenario, type LoadedScenario, type LoadOptions } from "./load.js";
 import { buildPlatform } from "./platform.js";
 import { computeEvidence, type Evidence } from "./evidence.js";
@@ -107,12 +108,25 @@ export function executeScenario(scenario: LoadedScenario, options: ExecuteOption
 }
 
 /**
+ * The folder a run of `scenario` writes into: `out` when given, else the scenario's `outputs.dir`,
+ * else `out/<scenario name>`.
+ */
+export function runOutputFolder(scenario: LoadedScenario, out?: string): string {
+  return out ?? scenario.config.outputs.dir ?? join("out", scenario.config.name);
+}
+
+/**
  * Writes a run's outputs into `dir` atomically (a temporary sibling renamed at the end): the TAU
  * profile folder `profile/`, `records.csv` / `records.jsonl`, `callgraph.json`, `summary.json` and
- * `evidence.json` (see {@link computeEvidence}) and `timing.json`. Everything but `timing.json` is byte-identical for the same scenario and seed.
+ * `evidence.json` (see {@link computeEvidence}), `trace.json` (program models with `outputs.trace`)
+ * and `timing.json`. Everything but `timing.json` is byte-identical for the same scenario and seed.
+ * `dir` must be absent, empty or an earlier run's folder unless `options.overwrite` is set (see
+ * {@link checkRunOutputFolder}).
  * @returns the absolute output path
+ * @throws OutputFolderError (an input error) when `dir` may not be replaced
  */
-export function writeRunOutputs(art: RunArtifacts, dir: string): string {
+export function writeRunOutputs(art: RunArtifacts, dir: string, options: OutputFolderOptions = {}): string {
+  checkRunOutputFolder(dir, options);
   const outputs = art.scenario.config.outputs;
   return writeDirectoryAtomically(dir, (tmp) => {
     if (art.trial && outputs.profile) writeTauProfile(art.trial, join(tmp, RUN_PROFILE_FOLDER), { records: "none" });
@@ -121,24 +135,39 @@ export function writeRunOutputs(art: RunArtifacts, dir: string): string {
       csv: outputs.records.includes("csv") ? join(tmp, "records.csv") : undefined,
       jsonl: outputs.records.includes("jsonl") ? join(tmp, "records.jsonl") : undefined,
     });
-    if (art.callgraph && outputs.callgraph) writeFileSync(join(tmp, "callgraph.json"), JSON.stringify(art.callgraph, null, 2) + "\n");
-    if (art.evidence) writeFileSync(join(tmp, "evidence.json"), JSON.stringify(art.evidence, null, 2) + "\n");
+    if (art.callgraph && outputs.callgraph) writeJson(join(tmp, RUN_FILES.callgraph), art.callgraph);
+    if (art.evidence) writeJson(join(tmp, RUN_FILES.evidence), art.evidence);
     const trace = outputs.trace ? art.trace : undefined;
     if (trace) {
-      writeTextFileAtomically(join(tmp, "trace.json"), (write) => {
+      writeTextFileAtomically(join(tmp, RUN_FILES.trace), (write) => {
         trace.writeTo(write);
         write("\n");
       });
     }
-    writeFileSync(join(tmp, "summary.json"), JSON.stringify(art.summary, null, 2) + "\n");
-    writeFileSync(join(tmp, "timing.json"), JSON.stringify(art.timing, null, 2) + "\n");
+    writeJson(join(tmp, RUN_FILES.summary), art.summary);
+    writeJson(join(tmp, RUN_FILES.timing), art.timing);
   });
 }
 
-/** Loads, runs and writes a scenario in one call (what `ccasim run` does). */
-export function runScenario(file: string, options: LoadOptions & ExecuteOptions & { out?: string } = {}): RunArtifacts & { outDir: string } {
+function writeJson(file: string, value: unknown): void {
+  writeFileSync(file, JSON.stringify(value, null, 2) + "\n");
+}
+
+/** Options of {@link runScenario}. */
+export interface RunScenarioOptions extends LoadOptions, ExecuteOptions, OutputFolderOptions {
+  /** Output folder (default: see {@link runOutputFolder}). */
+  readonly out?: string;
+}
+
+/**
+ * Loads, runs and writes a scenario in one call (what `ccasim run` does). The output folder is
+ * checked before the simulation starts.
+ * @throws ScenarioErrors for an invalid scenario; OutputFolderError when the output folder may not be replaced
+ */
+export function runScenario(file: string, options: RunScenarioOptions = {}): RunArtifacts & { outDir: string } {
   const scenario = loadScenario(file, options);
+  const dir = runOutputFolder(scenario, options.out);
+  checkRunOutputFolder(dir, options);
   const art = executeScenario(scenario, options);
-  const outDir = writeRunOutputs(art, options.out ?? scenario.config.outputs.dir ?? join("out", scenario.config.name));
-  return { ...art, outDir };
+  return { ...art, outDir: writeRunOutputs(art, dir, options) };
 }

@@ -116,7 +116,10 @@ export function scenarioSchema(): Schema {
       ),
       metrics: s.optional(s.array(s.string(), { minItems: 1, doc: "Metrics to measure: TIME plus hardware counters of the node model." }), ["TIME"]),
       workload: s.optional(
-        s.record(s.union([s.number(), s.string()]), { doc: "Workload variables, visible to every expression.", keyPattern: NAME_PATTERN }),
+        s.record(s.union([s.number(), s.string()]), {
+          doc: "Workload variables, visible to every expression (which reads them as numbers: a text value is for components that read it as text). Overrides may set these, not add others.",
+          keyPattern: NAME_PATTERN,
+        }),
         {},
       ),
       assembly: s.optional(assembly),

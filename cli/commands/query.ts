@@ -35,7 +35,7 @@ Exit codes: 0 success, 2 bad SQL, missing database or arguments.`,
       out: { type: "string" },
       tables: { type: "boolean" },
     });
-    if (positionals.length < 1 || positionals.length > 2) throw new UsageError("query: give a study database and at most one SQL statement (see ccasim query --help)", "query");
+    if (positionals.length < 1 || positionals.length > 2) throw new UsageError("give a study database and at most one SQL statement (see ccasim query --help)", "query");
     const store = await StudyStore.open(positionals[0], { readOnly: true });
     try {
       let sql = positionals[1];

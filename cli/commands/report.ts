@@ -27,7 +27,7 @@ Options:
 Exit codes: 0 success, 2 unreadable input or bad arguments.`,
   async run(ctx) {
     const { values, positionals } = parseCommandArgs("report", ctx.argv, { out: { type: "string" } });
-    if (positionals.length !== 1) throw new UsageError("report: give one run folder, profile or study database (see ccasim report --help)", "report");
+    if (positionals.length !== 1) throw new UsageError("give one run folder, profile or study database (see ccasim report --help)", "report");
     const input = positionals[0];
     const out = (values.out as string | undefined) ?? defaultReportPath(input);
     const r = await writeReport(input, out);

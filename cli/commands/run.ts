@@ -1,14 +1,14 @@
 import { componentTypes } from "../../components/index.js";
 import { formatParams } from "../../engine/index.js";
 import { defaultMetric, derivedView, formatProfileTable, profileTable } from "../../profile/index.js";
-import { executeScenario, formatEvidence, loadScenario, writeRunOutputs } from "../../scenarios/index.js";
-import { join } from "node:path";
-import { parseCommandArgs, type Command } from "../command.js";
+import { checkRunOutputFolder, executeScenario, formatEvidence, loadScenario, runOutputFolder, writeRunOutputs } from "../../scenarios/index.js";
+import { parseCommandArgs, UsageError, type Command } from "../command.js";
 import { positiveIntegerOption } from "./analysis-io.js";
 
 export const runCommand: Command = {
   name: "run",
-  help: `Usage: ccasim run <scenario.yaml> [--out DIR] [--seed N] [--set key=value ...] [--quiet] [--no-measure]
+  help: `Usage: ccasim run <scenario.yaml> [--out DIR] [--overwrite] [--seed N] [--set key=value ...] [--top N]
+                  [--quiet] [--no-evidence] [--no-measure]
 
 Runs a scenario: one copy of the component assembly per simulated MPI rank, proxies and
 measurement as the scenario asks. Writes into DIR (default out/<scenario name>), atomically:
@@ -19,19 +19,27 @@ measurement as the scenario asks. Writes into DIR (default out/<scenario name>),
   evidence.json     cost centres and MPI share, time vs array size by mode (ratios, fits), record groups
   summary.json      seed, resolved scenario, simulated time, events (deterministic)
   timing.json       wall time and events per second (the only file that varies between runs)
+  trace.json        Chrome/Perfetto trace (program models with outputs.trace: true)
 and prints a pprof-style summary of the mean profile and the evidence: top cost centres with
 the share of message passing, per proxied method the time by array size (parameter Q) and mode
 with the ratio of each mode to \`sequential\`, linear and power-law fits of the mean, and
 statistics of records grouped by their other parameters (the 12 groups with the most total time;
 evidence.json keeps 100: the largest group of each method, then the largest of the others).
 
+Output folder: the run replaces DIR whole, so DIR must be absent, an empty folder, or a folder an
+earlier run wrote (summary.json and timing.json, and nothing but the files above and the
+report.html of 'ccasim report'); anything else (your files, a file at DIR) is refused before the
+simulation starts unless --overwrite is given. The working directory and its ancestors are never
+replaced, even with --overwrite.
+
 Options:
   --out DIR            output folder
+  --overwrite          replace DIR whatever it holds (see Output folder)
   --seed N             replace the scenario's seed (an integer, or any text)
   --set key=value      override any scenario key before validation (repeatable), e.g.
                        --set workload.x=1.5  --set machine.l2.size=256KiB
                        --set assembly.components.A.params.implementation=A2
-  --top N              rows of the summary table (default 12)
+  --top N              rows of the summary table, a positive integer (default 12)
   --quiet              print only the output folder
   --no-evidence        do not print the evidence section (evidence.json is written all the same)
   --no-measure         run without measurement (for overhead comparisons; writes summary and timing)
@@ -46,6 +54,7 @@ Exit codes: 0 success, 1 failure (a deadlock, unreceived messages), 2 invalid sc
   run(ctx) {
     const { values, positionals } = parseCommandArgs("run", ctx.argv, {
       out: { type: "string" },
+      overwrite: { type: "boolean" },
       seed: { type: "string" },
       set: { type: "string", multiple: true },
       top: { type: "string" },
@@ -53,10 +62,13 @@ Exit codes: 0 success, 1 failure (a deadlock, unreceived messages), 2 invalid sc
       "no-measure": { type: "boolean" },
       "no-evidence": { type: "boolean" },
     });
-    if (positionals.length !== 1) throw Object.assign(new Error("run: give exactly one scenario file (see ccasim run --help)"), { isInputError: true });
+    if (positionals.length !== 1) throw new UsageError("give exactly one scenario file (see 'ccasim run --help')", "run");
     const top = positiveIntegerOption("run", "top", values.top, 12)!;
     const seed = values.seed === undefined ? undefined : /^-?\d+$/.test(String(values.seed)) ? Number(values.seed) : String(values.seed);
     const scenario = loadScenario(positionals[0], { set: (values.set as string[] | undefined) ?? [], seed });
+    const dir = runOutputFolder(scenario, values.out as string | undefined);
+    const overwrite = values.overwrite === true;
+    checkRunOutputFolder(dir, { overwrite }); // why: refuse before the simulation, not after minutes of it
     let lastDraw = 0;
     const art = executeScenario(scenario, {
       measure: !values["no-measure"],
@@ -70,7 +82,7 @@ Exit codes: 0 success, 1 failure (a deadlock, unreceived messages), 2 invalid sc
         : undefined,
     });
     if (ctx.interactive && lastDraw > 0) ctx.err("\r\x1b[K");
-    const outDir = writeRunOutputs(art, (values.out as string | undefined) ?? scenario.config.outputs.dir ?? join("out", scenario.config.name));
+    const outDir = writeRunOutputs(art, dir, { overwrite });
     if (values.quiet) {
       ctx.out(outDir + "\n");
       return 0;

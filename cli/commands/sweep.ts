@@ -2,8 +2,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { StudyStore } from "../../profile/study/index.js";
-import { executeScenario, loadScenarioText, writeRunOutputs } from "../../scenarios/index.js";
+import { checkRunOutputFolder, executeScenario, loadScenarioText, writeRunOutputs } from "../../scenarios/index.js";
 import {
+  failedPointsCommand,
   loadSweep,
   parseSlice,
   pointRunCommand,
@@ -11,14 +12,15 @@ import {
   slurmArrayScript,
   sweepPointOverrides,
   type Sweep,
+  type SweepRunSummary,
 } from "../../scenarios/sweep/index.js";
-import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
+import { EXIT_FAILURE, EXIT_OK, parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
 import { progressView } from "../progress.js";
 import { positiveIntegerOption } from "./analysis-io.js";
 import { SWEEP_FIT_HELP, sweepFit } from "./sweep-fit.js";
 
 const HELP = `Usage: ccasim sweep <sweep.yaml> [--jobs N] [--db FILE] [--resume] [--slice i/n] [--quiet]
-       ccasim sweep <sweep.yaml> --list | --point K [--out DIR] | --print-command K
+       ccasim sweep <sweep.yaml> --list | --point K [--out DIR] [--overwrite] | --print-command K
        ccasim sweep <sweep.yaml> --emit slurm [--tasks N] [--shards DIR] [--script FILE] [--jobs N]
        ccasim sweep merge <study.db> <shard.db>...
        ccasim sweep fit <study.db> --parameter Q [--by KEY] [--by-variable N] [--component C] ...
@@ -26,7 +28,8 @@ const HELP = `Usage: ccasim sweep <sweep.yaml> [--jobs N] [--db FILE] [--resume]
 Runs every point of a sweep (a scenario and its axes) in worker threads and stores each point's
 summary, records and profile values in a study database (DuckDB; query it with 'ccasim query').
 Each point has a seed derived from the study seed and the point, so any point re-runs alone with
-the same result. A killed sweep continues with --resume; failed points are stored with their error.
+the same result. A killed sweep continues with --resume; failed points are stored with their error
+and the sweep goes on (see Exit codes).
 
 Sweep file:
   scenario: known-models.yaml        # relative to the sweep file, or the scenario inline
@@ -47,7 +50,10 @@ Options:
   --resume             continue the study in --db (points already stored are skipped)
   --slice i/n          run only points whose index mod n is i (0 <= i < n), e.g. one job-array task
   --list               print the points (index, id, seed, values)
-  --point K            run point K alone and write its outputs as 'ccasim run' does (--out DIR)
+  --point K            run point K alone and write its outputs as 'ccasim run' does (--out DIR,
+                       default out/<sweep name>/point-K; the folder is checked as 'ccasim run'
+                       checks it: see 'ccasim run --help')
+  --overwrite          with --point: replace the output folder whatever it holds
   --print-command K    print the 'ccasim run' command that re-runs point K
   --emit slurm         write a Slurm job-array script (--script FILE, default stdout): task i runs
                        --slice i/N into <shards>/shard-i.db (the folder is created
@@ -64,7 +70,9 @@ Subcommands:
                                     and its coefficients as functions of it; its options
                                     (--parameter, --by, --by-variable ...): 'ccasim sweep fit --help'
 
-Exit codes: 0 every point stored (failed points included), 2 bad sweep file or arguments.`;
+Exit codes: 0 every point ran, 1 some points failed (the database keeps the others, and the failed
+ones with their error: the final message prints the 'ccasim query' command that lists them; a
+resumed sweep counts the failed points it finds stored too), 2 bad sweep file or arguments.`;
 
 /** `ccasim sweep`: run, resume, slice, emit and merge parameter sweeps. */
 export const sweepCommand: Command = {
@@ -82,6 +90,7 @@ export const sweepCommand: Command = {
       list: { type: "boolean" },
       point: { type: "string" },
       out: { type: "string" },
+      overwrite: { type: "boolean" },
       "print-command": { type: "string" },
       emit: { type: "string" },
       tasks: { type: "string" },
@@ -91,7 +100,7 @@ export const sweepCommand: Command = {
       quiet: { type: "boolean" },
       "progress-every": { type: "string" },
     });
-    if (positionals.length !== 1) throw new UsageError("sweep: give exactly one sweep file (see ccasim sweep --help)", "sweep");
+    if (positionals.length !== 1) throw new UsageError("give exactly one sweep file (see ccasim sweep --help)", "sweep");
     checkModeOptions(values);
     const sweep = loadSweep(positionals[0]);
     const db = (values.db as string | undefined) ?? join("out", `${sweep.name}.db`);
@@ -100,10 +109,10 @@ export const sweepCommand: Command = {
       ctx.out(pointRunCommand(sweep, pick(sweep, String(values["print-command"]))) + "\n");
       return 0;
     }
-    if (values.point !== undefined) return runOne(ctx, sweep, String(values.point), values.out as string | undefined);
+    if (values.point !== undefined) return runOne(ctx, sweep, String(values.point), values.out as string | undefined, values.overwrite === true);
     const jobs = positiveIntegerOption("sweep", "jobs", values.jobs, 1)!;
     if (values.emit !== undefined) {
-      if (values.emit !== "slurm") throw new UsageError(`sweep: --emit ${String(values.emit)}: only 'slurm' is supported`, "sweep");
+      if (values.emit !== "slurm") throw new UsageError(`--emit ${String(values.emit)}: only 'slurm' is supported`, "sweep");
       const shardDir = (values.shards as string | undefined) ?? `${db.replace(/\.db$/, "")}-shards`;
       mkdirSync(shardDir, { recursive: true }); // why: Slurm opens the tasks' output files there before the script runs
       const script = slurmArrayScript(sweep, {
@@ -122,7 +131,7 @@ export const sweepCommand: Command = {
     const slice = values.slice === undefined ? undefined : parseSlice(String(values.slice));
     mkdirSync(dirname(resolve(db)), { recursive: true });
     const every = values["progress-every"] === undefined ? 5 : Number(values["progress-every"]);
-    if (!(every >= 0)) throw new UsageError(`sweep: --progress-every expects seconds >= 0, got '${String(values["progress-every"])}'`, "sweep");
+    if (!(every >= 0)) throw new UsageError(`--progress-every expects seconds >= 0, got '${String(values["progress-every"])}'`, "sweep");
     const view = values.quiet ? undefined : progressView(ctx.err, ctx.interactive, every);
     const summary = await runSweep(sweep, {
       db,
@@ -134,16 +143,28 @@ export const sweepCommand: Command = {
     view?.end();
     const rate = summary.ran / Math.max(summary.wallSeconds, 1e-9);
     ctx.out(
-      `${sweep.name}: ${summary.ran} points run${summary.skipped ? `, ${summary.skipped} already stored` : ""}${summary.failed ? `, ${summary.failed} failed (see table error)` : ""} ` +
+      `${sweep.name}: ${summary.ran} points run${summary.skipped ? `, ${summary.skipped} already stored` : ""}${summary.failed ? `, ${summary.failed} failed` : ""} ` +
         `in ${summary.wallSeconds.toFixed(2)} s (${rate.toFixed(2)} points/s, ${jobs} job${jobs === 1 ? "" : "s"}) -> ${db}\n`,
     );
-    return 0;
+    return reportFailures(ctx, summary, db);
   },
 };
 
+/**
+ * Says how many points failed (in this run, and stored failed by an earlier run of a resumed
+ * study) and how to read their errors; the exit code is 1 when there are any, so scripts notice.
+ */
+function reportFailures(ctx: CommandContext, summary: SweepRunSummary, db: string): number {
+  const failed = summary.failed + summary.failedStored;
+  if (failed === 0) return EXIT_OK;
+  const earlier = summary.failedStored ? ` (${summary.failedStored} of them stored by an earlier run)` : "";
+  ctx.err(`sweep: ${failed} point${failed === 1 ? "" : "s"} failed${earlier}; the database keeps their errors:\n  ${failedPointsCommand(db)}\n`);
+  return EXIT_FAILURE;
+}
+
 function pick(sweep: Sweep, text: string) {
   if (!/^\d+$/.test(text) || Number(text) >= sweep.points.length) {
-    throw new UsageError(`sweep: point '${text}' does not exist (the sweep has points 0..${sweep.points.length - 1})`, "sweep");
+    throw new UsageError(`point '${text}' does not exist (the sweep has points 0..${sweep.points.length - 1})`, "sweep");
   }
   return sweep.points[Number(text)];
 }
@@ -166,7 +187,7 @@ function list(ctx: CommandContext, sweep: Sweep): number {
 const MODES: readonly { readonly option: string; readonly usage: string; readonly reads: readonly string[] }[] = [
   { option: "list", usage: "--list", reads: [] },
   { option: "print-command", usage: "--print-command K", reads: [] },
-  { option: "point", usage: "--point K", reads: ["out"] },
+  { option: "point", usage: "--point K", reads: ["out", "overwrite"] },
   { option: "emit", usage: "--emit slurm", reads: ["jobs", "db", "tasks", "shards", "script", "ccasim"] },
   { option: "", usage: "a sweep run", reads: ["jobs", "db", "resume", "slice", "quiet", "progress-every"] },
 ];
@@ -182,15 +203,17 @@ function checkModeOptions(values: Record<string, unknown>): void {
   for (const option of given) {
     if (option === mode.option || mode.reads.includes(option)) continue;
     const readers = MODES.filter((m) => m.option === option || m.reads.includes(option)).map((m) => m.usage);
-    throw new UsageError(`sweep: --${option} does not apply to ${mode.usage}; it is read by ${readers.join(", ")} (see ccasim sweep --help)`, "sweep");
+    throw new UsageError(`--${option} does not apply to ${mode.usage}; it is read by ${readers.join(", ")} (see ccasim sweep --help)`, "sweep");
   }
 }
 
-function runOne(ctx: CommandContext, sweep: Sweep, which: string, out?: string): number {
+function runOne(ctx: CommandContext, sweep: Sweep, which: string, out: string | undefined, overwrite: boolean): number {
   const p = pick(sweep, which);
   const scenario = loadScenarioText(sweep.scenarioText, sweep.scenarioFile, { set: sweepPointOverrides(sweep, p), seed: p.seed });
+  const target = out ?? join("out", sweep.name, `point-${p.index}`);
+  checkRunOutputFolder(target, { overwrite }); // why: refuse before the simulation, as ccasim run does
   const art = executeScenario(scenario);
-  const dir = writeRunOutputs(art, out ?? join("out", sweep.name, `point-${p.index}`));
+  const dir = writeRunOutputs(art, target, { overwrite });
   ctx.out(`point ${p.index} (${p.id}, seed ${p.seed}): simulated ${(art.result.simulatedTime / 1e6).toFixed(6)} s -> ${dir}\n`);
   ctx.out(`same as: ${pointRunCommand(sweep, p)}\n`);
   return 0;

@@ -12,7 +12,7 @@ metrics) and reports every problem with its file, line, column and key. Writes n
 Exit codes: 0 valid, 2 invalid.`,
   run(ctx) {
     const { values, positionals } = parseCommandArgs("validate", ctx.argv, { set: { type: "string", multiple: true } });
-    if (positionals.length !== 1) throw new UsageError("validate: give exactly one scenario file", "validate");
+    if (positionals.length !== 1) throw new UsageError("give exactly one scenario file", "validate");
     const s = loadScenario(positionals[0], { set: (values.set as string[] | undefined) ?? [] });
     const c = s.config;
     ctx.out(

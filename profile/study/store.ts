@@ -84,6 +84,12 @@ export class StudyStore {
     return new Set(r.rows.map((row) => String(row[0])));
   }
 
+  /** Ids of the points stored with an error (status `error`). */
+  async failedPointIds(): Promise<Set<string>> {
+    const r = await this.query(`SELECT point_id FROM point WHERE status = 'error'`);
+    return new Set(r.rows.map((row) => String(row[0])));
+  }
+
   /**
    * Stores points in one transaction (each point whole, with its `point` row; points already
    * stored are skipped, so a repeated store is harmless).

@@ -13,14 +13,19 @@
  * @packageDocumentation
  */
 import { readFileSync } from "node:fs";
-import { parse as parseYaml } from "yaml";
-import { parseQuantity } from "../lang/index.js";
+import { nearestName } from "../../engine/registry.js";
+import { formatPath, parseQuantity, parseYamlSource, ScenarioErrors, type KeyPath, type SourceDoc } from "../lang/index.js";
 
 /** One configuration with its measured time. */
 export interface MeasuredConfiguration {
   readonly name: string;
   /** `key=value` overrides. */
   readonly set: readonly string[];
+  /**
+   * Where each override of `set` comes from, in the same order (`m.csv:2, column 2 'workload.NAT'`),
+   * so that an override the scenario refuses is named by its place in the table.
+   */
+  readonly sources?: readonly string[];
   /** Measured time (us). */
   readonly measured: number;
   /** Another prediction to compare with (us), if given. */
@@ -73,36 +78,55 @@ export function parseMeasuredCsv(text: string, file = "measured.csv"): MeasuredC
     const cells = l.split(",").map((c) => c.trim());
     if (cells.length !== header.length) throw new MeasuredTableError(file, n, `${cells.length} cells for ${header.length} columns`);
     const set: string[] = [];
+    const sources: string[] = [];
     keys.forEach((k, i) => {
-      if (k !== undefined && cells[i] !== "") set.push(`${k}=${cells[i]}`);
+      if (k === undefined || cells[i] === "") return;
+      set.push(`${k}=${cells[i]}`);
+      sources.push(`${file}:${n}, column ${i + 1} '${k}'`);
     });
     return {
       name: iName >= 0 && cells[iName] !== "" ? cells[iName] : `row ${row + 1}`,
       set,
+      sources,
       measured: time(cells[iMeasured], file, n, "measured"),
       reference: iRef >= 0 && cells[iRef] !== "" ? time(cells[iRef], file, n, "reference") : undefined,
     };
   });
 }
 
-/** Parses the YAML form. @throws MeasuredTableError */
+/** The keys of an entry of the YAML form. */
+const ENTRY_KEYS: readonly string[] = ["name", "set", "measured", "reference"];
+
+/** Parses the YAML form. @throws MeasuredTableError naming the line of the problem */
 export function parseMeasuredYaml(text: string, file = "measured.yaml"): MeasuredConfiguration[] {
-  let doc: unknown;
+  let doc: SourceDoc;
   try {
-    doc = parseYaml(text);
+    doc = parseYamlSource(text, file);
   } catch (e) {
-    throw new MeasuredTableError(file, 0, `cannot parse: ${(e as Error).message.split("\n")[0]}`);
+    if (!(e instanceof ScenarioErrors)) throw e;
+    throw new MeasuredTableError(file, e.errors[0]?.line ?? 0, `cannot parse: ${e.errors[0]?.detail ?? e.message}`);
   }
-  const list = (doc as { configurations?: unknown })?.configurations;
+  const list = (doc.value as { configurations?: unknown })?.configurations;
   if (!Array.isArray(list) || list.length === 0) throw new MeasuredTableError(file, 0, "expected a non-empty list under 'configurations'");
+  const lineOf = (path: KeyPath) => doc.locate(path)?.line ?? 0;
   return list.map((c: Record<string, unknown>, i) => {
-    if (typeof c !== "object" || c === null || c.measured === undefined) throw new MeasuredTableError(file, 0, `configurations[${i}]: expected a map with 'measured'`);
-    const set = Object.entries((c.set as Record<string, unknown> | undefined) ?? {}).map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`);
+    const at = lineOf(["configurations", i]);
+    if (typeof c !== "object" || c === null || c.measured === undefined) throw new MeasuredTableError(file, at, `configurations[${i}]: expected a map with 'measured'`);
+    for (const key of Object.keys(c)) {
+      if (ENTRY_KEYS.includes(key)) continue;
+      const near = nearestName(key, ENTRY_KEYS);
+      throw new MeasuredTableError(file, lineOf(["configurations", i, key]), `configurations[${i}]: unknown key '${key}'${near === undefined ? "" : ` (did you mean '${near}'?)`}; an entry has ${ENTRY_KEYS.join(", ")}`);
+    }
+    if (c.set !== undefined && (typeof c.set !== "object" || c.set === null || Array.isArray(c.set))) {
+      throw new MeasuredTableError(file, lineOf(["configurations", i, "set"]), `configurations[${i}].set: expected a map of scenario keys to values, such as { workload.NAT: 32 }`);
+    }
+    const entries = Object.entries((c.set as Record<string, unknown> | undefined) ?? {});
     return {
       name: typeof c.name === "string" ? c.name : `configuration ${i + 1}`,
-      set,
-      measured: time(c.measured, file, 0, `configurations[${i}].measured`),
-      reference: c.reference === undefined ? undefined : time(c.reference, file, 0, `configurations[${i}].reference`),
+      set: entries.map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`),
+      sources: entries.map(([k]) => `${file}:${lineOf(["configurations", i, "set", k])}, ${formatPath(["configurations", i, "set", k])}`),
+      measured: time(c.measured, file, at, `configurations[${i}].measured`),
+      reference: c.reference === undefined ? undefined : time(c.reference, file, at, `configurations[${i}].reference`),
     };
   });
 }

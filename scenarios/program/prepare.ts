@@ -7,7 +7,19 @@
  * @packageDocumentation
  */
 import { nearestName } from "../../engine/registry.js";
-import { compileExpression, ExpressionError, formatPath, parseQuantity, ScenarioError, ScenarioErrors, type KeyPath, type SourceDoc } from "../lang/index.js";
+import {
+  compileExpression,
+  ExpressionError,
+  formatPath,
+  parseQuantity,
+  ScenarioError,
+  ScenarioErrors,
+  type CompiledExpression,
+  type CompileOptions,
+  type KeyPath,
+  type SourceDoc,
+} from "../lang/index.js";
+import { nonNumericWorkloadNames, nonNumericWorkloadValue } from "../workload.js";
 import { checkProgram } from "./check.js";
 import { FunctionInliner, parseFunctionKey, PROGRAM_BUILTINS, type CostFunction } from "./functions.js";
 import { SYSTEM_SLOTS, type Assignment, type CommOp, type Diagram, type ElementInfo, type ModelExpr, type ModelNode, type ProgramModel } from "./model.js";
@@ -64,6 +76,7 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
   };
   const whereOf = (path: KeyPath): string => `${source.file}: ${formatPath([...root, ...path])}`;
   const report: Reporter = (path, message) => errors.push(new ScenarioError(message, at(path)));
+  const textualUse = nonNumericUseChecker(workload, source, (e) => errors.push(e));
   const warn: Reporter = (path, message) => warnings.push(new ScenarioError(message, at(path)).message);
 
   if (layout.processesPerNode * section.threads > layout.processorsPerNode) {
@@ -117,10 +130,7 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
   // Function bodies may use their parameters, globals, workload and process variables.
   for (const f of fns) {
     try {
-      compileExpression(inliner.inline(f.body), {
-        known: [...f.params, ...globalNames.keys()],
-        functions: PROGRAM_BUILTINS,
-      });
+      textualUse.compile(inliner.inline(f.body), { known: [...f.params, ...globalNames.keys()], functions: PROGRAM_BUILTINS }, formatPath([...root, "functions", f.key]));
     } catch (e) {
       report(["functions", f.key], `${f.key}: ${(e as ExpressionError).detail ?? (e as Error).message}`);
     }
@@ -154,7 +164,8 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
     try {
       const inlined0 = inliner.inline(written);
       const inlined = kind === "condition" ? `(${inlined0}) ? 1 : 0` : inlined0;
-      const compiled = compileExpression(inlined, { known: [...scope.names.keys()], functions: PROGRAM_BUILTINS, where });
+      const compiled = textualUse.compile(inlined, { known: [...scope.names.keys()], functions: PROGRAM_BUILTINS, where }, formatPath([...root, ...path]));
+      if (compiled === undefined) return undefined;
       // Bound lazily: the slot list is complete only once every diagram is read.
       let bound: ((v: Float64Array) => number) | undefined;
       return {
@@ -434,4 +445,31 @@ function depthOf(list: readonly ModelNode[]): number {
     }
   }
   return d;
+}
+
+/**
+ * Compiles expressions with the workload values that are not numbers visible, and reports (once
+ * per name, at `workload.<name>`) each one an expression uses: such values have no slot, so the
+ * expression could only fail as naming an unknown symbol.
+ */
+function nonNumericUseChecker(workload: Readonly<Record<string, number | string>>, source: ProgramSource, push: (e: ScenarioError) => void) {
+  const textual = nonNumericWorkloadNames(workload);
+  const reported = new Set<string>();
+  return {
+    /** The compiled expression, or undefined when it uses a workload value that is not a number (reported). */
+    compile(text: string, options: CompileOptions, user: string): CompiledExpression | undefined {
+      const known = options.known ?? [];
+      // A global, local or parameter of the same name shadows the workload value.
+      const hidden = textual.filter((n) => !known.includes(n));
+      const compiled = compileExpression(text, { ...options, known: [...known, ...hidden] });
+      const used = hidden.filter((n) => compiled.variables.includes(n));
+      for (const n of used) {
+        if (reported.has(n)) continue;
+        reported.add(n);
+        const pos = source.locate?.(["workload", n]) ?? source.locate?.(["workload"]);
+        push(new ScenarioError(nonNumericWorkloadValue(n, workload[n], user), { file: source.file, line: pos?.line, column: pos?.column, path: ["workload", n] }));
+      }
+      return used.length > 0 ? undefined : compiled;
+    },
+  };
 }

@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-import { loadScenario } from "../load.js";
+import { loadScenario, type SourcedOverride } from "../load.js";
 import { executeProgramScenario } from "./execute.js";
 import type { MeasuredConfiguration } from "./measured.js";
 
@@ -55,8 +55,10 @@ export interface ValidateModelOptions {
 export function validateModel(file: string, table: readonly MeasuredConfiguration[], options: ValidateModelOptions = {}): ValidationReport {
   const repeats = Math.max(1, options.repeats ?? 3);
   const rows: ValidationRow[] = [];
-  for (const row of table) {
-    const scenario = loadScenario(file, { set: [...(options.set ?? []), ...row.set] });
+  // Every configuration is loaded before any runs, so a bad row is reported before minutes of runs.
+  const scenarios = table.map((row) => loadScenario(file, { set: [...(options.set ?? []), ...rowOverrides(row)] }));
+  for (const [i, row] of table.entries()) {
+    const scenario = scenarios[i];
     const first = executeProgramScenario(scenario, { measure: false });
     let best = first.program.cpuSeconds;
     let bestWall = first.program.wallSeconds;
@@ -90,6 +92,14 @@ export function validateModel(file: string, table: readonly MeasuredConfiguratio
     maxErrorPercent: Math.max(0, ...errs),
     referenceMeanErrorPercent: refs.every((x) => x !== undefined) && refs.length > 0 ? (refs as number[]).reduce((a, b) => a + b, 0) / refs.length : undefined,
   };
+}
+
+/** A row's overrides, each named in errors by its place in the table (when the table says). */
+function rowOverrides(row: MeasuredConfiguration): (string | SourcedOverride)[] {
+  return row.set.map((text, i) => {
+    const source = row.sources?.[i];
+    return source === undefined ? text : { text, source };
+  });
 }
 
 /** Table 5.1-style text of a report. */

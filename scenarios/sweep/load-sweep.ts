@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { basename, dirname, extname, resolve } from "node:path";
 import { stringify as stringifyYaml } from "yaml";
-import { parseYamlSource, ScenarioError, ScenarioErrors, validate, type KeyPath } from "../lang/index.js";
+import { parseOverride, parseYamlSource, ScenarioError, ScenarioErrors, validate, type KeyPath } from "../lang/index.js";
+import { undefinedWorkloadVariable, unknownWorkloadVariable, workloadVariablesOf } from "../workload.js";
 import { sweepFactors, type SweepFail } from "./design.js";
 import { enumeratePoints, pointOverrides, type SweepPoint } from "./points.js";
 import { sweepSchema, type AxisValue, type SweepConfig } from "./sweep-schema.js";
@@ -65,6 +66,7 @@ export function loadSweepText(text: string, file: string): Sweep {
     scenarioText = stringifyYaml(config.scenario);
     scenarioFile = `${file} (inline scenario)`;
   }
+  checkWorkloadKeys(config, workloadVariablesOf(parseYamlSource(scenarioText, scenarioFile).value), fail);
   const factors = sweepFactors(config, fail);
   const points = enumeratePoints(factors, config.replications, config.seed);
   const axes = factors.flatMap((f) => f.keys).sort();
@@ -74,6 +76,25 @@ export function loadSweepText(text: string, file: string): Sweep {
     .slice(0, 16);
   const name = config.name ?? basename(file, extname(file));
   return { file, name, config, scenarioText, scenarioFile, inlineScenario, points, axes, studyHash };
+}
+
+/**
+ * Refuses a swept or fixed key that sets a workload variable the scenario does not define: every
+ * point would run with the defined variables unchanged (a misspelt axis gives identical points).
+ * @throws via `fail`, at the key in the sweep file
+ */
+function checkWorkloadKeys(config: SweepConfig, known: readonly string[], fail: SweepFail): void {
+  const keys: [string, KeyPath][] = [
+    ...Object.keys(config.axes).map((k): [string, KeyPath] => [k, ["axes", k]]),
+    ...config.zip.flatMap((group, g) => Object.keys(group).map((k): [string, KeyPath] => [k, ["zip", g, k]])),
+    ...Object.keys(config.random?.axes ?? {}).map((k): [string, KeyPath] => [k, ["random", "axes", k]]),
+    ...Object.keys(config.set).map((k): [string, KeyPath] => [k, ["set", k]]),
+  ];
+  for (const [key, where] of keys) {
+    // why: each key becomes a `--set key=value` of the point, so it is read as --set reads it
+    const name = undefinedWorkloadVariable(parseOverride(`${key}=0`).path, known);
+    if (name !== undefined) fail(where, unknownWorkloadVariable(name, known));
+  }
 }
 
 /** The `--set` overrides of a point of a sweep (fixed `set:` entries, then axis values). */
@@ -89,6 +110,11 @@ export function pointRunCommand(sweep: Sweep, point: SweepPoint): string {
   if (sweep.inlineScenario) return `ccasim sweep ${shellQuote(sweep.file)} --point ${point.index}`;
   const sets = sweepPointOverrides(sweep, point).map((o) => `--set ${shellQuote(o)}`);
   return ["ccasim run", shellQuote(sweep.scenarioFile), ...sets, `--seed ${point.seed}`].join(" ");
+}
+
+/** The `ccasim query` command that lists the failed points of the study in `db` with their errors. */
+export function failedPointsCommand(db: string): string {
+  return `ccasim query ${shellQuote(db)} "SELECT p.point_index, e.kind, e.message FROM point p JOIN error e USING (point_id) ORDER BY p.point_index"`;
 }
 
 function shellQuote(s: string): string {

@@ -49,7 +49,10 @@ export interface SweepRunSummary {
   readonly total: number;
   readonly skipped: number;
   readonly ran: number;
+  /** Points of this run that failed (stored with their error). */
   readonly failed: number;
+  /** Points found already stored (resumed) that had failed when an earlier run stored them. */
+  readonly failedStored: number;
   /** Points run on worker threads (the others ran on this thread). */
   readonly onWorkers: number;
   readonly wallSeconds: number;
@@ -139,6 +142,8 @@ export async function runSweep(sweep: Sweep, options: SweepRunOptions): Promise<
     }
     const todo = chosen.filter((p) => !stored.has(p.id));
     const skipped = chosen.length - todo.length;
+    const storedErrors = skipped > 0 ? await store.failedPointIds() : new Set<string>();
+    const failedStored = chosen.filter((p) => storedErrors.has(p.id)).length;
     let done = 0;
     let failed = 0;
     let onWorkers = 0;
@@ -162,7 +167,7 @@ export async function runSweep(sweep: Sweep, options: SweepRunOptions): Promise<
       }, () => writer.maybeFlush());
     }
     await writer.flush();
-    return { total: chosen.length, skipped, ran: done, failed, onWorkers, wallSeconds: (performance.now() - t0) / 1000, db: store.path };
+    return { total: chosen.length, skipped, ran: done, failed, failedStored, onWorkers, wallSeconds: (performance.now() - t0) / 1000, db: store.path };
   } finally {
     await pool?.destroy();
     store?.close();

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -28,6 +28,46 @@ describe("ccasim sweep and query", () => {
     const summary = JSON.parse(readFileSync(join(dir, "p5", "summary.json"), "utf8")) as { simulatedTime: number; seed: number; events: number };
     const q = await run(["query", db, "SELECT seed, simulated_time, events FROM point WHERE point_index = 5", "--json"]);
     expect(JSON.parse(q.out)).toEqual([{ seed: summary.seed, simulated_time: summary.simulatedTime, events: summary.events }]);
+  });
+
+  it("refuses --point --out into a folder a run did not write, before running, unless --overwrite", async () => {
+    const out = join(dir, "mine");
+    mkdirSync(out);
+    writeFileSync(join(out, "notes.txt"), "mine");
+    const r = await run(["sweep", SWEEP, "--point", "1", "--out", out]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`output folder '${out}': it holds files a run does not write (notes.txt)`);
+    expect(r.err).toContain("--overwrite");
+    expect(r.out).toBe("");
+    expect(readdirSync(out)).toEqual(["notes.txt"]);
+    const replaced = await run(["sweep", SWEEP, "--point", "1", "--out", out, "--overwrite"]);
+    expect(replaced.code, replaced.err).toBe(0);
+    expect(readdirSync(out)).toContain("summary.json");
+    expect(readdirSync(out)).not.toContain("notes.txt");
+    expect((await run(["sweep", SWEEP, "--overwrite", "--db", join(dir, "z.db")])).err).toContain("--overwrite does not apply to a sweep run; it is read by --point K");
+  });
+
+  it("exits 1 when points failed, saying how many and how to read their errors, also when resumed", async () => {
+    const bad = join(dir, "bad.db");
+    const r = await run(["sweep", "test/scenarios/sweeps/with-bad-point.sweep.yaml", "--db", bad, "--quiet"]);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain("4 points run, 2 failed");
+    const query = /^ {2}(ccasim query .*)$/m.exec(r.err)?.[1];
+    expect(r.err).toContain("sweep: 2 points failed; the database keeps their errors:");
+    expect(query).toBeDefined();
+    // The printed command lists the failed points with their errors.
+    const sql = /"(.*)"$/.exec(query!)![1];
+    const listed = await run(["query", bad, sql, "--json"]);
+    expect((JSON.parse(listed.out) as { point_index: number; message: string }[]).map((x) => [x.point_index, /A9/.test(x.message)])).toEqual([[1, true], [3, true]]);
+    const resumed = await run(["sweep", "test/scenarios/sweeps/with-bad-point.sweep.yaml", "--db", bad, "--quiet", "--resume"]);
+    expect(resumed.code).toBe(1);
+    expect(resumed.err).toContain("sweep: 2 points failed (2 of them stored by an earlier run)");
+  });
+
+  it("rejects a --jobs count that is not a positive integer", async () => {
+    const r = await run(["sweep", SWEEP, "--jobs", "0", "--db", join(dir, "j.db")]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe("ccasim sweep: --jobs expects a positive integer, got '0'\n");
   });
 
   it("prints query results as a table, CSV and JSON, and counts the tables without SQL", async () => {

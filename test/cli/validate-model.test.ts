@@ -26,6 +26,9 @@ describe("ccasim validate-model and program runs", () => {
     const r = await run(["validate-model", "scenarios/lapw0.yaml", "--measured", "nope.csv"]);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/nope\.csv: cannot read the table/);
+    const repeats = await run(["validate-model", "scenarios/lapw0.yaml", "--measured", "scenarios/lapw0-measured.csv", "--repeats", "0"]);
+    expect(repeats.code).toBe(2);
+    expect(repeats.err).toBe("ccasim validate-model: --repeats expects a positive integer, got '0'\n");
   });
 
   it("runs a program scenario and writes profile, trace, summary and timing", async () => {

@@ -53,6 +53,14 @@ describe("ccasim profile", () => {
     expect(j.tables[0].rows[0].exclusive).toBeGreaterThanOrEqual(j.tables[0].rows[1].exclusive);
   });
 
+  it("exits 2 for a --top that is not a positive integer", async () => {
+    for (const top of ["0", "2.5", "abc"]) {
+      const r = await run("profile", "show", join(TAU, "hatchet-cpi-mpi"), "--top", top);
+      expect(r.code, top).toBe(2);
+      expect(r.err).toBe(`ccasim profile: show: --top expects a positive integer, got '${top}'\n`);
+    }
+  });
+
   it("exits 2 with a located message for bad input", async () => {
     const missing = await run("profile", "show", join(scratch, "nope"));
     expect(missing.code).toBe(2);

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -50,5 +50,25 @@ describe("writeDirectoryAtomically", () => {
     ).toThrow(RangeError);
     expect(frozen!.message).toMatch(/cannot use .*\.named\.tmp-/);
     expect(() => writeDirectoryAtomically(dir, () => { throw "text"; })).toThrow("text");
+  });
+
+  it("gives the folder the permissions a plain mkdir gives under the umask, not mkdtemp's 0700", () => {
+    const before = process.umask(0o027);
+    try {
+      for (const [umask, mode] of [[0o027, 0o750], [0o002, 0o775]] as const) {
+        process.umask(umask);
+        const dir = join(scratch, `mode-${umask.toString(8)}`);
+        writeDirectoryAtomically(dir, (tmp) => writeFileSync(join(tmp, "a.txt"), "x"));
+        expect(statSync(dir).mode & 0o777).toBe(mode);
+        const plain = `${dir}-mkdir`;
+        mkdirSync(plain);
+        expect(statSync(dir).mode & 0o777).toBe(statSync(plain).mode & 0o777);
+        // A replaced folder too.
+        writeDirectoryAtomically(dir, (tmp) => writeFileSync(join(tmp, "a.txt"), "y"));
+        expect(statSync(dir).mode & 0o777).toBe(mode);
+      }
+    } finally {
+      process.umask(before);
+    }
   });
 });

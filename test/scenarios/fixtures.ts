@@ -1,10 +1,22 @@
 import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import { ScenarioErrors } from "../../scenarios/lang/index.js";
 
 /** A fresh temporary directory. */
 export function tempDir(prefix = "ccasim-test-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** The ScenarioErrors `fn` throws (anything else it throws is rethrown; returning is a failure). */
+export function scenarioErrorsOf(fn: () => unknown): ScenarioErrors {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof ScenarioErrors) return e;
+    throw e;
+  }
+  throw new Error("expected ScenarioErrors");
 }
 
 /** Every file under `dir` (relative path -> contents). */

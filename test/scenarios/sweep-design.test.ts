@@ -29,11 +29,11 @@ describe("sweep designs", () => {
 
   it("expands arithmetic, factor and log ranges, in base units when the bounds carry units", () => {
     const sw = sweepOf(
-      "axes:\n  workload.x: { from: 0.5, to: 2, step: 0.5 }\n  machine.l2.size: { from: 128KiB, to: 1MiB, factor: 2 }\n  workload.q: { from: 10, to: 1000, points: 3, log: true }\n",
+      "axes:\n  workload.x: { from: 0.5, to: 2, step: 0.5 }\n  machine.l2.size: { from: 128KiB, to: 1MiB, factor: 2 }\n  workload.iterations: { from: 10, to: 1000, points: 3, log: true }\n",
     );
     expect(values(sw, "workload.x")).toEqual([0.5, 1, 1.5, 2]);
     expect(values(sw, "machine.l2.size")).toEqual([131072, 262144, 524288, 1048576]);
-    expect(values(sw, "workload.q")).toEqual([10, 100, 1000]);
+    expect(values(sw, "workload.iterations")).toEqual([10, 100, 1000]);
     expect(sw.points).toHaveLength(4 * 4 * 3);
   });
 

@@ -71,6 +71,10 @@ describe("running a sweep into a study", () => {
     expect(rows.map((r) => r[0])).toEqual(["ok", "error", "ok", "error"]);
     expect(String(rows[1][2])).toContain("A9");
     expect(rows[1][1]).toBe("ScenarioErrors");
+    expect(s.failedStored).toBe(0);
+    // Resumed, the stored failures still count: the study has them.
+    const resumed = await runSweep(bad, { db, resume: true });
+    expect([resumed.ran, resumed.failed, resumed.failedStored]).toEqual([0, 0, 2]);
   });
 
   it("refuses to rerun a stored study without resume, and resumes without duplicating", async () => {

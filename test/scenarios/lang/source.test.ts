@@ -1,15 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ScenarioError, ScenarioErrors, errorAt, formatPath, parseYamlSource } from "../../../scenarios/lang/source.js";
+import { scenarioErrorsOf as errorsOf } from "../fixtures.js";
 
-function errorsOf(fn: () => unknown): ScenarioErrors {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ScenarioErrors) return e;
-    throw e;
-  }
-  throw new Error("expected ScenarioErrors");
-}
 
 const TEXT = `# a scenario
 name: demo

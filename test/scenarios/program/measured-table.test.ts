@@ -5,14 +5,14 @@ describe("measured-times tables", () => {
   it("reads CSV rows into overrides and times with units", () => {
     const rows = parseMeasuredCsv("# comment\nname,workload.NAT,machine.nodes,measured,reference\nA,32,1,264s,280s\nB,64,2,1.5ms,\n");
     expect(rows).toEqual([
-      { name: "A", set: ["workload.NAT=32", "machine.nodes=1"], measured: 264e6, reference: 280e6 },
-      { name: "B", set: ["workload.NAT=64", "machine.nodes=2"], measured: 1500, reference: undefined },
+      { name: "A", set: ["workload.NAT=32", "machine.nodes=1"], sources: ["measured.csv:3, column 2 'workload.NAT'", "measured.csv:3, column 3 'machine.nodes'"], measured: 264e6, reference: 280e6 },
+      { name: "B", set: ["workload.NAT=64", "machine.nodes=2"], sources: ["measured.csv:4, column 2 'workload.NAT'", "measured.csv:4, column 3 'machine.nodes'"], measured: 1500, reference: undefined },
     ]);
   });
 
   it("reads the YAML form", () => {
     const rows = parseMeasuredYaml("configurations:\n  - name: N1P4\n    set: { workload.NAT: 32 }\n    measured: 264s\n");
-    expect(rows).toEqual([{ name: "N1P4", set: ["workload.NAT=32"], measured: 264e6, reference: undefined }]);
+    expect(rows).toEqual([{ name: "N1P4", set: ["workload.NAT=32"], sources: ['measured.yaml:3, configurations[0].set["workload.NAT"]'], measured: 264e6, reference: undefined }]);
   });
 
   it("names the line of a bad row and rejects tables without a measured column", () => {
@@ -21,5 +21,13 @@ describe("measured-times tables", () => {
     expect(() => parseMeasuredCsv("name,workload.NAT\nA,3\n", "t.csv")).toThrow(/no 'measured' column/);
     expect(() => parseMeasuredCsv("name,NAT,measured\nA,3,1s\n", "t.csv")).toThrow(/column 2 'NAT' is neither/);
     expect(() => parseMeasuredCsv("name,measured\nA,1s,3\n", "t.csv")).toThrow(/t\.csv:2: 3 cells for 2 columns/);
+  });
+
+  it("rejects an unknown key of a YAML entry at its line, naming the nearest", () => {
+    const text = "configurations:\n  - name: N1P4\n    sett: { workload.NAT: 32 }\n    measured: 264s\n";
+    expect(() => parseMeasuredYaml(text, "t.yaml")).toThrow(MeasuredTableError);
+    expect(() => parseMeasuredYaml(text, "t.yaml")).toThrow("t.yaml:3: configurations[0]: unknown key 'sett' (did you mean 'set'?); an entry has name, set, measured, reference");
+    expect(() => parseMeasuredYaml("configurations:\n  - set: [workload.NAT=32]\n    measured: 1s\n", "t.yaml")).toThrow(/^t\.yaml:2: configurations\[0\]\.set: expected a map/);
+    expect(() => parseMeasuredYaml("configurations: [\n", "t.yaml")).toThrow(/^t\.yaml:\d+: cannot parse/);
   });
 });

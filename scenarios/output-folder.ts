@@ -1,0 +1,131 @@
+/**
+ * Where a run may write its outputs. A run replaces its output folder whole (see
+ * `writeDirectoryAtomically`), so before it starts it checks that the folder holds nothing the user
+ * would lose: the folder may be absent, empty, or one an earlier run wrote; anything else is
+ * replaced only when the caller asks for it, and never the working directory or one of its
+ * ancestors.
+ *
+ * @packageDocumentation
+ */
+import { lstatSync, readdirSync, readFileSync, realpathSync, type Stats } from "node:fs";
+import { resolve, sep } from "node:path";
+import { RECORD_FILE_NAMES, RUN_PROFILE_FOLDER } from "../profile/index.js";
+
+/** The files a run writes beside its `profile/` folder and records (see `writeRunOutputs`). */
+export const RUN_FILES = {
+  callgraph: "callgraph.json",
+  evidence: "evidence.json",
+  summary: "summary.json",
+  timing: "timing.json",
+  trace: "trace.json",
+} as const;
+
+/** The HTML page `ccasim report` writes into a run's folder by default. */
+export const RUN_REPORT_FILE = "report.html";
+
+/** Every name a run's folder may hold: what a run writes, and the report `ccasim report` adds. */
+export const RUN_OUTPUT_NAMES: readonly string[] = [RUN_PROFILE_FOLDER, ...RECORD_FILE_NAMES, ...Object.values(RUN_FILES), RUN_REPORT_FILE];
+
+/** The `ccasim` field of `summary.json`, which marks a folder as a run's. */
+const RUN_SUMMARY_MARK = "run summary";
+
+/** Options of {@link checkRunOutputFolder}. */
+export interface OutputFolderOptions {
+  /** Replace whatever is at the folder's path (`--overwrite`); never the working directory or one of its ancestors. */
+  readonly overwrite?: boolean;
+}
+
+/** An output folder a run may not replace. An input error (exit code 2). */
+export class OutputFolderError extends Error {
+  readonly isInputError = true;
+  /**
+   * @param path - the output folder as given
+   * @param detail - why it may not be replaced, and what to do
+   */
+  constructor(
+    readonly path: string,
+    detail: string,
+  ) {
+    super(`output folder ${named(path)}: ${detail}`);
+    this.name = "OutputFolderError";
+  }
+}
+
+/**
+ * Checks that a run may write its outputs into `dir`, replacing what is there. Allowed without
+ * `overwrite`: no file at `dir`, an empty folder, or a folder an earlier run wrote (a
+ * `summary.json` marked as a run summary, a `timing.json`, and nothing but {@link RUN_OUTPUT_NAMES}).
+ * With `overwrite`, anything but the working directory and its ancestors. Call it before the
+ * simulation starts, so a refused folder costs nothing.
+ * @throws OutputFolderError naming the path and why it may not be replaced
+ */
+export function checkRunOutputFolder(dir: string, options: OutputFolderOptions = {}): void {
+  const st = statOrUndefined(dir);
+  if (st === undefined) return;
+  if (holdsWorkingDirectory(dir)) {
+    throw new OutputFolderError(dir, "it is the working directory or one of its ancestors, which a run never replaces; choose another output folder");
+  }
+  if (options.overwrite) return;
+  const problem = whyNotReplaceable(dir, st);
+  if (problem !== undefined) {
+    throw new OutputFolderError(dir, `${problem}, and a run replaces its output folder whole; choose another output folder, or replace it with --overwrite`);
+  }
+}
+
+/** Why `dir` is neither an empty folder nor a run's folder, or undefined when it is one of them. */
+function whyNotReplaceable(dir: string, st: Stats): string | undefined {
+  if (st.isSymbolicLink()) return "it is a symbolic link";
+  if (!st.isDirectory()) return "it is a file, not a folder";
+  const names = readdirSync(dir);
+  if (names.length === 0) return undefined;
+  const foreign = names.filter((n) => !RUN_OUTPUT_NAMES.includes(n)).sort();
+  if (foreign.length > 0) return `it holds files a run does not write (${listed(foreign)})`;
+  if (!names.includes(RUN_FILES.timing) || !isRunSummary(resolve(dir, RUN_FILES.summary))) {
+    return `it is not a run's folder (no ${RUN_FILES.summary} marked as a run summary beside ${RUN_FILES.timing})`;
+  }
+  return undefined;
+}
+
+/** True when `file` is a `summary.json` that a run wrote. */
+function isRunSummary(file: string): boolean {
+  try {
+    return (JSON.parse(readFileSync(file, "utf8")) as { ccasim?: unknown }).ccasim === RUN_SUMMARY_MARK;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * True when `dir` is the working directory or one of its ancestors. Compared by real paths too, so
+ * a path through a symbolic link or with `..` is recognised.
+ */
+function holdsWorkingDirectory(dir: string): boolean {
+  const within = (outer: string, inner: string) => inner === outer || inner.startsWith(outer.endsWith(sep) ? outer : outer + sep);
+  if (within(resolve(dir), process.cwd())) return true;
+  try {
+    return within(realpathSync(dir), realpathSync(process.cwd()));
+  } catch {
+    return false; // why: a path that cannot be resolved is not the working directory's
+  }
+}
+
+function statOrUndefined(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new OutputFolderError(path, `cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+}
+
+/** `'out'`, with the absolute path when it differs from the path as given. */
+function named(path: string): string {
+  const absolute = resolve(path);
+  return absolute === path ? `'${path}'` : `'${path}' (${absolute})`;
+}
+
+/** The first few names, and how many more. */
+function listed(names: readonly string[]): string {
+  const shown = names.slice(0, 5).join(", ");
+  return names.length > 5 ? `${shown} and ${names.length - 5} more` : shown;
+}

@@ -1,0 +1,104 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { tempDir } from "../scenarios/fixtures.js";
+import { runCli as run } from "./run-cli.js";
+
+const KNOWN = resolve("scenarios/known-models.yaml");
+const SMALL = ["--set", "workload.iterations=2", "--set", "outputs.records=[csv]"];
+const scratch = tempDir("ccasim-run-command-");
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** A folder holding the user's own file. */
+function notesFolder(name: string): string {
+  const dir = join(scratch, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "notes.txt"), "mine");
+  return dir;
+}
+
+describe("ccasim run --out", () => {
+  it("refuses a folder holding other files before the simulation, naming it and --overwrite, and keeps the files", async () => {
+    const dir = notesFolder("notes");
+    // A negative iteration count fails the run itself: the folder's refusal must come first.
+    const r = await run(["run", KNOWN, "--out", dir, "--set", "workload.iterations=-5"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(
+      `ccasim run: output folder '${dir}': it holds files a run does not write (notes.txt), and a run replaces its output folder whole; choose another output folder, or replace it with --overwrite\n`,
+    );
+    expect(r.out).toBe("");
+    expect(readdirSync(dir)).toEqual(["notes.txt"]);
+    expect(readdirSync(scratch)).toEqual(["notes"]); // no temporary sibling left either
+  });
+
+  it("refuses a file at the path, and replaces it with --overwrite", async () => {
+    const file = join(scratch, "a-file");
+    writeFileSync(file, "mine");
+    const refused = await run(["run", KNOWN, ...SMALL, "--out", file, "--quiet"]);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain("it is a file, not a folder");
+    expect(readFileSync(file, "utf8")).toBe("mine");
+    const replaced = await run(["run", KNOWN, ...SMALL, "--out", file, "--quiet", "--overwrite"]);
+    expect(replaced.code, replaced.err).toBe(0);
+    expect(existsSync(join(file, "summary.json"))).toBe(true);
+  });
+
+  it("reruns into the default out/<name> without flags, also after ccasim report added its page", async () => {
+    const cwd = process.cwd();
+    const home = join(scratch, "project");
+    mkdirSync(home);
+    process.chdir(home);
+    try {
+      expect((await run(["run", KNOWN, ...SMALL, "--quiet"])).code).toBe(0);
+      expect((await run(["report", "out/known-models"])).code).toBe(0);
+      expect(existsSync("out/known-models/report.html")).toBe(true);
+      const again = await run(["run", KNOWN, ...SMALL, "--quiet", "--seed", "5"]);
+      expect(again.code, again.err).toBe(0);
+      expect(JSON.parse(readFileSync("out/known-models/summary.json", "utf8")).seed).toBe(5);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
+  it("never replaces the working directory or its ancestors, even with --overwrite", async () => {
+    const cwd = process.cwd();
+    const inner = join(notesFolder("work"), "inner");
+    mkdirSync(inner);
+    process.chdir(inner);
+    try {
+      for (const out of [".", ".."]) {
+        const r = await run(["run", KNOWN, ...SMALL, "--out", out, "--overwrite"]);
+        expect(r.code, out).toBe(2);
+        expect(r.err).toContain("it is the working directory or one of its ancestors, which a run never replaces");
+      }
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(readdirSync(join(scratch, "work")).sort()).toEqual(["inner", "notes.txt"]);
+  });
+});
+
+describe("ccasim run --top", () => {
+  it("rejects a count that is not a positive integer with exit code 2", async () => {
+    for (const top of ["abc", "0", "2.5", "-1", ""]) {
+      const r = await run(["run", KNOWN, ...SMALL, "--out", join(scratch, "top"), `--top=${top}`]);
+      expect(r.code, top).toBe(2);
+      expect(r.err).toBe(`ccasim run: --top expects a positive integer, got '${top}'\n`);
+      expect(existsSync(join(scratch, "top"))).toBe(false);
+    }
+  });
+
+  it("prints as many timers as asked", async () => {
+    const r = await run(["run", KNOWN, ...SMALL, "--out", join(scratch, "top3"), "--top", "3", "--no-evidence"]);
+    expect(r.code, r.err).toBe(0);
+    const rows = r.out.split("\n").filter((l) => /^\s*\d+\.\d\s/.test(l));
+    expect(rows).toHaveLength(3);
+    expect(r.out).not.toContain("Evidence");
+  });
+
+  it("lists every option in the usage line of --help", async () => {
+    const r = await run(["run", "--help"]);
+    const usage = r.out.slice(0, r.out.indexOf("\n\n"));
+    for (const option of ["--out", "--overwrite", "--seed", "--set", "--top", "--quiet", "--no-evidence", "--no-measure"]) expect(usage, option).toContain(option);
+  });
+});
