@@ -4,23 +4,39 @@
  *
  * @packageDocumentation
  */
-import { derivedView, threadView, type ProfileView, type Trial, type DerivedKind } from "../profile/index.js";
+import { derivedView, threadView, type ProfileView, type ThreadId, type Trial, type DerivedKind } from "../profile/index.js";
 import { AnalysisInputError } from "./errors.js";
 
-/** Which values of a trial to use: a derived thread ("mean", "max", ...) or one thread by index. */
-export type ViewChoice = DerivedKind | number;
+/**
+ * Which values of a trial to use: a derived thread ("mean", "max", ...), one thread by its index
+ * in `trial.threads`, or one thread by its TAU name `node,context,thread` ({@link ThreadId}).
+ */
+export type ViewChoice = DerivedKind | number | ThreadId;
+
+/**
+ * The index in `trial.threads` of the thread `choice` names, or undefined for a derived view.
+ * @throws AnalysisInputError for a thread the trial does not have, naming the threads it has
+ */
+export function threadIndexOf(trial: Trial, choice: ViewChoice): number | undefined {
+  if (typeof choice === "string") return undefined;
+  const n = trial.threads.length;
+  const range = n === 0 ? "no threads" : `${n} threads (${trial.threadLabel(0)} .. ${trial.threadLabel(n - 1)})`;
+  if (typeof choice === "number") {
+    if (!(Number.isInteger(choice) && choice >= 0 && choice < n)) throw new AnalysisInputError(`no thread with index ${choice}; the trial has ${range}`, trial.source);
+    return choice;
+  }
+  const i = trial.threadIndex(choice.node, choice.context, choice.thread);
+  if (i < 0) throw new AnalysisInputError(`no thread ${choice.node},${choice.context},${choice.thread}; the trial has ${range}`, trial.source);
+  return i;
+}
 
 /**
  * The view of `trial` for `choice`.
- * @throws AnalysisInputError for a thread index the trial does not have
+ * @throws AnalysisInputError for a thread the trial does not have
  */
 export function viewOf(trial: Trial, choice: ViewChoice): ProfileView {
-  if (typeof choice === "number") {
-    if (!(Number.isInteger(choice) && choice >= 0 && choice < trial.threads.length))
-      throw new AnalysisInputError(`no thread ${choice}; the trial has ${trial.threads.length}`, trial.source);
-    return threadView(trial, choice);
-  }
-  return derivedView(trial, choice);
+  const i = threadIndexOf(trial, choice);
+  return i === undefined ? derivedView(trial, choice as DerivedKind) : threadView(trial, i);
 }
 
 /**

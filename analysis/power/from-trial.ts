@@ -6,7 +6,7 @@
  */
 import type { Trial } from "../../profile/index.js";
 import { AnalysisInputError } from "../errors.js";
-import { viewOf, type ViewChoice } from "../trial-access.js";
+import { threadIndexOf, viewOf, type ViewChoice } from "../trial-access.js";
 import type { PowerConstantSet } from "./constants.js";
 import { counterMetrics, estimatePower, type PerformanceMetrics, type PowerEstimate } from "./models.js";
 
@@ -70,7 +70,7 @@ export function estimateTrialPower(trial: Trial, set: PowerConstantSet, options:
   let mhzUsed: number | undefined;
   for (const id of viewIds) {
     const v = viewOf(trial, id);
-    const cpuMHz = options.cpuMHz ?? cpuMHzOf(trial, typeof id === "number" ? id : undefined);
+    const cpuMHz = options.cpuMHz ?? cpuMHzOf(trial, threadIndexOf(trial, id));
     mhzUsed ??= cpuMHz;
     const src = kind === "exclusive" ? v.exclusive : v.inclusive;
     for (const t of timers) {

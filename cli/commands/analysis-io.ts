@@ -2,6 +2,7 @@
  * Helpers shared by the subcommands (the analysis ones above all: `fit`, `prune`, `select`,
  * `power`): plain-text tables, number formatting, and small option parsers with usage errors.
  */
+import type { ThreadId } from "../../profile/index.js";
 import { UsageError } from "../command.js";
 
 /** Renders rows as an aligned text table; numbers are right-aligned. */
@@ -32,6 +33,29 @@ export function numberOption(command: string, name: string, raw: unknown, dflt?:
   const v = Number(raw);
   if (typeof raw !== "string" || raw.trim() === "" || !Number.isFinite(v)) throw new UsageError(`--${name} expects a number, got '${String(raw)}'`, command);
   return v;
+}
+
+/**
+ * Parses a thread option (`--thread`, `--view`): one of `kinds` (derived views such as `mean`, or
+ * `each`), or one thread as TAU names it, `n`, `n,c` or `n,c,t` (node, context, thread; missing
+ * parts 0), as `ccasim profile show --thread` reads it. Why by name and not by position: a trial's
+ * threads need not be numbered 0..n-1 (a rank with several threads, or ranks left out).
+ * @param command - as for {@link positiveIntegerOption}
+ * @throws UsageError naming the option, the value and what it accepts
+ */
+export function threadOption<K extends string>(command: string, name: string, raw: unknown, kinds: readonly K[]): K | ThreadId | undefined {
+  if (raw === undefined) return undefined;
+  const text = String(raw).trim();
+  if ((kinds as readonly string[]).includes(text)) return text as K;
+  const m = /^(\d+)(?:[,.](\d+))?(?:[,.](\d+))?$/.exec(text);
+  if (m) return { node: Number(m[1]), context: Number(m[2] ?? 0), thread: Number(m[3] ?? 0) };
+  const [first, ...rest] = command.split(" ");
+  throw new UsageError(`${rest.length > 0 ? `${rest.join(" ")}: ` : ""}--${name} expects ${kinds.join(", ")} or a thread n[,c[,t]], got '${String(raw)}'`, first);
+}
+
+/** How the tables label a thread choice: the view's name, or `thread n,c,t`. */
+export function threadChoiceLabel(choice: string | ThreadId): string {
+  return typeof choice === "string" ? choice : `thread ${choice.node},${choice.context},${choice.thread}`;
 }
 
 /**

@@ -10,7 +10,7 @@ import {
   type FitReport,
   type TrialParameter,
 } from "../../analysis/index.js";
-import { formatNumber, formatTable, list, numberOption, positiveIntegerOption, textAssignments, toJson } from "./analysis-io.js";
+import { formatNumber, formatTable, list, numberOption, positiveIntegerOption, textAssignments, threadOption, toJson } from "./analysis-io.js";
 
 const HELP = `ccasim fit: fit performance models T(Q) to measurements and print them as formulas and as
 mathjs cost expressions a scenario can use
@@ -56,7 +56,7 @@ Model search (the mean of T at each Q, and separately its standard deviation):
   --variable <name>   variable name in formulas and expressions (default Q)
   --predict <Q>       also print the prediction and 95 % prediction interval at Q (repeatable)
   --top <n>           candidates to list (default 5)
-  --metric <name>     metric of trial inputs (default TIME); --view mean|max|<thread>|each
+  --metric <name>     metric of trial inputs (default TIME); --view mean|max|each|<n,c,t>
   --exclusive         use exclusive instead of inclusive values of trial inputs
   --json              print the reports as JSON
 
@@ -113,15 +113,6 @@ function parseQRule(raw: string): TrialParameter {
   throw new UsageError(`--q expects metadata:<key>, path:<regex>, ranks or threads, got '${raw}'`, "fit");
 }
 
-function viewOption(raw: unknown): "each" | "mean" | "max" | "min" | "total" | "stddev" | number | undefined {
-  if (raw === undefined) return undefined;
-  const s = String(raw);
-  if (["each", "mean", "max", "min", "total", "stddev"].includes(s)) return s as "each";
-  const n = Number(s);
-  if (Number.isInteger(n) && n >= 0) return n;
-  throw new UsageError(`--view expects mean, max, min, total, stddev, each or a thread index, got '${s}'`, "fit");
-}
-
 function run(ctx: CommandContext): number {
   const { values: v, positionals } = parseCommandArgs("fit", ctx.argv, OPTIONS);
   if (positionals.length === 0) throw new UsageError("give at least one input (see 'ccasim fit --help')", "fit");
@@ -138,7 +129,7 @@ function run(ctx: CommandContext): number {
   };
   const kind = v.exclusive === true ? "exclusive" : "inclusive";
   const metric = v.metric === undefined ? undefined : String(v.metric);
-  const view = viewOption(v.view);
+  const view = threadOption("fit", "view", v.view, ["each", "mean", "max", "min", "total", "stddev"] as const);
   const predictAt = list(v.predict).map((s) => numberOption("fit", "predict", s)!);
   const top = positiveIntegerOption("fit", "top", v.top, 5)!;
   const reports: Labeled[] = [];

@@ -1,7 +1,7 @@
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
 import { readTrial } from "../../profile/index.js";
 import { estimateTrialPower, loadPowerConstantFile, powerConstantSets, rankInefficiencies, type EventPower } from "../../analysis/index.js";
-import { formatNumber, formatTable, list, numberOption, positiveIntegerOption, toJson } from "./analysis-io.js";
+import { formatNumber, formatTable, list, numberOption, positiveIntegerOption, threadChoiceLabel, threadOption, toJson } from "./analysis-io.js";
 
 const HELP = `ccasim power: power, energy, FLOP/J and counter metrics per event (paper 004)
 
@@ -25,7 +25,7 @@ Options:
   --constants-file <file>  YAML/JSON file with more constant sets (repeatable; see the docs of
                            parsePowerConstantSet: name, maxPower, idlePower, components, latencies, counters)
   --exclusive              use exclusive values (default inclusive)
-  --thread <t>             mean (default), max, total, each, or a thread index
+  --thread <t>             mean (default), max, total, each, or a thread n | n,c,t (as profile show)
   --cpu-mhz <f>            CPU clock when the metadata has none
   --sort <key>             watts (default), joules, flops-per-joule, name
   --top <n>                rows to show (default 20)
@@ -56,13 +56,7 @@ function run(ctx: CommandContext): number {
   if (positionals.length !== 1) throw new UsageError("give one trial (see 'ccasim power --help')", "power");
   for (const f of list(v["constants-file"])) for (const s of loadPowerConstantFile(f)) if (ctx.verbose) ctx.err(`loaded constant set '${s.name}'\n`);
   const set = powerConstantSets.get(v.constants === undefined ? "itanium2-madison" : String(v.constants));
-  let view: "each" | "mean" | "max" | "total" | number = "mean";
-  if (v.thread !== undefined) {
-    const s = String(v.thread);
-    if (s === "each" || s === "mean" || s === "max" || s === "total") view = s;
-    else if (Number.isInteger(Number(s)) && Number(s) >= 0) view = Number(s);
-    else throw new UsageError(`--thread expects mean, max, total, each or a thread index, got '${s}'`, "power");
-  }
+  const view = threadOption("power", "thread", v.thread, ["mean", "max", "total", "each"] as const) ?? "mean";
   const sort = v.sort === undefined ? "watts" : String(v.sort);
   if (!["watts", "joules", "flops-per-joule", "name"].includes(sort)) throw new UsageError(`--sort expects watts, joules, flops-per-joule or name, got '${sort}'`, "power");
   const cpuMHz = numberOption("power", "cpu-mhz", v["cpu-mhz"]);
@@ -76,7 +70,7 @@ function run(ctx: CommandContext): number {
     return 0;
   }
   const out = [
-    `constants ${set.name}: MaxPower ${set.maxPower} W, idle ${set.idlePower} W; ${v.exclusive === true ? "exclusive" : "inclusive"} values, ${view === "each" ? "every thread" : typeof view === "number" ? `thread ${trial.threadLabel(view)}` : view}`,
+    `constants ${set.name}: MaxPower ${set.maxPower} W, idle ${set.idlePower} W; ${v.exclusive === true ? "exclusive" : "inclusive"} values, ${view === "each" ? "every thread" : threadChoiceLabel(view)}`,
     `cycles from ${r.basis.cyclesFrom}; time from ${r.basis.timeFrom}${r.cpuMHz !== undefined ? `; CPU ${r.cpuMHz} MHz` : ""}`,
     "",
     formatTable(

@@ -1,7 +1,7 @@
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
 import { readTrial } from "../../profile/index.js";
-import { callTreeFromTrial, pruneAcross, type PruneResult, type CallTreeShape } from "../../analysis/index.js";
-import { formatNumber, formatTable, numberOption, positiveIntegerOption, toJson } from "./analysis-io.js";
+import { callTreeFromTrial, pruneAcross, type PruneResult, type CallTreeShape, type ViewChoice } from "../../analysis/index.js";
+import { formatNumber, formatTable, numberOption, positiveIntegerOption, threadOption, toJson } from "./analysis-io.js";
 
 const HELP = `ccasim prune: find the core components of a call graph with the alpha/beta pruning of paper 002
 
@@ -23,7 +23,7 @@ Options:
   --alpha <a>        children-share threshold (default 0.1)
   --beta <b>         sibling-share threshold (default 0.1)
   --metric <name>    metric (default TIME, else the first)
-  --view <v>         mean (default), max, total, or a thread index
+  --view <v>         mean (default), max, total, or a thread n | n,c,t (as profile show)
   --per-rank         prune every thread separately and unite the cores
   --fold             fold pruned time into the kept parent's exclusive time
   --rows <n>         rows per table and names in the core list (default 40)
@@ -51,17 +51,11 @@ function run(ctx: CommandContext): number {
   const beta = numberOption("prune", "beta", v.beta, 0.1)!;
   const rows = positiveIntegerOption("prune", "rows", v.rows, 40)!;
   const metric = v.metric === undefined ? undefined : String(v.metric);
-  let view: "mean" | "max" | "total" | number = "mean";
-  if (v.view !== undefined) {
-    const s = String(v.view);
-    if (s === "mean" || s === "max" || s === "total") view = s;
-    else if (Number.isInteger(Number(s)) && Number(s) >= 0) view = Number(s);
-    else throw new UsageError(`--view expects mean, max, total or a thread index, got '${s}'`, "prune");
-  }
+  const view = threadOption("prune", "view", v.view, ["mean", "max", "total"] as const) ?? "mean";
   const trees: { label: string; shape: CallTreeShape; root: ReturnType<typeof callTreeFromTrial>["root"] }[] = [];
   for (const p of positionals) {
     const trial = readTrial(p, { records: false });
-    const views = v["per-rank"] === true ? trial.threads.map((_, i) => i) : [view];
+    const views: ViewChoice[] = v["per-rank"] === true ? trial.threads.map((_, i) => i) : [view];
     for (const w of views) {
       const built = callTreeFromTrial(trial, { metric, view: w });
       trees.push({ label: views.length > 1 ? `${p} [thread ${trial.threadLabel(w as number)}]` : p, shape: built.shape, root: built.root });

@@ -143,7 +143,10 @@ describe("adapters from the profile data model", () => {
     expect(pruneCallGraph(callTreeFromTrial(trial, { view: 0 }).root).coreNames).toEqual(["main", "a"]);
     expect(pruneCallGraph(callTreeFromTrial(trial, { view: 1 }).root).coreNames).toEqual(["main", "a", "c"]);
     expect(pruneCallGraph(callTreeFromTrial(trial, { view: "max" }).root).coreNames).toEqual(["main", "a", "c"]);
-    expect(() => callTreeFromTrial(trial, { view: 7 })).toThrow(/no thread 7/);
+    expect(() => callTreeFromTrial(trial, { view: 7 })).toThrow("no thread with index 7; the trial has 2 threads (0,0,0 .. 1,0,0)");
+    // A thread by its TAU name is the same view as by its index.
+    expect(callTreeFromTrial(trial, { view: { node: 1, context: 0, thread: 0 } })).toEqual(callTreeFromTrial(trial, { view: 1 }));
+    expect(() => callTreeFromTrial(trial, { view: { node: 0, context: 0, thread: 3 } })).toThrow("no thread 0,0,3; the trial has 2 threads (0,0,0 .. 1,0,0)");
     expect(() => callTreeFromTrial(trial, { metric: "PAPI_X" })).toThrow(/no metric 'PAPI_X'/);
   });
 });

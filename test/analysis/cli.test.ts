@@ -268,3 +268,24 @@ describe("ccasim power", () => {
     expect(r.err).toContain("unknown power constant set 'itanium2'");
   });
 });
+
+describe("a thread named on the command line", () => {
+  it("is the thread n,c,t that profile show names, in power, prune and fit alike", async () => {
+    // xgc.ppk: 16 nodes of 6 threads, so the node number and the thread's position differ.
+    const xgc = "../shared/data/tau/ppk/xgc.ppk";
+    const show = await run(["profile", "show", xgc, "--thread", "5"]);
+    expect(show.out).toContain("Thread 5,0,0, metric TIME");
+    const power = await run(["power", xgc, "--thread", "5", "--json"]);
+    expect(power.code, power.err).toBe(0);
+    expect(new Set((JSON.parse(power.out) as { events: { view: string }[] }).events.map((e) => e.view))).toEqual(new Set(["5,0,0"]));
+    expect((await run(["power", xgc, "--thread", "5,0,5", "--json"])).out).toContain('"view": "5,0,5"');
+    const prune = await run(["prune", xgc, "--view", "5,0,5", "--json"]);
+    expect(prune.code, prune.err).toBe(0);
+    const missing = await run(["prune", xgc, "--view", "16"]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toBe(`ccasim prune: ${xgc}: no thread 16,0,0; the trial has 96 threads (0,0,0 .. 15,0,5)\n`);
+    const bad = await run(["fit", xgc, "--timer", "(top)", "--q", "threads", "--view", "first"]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toBe("ccasim fit: --view expects each, mean, max, min, total, stddev or a thread n[,c[,t]], got 'first'\n");
+  });
+});
