@@ -23,7 +23,7 @@ Options:
   --measured FILE   the measured-times table (required)
   --set key=value   override applied to every configuration (repeatable)
   --repeats N       runs per configuration for T_e (default 3)
-  --json            print the report as JSON
+  --json            print the report as JSON (times in seconds, as the table: see its "unit")
 
 Exit codes: 0 success, 2 invalid model, table or arguments.`,
   run(ctx) {

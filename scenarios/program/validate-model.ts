@@ -33,6 +33,8 @@ export interface ValidationRow {
 /** The whole comparison. */
 export interface ValidationReport {
   readonly model: string;
+  /** Unit of every time of the rows (predicted, measured, reference, evaluation): seconds, as the paper's Table 5.1. */
+  readonly unit: "s";
   readonly rows: readonly ValidationRow[];
   readonly meanErrorPercent: number;
   readonly maxErrorPercent: number;
@@ -86,6 +88,7 @@ export function validateModel(file: string, table: readonly MeasuredConfiguratio
   const errs = rows.map((r) => r.errorPercent);
   const refs = rows.map((r) => r.referenceErrorPercent);
   return {
+    unit: "s",
     model: file,
     rows,
     meanErrorPercent: errs.reduce((a, b) => a + b, 0) / Math.max(1, errs.length),

@@ -19,6 +19,9 @@ describe("ccasim validate-model and program runs", () => {
     const report = JSON.parse(r.out);
     expect(report.rows).toHaveLength(8);
     expect(report.rows[0].evaluationSeconds).toBeGreaterThan(0);
+    // Times in the table's unit, seconds, and the report says so: the first row's measured 264 s.
+    expect(report.unit).toBe("s");
+    expect(report.rows[0].measured).toBe(264);
   });
 
   it("exits 2 without --measured or with a missing table", async () => {
