@@ -23,8 +23,11 @@ export type Dimension = "bytes" | "time" | "frequency" | "bandwidth" | "power" |
 export interface ParamDoc {
   /** Key, relative to its owner (dotted for nested keys, for example `l2.size`). */
   readonly name: string;
-  /** Value type. `quantity` values carry a {@link Dimension}; `expression` values are mathjs expressions. */
-  readonly type: "quantity" | "integer" | "number" | "boolean" | "string" | "enum" | "expression";
+  /**
+   * Value type. `quantity` values carry a {@link Dimension}; `expression` values are mathjs
+   * expressions; `list` and `map` values are structured (YAML sequences and mappings), described by `doc`.
+   */
+  readonly type: "quantity" | "integer" | "number" | "boolean" | "string" | "enum" | "expression" | "list" | "map";
   /** Dimension of a quantity (required for `type: "quantity"`). */
   readonly dimension?: Dimension;
   /** One or two sentences: what it means, and where the default comes from. */

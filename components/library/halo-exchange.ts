@@ -26,8 +26,8 @@ export const haloExchangeComponent: ComponentType<HaloPrepared> = {
   name: "halo-exchange",
   summary: "ghost-cell exchange on a 2-D/3-D block decomposition (isend/irecv, MPI_Waitsome)",
   params: [
-    { name: "ranks", type: "string", doc: "Rank grid, e.g. [4, 4]; default: the most square 2-D grid of all ranks.", optional: true },
-    { name: "patchCells", type: "string", doc: "Cells per rank along each dimension, e.g. [128, 128].", default: [64, 64] },
+    { name: "ranks", type: "list", doc: "Rank grid, e.g. [4, 4]; default: the most square 2-D grid of all ranks.", optional: true },
+    { name: "patchCells", type: "list", doc: "Cells per rank along each dimension, e.g. [128, 128].", default: [64, 64] },
     { name: "ghostWidth", type: "integer", doc: "Halo width in cells.", default: 2, min: 1 },
     { name: "bytesPerCell", type: "integer", doc: "Bytes per cell (all state variables).", default: 32, min: 1 },
     { name: "periodic", type: "boolean", doc: "Periodic boundaries.", default: false },

@@ -49,7 +49,7 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
     { name: "port", type: "string", doc: "Name of the provides port.", default: "compute" },
     { name: "portType", type: "string", doc: "Port type name.", default: "Kernel" },
     { name: "method", type: "string", doc: "Method name.", default: "compute" },
-    { name: "args", type: "string", doc: "Argument names of the method (a list).", default: ["Q"] },
+    { name: "args", type: "list", doc: "Argument names of the method.", default: ["Q"] },
     { name: "elements", type: "expression", doc: "Elements per array (Q).", default: "Q" },
     { name: "elementSize", type: "expression", doc: "Bytes per element.", default: 8 },
     { name: "loads", type: "expression", doc: "Loads per element.", default: 1 },
@@ -61,8 +61,8 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
     { name: "stride", type: "expression", doc: "Stride in elements for the strided pattern.", default: "ceil(sqrt(Q))" },
     { name: "pattern", type: "enum", values: PATTERNS, doc: "Access pattern (unless patternArg selects one).", default: "sequential" },
     { name: "patternArg", type: "string", doc: "A string argument whose value picks the pattern from `patterns`.", optional: true },
-    { name: "patterns", type: "string", doc: "Map of argument value to pattern, with patternArg.", optional: true },
-    { name: "calls", type: "string", doc: "Calls made after the kernel (as for dummy components).", optional: true },
+    { name: "patterns", type: "map", doc: "Map of argument value to pattern, with patternArg.", optional: true },
+    { name: "calls", type: "list", doc: "Calls made after the kernel (as for dummy components).", optional: true },
   ],
   prepare(p, env) {
     for (const k of Object.keys(p)) if (!KEYS.includes(k)) env.error(k, `unknown parameter '${k}' of a kernel component; parameters: ${KEYS.join(", ")}`);

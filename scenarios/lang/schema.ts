@@ -291,6 +291,10 @@ function paramSchema(p: ParamDoc): Schema {
       return s.enumOf(p.values ?? [], { doc });
     case "expression":
       return s.expression({ doc });
+    case "list":
+      return s.array(s.any(), { doc });
+    case "map":
+      return s.record(s.any(), { doc });
   }
 }
 

@@ -94,13 +94,13 @@ export const amrMeshComponent: ComponentType<AmrMeshPrepared> = {
   name: "AMRMesh",
   summary: "patch hierarchy: levels, moving refined bands, load balancing, ghost updates (MPI_Waitsome), regridding",
   params: [
-    { name: "domain", type: "string", doc: "[width, height] of the domain in level-0 cells.", default: [480, 160] },
+    { name: "domain", type: "list", doc: "[width, height] of the domain in level-0 cells.", default: [480, 160] },
     { name: "levels", type: "integer", doc: "Number of levels (refinement factor 2 between levels).", default: 3, min: 1, max: 8 },
     { name: "variables", type: "expression", doc: "Doubles per cell (state variables, interleaved per cell); may use workload variables.", default: 5 },
     { name: "haloWidth", type: "expression", doc: "Ghost-cell halo width in cells; may use workload variables.", default: 2 },
-    { name: "patchSizes", type: "string", doc: "Per level: {width: [min, max], height: [min, max]} in that level's cells; extents are drawn log-uniformly." },
-    { name: "bands", type: "string", doc: "Per refined level: half-width of the band refined around each front, in level-0 cells." },
-    { name: "fronts", type: "string", doc: "Moving fronts the refinement follows: list of {name, x, speed, amplitude, waves} in level-0 cells and cells per coarse step." },
+    { name: "patchSizes", type: "list", doc: "Per level: {width: [min, max], height: [min, max]} in that level's cells; extents are drawn log-uniformly." },
+    { name: "bands", type: "list", doc: "Per refined level: half-width of the band refined around each front, in level-0 cells." },
+    { name: "fronts", type: "list", doc: "Moving fronts the refinement follows: list of {name, x, speed, amplitude, waves} in level-0 cells and cells per coarse step." },
     {
       name: "balancer",
       type: "enum",

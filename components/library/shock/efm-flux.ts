@@ -20,7 +20,7 @@ const KEYS = ["work"];
 export const efmFluxComponent: ComponentType<ElementWork> = {
   name: "EFMFlux",
   summary: "equilibrium flux method: fixed work per element, sequential (X) or strided (Y) sweeps",
-  params: [{ name: "work", type: "string", doc: workDoc(EFM_WORK, "paper 000 Eq. 1 (T_EFM) on xeon-2.8ghz-512k"), optional: true }],
+  params: [{ name: "work", type: "map", doc: workDoc(EFM_WORK, "paper 000 Eq. 1 (T_EFM) on xeon-2.8ghz-512k"), optional: true }],
   prepare(p, env) {
     checkKeys(env, p, KEYS, "EFMFlux");
     return workParam(env, p.work, "work", EFM_WORK);

@@ -31,8 +31,8 @@ export const godunovFluxComponent: ComponentType<GodunovPrepared> = {
   name: "GodunovFlux",
   summary: "Godunov flux with an iterative Riemann solve per element: seeded iteration count per invocation",
   params: [
-    { name: "work", type: "string", doc: workDoc(GODUNOV_WORK, "paper 000 Eq. 1 (T_Godunov) on xeon-2.8ghz-512k"), optional: true },
-    { name: "iteration", type: "string", doc: `Work per element of one solver iteration {loads, stores, flops, otherInstructions}; default ${JSON.stringify(GODUNOV_ITERATION)} (calibrated).`, optional: true },
+    { name: "work", type: "map", doc: workDoc(GODUNOV_WORK, "paper 000 Eq. 1 (T_Godunov) on xeon-2.8ghz-512k"), optional: true },
+    { name: "iteration", type: "map", doc: `Work per element of one solver iteration {loads, stores, flops, otherInstructions}; default ${JSON.stringify(GODUNOV_ITERATION)} (calibrated).`, optional: true },
     { name: "iterations", type: "number", doc: "Mean solver iterations per element (calibrated).", default: 10, min: 0 },
     { name: "iterationCv", type: "number", doc: "Coefficient of variation of the iteration count between invocations (calibrated to paper 000 Eq. 2).", default: 0.6, min: 0 },
   ],

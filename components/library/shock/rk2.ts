@@ -35,7 +35,7 @@ export const rk2Component: ComponentType<Rk2Prepared> = {
   params: [
     { name: "stages", type: "integer", doc: "Runge-Kutta stages per level step (2 for RK2).", default: 2, min: 1 },
     { name: "substeps", type: "integer", doc: "Steps of a finer level per step of its parent (the refinement factor).", default: 2, min: 1 },
-    { name: "update", type: "string", doc: `Per-double work of a stage update; default ${JSON.stringify(RK2_UPDATE)} (calibrated).`, optional: true },
+    { name: "update", type: "map", doc: `Per-double work of a stage update; default ${JSON.stringify(RK2_UPDATE)} (calibrated).`, optional: true },
   ],
   prepare(p, env) {
     checkKeys(env, p, KEYS, "RK2");

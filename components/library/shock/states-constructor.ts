@@ -22,7 +22,7 @@ const KEYS = ["work"];
 export const statesConstructorComponent: ComponentType<ElementWork> = {
   name: "StatesConstructor",
   summary: "left/right states of a patch, sequential (X) or strided (Y) sweeps priced by the node model",
-  params: [{ name: "work", type: "string", doc: workDoc(STATES_WORK, "paper 000 Eq. 1 and Figure 3 on xeon-2.8ghz-512k"), optional: true }],
+  params: [{ name: "work", type: "map", doc: workDoc(STATES_WORK, "paper 000 Eq. 1 and Figure 3 on xeon-2.8ghz-512k"), optional: true }],
   prepare(p, env) {
     checkKeys(env, p, KEYS, "StatesConstructor");
     return workParam(env, p.work, "work", STATES_WORK);

@@ -239,6 +239,16 @@ describe("schemas from parameter docs", () => {
     ]);
   });
 
+  it("takes structured values for list and map parameters, and only those", () => {
+    const structured = s.fromParams([
+      { name: "domain", type: "list", doc: "[width, height]", default: [480, 160] },
+      { name: "work", type: "map", doc: "per-element work", optional: true },
+    ]);
+    expect(validateValue(structured, { work: { loads: 3, stores: 1 } }, "p")).toEqual({ domain: [480, 160], work: { loads: 3, stores: 1 } });
+    expect(validateValue(structured, { domain: [[1, 2], { w: 3 }] }, "p")).toEqual({ domain: [[1, 2], { w: 3 }] });
+    expect(messages(() => validateValue(structured, { domain: "480x160", work: [1] }, "p"))).toEqual(["p: domain: expected a list, got \"480x160\"", "p: work: expected a map, got a list"]);
+  });
+
   it("rejects a name that is both a parameter and a group", () => {
     expect(() =>
       s.fromParams([
