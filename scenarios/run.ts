@@ -130,11 +130,14 @@ export function writeRunOutputs(art: RunArtifacts, dir: string, options: OutputF
   const outputs = art.scenario.config.outputs;
   return writeDirectoryAtomically(dir, (tmp) => {
     if (art.trial && outputs.profile) writeTauProfile(art.trial, join(tmp, RUN_PROFILE_FOLDER), { records: "none" });
-    const records = art.result.mastermind ?? [];
-    writeRecordFiles(records, {
-      csv: outputs.records.includes("csv") ? join(tmp, "records.csv") : undefined,
-      jsonl: outputs.records.includes("jsonl") ? join(tmp, "records.jsonl") : undefined,
-    });
+    // A run without measurement has no Mastermind, hence no records (not an empty table of them).
+    const records = art.result.mastermind;
+    if (records) {
+      writeRecordFiles(records, {
+        csv: outputs.records.includes("csv") ? join(tmp, "records.csv") : undefined,
+        jsonl: outputs.records.includes("jsonl") ? join(tmp, "records.jsonl") : undefined,
+      });
+    }
     if (art.callgraph && outputs.callgraph) writeJson(join(tmp, RUN_FILES.callgraph), art.callgraph);
     if (art.evidence) writeJson(join(tmp, RUN_FILES.evidence), art.evidence);
     const trace = outputs.trace ? art.trace : undefined;

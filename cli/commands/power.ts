@@ -26,7 +26,7 @@ Options:
                            parsePowerConstantSet: name, maxPower, idlePower, components, latencies, counters)
   --exclusive              use exclusive values (default inclusive)
   --thread <t>             mean (default), max, total, each, or a thread n | n,c,t (as profile show)
-  --cpu-mhz <f>            CPU clock when the metadata has none
+  --cpu-mhz <f>            CPU clock (MHz), in place of the metadata's "CPU MHz"
   --sort <key>             watts (default), joules, flops-per-joule, name
   --top <n>                rows to show (default 20)
   --callpaths              include callpath timers

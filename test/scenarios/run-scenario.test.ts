@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { executeScenario, loadScenario, loadScenarioText, runScenario, writeRunOutputs } from "../../scenarios/index.js";
@@ -80,5 +80,8 @@ describe("running scenarios", () => {
     const r = runScenario(file, { out: join(dir, "out") });
     for (const f of ["summary.json", "timing.json", "records.csv", "records.jsonl", "callgraph.json", "profile/MULTI__TIME/profile.0.0.0", "profile/MULTI__PAPI_L2_TCM/profile.3.0.0"])
       expect(existsSync(join(r.outDir, f)), f).toBe(true);
+    // Without measurement: the summary and timing, and no empty record files.
+    const bare = runScenario(file, { out: join(dir, "bare"), measure: false });
+    expect(readdirSync(bare.outDir).sort()).toEqual(["summary.json", "timing.json"]);
   });
 });
