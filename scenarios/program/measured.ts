@@ -59,7 +59,8 @@ function time(value: unknown, file: string, line: number, what: string): number 
   try {
     return parseQuantity(value, "time", what);
   } catch (e) {
-    throw new MeasuredTableError(file, line, `${what}: ${(e as Error).message}`);
+    // A quantity error names `what` already; its detail alone follows the name here.
+    throw new MeasuredTableError(file, line, `${what}: ${(e as { detail?: string }).detail ?? (e as Error).message}`);
   }
 }
 
