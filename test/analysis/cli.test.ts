@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { evaluate } from "mathjs";
@@ -287,5 +287,26 @@ describe("a thread named on the command line", () => {
     const bad = await run(["fit", xgc, "--timer", "(top)", "--q", "threads", "--view", "first"]);
     expect(bad.code).toBe(2);
     expect(bad.err).toBe("ccasim fit: --view expects each, mean, max, min, total, stddev or a thread n[,c[,t]], got 'first'\n");
+  });
+});
+
+describe("ccasim select on an assembly file with a mistake", () => {
+  it("names the file of an unknown component or a cost that does not parse", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccasim-select-file-"));
+    try {
+      const text = readFileSync("scenarios/flux.assembly.yaml", "utf8");
+      const unknown = join(dir, "unknown.yaml");
+      writeFileSync(unknown, text.replace("callGraph: { component: Flux", "callGraph: { component: Flx"));
+      const a = await run(["select", unknown, "--input", "Q=5000"]);
+      expect(a.code).toBe(2);
+      expect(a.err).toBe(`ccasim select: ${unknown}: (root) => Flx: unknown component 'Flx' (known: Flux)\n`);
+      const broken = join(dir, "broken.yaml");
+      writeFileSync(broken, text.replace('mean: "exp(1.03*log(Q) - 2.25)"', 'mean: "exp(1.03*log(Q) - "'));
+      const b = await run(["select", broken, "--input", "Q=1000"]);
+      expect(b.code).toBe(2);
+      expect(b.err).toMatch(new RegExp(`^ccasim select: ${broken.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: mean of EFM \\(Flux\\): cannot parse cost expression`));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
