@@ -1,8 +1,10 @@
 import { s, type Schema } from "./lang/index.js";
 import { programSchema, type ProgramSection } from "./program/schema.js";
 
-/** Name pattern of scenarios, component instances and workload variables. */
+/** Name pattern of scenarios and component instances. */
 export const NAME_PATTERN = "^[A-Za-z_][A-Za-z0-9_-]*$";
+/** Name pattern of workload variables: names an expression can use (`n-iter` would read as `n - iter`). */
+export const VARIABLE_PATTERN = "^[A-Za-z_][A-Za-z0-9_]*$";
 /** A connection `user.port -> provider.port`. */
 export const CONNECTION_PATTERN = "^\\s*([A-Za-z_][\\w-]*)\\.([A-Za-z_][\\w-]*)\\s*->\\s*([A-Za-z_][\\w-]*)\\.([A-Za-z_][\\w-]*)\\s*$";
 
@@ -118,7 +120,7 @@ export function scenarioSchema(): Schema {
       workload: s.optional(
         s.record(s.union([s.number(), s.string()]), {
           doc: "Workload variables, visible to every expression (which reads them as numbers: a text value is for components that read it as text). Overrides may set these, not add others.",
-          keyPattern: NAME_PATTERN,
+          keyPattern: VARIABLE_PATTERN,
         }),
         {},
       ),
