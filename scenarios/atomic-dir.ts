@@ -1,19 +1,59 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { existsSync, mkdirSync, realpathSync, renameSync, rmSync } from "node:fs";
+import { basename, dirname, join, resolve, sep } from "node:path";
+
+/** Counter of the temporary siblings this process makes (their names must not collide). */
+let siblings = 0;
+
+/**
+ * Makes a new, empty sibling folder `parent/<prefix><pid>-<n>` with a plain `mkdir`: the
+ * permissions and group a folder made there would get (the umask, a setgid parent's group), which
+ * the finished folder keeps. Why not `mkdtemp`: it makes 0700 folders whatever the umask.
+ */
+function makeSibling(parent: string, prefix: string): string {
+  for (;;) {
+    const path = join(parent, `${prefix}${process.pid}-${siblings++}`);
+    try {
+      mkdirSync(path, { mode: 0o777 });
+      return path;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    }
+  }
+}
+
+/**
+ * True when `dir` is the working directory or one of its ancestors (an empty path is the working
+ * directory). Compared by real paths too, so a path through a symbolic link or with `..` is
+ * recognised.
+ */
+export function holdsWorkingDirectory(dir: string): boolean {
+  const within = (outer: string, inner: string) => inner === outer || inner.startsWith(outer.endsWith(sep) ? outer : outer + sep);
+  if (within(resolve(dir), process.cwd())) return true;
+  try {
+    return within(realpathSync(dir), realpathSync(process.cwd()));
+  } catch {
+    return false; // why: a path that cannot be resolved is not the working directory's
+  }
+}
 
 /**
  * Fills a directory atomically: `fill` writes into a temporary sibling, which replaces `dir` only
  * when `fill` returns. When `fill` throws, the temporary directory is removed and `dir` is left
  * as it was, so a failed run never leaves a half-written output folder; the error's message names
  * the files by their place in `dir` (the temporary directory is gone by then). The folder gets the
- * permissions a plain `mkdir` would give it (0777 less the umask), not the temporary directory's 0700.
+ * permissions and group a plain `mkdir` would give it.
  * @returns the absolute path of `dir`
+ * @throws Error (an input error) when `dir` is empty, or the working directory or one of its
+ *   ancestors, which are never replaced
  */
 export function writeDirectoryAtomically(dir: string, fill: (tmp: string) => void): string {
+  if (dir.trim() === "" || holdsWorkingDirectory(dir)) {
+    throw Object.assign(new Error(`refusing to replace '${dir}' (${resolve(dir)}): it is the working directory or one of its ancestors`), { isInputError: true });
+  }
   const target = resolve(dir);
   const parent = dirname(target);
   mkdirSync(parent, { recursive: true });
-  const tmp = mkdtempSync(join(parent, `.${basename(target)}.tmp-`));
+  const tmp = makeSibling(parent, `.${basename(target)}.tmp-`);
   try {
     fill(tmp);
   } catch (e) {
@@ -21,14 +61,12 @@ export function writeDirectoryAtomically(dir: string, fill: (tmp: string) => voi
     throw renamed(e, tmp, target);
   }
   if (existsSync(target)) {
-    const old = mkdtempSync(join(parent, `.${basename(target)}.old-`));
+    const old = makeSibling(parent, `.${basename(target)}.old-`);
     rmSync(old, { recursive: true, force: true });
     renameSync(target, old);
     renameSync(tmp, target);
     rmSync(old, { recursive: true, force: true });
   } else renameSync(tmp, target);
-  // why: mkdtemp creates 0700 whatever the umask; a shared output folder must read like any other
-  chmodSync(target, 0o777 & ~process.umask());
   return target;
 }
 

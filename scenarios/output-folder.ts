@@ -7,9 +7,10 @@
  *
  * @packageDocumentation
  */
-import { lstatSync, readdirSync, readFileSync, realpathSync, type Stats } from "node:fs";
-import { resolve, sep } from "node:path";
+import { lstatSync, readdirSync, readFileSync, type Stats } from "node:fs";
+import { resolve } from "node:path";
 import { RECORD_FILE_NAMES, RUN_PROFILE_FOLDER } from "../profile/index.js";
+import { holdsWorkingDirectory } from "./atomic-dir.js";
 
 /** The files a run writes beside its `profile/` folder and records (see `writeRunOutputs`). */
 export const RUN_FILES = {
@@ -25,6 +26,12 @@ export const RUN_REPORT_FILE = "report.html";
 
 /** Every name a run's folder may hold: what a run writes, and the report `ccasim report` adds. */
 export const RUN_OUTPUT_NAMES: readonly string[] = [RUN_PROFILE_FOLDER, ...RECORD_FILE_NAMES, ...Object.values(RUN_FILES), RUN_REPORT_FILE];
+
+/**
+ * Names a run's folder may hold that no user wrote: a file manager's `.DS_Store`, and the
+ * temporary file of a `ccasim report` (or any atomic write) that was killed before it finished.
+ */
+const LEFT_BY_TOOLS = /^(\.DS_Store|\..+\.tmp-\d+(-\d+)?)$/;
 
 /** The `ccasim` field of `summary.json`, which marks a folder as a run's. */
 const RUN_SUMMARY_MARK = "run summary";
@@ -60,11 +67,13 @@ export class OutputFolderError extends Error {
  * @throws OutputFolderError naming the path and why it may not be replaced
  */
 export function checkRunOutputFolder(dir: string, options: OutputFolderOptions = {}): void {
-  const st = statOrUndefined(dir);
-  if (st === undefined) return;
+  // An empty path is the working directory to the file system (`--out "$DIR"` with DIR unset).
+  if (dir.trim() === "") throw new OutputFolderError(dir, "the path is empty; give the folder to write");
   if (holdsWorkingDirectory(dir)) {
     throw new OutputFolderError(dir, "it is the working directory or one of its ancestors, which a run never replaces; choose another output folder");
   }
+  const st = statOrUndefined(dir);
+  if (st === undefined) return;
   if (options.overwrite) return;
   const problem = whyNotReplaceable(dir, st);
   if (problem !== undefined) {
@@ -78,7 +87,7 @@ function whyNotReplaceable(dir: string, st: Stats): string | undefined {
   if (!st.isDirectory()) return "it is a file, not a folder";
   const names = readdirSync(dir);
   if (names.length === 0) return undefined;
-  const foreign = names.filter((n) => !RUN_OUTPUT_NAMES.includes(n)).sort();
+  const foreign = names.filter((n) => !RUN_OUTPUT_NAMES.includes(n) && !LEFT_BY_TOOLS.test(n)).sort();
   if (foreign.length > 0) return `it holds files a run does not write (${listed(foreign)})`;
   if (!names.includes(RUN_FILES.timing) || !isRunSummary(resolve(dir, RUN_FILES.summary))) {
     return `it is not a run's folder (no ${RUN_FILES.summary} marked as a run summary beside ${RUN_FILES.timing})`;
@@ -95,23 +104,10 @@ function isRunSummary(file: string): boolean {
   }
 }
 
-/**
- * True when `dir` is the working directory or one of its ancestors. Compared by real paths too, so
- * a path through a symbolic link or with `..` is recognised.
- */
-function holdsWorkingDirectory(dir: string): boolean {
-  const within = (outer: string, inner: string) => inner === outer || inner.startsWith(outer.endsWith(sep) ? outer : outer + sep);
-  if (within(resolve(dir), process.cwd())) return true;
-  try {
-    return within(realpathSync(dir), realpathSync(process.cwd()));
-  } catch {
-    return false; // why: a path that cannot be resolved is not the working directory's
-  }
-}
-
 function statOrUndefined(path: string): Stats | undefined {
   try {
-    return lstatSync(path);
+    // The resolved path: `link/` would make lstat follow the link.
+    return lstatSync(resolve(path));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw new OutputFolderError(path, `cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);

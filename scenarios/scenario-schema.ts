@@ -128,7 +128,7 @@ export function scenarioSchema(): Schema {
       program: s.optional(programSchema()),
       outputs: s.optional(
         s.object({
-          dir: s.optional(s.string({ doc: "Output folder (default out/<name>); --out overrides it." })),
+          dir: s.optional(s.string({ doc: "Output folder (default out/<name>); --out overrides it.", pattern: "\\S" })),
           profile: s.optional(s.boolean({ doc: "Write the TAU profile folder." }), true),
           records: s.optional(s.array(s.enumOf(["csv", "jsonl"]), { doc: "Per-invocation record formats." }), ["csv", "jsonl"]),
           callgraph: s.optional(s.boolean({ doc: "Write callgraph.json." }), true),

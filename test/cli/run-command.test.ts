@@ -71,6 +71,12 @@ describe("ccasim run --out", () => {
         expect(r.code, out).toBe(2);
         expect(r.err).toContain("it is the working directory or one of its ancestors, which a run never replaces");
       }
+      // An unset variable in a script (`--out "$DIR"`), from the command line or the scenario.
+      for (const args of [["--out", ""], ["--set", 'outputs.dir=""']]) {
+        const r = await run(["run", KNOWN, ...SMALL, ...args]);
+        expect(r.code, args.join(" ")).toBe(2);
+      }
+      expect(readdirSync(inner)).toEqual([]);
     } finally {
       process.chdir(cwd);
     }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -70,5 +70,25 @@ describe("writeDirectoryAtomically", () => {
     } finally {
       process.umask(before);
     }
+  });
+
+  it("keeps the group a setgid parent gives its folders, as a plain mkdir does", () => {
+    const parent = join(scratch, "project");
+    mkdirSync(parent);
+    chmodSync(parent, 0o2775);
+    const dir = join(parent, "out");
+    writeDirectoryAtomically(dir, (tmp) => writeFileSync(join(tmp, "a.txt"), "x"));
+    const plain = join(parent, "plain");
+    mkdirSync(plain);
+    expect(statSync(dir).mode & 0o7777).toBe(statSync(plain).mode & 0o7777);
+    expect(statSync(dir).mode & 0o2000).toBe(0o2000);
+    expect(readdirSync(parent).sort()).toEqual(["out", "plain"]);
+  });
+
+  it("never replaces the working directory, one of its ancestors, or the empty path", () => {
+    for (const dir of ["", ".", "..", process.cwd()]) {
+      expect(() => writeDirectoryAtomically(dir, () => undefined), JSON.stringify(dir)).toThrow(/refusing to replace .*: it is the working directory or one of its ancestors/);
+    }
+    expect(existsSync("package.json")).toBe(true);
   });
 });

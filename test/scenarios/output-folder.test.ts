@@ -42,6 +42,9 @@ describe("the output folder of a run", () => {
     expect(() => checkRunOutputFolder(fresh())).not.toThrow();
     expect(() => checkRunOutputFolder(folderWith([], false))).not.toThrow();
     expect(() => checkRunOutputFolder(folderWith(["timing.json", "profile/", "records.csv", "report.html"]))).not.toThrow();
+    // What tools leave in it: a file manager's index, a killed atomic write's temporary file.
+    expect(() => checkRunOutputFolder(folderWith(["timing.json", ".DS_Store", ".report.html.tmp-4711", ".records.csv.tmp-12-3"]))).not.toThrow();
+    expect(refusal(folderWith(["timing.json", ".git/"]))).toContain("it holds files a run does not write (.git)");
   });
 
   it("refuses a folder holding other files, naming the path, the files and --overwrite, and leaves it as it was", () => {
@@ -67,12 +70,16 @@ describe("the output folder of a run", () => {
     const link = fresh();
     symlinkSync(folderWith(["timing.json"]), link);
     expect(refusal(link)).toContain("it is a symbolic link");
+    // With a trailing slash too (the system would follow the link).
+    expect(refusal(`${link}/`)).toContain("it is a symbolic link");
   });
 
   it("never replaces the working directory or one of its ancestors, even with overwrite", () => {
     for (const dir of [".", "..", process.cwd(), join(process.cwd(), "scenarios", "..")]) {
       expect(refusal(dir, true)).toContain("it is the working directory or one of its ancestors");
     }
+    // An empty path (`--out "$DIR"` with DIR unset) is the working directory to the system.
+    for (const dir of ["", " "]) expect(refusal(dir, true)).toContain("the path is empty");
   });
 
   it("accepts exactly the folders made of run output names with a run's summary and timing", () => {
