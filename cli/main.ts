@@ -4,7 +4,6 @@ import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, helpFor, isInputError, type CommandContext, type CommandEntry } from "./command.js";
 import { commands } from "./commands/index.js";
-import { DeadlockError } from "../engine/errors.js";
 import { nearestName as nearest } from "../engine/registry.js";
 
 function packageVersion(): string {
@@ -103,8 +102,9 @@ export async function main(
     const detail = err.message.split("\n").slice(1).join("\n");
     if (detail) io.err(detail + "\n");
     if (verbose && err.stack) io.err(err.stack + "\n");
-    // A deadlock's message already says where every process waits: no stack trace helps there.
-    else if (!isInputError(err) && !(err instanceof DeadlockError)) io.err("(run with --verbose for details)\n");
+    // A simulated program's failure (a deadlock, unreceived messages) says where every process
+    // is in its message: no stack trace helps there.
+    else if (!isInputError(err) && (err as { isSimulatedFailure?: boolean }).isSimulatedFailure !== true) io.err("(run with --verbose for details)\n");
     return isInputError(err) ? EXIT_USAGE : EXIT_FAILURE;
   }
 }

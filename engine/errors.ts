@@ -27,6 +27,8 @@ export interface BlockedProcess {
  * `blocked` names each process and what it waits on.
  */
 export class DeadlockError extends Error {
+  /** A failure of the simulated program, whose message says all there is (no stack trace helps). */
+  readonly isSimulatedFailure = true;
   constructor(readonly time: number, readonly blocked: readonly BlockedProcess[]) {
     super(
       `deadlock at t=${time}: ${blocked.length} process${blocked.length === 1 ? " is" : "es are"} blocked with no event left: ` +

@@ -85,9 +85,13 @@ export class MpiDeadlockError extends DeadlockError {
   }
 }
 
-/** At finalisation, messages were left unreceived or receives unmatched. */
+/**
+ * At finalisation, messages were left unreceived or receives unmatched: a failure of the simulated
+ * program, as a deadlock is (the command exits 1).
+ */
 export class MpiUnreceivedMessagesError extends Error {
-  readonly isInputError = true;
+  /** See `DeadlockError.isSimulatedFailure`. */
+  readonly isSimulatedFailure = true;
   constructor(readonly time: number, readonly unreceived: readonly UnreceivedMessage[], readonly unmatched: readonly UnmatchedReceive[]) {
     const un = unreceived.slice(0, 16).map((m) => `  ${describeUnreceived(m)}`);
     const um = unmatched.slice(0, 16).map((r) => `  rank ${r.rank}: receive from ${r.source < 0 ? "any source" : `rank ${r.source}`} tag ${r.tag < 0 ? "any" : r.tag} on ${r.comm}`);

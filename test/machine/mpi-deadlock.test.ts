@@ -58,5 +58,7 @@ describe("MPI deadlock and leftover detection", () => {
     expect(f.unreceived).toEqual([{ source: 0, dest: 1, tag: 7, comm: "MPI_COMM_WORLD", bytes: 64, state: "unexpected, no matching receive" }]);
     expect(f.unmatched).toEqual([{ rank: 0, source: 2, tag: 1, comm: "MPI_COMM_WORLD" }]);
     expect(f.message).toContain("rank 0 -> rank 1 tag 7");
+    // The simulated program failed, not its input: the command exits 1 and prints no --verbose hint.
+    expect([(f as { isInputError?: boolean }).isInputError, f.isSimulatedFailure]).toEqual([undefined, true]);
   });
 });
