@@ -51,8 +51,8 @@ export async function sweepFitObservations(argv: readonly string[]): Promise<{ o
     json: { type: "boolean" },
     "by-variable": { type: "string" },
   });
-  if (positionals.length !== 1) throw new UsageError("sweep fit: give one study database (see 'ccasim sweep fit --help')", "sweep");
-  if (!values.parameter) throw new UsageError("sweep fit: --parameter is required (the record parameter used as Q)", "sweep");
+  if (positionals.length !== 1) throw new UsageError("fit: give one study database (see 'ccasim sweep fit --help')", "sweep");
+  if (!values.parameter) throw new UsageError("fit: --parameter is required (the record parameter used as Q)", "sweep");
   const store = await StudyStore.open(positionals[0], { readOnly: true });
   try {
     const obs = await studyObservations(store, {

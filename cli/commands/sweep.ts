@@ -221,7 +221,7 @@ function runOne(ctx: CommandContext, sweep: Sweep, which: string, out: string | 
 
 async function merge(ctx: CommandContext, argv: readonly string[]): Promise<number> {
   const { positionals } = parseCommandArgs("sweep merge", argv, {});
-  if (positionals.length < 2) throw new UsageError("sweep merge: give the study database and at least one shard (ccasim sweep merge study.db shard-*.db)", "sweep");
+  if (positionals.length < 2) throw new UsageError("merge: give the study database and at least one shard (ccasim sweep merge study.db shard-*.db)", "sweep");
   const [target, ...shards] = positionals;
   mkdirSync(dirname(resolve(target)), { recursive: true });
   const store = await StudyStore.open(target, { create: true });

@@ -33,8 +33,8 @@ Exit codes: 0 success, 2 invalid model, table or arguments.`,
       repeats: { type: "string" },
       json: { type: "boolean" },
     });
-    if (positionals.length !== 1) throw new UsageError("validate-model: give exactly one model scenario file", "validate-model");
-    if (values.measured === undefined) throw new UsageError("validate-model: --measured <table> is required", "validate-model");
+    if (positionals.length !== 1) throw new UsageError("give exactly one model scenario file", "validate-model");
+    if (values.measured === undefined) throw new UsageError("--measured <table> is required", "validate-model");
     const repeats = positiveIntegerOption("validate-model", "repeats", values.repeats, 3)!;
     const table = readMeasuredTable(String(values.measured));
     const report = validateModel(positionals[0], table, { repeats, set: (values.set as string[] | undefined) ?? [] });

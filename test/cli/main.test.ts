@@ -32,6 +32,10 @@ describe("ccasim command line", () => {
       [["run", "--out"], "ccasim run: option '--out <value>' argument missing; see 'ccasim run --help'\n"],
       [["profile", "show", "x", "--tpo", "3"], "ccasim profile: show: unknown option '--tpo' (did you mean '--top'?); see 'ccasim profile --help'\n"],
       [["schema", "extra"], "ccasim schema: unexpected argument 'extra': this command takes options only; see 'ccasim schema --help'\n"],
+      // A command's own checks name it once, a subcommand's after it.
+      [["validate-model", "scenarios/lapw0.yaml"], "ccasim validate-model: --measured <table> is required\n"],
+      [["sweep", "fit"], "ccasim sweep: fit: give one study database (see 'ccasim sweep fit --help')\n"],
+      [["sweep", "merge", "x.db"], "ccasim sweep: merge: give the study database and at least one shard (ccasim sweep merge study.db shard-*.db)\n"],
     ];
     for (const [args, message] of cases) {
       const r = await run(args);
