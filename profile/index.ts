@@ -34,7 +34,8 @@ export {
 } from "./tau/text-write.js";
 export { readPackedProfile, parsePackedProfile } from "./tau/ppk-read.js";
 export { parseMetadataXml, writeMetadataXml } from "./tau/xml.js";
-export { readTrial, recordsFileIn, profileFolderOf, detectTrialFormat, RECORD_FILE_NAMES, RUN_PROFILE_FOLDER, type TrialFormat, type ReadTrialOptions } from "./read.js";
+export { readTrial, recordsFileIn, profileFolderOf, detectTrialFormat, RECORD_FILE_NAMES, type TrialFormat, type ReadTrialOptions } from "./read.js";
+export { RUN_PROFILE_FOLDER, RUN_SUMMARY_FILE, RUN_SUMMARY_MARK, RUN_REPORT_FILE, isRunFolder } from "./run-folder.js";
 export { parseRecordsCsv, parseRecordsJsonl, readRecords, forEachRecord, recordsFormatOf } from "./records.js";
 export * from "./records-write.js";
 export { recordAt, recordList, recordTable, recordCount, type RecordKind, type RecordTable, type RecordSource } from "./record-table.js";

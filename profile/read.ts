@@ -7,6 +7,7 @@ import { ProfileError, ProfileFormatError } from "./errors.js";
 import { Trial } from "./model.js";
 import { readRecords } from "./records.js";
 import { readPackedProfile } from "./tau/ppk-read.js";
+import { RUN_PROFILE_FOLDER } from "./run-folder.js";
 import { hasTauProfileFiles, parseProfileFileName, readTauProfile, type TrialReadOptions } from "./tau/text-read.js";
 
 /** The trial formats {@link readTrial} recognizes. */
@@ -59,8 +60,6 @@ export interface ReadTrialOptions extends TrialReadOptions {
   readonly records?: boolean;
 }
 
-/** The folder of a run's TAU profile inside the folder `ccasim run` writes. */
-export const RUN_PROFILE_FOLDER = "profile";
 
 /**
  * The folder holding the profile files of directory `dir`: `dir` itself, or, for a folder that

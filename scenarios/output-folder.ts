@@ -7,22 +7,19 @@
  *
  * @packageDocumentation
  */
-import { lstatSync, readdirSync, readFileSync, type Stats } from "node:fs";
+import { lstatSync, readdirSync, type Stats } from "node:fs";
 import { resolve } from "node:path";
-import { RECORD_FILE_NAMES, RUN_PROFILE_FOLDER } from "../profile/index.js";
+import { isRunFolder, RECORD_FILE_NAMES, RUN_PROFILE_FOLDER, RUN_REPORT_FILE, RUN_SUMMARY_FILE } from "../profile/index.js";
 import { holdsWorkingDirectory } from "./atomic-dir.js";
 
 /** The files a run writes beside its `profile/` folder and records (see `writeRunOutputs`). */
 export const RUN_FILES = {
   callgraph: "callgraph.json",
   evidence: "evidence.json",
-  summary: "summary.json",
+  summary: RUN_SUMMARY_FILE,
   timing: "timing.json",
   trace: "trace.json",
 } as const;
-
-/** The HTML page `ccasim report` writes into a run's folder by default. */
-export const RUN_REPORT_FILE = "report.html";
 
 /** Every name a run's folder may hold: what a run writes, and the report `ccasim report` adds. */
 export const RUN_OUTPUT_NAMES: readonly string[] = [RUN_PROFILE_FOLDER, ...RECORD_FILE_NAMES, ...Object.values(RUN_FILES), RUN_REPORT_FILE];
@@ -32,9 +29,6 @@ export const RUN_OUTPUT_NAMES: readonly string[] = [RUN_PROFILE_FOLDER, ...RECOR
  * temporary file of a `ccasim report` (or any atomic write) that was killed before it finished.
  */
 const LEFT_BY_TOOLS = /^(\.DS_Store|\..+\.tmp-\d+(-\d+)?)$/;
-
-/** The `ccasim` field of `summary.json`, which marks a folder as a run's. */
-const RUN_SUMMARY_MARK = "run summary";
 
 /** Options of {@link checkRunOutputFolder}. */
 export interface OutputFolderOptions {
@@ -89,19 +83,10 @@ function whyNotReplaceable(dir: string, st: Stats): string | undefined {
   if (names.length === 0) return undefined;
   const foreign = names.filter((n) => !RUN_OUTPUT_NAMES.includes(n) && !LEFT_BY_TOOLS.test(n)).sort();
   if (foreign.length > 0) return `it holds files a run does not write (${listed(foreign)})`;
-  if (!names.includes(RUN_FILES.timing) || !isRunSummary(resolve(dir, RUN_FILES.summary))) {
+  if (!names.includes(RUN_FILES.timing) || !isRunFolder(dir)) {
     return `it is not a run's folder (no ${RUN_FILES.summary} marked as a run summary beside ${RUN_FILES.timing})`;
   }
   return undefined;
-}
-
-/** True when `file` is a `summary.json` that a run wrote. */
-function isRunSummary(file: string): boolean {
-  try {
-    return (JSON.parse(readFileSync(file, "utf8")) as { ccasim?: unknown }).ccasim === RUN_SUMMARY_MARK;
-  } catch {
-    return false;
-  }
 }
 
 function statOrUndefined(path: string): Stats | undefined {

@@ -7,7 +7,7 @@ import {
   type AssemblyRunResult,
   type CallGraph,
 } from "../components/index.js";
-import { RUN_PROFILE_FOLDER, writeRecordFiles, writeTauProfile, writeTextFileAtomically, type Trial } from "../profile/index.js";
+import { RUN_PROFILE_FOLDER, RUN_SUMMARY_MARK, writeRecordFiles, writeTauProfile, writeTextFileAtomically, type Trial } from "../profile/index.js";
 import { writeDirectoryAtomically } from "./atomic-dir.js";
 import { checkRunOutputFolder, RUN_FILES, type OutputFolderOptions } from "./output-folder.js";
 import { loadScenario, type LoadedScenario, type LoadOptions } from "./load.js";
@@ -77,7 +77,7 @@ export function executeScenario(scenario: LoadedScenario, options: ExecuteOption
   // The Mastermind is a record table: evidence and record files read its arrays, no object per record.
   const evidence = trial ? computeEvidence(trial, result.mastermind ?? []) : undefined;
   const summary = {
-    ccasim: "run summary",
+    ccasim: RUN_SUMMARY_MARK,
     scenario: config.name,
     file: scenario.file,
     seed: config.seed,

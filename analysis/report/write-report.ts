@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, statSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
-import { ProfileError, writeTextFileAtomically } from "../../profile/index.js";
+import { isRunFolder, ProfileError, RUN_REPORT_FILE, writeTextFileAtomically } from "../../profile/index.js";
 import { StudyStore } from "../../profile/study/index.js";
 import { renderReportHtml, type ReportDocument } from "./html.js";
 import { studyReport } from "./study-report.js";
@@ -11,20 +11,20 @@ export function isStudyDatabase(path: string): boolean {
   return existsSync(path) && statSync(path).isFile() && [".db", ".duckdb"].includes(extname(path).toLowerCase());
 }
 
-/** The file that marks a folder as one `ccasim run` wrote (its summary). */
-const RUN_SUMMARY = "summary.json";
-
 /**
  * Where the report of `input` goes when no output is named: beside a study database
- * (`study.db` -> `study.html`), into a run folder (`<folder>/report.html`), and otherwise (a TAU
- * profile, a `.ppk` file, records) into the current directory as `<name>.html`. Why not into a
- * profile's own folder: measurement data is often shared or read-only, and a report written there
- * would mix with it.
+ * (`study.db` -> `study.html`); into a run's folder (`<folder>/report.html`), also for its
+ * `profile/` folder or records file given alone; and otherwise (a TAU profile, a `.ppk` file,
+ * records) into the current directory, named after the input (`<name>.html`). Why not beside a
+ * profile: measurement data is often shared or read-only, and a report written there would mix
+ * with it.
  */
 export function defaultReportPath(input: string): string {
   if (isStudyDatabase(input)) return input.slice(0, input.length - extname(input).length) + ".html";
   const dir = existsSync(input) && statSync(input).isDirectory();
-  if (dir && existsSync(join(input, RUN_SUMMARY))) return join(input, "report.html");
+  if (dir && isRunFolder(input)) return join(input, RUN_REPORT_FILE);
+  const parent = dirname(resolve(input));
+  if (isRunFolder(parent)) return join(parent, RUN_REPORT_FILE);
   const name = basename(resolve(input));
   return (dir ? name : basename(name, extname(name)) || name) + ".html";
 }

@@ -16,13 +16,22 @@ describe("where a report goes when no --out is given", () => {
     expect(defaultReportPath(db)).toBe(join(scratch, "study.html"));
     const run = join(scratch, "run");
     mkdirSync(join(run, "profile"), { recursive: true });
-    writeFileSync(join(run, "summary.json"), "{}\n");
+    writeFileSync(join(run, "summary.json"), JSON.stringify({ ccasim: "run summary" }));
+    writeFileSync(join(run, "records.csv"), "");
     expect(defaultReportPath(run)).toBe(join(run, "report.html"));
+    // A run's profile or records given alone: the run's report, not one more profile.html.
+    expect(defaultReportPath(join(run, "profile"))).toBe(join(run, "report.html"));
+    expect(defaultReportPath(join(run, "records.csv"))).toBe(join(run, "report.html"));
     // Measurement data stays as it is: the report is named after it, in the current directory.
     expect(defaultReportPath(join(DATA, "hatchet-cpi-mpi"))).toBe("hatchet-cpi-mpi.html");
     expect(defaultReportPath(join(DATA, "hatchet-cpi-mpi") + "/")).toBe("hatchet-cpi-mpi.html");
     expect(defaultReportPath(join(DATA, "ppk", "wrf-callpath.ppk"))).toBe("wrf-callpath.html");
-    expect(defaultReportPath(join(run, "profile"))).toBe("profile.html");
+    // A summary.json that no run wrote does not make a run's folder.
+    const other = join(scratch, "other");
+    mkdirSync(join(other, "profile"), { recursive: true });
+    writeFileSync(join(other, "summary.json"), "{}\n");
+    expect(defaultReportPath(other)).toBe("other.html");
+    expect(defaultReportPath(join(other, "profile"))).toBe("profile.html");
     const records = join(scratch, "records.csv");
     writeFileSync(records, "");
     expect(defaultReportPath(records)).toBe("records.html");
