@@ -14,6 +14,12 @@ const F_NODE = 0;
 const F_TIMER = 1;
 const F_SUBRS = 2;
 const F_START = 3;
+/**
+ * Relative size (to a metric's reading) below which a negative exclusive value is rounding: a
+ * difference of readings is exact to about 1e-16 of them, and a call sums at most thousands.
+ */
+const ROUNDING = 1e-12;
+
 // Node values: calls, subroutine calls, m inclusive and m exclusive values.
 const N_CALLS = 0;
 const N_SUBRS = 1;
@@ -239,11 +245,12 @@ export class ProfileArena {
     for (let k = 0; k < m; k++) {
       const delta = now[k] - a[f + F_START + k];
       v[nb + N_INCL + k] += delta;
-      // Children nest inside their parent, so its exclusive part is never below 0; computed as a
-      // difference of large metric values (cycles since the start), it may round to a hair below
-      // when the children fill the whole call, and a negative counter is not a counter.
+      // Children nest inside their parent, so for a counter or a clock its exclusive part is never
+      // below 0; computed as a difference of large readings (cycles since the start), it may round
+      // to a hair below when the children fill the whole call. Only such rounding (relative to
+      // the reading) is taken for 0: a metric that can fall keeps its negative part, NaN stays NaN.
       const exclusive = delta - a[f + F_START + m + k];
-      v[nb + N_INCL + m + k] += exclusive > 0 ? exclusive : 0;
+      v[nb + N_INCL + m + k] += exclusive < 0 && exclusive > -ROUNDING * Math.abs(now[k]) ? 0 : exclusive;
       if (d > 0) a[pc + k] += delta;
     }
   }

@@ -331,4 +331,24 @@ describe("the measurement component", () => {
       { numRuns: 500, seed: 17 },
     );
   });
+
+  it("keeps a negative exclusive value that is no rounding (a metric that can fall), and NaN", () => {
+    const level = { v: 100 };
+    const m = new Measurement(["TIME", "MEMORY_IN_USE"], 1, (_rank, out) => {
+      out[0] = 0;
+      out[1] = level.v;
+    });
+    const [outer, inner] = [m.timer("outer"), m.timer("inner")];
+    m.start(0, outer);
+    m.start(0, inner);
+    level.v = 160; // the inner call allocates 60
+    m.stop(0, inner);
+    level.v = 130; // the outer call frees 30 after it
+    m.stop(0, outer);
+    expect([m.ranks[0].inclusive(1, 1), m.ranks[0].exclusive(1, 1)]).toEqual([30, -30]);
+    level.v = NaN;
+    m.start(0, outer);
+    m.stop(0, outer);
+    expect(m.ranks[0].exclusive(1, 1)).toBeNaN();
+  });
 });
