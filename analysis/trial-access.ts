@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import { derivedView, threadView, type ProfileView, type ThreadId, type Trial, type DerivedKind } from "../profile/index.js";
+import { derivedView, describeThreads, threadView, type ProfileView, type ThreadId, type Trial, type DerivedKind } from "../profile/index.js";
 import { AnalysisInputError } from "./errors.js";
 
 /**
@@ -20,7 +20,7 @@ export type ViewChoice = DerivedKind | number | ThreadId;
 export function threadIndexOf(trial: Trial, choice: ViewChoice): number | undefined {
   if (typeof choice === "string") return undefined;
   const n = trial.threads.length;
-  const range = n === 0 ? "no threads" : `${n} threads (${trial.threadLabel(0)} .. ${trial.threadLabel(n - 1)})`;
+  const range = describeThreads(trial);
   if (typeof choice === "number") {
     if (!(Number.isInteger(choice) && choice >= 0 && choice < n)) throw new AnalysisInputError(`no thread with index ${choice}; the trial has ${range}`, trial.source);
     return choice;

@@ -4,6 +4,7 @@
  * call, name.
  */
 import { DERIVED_KINDS, derivedView, threadView, type DerivedKind, type ProfileView } from "./derived.js";
+import { describeThreads, parseThreadName } from "./thread-name.js";
 import { ProfileModelError } from "./errors.js";
 import type { Trial } from "./model.js";
 import { isTimeMetric } from "./tau/text-write.js";
@@ -62,11 +63,11 @@ export function defaultMetric(trial: Trial): string {
  */
 export function resolveView(trial: Trial, which: string, options: { includeMissing?: boolean } = {}): ProfileView {
   if ((DERIVED_KINDS as readonly string[]).includes(which)) return derivedView(trial, which as DerivedKind, options);
-  const parts = which.split(/[,.]/).map((s) => Number(s));
-  if (parts.length >= 1 && parts.length <= 3 && parts.every((n) => Number.isInteger(n) && n >= 0)) {
-    const th = trial.threadIndex(parts[0], parts[1] ?? 0, parts[2] ?? 0);
+  const id = parseThreadName(which);
+  if (id !== undefined) {
+    const th = trial.threadIndex(id.node, id.context, id.thread);
     if (th >= 0) return threadView(trial, th);
-    throw new ProfileModelError(`no thread ${parts.join(",")}; the trial has ${trial.threads.length} threads (${trial.threadLabel(0)} .. ${trial.threadLabel(trial.threads.length - 1)})`);
+    throw new ProfileModelError(`no thread ${id.node},${id.context},${id.thread}; the trial has ${describeThreads(trial)}`);
   }
   throw new ProfileModelError(`unknown thread '${which}'; use n,c,t or one of ${DERIVED_KINDS.join(", ")}`);
 }

@@ -2,7 +2,7 @@
  * Helpers shared by the subcommands (the analysis ones above all: `fit`, `prune`, `select`,
  * `power`): plain-text tables, number formatting, and small option parsers with usage errors.
  */
-import type { ThreadId } from "../../profile/index.js";
+import { parseThreadName, type ThreadId } from "../../profile/index.js";
 import { UsageError } from "../command.js";
 
 /** Renders rows as an aligned text table; numbers are right-aligned. */
@@ -47,8 +47,8 @@ export function threadOption<K extends string>(command: string, name: string, ra
   if (raw === undefined) return undefined;
   const text = String(raw).trim();
   if ((kinds as readonly string[]).includes(text)) return text as K;
-  const m = /^(\d+)(?:[,.](\d+))?(?:[,.](\d+))?$/.exec(text);
-  if (m) return { node: Number(m[1]), context: Number(m[2] ?? 0), thread: Number(m[3] ?? 0) };
+  const id = parseThreadName(text);
+  if (id !== undefined) return id;
   const [first, ...rest] = command.split(" ");
   throw new UsageError(`${rest.length > 0 ? `${rest.join(" ")}: ` : ""}--${name} expects ${kinds.join(", ")} or a thread n[,c[,t]], got '${String(raw)}'`, first);
 }
