@@ -21,7 +21,7 @@ import {
 } from "../../profile/index.js";
 import { didYouMean, grown, recordValueSpellings } from "../../profile/internal.js";
 import { AnalysisInputError } from "../errors.js";
-import { metricOf, timerOf, viewOf, type ViewChoice } from "../trial-access.js";
+import { metricOf, threadIndexOf, timerOf, viewOf, type ViewChoice } from "../trial-access.js";
 
 /** Paired observations: T as a function of Q. */
 export interface Observations {
@@ -314,7 +314,14 @@ export function observationsAcrossTrials(trials: readonly Trial[], sel: AcrossTr
     if (sel.userEvent) {
       const e = trial.findUserEvent(sel.userEvent);
       if (!e) throw new AnalysisInputError(`no user event '${sel.userEvent}'`, trial.source);
-      const views = sel.view === "each" ? trial.threads.map((_, i) => i) : undefined;
+      // A user event's values per thread: every thread, one thread, or the mean over all of them
+      // (the count-weighted mean of the threads' means); its other derived views are not kept.
+      const view = sel.view ?? "mean";
+      if (typeof view === "string" && view !== "each" && view !== "mean") {
+        throw new AnalysisInputError(`a user event is fitted per thread (each), on one thread, or on the mean over threads (mean), not on '${view}'`, trial.source);
+      }
+      const one = view === "each" || view === "mean" ? undefined : threadIndexOf(trial, view);
+      const views = view === "each" ? trial.threads.map((_, i) => i) : one !== undefined ? [one] : undefined;
       if (views) {
         for (const th of views) {
           const s = trial.eventSlot(th, e.index);

@@ -118,6 +118,10 @@ describe("adapters from the profile data model", () => {
     expect([...t.t]).toEqual([192, 384, 768, 1536]);
     const e = observationsAcrossTrials(trials, { parameter: { metadata: "problem size" }, userEvent: "Message size" });
     expect([...e.t]).toEqual([512, 1024, 2048, 4096]);
+    // A user event on one thread, by index or TAU name; derived views it does not keep are refused.
+    expect([...observationsAcrossTrials(trials, { parameter: { metadata: "problem size" }, userEvent: "Message size", view: { node: 0, context: 0, thread: 0 } }).t]).toEqual([512, 1024, 2048, 4096]);
+    expect(() => observationsAcrossTrials(trials, { parameter: { metadata: "problem size" }, userEvent: "Message size", view: { node: 1, context: 0, thread: 0 } })).toThrow("no thread 1,0,0; the trial has 1 thread (0,0,0)");
+    expect(() => observationsAcrossTrials(trials, { parameter: { metadata: "problem size" }, userEvent: "Message size", view: "max" })).toThrow(/not on 'max'/);
     expect(() => observationsAcrossTrials(trials, { parameter: { metadata: "nope" }, timer: "main" })).toThrow(/metadata 'nope'/);
     expect(() => timerOf(trials[0]!, "ma")).not.toThrow();
     expect(() => timerOf(trials[0]!, "zzz")).toThrow(AnalysisInputError);
