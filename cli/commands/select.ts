@@ -47,6 +47,8 @@ Options:
   --prune-trial <trial>   core components = the components whose timers survive alpha/beta
                           pruning of this trial (a profile or the folder 'ccasim run' wrote);
                           a timer 'A::run()', 'A::<anything>' or 'A' belongs to component A
+                          (as ccasim runs name them; a real profile's 'void A::f(int) C' does
+                          not match)
   --risk <k>              choose by mean + k * sd per invocation (default 0)
   --require <key>=<min>   quality-of-service lower bound (repeatable), e.g. --require accuracy=2;
                           the attribute must be declared in some implementation's qos

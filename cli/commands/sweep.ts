@@ -57,7 +57,9 @@ Options:
   --print-command K    print the 'ccasim run' command that re-runs point K
   --emit slurm         write a Slurm job-array script (--script FILE, default stdout): task i runs
                        --slice i/N into <shards>/shard-i.db (the folder is created
-                       now); merge them with 'ccasim sweep merge'
+                       now); merge them with 'ccasim sweep merge'. A task whose slice has a
+                       failed point exits 1, so Slurm marks it FAILED: merge with a dependency
+                       on 'afterany', not 'afterok', to keep the points that ran
   --tasks N            array tasks for --emit (default min(points, 16))
   --shards DIR         shard folder for --emit (default <db>-shards)
   --ccasim CMD         how tasks invoke ccasim (default: node and this installation's main.js)

@@ -42,6 +42,7 @@ export function slurmArrayScript(sweep: Sweep, options: SlurmOptions): string {
     ...(options.partition ? [`#SBATCH --partition=${options.partition}`] : []),
     ...(options.time ? [`#SBATCH --time=${options.time}`] : []),
     `# ccasim sweep ${sweep.name}: ${sweep.points.length} points in ${n} slices (study hash ${sweep.studyHash}).`,
+    "# A task whose slice has a failed point exits 1 (Slurm marks it FAILED; its other points are stored).",
     `# After every task has finished:  ${options.ccasim} sweep merge ${q(resolve(options.workdir ?? ".", options.db))} ${q(shards)}/shard-*.db`,
     "set -euo pipefail",
     `cd ${q(resolve(options.workdir ?? "."))}`,
