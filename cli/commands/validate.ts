@@ -1,19 +1,35 @@
+import { readFileSync } from "node:fs";
 import { loadScenario } from "../../scenarios/index.js";
-import { parseCommandArgs, UsageError, type Command } from "../command.js";
+import { invalidPoints, isSweepText, loadSweep } from "../../scenarios/sweep/index.js";
+import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
+
+/** Points whose errors `ccasim validate` prints for a sweep (the count covers them all). */
+const SHOWN_POINTS = 5;
 
 export const validateCommand: Command = {
   name: "validate",
   help: `Usage: ccasim validate <scenario.yaml> [--set key=value ...]
+       ccasim validate <sweep.yaml>
 
 Reads and checks a scenario the way 'ccasim run' does (YAML syntax, keys and types, units,
 presets and overrides, component parameters and cost expressions, port connections, proxies,
 metrics) and reports every problem with its file, line, column and key. Writes nothing.
 
+A sweep file (one with scenario: and axes:) is checked as 'ccasim sweep' reads it, then the
+scenario of every point with the point's overrides, as the sweep would run it: the points that
+would fail are listed with their overrides and why (the first ${SHOWN_POINTS}, and how many more).
+
 Exit codes: 0 valid, 2 invalid.`,
   run(ctx) {
     const { values, positionals } = parseCommandArgs("validate", ctx.argv, { set: { type: "string", multiple: true } });
-    if (positionals.length !== 1) throw new UsageError("give exactly one scenario file", "validate");
-    const s = loadScenario(positionals[0], { set: (values.set as string[] | undefined) ?? [] });
+    if (positionals.length !== 1) throw new UsageError("give exactly one scenario or sweep file", "validate");
+    const file = positionals[0]!;
+    const set = (values.set as string[] | undefined) ?? [];
+    if (isSweepText(readable(file), file)) {
+      if (set.length > 0) throw new UsageError("--set does not apply to a sweep file; fix a value for every point in its set: section", "validate");
+      return validateSweep(ctx, file);
+    }
+    const s = loadScenario(file, { set });
     const c = s.config;
     ctx.out(
       `${s.file}: valid — scenario '${c.name}', ${s.machine.cluster.ranks} ranks on ${s.machine.cluster.nodes} ${s.machine.presetName} node(s), ` +
@@ -22,3 +38,29 @@ Exit codes: 0 valid, 2 invalid.`,
     return 0;
   },
 };
+
+/** The text of `file`, or "" when it cannot be read (the scenario loader then says why). */
+function readable(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return "";
+  }
+}
+
+function validateSweep(ctx: CommandContext, file: string): number {
+  const sweep = loadSweep(file);
+  const invalid = invalidPoints(sweep);
+  const what = `sweep '${sweep.name}', ${sweep.points.length} point${sweep.points.length === 1 ? "" : "s"} over ${sweep.axes.join(", ") || "no axis"} (scenario ${sweep.scenarioFile})`;
+  if (invalid.length === 0) {
+    ctx.out(`${file}: valid — ${what}\n`);
+    return 0;
+  }
+  ctx.err(`${file}: ${invalid.length} of the ${what} would fail:\n`);
+  for (const bad of invalid.slice(0, SHOWN_POINTS)) {
+    ctx.err(`  point ${bad.point.index} (${bad.overrides.join(" ")}):\n`);
+    for (const line of bad.error.message.split("\n")) ctx.err(`    ${line}\n`);
+  }
+  if (invalid.length > SHOWN_POINTS) ctx.err(`  ... and ${invalid.length - SHOWN_POINTS} more\n`);
+  return 2;
+}

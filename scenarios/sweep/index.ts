@@ -12,3 +12,4 @@ export { loadSweep, loadSweepText, sweepPointOverrides, pointRunCommand, failedP
 export { runPoint, runPointTask, type PointTask } from "./execute-point.js";
 export { runSweep, parseSlice, slicePoints, pointTask, workerScript, type Slice, type SweepProgress, type SweepRunOptions, type SweepRunSummary } from "./runner.js";
 export { slurmArrayScript, type SlurmOptions } from "./slurm.js";
+export { invalidPoints, isSweepText, type InvalidPoint } from "./validate-sweep.js";

@@ -124,3 +124,23 @@ describe("ccasim sweep and query", () => {
     expect(second.out).toContain("0 points added, 12 already present, 12 points in the study");
   });
 });
+
+describe("ccasim validate on a sweep file", () => {
+  it("checks the sweep and the scenario of every point, listing the points that would fail", async () => {
+    const ok = await run(["validate", SWEEP]);
+    expect(ok.code, ok.err).toBe(0);
+    expect(ok.out).toMatch(/small\.sweep\.yaml: valid — sweep 'small\.sweep', 12 points over assembly\.components\.A\.params\.implementation, workload\.x \(scenario .*known-models\.yaml\)\n$/);
+    // An implementation the assembly does not have fails the points that take it, and only those.
+    const bad = join(dir, "bad.sweep.yaml");
+    writeFileSync(bad, readFileSync(SWEEP, "utf8").replace("scenario: ../../../scenarios/", `scenario: ${join(process.cwd(), "scenarios")}/`).replace("[A1, A2]", "[A1, A3]"));
+    const r = await run(["validate", bad]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`${bad}: 6 of the sweep 'bad.sweep', 12 points`);
+    expect(r.err).toContain("would fail:\n  point 2 (workload.iterations=5 assembly.components.A.params.implementation=A3 workload.x=1):\n");
+    expect(r.err).toContain("'A3' is not one of the implementations: A1, A2");
+    expect(r.err).toContain("  ... and 1 more\n");
+    const set = await run(["validate", SWEEP, "--set", "workload.x=2"]);
+    expect(set.code).toBe(2);
+    expect(set.err).toBe("ccasim validate: --set does not apply to a sweep file; fix a value for every point in its set: section\n");
+  });
+});

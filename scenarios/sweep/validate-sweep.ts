@@ -1,0 +1,51 @@
+/**
+ * Checking a sweep before running it: the sweep file itself (`loadSweep`), then the scenario of
+ * every point with the point's overrides, as a run of the sweep would load it.
+ *
+ * @packageDocumentation
+ */
+import { loadScenarioText } from "../load.js";
+import { parseYamlSource } from "../lang/index.js";
+import { sweepPointOverrides, type Sweep } from "./load-sweep.js";
+import type { SweepPoint } from "./points.js";
+
+/** A point whose scenario does not load, and why. */
+export interface InvalidPoint {
+  readonly point: SweepPoint;
+  /** The point's `--set` overrides. */
+  readonly overrides: readonly string[];
+  /** What loading it threw (located scenario errors, as `ccasim run` would print them). */
+  readonly error: Error;
+}
+
+/**
+ * Loads the scenario of every point of `sweep` with its overrides and seed (checking it as
+ * `ccasim run` does, without running it), and returns the points that fail, at most `limit`.
+ */
+export function invalidPoints(sweep: Sweep, limit = Infinity): InvalidPoint[] {
+  const invalid: InvalidPoint[] = [];
+  for (const point of sweep.points) {
+    if (invalid.length >= limit) break;
+    const overrides = sweepPointOverrides(sweep, point);
+    try {
+      loadScenarioText(sweep.scenarioText, sweep.scenarioFile, { set: overrides, seed: point.seed });
+    } catch (e) {
+      invalid.push({ point, overrides, error: e instanceof Error ? e : new Error(String(e)) });
+    }
+  }
+  return invalid;
+}
+
+/**
+ * True when `text` (YAML) is a sweep file rather than a scenario: a map with the keys only a sweep
+ * has (`scenario`, `axes`, `zip`, `random`). Unreadable text is not one (the scenario loader then
+ * reports its syntax).
+ */
+export function isSweepText(text: string, file: string): boolean {
+  try {
+    const value = parseYamlSource(text, file).value;
+    return value !== null && typeof value === "object" && !Array.isArray(value) && ["scenario", "axes", "zip", "random"].some((k) => k in value);
+  } catch {
+    return false;
+  }
+}
