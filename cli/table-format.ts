@@ -6,11 +6,16 @@ export function formatCell(v: unknown): string {
   return String(v);
 }
 
-/** An aligned text table with a header rule; `maxWidth` truncates long cells. */
+/**
+ * An aligned text table with a header rule; `maxWidth` truncates long cells but those of the last
+ * column (nothing follows them to misalign, and they are often the message a query is for: the
+ * errors of failed points).
+ */
 export function textTable(columns: readonly string[], rows: readonly (readonly unknown[])[], maxWidth = 60): string {
-  const cells = rows.map((r) => r.map((v) => {
+  const last = columns.length - 1;
+  const cells = rows.map((r) => r.map((v, i) => {
     const s = formatCell(v).replace(/\n/g, " ");
-    return s.length > maxWidth ? s.slice(0, maxWidth - 1) + "…" : s;
+    return s.length > maxWidth && i < last ? s.slice(0, maxWidth - 1) + "…" : s;
   }));
   const right = columns.map((_, i) => rows.length > 0 && rows.every((r) => typeof r[i] === "number" || r[i] === null));
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i].length)));

@@ -58,7 +58,12 @@ describe("ccasim sweep and query", () => {
     // The printed command lists the failed points with their errors.
     const sql = /"(.*)"$/.exec(query!)![1];
     const listed = await run(["query", bad, sql, "--json"]);
-    expect((JSON.parse(listed.out) as { point_index: number; message: string }[]).map((x) => [x.point_index, /A9/.test(x.message)])).toEqual([[1, true], [3, true]]);
+    const errors = JSON.parse(listed.out) as { point_index: number; message: string }[];
+    expect(errors.map((x) => [x.point_index, /A9/.test(x.message)])).toEqual([[1, true], [3, true]]);
+    // As printed (a text table): each message whole, being the table's last column.
+    const table = await run(["query", bad, sql]);
+    expect(errors[0]!.message.length).toBeGreaterThan(60);
+    for (const e of errors) expect(table.out).toContain(e.message.replace(/\n/g, " "));
     const resumed = await run(["sweep", "test/scenarios/sweeps/with-bad-point.sweep.yaml", "--db", bad, "--quiet", "--resume"]);
     expect(resumed.code).toBe(1);
     expect(resumed.err).toContain("sweep: 2 points failed (2 of them stored by an earlier run)");
