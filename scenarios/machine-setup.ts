@@ -77,9 +77,10 @@ export function setupMachine(config: ScenarioConfig, fail: (path: KeyPath, messa
     machine = resolveMachine(base, overrides);
     cluster = new Cluster(machine, { nodes: section.nodes, processesPerNode: section.processesPerNode, placement: section.placement });
   } catch (e) {
-    const key = (e as { key?: string }).key;
+    const { key, problem } = e as { key?: string; problem?: string };
     const path = key ? keyToPath(key) : ["machine"];
-    fail(path, (e as Error).message);
+    // The located message names the key already: the problem alone follows it.
+    fail(path, key && problem ? problem : (e as Error).message);
   }
   const { collectives: collectivesRaw, ...netRaw } = section.network as Record<string, unknown>;
   let network: ResolvedNetwork;

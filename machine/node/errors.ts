@@ -12,8 +12,16 @@
 export class MachineInputError extends Error {
   /** Marks errors caused by the caller's input (the CLI maps them to exit code 2). */
   readonly isInputError = true;
-  constructor(readonly key: string, readonly expected: string, readonly value: unknown) {
-    super(`invalid ${key} = ${describe(value)}: expected ${expected}`);
+  /** What is wrong, without the key (for messages that name the key already, as a scenario's do). */
+  readonly problem: string;
+  /**
+   * @param problem - what is wrong when it is not a value out of range (an unknown key, say);
+   *   default `expected <expected>, got <value>`
+   */
+  constructor(readonly key: string, readonly expected: string, readonly value: unknown, problem?: string) {
+    const what = problem ?? `expected ${expected}, got ${describe(value)}`;
+    super(`${key}: ${what}`);
+    this.problem = what;
     this.name = "MachineInputError";
   }
 }

@@ -23,7 +23,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 function unknownKey(path: string, prefix: string): never {
   const near = nearestName(path, [...PARAM_NAMES, ...GROUPS]);
-  throw new MachineInputError(`${prefix}.${path}`, `a known machine parameter${near ? ` (did you mean '${near}'?)` : ""}`, "(unknown key)");
+  throw new MachineInputError(`${prefix}.${path}`, "a known machine parameter", path, `unknown machine parameter${near ? ` (did you mean '${near}'?)` : ""}`);
 }
 
 function apply(target: Record<string, unknown>, path: string, value: unknown, prefix: string): void {

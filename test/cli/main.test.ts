@@ -96,7 +96,7 @@ describe("ccasim command line", () => {
       // A kernel the node model refuses names its component.
       const kernel = await run(["run", "scenarios/kernel-l2.yaml", "--set", "workload.Q=-5", "--quiet", "--out", join(out, "run")]);
       expect(kernel.code).toBe(2);
-      expect(kernel.err).toMatch(/DerivX: invalid kernel\.elements = -5: expected an integer >= 0/);
+      expect(kernel.err).toMatch(/DerivX: kernel\.elements: expected an integer >= 0, got -5/);
       for (const [set, message] of cases) {
         const r = await run(["run", "scenarios/known-models.yaml", ...set, "--quiet", "--out", join(out, "run")]);
         expect(r.code, r.err).toBe(2);
