@@ -66,6 +66,11 @@ export interface LoadedScenario {
   readonly program?: ProgramModel;
   /** The overrides applied, as given. */
   readonly overrides: readonly string[];
+  /**
+   * An input error located at `path` in the scenario file (its line, or the nearest enclosing
+   * key's; with the override that set it), for problems found after loading, while it runs.
+   */
+  readonly errorAt: (path: KeyPath, message: string) => ScenarioErrors;
 }
 
 /**
@@ -135,7 +140,13 @@ function resolveScenario(config: ScenarioConfig, file: string, located: SourceDo
     const layout = { processes: c.ranks, processToNode: c.rankToNode, nodes: c.nodes, processorsPerNode: machine.config.processorsPerNode, processesPerNode: c.processesPerNode };
     program = prepareProgram(config.program, config.workload, layout, { file, locate: located });
   }
-  return { file, config, machine, assembly, program, overrides: overrides.map((o) => o.text) };
+  const errorAt = (path: KeyPath, message: string): ScenarioErrors => {
+    const pos = located(path) ?? nearestLocation(located, path);
+    // An override of the key or of anything in it (a component's parameter, for the component).
+    const o = overrides.find((x) => isPrefix(x.path, path) || isPrefix(path, x.path));
+    return new ScenarioErrors([new ScenarioError(message + (o ? ` (from ${o.source})` : ""), { file, line: pos?.line, column: pos?.column, path })]);
+  };
+  return { file, config, machine, assembly, program, overrides: overrides.map((o) => o.text), errorAt };
 }
 
 /**

@@ -11,6 +11,7 @@ import { RUN_PROFILE_FOLDER, RUN_SUMMARY_MARK, writeRecordFiles, writeTauProfile
 import { writeDirectoryAtomically } from "./atomic-dir.js";
 import { checkRunOutputFolder, RUN_FILES, type OutputFolderOptions } from "./output-folder.js";
 import { loadScenario, type LoadedScenario, type LoadOptions } from "./load.js";
+import { ScenarioErrors } from "./lang/index.js";
 import { buildPlatform } from "./platform.js";
 import { computeEvidence, type Evidence } from "./evidence.js";
 import { executeProgramScenario } from "./program/execute.js";
@@ -52,13 +53,18 @@ export function executeScenario(scenario: LoadedScenario, options: ExecuteOption
   if (!scenario.assembly) throw new Error(`${scenario.file}: nothing to run (no assembly)`);
   const platform = buildPlatform(scenario.machine);
   const t0 = process.hrtime.bigint();
-  const result = runAssembly(scenario.assembly, platform, {
-    seed: config.seed,
-    metrics: config.metrics,
-    workload: config.workload,
-    measure: options.measure ?? true,
-    onProgress: options.onProgress,
-  });
+  let result: AssemblyRunResult;
+  try {
+    result = runAssembly(scenario.assembly, platform, {
+      seed: config.seed,
+      metrics: config.metrics,
+      workload: config.workload,
+      measure: options.measure ?? true,
+      onProgress: options.onProgress,
+    });
+  } catch (e) {
+    throw locatedRunError(scenario, e);
+  }
   const wallSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
   const cluster = scenario.machine.cluster;
   const metadata: Record<string, string> = {
@@ -113,6 +119,24 @@ export function executeScenario(scenario: LoadedScenario, options: ExecuteOption
  */
 export function runOutputFolder(scenario: LoadedScenario, out?: string): string {
   return out ?? scenario.config.outputs.dir ?? join("out", scenario.config.name);
+}
+
+/**
+ * An input error raised while the assembly runs (a cost that evaluates negative, an argument of the
+ * wrong kind), which names its component instance first (`A: ...`, `A.compute: ...`), located at
+ * that component in the scenario file, as the loader's errors are. Other errors are returned as
+ * they are.
+ */
+function locatedRunError(scenario: LoadedScenario, e: unknown): unknown {
+  if (!(e instanceof Error) || (e as { isInputError?: boolean }).isInputError !== true || e instanceof ScenarioErrors) return e;
+  // The longest instance name the message starts with: `AB: ...` is AB's, not A's.
+  const instance = (scenario.assembly?.instances ?? [])
+    .map((i) => i.name)
+    .filter((name) => e.message.startsWith(`${name}: `) || e.message.startsWith(`${name}.`))
+    .sort((a, b) => b.length - a.length)[0];
+  if (instance === undefined) return e;
+  const detail = e.message.startsWith(`${instance}: `) ? e.message.slice(instance.length + 2) : e.message;
+  return scenario.errorAt(["assembly", "components", instance], detail);
 }
 
 /**
