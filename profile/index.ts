@@ -36,6 +36,7 @@ export { readPackedProfile, parsePackedProfile } from "./tau/ppk-read.js";
 export { parseMetadataXml, writeMetadataXml } from "./tau/xml.js";
 export { readTrial, recordsFileIn, profileFolderOf, detectTrialFormat, RECORD_FILE_NAMES, type TrialFormat, type ReadTrialOptions } from "./read.js";
 export { parseThreadName, describeThreads } from "./thread-name.js";
+export { holdsWorkingDirectory } from "./protected-paths.js";
 export { RUN_PROFILE_FOLDER, RUN_SUMMARY_FILE, RUN_SUMMARY_MARK, RUN_REPORT_FILE, isRunFolder } from "./run-folder.js";
 export { parseRecordsCsv, parseRecordsJsonl, readRecords, forEachRecord, recordsFormatOf } from "./records.js";
 export * from "./records-write.js";

@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, realpathSync, renameSync, rmSync } from "node:fs";
-import { basename, dirname, join, resolve, sep } from "node:path";
+import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { holdsWorkingDirectory } from "../profile/index.js";
 
 /** Counter of the temporary siblings this process makes (their names must not collide). */
 let siblings = 0;
@@ -22,21 +23,6 @@ function makeSibling(parent: string, prefix: string): string {
 }
 
 /**
- * True when `dir` is the working directory or one of its ancestors (an empty path is the working
- * directory). Compared by real paths too, so a path through a symbolic link or with `..` is
- * recognised.
- */
-export function holdsWorkingDirectory(dir: string): boolean {
-  const within = (outer: string, inner: string) => inner === outer || inner.startsWith(outer.endsWith(sep) ? outer : outer + sep);
-  if (within(resolve(dir), process.cwd())) return true;
-  try {
-    return within(realpathSync(dir), realpathSync(process.cwd()));
-  } catch {
-    return false; // why: a path that cannot be resolved is not the working directory's
-  }
-}
-
-/**
  * Fills a directory atomically: `fill` writes into a temporary sibling, which replaces `dir` only
  * when `fill` returns. When `fill` throws, the temporary directory is removed and `dir` is left
  * as it was, so a failed run never leaves a half-written output folder; the error's message names
@@ -47,7 +33,8 @@ export function holdsWorkingDirectory(dir: string): boolean {
  *   ancestors, which are never replaced
  */
 export function writeDirectoryAtomically(dir: string, fill: (tmp: string) => void): string {
-  if (dir.trim() === "" || holdsWorkingDirectory(dir)) {
+  if (dir.trim() === "") throw Object.assign(new Error("refusing to write a folder at an empty path"), { isInputError: true });
+  if (holdsWorkingDirectory(dir)) {
     throw Object.assign(new Error(`refusing to replace '${dir}' (${resolve(dir)}): it is the working directory or one of its ancestors`), { isInputError: true });
   }
   const target = resolve(dir);

@@ -9,8 +9,7 @@
  */
 import { lstatSync, readdirSync, type Stats } from "node:fs";
 import { resolve } from "node:path";
-import { isRunFolder, RECORD_FILE_NAMES, RUN_PROFILE_FOLDER, RUN_REPORT_FILE, RUN_SUMMARY_FILE } from "../profile/index.js";
-import { holdsWorkingDirectory } from "./atomic-dir.js";
+import { holdsWorkingDirectory, isRunFolder, RECORD_FILE_NAMES, RUN_PROFILE_FOLDER, RUN_REPORT_FILE, RUN_SUMMARY_FILE } from "../profile/index.js";
 
 /** The files a run writes beside its `profile/` folder and records (see `writeRunOutputs`). */
 export const RUN_FILES = {
@@ -79,9 +78,10 @@ export function checkRunOutputFolder(dir: string, options: OutputFolderOptions =
 function whyNotReplaceable(dir: string, st: Stats): string | undefined {
   if (st.isSymbolicLink()) return "it is a symbolic link";
   if (!st.isDirectory()) return "it is a file, not a folder";
-  const names = readdirSync(dir);
+  // What tools leave there counts as nothing: a folder holding only a .DS_Store is empty.
+  const names = readdirSync(dir).filter((n) => !LEFT_BY_TOOLS.test(n));
   if (names.length === 0) return undefined;
-  const foreign = names.filter((n) => !RUN_OUTPUT_NAMES.includes(n) && !LEFT_BY_TOOLS.test(n)).sort();
+  const foreign = names.filter((n) => !RUN_OUTPUT_NAMES.includes(n)).sort();
   if (foreign.length > 0) return `it holds files a run does not write (${listed(foreign)})`;
   if (!names.includes(RUN_FILES.timing) || !isRunFolder(dir)) {
     return `it is not a run's folder (no ${RUN_FILES.summary} marked as a run summary beside ${RUN_FILES.timing})`;

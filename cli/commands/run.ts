@@ -50,7 +50,8 @@ ${componentTypes
   .map((t) => `  ${t.name}: ${t.summary}\n${formatParams(t.params, "      ")}`)
   .join("\n")}
 
-Exit codes: 0 success, 1 failure (a deadlock, unreceived messages), 2 invalid scenario or arguments.`,
+Exit codes: 0 success (messages left unreceived are warnings, printed and listed in summary.json),
+1 failure (a deadlock), 2 invalid scenario or arguments.`,
   run(ctx) {
     const { values, positionals } = parseCommandArgs("run", ctx.argv, {
       out: { type: "string" },

@@ -21,6 +21,7 @@ import { ProfileError, ProfileModelError } from "../errors.js";
 import type { Trial } from "../model.js";
 import { writeRecordsCsv, writeRecordsJsonl } from "../records-write.js";
 import { writeMetadataXml } from "./xml.js";
+import { holdsWorkingDirectory } from "../protected-paths.js";
 
 /** Options of {@link writeTauProfile}. */
 export interface WriteTauOptions {
@@ -151,7 +152,8 @@ export function formatTauProfile(trial: Trial, options: WriteTauOptions = {}): {
  * Writes `trial` as a TAU profile directory (plus its records, see {@link WriteTauOptions.records}). Files are written into a temporary sibling directory
  * that is renamed into place, so a failure leaves no half-written profile.
  * @returns the paths written.
- * @throws ProfileError when `dir` exists and is not empty (unless `overwrite`), or cannot be written.
+ * @throws ProfileError when `dir` exists and is not empty (unless `overwrite`), is empty, is the
+ *   working directory or one of its ancestors (never replaced), or cannot be written.
  * @throws ProfileModelError for names a TAU profile cannot hold.
  */
 export function writeTauProfile(trial: Trial, dir: string, options: WriteTauOptions = {}): string[] {
@@ -159,6 +161,9 @@ export function writeTauProfile(trial: Trial, dir: string, options: WriteTauOpti
   const rec = options.records ?? "csv";
   // Records are written in chunks from the trial's table: they may be more text than a string holds.
   const records = rec !== "none" && trial.recordTable.count > 0 ? (rec === "csv" ? "records.csv" : "records.jsonl") : undefined;
+  if (dir.trim() === "") throw new ProfileError("cannot write a TAU profile at an empty path");
+  // Replaced whole, so never the working directory or an ancestor, whatever `overwrite` says.
+  if (holdsWorkingDirectory(dir)) throw new ProfileError(`cannot write a TAU profile to '${dir}': it is the working directory or one of its ancestors`);
   const exists = existsSync(dir);
   if (exists) {
     if (!statSync(dir).isDirectory()) throw new ProfileError(`cannot write a TAU profile to '${dir}': it exists and is not a directory`);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -122,5 +122,26 @@ describe("TAU text profile round trip", () => {
     writeTauProfile(a, dir);
     expect(() => writeTauProfile(a, dir)).toThrow(/not empty/);
     expect(writeTauProfile(a, dir, { overwrite: true }).length).toBe(4);
+  });
+});
+
+describe("writeTauProfile's output folder", () => {
+  it("is never the working directory or an ancestor, nor an empty path, even with overwrite", () => {
+    const trial = readTrial(join(PPK, "xgc-nosamples.ppk"));
+    const work = join(scratch, "work");
+    const inner = join(work, "inner");
+    mkdirSync(inner, { recursive: true });
+    writeFileSync(join(inner, "keep.txt"), "mine");
+    const cwd = process.cwd();
+    process.chdir(inner);
+    try {
+      for (const dir of [".", "..", inner, work]) {
+        expect(() => writeTauProfile(trial, dir, { overwrite: true }), dir).toThrow(/it is the working directory or one of its ancestors/);
+      }
+      expect(() => writeTauProfile(trial, "", { overwrite: true })).toThrow("cannot write a TAU profile at an empty path");
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(readdirSync(inner)).toEqual(["keep.txt"]);
   });
 });

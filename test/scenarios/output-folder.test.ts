@@ -44,6 +44,7 @@ describe("the output folder of a run", () => {
     expect(() => checkRunOutputFolder(folderWith(["timing.json", "profile/", "records.csv", "report.html"]))).not.toThrow();
     // What tools leave in it: a file manager's index, a killed atomic write's temporary file.
     expect(() => checkRunOutputFolder(folderWith(["timing.json", ".DS_Store", ".report.html.tmp-4711", ".records.csv.tmp-12-3"]))).not.toThrow();
+    expect(() => checkRunOutputFolder(folderWith([".DS_Store"], false))).not.toThrow();
     expect(refusal(folderWith(["timing.json", ".git/"]))).toContain("it holds files a run does not write (.git)");
   });
 
