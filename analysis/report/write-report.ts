@@ -13,9 +13,10 @@ export function isStudyDatabase(path: string): boolean {
 
 /**
  * Where the report of `input` goes when no output is named: beside a study database
- * (`study.db` -> `study.html`); into a run's folder (`<folder>/report.html`), also for its
- * `profile/` folder or records file given alone; and otherwise (a TAU profile, a `.ppk` file,
- * records) into the current directory, named after the input (`<name>.html`). Why not beside a
+ * (`study.db` -> `study.html`); into a run's folder (`<folder>/report.html`); and otherwise (a TAU
+ * profile, a `.ppk` file) into the current directory, named after the input (`<name>.html`), or
+ * after its run for a run's own `profile/` (`<run>-profile.html`: not the run's report, which it
+ * would replace with less, nor a `profile.html` every run's would overwrite). Why not beside a
  * profile: measurement data is often shared or read-only, and a report written there would mix
  * with it.
  */
@@ -23,10 +24,10 @@ export function defaultReportPath(input: string): string {
   if (isStudyDatabase(input)) return input.slice(0, input.length - extname(input).length) + ".html";
   const dir = existsSync(input) && statSync(input).isDirectory();
   if (dir && isRunFolder(input)) return join(input, RUN_REPORT_FILE);
-  const parent = dirname(resolve(input));
-  if (isRunFolder(parent)) return join(parent, RUN_REPORT_FILE);
-  const name = basename(resolve(input));
-  return (dir ? name : basename(name, extname(name)) || name) + ".html";
+  const full = resolve(input);
+  const name = dir ? basename(full) : basename(full, extname(full)) || basename(full);
+  const parent = dirname(full);
+  return (isRunFolder(parent) ? `${basename(parent)}-${name}` : name) + ".html";
 }
 
 /**
@@ -51,6 +52,7 @@ export async function buildReport(input: string): Promise<ReportDocument> {
  * @returns the report and the number of charts written
  */
 export async function writeReport(input: string, out: string): Promise<{ file: string; charts: number; document: ReportDocument }> {
+  if (out.trim() === "") throw new ProfileError("cannot write the report: the output path is empty");
   const doc = await buildReport(input);
   const html = await renderReportHtml(doc);
   const file = resolve(out);

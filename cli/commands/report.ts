@@ -21,9 +21,9 @@ For a study database (what 'ccasim sweep' writes):
 
 Options:
   --out FILE     output file. Default: beside a database (study.db -> study.html), into a run
-                 folder (<folder>/report.html, also for its profile/ or records given alone), and
-                 for anything else (a TAU profile, a .ppk file, records) <name>.html in the current
-                 directory, not beside the measurement data
+                 folder (<folder>/report.html), and for anything else (a TAU profile, a .ppk file)
+                 <name>.html in the current directory, not beside the measurement data (a run's
+                 own profile/: <run>-profile.html)
 
 Exit codes: 0 success, 2 unreadable input or bad arguments.`,
   async run(ctx) {

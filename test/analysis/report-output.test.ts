@@ -19,9 +19,9 @@ describe("where a report goes when no --out is given", () => {
     writeFileSync(join(run, "summary.json"), JSON.stringify({ ccasim: "run summary" }));
     writeFileSync(join(run, "records.csv"), "");
     expect(defaultReportPath(run)).toBe(join(run, "report.html"));
-    // A run's profile or records given alone: the run's report, not one more profile.html.
-    expect(defaultReportPath(join(run, "profile"))).toBe(join(run, "report.html"));
-    expect(defaultReportPath(join(run, "records.csv"))).toBe(join(run, "report.html"));
+    // A run's profile alone: named after the run, here; not the run's fuller report, nor one more profile.html.
+    expect(defaultReportPath(join(run, "profile"))).toBe("run-profile.html");
+    expect(defaultReportPath(join(run, "profile") + "/")).toBe("run-profile.html");
     // Measurement data stays as it is: the report is named after it, in the current directory.
     expect(defaultReportPath(join(DATA, "hatchet-cpi-mpi"))).toBe("hatchet-cpi-mpi.html");
     expect(defaultReportPath(join(DATA, "hatchet-cpi-mpi") + "/")).toBe("hatchet-cpi-mpi.html");
@@ -44,5 +44,7 @@ describe("where a report goes when no --out is given", () => {
     expect(r.code).toBe(2);
     expect(r.err).toMatch(new RegExp(`^ccasim report: cannot write '${join(file, "report.html").replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}'`));
     expect(r.out).toBe("");
+    const empty = await runCli(["report", join(DATA, "hatchet-cpi-mpi"), "--out", ""]);
+    expect([empty.code, empty.err]).toEqual([2, "ccasim report: cannot write the report: the output path is empty\n"]);
   });
 });
