@@ -68,7 +68,8 @@ export interface LoadedScenario {
   readonly overrides: readonly string[];
   /**
    * An input error located at `path` in the scenario file (its line, or the nearest enclosing
-   * key's; with the override that set it), for problems found after loading, while it runs.
+   * key's), naming the overrides of that key, of anything in it and of the workload, for problems
+   * found after loading, while it runs.
    */
   readonly errorAt: (path: KeyPath, message: string) => ScenarioErrors;
 }
@@ -142,9 +143,11 @@ function resolveScenario(config: ScenarioConfig, file: string, located: SourceDo
   }
   const errorAt = (path: KeyPath, message: string): ScenarioErrors => {
     const pos = located(path) ?? nearestLocation(located, path);
-    // An override of the key or of anything in it (a component's parameter, for the component).
-    const o = overrides.find((x) => isPrefix(x.path, path) || isPrefix(path, x.path));
-    return new ScenarioErrors([new ScenarioError(message + (o ? ` (from ${o.source})` : ""), { file, line: pos?.line, column: pos?.column, path })]);
+    // The overrides of the key, of anything in it (a component's parameters, for the component)
+    // and of the workload its expressions read: which of them caused a run-time value is unknown.
+    const related = overrides.filter((x) => isPrefix(x.path, path) || isPrefix(path, x.path) || x.path[0] === "workload");
+    const note = related.length === 0 ? "" : ` (overridden: ${related.map((x) => x.source).join(", ")})`;
+    return new ScenarioErrors([new ScenarioError(message + note, { file, line: pos?.line, column: pos?.column, path })]);
   };
   return { file, config, machine, assembly, program, overrides: overrides.map((o) => o.text), errorAt };
 }

@@ -292,7 +292,10 @@ export interface AcrossTrialsSelection {
   readonly metric?: string;
   /** "inclusive" (default) or "exclusive". */
   readonly kind?: "inclusive" | "exclusive";
-  /** One observation per thread ("each"), or one per trial from a derived view (default "mean"). */
+  /**
+   * One observation per thread ("each"), or one per trial from a view (default "mean"). A user
+   * event takes "each", "mean" or one thread only (its other derived views are not kept).
+   */
   readonly view?: "each" | ViewChoice;
 }
 

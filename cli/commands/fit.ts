@@ -57,6 +57,7 @@ Model search (the mean of T at each Q, and separately its standard deviation):
   --predict <Q>       also print the prediction and 95 % prediction interval at Q (repeatable)
   --top <n>           candidates to list (default 5)
   --metric <name>     metric of trial inputs (default TIME); --view mean|max|each|<n,c,t>
+                      (a user event: each, mean or a thread)
   --exclusive         use exclusive instead of inclusive values of trial inputs
   --json              print the reports as JSON
 

@@ -29,7 +29,7 @@ Runs every point of a sweep (a scenario and its axes) in worker threads and stor
 summary, records and profile values in a study database (DuckDB; query it with 'ccasim query').
 Each point has a seed derived from the study seed and the point, so any point re-runs alone with
 the same result. A killed sweep continues with --resume; failed points are stored with their error
-and the sweep goes on (see Exit codes). 'ccasim validate <sweep.yaml>' checks every point's
+and the sweep goes on (see Exit codes). 'ccasim validate <sweep.yaml>' loads every point's
 scenario first, without running it.
 
 Sweep file:

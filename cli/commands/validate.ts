@@ -15,9 +15,11 @@ Reads and checks a scenario the way 'ccasim run' does (YAML syntax, keys and typ
 presets and overrides, component parameters and cost expressions, port connections, proxies,
 metrics) and reports every problem with its file, line, column and key. Writes nothing.
 
-A sweep file (one with scenario: and axes:) is checked as 'ccasim sweep' reads it, then the
-scenario of every point with the point's overrides, as the sweep would run it: the points that
-would fail are listed with their overrides and why (the first ${SHOWN_POINTS}, and how many more).
+A sweep file (one with a scenario:, axes:, zip: or random: section) is checked as 'ccasim sweep'
+reads it, then the scenario of every point with the point's overrides, as the sweep loads it: the
+points whose scenario does not load are listed with their overrides and why (the first
+${SHOWN_POINTS}, and how many more). Problems found only while a point runs (a cost that evaluates
+negative, a kernel the node model refuses, a deadlock) show in 'ccasim sweep' itself.
 
 Exit codes: 0 valid, 2 invalid.`,
   run(ctx) {

@@ -90,14 +90,14 @@ describe("ccasim command line", () => {
     try {
       const cases: [string[], string][] = [
         // Located at the component in the scenario, as the loader's errors are.
-        [["--set", "workload.iterations=-5"], "scenarios/known-models.yaml:39:5: assembly.components.Driver: iterations evaluated to -5\n"],
-        [["--set", 'assembly.components.Driver.params.cost="i - 3"'], `scenarios/known-models.yaml:39:5: assembly.components.Driver: cost evaluated to -3 microseconds in iteration 0 (from --set assembly.components.Driver.params.cost="i - 3")\n`],
-        [["--set", 'assembly.components.C.params.cost="x - 10"'], `scenarios/known-models.yaml:58:5: assembly.components.C: cost evaluated to -7 microseconds (from --set assembly.components.C.params.cost="x - 10")\n`],
+        [["--set", "workload.iterations=-5"], "scenarios/known-models.yaml:39:5: assembly.components.Driver: iterations evaluated to -5 (overridden: --set workload.iterations=-5)\n"],
+        [["--set", 'assembly.components.Driver.params.cost="i - 3"'], `scenarios/known-models.yaml:39:5: assembly.components.Driver: cost evaluated to -3 microseconds in iteration 0 (overridden: --set assembly.components.Driver.params.cost="i - 3")\n`],
+        [["--set", 'assembly.components.C.params.cost="x - 10"', "--set", "workload.x=4", "--set", "assembly.components.A.params.implementation=A2"], `scenarios/known-models.yaml:58:5: assembly.components.C: cost evaluated to -6 microseconds (overridden: --set assembly.components.C.params.cost="x - 10", --set workload.x=4)\n`],
       ];
       // A kernel the node model refuses names its component.
       const kernel = await run(["run", "scenarios/kernel-l2.yaml", "--set", "workload.Q=-5", "--quiet", "--out", join(out, "run")]);
       expect(kernel.code).toBe(2);
-      expect(kernel.err).toBe("ccasim run: scenarios/kernel-l2.yaml: 1 error\n  scenarios/kernel-l2.yaml:37:5: assembly.components.DerivX: kernel.elements: expected an integer >= 0, got -5\n");
+      expect(kernel.err).toBe("ccasim run: scenarios/kernel-l2.yaml: 1 error\n  scenarios/kernel-l2.yaml:37:5: assembly.components.DerivX: kernel.elements: expected an integer >= 0, got -5 (overridden: --set workload.Q=-5)\n");
       for (const [set, message] of cases) {
         const r = await run(["run", "scenarios/known-models.yaml", ...set, "--quiet", "--out", join(out, "run")]);
         expect(r.code, r.err).toBe(2);
