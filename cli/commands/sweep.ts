@@ -212,7 +212,7 @@ function checkModeOptions(values: Record<string, unknown>): void {
 
 function runOne(ctx: CommandContext, sweep: Sweep, which: string, out: string | undefined, overwrite: boolean): number {
   const p = pick(sweep, which);
-  const scenario = loadScenarioText(sweep.scenarioText, sweep.scenarioFile, { set: sweepPointOverrides(sweep, p), seed: p.seed });
+  const scenario = loadScenarioText(sweep.loadText, sweep.scenarioFile, { set: sweepPointOverrides(sweep, p), seed: p.seed });
   const target = out ?? join("out", sweep.name, `point-${p.index}`);
   checkRunOutputFolder(target, { overwrite }); // why: refuse before the simulation, as ccasim run does
   const art = executeScenario(scenario);

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { basename, dirname, extname, resolve } from "node:path";
-import { stringify as stringifyYaml } from "yaml";
+import { parseDocument, stringify as stringifyYaml } from "yaml";
 import { parseOverride, parseYamlSource, ScenarioError, ScenarioErrors, validate, type KeyPath } from "../lang/index.js";
 import { undefinedWorkloadVariable, unknownWorkloadVariable, workloadVariablesOf } from "../workload.js";
 import { sweepFactors, type SweepFail } from "./design.js";
@@ -16,8 +16,14 @@ export interface Sweep {
   readonly name: string;
   /** The validated configuration. */
   readonly config: SweepConfig;
-  /** Scenario text every point runs (read from the referenced file, or the inline scenario as YAML). */
+  /** Scenario text every point runs (read from the referenced file, or the inline scenario as YAML); stored with the study and hashed. */
   readonly scenarioText: string;
+  /**
+   * The text to load the scenario from: {@link scenarioText} for a file; for an inline scenario the
+   * sweep file's own text with everything but the scenario blanked, so that errors give the sweep
+   * file's lines and columns.
+   */
+  readonly loadText: string;
   /** Scenario file name used in error messages and in re-run commands (absolute for files). */
   readonly scenarioFile: string;
   /** True when the scenario is inline in the sweep file. */
@@ -66,7 +72,8 @@ export function loadSweepText(text: string, file: string): Sweep {
     scenarioText = stringifyYaml(config.scenario);
     scenarioFile = `${file} (inline scenario)`;
   }
-  checkWorkloadKeys(config, workloadVariablesOf(parseYamlSource(scenarioText, scenarioFile).value), fail);
+  const loadText = inlineScenario ? inlineScenarioSource(text) ?? scenarioText : scenarioText;
+  checkWorkloadKeys(config, workloadVariablesOf(parseYamlSource(loadText, scenarioFile).value), fail);
   const factors = sweepFactors(config, fail);
   const points = enumeratePoints(factors, config.replications, config.seed);
   const axes = factors.flatMap((f) => f.keys).sort();
@@ -75,7 +82,25 @@ export function loadSweepText(text: string, file: string): Sweep {
     .digest("hex")
     .slice(0, 16);
   const name = config.name ?? basename(file, extname(file));
-  return { file, name, config, scenarioText, scenarioFile, inlineScenario, points, axes, studyHash };
+  return { file, name, config, scenarioText, loadText, scenarioFile, inlineScenario, points, axes, studyHash };
+}
+
+/**
+ * The sweep file's text with every character outside the value of its `scenario:` key made a
+ * space (line ends kept): the inline scenario where it stands, so that a loader's lines and columns
+ * are the sweep file's. Undefined when the value cannot be found.
+ */
+function inlineScenarioSource(text: string): string | undefined {
+  const node = parseDocument(text).get("scenario", true) as { range?: [number, number, number] } | undefined;
+  const range = node?.range;
+  if (range === undefined) return undefined;
+  const [start, end] = range;
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    out += (i >= start && i < end) || c === "\n" || c === "\r" ? c : " ";
+  }
+  return out;
 }
 
 /**

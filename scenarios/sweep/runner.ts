@@ -79,7 +79,7 @@ export function slicePoints(points: readonly SweepPoint[], slice?: Slice): Sweep
 /** The worker task of a point. */
 export function pointTask(sweep: Sweep, point: SweepPoint): PointTask {
   return {
-    scenarioText: sweep.scenarioText,
+    scenarioText: sweep.loadText,
     scenarioFile: sweep.scenarioFile,
     set: sweepPointOverrides(sweep, point),
     point: { id: point.id, index: point.index, replication: point.replication, seed: point.seed, values: point.values },

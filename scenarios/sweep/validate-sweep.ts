@@ -28,7 +28,7 @@ export function invalidPoints(sweep: Sweep, limit = Infinity): InvalidPoint[] {
     if (invalid.length >= limit) break;
     const overrides = sweepPointOverrides(sweep, point);
     try {
-      loadScenarioText(sweep.scenarioText, sweep.scenarioFile, { set: overrides, seed: point.seed });
+      loadScenarioText(sweep.loadText, sweep.scenarioFile, { set: overrides, seed: point.seed });
     } catch (e) {
       invalid.push({ point, overrides, error: e instanceof Error ? e : new Error(String(e)) });
     }

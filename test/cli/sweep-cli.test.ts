@@ -144,6 +144,15 @@ describe("ccasim validate on a sweep file", () => {
     expect(r.err).toContain("would fail:\n  point 2 (workload.iterations=5 assembly.components.A.params.implementation=A3 workload.x=1):\n");
     expect(r.err).toContain("'A3' is not one of the implementations: A1, A2");
     expect(r.err).toContain("  ... and 1 more\n");
+    // An inline scenario's errors give the sweep file's own lines and columns.
+    const inline = join(dir, "inline.sweep.yaml");
+    const text = readFileSync("test/scenarios/sweeps/cost-law.sweep.yaml", "utf8").replace("type: dummy", "type: dummmy");
+    writeFileSync(inline, text);
+    const line = text.split("\n").findIndex((l) => l.includes("type: dummmy")) + 1;
+    const column = text.split("\n")[line - 1]!.indexOf("type") + 1;
+    const i = await run(["validate", inline]);
+    expect(i.code).toBe(2);
+    expect(i.err).toContain(`${inline} (inline scenario):${line}:${column}: assembly.components.Kernel.type: unknown component type 'dummmy'`);
     const set = await run(["validate", SWEEP, "--set", "workload.x=2"]);
     expect(set.code).toBe(2);
     expect(set.err).toBe("ccasim validate: --set does not apply to a sweep file; fix a value for every point in its set: section\n");
