@@ -19,14 +19,12 @@ export type ViewChoice = DerivedKind | number | ThreadId;
  */
 export function threadIndexOf(trial: Trial, choice: ViewChoice): number | undefined {
   if (typeof choice === "string") return undefined;
-  const n = trial.threads.length;
-  const range = describeThreads(trial);
   if (typeof choice === "number") {
-    if (!(Number.isInteger(choice) && choice >= 0 && choice < n)) throw new AnalysisInputError(`no thread with index ${choice}; the trial has ${range}`, trial.source);
+    if (!(Number.isInteger(choice) && choice >= 0 && choice < trial.threads.length)) throw new AnalysisInputError(`no thread with index ${choice}; the trial has ${describeThreads(trial)}`, trial.source);
     return choice;
   }
   const i = trial.threadIndex(choice.node, choice.context, choice.thread);
-  if (i < 0) throw new AnalysisInputError(`no thread ${choice.node},${choice.context},${choice.thread}; the trial has ${range}`, trial.source);
+  if (i < 0) throw new AnalysisInputError(`no thread ${choice.node},${choice.context},${choice.thread}; the trial has ${describeThreads(trial)}`, trial.source);
   return i;
 }
 

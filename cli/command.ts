@@ -68,10 +68,17 @@ export function parseCommandArgs<T extends NonNullable<ParseArgsConfig["options"
   try {
     return parseArgs({ args: [...argv], options, allowPositionals, strict: true }) as ParsedArgs;
   } catch (e) {
-    const words = command.split(" ");
-    const prefix = words.length > 1 ? `${words.slice(1).join(" ")}: ` : "";
-    throw new UsageError(`${prefix}${argumentProblem(e as Error & { code?: string }, Object.keys(options))}; see 'ccasim ${words[0]} --help'`, words[0]);
+    throw commandUsageError(command, `${argumentProblem(e as Error & { code?: string }, Object.keys(options))}; see 'ccasim ${command.split(" ")[0]} --help'`);
   }
+}
+
+/**
+ * A {@link UsageError} of `command` as typed after `ccasim` (`run`, `profile show`): the words
+ * after the first prefix `message` (the command line prints the first).
+ */
+export function commandUsageError(command: string, message: string): UsageError {
+  const [first, ...rest] = command.split(" ");
+  return new UsageError(`${rest.length > 0 ? `${rest.join(" ")}: ` : ""}${message}`, first);
 }
 
 /** What parseArgs objected to, without its error code and advice. */

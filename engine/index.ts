@@ -23,4 +23,4 @@ export { RandomStream } from "./random.js";
 export { WaitingLine, type WaitingLineOptions } from "./waiting-line.js";
 export { InvalidDelayError, DeadlockError, Interrupt, type BlockedProcess } from "./errors.js";
 export { type ParamDoc, type Dimension, formatParams } from "./params.js";
-export { Registry, UnknownNameError, nearestName, editDistance, type Registrable } from "./registry.js";
+export { Registry, UnknownNameError, nearestName, didYouMean, editDistance, type Registrable } from "./registry.js";

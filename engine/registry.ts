@@ -69,6 +69,12 @@ export class Registry<T extends Registrable> {
   }
 }
 
+/** ` (did you mean 'x'?)` when `names` holds a likely correction of `word` (see {@link nearestName}), else "". */
+export function didYouMean(word: string, names: readonly string[]): string {
+  const near = nearestName(word, names);
+  return near === undefined ? "" : ` (did you mean '${near}'?)`;
+}
+
 /** The closest of `names` to `word` (edit distance at most max(2, a third of its length)), or undefined. */
 export function nearestName(word: string, names: readonly string[]): string | undefined {
   let best: string | undefined;

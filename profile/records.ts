@@ -353,8 +353,9 @@ function jsonlRecords(text: string, file: string, firstLine: number, keys: Jsonl
 /**
  * Hands the records of JSON Lines text to `visit`, `batch` lines at a time: a batch is parsed and
  * checked whole before its records are handed on.
+ * @returns the line ends (LF) in `text`
  */
-function visitJsonl(text: string, file: string, firstLine: number, keys: JsonlKeys, batch: number, visit: (record: InvocationRecord) => void): void {
+function visitJsonl(text: string, file: string, firstLine: number, keys: JsonlKeys, batch: number, visit: (record: InvocationRecord) => void): number {
   const lines = text.split("\n");
   const { columns, known } = keys;
   for (let from = 0; from < lines.length; from += batch) {
@@ -391,6 +392,7 @@ function visitJsonl(text: string, file: string, firstLine: number, keys: JsonlKe
     const records = recordsFromTable(keys.plan, { length: objs.length, line: (r) => objs[r].line, value: (r, c) => objs[r].o[columns[c]] as string | number | undefined }, file, false, keys.names);
     for (const r of records) visit(r);
   }
+  return lines.length - 1;
 }
 
 /** Bytes read at a time: a larger file is parsed block by block (never one string of it all). */
@@ -526,8 +528,8 @@ function parseBlocks(reader: BlockReader, file: string, maxRowChars: number, vis
       // Lines as each format numbers them: JSON Lines by LF alone (a CR before it, or anywhere,
       // is whitespace to JSON), CSV by any line end (its scanner counts them).
       if (jsonl) {
-        visitJsonl(block, file, line, keys, BATCH_ROWS, visit);
-        line += count(block, "\n");
+        // The line ends the split found (why not count them: a second pass over the block).
+        line += visitJsonl(block, file, line, keys, BATCH_ROWS, visit);
       } else {
         const scanner = new CsvScanner(first ? withoutBom(block) : block, file, line);
         plan = visitCsv(scanner, file, plan, names, BATCH_ROWS, visit);

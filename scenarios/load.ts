@@ -26,7 +26,7 @@ import { nearestName } from "../engine/index.js";
 import { setupMachine, type MachineSetup } from "./machine-setup.js";
 import { CONNECTION_PATTERN, scenarioSchema, type ScenarioConfig } from "./scenario-schema.js";
 import { prepareProgram } from "./program/prepare.js";
-import { nonNumericWorkloadNames, nonNumericWorkloadValue, undefinedWorkloadVariable, unknownWorkloadVariable, workloadVariablesOf } from "./workload.js";
+import { compileWithTextualWorkload, nonNumericWorkloadNames, nonNumericWorkloadValue, undefinedWorkloadVariable, unknownWorkloadVariable, workloadVariablesOf } from "./workload.js";
 import type { ProgramModel } from "./program/model.js";
 
 /**
@@ -254,17 +254,15 @@ function errorSink(fail: (path: KeyPath, message: string) => never, workload: Sc
         instance: instance.name,
         workloadNames,
         compile(text: string | number, known: readonly string[], where: string): CostExpression {
-          // A name the component already knows (a method argument) shadows the workload value.
-          const hidden = textual.filter((n) => !known.includes(n));
-          let compiled: CostExpression;
+          let result: { compiled: CostExpression; used: string[] };
           try {
-            compiled = compileExpression(text, { known: [...known, ...hidden] });
+            result = compileWithTextualWorkload(textual, known, (names) => compileExpression(text, { known: names }));
           } catch (e) {
             return fail([...base, ...parseWhere(where)], (e as Error).message);
           }
-          const used = hidden.find((n) => compiled.variables.includes(n));
+          const used = result.used[0];
           if (used !== undefined) fail(["workload", used], nonNumericWorkloadValue(used, workload[used], formatPath([...base, ...parseWhere(where)])));
-          return compiled;
+          return result.compiled;
         },
         error(where: string, message: string): never {
           return fail([...base, ...parseWhere(where)], message);

@@ -9,7 +9,7 @@ import {
   type ResolvedNetwork,
 } from "../machine/index.js";
 import { backgroundLoadModels, machinePresets, pointToPointModels, resolveMachine } from "../machine/index.js";
-import { nearestName, type ParamDoc } from "../engine/index.js";
+import { didYouMean, type ParamDoc } from "../engine/index.js";
 import { parseQuantity, type KeyPath } from "./lang/index.js";
 import type { ScenarioConfig } from "./scenario-schema.js";
 
@@ -64,10 +64,7 @@ export function setupMachine(config: ScenarioConfig, fail: (path: KeyPath, messa
     if (SECTION_KEYS.has(k)) continue;
     // Checked here, where the section's own keys are known too: a near miss of
     // `processesPerNode` is not taken for the node parameter `processorsPerNode`.
-    if (!TOP_KEYS.includes(k)) {
-      const near = nearestName(k, TOP_KEYS);
-      fail(["machine", k], `unknown key${near ? ` (did you mean '${near}'?)` : ""}; known: ${TOP_KEYS.join(", ")}`);
-    }
+    if (!TOP_KEYS.includes(k)) fail(["machine", k], `unknown key${didYouMean(k, TOP_KEYS)}; known: ${TOP_KEYS.join(", ")}`);
     flatten(v, [k]);
   }
   let machine: MachineConfig;

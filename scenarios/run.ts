@@ -7,7 +7,7 @@ import {
   type AssemblyRunResult,
   type CallGraph,
 } from "../components/index.js";
-import { RUN_PROFILE_FOLDER, RUN_SUMMARY_MARK, writeRecordFiles, writeTauProfile, writeTextFileAtomically, type Trial } from "../profile/index.js";
+import { RECORD_FILE_NAMES, RUN_PROFILE_FOLDER, RUN_SUMMARY_MARK, writeRecordFiles, writeTauProfile, writeTextFileAtomically, type Trial } from "../profile/index.js";
 import { writeDirectoryAtomically } from "./atomic-dir.js";
 import { checkRunOutputFolder, RUN_FILES, type OutputFolderOptions } from "./output-folder.js";
 import { loadScenario, type LoadedScenario, type LoadOptions } from "./load.js";
@@ -121,6 +121,9 @@ export function runOutputFolder(scenario: LoadedScenario, out?: string): string 
   return out ?? scenario.config.outputs.dir ?? join("out", scenario.config.name);
 }
 
+/** The record files a run writes, as the readers look for them. */
+const [RECORDS_CSV, RECORDS_JSONL] = RECORD_FILE_NAMES;
+
 /**
  * An input error raised while the assembly runs (a cost that evaluates negative, an argument of the
  * wrong kind), which names its component instance first (`A: ...`, `A.compute: ...`), located at
@@ -158,8 +161,8 @@ export function writeRunOutputs(art: RunArtifacts, dir: string, options: OutputF
     const records = art.result.mastermind;
     if (records) {
       writeRecordFiles(records, {
-        csv: outputs.records.includes("csv") ? join(tmp, "records.csv") : undefined,
-        jsonl: outputs.records.includes("jsonl") ? join(tmp, "records.jsonl") : undefined,
+        csv: outputs.records.includes("csv") ? join(tmp, RECORDS_CSV) : undefined,
+        jsonl: outputs.records.includes("jsonl") ? join(tmp, RECORDS_JSONL) : undefined,
       });
     }
     if (art.callgraph && outputs.callgraph) writeJson(join(tmp, RUN_FILES.callgraph), art.callgraph);

@@ -5,13 +5,13 @@
  *
  * @packageDocumentation
  */
-import { nearestName } from "../engine/registry.js";
-import type { KeyPath } from "./lang/index.js";
+import { didYouMean } from "../engine/registry.js";
+import { isPlainObject, type KeyPath } from "./lang/index.js";
 
 /** The workload variables a scenario value defines: the keys of its `workload:` map (none without one). @internal */
 export function workloadVariablesOf(scenario: unknown): string[] {
-  const workload = isMap(scenario) ? scenario.workload : undefined;
-  return isMap(workload) ? Object.keys(workload) : [];
+  const workload = isPlainObject(scenario) ? scenario.workload : undefined;
+  return isPlainObject(workload) ? Object.keys(workload) : [];
 }
 
 /**
@@ -30,9 +30,8 @@ export function undefinedWorkloadVariable(path: KeyPath, known: readonly string[
  * @internal
  */
 export function unknownWorkloadVariable(name: string, known: readonly string[]): string {
-  const near = nearestName(name, known);
   const defined = known.length === 0 ? "the scenario defines no workload variables" : `the scenario's workload section defines ${known.join(", ")}`;
-  return `'${name}' is not a workload variable${near === undefined ? "" : ` (did you mean '${near}'?)`}: ${defined}; to add a variable, define it there`;
+  return `'${name}' is not a workload variable${didYouMean(name, known)}: ${defined}; to add a variable, define it there`;
 }
 
 /** Why a workload value that is not a number may not be used by the expression at `user`. @internal */
@@ -45,6 +44,18 @@ export function nonNumericWorkloadNames(workload: Readonly<Record<string, unknow
   return Object.keys(workload).filter((k) => typeof workload[k] !== "number");
 }
 
-function isMap(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
+/**
+ * Compiles an expression with the workload values that are not numbers (`textual`) visible
+ * besides the names it knows, and says which of them it uses (such values have no slot: it could
+ * only fail naming an unknown symbol, or read NaN). A known name of the same name (a method
+ * argument, a global) shadows the workload value. @internal
+ */
+export function compileWithTextualWorkload<T extends { readonly variables: readonly string[] }>(
+  textual: readonly string[],
+  known: readonly string[],
+  compile: (known: readonly string[]) => T,
+): { readonly compiled: T; readonly used: string[] } {
+  const hidden = textual.filter((n) => !known.includes(n));
+  const compiled = compile([...known, ...hidden]);
+  return { compiled, used: hidden.filter((n) => compiled.variables.includes(n)) };
 }

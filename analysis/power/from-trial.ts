@@ -69,8 +69,10 @@ export function estimateTrialPower(trial: Trial, set: PowerConstantSet, options:
   const missing = new Map<string, string[]>();
   let mhzUsed: number | undefined;
   for (const id of viewIds) {
-    const v = viewOf(trial, id);
-    const cpuMHz = options.cpuMHz ?? cpuMHzOf(trial, threadIndexOf(trial, id));
+    // The thread's index once: its view and its clock both need it.
+    const thread = threadIndexOf(trial, id);
+    const v = viewOf(trial, thread ?? id);
+    const cpuMHz = options.cpuMHz ?? cpuMHzOf(trial, thread);
     mhzUsed ??= cpuMHz;
     const src = kind === "exclusive" ? v.exclusive : v.inclusive;
     for (const t of timers) {

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
-import { defaultMetric, derivedView, forEachRecord, hasTauProfileFiles, isTimeMetric, ProfileError, profileFolderOf, profileTable, readTrial, recordsFileIn, RUN_PROFILE_FOLDER, type Trial } from "../../profile/index.js";
+import { defaultMetric, derivedView, forEachRecord, hasTauProfileFiles, isTimeMetric, ProfileError, profileFolderOf, profileTable, readTrial, recordsFileIn, RUN_PROFILE_FOLDER, RUN_SUMMARY_FILE, type Trial } from "../../profile/index.js";
 import { estimateTrialPower, powerConstantSets } from "../power/index.js";
 import { fittableRoutines, levelChart, powerEnergyChart, messagePassingChart, stridedRatioChart, timeVsQChart, topTimersChart } from "./charts.js";
 import { digestRecords, RecordDigester, type RecordDigest } from "./data.js";
@@ -44,7 +44,7 @@ export function readTrialInput(path: string): TrialInput {
   }
   // The records are read above, once: the trial is read without them.
   const trial = dir && records !== undefined && records.count > 0 && !hasTauProfileFiles(profileAt) ? undefined : readTrial(profileAt, { records: false });
-  const summaryFile = dir ? join(path, "summary.json") : "";
+  const summaryFile = dir ? join(path, RUN_SUMMARY_FILE) : "";
   const summary = summaryFile && existsSync(summaryFile) ? (JSON.parse(readFileSync(summaryFile, "utf8")) as Record<string, unknown>) : undefined;
   return { name: String(summary?.scenario ?? basename(path)), trial, records: records ?? digestRecords([]), summary };
 }

@@ -3,7 +3,7 @@
  * `power`): plain-text tables, number formatting, and small option parsers with usage errors.
  */
 import { parseThreadName, type ThreadId } from "../../profile/index.js";
-import { UsageError } from "../command.js";
+import { commandUsageError, UsageError } from "../command.js";
 
 /** Renders rows as an aligned text table; numbers are right-aligned. */
 export function formatTable(headers: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
@@ -49,8 +49,7 @@ export function threadOption<K extends string>(command: string, name: string, ra
   if ((kinds as readonly string[]).includes(text)) return text as K;
   const id = parseThreadName(text);
   if (id !== undefined) return id;
-  const [first, ...rest] = command.split(" ");
-  throw new UsageError(`${rest.length > 0 ? `${rest.join(" ")}: ` : ""}--${name} expects ${kinds.join(", ")} or a thread n[,c[,t]], got '${String(raw)}'`, first);
+  throw commandUsageError(command, `--${name} expects ${kinds.join(", ")} or a thread n[,c[,t]], got '${String(raw)}'`);
 }
 
 /** How the tables label a thread choice: the view's name, or `thread n,c,t`. */
@@ -69,8 +68,7 @@ export function positiveIntegerOption(command: string, name: string, raw: unknow
   if (raw === undefined) return dflt;
   const text = String(raw).trim();
   if (typeof raw === "string" && /^\d+$/.test(text) && Number(text) >= 1 && Number.isSafeInteger(Number(text))) return Number(text);
-  const [first, ...rest] = command.split(" ");
-  throw new UsageError(`${rest.length > 0 ? `${rest.join(" ")}: ` : ""}--${name} expects a positive integer, got '${String(raw)}'`, first);
+  throw commandUsageError(command, `--${name} expects a positive integer, got '${String(raw)}'`);
 }
 
 /**

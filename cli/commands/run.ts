@@ -1,7 +1,7 @@
 import { componentTypes } from "../../components/index.js";
 import { formatParams } from "../../engine/index.js";
 import { defaultMetric, derivedView, formatProfileTable, profileTable } from "../../profile/index.js";
-import { checkRunOutputFolder, executeScenario, formatEvidence, loadScenario, runOutputFolder, writeRunOutputs } from "../../scenarios/index.js";
+import { formatEvidence, runScenario } from "../../scenarios/index.js";
 import { parseCommandArgs, UsageError, type Command } from "../command.js";
 import { positiveIntegerOption } from "./analysis-io.js";
 
@@ -66,12 +66,13 @@ Exit codes: 0 success (messages left unreceived are warnings, printed and listed
     if (positionals.length !== 1) throw new UsageError("give exactly one scenario file (see 'ccasim run --help')", "run");
     const top = positiveIntegerOption("run", "top", values.top, 12)!;
     const seed = values.seed === undefined ? undefined : /^-?\d+$/.test(String(values.seed)) ? Number(values.seed) : String(values.seed);
-    const scenario = loadScenario(positionals[0], { set: (values.set as string[] | undefined) ?? [], seed });
-    const dir = runOutputFolder(scenario, values.out as string | undefined);
-    const overwrite = values.overwrite === true;
-    checkRunOutputFolder(dir, { overwrite }); // why: refuse before the simulation, not after minutes of it
     let lastDraw = 0;
-    const art = executeScenario(scenario, {
+    // runScenario checks the output folder before the simulation, not after minutes of it.
+    const art = runScenario(positionals[0], {
+      set: (values.set as string[] | undefined) ?? [],
+      seed,
+      out: values.out as string | undefined,
+      overwrite: values.overwrite === true,
       measure: !values["no-measure"],
       onProgress: ctx.interactive
         ? (now, events) => {
@@ -83,7 +84,7 @@ Exit codes: 0 success (messages left unreceived are warnings, printed and listed
         : undefined,
     });
     if (ctx.interactive && lastDraw > 0) ctx.err("\r\x1b[K");
-    const outDir = writeRunOutputs(art, dir, { overwrite });
+    const { scenario, outDir } = art;
     if (values.quiet) {
       ctx.out(outDir + "\n");
       return 0;

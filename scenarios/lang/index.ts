@@ -18,6 +18,7 @@ export {
 } from "./source.js";
 export {
   s,
+  isPlainObject,
   validate,
   validateValue,
   toJsonSchema,

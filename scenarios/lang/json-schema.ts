@@ -6,10 +6,10 @@
 import type { Dimension } from "../../engine/params.js";
 import type { Schema } from "./schema.js";
 import { acceptsBareNumber, describeDimension, formatQuantity, unitsOf } from "./units.js";
+import { isPlainObject } from "./validate.js";
 
 type Json = Record<string, unknown>;
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The regular expression (source) a quantity string must match, for JSON Schema. */
 export function quantityPattern(dimension: Dimension, allowNegative = false): string {

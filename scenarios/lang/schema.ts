@@ -333,5 +333,5 @@ export function describeSchema(schema: Schema): string {
 }
 
 // Validation and JSON Schema emission live in their own files; they are part of this module's face.
-export { validate, validateValue } from "./validate.js";
+export { isPlainObject, validate, validateValue } from "./validate.js";
 export { toJsonSchema, quantityPattern } from "./json-schema.js";

@@ -30,7 +30,8 @@ function report(ctx: Ctx, path: KeyPath, detail: string, at: At, columnShift?: n
   ctx.errors.push(new ScenarioError(detail, { file: ctx.file, line: pos?.line, column: pos?.column, path }));
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+/** True for a map (a plain object, not null or an array), as YAML and JSON give them. */
+export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 function describeValue(v: unknown): string {
   if (typeof v === "string") return JSON.stringify(v);

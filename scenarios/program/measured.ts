@@ -13,7 +13,7 @@
  * @packageDocumentation
  */
 import { readFileSync } from "node:fs";
-import { nearestName } from "../../engine/registry.js";
+import { didYouMean } from "../../engine/registry.js";
 import { formatPath, parseQuantity, parseYamlSource, ScenarioErrors, type KeyPath, type SourceDoc } from "../lang/index.js";
 
 /** One configuration with its measured time. */
@@ -115,8 +115,7 @@ export function parseMeasuredYaml(text: string, file = "measured.yaml"): Measure
     if (typeof c !== "object" || c === null || c.measured === undefined) throw new MeasuredTableError(file, at, `configurations[${i}]: expected a map with 'measured'`);
     for (const key of Object.keys(c)) {
       if (ENTRY_KEYS.includes(key)) continue;
-      const near = nearestName(key, ENTRY_KEYS);
-      throw new MeasuredTableError(file, lineOf(["configurations", i, key]), `configurations[${i}]: unknown key '${key}'${near === undefined ? "" : ` (did you mean '${near}'?)`}; an entry has ${ENTRY_KEYS.join(", ")}`);
+      throw new MeasuredTableError(file, lineOf(["configurations", i, key]), `configurations[${i}]: unknown key '${key}'${didYouMean(key, ENTRY_KEYS)}; an entry has ${ENTRY_KEYS.join(", ")}`);
     }
     if (c.set !== undefined && (typeof c.set !== "object" || c.set === null || Array.isArray(c.set))) {
       throw new MeasuredTableError(file, lineOf(["configurations", i, "set"]), `configurations[${i}].set: expected a map of scenario keys to values, such as { workload.NAT: 32 }`);

@@ -19,7 +19,7 @@ import {
   type KeyPath,
   type SourceDoc,
 } from "../lang/index.js";
-import { nonNumericWorkloadNames, nonNumericWorkloadValue } from "../workload.js";
+import { compileWithTextualWorkload, nonNumericWorkloadNames, nonNumericWorkloadValue } from "../workload.js";
 import { checkProgram } from "./check.js";
 import { FunctionInliner, parseFunctionKey, PROGRAM_BUILTINS, type CostFunction } from "./functions.js";
 import { SYSTEM_SLOTS, type Assignment, type CommOp, type Diagram, type ElementInfo, type ModelExpr, type ModelNode, type ProgramModel } from "./model.js";
@@ -458,11 +458,8 @@ function nonNumericUseChecker(workload: Readonly<Record<string, number | string>
   return {
     /** The compiled expression, or undefined when it uses a workload value that is not a number (reported). */
     compile(text: string, options: CompileOptions, user: string): CompiledExpression | undefined {
-      const known = options.known ?? [];
       // A global, local or parameter of the same name shadows the workload value.
-      const hidden = textual.filter((n) => !known.includes(n));
-      const compiled = compileExpression(text, { ...options, known: [...known, ...hidden] });
-      const used = hidden.filter((n) => compiled.variables.includes(n));
+      const { compiled, used } = compileWithTextualWorkload(textual, options.known ?? [], (names) => compileExpression(text, { ...options, known: names }));
       for (const n of used) {
         if (reported.has(n)) continue;
         reported.add(n);

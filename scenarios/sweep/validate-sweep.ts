@@ -20,12 +20,11 @@ export interface InvalidPoint {
 
 /**
  * Loads the scenario of every point of `sweep` with its overrides and seed (checking it as
- * `ccasim run` does, without running it), and returns the points that fail, at most `limit`.
+ * `ccasim run` does, without running it), and returns the points that fail.
  */
-export function invalidPoints(sweep: Sweep, limit = Infinity): InvalidPoint[] {
+export function invalidPoints(sweep: Sweep): InvalidPoint[] {
   const invalid: InvalidPoint[] = [];
   for (const point of sweep.points) {
-    if (invalid.length >= limit) break;
     const overrides = sweepPointOverrides(sweep, point);
     try {
       loadScenarioText(sweep.loadText, sweep.scenarioFile, { set: overrides, seed: point.seed });
