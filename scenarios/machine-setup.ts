@@ -115,12 +115,12 @@ function keyToPath(key: string): KeyPath {
  */
 function convertNetworkUnits(raw: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...raw };
-  const byDocs = (values: unknown, docs: readonly ParamDoc[] | undefined): unknown => {
+  const byDocs = (values: unknown, docs: readonly ParamDoc[] | undefined, at: string): unknown => {
     if (values === null || typeof values !== "object" || Array.isArray(values) || !docs) return values;
     const converted: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(values)) {
       const doc = docs.find((d) => d.name === k);
-      converted[k] = doc?.type === "quantity" && typeof v === "string" ? parseQuantity(v, doc.dimension!) : v;
+      converted[k] = doc?.type === "quantity" && typeof v === "string" ? quantityAt(`${at}.${k}`, v, doc.dimension!) : v;
     }
     return converted;
   };
@@ -128,9 +128,9 @@ function convertNetworkUnits(raw: Record<string, unknown>): Record<string, unkno
     const name = typeof model === "string" ? model : fallback;
     return registry.has(name) ? registry.get(name).params : undefined;
   };
-  out.params = byDocs(raw.params, docsOf(pointToPointModels, raw.model, "hockney"));
+  out.params = byDocs(raw.params, docsOf(pointToPointModels, raw.model, "hockney"), "params");
   for (const key of ["eagerLimit", "controlBytes"])
-    if (typeof raw[key] === "string") out[key] = parseQuantity(raw[key], "bytes");
+    if (typeof raw[key] === "string") out[key] = quantityAt(key, raw[key], "bytes");
   for (const [key, registry, fallback] of [
     ["intraNode", pointToPointModels, "hockney"],
     ["load", backgroundLoadModels, "none"],
@@ -138,9 +138,22 @@ function convertNetworkUnits(raw: Record<string, unknown>): Record<string, unkno
     const section = raw[key];
     if (section !== null && typeof section === "object" && !Array.isArray(section)) {
       const sec = section as Record<string, unknown>;
-      out[key] = { ...sec, params: byDocs(sec.params, docsOf(registry, sec.model, fallback)) };
+      out[key] = { ...sec, params: byDocs(sec.params, docsOf(registry, sec.model, fallback), `${key}.params`) };
     }
   }
   for (const k of Object.keys(out)) if (out[k] === undefined) delete out[k];
   return out;
+}
+
+/**
+ * A network quantity in base units; a bad one throws with its key (`params.alpha`, relative to
+ * `machine.network`) so the located error names it.
+ */
+function quantityAt(key: string, text: string, dimension: NonNullable<ParamDoc["dimension"]>): number {
+  try {
+    return parseQuantity(text, dimension);
+  } catch (e) {
+    const problem = (e as Error).message;
+    throw Object.assign(new Error(`${key}: ${problem}`), { key, problem });
+  }
 }
