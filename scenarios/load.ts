@@ -255,10 +255,14 @@ function errorSink(fail: (path: KeyPath, message: string) => never, workload: Sc
         workloadNames,
         compile(text: string | number, known: readonly string[], where: string): CostExpression {
           let result: { compiled: CostExpression; used: string[] };
+          // Named `<instance>.<parameter>` so that an evaluation failing during the run is located
+          // at the parameter (see locatedRunError); a load error is located here, without the name.
+          const at = `${instance.name}.${where}`;
           try {
-            result = compileWithTextualWorkload(textual, known, (names) => compileExpression(text, { known: names }));
+            result = compileWithTextualWorkload(textual, known, (names) => compileExpression(text, { known: names, where: at }));
           } catch (e) {
-            return fail([...base, ...parseWhere(where)], (e as Error).message);
+            const message = (e as Error).message;
+            return fail([...base, ...parseWhere(where)], message.startsWith(`${at}: `) ? message.slice(at.length + 2) : message);
           }
           const used = result.used[0];
           if (used !== undefined) fail(["workload", used], nonNumericWorkloadValue(used, workload[used], formatPath([...base, ...parseWhere(where)])));
@@ -272,8 +276,11 @@ function errorSink(fail: (path: KeyPath, message: string) => never, workload: Sc
   };
 }
 
-/** `calls[1].args.x` -> ["calls", 1, "args", "x"]. */
-function parseWhere(where: string): KeyPath {
+/**
+ * A dotted parameter path as a scenario key path: `calls[1].args.x` -> ["calls", 1, "args", "x"].
+ * @internal
+ */
+export function parseWhere(where: string): KeyPath {
   const out: (string | number)[] = [];
   for (const part of where.split(".")) {
     const m = /^([^[]*)((?:\[\d+\])*)$/.exec(part);
