@@ -183,15 +183,23 @@ function withOverrideNotes(e: unknown, overrides: readonly NamedOverride[], file
   );
 }
 
-/** Every metric must be TIME or a counter the machine records. */
+/**
+ * Every metric must be TIME or a counter the machine records, and a machine that models a PMU
+ * (`counters.pmuCounters` > 0) reads at most that many counters in one run (TIME needs none).
+ */
 function checkMetrics(config: ScenarioConfig, machine: MachineSetup, fail: (path: KeyPath, message: string) => never): void {
-  const known = ["TIME", ...machine.cluster.nodeModels[0].counterNames];
+  const node = machine.cluster.nodeModels[0];
+  const known = ["TIME", ...node.counterNames];
   config.metrics.forEach((m, i) => {
     if (!known.includes(m)) {
       const near = nearestName(m, known);
       fail(["metrics", i], `unknown metric '${m}'${near ? ` (did you mean '${near}'?)` : ""}: the ${machine.presetName} node records ${known.join(", ")}`);
     }
   });
+  const counters = config.metrics.filter((m) => m !== "TIME");
+  const limit = machine.config.counters.pmuCounters;
+  if (limit > 0 && counters.length > limit)
+    fail(["metrics"], `${counters.length} counters (${counters.join(", ")}) but the PMU reads at most ${limit} at once (machine.counters.pmuCounters): split them over several runs`);
 }
 
 /** Positions in the file; overridden paths have none (they come from the command line). */
