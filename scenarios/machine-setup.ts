@@ -93,7 +93,10 @@ export function setupMachine(config: ScenarioConfig, fail: (path: KeyPath, messa
     resolveCollectives(collectives);
   } catch (e) {
     const key = (e as { key?: string }).key;
-    fail(["machine", "network", "collectives", ...(key ? key.split(".") : [])], (e as Error).message);
+    // The located message names the key already: the problem alone follows it.
+    const message = (e as Error).message;
+    const named = `collectives.${key}: `;
+    fail(["machine", "network", "collectives", ...(key ? key.split(".") : [])], key && message.startsWith(named) ? message.slice(named.length) : message);
   }
   return { presetName: section.preset, config: machine, cluster, network, collectives };
 }
