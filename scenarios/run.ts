@@ -49,7 +49,13 @@ export interface RunArtifacts {
  */
 export function executeScenario(scenario: LoadedScenario, options: ExecuteOptions = {}): RunArtifacts {
   const { config } = scenario;
-  if (scenario.program) return executeProgramScenario(scenario, options);
+  if (scenario.program) {
+    try {
+      return executeProgramScenario(scenario, options);
+    } catch (e) {
+      throw locatedProgramError(scenario, e);
+    }
+  }
   if (!scenario.assembly) throw new Error(`${scenario.file}: nothing to run (no assembly)`);
   const platform = buildPlatform(scenario.machine);
   const t0 = process.hrtime.bigint();
@@ -144,6 +150,22 @@ function locatedRunError(scenario: LoadedScenario, e: unknown): unknown {
     return scenario.errorAt(["assembly", "components", instance, "params", ...parseWhere(e.where.slice(instance.length + 1))], e.message.slice(e.where.length + 2));
   const detail = e.message.startsWith(`${instance}: `) ? e.message.slice(instance.length + 2) : e.message;
   return scenario.errorAt(["assembly", "components", instance], detail);
+}
+
+/**
+ * An input error raised while a program model runs (a negative cost or message size, a while loop
+ * past its bound, an expression that does not evaluate), which names the file and the element's
+ * key (`file: program.main[0].do[1]: ...`), located at that key as the loader's errors are.
+ * Other errors are returned as they are.
+ */
+function locatedProgramError(scenario: LoadedScenario, e: unknown): unknown {
+  if (!(e instanceof Error) || (e as { isInputError?: boolean }).isInputError !== true || e instanceof ScenarioErrors) return e;
+  const prefix = `${scenario.file}: `;
+  if (!e.message.startsWith(prefix)) return e;
+  const rest = e.message.slice(prefix.length);
+  const key = /^(program(?:\.[A-Za-z_][\w-]*|\[\d+\])*): /.exec(rest);
+  if (key === null) return e;
+  return scenario.errorAt(parseWhere(key[1]), rest.slice(key[0].length));
 }
 
 /**
