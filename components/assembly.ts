@@ -3,6 +3,7 @@ import { componentTypes } from "./registry.js";
 import type { PortType } from "./ports.js";
 import { nearestName } from "../engine/index.js";
 import { findWiringCycle } from "./wiring-cycles.js";
+import { checkDocumentedParams } from "./documented-params.js";
 
 /** One component instance of an assembly, as the scenario gives it. */
 export interface InstanceConfig {
@@ -101,6 +102,7 @@ export function prepareAssembly(config: AssemblyConfig, workloadNames: readonly 
       sink.fail(["assembly", "components", inst.name, "type"], (e as Error).message);
     }
     const env = sink.envFor(inst, i, workloadNames);
+    checkDocumentedParams(inst.params, type.params, (key, message) => env.error(key, message));
     const prepared = type.prepare(inst.params, env);
     const p: PreparedInstance = { name: inst.name, typeName: inst.type, type, prepared, ports: type.ports(prepared) };
     byName.set(inst.name, p);
