@@ -121,7 +121,10 @@ export function validateParams(where: string, docs: readonly ParamDoc[], values:
   return out;
 }
 
-/** A section's model name: `fallback` when absent. @throws NetworkConfigError when it is not text */
+/**
+ * A section's model name: `fallback` when absent.
+ * @throws NetworkConfigError when it is not text
+ */
 function modelNameOf(key: string, name: unknown, fallback: string): string {
   if (name === undefined) return fallback;
   if (typeof name !== "string") throw new NetworkConfigError(key, `must be a model name, got ${JSON.stringify(name)}`);
@@ -151,6 +154,7 @@ export function resolveNetwork(spec: NetworkSpec = {}): ResolvedNetwork {
   const modelName = modelNameOf("model", spec.model, "hockney");
   const model = lookup("model", () => pointToPointModels.get(modelName));
   let base: Record<string, number> = {};
+  if (spec.preset !== undefined && typeof spec.preset !== "string") throw new NetworkConfigError("preset", `must be a preset name, got ${JSON.stringify(spec.preset)}`);
   const presetName = spec.preset ?? (spec.params === undefined ? DEFAULT_PRESET : undefined);
   if (presetName !== undefined) {
     const preset = lookup("preset", () => interconnectPresets.get(presetName));
