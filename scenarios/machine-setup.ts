@@ -1,5 +1,6 @@
 import {
   Cluster,
+  collectiveParams,
   MACHINE_PARAMS,
   resolveCollectives,
   resolveNetwork,
@@ -88,15 +89,16 @@ export function setupMachine(config: ScenarioConfig, fail: (path: KeyPath, messa
     // The located message names the key already: the problem alone follows it.
     fail(["machine", "network", ...(key ? key.split(".") : [])], problem ?? (e as Error).message);
   }
-  const collectives = (collectivesRaw ?? {}) as CollectiveSpec;
+  let collectives: CollectiveSpec;
   try {
+    collectives = convertCollectiveUnits(collectivesRaw);
     resolveCollectives(collectives);
   } catch (e) {
-    const key = (e as { key?: string }).key;
+    const { key, problem } = e as { key?: string; problem?: string };
     // The located message names the key already: the problem alone follows it.
     const message = (e as Error).message;
     const named = `collectives.${key}: `;
-    fail(["machine", "network", "collectives", ...(key ? key.split(".") : [])], key && message.startsWith(named) ? message.slice(named.length) : message);
+    fail(["machine", "network", "collectives", ...(key ? key.split(".") : [])], problem ?? (key && message.startsWith(named) ? message.slice(named.length) : message));
   }
   return { presetName: section.preset, config: machine, cluster, network, collectives };
 }
@@ -146,6 +148,23 @@ function convertNetworkUnits(raw: Record<string, unknown>): Record<string, unkno
   }
   for (const k of Object.keys(out)) if (out[k] === undefined) delete out[k];
   return out;
+}
+
+/**
+ * Collective thresholds may be written with units (`bcastShortMsg: 12KiB`,
+ * `reduceCostPerByte: 1ns`), converted by the dimension `collectiveParams` documents.
+ */
+function convertCollectiveUnits(raw: unknown): CollectiveSpec {
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return (raw ?? {}) as CollectiveSpec;
+  const spec = raw as Record<string, unknown>;
+  const params = spec.params;
+  if (params === null || typeof params !== "object" || Array.isArray(params)) return spec as CollectiveSpec;
+  const converted: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(params)) {
+    const doc = collectiveParams.find((d) => d.name === k);
+    converted[k] = doc?.type === "quantity" && typeof v === "string" ? quantityAt(`params.${k}`, v, doc.dimension!) : v;
+  }
+  return { ...spec, params: converted } as CollectiveSpec;
 }
 
 /**

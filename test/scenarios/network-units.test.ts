@@ -35,4 +35,15 @@ describe("network parameters with units", () => {
       /machine\.network\.intraNode\.params\.bandwidth: /,
     );
   });
+
+  it("converts collective thresholds by the dimension they document, and names a bad one", () => {
+    const s = loadScenarioText(scenario("{ preset: gigabit-ethernet, collectives: { params: { bcastShortMsg: 16KiB, reduceCostPerByte: 2ns } } }"), "units.yaml");
+    expect(s.machine.collectives.params).toMatchObject({ bcastShortMsg: 16384, reduceCostPerByte: 0.002 });
+    expect(() => loadScenarioText(scenario("{ preset: gigabit-ethernet, collectives: { params: { bcastShortMsg: 16 apples } } }"), "units.yaml")).toThrow(
+      /units\.yaml:\d+:\d+: machine\.network\.collectives\.params\.bcastShortMsg: expected a size/,
+    );
+    expect(() => loadScenarioText(scenario("{ preset: gigabit-ethernet, collectives: { algorithms: { allreduce: 5 } } }"), "units.yaml")).toThrow(
+      /machine\.network\.collectives\.algorithms\.allreduce: must be an algorithm name or auto, got 5/,
+    );
+  });
 });
