@@ -24,6 +24,7 @@ import {
 } from "./lang/index.js";
 import { nearestName } from "../engine/index.js";
 import { setupMachine, type MachineSetup } from "./machine-setup.js";
+import { CYCLE_COUNTERS } from "./platform.js";
 import { CONNECTION_PATTERN, scenarioSchema, type ScenarioConfig } from "./scenario-schema.js";
 import { prepareProgram } from "./program/prepare.js";
 import { compileWithTextualWorkload, nonNumericWorkloadNames, nonNumericWorkloadValue, undefinedWorkloadVariable, unknownWorkloadVariable, workloadVariablesOf } from "./workload.js";
@@ -184,8 +185,9 @@ function withOverrideNotes(e: unknown, overrides: readonly NamedOverride[], file
 }
 
 /**
- * Every metric must be TIME or a counter the machine records, and a machine that models a PMU
- * (`counters.pmuCounters` > 0) reads at most that many counters in one run (TIME needs none).
+ * Every metric must be TIME or a counter the machine records (for a program model, whose actions
+ * cost time only, a cycle counter), and a machine that models a PMU (`counters.pmuCounters` > 0)
+ * reads at most that many counters in one run (TIME needs none).
  */
 function checkMetrics(config: ScenarioConfig, machine: MachineSetup, fail: (path: KeyPath, message: string) => never): void {
   const node = machine.cluster.nodeModels[0];
@@ -196,6 +198,11 @@ function checkMetrics(config: ScenarioConfig, machine: MachineSetup, fail: (path
       fail(["metrics", i], `unknown metric '${m}'${near ? ` (did you mean '${near}'?)` : ""}: the ${machine.presetName} node records ${known.join(", ")}`);
     }
   });
+  if (config.program !== undefined)
+    config.metrics.forEach((m, i) => {
+      if (m !== "TIME" && !CYCLE_COUNTERS.includes(m))
+        fail(["metrics", i], `metric '${m}' cannot be measured in a program model: actions have costs in time only (use TIME${CYCLE_COUNTERS.filter((c) => known.includes(c)).map((c) => `, ${c}`).join("")})`);
+    });
   const counters = config.metrics.filter((m) => m !== "TIME");
   const limit = machine.config.counters.pmuCounters;
   if (limit > 0 && counters.length > limit)
