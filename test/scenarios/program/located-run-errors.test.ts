@@ -28,4 +28,26 @@ describe("errors of a running program model", () => {
   it("locate an expression that does not evaluate at its key", () => {
     expect(run("8", "N / pid")).toThrow(/located\.yaml:7:\d+: program\.main\[0\]\.cost: expression .*evaluates to Infinity/);
   });
+
+  it("locate a tag a blocking send refuses at the sending element", () => {
+    const text = `name: tags
+machine: { preset: pentium3-xeon-700, nodes: 2, processesPerNode: 1, network: { preset: fast-ethernet } }
+program:
+  main:
+    - if: pid == 0
+      then:
+        - send: Out
+          to: 1
+          size: 8
+          tag: pid - 1
+    - if: pid == 1
+      then:
+        - recv: In
+          from: 0
+          size: 8
+          tag: -1
+outputs: { records: [], callgraph: false }
+`;
+    expect(() => executeScenario(loadScenarioText(text, "tags.yaml"))).toThrow(/tags\.yaml:7:11: program\.main\[0\]\.then\[0\]: rank 0, MPI_Send\(\): tag -1 is outside/);
+  });
 });
