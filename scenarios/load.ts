@@ -28,7 +28,7 @@ import { CYCLE_COUNTERS } from "./platform.js";
 import { CONNECTION_PATTERN, scenarioSchema, type ScenarioConfig } from "./scenario-schema.js";
 import { prepareProgram } from "./program/prepare.js";
 import { compileWithTextualWorkload, nonNumericWorkloadNames, nonNumericWorkloadValue, undefinedWorkloadVariable, unknownWorkloadVariable, workloadVariablesOf } from "./workload.js";
-import type { ProgramModel } from "./program/model.js";
+import { SYSTEM_SLOTS, type ProgramModel } from "./program/model.js";
 
 /**
  * A `key=value` override with where it comes from, so that its errors name that place (a column
@@ -128,6 +128,7 @@ function resolveScenario(config: ScenarioConfig, file: string, located: SourceDo
     const pos = located(path) ?? nearestLocation(located, path);
     throw new ScenarioErrors([new ScenarioError(message, { file, line: pos?.line, column: pos?.column, path })]);
   };
+  checkReservedWorkloadNames(config, fail);
   const machine = setupMachine(config, fail);
   checkMetrics(config, machine, fail);
   let assembly: PreparedAssembly | undefined;
@@ -182,6 +183,21 @@ function withOverrideNotes(e: unknown, overrides: readonly NamedOverride[], file
     }),
     file,
   );
+}
+
+/** Names every assembly expression binds to the rank's own values. */
+const ASSEMBLY_NAMES: readonly string[] = ["rank", "size"];
+
+/**
+ * A workload variable may not take a name that expressions bind to the process itself (`rank`,
+ * `size` in an assembly; `pid`, `np` ... in a program model): it would be shadowed there without
+ * a word, and its value never read.
+ */
+function checkReservedWorkloadNames(config: ScenarioConfig, fail: (path: KeyPath, message: string) => never): void {
+  const reserved: readonly string[] = config.program ? SYSTEM_SLOTS : ASSEMBLY_NAMES;
+  for (const name of Object.keys(config.workload))
+    if (reserved.includes(name))
+      fail(["workload", name], `'${name}' is a name expressions give to the ${config.program ? "process" : "rank"} itself (${reserved.join(", ")}): rename the workload variable`);
 }
 
 /**
