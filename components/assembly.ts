@@ -2,6 +2,8 @@ import type { ComponentPorts, ComponentType, PrepareEnv } from "./component.js";
 import { componentTypes } from "./registry.js";
 import type { PortType } from "./ports.js";
 import { nearestName } from "../engine/index.js";
+import { findWiringCycle } from "./wiring-cycles.js";
+import { checkDocumentedParams } from "./documented-params.js";
 
 /** One component instance of an assembly, as the scenario gives it. */
 export interface InstanceConfig {
@@ -83,8 +85,9 @@ const PROXY_SPEC = /^(?:(size of )?argument\s+'?([A-Za-z_][\w]*)'?|([A-Za-z_][\w
 
 /**
  * Resolves types, prepares parameters, and checks the wiring: every connection names existing
- * instances and ports of the same port type, every uses port is connected exactly once, proxies
- * name provides ports and arguments that exist, and the entry point exists.
+ * instances and ports of the same port type, every uses port is connected exactly once, the
+ * connections form no cycle, proxies name provides ports and arguments that exist, and the entry
+ * point exists.
  * @throws whatever `sink.fail` throws (a located input error)
  */
 export function prepareAssembly(config: AssemblyConfig, workloadNames: readonly string[], sink: AssemblyErrorSink): PreparedAssembly {
@@ -99,6 +102,7 @@ export function prepareAssembly(config: AssemblyConfig, workloadNames: readonly 
       sink.fail(["assembly", "components", inst.name, "type"], (e as Error).message);
     }
     const env = sink.envFor(inst, i, workloadNames);
+    checkDocumentedParams(inst.params, type.params, (key, message) => env.error(key, message));
     const prepared = type.prepare(inst.params, env);
     const p: PreparedInstance = { name: inst.name, typeName: inst.type, type, prepared, ports: type.ports(prepared) };
     byName.set(inst.name, p);
@@ -134,6 +138,9 @@ export function prepareAssembly(config: AssemblyConfig, workloadNames: readonly 
     for (const port of Object.keys(inst.ports.uses))
       if (!wiring.get(inst.name)?.has(port))
         sink.fail(["assembly", "connections"], `missing connection: uses port ${inst.name}.${port} (type '${inst.ports.uses[port].name}') is not connected`);
+  const cycle = findWiringCycle(config.connections);
+  if (cycle)
+    sink.fail(["assembly", "connections", cycle.closing], `the connections form a cycle (${cycle.path.join(", ")}): a component would call itself without end`);
 
   const proxies: PreparedProxy[] = config.proxies.map((px, i) => {
     const path = ["assembly", "proxies", i];

@@ -24,10 +24,11 @@ import {
 } from "./lang/index.js";
 import { nearestName } from "../engine/index.js";
 import { setupMachine, type MachineSetup } from "./machine-setup.js";
+import { CYCLE_COUNTERS } from "./platform.js";
 import { CONNECTION_PATTERN, scenarioSchema, type ScenarioConfig } from "./scenario-schema.js";
 import { prepareProgram } from "./program/prepare.js";
 import { compileWithTextualWorkload, nonNumericWorkloadNames, nonNumericWorkloadValue, undefinedWorkloadVariable, unknownWorkloadVariable, workloadVariablesOf } from "./workload.js";
-import type { ProgramModel } from "./program/model.js";
+import { SYSTEM_SLOTS, type ProgramModel } from "./program/model.js";
 
 /**
  * A `key=value` override with where it comes from, so that its errors name that place (a column
@@ -127,6 +128,7 @@ function resolveScenario(config: ScenarioConfig, file: string, located: SourceDo
     const pos = located(path) ?? nearestLocation(located, path);
     throw new ScenarioErrors([new ScenarioError(message, { file, line: pos?.line, column: pos?.column, path })]);
   };
+  checkReservedWorkloadNames(config, fail);
   const machine = setupMachine(config, fail);
   checkMetrics(config, machine, fail);
   let assembly: PreparedAssembly | undefined;
@@ -183,15 +185,44 @@ function withOverrideNotes(e: unknown, overrides: readonly NamedOverride[], file
   );
 }
 
-/** Every metric must be TIME or a counter the machine records. */
+/** Names every assembly expression binds to the rank's own values. */
+const ASSEMBLY_NAMES: readonly string[] = ["rank", "size"];
+
+/**
+ * A workload variable may not take a name that expressions bind to the process itself (`rank`,
+ * `size` in an assembly; `pid`, `np` ... in a program model): it would be shadowed there without
+ * a word, and its value never read.
+ */
+function checkReservedWorkloadNames(config: ScenarioConfig, fail: (path: KeyPath, message: string) => never): void {
+  const reserved: readonly string[] = config.program ? SYSTEM_SLOTS : ASSEMBLY_NAMES;
+  for (const name of Object.keys(config.workload))
+    if (reserved.includes(name))
+      fail(["workload", name], `'${name}' is a name expressions give to the ${config.program ? "process" : "rank"} itself (${reserved.join(", ")}): rename the workload variable`);
+}
+
+/**
+ * Every metric must be TIME or a counter the machine records (for a program model, whose actions
+ * cost time only, a cycle counter), and a machine that models a PMU (`counters.pmuCounters` > 0)
+ * reads at most that many counters in one run (TIME needs none).
+ */
 function checkMetrics(config: ScenarioConfig, machine: MachineSetup, fail: (path: KeyPath, message: string) => never): void {
-  const known = ["TIME", ...machine.cluster.nodeModels[0].counterNames];
+  const node = machine.cluster.nodeModels[0];
+  const known = ["TIME", ...node.counterNames];
   config.metrics.forEach((m, i) => {
     if (!known.includes(m)) {
       const near = nearestName(m, known);
       fail(["metrics", i], `unknown metric '${m}'${near ? ` (did you mean '${near}'?)` : ""}: the ${machine.presetName} node records ${known.join(", ")}`);
     }
   });
+  if (config.program !== undefined)
+    config.metrics.forEach((m, i) => {
+      if (m !== "TIME" && !CYCLE_COUNTERS.includes(m))
+        fail(["metrics", i], `metric '${m}' cannot be measured in a program model: actions have costs in time only (use TIME${CYCLE_COUNTERS.filter((c) => known.includes(c)).map((c) => `, ${c}`).join("")})`);
+    });
+  const counters = config.metrics.filter((m) => m !== "TIME");
+  const limit = machine.config.counters.pmuCounters;
+  if (limit > 0 && counters.length > limit)
+    fail(["metrics"], `${counters.length} counters (${counters.join(", ")}) but the PMU reads at most ${limit} at once (machine.counters.pmuCounters): split them over several runs`);
 }
 
 /** Positions in the file; overridden paths have none (they come from the command line). */
@@ -255,10 +286,14 @@ function errorSink(fail: (path: KeyPath, message: string) => never, workload: Sc
         workloadNames,
         compile(text: string | number, known: readonly string[], where: string): CostExpression {
           let result: { compiled: CostExpression; used: string[] };
+          // Named `<instance>.<parameter>` so that an evaluation failing during the run is located
+          // at the parameter (see locatedRunError); a load error is located here, without the name.
+          const at = `${instance.name}.${where}`;
           try {
-            result = compileWithTextualWorkload(textual, known, (names) => compileExpression(text, { known: names }));
+            result = compileWithTextualWorkload(textual, known, (names) => compileExpression(text, { known: names, where: at }));
           } catch (e) {
-            return fail([...base, ...parseWhere(where)], (e as Error).message);
+            const message = (e as Error).message;
+            return fail([...base, ...parseWhere(where)], message.startsWith(`${at}: `) ? message.slice(at.length + 2) : message);
           }
           const used = result.used[0];
           if (used !== undefined) fail(["workload", used], nonNumericWorkloadValue(used, workload[used], formatPath([...base, ...parseWhere(where)])));
@@ -272,8 +307,11 @@ function errorSink(fail: (path: KeyPath, message: string) => never, workload: Sc
   };
 }
 
-/** `calls[1].args.x` -> ["calls", 1, "args", "x"]. */
-function parseWhere(where: string): KeyPath {
+/**
+ * A dotted parameter path as a scenario key path: `calls[1].args.x` -> ["calls", 1, "args", "x"].
+ * @internal
+ */
+export function parseWhere(where: string): KeyPath {
   const out: (string | number)[] = [];
   for (const part of where.split(".")) {
     const m = /^([^[]*)((?:\[\d+\])*)$/.exec(part);

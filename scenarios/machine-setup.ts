@@ -1,5 +1,6 @@
 import {
   Cluster,
+  collectiveParams,
   MACHINE_PARAMS,
   resolveCollectives,
   resolveNetwork,
@@ -88,12 +89,16 @@ export function setupMachine(config: ScenarioConfig, fail: (path: KeyPath, messa
     // The located message names the key already: the problem alone follows it.
     fail(["machine", "network", ...(key ? key.split(".") : [])], problem ?? (e as Error).message);
   }
-  const collectives = (collectivesRaw ?? {}) as CollectiveSpec;
+  let collectives: CollectiveSpec;
   try {
+    collectives = convertCollectiveUnits(collectivesRaw);
     resolveCollectives(collectives);
   } catch (e) {
-    const key = (e as { key?: string }).key;
-    fail(["machine", "network", "collectives", ...(key ? key.split(".") : [])], (e as Error).message);
+    const { key, problem } = e as { key?: string; problem?: string };
+    // The located message names the key already: the problem alone follows it.
+    const message = (e as Error).message;
+    const named = `collectives.${key}: `;
+    fail(["machine", "network", "collectives", ...(key ? key.split(".") : [])], problem ?? (key && message.startsWith(named) ? message.slice(named.length) : message));
   }
   return { presetName: section.preset, config: machine, cluster, network, collectives };
 }
@@ -115,12 +120,12 @@ function keyToPath(key: string): KeyPath {
  */
 function convertNetworkUnits(raw: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...raw };
-  const byDocs = (values: unknown, docs: readonly ParamDoc[] | undefined): unknown => {
+  const byDocs = (values: unknown, docs: readonly ParamDoc[] | undefined, at: string): unknown => {
     if (values === null || typeof values !== "object" || Array.isArray(values) || !docs) return values;
     const converted: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(values)) {
       const doc = docs.find((d) => d.name === k);
-      converted[k] = doc?.type === "quantity" && typeof v === "string" ? parseQuantity(v, doc.dimension!) : v;
+      converted[k] = doc?.type === "quantity" && typeof v === "string" ? quantityAt(`${at}.${k}`, v, doc.dimension!) : v;
     }
     return converted;
   };
@@ -128,9 +133,9 @@ function convertNetworkUnits(raw: Record<string, unknown>): Record<string, unkno
     const name = typeof model === "string" ? model : fallback;
     return registry.has(name) ? registry.get(name).params : undefined;
   };
-  out.params = byDocs(raw.params, docsOf(pointToPointModels, raw.model, "hockney"));
+  out.params = byDocs(raw.params, docsOf(pointToPointModels, raw.model, "hockney"), "params");
   for (const key of ["eagerLimit", "controlBytes"])
-    if (typeof raw[key] === "string") out[key] = parseQuantity(raw[key], "bytes");
+    if (typeof raw[key] === "string") out[key] = quantityAt(key, raw[key], "bytes");
   for (const [key, registry, fallback] of [
     ["intraNode", pointToPointModels, "hockney"],
     ["load", backgroundLoadModels, "none"],
@@ -138,9 +143,39 @@ function convertNetworkUnits(raw: Record<string, unknown>): Record<string, unkno
     const section = raw[key];
     if (section !== null && typeof section === "object" && !Array.isArray(section)) {
       const sec = section as Record<string, unknown>;
-      out[key] = { ...sec, params: byDocs(sec.params, docsOf(registry, sec.model, fallback)) };
+      out[key] = { ...sec, params: byDocs(sec.params, docsOf(registry, sec.model, fallback), `${key}.params`) };
     }
   }
   for (const k of Object.keys(out)) if (out[k] === undefined) delete out[k];
   return out;
+}
+
+/**
+ * Collective thresholds may be written with units (`bcastShortMsg: 12KiB`,
+ * `reduceCostPerByte: 1ns`), converted by the dimension `collectiveParams` documents.
+ */
+function convertCollectiveUnits(raw: unknown): CollectiveSpec {
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return (raw ?? {}) as CollectiveSpec;
+  const spec = raw as Record<string, unknown>;
+  const params = spec.params;
+  if (params === null || typeof params !== "object" || Array.isArray(params)) return spec as CollectiveSpec;
+  const converted: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(params)) {
+    const doc = collectiveParams.find((d) => d.name === k);
+    converted[k] = doc?.type === "quantity" && typeof v === "string" ? quantityAt(`params.${k}`, v, doc.dimension!) : v;
+  }
+  return { ...spec, params: converted } as CollectiveSpec;
+}
+
+/**
+ * A network quantity in base units; a bad one throws with its key (`params.alpha`, relative to
+ * `machine.network`) so the located error names it.
+ */
+function quantityAt(key: string, text: string, dimension: NonNullable<ParamDoc["dimension"]>): number {
+  try {
+    return parseQuantity(text, dimension);
+  } catch (e) {
+    const problem = (e as Error).message;
+    throw Object.assign(new Error(`${key}: ${problem}`), { key, problem });
+  }
 }

@@ -2,8 +2,11 @@ import type { MpiCallObserver, MpiWorldHandle, Platform } from "../components/in
 import { CounterId, MpiWorld, createKernelCost, type CounterName, type KernelCost } from "../machine/index.js";
 import type { MachineSetup } from "./machine-setup.js";
 
-/** Counters that advance with time at the clock rate (busy-waiting in MPI counts cycles too). */
-const CYCLE_COUNTERS: readonly string[] = ["CPU_CYCLES", "PAPI_TOT_CYC"];
+/**
+ * Counters that advance with time at the clock rate (busy-waiting in MPI counts cycles too): the
+ * only counters a program model, whose actions cost time only, can measure besides TIME.
+ */
+export const CYCLE_COUNTERS: readonly string[] = ["CPU_CYCLES", "PAPI_TOT_CYC"];
 
 /**
  * The platform a run executes on: the node model prices compute kernels (time and counters), the

@@ -10,8 +10,8 @@ import {
 import { RECORD_FILE_NAMES, RUN_PROFILE_FOLDER, RUN_SUMMARY_MARK, writeRecordFiles, writeTauProfile, writeTextFileAtomically, type Trial } from "../profile/index.js";
 import { writeDirectoryAtomically } from "./atomic-dir.js";
 import { checkRunOutputFolder, RUN_FILES, type OutputFolderOptions } from "./output-folder.js";
-import { loadScenario, type LoadedScenario, type LoadOptions } from "./load.js";
-import { ScenarioErrors } from "./lang/index.js";
+import { loadScenario, parseWhere, type LoadedScenario, type LoadOptions } from "./load.js";
+import { ExpressionError, ScenarioErrors } from "./lang/index.js";
 import { buildPlatform } from "./platform.js";
 import { computeEvidence, type Evidence } from "./evidence.js";
 import { executeProgramScenario } from "./program/execute.js";
@@ -49,7 +49,13 @@ export interface RunArtifacts {
  */
 export function executeScenario(scenario: LoadedScenario, options: ExecuteOptions = {}): RunArtifacts {
   const { config } = scenario;
-  if (scenario.program) return executeProgramScenario(scenario, options);
+  if (scenario.program) {
+    try {
+      return executeProgramScenario(scenario, options);
+    } catch (e) {
+      throw locatedProgramError(scenario, e);
+    }
+  }
   if (!scenario.assembly) throw new Error(`${scenario.file}: nothing to run (no assembly)`);
   const platform = buildPlatform(scenario.machine);
   const t0 = process.hrtime.bigint();
@@ -127,8 +133,9 @@ const [RECORDS_CSV, RECORDS_JSONL] = RECORD_FILE_NAMES;
 /**
  * An input error raised while the assembly runs (a cost that evaluates negative, an argument of the
  * wrong kind), which names its component instance first (`A: ...`, `A.compute: ...`), located at
- * that component in the scenario file, as the loader's errors are. Other errors are returned as
- * they are.
+ * that component in the scenario file, as the loader's errors are; a parameter's expression that
+ * does not evaluate to a finite number (`A.cost: expression ...`) is located at that parameter.
+ * Other errors are returned as they are.
  */
 function locatedRunError(scenario: LoadedScenario, e: unknown): unknown {
   if (!(e instanceof Error) || (e as { isInputError?: boolean }).isInputError !== true || e instanceof ScenarioErrors) return e;
@@ -138,8 +145,27 @@ function locatedRunError(scenario: LoadedScenario, e: unknown): unknown {
     .filter((name) => e.message.startsWith(`${name}: `) || e.message.startsWith(`${name}.`))
     .sort((a, b) => b.length - a.length)[0];
   if (instance === undefined) return e;
+  // A parameter's expression that failed to evaluate names `<instance>.<parameter>`: located there.
+  if (e instanceof ExpressionError && e.where !== undefined && e.where.startsWith(`${instance}.`) && e.message.startsWith(`${e.where}: `))
+    return scenario.errorAt(["assembly", "components", instance, "params", ...parseWhere(e.where.slice(instance.length + 1))], e.message.slice(e.where.length + 2));
   const detail = e.message.startsWith(`${instance}: `) ? e.message.slice(instance.length + 2) : e.message;
   return scenario.errorAt(["assembly", "components", instance], detail);
+}
+
+/**
+ * An input error raised while a program model runs (a negative cost or message size, a while loop
+ * past its bound, an expression that does not evaluate), which names the file and the element's
+ * key (`file: program.main[0].do[1]: ...`), located at that key as the loader's errors are.
+ * Other errors are returned as they are.
+ */
+function locatedProgramError(scenario: LoadedScenario, e: unknown): unknown {
+  if (!(e instanceof Error) || (e as { isInputError?: boolean }).isInputError !== true || e instanceof ScenarioErrors) return e;
+  const prefix = `${scenario.file}: `;
+  if (!e.message.startsWith(prefix)) return e;
+  const rest = e.message.slice(prefix.length);
+  const key = /^(program(?:\.[A-Za-z_][\w-]*|\[\d+\])*): /.exec(rest);
+  if (key === null) return e;
+  return scenario.errorAt(parseWhere(key[1]), rest.slice(key[0].length));
 }
 
 /**

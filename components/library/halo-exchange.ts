@@ -48,10 +48,14 @@ export const haloExchangeComponent: ComponentType<HaloPrepared> = {
       if (!Number.isInteger(v) || (v as number) < 1) env.error(key, "must be a positive integer");
       return v as number;
     };
+    const ghostWidth = num("ghostWidth", 2);
+    patchCells.forEach((cells, i) => {
+      if (ghostWidth > cells) env.error("ghostWidth", `${ghostWidth} exceeds the patch extent ${cells} along dimension ${i} (patchCells[${i}])`);
+    });
     return {
       ranks,
       patchCells,
-      ghostWidth: num("ghostWidth", 2),
+      ghostWidth,
       bytesPerCell: num("bytesPerCell", 32),
       periodic: p.periodic === true,
       corners: p.corners !== false,
@@ -64,6 +68,10 @@ export const haloExchangeComponent: ComponentType<HaloPrepared> = {
     const comm = ctx.mpi as Comm | undefined;
     if (!comm) throw new ScenarioValueError(`${ctx.instance}: a halo exchange needs an MPI world (a network)`);
     const grid = d.ranks ?? squareGrid(ctx.size, d.patchCells.length);
+    // Every rank of the run owns one block: a grid of another size leaves ranks outside it or names peers that do not exist.
+    const gridRanks = grid.reduce((a, b) => a * b, 1);
+    if (gridRanks !== ctx.size)
+      throw new ScenarioValueError(`${ctx.instance}: ranks [${grid.join(", ")}] is a grid of ${gridRanks} ranks, but the run has ${ctx.size} (machine.nodes x machine.processesPerNode)`);
     const decomposition: BlockDecomposition = {
       ranks: grid,
       patchCells: d.patchCells,

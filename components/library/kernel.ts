@@ -1,4 +1,5 @@
 import type { ComponentContext, ComponentType, KernelSpec } from "../component.js";
+import { squarePatchStride } from "../../machine/index.js";
 import type { CallArgs, PortType } from "../ports.js";
 import { CallTargets, makeCalls, newScope, prepareCalls, scopeLayout, usesPorts, type PreparedCall } from "./calls.js";
 import { ScenarioValueError } from "./scenario-value-error.js";
@@ -21,7 +22,8 @@ interface KernelPrepared {
   readonly otherInstructions: Fn;
   readonly passes: Fn;
   readonly arrays: Fn;
-  readonly stride: Fn;
+  /** The stride expression, or undefined for the default: the row length of a square patch of the elements. */
+  readonly stride: Fn | undefined;
   /** Fixed pattern, or the name of the string argument that selects one through `patterns`. */
   readonly pattern: KernelSpec["pattern"] | undefined;
   readonly patternArg: string | undefined;
@@ -58,7 +60,7 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
     { name: "otherInstructions", type: "expression", doc: "Other instructions per element.", default: 1 },
     { name: "passes", type: "expression", doc: "Passes over the arrays.", default: 1 },
     { name: "arrays", type: "expression", doc: "Arrays walked together.", default: 1 },
-    { name: "stride", type: "expression", doc: "Stride in elements for the strided pattern.", default: "ceil(sqrt(Q))" },
+    { name: "stride", type: "expression", doc: "Stride in elements for the strided pattern; default: the row length of a square patch of the elements, ceil(sqrt(elements)).", optional: true },
     { name: "pattern", type: "enum", values: PATTERNS, doc: "Access pattern (unless patternArg selects one).", default: "sequential" },
     { name: "patternArg", type: "string", doc: "A string argument whose value picks the pattern from `patterns`.", optional: true },
     { name: "patterns", type: "map", doc: "Map of argument value to pattern, with patternArg.", optional: true },
@@ -96,7 +98,7 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
       otherInstructions: expr("otherInstructions", 1),
       passes: expr("passes", 1),
       arrays: expr("arrays", 1),
-      stride: expr("stride", "ceil(sqrt(Q))"),
+      stride: p.stride === undefined ? undefined : expr("stride", 1),
       pattern: patternArg === undefined ? (pattern as KernelSpec["pattern"]) : undefined,
       patternArg,
       patterns: patterns as Record<string, KernelSpec["pattern"]>,
@@ -135,17 +137,20 @@ function* computeKernel(inst: KernelInstance, callArgs: CallArgs) {
     pattern = d.patterns[sel];
     if (pattern === undefined) throw new ScenarioValueError(`${ctx.instance}: no pattern for ${d.patternArg} = '${sel}'; known: ${Object.keys(d.patterns).join(", ")}`);
   }
+  const elements = Math.round(d.elements(scope));
+  // Counts are rounded, never clamped: an out-of-range value (a stride or arrays of 0) is refused
+  // by the node model, which names the key, rather than silently replaced.
   const spec: KernelSpec = {
-    elements: Math.round(d.elements(scope)),
+    elements,
     elementSize: d.elementSize(scope),
     loads: d.loads(scope),
     stores: d.stores(scope),
     flops: d.flops(scope),
     otherInstructions: d.otherInstructions(scope),
     pattern,
-    stride: pattern === "strided" ? Math.max(1, Math.round(d.stride(scope))) : undefined,
-    passes: Math.max(1, Math.round(d.passes(scope))),
-    arrays: Math.max(1, Math.round(d.arrays(scope))),
+    stride: pattern !== "strided" ? undefined : d.stride === undefined ? squarePatchStride(elements) : Math.round(d.stride(scope)),
+    passes: Math.round(d.passes(scope)),
+    arrays: Math.round(d.arrays(scope)),
   };
   yield ctx.compute(spec);
   if (d.calls.length > 0) yield* makeCalls(targets, Float64Array.from(scope));

@@ -204,9 +204,17 @@ export class Comm {
     return this.world.pool.handle(s);
   }
 
-  /** Blocking send (MPI_Send): returns when the send request completes. */
-  *send(dest: number, tag: number, bytes: number, value = 0): MpiCall {
+  /**
+   * Blocking send (MPI_Send): returns when the send request completes.
+   * @throws MpiUsageError for a bad destination, tag or size, when called (before the first resume),
+   *   so the caller that passed them can name itself
+   */
+  send(dest: number, tag: number, bytes: number, value = 0): MpiCall {
     this.checkDest("MPI_Send()", dest, tag, bytes);
+    return this.sendChecked(dest, tag, bytes, value);
+  }
+
+  private *sendChecked(dest: number, tag: number, bytes: number, value: number): MpiCall {
     this.enter(CALL.send);
     const s = this.sendSlot(dest, tag, bytes, value);
     const ev = this.world.beginWait2(this.worldRank, s, -1);
@@ -215,9 +223,16 @@ export class Comm {
     this.exit(CALL.send, bytes);
   }
 
-  /** Blocking receive (MPI_Recv); returns the source (a rank of this communicator); see {@link status}. */
-  *recv(source: number, tag: number, bytes = Infinity): MpiCall<number> {
+  /**
+   * Blocking receive (MPI_Recv); returns the source (a rank of this communicator); see {@link status}.
+   * @throws MpiUsageError for a bad source or tag, when called (before the first resume)
+   */
+  recv(source: number, tag: number, bytes = Infinity): MpiCall<number> {
     this.checkSource("MPI_Recv()", source, tag, bytes);
+    return this.recvChecked(source, tag, bytes);
+  }
+
+  private *recvChecked(source: number, tag: number, bytes: number): MpiCall<number> {
     this.enter(CALL.recv);
     const s = this.recvSlot(source, tag, bytes);
     const ev = this.world.beginWait2(this.worldRank, s, -1);

@@ -5,16 +5,16 @@ import { interconnectPresets, presetModelParams } from "./presets.js";
 
 /** A cost model choice: a registered model name and its parameters (base units: us, bytes/s). */
 export interface LinkSpec {
-  /** Registered point-to-point model (`hockney`, `loggp`). */
-  readonly model: string;
+  /** Registered point-to-point model (`hockney`, `loggp`); default `hockney`. */
+  readonly model?: string;
   /** Its parameters; see the model's ParamDocs. */
   readonly params?: Readonly<Record<string, number>>;
 }
 
 /** A background load choice. */
 export interface LoadSpec {
-  /** Registered load model (`none`, `piecewise`). */
-  readonly model: string;
+  /** Registered load model (`none`, `piecewise`); default `none`. */
+  readonly model?: string;
   /** Its parameters. */
   readonly params?: Readonly<Record<string, number>>;
 }
@@ -70,8 +70,9 @@ export class NetworkConfigError extends Error {
   }
 }
 
+const DEFAULT_INTRA_MODEL = "hockney";
 /** Default shared-memory path: 1 us, 1 GB/s (typical of MPICH's shared-memory channel on 2004-era SMP nodes; an assumption). */
-export const DEFAULT_INTRA_NODE: LinkSpec = { model: "hockney", params: { alpha: 1, bandwidth: 1e9 } };
+export const DEFAULT_INTRA_NODE: LinkSpec = { model: DEFAULT_INTRA_MODEL, params: { alpha: 1, bandwidth: 1e9 } };
 /** Default eager limit in bytes. */
 export const DEFAULT_EAGER_LIMIT = 65536;
 /** Default preset. */
@@ -120,6 +121,16 @@ export function validateParams(where: string, docs: readonly ParamDoc[], values:
   return out;
 }
 
+/**
+ * A section's model name: `fallback` when absent.
+ * @throws NetworkConfigError when it is not text
+ */
+function modelNameOf(key: string, name: unknown, fallback: string): string {
+  if (name === undefined) return fallback;
+  if (typeof name !== "string") throw new NetworkConfigError(key, `must be a model name, got ${JSON.stringify(name)}`);
+  return name;
+}
+
 function lookup<T>(key: string, get: () => T): T {
   try {
     return get();
@@ -140,9 +151,10 @@ export function resolveNetwork(spec: NetworkSpec = {}): ResolvedNetwork {
       throw new NetworkConfigError(k, `unknown key${near ? ` (did you mean '${near}'?)` : ""}; known: ${TOP_KEYS.join(", ")}`);
     }
   }
-  const modelName = spec.model ?? "hockney";
+  const modelName = modelNameOf("model", spec.model, "hockney");
   const model = lookup("model", () => pointToPointModels.get(modelName));
   let base: Record<string, number> = {};
+  if (spec.preset !== undefined && typeof spec.preset !== "string") throw new NetworkConfigError("preset", `must be a preset name, got ${JSON.stringify(spec.preset)}`);
   const presetName = spec.preset ?? (spec.params === undefined ? DEFAULT_PRESET : undefined);
   if (presetName !== undefined) {
     const preset = lookup("preset", () => interconnectPresets.get(presetName));
@@ -152,26 +164,28 @@ export function resolveNetwork(spec: NetworkSpec = {}): ResolvedNetwork {
   }
   const interParams = validateParams("params", model.params, { ...base, ...(spec.params ?? {}) });
 
-  const intraSpec = spec.intraNode ?? DEFAULT_INTRA_NODE;
-  const intraModel = lookup("intraNode.model", () => pointToPointModels.get(intraSpec.model));
-  const intraBase = intraSpec.model === DEFAULT_INTRA_NODE.model && spec.intraNode?.params === undefined ? DEFAULT_INTRA_NODE.params : undefined;
-  const intraParams = validateParams("intraNode.params", intraModel.params, intraSpec.params ?? intraBase);
+  // The intra-node path defaults to DEFAULT_INTRA_NODE; its parameters override the default's
+  // when the model is the default's, as a preset's are overridden by `params`.
+  const intraModelName = modelNameOf("intraNode.model", spec.intraNode?.model, DEFAULT_INTRA_MODEL);
+  const intraModel = lookup("intraNode.model", () => pointToPointModels.get(intraModelName));
+  const intraBase = intraModelName === DEFAULT_INTRA_MODEL ? DEFAULT_INTRA_NODE.params : undefined;
+  const intraParams = validateParams("intraNode.params", intraModel.params, { ...intraBase, ...(spec.intraNode?.params ?? {}) });
 
   const eagerLimit = spec.eagerLimit ?? DEFAULT_EAGER_LIMIT;
   if (!(eagerLimit >= 0)) throw new NetworkConfigError("eagerLimit", `must be a size >= 0 bytes (or Infinity), got ${eagerLimit}`);
   const controlBytes = spec.controlBytes ?? 0;
   if (!(controlBytes >= 0) || !Number.isFinite(controlBytes)) throw new NetworkConfigError("controlBytes", `must be a finite size >= 0 bytes, got ${controlBytes}`);
 
-  const loadSpec = spec.load ?? { model: "none" };
-  const loadModel = lookup("load.model", () => backgroundLoadModels.get(loadSpec.model));
-  const loadParams = validateParams("load.params", loadModel.params, loadSpec.params);
+  const loadModelName = modelNameOf("load.model", spec.load?.model, "none");
+  const loadModel = lookup("load.model", () => backgroundLoadModels.get(loadModelName));
+  const loadParams = validateParams("load.params", loadModel.params, spec.load?.params);
 
   return {
     preset: presetName,
     interNode: { model: modelName, params: interParams },
-    intraNode: { model: intraSpec.model, params: intraParams },
+    intraNode: { model: intraModelName, params: intraParams },
     eagerLimit,
     controlBytes,
-    load: { model: loadSpec.model, params: loadParams },
+    load: { model: loadModelName, params: loadParams },
   };
 }

@@ -27,6 +27,7 @@
  *
  * @packageDocumentation
  */
+import { LEVEL_KEYS, type LevelKey } from "./config.js";
 
 /** Every counter the model can produce, in id order. */
 export const COUNTER_NAMES = [
@@ -116,35 +117,35 @@ export const COUNTER_COUNT = COUNTER_NAMES.length;
 /** Native Itanium 2 events (libpfm names). */
 export const ITANIUM2_NATIVE_EVENTS: readonly CounterName[] = COUNTER_NAMES.filter((n) => !n.startsWith("PAPI_"));
 
-/** PAPI presets, with the cache level they need (0 = none). */
-const PAPI_LEVEL: Readonly<Record<string, number>> = {
-  PAPI_L1_DCA: 1,
-  PAPI_L1_DCM: 1,
-  PAPI_L1_TCA: 1,
-  PAPI_L2_TCA: 2,
-  PAPI_L2_TCM: 2,
-  PAPI_L3_TCA: 3,
-  PAPI_L3_TCM: 3,
-};
-
-/** Native events that need a given cache level. */
-const NATIVE_LEVEL: Readonly<Record<string, number>> = {
-  L1D_READS_SET0: 1,
-  L1D_READ_MISSES_ALL: 1,
-  L2_DATA_REFERENCES_L2_ALL: 2,
-  L2_REFERENCES: 2,
-  L2_MISSES: 2,
-  L3_REFERENCES: 3,
-  L3_MISSES: 3,
+/** Counters (PAPI presets and natives) that count one cache level, with the level they need. */
+const COUNTER_LEVEL: Readonly<Record<string, LevelKey>> = {
+  PAPI_L1_DCA: "l1",
+  PAPI_L1_DCM: "l1",
+  PAPI_L1_TCA: "l1",
+  PAPI_L2_TCA: "l2",
+  PAPI_L2_TCM: "l2",
+  PAPI_L3_TCA: "l3",
+  PAPI_L3_TCM: "l3",
+  L1D_READS_SET0: "l1",
+  L1D_READ_MISSES_ALL: "l1",
+  L2_DATA_REFERENCES_L2_ALL: "l2",
+  L2_REFERENCES: "l2",
+  L2_MISSES: "l2",
+  L3_REFERENCES: "l3",
+  L3_MISSES: "l3",
 };
 
 /**
- * Counter names a machine supports: PAPI presets for the levels it has, plus the Itanium 2
- * natives when `native` is `itanium2`.
+ * Counter names a machine supports: PAPI presets for the cache levels it has, plus the Itanium 2
+ * natives when `native` is `itanium2`. A level counter needs that very level: a machine whose
+ * `l2` was removed (`l1` and `l3` present) has no L2 counters, and its L3 counters count `l3`.
+ * @param levels - keys of the cache levels present (`presentLevels`), or a count `n` for `l1`..`ln`
  */
-export function supportedCounters(levels: number, native: "itanium2" | "none"): CounterName[] {
+export function supportedCounters(levels: readonly LevelKey[] | number, native: "itanium2" | "none"): CounterName[] {
+  const present: readonly LevelKey[] = typeof levels === "number" ? LEVEL_KEYS.slice(0, levels) : levels;
   return COUNTER_NAMES.filter((n) => {
-    if (n.startsWith("PAPI_")) return (PAPI_LEVEL[n] ?? 0) <= levels;
-    return native === "itanium2" && (NATIVE_LEVEL[n] ?? 0) <= levels;
+    const level = COUNTER_LEVEL[n];
+    if (level !== undefined && !present.includes(level)) return false;
+    return n.startsWith("PAPI_") || native === "itanium2";
   });
 }

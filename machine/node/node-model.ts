@@ -74,6 +74,10 @@ export class NodeModel {
   private readonly latencies: Float64Array;
   private readonly tlbGeom: CacheGeometry;
   private readonly unsupported: Int32Array;
+  /** Position of `l1`, `l2`, `l3` among the present levels (-1 when absent): level counters follow the level, not its position. */
+  private readonly l1Index: number;
+  private readonly l2Index: number;
+  private readonly l3Index: number;
   private readonly scratch: Float64Array;
   private reference: ReferenceHierarchy | undefined;
   private readonly memo: ShapeMemo;
@@ -89,7 +93,10 @@ export class NodeModel {
     this.geoms = levels.map((l) => levelGeometry(l.level));
     this.latencies = new Float64Array(levels.map((l) => l.level.latency));
     this.tlbGeom = tlbGeometry(config.tlb);
-    this.counterNames = supportedCounters(levels.length, config.counters.native);
+    this.counterNames = supportedCounters(this.levelKeys, config.counters.native);
+    this.l1Index = this.levelKeys.indexOf("l1");
+    this.l2Index = this.levelKeys.indexOf("l2");
+    this.l3Index = this.levelKeys.indexOf("l3");
     const supported = new Set<string>(this.counterNames);
     this.unsupported = new Int32Array(COUNTER_NAMES.map((n, i) => (supported.has(n) ? -1 : i)).filter((i) => i >= 0));
     this.scratch = new Float64Array(levels.length + 1);
@@ -265,8 +272,18 @@ export class NodeModel {
 
     const ct = out.counters;
     const id = CounterId;
-    const l1Misses = n > 0 ? misses[0] : 0;
-    const loadShare = loads + stores > 0 ? loads / (loads + stores) : 0;
+    const refs1 = loads + stores;
+    // Accesses reaching present level k are the misses of the level inside it (all references for
+    // the innermost); absent levels read 0 here and are zeroed below as unsupported anyway.
+    const i1 = this.l1Index;
+    const i2 = this.l2Index;
+    const i3 = this.l3Index;
+    const l1Misses = i1 >= 0 ? misses[i1] : 0;
+    const l2Refs = i2 > 0 ? misses[i2 - 1] : i2 === 0 ? refs1 : 0;
+    const l2Misses = i2 >= 0 ? misses[i2] : 0;
+    const l3Refs = i3 > 0 ? misses[i3 - 1] : i3 === 0 ? refs1 : 0;
+    const l3Misses = i3 >= 0 ? misses[i3] : 0;
+    const loadShare = refs1 > 0 ? loads / refs1 : 0;
     const stall = cycles - issueCycles;
     const exeStall = busy - computeCycles + latencyCycles;
     const fpShare = fpIns + other > 0 ? fpIns / (fpIns + other) : 0;
@@ -281,11 +298,11 @@ export class NodeModel {
     ct[id.BE_L1D_FPU_BUBBLE_FPU] = computeCycles - issueCycles;
     ct[id.L1D_READS_SET0] = loads;
     ct[id.L1D_READ_MISSES_ALL] = Math.round(l1Misses * loadShare);
-    ct[id.L2_DATA_REFERENCES_L2_ALL] = l1Misses;
-    ct[id.L2_REFERENCES] = l1Misses;
-    ct[id.L2_MISSES] = n > 1 ? misses[1] : 0;
-    ct[id.L3_REFERENCES] = n > 1 ? misses[1] : 0;
-    ct[id.L3_MISSES] = n > 2 ? misses[2] : 0;
+    ct[id.L2_DATA_REFERENCES_L2_ALL] = l2Refs;
+    ct[id.L2_REFERENCES] = l2Refs;
+    ct[id.L2_MISSES] = l2Misses;
+    ct[id.L3_REFERENCES] = l3Refs;
+    ct[id.L3_MISSES] = l3Misses;
     ct[id.L2DTLB_MISSES] = tlbMisses;
     ct[id.DATA_EAR_CACHE_LAT128] = remote;
     ct[id.PAPI_TOT_CYC] = cycles;
@@ -294,13 +311,13 @@ export class NodeModel {
     ct[id.PAPI_FP_INS] = fpIns;
     ct[id.PAPI_LD_INS] = loads;
     ct[id.PAPI_SR_INS] = stores;
-    ct[id.PAPI_L1_DCA] = loads + stores;
+    ct[id.PAPI_L1_DCA] = refs1;
     ct[id.PAPI_L1_DCM] = l1Misses;
-    ct[id.PAPI_L1_TCA] = loads + stores;
-    ct[id.PAPI_L2_TCA] = l1Misses;
-    ct[id.PAPI_L2_TCM] = n > 1 ? misses[1] : 0;
-    ct[id.PAPI_L3_TCA] = n > 1 ? misses[1] : 0;
-    ct[id.PAPI_L3_TCM] = n > 2 ? misses[2] : 0;
+    ct[id.PAPI_L1_TCA] = refs1;
+    ct[id.PAPI_L2_TCA] = l2Refs;
+    ct[id.PAPI_L2_TCM] = l2Misses;
+    ct[id.PAPI_L3_TCA] = l3Refs;
+    ct[id.PAPI_L3_TCM] = l3Misses;
     ct[id.PAPI_TLB_DM] = tlbMisses;
     ct[id.PAPI_RES_STL] = exeStall;
     ct[id.PAPI_STL_CCY] = stall;

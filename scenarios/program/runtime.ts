@@ -17,7 +17,7 @@
  */
 import { Simulation, type Yieldable } from "../../engine/index.js";
 import { APPLICATION_TIMER, MPI_GROUP, Measurement } from "../../components/index.js";
-import { MpiWorld, REQUEST_NULL, type Comm, type CollectiveSpec, type ResolvedNetwork } from "../../machine/index.js";
+import { MpiUsageError, MpiWorld, REQUEST_NULL, type Comm, type CollectiveSpec, type ResolvedNetwork } from "../../machine/index.js";
 import { SYSTEM_SLOTS, type CommNode, type ProgramModel } from "./model.js";
 import { TraceRecorder } from "./trace.js";
 
@@ -195,6 +195,16 @@ export class ProgramRuntime {
    * and `tag` are the evaluated expressions (NaN when absent).
    */
   mpiCall(t: ProcessThread, node: CommNode, peer: number, size: number, tag: number): Generator<Yieldable, unknown, unknown> | null {
+    try {
+      return this.startMpi(t, node, peer, size, tag);
+    } catch (e) {
+      // MPI refuses a size, peer or tag the element's expressions gave: name the element.
+      if (e instanceof MpiUsageError) throw new ModelRuntimeError(`${this.model.elements[node.element].where}: ${e.message}`);
+      throw e;
+    }
+  }
+
+  private startMpi(t: ProcessThread, node: CommNode, peer: number, size: number, tag: number): Generator<Yieldable, unknown, unknown> | null {
     const uid = t.uid;
     const comm = this.comms[t.pid];
     const tg = Number.isNaN(tag) ? 0 : tag;

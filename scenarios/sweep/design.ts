@@ -78,6 +78,8 @@ export function expandAxis(spec: AxisSpec, path: KeyPath, fail: SweepFail): Axis
   if (r.factor !== undefined) {
     const f = r.factor as number;
     if (!(f > 1)) fail([...path, "factor"], "the factor must be greater than 1");
+    // why the tolerance: the loop below takes a 'to' within float noise of a product as reached
+    if (to.value * (1 + 1e-9) < from.value) fail([...path, "to"], "'to' is smaller than 'from': a range with a factor grows from 'from' to 'to'");
     for (let v = from.value; v <= to.value * (1 + 1e-9); v *= f) {
       out.push(generated(v, dim));
       if (out.length > limit) fail(path, `the range has more than ${limit} values`);

@@ -38,6 +38,15 @@ describe("network configuration", () => {
     expect((e as NetworkConfigError).isInputError).toBe(true);
   });
 
+  it("takes the default model of the intra-node path and of the load when a section gives only parameters, and refuses names that are not text", () => {
+    expect(resolveNetwork({ intraNode: { params: { alpha: 5 } } }).intraNode).toEqual({ model: "hockney", params: { alpha: 5, bandwidth: 1e9 } });
+    expect(resolveNetwork({ intraNode: { model: "hockney", params: { bandwidth: 2e9 } } }).intraNode).toEqual({ model: "hockney", params: { alpha: 1, bandwidth: 2e9 } });
+    expect(() => resolveNetwork({ intraNode: { model: "loggp", params: { L: 1 } } })).toThrow(/network\.intraNode\.params\.o: required/);
+    expect(resolveNetwork({ load: { params: {} } }).load).toEqual({ model: "none", params: {} });
+    expect(() => resolveNetwork({ intraNode: { model: 5 } } as never)).toThrow(/network\.intraNode\.model: must be a model name, got 5/);
+    expect(() => resolveNetwork({ preset: 5 } as never)).toThrow(/network\.preset: must be a preset name, got 5/);
+  });
+
   it("documents every model parameter with its unit", () => {
     const text = formatParams(pointToPointModels.get("loggp").params);
     expect(text).toMatch(/L\s+<time>/);

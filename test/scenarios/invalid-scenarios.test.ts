@@ -26,6 +26,7 @@ const CASES: Array<[string, string, number, string | RegExp]> = [
   ["zero processes per node", edit("processesPerNode: 2", "processesPerNode: 0"), 23, /processesPerNode/],
   ["unknown placement", edit("placement: block", "placement: cyclic"), 24, /block|round-robin/],
   ["unknown network preset", edit("preset: gigabit-ethernet", "preset: gigabit-ethernett"), 26, ":26:5: machine.network.preset: unknown interconnect preset 'gigabit-ethernett' (did you mean 'gigabit-ethernet'?)"],
+  ["unknown key of the collectives", edit("preset: gigabit-ethernet", "preset: gigabit-ethernet\n    collectives: { allreduce: ring }"), 27, "machine.network.collectives.allreduce: unknown key; known: algorithms, params"],
   ["unknown metric", edit("metrics: [TIME, PAPI_TOT_CYC]", "metrics: [TIME, PAPI_TOT_CYCLES]"), 29, /PAPI_TOT_CYCLES/],
   ["TIME missing from metrics", edit("metrics: [TIME, PAPI_TOT_CYC]", "metrics: [PAPI_TOT_CYC]"), 29, "metrics must include TIME"],
   ["unknown component type", edit("type: dummy\n      params:\n        implementations: { A1", "type: dummmy\n      params:\n        implementations: { A1"), 0, "did you mean 'dummy'?"],

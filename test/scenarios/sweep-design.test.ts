@@ -141,6 +141,13 @@ describe("sweep file errors", () => {
     expect(e.errors[0].line).toBe(3);
   });
 
+  it("rejects a factor range that would be empty because 'to' is below 'from'", () => {
+    const e = errorOf("axes:\n  machine.l2.size: { from: 1MiB, to: 256KiB, factor: 2 }\n");
+    expect(e.errors[0].path).toBe(`axes["machine.l2.size"].to`);
+    expect(e.message).toContain("'to' is smaller than 'from'");
+    expect(values(sweepOf("axes:\n  machine.l2.size: { from: 256KiB, to: 256KiB, factor: 2 }\n"), "machine.l2.size")).toEqual([262144]);
+  });
+
   it("names the scenario file that cannot be read", () => {
     const e = (() => {
       try {

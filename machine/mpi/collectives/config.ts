@@ -68,6 +68,7 @@ export class ResolvedCollectives {
         const near = nearestName(coll, COLLECTIVES);
         throw new CollectiveConfigError(`algorithms.${coll}`, `unknown collective${near ? ` (did you mean '${near}'?)` : ""}; known: ${COLLECTIVES.join(", ")}`);
       }
+      if (typeof name !== "string") throw new CollectiveConfigError(`algorithms.${coll}`, `must be an algorithm name or auto, got ${JSON.stringify(name)}`);
       if (name === "auto") continue;
       try {
         this.forced.set(coll, collectiveAlgorithms[coll].get(name));

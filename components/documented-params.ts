@@ -1,0 +1,43 @@
+import type { ParamDoc } from "../engine/index.js";
+
+/**
+ * Checks the parameters of a component instance whose documentation fixes their kind: an `enum`
+ * must be one of its values, a `boolean` true or false, an `integer` or `number` a finite number
+ * within its bounds. Other kinds (expressions, lists, maps, strings, quantities) are left to the
+ * component's own `prepare`, which knows their structure. Without this, a component that reads
+ * `p.order === "calls-first"` or `p.periodic === true` takes a misspelt value for the default.
+ * @param error - reports a problem of parameter `key` (never returns)
+ */
+export function checkDocumentedParams(params: Readonly<Record<string, unknown>>, docs: readonly ParamDoc[], error: (key: string, message: string) => never): void {
+  for (const doc of docs) {
+    if (!Object.hasOwn(params, doc.name)) continue;
+    const v = params[doc.name];
+    switch (doc.type) {
+      case "enum": {
+        const values = doc.values ?? [];
+        if (typeof v !== "string" || !values.includes(v)) error(doc.name, `expected ${alternatives(values)}, got ${JSON.stringify(v)}`);
+        break;
+      }
+      case "boolean":
+        if (typeof v !== "boolean") error(doc.name, `expected true or false, got ${JSON.stringify(v)}`);
+        break;
+      case "integer":
+      case "number": {
+        const integer = doc.type === "integer";
+        const ok = typeof v === "number" && Number.isFinite(v) && (!integer || Number.isInteger(v));
+        if (!ok || (doc.min !== undefined && v < doc.min) || (doc.max !== undefined && v > doc.max)) {
+          const range = doc.min !== undefined && doc.max !== undefined ? ` in [${doc.min}, ${doc.max}]` : doc.min !== undefined ? ` >= ${doc.min}` : doc.max !== undefined ? ` <= ${doc.max}` : "";
+          error(doc.name, `expected ${integer ? "an integer" : "a number"}${range}, got ${JSON.stringify(v)}`);
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+}
+
+/** `a, b or c`. */
+function alternatives(values: readonly string[]): string {
+  return values.length <= 1 ? values.join("") : `${values.slice(0, -1).join(", ")} or ${values[values.length - 1]}`;
+}
