@@ -52,3 +52,4 @@ export {
   type AcrossTrialsSelection,
   type TrialParameter,
 } from "./from-trial.js";
+export { observationsFromExtrap, type ExtrapSelection, type ExtrapObservations } from "./from-extrap.js";

@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import * as ccasim from "ccasim";
+import { runCli } from "./cli/run-cli.js";
+
+const EXTRAP_TEXT = "../shared/data/extrap/tests_data_text_one_parameter_2.txt";
+
+// What a researcher importing "ccasim" does instead of running the command, one capability each.
+describe("the library does what the command does", () => {
+  it("fits an Extra-P experiment per callpath and metric, as ccasim fit does", async () => {
+    const sets = ccasim.observationsFromExtrap(ccasim.readExtrap(EXTRAP_TEXT));
+    const cli = JSON.parse((await runCli(["fit", EXTRAP_TEXT, "--json"])).out) as { title: string; mean: { formula: string } }[];
+    expect(sets.map((s) => `${s.tLabel} vs ${s.qLabel} (${EXTRAP_TEXT})`)).toEqual(cli.map((r) => r.title));
+    const main = sets[0]!;
+    expect([main.callpath, main.metric, main.qLabel, main.q.length]).toEqual(["main", "time", "x", 25]);
+    expect(ccasim.fitModels(main, { variable: main.qLabel }).mean.formula).toBe(cli[0]!.mean.formula);
+  });
+
+  it("refuses an Extra-P selection that matches nothing, naming the source", () => {
+    const exp = ccasim.readExtrap(EXTRAP_TEXT);
+    expect(() => ccasim.observationsFromExtrap(exp, { metric: "energy", source: "x.txt" })).toThrow(ccasim.AnalysisInputError);
+    expect(() => ccasim.observationsFromExtrap(exp, { metric: "energy", source: "x.txt" })).toThrow("x.txt: no measurement for callpath * and metric energy");
+    expect(() => ccasim.observationsFromExtrap({ parameters: ["p", "n"], measurements: [] })).toThrow("2 parameters (p, n)");
+  });
+});
