@@ -22,3 +22,21 @@ describe("the library does what the command does", () => {
     expect(() => ccasim.observationsFromExtrap({ parameters: ["p", "n"], measurements: [] })).toThrow("2 parameters (p, n)");
   });
 });
+
+describe("running one sweep point from the library", () => {
+  it("writes the point's run folder, equal to ccasim run with the point's overrides and seed", async () => {
+    const { mkdtempSync, readFileSync, writeFileSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const { tmpdir } = await import("node:os");
+    const dir = mkdtempSync(join(tmpdir(), "ccasim-point-"));
+    const sweep = ccasim.loadSweep("scenarios/kernel-l2.sweep.yaml");
+    const point = sweep.points[3]!;
+    const art = ccasim.runSweepPoint(sweep, point, { out: join(dir, "point") });
+    expect(art.outDir).toBe(join(dir, "point"));
+    const alone = ccasim.runScenario(sweep.scenarioFile, { set: ccasim.sweepPointOverrides(sweep, point), seed: point.seed, out: join(dir, "run") });
+    expect(readFileSync(join(art.outDir, "summary.json"), "utf8")).toBe(readFileSync(join(alone.outDir, "summary.json"), "utf8"));
+    expect(ccasim.sweepPointFolder(sweep, point)).toBe(join("out", sweep.name, "point-3"));
+    writeFileSync(join(dir, "mine.txt"), "not a run folder");
+    expect(() => ccasim.runSweepPoint(sweep, point, { out: dir })).toThrow(ccasim.OutputFolderError);
+  });
+});

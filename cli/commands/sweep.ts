@@ -2,15 +2,14 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { StudyStore } from "../../profile/study/index.js";
-import { checkRunOutputFolder, executeScenario, loadScenarioText, writeRunOutputs } from "../../scenarios/index.js";
 import {
   failedPointsCommand,
   loadSweep,
   parseSlice,
   pointRunCommand,
   runSweep,
+  runSweepPoint,
   slurmArrayScript,
-  sweepPointOverrides,
   type Sweep,
   type SweepRunSummary,
 } from "../../scenarios/sweep/index.js";
@@ -212,12 +211,8 @@ function checkModeOptions(values: Record<string, unknown>): void {
 
 function runOne(ctx: CommandContext, sweep: Sweep, which: string, out: string | undefined, overwrite: boolean): number {
   const p = pick(sweep, which);
-  const scenario = loadScenarioText(sweep.loadText, sweep.scenarioFile, { set: sweepPointOverrides(sweep, p), seed: p.seed });
-  const target = out ?? join("out", sweep.name, `point-${p.index}`);
-  checkRunOutputFolder(target, { overwrite }); // why: refuse before the simulation, as ccasim run does
-  const art = executeScenario(scenario);
-  const dir = writeRunOutputs(art, target, { overwrite });
-  ctx.out(`point ${p.index} (${p.id}, seed ${p.seed}): simulated ${(art.result.simulatedTime / 1e6).toFixed(6)} s -> ${dir}\n`);
+  const art = runSweepPoint(sweep, p, { out, overwrite });
+  ctx.out(`point ${p.index} (${p.id}, seed ${p.seed}): simulated ${(art.result.simulatedTime / 1e6).toFixed(6)} s -> ${art.outDir}\n`);
   ctx.out(`same as: ${pointRunCommand(sweep, p)}\n`);
   return 0;
 }
