@@ -40,3 +40,18 @@ describe("running one sweep point from the library", () => {
     expect(() => ccasim.runSweepPoint(sweep, point, { out: dir })).toThrow(ccasim.OutputFolderError);
   });
 });
+
+describe("reading an assembly file for selection", () => {
+  it("refuses an assembly whose cost model does not compile, naming the file", async () => {
+    const { mkdtempSync, writeFileSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const { tmpdir } = await import("node:os");
+    const file = join(mkdtempSync(join(tmpdir(), "ccasim-asm-")), "bad.yaml");
+    writeFileSync(file, 'components:\n  - name: Flux\n    implementations:\n      - { name: EFM, mean: "exp(1.03*log(Q) - " }\ncallGraph: { component: Flux, calls: 100 }\n');
+    expect(() => ccasim.readAssemblyFile(file)).toThrow(ccasim.AnalysisInputError);
+    expect(() => ccasim.readAssemblyFile(file)).toThrow(`${file}: mean of EFM (Flux): cannot parse cost expression`);
+    writeFileSync(file, "components:\n  - name: Flux\n    implementations: [{ name: EFM, mean: Q }]\ncallGraph: { component: Fluxx, calls: 100 }\n");
+    expect(() => ccasim.readAssemblyFile(file)).toThrow(new RegExp(`^${file}: .*Fluxx`));
+    expect(ccasim.readAssemblyFile("scenarios/flux.assembly.yaml").components.map((c) => c.name)).toEqual(["Flux"]);
+  });
+});
