@@ -22,3 +22,12 @@ describe("the package entry point", () => {
       expect(typeof (m as Record<string, unknown>)[name], name).toBe("function");
   });
 });
+
+describe("the package entry point's names", () => {
+  it("does not export file-local helpers under generic names (pick, rank, convert)", async () => {
+    const m = (await import("ccasim")) as Record<string, unknown>;
+    // Each was a helper of one file (power's counter lookup, fit's candidate sort, the program
+    // model's C conversion): at the package's top level the name says nothing of what it does.
+    for (const name of ["pick", "rank", "convert"]) expect(m[name], name).toBeUndefined();
+  });
+});

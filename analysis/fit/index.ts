@@ -26,7 +26,6 @@ export { FittedModel, fitHypothesis, type Coefficient, type FitQuality, type Int
 export {
   fitModels,
   groupByQ,
-  rank,
   termsSignificant,
   scatterWeights,
   type FitOptions,
