@@ -9,6 +9,7 @@ export * from "./scenario-schema.js";
 export * from "./machine-setup.js";
 export * from "./platform.js";
 export * from "./load.js";
+export { prepareWorkloadAssembly, type WorkloadValues } from "./workload-assembly.js";
 export * from "./run.js";
 export * from "./evidence.js";
 export * from "./program/index.js";

@@ -55,3 +55,29 @@ describe("reading an assembly file for selection", () => {
     expect(ccasim.readAssemblyFile("scenarios/flux.assembly.yaml").components.map((c) => c.name)).toEqual(["Flux"]);
   });
 });
+
+describe("a component assembly built in code", () => {
+  const config: ccasim.AssemblyConfig = {
+    instances: [
+      { name: "Driver", type: "driver", params: { iterations: "iterations", calls: [{ port: "a", args: { x: "x" } }] } },
+      { name: "A", type: "dummy", params: { cost: "2*x" } },
+    ],
+    connections: [{ user: "Driver", usesPort: "a", provider: "A", providesPort: "work" }],
+    proxies: [{ component: "A", port: "work", parameters: { x: "argument x" } }],
+  };
+
+  it("is prepared with the scenario language's expressions and runs on a platform", () => {
+    const workload = { x: 3, iterations: 10, mode: "fast" };
+    const prepared = ccasim.prepareWorkloadAssembly(config, workload);
+    const result = ccasim.runAssembly(prepared, ccasim.simplePlatform(2), { seed: 1, workload, metrics: ["TIME"] });
+    // 10 iterations of A at 2x = 6 us each, on each of 2 ranks.
+    expect([result.simulatedTime, result.invocations, result.mastermind?.count]).toEqual([60, 22, 20]);
+  });
+
+  it("names the offending key in a ScenarioErrors, as a scenario file's errors do", () => {
+    const bad = { ...config, instances: [config.instances[0]!, { name: "A", type: "dummy", params: { cost: "2*y" } }] };
+    expect(() => ccasim.prepareWorkloadAssembly(bad, { x: 3, iterations: 10 })).toThrow(ccasim.ScenarioErrors);
+    expect(() => ccasim.prepareWorkloadAssembly(bad, { x: 3, iterations: 10 })).toThrow(/assembly\.components\.A\.params\.cost: .*'y'/);
+    expect(() => ccasim.prepareWorkloadAssembly(config, { x: "three", iterations: 10 })).toThrow(/workload\.x: /);
+  });
+});
