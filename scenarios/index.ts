@@ -11,6 +11,7 @@ export * from "./platform.js";
 export * from "./load.js";
 export { prepareWorkloadAssembly, type WorkloadValues } from "./workload-assembly.js";
 export * from "./run.js";
+export type { RunSummary, RunSummaryBase, AssemblyRunSummary, ProgramRunSummary } from "./run-summary.js";
 export * from "./evidence.js";
 export * from "./program/index.js";
 export { writeDirectoryAtomically } from "./atomic-dir.js";

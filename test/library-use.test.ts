@@ -81,3 +81,14 @@ describe("a component assembly built in code", () => {
     expect(() => ccasim.prepareWorkloadAssembly(config, { x: "three", iterations: 10 })).toThrow(/workload\.x: /);
   });
 });
+
+describe("a run's summary in memory", () => {
+  it("is typed as summary.json holds it: simulated time in microseconds, ranks, records", async () => {
+    const art = ccasim.executeScenario(ccasim.loadScenario("scenarios/known-models.yaml", { set: ["workload.iterations=5"] }));
+    // Typed fields, no casts: tsc --noEmit checks this file too.
+    const summary: ccasim.AssemblyRunSummary = art.summary as ccasim.AssemblyRunSummary;
+    const simulated: number = art.summary.simulatedTime;
+    expect([simulated, art.summary.simulatedTimeUnit, summary.ranks, summary.records]).toEqual([art.result.simulatedTime, "us", 4, 4 * 5 * 2]);
+    expect("kind" in art.summary).toBe(false);
+  });
+});
