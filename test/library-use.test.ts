@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as ccasim from "ccasim";
 import { runCli } from "./cli/run-cli.js";
@@ -24,10 +27,7 @@ describe("the library does what the command does", () => {
 });
 
 describe("running one sweep point from the library", () => {
-  it("writes the point's run folder, equal to ccasim run with the point's overrides and seed", async () => {
-    const { mkdtempSync, readFileSync, writeFileSync } = await import("node:fs");
-    const { join } = await import("node:path");
-    const { tmpdir } = await import("node:os");
+  it("writes the point's run folder, equal to ccasim run with the point's overrides and seed", () => {
     const dir = mkdtempSync(join(tmpdir(), "ccasim-point-"));
     const sweep = ccasim.loadSweep("scenarios/kernel-l2.sweep.yaml");
     const point = sweep.points[3]!;
@@ -42,10 +42,7 @@ describe("running one sweep point from the library", () => {
 });
 
 describe("reading an assembly file for selection", () => {
-  it("refuses an assembly whose cost model does not compile, naming the file", async () => {
-    const { mkdtempSync, writeFileSync } = await import("node:fs");
-    const { join } = await import("node:path");
-    const { tmpdir } = await import("node:os");
+  it("refuses an assembly whose cost model does not compile, naming the file", () => {
     const file = join(mkdtempSync(join(tmpdir(), "ccasim-asm-")), "bad.yaml");
     writeFileSync(file, 'components:\n  - name: Flux\n    implementations:\n      - { name: EFM, mean: "exp(1.03*log(Q) - " }\ncallGraph: { component: Flux, calls: 100 }\n');
     expect(() => ccasim.readAssemblyFile(file)).toThrow(ccasim.AnalysisInputError);
@@ -83,12 +80,23 @@ describe("a component assembly built in code", () => {
 });
 
 describe("a run's summary in memory", () => {
-  it("is typed as summary.json holds it: simulated time in microseconds, ranks, records", async () => {
+  it("is typed as summary.json holds it: simulated time in microseconds, ranks, records", () => {
     const art = ccasim.executeScenario(ccasim.loadScenario("scenarios/known-models.yaml", { set: ["workload.iterations=5"] }));
     // Typed fields, no casts: tsc --noEmit checks this file too.
     const summary: ccasim.AssemblyRunSummary = art.summary as ccasim.AssemblyRunSummary;
     const simulated: number = art.summary.simulatedTime;
     expect([simulated, art.summary.simulatedTimeUnit, summary.ranks, summary.records]).toEqual([art.result.simulatedTime, "us", 4, 4 * 5 * 2]);
     expect("kind" in art.summary).toBe(false);
+  });
+});
+
+describe("a Slurm job array of a sweep from the library", () => {
+  it("fills the defaults its options document: the shard folder beside the study, this build's command", () => {
+    const sweep = ccasim.loadSweep("scenarios/kernel-l2.sweep.yaml");
+    const script = ccasim.slurmArrayScript(sweep, { db: "out/k.db", tasks: 2 });
+    expect(ccasim.slurmShardFolder("out/k.db")).toBe("out/k-shards");
+    expect(script).toContain(`--db '${resolve("out/k-shards")}'/shard-`);
+    expect(script).toContain(`exec node ${resolve("dist/cli/main.js")} sweep `);
+    expect(script).not.toContain("undefined");
   });
 });

@@ -1,6 +1,5 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { StudyStore } from "../../profile/study/index.js";
 import {
   failedPointsCommand,
@@ -10,6 +9,7 @@ import {
   runSweep,
   runSweepPoint,
   slurmArrayScript,
+  slurmShardFolder,
   type Sweep,
   type SweepRunSummary,
 } from "../../scenarios/sweep/index.js";
@@ -115,13 +115,13 @@ export const sweepCommand: Command = {
     const jobs = positiveIntegerOption("sweep", "jobs", values.jobs, 1)!;
     if (values.emit !== undefined) {
       if (values.emit !== "slurm") throw new UsageError(`--emit ${String(values.emit)}: only 'slurm' is supported`, "sweep");
-      const shardDir = (values.shards as string | undefined) ?? `${db.replace(/\.db$/, "")}-shards`;
+      const shardDir = (values.shards as string | undefined) ?? slurmShardFolder(db);
       mkdirSync(shardDir, { recursive: true }); // why: Slurm opens the tasks' output files there before the script runs
       const script = slurmArrayScript(sweep, {
         tasks: positiveIntegerOption("sweep", "tasks", values.tasks),
         shardDir,
         db,
-        ccasim: (values.ccasim as string | undefined) ?? `node ${resolve(dirname(fileURLToPath(import.meta.url)), "..", "main.js")}`,
+        ccasim: values.ccasim as string | undefined,
         jobs,
       });
       if (values.script) {

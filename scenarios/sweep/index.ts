@@ -12,5 +12,5 @@ export { loadSweep, loadSweepText, sweepPointOverrides, pointRunCommand, failedP
 export { runPoint, runPointTask, type PointTask } from "./execute-point.js";
 export { runSweep, parseSlice, slicePoints, pointTask, workerScript, type Slice, type SweepProgress, type SweepRunOptions, type SweepRunSummary } from "./runner.js";
 export { runSweepPoint, sweepPointFolder, type SweepPointRunOptions } from "./run-point-folder.js";
-export { slurmArrayScript, type SlurmOptions } from "./slurm.js";
+export { slurmArrayScript, slurmShardFolder, type SlurmOptions } from "./slurm.js";
 export { invalidPoints, isSweepText, type InvalidPoint } from "./validate-sweep.js";
