@@ -12,7 +12,7 @@ export { prepareProgram, type ProgramLayout, type ProgramSource } from "./prepar
 export { checkProgram, type CheckSink } from "./check.js";
 export { compileProgram, type CompiledProgram } from "./compile.js";
 export { interpretProgram } from "./interpret.js";
-export { ProgramRuntime, ModelRuntimeError, forTrips, whileBound, type ProgramRunOptions, type ProgramNetwork, type ProcessThread } from "./runtime.js";
+export { ProgramRuntime, ModelRuntimeError, type ProgramRunOptions, type ProgramNetwork, type ProcessThread } from "./runtime.js";
 export { ChromeTrace, TraceRecorder, type ChromeTraceObject } from "./trace.js";
 export { runProgram, programToTrial, compiledProgramOf, type ProgramRunResult, type ProgramEvaluator } from "./run-program.js";
 export { executeProgramScenario, type ProgramExecuteOptions } from "./execute.js";
