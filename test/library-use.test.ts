@@ -111,3 +111,17 @@ describe("the README's library section", () => {
     expect(names.filter((n) => m[n] === undefined)).toEqual([]);
   });
 });
+
+describe("a sweep run from the library", () => {
+  it("creates its study database's folder, as a run creates its output folder", async () => {
+    const db = join(mkdtempSync(join(tmpdir(), "ccasim-study-")), "out", "nested", "k.db");
+    const summary = await ccasim.runSweep(ccasim.loadSweep("scenarios/kernel-l2.sweep.yaml"), { db, only: [0, 1] });
+    expect([summary.ran, summary.failed]).toEqual([2, 0]);
+    const store = await ccasim.StudyStore.open(db, { readOnly: true });
+    try {
+      expect((await store.query("SELECT count(*) AS n FROM point")).rows).toEqual([[2]]);
+    } finally {
+      store.close();
+    }
+  });
+});

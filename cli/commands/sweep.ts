@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { join } from "node:path";
 import { StudyStore } from "../../profile/study/index.js";
 import {
   failedPointsCommand,
@@ -131,7 +131,6 @@ export const sweepCommand: Command = {
       return 0;
     }
     const slice = values.slice === undefined ? undefined : parseSlice(String(values.slice));
-    mkdirSync(dirname(resolve(db)), { recursive: true });
     const every = values["progress-every"] === undefined ? 5 : Number(values["progress-every"]);
     if (!(every >= 0)) throw new UsageError(`--progress-every expects seconds >= 0, got '${String(values["progress-every"])}'`, "sweep");
     const view = values.quiet ? undefined : progressView(ctx.err, ctx.interactive, every);
@@ -221,7 +220,6 @@ async function merge(ctx: CommandContext, argv: readonly string[]): Promise<numb
   const { positionals } = parseCommandArgs("sweep merge", argv, {});
   if (positionals.length < 2) throw new UsageError("merge: give the study database and at least one shard (ccasim sweep merge study.db shard-*.db)", "sweep");
   const [target, ...shards] = positionals;
-  mkdirSync(dirname(resolve(target)), { recursive: true });
   const store = await StudyStore.open(target, { create: true });
   try {
     let added = 0;
