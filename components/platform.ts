@@ -56,7 +56,15 @@ export interface MpiWorldHandle {
   run?(): void;
 }
 
-/** A platform with no node model detail: kernels cost `(loads+stores+flops+other) * elements * passes / rate`. */
+/**
+ * A platform with no node model and no network, for assemblies built in code and tests: a kernel
+ * costs one cycle per `opsPerCycle` instructions, `(loads + stores + flops + otherInstructions) *
+ * elements * passes / (opsPerCycle * clockMHz)` microseconds, and counts them in `PAPI_TOT_INS`
+ * (flops in `PAPI_FP_OPS`; `PAPI_TOT_CYC` derives from the time). Components that need MPI (a halo
+ * exchange) refuse it: run those through a scenario's machine.
+ * @param clockMHz - clock in MHz (default 1000)
+ * @param opsPerCycle - instructions per cycle (default 1)
+ */
 export function simplePlatform(ranks: number, clockMHz = 1000, opsPerCycle = 1): Platform {
   return {
     ranks,

@@ -1,18 +1,7 @@
 import { readFileSync } from "node:fs";
-import {
-  prepareAssembly,
-  type AssemblyConfig,
-  type AssemblyErrorSink,
-  type ConnectionConfig,
-  type CostExpression,
-  type InstanceConfig,
-  type PreparedAssembly,
-  type PrepareEnv,
-} from "../components/index.js";
+import { type AssemblyConfig, type ConnectionConfig, type InstanceConfig, type PreparedAssembly } from "../components/index.js";
 import {
   applyOverride,
-  compileExpression,
-  formatPath,
   parseOverride,
   parseYamlSource,
   type Override,
@@ -27,7 +16,8 @@ import { setupMachine, type MachineSetup } from "./machine-setup.js";
 import { CYCLE_COUNTERS } from "./platform.js";
 import { CONNECTION_PATTERN, scenarioSchema, type ScenarioConfig } from "./scenario-schema.js";
 import { prepareProgram } from "./program/prepare.js";
-import { compileWithTextualWorkload, nonNumericWorkloadNames, nonNumericWorkloadValue, undefinedWorkloadVariable, unknownWorkloadVariable, workloadVariablesOf } from "./workload.js";
+import { parseWhere, prepareWorkloadAssembly } from "./workload-assembly.js";
+import { undefinedWorkloadVariable, unknownWorkloadVariable, workloadVariablesOf } from "./workload.js";
 import { SYSTEM_SLOTS, type ProgramModel } from "./program/model.js";
 
 /**
@@ -133,9 +123,7 @@ function resolveScenario(config: ScenarioConfig, file: string, located: SourceDo
   checkMetrics(config, machine, fail);
   let assembly: PreparedAssembly | undefined;
   if (config.assembly) {
-    // why: a workload value that is not a number reads as NaN in an expression, so expressions see only the numbers (errorSink names the others)
-    const numeric = Object.keys(config.workload).filter((k) => typeof config.workload[k] === "number");
-    assembly = prepareAssembly(assemblyConfig(config, fail), numeric, errorSink(fail, config.workload));
+    assembly = prepareWorkloadAssembly(assemblyConfig(config, fail), config.workload, fail);
   }
   let program: ProgramModel | undefined;
   if (config.program) {
@@ -270,57 +258,3 @@ function assemblyConfig(config: ScenarioConfig, fail: (path: KeyPath, message: s
   return { instances, connections, proxies, entry };
 }
 
-/**
- * Maps component-layer errors to located scenario errors. Expressions are compiled with the
- * workload values that are not numbers visible too, so that one an expression uses is named as
- * such (at `workload.<name>`) rather than as an unknown symbol, or as NaN during the run.
- */
-function errorSink(fail: (path: KeyPath, message: string) => never, workload: ScenarioConfig["workload"]): AssemblyErrorSink {
-  const textual = nonNumericWorkloadNames(workload);
-  return {
-    fail,
-    envFor(instance: InstanceConfig, _index: number, workloadNames: readonly string[]): PrepareEnv {
-      const base: KeyPath = ["assembly", "components", instance.name, "params"];
-      return {
-        instance: instance.name,
-        workloadNames,
-        compile(text: string | number, known: readonly string[], where: string): CostExpression {
-          let result: { compiled: CostExpression; used: string[] };
-          // Named `<instance>.<parameter>` so that an evaluation failing during the run is located
-          // at the parameter (see locatedRunError); a load error is located here, without the name.
-          const at = `${instance.name}.${where}`;
-          try {
-            result = compileWithTextualWorkload(textual, known, (names) => compileExpression(text, { known: names, where: at }));
-          } catch (e) {
-            const message = (e as Error).message;
-            return fail([...base, ...parseWhere(where)], message.startsWith(`${at}: `) ? message.slice(at.length + 2) : message);
-          }
-          const used = result.used[0];
-          if (used !== undefined) fail(["workload", used], nonNumericWorkloadValue(used, workload[used], formatPath([...base, ...parseWhere(where)])));
-          return result.compiled;
-        },
-        error(where: string, message: string): never {
-          return fail([...base, ...parseWhere(where)], message);
-        },
-      };
-    },
-  };
-}
-
-/**
- * A dotted parameter path as a scenario key path: `calls[1].args.x` -> ["calls", 1, "args", "x"].
- * @internal
- */
-export function parseWhere(where: string): KeyPath {
-  const out: (string | number)[] = [];
-  for (const part of where.split(".")) {
-    const m = /^([^[]*)((?:\[\d+\])*)$/.exec(part);
-    if (!m) {
-      out.push(part);
-      continue;
-    }
-    if (m[1]) out.push(m[1]);
-    for (const idx of m[2].matchAll(/\[(\d+)\]/g)) out.push(Number(idx[1]));
-  }
-  return out;
-}

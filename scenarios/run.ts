@@ -10,12 +10,14 @@ import {
 import { RECORD_FILE_NAMES, RUN_PROFILE_FOLDER, RUN_SUMMARY_MARK, writeRecordFiles, writeTauProfile, writeTextFileAtomically, type Trial } from "../profile/index.js";
 import { writeDirectoryAtomically } from "./atomic-dir.js";
 import { checkRunOutputFolder, RUN_FILES, type OutputFolderOptions } from "./output-folder.js";
-import { loadScenario, parseWhere, type LoadedScenario, type LoadOptions } from "./load.js";
+import { loadScenario, type LoadedScenario, type LoadOptions } from "./load.js";
+import { parseWhere } from "./workload-assembly.js";
 import { ExpressionError, ScenarioErrors } from "./lang/index.js";
 import { buildPlatform } from "./platform.js";
 import { computeEvidence, type Evidence } from "./evidence.js";
 import { executeProgramScenario } from "./program/execute.js";
 import type { ChromeTrace } from "./program/trace.js";
+import type { AssemblyRunSummary, RunSummary } from "./run-summary.js";
 
 /** Options of {@link executeScenario}. */
 export interface ExecuteOptions {
@@ -36,10 +38,14 @@ export interface RunArtifacts {
   readonly evidence?: Evidence;
   /** Chrome/Perfetto trace (program models with `outputs.trace`): `JSON.stringify` gives `trace.json`. */
   readonly trace?: ChromeTrace;
-  /** Deterministic summary: seed, resolved scenario, simulated time, events. */
-  readonly summary: Record<string, unknown>;
-  /** Wall-clock figures (the only output that differs between runs with the same seed). */
-  readonly timing: { readonly wallSeconds: number; readonly eventsPerSecond: number; readonly simulatedPerWall: number };
+  /** Deterministic summary (`summary.json`): seed, resolved scenario, simulated time, events. */
+  readonly summary: RunSummary;
+  /**
+   * Wall-clock figures (the only output that differs between runs with the same seed): seconds,
+   * events per wall second, simulated seconds per wall second, and for program models the CPU
+   * seconds of the evaluation (paper 003's T_e).
+   */
+  readonly timing: { readonly wallSeconds: number; readonly eventsPerSecond: number; readonly simulatedPerWall: number; readonly cpuSeconds?: number };
 }
 
 /**
@@ -88,7 +94,7 @@ export function executeScenario(scenario: LoadedScenario, options: ExecuteOption
   const callgraph = result.measurement ? buildCallGraph(result.measurement) : undefined;
   // The Mastermind is a record table: evidence and record files read its arrays, no object per record.
   const evidence = trial ? computeEvidence(trial, result.mastermind ?? []) : undefined;
-  const summary = {
+  const summary: AssemblyRunSummary = {
     ccasim: RUN_SUMMARY_MARK,
     scenario: config.name,
     file: scenario.file,

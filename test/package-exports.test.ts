@@ -22,3 +22,13 @@ describe("the package entry point", () => {
       expect(typeof (m as Record<string, unknown>)[name], name).toBe("function");
   });
 });
+
+describe("the package entry point's names", () => {
+  it("does not export file-local helpers under generic names (pick, rank, convert, forTrips, whileBound)", async () => {
+    const m = (await import("ccasim")) as Record<string, unknown>;
+    // Each was a helper of one file or folder (power's counter lookup, fit's candidate sort, the
+    // program model's C conversion, loop trip count and loop-bound error): at the package's top
+    // level the name says nothing of what it does.
+    for (const name of ["pick", "rank", "convert", "forTrips", "whileBound"]) expect(m[name], name).toBeUndefined();
+  });
+});

@@ -193,7 +193,7 @@ export function termsSignificant(m: FittedModel): boolean {
   return Math.abs(c.value) > studentTQuantile(0.975, dof) * c.stdError || (c.stdError === 0 && c.value !== 0);
 }
 
-/** Sorts models best first by the criterion (ties: higher adjusted R², then fewer parameters). Returns the same array. */
+/** Sorts models best first by the criterion (ties: higher adjusted R², then fewer parameters). Returns the same array. @internal */
 export function rank(models: FittedModel[], criterion: SelectionCriterion): FittedModel[] {
   const adj = (m: FittedModel): number => (Number.isFinite(m.quality.adjustedR2) ? m.quality.adjustedR2 : -Infinity);
   const key = (m: FittedModel): number => (criterion === "loo-smape" ? m.quality.looSmape : -adj(m));

@@ -26,7 +26,6 @@ export { FittedModel, fitHypothesis, type Coefficient, type FitQuality, type Int
 export {
   fitModels,
   groupByQ,
-  rank,
   termsSignificant,
   scatterWeights,
   type FitOptions,
@@ -52,3 +51,4 @@ export {
   type AcrossTrialsSelection,
   type TrialParameter,
 } from "./from-trial.js";
+export { observationsFromExtrap, type ExtrapSelection, type ExtrapObservations } from "./from-extrap.js";

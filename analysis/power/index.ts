@@ -18,7 +18,6 @@ export {
   counterMetrics,
   estimatePower,
   cycleBasis,
-  pick,
   type CounterValues,
   type CounterContext,
   type CycleBasis,

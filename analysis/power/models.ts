@@ -30,7 +30,7 @@ export interface CycleBasis {
   readonly timeFrom: string;
 }
 
-/** Picks the first counter of `names` present in `values`. */
+/** Picks the first counter of `names` present in `values`. @internal */
 export function pick(values: CounterValues, names: readonly string[]): { name: string; value: number } | undefined {
   for (const n of names) {
     const v = values[n];

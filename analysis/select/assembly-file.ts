@@ -23,10 +23,12 @@ import { parse as parseYaml } from "yaml";
 import { AnalysisInputError } from "../errors.js";
 import type { Assembly, CallSite, ComponentSpec, ImplementationSpec, InteractionSpec } from "./assembly.js";
 import type { CostModel } from "./cost-model.js";
+import { prepareAssembly } from "./select.js";
 
 /**
- * Validates a plain object as an {@link Assembly}.
- * @throws AnalysisInputError naming `where` and the offending key
+ * Validates a plain object as an {@link Assembly}: its keys and types, then its cost models and
+ * call graph as {@link prepareAssembly} compiles them (known components, expressions that parse).
+ * @throws AnalysisInputError naming `where` and the offending key, component or expression
  */
 export function parseAssembly(raw: unknown, where: string): Assembly {
   const fail = (key: string, msg: string): never => {
@@ -88,7 +90,16 @@ export function parseAssembly(raw: unknown, where: string): Assembly {
             }),
           };
         });
-  return { components, callGraph: site(top.callGraph, "callGraph", 0), interactions };
+  const assembly: Assembly = { components, callGraph: site(top.callGraph, "callGraph", 0), interactions };
+  // Why compile here: an unknown component in the call graph or a cost expression that does not
+  // parse is the file's error, and should name the file, not surface later from a selection.
+  try {
+    prepareAssembly(assembly);
+  } catch (e) {
+    if (e instanceof AnalysisInputError && !e.message.startsWith(`${where}: `)) throw new AnalysisInputError(e.message, where);
+    throw e;
+  }
+  return assembly;
 }
 
 /**

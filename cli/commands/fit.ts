@@ -5,6 +5,7 @@ import {
   fitFamilies,
   fitModels,
   observationsAcrossTrials,
+  observationsFromExtrap,
   observationsFromParameterTimers,
   observationsFromRecordInputs,
   type FitReport,
@@ -164,21 +165,8 @@ function run(ctx: CommandContext): number {
     }
   } else if (isExtrap) {
     for (const p of positionals) {
-      const exp = readExtrap(p);
-      if (exp.parameters.length !== 1) throw new UsageError(`${p} has ${exp.parameters.length} parameters (${exp.parameters.join(", ")}); only single-parameter Extra-P inputs can be fitted`, "fit");
-      const chosen = exp.measurements.filter((m) => (v.callpath === undefined || m.callpath === v.callpath) && (metric === undefined || m.metric === metric));
-      if (chosen.length === 0) throw new UsageError(`${p} has no measurement for callpath ${String(v.callpath ?? "*")} and metric ${metric ?? "*"}`, "fit");
-      const groups = new Map<string, { q: number[]; t: number[] }>();
-      for (const m of chosen) {
-        const key = `${m.callpath} / ${m.metric}`;
-        const g = groups.get(key) ?? { q: [], t: [] };
-        for (const val of m.values) {
-          g.q.push(m.point[0]!);
-          g.t.push(val);
-        }
-        groups.set(key, g);
-      }
-      for (const [key, g] of groups) reports.push({ title: `${key} vs ${exp.parameters[0]} (${p})`, report: fitModels(g, { ...fitOptions, variable: variable ?? exp.parameters[0] }) });
+      const sets = observationsFromExtrap(readExtrap(p), { callpath: v.callpath === undefined ? undefined : String(v.callpath), metric, source: p });
+      for (const obs of sets) reports.push({ title: `${obs.tLabel} vs ${obs.qLabel} (${p})`, report: fitModels(obs, { ...fitOptions, variable: variable ?? obs.qLabel }) });
     }
   } else {
     if (v.parameter === undefined) throw new UsageError("say what Q is: --parameter (records, TAU_PARAM), --timer with --q (trials), or give an Extra-P file", "fit");

@@ -1,7 +1,6 @@
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
 import { readTrial } from "../../profile/index.js";
 import {
-  AnalysisInputError,
   coreComponentsOfTrial,
   findCrossovers,
   knownModelsAssembly,
@@ -72,26 +71,12 @@ const OPTIONS = {
   json: { type: "boolean" },
 } as const;
 
-/**
- * `f()`, its analysis errors (an unknown component in the call graph, a cost expression that does
- * not parse) named after the assembly file they come from. (Errors of the selection itself may
- * come from the options too, --require or --core: they name what they are about instead.)
- */
-function inAssemblyFile<T>(file: string | undefined, f: () => T): T {
-  try {
-    return f();
-  } catch (e) {
-    if (file !== undefined && e instanceof AnalysisInputError && !e.message.startsWith(`${file}: `)) throw new AnalysisInputError(e.message, file);
-    throw e;
-  }
-}
-
 function run(ctx: CommandContext): number {
   const { values: v, positionals } = parseCommandArgs("select", ctx.argv, OPTIONS);
   if (v["known-models"] !== true && positionals.length !== 1) throw new UsageError("give one assembly file, or --known-models", "select");
   const file = v["known-models"] === true ? undefined : positionals[0]!;
   const assembly = file === undefined ? knownModelsAssembly() : readAssemblyFile(file);
-  const prepared = inAssemblyFile(file, () => prepareAssembly(assembly));
+  const prepared = prepareAssembly(assembly);
   const inputs = assignments("select", "input", v.input);
   const riskK = numberOption("select", "risk", v.risk, 0)!;
   const constraints: QosConstraint[] = Object.entries(assignments("select", "require", v.require)).map(([key, min]) => ({ key, min }));

@@ -1,16 +1,15 @@
 import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { StudyStore } from "../../profile/study/index.js";
-import { checkRunOutputFolder, executeScenario, loadScenarioText, writeRunOutputs } from "../../scenarios/index.js";
 import {
   failedPointsCommand,
   loadSweep,
   parseSlice,
   pointRunCommand,
   runSweep,
+  runSweepPoint,
   slurmArrayScript,
-  sweepPointOverrides,
+  slurmShardFolder,
   type Sweep,
   type SweepRunSummary,
 } from "../../scenarios/sweep/index.js";
@@ -116,13 +115,13 @@ export const sweepCommand: Command = {
     const jobs = positiveIntegerOption("sweep", "jobs", values.jobs, 1)!;
     if (values.emit !== undefined) {
       if (values.emit !== "slurm") throw new UsageError(`--emit ${String(values.emit)}: only 'slurm' is supported`, "sweep");
-      const shardDir = (values.shards as string | undefined) ?? `${db.replace(/\.db$/, "")}-shards`;
+      const shardDir = (values.shards as string | undefined) ?? slurmShardFolder(db);
       mkdirSync(shardDir, { recursive: true }); // why: Slurm opens the tasks' output files there before the script runs
       const script = slurmArrayScript(sweep, {
         tasks: positiveIntegerOption("sweep", "tasks", values.tasks),
         shardDir,
         db,
-        ccasim: (values.ccasim as string | undefined) ?? `node ${resolve(dirname(fileURLToPath(import.meta.url)), "..", "main.js")}`,
+        ccasim: values.ccasim as string | undefined,
         jobs,
       });
       if (values.script) {
@@ -132,7 +131,6 @@ export const sweepCommand: Command = {
       return 0;
     }
     const slice = values.slice === undefined ? undefined : parseSlice(String(values.slice));
-    mkdirSync(dirname(resolve(db)), { recursive: true });
     const every = values["progress-every"] === undefined ? 5 : Number(values["progress-every"]);
     if (!(every >= 0)) throw new UsageError(`--progress-every expects seconds >= 0, got '${String(values["progress-every"])}'`, "sweep");
     const view = values.quiet ? undefined : progressView(ctx.err, ctx.interactive, every);
@@ -212,12 +210,8 @@ function checkModeOptions(values: Record<string, unknown>): void {
 
 function runOne(ctx: CommandContext, sweep: Sweep, which: string, out: string | undefined, overwrite: boolean): number {
   const p = pick(sweep, which);
-  const scenario = loadScenarioText(sweep.loadText, sweep.scenarioFile, { set: sweepPointOverrides(sweep, p), seed: p.seed });
-  const target = out ?? join("out", sweep.name, `point-${p.index}`);
-  checkRunOutputFolder(target, { overwrite }); // why: refuse before the simulation, as ccasim run does
-  const art = executeScenario(scenario);
-  const dir = writeRunOutputs(art, target, { overwrite });
-  ctx.out(`point ${p.index} (${p.id}, seed ${p.seed}): simulated ${(art.result.simulatedTime / 1e6).toFixed(6)} s -> ${dir}\n`);
+  const art = runSweepPoint(sweep, p, { out, overwrite });
+  ctx.out(`point ${p.index} (${p.id}, seed ${p.seed}): simulated ${(art.result.simulatedTime / 1e6).toFixed(6)} s -> ${art.outDir}\n`);
   ctx.out(`same as: ${pointRunCommand(sweep, p)}\n`);
   return 0;
 }
@@ -226,7 +220,6 @@ async function merge(ctx: CommandContext, argv: readonly string[]): Promise<numb
   const { positionals } = parseCommandArgs("sweep merge", argv, {});
   if (positionals.length < 2) throw new UsageError("merge: give the study database and at least one shard (ccasim sweep merge study.db shard-*.db)", "sweep");
   const [target, ...shards] = positionals;
-  mkdirSync(dirname(resolve(target)), { recursive: true });
   const store = await StudyStore.open(target, { create: true });
   try {
     let added = 0;

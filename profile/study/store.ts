@@ -1,5 +1,5 @@
-import { existsSync } from "node:fs";
-import { extname, resolve } from "node:path";
+import { existsSync, mkdirSync } from "node:fs";
+import { dirname, extname, resolve } from "node:path";
 import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { BulkInserter } from "./bulk-insert.js";
 import type { PointRows, TableRows } from "./rows.js";
@@ -14,7 +14,7 @@ export interface QueryResult {
 
 /** Options of {@link StudyStore.open}. */
 export interface OpenOptions {
-  /** Create the file and the schema when missing (default false: a missing file is an error). */
+  /** Create the file (and its folder) and the schema when missing (default false: a missing file is an error). */
   readonly create?: boolean;
   /** Open read-only (several readers may share the file). */
   readonly readOnly?: boolean;
@@ -44,12 +44,15 @@ export class StudyStore {
   }
 
   /**
-   * Opens (or creates) a study database.
+   * Opens a study database, or with `create` creates it (and its folder) when missing.
    * @throws StudyError when the file is missing and `create` is false, or cannot be opened (locked by a running sweep)
    */
   static async open(path: string, options: OpenOptions = {}): Promise<StudyStore> {
     const file = resolve(path);
-    if (!options.create && !existsSync(file)) throw new StudyError(`${path}: no such study database`);
+    if (!existsSync(file)) {
+      if (!options.create) throw new StudyError(`${path}: no such study database`);
+      mkdirSync(dirname(file), { recursive: true }); // as a run's output folder is created with its parents
+    }
     const duck = await import("@duckdb/node-api");
     let instance: DuckDBInstance;
     try {

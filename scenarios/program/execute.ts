@@ -7,6 +7,7 @@
 import type { AssemblyRunResult } from "../../components/index.js";
 import type { LoadedScenario } from "../load.js";
 import type { ExecuteOptions, RunArtifacts } from "../run.js";
+import type { ProgramRunSummary } from "../run-summary.js";
 import { RUN_SUMMARY_MARK } from "../../profile/index.js";
 import { programToTrial, runProgram, type ProgramEvaluator, type ProgramRunResult } from "./run-program.js";
 import { ChromeTrace } from "./trace.js";
@@ -64,7 +65,7 @@ export function executeProgramScenario(scenario: LoadedScenario, options: Progra
     warnings: [...model.warnings, ...run.warnings],
     invocations: run.elementsExecuted,
   };
-  const summary = {
+  const summary: ProgramRunSummary = {
     ccasim: RUN_SUMMARY_MARK,
     kind: "program model",
     scenario: config.name,

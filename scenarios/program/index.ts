@@ -8,11 +8,11 @@
 export { programSchema, ELEMENT_KINDS, type ProgramSection, type ElementSection, type DiagramSection, type VariableDecl, type VariableType, type ElementKind } from "./schema.js";
 export { FunctionInliner, parseFunctionKey, PROGRAM_BUILTINS, type CostFunction } from "./functions.js";
 export { SYSTEM_SLOTS, COLLECTIVE_OPS, type ProgramModel, type ModelNode, type ModelExpr, type CommNode, type CommOp, type Diagram, type ElementInfo, type Assignment as ProgramAssignment } from "./model.js";
-export { prepareProgram, convert, type ProgramLayout, type ProgramSource } from "./prepare.js";
+export { prepareProgram, type ProgramLayout, type ProgramSource } from "./prepare.js";
 export { checkProgram, type CheckSink } from "./check.js";
 export { compileProgram, type CompiledProgram } from "./compile.js";
 export { interpretProgram } from "./interpret.js";
-export { ProgramRuntime, ModelRuntimeError, forTrips, whileBound, type ProgramRunOptions, type ProgramNetwork, type ProcessThread } from "./runtime.js";
+export { ProgramRuntime, ModelRuntimeError, type ProgramRunOptions, type ProgramNetwork, type ProcessThread } from "./runtime.js";
 export { ChromeTrace, TraceRecorder, type ChromeTraceObject } from "./trace.js";
 export { runProgram, programToTrial, compiledProgramOf, type ProgramRunResult, type ProgramEvaluator } from "./run-program.js";
 export { executeProgramScenario, type ProgramExecuteOptions } from "./execute.js";

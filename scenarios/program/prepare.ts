@@ -414,7 +414,7 @@ function declOf(decl: VariableDecl): { type: VariableType; init: number } {
   return { type: decl.type, init };
 }
 
-/** A value stored into a variable of `type`: C conversions (int truncates toward zero, bool is 0/1). */
+/** A value stored into a variable of `type`: C conversions (int truncates toward zero, bool is 0/1). @internal */
 export function convert(type: VariableType | "system" | "workload", x: number): number {
   if (type === "int") return Math.trunc(x);
   if (type === "bool") return x !== 0 ? 1 : 0;

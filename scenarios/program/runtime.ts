@@ -289,6 +289,7 @@ export class ProgramRuntime {
  * `from` (default 0) to `to` inclusive by `step` (default 1). Values truncate to integers.
  * @returns [first value, increment, number of iterations]
  * @throws ModelRuntimeError for a zero step
+ * @internal
  */
 export function forTrips(count: number | undefined, from: number | undefined, to: number | undefined, step: number | undefined, where: string): [number, number, number] {
   if (count !== undefined) return [0, 1, Math.max(0, Math.trunc(count))];
@@ -302,6 +303,7 @@ export function forTrips(count: number | undefined, from: number | undefined, to
 /**
  * A `while` loop ran into its bound.
  * @throws ModelRuntimeError always
+ * @internal
  */
 export function whileBound(where: string, bound: number, pid: number): never {
   throw new ModelRuntimeError(`${where}: the while loop is still running after its bound of ${bound} iterations (process ${pid})`);

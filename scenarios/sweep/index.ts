@@ -11,5 +11,6 @@ export { canonicalPoint, pointId, pointSeed, enumeratePoints, pointOverrides, ty
 export { loadSweep, loadSweepText, sweepPointOverrides, pointRunCommand, failedPointsCommand, type Sweep } from "./load-sweep.js";
 export { runPoint, runPointTask, type PointTask } from "./execute-point.js";
 export { runSweep, parseSlice, slicePoints, pointTask, workerScript, type Slice, type SweepProgress, type SweepRunOptions, type SweepRunSummary } from "./runner.js";
-export { slurmArrayScript, type SlurmOptions } from "./slurm.js";
+export { runSweepPoint, sweepPointFolder, type SweepPointRunOptions } from "./run-point-folder.js";
+export { slurmArrayScript, slurmShardFolder, type SlurmOptions } from "./slurm.js";
 export { invalidPoints, isSweepText, type InvalidPoint } from "./validate-sweep.js";

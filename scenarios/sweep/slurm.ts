@@ -1,16 +1,18 @@
-import { resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Sweep } from "./load-sweep.js";
 
 /** Options of {@link slurmArrayScript}. */
 export interface SlurmOptions {
   /** Array tasks (slices); default min(points, 16). */
   readonly tasks?: number;
-  /** Folder of the shard databases (default `<study>-shards`). */
-  readonly shardDir: string;
+  /** Folder of the shard databases (default {@link slurmShardFolder} of `db`). It must exist before `sbatch`. */
+  readonly shardDir?: string;
   /** The study database the shards merge into (named in the printed merge command). */
   readonly db: string;
-  /** How to invoke ccasim on the nodes (default `node <this build's cli/main.js>`). */
-  readonly ccasim: string;
+  /** How to invoke ccasim on the nodes (default `node <this build's cli/main.js>`, absolute). */
+  readonly ccasim?: string;
   /** Worker threads per task (`--cpus-per-task`, default 1). */
   readonly jobs?: number;
   /** Working directory of the tasks (default the current one). */
@@ -20,6 +22,18 @@ export interface SlurmOptions {
   readonly time?: string;
 }
 
+/** The default folder of a study's shard databases: `<db without .db>-shards`. */
+export function slurmShardFolder(db: string): string {
+  return `${db.replace(/\.db$/, "")}-shards`;
+}
+
+/** `node <cli/main.js>` of this build (from TypeScript sources, tests: of the build under `dist/`). */
+function builtCommand(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const sibling = resolve(here, "..", "..", "cli", "main.js");
+  return `node ${existsSync(sibling) ? sibling : resolve(here, "..", "..", "dist", "cli", "main.js")}`;
+}
+
 function q(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
@@ -27,12 +41,14 @@ function q(s: string): string {
 /**
  * A Slurm job-array script: task i of n runs `ccasim sweep <file> --slice i/n` into its own shard
  * database (resuming, so a requeued task finishes its slice without redoing it). Merge the shards
- * afterwards with `ccasim sweep merge <study.db> <shards>/shard-*.db`.
+ * afterwards with `ccasim sweep merge <study.db> <shards>/shard-*.db`. Create the shard folder
+ * before submitting the script: Slurm opens the tasks' output files there before they run.
  */
 export function slurmArrayScript(sweep: Sweep, options: SlurmOptions): string {
+  const ccasim = options.ccasim ?? builtCommand();
   const n = Math.max(1, Math.min(options.tasks ?? Math.min(sweep.points.length, 16), sweep.points.length));
   const jobs = Math.max(1, options.jobs ?? 1);
-  const shards = resolve(options.workdir ?? ".", options.shardDir);
+  const shards = resolve(options.workdir ?? ".", options.shardDir ?? slurmShardFolder(options.db));
   const lines = [
     "#!/bin/bash",
     `#SBATCH --job-name=ccasim-${sweep.name}`,
@@ -43,11 +59,11 @@ export function slurmArrayScript(sweep: Sweep, options: SlurmOptions): string {
     ...(options.time ? [`#SBATCH --time=${options.time}`] : []),
     `# ccasim sweep ${sweep.name}: ${sweep.points.length} points in ${n} slices (study hash ${sweep.studyHash}).`,
     "# A task whose slice has a failed point exits 1 (Slurm marks it FAILED; its other points are stored).",
-    `# After every task has finished:  ${options.ccasim} sweep merge ${q(resolve(options.workdir ?? ".", options.db))} ${q(shards)}/shard-*.db`,
+    `# After every task has finished:  ${ccasim} sweep merge ${q(resolve(options.workdir ?? ".", options.db))} ${q(shards)}/shard-*.db`,
     "set -euo pipefail",
     `cd ${q(resolve(options.workdir ?? "."))}`,
     `mkdir -p ${q(shards)}`,
-    `exec ${options.ccasim} sweep ${q(resolve(sweep.file))} --slice "\${SLURM_ARRAY_TASK_ID}/${n}" --db ${q(shards)}/shard-"\${SLURM_ARRAY_TASK_ID}".db --resume --jobs "\${SLURM_CPUS_PER_TASK:-${jobs}}" --quiet`,
+    `exec ${ccasim} sweep ${q(resolve(sweep.file))} --slice "\${SLURM_ARRAY_TASK_ID}/${n}" --db ${q(shards)}/shard-"\${SLURM_ARRAY_TASK_ID}".db --resume --jobs "\${SLURM_CPUS_PER_TASK:-${jobs}}" --quiet`,
     "",
   ];
   return lines.join("\n");

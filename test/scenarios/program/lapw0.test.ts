@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { executeScenario, loadScenario } from "../../../scenarios/index.js";
+import { executeScenario, loadScenario, type ProgramRunSummary } from "../../../scenarios/index.js";
 import { readMeasuredTable, validateModel } from "../../../scenarios/program/index.js";
 import { callsOf } from "./trial-helpers.js";
 
@@ -30,7 +30,7 @@ describe("the LAPW0 model (scenarios/lapw0.yaml) against Table 5.1 of paper 003"
     // PNAT = 32 / 8 = 4 atoms: the sphere activity runs four times per process.
     expect(callsOf(trial, 5, "Sphere_Potential")).toBe(4);
     // The last process finishes last: it writes after all the others.
-    const finish = (art.summary.finishTimes as number[]);
+    const finish = (art.summary as ProgramRunSummary).finishTimes;
     expect(Math.max(...finish)).toBe(finish[7]);
   });
 

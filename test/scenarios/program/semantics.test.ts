@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ModelRuntimeError } from "../../../scenarios/program/index.js";
 import { programScenario, runText } from "./helpers.js";
 import { callsOf, inclusiveOf } from "./trial-helpers.js";
+import type { ProgramRunSummary } from "../../../scenarios/index.js";
 
 const run = (program: unknown, opts: Parameters<typeof programScenario>[1] = {}, set: string[] = []) => runText(programScenario(program, opts), "compiled", set);
 
@@ -55,9 +56,9 @@ describe("program model semantics", () => {
     const trial = art.trial!;
     expect(trial.threads.map((t) => `${t.node}.${t.thread}`)).toEqual(["0.0", "0.1", "1.0", "1.1", "2.0", "2.1", "3.0", "3.1"]);
     // Thread 1 skips the barrier: 20 + 1 us; thread 0 waits in the barrier.
-    expect(art.summary.finishTimes).toHaveLength(8);
-    expect((art.summary.finishTimes as number[])[1]).toBe(21);
-    expect((art.summary.finishTimes as number[])[0]).toBeGreaterThan(11);
+    expect((art.summary as ProgramRunSummary).finishTimes).toHaveLength(8);
+    expect((art.summary as ProgramRunSummary).finishTimes[1]).toBe(21);
+    expect((art.summary as ProgramRunSummary).finishTimes[0]).toBeGreaterThan(11);
     expect(callsOf(trial, 1, "MPI_Barrier()")).toBe(0);
     expect(callsOf(trial, 0, "MPI_Barrier()")).toBe(1);
   });

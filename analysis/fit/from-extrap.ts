@@ -1,0 +1,60 @@
+/**
+ * Observations for fitting from an Extra-P experiment: one data set per callpath and metric.
+ *
+ * @packageDocumentation
+ */
+import type { ExtrapExperiment } from "../../profile/index.js";
+import { AnalysisInputError } from "../errors.js";
+import type { Observations } from "./from-trial.js";
+
+/** Options of {@link observationsFromExtrap}. */
+export interface ExtrapSelection {
+  /** Only measurements of this callpath (as the experiment spells it, `main->solve`). Default: all. */
+  readonly callpath?: string;
+  /** Only measurements of this metric. Default: all. */
+  readonly metric?: string;
+  /** Names the experiment in errors (usually its file). */
+  readonly source?: string;
+}
+
+/** One data set of an Extra-P experiment: the observations of one callpath and metric. */
+export interface ExtrapObservations extends Observations {
+  readonly callpath: string;
+  readonly metric: string;
+}
+
+/**
+ * The observations of a single-parameter Extra-P experiment (what `ccasim fit <extrap file>`
+ * fits): for each callpath and metric, in first-seen order, Q is the parameter's value at each
+ * measurement point and T each repetition's value (one observation per repetition), in the
+ * experiment's own units. `qLabel` is the parameter's name; `tLabel` is `<callpath> / <metric>`.
+ * @throws AnalysisInputError when the experiment has more or fewer than one parameter, or no
+ *   measurement matches the selection
+ */
+export function observationsFromExtrap(experiment: ExtrapExperiment, selection: ExtrapSelection = {}): ExtrapObservations[] {
+  const { callpath, metric, source } = selection;
+  const params = experiment.parameters;
+  if (params.length !== 1) {
+    throw new AnalysisInputError(`the experiment has ${params.length} parameters (${params.join(", ")}); only single-parameter Extra-P inputs can be fitted`, source);
+  }
+  const chosen = experiment.measurements.filter((m) => (callpath === undefined || m.callpath === callpath) && (metric === undefined || m.metric === metric));
+  if (chosen.length === 0) throw new AnalysisInputError(`no measurement for callpath ${callpath ?? "*"} and metric ${metric ?? "*"}`, source);
+  const groups = new Map<string, { callpath: string; metric: string; q: number[]; t: number[] }>();
+  for (const m of chosen) {
+    const key = JSON.stringify([m.callpath, m.metric]);
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { callpath: m.callpath, metric: m.metric, q: [], t: [] }));
+    for (const v of m.values) {
+      g.q.push(m.point[0]!);
+      g.t.push(v);
+    }
+  }
+  return [...groups.values()].map((g) => ({
+    callpath: g.callpath,
+    metric: g.metric,
+    q: Float64Array.from(g.q),
+    t: Float64Array.from(g.t),
+    qLabel: params[0]!,
+    tLabel: `${g.callpath} / ${g.metric}`,
+  }));
+}

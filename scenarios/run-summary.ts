@@ -1,0 +1,56 @@
+/**
+ * The deterministic summary of a run (`summary.json`), as {@link RunArtifacts.summary} holds it.
+ *
+ * @packageDocumentation
+ */
+
+/** What every run summary holds. Times are in microseconds (`simulatedTimeUnit`). */
+export type RunSummaryBase = {
+  /** Marks the file as a ccasim run summary (`RUN_SUMMARY_MARK`). */
+  readonly ccasim: string;
+  /** The scenario's name. */
+  readonly scenario: string;
+  /** The scenario file as given to the loader. */
+  readonly file: string;
+  /** The seed every random stream derives from. */
+  readonly seed: string | number;
+  /** The `key=value` overrides applied, as given. */
+  readonly overrides: readonly string[];
+  /** Simulated end time in microseconds. */
+  readonly simulatedTime: number;
+  readonly simulatedTimeUnit: "us";
+  /** Events the kernel fired. */
+  readonly events: number;
+  /** Warnings of the run (also printed by `ccasim run`). */
+  readonly warnings: readonly string[];
+  /** Messages sent but never received, described. */
+  readonly unreceivedMessages: readonly string[];
+  /** The validated scenario with the machine resolved from its preset (the node configuration and the network). */
+  readonly resolved: Readonly<Record<string, unknown>>;
+};
+
+/** The summary of a run of a component assembly. */
+export type AssemblyRunSummary = RunSummaryBase & {
+  /** Simulated MPI ranks. */
+  readonly ranks: number;
+  /** Component method invocations. */
+  readonly invocations: number;
+  /** Proxy records written (one per proxied invocation). */
+  readonly records: number;
+};
+
+/** The summary of a run of a program model (paper 003). */
+export type ProgramRunSummary = RunSummaryBase & {
+  readonly kind: "program model";
+  readonly processes: number;
+  readonly threadsPerProcess: number;
+  /** {@link RunSummaryBase.simulatedTime} in seconds. */
+  readonly simulatedSeconds: number;
+  /** Model elements executed. */
+  readonly elementsExecuted: number;
+  /** When each process finished, in microseconds. */
+  readonly finishTimes: readonly number[];
+};
+
+/** A run summary: of an assembly, or (with `kind: "program model"`) of a program model. */
+export type RunSummary = AssemblyRunSummary | ProgramRunSummary;

@@ -1,0 +1,38 @@
+/**
+ * Running one point of a sweep alone into an output folder, as `ccasim run` runs a scenario.
+ *
+ * @packageDocumentation
+ */
+import { join } from "node:path";
+import { loadScenarioText } from "../load.js";
+import { checkRunOutputFolder, type OutputFolderOptions } from "../output-folder.js";
+import { executeScenario, writeRunOutputs, type ExecuteOptions, type RunArtifacts } from "../run.js";
+import { sweepPointOverrides, type Sweep } from "./load-sweep.js";
+import type { SweepPoint } from "./points.js";
+
+/** Options of {@link runSweepPoint}. */
+export interface SweepPointRunOptions extends ExecuteOptions, OutputFolderOptions {
+  /** Output folder (default: see {@link sweepPointFolder}). */
+  readonly out?: string;
+}
+
+/** Where a point run alone writes by default: `out/<sweep name>/point-<index>`, relative to the working directory. */
+export function sweepPointFolder(sweep: Sweep, point: SweepPoint): string {
+  return join("out", sweep.name, `point-${point.index}`);
+}
+
+/**
+ * Runs one point of a sweep alone and writes its outputs as `ccasim run` does (what
+ * `ccasim sweep <file> --point K` does): the sweep's scenario with the point's overrides and seed,
+ * so the result equals that of the point in the study. The output folder is checked before the
+ * simulation starts.
+ * @throws ScenarioErrors when the point's scenario is invalid; OutputFolderError when the output
+ *   folder may not be replaced; whatever the run throws (a deadlock)
+ */
+export function runSweepPoint(sweep: Sweep, point: SweepPoint, options: SweepPointRunOptions = {}): RunArtifacts & { outDir: string } {
+  const scenario = loadScenarioText(sweep.loadText, sweep.scenarioFile, { set: sweepPointOverrides(sweep, point), seed: point.seed });
+  const dir = options.out ?? sweepPointFolder(sweep, point);
+  checkRunOutputFolder(dir, options);
+  const art = executeScenario(scenario, options);
+  return { ...art, outDir: writeRunOutputs(art, dir, options) };
+}
