@@ -2,7 +2,6 @@ import type { ComponentPorts, ComponentType, PrepareEnv } from "./component.js";
 import { componentTypes } from "./registry.js";
 import type { PortType } from "./ports.js";
 import { nearestName } from "../engine/index.js";
-import { findWiringCycle } from "./wiring-cycles.js";
 import { checkDocumentedParams } from "./documented-params.js";
 
 /** One component instance of an assembly, as the scenario gives it. */
@@ -85,9 +84,8 @@ const PROXY_SPEC = /^(?:(size of )?argument\s+'?([A-Za-z_][\w]*)'?|([A-Za-z_][\w
 
 /**
  * Resolves types, prepares parameters, and checks the wiring: every connection names existing
- * instances and ports of the same port type, every uses port is connected exactly once, the
- * connections form no cycle, proxies name provides ports and arguments that exist, and the entry
- * point exists.
+ * instances and ports of the same port type, every uses port is connected exactly once, proxies
+ * name provides ports and arguments that exist, and the entry point exists.
  * @throws whatever `sink.fail` throws (a located input error)
  */
 export function prepareAssembly(config: AssemblyConfig, workloadNames: readonly string[], sink: AssemblyErrorSink): PreparedAssembly {
@@ -138,9 +136,6 @@ export function prepareAssembly(config: AssemblyConfig, workloadNames: readonly 
     for (const port of Object.keys(inst.ports.uses))
       if (!wiring.get(inst.name)?.has(port))
         sink.fail(["assembly", "connections"], `missing connection: uses port ${inst.name}.${port} (type '${inst.ports.uses[port].name}') is not connected`);
-  const cycle = findWiringCycle(config.connections);
-  if (cycle)
-    sink.fail(["assembly", "connections", cycle.closing], `the connections form a cycle (${cycle.path.join(", ")}): a component would call itself without end`);
 
   const proxies: PreparedProxy[] = config.proxies.map((px, i) => {
     const path = ["assembly", "proxies", i];
