@@ -17,6 +17,13 @@ interface DummyPrepared {
   readonly order: "cost-first" | "calls-first";
 }
 
+/**
+ * Invocations of one instance in progress at once on a rank (a call reaching it again through its
+ * own connections). Why a bound: each level holds several generator frames on the JavaScript
+ * stack, which overflows near 1500 levels; a cycle of a few instances stays below it.
+ */
+export const MAX_NESTED_CALLS = 256;
+
 const KEYS = ["port", "portType", "method", "args", "cost", "implementations", "implementation", "calls", "order"];
 
 /**
@@ -36,7 +43,7 @@ export const dummyComponent: ComponentType<DummyPrepared> = {
     { name: "cost", type: "expression", doc: "Microseconds per invocation, an expression of the arguments, workload variables, rank and size.", optional: true },
     { name: "implementations", type: "map", doc: "Map of implementation name to cost expression.", optional: true },
     { name: "implementation", type: "string", doc: "Which entry of `implementations` this instance runs.", optional: true },
-    { name: "calls", type: "list", doc: "Calls made per invocation: list of {port, method, portType, args: {name: expression}, count}.", optional: true },
+    { name: "calls", type: "list", doc: `Calls made per invocation: list of {port, method, portType, args: {name: expression}, count}. A call may reach this instance again through the connections (recursion, ended by a count that reaches 0), at most ${MAX_NESTED_CALLS} invocations deep.`, optional: true },
     { name: "order", type: "enum", values: ["cost-first", "calls-first"], doc: "Whether own work comes before or after the calls.", default: "cost-first" },
   ],
   prepare(p, env) {
@@ -99,6 +106,8 @@ function* runDummy(inst: DummyInstance, callArgs: CallArgs) {
   const { d, ctx, scope, targets } = inst;
   // A re-entrant call (this instance reached again through its own calls) would overwrite
   // the scope the outer call still needs: only then take a private copy.
+  if (inst.active >= MAX_NESTED_CALLS)
+    throw new ScenarioValueError(`${inst.ctx.instance}: invoked through its own calls more than ${MAX_NESTED_CALLS} deep (the most a dummy nests): the connections form a cycle whose call counts do not reach 0 soon enough`);
   const own = inst.active++ === 0 ? scope : new Float64Array(scope.length);
   if (own !== scope) own.set(scope);
   const nArgs = d.args.length;
