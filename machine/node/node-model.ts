@@ -164,7 +164,8 @@ export class NodeModel {
    * The cost of one kernel invocation on one processor of this node. Fills `out` (duration in
    * microseconds, counter increments, breakdown) and returns it. Without `rng` the result is the
    * noise-free expectation; with `rng` (a named stream, for example `sim.random("noise/rank3")`)
-   * compute time, cache-state-dependent misses and OS interruptions scatter.
+   * compute time, memory stall time (cache-state and memory-system variation, larger once the arrays
+   * overflow the last level) and OS interruptions scatter; miss counts stay at their expectation.
    *
    * Time model, in cycles: `max(compute, memory bandwidth) + demand-miss latency + TLB walks`,
    * plus OS interruptions, where compute = `max(instructions / issueWidth, flops / flopsPerCycle)`;
@@ -199,14 +200,16 @@ export class NodeModel {
     const other = q * passes * kernel.otherInstructions;
     const instructions = Math.round(refs + fpIns + other);
 
-    // Cache-state variation scales the misses (more when the arrays overflow the last level).
+    // Cache-state and memory-system variation scales the memory stall cycles (more when the arrays
+    // overflow the last level). Not the miss counts: a stream's misses have a floor (every sector
+    // it brings in), which a scaled count would cross, and counts are what the counters report.
     const footprint = q * e * arrays;
     const lastSize = n > 0 ? this.geoms[n - 1].size : 0;
-    let missFactor = 1;
+    let memoryFactor = 1;
     let computeFactor = 1;
     if (rng !== undefined) {
       const cv = memoryCv(c.noise.memoryCv, c.noise.overflowCv, footprint, lastSize);
-      if (cv > 0) missFactor = rng.lognormalMeanCv(1, cv);
+      if (cv > 0) memoryFactor = rng.lognormalMeanCv(1, cv);
       if (c.noise.computeCv > 0) computeFactor = rng.lognormalMeanCv(1, c.noise.computeCv);
     }
 
@@ -217,11 +220,11 @@ export class NodeModel {
     for (let k = 0; k < misses.length; k++) misses[k] = 0;
     let bound = Math.min(streamAccesses, loads + stores);
     for (let k = 0; k < n; k++) {
-      const m = Math.min(bound, Math.round(perPass[k] * passes * missFactor));
+      const m = Math.min(bound, Math.round(perPass[k] * passes));
       misses[k] = m;
       bound = m;
     }
-    const tlbMisses = Math.min(streamAccesses, Math.round(perPass[n] * passes * missFactor));
+    const tlbMisses = Math.min(streamAccesses, Math.round(perPass[n] * passes));
     misses[n] = tlbMisses;
 
     // Prefetch coverage: sequential and small-stride streams are followed within a page.
@@ -243,7 +246,8 @@ export class NodeModel {
       latencyCycles += (demand * Math.max(0, next - overlap)) / mlp;
     }
     if (n === 0) latencyCycles = (streamAccesses * Math.max(0, memLatency - overlap)) / mlp;
-    const tlbCycles = tlbMisses * c.tlb.missPenalty;
+    latencyCycles *= memoryFactor;
+    const tlbCycles = tlbMisses * c.tlb.missPenalty * memoryFactor;
 
     const memAccesses = n > 0 ? misses[n - 1] : streamAccesses;
     const fillBytes = n > 0 ? this.geoms[n - 1].sector : e;
@@ -251,7 +255,7 @@ export class NodeModel {
     const localBw = c.memory.bandwidth / this.sharers;
     const bytes = memAccesses * fillBytes;
     const bwSeconds = ((memAccesses - remote) * fillBytes) / localBw + (remote * fillBytes) / c.memory.remoteBandwidth;
-    const memoryCycles = bytes > 0 ? bwSeconds * clock : 0;
+    const memoryCycles = bytes > 0 ? bwSeconds * clock * memoryFactor : 0;
 
     const issueCycles = (instructions / c.issueWidth) * computeFactor;
     const computeCycles = Math.max(issueCycles, (flops / c.flopsPerCycle) * computeFactor);

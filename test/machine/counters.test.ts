@@ -85,6 +85,32 @@ describe("counter invariants", () => {
     );
   });
 
+  it("noise scatters the memory stall time, never the miss counts (a stream's misses have a floor)", () => {
+    const out = createKernelCost();
+    fc.assert(
+      fc.property(kernelArb, fc.constantFrom("xeon-2.8ghz-512k", "itanium2-madison"), fc.integer(), (kernel, preset, seed) => {
+        const node = new NodeModel(resolveMachine(preset));
+        node.kernelCost(kernel, undefined, out);
+        const expected = Array.from(out.misses);
+        node.kernelCost(kernel, new RandomStream(seed, "noise"), out);
+        expect(Array.from(out.misses)).toEqual(expected);
+      }),
+      { numRuns: 100, seed: 5 },
+    );
+    // An 8 MiB sequential stream on the Xeon: L1 misses are one per 64-byte line on every draw,
+    // while the time scatters (the arrays overflow the 512 kB L2).
+    const node = new NodeModel(resolveMachine("xeon-2.8ghz-512k"));
+    const stream: KernelSpec = { elements: 1 << 20, elementSize: 8, loads: 1, stores: 0, flops: 1, otherInstructions: 1, pattern: "sequential" };
+    const rng = new RandomStream(11, "noise");
+    const durations = new Set<number>();
+    for (let i = 0; i < 50; i++) {
+      node.kernelCost(stream, rng, out);
+      expect(out.counters[CounterId.PAPI_L1_DCM]).toBe(2 ** 17);
+      durations.add(out.duration);
+    }
+    expect(durations.size).toBe(50);
+  });
+
   it("lists the Itanium 2 native events under their libpfm names", () => {
     const node = new NodeModel(resolveMachine("itanium2-madison"));
     for (const name of ["CPU_CYCLES", "IA64_INST_RETIRED", "FP_OPS_RETIRED", "BACK_END_BUBBLE_ALL", "BE_EXE_BUBBLE_FRALL", "BE_L1D_FPU_BUBBLE_FPU", "L2_DATA_REFERENCES_L2_ALL", "L2_MISSES", "L3_REFERENCES", "L3_MISSES", "L2DTLB_MISSES", "DATA_EAR_CACHE_LAT128"]) {
