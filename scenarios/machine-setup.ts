@@ -52,7 +52,8 @@ export function setupMachine(config: ScenarioConfig, fail: (path: KeyPath, messa
       return;
     }
     const doc = PARAM_BY_NAME.get(key);
-    if (doc?.type === "quantity" && typeof value === "string") {
+    // Numbers too: a bare number is ambiguous for times, rates and frequencies (which unit?).
+    if (doc?.type === "quantity" && (typeof value === "string" || typeof value === "number")) {
       try {
         value = parseQuantity(value, doc.dimension!);
       } catch (e) {

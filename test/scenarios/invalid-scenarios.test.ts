@@ -21,6 +21,8 @@ const CASES: Array<[string, string, number, string | RegExp]> = [
   ["misspelt cache parameter", edit("placement: block", "placement: block\n  l2: { sze: 512KiB }"), 25, "did you mean 'l2.size'?"],
   ["unknown machine preset", edit("preset: xeon-2.8ghz-512k", "preset: xeon-2.8ghz-512"), 21, "did you mean 'xeon-2.8ghz-512k'?"],
   ["wrong unit for a cache size", edit("placement: block", "placement: block\n  l2: { size: 512K }"), 25, /ambiguous|512K/],
+  ["bare number for a memory latency", edit("placement: block", "placement: block\n  memory: { latency: 150 }"), 25, "machine.memory.latency: expected a duration such as 30us or 1.5ms, got 150 (a number without unit is ambiguous: add one, for example 150us)"],
+  ["bare number for the clock", edit("placement: block", "placement: block\n  clock: 2800"), 25, /machine\.clock: .*a number without unit is ambiguous/],
   ["time unit where a size is expected", edit("placement: block", "placement: block\n  l2: { size: 30us }"), 25, /size|bytes/],
   ["negative node count", edit("nodes: 2", "nodes: -2"), 22, /nodes/],
   ["zero processes per node", edit("processesPerNode: 2", "processesPerNode: 0"), 23, /processesPerNode/],
