@@ -47,6 +47,12 @@ export interface PointIdentity {
   readonly replication: number;
   readonly seed: number;
   readonly values: Readonly<Record<string, string | number | boolean>>;
+  /**
+   * The values as numbers in base units where the sweep reads them as quantities (`1MiB`,
+   * `2.5GHz`), stored as `numeric_value`; a value without one is stored as a number only when it is
+   * a number (or a boolean, as 1 or 0).
+   */
+  readonly numericValues?: Readonly<Record<string, number | null>>;
 }
 
 /** The outcome of running a point: a profile and records, or an error. */
@@ -160,7 +166,8 @@ function pointRowsPlain(point: PointIdentity, outcome: PointOutcome): PointRows 
     parameter[0].push(id);
     parameter[1].push(k);
     parameter[2].push(String(v));
-    parameter[3].push(numeric(v));
+    const n = point.numericValues?.[k];
+    parameter[3].push(n !== undefined ? n : numeric(v));
   }
   const tables: Record<string, TableRows> = { parameter };
   if (!outcome.ok) {

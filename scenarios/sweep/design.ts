@@ -22,6 +22,11 @@ interface Bound {
 }
 
 function readBound(v: number | string, path: KeyPath, fail: SweepFail): Bound {
+  return quantityOf(v) ?? fail(path, `cannot read '${v}' as a number or a quantity with a unit (for example 128KiB, 2.8GHz, 30us)`);
+}
+
+/** A number, or a text holding a plain number or a quantity with a unit, read in base units; else undefined. */
+function quantityOf(v: number | string): Bound | undefined {
   if (typeof v === "number") return { value: v };
   const text = v.trim();
   const plain = decimalValue(text);
@@ -33,7 +38,18 @@ function readBound(v: number | string, path: KeyPath, fail: SweepFail): Bound {
       /* not this dimension: try the next */
     }
   }
-  return fail(path, `cannot read '${v}' as a number or a quantity with a unit (for example 128KiB, 2.8GHz, 30us)`);
+  return undefined;
+}
+
+/**
+ * An axis value as a number in base units (`1MiB` -> 1048576, `2.5GHz` -> 2.5e9, `100ns` -> 0.1
+ * microseconds), as the study stores it beside the text; null for text that is no quantity (a
+ * mode, an implementation name). A boolean reads as 1 or 0.
+ */
+export function axisNumber(v: AxisValue): number | null {
+  if (typeof v === "boolean") return v ? 1 : 0;
+  const q = quantityOf(v);
+  return q !== undefined && Number.isFinite(q.value) ? q.value : null;
 }
 
 /** The base unit spelling of a dimension (the unit whose factor is 1), appended to generated values. */

@@ -5,6 +5,8 @@ import { StudyError, StudyStore, type PointRows } from "../../profile/study/inde
 import { runPointTask, type PointTask } from "./execute-point.js";
 import { sweepPointOverrides, type Sweep } from "./load-sweep.js";
 import type { SweepPoint } from "./points.js";
+import { axisNumber } from "./design.js";
+import type { AxisValue } from "./sweep-schema.js";
 
 /** A slice of the points: `index` of `count` (0-based), points whose index mod count equals `index`. */
 export interface Slice {
@@ -76,13 +78,20 @@ export function slicePoints(points: readonly SweepPoint[], slice?: Slice): Sweep
   return slice ? points.filter((p) => p.index % slice.count === slice.index) : [...points];
 }
 
+/** Each axis value of a point in base units, or null (see {@link axisNumber}). */
+function numericAxisValues(values: Readonly<Record<string, AxisValue>>): Record<string, number | null> {
+  const out: Record<string, number | null> = {};
+  for (const [k, v] of Object.entries(values)) out[k] = axisNumber(v);
+  return out;
+}
+
 /** The worker task of a point. */
 export function pointTask(sweep: Sweep, point: SweepPoint): PointTask {
   return {
     scenarioText: sweep.loadText,
     scenarioFile: sweep.scenarioFile,
     set: sweepPointOverrides(sweep, point),
-    point: { id: point.id, index: point.index, replication: point.replication, seed: point.seed, values: point.values },
+    point: { id: point.id, index: point.index, replication: point.replication, seed: point.seed, values: point.values, numericValues: numericAxisValues(point.values) },
   };
 }
 
@@ -217,11 +226,12 @@ function workerFailure(sweep: Sweep, p: SweepPoint, e: unknown): PointRows {
   const id = p.id;
   const task = pointTask(sweep, p);
   const values = task.point.values;
+  const numbers = task.point.numericValues!;
   const keys = Object.keys(values).sort();
   return {
     pointId: id,
     tables: {
-      parameter: [keys.map(() => id), keys, keys.map((k) => String(values[k])), keys.map((k) => (typeof values[k] === "number" ? (values[k] as number) : null))],
+      parameter: [keys.map(() => id), keys, keys.map((k) => String(values[k])), keys.map((k) => numbers[k])],
       point: [[id], [p.index], [p.replication], [p.seed], ["error"], [null], [null], [null], [0], [null]],
       error: [[id], ["WorkerError"], [`${err.name}: ${err.message}`]],
     },

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { StudyStore, studyDigest } from "../../profile/study/index.js";
-import { loadSweep, runSweep, slicePoints } from "../../scenarios/sweep/index.js";
+import { loadSweep, loadSweepText, runSweep, slicePoints } from "../../scenarios/sweep/index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "ccasim-sweep-run-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -59,6 +59,31 @@ describe("running a sweep into a study", () => {
     expect(rows).toHaveLength(6);
     const seeds = await queryOf(db, `SELECT point_index, seed FROM point ORDER BY point_index`);
     expect(seeds).toEqual(small.points.map((p) => [p.index, p.seed]));
+  });
+
+  it("stores quantities with units as numbers in base units, and names as text only", async () => {
+    const sweep = loadSweepText(
+      [
+        "scenario: ../../../scenarios/known-models.yaml",
+        "axes:",
+        "  machine.clock: { from: 2GHz, to: 3GHz, step: 1GHz }",
+        "  machine.memory.latency: [100ns, 0.15us]",
+        "  assembly.components.A.params.implementation: [A1]",
+        "set:",
+        "  workload.iterations: 1",
+      ].join("\n"),
+      "test/scenarios/sweeps/units.sweep.yaml",
+    );
+    const db = join(dir, "units.db");
+    await runSweep(sweep, { db, jobs: 1 });
+    const rows = await queryOf(db, "SELECT DISTINCT name, value, numeric_value FROM parameter ORDER BY name, numeric_value");
+    expect(rows).toEqual([
+      ["assembly.components.A.params.implementation", "A1", null],
+      ["machine.clock", "2000000000Hz", 2e9],
+      ["machine.clock", "3000000000Hz", 3e9],
+      ["machine.memory.latency", "100ns", 0.1],
+      ["machine.memory.latency", "0.15us", 0.15],
+    ]);
   });
 
   it("records failing points with their error and runs the others", async () => {
