@@ -53,7 +53,8 @@ Model search (the mean of T at each Q, and separately its standard deviation):
   --criterion <c>     loo-smape (default; leave-one-out SMAPE as Extra-P) or adjusted-r2
   --weighted          weight the mean fit by count / sd^2 at each Q
   --no-sd             do not fit the standard deviation
-  --variable <name>   variable name in formulas and expressions (default Q)
+  --variable <name>   variable name in formulas and expressions (default: the parameter's name for
+                      records, TAU_PARAM timers and Extra-P inputs; Q for trials)
   --predict <Q>       also print the prediction and 95 % prediction interval at Q (repeatable)
   --top <n>           candidates to list (default 5)
   --metric <name>     metric of trial inputs (default TIME); --view mean|max|each|<n,c,t>
@@ -160,7 +161,7 @@ function run(ctx: CommandContext): number {
     if (v.parameter === undefined) throw new UsageError("--param-timer needs --parameter", "fit");
     for (const p of positionals) {
       const obs = observationsFromParameterTimers(readTrial(p, { records: false }), { routine: String(v["param-timer"]), parameter: String(v.parameter), metric, kind, view });
-      reports.push({ title: `${obs.tLabel} vs ${obs.qLabel} (${p})`, report: fitModels(obs, fitOptions) });
+      reports.push({ title: `${obs.tLabel} vs ${obs.qLabel} (${p})`, report: fitModels(obs, { ...fitOptions, variable: variable ?? String(v.parameter) }) });
     }
   } else if (isExtrap) {
     for (const p of positionals) {

@@ -65,6 +65,17 @@ describe("ccasim fit", () => {
     expect(j.points.map((p: { q: number }) => p.q)).toEqual([100, 10000, 100000]);
   });
 
+  it("names Q of TAU_PARAM fits after the parameter in formulas and expressions", async () => {
+    const r = await run(["fit", "../shared/data/tau/edge-cases/examples/wrap", "--param-timer", "__wrap_dgemm", "--parameter", "size", "--json"]);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.out)[0];
+    for (const m of [j.mean, j.stdDev, ...j.candidates]) {
+      expect(m.expression).not.toMatch(/\bQ\b/);
+      expect(m.formula).not.toMatch(/\bQ\b/);
+    }
+    expect(j.stdDev.expression).toMatch(/\bsize\b/);
+  });
+
   it("fits a user event's mean across trials", async () => {
     const dir = "../shared/data/tau/ppk/gromacs-scaling/";
     const r = await run(["fit", `${dir}2.ppk`, `${dir}4.ppk`, `${dir}8.ppk`, "--user-event", "Message size for all-reduce", "--q", "ranks", "--json"]);
