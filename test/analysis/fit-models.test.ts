@@ -195,6 +195,15 @@ describe("fitModels", () => {
     expect(() => fitPowerLaw([1, 2, 3], [1, -2, 3])).toThrow(AnalysisInputError);
   });
 
+  it("says why positive data get no model: every hypothesis of the families was insignificant", () => {
+    // TAU_PARAM dgemm times of edge-cases/examples/wrap: per-call time against size, no trend.
+    const data = { q: [100, 10000, 100000, 100, 10000, 100000], t: [28, 18, 12, 40, 12, 12] };
+    expect(() => fitModels(data, { families: ["power-law"] })).toThrow(/families power-law fits these data: the defining term of each of their 1 fitted hypotheses is not significantly different from zero \(95 %\); add the family 'constant'/);
+    expect(() => fitModels(data, { families: ["power-law"] })).not.toThrow(/non-positive/);
+    expect(fitModels(data, { families: ["constant", "power-law"] }).mean.family).toBe("constant");
+    expect(() => fitModels({ q: [0, 1, 2], t: [1, 2, 3] }, { families: ["power-law"] })).toThrow(/families power-law could be fitted to these data \(check for non-positive Q or T\)/);
+  });
+
   it("gives the same result for the same data (determinism)", () => {
     const d = sample((q) => 3 * q ** 1.3, [10, 20, 40, 80, 160, 320], 4, 0.05, 8);
     expect(JSON.stringify(fitModels(d).mean)).toBe(JSON.stringify(fitModels(d).mean));
