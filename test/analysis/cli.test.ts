@@ -187,6 +187,30 @@ describe("ccasim prune", () => {
     expect(one.out).toContain("  .TAU application, ... (3 more)");
   });
 
+  it("prunes every rank but the idle ones with --per-rank, naming the threads left out", async () => {
+    // Rank 0 of the Hatchet profile, and a rank whose file holds no timer (as TAU writes for idle threads).
+    const dir = mkdtempSync(join(tmpdir(), "ccasim-prune-idle-"));
+    try {
+      writeFileSync(join(dir, "profile.0.0.0"), readFileSync("../shared/data/tau/hatchet-cpi-mpi/profile.0.0.0"));
+      writeFileSync(
+        join(dir, "profile.1.0.0"),
+        '0 templated_functions_MULTI_TIME\n# Name Calls Subrs Excl Incl ProfileCalls # <metadata><attribute><name>Metric Name</name><value>TIME</value></attribute></metadata>\n0 aggregates\n',
+      );
+      const r = await run(["prune", dir, "--per-rank", "--json"]);
+      expect(r.code).toBe(0);
+      expect(r.err).toBe(`warning: ${dir}: 1 thread(s) recorded no timers and are left out (1,0,0)\n`);
+      const j = JSON.parse(r.out);
+      expect(j.trees.map((t: { input: string }) => t.input)).toEqual([`${dir} [thread 0,0,0]`]);
+      expect(j.coreComponents).toEqual([".TAU application", "MPI_Init()", "MPI_Finalize()", "MPI_File_open()"]);
+      const idle = await run(["prune", dir, "--view", "1"]);
+      expect(idle.code).toBe(2);
+      expect(idle.out).toBe("");
+      expect(idle.err).toBe(`ccasim prune: ${dir}: no timers to build a call tree from: thread 1,0,0 recorded none\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("rejects a bad threshold", async () => {
     const r = await run(["prune", "../shared/data/tau/hatchet-cpi-mpi", "--alpha", "x"]);
     expect(r.code).toBe(2);
