@@ -36,8 +36,9 @@ Inputs:
   TAU_PARAM      timers named '<routine> [ <param> = <value> ]': Q is the value, T the per-call
                  inclusive time (one observation per thread)
   trials         one timer (or the mean of a user event, --user-event) across several trials
-                 (TAU profile directories, run folders or .ppk files); a timer is found by its full name or a unique part of
-                 it ('(top)' is the top-level timer); Q comes from --q:
+                 (TAU profile directories, run folders or .ppk files); a timer or user event is found
+                 by its full name or a unique part of it ('(top)' is the top-level timer); Q comes
+                 from --q:
                    metadata:<key>   a numeric metadata attribute
                    path:<regex>     the first number group of the regex applied to the trial's path
                    ranks | threads  the number of ranks or threads

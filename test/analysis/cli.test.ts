@@ -76,6 +76,23 @@ describe("ccasim fit", () => {
     expect(j.stdDev.expression).toMatch(/\bsize\b/);
   });
 
+  it("finds a user event by a unique part of its name, and suggests names for one it cannot find", async () => {
+    const dir = "../shared/data/tau/ppk/gromacs-scaling/";
+    const full = await run(["fit", `${dir}2.ppk`, `${dir}4.ppk`, `${dir}8.ppk`, "--user-event", "Message size for all-reduce", "--q", "ranks", "--json"]);
+    const part = await run(["fit", `${dir}2.ppk`, `${dir}4.ppk`, `${dir}8.ppk`, "--user-event", "all-reduce", "--q", "ranks", "--json"]);
+    expect(part.code).toBe(0);
+    expect(JSON.parse(part.out)[0].points).toEqual(JSON.parse(full.out)[0].points);
+    const typo = await run(["fit", `${dir}2.ppk`, `${dir}4.ppk`, "--user-event", "Message size for all-reduse", "--q", "ranks"]);
+    expect(typo.code).toBe(2);
+    expect(typo.out).toBe("");
+    expect(typo.err).toContain(`${dir}2.ppk: no user event 'Message size for all-reduse' (did you mean 'Message size for all-reduce'?); its user events: 'Message size for `);
+    const several = await run(["fit", `${dir}2.ppk`, `${dir}4.ppk`, "--user-event", "Message size", "--q", "ranks"]);
+    expect(several.code).toBe(2);
+    expect(several.err).toContain("user event name 'Message size' is ambiguous: 'Message size for");
+    const timer = await run(["fit", `${dir}2.ppk`, `${dir}4.ppk`, "--timer", "int mian", "--q", "ranks"]);
+    expect(timer.err).toContain("no timer 'int mian'");
+  });
+
   it("fits a user event's mean across trials", async () => {
     const dir = "../shared/data/tau/ppk/gromacs-scaling/";
     const r = await run(["fit", `${dir}2.ppk`, `${dir}4.ppk`, `${dir}8.ppk`, "--user-event", "Message size for all-reduce", "--q", "ranks", "--json"]);
