@@ -1,4 +1,5 @@
 import { extname } from "node:path";
+import { didYouMean } from "../../engine/registry.js";
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
 import { readExtrap, readTrial } from "../../profile/index.js";
 import {
@@ -169,7 +170,7 @@ function run(ctx: CommandContext): number {
       const exp = readExtrap(p);
       if (exp.parameters.length !== 1) throw new UsageError(`${p} has ${exp.parameters.length} parameters (${exp.parameters.join(", ")}); only single-parameter Extra-P inputs can be fitted`, "fit");
       const chosen = exp.measurements.filter((m) => (v.callpath === undefined || m.callpath === v.callpath) && (metric === undefined || m.metric === metric));
-      if (chosen.length === 0) throw new UsageError(`${p} has no measurement for callpath ${String(v.callpath ?? "*")} and metric ${metric ?? "*"}`, "fit");
+      if (chosen.length === 0) throw new UsageError(noExtrapMeasurement(p, exp.measurements, v.callpath === undefined ? undefined : String(v.callpath), metric), "fit");
       const groups = new Map<string, { q: number[]; t: number[] }>();
       for (const m of chosen) {
         const key = `${m.callpath} / ${m.metric}`;
@@ -259,3 +260,16 @@ export const fitCommand: Command = {
   help: HELP,
   run,
 };
+
+/**
+ * Why an Extra-P input has no measurement for the callpath and metric asked for: the name that
+ * matches nothing, with a likely correction and the names the file has.
+ */
+function noExtrapMeasurement(file: string, measurements: readonly { readonly callpath: string; readonly metric: string }[], callpath: string | undefined, metric: string | undefined): string {
+  const callpaths = [...new Set(measurements.map((m) => m.callpath))];
+  const metrics = [...new Set(measurements.map((m) => m.metric))];
+  const list = (names: string[]): string => `${names.slice(0, 10).map((n) => `'${n}'`).join(", ")}${names.length > 10 ? ` and ${names.length - 10} more` : ""}`;
+  if (callpath !== undefined && !callpaths.includes(callpath)) return `${file} has no callpath '${callpath}'${didYouMean(callpath, callpaths)}; callpaths: ${list(callpaths)}`;
+  if (metric !== undefined && !metrics.includes(metric)) return `${file} has no metric '${metric}'${didYouMean(metric, metrics)}; metrics: ${list(metrics)}`;
+  return `${file} has no measurement of callpath '${callpath}' in metric '${metric}'`;
+}

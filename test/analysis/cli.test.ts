@@ -93,6 +93,17 @@ describe("ccasim fit", () => {
     expect(timer.err).toContain("no timer 'int mian'");
   });
 
+  it("names the callpath or metric an Extra-P input lacks, with a likely correction", async () => {
+    const file = "../shared/data/extrap/tests_data_text_one_parameter_2.txt";
+    const path = await run(["fit", file, "--callpath", "main-merge"]);
+    expect(path.code).toBe(2);
+    expect(path.out).toBe("");
+    expect(path.err).toBe(`ccasim fit: ${file} has no callpath 'main-merge' (did you mean 'main->merge'?); callpaths: 'main', 'main->merge', 'main->merge->comp1', 'main->merge->comp2', 'main->sort', 'main->sort->comp1', 'main->sort->comp2', 'side', 'side->test1', 'side->test2' and 5 more\n`);
+    const metric = await run(["fit", file, "--metric", "tme"]);
+    expect(metric.code).toBe(2);
+    expect(metric.err).toBe(`ccasim fit: ${file} has no metric 'tme' (did you mean 'time'?); metrics: 'time'\n`);
+  });
+
   it("fits a user event's mean across trials", async () => {
     const dir = "../shared/data/tau/ppk/gromacs-scaling/";
     const r = await run(["fit", `${dir}2.ppk`, `${dir}4.ppk`, `${dir}8.ppk`, "--user-event", "Message size for all-reduce", "--q", "ranks", "--json"]);
