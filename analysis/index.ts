@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 export * from "./errors.js";
-export { viewOf, threadIndexOf, metricOf, timerOf, type ViewChoice } from "./trial-access.js";
+export { viewOf, threadIndexOf, metricOf, timerOf, userEventOf, type ViewChoice } from "./trial-access.js";
 export * from "./fit/index.js";
 export * from "./prune/index.js";
 export * from "./select/index.js";

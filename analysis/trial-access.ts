@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 import { derivedView, describeThreads, threadView, type ProfileView, type ThreadId, type Trial, type DerivedKind } from "../profile/index.js";
+import { didYouMean } from "../profile/internal.js";
 import { AnalysisInputError } from "./errors.js";
 
 /**
@@ -71,12 +72,31 @@ export function timerOf(trial: Trial, name: string): number {
     if (best >= 0) return best;
     throw new AnalysisInputError("the trial has no flat timer", trial.source);
   }
+  return byNamePart(trial, "timer", name, flat);
+}
+
+/**
+ * Index of user event `name` in `trial`, found as {@link timerOf} finds a timer: the exact name,
+ * else the only user event whose name starts with it, else the only one that contains it (so
+ * `all-reduce` finds `Message size for all-reduce`).
+ * @throws AnalysisInputError when nothing or several user events match (naming up to 5 of them)
+ */
+export function userEventOf(trial: Trial, name: string): number {
+  const e = trial.findUserEvent(name);
+  if (e) return e.index;
+  return byNamePart(trial, "user event", name, trial.userEvents);
+}
+
+/** The only entry whose name starts with `name`, else the only one containing it (case-insensitive). */
+function byNamePart(trial: Trial, kind: string, name: string, entries: readonly { readonly name: string; readonly index: number }[]): number {
   const lower = name.toLowerCase();
   for (const match of [(x: string) => x.startsWith(lower), (x: string) => x.includes(lower)]) {
-    const hits = flat.filter((x) => match(x.name.toLowerCase()));
+    const hits = entries.filter((x) => match(x.name.toLowerCase()));
     if (hits.length === 1) return hits[0]!.index;
     if (hits.length > 1)
-      throw new AnalysisInputError(`timer name '${name}' is ambiguous: ${hits.slice(0, 5).map((x) => `'${x.name}'`).join(", ")}${hits.length > 5 ? ` and ${hits.length - 5} more` : ""}`, trial.source);
+      throw new AnalysisInputError(`${kind} name '${name}' is ambiguous: ${hits.slice(0, 5).map((x) => `'${x.name}'`).join(", ")}${hits.length > 5 ? ` and ${hits.length - 5} more` : ""}`, trial.source);
   }
-  throw new AnalysisInputError(`no timer '${name}'`, trial.source);
+  const names = entries.map((x) => x.name);
+  const known = kind === "user event" ? `; its user events: ${names.slice(0, 10).map((x) => `'${x}'`).join(", ") || "none"}${names.length > 10 ? ` and ${names.length - 10} more` : ""}` : "";
+  throw new AnalysisInputError(`no ${kind} '${name}'${didYouMean(name, names)}${known}`, trial.source);
 }

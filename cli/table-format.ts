@@ -1,8 +1,31 @@
 /** Formats query rows as an aligned text table (numbers right-aligned), CSV or JSON. */
+
+/** Serialises the objects of a row (lists, structs) as JSON, bigints as their decimal digits. */
+function objectText(v: object): string {
+  return JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? x.toString() : x));
+}
+
+/**
+ * A cell as people read it: NULL for a missing value, non-integers to 10 significant digits, a
+ * date or timestamp in ISO 8601, lists and structs as JSON.
+ */
 export function formatCell(v: unknown): string {
   if (v === null || v === undefined) return "NULL";
   if (typeof v === "number") return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(10)));
-  if (typeof v === "object") return JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? x.toString() : x));
+  if (v instanceof Date) return v.toISOString();
+  if (typeof v === "object") return objectText(v);
+  return String(v);
+}
+
+/**
+ * A cell as programs read it: every digit of a number kept (the shortest text that reads back to
+ * the same double), a date or timestamp in ISO 8601, lists and structs as JSON; empty for NULL.
+ */
+export function exactCell(v: unknown): string {
+  if (v === null || v === undefined) return "";
+  if (typeof v === "number") return String(v);
+  if (v instanceof Date) return v.toISOString();
+  if (typeof v === "object") return objectText(v);
   return String(v);
 }
 
@@ -23,11 +46,10 @@ export function textTable(columns: readonly string[], rows: readonly (readonly u
   return [line(columns), widths.map((w) => "-".repeat(w)).join("  "), ...cells.map(line)].join("\n") + "\n";
 }
 
-/** RFC 4180 CSV with a header row. */
+/** RFC 4180 CSV with a header row; values are written without loss ({@link exactCell}). */
 export function csvTable(columns: readonly string[], rows: readonly (readonly unknown[])[]): string {
   const esc = (v: unknown) => {
-    if (v === null || v === undefined) return "";
-    const s = formatCell(v);
+    const s = exactCell(v);
     return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
   };
   return [columns.map(esc).join(","), ...rows.map((r) => r.map(esc).join(","))].join("\n") + "\n";

@@ -21,7 +21,7 @@ describe("the library does what the command does", () => {
   it("refuses an Extra-P selection that matches nothing, naming the source", () => {
     const exp = ccasim.readExtrap(EXTRAP_TEXT);
     expect(() => ccasim.observationsFromExtrap(exp, { metric: "energy", source: "x.txt" })).toThrow(ccasim.AnalysisInputError);
-    expect(() => ccasim.observationsFromExtrap(exp, { metric: "energy", source: "x.txt" })).toThrow("x.txt: no measurement for callpath * and metric energy");
+    expect(() => ccasim.observationsFromExtrap(exp, { metric: "energy", source: "x.txt" })).toThrow("x.txt: no metric 'energy'; metrics: 'time'");
     expect(() => ccasim.observationsFromExtrap({ parameters: ["p", "n"], measurements: [] })).toThrow("2 parameters (p, n)");
   });
 });

@@ -125,12 +125,23 @@ export const EXTRAP_EXPONENTS: readonly (readonly [number, number, number])[] = 
 ];
 
 /**
- * Extra-P's extra exponents for strong scaling (negative polynomial exponents, without log terms),
- * from the same function with `allow_negative_exponents`.
+ * Extra-P's extra exponents for strong scaling with negative polynomial exponents and no log
+ * term, from the same function with `allow_negative_exponents` (added with or without log terms).
  */
 export const EXTRAP_NEGATIVE_EXPONENTS: readonly (readonly [number, number, number])[] = [
   [-1, 4, 0], [-1, 3, 0], [-1, 2, 0], [-2, 3, 0], [-3, 4, 0], [-4, 5, 0], [-1, 1, 0], [-5, 4, 0], [-4, 3, 0], [-3, 2, 0],
   [-5, 3, 0], [-7, 4, 0], [-2, 1, 0], [-9, 4, 0], [-7, 3, 0], [-5, 2, 0], [-8, 3, 0], [-11, 4, 0], [-3, 1, 0],
+];
+
+/**
+ * Extra-P's extra exponents for strong scaling with a negative log exponent (Q^(-i/j)·log2(Q)^-k,
+ * and log2(Q)^-k alone), from the same function with `allow_negative_exponents` and log terms
+ * allowed; Extra-P tries them before {@link EXTRAP_NEGATIVE_EXPONENTS}.
+ */
+export const EXTRAP_NEGATIVE_LOG_EXPONENTS: readonly (readonly [number, number, number])[] = [
+  [0, 1, -1], [0, 1, -2], [-1, 4, -1], [-1, 3, -1], [-1, 4, -2], [-1, 3, -2], [-1, 2, -1], [-1, 2, -2], [-2, 3, -1],
+  [-3, 4, -1], [-2, 3, -2], [-3, 4, -2], [-1, 1, -1], [-1, 1, -2], [-5, 4, -1], [-4, 3, -1], [-3, 2, -1], [-3, 2, -2],
+  [-2, 1, -1], [-2, 1, -2], [-5, 2, -1], [-5, 2, -2], [-3, 1, -1],
 ];
 
 /** The PMNF hypothesis c0 + c1·Q^(i/j)·log2(Q)^k. */
@@ -142,14 +153,15 @@ export function pmnfHypothesis(i: number, j: number, k: number): Hypothesis {
 fitFamilies.register({
   name: "pmnf",
   summary: "Extra-P's performance model normal form c0 + c1·Q^(i/j)·log2(Q)^k over Extra-P's 42 exponent pairs",
-  optionDocs: ["negative: also try Extra-P's negative exponents for strong scaling (default false)"],
+  optionDocs: ["negative: also try Extra-P's negative exponents for strong scaling, polynomial and logarithmic (default false)"],
   hypotheses(shape, options) {
     checkOptions("pmnf", options, ["negative"]);
     const negative = boolOption("pmnf", options, "negative", false);
     if (n(shape) < 3 || shape.q[0]! <= 0) return [];
-    // Extra-P's rule: log terms only when every Q >= 1 (log2 would be negative or zero below).
-    const logOk = shape.q[0]! >= 1;
-    const list = negative ? [...EXTRAP_EXPONENTS, ...EXTRAP_NEGATIVE_EXPONENTS] : EXTRAP_EXPONENTS;
+    // Extra-P's rule: log terms only when every Q >= 1 (log2 would be negative below), and with
+    // negative exponents only when every Q > 1 (log2(1)^-1 is infinite).
+    const logOk = negative ? shape.q[0]! > 1 : shape.q[0]! >= 1;
+    const list = negative ? [...EXTRAP_EXPONENTS, ...EXTRAP_NEGATIVE_LOG_EXPONENTS, ...EXTRAP_NEGATIVE_EXPONENTS] : EXTRAP_EXPONENTS;
     return list.filter(([, , k]) => logOk || k === 0).map(([i, j, k]) => pmnfHypothesis(i, j, k));
   },
 });

@@ -141,8 +141,15 @@ export function fitModels(input: FitInput, options: FitOptions = {}): FitReport 
   const criterion = options.criterion ?? "loo-smape";
   const families = resolveFamilies(options.families ?? DEFAULT_FAMILIES);
   const weights = options.weightByScatter ? scatterWeights(points) : undefined;
-  const candidates = fitAll(families, points.q, points.mean, weights, variable);
-  if (candidates.length === 0) throw new AnalysisInputError("no model family could be fitted to these data (check for non-positive Q or T)");
+  const { models: candidates, insignificant } = fitAll(families, points.q, points.mean, weights, variable);
+  if (candidates.length === 0) {
+    const names = families.map((f) => f.family.name).join(", ");
+    throw new AnalysisInputError(
+      insignificant > 0
+        ? `no model of the families ${names} fits these data: the defining term of each of their ${insignificant} fitted hypotheses is not significantly different from zero (95 %); add the family 'constant'`
+        : `no model of the families ${names} could be fitted to these data (check for non-positive Q or T)`,
+    );
+  }
   rank(candidates, criterion);
   const mean = candidates[0]!;
 
@@ -152,7 +159,7 @@ export function fitModels(input: FitInput, options: FitOptions = {}): FitReport 
     const idx = Array.from(points.count.keys()).filter((i) => points.count[i]! > 1);
     const q = Float64Array.from(idx, (i) => points.q[i]!);
     const sd = Float64Array.from(idx, (i) => points.sd[i]!);
-    const sdCandidates = fitAll(families, q, sd, undefined, variable);
+    const sdCandidates = fitAll(families, q, sd, undefined, variable).models;
     if (sdCandidates.length > 0) stdDev = rank(sdCandidates, criterion)[0];
   }
 
@@ -166,15 +173,19 @@ function resolveFamilies(list: readonly (string | { name: string; options?: Fami
   return list.map((f) => (typeof f === "string" ? parseFamilySpec(f) : { family: fitFamilies.get(f.name), options: f.options ?? {} }));
 }
 
-function fitAll(families: { family: FitFamily; options: FamilyOptions }[], q: Float64Array, t: Float64Array, weights: Float64Array | undefined, variable: string): FittedModel[] {
+/** Fits every hypothesis of the families; `insignificant` counts the fits {@link termsSignificant} rejected. */
+function fitAll(families: { family: FitFamily; options: FamilyOptions }[], q: Float64Array, t: Float64Array, weights: Float64Array | undefined, variable: string): { models: FittedModel[]; insignificant: number } {
   const shape = { q, positiveValues: t.every((v) => v > 0) };
-  const out: FittedModel[] = [];
+  const models: FittedModel[] = [];
+  let insignificant = 0;
   for (const { family, options } of families)
     for (const h of family.hypotheses(shape, options)) {
       const m = fitHypothesis(h, q, t, { weights, variable });
-      if (m && Number.isFinite(m.quality.looSmape) && m.coefficients.every((c) => Number.isFinite(c.value)) && termsSignificant(m)) out.push(m);
+      if (!m || !Number.isFinite(m.quality.looSmape) || !m.coefficients.every((c) => Number.isFinite(c.value))) continue;
+      if (termsSignificant(m)) models.push(m);
+      else insignificant++;
     }
-  return out;
+  return { models, insignificant };
 }
 
 /**

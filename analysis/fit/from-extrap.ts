@@ -4,6 +4,7 @@
  * @packageDocumentation
  */
 import type { ExtrapExperiment } from "../../profile/index.js";
+import { didYouMean } from "../../profile/internal.js";
 import { AnalysisInputError } from "../errors.js";
 import type { Observations } from "./from-trial.js";
 
@@ -38,7 +39,7 @@ export function observationsFromExtrap(experiment: ExtrapExperiment, selection: 
     throw new AnalysisInputError(`the experiment has ${params.length} parameters (${params.join(", ")}); only single-parameter Extra-P inputs can be fitted`, source);
   }
   const chosen = experiment.measurements.filter((m) => (callpath === undefined || m.callpath === callpath) && (metric === undefined || m.metric === metric));
-  if (chosen.length === 0) throw new AnalysisInputError(`no measurement for callpath ${callpath ?? "*"} and metric ${metric ?? "*"}`, source);
+  if (chosen.length === 0) throw new AnalysisInputError(missingMeasurement(experiment, callpath, metric), source);
   const groups = new Map<string, { callpath: string; metric: string; q: number[]; t: number[] }>();
   for (const m of chosen) {
     const key = JSON.stringify([m.callpath, m.metric]);
@@ -57,4 +58,14 @@ export function observationsFromExtrap(experiment: ExtrapExperiment, selection: 
     qLabel: params[0]!,
     tLabel: `${g.callpath} / ${g.metric}`,
   }));
+}
+
+/** Which of the selected callpath and metric the experiment lacks, with the nearest name and the names it has. */
+function missingMeasurement(experiment: ExtrapExperiment, callpath: string | undefined, metric: string | undefined): string {
+  const callpaths = [...new Set(experiment.measurements.map((m) => m.callpath))];
+  const metrics = [...new Set(experiment.measurements.map((m) => m.metric))];
+  const list = (names: string[]): string => `${names.slice(0, 10).map((n) => `'${n}'`).join(", ")}${names.length > 10 ? ` and ${names.length - 10} more` : ""}`;
+  if (callpath !== undefined && !callpaths.includes(callpath)) return `no callpath '${callpath}'${didYouMean(callpath, callpaths)}; callpaths: ${list(callpaths)}`;
+  if (metric !== undefined && !metrics.includes(metric)) return `no metric '${metric}'${didYouMean(metric, metrics)}; metrics: ${list(metrics)}`;
+  return `no measurement of callpath '${callpath}' in metric '${metric}'`;
 }

@@ -21,7 +21,7 @@ import {
 } from "../../profile/index.js";
 import { didYouMean, grown, recordValueSpellings } from "../../profile/internal.js";
 import { AnalysisInputError } from "../errors.js";
-import { metricOf, threadIndexOf, timerOf, viewOf, type ViewChoice } from "../trial-access.js";
+import { metricOf, threadIndexOf, timerOf, userEventOf, viewOf, type ViewChoice } from "../trial-access.js";
 
 /** Paired observations: T as a function of Q. */
 export interface Observations {
@@ -315,8 +315,7 @@ export function observationsAcrossTrials(trials: readonly Trial[], sel: AcrossTr
     const p = sel.parameter;
     qLabel = typeof p === "function" ? "Q" : "metadata" in p ? p.metadata : "sourcePattern" in p ? "Q" : "ranks" in p ? "ranks" : "threads";
     if (sel.userEvent) {
-      const e = trial.findUserEvent(sel.userEvent);
-      if (!e) throw new AnalysisInputError(`no user event '${sel.userEvent}'`, trial.source);
+      const e = trial.userEvents[userEventOf(trial, sel.userEvent)]!;
       // A user event's values per thread: every thread, one thread, or the mean over all of them
       // (the count-weighted mean of the threads' means); its other derived views are not kept.
       const view = sel.view ?? "mean";

@@ -18,6 +18,7 @@ export {
   segmentedHypothesis,
   EXTRAP_EXPONENTS,
   EXTRAP_NEGATIVE_EXPONENTS,
+  EXTRAP_NEGATIVE_LOG_EXPONENTS,
   type FitFamily,
   type FamilyOptions,
   type DataShape,

@@ -16,4 +16,4 @@ export {
   type TreeAggregate,
 } from "./call-tree.js";
 export { pruneCallGraph, pruneAcross, type PruneOptions, type PruneResult, type PrunedNode, type KeptNode, type PruneAcrossResult } from "./prune.js";
-export { callTreeFromTrial, timerValues, type TrialTreeOptions } from "./from-trial.js";
+export { callTreeFromTrial, callTreesPerThread, timerValues, type TrialTreeOptions, type PerThreadTrees } from "./from-trial.js";

@@ -37,8 +37,9 @@ Inputs:
   TAU_PARAM      timers named '<routine> [ <param> = <value> ]': Q is the value, T the per-call
                  inclusive time (one observation per thread)
   trials         one timer (or the mean of a user event, --user-event) across several trials
-                 (TAU profile directories, run folders or .ppk files); a timer is found by its full name or a unique part of
-                 it ('(top)' is the top-level timer); Q comes from --q:
+                 (TAU profile directories, run folders or .ppk files); a timer or user event is found
+                 by its full name or a unique part of it ('(top)' is the top-level timer); Q comes
+                 from --q:
                    metadata:<key>   a numeric metadata attribute
                    path:<regex>     the first number group of the regex applied to the trial's path
                    ranks | threads  the number of ranks or threads
@@ -54,7 +55,8 @@ Model search (the mean of T at each Q, and separately its standard deviation):
   --criterion <c>     loo-smape (default; leave-one-out SMAPE as Extra-P) or adjusted-r2
   --weighted          weight the mean fit by count / sd^2 at each Q
   --no-sd             do not fit the standard deviation
-  --variable <name>   variable name in formulas and expressions (default Q)
+  --variable <name>   variable name in formulas and expressions (default: the parameter's name for
+                      records, TAU_PARAM timers and Extra-P inputs; Q for trials)
   --predict <Q>       also print the prediction and 95 % prediction interval at Q (repeatable)
   --top <n>           candidates to list (default 5)
   --metric <name>     metric of trial inputs (default TIME); --view mean|max|each|<n,c,t>
@@ -161,7 +163,7 @@ function run(ctx: CommandContext): number {
     if (v.parameter === undefined) throw new UsageError("--param-timer needs --parameter", "fit");
     for (const p of positionals) {
       const obs = observationsFromParameterTimers(readTrial(p, { records: false }), { routine: String(v["param-timer"]), parameter: String(v.parameter), metric, kind, view });
-      reports.push({ title: `${obs.tLabel} vs ${obs.qLabel} (${p})`, report: fitModels(obs, fitOptions) });
+      reports.push({ title: `${obs.tLabel} vs ${obs.qLabel} (${p})`, report: fitModels(obs, { ...fitOptions, variable: variable ?? String(v.parameter) }) });
     }
   } else if (isExtrap) {
     for (const p of positionals) {
@@ -245,3 +247,4 @@ export const fitCommand: Command = {
   help: HELP,
   run,
 };
+

@@ -1,6 +1,6 @@
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
 import { readTrial } from "../../profile/index.js";
-import { callTreeFromTrial, pruneAcross, type PruneResult, type CallTreeShape, type ViewChoice } from "../../analysis/index.js";
+import { callTreeFromTrial, callTreesPerThread, pruneAcross, type PruneResult, type CallTreeShape } from "../../analysis/index.js";
 import { formatNumber, formatTable, numberOption, positiveIntegerOption, threadOption, toJson } from "./analysis-io.js";
 
 const HELP = `ccasim prune: find the core components of a call graph with the alpha/beta pruning of paper 002
@@ -55,11 +55,17 @@ function run(ctx: CommandContext): number {
   const trees: { label: string; shape: CallTreeShape; root: ReturnType<typeof callTreeFromTrial>["root"] }[] = [];
   for (const p of positionals) {
     const trial = readTrial(p, { records: false });
-    const views: ViewChoice[] = v["per-rank"] === true ? trial.threads.map((_, i) => i) : [view];
-    for (const w of views) {
-      const built = callTreeFromTrial(trial, { metric, view: w });
-      trees.push({ label: views.length > 1 ? `${p} [thread ${trial.threadLabel(w as number)}]` : p, shape: built.shape, root: built.root });
+    if (v["per-rank"] !== true) {
+      const built = callTreeFromTrial(trial, { metric, view });
+      trees.push({ label: p, shape: built.shape, root: built.root });
+      continue;
     }
+    const perThread = callTreesPerThread(trial, { metric });
+    if (perThread.empty.length > 0) {
+      ctx.err(`warning: ${p}: ${perThread.empty.length} thread(s) recorded no timers and are left out (${perThread.empty.map((th) => trial.threadLabel(th)).join(", ")})\n`);
+    }
+    const several = trial.threads.length > 1;
+    for (const { thread, built } of perThread.trees) trees.push({ label: several ? `${p} [thread ${trial.threadLabel(thread)}]` : p, shape: built.shape, root: built.root });
   }
   const result = pruneAcross(
     trees.map((t) => t.root),

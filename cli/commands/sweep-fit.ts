@@ -20,7 +20,8 @@ of P, giving T(Q, P) as a formula and a mathjs expression. Without --by, T(Q) is
 observations (as 'ccasim fit').
 
 Options:
-  --parameter Q     record parameter used as Q (e.g. Q, x); required
+  --parameter Q     record parameter used as Q (e.g. Q, x); required. Formulas and expressions
+                    name it as the records do (--parameter x gives T(x) = ...·x)
   --by KEY          swept parameter P: a key of the sweep's axes (see 'ccasim query <db> --tables'
                     and the parameter table); its values must be numbers
   --by-variable N   name of P in the formulas and the expression (default P), e.g. L2
@@ -53,6 +54,10 @@ export async function sweepFitObservations(argv: readonly string[]): Promise<{ o
   });
   if (positionals.length !== 1) throw new UsageError("fit: give one study database (see 'ccasim sweep fit --help')", "sweep");
   if (!values.parameter) throw new UsageError("fit: --parameter is required (the record parameter used as Q)", "sweep");
+  const byVariable = (values["by-variable"] as string | undefined) ?? "P";
+  if (values.by !== undefined && byVariable === values.parameter) {
+    throw new UsageError(`fit: the record parameter and the swept parameter would both be '${byVariable}' in the formulas; name the swept one with --by-variable`, "sweep");
+  }
   const store = await StudyStore.open(positionals[0], { readOnly: true });
   try {
     const obs = await studyObservations(store, {
@@ -63,7 +68,7 @@ export async function sweepFitObservations(argv: readonly string[]): Promise<{ o
       method: values.method as string | undefined,
       value: values.value as string | undefined,
     });
-    return { obs, json: values.json === true, byVariable: (values["by-variable"] as string | undefined) ?? "P" };
+    return { obs, json: values.json === true, byVariable };
   } finally {
     store.close();
   }
@@ -78,15 +83,17 @@ export async function sweepFit(ctx: CommandContext, argv: readonly string[]): Pr
   }
   ctx.out(`${obs.tLabel} as a function of ${obs.qLabel}${obs.byLabel ? ` and ${obs.byLabel} (${byVariable})` : ""}: ${obs.q.length} observations\n\n`);
   if (!obs.byLabel) {
-    const report = fitModels({ q: obs.q, t: obs.t });
+    const report = fitModels({ q: obs.q, t: obs.t }, { variable: obs.qLabel });
     ctx.out(`T(${obs.qLabel}) = ${report.mean.formula}   (LOO SMAPE ${report.mean.quality.looSmape.toFixed(2)} %)\nexpression: ${report.mean.expression}\n`);
     return 0;
   }
-  const fit = fitAcrossSweep(obs.groups, { byVariable });
-  ctx.out(`common shape: ${fit.shape.label}${fit.shape.logResponse ? " (fitted on log T)" : ""}\n`);
+  const fit = fitAcrossSweep(obs.groups, { variable: obs.qLabel, byVariable });
+  // A shape's label names its variable Q; print it under the record parameter's name.
+  const shapeLabel = fit.shape.label.replace(/\bQ\b/g, obs.qLabel);
+  ctx.out(`common shape: ${shapeLabel}${fit.shape.logResponse ? " (fitted on log T)" : ""}\n`);
   ctx.out(
     textTable(
-      [obs.byLabel, "observations", "T(Q)", "LOO SMAPE %"],
+      [obs.byLabel, "observations", `T(${obs.qLabel})`, "LOO SMAPE %"],
       fit.perValue.map((v) => [v.by, v.n, v.model.formula, Number(v.model.quality.looSmape.toFixed(3))]),
       90,
     ),

@@ -65,6 +65,45 @@ describe("ccasim fit", () => {
     expect(j.points.map((p: { q: number }) => p.q)).toEqual([100, 10000, 100000]);
   });
 
+  it("names Q of TAU_PARAM fits after the parameter in formulas and expressions", async () => {
+    const r = await run(["fit", "../shared/data/tau/edge-cases/examples/wrap", "--param-timer", "__wrap_dgemm", "--parameter", "size", "--json"]);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.out)[0];
+    for (const m of [j.mean, j.stdDev, ...j.candidates]) {
+      expect(m.expression).not.toMatch(/\bQ\b/);
+      expect(m.formula).not.toMatch(/\bQ\b/);
+    }
+    expect(j.stdDev.expression).toMatch(/\bsize\b/);
+  });
+
+  it("finds a user event by a unique part of its name, and suggests names for one it cannot find", async () => {
+    const dir = "../shared/data/tau/ppk/gromacs-scaling/";
+    const full = await run(["fit", `${dir}2.ppk`, `${dir}4.ppk`, `${dir}8.ppk`, "--user-event", "Message size for all-reduce", "--q", "ranks", "--json"]);
+    const part = await run(["fit", `${dir}2.ppk`, `${dir}4.ppk`, `${dir}8.ppk`, "--user-event", "all-reduce", "--q", "ranks", "--json"]);
+    expect(part.code).toBe(0);
+    expect(JSON.parse(part.out)[0].points).toEqual(JSON.parse(full.out)[0].points);
+    const typo = await run(["fit", `${dir}2.ppk`, `${dir}4.ppk`, "--user-event", "Message size for all-reduse", "--q", "ranks"]);
+    expect(typo.code).toBe(2);
+    expect(typo.out).toBe("");
+    expect(typo.err).toContain(`${dir}2.ppk: no user event 'Message size for all-reduse' (did you mean 'Message size for all-reduce'?); its user events: 'Message size for `);
+    const several = await run(["fit", `${dir}2.ppk`, `${dir}4.ppk`, "--user-event", "Message size", "--q", "ranks"]);
+    expect(several.code).toBe(2);
+    expect(several.err).toContain("user event name 'Message size' is ambiguous: 'Message size for");
+    const timer = await run(["fit", `${dir}2.ppk`, `${dir}4.ppk`, "--timer", "int mian", "--q", "ranks"]);
+    expect(timer.err).toContain("no timer 'int mian'");
+  });
+
+  it("names the callpath or metric an Extra-P input lacks, with a likely correction", async () => {
+    const file = "../shared/data/extrap/tests_data_text_one_parameter_2.txt";
+    const path = await run(["fit", file, "--callpath", "main-merge"]);
+    expect(path.code).toBe(2);
+    expect(path.out).toBe("");
+    expect(path.err).toBe(`ccasim fit: ${file}: no callpath 'main-merge' (did you mean 'main->merge'?); callpaths: 'main', 'main->merge', 'main->merge->comp1', 'main->merge->comp2', 'main->sort', 'main->sort->comp1', 'main->sort->comp2', 'side', 'side->test1', 'side->test2' and 5 more\n`);
+    const metric = await run(["fit", file, "--metric", "tme"]);
+    expect(metric.code).toBe(2);
+    expect(metric.err).toBe(`ccasim fit: ${file}: no metric 'tme' (did you mean 'time'?); metrics: 'time'\n`);
+  });
+
   it("fits a user event's mean across trials", async () => {
     const dir = "../shared/data/tau/ppk/gromacs-scaling/";
     const r = await run(["fit", `${dir}2.ppk`, `${dir}4.ppk`, `${dir}8.ppk`, "--user-event", "Message size for all-reduce", "--q", "ranks", "--json"]);
@@ -174,6 +213,30 @@ describe("ccasim prune", () => {
     const one = await run(["prune", trial, "--rows", "1"]);
     expect(one.code).toBe(0);
     expect(one.out).toContain("  .TAU application, ... (3 more)");
+  });
+
+  it("prunes every rank but the idle ones with --per-rank, naming the threads left out", async () => {
+    // Rank 0 of the Hatchet profile, and a rank whose file holds no timer (as TAU writes for idle threads).
+    const dir = mkdtempSync(join(tmpdir(), "ccasim-prune-idle-"));
+    try {
+      writeFileSync(join(dir, "profile.0.0.0"), readFileSync("../shared/data/tau/hatchet-cpi-mpi/profile.0.0.0"));
+      writeFileSync(
+        join(dir, "profile.1.0.0"),
+        '0 templated_functions_MULTI_TIME\n# Name Calls Subrs Excl Incl ProfileCalls # <metadata><attribute><name>Metric Name</name><value>TIME</value></attribute></metadata>\n0 aggregates\n',
+      );
+      const r = await run(["prune", dir, "--per-rank", "--json"]);
+      expect(r.code).toBe(0);
+      expect(r.err).toBe(`warning: ${dir}: 1 thread(s) recorded no timers and are left out (1,0,0)\n`);
+      const j = JSON.parse(r.out);
+      expect(j.trees.map((t: { input: string }) => t.input)).toEqual([`${dir} [thread 0,0,0]`]);
+      expect(j.coreComponents).toEqual([".TAU application", "MPI_Init()", "MPI_Finalize()", "MPI_File_open()"]);
+      const idle = await run(["prune", dir, "--view", "1"]);
+      expect(idle.code).toBe(2);
+      expect(idle.out).toBe("");
+      expect(idle.err).toBe(`ccasim prune: ${dir}: no timers to build a call tree from: thread 1,0,0 recorded none\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("rejects a bad threshold", async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,8 +9,13 @@ import { main } from "../../cli/main.js";
 
 const dir = mkdtempSync(join(tmpdir(), "ccasim-fit-across-"));
 const db = join(dir, "cost-law.db");
+/** The same study with the record parameter named x instead of Q. */
+const dbX = join(dir, "cost-law-x.db");
 beforeAll(async () => {
   await runSweep(loadSweep("test/scenarios/sweeps/cost-law.sweep.yaml"), { db });
+  const sweepX = join(dir, "cost-law-x.sweep.yaml");
+  writeFileSync(sweepX, readFileSync("test/scenarios/sweeps/cost-law.sweep.yaml", "utf8").replace("parameters: { Q: argument x }", "parameters: { x: argument x }"));
+  await runSweep(loadSweep(sweepX), { db: dbX });
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -69,5 +74,27 @@ describe("fits across a sweep", () => {
     expect(code).toBe(0);
     expect(out).toContain("T(Q, c) = exp(");
     expect(out).toMatch(/SMAPE over all observations 0\.00 %/);
+  });
+
+  it("names Q in the printed formulas and expressions as the records name it", async () => {
+    const run = async (...argv: string[]) => {
+      let out = "";
+      let err = "";
+      const code = await main(["sweep", "fit", dbX, "--parameter", "x", "--component", "Kernel", ...argv], { out: (s) => (out += s), err: (s) => (err += s) });
+      return { code, out, err };
+    };
+    const pooled = await run();
+    expect(pooled.code).toBe(0);
+    expect(pooled.out).toMatch(/^T\(x\) = .*x/m);
+    expect(pooled.out).toMatch(/^expression: .*\bx\b/m);
+    expect(pooled.out).not.toMatch(/\bQ\b/);
+    const byC = await run("--by", "workload.c", "--by-variable", "c");
+    expect(byC.code).toBe(0);
+    expect(byC.out).toContain("T(x, c) = exp(");
+    expect(byC.out).toMatch(/expression: exp\(.*log\(x\)/);
+    expect(byC.out).not.toMatch(/\bQ\b/);
+    const clash = await run("--by", "workload.c", "--by-variable", "x");
+    expect(clash.code).toBe(2);
+    expect(clash.err).toContain("would both be 'x' in the formulas");
   });
 });

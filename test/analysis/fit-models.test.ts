@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { evaluate } from "mathjs";
 import { RandomStream } from "../../engine/random.js";
-import { fitModels, fitPowerLaw, groupByQ, EXTRAP_EXPONENTS, fitFamilies, AnalysisInputError } from "../../analysis/index.js";
+import { fitModels, fitPowerLaw, groupByQ, EXTRAP_EXPONENTS, EXTRAP_NEGATIVE_EXPONENTS, EXTRAP_NEGATIVE_LOG_EXPONENTS, fitFamilies, AnalysisInputError } from "../../analysis/index.js";
 
 /** Observations T(Q)·(1 + noise·u), u uniform in [-1, 1), `reps` per Q. */
 function sample(f: (q: number) => number, qs: number[], reps: number, noise: number, seed: number): { q: number[]; t: number[] } {
@@ -96,6 +96,26 @@ describe("fitModels", () => {
     const noLogs = pmnf.hypotheses({ q: Float64Array.from([0.5, 2, 3]), positiveValues: true }, {});
     expect(withLogs.length).toBe(42);
     expect(noLogs.length).toBe(EXTRAP_EXPONENTS.filter(([, , k]) => k === 0).length);
+  });
+
+  it("adds Extra-P's 23 negative log and 19 negative polynomial exponents with pmnf:negative, log terms only when every Q > 1", () => {
+    expect(EXTRAP_NEGATIVE_LOG_EXPONENTS.length).toBe(23);
+    expect(EXTRAP_NEGATIVE_EXPONENTS.length).toBe(19);
+    const pmnf = fitFamilies.get("pmnf");
+    const above1 = pmnf.hypotheses({ q: Float64Array.from([2, 4, 8]), positiveValues: true }, { negative: "true" });
+    expect(above1.length).toBe(42 + 23 + 19);
+    expect(above1.map((h) => h.label)).toContain("c0 + c1·Q^(-1/2)·log2(Q)^-1");
+    expect(above1.map((h) => h.label)).toContain("c0 + c1·log2(Q)^-2");
+    const at1 = pmnf.hypotheses({ q: Float64Array.from([1, 2, 4]), positiveValues: true }, { negative: "true" });
+    expect(at1.length).toBe(EXTRAP_EXPONENTS.filter(([, , k]) => k === 0).length + 19);
+  });
+
+  it("finds a strong-scaling term 1/log2(p) with pmnf:negative, as Extra-P does", () => {
+    const d = sample((p) => 5 + 100 / Math.log2(p), [2, 4, 8, 16, 32, 64, 128, 256], 3, 0.001, 11);
+    const r = fitModels(d, { families: ["pmnf:negative=true"], variable: "p" });
+    expect(r.mean.label).toBe("c0 + c1·log2(Q)^-1");
+    expect(r.mean.coefficients[1]!.value).toBeCloseTo(100, 0);
+    expect(evaluate(r.mean.expression, { p: 100 }) / r.mean.predict(100)).toBeCloseTo(1, 9);
   });
 
   it("reports a prediction interval that covers about 95 % of new observations", () => {
@@ -193,6 +213,15 @@ describe("fitModels", () => {
     expect(() => fitModels({ q: [1, 2, 3], t: [1, 2, 3] }, { families: ["polynomal"] })).toThrow(/did you mean 'polynomial'/);
     expect(() => fitModels({ q: [1, 2, 3], t: [1, 2, 3] }, { families: ["polynomial:deg=2"] })).toThrow(/unknown option 'deg'/);
     expect(() => fitPowerLaw([1, 2, 3], [1, -2, 3])).toThrow(AnalysisInputError);
+  });
+
+  it("says why positive data get no model: every hypothesis of the families was insignificant", () => {
+    // TAU_PARAM dgemm times of edge-cases/examples/wrap: per-call time against size, no trend.
+    const data = { q: [100, 10000, 100000, 100, 10000, 100000], t: [28, 18, 12, 40, 12, 12] };
+    expect(() => fitModels(data, { families: ["power-law"] })).toThrow(/families power-law fits these data: the defining term of each of their 1 fitted hypotheses is not significantly different from zero \(95 %\); add the family 'constant'/);
+    expect(() => fitModels(data, { families: ["power-law"] })).not.toThrow(/non-positive/);
+    expect(fitModels(data, { families: ["constant", "power-law"] }).mean.family).toBe("constant");
+    expect(() => fitModels({ q: [0, 1, 2], t: [1, 2, 3] }, { families: ["power-law"] })).toThrow(/families power-law could be fitted to these data \(check for non-positive Q or T\)/);
   });
 
   it("gives the same result for the same data (determinism)", () => {

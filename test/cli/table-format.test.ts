@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { csvTable, formatCell, textTable } from "../../cli/table-format.js";
+
+describe("query result tables", () => {
+  it("writes every digit of a number to CSV, so the values read back unchanged", () => {
+    const csv = csvTable(["a", "b", "c"], [[12345678901.5, 0.123456789012345, 1e-300]]);
+    expect(csv).toBe("a,b,c\n12345678901.5,0.123456789012345,1e-300\n");
+    const back = csv.split("\n")[1]!.split(",").map(Number);
+    expect(back).toEqual([12345678901.5, 0.123456789012345, 1e-300]);
+  });
+
+  it("writes dates to CSV as bare ISO 8601 text, not as quoted JSON strings", () => {
+    const csv = csvTable(["d"], [[new Date("2020-01-01T00:00:00.000Z")]]);
+    expect(csv).toBe("d\n2020-01-01T00:00:00.000Z\n");
+  });
+
+  it("quotes CSV cells holding commas, quotes or line breaks and leaves NULL empty", () => {
+    expect(csvTable(["x", "y", "z"], [["a,b", 'say "hi"', null], ["l1\nl2", [1, 2], { a: 1n }]])).toBe(
+      'x,y,z\n"a,b","say ""hi""",\n"l1\nl2","[1,2]","{""a"":""1""}"\n',
+    );
+  });
+
+  it("rounds numbers to 10 significant digits and shows dates as ISO text in the printed table", () => {
+    expect(formatCell(12345678901.5)).toBe("12345678900");
+    expect(formatCell(new Date("2020-01-01T00:00:00.000Z"))).toBe("2020-01-01T00:00:00.000Z");
+    expect(textTable(["d"], [[new Date("2020-01-01T00:00:00.000Z")]])).toBe("d\n------------------------\n2020-01-01T00:00:00.000Z\n");
+  });
+});
