@@ -58,9 +58,27 @@ export function profileInputKind(path: string): InputKind {
   return "trial";
 }
 
-/** The output format implied by a file name: `.csv` records, `.txt`/`.json` Extra-P, `.jsonl` records (Extra-P when the input is Extra-P), otherwise a TAU directory. */
+/** Extensions of profile formats other tools write and this one only reads (or not at all): never a TAU directory's name by accident. */
+const UNWRITABLE_EXTENSIONS: Readonly<Record<string, string>> = {
+  ".ppk": "ParaProf packed profiles are read, not written",
+  ".cubex": "CUBE files are not written",
+  ".cube": "CUBE files are not written",
+  ".xml": "XML profiles are not written",
+  ".gz": "compressed output is not written",
+};
+
+/**
+ * The output format implied by a file name: `.csv` records, `.txt`/`.json` Extra-P, `.jsonl`
+ * records (Extra-P when the input is Extra-P), otherwise a TAU directory (whose name may hold a
+ * dot, `run.v2`).
+ * @throws ProfileModelError for the extension of a format that is not written (`.ppk`, `.cubex`, ...)
+ */
 export function inferConvertTarget(output: string, from: InputKind): ConvertTarget {
   const ext = extname(output).toLowerCase();
+  const unwritable = UNWRITABLE_EXTENSIONS[ext];
+  if (unwritable !== undefined) {
+    throw new ProfileModelError(`cannot write ${output}: ${unwritable}; outputs are a TAU directory (a name without these extensions), .csv or .jsonl records, or Extra-P .txt, .json, .jsonl`);
+  }
   if (ext === ".csv") return "records-csv";
   if (ext === ".txt") return "extrap-text";
   if (ext === ".json") return "extrap-json";

@@ -36,8 +36,9 @@ Times are shown as pprof does (msec, or min:sec.msec); counters as counts.
   --warnings           list every load-time warning (by default only their number is printed)
 
 convert: writes the input in another format. The output format comes from --to or the output
-name: a directory (no extension) is a TAU profile, .csv records, .jsonl records (Extra-P JSON Lines
-when the input is Extra-P), .txt Extra-P text, .json Extra-P JSON.
+name: .csv records, .jsonl records (Extra-P JSON Lines when the input is Extra-P), .txt Extra-P
+text, .json Extra-P JSON, any other name a TAU profile directory (.ppk, .cubex, .cube, .xml and .gz
+are refused: those formats are not written).
   --to <format>        ${CONVERT_TARGETS.join(", ")}
   --point <k=v,...>    parameter values of each input, once per input in order (trials to Extra-P)
   --metric <name>      metric to export to Extra-P (repeatable; default all)

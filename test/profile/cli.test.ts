@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -82,6 +82,14 @@ describe("ccasim profile", () => {
     expect(again.code).toBe(2);
     expect(again.err).toBe(`ccasim profile: '${out}' exists and is not empty (to replace it, give --overwrite, or overwrite: true to writeTauProfile)\n`);
     expect((await run("profile", "convert", join(PPK, "xgc-nosamples.ppk"), out, "--overwrite")).code).toBe(0);
+    // A format that is read but not written is refused, not made a TAU directory of that name.
+    const packed = join(scratch, "copy.ppk");
+    const ppk = await run("profile", "convert", join(PPK, "xgc-nosamples.ppk"), packed);
+    expect(ppk.code).toBe(2);
+    expect(ppk.err).toMatch(/cannot write .*copy\.ppk: ParaProf packed profiles are read, not written/);
+    expect(existsSync(packed)).toBe(false);
+    expect((await run("profile", "convert", join(PPK, "xgc-nosamples.ppk"), join(scratch, "run.v2"))).code).toBe(0);
+    expect(readTrial(join(scratch, "run.v2")).threads.length).toBe(16);
     const ex = join(scratch, "scaling.json");
     const g = (n: number) => join(PPK, "gromacs-scaling", `${n}.ppk`);
     const c = await run("profile", "convert", g(2), g(4), g(8), ex, "--point", "p=2", "--point", "p=4", "--point", "p=8");
