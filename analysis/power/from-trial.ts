@@ -47,8 +47,10 @@ export interface TrialPower {
   readonly missingMetrics: readonly string[];
   /** How cycles and time were obtained (first row's basis, e.g. "PAPI_TOT_CYC / CPU MHz"). */
   readonly basis: { readonly cyclesFrom: string; readonly timeFrom: string };
-  /** CPU clock used, MHz (undefined when unknown). */
+  /** CPU clock used, MHz (undefined when unknown): the first view's. */
   readonly cpuMHz: number | undefined;
+  /** Lowest and highest CPU clock (MHz) over the views (threads' own clocks differ with `each`); undefined when unknown. */
+  readonly cpuMHzRange: readonly [number, number] | undefined;
   /** Constant set used. */
   readonly constants: string;
 }
@@ -68,12 +70,18 @@ export function estimateTrialPower(trial: Trial, set: PowerConstantSet, options:
   const omitted = new Map<string, string[]>();
   const missing = new Map<string, string[]>();
   let mhzUsed: number | undefined;
+  let mhzLow = Infinity;
+  let mhzHigh = -Infinity;
   for (const id of viewIds) {
     // The thread's index once: its view and its clock both need it.
     const thread = threadIndexOf(trial, id);
     const v = viewOf(trial, thread ?? id);
     const cpuMHz = options.cpuMHz ?? cpuMHzOf(trial, thread);
     mhzUsed ??= cpuMHz;
+    if (cpuMHz !== undefined) {
+      mhzLow = Math.min(mhzLow, cpuMHz);
+      mhzHigh = Math.max(mhzHigh, cpuMHz);
+    }
     const src = kind === "exclusive" ? v.exclusive : v.inclusive;
     for (const t of timers) {
       if (v.present[t.index] !== 1) continue;
@@ -100,6 +108,7 @@ export function estimateTrialPower(trial: Trial, set: PowerConstantSet, options:
     missingMetrics: forWhich(missing, events.length),
     basis: { cyclesFrom: b?.cyclesFrom ?? "unavailable", timeFrom: b?.timeFrom ?? "unavailable" },
     cpuMHz: mhzUsed,
+    cpuMHzRange: mhzLow <= mhzHigh ? [mhzLow, mhzHigh] : undefined,
     constants: set.name,
   };
 }

@@ -71,7 +71,7 @@ function run(ctx: CommandContext): number {
   }
   const out = [
     `constants ${set.name}: MaxPower ${set.maxPower} W, idle ${set.idlePower} W; ${v.exclusive === true ? "exclusive" : "inclusive"} values, ${view === "each" ? "every thread" : threadChoiceLabel(view)}`,
-    `cycles from ${r.basis.cyclesFrom}; time from ${r.basis.timeFrom}${r.cpuMHz !== undefined ? `; CPU ${r.cpuMHz} MHz` : ""}`,
+    r.events.length === 0 ? "no events in this view" : `cycles from ${r.basis.cyclesFrom}; time from ${r.basis.timeFrom}${clockText(r.cpuMHzRange)}`,
     "",
     formatTable(
       ["event", ...(view === "each" ? ["thread"] : []), "time (s)", "power (W)", "energy (J)", "FLOP/J", "GlobalStalls", "%FLPStalls", "FLPIneffI"],
@@ -106,3 +106,10 @@ export const powerCommand: Command = {
   help: HELP,
   run,
 };
+
+/** The CPU clock line's part: one clock, or the range of the threads' own clocks (MHz, 6 significant digits). */
+function clockText(range: readonly [number, number] | undefined): string {
+  if (range === undefined) return "";
+  const mhz = (x: number): string => String(Number(x.toPrecision(6)));
+  return range[0] === range[1] ? `; CPU ${mhz(range[0])} MHz` : `; CPU ${mhz(range[0])} to ${mhz(range[1])} MHz (each thread its own)`;
+}

@@ -318,8 +318,11 @@ describe("ccasim power", () => {
   it("prints power per event and the missing counters for XGC", async () => {
     const r = await run(["power", "../shared/data/tau/ppk/xgc-nosamples.ppk", "--exclusive", "--top", "3"]);
     expect(r.code).toBe(0);
-    expect(r.out).toContain("time from PAPI_TOT_CYC / CPU MHz");
+    expect(r.out).toContain("time from PAPI_TOT_CYC / CPU MHz; CPU 2666.82 MHz\n");
     expect(r.out).toContain("L3: no access counter");
+    // Every thread: each with its own clock, the line gives their range.
+    const each = await run(["power", "../shared/data/tau/ppk/xgc-nosamples.ppk", "--thread", "each", "--top", "1"]);
+    expect(each.out).toContain("; CPU 2666.68 to 2666.99 MHz (each thread its own)\n");
     expect(r.out).toContain("(39 more rows");
     const j = JSON.parse((await run(["power", "../shared/data/tau/ppk/xgc-nosamples.ppk", "--json"])).out);
     expect(j.events.length).toBe(42);

@@ -71,6 +71,9 @@ describe("XGC packed profiles: power, energy and FLOP/J per event", () => {
     expect(r.basis).toEqual({ cyclesFrom: "PAPI_TOT_CYC", timeFrom: "PAPI_TOT_CYC / CPU MHz" });
     expect(r.cpuMHz).toBeGreaterThan(2600);
     expect(r.cpuMHz).toBeLessThan(2700);
+    expect(r.cpuMHzRange).toEqual([r.cpuMHz, r.cpuMHz]);
+    const each = estimateTrialPower(trial, itanium, { view: "each" });
+    expect(each.cpuMHzRange![0]).toBeLessThan(each.cpuMHzRange![1]);
     expect(r.omittedComponents.map((s) => s.split(":")[0])).toEqual(["L1", "L2", "L3"]);
     expect(r.missingMetrics.some((m) => m.startsWith("GlobalStalls"))).toBe(true);
     expect(r.events.length).toBe(42);
