@@ -127,7 +127,8 @@ export class RecordObservations {
 
   /**
    * Takes one record (ignored unless it matches the selection).
-   * @throws AnalysisInputError when a matching record lacks the parameter or value, or its parameter is not numeric
+   * @throws AnalysisInputError when a matching record lacks the parameter or value, its parameter is
+   *   not numeric, or its value is negative
    */
   add(r: InvocationRecord): void {
     this.seen++;
@@ -141,6 +142,7 @@ export class RecordObservations {
     if (!Number.isFinite(x)) throw new AnalysisInputError(`record ${i} (${r.component}.${r.method}) has no numeric parameter '${sel.parameter}' (has ${Object.keys(r.parameters).join(", ") || "none"})`);
     const y = recordValue(r, this.value);
     if (y === undefined || !Number.isFinite(y)) throw new AnalysisInputError(`record ${i} (${r.component}.${r.method}) has no value '${sel.value ?? "wallTime"}'${this.valueHint(r)}`);
+    if (y < 0) throw new AnalysisInputError(`record ${i} (${r.component}.${r.method}) has a negative ${recordValueName(this.value)} (${y}): times and counter values cannot be negative`);
     if (i === this.q.length) {
       this.q = grown(this.q, 2 * i);
       this.t = grown(this.t, 2 * i);

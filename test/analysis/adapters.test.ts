@@ -50,6 +50,7 @@ describe("adapters from the profile data model", () => {
     expect(cyc.t[1]).toBe(2 * 2800);
     expect(() => observationsFromRecords(recs, { component: "Z", parameter: "x" })).toThrow(AnalysisInputError);
     expect(() => observationsFromRecords(recs, { parameter: "y" })).toThrow(/no numeric parameter 'y'/);
+    expect(() => observationsFromRecords([...recs, record("A1", 5, -4)], { component: "A1", parameter: "x" })).toThrow(/record \d+ \(A1\.run\) has a negative wallTime \(-4\): times and counter values cannot be negative/);
   });
 
   it("collects Q and T record by record past its first capacity, and counts the records it saw", () => {
