@@ -49,6 +49,7 @@ export {
   formatProfileTable,
   formatPprofTime,
   resolveView,
+  resolveThreadIndex,
   defaultMetric,
   TABLE_SORT_KEYS,
   type TableSortKey,
@@ -56,4 +57,5 @@ export {
   type ProfileTable,
   type ProfileTableOptions,
 } from "./table.js";
+export { userEventTable, formatUserEventTable, type UserEventTable, type UserEventRow } from "./user-event-table.js";
 export * from "./convert.js";

@@ -63,10 +63,18 @@ export function defaultMetric(trial: Trial): string {
  */
 export function resolveView(trial: Trial, which: string, options: { includeMissing?: boolean } = {}): ProfileView {
   if ((DERIVED_KINDS as readonly string[]).includes(which)) return derivedView(trial, which as DerivedKind, options);
+  return threadView(trial, resolveThreadIndex(trial, which));
+}
+
+/**
+ * The index of the thread a name `n`, `n,c,t` or `n.c.t` gives.
+ * @throws ProfileModelError for a name that is no thread's, or a thread the trial lacks
+ */
+export function resolveThreadIndex(trial: Trial, which: string): number {
   const id = parseThreadName(which);
   if (id !== undefined) {
     const th = trial.threadIndex(id.node, id.context, id.thread);
-    if (th >= 0) return threadView(trial, th);
+    if (th >= 0) return th;
     throw new ProfileModelError(`no thread ${id.node},${id.context},${id.thread}; the trial has ${describeThreads(trial)}`);
   }
   throw new ProfileModelError(`unknown thread '${which}'; use n,c,t or one of ${DERIVED_KINDS.join(", ")}`);

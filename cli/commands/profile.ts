@@ -6,7 +6,9 @@ import {
   convertProfile,
   defaultMetric,
   formatProfileTable,
+  formatUserEventTable,
   profileTable,
+  userEventTable,
   readTrial,
   resolveView,
   type ConvertTarget,
@@ -25,14 +27,18 @@ Usage:
 show: the profile is a TAU profile directory, a folder 'ccasim run' wrote (its profile/ is read),
 a profile.N.C.T file or a ParaProf .ppk file. It prints a pprof-style table (like Table 1 of the Mastermind paper): %Time (inclusive as a
 percentage of the top-level timer), exclusive, inclusive, #Call, #Subrs, inclusive per call, name.
-Times are shown as pprof does (msec, or min:sec.msec); counters as counts.
+Times are shown as pprof does (msec, or min:sec.msec); counters as counts. A view with user events
+(atomic events: message sizes, memory) is followed by pprof's USER EVENTS table: samples, maximum,
+minimum, mean and standard deviation of each, by name.
   --thread <which>     mean (default), max, min, total, stddev, all (every thread), or a thread
                        n | n,c,t. Mean and stddev divide by all threads, as ParaProf's defaults.
   --metric <name>      metric to show (default TIME if present, else the first)
   --sort <key>         inclusive (default), exclusive, calls, subrs, percall, name
-  --top <n>            show only the first n rows
+  --top <n>            show only the first n rows of each table
   --callpaths          include callpath timers (A => B) as well as flat timers
-  --json               print the table(s) as JSON (values in microseconds for time metrics)
+  --no-user-events     leave out the user-event tables
+  --json               print the table(s) as JSON (values in microseconds for time metrics; user
+                       events under userEventTables)
   --warnings           list every load-time warning (by default only their number is printed)
 
 convert: writes the input in another format. The output format comes from --to or the output
@@ -60,6 +66,7 @@ function runShow(ctx: CommandContext, argv: readonly string[]): number {
     top: { type: "string" },
     callpaths: { type: "boolean" },
     json: { type: "boolean" },
+    "no-user-events": { type: "boolean" },
     warnings: { type: "boolean" },
   });
   if (positionals.length !== 1) throw new UsageError("show: expected one profile (a TAU profile directory, a run folder, a profile.N.C.T file or a .ppk file)", "profile");
@@ -74,11 +81,15 @@ function runShow(ctx: CommandContext, argv: readonly string[]): number {
   const tables: ProfileTable[] = views.map((w) =>
     profileTable(trial, resolveView(trial, w), { metric, sort: sort as TableSortKey, top, callpaths: values.callpaths === true }),
   );
+  const events = values["no-user-events"] === true || trial.userEvents.length === 0 ? [] : views.map((w) => userEventTable(trial, w, { top }));
   if (values.json) {
-    ctx.out(JSON.stringify({ source: positionals[0], ...summary(trial), tables, warnings: trial.warnings.map((w) => w.message) }, null, 2) + "\n");
+    ctx.out(JSON.stringify({ source: positionals[0], ...summary(trial), tables, userEventTables: events, warnings: trial.warnings.map((w) => w.message) }, null, 2) + "\n");
   } else {
     ctx.out(`${positionals[0]}: ${trial.threads.length} thread(s), ${trial.metrics.length} metric(s) [${trial.metrics.join(", ")}], ${trial.timers.length} timers, ${trial.userEvents.length} user events\n`);
-    for (const t of tables) ctx.out("\n" + formatProfileTable(t));
+    tables.forEach((t, i) => {
+      ctx.out("\n" + formatProfileTable(t));
+      if (events[i] !== undefined && events[i].rows.length > 0) ctx.out("\n" + formatUserEventTable(events[i]));
+    });
   }
   if (trial.warnings.length > 0) {
     if (values.warnings) for (const w of trial.warnings) ctx.err(`warning: ${w.message}\n`);

@@ -40,7 +40,9 @@ describe("ccasim profile", () => {
     const r = await run("profile", "show", join(PPK, "mpas.ppk"), "--top", "3");
     expect(r.out).toMatch(/Mean over all threads, metric TIME/);
     expect(r.out).toMatch(/100\.0 {11}89 {4}13:38\.653 {11}1 {5}685\.641  818653791 \.TAU application/);
-    expect(r.out.split("\n").filter((l) => /^\s*\d+\.\d /.test(l)).length).toBe(3);
+    const [timers, events] = r.out.split("USER EVENTS Profile");
+    expect(timers.split("\n").filter((l) => /^\s*\d+\.\d /.test(l)).length).toBe(3);
+    expect(events.split("\n").filter((l) => /^\s*[\d.E+]+ +[\d.E+]+ /.test(l)).length).toBe(3);
   });
 
   it("prints JSON tables for a metric and a sort key", async () => {

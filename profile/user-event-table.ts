@@ -1,0 +1,106 @@
+/**
+ * The user-event table of one view, as pprof prints it after the timers ("USER EVENTS Profile"):
+ * samples, maximum, minimum, mean and standard deviation of each atomic event.
+ *
+ * @packageDocumentation
+ */
+import { DERIVED_KINDS, derivedEventView, threadEventView, type DerivedKind } from "./derived.js";
+import type { Trial } from "./model.js";
+import { gFormat, resolveThreadIndex } from "./table.js";
+
+/** One user event's statistics in a view (values in the event's own unit). */
+export interface UserEventRow {
+  readonly name: string;
+  /** Number of samples (for derived views, the view's count: the mean count over threads, ...). */
+  readonly samples: number;
+  readonly max: number;
+  readonly min: number;
+  readonly mean: number;
+  /**
+   * Standard deviation of the samples (population, as TAU: `sqrt(sumsqr / n - mean^2)`); for the
+   * `min`, `max` and `stddev` views, that kind taken over the threads' own standard deviations.
+   */
+  readonly stddev: number;
+}
+
+/** The user events of one view, by name (as pprof orders them). */
+export interface UserEventTable {
+  /** `"n,c,t"` or the derived kind. */
+  readonly view: string;
+  readonly rows: readonly UserEventRow[];
+}
+
+/** Population standard deviation from a count, a mean and a sum of squares (0 for rounding below zero). */
+function sampleStddev(count: number, mean: number, sumSquares: number): number {
+  return count > 0 ? Math.sqrt(Math.max(0, sumSquares / count - mean * mean)) : 0;
+}
+
+/**
+ * The user-event table of a view: a thread `n,c,t` or a derived kind (mean, min, max, total,
+ * stddev, as {@link derivedEventView}). Events absent from the view are left out; `top` keeps the
+ * first so many (by name).
+ * @throws ProfileModelError for an unknown view or thread
+ */
+export function userEventTable(trial: Trial, which: string, options: { includeMissing?: boolean; top?: number } = {}): UserEventTable {
+  const derived = (DERIVED_KINDS as readonly string[]).includes(which) ? (which as DerivedKind) : undefined;
+  const thread = derived === undefined ? resolveThreadIndex(trial, which) : -1;
+  const view = derived === undefined ? threadEventView(trial, thread) : derivedEventView(trial, derived, options);
+  const spread = derived === "min" || derived === "max" || derived === "stddev" ? stddevOverThreads(trial, derived) : undefined;
+  const rows: UserEventRow[] = [];
+  for (const u of trial.userEvents) {
+    const i = u.index;
+    if (view.present[i] === 0) continue;
+    const stddev = spread !== undefined ? spread[i] : sampleStddev(view.count[i], view.mean[i], view.sumSquares[i]);
+    rows.push({ name: u.name, samples: view.count[i], max: view.max[i], min: view.min[i], mean: view.mean[i], stddev });
+  }
+  rows.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { view: derived ?? view.label, rows: options.top !== undefined ? rows.slice(0, options.top) : rows };
+}
+
+/** Per event, the `kind` (min, max or population stddev) of the threads' own sample standard deviations. */
+function stddevOverThreads(trial: Trial, kind: "min" | "max" | "stddev"): Float64Array {
+  const nE = trial.userEvents.length;
+  const e = trial.events;
+  const out = new Float64Array(nE);
+  for (let u = 0; u < nE; u++) {
+    let n = 0;
+    let lo = Infinity;
+    let hi = -Infinity;
+    let sum = 0;
+    let sq = 0;
+    for (let th = 0; th < trial.threads.length; th++) {
+      const s = th * nE + u;
+      if (e.present[s] === 0) continue;
+      const sd = sampleStddev(e.count[s], e.mean[s], e.sumSquares[s]);
+      n++;
+      lo = Math.min(lo, sd);
+      hi = Math.max(hi, sd);
+      sum += sd;
+      sq += sd * sd;
+    }
+    out[u] = n === 0 ? 0 : kind === "min" ? lo : kind === "max" ? hi : Math.sqrt(Math.max(0, sq / n - (sum / n) ** 2));
+  }
+  return out;
+}
+
+/** Renders a user-event table as pprof prints it (`%10.4G` columns, the name last). */
+export function formatUserEventTable(table: UserEventTable): string {
+  const dash = "-".repeat(87);
+  const derived = (DERIVED_KINDS as readonly string[]).includes(table.view);
+  const lines = [
+    `USER EVENTS Profile ${derived ? `(${table.view} over all threads)` : threadHeading(table.view)}`,
+    dash,
+    "NumSamples   MaxValue   MinValue  MeanValue  Std. Dev.  Event Name",
+    dash,
+  ];
+  const g = (x: number) => gFormat(x, 4).padStart(10);
+  for (const r of table.rows) lines.push(`${g(r.samples)} ${g(r.max)} ${g(r.min)} ${g(r.mean)} ${g(r.stddev)}  ${r.name}`);
+  lines.push(dash);
+  return lines.join("\n") + "\n";
+}
+
+/** pprof's heading of a thread, `:NODE 0, CONTEXT 0, THREAD 1`, from its `n,c,t` label. */
+function threadHeading(label: string): string {
+  const [n, c, t] = label.split(",");
+  return `:NODE ${n}, CONTEXT ${c}, THREAD ${t}`;
+}

@@ -1,0 +1,58 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { formatUserEventTable, readTrial, userEventTable } from "../../profile/index.js";
+import { main } from "../../cli/main.js";
+import { PPK, TAU } from "./data.js";
+
+describe("user-event tables (pprof's USER EVENTS Profile)", () => {
+  it("prints a thread's events as pprof does, by name, with the population standard deviation", () => {
+    const trial = readTrial(join(TAU, "hatchet-cpi-mpi"));
+    const table = userEventTable(trial, "0,0,0");
+    expect(formatUserEventTable(table)).toBe(
+      [
+        "USER EVENTS Profile :NODE 0, CONTEXT 0, THREAD 0",
+        "-".repeat(87),
+        "NumSamples   MaxValue   MinValue  MeanValue  Std. Dev.  Event Name",
+        "-".repeat(87),
+        "         1          4          4          4          0  Message size for broadcast",
+        "         1          8          8          8          0  Message size for reduce",
+        "-".repeat(87),
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("takes the standard deviation from the sum of squares, and derived views over the threads", () => {
+    const trial = readTrial(join(PPK, "gromacs-scaling", "2.ppk"));
+    const e = trial.userEvents.find((u) => u.name === "Message size for all-reduce")!;
+    const n = trial.userEvents.length;
+    const s = e.index; // thread 0
+    const { count, mean, sumSquares } = trial.events;
+    const row = userEventTable(trial, "0,0,0").rows.find((r) => r.name === e.name)!;
+    expect(row.samples).toBe(count[s]);
+    expect(row.stddev).toBeCloseTo(Math.sqrt(sumSquares[s] / count[s] - mean[s] ** 2), 9);
+    // total: the samples of both threads together
+    const total = userEventTable(trial, "total").rows.find((r) => r.name === e.name)!;
+    expect(total.samples).toBe(count[s] + count[n + s]);
+    const m = (mean[s] * count[s] + mean[n + s] * count[n + s]) / total.samples;
+    expect(total.mean).toBeCloseTo(m, 9);
+    expect(total.stddev).toBeCloseTo(Math.sqrt((sumSquares[s] + sumSquares[n + s]) / total.samples - m * m), 6);
+    // max: the larger of the threads' own standard deviations
+    const own = [0, 1].map((th) => Math.sqrt(Math.max(0, sumSquares[th * n + s] / count[th * n + s] - mean[th * n + s] ** 2)));
+    expect(userEventTable(trial, "max").rows.find((r) => r.name === e.name)!.stddev).toBeCloseTo(Math.max(...own), 9);
+    expect(() => userEventTable(trial, "7,0,0")).toThrow(/no thread 7,0,0/);
+  });
+
+  it("follows each timer table in profile show, and can be left out", async () => {
+    let out = "";
+    const code = await main(["profile", "show", join(TAU, "hatchet-cpi-mpi"), "--thread", "all"], { out: (s) => (out += s), err: () => {} });
+    expect(code).toBe(0);
+    expect(out.match(/USER EVENTS Profile :NODE \d+, CONTEXT 0, THREAD 0/g)?.length).toBe(readTrial(join(TAU, "hatchet-cpi-mpi")).threads.length);
+    let without = "";
+    await main(["profile", "show", join(TAU, "hatchet-cpi-mpi"), "--no-user-events"], { out: (s) => (without += s), err: () => {} });
+    expect(without).not.toContain("USER EVENTS");
+    let json = "";
+    await main(["profile", "show", join(TAU, "hatchet-cpi-mpi"), "--json"], { out: (s) => (json += s), err: () => {} });
+    expect(JSON.parse(json).userEventTables[0].rows.map((r: { name: string }) => r.name)).toEqual(["Message size for broadcast", "Message size for reduce"]);
+  });
+});
