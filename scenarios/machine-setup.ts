@@ -11,8 +11,8 @@ import {
 } from "../machine/index.js";
 import { backgroundLoadModels, machinePresets, pointToPointModels, resolveMachine } from "../machine/index.js";
 import { didYouMean, type ParamDoc } from "../engine/index.js";
-import { parseQuantity, type KeyPath } from "./lang/index.js";
-import type { ScenarioConfig } from "./scenario-schema.js";
+import { parseQuantity, ScenarioError, ScenarioErrors, validateValue, type KeyPath } from "./lang/index.js";
+import { machineSectionSchema, type MachineSection, type ScenarioConfig } from "./scenario-schema.js";
 
 /** The machine of a scenario, resolved: node configuration, cluster layout, network. */
 export interface MachineSetup {
@@ -104,6 +104,22 @@ export function setupMachine(config: ScenarioConfig, fail: (path: KeyPath, messa
   return { presetName: section.preset, config: machine, cluster, network, collectives };
 }
 
+
+/**
+ * The machine of a `machine:` section written in code, resolved as a scenario file's is: a preset,
+ * `nodes`, `processesPerNode`, `placement` (defaults 1, 1, block), `network`, and node-parameter
+ * overrides with units (`{ preset: "xeon-2.8ghz-512k", nodes: 4, l2: { size: "256KiB" } }`).
+ * Run an assembly built in code on it with `runAssembly(prepareWorkloadAssembly(...),
+ * buildPlatform(setup), ...)`.
+ * @throws ScenarioErrors whose error names the offending key (`machine.l2.size`), with no file
+ */
+export function machineSetupOf(section: Readonly<Record<string, unknown>>): MachineSetup {
+  const machine = validateValue<MachineSection>(machineSectionSchema(), section, "", undefined, ["machine"]);
+  const fail = (path: KeyPath, message: string): never => {
+    throw new ScenarioErrors([new ScenarioError(message, { path })]);
+  };
+  return setupMachine({ machine } as ScenarioConfig, fail);
+}
 
 /** `machine.l2.size` / `cluster.nodes` -> a scenario path. */
 function keyToPath(key: string): KeyPath {

@@ -57,6 +57,23 @@ export interface ScenarioConfig {
 }
 
 /**
+ * The schema of a scenario's `machine:` section (its own keys, defaults filled; the node
+ * parameters' overrides are checked when the machine is set up).
+ */
+export function machineSectionSchema(): Schema {
+  return s.object(
+    {
+      preset: s.string({ doc: "Node preset (xeon-2.8ghz-512k, itanium2-madison, ...)." }),
+      nodes: s.optional(s.integer({ min: 1, doc: "Number of SMP nodes." }), 1),
+      processesPerNode: s.optional(s.integer({ min: 1, doc: "MPI processes per node." }), 1),
+      placement: s.optional(s.enumOf(["block", "round-robin"], { doc: "Rank-to-node placement." }), "block"),
+      network: s.optional(s.record(s.any(), { doc: "Interconnect: preset, model, params, intraNode, eagerLimit, load, collectives." }), {}),
+    },
+    { doc: "The cluster: a node preset with overrides, node and process counts, the interconnect.", additional: s.any() },
+  );
+}
+
+/**
  * The schema of scenario files. Machine overrides, network parameters, component parameters and
  * program models are checked by their owners after this first pass (their errors are located in
  * the file all the same).
@@ -106,16 +123,7 @@ export function scenarioSchema(): Schema {
       name: s.string({ pattern: NAME_PATTERN, doc: "Scenario name (default output folder out/<name>)." }),
       description: s.optional(s.string({ doc: "What the scenario models." })),
       seed: s.optional(s.union([s.integer(), s.string()], { doc: "Seed of every random stream." }), 1),
-      machine: s.object(
-        {
-          preset: s.string({ doc: "Node preset (xeon-2.8ghz-512k, itanium2-madison, ...)." }),
-          nodes: s.optional(s.integer({ min: 1, doc: "Number of SMP nodes." }), 1),
-          processesPerNode: s.optional(s.integer({ min: 1, doc: "MPI processes per node." }), 1),
-          placement: s.optional(s.enumOf(["block", "round-robin"], { doc: "Rank-to-node placement." }), "block"),
-          network: s.optional(s.record(s.any(), { doc: "Interconnect: preset, model, params, intraNode, eagerLimit, load, collectives." }), {}),
-        },
-        { doc: "The cluster: a node preset with overrides, node and process counts, the interconnect.", additional: s.any() },
-      ),
+      machine: machineSectionSchema(),
       metrics: s.optional(s.array(s.string(), { minItems: 1, doc: "Metrics to measure: TIME plus hardware counters of the node model." }), ["TIME"]),
       workload: s.optional(
         s.record(s.union([s.number(), s.string()]), {

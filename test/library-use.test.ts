@@ -71,6 +71,22 @@ describe("a component assembly built in code", () => {
     expect([result.simulatedTime, result.invocations, result.mastermind?.count]).toEqual([60, 22, 20]);
   });
 
+  it("runs on a modelled machine given as a scenario's machine section", () => {
+    const workload = { x: 3, iterations: 10 };
+    const setup = ccasim.machineSetupOf({ preset: "xeon-2.8ghz-512k", nodes: 2, processesPerNode: 2, l2: { size: "256KiB" }, network: { preset: "gigabit-ethernet" } });
+    expect([setup.cluster.ranks, setup.config.l2!.size]).toEqual([4, 262144]);
+    const result = ccasim.runAssembly(ccasim.prepareWorkloadAssembly(config, workload), ccasim.buildPlatform(setup), { seed: 1, workload, metrics: ["TIME", "PAPI_TOT_CYC"] });
+    // 10 iterations of A at 2x = 6 us each, on each of 4 ranks; cycles at the Xeon's 2.8 GHz (2800 per us).
+    expect([result.simulatedTime, result.invocations]).toEqual([60, 44]);
+    const trial = ccasim.runToTrial(result);
+    expect(trial.metrics).toEqual(["TIME", "PAPI_TOT_CYC"]);
+    const a = trial.timer("A::run()").index;
+    const v = ccasim.threadView(trial, 0);
+    expect(v.inclusive[1]![a]! / v.inclusive[0]![a]!).toBeCloseTo(2800, 6);
+    expect(() => ccasim.machineSetupOf({ preset: "xeon-2.8ghz-512k", l2: { sze: 1 } })).toThrow(/machine\.l2\.sze: unknown machine parameter \(did you mean 'l2\.size'\?\)/);
+    expect(() => ccasim.machineSetupOf({ preset: "xeon-2.8ghz-512k", nodes: 0 })).toThrow(ccasim.ScenarioErrors);
+  });
+
   it("names the offending key in a ScenarioErrors, as a scenario file's errors do", () => {
     const bad = { ...config, instances: [config.instances[0]!, { name: "A", type: "dummy", params: { cost: "2*y" } }] };
     expect(() => ccasim.prepareWorkloadAssembly(bad, { x: 3, iterations: 10 })).toThrow(ccasim.ScenarioErrors);
