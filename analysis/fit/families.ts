@@ -158,11 +158,13 @@ fitFamilies.register({
     checkOptions("pmnf", options, ["negative"]);
     const negative = boolOption("pmnf", options, "negative", false);
     if (n(shape) < 3 || shape.q[0]! <= 0) return [];
-    // Extra-P's rule: log terms only when every Q >= 1 (log2 would be negative below), and with
-    // negative exponents only when every Q > 1 (log2(1)^-1 is infinite).
-    const logOk = negative ? shape.q[0]! > 1 : shape.q[0]! >= 1;
+    // Log terms only when every Q >= 1 (log2 would be negative below, as Extra-P requires), and a
+    // log with a negative exponent only when every Q > 1 (log2(1)^-1 is infinite): per term, so
+    // Q = 1 keeps the positive log terms.
+    const qMin = shape.q[0]!;
+    const termOk = (k: number): boolean => (k === 0 ? true : k > 0 ? qMin >= 1 : qMin > 1);
     const list = negative ? [...EXTRAP_EXPONENTS, ...EXTRAP_NEGATIVE_LOG_EXPONENTS, ...EXTRAP_NEGATIVE_EXPONENTS] : EXTRAP_EXPONENTS;
-    return list.filter(([, , k]) => logOk || k === 0).map(([i, j, k]) => pmnfHypothesis(i, j, k));
+    return list.filter(([, , k]) => termOk(k)).map(([i, j, k]) => pmnfHypothesis(i, j, k));
   },
 });
 

@@ -107,7 +107,12 @@ describe("fitModels", () => {
     expect(above1.map((h) => h.label)).toContain("c0 + c1·Q^(-1/2)·log2(Q)^-1");
     expect(above1.map((h) => h.label)).toContain("c0 + c1·log2(Q)^-2");
     const at1 = pmnf.hypotheses({ q: Float64Array.from([1, 2, 4]), positiveValues: true }, { negative: "true" });
-    expect(at1.length).toBe(EXTRAP_EXPONENTS.filter(([, , k]) => k === 0).length + 19);
+    // Q = 1: the positive log terms stay (log2(1) = 0 is finite); only the negative log ones go.
+    expect(at1.length).toBe(42 + 19);
+    expect(at1.map((h) => h.label)).toContain("c0 + c1·Q·log2(Q)");
+    expect(at1.map((h) => h.label)).not.toContain("c0 + c1·log2(Q)^-1");
+    const below1 = pmnf.hypotheses({ q: Float64Array.from([0.5, 2, 4]), positiveValues: true }, { negative: "true" });
+    expect(below1.length).toBe(EXTRAP_EXPONENTS.filter(([, , k]) => k === 0).length + 19);
   });
 
   it("finds a strong-scaling term 1/log2(p) with pmnf:negative, as Extra-P does", () => {
