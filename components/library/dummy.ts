@@ -18,11 +18,22 @@ interface DummyPrepared {
 }
 
 /**
- * Invocations of one instance in progress at once on a rank (a call reaching it again through its
- * own connections). Why a bound: each level holds several generator frames on the JavaScript
- * stack, which overflows near 1500 levels; a cycle of a few instances stays below it.
+ * Dummy invocations in progress at once on one rank, nested inside one another (calls reaching
+ * instances again through the connections). Why a bound per rank, not per instance: each level
+ * holds several generator frames on the JavaScript stack, which overflows near 1500 levels, and a
+ * cycle through k instances nests k levels per round.
  */
 export const MAX_NESTED_CALLS = 256;
+
+/** Nested dummy invocations per rank, per simulation (see {@link MAX_NESTED_CALLS}). */
+const nestingBySimulation = new WeakMap<object, Int32Array>();
+
+/** The per-rank nesting counters of a simulation, shared by all its dummy instances. */
+function nestingOf(ctx: ComponentContext): Int32Array {
+  let depths = nestingBySimulation.get(ctx.sim);
+  if (depths === undefined) nestingBySimulation.set(ctx.sim, (depths = new Int32Array(ctx.size)));
+  return depths;
+}
 
 const KEYS = ["port", "portType", "method", "args", "cost", "implementations", "implementation", "calls", "order"];
 
@@ -43,7 +54,7 @@ export const dummyComponent: ComponentType<DummyPrepared> = {
     { name: "cost", type: "expression", doc: "Microseconds per invocation, an expression of the arguments, workload variables, rank and size.", optional: true },
     { name: "implementations", type: "map", doc: "Map of implementation name to cost expression.", optional: true },
     { name: "implementation", type: "string", doc: "Which entry of `implementations` this instance runs.", optional: true },
-    { name: "calls", type: "list", doc: `Calls made per invocation: list of {port, method, portType, args: {name: expression}, count}. A call may reach this instance again through the connections (recursion, ended by a count that reaches 0), at most ${MAX_NESTED_CALLS} invocations deep.`, optional: true },
+    { name: "calls", type: "list", doc: `Calls made per invocation: list of {port, method, portType, args: {name: expression}, count}. A call may reach this instance again through the connections (recursion, ended by a count that reaches 0), at most ${MAX_NESTED_CALLS} dummy invocations nested on a rank.`, optional: true },
     { name: "order", type: "enum", values: ["cost-first", "calls-first"], doc: "Whether own work comes before or after the calls.", default: "cost-first" },
   ],
   prepare(p, env) {
@@ -85,7 +96,7 @@ export const dummyComponent: ComponentType<DummyPrepared> = {
     return { provides: { [d.portName]: d.portType }, uses: usesPorts(d.calls) };
   },
   create(ctx, d) {
-    const inst: DummyInstance = { d, ctx, scope: newScope(d.scopeNames, ctx), targets: new CallTargets(d.calls, ctx), active: 0 };
+    const inst: DummyInstance = { d, ctx, scope: newScope(d.scopeNames, ctx), targets: new CallTargets(d.calls, ctx), active: 0, nesting: nestingOf(ctx) };
     return { provides: { [d.portName]: { [d.method]: (callArgs) => runDummy(inst, callArgs) } } };
   },
 };
@@ -98,6 +109,8 @@ interface DummyInstance {
   readonly targets: CallTargets;
   /** Calls of this instance in progress (re-entrancy). */
   active: number;
+  /** Nested dummy invocations per rank in this simulation (shared by the instances). */
+  readonly nesting: Int32Array;
 }
 
 // One generator function for all instances (not a closure per instance): generator objects of one
@@ -106,8 +119,10 @@ function* runDummy(inst: DummyInstance, callArgs: CallArgs) {
   const { d, ctx, scope, targets } = inst;
   // A re-entrant call (this instance reached again through its own calls) would overwrite
   // the scope the outer call still needs: only then take a private copy.
-  if (inst.active >= MAX_NESTED_CALLS)
-    throw new ScenarioValueError(`${inst.ctx.instance}: invoked through its own calls more than ${MAX_NESTED_CALLS} deep (the most a dummy nests): the connections form a cycle whose call counts do not reach 0 soon enough`);
+  const rank = ctx.rank;
+  if (inst.nesting[rank] >= MAX_NESTED_CALLS)
+    throw new ScenarioValueError(`${ctx.instance}: dummy invocations nested more than ${MAX_NESTED_CALLS} deep on rank ${rank} (the most a rank nests): the connections form a cycle whose call counts do not reach 0 soon enough`);
+  inst.nesting[rank]++;
   const own = inst.active++ === 0 ? scope : new Float64Array(scope.length);
   if (own !== scope) own.set(scope);
   const nArgs = d.args.length;
@@ -122,6 +137,7 @@ function* runDummy(inst: DummyInstance, callArgs: CallArgs) {
   else if (!(us >= 0)) throw new ScenarioValueError(`${ctx.instance}: cost evaluated to ${us} microseconds`);
   if (calls && d.order === "cost-first") yield* makeCalls(targets, own);
   inst.active--;
+  inst.nesting[rank]--;
   return us;
 }
 

@@ -55,7 +55,28 @@ describe("a dummy reached again through its own connections", () => {
     const out = join(dir, "out");
     const r = await runCli(["run", file, "--out", out, "--quiet"]);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/cycle\.yaml:6:5: assembly\.components\.A: invoked through its own calls more than 256 deep/);
+    expect(r.err).toMatch(/cycle\.yaml:6:5: assembly\.components\.A: dummy invocations nested more than 256 deep on rank 0/);
     expect(existsSync(out)).toBe(false);
+  });
+
+  it("bounds the nesting per rank, so a cycle through many instances stops before the stack overflows", () => {
+    // A ring of k dummies, C0 -> C1 -> ... -> C(k-1) -> C0, each passing n - 1 on, stopping at 0.
+    const ring = (k: number, depth: number) =>
+      [
+        "name: ring",
+        "machine: { preset: xeon-2.8ghz-512k, nodes: 1, processesPerNode: 1 }",
+        `workload: { depth: ${depth} }`,
+        "assembly:",
+        "  components:",
+        "    Driver: { type: driver, params: { calls: [{ port: a, args: { n: depth } }] } }",
+        ...Array.from({ length: k }, (_, i) => `    C${i}: { type: dummy, params: { args: [n], cost: "1", calls: [{ port: next, args: { n: n - 1 }, count: "n > 0 ? 1 : 0" }] } }`),
+        "  connections:",
+        "    - Driver.a -> C0.work",
+        ...Array.from({ length: k }, (_, i) => `    - C${i}.next -> C${(i + 1) % k}.work`),
+      ].join("\n");
+    // 16 instances, 255 nested calls in all: a round of the ring is 16 levels, the bound is on the rank.
+    expect(executeScenario(loadScenarioText(ring(16, MAX_NESTED_CALLS - 1), "ring.yaml")).result.invocations).toBe(1 + MAX_NESTED_CALLS);
+    // 16 instances, 2000 nested calls (125 per instance): refused at the bound, not a stack overflow.
+    expect(() => executeScenario(loadScenarioText(ring(16, 2000), "ring.yaml"))).toThrow(/dummy invocations nested more than 256 deep on rank 0/);
   });
 });
