@@ -137,20 +137,11 @@ function keyToPath(key: string): KeyPath {
  */
 function convertNetworkUnits(raw: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...raw };
-  const byDocs = (values: unknown, docs: readonly ParamDoc[] | undefined, at: string): unknown => {
-    if (values === null || typeof values !== "object" || Array.isArray(values) || !docs) return values;
-    const converted: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(values)) {
-      const doc = docs.find((d) => d.name === k);
-      converted[k] = doc?.type === "quantity" && typeof v === "string" ? quantityAt(`${at}.${k}`, v, doc.dimension!) : v;
-    }
-    return converted;
-  };
   const docsOf = (registry: { has(n: string): boolean; get(n: string): { params: readonly ParamDoc[] } }, model: unknown, fallback: string) => {
     const name = typeof model === "string" ? model : fallback;
     return registry.has(name) ? registry.get(name).params : undefined;
   };
-  out.params = byDocs(raw.params, docsOf(pointToPointModels, raw.model, "hockney"), "params");
+  out.params = convertByDocs(raw.params, docsOf(pointToPointModels, raw.model, "hockney"), "params");
   for (const key of ["eagerLimit", "controlBytes"])
     if (typeof raw[key] === "string") out[key] = quantityAt(key, raw[key], "bytes");
   for (const [key, registry, fallback] of [
@@ -160,7 +151,7 @@ function convertNetworkUnits(raw: Record<string, unknown>): Record<string, unkno
     const section = raw[key];
     if (section !== null && typeof section === "object" && !Array.isArray(section)) {
       const sec = section as Record<string, unknown>;
-      out[key] = { ...sec, params: byDocs(sec.params, docsOf(registry, sec.model, fallback), `${key}.params`) };
+      out[key] = { ...sec, params: convertByDocs(sec.params, docsOf(registry, sec.model, fallback), `${key}.params`) };
     }
   }
   for (const k of Object.keys(out)) if (out[k] === undefined) delete out[k];
@@ -176,19 +167,29 @@ function convertCollectiveUnits(raw: unknown): CollectiveSpec {
   const spec = raw as Record<string, unknown>;
   const params = spec.params;
   if (params === null || typeof params !== "object" || Array.isArray(params)) return spec as CollectiveSpec;
+  return { ...spec, params: convertByDocs(params, collectiveParams, "params") } as CollectiveSpec;
+}
+
+/**
+ * A parameter map with each quantity its documentation declares converted to base units, whether
+ * written with a unit or as a bare number (refused as ambiguous where the dimension needs a unit:
+ * times, rates); other values and maps without docs are returned as they are.
+ */
+function convertByDocs(values: unknown, docs: readonly ParamDoc[] | undefined, at: string): unknown {
+  if (values === null || typeof values !== "object" || Array.isArray(values) || !docs) return values;
   const converted: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(params)) {
-    const doc = collectiveParams.find((d) => d.name === k);
-    converted[k] = doc?.type === "quantity" && typeof v === "string" ? quantityAt(`params.${k}`, v, doc.dimension!) : v;
+  for (const [k, v] of Object.entries(values)) {
+    const doc = docs.find((d) => d.name === k);
+    converted[k] = doc?.type === "quantity" && (typeof v === "string" || typeof v === "number") ? quantityAt(`${at}.${k}`, v, doc.dimension!) : v;
   }
-  return { ...spec, params: converted } as CollectiveSpec;
+  return converted;
 }
 
 /**
  * A network quantity in base units; a bad one throws with its key (`params.alpha`, relative to
  * `machine.network`) so the located error names it.
  */
-function quantityAt(key: string, text: string, dimension: NonNullable<ParamDoc["dimension"]>): number {
+function quantityAt(key: string, text: string | number, dimension: NonNullable<ParamDoc["dimension"]>): number {
   try {
     return parseQuantity(text, dimension);
   } catch (e) {
