@@ -45,7 +45,7 @@ export function userEventTable(trial: Trial, which: string, options: { includeMi
   const derived = (DERIVED_KINDS as readonly string[]).includes(which) ? (which as DerivedKind) : undefined;
   const thread = derived === undefined ? resolveThreadIndex(trial, which) : -1;
   const view = derived === undefined ? threadEventView(trial, thread) : derivedEventView(trial, derived, options);
-  const spread = derived === "min" || derived === "max" || derived === "stddev" ? stddevOverThreads(trial, derived) : undefined;
+  const spread = derived === "min" || derived === "max" || derived === "stddev" ? stddevOverThreads(trial, derived, options.includeMissing ?? true) : undefined;
   const rows: UserEventRow[] = [];
   for (const u of trial.userEvents) {
     const i = u.index;
@@ -57,8 +57,12 @@ export function userEventTable(trial: Trial, which: string, options: { includeMi
   return { view: derived ?? view.label, rows: options.top !== undefined ? rows.slice(0, options.top) : rows };
 }
 
-/** Per event, the `kind` (min, max or population stddev) of the threads' own sample standard deviations. */
-function stddevOverThreads(trial: Trial, kind: "min" | "max" | "stddev"): Float64Array {
+/**
+ * Per event, the `kind` (min, max or population stddev) of the threads' own sample standard
+ * deviations: min and max over the threads with the event, stddev over all threads (a thread
+ * without it counting 0) unless `includeMissing` is false, as {@link derivedEventView} divides.
+ */
+function stddevOverThreads(trial: Trial, kind: "min" | "max" | "stddev", includeMissing: boolean): Float64Array {
   const nE = trial.userEvents.length;
   const e = trial.events;
   const out = new Float64Array(nE);
@@ -78,7 +82,8 @@ function stddevOverThreads(trial: Trial, kind: "min" | "max" | "stddev"): Float6
       sum += sd;
       sq += sd * sd;
     }
-    out[u] = n === 0 ? 0 : kind === "min" ? lo : kind === "max" ? hi : Math.sqrt(Math.max(0, sq / n - (sum / n) ** 2));
+    const m = kind === "stddev" && includeMissing ? trial.threads.length : n;
+    out[u] = n === 0 ? 0 : kind === "min" ? lo : kind === "max" ? hi : Math.sqrt(Math.max(0, sq / m - (sum / m) ** 2));
   }
   return out;
 }

@@ -43,6 +43,22 @@ describe("user-event tables (pprof's USER EVENTS Profile)", () => {
     expect(() => userEventTable(trial, "7,0,0")).toThrow(/no thread 7,0,0/);
   });
 
+  it("divides the stddev view by all threads, a thread without the event counting 0, as the other columns do", () => {
+    const trial = readTrial(join(PPK, "mpas.ppk"));
+    const e = trial.userEvents.find((u) => u.name === "MPI-IO Bytes Written : total time => MPI_File_write_at()")!;
+    const n = trial.userEvents.length;
+    const { present, count, mean, sumSquares } = trial.events;
+    const own = trial.threads.map((_, th) => {
+      const s = th * n + e.index;
+      return present[s] === 1 && count[s] > 0 ? Math.sqrt(Math.max(0, sumSquares[s] / count[s] - mean[s] ** 2)) : 0;
+    });
+    const holding = trial.threads.filter((_, th) => present[th * n + e.index] === 1).length;
+    expect(holding).toBeLessThan(trial.threads.length);
+    expect(Math.max(...own)).toBeGreaterThan(0);
+    const popStd = (xs: number[]) => Math.sqrt(xs.reduce((a, x) => a + x * x, 0) / xs.length - (xs.reduce((a, x) => a + x, 0) / xs.length) ** 2);
+    expect(userEventTable(trial, "stddev").rows.find((r) => r.name === e.name)!.stddev).toBeCloseTo(popStd(own), 9);
+  });
+
   it("follows each timer table in profile show, and can be left out", async () => {
     let out = "";
     const code = await main(["profile", "show", join(TAU, "hatchet-cpi-mpi"), "--thread", "all"], { out: (s) => (out += s), err: () => {} });
