@@ -76,7 +76,7 @@ export interface FitOptions {
   readonly weightByScatter?: boolean;
   /** Look for a change point with a two-segment model (default true with 5 to 5000 distinct Q). */
   readonly detectChangePoint?: boolean;
-  /** Name of the input variable in formulas (default "Q"). */
+  /** Name of the input variable in formulas (default "Q"; a name expressions cannot use, see {@link formulaVariable}, gives "Q"). */
   readonly variable?: string;
 }
 
@@ -118,6 +118,8 @@ export interface FitReport {
   readonly criterion: SelectionCriterion;
   /** Whether the mean fit was weighted by the scatter. */
   readonly weighted: boolean;
+  /** The input variable's name in the formulas and expressions ({@link formulaVariable}). */
+  readonly variable: string;
 }
 
 const DEFAULT_FAMILIES = ["constant", "polynomial", "power-law", "pmnf"];
@@ -133,10 +135,35 @@ export type FitInput = { readonly q: ArrayLike<number>; readonly t: ArrayLike<nu
  * report.mean.expression; // "exp(1.19*log(Q) - 3.68)", usable as a scenario cost model
  * @throws AnalysisInputError with fewer than 3 distinct Q, or when no hypothesis can be fitted
  */
+/**
+ * The name formulas and expressions give the input variable: `name` when an expression can use it
+ * (an identifier that is not a mathjs constant or function such as `e`, `pi` or `log`), else `Q`
+ * (parameter names such as `message size` are not identifiers).
+ */
+export function formulaVariable(name: string | undefined): string {
+  return name !== undefined && isFormulaVariable(name) ? name : "Q";
+}
+
+/**
+ * Names mathjs gives a meaning that a variable would hide or clash with: its constants and the
+ * functions fitted expressions use. Why a list, not mathjs itself: importing mathjs here would
+ * load it for every command that fits (it is loaded lazily, see `select/cost-model.ts`).
+ */
+const MATHJS_NAMES = new Set([
+  "e", "E", "pi", "PI", "i", "tau", "phi", "Infinity", "NaN", "null", "undefined", "true", "false", "version",
+  "LN2", "LN10", "LOG2E", "LOG10E", "SQRT1_2", "SQRT2",
+  "log", "log2", "log10", "exp", "sqrt", "cbrt", "pow", "abs", "max", "min", "ceil", "floor", "round", "sign",
+]);
+
+/** Whether an expression can read `name` as a variable: an identifier mathjs gives no meaning. */
+export function isFormulaVariable(name: string): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !MATHJS_NAMES.has(name);
+}
+
 export function fitModels(input: FitInput, options: FitOptions = {}): FitReport {
   const points = "mean" in input ? input : groupByQ(input.q, input.t);
   const nq = points.q.length;
-  const variable = options.variable ?? "Q";
+  const variable = formulaVariable(options.variable);
   if (nq < 3) throw new AnalysisInputError(`need at least 3 distinct values of ${variable} to fit a model, got ${nq}`);
   const criterion = options.criterion ?? "loo-smape";
   const families = resolveFamilies(options.families ?? DEFAULT_FAMILIES);
@@ -166,7 +193,7 @@ export function fitModels(input: FitInput, options: FitOptions = {}): FitReport 
   let changePoint: ChangePoint | undefined;
   if (options.detectChangePoint ?? (nq >= 5 && nq <= 5000)) changePoint = findChangePoint(points, weights, variable, candidates.filter((c) => c.family !== "segmented"));
 
-  return { points, range: { min: points.q[0]!, max: points.q[nq - 1]! }, mean, candidates, stdDev, changePoint, criterion, weighted: weights !== undefined };
+  return { points, range: { min: points.q[0]!, max: points.q[nq - 1]! }, mean, candidates, stdDev, changePoint, criterion, weighted: weights !== undefined, variable };
 }
 
 function resolveFamilies(list: readonly (string | { name: string; options?: FamilyOptions })[]): { family: FitFamily; options: FamilyOptions }[] {

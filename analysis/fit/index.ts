@@ -26,6 +26,8 @@ export {
 export { FittedModel, fitHypothesis, type Coefficient, type FitQuality, type Interval, type FitHypothesisOptions } from "./fitted-model.js";
 export {
   fitModels,
+  formulaVariable,
+  isFormulaVariable,
   groupByQ,
   termsSignificant,
   scatterWeights,

@@ -7,7 +7,7 @@
  * @packageDocumentation
  */
 import { AnalysisInputError } from "../errors.js";
-import { fitHypothesis, fitModels, smape, type FitOptions, type FittedModel, type Hypothesis } from "../fit/index.js";
+import { fitHypothesis, fitModels, formulaVariable, smape, type FitOptions, type FittedModel, type Hypothesis } from "../fit/index.js";
 
 /** Observations at one value of the swept parameter. */
 export interface SweepGroup {
@@ -52,7 +52,7 @@ export interface FitAcrossReport {
  * @throws AnalysisInputError with no group that has 3 distinct Q, or when no shape fits every group
  */
 export function fitAcrossSweep(groups: readonly SweepGroup[], options: FitAcrossOptions = {}): FitAcrossReport {
-  const variable = options.variable ?? "Q";
+  const variable = formulaVariable(options.variable);
   const byVariable = options.byVariable ?? "P";
   const usable = groups.filter((g) => new Set(Array.from(g.q)).size >= 3);
   if (usable.length === 0) throw new AnalysisInputError("no value of the swept parameter has observations at 3 or more distinct Q");

@@ -4,6 +4,7 @@ import { readExtrap, readTrial } from "../../profile/index.js";
 import {
   fitFamilies,
   fitModels,
+  isFormulaVariable,
   observationsAcrossTrials,
   observationsFromExtrap,
   observationsFromParameterTimers,
@@ -124,6 +125,7 @@ function run(ctx: CommandContext): number {
   if (criterion !== undefined && criterion !== "loo-smape" && criterion !== "adjusted-r2") throw new UsageError(`--criterion expects loo-smape or adjusted-r2, got '${criterion}'`, "fit");
   const families = list(v.family);
   const variable = v.variable === undefined ? undefined : String(v.variable);
+  if (variable !== undefined && !isFormulaVariable(variable)) throw new UsageError(`--variable '${variable}' cannot name a variable in an expression (an identifier that is not a mathjs constant or function, such as Q, p or size)`, "fit");
   const fitOptions = {
     families: families.length > 0 ? families : undefined,
     criterion: criterion as "loo-smape" | "adjusted-r2" | undefined,
@@ -225,7 +227,7 @@ function formatReport(title: string, r: FitReport, predictAt: number[], top: num
   if (r.changePoint) {
     const c = r.changePoint;
     const what = c.kind === "power-law" ? "exponent" : "slope";
-    lines.push(`change point: ${c.significant ? "" : "none significant; best candidate "}at Q = ${formatNumber(c.at)}, ${what} ${formatNumber(c.before)} before, ${formatNumber(c.after)} after`);
+    lines.push(`change point: ${c.significant ? "" : "none significant; best candidate "}at ${r.variable} = ${formatNumber(c.at)}, ${what} ${formatNumber(c.before)} before, ${formatNumber(c.after)} after`);
   }
   for (const x of predictAt) {
     const iv = m.predictionInterval(x);

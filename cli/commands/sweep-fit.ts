@@ -1,5 +1,5 @@
 import { fitAcrossSweep } from "../../analysis/study/index.js";
-import { fitModels } from "../../analysis/index.js";
+import { fitModels, formulaVariable, isFormulaVariable } from "../../analysis/index.js";
 import { StudyStore, studyObservations, type StudyObservations } from "../../profile/study/index.js";
 import { parseCommandArgs, UsageError, type CommandContext } from "../command.js";
 import { textTable } from "../table-format.js";
@@ -55,6 +55,7 @@ export async function sweepFitObservations(argv: readonly string[]): Promise<{ o
   if (positionals.length !== 1) throw new UsageError("fit: give one study database (see 'ccasim sweep fit --help')", "sweep");
   if (!values.parameter) throw new UsageError("fit: --parameter is required (the record parameter used as Q)", "sweep");
   const byVariable = (values["by-variable"] as string | undefined) ?? "P";
+  if (!isFormulaVariable(byVariable)) throw new UsageError(`fit: --by-variable '${byVariable}' cannot name a variable in an expression (an identifier that is not a mathjs constant or function, such as P or L2)`, "sweep");
   if (values.by !== undefined && byVariable === values.parameter) {
     throw new UsageError(`fit: the record parameter and the swept parameter would both be '${byVariable}' in the formulas; name the swept one with --by-variable`, "sweep");
   }
@@ -84,16 +85,17 @@ export async function sweepFit(ctx: CommandContext, argv: readonly string[]): Pr
   ctx.out(`${obs.tLabel} as a function of ${obs.qLabel}${obs.byLabel ? ` and ${obs.byLabel} (${byVariable})` : ""}: ${obs.q.length} observations\n\n`);
   if (!obs.byLabel) {
     const report = fitModels({ q: obs.q, t: obs.t }, { variable: obs.qLabel });
-    ctx.out(`T(${obs.qLabel}) = ${report.mean.formula}   (LOO SMAPE ${report.mean.quality.looSmape.toFixed(2)} %)\nexpression: ${report.mean.expression}\n`);
+    ctx.out(`T(${report.variable}) = ${report.mean.formula}   (LOO SMAPE ${report.mean.quality.looSmape.toFixed(2)} %)\nexpression: ${report.mean.expression}\n`);
     return 0;
   }
   const fit = fitAcrossSweep(obs.groups, { variable: obs.qLabel, byVariable });
   // A shape's label names its variable Q; print it under the record parameter's name.
-  const shapeLabel = fit.shape.label.replace(/\bQ\b/g, obs.qLabel);
+  const variable = formulaVariable(obs.qLabel);
+  const shapeLabel = fit.shape.label.replace(/\bQ\b/g, variable);
   ctx.out(`common shape: ${shapeLabel}${fit.shape.logResponse ? " (fitted on log T)" : ""}\n`);
   ctx.out(
     textTable(
-      [obs.byLabel, "observations", `T(${obs.qLabel})`, "LOO SMAPE %"],
+      [obs.byLabel, "observations", `T(${variable})`, "LOO SMAPE %"],
       fit.perValue.map((v) => [v.by, v.n, v.model.formula, Number(v.model.quality.looSmape.toFixed(3))]),
       90,
     ),
@@ -104,6 +106,6 @@ export async function sweepFit(ctx: CommandContext, argv: readonly string[]): Pr
   }
   ctx.out(`\ncoefficients as functions of ${byVariable} = ${obs.byLabel}:\n`);
   fit.coefficients.forEach((c, k) => ctx.out(`  c${k}(${byVariable}) = ${c.formula}\n`));
-  ctx.out(`\nT(${obs.qLabel}, ${byVariable}) = ${fit.formula}\n  SMAPE over all observations ${fit.smape!.toFixed(2)} %\n  expression: ${fit.expression}\n`);
+  ctx.out(`\nT(${variable}, ${byVariable}) = ${fit.formula}\n  SMAPE over all observations ${fit.smape!.toFixed(2)} %\n  expression: ${fit.expression}\n`);
   return 0;
 }

@@ -115,6 +115,19 @@ describe("fitModels", () => {
     expect(below1.length).toBe(EXTRAP_EXPONENTS.filter(([, , k]) => k === 0).length + 19);
   });
 
+  it("names the variable after the parameter only when an expression can use the name", () => {
+    const d = sample((q) => 3 + 2 * q, [1, 2, 4, 8, 16, 32], 2, 0.001, 5);
+    const named = fitModels(d, { variable: "size" });
+    expect(named.variable).toBe("size");
+    expect(evaluate(named.mean.expression, { size: 10 }) / named.mean.predict(10)).toBeCloseTo(1, 9);
+    // TAU parameter names hold spaces; e and log mean something to mathjs: the formulas use Q.
+    for (const name of ["message size", "e", "log", "2x"]) {
+      const r = fitModels(d, { variable: name });
+      expect(r.variable).toBe("Q");
+      expect(evaluate(r.mean.expression, { Q: 10 }) / r.mean.predict(10)).toBeCloseTo(1, 9);
+    }
+  });
+
   it("finds a strong-scaling term 1/log2(p) with pmnf:negative, as Extra-P does", () => {
     const d = sample((p) => 5 + 100 / Math.log2(p), [2, 4, 8, 16, 32, 64, 128, 256], 3, 0.001, 11);
     const r = fitModels(d, { families: ["pmnf:negative=true"], variable: "p" });
