@@ -57,7 +57,8 @@ Model search (the mean of T at each Q, and separately its standard deviation):
   --weighted          weight the mean fit by count / sd^2 at each Q
   --no-sd             do not fit the standard deviation
   --variable <name>   variable name in formulas and expressions (default: the parameter's name for
-                      records, TAU_PARAM timers and Extra-P inputs; Q for trials)
+                      records, TAU_PARAM timers and Extra-P inputs when it is an identifier
+                      mathjs gives no meaning, such as size or p; else Q, as for trials)
   --predict <Q>       also print the prediction and 95 % prediction interval at Q (repeatable)
   --top <n>           candidates to list (default 5)
   --metric <name>     metric of trial inputs (default TIME); --view mean|max|each|<n,c,t>
