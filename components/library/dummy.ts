@@ -117,12 +117,12 @@ interface DummyInstance {
 // function share a hidden class, which keeps `yield*` and `next` lookups monomorphic on many ranks.
 function* runDummy(inst: DummyInstance, callArgs: CallArgs) {
   const { d, ctx, scope, targets } = inst;
-  // A re-entrant call (this instance reached again through its own calls) would overwrite
-  // the scope the outer call still needs: only then take a private copy.
   const rank = ctx.rank;
   if (inst.nesting[rank] >= MAX_NESTED_CALLS)
     throw new ScenarioValueError(`${ctx.instance}: dummy invocations nested more than ${MAX_NESTED_CALLS} deep on rank ${rank} (the most a rank nests): the connections form a cycle whose call counts do not reach 0 soon enough`);
   inst.nesting[rank]++;
+  // A re-entrant call (this instance reached again through its own calls) would overwrite
+  // the scope the outer call still needs: only then take a private copy.
   const own = inst.active++ === 0 ? scope : new Float64Array(scope.length);
   if (own !== scope) own.set(scope);
   const nArgs = d.args.length;
