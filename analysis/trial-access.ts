@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import { derivedView, describeThreads, threadView, type ProfileView, type ThreadId, type Trial, type DerivedKind } from "../profile/index.js";
-import { didYouMean } from "../profile/internal.js";
+import { didYouMean, quotedNames } from "../profile/internal.js";
 import { AnalysisInputError } from "./errors.js";
 
 /**
@@ -94,9 +94,9 @@ function byNamePart(trial: Trial, kind: string, name: string, entries: readonly 
     const hits = entries.filter((x) => match(x.name.toLowerCase()));
     if (hits.length === 1) return hits[0]!.index;
     if (hits.length > 1)
-      throw new AnalysisInputError(`${kind} name '${name}' is ambiguous: ${hits.slice(0, 5).map((x) => `'${x.name}'`).join(", ")}${hits.length > 5 ? ` and ${hits.length - 5} more` : ""}`, trial.source);
+      throw new AnalysisInputError(`${kind} name '${name}' is ambiguous: ${quotedNames(hits.map((x) => x.name), 5)}`, trial.source);
   }
   const names = entries.map((x) => x.name);
-  const known = kind === "user event" ? `; its user events: ${names.slice(0, 10).map((x) => `'${x}'`).join(", ") || "none"}${names.length > 10 ? ` and ${names.length - 10} more` : ""}` : "";
+  const known = kind === "user event" ? `; its user events: ${quotedNames(names, 10) || "none"}` : "";
   throw new AnalysisInputError(`no ${kind} '${name}'${didYouMean(name, names)}${known}`, trial.source);
 }

@@ -9,5 +9,5 @@ export { grown } from "./grown.js";
 export { detached, SharedNames } from "./shared-names.js";
 export { nameSlots } from "./record-table.js";
 export { decimalValue } from "./decimal-text.js";
-export { nearestName, didYouMean } from "./nearest-name.js";
+export { nearestName, didYouMean, quotedNames } from "./nearest-name.js";
 export { recordValueSpellings } from "./record-columns.js";

@@ -29,6 +29,15 @@ export function didYouMean(word: string, names: readonly string[]): string {
   return near === undefined ? "" : ` (did you mean '${near}'?)`;
 }
 
+/**
+ * Up to `max` names quoted and joined with commas, then ` and N more` for the rest; "" for none.
+ * Why here: the messages that suggest a name also list the names there are. @internal
+ */
+export function quotedNames(names: readonly string[], max: number): string {
+  const shown = names.slice(0, max).map((n) => `'${n}'`).join(", ");
+  return names.length > max ? `${shown} and ${names.length - max} more` : shown;
+}
+
 function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {

@@ -4,7 +4,7 @@
  * @packageDocumentation
  */
 import type { ExtrapExperiment } from "../../profile/index.js";
-import { didYouMean } from "../../profile/internal.js";
+import { didYouMean, quotedNames } from "../../profile/internal.js";
 import { AnalysisInputError } from "../errors.js";
 import type { Observations } from "./from-trial.js";
 
@@ -64,7 +64,7 @@ export function observationsFromExtrap(experiment: ExtrapExperiment, selection: 
 function missingMeasurement(experiment: ExtrapExperiment, callpath: string | undefined, metric: string | undefined): string {
   const callpaths = [...new Set(experiment.measurements.map((m) => m.callpath))];
   const metrics = [...new Set(experiment.measurements.map((m) => m.metric))];
-  const list = (names: string[]): string => `${names.slice(0, 10).map((n) => `'${n}'`).join(", ")}${names.length > 10 ? ` and ${names.length - 10} more` : ""}`;
+  const list = (names: string[]): string => quotedNames(names, 10);
   if (callpath !== undefined && !callpaths.includes(callpath)) return `no callpath '${callpath}'${didYouMean(callpath, callpaths)}; callpaths: ${list(callpaths)}`;
   if (metric !== undefined && !metrics.includes(metric)) return `no metric '${metric}'${didYouMean(metric, metrics)}; metrics: ${list(metrics)}`;
   return `no measurement of callpath '${callpath}' in metric '${metric}'`;

@@ -7,6 +7,7 @@
  * @packageDocumentation
  */
 import type { Trial } from "../../profile/index.js";
+import { quotedNames } from "../../profile/internal.js";
 import { AnalysisInputError } from "../errors.js";
 import { pruneCallGraph, type PruneOptions } from "../prune/prune.js";
 import { callTreeFromTrial, type TrialTreeOptions } from "../prune/from-trial.js";
@@ -46,11 +47,10 @@ export function coreComponentsFromTimers(coreTimers: readonly string[], componen
     if (c !== undefined) found.add(c);
   }
   if (found.size === 0) {
-    const quoted = coreTimers.slice(0, QUOTED_TIMERS).map((t) => `'${t}'`).join(", ");
-    const more = coreTimers.length > QUOTED_TIMERS ? ` and ${coreTimers.length - QUOTED_TIMERS} more` : "";
+    const quoted = quotedNames(coreTimers, QUOTED_TIMERS);
     throw new AnalysisInputError(
       `no core timer names a component of the assembly (a timer 'A::run()', 'A::<anything>' or 'A' belongs to component A): ` +
-        `core timers ${quoted || "none"}${more}; components ${components.join(", ")}`,
+        `core timers ${quoted || "none"}; components ${components.join(", ")}`,
       source,
     );
   }
