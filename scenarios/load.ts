@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { type AssemblyConfig, type ConnectionConfig, type InstanceConfig, type PreparedAssembly } from "../components/index.js";
+import { RANK_NAMES, type AssemblyConfig, type ConnectionConfig, type InstanceConfig, type PreparedAssembly } from "../components/index.js";
 import {
   applyOverride,
   parseOverride,
@@ -173,16 +173,13 @@ function withOverrideNotes(e: unknown, overrides: readonly NamedOverride[], file
   );
 }
 
-/** Names every assembly expression binds to the rank's own values. */
-const ASSEMBLY_NAMES: readonly string[] = ["rank", "size"];
-
 /**
  * A workload variable may not take a name that expressions bind to the process itself (`rank`,
  * `size` in an assembly; `pid`, `np` ... in a program model): it would be shadowed there without
  * a word, and its value never read.
  */
 function checkReservedWorkloadNames(config: ScenarioConfig, fail: (path: KeyPath, message: string) => never): void {
-  const reserved: readonly string[] = config.program ? SYSTEM_SLOTS : ASSEMBLY_NAMES;
+  const reserved: readonly string[] = config.program ? SYSTEM_SLOTS : RANK_NAMES;
   for (const name of Object.keys(config.workload))
     if (reserved.includes(name))
       fail(["workload", name], `'${name}' is a name expressions give to the ${config.program ? "process" : "rank"} itself (${reserved.join(", ")}): rename the workload variable`);

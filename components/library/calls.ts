@@ -107,14 +107,17 @@ export function* makeCalls(targets: CallTargets, scope: Float64Array) {
   }
 }
 
+/** The names every generic component's expressions bind to the rank's own values: its rank and the number of ranks. */
+export const RANK_NAMES: readonly string[] = ["rank", "size"];
+
 /**
  * The positional scope of a generic component's expressions: its own names (method arguments),
- * then the workload variables they do not shadow, then `rank` and `size`, then `trailing` names
+ * then the workload variables they do not shadow, then {@link RANK_NAMES}, then `trailing` names
  * (a driver's iteration `i`). Expressions are bound to this order once, at load time.
  */
 export function scopeLayout(own: readonly string[], workloadNames: readonly string[], trailing: readonly string[] = [], shadow: readonly string[] = own): string[] {
-  const reserved = new Set([...shadow, ...trailing, "rank", "size"]);
-  return [...own, ...workloadNames.filter((n) => !reserved.has(n)), "rank", "size", ...trailing];
+  const reserved = new Set([...shadow, ...trailing, ...RANK_NAMES]);
+  return [...own, ...workloadNames.filter((n) => !reserved.has(n)), ...RANK_NAMES, ...trailing];
 }
 
 /**

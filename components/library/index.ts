@@ -11,7 +11,7 @@ export { dummyComponent } from "./dummy.js";
 export { kernelComponent } from "./kernel.js";
 export { haloExchangeComponent, HALO_PORT, squareGrid } from "./halo-exchange.js";
 export * from "./shock/index.js";
-export { prepareCalls, makeCalls, CallTargets, usesPorts, type PreparedCall } from "./calls.js";
+export { prepareCalls, makeCalls, CallTargets, usesPorts, RANK_NAMES, type PreparedCall } from "./calls.js";
 
 /** Registers the built-in component library (idempotent). */
 export function registerComponentLibrary(): void {
