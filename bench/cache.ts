@@ -16,7 +16,7 @@ import {
 import { cpus, loadavg } from "node:os";
 import { formatRate, printTable, type Benchmark } from "./registry.js";
 
-const WORK = { elementSize: 8, loads: 3, stores: 1, flops: 8, otherInstructions: 12 } as const;
+const WORK = { elementSize: 8, loads: 2, stores: 1, flops: 2, otherInstructions: 2 } as const;
 
 /**
  * Best-of-`repeats` seconds of `fn` in process CPU time (user + system). On a shared machine the

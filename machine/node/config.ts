@@ -83,10 +83,16 @@ export type MissModelChoice = "analytical" | "reference" | "auto";
 export interface MachineConfig {
   /** Processor clock in hertz. */
   clock: number;
-  /** Instructions the core sustains per cycle. */
+  /** Instructions the core issues per cycle at most (peak). */
   issueWidth: number;
   /** Peak floating-point operations per cycle. */
   flopsPerCycle: number;
+  /**
+   * Fraction of the peak issue and floating-point rates that compiled code sustains between memory
+   * stalls (register dependencies, scheduling, branches), a ratio in (0, 1]; the cycles lost are
+   * back-end execution bubbles. Default 1: per-element work is then an effective count at peak.
+   */
+  computeEfficiency?: number;
   /** Processors (one process each) per node. */
   processorsPerNode: number;
   /** Cycles of miss latency the core hides by executing independent work (out-of-order window). */

@@ -20,9 +20,10 @@
  * - `L2DTLB_MISSES`: data TLB misses.
  * - `DATA_EAR_CACHE_LAT128`: last-level misses served by remote memory (the papers' "remote memory accesses").
  * - `BACK_END_BUBBLE_ALL`: all stall cycles = cycles - issue-limited cycles.
- * - `BE_EXE_BUBBLE_ALL`: cycles waiting on data (miss latency and memory bandwidth).
+ * - `BE_EXE_BUBBLE_ALL`: cycles waiting on data (miss latency and memory bandwidth) and on register
+ *   dependencies (the compute cycles beyond peak that `computeEfficiency` below 1 adds).
  * - `BE_EXE_BUBBLE_FRALL`: the part of those spent by FP consumers (FP share of non-memory instructions).
- * - `BE_L1D_FPU_BUBBLE_FPU`: cycles the FP units are the bottleneck (flop-bound beyond issue).
+ * - `BE_L1D_FPU_BUBBLE_FPU`: cycles the FP units are the bottleneck at peak (flop-bound beyond issue).
  * - `PAPI_L1_DCM`: L1 data misses (loads and stores); `PAPI_L1_TCA`/`PAPI_L1_DCA`: L1 data accesses.
  *
  * @packageDocumentation

@@ -25,7 +25,7 @@ export interface KernelCost {
   readonly counters: Float64Array;
   /** Misses (sector fills) per cache level for the invocation, innermost first, then TLB misses. */
   readonly misses: Float64Array;
-  /** Cycles the core needed without any memory stall (issue or FP bound). */
+  /** Cycles the core needed without any memory stall (issue or FP bound, at the sustained rate: see `computeEfficiency`). */
   computeCycles: number;
   /** Cycles stalled on miss latency (after overlap and memory-level parallelism). */
   latencyCycles: number;
@@ -168,7 +168,8 @@ export class NodeModel {
    * overflow the last level) and OS interruptions scatter; miss counts stay at their expectation.
    *
    * Time model, in cycles: `max(compute, memory bandwidth) + demand-miss latency + TLB walks`,
-   * plus OS interruptions, where compute = `max(instructions / issueWidth, flops / flopsPerCycle)`;
+   * plus OS interruptions, where compute = `max(instructions / issueWidth, flops / flopsPerCycle) /
+   * computeEfficiency`;
    * misses the prefetcher covers (sequential or small-stride streams, within a page) cost only
    * bandwidth; the others cost `max(0, next-level latency - overlapCycles) / memoryParallelism`.
    *
@@ -257,8 +258,11 @@ export class NodeModel {
     const bwSeconds = ((memAccesses - remote) * fillBytes) / localBw + (remote * fillBytes) / c.memory.remoteBandwidth;
     const memoryCycles = bytes > 0 ? bwSeconds * clock * memoryFactor : 0;
 
+    // At peak the core is issue- or FP-bound; compiled code sustains a fraction of that peak, and
+    // the cycles it loses wait on register dependencies (execution bubbles).
     const issueCycles = (instructions / c.issueWidth) * computeFactor;
-    const computeCycles = Math.max(issueCycles, (flops / c.flopsPerCycle) * computeFactor);
+    const peakCycles = Math.max(issueCycles, (flops / c.flopsPerCycle) * computeFactor);
+    const computeCycles = peakCycles / (c.computeEfficiency ?? 1);
     const busy = Math.max(computeCycles, memoryCycles);
     let cycles = busy + latencyCycles + tlbCycles;
     let jitter = 0;
@@ -289,7 +293,7 @@ export class NodeModel {
     const l3Misses = i3 >= 0 ? misses[i3] : 0;
     const loadShare = refs1 > 0 ? loads / refs1 : 0;
     const stall = cycles - issueCycles;
-    const exeStall = busy - computeCycles + latencyCycles;
+    const exeStall = busy - computeCycles + latencyCycles + (computeCycles - peakCycles);
     const fpShare = fpIns + other > 0 ? fpIns / (fpIns + other) : 0;
     ct[id.CPU_CYCLES] = cycles;
     ct[id.IA64_INST_RETIRED] = instructions;
@@ -299,7 +303,7 @@ export class NodeModel {
     ct[id.BACK_END_BUBBLE_ALL] = stall;
     ct[id.BE_EXE_BUBBLE_ALL] = exeStall;
     ct[id.BE_EXE_BUBBLE_FRALL] = exeStall * fpShare;
-    ct[id.BE_L1D_FPU_BUBBLE_FPU] = computeCycles - issueCycles;
+    ct[id.BE_L1D_FPU_BUBBLE_FPU] = peakCycles - issueCycles;
     ct[id.L1D_READS_SET0] = loads;
     ct[id.L1D_READ_MISSES_ALL] = Math.round(l1Misses * loadShare);
     ct[id.L2_DATA_REFERENCES_L2_ALL] = l2Refs;

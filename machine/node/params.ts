@@ -22,8 +22,16 @@ function levelParams(key: string, which: string): ParamDoc[] {
 /** Every parameter of a machine, by dotted key. Levels `l1`, `l2`, `l3` are optional groups. */
 export const MACHINE_PARAMS: readonly ParamDoc[] = [
   { name: "clock", type: "quantity", dimension: "frequency", min: 1e6, max: 1e11, doc: "Processor clock (Hz)." },
-  { name: "issueWidth", type: "number", min: 0.1, max: 64, doc: "Instructions the core sustains per cycle." },
+  { name: "issueWidth", type: "number", min: 0.1, max: 64, doc: "Instructions the core issues per cycle at most (peak)." },
   { name: "flopsPerCycle", type: "number", min: 0.1, max: 256, doc: "Peak floating-point operations per cycle." },
+  {
+    name: "computeEfficiency",
+    type: "number",
+    min: 0.01,
+    max: 1,
+    doc: "Fraction of the peak issue and floating-point rates compiled code sustains between memory stalls (dependencies, scheduling, branches); the cycles lost count as back-end execution bubbles. 1 = per-element work is an effective count at peak.",
+    optional: true,
+  },
   { name: "processorsPerNode", type: "integer", min: 1, max: 4096, doc: "Processors per node; at most one process runs on each." },
   { name: "overlapCycles", type: "number", min: 0, max: 10000, doc: "Cycles of miss latency hidden by independent work (out-of-order window)." },
   { name: "memoryParallelism", type: "number", min: 1, max: 256, doc: "Demand misses outstanding at once for misses the prefetcher does not cover." },

@@ -23,6 +23,7 @@ const machineArb = fc.record({
   assoc: fc.constantFrom(4, 8, 16),
   clock: fc.double({ min: 5e8, max: 4e9, noNaN: true }),
   remoteFraction: fc.double({ min: 0, max: 1, noNaN: true }),
+  efficiency: fc.double({ min: 0.05, max: 1, noNaN: true }),
   noisy: fc.boolean(),
   seed: fc.integer(),
 });
@@ -32,7 +33,7 @@ describe("counter invariants", () => {
     const out = createKernelCost();
     fc.assert(
       fc.property(kernelArb, machineArb, (kernel, m) => {
-        const config = resolveMachine(m.preset, { clock: m.clock, "l2.size": m.l2, "l2.assoc": m.assoc, "memory.remoteFraction": m.remoteFraction });
+        const config = resolveMachine(m.preset, { clock: m.clock, "l2.size": m.l2, "l2.assoc": m.assoc, "memory.remoteFraction": m.remoteFraction, computeEfficiency: m.efficiency });
         const node = new NodeModel(config);
         const rng = m.noisy ? new RandomStream(m.seed, "noise") : undefined;
         node.kernelCost(kernel, rng, out);
@@ -55,6 +56,11 @@ describe("counter invariants", () => {
         expect(c("PAPI_FP_INS")).toBeLessThanOrEqual(c("PAPI_FP_OPS"));
         expect(c("PAPI_TOT_INS")).toBeGreaterThanOrEqual(c("PAPI_LD_INS") + c("PAPI_SR_INS") + c("PAPI_FP_INS"));
         expect(c("PAPI_TLB_DM")).toBeLessThanOrEqual(kernel.elements * kernel.arrays * kernel.passes);
+        // The core retires at most its sustained share of the peak rates (noise may speed it a little).
+        if (!m.noisy) {
+          expect(c("PAPI_TOT_INS")).toBeLessThanOrEqual(c("PAPI_TOT_CYC") * config.issueWidth * m.efficiency * (1 + eps) + eps);
+          expect(c("PAPI_FP_OPS")).toBeLessThanOrEqual(c("PAPI_TOT_CYC") * config.flopsPerCycle * m.efficiency * (1 + eps) + eps);
+        }
         if (m.preset === "itanium2-madison") {
           // PAPI's Itanium 2 preset map
           expect(c("PAPI_TOT_CYC")).toBe(c("CPU_CYCLES"));
@@ -134,6 +140,28 @@ describe("counter invariants", () => {
     expect(c[CounterId.L2_MISSES]).toBe(2 ** 16);
     expect(c[CounterId.L3_MISSES]).toBe(0);
     expect(c[CounterId.L2DTLB_MISSES]).toBe(2 ** 9);
+  });
+
+  it("retires compute-bound work at computeEfficiency of the peak, the lost cycles as execution bubbles", () => {
+    // 1 Ki doubles stay in L1: 4 instructions (1 load, 2 FP, 1 other) and 2 flops per element,
+    // issue-bound at peak (4/6 cycle per element against 2/4 for the FP units).
+    const kernel: KernelSpec = { elements: 1024, elementSize: 8, loads: 1, stores: 0, flops: 2, otherInstructions: 1, pattern: "sequential", passes: 100 };
+    const at = (efficiency: number) => {
+      const out = createKernelCost();
+      new NodeModel(resolveMachine("itanium2-madison", { computeEfficiency: efficiency })).kernelCost(kernel, undefined, out);
+      return out;
+    };
+    const peak = at(1);
+    const half = at(0.5);
+    const elements = 1024 * 100;
+    const c = (out: ReturnType<typeof at>, name: (typeof COUNTER_NAMES)[number]) => out.counters[CounterId[name]];
+    expect(peak.computeCycles).toBeCloseTo((elements * 4) / 6, 6);
+    expect(half.computeCycles).toBeCloseTo((elements * 4) / 3, 6);
+    expect(c(half, "IA64_INST_RETIRED")).toBe(c(peak, "IA64_INST_RETIRED"));
+    // The cycles beyond peak wait on register dependencies: back-end execution bubbles.
+    expect(c(half, "BE_EXE_BUBBLE_ALL") - c(peak, "BE_EXE_BUBBLE_ALL")).toBeCloseTo((elements * 4) / 6, 3);
+    expect(c(half, "BE_L1D_FPU_BUBBLE_FPU")).toBe(c(peak, "BE_L1D_FPU_BUBBLE_FPU"));
+    expect(c(half, "CPU_CYCLES") - c(peak, "CPU_CYCLES")).toBeCloseTo((elements * 4) / 6, 3);
   });
 
   it("refuses more counters than the PMU has when the scenario models one, and unknown names", () => {

@@ -59,7 +59,7 @@ assembly:
       params: { cost: "10*x" }
     Stencil:
       type: kernel
-      params: { loads: 4, stores: 1, flops: 10, otherInstructions: 4 }
+      params: { loads: 2, stores: 1, flops: 2, otherInstructions: 1 }
     Halo:
       type: halo-exchange
       params: { patchCells: [64, 64], ghostWidth: 2, bytesPerCell: 32 }

@@ -9,7 +9,7 @@ import { prepareSweep } from "./sweep.js";
  * `xeon-2.8ghz-512k` it gives about 0.16 us per double with a mild strided penalty, paper 000's
  * T = -8.13 + 0.16 Q us.
  */
-export const EFM_WORK: ElementWork = { loads: 120, stores: 30, flops: 790, otherInstructions: 180, arrays: 2, passes: 1, fmaFraction: 0.3 };
+export const EFM_WORK: ElementWork = { loads: 36, stores: 9, flops: 237, otherInstructions: 54, arrays: 2, passes: 1, fmaFraction: 0.3 };
 
 const KEYS = ["work"];
 

@@ -4,10 +4,10 @@ import { checkKeys, kernelFor, numberParam, workDoc, workParam, type ElementWork
 import { prepareSweep } from "./sweep.js";
 
 /** Calibrated (not measured) work per element outside the Riemann solve: states in, flux out. */
-export const GODUNOV_WORK: ElementWork = { loads: 150, stores: 40, flops: 400, otherInstructions: 200, arrays: 2, passes: 1, fmaFraction: 0.3 };
+export const GODUNOV_WORK: ElementWork = { loads: 45, stores: 12, flops: 120, otherInstructions: 60, arrays: 2, passes: 1, fmaFraction: 0.3 };
 
 /** Calibrated (not measured) work per element of one iteration of the exact Riemann solver. */
-export const GODUNOV_ITERATION = { loads: 20, stores: 4, flops: 100, otherInstructions: 60 };
+export const GODUNOV_ITERATION = { loads: 6, stores: 1, flops: 30, otherInstructions: 18 };
 
 /** Prepared GodunovFlux parameters. */
 export interface GodunovPrepared {

@@ -9,9 +9,10 @@ import type { KernelSpec } from "../../../machine/index.js";
 import { ScenarioValueError } from "../scenario-value-error.js";
 
 /**
- * Work per element (one double of a patch array) and per pass, as the node model takes it. The
- * defaults of each component are calibrated, not measured: chosen so the simulated times on the
- * `xeon-2.8ghz-512k` preset land in paper 000's ranges (Eq. 1).
+ * Work per element (one double of a patch array) and per pass, as the node model takes it: counts
+ * of instructions, which the node retires at its preset's sustained rate (`computeEfficiency` of
+ * the peak). The defaults of each component are calibrated, not measured: chosen so the simulated
+ * times on the `xeon-2.8ghz-512k` preset (30 % of peak) land in paper 000's ranges (Eq. 1).
  */
 export interface ElementWork {
   readonly loads: number;

@@ -10,7 +10,7 @@ import { prepareSweep } from "./sweep.js";
  * 512 kB L2 and a strided/sequential ratio near 4 once they overflow it, so the mode-averaged
  * time follows paper 000's T = exp(1.19 log Q - 3.68) us over Q = 1e3 .. 1.5e5.
  */
-export const STATES_WORK: ElementWork = { loads: 30, stores: 8, flops: 45, otherInstructions: 34, arrays: 3, passes: 7, fmaFraction: 0 };
+export const STATES_WORK: ElementWork = { loads: 9, stores: 2, flops: 14, otherInstructions: 10, arrays: 3, passes: 7, fmaFraction: 0 };
 
 const KEYS = ["work"];
 

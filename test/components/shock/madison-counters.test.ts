@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { counterMetrics, estimatePower, powerConstantSets } from "../../../index.js";
 import { runShock } from "./run-shock.js";
 
 const PAPER_004 = [
@@ -33,6 +34,26 @@ describe("shock-madison: the same application on the Altix with Itanium 2 counte
     // Cycles follow time at 1.6 GHz.
     const r = states[states.length - 1];
     expect(r.counters.CPU_CYCLES).toBeCloseTo(r.wallTime * 1600, 0);
+  });
+
+  it("retires work at rates compiled code sustains, so paper 004's power model stays within the processor's 122 W", () => {
+    const set = powerConstantSets.get("itanium2-madison");
+    for (const component of ["EFMFlux", "StatesConstructor"]) {
+      const records = art.result.mastermind!.records.filter((r) => r.component === component);
+      const total: Record<string, number> = {};
+      for (const r of records) for (const [c, v] of Object.entries(r.counters)) total[c] = (total[c] ?? 0) + v;
+      // Peak: 6 instructions and 4 flops per cycle; half of it at most between memory stalls.
+      expect(total.IA64_INST_RETIRED / total.CPU_CYCLES, component).toBeLessThanOrEqual(3);
+      expect(total.FP_OPS_RETIRED / total.CPU_CYCLES, component).toBeLessThanOrEqual(2);
+      const power = estimatePower(total, set);
+      expect(power.complete, component).toBe(true);
+      expect(power.watts, component).toBeGreaterThan(set.idlePower);
+      expect(power.watts, component).toBeLessThan(set.maxPower);
+      // Stalls are a large share of the cycles, as on the real core: dependencies and memory.
+      const stalls = counterMetrics(total, set).globalStalls;
+      expect(stalls, component).toBeGreaterThan(0.2);
+      expect(stalls, component).toBeLessThan(0.9);
+    }
   });
 
   it("runs faster than on the Xeon cluster (NUMAlink and the 9 MiB L3)", () => {
