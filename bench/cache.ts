@@ -50,7 +50,7 @@ function cpuRate(body: (reps: number) => void, workPerRep: number): number {
   return (reps * workPerRep) / cpuBest(() => body(reps));
 }
 
-/** Issue 3's speed targets (per CPU-second): level evaluations of the analytical model, accesses replayed by the reference cache. */
+/** The speed targets (per CPU-second): level evaluations of the analytical model, accesses replayed by the reference cache. */
 const ANALYTICAL_TARGET = 20e6;
 const REFERENCE_TARGET = 20e6;
 
@@ -217,7 +217,7 @@ export const cacheBenchmark: Benchmark = {
       ["Map LRU baseline, strided", "accesses (L1+L2+TLB)", `${formatRate(q / mapStr)}/s`, "1.0", ""],
     );
     console.log(`\nspeed (load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores: rates per CPU-second of this process; ratios are same-run)`);
-    printTable(["engine", "work", "rate", "ratio (same run)", "target (issue 3)"], rows);
+    printTable(["engine", "work", "rate", "ratio (same run)", "target"], rows);
     if (!Number.isFinite(sink)) console.log("(sink)");
   },
 };

@@ -9,6 +9,7 @@ export const commands: readonly CommandEntry[] = [
   { name: "run", summary: "run a scenario and write its TAU profile, records, call graph and summary", load: async () => (await import("./run.js")).runCommand },
   { name: "validate", summary: "check a scenario, or load every point of a sweep file, without running it", load: async () => (await import("./validate.js")).validateCommand },
   { name: "validate-model", summary: "compare a model's predicted times with measured times, configuration by configuration", load: async () => (await import("./validate-model.js")).validateModelCommand },
+  { name: "presets", summary: "list the machine and interconnect presets, or print one preset's parameters with their sources", load: async () => (await import("./presets.js")).presetsCommand },
   { name: "schema", summary: "print the JSON Schema of scenario (or sweep) files, for editor completion and checking", load: async () => (await import("./schema.js")).schemaCommand },
   { name: "profile", summary: "show a TAU/ParaProf profile as a pprof-style table, or convert between profile formats", load: async () => (await import("./profile.js")).profileCommand },
   { name: "fit", summary: "fit performance models T(Q) (polynomial, power law, Extra-P PMNF, two-segment) to measurements", load: async () => (await import("./fit.js")).fitCommand },

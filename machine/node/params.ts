@@ -66,9 +66,10 @@ export function machineParam(name: string): ParamDoc | undefined {
   return PARAM_BY_NAME.get(name);
 }
 
-function get(obj: unknown, path: string): unknown {
-  let cur: unknown = obj;
-  for (const part of path.split(".")) {
+/** The value of a machine parameter by dotted key (`l2.size`), or undefined when absent. */
+export function machineValue(config: unknown, key: string): unknown {
+  let cur: unknown = config;
+  for (const part of key.split(".")) {
     if (cur === null || typeof cur !== "object") return undefined;
     cur = (cur as Record<string, unknown>)[part];
   }
@@ -111,7 +112,7 @@ export function validateMachine(config: MachineConfig, prefix = "machine"): void
     }
   }
   for (const p of MACHINE_PARAMS) {
-    const v = get(config, p.name);
+    const v = machineValue(config, p.name);
     const levelKey = p.name.split(".")[0];
     if (v === undefined) {
       if (p.optional) continue;

@@ -8,7 +8,7 @@
 import type { ParamDoc } from "../../engine/params.js";
 import { Registry, type Registrable } from "../../engine/registry.js";
 import type { MachineConfig } from "./config.js";
-import { MACHINE_PARAMS } from "./params.js";
+import { MACHINE_PARAMS, machineValue } from "./params.js";
 
 /** Where a preset's number comes from. */
 export interface ParamSource {
@@ -29,15 +29,6 @@ export interface MachinePreset extends Registrable {
 /** Every registered machine preset (`xeon-2.8ghz-512k`, `itanium2-madison`, ...). */
 export const machinePresets = new Registry<MachinePreset>("machine preset");
 
-function valueAt(config: MachineConfig, path: string): unknown {
-  let cur: unknown = config;
-  for (const p of path.split(".")) {
-    if (cur === null || typeof cur !== "object") return undefined;
-    cur = (cur as Record<string, unknown>)[p];
-  }
-  return cur;
-}
-
 /**
  * Builds a preset: its `params` are the machine parameters present in `config`, each with the
  * preset's value as default and its source (and `calibrated` mark) in the documentation.
@@ -46,7 +37,7 @@ function valueAt(config: MachineConfig, path: string): unknown {
 export function definePreset(name: string, summary: string, config: MachineConfig, sources: Record<string, ParamSource>): MachinePreset {
   const params: ParamDoc[] = [];
   for (const p of MACHINE_PARAMS) {
-    const v = valueAt(config, p.name);
+    const v = machineValue(config, p.name);
     if (v === undefined) continue;
     const src = sources[p.name];
     if (src === undefined) throw new Error(`machine preset '${name}': parameter '${p.name}' has no source`);

@@ -64,7 +64,7 @@ export const pentium3XeonPreset = definePreset(
     "noise.osCost": { source: "about 10 us per interruption on a 700 MHz processor", calibrated: true },
     "counters.native": { source: "PAPI presets only" },
     "counters.pmuCounters": { source: "the P6 PMU has two programmable counters (P6_OPT)" },
-    missModel: { source: "the analytical model is the default (issue 3)" },
+    missModel: { source: "the analytical stride model, the default; the reference LRU cache is the judge of its accuracy" },
     referenceMaxAccesses: { source: "replay kernels up to 64 Ki accesses with missModel auto" },
   },
 );

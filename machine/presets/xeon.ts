@@ -68,7 +68,7 @@ export const xeonPreset = definePreset(
     "noise.osCost": { source: "a few microseconds per interruption", calibrated: true },
     "counters.native": { source: "PAPI presets only: Pentium 4 native events are not modelled" },
     "counters.pmuCounters": { source: "no PMU limit unless a scenario asks for one" },
-    missModel: { source: "the analytical model is the default (issue 3)" },
+    missModel: { source: "the analytical stride model, the default; the reference LRU cache is the judge of its accuracy" },
     referenceMaxAccesses: { source: "replay kernels up to 64 Ki accesses with missModel auto" },
   },
 );

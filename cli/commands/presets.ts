@@ -1,0 +1,129 @@
+import { didYouMean } from "../../engine/registry.js";
+import {
+  LEVEL_KEYS,
+  MACHINE_PARAMS,
+  interconnectPresets,
+  machinePresets,
+  machineValue,
+  pointToPointModels,
+  presetModelParams,
+  type InterconnectPreset,
+  type MachinePreset,
+} from "../../machine/index.js";
+import { formatQuantity } from "../../scenarios/lang/index.js";
+import { parseCommandArgs, UsageError, type Command } from "../command.js";
+import { formatTable, toJson } from "./analysis-io.js";
+
+const HELP = `ccasim presets: the machine and interconnect presets a scenario can name, with their sources
+
+Usage:
+  ccasim presets                 list the machine presets, interconnect presets and network models
+  ccasim presets <name>          every parameter of one preset: value, meaning and source
+  ccasim presets <name> --json   the same as JSON
+
+A scenario names a machine preset as machine.preset and an interconnect preset as
+machine.network.preset. Every key of a machine preset can be overridden, in the scenario
+  machine: { preset: itanium2-madison, l2: { size: 512KiB }, computeEfficiency: 0.4 }
+or on the command line
+  ccasim run scenario.yaml --set machine.l2.size=512KiB
+and a cache level removed with null (l3: null). Values marked [calibrated] were tuned to
+reproduce a paper's observation or assumed, not read from a datasheet.
+
+Options:
+  --json     print JSON (the list, or one preset)
+  -h, --help show this help`;
+
+/** One machine parameter of a preset, as printed. */
+interface PresetParameter {
+  readonly key: string;
+  /** Value in base units (numbers) or as given (strings, booleans). */
+  readonly value: unknown;
+  /** The value with its unit, as a scenario may write it. */
+  readonly text: string;
+  readonly meaning: string;
+  readonly source: string;
+  readonly calibrated: boolean;
+}
+
+/** The parameters `preset` sets, in the order of the machine's parameter documentation. */
+function machineParameters(preset: MachinePreset): PresetParameter[] {
+  const out: PresetParameter[] = [];
+  for (const p of MACHINE_PARAMS) {
+    const value = machineValue(preset.config, p.name);
+    if (value === undefined) continue;
+    const source = preset.sources[p.name];
+    const text = typeof value === "number" && p.type === "quantity" && p.dimension !== undefined ? formatQuantity(value, p.dimension) : String(value);
+    out.push({ key: p.name, value, text, meaning: p.doc, source: source?.source ?? "", calibrated: source?.calibrated === true });
+  }
+  return out;
+}
+
+function describeMachine(preset: MachinePreset, json: boolean): string {
+  const parameters = machineParameters(preset);
+  const absent = LEVEL_KEYS.filter((k) => preset.config[k] === undefined || preset.config[k] === null);
+  if (json) return toJson({ kind: "machine", name: preset.name, summary: preset.summary, absentLevels: absent, parameters });
+  const lines = [`${preset.name} (machine preset): ${preset.summary}`, ""];
+  for (const p of parameters) {
+    lines.push(`${p.key} = ${p.text}${p.calibrated ? "  [calibrated]" : ""}`, `    ${p.meaning}`, `    source: ${p.source}`);
+  }
+  if (absent.length > 0) lines.push("", `No ${absent.join(", ")}; a scenario adds a level by giving its size, line, assoc and latency (machine.${absent[0]}.size and so on).`);
+  return lines.join("\n");
+}
+
+function describeInterconnect(preset: InterconnectPreset, json: boolean): string {
+  const models = pointToPointModels.names().map((model) => ({ model, parameters: presetModelParams(preset, model) }));
+  if (json) return toJson({ kind: "interconnect", name: preset.name, summary: preset.summary, alpha: preset.alpha, bandwidth: preset.bandwidth, source: preset.source, models });
+  const show = (name: string, v: number) => `${name} ${formatQuantity(v, name === "bandwidth" ? "bandwidth" : "time")}`;
+  return [
+    `${preset.name} (interconnect preset): ${preset.summary}`,
+    "",
+    `alpha = ${formatQuantity(preset.alpha, "time")}      (short-message MPI latency)`,
+    `bandwidth = ${formatQuantity(preset.bandwidth, "bandwidth")}  (per direction)`,
+    `source: ${preset.source}`,
+    "",
+    "What each point-to-point model (machine.network.model) takes from it:",
+    ...models.map((m) => `  ${m.model}: ${Object.entries(m.parameters).map(([k, v]) => show(k, v)).join(", ")}`),
+  ].join("\n");
+}
+
+function listAll(json: boolean): string {
+  const machines = machinePresets.all().map((p) => ({ name: p.name, summary: p.summary }));
+  const networks = interconnectPresets.all().map((p) => ({ name: p.name, summary: p.summary }));
+  const models = pointToPointModels.all().map((p) => ({ name: p.name, summary: p.summary }));
+  if (json) return toJson({ machine: machines, interconnect: networks, pointToPointModels: models });
+  const rows = (xs: { name: string; summary: string }[]) => xs.map((x) => [x.name, x.summary]);
+  return [
+    "Machine presets (machine.preset):",
+    formatTable(["name", "summary"], rows(machines)),
+    "",
+    "Interconnect presets (machine.network.preset):",
+    formatTable(["name", "summary"], rows(networks)),
+    "",
+    "Point-to-point models (machine.network.model):",
+    formatTable(["name", "summary"], rows(models)),
+    "",
+    "'ccasim presets <name>' prints every parameter of one preset with its source.",
+  ].join("\n");
+}
+
+export const presetsCommand: Command = {
+  name: "presets",
+  help: HELP,
+  run(ctx) {
+    const { values, positionals } = parseCommandArgs("presets", ctx.argv, { json: { type: "boolean" } });
+    const json = values.json === true;
+    if (positionals.length > 1) throw new UsageError(`one preset name at most, got ${positionals.length}: ${positionals.join(" ")}; see 'ccasim presets --help'`, "presets");
+    const name = positionals[0];
+    if (name === undefined) {
+      ctx.out(listAll(json) + "\n");
+      return 0;
+    }
+    if (machinePresets.has(name)) ctx.out(describeMachine(machinePresets.get(name), json) + "\n");
+    else if (interconnectPresets.has(name)) ctx.out(describeInterconnect(interconnectPresets.get(name), json) + "\n");
+    else {
+      const known = [...machinePresets.names(), ...interconnectPresets.names()];
+      throw new UsageError(`no machine or interconnect preset '${name}'${didYouMean(name, known)}; known: ${known.join(", ")}`, "presets");
+    }
+    return 0;
+  },
+};

@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { interconnectPresets, machinePresets, parseQuantity, resolveMachine } from "../../index.js";
+import { MACHINE_PARAMS } from "../../machine/index.js";
+import { runCli as run } from "./run-cli.js";
+
+describe("ccasim presets", () => {
+  it("lists every machine and interconnect preset and the point-to-point models", async () => {
+    const r = await run(["presets"]);
+    expect(r.code).toBe(0);
+    for (const name of [...machinePresets.names(), ...interconnectPresets.names(), "hockney", "loggp"]) expect(r.out).toContain(name);
+  });
+
+  it("prints every parameter of a machine preset with a value that reads back as the preset's, and its source", async () => {
+    for (const name of machinePresets.names()) {
+      const r = await run(["presets", name, "--json"]);
+      expect(r.code).toBe(0);
+      const doc = JSON.parse(r.out) as { parameters: { key: string; value: unknown; text: string; source: string }[] };
+      const config = resolveMachine(name) as unknown as Record<string, Record<string, unknown>>;
+      for (const p of doc.parameters) {
+        const [group, key] = p.key.split(".");
+        expect(p.value, `${name} ${p.key}`).toEqual(key === undefined ? config[group] : config[group][key]);
+        expect(p.source, `${name} ${p.key}`).not.toBe("");
+        const param = MACHINE_PARAMS.find((q) => q.name === p.key)!;
+        // The printed text is what a scenario may write: it parses back to the same value.
+        if (param.type === "quantity") expect(parseQuantity(p.text, param.dimension!), `${name} ${p.key}`).toBeCloseTo(p.value as number, 9);
+      }
+      expect(doc.parameters.map((p) => p.key)).toContain("computeEfficiency");
+    }
+    const text = await run(["presets", "xeon-2.8ghz-512k"]);
+    expect(text.out).toContain("l2.size = 512KiB");
+    expect(text.out).toContain("computeEfficiency = 0.3  [calibrated]");
+    expect(text.out).toContain("No l3;");
+  });
+
+  it("prints an interconnect preset with what each network model derives from it", async () => {
+    const r = await run(["presets", "numalink-4"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("alpha = 1us");
+    expect(r.out).toContain("bandwidth = 3.2GB/s");
+    expect(r.out).toContain("loggp: L 500ns, o 250ns, g 250ns, bandwidth 3.2GB/s");
+  });
+
+  it("refuses an unknown name with the nearest and the known ones, exit 2", async () => {
+    const r = await run(["presets", "itanium2-madisn"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("ccasim presets: no machine or interconnect preset 'itanium2-madisn' (did you mean 'itanium2-madison'?); known: ");
+    expect((await run(["presets", "a", "b"])).code).toBe(2);
+  });
+});
