@@ -1,4 +1,4 @@
-import { scenarioSchema, toJsonSchema } from "../../scenarios/index.js";
+import { scenarioJsonSchema, toJsonSchema } from "../../scenarios/index.js";
 import { sweepSchema } from "../../scenarios/sweep/sweep-schema.js";
 import { parseCommandArgs, type Command } from "../command.js";
 
@@ -7,6 +7,9 @@ export const schemaCommand: Command = {
   help: `Usage: ccasim schema [--sweep]
 
 Prints the JSON Schema (draft 2020-12) of ccasim scenario files, or with --sweep of sweep files.
+The scenario schema knows the machine and interconnect presets, every node parameter a machine
+section may override, the network keys, the component types and each type's parameters, with
+their documentation, so an editor completes and checks them as the loader will.
 Point your editor's YAML support at it, for example with a first line
   # yaml-language-server: $schema=./ccasim.schema.json
 after 'npx ccasim schema > ccasim.schema.json'.`,
@@ -14,7 +17,7 @@ after 'npx ccasim schema > ccasim.schema.json'.`,
     const { values } = parseCommandArgs("schema", ctx.argv, { sweep: { type: "boolean" } }, false);
     const schema = values.sweep
       ? toJsonSchema(sweepSchema(), { title: "ccasim sweep", id: "https://ccasim.invalid/sweep.schema.json" })
-      : toJsonSchema(scenarioSchema(), { title: "ccasim scenario", id: "https://ccasim.invalid/scenario.schema.json" });
+      : scenarioJsonSchema();
     ctx.out(JSON.stringify(schema, null, 2) + "\n");
     return 0;
   },

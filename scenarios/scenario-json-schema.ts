@@ -1,0 +1,88 @@
+/**
+ * The JSON Schema of scenario files that `ccasim schema` prints for editors: the scenario schema
+ * of {@link scenarioSchema}, plus what its owners check after the first pass, so that an editor
+ * completes and checks it too: the machine presets and every node parameter a `machine:` section
+ * may override (nested, as `l2: { size: 512KiB }`; dotted keys such as `l2.size` stay accepted),
+ * the interconnect presets and network models, and each component type's parameters.
+ *
+ * The loader does not read this schema: it is built from the same registries and parameter
+ * documentation the loader checks against, so it describes what the loader accepts.
+ *
+ * @packageDocumentation
+ */
+import type { ParamDoc } from "../engine/index.js";
+import { componentTypes } from "../components/index.js";
+import { LEVEL_KEYS, MACHINE_PARAMS, interconnectPresets, machinePresets, pointToPointModels } from "../machine/index.js";
+import { s, toJsonSchema, type Schema } from "./lang/index.js";
+import { scenarioSchema } from "./scenario-schema.js";
+
+type Json = Record<string, unknown>;
+
+/** The JSON Schema of `schema` without the `$schema` header, to nest in another. */
+function jsonBody(schema: Schema): Json {
+  const { $schema: _, ...body } = toJsonSchema(schema) as Json;
+  return body;
+}
+
+/** The JSON Schema of an object of `params`, each optional when `everyOptional`, else unless its owner requires it. */
+function paramsJson(params: readonly ParamDoc[], everyOptional: boolean): Json {
+  return jsonBody(s.fromParams(everyOptional ? params.map((p) => ({ ...p, default: undefined, optional: true })) : params));
+}
+
+/** The node parameters a `machine:` section may override, nested by group; cache levels may be null (removed). */
+function machineOverrides(): Json {
+  const nested = paramsJson(MACHINE_PARAMS, true) as { properties: Record<string, Json> };
+  const properties: Record<string, Json> = { ...nested.properties };
+  for (const level of LEVEL_KEYS) {
+    const group = properties[level];
+    if (group !== undefined) properties[level] = { description: `${group.description ?? `The ${level} cache level`}; null removes it.`, anyOf: [group, { type: "null" }] };
+  }
+  return properties;
+}
+
+function objectAt(schema: Json, path: readonly string[]): Json {
+  let cur = schema;
+  for (const key of path) {
+    const next = (cur.properties as Record<string, Json> | undefined)?.[key];
+    if (next === undefined) throw new Error(`scenario schema has no '${path.join(".")}'`);
+    cur = next;
+  }
+  return cur;
+}
+
+/**
+ * The JSON Schema (draft 2020-12) of scenario files, for editors: {@link scenarioSchema} with the
+ * machine, network and component parameters filled in from their registries.
+ */
+export function scenarioJsonSchema(): object {
+  const schema = toJsonSchema(scenarioSchema(), { title: "ccasim scenario", id: "https://ccasim.invalid/scenario.schema.json" }) as Json;
+  const machine = objectAt(schema, ["machine"]);
+  const own = machine.properties as Record<string, Json>;
+  own.preset = { ...own.preset, enum: machinePresets.names() };
+  machine.properties = { ...own, ...machineOverrides() };
+  // Node parameters are overridden nested (`l2: { size: 512KiB }`); dotted keys are for --set and sweeps.
+  machine.additionalProperties = false;
+  const network = own.network;
+  const bytes = (description: string) => jsonBody(s.quantity("bytes", { doc: description, min: 0 }));
+  network.properties = {
+    preset: { description: "Interconnect preset: its published MPI latency and bandwidth (see `ccasim presets`).", enum: interconnectPresets.names() },
+    model: { description: "Point-to-point cost model of the inter-node network (default hockney).", enum: pointToPointModels.names() },
+    params: { description: "Parameters of the inter-node model, overriding what the preset gives (quantities with units).", type: "object" },
+    overheadFraction: { description: "For LogGP derived from a preset: fraction of alpha that is CPU overhead on each side (default 0.25).", type: "number", minimum: 0, maximum: 0.5 },
+    intraNode: { description: "Intra-node (shared-memory) path: {model, params}; default Hockney with alpha 1us and 1GB/s.", type: "object" },
+    eagerLimit: bytes("Messages of at most this size go eagerly, larger ones by rendezvous (default 64KiB)."),
+    controlBytes: bytes("Size of the rendezvous control messages (default 0)."),
+    load: { description: "Background load on the network: {model, params} (default none).", type: "object" },
+    collectives: { description: "Collective algorithms and cost models by operation.", type: "object" },
+  };
+  network.additionalProperties = false;
+
+  const component = (objectAt(schema, ["assembly", "components"]).additionalProperties ?? {}) as Json;
+  const componentProps = component.properties as Record<string, Json>;
+  componentProps.type = { ...componentProps.type, enum: componentTypes.names() };
+  component.allOf = componentTypes.all().map((t) => ({
+    if: { properties: { type: { const: t.name } }, required: ["type"] },
+    then: { properties: { params: { description: t.summary, ...paramsJson(t.params, false) } } },
+  }));
+  return schema;
+}

@@ -1,0 +1,61 @@
+import Ajv2020 from "ajv/dist/2020.js";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { loadScenarioText, scenarioJsonSchema } from "../../index.js";
+import { MIXED_SCENARIO } from "./fixtures.js";
+
+const SCENARIOS = join(import.meta.dirname, "..", "..", "scenarios");
+// The default export is the Ajv class; its typings describe the module as CommonJS.
+const Ajv = Ajv2020 as unknown as new (options: object) => { compile(schema: object): ((doc: unknown) => boolean) & { errors?: { instancePath: string; message?: string }[] | null } };
+const validate = new Ajv({ allErrors: true, strict: false }).compile(scenarioJsonSchema());
+
+/** The JSON Schema's objections to `doc`, as `path: message` lines (empty when it accepts it). */
+function objections(doc: unknown): string[] {
+  return validate(doc) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath}: ${e.message ?? ""}`);
+}
+
+/** MIXED_SCENARIO with `edit` applied to its parsed document. */
+function edited(edit: (doc: Record<string, any>) => void): Record<string, any> {
+  const doc = parse(MIXED_SCENARIO) as Record<string, any>;
+  edit(doc);
+  return doc;
+}
+
+describe("the JSON Schema 'ccasim schema' prints", () => {
+  it("accepts every shipped scenario and the test scenario, with machine overrides and removed levels", () => {
+    const files = readdirSync(SCENARIOS).filter((f) => f.endsWith(".yaml") && !f.includes(".sweep.") && !f.includes(".assembly."));
+    expect(files.length).toBeGreaterThanOrEqual(7);
+    for (const f of files) expect(objections(parse(readFileSync(join(SCENARIOS, f), "utf8"))), f).toEqual([]);
+    expect(objections(parse(MIXED_SCENARIO))).toEqual([]);
+    const overridden = edited((d) => {
+      d.machine.l2 = { size: "256KiB", assoc: 4 };
+      d.machine.memory = { latency: "120ns" };
+      d.machine.network = { preset: "gigabit-ethernet", eagerLimit: "16KiB", model: "loggp" };
+      d.machine.l3 = null;
+      d.machine.computeEfficiency = 0.4;
+    });
+    expect(objections(overridden)).toEqual([]);
+    expect(() => loadScenarioText(JSON.stringify(overridden), "overridden.json")).not.toThrow();
+  });
+
+  it("objects where the loader does: misspelt machine keys, unknown presets, component types and parameters, values out of range", () => {
+    const cases: [string, (d: Record<string, any>) => void, string][] = [
+      ["a misspelt cache key", (d) => (d.machine.l2 = { sise: "256KiB" }), "/machine/l2"],
+      ["a dotted machine key (for --set, not files)", (d) => (d.machine["l2.size"] = "256KiB"), "/machine"],
+      ["a misspelt network key", (d) => (d.machine.network = { preset: "gigabit-ethernet", eagerLimt: 3 }), "/machine/network"],
+      ["an unknown machine preset", (d) => (d.machine.preset = "xeon"), "/machine/preset"],
+      ["an unknown interconnect preset", (d) => (d.machine.network = { preset: "ethernet" }), "/machine/network/preset"],
+      ["an efficiency above 1", (d) => (d.machine.computeEfficiency = 1.5), "/machine/computeEfficiency"],
+      ["a size without a unit where one is needed", (d) => (d.machine.memory = { latency: "fast" }), "/machine/memory/latency"],
+      ["an unknown component type", (d) => (d.assembly.components.Model.type = "dumy"), "/assembly/components/Model/type"],
+      ["an unknown parameter of a component", (d) => (d.assembly.components.Model.params.costt = 3), "/assembly/components/Model/params"],
+    ];
+    for (const [what, edit, path] of cases) {
+      const doc = edited(edit);
+      expect(objections(doc).some((o) => o.startsWith(path)), `${what}: ${objections(doc).join("; ")}`).toBe(true);
+      expect(() => loadScenarioText(JSON.stringify(doc), "bad.json"), what).toThrow();
+    }
+  });
+});
