@@ -82,6 +82,9 @@ export function setupMachine(config: ScenarioConfig, fail: (path: KeyPath, messa
     fail(path, key && problem ? problem : (e as Error).message);
   }
   const { collectives: collectivesRaw, ...netRaw } = section.network as Record<string, unknown>;
+  // A network naming neither a preset nor parameters is the one of the node preset's system.
+  const interconnect = machinePresets.get(section.preset).interconnect;
+  if (netRaw.preset === undefined && netRaw.params === undefined && interconnect !== undefined) netRaw.preset = interconnect.preset;
   let network: ResolvedNetwork;
   try {
     network = resolveNetwork(convertNetworkUnits(netRaw) as NetworkSpec);

@@ -65,7 +65,10 @@ export function scenarioJsonSchema(): object {
   const network = own.network;
   const bytes = (description: string) => jsonBody(s.quantity("bytes", { doc: description, min: 0 }));
   network.properties = {
-    preset: { description: "Interconnect preset: its published MPI latency and bandwidth (see `ccasim presets`).", enum: interconnectPresets.names() },
+    preset: {
+      description: "Interconnect preset: its published MPI latency and bandwidth (see `ccasim presets`); default: the machine preset's interconnect.",
+      enum: interconnectPresets.names(),
+    },
     model: { description: "Point-to-point cost model of the inter-node network (default hockney).", enum: pointToPointModels.names() },
     params: { description: "Parameters of the inter-node model, overriding what the preset gives (quantities with units).", type: "object" },
     overheadFraction: { description: "For LogGP derived from a preset: fraction of alpha that is CPU overhead on each side (default 0.25).", type: "number", minimum: 0, maximum: 0.5 },

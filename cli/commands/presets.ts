@@ -61,12 +61,13 @@ function machineParameters(preset: MachinePreset): PresetParameter[] {
 function describeMachine(preset: MachinePreset, json: boolean): string {
   const parameters = machineParameters(preset);
   const absent = LEVEL_KEYS.filter((k) => preset.config[k] === undefined || preset.config[k] === null);
-  if (json) return toJson({ kind: "machine", name: preset.name, summary: preset.summary, absentLevels: absent, parameters });
+  if (json) return toJson({ kind: "machine", name: preset.name, summary: preset.summary, absentLevels: absent, interconnect: preset.interconnect ?? null, parameters });
   const lines = [`${preset.name} (machine preset): ${preset.summary}`, ""];
   for (const p of parameters) {
     lines.push(`${p.key} = ${p.text}${p.calibrated ? "  [calibrated]" : ""}`, `    ${p.meaning}`, `    source: ${p.source}`);
   }
   if (absent.length > 0) lines.push("", `No ${absent.join(", ")}; a scenario adds a level by giving its size, line, assoc and latency (machine.${absent[0]}.size and so on).`);
+  if (preset.interconnect !== undefined) lines.push("", `Interconnect when machine.network names none: ${preset.interconnect.preset} ('ccasim presets ${preset.interconnect.preset}')`, `    source: ${preset.interconnect.source}`);
   return lines.join("\n");
 }
 

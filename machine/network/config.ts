@@ -21,8 +21,9 @@ export interface LoadSpec {
 
 /**
  * How a scenario describes the network. Everything is optional; the default is the
- * `gigabit-ethernet` preset with the Hockney model, a shared-memory path of 1 us and 1 GB/s,
- * a 64 KiB eager limit and no background load.
+ * `gigabit-ethernet` preset (a scenario's machine section gives its node preset's interconnect
+ * instead, see `MachinePreset.interconnect`) with the Hockney model, a shared-memory path of 1 us
+ * and 1 GB/s, a 64 KiB eager limit and no background load.
  *
  * ```ts
  * { preset: "myrinet-2000", model: "loggp", eagerLimit: 16384, load: { model: "piecewise", params: { mean: 0.3 } } }

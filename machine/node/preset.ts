@@ -24,6 +24,15 @@ export interface MachinePreset extends Registrable {
   readonly config: MachineConfig;
   /** Source of every parameter, by dotted key. */
   readonly sources: Readonly<Record<string, ParamSource>>;
+  /**
+   * The interconnect preset of the system this node comes from (`numalink-4` for the Altix), which
+   * a scenario gets when its `machine.network` names neither a preset nor parameters.
+   */
+  readonly interconnect?: {
+    readonly preset: string;
+    /** Why this network (the paper's system). */
+    readonly source: string;
+  };
 }
 
 /** Every registered machine preset (`xeon-2.8ghz-512k`, `itanium2-madison`, ...). */
@@ -34,7 +43,13 @@ export const machinePresets = new Registry<MachinePreset>("machine preset");
  * preset's value as default and its source (and `calibrated` mark) in the documentation.
  * @throws Error when a present parameter has no source (every number must be cited)
  */
-export function definePreset(name: string, summary: string, config: MachineConfig, sources: Record<string, ParamSource>): MachinePreset {
+export function definePreset(
+  name: string,
+  summary: string,
+  config: MachineConfig,
+  sources: Record<string, ParamSource>,
+  interconnect?: MachinePreset["interconnect"],
+): MachinePreset {
   const params: ParamDoc[] = [];
   for (const p of MACHINE_PARAMS) {
     const v = machineValue(config, p.name);
@@ -43,5 +58,5 @@ export function definePreset(name: string, summary: string, config: MachineConfi
     if (src === undefined) throw new Error(`machine preset '${name}': parameter '${p.name}' has no source`);
     params.push({ ...p, default: v, doc: `${p.doc} Source: ${src.source}${src.calibrated ? " [calibrated]" : ""}.` });
   }
-  return { name, summary, config, sources, params };
+  return { name, summary, config, sources, params, ...(interconnect !== undefined ? { interconnect } : {}) };
 }

@@ -77,4 +77,5 @@ export const itanium2Preset = definePreset(
     missModel: { source: "the analytical stride model, the default; the reference LRU cache is the judge of its accuracy" },
     referenceMaxAccesses: { source: "replay kernels up to 64 Ki accesses with missModel auto" },
   },
+  { preset: "numalink-4", source: "paper 004, section 4: the Altix 3600's nodes share one address space over NUMAlink 4" },
 );

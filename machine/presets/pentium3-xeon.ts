@@ -67,4 +67,5 @@ export const pentium3XeonPreset = definePreset(
     missModel: { source: "the analytical stride model, the default; the reference LRU cache is the judge of its accuracy" },
     referenceMaxAccesses: { source: "replay kernels up to 64 Ki accesses with missModel auto" },
   },
+  { preset: "fast-ethernet", source: "paper 003, section 5: 'the nodes of Gescher are interconnected via a 100Mbit/s Fast Ethernet network' (the one its experiments used)" },
 );

@@ -71,4 +71,8 @@ export const xeonPreset = definePreset(
     missModel: { source: "the analytical stride model, the default; the reference LRU cache is the judge of its accuracy" },
     referenceMaxAccesses: { source: "replay kernels up to 64 Ki accesses with missModel auto" },
   },
+  {
+    preset: "gigabit-ethernet",
+    source: "assumed: the papers do not name the 'neuronic' cluster's network; Gigabit Ethernet was the commodity choice for such a cluster in 2004",
+  },
 );

@@ -30,6 +30,7 @@ describe("ccasim presets", () => {
     expect(text.out).toContain("l2.size = 512KiB");
     expect(text.out).toContain("computeEfficiency = 0.3  [calibrated]");
     expect(text.out).toContain("No l3;");
+    expect((await run(["presets", "itanium2-madison"])).out).toContain("Interconnect when machine.network names none: numalink-4");
   });
 
   it("prints an interconnect preset with what each network model derives from it", async () => {
