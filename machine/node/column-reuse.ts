@@ -49,10 +49,14 @@ class Scratch {
   readonly groupLast = new Float64Array(4);
   readonly groupColumns = new Float64Array(4);
   groups = 0;
-  /** Per group, as int32 for the bands: last row (`rows - 1`), `last`, and whether it follows from the previous group in O(1). */
+  /** Per group, as int32 for the bands: last row (`rows - 1`), `last`, and how its count follows (`GROUP_*`). */
   readonly groupTop32 = new Int32Array(4);
   readonly groupLast32 = new Int32Array(4);
-  readonly groupDerived = new Int32Array(4);
+  readonly groupKind = new Int32Array(4);
+  /** Whether a group is {@link GROUP_SHIFTED} (group 0's bands then also count its loss). */
+  shifted = false;
+  /** Rows the shifted groups lose against group 0 in the bands `t < A` (see {@link bandRowsAndShift}). */
+  shiftLoss = 0;
   /** Groups whose rows end at `last` (they take a correction at mirror offsets): `last` and columns. */
   readonly mirrorLast = new Int32Array(4);
   readonly mirrorColumns = new Float64Array(4);
@@ -77,6 +81,13 @@ class Scratch {
   dnWB = 0;
 }
 const scratch = new Scratch();
+
+/** A column group counted by its own bands. */
+const GROUP_BANDS = 0;
+/** A column group one row short of the previous one with the same `last`: counted from it in O(1). */
+const GROUP_DERIVED = 1;
+/** A column group whose `last` is one below group 0's and whose top is group 0's or one below: counted from group 0's bands. */
+const GROUP_SHIFTED = 2;
 
 /**
  * Fills `list[1..]` with the first `assoc` returns (row distances `k <= kMax`) to `[0, B)` of an
@@ -218,6 +229,31 @@ function bandRows(cum: Int32Array, j: number, jl: number, assoc: number, top: nu
 }
 
 /**
+ * {@link bandRows} of a group, and in `sc.shiftLoss` how many of those rows a group with `last`
+ * one smaller (and the same `top`) loses: band `t < A` loses a row iff its end `K - 1 - l` is
+ * inside it, `lower < K - l <= upper`, so the shorter group's count follows from the same loads.
+ * Why: the column groups of a sweep whose last row is partial are two such groups, and the bands
+ * of the second cost as much as the first.
+ */
+function bandRowsAndShift(sc: Scratch, cum: Int32Array, j: number, jl: number, assoc: number, top: number, last: number): number {
+  const J = cum[j];
+  const K = last + 1 + cum[jl];
+  let rows = 0;
+  let loss = 0;
+  let lower = 0;
+  for (let t = 0; t < assoc; t++) {
+    const upper = J - cum[j - t - 1];
+    const end = K - cum[jl + assoc - t];
+    rows += positive32(min32(upper, end) - lower);
+    // Sign bits: lower - end < 0 and upper - end >= 0.
+    loss += ((lower - end) >> 31) & ~((upper - end) >> 31) & 1;
+    lower = upper;
+  }
+  sc.shiftLoss = loss;
+  return rows + positive32(top + 1 - lower);
+}
+
+/**
  * {@link missingAccesses} of the offset at element position `p` (earlier partners returning to
  * `p`, later ones to `p - 1`) from the orbit sums; `lastMin` is the smallest `last` of the groups
  * and `allRows` the accesses of all groups. The first group has the most rows and the largest
@@ -242,14 +278,20 @@ function missingFromOrbits(sc: Scratch, p: number, assoc: number, lastMin: numbe
   // most `lastMin + 1` rows (then each band is whole and the last reaches the group's end).
   if (earliestA + latestA <= lastMin + 1) return mirror ? 2 * allRows : allRows;
   let sum = 0;
-  let rows = bandRows(cum, j, jl, assoc, sc.groupTop32[0], sc.groupLast32[0]);
-  if (rows !== 0) {
+  const top0 = sc.groupTop32[0];
+  const rows0 = sc.shifted ? bandRowsAndShift(sc, cum, j, jl, assoc, top0, sc.groupLast32[0]) : bandRows(cum, j, jl, assoc, top0, sc.groupLast32[0]);
+  if (rows0 !== 0) {
+    let rows = rows0;
     sum = rows * sc.groupColumns[0];
     for (let gi = 1; gi < sc.groups; gi++) {
+      const kind = sc.groupKind[gi];
       // A derived group has the previous group's rows but its last, row `last`, with the same
       // later partners: that row misses iff all `A` earlier partners exist (it has no later one).
       // Why: O(1), not bands.
-      if (sc.groupDerived[gi] !== 0) rows -= earliestA <= sc.groupLast32[gi] ? 1 : 0;
+      if (kind === GROUP_DERIVED) rows -= earliestA <= sc.groupLast32[gi] ? 1 : 0;
+      // A shifted group: group 0's bands with `last` one smaller, and its last band cut one row
+      // earlier when its top is, which loses a row iff all `A` earlier partners come by `top0`.
+      else if (kind === GROUP_SHIFTED) rows = rows0 - sc.shiftLoss - (sc.groupTop32[gi] !== top0 && earliestA <= top0 ? 1 : 0);
       else rows = bandRows(cum, j, jl, assoc, sc.groupTop32[gi], sc.groupLast32[gi]);
       sum += rows * sc.groupColumns[gi];
     }
@@ -266,12 +308,19 @@ function missingFromOrbits(sc: Scratch, p: number, assoc: number, lastMin: numbe
 /** Fills the int32 forms of the column groups, which groups follow from the previous, and the mirror corrections. */
 function planGroups(sc: Scratch): void {
   sc.mirrorGroups = 0;
+  sc.shifted = false;
+  const top0 = sc.groupRows[0] - 1;
+  const last0 = sc.groupLast[0];
   for (let gi = 0; gi < sc.groups; gi++) {
     const rows = sc.groupRows[gi];
     const last = sc.groupLast[gi];
     sc.groupTop32[gi] = rows - 1;
     sc.groupLast32[gi] = last;
-    sc.groupDerived[gi] = gi > 0 && last === sc.groupLast[gi - 1] && sc.groupRows[gi - 1] === last + 1 && rows === last ? 1 : 0;
+    let kind = GROUP_BANDS;
+    if (gi > 0 && last === sc.groupLast[gi - 1] && sc.groupRows[gi - 1] === last + 1 && rows === last) kind = GROUP_DERIVED;
+    else if (gi > 0 && last === last0 - 1 && (rows - 1 === top0 || rows === top0)) kind = GROUP_SHIFTED;
+    sc.groupKind[gi] = kind;
+    if (kind === GROUP_SHIFTED) sc.shifted = true;
     if (rows === last) {
       sc.mirrorLast[sc.mirrorGroups] = last;
       sc.mirrorColumns[sc.mirrorGroups++] = sc.groupColumns[gi];
