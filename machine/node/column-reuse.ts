@@ -82,6 +82,12 @@ class Scratch {
 }
 const scratch = new Scratch();
 
+// The orbit sums' storage under this module's own constants. Why: V8 compiles a module's own
+// constant typed array into its code, but reads an imported one through the import's cell and
+// checks its map and length again at every element of the band loops.
+const sums = orbitSums;
+const sumIndex = orbitIndex;
+
 /** A column group counted by its own bands. */
 const GROUP_BANDS = 0;
 /** A column group one row short of the previous one with the same `last`: counted from it in O(1). */
@@ -269,9 +275,9 @@ function bandRowsAndShift(sc: Scratch, cum: Int32Array, j: number, jl: number, a
  * Why: half the offsets then cost O(1) each instead of the bands.
  */
 function missingFromOrbits(sc: Scratch, p: number, assoc: number, lastMin: number, allRows: number, mirror: boolean): number {
-  const cum = orbitSums;
-  const j = orbitIndex[p];
-  const jl = orbitIndex[p - 1];
+  const cum = sums;
+  const j = sumIndex[p];
+  const jl = sumIndex[p - 1];
   const earliestA = cum[j] - cum[j - assoc];
   const latestA = cum[jl + assoc] - cum[jl];
   // Every row of every group misses when the `A`-th earlier and later partners together span at

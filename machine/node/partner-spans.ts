@@ -26,6 +26,12 @@
  */
 import { narrowedTimes, widenedTimes, type ReturnOrbits } from "./return-lists.js";
 
+// The visit times under this module's own constants. Why: V8 compiles a module's own constant
+// typed array into its code, but reads an imported one through the import's cell and checks its
+// map and length again at every element.
+const widenedVisitTimes = widenedTimes;
+const narrowedVisitTimes = narrowedTimes;
+
 /** Extreme spans (rows) found by {@link partnerSpans}. */
 export class PartnerSpans {
   /** Fewest rows from the first to the last of `A + 1` consecutive visits to the widened window. */
@@ -42,8 +48,8 @@ export class PartnerSpans {
 export function partnerSpans(orbits: ReturnOrbits, A: number, spans: PartnerSpans): boolean {
   const nw = orbits.widenedVisits;
   if (nw === 0) return false;
-  const widened = widenedTimes;
-  const narrowed = narrowedTimes;
+  const widened = widenedVisitTimes;
+  const narrowed = narrowedVisitTimes;
   const period = orbits.period;
   // Later periods: each visit one period after the one a period of visits before it.
   for (let j = 0; j < A; j++) widened[nw + j] = widened[j] + period;
