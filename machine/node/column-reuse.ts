@@ -27,7 +27,7 @@
 import type { CacheGeometry } from "./geometry.js";
 import { exactLog2, mod, nextInWindow, rotationEntries } from "./modular.js";
 import { partnerSpans, PartnerSpans } from "./partner-spans.js";
-import { fillReturnOrbits, MAX_POSITIONS, MAX_RETURNS, MAX_SUM, orbitIndex, orbitSums, ReturnOrbits } from "./return-lists.js";
+import { finishReturnOrbits, MAX_POSITIONS, MAX_RETURNS, MAX_SUM, orbitIndex, orbitSums, ReturnOrbits, startReturnOrbits } from "./return-lists.js";
 
 const MAX_ASSOC = MAX_RETURNS;
 const MAX_ARRAYS = 4;
@@ -418,7 +418,7 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   if (arrays === 1 ? lastMax < A * tMin : Math.floor(lastMax / tMin) + (arrays - 1) * (Math.floor((lastMax + 1) / tMin) + 2) < A) return 0;
   addGroups(sc, rows, s, lastRow);
   // One array: every offset's lists from the orbit sums, when they cover the rotation.
-  if (arrays === 1 && rows < MAX_SUM && fillReturnOrbits(sc.orbits, sc.upUF, sc.upVF, sc.upUB, sc.upWB, sc.dnUF, sc.dnVF, sc.dnUB, sc.dnWB, B, e, A)) {
+  if (arrays === 1 && rows < MAX_SUM && startReturnOrbits(sc.orbits, sc.upUF, sc.upVF, sc.upUB, sc.upWB, sc.dnUF, sc.dnVF, sc.dnUB, sc.dnWB, B, e, A)) {
     return orbitMisses(sc, B, e, u, A, lastMin | 0, lastMax | 0);
   }
   return walkedMisses(sc, B, e, u, A, arrays, arrayBytes, P, up, rows);
@@ -442,6 +442,8 @@ function orbitMisses(sc: Scratch, B: number, e: number, u: number, A: number, la
     if (sc.spans.shortestWidened > lastMax) return 0;
     if (sc.spans.longestNarrowed <= lastMin + 1) return (allRows * (W - W / perSector) * e) / B;
   }
+  // The spans did not decide: the count below reads the padded sums of every element position.
+  finishReturnOrbits(sc.orbits);
   planGroups(sc);
   let sum = 0;
   if (sc.orbits.uniform) {
