@@ -361,6 +361,16 @@ function entries(sc: Scratch, step: number, P: number, B: number): void {
 }
 
 /**
+ * Whether the element size `e` (`0 < e < u`) divides the sector `u` and the line `B` (powers of
+ * two, as `CacheGeometry` has them): for a power-of-two integer `e` it does, without the two
+ * remainders (why: integer divisions on every strided evaluation).
+ */
+function dividesLineAndSector(e: number, u: number, B: number): boolean {
+  if ((e | 0) === e && e > 0 && (e & (e - 1)) === 0) return true;
+  return B % e === 0 && u % e === 0;
+}
+
+/**
  * Misses of the accesses that continue a sector (byte offset within the sector at least one element)
  * in a column sweep of `arrays` arrays of `q` elements of `e` bytes with rows of `s` elements
  * (`s * e >= line`), arrays `arrayBytes` apart. Returns -1 when the geometry is outside what this
@@ -373,7 +383,7 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   const A = g.assoc;
   const R = s * e;
   if (e >= u) return 0;
-  if (B % e !== 0 || u % e !== 0 || A > MAX_ASSOC || arrays > MAX_ARRAYS || R < B || arrayBytes < B) return -1;
+  if (!dividesLineAndSector(e, u, B) || A > MAX_ASSOC || arrays > MAX_ARRAYS || R < B || arrayBytes < B) return -1;
   const rows = Math.ceil(q / s);
   // Fewer partners than ways: every continuation hits.
   if (rows * arrays <= A) return 0;
@@ -382,16 +392,18 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   const sc = scratch;
   if (g.sets === 1) {
     // Offsets that continue a sector, per line.
-    const hOffsets = B / e - B / u;
+    // (B / u and the division by B below by the exact reciprocals, CacheGeometry's powers of two.)
+    const hOffsets = B / e - B * g.invSector;
     addGroups(sc, rows, s, lastRow);
     // One set: every partner shares it, so every row of a column has the same number of them,
     // `arrays * last + arrays - 1` (its own array's other rows, the other arrays' rows including
     // the same row), and a whole column group either thrashes or fits.
     let missed = 0;
     for (let gi = 0; gi < sc.groups; gi++) if (arrays * sc.groupLast[gi] + arrays - 1 >= A) missed += sc.groupRows[gi] * sc.groupColumns[gi];
-    return (missed * arrays * hOffsets * e) / B;
+    return missed * arrays * hOffsets * e * g.invLine;
   }
-  if (B / e > MAX_OFFSETS) return -1;
+  // B / e > MAX_OFFSETS, without the division (B / e is an integer, and 64 e exact).
+  if (B > MAX_OFFSETS * e) return -1;
   const up = mod(R, P);
   // The largest and smallest `last` of the column groups (see addGroups), before building them:
   // most evaluations end at the bounds below.
@@ -403,7 +415,8 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   // power-of-two P and integer `up` the gcd is the lowest set bit of `up`. Why before the entries: with many rows
   // this weaker bound already decides, and the continued-fraction pass of the entries is a third
   // of such an evaluation.
-  if (up > 0 && (up | 0) === up && exactLog2(P) >= 0 && lastMin >= (A + 1) * (P / (up & -up))) return arrays * (q - Math.ceil(q * e * g.invSector));
+  // (P / lowest bit by a shift: both are powers of two, the bit below P.)
+  if (up > 0 && (up | 0) === up && exactLog2(P) >= 0 && lastMin >= (A + 1) * (P >> (31 - Math.clz32(up & -up)))) return arrays * (q - Math.ceil(q * e * g.invSector));
   entries(sc, up, P, B);
   // Bounds from the three-gap return times: every run of tMax consecutive rows holds a partner,
   // no two partners of a list are closer than tMin rows. The combined jump is needed only from

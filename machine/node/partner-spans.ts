@@ -55,8 +55,10 @@ export function partnerSpans(orbits: ReturnOrbits, A: number, spans: PartnerSpan
   for (let j = 0; j < A; j++) widened[nw + j] = widened[j] + period;
   let shortest = 0x3fffffff;
   for (let j = 0; j < nw; j++) {
-    const a = widened[j + A] - widened[j];
-    if (a < shortest) shortest = a;
+    // min and max by sign masks (int32 spans below 2^30). Why: which span is the extreme varies
+    // from visit to visit, a branch that mispredicts.
+    const d = widened[j + A] - widened[j] - shortest;
+    shortest += d & (d >> 31);
   }
   const nn = orbits.narrowedVisits;
   let longest = 0x3fffffff;
@@ -64,8 +66,8 @@ export function partnerSpans(orbits: ReturnOrbits, A: number, spans: PartnerSpan
     for (let j = 0; j <= A; j++) narrowed[nn + j] = narrowed[j] + period;
     longest = 0;
     for (let j = 0; j < nn; j++) {
-      const b = narrowed[j + A + 1] - narrowed[j];
-      if (b > longest) longest = b;
+      const d = narrowed[j + A + 1] - narrowed[j] - longest;
+      longest += d & ~(d >> 31);
     }
   }
   spans.shortestWidened = shortest;
