@@ -57,6 +57,13 @@ class Scratch {
   shifted = false;
   /** Rows the shifted groups lose against group 0 in the bands `t < A` (see {@link bandRowsAndShift}). */
   shiftLoss = 0;
+  /** Whether the groups' count is linear in group 0's (see {@link planLinear}), and its terms. */
+  linear = false;
+  rowsWeight = 0;
+  lossWeight = 0;
+  thresholds = 0;
+  readonly threshold = new Int32Array(8);
+  readonly thresholdColumns = new Float64Array(8);
   /** Groups whose rows end at `last` (they take a correction at mirror offsets): `last` and columns. */
   readonly mirrorLast = new Int32Array(4);
   readonly mirrorColumns = new Float64Array(4);
@@ -194,16 +201,18 @@ function missingAccesses(sc: Scratch, nE: number, nL: number, assoc: number): nu
   return sum;
 }
 
+// The two helpers below are constants, not function declarations. Why: a module's function
+// declaration is a mutable binding, so V8 checks, at every inlined call in a loop, that it still
+// holds the function it inlined; a constant it compiles in.
+
 /** `min(a, b)` for int32 `a`, `b` less than 2^31 apart, without a branch. */
-function min32(a: number, b: number): number {
+const min32 = (a: number, b: number): number => {
   const d = a - b;
   return b + (d & (d >> 31));
-}
+};
 
 /** `max(a, 0)` for int32 `a`, without a branch. */
-function positive32(a: number): number {
-  return a & ~(a >> 31);
-}
+const positive32 = (a: number): number => a & ~(a >> 31);
 
 /**
  * Rows of one column group (`top + 1` rows, later partners up to row `last`, `top >= last - 1`)
@@ -227,7 +236,8 @@ function bandRows(cum: Int32Array, j: number, jl: number, assoc: number, top: nu
   let lower = 0;
   for (let t = 0; t < assoc; t++) {
     const upper = J - cum[j - t - 1];
-    rows += positive32(min32(upper, K - cum[jl + assoc - t]) - lower);
+    // `| 0`: see bandRowsAndShift.
+    rows = (rows + positive32(min32(upper, K - cum[jl + assoc - t]) - lower)) | 0;
     lower = upper;
   }
   // Rows with all `assoc` earlier partners miss whatever follows.
@@ -250,9 +260,10 @@ function bandRowsAndShift(sc: Scratch, cum: Int32Array, j: number, jl: number, a
   for (let t = 0; t < assoc; t++) {
     const upper = J - cum[j - t - 1];
     const end = K - cum[jl + assoc - t];
-    rows += positive32(min32(upper, end) - lower);
+    // `| 0`: the counts stay far below 2^31, and int32 sums need no overflow checks.
+    rows = (rows + positive32(min32(upper, end) - lower)) | 0;
     // Sign bits: lower - end < 0 and upper - end >= 0.
-    loss += ((lower - end) >> 31) & ~((upper - end) >> 31) & 1;
+    loss = (loss + (((lower - end) >> 31) & ~((upper - end) >> 31) & 1)) | 0;
     lower = upper;
   }
   sc.shiftLoss = loss;
@@ -286,22 +297,7 @@ function missingFromOrbits(sc: Scratch, p: number, assoc: number, lastMin: numbe
   let sum = 0;
   const top0 = sc.groupTop32[0];
   const rows0 = sc.shifted ? bandRowsAndShift(sc, cum, j, jl, assoc, top0, sc.groupLast32[0]) : bandRows(cum, j, jl, assoc, top0, sc.groupLast32[0]);
-  if (rows0 !== 0) {
-    let rows = rows0;
-    sum = rows * sc.groupColumns[0];
-    for (let gi = 1; gi < sc.groups; gi++) {
-      const kind = sc.groupKind[gi];
-      // A derived group has the previous group's rows but its last, row `last`, with the same
-      // later partners: that row misses iff all `A` earlier partners exist (it has no later one).
-      // Why: O(1), not bands.
-      if (kind === GROUP_DERIVED) rows -= earliestA <= sc.groupLast32[gi] ? 1 : 0;
-      // A shifted group: group 0's bands with `last` one smaller, and its last band cut one row
-      // earlier when its top is, which loses a row iff all `A` earlier partners come by `top0`.
-      else if (kind === GROUP_SHIFTED) rows = rows0 - sc.shiftLoss - (sc.groupTop32[gi] !== top0 && earliestA <= top0 ? 1 : 0);
-      else rows = bandRows(cum, j, jl, assoc, sc.groupTop32[gi], sc.groupLast32[gi]);
-      sum += rows * sc.groupColumns[gi];
-    }
-  }
+  if (rows0 !== 0) sum = sc.linear ? linearGroupSum(sc, rows0, earliestA) : groupSum(sc, rows0, earliestA, cum, j, jl, assoc);
   if (!mirror) return sum;
   let correction = 0;
   for (let k = 0; k < sc.mirrorGroups; k++) {
@@ -309,6 +305,79 @@ function missingFromOrbits(sc: Scratch, p: number, assoc: number, lastMin: numbe
     correction += ((earliestA <= last ? 1 : 0) - (latestA <= last ? 1 : 0)) * sc.mirrorColumns[k];
   }
   return 2 * sum + correction;
+}
+
+/**
+ * Accesses of all column groups that miss, from group 0's `rows0` and `earliestA` (the `A`-th
+ * earlier partner), group by group.
+ */
+function groupSum(sc: Scratch, rows0: number, earliestA: number, cum: Int32Array, j: number, jl: number, assoc: number): number {
+  const top0 = sc.groupTop32[0];
+  let rows = rows0;
+  let sum = rows * sc.groupColumns[0];
+  for (let gi = 1; gi < sc.groups; gi++) {
+    const kind = sc.groupKind[gi];
+    // A derived group has the previous group's rows but its last, row `last`, with the same
+    // later partners: that row misses iff all `A` earlier partners exist (it has no later one).
+    // Why: O(1), not bands.
+    if (kind === GROUP_DERIVED) rows -= earliestA <= sc.groupLast32[gi] ? 1 : 0;
+    // A shifted group: group 0's bands with `last` one smaller, and its last band cut one row
+    // earlier when its top is, which loses a row iff all `A` earlier partners come by `top0`.
+    else if (kind === GROUP_SHIFTED) rows = rows0 - sc.shiftLoss - (sc.groupTop32[gi] !== top0 && earliestA <= top0 ? 1 : 0);
+    else rows = bandRows(cum, j, jl, assoc, sc.groupTop32[gi], sc.groupLast32[gi]);
+    sum += rows * sc.groupColumns[gi];
+  }
+  return sum;
+}
+
+/**
+ * {@link groupSum} when every group follows from group 0 ({@link planGroups} found it linear):
+ * `rows0` times all columns, less the shifted groups' loss and one row of the columns of each
+ * threshold at or above `earliestA`. Why: the same integers without reading each group's kind,
+ * rows and columns again at every offset.
+ */
+function linearGroupSum(sc: Scratch, rows0: number, earliestA: number): number {
+  let sum = rows0 * sc.rowsWeight - sc.shiftLoss * sc.lossWeight;
+  for (let k = 0; k < sc.thresholds; k++) if (earliestA <= sc.threshold[k]) sum -= sc.thresholdColumns[k];
+  return sum;
+}
+
+/** Adds `columns` to the columns that lose a row when `E_A <= last` (see {@link linearGroupSum}). */
+function addThreshold(sc: Scratch, last: number, columns: number): void {
+  for (let k = 0; k < sc.thresholds; k++) {
+    if (sc.threshold[k] === last) {
+      sc.thresholdColumns[k] += columns;
+      return;
+    }
+  }
+  sc.threshold[sc.thresholds] = last;
+  sc.thresholdColumns[sc.thresholds++] = columns;
+}
+
+/**
+ * The groups' count as one expression in group 0's rows ({@link linearGroupSum}) when no group
+ * but group 0 takes bands of its own: each group's rows are group 0's, less the shifted group's
+ * loss if its chain of derived groups starts at one, less a row for each threshold on the chain.
+ */
+function planLinear(sc: Scratch): void {
+  const top0 = sc.groupTop32[0];
+  sc.linear = true;
+  sc.rowsWeight = 0;
+  sc.lossWeight = 0;
+  sc.thresholds = 0;
+  for (let gi = 0; gi < sc.groups; gi++) {
+    const columns = sc.groupColumns[gi];
+    sc.rowsWeight += columns;
+    let g = gi;
+    for (; g > 0 && sc.groupKind[g] === GROUP_DERIVED; g--) addThreshold(sc, sc.groupLast32[g], columns);
+    if (g === 0) continue;
+    if (sc.groupKind[g] !== GROUP_SHIFTED) {
+      sc.linear = false;
+      return;
+    }
+    sc.lossWeight += columns;
+    if (sc.groupTop32[g] !== top0) addThreshold(sc, top0, columns);
+  }
 }
 
 /** Fills the int32 forms of the column groups, which groups follow from the previous, and the mirror corrections. */
@@ -332,6 +401,7 @@ function planGroups(sc: Scratch): void {
       sc.mirrorColumns[sc.mirrorGroups++] = sc.groupColumns[gi];
     }
   }
+  planLinear(sc);
 }
 
 /**
@@ -464,9 +534,10 @@ function orbitMisses(sc: Scratch, B: number, e: number, u: number, A: number, la
     sum = (W - W / perSector) * missingFromOrbits(sc, 1, A, lastMin, allRows, false);
   } else if (sc.orbits.mirrored) {
     // Offsets p and W - p together (sector starts pair with sector starts: the sector divides the line).
-    for (let p = 1; 2 * p <= W; p++) if (p % perSector !== 0) sum += missingFromOrbits(sc, p, A, lastMin, allRows, 2 * p < W);
+    // (`r` is p mod perSector, counted: why, an integer division per offset otherwise.)
+    for (let p = 1, r = 1; 2 * p <= W; p++, r = r + 1 === perSector ? 0 : r + 1) if (r !== 0) sum += missingFromOrbits(sc, p, A, lastMin, allRows, 2 * p < W);
   } else {
-    for (let p = 1; p < W; p++) if (p % perSector !== 0) sum += missingFromOrbits(sc, p, A, lastMin, allRows, false);
+    for (let p = 1, r = 1; p < W; p++, r = r + 1 === perSector ? 0 : r + 1) if (r !== 0) sum += missingFromOrbits(sc, p, A, lastMin, allRows, false);
   }
   return (sum * e) / B;
 }
