@@ -27,7 +27,7 @@
 import type { CacheGeometry } from "./geometry.js";
 import { exactLog2, mod, nextInWindow, rotationEntries } from "./modular.js";
 import { partnerSpans, PartnerSpans } from "./partner-spans.js";
-import { fillReturnOrbits, MAX_POSITIONS, MAX_RETURNS, MAX_SUM, orbitIndex, orbitSums, ReturnOrbits } from "./return-lists.js";
+import { finishReturnOrbits, MAX_POSITIONS, MAX_RETURNS, MAX_SUM, orbitIndex, orbitSums, ReturnOrbits, startReturnOrbits } from "./return-lists.js";
 
 const MAX_ASSOC = MAX_RETURNS;
 const MAX_ARRAYS = 4;
@@ -49,10 +49,21 @@ class Scratch {
   readonly groupLast = new Float64Array(4);
   readonly groupColumns = new Float64Array(4);
   groups = 0;
-  /** Per group, as int32 for the bands: last row (`rows - 1`), `last`, and whether it follows from the previous group in O(1). */
+  /** Per group, as int32 for the bands: last row (`rows - 1`), `last`, and how its count follows (`GROUP_*`). */
   readonly groupTop32 = new Int32Array(4);
   readonly groupLast32 = new Int32Array(4);
-  readonly groupDerived = new Int32Array(4);
+  readonly groupKind = new Int32Array(4);
+  /** Whether a group is {@link GROUP_SHIFTED} (group 0's bands then also count its loss). */
+  shifted = false;
+  /** Rows the shifted groups lose against group 0 in the bands `t < A` (see {@link bandRowsAndShift}). */
+  shiftLoss = 0;
+  /** Whether the groups' count is linear in group 0's (see {@link planLinear}), and its terms. */
+  linear = false;
+  rowsWeight = 0;
+  lossWeight = 0;
+  thresholds = 0;
+  readonly threshold = new Int32Array(8);
+  readonly thresholdColumns = new Float64Array(8);
   /** Groups whose rows end at `last` (they take a correction at mirror offsets): `last` and columns. */
   readonly mirrorLast = new Int32Array(4);
   readonly mirrorColumns = new Float64Array(4);
@@ -77,6 +88,19 @@ class Scratch {
   dnWB = 0;
 }
 const scratch = new Scratch();
+
+// The orbit sums' storage under this module's own constants. Why: V8 compiles a module's own
+// constant typed array into its code, but reads an imported one through the import's cell and
+// checks its map and length again at every element of the band loops.
+const sums = orbitSums;
+const sumIndex = orbitIndex;
+
+/** A column group counted by its own bands. */
+const GROUP_BANDS = 0;
+/** A column group one row short of the previous one with the same `last`: counted from it in O(1). */
+const GROUP_DERIVED = 1;
+/** A column group whose `last` is one below group 0's and whose top is group 0's or one below: counted from group 0's bands. */
+const GROUP_SHIFTED = 2;
 
 /**
  * Fills `list[1..]` with the first `assoc` returns (row distances `k <= kMax`) to `[0, B)` of an
@@ -177,16 +201,18 @@ function missingAccesses(sc: Scratch, nE: number, nL: number, assoc: number): nu
   return sum;
 }
 
+// The two helpers below are constants, not function declarations. Why: a module's function
+// declaration is a mutable binding, so V8 checks, at every inlined call in a loop, that it still
+// holds the function it inlined; a constant it compiles in.
+
 /** `min(a, b)` for int32 `a`, `b` less than 2^31 apart, without a branch. */
-function min32(a: number, b: number): number {
+const min32 = (a: number, b: number): number => {
   const d = a - b;
   return b + (d & (d >> 31));
-}
+};
 
 /** `max(a, 0)` for int32 `a`, without a branch. */
-function positive32(a: number): number {
-  return a & ~(a >> 31);
-}
+const positive32 = (a: number): number => a & ~(a >> 31);
 
 /**
  * Rows of one column group (`top + 1` rows, later partners up to row `last`, `top >= last - 1`)
@@ -210,10 +236,37 @@ function bandRows(cum: Int32Array, j: number, jl: number, assoc: number, top: nu
   let lower = 0;
   for (let t = 0; t < assoc; t++) {
     const upper = J - cum[j - t - 1];
-    rows += positive32(min32(upper, K - cum[jl + assoc - t]) - lower);
+    // `| 0`: see bandRowsAndShift.
+    rows = (rows + positive32(min32(upper, K - cum[jl + assoc - t]) - lower)) | 0;
     lower = upper;
   }
   // Rows with all `assoc` earlier partners miss whatever follows.
+  return rows + positive32(top + 1 - lower);
+}
+
+/**
+ * {@link bandRows} of a group, and in `sc.shiftLoss` how many of those rows a group with `last`
+ * one smaller (and the same `top`) loses: band `t < A` loses a row iff its end `K - 1 - l` is
+ * inside it, `lower < K - l <= upper`, so the shorter group's count follows from the same loads.
+ * Why: the column groups of a sweep whose last row is partial are two such groups, and the bands
+ * of the second cost as much as the first.
+ */
+function bandRowsAndShift(sc: Scratch, cum: Int32Array, j: number, jl: number, assoc: number, top: number, last: number): number {
+  const J = cum[j];
+  const K = last + 1 + cum[jl];
+  let rows = 0;
+  let loss = 0;
+  let lower = 0;
+  for (let t = 0; t < assoc; t++) {
+    const upper = J - cum[j - t - 1];
+    const end = K - cum[jl + assoc - t];
+    // `| 0`: the counts stay far below 2^31, and int32 sums need no overflow checks.
+    rows = (rows + positive32(min32(upper, end) - lower)) | 0;
+    // Sign bits: lower - end < 0 and upper - end >= 0.
+    loss = (loss + (((lower - end) >> 31) & ~((upper - end) >> 31) & 1)) | 0;
+    lower = upper;
+  }
+  sc.shiftLoss = loss;
   return rows + positive32(top + 1 - lower);
 }
 
@@ -233,27 +286,18 @@ function bandRows(cum: Int32Array, j: number, jl: number, assoc: number, top: nu
  * Why: half the offsets then cost O(1) each instead of the bands.
  */
 function missingFromOrbits(sc: Scratch, p: number, assoc: number, lastMin: number, allRows: number, mirror: boolean): number {
-  const cum = orbitSums;
-  const j = orbitIndex[p];
-  const jl = orbitIndex[p - 1];
+  const cum = sums;
+  const j = sumIndex[p];
+  const jl = sumIndex[p - 1];
   const earliestA = cum[j] - cum[j - assoc];
   const latestA = cum[jl + assoc] - cum[jl];
   // Every row of every group misses when the `A`-th earlier and later partners together span at
   // most `lastMin + 1` rows (then each band is whole and the last reaches the group's end).
   if (earliestA + latestA <= lastMin + 1) return mirror ? 2 * allRows : allRows;
   let sum = 0;
-  let rows = bandRows(cum, j, jl, assoc, sc.groupTop32[0], sc.groupLast32[0]);
-  if (rows !== 0) {
-    sum = rows * sc.groupColumns[0];
-    for (let gi = 1; gi < sc.groups; gi++) {
-      // A derived group has the previous group's rows but its last, row `last`, with the same
-      // later partners: that row misses iff all `A` earlier partners exist (it has no later one).
-      // Why: O(1), not bands.
-      if (sc.groupDerived[gi] !== 0) rows -= earliestA <= sc.groupLast32[gi] ? 1 : 0;
-      else rows = bandRows(cum, j, jl, assoc, sc.groupTop32[gi], sc.groupLast32[gi]);
-      sum += rows * sc.groupColumns[gi];
-    }
-  }
+  const top0 = sc.groupTop32[0];
+  const rows0 = sc.shifted ? bandRowsAndShift(sc, cum, j, jl, assoc, top0, sc.groupLast32[0]) : bandRows(cum, j, jl, assoc, top0, sc.groupLast32[0]);
+  if (rows0 !== 0) sum = sc.linear ? linearGroupSum(sc, rows0, earliestA) : groupSum(sc, rows0, earliestA, cum, j, jl, assoc);
   if (!mirror) return sum;
   let correction = 0;
   for (let k = 0; k < sc.mirrorGroups; k++) {
@@ -263,20 +307,101 @@ function missingFromOrbits(sc: Scratch, p: number, assoc: number, lastMin: numbe
   return 2 * sum + correction;
 }
 
+/**
+ * Accesses of all column groups that miss, from group 0's `rows0` and `earliestA` (the `A`-th
+ * earlier partner), group by group.
+ */
+function groupSum(sc: Scratch, rows0: number, earliestA: number, cum: Int32Array, j: number, jl: number, assoc: number): number {
+  const top0 = sc.groupTop32[0];
+  let rows = rows0;
+  let sum = rows * sc.groupColumns[0];
+  for (let gi = 1; gi < sc.groups; gi++) {
+    const kind = sc.groupKind[gi];
+    // A derived group has the previous group's rows but its last, row `last`, with the same
+    // later partners: that row misses iff all `A` earlier partners exist (it has no later one).
+    // Why: O(1), not bands.
+    if (kind === GROUP_DERIVED) rows -= earliestA <= sc.groupLast32[gi] ? 1 : 0;
+    // A shifted group: group 0's bands with `last` one smaller, and its last band cut one row
+    // earlier when its top is, which loses a row iff all `A` earlier partners come by `top0`.
+    else if (kind === GROUP_SHIFTED) rows = rows0 - sc.shiftLoss - (sc.groupTop32[gi] !== top0 && earliestA <= top0 ? 1 : 0);
+    else rows = bandRows(cum, j, jl, assoc, sc.groupTop32[gi], sc.groupLast32[gi]);
+    sum += rows * sc.groupColumns[gi];
+  }
+  return sum;
+}
+
+/**
+ * {@link groupSum} when every group follows from group 0 ({@link planGroups} found it linear):
+ * `rows0` times all columns, less the shifted groups' loss and one row of the columns of each
+ * threshold at or above `earliestA`. Why: the same integers without reading each group's kind,
+ * rows and columns again at every offset.
+ */
+function linearGroupSum(sc: Scratch, rows0: number, earliestA: number): number {
+  let sum = rows0 * sc.rowsWeight - sc.shiftLoss * sc.lossWeight;
+  for (let k = 0; k < sc.thresholds; k++) if (earliestA <= sc.threshold[k]) sum -= sc.thresholdColumns[k];
+  return sum;
+}
+
+/** Adds `columns` to the columns that lose a row when `E_A <= last` (see {@link linearGroupSum}). */
+function addThreshold(sc: Scratch, last: number, columns: number): void {
+  for (let k = 0; k < sc.thresholds; k++) {
+    if (sc.threshold[k] === last) {
+      sc.thresholdColumns[k] += columns;
+      return;
+    }
+  }
+  sc.threshold[sc.thresholds] = last;
+  sc.thresholdColumns[sc.thresholds++] = columns;
+}
+
+/**
+ * The groups' count as one expression in group 0's rows ({@link linearGroupSum}) when no group
+ * but group 0 takes bands of its own: each group's rows are group 0's, less the shifted group's
+ * loss if its chain of derived groups starts at one, less a row for each threshold on the chain.
+ */
+function planLinear(sc: Scratch): void {
+  const top0 = sc.groupTop32[0];
+  sc.linear = true;
+  sc.rowsWeight = 0;
+  sc.lossWeight = 0;
+  sc.thresholds = 0;
+  for (let gi = 0; gi < sc.groups; gi++) {
+    const columns = sc.groupColumns[gi];
+    sc.rowsWeight += columns;
+    let g = gi;
+    for (; g > 0 && sc.groupKind[g] === GROUP_DERIVED; g--) addThreshold(sc, sc.groupLast32[g], columns);
+    if (g === 0) continue;
+    if (sc.groupKind[g] !== GROUP_SHIFTED) {
+      sc.linear = false;
+      return;
+    }
+    sc.lossWeight += columns;
+    if (sc.groupTop32[g] !== top0) addThreshold(sc, top0, columns);
+  }
+}
+
 /** Fills the int32 forms of the column groups, which groups follow from the previous, and the mirror corrections. */
 function planGroups(sc: Scratch): void {
   sc.mirrorGroups = 0;
+  sc.shifted = false;
+  const top0 = sc.groupRows[0] - 1;
+  const last0 = sc.groupLast[0];
   for (let gi = 0; gi < sc.groups; gi++) {
     const rows = sc.groupRows[gi];
     const last = sc.groupLast[gi];
     sc.groupTop32[gi] = rows - 1;
     sc.groupLast32[gi] = last;
-    sc.groupDerived[gi] = gi > 0 && last === sc.groupLast[gi - 1] && sc.groupRows[gi - 1] === last + 1 && rows === last ? 1 : 0;
+    let kind = GROUP_BANDS;
+    if (gi > 0 && last === sc.groupLast[gi - 1] && sc.groupRows[gi - 1] === last + 1 && rows === last) kind = GROUP_DERIVED;
+    else if (gi > 0 && last === last0 - 1 && (rows - 1 === top0 || rows === top0)) kind = GROUP_SHIFTED;
+    sc.groupKind[gi] = kind;
+    if (kind === GROUP_SHIFTED) sc.shifted = true;
     if (rows === last) {
       sc.mirrorLast[sc.mirrorGroups] = last;
       sc.mirrorColumns[sc.mirrorGroups++] = sc.groupColumns[gi];
     }
   }
+  planLinear(sc);
 }
 
 /**
@@ -306,6 +431,16 @@ function entries(sc: Scratch, step: number, P: number, B: number): void {
 }
 
 /**
+ * Whether the element size `e` (`0 < e < u`) divides the sector `u` and the line `B` (powers of
+ * two, as `CacheGeometry` has them): for a power-of-two integer `e` it does, without the two
+ * remainders (why: integer divisions on every strided evaluation).
+ */
+function dividesLineAndSector(e: number, u: number, B: number): boolean {
+  if ((e | 0) === e && e > 0 && (e & (e - 1)) === 0) return true;
+  return B % e === 0 && u % e === 0;
+}
+
+/**
  * Misses of the accesses that continue a sector (byte offset within the sector at least one element)
  * in a column sweep of `arrays` arrays of `q` elements of `e` bytes with rows of `s` elements
  * (`s * e >= line`), arrays `arrayBytes` apart. Returns -1 when the geometry is outside what this
@@ -318,7 +453,7 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   const A = g.assoc;
   const R = s * e;
   if (e >= u) return 0;
-  if (B % e !== 0 || u % e !== 0 || A > MAX_ASSOC || arrays > MAX_ARRAYS || R < B || arrayBytes < B) return -1;
+  if (!dividesLineAndSector(e, u, B) || A > MAX_ASSOC || arrays > MAX_ARRAYS || R < B || arrayBytes < B) return -1;
   const rows = Math.ceil(q / s);
   // Fewer partners than ways: every continuation hits.
   if (rows * arrays <= A) return 0;
@@ -327,16 +462,18 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   const sc = scratch;
   if (g.sets === 1) {
     // Offsets that continue a sector, per line.
-    const hOffsets = B / e - B / u;
+    // (B / u and the division by B below by the exact reciprocals, CacheGeometry's powers of two.)
+    const hOffsets = B / e - B * g.invSector;
     addGroups(sc, rows, s, lastRow);
     // One set: every partner shares it, so every row of a column has the same number of them,
     // `arrays * last + arrays - 1` (its own array's other rows, the other arrays' rows including
     // the same row), and a whole column group either thrashes or fits.
     let missed = 0;
     for (let gi = 0; gi < sc.groups; gi++) if (arrays * sc.groupLast[gi] + arrays - 1 >= A) missed += sc.groupRows[gi] * sc.groupColumns[gi];
-    return (missed * arrays * hOffsets * e) / B;
+    return missed * arrays * hOffsets * e * g.invLine;
   }
-  if (B / e > MAX_OFFSETS) return -1;
+  // B / e > MAX_OFFSETS, without the division (B / e is an integer, and 64 e exact).
+  if (B > MAX_OFFSETS * e) return -1;
   const up = mod(R, P);
   // The largest and smallest `last` of the column groups (see addGroups), before building them:
   // most evaluations end at the bounds below.
@@ -348,7 +485,8 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   // power-of-two P and integer `up` the gcd is the lowest set bit of `up`. Why before the entries: with many rows
   // this weaker bound already decides, and the continued-fraction pass of the entries is a third
   // of such an evaluation.
-  if (up > 0 && (up | 0) === up && exactLog2(P) >= 0 && lastMin >= (A + 1) * (P / (up & -up))) return arrays * (q - Math.ceil(q * e * g.invSector));
+  // (P / lowest bit by a shift: both are powers of two, the bit below P.)
+  if (up > 0 && (up | 0) === up && exactLog2(P) >= 0 && lastMin >= (A + 1) * (P >> (31 - Math.clz32(up & -up)))) return arrays * (q - Math.ceil(q * e * g.invSector));
   entries(sc, up, P, B);
   // Bounds from the three-gap return times: every run of tMax consecutive rows holds a partner,
   // no two partners of a list are closer than tMin rows. The combined jump is needed only from
@@ -363,7 +501,7 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   if (arrays === 1 ? lastMax < A * tMin : Math.floor(lastMax / tMin) + (arrays - 1) * (Math.floor((lastMax + 1) / tMin) + 2) < A) return 0;
   addGroups(sc, rows, s, lastRow);
   // One array: every offset's lists from the orbit sums, when they cover the rotation.
-  if (arrays === 1 && rows < MAX_SUM && fillReturnOrbits(sc.orbits, sc.upUF, sc.upVF, sc.upUB, sc.upWB, sc.dnUF, sc.dnVF, sc.dnUB, sc.dnWB, B, e, A)) {
+  if (arrays === 1 && rows < MAX_SUM && startReturnOrbits(sc.orbits, sc.upUF, sc.upVF, sc.upUB, sc.upWB, sc.dnUF, sc.dnVF, sc.dnUB, sc.dnWB, B, e, A)) {
     return orbitMisses(sc, B, e, u, A, lastMin | 0, lastMax | 0);
   }
   return walkedMisses(sc, B, e, u, A, arrays, arrayBytes, P, up, rows);
@@ -387,6 +525,8 @@ function orbitMisses(sc: Scratch, B: number, e: number, u: number, A: number, la
     if (sc.spans.shortestWidened > lastMax) return 0;
     if (sc.spans.longestNarrowed <= lastMin + 1) return (allRows * (W - W / perSector) * e) / B;
   }
+  // The spans did not decide: the count below reads the padded sums of every element position.
+  finishReturnOrbits(sc.orbits);
   planGroups(sc);
   let sum = 0;
   if (sc.orbits.uniform) {
@@ -394,9 +534,10 @@ function orbitMisses(sc: Scratch, B: number, e: number, u: number, A: number, la
     sum = (W - W / perSector) * missingFromOrbits(sc, 1, A, lastMin, allRows, false);
   } else if (sc.orbits.mirrored) {
     // Offsets p and W - p together (sector starts pair with sector starts: the sector divides the line).
-    for (let p = 1; 2 * p <= W; p++) if (p % perSector !== 0) sum += missingFromOrbits(sc, p, A, lastMin, allRows, 2 * p < W);
+    // (`r` is p mod perSector, counted: why, an integer division per offset otherwise.)
+    for (let p = 1, r = 1; 2 * p <= W; p++, r = r + 1 === perSector ? 0 : r + 1) if (r !== 0) sum += missingFromOrbits(sc, p, A, lastMin, allRows, 2 * p < W);
   } else {
-    for (let p = 1; p < W; p++) if (p % perSector !== 0) sum += missingFromOrbits(sc, p, A, lastMin, allRows, false);
+    for (let p = 1, r = 1; p < W; p++, r = r + 1 === perSector ? 0 : r + 1) if (r !== 0) sum += missingFromOrbits(sc, p, A, lastMin, allRows, false);
   }
   return (sum * e) / B;
 }

@@ -26,6 +26,12 @@
  */
 import { narrowedTimes, widenedTimes, type ReturnOrbits } from "./return-lists.js";
 
+// The visit times under this module's own constants. Why: V8 compiles a module's own constant
+// typed array into its code, but reads an imported one through the import's cell and checks its
+// map and length again at every element.
+const widenedVisitTimes = widenedTimes;
+const narrowedVisitTimes = narrowedTimes;
+
 /** Extreme spans (rows) found by {@link partnerSpans}. */
 export class PartnerSpans {
   /** Fewest rows from the first to the last of `A + 1` consecutive visits to the widened window. */
@@ -42,15 +48,17 @@ export class PartnerSpans {
 export function partnerSpans(orbits: ReturnOrbits, A: number, spans: PartnerSpans): boolean {
   const nw = orbits.widenedVisits;
   if (nw === 0) return false;
-  const widened = widenedTimes;
-  const narrowed = narrowedTimes;
+  const widened = widenedVisitTimes;
+  const narrowed = narrowedVisitTimes;
   const period = orbits.period;
   // Later periods: each visit one period after the one a period of visits before it.
   for (let j = 0; j < A; j++) widened[nw + j] = widened[j] + period;
   let shortest = 0x3fffffff;
   for (let j = 0; j < nw; j++) {
-    const a = widened[j + A] - widened[j];
-    if (a < shortest) shortest = a;
+    // min and max by sign masks (int32 spans below 2^30). Why: which span is the extreme varies
+    // from visit to visit, a branch that mispredicts.
+    const d = widened[j + A] - widened[j] - shortest;
+    shortest += d & (d >> 31);
   }
   const nn = orbits.narrowedVisits;
   let longest = 0x3fffffff;
@@ -58,8 +66,8 @@ export function partnerSpans(orbits: ReturnOrbits, A: number, spans: PartnerSpan
     for (let j = 0; j <= A; j++) narrowed[nn + j] = narrowed[j] + period;
     longest = 0;
     for (let j = 0; j < nn; j++) {
-      const b = narrowed[j + A + 1] - narrowed[j];
-      if (b > longest) longest = b;
+      const d = narrowed[j + A + 1] - narrowed[j] - longest;
+      longest += d & ~(d >> 31);
     }
   }
   spans.shortestWidened = shortest;

@@ -89,6 +89,15 @@ export class ReturnOrbits {
   narrowedVisits = 0;
   /** Rows of one period of the orbit of position 0 (when the visits above are recorded). */
   period = 0;
+  /**
+   * Whether the last fill ({@link startReturnOrbits}) left the sums' padding and the element
+   * positions' indices to {@link finishReturnOrbits}; then the coarse positions, their number of
+   * elements and the padding, for it.
+   */
+  pending = false;
+  pendingPositions = 0;
+  pendingElements = 1;
+  pendingCount = 0;
 }
 
 /** Sentinel of an unvisited position in {@link orbitIndex}. */
@@ -135,7 +144,7 @@ function fillFirstReturns(time: Int32Array, next: Int32Array, uF: number, vF: nu
  * Fills the module's storage with the return sums of the forward map (`uF`, `vF`, `uB`, `wB`) on
  * the positions `x = p * e`, `p < B / e`, after checking that the backward map (`dnUF`, `dnVF`,
  * `dnUB`, `dnWB`) is its inverse with the same times, so that both lists of every position come
- * from the same sums (see the file header), and records in `orbits` what it found.
+ * from the same sums (see the file header), and records in `orbits` what it found: {@link startReturnOrbits}, then {@link finishReturnOrbits}.
  * @param B - line (window) size (bytes)
  * @param e - element size (bytes), dividing `B` and both displacements; `B / e <= MAX_POSITIONS`
  * @param count - returns needed per list, `<= MAX_RETURNS`
@@ -157,8 +166,34 @@ export function fillReturnOrbits(
   e: number,
   count: number,
 ): boolean {
+  if (!startReturnOrbits(orbits, uF, vF, uB, wB, dnUF, dnVF, dnUB, dnWB, B, e, count)) return false;
+  finishReturnOrbits(orbits);
+  return true;
+}
+
+/**
+ * {@link fillReturnOrbits} up to the visits `partner-spans.ts` reads: for the usual rotation, the
+ * sums' padding and the element positions' indices wait for {@link finishReturnOrbits}. Why
+ * apart: a third of the sweeps that reach the sums are decided by the spans of those visits alone,
+ * and need neither.
+ */
+export function startReturnOrbits(
+  orbits: ReturnOrbits,
+  uF: number,
+  vF: number,
+  uB: number,
+  wB: number,
+  dnUF: number,
+  dnVF: number,
+  dnUB: number,
+  dnWB: number,
+  B: number,
+  e: number,
+  count: number,
+): boolean {
   // Until a walk records them, no visits: a refused fill leaves none of the last fill's.
   orbits.widenedVisits = 0;
+  orbits.pending = false;
   if (!(uF < MAX_SUM && uB < MAX_SUM && dnUF < MAX_SUM && dnUB < MAX_SUM)) return false;
   // Positions move by multiples of the unit (bytes) that divides the line and every jump: each
   // residue modulo it follows the same map on the coarse positions, whose sums then serve all
@@ -188,8 +223,11 @@ export function fillReturnOrbits(
   const usual = isUsualRotation(uF, v, uB, w, dnUF, dnV, dnUB, dnW, W);
   // The induced rotation covers the map when its walk is one cycle (always for a power-of-two
   // number of sets; otherwise the general fill below takes the several cycles).
-  if (usual && fillUsualRotation(orbits, uF | 0, v, uB | 0, w, W, count)) {
-    expandCoarse(orbitIndex, W, G);
+  if (usual && walkUsualRotation(orbits, uF | 0, v, uB | 0, w, W, count)) {
+    orbits.pending = true;
+    orbits.pendingPositions = W;
+    orbits.pendingElements = G;
+    orbits.pendingCount = count;
     return true;
   }
   if (!fillCoarse(orbits, usual, uF, v, uB, w, dnUF, dnV, dnUB, dnW, W, count)) return false;
@@ -224,9 +262,86 @@ function expandCoarse(index: Int32Array, W: number, G: number): void {
   }
 }
 
+/** Completes a fill that {@link startReturnOrbits} left pending: pads the sums, expands the indices. */
+export function finishReturnOrbits(orbits: ReturnOrbits): void {
+  if (!orbits.pending) return;
+  orbits.pending = false;
+  padOrbitSums(orbits.pendingPositions, orbits.pendingCount, orbits.period);
+  expandCoarse(orbitIndex, orbits.pendingPositions, orbits.pendingElements);
+}
+
+/** Extends the one cycle's sums of `W` positions (period `t` rows) periodically by `count` entries on both sides. */
+function padOrbitSums(W: number, count: number, t: number): void {
+  const cum = orbitSums;
+  const base = count;
+  for (let m = 0; m < count; m++) {
+    cum[base + W + m] = cum[base + m] + t;
+    cum[base - 1 - m] = cum[base + W - 1 - m] - t;
+  }
+}
+
 /**
- * {@link fillReturnOrbits} for the usual rotation (see {@link isUsualRotation}) on `W` positions,
- * from its induced rotation: the map is the first return to `[0, W)` of the rotation by `v` on
+ * The visits of {@link fillReturnOrbits} for the usual rotation (see {@link isUsualRotation}) on
+ * `W` positions: unpadded sums, coarse indices, and the widened and narrowed visits. Returns false
+ * when the rotation's walk is not one cycle (the caller then fills from the tables).
+ */
+function walkUsualRotation(orbits: ReturnOrbits, uF: number, v: number, uB: number, w: number, W: number, count: number): boolean {
+  // Every stored sum is within (W + count) return times of 0, each at most uF + uB.
+  if ((W + count + 1) * (uF + uB) >= MAX_SUM) return false;
+  return v + w > W ? walkWidenedWindow(orbits, uF, v, uB, w, W, count) : walkInducedRotation(orbits, uF, v, uB, w, W, count);
+}
+
+/**
+ * {@link walkUsualRotation} when its induced rotation (by `v` on `N = v + w > W` points, see
+ * {@link walkInducedRotation}) has the point `W` beyond the line: the walk of the first return to
+ * the widened window `0..W`, one step per visit. From `x`, the induced rotation steps ahead to
+ * `x + v` (`uF` rows) when `x < w`, and wraps to `x - w` (`uB` rows) from `x >= w`; ahead from
+ * `x <= W - v` lands in the window, ahead from `W - v < x < w` lands beyond it, on a point `>= w`
+ * whose wrap returns at `x + v - w`. So the return adds `v` (`uF` rows) iff `x < w` and subtracts
+ * `w` (`uB` rows) iff `x > W - v`. Why: `W + 1` steps instead of the induced rotation's `N`, up to
+ * `2W - 1`, with the same visits in the same order.
+ */
+function walkWidenedWindow(orbits: ReturnOrbits, uF: number, v: number, uB: number, w: number, W: number, count: number): boolean {
+  const cum = orbitSums;
+  const index = orbitIndex;
+  const widened = widenedTimes;
+  const narrowed = narrowedTimes;
+  const base = count;
+  const behindFrom = W - v;
+  let x = 0;
+  let t = 0;
+  let k = base;
+  let nn = 0;
+  let zeros = 0;
+  for (let step = 0; step <= W; step++) {
+    // Written at every step, kept (the counts advance) only where they apply: no branch. Point W
+    // writes its index past the line and a sum the next visit overwrites.
+    index[x] = k;
+    cum[k] = t;
+    widened[step] = t;
+    narrowed[nn] = t;
+    // Signed shifts: `>>>` gives uint32, which V8 may carry as a double into the indices.
+    const inLine = ((x - W) >> 31) & 1;
+    k += inLine;
+    nn += inLine & ((-x >> 31) & 1);
+    zeros += ((x - 1) >> 31) & 1;
+    const ahead = (x - w) >> 31;
+    const behind = (behindFrom - x) >> 31;
+    x += (v & ahead) - (w & behind);
+    t += (uF & ahead) + (uB & behind);
+  }
+  // One cycle iff position 0 comes back only after all W + 1 points.
+  if (zeros !== 1) return false;
+  orbits.mirrored = true;
+  orbits.widenedVisits = W + 1;
+  orbits.narrowedVisits = nn;
+  orbits.period = t;
+  return true;
+}
+
+/**
+ * {@link walkUsualRotation} when the induced rotation has no point beyond the line (`v + w = W`),
+ * or any usual rotation (the walk is then longer): the map is the first return to `[0, W)`, from its induced rotation: the map is the first return to `[0, W)` of the rotation by `v` on
  * `N = v + w` positions whose steps take `uF` rows, or `uB` rows when they wrap past `N` (the jump
  * ahead is one plain step, the jump behind one wrapping step, and the combined jump one of each,
  * passing through a point `W..N-1` beyond the line; point `W` is byte `B`, the next line's
@@ -235,12 +350,11 @@ function expandCoarse(index: Int32Array, W: number, G: number): void {
  * to visit: see {@link addNextLineVisit}). Why: one walk without tables or
  * data-dependent branches replaces the first-return tables and the dependent walk along them.
  * Returns false when the walk is not one cycle through all `W` positions (then the caller fills
- * from the tables, which handle several cycles). `v`, `w` and `W` share no factor.
+ * from the tables, which handle several cycles). `v`, `w` and `W` share no factor. The sums are
+ * left unpadded, and the indices those of the coarse positions (see {@link finishReturnOrbits}).
  */
-function fillUsualRotation(orbits: ReturnOrbits, uF: number, v: number, uB: number, w: number, W: number, count: number): boolean {
+function walkInducedRotation(orbits: ReturnOrbits, uF: number, v: number, uB: number, w: number, W: number, count: number): boolean {
   const N = v + w;
-  // Every stored sum is within (W + count) return times of 0, each at most uF + uB.
-  if ((W + count + 1) * (uF + uB) >= MAX_SUM) return false;
   const cum = orbitSums;
   const index = orbitIndex;
   const widened = widenedTimes;
@@ -273,10 +387,6 @@ function fillUsualRotation(orbits: ReturnOrbits, uF: number, v: number, uB: numb
   // coarse unit would have taken it), the walk goes d times round the cycle of 0, which holds
   // ceil(W / d) of the positions: d * ceil(W / d) > W visits.
   if (k - base !== W) return false;
-  for (let m = 0; m < count; m++) {
-    cum[base + W + m] = cum[base + m] + t;
-    cum[base - 1 - m] = cum[base + W - 1 - m] - t;
-  }
   orbits.mirrored = true;
   if (N === W) addNextLineVisit(widened, W, uF, uB, t);
   orbits.widenedVisits = W + 1;
