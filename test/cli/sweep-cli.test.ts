@@ -90,6 +90,37 @@ describe("ccasim sweep and query", () => {
     expect(readFileSync(file).subarray(0, 4).toString()).toBe("PAR1");
   });
 
+  it("exports SQL of any shape with --out: a trailing ';', comments, VALUES, a parenthesised query", async () => {
+    const cases: [string, string][] = [
+      ["-- points by status\nSELECT status, count(*) AS n FROM point GROUP BY status;", "status,n\nok,12\n"],
+      ["SELECT count(*) AS n FROM point -- all of them", "n\n12\n"],
+      ["VALUES (1, 'a')", "col0,col1\n1,a\n"],
+      ["(SELECT 2 AS two)", "two\n2\n"],
+    ];
+    for (const [i, [sql, csv]] of cases.entries()) {
+      const file = join(dir, `shape-${i}.csv`);
+      const r = await run(["query", db, sql, "--out", file]);
+      expect(r.code, `${sql}: ${r.err}`).toBe(0);
+      expect(readFileSync(file, "utf8")).toBe(csv);
+    }
+    const printed = await run(["query", db, "-- a comment first\nSELECT count(*) AS n FROM point;", "--csv"]);
+    expect(printed.code, printed.err).toBe(0);
+    expect(printed.out).toBe("n\n12\n");
+  });
+
+  it("refuses several statements and contradictory formats, exit 2, writing nothing", async () => {
+    const two = await run(["query", db, "SELECT 1 AS a; SELECT 2 AS b"]);
+    expect(two.code).toBe(2);
+    expect(two.err).toContain("2 statements");
+    const file = join(dir, "two.csv");
+    expect((await run(["query", db, "SELECT 1 AS a; SELECT 2 AS b", "--out", file])).code).toBe(2);
+    expect(readdirSync(dir)).not.toContain("two.csv");
+    const both = await run(["query", db, "SELECT 1", "--csv", "--json"]);
+    expect(both.code).toBe(2);
+    expect(both.err).toContain("not both");
+    expect((await run(["query", db, "SELECT 1", "--json", "--out", join(dir, "j.csv")])).code).toBe(2);
+  });
+
   it("exits 2 for bad SQL, a missing database and a second run without --resume", async () => {
     expect((await run(["query", db, "SELEC 1"])).code).toBe(2);
     expect((await run(["query", join(dir, "nope.db"), "SELECT 1"])).code).toBe(2);
