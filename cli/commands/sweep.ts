@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { StudyStore } from "../../profile/study/index.js";
+import { mergeShards } from "../../profile/study/index.js";
 import {
   failedPointsCommand,
   loadSweep,
@@ -220,20 +220,10 @@ async function merge(ctx: CommandContext, argv: readonly string[]): Promise<numb
   const { positionals } = parseCommandArgs("sweep merge", argv, {});
   if (positionals.length < 2) throw new UsageError("merge: give the study database and at least one shard (ccasim sweep merge study.db shard-*.db)", "sweep");
   const [target, ...shards] = positionals;
-  const store = await StudyStore.open(target, { create: true });
-  try {
-    let added = 0;
-    let skipped = 0;
-    for (const s of shards) {
-      const r = await store.mergeShard(s);
-      added += r.added;
-      skipped += r.skipped;
-      ctx.err(`${s}: ${r.added} points added, ${r.skipped} already present\n`);
-    }
-    const total = (await store.storedPointIds()).size;
-    ctx.out(`${target}: ${added} points added, ${skipped} already present, ${total} points in the study\n`);
-  } finally {
-    store.close();
-  }
+  const r = await mergeShards(target, shards);
+  for (const m of r.shards) ctx.err(`${m.shard}: ${m.added} points added, ${m.skipped} already present\n`);
+  const added = r.shards.reduce((n, m) => n + m.added, 0);
+  const skipped = r.shards.reduce((n, m) => n + m.skipped, 0);
+  ctx.out(`${target}: ${added} points added, ${skipped} already present, ${r.total} points in the study\n`);
   return 0;
 }

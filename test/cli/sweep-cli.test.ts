@@ -159,6 +159,26 @@ describe("ccasim sweep and query", () => {
     const second = await run(["sweep", "merge", join(dir, "merged.db"), ...shards]);
     expect(second.out).toContain("0 points added, 12 already present, 12 points in the study");
   });
+
+  it("merges nothing, and creates no study, when a shard is missing or of another study", async () => {
+    const shard0 = join(dir, "m-shard-0.db");
+    expect((await run(["sweep", SWEEP, "--slice", "0/2", "--db", shard0, "--quiet"])).code).toBe(0);
+    const other = join(dir, "other.db");
+    expect((await run(["sweep", "test/scenarios/sweeps/with-bad-point.sweep.yaml", "--db", other, "--quiet"])).code).toBe(1);
+    const fresh = join(dir, "fresh.db");
+    const missing = await run(["sweep", "merge", fresh, shard0, join(dir, "nope.db")]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain("nope.db: no such shard database");
+    const mixed = await run(["sweep", "merge", fresh, shard0, other]);
+    expect(mixed.code).toBe(2);
+    expect(mixed.err).toContain(`${other}: belongs to another study than ${shard0}`);
+    expect(readdirSync(dir).filter((f) => f.startsWith("fresh"))).toEqual([]);
+    // A study that exists keeps what it held.
+    expect((await run(["sweep", "merge", fresh, shard0])).code).toBe(0);
+    const refused = await run(["sweep", "merge", fresh, other]);
+    expect(refused.code).toBe(2);
+    expect((await run(["query", fresh, "SELECT count(*) AS n FROM point", "--csv"])).out).toBe("n\n6\n");
+  });
 });
 
 describe("ccasim validate on a sweep file", () => {
