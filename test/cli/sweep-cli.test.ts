@@ -129,6 +129,18 @@ describe("ccasim sweep and query", () => {
     expect(again.err).toContain("--resume");
   });
 
+  it("refuses a sweep none of whose points loads, exit 2, writing no study", async () => {
+    const bad = join(dir, "misspelt.sweep.yaml");
+    writeFileSync(bad, `scenario: ${join(process.cwd(), "scenarios", "known-models.yaml")}\naxes:\n  machine.l2.sise: [256KiB, 512KiB]\n`);
+    const r = await run(["sweep", bad, "--db", join(dir, "misspelt.db"), "--quiet"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`ccasim sweep: ${bad}: no point of the sweep loads, so none would run`);
+    expect(r.err).toContain("machine.l2.sise: unknown machine parameter (did you mean 'l2.size'?)");
+    expect(readdirSync(dir).filter((f) => f.startsWith("misspelt.db"))).toEqual([]);
+    const emit = await run(["sweep", bad, "--emit", "slurm", "--tasks", "2", "--shards", join(dir, "misspelt-shards")]);
+    expect(emit.code).toBe(2);
+  });
+
   it("refuses an option the chosen mode would ignore, naming the mode that reads it", async () => {
     const out = await run(["sweep", SWEEP, "--db", join(dir, "x.db"), "--out", join(dir, "x.db")]);
     expect(out.code).toBe(2);
