@@ -178,7 +178,7 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
         path: [...root, ...path],
       };
     } catch (e) {
-      report(path, e instanceof ExpressionError ? `${e.detail} in expression ${JSON.stringify(written)}` : (e as Error).message);
+      report(path, e instanceof ExpressionError ? `${e.detail} in expression ${JSON.stringify(written)}${path[path.length - 1] === "cost" ? unitHint(written) : ""}` : (e as Error).message);
       return undefined;
     }
   };
@@ -413,6 +413,15 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
   if (errors.length === 0) checkProgram(model, { report: (p, m) => errors.push(new ScenarioError(m, at(p.slice(root.length)))), warn: (p, m) => warn(p.slice(root.length), m) });
   if (errors.length > 0) throw new ScenarioErrors(errors, source.file);
   return model;
+}
+
+/**
+ * The advice for an expression written as a duration (`5ms`): expressions are plain numbers, a
+ * cost is in `program.costUnit` or its element's `unit:`.
+ */
+function unitHint(text: string): string {
+  const m = /^\s*[\d.]+(?:e[+-]?\d+)?\s*(ns|us|ms|s)\s*$/.exec(text);
+  return m === null ? "" : ` (expressions are plain numbers: write the cost as a number in program.costUnit, or give the element 'unit: ${m[1]}')`;
 }
 
 function declOf(decl: VariableDecl): { type: VariableType; init: number } {

@@ -16,6 +16,10 @@ describe("static checks of program models", () => {
     expect(e).toMatch(/model\.yaml:\d+:\d+: program\.main\[0\]\.cost: unknown symbol 'alpah' \(did you mean 'alpha'\?\)/);
   });
 
+  it("advises a number and a unit for a cost written as a duration", () => {
+    expect(errors({ main: [{ action: "A", cost: "5ms" }] })).toMatch(/unknown symbol 'ms'.* in expression "5ms" \(expressions are plain numbers: write the cost as a number in program\.costUnit, or give the element 'unit: ms'\)/);
+  });
+
   it("rejects assignments to undeclared or read-only variables", () => {
     expect(errors({ main: [{ code: "y = 1" }] })).toMatch(/assignment to undeclared variable 'y'/);
     expect(errors({ main: [{ code: "pid = 1" }] })).toMatch(/'pid' is a read-only process variable/);
