@@ -11,9 +11,11 @@
  * @packageDocumentation
  */
 import type { ParamDoc } from "../engine/index.js";
-import { componentTypes } from "../components/index.js";
-import { LEVEL_KEYS, MACHINE_PARAMS, interconnectPresets, machinePresets, pointToPointModels } from "../machine/index.js";
+import { componentTypes, RANK_NAMES } from "../components/index.js";
+import { COUNTER_NAMES, LEVEL_KEYS, MACHINE_PARAMS, interconnectPresets, machinePresets, pointToPointModels } from "../machine/index.js";
 import { s, toJsonSchema, type Schema } from "./lang/index.js";
+import { CYCLE_COUNTERS } from "./platform.js";
+import { SYSTEM_SLOTS } from "./program/model.js";
 import { scenarioSchema } from "./scenario-schema.js";
 
 type Json = Record<string, unknown>;
@@ -87,5 +89,30 @@ export function scenarioJsonSchema(): object {
     if: { properties: { type: { const: t.name } }, required: ["type"] },
     then: { properties: { params: { description: t.summary, ...paramsJson(t.params, false) } } },
   }));
+  crossKeyChecks(schema);
   return schema;
+}
+
+/**
+ * What the loader checks across keys, stated in the schema: TIME first and once, then counters a
+ * node model records (a program model: cycle counters only); an `assembly` or a `program`, not both;
+ * no workload variable named as expressions name the rank or process; a `for` loop with `count`
+ * or `to`, not both forms. Checks that need the preset's values (a size that is a multiple of
+ * line x assoc, processes per node) stay the loader's.
+ */
+function crossKeyChecks(schema: Json): void {
+  const metrics = objectAt(schema, ["metrics"]);
+  metrics.items = { type: "string", enum: ["TIME", ...COUNTER_NAMES] };
+  metrics.prefixItems = [{ const: "TIME", description: "TIME comes first." }];
+  metrics.uniqueItems = true;
+  const reserved = (names: readonly string[]) => ({ workload: { propertyNames: { not: { enum: [...names] } } } });
+  schema.oneOf = [{ required: ["assembly"] }, { required: ["program"] }];
+  schema.if = { required: ["program"] };
+  schema.then = { properties: { ...reserved(SYSTEM_SLOTS), metrics: { items: { enum: ["TIME", ...CYCLE_COUNTERS] } } } };
+  schema.else = { properties: reserved(RANK_NAMES) };
+  const elements = ((schema.$defs as Record<string, Json> | undefined)?.programElement?.anyOf ?? []) as Json[];
+  const loop = elements.find((e) => (e.properties as Record<string, Json> | undefined)?.for !== undefined);
+  if (loop === undefined) throw new Error("scenario schema has no program `for` element");
+  loop.anyOf = [{ required: ["count"] }, { required: ["to"] }];
+  loop.dependentSchemas = { count: { not: { anyOf: [{ required: ["from"] }, { required: ["to"] }, { required: ["step"] }] } } };
 }

@@ -52,6 +52,15 @@ export function cycleBasis(values: CounterValues, set: PowerConstantSet, ctx: Co
   return { cycles, cyclesFrom, timeUs, timeFrom };
 }
 
+/**
+ * Why an event has no cycle basis: a cycle count of 0 (the event spends no cycles, as an
+ * exclusive view of a caller that only calls others), or no cycle counter and no time with a clock.
+ */
+function noCyclesReason(basis: CycleBasis, set: PowerConstantSet): string {
+  if (basis.cycles === 0) return `no cycles spent (${basis.cyclesFrom} is 0), so no rate`;
+  return `no cycle count (${set.counters.cycles.join("|")}, or a time metric with CPU MHz)`;
+}
+
 /** Paper 004's performance metrics; a metric is undefined when a counter it needs is missing. */
 export interface PerformanceMetrics {
   /** Stall_Cycles / Total_Cycles (Eq. 1). */
@@ -95,7 +104,7 @@ export function counterMetrics(values: CounterValues, set: PowerConstantSet, ctx
   };
   const cyc = Number.isFinite(basis.cycles) && basis.cycles > 0 ? basis.cycles : undefined;
   const noCycles = (what: string): undefined => {
-    missing.push(`${what} (needs ${k.cycles.join("|")} or a time metric with CPU MHz)`);
+    missing.push(basis.cycles === 0 ? `${what} (no cycles spent: ${basis.cyclesFrom} is 0)` : `${what} (needs ${k.cycles.join("|")} or a time metric with CPU MHz)`);
     return undefined;
   };
   const stall = need("GlobalStalls", k.stallCycles);
@@ -185,7 +194,7 @@ export function estimatePower(values: CounterValues, set: PowerConstantSet, ctx:
   for (const c of set.components) {
     const acc = pick(values, c.accessCounters);
     if (!acc) omitted.push({ component: c.name, reason: `no access counter (${c.accessCounters.join("|")})` });
-    else if (!haveCycles) omitted.push({ component: c.name, reason: `no cycle count (${set.counters.cycles.join("|")}, or a time metric with CPU MHz)` });
+    else if (!haveCycles) omitted.push({ component: c.name, reason: noCyclesReason(basis, set) });
     else {
       const accessRate = acc.value / basis.cycles;
       components.push({ component: c.name, counter: acc.name, accessRate, watts: accessRate * c.scaling * set.maxPower });

@@ -10,7 +10,8 @@ export const queryCommand: Command = {
 
 Runs SQL (DuckDB's dialect) on a study database written by 'ccasim sweep' and prints the result
 as a table (--json, --csv for machine use). With --out, writes the result (or a whole table when
-the argument is a table name) to Parquet or CSV, chosen by the extension. Without SQL, prints the
+the argument is a table name) to Parquet or CSV, chosen by the extension. One statement per call
+(a trailing ';' and '--' comments are fine). Without SQL, prints the
 number of rows of every table. The database is opened read-only.
 
 Tables (docs/study-schema.md): ${[...STUDY_TABLES, TIMING_TABLE, META_TABLE].map((t) => t.name).join(", ")}.
@@ -29,13 +30,17 @@ Examples (on the study of 'ccasim sweep scenarios/shock-l2.sweep.yaml'):
 
 Exit codes: 0 success, 2 bad SQL, missing database or arguments.`,
   async run(ctx) {
-    const { values, positionals } = parseCommandArgs("query", ctx.argv, {
+    // why: SQL that opens with a `-- comment` is an argument, not an option; a newline before it changes nothing
+    const argv = ctx.argv.map((a) => (/^--\s/.test(a) ? `\n${a}` : a));
+    const { values, positionals } = parseCommandArgs("query", argv, {
       json: { type: "boolean" },
       csv: { type: "boolean" },
       out: { type: "string" },
       tables: { type: "boolean" },
     });
     if (positionals.length < 1 || positionals.length > 2) throw new UsageError("give a study database and at most one SQL statement (see ccasim query --help)", "query");
+    if (values.json && values.csv) throw new UsageError("give --json or --csv, not both (see ccasim query --help)", "query");
+    if (values.out && (values.json || values.csv)) throw new UsageError("--out writes the format its extension names (.parquet, .csv); leave out --json and --csv", "query");
     const store = await StudyStore.open(positionals[0], { readOnly: true });
     try {
       let sql = positionals[1];

@@ -1,9 +1,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { StudyStore } from "../../profile/study/index.js";
+import { mergeShards } from "../../profile/study/index.js";
 import {
   failedPointsCommand,
   loadSweep,
+  noPointLoads,
   parseSlice,
   pointRunCommand,
   runSweep,
@@ -13,7 +14,7 @@ import {
   type Sweep,
   type SweepRunSummary,
 } from "../../scenarios/sweep/index.js";
-import { EXIT_FAILURE, EXIT_OK, parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
 import { progressView } from "../progress.js";
 import { positiveIntegerOption } from "./analysis-io.js";
 import { SWEEP_FIT_HELP, sweepFit } from "./sweep-fit.js";
@@ -74,7 +75,8 @@ Subcommands:
 
 Exit codes: 0 every point ran, 1 some points failed (the database keeps the others, and the failed
 ones with their error: the final message prints the 'ccasim query' command that lists them; a
-resumed sweep counts the failed points it finds stored too), 2 bad sweep file or arguments.`;
+resumed sweep counts the failed points it finds stored too), 2 bad sweep file or arguments (as is
+one none of whose points loads: nothing is run or written).`;
 
 /** `ccasim sweep`: run, resume, slice, emit and merge parameter sweeps. */
 export const sweepCommand: Command = {
@@ -113,6 +115,7 @@ export const sweepCommand: Command = {
     }
     if (values.point !== undefined) return runOne(ctx, sweep, String(values.point), values.out as string | undefined, values.overwrite === true);
     const jobs = positiveIntegerOption("sweep", "jobs", values.jobs, 1)!;
+    if (noPointRuns(ctx, sweep)) return EXIT_USAGE;
     if (values.emit !== undefined) {
       if (values.emit !== "slurm") throw new UsageError(`--emit ${String(values.emit)}: only 'slurm' is supported`, "sweep");
       const shardDir = (values.shards as string | undefined) ?? slurmShardFolder(db);
@@ -150,6 +153,19 @@ export const sweepCommand: Command = {
     return reportFailures(ctx, summary, db);
   },
 };
+
+/**
+ * Refuses a sweep none of whose points loads (every point would be stored as failed for the same
+ * reason: a misspelt key, a value no point can take), printing the first point's error.
+ * @returns true when refused
+ */
+function noPointRuns(ctx: CommandContext, sweep: Sweep): boolean {
+  const none = noPointLoads(sweep);
+  if (none === undefined) return false;
+  ctx.err(`ccasim sweep: ${sweep.file}: no point of the sweep loads, so none would run ('ccasim validate ${sweep.file}' lists them); point ${none.point.index} (${none.overrides.join(" ")}):\n`);
+  for (const line of none.error.message.split("\n")) ctx.err(`  ${line}\n`);
+  return true;
+}
 
 /**
  * Says how many points failed (in this run, and stored failed by an earlier run of a resumed
@@ -220,20 +236,10 @@ async function merge(ctx: CommandContext, argv: readonly string[]): Promise<numb
   const { positionals } = parseCommandArgs("sweep merge", argv, {});
   if (positionals.length < 2) throw new UsageError("merge: give the study database and at least one shard (ccasim sweep merge study.db shard-*.db)", "sweep");
   const [target, ...shards] = positionals;
-  const store = await StudyStore.open(target, { create: true });
-  try {
-    let added = 0;
-    let skipped = 0;
-    for (const s of shards) {
-      const r = await store.mergeShard(s);
-      added += r.added;
-      skipped += r.skipped;
-      ctx.err(`${s}: ${r.added} points added, ${r.skipped} already present\n`);
-    }
-    const total = (await store.storedPointIds()).size;
-    ctx.out(`${target}: ${added} points added, ${skipped} already present, ${total} points in the study\n`);
-  } finally {
-    store.close();
-  }
+  const r = await mergeShards(target, shards);
+  for (const m of r.shards) ctx.err(`${m.shard}: ${m.added} points added, ${m.skipped} already present\n`);
+  const added = r.shards.reduce((n, m) => n + m.added, 0);
+  const skipped = r.shards.reduce((n, m) => n + m.skipped, 0);
+  ctx.out(`${target}: ${added} points added, ${skipped} already present, ${r.total} points in the study\n`);
   return 0;
 }

@@ -11,10 +11,10 @@ applied as --set) and prints, as Table 5.1 of paper 003: the simulated time T_s,
 time T_m, the error |T_s - T_m| / T_m, the evaluation wall time T_e (best of --repeats runs,
 without measurement) and T_m/T_e; then the mean and largest error.
 
-Table (CSV): '#' comment lines, a header with 'measured' (times with units, e.g. 264s), optional
-'name' and 'reference' (another prediction to show, e.g. the paper's T_s), and one column per
-scenario key to override (workload.NAT, machine.nodes, ...). YAML: configurations: [{ name,
-set: { key: value }, measured: 264s, reference: 280s }].
+Table (CSV, cells may be quoted): '#' comment lines, a header with 'measured' (times with
+units, e.g. 264s), optional 'name' and 'reference' (another prediction to show, e.g. the paper's
+T_s), one column per scenario key to override (workload.NAT, machine.nodes, ...), and at least one
+row. YAML: configurations: [{ name, set: { key: value }, measured: 264s, reference: 280s }].
 
 Example:
   ccasim validate-model scenarios/lapw0.yaml --measured scenarios/lapw0-measured.csv

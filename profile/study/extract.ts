@@ -69,7 +69,7 @@ export async function studyObservations(store: StudyStore, sel: StudySelection):
      WHERE ${where.join(" AND ")}
      ORDER BY by_value, r.point_id, r.record_index`,
   );
-  if (res.rows.length === 0) throw new StudyError(`no record matches component=${sel.component ?? "*"} port=${sel.port ?? "*"} method=${sel.method ?? "*"}`);
+  if (res.rows.length === 0) throw new StudyError(`no record matches component=${sel.component ?? "*"} port=${sel.port ?? "*"} method=${sel.method ?? "*"}${await unmatchedHint(store, sel)}`);
   const n = res.rows.length;
   const q = new Float64Array(n);
   const t = new Float64Array(n);
@@ -99,4 +99,19 @@ export async function studyObservations(store: StudyStore, sel: StudySelection):
   }
   const what = [sel.component, sel.method].filter((x) => x !== undefined).join(".");
   return { q, t, by, pointId: ids, qLabel: sel.parameter, tLabel: `${recordValueName(value)}${what ? ` of ${what}` : ""}`, byLabel: sel.by, groups };
+}
+
+/**
+ * What the study's records of successful points offer for each of component, port and method the
+ * selection names and none has: `; no component 'DerivZ' (did you mean 'DerivY'?) among DerivX, DerivY`.
+ */
+async function unmatchedHint(store: StudyStore, sel: StudySelection): Promise<string> {
+  const parts: string[] = [];
+  for (const key of ["component", "port", "method"] as const) {
+    const asked = sel[key];
+    if (asked === undefined) continue;
+    const names = (await store.query(`SELECT DISTINCT r.${key} FROM record r JOIN point p USING (point_id) WHERE p.status = 'ok' ORDER BY 1`)).rows.map((x) => String(x[0]));
+    if (!names.includes(asked)) parts.push(`no ${key} '${asked}'${didYouMean(asked, names)} among ${names.join(", ") || "none (the study has no records)"}`);
+  }
+  return parts.length > 0 ? `; ${parts.join("; ")}` : "";
 }

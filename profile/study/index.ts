@@ -8,5 +8,6 @@
 export { STUDY_TABLES, TIMING_TABLE, META_TABLE, studyDdl, type StudyTable, type StudyColumn } from "./schema.js";
 export { pointRows, compactRows, tableRowCount, columnLength, dictColumn, numericColumn, trialRows, recordRows, type PointRows, type PointOutcome, type PointIdentity, type TableRows, type Column, type DictColumn, type NullableColumn } from "./rows.js";
 export { StudyStore, StudyError, studyTables, type QueryResult, type OpenOptions } from "./store.js";
+export { mergeShards, type MergeResult, type ShardMerged } from "./merge.js";
 export { studyDigest } from "./digest.js";
 export { studyObservations, type StudyObservations, type StudySelection } from "./extract.js";

@@ -24,6 +24,9 @@ export { StudyError };
 
 type DuckModule = typeof import("@duckdb/node-api");
 
+/** An argument of {@link StudyStore.exportQuery} that names a table rather than holding SQL. */
+const TABLE_NAME = /^\s*[A-Za-z_][A-Za-z0-9_]*\s*$/;
+
 /**
  * The study database: an embedded DuckDB file holding every point of a sweep (schema in
  * {@link STUDY_TABLES}, documented in docs/study-schema.md). One process writes at a time; every
@@ -124,10 +127,11 @@ export class StudyStore {
   }
 
   /**
-   * Runs SQL and returns its rows.
-   * @throws StudyError with DuckDB's message for a bad query
+   * Runs one SQL statement and returns its rows.
+   * @throws StudyError with DuckDB's message for a bad query, or when `sql` holds several statements
    */
   async query(sql: string, params?: Parameters<DuckDBConnection["run"]>[1]): Promise<QueryResult> {
+    await this.checkOneStatement(sql);
     let reader;
     try {
       reader = await this.conn.runAndReadAll(sql, params);
@@ -139,19 +143,42 @@ export class StudyStore {
   }
 
   /**
-   * Writes the result of a query (or a whole table) to a Parquet or CSV file, chosen by extension.
-   * @throws StudyError for another extension or a bad query
+   * Writes the result of a query (one SQL statement of any kind that returns rows, a trailing `;`
+   * and comments allowed) or of a whole table (a bare table name) to a Parquet or CSV file, chosen
+   * by extension.
+   * @throws StudyError for another extension, a bad query, or several statements
    */
   async exportQuery(sqlOrTable: string, file: string): Promise<void> {
     const ext = extname(file).toLowerCase();
     const format = ext === ".parquet" ? "PARQUET" : ext === ".csv" ? "CSV, HEADER" : undefined;
     if (!format) throw new StudyError(`${file}: export to .parquet or .csv`);
-    const source = /^\s*(select|with|from)\b/i.test(sqlOrTable) ? `(${sqlOrTable})` : `"${sqlOrTable.replace(/"/g, '""')}"`;
+    let source: string;
+    if (TABLE_NAME.test(sqlOrTable)) source = `"${sqlOrTable.trim()}"`;
+    else {
+      await this.checkOneStatement(sqlOrTable);
+      // why: on lines of their own, a trailing `-- comment` cannot swallow the closing parenthesis
+      source = `(\n${sqlOrTable.replace(/[\s;]+$/, "")}\n)`;
+    }
     try {
       await this.conn.run(`COPY ${source} TO '${resolve(file).replace(/'/g, "''")}' (FORMAT ${format})`);
     } catch (e) {
       throw new StudyError((e as Error).message);
     }
+  }
+
+  /**
+   * Refuses SQL that holds more than one statement: DuckDB would run them all and return one
+   * result, and an export would fail on the separator.
+   * @throws StudyError naming how many statements the SQL holds
+   */
+  private async checkOneStatement(sql: string): Promise<void> {
+    let count: number;
+    try {
+      count = (await this.conn.extractStatements(sql)).count;
+    } catch {
+      return; // why: SQL that does not parse is reported by running it, with DuckDB's message
+    }
+    if (count > 1) throw new StudyError(`the SQL holds ${count} statements; give one (a query, or a table name to export)`);
   }
 
   /**

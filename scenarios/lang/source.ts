@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode } from "yaml";
+import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node as YamlNode } from "yaml";
 
 /** A path into a scenario value: map keys and sequence indices. */
 export type KeyPath = readonly (string | number)[];
@@ -151,7 +151,7 @@ export function parseYamlSource(text: string, file: string): SourceDoc {
     throw new ScenarioErrors(
       doc.errors.map((e) => {
         const at = pos(e.pos[0]);
-        return new ScenarioError(yamlMessage(e.code, e.message, text.slice(e.pos[0], e.pos[1])), { file, ...at });
+        return new ScenarioError(yamlMessage(e.code, e.message, e.code === "DUPLICATE_KEY" ? keyAt(doc, e.pos[0]) : ""), { file, ...at });
       }),
       file,
     );
@@ -175,9 +175,27 @@ export function parseYamlSource(text: string, file: string): SourceDoc {
   };
 }
 
-function yamlMessage(code: string, message: string, source: string): string {
-  if (code === "DUPLICATE_KEY") return `duplicate key${source.trim() ? ` '${source.trim()}'` : ""}: map keys must be unique`;
+function yamlMessage(code: string, message: string, key: string): string {
+  if (code === "DUPLICATE_KEY") return `duplicate key${key ? ` '${key}'` : ""}: map keys must be unique`;
   return message.replace(/\s+at line \d+, column \d+.*$/s, "");
+}
+
+/**
+ * The text of the map key that starts at `offset` (the parser locates a duplicate key by its first
+ * character only), or "" when no scalar key starts there.
+ */
+function keyAt(doc: Document, offset: number): string {
+  let key = "";
+  visit(doc, {
+    Pair(_, pair) {
+      if (isScalar(pair.key) && pair.key.range?.[0] === offset) {
+        key = String(pair.key.value);
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return key;
 }
 
 /** Offset of the key or value at `path`, following aliases and merge keys. */

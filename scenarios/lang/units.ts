@@ -196,7 +196,8 @@ export function formatQuantity(value: number, dimension: Dimension): string {
   // Sizes read best in binary units (cache sizes), rates in decimal ones; either only when the number stays short.
   const families = dimension === "bytes" ? [binary, decimal] : [decimal, binary];
   for (const family of families) {
-    const fit = family.find(([, f]) => abs >= f) ?? family[family.length - 1];
+    // why: below a family's smallest unit (128 bytes < 1KiB) the other family reads better (128B, not 0.125KiB)
+    const fit = family.find(([, f]) => abs >= f);
     if (fit !== undefined && isShort(abs / fit[1])) return `${trim(value / fit[1])}${fit[0]}`;
   }
   const [name, f] = decimal.find(([, f]) => abs >= f) ?? decimal[decimal.length - 1];

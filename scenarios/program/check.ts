@@ -198,8 +198,15 @@ function warnUnreachable(model: ProgramModel, sink: CheckSink): void {
           break;
         }
         case "activity": {
-          if (stack.includes(n.diagram.name)) break;
+          // A recursive diagram runs its body at several depths, each after what the deeper
+          // entries assigned: those variables are unknown at its entry and after a call back into it.
+          const deeper = n.diagram.recursive ? assignedIn(n.diagram.body, new Set()) : new Set<string>();
+          if (stack.includes(n.diagram.name)) {
+            for (const v of deeper) env.delete(v);
+            break;
+          }
           const saved = n.diagram.locals.map((l) => [l.name, env.get(l.name)] as const);
+          for (const v of deeper) env.delete(v);
           for (const l of n.diagram.locals) env.set(l.name, l.init);
           env = walk(n.diagram.body, env, [...stack, n.diagram.name]);
           for (const [name, v] of saved) {
@@ -278,6 +285,7 @@ function processDependentVariables(model: ProgramModel): Set<string> {
 
 function checkCollectives(model: ProgramModel, tainted: Set<string>, sink: CheckSink): void {
   const reported = new Set<number>();
+  const recalled = new Set<string>(); // recursive diagrams visited again under the cause of a call back into them
   const dependsOnProcess = (e: ModelExpr | undefined): string | undefined => e?.compiled.variables.find((v) => tainted.has(v));
   const visit = (list: readonly ModelNode[], cause: string | undefined, stack: readonly string[]): void => {
     for (const n of list) {
@@ -294,6 +302,11 @@ function checkCollectives(model: ProgramModel, tainted: Set<string>, sink: Check
           break;
         case "activity":
           if (!stack.includes(n.diagram.name)) visit(n.diagram.body, cause, [...stack, n.diagram.name]);
+          // why: how often a call back into a diagram runs its collectives then depends on the process too
+          else if (cause !== undefined && !recalled.has(n.diagram.name)) {
+            recalled.add(n.diagram.name);
+            visit(n.diagram.body, cause, stack);
+          }
           break;
         case "if": {
           let c = cause;

@@ -7,7 +7,7 @@
  * @packageDocumentation
  */
 import type { Yieldable } from "../../engine/index.js";
-import type { Assignment, CommNode, ModelNode, ProgramModel } from "./model.js";
+import type { Assignment, CommNode, Diagram, ModelNode, ProgramModel } from "./model.js";
 import { forTrips, whileBound, type ProcessThread, type ProgramRuntime } from "./runtime.js";
 
 type Plain = (rt: ProgramRuntime, t: ProcessThread) => void;
@@ -137,6 +137,7 @@ function node(n: ModelNode): Piece {
       return { plain: c === undefined ? NOOP : (_rt, t) => c(t.slots) };
     }
     case "activity": {
+      if (n.diagram.recursive) return recursiveActivity(n.element, n.diagram);
       const el = n.element;
       const body = list(n.diagram.body);
       const slots = Int32Array.from(n.diagram.locals.map((l) => l.slot));
@@ -263,6 +264,44 @@ function node(n: ModelNode): Piece {
     case "comm":
       return { gen: comm(n) };
   }
+}
+
+/** The compiled body of each recursive diagram, shared by all its calls (compiled on the first). */
+const recursiveBodies = new WeakMap<Diagram, { piece?: Piece }>();
+
+/**
+ * A call of a recursive diagram: its body is compiled once and called through a reference (it
+ * contains this call), its locals are fresh on entry and the caller's are restored on return, and
+ * the runtime counts the open entries (a recursion that does not end is an error, not a stack overflow).
+ */
+function recursiveActivity(el: number, diagram: Diagram): Piece {
+  let holder = recursiveBodies.get(diagram);
+  if (holder === undefined) {
+    holder = {};
+    recursiveBodies.set(diagram, holder);
+    holder.piece = list(diagram.body);
+  }
+  const body = holder;
+  const slots = Int32Array.from(diagram.locals.map((l) => l.slot));
+  const inits = Float64Array.from(diagram.locals.map((l) => l.init));
+  return {
+    gen: function* (rt, t) {
+      rt.begin(t.uid, el);
+      rt.enterRecursive(t.uid, el);
+      const v = t.slots;
+      const saved = new Float64Array(slots.length);
+      for (let i = 0; i < slots.length; i++) {
+        saved[i] = v[slots[i]];
+        v[slots[i]] = inits[i];
+      }
+      const p = body.piece!;
+      if (p.gen !== undefined) yield* p.gen(rt, t);
+      else p.plain!(rt, t);
+      for (let i = 0; i < slots.length; i++) v[slots[i]] = saved[i];
+      rt.leaveRecursive(t.uid);
+      rt.end(t.uid, el);
+    },
+  };
 }
 
 function comm(n: CommNode): Blocking {

@@ -7,7 +7,7 @@
  */
 export { programSchema, ELEMENT_KINDS, type ProgramSection, type ElementSection, type DiagramSection, type VariableDecl, type VariableType, type ElementKind } from "./schema.js";
 export { FunctionInliner, parseFunctionKey, PROGRAM_BUILTINS, type CostFunction } from "./functions.js";
-export { SYSTEM_SLOTS, COLLECTIVE_OPS, type ProgramModel, type ModelNode, type ModelExpr, type CommNode, type CommOp, type Diagram, type ElementInfo, type Assignment as ProgramAssignment } from "./model.js";
+export { SYSTEM_SLOTS, COLLECTIVE_OPS, MAX_ACTIVITY_NESTING, type ProgramModel, type ModelNode, type ModelExpr, type CommNode, type CommOp, type Diagram, type ElementInfo, type Assignment as ProgramAssignment } from "./model.js";
 export { prepareProgram, type ProgramLayout, type ProgramSource } from "./prepare.js";
 export { checkProgram, type CheckSink } from "./check.js";
 export { compileProgram, type CompiledProgram } from "./compile.js";

@@ -65,9 +65,11 @@ function* node(n: ModelNode, env: Env, rt: ProgramRuntime, t: ProcessThread): Ge
       return;
     case "activity": {
       rt.begin(t.uid, n.element);
+      if (n.diagram.recursive) rt.enterRecursive(t.uid, n.element);
       const locals: Record<string, number> = {};
       for (const l of n.diagram.locals) locals[l.name] = l.init;
       yield* list(n.diagram.body, { globals: env.globals, locals }, rt, t);
+      if (n.diagram.recursive) rt.leaveRecursive(t.uid);
       rt.end(t.uid, n.element);
       return;
     }

@@ -68,15 +68,16 @@ function time(value: unknown, file: string, line: number, what: string): number 
 export function parseMeasuredCsv(text: string, file = "measured.csv"): MeasuredConfiguration[] {
   const lines = text.split(/\r?\n/).map((l, i) => ({ l: l.trim(), n: i + 1 })).filter((x) => x.l !== "" && !x.l.startsWith("#"));
   if (lines.length === 0) throw new MeasuredTableError(file, 0, "the table is empty");
-  const header = lines[0].l.split(",").map((h) => h.trim());
+  const header = cellsOf(lines[0].l, file, lines[0].n);
   const iMeasured = header.indexOf("measured");
   if (iMeasured < 0) throw new MeasuredTableError(file, lines[0].n, `no 'measured' column in the header (${header.join(", ")})`);
   const iName = header.indexOf("name");
   const iRef = header.indexOf("reference");
   const keys = header.map((h, i) => (i === iMeasured || i === iName || i === iRef ? undefined : h));
   for (const [i, k] of keys.entries()) if (k !== undefined && !/^[A-Za-z_][\w-]*(\.[A-Za-z_][\w-]*|\[\d+\])+$/.test(k)) throw new MeasuredTableError(file, lines[0].n, `column ${i + 1} '${k}' is neither name, measured, reference nor a scenario key such as workload.NAT`);
+  if (lines.length === 1) throw new MeasuredTableError(file, lines[0].n, "the table has a header but no configurations: add a row per configuration");
   return lines.slice(1).map(({ l, n }, row) => {
-    const cells = l.split(",").map((c) => c.trim());
+    const cells = cellsOf(l, file, n);
     if (cells.length !== header.length) throw new MeasuredTableError(file, n, `${cells.length} cells for ${header.length} columns`);
     const set: string[] = [];
     const sources: string[] = [];
@@ -93,6 +94,38 @@ export function parseMeasuredCsv(text: string, file = "measured.csv"): MeasuredC
       reference: iRef >= 0 && cells[iRef] !== "" ? time(cells[iRef], file, n, "reference") : undefined,
     };
   });
+}
+
+/**
+ * The cells of one CSV line, trimmed; a cell may be quoted (`"a, b"`, `""` for a quote inside), as
+ * spreadsheets write text cells.
+ * @throws MeasuredTableError for an unterminated quote or text after a closing one
+ */
+function cellsOf(line: string, file: string, n: number): string[] {
+  const cells: string[] = [];
+  let i = 0;
+  for (;;) {
+    while (line[i] === " " || line[i] === "\t") i++;
+    let cell = "";
+    if (line[i] === '"') {
+      for (i++; ; i++) {
+        if (i >= line.length) throw new MeasuredTableError(file, n, `unterminated quoted cell in column ${cells.length + 1}`);
+        if (line[i] !== '"') cell += line[i];
+        else if (line[i + 1] === '"') cell += line[++i];
+        else break;
+      }
+      i++;
+      while (line[i] === " " || line[i] === "\t") i++;
+      if (i < line.length && line[i] !== ",") throw new MeasuredTableError(file, n, `text after the closing quote of column ${cells.length + 1}`);
+    } else {
+      const end = line.indexOf(",", i);
+      cell = (end < 0 ? line.slice(i) : line.slice(i, end)).trim();
+      i = end < 0 ? line.length : end;
+    }
+    cells.push(cell);
+    if (i >= line.length) return cells;
+    i++; // the comma
+  }
 }
 
 /** The keys of an entry of the YAML form. */

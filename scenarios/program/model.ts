@@ -76,12 +76,23 @@ export interface CommNode {
   readonly requests?: readonly number[];
 }
 
+/**
+ * Most entries of recursive activities one process thread may have open at once: recursion that
+ * ends is a model a scenario can state, one that does not end is a located run-time error.
+ */
+export const MAX_ACTIVITY_NESTING = 256;
+
 /** A diagram: `main` or a named activity. */
 export interface Diagram {
   readonly name: string;
-  /** Local variables: re-initialised on every entry. */
+  /** Local variables: fresh on every entry (and restored when a recursive entry returns). */
   readonly locals: ReadonlyArray<{ readonly name: string; readonly slot: number; readonly type: VariableType; readonly init: number }>;
   readonly body: readonly ModelNode[];
+  /**
+   * True when the diagram calls itself, directly or through other activities: it may be entered
+   * again while it runs, at most {@link MAX_ACTIVITY_NESTING} entries deep.
+   */
+  readonly recursive: boolean;
 }
 
 /** What each timed element is. */

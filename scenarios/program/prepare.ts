@@ -143,7 +143,7 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
   const requestWritten = new Set<string>();
   const waits: Array<{ name: string; path: KeyPath }> = [];
   const diagrams = new Map<string, Diagram>();
-  const building = new Set<string>();
+  const building = new Map<string, { -readonly [K in keyof Diagram]: Diagram[K] }>(); // diagrams being read, outermost first
   const used = new Set<string>();
 
   const scopeFor = (diagram: string, locals: Map<string, number>): Scope => {
@@ -178,7 +178,7 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
         path: [...root, ...path],
       };
     } catch (e) {
-      report(path, e instanceof ExpressionError ? `${e.detail} in expression ${JSON.stringify(written)}` : (e as Error).message);
+      report(path, e instanceof ExpressionError ? `${e.detail} in expression ${JSON.stringify(written)}${path[path.length - 1] === "cost" ? unitHint(written) : ""}` : (e as Error).message);
       return undefined;
     }
   };
@@ -358,7 +358,13 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
     }
     const scope = scopeFor(name, localSlots);
     scopes.push(scope);
-    return { name, locals, body: nodes(body, isList ? path : [...path, "do"], scope) };
+    // why: registered before its body is read, so that a recursive call finds this very diagram
+    const out: { -readonly [K in keyof Diagram]: Diagram[K] } = { name, locals, body: [], recursive: false };
+    const activity = path[0] === "activities"; // why: `main` is no activity, whatever the activities are named
+    if (activity) building.set(name, out);
+    out.body = nodes(body, isList ? path : [...path, "do"], scope);
+    if (activity) building.delete(name);
+    return out;
   };
 
   const diagram = (name: string, refPath: KeyPath): Diagram | undefined => {
@@ -371,13 +377,14 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
       report(refPath, `unknown activity '${name}'${near ? ` (did you mean '${near}'?)` : ""}; defined: ${Object.keys(section.activities).join(", ") || "none"}`);
       return undefined;
     }
-    if (building.has(name)) {
-      report(refPath, `activity '${name}' calls itself (through ${[...building].join(" -> ")}): activity diagrams cannot be recursive`);
-      return undefined;
+    const open = building.get(name);
+    if (open !== undefined) {
+      // A call back into a diagram being read: every diagram from it to here is on the cycle.
+      let onCycle = false;
+      for (const [n, dg] of building) if ((onCycle ||= n === name)) dg.recursive = true;
+      return open;
     }
-    building.add(name);
     const out = readDiagram(name, d, ["activities", name]);
-    building.delete(name);
     diagrams.set(name, out);
     return out;
   };
@@ -408,6 +415,15 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
   return model;
 }
 
+/**
+ * The advice for an expression written as a duration (`5ms`): expressions are plain numbers, a
+ * cost is in `program.costUnit` or its element's `unit:`.
+ */
+function unitHint(text: string): string {
+  const m = /^\s*[\d.]+(?:e[+-]?\d+)?\s*(ns|us|ms|s)\s*$/.exec(text);
+  return m === null ? "" : ` (expressions are plain numbers: write the cost as a number in program.costUnit, or give the element 'unit: ${m[1]}')`;
+}
+
 function declOf(decl: VariableDecl): { type: VariableType; init: number } {
   if (typeof decl === "string") return { type: decl, init: TYPE_INIT[decl] };
   const init = decl.init === undefined ? 0 : typeof decl.init === "boolean" ? (decl.init ? 1 : 0) : decl.init;
@@ -421,20 +437,21 @@ export function convert(type: VariableType | "system" | "workload", x: number): 
   return x;
 }
 
-function depthOf(list: readonly ModelNode[]): number {
+/** Deepest nesting of elements, each recursive diagram counted once (the trace grows past it). */
+function depthOf(list: readonly ModelNode[], open: ReadonlySet<Diagram> = new Set()): number {
   let d = 0;
   for (const n of list) {
     switch (n.kind) {
       case "activity":
-        d = Math.max(d, 1 + depthOf(n.diagram.body));
+        d = Math.max(d, 1 + (open.has(n.diagram) ? 0 : depthOf(n.diagram.body, new Set([...open, n.diagram]))));
         break;
       case "if":
-        for (const a of n.arms) d = Math.max(d, depthOf(a.body));
-        d = Math.max(d, depthOf(n.otherwise));
+        for (const a of n.arms) d = Math.max(d, depthOf(a.body, open));
+        d = Math.max(d, depthOf(n.otherwise, open));
         break;
       case "for":
       case "while":
-        d = Math.max(d, depthOf(n.body));
+        d = Math.max(d, depthOf(n.body, open));
         break;
       case "action":
       case "comm":

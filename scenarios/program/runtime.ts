@@ -18,7 +18,7 @@
 import { Simulation, type Yieldable } from "../../engine/index.js";
 import { APPLICATION_TIMER, MPI_GROUP, Measurement } from "../../components/index.js";
 import { MpiUsageError, MpiWorld, REQUEST_NULL, type Comm, type CollectiveSpec, type ResolvedNetwork } from "../../machine/index.js";
-import { SYSTEM_SLOTS, type CommNode, type ProgramModel } from "./model.js";
+import { MAX_ACTIVITY_NESTING, SYSTEM_SLOTS, type CommNode, type ProgramModel } from "./model.js";
 import { TraceRecorder } from "./trace.js";
 
 /** A model that fails while running (a negative cost, a while loop past its bound). An input error. */
@@ -73,6 +73,8 @@ export class ProgramRuntime {
   private readonly nReq: number;
   readonly threads: number;
   private readonly appTimer: number;
+  /** Open entries of recursive activities, by uid. */
+  private readonly nesting: Int32Array;
   /** Elements executed so far (all threads). */
   executed = 0;
 
@@ -83,6 +85,7 @@ export class ProgramRuntime {
     this.threads = nt;
     this.sim = new Simulation({ seed: options.seed });
     this.clock = new Float64Array(np * nt);
+    this.nesting = new Int32Array(np * nt);
     const metrics = options.metrics ?? ["TIME"];
     const rates = metrics.map((m, k) => {
       if (k === 0 && m === "TIME") return 1;
@@ -152,6 +155,24 @@ export class ProgramRuntime {
   end(uid: number, element: number): void {
     if (this.measurement !== undefined) this.measurement.stop(uid, this.timerOf[element]);
     if (this.trace !== undefined) this.trace.end(uid, element, this.clock[uid]);
+  }
+
+  /**
+   * Thread `uid` enters the activity element `element` of a recursive diagram (see
+   * {@link leaveRecursive}).
+   * @throws ModelRuntimeError, located at the element, past {@link MAX_ACTIVITY_NESTING} open entries
+   */
+  enterRecursive(uid: number, element: number): void {
+    if (++this.nesting[uid] <= MAX_ACTIVITY_NESTING) return;
+    const e = this.model.elements[element];
+    throw new ModelRuntimeError(
+      `${e.where}: activity '${e.name}' entered more than ${MAX_ACTIVITY_NESTING} deep in recursive activities on process ${Math.floor(uid / this.threads)} thread ${uid % this.threads} (the most they nest): its recursion does not end soon enough`,
+    );
+  }
+
+  /** Thread `uid` leaves the entry {@link enterRecursive} opened. */
+  leaveRecursive(uid: number): void {
+    this.nesting[uid]--;
   }
 
   /**

@@ -12,7 +12,7 @@ import type { ProgramModel } from "./model.js";
 
 /** Collects element intervals in typed arrays (no allocation per element once grown). */
 export class TraceRecorder {
-  private readonly stack: Float64Array;
+  private stack: Float64Array;
   private readonly depth: Int32Array;
   private uid = new Int32Array(1024);
   private element = new Int32Array(1024);
@@ -23,16 +23,26 @@ export class TraceRecorder {
 
   /**
    * @param threads - process threads (uids)
-   * @param maxDepth - deepest nesting of elements
+   * @param maxDepth - deepest nesting of elements expected (recursive activities grow it)
    */
-  constructor(threads: number, private readonly maxDepth: number) {
+  constructor(private readonly threads: number, private maxDepth: number) {
     this.stack = new Float64Array(threads * maxDepth);
     this.depth = new Int32Array(threads);
   }
 
   /** Thread `uid` enters an element at `time` (us). */
   begin(uid: number, time: number): void {
+    if (this.depth[uid] === this.maxDepth) this.deepen();
     this.stack[uid * this.maxDepth + this.depth[uid]++] = time;
+  }
+
+  /** Doubles the nesting every thread's stack holds, keeping what each holds. */
+  private deepen(): void {
+    const depth = this.maxDepth * 2;
+    const stack = new Float64Array(this.threads * depth);
+    for (let u = 0; u < this.threads; u++) stack.set(this.stack.subarray(u * this.maxDepth, u * this.maxDepth + this.depth[u]), u * depth);
+    this.stack = stack;
+    this.maxDepth = depth;
   }
 
   /** Thread `uid` leaves `element` at `time` (us). */

@@ -36,6 +36,26 @@ export function invalidPoints(sweep: Sweep): InvalidPoint[] {
 }
 
 /**
+ * Why no point of `sweep` loads (the first point's failure), or undefined when one does. A sweep
+ * none of whose points loads is a wrong sweep file (a key no scenario has, a value no point can
+ * take), not a set of invalid combinations. Stops at the first point that loads: when the first
+ * one does, this costs one load.
+ */
+export function noPointLoads(sweep: Sweep): InvalidPoint | undefined {
+  let first: InvalidPoint | undefined;
+  for (const point of sweep.points) {
+    const overrides = sweepPointOverrides(sweep, point);
+    try {
+      loadScenarioText(sweep.loadText, sweep.scenarioFile, { set: overrides, seed: point.seed });
+      return undefined;
+    } catch (e) {
+      first ??= { point, overrides, error: e instanceof Error ? e : new Error(String(e)) };
+    }
+  }
+  return first;
+}
+
+/**
  * True when `text` (YAML) is a sweep file rather than a scenario: a map with the keys only a sweep
  * has (`scenario`, `axes`, `zip`, `random`). Unreadable text is not one (the scenario loader then
  * reports its syntax).

@@ -97,4 +97,11 @@ describe("fits across a sweep", () => {
     expect(clash.code).toBe(2);
     expect(clash.err).toContain("would both be 'x' in the formulas");
   });
+
+  it("names the components, ports and methods the study has when the selection matches none", async () => {
+    let err = "";
+    const code = await main(["sweep", "fit", dbX, "--parameter", "x", "--component", "Kernal", "--method", "nope"], { out: () => {}, err: (s) => (err += s) });
+    expect(code).toBe(2);
+    expect(err).toMatch(/no record matches component=Kernal port=\* method=nope; no component 'Kernal' \(did you mean 'Kernel'\?\) among .*Kernel.*; no method 'nope' among /);
+  });
 });

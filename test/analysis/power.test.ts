@@ -154,10 +154,13 @@ describe("estimateTrialPower", () => {
     expect(r.omittedComponents).toEqual([
       "L1: no access counter (PAPI_L1_TCA|L1_REFERENCES)",
       "L3: no access counter (L3_REFERENCES|PAPI_L3_TCA)",
-      "core: no cycle count (CPU_CYCLES|PAPI_TOT_CYC, or a time metric with CPU MHz), in 1 of 3 events: MPI_Isend() (0,0,0)",
-      "L2: no cycle count (CPU_CYCLES|PAPI_TOT_CYC, or a time metric with CPU MHz), in 1 of 3 events: MPI_Isend() (0,0,0)",
+      "core: no cycles spent (PAPI_TOT_CYC is 0), so no rate, in 1 of 3 events: MPI_Isend() (0,0,0)",
+      "L2: no cycles spent (PAPI_TOT_CYC is 0), so no rate, in 1 of 3 events: MPI_Isend() (0,0,0)",
     ]);
     expect(r.events.find((e) => e.event === "kernel")!.power.components.map((c) => c.component)).toEqual(["core", "L2"]);
+    // A zero cycle count is no cycle basis either; it is said as such.
+    const idle = counterMetrics({ PAPI_TOT_CYC: 0, BACK_END_BUBBLE_ALL: 0 }, itanium);
+    expect(idle.missing).toContain("GlobalStalls (no cycles spent: PAPI_TOT_CYC is 0)");
   });
 
   it("names the event and thread of a negative counter", () => {

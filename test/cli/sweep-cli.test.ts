@@ -90,12 +90,55 @@ describe("ccasim sweep and query", () => {
     expect(readFileSync(file).subarray(0, 4).toString()).toBe("PAR1");
   });
 
+  it("exports SQL of any shape with --out: a trailing ';', comments, VALUES, a parenthesised query", async () => {
+    const cases: [string, string][] = [
+      ["-- points by status\nSELECT status, count(*) AS n FROM point GROUP BY status;", "status,n\nok,12\n"],
+      ["SELECT count(*) AS n FROM point -- all of them", "n\n12\n"],
+      ["VALUES (1, 'a')", "col0,col1\n1,a\n"],
+      ["(SELECT 2 AS two)", "two\n2\n"],
+    ];
+    for (const [i, [sql, csv]] of cases.entries()) {
+      const file = join(dir, `shape-${i}.csv`);
+      const r = await run(["query", db, sql, "--out", file]);
+      expect(r.code, `${sql}: ${r.err}`).toBe(0);
+      expect(readFileSync(file, "utf8")).toBe(csv);
+    }
+    const printed = await run(["query", db, "-- a comment first\nSELECT count(*) AS n FROM point;", "--csv"]);
+    expect(printed.code, printed.err).toBe(0);
+    expect(printed.out).toBe("n\n12\n");
+  });
+
+  it("refuses several statements and contradictory formats, exit 2, writing nothing", async () => {
+    const two = await run(["query", db, "SELECT 1 AS a; SELECT 2 AS b"]);
+    expect(two.code).toBe(2);
+    expect(two.err).toContain("2 statements");
+    const file = join(dir, "two.csv");
+    expect((await run(["query", db, "SELECT 1 AS a; SELECT 2 AS b", "--out", file])).code).toBe(2);
+    expect(readdirSync(dir)).not.toContain("two.csv");
+    const both = await run(["query", db, "SELECT 1", "--csv", "--json"]);
+    expect(both.code).toBe(2);
+    expect(both.err).toContain("not both");
+    expect((await run(["query", db, "SELECT 1", "--json", "--out", join(dir, "j.csv")])).code).toBe(2);
+  });
+
   it("exits 2 for bad SQL, a missing database and a second run without --resume", async () => {
     expect((await run(["query", db, "SELEC 1"])).code).toBe(2);
     expect((await run(["query", join(dir, "nope.db"), "SELECT 1"])).code).toBe(2);
     const again = await run(["sweep", SWEEP, "--db", db, "--quiet"]);
     expect(again.code).toBe(2);
     expect(again.err).toContain("--resume");
+  });
+
+  it("refuses a sweep none of whose points loads, exit 2, writing no study", async () => {
+    const bad = join(dir, "misspelt.sweep.yaml");
+    writeFileSync(bad, `scenario: ${join(process.cwd(), "scenarios", "known-models.yaml")}\naxes:\n  machine.l2.sise: [256KiB, 512KiB]\n`);
+    const r = await run(["sweep", bad, "--db", join(dir, "misspelt.db"), "--quiet"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`ccasim sweep: ${bad}: no point of the sweep loads, so none would run`);
+    expect(r.err).toContain("machine.l2.sise: unknown machine parameter (did you mean 'l2.size'?)");
+    expect(readdirSync(dir).filter((f) => f.startsWith("misspelt.db"))).toEqual([]);
+    const emit = await run(["sweep", bad, "--emit", "slurm", "--tasks", "2", "--shards", join(dir, "misspelt-shards")]);
+    expect(emit.code).toBe(2);
   });
 
   it("refuses an option the chosen mode would ignore, naming the mode that reads it", async () => {
@@ -127,6 +170,26 @@ describe("ccasim sweep and query", () => {
     expect(first.out).toContain("12 points added, 0 already present, 12 points in the study");
     const second = await run(["sweep", "merge", join(dir, "merged.db"), ...shards]);
     expect(second.out).toContain("0 points added, 12 already present, 12 points in the study");
+  });
+
+  it("merges nothing, and creates no study, when a shard is missing or of another study", async () => {
+    const shard0 = join(dir, "m-shard-0.db");
+    expect((await run(["sweep", SWEEP, "--slice", "0/2", "--db", shard0, "--quiet"])).code).toBe(0);
+    const other = join(dir, "other.db");
+    expect((await run(["sweep", "test/scenarios/sweeps/with-bad-point.sweep.yaml", "--db", other, "--quiet"])).code).toBe(1);
+    const fresh = join(dir, "fresh.db");
+    const missing = await run(["sweep", "merge", fresh, shard0, join(dir, "nope.db")]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain("nope.db: no such shard database");
+    const mixed = await run(["sweep", "merge", fresh, shard0, other]);
+    expect(mixed.code).toBe(2);
+    expect(mixed.err).toContain(`${other}: belongs to another study than ${shard0}`);
+    expect(readdirSync(dir).filter((f) => f.startsWith("fresh"))).toEqual([]);
+    // A study that exists keeps what it held.
+    expect((await run(["sweep", "merge", fresh, shard0])).code).toBe(0);
+    const refused = await run(["sweep", "merge", fresh, other]);
+    expect(refused.code).toBe(2);
+    expect((await run(["query", fresh, "SELECT count(*) AS n FROM point", "--csv"])).out).toBe("n\n6\n");
   });
 });
 

@@ -51,11 +51,46 @@ describe("the JSON Schema 'ccasim schema' prints", () => {
       ["a size without a unit where one is needed", (d) => (d.machine.memory = { latency: "fast" }), "/machine/memory/latency"],
       ["an unknown component type", (d) => (d.assembly.components.Model.type = "dumy"), "/assembly/components/Model/type"],
       ["an unknown parameter of a component", (d) => (d.assembly.components.Model.params.costt = 3), "/assembly/components/Model/params"],
+      ["a misspelt metric", (d) => (d.metrics = ["TIME", "PAPI_TOT_CYCLES"]), "/metrics/1"],
+      ["a metric listed twice", (d) => (d.metrics = ["TIME", "PAPI_TOT_CYC", "PAPI_TOT_CYC"]), "/metrics"],
+      ["TIME not first", (d) => (d.metrics = ["PAPI_TOT_CYC", "TIME"]), "/metrics/0"],
+      ["a workload variable named as the rank", (d) => (d.workload = { ...d.workload, rank: 3 }), "/workload"],
+      ["neither an assembly nor a program", (d) => delete d.assembly, ""],
+      ["both an assembly and a program", (d) => (d.program = parse(readFileSync(join(SCENARIOS, "prophet-sample.yaml"), "utf8")).program), ""],
     ];
     for (const [what, edit, path] of cases) {
       const doc = edited(edit);
       expect(objections(doc).some((o) => o.startsWith(path)), `${what}: ${objections(doc).join("; ")}`).toBe(true);
       expect(() => loadScenarioText(JSON.stringify(doc), "bad.json"), what).toThrow();
+    }
+  });
+});
+
+describe("the JSON Schema on program models", () => {
+  const program = () => parse(readFileSync(join(SCENARIOS, "program-elements.yaml"), "utf8")) as Record<string, any>;
+  it("objects where the loader does: a for loop without count or to, or with both forms, a workload variable named as the process, a counter a program cannot measure", () => {
+    const loop = (extra: object) => (d: Record<string, any>) => d.program.main.push({ for: "k", ...extra, do: [{ action: "X", cost: 1 }] });
+    const cases: [string, (d: Record<string, any>) => void, string][] = [
+      ["a for loop with neither count nor to", loop({ from: 1 }), "/program/main/"],
+      ["a for loop with count and to", loop({ count: 3, to: 5 }), "/program/main/"],
+      ["a workload variable named pid", (d) => (d.workload.pid = 1), "/workload"],
+      ["a cache counter", (d) => (d.metrics = ["TIME", "PAPI_L2_TCM"]), "/metrics/1"],
+    ];
+    for (const [what, edit, path] of cases) {
+      const doc = program();
+      edit(doc);
+      expect(objections(doc).some((o) => o.startsWith(path)), `${what}: ${objections(doc).join("; ")}`).toBe(true);
+      expect(() => loadScenarioText(JSON.stringify(doc), "bad.json"), what).toThrow();
+    }
+    const counted = program();
+    loop({ count: 2 })(counted);
+    const ranged = program();
+    loop({ from: 1, to: 4, step: 2 })(ranged);
+    const cycles = program();
+    cycles.metrics = ["TIME", "PAPI_TOT_CYC"];
+    for (const doc of [counted, ranged, cycles]) {
+      expect(objections(doc)).toEqual([]);
+      expect(() => loadScenarioText(JSON.stringify(doc), "ok.json")).not.toThrow();
     }
   });
 });

@@ -76,6 +76,13 @@ copy: *b
     expect(err.message.split("\n")[0]).toBe(`bad.yaml: ${err.errors.length} errors`);
   });
 
+  it("names a duplicate key in full, in block and flow maps", () => {
+    const block = errorsOf(() => parseYamlSource("axes:\n  workload.Q: [1]\n  workload.Q: [2]\n", "dup.yaml"));
+    expect(block.errors[0].message).toBe("dup.yaml:3:3: duplicate key 'workload.Q': map keys must be unique");
+    const flow = errorsOf(() => parseYamlSource('w: { abc: 1, "abc": 2 }\n', "dup.yaml"));
+    expect(flow.errors[0].message).toBe("dup.yaml:1:14: duplicate key 'abc': map keys must be unique");
+  });
+
   it("locates a bad indentation", () => {
     const err = errorsOf(() => parseYamlSource("machine:\n  nodes: 4\n   clock: 2GHz\n", "i.yaml"));
     expect(err.errors[0].message).toBe("i.yaml:2:10: Nested mappings are not allowed in compact mappings");

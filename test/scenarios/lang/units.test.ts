@@ -129,6 +129,8 @@ describe("formatQuantity", () => {
     [1e6, "bytes", "1MB"],
     [1500, "bytes", "1.5KB"],
     [64, "bytes", "64B"],
+    [128, "bytes", "128B"],
+    [512, "bytes", "512B"],
     [0, "bytes", "0B"],
     [30, "time", "30us"],
     [1500, "time", "1.5ms"],

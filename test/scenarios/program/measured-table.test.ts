@@ -10,6 +10,14 @@ describe("measured-times tables", () => {
     ]);
   });
 
+  it("reads quoted cells as spreadsheets write them, and refuses a table without rows as the YAML form does", () => {
+    const rows = parseMeasuredCsv('"name","workload.NAT","measured"\n"N1P4, first ""run""",32,"264s"\n', "q.csv");
+    expect(rows).toEqual([{ name: 'N1P4, first "run"', set: ["workload.NAT=32"], sources: ["q.csv:2, column 2 'workload.NAT'"], measured: 264e6, reference: undefined }]);
+    expect(() => parseMeasuredCsv('name,measured\n"A,1s\n', "q.csv")).toThrow(new MeasuredTableError("q.csv", 2, "unterminated quoted cell in column 1"));
+    expect(() => parseMeasuredCsv('name,measured\n"A"x,1s\n', "q.csv")).toThrow(new MeasuredTableError("q.csv", 2, "text after the closing quote of column 1"));
+    expect(() => parseMeasuredCsv("# only a header\nname,workload.NAT,measured\n", "e.csv")).toThrow(new MeasuredTableError("e.csv", 2, "the table has a header but no configurations: add a row per configuration"));
+  });
+
   it("reads the YAML form", () => {
     const rows = parseMeasuredYaml("configurations:\n  - name: N1P4\n    set: { workload.NAT: 32 }\n    measured: 264s\n");
     expect(rows).toEqual([{ name: "N1P4", set: ["workload.NAT=32"], sources: ['measured.yaml:3, configurations[0].set["workload.NAT"]'], measured: 264e6, reference: undefined }]);

@@ -16,6 +16,10 @@ describe("static checks of program models", () => {
     expect(e).toMatch(/model\.yaml:\d+:\d+: program\.main\[0\]\.cost: unknown symbol 'alpah' \(did you mean 'alpha'\?\)/);
   });
 
+  it("advises a number and a unit for a cost written as a duration", () => {
+    expect(errors({ main: [{ action: "A", cost: "5ms" }] })).toMatch(/unknown symbol 'ms'.* in expression "5ms" \(expressions are plain numbers: write the cost as a number in program\.costUnit, or give the element 'unit: ms'\)/);
+  });
+
   it("rejects assignments to undeclared or read-only variables", () => {
     expect(errors({ main: [{ code: "y = 1" }] })).toMatch(/assignment to undeclared variable 'y'/);
     expect(errors({ main: [{ code: "pid = 1" }] })).toMatch(/'pid' is a read-only process variable/);
@@ -70,9 +74,8 @@ describe("static checks of program models", () => {
     expect(e).toMatch(/receive 'R' on process 1 from 0 \(tag 8\): process 0 has no send that could match it/);
   });
 
-  it("rejects unknown and recursive activities, duplicate element names and waits on unknown requests", () => {
+  it("rejects unknown activities, duplicate element names and waits on unknown requests", () => {
     expect(errors({ activities: { Solve: [{ action: "A", cost: 1 }] }, main: [{ activity: "Solv" }] })).toMatch(/unknown activity 'Solv' \(did you mean 'Solve'\?\)/);
-    expect(errors({ activities: { A: [{ activity: "B" }], B: [{ activity: "A" }] }, main: [{ activity: "A" }] })).toMatch(/cannot be recursive/);
     expect(errors({ main: [{ action: "X", cost: 1 }, { action: "X", cost: 2 }] })).toMatch(/element name 'X' is already used/);
     expect(errors({ main: [{ wait: "W", requests: ["r"] }] })).toMatch(/request 'r' is never started/);
   });

@@ -1,0 +1,74 @@
+/**
+ * Merging the shard databases of a sliced sweep (a Slurm job array) into one study, all or
+ * nothing: every shard is checked before the study is created or changed.
+ *
+ * @packageDocumentation
+ */
+import { existsSync, rmSync } from "node:fs";
+import { resolve } from "node:path";
+import { StudyStore } from "./store.js";
+import { StudyError } from "./study-error.js";
+
+/** What merging one shard did. */
+export interface ShardMerged {
+  /** The shard as given. */
+  readonly shard: string;
+  /** Points of the shard the study lacked, now added. */
+  readonly added: number;
+  /** Points of the shard the study already held. */
+  readonly skipped: number;
+}
+
+/** What {@link mergeShards} did. */
+export interface MergeResult {
+  /** Each shard, in the order given. */
+  readonly shards: readonly ShardMerged[];
+  /** Points in the study after the merge. */
+  readonly total: number;
+}
+
+/**
+ * Adds the points of every shard that the study at `target` lacks (idempotent), creating the study
+ * when it is missing. Before anything is written, each shard must open as a study database and all
+ * must belong to one study (one study hash), that of `target` when it holds one; a study this call
+ * created is removed again when the merge fails, so a failure leaves no new file.
+ * @throws StudyError naming the shard that is missing, unreadable or of another study
+ */
+export async function mergeShards(target: string, shards: readonly string[]): Promise<MergeResult> {
+  const hashes = new Map<string, string>(); // study hash -> the first file that has it
+  if (existsSync(resolve(target))) {
+    const hash = await studyHashOf(target);
+    if (hash !== undefined) hashes.set(hash, target);
+  }
+  for (const shard of shards) {
+    if (!existsSync(resolve(shard))) throw new StudyError(`${shard}: no such shard database`);
+    const hash = await studyHashOf(shard);
+    if (hash === undefined) continue;
+    const other = [...hashes].find(([h]) => h !== hash);
+    if (other !== undefined) throw new StudyError(`${shard}: belongs to another study than ${other[1]} (study hash ${hash}, not ${other[0]}); nothing was merged`);
+    hashes.set(hash, hashes.get(hash) ?? shard);
+  }
+  const created = !existsSync(resolve(target));
+  const store = await StudyStore.open(target, { create: true });
+  let ok = false;
+  try {
+    const merged: ShardMerged[] = [];
+    for (const shard of shards) merged.push({ shard, ...(await store.mergeShard(shard)) });
+    const total = (await store.storedPointIds()).size;
+    ok = true;
+    return { shards: merged, total };
+  } finally {
+    store.close();
+    if (!ok && created) for (const f of [target, `${target}.wal`]) rmSync(resolve(f), { force: true });
+  }
+}
+
+/** The study hash a study database records, or undefined when it records none (an empty study). */
+async function studyHashOf(file: string): Promise<string | undefined> {
+  const store = await StudyStore.open(file, { readOnly: true });
+  try {
+    return (await store.meta()).get("study_hash");
+  } finally {
+    store.close();
+  }
+}
