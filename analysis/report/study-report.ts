@@ -45,7 +45,7 @@ export async function studyReport(store: StudyStore, name: string): Promise<Repo
           ["points planned", meta.get("points") ?? "?"],
           ["replications", meta.get("replications") ?? "?"],
           ["study seed", meta.get("seed") ?? "?"],
-          ...axes.map((a) => [`axis ${a.name}`, `${a.values.length} values: ${a.values.slice(0, 8).join(", ")}${a.values.length > 8 ? ", ..." : ""}`] as [string, string]),
+          ...axes.map((a) => [`axis ${a.name}`, `${a.values.length} ${a.values.length === 1 ? "value" : "values"}: ${a.values.slice(0, 8).join(", ")}${a.values.length > 8 ? ", ..." : ""}`] as [string, string]),
         ],
       },
     ],
