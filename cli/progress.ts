@@ -1,6 +1,7 @@
 /** Draws sweep progress: a bar with rate and ETA on a terminal, plain periodic lines otherwise. */
 export interface ProgressView {
-  update(done: number, total: number, failed: number, elapsedSeconds: number): void;
+  /** `saved`: points committed so far (shown while fewer than `done`). */
+  update(done: number, total: number, failed: number, elapsedSeconds: number, saved?: number): void;
   end(): void;
 }
 
@@ -13,12 +14,16 @@ function clock(seconds: number): string {
   return `${h > 0 ? `${h}:${String(m).padStart(2, "0")}` : String(m)}:${String(r).padStart(2, "0")}`;
 }
 
-/** One status text: `12/40 (30%)  3.2 points/s  ETA 0:08  1 failed`. */
-export function progressText(done: number, total: number, failed: number, elapsedSeconds: number): string {
+/**
+ * One status text: `12/40 (30%)  3.2 points/s  ETA 0:08  1 failed`, with `(9 saved)` after the
+ * count while fewer points are committed than finished (what an interruption would keep).
+ */
+export function progressText(done: number, total: number, failed: number, elapsedSeconds: number, saved = done): string {
   const rate = done / Math.max(elapsedSeconds, 1e-9);
   const eta = done > 0 ? (total - done) / rate : Infinity;
   const pct = total > 0 ? Math.floor((100 * done) / total) : 100;
-  return `${done}/${total} (${pct}%)  ${rate.toFixed(rate < 10 ? 2 : 1)} points/s  ETA ${clock(eta)}${failed ? `  ${failed} failed` : ""}`;
+  const unsaved = saved < done ? ` (${saved} saved)` : "";
+  return `${done}/${total} (${pct}%)${unsaved}  ${rate.toFixed(rate < 10 ? 2 : 1)} points/s  ETA ${clock(eta)}${failed ? `  ${failed} failed` : ""}`;
 }
 
 /**
@@ -28,27 +33,27 @@ export function progressText(done: number, total: number, failed: number, elapse
 export function progressView(err: (s: string) => void, interactive: boolean, intervalSeconds = 5): ProgressView {
   let last = -Infinity;
   let drawn = false;
-  let lastArgs: [number, number, number, number] = [0, 0, 0, 0];
+  let lastArgs: [number, number, number, number, number] = [0, 0, 0, 0, 0];
   return {
-    update(done, total, failed, elapsed) {
-      lastArgs = [done, total, failed, elapsed];
+    update(done, total, failed, elapsed, saved = done) {
+      lastArgs = [done, total, failed, elapsed, saved];
       const now = performance.now();
       if (interactive) {
         if (now - last < 100 && done < total) return;
         last = now;
         const width = 28;
         const fill = total > 0 ? Math.round((width * done) / total) : width;
-        err(`\r[${"#".repeat(fill)}${"-".repeat(width - fill)}] ${progressText(done, total, failed, elapsed)}\x1b[K`);
+        err(`\r[${"#".repeat(fill)}${"-".repeat(width - fill)}] ${progressText(done, total, failed, elapsed, saved)}\x1b[K`);
         drawn = true;
-      } else if (now - last >= intervalSeconds * 1000 || done === total) {
+      } else if (now - last >= intervalSeconds * 1000 || (done === total && saved === done)) {
         last = now;
-        err(`sweep: ${progressText(done, total, failed, elapsed)}\n`);
+        err(`sweep: ${progressText(done, total, failed, elapsed, saved)}\n`);
       }
     },
     end() {
       if (interactive && drawn) {
-        const [d, t, f, e] = lastArgs;
-        err(`\r${progressText(d, t, f, e)}\x1b[K\n`);
+        const [d, t, f, e, s] = lastArgs;
+        err(`\r${progressText(d, t, f, e, s)}\x1b[K\n`);
       }
     },
   };

@@ -64,7 +64,8 @@ Options:
   --tasks N            array tasks for --emit (default min(points, 16))
   --shards DIR         shard folder for --emit (default <db>-shards)
   --ccasim CMD         how tasks invoke ccasim (default: node and this installation's main.js)
-  --quiet              no progress display
+  --quiet              no progress display (finished points, and '(N saved)' while fewer are
+                       committed to the study: what an interruption keeps)
   --progress-every S   seconds between progress lines when not on a terminal (default 5; 0: every point)
 
 Subcommands:
@@ -142,7 +143,7 @@ export const sweepCommand: Command = {
       jobs,
       resume: values.resume === true,
       slice,
-      onProgress: view ? (p) => view.update(p.done, p.total, p.failed, p.elapsedSeconds) : undefined,
+      onProgress: view ? (p) => view.update(p.done, p.total, p.failed, p.elapsedSeconds, p.saved) : undefined,
     });
     view?.end();
     const rate = summary.ran / Math.max(summary.wallSeconds, 1e-9);

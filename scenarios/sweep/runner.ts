@@ -18,6 +18,11 @@ export interface Slice {
 export interface SweepProgress {
   /** Points finished in this run (stored or about to be). */
   readonly done: number;
+  /**
+   * Points of this run committed to the study: what an interruption keeps. Finished points wait
+   * for the next commit (at most `commitIntervalMs`, longer while a large commit is running).
+   */
+  readonly saved: number;
   /** Points this run has to do. */
   readonly total: number;
   /** Failed points among `done`. */
@@ -156,8 +161,8 @@ export async function runSweep(sweep: Sweep, options: SweepRunOptions): Promise<
     let done = 0;
     let failed = 0;
     let onWorkers = 0;
-    const report = () => options.onProgress?.({ done, total: todo.length, failed, skipped, elapsedSeconds: (performance.now() - t0) / 1000 });
-    const writer = new BatchWriter(store, options.commitIntervalMs ?? 200);
+    const report = () => options.onProgress?.({ done, saved: writer.saved, total: todo.length, failed, skipped, elapsedSeconds: (performance.now() - t0) / 1000 });
+    const writer = new BatchWriter(store, options.commitIntervalMs ?? 200, report);
     const finish = (rows: PointRows) => {
       done++;
       if (rows.tables.error) failed++;
@@ -176,6 +181,8 @@ export async function runSweep(sweep: Sweep, options: SweepRunOptions): Promise<
       }, () => writer.maybeFlush());
     }
     await writer.flush();
+    // The final count: every point committed.
+    report();
     return { total: chosen.length, skipped, ran: done, failed, failedStored, onWorkers, wallSeconds: (performance.now() - t0) / 1000, db: store.path };
   } finally {
     await pool?.destroy();
@@ -244,10 +251,14 @@ class BatchWriter {
   private pending: PointRows[] = [];
   private last = performance.now();
   private chain: Promise<unknown> = Promise.resolve();
+  /** Points committed so far. */
+  saved = 0;
 
   constructor(
     private readonly store: StudyStore,
     private readonly intervalMs: number,
+    /** Called after each commit (the saved count changed). */
+    private readonly onCommit: () => void,
   ) {}
 
   add(rows: PointRows): void {
@@ -263,7 +274,11 @@ class BatchWriter {
     this.pending = [];
     this.last = performance.now();
     if (batch.length === 0) return this.chain.then(() => undefined);
-    this.chain = this.chain.then(() => this.store.insertPoints(batch));
+    this.chain = this.chain.then(async () => {
+      await this.store.insertPoints(batch);
+      this.saved += batch.length;
+      this.onCommit();
+    });
     await this.chain;
   }
 }

@@ -28,6 +28,17 @@ async function queryOf(db: string, sql: string) {
 }
 
 describe("running a sweep into a study", () => {
+  it("reports the points committed beside the points finished: never more, and all of them at the end", async () => {
+    const db = join(dir, "progress.db");
+    const seen: { done: number; saved: number; total: number }[] = [];
+    // A commit per point at most every 10 s: the finished points run ahead of the saved ones.
+    await runSweep(small, { db, jobs: 1, commitIntervalMs: 10_000, onProgress: (p) => seen.push({ done: p.done, saved: p.saved, total: p.total }) });
+    for (const p of seen) expect(p.saved).toBeLessThanOrEqual(p.done);
+    expect(seen.some((p) => p.saved < p.done)).toBe(true);
+    expect(seen.at(-1)).toEqual({ done: 12, saved: 12, total: 12 });
+    expect(Number((await queryOf(db, "SELECT count(*) FROM point"))[0]![0])).toBe(12);
+  });
+
   it("gives identical database contents with 1 and 2 worker threads", async () => {
     const one = join(dir, "one.db");
     const two = join(dir, "two.db");
