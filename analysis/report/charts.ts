@@ -5,7 +5,8 @@ import type { ReportChart } from "./render.js";
 
 const WIDTH = 520;
 const HEIGHT = 300;
-const MAX_POINTS = 4000;
+/** Most points a scatter chart embeds; more are thinned evenly (see `thin`). */
+export const MAX_POINTS = 4000;
 
 function base(title: string): Record<string, unknown> {
   return {

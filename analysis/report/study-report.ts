@@ -1,5 +1,5 @@
 import type { StudyStore } from "../../profile/study/index.js";
-import { heatmapChart, sweepLineChart, timeVsQBySweepChart } from "./charts.js";
+import { MAX_POINTS, heatmapChart, sweepLineChart, timeVsQBySweepChart } from "./charts.js";
 import type { ReportChart } from "./render.js";
 import type { ReportDocument, ReportSection } from "./html.js";
 
@@ -87,21 +87,39 @@ export async function studyReport(store: StudyStore, name: string): Promise<Repo
   if (qName && numericAxis) {
     const byQ: ReportChart[] = [];
     for (const r of routines) {
-      const rows = (
-        await store.query(
-          `SELECT q.numeric_value AS Q, r.wall_time AS t, s.value AS swept
-           FROM record r JOIN point p USING (point_id)
-           JOIN record_parameter q ON q.point_id = r.point_id AND q.record_index = r.record_index AND q.name = ${lit(qName)}
-           JOIN parameter s ON s.point_id = r.point_id AND s.name = ${lit(numericAxis.name)}
-           WHERE p.status = 'ok' AND r.wall_time > 0 AND q.numeric_value > 0 AND r.component || '.' || r.method = ${lit(r)}
-           ORDER BY r.point_id, r.record_index`,
-        )
-      ).rows as [number, number, string][];
-      if (new Set(rows.map((x) => x[0])).size >= 2) byQ.push(timeVsQBySweepChart(r, rows.map(([Q, time, sw]) => ({ Q, time, swept: sw })), qName, numericAxis.name, numericAxis.values));
+      const { rows, distinctQ } = await timeVsQRows(store, r, qName, numericAxis.name, MAX_POINTS);
+      if (distinctQ >= 2) byQ.push(timeVsQBySweepChart(r, rows.map(([Q, time, sw]) => ({ Q, time, swept: sw })), qName, numericAxis.name, numericAxis.values));
     }
     if (byQ.length) sections.push({ heading: "Time vs Q across the sweep", charts: byQ });
   }
   return { title: `ccasim study report: ${meta.get("name") ?? name}`, subtitle: `${total} points, axes ${axes.map((a) => a.name).join(", ") || "(none)"}`, sections };
+}
+
+/**
+ * The invocations of `routine` with their `qName` record parameter, wall time and the point's value
+ * of `axis`, in record order, thinned in the database to the rows `thin(rows, max)` keeps (the
+ * `floor(i * n / max)`-th, `i < max`), and the number of distinct Q values among all of them.
+ * Why in SQL: a study holds millions of records, which as JavaScript rows would take gigabytes
+ * for a chart that embeds `max` of them.
+ */
+export async function timeVsQRows(store: StudyStore, routine: string, qName: string, axis: string, max: number): Promise<{ rows: [number, number, string][]; distinctQ: number }> {
+  const m = Math.floor(max);
+  const result = await store.query(
+    `WITH sel AS (
+       SELECT q.numeric_value AS Q, r.wall_time AS t, s.value AS swept,
+              row_number() OVER (ORDER BY r.point_id, r.record_index) - 1 AS rn, count(*) OVER () AS n
+       FROM record r JOIN point p USING (point_id)
+       JOIN record_parameter q ON q.point_id = r.point_id AND q.record_index = r.record_index AND q.name = ${lit(qName)}
+       JOIN parameter s ON s.point_id = r.point_id AND s.name = ${lit(axis)}
+       WHERE p.status = 'ok' AND r.wall_time > 0 AND q.numeric_value > 0 AND r.component || '.' || r.method = ${lit(routine)})
+     SELECT Q, t, swept, (SELECT count(DISTINCT Q) FROM sel) AS distinct_q FROM sel
+     -- row rn is kept iff some integer i has rn <= i * n / max < rn + 1
+     WHERE n <= ${m} OR ((rn * ${m} + n - 1) // n) * n < (rn + 1) * ${m}
+     ORDER BY rn`,
+  );
+  const all = result.rows as [number, number, string, number | bigint][];
+  const distinctQ = all.length > 0 ? Number(all[0][3]) : 0;
+  return { rows: all.map(([Q, t, swept]) => [Q, t, swept]), distinctQ };
 }
 
 /** Joins of the two most varied axes as a0 and a1. */

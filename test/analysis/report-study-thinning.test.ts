@@ -1,0 +1,44 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { timeVsQRows } from "../../analysis/report/study-report.js";
+import { thin } from "../../analysis/report/data.js";
+import { StudyStore } from "../../profile/study/index.js";
+import { loadSweep, runSweep } from "../../scenarios/sweep/index.js";
+
+const dir = mkdtempSync(join(tmpdir(), "ccasim-report-thin-"));
+const db = join(dir, "study.db");
+let store: StudyStore;
+beforeAll(async () => {
+  await runSweep(loadSweep("test/scenarios/sweeps/small.sweep.yaml"), { db, jobs: 1 });
+  store = await StudyStore.open(db, { readOnly: true });
+});
+afterAll(() => {
+  store?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("a study report's time-vs-Q rows", () => {
+  it("are thinned in the database to exactly the rows the chart would keep of all of them", async () => {
+    const routines = (await store.query(`SELECT DISTINCT component || '.' || method FROM record_parameter JOIN record USING (point_id, record_index) WHERE name = 'x' ORDER BY 1`)).rows.map((r) => String(r[0]));
+    expect(routines.length).toBeGreaterThan(0);
+    for (const routine of routines) {
+      const full = (
+        await store.query(
+          `SELECT q.numeric_value, r.wall_time, s.value FROM record r JOIN point p USING (point_id)
+           JOIN record_parameter q ON q.point_id = r.point_id AND q.record_index = r.record_index AND q.name = 'x'
+           JOIN parameter s ON s.point_id = r.point_id AND s.name = 'workload.x'
+           WHERE p.status = 'ok' AND r.wall_time > 0 AND q.numeric_value > 0 AND r.component || '.' || r.method = '${routine}'
+           ORDER BY r.point_id, r.record_index`,
+        )
+      ).rows as [number, number, string][];
+      expect(full.length, routine).toBeGreaterThan(40);
+      for (const max of [1, 7, 37, full.length - 1, full.length, full.length + 5]) {
+        const { rows, distinctQ } = await timeVsQRows(store, routine, "x", "workload.x", max);
+        expect(rows, `${routine} max ${max}`).toEqual(thin(full, max));
+        expect(distinctQ).toBe(new Set(full.map((r) => r[0])).size);
+      }
+    }
+  });
+});
