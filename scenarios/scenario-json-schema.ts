@@ -2,7 +2,8 @@
  * The JSON Schema of scenario files that `ccasim schema` prints for editors: the scenario schema
  * of {@link scenarioSchema}, plus what its owners check after the first pass, so that an editor
  * completes and checks it too: the machine presets and every node parameter a `machine:` section
- * may override (nested, as `l2: { size: 512KiB }`; dotted keys such as `l2.size` stay accepted),
+ * may override (nested, as `l2: { size: 512KiB }`: dotted keys such as `l2.size` are for `--set`
+ * and sweeps, not files),
  * the interconnect presets and network models, and each component type's parameters.
  *
  * The loader does not read this schema: it is built from the same registries and parameter

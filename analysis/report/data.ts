@@ -166,13 +166,14 @@ export function digestRecords(records: Iterable<InvocationRecord>, roles?: Recor
 
 /**
  * Keeps at most `max` points, evenly spaced in a fixed order (deterministic), so a page of a large
- * run stays small.
+ * run stays small: of `n > max` points, the `floor(i * n / max)`-th for `i < max`.
  */
 export function thin<T>(points: readonly T[], max: number): T[] {
   if (points.length <= max) return [...points];
   const out: T[] = [];
-  const step = points.length / max;
-  for (let i = 0; i < max; i++) out.push(points[Math.floor(i * step)]);
+  // (i * n) / max, not i * (n / max): the product of integers is exact, so the floor is the
+  // integer one (a rounded step can land a hair below an integer and keep the row before it).
+  for (let i = 0; i < max; i++) out.push(points[Math.floor((i * points.length) / max)]);
   return out;
 }
 

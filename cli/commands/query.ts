@@ -30,14 +30,17 @@ Examples (on the study of 'ccasim sweep scenarios/shock-l2.sweep.yaml'):
 
 Exit codes: 0 success, 2 bad SQL, missing database or arguments.`,
   async run(ctx) {
-    // why: SQL that opens with a `-- comment` is an argument, not an option; a newline before it changes nothing
-    const argv = ctx.argv.map((a) => (/^--\s/.test(a) ? `\n${a}` : a));
-    const { values, positionals } = parseCommandArgs("query", argv, {
+    const options = {
       json: { type: "boolean" },
       csv: { type: "boolean" },
       out: { type: "string" },
       tables: { type: "boolean" },
-    });
+    } as const;
+    // why: SQL that opens with a `-- comment` is an argument, not an option (its first word is no
+    // option's name and more words follow); a newline before it changes nothing
+    const isSqlComment = (a: string) => /^--/.test(a) && /\s/.test(a) && !Object.hasOwn(options, /^--([^\s=]*)/.exec(a)![1]);
+    const argv = ctx.argv.map((a) => (isSqlComment(a) ? `\n${a}` : a));
+    const { values, positionals } = parseCommandArgs("query", argv, options);
     if (positionals.length < 1 || positionals.length > 2) throw new UsageError("give a study database and at most one SQL statement (see ccasim query --help)", "query");
     if (values.json && values.csv) throw new UsageError("give --json or --csv, not both (see ccasim query --help)", "query");
     if (values.out && (values.json || values.csv)) throw new UsageError("--out writes the format its extension names (.parquet, .csv); leave out --json and --csv", "query");

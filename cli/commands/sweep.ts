@@ -116,13 +116,18 @@ export const sweepCommand: Command = {
     }
     if (values.point !== undefined) return runOne(ctx, sweep, String(values.point), values.out as string | undefined, values.overwrite === true);
     const jobs = positiveIntegerOption("sweep", "jobs", values.jobs, 1)!;
+    // Usage errors before the points are loaded (which takes a while for a large sweep).
+    const slice = values.slice === undefined ? undefined : parseSlice(String(values.slice));
+    const every = values["progress-every"] === undefined ? 5 : Number(values["progress-every"]);
+    if (!(every >= 0)) throw new UsageError(`--progress-every expects seconds >= 0, got '${String(values["progress-every"])}'`, "sweep");
+    const tasks = positiveIntegerOption("sweep", "tasks", values.tasks);
     if (noPointRuns(ctx, sweep)) return EXIT_USAGE;
     if (values.emit !== undefined) {
       if (values.emit !== "slurm") throw new UsageError(`--emit ${String(values.emit)}: only 'slurm' is supported`, "sweep");
       const shardDir = (values.shards as string | undefined) ?? slurmShardFolder(db);
       mkdirSync(shardDir, { recursive: true }); // why: Slurm opens the tasks' output files there before the script runs
       const script = slurmArrayScript(sweep, {
-        tasks: positiveIntegerOption("sweep", "tasks", values.tasks),
+        tasks,
         shardDir,
         db,
         ccasim: values.ccasim as string | undefined,
@@ -134,9 +139,6 @@ export const sweepCommand: Command = {
       } else ctx.out(script);
       return 0;
     }
-    const slice = values.slice === undefined ? undefined : parseSlice(String(values.slice));
-    const every = values["progress-every"] === undefined ? 5 : Number(values["progress-every"]);
-    if (!(every >= 0)) throw new UsageError(`--progress-every expects seconds >= 0, got '${String(values["progress-every"])}'`, "sweep");
     const view = values.quiet ? undefined : progressView(ctx.err, ctx.interactive, every);
     const summary = await runSweep(sweep, {
       db,

@@ -84,7 +84,7 @@ export const DEFAULT_PRESET = "gigabit-ethernet";
  * `params`, `intraNode` and `load` are documented by the chosen models' own ParamDocs.
  */
 export const networkParams: readonly ParamDoc[] = [
-  { name: "preset", type: "enum", values: ["fast-ethernet", "gigabit-ethernet", "myrinet-2000", "infiniband-4x", "numalink-4"], doc: "Interconnect preset giving alpha and bandwidth (see interconnectPresets).", default: DEFAULT_PRESET },
+  { name: "preset", type: "enum", values: ["fast-ethernet", "gigabit-ethernet", "myrinet-2000", "infiniband-4x", "numalink-4"], doc: "Interconnect preset giving alpha and bandwidth (see interconnectPresets); in a scenario the default is the machine preset's interconnect.", default: DEFAULT_PRESET },
   { name: "model", type: "enum", values: ["hockney", "loggp"], doc: "Inter-node point-to-point cost model (see pointToPointModels).", default: "hockney" },
   { name: "overheadFraction", type: "number", doc: "LogGP from a preset: CPU overhead o per side as a fraction of alpha (L = alpha - 2o, g = o).", default: 0.25, min: 0, max: 0.5 },
   { name: "eagerLimit", type: "quantity", dimension: "bytes", doc: "Largest message sent eagerly; larger messages use rendezvous (request to send, clear to send, data).", default: DEFAULT_EAGER_LIMIT, min: 0 },

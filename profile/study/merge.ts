@@ -1,6 +1,7 @@
 /**
- * Merging the shard databases of a sliced sweep (a Slurm job array) into one study, all or
- * nothing: every shard is checked before the study is created or changed.
+ * Merging the shard databases of a sliced sweep (a Slurm job array) into one study: every shard is
+ * checked before the study is created or changed, and each shard merges in one transaction (a
+ * failure past the checks keeps the shards merged before it; merging again completes the study).
  *
  * @packageDocumentation
  */
@@ -42,6 +43,7 @@ export async function mergeShards(target: string, shards: readonly string[]): Pr
   }
   for (const shard of shards) {
     if (!existsSync(resolve(shard))) throw new StudyError(`${shard}: no such shard database`);
+    if (resolve(shard) === resolve(target)) throw new StudyError(`${shard}: is the study merged into; give the shards of another file`);
     const hash = await studyHashOf(shard);
     if (hash === undefined) continue;
     const other = [...hashes].find(([h]) => h !== hash);

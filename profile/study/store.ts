@@ -3,6 +3,7 @@ import { dirname, extname, resolve } from "node:path";
 import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { BulkInserter } from "./bulk-insert.js";
 import type { PointRows, TableRows } from "./rows.js";
+import { withoutTerminator } from "./sql-text.js";
 import { StudyError } from "./study-error.js";
 import { META_TABLE, STUDY_TABLES, TIMING_TABLE, studyDdl, type StudyTable } from "./schema.js";
 
@@ -157,7 +158,7 @@ export class StudyStore {
     else {
       await this.checkOneStatement(sqlOrTable);
       // why: on lines of their own, a trailing `-- comment` cannot swallow the closing parenthesis
-      source = `(\n${sqlOrTable.replace(/[\s;]+$/, "")}\n)`;
+      source = `(\n${withoutTerminator(sqlOrTable)}\n)`;
     }
     try {
       await this.conn.run(`COPY ${source} TO '${resolve(file).replace(/'/g, "''")}' (FORMAT ${format})`);

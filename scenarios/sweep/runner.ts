@@ -181,8 +181,8 @@ export async function runSweep(sweep: Sweep, options: SweepRunOptions): Promise<
       }, () => writer.maybeFlush());
     }
     await writer.flush();
-    // The final count: every point committed.
-    report();
+    // The final count, every point committed (nothing to report when nothing ran).
+    if (todo.length > 0) report();
     return { total: chosen.length, skipped, ran: done, failed, failedStored, onWorkers, wallSeconds: (performance.now() - t0) / 1000, db: store.path };
   } finally {
     await pool?.destroy();

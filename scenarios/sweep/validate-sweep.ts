@@ -25,14 +25,21 @@ export interface InvalidPoint {
 export function invalidPoints(sweep: Sweep): InvalidPoint[] {
   const invalid: InvalidPoint[] = [];
   for (const point of sweep.points) {
-    const overrides = sweepPointOverrides(sweep, point);
-    try {
-      loadScenarioText(sweep.loadText, sweep.scenarioFile, { set: overrides, seed: point.seed });
-    } catch (e) {
-      invalid.push({ point, overrides, error: e instanceof Error ? e : new Error(String(e)) });
-    }
+    const failure = pointLoadFailure(sweep, point);
+    if (failure !== undefined) invalid.push(failure);
   }
   return invalid;
+}
+
+/** Why `point` of `sweep` does not load, or undefined when it loads. */
+function pointLoadFailure(sweep: Sweep, point: Sweep["points"][number]): InvalidPoint | undefined {
+  const overrides = sweepPointOverrides(sweep, point);
+  try {
+    loadScenarioText(sweep.loadText, sweep.scenarioFile, { set: overrides, seed: point.seed });
+    return undefined;
+  } catch (e) {
+    return { point, overrides, error: e instanceof Error ? e : new Error(String(e)) };
+  }
 }
 
 /**
@@ -44,13 +51,9 @@ export function invalidPoints(sweep: Sweep): InvalidPoint[] {
 export function noPointLoads(sweep: Sweep): InvalidPoint | undefined {
   let first: InvalidPoint | undefined;
   for (const point of sweep.points) {
-    const overrides = sweepPointOverrides(sweep, point);
-    try {
-      loadScenarioText(sweep.loadText, sweep.scenarioFile, { set: overrides, seed: point.seed });
-      return undefined;
-    } catch (e) {
-      first ??= { point, overrides, error: e instanceof Error ? e : new Error(String(e)) };
-    }
+    const failure = pointLoadFailure(sweep, point);
+    if (failure === undefined) return undefined;
+    first ??= failure;
   }
   return first;
 }

@@ -20,6 +20,14 @@ afterAll(() => {
 });
 
 describe("a study report's time-vs-Q rows", () => {
+  it("thin keeps the floor(i * n / max)-th of n points in exact integer arithmetic", () => {
+    // With n = 4004 and max = 4000, i = 1000 gives 1001 exactly; 1000 * (4004 / 4000) rounds below it.
+    for (const [n, max] of [[4004, 4000], [300_000, 4000], [12_929, 4000], [10, 3]]) {
+      const kept = thin(Array.from({ length: n }, (_, k) => k), max);
+      expect(kept).toEqual(Array.from({ length: max }, (_, i) => Number((BigInt(i) * BigInt(n)) / BigInt(max))));
+    }
+  });
+
   it("are thinned in the database to exactly the rows the chart would keep of all of them", async () => {
     const routines = (await store.query(`SELECT DISTINCT component || '.' || method FROM record_parameter JOIN record USING (point_id, record_index) WHERE name = 'x' ORDER BY 1`)).rows.map((r) => String(r[0]));
     expect(routines.length).toBeGreaterThan(0);

@@ -96,6 +96,9 @@ describe("ccasim sweep and query", () => {
       ["SELECT count(*) AS n FROM point -- all of them", "n\n12\n"],
       ["VALUES (1, 'a')", "col0,col1\n1,a\n"],
       ["(SELECT 2 AS two)", "two\n2\n"],
+      ["SELECT count(*) AS n FROM point; -- done", "n\n12\n"],
+      ["SELECT ';' AS s, '--' AS d; /* end */\n", "s,d\n;,--\n"],
+      ["--no space after the dashes\nSELECT 3 AS three", "three\n3\n"],
     ];
     for (const [i, [sql, csv]] of cases.entries()) {
       const file = join(dir, `shape-${i}.csv`);
@@ -190,6 +193,18 @@ describe("ccasim sweep and query", () => {
     const refused = await run(["sweep", "merge", fresh, other]);
     expect(refused.code).toBe(2);
     expect((await run(["query", fresh, "SELECT count(*) AS n FROM point", "--csv"])).out).toBe("n\n6\n");
+    // A study is not its own shard.
+    const itself = await run(["sweep", "merge", fresh, shard0, fresh]);
+    expect(itself.code).toBe(2);
+    expect(itself.err).toContain("is the study merged into");
+  });
+
+  it("prints no progress when a resumed sweep finds every point stored", async () => {
+    const db = join(dir, "complete.db");
+    expect((await run(["sweep", SWEEP, "--db", db, "--quiet"])).code).toBe(0);
+    const again = await run(["sweep", SWEEP, "--db", db, "--resume", "--progress-every", "0"]);
+    expect(again.code).toBe(0);
+    expect(again.err).not.toContain("sweep: 0/0");
   });
 });
 

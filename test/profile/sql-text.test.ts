@@ -1,0 +1,19 @@
+import { describe, expect, it } from "vitest";
+import { withoutTerminator } from "../../profile/study/sql-text.js";
+
+describe("withoutTerminator", () => {
+  it("drops the terminating ';' and the comments after it, and nothing else", () => {
+    expect(withoutTerminator("SELECT 1;")).toBe("SELECT 1");
+    expect(withoutTerminator("SELECT 1 ;  -- done\n")).toBe("SELECT 1 ");
+    expect(withoutTerminator("SELECT 1; /* a; b */ ")).toBe("SELECT 1");
+    expect(withoutTerminator("SELECT 1 -- no terminator")).toBe("SELECT 1 -- no terminator");
+    expect(withoutTerminator("-- first; line\nSELECT 2;")).toBe("-- first; line\nSELECT 2");
+  });
+
+  it("reads ';' and '--' inside literals, quoted identifiers and comments as text", () => {
+    expect(withoutTerminator("SELECT ';'")).toBe("SELECT ';'");
+    expect(withoutTerminator("SELECT 'it''s;' AS \"a;b\";")).toBe("SELECT 'it''s;' AS \"a;b\"");
+    expect(withoutTerminator("SELECT '--';")).toBe("SELECT '--'");
+    expect(withoutTerminator("SELECT 1 /* ; */")).toBe("SELECT 1 /* ; */");
+  });
+});
