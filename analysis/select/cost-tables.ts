@@ -10,7 +10,12 @@ import { didYouMean } from "../../profile/internal.js";
 import { compileCost, type CompiledCost, type Inputs } from "./cost-model.js";
 import type { Assembly, CallSite } from "./assembly.js";
 
-/** A quality-of-service constraint: implementations whose attribute is missing or out of range are excluded. */
+/**
+ * A quality-of-service constraint. It applies to the components some implementation of which
+ * declares the attribute: their implementations whose value is out of range, or missing, are
+ * excluded. A component none of whose implementations declares it (a driver, a mesh when the
+ * constraint is on a solver's accuracy) is not constrained by it.
+ */
 export interface QosConstraint {
   /** Attribute name (a key of {@link ImplementationSpec.qos}). */
   readonly key: string;
@@ -200,9 +205,10 @@ export function evaluateCosts(ca: CompiledAssembly, inputs: Inputs, options: Cos
   const allowed: number[][] = [];
   for (let c = 0; c < nc; c++) {
     const ok: number[] = [];
+    const applies = (options.constraints ?? []).filter((con) => declaresAttribute(ca.qos[c]!, con.key));
     ca.implementations[c]!.forEach((impl, i) => {
       const q = ca.qos[c]![i];
-      for (const con of options.constraints ?? []) {
+      for (const con of applies) {
         const v = q?.[con.key];
         let reason: string | undefined;
         if (v === undefined) reason = `no value for quality attribute '${con.key}'`;
@@ -228,7 +234,7 @@ export function evaluateCosts(ca: CompiledAssembly, inputs: Inputs, options: Cos
  * @throws AnalysisInputError naming the attribute, the declared ones and the nearest of them
  */
 function checkConstraintAttributes(ca: CompiledAssembly, constraints: readonly QosConstraint[]): void {
-  const declared = (key: string): boolean => ca.qos.some((impls) => impls.some((q) => q !== undefined && Object.prototype.hasOwnProperty.call(q, key)));
+  const declared = (key: string): boolean => ca.qos.some((impls) => declaresAttribute(impls, key));
   for (const con of constraints) {
     if (declared(con.key)) continue;
     const known = [...new Set(ca.qos.flatMap((impls) => impls.flatMap((q) => (q === undefined ? [] : Object.keys(q)))))].sort();
@@ -236,4 +242,9 @@ function checkConstraintAttributes(ca: CompiledAssembly, constraints: readonly Q
       `no implementation declares the quality attribute '${con.key}'${didYouMean(con.key, known)}; declared attributes: ${known.join(", ") || "none (give implementations a qos mapping)"}`,
     );
   }
+}
+
+/** Whether some implementation of one component declares the quality attribute `key`. */
+function declaresAttribute(impls: readonly (Readonly<Record<string, number>> | undefined)[], key: string): boolean {
+  return impls.some((q) => q !== undefined && Object.prototype.hasOwnProperty.call(q, key));
 }

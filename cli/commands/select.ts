@@ -50,7 +50,9 @@ Options:
                           not match)
   --risk <k>              choose by mean + k * sd per invocation (default 0)
   --require <key>=<min>   quality-of-service lower bound (repeatable), e.g. --require accuracy=2;
-                          the attribute must be declared in some implementation's qos
+                          the attribute must be declared in some implementation's qos; it
+                          constrains the components that declare it in some implementation
+                          (their implementations without it are excluded), not the others
   --crossover <n>=<from>:<to>[:log]  scan input n and report where the best choice changes
   --json                  print the result as JSON
 

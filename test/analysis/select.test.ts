@@ -94,6 +94,21 @@ describe("selectImplementations", () => {
     expect(r.excluded).toEqual([{ component: "Flux", implementation: "EFM", reason: "no value for quality attribute 'order'" }]);
   });
 
+  it("leaves components that declare no value of a constrained attribute unconstrained", () => {
+    const asm: Assembly = {
+      components: [
+        { name: "Driver", implementations: [{ name: "D", mean: 0 }] },
+        { name: "Solver", implementations: [{ name: "S1", mean: 1, qos: { accuracy: 1 } }, { name: "S2", mean: 5, qos: { accuracy: 2 } }, { name: "S3", mean: 2 }] },
+        { name: "IO", implementations: [{ name: "I1", mean: 3 }, { name: "I2", mean: 1 }] },
+      ],
+      callGraph: { component: "Driver", children: [{ component: "Solver" }, { component: "IO" }] },
+    };
+    const r = selectImplementations(asm, {}, { constraints: [{ key: "accuracy", min: 2 }] });
+    expect(r.optimum.assignment).toEqual({ Driver: "D", Solver: "S2", IO: "I2" });
+    // Within Solver, S3 declares no accuracy: it is excluded, as S1 is for its value.
+    expect(r.excluded.map((e) => e.implementation)).toEqual(["S1", "S3"]);
+  });
+
   it("chooses by mean + k sd when risk-averse", () => {
     const asm: Assembly = {
       components: [{ name: "S", implementations: [{ name: "fast-but-noisy", mean: 10, sd: 8 }, { name: "steady", mean: 12, sd: 1 }] }],
