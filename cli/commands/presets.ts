@@ -84,6 +84,7 @@ function describeInterconnect(preset: InterconnectPreset, json: boolean): string
     "",
     "What each point-to-point model (machine.network.model) takes from it:",
     ...models.map((m) => `  ${m.model}: ${Object.entries(m.parameters).map(([k, v]) => show(k, v)).join(", ")}`),
+    "(a scenario overrides them under machine.network.params, e.g. --set machine.network.params.alpha=5us)",
   ].join("\n");
 }
 

@@ -140,6 +140,11 @@ function lookup<T>(key: string, get: () => T): T {
   }
 }
 
+/** The point-to-point models that take a parameter `name` (alpha, bandwidth, L ...), by model name. */
+function modelsTaking(name: string): string[] {
+  return pointToPointModels.all().filter((m) => m.params.some((d) => d.name === name)).map((m) => m.name);
+}
+
 /**
  * Resolves a {@link NetworkSpec}: applies the preset, validates every parameter against its
  * model's ParamDocs and fills defaults.
@@ -148,8 +153,10 @@ function lookup<T>(key: string, get: () => T): T {
 export function resolveNetwork(spec: NetworkSpec = {}): ResolvedNetwork {
   for (const k of Object.keys(spec)) {
     if (!TOP_KEYS.includes(k)) {
+      const models = modelsTaking(k);
       const near = nearestName(k, TOP_KEYS);
-      throw new NetworkConfigError(k, `unknown key${near ? ` (did you mean '${near}'?)` : ""}; known: ${TOP_KEYS.join(", ")}`);
+      const hint = models.length > 0 ? ` (a parameter of the ${models.join(" and ")} model${models.length > 1 ? "s" : ""}: give it as params.${k})` : near ? ` (did you mean '${near}'?)` : "";
+      throw new NetworkConfigError(k, `unknown key${hint}; known: ${TOP_KEYS.join(", ")}`);
     }
   }
   const modelName = modelNameOf("model", spec.model, "hockney");

@@ -38,6 +38,11 @@ describe("network configuration", () => {
     expect((e as NetworkConfigError).isInputError).toBe(true);
   });
 
+  it("points a model parameter given beside the preset to params", () => {
+    expect(() => resolveNetwork({ preset: "gigabit-ethernet", alpha: 3 } as never)).toThrow(/network\.alpha: unknown key \(a parameter of the hockney model: give it as params\.alpha\)/);
+    expect(() => resolveNetwork({ bandwidth: 1e8 } as never)).toThrow(/network\.bandwidth: unknown key \(a parameter of the hockney and loggp models: give it as params\.bandwidth\)/);
+  });
+
   it("takes the default model of the intra-node path and of the load when a section gives only parameters, and refuses names that are not text", () => {
     expect(resolveNetwork({ intraNode: { params: { alpha: 5 } } }).intraNode).toEqual({ model: "hockney", params: { alpha: 5, bandwidth: 1e9 } });
     expect(resolveNetwork({ intraNode: { model: "hockney", params: { bandwidth: 2e9 } } }).intraNode).toEqual({ model: "hockney", params: { alpha: 1, bandwidth: 2e9 } });
