@@ -17,7 +17,8 @@ The per-invocation records of every successful point of the study ('ccasim sweep
 machine.l2.size). One model shape T(Q) is chosen for all values (the best in total leave-one-out
 SMAPE among each value's best), fitted at each value, and each coefficient is fitted as a function
 of P, giving T(Q, P) as a formula and a mathjs expression. Without --by, T(Q) is fitted on all
-observations (as 'ccasim fit').
+observations (as 'ccasim fit'). Points that differ in another swept parameter at the same Q (an
+implementation, a second cache size) are pooled into one fit, with a warning naming it.
 
 Options:
   --parameter Q     record parameter used as Q (e.g. Q, x); required. Formulas and expressions
@@ -78,6 +79,13 @@ export async function sweepFitObservations(argv: readonly string[]): Promise<{ o
 /** `ccasim sweep fit`: the study side of fits across a sweep (its help is {@link SWEEP_FIT_HELP}). */
 export async function sweepFit(ctx: CommandContext, argv: readonly string[]): Promise<number> {
   const { obs, json, byVariable } = await sweepFitObservations(argv);
+  if (obs.pooled.length > 0) {
+    const each = obs.byLabel ? ` at each value of ${obs.byLabel}` : "";
+    ctx.err(
+      `warning: one fit${each} pools points that differ in ${obs.pooled.join(", ")} at the same ${obs.qLabel}; ` +
+        `fit one value at a time (a sweep file without that axis, or 'ccasim fit' on a point's records) or, for numbers, pass it as --by\n`,
+    );
+  }
   if (json) {
     ctx.out(JSON.stringify({ qLabel: obs.qLabel, tLabel: obs.tLabel, byLabel: obs.byLabel ?? null, groups: obs.groups.map((g) => ({ by: Number.isNaN(g.by) ? null : g.by, q: [...g.q], t: [...g.t] })) }) + "\n");
     return 0;

@@ -35,6 +35,12 @@ export interface StudyObservations {
   readonly byLabel?: string;
   /** Observations split by distinct value of the swept parameter (ascending); one group without `by`. */
   readonly groups: readonly { readonly by: number; readonly q: Float64Array; readonly t: Float64Array }[];
+  /**
+   * Swept parameters (other than `by`) that take several values among the points pooled into one
+   * group at the same Q: one fit then mixes, say, two implementations or two cache sizes.
+   * Parameters that only move with Q (a `workload.Q` axis) are not listed.
+   */
+  readonly pooled: readonly string[];
 }
 
 /**
@@ -98,7 +104,8 @@ export async function studyObservations(store: StudyStore, sel: StudySelection):
     i = j;
   }
   const what = [sel.component, sel.method].filter((x) => x !== undefined).join(".");
-  return { q, t, by, pointId: ids, qLabel: sel.parameter, tLabel: `${recordValueName(value)}${what ? ` of ${what}` : ""}`, byLabel: sel.by, groups };
+  const pooled = await pooledParameters(store, { where, q: sel.parameter, by: sel.by, byExpr });
+  return { q, t, by, pointId: ids, qLabel: sel.parameter, tLabel: `${recordValueName(value)}${what ? ` of ${what}` : ""}`, byLabel: sel.by, groups, pooled };
 }
 
 /**
@@ -114,4 +121,24 @@ async function unmatchedHint(store: StudyStore, sel: StudySelection): Promise<st
     if (!names.includes(asked)) parts.push(`no ${key} '${asked}'${didYouMean(asked, names)} among ${names.join(", ") || "none (the study has no records)"}`);
   }
   return parts.length > 0 ? `; ${parts.join("; ")}` : "";
+}
+
+/**
+ * The swept parameters other than `by` whose value differs between two points that give records
+ * at the same Q and the same value of `by` (see {@link StudyObservations.pooled}).
+ */
+async function pooledParameters(store: StudyStore, o: { where: readonly string[]; q: string; by: string | undefined; byExpr: string }): Promise<string[]> {
+  const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
+  const res = await store.query(
+    `WITH obs AS (
+       SELECT DISTINCT r.point_id, qp.numeric_value AS q, ${o.byExpr} AS by_value
+       FROM record r JOIN point p USING (point_id)
+       JOIN record_parameter qp ON qp.point_id = r.point_id AND qp.record_index = r.record_index AND qp.name = ${lit(o.q)}
+       WHERE ${o.where.join(" AND ")})
+     SELECT DISTINCT s.name FROM obs JOIN parameter s ON s.point_id = obs.point_id
+     ${o.by !== undefined ? `WHERE s.name <> ${lit(o.by)}` : ""}
+     GROUP BY s.name, obs.by_value, obs.q HAVING count(DISTINCT s.value) > 1
+     ORDER BY 1`,
+  );
+  return res.rows.map((x) => String(x[0]));
 }

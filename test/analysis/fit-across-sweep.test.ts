@@ -68,6 +68,18 @@ describe("fits across a sweep", () => {
     await expect(observations(undefined, "wall_tim")).rejects.toThrow(/a record has no value 'wall_tim' \(did you mean 'wall_time'\?\); values: wallTime \(wall_time \[us\]\), computeTime/);
   });
 
+  it("names the swept parameters a fit pools at the same Q, and warns of them in ccasim sweep fit", async () => {
+    expect((await observations()).pooled).toEqual(["workload.c"]);
+    expect((await observations("workload.c")).pooled).toEqual([]);
+    let err = "";
+    const code = await main(["sweep", "fit", db, "--parameter", "Q", "--component", "Kernel"], { out: () => {}, err: (s) => (err += s) });
+    expect(code).toBe(0);
+    expect(err).toContain("warning: one fit pools points that differ in workload.c at the same Q");
+    err = "";
+    await main(["sweep", "fit", db, "--parameter", "Q", "--component", "Kernel", "--by", "workload.c"], { out: () => {}, err: (s) => (err += s) });
+    expect(err).toBe("");
+  });
+
   it("prints T(Q, P) with ccasim sweep fit", async () => {
     let out = "";
     const code = await main(["sweep", "fit", db, "--parameter", "Q", "--component", "Kernel", "--by", "workload.c", "--by-variable", "c"], { out: (s) => (out += s), err: () => {} });
