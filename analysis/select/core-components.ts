@@ -57,8 +57,28 @@ export function coreComponentsFromTimers(coreTimers: readonly string[], componen
   return components.filter((c) => found.has(c));
 }
 
+/**
+ * The core timers that look like component methods (`X::method()`, any name with `::`) but belong
+ * to no component of the assembly: a trial of another assembly, or components the assembly file
+ * lacks. Their time counts for no component, so a heuristic over the others may miss a core one.
+ * @param coreTimers - names of the kept timers (`pruneCallGraph(...).coreNames`)
+ * @param components - the assembly's component names
+ */
+export function unmatchedComponentTimers(coreTimers: readonly string[], components: readonly string[]): string[] {
+  return coreTimers.filter((t) => t.includes("::") && componentOfTimer(t, components) === undefined);
+}
+
 /** Options of {@link coreComponentsOfTrial}: how the trial's call tree is built and pruned. */
 export interface CoreComponentsOptions extends PruneOptions, TrialTreeOptions {}
+
+/**
+ * The timers of a trial that survive alpha/beta pruning of its call tree (mean over threads by
+ * default): the input of {@link coreComponentsFromTimers} and {@link unmatchedComponentTimers}.
+ * @throws for the errors of {@link callTreeFromTrial} and {@link pruneCallGraph}
+ */
+export function coreTimersOfTrial(trial: Trial, options: CoreComponentsOptions = {}): readonly string[] {
+  return pruneCallGraph(callTreeFromTrial(trial, options).root, options).coreNames;
+}
 
 /**
  * Paper 002's core components of an assembly, measured: the trial's call tree (mean over threads
@@ -68,6 +88,5 @@ export interface CoreComponentsOptions extends PruneOptions, TrialTreeOptions {}
  *   {@link pruneCallGraph}
  */
 export function coreComponentsOfTrial(trial: Trial, components: readonly string[], options: CoreComponentsOptions = {}): string[] {
-  const { coreNames } = pruneCallGraph(callTreeFromTrial(trial, options).root, options);
-  return coreComponentsFromTimers(coreNames, components, trial.source);
+  return coreComponentsFromTimers(coreTimersOfTrial(trial, options), components, trial.source);
 }

@@ -22,4 +22,4 @@ export {
 } from "./select.js";
 export { findCrossovers, type CrossoverOptions, type CrossoverResult, type Crossover, type SelectionInterval } from "./crossovers.js";
 export { parseAssembly, readAssemblyFile } from "./assembly-file.js";
-export { componentOfTimer, coreComponentsFromTimers, coreComponentsOfTrial, type CoreComponentsOptions } from "./core-components.js";
+export { componentOfTimer, coreComponentsFromTimers, coreComponentsOfTrial, coreTimersOfTrial, unmatchedComponentTimers, type CoreComponentsOptions } from "./core-components.js";

@@ -1,7 +1,9 @@
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
 import { readTrial } from "../../profile/index.js";
 import {
-  coreComponentsOfTrial,
+  coreComponentsFromTimers,
+  coreTimersOfTrial,
+  unmatchedComponentTimers,
   findCrossovers,
   knownModelsAssembly,
   prepareAssembly,
@@ -85,7 +87,13 @@ function run(ctx: CommandContext): number {
   let core: string[] | undefined = v.core === undefined ? undefined : String(v.core).split(",").map((s) => s.trim()).filter((s) => s !== "");
   if (v["prune-trial"] !== undefined) {
     const trial = readTrial(String(v["prune-trial"]), { records: false });
-    core = [...new Set([...(core ?? []), ...coreComponentsOfTrial(trial, assembly.components.map((c) => c.name))])];
+    const names = assembly.components.map((c) => c.name);
+    const timers = coreTimersOfTrial(trial);
+    core = [...new Set([...(core ?? []), ...coreComponentsFromTimers(timers, names, trial.source)])];
+    const unmatched = unmatchedComponentTimers(timers, names);
+    if (unmatched.length > 0) {
+      ctx.err(`warning: ${trial.source}: core timers of no component of the assembly (${unmatched.join(", ")}) are left out of the heuristic's core; components: ${names.join(", ")}\n`);
+    }
   }
   let crossover;
   if (v.crossover !== undefined) {

@@ -295,6 +295,21 @@ describe("ccasim select with measured cores and quality attributes", () => {
     expect(json.selection.heuristic.core).toEqual(["C", "Driver", "A", "B"]);
   });
 
+  it("warns of core timers of components the assembly lacks (a trial of another assembly)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccasim-select-other-"));
+    const runDir = join(dir, "renamed");
+    // The known-models run with A renamed to Solver: the trial's core Solver::run() is no component of the assembly.
+    const yaml = readFileSync("scenarios/known-models.yaml", "utf8").replace(/\bA:\n/, "Solver:\n").replace("Driver.a -> A.work", "Driver.a -> Solver.work").replace("A.c -> C.work", "Solver.c -> C.work").replace("port: A.work", "port: Solver.work");
+    const file = join(dir, "renamed.yaml");
+    writeFileSync(file, yaml);
+    expect((await run(["run", file, "--set", "workload.iterations=5", "--out", runDir, "--quiet"])).code).toBe(0);
+    const r = await run(["select", "--known-models", "--input", "x=1.5", "--prune-trial", runDir]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain("heuristic over core {Driver, B}");
+    expect(r.err).toMatch(/warning: .*core timers of no component of the assembly \(Solver::run\(\)\) are left out of the heuristic's core; components: Driver, A, B, C, D/);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it("refuses a trial whose core timers name none of the components", async () => {
     const r = await run(["select", "--known-models", "--input", "x=1.5", "--prune-trial", "../shared/data/tau/hatchet-cpi-mpi"]);
     expect(r.code).toBe(2);

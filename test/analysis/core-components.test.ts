@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { AnalysisInputError, componentOfTimer, coreComponentsFromTimers, coreComponentsOfTrial, knownModelsAssembly } from "../../analysis/index.js";
+import { AnalysisInputError, componentOfTimer, coreComponentsFromTimers, coreComponentsOfTrial, knownModelsAssembly, unmatchedComponentTimers } from "../../analysis/index.js";
 import { readTrial } from "../../profile/index.js";
 import { executeScenario, loadScenario } from "../../scenarios/index.js";
 
@@ -47,6 +47,13 @@ describe("coreComponentsFromTimers", () => {
       "cpi: no core timer names a component of the assembly (a timer 'A::run()', 'A::<anything>' or 'A' belongs to component A): " +
         "core timers '.TAU application', 'main', 'MPI_Init()', 'MPI_Finalize()', 'MPI_Send()', 'MPI_Recv()' and 2 more; components Driver, A, B, C, D",
     );
+  });
+});
+
+describe("unmatchedComponentTimers", () => {
+  it("lists the core timers of component methods that belong to no component of the assembly", () => {
+    expect(unmatchedComponentTimers([".TAU application", "Driver::go()", "Solver::run()", "MPI_Send()", "void A::f(int) C"], KNOWN)).toEqual(["Solver::run()", "void A::f(int) C"]);
+    expect(unmatchedComponentTimers([".TAU application", "Driver::go()", "A::run()"], KNOWN)).toEqual([]);
   });
 });
 
