@@ -24,7 +24,7 @@ const KEYS = ["ranks", "patchCells", "ghostWidth", "bytesPerCell", "periodic", "
  */
 export const haloExchangeComponent: ComponentType<HaloPrepared> = {
   name: "halo-exchange",
-  summary: "ghost-cell exchange on a 2-D/3-D block decomposition (isend/irecv, MPI_Waitsome)",
+  summary: "ghost-cell exchange on a 2-D/3-D block decomposition (isend/irecv, MPI_Waitsome); provides port `halo` (type Halo, method exchange, no arguments)",
   params: [
     { name: "ranks", type: "list", doc: "Rank grid, e.g. [4, 4]; default: the most square 2-D grid of all ranks.", optional: true },
     { name: "patchCells", type: "list", doc: "Cells per rank along each dimension, e.g. [128, 128].", default: [64, 64] },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { executeScenario, loadScenarioText } from "../../scenarios/index.js";
+import { main } from "../../cli/main.js";
 
 /** Four ranks (2 nodes x 2) exchanging halos every iteration; `params` are the halo component's. */
 const scenario = (params: string) => `
@@ -29,5 +30,14 @@ describe("the halo-exchange component's decomposition", () => {
     expect(() => loadScenarioText(scenario("patchCells: [32, 16], ghostWidth: 20"), "halo.yaml")).toThrow(
       /halo\.yaml:8:\d+: assembly\.components\.H\.params\.ghostWidth: 20 exceeds the patch extent 16 along dimension 1/,
     );
+  });
+});
+
+describe("halo-exchange documentation", () => {
+  it("names in 'ccasim run --help' the port, port type and method a driver connects to", async () => {
+    let out = "";
+    await main(["run", "--help"], { out: (s) => (out += s), err: () => {} });
+    const line = out.split("\n").find((l) => l.trim().startsWith("halo-exchange:"));
+    expect(line).toContain("provides port `halo` (type Halo, method exchange");
   });
 });
