@@ -218,7 +218,7 @@ function formatReport(title: string, r: FitReport, predictAt: number[], top: num
   const q = m.quality;
   const lines = [
     `== ${title}`,
-    `data: ${r.points.q.length} distinct Q in [${formatNumber(r.range.min)}, ${formatNumber(r.range.max)}], ${Array.from(r.points.count).reduce((a, b) => a + b, 0)} observations${r.weighted ? ", mean fit weighted by scatter" : ""}`,
+    `data: ${r.points.q.length} distinct ${r.variable} in [${formatNumber(r.range.min)}, ${formatNumber(r.range.max)}], ${Array.from(r.points.count).reduce((a, b) => a + b, 0)} observations${r.weighted ? ", mean fit weighted by scatter" : ""}`,
     `mean:       ${m.formula}`,
     `expression: ${m.expression}`,
     `            family ${m.family}; LOO SMAPE ${formatNumber(q.looSmape)} %, SMAPE ${formatNumber(q.smape)} %, adj. R² ${formatNumber(q.adjustedR2)}, RSS ${formatNumber(q.rss)}`,

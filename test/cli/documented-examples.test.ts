@@ -105,6 +105,8 @@ describe("the README's analysis section", () => {
     const [fit, gromacs, prune, crossover, heuristic, flux, power] = await runExamples(block);
     expect(fit!.args).toEqual(["fit", "out/run-1/records.csv", "out/run-2/records.csv", "out/run-3/records.csv", "out/run-4/records.csv", "out/run-5/records.csv", "--component", "A", "--parameter", "x"]);
     expect(fit!.r.out).toMatch(/\nmean: +2\.01·x\nexpression: 2\.01\*x\n/);
+    // The data line names the parameter the fit is over.
+    expect(fit!.r.out).toMatch(/\ndata: 5 distinct x in \[/);
     expect(gromacs!.r.out).toMatch(/\nchange point: at Q = 128, exponent/);
     expect(prune!.r.out).toContain(".TAU application, Driver::go(), A::run(), B::run()");
     expect(crossover!.r.out).toMatch(/at x = 2: A A2 -> A1, B B1 -> B2/);
