@@ -112,6 +112,11 @@ export interface FitReport {
   readonly candidates: readonly FittedModel[];
   /** Best model of the standard deviation, when fitted. */
   readonly stdDev?: FittedModel;
+  /**
+   * True when Q values have repetitions but no scatter beyond rounding (every standard deviation at
+   * most 1e-9 of its mean, as deterministic costs give): the standard deviation is then not fitted.
+   */
+  readonly noScatter: boolean;
   /** Best two-segment model, when searched. */
   readonly changePoint?: ChangePoint;
   /** Selection criterion used. */
@@ -182,7 +187,9 @@ export function fitModels(input: FitInput, options: FitOptions = {}): FitReport 
 
   let stdDev: FittedModel | undefined;
   const repeated = Array.from(points.count).filter((c) => c > 1).length;
-  if ((options.fitStdDev ?? repeated > 0) && repeated >= 3) {
+  // why: a model of rounding noise (1e-16 x^(4/3) log2 x) fits nothing real
+  const noScatter = repeated > 0 && points.sd.every((sd, i) => points.count[i]! <= 1 || sd <= 1e-9 * Math.abs(points.mean[i]!));
+  if ((options.fitStdDev ?? repeated > 0) && repeated >= 3 && !noScatter) {
     const idx = Array.from(points.count.keys()).filter((i) => points.count[i]! > 1);
     const q = Float64Array.from(idx, (i) => points.q[i]!);
     const sd = Float64Array.from(idx, (i) => points.sd[i]!);
@@ -193,7 +200,7 @@ export function fitModels(input: FitInput, options: FitOptions = {}): FitReport 
   let changePoint: ChangePoint | undefined;
   if (options.detectChangePoint ?? (nq >= 5 && nq <= 5000)) changePoint = findChangePoint(points, weights, variable, candidates.filter((c) => c.family !== "segmented"));
 
-  return { points, range: { min: points.q[0]!, max: points.q[nq - 1]! }, mean, candidates, stdDev, changePoint, criterion, weighted: weights !== undefined, variable };
+  return { points, range: { min: points.q[0]!, max: points.q[nq - 1]! }, mean, candidates, stdDev, noScatter, changePoint, criterion, weighted: weights !== undefined, variable };
 }
 
 function resolveFamilies(list: readonly (string | { name: string; options?: FamilyOptions })[]): { family: FitFamily; options: FamilyOptions }[] {

@@ -201,6 +201,7 @@ function run(ctx: CommandContext): number {
           points: Array.from(report.points.q, (q, i) => ({ q, mean: report.points.mean[i], sd: report.points.sd[i], count: report.points.count[i] })),
           mean: report.mean,
           stdDev: report.stdDev,
+          noScatter: report.noScatter,
           changePoint: report.changePoint && { ...report.changePoint, model: report.changePoint.model },
           candidates: report.candidates.slice(0, top),
           predictions: predictAt.map((q) => ({ q, value: report.mean.predict(q), interval: report.mean.predictionInterval(q), extrapolated: !report.mean.supports(q) })),
@@ -225,6 +226,7 @@ function formatReport(title: string, r: FitReport, predictAt: number[], top: num
     `            coefficients ± standard error: ${m.coefficients.map((c) => `${formatNumber(c.value)} ± ${formatNumber(c.stdError)}`).join(", ")}`,
   ];
   if (r.stdDev) lines.push(`sd:         ${r.stdDev.formula}`, `expression: ${r.stdDev.expression}`);
+  else if (r.noScatter) lines.push(`sd:         0 (repeated ${r.variable} values give the same T, up to rounding)`);
   if (r.changePoint) {
     const c = r.changePoint;
     const what = c.kind === "power-law" ? "exponent" : "slope";

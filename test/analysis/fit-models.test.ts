@@ -17,6 +17,19 @@ function sample(f: (q: number) => number, qs: number[], reps: number, noise: num
 }
 
 describe("fitModels", () => {
+  it("fits no standard deviation to repetitions that scatter only by rounding, and says so", () => {
+    const qs = [1, 2, 3, 4, 5, 6];
+    // The same cost, summed in different orders: equal up to the last bits.
+    const exact = { q: qs.flatMap((q) => [q, q, q]), t: qs.flatMap((q) => [2.01 * q, 0.01 * q + 2 * q, 2 * q + 0.01 * q]) };
+    const r = fitModels(exact);
+    expect(r.noScatter).toBe(true);
+    expect(r.stdDev).toBeUndefined();
+    const noisy = sample((q) => 2 * q, qs, 5, 0.05, 3);
+    const n = fitModels(noisy);
+    expect(n.noScatter).toBe(false);
+    expect(n.stdDev).toBeDefined();
+  });
+
   it("recovers paper 000's StatesConstructor model exp(1.19 log(Q) - 3.68)", () => {
     const qs = Array.from({ length: 20 }, (_, i) => 2000 * (i + 1));
     const d = sample((q) => Math.exp(1.19 * Math.log(q) - 3.68), qs, 20, 0.05, 1);

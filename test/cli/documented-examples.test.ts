@@ -107,6 +107,8 @@ describe("the README's analysis section", () => {
     expect(fit!.r.out).toMatch(/\nmean: +2\.01·x\nexpression: 2\.01\*x\n/);
     // The data line names the parameter the fit is over.
     expect(fit!.r.out).toMatch(/\ndata: 5 distinct x in \[/);
+    // The dummy components' costs are deterministic: no model of rounding noise for the sd.
+    expect(fit!.r.out).toContain("\nsd:         0 (repeated x values give the same T, up to rounding)\n");
     expect(gromacs!.r.out).toMatch(/\nchange point: at Q = 128, exponent/);
     expect(prune!.r.out).toContain(".TAU application, Driver::go(), A::run(), B::run()");
     expect(crossover!.r.out).toMatch(/at x = 2: A A2 -> A1, B B1 -> B2/);
