@@ -24,6 +24,8 @@ interface KernelPrepared {
   readonly arrays: Fn;
   /** The stride expression, or undefined for the default: the row length of a square patch of the elements. */
   readonly stride: Fn | undefined;
+  /** Floating-point loads per element, or undefined for the node model's default (all loads of a kernel with flops). */
+  readonly floatLoads: Fn | undefined;
   /** Fixed pattern, or the name of the string argument that selects one through `patterns`. */
   readonly pattern: KernelSpec["pattern"] | undefined;
   readonly patternArg: string | undefined;
@@ -33,7 +35,7 @@ interface KernelPrepared {
 
 const KEYS = [
   "port", "portType", "method", "args", "elements", "elementSize", "loads", "stores", "flops",
-  "otherInstructions", "passes", "arrays", "stride", "pattern", "patternArg", "patterns", "calls",
+  "otherInstructions", "floatLoads", "passes", "arrays", "stride", "pattern", "patternArg", "patterns", "calls",
 ];
 const PATTERNS = ["sequential", "strided", "random"] as const;
 
@@ -58,6 +60,12 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
     { name: "stores", type: "expression", doc: "Stores per element.", default: 1 },
     { name: "flops", type: "expression", doc: "Floating-point operations per element.", default: 1 },
     { name: "otherInstructions", type: "expression", doc: "Other instructions per element.", default: 1 },
+    {
+      name: "floatLoads",
+      type: "expression",
+      doc: "Loads per element that read floating-point data (at most loads); default: all loads when flops > 0, else none. They bypass an L1 that serves integer loads only (Itanium 2).",
+      optional: true,
+    },
     { name: "passes", type: "expression", doc: "Passes over the arrays.", default: 1 },
     { name: "arrays", type: "expression", doc: "Arrays walked together.", default: 1 },
     { name: "stride", type: "expression", doc: "Stride in elements for the strided pattern; default: the row length of a square patch of the elements, ceil(sqrt(elements)).", optional: true },
@@ -99,6 +107,7 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
       passes: expr("passes", 1),
       arrays: expr("arrays", 1),
       stride: p.stride === undefined ? undefined : expr("stride", 1),
+      floatLoads: p.floatLoads === undefined ? undefined : expr("floatLoads", 0),
       pattern: patternArg === undefined ? (pattern as KernelSpec["pattern"]) : undefined,
       patternArg,
       patterns: patterns as Record<string, KernelSpec["pattern"]>,
@@ -151,6 +160,8 @@ function* computeKernel(inst: KernelInstance, callArgs: CallArgs) {
     stride: pattern !== "strided" ? undefined : d.stride === undefined ? squarePatchStride(elements) : Math.round(d.stride(scope)),
     passes: Math.round(d.passes(scope)),
     arrays: Math.round(d.arrays(scope)),
+    // Always present (undefined for the default): every kernel object has one shape.
+    floatLoads: d.floatLoads === undefined ? undefined : d.floatLoads(scope),
   };
   yield ctx.compute(spec);
   if (d.calls.length > 0) yield* makeCalls(targets, Float64Array.from(scope));

@@ -20,6 +20,13 @@ export interface CacheLevelConfig {
   assoc: number;
   /** Load-to-use hit latency in cycles. */
   latency: number;
+  /**
+   * First level only: it serves integer loads only, as Itanium 2's L1D does. Floating-point loads
+   * go to the next level (which the compiler schedules for), and stores are written through to it,
+   * so both count as that level's references; the arrays of a kernel that loads floating-point
+   * data bypass this level. Default false.
+   */
+  integerOnly?: boolean;
 }
 
 /** The data TLB (the last-level data TLB, whose misses cost a page walk). */

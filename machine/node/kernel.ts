@@ -55,6 +55,12 @@ export interface KernelSpec {
   arrays?: number;
   /** Fraction of flops executed as fused multiply-adds (one instruction for two flops). Default 0. */
   fmaFraction?: number;
+  /**
+   * Loads per element that read floating-point data, at most `loads`. Default: every load when the
+   * kernel does floating-point work (`flops > 0`), else none. They matter where the first-level
+   * cache serves integer loads only (`l1.integerOnly`, Itanium 2).
+   */
+  floatLoads?: number;
 }
 
 /** Each array's size is padded to a multiple of this (bytes, one page). */
@@ -118,6 +124,7 @@ export function validateKernel(k: KernelSpec): void {
     (passes === undefined || (Number.isSafeInteger(passes) && passes >= 0)) &&
     (arrays === undefined || (Number.isInteger(arrays) && arrays >= 1 && arrays <= 64)) &&
     (fma === undefined || (fma >= 0 && fma <= 1)) &&
+    (k.floatLoads === undefined || (k.floatLoads >= 0 && k.floatLoads <= loads)) &&
     loads + stores >= (arrays ?? 1)
   ) return;
   checkCount("elements", k.elements, 0, true);
@@ -132,6 +139,7 @@ export function validateKernel(k: KernelSpec): void {
   if (k.arrays !== undefined) checkCount("arrays", k.arrays, 1, true);
   if (k.arrays !== undefined && k.arrays > 64) bad("arrays", "an integer in [1, 64]", k.arrays);
   if (k.fmaFraction !== undefined && !(k.fmaFraction >= 0 && k.fmaFraction <= 1)) bad("fmaFraction", "a number in [0, 1]", k.fmaFraction);
+  if (k.floatLoads !== undefined && !(typeof k.floatLoads === "number" && k.floatLoads >= 0 && k.floatLoads <= k.loads)) bad("floatLoads", `a number in [0, loads (${k.loads})]`, k.floatLoads);
   const needed = k.arrays ?? 1;
   if (k.loads + k.stores < needed) bad("loads", `loads + stores >= arrays (${needed}): every array access is a load or a store`, k.loads);
 }

@@ -78,8 +78,12 @@ export class NodeModel {
   private readonly l1Index: number;
   private readonly l2Index: number;
   private readonly l3Index: number;
+  /** Whether the first level serves integer loads only (`l1.integerOnly`): floating-point streams bypass it. */
+  private readonly l1IntegerOnly: boolean;
   private readonly scratch: Float64Array;
   private reference: ReferenceHierarchy | undefined;
+  /** The hierarchy without its first level, for streams that bypass it. */
+  private referenceBeyondL1: ReferenceHierarchy | undefined;
   private readonly memo: ShapeMemo;
 
   /**
@@ -97,6 +101,7 @@ export class NodeModel {
     this.l1Index = this.levelKeys.indexOf("l1");
     this.l2Index = this.levelKeys.indexOf("l2");
     this.l3Index = this.levelKeys.indexOf("l3");
+    this.l1IntegerOnly = this.l1Index === 0 && config.l1?.integerOnly === true;
     const supported = new Set<string>(this.counterNames);
     this.unsupported = new Int32Array(COUNTER_NAMES.map((n, i) => (supported.has(n) ? -1 : i)).filter((i) => i >= 0));
     this.scratch = new Float64Array(levels.length + 1);
@@ -127,22 +132,28 @@ export class NodeModel {
     const arrays = kernel.arrays ?? 1;
     const pattern = kernel.pattern === "sequential" ? PATTERN_SEQUENTIAL : kernel.pattern === "strided" ? PATTERN_STRIDED : PATTERN_RANDOM;
     const stride = pattern === PATTERN_STRIDED ? (kernel.stride ?? 1) : 1;
-    this.analyticalMisses(q, e, arrays, pattern, stride, out);
+    this.analyticalMisses(q, e, arrays, pattern, stride, false, out);
   }
 
-  /** {@link analyticalMissesPerPass} from the kernel's fields, read once by the caller. */
-  private analyticalMisses(q: number, e: number, arrays: number, pattern: number, stride: number, out: Float64Array): void {
+  /**
+   * {@link analyticalMissesPerPass} from the kernel's fields, read once by the caller; with
+   * `bypassL1` the stream skips the first level (its misses are 0, the next level sees every access).
+   */
+  private analyticalMisses(q: number, e: number, arrays: number, pattern: number, stride: number, bypassL1: boolean, out: Float64Array): void {
     // Kernel shapes repeat (AMR-style runs): a memo hit skips the set-conflict analysis.
-    const code = pattern * 128 + arrays;
+    // (arrays <= 64 and three patterns: the code is unique.)
+    const code = (bypassL1 ? 512 : 0) + pattern * 128 + arrays;
     if (this.memo.get(q, e, stride, code, out)) return;
-    this.computeMisses(q, e, arrays, pattern, stride, out);
+    this.computeMisses(q, e, arrays, pattern, stride, bypassL1, out);
     this.memo.set(q, e, stride, code, out);
   }
 
-  private computeMisses(q: number, e: number, arrays: number, pattern: number, stride: number, out: Float64Array): void {
+  private computeMisses(q: number, e: number, arrays: number, pattern: number, stride: number, bypassL1: boolean, out: Float64Array): void {
     const n = this.geoms.length;
     let bound = q * arrays;
-    for (let k = 0; k < n; k++) {
+    const first = bypassL1 ? 1 : 0;
+    if (bypassL1) out[0] = 0;
+    for (let k = first; k < n; k++) {
       // A level cannot miss more often than it is accessed (the misses of the level above).
       const m = Math.min(bound, levelMissesPerPass(this.geoms[k], q, e, arrays, pattern, stride));
       out[k] = m;
@@ -158,6 +169,15 @@ export class NodeModel {
   referenceMissesPerPass(kernel: KernelSpec, out: Float64Array): void {
     if (this.reference === undefined) this.reference = new ReferenceHierarchy(this.geoms, this.tlbGeom);
     this.reference.steadyStateMisses(kernel, out);
+  }
+
+  /** {@link referenceMissesPerPass} of a stream that skips the first level (its misses 0; same layout). */
+  private referenceMissesBeyondL1(kernel: KernelSpec, out: Float64Array): void {
+    if (this.referenceBeyondL1 === undefined) this.referenceBeyondL1 = new ReferenceHierarchy(this.geoms.slice(1), this.tlbGeom);
+    // The hierarchy's layout is one level shorter: its results shift up by one.
+    const inner = out.subarray(1);
+    this.referenceBeyondL1.steadyStateMisses(kernel, inner);
+    out[0] = 0;
   }
 
   /**
@@ -189,9 +209,15 @@ export class NodeModel {
     const pattern = kernel.pattern === "sequential" ? PATTERN_SEQUENTIAL : kernel.pattern === "strided" ? PATTERN_STRIDED : PATTERN_RANDOM;
     const stride = pattern === PATTERN_STRIDED ? (kernel.stride ?? 1) : 1;
     const perPass = this.scratch;
+    // Floating-point loads skip a first level that serves integer loads only, and with them the
+    // arrays of floating-point data they read.
+    const perFloatLoads = this.l1IntegerOnly ? (kernel.floatLoads ?? (kernel.flops > 0 ? perLoads : 0)) : 0;
+    const bypassL1 = perFloatLoads > 0;
     const useReference = c.missModel === "reference" || (c.missModel === "auto" && q * arrays <= c.referenceMaxAccesses);
-    if (useReference) this.referenceMissesPerPass(kernel, perPass);
-    else this.analyticalMisses(q, e, arrays, pattern, stride, perPass);
+    if (useReference) {
+      if (bypassL1) this.referenceMissesBeyondL1(kernel, perPass);
+      else this.referenceMissesPerPass(kernel, perPass);
+    } else this.analyticalMisses(q, e, arrays, pattern, stride, bypassL1, perPass);
 
     const streamAccesses = q * arrays * passes;
     const refs = q * passes * (perLoads + perStores);
@@ -216,6 +242,10 @@ export class NodeModel {
 
     const loads = Math.round(q * passes * perLoads);
     const stores = Math.round(q * passes * perStores);
+    // An integer-only first level reads the integer loads; floating-point loads and (written
+    // through) stores are references of the next level.
+    const floatLoads = Math.round(q * passes * perFloatLoads);
+    const throughL1 = this.l1IntegerOnly ? floatLoads + stores : 0;
     const misses = out.misses;
     // A loop, not `fill(0)`: the builtin call costs more than the rest of a memoised invocation.
     for (let k = 0; k < misses.length; k++) misses[k] = 0;
@@ -223,7 +253,9 @@ export class NodeModel {
     for (let k = 0; k < n; k++) {
       const m = Math.min(bound, Math.round(perPass[k] * passes));
       misses[k] = m;
-      bound = m;
+      // The next level is referenced by this one's misses, and past an integer-only first level
+      // by the floating-point loads and stores too (a bypassed one misses nothing).
+      bound = k === 0 && bypassL1 ? Math.min(bound, m + throughL1) : m;
     }
     const tlbMisses = Math.min(streamAccesses, Math.round(perPass[n] * passes));
     misses[n] = tlbMisses;
@@ -280,18 +312,18 @@ export class NodeModel {
 
     const ct = out.counters;
     const id = CounterId;
-    const refs1 = loads + stores;
+    const refs1 = loads - floatLoads + stores;
     // Accesses reaching present level k are the misses of the level inside it (all references for
     // the innermost); absent levels read 0 here and are zeroed below as unsupported anyway.
     const i1 = this.l1Index;
     const i2 = this.l2Index;
     const i3 = this.l3Index;
     const l1Misses = i1 >= 0 ? misses[i1] : 0;
-    const l2Refs = i2 > 0 ? misses[i2 - 1] : i2 === 0 ? refs1 : 0;
+    const l2Refs = i2 > 0 ? misses[i2 - 1] + (i2 === 1 ? throughL1 : 0) : i2 === 0 ? refs1 : 0;
     const l2Misses = i2 >= 0 ? misses[i2] : 0;
     const l3Refs = i3 > 0 ? misses[i3 - 1] : i3 === 0 ? refs1 : 0;
     const l3Misses = i3 >= 0 ? misses[i3] : 0;
-    const loadShare = refs1 > 0 ? loads / refs1 : 0;
+    const loadShare = refs1 > 0 ? (loads - floatLoads) / refs1 : 0;
     const stall = cycles - issueCycles;
     const exeStall = busy - computeCycles + latencyCycles + (computeCycles - peakCycles);
     const fpShare = fpIns + other > 0 ? fpIns / (fpIns + other) : 0;
@@ -304,7 +336,7 @@ export class NodeModel {
     ct[id.BE_EXE_BUBBLE_ALL] = exeStall;
     ct[id.BE_EXE_BUBBLE_FRALL] = exeStall * fpShare;
     ct[id.BE_L1D_FPU_BUBBLE_FPU] = peakCycles - issueCycles;
-    ct[id.L1D_READS_SET0] = loads;
+    ct[id.L1D_READS_SET0] = loads - floatLoads;
     ct[id.L1D_READ_MISSES_ALL] = Math.round(l1Misses * loadShare);
     ct[id.L2_DATA_REFERENCES_L2_ALL] = l2Refs;
     ct[id.L2_REFERENCES] = l2Refs;

@@ -36,6 +36,12 @@ export const MACHINE_PARAMS: readonly ParamDoc[] = [
   { name: "overlapCycles", type: "number", min: 0, max: 10000, doc: "Cycles of miss latency hidden by independent work (out-of-order window)." },
   { name: "memoryParallelism", type: "number", min: 1, max: 256, doc: "Demand misses outstanding at once for misses the prefetcher does not cover." },
   ...levelParams("l1", "First-level data cache"),
+  {
+    name: "l1.integerOnly",
+    type: "boolean",
+    doc: "The first-level cache serves integer loads only (Itanium 2's L1D): floating-point loads and write-through stores are references of the next level, and a floating-point kernel's arrays bypass it.",
+    optional: true,
+  },
   ...levelParams("l2", "Second-level cache"),
   ...levelParams("l3", "Third-level cache"),
   { name: "tlb.entries", type: "integer", min: 1, max: 1 << 20, doc: "Data TLB entries (fully associative, LRU)." },

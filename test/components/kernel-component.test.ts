@@ -35,6 +35,20 @@ describe("the kernel component's parameters", () => {
     expect(strided.result.simulatedTime).toBe(explicit.result.simulatedTime);
   });
 
+  it("passes floatLoads to the node model: on the Itanium 2 they decide whether the arrays go through the L1D", () => {
+    const counters = (params: string) => {
+      const text = scenario(params).replace("xeon-2.8ghz-512k", "itanium2-madison").replace("PAPI_L1_DCA", "PAPI_L1_DCM, L2_DATA_REFERENCES_L2_ALL") + "  proxies: [{ port: K.compute, parameters: { N: argument N } }]\n";
+      return executeScenario(loadScenarioText(text, "kernel.yaml")).result.mastermind!.records[0]!.counters;
+    };
+    // One load and one store per double (the defaults), 4096 doubles = 32 KiB, twice the L1D.
+    // Floating-point loads (the default with flops): the L1D never sees them; the L2 sees every
+    // load and every (written-through) store.
+    expect(counters("")).toMatchObject({ PAPI_L1_DCM: 0, L2_DATA_REFERENCES_L2_ALL: 8192 });
+    // Integer loads: the array goes through the L1D, one miss per 64-byte line, plus the stores.
+    expect(counters("floatLoads: 0")).toMatchObject({ PAPI_L1_DCM: 512, L2_DATA_REFERENCES_L2_ALL: 512 + 4096 });
+    expect(runError("floatLoads: 2")).toMatch(/assembly\.components\.K: kernel\.floatLoads: expected a number in \[0, loads \(1\)\], got 2/);
+  });
+
   it("refuses a stride, an array count or a pass count out of range instead of replacing it", () => {
     expect(runError("pattern: strided, stride: 0")).toMatch(/kernel\.yaml:\d+:\d+: assembly\.components\.K: kernel\.stride: expected an integer >= 1, got 0/);
     expect(runError("arrays: 0")).toMatch(/assembly\.components\.K: kernel\.arrays: expected an integer >= 1, got 0/);
