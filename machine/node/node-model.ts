@@ -314,14 +314,15 @@ export class NodeModel {
     const id = CounterId;
     const refs1 = loads - floatLoads + stores;
     // Accesses reaching present level k are the misses of the level inside it (all references for
-    // the innermost); absent levels read 0 here and are zeroed below as unsupported anyway.
+    // the innermost), plus what passes an integer-only first level for the one after it; absent
+    // levels read 0 here and are zeroed below as unsupported anyway.
     const i1 = this.l1Index;
     const i2 = this.l2Index;
     const i3 = this.l3Index;
     const l1Misses = i1 >= 0 ? misses[i1] : 0;
     const l2Refs = i2 > 0 ? misses[i2 - 1] + (i2 === 1 ? throughL1 : 0) : i2 === 0 ? refs1 : 0;
     const l2Misses = i2 >= 0 ? misses[i2] : 0;
-    const l3Refs = i3 > 0 ? misses[i3 - 1] : i3 === 0 ? refs1 : 0;
+    const l3Refs = i3 > 0 ? misses[i3 - 1] + (i3 === 1 ? throughL1 : 0) : i3 === 0 ? refs1 : 0;
     const l3Misses = i3 >= 0 ? misses[i3] : 0;
     const loadShare = refs1 > 0 ? (loads - floatLoads) / refs1 : 0;
     const stall = cycles - issueCycles;

@@ -154,6 +154,10 @@ describe("counter invariants", () => {
     expect(c[CounterId.PAPI_L1_DCM]).toBe(2 ** 17);
     expect(c[CounterId.L2_DATA_REFERENCES_L2_ALL]).toBe(2 ** 17 + 2 ** 20);
     expect(c[CounterId.L2_MISSES]).toBe(2 ** 16);
+    // Without an L2, what passes the L1D references the L3.
+    const noL2 = new NodeModel(resolveMachine("itanium2-madison", { l2: null }));
+    noL2.kernelCost({ elements: 1 << 20, elementSize: 8, loads: 1, stores: 1, flops: 1, otherInstructions: 0, pattern: "sequential" }, undefined, out);
+    expect(c[CounterId.L3_REFERENCES]).toBe(2 ** 21);
     // On the Xeon (an ordinary L1) the floating-point stream goes through the L1 as any other.
     const xeon = new NodeModel(resolveMachine("xeon-2.8ghz-512k"));
     xeon.kernelCost({ elements: 1 << 20, elementSize: 8, loads: 1, stores: 0, flops: 2, otherInstructions: 1, pattern: "sequential" }, undefined, out);
