@@ -11,12 +11,20 @@ describe("cache-level counters follow the level they name", () => {
     for (const name of ["PAPI_L3_TCA", "PAPI_L3_TCM", "L3_MISSES", "L3_REFERENCES", "PAPI_L1_DCM"]) expect(node.counterNames).toContain(name);
   });
 
-  it("counts L3 references as L1 misses and L3 misses as the l3 level's fills without an l2", () => {
+  it("counts L3 references as what passes the L1 and L3 misses as the l3 level's fills without an l2", () => {
     const node = new NodeModel(resolveMachine("itanium2-madison", { l2: null }));
     const cost = node.kernelCost(stream, undefined, createKernelCost());
     const c = cost.counters;
-    expect(c[CounterId.PAPI_L3_TCA]).toBe(cost.misses[0]);
-    expect(c[CounterId.L3_REFERENCES]).toBe(cost.misses[0]);
+    // The Itanium 2's L1D serves integer loads only: the floating-point loads and the written-through
+    // stores (3 per element) pass it, besides its misses (none: the arrays bypass it).
+    expect(cost.misses[0]).toBe(0);
+    expect(c[CounterId.PAPI_L3_TCA]).toBe(cost.misses[0] + 3 * stream.elements);
+    expect(c[CounterId.L3_REFERENCES]).toBe(c[CounterId.PAPI_L3_TCA]);
+    // An ordinary L1 (integer-only switched off): only its misses reach the L3.
+    const plain = new NodeModel(resolveMachine("itanium2-madison", { l2: null, "l1.integerOnly": false }));
+    const p = plain.kernelCost(stream, undefined, createKernelCost());
+    expect(p.misses[0]).toBeGreaterThan(0);
+    expect(p.counters[CounterId.PAPI_L3_TCA]).toBe(p.misses[0]);
     expect(c[CounterId.PAPI_L3_TCM]).toBe(cost.misses[1]);
     expect(c[CounterId.L3_MISSES]).toBe(cost.misses[1]);
     expect(c[CounterId.PAPI_L2_TCM]).toBe(0);
