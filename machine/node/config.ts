@@ -21,10 +21,11 @@ export interface CacheLevelConfig {
   /** Load-to-use hit latency in cycles. */
   latency: number;
   /**
-   * First level only: it serves integer loads only, as Itanium 2's L1D does. Floating-point loads
-   * go to the next level (which the compiler schedules for), and stores are written through to it,
-   * so both count as that level's references; the arrays of a kernel that loads floating-point
-   * data bypass this level. Default false.
+   * First level only, with a level after it: it serves integer loads only, as Itanium 2's L1D does.
+   * Floating-point loads go to the next level (which the compiler schedules for), and stores are
+   * written through to it without allocating here, so both count as that level's references; it
+   * misses only on the arrays integer loads read, and arrays no integer load reads bypass it.
+   * Default false.
    */
   integerOnly?: boolean;
 }

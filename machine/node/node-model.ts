@@ -101,7 +101,8 @@ export class NodeModel {
     this.l1Index = this.levelKeys.indexOf("l1");
     this.l2Index = this.levelKeys.indexOf("l2");
     this.l3Index = this.levelKeys.indexOf("l3");
-    this.l1IntegerOnly = this.l1Index === 0 && config.l1?.integerOnly === true;
+    // (Only with a level after it: what passes the L1 must reference one.)
+    this.l1IntegerOnly = this.l1Index === 0 && levels.length > 1 && config.l1?.integerOnly === true;
     const supported = new Set<string>(this.counterNames);
     this.unsupported = new Int32Array(COUNTER_NAMES.map((n, i) => (supported.has(n) ? -1 : i)).filter((i) => i >= 0));
     this.scratch = new Float64Array(levels.length + 1);
@@ -123,7 +124,8 @@ export class NodeModel {
 
   /**
    * Steady-state misses of one pass from the analytical model: `out[k]` for level k (innermost
-   * first), `out[levels]` for the TLB. Allocation-free.
+   * first), `out[levels]` for the TLB, of the kernel's stream through every level (an integer-only
+   * L1 is taken as an ordinary one here; {@link kernelCost} applies it). Allocation-free.
    * @throws MachineInputError for an invalid kernel
    */
   analyticalMissesPerPass(kernel: KernelSpec, out: Float64Array): void {
@@ -164,7 +166,7 @@ export class NodeModel {
 
   /**
    * Steady-state misses of one pass from the trace-driven reference cache (replays two passes).
-   * Same layout as {@link analyticalMissesPerPass}.
+   * Same layout and stream as {@link analyticalMissesPerPass}.
    */
   referenceMissesPerPass(kernel: KernelSpec, out: Float64Array): void {
     if (this.reference === undefined) this.reference = new ReferenceHierarchy(this.geoms, this.tlbGeom);
@@ -212,7 +214,8 @@ export class NodeModel {
     // Floating-point loads skip a first level that serves integer loads only, and with them the
     // arrays of floating-point data they read.
     const perFloatLoads = this.l1IntegerOnly ? (kernel.floatLoads ?? (kernel.flops > 0 ? perLoads : 0)) : 0;
-    const bypassL1 = perFloatLoads > 0;
+    // The arrays skip the L1 when no integer load reads them (stores do not allocate there).
+    const bypassL1 = this.l1IntegerOnly && perFloatLoads >= perLoads;
     const useReference = c.missModel === "reference" || (c.missModel === "auto" && q * arrays <= c.referenceMaxAccesses);
     if (useReference) {
       if (bypassL1) this.referenceMissesBeyondL1(kernel, perPass);
@@ -251,11 +254,21 @@ export class NodeModel {
     for (let k = 0; k < misses.length; k++) misses[k] = 0;
     let bound = Math.min(streamAccesses, loads + stores);
     for (let k = 0; k < n; k++) {
-      const m = Math.min(bound, Math.round(perPass[k] * passes));
+      let m = Math.min(bound, Math.round(perPass[k] * passes));
+      if (k === 0 && this.l1IntegerOnly) {
+        // An integer-only L1 is written through without allocating: it misses on the arrays that
+        // integer loads read (one per integer load per element, at most all of them), and the
+        // next level is referenced by those misses and by what passes it (floating-point loads,
+        // stores).
+        const readArrays = Math.min(arrays, perLoads - perFloatLoads);
+        m = readArrays > 0 ? Math.round((m * readArrays) / arrays) : 0;
+        misses[0] = m;
+        bound = Math.min(bound, m + throughL1);
+        continue;
+      }
       misses[k] = m;
-      // The next level is referenced by this one's misses, and past an integer-only first level
-      // by the floating-point loads and stores too (a bypassed one misses nothing).
-      bound = k === 0 && bypassL1 ? Math.min(bound, m + throughL1) : m;
+      // The next level is referenced by this one's misses.
+      bound = m;
     }
     const tlbMisses = Math.min(streamAccesses, Math.round(perPass[n] * passes));
     misses[n] = tlbMisses;

@@ -39,7 +39,7 @@ export const MACHINE_PARAMS: readonly ParamDoc[] = [
   {
     name: "l1.integerOnly",
     type: "boolean",
-    doc: "The first-level cache serves integer loads only (Itanium 2's L1D): floating-point loads and write-through stores are references of the next level, and a floating-point kernel's arrays bypass it.",
+    doc: "The first-level cache serves integer loads only (Itanium 2's L1D): floating-point loads and written-through stores are references of the next level, and arrays no integer load reads bypass it. Needs a level after it.",
     optional: true,
   },
   ...levelParams("l2", "Second-level cache"),

@@ -165,6 +165,32 @@ describe("counter invariants", () => {
     expect(c[CounterId.PAPI_L2_TCA]).toBe(2 ** 17);
   });
 
+  it("moves L1D misses to the L2 smoothly as a kernel's loads turn floating-point, without losing traffic", () => {
+    const node = new NodeModel(resolveMachine("itanium2-madison"));
+    const at = (floatLoads: number | undefined, stores = 0, loads = 1) => {
+      const out = createKernelCost();
+      node.kernelCost({ elements: 1 << 20, elementSize: 8, loads, stores, flops: 1, otherInstructions: 0, pattern: "random", floatLoads }, undefined, out);
+      return { l1: out.counters[CounterId.PAPI_L1_DCM], l2refs: out.counters[CounterId.L2_DATA_REFERENCES_L2_ALL], l3: out.counters[CounterId.L3_MISSES], time: out.duration };
+    };
+    const steps = [0, 0.001, 0.25, 0.5, 0.75, 0.999, 1].map((f) => at(f));
+    for (let i = 1; i < steps.length; i++) {
+      expect(steps[i]!.l1).toBeLessThanOrEqual(steps[i - 1]!.l1);
+      expect(steps[i]!.l2refs).toBeGreaterThanOrEqual(steps[i - 1]!.l2refs);
+      // The memory traffic is the arrays', whichever loads read them.
+      expect(steps[i]!.l3).toBe(steps[0]!.l3);
+    }
+    expect(steps[0]!.l1).toBeGreaterThan(0);
+    expect(steps.at(-1)!.l1).toBe(0);
+    expect(steps.at(-1)).toEqual(at(undefined));
+    // Stores alone never allocate in the L1D: each is one L2 reference.
+    expect(at(0, 1, 0)).toMatchObject({ l1: 0, l2refs: 2 ** 20 });
+    // Without a level after it, the L1 is an ordinary one (what passes it would reference nothing).
+    const alone = new NodeModel(resolveMachine("itanium2-madison", { l2: null, l3: null }));
+    const ordinary = new NodeModel(resolveMachine("itanium2-madison", { l2: null, l3: null, "l1.integerOnly": false }));
+    const k: KernelSpec = { elements: 1 << 20, elementSize: 8, loads: 2, stores: 0, flops: 1, otherInstructions: 0, pattern: "sequential", arrays: 2 };
+    expect(alone.kernelCost(k, undefined, createKernelCost()).duration).toBe(ordinary.kernelCost(k, undefined, createKernelCost()).duration);
+  });
+
   it("replays a floating-point stream past the Itanium 2's L1D with the reference cache too", () => {
     // 64 Ki doubles (512 KiB) overflow the 256 KiB L2: sequentially one L2 miss per 128-byte line;
     // the column sweep of 2 KiB rows misses on every access (its lines fold onto few sets).
