@@ -70,9 +70,12 @@ export interface FitOptions {
   readonly families?: readonly (string | { name: string; options?: FamilyOptions })[];
   /** Selection criterion (default "loo-smape", Extra-P's; ties go to higher adjusted R², then fewer parameters). */
   readonly criterion?: SelectionCriterion;
-  /** Also fit the standard deviation of T as a function of Q (default true when some Q has repetitions). */
+  /**
+   * Also fit the standard deviation of T as a function of Q (default true when some Q has
+   * repetitions). Never when the repetitions scatter only by rounding (see `FitReport.noScatter`).
+   */
   readonly fitStdDev?: boolean;
-  /** Weight the mean fit by count / sd² at each Q (default false). */
+  /** Weight the mean fit by count / sd² at each Q (default false; not when the scatter is only rounding). */
   readonly weightByScatter?: boolean;
   /** Look for a change point with a two-segment model (default true with 5 to 5000 distinct Q). */
   readonly detectChangePoint?: boolean;
@@ -114,7 +117,8 @@ export interface FitReport {
   readonly stdDev?: FittedModel;
   /**
    * True when Q values have repetitions but no scatter beyond rounding (every standard deviation at
-   * most 1e-9 of its mean, as deterministic costs give): the standard deviation is then not fitted.
+   * most 1e-9 of the largest mean, as deterministic costs give): the standard deviation is then not
+   * fitted, and the mean fit not weighted by it.
    */
   readonly noScatter: boolean;
   /** Best two-segment model, when searched. */
@@ -160,6 +164,20 @@ const MATHJS_NAMES = new Set([
   "log", "log2", "log10", "exp", "sqrt", "cbrt", "pow", "abs", "max", "min", "ceil", "floor", "round", "sign",
 ]);
 
+/**
+ * Whether some Q is repeated and every repeated Q's standard deviation is rounding: at most 1e-9 of
+ * the largest mean magnitude (a scale that also covers means of 0).
+ */
+function scatterIsRounding(points: GroupedPoints): boolean {
+  let scale = 0;
+  let repeated = false;
+  for (let i = 0; i < points.q.length; i++) {
+    scale = Math.max(scale, Math.abs(points.mean[i]!));
+    if (points.count[i]! > 1) repeated = true;
+  }
+  return repeated && points.sd.every((sd, i) => points.count[i]! <= 1 || sd <= 1e-9 * scale);
+}
+
 /** Whether an expression can read `name` as a variable: an identifier mathjs gives no meaning. */
 export function isFormulaVariable(name: string): boolean {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !MATHJS_NAMES.has(name);
@@ -172,7 +190,9 @@ export function fitModels(input: FitInput, options: FitOptions = {}): FitReport 
   if (nq < 3) throw new AnalysisInputError(`need at least 3 distinct values of ${variable} to fit a model, got ${nq}`);
   const criterion = options.criterion ?? "loo-smape";
   const families = resolveFamilies(options.families ?? DEFAULT_FAMILIES);
-  const weights = options.weightByScatter ? scatterWeights(points) : undefined;
+  const noScatter = scatterIsRounding(points);
+  // why not weight then: weights count / sd^2 of rounding noise are arbitrary
+  const weights = options.weightByScatter && !noScatter ? scatterWeights(points) : undefined;
   const { models: candidates, insignificant } = fitAll(families, points.q, points.mean, weights, variable);
   if (candidates.length === 0) {
     const names = families.map((f) => f.family.name).join(", ");
@@ -188,7 +208,6 @@ export function fitModels(input: FitInput, options: FitOptions = {}): FitReport 
   let stdDev: FittedModel | undefined;
   const repeated = Array.from(points.count).filter((c) => c > 1).length;
   // why: a model of rounding noise (1e-16 x^(4/3) log2 x) fits nothing real
-  const noScatter = repeated > 0 && points.sd.every((sd, i) => points.count[i]! <= 1 || sd <= 1e-9 * Math.abs(points.mean[i]!));
   if ((options.fitStdDev ?? repeated > 0) && repeated >= 3 && !noScatter) {
     const idx = Array.from(points.count.keys()).filter((i) => points.count[i]! > 1);
     const q = Float64Array.from(idx, (i) => points.q[i]!);

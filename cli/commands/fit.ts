@@ -210,11 +210,12 @@ function run(ctx: CommandContext): number {
     );
     return 0;
   }
-  for (const { title, report } of reports) ctx.out(formatReport(title, report, predictAt, top) + "\n");
+  for (const { title, report } of reports) ctx.out(formatReport(title, report, predictAt, top, v["no-sd"] !== true) + "\n");
   return 0;
 }
 
-function formatReport(title: string, r: FitReport, predictAt: number[], top: number): string {
+/** The text of one report; `sd` false leaves out the standard deviation line (--no-sd). */
+function formatReport(title: string, r: FitReport, predictAt: number[], top: number, sd: boolean): string {
   const m = r.mean;
   const q = m.quality;
   const lines = [
@@ -226,7 +227,7 @@ function formatReport(title: string, r: FitReport, predictAt: number[], top: num
     `            coefficients ± standard error: ${m.coefficients.map((c) => `${formatNumber(c.value)} ± ${formatNumber(c.stdError)}`).join(", ")}`,
   ];
   if (r.stdDev) lines.push(`sd:         ${r.stdDev.formula}`, `expression: ${r.stdDev.expression}`);
-  else if (r.noScatter) lines.push(`sd:         0 (repeated ${r.variable} values give the same T, up to rounding)`);
+  else if (r.noScatter && sd) lines.push(`sd:         0 (repeated ${r.variable} values give the same T, up to rounding)`);
   if (r.changePoint) {
     const c = r.changePoint;
     const what = c.kind === "power-law" ? "exponent" : "slope";

@@ -24,6 +24,12 @@ describe("fitModels", () => {
     const r = fitModels(exact);
     expect(r.noScatter).toBe(true);
     expect(r.stdDev).toBeUndefined();
+    // Means of 0 with rounding-size scatter: rounding too (the scale is the largest mean).
+    const aroundZero = { q: [...qs.flatMap((q) => [q, q]), 7, 7], t: [...qs.flatMap((q) => [q, q]), 1e-17, -1e-17] };
+    expect(fitModels(aroundZero).noScatter).toBe(true);
+    // Weighting by rounding noise is not done: the weighted fit is the unweighted one.
+    const ragged = { q: qs.flatMap((q) => [q, q]), t: qs.flatMap((q, i) => [3 + q * q, 3 + q * q + (i === 2 ? 1e-12 : 0)]) };
+    expect(fitModels(ragged, { weightByScatter: true }).mean.formula).toBe(fitModels(ragged).mean.formula);
     const noisy = sample((q) => 2 * q, qs, 5, 0.05, 3);
     const n = fitModels(noisy);
     expect(n.noScatter).toBe(false);
