@@ -82,12 +82,10 @@ export function setupMachine(config: ScenarioConfig, fail: (path: KeyPath, messa
     fail(path, key && problem ? problem : (e as Error).message);
   }
   const { collectives: collectivesRaw, ...netRaw } = section.network as Record<string, unknown>;
-  // A network naming neither a preset nor parameters is the one of the node preset's system.
-  const interconnect = machinePresets.get(section.preset).interconnect;
-  if (netRaw.preset === undefined && netRaw.params === undefined && interconnect !== undefined) netRaw.preset = interconnect.preset;
   let network: ResolvedNetwork;
   try {
-    network = resolveNetwork(convertNetworkUnits(netRaw) as NetworkSpec);
+    // A network naming neither a preset nor parameters is the one of the node preset's system.
+    network = resolveNetwork(convertNetworkUnits(netRaw) as NetworkSpec, machinePresets.get(section.preset).interconnect?.preset);
   } catch (e) {
     const { key, problem } = e as { key?: string; problem?: string };
     // The located message names the key already: the problem alone follows it.

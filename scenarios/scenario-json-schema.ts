@@ -13,23 +13,21 @@
  */
 import type { ParamDoc } from "../engine/index.js";
 import { componentTypes, RANK_NAMES } from "../components/index.js";
-import { COUNTER_NAMES, LEVEL_KEYS, MACHINE_PARAMS, interconnectPresets, machinePresets, pointToPointModels } from "../machine/index.js";
-import { s, toJsonSchema, type Schema } from "./lang/index.js";
+import { COUNTER_NAMES, LEVEL_KEYS, MACHINE_PARAMS, interconnectPresets, machinePresets, networkParams, pointToPointModels } from "../machine/index.js";
+import { s, toJsonSchema } from "./lang/index.js";
 import { CYCLE_COUNTERS } from "./platform.js";
 import { SYSTEM_SLOTS } from "./program/model.js";
 import { scenarioSchema } from "./scenario-schema.js";
 
 type Json = Record<string, unknown>;
 
-/** The JSON Schema of `schema` without the `$schema` header, to nest in another. */
-function jsonBody(schema: Schema): Json {
-  const { $schema: _, ...body } = toJsonSchema(schema) as Json;
-  return body;
-}
-
-/** The JSON Schema of an object of `params`, each optional when `everyOptional`, else unless its owner requires it. */
+/**
+ * The JSON Schema (without its `$schema` header, to nest in another) of an object of `params`,
+ * each optional when `everyOptional`, else unless its owner requires it.
+ */
 function paramsJson(params: readonly ParamDoc[], everyOptional: boolean): Json {
-  return jsonBody(s.fromParams(everyOptional ? params.map((p) => ({ ...p, default: undefined, optional: true })) : params));
+  const { $schema: _, ...body } = toJsonSchema(s.fromParams(everyOptional ? params.map((p) => ({ ...p, default: undefined, optional: true })) : params)) as Json;
+  return body;
 }
 
 /** The node parameters a `machine:` section may override, nested by group; cache levels may be null (removed). */
@@ -65,19 +63,16 @@ export function scenarioJsonSchema(): object {
   machine.properties = { ...own, ...machineOverrides() };
   // Node parameters are overridden nested (`l2: { size: 512KiB }`); dotted keys are for --set and sweeps.
   machine.additionalProperties = false;
+  // The network's scalar keys as the network layer documents them, its presets and models from
+  // their registries, and the structured keys whose contents their models document.
   const network = own.network;
-  const bytes = (description: string) => jsonBody(s.quantity("bytes", { doc: description, min: 0 }));
+  const scalar = (paramsJson(networkParams, true) as { properties: Record<string, Json> }).properties;
   network.properties = {
-    preset: {
-      description: "Interconnect preset: its published MPI latency and bandwidth (see `ccasim presets`); default: the machine preset's interconnect.",
-      enum: interconnectPresets.names(),
-    },
-    model: { description: "Point-to-point cost model of the inter-node network (default hockney).", enum: pointToPointModels.names() },
+    ...scalar,
+    preset: { ...scalar.preset, enum: interconnectPresets.names() },
+    model: { ...scalar.model, enum: pointToPointModels.names() },
     params: { description: "Parameters of the inter-node model, overriding what the preset gives (quantities with units).", type: "object" },
-    overheadFraction: { description: "For LogGP derived from a preset: fraction of alpha that is CPU overhead on each side (default 0.25).", type: "number", minimum: 0, maximum: 0.5 },
     intraNode: { description: "Intra-node (shared-memory) path: {model, params}; default Hockney with alpha 1us and 1GB/s.", type: "object" },
-    eagerLimit: bytes("Messages of at most this size go eagerly, larger ones by rendezvous (default 64KiB)."),
-    controlBytes: bytes("Size of the rendezvous control messages (default 0)."),
     load: { description: "Background load on the network: {model, params} (default none).", type: "object" },
     collectives: { description: "Collective algorithms and cost models by operation.", type: "object" },
   };

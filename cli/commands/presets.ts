@@ -1,10 +1,9 @@
 import { didYouMean } from "../../engine/registry.js";
 import {
   LEVEL_KEYS,
-  MACHINE_PARAMS,
   interconnectPresets,
+  machineParam,
   machinePresets,
-  machineValue,
   pointToPointModels,
   presetModelParams,
   type InterconnectPreset,
@@ -45,17 +44,17 @@ interface PresetParameter {
   readonly calibrated: boolean;
 }
 
-/** The parameters `preset` sets, in the order of the machine's parameter documentation. */
+/**
+ * The parameters `preset` sets (its `params`: every one with the preset's value as default), in
+ * the order of the machine's parameter documentation, with their meaning without the source.
+ */
 function machineParameters(preset: MachinePreset): PresetParameter[] {
-  const out: PresetParameter[] = [];
-  for (const p of MACHINE_PARAMS) {
-    const value = machineValue(preset.config, p.name);
-    if (value === undefined) continue;
+  return preset.params.map((p) => {
+    const value = p.default;
     const source = preset.sources[p.name];
     const text = typeof value === "number" && p.type === "quantity" && p.dimension !== undefined ? formatQuantity(value, p.dimension) : String(value);
-    out.push({ key: p.name, value, text, meaning: p.doc, source: source?.source ?? "", calibrated: source?.calibrated === true });
-  }
-  return out;
+    return { key: p.name, value, text, meaning: machineParam(p.name)?.doc ?? p.doc, source: source?.source ?? "", calibrated: source?.calibrated === true };
+  });
 }
 
 function describeMachine(preset: MachinePreset, json: boolean): string {

@@ -148,9 +148,11 @@ function modelsTaking(name: string): string[] {
 /**
  * Resolves a {@link NetworkSpec}: applies the preset, validates every parameter against its
  * model's ParamDocs and fills defaults.
+ * @param defaultPreset - the preset of a spec that names neither a preset nor parameters (a
+ *   scenario gives its machine preset's interconnect)
  * @throws NetworkConfigError (an input error) naming the offending key
  */
-export function resolveNetwork(spec: NetworkSpec = {}): ResolvedNetwork {
+export function resolveNetwork(spec: NetworkSpec = {}, defaultPreset = DEFAULT_PRESET): ResolvedNetwork {
   for (const k of Object.keys(spec)) {
     if (!TOP_KEYS.includes(k)) {
       const models = modelsTaking(k);
@@ -163,7 +165,7 @@ export function resolveNetwork(spec: NetworkSpec = {}): ResolvedNetwork {
   const model = lookup("model", () => pointToPointModels.get(modelName));
   let base: Record<string, number> = {};
   if (spec.preset !== undefined && typeof spec.preset !== "string") throw new NetworkConfigError("preset", `must be a preset name, got ${JSON.stringify(spec.preset)}`);
-  const presetName = spec.preset ?? (spec.params === undefined ? DEFAULT_PRESET : undefined);
+  const presetName = spec.preset ?? (spec.params === undefined ? defaultPreset : undefined);
   if (presetName !== undefined) {
     const preset = lookup("preset", () => interconnectPresets.get(presetName));
     const rho = spec.overheadFraction ?? 0.25;

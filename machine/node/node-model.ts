@@ -208,12 +208,13 @@ export class NodeModel {
     const passes = kernel.passes ?? 1;
     const perLoads = kernel.loads;
     const perStores = kernel.stores;
+    const perFlops = kernel.flops;
     const pattern = kernel.pattern === "sequential" ? PATTERN_SEQUENTIAL : kernel.pattern === "strided" ? PATTERN_STRIDED : PATTERN_RANDOM;
     const stride = pattern === PATTERN_STRIDED ? (kernel.stride ?? 1) : 1;
     const perPass = this.scratch;
     // Floating-point loads skip a first level that serves integer loads only, and with them the
     // arrays of floating-point data they read.
-    const perFloatLoads = this.l1IntegerOnly ? (kernel.floatLoads ?? (kernel.flops > 0 ? perLoads : 0)) : 0;
+    const perFloatLoads = this.l1IntegerOnly ? (kernel.floatLoads ?? (perFlops > 0 ? perLoads : 0)) : 0;
     // The arrays skip the L1 when no integer load reads them (stores do not allocate there).
     const bypassL1 = this.l1IntegerOnly && perFloatLoads >= perLoads;
     const useReference = c.missModel === "reference" || (c.missModel === "auto" && q * arrays <= c.referenceMaxAccesses);
@@ -225,7 +226,7 @@ export class NodeModel {
     const streamAccesses = q * arrays * passes;
     const refs = q * passes * (perLoads + perStores);
     const fmaFraction = kernel.fmaFraction ?? 0;
-    const flops = q * passes * kernel.flops;
+    const flops = q * passes * perFlops;
     const fpIns = Math.round(flops * (1 - fmaFraction / 2));
     const other = q * passes * kernel.otherInstructions;
     const instructions = Math.round(refs + fpIns + other);

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { kernelArbitrary } from "../machine/kernel-arbitrary.js";
 import { COUNTER_NAMES, CounterId, NodeModel, createKernelCost, estimatePower, powerConstantSets, resolveMachine, type KernelSpec } from "../../index.js";
 
 /**
@@ -8,17 +9,7 @@ import { COUNTER_NAMES, CounterId, NodeModel, createKernelCost, estimatePower, p
  * core sustaining more of its peak (computeEfficiency) runs the same work in fewer cycles, at
  * higher access rates (watts) and for less time (joules).
  */
-const kernelArb = fc.record({
-  elements: fc.integer({ min: 1000, max: 2_000_000 }),
-  elementSize: fc.constant(8),
-  loads: fc.integer({ min: 1, max: 40 }),
-  stores: fc.integer({ min: 0, max: 10 }),
-  flops: fc.integer({ min: 0, max: 300 }),
-  otherInstructions: fc.integer({ min: 0, max: 60 }),
-  pattern: fc.constantFrom("sequential", "strided", "random") as fc.Arbitrary<KernelSpec["pattern"]>,
-  stride: fc.integer({ min: 1, max: 2000 }),
-  fmaFraction: fc.double({ min: 0, max: 1, noNaN: true }),
-});
+const kernelArb = kernelArbitrary({ elements: [1000, 2_000_000], elementSizes: [8], loads: [1, 40], stores: [0, 10], flops: [0, 300], otherInstructions: [0, 60], passes: [1, 1], arrays: [1, 1] });
 
 function powerAt(kernel: KernelSpec, efficiency: number) {
   const out = createKernelCost();

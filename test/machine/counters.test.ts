@@ -2,20 +2,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { RandomStream } from "../../engine/index.js";
 import { COUNTER_NAMES, CounterId, NodeModel, createKernelCost, resolveMachine, type KernelSpec } from "../../machine/index.js";
+import { kernelArbitrary } from "./kernel-arbitrary.js";
 
-const kernelArb = fc.record({
-  elements: fc.integer({ min: 0, max: 150_000 }),
-  elementSize: fc.constantFrom(4, 8, 16),
-  loads: fc.integer({ min: 2, max: 6 }),
-  stores: fc.integer({ min: 0, max: 3 }),
-  flops: fc.integer({ min: 0, max: 30 }),
-  otherInstructions: fc.integer({ min: 0, max: 30 }),
-  pattern: fc.constantFrom("sequential", "strided", "random") as fc.Arbitrary<KernelSpec["pattern"]>,
-  stride: fc.integer({ min: 1, max: 2000 }),
-  passes: fc.integer({ min: 1, max: 3 }),
-  arrays: fc.integer({ min: 1, max: 2 }),
-  fmaFraction: fc.double({ min: 0, max: 1, noNaN: true }),
-});
+const kernelArb = kernelArbitrary();
 
 const machineArb = fc.record({
   preset: fc.constantFrom("xeon-2.8ghz-512k", "itanium2-madison"),
