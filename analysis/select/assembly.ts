@@ -66,9 +66,11 @@ export interface Assembly {
 }
 
 /**
- * The known-models assembly of paper 002, section 5: Driver calls A (A1: 2x, A2: x²),
- * B (B1: x³, B2: 2x²), and the insignificant components C and D (1 % of x each), all with input x.
- * For x < 2 the best choice is A2 and B1, for x > 2 it is A1 and B2.
+ * The known-models assembly of paper 002, section 5, as `scenarios/known-models.yaml` runs it:
+ * Driver calls A (A1: 2x, A2: x²) and B (B1: x³, B2: 2x²), A calls the insignificant C (0.01 x)
+ * and B the insignificant D (0.02 x), all with input x. For x < 2 the best choice is A2 and B1,
+ * for x > 2 it is A1 and B2. (The paper gives A's and B's models; C's and D's costs and call sites
+ * are the scenario's.)
  */
 export function knownModelsAssembly(): Assembly {
   return {
@@ -77,11 +79,14 @@ export function knownModelsAssembly(): Assembly {
       { name: "A", implementations: [{ name: "A1", mean: "2*x" }, { name: "A2", mean: "x^2" }] },
       { name: "B", implementations: [{ name: "B1", mean: "x^3" }, { name: "B2", mean: "2*x^2" }] },
       { name: "C", implementations: [{ name: "C1", mean: "0.01*x" }] },
-      { name: "D", implementations: [{ name: "D1", mean: "0.01*x" }] },
+      { name: "D", implementations: [{ name: "D1", mean: "0.02*x" }] },
     ],
     callGraph: {
       component: "Driver",
-      children: [{ component: "A" }, { component: "B" }, { component: "C" }, { component: "D" }],
+      children: [
+        { component: "A", children: [{ component: "C" }] },
+        { component: "B", children: [{ component: "D" }] },
+      ],
     },
   };
 }

@@ -43,7 +43,8 @@ is run too, and its optimality gap reported.
 
 Options:
   --input <n=v>           input values (repeatable or comma-separated), e.g. --input x=3
-  --known-models          use paper 002's known-models assembly (A1 2x, A2 x^2, B1 x^3, B2 2x^2)
+  --known-models          use paper 002's known-models assembly as scenarios/known-models.yaml
+                          runs it (A1 2x, A2 x^2, B1 x^3, B2 2x^2; A calls C 0.01x, B calls D 0.02x)
   --core <A,B,...>        core components for the heuristic
   --prune-trial <trial>   core components = the components whose timers survive alpha/beta
                           pruning of this trial (a profile or the folder 'ccasim run' wrote);

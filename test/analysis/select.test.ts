@@ -11,13 +11,14 @@ import {
   type Assembly,
   type CallSite,
 } from "../../analysis/index.js";
+import { loadScenario } from "../../scenarios/index.js";
 
 describe("selectImplementations", () => {
   it("picks A2 and B1 for x < 2 and A1 and B2 for x > 2 (paper 002's known models)", () => {
     const asm = knownModelsAssembly();
     const lo = selectImplementations(asm, { x: 1.5 }, { coreComponents: ["Driver", "A", "B"] });
     expect(lo.optimum.assignment).toMatchObject({ A: "A2", B: "B1" });
-    expect(lo.optimum.cost).toBeCloseTo(1.5 ** 2 + 1.5 ** 3 + 0.03, 12);
+    expect(lo.optimum.cost).toBeCloseTo(1.5 ** 2 + 1.5 ** 3 + 0.01 * 1.5 + 0.02 * 1.5, 12);
     expect(lo.heuristic!.gap).toBe(0);
     const hi = selectImplementations(asm, { x: 3 });
     expect(hi.optimum.assignment).toMatchObject({ A: "A1", B: "B2" });
@@ -223,3 +224,22 @@ function chain(n: number, k: number, seed: number) {
   };
   return { asm, brute, enumerateAll };
 }
+
+describe("knownModelsAssembly", () => {
+  it("is the assembly scenarios/known-models.yaml runs: the same implementations, costs and call graph", () => {
+    const { components, connections } = loadScenario("scenarios/known-models.yaml").config.assembly!;
+    const asm = knownModelsAssembly();
+    expect(asm.components.map((c) => c.name)).toEqual(Object.keys(components));
+    for (const c of asm.components) {
+      const params = components[c.name]!.params as { implementations?: Record<string, string>; cost?: string };
+      const costs = Object.fromEntries(c.implementations.map((i) => [i.name, String(i.mean)]));
+      if (params.implementations !== undefined) expect(costs).toEqual(params.implementations);
+      else expect(Object.values(costs)).toEqual([params.cost ?? "0"]);
+    }
+    // The call graph: each component's children are the providers its uses ports connect to, in order.
+    const callees = (caller: string): string[] => connections.filter((c) => c.startsWith(`${caller}.`)).map((c) => c.split("->")[1]!.trim().split(".")[0]!);
+    const graph = (site: CallSite): [string, unknown[]] => [site.component, (site.children ?? []).map(graph)];
+    const fromScenario = (name: string): [string, unknown[]] => [name, callees(name).map(fromScenario)];
+    expect(graph(asm.callGraph)).toEqual(fromScenario("Driver"));
+  });
+});

@@ -112,7 +112,7 @@ describe("the README's analysis section", () => {
     expect(gromacs!.r.out).toMatch(/\nchange point: at Q = 128, exponent/);
     expect(prune!.r.out).toContain(".TAU application, Driver::go(), A::run(), B::run()");
     expect(crossover!.r.out).toMatch(/at x = 2: A A2 -> A1, B B1 -> B2/);
-    expect(heuristic!.r.out).toContain("heuristic over core {Driver, A, B} (4 assemblies): cost 5.655, gap 0 (0 %)");
+    expect(heuristic!.r.out).toContain("heuristic over core {Driver, A, B} (4 assemblies): cost 5.67, gap 0 (0 %)");
     expect(flux!.r.out).toContain("Flux=Godunov");
     expect(power!.r.out).toContain("power (W)");
   });
