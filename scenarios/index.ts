@@ -6,7 +6,7 @@
  */
 export * from "./lang/index.js";
 export * from "./scenario-schema.js";
-export { scenarioJsonSchema } from "./scenario-json-schema.js";
+export { scenarioJsonSchema, sweepJsonSchema } from "./scenario-json-schema.js";
 export * from "./machine-setup.js";
 export * from "./platform.js";
 export * from "./load.js";

@@ -18,6 +18,7 @@ import { s, toJsonSchema } from "./lang/index.js";
 import { CYCLE_COUNTERS } from "./platform.js";
 import { SYSTEM_SLOTS } from "./program/model.js";
 import { scenarioSchema } from "./scenario-schema.js";
+import { sweepSchema } from "./sweep/sweep-schema.js";
 
 type Json = Record<string, unknown>;
 
@@ -86,6 +87,20 @@ export function scenarioJsonSchema(): object {
     then: { properties: { params: { description: t.summary, ...paramsJson(t.params, false) } } },
   }));
   crossKeyChecks(schema);
+  return schema;
+}
+
+/**
+ * The JSON Schema (draft 2020-12) of sweep files, for editors: {@link sweepSchema}, whose inline
+ * `scenario` is checked against {@link scenarioJsonSchema}. The scenario schema sits in `$defs`
+ * beside its own definitions, so that its `#/$defs/...` references resolve unchanged.
+ */
+export function sweepJsonSchema(): object {
+  const schema = toJsonSchema(sweepSchema(), { title: "ccasim sweep", id: "https://ccasim.invalid/sweep.schema.json" }) as Json;
+  const { $schema: _s, $id: _i, title: _t, $defs, ...scenario } = scenarioJsonSchema() as Json;
+  const property = objectAt(schema, ["scenario"]);
+  property.anyOf = [{ type: "string", description: "scenario file, relative to the sweep file" }, { $ref: "#/$defs/scenario" }];
+  schema.$defs = { ...(schema.$defs as Json | undefined), ...($defs as Json | undefined), scenario };
   return schema;
 }
 

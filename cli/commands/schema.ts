@@ -1,5 +1,4 @@
-import { scenarioJsonSchema, toJsonSchema } from "../../scenarios/index.js";
-import { sweepSchema } from "../../scenarios/sweep/sweep-schema.js";
+import { scenarioJsonSchema, sweepJsonSchema } from "../../scenarios/index.js";
 import { parseCommandArgs, type Command } from "../command.js";
 
 export const schemaCommand: Command = {
@@ -9,15 +8,14 @@ export const schemaCommand: Command = {
 Prints the JSON Schema (draft 2020-12) of ccasim scenario files, or with --sweep of sweep files.
 The scenario schema knows the machine and interconnect presets, every node parameter a machine
 section may override, the network keys, the component types and each type's parameters, with
-their documentation, so an editor completes and checks them as the loader will.
+their documentation, so an editor completes and checks them as the loader will. The sweep schema
+checks an inline scenario against the scenario schema.
 Point your editor's YAML support at it, for example with a first line
   # yaml-language-server: $schema=./ccasim.schema.json
 after 'npx ccasim schema > ccasim.schema.json'.`,
   run(ctx) {
     const { values } = parseCommandArgs("schema", ctx.argv, { sweep: { type: "boolean" } }, false);
-    const schema = values.sweep
-      ? toJsonSchema(sweepSchema(), { title: "ccasim sweep", id: "https://ccasim.invalid/sweep.schema.json" })
-      : scenarioJsonSchema();
+    const schema = values.sweep ? sweepJsonSchema() : scenarioJsonSchema();
     ctx.out(JSON.stringify(schema, null, 2) + "\n");
     return 0;
   },

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { loadScenarioText, scenarioJsonSchema } from "../../index.js";
+import { loadScenarioText, loadSweepText, scenarioJsonSchema, sweepJsonSchema } from "../../index.js";
 import { MIXED_SCENARIO } from "./fixtures.js";
 
 const SCENARIOS = join(import.meta.dirname, "..", "..", "scenarios");
@@ -92,5 +92,32 @@ describe("the JSON Schema on program models", () => {
       expect(objections(doc)).toEqual([]);
       expect(() => loadScenarioText(JSON.stringify(doc), "ok.json")).not.toThrow();
     }
+  });
+});
+
+describe("the JSON Schema 'ccasim schema --sweep' prints", () => {
+  const validateSweep = new Ajv({ allErrors: true, strict: false }).compile(sweepJsonSchema());
+  const sweepObjections = (doc: unknown): string[] => (validateSweep(doc) ? [] : (validateSweep.errors ?? []).map((e) => `${e.instancePath}: ${e.message ?? ""}`));
+  const SWEEPS = join(import.meta.dirname, "sweeps");
+  const sweepFiles = [
+    ...readdirSync(SCENARIOS).filter((f) => f.endsWith(".sweep.yaml")).map((f) => join(SCENARIOS, f)),
+    ...readdirSync(SWEEPS).filter((f) => f.endsWith(".sweep.yaml")).map((f) => join(SWEEPS, f)),
+  ];
+
+  it("accepts every shipped and test sweep file, inline scenarios included", () => {
+    expect(sweepFiles.length).toBeGreaterThanOrEqual(4);
+    for (const f of sweepFiles) expect(sweepObjections(parse(readFileSync(f, "utf8"))), f).toEqual([]);
+  });
+
+  it("checks an inline scenario as the scenario schema does, program models included", () => {
+    const inline = (scenario: Record<string, any>) => ({ seed: 1, axes: { "workload.x": [1, 2] }, scenario });
+    const misspelt = edited((d) => (d.machine.l2 = { sise: "256KiB" }));
+    expect(sweepObjections(inline(misspelt)).some((o) => o.startsWith("/scenario/machine/l2"))).toBe(true);
+    expect(() => loadSweepText(JSON.stringify(inline(misspelt)), "bad.sweep.json").points.length).toThrow();
+    const loop = parse(readFileSync(join(SCENARIOS, "program-elements.yaml"), "utf8")) as Record<string, any>;
+    expect(sweepObjections(inline(loop))).toEqual([]);
+    loop.program.main.push({ for: "k", from: 1, do: [{ action: "X", cost: 1 }] });
+    expect(sweepObjections(inline(loop)).some((o) => o.startsWith("/scenario/program/main/"))).toBe(true);
+    expect(sweepObjections({ scenario: "kernel-l2.yaml", axes: { "workload.Q": [1] } })).toEqual([]);
   });
 });
