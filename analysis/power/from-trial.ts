@@ -45,6 +45,8 @@ export interface TrialPower {
   readonly omittedComponents: readonly string[];
   /** Counter metrics that could not be computed, over all rows (named as {@link omittedComponents}). */
   readonly missingMetrics: readonly string[];
+  /** Rows whose estimate exceeds the set's MaxPower (see `PowerEstimate.aboveMaxPower`), as `<event> (<view>)`. */
+  readonly aboveMaxPower: readonly string[];
   /** How cycles and time were obtained (first row's basis, e.g. "PAPI_TOT_CYC / CPU MHz"). */
   readonly basis: { readonly cyclesFrom: string; readonly timeFrom: string };
   /** CPU clock used, MHz (undefined when unknown): the first view's. */
@@ -69,6 +71,7 @@ export function estimateTrialPower(trial: Trial, set: PowerConstantSet, options:
   // zero-cycle event (an MPI call, say) is not missing from the others.
   const omitted = new Map<string, string[]>();
   const missing = new Map<string, string[]>();
+  const above: string[] = [];
   let mhzUsed: number | undefined;
   let mhzLow = Infinity;
   let mhzHigh = -Infinity;
@@ -98,6 +101,7 @@ export function estimateTrialPower(trial: Trial, set: PowerConstantSet, options:
       const metrics = counterMetrics(values, set, { cpuMHz });
       for (const o of power.omitted) listFor(omitted, `${o.component}: ${o.reason}`).push(event);
       for (const m of metrics.missing) listFor(missing, m).push(event);
+      if (power.aboveMaxPower) above.push(event);
       events.push({ view: v.label, event: t.name, power, metrics });
     }
   }
@@ -106,6 +110,7 @@ export function estimateTrialPower(trial: Trial, set: PowerConstantSet, options:
     events,
     omittedComponents: forWhich(omitted, events.length),
     missingMetrics: forWhich(missing, events.length),
+    aboveMaxPower: above,
     basis: { cyclesFrom: b?.cyclesFrom ?? "unavailable", timeFrom: b?.timeFrom ?? "unavailable" },
     cpuMHz: mhzUsed,
     cpuMHzRange: mhzLow <= mhzHigh ? [mhzLow, mhzHigh] : undefined,

@@ -166,6 +166,11 @@ export interface PowerEstimate {
   readonly omitted: readonly { readonly component: string; readonly reason: string }[];
   /** True when every component of the set was computed. */
   readonly complete: boolean;
+  /**
+   * True when {@link watts} exceeds the set's MaxPower (the thermal design power). The model is
+   * linear in the access rates and has no cap, so such an estimate over-states the power.
+   */
+  readonly aboveMaxPower: boolean;
   /** Energy = power × time, joules (NaN without a time). */
   readonly joules: number;
   /** Floating-point operations (NaN without a FLOP counter). */
@@ -211,6 +216,7 @@ export function estimatePower(values: CounterValues, set: PowerConstantSet, ctx:
     components,
     omitted,
     complete: omitted.length === 0,
+    aboveMaxPower: watts > set.maxPower,
     joules,
     flops,
     flopsFrom: fp ? fp.name : "unavailable",

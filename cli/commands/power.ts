@@ -18,7 +18,9 @@ FLPIneffI, memory stalls with the set's latencies, remote memory access ratio.
 
 Missing counters degrade the estimate instead of failing it: cycles are derived from the time and
 the "CPU MHz" metadata (or time from cycles), components without access counters are omitted and
-listed (the total is then a lower bound), and metrics that cannot be computed are listed.
+listed (the total is then a lower bound), and metrics that cannot be computed are listed. The
+model is linear in the access rates and has no cap: estimates above MaxPower (the thermal design
+power) are listed as over-statements.
 
 Options:
   --constants <name>       constant set (default itanium2-madison; known: ${powerConstantSets.names().join(", ")})
@@ -93,6 +95,10 @@ function run(ctx: CommandContext): number {
     const ineff = rankInefficiencies(r);
     const measurable = r.events.some((e) => e.metrics.flpStalls !== undefined && e.metrics.flpIneffI !== undefined);
     out.push("", !measurable ? "inefficiency ranking: not possible, %FLPStalls and FLPIneffI need the stall counters listed below" : ineff.length === 0 ? "no event is both inefficient (I1, I2 > 1.5 x average) and > 50 % of the time" : formatTable(["inefficient event", "view", "I1/I1avg", "I2/I2avg", "% of time"], ineff.map((e) => [e.event, e.view, e.i1Ratio, e.i2Ratio, 100 * e.share])));
+  }
+  if (r.aboveMaxPower.length > 0) {
+    const n = r.aboveMaxPower.length;
+    out.push("", `${n} of ${r.events.length} estimates above MaxPower (${set.maxPower} W, the thermal design power): the model is linear in the access rates and has no cap, so these over-state the power:`, `  ${r.aboveMaxPower.slice(0, 5).join(", ")}${n > 5 ? ", ..." : ""}`);
   }
   if (r.omittedComponents.length > 0) out.push("", "power components omitted (power is a lower bound):", ...r.omittedComponents.map((s) => `  ${s}`));
   if (r.missingMetrics.length > 0) out.push("", "counter metrics not computed:", ...r.missingMetrics.map((s) => `  ${s}`));

@@ -163,6 +163,22 @@ describe("estimateTrialPower", () => {
     expect(idle.missing).toContain("GlobalStalls (no cycles spent: PAPI_TOT_CYC is 0)");
   });
 
+  it("flags estimates above MaxPower (the model has no cap): per event and over the trial", () => {
+    // 6 instructions and 0.2 L3 references per cycle: 6 x 0.0459 x 122 + 0.2 x 0.935 x 122 + 97.66 = 154.1 W > 122 W.
+    const hot = estimatePower({ CPU_CYCLES: 1e9, IA64_INST_RETIRED_THIS: 6e9, L3_REFERENCES: 2e8 }, itanium);
+    expect(hot.watts).toBeCloseTo(6 * 0.0459 * 122 + 0.2 * 0.935 * 122 + 97.66, 10);
+    expect(hot.aboveMaxPower).toBe(true);
+    expect(estimatePower({ CPU_CYCLES: 1e9, IA64_INST_RETIRED_THIS: 1e9, L3_REFERENCES: 1e7 }, itanium).aboveMaxPower).toBe(false);
+    const b = new TrialBuilder({ metrics: ["CPU_CYCLES", "IA64_INST_RETIRED_THIS", "L3_REFERENCES"] });
+    const th = b.addThread(0);
+    b.setMetadata("CPU MHz", "1600");
+    b.setValues(th, b.timer("main"), { calls: 1, exclusive: [1e9, 1e9, 1e7], inclusive: [2e9, 7e9, 2.1e8] });
+    b.setValues(th, b.timer("halo copy"), { calls: 4, exclusive: [1e9, 6e9, 2e8], inclusive: [1e9, 6e9, 2e8] });
+    expect(estimateTrialPower(b.build(), itanium, { view: 0, kind: "exclusive" }).aboveMaxPower).toEqual(["halo copy (0,0,0)"]);
+    // Inclusive, main averages its own 1 instruction per cycle with the copy's 6: 3.5 per cycle, 0.105 L3 references, 129.2 W.
+    expect(estimateTrialPower(b.build(), itanium, { view: 0 }).aboveMaxPower).toEqual(["main (0,0,0)", "halo copy (0,0,0)"]);
+  });
+
   it("names the event and thread of a negative counter", () => {
     const b = new TrialBuilder({ metrics: ["PAPI_TOT_CYC", "PAPI_TOT_INS"] });
     const th = b.addThread(0);
