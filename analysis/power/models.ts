@@ -73,7 +73,12 @@ export interface PerformanceMetrics {
   readonly flpIneffI?: number;
   /** Memory stall cycles of the latency model, when every term's counters are present. */
   readonly memoryStalls?: number;
-  /** Memory stall cycles / total cycles. */
+  /**
+   * Memory stall cycles / total cycles. It can exceed 1: the model charges every reference its
+   * full latency, one after another, while a processor overlaps misses with each other and with
+   * work (on the Itanium 2 every floating-point load is an L2 reference, so floating-point
+   * kernels exceed it most).
+   */
   readonly memoryStallRatio?: number;
   /** Remote_mem_access / L3_miss. */
   readonly remoteMemoryAccessRatio?: number;
