@@ -72,6 +72,11 @@ export interface PowerConstantSet {
   readonly name: string;
   /** One line for listings. */
   readonly summary: string;
+  /**
+   * Processors the constants describe: substrings (any case) of a trial's "CPU Type" metadata, or
+   * of the machine preset a simulated run names ("Machine preset"). Undefined or empty: any.
+   */
+  readonly processors?: readonly string[];
   /** Thermal design power, watts. */
   readonly maxPower: number;
   /** Idle power, watts. */
@@ -92,6 +97,7 @@ const COMMON_TIME = ["LINUX_TIMERS", "TIME", "GET_TIME_OF_DAY", "P_WALL_CLOCK_TI
 powerConstantSets.register({
   name: "itanium2-madison",
   summary: "Intel Itanium 2 Madison 9M (SGI Altix / NCSA Cobalt): MaxPower 122 W, idle 97.66 W, TAU PerfExplorer's scaling factors",
+  processors: ["Itanium"],
   maxPower: 122,
   idlePower: 97.66,
   components: [
@@ -132,7 +138,7 @@ export function parsePowerConstantSet(raw: unknown, where: string, base: PowerCo
   };
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) fail("(top)", "expected a mapping");
   const o = raw as Record<string, unknown>;
-  const known = ["name", "summary", "maxPower", "idlePower", "components", "latencies", "counters"];
+  const known = ["name", "summary", "processors", "maxPower", "idlePower", "components", "latencies", "counters"];
   for (const k of Object.keys(o)) if (!known.includes(k)) fail(k, `unknown key (known: ${known.join(", ")})`);
   const num = (v: unknown, key: string): number => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : fail(key, `expected a non-negative number, got ${JSON.stringify(v)}`));
   const strs = (v: unknown, key: string): string[] =>
@@ -161,6 +167,7 @@ export function parsePowerConstantSet(raw: unknown, where: string, base: PowerCo
   return {
     name: o.name as string,
     summary: typeof o.summary === "string" ? o.summary : `constant set from ${where}`,
+    ...(o.processors === undefined ? {} : { processors: strs(o.processors, "processors") }),
     maxPower: num(o.maxPower, "maxPower"),
     idlePower: num(o.idlePower, "idlePower"),
     components,

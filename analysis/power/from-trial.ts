@@ -9,6 +9,7 @@ import { AnalysisInputError } from "../errors.js";
 import { threadIndexOf, viewOf, type ViewChoice } from "../trial-access.js";
 import type { PowerConstantSet } from "./constants.js";
 import { counterMetrics, estimatePower, type PerformanceMetrics, type PowerEstimate } from "./models.js";
+import { processorMismatch } from "./processor.js";
 
 /** Options of {@link estimateTrialPower}. */
 export interface TrialPowerOptions {
@@ -45,6 +46,10 @@ export interface TrialPower {
   readonly omittedComponents: readonly string[];
   /** Counter metrics that could not be computed, over all rows (named as {@link omittedComponents}). */
   readonly missingMetrics: readonly string[];
+  /** Whether some row has at least one component of the power model (else every estimate is the idle power alone). */
+  readonly anyComponent: boolean;
+  /** Why the constant set does not describe the trial's processor (see `processorMismatch`); undefined when it does or nothing says. */
+  readonly processorMismatch: string | undefined;
   /** Rows whose estimate exceeds the set's MaxPower (see `PowerEstimate.aboveMaxPower`), as `<event> (<view>)`. */
   readonly aboveMaxPower: readonly string[];
   /** How cycles and time were obtained (first row's basis, e.g. "PAPI_TOT_CYC / CPU MHz"). */
@@ -111,6 +116,8 @@ export function estimateTrialPower(trial: Trial, set: PowerConstantSet, options:
     omittedComponents: forWhich(omitted, events.length),
     missingMetrics: forWhich(missing, events.length),
     aboveMaxPower: above,
+    anyComponent: events.some((e) => e.power.components.length > 0),
+    processorMismatch: processorMismatch(trial, set),
     basis: { cyclesFrom: b?.cyclesFrom ?? "unavailable", timeFrom: b?.timeFrom ?? "unavailable" },
     cpuMHz: mhzUsed,
     cpuMHzRange: mhzLow <= mhzHigh ? [mhzLow, mhzHigh] : undefined,

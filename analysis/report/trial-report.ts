@@ -94,11 +94,15 @@ export function trialReport(input: TrialInput): ReportDocument {
 
 /**
  * Power and energy per event when the trial's counters allow it (at least one component of the
- * power model has its access counter, and cycles are known); undefined otherwise.
+ * power model has its access counter, and cycles are known); undefined otherwise. A trial whose
+ * metadata names a processor the model does not describe gets a note instead of estimates.
  */
 function powerSection(trial: Trial): ReportSection | undefined {
   const set = powerConstantSets.get("itanium2-madison");
   const est = estimateTrialPower(trial, set, { view: "mean", kind: "inclusive" });
+  if (est.processorMismatch !== undefined && est.anyComponent) {
+    return { heading: "Power and energy", notes: [`Not estimated: ${est.processorMismatch}. 'ccasim power --constants-file' takes constants for another processor.`] };
+  }
   const mean = derivedView(trial, "mean");
   const rows = est.events
     .filter((e) => e.power.components.length > 0 && Number.isFinite(e.power.joules))

@@ -1,6 +1,6 @@
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
 import { readTrial } from "../../profile/index.js";
-import { estimateTrialPower, loadPowerConstantFile, powerConstantSets, rankInefficiencies, type EventPower } from "../../analysis/index.js";
+import { AnalysisInputError, estimateTrialPower, loadPowerConstantFile, powerConstantSets, rankInefficiencies, type EventPower } from "../../analysis/index.js";
 import { formatNumber, formatTable, list, numberOption, positiveIntegerOption, threadChoiceLabel, threadOption, toJson } from "./analysis-io.js";
 
 const HELP = `ccasim power: power, energy, FLOP/J and counter metrics per event (paper 004)
@@ -18,9 +18,11 @@ FLPIneffI, memory stalls with the set's latencies, remote memory access ratio.
 
 Missing counters degrade the estimate instead of failing it: cycles are derived from the time and
 the "CPU MHz" metadata (or time from cycles), components without access counters are omitted and
-listed (the total is then a lower bound), and metrics that cannot be computed are listed. The
-model is linear in the access rates and has no cap: estimates above MaxPower (the thermal design
-power) are listed as over-statements.
+listed (the total is then a lower bound), and metrics that cannot be computed are listed; a trial
+with the counters of no component at all is refused. A constant set names the processors it
+describes (itanium2-madison: Itanium); a trial whose "CPU Type" metadata, or a ccasim run's machine
+preset, names another gets a warning. The model is linear in the access rates and has no cap:
+estimates above MaxPower (the thermal design power) are listed as over-statements.
 
 Options:
   --constants <name>       constant set (default itanium2-madison; known: ${powerConstantSets.names().join(", ")})
@@ -37,8 +39,10 @@ Options:
                            Table 3; needs the stall counters)
   --json                   print every row as JSON
 
-Example:
-  ccasim power ../shared/data/tau/ppk/xgc-nosamples.ppk --exclusive --top 10`;
+Examples:
+  ccasim power ../shared/data/tau/ppk/xgc-nosamples.ppk --exclusive --top 10   # a Xeon: warned
+  ccasim run scenarios/shock-madison.yaml --quiet
+  ccasim power out/shock-madison --exclusive --top 10`;
 
 const OPTIONS = {
   constants: { type: "string" },
@@ -65,6 +69,10 @@ function run(ctx: CommandContext): number {
   const top = positiveIntegerOption("power", "top", v.top, 20)!;
   const trial = readTrial(positionals[0]!, { records: false });
   const r = estimateTrialPower(trial, set, { kind: v.exclusive === true ? "exclusive" : "inclusive", view, flatOnly: v.callpaths !== true, cpuMHz });
+  // Every estimate the idle power alone is no estimate: say what is missing instead.
+  if (r.events.length > 0 && !r.anyComponent) {
+    throw new AnalysisInputError(`no event has what any component of the power model needs, so every estimate would be the idle power (${set.idlePower} W): ${r.omittedComponents.join("; ")}`, positionals[0]!);
+  }
   const key = (e: EventPower): number => (sort === "joules" ? e.power.joules : sort === "flops-per-joule" ? e.power.flopsPerJoule : e.power.watts);
   const rows = [...r.events].sort((a, b) => (sort === "name" ? a.event.localeCompare(b.event) : (Number.isNaN(key(b)) ? -Infinity : key(b)) - (Number.isNaN(key(a)) ? -Infinity : key(a))));
   if (v.json === true) {
@@ -74,6 +82,7 @@ function run(ctx: CommandContext): number {
   const out = [
     `constants ${set.name}: MaxPower ${set.maxPower} W, idle ${set.idlePower} W; ${v.exclusive === true ? "exclusive" : "inclusive"} values, ${view === "each" ? "every thread" : threadChoiceLabel(view)}`,
     r.events.length === 0 ? "no events in this view" : `cycles from ${r.basis.cyclesFrom}; time from ${r.basis.timeFrom}${clockText(r.cpuMHzRange)}`,
+    ...(r.processorMismatch === undefined ? [] : [`warning: ${r.processorMismatch}`]),
     "",
     formatTable(
       ["event", ...(view === "each" ? ["thread"] : []), "time (s)", "power (W)", "energy (J)", "FLOP/J", "GlobalStalls", "%FLPStalls", "FLPIneffI"],

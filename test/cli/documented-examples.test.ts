@@ -102,7 +102,7 @@ describe("the README's analysis section", () => {
     // The shell loop, by hand: its body once per value, $x replaced.
     const loop = /^for (\w+) in ([^;]+); do (.*); done$/m.exec(block)!;
     for (const value of loop[2]!.trim().split(/\s+/)) await runExamples(loop[3]!.replaceAll(`$${loop[1]}`, value));
-    const [fit, gromacs, prune, crossover, heuristic, flux, power] = await runExamples(block);
+    const [fit, gromacs, prune, crossover, heuristic, flux, , power] = await runExamples(block);
     expect(fit!.args).toEqual(["fit", "out/run-1/records.csv", "out/run-2/records.csv", "out/run-3/records.csv", "out/run-4/records.csv", "out/run-5/records.csv", "--component", "A", "--parameter", "x"]);
     expect(fit!.r.out).toMatch(/\nmean: +2\.01·x\nexpression: 2\.01\*x\n/);
     // The data line names the parameter the fit is over.
@@ -115,6 +115,18 @@ describe("the README's analysis section", () => {
     expect(heuristic!.r.out).toContain("heuristic over core {Driver, A, B} (4 assemblies): cost 5.67, gap 0 (0 %)");
     expect(flux!.r.out).toContain("Flux=Godunov");
     expect(power!.r.out).toContain("power (W)");
+    // The Itanium 2 run is what the power model describes; its halo copies exceed the 122 W TDP.
+    expect(power!.r.out).not.toContain("warning:");
+    expect(power!.r.out).toContain("estimates above MaxPower (122 W, the thermal design power)");
+  });
+});
+
+describe("the examples of ccasim power --help", () => {
+  it("run as written: a real Xeon profile gets a warning, the simulated Itanium 2 none", async () => {
+    const [xgc, , madison] = await runExamples(examplesSection(await help("power")));
+    expect(xgc!.r.out).toContain("warning: the trial ran on 'Intel(R) Xeon(R) CPU X5650 @ 2.67GHz' (CPU Type)");
+    expect(madison!.r.out).not.toContain("warning:");
+    expect(madison!.r.out).toMatch(/\nEFMFlux::compute\(\) +[0-9.]+ +11[0-9]\.[0-9]/);
   });
 });
 

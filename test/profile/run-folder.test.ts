@@ -12,7 +12,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 let runDir = "";
 let invocations = 0;
 beforeAll(() => {
-  const run = runScenario("scenarios/known-models.yaml", { out: join(scratch, "run"), set: ["workload.iterations=20", "outputs.records=[csv]"] });
+  const run = runScenario("scenarios/known-models.yaml", { out: join(scratch, "run"), set: ["workload.iterations=20", "outputs.records=[csv]", "metrics=[TIME,PAPI_TOT_CYC,PAPI_TOT_INS]"] });
   runDir = run.outDir;
   invocations = run.result.mastermind!.count;
 });
