@@ -52,9 +52,23 @@ export interface ProfileTableOptions {
   readonly includeMissing?: boolean;
 }
 
-/** The default metric of a trial: `TIME` when present, else the first. */
+/** Cycle counters, the closest stand-ins for time when a trial measured none. */
+const CYCLE_METRICS = ["PAPI_TOT_CYC", "CPU_CYCLES"];
+
+/**
+ * The default metric of a trial, the same whichever format it was read from (a `.ppk` keeps the
+ * measured order of metrics, TAU's text folders are listed by name): `TIME`; else another time
+ * metric (a name with TIME in it: `GET_TIME_OF_DAY`, `LINUX_TIMERS`), the first by name; else a
+ * cycle counter; else the first metric by name.
+ */
 export function defaultMetric(trial: Trial): string {
-  return trial.metrics.find((m) => m.toUpperCase() === "TIME") ?? trial.metrics[0];
+  const byName = [...trial.metrics].sort();
+  return (
+    trial.metrics.find((m) => m.toUpperCase() === "TIME") ??
+    byName.find((m) => isTimeMetric(m)) ??
+    CYCLE_METRICS.find((m) => trial.metrics.includes(m)) ??
+    byName[0]!
+  );
 }
 
 /**

@@ -62,16 +62,29 @@ export function compileCost(model: CostModel, where: string): CompiledCost {
       try {
         v = code.evaluate({ ...inputs });
       } catch (e) {
-        throw new AnalysisInputError(`cannot evaluate '${model}' with ${JSON.stringify(inputs)}: ${(e as Error).message}`, where);
+        const message = (e as Error).message;
+        // An input the expression reads but the caller did not give: name it, and what was given.
+        const missing = /^Undefined symbol (\S+)$/.exec(message)?.[1];
+        if (missing !== undefined) throw new AnalysisInputError(`'${model}' reads input '${missing}', which is not given (given: ${givenInputs(inputs)})`, where);
+        throw new AnalysisInputError(`cannot evaluate '${model}' with ${givenInputs(inputs)}: ${message}`, where);
       }
-      if (typeof v !== "number") throw new AnalysisInputError(`cost expression '${model}' gave ${String(v)}, not a number`, where);
+      if (typeof v !== "number") {
+        const what = typeof v === "object" && v !== null && "im" in v ? `the complex number ${String(v)} (the expression is not defined there)` : String(v);
+        throw new AnalysisInputError(`'${model}' gives ${what} at ${givenInputs(inputs)}, not a cost`, where);
+      }
       return v;
     };
   }
   const m = model;
   return (inputs) => {
     const q = inputs[m.variable];
-    if (q === undefined) throw new AnalysisInputError(`fitted model reads input '${m.variable}', which is not given (have ${Object.keys(inputs).join(", ")})`, where);
+    if (q === undefined) throw new AnalysisInputError(`fitted model reads input '${m.variable}', which is not given (given: ${givenInputs(inputs)})`, where);
     return m.predict(q);
   };
+}
+
+/** The inputs as `name=value` pairs for messages ("none" when there are none). */
+function givenInputs(inputs: Inputs): string {
+  const pairs = Object.entries(inputs).map(([k, v]) => `${k}=${v}`);
+  return pairs.length > 0 ? pairs.join(", ") : "none";
 }

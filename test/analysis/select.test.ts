@@ -170,6 +170,12 @@ describe("selectImplementations", () => {
     expect(() => selectImplementations(knownModelsAssembly(), { x: -1 })).toThrow(/must be finite and >= 0/);
   });
 
+  it("names an input a cost model reads but the caller did not give, and a model not defined at the input", () => {
+    const flux: Assembly = { components: [{ name: "Flux", implementations: [{ name: "EFM", mean: "exp(1.03*log(Q) - 2.25)" }] }], callGraph: { component: "Flux" } };
+    expect(() => selectImplementations(flux, { X: 5000 })).toThrow(new AnalysisInputError("'exp(1.03*log(Q) - 2.25)' reads input 'Q', which is not given (given: X=5000)", "mean of EFM (Flux)"));
+    expect(() => selectImplementations(flux, { Q: -5 })).toThrow(/^mean of EFM \(Flux\): 'exp\(1\.03\*log\(Q\) - 2\.25\)' gives the complex number -0\.55\d* - 0\.052\d*i \(the expression is not defined there\) at Q=-5, not a cost$/);
+  });
+
   it("reuses a prepared assembly", () => {
     const p = prepareAssembly(knownModelsAssembly());
     expect(selectImplementations(p, { x: 1 }).optimum.assignment.A).toBe("A2");

@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { callpathTree, readPackedProfile, readTrial } from "../../index.js";
+import { callpathTree, defaultMetric, readPackedProfile, readTrial } from "../../index.js";
 import { PPK, TAU } from "./data.js";
 
 describe("real ParaProf packed profiles", () => {
@@ -80,6 +80,10 @@ describe("real ParaProf packed profiles", () => {
     expect(a.warnings).toEqual([]);
     expect(a.threads).toEqual(b.threads);
     expect([...a.metrics].sort()).toEqual([...b.metrics].sort());
+    // The metrics come in another order (measured, and by folder name), the default metric not:
+    // no time metric, so the cycles.
+    expect(a.metrics).not.toEqual(b.metrics);
+    expect([defaultMetric(a), defaultMetric(b)]).toEqual(["PAPI_TOT_CYC", "PAPI_TOT_CYC"]);
     expect(a.timers.map((t) => t.name).sort()).toEqual(b.timers.map((t) => t.name).sort());
     expect(a.userEvents.map((u) => u.name).sort()).toEqual(b.userEvents.map((u) => u.name).sort());
     let compared = 0;
