@@ -14,6 +14,15 @@ export class ProfileError extends Error {
   }
 }
 
+/** An output that exists and holds files, which a writer replaces only when told to (`overwrite`). */
+export class OutputExistsError extends ProfileError {
+  /** @param path - the output that exists */
+  constructor(readonly path: string) {
+    super(`'${path}' exists and is not empty (it is replaced only with the option overwrite)`);
+    this.name = "OutputExistsError";
+  }
+}
+
 /**
  * A malformed or unreadable measurement file. `line` is 1-based (undefined for binary formats,
  * where `offset` gives the byte offset in the decompressed stream instead).

@@ -4,6 +4,8 @@ import {
   DERIVED_KINDS,
   TABLE_SORT_KEYS,
   convertProfile,
+  OutputExistsError,
+  ProfileError,
   defaultMetric,
   formatProfileTable,
   formatUserEventTable,
@@ -117,13 +119,19 @@ function runConvert(ctx: CommandContext, argv: readonly string[]): number {
   const points = (values.point as string[] | undefined)?.map(parsePoint);
   const inputs = positionals.slice(0, -1);
   const output = positionals[positionals.length - 1];
-  const r = convertProfile(inputs, output, {
-    to: to as ConvertTarget | undefined,
-    points,
-    metrics: values.metric as string[] | undefined,
-    callpaths: values.callpaths === true,
-    tau: { overwrite: values.overwrite === true, integerTime: values["exact-time"] !== true },
-  });
+  let r: ReturnType<typeof convertProfile>;
+  try {
+    r = convertProfile(inputs, output, {
+      to: to as ConvertTarget | undefined,
+      points,
+      metrics: values.metric as string[] | undefined,
+      callpaths: values.callpaths === true,
+      tau: { overwrite: values.overwrite === true, integerTime: values["exact-time"] !== true },
+    });
+  } catch (e) {
+    if (e instanceof OutputExistsError) throw new ProfileError(`'${e.path}' exists and is not empty; give --overwrite to replace it`);
+    throw e;
+  }
   ctx.out(`wrote ${output} (${r.to}) from ${inputs.length} ${r.from} input(s)\n`);
   if (r.warnings > 0) ctx.err(`${r.warnings} load-time warning(s) in the input; see 'ccasim profile show --warnings'\n`);
   return 0;

@@ -17,7 +17,7 @@
  */
 import { mkdirSync, renameSync, rmSync, statSync, writeFileSync, existsSync, readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { ProfileError, ProfileModelError } from "../errors.js";
+import { OutputExistsError, ProfileError, ProfileModelError } from "../errors.js";
 import type { Trial } from "../model.js";
 import { writeRecordsCsv, writeRecordsJsonl } from "../records-write.js";
 import { writeMetadataXml } from "./xml.js";
@@ -167,7 +167,7 @@ export function writeTauProfile(trial: Trial, dir: string, options: WriteTauOpti
   const exists = existsSync(dir);
   if (exists) {
     if (!statSync(dir).isDirectory()) throw new ProfileError(`cannot write a TAU profile to '${dir}': it exists and is not a directory`);
-    if (!options.overwrite && readdirSync(dir).length > 0) throw new ProfileError(`'${dir}' exists and is not empty (to replace it, give --overwrite, or overwrite: true to writeTauProfile)`);
+    if (!options.overwrite && readdirSync(dir).length > 0) throw new OutputExistsError(dir);
   }
   const tmp = join(dirname(dir), `.${basename(dir)}.tmp-${process.pid}`);
   try {

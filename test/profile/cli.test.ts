@@ -82,7 +82,7 @@ describe("ccasim profile", () => {
     // Again into the same, now full, directory: refused unless asked, saying how to ask.
     const again = await run("profile", "convert", join(PPK, "xgc-nosamples.ppk"), out);
     expect(again.code).toBe(2);
-    expect(again.err).toBe(`ccasim profile: '${out}' exists and is not empty (to replace it, give --overwrite, or overwrite: true to writeTauProfile)\n`);
+    expect(again.err).toBe(`ccasim profile: '${out}' exists and is not empty; give --overwrite to replace it\n`);
     expect((await run("profile", "convert", join(PPK, "xgc-nosamples.ppk"), out, "--overwrite")).code).toBe(0);
     // A format that is read but not written is refused, not made a TAU directory of that name.
     const packed = join(scratch, "copy.ppk");
