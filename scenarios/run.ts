@@ -15,6 +15,7 @@ import { parseWhere } from "./workload-assembly.js";
 import { ExpressionError, ScenarioErrors } from "./lang/index.js";
 import { buildPlatform } from "./platform.js";
 import { computeEvidence, type Evidence } from "./evidence.js";
+import { runMetadata } from "./run-metadata.js";
 import { executeProgramScenario } from "./program/execute.js";
 import type { ChromeTrace } from "./program/trace.js";
 import type { AssemblyRunSummary, RunSummary } from "./run-summary.js";
@@ -79,17 +80,17 @@ export function executeScenario(scenario: LoadedScenario, options: ExecuteOption
   }
   const wallSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
   const cluster = scenario.machine.cluster;
-  const metadata: Record<string, string> = {
-    "ccasim scenario": config.name,
-    "ccasim seed": String(config.seed),
-    "Metric Name": config.metrics[0],
-    "CPU MHz": String(scenario.machine.config.clock / 1e6),
-    "Machine preset": scenario.machine.presetName,
-    "Nodes": String(cluster.nodes),
-    "Processes per node": String(cluster.processesPerNode),
-    "Interconnect": scenario.machine.network.preset ?? scenario.machine.network.interNode.model,
-    "Simulated end time (us)": String(result.simulatedTime),
-  };
+  const metadata = runMetadata(
+    config,
+    {
+      clockMHz: scenario.machine.config.clock / 1e6,
+      preset: scenario.machine.presetName,
+      nodes: cluster.nodes,
+      processesPerNode: cluster.processesPerNode,
+      interconnect: scenario.machine.network.preset ?? scenario.machine.network.interNode.model,
+    },
+    result.simulatedTime,
+  );
   const trial = result.measurement ? runToTrial(result, metadata) : undefined;
   const callgraph = result.measurement ? buildCallGraph(result.measurement) : undefined;
   // The Mastermind is a record table: evidence and record files read its arrays, no object per record.

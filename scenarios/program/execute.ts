@@ -9,6 +9,7 @@ import type { LoadedScenario } from "../load.js";
 import type { ExecuteOptions, RunArtifacts } from "../run.js";
 import type { ProgramRunSummary } from "../run-summary.js";
 import { RUN_SUMMARY_MARK } from "../../profile/index.js";
+import { runMetadata } from "../run-metadata.js";
 import { programToTrial, runProgram, type ProgramEvaluator, type ProgramRunResult } from "./run-program.js";
 import { ChromeTrace } from "./trace.js";
 
@@ -41,18 +42,18 @@ export function executeProgramScenario(scenario: LoadedScenario, options: Progra
     },
   );
   const cluster = machine.cluster;
-  const metadata: Record<string, string> = {
-    "ccasim scenario": config.name,
-    "ccasim seed": String(config.seed),
-    "Metric Name": config.metrics[0],
-    "CPU MHz": String(mhz),
-    "Machine preset": machine.presetName,
-    "Nodes": String(cluster.nodes),
-    "Processes per node": String(cluster.processesPerNode),
-    "Threads per process": String(model.threads),
-    "Interconnect": machine.network.preset ?? machine.network.interNode.model,
-    "Simulated end time (us)": String(run.simulatedTime),
-  };
+  const metadata = runMetadata(
+    config,
+    {
+      clockMHz: mhz,
+      preset: machine.presetName,
+      nodes: cluster.nodes,
+      processesPerNode: cluster.processesPerNode,
+      interconnect: machine.network.preset ?? machine.network.interNode.model,
+    },
+    run.simulatedTime,
+    { "Threads per process": String(model.threads) },
+  );
   const trial = run.measurement ? programToTrial(run, metadata) : undefined;
   // The assembly-shaped view the `run` command and writers share.
   const result: AssemblyRunResult = {

@@ -77,6 +77,17 @@ describe("running scenarios", () => {
     expect(unmeasured.result.simulatedTime).toBe(withProxies.result.simulatedTime);
   });
 
+  it("writes what ran into the profile's metadata: the machine, and every workload variable as workload.<name>", () => {
+    const art = executeScenario(loadScenario("scenarios/known-models.yaml", { set: ["workload.x=2.5", "workload.iterations=3"] }));
+    const trial = art.trial!;
+    expect([trial.metadataString("workload.x"), trial.metadataString("workload.iterations")]).toEqual(["2.5", "3"]);
+    expect([trial.metadataString("Machine preset"), trial.metadataString("CPU MHz"), trial.metadataString("ccasim seed")]).toEqual(["xeon-2.8ghz-512k", "2800", "1"]);
+    // A program model too, with its threads.
+    const program = executeScenario(loadScenario("scenarios/program-elements.yaml", { set: ["workload.N=64"] })).trial!;
+    expect(program.metadataString("workload.N")).toBe("64");
+    expect(program.metadataString("Threads per process")).toMatch(/^[1-9]\d*$/);
+  });
+
   it("runScenario writes the documented files", () => {
     const dir = tempDir();
     const file = join(dir, "mixed.yaml");
