@@ -34,7 +34,8 @@ Times are shown as pprof does (msec, or min:sec.msec); counters as counts. A vie
 minimum, mean and standard deviation of each, by name.
   --thread <which>     mean (default), max, min, total, stddev, all (every thread), or a thread
                        n | n,c,t. Mean and stddev divide by all threads, as ParaProf's defaults.
-  --metric <name>      metric to show (default TIME if present, else the first)
+  --metric <name>      metric to show (default TIME; else another time metric, the cycles, or
+                       the first by name)
   --sort <key>         inclusive (default), exclusive, calls, subrs, percall, name
   --top <n>            show only the first n rows of each table
   --callpaths          include callpath timers (A => B) as well as flat timers
