@@ -129,7 +129,8 @@ const COUNTER_KEYS: readonly (keyof CounterNames)[] = [
 
 /**
  * Validates a plain object as a constant set. Counter lists left out are taken from `base`
- * (default `itanium2-madison`), so a file may give only the power constants.
+ * (default `itanium2-madison`), so a file may give only the power constants. `processors` (a name
+ * or a list) is the set's own, never the base's: left out, the set applies to any processor.
  * @throws AnalysisInputError naming the offending key
  */
 export function parsePowerConstantSet(raw: unknown, where: string, base: PowerConstantSet = powerConstantSets.get("itanium2-madison")): PowerConstantSet {
@@ -141,8 +142,8 @@ export function parsePowerConstantSet(raw: unknown, where: string, base: PowerCo
   const known = ["name", "summary", "processors", "maxPower", "idlePower", "components", "latencies", "counters"];
   for (const k of Object.keys(o)) if (!known.includes(k)) fail(k, `unknown key (known: ${known.join(", ")})`);
   const num = (v: unknown, key: string): number => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : fail(key, `expected a non-negative number, got ${JSON.stringify(v)}`));
-  const strs = (v: unknown, key: string): string[] =>
-    Array.isArray(v) && v.every((s) => typeof s === "string") ? (v as string[]) : typeof v === "string" ? [v] : fail(key, "expected a counter name or a list of names");
+  const strs = (v: unknown, key: string, what = "a counter name"): string[] =>
+    Array.isArray(v) && v.every((s) => typeof s === "string") ? (v as string[]) : typeof v === "string" ? [v] : fail(key, `expected ${what} or a list of them`);
   if (typeof o.name !== "string" || o.name === "") fail("name", "expected a non-empty string");
   if (!Array.isArray(o.components) || o.components.length === 0) fail("components", "expected a non-empty list");
   const components = (o.components as unknown[]).map((c, i) => {
@@ -167,7 +168,7 @@ export function parsePowerConstantSet(raw: unknown, where: string, base: PowerCo
   return {
     name: o.name as string,
     summary: typeof o.summary === "string" ? o.summary : `constant set from ${where}`,
-    ...(o.processors === undefined ? {} : { processors: strs(o.processors, "processors") }),
+    ...(o.processors === undefined ? {} : { processors: strs(o.processors, "processors", "a processor name") }),
     maxPower: num(o.maxPower, "maxPower"),
     idlePower: num(o.idlePower, "idlePower"),
     components,

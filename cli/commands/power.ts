@@ -27,7 +27,8 @@ estimates above MaxPower (the thermal design power) are listed as over-statement
 Options:
   --constants <name>       constant set (default itanium2-madison; known: ${powerConstantSets.names().join(", ")})
   --constants-file <file>  YAML/JSON file with more constant sets (repeatable; see the docs of
-                           parsePowerConstantSet: name, maxPower, idlePower, components, latencies, counters)
+                           parsePowerConstantSet: name, processors, maxPower, idlePower,
+                           components, latencies, counters)
   --exclusive              use exclusive values (default inclusive)
   --thread <t>             mean (default), max, total, each, or a thread n | n,c,t (as profile show)
   --cpu-mhz <f>            CPU clock (MHz), in place of the metadata's "CPU MHz"

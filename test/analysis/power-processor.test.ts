@@ -19,7 +19,11 @@ describe("the processor a power constant set describes", () => {
     // A set that names no processors, or one that names this one, raises nothing.
     const anyCpu = parsePowerConstantSet({ name: "any", maxPower: 100, idlePower: 50, components: [{ name: "core", scaling: 0.1, accessCounters: "PAPI_TOT_INS" }] }, "any.yaml");
     expect(processorMismatch(trial, anyCpu)).toBeUndefined();
-    expect(processorMismatch(trial, { ...anyCpu, processors: ["x5650"] })).toBeUndefined();
+    expect(anyCpu.processors).toBeUndefined();
+    const westmere = parsePowerConstantSet({ name: "westmere", processors: "X5650", maxPower: 95, idlePower: 40, components: [{ name: "core", scaling: 0.1, accessCounters: "PAPI_TOT_INS" }] }, "w.yaml");
+    expect(westmere.processors).toEqual(["X5650"]);
+    expect(processorMismatch(trial, westmere)).toBeUndefined();
+    expect(() => parsePowerConstantSet({ name: "bad", processors: 5, maxPower: 1, idlePower: 1, components: [{ name: "core", scaling: 0.1, accessCounters: "PAPI_TOT_INS" }] }, "b.yaml")).toThrow("b.yaml: key 'processors': expected a processor name or a list of them");
   });
 
   it("is compared with a simulated run's machine preset, and says nothing when the metadata names no processor", async () => {
