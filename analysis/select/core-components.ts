@@ -11,24 +11,42 @@ import { quotedNames } from "../../profile/internal.js";
 import { AnalysisInputError } from "../errors.js";
 import { pruneCallGraph, type PruneOptions } from "../prune/prune.js";
 import { callTreeFromTrial, type TrialTreeOptions } from "../prune/from-trial.js";
+import type { Assembly } from "./assembly.js";
 
 /** Core timer names quoted in the error of {@link coreComponentsFromTimers}. */
 const QUOTED_TIMERS = 6;
 
 /**
  * The component a timer measures, if any: a timer `A::run()`, `A::<anything>` or exactly `A`
- * belongs to component `A`. The simulator names a component method's timer
- * `<instance>::<method>()` (as TAU's C++ instrumentation names `Class::method()`), so every
- * method of an instance maps to it; `.TAU application`, MPI calls and other routines map to none.
- * When several components match (`A` and `A::B`), the longest name wins.
+ * belongs to component `A`, and so does one named after an implementation of `A` (`EFMFlux::compute()`
+ * to the component `Flux` whose implementations are `EFMFlux` and `GodunovFlux`). The simulator
+ * names a component method's timer `<instance>::<method>()` (as TAU's C++ instrumentation names
+ * `Class::method()`), and an instance is one implementation, so every method of an instance maps
+ * to it; `.TAU application`, MPI calls and other routines map to none. When several names match
+ * (`A` and `A::B`), the longest wins.
+ * @param implementations - implementation names by component (default none)
  */
-export function componentOfTimer(timer: string, components: readonly string[]): string | undefined {
+export function componentOfTimer(timer: string, components: readonly string[], implementations: ImplementationNames = {}): string | undefined {
   let best: string | undefined;
+  let bestLength = 0;
   for (const c of components) {
-    if (c === "" || (best !== undefined && c.length <= best.length)) continue;
-    if (timer === c || timer.startsWith(`${c}::`)) best = c;
+    for (const name of [c, ...(implementations[c] ?? [])]) {
+      if (name === "" || name.length <= bestLength) continue;
+      if (timer === name || timer.startsWith(`${name}::`)) {
+        best = c;
+        bestLength = name.length;
+      }
+    }
   }
   return best;
+}
+
+/** Implementation names by component name, whose timers count for the component (see {@link componentOfTimer}). */
+export type ImplementationNames = Readonly<Record<string, readonly string[]>>;
+
+/** The implementation names of every component of an assembly, for {@link componentOfTimer}. */
+export function implementationNames(assembly: Assembly): ImplementationNames {
+  return Object.fromEntries(assembly.components.map((c) => [c.name, c.implementations.map((i) => i.name)]));
 }
 
 /**
@@ -37,19 +55,20 @@ export function componentOfTimer(timer: string, components: readonly string[]): 
  * @param coreTimers - names of the kept timers (`pruneCallGraph(...).coreNames`)
  * @param components - the assembly's component names
  * @param source - what the timers come from (a trial's path), for the error message
+ * @param implementations - implementation names by component, whose timers count too
  * @throws AnalysisInputError when no core timer names a component: the trial is not a
  *   measurement of this assembly, and a heuristic over an empty core would say nothing
  */
-export function coreComponentsFromTimers(coreTimers: readonly string[], components: readonly string[], source?: string): string[] {
+export function coreComponentsFromTimers(coreTimers: readonly string[], components: readonly string[], source?: string, implementations: ImplementationNames = {}): string[] {
   const found = new Set<string>();
   for (const t of coreTimers) {
-    const c = componentOfTimer(t, components);
+    const c = componentOfTimer(t, components, implementations);
     if (c !== undefined) found.add(c);
   }
   if (found.size === 0) {
     const quoted = quotedNames(coreTimers, QUOTED_TIMERS);
     throw new AnalysisInputError(
-      `no core timer names a component of the assembly (a timer 'A::run()', 'A::<anything>' or 'A' belongs to component A): ` +
+      `no core timer names a component of the assembly (a timer 'A::run()', 'A::<anything>' or 'A' belongs to component A, or to the component of which A is an implementation): ` +
         `core timers ${quoted || "none"}; components ${components.join(", ")}`,
       source,
     );
@@ -63,13 +82,17 @@ export function coreComponentsFromTimers(coreTimers: readonly string[], componen
  * lacks. Their time counts for no component, so a heuristic over the others may miss a core one.
  * @param coreTimers - names of the kept timers (`pruneCallGraph(...).coreNames`)
  * @param components - the assembly's component names
+ * @param implementations - implementation names by component, whose timers count too
  */
-export function unmatchedComponentTimers(coreTimers: readonly string[], components: readonly string[]): string[] {
-  return coreTimers.filter((t) => t.includes("::") && componentOfTimer(t, components) === undefined);
+export function unmatchedComponentTimers(coreTimers: readonly string[], components: readonly string[], implementations: ImplementationNames = {}): string[] {
+  return coreTimers.filter((t) => t.includes("::") && componentOfTimer(t, components, implementations) === undefined);
 }
 
-/** Options of {@link coreComponentsOfTrial}: how the trial's call tree is built and pruned. */
-export interface CoreComponentsOptions extends PruneOptions, TrialTreeOptions {}
+/** Options of {@link coreComponentsOfTrial}: how the trial's call tree is built and pruned, and whose timers count for a component. */
+export interface CoreComponentsOptions extends PruneOptions, TrialTreeOptions {
+  /** Implementation names by component, whose timers count for it (see {@link componentOfTimer}). */
+  readonly implementations?: ImplementationNames;
+}
 
 /**
  * The timers of a trial that survive alpha/beta pruning of its call tree (mean over threads by
@@ -88,5 +111,5 @@ export function coreTimersOfTrial(trial: Trial, options: CoreComponentsOptions =
  *   {@link pruneCallGraph}
  */
 export function coreComponentsOfTrial(trial: Trial, components: readonly string[], options: CoreComponentsOptions = {}): string[] {
-  return coreComponentsFromTimers(coreTimersOfTrial(trial, options), components, trial.source);
+  return coreComponentsFromTimers(coreTimersOfTrial(trial, options), components, trial.source, options.implementations);
 }

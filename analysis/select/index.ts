@@ -22,4 +22,13 @@ export {
 } from "./select.js";
 export { findCrossovers, type CrossoverOptions, type CrossoverResult, type Crossover, type SelectionInterval } from "./crossovers.js";
 export { parseAssembly, readAssemblyFile } from "./assembly-file.js";
-export { componentOfTimer, coreComponentsFromTimers, coreComponentsOfTrial, coreTimersOfTrial, unmatchedComponentTimers, type CoreComponentsOptions } from "./core-components.js";
+export {
+  componentOfTimer,
+  coreComponentsFromTimers,
+  coreComponentsOfTrial,
+  coreTimersOfTrial,
+  implementationNames,
+  unmatchedComponentTimers,
+  type CoreComponentsOptions,
+  type ImplementationNames,
+} from "./core-components.js";

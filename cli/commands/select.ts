@@ -3,6 +3,7 @@ import { readTrial } from "../../profile/index.js";
 import {
   coreComponentsFromTimers,
   coreTimersOfTrial,
+  implementationNames,
   unmatchedComponentTimers,
   findCrossovers,
   knownModelsAssembly,
@@ -29,8 +30,8 @@ interaction costs between a caller's and a callee's implementations. scenarios/f
   components:
     - name: Flux
       implementations:
-        - { name: EFM, mean: "exp(1.03*log(Q) - 2.25)", sd: "exp(1.53*log(Q) - 10.7)", qos: { accuracy: 1 } }
-        - { name: Godunov, mean: "exp(1.01*log(Q) - 1.32)", sd: "exp(0.952*log(Q) - 1.72)", qos: { accuracy: 2 } }
+        - { name: EFMFlux, mean: "exp(1.03*log(Q) - 2.25)", sd: "exp(1.53*log(Q) - 10.7)", qos: { accuracy: 1 } }
+        - { name: GodunovFlux, mean: "exp(1.01*log(Q) - 1.32)", sd: "exp(0.952*log(Q) - 1.72)", qos: { accuracy: 2 } }
   callGraph: { component: Flux, calls: 100 }
 
 Costs must be finite and >= 0 wherever they are evaluated (every --input, the whole --crossover
@@ -48,9 +49,10 @@ Options:
   --core <A,B,...>        core components for the heuristic
   --prune-trial <trial>   core components = the components whose timers survive alpha/beta
                           pruning of this trial (a profile or the folder 'ccasim run' wrote);
-                          a timer 'A::run()', 'A::<anything>' or 'A' belongs to component A
-                          (as ccasim runs name them; a real profile's 'void A::f(int) C' does
-                          not match)
+                          a timer 'A::run()', 'A::<anything>' or 'A' belongs to component A,
+                          or to the component A is an implementation of (as ccasim runs name
+                          them: 'EFMFlux::compute()' counts for Flux; a real profile's
+                          'void A::f(int) C' does not match)
   --risk <k>              choose by mean + k * sd per invocation (default 0)
   --require <key>=<min>   quality-of-service lower bound (repeatable), e.g. --require accuracy=2;
                           the attribute must be declared in some implementation's qos; it
@@ -63,7 +65,9 @@ Examples:
   ccasim select --known-models --input x=1.5 --core Driver,A,B
   ccasim select --known-models --crossover x=0.5:5
   ccasim select scenarios/flux.assembly.yaml --input Q=5000 --require accuracy=2
-  ccasim select scenarios/flux.assembly.yaml --crossover Q=100:100000:log --risk 2`;
+  ccasim select scenarios/flux.assembly.yaml --crossover Q=100:100000:log --risk 2
+  ccasim run scenarios/shock-neuronic.yaml --quiet
+  ccasim select scenarios/flux.assembly.yaml --input Q=5000 --prune-trial out/shock-neuronic`;
 
 const OPTIONS = {
   input: { type: "string", multiple: true },
@@ -89,9 +93,10 @@ function run(ctx: CommandContext): number {
   if (v["prune-trial"] !== undefined) {
     const trial = readTrial(String(v["prune-trial"]), { records: false });
     const names = assembly.components.map((c) => c.name);
+    const implementations = implementationNames(assembly);
     const timers = coreTimersOfTrial(trial);
-    core = [...new Set([...(core ?? []), ...coreComponentsFromTimers(timers, names, trial.source)])];
-    const unmatched = unmatchedComponentTimers(timers, names);
+    core = [...new Set([...(core ?? []), ...coreComponentsFromTimers(timers, names, trial.source, implementations)])];
+    const unmatched = unmatchedComponentTimers(timers, names, implementations);
     if (unmatched.length > 0) {
       ctx.err(`warning: ${trial.source}: core timers of no component of the assembly (${unmatched.join(", ")}) are left out of the heuristic's core; components: ${names.join(", ")}\n`);
     }

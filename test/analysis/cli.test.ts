@@ -385,7 +385,7 @@ describe("ccasim select on an assembly file with a mistake", () => {
       writeFileSync(broken, text.replace('mean: "exp(1.03*log(Q) - 2.25)"', 'mean: "exp(1.03*log(Q) - "'));
       const b = await run(["select", broken, "--input", "Q=1000"]);
       expect(b.code).toBe(2);
-      expect(b.err).toMatch(new RegExp(`^ccasim select: ${broken.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: mean of EFM \\(Flux\\): cannot parse cost expression`));
+      expect(b.err).toMatch(new RegExp(`^ccasim select: ${broken.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: mean of EFMFlux \\(Flux\\): cannot parse cost expression`));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

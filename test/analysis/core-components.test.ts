@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { AnalysisInputError, componentOfTimer, coreComponentsFromTimers, coreComponentsOfTrial, knownModelsAssembly, unmatchedComponentTimers } from "../../analysis/index.js";
+import {
+  AnalysisInputError,
+  componentOfTimer,
+  coreComponentsFromTimers,
+  coreComponentsOfTrial,
+  implementationNames,
+  knownModelsAssembly,
+  readAssemblyFile,
+  unmatchedComponentTimers,
+} from "../../analysis/index.js";
 import { readTrial } from "../../profile/index.js";
 import { executeScenario, loadScenario } from "../../scenarios/index.js";
 
@@ -44,7 +53,7 @@ describe("coreComponentsFromTimers", () => {
     const fail = (): unknown => coreComponentsFromTimers(timers, KNOWN, "cpi");
     expect(fail).toThrow(AnalysisInputError);
     expect(fail).toThrow(
-      "cpi: no core timer names a component of the assembly (a timer 'A::run()', 'A::<anything>' or 'A' belongs to component A): " +
+      "cpi: no core timer names a component of the assembly (a timer 'A::run()', 'A::<anything>' or 'A' belongs to component A, or to the component of which A is an implementation): " +
         "core timers '.TAU application', 'main', 'MPI_Init()', 'MPI_Finalize()', 'MPI_Send()', 'MPI_Recv()' and 2 more; components Driver, A, B, C, D",
     );
   });
@@ -54,6 +63,27 @@ describe("unmatchedComponentTimers", () => {
   it("lists the core timers of component methods that belong to no component of the assembly", () => {
     expect(unmatchedComponentTimers([".TAU application", "Driver::go()", "Solver::run()", "MPI_Send()", "void A::f(int) C"], KNOWN)).toEqual(["Solver::run()", "void A::f(int) C"]);
     expect(unmatchedComponentTimers([".TAU application", "Driver::go()", "A::run()"], KNOWN)).toEqual([]);
+  });
+});
+
+describe("timers of an implementation", () => {
+  it("count for the component it implements, the longest matching name deciding", () => {
+    const impls = { Flux: ["EFMFlux", "GodunovFlux"], Mesh: ["AMRMesh"] };
+    expect(componentOfTimer("EFMFlux::compute()", ["Flux", "Mesh"], impls)).toBe("Flux");
+    expect(componentOfTimer("AMRMesh::ghostUpdate()", ["Flux", "Mesh"], impls)).toBe("Mesh");
+    expect(componentOfTimer("EFMFlux::compute()", ["Flux", "Mesh"])).toBeUndefined();
+    // A component named like a longer implementation name wins over a shorter one.
+    expect(componentOfTimer("EFMFlux::compute()", ["EFM", "Flux"], { EFM: [], Flux: ["EFMFlux"] })).toBe("Flux");
+    expect(componentOfTimer("EFM::compute()", ["EFM", "Flux"], { Flux: ["EFMFlux"] })).toBe("EFM");
+    expect(coreComponentsFromTimers([".TAU application", "EFMFlux::compute()"], ["Flux"], "run", impls)).toEqual(["Flux"]);
+    expect(unmatchedComponentTimers(["EFMFlux::compute()", "RK2::advance()"], ["Flux"], impls)).toEqual(["RK2::advance()"]);
+  });
+
+  it("make the shock run's pruned core the flux assembly's Flux", () => {
+    const trial = executeScenario(loadScenario("scenarios/shock-neuronic.yaml")).trial!;
+    const assembly = readAssemblyFile("scenarios/flux.assembly.yaml");
+    expect(coreComponentsOfTrial(trial, ["Flux"], { implementations: implementationNames(assembly) })).toEqual(["Flux"]);
+    expect(() => coreComponentsOfTrial(trial, ["Flux"])).toThrow(/no core timer names a component of the assembly/);
   });
 });
 

@@ -55,15 +55,18 @@ const ascending = (xs: number[]): boolean => xs.every((x, i) => i === 0 || xs[i 
 describe("the examples of ccasim select --help", () => {
   it("run as written and choose as the papers say", async () => {
     const text = await help("select");
-    const [lo, cross, accurate, risky] = await runExamples(examplesSection(text));
+    const [lo, cross, accurate, risky, , measured] = await runExamples(examplesSection(text));
     expect(lo!.r.out).toContain("A=A2, B=B1");
     expect(lo!.r.out).toContain("gap 0 (0 %)");
     expect(cross!.r.out).toMatch(/at x = 2: A A2 -> A1, B B1 -> B2/);
     expect(accurate!.args).toContain("scenarios/flux.assembly.yaml");
-    expect(accurate!.r.out).toContain("optimum (dynamic-programming): Flux=Godunov");
-    expect(accurate!.r.out).toContain("excluded EFM (Flux): accuracy = 1 < 2");
+    expect(accurate!.r.out).toContain("optimum (dynamic-programming): Flux=GodunovFlux");
+    expect(accurate!.r.out).toContain("excluded EFMFlux (Flux): accuracy = 1 < 2");
     expect(risky!.args).toEqual(["select", "scenarios/flux.assembly.yaml", "--crossover", "Q=100:100000:log", "--risk", "2"]);
-    expect(risky!.r.out).toMatch(/ 100 +100000 +Flux=EFM/);
+    expect(risky!.r.out).toMatch(/ 100 +100000 +Flux=EFMFlux/);
+    // The run's EFMFlux::compute() survives pruning: Flux, of which EFMFlux is an implementation, is core.
+    expect(measured!.r.out).toContain("heuristic over core {Flux} (2 assemblies)");
+    expect(measured!.r.err).toContain("core timers of no component of the assembly (ShockDriver::go(), RK2::advance()");
   });
 
   it("show the example assembly file as it is", async () => {
@@ -113,7 +116,7 @@ describe("the README's analysis section", () => {
     expect(prune!.r.out).toContain(".TAU application, Driver::go(), A::run(), B::run()");
     expect(crossover!.r.out).toMatch(/at x = 2: A A2 -> A1, B B1 -> B2/);
     expect(heuristic!.r.out).toContain("heuristic over core {Driver, A, B} (4 assemblies): cost 5.67, gap 0 (0 %)");
-    expect(flux!.r.out).toContain("Flux=Godunov");
+    expect(flux!.r.out).toContain("Flux=GodunovFlux");
     expect(power!.r.out).toContain("power (W)");
     // The Itanium 2 run is what the power model describes; its halo copies exceed the 122 W TDP.
     expect(power!.r.out).not.toContain("warning:");
