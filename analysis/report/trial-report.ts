@@ -89,7 +89,9 @@ export function trialReport(input: TrialInput): ReportDocument {
     const power = powerSection(input.trial);
     if (power) sections.push(power);
   }
-  return { title: `ccasim report: ${input.name}`, subtitle: `${input.records.count} invocation records${input.trial ? `, ${input.trial.threads.length} threads` : ""}`, sections };
+  // A profile without records (a real TAU measurement) is described by its threads alone.
+  const parts = [...(input.records.count > 0 || !input.trial ? [`${input.records.count} invocation records`] : []), ...(input.trial ? [`${input.trial.threads.length} threads`] : [])];
+  return { title: `ccasim report: ${input.name}`, subtitle: parts.join(", "), sections };
 }
 
 /**

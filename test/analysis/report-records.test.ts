@@ -107,4 +107,8 @@ describe("the report's digest of records", () => {
     expect(() => readTrialInput(run.outDir)).toThrow(/profile\.0\.0\.0:1:/);
     expect(() => readTrialInput(profileWithRecords)).toThrow(/profile\.0\.0\.0:1:/);
   });
+
+  it("are not counted in the subtitle of a real profile, which has none", () => {
+    expect(trialReport(readTrialInput("../shared/data/tau/ppk/xgc-nosamples.ppk")).subtitle).toBe("16 threads");
+  });
 });
