@@ -23,9 +23,18 @@ export interface ReportDocument {
 
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
+/** Narrow no-break space: the SI digit group separator, the same in every locale. */
+const DIGIT_GROUP = "\u202f";
+
+/**
+ * A table cell: a number to 6 significant digits (integers whole), its integer part in groups of
+ * three digits when it has five or more.
+ */
 function cell(v: string | number): string {
-  if (typeof v === "number") return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(6)));
-  return v;
+  if (typeof v !== "number") return v;
+  const text = Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(6)));
+  const m = /^(-?)(\d{5,})(\.\d+)?$/.exec(text);
+  return m === null ? text : m[1]! + m[2]!.replace(/\B(?=(\d{3})+$)/g, DIGIT_GROUP) + (m[3] ?? "");
 }
 
 const STYLE = `body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:1100px;color:#222;padding:0 1rem}

@@ -82,7 +82,7 @@ export function trialReport(input: TrialInput): ReportDocument {
     sections.push({
       heading: "Profile",
       charts: [topTimersChart(table.rows.map((r) => ({ name: r.name, exclusive: r.exclusive, inclusive: r.inclusive })), metric, unit)],
-      tables: [{ columns: ["timer", `exclusive ${metric}`, `inclusive ${metric}`, "calls", "inclusive/call"], rows: table.rows.map((r) => [r.name, r.exclusive, r.inclusive, r.calls, r.inclusivePerCall]) }],
+      tables: [{ columns: ["timer", `exclusive ${metric}${unitSuffix(unit)}`, `inclusive ${metric}${unitSuffix(unit)}`, "calls", `inclusive/call${unitSuffix(unit)}`], rows: table.rows.map((r) => [r.name, r.exclusive, r.inclusive, r.calls, r.inclusivePerCall]) }],
     });
   }
   if (input.trial) {
@@ -122,4 +122,9 @@ function powerSection(trial: Trial): ReportSection | undefined {
     charts: [powerEnergyChart(rows, est.constants)],
     tables: [{ columns: ["event", "power (W)", "energy (J)", "calls", "energy per call (J)"], rows: rows.map((r) => [r.event, r.watts, r.joules, r.calls, r.joulesPerCall]) }],
   };
+}
+
+/** ` (unit)` for a column heading, or nothing for a count. */
+function unitSuffix(unit: string): string {
+  return unit === "" ? "" : ` (${unit})`;
 }

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { digestRecords, levelPoints, readTrialInput, recordPoints, recordRoles, trialReport } from "../../analysis/report/index.js";
+import { digestRecords, levelPoints, readTrialInput, recordPoints, recordRoles, renderReportHtml, trialReport } from "../../analysis/report/index.js";
 import { RandomStream } from "../../engine/random.js";
 import { ProfileError, readTrial, writeRecordsCsv, writeRecordsJsonl, type InvocationRecord } from "../../profile/index.js";
 import { runScenario } from "../../scenarios/index.js";
@@ -110,5 +110,19 @@ describe("the report's digest of records", () => {
 
   it("are not counted in the subtitle of a real profile, which has none", () => {
     expect(trialReport(readTrialInput("../shared/data/tau/ppk/xgc-nosamples.ppk")).subtitle).toBe("16 threads");
+  });
+});
+
+describe("report tables", () => {
+  it("group the digits of large numbers in threes (narrow no-break spaces), keep small ones and fractions as they are, and head time columns with their unit", async () => {
+    const html = await renderReportHtml({
+      title: "t",
+      subtitle: "s",
+      sections: [{ heading: "h", tables: [{ columns: ["a"], rows: [[872650000000], [-12345.5], [2463.5], [1234], [0.000123456789], [1e21], ["12345"]] }] }],
+    });
+    const cells = [...html.matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((m) => m[1]);
+    expect(cells).toEqual(["872\u202f650\u202f000\u202f000", "-12\u202f345.5", "2463.5", "1234", "0.000123457", "1e+21", "12345"]);
+    const doc = trialReport(readTrialInput("../shared/data/tau/hatchet-cpi-mpi"));
+    expect(doc.sections.find((s) => s.heading === "Profile")!.tables![0]!.columns).toEqual(["timer", "exclusive TIME (us)", "inclusive TIME (us)", "calls", "inclusive/call (us)"]);
   });
 });
