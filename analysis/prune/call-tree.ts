@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 import { AnalysisInputError } from "../errors.js";
+import { nestParameterTimers, type NestedParameters } from "./parameter-timers.js";
 
 /** A node of a call tree. Values are in the metric's units (microseconds for TIME). */
 export interface CallNode {
@@ -14,8 +15,27 @@ export interface CallNode {
   inclusive: number;
   /** Exclusive value: this node alone. */
   exclusive: number;
+  /**
+   * Set on a node that stands for its timer's exclusive time only (the timers under the top one of
+   * a flat profile, whose callees are not recorded): the timer's inclusive value as the profile
+   * records it. `inclusive` (what pruning judges) is then the exclusive value. Reports only.
+   */
+  recordedInclusive?: number;
   /** Callees, in input order. */
   readonly children: CallNode[];
+}
+
+/** Name of the synthetic root over several top-level timers (the roots of different threads, say). */
+export const ALL_ROOTS = "(all roots)";
+
+/**
+ * The one root of `tops`, or (for several, or when `synthetic` asks) a synthetic
+ * {@link ALL_ROOTS} node over them whose inclusive value is their sum (it has no time of its own).
+ * @internal
+ */
+export function rootOver(tops: CallNode[], synthetic = tops.length > 1): CallNode {
+  if (!synthetic) return tops[0]!;
+  return { name: ALL_ROOTS, inclusive: tops.reduce((s, r) => s + r.inclusive, 0), exclusive: 0, children: tops };
 }
 
 /** One timer of a profile: a flat name (`foo`) or a callpath (`main => foo`). */
@@ -37,6 +57,8 @@ export interface BuiltCallTree {
   readonly root: CallNode;
   /** How the tree was built. */
   readonly shape: CallTreeShape;
+  /** TAU_PARAM timers placed under their base timer, or dropped (see {@link nestParameterTimers}). */
+  readonly parameterTimers: NestedParameters;
 }
 
 /** Splits a TAU callpath name into its routine names. */
@@ -59,8 +81,14 @@ export interface CallTreeOptions {
  *   edges of its routine are scaled by the share of the routine's total inclusive time spent in
  *   that context (recursion stops at a routine already on the stack).
  * - Flat profiles (no `=>` at all): the timer with the largest inclusive value is the root, and
- *   every other timer becomes a leaf child with its exclusive value (flat profiles carry no
- *   nesting, and exclusive values add up to the root's inclusive time).
+ *   every other timer becomes a leaf child that holds its exclusive value, its recorded inclusive
+ *   value kept in `recordedInclusive`: flat profiles do not record who calls whom, inclusive
+ *   values of nested timers overlap (their sum can exceed the root's), and exclusive values add
+ *   up to the root's inclusive time.
+ *
+ * In every shape, parameter-profiled timers (`f [ <n> = <v> ]`, TAU_PARAM) that sit next to their
+ * base timer `f` are moved under it (see {@link nestParameterTimers}); in callpath profiles TAU
+ * does not record them in paths, so they are not in the tree at all.
  *
  * @throws AnalysisInputError when there are no timers or a value is negative or not finite
  */
@@ -77,7 +105,7 @@ export function callTreeFromTimers(timers: readonly TimerValue[], options: CallT
     if (names.length === 1) flat.set(names[0]!, t);
     else paths.push({ names, t });
   }
-  if (paths.length === 0) return { root: flatTree([...flat.values()]), shape: "flat" };
+  if (paths.length === 0) return finished(flatTree([...flat.values()]), "flat");
 
   // Roots: routines that start a path and are never called (self-recursion aside), or flat
   // timers that appear in no path.
@@ -150,13 +178,12 @@ export function callTreeFromTimers(timers: readonly TimerValue[], options: CallT
   };
   const built = roots.map((r) => nodeOf([r]));
   for (const r of built) fill(r, []);
-  let root: CallNode;
-  if (built.length === 1) root = built[0]!;
-  else {
-    const inclusive = built.reduce((s, r) => s + r.inclusive, 0);
-    root = { name: "(all roots)", inclusive, exclusive: 0, children: built };
-  }
-  return { root, shape: truncated ? "truncated-callpaths" : "full-callpaths" };
+  return finished(rootOver(built), truncated ? "truncated-callpaths" : "full-callpaths");
+}
+
+/** The built tree, its parameter-profiled timers moved under their base timers. */
+function finished(root: CallNode, shape: CallTreeShape): BuiltCallTree {
+  return { root, shape, parameterTimers: nestParameterTimers(root) };
 }
 
 function maxInclusive(list: TimerValue[]): TimerValue {
@@ -170,35 +197,6 @@ function flatTree(list: TimerValue[]): CallNode {
     name: top.name,
     inclusive: top.inclusive,
     exclusive: top.exclusive,
-    children: list.filter((t) => t !== top).map((t) => ({ name: t.name, inclusive: t.exclusive, exclusive: t.exclusive, children: [] })),
+    children: list.filter((t) => t !== top).map((t) => ({ name: t.name, inclusive: t.exclusive, exclusive: t.exclusive, recordedInclusive: t.inclusive, children: [] })),
   };
-}
-
-/** How per-rank call trees are combined. */
-export type TreeAggregate = "mean" | "max" | "sum";
-
-/**
- * Combines call trees of several ranks (or threads) node by node along paths: the mean, maximum
- * or sum of inclusive and exclusive values. A path missing on a rank counts as 0.
- * @throws AnalysisInputError for an empty list
- */
-export function aggregateCallTrees(trees: readonly CallNode[], how: TreeAggregate): CallNode {
-  if (trees.length === 0) throw new AnalysisInputError("no call trees to aggregate");
-  const merge = (nodes: CallNode[], name: string): CallNode => {
-    const vals = (f: (n: CallNode) => number): number => {
-      const v = nodes.map(f);
-      if (how === "max") return Math.max(...v);
-      const s = v.reduce((a, b) => a + b, 0);
-      return how === "sum" ? s : s / trees.length;
-    };
-    const childNames: string[] = [];
-    for (const n of nodes) for (const c of n.children) if (!childNames.includes(c.name)) childNames.push(c.name);
-    return {
-      name,
-      inclusive: vals((n) => n.inclusive),
-      exclusive: vals((n) => n.exclusive),
-      children: childNames.map((cn) => merge(nodes.flatMap((n) => n.children.filter((c) => c.name === cn)), cn)),
-    };
-  };
-  return merge([...trees], trees[0]!.name);
 }

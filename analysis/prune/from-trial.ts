@@ -1,18 +1,20 @@
 /**
- * Call trees from a {@link Trial}: per thread, or on a derived thread (mean or max over ranks).
+ * Call trees from a {@link Trial}: per thread, or on a derived thread (mean, max ... over the
+ * threads' call trees).
  *
  * @packageDocumentation
  */
-import type { Trial } from "../../profile/index.js";
+import type { DerivedKind, Trial } from "../../profile/index.js";
 import { AnalysisInputError } from "../errors.js";
 import { metricOf, threadIndexOf, viewOf, type ViewChoice } from "../trial-access.js";
-import { callTreeFromTimers, type BuiltCallTree, type TimerValue } from "./call-tree.js";
+import { callTreeFromTimers, type BuiltCallTree, type CallTreeShape, type TimerValue } from "./call-tree.js";
+import { aggregateCallTrees, type TreeAggregate } from "./aggregate.js";
 
 /** Options of {@link callTreeFromTrial}. */
 export interface TrialTreeOptions {
   /** Metric (default TIME, else the first). */
   readonly metric?: string;
-  /** Thread index, or a derived view ("mean" by default, "max", "total" ...). */
+  /** Thread index, or a derived view ("mean" by default, "max", "min", "total"). */
   readonly view?: ViewChoice;
 }
 
@@ -25,21 +27,40 @@ export function timerValues(trial: Trial, options: TrialTreeOptions = {}): Timer
   return out;
 }
 
+/** The combination of thread trees each derived view stands for. */
+const AGGREGATE_OF: Partial<Record<DerivedKind, TreeAggregate>> = { mean: "mean", min: "min", max: "max", total: "sum" };
+
 /**
  * The call tree of one view of a trial (see {@link callTreeFromTimers} for full, truncated and
- * flat profiles).
- * @throws AnalysisInputError for an unknown metric or thread, or a view without timers (naming
- *   the trial and the view)
+ * flat profiles). A derived view combines the call trees of the threads node by node (see
+ * {@link aggregateCallTrees}; the mean divides by all threads, idle ones included, as ParaProf's
+ * mean thread does), so each thread's timers nest under that thread's own root: threads whose
+ * roots differ meet under a synthetic `(all roots)` root.
+ * @throws AnalysisInputError for an unknown metric or thread, the stddev view (a standard
+ *   deviation does not split into callees), or a view without timers (naming the trial and the view)
  */
 export function callTreeFromTrial(trial: Trial, options: TrialTreeOptions = {}): BuiltCallTree {
-  const timers = timerValues(trial, options);
-  if (timers.length === 0) {
-    const choice = options.view ?? "mean";
-    const i = threadIndexOf(trial, choice);
-    const view = i === undefined ? `the ${String(choice)} view` : `thread ${trial.threadLabel(i)}`;
-    throw new AnalysisInputError(`no timers to build a call tree from: ${view} recorded none`, trial.source);
-  }
+  const choice = options.view ?? "mean";
+  const i = threadIndexOf(trial, choice);
+  if (i === undefined) return derivedTree(trial, choice as DerivedKind, options.metric);
+  const timers = timerValues(trial, { metric: options.metric, view: i });
+  if (timers.length === 0) throw new AnalysisInputError(`no timers to build a call tree from: thread ${trial.threadLabel(i)} recorded none`, trial.source);
   return callTreeFromTimers(timers);
+}
+
+/** The threads' call trees combined as the derived view `kind` combines timers. */
+function derivedTree(trial: Trial, kind: DerivedKind, metric: string | undefined): BuiltCallTree {
+  const how = AGGREGATE_OF[kind];
+  if (how === undefined) throw new AnalysisInputError(`no call tree for the ${kind} view: pruning needs a thread or the mean, min, max or total of the threads`, trial.source);
+  const { trees } = callTreesPerThread(trial, { metric });
+  const shapes = new Set(trees.map((t) => t.built.shape));
+  const shape: CallTreeShape = shapes.has("truncated-callpaths") ? "truncated-callpaths" : shapes.has("full-callpaths") ? "full-callpaths" : "flat";
+  const most = (f: (b: BuiltCallTree) => number): number => Math.max(...trees.map((t) => f(t.built)));
+  return {
+    root: aggregateCallTrees(trees.map((t) => t.built.root), how, { threads: trial.threads.length }),
+    shape,
+    parameterTimers: { nested: most((b) => b.parameterTimers.nested), dropped: most((b) => b.parameterTimers.dropped) },
+  };
 }
 
 /** Result of {@link callTreesPerThread}. */

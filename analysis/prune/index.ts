@@ -6,14 +6,24 @@
  */
 export {
   callTreeFromTimers,
-  aggregateCallTrees,
   splitCallpath,
+  ALL_ROOTS,
   type CallNode,
   type TimerValue,
   type CallTreeShape,
   type BuiltCallTree,
   type CallTreeOptions,
-  type TreeAggregate,
 } from "./call-tree.js";
-export { pruneCallGraph, pruneAcross, type PruneOptions, type PruneResult, type PrunedNode, type KeptNode, type PruneAcrossResult } from "./prune.js";
+export { aggregateCallTrees, type TreeAggregate, type AggregateOptions } from "./aggregate.js";
+export { parameterBase, componentName, type NestedParameters } from "./parameter-timers.js";
+export {
+  pruneCallGraph,
+  pruneAcross,
+  type PruneOptions,
+  type PruneReason,
+  type PruneResult,
+  type PrunedNode,
+  type KeptNode,
+  type PruneAcrossResult,
+} from "./prune.js";
 export { callTreeFromTrial, callTreesPerThread, timerValues, type TrialTreeOptions, type PerThreadTrees } from "./from-trial.js";

@@ -8,10 +8,16 @@
  *    are kept and examined in turn.
  * A pruned child is pruned with its whole subtree. Decisions use inclusive values only.
  *
+ * Both rules are relative (to the parent, to the siblings), so on real profiles the core keeps
+ * nodes that are tiny next to the root when all their siblings are tiny too: the paper's example
+ * of 15 children of 1/15 each is why. An optional third rule, `minShare` (not the paper's, off by
+ * default), also prunes every node below a share of the root.
+ *
  * @packageDocumentation
  */
 import { AnalysisInputError } from "../errors.js";
-import type { CallNode } from "./call-tree.js";
+import { ALL_ROOTS, type CallNode } from "./call-tree.js";
+import { componentName } from "./parameter-timers.js";
 
 /** Options of {@link pruneCallGraph}. */
 export interface PruneOptions {
@@ -21,7 +27,15 @@ export interface PruneOptions {
   readonly beta?: number;
   /** Add the inclusive value of pruned children to the kept parent's exclusive value (default false). */
   readonly fold?: boolean;
+  /**
+   * Not in the paper: after alpha and beta, also prune every child whose inclusive value is below
+   * this share of the root's (reason "min-share"). In [0, 1]; default 0 (off).
+   */
+  readonly minShare?: number;
 }
+
+/** Why a node was pruned: see {@link PrunedNode.reason}. */
+export type PruneReason = "alpha" | "beta" | "min-share";
 
 /** A node removed by pruning. */
 export interface PrunedNode {
@@ -29,10 +43,15 @@ export interface PrunedNode {
   readonly path: string;
   /** Routine or component name. */
   readonly name: string;
+  /** Name of the kept node it was pruned from. */
+  readonly parent: string;
   /** Inclusive value of the pruned subtree. */
   readonly inclusive: number;
-  /** "alpha": the children together were insignificant; "beta": small next to its siblings. */
-  readonly reason: "alpha" | "beta";
+  /**
+   * "alpha": the children together were insignificant; "beta": small next to its siblings;
+   * "min-share": kept by both rules but below `minShare` of the root.
+   */
+  readonly reason: PruneReason;
   /** Share of the root's inclusive value, in [0, 1]. */
   readonly share: number;
 }
@@ -43,8 +62,12 @@ export interface KeptNode {
   readonly path: string;
   /** Routine or component name. */
   readonly name: string;
-  /** Inclusive value. */
+  /** Inclusive value in the call tree: what the rules judged. */
   readonly inclusive: number;
+  /** Exclusive value in the call tree. */
+  readonly exclusive: number;
+  /** The timer's recorded inclusive value, for a node that stands for its exclusive time only (see {@link CallNode.recordedInclusive}). */
+  readonly recordedInclusive?: number;
   /** Depth (root 0). */
   readonly depth: number;
 }
@@ -57,7 +80,10 @@ export interface PruneResult {
   readonly kept: readonly KeptNode[];
   /** Roots of pruned subtrees in depth-first order. */
   readonly pruned: readonly PrunedNode[];
-  /** Distinct names of kept nodes: the core components. */
+  /**
+   * Distinct names of kept nodes, a parameter-profiled timer counted as its base timer and a
+   * synthetic `(all roots)` root left out: the core components.
+   */
   readonly coreNames: readonly string[];
   /** Root inclusive value. */
   readonly total: number;
@@ -65,20 +91,22 @@ export interface PruneResult {
   readonly keptShare: number;
   /** Inclusive value moved into kept parents by folding (0 without folding). */
   readonly folded: number;
-  /** Thresholds used. */
+  /** Thresholds used (`minShare` 0 when off). */
   readonly alpha: number;
   readonly beta: number;
+  readonly minShare: number;
 }
 
 /**
  * Prunes a call tree with the alpha/beta algorithm of paper 002.
- * @throws AnalysisInputError when alpha or beta is outside [0, 1] or the root's value is negative
+ * @throws AnalysisInputError when alpha, beta or minShare is outside [0, 1] or the root's value is negative
  */
 export function pruneCallGraph(root: CallNode, options: PruneOptions = {}): PruneResult {
   const alpha = options.alpha ?? 0.1;
   const beta = options.beta ?? 0.1;
-  if (!(alpha >= 0 && alpha <= 1)) throw new AnalysisInputError(`alpha must be in [0, 1], got ${alpha}`);
-  if (!(beta >= 0 && beta <= 1)) throw new AnalysisInputError(`beta must be in [0, 1], got ${beta}`);
+  const minShare = options.minShare ?? 0;
+  for (const [name, v] of [["alpha", alpha], ["beta", beta], ["minShare", minShare]] as const)
+    if (!(v >= 0 && v <= 1)) throw new AnalysisInputError(`${name} must be in [0, 1], got ${v}`);
   if (!(root.inclusive >= 0)) throw new AnalysisInputError(`root '${root.name}' has a negative or invalid inclusive value ${root.inclusive}`);
   const total = root.inclusive;
   const kept: KeptNode[] = [];
@@ -87,13 +115,14 @@ export function pruneCallGraph(root: CallNode, options: PruneOptions = {}): Prun
   const share = (v: number): number => (total > 0 ? v / total : 0);
 
   const visit = (node: CallNode, path: string, depth: number): CallNode => {
-    kept.push({ path, name: node.name, inclusive: node.inclusive, depth });
-    const copy: CallNode = { name: node.name, inclusive: node.inclusive, exclusive: node.exclusive, children: [] };
+    const recorded = node.recordedInclusive === undefined ? {} : { recordedInclusive: node.recordedInclusive };
+    kept.push({ path, name: node.name, inclusive: node.inclusive, exclusive: node.exclusive, ...recorded, depth });
+    const copy: CallNode = { name: node.name, inclusive: node.inclusive, exclusive: node.exclusive, ...recorded, children: [] };
     const kids = node.children;
     if (kids.length === 0) return copy;
     const sum = kids.reduce((s, c) => s + c.inclusive, 0);
-    const drop = (c: CallNode, reason: "alpha" | "beta"): void => {
-      pruned.push({ path: `${path} => ${c.name}`, name: c.name, inclusive: c.inclusive, reason, share: share(c.inclusive) });
+    const drop = (c: CallNode, reason: PruneReason): void => {
+      pruned.push({ path: `${path} => ${c.name}`, name: c.name, parent: node.name, inclusive: c.inclusive, reason, share: share(c.inclusive) });
       if (options.fold) {
         copy.exclusive += c.inclusive;
         folded += c.inclusive;
@@ -106,6 +135,7 @@ export function pruneCallGraph(root: CallNode, options: PruneOptions = {}): Prun
     const mean = sum / kids.length;
     for (const c of kids) {
       if (c.inclusive / mean < beta) drop(c, "beta");
+      else if (share(c.inclusive) < minShare) drop(c, "min-share");
       else copy.children.push(visit(c, `${path} => ${c.name}`, depth + 1));
     }
     return copy;
@@ -113,8 +143,8 @@ export function pruneCallGraph(root: CallNode, options: PruneOptions = {}): Prun
   const core = visit(root, root.name, 0);
   const lost = options.fold ? 0 : pruned.reduce((s, p) => s + p.inclusive, 0);
   const keptShare = total > 0 ? Math.min(1, Math.max(0, 1 - lost / total)) : 1;
-  const coreNames = [...new Set(kept.map((k) => k.name))];
-  return { core, kept, pruned, coreNames, total, keptShare, folded, alpha, beta };
+  const coreNames = [...new Set(kept.filter((k) => k.depth > 0 || k.name !== ALL_ROOTS).map((k) => componentName(k.name)))];
+  return { core, kept, pruned, coreNames, total, keptShare, folded, alpha, beta, minShare };
 }
 
 /** Result of {@link pruneAcross}. */
@@ -139,6 +169,6 @@ export function pruneAcross(trees: readonly CallNode[], options: PruneOptions = 
   const results = trees.map((t) => pruneCallGraph(t, options));
   const coreNames = [...new Set(results.flatMap((r) => r.coreNames))];
   const corePaths = [...new Set(results.flatMap((r) => r.kept.map((k) => k.path)))];
-  const prunedNames = [...new Set(results.flatMap((r) => r.pruned.map((p) => p.name)))].filter((n) => !coreNames.includes(n));
+  const prunedNames = [...new Set(results.flatMap((r) => r.pruned.map((p) => componentName(p.name))))].filter((n) => !coreNames.includes(n));
   return { results, coreNames, corePaths, prunedNames };
 }

@@ -15,6 +15,27 @@ export function formatTable(headers: readonly string[], rows: readonly (readonly
   return [line(headers), line(width.map((w) => "-".repeat(w))), ...cells.map(line)].join("\n");
 }
 
+/** TAU's source location in a timer name: ` [{file.c} {12,1}-{40,1}]` or ` [{file.c} {8673}]`. */
+const SOURCE_LOCATION = /\s*\[\{[^\]]*\]/g;
+/** A directory path inside a timer name (`file:/home/u/src/pushe2.F95`), up to its last `/`. */
+const DIRECTORY = /(?<=[\s:=<{]|^)\/(?:[^/\s<>{}\]]+\/)+/g;
+
+/**
+ * A timer name shortened to at most `width` characters for a table, in steps taken only while it
+ * is too long: directory paths cut to `…/` (`[{…/H5Shyper.c} {8673}]`, `file:…/pushe2.F95`), then
+ * TAU's source location dropped (`[{wrf.f90} {4,1}-{32,15}]`), then the middle replaced by `…`
+ * (the start names the routine, the end holds a TAU_PARAM value or an OpenMP location). Width 0
+ * keeps names whole.
+ */
+export function shortTimerName(name: string, width: number): string {
+  if (width <= 0 || name.length <= width) return name;
+  let s = name.replace(DIRECTORY, "…/");
+  if (s.length > width) s = s.replace(SOURCE_LOCATION, "");
+  if (s.length <= width) return s;
+  const head = Math.ceil((width - 1) * 0.6);
+  return `${s.slice(0, head)}…${s.slice(s.length - (width - 1 - head))}`.replace(/……/g, "…");
+}
+
 /** Four significant digits, exponent form outside [1e-3, 1e7); "-" for NaN. */
 export function formatNumber(v: number): string {
   if (!Number.isFinite(v)) return Number.isNaN(v) ? "-" : String(v);

@@ -1,7 +1,8 @@
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
 import { readTrial } from "../../profile/index.js";
-import { callTreeFromTrial, callTreesPerThread, pruneAcross, type PruneResult, type CallTreeShape } from "../../analysis/index.js";
-import { formatNumber, formatTable, numberOption, positiveIntegerOption, threadOption, toJson } from "./analysis-io.js";
+import { callTreeFromTrial, callTreesPerThread, pruneAcross, type BuiltCallTree, type PruneResult } from "../../analysis/index.js";
+import { numberOption, positiveIntegerOption, shortTimerName, threadOption, toJson } from "./analysis-io.js";
+import { FLAT_NOTE, treeReport, type PrunedTree } from "./prune-report.js";
 
 const HELP = `ccasim prune: find the core components of a call graph with the alpha/beta pruning of paper 002
 
@@ -13,34 +14,51 @@ values add up to less than alpha of the node's; otherwise each child whose inclu
 beta times the mean of its siblings is pruned (with its subtree). Several trials (or --per-rank)
 are pruned separately and a component is core when it is significant in any of them.
 
+Both rules are relative (to the parent, to the siblings), as the paper wants: a node far below 1 %
+of the root survives when it is an only child that holds most of its parent's time, or when all
+its siblings are as small. The summary line says how many kept nodes are below 1 % of the root;
+--min-share (not in the paper, off by default) prunes them as well.
+
 Inputs are TAU profile directories, folders 'ccasim run' wrote (their profile/ is read),
-profile.N.C.T files or ParaProf .ppk files: full callpaths,
-TAU's default depth-2 callpaths (expanded from the roots, callees scaled by the share of their
-routine's time spent in each context) or flat profiles (every timer's exclusive time under the
-top-level timer).
+profile.N.C.T files or ParaProf .ppk files: full callpaths, TAU's default depth-2 callpaths
+(expanded from the roots, callees scaled by the share of their routine's time spent in each
+context) or flat profiles. A flat profile does not record who calls whom: every timer becomes a
+leaf under its thread's top timer holding its exclusive time (inclusive times of nested timers
+overlap), and its tables head that value 'judged', next to the recorded inclusive time.
+The mean, max and total views combine the threads' call trees node by node; threads with
+different top timers meet under a synthetic '(all roots)' root. Parameter-profiled timers
+(TAU_PARAM, 'f [ <n> = <v> ]') go under their base timer 'f', whose time they split.
 
 Options:
-  --alpha <a>        children-share threshold (default 0.1)
-  --beta <b>         sibling-share threshold (default 0.1)
-  --metric <name>    metric (default TIME, else the first)
-  --view <v>         mean (default), max, total, or a thread n | n,c,t (as profile show)
-  --per-rank         prune every thread separately and unite the cores
-  --fold             fold pruned time into the kept parent's exclusive time
-  --rows <n>         rows per table and names in the core list (default 40)
-  --json             print the result as JSON
+  --alpha <a>          children-share threshold (default 0.1)
+  --beta <b>           sibling-share threshold (default 0.1)
+  --min-share <s>      also prune nodes below this share of the root, e.g. 0.01 (default 0: off;
+                       not in the paper)
+  --metric <name>      metric (default TIME, else the first)
+  --view <v>           mean (default), max, total, or a thread n | n,c,t (as profile show)
+  --per-rank           prune every thread separately and unite the cores
+  --fold               fold pruned time into the kept parent's exclusive time
+  --rows <n>           rows per table and names in the core list (default 40)
+  --name-width <n>     widest name column, indentation included (default 60; the pruned table's
+                       'under' column gets two thirds): longer timer names lose directory paths,
+                       then their source location, then their middle (--json keeps them whole)
+  --json               print the result as JSON (full names and callpaths)
 
 Examples:
   ccasim prune ../shared/data/tau/hatchet-cpi-mpi
-  ccasim prune ../shared/data/tau/ppk/wrf-callpath.ppk --view max --beta 0.2`;
+  ccasim prune ../shared/data/tau/ppk/wrf-callpath.ppk --view max --beta 0.2
+  ccasim prune ../shared/data/tau/ppk/wrf-callpath.ppk --min-share 0.01`;
 
 const OPTIONS = {
   alpha: { type: "string" },
   beta: { type: "string" },
+  "min-share": { type: "string" },
   metric: { type: "string" },
   view: { type: "string" },
   "per-rank": { type: "boolean" },
   fold: { type: "boolean" },
   rows: { type: "string" },
+  "name-width": { type: "string" },
   json: { type: "boolean" },
 } as const;
 
@@ -49,15 +67,16 @@ function run(ctx: CommandContext): number {
   if (positionals.length === 0) throw new UsageError("give at least one trial (see 'ccasim prune --help')", "prune");
   const alpha = numberOption("prune", "alpha", v.alpha, 0.1)!;
   const beta = numberOption("prune", "beta", v.beta, 0.1)!;
+  const minShare = numberOption("prune", "min-share", v["min-share"], 0)!;
   const rows = positiveIntegerOption("prune", "rows", v.rows, 40)!;
+  const nameWidth = positiveIntegerOption("prune", "name-width", v["name-width"], 60)!;
   const metric = v.metric === undefined ? undefined : String(v.metric);
   const view = threadOption("prune", "view", v.view, ["mean", "max", "total"] as const) ?? "mean";
-  const trees: { label: string; shape: CallTreeShape; root: ReturnType<typeof callTreeFromTrial>["root"] }[] = [];
+  const trees: { label: string; built: BuiltCallTree }[] = [];
   for (const p of positionals) {
     const trial = readTrial(p, { records: false });
     if (v["per-rank"] !== true) {
-      const built = callTreeFromTrial(trial, { metric, view });
-      trees.push({ label: p, shape: built.shape, root: built.root });
+      trees.push({ label: p, built: callTreeFromTrial(trial, { metric, view }) });
       continue;
     }
     const perThread = callTreesPerThread(trial, { metric });
@@ -65,40 +84,56 @@ function run(ctx: CommandContext): number {
       ctx.err(`warning: ${p}: ${perThread.empty.length} thread(s) recorded no timers and are left out (${perThread.empty.map((th) => trial.threadLabel(th)).join(", ")})\n`);
     }
     const several = trial.threads.length > 1;
-    for (const { thread, built } of perThread.trees) trees.push({ label: several ? `${p} [thread ${trial.threadLabel(thread)}]` : p, shape: built.shape, root: built.root });
+    for (const { thread, built } of perThread.trees) trees.push({ label: several ? `${p} [thread ${trial.threadLabel(thread)}]` : p, built });
   }
   const result = pruneAcross(
-    trees.map((t) => t.root),
-    { alpha, beta, fold: v.fold === true },
+    trees.map((t) => t.built.root),
+    { alpha, beta, minShare, fold: v.fold === true },
   );
   if (v.json === true) {
     ctx.out(
       toJson({
         alpha,
         beta,
+        minShare,
         coreComponents: result.coreNames,
         prunedComponents: result.prunedNames,
-        trees: result.results.map((r, i) => ({ input: trees[i]!.label, shape: trees[i]!.shape, ...summary(r) })),
+        trees: result.results.map((r, i) => ({ input: trees[i]!.label, shape: trees[i]!.built.shape, parameterTimers: trees[i]!.built.parameterTimers, ...summary(r) })),
       }) + "\n",
     );
     return 0;
   }
-  const more = (n: number): string[] => (n > rows ? [`(${n - rows} more; --rows or --json to see them)`] : []);
+  const thresholds = `alpha ${alpha}, beta ${beta}${minShare > 0 ? `, min share ${minShare}` : ""}`;
+  const names = result.coreNames.slice(0, rows).map((n) => shortTimerName(n, nameWidth));
+  if (result.coreNames.length > rows) names.push(`... (${result.coreNames.length - rows} more)`);
   const out: string[] = [];
-  out.push(`core components (significant in any of ${trees.length} call tree${trees.length > 1 ? "s" : ""}, alpha ${alpha}, beta ${beta}): ${result.coreNames.length}`);
-  out.push(`  ${result.coreNames.slice(0, rows).join(", ")}${result.coreNames.length > rows ? `, ... (${result.coreNames.length - rows} more)` : ""}`);
+  out.push(`core components (significant in any of ${trees.length} call tree${trees.length > 1 ? "s" : ""}, ${thresholds}): ${result.coreNames.length}`);
+  out.push(...listLines(names, LIST_WIDTH));
   if (result.prunedNames.length > 0) out.push(`pruned everywhere: ${result.prunedNames.length} components`);
+  if (trees.some((t) => t.built.shape === "flat")) out.push("", FLAT_NOTE);
   result.results.forEach((r, i) => {
-    out.push("", `== ${trees[i]!.label} (${trees[i]!.shape}): root '${r.core.name}' ${formatNumber(r.total)}, kept ${formatNumber(100 * r.keptShare)} %${r.folded > 0 ? ` (${formatNumber(r.folded)} folded into parents)` : ""}`);
-    out.push(formatTable(["kept", "inclusive", "% of root"], r.kept.slice(0, rows).map((k) => [`${"  ".repeat(k.depth)}${k.name}`, k.inclusive, r.total > 0 ? (100 * k.inclusive) / r.total : 0])), ...more(r.kept.length));
-    if (r.pruned.length > 0) {
-      out.push("");
-      const biggest = [...r.pruned].sort((a, b) => b.inclusive - a.inclusive);
-      out.push(formatTable(["pruned (subtree root, largest first)", "rule", "inclusive", "% of root"], biggest.slice(0, rows).map((p) => [p.path, p.reason, p.inclusive, 100 * p.share])), ...more(r.pruned.length));
-    }
+    const tree: PrunedTree = { ...trees[i]!, result: r };
+    out.push("", ...treeReport(tree, { rows, nameWidth }));
   });
   ctx.out(out.join("\n") + "\n");
   return 0;
+}
+
+/** Width of the lines that list the core components. */
+const LIST_WIDTH = 100;
+
+/** Names joined by ", " on lines indented by two spaces, broken between names near `width`. */
+function listLines(names: readonly string[], width: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const [i, n] of names.entries()) {
+    const item = i < names.length - 1 ? `${n},` : n;
+    if (line !== "" && 2 + line.length + 1 + item.length > width) {
+      lines.push(`  ${line}`);
+      line = item;
+    } else line = line === "" ? item : `${line} ${item}`;
+  }
+  return line === "" ? [] : [...lines, `  ${line}`];
 }
 
 function summary(r: PruneResult): Record<string, unknown> {

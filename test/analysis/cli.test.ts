@@ -244,6 +244,68 @@ describe("ccasim prune", () => {
     expect(r.code).toBe(2);
     expect(r.err).toContain("--alpha expects a number");
   });
+
+  it("puts OpenMP threads with different roots side by side under '(all roots)' in the mean view", async () => {
+    const r = await run(["prune", "../shared/data/tau/edge-cases/tools/src/taudb_c_api/tests/parse_tau_profile_test"]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain("): 3\n  int main(int, char **) [{matmult.c} {134,1}-{207,1}], compute OpenMP region, .TAU application\n");
+    expect(r.out).toContain("root '(all roots)' 2584000\n");
+    expect(r.out).toMatch(/\n {2}int main\(int, char \*\*\) \[\{matmult\.c\} \{134,1\}-\{207,1\}\] +1293000 +1293000 +50\.06\n {4}compute OpenMP region +540100 +540100 +20\.9\n {2}\.TAU application +1291000 +1291000 +49\.94\n/);
+  });
+
+  it("heads a flat profile's values by what they are: the exclusive time judged and the recorded inclusive time", async () => {
+    const r = await run(["prune", "../shared/data/tau/edge-cases/examples/workflow_consolidation/xmain_0"]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain("flat profile: who calls whom is not recorded");
+    expect(r.out).toMatch(/\nkept \(largest first under each parent\) +judged +inclusive +% of root\n/);
+    expect(r.out).toMatch(/\n {2}ADIOS close +2450000 +5051000 +3\.919\n/);
+    expect(r.out).toMatch(/\npruned \(subtree root, largest first\) +under +rule +judged +% of root\n/);
+  });
+
+  it("places TAU_PARAM timers under their base timer and says so", async () => {
+    const r = await run(["prune", "../shared/data/tau/edge-cases/examples/wrap", "--alpha", "0", "--beta", "0"]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain("parameter-profiled timers (TAU_PARAM): 3 placed under their base timer (they split its time by parameter value)\n");
+    // Too long for the column once indented, the parameter values lose the source location.
+    expect(r.out).toMatch(/\n {2}int __wrap_dgemm\(int\) C \[\{wb\.c\} \{5,1\}-\{11,1\}\] +61 +61 +0\.005813\n {4}int __wrap_dgemm\(int\) C \[ <size> = <100> \] +34 +34 /);
+  });
+
+  it("keeps the tables of a deep callpath profile readable, with full names in --json", async () => {
+    const args = ["prune", "../shared/data/tau/ppk/wrf-callpath.ppk", "--view", "max", "--beta", "0.2"];
+    const r = await run(args);
+    expect(r.code, r.err).toBe(0);
+    expect(Math.max(...r.out.split("\n").map((l) => l.length))).toBeLessThanOrEqual(140);
+    // Deep rows are indented by depth, their names shortened to fit the column.
+    expect(r.out).toMatch(/\n {12}MODULE_BIG_STEP_UTILITIES_EM:…_PRESSURE_GRADIENT +1\.550e7 +1\.639\n/);
+    expect(r.out).toContain("core tree: 391 nodes covering 96.27 % of the root's time; 279 of them below 1 % of the root each\n");
+    const j = JSON.parse((await run([...args, "--json"])).out);
+    expect(Math.max(...j.trees[0].pruned.map((p: { path: string }) => p.path.length))).toBeGreaterThan(900);
+    expect(j.coreComponents).toContain("MODULE_WRF_TOP::WRF_INIT [{module_wrf_top.f90} {73,4}-{245,26}]");
+    const full = "MODULE_WRF_TOP::WRF_INIT [{module_wrf_top.f90} {73,4}-{245,26}]";
+    expect(r.out).not.toContain(full);
+    expect((await run([...args, "--name-width", "200", "--rows", "3"])).out).toContain(`, ${full},`);
+  });
+
+  it("prunes below a share of the root with --min-share, and refuses bad values", async () => {
+    const trial = "../shared/data/tau/ppk/wrf-callpath.ppk";
+    const r = await run(["prune", trial, "--min-share", "0.01"]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain("(significant in any of 1 call tree, alpha 0.1, beta 0.1, min share 0.01): 77\n");
+    expect(r.out).toContain("core tree: 94 nodes covering 73.81 % of the root's time; --min-share 0.01 pruned 92 more\n");
+    const j = JSON.parse((await run(["prune", trial, "--min-share", "0.01", "--json"])).out);
+    expect(j.minShare).toBe(0.01);
+    expect(j.trees[0].kept.every((k: { inclusive: number }) => k.inclusive >= 0.01 * j.trees[0].total)).toBe(true);
+    for (const [args, message] of [
+      [["--min-share", "x"], "ccasim prune: --min-share expects a number, got 'x'\n"],
+      [["--min-share", "2"], "ccasim prune: minShare must be in [0, 1], got 2\n"],
+      [["--name-width", "0"], "ccasim prune: --name-width expects a positive integer, got '0'\n"],
+    ] as const) {
+      const bad = await run(["prune", trial, ...args]);
+      expect(bad.code).toBe(2);
+      expect(bad.out).toBe("");
+      expect(bad.err).toBe(message);
+    }
+  });
 });
 
 describe("ccasim select", () => {

@@ -1,6 +1,20 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { pruneCallGraph, pruneAcross, callTreeFromTimers, aggregateCallTrees, AnalysisInputError, type CallNode } from "../../analysis/index.js";
+import {
+  pruneCallGraph,
+  pruneAcross,
+  callTreeFromTimers,
+  aggregateCallTrees,
+  parameterBase,
+  componentName,
+  ALL_ROOTS,
+  AnalysisInputError,
+  type CallNode,
+  type TimerValue,
+} from "../../analysis/index.js";
+
+/** A flat timer of a profile; exclusive equals inclusive unless given. */
+const timer = (name: string, inclusive: number, exclusive = inclusive): TimerValue => ({ name, inclusive, exclusive });
 
 const node = (name: string, inclusive: number, children: CallNode[] = []): CallNode => ({
   name,
@@ -85,6 +99,21 @@ describe("pruneCallGraph (paper 002, section 4)", () => {
   it("rejects thresholds outside [0, 1]", () => {
     expect(() => pruneCallGraph(figure3(), { alpha: 1.5 })).toThrow(AnalysisInputError);
     expect(() => pruneCallGraph(figure3(), { beta: -0.1 })).toThrow(AnalysisInputError);
+    expect(() => pruneCallGraph(figure3(), { minShare: 2 })).toThrow("minShare must be in [0, 1], got 2");
+  });
+
+  it("prunes nodes below a share of the root with minShare, after alpha and beta and only then", () => {
+    // With loose alpha and beta everything survives; D is 4 % of the root, E 3 %, C 4 %, F 2.5 %.
+    const loose = { alpha: 0.01, beta: 0.01 };
+    expect(pruneCallGraph(figure3(), loose).pruned).toEqual([]);
+    const r = pruneCallGraph(figure3(), { ...loose, minShare: 0.035 });
+    expect(r.pruned.map((p) => [p.path, p.reason, p.parent])).toEqual([
+      ["A => B => E", "min-share", "B"],
+      ["A => C => F", "min-share", "C"],
+    ]);
+    expect(r.minShare).toBe(0.035);
+    // The paper's rules decide first: C goes by beta, not by the minimum share.
+    expect(pruneCallGraph(figure3(), { minShare: 0.05 }).pruned.find((p) => p.name === "C")!.reason).toBe("beta");
   });
 });
 
@@ -140,6 +169,16 @@ describe("call trees from TAU timers", () => {
     ]);
     expect(shape).toBe("flat");
     expect(root.children.map((c) => c.inclusive)).toEqual([60, 30, 5]);
+    // The recorded inclusive values stay with the leaves for reports; the root has its own.
+    expect(root.children.map((c) => c.recordedInclusive)).toEqual([90, 30, 5]);
+    expect(root.recordedInclusive).toBeUndefined();
+    const kept = pruneCallGraph(root).kept;
+    expect(kept.map((k) => [k.name, k.inclusive, k.exclusive, k.recordedInclusive])).toEqual([
+      [".TAU application", 100, 5, undefined],
+      ["compute", 60, 60, 90],
+      ["MPI_Send()", 30, 30, 30],
+      ["tiny", 5, 5, 5],
+    ]);
     expect(pruneCallGraph(root).coreNames).toEqual([".TAU application", "compute", "MPI_Send()", "tiny"]);
     expect(pruneCallGraph(root, { beta: 0.3 }).coreNames).toEqual([".TAU application", "compute", "MPI_Send()"]);
   });
@@ -149,12 +188,75 @@ describe("call trees from TAU timers", () => {
     const b = node("main", 100, [node("x", 3), node("y", 85)]);
     expect(aggregateCallTrees([a, b], "max").children.map((c) => c.inclusive)).toEqual([90, 85]);
     expect(aggregateCallTrees([a, b], "mean").children.map((c) => c.inclusive)).toEqual([46.5, 44]);
+    expect(aggregateCallTrees([a, b], "min").children.map((c) => c.inclusive)).toEqual([3, 3]);
+    // Over 4 threads, two of them idle: the mean counts the idle ones as 0.
+    expect(aggregateCallTrees([a, b], "mean", { threads: 4 }).children.map((c) => c.inclusive)).toEqual([23.25, 22]);
+    expect(() => aggregateCallTrees([a, b], "mean", { threads: 1 })).toThrow(AnalysisInputError);
     const across = pruneAcross([a, b]);
     expect(across.coreNames).toEqual(["main", "x", "y"]);
     expect(across.results[0]!.coreNames).toEqual(["main", "x"]);
   });
 
+  it("puts threads with different roots under a synthetic root, never one root under another", () => {
+    const t0 = node("int main", 100, [node("compute", 40)]);
+    const t1 = node(".TAU application", 80, [node("compute", 50)]);
+    const mean = aggregateCallTrees([t0, t1], "mean");
+    expect(mean.name).toBe(ALL_ROOTS);
+    expect(mean.inclusive).toBe(90);
+    expect(mean.children.map((c) => [c.name, c.inclusive, c.children.map((g) => [g.name, g.inclusive])])).toEqual([
+      ["int main", 50, [["compute", 20]]],
+      [".TAU application", 40, [["compute", 25]]],
+    ]);
+    // A thread that already has several roots joins the others' under the same synthetic root.
+    const t2 = { name: ALL_ROOTS, inclusive: 30, exclusive: 0, children: [node("int main", 10), node("helper", 20)] };
+    const max = aggregateCallTrees([t0, t1, t2], "max");
+    expect(max.children.map((c) => [c.name, c.inclusive])).toEqual([["int main", 100], [".TAU application", 80], ["helper", 20]]);
+    expect(max.inclusive).toBe(100);
+    // The synthetic root is no component.
+    expect(pruneCallGraph(mean).coreNames).toEqual(["int main", "compute", ".TAU application"]);
+  });
+
   it("rejects negative values with the timer's name", () => {
     expect(() => callTreeFromTimers([{ name: "bad", inclusive: -1, exclusive: 0 }])).toThrow(/bad/);
+  });
+});
+
+describe("parameter-profiled timers (TAU_PARAM)", () => {
+  const dgemm = "int __wrap_dgemm(int) C [{wb.c} {5,1}-{11,1}]";
+
+  it("reads the base timer from TAU's parameter suffix", () => {
+    expect(parameterBase(`${dgemm} [ <size> = <100> ]`)).toBe(dgemm);
+    expect(parameterBase("f [<n> = <x y>]")).toBe("f");
+    expect(parameterBase(dgemm)).toBeUndefined();
+    expect(parameterBase("[ <n> = <1> ]")).toBeUndefined();
+    expect(componentName(`${dgemm} [ <size> = <100> ]`)).toBe(dgemm);
+    expect(componentName("MPI_Init()")).toBe("MPI_Init()");
+  });
+
+  it("nests them under their base timer in a flat profile, so beta's sibling mean counts the base's time once", () => {
+    const built = callTreeFromTimers([timer("main", 100, 5), timer("A", 40), timer("A [ <n> = <1> ]", 30), timer("A [ <n> = <2> ]", 10), timer("B", 12), timer("C", 43)]);
+    expect(built.parameterTimers).toEqual({ nested: 2, dropped: 0 });
+    expect(built.root.children.map((c) => c.name)).toEqual(["A", "B", "C"]);
+    const a = built.root.children[0]!;
+    expect(a.children.map((c) => [c.name, c.inclusive])).toEqual([["A [ <n> = <1> ]", 30], ["A [ <n> = <2> ]", 10]]);
+    expect([a.inclusive, a.exclusive]).toEqual([40, 0]);
+    // Siblings A, B, C average 31.7: B (12) is below 0.4 of that. Counting A's parameter values
+    // as siblings too would lower the mean to 27 and keep B.
+    const r = pruneCallGraph(built.root, { beta: 0.4 });
+    expect(r.pruned.map((p) => p.name)).toEqual(["B"]);
+    expect(r.kept.map((k) => k.name)).toEqual(["main", "A", "A [ <n> = <1> ]", "A [ <n> = <2> ]", "C"]);
+    // The parameter values are A's time, so the core components are A's.
+    expect(r.coreNames).toEqual(["main", "A", "C"]);
+    const siblings = node("main", 100, [node("A", 40), node("A [ <n> = <1> ]", 30), node("A [ <n> = <2> ]", 10), node("B", 12), node("C", 43)]);
+    expect(pruneCallGraph(siblings, { beta: 0.4 }).coreNames).toContain("B");
+  });
+
+  it("scales them to the exclusive time a flat profile's base timer holds", () => {
+    // A spends 40 of its 60 in itself; its instances with n = 1 took 45 in all, with n = 2 15.
+    const { root } = callTreeFromTimers([timer("main", 100, 20), timer("A", 60, 40), timer("A [ <n> = <1> ]", 45), timer("A [ <n> = <2> ]", 15), timer("B", 20), timer("main [ <k> = <3> ]", 100)]);
+    const a = root.children.find((c) => c.name === "A")!;
+    expect(a.children.map((c) => [c.inclusive, c.recordedInclusive])).toEqual([[30, 45], [10, 15]]);
+    // The root's own parameter timer repeats the whole run: it is left out.
+    expect(root.children.map((c) => c.name)).toEqual(["A", "B"]);
   });
 });

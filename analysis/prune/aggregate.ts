@@ -1,0 +1,60 @@
+/**
+ * Call trees of several threads (or ranks) combined into one, as ParaProf's derived threads
+ * combine timers: the mean, minimum, maximum or total of every node along its path.
+ *
+ * @packageDocumentation
+ */
+import { AnalysisInputError } from "../errors.js";
+import { ALL_ROOTS, rootOver, type CallNode } from "./call-tree.js";
+
+/** How per-thread call trees are combined. */
+export type TreeAggregate = "mean" | "min" | "max" | "sum";
+
+/** Options of {@link aggregateCallTrees}. */
+export interface AggregateOptions {
+  /**
+   * The number of threads the mean divides by (default: the number of trees). Threads without a
+   * tree (idle threads) then count as zero everywhere, as in ParaProf's mean thread.
+   */
+  readonly threads?: number;
+}
+
+/**
+ * Combines call trees of several threads node by node along paths. Mean and sum count a path
+ * missing on a thread as 0; min and max consider the threads that have it. When the trees do not
+ * all have the same root (thread 0 under `main`, thread 1 under `.TAU application`), the result
+ * is a synthetic {@link ALL_ROOTS} root over the threads' roots, valued by the combined per-thread
+ * totals: one thread's root never becomes another's child.
+ * @throws AnalysisInputError for an empty list, or `threads` below the number of trees
+ */
+export function aggregateCallTrees(trees: readonly CallNode[], how: TreeAggregate, options: AggregateOptions = {}): CallNode {
+  if (trees.length === 0) throw new AnalysisInputError("no call trees to aggregate");
+  const threads = options.threads ?? trees.length;
+  if (!(Number.isInteger(threads) && threads >= trees.length)) throw new AnalysisInputError(`cannot average ${trees.length} call trees over ${threads} threads`);
+  const combine = (v: number[]): number => {
+    if (how === "max") return v.reduce((a, b) => (b > a ? b : a));
+    if (how === "min") return v.reduce((a, b) => (b < a ? b : a));
+    const s = v.reduce((a, b) => a + b, 0);
+    return how === "sum" ? s : s / threads;
+  };
+  const merge = (nodes: readonly CallNode[]): CallNode => {
+    const byName = new Map<string, CallNode[]>();
+    for (const n of nodes)
+      for (const c of n.children) {
+        const same = byName.get(c.name);
+        if (same) same.push(c);
+        else byName.set(c.name, [c]);
+      }
+    const out: CallNode = {
+      name: nodes[0]!.name,
+      inclusive: combine(nodes.map((n) => n.inclusive)),
+      exclusive: combine(nodes.map((n) => n.exclusive)),
+      children: [...byName.values()].map(merge),
+    };
+    if (nodes.some((n) => n.recordedInclusive !== undefined)) out.recordedInclusive = combine(nodes.map((n) => n.recordedInclusive ?? n.inclusive));
+    return out;
+  };
+  const first = trees[0]!.name;
+  const oneRoot = first !== ALL_ROOTS && trees.every((t) => t.name === first);
+  return merge(oneRoot ? trees : trees.map((t) => (t.name === ALL_ROOTS ? t : rootOver([t], true))));
+}
