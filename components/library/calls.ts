@@ -7,8 +7,8 @@ export interface PreparedCall {
   readonly port: string;
   readonly portType: PortType;
   readonly method: string;
-  /** Argument name -> expression over the caller's scope. */
-  readonly args: ReadonlyArray<readonly [string, (scope: ArrayLike<number>) => number]>;
+  /** Argument name -> expression over the caller's scope, or a text constant (a quoted literal such as `'y'`). */
+  readonly args: ReadonlyArray<readonly [string, ((scope: ArrayLike<number>) => number) | string]>;
   /** How many times per invocation (expression over the caller's scope). */
   readonly count: (scope: ArrayLike<number>) => number;
 }
@@ -25,8 +25,18 @@ interface RawCall {
 const CALL_KEYS = ["port", "portType", "method", "args", "count"];
 
 /**
+ * The text of an argument written as a quoted literal, `'y'` or `"y"` (in YAML: `dir: "'y'"`), or
+ * undefined for an expression. Why a literal: a bare word is an expression's variable, and a
+ * misspelt variable must stay an error rather than become text.
+ */
+function textLiteral(raw: string): string | undefined {
+  return /^\s*(?:'([^']*)'|"([^"]*)")\s*$/.exec(raw)?.slice(1).find((g) => g !== undefined);
+}
+
+/**
  * Prepares the `calls` parameter shared by the generic components: a list of
- * `{ port, method?, portType?, args?: {name: expression}, count?: expression }`. Expressions may use
+ * `{ port, method?, portType?, args?: {name: expression}, count?: expression }`; an argument written
+ * as a quoted literal (`dir: "'y'"`) passes that text (a kernel's `patternArg` reads one). Expressions may use
  * the names in `scope` (the caller's arguments, workload variables, `rank`, `size`, and `i` for
  * drivers).
  */
@@ -41,9 +51,10 @@ export function prepareCalls(raw: unknown, scope: readonly string[], env: Prepar
     const method = c.method === undefined ? "run" : String(c.method);
     const argsRaw = (c.args ?? {}) as Record<string, unknown>;
     if (typeof argsRaw !== "object" || Array.isArray(argsRaw)) env.error(`${where}.args`, "must map argument names to expressions");
-    const args = Object.entries(argsRaw).map(
-      ([name, e]) => [name, env.compile(e as string | number, scope, `${where}.args.${name}`).bind(scope)] as const,
-    );
+    const args = Object.entries(argsRaw).map(([name, e]) => {
+      const text = typeof e === "string" ? textLiteral(e) : undefined;
+      return [name, text ?? env.compile(e as string | number, scope, `${where}.args.${name}`).bind(scope)] as const;
+    });
     const count = c.count === undefined ? () => 1 : env.compile(c.count as string | number, scope, `${where}.count`).bind(scope);
     const portType: PortType = {
       name: c.portType === undefined ? "Work" : String(c.portType),
@@ -96,8 +107,8 @@ export function* makeCalls(targets: CallTargets, scope: Float64Array) {
     if (n <= 0) continue;
     const m = targets.method(k);
     for (let j = 0; j < n; j++) {
-      const args: Record<string, number> = {};
-      for (const [name, f] of c.args) args[name] = f(scope);
+      const args: Record<string, number | string> = {};
+      for (const [name, f] of c.args) args[name] = typeof f === "string" ? f : f(scope);
       // The call is opened and closed here rather than through `port.call`'s iterator: one frame
       // less for every resume of the callee (see PortHandle.method).
       const token = m.enter(args);

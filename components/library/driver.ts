@@ -26,7 +26,7 @@ export const driverComponent: ComponentType<DriverPrepared> = {
   params: [
     { name: "iterations", type: "expression", doc: "Number of iterations (expression of workload variables, rank, size).", default: 1 },
     { name: "cost", type: "expression", doc: "Own microseconds per iteration (may use i).", default: 0 },
-    { name: "calls", type: "list", doc: "Calls per iteration: list of {port, method, portType, args: {name: expression}, count}.", optional: true },
+    { name: "calls", type: "list", doc: "Calls per iteration: list of {port, method, portType, args: {name: expression, or quoted text such as \"'y'\"}, count}.", optional: true },
   ],
   prepare(p, env) {
     for (const k of Object.keys(p)) if (!KEYS.includes(k)) env.error(k, `unknown parameter '${k}' of a driver; parameters: ${KEYS.join(", ")}`);

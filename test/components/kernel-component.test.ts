@@ -55,3 +55,39 @@ describe("the kernel component's parameters", () => {
     expect(runError("passes: -1")).toMatch(/assembly\.components\.K: kernel\.passes: expected an integer >= 0, got -1/);
   });
 });
+
+describe("a kernel whose pattern a text argument picks", () => {
+  const text = (dirArgs: string) => `
+name: kernel-direction
+seed: 1
+machine: { preset: xeon-2.8ghz-512k, nodes: 1, processesPerNode: 1, noise: { computeCv: 0, memoryCv: 0, overflowCv: 0, osRate: 0 } }
+metrics: [TIME]
+workload: { N: 250000 }
+assembly:
+  components:
+    Driver:
+      type: driver
+      params:
+        calls:
+          - { port: k, portType: Kernel, method: compute, args: { N: N, dir: ${dirArgs[0]} } }
+          - { port: k, portType: Kernel, method: compute, args: { N: N, dir: ${dirArgs[1]} } }
+    K: { type: kernel, params: { args: [N, dir], elements: N, patternArg: dir, patterns: { x: sequential, y: strided } } }
+  connections: [Driver.k -> K.compute]
+  proxies: [{ port: K.compute, parameters: { N: argument N, mode: argument dir } }]
+`;
+
+  it("takes quoted literals from a caller's calls, records them as text, and times each pattern as that pattern", () => {
+    const art = executeScenario(loadScenarioText(text(["\"'x'\"", "'\"y\"'"]), "direction.yaml"));
+    const records = art.result.mastermind!.records;
+    expect(records.map((r) => r.parameters.mode)).toEqual(["x", "y"]);
+    const [seq, strided] = records.map((r) => r.wallTime);
+    // 2 MB, four times the 512 kB L2: the strided sweep is several times slower (noise is off).
+    expect(strided! / seq!).toBeGreaterThan(3);
+    const sequentialOnly = executeScenario(loadScenarioText(text(["\"'x'\"", "\"'x'\""]), "direction.yaml")).result.mastermind!.records.map((r) => r.wallTime);
+    expect(sequentialOnly).toEqual([seq, seq]);
+  });
+
+  it("keeps a bare word an expression: a misspelt variable is an error, not text", () => {
+    expect(() => loadScenarioText(text(["x", "y"]), "direction.yaml")).toThrow(/calls\[0\]\.args\.dir: .*unknown symbol 'x'/);
+  });
+});
