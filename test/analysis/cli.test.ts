@@ -289,7 +289,7 @@ describe("ccasim select with measured cores and quality attributes", () => {
     for (const trial of [runDir, join(runDir, "profile")]) {
       const r = await run(["select", "--known-models", "--input", "x=1.5", "--prune-trial", trial]);
       expect(r.code, r.err).toBe(0);
-      expect(r.out).toContain("heuristic over core {Driver, A, B} (4 assemblies): cost 5.655, gap 0 (0 %)");
+      expect(r.out).toContain("heuristic over core {Driver, A, B} (4 assemblies): cost 5.67, gap 0 (0 %)");
     }
     const json = JSON.parse((await run(["select", "--known-models", "--input", "x=3", "--prune-trial", runDir, "--core", "C", "--json"])).out);
     expect(json.selection.heuristic.core).toEqual(["C", "Driver", "A", "B"]);
