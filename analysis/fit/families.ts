@@ -30,6 +30,8 @@ export interface FitFamily {
   readonly optionDocs: readonly string[];
   /**
    * Candidate hypotheses for data of this shape (possibly none, for example log terms when Q < 1).
+   * A family need not check the number of points: the fitter skips, and reports, a hypothesis of p
+   * coefficients when there are fewer than p + 1 distinct Q.
    * @throws AnalysisInputError for an unknown or invalid option
    */
   hypotheses(shape: DataShape, options: FamilyOptions): Hypothesis[];
@@ -59,15 +61,13 @@ function boolOption(family: string, options: FamilyOptions, key: string, dflt: b
   throw new AnalysisInputError(`option '${key}' of '${family}' must be true or false, got '${raw}'`);
 }
 
-const n = (shape: DataShape): number => shape.q.length;
-
 fitFamilies.register({
   name: "constant",
   summary: "T = c0 (the baseline every other model must beat)",
   optionDocs: [],
   hypotheses(shape, options) {
     checkOptions("constant", options, []);
-    return n(shape) >= 2 ? [{ family: "constant", label: "c0", terms: [constantTerm], logResponse: false }] : [];
+    return [{ family: "constant", label: "c0", terms: [constantTerm], logResponse: false }];
   },
 });
 
@@ -88,8 +88,8 @@ fitFamilies.register({
     const fixed = options.degree !== undefined ? intOption("polynomial", options, "degree", 1, 1, 8) : undefined;
     const maxDegree = intOption("polynomial", options, "maxDegree", 3, 1, 8);
     const degrees = fixed !== undefined ? [fixed] : Array.from({ length: maxDegree }, (_, i) => i + 1);
-    // A degree-d polynomial needs d + 2 distinct Q so leave-one-out still has a determined fit.
-    return degrees.filter((d) => d + 2 <= n(shape)).map(polynomialHypothesis);
+    // A degree-d polynomial needs d + 2 distinct Q (the fitter's rule) so leave-one-out still has a determined fit.
+    return degrees.map(polynomialHypothesis);
   },
 });
 
@@ -107,7 +107,7 @@ fitFamilies.register({
   optionDocs: [],
   hypotheses(shape, options) {
     checkOptions("power-law", options, []);
-    return shape.positiveValues && shape.q[0]! > 0 && n(shape) >= 3 ? [powerLawHypothesis] : [];
+    return shape.positiveValues && shape.q[0]! > 0 ? [powerLawHypothesis] : [];
   },
 });
 
@@ -157,7 +157,7 @@ fitFamilies.register({
   hypotheses(shape, options) {
     checkOptions("pmnf", options, ["negative"]);
     const negative = boolOption("pmnf", options, "negative", false);
-    if (n(shape) < 3 || shape.q[0]! <= 0) return [];
+    if (shape.q[0]! <= 0) return [];
     // Log terms only when every Q >= 1 (log2 would be negative below, as Extra-P requires), and a
     // log with a negative exponent only when every Q > 1 (log2(1)^-1 is infinite): per term, so
     // Q = 1 keeps the positive log terms.
@@ -169,17 +169,19 @@ fitFamilies.register({
 });
 
 /**
- * A continuous two-segment hypothesis with its change point at `at`: a power law whose exponent
- * changes at `at` (inner "power-law"), or a line whose slope changes there (inner "linear").
+ * A continuous two-segment hypothesis with its change point Q0 at `at`: a power law whose exponent
+ * changes at Q0 (inner "power-law"), or a line whose slope changes there (inner "linear"). The
+ * label names the change point Q0 (the same for every `at`: one shape), the formula its value.
  */
 export function segmentedHypothesis(inner: "power-law" | "linear", at: number): Hypothesis {
   const base = inner === "power-law" ? lnTerm : linearTerm;
   return {
     family: "segmented",
-    label: inner === "power-law" ? `exp(a·log(Q) + b + c·max(0, log(Q) − log(${at})))` : `c0 + c1·Q + c2·max(0, Q − ${at})`,
+    label: inner === "power-law" ? "exp(a·log(Q) + b + c·max(0, log(Q) − log(Q0)))" : "c0 + c1·Q + c2·max(0, Q − Q0)",
     terms: [constantTerm, base, hingeTerm(base, at)],
     logResponse: inner === "power-law",
     changePoint: at,
+    withChangePoint: (other) => segmentedHypothesis(inner, other),
   };
 }
 
@@ -196,19 +198,21 @@ export function changePointCandidates(q: Float64Array, max = Infinity): number[]
   return [...new Set(out)];
 }
 
-/** Most change points the `segmented` family proposes (each is a separate hypothesis to fit). */
+/**
+ * Most change points the `segmented` family proposes, and the fitter tries per level of its search
+ * (it refines between the neighbours of the best, again with at most this many).
+ */
 export const MAX_SEGMENTED_CANDIDATES = 64;
 
 fitFamilies.register({
   name: "segmented",
-  summary: "two segments joined at a change point Q0 (searched over up to 64 of the data's Q): power laws or lines whose exponent or slope changes at Q0",
+  summary: "two segments joined at a change point Q0 (searched among the data's Q): power laws or lines whose exponent or slope changes at Q0",
   optionDocs: ["inner: power-law or linear (default power-law when Q > 0 and T > 0, else linear)"],
   hypotheses(shape, options) {
     checkOptions("segmented", options, ["inner"]);
     const inner = options.inner ?? (shape.positiveValues && shape.q[0]! > 0 ? "power-law" : "linear");
     if (inner !== "power-law" && inner !== "linear") throw new AnalysisInputError(`option 'inner' of 'segmented' must be power-law or linear, got '${inner}'`);
     if (inner === "power-law" && !(shape.positiveValues && shape.q[0]! > 0)) return [];
-    if (n(shape) < 4) return [];
     return changePointCandidates(shape.q, MAX_SEGMENTED_CANDIDATES).map((at) => segmentedHypothesis(inner, at));
   },
 });

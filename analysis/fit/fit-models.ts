@@ -6,9 +6,13 @@
  * @packageDocumentation
  */
 import { AnalysisInputError } from "../errors.js";
-import { fitFamilies, parseFamilySpec, segmentedHypothesis, changePointCandidates, MAX_SEGMENTED_CANDIDATES, type FamilyOptions, type FitFamily } from "./families.js";
-import { fitHypothesis, type FittedModel } from "./fitted-model.js";
-import { studentTQuantile } from "./statistics.js";
+import { findChangePoint, type ChangePoint } from "./change-point.js";
+import { fitFamilies, parseFamilySpec, type FamilyOptions, type FitFamily } from "./families.js";
+import { type FittedModel } from "./fitted-model.js";
+import { fitAll, rank, type Screening, type SelectionCriterion } from "./screening.js";
+import { fitStdDev } from "./std-dev.js";
+
+export type { ChangePoint } from "./change-point.js";
 
 /** Observations grouped by distinct Q (ascending). */
 export interface GroupedPoints {
@@ -58,8 +62,7 @@ export function groupByQ(q: ArrayLike<number>, t: ArrayLike<number>): GroupedPoi
   return out;
 }
 
-/** How the best model is chosen. */
-export type SelectionCriterion = "loo-smape" | "adjusted-r2";
+export type { SelectionCriterion } from "./screening.js";
 
 /** Options of {@link fitModels}. */
 export interface FitOptions {
@@ -72,35 +75,26 @@ export interface FitOptions {
   readonly criterion?: SelectionCriterion;
   /**
    * Also fit the standard deviation of T as a function of Q (default true when some Q has
-   * repetitions). Never when the repetitions scatter only by rounding (see `FitReport.noScatter`).
+   * repetitions; needs 3 repeated Q). Never when the repetitions scatter only by rounding (see
+   * `FitReport.noScatter`). How the sd model is chosen: see {@link fitStdDev}.
    */
   readonly fitStdDev?: boolean;
   /** Weight the mean fit by count / sd² at each Q (default false; not when the scatter is only rounding). */
   readonly weightByScatter?: boolean;
-  /** Look for a change point with a two-segment model (default true with 5 to 5000 distinct Q). */
+  /**
+   * Look for a change point with a two-segment model (default true with 5 to 5000 distinct Q). A
+   * significant change point's model ({@link ChangePoint.significant}) joins the candidates for
+   * the mean and wins when the criterion ranks it first.
+   */
   readonly detectChangePoint?: boolean;
+  /**
+   * Whether T cannot be negative (a time, a count), so that predictions and their intervals are
+   * clipped at 0 (see {@link predictAt}). Default: every observation (every mean, for grouped
+   * input) is ≥ 0.
+   */
+  readonly nonNegative?: boolean;
   /** Name of the input variable in formulas (default "Q"; a name expressions cannot use, see {@link formulaVariable}, gives "Q"). */
   readonly variable?: string;
-}
-
-/** A change point found by {@link fitModels}. */
-export interface ChangePoint {
-  /** Q where the slope (or power-law exponent) changes. */
-  readonly at: number;
-  /** Slope before the change (exponent for power-law segments: T ∝ Q^before). */
-  readonly before: number;
-  /** Slope after the change. */
-  readonly after: number;
-  /** "power-law" (exponents) or "linear" (slopes). */
-  readonly kind: "power-law" | "linear";
-  /**
-   * True when the change is material (an exponent change of at least 0.1, or a slope change of at
-   * least 10 %), statistically significant (|t| of the change above the 97.5 % Student-t
-   * quantile), and the two-segment model fits better (SMAPE) than every single-segment candidate.
-   */
-  readonly significant: boolean;
-  /** The two-segment model. */
-  readonly model: FittedModel;
 }
 
 /** Result of {@link fitModels}. */
@@ -111,17 +105,25 @@ export interface FitReport {
   readonly range: { readonly min: number; readonly max: number };
   /** Best model of the mean. */
   readonly mean: FittedModel;
-  /** Every candidate for the mean, best first. */
+  /** Every candidate for the mean, best first (with the two-segment model of a significant change point). */
   readonly candidates: readonly FittedModel[];
-  /** Best model of the standard deviation, when fitted. */
+  /** What became of the mean's hypotheses: fitted, rejected, skipped for lack of points. */
+  readonly screening: Screening;
+  /** Best model of the standard deviation, when fitted; never negative (see {@link fitStdDev}). */
   readonly stdDev?: FittedModel;
+  /** Every candidate for the standard deviation, best first (empty when it was not fitted). */
+  readonly stdDevCandidates: readonly FittedModel[];
+  /** What became of the standard deviation's hypotheses, when it was fitted. */
+  readonly stdDevScreening?: Screening;
+  /** Whether T cannot be negative ({@link FitOptions.nonNegative}). */
+  readonly nonNegative: boolean;
   /**
    * True when Q values have repetitions but no scatter beyond rounding (every standard deviation at
    * most 1e-9 of the largest mean, as deterministic costs give): the standard deviation is then not
    * fitted, and the mean fit not weighted by it.
    */
   readonly noScatter: boolean;
-  /** Best two-segment model, when searched. */
+  /** Best two-segment model, when searched; when significant, its model is among `candidates`. */
   readonly changePoint?: ChangePoint;
   /** Selection criterion used. */
   readonly criterion: SelectionCriterion;
@@ -136,14 +138,6 @@ const DEFAULT_FAMILIES = ["constant", "polynomial", "power-law", "pmnf"];
 /** Input of {@link fitModels}: raw observations or already grouped points. */
 export type FitInput = { readonly q: ArrayLike<number>; readonly t: ArrayLike<number> } | GroupedPoints;
 
-/**
- * Fits the mean of T (and its standard deviation) as functions of Q and selects the best model.
- *
- * @example
- * const report = fitModels({ q: sizes, t: times });
- * report.mean.expression; // "exp(1.19*log(Q) - 3.68)", usable as a scenario cost model
- * @throws AnalysisInputError with fewer than 3 distinct Q, or when no hypothesis can be fitted
- */
 /**
  * The name formulas and expressions give the input variable: `name` when an expression can use it
  * (an identifier that is not a mathjs constant or function such as `e`, `pi` or `log`), else `Q`
@@ -183,6 +177,19 @@ export function isFormulaVariable(name: string): boolean {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !MATHJS_NAMES.has(name);
 }
 
+/**
+ * Fits the mean of T (and its standard deviation) as functions of Q and selects the best model:
+ * every hypothesis of the families with enough points (p coefficients need p + 1 distinct Q) is
+ * fitted, those whose defining term is significant are ranked by the criterion, with the
+ * two-segment model of a significant change point among them; the standard deviation follows
+ * {@link fitStdDev}. T and the standard deviation are in the units of the observations, Q in its own.
+ *
+ * @example
+ * const report = fitModels({ q: sizes, t: times });
+ * report.mean.expression; // "exp(1.19*log(Q) - 3.68)", usable as a scenario cost model
+ * @throws AnalysisInputError with fewer than 3 distinct Q, or when no hypothesis can be fitted
+ *   (naming why: too few points, insignificant terms, or values outside the families' domain)
+ */
 export function fitModels(input: FitInput, options: FitOptions = {}): FitReport {
   const points = "mean" in input ? input : groupByQ(input.q, input.t);
   const nq = points.q.length;
@@ -193,81 +200,60 @@ export function fitModels(input: FitInput, options: FitOptions = {}): FitReport 
   const noScatter = scatterIsRounding(points);
   // why not weight then: weights count / sd^2 of rounding noise are arbitrary
   const weights = options.weightByScatter && !noScatter ? scatterWeights(points) : undefined;
-  const { models: candidates, insignificant } = fitAll(families, points.q, points.mean, weights, variable);
-  if (candidates.length === 0) {
-    const names = families.map((f) => f.family.name).join(", ");
-    throw new AnalysisInputError(
-      insignificant > 0
-        ? `no model of the families ${names} fits these data: the defining term of each of their ${insignificant} fitted hypotheses is not significantly different from zero (95 %); add the family 'constant'`
-        : `no model of the families ${names} could be fitted to these data (check for non-positive Q or T)`,
-    );
+  const { models: candidates, screening } = fitAll(families, points.q, points.mean, { weights, variable });
+  if (candidates.length === 0) throw new AnalysisInputError(noModelMessage(families.map((f) => f.family.name).join(", "), screening, nq, variable));
+
+  let changePoint: ChangePoint | undefined;
+  if (options.detectChangePoint ?? (nq >= 5 && nq <= 5000)) changePoint = findChangePoint(points, weights, variable, candidates.filter((c) => c.family !== "segmented"));
+  if (changePoint?.significant) {
+    // The same search as the family 'segmented' makes: when that family is searched, its
+    // candidate is this model; else the model joins the candidates.
+    const cp = changePoint;
+    const same = candidates.find((c) => c.family === cp.model.family && c.label === cp.model.label && c.changePoint === cp.at);
+    if (same) changePoint = { ...cp, model: same };
+    else candidates.push(cp.model);
   }
   rank(candidates, criterion);
   const mean = candidates[0]!;
 
-  let stdDev: FittedModel | undefined;
   const repeated = Array.from(points.count).filter((c) => c > 1).length;
   // why: a model of rounding noise (1e-16 x^(4/3) log2 x) fits nothing real
-  if ((options.fitStdDev ?? repeated > 0) && repeated >= 3 && !noScatter) {
-    const idx = Array.from(points.count.keys()).filter((i) => points.count[i]! > 1);
-    const q = Float64Array.from(idx, (i) => points.q[i]!);
-    const sd = Float64Array.from(idx, (i) => points.sd[i]!);
-    const sdCandidates = fitAll(families, q, sd, undefined, variable).models;
-    if (sdCandidates.length > 0) stdDev = rank(sdCandidates, criterion)[0];
+  const sd =
+    (options.fitStdDev ?? repeated > 0) && repeated >= 3 && !noScatter
+      ? fitStdDev(points, families, { variable, criterion, maxParameters: Math.max(...candidates.map((c) => c.quality.parameters)) })
+      : undefined;
+  const nonNegative = options.nonNegative ?? ("mean" in input ? points.mean.every((v) => v >= 0) : Array.from(input.t).every((v) => v >= 0));
+  return {
+    points,
+    range: { min: points.q[0]!, max: points.q[nq - 1]! },
+    mean,
+    candidates,
+    screening,
+    stdDev: sd?.candidates[0],
+    stdDevCandidates: sd?.candidates ?? [],
+    stdDevScreening: sd?.screening,
+    nonNegative,
+    noScatter,
+    changePoint,
+    criterion,
+    weighted: weights !== undefined,
+    variable,
+  };
+}
+
+/** Why no hypothesis of the families became a candidate. */
+function noModelMessage(names: string, s: Screening, nq: number, variable: string): string {
+  if (s.insignificant > 0)
+    return `no model of the families ${names} fits these data: the defining term of each of their ${s.insignificant} fitted hypotheses is not significantly different from zero (95 %); add the family 'constant'`;
+  if (s.fitted === 0 && s.tooFewPoints.length > 0) {
+    const needs = Math.min(...s.tooFewPoints.map((x) => x.needs));
+    return `no model of the families ${names} can be fitted to ${nq} distinct values of ${variable}: their hypotheses need at least ${needs}`;
   }
-
-  let changePoint: ChangePoint | undefined;
-  if (options.detectChangePoint ?? (nq >= 5 && nq <= 5000)) changePoint = findChangePoint(points, weights, variable, candidates.filter((c) => c.family !== "segmented"));
-
-  return { points, range: { min: points.q[0]!, max: points.q[nq - 1]! }, mean, candidates, stdDev, noScatter, changePoint, criterion, weighted: weights !== undefined, variable };
+  return `no model of the families ${names} could be fitted to these data (check for non-positive Q or T)`;
 }
 
 function resolveFamilies(list: readonly (string | { name: string; options?: FamilyOptions })[]): { family: FitFamily; options: FamilyOptions }[] {
   return list.map((f) => (typeof f === "string" ? parseFamilySpec(f) : { family: fitFamilies.get(f.name), options: f.options ?? {} }));
-}
-
-/** Fits every hypothesis of the families; `insignificant` counts the fits {@link termsSignificant} rejected. */
-function fitAll(families: { family: FitFamily; options: FamilyOptions }[], q: Float64Array, t: Float64Array, weights: Float64Array | undefined, variable: string): { models: FittedModel[]; insignificant: number } {
-  const shape = { q, positiveValues: t.every((v) => v > 0) };
-  const models: FittedModel[] = [];
-  let insignificant = 0;
-  for (const { family, options } of families)
-    for (const h of family.hypotheses(shape, options)) {
-      const m = fitHypothesis(h, q, t, { weights, variable });
-      if (!m || !Number.isFinite(m.quality.looSmape) || !m.coefficients.every((c) => Number.isFinite(c.value))) continue;
-      if (termsSignificant(m)) models.push(m);
-      else insignificant++;
-    }
-  return { models, insignificant };
-}
-
-/**
- * True when the hypothesis's defining term (its last: the leading power of a polynomial, the PMNF
- * term, the exponent of a power law, the slope change of a two-segment model) differs from 0 by
- * more than its 95 % confidence half-width (|c| > t·se). A defining term the data cannot
- * distinguish from zero is overfitted noise, so the hypothesis is not a candidate. The constant
- * model always passes.
- */
-export function termsSignificant(m: FittedModel): boolean {
-  const p = m.hypothesis.terms.length;
-  if (p === 1) return true;
-  const dof = m.quality.n - p;
-  if (dof <= 0) return false;
-  const c = m.coefficients[p - 1]!;
-  return Math.abs(c.value) > studentTQuantile(0.975, dof) * c.stdError || (c.stdError === 0 && c.value !== 0);
-}
-
-/** Sorts models best first by the criterion (ties: higher adjusted R², then fewer parameters). Returns the same array. @internal */
-export function rank(models: FittedModel[], criterion: SelectionCriterion): FittedModel[] {
-  const adj = (m: FittedModel): number => (Number.isFinite(m.quality.adjustedR2) ? m.quality.adjustedR2 : -Infinity);
-  const key = (m: FittedModel): number => (criterion === "loo-smape" ? m.quality.looSmape : -adj(m));
-  return models.sort((a, b) => {
-    const d = key(a) - key(b);
-    if (Math.abs(d) > 1e-9 * Math.max(1, Math.abs(key(a)))) return d;
-    const e = adj(b) - adj(a);
-    if (Math.abs(e) > 1e-12) return e;
-    return a.quality.parameters - b.quality.parameters;
-  });
 }
 
 /**
@@ -283,49 +269,4 @@ export function scatterWeights(points: GroupedPoints): Float64Array {
     w[i] = points.count[i]! / (s * s);
   }
   return w;
-}
-
-function findChangePoint(points: GroupedPoints, weights: Float64Array | undefined, variable: string, singles: FittedModel[]): ChangePoint | undefined {
-  const positive = points.mean.every((v) => v > 0) && points.q[0]! > 0;
-  const kind: "power-law" | "linear" = positive ? "power-law" : "linear";
-  let best: FittedModel | undefined;
-  const tryAt = (at: number): void => {
-    const m = fitHypothesis(segmentedHypothesis(kind, at), points.q, points.mean, { weights, variable });
-    if (m && (!best || m.quality.fittedRss < best.quality.fittedRss)) best = m;
-  };
-  // Why coarse then fine: one fit per distinct Q costs O(n²) for thousands of distinct Q; a
-  // search over 64 evenly spaced candidates, refined level by level between the neighbours of the
-  // best (64 candidates per level), costs O(n·64·log₆₄ n) and finds the same point unless the
-  // error curve has several deep minima.
-  const all = changePointCandidates(points.q);
-  const evenly = (xs: Float64Array, k: number): number[] => [...new Set(Array.from({ length: k }, (_, c) => xs[Math.round((c * (xs.length - 1)) / (k - 1))]!))];
-  const coarse = changePointCandidates(points.q, MAX_SEGMENTED_CANDIDATES);
-  for (const at of coarse) tryAt(at);
-  if (!best) return undefined;
-  let level = coarse;
-  while (level.length > 1) {
-    // Refine between the neighbours of the current best, again with at most 64 candidates.
-    const k = level.indexOf((best as FittedModel).changePoint!);
-    const lo = level[Math.max(0, k - 1)]!;
-    const hi = level[Math.min(level.length - 1, k + 1)]!;
-    const inside = Float64Array.from(all.filter((at) => at > lo && at < hi));
-    if (inside.length === 0) break;
-    const step = inside.length <= MAX_SEGMENTED_CANDIDATES ? [...inside] : evenly(inside, MAX_SEGMENTED_CANDIDATES);
-    for (const at of step) if (at !== (best as FittedModel).changePoint) tryAt(at);
-    if (step.length === inside.length) break;
-    level = [lo, ...step, hi].sort((a, b) => a - b);
-  }
-  const found = best as FittedModel;
-  const [, slope, change] = found.coefficients as [unknown, { value: number }, { value: number; stdError: number }];
-  const dof = found.quality.n - found.hypothesis.terms.length;
-  const tCrit = dof > 0 ? studentTQuantile(0.975, dof) : Infinity;
-  const bestSingle = Math.min(...singles.map((s) => s.quality.smape));
-  // Material: an exponent change of at least 0.1, or a slope change of at least 10 %.
-  const after = slope.value + change.value;
-  const material = kind === "power-law" ? Math.abs(change.value) >= 0.1 : Math.abs(change.value) >= 0.1 * Math.max(Math.abs(slope.value), Math.abs(after));
-  // Leave-one-out cannot judge a change point with a single point beyond it (its leverage is 1),
-  // so significance rests on the t statistic of the change and materiality; the two-segment
-  // model must still fit better than every single-segment candidate (SMAPE on all points).
-  const significant = material && Math.abs(change.value) > tCrit * change.stdError && found.quality.smape < bestSingle;
-  return { at: found.changePoint!, before: slope.value, after, kind, significant, model: found };
 }

@@ -48,6 +48,24 @@ export interface FitHypothesisOptions {
   readonly weights?: ArrayLike<number>;
   /** Name of the input variable in formulas (default "Q"). */
   readonly variable?: string;
+  /**
+   * Known sampling variance of each point, on the scale of T (`value`) and of log T (`log`, for
+   * log-space hypotheses): σ² of the fit is at least their (weighted) mean, so the coefficients'
+   * standard errors and the intervals are never smaller than the points' own sampling error allows
+   * (used for standard deviations, whose sampling error follows from their counts).
+   */
+  readonly samplingVariance?: { readonly value: ArrayLike<number>; readonly log: ArrayLike<number> };
+}
+
+/**
+ * Leave-one-out detail of a fit, per point: what the fit without the point predicts there (units
+ * of T; NaN when the point alone determines a coefficient) and the residual sum of squares of that
+ * fit on the fitted scale (NaN likewise).
+ * @internal
+ */
+export interface LeaveOneOut {
+  readonly prediction: Float64Array;
+  readonly fittedRss: Float64Array;
 }
 
 /** A model fitted to data. Immutable; `toJSON()` gives its plain description. */
@@ -73,6 +91,8 @@ export class FittedModel {
     private readonly typicalWeight: number,
     /** Name of the input variable in formulas. */
     readonly variable: string,
+    /** @internal */
+    readonly leaveOneOut: LeaveOneOut,
   ) {
     this.family = hypothesis.family;
     this.label = hypothesis.label;
@@ -114,6 +134,14 @@ export class FittedModel {
     return this.render((v) => full(v), (t) => t.expression(this.variable).replace(/ \* /g, "*"), "*", " - ", " + ", "exp");
   }
 
+  /**
+   * The same fit with some quality measures replaced (a change-point search's leave-one-out SMAPE).
+   * @internal
+   */
+  withQuality(patch: Partial<FitQuality>): FittedModel {
+    return new FittedModel(this.hypothesis, this.coefficients, { ...this.quality, ...patch }, this.range, this.inverseGram, this.sigma2, this.typicalWeight, this.variable, this.leaveOneOut);
+  }
+
   /** Plain description for JSON output. */
   toJSON(): Record<string, unknown> {
     return {
@@ -126,6 +154,21 @@ export class FittedModel {
       ...Object.fromEntries(Object.entries(this.quality).map(([k, v]) => [k, nullIfNaN(v as number)])),
       range: this.range,
     };
+  }
+
+  /**
+   * True when term `j`'s contribution is below 1e-12 of the largest term's at both ends of the
+   * range: rounding noise of an exact fit (as Extra-P's clean_constant_coefficient), left out of
+   * the printed formula.
+   * @internal
+   */
+  isRoundingNoise(j: number): boolean {
+    const terms = this.hypothesis.terms;
+    const size = (k: number): number =>
+      Math.max(Math.abs(this.coefficients[k]!.value * terms[k]!.evaluate(this.range.min)), Math.abs(this.coefficients[k]!.value * terms[k]!.evaluate(this.range.max)));
+    let scale = 0;
+    for (let k = 0; k < terms.length; k++) scale = Math.max(scale, size(k));
+    return size(j) < 1e-12 * scale;
   }
 
   private linear(q: number): number {
@@ -155,16 +198,11 @@ export class FittedModel {
     // Constant last for log-space models (the paper's exp(1.19 log(Q) − 3.68)), first otherwise (−963 + 0.315Q).
     const order = terms.map((_, j) => j);
     if (this.hypothesis.logResponse) order.push(order.shift()!);
-    // A term below 1e-12 of the largest one at both ends of the range is rounding noise of an
-    // exact fit (as Extra-P's clean_constant_coefficient); it is left out of the printed formula.
-    const size = (j: number): number =>
-      Math.max(Math.abs(this.coefficients[j]!.value * terms[j]!.evaluate(this.range.min)), Math.abs(this.coefficients[j]!.value * terms[j]!.evaluate(this.range.max)));
-    const scale = Math.max(...terms.map((_, j) => size(j)));
     for (const j of order) {
       const c = this.coefficients[j]!.value;
       const t = term(terms[j]!);
       const isConst = t === "" || t === "1";
-      if (terms.length > 1 && !this.hypothesis.logResponse && size(j) < 1e-12 * scale) continue;
+      if (terms.length > 1 && !this.hypothesis.logResponse && this.isRoundingNoise(j)) continue;
       parts.push({ value: c, text: isConst ? num(Math.abs(c)) : `${num(Math.abs(c))}${times}${t}` });
     }
     let s = "";
@@ -222,6 +260,7 @@ export function fitHypothesis(hypothesis: Hypothesis, q: ArrayLike<number>, t: A
   const w = options.weights;
   const fitted = new Float64Array(n);
   const loo = new Float64Array(n);
+  const looRss = new Float64Array(n);
   let rss = 0;
   let wSum = 0;
   for (let i = 0; i < n; i++) wSum += w ? w[i]! : 1;
@@ -233,22 +272,21 @@ export function fitHypothesis(hypothesis: Hypothesis, q: ArrayLike<number>, t: A
     // Exact leave-one-out prediction of a linear least-squares fit: y_i − r_i / (1 − h_ii).
     const h = ls.leverage[i]!;
     const looY = h < 1 - 1e-12 ? y[i]! - ls.residuals[i]! / (1 - h) : NaN;
+    // Deleting point i lowers the weighted RSS by w_i r_i² / (1 − h_ii).
+    looRss[i] = h < 1 - 1e-12 ? ls.rss - ((w ? w[i]! : 1) * ls.residuals[i]! ** 2) / (1 - h) : NaN;
     fitted[i] = hypothesis.logResponse ? Math.exp(fy) : fy;
     loo[i] = hypothesis.logResponse ? Math.exp(looY) : looY;
     rss += (t[i]! - fitted[i]!) ** 2;
     tss += (t[i]! - tMean) ** 2;
   }
-  let looSmape = 0;
-  for (let i = 0; i < n; i++) {
-    const a = t[i]!;
-    const b = loo[i]!;
-    // An undetermined leave-one-out prediction (leverage 1) counts as the worst possible error, 200 %.
-    looSmape += Number.isFinite(b) ? (Math.abs(a) + Math.abs(b) > 0 ? (2 * Math.abs(b - a)) / (Math.abs(a) + Math.abs(b)) : 0) : 2;
-  }
-  looSmape = (100 * looSmape) / n;
+  // An undetermined leave-one-out prediction (leverage 1) counts as the worst possible error, 200 %.
+  const looSmape = smape(t, loo, { undetermined: 200 });
   const parameters = p + (hypothesis.changePoint !== undefined ? 1 : 0);
   const dof = n - p;
-  const sigma2 = dof > 0 ? ls.rss / dof : NaN;
+  let floor = 0;
+  const sv = options.samplingVariance && (hypothesis.logResponse ? options.samplingVariance.log : options.samplingVariance.value);
+  if (sv) for (let i = 0; i < n; i++) floor += ((w ? w[i]! : 1) * sv[i]!) / n;
+  const sigma2 = dof > 0 ? Math.max(ls.rss / dof, floor) : NaN;
   const r2 = tss > 0 ? 1 - rss / tss : rss === 0 ? 1 : 0;
   const adjustedR2 = n - parameters > 0 ? 1 - ((1 - r2) * (n - 1)) / (n - parameters) : NaN;
   const coefficients = Array.from(ls.coefficients, (value, j) => ({ value, stdError: Math.sqrt(sigma2 * ls.inverseGram[j * p + j]!) }));
@@ -259,5 +297,5 @@ export function fitHypothesis(hypothesis: Hypothesis, q: ArrayLike<number>, t: A
     max = Math.max(max, q[i]!);
   }
   const quality: FitQuality = { n, parameters, rss, fittedRss: ls.rss, smape: smape(t, fitted), looSmape, r2, adjustedR2 };
-  return new FittedModel(hypothesis, coefficients, quality, { min, max }, ls.inverseGram, sigma2, wSum / n, options.variable ?? "Q");
+  return new FittedModel(hypothesis, coefficients, quality, { min, max }, ls.inverseGram, sigma2, wSum / n, options.variable ?? "Q", { prediction: loo, fittedRss: looRss });
 }

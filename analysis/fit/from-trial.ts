@@ -29,8 +29,13 @@ export interface Observations {
   readonly q: Float64Array;
   /** Observed value of each observation. */
   readonly t: Float64Array;
-  /** What Q and T are, for reports ("size", "wallTime of StatesConstructor.compute"). */
+  /** What Q is, for reports ("size", "ranks"). */
   readonly qLabel: string;
+  /**
+   * What T is, for reports ("wallTime of StatesConstructor.compute"); for profile inputs it names,
+   * in parentheses, what is not the default: a metric other than TIME, exclusive values, a view
+   * other than the default ("int main (exclusive, max over threads)").
+   */
   readonly tLabel: string;
 }
 
@@ -249,7 +254,25 @@ export function observationsFromParameterTimers(trial: Trial, sel: ParameterTime
       q.push(Number(p.value));
       t.push(val / calls);
     }
-  return { q: Float64Array.from(q), t: Float64Array.from(t), qLabel: sel.parameter, tLabel: `${trial.metrics[m]} per call of ${sel.routine}` };
+  const tLabel = `${trial.metrics[m]} per call of ${sel.routine}${qualifiers([sel.kind === "exclusive" ? "exclusive" : undefined, viewLabel(sel.view ?? "each", "each")])}`;
+  return { q: Float64Array.from(q), t: Float64Array.from(t), qLabel: sel.parameter, tLabel };
+}
+
+/**
+ * How a label names a view that is not the default: "max over threads", "each thread", "thread
+ * 0,0,1" (undefined for the default).
+ */
+function viewLabel(view: "each" | ViewChoice, dflt: "each" | "mean"): string | undefined {
+  if (view === dflt) return undefined;
+  if (view === "each") return "each thread";
+  if (typeof view === "string") return `${view} over threads`;
+  return typeof view === "number" ? `thread #${view}` : `thread ${view.node},${view.context},${view.thread}`;
+}
+
+/** " (a, b)" of the qualifiers given, "" without any. */
+function qualifiers(parts: readonly (string | undefined)[]): string {
+  const given = parts.filter((p): p is string => p !== undefined);
+  return given.length > 0 ? ` (${given.join(", ")})` : "";
 }
 
 /**
@@ -361,7 +384,14 @@ export function observationsAcrossTrials(trials: readonly Trial[], sel: AcrossTr
     }
   }
   if (q.length === 0) throw new AnalysisInputError("no observation in any trial");
-  return { q: Float64Array.from(q), t: Float64Array.from(t), qLabel, tLabel: sel.timer ?? sel.userEvent! };
+  // What T is, when not the default: a timer's metric other than TIME, exclusive values, a view other than the mean.
+  const metric = sel.userEvent ? undefined : trials[0]!.metrics[metricOf(trials[0]!, sel.metric)]!;
+  const tLabel = `${sel.timer ?? sel.userEvent!}${qualifiers([
+    metric !== undefined && metric.toUpperCase() !== "TIME" ? metric : undefined,
+    !sel.userEvent && sel.kind === "exclusive" ? "exclusive" : undefined,
+    viewLabel(sel.view ?? "mean", "mean"),
+  ])}`;
+  return { q: Float64Array.from(q), t: Float64Array.from(t), qLabel, tLabel };
 }
 
 /**

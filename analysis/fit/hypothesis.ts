@@ -28,6 +28,12 @@ export interface Hypothesis {
   readonly logResponse: boolean;
   /** Change point of a two-segment hypothesis, in units of Q. */
   readonly changePoint?: number;
+  /**
+   * For a two-segment hypothesis: the same shape (same family and label) with its change point at
+   * `at`. The fitter treats the hypotheses of one such shape as one model whose change point it
+   * searches, refining between the change points it was given.
+   */
+  readonly withChangePoint?: (at: number) => Hypothesis;
 }
 
 /** The constant term 1. */

@@ -1,13 +1,14 @@
 /**
  * Model fitting: model families by name, numerically sound least squares (Householder QR on
  * scaled columns), selection by leave-one-out SMAPE or adjusted R², separate mean and standard
- * deviation models, change-point detection, and output as readable formulas and mathjs
- * expressions.
+ * deviation models (the latter never negative), change-point detection with the two-segment model
+ * competing for the mean, predictions kept at or above 0 for times and counts, and output as
+ * readable formulas and mathjs expressions.
  *
  * @packageDocumentation
  */
 export { leastSquares, RankDeficientError, type LeastSquaresResult } from "./least-squares.js";
-export { smape, normalQuantile, studentTQuantile } from "./statistics.js";
+export { smape, normalQuantile, studentTQuantile, logGamma, trigamma, sdSamplingVariance, logSdSamplingVariance } from "./statistics.js";
 export { type BasisTerm, type Hypothesis, pmnfTerm, hingeTerm, constantTerm, lnTerm, linearTerm } from "./hypothesis.js";
 export {
   fitFamilies,
@@ -29,15 +30,16 @@ export {
   formulaVariable,
   isFormulaVariable,
   groupByQ,
-  termsSignificant,
   scatterWeights,
   type FitOptions,
   type FitReport,
   type FitInput,
   type GroupedPoints,
-  type ChangePoint,
-  type SelectionCriterion,
 } from "./fit-models.js";
+export { termsSignificant, neverNegative, parametersOf, type Screening, type SkippedHypothesis, type SelectionCriterion } from "./screening.js";
+export { type ChangePoint } from "./change-point.js";
+export { fitStdDev, type StdDevOptions, type StdDevFit } from "./std-dev.js";
+export { predictAt, type Prediction } from "./prediction.js";
 export { fitPowerLaw, fitPolynomial } from "./shortcuts.js";
 export {
   observationsFromRecords,

@@ -7,15 +7,19 @@
 /**
  * Symmetric mean absolute percentage error, in percent, as Extra-P defines it:
  * mean of 2|ŷ − y| / (|ŷ| + |y|) × 100 (pairs with ŷ = y = 0 count as 0).
+ * @param options.undetermined - the error (%) a prediction that is not a finite number counts
+ *   as (200, the worst possible, for a leave-one-out prediction no fit could make); by default
+ *   a NaN prediction counts as 0 and an infinite one makes the result NaN
  */
-export function smape(actual: ArrayLike<number>, predicted: ArrayLike<number>): number {
+export function smape(actual: ArrayLike<number>, predicted: ArrayLike<number>, options: { readonly undetermined?: number } = {}): number {
   let s = 0;
   const n = actual.length;
   for (let i = 0; i < n; i++) {
     const a = actual[i]!;
     const p = predicted[i]!;
     const d = Math.abs(a) + Math.abs(p);
-    if (d > 0) s += (2 * Math.abs(p - a)) / d;
+    if (!Number.isFinite(p) && options.undetermined !== undefined) s += options.undetermined / 100;
+    else if (d > 0) s += (2 * Math.abs(p - a)) / d;
   }
   return n > 0 ? (100 * s) / n : 0;
 }
@@ -54,4 +58,50 @@ export function studentTQuantile(p: number, dof: number): number {
   const g3 = (z * (((3 * z2 + 19) * z2 + 17) * z2 - 15)) / 384;
   const g4 = (z * ((((79 * z2 + 776) * z2 + 1482) * z2 - 1920) * z2 - 945)) / 92160;
   return z + g1 / dof + g2 / dof ** 2 + g3 / dof ** 3 + g4 / dof ** 4;
+}
+
+/** Natural logarithm of the gamma function for x > 0 (Lanczos, g = 7, 9 terms; relative error below 1e-13). */
+export function logGamma(x: number): number {
+  if (!(x > 0)) throw new RangeError(`logGamma needs x > 0, got ${x}`);
+  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
+  const c = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
+  const z = x - 1;
+  let a = c[0]!;
+  for (let i = 1; i < 9; i++) a += c[i]! / (z + i);
+  const t = z + 7.5;
+  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(a);
+}
+
+/** The trigamma function ψ′(x) for x > 0 (recurrence up to x ≥ 10, then its asymptotic series to x⁻⁹; relative error below 1e-11). */
+export function trigamma(x: number): number {
+  if (!(x > 0)) throw new RangeError(`trigamma needs x > 0, got ${x}`);
+  let s = 0;
+  while (x < 10) {
+    s += 1 / (x * x);
+    x += 1;
+  }
+  const x2 = 1 / (x * x);
+  return s + 1 / x + x2 / 2 + (x2 / x) * (1 / 6 - x2 * (1 / 30 - x2 * (1 / 42 - x2 / 30)));
+}
+
+/**
+ * Sampling variance of the sample standard deviation s of `n` normal observations, as a share of
+ * σ²: Var(s)/σ² = 1 − c4(n)², with c4(n) = √(2/(n − 1))·Γ(n/2)/Γ((n − 1)/2) (0.363 for n = 2,
+ * about 1/(2(n − 1)) for large n).
+ * @throws RangeError for n < 2
+ */
+export function sdSamplingVariance(n: number): number {
+  if (!(n >= 2)) throw new RangeError(`a standard deviation needs at least 2 observations, got ${n}`);
+  const c4 = Math.sqrt(2 / (n - 1)) * Math.exp(logGamma(n / 2) - logGamma((n - 1) / 2));
+  return 1 - c4 * c4;
+}
+
+/**
+ * Sampling variance of log(s), the natural logarithm of the sample standard deviation of `n`
+ * normal observations: ψ′((n − 1)/2)/4, whatever σ (1.23 for n = 2, about 1/(2(n − 1)) for large n).
+ * @throws RangeError for n < 2
+ */
+export function logSdSamplingVariance(n: number): number {
+  if (!(n >= 2)) throw new RangeError(`a standard deviation needs at least 2 observations, got ${n}`);
+  return trigamma((n - 1) / 2) / 4;
 }

@@ -60,7 +60,8 @@ export function fitAcrossSweep(groups: readonly SweepGroup[], options: FitAcross
   const candidates = new Map<string, Hypothesis>();
   for (const g of usable) {
     const best = fitModels({ q: g.q, t: g.t }, { families: options.families, variable, detectChangePoint: false, fitStdDev: false }).mean;
-    candidates.set(best.label + (best.hypothesis.logResponse ? " (log)" : ""), best.hypothesis);
+    // A two-segment shape's label names its change point Q0, not its value: the key holds both.
+    candidates.set(`${best.label}${best.hypothesis.logResponse ? " (log)" : ""}${best.changePoint !== undefined ? ` at ${best.changePoint}` : ""}`, best.hypothesis);
   }
   let chosen: { shape: Hypothesis; models: FittedModel[]; score: number } | undefined;
   for (const shape of candidates.values()) {

@@ -46,6 +46,20 @@ export function formatNumber(v: number): string {
 }
 
 /**
+ * Adjusted R² with enough decimals that 1 − adj. R² keeps 3 significant digits (0.9999812, not 1)
+ * and that neighbouring values which differ print differently (at most 12 decimals), so an
+ * adjusted-R² ranking can be checked by eye; one decimal count for the whole column.
+ */
+export function formatAdjustedR2(values: readonly number[]): string[] {
+  let d = 4;
+  for (const x of values) if (Number.isFinite(x) && x > 0.9 && x < 1) d = Math.max(d, Math.min(12, 2 - Math.floor(Math.log10(1 - x))));
+  const text = (x: number, digits: number): string => (Number.isFinite(x) ? String(Number(x.toFixed(digits))) : "-");
+  const clash = (digits: number): boolean => values.some((x, i) => i > 0 && Math.abs(x - values[i - 1]!) > 1e-12 && text(x, digits) === text(values[i - 1]!, digits));
+  while (d < 12 && clash(d)) d++;
+  return values.map((x) => text(x, d));
+}
+
+/**
  * Parses a number option.
  * @throws UsageError naming the option
  */

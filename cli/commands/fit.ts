@@ -9,10 +9,15 @@ import {
   observationsFromExtrap,
   observationsFromParameterTimers,
   observationsFromRecordInputs,
+  predictAt,
+  studentTQuantile,
   type FitReport,
+  type FittedModel,
+  type Observations,
+  type Screening,
   type TrialParameter,
 } from "../../analysis/index.js";
-import { formatNumber, formatTable, list, numberOption, positiveIntegerOption, textAssignments, threadOption, toJson } from "./analysis-io.js";
+import { formatAdjustedR2, formatNumber, formatTable, list, numberOption, positiveIntegerOption, textAssignments, threadOption, toJson } from "./analysis-io.js";
 
 const HELP = `ccasim fit: fit performance models T(Q) to measurements and print them as formulas and as
 mathjs cost expressions a scenario can use
@@ -53,28 +58,57 @@ Model search (the mean of T at each Q, and separately its standard deviation):
                       Options after a colon: polynomial:degree=2, polynomial:maxDegree=4,
                       pmnf:negative=true, segmented:inner=linear. Default: constant, polynomial,
                       power-law, pmnf (Extra-P's normal form over its 42 exponent pairs).
-  --criterion <c>     loo-smape (default; leave-one-out SMAPE as Extra-P) or adjusted-r2
+  --criterion <c>     loo-smape (default; leave-one-out SMAPE as Extra-P) or adjusted-r2 (printed
+                      with enough decimals to tell the candidates apart)
   --weighted          weight the mean fit by count / sd^2 at each Q
   --no-sd             do not fit the standard deviation
-  --variable <name>   variable name in formulas and expressions (default: the parameter's name for
-                      records, TAU_PARAM timers and Extra-P inputs when it is an identifier
-                      mathjs gives no meaning, such as size or p; else Q, as for trials)
-  --predict <Q>       also print the prediction and 95 % prediction interval at Q (repeatable)
+  --variable <name>   variable name in formulas, expressions and the title (default: the
+                      parameter's name for records and TAU_PARAM timers, the --q rule's for trials
+                      (ranks, threads, the metadata key), the Extra-P parameter's, when it is an
+                      identifier mathjs gives no meaning, such as size or p; else Q)
+  --predict <Q>       also print the prediction, its 95 % prediction interval and the sd at Q
+                      (repeatable); for a time or count (no observation below 0) a value or an
+                      interval end below 0 is printed as 0, with the model's own number
   --top <n>           candidates to list (default 5)
-  --metric <name>     metric of trial inputs (default TIME); --view mean|max|each|<n,c,t>
-                      (a user event: each, mean or a thread)
+  --metric <name>     metric of trial inputs (default TIME)
+  --view <v>          which threads of trial inputs: each, mean, max, min, total, stddev or a
+                      thread n[,c[,t]] (default: mean across trials, each for TAU_PARAM timers; a
+                      user event: each, mean or a thread); the title names a view, metric or
+                      --exclusive that is not the default
   --exclusive         use exclusive instead of inclusive values of trial inputs
   --json              print the reports as JSON
 
-Least squares uses Householder QR on column-scaled design matrices; leave-one-out errors are exact
-(via leverages). A two-segment model is always tried, and a change point is flagged when the
-exponent (or slope) changes materially and significantly.
+How the mean's model is chosen: a hypothesis of p coefficients is fitted when there are at least
+p + 1 distinct Q, and is a candidate when its defining term (the leading power, the PMNF term, the
+exponent) is significantly different from 0 (95 %); the candidates are ranked by the criterion. The
+'candidates' line counts those rejected and names those not fitted for lack of points. Least
+squares uses Householder QR on column-scaled design matrices; leave-one-out errors are exact (via
+leverages).
+
+Change point: with 5 to 5000 distinct Q a two-segment model is fitted too (power laws, or lines
+when some Q or T is not positive, whose exponent or slope changes at a change point searched among
+the data's Q). When the change is material (an exponent change of 0.1, a slope change of 10 %),
+significant (95 %) and fits better than every single-segment candidate, the change point is
+reported and its model competes with the other candidates, with honest penalties: its LOO SMAPE
+re-chooses the change point without each left-out point, and adj. R² counts the change point as a
+parameter. It wins only when it predicts better; the 'change point' line says where it ranks.
+With --family segmented the same search gives a candidate (one per shape) whenever its change
+passes the 95 % test.
+
+Standard deviation: the sample sd at each Q with repetitions is fitted as a function of Q (paper
+000's Equation 2) and is never negative: a shape is a candidate only if it cannot go below 0 (a
+power law, or non-negative coefficients), if its defining term is significant against both the
+scatter of the sds and their own sampling error (normal theory, from the number of observations at
+each Q: the sd of two observations scatters by 0.6 σ), and if it has no more parameters
+than some candidate of the mean (a second moment is estimated less precisely than the mean). The
+constant (the mean of the sds) is always a candidate.
 
 Examples:
   ccasim run scenarios/shock-neuronic.yaml
   ccasim fit out/shock-neuronic --component StatesConstructor --parameter Q --where mode=strided
   ccasim fit ../shared/data/tau/powercap/cap*_wrapped_lu8 --timer '.TAU application' --q 'path:cap(\\d+)'
-  ccasim fit ../shared/data/tau/ppk/gromacs-scaling/*.ppk --timer 'int main' --q ranks`;
+  ccasim fit ../shared/data/tau/ppk/gromacs-scaling/*.ppk --timer 'int main' --q ranks
+  ccasim fit ../shared/data/extrap/docs_examples_input.txt --predict 128`;
 
 const OPTIONS = {
   parameter: { type: "string" },
@@ -137,9 +171,16 @@ function run(ctx: CommandContext): number {
   const kind = v.exclusive === true ? "exclusive" : "inclusive";
   const metric = v.metric === undefined ? undefined : String(v.metric);
   const view = threadOption("fit", "view", v.view, ["each", "mean", "max", "min", "total", "stddev"] as const);
-  const predictAt = list(v.predict).map((s) => numberOption("fit", "predict", s)!);
+  const predictQs = list(v.predict).map((s) => numberOption("fit", "predict", s)!);
   const top = positiveIntegerOption("fit", "top", v.top, 5)!;
   const reports: Labeled[] = [];
+  // The formulas name Q after what it is (--variable, else the parameter, the --q rule or the
+  // Extra-P parameter, when an expression can use the name); the title uses the same name.
+  const fitOne = (obs: Observations, source: string): Labeled => {
+    const report = fitModels(obs, { ...fitOptions, variable: variable ?? obs.qLabel });
+    const q = report.variable === obs.qLabel ? obs.qLabel : `${report.variable} (${obs.qLabel})`;
+    return { title: `${obs.tLabel} vs ${q} (${source})`, report };
+  };
   const first = positionals[0]!;
   const ext = extname(first).toLowerCase();
   const isExtrap = (ext === ".txt" || ext === ".json" || (ext === ".jsonl" && v.parameter === undefined)) && v.timer === undefined && v["user-event"] === undefined;
@@ -161,17 +202,16 @@ function run(ctx: CommandContext): number {
       kind,
       view,
     });
-    reports.push({ title: `${obs.tLabel} vs ${obs.qLabel} (${trials.length} trials)`, report: fitModels(obs, fitOptions) });
+    reports.push(fitOne(obs, `${trials.length} trials`));
   } else if (v["param-timer"] !== undefined) {
     if (v.parameter === undefined) throw new UsageError("--param-timer needs --parameter", "fit");
     for (const p of positionals) {
-      const obs = observationsFromParameterTimers(readTrial(p, { records: false }), { routine: String(v["param-timer"]), parameter: String(v.parameter), metric, kind, view });
-      reports.push({ title: `${obs.tLabel} vs ${obs.qLabel} (${p})`, report: fitModels(obs, { ...fitOptions, variable: variable ?? String(v.parameter) }) });
+      reports.push(fitOne(observationsFromParameterTimers(readTrial(p, { records: false }), { routine: String(v["param-timer"]), parameter: String(v.parameter), metric, kind, view }), p));
     }
   } else if (isExtrap) {
     for (const p of positionals) {
       const sets = observationsFromExtrap(readExtrap(p), { callpath: v.callpath === undefined ? undefined : String(v.callpath), metric, source: p });
-      for (const obs of sets) reports.push({ title: `${obs.tLabel} vs ${obs.qLabel} (${p})`, report: fitModels(obs, { ...fitOptions, variable: variable ?? obs.qLabel }) });
+      for (const obs of sets) reports.push(fitOne(obs, p));
     }
   } else {
     if (v.parameter === undefined) throw new UsageError("say what Q is: --parameter (records, TAU_PARAM), --timer with --q (trials), or give an Extra-P file", "fit");
@@ -186,8 +226,7 @@ function run(ctx: CommandContext): number {
     if (obs.sources.length > 1) {
       ctx.err(`warning: pooling the records of ${obs.sources.length} component methods (${obs.sources.join(", ")}) into one fit; choose one with --component and --method\n`);
     }
-    const inputs = positionals.length === 1 ? positionals[0]! : `${positionals.length} inputs`;
-    reports.push({ title: `${obs.tLabel} vs ${obs.qLabel} (${inputs})`, report: fitModels(obs, { ...fitOptions, variable: variable ?? String(v.parameter) }) });
+    reports.push(fitOne(obs, positionals.length === 1 ? positionals[0]! : `${positionals.length} inputs`));
   }
 
   if (v.json === true) {
@@ -195,56 +234,113 @@ function run(ctx: CommandContext): number {
       toJson(
         reports.map(({ title, report }) => ({
           title,
+          variable: report.variable,
           range: report.range,
           criterion: report.criterion,
           weighted: report.weighted,
+          nonNegative: report.nonNegative,
           points: Array.from(report.points.q, (q, i) => ({ q, mean: report.points.mean[i], sd: report.points.sd[i], count: report.points.count[i] })),
           mean: report.mean,
+          screening: report.screening,
           stdDev: report.stdDev,
+          stdDevScreening: report.stdDevScreening,
           noScatter: report.noScatter,
-          changePoint: report.changePoint && { ...report.changePoint, model: report.changePoint.model },
+          changePoint: report.changePoint && { ...report.changePoint, model: report.changePoint.model, rank: rankOf(report, report.changePoint.model) },
           candidates: report.candidates.slice(0, top),
-          predictions: predictAt.map((q) => ({ q, value: report.mean.predict(q), interval: report.mean.predictionInterval(q), extrapolated: !report.mean.supports(q) })),
+          predictions: predictQs.map((q) => predictAt(report, q)),
         })),
       ) + "\n",
     );
     return 0;
   }
-  for (const { title, report } of reports) ctx.out(formatReport(title, report, predictAt, top, v["no-sd"] !== true) + "\n");
+  for (const { title, report } of reports) ctx.out(formatReport(title, report, predictQs, top, v["no-sd"] !== true) + "\n");
   return 0;
 }
 
+/** 1-based rank of a model among the report's candidates, or null when it is not one. */
+function rankOf(r: FitReport, m: FittedModel): number | null {
+  const i = r.candidates.indexOf(m);
+  return i < 0 ? null : i + 1;
+}
+
 /** The text of one report; `sd` false leaves out the standard deviation line (--no-sd). */
-function formatReport(title: string, r: FitReport, predictAt: number[], top: number, sd: boolean): string {
+function formatReport(title: string, r: FitReport, predictQs: readonly number[], top: number, sd: boolean): string {
   const m = r.mean;
   const q = m.quality;
+  const v = r.variable;
   const lines = [
     `== ${title}`,
-    `data: ${r.points.q.length} distinct ${r.variable} in [${formatNumber(r.range.min)}, ${formatNumber(r.range.max)}], ${Array.from(r.points.count).reduce((a, b) => a + b, 0)} observations${r.weighted ? ", mean fit weighted by scatter" : ""}`,
+    `data: ${r.points.q.length} distinct ${v} in [${formatNumber(r.range.min)}, ${formatNumber(r.range.max)}], ${Array.from(r.points.count).reduce((a, b) => a + b, 0)} observations${r.weighted ? ", mean fit weighted by scatter" : ""}`,
     `mean:       ${m.formula}`,
     `expression: ${m.expression}`,
-    `            family ${m.family}; LOO SMAPE ${formatNumber(q.looSmape)} %, SMAPE ${formatNumber(q.smape)} %, adj. R² ${formatNumber(q.adjustedR2)}, RSS ${formatNumber(q.rss)}`,
+    `            family ${m.family}; LOO SMAPE ${formatNumber(q.looSmape)} %, SMAPE ${formatNumber(q.smape)} %, adj. R² ${formatAdjustedR2([q.adjustedR2])[0]}, RSS ${formatNumber(q.rss)}`,
     `            coefficients ± standard error: ${m.coefficients.map((c) => `${formatNumber(c.value)} ± ${formatNumber(c.stdError)}`).join(", ")}`,
+    ...screeningLines("candidates: ", r.screening, r, false),
   ];
-  if (r.stdDev) lines.push(`sd:         ${r.stdDev.formula}`, `expression: ${r.stdDev.expression}`);
-  else if (r.noScatter && sd) lines.push(`sd:         0 (repeated ${r.variable} values give the same T, up to rounding)`);
+  if (r.stdDev) {
+    lines.push(`sd:         ${r.stdDev.formula}`, `expression: ${r.stdDev.expression}`);
+    lines.push(...screeningLines("sd candidates: ", r.stdDevScreening!, r, true));
+  } else if (r.noScatter && sd) lines.push(`sd:         0 (repeated ${v} values give the same T, up to rounding)`);
   if (r.changePoint) {
     const c = r.changePoint;
     const what = c.kind === "power-law" ? "exponent" : "slope";
-    lines.push(`change point: ${c.significant ? "" : "none significant; best candidate "}at ${r.variable} = ${formatNumber(c.at)}, ${what} ${formatNumber(c.before)} before, ${formatNumber(c.after)} after`);
+    const at = `at ${v} = ${formatNumber(c.at)}, ${what} ${formatNumber(c.before)} before, ${formatNumber(c.after)} after`;
+    if (!c.significant) lines.push(`change point: none significant; best candidate ${at}`);
+    else {
+      // Where the two-segment model ranks, against the best single-segment candidate.
+      const single = r.candidates.find((x) => x.family !== "segmented");
+      const pair = single ? [c.model, single] : [c.model];
+      const loo = r.criterion === "loo-smape";
+      const scores = loo ? pair.map((x) => `${formatNumber(x.quality.looSmape)} %`) : formatAdjustedR2(pair.map((x) => x.quality.adjustedR2));
+      const against = single ? ` against ${scores[1]} for the best single-segment model` : "";
+      lines.push(`change point: ${at}; the two-segment model ranks ${rankOf(r, c.model)} (${loo ? "LOO SMAPE" : "adj. R²"} ${scores[0]}${against})`);
+    }
   }
-  for (const x of predictAt) {
-    const iv = m.predictionInterval(x);
-    lines.push(`predict Q = ${formatNumber(x)}: ${formatNumber(m.predict(x))} (95 % interval ${formatNumber(iv.low)} .. ${formatNumber(iv.high)})${m.supports(x) ? "" : " — extrapolated beyond the data"}`);
-  }
+  for (const x of predictQs) lines.push(predictionLine(r, x));
+  const shown = r.candidates.slice(0, top);
+  const adj = formatAdjustedR2(shown.map((c) => c.quality.adjustedR2));
   lines.push(
     "",
     formatTable(
       ["rank", "family", "model", "LOO SMAPE %", "adj. R²"],
-      r.candidates.slice(0, top).map((c, i) => [String(i + 1), c.family, c.formula, c.quality.looSmape, c.quality.adjustedR2]),
+      // Right-aligned as the numbers are: the column is text, to keep its decimals.
+      shown.map((c, i) => [String(i + 1), c.family, c.formula, c.quality.looSmape, adj[i]!.padStart(Math.max("adj. R²".length, ...adj.map((a) => a.length)))]),
     ),
   );
   return lines.join("\n");
+}
+
+/** One `--predict` line: the value, its interval (clipped at 0 for times and counts, saying so) and the sd. */
+function predictionLine(r: FitReport, x: number): string {
+  const p = predictAt(r, x);
+  const clips = p.clipped ? [p.clipped.value < 0 ? `value clipped at 0 from ${formatNumber(p.clipped.value)}` : "", p.clipped.low < 0 ? `low end clipped at 0 from ${formatNumber(p.clipped.low)}` : ""].filter((c) => c !== "") : [];
+  const clipped = clips.length > 0 ? `; ${clips.join(", ")}, as T cannot be negative` : "";
+  const sd = p.stdDev !== undefined ? `, sd ${formatNumber(p.stdDev)}` : "";
+  return `predict ${r.variable} = ${formatNumber(x)}: ${formatNumber(p.value)} (95 % interval ${formatNumber(p.interval.low)} .. ${formatNumber(p.interval.high)}${clipped})${sd}${p.extrapolated ? " — extrapolated beyond the data" : ""}`;
+}
+
+/**
+ * What became of the hypotheses: how many of those fitted are candidates, why the others are not,
+ * and which were not fitted for lack of points.
+ */
+function screeningLines(prefix: string, s: Screening, r: FitReport, sd: boolean): string[] {
+  const v = r.variable;
+  const admitted = s.fitted - s.insignificant - s.negative;
+  const why: string[] = [];
+  if (s.insignificant > 0) {
+    // With few points the test is strict: say how strict for a 2-parameter model.
+    const n = sd ? r.stdDevCandidates[0]!.quality.n : r.points.q.length;
+    const strict = n - 2 >= 1 && n - 2 <= 3 ? `; with ${n} distinct ${v} a 2-parameter model keeps ${n - 2} degree${n - 2 === 1 ? "" : "s"} of freedom, so its term must exceed ${formatNumber(studentTQuantile(0.975, n - 2))} standard errors` : "";
+    why.push(`${s.insignificant} rejected as not significantly different from 0 (95 %${sd ? ", against the scatter and the sds' own sampling error" : ""}${strict})`);
+  }
+  if (s.negative > 0) why.push(`${s.negative} rejected as able to go below 0`);
+  if (s.tooComplex > 0) why.push(`${s.tooComplex} not fitted: more parameters than any candidate of the mean (${Math.max(...r.candidates.map((c) => c.quality.parameters))})`);
+  const lines = [`${prefix}${admitted} of ${s.fitted} fitted hypotheses${why.length > 0 ? `; ${why.join("; ")}` : ""}`];
+  if (s.tooFewPoints.length > 0) {
+    const skipped = s.tooFewPoints.map((h) => `${h.family} ${h.label.replace(/\bQ\b/g, v)} (needs ${h.needs})`).join(", ");
+    lines.push(`${" ".repeat(prefix.length)}not fitted for lack of points (a model of p coefficients needs p + 1 distinct ${v}): ${skipped}`);
+  }
+  return lines;
 }
 
 /** `ccasim fit`: model fitting on records, TAU_PARAM timers, trials across a parameter, or Extra-P inputs. */

@@ -73,7 +73,12 @@ describe("ccasim fit", () => {
       expect(m.expression).not.toMatch(/\bQ\b/);
       expect(m.formula).not.toMatch(/\bQ\b/);
     }
-    expect(j.stdDev.expression).toMatch(/\bsize\b/);
+    expect(j.variable).toBe("size");
+    // Three sizes support only constants; the text names the size where a formula would.
+    const text = (await run(["fit", "../shared/data/tau/edge-cases/examples/wrap", "--param-timer", "__wrap_dgemm", "--parameter", "size", "--predict", "100000"])).out;
+    expect(text).toContain("\ndata: 3 distinct size in [100, 100000], 6 observations\n");
+    expect(text).toContain("polynomial c0 + c1·size + c2·size^2 (needs 4)");
+    expect(text).toMatch(/\npredict size = 100000: /);
   });
 
   it("finds a user event by a unique part of its name, and suggests names for one it cannot find", async () => {
@@ -112,6 +117,68 @@ describe("ccasim fit", () => {
     expect(j.title).toBe("Message size for all-reduce vs ranks (3 trials)");
     expect(j.points.map((p: { q: number }) => p.q)).toEqual([2, 4, 8]);
     expect(j.points.every((p: { mean: number }) => p.mean > 900 && p.mean < 1000)).toBe(true);
+  });
+
+  it("says why three sizes give one candidate, and clips a time's interval at 0 with the model's own bound (walkthrough: dgemm of examples/wrap)", async () => {
+    const args = ["fit", "../shared/data/tau/edge-cases/examples/wrap", "--param-timer", "__wrap_dgemm", "--parameter", "size", "--predict", "100000"];
+    const r = await run(args);
+    expect(r.code).toBe(0);
+    const lines = r.out.split("\n");
+    const at = (prefix: string): string => lines.find((l) => l.startsWith(prefix))!;
+    expect(at("candidates: ")).toBe(
+      "candidates: 1 of 45 fitted hypotheses; 44 rejected as not significantly different from 0 (95 %; with 3 distinct size a 2-parameter model keeps 1 degree of freedom, so its term must exceed 12.71 standard errors)",
+    );
+    expect(lines[lines.indexOf(at("candidates: ")) + 1]).toBe(
+      "            not fitted for lack of points (a model of p coefficients needs p + 1 distinct size): polynomial c0 + c1·size + c2·size^2 (needs 4), polynomial c0 + c1·size + c2·size^2 + c3·size^3 (needs 5)",
+    );
+    // The sd: the constant, as the mean could be no more; never the negative 10.2 − 0.58·size^(1/4).
+    expect(at("sd: ")).toBe("sd:         4.24");
+    expect(at("sd candidates: ")).toBe("sd candidates: 1 of 1 fitted hypotheses; 45 not fitted: more parameters than any candidate of the mean (1)");
+    expect(at("predict ")).toBe("predict size = 100000: 20.33 (95 % interval 0 .. 79.61; low end clipped at 0 from -38.94, as T cannot be negative), sd 4.243");
+    const j = JSON.parse((await run([...args, "--json"])).out)[0];
+    expect(j.nonNegative).toBe(true);
+    expect(j.screening.tooFewPoints.map((h: { needs: number }) => h.needs)).toEqual([4, 5]);
+    expect(j.predictions[0].interval.low).toBe(0);
+    expect(j.predictions[0].clipped.low).toBeCloseTo(-38.94, 2);
+    expect(j.predictions[0].stdDev).toBeGreaterThan(0);
+  });
+
+  it("names the variable in titles, formulas and predictions alike, and the view, metric and exclusive values when not the default", async () => {
+    const dir = "../shared/data/tau/ppk/gromacs-scaling/";
+    const ppk = [2, 4, 8, 16, 32, 64, 128, 256].map((n) => `${dir}${n}.ppk`);
+    const byRanks = await run(["fit", ...ppk, "--timer", "int main", "--q", "ranks", "--predict", "512"]);
+    expect(byRanks.out).toContain("== int main vs ranks (8 trials)\n");
+    expect(byRanks.out).toMatch(/\nmean: +exp\(−0\.677·log\(ranks\) \+ 0\.724·max\(0, log\(ranks\) − log\(128\)\) \+ 20\.7\)\n/);
+    expect(byRanks.out).toMatch(/\npredict ranks = 512: [\d.e]+ \(95 % interval/);
+    const max = await run(["fit", ...ppk, "--timer", "int main", "--q", "ranks", "--view", "max", "--exclusive"]);
+    expect(max.out).toContain("== int main (exclusive, max over threads) vs ranks (8 trials)\n");
+    const named = await run(["fit", ...ppk, "--timer", "int main", "--q", "ranks", "--variable", "n"]);
+    expect(named.out).toContain("== int main vs n (ranks) (8 trials)\n");
+    expect(named.out).toContain("\ndata: 8 distinct n in [2, 256]");
+    const wrap = ["fit", "../shared/data/tau/edge-cases/examples/wrap", "--param-timer", "__wrap_dgemm", "--parameter", "size"];
+    expect((await run([...wrap, "--view", "max"])).out).toContain("== TIME per call of __wrap_dgemm (max over threads) vs size (");
+    expect((await run([...wrap, "--view", "1"])).out).toContain("== TIME per call of __wrap_dgemm (thread 1,0,0) vs size (");
+    expect((await run(wrap)).out).toContain("== TIME per call of __wrap_dgemm vs size (");
+    const extrap = await run(["fit", "../shared/data/extrap/docs_examples_input.txt", "--predict", "128"]);
+    expect(extrap.out).toMatch(/\npredict p = 128: 1492 \(/);
+  });
+
+  it("prints adjusted R² with enough decimals that an adjusted-R² ranking can be checked", async () => {
+    const args = ["fit", "../shared/data/extrap/docs_examples_input.txt", "--criterion", "adjusted-r2", "--top", "8"];
+    const r = await run(args);
+    const lines = r.out.split("\n");
+    const rows = lines.slice(lines.findIndex((l) => l.startsWith("----")) + 1).filter((l) => /^\d/.test(l));
+    const adj = rows.map((l) => l.trim().split(/\s+/).at(-1)!);
+    expect(adj).toHaveLength(8);
+    // All above 0.99, none printed as 1, each below the one before.
+    for (const [i, a] of adj.entries()) {
+      expect(Number(a)).toBeGreaterThan(0.99);
+      expect(Number(a)).toBeLessThan(1);
+      if (i > 0) expect(Number(a)).toBeLessThan(Number(adj[i - 1]));
+    }
+    const j = JSON.parse((await run([...args, "--json"])).out)[0];
+    expect(adj.map(Number)).toEqual(j.candidates.map((c: { adjustedR2: number }) => Number(c.adjustedR2.toFixed(adj[0]!.length - 2))));
+    expect(r.out).toMatch(/adj\. R² 0\.99997\d\d, RSS/);
   });
 
   it("fits Extra-P inputs", async () => {
@@ -175,6 +242,9 @@ describe("ccasim fit", () => {
 
   it("exits 2 with a clear message for bad usage", async () => {
     expect((await run(["fit"])).code).toBe(2);
+    const few = await run(["fit", "../shared/data/tau/edge-cases/examples/wrap", "--param-timer", "__wrap_dgemm", "--parameter", "size", "--family", "polynomial:degree=2"]);
+    expect(few.code).toBe(2);
+    expect(few.err).toBe("ccasim fit: no model of the families polynomial can be fitted to 3 distinct values of size: their hypotheses need at least 4\n");
     const r = await run(["fit", "../shared/data/extrap/docs_examples_input.txt", "--family", "polynomal"]);
     expect(r.code).toBe(2);
     expect(r.err).toContain("did you mean 'polynomial'");

@@ -250,6 +250,21 @@ describe("fitModels", () => {
     expect(() => fitModels({ q: [1, 2, 3], t: [1, 2, 3] }, { families: ["polynomal"] })).toThrow(/did you mean 'polynomial'/);
     expect(() => fitModels({ q: [1, 2, 3], t: [1, 2, 3] }, { families: ["polynomial:deg=2"] })).toThrow(/unknown option 'deg'/);
     expect(() => fitPowerLaw([1, 2, 3], [1, -2, 3])).toThrow(AnalysisInputError);
+    expect(() => fitModels({ q: [1, 2, 3], t: [1, 4, 9] }, { families: ["polynomial:degree=3"], variable: "n" })).toThrow(
+      "no model of the families polynomial can be fitted to 3 distinct values of n: their hypotheses need at least 5",
+    );
+  });
+
+  it("fits a hypothesis of p coefficients only with p + 1 distinct Q, and lists those it skipped", () => {
+    const cubic = (q: number): number => 1 + q + q ** 3;
+    for (const n of [3, 4, 5, 6]) {
+      const q = Array.from({ length: n }, (_, i) => i + 1);
+      const r = fitModels({ q, t: q.map(cubic) }, { families: ["constant", "polynomial"] });
+      expect(r.screening.tooFewPoints.map((h) => h.needs)).toEqual([4, 5].filter((needs) => needs > n));
+      expect(r.screening.tooFewPoints.every((h) => h.family === "polynomial")).toBe(true);
+      expect(r.candidates.every((c) => c.quality.parameters + 1 <= n)).toBe(true);
+      expect(r.screening.fitted).toBe(1 + [1, 2, 3].filter((d) => d + 2 <= n).length);
+    }
   });
 
   it("says why positive data get no model: every hypothesis of the families was insignificant", () => {

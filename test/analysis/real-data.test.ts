@@ -47,14 +47,21 @@ describe("power-cap trials: time versus cap per application", () => {
 });
 
 describe("GROMACS strong scaling (packed profiles, 2 to 256 ranks)", () => {
-  it("fits a scaling model and flags the change past 128 ranks", () => {
+  it("fits a scaling model and flags the change past 128 ranks, where the two-segment model predicts best", () => {
     const dir = join(DATA, "tau/ppk/gromacs-scaling");
     const trials = readdirSync(dir).filter((f) => f.endsWith(".ppk")).map((f) => readTrial(join(dir, f)));
     const obs = observationsAcrossTrials(trials, { parameter: { ranks: true }, timer: "int main" });
+    expect([obs.qLabel, obs.tLabel]).toEqual(["ranks", "int main"]);
     const r = fitModels(obs);
     expect([...r.points.q]).toEqual([2, 4, 8, 16, 32, 64, 128, 256]);
-    expect(r.mean.family).toBe("power-law");
-    expect(r.mean.coefficients[1]!.value).toBeLessThan(-0.5);
+    // The change point's model competes, cross-validated, and beats the single power law.
+    expect(r.mean).toBe(r.changePoint!.model);
+    expect(r.mean.family).toBe("segmented");
+    expect(r.mean.changePoint).toBe(128);
+    const powerLaw = r.candidates.find((c) => c.family === "power-law")!;
+    expect(r.candidates.indexOf(powerLaw)).toBe(1);
+    expect(powerLaw.coefficients[1]!.value).toBeLessThan(-0.5);
+    expect(r.mean.quality.looSmape).toBeLessThan(powerLaw.quality.looSmape);
     expect(r.changePoint!.significant).toBe(true);
     expect(r.changePoint!.at).toBe(128);
     expect(r.changePoint!.before).toBeLessThan(-0.6);

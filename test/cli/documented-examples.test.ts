@@ -85,14 +85,22 @@ describe("the examples of ccasim select --help", () => {
 
 describe("the examples of ccasim fit --help", () => {
   it("run as written: records with a parameter filter, a timer across trials by path and by ranks", async () => {
-    const [run, records, powercap, gromacs] = await runExamples(examplesSection(await help("fit")));
+    const [run, records, powercap, gromacs, extrap] = await runExamples(examplesSection(await help("fit")));
     expect(run!.args).toEqual(["run", "scenarios/shock-neuronic.yaml"]);
     expect(records!.r.out).toContain("== wallTime of StatesConstructor vs Q (out/shock-neuronic)");
     expect(records!.r.out).toMatch(/data: \d+ distinct Q in \[3840, 61600\], 2862 observations/);
     expect(records!.r.err).toBe("");
     expect(powercap!.r.out).toContain("14 distinct Q in [50, 115]");
+    // The walkthrough's case: the strided records change exponent past the cache, and the
+    // two-segment model, cross-validated, ranks first ahead of the power law.
+    expect(records!.r.out).toMatch(/\nmean: +exp\(1\.\d+·log\(Q\) \+ [\d.]+·max\(0, log\(Q\) − log\(\d+\)\) − [\d.]+\)\n/);
+    expect(records!.r.out).toMatch(/\nchange point: at Q = \d+, exponent [\d.]+ before, [\d.]+ after; the two-segment model ranks 1 \(LOO SMAPE [\d.]+ % against [\d.]+ % for the best single-segment model\)\n/);
     expect(gromacs!.r.out).toContain("== int main vs ranks (8 trials)");
-    expect(gromacs!.r.out).toMatch(/\nchange point: at Q = 128, exponent/);
+    expect(gromacs!.r.out).toContain("\ndata: 8 distinct ranks in [2, 256], 8 observations\n");
+    expect(gromacs!.r.out).toMatch(/\nchange point: at ranks = 128, exponent/);
+    // The Extra-P example's variable is p: its formulas and its prediction say so.
+    expect(extrap!.r.out).toContain("\nmean:       exp(1.5·log(p) + 0.00924)\n");
+    expect(extrap!.r.out).toMatch(/\npredict p = 128: 1492 \(95 % interval [\d.]+ \.\. [\d.]+\), sd [\d.]+ — extrapolated beyond the data\n/);
   });
 });
 
@@ -112,7 +120,7 @@ describe("the README's analysis section", () => {
     expect(fit!.r.out).toMatch(/\ndata: 5 distinct x in \[/);
     // The dummy components' costs are deterministic: no model of rounding noise for the sd.
     expect(fit!.r.out).toContain("\nsd:         0 (repeated x values give the same T, up to rounding)\n");
-    expect(gromacs!.r.out).toMatch(/\nchange point: at Q = 128, exponent/);
+    expect(gromacs!.r.out).toMatch(/\nchange point: at ranks = 128, exponent/);
     expect(prune!.r.out).toContain(".TAU application, Driver::go(), A::run(), B::run()");
     expect(crossover!.r.out).toMatch(/at x = 2: A A2 -> A1, B B1 -> B2/);
     expect(heuristic!.r.out).toContain("heuristic over core {Driver, A, B} (4 assemblies): cost 5.67, gap 0 (0 %)");

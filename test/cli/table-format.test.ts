@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { csvTable, formatCell, textTable } from "../../cli/table-format.js";
+import { formatAdjustedR2 } from "../../cli/commands/analysis-io.js";
 
 describe("query result tables", () => {
   it("writes every digit of a number to CSV, so the values read back unchanged", () => {
@@ -24,5 +25,19 @@ describe("query result tables", () => {
     expect(formatCell(12345678901.5)).toBe("12345678900");
     expect(formatCell(new Date("2020-01-01T00:00:00.000Z"))).toBe("2020-01-01T00:00:00.000Z");
     expect(textTable(["d"], [[new Date("2020-01-01T00:00:00.000Z")]])).toBe("d\n------------------------\n2020-01-01T00:00:00.000Z\n");
+  });
+});
+
+describe("adjusted R² in fit tables", () => {
+  it("keeps 3 significant digits of 1 − adj. R², one decimal count per column", () => {
+    expect(formatAdjustedR2([0.8788, 0.5221])).toEqual(["0.8788", "0.5221"]);
+    expect(formatAdjustedR2([0.99998123, 0.9999684])).toEqual(["0.9999812", "0.9999684"]);
+    expect(formatAdjustedR2([1, 0.9])).toEqual(["1", "0.9"]);
+    expect(formatAdjustedR2([NaN, -0.25])).toEqual(["-", "-0.25"]);
+  });
+
+  it("prints neighbours that differ differently, up to 12 decimals", () => {
+    expect(formatAdjustedR2([0.5000012, 0.5000011])).toEqual(["0.5000012", "0.5000011"]);
+    expect(formatAdjustedR2([0.9999999999999, 0.99999999999989])).toEqual(["1", "1"]);
   });
 });
