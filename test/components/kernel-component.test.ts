@@ -57,7 +57,7 @@ describe("the kernel component's parameters", () => {
 });
 
 describe("a kernel whose pattern a text argument picks", () => {
-  const text = (dirArgs: string) => `
+  const text = (dirArgs: readonly string[]) => `
 name: kernel-direction
 seed: 1
 machine: { preset: xeon-2.8ghz-512k, nodes: 1, processesPerNode: 1, noise: { computeCv: 0, memoryCv: 0, overflowCv: 0, osRate: 0 } }
