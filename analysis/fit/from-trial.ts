@@ -338,7 +338,8 @@ export function observationsAcrossTrials(trials: readonly Trial[], sel: AcrossTr
   for (const trial of trials) {
     const x = trialParameter(trial, sel.parameter);
     const p = sel.parameter;
-    qLabel = typeof p === "function" ? "Q" : "metadata" in p ? p.metadata : "sourcePattern" in p ? "Q" : "ranks" in p ? "ranks" : "threads";
+    // A ccasim run's workload variable (metadata `workload.x`) is named as its scenario names it.
+    qLabel = typeof p === "function" ? "Q" : "metadata" in p ? p.metadata.replace(/^workload\./, "") : "sourcePattern" in p ? "Q" : "ranks" in p ? "ranks" : "threads";
     if (sel.userEvent) {
       const e = trial.userEvents[userEventOf(trial, sel.userEvent)]!;
       // A user event's values per thread: every thread, one thread, or the mean over all of them

@@ -46,7 +46,8 @@ Inputs:
                  (TAU profile directories, run folders or .ppk files); a timer or user event is found
                  by its full name or a unique part of it ('(top)' is the top-level timer); Q comes
                  from --q:
-                   metadata:<key>   a numeric metadata attribute
+                   metadata:<key>   a numeric metadata attribute (a ccasim run writes every
+                                    workload variable as workload.<name>: metadata:workload.x)
                    path:<regex>     the first number group of the regex applied to the trial's path
                    ranks | threads  the number of ranks or threads
   Extra-P        text, JSON or JSON Lines inputs with one parameter: every callpath and metric is

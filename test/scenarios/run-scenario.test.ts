@@ -2,6 +2,7 @@ import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { executeScenario, loadScenario, loadScenarioText, runScenario, writeRunOutputs } from "../../scenarios/index.js";
+import { fitModels, observationsAcrossTrials } from "../../analysis/index.js";
 import { MIXED_SCENARIO, readTree, tempDir } from "./fixtures.js";
 
 const KNOWN = "scenarios/known-models.yaml";
@@ -82,6 +83,11 @@ describe("running scenarios", () => {
     const trial = art.trial!;
     expect([trial.metadataString("workload.x"), trial.metadataString("workload.iterations")]).toEqual(["2.5", "3"]);
     expect([trial.metadataString("Machine preset"), trial.metadataString("CPU MHz"), trial.metadataString("ccasim seed")]).toEqual(["xeon-2.8ghz-512k", "2800", "1"]);
+    // Runs at several x, fitted across trials by the metadata: A::run() is 3 x (2x + 0.01x) per rank.
+    const runs = [1, 2, 4].map((x) => executeScenario(loadScenario("scenarios/known-models.yaml", { set: [`workload.x=${x}`, "workload.iterations=3"] })).trial!);
+    const obs = observationsAcrossTrials(runs, { timer: "A::run()", parameter: { metadata: "workload.x" } });
+    expect(obs.qLabel).toBe("x");
+    expect(fitModels(obs, { variable: obs.qLabel }).mean.expression).toBe("6.03*x");
     // A program model too, with its threads.
     const program = executeScenario(loadScenario("scenarios/program-elements.yaml", { set: ["workload.N=64"] })).trial!;
     expect(program.metadataString("workload.N")).toBe("64");
