@@ -84,7 +84,7 @@ export function setupMachine(config: ScenarioConfig, fail: (path: KeyPath, messa
   const { collectives: collectivesRaw, ...netRaw } = section.network as Record<string, unknown>;
   let network: ResolvedNetwork;
   try {
-    // A network naming neither a preset nor parameters is the one of the node preset's system.
+    // A network naming no preset is the node preset's system's, with `params` overriding its values.
     network = resolveNetwork(convertNetworkUnits(netRaw) as NetworkSpec, machinePresets.get(section.preset).interconnect?.preset);
   } catch (e) {
     const { key, problem } = e as { key?: string; problem?: string };

@@ -1,7 +1,7 @@
 import { nearestName, type ParamDoc } from "../../engine/index.js";
 import { backgroundLoadModels } from "./load.js";
 import { pointToPointModels } from "./cost-model.js";
-import { interconnectPresets, presetModelParams } from "./presets.js";
+import { hasPresetParams, interconnectPresets, presetModelParams } from "./presets.js";
 
 /** A cost model choice: a registered model name and its parameters (base units: us, bytes/s). */
 export interface LinkSpec {
@@ -148,8 +148,8 @@ function modelsTaking(name: string): string[] {
 /**
  * Resolves a {@link NetworkSpec}: applies the preset, validates every parameter against its
  * model's ParamDocs and fills defaults.
- * @param defaultPreset - the preset of a spec that names neither a preset nor parameters (a
- *   scenario gives its machine preset's interconnect)
+ * @param defaultPreset - the preset of a spec that names none: it gives the parameters `params`
+ *   leaves out (a scenario gives its machine preset's interconnect)
  * @throws NetworkConfigError (an input error) naming the offending key
  */
 export function resolveNetwork(spec: NetworkSpec = {}, defaultPreset = DEFAULT_PRESET): ResolvedNetwork {
@@ -163,16 +163,19 @@ export function resolveNetwork(spec: NetworkSpec = {}, defaultPreset = DEFAULT_P
   }
   const modelName = modelNameOf("model", spec.model, "hockney");
   const model = lookup("model", () => pointToPointModels.get(modelName));
-  let base: Record<string, number> = {};
   if (spec.preset !== undefined && typeof spec.preset !== "string") throw new NetworkConfigError("preset", `must be a preset name, got ${JSON.stringify(spec.preset)}`);
-  const presetName = spec.preset ?? (spec.params === undefined ? defaultPreset : undefined);
-  if (presetName !== undefined) {
-    const preset = lookup("preset", () => interconnectPresets.get(presetName));
-    const rho = spec.overheadFraction ?? 0.25;
-    if (!(rho >= 0 && rho <= 0.5)) throw new NetworkConfigError("overheadFraction", `must be in [0, 0.5], got ${rho}`);
-    base = lookup("model", () => presetModelParams(preset, modelName, rho));
-  }
-  const interParams = validateParams("params", model.params, { ...base, ...(spec.params ?? {}) });
+  // The named preset, else the default one, gives what `params` leaves out (`--set
+  // machine.network.params.alpha=5us` changes the latency of the machine's own interconnect).
+  const preset = lookup("preset", () => interconnectPresets.get(spec.preset ?? defaultPreset));
+  const rho = spec.overheadFraction ?? 0.25;
+  if (!(rho >= 0 && rho <= 0.5)) throw new NetworkConfigError("overheadFraction", `must be in [0, 0.5], got ${rho}`);
+  // A model the default preset has no values for takes its parameters from `params` alone.
+  const derivable = spec.preset !== undefined || hasPresetParams(modelName);
+  const base = derivable ? lookup("model", () => presetModelParams(preset, modelName, rho)) : {};
+  const given = spec.params ?? {};
+  const interParams = validateParams("params", model.params, { ...base, ...given });
+  // The preset a run names: the one given, or the default when it supplied a value.
+  const presetName = spec.preset ?? (Object.keys(base).some((k) => given[k] === undefined) ? defaultPreset : undefined);
 
   // The intra-node path defaults to DEFAULT_INTRA_NODE; its parameters override the default's
   // when the model is the default's, as a preset's are overridden by `params`.

@@ -54,6 +54,11 @@ export function presetModelParams(preset: InterconnectPreset, model: string, ove
   throw new Error(`interconnect preset '${preset.name}' has no parameters for model '${model}'; give them explicitly`);
 }
 
+/** Whether {@link presetModelParams} derives parameters for the point-to-point model `model`. */
+export function hasPresetParams(model: string): boolean {
+  return model === "hockney" || model === "loggp";
+}
+
 /** Registry of interconnect presets. */
 export const interconnectPresets = new Registry<InterconnectPreset>("interconnect preset");
 

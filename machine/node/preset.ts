@@ -26,7 +26,7 @@ export interface MachinePreset extends Registrable {
   readonly sources: Readonly<Record<string, ParamSource>>;
   /**
    * The interconnect preset of the system this node comes from (`numalink-4` for the Altix), which
-   * a scenario gets when its `machine.network` names neither a preset nor parameters.
+   * a scenario gets when its `machine.network` names no preset (what its `params` leave out).
    */
   readonly interconnect?: {
     readonly preset: string;

@@ -15,6 +15,18 @@ describe("network configuration", () => {
     });
   });
 
+  it("takes what params leave out from the default preset (the machine's interconnect), and names it only then", () => {
+    const alpha = resolveNetwork({ params: { alpha: 5 } }, "numalink-4");
+    expect(alpha.preset).toBe("numalink-4");
+    expect(alpha.interNode).toEqual({ model: "hockney", params: { alpha: 5, bandwidth: resolveNetwork({}, "numalink-4").interNode.params.bandwidth } });
+    const loggp = resolveNetwork({ model: "loggp", params: { L: 1, o: 1, g: 1 } });
+    expect(loggp.interNode.params).toEqual({ L: 1, o: 1, g: 1, bandwidth: 100e6 });
+    expect(loggp.preset).toBe("gigabit-ethernet");
+    // Every parameter given: no preset supplied anything.
+    const own = resolveNetwork({ params: { alpha: 5, bandwidth: 1e9 } });
+    expect([own.preset, own.interNode.params]).toEqual([undefined, { alpha: 5, bandwidth: 1e9 }]);
+  });
+
   it("derives LogGP parameters from a preset and lets explicit parameters override them", () => {
     const r = resolveNetwork({ preset: "myrinet-2000", model: "loggp", params: { g: 4 } });
     expect(r.interNode.params).toEqual({ L: 3.5, o: 1.75, g: 4, bandwidth: 245e6 });
@@ -23,7 +35,7 @@ describe("network configuration", () => {
   it("names the offending key, with the nearest known name", () => {
     expect(() => resolveNetwork({ preset: "myrinet2000" })).toThrow(/network\.preset: unknown interconnect preset 'myrinet2000' \(did you mean 'myrinet-2000'\?\)/);
     expect(() => resolveNetwork({ model: "hockney", params: { alpah: 3, bandwidth: 1 } })).toThrow(/network\.params\.alpah: unknown parameter \(did you mean 'alpha'\?\)/);
-    expect(() => resolveNetwork({ model: "loggp", params: { L: 1, o: 1, g: 1 } })).toThrow(/network\.params\.bandwidth: required/);
+    expect(() => resolveNetwork({ intraNode: { model: "loggp", params: { L: 1, o: 1, g: 1 } } })).toThrow(/network\.intraNode\.params\.bandwidth: required/);
     expect(() => resolveNetwork({ preset: "numalink-4", params: { alpha: -1 } })).toThrow(/network\.params\.alpha: must be >= 0/);
     expect(() => resolveNetwork({ load: { model: "piecewise", params: { period: 0 } } })).toThrow(/network\.load\.params\.period/);
     expect(() => resolveNetwork({ eagerlimit: 5 } as never)).toThrow(/did you mean 'eagerLimit'/);

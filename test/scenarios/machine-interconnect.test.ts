@@ -28,4 +28,12 @@ describe("the interconnect of a machine section that names none", () => {
     expect(explicit.preset).toBeUndefined();
     expect(explicit.interNode.params).toMatchObject({ alpha: 5, bandwidth: 1e9 });
   });
+
+  it("gives what explicit parameters leave out: one parameter overrides the preset's value", () => {
+    const alpha = networkOf("itanium2-madison", "{ params: { alpha: 5us } }");
+    expect(alpha.preset).toBe("numalink-4");
+    expect(alpha.interNode.params).toMatchObject({ alpha: 5, bandwidth: 3.2e9 });
+    const set = loadScenarioText(scenario("itanium2-madison"), "net.yaml", { set: ["machine.network.params.alpha=5us"] }).machine.network;
+    expect(set.interNode.params).toMatchObject({ alpha: 5, bandwidth: 3.2e9 });
+  });
 });
