@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { loadScenario } from "../../scenarios/index.js";
+import { executeScenario, loadScenario } from "../../scenarios/index.js";
 import { invalidPoints, isSweepText, loadSweep } from "../../scenarios/sweep/index.js";
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
 
@@ -8,8 +8,8 @@ const SHOWN_POINTS = 5;
 
 export const validateCommand: Command = {
   name: "validate",
-  help: `Usage: ccasim validate <scenario.yaml> [--set key=value ...]
-       ccasim validate <sweep.yaml>
+  help: `Usage: ccasim validate <scenario.yaml> [--set key=value ...] [--run]
+       ccasim validate <sweep.yaml> [--run]
 
 Reads and checks a scenario the way 'ccasim run' does (YAML syntax, keys and types, units,
 presets and overrides, component parameters and cost expressions, port connections, proxies,
@@ -18,24 +18,35 @@ metrics) and reports every problem with its file, line, column and key. Writes n
 A sweep file (one with a scenario:, axes:, zip: or random: section) is checked as 'ccasim sweep'
 reads it, then the scenario of every point with the point's overrides, as the sweep loads it: the
 points whose scenario does not load are listed with their overrides and why (the first
-${SHOWN_POINTS}, and how many more). Problems found only while a point runs (a cost that evaluates
-negative, a kernel the node model refuses, a deadlock) show in 'ccasim sweep' itself.
+${SHOWN_POINTS}, and how many more).
 
-Exit codes: 0 valid, 2 invalid.`,
+Some problems show only while a scenario runs: a value an expression gives for one call (a cost
+that evaluates negative, an argument that is not a number, a kernel the node model refuses), a
+rank grid or a peer that does not fit the ranks, a deadlock. --run finds them too: it runs the
+scenario (every point of a sweep), measuring and writing nothing.
+
+Options:
+  --set <key=value>   override a value, as 'ccasim run' does (repeatable; scenarios only)
+  --run               also run the scenario, or every point of a sweep, without writing
+
+Exit codes: 0 valid, 2 invalid (1 for a deadlock found by --run).`,
   run(ctx) {
-    const { values, positionals } = parseCommandArgs("validate", ctx.argv, { set: { type: "string", multiple: true } });
+    const { values, positionals } = parseCommandArgs("validate", ctx.argv, { set: { type: "string", multiple: true }, run: { type: "boolean" } });
     if (positionals.length !== 1) throw new UsageError("give exactly one scenario or sweep file", "validate");
     const file = positionals[0]!;
     const set = (values.set as string[] | undefined) ?? [];
     if (isSweepText(readable(file), file)) {
       if (set.length > 0) throw new UsageError("--set does not apply to a sweep file; fix a value for every point in its set: section", "validate");
-      return validateSweep(ctx, file);
+      return validateSweep(ctx, file, values.run === true);
     }
     const s = loadScenario(file, { set });
     const c = s.config;
+    // Run, measuring nothing: an error it finds is thrown as 'ccasim run' would report it.
+    const ran = values.run === true ? executeScenario(s, { measure: false }).result : undefined;
     ctx.out(
       `${s.file}: valid — scenario '${c.name}', ${s.machine.cluster.ranks} ranks on ${s.machine.cluster.nodes} ${s.machine.presetName} node(s), ` +
-        `${s.assembly ? s.assembly.instances.length + " components" : "program model"}, metrics ${c.metrics.join(", ")}\n`,
+        `${s.assembly ? s.assembly.instances.length + " components" : "program model"}, metrics ${c.metrics.join(", ")}` +
+        `${ran === undefined ? "" : `; ran: simulated ${(ran.simulatedTime / 1e6).toFixed(6)} s, ${ran.events} events`}\n`,
     );
     return 0;
   },
@@ -50,15 +61,15 @@ function readable(file: string): string {
   }
 }
 
-function validateSweep(ctx: CommandContext, file: string): number {
+function validateSweep(ctx: CommandContext, file: string, run: boolean): number {
   const sweep = loadSweep(file);
-  const invalid = invalidPoints(sweep);
+  const invalid = invalidPoints(sweep, { run });
   const what = `sweep '${sweep.name}', ${sweep.points.length} point${sweep.points.length === 1 ? "" : "s"} over ${sweep.axes.join(", ") || "no axis"} (scenario ${sweep.scenarioFile})`;
   if (invalid.length === 0) {
-    ctx.out(`${file}: valid — ${what}\n`);
+    ctx.out(`${file}: valid — ${what}${run ? "; every point ran" : ""}\n`);
     return 0;
   }
-  ctx.err(`${file}: ${invalid.length} of the ${what} would fail:\n`);
+  ctx.err(`${file}: ${invalid.length} of the ${what} would fail${run ? " (loaded and run)" : ""}:\n`);
   for (const bad of invalid.slice(0, SHOWN_POINTS)) {
     ctx.err(`  point ${bad.point.index} (${bad.overrides.join(" ")}):\n`);
     for (const line of bad.error.message.split("\n")) ctx.err(`    ${line}\n`);

@@ -13,4 +13,4 @@ export { runPoint, runPointTask, type PointTask } from "./execute-point.js";
 export { runSweep, parseSlice, slicePoints, pointTask, workerScript, type Slice, type SweepProgress, type SweepRunOptions, type SweepRunSummary } from "./runner.js";
 export { runSweepPoint, sweepPointFolder, type SweepPointRunOptions } from "./run-point-folder.js";
 export { slurmArrayScript, slurmShardFolder, type SlurmOptions } from "./slurm.js";
-export { invalidPoints, noPointLoads, isSweepText, type InvalidPoint } from "./validate-sweep.js";
+export { invalidPoints, noPointLoads, isSweepText, type InvalidPoint, type InvalidPointsOptions } from "./validate-sweep.js";

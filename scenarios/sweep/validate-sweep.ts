@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 import { loadScenarioText } from "../load.js";
+import { executeScenario } from "../run.js";
 import { parseYamlSource } from "../lang/index.js";
 import { sweepPointOverrides, type Sweep } from "./load-sweep.js";
 import type { SweepPoint } from "./points.js";
@@ -18,24 +19,34 @@ export interface InvalidPoint {
   readonly error: Error;
 }
 
+/** Options of {@link invalidPoints}. */
+export interface InvalidPointsOptions {
+  /**
+   * Also run every point that loads, measuring and writing nothing, so that what only a run finds
+   * (a cost that evaluates negative, a kernel the node model refuses, a deadlock) fails it too.
+   */
+  readonly run?: boolean;
+}
+
 /**
  * Loads the scenario of every point of `sweep` with its overrides and seed (checking it as
- * `ccasim run` does, without running it), and returns the points that fail.
+ * `ccasim run` does, without running it unless `options.run`), and returns the points that fail.
  */
-export function invalidPoints(sweep: Sweep): InvalidPoint[] {
+export function invalidPoints(sweep: Sweep, options: InvalidPointsOptions = {}): InvalidPoint[] {
   const invalid: InvalidPoint[] = [];
   for (const point of sweep.points) {
-    const failure = pointLoadFailure(sweep, point);
+    const failure = pointLoadFailure(sweep, point, options.run === true);
     if (failure !== undefined) invalid.push(failure);
   }
   return invalid;
 }
 
-/** Why `point` of `sweep` does not load, or undefined when it loads. */
-function pointLoadFailure(sweep: Sweep, point: Sweep["points"][number]): InvalidPoint | undefined {
+/** Why `point` of `sweep` does not load (or, with `run`, does not run), or undefined when it does. */
+function pointLoadFailure(sweep: Sweep, point: Sweep["points"][number], run = false): InvalidPoint | undefined {
   const overrides = sweepPointOverrides(sweep, point);
   try {
-    loadScenarioText(sweep.loadText, sweep.scenarioFile, { set: overrides, seed: point.seed });
+    const scenario = loadScenarioText(sweep.loadText, sweep.scenarioFile, { set: overrides, seed: point.seed });
+    if (run) executeScenario(scenario, { measure: false });
     return undefined;
   } catch (e) {
     return { point, overrides, error: e instanceof Error ? e : new Error(String(e)) };

@@ -235,4 +235,23 @@ describe("ccasim validate on a sweep file", () => {
     expect(set.code).toBe(2);
     expect(set.err).toBe("ccasim validate: --set does not apply to a sweep file; fix a value for every point in its set: section\n");
   });
+
+  it("with --run also runs what loads: a scenario, or every point of a sweep, writing nothing", async () => {
+    // A negative x loads (it is a number) but gives A a negative cost, which only a run evaluates.
+    const loads = await run(["validate", "scenarios/known-models.yaml", "--set", "workload.x=-5"]);
+    expect(loads.code, loads.err).toBe(0);
+    const runs = await run(["validate", "scenarios/known-models.yaml", "--set", "workload.x=-5", "--run"]);
+    expect(runs.code).toBe(2);
+    expect(runs.err).toMatch(/known-models\.yaml:\d+:\d+: assembly\.components\.A: cost evaluated to -10 microseconds \(overridden: --set workload\.x=-5\)/);
+    const good = await run(["validate", "scenarios/known-models.yaml", "--run"]);
+    expect(good.out).toMatch(/: valid — scenario 'known-models', .*; ran: simulated 0\.\d+ s, \d+ events\n$/);
+    const negative = join(dir, "negative.sweep.yaml");
+    writeFileSync(negative, readFileSync(SWEEP, "utf8").replace("scenario: ../../../scenarios/", `scenario: ${join(process.cwd(), "scenarios")}/`).replace(/workload\.x: \[[^\]]*\]/, "workload.x: [-1, 1]"));
+    expect((await run(["validate", negative])).code).toBe(0);
+    const sweep = await run(["validate", negative, "--run"]);
+    expect(sweep.code).toBe(2);
+    expect(sweep.err).toContain("points over");
+    expect(sweep.err).toContain("would fail (loaded and run):");
+    expect(sweep.err).toContain("cost evaluated to -2 microseconds");
+  });
 });
