@@ -3,6 +3,8 @@
  *
  * @packageDocumentation
  */
+import { existsSync } from "node:fs";
+import { relative, resolve } from "node:path";
 
 /** What every run summary holds. Times are in microseconds (`simulatedTimeUnit`). */
 export type RunSummaryBase = {
@@ -10,7 +12,11 @@ export type RunSummaryBase = {
   readonly ccasim: string;
   /** The scenario's name. */
   readonly scenario: string;
-  /** The scenario file as given to the loader. */
+  /**
+   * The scenario file, relative to the working directory (the same however the path was spelt,
+   * so that one scenario and seed give byte-identical summaries); a text that names no file (an
+   * inline scenario) as given.
+   */
   readonly file: string;
   /** The seed every random stream derives from. */
   readonly seed: string | number;
@@ -54,3 +60,8 @@ export type ProgramRunSummary = RunSummaryBase & {
 
 /** A run summary: of an assembly, or (with `kind: "program model"`) of a program model. */
 export type RunSummary = AssemblyRunSummary | ProgramRunSummary;
+
+/** {@link RunSummaryBase.file}'s form of a scenario's file name. */
+export function summaryFileName(file: string): string {
+  return existsSync(file) ? relative(process.cwd(), resolve(file)) || file : file;
+}

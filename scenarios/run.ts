@@ -18,7 +18,7 @@ import { computeEvidence, type Evidence } from "./evidence.js";
 import { runMetadata } from "./run-metadata.js";
 import { executeProgramScenario } from "./program/execute.js";
 import type { ChromeTrace } from "./program/trace.js";
-import type { AssemblyRunSummary, RunSummary } from "./run-summary.js";
+import { summaryFileName, type AssemblyRunSummary, type RunSummary } from "./run-summary.js";
 
 /** Options of {@link executeScenario}. */
 export interface ExecuteOptions {
@@ -98,7 +98,7 @@ export function executeScenario(scenario: LoadedScenario, options: ExecuteOption
   const summary: AssemblyRunSummary = {
     ccasim: RUN_SUMMARY_MARK,
     scenario: config.name,
-    file: scenario.file,
+    file: summaryFileName(scenario.file),
     seed: config.seed,
     overrides: scenario.overrides,
     ranks: result.ranks,

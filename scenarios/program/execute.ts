@@ -7,7 +7,7 @@
 import type { AssemblyRunResult } from "../../components/index.js";
 import type { LoadedScenario } from "../load.js";
 import type { ExecuteOptions, RunArtifacts } from "../run.js";
-import type { ProgramRunSummary } from "../run-summary.js";
+import { summaryFileName, type ProgramRunSummary } from "../run-summary.js";
 import { RUN_SUMMARY_MARK } from "../../profile/index.js";
 import { runMetadata } from "../run-metadata.js";
 import { programToTrial, runProgram, type ProgramEvaluator, type ProgramRunResult } from "./run-program.js";
@@ -70,7 +70,7 @@ export function executeProgramScenario(scenario: LoadedScenario, options: Progra
     ccasim: RUN_SUMMARY_MARK,
     kind: "program model",
     scenario: config.name,
-    file: scenario.file,
+    file: summaryFileName(scenario.file),
     seed: config.seed,
     overrides: scenario.overrides,
     processes: run.processes,

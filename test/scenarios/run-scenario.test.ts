@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { executeScenario, loadScenario, loadScenarioText, runScenario, writeRunOutputs } from "../../scenarios/index.js";
@@ -55,6 +55,16 @@ describe("running scenarios", () => {
     expect([...ta.keys()]).toEqual([...tb.keys()]);
     expect(ta.size).toBeGreaterThan(10);
     for (const [k, v] of ta) if (k !== "timing.json") expect(v.equals(tb.get(k)!), k).toBe(true);
+  });
+
+  it("gives the same summary whether the scenario's path is spelt relative or absolute", () => {
+    const a = tempDir();
+    const b = tempDir();
+    runScenario("scenarios/known-models.yaml", { out: join(a, "out"), set: ["workload.iterations=2"] });
+    runScenario(join(process.cwd(), "scenarios/known-models.yaml"), { out: join(b, "out"), set: ["workload.iterations=2"] });
+    const summary = readFileSync(join(a, "out", "summary.json"), "utf8");
+    expect(JSON.parse(summary).file).toBe(join("scenarios", "known-models.yaml"));
+    expect(readFileSync(join(b, "out", "summary.json"), "utf8")).toBe(summary);
   });
 
   it("with another seed changes only what noise touches", () => {
