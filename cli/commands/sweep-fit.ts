@@ -2,6 +2,7 @@ import { fitAcrossSweep } from "../../analysis/study/index.js";
 import { fitModels, formulaVariable, isFormulaVariable } from "../../analysis/index.js";
 import { StudyStore, studyObservations, type StudyObservations } from "../../profile/study/index.js";
 import { parseCommandArgs, UsageError, type CommandContext } from "../command.js";
+import { textAssignments } from "./analysis-io.js";
 import { textTable } from "../table-format.js";
 
 /** Help of `ccasim sweep fit` (`ccasim sweep fit --help`). */
@@ -10,7 +11,7 @@ swept parameter P
 
 Usage:
   ccasim sweep fit <study.db> --parameter Q [--by KEY] [--by-variable N] [--component C] [--port PORT]
-                   [--method M] [--value V] [--json]
+                   [--method M] [--where name=value]... [--value V] [--json]
 
 The per-invocation records of every successful point of the study ('ccasim sweep' wrote it) are
 (Q, T) observations, grouped by the point's value of the swept parameter P (--by, e.g.
@@ -18,7 +19,8 @@ machine.l2.size). One model shape T(Q) is chosen for all values (the best in tot
 SMAPE among each value's best), fitted at each value, and each coefficient is fitted as a function
 of P, giving T(Q, P) as a formula and a mathjs expression. Without --by, T(Q) is fitted on all
 observations (as 'ccasim fit'). Points that differ in another swept parameter at the same Q (an
-implementation, a second cache size) are pooled into one fit, with a warning naming it.
+implementation, a second cache size) are pooled into one fit, with a warning naming it; so are
+records that differ in a record parameter (a mode), which --where separates.
 
 Options:
   --parameter Q     record parameter used as Q (e.g. Q, x); required. Formulas and expressions
@@ -29,6 +31,8 @@ Options:
   --component C     only records of this component (instance name, e.g. StatesConstructor)
   --port PORT       only records of this provides port
   --method M        only records of this method
+  --where name=value  only records whose parameter has this value, as text or number
+                    (repeatable), e.g. --where mode=strided
   --value V         T: wallTime (default), computeTime, mpiTime or a counter name, or their
                     columns in the study database (wall_time) or the record files
                     (wall_time [us], counter:PAPI_TOT_CYC [count])
@@ -52,6 +56,7 @@ export async function sweepFitObservations(argv: readonly string[]): Promise<{ o
     value: { type: "string" },
     json: { type: "boolean" },
     "by-variable": { type: "string" },
+    where: { type: "string", multiple: true },
   });
   if (positionals.length !== 1) throw new UsageError("fit: give one study database (see 'ccasim sweep fit --help')", "sweep");
   if (!values.parameter) throw new UsageError("fit: --parameter is required (the record parameter used as Q)", "sweep");
@@ -69,6 +74,7 @@ export async function sweepFitObservations(argv: readonly string[]): Promise<{ o
       port: values.port as string | undefined,
       method: values.method as string | undefined,
       value: values.value as string | undefined,
+      where: textAssignments("sweep", "where", values.where),
     });
     return { obs, json: values.json === true, byVariable };
   } finally {
@@ -79,6 +85,11 @@ export async function sweepFitObservations(argv: readonly string[]): Promise<{ o
 /** `ccasim sweep fit`: the study side of fits across a sweep (its help is {@link SWEEP_FIT_HELP}). */
 export async function sweepFit(ctx: CommandContext, argv: readonly string[]): Promise<number> {
   const { obs, json, byVariable } = await sweepFitObservations(argv);
+  if (obs.pooledRecordParameters.length > 0) {
+    const each = obs.byLabel ? ` at each value of ${obs.byLabel}` : "";
+    const name = obs.pooledRecordParameters[0]!;
+    ctx.err(`warning: one fit${each} pools records that differ in ${obs.pooledRecordParameters.join(", ")} at the same ${obs.qLabel} (a sequential and a strided mode, say); fit one at a time with --where ${name}=<value>\n`);
+  }
   if (obs.pooled.length > 0) {
     const each = obs.byLabel ? ` at each value of ${obs.byLabel}` : "";
     ctx.err(

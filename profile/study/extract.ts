@@ -18,6 +18,11 @@ export interface StudySelection {
   readonly method?: string;
   /** Swept parameter (a scenario key of the sweep, e.g. "machine.l2.size") as the second variable. */
   readonly by?: string;
+  /**
+   * Keep only records whose parameter `name` has this value (`{ mode: "strided" }`), as text or,
+   * for a number, numerically (`1e3` matches 1000).
+   */
+  readonly where?: Readonly<Record<string, string>>;
 }
 
 /** Observations of a study: one entry per record of every successful point, in canonical order. */
@@ -41,6 +46,12 @@ export interface StudyObservations {
    * Parameters that only move with Q (a `workload.Q` axis) are not listed.
    */
   readonly pooled: readonly string[];
+  /**
+   * Record parameters (other than Q and those `where` fixes) that take several values among the
+   * records pooled into one group at the same Q: one fit then mixes, say, a sequential and a
+   * strided mode of one method.
+   */
+  readonly pooledRecordParameters: readonly string[];
 }
 
 /**
@@ -57,6 +68,11 @@ export async function studyObservations(store: StudyStore, sel: StudySelection):
     sel.component !== undefined ? `r.component = ${lit(sel.component)}` : "",
     sel.port !== undefined ? `r.port = ${lit(sel.port)}` : "",
     sel.method !== undefined ? `r.method = ${lit(sel.method)}` : "",
+    ...Object.entries(sel.where ?? {}).map(([name, value]) => {
+      const n = Number(value);
+      const numeric = value.trim() !== "" && Number.isFinite(n) ? ` OR w.numeric_value = ${n}` : "";
+      return `EXISTS (SELECT 1 FROM record_parameter w WHERE w.point_id = r.point_id AND w.record_index = r.record_index AND w.name = ${lit(name)} AND (w.value = ${lit(value)}${numeric}))`;
+    }),
   ].filter(Boolean);
   const tExpr =
     value.field !== undefined
@@ -75,7 +91,10 @@ export async function studyObservations(store: StudyStore, sel: StudySelection):
      WHERE ${where.join(" AND ")}
      ORDER BY by_value, r.point_id, r.record_index`,
   );
-  if (res.rows.length === 0) throw new StudyError(`no record matches component=${sel.component ?? "*"} port=${sel.port ?? "*"} method=${sel.method ?? "*"}${await unmatchedHint(store, sel)}`);
+  if (res.rows.length === 0) {
+    const filters = Object.entries(sel.where ?? {}).map(([k, v]) => ` ${k}=${v}`).join("");
+    throw new StudyError(`no record matches component=${sel.component ?? "*"} port=${sel.port ?? "*"} method=${sel.method ?? "*"}${filters}${await unmatchedHint(store, sel)}`);
+  }
   const n = res.rows.length;
   const q = new Float64Array(n);
   const t = new Float64Array(n);
@@ -105,7 +124,10 @@ export async function studyObservations(store: StudyStore, sel: StudySelection):
   }
   const what = [sel.component, sel.method].filter((x) => x !== undefined).join(".");
   const pooled = await pooledParameters(store, { where, q: sel.parameter, by: sel.by, byExpr });
-  return { q, t, by, pointId: ids, qLabel: sel.parameter, tLabel: `${recordValueName(value)}${what ? ` of ${what}` : ""}`, byLabel: sel.by, groups, pooled };
+  const pooledRecordParameters = await pooledRecordParameterNames(store, { where, q: sel.parameter, fixed: Object.keys(sel.where ?? {}), byExpr });
+  const filters = Object.entries(sel.where ?? {}).map(([k, v]) => `${k}=${v}`);
+  const tLabel = `${recordValueName(value)}${what ? ` of ${what}` : ""}${filters.length > 0 ? ` (${filters.join(", ")})` : ""}`;
+  return { q, t, by, pointId: ids, qLabel: sel.parameter, tLabel, byLabel: sel.by, groups, pooled, pooledRecordParameters };
 }
 
 /**
@@ -138,6 +160,28 @@ async function pooledParameters(store: StudyStore, o: { where: readonly string[]
      SELECT DISTINCT s.name FROM obs JOIN parameter s ON s.point_id = obs.point_id
      ${o.by !== undefined ? `WHERE s.name <> ${lit(o.by)}` : ""}
      GROUP BY s.name, obs.by_value, obs.q HAVING count(DISTINCT s.value) > 1
+     ORDER BY 1`,
+  );
+  return res.rows.map((x) => String(x[0]));
+}
+
+/**
+ * The record parameters other than Q and the `fixed` ones that take several values among the
+ * selected records at the same Q and value of the swept parameter (see
+ * {@link StudyObservations.pooledRecordParameters}).
+ */
+async function pooledRecordParameterNames(store: StudyStore, o: { where: readonly string[]; q: string; fixed: readonly string[]; byExpr: string }): Promise<string[]> {
+  const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
+  const res = await store.query(
+    `WITH obs AS (
+       SELECT r.point_id, r.record_index, qp.numeric_value AS q, ${o.byExpr} AS by_value
+       FROM record r JOIN point p USING (point_id)
+       JOIN record_parameter qp ON qp.point_id = r.point_id AND qp.record_index = r.record_index AND qp.name = ${lit(o.q)}
+       WHERE ${o.where.join(" AND ")})
+     SELECT DISTINCT rp.name FROM obs
+     JOIN record_parameter rp ON rp.point_id = obs.point_id AND rp.record_index = obs.record_index
+     WHERE rp.name NOT IN (${[o.q, ...o.fixed].map(lit).join(", ")})
+     GROUP BY rp.name, obs.by_value, obs.q HAVING count(DISTINCT rp.value) > 1
      ORDER BY 1`,
   );
   return res.rows.map((x) => String(x[0]));

@@ -11,11 +11,23 @@ const dir = mkdtempSync(join(tmpdir(), "ccasim-fit-across-"));
 const db = join(dir, "cost-law.db");
 /** The same study with the record parameter named x instead of Q. */
 const dbX = join(dir, "cost-law-x.db");
+/** The same study with two calls per iteration, records of mode a (cost c x^1.5) and b (twice that). */
+const dbModes = join(dir, "cost-law-modes.db");
 beforeAll(async () => {
+  const text = readFileSync("test/scenarios/sweeps/cost-law.sweep.yaml", "utf8");
   await runSweep(loadSweep("test/scenarios/sweeps/cost-law.sweep.yaml"), { db });
   const sweepX = join(dir, "cost-law-x.sweep.yaml");
-  writeFileSync(sweepX, readFileSync("test/scenarios/sweeps/cost-law.sweep.yaml", "utf8").replace("parameters: { Q: argument x }", "parameters: { x: argument x }"));
+  writeFileSync(sweepX, text.replace("parameters: { Q: argument x }", "parameters: { x: argument x }"));
   await runSweep(loadSweep(sweepX), { db: dbX });
+  const sweepModes = join(dir, "cost-law-modes.sweep.yaml");
+  writeFileSync(
+    sweepModes,
+    text
+      .replace("calls: [{ port: k, args: { x: x } }]", `calls: [{ port: k, args: { x: x, mode: "'a'", f: 1 } }, { port: k, args: { x: x, mode: "'b'", f: 2 } }]`)
+      .replace('params: { cost: "c * x^1.5" }', 'params: { args: [x, mode, f], cost: "f * c * x^1.5" }')
+      .replace("parameters: { Q: argument x }", "parameters: { Q: argument x, mode: argument mode }"),
+  );
+  await runSweep(loadSweep(sweepModes), { db: dbModes });
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -78,6 +90,30 @@ describe("fits across a sweep", () => {
     err = "";
     await main(["sweep", "fit", db, "--parameter", "Q", "--component", "Kernel", "--by", "workload.c"], { out: () => {}, err: (s) => (err += s) });
     expect(err).toBe("");
+  });
+
+  it("names the record parameters a fit pools at the same Q, and --where keeps one value", async () => {
+    const store = await StudyStore.open(dbModes, { readOnly: true });
+    try {
+      const all = await studyObservations(store, { parameter: "Q", component: "Kernel", by: "workload.c" });
+      expect(all.pooledRecordParameters).toEqual(["mode"]);
+      const b = await studyObservations(store, { parameter: "Q", component: "Kernel", by: "workload.c", where: { mode: "b" } });
+      expect(b.pooledRecordParameters).toEqual([]);
+      expect(b.q.length).toBe(all.q.length / 2);
+      expect(b.tLabel).toBe("wallTime of Kernel (mode=b)");
+      for (const g of b.groups) for (let i = 0; i < g.q.length; i++) expect(g.t[i]).toBeCloseTo(2 * g.by * g.q[i] ** 1.5, 6);
+      await expect(studyObservations(store, { parameter: "Q", component: "Kernel", where: { mode: "c" } })).rejects.toThrow("no record matches component=Kernel port=* method=* mode=c");
+    } finally {
+      store.close();
+    }
+    let err = "";
+    let out = "";
+    await main(["sweep", "fit", dbModes, "--parameter", "Q", "--component", "Kernel", "--by", "workload.c"], { out: () => {}, err: (s) => (err += s) });
+    expect(err).toBe("warning: one fit at each value of workload.c pools records that differ in mode at the same Q (a sequential and a strided mode, say); fit one at a time with --where mode=<value>\n");
+    err = "";
+    const code = await main(["sweep", "fit", dbModes, "--parameter", "Q", "--component", "Kernel", "--by", "workload.c", "--by-variable", "c", "--where", "mode=a"], { out: (s) => (out += s), err: (s) => (err += s) });
+    expect([code, err]).toEqual([0, ""]);
+    expect(out).toMatch(/SMAPE over all observations 0\.00 %/);
   });
 
   it("prints T(Q, P) with ccasim sweep fit", async () => {
