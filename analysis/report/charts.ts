@@ -213,7 +213,8 @@ export function timeVsQBySweepChart(routine: string, rows: readonly { Q: number;
   return { id: `sweep-time-vs-q-${slug(routine)}`, title: `${routine} across the sweep`, caption: `Per-invocation time of ${routine} against ${qLabel}, one power-law fit per value of ${sweptLabel}.`, spec };
 }
 
-function slug(s: string): string {
+/** A chart id part from a label: letters and digits, other runs as one hyphen, lower case. */
+export function slug(s: string): string {
   return s.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "").toLowerCase();
 }
 

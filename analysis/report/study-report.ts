@@ -1,5 +1,5 @@
 import type { StudyStore } from "../../profile/study/index.js";
-import { MAX_POINTS, heatmapChart, sweepLineChart, timeVsQBySweepChart } from "./charts.js";
+import { MAX_POINTS, heatmapChart, slug, sweepLineChart, timeVsQBySweepChart } from "./charts.js";
 import type { ReportChart } from "./render.js";
 import type { ReportDocument, ReportSection } from "./html.js";
 
@@ -55,13 +55,13 @@ export async function studyReport(store: StudyStore, name: string): Promise<Repo
 
   const swept = [...axes].filter((a) => a.values.length > 1).sort((x, y) => y.values.length - x.values.length || x.name.localeCompare(y.name));
   const charts: ReportChart[] = [];
-  const routines = (await store.query(`SELECT component || '.' || method AS routine, count(*) AS n FROM record GROUP BY ALL ORDER BY n DESC, routine LIMIT 2`)).rows.map((r) => String(r[0]));
+  const routines = await routineSelections(store);
   const measures: { id: string; label: string; sql: (groupCols: string) => string }[] = [
     { id: "simulated-time", label: "simulated time (us)", sql: (g) => `SELECT ${g}, avg(p.simulated_time) AS v FROM point p ${joins(swept)} WHERE p.status = 'ok' GROUP BY ALL` },
     ...routines.map((r) => ({
-      id: `wall-${r.replace(/[^A-Za-z0-9]+/g, "-").toLowerCase()}`,
-      label: `${r} time per invocation (us)`,
-      sql: (g: string) => `SELECT ${g}, avg(r.wall_time) AS v FROM record r JOIN point p USING (point_id) ${joins(swept)} WHERE p.status = 'ok' AND r.component || '.' || r.method = ${lit(r)} GROUP BY ALL`,
+      id: `wall-${slug(r.label)}`,
+      label: `${r.label} time per invocation (us)`,
+      sql: (g: string) => `SELECT ${g}, avg(r.wall_time) AS v FROM record r JOIN point p USING (point_id) ${joins(swept)} WHERE p.status = 'ok' AND ${routineCondition(r)} GROUP BY ALL`,
     })),
   ];
   if (swept.length >= 2) {
@@ -88,11 +88,59 @@ export async function studyReport(store: StudyStore, name: string): Promise<Repo
     const byQ: ReportChart[] = [];
     for (const r of routines) {
       const { rows, distinctQ } = await timeVsQRows(store, r, qName, numericAxis.name, MAX_POINTS);
-      if (distinctQ >= 2) byQ.push(timeVsQBySweepChart(r, rows.map(([Q, time, sw]) => ({ Q, time, swept: sw })), qName, numericAxis.name, numericAxis.values));
+      if (distinctQ >= 2) byQ.push(timeVsQBySweepChart(r.label, rows.map(([Q, time, sw]) => ({ Q, time, swept: sw })), qName, numericAxis.name, numericAxis.values));
     }
     if (byQ.length) sections.push({ heading: "Time vs Q across the sweep", charts: byQ });
   }
   return { title: `ccasim study report: ${meta.get("name") ?? name}`, subtitle: `${total} points, axes ${axes.map((a) => a.name).join(", ") || "(none)"}`, sections };
+}
+
+/**
+ * The records a chart of one routine shows: a component's method (`component.method`), and when
+ * its records take several values of a text parameter (a mode), one of them.
+ */
+export interface RoutineSelection {
+  /** `component.method`. */
+  readonly routine: string;
+  /** A text record parameter and its value (`mode`, `strided`), or none. */
+  readonly parameter?: { readonly name: string; readonly value: string };
+  /** How charts name it: `StatesConstructor.compute` or `StatesConstructor.compute (mode=strided)`. */
+  readonly label: string;
+}
+
+/** Text record parameters with this many values at most split a routine's charts (a mode, not a name per record). */
+const MAX_MODES = 6;
+
+/**
+ * The two routines with most records; each split by the text record parameter (a mode) that takes
+ * 2 to {@link MAX_MODES} values among its records, since averaging, say, a sequential and a strided
+ * sweep hides what the sweep shows.
+ */
+async function routineSelections(store: StudyStore): Promise<RoutineSelection[]> {
+  const routines = (await store.query(`SELECT component || '.' || method AS routine, count(*) AS n FROM record GROUP BY ALL ORDER BY n DESC, routine LIMIT 2`)).rows.map((r) => String(r[0]));
+  const out: RoutineSelection[] = [];
+  for (const routine of routines) {
+    const modes = (
+      await store.query(
+        `WITH text AS (
+           SELECT rp.name, rp.value, count(*) AS n FROM record r JOIN record_parameter rp USING (point_id, record_index)
+           WHERE r.component || '.' || r.method = ${lit(routine)} GROUP BY ALL HAVING count(rp.numeric_value) = 0)
+         SELECT name, value FROM text WHERE name = (
+           SELECT name FROM text GROUP BY name HAVING count(*) BETWEEN 2 AND ${MAX_MODES} ORDER BY sum(n) DESC, name LIMIT 1)
+         ORDER BY value`,
+      )
+    ).rows as [string, string][];
+    if (modes.length === 0) out.push({ routine, label: routine });
+    for (const [name, value] of modes) out.push({ routine, parameter: { name, value }, label: `${routine} (${name}=${value})` });
+  }
+  return out;
+}
+
+/** The SQL condition (on record `r`) of a routine's records. */
+function routineCondition(r: RoutineSelection): string {
+  const routine = `r.component || '.' || r.method = ${lit(r.routine)}`;
+  if (r.parameter === undefined) return routine;
+  return `${routine} AND EXISTS (SELECT 1 FROM record_parameter m WHERE m.point_id = r.point_id AND m.record_index = r.record_index AND m.name = ${lit(r.parameter.name)} AND m.value = ${lit(r.parameter.value)})`;
 }
 
 /**
@@ -101,8 +149,10 @@ export async function studyReport(store: StudyStore, name: string): Promise<Repo
  * `floor(i * n / max)`-th, `i < max`), and the number of distinct Q values among all of them.
  * Why in SQL: a study holds millions of records, which as JavaScript rows would take gigabytes
  * for a chart that embeds `max` of them.
+ * @param routine - `component.method`, or a selection of its records by a mode
  */
-export async function timeVsQRows(store: StudyStore, routine: string, qName: string, axis: string, max: number): Promise<{ rows: [number, number, string][]; distinctQ: number }> {
+export async function timeVsQRows(store: StudyStore, routine: string | RoutineSelection, qName: string, axis: string, max: number): Promise<{ rows: [number, number, string][]; distinctQ: number }> {
+  const selection = typeof routine === "string" ? { routine, label: routine } : routine;
   const m = Math.floor(max);
   const result = await store.query(
     `WITH sel AS (
@@ -111,7 +161,7 @@ export async function timeVsQRows(store: StudyStore, routine: string, qName: str
        FROM record r JOIN point p USING (point_id)
        JOIN record_parameter q ON q.point_id = r.point_id AND q.record_index = r.record_index AND q.name = ${lit(qName)}
        JOIN parameter s ON s.point_id = r.point_id AND s.name = ${lit(axis)}
-       WHERE p.status = 'ok' AND r.wall_time > 0 AND q.numeric_value > 0 AND r.component || '.' || r.method = ${lit(routine)})
+       WHERE p.status = 'ok' AND r.wall_time > 0 AND q.numeric_value > 0 AND ${routineCondition(selection)})
      SELECT Q, t, swept, (SELECT count(DISTINCT Q) FROM sel) AS distinct_q FROM sel
      -- row rn is kept iff some integer i has rn <= i * n / max < rn + 1
      WHERE n <= ${m} OR ((rn * ${m} + n - 1) // n) * n < (rn + 1) * ${m}

@@ -1,0 +1,51 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { studyReport, timeVsQRows } from "../../analysis/report/study-report.js";
+import { StudyStore } from "../../profile/study/index.js";
+import { loadSweep, runSweep } from "../../scenarios/sweep/index.js";
+
+const dir = mkdtempSync(join(tmpdir(), "ccasim-report-modes-"));
+const db = join(dir, "modes.db");
+let store: StudyStore;
+// The cost-law sweep with two calls per iteration: records of mode a (cost c x^1.5) and b (twice that).
+beforeAll(async () => {
+  const sweep = join(dir, "modes.sweep.yaml");
+  writeFileSync(
+    sweep,
+    readFileSync("test/scenarios/sweeps/cost-law.sweep.yaml", "utf8")
+      .replace("calls: [{ port: k, args: { x: x } }]", `calls: [{ port: k, args: { x: x, mode: "'a'", f: 1 } }, { port: k, args: { x: x, mode: "'b'", f: 2 } }]`)
+      .replace('params: { cost: "c * x^1.5" }', 'params: { args: [x, mode, f], cost: "f * c * x^1.5" }')
+      .replace("parameters: { Q: argument x }", "parameters: { Q: argument x, mode: argument mode }"),
+  );
+  await runSweep(loadSweep(sweep), { db, jobs: 1 });
+  store = await StudyStore.open(db, { readOnly: true });
+});
+afterAll(() => {
+  store?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("a study report of records in several modes", () => {
+  it("charts each mode of a routine apart, never their average", async () => {
+    const doc = await studyReport(store, "modes");
+    const ids = doc.sections.flatMap((s) => (s.charts ?? []).map((c) => c.id));
+    expect(ids).toEqual(expect.arrayContaining(["heatmap-wall-kernel-run-mode-a", "heatmap-wall-kernel-run-mode-b", "sweep-time-vs-q-kernel-run-mode-a", "sweep-time-vs-q-kernel-run-mode-b"]));
+    expect(ids.some((id) => id === "heatmap-wall-kernel-run")).toBe(false);
+  });
+
+  it("takes one mode's rows for its time-vs-Q chart: mode b costs twice mode a at every point", async () => {
+    const a = await timeVsQRows(store, { routine: "Kernel.run", parameter: { name: "mode", value: "a" }, label: "a" }, "Q", "workload.c", 10_000);
+    const b = await timeVsQRows(store, { routine: "Kernel.run", parameter: { name: "mode", value: "b" }, label: "b" }, "Q", "workload.c", 10_000);
+    const all = await timeVsQRows(store, "Kernel.run", "Q", "workload.c", 10_000);
+    expect(a.rows.length).toBe(all.rows.length / 2);
+    expect(b.rows.length).toBe(a.rows.length);
+    for (let i = 0; i < a.rows.length; i++) {
+      const [qa, ta, ca] = a.rows[i]!;
+      const [qb, tb, cb] = b.rows[i]!;
+      expect([qb, cb]).toEqual([qa, ca]);
+      expect(tb / ta).toBeCloseTo(2, 9);
+    }
+  });
+});
