@@ -17,7 +17,8 @@ For a run folder (what 'ccasim run' writes) or a TAU profile:
   - the profile's top timers (mean over threads) and their table
 For a study database (what 'ccasim sweep' writes):
   - points, failures, axes; heatmaps of simulated time and of the main routines' time over the
-    two most varied axes (a line chart for one axis); time against Q per swept value
+    two most varied axes (a line chart for one axis); time against Q per swept value; a routine
+    whose records have a mode (a text parameter with a few values) is charted once per mode
 
 Options:
   --out FILE     output file. Default: beside a database (study.db -> study.html), into a run
