@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import { changePointCandidates, MAX_SEGMENTED_CANDIDATES, segmentedHypothesis } from "./families.js";
+import { changePointCandidates, MAX_SEGMENTED_CANDIDATES, SEGMENT_CHANGES, segmentedHypothesis, type SegmentChange } from "./families.js";
 import { fitHypothesis, type FittedModel } from "./fitted-model.js";
 import type { Hypothesis } from "./hypothesis.js";
 import { smape, studentTQuantile } from "./statistics.js";
@@ -20,11 +20,19 @@ export interface ChangePoint {
   readonly after: number;
   /** "power-law" (exponents) or "linear" (slopes). */
   readonly kind: "power-law" | "linear";
+  /** What changes at the change point: the slope (`hinge`), the level (`step`), or both. */
+  readonly change: SegmentChange;
   /**
-   * True when the change is material (an exponent change of at least 0.1, or a slope change of at
-   * least 10 %), statistically significant (|t| of the change above the 97.5 % Student-t
-   * quantile), and the two-segment model fits better (SMAPE) than every single-segment candidate.
-   * A significant change point's model competes with the other candidates for the mean.
+   * The jump past the change point, when the shape has one: a factor for power laws (T jumps to
+   * `jump` times its value), a difference in T for lines.
+   */
+  readonly jump?: number;
+  /**
+   * True when the change is material (an exponent change of at least 0.1 or a slope change of at
+   * least 10 %, or a jump of at least 10 %), statistically significant (|t| of every change term
+   * above the 97.5 % Student-t quantile), and the two-segment model fits better (SMAPE) than every
+   * single-segment candidate. A significant change point's model competes with the other
+   * candidates for the mean.
    */
   readonly significant: boolean;
   /**
@@ -114,24 +122,62 @@ function changePointLooSmape(fits: readonly FittedModel[], t: ArrayLike<number>)
 
 /**
  * The best two-segment model of the means (power laws when every Q and mean is positive, else
- * lines), and whether its change is significant against the single-segment candidates `singles`.
+ * lines), among the shapes that change the slope, jump, or both: a significant one before one that
+ * is not, then the least leave-one-out SMAPE (cross-validated with its change point, so the extra
+ * parameters and the search pay for themselves); and whether its change is significant against
+ * the single-segment candidates `singles`.
  * @internal
  */
 export function findChangePoint(points: GroupedPoints, weights: Float64Array | undefined, variable: string, singles: readonly FittedModel[]): ChangePoint | undefined {
   const positive = points.mean.every((v) => v > 0) && points.q[0]! > 0;
   const kind: "power-law" | "linear" = positive ? "power-law" : "linear";
-  const coarse = changePointCandidates(points.q, MAX_SEGMENTED_CANDIDATES).map((at) => segmentedHypothesis(kind, at));
-  const found = searchChangePoint(coarse, points.q, points.mean, { weights, variable });
-  if (!found) return undefined;
-  const [, slope, change] = found.coefficients as [unknown, { value: number }, { value: number; stdError: number }];
+  const candidates = changePointCandidates(points.q, MAX_SEGMENTED_CANDIDATES);
+  const bestSingle = Math.min(...singles.map((s) => s.quality.smape));
+  let best: ChangePoint | undefined;
+  for (const change of SEGMENT_CHANGES) {
+    const found = searchChangePoint(
+      candidates.map((at) => segmentedHypothesis(kind, at, change)),
+      points.q,
+      points.mean,
+      { weights, variable },
+    );
+    if (!found) continue;
+    const cp = describeChange(found, kind, change, bestSingle);
+    if (!best || (cp.significant && !best.significant) || (cp.significant === best.significant && cp.model.quality.looSmape < best.model.quality.looSmape)) best = cp;
+  }
+  return best;
+}
+
+/**
+ * A fitted two-segment model as a {@link ChangePoint}. Material: an exponent change of at least
+ * 0.1 or a jump of at least 10 % (power laws), a slope change of at least 10 % or a jump of at
+ * least 10 % of the model's value at the change point (lines). Significant: every change term's
+ * |t| above the 97.5 % Student-t quantile, one of them material, and a better SMAPE on all points
+ * than every single-segment candidate (`bestSingle`).
+ */
+function describeChange(found: FittedModel, kind: "power-law" | "linear", change: SegmentChange, bestSingle: number): ChangePoint {
+  const c = found.coefficients;
+  const { hinge, step } = found.hypothesis.changeTerms ?? {};
+  const level = c[0]!.value;
+  const slope = c[1]!.value;
+  const hingeValue = hinge === undefined ? 0 : c[hinge]!.value;
+  const after = slope + hingeValue;
   const dof = found.quality.n - found.hypothesis.terms.length;
   const tCrit = dof > 0 ? studentTQuantile(0.975, dof) : Infinity;
-  const bestSingle = Math.min(...singles.map((s) => s.quality.smape));
-  // Material: an exponent change of at least 0.1, or a slope change of at least 10 %.
-  const after = slope.value + change.value;
-  const material = kind === "power-law" ? Math.abs(change.value) >= 0.1 : Math.abs(change.value) >= 0.1 * Math.max(Math.abs(slope.value), Math.abs(after));
-  // Significance rests on the t statistic of the change and materiality; the two-segment model
-  // must also fit better (SMAPE on all points) than every single-segment candidate.
-  const significant = material && Math.abs(change.value) > tCrit * change.stdError && found.quality.smape < bestSingle;
-  return { at: found.changePoint!, before: slope.value, after, kind, significant, model: found };
+  const at = found.changePoint!;
+  const changes: { significant: boolean; material: boolean }[] = [];
+  if (hinge !== undefined) {
+    const h = c[hinge]!;
+    const material = kind === "power-law" ? Math.abs(h.value) >= 0.1 : Math.abs(h.value) >= 0.1 * Math.max(Math.abs(slope), Math.abs(after));
+    changes.push({ significant: Math.abs(h.value) > tCrit * h.stdError, material });
+  }
+  let jump: number | undefined;
+  if (step !== undefined) {
+    const d = c[step]!;
+    jump = kind === "power-law" ? Math.exp(d.value) : d.value;
+    const material = kind === "power-law" ? Math.abs(d.value) >= Math.log(1.1) : Math.abs(d.value) >= 0.1 * Math.abs(level + slope * at);
+    changes.push({ significant: Math.abs(d.value) > tCrit * d.stdError, material });
+  }
+  const significant = changes.every((x) => x.significant) && changes.some((x) => x.material) && found.quality.smape < bestSingle;
+  return { at, before: slope, after, kind, change, ...(jump === undefined ? {} : { jump }), significant, model: found };
 }

@@ -7,7 +7,7 @@
  */
 import { NamedRegistry } from "../registry.js";
 import { AnalysisInputError } from "../errors.js";
-import { constantTerm, hingeTerm, linearTerm, lnTerm, pmnfTerm, type BasisTerm, type Hypothesis } from "./hypothesis.js";
+import { constantTerm, hingeTerm, stepTerm, linearTerm, lnTerm, pmnfTerm, type BasisTerm, type Hypothesis } from "./hypothesis.js";
 
 /** Options a family accepts, as `name=value` pairs (`polynomial:degree=2`, `pmnf:negative=true`). */
 export type FamilyOptions = Readonly<Record<string, string | number | boolean>>;
@@ -168,20 +168,33 @@ fitFamilies.register({
   },
 });
 
+/** What a two-segment shape changes at its change point: the slope (a hinge), the level (a step), or both. */
+export type SegmentChange = "hinge" | "step" | "both";
+
+/** The two-segment shapes, in the order they are tried. */
+export const SEGMENT_CHANGES: readonly SegmentChange[] = ["hinge", "step", "both"];
+
 /**
- * A continuous two-segment hypothesis with its change point Q0 at `at`: a power law whose exponent
- * changes at Q0 (inner "power-law"), or a line whose slope changes there (inner "linear"). The
- * label names the change point Q0 (the same for every `at`: one shape), the formula its value.
+ * A two-segment hypothesis with its change point Q0 at `at`: a power law (inner "power-law") or a
+ * line (inner "linear") whose exponent or slope changes at Q0 while staying continuous (`hinge`),
+ * that jumps past Q0 with the same exponent or slope (`step`: a cache overflowing between two
+ * sizes), or both. The label names the change point Q0 (the same for every `at`: one shape), the
+ * formula its value.
  */
-export function segmentedHypothesis(inner: "power-law" | "linear", at: number): Hypothesis {
+export function segmentedHypothesis(inner: "power-law" | "linear", at: number, change: SegmentChange = "hinge"): Hypothesis {
   const base = inner === "power-law" ? lnTerm : linearTerm;
+  const hinge = change !== "step";
+  const step = change !== "hinge";
+  const parts = inner === "power-law" ? ["a·log(Q)", "b", ...(hinge ? ["c·max(0, log(Q) − log(Q0))"] : []), ...(step ? [`${hinge ? "d" : "c"}·[Q > Q0]`] : [])] : [];
+  const lineParts = ["c0", "c1·Q", ...(hinge ? ["c2·max(0, Q − Q0)"] : []), ...(step ? [`${hinge ? "c3" : "c2"}·[Q > Q0]`] : [])];
   return {
     family: "segmented",
-    label: inner === "power-law" ? "exp(a·log(Q) + b + c·max(0, log(Q) − log(Q0)))" : "c0 + c1·Q + c2·max(0, Q − Q0)",
-    terms: [constantTerm, base, hingeTerm(base, at)],
+    label: inner === "power-law" ? `exp(${parts.join(" + ")})` : lineParts.join(" + "),
+    terms: [constantTerm, base, ...(hinge ? [hingeTerm(base, at)] : []), ...(step ? [stepTerm(at)] : [])],
     logResponse: inner === "power-law",
     changePoint: at,
-    withChangePoint: (other) => segmentedHypothesis(inner, other),
+    changeTerms: { ...(hinge ? { hinge: 2 } : {}), ...(step ? { step: hinge ? 3 : 2 } : {}) },
+    withChangePoint: (other) => segmentedHypothesis(inner, other, change),
   };
 }
 
@@ -206,14 +219,21 @@ export const MAX_SEGMENTED_CANDIDATES = 64;
 
 fitFamilies.register({
   name: "segmented",
-  summary: "two segments joined at a change point Q0 (searched among the data's Q): power laws or lines whose exponent or slope changes at Q0",
-  optionDocs: ["inner: power-law or linear (default power-law when Q > 0 and T > 0, else linear)"],
+  summary: "two segments at a change point Q0 (searched among the data's Q): power laws or lines whose exponent or slope changes at Q0, that jump there, or both",
+  optionDocs: [
+    "inner: power-law or linear (default power-law when Q > 0 and T > 0, else linear)",
+    "change: hinge (the exponent or slope changes, continuously), step (a jump, same exponent), both, or all (default: each shape)",
+  ],
   hypotheses(shape, options) {
-    checkOptions("segmented", options, ["inner"]);
+    checkOptions("segmented", options, ["inner", "change"]);
     const inner = options.inner ?? (shape.positiveValues && shape.q[0]! > 0 ? "power-law" : "linear");
     if (inner !== "power-law" && inner !== "linear") throw new AnalysisInputError(`option 'inner' of 'segmented' must be power-law or linear, got '${inner}'`);
+    const change = String(options.change ?? "all");
+    if (change !== "all" && !(SEGMENT_CHANGES as readonly string[]).includes(change)) throw new AnalysisInputError(`option 'change' of 'segmented' must be hinge, step, both or all, got '${change}'`);
     if (inner === "power-law" && !(shape.positiveValues && shape.q[0]! > 0)) return [];
-    return changePointCandidates(shape.q, MAX_SEGMENTED_CANDIDATES).map((at) => segmentedHypothesis(inner, at));
+    const changes = change === "all" ? SEGMENT_CHANGES : [change as SegmentChange];
+    const at = changePointCandidates(shape.q, MAX_SEGMENTED_CANDIDATES);
+    return changes.flatMap((c) => at.map((x) => segmentedHypothesis(inner, x, c)));
   },
 });
 

@@ -68,7 +68,9 @@ export type { SelectionCriterion } from "./screening.js";
 export interface FitOptions {
   /**
    * Families to search, as names or specs (`"polynomial:maxDegree=4"`, `"pmnf:negative=true"`).
-   * Default: constant, polynomial (degrees 1..3), power-law, pmnf.
+   * Default: constant, polynomial (degrees 1..3), power-law, pmnf, and a significant change
+   * point's two-segment model; families given without `segmented` keep that model out of the
+   * candidates (the report still names the change point).
    */
   readonly families?: readonly (string | { name: string; options?: FamilyOptions })[];
   /** Selection criterion (default "loo-smape", Extra-P's; ties go to higher adjusted R², then fewer parameters). */
@@ -207,11 +209,12 @@ export function fitModels(input: FitInput, options: FitOptions = {}): FitReport 
   if (options.detectChangePoint ?? (nq >= 5 && nq <= 5000)) changePoint = findChangePoint(points, weights, variable, candidates.filter((c) => c.family !== "segmented"));
   if (changePoint?.significant) {
     // The same search as the family 'segmented' makes: when that family is searched, its
-    // candidate is this model; else the model joins the candidates.
+    // candidate is this model; else, unless the families were chosen, the model joins the
+    // candidates (a choice of families without 'segmented' keeps it out of the ranking).
     const cp = changePoint;
     const same = candidates.find((c) => c.family === cp.model.family && c.label === cp.model.label && c.changePoint === cp.at);
     if (same) changePoint = { ...cp, model: same };
-    else candidates.push(cp.model);
+    else if (options.families === undefined) candidates.push(cp.model);
   }
   rank(candidates, criterion);
   const mean = candidates[0]!;

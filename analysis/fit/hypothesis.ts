@@ -29,6 +29,11 @@ export interface Hypothesis {
   /** Change point of a two-segment hypothesis, in units of Q. */
   readonly changePoint?: number;
   /**
+   * For a two-segment hypothesis, the indices (into `terms`) of what changes at the change point:
+   * the hinge (a change of slope or exponent) and the step (a jump), whichever the shape has.
+   */
+  readonly changeTerms?: { readonly hinge?: number; readonly step?: number };
+  /**
    * For a two-segment hypothesis: the same shape (same family and label) with its change point at
    * `at`. The fitter treats the hypotheses of one such shape as one model whose change point it
    * searches, refining between the change points it was given.
@@ -93,6 +98,19 @@ export function hingeTerm(inner: BasisTerm, at: number): BasisTerm {
     evaluate: (q) => Math.max(0, inner.evaluate(q) - shift),
     formula: (v) => `max(0, ${inner.formula(v)} − ${inner.formula(at12)})`,
     expression: (v) => `max(0, ${inner.expression(v)} - ${inner.expression(at12)})`,
+  };
+}
+
+/**
+ * The step [Q > Q0]: 1 past the change point, 0 up to it, which lets a two-segment model jump
+ * there (a cache overflowing between two sizes). Q0 is the last Q of the first segment.
+ */
+export function stepTerm(at: number): BasisTerm {
+  const at12 = String(Number(at.toPrecision(12)));
+  return {
+    evaluate: (q) => (q > at ? 1 : 0),
+    formula: (v) => `[${v} > ${at12}]`,
+    expression: (v) => `(${v} > ${at12} ? 1 : 0)`,
   };
 }
 

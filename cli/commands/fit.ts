@@ -87,13 +87,16 @@ squares uses Householder QR on column-scaled design matrices; leave-one-out erro
 leverages).
 
 Change point: with 5 to 5000 distinct Q a two-segment model is fitted too (power laws, or lines
-when some Q or T is not positive, whose exponent or slope changes at a change point searched among
-the data's Q). When the change is material (an exponent change of 0.1, a slope change of 10 %),
+when some Q or T is not positive) with a change point searched among the data's Q, in three
+shapes: the exponent or slope changes there (continuously), T jumps past it with the same
+exponent (a cache overflowing between two sizes), or both; the shape of least LOO SMAPE is kept.
+When the change is material (an exponent change of 0.1, a slope change or a jump of 10 %),
 significant (95 %) and fits better than every single-segment candidate, the change point is
-reported and its model competes with the other candidates, with honest penalties: its LOO SMAPE
-re-chooses the change point without each left-out point, and adj. R² counts the change point as a
-parameter. It wins only when it predicts better; the 'change point' line says where it ranks.
-With --family segmented the same search gives a candidate (one per shape) whenever its change
+reported and its model competes with the other candidates (unless --family leaves out
+segmented), with honest penalties: its LOO SMAPE re-chooses the change point without each
+left-out point, and adj. R² counts the change point as a parameter. It wins only when it predicts
+better; the 'change point' line says where it ranks. With --family segmented the same search
+gives a candidate per shape (segmented:change=hinge|step|both picks one) whenever its change
 passes the 95 % test.
 
 Standard deviation: the sample sd at each Q with repetitions is fitted as a function of Q (paper
@@ -285,7 +288,9 @@ function formatReport(title: string, r: FitReport, predictQs: readonly number[],
   if (r.changePoint) {
     const c = r.changePoint;
     const what = c.kind === "power-law" ? "exponent" : "slope";
-    const at = `at ${v} = ${formatNumber(c.at)}, ${what} ${formatNumber(c.before)} before, ${formatNumber(c.after)} after`;
+    const jump = c.jump === undefined ? "" : c.kind === "power-law" ? `, jumping ×${formatNumber(c.jump)} past it` : `, jumping by ${formatNumber(c.jump)} past it`;
+    const slopes = c.change === "step" ? `${what} ${formatNumber(c.before)} on both sides` : `${what} ${formatNumber(c.before)} before, ${formatNumber(c.after)} after`;
+    const at = `at ${v} = ${formatNumber(c.at)}, ${slopes}${jump}`;
     if (!c.significant) lines.push(`change point: none significant; best candidate ${at}`);
     else {
       // Where the two-segment model ranks, against the best single-segment candidate.
@@ -294,7 +299,9 @@ function formatReport(title: string, r: FitReport, predictQs: readonly number[],
       const loo = r.criterion === "loo-smape";
       const scores = loo ? pair.map((x) => `${formatNumber(x.quality.looSmape)} %`) : formatAdjustedR2(pair.map((x) => x.quality.adjustedR2));
       const against = single ? ` against ${scores[1]} for the best single-segment model` : "";
-      lines.push(`change point: ${at}; the two-segment model ranks ${rankOf(r, c.model)} (${loo ? "LOO SMAPE" : "adj. R²"} ${scores[0]}${against})`);
+      const rank = rankOf(r, c.model);
+      const ranks = rank === null ? "is not ranked (--family leaves out segmented)" : `ranks ${rank}`;
+      lines.push(`change point: ${at}; the two-segment model ${ranks} (${loo ? "LOO SMAPE" : "adj. R²"} ${scores[0]}${against})`);
     }
   }
   for (const x of predictQs) lines.push(predictionLine(r, x));

@@ -28,6 +28,28 @@ describe("the two-segment model", () => {
     expect(evaluate(r.mean.expression, { Q: 300 }) / r.mean.predict(300)).toBeCloseTo(1, 9);
   });
 
+  it("finds a cliff: the same exponent on both sides and a jump past the change point (a cache overflowing)", () => {
+    // T = 0.005 Q up to Q = 10^4, then 0.037 Q (x7.4), Q in ten log steps from 10^3 to 10^6, 3 % scatter.
+    const qs = Array.from({ length: 10 }, (_, i) => Math.round(1000 * 10 ** (i / 3)));
+    const d = sample((q) => (q <= 10_000 ? 0.005 : 0.037) * q, qs, 0.03, 9);
+    const r = fitModels(d);
+    const cp = r.changePoint!;
+    expect(cp.significant).toBe(true);
+    expect(cp.change).toBe("step");
+    expect(cp.at).toBe(10_000);
+    expect(cp.before).toBeCloseTo(1, 1);
+    expect(cp.after).toBe(cp.before);
+    expect(cp.jump!).toBeGreaterThan(6.4);
+    expect(cp.jump!).toBeLessThan(8.4);
+    expect(r.mean).toBe(cp.model);
+    expect(r.mean.formula).toMatch(/^exp\([\d.]+·log\(Q\) \+ [\d.]+·\[Q > 10000\] − [\d.]+\)$/);
+    // The expression is a cost expression: mathjs reads the step as a comparison.
+    for (const q of [5000, 10_000, 10_001, 50_000]) expect(evaluate(r.mean.expression, { Q: q }) / r.mean.predict(q)).toBeCloseTo(1, 9);
+    // A single power law cannot follow it.
+    const single = r.candidates.find((c) => c.family === "power-law")!;
+    expect(single.quality.looSmape).toBeGreaterThan(2 * r.mean.quality.looSmape);
+  });
+
   it("does not compete when its change is not significant", () => {
     const r = fitModels(sample((p) => 1e6 * p ** -0.9, RANKS, 0.01, 4));
     expect(r.changePoint!.significant).toBe(false);
@@ -81,7 +103,19 @@ describe("the two-segment model", () => {
     const auto = fitModels(d);
     const seg = fitModels(d, { families: ["segmented", "segmented:inner=linear", "power-law"] });
     const segs = seg.candidates.filter((c) => c.family === "segmented");
-    expect(segs.map((c) => c.label).sort()).toEqual(["c0 + c1·Q + c2·max(0, Q − Q0)", "exp(a·log(Q) + b + c·max(0, log(Q) − log(Q0)))"]);
+    // At most one candidate per shape (a shape whose change term is not significant is screened out).
+    const labels = segs.map((c) => c.label);
+    expect(new Set(labels).size).toBe(labels.length);
+    for (const l of labels)
+      expect([
+        "c0 + c1·Q + c2·max(0, Q − Q0)",
+        "c0 + c1·Q + c2·[Q > Q0]",
+        "c0 + c1·Q + c2·max(0, Q − Q0) + c3·[Q > Q0]",
+        "exp(a·log(Q) + b + c·max(0, log(Q) − log(Q0)))",
+        "exp(a·log(Q) + b + c·[Q > Q0])",
+        "exp(a·log(Q) + b + c·max(0, log(Q) − log(Q0)) + d·[Q > Q0])",
+      ]).toContain(l);
+    expect(labels).toContain("exp(a·log(Q) + b + c·max(0, log(Q) − log(Q0)))");
     expect(seg.mean.formula).toBe(auto.mean.formula);
     expect(seg.mean.quality.looSmape).toBe(auto.mean.quality.looSmape);
     expect(seg.changePoint!.model).toBe(seg.mean);
