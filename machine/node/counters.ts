@@ -24,7 +24,8 @@
  *   dependencies (the compute cycles beyond peak that `computeEfficiency` below 1 adds).
  * - `BE_EXE_BUBBLE_FRALL`: the part of those spent by FP consumers (FP share of non-memory instructions).
  * - `BE_L1D_FPU_BUBBLE_FPU`: cycles the FP units are the bottleneck at peak (flop-bound beyond issue).
- * - `PAPI_L1_DCM`: L1 data misses (loads and stores); `PAPI_L1_TCA`/`PAPI_L1_DCA`: L1 data accesses.
+ * - `PAPI_L1_DCM`: L1 data misses (loads and stores); `PAPI_L1_TCA`/`PAPI_L1_DCA`: L1 data accesses;
+ *   `PAPI_L1_DCH`: L1 data hits, accesses less misses (the L1 term of paper 004's memory-stall model).
  *
  * @packageDocumentation
  */
@@ -66,6 +67,7 @@ export const COUNTER_NAMES = [
   "PAPI_TLB_DM",
   "PAPI_RES_STL",
   "PAPI_STL_CCY",
+  "PAPI_L1_DCH",
 ] as const;
 
 /** A counter name. */
@@ -110,6 +112,7 @@ export const CounterId = {
   PAPI_TLB_DM: 31,
   PAPI_RES_STL: 32,
   PAPI_STL_CCY: 33,
+  PAPI_L1_DCH: 34,
 } as const;
 
 /** Length of a counter array. */
@@ -121,6 +124,7 @@ export const ITANIUM2_NATIVE_EVENTS: readonly CounterName[] = COUNTER_NAMES.filt
 /** Counters (PAPI presets and natives) that count one cache level, with the level they need. */
 const COUNTER_LEVEL: Readonly<Record<string, LevelKey>> = {
   PAPI_L1_DCA: "l1",
+  PAPI_L1_DCH: "l1",
   PAPI_L1_DCM: "l1",
   PAPI_L1_TCA: "l1",
   PAPI_L2_TCA: "l2",

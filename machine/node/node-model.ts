@@ -368,6 +368,7 @@ export class NodeModel {
     ct[id.PAPI_SR_INS] = stores;
     ct[id.PAPI_L1_DCA] = refs1;
     ct[id.PAPI_L1_DCM] = l1Misses;
+    ct[id.PAPI_L1_DCH] = refs1 - l1Misses;
     ct[id.PAPI_L1_TCA] = refs1;
     ct[id.PAPI_L2_TCA] = l2Refs;
     ct[id.PAPI_L2_TCM] = l2Misses;

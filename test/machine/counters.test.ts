@@ -36,6 +36,8 @@ describe("counter invariants", () => {
         expect(Math.abs(c("PAPI_TOT_CYC") - (out.duration * 1e-6 * config.clock))).toBeLessThanOrEqual(eps * Math.max(1, c("PAPI_TOT_CYC")));
         // misses of level k <= accesses of level k
         expect(c("PAPI_L1_DCM")).toBeLessThanOrEqual(c("PAPI_L1_DCA"));
+        // hits + misses = accesses
+        expect(c("PAPI_L1_DCH") + c("PAPI_L1_DCM")).toBe(c("PAPI_L1_DCA"));
         expect(c("PAPI_L2_TCM")).toBeLessThanOrEqual(c("PAPI_L2_TCA"));
         expect(c("PAPI_L3_TCM")).toBeLessThanOrEqual(c("PAPI_L3_TCA"));
         // L2 references: the L1 misses, and on the Itanium 2 (whose L1D serves integer loads only)
