@@ -20,7 +20,7 @@ import { positiveIntegerOption } from "./analysis-io.js";
 import { SWEEP_FIT_HELP, sweepFit } from "./sweep-fit.js";
 
 const HELP = `Usage: ccasim sweep <sweep.yaml> [--jobs N] [--db FILE] [--resume] [--slice i/n] [--quiet]
-       ccasim sweep <sweep.yaml> --list | --point K [--out DIR] [--overwrite] | --print-command K
+       ccasim sweep <sweep.yaml> --list | --point K [--out DIR] [--overwrite] [--quiet] | --print-command K
        ccasim sweep <sweep.yaml> --emit slurm [--tasks N] [--shards DIR] [--script FILE] [--jobs N]
        ccasim sweep merge <study.db> <shard.db>...
        ccasim sweep fit <study.db> --parameter Q [--by KEY] [--by-variable N] [--component C] ...
@@ -65,7 +65,8 @@ Options:
   --shards DIR         shard folder for --emit (default <db>-shards)
   --ccasim CMD         how tasks invoke ccasim (default: node and this installation's main.js)
   --quiet              no progress display (finished points, and '(N saved)' while fewer are
-                       committed to the study: what an interruption keeps)
+                       committed to the study: what an interruption keeps); with --point, print
+                       only the output folder, as 'ccasim run --quiet' does
   --progress-every S   seconds between progress lines when not on a terminal (default 5; 0: every point)
 
 Subcommands:
@@ -114,7 +115,7 @@ export const sweepCommand: Command = {
       ctx.out(pointRunCommand(sweep, pick(sweep, String(values["print-command"]))) + "\n");
       return 0;
     }
-    if (values.point !== undefined) return runOne(ctx, sweep, String(values.point), values.out as string | undefined, values.overwrite === true);
+    if (values.point !== undefined) return runOne(ctx, sweep, String(values.point), values.out as string | undefined, values.overwrite === true, values.quiet === true);
     const jobs = positiveIntegerOption("sweep", "jobs", values.jobs, 1)!;
     // Usage errors before the points are loaded (which takes a while for a large sweep).
     const slice = values.slice === undefined ? undefined : parseSlice(String(values.slice));
@@ -207,7 +208,7 @@ function list(ctx: CommandContext, sweep: Sweep): number {
 const MODES: readonly { readonly option: string; readonly usage: string; readonly reads: readonly string[] }[] = [
   { option: "list", usage: "--list", reads: [] },
   { option: "print-command", usage: "--print-command K", reads: [] },
-  { option: "point", usage: "--point K", reads: ["out", "overwrite"] },
+  { option: "point", usage: "--point K", reads: ["out", "overwrite", "quiet"] },
   { option: "emit", usage: "--emit slurm", reads: ["jobs", "db", "tasks", "shards", "script", "ccasim"] },
   { option: "", usage: "a sweep run", reads: ["jobs", "db", "resume", "slice", "quiet", "progress-every"] },
 ];
@@ -227,9 +228,14 @@ function checkModeOptions(values: Record<string, unknown>): void {
   }
 }
 
-function runOne(ctx: CommandContext, sweep: Sweep, which: string, out: string | undefined, overwrite: boolean): number {
+/** `--point K`: runs one point as 'ccasim run' would; `quiet` prints only the output folder, as 'ccasim run --quiet' does. */
+function runOne(ctx: CommandContext, sweep: Sweep, which: string, out: string | undefined, overwrite: boolean, quiet: boolean): number {
   const p = pick(sweep, which);
   const art = runSweepPoint(sweep, p, { out, overwrite });
+  if (quiet) {
+    ctx.out(`${art.outDir}\n`);
+    return 0;
+  }
   ctx.out(`point ${p.index} (${p.id}, seed ${p.seed}): simulated ${(art.result.simulatedTime / 1e6).toFixed(6)} s -> ${art.outDir}\n`);
   ctx.out(`same as: ${pointRunCommand(sweep, p)}\n`);
   return 0;

@@ -154,6 +154,9 @@ describe("ccasim sweep and query", () => {
     const tasks = await run(["sweep", SWEEP, "--tasks", "4", "--quiet", "--db", join(dir, "y.db")]);
     expect(tasks.err).toContain("--tasks does not apply to a sweep run; it is read by --emit slurm");
     expect((await run(["sweep", SWEEP, "--point", "2", "--jobs", "2"])).err).toContain("--jobs does not apply to --point K; it is read by --emit slurm, a sweep run");
+    // --quiet is read by --point too, as by 'ccasim run': only the output folder is printed.
+    const quiet = await run(["sweep", SWEEP, "--point", "2", "--quiet", "--out", join(dir, "quiet-point")]);
+    expect([quiet.code, quiet.out, quiet.err]).toEqual([0, `${join(dir, "quiet-point")}\n`, ""]);
   });
 
   it("emits a Slurm job array that runs one slice per task into its own shard", async () => {
