@@ -85,7 +85,7 @@ export async function studyObservations(store: StudyStore, sel: StudySelection):
     if (!names.includes(sel.by)) throw new StudyError(`the study sweeps no parameter '${sel.by}' (swept: ${names.join(", ") || "none"})`);
   }
   const res = await store.query(
-    `SELECT r.point_id, qp.numeric_value AS q, qp.value AS qtext, ${tExpr} AS t, ${byExpr} AS by_value
+    `SELECT r.point_id, qp.numeric_value AS q, qp.value AS qtext, ${tExpr} AS t, ${byExpr} AS by_value, r.component || '.' || r.method AS routine
      FROM record r JOIN point p USING (point_id)
      LEFT JOIN record_parameter qp ON qp.point_id = r.point_id AND qp.record_index = r.record_index AND qp.name = ${lit(sel.parameter)}
      WHERE ${where.join(" AND ")}
@@ -105,9 +105,10 @@ export async function studyObservations(store: StudyStore, sel: StudySelection):
     const counters = (await store.query(`SELECT DISTINCT counter FROM record_counter ORDER BY counter`)).rows.map((x) => String(x[0]));
     throw new StudyError(`point ${String(missingValue[0])}: a record has no value '${asked}'${didYouMean(asked, recordValueSpellings(counters))}; values: ${describeRecordValues(counters)}`);
   }
+  const withoutQ = res.rows.find((row) => row[2] === null);
+  if (withoutQ !== undefined) throw new StudyError(`point ${String(withoutQ[0])}: a record of ${String(withoutQ[5])} has no parameter '${sel.parameter}'${await parameterHint(store, sel)}`);
   res.rows.forEach((row, i) => {
-    const [id, qn, qtext, tv, bv] = row as [string, number | null, string | null, number, number | null];
-    if (qtext === null) throw new StudyError(`point ${id}: a record has no parameter '${sel.parameter}'`);
+    const [id, qn, qtext, tv, bv] = row as [string, number | null, string, number, number | null];
     if (qn === null) throw new StudyError(`point ${id}: parameter '${sel.parameter}' is '${qtext}', not a number`);
     if (sel.by !== undefined && bv === null) throw new StudyError(`point ${id}: swept parameter '${sel.by}' is not numeric`);
     ids.push(id);
@@ -128,6 +129,22 @@ export async function studyObservations(store: StudyStore, sel: StudySelection):
   const filters = Object.entries(sel.where ?? {}).map(([k, v]) => `${k}=${v}`);
   const tLabel = `${recordValueName(value)}${what ? ` of ${what}` : ""}${filters.length > 0 ? ` (${filters.join(", ")})` : ""}`;
   return { q, t, by, pointId: ids, qLabel: sel.parameter, tLabel, byLabel: sel.by, groups, pooled, pooledRecordParameters };
+}
+
+/**
+ * Which routines' records have the parameter `sel.parameter`, as a hint for the selection to name
+ * one (`; records with it: Stencil.compute (give --component)`), or the parameters the records have.
+ */
+async function parameterHint(store: StudyStore, sel: StudySelection): Promise<string> {
+  const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
+  const routines = (
+    await store.query(
+      `SELECT DISTINCT r.component || '.' || r.method FROM record r JOIN record_parameter rp USING (point_id, record_index) WHERE rp.name = ${lit(sel.parameter)} ORDER BY 1`,
+    )
+  ).rows.map((x) => String(x[0]));
+  if (routines.length > 0) return `; records with it: ${routines.join(", ")} (select them with --component and --method)`;
+  const names = (await store.query(`SELECT DISTINCT name FROM record_parameter ORDER BY name`)).rows.map((x) => String(x[0]));
+  return `${didYouMean(sel.parameter, names)}; record parameters: ${names.join(", ") || "none (no proxy records parameters)"}`;
 }
 
 /**

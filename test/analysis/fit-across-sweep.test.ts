@@ -116,6 +116,15 @@ describe("fits across a sweep", () => {
     expect(out).toMatch(/SMAPE over all observations 0\.00 %/);
   });
 
+  it("names the parameters the records have when a record lacks the one asked for", async () => {
+    const store = await StudyStore.open(db, { readOnly: true });
+    try {
+      await expect(studyObservations(store, { parameter: "q", component: "Kernel" })).rejects.toThrow(/a record of Kernel\.run has no parameter 'q' \(did you mean 'Q'\?\); record parameters: Q$/);
+    } finally {
+      store.close();
+    }
+  });
+
   it("prints T(Q, P) with ccasim sweep fit", async () => {
     let out = "";
     const code = await main(["sweep", "fit", db, "--parameter", "Q", "--component", "Kernel", "--by", "workload.c", "--by-variable", "c"], { out: (s) => (out += s), err: () => {} });
