@@ -51,6 +51,12 @@ export interface AssemblyErrorSink {
   fail(path: readonly (string | number)[], message: string): never;
   /** The expression compiler and located errors for one instance's parameters. */
   envFor(instance: InstanceConfig, index: number, workloadNames: readonly string[]): PrepareEnv;
+  /**
+   * Throws one error for several input errors (what `fail` and the instances threw), so that a
+   * scenario's mistakes in several components are reported together. Without it, the first
+   * error stops the preparation.
+   */
+  combine?(errors: readonly unknown[]): never;
 }
 
 /** A proxy resolved against its port type: per method, the extractor of each parameter. */
@@ -91,24 +97,66 @@ const PROXY_SPEC = /^(?:(size of )?argument\s+'?([A-Za-z_][\w]*)'?|([A-Za-z_][\w
 export function prepareAssembly(config: AssemblyConfig, workloadNames: readonly string[], sink: AssemblyErrorSink): PreparedAssembly {
   const byName = new Map<string, PreparedInstance>();
   const instances: PreparedInstance[] = [];
-  config.instances.forEach((inst, i) => {
-    if (byName.has(inst.name)) sink.fail(["assembly", "components", inst.name], `duplicate component name '${inst.name}'`);
-    let type: ComponentType;
+  // Input errors of one component, connection or proxy are kept while the others are checked
+  // (when the sink can combine them); what names a component that failed is then not checked.
+  const failures: unknown[] = [];
+  const failed = new Set<string>();
+  const attempt = (check: () => void): boolean => {
     try {
-      type = componentTypes.get(inst.type);
+      check();
+      return true;
     } catch (e) {
-      sink.fail(["assembly", "components", inst.name, "type"], (e as Error).message);
+      if (sink.combine === undefined || (e as { isInputError?: boolean }).isInputError !== true) throw e;
+      failures.push(e);
+      return false;
     }
-    const env = sink.envFor(inst, i, workloadNames);
-    checkDocumentedParams(inst.params, type.params, (key, message) => env.error(key, message));
-    const prepared = type.prepare(inst.params, env);
-    const p: PreparedInstance = { name: inst.name, typeName: inst.type, type, prepared, ports: type.ports(prepared) };
-    byName.set(inst.name, p);
-    instances.push(p);
+  };
+  config.instances.forEach((inst, i) => {
+    const ok = attempt(() => {
+      if (byName.has(inst.name)) sink.fail(["assembly", "components", inst.name], `duplicate component name '${inst.name}'`);
+      let type: ComponentType;
+      try {
+        type = componentTypes.get(inst.type);
+      } catch (e) {
+        sink.fail(["assembly", "components", inst.name, "type"], (e as Error).message);
+      }
+      const env = sink.envFor(inst, i, workloadNames);
+      checkDocumentedParams(inst.params, type.params, (key, message) => env.error(key, message));
+      const prepared = type.prepare(inst.params, env);
+      const p: PreparedInstance = { name: inst.name, typeName: inst.type, type, prepared, ports: type.ports(prepared) };
+      byName.set(inst.name, p);
+      instances.push(p);
+    });
+    if (!ok) failed.add(inst.name);
   });
 
   const wiring = new Map<string, Map<string, readonly [string, string]>>();
+  // Uses ports whose connection names a component that failed: connected, though not checked.
+  const unchecked = new Set<string>();
   config.connections.forEach((c, i) => {
+    if (failed.has(c.user) || failed.has(c.provider)) unchecked.add(`${c.user}.${c.usesPort}`);
+    else attempt(() => connect(c, i));
+  });
+  for (const inst of instances)
+    for (const port of Object.keys(inst.ports.uses))
+      if (!wiring.get(inst.name)?.has(port) && !unchecked.has(`${inst.name}.${port}`))
+        attempt(() => sink.fail(["assembly", "connections"], `missing connection: uses port ${inst.name}.${port} (type '${inst.ports.uses[port].name}') is not connected`));
+
+  const proxies: PreparedProxy[] = [];
+  config.proxies.forEach((px, i) => {
+    if (!failed.has(px.component)) attempt(() => void proxies.push(prepareProxy(px, i)));
+  });
+  if (failures.length > 0) sink.combine!(failures);
+  const seen = new Set<string>();
+  config.proxies.forEach((px, i) => {
+    const k = `${px.component}.${px.port}`;
+    if (seen.has(k)) sink.fail(["assembly", "proxies", i], `port ${k} is proxied twice`);
+    seen.add(k);
+  });
+  return { instances, byName, wiring, proxies, entry: entryPoint() };
+
+  /** Wires connection `i` (`c`), checking its instances, ports and port types. */
+  function connect(c: AssemblyConfig["connections"][number], i: number): void {
     const path = ["assembly", "connections", i];
     const user = byName.get(c.user);
     if (!user) sink.fail(path, `no component named '${c.user}'${hint(c.user, byName)}`);
@@ -131,13 +179,10 @@ export function prepareAssembly(config: AssemblyConfig, workloadNames: readonly 
     if (!m) wiring.set(c.user, (m = new Map()));
     if (m.has(c.usesPort)) sink.fail(path, `uses port ${c.user}.${c.usesPort} is connected twice`);
     m.set(c.usesPort, [c.provider, c.providesPort]);
-  });
-  for (const inst of instances)
-    for (const port of Object.keys(inst.ports.uses))
-      if (!wiring.get(inst.name)?.has(port))
-        sink.fail(["assembly", "connections"], `missing connection: uses port ${inst.name}.${port} (type '${inst.ports.uses[port].name}') is not connected`);
+  }
 
-  const proxies: PreparedProxy[] = config.proxies.map((px, i) => {
+  /** Resolves proxy `i` (`px`) against the port type of the port it names. */
+  function prepareProxy(px: AssemblyConfig["proxies"][number], i: number): PreparedProxy {
     const path = ["assembly", "proxies", i];
     const inst = byName.get(px.component);
     if (!inst) sink.fail(path, `no component named '${px.component}'${hint(px.component, byName)}`);
@@ -164,29 +209,26 @@ export function prepareAssembly(config: AssemblyConfig, workloadNames: readonly 
         );
     }
     return { component: px.component, port: px.port, extract };
-  });
-  const seen = new Set<string>();
-  config.proxies.forEach((px, i) => {
-    const k = `${px.component}.${px.port}`;
-    if (seen.has(k)) sink.fail(["assembly", "proxies", i], `port ${k} is proxied twice`);
-    seen.add(k);
-  });
-
-  let entry = config.entry;
-  if (!entry) {
-    const drivers = instances.filter((x) => x.typeName === "driver");
-    if (drivers.length !== 1)
-      sink.fail(["assembly"], drivers.length === 0 ? "no entry point: add a component of type 'driver' or set assembly.entry" : `several drivers (${drivers.map((d) => d.name).join(", ")}): set assembly.entry`);
-    const d = drivers[0];
-    const port = Object.keys(d.ports.provides)[0];
-    entry = { component: d.name, port, method: d.ports.provides[port].methods[0].name };
-  } else {
-    const inst = byName.get(entry.component);
-    const pt = inst?.ports.provides[entry.port];
-    if (!pt || !pt.methods.some((m) => m.name === entry!.method))
-      sink.fail(["assembly", "entry"], `entry point ${entry.component}.${entry.port}.${entry.method} does not exist`);
   }
-  return { instances, byName, wiring, proxies, entry };
+
+  /** The entry point: `assembly.entry`, else the one driver's first method. */
+  function entryPoint(): EntryConfig {
+    let entry = config.entry;
+    if (!entry) {
+      const drivers = instances.filter((x) => x.typeName === "driver");
+      if (drivers.length !== 1)
+        sink.fail(["assembly"], drivers.length === 0 ? "no entry point: add a component of type 'driver' or set assembly.entry" : `several drivers (${drivers.map((d) => d.name).join(", ")}): set assembly.entry`);
+      const d = drivers[0];
+      const port = Object.keys(d.ports.provides)[0];
+      entry = { component: d.name, port, method: d.ports.provides[port].methods[0].name };
+    } else {
+      const inst = byName.get(entry.component);
+      const pt = inst?.ports.provides[entry.port];
+      if (!pt || !pt.methods.some((m) => m.name === entry!.method))
+        sink.fail(["assembly", "entry"], `entry point ${entry.component}.${entry.port}.${entry.method} does not exist`);
+    }
+    return entry;
+  }
 }
 
 /** A port type's methods and arguments, for comparing two declarations of the same type. */

@@ -1,4 +1,5 @@
-import type { ParamDoc } from "../engine/index.js";
+import { didYouMean, type ParamDoc } from "../engine/index.js";
+import type { PrepareEnv } from "./component.js";
 
 /**
  * Checks the parameters of a component instance whose documentation fixes their kind: an `enum`
@@ -40,4 +41,13 @@ export function checkDocumentedParams(params: Readonly<Record<string, unknown>>,
 /** `a, b or c`. */
 function alternatives(values: readonly string[]): string {
   return values.length <= 1 ? values.join("") : `${values.slice(0, -1).join(", ")} or ${values[values.length - 1]}`;
+}
+
+/**
+ * Rejects keys of `p` not in `keys`, suggesting the nearest known one and naming them all.
+ * @param what - what `p` is, for the message ("a kernel component", "a front")
+ * @param prefix - key path of `p` within the component's parameters (`fronts[0].`)
+ */
+export function checkKeys(env: PrepareEnv, p: Readonly<Record<string, unknown>>, keys: readonly string[], what: string, prefix = ""): void {
+  for (const k of Object.keys(p)) if (!keys.includes(k)) env.error(prefix + k, `unknown parameter '${k}'${didYouMean(k, keys)} of ${what}; parameters: ${keys.join(", ")}`);
 }

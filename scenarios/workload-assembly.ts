@@ -44,6 +44,11 @@ function errorSink(fail: (path: KeyPath, message: string) => never, workload: Wo
   const textual = nonNumericWorkloadNames(workload);
   return {
     fail,
+    // Several components' located errors as one report (each keeps its file, line and key).
+    combine(errors: readonly unknown[]): never {
+      if (errors.length === 1) throw errors[0];
+      throw new ScenarioErrors(errors.flatMap((e) => (e instanceof ScenarioErrors ? e.errors : e instanceof ScenarioError ? [e] : [new ScenarioError(e instanceof Error ? e.message : String(e))])));
+    },
     envFor(instance: InstanceConfig, _index: number, workloadNames: readonly string[]): PrepareEnv {
       const base: KeyPath = ["assembly", "components", instance.name, "params"];
       return {

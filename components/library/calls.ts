@@ -1,3 +1,4 @@
+import { didYouMean } from "../../engine/index.js";
 import type { ComponentContext, CostExpression, PortHandle, PortMethod, PrepareEnv } from "../component.js";
 import type { PortType } from "../ports.js";
 
@@ -46,7 +47,7 @@ export function prepareCalls(raw: unknown, scope: readonly string[], env: Prepar
   return raw.map((c: RawCall, i) => {
     const where = `calls[${i}]`;
     if (typeof c !== "object" || c === null || Array.isArray(c)) env.error(where, "must be a map with at least 'port'");
-    for (const k of Object.keys(c)) if (!CALL_KEYS.includes(k)) env.error(`${where}.${k}`, `unknown key '${k}'; a call has ${CALL_KEYS.join(", ")}`);
+    for (const k of Object.keys(c)) if (!CALL_KEYS.includes(k)) env.error(`${where}.${k}`, `unknown key '${k}'${didYouMean(k, CALL_KEYS)}; a call has ${CALL_KEYS.join(", ")}`);
     if (typeof c.port !== "string" || !/^[A-Za-z_][\w-]*$/.test(c.port)) env.error(`${where}.port`, "must name a uses port (letters, digits, _ or -)");
     const method = c.method === undefined ? "run" : String(c.method);
     const argsRaw = (c.args ?? {}) as Record<string, unknown>;

@@ -1,4 +1,5 @@
 import type { ComponentContext, ComponentType } from "../component.js";
+import { checkKeys } from "../documented-params.js";
 import type { PortType } from "../ports.js";
 import { CallTargets, makeCalls, newScope, prepareCalls, scopeLayout, usesPorts, type PreparedCall } from "./calls.js";
 import { ScenarioValueError } from "./scenario-value-error.js";
@@ -29,7 +30,7 @@ export const driverComponent: ComponentType<DriverPrepared> = {
     { name: "calls", type: "list", doc: "Calls per iteration: list of {port, method, portType, args: {name: expression, or quoted text such as \"'y'\"}, count}.", optional: true },
   ],
   prepare(p, env) {
-    for (const k of Object.keys(p)) if (!KEYS.includes(k)) env.error(k, `unknown parameter '${k}' of a driver; parameters: ${KEYS.join(", ")}`);
+    checkKeys(env, p, KEYS, "a driver");
     const scopeNames = scopeLayout([], env.workloadNames, ["i"]);
     return {
       scopeNames,

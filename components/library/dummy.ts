@@ -1,4 +1,5 @@
 import type { ComponentContext, ComponentType, PrepareEnv } from "../component.js";
+import { checkKeys } from "../documented-params.js";
 import type { CallArgs, PortType } from "../ports.js";
 import { CallTargets, makeCalls, newScope, prepareCalls, scopeLayout, usesPorts, type PreparedCall } from "./calls.js";
 import { ScenarioValueError } from "./scenario-value-error.js";
@@ -58,7 +59,7 @@ export const dummyComponent: ComponentType<DummyPrepared> = {
     { name: "order", type: "enum", values: ["cost-first", "calls-first"], doc: "Whether own work comes before or after the calls.", default: "cost-first" },
   ],
   prepare(p, env) {
-    for (const k of Object.keys(p)) if (!KEYS.includes(k)) env.error(k, `unknown parameter '${k}' of a dummy component; parameters: ${KEYS.join(", ")}`);
+    checkKeys(env, p, KEYS, "a dummy component");
     const args = p.args === undefined ? ["x"] : p.args;
     if (!Array.isArray(args) || !args.every((a) => typeof a === "string")) env.error("args", "must be a list of argument names");
     // Arguments shadow workload variables of the same name; rank and size are reserved.

@@ -1,4 +1,5 @@
 import { ghostExchange, haloPlan, type BlockDecomposition, type Comm, type HaloPlan } from "../../machine/index.js";
+import { checkKeys } from "../documented-params.js";
 import type { ComponentType } from "../component.js";
 import type { PortType } from "../ports.js";
 import { ScenarioValueError } from "./scenario-value-error.js";
@@ -34,7 +35,7 @@ export const haloExchangeComponent: ComponentType<HaloPrepared> = {
     { name: "corners", type: "boolean", doc: "Exchange edge and corner strips too.", default: true },
   ],
   prepare(p, env) {
-    for (const k of Object.keys(p)) if (!KEYS.includes(k)) env.error(k, `unknown parameter '${k}' of a halo-exchange component; parameters: ${KEYS.join(", ")}`);
+    checkKeys(env, p, KEYS, "a halo-exchange component");
     const ints = (key: string, v: unknown): number[] => {
       if (!Array.isArray(v) || v.length < 2 || v.length > 3 || !v.every((x) => Number.isInteger(x) && x > 0))
         env.error(key, "must be a list of 2 or 3 positive integers");

@@ -1,4 +1,5 @@
 import type { ComponentContext, ComponentType, KernelSpec } from "../component.js";
+import { checkKeys } from "../documented-params.js";
 import { squarePatchStride } from "../../machine/index.js";
 import type { CallArgs, PortType } from "../ports.js";
 import { CallTargets, makeCalls, newScope, prepareCalls, scopeLayout, usesPorts, type PreparedCall } from "./calls.js";
@@ -75,7 +76,7 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
     { name: "calls", type: "list", doc: "Calls made after the kernel (as for dummy components).", optional: true },
   ],
   prepare(p, env) {
-    for (const k of Object.keys(p)) if (!KEYS.includes(k)) env.error(k, `unknown parameter '${k}' of a kernel component; parameters: ${KEYS.join(", ")}`);
+    checkKeys(env, p, KEYS, "a kernel component");
     const args = (p.args ?? ["Q"]) as string[];
     if (!Array.isArray(args) || !args.every((a) => typeof a === "string")) env.error("args", "must be a list of argument names");
     const numericArgs = args.filter((a) => a !== p.patternArg);

@@ -84,6 +84,24 @@ describe("invalid scenarios", () => {
     expect(stderr).toContain(`${file}:27:5: machine.network.__proto__: '__proto__' is reserved and cannot be a key`);
   });
 
+  it("reports the mistakes of several components, connections and proxies together, each at its line", async () => {
+    const dir = tempDir();
+    const file = join(dir, "several.yaml");
+    const text = edit('cost: "0.01*x"', 'cost: "0.01*xx"').replace('implementation: A1', 'implementaton: A1').replace("type: dummy\n      params: { cost: \"0.02*x\" }", "type: dumy\n      params: { cost: \"0.02*x\" }").replace("- port: B.work\n      parameters: { x: argument x }", "- port: B.work\n      parameters: { x: argument z }");
+    writeFileSync(file, text);
+    let stderr = "";
+    expect(await main(["validate", file], { out: () => undefined, err: (s) => (stderr += s) })).toBe(2);
+    const lines = stderr.split("\n");
+    expect(lines[0]).toBe(`ccasim validate: ${file}: 4 errors`);
+    expect(stderr).toContain("assembly.components.A.params.implementaton: unknown parameter 'implementaton' (did you mean 'implementation'?) of a dummy component");
+    expect(stderr).toContain("assembly.components.C.params.cost: expression \"0.01*xx\": unknown symbol 'xx' (did you mean 'x'?)");
+    expect(stderr).toContain("assembly.components.D.type: unknown component type 'dumy' (did you mean 'dummy'?)");
+    expect(stderr).toMatch(/assembly\.proxies\[1\]\.parameters\.x: no method of port type 'Work' has an argument 'z'/);
+    // In file order, each with its line.
+    const located = lines.slice(1).filter((l) => l !== "").map((l) => Number(/:(\d+):\d+: /.exec(l)![1]));
+    expect(located).toEqual([...located].sort((a, b) => a - b));
+  });
+
   it("reports a --set mistake as coming from the command line", async () => {
     let stderr = "";
     const code = await main(["validate", "scenarios/known-models.yaml", "--set", "workload.x=[1]"], { out: () => undefined, err: (s) => (stderr += s) });

@@ -3,7 +3,8 @@ import type { Simulation } from "../../../engine/index.js";
 import type { Comm, KernelSpec } from "../../../machine/index.js";
 import { buildHierarchy, DOUBLE, type Balancer, type Front, type Hierarchy, type LevelSizes, type MeshSpec, type RankPlan } from "./hierarchy.js";
 import { GHOST_PORT, MESH_PORT } from "./ports.js";
-import { checkKeys, kernelFor, numberParam, rangeParam, workloadNumber, type ElementWork, type WorkloadNumber } from "./params.js";
+import { checkKeys } from "../../documented-params.js";
+import { kernelFor, numberParam, rangeParam, workloadNumber, type ElementWork, type WorkloadNumber } from "./params.js";
 import { ScenarioValueError } from "../scenario-value-error.js";
 
 /** Prepared AMRMesh parameters (the mesh description; workload-dependent numbers resolved per run). */

@@ -1,6 +1,7 @@
 import type { ComponentType } from "../../component.js";
 import { FLUX_PORT } from "./ports.js";
-import { checkKeys, kernelFor, numberParam, workDoc, workParam, type ElementWork } from "./params.js";
+import { checkKeys } from "../../documented-params.js";
+import { kernelFor, numberParam, workDoc, workParam, type ElementWork } from "./params.js";
 import { prepareSweep } from "./sweep.js";
 
 /** Calibrated (not measured) work per element outside the Riemann solve: states in, flux out. */

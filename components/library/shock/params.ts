@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 import type { PrepareEnv } from "../../component.js";
+import { checkKeys } from "../../documented-params.js";
 import type { KernelSpec } from "../../../machine/index.js";
 import { ScenarioValueError } from "../scenario-value-error.js";
 
@@ -29,10 +30,6 @@ export interface ElementWork {
 
 const WORK_KEYS = ["loads", "stores", "flops", "otherInstructions", "arrays", "passes", "fmaFraction"] as const;
 
-/** Rejects keys of `p` not in `keys`, naming the known ones. */
-export function checkKeys(env: PrepareEnv, p: Readonly<Record<string, unknown>>, keys: readonly string[], what: string, prefix = ""): void {
-  for (const k of Object.keys(p)) if (!keys.includes(k)) env.error(prefix + k, `unknown parameter '${k}' of ${what}; parameters: ${keys.join(", ")}`);
-}
 
 /**
  * A literal number parameter.

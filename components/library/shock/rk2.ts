@@ -1,7 +1,8 @@
 import type { ComponentType } from "../../component.js";
 import type { Patch } from "./hierarchy.js";
 import { ADVANCE_PORT, GHOST_PORT, INVISCID_PORT, MESH_PORT } from "./ports.js";
-import { checkKeys, kernelFor, numberParam, workParam, type ElementWork } from "./params.js";
+import { checkKeys } from "../../documented-params.js";
+import { kernelFor, numberParam, workParam, type ElementWork } from "./params.js";
 
 /** Calibrated (not measured) work of one Runge-Kutta stage update, per double. */
 export const RK2_UPDATE: ElementWork = { loads: 3, stores: 1, flops: 4, otherInstructions: 3, arrays: 3, passes: 1, fmaFraction: 0.5 };

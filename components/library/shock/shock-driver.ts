@@ -2,7 +2,8 @@ import type { ComponentType } from "../../component.js";
 import type { Comm } from "../../../machine/index.js";
 import { GO_PORT } from "../driver.js";
 import { ADVANCE_PORT, MESH_PORT } from "./ports.js";
-import { checkKeys, workloadNumber, type WorkloadNumber } from "./params.js";
+import { checkKeys } from "../../documented-params.js";
+import { workloadNumber, type WorkloadNumber } from "./params.js";
 
 interface ShockDriverPrepared {
   readonly steps: WorkloadNumber;

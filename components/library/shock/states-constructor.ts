@@ -1,6 +1,7 @@
 import type { ComponentType } from "../../component.js";
 import { STATES_PORT } from "./ports.js";
-import { checkKeys, kernelFor, workDoc, workParam, type ElementWork } from "./params.js";
+import { checkKeys } from "../../documented-params.js";
+import { kernelFor, workDoc, workParam, type ElementWork } from "./params.js";
 import { prepareSweep } from "./sweep.js";
 
 /**
