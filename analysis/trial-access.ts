@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import { derivedView, describeThreads, threadView, type ProfileView, type ThreadId, type Trial, type DerivedKind } from "../profile/index.js";
+import { defaultMetric, derivedView, describeThreads, threadView, type ProfileView, type ThreadId, type Trial, type DerivedKind } from "../profile/index.js";
 import { didYouMean, quotedNames } from "../profile/internal.js";
 import { AnalysisInputError } from "./errors.js";
 
@@ -39,15 +39,13 @@ export function viewOf(trial: Trial, choice: ViewChoice): ProfileView {
 }
 
 /**
- * Index of metric `name` in `trial` (exact, then case-insensitive); without a name, TIME if the
- * trial has it, else the first metric.
+ * Index of metric `name` in `trial` (exact, then case-insensitive); without a name, the trial's
+ * default metric (`defaultMetric`: TIME, another time metric, the cycles, else the first by name),
+ * as `ccasim profile show` takes it, whatever format the trial was read from.
  * @throws AnalysisInputError listing the trial's metrics
  */
 export function metricOf(trial: Trial, name?: string): number {
-  if (name === undefined) {
-    const i = trial.metrics.findIndex((m) => m.toUpperCase() === "TIME");
-    return i >= 0 ? i : 0;
-  }
+  if (name === undefined) return trial.metricIndex(defaultMetric(trial));
   let i = trial.metrics.indexOf(name);
   if (i < 0) i = trial.metrics.findIndex((m) => m.toLowerCase() === name.toLowerCase());
   if (i < 0) throw new AnalysisInputError(`no metric '${name}'; the trial has ${trial.metrics.join(", ")}`, trial.source);

@@ -40,7 +40,7 @@ export interface ProfileTable {
 
 /** Options of {@link profileTable}. */
 export interface ProfileTableOptions {
-  /** Metric name (default: `TIME` if the trial has it, else the first metric). */
+  /** Metric name (default: {@link defaultMetric}). */
   readonly metric?: string;
   /** Sort key (default `inclusive`); `name` sorts ascending, the others descending. */
   readonly sort?: TableSortKey;

@@ -4,7 +4,7 @@
  * @packageDocumentation
  */
 import { existsSync } from "node:fs";
-import { relative, resolve } from "node:path";
+import { basename } from "node:path";
 
 /** What every run summary holds. Times are in microseconds (`simulatedTimeUnit`). */
 export type RunSummaryBase = {
@@ -13,9 +13,9 @@ export type RunSummaryBase = {
   /** The scenario's name. */
   readonly scenario: string;
   /**
-   * The scenario file, relative to the working directory (the same however the path was spelt,
-   * so that one scenario and seed give byte-identical summaries); a text that names no file (an
-   * inline scenario) as given.
+   * The scenario file's name, without its directory (the same however and wherever the path was
+   * given, so that one scenario and seed give byte-identical summaries); a text that names no
+   * file (an inline scenario) as given.
    */
   readonly file: string;
   /** The seed every random stream derives from. */
@@ -63,5 +63,5 @@ export type RunSummary = AssemblyRunSummary | ProgramRunSummary;
 
 /** {@link RunSummaryBase.file}'s form of a scenario's file name. */
 export function summaryFileName(file: string): string {
-  return existsSync(file) ? relative(process.cwd(), resolve(file)) || file : file;
+  return existsSync(file) ? basename(file) : file;
 }

@@ -226,7 +226,7 @@ export interface ParameterTimerSelection {
   readonly routine: string;
   /** Parameter name inside the brackets. */
   readonly parameter: string;
-  /** Metric (default TIME, else the first). */
+  /** Metric (default: the trial's default metric, see `defaultMetric`: TIME, another time metric, the cycles, else the first by name). */
   readonly metric?: string;
   /** "inclusive" (default) or "exclusive". */
   readonly kind?: "inclusive" | "exclusive";
@@ -313,7 +313,7 @@ export interface AcrossTrialsSelection {
   readonly timer?: string;
   /** User event whose mean (over its samples) is T, instead of a timer. */
   readonly userEvent?: string;
-  /** Metric (default TIME, else the first). */
+  /** Metric (default: the trial's default metric, see `defaultMetric`: TIME, another time metric, the cycles, else the first by name). */
   readonly metric?: string;
   /** "inclusive" (default) or "exclusive". */
   readonly kind?: "inclusive" | "exclusive";

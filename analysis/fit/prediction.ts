@@ -18,12 +18,12 @@ export interface Prediction {
   /** True when q lies outside the range of the data. */
   readonly extrapolated: boolean;
   /**
-   * When the value or the interval's low bound was clipped at 0: the model's own value and low
-   * bound. Why clip and say so: the interval is the mean model's, with additive errors of constant
+   * When the value or the interval's low bound was clipped at 0: the model's own value and
+   * bounds (a high bound below 0 too: the whole interval lies where the model cannot apply). Why clip and say so: the interval is the mean model's, with additive errors of constant
    * spread; below 0 it describes no possible time or count, only that the model's error assumption
    * fails there. A log-space model (a power law) has a positive interval and is never clipped.
    */
-  readonly clipped?: { readonly value: number; readonly low: number };
+  readonly clipped?: { readonly value: number; readonly low: number; readonly high: number };
   /** The standard deviation model's value at q (never negative), when the sd was fitted. */
   readonly stdDev?: number;
 }
@@ -39,5 +39,5 @@ export function predictAt(report: FitReport, q: number, level = 0.95): Predictio
   const sd = report.stdDev?.predict(q);
   const base = { q, extrapolated: !m.supports(q), ...(sd !== undefined ? { stdDev: Math.max(0, sd) } : {}) };
   if (!report.nonNegative || !(value < 0 || interval.low < 0)) return { ...base, value, interval };
-  return { ...base, value: Math.max(0, value), interval: { low: Math.max(0, interval.low), high: Math.max(0, interval.high) }, clipped: { value, low: interval.low } };
+  return { ...base, value: Math.max(0, value), interval: { low: Math.max(0, interval.low), high: Math.max(0, interval.high) }, clipped: { value, low: interval.low, high: interval.high } };
 }

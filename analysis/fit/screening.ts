@@ -109,9 +109,10 @@ export function fitAll(families: readonly { family: FitFamily; options: FamilyOp
 }
 
 /**
- * True when the hypothesis's defining term (its last: the leading power of a polynomial, the PMNF
- * term, the exponent of a power law, the slope change of a two-segment model) differs from 0 by
- * more than its 95 % confidence half-width (|c| > t·se). A defining term the data cannot
+ * True when the hypothesis's defining terms differ from 0 by more than their 95 % confidence
+ * half-width (|c| > t·se): its last term (the leading power of a polynomial, the PMNF term, the
+ * exponent of a power law), or for a two-segment model every term that changes at the change
+ * point (the slope change and the jump, whichever it has). A defining term the data cannot
  * distinguish from zero is overfitted noise, so the hypothesis is not a candidate. The constant
  * model always passes.
  */
@@ -120,8 +121,14 @@ export function termsSignificant(m: FittedModel): boolean {
   if (p === 1) return true;
   const dof = m.quality.n - p;
   if (dof <= 0) return false;
-  const c = m.coefficients[p - 1]!;
-  return Math.abs(c.value) > studentTQuantile(0.975, dof) * c.stdError || (c.stdError === 0 && c.value !== 0);
+  const tCrit = studentTQuantile(0.975, dof);
+  const significant = (i: number): boolean => {
+    const c = m.coefficients[i]!;
+    return Math.abs(c.value) > tCrit * c.stdError || (c.stdError === 0 && c.value !== 0);
+  };
+  const changes = m.hypothesis.changeTerms;
+  if (changes === undefined) return significant(p - 1);
+  return [changes.hinge, changes.step].every((i) => i === undefined || significant(i));
 }
 
 /**

@@ -12,7 +12,7 @@ import { aggregateCallTrees, type TreeAggregate } from "./aggregate.js";
 
 /** Options of {@link callTreeFromTrial}. */
 export interface TrialTreeOptions {
-  /** Metric (default TIME, else the first). */
+  /** Metric (default: the trial's default metric, see `defaultMetric`: TIME, another time metric, the cycles, else the first by name). */
   readonly metric?: string;
   /** Thread index, or a derived view ("mean" by default, "max", "min", "total"). */
   readonly view?: ViewChoice;

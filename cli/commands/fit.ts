@@ -71,7 +71,8 @@ Model search (the mean of T at each Q, and separately its standard deviation):
                       (repeatable); for a time or count (no observation below 0) a value or an
                       interval end below 0 is printed as 0, with the model's own number
   --top <n>           candidates to list (default 5)
-  --metric <name>     metric of trial inputs (default TIME)
+  --metric <name>     metric of trial inputs (default TIME; else another time metric, the
+                      cycles, or the first by name, as profile show)
   --view <v>          which threads of trial inputs: each, mean, max, min, total, stddev or a
                       thread n[,c[,t]] (default: mean across trials, each for TAU_PARAM timers; a
                       user event: each, mean or a thread); the title names a view, metric or
@@ -300,7 +301,7 @@ function formatReport(title: string, r: FitReport, predictQs: readonly number[],
       const scores = loo ? pair.map((x) => `${formatNumber(x.quality.looSmape)} %`) : formatAdjustedR2(pair.map((x) => x.quality.adjustedR2));
       const against = single ? ` against ${scores[1]} for the best single-segment model` : "";
       const rank = rankOf(r, c.model);
-      const ranks = rank === null ? "is not ranked (--family leaves out segmented)" : `ranks ${rank}`;
+      const ranks = rank === null ? "is not ranked (its shape is not among the --family choices)" : `ranks ${rank}`;
       lines.push(`change point: ${at}; the two-segment model ${ranks} (${loo ? "LOO SMAPE" : "adj. R²"} ${scores[0]}${against})`);
     }
   }
@@ -321,7 +322,12 @@ function formatReport(title: string, r: FitReport, predictQs: readonly number[],
 /** One `--predict` line: the value, its interval (clipped at 0 for times and counts, saying so) and the sd. */
 function predictionLine(r: FitReport, x: number): string {
   const p = predictAt(r, x);
-  const clips = p.clipped ? [p.clipped.value < 0 ? `value clipped at 0 from ${formatNumber(p.clipped.value)}` : "", p.clipped.low < 0 ? `low end clipped at 0 from ${formatNumber(p.clipped.low)}` : ""].filter((c) => c !== "") : [];
+  const c = p.clipped;
+  // The whole interval below 0: the model does not describe T there, whatever 0 .. 0 would say.
+  if (c !== undefined && c.high < 0) {
+    return `predict ${r.variable} = ${formatNumber(x)}: the model gives ${formatNumber(c.value)} (95 % interval ${formatNumber(c.low)} .. ${formatNumber(c.high)}), below 0 where T cannot be: it does not apply here${p.extrapolated ? " (extrapolated beyond the data)" : ""}`;
+  }
+  const clips = c ? [c.value < 0 ? `value clipped at 0 from ${formatNumber(c.value)}` : "", c.low < 0 ? `low end clipped at 0 from ${formatNumber(c.low)}` : ""].filter((x) => x !== "") : [];
   const clipped = clips.length > 0 ? `; ${clips.join(", ")}, as T cannot be negative` : "";
   const sd = p.stdDev !== undefined ? `, sd ${formatNumber(p.stdDev)}` : "";
   return `predict ${r.variable} = ${formatNumber(x)}: ${formatNumber(p.value)} (95 % interval ${formatNumber(p.interval.low)} .. ${formatNumber(p.interval.high)}${clipped})${sd}${p.extrapolated ? " — extrapolated beyond the data" : ""}`;

@@ -34,14 +34,16 @@ Options:
   --beta <b>           sibling-share threshold (default 0.1)
   --min-share <s>      also prune nodes below this share of the root, e.g. 0.01 (default 0: off;
                        not in the paper)
-  --metric <name>      metric (default TIME, else the first)
+  --metric <name>      metric (default TIME; else another time metric, the cycles, or the
+                       first by name, as profile show)
   --view <v>           mean (default), max, total, or a thread n | n,c,t (as profile show)
   --per-rank           prune every thread separately and unite the cores
   --fold               fold pruned time into the kept parent's exclusive time
   --rows <n>           rows per table and names in the core list (default 40)
   --name-width <n>     widest name column, indentation included (default 60; the pruned table's
                        'under' column gets two thirds): longer timer names lose directory paths,
-                       then their source location, then their middle (--json keeps them whole)
+                       then their source location, then their middle; 0 keeps names whole (as
+                       --json does)
   --json               print the result as JSON (full names and callpaths)
 
 Examples:
@@ -69,7 +71,8 @@ function run(ctx: CommandContext): number {
   const beta = numberOption("prune", "beta", v.beta, 0.1)!;
   const minShare = numberOption("prune", "min-share", v["min-share"], 0)!;
   const rows = positiveIntegerOption("prune", "rows", v.rows, 40)!;
-  const nameWidth = positiveIntegerOption("prune", "name-width", v["name-width"], 60)!;
+  // 0 keeps names whole; a positive width shortens the longer ones.
+  const nameWidth = v["name-width"] === "0" ? 0 : positiveIntegerOption("prune", "name-width", v["name-width"], 60)!;
   const metric = v.metric === undefined ? undefined : String(v.metric);
   const view = threadOption("prune", "view", v.view, ["mean", "max", "total"] as const) ?? "mean";
   const trees: { label: string; built: BuiltCallTree }[] = [];

@@ -29,7 +29,8 @@ Options:
   --set <key=value>   override a value, as 'ccasim run' does (repeatable; scenarios only)
   --run               also run the scenario, or every point of a sweep, without writing
 
-Exit codes: 0 valid, 2 invalid (1 for a deadlock found by --run).`,
+Exit codes: 0 valid, 2 invalid (for a scenario, 1 for a deadlock found by --run; a sweep lists
+its deadlocked points among those that fail, and exits 2).`,
   run(ctx) {
     const { values, positionals } = parseCommandArgs("validate", ctx.argv, { set: { type: "string", multiple: true }, run: { type: "boolean" } });
     if (positionals.length !== 1) throw new UsageError("give exactly one scenario or sweep file", "validate");

@@ -1,4 +1,5 @@
 import { didYouMean } from "../../engine/index.js";
+import { ScenarioValueError } from "./scenario-value-error.js";
 import type { ComponentContext, CostExpression, PortHandle, PortMethod, PrepareEnv } from "../component.js";
 import type { PortType } from "../ports.js";
 
@@ -151,4 +152,35 @@ export function newScope(names: readonly string[], ctx: ComponentContext): Float
 /** Reads a cost expression parameter, or undefined. */
 export function optionalExpression(raw: unknown, scope: readonly string[], where: string, env: PrepareEnv): CostExpression | undefined {
   return raw === undefined ? undefined : env.compile(raw as string | number, scope, where);
+}
+
+/**
+ * The number a generic component reads for an argument that is not a number: NaN for a missing
+ * one (its expressions then say so), or for text that no expression reads (a proxy may record
+ * it); text an expression reads (`read`) is refused, naming the argument, since a quoted literal
+ * (`dir: "'y'"`) is for a kernel's `patternArg` and the expression would read it as NaN.
+ * Why apart: the callers test `typeof v === "number"` inline on their hot path and come here only
+ * otherwise.
+ */
+export function nonNumericArgument(instance: string, name: string, v: unknown, read: boolean): number {
+  if (typeof v === "string" && read) throw new ScenarioValueError(`${instance}: argument '${name}' is the text '${v}', but an expression of this component reads it as a number (text arguments, quoted literals such as "'y'", are for a kernel's patternArg, or for proxies to record)`);
+  return Number.NaN;
+}
+
+/**
+ * `env`, with every expression it compiles adding the names it reads to `used`: what a component's
+ * expressions read of its arguments, so that text passed to an argument they read is refused and
+ * text passed to one only a proxy records is not.
+ */
+export function trackingEnv(env: PrepareEnv, used: Set<string>): PrepareEnv {
+  return {
+    instance: env.instance,
+    workloadNames: env.workloadNames,
+    error: (where, message) => env.error(where, message),
+    compile(text, known, where) {
+      const compiled = env.compile(text, known, where);
+      for (const v of compiled.variables) used.add(v);
+      return compiled;
+    },
+  };
 }

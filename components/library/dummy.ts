@@ -1,7 +1,7 @@
 import type { ComponentContext, ComponentType, PrepareEnv } from "../component.js";
 import { checkKeys } from "../documented-params.js";
 import type { CallArgs, PortType } from "../ports.js";
-import { CallTargets, makeCalls, newScope, prepareCalls, scopeLayout, usesPorts, type PreparedCall } from "./calls.js";
+import { CallTargets, makeCalls, newScope, nonNumericArgument, prepareCalls, scopeLayout, trackingEnv, usesPorts, type PreparedCall } from "./calls.js";
 import { ScenarioValueError } from "./scenario-value-error.js";
 
 interface DummyPrepared {
@@ -16,6 +16,8 @@ interface DummyPrepared {
   readonly implementations: Readonly<Record<string, string>>;
   readonly calls: readonly PreparedCall[];
   readonly order: "cost-first" | "calls-first";
+  /** Per argument: whether an expression of the component reads it (text there is refused). */
+  readonly readsArg: readonly boolean[];
 }
 
 /**
@@ -58,8 +60,11 @@ export const dummyComponent: ComponentType<DummyPrepared> = {
     { name: "calls", type: "list", doc: `Calls made per invocation: list of {port, method, portType, args: {name: expression, or quoted text such as "'y'"}, count}. A call may reach this instance again through the connections (recursion, ended by a count that reaches 0), at most ${MAX_NESTED_CALLS} dummy invocations nested on a rank.`, optional: true },
     { name: "order", type: "enum", values: ["cost-first", "calls-first"], doc: "Whether own work comes before or after the calls.", default: "cost-first" },
   ],
-  prepare(p, env) {
-    checkKeys(env, p, KEYS, "a dummy component");
+  prepare(p, outer) {
+    checkKeys(outer, p, KEYS, "a dummy component");
+    // The names its expressions read: text passed to an argument they read is refused.
+    const used = new Set<string>();
+    const env = trackingEnv(outer, used);
     const args = p.args === undefined ? ["x"] : p.args;
     if (!Array.isArray(args) || !args.every((a) => typeof a === "string")) env.error("args", "must be a list of argument names");
     // Arguments shadow workload variables of the same name; rank and size are reserved.
@@ -91,6 +96,7 @@ export const dummyComponent: ComponentType<DummyPrepared> = {
       implementations: impls,
       calls: prepareCalls(p.calls, scopeNames, env),
       order: p.order === "calls-first" ? "calls-first" : "cost-first",
+      readsArg: (args as string[]).map((a) => used.has(a)),
     };
   },
   ports(d) {
@@ -129,7 +135,7 @@ function* runDummy(inst: DummyInstance, callArgs: CallArgs) {
   const nArgs = d.args.length;
   for (let a = 0; a < nArgs; a++) {
     const v = callArgs[d.args[a]];
-    own[a] = typeof v === "number" ? v : Number.NaN;
+    own[a] = typeof v === "number" ? v : nonNumericArgument(ctx.instance, d.args[a], v, d.readsArg[a]!);
   }
   const calls = d.calls.length > 0; // no generator for an empty call list
   if (calls && d.order === "calls-first") yield* makeCalls(targets, own);

@@ -2,12 +2,14 @@ import type { ComponentContext, ComponentType, KernelSpec } from "../component.j
 import { checkKeys } from "../documented-params.js";
 import { squarePatchStride } from "../../machine/index.js";
 import type { CallArgs, PortType } from "../ports.js";
-import { CallTargets, makeCalls, newScope, prepareCalls, scopeLayout, usesPorts, type PreparedCall } from "./calls.js";
+import { CallTargets, makeCalls, newScope, nonNumericArgument, prepareCalls, scopeLayout, trackingEnv, usesPorts, type PreparedCall } from "./calls.js";
 import { ScenarioValueError } from "./scenario-value-error.js";
 
 type Fn = (scope: ArrayLike<number>) => number;
 
 interface KernelPrepared {
+  /** Per numeric argument: whether an expression of the kernel reads it (text there is refused). */
+  readonly readsArg: readonly boolean[];
   readonly portName: string;
   readonly portType: PortType;
   readonly method: string;
@@ -75,8 +77,11 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
     { name: "patterns", type: "map", doc: "Map of argument value to pattern, with patternArg.", optional: true },
     { name: "calls", type: "list", doc: "Calls made after the kernel (as for dummy components).", optional: true },
   ],
-  prepare(p, env) {
-    checkKeys(env, p, KEYS, "a kernel component");
+  prepare(p, outer) {
+    checkKeys(outer, p, KEYS, "a kernel component");
+    // The names its expressions read: text passed to a numeric argument they read is refused.
+    const used = new Set<string>();
+    const env = trackingEnv(outer, used);
     const args = (p.args ?? ["Q"]) as string[];
     if (!Array.isArray(args) || !args.every((a) => typeof a === "string")) env.error("args", "must be a list of argument names");
     const numericArgs = args.filter((a) => a !== p.patternArg);
@@ -113,6 +118,7 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
       patternArg,
       patterns: patterns as Record<string, KernelSpec["pattern"]>,
       calls: prepareCalls(p.calls, scopeNames, env),
+      readsArg: numericArgs.map((a) => used.has(a)),
     };
   },
   ports(d) {
@@ -139,7 +145,7 @@ function* computeKernel(inst: KernelInstance, callArgs: CallArgs) {
   const nNum = d.numericArgs;
   for (let a = 0; a < nNum; a++) {
     const v = callArgs[d.scopeNames[a]];
-    scope[a] = typeof v === "number" ? v : typeof v === "object" && v !== null ? v.length : Number.NaN;
+    scope[a] = typeof v === "number" ? v : typeof v === "object" && v !== null ? v.length : nonNumericArgument(ctx.instance, d.scopeNames[a], v, d.readsArg[a]!);
   }
   let pattern = d.pattern;
   if (pattern === undefined) {

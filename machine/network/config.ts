@@ -35,8 +35,8 @@ export interface NetworkSpec {
   /** Inter-node point-to-point model (default `hockney`). */
   readonly model?: string;
   /**
-   * Inter-node model parameters; override what the preset gives. Without a preset they must be
-   * complete (the default preset applies only when neither `preset` nor `params` is given).
+   * Inter-node model parameters; override what the preset gives. Without a preset they override
+   * the default preset's (a scenario's: its machine's interconnect), which gives the ones left out.
    */
   readonly params?: Readonly<Record<string, number>>;
   /** For LogGP derived from a preset: fraction of alpha that is CPU overhead per side (default 0.25). */

@@ -354,6 +354,10 @@ describe("ccasim prune", () => {
     const full = "MODULE_WRF_TOP::WRF_INIT [{module_wrf_top.f90} {73,4}-{245,26}]";
     expect(r.out).not.toContain(full);
     expect((await run([...args, "--name-width", "200", "--rows", "3"])).out).toContain(`, ${full},`);
+    // 0 keeps every name whole, the pruned table's parents too.
+    const whole = (await run([...args, "--name-width", "0", "--rows", "3"])).out;
+    expect(whole).toContain(`, ${full},`);
+    expect(whole).not.toContain("…");
   });
 
   it("prunes below a share of the root with --min-share, and refuses bad values", async () => {
@@ -368,7 +372,7 @@ describe("ccasim prune", () => {
     for (const [args, message] of [
       [["--min-share", "x"], "ccasim prune: --min-share expects a number, got 'x'\n"],
       [["--min-share", "2"], "ccasim prune: minShare must be in [0, 1], got 2\n"],
-      [["--name-width", "0"], "ccasim prune: --name-width expects a positive integer, got '0'\n"],
+      [["--name-width", "wide"], "ccasim prune: --name-width expects a positive integer, got 'wide'\n"],
     ] as const) {
       const bad = await run(["prune", trial, ...args]);
       expect(bad.code).toBe(2);
@@ -518,6 +522,22 @@ describe("ccasim select on an assembly file with a mistake", () => {
       const b = await run(["select", broken, "--input", "Q=1000"]);
       expect(b.code).toBe(2);
       expect(b.err).toMatch(new RegExp(`^ccasim select: ${broken.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: mean of EFMFlux \\(Flux\\): cannot parse cost expression`));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("ccasim fit --predict where the whole interval lies below 0", () => {
+  it("says the model does not apply there instead of printing 0 .. 0", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccasim-predict-"));
+    try {
+      const csv = join(dir, "falling.csv");
+      // A time falling to 0: its line goes below 0 past the data.
+      writeFileSync(csv, ["component,port,method,rank,start [us],wall_time [us],mpi_time [us],compute_time [us],param:Q", ...[10, 8, 6.1, 4, 2.05, 0.1, 0.05].map((t, i) => `K,k,run,0,${i},${t},0,${t},${i + 1}`)].join("\n") + "\n");
+      const r = await run(["fit", csv, "--component", "K", "--parameter", "Q", "--family", "polynomial:degree=1", "--predict", "12"]);
+      expect(r.code, r.err).toBe(0);
+      expect(r.out).toMatch(/\npredict Q = 12: the model gives -[\d.]+ \(95 % interval -[\d.]+ \.\. -[\d.]+\), below 0 where T cannot be: it does not apply here \(extrapolated beyond the data\)\n/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

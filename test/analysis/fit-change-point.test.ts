@@ -50,6 +50,16 @@ describe("the two-segment model", () => {
     expect(single.quality.looSmape).toBeGreaterThan(2 * r.mean.quality.looSmape);
   });
 
+  it("screens out a shape one of whose change terms is not significant: a pure cliff has no exponent change", () => {
+    const qs = Array.from({ length: 10 }, (_, i) => Math.round(1000 * 10 ** (i / 3)));
+    const d = sample((q) => (q <= 10_000 ? 0.005 : 0.037) * q, qs, 0.03, 9);
+    const both = fitModels(d, { families: ["segmented:change=both", "power-law"] });
+    expect(both.candidates.map((c) => c.family)).toEqual(["power-law"]);
+    expect(both.screening.insignificant).toBe(1);
+    const step = fitModels(d, { families: ["segmented:change=step", "power-law"] });
+    expect(step.candidates[0]!.label).toBe("exp(a·log(Q) + b + c·[Q > Q0])");
+  });
+
   it("does not compete when its change is not significant", () => {
     const r = fitModels(sample((p) => 1e6 * p ** -0.9, RANKS, 0.01, 4));
     expect(r.changePoint!.significant).toBe(false);

@@ -175,7 +175,7 @@ describe("predictions of a time", () => {
           expect(p.value).toBeGreaterThanOrEqual(0);
           expect(p.interval.low).toBeGreaterThanOrEqual(0);
           const iv = r.mean.predictionInterval(x);
-          if (p.clipped) expect(p.clipped).toEqual({ value: r.mean.predict(x), low: iv.low });
+          if (p.clipped) expect(p.clipped).toEqual({ value: r.mean.predict(x), low: iv.low, high: iv.high });
           else expect([p.value, p.interval.low, p.interval.high]).toEqual([r.mean.predict(x), iv.low, iv.high]);
           // Shifted below 0 somewhere, the data are not a time: nothing is clipped.
           const s = fitModels({ q, t: t.map((v, i) => (i === 0 ? Math.min(shift, -1e-3) : v)) }, { families: ["constant", "polynomial"] });

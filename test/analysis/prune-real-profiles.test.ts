@@ -123,3 +123,15 @@ describe("pruning real profiles: the paper's rules are relative", () => {
     expect(r.coreNames.length).toBeLessThan(paper.coreNames.length / 2);
   });
 });
+
+describe("pruning a trial read from either format", () => {
+  it("judges the same default metric in the .ppk and its TAU text conversion (the cycles: neither has a time)", () => {
+    const ppk = callTreeFromTrial(readTrial(join(DATA, "ppk/xgc-nosamples.ppk"), { records: false })).root;
+    const text = callTreeFromTrial(readTrial(join(DATA, "xgc-nosamples-text"), { records: false })).root;
+    expect(text.inclusive).toBeCloseTo(ppk.inclusive, 6);
+    // The cycles of the whole run: the PAPI_TOT_CYC inclusive value of the top-level timer, not its flops or branch misses.
+    const trial = readTrial(join(DATA, "ppk/xgc-nosamples.ppk"), { records: false });
+    const top = trial.findTimer("XGC2 [{main.F95} {17,1}-{345,16}]")!;
+    expect(ppk.inclusive).toBeGreaterThanOrEqual(derivedView(trial, "mean").inclusive[trial.metricIndex("PAPI_TOT_CYC")]![top.index]!);
+  });
+});

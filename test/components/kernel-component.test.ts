@@ -87,6 +87,31 @@ assembly:
     expect(sequentialOnly).toEqual([seq, seq]);
   });
 
+  it("refuses text where a component reads a number, naming the argument and the text", () => {
+    // The kernel's N is a number: text there is a mistake of the caller.
+    const wrong = text(["\"'x'\"", "\"'y'\""]).replace("args: { N: N, dir: \"'x'\" }", "args: { N: \"'many'\", dir: \"'x'\" }");
+    expect(() => executeScenario(loadScenarioText(wrong, "direction.yaml"))).toThrow(/K: argument 'N' is the text 'many', but an expression of this component reads it as a number/);
+  });
+
+  it("lets text reach an argument no expression reads, for a proxy to record", () => {
+    // The dummy's cost reads x, not mode: the text is recorded, not read.
+    const scenario = `
+name: modes
+seed: 1
+machine: { preset: xeon-2.8ghz-512k, nodes: 1, processesPerNode: 1 }
+metrics: [TIME]
+assembly:
+  components:
+    Driver: { type: driver, params: { calls: [{ port: k, args: { x: 2, mode: "'fast'" } }] } }
+    W: { type: dummy, params: { args: [x, mode], cost: "3*x" } }
+  connections: [Driver.k -> W.work]
+  proxies: [{ port: W.work, parameters: { mode: argument mode } }]
+`;
+    const art = executeScenario(loadScenarioText(scenario, "modes.yaml"));
+    expect(art.result.mastermind!.records.map((r) => [r.parameters.mode, r.wallTime])).toEqual([["fast", 6]]);
+    expect(() => executeScenario(loadScenarioText(scenario.replace('cost: "3*x"', 'cost: "3*x + mode"'), "modes.yaml"))).toThrow(/W: argument 'mode' is the text 'fast', but an expression of this component reads it as a number/);
+  });
+
   it("keeps a bare word an expression: a misspelt variable is an error, not text", () => {
     expect(() => loadScenarioText(text(["x", "y"]), "direction.yaml")).toThrow(/calls\[0\]\.args\.dir: .*unknown symbol 'x'/);
   });

@@ -2,7 +2,6 @@ import type { ComponentType } from "../../component.js";
 import { isArrayArg } from "../../ports.js";
 import { FLUX_PORT, INVISCID_PORT, STATES_PORT } from "./ports.js";
 import { checkKeys } from "../../documented-params.js";
-import {  } from "./params.js";
 import { ScenarioValueError } from "../scenario-value-error.js";
 
 const KEYS: string[] = [];

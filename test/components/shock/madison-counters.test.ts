@@ -8,6 +8,8 @@ const PAPER_004 = [
   "FP_OPS_RETIRED",
   // The power model's L1 and L2 access counters (paper 004, Table 2).
   "PAPI_L1_TCA",
+  // The L1 hits of the memory-stall model.
+  "PAPI_L1_DCH",
   "L2_REFERENCES",
   "BACK_END_BUBBLE_ALL",
   "BE_EXE_BUBBLE_FRALL",
@@ -53,6 +55,10 @@ describe("shock-madison: the same application on the Altix with Itanium 2 counte
       const stalls = counterMetrics(total, set).globalStalls;
       expect(stalls, component).toBeGreaterThan(0.2);
       expect(stalls, component).toBeLessThan(0.9);
+      // Every term of the memory-stall model is measured, the L1 hits included.
+      const metrics = counterMetrics(total, set);
+      expect(Object.keys(metrics.memoryTerms).sort(), component).toEqual(["l1", "l2", "l3", "local", "remote", "tlb"]);
+      expect(metrics.memoryTerms.l1, component).toBe(total.PAPI_L1_DCH! * set.latencies.l1);
     }
   });
 
