@@ -102,8 +102,8 @@ export async function studyReport(store: StudyStore, name: string): Promise<Repo
 export interface RoutineSelection {
   /** `component.method`. */
   readonly routine: string;
-  /** A text record parameter and its value (`mode`, `strided`; null: records without it), or none. */
-  readonly parameter?: { readonly name: string; readonly value: string | null };
+  /** A text record parameter and its value (`mode`, `strided`), or none. */
+  readonly parameter?: { readonly name: string; readonly value: string };
   /** How charts name it: `StatesConstructor.compute` or `StatesConstructor.compute (mode=strided)`. */
   readonly label: string;
 }
@@ -132,13 +132,6 @@ async function routineSelections(store: StudyStore): Promise<RoutineSelection[]>
     ).rows as [string, string][];
     if (modes.length === 0) out.push({ routine, label: routine });
     for (const [name, value] of modes) out.push({ routine, parameter: { name, value }, label: `${routine} (${name}=${value})` });
-    // Records of the routine that do not give the parameter are charted apart too, not dropped.
-    if (modes.length > 0) {
-      const name = modes[0]![0];
-      const unset: RoutineSelection = { routine, parameter: { name, value: null }, label: `${routine} (no ${name})` };
-      const n = (await store.query(`SELECT count(*) FROM record r WHERE ${routineCondition(unset)}`)).rows[0]![0];
-      if (Number(n) > 0) out.push(unset);
-    }
   }
   return out;
 }
@@ -147,9 +140,7 @@ async function routineSelections(store: StudyStore): Promise<RoutineSelection[]>
 function routineCondition(r: RoutineSelection): string {
   const routine = `r.component || '.' || r.method = ${lit(r.routine)}`;
   if (r.parameter === undefined) return routine;
-  const same = `m.point_id = r.point_id AND m.record_index = r.record_index AND m.name = ${lit(r.parameter.name)}`;
-  if (r.parameter.value === null) return `${routine} AND NOT EXISTS (SELECT 1 FROM record_parameter m WHERE ${same})`;
-  return `${routine} AND EXISTS (SELECT 1 FROM record_parameter m WHERE ${same} AND m.value = ${lit(r.parameter.value)})`;
+  return `${routine} AND EXISTS (SELECT 1 FROM record_parameter m WHERE m.point_id = r.point_id AND m.record_index = r.record_index AND m.name = ${lit(r.parameter.name)} AND m.value = ${lit(r.parameter.value)})`;
 }
 
 /**

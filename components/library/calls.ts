@@ -45,7 +45,7 @@ function textLiteral(raw: string): string | undefined {
 export function prepareCalls(raw: unknown, scope: readonly string[], env: PrepareEnv): PreparedCall[] {
   if (raw === undefined) return [];
   if (!Array.isArray(raw)) env.error("calls", "must be a list of calls");
-  return raw.map((c: RawCall, i) => {
+  const prepared = raw.map((c: RawCall, i) => {
     const where = `calls[${i}]`;
     if (typeof c !== "object" || c === null || Array.isArray(c)) env.error(where, "must be a map with at least 'port'");
     for (const k of Object.keys(c)) if (!CALL_KEYS.includes(k)) env.error(`${where}.${k}`, `unknown key '${k}'${didYouMean(k, CALL_KEYS)}; a call has ${CALL_KEYS.join(", ")}`);
@@ -64,6 +64,18 @@ export function prepareCalls(raw: unknown, scope: readonly string[], env: Prepar
     };
     return { port: c.port, portType, method, args, count };
   });
+  // A method has one signature: every call of it through one port passes the same arguments (a
+  // proxy would otherwise record a missing one as nothing it could read).
+  const first = new Map<string, { index: number; args: string }>();
+  prepared.forEach((c, i) => {
+    const key = `${c.port}.${c.method}`;
+    // Names in any order: arguments are passed by name.
+    const args = c.args.map(([n]) => n).sort().join(", ");
+    const seen = first.get(key);
+    if (seen === undefined) first.set(key, { index: i, args });
+    else if (seen.args !== args) env.error(`calls[${i}].args`, `passes (${args}) to ${key}(), which calls[${seen.index}] calls with (${seen.args}): every call of a method passes the same arguments`);
+  });
+  return prepared;
 }
 
 /** Merges the uses ports of several calls (one port may be called several times). */

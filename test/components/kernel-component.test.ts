@@ -93,23 +93,33 @@ assembly:
     expect(() => executeScenario(loadScenarioText(wrong, "direction.yaml"))).toThrow(/K: argument 'N' is the text 'many', but an expression of this component reads it as a number/);
   });
 
-  it("lets text reach an argument no expression reads, for a proxy to record", () => {
-    // The dummy's cost reads x, not mode: the text is recorded, not read.
-    const scenario = `
+  /** A driver making `calls` (YAML flow list) to a dummy W of arguments x and mode whose cost is 3x, its mode proxied. */
+  const toDummy = (calls: string) => `
 name: modes
 seed: 1
 machine: { preset: xeon-2.8ghz-512k, nodes: 1, processesPerNode: 1 }
 metrics: [TIME]
 assembly:
   components:
-    Driver: { type: driver, params: { calls: [{ port: k, args: { x: 2, mode: "'fast'" } }] } }
+    Driver: { type: driver, params: { calls: ${calls} } }
     W: { type: dummy, params: { args: [x, mode], cost: "3*x" } }
   connections: [Driver.k -> W.work]
   proxies: [{ port: W.work, parameters: { mode: argument mode } }]
 `;
+
+  it("lets text reach an argument no expression reads, for a proxy to record", () => {
+    // The dummy's cost reads x, not mode: the text is recorded, not read.
+    const scenario = toDummy(`[{ port: k, args: { x: 2, mode: "'fast'" } }]`);
     const art = executeScenario(loadScenarioText(scenario, "modes.yaml"));
     expect(art.result.mastermind!.records.map((r) => [r.parameters.mode, r.wallTime])).toEqual([["fast", 6]]);
     expect(() => executeScenario(loadScenarioText(scenario.replace('cost: "3*x"', 'cost: "3*x + mode"'), "modes.yaml"))).toThrow(/W: argument 'mode' is the text 'fast', but an expression of this component reads it as a number/);
+  });
+
+  it("refuses calls of one method that pass different arguments, naming both", () => {
+    const scenario = toDummy(`[{ port: k, args: { x: 2, mode: "'a'" } }, { port: k, args: { mode: "'b'", x: 3 } }, { port: k, args: { x: 4 } }]`);
+    expect(() => loadScenarioText(scenario, "calls.yaml")).toThrow(/calls\[2\]\.args: passes \(x\) to k\.run\(\), which calls\[0\] calls with \(mode, x\): every call of a method passes the same arguments/);
+    // The same names in another order are the same arguments.
+    expect(() => loadScenarioText(scenario.replace(", { port: k, args: { x: 4 } }", ""), "calls.yaml")).not.toThrow();
   });
 
   it("keeps a bare word an expression: a misspelt variable is an error, not text", () => {
