@@ -133,7 +133,7 @@ export class BoundMethod implements PortMethod {
   }
 }
 
-/** The value a proxy records for an argument: its value, or its size for `size of argument`. */
+/** The value a proxy records for an argument: its value, or its size for `size of argument` (NaN for none). */
 export function extractParam(v: unknown, kind: "value" | "size"): number | string {
   if (kind === "size") {
     if (isArrayArg(v)) return v.length;
@@ -143,5 +143,7 @@ export function extractParam(v: unknown, kind: "value" | "size"): number | strin
   if (isArrayArg(v)) return v.length;
   if (typeof v === "number" || typeof v === "string") return v;
   if (typeof v === "boolean") return v ? 1 : 0;
+  // A call that does not pass the argument: no value (NaN), not the text "undefined".
+  if (v === undefined || v === null) return Number.NaN;
   return String(v);
 }

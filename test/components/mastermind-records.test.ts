@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Mastermind, type InvocationRecord } from "../../components/index.js";
+import { extractParam } from "../../components/bound-method.js";
 
 /** Metric values as the runtime passes them: TIME first, then the counters. */
 const at = (time: number, ...counters: number[]) => Float64Array.from([time, ...counters]);
@@ -160,5 +161,17 @@ describe("the Mastermind's records", () => {
         });
       }),
     );
+  });
+});
+
+describe("what a proxy records of an argument", () => {
+  it("is its value, its length or size, a boolean as 0 or 1, and NaN for none (never the text 'undefined')", () => {
+    expect(extractParam(3, "value")).toBe(3);
+    expect(extractParam("strided", "value")).toBe("strided");
+    expect(extractParam(true, "value")).toBe(1);
+    expect(extractParam(new Float64Array(5), "size")).toBe(5);
+    expect(extractParam(undefined, "value")).toBeNaN();
+    expect(extractParam(null, "value")).toBeNaN();
+    expect(extractParam("x", "size")).toBeNaN();
   });
 });
