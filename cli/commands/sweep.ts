@@ -40,6 +40,7 @@ Sweep file:
     workload.x: [1, 2, 4]                               # a list
     workload.iterations: { from: 10, to: 50, step: 20 } # arithmetic range
     machine.l2.size: { from: 128KiB, to: 1MiB, factor: 2 }   # or { from, to, points: 5, log: true }
+    workload.Q: { from: 1000, to: 1e6, points: 10, log: true, integer: true }   # whole values
   zip:                                                  # lists that advance together
     - { workload.a: [1, 2], workload.b: [10, 20] }
   random: { n: 8, axes: { workload.y: { uniform: [0, 1] }, workload.z: { loguniform: [1, 1000] } } }

@@ -70,11 +70,27 @@ function sameDimension(a: Bound, b: Bound, path: KeyPath, fail: SweepFail): Dime
 }
 
 /**
- * Expands one axis into its values (lists as given; ranges to numbers in base units).
+ * Expands one axis into its values (lists as given; ranges to numbers in base units; with
+ * `integer: true`, a range's values rounded to integers, repeats dropped).
  * @throws via `fail` for an empty, endless or ill-formed range
  */
 export function expandAxis(spec: AxisSpec, path: KeyPath, fail: SweepFail): AxisValue[] {
   if (Array.isArray(spec)) return [...(spec as AxisValue[])];
+  const values = rangeValues(spec, path, fail);
+  if ((spec as { integer?: unknown }).integer !== true) return values;
+  // Why: an element count, a rank count or a size in bytes takes whole values; a log range's
+  // 2154.43469 would be rounded where it is used while its records kept the fraction.
+  const rounded: AxisValue[] = [];
+  for (const v of values) {
+    if (typeof v !== "number") fail([...path, "integer"], `integer applies to counts and sizes in bytes, not to ${String(v)}`);
+    const n = Math.round(v as number);
+    if (!rounded.includes(n)) rounded.push(n);
+  }
+  return rounded;
+}
+
+/** The values of a range axis (numbers in base units). */
+function rangeValues(spec: AxisSpec, path: KeyPath, fail: SweepFail): AxisValue[] {
   const r = spec as unknown as Record<string, unknown>;
   const from = readBound(r.from as number | string, [...path, "from"], fail);
   const to = readBound(r.to as number | string, [...path, "to"], fail);

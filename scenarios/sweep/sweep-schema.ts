@@ -8,6 +8,8 @@ export interface StepRange {
   readonly from: number | string;
   readonly to: number | string;
   readonly step: number | string;
+  /** Round every value to an integer, dropping repeats (element counts, sizes in bytes). */
+  readonly integer?: boolean;
 }
 
 /** `{from, to, points, log: true}` (geometric, `points` values) or `{from, to, factor}` (multiply by `factor`). */
@@ -17,6 +19,8 @@ export interface LogRange {
   readonly points?: number;
   readonly factor?: number;
   readonly log?: boolean;
+  /** Round every value to an integer, dropping repeats (element counts, sizes in bytes). */
+  readonly integer?: boolean;
 }
 
 /** One axis: a list of values or a range. */
@@ -54,7 +58,8 @@ const bound = s.union([s.number(), s.string()], { doc: "a number or a quantity s
 
 /** The schema of sweep files (validated with located errors; `toJsonSchema(sweepSchema())` gives JSON Schema). */
 export function sweepSchema(): Schema {
-  const stepRange = s.object({ from: bound, to: bound, step: bound }, { doc: "arithmetic range from..to by step" });
+  const integer = s.optional(s.boolean({ doc: "round every value to an integer, dropping repeats (counts, sizes in bytes)" }));
+  const stepRange = s.object({ from: bound, to: bound, step: bound, integer }, { doc: "arithmetic range from..to by step" });
   const logRange = s.object(
     {
       from: bound,
@@ -62,6 +67,7 @@ export function sweepSchema(): Schema {
       points: s.optional(s.integer({ min: 2, doc: "number of values, spaced evenly on a log scale" })),
       factor: s.optional(s.number({ min: 1, doc: "ratio between successive values (e.g. 2)" })),
       log: s.optional(s.boolean({ doc: "true: geometric spacing" })),
+      integer,
     },
     { doc: "geometric range: {from, to, points, log: true} or {from, to, factor}" },
   );

@@ -37,6 +37,16 @@ describe("sweep designs", () => {
     expect(sw.points).toHaveLength(4 * 4 * 3);
   });
 
+  it("rounds a range to whole values with integer: true, dropping repeats", () => {
+    const sw = sweepOf("axes:\n  workload.x: { from: 1000, to: 1000000, points: 10, log: true, integer: true }\n  workload.iterations: { from: 1, to: 3, step: 0.4, integer: true }\n");
+    expect(values(sw, "workload.x")).toEqual([1000, 2154, 4642, 10000, 21544, 46416, 100000, 215443, 464159, 1000000]);
+    // 1, 1.4, 1.8, 2.2, 2.6, 3 round to 1, 1, 2, 2, 3, 3.
+    expect(values(sw, "workload.iterations")).toEqual([1, 2, 3]);
+    expect(values(sweepOf("axes:\n  workload.x: { from: 1000, to: 1000000, points: 4, log: true }\n"), "workload.x")).toEqual([1000, 10000, 100000, 1000000]);
+    expect(values(sweepOf("axes:\n  workload.x: { from: 1000, to: 1000000, points: 10, log: true }\n"), "workload.x")[1]).toBeCloseTo(2154.43469, 4);
+    expect(errorOf("axes:\n  workload.x: { from: 1ms, to: 5ms, step: 1ms, integer: true }\n").message).toMatch(/:3:48: axes\["workload\.x"\]\.integer: integer applies to counts and sizes in bytes, not to 1000us/);
+  });
+
   it("keeps the unit of non-byte quantities as the base unit", () => {
     const sw = sweepOf("axes:\n  machine.clock: { from: 1GHz, to: 2GHz, step: 0.5GHz }\n");
     expect(values(sw, "machine.clock")).toEqual(["1000000000Hz", "1500000000Hz", "2000000000Hz"]);
