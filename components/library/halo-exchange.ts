@@ -2,15 +2,21 @@ import { ghostExchange, haloPlan, type BlockDecomposition, type Comm, type HaloP
 import { checkKeys } from "../documented-params.js";
 import type { ComponentType } from "../component.js";
 import type { PortType } from "../ports.js";
+import { newScope, scopeLayout } from "./calls.js";
 import { ScenarioValueError } from "./scenario-value-error.js";
+
+/** A whole-number size: a literal, or an expression of the workload (and rank, size) evaluated per rank. */
+type Extent = number | ((scope: ArrayLike<number>) => number);
 
 interface HaloPrepared {
   readonly ranks: readonly number[] | undefined;
-  readonly patchCells: readonly number[];
-  readonly ghostWidth: number;
-  readonly bytesPerCell: number;
+  readonly patchCells: readonly Extent[];
+  readonly ghostWidth: Extent;
+  readonly bytesPerCell: Extent;
   readonly periodic: boolean;
   readonly corners: boolean;
+  /** Scope of the expressions: workload numbers, rank, size. */
+  readonly scopeNames: readonly string[];
 }
 
 /** The port type halo-exchange components provide. */
@@ -28,38 +34,42 @@ export const haloExchangeComponent: ComponentType<HaloPrepared> = {
   summary: "ghost-cell exchange on a 2-D/3-D block decomposition (isend/irecv, MPI_Waitsome); provides port `halo` (type Halo, method exchange, no arguments)",
   params: [
     { name: "ranks", type: "list", doc: "Rank grid, e.g. [4, 4]; default: the most square 2-D grid of all ranks.", optional: true },
-    { name: "patchCells", type: "list", doc: "Cells per rank along each dimension, e.g. [128, 128].", default: [64, 64] },
-    { name: "ghostWidth", type: "integer", doc: "Halo width in cells.", default: 2, min: 1 },
-    { name: "bytesPerCell", type: "integer", doc: "Bytes per cell (all state variables).", default: 32, min: 1 },
+    { name: "patchCells", type: "list", doc: "Cells per rank along each dimension, e.g. [128, 128] or [N, N] (integers or expressions of the workload).", default: [64, 64] },
+    { name: "ghostWidth", type: "expression", doc: "Halo width in cells (an integer >= 1, or an expression of the workload).", default: 2 },
+    { name: "bytesPerCell", type: "expression", doc: "Bytes per cell, all state variables (an integer >= 1, or an expression of the workload).", default: 32 },
     { name: "periodic", type: "boolean", doc: "Periodic boundaries.", default: false },
     { name: "corners", type: "boolean", doc: "Exchange edge and corner strips too.", default: true },
   ],
   prepare(p, env) {
     checkKeys(env, p, KEYS, "a halo-exchange component");
-    const ints = (key: string, v: unknown): number[] => {
-      if (!Array.isArray(v) || v.length < 2 || v.length > 3 || !v.every((x) => Number.isInteger(x) && x > 0))
-        env.error(key, "must be a list of 2 or 3 positive integers");
-      return v as number[];
-    };
-    const patchCells = ints("patchCells", p.patchCells ?? [64, 64]);
-    const ranks = p.ranks === undefined ? undefined : ints("ranks", p.ranks);
-    if (ranks && ranks.length !== patchCells.length) env.error("ranks", `has ${ranks.length} dimensions but patchCells has ${patchCells.length}`);
-    const num = (key: string, dflt: number): number => {
-      const v = p[key] ?? dflt;
-      if (!Number.isInteger(v) || (v as number) < 1) env.error(key, "must be a positive integer");
+    const scopeNames = scopeLayout([], env.workloadNames);
+    // A literal is checked here; an expression when each rank evaluates it (see extentsOf).
+    const extent = (key: string, v: unknown): Extent => {
+      if (typeof v === "string") return env.compile(v, scopeNames, key).bind(scopeNames);
+      if (!Number.isInteger(v) || (v as number) < 1) env.error(key, `must be a positive integer or an expression of the workload, got ${JSON.stringify(v)}`);
       return v as number;
     };
-    const ghostWidth = num("ghostWidth", 2);
-    patchCells.forEach((cells, i) => {
-      if (ghostWidth > cells) env.error("ghostWidth", `${ghostWidth} exceeds the patch extent ${cells} along dimension ${i} (patchCells[${i}])`);
-    });
+    const list = (key: string, v: unknown): unknown[] => {
+      if (!Array.isArray(v) || v.length < 2 || v.length > 3) env.error(key, "must be a list of 2 or 3 extents");
+      return v as unknown[];
+    };
+    const patchCells = list("patchCells", p.patchCells ?? [64, 64]).map((v, i) => extent(`patchCells[${i}]`, v));
+    const ranks = p.ranks === undefined ? undefined : list("ranks", p.ranks).map((v, i) => extent(`ranks[${i}]`, v));
+    if (ranks && !ranks.every((r): r is number => typeof r === "number")) env.error("ranks", "must be a list of 2 or 3 positive integers");
+    if (ranks && ranks.length !== patchCells.length) env.error("ranks", `has ${ranks.length} dimensions but patchCells has ${patchCells.length}`);
+    const ghostWidth = extent("ghostWidth", p.ghostWidth ?? 2);
+    if (typeof ghostWidth === "number")
+      patchCells.forEach((cells, i) => {
+        if (typeof cells === "number" && ghostWidth > cells) env.error("ghostWidth", `${ghostWidth} exceeds the patch extent ${cells} along dimension ${i} (patchCells[${i}])`);
+      });
     return {
-      ranks,
+      ranks: ranks as number[] | undefined,
       patchCells,
       ghostWidth,
-      bytesPerCell: num("bytesPerCell", 32),
+      bytesPerCell: extent("bytesPerCell", p.bytesPerCell ?? 32),
       periodic: p.periodic === true,
       corners: p.corners !== false,
+      scopeNames,
     };
   },
   ports() {
@@ -73,18 +83,31 @@ export const haloExchangeComponent: ComponentType<HaloPrepared> = {
     const gridRanks = grid.reduce((a, b) => a * b, 1);
     if (gridRanks !== ctx.size)
       throw new ScenarioValueError(`${ctx.instance}: ranks [${grid.join(", ")}] is a grid of ${gridRanks} ranks, but the run has ${ctx.size} (machine.nodes x machine.processesPerNode)`);
-    const decomposition: BlockDecomposition = {
-      ranks: grid,
-      patchCells: d.patchCells,
-      ghostWidth: d.ghostWidth,
-      bytesPerCell: d.bytesPerCell,
-      periodic: d.periodic,
-      corners: d.corners,
-    };
+    const { patchCells, ghostWidth, bytesPerCell } = extentsOf(d, newScope(d.scopeNames, ctx), ctx.instance);
+    const decomposition: BlockDecomposition = { ranks: grid, patchCells, ghostWidth, bytesPerCell, periodic: d.periodic, corners: d.corners };
     const inst: HaloInstance = { comm, rank: ctx.rank, decomposition, plan: undefined };
     return { provides: { halo: { exchange: () => exchangeHalo(inst) } } };
   },
 };
+
+/**
+ * The block's extents on one rank: literals as given, expressions evaluated in `scope`; each a
+ * whole number >= 1, and the halo no wider than the block.
+ * @throws ScenarioValueError naming the instance and the key
+ */
+function extentsOf(d: HaloPrepared, scope: ArrayLike<number>, instance: string): { patchCells: number[]; ghostWidth: number; bytesPerCell: number } {
+  const value = (key: string, e: Extent): number => {
+    const v = typeof e === "number" ? e : e(scope);
+    if (!Number.isInteger(v) || v < 1) throw new ScenarioValueError(`${instance}: ${key} evaluated to ${v}; expected an integer >= 1`);
+    return v;
+  };
+  const patchCells = d.patchCells.map((e, i) => value(`patchCells[${i}]`, e));
+  const ghostWidth = value("ghostWidth", d.ghostWidth);
+  patchCells.forEach((cells, i) => {
+    if (ghostWidth > cells) throw new ScenarioValueError(`${instance}: ghostWidth ${ghostWidth} exceeds the patch extent ${cells} along dimension ${i} (patchCells[${i}])`);
+  });
+  return { patchCells, ghostWidth, bytesPerCell: value("bytesPerCell", d.bytesPerCell) };
+}
 
 /** One rank's instance of a halo exchange; the plan is made on first use. */
 interface HaloInstance {

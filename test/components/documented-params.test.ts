@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadScenarioText } from "../../scenarios/index.js";
+import { loadScenario, loadScenarioText } from "../../scenarios/index.js";
 
 const KNOWN = `name: params
 machine: { preset: xeon-2.8ghz-512k, nodes: 2, processesPerNode: 2, network: { preset: gigabit-ethernet } }
@@ -29,6 +29,11 @@ describe("component parameters checked against their documentation", () => {
   });
 
   it("refuses an integer below its documented minimum", () => {
-    expect(load("cost-first", "false", "0")).toThrow(/assembly\.components\.H\.params\.ghostWidth: expected an integer >= 1, got 0/);
+    expect(() => loadScenario("scenarios/shock-neuronic.yaml", { set: ["assembly.components.RK2.params.stages=0"] })).toThrow(/assembly\.components\.RK2\.params\.stages: expected an integer >= 1, got 0/);
+  });
+
+  it("refuses a halo width below 1, and takes one from the workload", () => {
+    expect(load("cost-first", "false", "0")).toThrow(/params\.yaml:8:\d+: assembly\.components\.H\.params\.ghostWidth: must be a positive integer or an expression of the workload, got 0/);
+    expect(load("cost-first", "false", "x")).not.toThrow();
   });
 });

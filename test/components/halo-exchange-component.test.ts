@@ -33,6 +33,24 @@ describe("the halo-exchange component's decomposition", () => {
   });
 });
 
+describe("the halo-exchange component's sizes from the workload", () => {
+  const withWorkload = (workload: string, params: string) => scenario(params).replace("assembly:", `workload: { ${workload} }\nassembly:`);
+  const timeOf = (text: string) => executeScenario(loadScenarioText(text, "halo.yaml")).result.simulatedTime;
+
+  it("takes patch extents, halo width and cell size from workload expressions, as the same literals would be", () => {
+    const literal = timeOf(scenario("ranks: [2, 2], patchCells: [64, 32], ghostWidth: 2, bytesPerCell: 40"));
+    expect(timeOf(withWorkload("N: 64, g: 2, vars: 5", "ranks: [2, 2], patchCells: [N, N / 2], ghostWidth: g, bytesPerCell: 8 * vars"))).toBe(literal);
+    // A larger block sends larger strips: more time.
+    expect(timeOf(withWorkload("N: 256, g: 2, vars: 5", "ranks: [2, 2], patchCells: [N, N / 2], ghostWidth: g, bytesPerCell: 8 * vars"))).toBeGreaterThan(literal);
+  });
+
+  it("refuses an expression that gives no whole extent, or a halo wider than the block, naming the key", () => {
+    expect(() => timeOf(withWorkload("N: 64", "patchCells: [N / 3, N]"))).toThrow(/H: patchCells\[0\] evaluated to 21\.3+\d*; expected an integer >= 1/);
+    expect(() => timeOf(withWorkload("g: 40", "patchCells: [32, 32], ghostWidth: g"))).toThrow(/H: ghostWidth 40 exceeds the patch extent 32 along dimension 0/);
+    expect(() => loadScenarioText(withWorkload("N: 64", "patchCells: [M, N]"), "halo.yaml")).toThrow(/assembly\.components\.H\.params\.patchCells\[0\]: expression "M": unknown symbol 'M'/);
+  });
+});
+
 describe("halo-exchange documentation", () => {
   it("names in 'ccasim run --help' the port, port type and method a driver connects to", async () => {
     let out = "";
