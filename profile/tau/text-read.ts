@@ -342,6 +342,8 @@ function parseOneFile(b: TrialBuilder, f: TauProfileFileText, folder: string | u
   const lh = lines.next();
   if (lh === undefined && nEvents > 0) fail(lines.line + 1, "unexpected end of file; expected '# eventname numevents max min mean sumsqr'");
   if (lh !== undefined && !lh.startsWith("#")) fail(lines.line, `expected '# eventname numevents max min mean sumsqr', found '${clip(lh)}'`);
+  const seenEvents = new Set<string>();
+  let repeated: string[] = [];
   for (let j = 0; j < nEvents; j++) {
     const s = lines.next();
     if (s === undefined) fail(lines.line + 1, `unexpected end of file: found ${j} of ${nEvents} user event lines`);
@@ -349,8 +351,14 @@ function parseOneFile(b: TrialBuilder, f: TauProfileFileText, folder: string | u
     if (typeof e === "string") fail(lines.line, e);
     if (firstMetric) {
       const ev = e as EventLine;
+      if (seenEvents.has(ev.name)) repeated.push(ev.name);
+      else seenEvents.add(ev.name);
       b.addEventTotals(thread, b.userEvent(ev.name), ev);
     }
+  }
+  if (repeated.length > 0) {
+    repeated = [...new Set(repeated)];
+    b.warn({ kind: "format", file, message: `${file}: user event line(s) listed twice, merged as ParaProf merges them (counts and sums add, min and max combine): '${repeated[0]}'${repeated.length > 1 ? ` and ${repeated.length - 1} more` : ""}` });
   }
   for (let s = lines.next(); s !== undefined; s = lines.next()) {
     if (s.trim() !== "") fail(lines.line, `unexpected text after the user events: '${clip(s)}'`);

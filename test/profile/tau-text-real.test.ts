@@ -86,6 +86,12 @@ describe("real TAU text profiles", () => {
     expect(x.threads.length).toBe(8);
     expect(x.calls(3, x.timer("MPI_Barrier()").index)).toBe(1755);
     expect(x.inclusive(0, 3, x.timer("MPI_Barrier()").index)).toBe(741084);
+    // Its files list an ADIOS marker event twice: merged, as ParaProf does, and said so per file.
+    const repeated = x.warnings.filter((w) => w.kind === "format" && w.message.includes("user event line(s) listed twice"));
+    expect(repeated).toHaveLength(8);
+    expect(repeated[0]!.message).toMatch(/xmain_0\/profile\.0\.0\.0: user event line\(s\) listed twice, merged as ParaProf merges them .*: '\[GROUP=MIN_MARKER\] ADIOS data size : ADIOS group size'$/);
+    const merged = x.findUserEvent("[GROUP=MIN_MARKER] ADIOS data size : ADIOS group size")!;
+    expect(x.userEvents.filter((e) => e.name === merged.name)).toHaveLength(1);
   });
 
   it("reads a thread file (profile.0.0.1) whose root is not first", () => {
