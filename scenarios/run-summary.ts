@@ -14,8 +14,8 @@ export type RunSummaryBase = {
   readonly scenario: string;
   /**
    * The scenario file's name, without its directory (the same however and wherever the path was
-   * given, so that one scenario and seed give byte-identical summaries); a text that names no
-   * file (an inline scenario) as given.
+   * given, so that one scenario and seed give byte-identical summaries); for a sweep's inline
+   * scenario, the sweep file's name and `(inline scenario)`.
    */
   readonly file: string;
   /** The seed every random stream derives from. */
@@ -63,5 +63,8 @@ export type RunSummary = AssemblyRunSummary | ProgramRunSummary;
 
 /** {@link RunSummaryBase.file}'s form of a scenario's file name. */
 export function summaryFileName(file: string): string {
-  return existsSync(file) ? basename(file) : file;
+  if (existsSync(file)) return basename(file);
+  // A sweep file's inline scenario: the sweep file's name.
+  const inline = /^(.*) \(inline scenario\)$/.exec(file);
+  return inline !== null && existsSync(inline[1]!) ? `${basename(inline[1]!)} (inline scenario)` : file;
 }

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { executeScenario, loadScenario, loadScenarioText, runScenario, writeRunOutputs } from "../../scenarios/index.js";
+import { summaryFileName } from "../../scenarios/run-summary.js";
 import { fitModels, observationsAcrossTrials } from "../../analysis/index.js";
 import { MIXED_SCENARIO, readTree, tempDir } from "./fixtures.js";
 
@@ -65,6 +66,12 @@ describe("running scenarios", () => {
     const summary = readFileSync(join(a, "out", "summary.json"), "utf8");
     expect(JSON.parse(summary).file).toBe("known-models.yaml");
     expect(readFileSync(join(b, "out", "summary.json"), "utf8")).toBe(summary);
+  });
+
+  it("names a sweep's inline scenario by the sweep file's name, however its path was given", () => {
+    expect(summaryFileName("test/scenarios/sweeps/cost-law.sweep.yaml (inline scenario)")).toBe("cost-law.sweep.yaml (inline scenario)");
+    expect(summaryFileName(join(process.cwd(), "test/scenarios/sweeps/cost-law.sweep.yaml (inline scenario)"))).toBe("cost-law.sweep.yaml (inline scenario)");
+    expect(summaryFileName("inline.yaml")).toBe("inline.yaml");
   });
 
   it("with another seed changes only what noise touches", () => {
