@@ -189,7 +189,9 @@ export function writeRunOutputs(art: RunArtifacts, dir: string, options: OutputF
   checkRunOutputFolder(dir, options);
   const outputs = art.scenario.config.outputs;
   return writeDirectoryAtomically(dir, (tmp) => {
-    if (art.trial && outputs.profile) writeTauProfile(art.trial, join(tmp, RUN_PROFILE_FOLDER), { records: "none" });
+    // Times as simulated, fractions of a microsecond kept: rounding them as TAU's timers do would
+    // erase a nanosecond-scale cost and distort a microsecond one.
+    if (art.trial && outputs.profile) writeTauProfile(art.trial, join(tmp, RUN_PROFILE_FOLDER), { records: "none", integerTime: false });
     // A run without measurement has no Mastermind, hence no records (not an empty table of them).
     const records = art.result.mastermind;
     if (records) {

@@ -74,6 +74,17 @@ describe("running scenarios", () => {
     expect(summaryFileName("inline.yaml")).toBe("inline.yaml");
   });
 
+  it("writes times as simulated in the TAU profile, fractions of a microsecond kept", () => {
+    const dir = tempDir();
+    const file = join(dir, "ns.yaml");
+    writeFileSync(file, "name: ns\nseed: 1\nmachine: { preset: xeon-2.8ghz-512k, nodes: 1, processesPerNode: 1 }\nmetrics: [TIME]\nprogram:\n  costUnit: ns\n  main:\n    - { action: Tiny, cost: 400 }\n    - { action: Small, cost: 1700 }\n");
+    const r = runScenario(file, { out: join(dir, "out") });
+    const text = readFileSync(join(r.outDir, "profile", "profile.0.0.0"), "utf8");
+    expect(text).toContain('"Tiny" 1 0 0.4 0.4 0 GROUP="main"');
+    const small = /"Small" 1 0 (\S+) (\S+) 0 GROUP="main"/.exec(text)!;
+    expect([Number(small[1]), Number(small[2])].map((v) => Math.round(v * 1e9) / 1e9)).toEqual([1.7, 1.7]);
+  });
+
   it("with another seed changes only what noise touches", () => {
     const one = executeScenario(loadScenarioText(MIXED_SCENARIO, "mixed.yaml"));
     const two = executeScenario(loadScenarioText(MIXED_SCENARIO, "mixed.yaml", { seed: 99 }));
