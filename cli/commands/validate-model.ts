@@ -8,8 +8,9 @@ export const validateModelCommand: Command = {
 
 Runs the scenario once per configuration of the measured table (each row's override columns
 applied as --set) and prints, as Table 5.1 of paper 003: the simulated time T_s, the measured
-time T_m, the error |T_s - T_m| / T_m, the evaluation wall time T_e (best of --repeats runs,
-without measurement) and T_m/T_e; then the mean and largest error.
+time T_m, the error |T_s - T_m| / T_m, the evaluation time T_e (CPU seconds of the simulation,
+best of --repeats runs, without measurement) and T_m/T_e; then the mean and largest error. Times
+are in seconds, or in ms or us when the runs are shorter than a second.
 
 Table (CSV, cells may be quoted): '#' comment lines, a header with 'measured' (times with
 units, e.g. 264s), optional 'name' and 'reference' (another prediction to show, e.g. the paper's

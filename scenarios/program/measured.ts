@@ -56,12 +56,16 @@ export function readMeasuredTable(file: string): MeasuredConfiguration[] {
 }
 
 function time(value: unknown, file: string, line: number, what: string): number {
+  let t: number;
   try {
-    return parseQuantity(value, "time", what);
+    t = parseQuantity(value, "time", what);
   } catch (e) {
     // A quantity error names `what` already; its detail alone follows the name here.
     throw new MeasuredTableError(file, line, `${what}: ${(e as { detail?: string }).detail ?? (e as Error).message}`);
   }
+  // A run takes time: 0 (or less) would make the relative error infinite.
+  if (!(t > 0)) throw new MeasuredTableError(file, line, `${what}: a run time must be positive, got ${String(value)}`);
+  return t;
 }
 
 /** Parses the CSV form. @throws MeasuredTableError */

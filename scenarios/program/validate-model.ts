@@ -108,14 +108,18 @@ function rowOverrides(row: MeasuredConfiguration): (string | SourcedOverride)[] 
 /** Table 5.1-style text of a report. */
 export function formatValidationReport(r: ValidationReport): string {
   const hasRef = r.rows.some((x) => x.reference !== undefined);
-  const header = ["configuration", "T_s [s]", "T_m [s]", "Error [%]", ...(hasRef ? ["ref T_s [s]", "ref Error [%]"] : []), "T_e [s] (CPU)", "T_m/T_e"];
+  // Seconds as in paper 003's Table 5.1, or ms or us when the runs are shorter than a second.
+  const shortest = Math.min(...r.rows.flatMap((x) => [x.predicted, x.measured, ...(x.reference === undefined ? [] : [x.reference])]).filter((t) => t > 0));
+  const [unit, scale] = shortest >= 1 ? ["s", 1] : shortest >= 1e-3 ? ["ms", 1e3] : ["us", 1e6];
+  const header = ["configuration", `T_s [${unit}]`, `T_m [${unit}]`, "Error [%]", ...(hasRef ? [`ref T_s [${unit}]`, "ref Error [%]"] : []), "T_e [s] (CPU)", "T_m/T_e"];
   const fmt = (x: number, d: number) => x.toFixed(d);
+  const time = (x: number) => fmt(x * scale, 1);
   const rows = r.rows.map((x) => [
     x.name,
-    fmt(x.predicted, 1),
-    fmt(x.measured, 1),
+    time(x.predicted),
+    time(x.measured),
     fmt(x.errorPercent, 1),
-    ...(hasRef ? [x.reference === undefined ? "" : fmt(x.reference, 1), x.referenceErrorPercent === undefined ? "" : fmt(x.referenceErrorPercent, 1)] : []),
+    ...(hasRef ? [x.reference === undefined ? "" : time(x.reference), x.referenceErrorPercent === undefined ? "" : fmt(x.referenceErrorPercent, 1)] : []),
     x.evaluationSeconds.toExponential(2),
     Math.round(x.speedup).toLocaleString("en-US"),
   ]);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -22,6 +22,26 @@ describe("ccasim validate-model and program runs", () => {
     // Times in the table's unit, seconds, and the report says so: the first row's measured 264 s.
     expect(report.unit).toBe("s");
     expect(report.rows[0].measured).toBe(264);
+  });
+
+  it("prints a model of short runs in ms, and refuses a measured time of 0", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccasim-short-"));
+    try {
+      const model = join(dir, "short.yaml");
+      writeFileSync(model, "name: short\nseed: 1\nmachine: { preset: xeon-2.8ghz-512k, nodes: 1, processesPerNode: 1 }\nmetrics: [TIME]\nworkload: { N: 100 }\nprogram:\n  costUnit: us\n  main:\n    - { action: Work, cost: 30 * N }\n");
+      const table = join(dir, "short.csv");
+      writeFileSync(table, "name,workload.N,measured\nsmall,100,3.5ms\nlarge,200,5.5ms\n");
+      const r = await run(["validate-model", model, "--measured", table, "--repeats", "1"]);
+      expect(r.code, r.err).toBe(0);
+      expect(r.out).toMatch(/configuration\s+T_s \[ms\]\s+T_m \[ms\]/);
+      expect(r.out).toMatch(/small\s+3\.0\s+3\.5\s+14\.3/);
+      writeFileSync(table, "name,workload.N,measured\nsmall,100,0s\n");
+      const zero = await run(["validate-model", model, "--measured", table]);
+      expect(zero.code).toBe(2);
+      expect(zero.err).toContain(`${table}:2: measured: a run time must be positive, got 0s`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("exits 2 without --measured or with a missing table", async () => {
