@@ -127,6 +127,11 @@ function resolveScenario(config: ScenarioConfig, file: string, located: SourceDo
   }
   let program: ProgramModel | undefined;
   if (config.program) {
+    // Records and the call graph come from an assembly's proxies and timers: asked for here (in
+    // the file or by --set), they would silently not be written.
+    const asked = (key: string): boolean => located(["outputs", key]) !== undefined || overrides.some((o) => isPrefix(o.path, ["outputs", key]) || isPrefix(["outputs", key], o.path));
+    if (config.outputs.records.length > 0 && asked("records")) fail(["outputs", "records"], "a program model writes no per-invocation records (they come from an assembly's proxies): leave records out or set it to []");
+    if (config.outputs.callgraph && asked("callgraph")) fail(["outputs", "callgraph"], "a program model writes no call graph (the profile's callpaths and outputs.trace show its structure): leave callgraph out or set it to false");
     const c = machine.cluster;
     const layout = { processes: c.ranks, processToNode: c.rankToNode, nodes: c.nodes, processorsPerNode: machine.config.processorsPerNode, processesPerNode: c.processesPerNode };
     program = prepareProgram(config.program, config.workload, layout, { file, locate: located });

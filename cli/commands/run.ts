@@ -20,7 +20,8 @@ measurement as the scenario asks. Writes into DIR (default out/<scenario name>),
   summary.json      seed, resolved scenario, simulated time, events (deterministic)
   timing.json       wall time and events per second (the only file that varies between runs)
   trace.json        Chrome/Perfetto trace (program models with outputs.trace: true)
-and prints a pprof-style summary of the mean profile and the evidence: top cost centres with
+(records, callgraph and evidence are an assembly's: a program model writes profile/, summary,
+timing and trace, and refuses outputs.records or outputs.callgraph) and prints a pprof-style summary of the mean profile and the evidence: top cost centres with
 the share of message passing, per proxied method the time by array size (parameter Q) and mode
 with the ratio of each mode to \`sequential\`, linear and power-law fits of the mean, and
 statistics of records grouped by their other parameters (the 12 groups with the most total time;

@@ -11,6 +11,18 @@ describe("static checks of program models", () => {
     expect(sc.program!.elements.map((e) => e.name)).toEqual(["A"]);
   });
 
+  it("refuses records or a call graph asked of a program model, in the file or by --set, and writes none by default", () => {
+    const main = { main: [{ action: "A", cost: 1 }] };
+    const asking = programScenario(main).replace('"records":[]', '"records":["csv"]');
+    expect(errorsOf(() => loadScenarioText(asking, "model.yaml")).join("\n")).toMatch(/model\.yaml:\d+:\d+: outputs\.records: a program model writes no per-invocation records/);
+    expect(errorsOf(() => loadScenarioText(programScenario(main), "model.yaml", { set: ["outputs.callgraph=true"] })).join("\n")).toMatch(/outputs\.callgraph: a program model writes no call graph .*\(from --set outputs\.callgraph=true\)/);
+    // Left out, the defaults (records and a call graph, for assemblies) are not asked for.
+    const defaults = JSON.parse(programScenario(main)) as { outputs: Record<string, unknown> };
+    delete defaults.outputs.records;
+    delete defaults.outputs.callgraph;
+    expect(() => loadScenarioText(JSON.stringify(defaults), "model.yaml")).not.toThrow();
+  });
+
   it("names undefined variables with the nearest known name and their location", () => {
     const e = errors({ globals: { alpha: "double" }, main: [{ action: "A", cost: "alpah * 2" }] });
     expect(e).toMatch(/model\.yaml:\d+:\d+: program\.main\[0\]\.cost: unknown symbol 'alpah' \(did you mean 'alpha'\?\)/);
