@@ -178,9 +178,15 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
         path: [...root, ...path],
       };
     } catch (e) {
-      report(path, e instanceof ExpressionError ? `${e.detail} in expression ${JSON.stringify(written)}${path[path.length - 1] === "cost" ? unitHint(written) : ""}` : (e as Error).message);
+      report(path, e instanceof ExpressionError ? `${functionHint(e.detail)} in expression ${JSON.stringify(written)}${path[path.length - 1] === "cost" ? unitHint(written) : ""}` : (e as Error).message);
       return undefined;
     }
+  };
+  /** An unknown function's message with the nearest cost function of the model (inlined before compiling, they are not among the compiler's). */
+  const functionHint = (detail: string): string => {
+    const m = /^unknown function '([^']+)'$/.exec(detail);
+    const near = m === null ? undefined : nearestName(m[1]!, inliner.names);
+    return near === undefined ? detail : `${detail} (did you mean the cost function '${near}'?)`;
   };
 
   const code = (text: string | undefined, path: KeyPath, scope: Scope): Assignment[] => {

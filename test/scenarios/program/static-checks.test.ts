@@ -23,6 +23,10 @@ describe("static checks of program models", () => {
     expect(() => loadScenarioText(JSON.stringify(defaults), "model.yaml")).not.toThrow();
   });
 
+  it("suggests the nearest cost function for a misspelt one", () => {
+    expect(errors({ functions: { "Compute(n)": "2 * n" }, main: [{ action: "A", cost: "Comptue(3)" }] })).toMatch(/program\.main\[0\]\.cost: unknown function 'Comptue' \(did you mean the cost function 'Compute'\?\) in expression "Comptue\(3\)"/);
+  });
+
   it("names undefined variables with the nearest known name and their location", () => {
     const e = errors({ globals: { alpha: "double" }, main: [{ action: "A", cost: "alpah * 2" }] });
     expect(e).toMatch(/model\.yaml:\d+:\d+: program\.main\[0\]\.cost: unknown symbol 'alpah' \(did you mean 'alpha'\?\)/);
