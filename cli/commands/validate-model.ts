@@ -39,6 +39,7 @@ Exit codes: 0 success, 2 invalid model, table or arguments.`,
     const repeats = positiveIntegerOption("validate-model", "repeats", values.repeats, 3)!;
     const table = readMeasuredTable(String(values.measured));
     const report = validateModel(positionals[0], table, { repeats, set: (values.set as string[] | undefined) ?? [] });
+    for (const w of report.warnings) ctx.err(`warning: ${w}\n`);
     if (values.json) ctx.out(JSON.stringify(report, null, 2) + "\n");
     else ctx.out(`${report.model} against ${values.measured}:\n\n${formatValidationReport(report)}`);
     return 0;

@@ -40,6 +40,8 @@ export interface ValidationReport {
   readonly maxErrorPercent: number;
   /** Mean error of the reference predictions, when every row has one. */
   readonly referenceMeanErrorPercent?: number;
+  /** What the caller should know: an override of `set` that a row's own value replaces. */
+  readonly warnings: readonly string[];
 }
 
 /** Options of {@link validateModel}. */
@@ -61,11 +63,20 @@ export function validateModel(file: string, table: readonly MeasuredConfiguratio
   const scenarios = table.map((row) => loadScenario(file, { set: [...(options.set ?? []), ...rowOverrides(row)] }));
   for (const [i, row] of table.entries()) {
     const scenario = scenarios[i];
-    const first = executeProgramScenario(scenario, { measure: false });
+    // A run's error names the configuration it comes from (the row's overrides made it).
+    const run = () => {
+      try {
+        return executeProgramScenario(scenario, { measure: false });
+      } catch (e) {
+        if (e instanceof Error) e.message = `configuration '${row.name}': ${e.message}`;
+        throw e;
+      }
+    };
+    const first = run();
     let best = first.program.cpuSeconds;
     let bestWall = first.program.wallSeconds;
     for (let i = 1; i < repeats; i++) {
-      const again = executeProgramScenario(scenario, { measure: false }).program;
+      const again = run().program;
       best = Math.min(best, again.cpuSeconds);
       bestWall = Math.min(bestWall, again.wallSeconds);
     }
@@ -87,7 +98,14 @@ export function validateModel(file: string, table: readonly MeasuredConfiguratio
   }
   const errs = rows.map((r) => r.errorPercent);
   const refs = rows.map((r) => r.referenceErrorPercent);
+  // The row's own value of a key wins over --set's (it is applied after): say so.
+  const keyOf = (o: string) => o.slice(0, o.indexOf("=")).trim();
+  const warnings = (options.set ?? [])
+    .map((o) => ({ o, replacedIn: table.filter((row) => row.set.some((r) => keyOf(r) === keyOf(o))).map((row) => row.name) }))
+    .filter((x) => x.replacedIn.length > 0)
+    .map(({ o, replacedIn }) => `--set ${o} is replaced by the table's own ${keyOf(o)} in ${replacedIn.length === table.length ? "every configuration" : `configuration(s) ${replacedIn.join(", ")}`}`);
   return {
+    warnings,
     unit: "s",
     model: file,
     rows,

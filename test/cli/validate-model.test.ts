@@ -22,6 +22,9 @@ describe("ccasim validate-model and program runs", () => {
     // Times in the table's unit, seconds, and the report says so: the first row's measured 264 s.
     expect(report.unit).toBe("s");
     expect(report.rows[0].measured).toBe(264);
+    // The table's own workload.NAT wins in every row: the --set is said to be replaced.
+    expect(report.warnings).toEqual(["--set workload.NAT=32 is replaced by the table's own workload.NAT in every configuration"]);
+    expect(r.err).toBe("warning: --set workload.NAT=32 is replaced by the table's own workload.NAT in every configuration\n");
   });
 
   it("prints a model of short runs in ms, and refuses a measured time of 0", async () => {
@@ -35,6 +38,10 @@ describe("ccasim validate-model and program runs", () => {
       expect(r.code, r.err).toBe(0);
       expect(r.out).toMatch(/configuration\s+T_s \[ms\]\s+T_m \[ms\]/);
       expect(r.out).toMatch(/small\s+3\.0\s+3\.5\s+14\.3/);
+      writeFileSync(table, "name,workload.N,measured\nsmall,100,3ms\nnegative,-5,1ms\n");
+      const negative = await run(["validate-model", model, "--measured", table, "--repeats", "1"]);
+      expect(negative.code).toBe(2);
+      expect(negative.err).toMatch(/configuration 'negative': .*cost of 'Work' is -150 us/);
       writeFileSync(table, "name,workload.N,measured\nsmall,100,0s\n");
       const zero = await run(["validate-model", model, "--measured", table]);
       expect(zero.code).toBe(2);
