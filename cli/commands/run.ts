@@ -91,14 +91,18 @@ Exit codes: 0 success (messages left unreceived are warnings, printed and listed
       return 0;
     }
     const r = art.result;
+    // A threaded program model's "ranks" are its process threads: say both.
+    const s = art.summary;
+    const who = "kind" in s && s.threadsPerProcess > 1 ? `${s.processes} processes x ${s.threadsPerProcess} threads` : `${r.ranks} ranks`;
+    const over = "kind" in s && s.threadsPerProcess > 1 ? `${r.ranks} process threads` : `${r.ranks} ranks`;
     ctx.out(
-      `${scenario.config.name}: ${r.ranks} ranks, simulated ${(r.simulatedTime / 1e6).toFixed(6)} s in ${art.timing.wallSeconds.toFixed(2)} s wall ` +
+      `${scenario.config.name}: ${who}, simulated ${(r.simulatedTime / 1e6).toFixed(6)} s in ${art.timing.wallSeconds.toFixed(2)} s wall ` +
         `(${Math.round(art.timing.eventsPerSecond).toLocaleString("en-US")} events/s, ${r.invocations.toLocaleString("en-US")} invocations, ` +
         `${(r.mastermind?.count ?? 0).toLocaleString("en-US")} records)\n`,
     );
     if (art.trial) {
       const table = profileTable(art.trial, derivedView(art.trial, "mean"), { metric: defaultMetric(art.trial), top });
-      ctx.out(`\nMean profile over ${r.ranks} ranks (top timers by inclusive ${table.metric}):\n${formatProfileTable(table)}\n`);
+      ctx.out(`\nMean profile over ${over} (top timers by inclusive ${table.metric}):\n${formatProfileTable(table)}\n`);
     }
     if (art.evidence && !values["no-evidence"]) ctx.out(`\nEvidence (from the profile and the proxy records):\n${formatEvidence(art.evidence)}\n`);
     for (const w of r.warnings.slice(0, 5)) ctx.err(`warning: ${w}\n`);

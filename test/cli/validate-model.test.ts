@@ -73,6 +73,10 @@ describe("ccasim validate-model and program runs", () => {
       const timing = JSON.parse(readFileSync(join(dir, "o", "timing.json"), "utf8"));
       expect(timing.wallSeconds).toBeGreaterThan(0);
       expect(readFileSync(join(dir, "o", "profile", "profile.1.0.0"), "utf8")).toMatch(/"SA2" 1 1 /);
+      // A threaded model is counted in processes and threads, not "ranks".
+      const threaded = await run(["run", "scenarios/program-elements.yaml", "--out", join(dir, "t")]);
+      expect(threaded.out).toMatch(/^program-elements: 4 processes x 2 threads, simulated /);
+      expect(threaded.out).toContain("\nMean profile over 8 process threads (top timers");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
