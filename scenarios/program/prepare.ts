@@ -120,15 +120,24 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
       report(["functions", key], (e as Error).message);
     }
   }
-  let inliner: FunctionInliner;
-  try {
-    inliner = new FunctionInliner(fns);
-  } catch (e) {
-    report(["functions"], (e as ExpressionError).detail ?? (e as Error).message);
-    inliner = new FunctionInliner([]);
+  // Functions on a call cycle are reported once and left out; the others are inlined as usual, and
+  // uses of the left-out ones are not reported again as unknown functions.
+  const cyclic = new Set<string>();
+  let inliner: FunctionInliner | undefined;
+  while (inliner === undefined) {
+    try {
+      inliner = new FunctionInliner(fns.filter((f) => !cyclic.has(f.name)));
+    } catch (e) {
+      const detail = (e as ExpressionError).detail ?? (e as Error).message;
+      report(["functions"], detail);
+      const cycle = /^cost function cycle: (.*)$/.exec(detail)?.[1]?.split(" -> ");
+      if (cycle === undefined) inliner = new FunctionInliner([]);
+      else for (const name of cycle) cyclic.add(name);
+    }
   }
   // Function bodies may use their parameters, globals, workload and process variables.
   for (const f of fns) {
+    if (cyclic.has(f.name)) continue;
     try {
       textualUse.compile(inliner.inline(f.body), { known: [...f.params, ...globalNames.keys()], functions: PROGRAM_BUILTINS }, formatPath([...root, "functions", f.key]));
     } catch (e) {
@@ -178,15 +187,19 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
         path: [...root, ...path],
       };
     } catch (e) {
+      // A use of a function on a cycle: the cycle is the error, reported already.
+      const unknown = e instanceof ExpressionError ? /^unknown function '([^']+)'/.exec(e.detail)?.[1] : undefined;
+      if (unknown !== undefined && cyclic.has(unknown)) return undefined;
       report(path, e instanceof ExpressionError ? `${functionHint(e.detail)} in expression ${JSON.stringify(written)}${path[path.length - 1] === "cost" ? unitHint(written) : ""}` : (e as Error).message);
       return undefined;
     }
   };
   /** An unknown function's message with the nearest cost function of the model (inlined before compiling, they are not among the compiler's). */
   const functionHint = (detail: string): string => {
-    const m = /^unknown function '([^']+)'$/.exec(detail);
+    const m = /^unknown function '([^']+)'/.exec(detail);
     const near = m === null ? undefined : nearestName(m[1]!, inliner.names);
-    return near === undefined ? detail : `${detail} (did you mean the cost function '${near}'?)`;
+    // The model's own functions first: a built-in's name is the likelier misreading of one.
+    return near === undefined ? detail : `unknown function '${m![1]}' (did you mean the cost function '${near}'?)`;
   };
 
   const code = (text: string | undefined, path: KeyPath, scope: Scope): Assignment[] => {

@@ -23,6 +23,12 @@ describe("static checks of program models", () => {
     expect(() => loadScenarioText(JSON.stringify(defaults), "model.yaml")).not.toThrow();
   });
 
+  it("reports a cost function cycle once, and the functions off the cycle stay usable", () => {
+    const e = errorsOf(() => load({ functions: { "Msg(n)": "8 * Msg(n)", "Compute(n)": "2 * n" }, main: [{ action: "A", cost: "Compute(3)" }, { action: "B", cost: "Msg(3)" }] }));
+    expect(e).toHaveLength(1);
+    expect(e[0]).toMatch(/program\.functions: cost function cycle: Msg -> Msg$/);
+  });
+
   it("suggests the nearest cost function for a misspelt one", () => {
     expect(errors({ functions: { "Compute(n)": "2 * n" }, main: [{ action: "A", cost: "Comptue(3)" }] })).toMatch(/program\.main\[0\]\.cost: unknown function 'Comptue' \(did you mean the cost function 'Compute'\?\) in expression "Comptue\(3\)"/);
   });
