@@ -54,8 +54,9 @@ export const haloExchangeComponent: ComponentType<HaloPrepared> = {
       return v as unknown[];
     };
     const patchCells = list("patchCells", p.patchCells ?? [64, 64]).map((v, i) => extent(`patchCells[${i}]`, v));
-    const ranks = p.ranks === undefined ? undefined : list("ranks", p.ranks).map((v, i) => extent(`ranks[${i}]`, v));
-    if (ranks && !ranks.every((r): r is number => typeof r === "number")) env.error("ranks", "must be a list of 2 or 3 positive integers");
+    // The rank grid is a literal: it must fit the run's ranks, checked when the run starts.
+    const ranks = p.ranks === undefined ? undefined : (list("ranks", p.ranks) as number[]);
+    if (ranks && !ranks.every((r) => Number.isInteger(r) && r > 0)) env.error("ranks", "must be a list of 2 or 3 positive integers");
     if (ranks && ranks.length !== patchCells.length) env.error("ranks", `has ${ranks.length} dimensions but patchCells has ${patchCells.length}`);
     const ghostWidth = extent("ghostWidth", p.ghostWidth ?? 2);
     if (typeof ghostWidth === "number")
@@ -63,7 +64,7 @@ export const haloExchangeComponent: ComponentType<HaloPrepared> = {
         if (typeof cells === "number" && ghostWidth > cells) env.error("ghostWidth", `${ghostWidth} exceeds the patch extent ${cells} along dimension ${i} (patchCells[${i}])`);
       });
     return {
-      ranks: ranks as number[] | undefined,
+      ranks,
       patchCells,
       ghostWidth,
       bytesPerCell: extent("bytesPerCell", p.bytesPerCell ?? 32),
