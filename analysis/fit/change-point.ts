@@ -5,9 +5,9 @@
  * @packageDocumentation
  */
 import { changePointCandidates, MAX_SEGMENTED_CANDIDATES, SEGMENT_CHANGES, segmentedHypothesis, type SegmentChange } from "./families.js";
-import { fitHypothesis, type FittedModel } from "./fitted-model.js";
+import { fitHypothesis, termsSignificant, type FittedModel } from "./fitted-model.js";
 import type { Hypothesis } from "./hypothesis.js";
-import { smape, studentTQuantile } from "./statistics.js";
+import { smape } from "./statistics.js";
 import type { GroupedPoints } from "./fit-models.js";
 
 /** A change point found by {@link fitModels}. */
@@ -162,22 +162,19 @@ function describeChange(found: FittedModel, kind: "power-law" | "linear", change
   const slope = c[1]!.value;
   const hingeValue = hinge === undefined ? 0 : c[hinge]!.value;
   const after = slope + hingeValue;
-  const dof = found.quality.n - found.hypothesis.terms.length;
-  const tCrit = dof > 0 ? studentTQuantile(0.975, dof) : Infinity;
   const at = found.changePoint!;
-  const changes: { significant: boolean; material: boolean }[] = [];
+  let material = false;
   if (hinge !== undefined) {
-    const h = c[hinge]!;
-    const material = kind === "power-law" ? Math.abs(h.value) >= 0.1 : Math.abs(h.value) >= 0.1 * Math.max(Math.abs(slope), Math.abs(after));
-    changes.push({ significant: Math.abs(h.value) > tCrit * h.stdError, material });
+    const h = c[hinge]!.value;
+    material ||= kind === "power-law" ? Math.abs(h) >= 0.1 : Math.abs(h) >= 0.1 * Math.max(Math.abs(slope), Math.abs(after));
   }
   let jump: number | undefined;
   if (step !== undefined) {
-    const d = c[step]!;
-    jump = kind === "power-law" ? Math.exp(d.value) : d.value;
-    const material = kind === "power-law" ? Math.abs(d.value) >= Math.log(1.1) : Math.abs(d.value) >= 0.1 * Math.abs(level + slope * at);
-    changes.push({ significant: Math.abs(d.value) > tCrit * d.stdError, material });
+    const d = c[step]!.value;
+    jump = kind === "power-law" ? Math.exp(d) : d;
+    material ||= kind === "power-law" ? Math.abs(d) >= Math.log(1.1) : Math.abs(d) >= 0.1 * Math.abs(level + slope * at);
   }
-  const significant = changes.every((x) => x.significant) && changes.some((x) => x.material) && found.quality.smape < bestSingle;
+  // Every change term significant: the screening's own test of a two-segment model.
+  const significant = termsSignificant(found) && material && found.quality.smape < bestSingle;
   return { at, before: slope, after, kind, change, ...(jump === undefined ? {} : { jump }), significant, model: found };
 }

@@ -171,6 +171,18 @@ export class FittedModel {
     return size(j) < 1e-12 * scale;
   }
 
+  /**
+   * True when coefficient `j` differs from 0 by more than its 95 % confidence half-width
+   * (|c| > t·se, Student's t with n − p degrees of freedom; an exact fit's nonzero coefficient,
+   * se 0, counts). False without a degree of freedom left.
+   */
+  significant(j: number): boolean {
+    const dof = this.quality.n - this.hypothesis.terms.length;
+    if (dof <= 0) return false;
+    const c = this.coefficients[j]!;
+    return Math.abs(c.value) > studentTQuantile(0.975, dof) * c.stdError || (c.stdError === 0 && c.value !== 0);
+  }
+
   private linear(q: number): number {
     const terms = this.hypothesis.terms;
     let s = 0;
@@ -298,4 +310,20 @@ export function fitHypothesis(hypothesis: Hypothesis, q: ArrayLike<number>, t: A
   }
   const quality: FitQuality = { n, parameters, rss, fittedRss: ls.rss, smape: smape(t, fitted), looSmape, r2, adjustedR2 };
   return new FittedModel(hypothesis, coefficients, quality, { min, max }, ls.inverseGram, sigma2, wSum / n, options.variable ?? "Q", { prediction: loo, fittedRss: looRss });
+}
+
+/**
+ * True when the hypothesis's defining terms differ from 0 by more than their 95 % confidence
+ * half-width (|c| > t·se): its last term (the leading power of a polynomial, the PMNF term, the
+ * exponent of a power law), or for a two-segment model every term that changes at the change
+ * point (the slope change and the jump, whichever it has). A defining term the data cannot
+ * distinguish from zero is overfitted noise, so the hypothesis is not a candidate. The constant
+ * model always passes.
+ */
+export function termsSignificant(m: FittedModel): boolean {
+  const p = m.hypothesis.terms.length;
+  if (p === 1) return true;
+  const changes = m.hypothesis.changeTerms;
+  if (changes === undefined) return m.significant(p - 1);
+  return [changes.hinge, changes.step].every((i) => i === undefined || m.significant(i));
 }

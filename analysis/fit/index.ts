@@ -24,7 +24,7 @@ export {
   type FamilyOptions,
   type DataShape,
 } from "./families.js";
-export { FittedModel, fitHypothesis, type Coefficient, type FitQuality, type Interval, type FitHypothesisOptions } from "./fitted-model.js";
+export { FittedModel, fitHypothesis, termsSignificant, type Coefficient, type FitQuality, type Interval, type FitHypothesisOptions } from "./fitted-model.js";
 export {
   fitModels,
   formulaVariable,
@@ -36,7 +36,7 @@ export {
   type FitInput,
   type GroupedPoints,
 } from "./fit-models.js";
-export { termsSignificant, neverNegative, parametersOf, type Screening, type SkippedHypothesis, type SelectionCriterion } from "./screening.js";
+export { neverNegative, parametersOf, type Screening, type SkippedHypothesis, type SelectionCriterion } from "./screening.js";
 export { type ChangePoint } from "./change-point.js";
 export { fitStdDev, type StdDevOptions, type StdDevFit } from "./std-dev.js";
 export { predictAt, type Prediction } from "./prediction.js";

@@ -7,9 +7,8 @@
  */
 import { searchChangePoint } from "./change-point.js";
 import type { FamilyOptions, FitFamily } from "./families.js";
-import { fitHypothesis, type FitHypothesisOptions, type FittedModel } from "./fitted-model.js";
+import { fitHypothesis, termsSignificant, type FitHypothesisOptions, type FittedModel } from "./fitted-model.js";
 import type { Hypothesis } from "./hypothesis.js";
-import { studentTQuantile } from "./statistics.js";
 
 /** How the best model is chosen. */
 export type SelectionCriterion = "loo-smape" | "adjusted-r2";
@@ -108,28 +107,6 @@ export function fitAll(families: readonly { family: FitFamily; options: FamilyOp
   return { models, screening: { fitted, insignificant, negative, tooComplex, tooFewPoints } };
 }
 
-/**
- * True when the hypothesis's defining terms differ from 0 by more than their 95 % confidence
- * half-width (|c| > t·se): its last term (the leading power of a polynomial, the PMNF term, the
- * exponent of a power law), or for a two-segment model every term that changes at the change
- * point (the slope change and the jump, whichever it has). A defining term the data cannot
- * distinguish from zero is overfitted noise, so the hypothesis is not a candidate. The constant
- * model always passes.
- */
-export function termsSignificant(m: FittedModel): boolean {
-  const p = m.hypothesis.terms.length;
-  if (p === 1) return true;
-  const dof = m.quality.n - p;
-  if (dof <= 0) return false;
-  const tCrit = studentTQuantile(0.975, dof);
-  const significant = (i: number): boolean => {
-    const c = m.coefficients[i]!;
-    return Math.abs(c.value) > tCrit * c.stdError || (c.stdError === 0 && c.value !== 0);
-  };
-  const changes = m.hypothesis.changeTerms;
-  if (changes === undefined) return significant(p - 1);
-  return [changes.hinge, changes.step].every((i) => i === undefined || significant(i));
-}
 
 /**
  * True when the fitted model cannot give a value below 0 wherever its terms are defined and

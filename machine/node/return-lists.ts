@@ -144,30 +144,13 @@ function fillFirstReturns(time: Int32Array, next: Int32Array, uF: number, vF: nu
  * Fills the module's storage with the return sums of the forward map (`uF`, `vF`, `uB`, `wB`) on
  * the positions `x = p * e`, `p < B / e`, after checking that the backward map (`dnUF`, `dnVF`,
  * `dnUB`, `dnWB`) is its inverse with the same times, so that both lists of every position come
- * from the same sums (see the file header), and records in `orbits` what it found: {@link startReturnOrbits}, then {@link finishReturnOrbits}.
- * @param B - line (window) size (bytes)
- * @param e - element size (bytes), dividing `B` and both displacements; `B / e <= MAX_POSITIONS`
- * @param count - returns needed per list, `<= MAX_RETURNS`
- * @returns false (storage unusable; the caller walks the orbits one by one) when a displacement is
- * not a multiple of `e`, a return time is not positive, a return leaves the line, the backward map
- * is not the inverse, or the sums could reach {@link MAX_SUM}
+ * from the same sums (see the file header), and records in `orbits` what it found: {@link startReturnOrbits}
+ * (whose arguments it takes), then {@link finishReturnOrbits}.
+ * @returns false as {@link startReturnOrbits} does
  */
-export function fillReturnOrbits(
-  orbits: ReturnOrbits,
-  uF: number,
-  vF: number,
-  uB: number,
-  wB: number,
-  dnUF: number,
-  dnVF: number,
-  dnUB: number,
-  dnWB: number,
-  B: number,
-  e: number,
-  count: number,
-): boolean {
-  if (!startReturnOrbits(orbits, uF, vF, uB, wB, dnUF, dnVF, dnUB, dnWB, B, e, count)) return false;
-  finishReturnOrbits(orbits);
+export function fillReturnOrbits(...args: Parameters<typeof startReturnOrbits>): boolean {
+  if (!startReturnOrbits(...args)) return false;
+  finishReturnOrbits(args[0]);
   return true;
 }
 
@@ -176,6 +159,12 @@ export function fillReturnOrbits(
  * sums' padding and the element positions' indices wait for {@link finishReturnOrbits}. Why
  * apart: a third of the sweeps that reach the sums are decided by the spans of those visits alone,
  * and need neither.
+ * @param B - line (window) size (bytes)
+ * @param e - element size (bytes), dividing `B` and both displacements; `B / e <= MAX_POSITIONS`
+ * @param count - returns needed per list, `<= MAX_RETURNS`
+ * @returns false (storage unusable; the caller walks the orbits one by one) when a displacement is
+ * not a multiple of `e`, a return time is not positive, a return leaves the line, the backward map
+ * is not the inverse, or the sums could reach {@link MAX_SUM}
  */
 export function startReturnOrbits(
   orbits: ReturnOrbits,
