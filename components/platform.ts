@@ -27,6 +27,12 @@ export interface Platform {
    */
   readonly timeDerivedCounters: Readonly<Record<string, number>>;
   /**
+   * Counters of {@link counterNames} that also advance while the rank runs no kernel (blocked in
+   * MPI, in a plain `delay`), as name -> counts per microsecond of that time: the stall-cycle
+   * counters, since a rank that retires no instruction stalls every cycle. Absent: none.
+   */
+  readonly idleCounters?: Readonly<Record<string, number>>;
+  /**
    * Cost of a compute kernel on `rank`: returns its duration (microseconds) and adds its counter
    * increments to `counters` (indexed like `counterNames`).
    */

@@ -70,16 +70,20 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
 
   const counterIndex = new Map(platform.counterNames.map((n, i) => [n, i]));
   const counters = Array.from({ length: nRanks }, () => new Float64Array(platform.counterNames.length));
+  /** Microseconds each rank has spent in kernels (see `idleCounters`). */
+  const kernelTime = new Float64Array(nRanks);
   // Metric k reads: TIME (-1), a counter index (>= 0) or a time-derived rate (factor per microsecond).
+  // A counter that also advances outside kernels (a stall counter) adds its rate times that time.
   const metricSource: number[] = [];
   const metricRate: number[] = [];
+  const idleRates = platform.idleCounters ?? {};
   for (const m of metrics) {
     if (m === "TIME") {
       metricSource.push(-1);
       metricRate.push(1);
     } else if (counterIndex.has(m)) {
       metricSource.push(counterIndex.get(m)!);
-      metricRate.push(0);
+      metricRate.push(idleRates[m] ?? 0);
     } else if (m in platform.timeDerivedCounters) {
       metricSource.push(-1);
       metricRate.push(platform.timeDerivedCounters[m]);
@@ -96,9 +100,12 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
     : (rank, out) => {
         const c = counters[rank];
         const now = sim.now;
+        // Time so far outside kernels (a kernel's duration counts from its call; no metric of
+        // its rank is read before the kernel has ended).
+        const idle = now - kernelTime[rank];
         for (let k = 0; k < nm; k++) {
           const src = metricSource[k];
-          out[k] = src >= 0 ? c[src] : now * metricRate[k];
+          out[k] = src >= 0 ? c[src] + idle * metricRate[k] : now * metricRate[k];
         }
       };
   const meas = measure ? new Measurement(metrics, nRanks, readMetrics) : undefined;
@@ -227,7 +234,9 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
         },
         compute(kernel: KernelSpec) {
           try {
-            return sim.timeout(platform.kernel(rank, kernel, counters[rank], sim.random(`node/rank${rank}`)));
+            const duration = platform.kernel(rank, kernel, counters[rank], sim.random(`node/rank${rank}`));
+            kernelTime[rank] += duration;
+            return sim.timeout(duration);
           } catch (e) {
             throw namedInputError(e, inst.name);
           }

@@ -1,5 +1,5 @@
 import type { MpiCallObserver, MpiWorldHandle, Platform } from "../components/index.js";
-import { CounterId, MpiWorld, createKernelCost, type CounterName, type KernelCost } from "../machine/index.js";
+import { CounterId, IDLE_STALL_COUNTERS, MpiWorld, createKernelCost, type CounterName, type KernelCost } from "../machine/index.js";
 import type { MachineSetup } from "./machine-setup.js";
 
 /**
@@ -11,7 +11,9 @@ export const CYCLE_COUNTERS: readonly string[] = ["CPU_CYCLES", "PAPI_TOT_CYC"];
 /**
  * The platform a run executes on: the node model prices compute kernels (time and counters), the
  * MPI world moves messages over the interconnect. Cycle counters are derived from time
- * (cycles = time x clock) so they stay consistent with TIME in every timer.
+ * (cycles = time x clock) so they stay consistent with TIME in every timer; stall cycles advance
+ * at the clock rate outside kernels (see `IDLE_STALL_COUNTERS`), so stalls = cycles - issue-limited
+ * cycles holds in every timer too, MPI calls included.
  */
 export function buildPlatform(setup: MachineSetup): Platform {
   const cluster = setup.cluster;
@@ -21,12 +23,15 @@ export function buildPlatform(setup: MachineSetup): Platform {
   const mhz = setup.config.clock / 1e6;
   const timeDerived: Record<string, number> = {};
   for (const n of CYCLE_COUNTERS) if ((node0.counterNames as readonly string[]).includes(n)) timeDerived[n] = mhz;
+  const idleCounters: Record<string, number> = {};
+  for (const n of IDLE_STALL_COUNTERS) if (counterNames.includes(n)) idleCounters[n] = mhz;
   const cost: KernelCost = createKernelCost();
   const rankToNode = cluster.rankToNode;
   return {
     ranks: cluster.ranks,
     counterNames,
     timeDerivedCounters: timeDerived,
+    idleCounters,
     kernel(rank, spec, counters, rng) {
       cluster.nodeModels[rankToNode[rank]].kernelCost(spec, rng, cost);
       const c = cost.counters;

@@ -106,6 +106,9 @@ powerConstantSets.register({
     { name: "L2", scaling: 0.0171, accessCounters: ["L2_REFERENCES", "PAPI_L2_TCA"] },
     { name: "L3", scaling: 0.935, accessCounters: ["L3_REFERENCES", "PAPI_L3_TCA"] },
   ],
+  // The version of the memory-stall script that counts L1 hits with PAPI_L1_DCH; its earlier
+  // version (memoryStalls.py, L1 hits as PAPI_L1_TCA) has 150 local cycles, the latency the
+  // simulator's itanium2-madison preset uses.
   latencies: { l1: 1, l2: 2, l3: 10, local: 127, remote: 232, tlb: 30 },
   counters: {
     cycles: ["CPU_CYCLES", "PAPI_TOT_CYC"],

@@ -7,25 +7,35 @@
  * (`ia2_preset_search_map` in PAPI's ia64 substrate): `PAPI_TOT_CYC = CPU_CYCLES`,
  * `PAPI_TOT_INS = IA64_INST_RETIRED`, `PAPI_FP_OPS = FP_OPS_RETIRED`, `PAPI_L2_TCA = L2_REFERENCES`,
  * `PAPI_L2_TCM = L2_MISSES`, `PAPI_L3_TCA = L3_REFERENCES`, `PAPI_L3_TCM = L3_MISSES`,
- * `PAPI_TLB_DM = L2DTLB_MISSES`, `PAPI_RES_STL = BE_EXE_BUBBLE_ALL`, `PAPI_STL_CCY = BACK_END_BUBBLE_ALL`.
+ * `PAPI_TLB_DM = L2DTLB_MISSES`, `PAPI_RES_STL = BE_EXE_BUBBLE_ALL`, `PAPI_STL_CCY = BACK_END_BUBBLE_ALL`,
+ * `PAPI_L1_DCM = L1D_READ_MISSES_ALL`, `PAPI_L1_DCA = L1D_READS_SET1` (the count of `L1D_READS_SET0`,
+ * from the other counter set), `PAPI_L1_DCH = L1D_READS_SET1 - L1D_READ_MISSES_ALL`,
+ * `PAPI_L1_TCA = L1D_READS_SET0 + L1I_READS` (instruction fetch is not modelled: the L1D reads).
+ * PAPI's Itanium 2 map has no `PAPI_FP_INS`; it is emitted with PAPI's general meaning (below).
+ * On machines without the Itanium 2 natives the L1 presets count every data reference.
  *
  * Meaning in the model (per invocation):
  * - `CPU_CYCLES`: duration x clock (includes OS interruptions, which appear as stall cycles).
  * - `IA64_INST_RETIRED`: loads + stores + FP instructions + other instructions.
  * - `FP_OPS_RETIRED`: flops; `PAPI_FP_INS`: FP instructions (an FMA is one instruction, two flops).
  * - `LOADS_RETIRED`, `STORES_RETIRED`: memory references.
- * - `L1D_READS_SET0`: loads; `L1D_READ_MISSES_ALL`: L1 misses caused by loads (load share of L1 misses).
+ * - `L1D_READS_SET0`: integer loads (floating-point loads bypass the Itanium 2's L1D);
+ *   `L1D_READ_MISSES_ALL`: L1 misses caused by loads (all of them when the L1 is integer-only and
+ *   written through, as the Itanium 2's; else the load share of the L1 misses).
  * - `L2_DATA_REFERENCES_L2_ALL` = `L2_REFERENCES`: L1 misses (instruction fetch is not modelled).
  * - `L2_MISSES`, `L3_REFERENCES` (= L2 misses), `L3_MISSES`: fills of each level.
  * - `L2DTLB_MISSES`: data TLB misses.
  * - `DATA_EAR_CACHE_LAT128`: last-level misses served by remote memory (the papers' "remote memory accesses").
- * - `BACK_END_BUBBLE_ALL`: all stall cycles = cycles - issue-limited cycles.
+ * - `BACK_END_BUBBLE_ALL`: all stall cycles = cycles - issue-limited cycles. A rank outside its
+ *   kernels (blocked in MPI, in a component's plain cost) retires no modelled instruction, so each
+ *   of those cycles is a stall cycle ({@link IDLE_STALL_COUNTERS}).
  * - `BE_EXE_BUBBLE_ALL`: cycles waiting on data (miss latency and memory bandwidth) and on register
  *   dependencies (the compute cycles beyond peak that `computeEfficiency` below 1 adds).
  * - `BE_EXE_BUBBLE_FRALL`: the part of those spent by FP consumers (FP share of non-memory instructions).
  * - `BE_L1D_FPU_BUBBLE_FPU`: cycles the FP units are the bottleneck at peak (flop-bound beyond issue).
- * - `PAPI_L1_DCM`: L1 data misses (loads and stores); `PAPI_L1_TCA`/`PAPI_L1_DCA`: L1 data accesses;
- *   `PAPI_L1_DCH`: L1 data hits, accesses less misses (the L1 term of paper 004's memory-stall model).
+ * - `PAPI_L1_DCM`: L1 data misses; `PAPI_L1_TCA`/`PAPI_L1_DCA`: L1 data accesses; `PAPI_L1_DCH`: L1
+ *   data hits, accesses less misses (the L1 term of paper 004's memory-stall model). With the
+ *   Itanium 2 natives these are the L1D reads, as PAPI maps them; elsewhere loads and stores.
  *
  * @packageDocumentation
  */
@@ -120,6 +130,15 @@ export const COUNTER_COUNT = COUNTER_NAMES.length;
 
 /** Native Itanium 2 events (libpfm names). */
 export const ITANIUM2_NATIVE_EVENTS: readonly CounterName[] = COUNTER_NAMES.filter((n) => !n.startsWith("PAPI_"));
+
+/**
+ * Stall-cycle counters that also advance, one per cycle, while a rank runs no kernel (blocked in
+ * MPI, in a component's plain cost): it retires no modelled instruction then, and every cycle
+ * it does not issue is a back-end stall (`BACK_END_BUBBLE_ALL` = cycles - issue-limited cycles).
+ * The execution-bubble counters (`BE_EXE_BUBBLE_*`, `PAPI_RES_STL`) stay with the kernels: a rank
+ * that waits has no instruction waiting on data.
+ */
+export const IDLE_STALL_COUNTERS: readonly CounterName[] = ["BACK_END_BUBBLE_ALL", "PAPI_STL_CCY"];
 
 /** Counters (PAPI presets and natives) that count one cache level, with the level they need. */
 const COUNTER_LEVEL: Readonly<Record<string, LevelKey>> = {

@@ -80,6 +80,11 @@ export class NodeModel {
   private readonly l3Index: number;
   /** Whether the first level serves integer loads only (`l1.integerOnly`): floating-point streams bypass it. */
   private readonly l1IntegerOnly: boolean;
+  /**
+   * Whether the PAPI L1 presets follow PAPI's Itanium 2 map (native events `itanium2`): data
+   * accesses are the L1D reads, misses the read misses (see `counters.ts`).
+   */
+  private readonly papiL1Reads: boolean;
   private readonly scratch: Float64Array;
   private reference: ReferenceHierarchy | undefined;
   /** The hierarchy without its first level, for streams that bypass it. */
@@ -103,6 +108,7 @@ export class NodeModel {
     this.l3Index = this.levelKeys.indexOf("l3");
     // (Only with a level after it: what passes the L1 must reference one.)
     this.l1IntegerOnly = this.l1Index === 0 && levels.length > 1 && config.l1?.integerOnly === true;
+    this.papiL1Reads = config.counters.native === "itanium2";
     const supported = new Set<string>(this.counterNames);
     this.unsupported = new Int32Array(COUNTER_NAMES.map((n, i) => (supported.has(n) ? -1 : i)).filter((i) => i >= 0));
     this.scratch = new Float64Array(levels.length + 1);
@@ -338,7 +344,13 @@ export class NodeModel {
     const l2Misses = i2 >= 0 ? misses[i2] : 0;
     const l3Refs = i3 > 0 ? misses[i3 - 1] + (i3 === 1 ? throughL1 : 0) : i3 === 0 ? refs1 : 0;
     const l3Misses = i3 >= 0 ? misses[i3] : 0;
-    const loadShare = refs1 > 0 ? (loads - floatLoads) / refs1 : 0;
+    const l1Reads = loads - floatLoads;
+    // Misses caused by loads: all of them when the L1 does not allocate on stores (integer-only,
+    // written through), else the load share of the references.
+    const l1ReadMisses = this.l1IntegerOnly ? l1Misses : Math.round(l1Misses * (refs1 > 0 ? l1Reads / refs1 : 0));
+    // PAPI's L1 data presets: on the Itanium 2 the L1D reads and their misses, elsewhere every reference.
+    const papiL1Accesses = this.papiL1Reads ? l1Reads : refs1;
+    const papiL1Misses = this.papiL1Reads ? l1ReadMisses : l1Misses;
     const stall = cycles - issueCycles;
     const exeStall = busy - computeCycles + latencyCycles + (computeCycles - peakCycles);
     const fpShare = fpIns + other > 0 ? fpIns / (fpIns + other) : 0;
@@ -351,8 +363,8 @@ export class NodeModel {
     ct[id.BE_EXE_BUBBLE_ALL] = exeStall;
     ct[id.BE_EXE_BUBBLE_FRALL] = exeStall * fpShare;
     ct[id.BE_L1D_FPU_BUBBLE_FPU] = peakCycles - issueCycles;
-    ct[id.L1D_READS_SET0] = loads - floatLoads;
-    ct[id.L1D_READ_MISSES_ALL] = Math.round(l1Misses * loadShare);
+    ct[id.L1D_READS_SET0] = l1Reads;
+    ct[id.L1D_READ_MISSES_ALL] = l1ReadMisses;
     ct[id.L2_DATA_REFERENCES_L2_ALL] = l2Refs;
     ct[id.L2_REFERENCES] = l2Refs;
     ct[id.L2_MISSES] = l2Misses;
@@ -366,10 +378,10 @@ export class NodeModel {
     ct[id.PAPI_FP_INS] = fpIns;
     ct[id.PAPI_LD_INS] = loads;
     ct[id.PAPI_SR_INS] = stores;
-    ct[id.PAPI_L1_DCA] = refs1;
-    ct[id.PAPI_L1_DCM] = l1Misses;
-    ct[id.PAPI_L1_DCH] = refs1 - l1Misses;
-    ct[id.PAPI_L1_TCA] = refs1;
+    ct[id.PAPI_L1_DCA] = papiL1Accesses;
+    ct[id.PAPI_L1_DCM] = papiL1Misses;
+    ct[id.PAPI_L1_DCH] = papiL1Accesses - papiL1Misses;
+    ct[id.PAPI_L1_TCA] = papiL1Accesses;
     ct[id.PAPI_L2_TCA] = l2Refs;
     ct[id.PAPI_L2_TCM] = l2Misses;
     ct[id.PAPI_L3_TCA] = l3Refs;

@@ -2,7 +2,7 @@ import { definePreset } from "../node/preset.js";
 
 const ITA_MAN = "Intel Itanium 2 Processor Reference Manual for Software Development and Optimization (order 251110)";
 const P004 = "paper 004, section 4 (Altix 3600, Madison 9M)";
-const PERFEXP = "coefficients of paper 004's memory-stall model as coded in the TAU PerfExplorer script computing it (L2 2, L3 10, TLB 30, local 150, remote 232 cycles)";
+const PERFEXP = "coefficients of paper 004's memory-stall model as coded in the TAU PerfExplorer script computing it (openuh/memoryStalls.py: L2 2, L3 10, TLB 30, local 150, remote 232 cycles)";
 
 /**
  * SGI Altix 3700-class node of paper 004: two 1.6 GHz Itanium 2 (Madison 9M) per node, L1D 16 KiB
@@ -61,7 +61,7 @@ export const itanium2Preset = definePreset(
     "tlb.entries": { source: `${ITA_MAN}: 128-entry L2DTLB` },
     "tlb.pageSize": { source: "16 KB pages, the Linux/ia64 default on the Altix" },
     "tlb.missPenalty": { source: PERFEXP },
-    "memory.latency": { source: `${PERFEXP}: 150 cycles at 1.6 GHz = 93.75 ns` },
+    "memory.latency": { source: `${PERFEXP}: 150 cycles at 1.6 GHz = 93.75 ns (a later version of the script, whose coefficients the power constant set itanium2-madison uses, has 127 cycles)` },
     "memory.bandwidth": { source: "Altix 3700: 6.4 GB/s front-side bus shared by the two processors of a node" },
     "memory.remoteLatency": { source: `${PERFEXP}: 232 cycles at 1.6 GHz = 145 ns (worst-case hops estimate, paper 004 section 3.1)` },
     "memory.remoteBandwidth": { source: "NUMAlink 4: 3.2 GB/s per direction per link" },

@@ -68,6 +68,10 @@ describe("counter invariants", () => {
           expect(c("PAPI_TLB_DM")).toBe(c("L2DTLB_MISSES"));
           expect(c("PAPI_RES_STL")).toBe(c("BE_EXE_BUBBLE_ALL"));
           expect(c("PAPI_STL_CCY")).toBe(c("BACK_END_BUBBLE_ALL"));
+          expect(c("PAPI_L1_DCM")).toBe(c("L1D_READ_MISSES_ALL"));
+          expect(c("PAPI_L1_DCA")).toBe(c("L1D_READS_SET0"));
+          expect(c("PAPI_L1_TCA")).toBe(c("L1D_READS_SET0"));
+          expect(c("PAPI_L1_DCH")).toBe(c("L1D_READS_SET0") - c("L1D_READ_MISSES_ALL"));
           expect(c("L2_DATA_REFERENCES_L2_ALL")).toBe(c("L2_REFERENCES"));
           expect(c("L3_REFERENCES")).toBe(c("L2_MISSES"));
           expect(c("L1D_READ_MISSES_ALL")).toBeLessThanOrEqual(c("L1D_READS_SET0"));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { counterMetrics, estimatePower, powerConstantSets } from "../../../index.js";
+import { counterMetrics, estimatePower, powerConstantSets, viewOf } from "../../../index.js";
 import { runShock } from "./run-shock.js";
 
 const PAPER_004 = [
@@ -60,6 +60,28 @@ describe("shock-madison: the same application on the Altix with Itanium 2 counte
       expect(Object.keys(metrics.memoryTerms).sort(), component).toEqual(["l1", "l2", "l3", "local", "remote", "tlb"]);
       expect(metrics.memoryTerms.l1, component).toBe(total.PAPI_L1_DCH! * set.latencies.l1);
     }
+  });
+
+  it("counts every cycle a rank spends in MPI as a back-end stall cycle (it retires nothing there)", () => {
+    const trial = art.trial!;
+    const metric = (name: string) => trial.metrics.indexOf(name);
+    const [cycles, stalls, instructions] = [metric("CPU_CYCLES"), metric("BACK_END_BUBBLE_ALL"), metric("IA64_INST_RETIRED")];
+    let mpiTimers = 0;
+    for (let thread = 0; thread < trial.threads.length; thread++) {
+      const view = viewOf(trial, thread);
+      for (const t of trial.timers) {
+        if (t.isCallpath || view.present[t.index] === 0) continue;
+        const c = view.exclusive[cycles][t.index];
+        const s = view.exclusive[stalls][t.index];
+        // Stalls never exceed cycles, in any timer.
+        expect(s, t.name).toBeLessThanOrEqual(c * (1 + 1e-12) + 1e-6);
+        if (!t.name.startsWith("MPI_")) continue;
+        mpiTimers++;
+        expect(view.exclusive[instructions][t.index], t.name).toBe(0);
+        expect(s, t.name).toBeCloseTo(c, 3);
+      }
+    }
+    expect(mpiTimers).toBeGreaterThan(0);
   });
 
   it("runs faster than on the Xeon cluster (NUMAlink and the 9 MiB L3)", () => {
