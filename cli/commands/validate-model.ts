@@ -13,9 +13,11 @@ best of --repeats runs, without measurement) and T_m/T_e; then the mean and larg
 are in seconds, or in ms or us when the runs are shorter than a second.
 
 Table (CSV, cells may be quoted): '#' comment lines, a header with 'measured' (times with
-units, e.g. 264s), optional 'name' and 'reference' (another prediction to show, e.g. the paper's
-T_s), one column per scenario key to override (workload.NAT, machine.nodes, ...), and at least one
-row. YAML: configurations: [{ name, set: { key: value }, measured: 264s, reference: 280s }].
+units, e.g. 264s), optional 'name', 'reference' (another prediction to show, e.g. the paper's
+T_s) and 'calibrated' (yes for the rows the model's coefficients were fitted to: their errors are
+then reported as a fit, and the other rows' errors apart as predictions), one column per scenario
+key to override (workload.NAT, machine.nodes, ...), and at least one row. YAML: configurations:
+[{ name, set: { key: value }, measured: 264s, reference: 280s, calibrated: true }].
 
 Example:
   ccasim validate-model scenarios/lapw0.yaml --measured scenarios/lapw0-measured.csv

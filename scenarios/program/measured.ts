@@ -5,10 +5,12 @@
  *
  * CSV: `#` lines are comments; a header row; the column `measured` holds times with units
  * (`264s`, `1.5ms`); `name` labels the row; `reference` (optional) is another prediction to show
- * beside ours (the paper's T_s); every other column is a scenario key (`workload.NAT`,
- * `machine.nodes`) whose cell is the override value.
+ * beside ours (the paper's T_s); `calibrated` (optional: yes/no, true/false, 1/0, empty for no)
+ * marks the rows the model's coefficients were fitted to, whose errors measure a fit rather than a
+ * prediction; every other column is a scenario key (`workload.NAT`, `machine.nodes`) whose cell is
+ * the override value.
  *
- * YAML: `configurations: [{ name, set: { key: value }, measured: 264s, reference: 280s }]`.
+ * YAML: `configurations: [{ name, set: { key: value }, measured: 264s, reference: 280s, calibrated: true }]`.
  *
  * @packageDocumentation
  */
@@ -30,6 +32,8 @@ export interface MeasuredConfiguration {
   readonly measured: number;
   /** Another prediction to compare with (us), if given. */
   readonly reference?: number;
+  /** Whether the model was calibrated on this configuration (its error is then a fit, not a prediction). */
+  readonly calibrated?: boolean;
 }
 
 /** A measured-times table that cannot be read. An input error. */
@@ -68,6 +72,16 @@ function time(value: unknown, file: string, line: number, what: string): number 
   return t;
 }
 
+/** A `calibrated` cell or value: yes/no, true/false, 1/0 (empty or absent: no). */
+function calibratedOf(value: unknown, file: string, line: number, what: string): boolean {
+  if (value === undefined || value === "" || value === false || value === 0) return false;
+  if (value === true || value === 1) return true;
+  const v = String(value).trim().toLowerCase();
+  if (v === "yes" || v === "true" || v === "1") return true;
+  if (v === "no" || v === "false" || v === "0") return false;
+  throw new MeasuredTableError(file, line, `${what}: expected yes or no (true/false, 1/0), got ${JSON.stringify(value)}`);
+}
+
 /** Parses the CSV form. @throws MeasuredTableError */
 export function parseMeasuredCsv(text: string, file = "measured.csv"): MeasuredConfiguration[] {
   const lines = text.split(/\r?\n/).map((l, i) => ({ l: l.trim(), n: i + 1 })).filter((x) => x.l !== "" && !x.l.startsWith("#"));
@@ -77,8 +91,9 @@ export function parseMeasuredCsv(text: string, file = "measured.csv"): MeasuredC
   if (iMeasured < 0) throw new MeasuredTableError(file, lines[0].n, `no 'measured' column in the header (${header.join(", ")})`);
   const iName = header.indexOf("name");
   const iRef = header.indexOf("reference");
-  const keys = header.map((h, i) => (i === iMeasured || i === iName || i === iRef ? undefined : h));
-  for (const [i, k] of keys.entries()) if (k !== undefined && !/^[A-Za-z_][\w-]*(\.[A-Za-z_][\w-]*|\[\d+\])+$/.test(k)) throw new MeasuredTableError(file, lines[0].n, `column ${i + 1} '${k}' is neither name, measured, reference nor a scenario key such as workload.NAT`);
+  const iCal = header.indexOf("calibrated");
+  const keys = header.map((h, i) => (i === iMeasured || i === iName || i === iRef || i === iCal ? undefined : h));
+  for (const [i, k] of keys.entries()) if (k !== undefined && !/^[A-Za-z_][\w-]*(\.[A-Za-z_][\w-]*|\[\d+\])+$/.test(k)) throw new MeasuredTableError(file, lines[0].n, `column ${i + 1} '${k}' is neither name, measured, reference, calibrated nor a scenario key such as workload.NAT`);
   if (lines.length === 1) throw new MeasuredTableError(file, lines[0].n, "the table has a header but no configurations: add a row per configuration");
   return lines.slice(1).map(({ l, n }, row) => {
     const cells = cellsOf(l, file, n);
@@ -96,6 +111,7 @@ export function parseMeasuredCsv(text: string, file = "measured.csv"): MeasuredC
       sources,
       measured: time(cells[iMeasured], file, n, "measured"),
       reference: iRef >= 0 && cells[iRef] !== "" ? time(cells[iRef], file, n, "reference") : undefined,
+      calibrated: iCal >= 0 ? calibratedOf(cells[iCal], file, n, "calibrated") : false,
     };
   });
 }
@@ -133,7 +149,7 @@ function cellsOf(line: string, file: string, n: number): string[] {
 }
 
 /** The keys of an entry of the YAML form. */
-const ENTRY_KEYS: readonly string[] = ["name", "set", "measured", "reference"];
+const ENTRY_KEYS: readonly string[] = ["name", "set", "measured", "reference", "calibrated"];
 
 /** Parses the YAML form. @throws MeasuredTableError naming the line of the problem */
 export function parseMeasuredYaml(text: string, file = "measured.yaml"): MeasuredConfiguration[] {
@@ -164,6 +180,7 @@ export function parseMeasuredYaml(text: string, file = "measured.yaml"): Measure
       sources: entries.map(([k]) => `${file}:${lineOf(["configurations", i, "set", k])}, ${formatPath(["configurations", i, "set", k])}`),
       measured: time(c.measured, file, at, `configurations[${i}].measured`),
       reference: c.reference === undefined ? undefined : time(c.reference, file, at, `configurations[${i}].reference`),
+      calibrated: calibratedOf(c.calibrated, file, lineOf(["configurations", i, "calibrated"]) || at, `configurations[${i}].calibrated`),
     };
   });
 }

@@ -28,6 +28,15 @@ export interface ValidationRow {
   /** The table's reference prediction (s) and its error, when given. */
   readonly reference?: number;
   readonly referenceErrorPercent?: number;
+  /** Whether the model was calibrated on this configuration (the table's `calibrated`). */
+  readonly calibrated: boolean;
+}
+
+/** Errors of a subset of the rows (percent). */
+export interface ErrorSummary {
+  readonly configurations: number;
+  readonly meanErrorPercent: number;
+  readonly maxErrorPercent: number;
 }
 
 /** The whole comparison. */
@@ -40,6 +49,12 @@ export interface ValidationReport {
   readonly maxErrorPercent: number;
   /** Mean error of the reference predictions, when every row has one. */
   readonly referenceMeanErrorPercent?: number;
+  /**
+   * When the table marks rows `calibrated`: how many, and the errors of the other rows (held out:
+   * predictions proper), absent when every row was calibrated on.
+   */
+  readonly calibratedConfigurations: number;
+  readonly heldOut?: ErrorSummary;
   /** What the caller should know: an override of `set` that a row's own value replaces. */
   readonly warnings: readonly string[];
 }
@@ -94,9 +109,12 @@ export function validateModel(file: string, table: readonly MeasuredConfiguratio
       speedup: measured / Math.max(best, 1e-12),
       reference,
       referenceErrorPercent: reference === undefined ? undefined : (Math.abs(reference - measured) / measured) * 100,
+      calibrated: row.calibrated === true,
     });
   }
   const errs = rows.map((r) => r.errorPercent);
+  const calibrated = rows.filter((r) => r.calibrated).length;
+  const heldOutErrors = rows.filter((r) => !r.calibrated).map((r) => r.errorPercent);
   const refs = rows.map((r) => r.referenceErrorPercent);
   // The row's own value of a key wins over --set's (it is applied after): say so.
   const keyOf = (o: string) => o.slice(0, o.indexOf("=")).trim();
@@ -109,10 +127,16 @@ export function validateModel(file: string, table: readonly MeasuredConfiguratio
     unit: "s",
     model: file,
     rows,
-    meanErrorPercent: errs.reduce((a, b) => a + b, 0) / Math.max(1, errs.length),
+    meanErrorPercent: mean(errs),
     maxErrorPercent: Math.max(0, ...errs),
+    calibratedConfigurations: calibrated,
+    heldOut: calibrated > 0 && heldOutErrors.length > 0 ? { configurations: heldOutErrors.length, meanErrorPercent: mean(heldOutErrors), maxErrorPercent: Math.max(...heldOutErrors) } : undefined,
     referenceMeanErrorPercent: refs.every((x) => x !== undefined) && refs.length > 0 ? (refs as number[]).reduce((a, b) => a + b, 0) / refs.length : undefined,
   };
+}
+
+function mean(xs: readonly number[]): number {
+  return xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 }
 
 /** A row's overrides, each named in errors by its place in the table (when the table says). */
@@ -129,11 +153,13 @@ export function formatValidationReport(r: ValidationReport): string {
   // Seconds as in paper 003's Table 5.1, or ms or us when the runs are shorter than a second.
   const shortest = Math.min(...r.rows.flatMap((x) => [x.predicted, x.measured, ...(x.reference === undefined ? [] : [x.reference])]).filter((t) => t > 0));
   const [unit, scale] = shortest >= 1 ? ["s", 1] : shortest >= 1e-3 ? ["ms", 1e3] : ["us", 1e6];
-  const header = ["configuration", `T_s [${unit}]`, `T_m [${unit}]`, "Error [%]", ...(hasRef ? [`ref T_s [${unit}]`, "ref Error [%]"] : []), "T_e [s] (CPU)", "T_m/T_e"];
+  const anyCalibrated = r.calibratedConfigurations > 0;
+  const header = ["configuration", ...(anyCalibrated ? ["calibrated"] : []), `T_s [${unit}]`, `T_m [${unit}]`, "Error [%]", ...(hasRef ? [`ref T_s [${unit}]`, "ref Error [%]"] : []), "T_e [s] (CPU)", "T_m/T_e"];
   const fmt = (x: number, d: number) => x.toFixed(d);
   const time = (x: number) => fmt(x * scale, 1);
   const rows = r.rows.map((x) => [
     x.name,
+    ...(anyCalibrated ? [x.calibrated ? "yes" : ""] : []),
     time(x.predicted),
     time(x.measured),
     fmt(x.errorPercent, 1),
@@ -147,5 +173,8 @@ export function formatValidationReport(r: ValidationReport): string {
   const out = [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)];
   out.push("");
   out.push(`mean error ${fmt(r.meanErrorPercent, 1)}%, max ${fmt(r.maxErrorPercent, 1)}% over ${r.rows.length} configurations` + (r.referenceMeanErrorPercent !== undefined ? ` (reference: mean ${fmt(r.referenceMeanErrorPercent, 1)}%)` : ""));
+  // Errors on the rows a model was fitted to measure the fit: say so, and give the held-out ones apart.
+  if (r.calibratedConfigurations === r.rows.length) out.push(`the model was calibrated on all ${r.rows.length} configurations: these errors measure how well it fits them, not how well it predicts other runs`);
+  else if (r.heldOut !== undefined) out.push(`the model was calibrated on ${r.calibratedConfigurations} of them; on the ${r.heldOut.configurations} held out: mean error ${fmt(r.heldOut.meanErrorPercent, 1)}%, max ${fmt(r.heldOut.maxErrorPercent, 1)}%`);
   return out.join("\n") + "\n";
 }

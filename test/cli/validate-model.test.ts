@@ -8,9 +8,11 @@ describe("ccasim validate-model and program runs", () => {
   it("prints predicted against measured times with errors, T_e and T_m/T_e", async () => {
     const r = await run(["validate-model", "scenarios/lapw0.yaml", "--measured", "scenarios/lapw0-measured.csv", "--repeats", "1"]);
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/configuration\s+T_s \[s\]\s+T_m \[s\]\s+Error \[%\]/);
-    expect(r.out).toMatch(/NAT64-N8P32\s+163\.0\s+164\.0\s+0\.6/);
+    expect(r.out).toMatch(/configuration\s+calibrated\s+T_s \[s\]\s+T_m \[s\]\s+Error \[%\]/);
+    expect(r.out).toMatch(/NAT64-N8P32\s+yes\s+163\.0\s+164\.0\s+0\.6/);
     expect(r.out).toMatch(/mean error 1\.5%, max 3\.7% over 8 configurations/);
+    // The table says the coefficients were fitted to these very rows: the errors are a fit.
+    expect(r.out).toContain("the model was calibrated on all 8 configurations: these errors measure how well it fits them, not how well it predicts other runs");
   });
 
   it("prints the report as JSON", async () => {
@@ -38,6 +40,12 @@ describe("ccasim validate-model and program runs", () => {
       expect(r.code, r.err).toBe(0);
       expect(r.out).toMatch(/configuration\s+T_s \[ms\]\s+T_m \[ms\]/);
       expect(r.out).toMatch(/small\s+3\.0\s+3\.5\s+14\.3/);
+      expect(r.out).not.toMatch(/calibrated/);
+      // One row calibrated on: the other's error is given apart, as a prediction.
+      writeFileSync(table, "name,workload.N,measured,calibrated\nsmall,100,3.5ms,yes\nlarge,200,5.5ms,\n");
+      const held = await run(["validate-model", model, "--measured", table, "--repeats", "1"]);
+      expect(held.code, held.err).toBe(0);
+      expect(held.out).toContain("the model was calibrated on 1 of them; on the 1 held out: mean error 9.1%, max 9.1%");
       writeFileSync(table, "name,workload.N,measured\nsmall,100,3ms\nnegative,-5,1ms\n");
       const negative = await run(["validate-model", model, "--measured", table, "--repeats", "1"]);
       expect(negative.code).toBe(2);

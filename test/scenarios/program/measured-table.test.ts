@@ -5,14 +5,14 @@ describe("measured-times tables", () => {
   it("reads CSV rows into overrides and times with units", () => {
     const rows = parseMeasuredCsv("# comment\nname,workload.NAT,machine.nodes,measured,reference\nA,32,1,264s,280s\nB,64,2,1.5ms,\n");
     expect(rows).toEqual([
-      { name: "A", set: ["workload.NAT=32", "machine.nodes=1"], sources: ["measured.csv:3, column 2 'workload.NAT'", "measured.csv:3, column 3 'machine.nodes'"], measured: 264e6, reference: 280e6 },
-      { name: "B", set: ["workload.NAT=64", "machine.nodes=2"], sources: ["measured.csv:4, column 2 'workload.NAT'", "measured.csv:4, column 3 'machine.nodes'"], measured: 1500, reference: undefined },
+      { name: "A", set: ["workload.NAT=32", "machine.nodes=1"], sources: ["measured.csv:3, column 2 'workload.NAT'", "measured.csv:3, column 3 'machine.nodes'"], measured: 264e6, reference: 280e6, calibrated: false },
+      { name: "B", set: ["workload.NAT=64", "machine.nodes=2"], sources: ["measured.csv:4, column 2 'workload.NAT'", "measured.csv:4, column 3 'machine.nodes'"], measured: 1500, reference: undefined, calibrated: false },
     ]);
   });
 
   it("reads quoted cells as spreadsheets write them, and refuses a table without rows as the YAML form does", () => {
     const rows = parseMeasuredCsv('"name","workload.NAT","measured"\n"N1P4, first ""run""",32,"264s"\n', "q.csv");
-    expect(rows).toEqual([{ name: 'N1P4, first "run"', set: ["workload.NAT=32"], sources: ["q.csv:2, column 2 'workload.NAT'"], measured: 264e6, reference: undefined }]);
+    expect(rows).toEqual([{ name: 'N1P4, first "run"', set: ["workload.NAT=32"], sources: ["q.csv:2, column 2 'workload.NAT'"], measured: 264e6, reference: undefined, calibrated: false }]);
     expect(() => parseMeasuredCsv('name,measured\n"A,1s\n', "q.csv")).toThrow(new MeasuredTableError("q.csv", 2, "unterminated quoted cell in column 1"));
     expect(() => parseMeasuredCsv('name,measured\n"A"x,1s\n', "q.csv")).toThrow(new MeasuredTableError("q.csv", 2, "text after the closing quote of column 1"));
     expect(() => parseMeasuredCsv("# only a header\nname,workload.NAT,measured\n", "e.csv")).toThrow(new MeasuredTableError("e.csv", 2, "the table has a header but no configurations: add a row per configuration"));
@@ -20,7 +20,7 @@ describe("measured-times tables", () => {
 
   it("reads the YAML form", () => {
     const rows = parseMeasuredYaml("configurations:\n  - name: N1P4\n    set: { workload.NAT: 32 }\n    measured: 264s\n");
-    expect(rows).toEqual([{ name: "N1P4", set: ["workload.NAT=32"], sources: ['measured.yaml:3, configurations[0].set["workload.NAT"]'], measured: 264e6, reference: undefined }]);
+    expect(rows).toEqual([{ name: "N1P4", set: ["workload.NAT=32"], sources: ['measured.yaml:3, configurations[0].set["workload.NAT"]'], measured: 264e6, reference: undefined, calibrated: false }]);
   });
 
   it("names the line of a bad row and rejects tables without a measured column", () => {
@@ -31,10 +31,19 @@ describe("measured-times tables", () => {
     expect(() => parseMeasuredCsv("name,measured\nA,1s,3\n", "t.csv")).toThrow(/t\.csv:2: 3 cells for 2 columns/);
   });
 
+  it("reads which rows the model was calibrated on, in both forms", () => {
+    const rows = parseMeasuredCsv("name,measured,calibrated\nA,1s,yes\nB,2s,\nC,3s,no\nD,4s,TRUE\n", "c.csv");
+    expect(rows.map((r) => r.calibrated)).toEqual([true, false, false, true]);
+    expect(() => parseMeasuredCsv("name,measured,calibrated\nA,1s,maybe\n", "c.csv")).toThrow(new MeasuredTableError("c.csv", 2, 'calibrated: expected yes or no (true/false, 1/0), got "maybe"'));
+    const yaml = parseMeasuredYaml("configurations:\n  - { name: A, measured: 1s, calibrated: true }\n  - { name: B, measured: 2s }\n");
+    expect(yaml.map((r) => r.calibrated)).toEqual([true, false]);
+    expect(() => parseMeasuredYaml("configurations:\n  - name: A\n    measured: 1s\n    calibrated: often\n", "c.yaml")).toThrow(/^c\.yaml:4: configurations\[0\]\.calibrated: expected yes or no/);
+  });
+
   it("rejects an unknown key of a YAML entry at its line, naming the nearest", () => {
     const text = "configurations:\n  - name: N1P4\n    sett: { workload.NAT: 32 }\n    measured: 264s\n";
     expect(() => parseMeasuredYaml(text, "t.yaml")).toThrow(MeasuredTableError);
-    expect(() => parseMeasuredYaml(text, "t.yaml")).toThrow("t.yaml:3: configurations[0]: unknown key 'sett' (did you mean 'set'?); an entry has name, set, measured, reference");
+    expect(() => parseMeasuredYaml(text, "t.yaml")).toThrow("t.yaml:3: configurations[0]: unknown key 'sett' (did you mean 'set'?); an entry has name, set, measured, reference, calibrated");
     expect(() => parseMeasuredYaml("configurations:\n  - set: [workload.NAT=32]\n    measured: 1s\n", "t.yaml")).toThrow(/^t\.yaml:2: configurations\[0\]\.set: expected a map/);
     expect(() => parseMeasuredYaml("configurations: [\n", "t.yaml")).toThrow(/^t\.yaml:\d+: cannot parse/);
   });
