@@ -92,6 +92,10 @@ interface TimerEntry {
   name: string;
   groups: string[];
   path: string[];
+  /** The first spelling given, when it differs from `name`. */
+  spelling?: string;
+  /** The first raw group text given, when it differs from `groups.join("|")` at that time. */
+  groupText?: string;
 }
 
 /**
@@ -118,6 +122,8 @@ export class TrialBuilder {
   private readonly timerKeys = new Map<string, number>();
   private readonly eventNames: string[] = [];
   private readonly eventKeys = new Map<string, number>();
+  /** First spelling of an event, when it differs from its canonical name. */
+  private readonly eventSpellings = new Map<number, string>();
   private readonly trialMetadata = new Map<string, string>();
   private readonly perThreadMetadata: Map<string, string>[] = [];
   private readonly recordList: InvocationRecord[] = [];
@@ -200,15 +206,23 @@ export class TrialBuilder {
 
   /**
    * Gets or creates the timer with this name (flat, or a callpath `A => B`), adding `groups` to
-   * its groups. The name is normalized as ParaProf does (see `normalizeName`).
+   * its groups. The name is normalized as ParaProf does (see `normalizeName`); the first spelling
+   * given is kept as the timer's `spelling` when it differs, so that a TAU profile written back
+   * holds the same bytes. `groupText` is the group list as a file wrote it (`TAU_PARAM | TAU_USER`),
+   * kept likewise when this call creates the timer.
    */
-  timer(name: string, groups: readonly string[] = []): number {
+  timer(name: string, groups: readonly string[] = [], groupText?: string): number {
     const key = canonicalTimerName(name);
     let i = this.timerKeys.get(key);
     if (i === undefined) {
       i = this.timerEntries.length;
-      this.timerEntries.push({ name: key, groups: [], path: parseCallpath(key) });
+      const entry: TimerEntry = { name: key, groups: [], path: parseCallpath(key) };
+      if (name !== key) entry.spelling = name;
+      this.timerEntries.push(entry);
       this.timerKeys.set(key, i);
+      if (groups.length > 0) this.addGroups(i, groups);
+      if (groupText !== undefined && groupText !== entry.groups.join("|")) entry.groupText = groupText;
+      return i;
     }
     if (groups.length > 0) this.addGroups(i, groups);
     return i;
@@ -238,11 +252,15 @@ export class TrialBuilder {
     if (!e) throw new ProfileModelError(`no timer ${timer}`);
     for (const g0 of groups) {
       const g = g0.trim();
-      if (g.length > 0 && !e.groups.includes(g)) e.groups.push(g);
+      if (g.length > 0 && !e.groups.includes(g)) {
+        e.groups.push(g);
+        // The groups no longer match the text they were read from.
+        e.groupText = undefined;
+      }
     }
   }
 
-  /** Gets or creates the user event with this name (context events: `"event : A => B"`). */
+  /** Gets or creates the user event with this name (context events: `"event : A => B"`); the first spelling is kept as its `spelling` when it differs. */
   userEvent(name: string): number {
     const key = canonicalEventName(name);
     let i = this.eventKeys.get(key);
@@ -250,6 +268,7 @@ export class TrialBuilder {
       i = this.eventNames.length;
       this.eventNames.push(key);
       this.eventKeys.set(key, i);
+      if (name !== key) this.eventSpellings.set(i, name);
     }
     return i;
   }
@@ -264,6 +283,22 @@ export class TrialBuilder {
   setThreadMetadata(thread: number, key: string, value: string): this {
     this.checkThread(thread);
     this.perThreadMetadata[thread].set(key, value);
+    return this;
+  }
+
+  /**
+   * Makes `thread`'s metadata the defaults of every other thread: each attribute of `thread` that
+   * another thread lacks is set there to `thread`'s value; attributes a thread has keep its own
+   * value. TAU writes the common metadata only into `profile.0.0.0` and into the other files only
+   * what differs, and ParaProf reads it this way.
+   */
+  inheritThreadMetadata(thread: number): this {
+    this.checkThread(thread);
+    const from = this.perThreadMetadata[thread];
+    for (const m of this.perThreadMetadata) {
+      if (m === from) continue;
+      for (const [k, v] of from) if (!m.has(k)) m.set(k, v);
+    }
     return this;
   }
 
@@ -507,10 +542,13 @@ export class TrialBuilder {
       groups: [...e.groups],
       path: [...e.path],
       isCallpath: e.path.length > 1,
+      ...(e.spelling !== undefined ? { spelling: e.spelling } : {}),
+      ...(e.groupText !== undefined ? { groupText: e.groupText } : {}),
     }));
     const userEvents: UserEvent[] = this.eventNames.map((name, index) => {
       const u = parseUserEventName(name);
-      return { index, name, baseName: u.base, context: u.context };
+      const spelling = this.eventSpellings.get(index);
+      return { index, name, baseName: u.base, context: u.context, ...(spelling !== undefined ? { spelling } : {}) };
     });
     const metadata = new Map(this.trialMetadata);
     const threadMetadata = order.map((i) => new Map(this.perThreadMetadata[i]));

@@ -4,18 +4,20 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { extname } from "node:path";
 import { ProfileError, ProfileModelError } from "./errors.js";
-import { extrapFromTrials, readExtrap, writeExtrap, type ExtrapExperiment, type ExtrapFormat } from "./extrap.js";
+import { extrapFromTrials, readExtrap, writeExtrap, type ExtrapExperiment, type ExtrapFilledCallpath, type ExtrapFormat } from "./extrap.js";
 import type { InvocationRecord, Trial } from "./model.js";
 import { readTrial } from "./read.js";
 import { readRecords } from "./records.js";
 import { writeRecordsCsv, writeRecordsJsonl } from "./records-write.js";
+import { selectMetrics } from "./select-metrics.js";
+import { writeProfileTableCsv } from "./table-csv.js";
 import { writeTauProfile, type WriteTauOptions } from "./tau/text-write.js";
 
 /** Output formats of {@link convertProfile}. */
-export type ConvertTarget = "tau" | "records-csv" | "records-jsonl" | "extrap-text" | "extrap-json" | "extrap-jsonl";
+export type ConvertTarget = "tau" | "records-csv" | "records-jsonl" | "extrap-text" | "extrap-json" | "extrap-jsonl" | "table-csv";
 
 /** Every {@link ConvertTarget}. */
-export const CONVERT_TARGETS: readonly ConvertTarget[] = ["tau", "records-csv", "records-jsonl", "extrap-text", "extrap-json", "extrap-jsonl"];
+export const CONVERT_TARGETS: readonly ConvertTarget[] = ["tau", "records-csv", "records-jsonl", "extrap-text", "extrap-json", "extrap-jsonl", "table-csv"];
 
 /** What an input file holds. */
 export type InputKind = "trial" | "records" | "extrap";
@@ -24,13 +26,13 @@ export type InputKind = "trial" | "records" | "extrap";
 export interface ConvertOptions {
   /** Output format (default: from the output name, see {@link inferConvertTarget}). */
   readonly to?: ConvertTarget;
-  /** For trials to Extra-P: the parameter values of each input, in input order. */
+  /** For trials to Extra-P: the parameter values of each input, in input order (refused for other outputs). */
   readonly points?: readonly Readonly<Record<string, number>>[];
-  /** For trials to Extra-P: metrics to export (default all). */
+  /** For trials to Extra-P, a TAU directory or table-csv: the metrics to write (default all; refused for records and Extra-P inputs). */
   readonly metrics?: readonly string[];
-  /** For trials to Extra-P: export callpaths instead of flat timers. */
+  /** For trials to Extra-P: export callpaths instead of flat timers; for table-csv: add callpath rows (refused for other outputs). */
   readonly callpaths?: boolean;
-  /** TAU output options (overwrite, integerTime). */
+  /** TAU output options (overwrite, integerTime); `integerTime: false` is refused for other outputs. */
   readonly tau?: WriteTauOptions;
 }
 
@@ -40,6 +42,8 @@ export interface ConvertResult {
   readonly to: ConvertTarget;
   /** Warnings of the trials read (invariants). */
   readonly warnings: number;
+  /** Trials to Extra-P: the parameters, and the callpaths written as 0 at points whose trial never called them. */
+  readonly extrap?: { readonly parameters: readonly string[]; readonly filled: readonly ExtrapFilledCallpath[] };
 }
 
 /** Guesses what an input holds from its name and first bytes. @throws ProfileError when it does not exist. */
@@ -88,9 +92,12 @@ export function inferConvertTarget(output: string, from: InputKind): ConvertTarg
 
 /**
  * Converts `inputs` (usually one) into `output`. Trials (TAU directory or file, `.ppk`) convert to
- * a TAU directory, to their records, or to Extra-P (several trials with `points`); records convert
- * to records; Extra-P files convert between Extra-P formats.
- * @throws ProfileModelError when the conversion makes no sense (records to TAU, missing points).
+ * a TAU directory (all metrics, or those of `metrics`), a CSV table of their timers (table-csv),
+ * their records, or Extra-P (several trials with `points`; timers a trial never called are
+ * written as 0 there and reported in {@link ConvertResult.extrap}); records convert to records;
+ * Extra-P files convert between Extra-P formats.
+ * @throws ProfileModelError when the conversion makes no sense (records to TAU, missing points),
+ *   or for an option the conversion would not use (`points` for a TAU directory, ...).
  * @throws ProfileFormatError / ProfileError from reading and writing.
  */
 export function convertProfile(inputs: readonly string[], output: string, options: ConvertOptions = {}): ConvertResult {
@@ -100,6 +107,7 @@ export function convertProfile(inputs: readonly string[], output: string, option
   if (kinds.some((k) => k !== from)) throw new ProfileModelError(`inputs mix ${[...new Set(kinds)].join(" and ")} files`);
   const to = options.to ?? inferConvertTarget(output, from);
   const extrapFormat: Record<string, ExtrapFormat> = { "extrap-text": "text", "extrap-json": "json", "extrap-jsonl": "jsonl" };
+  checkOptionsApply(from, to, inputs.length, options);
 
   if (from === "extrap") {
     if (!(to in extrapFormat)) throw new ProfileModelError(`an Extra-P experiment can only be written as extrap-text, extrap-json or extrap-jsonl, not ${to}`);
@@ -122,20 +130,50 @@ export function convertProfile(inputs: readonly string[], output: string, option
       { metrics: options.metrics, callpaths: options.callpaths },
     );
     writeExtrap(exp, output, extrapFormat[to]);
-    return { from, to, warnings };
+    return { from, to, warnings, extrap: { parameters: exp.parameters, filled: exp.filled } };
   }
   if (trials.length !== 1) throw new ProfileModelError(`${to} output takes one trial, got ${trials.length}`);
   const trial = trials[0];
   if (to === "tau") {
-    writeTauProfile(trial, output, options.tau);
+    writeTauProfile(options.metrics !== undefined ? selectMetrics(trial, options.metrics) : trial, output, options.tau);
+    return { from, to, warnings };
+  }
+  if (to === "table-csv") {
+    writeProfileTableCsv(trial, output, { metrics: options.metrics, callpaths: options.callpaths });
     return { from, to, warnings };
   }
   writeRecordsAs(recordsOf(trial), output, to);
   return { from, to, warnings };
 }
 
+/**
+ * Refuses options that the chosen conversion would not use, rather than ignoring them.
+ * @throws ProfileModelError naming the option and the outputs it applies to
+ */
+function checkOptionsApply(from: InputKind, to: ConvertTarget, inputs: number, options: ConvertOptions): void {
+  const toExtrap = to === "extrap-text" || to === "extrap-json" || to === "extrap-jsonl";
+  const trialsToExtrap = from === "trial" && toExtrap;
+  if (options.points !== undefined && !trialsToExtrap) {
+    const hint = to === "records-jsonl" ? "; for Extra-P JSON Lines give --to extrap-jsonl" : from === "trial" ? "; give --to extrap-json, extrap-jsonl or extrap-text for Extra-P" : "";
+    throw new ProfileModelError(`points (--point) apply only to trials converted to Extra-P, not to ${from} input written as ${to}${hint}`);
+  }
+  if (from === "trial" && (to === "records-csv" || to === "records-jsonl") && inputs > 1) {
+    throw new ProfileModelError(`${to} output takes one trial, got ${inputs}${to === "records-jsonl" ? "; to write trials at parameter values as Extra-P JSON Lines, give --point per input and --to extrap-jsonl" : ""}`);
+  }
+  const metricsApply = from === "trial" && (trialsToExtrap || to === "tau" || to === "table-csv");
+  if (options.metrics !== undefined && !metricsApply) {
+    throw new ProfileModelError(`metrics (--metric) apply only to trials written as a TAU directory, table-csv or Extra-P, not to ${from} input written as ${to}`);
+  }
+  if (options.callpaths === true && !(trialsToExtrap || (from === "trial" && to === "table-csv"))) {
+    throw new ProfileModelError(`callpaths (--callpaths) apply only to trials written as Extra-P or table-csv, not to ${from} input written as ${to}`);
+  }
+  if (options.tau?.integerTime === false && !(from === "trial" && to === "tau")) {
+    throw new ProfileModelError(`exact time (--exact-time) applies only to a TAU directory, not to ${to} output`);
+  }
+}
+
 function recordsOf(trial: Trial): readonly InvocationRecord[] {
-  if (trial.records.length === 0) throw new ProfileModelError(`${trial.source ?? "the trial"} has no per-invocation records (records.csv or records.jsonl) to convert`);
+  if (trial.recordTable.count === 0) throw new ProfileModelError(`${trial.source ?? "the trial"} has no per-invocation records (records.csv or records.jsonl) to convert; for its timers as a CSV table give --to table-csv`);
   return trial.records;
 }
 

@@ -148,6 +148,9 @@ export function threadEventView(trial: Trial, thread: number): UserEventView {
  * threads (all threads, or those with the event when `includeMissing` is false), except min/max
  * and mean which stay those of the total. `min`/`max`: per-field minimum/maximum over the threads
  * that have the event. `stddev`: population standard deviation across threads of each field.
+ * In every view the event's minimum and maximum values come only from threads with samples (a
+ * thread that has the event with 0 samples, as `.ppk` files list them, holds 0 there as a
+ * placeholder, not a measured value); 0 when no thread has a sample.
  */
 export function derivedEventView(trial: Trial, kind: DerivedKind, options: DerivedOptions = {}): UserEventView {
   const includeMissing = options.includeMissing ?? true;
@@ -170,8 +173,12 @@ export function derivedEventView(trial: Trial, kind: DerivedKind, options: Deriv
       if (e.present[s] === 0) continue;
       n++;
       cnt += e.count[s];
-      mn = Math.min(mn, e.min[s]);
-      mx = Math.max(mx, e.max[s]);
+      // A thread without samples has no minimum or maximum (its 0s are placeholders).
+      const sampled = e.count[s] > 0;
+      if (sampled) {
+        mn = Math.min(mn, e.min[s]);
+        mx = Math.max(mx, e.max[s]);
+      }
       wsum += e.mean[s] * e.count[s];
       ss += e.sumSquares[s];
       for (const f of fields) {
@@ -179,10 +186,12 @@ export function derivedEventView(trial: Trial, kind: DerivedKind, options: Deriv
         const a = acc[f];
         a.sum += x;
         a.sq += x * x;
+        if ((f === "min" || f === "max") && !sampled) continue;
         if (x < a.lo) a.lo = x;
         if (x > a.hi) a.hi = x;
       }
     }
+    if (mn === Infinity) mn = mx = 0;
     present[u] = n > 0 ? 1 : 0;
     if (n === 0) continue;
     const totalMean = cnt !== 0 ? wsum / cnt : 0;
@@ -198,10 +207,10 @@ export function derivedEventView(trial: Trial, kind: DerivedKind, options: Deriv
           val = f === "count" ? cnt / div : f === "min" ? mn : f === "max" ? mx : f === "mean" ? totalMean : ss / div;
           break;
         case "min":
-          val = a.lo;
+          val = a.lo === Infinity ? 0 : a.lo;
           break;
         case "max":
-          val = a.hi;
+          val = a.hi === -Infinity ? 0 : a.hi;
           break;
         case "stddev": {
           const m = a.sum / div;

@@ -155,9 +155,9 @@ function parsePoints(value: string, nParams: number): number[][] | string {
 }
 
 /**
- * Writes Extra-P's text format. Every (callpath, metric) must have a measurement at every point
- * (the format gives one DATA line per point, in POINTS order).
- * @throws ProfileModelError when the experiment has missing points or names with line breaks.
+ * Writes Extra-P's text format (one DATA line per point, in POINTS order).
+ * @throws ProfileModelError when some (callpath, metric) lacks a point (as every writer here:
+ *   Extra-P refuses such input), or for names the text format cannot hold.
  */
 export function formatExtrapText(exp: ExtrapExperiment): string {
   checkExperiment(exp);
@@ -175,7 +175,6 @@ export function formatExtrapText(exp: ExtrapExperiment): string {
       }
       const rows: (readonly number[] | undefined)[] = new Array(points.length).fill(undefined);
       for (const m of ms) rows[index.get(JSON.stringify(m.point))!] = m.values;
-      if (rows.some((r) => r === undefined)) throw new ProfileModelError(`callpath '${callpath}' metric '${metric}' lacks some points; Extra-P's text format needs every point (write JSON instead)`);
       lines.push(`METRIC ${metric}`, `REGION ${callpath}`);
       for (const r of rows) lines.push(`DATA ${r!.map(String).join(" ")}`);
       lines.push("");
@@ -255,7 +254,10 @@ export function parseExtrapJson(text: string, file = "(json)"): ExtrapExperiment
   return fail("expected Extra-P JSON with 'parameters' and 'measurements' (or the older 'callpaths'/'coordinates'/'metrics' arrays)");
 }
 
-/** Writes Extra-P's current JSON format (pretty-printed, deterministic). */
+/**
+ * Writes Extra-P's current JSON format (pretty-printed, deterministic).
+ * @throws ProfileModelError when some (callpath, metric) lacks a point: Extra-P refuses such input.
+ */
 export function formatExtrapJson(exp: ExtrapExperiment): string {
   checkExperiment(exp);
   const measurements: Record<string, Record<string, { point: number[]; values: number[] }[]>> = {};
@@ -306,7 +308,10 @@ export function parseExtrapJsonLines(text: string, file = "(jsonl)"): ExtrapExpe
   return { parameters, measurements: mergeMeasurements(out) };
 }
 
-/** Writes Extra-P JSON Lines: one line per (callpath, metric, point) with all repetitions. */
+/**
+ * Writes Extra-P JSON Lines: one line per (callpath, metric, point) with all repetitions.
+ * @throws ProfileModelError when some (callpath, metric) lacks a point: Extra-P refuses such input.
+ */
 export function formatExtrapJsonLines(exp: ExtrapExperiment): string {
   checkExperiment(exp);
   let s = "";
@@ -362,33 +367,105 @@ export interface ExtrapFromTrialsOptions {
   readonly callpaths?: boolean;
 }
 
+/** Callpaths that some trials never called, written as 0 at those trials' points by {@link extrapFromTrials}. */
+export interface ExtrapFilledCallpath {
+  /** Callpath as written (`A->B`). */
+  readonly callpath: string;
+  /** The metrics filled (every exported metric, unless a trial lacked the timer in some only). */
+  readonly metrics: readonly string[];
+  /** The points (one coordinate per parameter) where 0 was written, in first-seen order. */
+  readonly points: readonly (readonly number[])[];
+}
+
+/** What {@link extrapFromTrials} returns: the experiment and the zeros it wrote. */
+export interface ExtrapFromTrialsResult extends ExtrapExperiment {
+  /** Callpaths filled with 0 at points whose trial never called them (empty when none). */
+  readonly filled: readonly ExtrapFilledCallpath[];
+}
+
 /**
  * Builds an Extra-P experiment from trials measured at different parameter values: each trial
  * gives one repetition of every timer at its point; trials at the same point are repetitions.
+ *
+ * Extra-P needs every callpath measured at every point (it refuses an experiment where a
+ * callpath has fewer measurements than there are points). A timer a trial never called was
+ * called 0 times there, so its value in that trial is 0: such repetitions are written as 0 and
+ * listed in {@link ExtrapFromTrialsResult.filled}, for the caller to report.
  * @throws ProfileModelError when entries lack a parameter or a requested metric.
  */
-export function extrapFromTrials(entries: readonly { readonly point: Readonly<Record<string, number>>; readonly trial: Trial }[], options: ExtrapFromTrialsOptions = {}): ExtrapExperiment {
+export function extrapFromTrials(entries: readonly { readonly point: Readonly<Record<string, number>>; readonly trial: Trial }[], options: ExtrapFromTrialsOptions = {}): ExtrapFromTrialsResult {
   if (entries.length === 0) throw new ProfileModelError("no trials to export");
   const parameters = Object.keys(entries[0].point);
   const metrics = options.metrics ?? entries[0].trial.metrics;
+  const callpaths = options.callpaths ?? false;
+  // Every exported callpath of any trial, in first-seen order: the rows each trial must fill.
+  const names: string[] = [];
+  const seen = new Set<string>();
+  const perTrial = entries.map(({ trial }) => {
+    const view = derivedView(trial, options.statistic ?? "mean");
+    const byName = new Map<string, number>();
+    for (const t of trial.timers) {
+      if (t.isCallpath !== callpaths || view.present[t.index] === 0) continue;
+      const name = t.path.join("->");
+      byName.set(name, t.index);
+      if (!seen.has(name)) {
+        seen.add(name);
+        names.push(name);
+      }
+    }
+    return { view, byName };
+  });
   const out: ExtrapMeasurement[] = [];
-  for (const { point, trial } of entries) {
+  const filled = new Map<string, { metrics: Set<string>; points: Map<string, number[]> }>();
+  entries.forEach(({ point, trial }, k) => {
     const coords = parameters.map((p) => {
       const v = point[p];
       if (typeof v !== "number" || !Number.isFinite(v)) throw new ProfileModelError(`trial ${trial.source ?? ""} has no value for parameter '${p}'`);
       return v;
     });
-    const view = derivedView(trial, options.statistic ?? "mean");
+    const { view, byName } = perTrial[k];
     for (const metric of metrics) {
       const m = trial.metricIndex(metric);
       const arr = (options.value ?? "inclusive") === "inclusive" ? view.inclusive[m] : view.exclusive[m];
-      for (const t of trial.timers) {
-        if (t.isCallpath !== (options.callpaths ?? false) || view.present[t.index] === 0) continue;
-        out.push({ callpath: t.path.join("->"), metric, point: coords, values: [arr[t.index]] });
+      for (const name of names) {
+        const t = byName.get(name);
+        if (t === undefined) {
+          let f = filled.get(name);
+          if (!f) filled.set(name, (f = { metrics: new Set(), points: new Map() }));
+          f.metrics.add(metric);
+          f.points.set(JSON.stringify(coords), coords);
+        }
+        out.push({ callpath: name, metric, point: coords, values: [t === undefined ? 0 : arr[t]] });
       }
     }
+  });
+  return {
+    parameters,
+    measurements: mergeMeasurements(out),
+    filled: [...filled].map(([callpath, f]) => ({ callpath, metrics: [...f.metrics], points: [...f.points.values()] })),
+  };
+}
+
+/** `p=2,q=4` for a point of an experiment with these parameters. */
+export function formatExtrapPoint(parameters: readonly string[], point: readonly number[]): string {
+  return parameters.map((p, i) => `${p}=${point[i]}`).join(",");
+}
+
+/**
+ * Every (callpath, metric) of an experiment must have a measurement at every point of the
+ * experiment, or Extra-P refuses the file. @returns a message naming the first gap, or undefined.
+ */
+export function missingExtrapPoints(exp: ExtrapExperiment): string | undefined {
+  const points = uniquePoints(exp);
+  for (const [metric, byPath] of groupBy(exp)) {
+    for (const [callpath, ms] of byPath) {
+      if (ms.length === points.length) continue;
+      const have = new Set(ms.map((m) => JSON.stringify(m.point)));
+      const lack = points.filter((p) => !have.has(JSON.stringify(p))).map((p) => `(${formatExtrapPoint(exp.parameters, p)})`);
+      return `callpath '${callpath}' metric '${metric}' has measurements at ${ms.length} of the experiment's ${points.length} points (none at ${lack.join(" ")}); Extra-P needs every callpath measured at every point`;
+    }
   }
-  return { parameters, measurements: mergeMeasurements(out) };
+  return undefined;
 }
 
 function checkExperiment(exp: ExtrapExperiment): void {
@@ -398,6 +475,8 @@ function checkExperiment(exp: ExtrapExperiment): void {
     if (m.values.length === 0) throw new ProfileModelError(`measurement of '${m.callpath}' has no values`);
     if (![...m.point, ...m.values].every(Number.isFinite)) throw new ProfileModelError(`measurement of '${m.callpath}' has a non-finite number`);
   }
+  const gap = missingExtrapPoints(exp);
+  if (gap !== undefined) throw new ProfileModelError(gap);
 }
 
 function uniquePoints(exp: ExtrapExperiment): number[][] {

@@ -59,3 +59,5 @@ export {
 } from "./table.js";
 export { userEventTable, formatUserEventTable, type UserEventTable, type UserEventRow } from "./user-event-table.js";
 export * from "./convert.js";
+export * from "./table-csv.js";
+export { selectMetrics } from "./select-metrics.js";

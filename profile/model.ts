@@ -37,6 +37,16 @@ export interface Timer {
   readonly path: readonly string[];
   /** True when `path.length > 1`. */
   readonly isCallpath: boolean;
+  /**
+   * The name exactly as the source spelt it (TAU pads names and callpath arrows with spaces),
+   * when that differs from {@link name}; writers of TAU profiles write this spelling back.
+   */
+  readonly spelling?: string;
+  /**
+   * The group list exactly as a TAU profile wrote it (`TAU_PARAM | TAU_USER`), when that differs
+   * from `groups.join("|")`; writers of TAU profiles write it back.
+   */
+  readonly groupText?: string;
 }
 
 /** A user event (TAU "atomic event"): a named quantity sampled at points of the program. */
@@ -49,6 +59,8 @@ export interface UserEvent {
   readonly baseName: string;
   /** Callpath of a context event (`event : A => B` gives `["A","B"]`), else undefined. */
   readonly context: readonly string[] | undefined;
+  /** The name exactly as the source spelt it, when that differs from {@link name}. */
+  readonly spelling?: string;
 }
 
 /**

@@ -18,7 +18,12 @@ export const TABLE_SORT_KEYS: readonly TableSortKey[] = ["inclusive", "exclusive
 /** One row of the table. Values are in the metric's unit (microseconds for time). */
 export interface TableRow {
   readonly name: string;
-  /** Inclusive value as a percentage of the view's largest inclusive value (the top-level timer), as pprof computes it. */
+  /**
+   * Inclusive value as a percentage of the top-level timer's inclusive value, as pprof computes
+   * it: on a thread, the largest inclusive value of that thread; in the mean, total, min and max
+   * views, the mean, total, min and max of the threads' largest inclusive values (pprof's summary
+   * tables); in the stddev view (which pprof does not print), the view's largest inclusive value.
+   */
   readonly percent: number;
   readonly exclusive: number;
   readonly inclusive: number;
@@ -98,8 +103,7 @@ export function resolveThreadIndex(trial: Trial, which: string): number {
 export function profileTable(trial: Trial, view: ProfileView, options: ProfileTableOptions = {}): ProfileTable {
   const metricName = options.metric ?? defaultMetric(trial);
   const m = trial.metricIndex(metricName);
-  let top = 0;
-  for (let t = 0; t < trial.timers.length; t++) if (view.present[t] === 1 && view.inclusive[m][t] > top) top = view.inclusive[m][t];
+  const top = topLevelInclusive(trial, view, m);
   const rows: TableRow[] = [];
   for (const t of trial.timers) {
     if (view.present[t.index] === 0 || (t.isCallpath && !options.callpaths)) continue;
@@ -122,6 +126,27 @@ export function profileTable(trial: Trial, view: ProfileView, options: ProfileTa
   rows.sort((a, b) => (key === "name" ? cmp(a.name, b.name) : val(b) - val(a) || cmp(a.name, b.name)));
   const realMetric = trial.metrics[m];
   return { view: view.label, metric: realMetric, isTime: isTimeMetric(realMetric), rows: options.top !== undefined ? rows.slice(0, options.top) : rows };
+}
+
+/**
+ * The inclusive value that %Time divides by (see {@link TableRow.percent}): pprof takes each
+ * thread's largest inclusive value as its top-level timer (a program's top-level routine may
+ * differ between threads), and its summary tables the total, mean (over all threads), min or max
+ * of those.
+ */
+function topLevelInclusive(trial: Trial, view: ProfileView, m: number): number {
+  const largest = (present: Uint8Array, inc: Float64Array): number => {
+    let top = 0;
+    for (let t = 0; t < present.length; t++) if (present[t] === 1 && inc[t] > top) top = inc[t];
+    return top;
+  };
+  const kind = view.label;
+  if (kind !== "total" && kind !== "mean" && kind !== "min" && kind !== "max") return largest(view.present, view.inclusive[m]);
+  const nT = trial.timers.length;
+  const tops = trial.threads.map((_, th) => largest(trial.values.present.subarray(th * nT, (th + 1) * nT), trial.values.inclusive[m].subarray(th * nT, (th + 1) * nT)));
+  if (tops.length === 0) return 0;
+  const sum = tops.reduce((a, b) => a + b, 0);
+  return kind === "total" ? sum : kind === "mean" ? sum / tops.length : kind === "min" ? tops.reduce((a, b) => Math.min(a, b)) : tops.reduce((a, b) => Math.max(a, b));
 }
 
 function cmp(a: string, b: string): number {

@@ -59,7 +59,7 @@ export function userEventTable(trial: Trial, which: string, options: { includeMi
 
 /**
  * Per event, the `kind` (min, max or population stddev) of the threads' own sample standard
- * deviations: min and max over the threads with the event, stddev over all threads (a thread
+ * deviations: min and max over the threads with samples of the event, stddev over all threads (a thread
  * without it counting 0) unless `includeMissing` is false, as {@link derivedEventView} divides.
  */
 function stddevOverThreads(trial: Trial, kind: "min" | "max" | "stddev", includeMissing: boolean): Float64Array {
@@ -77,13 +77,15 @@ function stddevOverThreads(trial: Trial, kind: "min" | "max" | "stddev", include
       if (e.present[s] === 0) continue;
       const sd = sampleStddev(e.count[s], e.mean[s], e.sumSquares[s]);
       n++;
-      lo = Math.min(lo, sd);
-      hi = Math.max(hi, sd);
+      if (e.count[s] > 0) {
+        lo = Math.min(lo, sd);
+        hi = Math.max(hi, sd);
+      }
       sum += sd;
       sq += sd * sd;
     }
     const m = kind === "stddev" && includeMissing ? trial.threads.length : n;
-    out[u] = n === 0 ? 0 : kind === "min" ? lo : kind === "max" ? hi : Math.sqrt(Math.max(0, sq / m - (sum / m) ** 2));
+    out[u] = n === 0 ? 0 : kind === "min" ? (lo === Infinity ? 0 : lo) : kind === "max" ? (hi === -Infinity ? 0 : hi) : Math.sqrt(Math.max(0, sq / m - (sum / m) ** 2));
   }
   return out;
 }

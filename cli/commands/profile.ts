@@ -13,6 +13,10 @@ import {
   userEventTable,
   readTrial,
   resolveView,
+  resolveThreadIndex,
+  parseThreadName,
+  formatExtrapPoint,
+  type ExtrapFilledCallpath,
   type ConvertTarget,
   type ProfileTable,
   type TableSortKey,
@@ -27,48 +31,75 @@ Usage:
   ccasim profile convert <input>... <output> [options]
 
 show: the profile is a TAU profile directory, a folder 'ccasim run' wrote (its profile/ is read),
-a profile.N.C.T file or a ParaProf .ppk file. It prints a pprof-style table (like Table 1 of the Mastermind paper): %Time (inclusive as a
-percentage of the top-level timer), exclusive, inclusive, #Call, #Subrs, inclusive per call, name.
+a profile.N.C.T file or a ParaProf .ppk file. It prints a pprof-style table (like Table 1 of the
+Mastermind paper): %Time, exclusive, inclusive, #Call, #Subrs, inclusive per call, name. %Time is
+the inclusive value as a percentage of the top-level timer's, as pprof computes it: on a thread,
+of the thread's largest inclusive value; in the mean, total, min and max views, of the mean,
+total, min and max of the threads' largest inclusive values (stddev: of the view's largest).
 Times are shown as pprof does (msec, or min:sec.msec); counters as counts. A view with user events
 (atomic events: message sizes, memory) is followed by pprof's USER EVENTS table: samples, maximum,
-minimum, mean and standard deviation of each, by name.
-  --thread <which>     mean (default), max, min, total, stddev, all (every thread), or a thread
-                       n | n,c,t. Mean and stddev divide by all threads, as ParaProf's defaults.
+minimum, mean and standard deviation of each, by name; in derived views the minimum and maximum
+come only from threads with samples.
+  --thread <which>     mean (default; a trial of one thread shows that thread), max, min, total,
+                       stddev, all (every thread), or a thread n | n,c,t. Repeat it to show
+                       several views in the order given. Mean and stddev divide by all threads,
+                       as ParaProf's defaults.
   --metric <name>      metric to show (default TIME; else another time metric, the cycles, or
                        the first by name)
   --sort <key>         inclusive (default), exclusive, calls, subrs, percall, name
   --top <n>            show only the first n rows of each table
   --callpaths          include callpath timers (A => B) as well as flat timers
   --no-user-events     leave out the user-event tables
+  --metadata           list the trial's metadata (keys and values) instead of the tables: the
+                       attributes common to every thread, then each thread's own; with --thread
+                       n,c,t, that thread's attributes (its own over the common ones). TAU text
+                       profiles keep the common attributes in profile.0.0.0, which is every
+                       thread's default.
   --json               print the table(s) as JSON (values in microseconds for time metrics; user
-                       events under userEventTables)
+                       events under userEventTables; metadata under metadata)
   --warnings           list every load-time warning (by default only their number is printed)
 
 convert: writes the input in another format. The output format comes from --to or the output
 name: .csv records, .jsonl records (Extra-P JSON Lines when the input is Extra-P), .txt Extra-P
 text, .json Extra-P JSON, any other name a TAU profile directory (.ppk, .cubex, .cube, .xml and .gz
-are refused: those formats are not written).
+are refused: those formats are not written). A TAU directory keeps the timer names and group
+lists byte for byte as the input spelt them.
   --to <format>        ${CONVERT_TARGETS.join(", ")}
-  --point <k=v,...>    parameter values of each input, once per input in order (trials to Extra-P)
-  --metric <name>      metric to export to Extra-P (repeatable; default all)
-  --callpaths          export callpath timers to Extra-P instead of flat timers
+                       table-csv: the profile as one CSV table, one row per timer per view
+                       (every thread n,c,t, then mean, min, max, total, stddev): thread, timer,
+                       groups, calls, subroutines, then per metric '<metric> exclusive (usec)'
+                       and '<metric> inclusive (usec)' (counters: '(counts)')
+  --point <k=v,...>    parameter values of each input, once per input in order (trials to
+                       Extra-P only). A timer some trials never called is written as 0 at their
+                       points (it was called 0 times there; Extra-P needs every callpath at every
+                       point), and a note on stderr names those callpaths and points.
+  --metric <name>      metric to write (repeatable; default all): trials to Extra-P, to a TAU
+                       directory or to table-csv
+  --callpaths          callpath timers: exported to Extra-P instead of flat timers; added as rows
+                       of table-csv
   --overwrite          replace an existing output directory
   --exact-time         keep fractional microseconds in TAU output (TAU itself writes integers)
+Options that the chosen output does not use are refused (exit 2).
 
 Examples:
   ccasim profile show ../shared/data/tau/hatchet-cpi-mpi --thread 0 --sort exclusive
   ccasim profile show mpas.ppk --metric PAPI_FP_INS --top 10 --json
+  ccasim profile show ../shared/data/tau/powercap/cap50_wrapped_am8 --metadata
   ccasim profile convert mpas.ppk mpas-text --overwrite
-  ccasim profile convert run-p4 run-p8 run-p16 model.json --point p=4 --point p=8 --point p=16`;
+  ccasim profile convert mpas.ppk mpas-time --metric TIME
+  ccasim profile convert mpas.ppk mpas.csv --to table-csv
+  ccasim profile convert run-p4 run-p8 run-p16 model.json --point p=4 --point p=8 --point p=16
+  ccasim profile convert run-p4 run-p8 run-p16 model.jsonl --to extrap-jsonl --point p=4 --point p=8 --point p=16`;
 
 function runShow(ctx: CommandContext, argv: readonly string[]): number {
   const { values, positionals } = parseCommandArgs("profile show", argv, {
-    thread: { type: "string" },
+    thread: { type: "string", multiple: true },
     metric: { type: "string" },
     sort: { type: "string" },
     top: { type: "string" },
     callpaths: { type: "boolean" },
     json: { type: "boolean" },
+    metadata: { type: "boolean" },
     "no-user-events": { type: "boolean" },
     warnings: { type: "boolean" },
   });
@@ -76,17 +107,30 @@ function runShow(ctx: CommandContext, argv: readonly string[]): number {
   const sort = (values.sort as string | undefined) ?? "inclusive";
   if (!(TABLE_SORT_KEYS as readonly string[]).includes(sort)) throw new UsageError(`show: --sort must be one of ${TABLE_SORT_KEYS.join(", ")}`, "profile");
   const top = positiveIntegerOption("profile show", "top", values.top);
+  const asked = (values.thread as string[] | undefined) ?? [];
+  for (const w of asked) {
+    if (w !== "all" && !(DERIVED_KINDS as readonly string[]).includes(w) && parseThreadName(w) === undefined) {
+      throw new UsageError(`show: unknown thread '${w}'; use n or n,c,t, all, or one of ${DERIVED_KINDS.join(", ")}`, "profile");
+    }
+  }
   const trial = readTrial(positionals[0], { records: false });
-  const which = (values.thread as string | undefined) ?? "mean";
   const metric = (values.metric as string | undefined) ?? defaultMetric(trial);
   trial.metricIndex(metric);
-  const views = which === "all" ? trial.threads.map((_, i) => trial.threadLabel(i)) : [which];
+  // A single thread (one profile.N.C.T file) is shown as itself, not as the mean of one thread.
+  const which = asked.length > 0 ? asked : [trial.threads.length === 1 ? trial.threadLabel(0) : "mean"];
+  const views = which.flatMap((w) => (w === "all" ? trial.threads.map((_, i) => trial.threadLabel(i)) : [w]));
+  if (values.metadata === true) {
+    const threads = asked.length > 0 ? views.filter((w) => !(DERIVED_KINDS as readonly string[]).includes(w)).map((w) => resolveThreadIndex(trial, w)) : undefined;
+    if (values.json) ctx.out(JSON.stringify({ source: positionals[0], metadata: metadataJson(trial, threads) }, null, 2) + "\n");
+    else ctx.out(formatMetadata(positionals[0], trial, threads));
+    return 0;
+  }
   const tables: ProfileTable[] = views.map((w) =>
     profileTable(trial, resolveView(trial, w), { metric, sort: sort as TableSortKey, top, callpaths: values.callpaths === true }),
   );
   const events = values["no-user-events"] === true || trial.userEvents.length === 0 ? [] : views.map((w) => userEventTable(trial, w, { top }));
   if (values.json) {
-    ctx.out(JSON.stringify({ source: positionals[0], ...summary(trial), tables, userEventTables: events, warnings: trial.warnings.map((w) => w.message) }, null, 2) + "\n");
+    ctx.out(JSON.stringify({ source: positionals[0], ...summary(trial), metadata: metadataJson(trial), tables, userEventTables: events, warnings: trial.warnings.map((w) => w.message) }, null, 2) + "\n");
   } else {
     ctx.out(`${positionals[0]}: ${trial.threads.length} thread(s), ${trial.metrics.length} metric(s) [${trial.metrics.join(", ")}], ${trial.timers.length} timers, ${trial.userEvents.length} user events\n`);
     tables.forEach((t, i) => {
@@ -99,6 +143,32 @@ function runShow(ctx: CommandContext, argv: readonly string[]): number {
     else ctx.err(`${trial.warnings.length} load-time warning(s) (inconsistent values); list them with --warnings\n`);
   }
   return 0;
+}
+
+/** Metadata as JSON: the common attributes and each thread's own (or, for `threads`, each one's merged attributes). */
+function metadataJson(trial: Trial, threads?: readonly number[]): Record<string, unknown> {
+  const obj = (m: ReadonlyMap<string, string>): Record<string, string> => Object.fromEntries([...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  if (threads !== undefined) return { threads: Object.fromEntries(threads.map((th) => [trial.threadLabel(th), obj(trial.threadMetadataMerged(th))])) };
+  const own: Record<string, Record<string, string>> = {};
+  trial.threadMetadata.forEach((m, th) => {
+    if (m.size > 0) own[trial.threadLabel(th)] = obj(m);
+  });
+  return { common: obj(trial.metadata), threads: own };
+}
+
+/** Metadata as text: `key = value` lines under a heading per group. */
+function formatMetadata(source: string, trial: Trial, threads?: readonly number[]): string {
+  const lines = (m: ReadonlyMap<string, string>): string[] => [...m.keys()].sort().map((k) => `  ${k} = ${m.get(k)!.replace(/\r?\n/g, "\\n")}`);
+  const out: string[] = [];
+  if (threads !== undefined) {
+    for (const th of threads) out.push(`Metadata of thread ${trial.threadLabel(th)}:`, ...lines(trial.threadMetadataMerged(th)), "");
+  } else {
+    out.push(`${source}: metadata common to all ${trial.threads.length} thread(s):`, ...(trial.metadata.size > 0 ? lines(trial.metadata) : ["  (none)"]), "");
+    trial.threadMetadata.forEach((m, th) => {
+      if (m.size > 0) out.push(`Thread ${trial.threadLabel(th)}'s own:`, ...lines(m), "");
+    });
+  }
+  return out.join("\n");
 }
 
 function summary(trial: Trial): Record<string, unknown> {
@@ -127,15 +197,22 @@ function runConvert(ctx: CommandContext, argv: readonly string[]): number {
       points,
       metrics: values.metric as string[] | undefined,
       callpaths: values.callpaths === true,
-      tau: { overwrite: values.overwrite === true, integerTime: values["exact-time"] !== true },
+      tau: { overwrite: values.overwrite === true, integerTime: values["exact-time"] === true ? false : undefined },
     });
   } catch (e) {
     if (e instanceof OutputExistsError) throw new ProfileError(`'${e.path}' exists and is not empty; give --overwrite to replace it`);
     throw e;
   }
   ctx.out(`wrote ${output} (${r.to}) from ${inputs.length} ${r.from} input(s)\n`);
+  if (r.extrap !== undefined && r.extrap.filled.length > 0) ctx.err(filledNote(r.extrap.parameters, r.extrap.filled));
   if (r.warnings > 0) ctx.err(`${r.warnings} load-time warning(s) in the input; see 'ccasim profile show --warnings'\n`);
   return 0;
+}
+
+/** The note on callpaths written as 0 at points whose trial never called them. */
+function filledNote(parameters: readonly string[], filled: readonly ExtrapFilledCallpath[]): string {
+  const lines = filled.map((f) => `  ${f.callpath} at ${f.points.map((p) => formatExtrapPoint(parameters, p)).join("; ")}`);
+  return `note: ${filled.length} callpath(s) that some trials never called are written as 0 at those trials' points (called 0 times there; Extra-P needs every callpath at every point):\n${lines.join("\n")}\n`;
 }
 
 function parsePoint(s: string): Record<string, number> {

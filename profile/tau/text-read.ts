@@ -16,7 +16,9 @@
  * `_MULTI_<metric>` suffix of line 1, else (our addition) from the `MULTI__<metric>` folder, else
  * `TIME`; timer names may contain quotes (the name ends at the last quote before `GROUP="`); extra
  * columns such as `SumExclSqr` are ignored; duplicate lines add up; calls, subroutines and user
- * events are taken from the first metric's files. Unlike ParaProf, a truncated or malformed file is
+ * events are taken from the first metric's files; the metadata of `profile.0.0.0` is every thread's
+ * default (TAU writes the common attributes only there), each file's own attributes override it.
+ * Unlike ParaProf, a truncated or malformed file is
  * an error (ParaProf skips it with a message), and negative values are kept with a warning instead
  * of being set to zero.
  */
@@ -209,6 +211,9 @@ export function parseTauProfiles(sets: readonly TauMetricFiles[], options: Trial
   if (sets.length === 0 || sets.every((s) => s.files.length === 0)) {
     throw new ProfileFormatError(options.source ?? "(profile)", undefined, "no profile files");
   }
+  // TAU writes the common metadata into profile.0.0.0 only; the other files hold what differs.
+  const first = b.threadIndex(0, 0, 0);
+  if (first >= 0) b.inheritThreadMetadata(first);
   return b.build({ checkInvariants: options.checkInvariants ?? true });
 }
 
@@ -305,7 +310,7 @@ function parseOneFile(b: TrialBuilder, f: TauProfileFileText, folder: string | u
     const rawGroups = groupsStart < 0 ? "" : s!.slice(groupsStart, groupsEnd);
     let cached = ctx.timers.get(rawName);
     if (cached === undefined || cached.groups !== rawGroups) {
-      const timer = b.timer(rawName, splitGroups(rawGroups));
+      const timer = b.timer(rawName, splitGroups(rawGroups), groupsStart < 0 ? undefined : rawGroups);
       cached = { timer, groups: rawGroups };
       ctx.timers.set(rawName, cached);
     }

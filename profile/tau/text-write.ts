@@ -10,7 +10,9 @@
  * - `0 aggregates`, then the user-event block when the thread has events (in every metric file,
  *   as TAU does).
  *
- * Numbers are written in the shortest form that reads back to the same double (`1E+21` style
+ * Timer and user-event names and group lists are written as the source spelt them (a trial read
+ * from a TAU profile keeps its padding, `A   => B`, `TAU_PARAM | TAU_USER`), so names round-trip
+ * byte for byte. Numbers are written in the shortest form that reads back to the same double (`1E+21` style
  * exponents); with `integerTime` (the default) values of time metrics are rounded to whole
  * microseconds, as TAU's own files hold them. Output is deterministic: the same trial gives the
  * same bytes.
@@ -19,6 +21,7 @@ import { mkdirSync, renameSync, rmSync, statSync, writeFileSync, existsSync, rea
 import { basename, dirname, join } from "node:path";
 import { OutputExistsError, ProfileError, ProfileModelError } from "../errors.js";
 import type { Trial } from "../model.js";
+import { canonicalTimerName, parseUserEventName } from "../names.js";
 import { writeRecordsCsv, writeRecordsJsonl } from "../records-write.js";
 import { writeMetadataXml } from "./xml.js";
 import { holdsWorkingDirectory } from "../protected-paths.js";
@@ -62,6 +65,26 @@ function checkText(what: string, s: string, forbidQuote = false): void {
   if (forbidQuote && s.indexOf('"') >= 0) throw new ProfileModelError(`${what} '${s}' contains '"', which a TAU profile cannot hold`);
 }
 
+/** The spelling a source gave a timer, when it names the same timer (else the canonical name). @internal */
+function writtenTimerName(name: string, spelling: string | undefined): string {
+  return spelling !== undefined && canonicalTimerName(spelling) === name ? spelling : name;
+}
+
+/** The spelling a source gave a user event, when it names the same event. @internal */
+function writtenEventName(name: string, spelling: string | undefined): string {
+  if (spelling === undefined) return name;
+  const u = parseUserEventName(spelling);
+  return (u.context ? `${u.base} : ${u.context.join(" => ")}` : u.base) === name ? spelling : name;
+}
+
+/** The group text a file gave a timer, when it lists exactly these groups (else them joined with `|`). @internal */
+function writtenGroups(groups: readonly string[], text: string | undefined): string {
+  const joined = groups.join("|");
+  if (text === undefined || /["\r\n]/.test(text)) return joined;
+  const parts = text.split("|").map((g) => g.trim()).filter((g) => g !== "");
+  return parts.length === groups.length && parts.every((g, i) => g === groups[i]) ? text : joined;
+}
+
 /** Timer order used in every file: the root first, then trial order. @internal */
 function timerOrder(trial: Trial): number[] {
   const order = trial.timers.map((t) => t.index);
@@ -97,15 +120,17 @@ export function formatTauProfileFile(trial: Trial, thread: number, metric: numbe
     const s = base + t;
     if (present[s] === 0) continue;
     const timer = trial.timers[t];
-    checkText("timer name", timer.name);
-    if (timer.name.indexOf('GROUP="') >= 0) throw new ProfileModelError(`timer name '${timer.name}' contains 'GROUP="', which a TAU profile cannot hold`);
+    const name = writtenTimerName(timer.name, timer.spelling);
+    checkText("timer name", name);
+    if (name.indexOf('GROUP="') >= 0) throw new ProfileModelError(`timer name '${name}' contains 'GROUP="', which a TAU profile cannot hold`);
     for (const g of timer.groups) {
       checkText("group name", g, true);
       if (g.indexOf("|") >= 0) throw new ProfileModelError(`group name '${g}' contains '|', the group separator`);
     }
+    const groups = writtenGroups(timer.groups, timer.groupText);
     const e = round ? Math.round(ex[s]) : ex[s];
     const i = round ? Math.round(inc[s]) : inc[s];
-    parts.push(`"${timer.name}" ${formatTauNumber(calls[s])} ${formatTauNumber(subroutines[s])} ${formatTauNumber(e)} ${formatTauNumber(i)} 0 GROUP="${timer.groups.join("|")}" \n`);
+    parts.push(`"${name}" ${formatTauNumber(calls[s])} ${formatTauNumber(subroutines[s])} ${formatTauNumber(e)} ${formatTauNumber(i)} 0 GROUP="${groups}" \n`);
   }
   parts.push("0 aggregates\n");
   const nE = trial.userEvents.length;
@@ -117,7 +142,7 @@ export function formatTauProfileFile(trial: Trial, thread: number, metric: numbe
     for (let u = 0; u < nE; u++) {
       const s = thread * nE + u;
       if (ev.present[s] === 0) continue;
-      const name = trial.userEvents[u].name;
+      const name = writtenEventName(trial.userEvents[u].name, trial.userEvents[u].spelling);
       checkText("user event name", name);
       parts.push(`"${name}" ${formatTauNumber(ev.count[s])} ${formatTauNumber(ev.max[s])} ${formatTauNumber(ev.min[s])} ${formatTauNumber(ev.mean[s])} ${formatTauNumber(ev.sumSquares[s])}\n`);
     }

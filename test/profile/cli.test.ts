@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -102,5 +102,105 @@ describe("ccasim profile", () => {
     const bad = await run("profile", "convert", g(2), g(4), ex, "--point", "p=2");
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/one point/);
+  });
+});
+
+describe("ccasim profile, from a walkthrough on real data", () => {
+  const g = (n: number) => join(PPK, "gromacs-scaling", `${n}.ppk`);
+  const ns = [2, 4, 8, 16, 32];
+  const points = ns.flatMap((n) => ["--point", `p=${n}`]);
+
+  it("writes Extra-P JSON, JSON Lines and text from trials that did not all call a timer, with a note naming what was filled", async () => {
+    for (const name of ["gro.json", "gro.jsonl", "gro.txt"]) {
+      const out = join(scratch, name);
+      const to = name.endsWith(".jsonl") ? ["--to", "extrap-jsonl"] : [];
+      const r = await run("profile", "convert", ...ns.map(g), out, ...points, ...to);
+      expect(r.code, name).toBe(0);
+      expect(r.err).toMatch(/^note: \d+ callpath\(s\) that some trials never called are written as 0/);
+      expect(r.err).toMatch(/\n {2}MPI_Alltoall\(\) at p=\d+; p=\d+\n/);
+      const e = readExtrap(out);
+      const a = e.measurements.filter((m) => m.callpath === "MPI_Alltoall()");
+      expect(a.map((m) => m.point[0]).sort((x, y) => x - y), name).toEqual(ns);
+      expect(a.filter((m) => m.values[0] === 0).length).toBe(2);
+    }
+  });
+
+  it("suggests --to extrap-jsonl when trials with --point are written to a .jsonl name", async () => {
+    const r = await run("profile", "convert", g(2), g(4), join(scratch, "km.jsonl"), "--point", "p=2", "--point", "p=4");
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/give --to extrap-jsonl/);
+  });
+
+  it("lists a trial's metadata, with profile.0.0.0's attributes as every thread's", async () => {
+    const dir = join(TAU, "powercap", "cap50_wrapped_am8");
+    const r = await run("profile", "show", dir, "--metadata");
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/metadata common to all 32 thread\(s\):\n/);
+    expect(r.out).toContain("  CPU MHz = 2600.000\n");
+    expect(r.out).toMatch(/Thread 1,0,0's own:\n( {2}.*\n)* {2}pid = 83972\n/);
+    expect(r.out).not.toMatch(/own:\n( {2}.*\n)* {2}CPU MHz/);
+    const one = await run("profile", "show", dir, "--metadata", "--thread", "3");
+    expect(one.out).toMatch(/^Metadata of thread 3,0,0:\n/);
+    expect(one.out).toContain("  CPU MHz = 2600.000\n");
+    const j = JSON.parse((await run("profile", "show", dir, "--json", "--top", "1")).out);
+    expect(j.metadata.common["CPU MHz"]).toBe("2600.000");
+    expect(Object.keys(j.metadata.threads).length).toBe(32);
+  });
+
+  it("shows the thread of a single-thread file as that thread, and several --thread views in order", async () => {
+    const one = await run("profile", "show", join(TAU, "edge-cases", "tools", "src", "taudb_c_api", "tests", "parse_tau_profile_test", "profile.0.0.1"));
+    expect(one.code).toBe(0);
+    expect(one.out).toMatch(/\nThread 0,0,1, metric TIME\n/);
+    expect(one.out).not.toMatch(/Mean over all threads/);
+    const two = await run("profile", "show", join(TAU, "hatchet-cpi-mpi"), "--thread", "0", "--thread", "mean", "--thread", "1");
+    expect([...two.out.matchAll(/^(Thread \S+|Mean over all threads), metric TIME$/gm)].map((m) => m[1])).toEqual(["Thread 0,0,0", "Mean over all threads", "Thread 1,0,0"]);
+    const bad = await run("profile", "show", join(TAU, "hatchet-cpi-mpi"), "--thread", "foo");
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/unknown thread 'foo'; use n or n,c,t, all, or one of mean, min, max, total, stddev/);
+  });
+
+  it("writes only the metrics asked for to a TAU directory, and refuses options the output does not use", async () => {
+    const out = join(scratch, "mpas-time");
+    const r = await run("profile", "convert", join(PPK, "mpas.ppk"), out, "--metric", "TIME");
+    expect(r.code).toBe(0);
+    expect(readTrial(out).metrics).toEqual(["TIME"]);
+    expect(existsSync(join(out, "profile.0.0.0"))).toBe(true);
+    for (const extra of [["--callpaths"], ["--point", "p=1"]]) {
+      const x = await run("profile", "convert", join(PPK, "mpas.ppk"), join(scratch, "mpas-x"), ...extra);
+      expect(x.code, extra[0]).toBe(2);
+      expect(x.err).toMatch(/apply only to/);
+      expect(existsSync(join(scratch, "mpas-x"))).toBe(false);
+    }
+    const exact = await run("profile", "convert", ...ns.slice(0, 3).map(g), join(scratch, "e.json"), ...points.slice(0, 6), "--exact-time");
+    expect(exact.code).toBe(2);
+    expect(exact.err).toMatch(/--exact-time\) applies only to a TAU directory/);
+  });
+
+  it("computes %Time as pprof does: of each thread's top-level timer, and of their mean in the mean view", async () => {
+    const j = JSON.parse((await run("profile", "show", join(PPK, "gromacs-scaling", "32.ppk"), "--json", "--top", "1")).out);
+    expect(j.tables[0].rows[0].percent).toBeCloseTo(100, 9);
+    const t = readTrial(join(TAU, "hatchet-cpi-mpi"));
+    const root = t.timer(".TAU application").index;
+    const mean = t.threads.reduce((s, _, th) => s + t.inclusive(0, th, root), 0) / t.threads.length;
+    const mpi = JSON.parse((await run("profile", "show", join(TAU, "hatchet-cpi-mpi"), "--json")).out).tables[0].rows.find((r: { name: string }) => r.name === "MPI_Finalize()");
+    expect(mpi.percent).toBeCloseTo((mpi.inclusive / mean) * 100, 9);
+    expect((await run("profile", "--help")).out).toMatch(/%Time is\nthe inclusive value as a percentage of the top-level timer's, as pprof computes it/);
+  });
+
+  it("exports a profile table as CSV with units in the column names", async () => {
+    const out = join(scratch, "mpas.csv");
+    const r = await run("profile", "convert", join(PPK, "mpas.ppk"), out, "--to", "table-csv", "--metric", "TIME", "--metric", "PAPI_FP_INS");
+    expect(r.code).toBe(0);
+    const lines = readFileSync(out, "utf8").trimEnd().split("\n");
+    expect(lines[0]).toBe("thread,timer,groups,calls,subroutines,TIME exclusive (usec),TIME inclusive (usec),PAPI_FP_INS exclusive (counts),PAPI_FP_INS inclusive (counts)");
+    const t = readTrial(join(PPK, "mpas.ppk"));
+    const root = t.timer(".TAU application").index;
+    const th5 = t.threadIndex(5);
+    const row = lines.find((l) => l.startsWith('"5,0,0",.TAU application,'))!;
+    expect(row.split(",").slice(-4).map(Number)).toEqual([t.exclusive(t.metricIndex("TIME"), th5, root), t.inclusive(t.metricIndex("TIME"), th5, root), t.exclusive(t.metricIndex("PAPI_FP_INS"), th5, root), t.inclusive(t.metricIndex("PAPI_FP_INS"), th5, root)]);
+    expect(lines.some((l) => l.startsWith("mean,.TAU application,"))).toBe(true);
+    const plain = await run("profile", "convert", join(PPK, "mpas.ppk"), join(scratch, "m2.csv"));
+    expect(plain.code).toBe(2);
+    expect(plain.err).toMatch(/no per-invocation records .*give --to table-csv/);
   });
 });

@@ -13,6 +13,7 @@ import {
   parseExtrapText,
   ProfileFormatError,
   readExtrap,
+  readTrial,
   TrialBuilder,
   writeExtrap,
   type ExtrapExperiment,
@@ -148,7 +149,43 @@ describe("Extra-P inputs", () => {
         { callpath: "solve", metric: "TIME", point: [4], values: [20, 24] },
         { callpath: "solve", metric: "TIME", point: [8], values: [40] },
       ],
+      filled: [],
     });
+  });
+
+  it("writes 0 where a trial never called a timer, so every callpath has every point (GROMACS 2..32 ranks)", () => {
+    const ns = [2, 4, 8, 16, 32];
+    const e = extrapFromTrials(ns.map((n) => ({ point: { p: n }, trial: readTrial(join(DATA, "tau", "ppk", "gromacs-scaling", `${n}.ppk`)) })));
+    const alltoall = e.measurements.filter((m) => m.callpath === "MPI_Alltoall()" && m.metric === "TIME");
+    expect(alltoall.map((m) => m.point[0]).sort((a, b) => a - b)).toEqual(ns);
+    // Every (callpath, metric) has a measurement at each of the 5 points, as Extra-P requires.
+    const per = new Map<string, number>();
+    for (const m of e.measurements) per.set(`${m.callpath}\u0000${m.metric}`, (per.get(`${m.callpath}\u0000${m.metric}`) ?? 0) + 1);
+    expect(new Set(per.values())).toEqual(new Set([5]));
+    const filled = e.filled.find((f) => f.callpath === "MPI_Alltoall()")!;
+    expect(filled.metrics).toEqual(["TIME"]);
+    for (const pt of filled.points) expect(alltoall.find((m) => m.point[0] === pt[0])!.values).toEqual([0]);
+    expect(alltoall.filter((m) => m.values[0] === 0).length).toBe(filled.points.length);
+    expect(filled.points.length).toBe(2);
+    // All three formats write it and read it back whole.
+    for (const text of [formatExtrapJson(e), formatExtrapJsonLines(e), formatExtrapText(e)]) expect(text.length).toBeGreaterThan(0);
+    expect(parseExtrapJson(formatExtrapJson(e)).measurements.length).toBe(e.measurements.length);
+    expect(parseExtrapJsonLines(formatExtrapJsonLines(e)).measurements.length).toBe(e.measurements.length);
+    expect(parseExtrapText(formatExtrapText(e)).measurements.length).toBe(e.measurements.length);
+  });
+
+  it("refuses to write an experiment where a callpath lacks a point, in every format", () => {
+    const gap: ExtrapExperiment = {
+      parameters: ["p"],
+      measurements: [
+        { callpath: "a", metric: "TIME", point: [1], values: [1] },
+        { callpath: "a", metric: "TIME", point: [2], values: [2] },
+        { callpath: "b", metric: "TIME", point: [2], values: [3] },
+      ],
+    };
+    for (const f of [formatExtrapJson, formatExtrapJsonLines, formatExtrapText]) {
+      expect(() => f(gap)).toThrow(/callpath 'b' metric 'TIME' has measurements at 1 of the experiment's 2 points \(none at \(p=1\)\)/);
+    }
   });
 
   it("names file and line of malformed text input", () => {

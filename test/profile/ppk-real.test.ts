@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { callpathTree, defaultMetric, readPackedProfile, readTrial } from "../../index.js";
+import { callpathTree, defaultMetric, readPackedProfile, readTrial, userEventTable } from "../../index.js";
 import { PPK, TAU } from "./data.js";
 
 describe("real ParaProf packed profiles", () => {
@@ -143,5 +143,19 @@ describe("packed profile container", () => {
     }
     expect(err).toBeInstanceOf(ProfileFormatError);
     expect((err as InstanceType<typeof ProfileFormatError>).message).toMatch(/^cut\.ppk \(byte \d+\): (unexpected end of data|invalid .* bytes left)/);
+  });
+
+  it("takes user-event minima and maxima of derived views only from threads with samples (xgc.ppk)", () => {
+    const t = readTrial(join(PPK, "xgc.ppk"));
+    const table = (view: string) => userEventTable(t, view).rows.find((r) => r.name === "MPI-IO Bytes Read")!;
+    // Thread 0 has all 8 samples (min 28); the other threads list the event with 0 samples.
+    expect(table("0").samples).toBe(8);
+    expect(table("0").min).toBe(28);
+    for (const view of ["total", "mean"]) {
+      expect(table(view).min, view).toBe(28);
+      expect(table(view).max, view).toBe(852);
+    }
+    expect(table("min").min).toBe(28);
+    expect(table("max").max).toBe(852);
   });
 });

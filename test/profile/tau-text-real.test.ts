@@ -1,7 +1,8 @@
-import { readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { findParameterTimer, readTauProfile, readTrial, threadView, callpathTree } from "../../index.js";
+import { findParameterTimer, readTauProfile, readTrial, threadView, callpathTree, writeTauProfile } from "../../index.js";
 import { TAU } from "./data.js";
 
 describe("real TAU text profiles", () => {
@@ -128,5 +129,45 @@ describe("TAU_PARAM series", () => {
       [10000, 1, 12],
       [100000, 1, 12],
     ]);
+  });
+
+  it("takes profile.0.0.0's metadata as every thread's default, as ParaProf (power-cap AMG, 32 ranks)", () => {
+    const t = readTrial(join(TAU, "powercap", "cap50_wrapped_am8"));
+    // Written only into profile.0.0.0; the other files hold only their pid.
+    expect(t.metadataNumber("CPU MHz")).toBe(2600);
+    expect(t.metadataString("CPU Type")).toBe("Intel(R) Xeon(R) CPU E5-2670 0 @ 2.60GHz");
+    for (let th = 0; th < t.threads.length; th++) expect(t.metadataNumber("CPU MHz", th)).toBe(2600);
+    // A thread's own value overrides the default.
+    const pids = new Set(t.threads.map((_, th) => t.metadataString("pid", th)));
+    expect(pids.size).toBe(32);
+    expect(t.metadata.has("pid")).toBe(false);
+  });
+
+  it("writes timer names and group lists back byte for byte (padding, TAU_PARAM groups)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccasim-names-"));
+    try {
+      for (const [src, file] of [
+        ["hatchet-cpi-mpi", "profile.0.0.0"],
+        [join("edge-cases", "examples", "wrap"), "profile.0.0.0"],
+        [join("edge-cases", "examples", "wrap"), "profile.1.0.0"],
+      ]) {
+        const out = join(dir, src.replace(/\W/g, "_"));
+        writeTauProfile(readTrial(join(TAU, src)), out, { overwrite: true });
+        const namesAndGroups = (text: string): string[] =>
+          text
+            .split("\n")
+            .filter((l) => l.startsWith('"'))
+            .map((l) => (l.includes('GROUP="') ? `${l.slice(0, l.lastIndexOf('"', l.indexOf(' GROUP="')) + 1)} ${l.slice(l.indexOf('GROUP="'))}` : l.slice(0, l.lastIndexOf('"') + 1)))
+            .sort();
+        expect(namesAndGroups(readFileSync(join(out, file), "utf8")), `${src}/${file}`).toEqual(namesAndGroups(readFileSync(join(TAU, src, file), "utf8")));
+      }
+      const hatchet = readFileSync(join(dir, "hatchet_cpi_mpi", "profile.0.0.0"), "utf8");
+      expect(hatchet).toContain('".TAU application => MPI_Finalize()   => MPI_Info_create()" ');
+      const wrap = readFileSync(join(dir, "edge_cases_examples_wrap", "profile.0.0.0"), "utf8");
+      expect(wrap).toContain('"int __wrap_dgemm(int) C [{wb.c} {5,1}-{11,1}]   [ <size> = <100> ]  " ');
+      expect(wrap).toContain('GROUP="TAU_PARAM | TAU_USER"');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
