@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { checkOutputPath } from "../../profile/index.js";
 import { mergeShards } from "../../profile/study/index.js";
 import {
   failedPointsCommand,
@@ -11,6 +12,7 @@ import {
   runSweepPoint,
   slurmArrayScript,
   slurmShardFolder,
+  sweepInputs,
   type Sweep,
   type SweepRunSummary,
 } from "../../scenarios/sweep/index.js";
@@ -127,6 +129,7 @@ export const sweepCommand: Command = {
     if (values.emit !== undefined) {
       if (values.emit !== "slurm") throw new UsageError(`--emit ${String(values.emit)}: only 'slurm' is supported`, "sweep");
       const shardDir = (values.shards as string | undefined) ?? slurmShardFolder(db);
+      if (values.script) checkOutputPath(values.script as string, "Slurm script", { inputs: sweepInputs(sweep) });
       mkdirSync(shardDir, { recursive: true }); // why: Slurm opens the tasks' output files there before the script runs
       const script = slurmArrayScript(sweep, {
         tasks,
