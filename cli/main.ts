@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, helpFor, isInputError, type CommandContext, type CommandEntry } from "./command.js";
 import { commands } from "./commands/index.js";
+import { cleanUpOnInterrupt } from "./interrupt.js";
 import { nearestName as nearest } from "../engine/registry.js";
 
 function packageVersion(): string {
@@ -119,8 +120,11 @@ if (invokedDirectly) {
       throw e;
     });
   }
+  // Ctrl-C or a kill while an output is written removes its temporary files, exit code 130 / 143.
+  const interrupts = cleanUpOnInterrupt();
   main(process.argv.slice(2)).then(
-    (code) => {
+    async (code) => {
+      await interrupts.settle();
       process.exitCode = code;
     },
     (e) => {
