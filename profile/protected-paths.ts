@@ -175,6 +175,7 @@ export function checkOutputPath(output: string, what: string, options: OutputPat
 
 /** `'out'`, with the absolute path when it differs from the path as given. */
 export function namedPath(path: string): string {
+  if (path.trim() === "") return `'${path}'`; // why: the working directory's path would only confuse
   const absolute = resolve(path);
   return absolute === path ? `'${path}'` : `'${path}' (${absolute})`;
 }
