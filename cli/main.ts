@@ -36,7 +36,9 @@ export function mainHelp(list: readonly CommandEntry[] = commands): string {
     "  -V, --version    print the version",
     "  -v, --verbose    print error details (stack traces)",
     "",
-    "Exit codes: 0 success, 1 failure (for example a simulated deadlock), 2 bad usage or bad input.",
+    "Exit codes: 0 success, 1 failure (for example a simulated deadlock), 2 bad usage or bad input",
+    "(an output that would replace an input, or cannot be written, is refused before the work starts),",
+    "130 / 143 interrupted by SIGINT / SIGTERM (unfinished outputs are removed).",
     "Time is in microseconds in every file ccasim writes, as in TAU profiles.",
   ].join("\n");
 }

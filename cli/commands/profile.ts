@@ -47,7 +47,9 @@ minimum, mean and standard deviation of each, by name.
 convert: writes the input in another format. The output format comes from --to or the output
 name: .csv records, .jsonl records (Extra-P JSON Lines when the input is Extra-P), .txt Extra-P
 text, .json Extra-P JSON, any other name a TAU profile directory (.ppk, .cubex, .cube, .xml and .gz
-are refused: those formats are not written).
+are refused: those formats are not written). The output may not be an input, a folder holding
+one, or the profile folder or records a run folder given as input holds, and its folder must be
+writable: both are checked before anything is read.
   --to <format>        ${CONVERT_TARGETS.join(", ")}
   --point <k=v,...>    parameter values of each input, once per input in order (trials to Extra-P)
   --metric <name>      metric to export to Extra-P (repeatable; default all)
