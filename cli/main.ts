@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, helpFor, isInputError, type CommandContext, type CommandEntry } from "./command.js";
 import { commands } from "./commands/index.js";
+import { cleanUpOnInterrupt } from "./interrupt.js";
 import { nearestName as nearest } from "../engine/registry.js";
 
 function packageVersion(): string {
@@ -35,7 +36,9 @@ export function mainHelp(list: readonly CommandEntry[] = commands): string {
     "  -V, --version    print the version",
     "  -v, --verbose    print error details (stack traces)",
     "",
-    "Exit codes: 0 success, 1 failure (for example a simulated deadlock), 2 bad usage or bad input.",
+    "Exit codes: 0 success, 1 failure (for example a simulated deadlock), 2 bad usage or bad input",
+    "(an output that would replace an input, or cannot be written, is refused before the work starts),",
+    "130 / 143 interrupted by SIGINT / SIGTERM (unfinished outputs are removed).",
     "Time is in microseconds in every file ccasim writes, as in TAU profiles.",
   ].join("\n");
 }
@@ -119,8 +122,11 @@ if (invokedDirectly) {
       throw e;
     });
   }
+  // Ctrl-C or a kill while an output is written removes its temporary files, exit code 130 / 143.
+  const interrupts = cleanUpOnInterrupt();
   main(process.argv.slice(2)).then(
-    (code) => {
+    async (code) => {
+      await interrupts.settle();
       process.exitCode = code;
     },
     (e) => {

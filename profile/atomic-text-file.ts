@@ -1,6 +1,6 @@
 import { closeSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
 import { ProfileError } from "./errors.js";
+import { removeStaleTemporaries, temporarySibling, trackTemporary } from "./temporary-files.js";
 
 /**
  * Characters a writer collects into a piece before handing it to {@link writeTextFileAtomically}.
@@ -16,17 +16,21 @@ export const TEXT_PIECE_CHARS = 1 << 16;
  * When anything fails the temporary file is removed and `path` is left as it was. Each piece is
  * one write, so pieces of tens of kilobytes or more keep the number of writes small while the
  * memory stays small; a file may be far larger than the longest string JavaScript can hold.
+ * While it exists the temporary file is tracked (`trackTemporary`), so that an interrupted command
+ * removes it; the temporary siblings of `path` that killed processes left are removed first.
  * @throws ProfileError naming `path` when the file cannot be written; whatever `fill` throws, as it is
  */
 export function writeTextFileAtomically(path: string, fill: (write: (text: string) => void) => void): void {
-  const tmp = join(dirname(path), `.${basename(path)}.tmp-${process.pid}`);
   const fail = (e: unknown): ProfileError => new ProfileError(`cannot write '${path}': ${(e as Error).message}`);
+  removeStaleTemporaries(path);
+  const tmp = temporarySibling(path);
   let fd: number;
   try {
     fd = openSync(tmp, "w");
   } catch (e) {
     throw fail(e);
   }
+  const untrack = trackTemporary(tmp);
   let open = true;
   try {
     fill((text) => {
@@ -48,6 +52,8 @@ export function writeTextFileAtomically(path: string, fill: (write: (text: strin
     if (open) closeQuietly(fd);
     rmSync(tmp, { force: true });
     throw e;
+  } finally {
+    untrack();
   }
 }
 

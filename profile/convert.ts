@@ -6,7 +6,8 @@ import { extname } from "node:path";
 import { ProfileError, ProfileModelError } from "./errors.js";
 import { extrapFromTrials, readExtrap, writeExtrap, type ExtrapExperiment, type ExtrapFilledCallpath, type ExtrapFormat } from "./extrap.js";
 import type { InvocationRecord, Trial } from "./model.js";
-import { readTrial } from "./read.js";
+import { checkOutputPath, type CommandInput } from "./protected-paths.js";
+import { profileFolderOf, readTrial, recordsFileIn } from "./read.js";
 import { readRecords } from "./records.js";
 import { writeRecordsCsv, writeRecordsJsonl } from "./records-write.js";
 import { selectMetrics } from "./select-metrics.js";
@@ -91,17 +92,35 @@ export function inferConvertTarget(output: string, from: InputKind): ConvertTarg
 }
 
 /**
+ * What reading `input` reads, which a conversion's output must not replace: the input itself and,
+ * for a folder, the profile folder and records file inside it that are read.
+ */
+function convertedFiles(input: string): CommandInput[] {
+  const files: CommandInput[] = [{ path: input, what: "the input" }];
+  if (existsSync(input) && statSync(input).isDirectory()) {
+    const profile = profileFolderOf(input);
+    if (profile !== input) files.push({ path: profile, what: "the input's profile folder" });
+    const records = recordsFileIn(input) ?? recordsFileIn(profile);
+    if (records !== undefined) files.push({ path: records, what: "the input's records" });
+  }
+  return files;
+}
+
+/**
  * Converts `inputs` (usually one) into `output`. Trials (TAU directory or file, `.ppk`) convert to
  * a TAU directory (all metrics, or those of `metrics`), a CSV table of their timers (table-csv),
  * their records, or Extra-P (several trials with `points`; timers a trial never called are
  * written as 0 there and reported in {@link ConvertResult.extrap}); records convert to records;
- * Extra-P files convert between Extra-P formats.
+ * Extra-P files convert between Extra-P formats. Before anything is read, `output` is checked
+ * (see `checkOutputPath`): it may not be an input or hold one, and its parent must be writable.
+ * @throws OutputPathError (an input error) when `output` would replace an input or cannot be written.
  * @throws ProfileModelError when the conversion makes no sense (records to TAU, missing points),
  *   or for an option the conversion would not use (`points` for a TAU directory, ...).
  * @throws ProfileFormatError / ProfileError from reading and writing.
  */
 export function convertProfile(inputs: readonly string[], output: string, options: ConvertOptions = {}): ConvertResult {
   if (inputs.length === 0) throw new ProfileModelError("no input given");
+  checkOutputPath(output, "output", { inputs: inputs.flatMap(convertedFiles) });
   const kinds = inputs.map(profileInputKind);
   const from = kinds[0];
   if (kinds.some((k) => k !== from)) throw new ProfileModelError(`inputs mix ${[...new Set(kinds)].join(" and ")} files`);

@@ -36,7 +36,19 @@ export { readPackedProfile, parsePackedProfile } from "./tau/ppk-read.js";
 export { parseMetadataXml, writeMetadataXml } from "./tau/xml.js";
 export { readTrial, recordsFileIn, profileFolderOf, detectTrialFormat, RECORD_FILE_NAMES, type TrialFormat, type ReadTrialOptions } from "./read.js";
 export { parseThreadName, describeThreads } from "./thread-name.js";
-export { holdsWorkingDirectory } from "./protected-paths.js";
+export {
+  holdsWorkingDirectory,
+  inputReplacedBy,
+  unwritableParent,
+  outputPathProblem,
+  checkOutputPath,
+  namedPath,
+  OutputPathError,
+  type CommandInput,
+  type OutputInput,
+  type OutputPathOptions,
+} from "./protected-paths.js";
+export { temporarySibling, trackTemporary, trackedTemporaries, onTemporaryTracked, removeTrackedTemporaries, removeStaleTemporaries, processExists } from "./temporary-files.js";
 export { RUN_PROFILE_FOLDER, RUN_SUMMARY_FILE, RUN_SUMMARY_MARK, RUN_REPORT_FILE, isRunFolder } from "./run-folder.js";
 export { parseRecordsCsv, parseRecordsJsonl, readRecords, forEachRecord, recordsFormatOf } from "./records.js";
 export * from "./records-write.js";

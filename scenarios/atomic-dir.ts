@@ -1,18 +1,15 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
-import { holdsWorkingDirectory } from "../profile/index.js";
-
-/** Counter of the temporary siblings this process makes (their names must not collide). */
-let siblings = 0;
+import { dirname, resolve } from "node:path";
+import { holdsWorkingDirectory, removeStaleTemporaries, temporarySibling, trackTemporary } from "../profile/index.js";
 
 /**
- * Makes a new, empty sibling folder `parent/<prefix><pid>-<n>` with a plain `mkdir`: the
- * permissions and group a folder made there would get (the umask, a setgid parent's group), which
- * the finished folder keeps. Why not `mkdtemp`: it makes 0700 folders whatever the umask.
+ * Makes a new, empty temporary sibling folder of `target` (see `temporarySibling`) with a plain
+ * `mkdir`: the permissions and group a folder made there would get (the umask, a setgid parent's
+ * group), which the finished folder keeps. Why not `mkdtemp`: it makes 0700 folders whatever the umask.
  */
-function makeSibling(parent: string, prefix: string): string {
+function makeSibling(target: string, kind: "tmp" | "old"): string {
   for (;;) {
-    const path = join(parent, `${prefix}${process.pid}-${siblings++}`);
+    const path = temporarySibling(target, kind);
     try {
       mkdirSync(path, { mode: 0o777 });
       return path;
@@ -27,7 +24,9 @@ function makeSibling(parent: string, prefix: string): string {
  * when `fill` returns. When `fill` throws, the temporary directory is removed and `dir` is left
  * as it was, so a failed run never leaves a half-written output folder; the error's message names
  * the files by their place in `dir` (the temporary directory is gone by then). The folder gets the
- * permissions and group a plain `mkdir` would give it.
+ * permissions and group a plain `mkdir` would give it. While it exists, the temporary directory
+ * is tracked (`trackTemporary`), so that an interrupted command removes it; the temporary
+ * siblings of `dir` that killed processes left are removed first (`removeStaleTemporaries`).
  * @returns the absolute path of `dir`
  * @throws Error (an input error) when `dir` is empty, or the working directory or one of its
  *   ancestors, which are never replaced
@@ -38,22 +37,28 @@ export function writeDirectoryAtomically(dir: string, fill: (tmp: string) => voi
     throw Object.assign(new Error(`refusing to replace '${dir}' (${resolve(dir)}): it is the working directory or one of its ancestors`), { isInputError: true });
   }
   const target = resolve(dir);
-  const parent = dirname(target);
-  mkdirSync(parent, { recursive: true });
-  const tmp = makeSibling(parent, `.${basename(target)}.tmp-`);
+  mkdirSync(dirname(target), { recursive: true });
+  removeStaleTemporaries(target);
+  const tmp = makeSibling(target, "tmp");
+  const untrack = trackTemporary(tmp);
   try {
-    fill(tmp);
-  } catch (e) {
-    rmSync(tmp, { recursive: true, force: true });
-    throw renamed(e, tmp, target);
+    try {
+      fill(tmp);
+    } catch (e) {
+      rmSync(tmp, { recursive: true, force: true });
+      throw renamed(e, tmp, target);
+    }
+    if (existsSync(target)) {
+      const old = makeSibling(target, "old");
+      rmSync(old, { recursive: true, force: true });
+      renameSync(target, old);
+      renameSync(tmp, target);
+      // why: from here the output is whole; an interruption may leave `old`, which the next writer removes
+      rmSync(old, { recursive: true, force: true });
+    } else renameSync(tmp, target);
+  } finally {
+    untrack();
   }
-  if (existsSync(target)) {
-    const old = makeSibling(parent, `.${basename(target)}.old-`);
-    rmSync(old, { recursive: true, force: true });
-    renameSync(target, old);
-    renameSync(tmp, target);
-    rmSync(old, { recursive: true, force: true });
-  } else renameSync(tmp, target);
   return target;
 }
 

@@ -3,13 +3,14 @@
  * `writeDirectoryAtomically`), so before it starts it checks that the folder holds nothing the user
  * would lose: the folder may be absent, empty, or one an earlier run wrote; anything else is
  * replaced only when the caller asks for it, and never the working directory or one of its
- * ancestors.
+ * ancestors, nor an input of the run (its scenario file, the sweep file) or a folder holding one.
+ * It also checks that the folder can be made: its parent exists or can be created, and is writable.
  *
  * @packageDocumentation
  */
 import { lstatSync, readdirSync, type Stats } from "node:fs";
 import { resolve } from "node:path";
-import { holdsWorkingDirectory, isRunFolder, RECORD_FILE_NAMES, RUN_PROFILE_FOLDER, RUN_REPORT_FILE, RUN_SUMMARY_FILE } from "../profile/index.js";
+import { holdsWorkingDirectory, isRunFolder, OutputPathError, outputPathProblem, type OutputInput, RECORD_FILE_NAMES, RUN_PROFILE_FOLDER, RUN_REPORT_FILE, RUN_SUMMARY_FILE } from "../profile/index.js";
 
 /** The files a run writes beside its `profile/` folder and records (see `writeRunOutputs`). */
 export const RUN_FILES = {
@@ -31,22 +32,26 @@ const LEFT_BY_TOOLS = /^(\.DS_Store|\..+\.tmp-\d+(-\d+)?)$/;
 
 /** Options of {@link checkRunOutputFolder}. */
 export interface OutputFolderOptions {
-  /** Replace whatever is at the folder's path (`--overwrite`); never the working directory or one of its ancestors. */
+  /**
+   * Replace whatever is at the folder's path (`--overwrite`); never the working directory or one
+   * of its ancestors, nor an input.
+   */
   readonly overwrite?: boolean;
+  /**
+   * The run's inputs (its scenario file, a sweep file), which the folder must neither be nor
+   * hold, even with `overwrite`. The scenario file is added by the functions that load it.
+   */
+  readonly inputs?: readonly OutputInput[];
 }
 
-/** An output folder a run may not replace. An input error (exit code 2). */
-export class OutputFolderError extends Error {
-  readonly isInputError = true;
+/** An output folder a run may not replace, or cannot write. An input error (exit code 2). */
+export class OutputFolderError extends OutputPathError {
   /**
    * @param path - the output folder as given
    * @param detail - why it may not be replaced, and what to do
    */
-  constructor(
-    readonly path: string,
-    detail: string,
-  ) {
-    super(`output folder ${named(path)}: ${detail}`);
+  constructor(path: string, detail: string) {
+    super(path, "output folder", detail);
     this.name = "OutputFolderError";
   }
 }
@@ -55,9 +60,11 @@ export class OutputFolderError extends Error {
  * Checks that a run may write its outputs into `dir`, replacing what is there. Allowed without
  * `overwrite`: no file at `dir`, an empty folder, or a folder an earlier run wrote (a
  * `summary.json` marked as a run summary, a `timing.json`, and nothing but {@link RUN_OUTPUT_NAMES}).
- * With `overwrite`, anything but the working directory and its ancestors. Call it before the
- * simulation starts, so a refused folder costs nothing.
- * @throws OutputFolderError naming the path and why it may not be replaced
+ * With `overwrite`, anything but the working directory and its ancestors, an input of the run
+ * (`options.inputs`) and a folder holding one. In every case the folder's parent must exist or be
+ * creatable, and be writable. Call it before the simulation starts, so a refused folder costs
+ * nothing.
+ * @throws OutputFolderError naming the path and why it may not be replaced or cannot be written
  */
 export function checkRunOutputFolder(dir: string, options: OutputFolderOptions = {}): void {
   // An empty path is the working directory to the file system (`--out "$DIR"` with DIR unset).
@@ -65,12 +72,14 @@ export function checkRunOutputFolder(dir: string, options: OutputFolderOptions =
   if (holdsWorkingDirectory(dir)) {
     throw new OutputFolderError(dir, "it is the working directory or one of its ancestors, which a run never replaces; choose another output folder");
   }
+  const problem = outputPathProblem(dir, { inputs: options.inputs });
+  if (problem !== undefined) throw new OutputFolderError(dir, problem);
   const st = statOrUndefined(dir);
   if (st === undefined) return;
   if (options.overwrite) return;
-  const problem = whyNotReplaceable(dir, st);
-  if (problem !== undefined) {
-    throw new OutputFolderError(dir, `${problem}, and a run replaces its output folder whole; choose another output folder, or replace it with --overwrite`);
+  const held = whyNotReplaceable(dir, st);
+  if (held !== undefined) {
+    throw new OutputFolderError(dir, `${held}, and a run replaces its output folder whole; choose another output folder, or replace it with --overwrite`);
   }
 }
 
@@ -97,12 +106,6 @@ function statOrUndefined(path: string): Stats | undefined {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw new OutputFolderError(path, `cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
-}
-
-/** `'out'`, with the absolute path when it differs from the path as given. */
-function named(path: string): string {
-  const absolute = resolve(path);
-  return absolute === path ? `'${path}'` : `'${path}' (${absolute})`;
 }
 
 /** The first few names, and how many more. */

@@ -180,13 +180,13 @@ function locatedProgramError(scenario: LoadedScenario, e: unknown): unknown {
  * profile folder `profile/`, `records.csv` / `records.jsonl`, `callgraph.json`, `summary.json` and
  * `evidence.json` (see {@link computeEvidence}), `trace.json` (program models with `outputs.trace`)
  * and `timing.json`. Everything but `timing.json` is byte-identical for the same scenario and seed.
- * `dir` must be absent, empty or an earlier run's folder unless `options.overwrite` is set (see
- * {@link checkRunOutputFolder}).
+ * `dir` must be absent, empty or an earlier run's folder unless `options.overwrite` is set, and
+ * never the scenario file or a folder holding it (see {@link checkRunOutputFolder}).
  * @returns the absolute output path
  * @throws OutputFolderError (an input error) when `dir` may not be replaced
  */
 export function writeRunOutputs(art: RunArtifacts, dir: string, options: OutputFolderOptions = {}): string {
-  checkRunOutputFolder(dir, options);
+  checkRunOutputFolder(dir, withScenarioInput(art.scenario, options));
   const outputs = art.scenario.config.outputs;
   return writeDirectoryAtomically(dir, (tmp) => {
     // Times as simulated, fractions of a microsecond kept: rounding them as TAU's timers do would
@@ -214,6 +214,11 @@ export function writeRunOutputs(art: RunArtifacts, dir: string, options: OutputF
   });
 }
 
+/** `options` with the scenario's file among the inputs the output folder must not replace. */
+export function withScenarioInput(scenario: LoadedScenario, options: OutputFolderOptions): OutputFolderOptions {
+  return { ...options, inputs: [{ path: scenario.file, what: "the scenario file" }, ...(options.inputs ?? [])] };
+}
+
 function writeJson(file: string, value: unknown): void {
   writeFileSync(file, JSON.stringify(value, null, 2) + "\n");
 }
@@ -226,13 +231,14 @@ export interface RunScenarioOptions extends LoadOptions, ExecuteOptions, OutputF
 
 /**
  * Loads, runs and writes a scenario in one call (what `ccasim run` does). The output folder is
- * checked before the simulation starts.
- * @throws ScenarioErrors for an invalid scenario; OutputFolderError when the output folder may not be replaced
+ * checked before the simulation starts: it may not be the scenario file or a folder holding it,
+ * and its parent must be writable.
+ * @throws ScenarioErrors for an invalid scenario; OutputFolderError when the output folder may not be replaced or cannot be written
  */
 export function runScenario(file: string, options: RunScenarioOptions = {}): RunArtifacts & { outDir: string } {
   const scenario = loadScenario(file, options);
   const dir = runOutputFolder(scenario, options.out);
-  checkRunOutputFolder(dir, options);
+  checkRunOutputFolder(dir, withScenarioInput(scenario, options));
   const art = executeScenario(scenario, options);
   return { ...art, outDir: writeRunOutputs(art, dir, options) };
 }

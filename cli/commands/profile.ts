@@ -63,7 +63,9 @@ convert: writes the input in another format. The output format comes from --to o
 name: .csv records, .jsonl records (Extra-P JSON Lines when the input is Extra-P), .txt Extra-P
 text, .json Extra-P JSON, any other name a TAU profile directory (.ppk, .cubex, .cube, .xml and .gz
 are refused: those formats are not written). A TAU directory keeps the timer names and group
-lists byte for byte as the input spelt them.
+lists byte for byte as the input spelt them. The output may not be an input, a folder holding
+one, or the profile folder or records a run folder given as input holds, and its folder must be
+writable: both are checked before anything is read.
   --to <format>        ${CONVERT_TARGETS.join(", ")}
                        table-csv: the profile as one CSV table, one row per timer per view
                        (every thread n,c,t, then mean, min, max, total, stddev): thread, timer,

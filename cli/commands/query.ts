@@ -10,7 +10,8 @@ export const queryCommand: Command = {
 
 Runs SQL (DuckDB's dialect) on a study database written by 'ccasim sweep' and prints the result
 as a table (--json, --csv for machine use). With --out, writes the result (or a whole table when
-the argument is a table name) to Parquet or CSV, chosen by the extension. One statement per call
+the argument is a table name) to Parquet or CSV, chosen by the extension (atomically: an
+interrupted export leaves no file; never the database itself). One statement per call
 (a trailing ';' and '--' comments are fine). Without SQL, prints the
 number of rows of every table. The database is opened read-only.
 

@@ -30,12 +30,16 @@ evidence.json keeps 100: the largest group of each method, then the largest of t
 Output folder: the run replaces DIR whole, so DIR must be absent, an empty folder, or a folder an
 earlier run wrote (summary.json and timing.json, and nothing but the files above and the
 report.html of 'ccasim report'); anything else (your files, a file at DIR) is refused before the
-simulation starts unless --overwrite is given. The working directory and its ancestors are never
-replaced, even with --overwrite.
+simulation starts unless --overwrite is given. The working directory and its ancestors, the
+scenario file and a folder holding it are never replaced, even with --overwrite. DIR's parent
+must exist or be creatable, and be writable: checked before the simulation starts too.
+Interrupted (Ctrl-C, kill) while writing, the run removes its unfinished temporary folder
+(.<DIR>.tmp-<pid>-<n> beside DIR) and exits 130 (SIGINT) or 143 (SIGTERM); one that a kill -9
+left is removed by the next run writing DIR.
 
 Options:
   --out DIR            output folder
-  --overwrite          replace DIR whatever it holds (see Output folder)
+  --overwrite          replace DIR whatever it holds but an input (see Output folder)
   --seed N             replace the scenario's seed (an integer, or any text)
   --set key=value      override any scenario key before validation (repeatable), e.g.
                        --set workload.x=1.5  --set machine.l2.size=256KiB
@@ -52,7 +56,7 @@ ${componentTypes
   .join("\n")}
 
 Exit codes: 0 success (messages left unreceived are warnings, printed and listed in summary.json),
-1 failure (a deadlock), 2 invalid scenario or arguments.`,
+1 failure (a deadlock), 2 invalid scenario, arguments or output folder, 130/143 interrupted.`,
   run(ctx) {
     const { values, positionals } = parseCommandArgs("run", ctx.argv, {
       out: { type: "string" },

@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { checkOutputPath } from "../../profile/index.js";
 import { mergeShards } from "../../profile/study/index.js";
 import {
   failedPointsCommand,
@@ -11,6 +12,7 @@ import {
   runSweepPoint,
   slurmArrayScript,
   slurmShardFolder,
+  sweepInputs,
   type Sweep,
   type SweepRunSummary,
 } from "../../scenarios/sweep/index.js";
@@ -48,14 +50,16 @@ Sweep file:
 
 Options:
   --jobs N             worker threads (default 1)
-  --db FILE            study database (default out/<sweep name>.db)
+  --db FILE            study database (default out/<sweep name>.db); never the sweep or scenario
+                       file, and its folder must be writable (both checked before any point runs)
   --resume             continue the study in --db (points already stored are skipped)
   --slice i/n          run only points whose index mod n is i (0 <= i < n), e.g. one job-array task
   --list               print the points (index, id, seed, values)
   --point K            run point K alone and write its outputs as 'ccasim run' does (--out DIR,
                        default out/<sweep name>/point-K; the folder is checked as 'ccasim run'
                        checks it: see 'ccasim run --help')
-  --overwrite          with --point: replace the output folder whatever it holds
+  --overwrite          with --point: replace the output folder whatever it holds (never the sweep
+                       or scenario file, nor a folder holding them)
   --print-command K    print the 'ccasim run' command that re-runs point K
   --emit slurm         write a Slurm job-array script (--script FILE, default stdout): task i runs
                        --slice i/N into <shards>/shard-i.db (the folder is created
@@ -127,6 +131,7 @@ export const sweepCommand: Command = {
     if (values.emit !== undefined) {
       if (values.emit !== "slurm") throw new UsageError(`--emit ${String(values.emit)}: only 'slurm' is supported`, "sweep");
       const shardDir = (values.shards as string | undefined) ?? slurmShardFolder(db);
+      if (values.script) checkOutputPath(values.script as string, "Slurm script", { inputs: sweepInputs(sweep) });
       mkdirSync(shardDir, { recursive: true }); // why: Slurm opens the tasks' output files there before the script runs
       const script = slurmArrayScript(sweep, {
         tasks,

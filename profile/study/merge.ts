@@ -7,6 +7,7 @@
  */
 import { existsSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
+import { checkOutputPath } from "../protected-paths.js";
 import { StudyStore } from "./store.js";
 import { StudyError } from "./study-error.js";
 
@@ -50,6 +51,8 @@ export async function mergeShards(target: string, shards: readonly string[]): Pr
     if (other !== undefined) throw new StudyError(`${shard}: belongs to another study than ${other[1]} (study hash ${hash}, not ${other[0]}); nothing was merged`);
     hashes.set(hash, hashes.get(hash) ?? shard);
   }
+  // Shards are read, not replaced (merging into one is refused above): only where the study goes matters.
+  checkOutputPath(target, "study database");
   const created = !existsSync(resolve(target));
   const store = await StudyStore.open(target, { create: true });
   let ok = false;

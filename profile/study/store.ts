@@ -1,4 +1,6 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import { checkOutputPath } from "../protected-paths.js";
+import { removeStaleTemporaries, temporarySibling, trackTemporary } from "../temporary-files.js";
 import { dirname, extname, resolve } from "node:path";
 import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { BulkInserter } from "./bulk-insert.js";
@@ -146,13 +148,17 @@ export class StudyStore {
   /**
    * Writes the result of a query (one SQL statement of any kind that returns rows, a trailing `;`
    * and comments allowed) or of a whole table (a bare table name) to a Parquet or CSV file, chosen
-   * by extension.
+   * by extension. The file is written atomically (a temporary sibling, tracked while it is written
+   * so that an interrupted command removes it, renamed at the end); it may not be the database
+   * itself, and its parent must be writable (checked before the query runs).
    * @throws StudyError for another extension, a bad query, or several statements
+   * @throws OutputPathError (an input error) when `file` is the database or cannot be written
    */
   async exportQuery(sqlOrTable: string, file: string): Promise<void> {
     const ext = extname(file).toLowerCase();
     const format = ext === ".parquet" ? "PARQUET" : ext === ".csv" ? "CSV, HEADER" : undefined;
     if (!format) throw new StudyError(`${file}: export to .parquet or .csv`);
+    checkOutputPath(file, "export", { inputs: [{ path: this.path, what: "the study database" }] });
     let source: string;
     if (TABLE_NAME.test(sqlOrTable)) source = `"${sqlOrTable.trim()}"`;
     else {
@@ -160,10 +166,18 @@ export class StudyStore {
       // why: on lines of their own, a trailing `-- comment` cannot swallow the closing parenthesis
       source = `(\n${withoutTerminator(sqlOrTable)}\n)`;
     }
+    const target = resolve(file);
+    removeStaleTemporaries(target);
+    const tmp = temporarySibling(target);
+    const untrack = trackTemporary(tmp);
     try {
-      await this.conn.run(`COPY ${source} TO '${resolve(file).replace(/'/g, "''")}' (FORMAT ${format})`);
+      await this.conn.run(`COPY ${source} TO '${tmp.replace(/'/g, "''")}' (FORMAT ${format})`);
+      renameSync(tmp, target);
     } catch (e) {
-      throw new StudyError((e as Error).message);
+      rmSync(tmp, { recursive: true, force: true });
+      throw new StudyError((e as Error).message.split(tmp).join(target));
+    } finally {
+      untrack();
     }
   }
 

@@ -18,13 +18,14 @@
  * same bytes.
  */
 import { mkdirSync, renameSync, rmSync, statSync, writeFileSync, existsSync, readdirSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
 import { OutputExistsError, ProfileError, ProfileModelError } from "../errors.js";
 import type { Trial } from "../model.js";
 import { canonicalTimerName, parseUserEventName } from "../names.js";
 import { writeRecordsCsv, writeRecordsJsonl } from "../records-write.js";
 import { writeMetadataXml } from "./xml.js";
 import { holdsWorkingDirectory } from "../protected-paths.js";
+import { removeStaleTemporaries, temporarySibling, trackTemporary } from "../temporary-files.js";
 
 /** Options of {@link writeTauProfile}. */
 export interface WriteTauOptions {
@@ -194,7 +195,9 @@ export function writeTauProfile(trial: Trial, dir: string, options: WriteTauOpti
     if (!statSync(dir).isDirectory()) throw new ProfileError(`cannot write a TAU profile to '${dir}': it exists and is not a directory`);
     if (!options.overwrite && readdirSync(dir).length > 0) throw new OutputExistsError(dir);
   }
-  const tmp = join(dirname(dir), `.${basename(dir)}.tmp-${process.pid}`);
+  removeStaleTemporaries(dir);
+  const tmp = temporarySibling(dir);
+  const untrack = trackTemporary(tmp);
   try {
     rmSync(tmp, { recursive: true, force: true });
     mkdirSync(tmp, { recursive: true });
@@ -213,6 +216,8 @@ export function writeTauProfile(trial: Trial, dir: string, options: WriteTauOpti
   } catch (e) {
     rmSync(tmp, { recursive: true, force: true });
     throw new ProfileError(`cannot write TAU profile '${dir}': ${(e as Error).message}`);
+  } finally {
+    untrack();
   }
   return [...files.map((f) => f.path), ...(records === undefined ? [] : [records])].map((f) => join(dir, f));
 }

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { basename, dirname, extname, resolve } from "node:path";
 import { parseDocument, stringify as stringifyYaml } from "yaml";
 import { parseOverride, parseYamlSource, ScenarioError, ScenarioErrors, validate, type KeyPath } from "../lang/index.js";
+import type { CommandInput } from "../../profile/index.js";
 import { undefinedWorkloadVariable, unknownWorkloadVariable, workloadVariablesOf } from "../workload.js";
 import { sweepFactors, type SweepFail } from "./design.js";
 import { enumeratePoints, pointOverrides, type SweepPoint } from "./points.js";
@@ -120,6 +121,16 @@ function checkWorkloadKeys(config: SweepConfig, known: readonly string[], fail: 
     const name = undefinedWorkloadVariable(parseOverride(`${key}=0`).path, known);
     if (name !== undefined) fail(where, unknownWorkloadVariable(name, known));
   }
+}
+
+/**
+ * The files a sweep reads, which no output of it may replace: the sweep file and, when the
+ * scenario is not inline, the scenario file.
+ */
+export function sweepInputs(sweep: Sweep): CommandInput[] {
+  const inputs: CommandInput[] = [{ path: sweep.file, what: "the sweep file" }];
+  if (!sweep.inlineScenario) inputs.push({ path: sweep.scenarioFile, what: "the sweep's scenario file" });
+  return inputs;
 }
 
 /** The `--set` overrides of a point of a sweep (fixed `set:` entries, then axis values). */

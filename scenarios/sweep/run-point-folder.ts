@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { loadScenarioText } from "../load.js";
 import { checkRunOutputFolder, type OutputFolderOptions } from "../output-folder.js";
 import { executeScenario, writeRunOutputs, type ExecuteOptions, type RunArtifacts } from "../run.js";
-import { sweepPointOverrides, type Sweep } from "./load-sweep.js";
+import { sweepInputs, sweepPointOverrides, type Sweep } from "./load-sweep.js";
 import type { SweepPoint } from "./points.js";
 
 /** Options of {@link runSweepPoint}. */
@@ -25,14 +25,15 @@ export function sweepPointFolder(sweep: Sweep, point: SweepPoint): string {
  * Runs one point of a sweep alone and writes its outputs as `ccasim run` does (what
  * `ccasim sweep <file> --point K` does): the sweep's scenario with the point's overrides and seed,
  * so the result equals that of the point in the study. The output folder is checked before the
- * simulation starts.
+ * simulation starts: it may not be the sweep file, its scenario file, or a folder holding them.
  * @throws ScenarioErrors when the point's scenario is invalid; OutputFolderError when the output
  *   folder may not be replaced; whatever the run throws (a deadlock)
  */
 export function runSweepPoint(sweep: Sweep, point: SweepPoint, options: SweepPointRunOptions = {}): RunArtifacts & { outDir: string } {
   const scenario = loadScenarioText(sweep.loadText, sweep.scenarioFile, { set: sweepPointOverrides(sweep, point), seed: point.seed });
   const dir = options.out ?? sweepPointFolder(sweep, point);
-  checkRunOutputFolder(dir, options);
+  const checked = { ...options, inputs: [...sweepInputs(sweep), ...(options.inputs ?? [])] };
+  checkRunOutputFolder(dir, checked);
   const art = executeScenario(scenario, options);
-  return { ...art, outDir: writeRunOutputs(art, dir, options) };
+  return { ...art, outDir: writeRunOutputs(art, dir, checked) };
 }

@@ -3,7 +3,8 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { StudyError, StudyStore, type PointRows } from "../../profile/study/index.js";
 import { runPointTask, type PointTask } from "./execute-point.js";
-import { sweepPointOverrides, type Sweep } from "./load-sweep.js";
+import { checkOutputPath } from "../../profile/index.js";
+import { sweepInputs, sweepPointOverrides, type Sweep } from "./load-sweep.js";
 import type { SweepPoint } from "./points.js";
 import { axisNumber } from "./design.js";
 import type { AxisValue } from "./sweep-schema.js";
@@ -120,8 +121,12 @@ export function workerScript(): string {
  * `resume: true` and ends with exactly one result per point. A failing point is stored with its
  * error and the sweep goes on.
  * @throws StudyError when `db` holds another study, or this study without `resume`
+ * @throws OutputPathError (an input error) when `db` is the sweep or scenario file, or a folder
+ *   holding one, or its parent is not writable: before any point runs
  */
 export async function runSweep(sweep: Sweep, options: SweepRunOptions): Promise<SweepRunSummary> {
+  // Before any worker starts: a database that would replace the sweep's files, or cannot be made.
+  checkOutputPath(options.db, "study database", { inputs: sweepInputs(sweep) });
   const t0 = performance.now();
   const jobs = Math.max(1, Math.floor(options.jobs ?? 1));
   // why: started first, the worker threads load their modules while this thread opens the study

@@ -24,7 +24,7 @@ describe("ccasim run --out", () => {
     const r = await run(["run", KNOWN, "--out", dir, "--set", "workload.iterations=-5"]);
     expect(r.code).toBe(2);
     expect(r.err).toBe(
-      `ccasim run: output folder '${dir}': it holds files a run does not write (notes.txt), and a run replaces its output folder whole; choose another output folder, or replace it with --overwrite\n`,
+      `ccasim run: cannot write the output folder '${dir}': it holds files a run does not write (notes.txt), and a run replaces its output folder whole; choose another output folder, or replace it with --overwrite\n`,
     );
     expect(r.out).toBe("");
     expect(readdirSync(dir)).toEqual(["notes.txt"]);
