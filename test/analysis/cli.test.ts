@@ -518,7 +518,9 @@ describe("ccasim select on an assembly file with a mistake", () => {
       expect(a.code).toBe(2);
       expect(a.err).toBe(`ccasim select: ${unknown}: (root) => Flx: unknown component 'Flx' (known: Flux)\n`);
       const broken = join(dir, "broken.yaml");
-      writeFileSync(broken, text.replace('mean: "exp(1.03*log(Q) - 2.25)"', 'mean: "exp(1.03*log(Q) - "'));
+      const brokenText = text.replace(/(name: EFMFlux, mean: )"[^"]*"/, '$1"exp(1.03*log(Q) - "');
+      expect(brokenText).not.toBe(text);
+      writeFileSync(broken, brokenText);
       const b = await run(["select", broken, "--input", "Q=1000"]);
       expect(b.code).toBe(2);
       expect(b.err).toMatch(new RegExp(`^ccasim select: ${broken.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: mean of EFMFlux \\(Flux\\): cannot parse cost expression`));

@@ -63,7 +63,10 @@ describe("the examples of ccasim select --help", () => {
     expect(accurate!.r.out).toContain("optimum (dynamic-programming): Flux=GodunovFlux");
     expect(accurate!.r.out).toContain("excluded EFMFlux (Flux): accuracy = 1 < 2");
     expect(risky!.args).toEqual(["select", "scenarios/flux.assembly.yaml", "--crossover", "Q=100:100000:log", "--risk", "2"]);
-    expect(risky!.r.out).toMatch(/ 100 +100000 +Flux=EFMFlux/);
+    // GodunovFlux's time per double grows with Q, EFMFlux's does not: Godunov for small patches,
+    // EFM for large ones (paper 000's linear fits cross near Q = 6200).
+    expect(risky!.r.out).toMatch(/\n  at Q = \d+: Flux GodunovFlux -> EFMFlux\n/);
+    expect(risky!.r.out).toMatch(/ 100 +\d+ +Flux=GodunovFlux\n *\d+ +100000 +Flux=EFMFlux/);
     // The run's EFMFlux::compute() survives pruning: Flux, of which EFMFlux is an implementation, is core.
     expect(measured!.r.out).toContain("heuristic over core {Flux} (2 assemblies)");
     expect(measured!.r.err).toContain("core timers of no component of the assembly (ShockDriver::go(), RK2::advance()");

@@ -7,6 +7,7 @@
 import type { PrepareEnv } from "../../component.js";
 import { checkKeys } from "../../documented-params.js";
 import type { KernelSpec } from "../../../machine/index.js";
+import type { ParamDoc } from "../../../engine/index.js";
 import { ScenarioValueError } from "../scenario-value-error.js";
 
 /**
@@ -92,6 +93,44 @@ export function workParam(env: PrepareEnv, raw: unknown, where: string, defaults
   return out as unknown as ElementWork;
 }
 
+/**
+ * The loops one invocation runs over a patch's arrays, in order, each an {@link ElementWork}. A
+ * kernel whose loops keep different numbers of patch-sized arrays live sees each loop's arrays
+ * overflow a cache at a different array size, so its strided penalty grows in steps with Q
+ * instead of in one jump.
+ */
+export type LoopWork = readonly ElementWork[];
+
+const LOOP_REQUIRED = ["loads", "stores", "flops", "otherInstructions", "arrays"] as const;
+
+/**
+ * Reads a component's loops: `loops` (a list of work maps; loads, stores, flops,
+ * otherInstructions and arrays required, passes 1 and fmaFraction 0 unless given) replaces
+ * `defaults`; `work` (a map) then sets its keys in every loop.
+ * @throws (via env.error) for a malformed list or entry, an unknown key, or a value out of range
+ */
+export function loopsParam(env: PrepareEnv, rawLoops: unknown, rawWork: unknown, defaults: LoopWork): LoopWork {
+  let loops = defaults;
+  if (rawLoops !== undefined) {
+    if (!Array.isArray(rawLoops) || rawLoops.length === 0) return env.error("loops", `must be a non-empty list of maps with keys ${WORK_KEYS.join(", ")}`);
+    loops = rawLoops.map((entry, i) => {
+      const where = `loops[${i}]`;
+      if (typeof entry !== "object" || entry === null || Array.isArray(entry)) return env.error(where, `must be a map with keys ${WORK_KEYS.join(", ")}`);
+      const e = entry as Record<string, unknown>;
+      checkKeys(env, e, WORK_KEYS, "a loop", `${where}.`);
+      for (const k of LOOP_REQUIRED) if (e[k] === undefined) env.error(`${where}.${k}`, `required: a loop states ${LOOP_REQUIRED.join(", ")}`);
+      return workParam(env, e, where, { loads: 0, stores: 0, flops: 0, otherInstructions: 0, arrays: 1, passes: 1, fmaFraction: 0 });
+    });
+  }
+  if (rawWork !== undefined) loops = loops.map((loop) => workParam(env, rawWork, "work", loop));
+  return loops;
+}
+
+/** Reusable kernel descriptions of `loops`, one per loop (mutated per call: no allocation). */
+export function kernelsFor(loops: LoopWork): KernelSpec[] {
+  return loops.map(kernelFor);
+}
+
 /** A reusable kernel description for `work` on an array of `doubles` doubles (mutated per call: no allocation). */
 export function kernelFor(work: ElementWork): KernelSpec {
   return {
@@ -109,10 +148,22 @@ export function kernelFor(work: ElementWork): KernelSpec {
   };
 }
 
-/** ParamDoc text for a work parameter. */
-export function workDoc(defaults: ElementWork, calibrated: string): string {
-  return (
-    `Per element (double) and pass: {loads, stores, flops, otherInstructions, arrays, passes, fmaFraction}. ` +
-    `Defaults ${JSON.stringify(defaults)} are calibrated, not measured: ${calibrated}.`
-  );
+/** ParamDoc entries of a component's `loops` and `work` parameters. */
+export function loopParamDocs(defaults: LoopWork, calibrated: string): ParamDoc[] {
+  return [
+    {
+      name: "loops",
+      type: "list",
+      doc:
+        `The loops one invocation runs over the patch's arrays, in order: each {loads, stores, flops, otherInstructions, arrays, passes, fmaFraction} per element (double) and pass ` +
+        `(passes 1 and fmaFraction 0 unless given). Defaults ${JSON.stringify(defaults)} are calibrated, not measured: ${calibrated}.`,
+      optional: true,
+    },
+    {
+      name: "work",
+      type: "map",
+      doc: "Keys of a loop ({loads, stores, flops, otherInstructions, arrays, passes, fmaFraction}) set in every loop of `loops`, for example {fmaFraction: 0.5}.",
+      optional: true,
+    },
+  ];
 }

@@ -34,4 +34,12 @@ describe("shock scenario errors are located", () => {
     expect(e.message).toMatch(/unknown parameter 'flopz'/);
     expect(e.message).toMatch(/loads, stores, flops/);
   });
+
+  it("rejects a loop that does not state its work or arrays, and unknown keys of a loop, naming the loop", () => {
+    const missing = error((t) => t, ["assembly.components.StatesConstructor.params.loops=[{loads: 4, stores: 1, flops: 6, otherInstructions: 2, arrays: 2}, {loads: 4, stores: 1, flops: 6, otherInstructions: 2}]"]);
+    expect(missing.message).toMatch(/loops\[1\]\.arrays: required/);
+    const unknown = error((t) => t, ["assembly.components.GodunovFlux.params.loops=[{loads: 4, stores: 1, flops: 6, otherInstructions: 2, arrays: 2, pases: 2}]"]);
+    expect(unknown.message).toMatch(/loops\[0\]\.pases: unknown parameter 'pases'.*did you mean 'passes'/);
+    expect(error((t) => t, ["assembly.components.EFMFlux.params.loops=[]"]).message).toMatch(/loops: must be a non-empty list/);
+  });
 });
