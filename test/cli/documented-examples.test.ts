@@ -66,7 +66,7 @@ describe("the examples of ccasim select --help", () => {
     expect(risky!.r.out).toMatch(/ 100 +100000 +Flux=EFMFlux/);
     // The run's EFMFlux::compute() survives pruning: Flux, of which EFMFlux is an implementation, is core.
     expect(measured!.r.out).toContain("heuristic over core {Flux} (2 assemblies)");
-    expect(measured!.r.err).toContain("core timers of no component of the assembly (ShockDriver::go(), RK2::advance()");
+    expect(measured!.r.err).toMatch(/\d+ core timers of no component of the assembly \('ShockDriver::go\(\)', 'RK2::advance\(\)'/);
   });
 
   it("show the example assembly file as it is", async () => {
