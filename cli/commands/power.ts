@@ -1,7 +1,7 @@
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
 import { readTrial } from "../../profile/index.js";
 import { AnalysisInputError, estimateTrialPower, loadPowerConstantFile, powerConstantSets, rankInefficiencies, type EventPower } from "../../analysis/index.js";
-import { formatNumber, formatTable, list, numberOption, positiveIntegerOption, threadChoiceLabel, threadOption, toJson } from "./analysis-io.js";
+import { formatNumber, formatTable, list, numberOption, positiveIntegerOption, shortTimerName, threadChoiceLabel, threadOption, toJson, refuseStudyDatabase } from "./analysis-io.js";
 
 const HELP = `ccasim power: power, energy, FLOP/J and counter metrics per event (paper 004)
 
@@ -35,6 +35,9 @@ Options:
   --sort <key>             watts (default), joules, flops-per-joule, name
   --top <n>                rows to show (default 20)
   --callpaths              include callpath timers
+  --name-width <n>         widest event name (default 60, as 'ccasim prune'): longer timer names
+                           lose directory paths, then their source location, then their middle;
+                           0 keeps names whole (as --json does)
   --inefficiency           list the events whose %FLPStalls and FLPIneffI both exceed the average
                            by more than 50 % and that take more than half of the time (paper 004,
                            Table 3; needs the stall counters)
@@ -54,6 +57,7 @@ const OPTIONS = {
   sort: { type: "string" },
   top: { type: "string" },
   callpaths: { type: "boolean" },
+  "name-width": { type: "string" },
   inefficiency: { type: "boolean" },
   json: { type: "boolean" },
 } as const;
@@ -61,6 +65,7 @@ const OPTIONS = {
 function run(ctx: CommandContext): number {
   const { values: v, positionals } = parseCommandArgs("power", ctx.argv, OPTIONS);
   if (positionals.length !== 1) throw new UsageError("give one trial (see 'ccasim power --help')", "power");
+  refuseStudyDatabase("power", positionals, "'ccasim query' or 'ccasim report' on it, or estimate the power of a point's run folder");
   for (const f of list(v["constants-file"])) for (const s of loadPowerConstantFile(f)) if (ctx.verbose) ctx.err(`loaded constant set '${s.name}'\n`);
   const set = powerConstantSets.get(v.constants === undefined ? "itanium2-madison" : String(v.constants));
   const view = threadOption("power", "thread", v.thread, ["mean", "max", "total", "each"] as const) ?? "mean";
@@ -68,6 +73,8 @@ function run(ctx: CommandContext): number {
   if (!["watts", "joules", "flops-per-joule", "name"].includes(sort)) throw new UsageError(`--sort expects watts, joules, flops-per-joule or name, got '${sort}'`, "power");
   const cpuMHz = numberOption("power", "cpu-mhz", v["cpu-mhz"]);
   const top = positiveIntegerOption("power", "top", v.top, 20)!;
+  // 0 keeps names whole; a positive width shortens the longer ones (as prune --name-width).
+  const nameWidth = v["name-width"] === "0" ? 0 : positiveIntegerOption("power", "name-width", v["name-width"], 60)!;
   const trial = readTrial(positionals[0]!, { records: false });
   const r = estimateTrialPower(trial, set, { kind: v.exclusive === true ? "exclusive" : "inclusive", view, flatOnly: v.callpaths !== true, cpuMHz });
   // Every estimate the idle power alone is no estimate: say what is missing instead.
@@ -88,7 +95,7 @@ function run(ctx: CommandContext): number {
     formatTable(
       ["event", ...(view === "each" ? ["thread"] : []), "time (s)", "power (W)", "energy (J)", "FLOP/J", "GlobalStalls", "%FLPStalls", "FLPIneffI"],
       rows.slice(0, top).map((e) => [
-        e.event,
+        shortTimerName(e.event, nameWidth),
         ...(view === "each" ? [e.view] : []),
         e.power.basis.timeUs * 1e-6,
         e.power.watts,
@@ -104,7 +111,7 @@ function run(ctx: CommandContext): number {
   if (v.inefficiency === true) {
     const ineff = rankInefficiencies(r);
     const measurable = r.events.some((e) => e.metrics.flpStalls !== undefined && e.metrics.flpIneffI !== undefined);
-    out.push("", !measurable ? "inefficiency ranking: not possible, %FLPStalls and FLPIneffI need the stall counters listed below" : ineff.length === 0 ? "no event is both inefficient (I1, I2 > 1.5 x average) and > 50 % of the time" : formatTable(["inefficient event", "view", "I1/I1avg", "I2/I2avg", "% of time"], ineff.map((e) => [e.event, e.view, e.i1Ratio, e.i2Ratio, 100 * e.share])));
+    out.push("", !measurable ? "inefficiency ranking: not possible, %FLPStalls and FLPIneffI need the stall counters listed below" : ineff.length === 0 ? "no event is both inefficient (I1, I2 > 1.5 x average) and > 50 % of the time" : formatTable(["inefficient event", "view", "I1/I1avg", "I2/I2avg", "% of time"], ineff.map((e) => [shortTimerName(e.event, nameWidth), e.view, e.i1Ratio, e.i2Ratio, 100 * e.share])));
   }
   if (r.aboveMaxPower.length > 0) {
     const n = r.aboveMaxPower.length;
