@@ -17,7 +17,7 @@ import {
   type Screening,
   type TrialParameter,
 } from "../../analysis/index.js";
-import { formatAdjustedR2, formatNumber, formatTable, list, numberOption, positiveIntegerOption, textAssignments, threadOption, toJson } from "./analysis-io.js";
+import { formatAdjustedR2, formatNumber, formatTable, list, numberOption, positiveIntegerOption, refuseStudyDatabase, textAssignments, threadOption, toJson } from "./analysis-io.js";
 
 const HELP = `ccasim fit: fit performance models T(Q) to measurements and print them as formulas and as
 mathjs cost expressions a scenario can use
@@ -161,6 +161,7 @@ function parseQRule(raw: string): TrialParameter {
 function run(ctx: CommandContext): number {
   const { values: v, positionals } = parseCommandArgs("fit", ctx.argv, OPTIONS);
   if (positionals.length === 0) throw new UsageError("give at least one input (see 'ccasim fit --help')", "fit");
+  refuseStudyDatabase("fit", positionals, "'ccasim sweep fit <study.db> --parameter Q' (see 'ccasim sweep fit --help')");
   const criterion = v.criterion === undefined ? undefined : String(v.criterion);
   if (criterion !== undefined && criterion !== "loo-smape" && criterion !== "adjusted-r2") throw new UsageError(`--criterion expects loo-smape or adjusted-r2, got '${criterion}'`, "fit");
   const families = list(v.family);

@@ -1,7 +1,7 @@
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
 import { readTrial } from "../../profile/index.js";
 import { callTreeFromTrial, callTreesPerThread, pruneAcross, type BuiltCallTree, type PruneResult } from "../../analysis/index.js";
-import { numberOption, positiveIntegerOption, shortTimerName, threadOption, toJson } from "./analysis-io.js";
+import { numberOption, positiveIntegerOption, shortTimerName, threadOption, toJson, refuseStudyDatabase } from "./analysis-io.js";
 import { FLAT_NOTE, treeReport, type PrunedTree } from "./prune-report.js";
 
 const HELP = `ccasim prune: find the core components of a call graph with the alpha/beta pruning of paper 002
@@ -67,6 +67,7 @@ const OPTIONS = {
 function run(ctx: CommandContext): number {
   const { values: v, positionals } = parseCommandArgs("prune", ctx.argv, OPTIONS);
   if (positionals.length === 0) throw new UsageError("give at least one trial (see 'ccasim prune --help')", "prune");
+  refuseStudyDatabase("prune", positionals, "'ccasim query' or 'ccasim report' on it, or prune a point's run folder");
   const alpha = numberOption("prune", "alpha", v.alpha, 0.1)!;
   const beta = numberOption("prune", "beta", v.beta, 0.1)!;
   const minShare = numberOption("prune", "min-share", v["min-share"], 0)!;

@@ -319,8 +319,8 @@ describe("ccasim prune", () => {
     const r = await run(["prune", "../shared/data/tau/edge-cases/tools/src/taudb_c_api/tests/parse_tau_profile_test"]);
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain("): 3\n  int main(int, char **) [{matmult.c} {134,1}-{207,1}], compute OpenMP region, .TAU application\n");
-    expect(r.out).toContain("root '(all roots)' 2584000\n");
-    expect(r.out).toMatch(/\n {2}int main\(int, char \*\*\) \[\{matmult\.c\} \{134,1\}-\{207,1\}\] +1293000 +1293000 +50\.06\n {4}compute OpenMP region +540100 +540100 +20\.9\n {2}\.TAU application +1291000 +1291000 +49\.94\n/);
+    expect(r.out).toContain("root '(all roots)' 2584026.5\n");
+    expect(r.out).toMatch(/\n {2}int main\(int, char \*\*\) \[\{matmult\.c\} \{134,1\}-\{207,1\}\] +1293485 +1293485 +50\.06\n {4}compute OpenMP region +540134 +540134 +20\.9\n {2}\.TAU application +1290541\.5 +1290541\.5 +49\.94\n/);
   });
 
   it("heads a flat profile's values by what they are: the exclusive time judged and the recorded inclusive time", async () => {
@@ -328,7 +328,7 @@ describe("ccasim prune", () => {
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain("flat profile: who calls whom is not recorded");
     expect(r.out).toMatch(/\nkept \(largest first under each parent\) +judged +inclusive +% of root\n/);
-    expect(r.out).toMatch(/\n {2}ADIOS close +2450000 +5051000 +3\.919\n/);
+    expect(r.out).toMatch(/\n {2}ADIOS close +2450034\.3 +5051498\.4 +3\.919\n/);
     expect(r.out).toMatch(/\npruned \(subtree root, largest first\) +under +rule +judged +% of root\n/);
   });
 
@@ -346,7 +346,7 @@ describe("ccasim prune", () => {
     expect(r.code, r.err).toBe(0);
     expect(Math.max(...r.out.split("\n").map((l) => l.length))).toBeLessThanOrEqual(140);
     // Deep rows are indented by depth, their names shortened to fit the column.
-    expect(r.out).toMatch(/\n {12}MODULE_BIG_STEP_UTILITIES_EM:…_PRESSURE_GRADIENT +1\.550e7 +1\.639\n/);
+    expect(r.out).toMatch(/\n {12}MODULE_BIG_STEP_UTILITIES_EM:…_PRESSURE_GRADIENT +15504452 +1\.639\n/);
     expect(r.out).toContain("core tree: 391 nodes covering 96.27 % of the root's time; 279 of them below 1 % of the root each\n");
     const j = JSON.parse((await run([...args, "--json"])).out);
     expect(Math.max(...j.trees[0].pruned.map((p: { path: string }) => p.path.length))).toBeGreaterThan(900);
@@ -427,8 +427,17 @@ describe("ccasim select with measured cores and quality attributes", () => {
       expect(r.code, r.err).toBe(0);
       expect(r.out).toContain("heuristic over core {Driver, A, B} (4 assemblies): cost 5.67, gap 0 (0 %)");
     }
-    const json = JSON.parse((await run(["select", "--known-models", "--input", "x=3", "--prune-trial", runDir, "--core", "C", "--json"])).out);
-    expect(json.selection.heuristic.core).toEqual(["C", "Driver", "A", "B"]);
+    // --core and --prune-trial both name the core: refused, not united.
+    const both = await run(["select", "--known-models", "--input", "x=3", "--prune-trial", runDir, "--core", "C"]);
+    expect(both.code).toBe(2);
+    expect(both.err).toContain("give the heuristic's core with --core or have it found with --prune-trial, not both");
+    // --alpha and --beta set the pruning: beta 0 keeps every child, so C and D are core too.
+    const loose = JSON.parse((await run(["select", "--known-models", "--input", "x=3", "--prune-trial", runDir, "--alpha", "0", "--beta", "0", "--json"])).out);
+    expect(loose.selection.heuristic.core).toEqual(["Driver", "A", "B", "C", "D"]);
+    const alone = await run(["select", "--known-models", "--input", "x=3", "--alpha", "0.2"]);
+    expect(alone.code).toBe(2);
+    expect(alone.err).toContain("--alpha sets the pruning of --prune-trial; it needs --prune-trial");
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it("warns of core timers of components the assembly lacks (a trial of another assembly)", async () => {
@@ -442,7 +451,7 @@ describe("ccasim select with measured cores and quality attributes", () => {
     const r = await run(["select", "--known-models", "--input", "x=1.5", "--prune-trial", runDir]);
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain("heuristic over core {Driver, B}");
-    expect(r.err).toMatch(/warning: .*core timers of no component of the assembly \(Solver::run\(\)\) are left out of the heuristic's core; components: Driver, A, B, C, D/);
+    expect(r.err).toMatch(/warning: .*1 core timer of no component of the assembly \('Solver::run\(\)'\) left out of the heuristic's core; components: Driver, A, B, C, D/);
     rmSync(dir, { recursive: true, force: true });
   });
 
