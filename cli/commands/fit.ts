@@ -39,7 +39,9 @@ Inputs:
                    --component C, --method M   only records of this component, of this method
                    --where name=value          only records whose parameter has this value, as
                                                text or number (repeatable), e.g. --where mode=strided
-                 Records of several component methods are pooled into one fit, with a warning.
+                 Records of several component methods are pooled into one fit, with a warning;
+                 without --component or --method, those of component methods none of whose
+                 records has the parameter are left out, with a warning naming them.
   TAU_PARAM      timers named '<routine> [ <param> = <value> ]': Q is the value, T the per-call
                  inclusive time (one observation per thread)
   trials         one timer (or the mean of a user event, --user-event) across several trials
@@ -79,6 +81,11 @@ Model search (the mean of T at each Q, and separately its standard deviation):
                       --exclusive that is not the default
   --exclusive         use exclusive instead of inclusive values of trial inputs
   --json              print the reports as JSON
+
+Options read by one kind of input only (--component, --method, --where, --value for records;
+--q for trials; --param-timer; --callpath for Extra-P; --metric, --view, --exclusive for
+profiles) are refused with the others rather than ignored. A study database ('ccasim sweep') is
+fitted with 'ccasim sweep fit'.
 
 How the mean's model is chosen: a hypothesis of p coefficients is fitted when there are at least
 p + 1 distinct Q, and is a candidate when its defining term (the leading power, the PMNF term, the
@@ -191,10 +198,8 @@ function run(ctx: CommandContext): number {
   const ext = extname(first).toLowerCase();
   const isExtrap = (ext === ".txt" || ext === ".json" || (ext === ".jsonl" && v.parameter === undefined)) && v.timer === undefined && v["user-event"] === undefined;
   const where = textAssignments("fit", "where", v.where);
-  // Why refuse rather than ignore: a filter that silently does nothing fits data the user excluded.
-  if (Object.keys(where).length > 0 && (v.timer !== undefined || v["user-event"] !== undefined || v["param-timer"] !== undefined || isExtrap)) {
-    throw new UsageError("--where selects records; it does not apply to --timer, --user-event, --param-timer or Extra-P inputs", "fit");
-  }
+  const mode: InputMode = v.timer !== undefined || v["user-event"] !== undefined ? "trials" : v["param-timer"] !== undefined ? "param-timer" : isExtrap ? "extrap" : "records";
+  refuseIgnoredOptions(v, mode);
 
   if (v.timer !== undefined || v["user-event"] !== undefined) {
     if (v.q === undefined) throw new UsageError(`--${v.timer !== undefined ? "timer" : "user-event"} needs --q (how to read Q from each trial)`, "fit");
@@ -229,6 +234,9 @@ function run(ctx: CommandContext): number {
       method: v.method === undefined ? undefined : String(v.method),
       where,
     });
+    if (obs.skipped.length > 0) {
+      ctx.err(`warning: left out the records of ${obs.skipped.length} component method${obs.skipped.length === 1 ? "" : "s"} without a parameter '${String(v.parameter)}': ${obs.skipped.map((x) => `${x.routine} (has ${x.parameters.join(", ") || "none"})`).join(", ")}\n`);
+    }
     if (obs.sources.length > 1) {
       ctx.err(`warning: pooling the records of ${obs.sources.length} component methods (${obs.sources.join(", ")}) into one fit; choose one with --component and --method\n`);
     }
@@ -261,6 +269,45 @@ function run(ctx: CommandContext): number {
   }
   for (const { title, report } of reports) ctx.out(formatReport(title, report, predictQs, top, v["no-sd"] !== true) + "\n");
   return 0;
+}
+
+/** What the inputs are, by the options given: each reads its own options. */
+type InputMode = "trials" | "param-timer" | "extrap" | "records";
+
+/** How the help names each input mode in a refusal. */
+const MODE_TEXT: Record<InputMode, string> = {
+  trials: "a timer or user event across trials (--timer, --user-event)",
+  "param-timer": "TAU_PARAM timers (--param-timer)",
+  extrap: "Extra-P inputs",
+  records: "records",
+};
+
+/** The options only some input modes read, and the modes that read them. */
+const MODE_OPTIONS: Record<string, readonly InputMode[]> = {
+  parameter: ["param-timer", "records"],
+  component: ["records"],
+  method: ["records"],
+  where: ["records"],
+  value: ["records"],
+  "param-timer": ["param-timer"],
+  q: ["trials"],
+  callpath: ["extrap"],
+  metric: ["trials", "param-timer", "extrap"],
+  view: ["trials", "param-timer"],
+  exclusive: ["trials", "param-timer"],
+};
+
+/**
+ * Refuses an option the input mode does not read. Why refuse rather than ignore: an option that
+ * silently does nothing (a filter, a Q) fits data other than the data the user asked for.
+ * @throws UsageError naming the option and the mode
+ */
+function refuseIgnoredOptions(v: Record<string, unknown>, mode: InputMode): void {
+  for (const [option, modes] of Object.entries(MODE_OPTIONS)) {
+    if (v[option] === undefined || modes.includes(mode)) continue;
+    if (option === "q" && mode !== "trials") throw new UsageError("--q says how to read Q from each trial; it needs --timer or --user-event", "fit");
+    throw new UsageError(`--${option} does not apply to ${MODE_TEXT[mode]}: it applies to ${modes.map((m) => MODE_TEXT[m]).join(" and ")}`, "fit");
+  }
 }
 
 /** 1-based rank of a model among the report's candidates, or null when it is not one. */

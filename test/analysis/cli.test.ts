@@ -231,7 +231,7 @@ describe("ccasim fit", () => {
     for (const [args, message] of [
       [["--where", "mode"], "--where expects name=value, got 'mode'"],
       [["--where", "mode="], "--where expects name=value, got 'mode='"],
-      [["--timer", "main", "--q", "ranks", "--where", "mode=x"], "--where selects records; it does not apply to --timer"],
+      [["--timer", "main", "--q", "ranks", "--where", "mode=x"], "does not apply to a timer or user event across trials (--timer, --user-event)"],
     ] as const) {
       const r = await run(["fit", file, "--parameter", "Q", ...args]);
       expect(r.code, args.join(" ")).toBe(2);
@@ -549,6 +549,56 @@ describe("ccasim fit --predict where the whole interval lies below 0", () => {
       expect(r.out).toMatch(/\npredict Q = 12: the model gives -[\d.]+ \(95 % interval -[\d.]+ \.\. -[\d.]+\), below 0 where T cannot be: it does not apply here \(extrapolated beyond the data\)\n/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("ccasim fit refuses what it would ignore, and pools only what it can fit", () => {
+  const dir = mkdtempSync(join(tmpdir(), "ccasim-fit-pool-"));
+  // Solver.run records have only x; Stencil.compute records have Q (T = 2Q).
+  const lines = ["component,port,method,rank,start [us],wall_time [us],mpi_time [us],compute_time [us],param:Q,param:x"];
+  for (let i = 0; i < 12; i++) {
+    lines.push(`Solver,s,run,0,${i},${5 + i},0,${5 + i},,${i}`);
+    const q = 10 * (1 + (i % 4));
+    lines.push(`Stencil,p,compute,0,${i},${2 * q},0,${2 * q},${q},`);
+  }
+  const file = join(dir, "records.csv");
+  writeFileSync(file, lines.join("\n") + "\n");
+
+  it("pools only the records that have the parameter, naming the component methods left out", async () => {
+    const r = await run(["fit", file, "--parameter", "Q", "--family", "polynomial:degree=1", "--json"]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toBe("warning: left out the records of 1 component method without a parameter 'Q': Solver.run (has x)\n");
+    expect(JSON.parse(r.out)[0].points.map((p: { q: number }) => p.q)).toEqual([10, 20, 30, 40]);
+  });
+
+  it("lists the component methods and their parameters when none has the parameter", async () => {
+    const r = await run(["fit", file, "--parameter", "N"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("no record matching component=* port=* method=* has a numeric parameter 'N'; the records' component methods and their parameters: Solver.run (x), Stencil.compute (Q)");
+  });
+
+  it("names the command that fits a study database", async () => {
+    const db = join(dir, "study.db");
+    writeFileSync(db, "");
+    const r = await run(["fit", db, "--parameter", "Q"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`${db} is a study database ('ccasim sweep' wrote it): use 'ccasim sweep fit <study.db> --parameter Q'`);
+  });
+
+  it("refuses options the kind of input does not read", async () => {
+    const trials = ["../shared/data/tau/ppk/gromacs-scaling/2.ppk", "../shared/data/tau/ppk/gromacs-scaling/4.ppk"];
+    for (const [args, message] of [
+      [[...trials, "--timer", "MPI_Init", "--q", "ranks", "--parameter", "Q"], "--parameter does not apply to a timer or user event across trials"],
+      [[file, "--parameter", "Q", "--q", "ranks"], "--q says how to read Q from each trial; it needs --timer or --user-event"],
+      [[file, "--parameter", "Q", "--view", "max"], "--view does not apply to records"],
+      [[file, "--parameter", "Q", "--metric", "TIME"], "--metric does not apply to records"],
+      [["../shared/data/extrap/docs_examples_input.txt", "--component", "A"], "--component does not apply to Extra-P inputs"],
+      [["../shared/data/tau/edge-cases/examples/wrap", "--param-timer", "__wrap_dgemm", "--parameter", "size", "--value", "mpiTime"], "--value does not apply to TAU_PARAM timers"],
+    ] as const) {
+      const r = await run(["fit", ...args]);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.err).toContain(message);
     }
   });
 });
