@@ -2,6 +2,7 @@ import { extname } from "node:path";
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
 import { readExtrap, readTrial } from "../../profile/index.js";
 import {
+  EXTRAP_FAMILIES,
   fitFamilies,
   fitModels,
   isFormulaVariable,
@@ -52,15 +53,18 @@ Inputs:
                                     workload variable as workload.<name>: metadata:workload.x)
                    path:<regex>     the first number group of the regex applied to the trial's path
                    ranks | threads  the number of ranks or threads
-  Extra-P        text, JSON or JSON Lines inputs with one parameter: every callpath and metric is
-                 fitted (or only --callpath/--metric). A .jsonl file is read as records when
+  Extra-P        text, JSON or JSON Lines inputs with one parameter (multi-parameter models are
+                 not supported): every callpath and metric is fitted (or only --callpath/--metric). A .jsonl file is read as records when
                  --parameter is given, else as Extra-P JSON Lines.
 
 Model search (the mean of T at each Q, and separately its standard deviation):
   --family <spec>     family to search (repeatable): ${fitFamilies.names().join(", ")}.
                       Options after a colon: polynomial:degree=2, polynomial:maxDegree=4,
                       pmnf:negative=true, segmented:inner=linear. Default: constant, polynomial,
-                      power-law, pmnf (Extra-P's normal form over its 42 exponent pairs).
+                      power-law, pmnf (Extra-P's normal form over its 42 exponent pairs); for
+                      Extra-P inputs constant and pmnf, Extra-P's own search space (the output
+                      says so), so the models are those Extra-P gives. Two candidates that fit
+                      equally well (an exact fit) rank the one linear in its coefficients first.
   --criterion <c>     loo-smape (default; leave-one-out SMAPE as Extra-P) or adjusted-r2 (printed
                       with enough decimals to tell the candidates apart)
   --weighted          weight the mean fit by count / sd^2 at each Q
@@ -149,7 +153,12 @@ const OPTIONS = {
 interface Labeled {
   readonly title: string;
   readonly report: FitReport;
+  /** True when the families searched are Extra-P's by default (an Extra-P input without --family). */
+  readonly extrapFamilies?: boolean;
 }
+
+/** The line saying that an Extra-P input is fitted in Extra-P's search space. */
+const EXTRAP_FAMILIES_NOTE = `families:   ${EXTRAP_FAMILIES.join(", ")} (Extra-P's search space, the default for Extra-P inputs; --family widens it)`;
 
 function parseQRule(raw: string): TrialParameter {
   if (raw === "ranks") return { ranks: true };
@@ -189,10 +198,10 @@ function run(ctx: CommandContext): number {
   const reports: Labeled[] = [];
   // The formulas name Q after what it is (--variable, else the parameter, the --q rule or the
   // Extra-P parameter, when an expression can use the name); the title uses the same name.
-  const fitOne = (obs: Observations, source: string): Labeled => {
-    const report = fitModels(obs, { ...fitOptions, variable: variable ?? obs.qLabel });
+  const fitOne = (obs: Observations, source: string, defaultFamilies?: readonly string[]): Labeled => {
+    const report = fitModels(obs, { ...fitOptions, families: fitOptions.families ?? defaultFamilies, variable: variable ?? obs.qLabel });
     const q = report.variable === obs.qLabel ? obs.qLabel : `${report.variable} (${obs.qLabel})`;
-    return { title: `${obs.tLabel} vs ${q} (${source})`, report };
+    return { title: `${obs.tLabel} vs ${q} (${source})`, report, ...(fitOptions.families === undefined && defaultFamilies !== undefined ? { extrapFamilies: true } : {}) };
   };
   const first = positionals[0]!;
   const ext = extname(first).toLowerCase();
@@ -222,7 +231,7 @@ function run(ctx: CommandContext): number {
   } else if (isExtrap) {
     for (const p of positionals) {
       const sets = observationsFromExtrap(readExtrap(p), { callpath: v.callpath === undefined ? undefined : String(v.callpath), metric, source: p });
-      for (const obs of sets) reports.push(fitOne(obs, p));
+      for (const obs of sets) reports.push(fitOne(obs, p, EXTRAP_FAMILIES));
     }
   } else {
     if (v.parameter === undefined) throw new UsageError("say what Q is: --parameter (records, TAU_PARAM), --timer with --q (trials), or give an Extra-P file", "fit");
@@ -246,8 +255,9 @@ function run(ctx: CommandContext): number {
   if (v.json === true) {
     ctx.out(
       toJson(
-        reports.map(({ title, report }) => ({
+        reports.map(({ title, report, extrapFamilies }) => ({
           title,
+          ...(extrapFamilies === true ? { families: EXTRAP_FAMILIES, familiesNote: "Extra-P's search space, the default for Extra-P inputs" } : {}),
           variable: report.variable,
           range: report.range,
           criterion: report.criterion,
@@ -267,7 +277,7 @@ function run(ctx: CommandContext): number {
     );
     return 0;
   }
-  for (const { title, report } of reports) ctx.out(formatReport(title, report, predictQs, top, v["no-sd"] !== true) + "\n");
+  for (const { title, report, extrapFamilies } of reports) ctx.out(formatReport(title, report, predictQs, top, v["no-sd"] !== true, extrapFamilies === true) + "\n");
   return 0;
 }
 
@@ -317,12 +327,13 @@ function rankOf(r: FitReport, m: FittedModel): number | null {
 }
 
 /** The text of one report; `sd` false leaves out the standard deviation line (--no-sd). */
-function formatReport(title: string, r: FitReport, predictQs: readonly number[], top: number, sd: boolean): string {
+function formatReport(title: string, r: FitReport, predictQs: readonly number[], top: number, sd: boolean, extrapFamilies: boolean): string {
   const m = r.mean;
   const q = m.quality;
   const v = r.variable;
   const lines = [
     `== ${title}`,
+    ...(extrapFamilies ? [EXTRAP_FAMILIES_NOTE] : []),
     `data: ${r.points.q.length} distinct ${v} in [${formatNumber(r.range.min)}, ${formatNumber(r.range.max)}], ${Array.from(r.points.count).reduce((a, b) => a + b, 0)} observations${r.weighted ? ", mean fit weighted by scatter" : ""}`,
     `mean:       ${m.formula}`,
     `expression: ${m.expression}`,

@@ -160,7 +160,7 @@ describe("ccasim fit", () => {
     expect((await run([...wrap, "--view", "1"])).out).toContain("== TIME per call of __wrap_dgemm (thread 1,0,0) vs size (");
     expect((await run(wrap)).out).toContain("== TIME per call of __wrap_dgemm vs size (");
     const extrap = await run(["fit", "../shared/data/extrap/docs_examples_input.txt", "--predict", "128"]);
-    expect(extrap.out).toMatch(/\npredict p = 128: 1492 \(/);
+    expect(extrap.out).toMatch(/\npredict p = 128: 1458 \(/);
   });
 
   it("prints adjusted R² with enough decimals that an adjusted-R² ranking can be checked", async () => {
@@ -600,5 +600,23 @@ describe("ccasim fit refuses what it would ignore, and pools only what it can fi
       expect(r.code, args.join(" ")).toBe(2);
       expect(r.err).toContain(message);
     }
+  });
+});
+
+describe("ccasim fit on Extra-P inputs", () => {
+  it("searches Extra-P's space by default and says so: Extra-P 4.x's model of its documentation example", async () => {
+    const r = await run(["fit", "../shared/data/extrap/docs_examples_input.txt"]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain("families:   constant, pmnf (Extra-P's search space, the default for Extra-P inputs; --family widens it)\n");
+    expect(r.out).toContain("mean:       2.82 + 0.483·p^(5/4)·log2(p)\n");
+    const wide = await run(["fit", "../shared/data/extrap/docs_examples_input.txt", "--family", "power-law", "--family", "pmnf"]);
+    expect(wide.out).not.toContain("families:   constant, pmnf");
+    expect(wide.out).toContain("mean:       exp(1.5·log(p) + 0.00924)");
+  });
+
+  it("says plainly that multi-parameter models are not supported", async () => {
+    const r = await run(["fit", "../shared/data/extrap/tests_data_jsonlines_extended2.jsonl"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("the experiment has 2 parameters (x, y); only single-parameter Extra-P inputs can be fitted: multi-parameter models are not supported");
   });
 });

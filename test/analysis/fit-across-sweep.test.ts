@@ -54,11 +54,13 @@ describe("fits across a sweep", () => {
   it("recovers T(Q, c) = c * Q^1.5 as a formula in both variables", async () => {
     const obs = await observations("workload.c");
     const fit = fitAcrossSweep(obs.groups, { byVariable: "c" });
-    expect(fit.shape.logResponse).toBe(true);
-    expect(fit.perValue.map((v) => v.model.coefficients[1].value)).toEqual([1.5, 1.5, 1.5, 1.5].map((x) => expect.closeTo(x, 6)));
+    // Exact data: c·Q^(3/2) (PMNF, linear in c) ties with the power law exp(1.5·log(Q) + log c) and ranks first.
+    expect(fit.shape.logResponse).toBe(false);
+    expect(fit.shape.label).toContain("Q^(3/2)");
+    expect(fit.perValue.map((v) => v.model.coefficients[1].value)).toEqual([1, 2, 3, 4].map((x) => expect.closeTo(x, 6)));
     expect(fit.smape!).toBeLessThan(0.01);
     for (const [q, c] of [[5, 2.5], [20, 1.5], [3, 3.5]]) expect(fit.predict!(q, c) / (c * q ** 1.5)).toBeCloseTo(1, 3);
-    expect(fit.expression).toMatch(/log2\(c\)/);
+    expect(fit.expression).toMatch(/\(1\*c\)\*Q\^\(3\/2\)/);
   });
 
   it("rejects a study with fewer than 3 distinct Q in every group", () => {
@@ -129,7 +131,7 @@ describe("fits across a sweep", () => {
     let out = "";
     const code = await main(["sweep", "fit", db, "--parameter", "Q", "--component", "Kernel", "--by", "workload.c", "--by-variable", "c"], { out: (s) => (out += s), err: () => {} });
     expect(code).toBe(0);
-    expect(out).toContain("T(Q, c) = exp(");
+    expect(out).toMatch(/T\(Q, c\) = .*\(1·c\)·Q\^\(3\/2\)/);
     expect(out).toMatch(/SMAPE over all observations 0\.00 %/);
   });
 
@@ -147,8 +149,8 @@ describe("fits across a sweep", () => {
     expect(pooled.out).not.toMatch(/\bQ\b/);
     const byC = await run("--by", "workload.c", "--by-variable", "c");
     expect(byC.code).toBe(0);
-    expect(byC.out).toContain("T(x, c) = exp(");
-    expect(byC.out).toMatch(/expression: exp\(.*log\(x\)/);
+    expect(byC.out).toMatch(/T\(x, c\) = .*\(1·c\)·x\^\(3\/2\)/);
+    expect(byC.out).toMatch(/expression: .*\*x\^\(3\/2\)/);
     expect(byC.out).not.toMatch(/\bQ\b/);
     const clash = await run("--by", "workload.c", "--by-variable", "x");
     expect(clash.code).toBe(2);
