@@ -164,3 +164,45 @@ describe("fits across a sweep", () => {
     expect(err).toMatch(/no record matches component=Kernal port=\* method=nope; no component 'Kernal' \(did you mean 'Kernel'\?\) among .*Kernel.*; no method 'nope' among /);
   });
 });
+
+describe("sweep fit --where on a swept parameter", () => {
+  const bwDir = mkdtempSync(join(tmpdir(), "ccasim-fit-where-swept-"));
+  const bwDb = join(bwDir, "bw.db");
+  beforeAll(async () => {
+    // The cost law swept over x and a network bandwidth given with units; the cost does not depend on it.
+    const sweep = join(bwDir, "bw.sweep.yaml");
+    writeFileSync(
+      sweep,
+      readFileSync("test/scenarios/sweeps/cost-law.sweep.yaml", "utf8")
+        .replace("  workload.c: [1, 2, 3, 4]", '  machine.network.params.bandwidth: ["1600MB/s", "3200MB/s"]')
+        .replace("machine: { preset: xeon-2.8ghz-512k, nodes: 1, processesPerNode: 1 }", "machine: { preset: xeon-2.8ghz-512k, nodes: 1, processesPerNode: 1, network: { model: hockney, params: { alpha: 30us, bandwidth: 100MB/s } } }"),
+    );
+    await runSweep(loadSweep(sweep), { db: bwDb, jobs: 1 });
+  });
+  afterAll(() => rmSync(bwDir, { recursive: true, force: true }));
+  const fit = async (...argv: string[]) => {
+    let out = "";
+    let err = "";
+    const code = await main(["sweep", "fit", bwDb, "--parameter", "Q", "--component", "Kernel", ...argv], { out: (s) => (out += s), err: (s) => (err += s) });
+    return { code, out, err };
+  };
+
+  it("keeps the points of one value, in the sweep file's units or as a number", async () => {
+    const pooled = await fit("--json");
+    expect(pooled.err).toContain("pools points that differ in machine.network.params.bandwidth");
+    expect(pooled.err).toContain("--where machine.network.params.bandwidth=<value>");
+    const all = JSON.parse(pooled.out).groups[0].q.length;
+    for (const value of ["1600MB/s", "1.6GB/s", "1600000000"]) {
+      const one = await fit("--where", `machine.network.params.bandwidth=${value}`, "--json");
+      expect(one.code, one.err).toBe(0);
+      expect(one.err).toBe("");
+      expect(JSON.parse(one.out).groups[0].q.length).toBe(all / 2);
+    }
+  });
+
+  it("names the values a swept parameter takes when none matches, as 'ccasim sweep fit'", async () => {
+    const r = await fit("--where", "machine.network.params.bandwidth=100MB/s");
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^ccasim sweep fit: no record matches .*swept parameter machine\.network\.params\.bandwidth takes 1600MB\/s \(1600000000\), 3200MB\/s \(3200000000\)/);
+  });
+});
