@@ -37,7 +37,9 @@ Options:
                            access counters, the memory-stall latencies, the counter names of
                            every role, and where the constants come from
   --exclusive              use exclusive values (default inclusive)
-  --thread <t>             mean (default), max, total, each, or a thread n | n,c,t (as profile show)
+  --thread <t>             mean (default), max, total, each, or a thread n | n,c,t (as profile show);
+                           total sums each thread's power and energy (paper 004: the total power
+                           across processing elements is the sum of each one's) and their times
   --cpu-mhz <f>            CPU clock (MHz), in place of the metadata's "CPU MHz"
   --sort <key>             watts (default), joules, flops-per-joule, name
   --top <n>                rows to show (default 20)
@@ -128,9 +130,10 @@ function run(ctx: CommandContext): number {
     `constants ${set.name}: MaxPower ${set.maxPower} W, idle ${set.idlePower} W; ${v.exclusive === true ? "exclusive" : "inclusive"} values, ${view === "each" ? "every thread" : threadChoiceLabel(view)}`,
     r.events.length === 0 ? "no events in this view" : `cycles from ${r.basis.cyclesFrom}; time from ${r.basis.timeFrom}${clockText(r.cpuMHzRange)}`,
     ...(r.processorMismatch === undefined ? [] : [`warning: ${r.processorMismatch}`]),
+    ...(view === "total" ? ["total over threads: power is the sum of each thread's power (paper 004: the total power across processing elements), energy the sum of each thread's energy, time the sum of the threads' times"] : []),
     "",
     formatTable(
-      ["event", ...(view === "each" ? ["thread"] : []), "time (s)", "power (W)", "energy (J)", "FLOP/J", "GlobalStalls", "%FLPStalls", "FLPIneffI"],
+      ["event", ...(view === "each" ? ["thread"] : []), ...(view === "total" ? ["time (s, Σ threads)", "power (W, Σ threads)", "energy (J, Σ threads)"] : ["time (s)", "power (W)", "energy (J)"]), "FLOP/J", "GlobalStalls", "%FLPStalls", "FLPIneffI"],
       rows.slice(0, top).map((e) => [
         shortTimerName(e.event, nameWidth),
         ...(view === "each" ? [e.view] : []),

@@ -56,3 +56,22 @@ describe("ccasim power's constant sets", () => {
     expect((await runCli(["power", "--help"])).out).toContain("  maxPower: 95                      # watts (thermal design power), required");
   });
 });
+
+describe("ccasim power --thread total", () => {
+  it("sums the threads' power and energy, as paper 004 totals power across processing elements", async () => {
+    const ppk = "../shared/data/tau/ppk/xgc-nosamples.ppk";
+    type Row = { event: string; view: string; power: { watts: number; joules: number; basis: { timeUs: number } } };
+    const each = JSON.parse((await runCli(["power", ppk, "--exclusive", "--thread", "each", "--json"])).out).events as Row[];
+    const total = JSON.parse((await runCli(["power", ppk, "--exclusive", "--thread", "total", "--json"])).out).events as Row[];
+    const main = total.find((e) => e.event.startsWith("XGC2"))!;
+    const threads = each.filter((e) => e.event === main.event);
+    expect(threads.length).toBe(16);
+    expect(main.power.watts).toBeCloseTo(threads.reduce((a, e) => a + e.power.watts, 0), 6);
+    expect(main.power.joules).toBeCloseTo(threads.reduce((a, e) => a + e.power.joules, 0), 3);
+    // Time from cycles: the total's at the trial's mean clock, each thread's at its own.
+    expect(main.power.basis.timeUs / threads.reduce((a, e) => a + e.power.basis.timeUs, 0)).toBeCloseTo(1, 5);
+    const table = await runCli(["power", ppk, "--exclusive", "--thread", "total"]);
+    expect(table.out).toContain("power (W, Σ threads)");
+    expect(table.out).toContain("total over threads: power is the sum of each thread's power");
+  });
+});
