@@ -50,7 +50,8 @@ Options:
   --inefficiency           list the events whose %FLPStalls and FLPIneffI both exceed the average
                            by more than 50 % and that take more than half of the time (paper 004,
                            Table 3; needs the stall counters)
-  --json                   print every row as JSON
+  --json                   print every row as JSON (not with --top, --sort, --name-width or
+                           --inefficiency, which shape the table)
 
 Constant file: one set (a mapping) or a list of sets, each with
   name: my-cpu                      # required, not a known set's name
@@ -104,6 +105,8 @@ function run(ctx: CommandContext): number {
     return 0;
   }
   if (positionals.length !== 1) throw new UsageError("give one trial (see 'ccasim power --help')", "power");
+  // Why refuse rather than ignore: --json prints every row, unsorted and with full names.
+  if (v.json === true) for (const o of ["top", "sort", "name-width", "inefficiency"]) if (v[o] !== undefined) throw new UsageError(`--${o} shapes the table; --json prints every row in full (rankInefficiencies of the library ranks them)`, "power");
   // A file of one set names the set to use, unless --constants names another.
   const setName = v.constants !== undefined ? String(v.constants) : loaded.length === 1 ? loaded[0]!.name : "itanium2-madison";
   const set = powerConstantSets.get(setName);

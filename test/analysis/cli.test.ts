@@ -620,3 +620,18 @@ describe("ccasim fit on Extra-P inputs", () => {
     expect(r.err).toContain("the experiment has 2 parameters (x, y); only single-parameter Extra-P inputs can be fitted: multi-parameter models are not supported");
   });
 });
+
+describe("prune and power refuse options their output ignores", () => {
+  it("refuses table options with --json and --view with --per-rank", async () => {
+    for (const [args, message] of [
+      [["prune", "../shared/data/tau/hatchet-cpi-mpi", "--json", "--rows", "5"], "--rows shapes the tables; --json prints every node with full names"],
+      [["prune", "../shared/data/tau/hatchet-cpi-mpi", "--per-rank", "--view", "max"], "--per-rank prunes each thread's own"],
+      [["power", "../shared/data/tau/ppk/xgc-nosamples.ppk", "--json", "--top", "3"], "--top shapes the table; --json prints every row in full"],
+      [["power", "../shared/data/tau/ppk/xgc-nosamples.ppk", "--json", "--inefficiency"], "--inefficiency shapes the table"],
+    ] as const) {
+      const r = await run([...args]);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.err).toContain(message);
+    }
+  });
+});

@@ -134,7 +134,8 @@ describe("the README's analysis section", () => {
 
 describe("the examples of ccasim power --help", () => {
   it("run as written: a real Xeon profile gets a warning, the simulated Itanium 2 none", async () => {
-    const [xgc, , madison] = await runExamples(examplesSection(await help("power")));
+    const [constants, xgc, , madison] = await runExamples(examplesSection(await help("power")));
+    expect(constants!.r.out).toContain("MaxPower:    122 W (thermal design power)");
     expect(xgc!.r.out).toContain("warning: the trial ran on 'Intel(R) Xeon(R) CPU X5650 @ 2.67GHz' (CPU Type)");
     expect(madison!.r.out).not.toContain("warning:");
     expect(madison!.r.out).toMatch(/\nEFMFlux::compute\(\) +[0-9.]+ +11[0-9]\.[0-9]/);
