@@ -313,6 +313,8 @@ const MODE_OPTIONS: Record<string, readonly InputMode[]> = {
  * @throws UsageError naming the option and the mode
  */
 function refuseIgnoredOptions(v: Record<string, unknown>, mode: InputMode): void {
+  // A user event's values are its mean per thread: no metric, nothing inclusive or exclusive.
+  if (v["user-event"] !== undefined) for (const o of ["metric", "exclusive"]) if (v[o] !== undefined) throw new UsageError(`--${o} does not apply to a user event (its value is the mean of its samples on each thread)`, "fit");
   for (const [option, modes] of Object.entries(MODE_OPTIONS)) {
     if (v[option] === undefined || modes.includes(mode)) continue;
     if (option === "q" && mode !== "trials") throw new UsageError("--q says how to read Q from each trial; it needs --timer or --user-event", "fit");

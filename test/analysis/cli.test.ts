@@ -593,6 +593,7 @@ describe("ccasim fit refuses what it would ignore, and pools only what it can fi
       [[file, "--parameter", "Q", "--q", "ranks"], "--q says how to read Q from each trial; it needs --timer or --user-event"],
       [[file, "--parameter", "Q", "--view", "max"], "--view does not apply to records"],
       [[file, "--parameter", "Q", "--metric", "TIME"], "--metric does not apply to records"],
+      [[...trials, "--user-event", "Message size", "--q", "ranks", "--exclusive"], "--exclusive does not apply to a user event"],
       [["../shared/data/extrap/docs_examples_input.txt", "--component", "A"], "--component does not apply to Extra-P inputs"],
       [["../shared/data/tau/edge-cases/examples/wrap", "--param-timer", "__wrap_dgemm", "--parameter", "size", "--value", "mpiTime"], "--value does not apply to TAU_PARAM timers"],
     ] as const) {
