@@ -101,7 +101,9 @@ export async function main(
     return await cmd.run(ctx);
   } catch (e) {
     const err = e instanceof Error ? e : new Error(String(e));
-    io.err(`ccasim ${cmd.name}: ${err.message.split("\n")[0]}\n`);
+    // A subcommand (sweep fit) may name itself in its errors.
+    const commandName = (err as { commandName?: unknown }).commandName;
+    io.err(`ccasim ${typeof commandName === "string" ? commandName : cmd.name}: ${err.message.split("\n")[0]}\n`);
     const detail = err.message.split("\n").slice(1).join("\n");
     if (detail) io.err(detail + "\n");
     if (verbose && err.stack) io.err(err.stack + "\n");

@@ -25,6 +25,13 @@ export interface ExtrapObservations extends Observations {
 }
 
 /**
+ * The families of Extra-P's search space, the default of `ccasim fit` on Extra-P inputs: the
+ * constant and the performance model normal form over its exponent pairs (no power law with a
+ * free exponent, no two-segment model), so that a fit gives the models Extra-P 4.x gives.
+ */
+export const EXTRAP_FAMILIES: readonly string[] = ["constant", "pmnf"];
+
+/**
  * The observations of a single-parameter Extra-P experiment (what `ccasim fit <extrap file>`
  * fits): for each callpath and metric, in first-seen order, Q is the parameter's value at each
  * measurement point and T each repetition's value (one observation per repetition), in the
@@ -36,7 +43,7 @@ export function observationsFromExtrap(experiment: ExtrapExperiment, selection: 
   const { callpath, metric, source } = selection;
   const params = experiment.parameters;
   if (params.length !== 1) {
-    throw new AnalysisInputError(`the experiment has ${params.length} parameters (${params.join(", ")}); only single-parameter Extra-P inputs can be fitted`, source);
+    throw new AnalysisInputError(`the experiment has ${params.length} parameters (${params.join(", ")}); only single-parameter Extra-P inputs can be fitted: multi-parameter models are not supported, and there is no option to fix the other parameters`, source);
   }
   const chosen = experiment.measurements.filter((m) => (callpath === undefined || m.callpath === callpath) && (metric === undefined || m.metric === metric));
   if (chosen.length === 0) throw new AnalysisInputError(missingMeasurement(experiment, callpath, metric), source);

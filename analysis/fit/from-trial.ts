@@ -69,6 +69,12 @@ export interface RecordObservationSet extends Observations {
    * than one means that different methods were pooled into one data set.
    */
   readonly sources: readonly string[];
+  /**
+   * The `component.method`s left out because none of their records has the parameter (only when
+   * the selection leaves the component or the method open: records are pooled), with the
+   * parameters their records have.
+   */
+  readonly skipped: readonly { readonly routine: string; readonly parameters: readonly string[] }[];
 }
 
 /**
@@ -93,6 +99,7 @@ export function observationsFromRecords(records: readonly InvocationRecord[], se
 export function observationsFromRecordInputs(paths: readonly string[], sel: RecordSelection): RecordObservationSet {
   const collect = new RecordObservations(sel);
   for (const p of paths) {
+    collect.input = paths.length > 1 ? p : undefined;
     // A records file, or a folder's (streamed: never all in memory); else a trial's records.
     const file = recordsFormatOf(p) !== undefined ? p : existsSync(p) && statSync(p).isDirectory() ? recordsFileIn(p) : undefined;
     try {
@@ -123,6 +130,16 @@ export class RecordObservations {
   private lastMethod: string | undefined;
   /** Parameter names of the first record of the component, port and method asked for. */
   private parameterNames: readonly string[] | undefined;
+  /**
+   * Pooling (the component or the method left open): routines none of whose records so far has
+   * the parameter, with their parameters and the first such record (for the error when a later
+   * record of the routine has it after all).
+   */
+  private readonly withoutQ = new Map<string, { parameters: readonly string[]; error: AnalysisInputError }>();
+  /** Routines some record of which had the parameter. */
+  private readonly withQ = new Set<string>();
+  /** The input the next records come from (named in deferred errors when there are several). */
+  input: string | undefined;
 
   /** @param sel - which records, which parameter is Q and which value is T */
   constructor(private readonly sel: RecordSelection) {
@@ -144,7 +161,16 @@ export class RecordObservations {
     const i = this.kept;
     const p = r.parameters[sel.parameter];
     const x = typeof p === "number" ? p : typeof p === "string" ? Number(p) : NaN;
-    if (!Number.isFinite(x)) throw new AnalysisInputError(`record ${i} (${r.component}.${r.method}) has no numeric parameter '${sel.parameter}' (has ${Object.keys(r.parameters).join(", ") || "none"})`);
+    const routine = `${r.component}.${r.method}`;
+    if (!Number.isFinite(x)) {
+      const error = new AnalysisInputError(`record ${i} (${routine}) has no numeric parameter '${sel.parameter}' (has ${Object.keys(r.parameters).join(", ") || "none"})`, this.input);
+      // Pooled records: a routine without the parameter is left out (and named); one that has it in some records is malformed.
+      if (p !== undefined || !this.pooling() || this.withQ.has(routine)) throw error;
+      if (!this.withoutQ.has(routine)) this.withoutQ.set(routine, { parameters: Object.keys(r.parameters), error });
+      return;
+    }
+    if (this.withoutQ.has(routine)) throw this.withoutQ.get(routine)!.error;
+    this.withQ.add(routine);
     const y = recordValue(r, this.value);
     if (y === undefined || !Number.isFinite(y)) throw new AnalysisInputError(`record ${i} (${r.component}.${r.method}) has no value '${sel.value ?? "wallTime"}'${this.valueHint(r)}`);
     if (y < 0) throw new AnalysisInputError(`record ${i} (${r.component}.${r.method}) has a negative ${recordValueName(this.value)} (${y}): times and counter values cannot be negative`);
@@ -164,10 +190,19 @@ export class RecordObservations {
    */
   observations(): RecordObservationSet {
     const sel = this.sel;
+    if (this.kept === 0 && this.withoutQ.size > 0) {
+      const routines = [...this.withoutQ].map(([routine, w]) => `${routine} (${w.parameters.join(", ") || "no parameters"})`);
+      throw new AnalysisInputError(`no record matching ${this.describeSelection()} has a numeric parameter '${sel.parameter}'; the records' component methods and their parameters: ${routines.join(", ")}`);
+    }
     if (this.kept === 0) throw new AnalysisInputError(`no record matches ${this.describeSelection()} (of ${this.seen} records)${this.whereHint()}`);
     const what = [sel.component, sel.method].filter((s) => s !== undefined).join(".");
     const sources = [...this.methods].flatMap(([component, methods]) => [...methods].map((m) => `${component}.${m}`));
-    return { q: this.q.slice(0, this.kept), t: this.t.slice(0, this.kept), qLabel: sel.parameter, tLabel: `${recordValueName(this.value)}${what ? ` of ${what}` : ""}`, sources };
+    return { q: this.q.slice(0, this.kept), t: this.t.slice(0, this.kept), qLabel: sel.parameter, tLabel: `${recordValueName(this.value)}${what ? ` of ${what}` : ""}`, sources, skipped: [...this.withoutQ].map(([routine, w]) => ({ routine, parameters: w.parameters })) };
+  }
+
+  /** True when the selection leaves the component or the method open, so records of several routines are pooled. */
+  private pooling(): boolean {
+    return this.sel.component === undefined || this.sel.method === undefined;
   }
 
   /** Remembers the record's component and method; why the check first: runs of records share them. */

@@ -56,4 +56,4 @@ export {
   type AcrossTrialsSelection,
   type TrialParameter,
 } from "./from-trial.js";
-export { observationsFromExtrap, type ExtrapSelection, type ExtrapObservations } from "./from-extrap.js";
+export { EXTRAP_FAMILIES, observationsFromExtrap, type ExtrapSelection, type ExtrapObservations } from "./from-extrap.js";

@@ -123,13 +123,22 @@ export function neverNegative(m: FittedModel): boolean {
   return m.coefficients.every((c, j) => c.value >= 0 || m.isRoundingNoise(j));
 }
 
-/** Sorts models best first by the criterion (ties: higher adjusted R², then fewer parameters). Returns the same array. @internal */
+/**
+ * Sorts models best first by the criterion. Ties (a LOO SMAPE difference below 1e-6 %, far below
+ * what is printed, as between two exact fits of noise-free data): a model linear in its
+ * coefficients (PMNF, polynomial, constant) before a power law fitted on log T, whose free
+ * exponent Extra-P never considers; then higher adjusted R², then fewer parameters. Returns the
+ * same array. @internal
+ */
 export function rank(models: FittedModel[], criterion: SelectionCriterion): FittedModel[] {
   const adj = (m: FittedModel): number => (Number.isFinite(m.quality.adjustedR2) ? m.quality.adjustedR2 : -Infinity);
   const key = (m: FittedModel): number => (criterion === "loo-smape" ? m.quality.looSmape : -adj(m));
+  const tie = criterion === "loo-smape" ? 1e-6 : 1e-9;
+  const logFit = (m: FittedModel): number => (m.hypothesis.logResponse ? 1 : 0);
   return models.sort((a, b) => {
     const d = key(a) - key(b);
-    if (Math.abs(d) > 1e-9 * Math.max(1, Math.abs(key(a)))) return d;
+    if (Math.abs(d) > tie * Math.max(1, Math.abs(key(a)))) return d;
+    if (logFit(a) !== logFit(b)) return logFit(a) - logFit(b);
     const e = adj(b) - adj(a);
     if (Math.abs(e) > 1e-12) return e;
     return a.quality.parameters - b.quality.parameters;

@@ -183,7 +183,8 @@ export function parsePowerConstantSet(raw: unknown, where: string, base: PowerCo
 /**
  * Reads constant sets from a YAML or JSON file (one set, or a list of sets) and registers them.
  * @returns the sets read
- * @throws AnalysisInputError when the file cannot be read or parsed, or a set is invalid or its name taken
+ * @throws AnalysisInputError when the file cannot be read or parsed, or a set is invalid or its
+ *   name taken by a different set (the same set again gives the registered one)
  */
 export function loadPowerConstantFile(path: string): PowerConstantSet[] {
   let text: string;
@@ -201,7 +202,12 @@ export function loadPowerConstantFile(path: string): PowerConstantSet[] {
   const list = Array.isArray(doc) ? doc : [doc];
   return list.map((raw, i) => {
     const set = parsePowerConstantSet(raw, list.length > 1 ? `${path} (set ${i + 1})` : path);
-    if (powerConstantSets.has(set.name)) throw new AnalysisInputError(`power constant set '${set.name}' is already registered`, path);
+    if (powerConstantSets.has(set.name)) {
+      // The same file read twice in one process (a second command) gives the set already there.
+      const known = powerConstantSets.get(set.name);
+      if (JSON.stringify(known) === JSON.stringify(set)) return known;
+      throw new AnalysisInputError(`power constant set '${set.name}' is already registered`, path);
+    }
     return powerConstantSets.register(set);
   });
 }

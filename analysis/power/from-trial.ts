@@ -15,7 +15,11 @@ import { processorMismatch } from "./processor.js";
 export interface TrialPowerOptions {
   /** "inclusive" (default) or "exclusive" values. */
   readonly kind?: "inclusive" | "exclusive";
-  /** Views: "each" thread, or a derived view ("mean" by default). */
+  /**
+   * Views: "each" thread, or a derived view ("mean" by default). With "total" the power is the sum
+   * of the threads' powers (paper 004: total power across processing elements), and the energy
+   * the sum of their energies; the time is summed over the threads.
+   */
   readonly view?: "each" | ViewChoice;
   /** Flat timers only (default true: callpath timers repeat flat values). */
   readonly flatOnly?: boolean;
@@ -98,7 +102,7 @@ export function estimateTrialPower(trial: Trial, set: PowerConstantSet, options:
       const event = `${t.name} (${v.label})`;
       let power: PowerEstimate;
       try {
-        power = estimatePower(values, set, { cpuMHz });
+        power = choice === "total" ? totalPower(trial, set, kind, t.index, values, options.cpuMHz) : estimatePower(values, set, { cpuMHz });
       } catch (e) {
         if (e instanceof AnalysisInputError) throw new AnalysisInputError(`${event}: ${e.message}`);
         throw e;
@@ -121,6 +125,58 @@ export function estimateTrialPower(trial: Trial, set: PowerConstantSet, options:
     basis: { cyclesFrom: b?.cyclesFrom ?? "unavailable", timeFrom: b?.timeFrom ?? "unavailable" },
     cpuMHz: mhzUsed,
     cpuMHzRange: mhzLow <= mhzHigh ? [mhzLow, mhzHigh] : undefined,
+    constants: set.name,
+  };
+}
+
+/**
+ * The power of an event over all threads (the total view), as paper 004 sums it: the total power
+ * across processing elements is the sum of each one's power, so each thread's estimate (its own
+ * access rates, its own clock) is summed: watts, idle watts, each component's watts and access
+ * rate, energy (each thread's power times its own time) and FLOPs. The time and cycles are the
+ * total view's (summed over the threads), so energy is not watts × time. Threads without the
+ * event add nothing. Above MaxPower when some thread's estimate is.
+ */
+function totalPower(trial: Trial, set: PowerConstantSet, kind: "inclusive" | "exclusive", timer: number, totalValues: Readonly<Record<string, number>>, cpuMHz: number | undefined): PowerEstimate {
+  const each: PowerEstimate[] = [];
+  for (let i = 0; i < trial.threads.length; i++) {
+    const v = viewOf(trial, i);
+    if (v.present[timer] !== 1) continue;
+    const src = kind === "exclusive" ? v.exclusive : v.inclusive;
+    const values: Record<string, number> = {};
+    trial.metrics.forEach((m, k) => (values[m] = src[k]![timer]!));
+    each.push(estimatePower(values, set, { cpuMHz: cpuMHz ?? cpuMHzOf(trial, i) }));
+  }
+  const basis = estimatePower(totalValues, set, { cpuMHz: cpuMHz ?? cpuMHzOf(trial) }).basis;
+  const sum = (f: (e: PowerEstimate) => number): number => each.reduce((a, e) => a + f(e), 0);
+  const components = new Map<string, { component: string; counter: string; accessRate: number; watts: number }>();
+  for (const e of each) {
+    for (const c of e.components) {
+      const x = components.get(c.component);
+      if (x === undefined) components.set(c.component, { ...c });
+      else {
+        x.accessRate += c.accessRate;
+        x.watts += c.watts;
+      }
+    }
+  }
+  const omitted = new Map<string, { component: string; reason: string }>();
+  for (const e of each) for (const o of e.omitted) if (!omitted.has(o.component)) omitted.set(o.component, o);
+  const watts = sum((e) => e.watts);
+  const joules = sum((e) => e.joules);
+  const flops = sum((e) => e.flops);
+  return {
+    watts,
+    idleWatts: sum((e) => e.idleWatts),
+    components: [...components.values()],
+    omitted: [...omitted.values()],
+    complete: omitted.size === 0,
+    aboveMaxPower: each.some((e) => e.aboveMaxPower),
+    joules,
+    flops,
+    flopsFrom: each[0]?.flopsFrom ?? "unavailable",
+    flopsPerJoule: joules > 0 ? flops / joules : NaN,
+    basis,
     constants: set.name,
   };
 }

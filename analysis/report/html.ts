@@ -27,14 +27,25 @@ const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replac
 const DIGIT_GROUP = "\u202f";
 
 /**
- * A table cell: a number to 6 significant digits (integers whole), its integer part in groups of
- * three digits when it has five or more.
+ * A table cell: an integer whole; a fraction to 6 significant digits, or to one decimal when its
+ * integer part has more digits, and always with a decimal point (555465999.7, never 555466000,
+ * which would read as an exact integer); the integer part in groups of three digits when it has
+ * five or more.
  */
-function cell(v: string | number): string {
+export function tableCellText(v: string | number): string {
   if (typeof v !== "number") return v;
-  const text = Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(6)));
+  const text = Number.isInteger(v) || !Number.isFinite(v) ? String(v) : fractionText(v);
   const m = /^(-?)(\d{5,})(\.\d+)?$/.exec(text);
   return m === null ? text : m[1]! + m[2]!.replace(/\B(?=(\d{3})+$)/g, DIGIT_GROUP) + (m[3] ?? "");
+}
+
+/** A non-integer with 6 significant digits or one decimal, whichever is more, keeping its decimal point. */
+function fractionText(v: number): string {
+  const a = Math.abs(v);
+  if (a < 1e-4 || a >= 1e15) return v.toExponential(5).replace("e+", "e");
+  if (a < 1) return String(Number(v.toPrecision(6)));
+  const decimals = Math.max(1, 6 - (Math.floor(Math.log10(a)) + 1));
+  return v.toFixed(decimals).replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, ".0");
 }
 
 const STYLE = `body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:1100px;color:#222;padding:0 1rem}
@@ -57,7 +68,7 @@ export async function renderReportHtml(doc: ReportDocument): Promise<string> {
     for (const n of sec.notes ?? []) parts.push(`<p>${esc(n)}</p>`);
     for (const t of sec.tables ?? []) {
       const head = t.columns.map((c) => `<th>${esc(c)}</th>`).join("");
-      const body = t.rows.map((r) => `<tr>${r.map((v) => `<td${typeof v === "number" ? ' class="n"' : ""}>${esc(cell(v))}</td>`).join("")}</tr>`).join("\n");
+      const body = t.rows.map((r) => `<tr>${r.map((v) => `<td${typeof v === "number" ? ' class="n"' : ""}>${esc(tableCellText(v))}</td>`).join("")}</tr>`).join("\n");
       parts.push(`<table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`);
     }
     for (const c of sec.charts ?? []) {

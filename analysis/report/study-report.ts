@@ -86,7 +86,8 @@ export async function studyReport(store: StudyStore, name: string): Promise<Repo
   const numericAxis = others.find((a) => a.numeric) ?? others[0];
   if (qName && numericAxis) {
     const byQ: ReportChart[] = [];
-    for (const r of routines) {
+    // The routines of most time among those whose records have Q (the main ones may have none).
+    for (const r of await routineSelections(store, qName)) {
       const { rows, distinctQ } = await timeVsQRows(store, r, qName, numericAxis.name, MAX_POINTS);
       if (distinctQ >= 2) byQ.push(timeVsQBySweepChart(r.label, rows.map(([Q, time, sw]) => ({ Q, time, swept: sw })), qName, numericAxis.name, numericAxis.values));
     }
@@ -111,13 +112,29 @@ export interface RoutineSelection {
 /** Text record parameters with this many values at most split a routine's charts (a mode, not a name per record). */
 const MAX_MODES = 6;
 
+/** How many routines the report charts: the main ones. */
+const MAIN_ROUTINES = 2;
+
 /**
- * The two routines with most records; each split by the text record parameter (a mode) that takes
+ * The main routines: the {@link MAIN_ROUTINES} of most total wall time over the successful points
+ * (ties by name), or with `withParameter` those among the routines whose records have that
+ * parameter (the time-vs-Q charts); each split by the text record parameter (a mode) that takes
  * 2 to {@link MAX_MODES} values among its records, since averaging, say, a sequential and a strided
- * sweep hides what the sweep shows.
+ * sweep hides what the sweep shows. Why total time and not the number of records: a routine called
+ * once per iteration (a solver's sparse product) may hold most of the time while cheap ones called
+ * as often tie with it in count.
  */
-async function routineSelections(store: StudyStore): Promise<RoutineSelection[]> {
-  const routines = (await store.query(`SELECT component || '.' || method AS routine, count(*) AS n FROM record GROUP BY ALL ORDER BY n DESC, routine LIMIT 2`)).rows.map((r) => String(r[0]));
+export async function routineSelections(store: StudyStore, withParameter?: string): Promise<RoutineSelection[]> {
+  const having =
+    withParameter === undefined
+      ? ""
+      : `AND EXISTS (SELECT 1 FROM record_parameter q WHERE q.point_id = r.point_id AND q.record_index = r.record_index AND q.name = ${lit(withParameter)})`;
+  const routines = (
+    await store.query(
+      `SELECT r.component || '.' || r.method AS routine, sum(r.wall_time) AS total FROM record r JOIN point p USING (point_id)
+       WHERE p.status = 'ok' ${having} GROUP BY ALL ORDER BY total DESC, routine LIMIT ${MAIN_ROUTINES}`,
+    )
+  ).rows.map((r) => String(r[0]));
   const out: RoutineSelection[] = [];
   for (const routine of routines) {
     const modes = (

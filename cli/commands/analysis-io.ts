@@ -2,12 +2,17 @@
  * Helpers shared by the subcommands (the analysis ones above all: `fit`, `prune`, `select`,
  * `power`): plain-text tables, number formatting, and small option parsers with usage errors.
  */
+import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { extname } from "node:path";
 import { parseThreadName, type ThreadId } from "../../profile/index.js";
 import { commandUsageError, UsageError } from "../command.js";
 
-/** Renders rows as an aligned text table; numbers are right-aligned. */
+/**
+ * Renders rows as an aligned text table; numbers are right-aligned and written by
+ * {@link formatTableNumber} (an integer whole, a fraction never rounded to look like one).
+ */
 export function formatTable(headers: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
-  const cells = rows.map((r) => r.map((c) => (typeof c === "number" ? formatNumber(c) : c)));
+  const cells = rows.map((r) => r.map((c) => (typeof c === "number" ? formatTableNumber(c) : c)));
   const width = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => (r[i] ?? "").length)));
   const numeric = headers.map((_, i) => rows.length > 0 && rows.every((r) => typeof r[i] === "number"));
   const line = (r: readonly string[]): string =>
@@ -43,6 +48,24 @@ export function formatNumber(v: number): string {
   const a = Math.abs(v);
   if (a >= 1e-3 && a < 1e7) return String(Number(v.toPrecision(4)));
   return v.toExponential(3).replace("e+", "e");
+}
+
+/**
+ * A table cell's number: an integer (below 1e15) with all its digits (53511, not 5.351e4); a
+ * fraction with at least 4 significant digits and always a decimal point, so that rounding never
+ * makes it read as an integer (53511.75 is 53511.8, 0.5 stays 0.5, 1234.96 is 1235.0); exponent
+ * form below 1e-3 and from 1e15, "-" for NaN.
+ */
+export function formatTableNumber(v: number): string {
+  if (!Number.isFinite(v)) return Number.isNaN(v) ? "-" : String(v);
+  const a = Math.abs(v);
+  if (Number.isInteger(v) && a < 1e15) return String(v);
+  if (a < 1e-3 || a >= 1e15) return v.toExponential(3).replace("e+", "e");
+  if (a < 1) return String(Number(v.toPrecision(4)));
+  const integerDigits = Math.floor(Math.log10(a)) + 1;
+  const text = v.toFixed(Math.max(1, 4 - integerDigits));
+  // Trailing zeros go, but one decimal stays: the value is not an integer.
+  return text.replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, ".0");
 }
 
 /**
@@ -151,4 +174,35 @@ export function list(raw: unknown): string[] {
 /** JSON with NaN and infinities written as null, two-space indented. */
 export function toJson(value: unknown): string {
   return JSON.stringify(value, (_, v) => (typeof v === "number" && !Number.isFinite(v) ? null : v), 2);
+}
+
+/**
+ * True when `path` is a study database ('ccasim sweep' writes DuckDB files): a file named
+ * `.db`/`.duckdb`, or one with DuckDB's magic bytes ("DUCK" at offset 8). Why here: the profile
+ * commands are told to point at the study commands instead of failing to read a profile.
+ */
+export function looksLikeStudyDatabase(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    if ([".db", ".duckdb"].includes(extname(path).toLowerCase())) return true;
+    const fd = openSync(path, "r");
+    try {
+      const head = Buffer.alloc(12);
+      return readSync(fd, head, 0, 12, 0) === 12 && head.toString("latin1", 8, 12) === "DUCK";
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Refuses a study database among a profile command's inputs, saying which command reads it.
+ * @param instead - what to run instead, e.g. "'ccasim sweep fit <study.db> --parameter Q'"
+ * @throws UsageError for the first input that is a study database
+ */
+export function refuseStudyDatabase(command: string, inputs: readonly string[], instead: string): void {
+  const db = inputs.find(looksLikeStudyDatabase);
+  if (db !== undefined) throw commandUsageError(command, `${db} is a study database ('ccasim sweep' wrote it): use ${instead}`);
 }

@@ -2,6 +2,7 @@ import { extname } from "node:path";
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
 import { readExtrap, readTrial } from "../../profile/index.js";
 import {
+  EXTRAP_FAMILIES,
   fitFamilies,
   fitModels,
   isFormulaVariable,
@@ -17,7 +18,7 @@ import {
   type Screening,
   type TrialParameter,
 } from "../../analysis/index.js";
-import { formatAdjustedR2, formatNumber, formatTable, list, numberOption, positiveIntegerOption, textAssignments, threadOption, toJson } from "./analysis-io.js";
+import { formatAdjustedR2, formatNumber, formatTable, list, numberOption, positiveIntegerOption, refuseStudyDatabase, textAssignments, threadOption, toJson } from "./analysis-io.js";
 
 const HELP = `ccasim fit: fit performance models T(Q) to measurements and print them as formulas and as
 mathjs cost expressions a scenario can use
@@ -39,7 +40,9 @@ Inputs:
                    --component C, --method M   only records of this component, of this method
                    --where name=value          only records whose parameter has this value, as
                                                text or number (repeatable), e.g. --where mode=strided
-                 Records of several component methods are pooled into one fit, with a warning.
+                 Records of several component methods are pooled into one fit, with a warning;
+                 without --component or --method, those of component methods none of whose
+                 records has the parameter are left out, with a warning naming them.
   TAU_PARAM      timers named '<routine> [ <param> = <value> ]': Q is the value, T the per-call
                  inclusive time (one observation per thread)
   trials         one timer (or the mean of a user event, --user-event) across several trials
@@ -50,15 +53,18 @@ Inputs:
                                     workload variable as workload.<name>: metadata:workload.x)
                    path:<regex>     the first number group of the regex applied to the trial's path
                    ranks | threads  the number of ranks or threads
-  Extra-P        text, JSON or JSON Lines inputs with one parameter: every callpath and metric is
-                 fitted (or only --callpath/--metric). A .jsonl file is read as records when
+  Extra-P        text, JSON or JSON Lines inputs with one parameter (multi-parameter models are
+                 not supported): every callpath and metric is fitted (or only --callpath/--metric). A .jsonl file is read as records when
                  --parameter is given, else as Extra-P JSON Lines.
 
 Model search (the mean of T at each Q, and separately its standard deviation):
   --family <spec>     family to search (repeatable): ${fitFamilies.names().join(", ")}.
                       Options after a colon: polynomial:degree=2, polynomial:maxDegree=4,
                       pmnf:negative=true, segmented:inner=linear. Default: constant, polynomial,
-                      power-law, pmnf (Extra-P's normal form over its 42 exponent pairs).
+                      power-law, pmnf (Extra-P's normal form over its 42 exponent pairs); for
+                      Extra-P inputs constant and pmnf, Extra-P's own search space (the output
+                      says so), so the models are those Extra-P gives. Two candidates that fit
+                      equally well (an exact fit) rank the one linear in its coefficients first.
   --criterion <c>     loo-smape (default; leave-one-out SMAPE as Extra-P) or adjusted-r2 (printed
                       with enough decimals to tell the candidates apart)
   --weighted          weight the mean fit by count / sd^2 at each Q
@@ -79,6 +85,11 @@ Model search (the mean of T at each Q, and separately its standard deviation):
                       --exclusive that is not the default
   --exclusive         use exclusive instead of inclusive values of trial inputs
   --json              print the reports as JSON
+
+Options read by one kind of input only (--component, --method, --where, --value for records;
+--q for trials; --param-timer; --callpath for Extra-P; --metric, --view, --exclusive for
+profiles) are refused with the others rather than ignored. A study database ('ccasim sweep') is
+fitted with 'ccasim sweep fit'.
 
 How the mean's model is chosen: a hypothesis of p coefficients is fitted when there are at least
 p + 1 distinct Q, and is a candidate when its defining term (the leading power, the PMNF term, the
@@ -142,7 +153,12 @@ const OPTIONS = {
 interface Labeled {
   readonly title: string;
   readonly report: FitReport;
+  /** True when the families searched are Extra-P's by default (an Extra-P input without --family). */
+  readonly extrapFamilies?: boolean;
 }
+
+/** The line saying that an Extra-P input is fitted in Extra-P's search space. */
+const EXTRAP_FAMILIES_NOTE = `families:   ${EXTRAP_FAMILIES.join(", ")} (Extra-P's search space, the default for Extra-P inputs; --family widens it)`;
 
 function parseQRule(raw: string): TrialParameter {
   if (raw === "ranks") return { ranks: true };
@@ -161,6 +177,7 @@ function parseQRule(raw: string): TrialParameter {
 function run(ctx: CommandContext): number {
   const { values: v, positionals } = parseCommandArgs("fit", ctx.argv, OPTIONS);
   if (positionals.length === 0) throw new UsageError("give at least one input (see 'ccasim fit --help')", "fit");
+  refuseStudyDatabase("fit", positionals, "'ccasim sweep fit <study.db> --parameter Q' (see 'ccasim sweep fit --help')");
   const criterion = v.criterion === undefined ? undefined : String(v.criterion);
   if (criterion !== undefined && criterion !== "loo-smape" && criterion !== "adjusted-r2") throw new UsageError(`--criterion expects loo-smape or adjusted-r2, got '${criterion}'`, "fit");
   const families = list(v.family);
@@ -181,19 +198,17 @@ function run(ctx: CommandContext): number {
   const reports: Labeled[] = [];
   // The formulas name Q after what it is (--variable, else the parameter, the --q rule or the
   // Extra-P parameter, when an expression can use the name); the title uses the same name.
-  const fitOne = (obs: Observations, source: string): Labeled => {
-    const report = fitModels(obs, { ...fitOptions, variable: variable ?? obs.qLabel });
+  const fitOne = (obs: Observations, source: string, defaultFamilies?: readonly string[]): Labeled => {
+    const report = fitModels(obs, { ...fitOptions, families: fitOptions.families ?? defaultFamilies, variable: variable ?? obs.qLabel });
     const q = report.variable === obs.qLabel ? obs.qLabel : `${report.variable} (${obs.qLabel})`;
-    return { title: `${obs.tLabel} vs ${q} (${source})`, report };
+    return { title: `${obs.tLabel} vs ${q} (${source})`, report, ...(fitOptions.families === undefined && defaultFamilies !== undefined ? { extrapFamilies: true } : {}) };
   };
   const first = positionals[0]!;
   const ext = extname(first).toLowerCase();
   const isExtrap = (ext === ".txt" || ext === ".json" || (ext === ".jsonl" && v.parameter === undefined)) && v.timer === undefined && v["user-event"] === undefined;
   const where = textAssignments("fit", "where", v.where);
-  // Why refuse rather than ignore: a filter that silently does nothing fits data the user excluded.
-  if (Object.keys(where).length > 0 && (v.timer !== undefined || v["user-event"] !== undefined || v["param-timer"] !== undefined || isExtrap)) {
-    throw new UsageError("--where selects records; it does not apply to --timer, --user-event, --param-timer or Extra-P inputs", "fit");
-  }
+  const mode: InputMode = v.timer !== undefined || v["user-event"] !== undefined ? "trials" : v["param-timer"] !== undefined ? "param-timer" : isExtrap ? "extrap" : "records";
+  refuseIgnoredOptions(v, mode);
 
   if (v.timer !== undefined || v["user-event"] !== undefined) {
     if (v.q === undefined) throw new UsageError(`--${v.timer !== undefined ? "timer" : "user-event"} needs --q (how to read Q from each trial)`, "fit");
@@ -216,7 +231,7 @@ function run(ctx: CommandContext): number {
   } else if (isExtrap) {
     for (const p of positionals) {
       const sets = observationsFromExtrap(readExtrap(p), { callpath: v.callpath === undefined ? undefined : String(v.callpath), metric, source: p });
-      for (const obs of sets) reports.push(fitOne(obs, p));
+      for (const obs of sets) reports.push(fitOne(obs, p, EXTRAP_FAMILIES));
     }
   } else {
     if (v.parameter === undefined) throw new UsageError("say what Q is: --parameter (records, TAU_PARAM), --timer with --q (trials), or give an Extra-P file", "fit");
@@ -228,6 +243,9 @@ function run(ctx: CommandContext): number {
       method: v.method === undefined ? undefined : String(v.method),
       where,
     });
+    if (obs.skipped.length > 0) {
+      ctx.err(`warning: left out the records of ${obs.skipped.length} component method${obs.skipped.length === 1 ? "" : "s"} without a parameter '${String(v.parameter)}': ${obs.skipped.map((x) => `${x.routine} (has ${x.parameters.join(", ") || "none"})`).join(", ")}\n`);
+    }
     if (obs.sources.length > 1) {
       ctx.err(`warning: pooling the records of ${obs.sources.length} component methods (${obs.sources.join(", ")}) into one fit; choose one with --component and --method\n`);
     }
@@ -237,8 +255,9 @@ function run(ctx: CommandContext): number {
   if (v.json === true) {
     ctx.out(
       toJson(
-        reports.map(({ title, report }) => ({
+        reports.map(({ title, report, extrapFamilies }) => ({
           title,
+          ...(extrapFamilies === true ? { families: EXTRAP_FAMILIES, familiesNote: "Extra-P's search space, the default for Extra-P inputs" } : {}),
           variable: report.variable,
           range: report.range,
           criterion: report.criterion,
@@ -258,8 +277,49 @@ function run(ctx: CommandContext): number {
     );
     return 0;
   }
-  for (const { title, report } of reports) ctx.out(formatReport(title, report, predictQs, top, v["no-sd"] !== true) + "\n");
+  for (const { title, report, extrapFamilies } of reports) ctx.out(formatReport(title, report, predictQs, top, v["no-sd"] !== true, extrapFamilies === true) + "\n");
   return 0;
+}
+
+/** What the inputs are, by the options given: each reads its own options. */
+type InputMode = "trials" | "param-timer" | "extrap" | "records";
+
+/** How the help names each input mode in a refusal. */
+const MODE_TEXT: Record<InputMode, string> = {
+  trials: "a timer or user event across trials (--timer, --user-event)",
+  "param-timer": "TAU_PARAM timers (--param-timer)",
+  extrap: "Extra-P inputs",
+  records: "records",
+};
+
+/** The options only some input modes read, and the modes that read them. */
+const MODE_OPTIONS: Record<string, readonly InputMode[]> = {
+  parameter: ["param-timer", "records"],
+  component: ["records"],
+  method: ["records"],
+  where: ["records"],
+  value: ["records"],
+  "param-timer": ["param-timer"],
+  q: ["trials"],
+  callpath: ["extrap"],
+  metric: ["trials", "param-timer", "extrap"],
+  view: ["trials", "param-timer"],
+  exclusive: ["trials", "param-timer"],
+};
+
+/**
+ * Refuses an option the input mode does not read. Why refuse rather than ignore: an option that
+ * silently does nothing (a filter, a Q) fits data other than the data the user asked for.
+ * @throws UsageError naming the option and the mode
+ */
+function refuseIgnoredOptions(v: Record<string, unknown>, mode: InputMode): void {
+  // A user event's values are its mean per thread: no metric, nothing inclusive or exclusive.
+  if (v["user-event"] !== undefined) for (const o of ["metric", "exclusive"]) if (v[o] !== undefined) throw new UsageError(`--${o} does not apply to a user event (its value is the mean of its samples on each thread)`, "fit");
+  for (const [option, modes] of Object.entries(MODE_OPTIONS)) {
+    if (v[option] === undefined || modes.includes(mode)) continue;
+    if (option === "q" && mode !== "trials") throw new UsageError("--q says how to read Q from each trial; it needs --timer or --user-event", "fit");
+    throw new UsageError(`--${option} does not apply to ${MODE_TEXT[mode]}: it applies to ${modes.map((m) => MODE_TEXT[m]).join(" and ")}`, "fit");
+  }
 }
 
 /** 1-based rank of a model among the report's candidates, or null when it is not one. */
@@ -269,12 +329,13 @@ function rankOf(r: FitReport, m: FittedModel): number | null {
 }
 
 /** The text of one report; `sd` false leaves out the standard deviation line (--no-sd). */
-function formatReport(title: string, r: FitReport, predictQs: readonly number[], top: number, sd: boolean): string {
+function formatReport(title: string, r: FitReport, predictQs: readonly number[], top: number, sd: boolean, extrapFamilies: boolean): string {
   const m = r.mean;
   const q = m.quality;
   const v = r.variable;
   const lines = [
     `== ${title}`,
+    ...(extrapFamilies ? [EXTRAP_FAMILIES_NOTE] : []),
     `data: ${r.points.q.length} distinct ${v} in [${formatNumber(r.range.min)}, ${formatNumber(r.range.max)}], ${Array.from(r.points.count).reduce((a, b) => a + b, 0)} observations${r.weighted ? ", mean fit weighted by scatter" : ""}`,
     `mean:       ${m.formula}`,
     `expression: ${m.expression}`,

@@ -1,12 +1,14 @@
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
 import { readTrial } from "../../profile/index.js";
-import { AnalysisInputError, estimateTrialPower, loadPowerConstantFile, powerConstantSets, rankInefficiencies, type EventPower } from "../../analysis/index.js";
-import { formatNumber, formatTable, list, numberOption, positiveIntegerOption, threadChoiceLabel, threadOption, toJson } from "./analysis-io.js";
+import { AnalysisInputError, estimateTrialPower, loadPowerConstantFile, powerConstantSets, rankInefficiencies, type EventPower, type PowerConstantSet } from "../../analysis/index.js";
+import { formatNumber, formatTable, list, numberOption, positiveIntegerOption, shortTimerName, threadChoiceLabel, threadOption, toJson, refuseStudyDatabase } from "./analysis-io.js";
 
 const HELP = `ccasim power: power, energy, FLOP/J and counter metrics per event (paper 004)
 
 Usage:
   ccasim power <trial> [options]
+  ccasim power --list-constants [--constants-file <file>]...
+  ccasim power --show-constants <name> [--constants-file <file>]...
 
 The trial is a TAU profile directory, a folder 'ccasim run' wrote (its profile/ is read), a
 profile.N.C.T file or a ParaProf .ppk file.
@@ -25,22 +27,51 @@ preset, names another gets a warning. The model is linear in the access rates an
 estimates above MaxPower (the thermal design power) are listed as over-statements.
 
 Options:
-  --constants <name>       constant set (default itanium2-madison; known: ${powerConstantSets.names().join(", ")})
-  --constants-file <file>  YAML/JSON file with more constant sets (repeatable; see the docs of
-                           parsePowerConstantSet: name, processors, maxPower, idlePower,
-                           components, latencies, counters)
+  --constants <name>       constant set (default itanium2-madison, or the one set of the
+                           --constants-file files; known: ${powerConstantSets.names().join(", ")})
+  --constants-file <file>  YAML or JSON file with more constant sets (repeatable); when the files
+                           hold one set, it is used unless --constants names another. Format
+                           below.
+  --list-constants         list the constant sets (name, processors, MaxPower, idle power)
+  --show-constants <name>  print a set: MaxPower, idle power, each component's scaling factor and
+                           access counters, the memory-stall latencies, the counter names of
+                           every role, and where the constants come from
   --exclusive              use exclusive values (default inclusive)
-  --thread <t>             mean (default), max, total, each, or a thread n | n,c,t (as profile show)
+  --thread <t>             mean (default), max, total, each, or a thread n | n,c,t (as profile show);
+                           total sums each thread's power and energy (paper 004: the total power
+                           across processing elements is the sum of each one's) and their times
   --cpu-mhz <f>            CPU clock (MHz), in place of the metadata's "CPU MHz"
   --sort <key>             watts (default), joules, flops-per-joule, name
   --top <n>                rows to show (default 20)
   --callpaths              include callpath timers
+  --name-width <n>         widest event name (default 60, as 'ccasim prune'): longer timer names
+                           lose directory paths, then their source location, then their middle;
+                           0 keeps names whole (as --json does)
   --inefficiency           list the events whose %FLPStalls and FLPIneffI both exceed the average
                            by more than 50 % and that take more than half of the time (paper 004,
                            Table 3; needs the stall counters)
-  --json                   print every row as JSON
+  --json                   print every row as JSON (not with --top, --sort, --name-width or
+                           --inefficiency, which shape the table)
+
+Constant file: one set (a mapping) or a list of sets, each with
+  name: my-cpu                      # required, not a known set's name
+  summary: "where the numbers come from"
+  processors: [Xeon]                # substrings of the trial's "CPU Type"; left out: any
+  maxPower: 95                      # watts (thermal design power), required
+  idlePower: 40                     # watts, required
+  components:                       # required, at least one
+    - { name: core, scaling: 0.05, accessCounters: [PAPI_TOT_INS] }
+    - { name: L2, scaling: 0.2, accessCounters: [PAPI_L2_TCA] }
+  latencies: { l1: 1, l2: 12, l3: 40, local: 200, remote: 400, tlb: 30 }   # cycles; optional
+  counters: { cycles: [PAPI_TOT_CYC], flops: [PAPI_FP_OPS] }                # optional
+Scaling factors are dimensionless (a component's share of MaxPower at one access per cycle);
+accessCounters are tried in order. Latencies and counter roles left out are itanium2-madison's;
+the roles are cycles, time, instructions, flops, stallCycles, flpStallTerms, l1Hits,
+l2DataReferences, l2Misses, l3Misses, remoteAccesses, tlbMisses (--show-constants
+itanium2-madison shows them all).
 
 Examples:
+  ccasim power --show-constants itanium2-madison
   ccasim power ../shared/data/tau/ppk/xgc-nosamples.ppk --exclusive --top 10   # a Xeon: warned
   ccasim run scenarios/shock-madison.yaml --quiet
   ccasim power out/shock-madison --exclusive --top 10`;
@@ -48,26 +79,44 @@ Examples:
 const OPTIONS = {
   constants: { type: "string" },
   "constants-file": { type: "string", multiple: true },
+  "list-constants": { type: "boolean" },
+  "show-constants": { type: "string" },
   exclusive: { type: "boolean" },
   thread: { type: "string" },
   "cpu-mhz": { type: "string" },
   sort: { type: "string" },
   top: { type: "string" },
   callpaths: { type: "boolean" },
+  "name-width": { type: "string" },
   inefficiency: { type: "boolean" },
   json: { type: "boolean" },
 } as const;
 
 function run(ctx: CommandContext): number {
   const { values: v, positionals } = parseCommandArgs("power", ctx.argv, OPTIONS);
+  refuseStudyDatabase("power", positionals, "'ccasim query' or 'ccasim report' on it, or estimate the power of a point's run folder");
+  const loaded = list(v["constants-file"]).flatMap((f) => loadPowerConstantFile(f));
+  if (ctx.verbose) for (const s of loaded) ctx.err(`loaded constant set '${s.name}'\n`);
+  if (v["list-constants"] === true || v["show-constants"] !== undefined) {
+    if (v["list-constants"] === true && v["show-constants"] !== undefined) throw new UsageError("give --list-constants or --show-constants, not both", "power");
+    const other = Object.keys(v).filter((k) => v[k] !== undefined && !["list-constants", "show-constants", "constants-file"].includes(k));
+    if (positionals.length > 0 || other.length > 0) throw new UsageError(`--${v["list-constants"] === true ? "list-constants" : "show-constants"} prints constants and reads no trial; ${positionals.length > 0 ? `'${positionals[0]}'` : `--${other[0]}`} does not apply`, "power");
+    ctx.out(v["list-constants"] === true ? listConstantSets() : showConstantSet(powerConstantSets.get(String(v["show-constants"]))));
+    return 0;
+  }
   if (positionals.length !== 1) throw new UsageError("give one trial (see 'ccasim power --help')", "power");
-  for (const f of list(v["constants-file"])) for (const s of loadPowerConstantFile(f)) if (ctx.verbose) ctx.err(`loaded constant set '${s.name}'\n`);
-  const set = powerConstantSets.get(v.constants === undefined ? "itanium2-madison" : String(v.constants));
+  // Why refuse rather than ignore: --json prints every row, unsorted and with full names.
+  if (v.json === true) for (const o of ["top", "sort", "name-width", "inefficiency"]) if (v[o] !== undefined) throw new UsageError(`--${o} shapes the table; --json prints every row in full (rankInefficiencies of the library ranks them)`, "power");
+  // A file of one set names the set to use, unless --constants names another.
+  const setName = v.constants !== undefined ? String(v.constants) : loaded.length === 1 ? loaded[0]!.name : "itanium2-madison";
+  const set = powerConstantSets.get(setName);
   const view = threadOption("power", "thread", v.thread, ["mean", "max", "total", "each"] as const) ?? "mean";
   const sort = v.sort === undefined ? "watts" : String(v.sort);
   if (!["watts", "joules", "flops-per-joule", "name"].includes(sort)) throw new UsageError(`--sort expects watts, joules, flops-per-joule or name, got '${sort}'`, "power");
   const cpuMHz = numberOption("power", "cpu-mhz", v["cpu-mhz"]);
   const top = positiveIntegerOption("power", "top", v.top, 20)!;
+  // 0 keeps names whole; a positive width shortens the longer ones (as prune --name-width).
+  const nameWidth = v["name-width"] === "0" ? 0 : positiveIntegerOption("power", "name-width", v["name-width"], 60)!;
   const trial = readTrial(positionals[0]!, { records: false });
   const r = estimateTrialPower(trial, set, { kind: v.exclusive === true ? "exclusive" : "inclusive", view, flatOnly: v.callpaths !== true, cpuMHz });
   // Every estimate the idle power alone is no estimate: say what is missing instead.
@@ -84,11 +133,12 @@ function run(ctx: CommandContext): number {
     `constants ${set.name}: MaxPower ${set.maxPower} W, idle ${set.idlePower} W; ${v.exclusive === true ? "exclusive" : "inclusive"} values, ${view === "each" ? "every thread" : threadChoiceLabel(view)}`,
     r.events.length === 0 ? "no events in this view" : `cycles from ${r.basis.cyclesFrom}; time from ${r.basis.timeFrom}${clockText(r.cpuMHzRange)}`,
     ...(r.processorMismatch === undefined ? [] : [`warning: ${r.processorMismatch}`]),
+    ...(view === "total" ? ["total over threads: power is the sum of each thread's power (paper 004: the total power across processing elements), energy the sum of each thread's energy, time the sum of the threads' times"] : []),
     "",
     formatTable(
-      ["event", ...(view === "each" ? ["thread"] : []), "time (s)", "power (W)", "energy (J)", "FLOP/J", "GlobalStalls", "%FLPStalls", "FLPIneffI"],
+      ["event", ...(view === "each" ? ["thread"] : []), ...(view === "total" ? ["time (s, Σ threads)", "power (W, Σ threads)", "energy (J, Σ threads)"] : ["time (s)", "power (W)", "energy (J)"]), "FLOP/J", "GlobalStalls", "%FLPStalls", "FLPIneffI"],
       rows.slice(0, top).map((e) => [
-        e.event,
+        shortTimerName(e.event, nameWidth),
         ...(view === "each" ? [e.view] : []),
         e.power.basis.timeUs * 1e-6,
         e.power.watts,
@@ -104,7 +154,7 @@ function run(ctx: CommandContext): number {
   if (v.inefficiency === true) {
     const ineff = rankInefficiencies(r);
     const measurable = r.events.some((e) => e.metrics.flpStalls !== undefined && e.metrics.flpIneffI !== undefined);
-    out.push("", !measurable ? "inefficiency ranking: not possible, %FLPStalls and FLPIneffI need the stall counters listed below" : ineff.length === 0 ? "no event is both inefficient (I1, I2 > 1.5 x average) and > 50 % of the time" : formatTable(["inefficient event", "view", "I1/I1avg", "I2/I2avg", "% of time"], ineff.map((e) => [e.event, e.view, e.i1Ratio, e.i2Ratio, 100 * e.share])));
+    out.push("", !measurable ? "inefficiency ranking: not possible, %FLPStalls and FLPIneffI need the stall counters listed below" : ineff.length === 0 ? "no event is both inefficient (I1, I2 > 1.5 x average) and > 50 % of the time" : formatTable(["inefficient event", "view", "I1/I1avg", "I2/I2avg", "% of time"], ineff.map((e) => [shortTimerName(e.event, nameWidth), e.view, e.i1Ratio, e.i2Ratio, 100 * e.share])));
   }
   if (r.aboveMaxPower.length > 0) {
     const n = r.aboveMaxPower.length;
@@ -122,6 +172,33 @@ export const powerCommand: Command = {
   help: HELP,
   run,
 };
+
+/** The constant sets, one line each. */
+function listConstantSets(): string {
+  const sets = powerConstantSets.names().map((n) => powerConstantSets.get(n));
+  return formatTable(
+    ["constant set", "processors", "MaxPower (W)", "idle (W)", "summary"],
+    sets.map((x) => [x.name, x.processors?.join(", ") || "any", x.maxPower, x.idlePower, x.summary]),
+  ) + "\n";
+}
+
+/** Every constant of a set, as --show-constants prints it. */
+function showConstantSet(set: PowerConstantSet): string {
+  const lines = [
+    `constant set ${set.name}`,
+    `source:      ${set.summary}`,
+    `processors:  ${set.processors?.join(", ") || "any"}`,
+    `MaxPower:    ${set.maxPower} W (thermal design power)`,
+    `idle power:  ${set.idlePower} W`,
+    "",
+    formatTable(["component", "scaling factor", "access counters (first present is used)"], set.components.map((c) => [c.name, c.scaling, c.accessCounters.join(", ")])),
+    "",
+    `latencies (cycles): ${Object.entries(set.latencies).map(([k, x]) => `${k} ${x}`).join(", ")}`,
+    "",
+    formatTable(["counter role", "counter names (first present is used; flpStallTerms are summed)"], Object.entries(set.counters).map(([k, names]) => [k, (names as readonly string[]).join(", ")])),
+  ];
+  return lines.join("\n") + "\n";
+}
 
 /** The CPU clock line's part: one clock, or the range of the threads' own clocks (MHz, 6 significant digits). */
 function clockText(range: readonly [number, number] | undefined): string {

@@ -3,7 +3,7 @@
  * tree indented by depth and the pruned subtrees largest first, with long timer names shortened.
  */
 import type { BuiltCallTree, CallNode, PruneResult } from "../../analysis/index.js";
-import { formatNumber, formatTable, shortTimerName } from "./analysis-io.js";
+import { formatNumber, formatTable, formatTableNumber, shortTimerName } from "./analysis-io.js";
 
 /** A pruned call tree and what it was built from. */
 export interface PrunedTree {
@@ -42,7 +42,7 @@ export function treeReport(t: PrunedTree, layout: ReportLayout): string[] {
   const pct = (v: number): number => (r.total > 0 ? (100 * v) / r.total : 0);
   const name = (n: string, indent = 0, width = layout.nameWidth): string => `${" ".repeat(indent)}${shortTimerName(n, width > 0 ? Math.max(MIN_NAME, width - indent) : 0)}`;
   const more = (n: number): string[] => (n > layout.rows ? [`(${n - layout.rows} more; --rows or --json to see them)`] : []);
-  const out = [`== ${t.label} (${t.built.shape}): root '${name(r.core.name)}' ${formatNumber(r.total)}${r.folded > 0 ? ` (${formatNumber(r.folded)} folded into parents)` : ""}`];
+  const out = [`== ${t.label} (${t.built.shape}): root '${name(r.core.name)}' ${formatTableNumber(r.total)}${r.folded > 0 ? ` (${formatTableNumber(r.folded)} folded into parents)` : ""}`];
   out.push(...coverage(r), ...parameterNote(t.built));
   const flat = t.built.shape === "flat";
   const kept = largestFirst(r.core).slice(0, layout.rows).map(({ node, depth }) => {

@@ -1,7 +1,7 @@
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
 import { readTrial } from "../../profile/index.js";
 import { callTreeFromTrial, callTreesPerThread, pruneAcross, type BuiltCallTree, type PruneResult } from "../../analysis/index.js";
-import { numberOption, positiveIntegerOption, shortTimerName, threadOption, toJson } from "./analysis-io.js";
+import { numberOption, positiveIntegerOption, shortTimerName, threadOption, toJson, refuseStudyDatabase } from "./analysis-io.js";
 import { FLAT_NOTE, treeReport, type PrunedTree } from "./prune-report.js";
 
 const HELP = `ccasim prune: find the core components of a call graph with the alpha/beta pruning of paper 002
@@ -37,14 +37,15 @@ Options:
   --metric <name>      metric (default TIME; else another time metric, the cycles, or the
                        first by name, as profile show)
   --view <v>           mean (default), max, total, or a thread n | n,c,t (as profile show)
-  --per-rank           prune every thread separately and unite the cores
+  --per-rank           prune every thread separately and unite the cores (not with --view)
   --fold               fold pruned time into the kept parent's exclusive time
   --rows <n>           rows per table and names in the core list (default 40)
   --name-width <n>     widest name column, indentation included (default 60; the pruned table's
                        'under' column gets two thirds): longer timer names lose directory paths,
                        then their source location, then their middle; 0 keeps names whole (as
                        --json does)
-  --json               print the result as JSON (full names and callpaths)
+  --json               print the result as JSON (full names and callpaths; not with --rows or
+                       --name-width)
 
 Examples:
   ccasim prune ../shared/data/tau/hatchet-cpi-mpi
@@ -67,6 +68,10 @@ const OPTIONS = {
 function run(ctx: CommandContext): number {
   const { values: v, positionals } = parseCommandArgs("prune", ctx.argv, OPTIONS);
   if (positionals.length === 0) throw new UsageError("give at least one trial (see 'ccasim prune --help')", "prune");
+  refuseStudyDatabase("prune", positionals, "'ccasim query' or 'ccasim report' on it, or prune a point's run folder");
+  // Why refuse rather than ignore: an option that does nothing leaves the user believing it did.
+  if (v.json === true) for (const o of ["rows", "name-width"]) if (v[o] !== undefined) throw new UsageError(`--${o} shapes the tables; --json prints every node with full names`, "prune");
+  if (v["per-rank"] === true && v.view !== undefined) throw new UsageError("--view combines the threads into one call tree; --per-rank prunes each thread's own: give one of them", "prune");
   const alpha = numberOption("prune", "alpha", v.alpha, 0.1)!;
   const beta = numberOption("prune", "beta", v.beta, 0.1)!;
   const minShare = numberOption("prune", "min-share", v["min-share"], 0)!;

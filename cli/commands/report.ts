@@ -17,8 +17,9 @@ For a run folder (what 'ccasim run' writes) or a TAU profile:
   - message-passing time per invocation by AMR level (Figure 6), when records have MPI time
   - the profile's top timers (mean over threads) and their table
 For a study database (what 'ccasim sweep' writes):
-  - points, failures, axes; heatmaps of simulated time and of the main routines' time over the
-    two most varied axes (a line chart for one axis); time against Q per swept value; a routine
+  - points, failures, axes; heatmaps of simulated time and of the main routines' time (the two
+    of most total wall time) over the two most varied axes (a line chart for one axis); time
+    against Q per swept value, for the two routines of most time whose records have Q; a routine
     whose records have a mode (a text parameter with a few values) is charted once per mode
 
 Options:

@@ -12,7 +12,7 @@ import {
   selectImplementations,
   type QosConstraint,
 } from "../../analysis/index.js";
-import { assignments, formatNumber, formatTable, numberOption, toJson } from "./analysis-io.js";
+import { assignments, formatNumber, formatTable, numberOption, shortTimerName, toJson } from "./analysis-io.js";
 
 const HELP = `ccasim select: choose the implementation of every component that minimises an assembly's
 predicted time (paper 002), exactly, and compare with the pruned-core heuristic
@@ -46,13 +46,16 @@ Options:
   --input <n=v>           input values (repeatable or comma-separated), e.g. --input x=3
   --known-models          use paper 002's known-models assembly as scenarios/known-models.yaml
                           runs it (A1 2x, A2 x^2, B1 x^3, B2 2x^2; A calls C 0.01x, B calls D 0.02x)
-  --core <A,B,...>        core components for the heuristic
+  --core <A,B,...>        core components for the heuristic (not with --prune-trial)
   --prune-trial <trial>   core components = the components whose timers survive alpha/beta
-                          pruning of this trial (a profile or the folder 'ccasim run' wrote);
+                          pruning of this trial's call tree (mean over threads; a profile or the
+                          folder 'ccasim run' wrote);
                           a timer 'A::run()', 'A::<anything>' or 'A' belongs to component A,
                           or to the component A is an implementation of (as ccasim runs name
                           them: 'EFMFlux::compute()' counts for Flux; a real profile's
                           'void A::f(int) C' does not match)
+  --alpha <a>             children-share threshold of that pruning (default 0.1, as ccasim prune)
+  --beta <b>              sibling-share threshold of that pruning (default 0.1, as ccasim prune)
   --risk <k>              choose by mean + k * sd per invocation (default 0)
   --require <key>=<min>   quality-of-service lower bound (repeatable), e.g. --require accuracy=2;
                           the attribute must be declared in some implementation's qos; it
@@ -74,6 +77,8 @@ const OPTIONS = {
   "known-models": { type: "boolean" },
   core: { type: "string" },
   "prune-trial": { type: "string" },
+  alpha: { type: "string" },
+  beta: { type: "string" },
   risk: { type: "string" },
   require: { type: "string", multiple: true },
   crossover: { type: "string" },
@@ -83,6 +88,12 @@ const OPTIONS = {
 function run(ctx: CommandContext): number {
   const { values: v, positionals } = parseCommandArgs("select", ctx.argv, OPTIONS);
   if (v["known-models"] !== true && positionals.length !== 1) throw new UsageError("give one assembly file, or --known-models", "select");
+  // Why refuse rather than pick one: an option that silently does nothing answers another question.
+  if (v["known-models"] === true && positionals.length > 0) throw new UsageError(`--known-models is the assembly: give it or an assembly file ('${positionals[0]}'), not both`, "select");
+  if (v.core !== undefined && v["prune-trial"] !== undefined) throw new UsageError("give the heuristic's core with --core or have it found with --prune-trial, not both", "select");
+  for (const name of ["alpha", "beta"] as const) if (v[name] !== undefined && v["prune-trial"] === undefined) throw new UsageError(`--${name} sets the pruning of --prune-trial; it needs --prune-trial`, "select");
+  const alpha = numberOption("select", "alpha", v.alpha, 0.1)!;
+  const beta = numberOption("select", "beta", v.beta, 0.1)!;
   const file = v["known-models"] === true ? undefined : positionals[0]!;
   const assembly = file === undefined ? knownModelsAssembly() : readAssemblyFile(file);
   const prepared = prepareAssembly(assembly);
@@ -94,11 +105,13 @@ function run(ctx: CommandContext): number {
     const trial = readTrial(String(v["prune-trial"]), { records: false });
     const names = assembly.components.map((c) => c.name);
     const implementations = implementationNames(assembly);
-    const timers = coreTimersOfTrial(trial);
-    core = [...new Set([...(core ?? []), ...coreComponentsFromTimers(timers, names, trial.source, implementations)])];
+    const timers = coreTimersOfTrial(trial, { alpha, beta });
+    core = coreComponentsFromTimers(timers, names, trial.source, implementations);
     const unmatched = unmatchedComponentTimers(timers, names, implementations);
     if (unmatched.length > 0) {
-      ctx.err(`warning: ${trial.source}: core timers of no component of the assembly (${unmatched.join(", ")}) are left out of the heuristic's core; components: ${names.join(", ")}\n`);
+      const shown = unmatched.slice(0, UNMATCHED_SHOWN).map((t) => `'${shortTimerName(t, 60)}'`).join(", ");
+      const more = unmatched.length > UNMATCHED_SHOWN ? `, and ${unmatched.length - UNMATCHED_SHOWN} more` : "";
+      ctx.err(`warning: ${trial.source}: ${unmatched.length} core timer${unmatched.length === 1 ? "" : "s"} of no component of the assembly (${shown}${more}) left out of the heuristic's core; components: ${names.join(", ")}\n`);
     }
   }
   let crossover;
@@ -146,6 +159,9 @@ function run(ctx: CommandContext): number {
   ctx.out(out.join("\n") + "\n");
   return 0;
 }
+
+/** Unmatched core timers the warning names (the rest are counted): a real profile has hundreds. */
+const UNMATCHED_SHOWN = 5;
 
 /** `ccasim select`: implementation selection. */
 export const selectCommand: Command = {

@@ -1,6 +1,7 @@
 import { fitAcrossSweep } from "../../analysis/study/index.js";
 import { fitModels, formulaVariable, isFormulaVariable } from "../../analysis/index.js";
 import { StudyStore, studyObservations, type StudyObservations } from "../../profile/study/index.js";
+import { axisNumber } from "../../scenarios/sweep/index.js";
 import { parseCommandArgs, UsageError, type CommandContext } from "../command.js";
 import { textAssignments } from "./analysis-io.js";
 import { textTable } from "../table-format.js";
@@ -20,7 +21,7 @@ SMAPE among each value's best), fitted at each value, and each coefficient is fi
 of P, giving T(Q, P) as a formula and a mathjs expression. Without --by, T(Q) is fitted on all
 observations (as 'ccasim fit'). Points that differ in another swept parameter at the same Q (an
 implementation, a second cache size) are pooled into one fit, with a warning naming it; so are
-records that differ in a record parameter (a mode), which --where separates.
+records that differ in a record parameter (a mode); --where separates both.
 
 Options:
   --parameter Q     record parameter used as Q (e.g. Q, x); required. Formulas and expressions
@@ -32,7 +33,10 @@ Options:
   --port PORT       only records of this provides port
   --method M        only records of this method
   --where name=value  only records whose parameter has this value, as text or number
-                    (repeatable), e.g. --where mode=strided
+                    (repeatable), e.g. --where mode=strided; a name the sweep sweeps keeps the
+                    points of that value instead, as text or as a quantity in the sweep file's
+                    units (--where machine.network.params.bandwidth=1600MB/s, or =1.6GB/s, or
+                    =1600000000), to fit one value of a parameter that is not --by
   --value V         T: wallTime (default), computeTime, mpiTime or a counter name, or their
                     columns in the study database (wall_time) or the record files
                     (wall_time [us], counter:PAPI_TOT_CYC [count])
@@ -58,12 +62,12 @@ export async function sweepFitObservations(argv: readonly string[]): Promise<{ o
     "by-variable": { type: "string" },
     where: { type: "string", multiple: true },
   });
-  if (positionals.length !== 1) throw new UsageError("fit: give one study database (see 'ccasim sweep fit --help')", "sweep");
-  if (!values.parameter) throw new UsageError("fit: --parameter is required (the record parameter used as Q)", "sweep");
+  if (positionals.length !== 1) throw new UsageError("give one study database (see 'ccasim sweep fit --help')", "sweep fit");
+  if (!values.parameter) throw new UsageError("--parameter is required (the record parameter used as Q)", "sweep fit");
   const byVariable = (values["by-variable"] as string | undefined) ?? "P";
-  if (!isFormulaVariable(byVariable)) throw new UsageError(`fit: --by-variable '${byVariable}' cannot name a variable in an expression (an identifier that is not a mathjs constant or function, such as P or L2)`, "sweep");
+  if (!isFormulaVariable(byVariable)) throw new UsageError(`--by-variable '${byVariable}' cannot name a variable in an expression (an identifier that is not a mathjs constant or function, such as P or L2)`, "sweep fit");
   if (values.by !== undefined && byVariable === values.parameter) {
-    throw new UsageError(`fit: the record parameter and the swept parameter would both be '${byVariable}' in the formulas; name the swept one with --by-variable`, "sweep");
+    throw new UsageError(`the record parameter and the swept parameter would both be '${byVariable}' in the formulas; name the swept one with --by-variable`, "sweep fit");
   }
   const store = await StudyStore.open(positionals[0], { readOnly: true });
   try {
@@ -74,7 +78,9 @@ export async function sweepFitObservations(argv: readonly string[]): Promise<{ o
       port: values.port as string | undefined,
       method: values.method as string | undefined,
       value: values.value as string | undefined,
-      where: textAssignments("sweep", "where", values.where),
+      where: textAssignments("sweep fit", "where", values.where),
+      // A swept parameter's value in the sweep file's units (1600MB/s), as its points store it.
+      sweptValue: (text) => axisNumber(text) ?? undefined,
     });
     return { obs, json: values.json === true, byVariable };
   } finally {
@@ -84,6 +90,19 @@ export async function sweepFitObservations(argv: readonly string[]): Promise<{ o
 
 /** `ccasim sweep fit`: the study side of fits across a sweep (its help is {@link SWEEP_FIT_HELP}). */
 export async function sweepFit(ctx: CommandContext, argv: readonly string[]): Promise<number> {
+  try {
+    return await sweepFitRun(ctx, argv);
+  } catch (e) {
+    // Errors name the subcommand: 'ccasim sweep fit: ...' (see `commandName` in cli/main.ts).
+    if (e instanceof Error) {
+      e.message = e.message.replace(/^fit: /, "");
+      Object.assign(e, { commandName: "sweep fit" });
+    }
+    throw e;
+  }
+}
+
+async function sweepFitRun(ctx: CommandContext, argv: readonly string[]): Promise<number> {
   const { obs, json, byVariable } = await sweepFitObservations(argv);
   if (obs.pooledRecordParameters.length > 0) {
     const each = obs.byLabel ? ` at each value of ${obs.byLabel}` : "";
@@ -94,7 +113,7 @@ export async function sweepFit(ctx: CommandContext, argv: readonly string[]): Pr
     const each = obs.byLabel ? ` at each value of ${obs.byLabel}` : "";
     ctx.err(
       `warning: one fit${each} pools points that differ in ${obs.pooled.join(", ")} at the same ${obs.qLabel}; ` +
-        `fit one value at a time (a sweep file without that axis, or 'ccasim fit' on a point's records) or, for numbers, pass it as --by\n`,
+        `fit one value at a time (--where ${obs.pooled[0]}=<value>) or, for numbers, pass it as --by\n`,
     );
   }
   if (json) {

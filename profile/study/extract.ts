@@ -23,6 +23,13 @@ export interface StudySelection {
    * for a number, numerically (`1e3` matches 1000).
    */
   readonly where?: Readonly<Record<string, string>>;
+  /**
+   * How a `where` value of a swept parameter reads as a number (the sweep file's units:
+   * "1600MB/s" is 1.6e9), or undefined when it is none; default `Number`. A `where` name that the
+   * study sweeps keeps the points whose value is that text or that number; any other name is a
+   * record parameter.
+   */
+  readonly sweptValue?: (text: string) => number | undefined;
 }
 
 /** Observations of a study: one entry per record of every successful point, in canonical order. */
@@ -63,12 +70,23 @@ export async function studyObservations(store: StudyStore, sel: StudySelection):
   const asked = sel.value ?? "wallTime";
   const value = recordValueOf(asked);
   const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
+  const sweptNames = new Set((await store.query(`SELECT DISTINCT name FROM parameter`)).rows.map((x) => String(x[0])));
+  const allWhere = Object.entries(sel.where ?? {});
+  const recordWhere = allWhere.filter(([name]) => !sweptNames.has(name));
+  const sweptWhere = allWhere.filter(([name]) => sweptNames.has(name));
+  const sweptNumber = sel.sweptValue ?? ((text: string) => (text.trim() !== "" && Number.isFinite(Number(text)) ? Number(text) : undefined));
   const where = [
     `p.status = 'ok'`,
     sel.component !== undefined ? `r.component = ${lit(sel.component)}` : "",
     sel.port !== undefined ? `r.port = ${lit(sel.port)}` : "",
     sel.method !== undefined ? `r.method = ${lit(sel.method)}` : "",
-    ...Object.entries(sel.where ?? {}).map(([name, value]) => {
+    ...sweptWhere.map(([name, value]) => {
+      const n = sweptNumber(value);
+      // Relative tolerance: a value typed in other units (1.6GB/s for 1600MB/s) may differ in the last bit.
+      const numeric = n !== undefined && Number.isFinite(n) ? ` OR abs(s.numeric_value - (${n})) <= ${Math.abs(n) * 1e-12}` : "";
+      return `EXISTS (SELECT 1 FROM parameter s WHERE s.point_id = r.point_id AND s.name = ${lit(name)} AND (s.value = ${lit(value)}${numeric}))`;
+    }),
+    ...recordWhere.map(([name, value]) => {
       const n = Number(value);
       const numeric = value.trim() !== "" && Number.isFinite(n) ? ` OR w.numeric_value = ${n}` : "";
       return `EXISTS (SELECT 1 FROM record_parameter w WHERE w.point_id = r.point_id AND w.record_index = r.record_index AND w.name = ${lit(name)} AND (w.value = ${lit(value)}${numeric}))`;
@@ -92,8 +110,8 @@ export async function studyObservations(store: StudyStore, sel: StudySelection):
      ORDER BY by_value, r.point_id, r.record_index`,
   );
   if (res.rows.length === 0) {
-    const filters = Object.entries(sel.where ?? {}).map(([k, v]) => ` ${k}=${v}`).join("");
-    throw new StudyError(`no record matches component=${sel.component ?? "*"} port=${sel.port ?? "*"} method=${sel.method ?? "*"}${filters}${await unmatchedHint(store, sel)}`);
+    const filters = allWhere.map(([k, v]) => ` ${k}=${v}`).join("");
+    throw new StudyError(`no record matches component=${sel.component ?? "*"} port=${sel.port ?? "*"} method=${sel.method ?? "*"}${filters}${await unmatchedHint(store, sel)}${await sweptValueHint(store, sweptWhere)}`);
   }
   const n = res.rows.length;
   const q = new Float64Array(n);
@@ -125,7 +143,7 @@ export async function studyObservations(store: StudyStore, sel: StudySelection):
   }
   const what = [sel.component, sel.method].filter((x) => x !== undefined).join(".");
   const pooled = await pooledParameters(store, { where, q: sel.parameter, by: sel.by, byExpr });
-  const pooledRecordParameters = await pooledRecordParameterNames(store, { where, q: sel.parameter, fixed: Object.keys(sel.where ?? {}), byExpr });
+  const pooledRecordParameters = await pooledRecordParameterNames(store, { where, q: sel.parameter, fixed: recordWhere.map(([k]) => k), byExpr });
   const filters = Object.entries(sel.where ?? {}).map(([k, v]) => `${k}=${v}`);
   const tLabel = `${recordValueName(value)}${what ? ` of ${what}` : ""}${filters.length > 0 ? ` (${filters.join(", ")})` : ""}`;
   return { q, t, by, pointId: ids, qLabel: sel.parameter, tLabel, byLabel: sel.by, groups, pooled, pooledRecordParameters };
@@ -145,6 +163,17 @@ async function parameterHint(store: StudyStore, sel: StudySelection): Promise<st
   if (routines.length > 0) return `; records with it: ${routines.join(", ")} (select them with --component and --method)`;
   const names = (await store.query(`SELECT DISTINCT name FROM record_parameter ORDER BY name`)).rows.map((x) => String(x[0]));
   return `${didYouMean(sel.parameter, names)}; record parameters: ${names.join(", ") || "none (no proxy records parameters)"}`;
+}
+
+/** The values a swept parameter of `where` takes, when none is the one asked for. */
+async function sweptValueHint(store: StudyStore, sweptWhere: readonly (readonly [string, string])[]): Promise<string> {
+  const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
+  const parts: string[] = [];
+  for (const [name] of sweptWhere) {
+    const values = (await store.query(`SELECT DISTINCT value, numeric_value FROM parameter WHERE name = ${lit(name)} ORDER BY numeric_value, value`)).rows;
+    parts.push(`swept parameter ${name} takes ${values.map(([v, n]) => (n === null || String(n) === String(v) ? String(v) : `${String(v)} (${String(n)})`)).join(", ")}`);
+  }
+  return parts.length > 0 ? `; ${parts.join("; ")}` : "";
 }
 
 /**

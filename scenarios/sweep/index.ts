@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 export { sweepSchema, type SweepConfig, type AxisSpec, type AxisValue, type StepRange, type LogRange, type Distribution } from "./sweep-schema.js";
-export { expandAxis, sweepFactors, type Factor, type SweepFail } from "./design.js";
+export { axisNumber, expandAxis, sweepFactors, type Factor, type SweepFail } from "./design.js";
 export { canonicalPoint, pointId, pointSeed, enumeratePoints, pointOverrides, type SweepPoint } from "./points.js";
 export { loadSweep, loadSweepText, sweepInputs, sweepPointOverrides, pointRunCommand, failedPointsCommand, type Sweep } from "./load-sweep.js";
 export { runPoint, runPointTask, type PointTask } from "./execute-point.js";

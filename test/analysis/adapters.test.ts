@@ -49,7 +49,9 @@ describe("adapters from the profile data model", () => {
     const cyc = observationsFromRecords(recs, { component: "A1", parameter: "x", value: "PAPI_TOT_CYC" });
     expect(cyc.t[1]).toBe(2 * 2800);
     expect(() => observationsFromRecords(recs, { component: "Z", parameter: "x" })).toThrow(AnalysisInputError);
-    expect(() => observationsFromRecords(recs, { parameter: "y" })).toThrow(/no numeric parameter 'y'/);
+    // Pooled records: none has y, so the component methods and their parameters are listed.
+    expect(() => observationsFromRecords(recs, { parameter: "y" })).toThrow(/no record matching .* has a numeric parameter 'y'; the records' component methods and their parameters: A1\.run \(x\), A2\.run \(x\)/);
+    expect(() => observationsFromRecords(recs, { component: "A1", method: "run", parameter: "y" })).toThrow(/no numeric parameter 'y'/);
     expect(() => observationsFromRecords([...recs, record("A1", 5, -4)], { component: "A1", parameter: "x" })).toThrow(/record \d+ \(A1\.run\) has a negative wallTime \(-4\): times and counter values cannot be negative/);
   });
 

@@ -160,7 +160,7 @@ describe("ccasim fit", () => {
     expect((await run([...wrap, "--view", "1"])).out).toContain("== TIME per call of __wrap_dgemm (thread 1,0,0) vs size (");
     expect((await run(wrap)).out).toContain("== TIME per call of __wrap_dgemm vs size (");
     const extrap = await run(["fit", "../shared/data/extrap/docs_examples_input.txt", "--predict", "128"]);
-    expect(extrap.out).toMatch(/\npredict p = 128: 1492 \(/);
+    expect(extrap.out).toMatch(/\npredict p = 128: 1458 \(/);
   });
 
   it("prints adjusted R² with enough decimals that an adjusted-R² ranking can be checked", async () => {
@@ -231,7 +231,7 @@ describe("ccasim fit", () => {
     for (const [args, message] of [
       [["--where", "mode"], "--where expects name=value, got 'mode'"],
       [["--where", "mode="], "--where expects name=value, got 'mode='"],
-      [["--timer", "main", "--q", "ranks", "--where", "mode=x"], "--where selects records; it does not apply to --timer"],
+      [["--timer", "main", "--q", "ranks", "--where", "mode=x"], "does not apply to a timer or user event across trials (--timer, --user-event)"],
     ] as const) {
       const r = await run(["fit", file, "--parameter", "Q", ...args]);
       expect(r.code, args.join(" ")).toBe(2);
@@ -319,8 +319,8 @@ describe("ccasim prune", () => {
     const r = await run(["prune", "../shared/data/tau/edge-cases/tools/src/taudb_c_api/tests/parse_tau_profile_test"]);
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain("): 3\n  int main(int, char **) [{matmult.c} {134,1}-{207,1}], compute OpenMP region, .TAU application\n");
-    expect(r.out).toContain("root '(all roots)' 2584000\n");
-    expect(r.out).toMatch(/\n {2}int main\(int, char \*\*\) \[\{matmult\.c\} \{134,1\}-\{207,1\}\] +1293000 +1293000 +50\.06\n {4}compute OpenMP region +540100 +540100 +20\.9\n {2}\.TAU application +1291000 +1291000 +49\.94\n/);
+    expect(r.out).toContain("root '(all roots)' 2584026.5\n");
+    expect(r.out).toMatch(/\n {2}int main\(int, char \*\*\) \[\{matmult\.c\} \{134,1\}-\{207,1\}\] +1293485 +1293485 +50\.06\n {4}compute OpenMP region +540134 +540134 +20\.9\n {2}\.TAU application +1290541\.5 +1290541\.5 +49\.94\n/);
   });
 
   it("heads a flat profile's values by what they are: the exclusive time judged and the recorded inclusive time", async () => {
@@ -328,7 +328,7 @@ describe("ccasim prune", () => {
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain("flat profile: who calls whom is not recorded");
     expect(r.out).toMatch(/\nkept \(largest first under each parent\) +judged +inclusive +% of root\n/);
-    expect(r.out).toMatch(/\n {2}ADIOS close +2450000 +5051000 +3\.919\n/);
+    expect(r.out).toMatch(/\n {2}ADIOS close +2450034\.3 +5051498\.4 +3\.919\n/);
     expect(r.out).toMatch(/\npruned \(subtree root, largest first\) +under +rule +judged +% of root\n/);
   });
 
@@ -346,7 +346,7 @@ describe("ccasim prune", () => {
     expect(r.code, r.err).toBe(0);
     expect(Math.max(...r.out.split("\n").map((l) => l.length))).toBeLessThanOrEqual(140);
     // Deep rows are indented by depth, their names shortened to fit the column.
-    expect(r.out).toMatch(/\n {12}MODULE_BIG_STEP_UTILITIES_EM:…_PRESSURE_GRADIENT +1\.550e7 +1\.639\n/);
+    expect(r.out).toMatch(/\n {12}MODULE_BIG_STEP_UTILITIES_EM:…_PRESSURE_GRADIENT +15504452 +1\.639\n/);
     expect(r.out).toContain("core tree: 391 nodes covering 96.27 % of the root's time; 279 of them below 1 % of the root each\n");
     const j = JSON.parse((await run([...args, "--json"])).out);
     expect(Math.max(...j.trees[0].pruned.map((p: { path: string }) => p.path.length))).toBeGreaterThan(900);
@@ -427,8 +427,17 @@ describe("ccasim select with measured cores and quality attributes", () => {
       expect(r.code, r.err).toBe(0);
       expect(r.out).toContain("heuristic over core {Driver, A, B} (4 assemblies): cost 5.67, gap 0 (0 %)");
     }
-    const json = JSON.parse((await run(["select", "--known-models", "--input", "x=3", "--prune-trial", runDir, "--core", "C", "--json"])).out);
-    expect(json.selection.heuristic.core).toEqual(["C", "Driver", "A", "B"]);
+    // --core and --prune-trial both name the core: refused, not united.
+    const both = await run(["select", "--known-models", "--input", "x=3", "--prune-trial", runDir, "--core", "C"]);
+    expect(both.code).toBe(2);
+    expect(both.err).toContain("give the heuristic's core with --core or have it found with --prune-trial, not both");
+    // --alpha and --beta set the pruning: beta 0 keeps every child, so C and D are core too.
+    const loose = JSON.parse((await run(["select", "--known-models", "--input", "x=3", "--prune-trial", runDir, "--alpha", "0", "--beta", "0", "--json"])).out);
+    expect(loose.selection.heuristic.core).toEqual(["Driver", "A", "B", "C", "D"]);
+    const alone = await run(["select", "--known-models", "--input", "x=3", "--alpha", "0.2"]);
+    expect(alone.code).toBe(2);
+    expect(alone.err).toContain("--alpha sets the pruning of --prune-trial; it needs --prune-trial");
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it("warns of core timers of components the assembly lacks (a trial of another assembly)", async () => {
@@ -442,7 +451,7 @@ describe("ccasim select with measured cores and quality attributes", () => {
     const r = await run(["select", "--known-models", "--input", "x=1.5", "--prune-trial", runDir]);
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain("heuristic over core {Driver, B}");
-    expect(r.err).toMatch(/warning: .*core timers of no component of the assembly \(Solver::run\(\)\) are left out of the heuristic's core; components: Driver, A, B, C, D/);
+    expect(r.err).toMatch(/warning: .*1 core timer of no component of the assembly \('Solver::run\(\)'\) left out of the heuristic's core; components: Driver, A, B, C, D/);
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -542,6 +551,90 @@ describe("ccasim fit --predict where the whole interval lies below 0", () => {
       expect(r.out).toMatch(/\npredict Q = 12: the model gives -[\d.]+ \(95 % interval -[\d.]+ \.\. -[\d.]+\), below 0 where T cannot be: it does not apply here \(extrapolated beyond the data\)\n/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("ccasim fit refuses what it would ignore, and pools only what it can fit", () => {
+  const dir = mkdtempSync(join(tmpdir(), "ccasim-fit-pool-"));
+  // Solver.run records have only x; Stencil.compute records have Q (T = 2Q).
+  const lines = ["component,port,method,rank,start [us],wall_time [us],mpi_time [us],compute_time [us],param:Q,param:x"];
+  for (let i = 0; i < 12; i++) {
+    lines.push(`Solver,s,run,0,${i},${5 + i},0,${5 + i},,${i}`);
+    const q = 10 * (1 + (i % 4));
+    lines.push(`Stencil,p,compute,0,${i},${2 * q},0,${2 * q},${q},`);
+  }
+  const file = join(dir, "records.csv");
+  writeFileSync(file, lines.join("\n") + "\n");
+
+  it("pools only the records that have the parameter, naming the component methods left out", async () => {
+    const r = await run(["fit", file, "--parameter", "Q", "--family", "polynomial:degree=1", "--json"]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toBe("warning: left out the records of 1 component method without a parameter 'Q': Solver.run (has x)\n");
+    expect(JSON.parse(r.out)[0].points.map((p: { q: number }) => p.q)).toEqual([10, 20, 30, 40]);
+  });
+
+  it("lists the component methods and their parameters when none has the parameter", async () => {
+    const r = await run(["fit", file, "--parameter", "N"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("no record matching component=* port=* method=* has a numeric parameter 'N'; the records' component methods and their parameters: Solver.run (x), Stencil.compute (Q)");
+  });
+
+  it("names the command that fits a study database", async () => {
+    const db = join(dir, "study.db");
+    writeFileSync(db, "");
+    const r = await run(["fit", db, "--parameter", "Q"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`${db} is a study database ('ccasim sweep' wrote it): use 'ccasim sweep fit <study.db> --parameter Q'`);
+  });
+
+  it("refuses options the kind of input does not read", async () => {
+    const trials = ["../shared/data/tau/ppk/gromacs-scaling/2.ppk", "../shared/data/tau/ppk/gromacs-scaling/4.ppk"];
+    for (const [args, message] of [
+      [[...trials, "--timer", "MPI_Init", "--q", "ranks", "--parameter", "Q"], "--parameter does not apply to a timer or user event across trials"],
+      [[file, "--parameter", "Q", "--q", "ranks"], "--q says how to read Q from each trial; it needs --timer or --user-event"],
+      [[file, "--parameter", "Q", "--view", "max"], "--view does not apply to records"],
+      [[file, "--parameter", "Q", "--metric", "TIME"], "--metric does not apply to records"],
+      [[...trials, "--user-event", "Message size", "--q", "ranks", "--exclusive"], "--exclusive does not apply to a user event"],
+      [["../shared/data/extrap/docs_examples_input.txt", "--component", "A"], "--component does not apply to Extra-P inputs"],
+      [["../shared/data/tau/edge-cases/examples/wrap", "--param-timer", "__wrap_dgemm", "--parameter", "size", "--value", "mpiTime"], "--value does not apply to TAU_PARAM timers"],
+    ] as const) {
+      const r = await run(["fit", ...args]);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.err).toContain(message);
+    }
+  });
+});
+
+describe("ccasim fit on Extra-P inputs", () => {
+  it("searches Extra-P's space by default and says so: Extra-P 4.x's model of its documentation example", async () => {
+    const r = await run(["fit", "../shared/data/extrap/docs_examples_input.txt"]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain("families:   constant, pmnf (Extra-P's search space, the default for Extra-P inputs; --family widens it)\n");
+    expect(r.out).toContain("mean:       2.82 + 0.483·p^(5/4)·log2(p)\n");
+    const wide = await run(["fit", "../shared/data/extrap/docs_examples_input.txt", "--family", "power-law", "--family", "pmnf"]);
+    expect(wide.out).not.toContain("families:   constant, pmnf");
+    expect(wide.out).toContain("mean:       exp(1.5·log(p) + 0.00924)");
+  });
+
+  it("says plainly that multi-parameter models are not supported", async () => {
+    const r = await run(["fit", "../shared/data/extrap/tests_data_jsonlines_extended2.jsonl"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("the experiment has 2 parameters (x, y); only single-parameter Extra-P inputs can be fitted: multi-parameter models are not supported");
+  });
+});
+
+describe("prune and power refuse options their output ignores", () => {
+  it("refuses table options with --json and --view with --per-rank", async () => {
+    for (const [args, message] of [
+      [["prune", "../shared/data/tau/hatchet-cpi-mpi", "--json", "--rows", "5"], "--rows shapes the tables; --json prints every node with full names"],
+      [["prune", "../shared/data/tau/hatchet-cpi-mpi", "--per-rank", "--view", "max"], "--per-rank prunes each thread's own"],
+      [["power", "../shared/data/tau/ppk/xgc-nosamples.ppk", "--json", "--top", "3"], "--top shapes the table; --json prints every row in full"],
+      [["power", "../shared/data/tau/ppk/xgc-nosamples.ppk", "--json", "--inefficiency"], "--inefficiency shapes the table"],
+    ] as const) {
+      const r = await run([...args]);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.err).toContain(message);
     }
   });
 });

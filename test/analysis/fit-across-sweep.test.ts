@@ -54,11 +54,13 @@ describe("fits across a sweep", () => {
   it("recovers T(Q, c) = c * Q^1.5 as a formula in both variables", async () => {
     const obs = await observations("workload.c");
     const fit = fitAcrossSweep(obs.groups, { byVariable: "c" });
-    expect(fit.shape.logResponse).toBe(true);
-    expect(fit.perValue.map((v) => v.model.coefficients[1].value)).toEqual([1.5, 1.5, 1.5, 1.5].map((x) => expect.closeTo(x, 6)));
+    // Exact data: c·Q^(3/2) (PMNF, linear in c) ties with the power law exp(1.5·log(Q) + log c) and ranks first.
+    expect(fit.shape.logResponse).toBe(false);
+    expect(fit.shape.label).toContain("Q^(3/2)");
+    expect(fit.perValue.map((v) => v.model.coefficients[1].value)).toEqual([1, 2, 3, 4].map((x) => expect.closeTo(x, 6)));
     expect(fit.smape!).toBeLessThan(0.01);
     for (const [q, c] of [[5, 2.5], [20, 1.5], [3, 3.5]]) expect(fit.predict!(q, c) / (c * q ** 1.5)).toBeCloseTo(1, 3);
-    expect(fit.expression).toMatch(/log2\(c\)/);
+    expect(fit.expression).toMatch(/\(1\*c\)\*Q\^\(3\/2\)/);
   });
 
   it("rejects a study with fewer than 3 distinct Q in every group", () => {
@@ -129,7 +131,7 @@ describe("fits across a sweep", () => {
     let out = "";
     const code = await main(["sweep", "fit", db, "--parameter", "Q", "--component", "Kernel", "--by", "workload.c", "--by-variable", "c"], { out: (s) => (out += s), err: () => {} });
     expect(code).toBe(0);
-    expect(out).toContain("T(Q, c) = exp(");
+    expect(out).toMatch(/T\(Q, c\) = .*\(1·c\)·Q\^\(3\/2\)/);
     expect(out).toMatch(/SMAPE over all observations 0\.00 %/);
   });
 
@@ -147,8 +149,8 @@ describe("fits across a sweep", () => {
     expect(pooled.out).not.toMatch(/\bQ\b/);
     const byC = await run("--by", "workload.c", "--by-variable", "c");
     expect(byC.code).toBe(0);
-    expect(byC.out).toContain("T(x, c) = exp(");
-    expect(byC.out).toMatch(/expression: exp\(.*log\(x\)/);
+    expect(byC.out).toMatch(/T\(x, c\) = .*\(1·c\)·x\^\(3\/2\)/);
+    expect(byC.out).toMatch(/expression: .*\*x\^\(3\/2\)/);
     expect(byC.out).not.toMatch(/\bQ\b/);
     const clash = await run("--by", "workload.c", "--by-variable", "x");
     expect(clash.code).toBe(2);
@@ -160,5 +162,47 @@ describe("fits across a sweep", () => {
     const code = await main(["sweep", "fit", dbX, "--parameter", "x", "--component", "Kernal", "--method", "nope"], { out: () => {}, err: (s) => (err += s) });
     expect(code).toBe(2);
     expect(err).toMatch(/no record matches component=Kernal port=\* method=nope; no component 'Kernal' \(did you mean 'Kernel'\?\) among .*Kernel.*; no method 'nope' among /);
+  });
+});
+
+describe("sweep fit --where on a swept parameter", () => {
+  const bwDir = mkdtempSync(join(tmpdir(), "ccasim-fit-where-swept-"));
+  const bwDb = join(bwDir, "bw.db");
+  beforeAll(async () => {
+    // The cost law swept over x and a network bandwidth given with units; the cost does not depend on it.
+    const sweep = join(bwDir, "bw.sweep.yaml");
+    writeFileSync(
+      sweep,
+      readFileSync("test/scenarios/sweeps/cost-law.sweep.yaml", "utf8")
+        .replace("  workload.c: [1, 2, 3, 4]", '  machine.network.params.bandwidth: ["1600MB/s", "3200MB/s"]')
+        .replace("machine: { preset: xeon-2.8ghz-512k, nodes: 1, processesPerNode: 1 }", "machine: { preset: xeon-2.8ghz-512k, nodes: 1, processesPerNode: 1, network: { model: hockney, params: { alpha: 30us, bandwidth: 100MB/s } } }"),
+    );
+    await runSweep(loadSweep(sweep), { db: bwDb, jobs: 1 });
+  });
+  afterAll(() => rmSync(bwDir, { recursive: true, force: true }));
+  const fit = async (...argv: string[]) => {
+    let out = "";
+    let err = "";
+    const code = await main(["sweep", "fit", bwDb, "--parameter", "Q", "--component", "Kernel", ...argv], { out: (s) => (out += s), err: (s) => (err += s) });
+    return { code, out, err };
+  };
+
+  it("keeps the points of one value, in the sweep file's units or as a number", async () => {
+    const pooled = await fit("--json");
+    expect(pooled.err).toContain("pools points that differ in machine.network.params.bandwidth");
+    expect(pooled.err).toContain("--where machine.network.params.bandwidth=<value>");
+    const all = JSON.parse(pooled.out).groups[0].q.length;
+    for (const value of ["1600MB/s", "1.6GB/s", "1600000000"]) {
+      const one = await fit("--where", `machine.network.params.bandwidth=${value}`, "--json");
+      expect(one.code, one.err).toBe(0);
+      expect(one.err).toBe("");
+      expect(JSON.parse(one.out).groups[0].q.length).toBe(all / 2);
+    }
+  });
+
+  it("names the values a swept parameter takes when none matches, as 'ccasim sweep fit'", async () => {
+    const r = await fit("--where", "machine.network.params.bandwidth=100MB/s");
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^ccasim sweep fit: no record matches .*swept parameter machine\.network\.params\.bandwidth takes 1600MB\/s \(1600000000\), 3200MB\/s \(3200000000\)/);
   });
 });

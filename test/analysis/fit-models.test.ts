@@ -281,3 +281,14 @@ describe("fitModels", () => {
     expect(JSON.stringify(fitModels(d).mean)).toBe(JSON.stringify(fitModels(d).mean));
   });
 });
+
+describe("exact fits that tie", () => {
+  it("rank the model linear in its coefficients before the power law fitted on log T", () => {
+    const q = Float64Array.from([4, 8, 16, 32, 64]);
+    const t = q.map((x) => 3 * x ** 1.5);
+    const r = fitModels({ q, t });
+    expect(r.mean.family).toBe("pmnf");
+    expect(r.mean.formula).toBe("3·Q^(3/2)");
+    expect(r.candidates.findIndex((c) => c.family === "power-law")).toBeGreaterThan(0);
+  });
+});

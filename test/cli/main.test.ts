@@ -34,7 +34,7 @@ describe("ccasim command line", () => {
       [["schema", "extra"], "ccasim schema: unexpected argument 'extra': this command takes options only; see 'ccasim schema --help'\n"],
       // A command's own checks name it once, a subcommand's after it.
       [["validate-model", "scenarios/lapw0.yaml"], "ccasim validate-model: --measured <table> is required\n"],
-      [["sweep", "fit"], "ccasim sweep: fit: give one study database (see 'ccasim sweep fit --help')\n"],
+      [["sweep", "fit"], "ccasim sweep fit: give one study database (see 'ccasim sweep fit --help')\n"],
       [["sweep", "merge", "x.db"], "ccasim sweep: merge: give the study database and at least one shard (ccasim sweep merge study.db shard-*.db)\n"],
     ];
     for (const [args, message] of cases) {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -21,5 +21,57 @@ describe("ccasim power on a simulated Itanium 2 run", () => {
     const table = await runCli(["power", out, "--exclusive"]);
     expect(table.out).toContain(`${above.length} of ${json.events.length} estimates above MaxPower (122 W, the thermal design power)`);
     expect(table.out).toContain("AMRMesh::ghostUpdate() (mean)");
+  });
+});
+
+describe("ccasim power's constant sets", () => {
+  it("lists the sets and shows every constant of one", async () => {
+    const list = await runCli(["power", "--list-constants"]);
+    expect(list.code, list.err).toBe(0);
+    expect(list.out).toMatch(/\nitanium2-madison +Itanium +122 +97\.66 +Intel Itanium 2 Madison/);
+    const show = await runCli(["power", "--show-constants", "itanium2-madison"]);
+    expect(show.code, show.err).toBe(0);
+    expect(show.out).toContain("MaxPower:    122 W (thermal design power)\nidle power:  97.66 W\n");
+    expect(show.out).toMatch(/\nL3 +0\.935 +L3_REFERENCES, PAPI_L3_TCA\n/);
+    expect(show.out).toContain("latencies (cycles): l1 1, l2 2, l3 10, local 127, remote 232, tlb 30\n");
+    expect(show.out).toMatch(/\nflpStallTerms +BE_EXE_BUBBLE_FRALL, BE_L1D_FPU_BUBBLE_FPU\n/);
+    expect(show.out).toContain("source:      Intel Itanium 2 Madison 9M");
+    const typo = await runCli(["power", "--show-constants", "itanium2-madisn"]);
+    expect(typo.code).toBe(2);
+    expect(typo.err).toContain("did you mean 'itanium2-madison'?");
+    const withTrial = await runCli(["power", "--list-constants", "../shared/data/tau/ppk/xgc-nosamples.ppk"]);
+    expect(withTrial.code).toBe(2);
+    expect(withTrial.err).toContain("--list-constants prints constants and reads no trial");
+  });
+
+  it("uses the one set of a constants file unless --constants names another", async () => {
+    const file = join(dir, "xeon.yaml");
+    writeFileSync(file, "name: test-xeon\nsummary: test constants\nprocessors: [Xeon]\nmaxPower: 95\nidlePower: 40\ncomponents:\n  - { name: core, scaling: 0.05, accessCounters: [PAPI_TOT_INS] }\n");
+    const r = await runCli(["power", "../shared/data/tau/ppk/xgc-nosamples.ppk", "--constants-file", file, "--top", "1"]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/^constants test-xeon: MaxPower 95 W, idle 40 W/);
+    expect(r.out).not.toContain("warning:");
+    const named = await runCli(["power", "../shared/data/tau/ppk/xgc-nosamples.ppk", "--constants-file", file, "--constants", "itanium2-madison", "--top", "1"]);
+    expect(named.out).toMatch(/^constants itanium2-madison:/);
+    expect((await runCli(["power", "--help"])).out).toContain("  maxPower: 95                      # watts (thermal design power), required");
+  });
+});
+
+describe("ccasim power --thread total", () => {
+  it("sums the threads' power and energy, as paper 004 totals power across processing elements", async () => {
+    const ppk = "../shared/data/tau/ppk/xgc-nosamples.ppk";
+    type Row = { event: string; view: string; power: { watts: number; joules: number; basis: { timeUs: number } } };
+    const each = JSON.parse((await runCli(["power", ppk, "--exclusive", "--thread", "each", "--json"])).out).events as Row[];
+    const total = JSON.parse((await runCli(["power", ppk, "--exclusive", "--thread", "total", "--json"])).out).events as Row[];
+    const main = total.find((e) => e.event.startsWith("XGC2"))!;
+    const threads = each.filter((e) => e.event === main.event);
+    expect(threads.length).toBe(16);
+    expect(main.power.watts).toBeCloseTo(threads.reduce((a, e) => a + e.power.watts, 0), 6);
+    expect(main.power.joules).toBeCloseTo(threads.reduce((a, e) => a + e.power.joules, 0), 3);
+    // Time from cycles: the total's at the trial's mean clock, each thread's at its own.
+    expect(main.power.basis.timeUs / threads.reduce((a, e) => a + e.power.basis.timeUs, 0)).toBeCloseTo(1, 5);
+    const table = await runCli(["power", ppk, "--exclusive", "--thread", "total"]);
+    expect(table.out).toContain("power (W, Σ threads)");
+    expect(table.out).toContain("total over threads: power is the sum of each thread's power");
   });
 });
