@@ -66,7 +66,7 @@ describe("the examples of ccasim select --help", () => {
     // GodunovFlux's time per double grows with Q, EFMFlux's does not: Godunov for small patches,
     // EFM for large ones (paper 000's linear fits cross near Q = 6200).
     expect(risky!.r.out).toMatch(/\n  at Q = \d+: Flux GodunovFlux -> EFMFlux\n/);
-    expect(risky!.r.out).toMatch(/ 100 +\d+ +Flux=GodunovFlux\n *\d+ +100000 +Flux=EFMFlux/);
+    expect(risky!.r.out).toMatch(/ 100 +[\d.]+ +Flux=GodunovFlux\n *[\d.]+ +100000 +Flux=EFMFlux/);
     // The run's EFMFlux::compute() survives pruning: Flux, of which EFMFlux is an implementation, is core.
     expect(measured!.r.out).toContain("heuristic over core {Flux} (2 assemblies)");
     expect(measured!.r.err).toMatch(/\d+ core timers of no component of the assembly \('ShockDriver::go\(\)', 'RK2::advance\(\)'/);
