@@ -78,8 +78,12 @@ export const dummyComponent: ComponentType<DummyPrepared> = {
         env.error("implementation", `'${implementation}' is not one of the implementations: ${Object.keys(impls).join(", ") || "(none given)"}`);
       if (p.cost !== undefined) env.error("cost", "give either cost or implementation, not both");
       costText = impls[implementation];
-    } else if (Object.keys(impls).length > 0 && costText === undefined)
+    } else if (Object.keys(impls).length > 0) {
+      // A cost beside implementations would silently win over every one of them.
+      if (costText !== undefined)
+        env.error("cost", `give one of cost or implementations, not both: drop cost, or drop implementations (${Object.keys(impls).join(", ")})`);
       env.error("implementation", `choose one of the implementations: ${Object.keys(impls).join(", ")}`);
+    }
     // Every implementation's model must compile, even the ones not chosen (selection uses them).
     for (const [name, text] of Object.entries(impls)) env.compile(text, scopeNames, `implementations.${name}`);
     const cost = costText === undefined ? () => 0 : env.compile(costText as string, scopeNames, implementation ? `implementations.${implementation}` : "cost").bind(scopeNames);

@@ -1,0 +1,59 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { main } from "../../cli/main.js";
+import { tempDir } from "./fixtures.js";
+
+const BASE = readFileSync("scenarios/known-models.yaml", "utf8");
+
+/** The known-models scenario with `from` replaced by `to`, written to a fresh file. */
+function scenario(from: string, to: string): string {
+  const text = BASE.replace(from, to);
+  if (text === BASE) throw new Error(`edit did not apply: ${from}`);
+  const file = join(tempDir(), "s.yaml");
+  writeFileSync(file, text);
+  return file;
+}
+
+async function validate(file: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  const code = await main(["validate", file], { out: (s) => (stdout += s), err: (s) => (stderr += s) });
+  return { code, stdout, stderr };
+}
+
+describe("assembly checks", () => {
+  it("refuses a dummy component with both cost and implementations", async () => {
+    const file = scenario('params: { cost: "0.01*x" }', 'params: { cost: "0.5*x + 2", implementations: { P1: "x" } }');
+    const r = await validate(file);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/assembly\.components\.C\.params\.cost: give one of cost or implementations, not both/);
+  });
+
+  it.each([
+    ["a wrong provides port", "Driver.a -> A.work", "Driver.a -> A.wrk", "has no provides port 'wrk'"],
+    ["a port type mismatch", 'params: { cost: "0.01*x" }', 'params: { cost: "0.01*x", portType: Solver }', "port type mismatch"],
+    ["a misspelt method", "type: dummy\n      params: { cost: \"0.01*x\" }", "type: dummy\n      params: { cost: \"0.01*x\", method: runn }", "differs between A.c (run(x)) and C.work (runn(x))"],
+    ["a wrong argument name", "type: dummy\n      params: { cost: \"0.01*x\" }", "type: dummy\n      params: { cost: \"0.01*y\", args: [y] }", "differs between"],
+    ["a misspelt uses port", "A.c -> C.work", "A.cc -> C.work", "has no uses port 'cc'"],
+  ])("reports %s once, without a derived missing connection", async (_what, from, to, fragment) => {
+    const r = await validate(scenario(from, to));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(fragment);
+    expect(r.stderr).toContain("1 error");
+    expect(r.stderr).not.toContain("missing connection");
+  });
+
+  it("still reports a uses port that no connection names", async () => {
+    const r = await validate(scenario("    - B.d -> D.work\n", "    - Driver.b -> D.work\n"));
+    expect(r.stderr).toContain("missing connection: uses port B.d");
+  });
+
+  it("warns about a component connected to nothing, naming it, and stays valid", async () => {
+    const file = scenario("    D:\n", "    Unused: { type: dummy }\n    D:\n");
+    const r = await validate(file);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(new RegExp(`^warning: ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:\\d+:\\d+: assembly\\.components\\.Unused: component 'Unused' \\(dummy\\) is connected to nothing`));
+    expect(r.stdout).toContain("valid");
+  });
+});
