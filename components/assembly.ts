@@ -57,6 +57,11 @@ export interface AssemblyErrorSink {
    * error stops the preparation.
    */
   combine?(errors: readonly unknown[]): never;
+  /**
+   * Reports something the assembly may mean but most likely does not (a component connected to
+   * nothing). Without it, nothing is reported.
+   */
+  warn?(path: readonly (string | number)[], message: string): void;
 }
 
 /** A proxy resolved against its port type: per method, the extractor of each parameter. */
@@ -131,11 +136,18 @@ export function prepareAssembly(config: AssemblyConfig, workloadNames: readonly 
   });
 
   const wiring = new Map<string, Map<string, readonly [string, string]>>();
-  // Uses ports whose connection names a component that failed: connected, though not checked.
+  // Uses ports whose connection names a component that failed, or was itself refused (a wrong
+  // port, a port type mismatch): connected, though not checked, so that one mistake is one error
+  // rather than that error and a "missing connection" of the same port.
   const unchecked = new Set<string>();
   config.connections.forEach((c, i) => {
-    if (failed.has(c.user) || failed.has(c.provider)) unchecked.add(`${c.user}.${c.usesPort}`);
-    else attempt(() => connect(c, i));
+    if (failed.has(c.user) || failed.has(c.provider) || !attempt(() => connect(c, i))) {
+      unchecked.add(`${c.user}.${c.usesPort}`);
+      // A misspelt uses port was meant to connect the port its name is nearest to.
+      const uses = byName.get(c.user)?.ports.uses;
+      const meant = uses && !Object.hasOwn(uses, c.usesPort) ? nearestName(c.usesPort, Object.keys(uses)) : undefined;
+      if (meant !== undefined) unchecked.add(`${c.user}.${meant}`);
+    }
   });
   for (const inst of instances)
     for (const port of Object.keys(inst.ports.uses))
@@ -153,7 +165,17 @@ export function prepareAssembly(config: AssemblyConfig, workloadNames: readonly 
     if (seen.has(k)) sink.fail(["assembly", "proxies", i], `port ${k} is proxied twice`);
     seen.add(k);
   });
-  return { instances, byName, wiring, proxies, entry: entryPoint() };
+  const entry = entryPoint();
+  if (sink.warn) warnUnconnected(entry, sink.warn);
+  return { instances, byName, wiring, proxies, entry };
+
+  /** Warns about each component that no connection names and that is not the entry point: it never runs. */
+  function warnUnconnected(entry: EntryConfig, warn: NonNullable<AssemblyErrorSink["warn"]>): void {
+    const named = new Set<string>([entry.component]);
+    for (const c of config.connections) named.add(c.user).add(c.provider);
+    for (const inst of instances)
+      if (!named.has(inst.name)) warn(["assembly", "components", inst.name], `component '${inst.name}' (${inst.typeName}) is connected to nothing and is not the entry point: it never runs (connect it, or remove it)`);
+  }
 
   /** Wires connection `i` (`c`), checking its instances, ports and port types. */
   function connect(c: AssemblyConfig["connections"][number], i: number): void {

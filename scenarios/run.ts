@@ -107,7 +107,7 @@ export function executeScenario(scenario: LoadedScenario, options: ExecuteOption
     events: result.events,
     invocations: result.invocations,
     records: result.mastermind?.count ?? 0,
-    warnings: result.warnings,
+    warnings: [...scenario.warnings, ...result.warnings],
     unreceivedMessages: result.unreceived,
     resolved: { ...config, machine: { ...config.machine, resolved: scenario.machine.config, network: scenario.machine.network } },
   };

@@ -86,6 +86,7 @@ Exit codes: 0 success (messages left unreceived are warnings, printed and listed
     });
     if (ctx.interactive && lastDraw > 0) ctx.err("\r\x1b[K");
     const { scenario, outDir } = art;
+    for (const w of scenario.warnings) ctx.err(`warning: ${w}\n`);
     if (values.quiet) {
       ctx.out(outDir + "\n");
       return 0;
