@@ -5,6 +5,7 @@ import {
   parseOverride,
   parseYamlSource,
   type Override,
+  fileErrorText,
   ScenarioError,
   ScenarioErrors,
   validateValue,
@@ -82,7 +83,7 @@ export function loadScenario(file: string, options: LoadOptions = {}): LoadedSce
   try {
     text = readFileSync(file, "utf8");
   } catch (e) {
-    throw new ScenarioErrors([new ScenarioError(`cannot read the scenario: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file })]);
+    throw new ScenarioErrors([new ScenarioError(`cannot read the scenario: ${fileErrorText(e, "scenario file")}`, { file })]);
   }
   return loadScenarioText(text, file, options);
 }
