@@ -114,7 +114,8 @@ export function validateMachine(config: MachineConfig, prefix = "machine"): void
     if (lv === undefined) continue;
     if (lv === null || typeof lv !== "object") throw new MachineInputError(k(lk), "an object {size, line, assoc, latency} or absent", lv);
     for (const req of ["size", "line", "assoc", "latency"]) {
-      if ((lv as unknown as Record<string, unknown>)[req] === undefined) throw new MachineInputError(k(`${lk}.${req}`), expectation(PARAM_BY_NAME.get(`${lk}.${req}`)!), undefined);
+      if ((lv as unknown as Record<string, unknown>)[req] === undefined)
+        throw new MachineInputError(k(`${lk}.${req}`), expectation(PARAM_BY_NAME.get(`${lk}.${req}`)!), undefined, `missing: a cache level needs size, line, assoc and latency (${expectation(PARAM_BY_NAME.get(`${lk}.${req}`)!)})`);
     }
   }
   for (const p of MACHINE_PARAMS) {
@@ -139,6 +140,7 @@ export function validateMachine(config: MachineConfig, prefix = "machine"): void
     }
   }
   let prevLine = 0;
+  let prevLevel = "";
   for (const lk of LEVEL_KEYS) {
     const lv = config[lk];
     if (lv === undefined) continue;
@@ -146,8 +148,14 @@ export function validateMachine(config: MachineConfig, prefix = "machine"): void
     const sector = lv.sector ?? lv.line;
     if (!isPowerOfTwo(sector) || sector > lv.line) throw new MachineInputError(k(`${lk}.sector`), `a power of two (bytes) dividing ${lk}.line = ${lv.line}`, lv.sector);
     if (lv.size % (lv.line * lv.assoc) !== 0) throw new MachineInputError(k(`${lk}.size`), `a multiple of ${lk}.line x ${lk}.assoc = ${lv.line * lv.assoc} bytes`, lv.size);
-    if (sector < prevLine) throw new MachineInputError(k(`${lk}.sector`), `at least the line of the level above (${prevLine} bytes): a fill must cover the missing line`, sector);
+    if (sector < prevLine) {
+      // Without a sector of its own the level's sector is its line: blame the line, the key set.
+      const key = lv.sector === undefined ? `${lk}.line` : `${lk}.sector`;
+      const why = lv.sector === undefined ? ` (${lk}.sector defaults to ${lk}.line)` : "";
+      throw new MachineInputError(k(key), `at least the line of the level above, ${prevLevel}.line = ${prevLine} bytes: a fill must cover the missing line${why}`, sector);
+    }
     prevLine = lv.line;
+    prevLevel = lk;
   }
   if (!isPowerOfTwo(config.tlb.pageSize)) throw new MachineInputError(k("tlb.pageSize"), "a power of two (bytes)", config.tlb.pageSize);
 }
