@@ -57,3 +57,32 @@ describe("assembly checks", () => {
     expect(r.stdout).toContain("valid");
   });
 });
+
+describe("kernel counts", () => {
+  const solver = (q: string) => `name: k
+machine: { preset: xeon-2.8ghz-512k, nodes: 1, processesPerNode: 1 }
+workload: { Q: ${q} }
+assembly:
+  components:
+    Driver: { type: driver, params: { iterations: 1, calls: [{ port: k, portType: Kernel, method: compute, args: { Q: Q } }] } }
+    K: { type: kernel, params: { elements: "2*Q", loads: 2, stores: 1, flops: 1 } }
+  connections: [Driver.k -> K.compute]
+`;
+  async function runIt(q: string, set: string[] = []): Promise<{ code: number; stderr: string }> {
+    const file = join(tempDir(), "k.yaml");
+    writeFileSync(file, solver(q));
+    let stderr = "";
+    const code = await main(["validate", file, "--run", ...set], { out: () => undefined, err: (s) => (stderr += s) });
+    return { code, stderr };
+  }
+
+  it("refuses a fractional element count as a negative one, naming the key and the expression", async () => {
+    const frac = await runIt("1000", ["--set", "workload.Q=1000.25"]);
+    expect(frac.code).toBe(2);
+    expect(frac.stderr).toContain('assembly.components.K: kernel.elements: expected an integer >= 0, got 2000.5 (elements: "2*Q" with Q = 1000.25)');
+    expect(frac.stderr).toContain("--set workload.Q=1000.25");
+    const neg = await runIt("-5");
+    expect(neg.stderr).toContain('kernel.elements: expected an integer >= 0, got -10 (elements: "2*Q" with Q = -5)');
+    expect((await runIt("1000")).code).toBe(0);
+  });
+});
