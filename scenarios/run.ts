@@ -12,6 +12,7 @@ import { writeDirectoryAtomically } from "./atomic-dir.js";
 import { checkRunOutputFolder, RUN_FILES, type OutputFolderOptions } from "./output-folder.js";
 import { loadScenario, type LoadedScenario, type LoadOptions } from "./load.js";
 import { parseWhere } from "./workload-assembly.js";
+import { CONNECTION_PATTERN } from "./scenario-schema.js";
 import { ExpressionError, ScenarioErrors } from "./lang/index.js";
 import { buildPlatform } from "./platform.js";
 import { computeEvidence, type Evidence } from "./evidence.js";
@@ -152,11 +153,34 @@ function locatedRunError(scenario: LoadedScenario, e: unknown): unknown {
     .filter((name) => e.message.startsWith(`${name}: `) || e.message.startsWith(`${name}.`))
     .sort((a, b) => b.length - a.length)[0];
   if (instance === undefined) return e;
+  const cycle = cycleError(scenario, e);
+  if (cycle !== undefined) return cycle;
   // A parameter's expression that failed to evaluate names `<instance>.<parameter>`: located there.
   if (e instanceof ExpressionError && e.where !== undefined && e.where.startsWith(`${instance}.`) && e.message.startsWith(`${e.where}: `))
     return scenario.errorAt(["assembly", "components", instance, "params", ...parseWhere(e.where.slice(instance.length + 1))], e.message.slice(e.where.length + 2));
   const detail = e.message.startsWith(`${instance}: `) ? e.message.slice(instance.length + 2) : e.message;
   return scenario.errorAt(["assembly", "components", instance], detail);
+}
+
+/**
+ * Nesting too deep around a cycle of instances (an error carrying `cycle`, their names), located
+ * at the connections between them (the last in the file), which it names: the cycle is where the
+ * mistake is, not the instance that happened to reach the bound.
+ */
+function cycleError(scenario: LoadedScenario, e: Error): ScenarioErrors | undefined {
+  const names = (e as { cycle?: unknown }).cycle;
+  if (!Array.isArray(names) || names.length === 0) return undefined;
+  const onCycle = new Set(names as string[]);
+  const re = new RegExp(CONNECTION_PATTERN);
+  const connections = (scenario.config.assembly?.connections ?? [])
+    .map((text, i) => ({ m: re.exec(text), i, text }))
+    .filter((c) => c.m !== null && onCycle.has(c.m[1]!) && onCycle.has(c.m[3]!));
+  if (connections.length === 0) return undefined;
+  const prefix = `${names[0]}: `;
+  const detail = e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message;
+  const through = connections.map((c) => `${c.m![1]}.${c.m![2]} -> ${c.m![3]}.${c.m![4]}`).join(", ");
+  const [head, ...rest] = detail.split(" (the most a rank nests)");
+  return scenario.errorAt(["assembly", "connections", connections[connections.length - 1]!.i], `${head} through ${through}${rest.length > 0 ? ` (the most a rank nests)${rest.join("")}` : ""}`);
 }
 
 /**

@@ -2,7 +2,7 @@ import type { ComponentContext, ComponentType, KernelSpec } from "../component.j
 import { checkKeys } from "../documented-params.js";
 import { squarePatchStride } from "../../machine/index.js";
 import type { CallArgs, PortType } from "../ports.js";
-import { CallTargets, makeCalls, newScope, nonNumericArgument, prepareCalls, scopeLayout, trackingEnv, usesPorts, type PreparedCall } from "./calls.js";
+import { CallTargets, makeCalls, newScope, nonNumericArgument, prepareCalls, scopeLayout, trackingEnv, usesPorts, alwaysCalledPorts, type PreparedCall } from "./calls.js";
 import { ScenarioValueError } from "./scenario-value-error.js";
 
 type Fn = (scope: ArrayLike<number>) => number;
@@ -129,6 +129,9 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
   },
   ports(d) {
     return { provides: { [d.portName]: d.portType }, uses: usesPorts(d.calls) };
+  },
+  alwaysCalls(d) {
+    return alwaysCalledPorts(d.calls);
   },
   create(ctx, d) {
     const inst: KernelInstance = { d, ctx, scope: newScope(d.scopeNames, ctx), targets: new CallTargets(d.calls, ctx) };
