@@ -47,6 +47,7 @@ its deadlocked points among those that fail, and exits 2).`,
     const c = s.config;
     // Run, measuring nothing: an error it finds is thrown as 'ccasim run' would report it.
     const ran = values.run === true ? executeScenario(s, { measure: false }).result : undefined;
+    for (const w of ran?.warnings ?? []) ctx.err(`warning: ${w}\n`);
     ctx.out(
       `${s.file}: valid — scenario '${c.name}', ${s.machine.cluster.ranks} ranks on ${s.machine.cluster.nodes} ${s.machine.presetName} node(s), ` +
         `${s.assembly ? s.assembly.instances.length + " components" : "program model"}, metrics ${c.metrics.join(", ")}` +

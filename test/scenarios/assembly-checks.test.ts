@@ -86,3 +86,27 @@ assembly:
     expect((await runIt("1000")).code).toBe(0);
   });
 });
+
+describe("memory sanity", () => {
+  async function cli(argv: string[]): Promise<{ code: number; stderr: string }> {
+    let stderr = "";
+    const code = await main(argv, { out: () => undefined, err: (s) => (stderr += s) });
+    return { code, stderr };
+  }
+
+  it("warns, without failing, when a kernel's arrays exceed a process's share of the node's memory.size", async () => {
+    const big = await cli(["validate", "scenarios/kernel-l2.yaml", "--run", "--set", "workload.Q=1e9", "--set", "machine.memory.size=2GiB"]);
+    expect(big.code).toBe(0);
+    expect(big.stderr).toMatch(/^warning: a kernel on rank \d+ works on \d+ array\(s\) of 1000000000 elements of 8 bytes, .* more than a process's share of node memory, 1GiB \(machine\.memory\.size 2GiB \/ 2 process\(es\) per node\)/);
+    expect(big.stderr.match(/^warning/gm)).toHaveLength(1);
+    const out = join(tempDir(), "run");
+    const run = await cli(["run", "scenarios/kernel-l2.yaml", "--quiet", "--out", out, "--set", "workload.Q=1e9", "--set", "machine.memory.size=2GiB"]);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(out, "summary.json"), "utf8")).warnings[0]).toContain("more than a process's share of node memory");
+  });
+
+  it("says nothing when the arrays fit, or when the machine gives no memory size", async () => {
+    expect((await cli(["validate", "scenarios/kernel-l2.yaml", "--run", "--set", "machine.memory.size=2GiB"])).stderr).toBe("");
+    expect((await cli(["validate", "scenarios/kernel-l2.yaml", "--run", "--set", "workload.Q=1e9"])).stderr).toBe("");
+  });
+});
