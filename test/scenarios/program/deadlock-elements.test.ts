@@ -20,7 +20,7 @@ program:
 `;
 
 describe("program model deadlocks", () => {
-  it.each(["compiled", "interpreted"] as const)("name the element each blocked process is in, with its place in the file (%s)", (evaluator) => {
+  it.each(["compiled", "interpreter"] as const)("name the element each blocked process is in, with its place in the file (%s)", (evaluator) => {
     let message = "";
     try {
       executeProgramScenario(loadScenarioText(RING, "ring.yaml"), { evaluator });
