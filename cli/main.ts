@@ -6,6 +6,7 @@ import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, helpFor, isInputError, type CommandC
 import { commands } from "./commands/index.js";
 import { cleanUpOnInterrupt } from "./interrupt.js";
 import { nearestName as nearest } from "../engine/registry.js";
+import { wordFileErrors } from "../scenarios/lang/file-error.js";
 
 function packageVersion(): string {
   const here = dirname(fileURLToPath(import.meta.url));
@@ -101,10 +102,13 @@ export async function main(
     return await cmd.run(ctx);
   } catch (e) {
     const err = e instanceof Error ? e : new Error(String(e));
-    // A subcommand (sweep fit) may name itself in its errors.
+    // A subcommand (sweep fit) may name itself in its errors. A reader that passes on a file
+    // system error's text (`ENOENT: no such file or directory, stat 'x'`) is put in words here,
+    // once for every command.
     const commandName = (err as { commandName?: unknown }).commandName;
-    io.err(`ccasim ${typeof commandName === "string" ? commandName : cmd.name}: ${err.message.split("\n")[0]}\n`);
-    const detail = err.message.split("\n").slice(1).join("\n");
+    const message = wordFileErrors(err.message);
+    io.err(`ccasim ${typeof commandName === "string" ? commandName : cmd.name}: ${message.split("\n")[0]}\n`);
+    const detail = message.split("\n").slice(1).join("\n");
     if (detail) io.err(detail + "\n");
     if (verbose && err.stack) io.err(err.stack + "\n");
     // A simulated program's failure (a deadlock, unreceived messages) says where every process

@@ -57,6 +57,11 @@ export interface AssemblyErrorSink {
    * error stops the preparation.
    */
   combine?(errors: readonly unknown[]): never;
+  /**
+   * Reports something the assembly may mean but most likely does not (a component connected to
+   * nothing). Without it, nothing is reported.
+   */
+  warn?(path: readonly (string | number)[], message: string): void;
 }
 
 /** A proxy resolved against its port type: per method, the extractor of each parameter. */
@@ -131,16 +136,25 @@ export function prepareAssembly(config: AssemblyConfig, workloadNames: readonly 
   });
 
   const wiring = new Map<string, Map<string, readonly [string, string]>>();
-  // Uses ports whose connection names a component that failed: connected, though not checked.
+  // Uses ports whose connection names a component that failed, or was itself refused (a wrong
+  // port, a port type mismatch): connected, though not checked, so that one mistake is one error
+  // rather than that error and a "missing connection" of the same port.
   const unchecked = new Set<string>();
   config.connections.forEach((c, i) => {
-    if (failed.has(c.user) || failed.has(c.provider)) unchecked.add(`${c.user}.${c.usesPort}`);
-    else attempt(() => connect(c, i));
+    if (failed.has(c.user) || failed.has(c.provider) || !attempt(() => connect(c, i))) {
+      unchecked.add(`${c.user}.${c.usesPort}`);
+      // A misspelt uses port was meant to connect the port its name is nearest to.
+      const uses = byName.get(c.user)?.ports.uses;
+      const meant = uses && !Object.hasOwn(uses, c.usesPort) ? nearestName(c.usesPort, Object.keys(uses)) : undefined;
+      if (meant !== undefined) unchecked.add(`${c.user}.${meant}`);
+    }
   });
   for (const inst of instances)
     for (const port of Object.keys(inst.ports.uses))
       if (!wiring.get(inst.name)?.has(port) && !unchecked.has(`${inst.name}.${port}`))
         attempt(() => sink.fail(["assembly", "connections"], `missing connection: uses port ${inst.name}.${port} (type '${inst.ports.uses[port].name}') is not connected`));
+
+  checkEndlessCycles();
 
   const proxies: PreparedProxy[] = [];
   config.proxies.forEach((px, i) => {
@@ -153,7 +167,60 @@ export function prepareAssembly(config: AssemblyConfig, workloadNames: readonly 
     if (seen.has(k)) sink.fail(["assembly", "proxies", i], `port ${k} is proxied twice`);
     seen.add(k);
   });
-  return { instances, byName, wiring, proxies, entry: entryPoint() };
+  const entry = entryPoint();
+  if (sink.warn) warnUnconnected(entry, sink.warn);
+  return { instances, byName, wiring, proxies, entry };
+
+  /** Warns about each component that no connection names and that is not the entry point: it never runs. */
+  function warnUnconnected(entry: EntryConfig, warn: NonNullable<AssemblyErrorSink["warn"]>): void {
+    const named = new Set<string>([entry.component]);
+    for (const c of config.connections) named.add(c.user).add(c.provider);
+    for (const inst of instances)
+      if (!named.has(inst.name)) warn(["assembly", "components", inst.name], `component '${inst.name}' (${inst.typeName}) is connected to nothing and is not the entry point: it never runs (connect it, or remove it)`);
+  }
+
+  /**
+   * Refuses a cycle of connections that every invocation follows (each uses port on it called
+   * with a constant count): it recurses until the nesting limit. Located at the connection that
+   * closes it (the last of the cycle in the file), naming every connection of it.
+   */
+  function checkEndlessCycles(): void {
+    const connectionOf = new Map<string, number>();
+    config.connections.forEach((c, i) => connectionOf.set(`${c.user}.${c.usesPort}`, i));
+    const edges = new Map<string, number[]>();
+    for (const inst of instances) {
+      const always = inst.type.alwaysCalls?.(inst.prepared) ?? [];
+      edges.set(inst.name, always.map((port) => connectionOf.get(`${inst.name}.${port}`)).filter((i): i is number => i !== undefined && wiring.get(inst.name)?.has(config.connections[i]!.usesPort) === true));
+    }
+    const state = new Map<string, "open" | "done">();
+    const path: number[] = [];
+    const reported = new Set<string>();
+    const visit = (name: string): void => {
+      state.set(name, "open");
+      for (const i of edges.get(name) ?? []) {
+        const next = config.connections[i]!.provider;
+        path.push(i);
+        if (state.get(next) === "open") {
+          // The cycle: the connections on the path since `next` was entered.
+          const start = path.findIndex((j) => config.connections[j]!.user === next);
+          const cycle = path.slice(start);
+          const key = [...cycle].sort((a, b) => a - b).join(",");
+          if (!reported.has(key)) {
+            reported.add(key);
+            const last = Math.max(...cycle);
+            const text = cycle.map((j) => { const c = config.connections[j]!; return `${c.user}.${c.usesPort} -> ${c.provider}.${c.providesPort}`; }).join(", ");
+            const who = [...new Set(cycle.map((j) => config.connections[j]!.user))].join(", ");
+            attempt(() =>
+              sink.fail(["assembly", "connections", last], `endless recursion: ${text} form${cycle.length === 1 ? "s" : ""} a cycle that every invocation of ${who} follows (its calls there have a constant count): make the count of one of these calls an expression of the arguments that reaches 0`),
+            );
+          }
+        } else if (state.get(next) === undefined) visit(next);
+        path.pop();
+      }
+      state.set(name, "done");
+    };
+    for (const inst of instances) if (state.get(inst.name) === undefined) visit(inst.name);
+  }
 
   /** Wires connection `i` (`c`), checking its instances, ports and port types. */
   function connect(c: AssemblyConfig["connections"][number], i: number): void {

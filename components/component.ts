@@ -134,4 +134,10 @@ export interface ComponentType<P = any> extends Registrable {
   ports(prepared: P): ComponentPorts;
   /** Creates the instance of one rank. */
   create(ctx: ComponentContext, prepared: P): ComponentInstance;
+  /**
+   * The uses ports every invocation of a provided method calls at least once, whatever its
+   * arguments (a call whose count is a constant): a cycle of connections through them never ends,
+   * and is refused at load. Optional: without it, nothing is assumed.
+   */
+  alwaysCalls?(prepared: P): readonly string[];
 }

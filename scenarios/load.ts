@@ -5,6 +5,7 @@ import {
   parseOverride,
   parseYamlSource,
   type Override,
+  fileErrorText,
   ScenarioError,
   ScenarioErrors,
   validateValue,
@@ -63,6 +64,12 @@ export interface LoadedScenario {
    * found after loading, while it runs.
    */
   readonly errorAt: (path: KeyPath, message: string) => ScenarioErrors;
+  /**
+   * What the scenario may mean but most likely does not, each located as errors are
+   * (`file:line:column: key: message`): a component connected to nothing, a kernel whose arrays
+   * exceed the node's memory. The CLI prints them on stderr; they do not stop a run.
+   */
+  readonly warnings: readonly string[];
 }
 
 /**
@@ -76,7 +83,7 @@ export function loadScenario(file: string, options: LoadOptions = {}): LoadedSce
   try {
     text = readFileSync(file, "utf8");
   } catch (e) {
-    throw new ScenarioErrors([new ScenarioError(`cannot read the scenario: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file })]);
+    throw new ScenarioErrors([new ScenarioError(`cannot read the scenario: ${fileErrorText(e, "scenario file")}`, { file })]);
   }
   return loadScenarioText(text, file, options);
 }
@@ -118,12 +125,17 @@ function resolveScenario(config: ScenarioConfig, file: string, located: SourceDo
     const pos = located(path) ?? nearestLocation(located, path);
     throw new ScenarioErrors([new ScenarioError(message, { file, line: pos?.line, column: pos?.column, path })]);
   };
+  const warnings: string[] = [];
+  const warn = (path: KeyPath, message: string): void => {
+    const pos = located(path) ?? nearestLocation(located, path);
+    warnings.push(new ScenarioError(message, { file, line: pos?.line, column: pos?.column, path }).message);
+  };
   checkReservedWorkloadNames(config, fail);
   const machine = setupMachine(config, fail);
   checkMetrics(config, machine, fail);
   let assembly: PreparedAssembly | undefined;
   if (config.assembly) {
-    assembly = prepareWorkloadAssembly(assemblyConfig(config, fail), config.workload, fail);
+    assembly = prepareWorkloadAssembly(assemblyConfig(config, fail), config.workload, fail, warn);
   }
   let program: ProgramModel | undefined;
   if (config.program) {
@@ -144,7 +156,7 @@ function resolveScenario(config: ScenarioConfig, file: string, located: SourceDo
     const note = related.length === 0 ? "" : ` (overridden: ${related.map((x) => x.source).join(", ")})`;
     return new ScenarioErrors([new ScenarioError(message + note, { file, line: pos?.line, column: pos?.column, path })]);
   };
-  return { file, config, machine, assembly, program, overrides: overrides.map((o) => o.text), errorAt };
+  return { file, config, machine, assembly, program, overrides: overrides.map((o) => o.text), errorAt, warnings };
 }
 
 /**

@@ -55,7 +55,8 @@ export function setupMachine(config: ScenarioConfig, fail: (path: KeyPath, messa
     // Numbers too: a bare number is ambiguous for times, rates and frequencies (which unit?).
     if (doc?.type === "quantity" && (typeof value === "string" || typeof value === "number")) {
       try {
-        value = parseQuantity(value, doc.dimension!);
+        // A number without unit is refused with the unit that makes it nearest the preset's value.
+        value = parseQuantity(value, doc.dimension!, undefined, { typical: presetValue(section.preset, key) });
       } catch (e) {
         fail(["machine", ...path], (e as Error).message);
       }
@@ -197,4 +198,11 @@ function quantityAt(key: string, text: string | number, dimension: NonNullable<P
     const problem = (e as Error).message;
     throw Object.assign(new Error(`${key}: ${problem}`), { key, problem });
   }
+}
+
+/** The value preset `preset` gives machine key `key` (`memory.latency`), if a number. */
+function presetValue(preset: string, key: string): number | undefined {
+  let cur: unknown = machinePresets.get(preset).config;
+  for (const part of key.split(".")) cur = cur !== null && typeof cur === "object" ? (cur as Record<string, unknown>)[part] : undefined;
+  return typeof cur === "number" ? cur : undefined;
 }

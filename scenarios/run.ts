@@ -6,13 +6,17 @@ import {
   runToTrial,
   type AssemblyRunResult,
   type CallGraph,
+  type KernelSpec,
+  type Platform,
 } from "../components/index.js";
 import { RECORD_FILE_NAMES, RUN_PROFILE_FOLDER, RUN_SUMMARY_MARK, writeRecordFiles, writeTauProfile, writeTextFileAtomically, type Trial } from "../profile/index.js";
 import { writeDirectoryAtomically } from "./atomic-dir.js";
 import { checkRunOutputFolder, RUN_FILES, type OutputFolderOptions } from "./output-folder.js";
 import { loadScenario, type LoadedScenario, type LoadOptions } from "./load.js";
 import { parseWhere } from "./workload-assembly.js";
-import { ExpressionError, ScenarioErrors } from "./lang/index.js";
+import { CONNECTION_PATTERN } from "./scenario-schema.js";
+import { ExpressionError, formatQuantity, ScenarioErrors } from "./lang/index.js";
+import type { RandomStream } from "../engine/index.js";
 import { buildPlatform } from "./platform.js";
 import { computeEvidence, type Evidence } from "./evidence.js";
 import { runMetadata } from "./run-metadata.js";
@@ -64,7 +68,8 @@ export function executeScenario(scenario: LoadedScenario, options: ExecuteOption
     }
   }
   if (!scenario.assembly) throw new Error(`${scenario.file}: nothing to run (no assembly)`);
-  const platform = buildPlatform(scenario.machine);
+  const memoryWarnings: string[] = [];
+  const platform = withMemoryCheck(buildPlatform(scenario.machine), scenario, memoryWarnings);
   const t0 = process.hrtime.bigint();
   let result: AssemblyRunResult;
   try {
@@ -78,6 +83,7 @@ export function executeScenario(scenario: LoadedScenario, options: ExecuteOption
   } catch (e) {
     throw locatedRunError(scenario, e);
   }
+  if (memoryWarnings.length > 0) result = { ...result, warnings: [...memoryWarnings, ...result.warnings] };
   const wallSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
   const cluster = scenario.machine.cluster;
   const metadata = runMetadata(
@@ -107,7 +113,7 @@ export function executeScenario(scenario: LoadedScenario, options: ExecuteOption
     events: result.events,
     invocations: result.invocations,
     records: result.mastermind?.count ?? 0,
-    warnings: result.warnings,
+    warnings: [...scenario.warnings, ...result.warnings],
     unreceivedMessages: result.unreceived,
     resolved: { ...config, machine: { ...config.machine, resolved: scenario.machine.config, network: scenario.machine.network } },
   };
@@ -152,11 +158,63 @@ function locatedRunError(scenario: LoadedScenario, e: unknown): unknown {
     .filter((name) => e.message.startsWith(`${name}: `) || e.message.startsWith(`${name}.`))
     .sort((a, b) => b.length - a.length)[0];
   if (instance === undefined) return e;
+  const cycle = cycleError(scenario, e);
+  if (cycle !== undefined) return cycle;
   // A parameter's expression that failed to evaluate names `<instance>.<parameter>`: located there.
   if (e instanceof ExpressionError && e.where !== undefined && e.where.startsWith(`${instance}.`) && e.message.startsWith(`${e.where}: `))
     return scenario.errorAt(["assembly", "components", instance, "params", ...parseWhere(e.where.slice(instance.length + 1))], e.message.slice(e.where.length + 2));
   const detail = e.message.startsWith(`${instance}: `) ? e.message.slice(instance.length + 2) : e.message;
   return scenario.errorAt(["assembly", "components", instance], detail);
+}
+
+/**
+ * `platform` with its kernels checked against the memory of a node when the machine gives one
+ * (`machine.memory.size`): the first kernel whose arrays exceed a process's share of it adds a
+ * warning to `warnings` (the model neither pages nor runs out of memory, so such a run's time
+ * means nothing). Without a memory size, `platform` itself.
+ */
+function withMemoryCheck(platform: Platform, scenario: LoadedScenario, warnings: string[]): Platform {
+  const size = scenario.machine.config.memory.size;
+  if (size === undefined) return platform;
+  const perNode = scenario.machine.cluster.processesPerNode;
+  const share = size / perNode;
+  const kernel = platform.kernel.bind(platform);
+  let warned = false;
+  const checked = (rank: number, spec: KernelSpec, counters: Float64Array, rng: RandomStream): number => {
+    // why: two multiplications and a comparison per kernel, only when the machine has a memory size
+    const bytes = spec.elements * spec.elementSize * (spec.arrays ?? 1);
+    if (bytes > share && !warned) {
+      warned = true;
+      warnings.push(
+        `a kernel on rank ${rank} works on ${spec.arrays ?? 1} array(s) of ${spec.elements} elements of ${spec.elementSize} bytes, ${formatQuantity(bytes, "bytes")}, ` +
+          `more than a process's share of node memory, ${formatQuantity(share, "bytes")} (machine.memory.size ${formatQuantity(size, "bytes")} / ${perNode} process(es) per node): ` +
+          "the model neither pages nor runs out of memory, so its time is not what such a run would take",
+      );
+    }
+    return kernel(rank, spec, counters, rng);
+  };
+  return Object.assign(Object.create(platform) as Platform, { kernel: checked });
+}
+
+/**
+ * Nesting too deep around a cycle of instances (an error carrying `cycle`, their names), located
+ * at the connections between them (the last in the file), which it names: the cycle is where the
+ * mistake is, not the instance that happened to reach the bound.
+ */
+function cycleError(scenario: LoadedScenario, e: Error): ScenarioErrors | undefined {
+  const names = (e as { cycle?: unknown }).cycle;
+  if (!Array.isArray(names) || names.length === 0) return undefined;
+  const onCycle = new Set(names as string[]);
+  const re = new RegExp(CONNECTION_PATTERN);
+  const connections = (scenario.config.assembly?.connections ?? [])
+    .map((text, i) => ({ m: re.exec(text), i, text }))
+    .filter((c) => c.m !== null && onCycle.has(c.m[1]!) && onCycle.has(c.m[3]!));
+  if (connections.length === 0) return undefined;
+  const prefix = `${names[0]}: `;
+  const detail = e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message;
+  const through = connections.map((c) => `${c.m![1]}.${c.m![2]} -> ${c.m![3]}.${c.m![4]}`).join(", ");
+  const [head, ...rest] = detail.split(" (the most a rank nests)");
+  return scenario.errorAt(["assembly", "connections", connections[connections.length - 1]!.i], `${head} through ${through}${rest.length > 0 ? ` (the most a rank nests)${rest.join("")}` : ""}`);
 }
 
 /**

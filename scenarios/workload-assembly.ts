@@ -19,16 +19,22 @@ export type WorkloadValues = Readonly<Record<string, number | string>>;
  * besides what each parameter defines; a workload value that is text and that an expression reads
  * is an error. This is what a scenario file's `assembly:` goes through; call it for an assembly
  * built in code, then run it with `runAssembly` on the same workload.
+ * @param warn - how warnings are reported (a component connected to nothing); default: not at all
  * @param fail - how errors are reported (default: thrown as {@link ScenarioErrors} holding one
  *   {@link ScenarioError} whose `path` is the offending key, `assembly.components.A.params.cost`,
  *   with no file, line or column)
  * @throws ScenarioErrors (or what `fail` throws) for an unknown component type, a bad parameter
  *   or expression, or wiring that does not fit
  */
-export function prepareWorkloadAssembly(config: AssemblyConfig, workload: WorkloadValues = {}, fail: (path: KeyPath, message: string) => never = throwAt): PreparedAssembly {
+export function prepareWorkloadAssembly(
+  config: AssemblyConfig,
+  workload: WorkloadValues = {},
+  fail: (path: KeyPath, message: string) => never = throwAt,
+  warn?: (path: KeyPath, message: string) => void,
+): PreparedAssembly {
   // why: a workload value that is not a number reads as NaN in an expression, so expressions see only the numbers (errorSink names the others)
   const numeric = Object.keys(workload).filter((k) => typeof workload[k] === "number");
-  return prepareAssembly(config, numeric, errorSink(fail, workload));
+  return prepareAssembly(config, numeric, { ...errorSink(fail, workload), warn });
 }
 
 function throwAt(path: KeyPath, message: string): never {

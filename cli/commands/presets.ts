@@ -1,6 +1,7 @@
 import { didYouMean } from "../../engine/registry.js";
 import {
   LEVEL_KEYS,
+  MACHINE_PARAMS,
   interconnectPresets,
   machineParam,
   machinePresets,
@@ -26,7 +27,8 @@ machine.network.preset. Every key of a machine preset can be overridden, in the 
 or on the command line
   ccasim run scenario.yaml --set machine.l2.size=512KiB
 and a cache level removed with null (l3: null). Values marked [calibrated] were tuned to
-reproduce a paper's observation or assumed, not read from a datasheet.
+reproduce a paper's observation or assumed, not read from a datasheet; keys a preset leaves
+out (a level's sector, which is then its line) are listed with their default, marked [default].
 
 Options:
   --json     print JSON (the list, or one preset)
@@ -42,6 +44,8 @@ interface PresetParameter {
   readonly meaning: string;
   readonly source: string;
   readonly calibrated: boolean;
+  /** The preset leaves the key out: `value` is the default the node model then takes. */
+  readonly defaulted: boolean;
 }
 
 /**
@@ -49,12 +53,41 @@ interface PresetParameter {
  * the order of the machine's parameter documentation, with their meaning without the source.
  */
 function machineParameters(preset: MachinePreset): PresetParameter[] {
-  return preset.params.map((p) => {
-    const value = p.default;
-    const source = preset.sources[p.name];
-    const text = typeof value === "number" && p.type === "quantity" && p.dimension !== undefined ? formatQuantity(value, p.dimension) : String(value);
-    return { key: p.name, value, text, meaning: machineParam(p.name)?.doc ?? p.doc, source: source?.source ?? "", calibrated: source?.calibrated === true };
-  });
+  const set = new Map(preset.params.map((p) => [p.name, p]));
+  const out: PresetParameter[] = [];
+  // Every documented key, in the documentation's order: the preset's own, and an optional one it
+  // leaves out (a level's sector, computeEfficiency) with the value it then takes.
+  for (const doc of MACHINE_PARAMS) {
+    const p = set.get(doc.name);
+    if (p !== undefined) {
+      const value = p.default;
+      const source = preset.sources[p.name];
+      out.push({ key: p.name, value, text: quantityText(value, p), meaning: machineParam(p.name)?.doc ?? p.doc, source: source?.source ?? "", calibrated: source?.calibrated === true, defaulted: false });
+      continue;
+    }
+    const fallback = defaultOf(doc.name, preset);
+    if (fallback !== undefined)
+      out.push({ key: doc.name, value: fallback.value, text: quantityText(fallback.value, doc), meaning: doc.doc, source: `not set by the preset: ${fallback.why}`, calibrated: false, defaulted: true });
+  }
+  return out;
+}
+
+/** A machine value with its unit, as a scenario may write it. */
+function quantityText(value: unknown, p: { type: string; dimension?: Parameters<typeof formatQuantity>[1] }): string {
+  return typeof value === "number" && p.type === "quantity" && p.dimension !== undefined ? formatQuantity(value, p.dimension) : String(value);
+}
+
+/**
+ * The value an optional machine key takes when `preset` leaves it out (as the node model reads
+ * it), or undefined when the key does not apply (a key of a level the preset lacks).
+ */
+function defaultOf(key: string, preset: MachinePreset): { value: unknown; why: string } | undefined {
+  const [group, name] = key.split(".");
+  const level = (LEVEL_KEYS as readonly string[]).includes(group!) ? (preset.config as unknown as Record<string, { line: number } | undefined>)[group!] : undefined;
+  if (name === "sector" && level) return { value: level.line, why: `the default, ${group}.line` };
+  if (key === "l1.integerOnly" && level) return { value: false, why: "the default" };
+  if (key === "computeEfficiency") return { value: 1, why: "the default, peak rates" };
+  return undefined;
 }
 
 function describeMachine(preset: MachinePreset, json: boolean): string {
@@ -63,7 +96,7 @@ function describeMachine(preset: MachinePreset, json: boolean): string {
   if (json) return toJson({ kind: "machine", name: preset.name, summary: preset.summary, absentLevels: absent, interconnect: preset.interconnect ?? null, parameters });
   const lines = [`${preset.name} (machine preset): ${preset.summary}`, ""];
   for (const p of parameters) {
-    lines.push(`${p.key} = ${p.text}${p.calibrated ? "  [calibrated]" : ""}`, `    ${p.meaning}`, `    source: ${p.source}`);
+    lines.push(`${p.key} = ${p.text}${p.calibrated ? "  [calibrated]" : p.defaulted ? "  [default]" : ""}`, `    ${p.meaning}`, `    source: ${p.source}`);
   }
   if (absent.length > 0) lines.push("", `No ${absent.join(", ")}; a scenario adds a level by giving its size, line, assoc and latency (machine.${absent[0]}.size and so on).`);
   if (preset.interconnect !== undefined) lines.push("", `Interconnect when machine.network names none: ${preset.interconnect.preset} ('ccasim presets ${preset.interconnect.preset}')`, `    source: ${preset.interconnect.source}`);

@@ -47,7 +47,10 @@ Options:
   --top N              rows of the summary table, a positive integer (default 12)
   --quiet              print only the output folder
   --no-evidence        do not print the evidence section (evidence.json is written all the same)
-  --no-measure         run without measurement (for overhead comparisons; writes summary and timing)
+  --no-measure         run without the measurement component and proxies: no profile, records or
+                       call graph, only summary.json and timing.json. The simulated time is the
+                       same (measurement and proxy overhead are not modelled); the simulator runs
+                       faster, for long runs whose profile is not needed
 
 Component types:
 ${componentTypes
@@ -90,6 +93,7 @@ Exit codes: 0 success (messages left unreceived are warnings, printed and listed
     });
     if (ctx.interactive && lastDraw > 0) ctx.err("\r\x1b[K");
     const { scenario, outDir } = art;
+    for (const w of scenario.warnings) ctx.err(`warning: ${w}\n`);
     if (values.quiet) {
       ctx.out(outDir + "\n");
       return 0;

@@ -14,6 +14,8 @@ export const validateCommand: Command = {
 Reads and checks a scenario the way 'ccasim run' does (YAML syntax, keys and types, units,
 presets and overrides, component parameters and cost expressions, port connections, proxies,
 metrics) and reports every problem with its file, line, column and key. Writes nothing.
+Warnings (a component connected to nothing, a kernel whose arrays exceed the node's memory)
+are printed on stderr and do not make the scenario invalid.
 
 A sweep file (one with a scenario:, axes:, zip: or random: section) is checked as 'ccasim sweep'
 reads it, then the scenario of every point with the point's overrides, as the sweep loads it: the
@@ -41,9 +43,11 @@ its deadlocked points among those that fail, and exits 2).`,
       return validateSweep(ctx, file, values.run === true);
     }
     const s = loadScenario(file, { set });
+    for (const w of s.warnings) ctx.err(`warning: ${w}\n`);
     const c = s.config;
     // Run, measuring nothing: an error it finds is thrown as 'ccasim run' would report it.
     const ran = values.run === true ? executeScenario(s, { measure: false }).result : undefined;
+    for (const w of ran?.warnings ?? []) ctx.err(`warning: ${w}\n`);
     ctx.out(
       `${s.file}: valid — scenario '${c.name}', ${s.machine.cluster.ranks} ranks on ${s.machine.cluster.nodes} ${s.machine.presetName} node(s), ` +
         `${s.assembly ? s.assembly.instances.length + " components" : "program model"}, metrics ${c.metrics.join(", ")}` +

@@ -13,6 +13,8 @@ export interface PreparedCall {
   readonly args: ReadonlyArray<readonly [string, ((scope: ArrayLike<number>) => number) | string]>;
   /** How many times per invocation (expression over the caller's scope). */
   readonly count: (scope: ArrayLike<number>) => number;
+  /** The count when it reads no variable (the default 1 included): the call is made whatever the arguments. */
+  readonly fixedCount?: number;
 }
 
 /** Raw form of a call in a scenario. */
@@ -57,12 +59,14 @@ export function prepareCalls(raw: unknown, scope: readonly string[], env: Prepar
       const text = typeof e === "string" ? textLiteral(e) : undefined;
       return [name, text ?? env.compile(e as string | number, scope, `${where}.args.${name}`).bind(scope)] as const;
     });
-    const count = c.count === undefined ? () => 1 : env.compile(c.count as string | number, scope, `${where}.count`).bind(scope);
+    const countExpr = c.count === undefined ? undefined : env.compile(c.count as string | number, scope, `${where}.count`);
+    const count = countExpr === undefined ? () => 1 : countExpr.bind(scope);
+    const fixedCount = countExpr === undefined ? 1 : countExpr.variables.length === 0 ? Math.round(count([])) : undefined;
     const portType: PortType = {
       name: c.portType === undefined ? "Work" : String(c.portType),
       methods: [{ name: method, args: args.map(([n]) => n) }],
     };
-    return { port: c.port, portType, method, args, count };
+    return { port: c.port, portType, method, args, count, ...(fixedCount !== undefined ? { fixedCount } : {}) };
   });
   // A method has one signature: every call of it through one port passes the same arguments (a
   // proxy would otherwise record a missing one as nothing it could read).
@@ -195,4 +199,9 @@ export function trackingEnv(env: PrepareEnv, used: Set<string>): PrepareEnv {
       return compiled;
     },
   };
+}
+
+/** The uses ports of `calls` called at least once on every invocation, whatever the arguments. @internal */
+export function alwaysCalledPorts(calls: readonly PreparedCall[]): string[] {
+  return [...new Set(calls.filter((c) => c.fixedCount !== undefined && c.fixedCount >= 1).map((c) => c.port))];
 }

@@ -1,7 +1,7 @@
 import type { ComponentContext, ComponentType, PrepareEnv } from "../component.js";
 import { checkKeys } from "../documented-params.js";
 import type { CallArgs, PortType } from "../ports.js";
-import { CallTargets, makeCalls, newScope, nonNumericArgument, prepareCalls, scopeLayout, trackingEnv, usesPorts, type PreparedCall } from "./calls.js";
+import { CallTargets, makeCalls, newScope, nonNumericArgument, prepareCalls, scopeLayout, trackingEnv, usesPorts, alwaysCalledPorts, type PreparedCall } from "./calls.js";
 import { ScenarioValueError } from "./scenario-value-error.js";
 
 interface DummyPrepared {
@@ -30,12 +30,46 @@ export const MAX_NESTED_CALLS = 256;
 
 /** Nested dummy invocations per rank, per simulation (see {@link MAX_NESTED_CALLS}). */
 const nestingBySimulation = new WeakMap<object, Int32Array>();
+/** The dummy instances of a simulation, per rank: those in progress more than once form the cycle. */
+const instancesBySimulation = new WeakMap<object, DummyInstance[][]>();
 
 /** The per-rank nesting counters of a simulation, shared by all its dummy instances. */
 function nestingOf(ctx: ComponentContext): Int32Array {
   let depths = nestingBySimulation.get(ctx.sim);
   if (depths === undefined) nestingBySimulation.set(ctx.sim, (depths = new Int32Array(ctx.size)));
   return depths;
+}
+
+/** Registers `inst` among its simulation's instances of its rank. */
+function register(inst: DummyInstance): void {
+  let all = instancesBySimulation.get(inst.ctx.sim);
+  if (all === undefined) instancesBySimulation.set(inst.ctx.sim, (all = Array.from({ length: inst.ctx.size }, () => [])));
+  all[inst.ctx.rank]!.push(inst);
+}
+
+/**
+ * Nesting past {@link MAX_NESTED_CALLS}: the error names the instances reached again while in
+ * progress (the cycle), in `cycle`, so that the scenario layer locates it at their connections.
+ */
+export class NestedTooDeepError extends ScenarioValueError {
+  constructor(
+    message: string,
+    /** Instances in progress more than once on the rank: the cycle the calls go round. */
+    readonly cycle: readonly string[],
+  ) {
+    super(message);
+    this.name = "NestedTooDeepError";
+  }
+}
+
+function nestedTooDeep(inst: DummyInstance): never {
+  const { ctx } = inst;
+  const cycle = (instancesBySimulation.get(ctx.sim)?.[ctx.rank] ?? []).filter((x) => x.active > 1).map((x) => x.ctx.instance);
+  const names = cycle.length > 0 ? cycle : [ctx.instance];
+  throw new NestedTooDeepError(
+    `${names[0]}: dummy invocations nested more than ${MAX_NESTED_CALLS} deep on rank ${ctx.rank} (the most a rank nests): the connections form a cycle whose call counts do not reach 0 soon enough`,
+    names,
+  );
 }
 
 const KEYS = ["port", "portType", "method", "args", "cost", "implementations", "implementation", "calls", "order"];
@@ -78,8 +112,12 @@ export const dummyComponent: ComponentType<DummyPrepared> = {
         env.error("implementation", `'${implementation}' is not one of the implementations: ${Object.keys(impls).join(", ") || "(none given)"}`);
       if (p.cost !== undefined) env.error("cost", "give either cost or implementation, not both");
       costText = impls[implementation];
-    } else if (Object.keys(impls).length > 0 && costText === undefined)
+    } else if (Object.keys(impls).length > 0) {
+      // A cost beside implementations would silently win over every one of them.
+      if (costText !== undefined)
+        env.error("cost", `give one of cost or implementations, not both: drop cost, or drop implementations (${Object.keys(impls).join(", ")})`);
       env.error("implementation", `choose one of the implementations: ${Object.keys(impls).join(", ")}`);
+    }
     // Every implementation's model must compile, even the ones not chosen (selection uses them).
     for (const [name, text] of Object.entries(impls)) env.compile(text, scopeNames, `implementations.${name}`);
     const cost = costText === undefined ? () => 0 : env.compile(costText as string, scopeNames, implementation ? `implementations.${implementation}` : "cost").bind(scopeNames);
@@ -102,8 +140,12 @@ export const dummyComponent: ComponentType<DummyPrepared> = {
   ports(d) {
     return { provides: { [d.portName]: d.portType }, uses: usesPorts(d.calls) };
   },
+  alwaysCalls(d) {
+    return alwaysCalledPorts(d.calls);
+  },
   create(ctx, d) {
     const inst: DummyInstance = { d, ctx, scope: newScope(d.scopeNames, ctx), targets: new CallTargets(d.calls, ctx), active: 0, nesting: nestingOf(ctx) };
+    register(inst);
     return { provides: { [d.portName]: { [d.method]: (callArgs) => runDummy(inst, callArgs) } } };
   },
 };
@@ -125,8 +167,7 @@ interface DummyInstance {
 function* runDummy(inst: DummyInstance, callArgs: CallArgs) {
   const { d, ctx, scope, targets } = inst;
   const rank = ctx.rank;
-  if (inst.nesting[rank] >= MAX_NESTED_CALLS)
-    throw new ScenarioValueError(`${ctx.instance}: dummy invocations nested more than ${MAX_NESTED_CALLS} deep on rank ${rank} (the most a rank nests): the connections form a cycle whose call counts do not reach 0 soon enough`);
+  if (inst.nesting[rank] >= MAX_NESTED_CALLS) nestedTooDeep(inst);
   inst.nesting[rank]++;
   // A re-entrant call (this instance reached again through its own calls) would overwrite
   // the scope the outer call still needs: only then take a private copy.

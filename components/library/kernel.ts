@@ -2,7 +2,7 @@ import type { ComponentContext, ComponentType, KernelSpec } from "../component.j
 import { checkKeys } from "../documented-params.js";
 import { squarePatchStride } from "../../machine/index.js";
 import type { CallArgs, PortType } from "../ports.js";
-import { CallTargets, makeCalls, newScope, nonNumericArgument, prepareCalls, scopeLayout, trackingEnv, usesPorts, type PreparedCall } from "./calls.js";
+import { CallTargets, makeCalls, newScope, nonNumericArgument, prepareCalls, scopeLayout, trackingEnv, usesPorts, alwaysCalledPorts, type PreparedCall } from "./calls.js";
 import { ScenarioValueError } from "./scenario-value-error.js";
 
 type Fn = (scope: ArrayLike<number>) => number;
@@ -34,7 +34,12 @@ interface KernelPrepared {
   readonly patternArg: string | undefined;
   readonly patterns: Readonly<Record<string, KernelSpec["pattern"]>>;
   readonly calls: readonly PreparedCall[];
+  /** The text of each count's expression (elements, passes, arrays, stride), for messages. */
+  readonly countTexts: Readonly<Record<CountKey, string>>;
 }
+
+/** The kernel quantities that count whole things: elements, passes, arrays, a stride in elements. */
+type CountKey = "elements" | "passes" | "arrays" | "stride";
 
 const KEYS = [
   "port", "portType", "method", "args", "elements", "elementSize", "loads", "stores", "flops",
@@ -119,10 +124,14 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
       patterns: patterns as Record<string, KernelSpec["pattern"]>,
       calls: prepareCalls(p.calls, scopeNames, env),
       readsArg: numericArgs.map((a) => used.has(a)),
+      countTexts: { elements: String(p.elements ?? "Q"), passes: String(p.passes ?? 1), arrays: String(p.arrays ?? 1), stride: String(p.stride ?? "") },
     };
   },
   ports(d) {
     return { provides: { [d.portName]: d.portType }, uses: usesPorts(d.calls) };
+  },
+  alwaysCalls(d) {
+    return alwaysCalledPorts(d.calls);
   },
   create(ctx, d) {
     const inst: KernelInstance = { d, ctx, scope: newScope(d.scopeNames, ctx), targets: new CallTargets(d.calls, ctx) };
@@ -153,9 +162,9 @@ function* computeKernel(inst: KernelInstance, callArgs: CallArgs) {
     pattern = d.patterns[sel];
     if (pattern === undefined) throw new ScenarioValueError(`${ctx.instance}: no pattern for ${d.patternArg} = '${sel}'; known: ${Object.keys(d.patterns).join(", ")}`);
   }
-  const elements = Math.round(d.elements(scope));
-  // Counts are rounded, never clamped: an out-of-range value (a stride or arrays of 0) is refused
-  // by the node model, which names the key, rather than silently replaced.
+  const elements = wholeCount(inst, "elements", d.elements(scope), 0);
+  // Counts are neither rounded nor clamped: a fraction or an out-of-range value (a stride or
+  // arrays of 0) is refused, naming the key and the expression, rather than silently replaced.
   const spec: KernelSpec = {
     elements,
     elementSize: d.elementSize(scope),
@@ -164,13 +173,25 @@ function* computeKernel(inst: KernelInstance, callArgs: CallArgs) {
     flops: d.flops(scope),
     otherInstructions: d.otherInstructions(scope),
     pattern,
-    stride: pattern !== "strided" ? undefined : d.stride === undefined ? squarePatchStride(elements) : Math.round(d.stride(scope)),
-    passes: Math.round(d.passes(scope)),
-    arrays: Math.round(d.arrays(scope)),
+    stride: pattern !== "strided" ? undefined : d.stride === undefined ? squarePatchStride(elements) : wholeCount(inst, "stride", d.stride(scope), 1),
+    passes: wholeCount(inst, "passes", d.passes(scope), 0),
+    arrays: wholeCount(inst, "arrays", d.arrays(scope), 1),
     // Always present (undefined for the default): every kernel object has one shape.
     floatLoads: d.floatLoads === undefined ? undefined : d.floatLoads(scope),
   };
   yield ctx.compute(spec);
   if (d.calls.length > 0) yield* makeCalls(targets, Float64Array.from(scope));
   return spec.elements;
+}
+
+/**
+ * `v` when it is a whole number of at least `min`; else the error that names the component, the
+ * kernel key and the expression with the values it read (`elements: "Q" with Q = 1000.5`).
+ */
+function wholeCount(inst: KernelInstance, key: CountKey, v: number, min: number): number {
+  if (Number.isSafeInteger(v) && v >= min) return v;
+  const text = inst.d.countTexts[key];
+  const names = inst.d.scopeNames;
+  const read = names.filter((n) => new RegExp(`\\b${n}\\b`).test(text)).map((n) => `${n} = ${inst.scope[names.indexOf(n)]}`);
+  throw new ScenarioValueError(`${inst.ctx.instance}: kernel.${key}: expected an integer >= ${min}, got ${v} (${key}: ${JSON.stringify(text)}${read.length > 0 ? ` with ${read.join(", ")}` : ""})`);
 }

@@ -52,6 +52,11 @@ export interface MemoryConfig {
   remoteBandwidth: number;
   /** Fraction of last-level misses served by remote memory (0 on a distributed-memory cluster). */
   remoteFraction: number;
+  /**
+   * Memory of one node in bytes, shared by its processes, when known: a kernel whose arrays
+   * exceed a process's share is warned about (the model neither pages nor fails). Optional.
+   */
+  size?: number;
 }
 
 /** The hardware prefetcher: follows sequential and small-stride streams within a page. */

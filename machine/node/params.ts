@@ -51,6 +51,15 @@ export const MACHINE_PARAMS: readonly ParamDoc[] = [
   { name: "memory.bandwidth", type: "quantity", dimension: "bandwidth", min: 1e3, max: 1e15, doc: "Sustainable local memory bandwidth of a node, shared by its processes (bytes/s)." },
   { name: "memory.remoteLatency", type: "quantity", dimension: "time", min: 0, max: 1000, doc: "Remote (ccNUMA) memory latency (a number without unit is microseconds)." },
   { name: "memory.remoteBandwidth", type: "quantity", dimension: "bandwidth", min: 1e3, max: 1e15, doc: "Remote memory bandwidth (bytes/s)." },
+  {
+    name: "memory.size",
+    type: "quantity",
+    dimension: "bytes",
+    min: 1 << 20,
+    max: 2 ** 60,
+    doc: "Memory of a node, shared by its processes. Optional: when given, a kernel whose arrays exceed a process's share (size / processesPerNode) is warned about, since the model neither pages nor runs out of memory.",
+    optional: true,
+  },
   { name: "memory.remoteFraction", type: "number", min: 0, max: 1, doc: "Fraction of last-level misses served by remote memory." },
   { name: "prefetch.enabled", type: "boolean", doc: "Whether the hardware prefetcher runs." },
   { name: "prefetch.maxStride", type: "quantity", dimension: "bytes", min: 0, max: 2 ** 34, doc: "Largest stride the prefetcher follows (within a page)." },
@@ -114,7 +123,8 @@ export function validateMachine(config: MachineConfig, prefix = "machine"): void
     if (lv === undefined) continue;
     if (lv === null || typeof lv !== "object") throw new MachineInputError(k(lk), "an object {size, line, assoc, latency} or absent", lv);
     for (const req of ["size", "line", "assoc", "latency"]) {
-      if ((lv as unknown as Record<string, unknown>)[req] === undefined) throw new MachineInputError(k(`${lk}.${req}`), expectation(PARAM_BY_NAME.get(`${lk}.${req}`)!), undefined);
+      if ((lv as unknown as Record<string, unknown>)[req] === undefined)
+        throw new MachineInputError(k(`${lk}.${req}`), expectation(PARAM_BY_NAME.get(`${lk}.${req}`)!), undefined, `missing: a cache level needs size, line, assoc and latency (${expectation(PARAM_BY_NAME.get(`${lk}.${req}`)!)})`);
     }
   }
   for (const p of MACHINE_PARAMS) {
@@ -139,6 +149,7 @@ export function validateMachine(config: MachineConfig, prefix = "machine"): void
     }
   }
   let prevLine = 0;
+  let prevLevel = "";
   for (const lk of LEVEL_KEYS) {
     const lv = config[lk];
     if (lv === undefined) continue;
@@ -146,8 +157,14 @@ export function validateMachine(config: MachineConfig, prefix = "machine"): void
     const sector = lv.sector ?? lv.line;
     if (!isPowerOfTwo(sector) || sector > lv.line) throw new MachineInputError(k(`${lk}.sector`), `a power of two (bytes) dividing ${lk}.line = ${lv.line}`, lv.sector);
     if (lv.size % (lv.line * lv.assoc) !== 0) throw new MachineInputError(k(`${lk}.size`), `a multiple of ${lk}.line x ${lk}.assoc = ${lv.line * lv.assoc} bytes`, lv.size);
-    if (sector < prevLine) throw new MachineInputError(k(`${lk}.sector`), `at least the line of the level above (${prevLine} bytes): a fill must cover the missing line`, sector);
+    if (sector < prevLine) {
+      // Without a sector of its own the level's sector is its line: blame the line, the key set.
+      const key = lv.sector === undefined ? `${lk}.line` : `${lk}.sector`;
+      const why = lv.sector === undefined ? ` (${lk}.sector defaults to ${lk}.line)` : "";
+      throw new MachineInputError(k(key), `at least the line of the level above, ${prevLevel}.line = ${prevLine} bytes: a fill must cover the missing line${why}`, sector);
+    }
     prevLine = lv.line;
+    prevLevel = lk;
   }
   if (!isPowerOfTwo(config.tlb.pageSize)) throw new MachineInputError(k("tlb.pageSize"), "a power of two (bytes)", config.tlb.pageSize);
 }

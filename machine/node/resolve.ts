@@ -63,7 +63,33 @@ export function resolveMachine(preset: string | MachineConfig, overrides: Machin
   const config = structuredClone(base) as unknown as Record<string, unknown>;
   if (!isPlainObject(overrides)) throw new MachineInputError(prefix, "an object of overrides", overrides);
   for (const [k, v] of Object.entries(overrides)) apply(config, k, v, prefix);
+  checkNewLevels(base, config, prefix);
   const resolved = config as unknown as MachineConfig;
   validateMachine(resolved, prefix);
   return resolved;
 }
+
+/**
+ * A cache level the base machine lacks, added by overrides, needs all of size, line, assoc and
+ * latency (nothing of it comes from the preset): the error names the first key given, which is
+ * the one the user wrote, and lists what is missing.
+ */
+function checkNewLevels(base: MachineConfig, config: Record<string, unknown>, prefix: string): void {
+  for (const lk of LEVEL_KEYS) {
+    const lv = config[lk];
+    if (isPlainObject(base[lk]) || !isPlainObject(lv)) continue;
+    const missing = NEW_LEVEL_KEYS.filter((req) => lv[req] === undefined);
+    const given = Object.keys(lv);
+    if (missing.length === 0 || given.length === 0) continue;
+    throw new MachineInputError(
+      `${prefix}.${lk}.${given[0]}`,
+      "",
+      lv[given[0]!],
+      `${lk} is a new level (the machine has none): a new level needs ${NEW_LEVEL_KEYS.join(", ")} (missing: ${missing.join(", ")}), for example ${prefix}.${lk}: { size: 2MiB, line: 128B, assoc: 8, latency: 14 }`,
+    );
+  }
+}
+
+/** What a cache level needs when no preset gives it (sector defaults to line). */
+const NEW_LEVEL_KEYS = ["size", "line", "assoc", "latency"] as const;
+

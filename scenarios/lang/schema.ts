@@ -25,6 +25,11 @@ export interface ObjectSchema extends Documented {
   readonly required: readonly string[];
   /** Schema of values under undeclared keys; absent: undeclared keys are errors. */
   readonly additional?: Schema;
+  /**
+   * Undeclared keys a user writes for a declared one, by the key meant (`{ from: "to" }` for a
+   * send): suggested as "did you mean", before the declared key spelt nearest.
+   */
+  readonly meant?: Readonly<Record<string, string>>;
 }
 /** A string, optionally matching a regular expression. */
 export interface StringSchema extends Documented {
@@ -77,6 +82,8 @@ export interface ExpressionSchema extends Documented {
   readonly kind: "expression";
   /** When given, the only symbols the expression may use as values (mathjs constants such as `pi` aside). */
   readonly known?: readonly string[];
+  /** Examples of what it holds, for messages (`mod(pid + 1, np)`); default cost expressions. */
+  readonly example?: string;
 }
 /** One of several schemas; with a discriminator key, chosen by that key's value. */
 export interface UnionSchema extends Documented {
@@ -137,10 +144,10 @@ export const s = {
    * A map with declared keys. Fields are required unless wrapped in {@link s.optional}; `required`
    * adds more. Undeclared keys are errors unless `additional` gives their value schema.
    */
-  object(fields: Record<string, Schema>, opts: { doc?: string; required?: readonly string[]; additional?: Schema } = {}): ObjectSchema {
+  object(fields: Record<string, Schema>, opts: { doc?: string; required?: readonly string[]; additional?: Schema; meant?: Readonly<Record<string, string>> } = {}): ObjectSchema {
     const required = Object.keys(fields).filter((k) => fields[k].kind !== "optional" || opts.required?.includes(k));
     for (const k of opts.required ?? []) if (!required.includes(k)) required.push(k);
-    return { kind: "object", fields, required, additional: opts.additional, doc: opts.doc };
+    return { kind: "object", fields, required, additional: opts.additional, doc: opts.doc, ...(opts.meant ? { meant: opts.meant } : {}) };
   },
   /** A string; `pattern` is a JavaScript/ECMA regular expression source. */
   string(opts: { doc?: string; pattern?: string } = {}): StringSchema {
@@ -179,7 +186,7 @@ export const s = {
     return { kind: "record", value, ...opts };
   },
   /** A mathjs expression (text or number); syntax checked and located; validates to the text. */
-  expression(opts: { doc?: string; known?: readonly string[] } = {}): ExpressionSchema {
+  expression(opts: { doc?: string; known?: readonly string[]; example?: string } = {}): ExpressionSchema {
     return { kind: "expression", ...opts };
   },
   /**
@@ -319,7 +326,7 @@ export function describeSchema(schema: Schema): string {
     case "array":
       return "a list";
     case "expression":
-      return "an expression such as 2*x or exp(1.19*log(Q) - 3.68)";
+      return `an expression such as ${schema.example ?? "2*x or exp(1.19*log(Q) - 3.68)"}`;
     case "union":
       return [...new Set(schema.options.map(describeSchema))].join(" or ");
     case "optional":

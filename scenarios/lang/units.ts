@@ -27,6 +27,12 @@ export class QuantityError extends Error {
 export interface QuantityOptions {
   /** Accept negative values (default false). */
   readonly allowNegative?: boolean;
+  /**
+   * A value the quantity plausibly has, in base units (the preset's value of the key it sets):
+   * the unit suggested for a number without one brings the number nearest to it. Default: a
+   * typical value of the dimension (1 GHz, 1 us, 1 GB/s, 100 W).
+   */
+  readonly typical?: number;
 }
 
 /** Unit spelling -> factor to the base unit, per dimension. Spellings are case-sensitive. */
@@ -108,7 +114,7 @@ export function parseQuantity(value: unknown, dimension: Dimension, where?: stri
   let n: number;
   if (typeof value === "number") {
     if (!Number.isFinite(value)) fail("not a finite number");
-    if (value !== 0 && !BARE_OK.has(dimension)) fail(`a number without unit is ambiguous: add one, for example ${example(dimension, value)}`);
+    if (value !== 0 && !BARE_OK.has(dimension)) fail(`a number without unit is ambiguous: add one, for example ${example(dimension, value, opts.typical)}`);
     n = value;
   } else if (typeof value === "string") {
     const m = NUMBER_WITH_UNIT.exec(value.trim());
@@ -116,7 +122,7 @@ export function parseQuantity(value: unknown, dimension: Dimension, where?: stri
     const magnitude = Number(m![1]);
     const unit = m![2];
     if (unit === undefined) {
-      if (magnitude !== 0 && !BARE_OK.has(dimension)) fail(`a number without unit is ambiguous: add one, for example ${example(dimension, magnitude)}`);
+      if (magnitude !== 0 && !BARE_OK.has(dimension)) fail(`a number without unit is ambiguous: add one, for example ${example(dimension, magnitude, opts.typical)}`);
       n = magnitude;
     } else {
       const factor = UNITS[dimension][unit];
@@ -155,9 +161,19 @@ const NOUN: Readonly<Record<Dimension, string>> = {
   bytes: "size", time: "time", frequency: "frequency", bandwidth: "bandwidth", power: "power", count: "count", ratio: "ratio",
 };
 
-function example(dimension: Dimension, magnitude: number): string {
-  const unit = { time: "us", frequency: "Hz", bandwidth: "B/s", power: "W" }[dimension as "time"] ?? "";
-  return `${magnitude}${unit}`;
+/** Typical values per dimension, in base units, for suggesting a unit (see {@link example}). */
+const TYPICAL: Readonly<Partial<Record<Dimension, number>>> = { time: 1, frequency: 1e9, bandwidth: 1e9, power: 100 };
+
+/**
+ * `magnitude` with the unit that makes it nearest (by ratio) to `typical`: 1.5 -> 1.5GHz and 2800
+ * -> 2800MHz for a clock, 150 -> 150ns for a memory latency of about 0.1 us, 900 -> 900MB/s.
+ */
+function example(dimension: Dimension, magnitude: number, typical = TYPICAL[dimension]): string {
+  const units = DISPLAY[dimension].filter(([n]) => !n.includes("iB"));
+  if (units.length === 0 || typical === undefined || !(typical > 0) || magnitude === 0) return `${magnitude}${units[units.length - 1]?.[0] ?? ""}`;
+  const distance = (f: number) => Math.abs(Math.log(Math.abs(magnitude) * f) - Math.log(typical));
+  const best = units.reduce((a, b) => (distance(b[1]) < distance(a[1]) ? b : a));
+  return `${magnitude}${best[0]}`;
 }
 
 function describe(v: unknown): string {

@@ -232,7 +232,7 @@ function checkObject(schema: ObjectSchema, value: unknown, path: (string | numbe
   if (!schema.additional) {
     for (const key of Object.keys(value)) {
       if (key === "__proto__") continue;
-      const near = has(key) && !Object.prototype.hasOwnProperty.call(schema.fields, key) ? nearestName(key, declared) : undefined;
+      const near = has(key) && !Object.prototype.hasOwnProperty.call(schema.fields, key) ? suggestKey(schema, key, declared) : undefined;
       if (near !== undefined && !has(near)) explained.add(near);
     }
   }
@@ -263,12 +263,18 @@ function checkObject(schema: ObjectSchema, value: unknown, path: (string | numbe
       else out[key] = c;
       continue;
     }
-    const near = nearestName(key, declared);
+    const near = suggestKey(schema, key, declared);
     const hint = near ? ` (did you mean '${near}'?)` : declared.length > 0 ? `; allowed keys: ${declared.join(", ")}` : "; no keys are allowed here";
     report(ctx, [...path, key], `unknown key '${key}'${hint}`, "key");
     ok = false;
   }
   return ok ? out : NO_VALUE;
+}
+
+/** The declared key an undeclared `key` most likely means: the one it is {@link ObjectSchema.meant} for, else the nearest spelt. */
+function suggestKey(schema: ObjectSchema, key: string, declared: readonly string[]): string | undefined {
+  const meant = schema.meant !== undefined && Object.hasOwn(schema.meant, key) ? schema.meant[key] : undefined;
+  return meant !== undefined && declared.includes(meant) ? meant : nearestName(key, declared);
 }
 
 /** The values of the discriminator field an option accepts. */

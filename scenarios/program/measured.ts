@@ -16,7 +16,7 @@
  */
 import { readFileSync } from "node:fs";
 import { didYouMean } from "../../engine/registry.js";
-import { formatPath, parseQuantity, parseYamlSource, ScenarioErrors, type KeyPath, type SourceDoc } from "../lang/index.js";
+import { fileErrorText, formatPath, parseQuantity, parseYamlSource, ScenarioErrors, type KeyPath, type SourceDoc } from "../lang/index.js";
 
 /** One configuration with its measured time. */
 export interface MeasuredConfiguration {
@@ -54,7 +54,7 @@ export function readMeasuredTable(file: string): MeasuredConfiguration[] {
   try {
     text = readFileSync(file, "utf8");
   } catch (e) {
-    throw new MeasuredTableError(file, 0, `cannot read the table: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new MeasuredTableError(file, 0, `cannot read the table: ${fileErrorText(e, "measured-times table")}`);
   }
   return /\.(ya?ml|json)$/i.test(file) ? parseMeasuredYaml(text, file) : parseMeasuredCsv(text, file);
 }

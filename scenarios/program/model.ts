@@ -106,6 +106,8 @@ export interface ElementInfo {
   readonly path: KeyPath;
   /** File and path, for run-time errors. */
   readonly where: string;
+  /** `file:line:column` of the element in the scenario, when it has a place there (not set by an override). */
+  readonly at?: string;
 }
 
 /** Slots holding the process identity, in this order at the start of every slot array. */

@@ -239,7 +239,8 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
       report(path, `element name '${name}' is already used at ${formatPath([...root, ...prev])}: element names are timer names and must be unique`);
     } else if (prev === undefined) elementNames.set(name, path);
     const id = elements.length;
-    elements.push({ id, name, diagram: scope.diagram, kind, path: [...root, ...path], where: whereOf(path) });
+    const pos = at(path);
+    elements.push({ id, name, diagram: scope.diagram, kind, path: [...root, ...path], where: whereOf(path), ...(pos.line !== undefined ? { at: `${pos.file}:${pos.line}:${pos.column}` } : {}) });
     return id;
   };
 

@@ -17,7 +17,7 @@
  */
 import { Simulation, type Yieldable } from "../../engine/index.js";
 import { APPLICATION_TIMER, MPI_GROUP, Measurement } from "../../components/index.js";
-import { MpiUsageError, MpiWorld, REQUEST_NULL, type Comm, type CollectiveSpec, type ResolvedNetwork } from "../../machine/index.js";
+import { MpiDeadlockError, MpiUsageError, MpiWorld, REQUEST_NULL, type Comm, type CollectiveSpec, type ResolvedNetwork } from "../../machine/index.js";
 import { MAX_ACTIVITY_NESTING, SYSTEM_SLOTS, type CommNode, type ProgramModel } from "./model.js";
 import { TraceRecorder } from "./trace.js";
 
@@ -75,6 +75,8 @@ export class ProgramRuntime {
   private readonly appTimer: number;
   /** Open entries of recursive activities, by uid. */
   private readonly nesting: Int32Array;
+  /** Per process: the element of the MPI call it entered last (-1: none), for deadlock reports. */
+  private readonly mpiElement: Int32Array;
   /** Elements executed so far (all threads). */
   executed = 0;
 
@@ -86,6 +88,7 @@ export class ProgramRuntime {
     this.sim = new Simulation({ seed: options.seed });
     this.clock = new Float64Array(np * nt);
     this.nesting = new Int32Array(np * nt);
+    this.mpiElement = new Int32Array(np).fill(-1);
     const metrics = options.metrics ?? ["TIME"];
     const rates = metrics.map((m, k) => {
       if (k === 0 && m === "TIME") return 1;
@@ -216,6 +219,8 @@ export class ProgramRuntime {
    * and `tag` are the evaluated expressions (NaN when absent).
    */
   mpiCall(t: ProcessThread, node: CommNode, peer: number, size: number, tag: number): Generator<Yieldable, unknown, unknown> | null {
+    // A process blocked in MPI is in the call it entered last (non-blocking ones return at once).
+    this.mpiElement[t.pid] = node.element;
     try {
       return this.startMpi(t, node, peer, size, tag);
     } catch (e) {
@@ -301,7 +306,20 @@ export class ProgramRuntime {
         this.sim.process(body(t), { name: m.threads > 1 ? `process ${pid} thread ${tid}` : `process ${pid}` });
       }
     }
-    this.world.run();
+    try {
+      this.world.run();
+    } catch (e) {
+      throw e instanceof MpiDeadlockError ? this.withElements(e) : e;
+    }
+  }
+
+  /** `e` with each blocked process's MPI call named by its element: `MPI_Recv() at element 'FromRight' (s.yaml:10:7)`. */
+  private withElements(e: MpiDeadlockError): MpiDeadlockError {
+    const ranks = e.ranks.map((r) => {
+      const el = r.rank < this.mpiElement.length ? this.model.elements[this.mpiElement[r.rank]!] : undefined;
+      return el === undefined ? r : { ...r, call: `${r.call} at element '${el.name}' (${el.at ?? el.where})` };
+    });
+    return new MpiDeadlockError(e.time, e.blocked, ranks, e.unreceived);
   }
 }
 

@@ -125,7 +125,11 @@ const UNITS = ["ns", "us", "ms", "s"];
 
 /** The schema of the `program:` section (used by the scenario schema and for JSON Schema). */
 export function programSchema(): Schema {
-  const expr = (doc: string) => s.expression({ doc });
+  const expr = (doc: string, example?: string) => s.expression({ doc, ...(example ? { example } : {}) });
+  // Examples of what a process, a size and a tag are (a cost's examples would mislead there).
+  const RANK = "mod(pid + 1, np) or pid - 1";
+  const BYTES = "8*M or 1024";
+  const TAG = "7";
   const name = (doc: string) => s.string({ pattern: NAME, doc });
   const common = {
     code: s.optional(s.string({ doc: "Assignments run when the element starts, C style: `GV = 1; P = 3.14`." })),
@@ -143,7 +147,7 @@ export function programSchema(): Schema {
           s.object({ code: s.string({ doc: "Assignments that take no time." }) }, { doc: "A code fragment." }),
           s.object(
             {
-              if: expr("Condition on variables."),
+              if: expr("Condition on variables.", "pid == 0 or i < N"),
               then: list,
               elif: s.optional(s.array(s.object({ if: expr("Condition."), then: list }), { doc: "Further conditions, tried in order." })),
               else: s.optional(list),
@@ -153,50 +157,50 @@ export function programSchema(): Schema {
           s.object(
             {
               for: name("Loop variable (a declared int)."),
-              from: s.optional(expr("First value (default 0).")),
-              to: s.optional(expr("Last value, inclusive.")),
-              step: s.optional(expr("Increment (default 1).")),
-              count: s.optional(expr("Number of iterations (the variable runs 0..count-1); instead of from/to.")),
+              from: s.optional(expr("First value (default 0).", "0 or pid")),
+              to: s.optional(expr("Last value, inclusive.", "N - 1")),
+              step: s.optional(expr("Increment (default 1).", "1 or 2")),
+              count: s.optional(expr("Number of iterations (the variable runs 0..count-1); instead of from/to.", "N or 10")),
               do: list,
             },
             { doc: "A counted loop (trip count fixed at entry, as a Fortran DO)." },
           ),
-          s.object({ while: expr("Condition checked before each iteration."), bound: expr("Maximum iterations; more is an error."), do: list }, { doc: "A conditional loop with a bound." }),
+          s.object({ while: expr("Condition checked before each iteration.", "err > 1e-6"), bound: expr("Maximum iterations; more is an error.", "1000"), do: list }, { doc: "A conditional loop with a bound." }),
           ...(["send", "isend"] as const).map((k) =>
             s.object(
               {
                 [k]: name("Element name."),
-                to: expr("Destination process (pid)."),
-                size: expr("Message size in bytes."),
-                tag: s.optional(expr("Message tag (default 0).")),
+                to: expr("Destination process (pid).", RANK),
+                size: expr("Message size in bytes.", BYTES),
+                tag: s.optional(expr("Message tag (default 0).", TAG)),
                 ...(k === "isend" ? { request: name("Request name for a later `wait`.") } : {}),
                 ...common,
               },
-              { doc: k === "send" ? "A blocking send (MPI_Send)." : "A non-blocking send (MPI_Isend)." },
+              { doc: k === "send" ? "A blocking send (MPI_Send)." : "A non-blocking send (MPI_Isend).", meant: { from: "to", dest: "to", destination: "to", bytes: "size" } },
             ),
           ),
           ...(["recv", "irecv"] as const).map((k) =>
             s.object(
               {
                 [k]: name("Element name."),
-                from: expr("Source process (pid), or `any`."),
-                size: s.optional(expr("Largest message accepted, bytes (default: any).")),
-                tag: s.optional(expr("Message tag (default 0).")),
+                from: expr("Source process (pid), or `any`.", "mod(pid - 1 + np, np), pid + 1 or any"),
+                size: s.optional(expr("Largest message accepted, bytes (default: any).", BYTES)),
+                tag: s.optional(expr("Message tag (default 0).", TAG)),
                 ...(k === "irecv" ? { request: name("Request name for a later `wait`.") } : {}),
                 ...common,
               },
-              { doc: k === "recv" ? "A blocking receive (MPI_Recv)." : "A non-blocking receive (MPI_Irecv)." },
+              { doc: k === "recv" ? "A blocking receive (MPI_Recv)." : "A non-blocking receive (MPI_Irecv).", meant: { to: "from", source: "from", src: "from", bytes: "size" } },
             ),
           ),
           s.object({ wait: name("Element name."), requests: s.array(name("A request name."), { minItems: 1 }), ...common }, { doc: "Waits for requests (MPI_Wait / MPI_Waitall)." }),
           s.object({ barrier: name("Element name."), ...common }, { doc: "MPI_Barrier over all processes." }),
           ...(["bcast", "reduce"] as const).map((k) =>
             s.object(
-              { [k]: name("Element name."), size: expr("Bytes."), root: s.optional(expr("Root process (default 0).")), ...common },
+              { [k]: name("Element name."), size: expr("Bytes.", BYTES), root: s.optional(expr("Root process (default 0).", "0 or np - 1")), ...common },
               { doc: `MPI_${k === "bcast" ? "Bcast" : "Reduce"} over all processes.` },
             ),
           ),
-          s.object({ allreduce: name("Element name."), size: expr("Bytes per process."), ...common }, { doc: "MPI_Allreduce over all processes; the cost is local work done before it." }),
+          s.object({ allreduce: name("Element name."), size: expr("Bytes per process.", BYTES), ...common }, { doc: "MPI_Allreduce over all processes; the cost is local work done before it." }),
         ],
         { doc: "A program element: the key that names it gives its kind." },
       ),

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { basename, dirname, extname, resolve } from "node:path";
 import { parseDocument, stringify as stringifyYaml } from "yaml";
-import { parseOverride, parseYamlSource, ScenarioError, ScenarioErrors, validate, type KeyPath } from "../lang/index.js";
+import { fileErrorText, parseOverride, parseYamlSource, ScenarioError, ScenarioErrors, validate, type KeyPath } from "../lang/index.js";
 import type { CommandInput } from "../../profile/index.js";
 import { undefinedWorkloadVariable, unknownWorkloadVariable, workloadVariablesOf } from "../workload.js";
 import { sweepFactors, type SweepFail } from "./design.js";
@@ -46,7 +46,7 @@ export function loadSweep(file: string): Sweep {
   try {
     text = readFileSync(file, "utf8");
   } catch (e) {
-    throw new ScenarioErrors([new ScenarioError(`cannot read the sweep file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file })]);
+    throw new ScenarioErrors([new ScenarioError(`cannot read the sweep file: ${fileErrorText(e, "sweep file")}`, { file })]);
   }
   return loadSweepText(text, file);
 }
@@ -67,7 +67,7 @@ export function loadSweepText(text: string, file: string): Sweep {
     try {
       scenarioText = readFileSync(scenarioFile, "utf8");
     } catch (e) {
-      return fail(["scenario"], `cannot read the scenario '${config.scenario}' (${scenarioFile}): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      return fail(["scenario"], `cannot read the scenario '${config.scenario}' (${scenarioFile}): ${fileErrorText(e, "scenario file")}`);
     }
   } else {
     scenarioText = stringifyYaml(config.scenario);

@@ -70,8 +70,8 @@ describe("ccasim command line", () => {
       expect(r.code).toBe(1);
       expect(r.err).toBe(
         "ccasim run: MPI deadlock at t=0 us: 2 ranks are blocked with no event left\n" +
-          "  rank 0 in MPI_Recv() waits for receive from rank 1 with tag 0 on MPI_COMM_WORLD\n" +
-          "  rank 1 in MPI_Recv() waits for receive from rank 0 with tag 0 on MPI_COMM_WORLD\n",
+          `  rank 0 in MPI_Recv() at element 'FromLeft' (${file}:5:7) waits for receive from rank 1 with tag 0 on MPI_COMM_WORLD\n` +
+          `  rank 1 in MPI_Recv() at element 'FromLeft' (${file}:5:7) waits for receive from rank 0 with tag 0 on MPI_COMM_WORLD\n`,
       );
       expect(existsSync(join(dir, "out"))).toBe(false);
     } finally {
@@ -100,7 +100,7 @@ describe("ccasim command line", () => {
       // A kernel the node model refuses names its component.
       const kernel = await run(["run", "scenarios/kernel-l2.yaml", "--set", "workload.Q=-5", "--quiet", "--out", join(out, "run")]);
       expect(kernel.code).toBe(2);
-      expect(kernel.err).toBe("ccasim run: scenarios/kernel-l2.yaml: 1 error\n  scenarios/kernel-l2.yaml:37:5: assembly.components.DerivX: kernel.elements: expected an integer >= 0, got -5 (overridden: --set workload.Q=-5)\n");
+      expect(kernel.err).toBe("ccasim run: scenarios/kernel-l2.yaml: 1 error\n  scenarios/kernel-l2.yaml:37:5: assembly.components.DerivX: kernel.elements: expected an integer >= 0, got -5 (elements: \"Q\" with Q = -5) (overridden: --set workload.Q=-5)\n");
       for (const [set, message] of cases) {
         const r = await run(["run", "scenarios/known-models.yaml", ...set, "--quiet", "--out", join(out, "run")]);
         expect(r.code, r.err).toBe(2);

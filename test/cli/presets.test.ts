@@ -14,11 +14,14 @@ describe("ccasim presets", () => {
     for (const name of machinePresets.names()) {
       const r = await run(["presets", name, "--json"]);
       expect(r.code).toBe(0);
-      const doc = JSON.parse(r.out) as { parameters: { key: string; value: unknown; text: string; source: string }[] };
+      const doc = JSON.parse(r.out) as { parameters: { key: string; value: unknown; text: string; source: string; defaulted: boolean }[] };
       const config = resolveMachine(name) as unknown as Record<string, Record<string, unknown>>;
       for (const p of doc.parameters) {
         const [group, key] = p.key.split(".");
-        expect(p.value, `${name} ${p.key}`).toEqual(key === undefined ? config[group] : config[group][key]);
+        // A key the preset leaves out is listed with its default (a sector: its level's line).
+        const expected = key === undefined ? config[group] : config[group][key];
+        if (p.defaulted) expect(expected, `${name} ${p.key}`).toBeUndefined();
+        else expect(p.value, `${name} ${p.key}`).toEqual(expected);
         expect(p.source, `${name} ${p.key}`).not.toBe("");
         const param = MACHINE_PARAMS.find((q) => q.name === p.key)!;
         // The printed text is what a scenario may write: it parses back to the same value.
@@ -26,6 +29,9 @@ describe("ccasim presets", () => {
       }
       expect(doc.parameters.map((p) => p.key)).toContain("computeEfficiency");
     }
+    // Every level's sector, set or not (itanium2-madison sets none: each is its line).
+    const madison = await run(["presets", "itanium2-madison"]);
+    for (const [level, line] of [["l1", "64B"], ["l2", "128B"], ["l3", "128B"]]) expect(madison.out).toContain(`${level}.sector = ${line}  [default]\n`);
     const text = await run(["presets", "xeon-2.8ghz-512k"]);
     expect(text.out).toContain("l2.size = 512KiB");
     expect(text.out).toContain("computeEfficiency = 0.3  [calibrated]");

@@ -107,4 +107,14 @@ describe("ccasim run --top", () => {
     const usage = r.out.slice(0, r.out.indexOf("\n\n"));
     for (const option of ["--out", "--overwrite", "--seed", "--set", "--top", "--quiet", "--no-evidence", "--no-measure"]) expect(usage, option).toContain(option);
   });
+
+  it("--no-measure writes no profile and gives the simulated time of a measured run, as its help says", async () => {
+    const help = (await run(["run", "--help"])).out;
+    expect(help).toContain("measurement and proxy overhead are not modelled");
+    expect(help).not.toContain("overhead comparisons");
+    const measured = await run(["run", "scenarios/known-models.yaml", "--out", join(tempDir(), "m")]);
+    const bare = await run(["run", "scenarios/known-models.yaml", "--out", join(tempDir(), "b"), "--no-measure"]);
+    const simulated = (out: string) => /simulated (\d+\.\d+) s/.exec(out)![1];
+    expect(simulated(bare.out)).toBe(simulated(measured.out));
+  });
 });

@@ -55,8 +55,34 @@ describe("a dummy reached again through its own connections", () => {
     const out = join(dir, "out");
     const r = await runCli(["run", file, "--out", out, "--quiet"]);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/cycle\.yaml:6:5: assembly\.components\.A: dummy invocations nested more than 256 deep on rank 0/);
+    // Every call of the cycle has the constant count 1: refused at load, at the connection closing it.
+    expect(r.err).toContain("cycle.yaml:11:7: assembly.connections[2]: endless recursion: A.b -> B.work, B.a -> A.work form a cycle that every invocation of A, B follows");
     expect(existsSync(out)).toBe(false);
+  });
+
+  it("locates a cycle whose counts do not reach 0 soon enough at its connections, not at the instance that hit the bound", async () => {
+    const dir = tempDir("dummy-cycle");
+    const file = join(dir, "cycle.yaml");
+    writeFileSync(
+      file,
+      [
+        "name: cycle",
+        "machine: { preset: xeon-2.8ghz-512k, nodes: 1, processesPerNode: 1 }",
+        "assembly:",
+        "  components:",
+        "    Driver: { type: driver, params: { calls: [{ port: s, args: { x: 1 } }] } }",
+        '    Solver: { type: dummy, params: { cost: "x", calls: [{ port: pc, args: { x: x } }, { port: self, args: { x: x }, count: "x > 0 ? 1 : 0" }] } }',
+        '    Precond: { type: dummy, params: { cost: "x" } }',
+        "  connections:",
+        "    - Driver.s -> Solver.work",
+        "    - Solver.pc -> Precond.work",
+        "    - Solver.self -> Solver.work",
+      ].join("\n"),
+    );
+    const r = await runCli(["validate", file, "--run"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("cycle.yaml:11:7: assembly.connections[2]: dummy invocations nested more than 256 deep on rank 0 through Solver.self -> Solver.work");
+    expect(r.err).not.toContain("Precond");
   });
 
   it("bounds the nesting per rank, so a cycle through many instances stops before the stack overflows", () => {

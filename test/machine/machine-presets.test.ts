@@ -73,7 +73,7 @@ describe("resolveMachine overrides", () => {
     expect(inputError(() => resolveMachine("xeon-2.8ghz-512k", { clock: 0 })).message).toMatch(/machine\.clock.*Hz/);
     expect(inputError(() => resolveMachine("xeon-2.8ghz-512k", { "l1.line": 48 })).message).toMatch(/machine\.l1\.line.*power of two/);
     expect(inputError(() => resolveMachine("xeon-2.8ghz-512k", { "l2.siz": 1 })).message).toMatch(/machine\.l2\.siz.*did you mean 'l2\.size'/);
-    expect(inputError(() => resolveMachine("xeon-2.8ghz-512k", { l3: { size: 1 << 20 } })).message).toMatch(/machine\.l3\.line/);
+    expect(inputError(() => resolveMachine("xeon-2.8ghz-512k", { l3: { size: 1 << 20 } })).message).toMatch(/machine\.l3\.size: l3 is a new level .*needs size, line, assoc, latency \(missing: line, assoc, latency\)/);
     expect(inputError(() => resolveMachine("xeon-2.8ghz-512k", { missModel: "exact" })).message).toMatch(/missModel.*analytical, reference, auto/);
   });
 });

@@ -21,7 +21,7 @@ const CASES: Array<[string, string, number, string | RegExp]> = [
   ["misspelt cache parameter", edit("placement: block", "placement: block\n  l2: { sze: 512KiB }"), 25, "did you mean 'l2.size'?"],
   ["unknown machine preset", edit("preset: xeon-2.8ghz-512k", "preset: xeon-2.8ghz-512"), 21, "did you mean 'xeon-2.8ghz-512k'?"],
   ["wrong unit for a cache size", edit("placement: block", "placement: block\n  l2: { size: 512K }"), 25, /ambiguous|512K/],
-  ["bare number for a memory latency", edit("placement: block", "placement: block\n  memory: { latency: 150 }"), 25, "machine.memory.latency: expected a duration such as 30us or 1.5ms, got 150 (a number without unit is ambiguous: add one, for example 150us)"],
+  ["bare number for a memory latency", edit("placement: block", "placement: block\n  memory: { latency: 150 }"), 25, "machine.memory.latency: expected a duration such as 30us or 1.5ms, got 150 (a number without unit is ambiguous: add one, for example 150ns)"],
   ["bare number for the clock", edit("placement: block", "placement: block\n  clock: 2800"), 25, /machine\.clock: .*a number without unit is ambiguous/],
   ["bare number for a network latency", edit("preset: gigabit-ethernet", "preset: gigabit-ethernet\n    params: { alpha: 5 }"), 0, /machine\.network\.params\.alpha: .*a number without unit is ambiguous/],
   ["bare number for a collective cost per byte", edit("preset: gigabit-ethernet", "preset: gigabit-ethernet\n    collectives: { params: { reduceCostPerByte: 2 } }"), 0, /machine\.network\.collectives\.params\.reduceCostPerByte: .*a number without unit is ambiguous/],

@@ -73,7 +73,7 @@ const rejected: readonly [unknown, Dimension, string][] = [
   [[1], "bytes", "expected a size such as 512KiB or 64B, got a list"],
   ["100Mb/s", "bandwidth", 'expected a bandwidth such as 100MB/s or 1Gbit/s, got "100Mb/s" (ambiguous: use Mbit/s or MB/s)'],
   ["100MB", "bandwidth", "expected a bandwidth such as 100MB/s or 1Gbit/s, got \"100MB\" ('MB' is a unit of size, not of bandwidth)"],
-  ["100", "bandwidth", 'expected a bandwidth such as 100MB/s or 1Gbit/s, got "100" (a number without unit is ambiguous: add one, for example 100B/s)'],
+  ["100", "bandwidth", 'expected a bandwidth such as 100MB/s or 1Gbit/s, got "100" (a number without unit is ambiguous: add one, for example 100MB/s)'],
   [122, "power", "expected a power such as 122W or 500mW, got 122 (a number without unit is ambiguous: add one, for example 122W)"],
   ["122w", "power", 'expected a power such as 122W or 500mW, got "122w" (use W)'],
   ["5KB", "count", "expected a count such as 1000, got \"5KB\" ('KB' is a unit of size, not of count)"],

@@ -1,0 +1,112 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { main } from "../../cli/main.js";
+import { tempDir } from "./fixtures.js";
+
+const BASE = readFileSync("scenarios/known-models.yaml", "utf8");
+
+/** The known-models scenario with `from` replaced by `to`, written to a fresh file. */
+function scenario(from: string, to: string): string {
+  const text = BASE.replace(from, to);
+  if (text === BASE) throw new Error(`edit did not apply: ${from}`);
+  const file = join(tempDir(), "s.yaml");
+  writeFileSync(file, text);
+  return file;
+}
+
+async function validate(file: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  const code = await main(["validate", file], { out: (s) => (stdout += s), err: (s) => (stderr += s) });
+  return { code, stdout, stderr };
+}
+
+describe("assembly checks", () => {
+  it("refuses a dummy component with both cost and implementations", async () => {
+    const file = scenario('params: { cost: "0.01*x" }', 'params: { cost: "0.5*x + 2", implementations: { P1: "x" } }');
+    const r = await validate(file);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/assembly\.components\.C\.params\.cost: give one of cost or implementations, not both/);
+  });
+
+  it.each([
+    ["a wrong provides port", "Driver.a -> A.work", "Driver.a -> A.wrk", "has no provides port 'wrk'"],
+    ["a port type mismatch", 'params: { cost: "0.01*x" }', 'params: { cost: "0.01*x", portType: Solver }', "port type mismatch"],
+    ["a misspelt method", "type: dummy\n      params: { cost: \"0.01*x\" }", "type: dummy\n      params: { cost: \"0.01*x\", method: runn }", "differs between A.c (run(x)) and C.work (runn(x))"],
+    ["a wrong argument name", "type: dummy\n      params: { cost: \"0.01*x\" }", "type: dummy\n      params: { cost: \"0.01*y\", args: [y] }", "differs between"],
+    ["a misspelt uses port", "A.c -> C.work", "A.cc -> C.work", "has no uses port 'cc'"],
+  ])("reports %s once, without a derived missing connection", async (_what, from, to, fragment) => {
+    const r = await validate(scenario(from, to));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(fragment);
+    expect(r.stderr).toContain("1 error");
+    expect(r.stderr).not.toContain("missing connection");
+  });
+
+  it("still reports a uses port that no connection names", async () => {
+    const r = await validate(scenario("    - B.d -> D.work\n", "    - Driver.b -> D.work\n"));
+    expect(r.stderr).toContain("missing connection: uses port B.d");
+  });
+
+  it("warns about a component connected to nothing, naming it, and stays valid", async () => {
+    const file = scenario("    D:\n", "    Unused: { type: dummy }\n    D:\n");
+    const r = await validate(file);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(new RegExp(`^warning: ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:\\d+:\\d+: assembly\\.components\\.Unused: component 'Unused' \\(dummy\\) is connected to nothing`));
+    expect(r.stdout).toContain("valid");
+  });
+});
+
+describe("kernel counts", () => {
+  const solver = (q: string) => `name: k
+machine: { preset: xeon-2.8ghz-512k, nodes: 1, processesPerNode: 1 }
+workload: { Q: ${q} }
+assembly:
+  components:
+    Driver: { type: driver, params: { iterations: 1, calls: [{ port: k, portType: Kernel, method: compute, args: { Q: Q } }] } }
+    K: { type: kernel, params: { elements: "2*Q", loads: 2, stores: 1, flops: 1 } }
+  connections: [Driver.k -> K.compute]
+`;
+  async function runIt(q: string, set: string[] = []): Promise<{ code: number; stderr: string }> {
+    const file = join(tempDir(), "k.yaml");
+    writeFileSync(file, solver(q));
+    let stderr = "";
+    const code = await main(["validate", file, "--run", ...set], { out: () => undefined, err: (s) => (stderr += s) });
+    return { code, stderr };
+  }
+
+  it("refuses a fractional element count as a negative one, naming the key and the expression", async () => {
+    const frac = await runIt("1000", ["--set", "workload.Q=1000.25"]);
+    expect(frac.code).toBe(2);
+    expect(frac.stderr).toContain('assembly.components.K: kernel.elements: expected an integer >= 0, got 2000.5 (elements: "2*Q" with Q = 1000.25)');
+    expect(frac.stderr).toContain("--set workload.Q=1000.25");
+    const neg = await runIt("-5");
+    expect(neg.stderr).toContain('kernel.elements: expected an integer >= 0, got -10 (elements: "2*Q" with Q = -5)');
+    expect((await runIt("1000")).code).toBe(0);
+  });
+});
+
+describe("memory sanity", () => {
+  async function cli(argv: string[]): Promise<{ code: number; stderr: string }> {
+    let stderr = "";
+    const code = await main(argv, { out: () => undefined, err: (s) => (stderr += s) });
+    return { code, stderr };
+  }
+
+  it("warns, without failing, when a kernel's arrays exceed a process's share of the node's memory.size", async () => {
+    const big = await cli(["validate", "scenarios/kernel-l2.yaml", "--run", "--set", "workload.Q=1e9", "--set", "machine.memory.size=2GiB"]);
+    expect(big.code).toBe(0);
+    expect(big.stderr).toMatch(/^warning: a kernel on rank \d+ works on \d+ array\(s\) of 1000000000 elements of 8 bytes, .* more than a process's share of node memory, 1GiB \(machine\.memory\.size 2GiB \/ 2 process\(es\) per node\)/);
+    expect(big.stderr.match(/^warning/gm)).toHaveLength(1);
+    const out = join(tempDir(), "run");
+    const run = await cli(["run", "scenarios/kernel-l2.yaml", "--quiet", "--out", out, "--set", "workload.Q=1e9", "--set", "machine.memory.size=2GiB"]);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(out, "summary.json"), "utf8")).warnings[0]).toContain("more than a process's share of node memory");
+  });
+
+  it("says nothing when the arrays fit, or when the machine gives no memory size", async () => {
+    expect((await cli(["validate", "scenarios/kernel-l2.yaml", "--run", "--set", "machine.memory.size=2GiB"])).stderr).toBe("");
+    expect((await cli(["validate", "scenarios/kernel-l2.yaml", "--run", "--set", "workload.Q=1e9"])).stderr).toBe("");
+  });
+});

@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { loadScenarioText } from "../../../scenarios/index.js";
+import { errorsOf, programScenario } from "./helpers.js";
+
+const load = (main: unknown[]) => errorsOf(() => loadScenarioText(programScenario({ main }), "t.yaml"));
+
+describe("program element keys", () => {
+  it("suggests 'to' for a send written with 'from', without a second error for the missing 'to'", () => {
+    const errors = load([{ send: "ToLeft", from: "mod(pid + 1, np)", size: 8 }]);
+    expect(errors).toEqual([expect.stringContaining("program.main[0].from: unknown key 'from' (did you mean 'to'?)")]);
+  });
+
+  it("suggests 'from' for a receive written with 'to'", () => {
+    expect(load([{ recv: "FromLeft", to: "mod(pid + 1, np)" }])).toEqual([expect.stringContaining("unknown key 'to' (did you mean 'from'?)")]);
+  });
+
+  it("gives a missing destination examples of a process, not of a cost", () => {
+    const [error] = load([{ send: "S", size: 8 }]);
+    expect(error).toContain("missing required key 'to' (an expression such as mod(pid + 1, np) or pid - 1)");
+    expect(error).not.toContain("exp(1.19");
+  });
+
+  it("keeps cost examples for a cost", () => {
+    expect(load([{ action: "A", cost: "2*" }]).join("\n")).not.toContain("mod(pid");
+  });
+});
