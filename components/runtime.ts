@@ -1,4 +1,5 @@
 import { Simulation, type RandomStream, type Yieldable } from "../engine/index.js";
+import { MpiDeadlockError } from "../machine/index.js";
 import type { PreparedAssembly } from "./assembly.js";
 import type { ComponentContext, ComponentInstance, KernelSpec, MethodImpl, PortHandle } from "./component.js";
 import { Mastermind } from "./mastermind.js";
@@ -280,8 +281,12 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
   for (let r = 0; r < nRanks; r++) sim.process(runRank(r), { name: `rank ${r}` });
 
   const finish = (): void => {
-    if (world?.run) world.run();
-    else sim.run();
+    try {
+      if (world?.run) world.run();
+      else sim.run();
+    } catch (e) {
+      throw e instanceof MpiDeadlockError && meas ? withMethods(e, meas) : e;
+    }
   };
   if (options.onProgress) {
     const every = options.progressEvery ?? 200_000;
@@ -313,4 +318,19 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
 function namedInputError(e: unknown, instance: string): unknown {
   if (e instanceof Error && (e as { isInputError?: boolean }).isInputError === true && !e.message.startsWith(`${instance}: `)) e.message = `${instance}: ${e.message}`;
   return e;
+}
+
+/**
+ * `e` with each blocked rank's MPI call placed in the component method that made it, the innermost
+ * running timer outside the MPI group (`MPI_Recv() in AMRMesh::ghostUpdate()`), as the
+ * measurement's running-timer stack has it.
+ */
+function withMethods(e: MpiDeadlockError, meas: Measurement): MpiDeadlockError {
+  const ranks = e.ranks.map((r) => {
+    const running = meas.query(r.rank);
+    let method: string | undefined;
+    for (let d = running.length - 1; d >= 0 && method === undefined; d--) if (!running[d].name.startsWith("MPI_")) method = running[d].name;
+    return method === undefined || method === APPLICATION_TIMER ? r : { ...r, call: `${r.call} in ${method}` };
+  });
+  return new MpiDeadlockError(e.time, e.blocked, ranks, e.unreceived);
 }
