@@ -25,7 +25,10 @@
  * - `L2_DATA_REFERENCES_L2_ALL` = `L2_REFERENCES`: L1 misses (instruction fetch is not modelled).
  * - `L2_MISSES`, `L3_REFERENCES` (= L2 misses), `L3_MISSES`: fills of each level.
  * - `L2DTLB_MISSES`: data TLB misses.
- * - `DATA_EAR_CACHE_LAT128`: last-level misses served by remote memory (the papers' "remote memory accesses").
+ * - `DATA_EAR_CACHE_LAT128`: last-level misses served by remote memory (the papers' "remote memory
+ *   accesses"). On the real PMU the event counts loads whose latency reached 128 cycles, which with
+ *   the preset's 150-cycle local memory would take in local misses too; the model reads it as paper
+ *   004's memory-stall model and TAU PerfExplorer's scripts do.
  * - `BACK_END_BUBBLE_ALL`: all stall cycles = cycles - issue-limited cycles. A rank outside its
  *   kernels (blocked in MPI, in a component's plain cost) retires no modelled instruction, so each
  *   of those cycles is a stall cycle ({@link IDLE_STALL_COUNTERS}).
