@@ -92,6 +92,11 @@ export interface ComponentContext {
   delay(microseconds: number): SimEvent<unknown>;
   /** Runs a compute kernel on this rank's processor: time and counters come from the node model. */
   compute(kernel: KernelSpec): SimEvent<unknown>;
+  /**
+   * Runs `kernels` one after the other (the loops of one routine): the time and counters of
+   * {@link compute} for each, spent as one stretch (one event, not one per kernel).
+   */
+  computeAll(kernels: readonly KernelSpec[]): SimEvent<unknown>;
   /** This rank's MPI communicator (see machine/mpi). */
   readonly mpi: unknown;
   /** A random stream private to this instance and rank. */

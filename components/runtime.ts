@@ -242,6 +242,17 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
             throw namedInputError(e, inst.name);
           }
         },
+        computeAll(kernels: readonly KernelSpec[]) {
+          try {
+            const rng = sim.random(`node/rank${rank}`);
+            let duration = 0;
+            for (const kernel of kernels) duration += platform.kernel(rank, kernel, counters[rank], rng);
+            kernelTime[rank] += duration;
+            return sim.timeout(duration);
+          } catch (e) {
+            throw namedInputError(e, inst.name);
+          }
+        },
         mpi: world?.comm(rank),
         random(name: string): RandomStream {
           let s = streams.get(name);

@@ -49,7 +49,7 @@ export const efmFluxComponent: ComponentType<LoopWork> = {
         flux: {
           *compute(args) {
             const q = prepareSweep(kernels, args, "states", who);
-            if (q > 0) for (const kernel of kernels) yield ctx.compute(kernel);
+            if (q > 0) yield ctx.computeAll(kernels);
             return q;
           },
         },

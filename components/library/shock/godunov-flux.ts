@@ -107,7 +107,7 @@ export const godunovFluxComponent: ComponentType<GodunovPrepared> = {
             solve.stores = base.stores + n * g.iteration.stores;
             solve.flops = base.flops + n * g.iteration.flops;
             solve.otherInstructions = base.otherInstructions + n * g.iteration.otherInstructions;
-            if (q > 0) for (const kernel of kernels) yield ctx.compute(kernel);
+            if (q > 0) yield ctx.computeAll(kernels);
             return n;
           },
         },

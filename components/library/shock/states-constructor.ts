@@ -68,7 +68,7 @@ export const statesConstructorComponent: ComponentType<LoopWork> = {
         states: {
           *compute(args) {
             const q = prepareSweep(kernels, args, "field", who);
-            if (q > 0) for (const kernel of kernels) yield ctx.compute(kernel);
+            if (q > 0) yield ctx.computeAll(kernels);
             return q;
           },
         },

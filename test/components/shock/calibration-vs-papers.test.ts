@@ -35,6 +35,10 @@ function callTime<P>(type: ComponentType<P>, prepared: P, nx: number, ny: number
       us += node.kernelCost(kernel, undefined, cost).duration;
       return undefined;
     },
+    computeAll(kernels: readonly KernelSpec[]) {
+      for (const kernel of kernels) us += node.kernelCost(kernel, undefined, cost).duration;
+      return undefined;
+    },
     random: (name: string) => new RandomStream(1, name),
   } as unknown as ComponentContext;
   const impl = type.create(ctx, prepared);
