@@ -48,9 +48,6 @@ Sweep file:
   random: { n: 8, axes: { workload.y: { uniform: [0, 1] }, workload.z: { loguniform: [1, 1000] } } }
   set: { assembly.components.A.params.implementation: A2 }   # fixed for every point
 
-A range's values are written in the unit of its bounds (100MB/s to 1600MB/s by a factor of 4:
-100MB/s, 400MB/s, 1600MB/s), sizes in bytes as numbers (128KiB: 131072).
-
 Options:
   --jobs N             worker threads (default 1)
   --db FILE            study database (default out/<sweep name>.db); never the sweep or scenario

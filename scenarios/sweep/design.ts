@@ -19,12 +19,7 @@ const DIMENSIONS: readonly Dimension[] = ["bytes", "time", "frequency", "bandwid
 interface Bound {
   readonly value: number;
   readonly dimension?: Dimension;
-  /** The unit as written (`MB/s`), for rendering generated values in it. */
-  readonly unit?: string;
 }
-
-/** The unit after a number (`MB/s` of `100 MB/s`). */
-const UNIT_OF = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*(\S.*)$/;
 
 function readBound(v: number | string, path: KeyPath, fail: SweepFail): Bound {
   return quantityOf(v) ?? fail(path, `cannot read '${v}' as a number or a quantity with a unit (for example 128KiB, 2.8GHz, 30us)`);
@@ -38,7 +33,7 @@ function quantityOf(v: number | string): Bound | undefined {
   if (plain === plain) return { value: plain };
   for (const d of DIMENSIONS) {
     try {
-      return { value: parseQuantity(text, d, undefined, { allowNegative: true }), dimension: d, unit: UNIT_OF.exec(text)?.[1] };
+      return { value: parseQuantity(text, d, undefined, { allowNegative: true }), dimension: d };
     } catch {
       /* not this dimension: try the next */
     }
@@ -62,31 +57,16 @@ function baseUnit(d: Dimension): string {
   return unitsOf(d).find((u) => parseQuantity(`1${u}`, d) === 1) ?? "";
 }
 
-/** How a range's generated values are written: the dimension and unit of its bounds. */
-interface Style {
-  readonly dimension?: Dimension;
-  readonly unit?: string;
-}
-
-/**
- * Renders a generated number (base units): bare for bytes/count/ratio, otherwise in the unit the
- * bounds are written in (`400MB/s` between `100MB/s` and `1600MB/s`), else the base unit.
- */
-function generated(value: number, style: Style): AxisValue {
-  const { dimension, unit } = style;
+/** Renders a generated number: bare for bytes/count/ratio, with the base unit otherwise. */
+function generated(value: number, dimension: Dimension | undefined): AxisValue {
   const n = Number(value.toPrecision(12)); // why: strip float noise (0.1+0.2) so canonical points and seeds are stable
   if (!dimension || dimension === "bytes" || dimension === "count" || dimension === "ratio") return n;
-  if (unit !== undefined) {
-    const factor = parseQuantity(`1${unit}`, dimension);
-    return `${Number((value / factor).toPrecision(12))}${unit}`;
-  }
   return `${n}${baseUnit(dimension)}`;
 }
 
-/** The dimension of two bounds (one may be a bare number), and the unit of the first with one. */
-function sameDimension(a: Bound, b: Bound, path: KeyPath, fail: SweepFail): Style {
+function sameDimension(a: Bound, b: Bound, path: KeyPath, fail: SweepFail): Dimension | undefined {
   if (a.dimension && b.dimension && a.dimension !== b.dimension) fail(path, `the bounds are of different kinds (${a.dimension} and ${b.dimension})`);
-  return { dimension: a.dimension ?? b.dimension, unit: a.unit ?? b.unit };
+  return a.dimension ?? b.dimension;
 }
 
 /**

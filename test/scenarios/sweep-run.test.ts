@@ -90,8 +90,8 @@ describe("running a sweep into a study", () => {
     const rows = await queryOf(db, "SELECT DISTINCT name, value, numeric_value FROM parameter ORDER BY name, numeric_value");
     expect(rows).toEqual([
       ["assembly.components.A.params.implementation", "A1", null],
-      ["machine.clock", "2GHz", 2e9],
-      ["machine.clock", "3GHz", 3e9],
+      ["machine.clock", "2000000000Hz", 2e9],
+      ["machine.clock", "3000000000Hz", 3e9],
       ["machine.memory.latency", "100ns", 0.1],
       ["machine.memory.latency", "0.15us", 0.15],
     ]);
