@@ -171,12 +171,25 @@ export function prepareAssembly(config: AssemblyConfig, workloadNames: readonly 
   if (sink.warn) warnUnconnected(entry, sink.warn);
   return { instances, byName, wiring, proxies, entry };
 
-  /** Warns about each component that no connection names and that is not the entry point: it never runs. */
+  /**
+   * Warns about each component that no connection names and that is not the entry point: it never
+   * runs. Not about a component held as an alternative implementation: one that a proxy names, or
+   * that provides a port of the type some connected uses port takes (a connection can be switched
+   * to it with --set, as the shock scenarios switch EFMFlux and GodunovFlux).
+   */
   function warnUnconnected(entry: EntryConfig, warn: NonNullable<AssemblyErrorSink["warn"]>): void {
     const named = new Set<string>([entry.component]);
     for (const c of config.connections) named.add(c.user).add(c.provider);
-    for (const inst of instances)
-      if (!named.has(inst.name)) warn(["assembly", "components", inst.name], `component '${inst.name}' (${inst.typeName}) is connected to nothing and is not the entry point: it never runs (connect it, or remove it)`);
+    for (const px of config.proxies) named.add(px.component);
+    const usedTypes = new Set<string>();
+    for (const c of config.connections) {
+      const type = byName.get(c.user)?.ports.uses[c.usesPort]?.name;
+      if (type !== undefined) usedTypes.add(type);
+    }
+    for (const inst of instances) {
+      if (named.has(inst.name) || Object.values(inst.ports.provides).some((p) => usedTypes.has(p.name))) continue;
+      warn(["assembly", "components", inst.name], `component '${inst.name}' (${inst.typeName}) is connected to nothing and is not the entry point: it never runs (connect it, or remove it)`);
+    }
   }
 
   /**

@@ -50,11 +50,17 @@ describe("assembly checks", () => {
   });
 
   it("warns about a component connected to nothing, naming it, and stays valid", async () => {
-    const file = scenario("    D:\n", "    Unused: { type: dummy }\n    D:\n");
+    const file = scenario("    D:\n", "    Unused: { type: dummy, params: { portType: Spare } }\n    D:\n");
     const r = await validate(file);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(new RegExp(`^warning: ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:\\d+:\\d+: assembly\\.components\\.Unused: component 'Unused' \\(dummy\\) is connected to nothing`));
     expect(r.stdout).toContain("valid");
+  });
+
+  it("does not warn about an alternative implementation: a component providing the type a connected uses port takes", async () => {
+    const r = await validate(scenario("    D:\n", "    Spare: { type: dummy }\n    D:\n"));
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain("connected to nothing");
   });
 });
 
