@@ -106,7 +106,8 @@ const LOOP_REQUIRED = ["loads", "stores", "flops", "otherInstructions", "arrays"
 /**
  * Reads a component's loops: `loops` (a list of work maps; loads, stores, flops,
  * otherInstructions and arrays required, passes 1 and fmaFraction 0 unless given) replaces
- * `defaults`; `work` (a map) then sets its keys in every loop.
+ * `defaults`; `work` (a map) then sets its keys in every loop: with one loop any key, with several
+ * only `fmaFraction` (the per-element counts of several loops are given as `loops`).
  * @throws (via env.error) for a malformed list or entry, an unknown key, or a value out of range
  */
 export function loopsParam(env: PrepareEnv, rawLoops: unknown, rawWork: unknown, defaults: LoopWork): LoopWork {
@@ -122,7 +123,16 @@ export function loopsParam(env: PrepareEnv, rawLoops: unknown, rawWork: unknown,
       return workParam(env, e, where, { loads: 0, stores: 0, flops: 0, otherInstructions: 0, arrays: 1, passes: 1, fmaFraction: 0 });
     });
   }
-  if (rawWork !== undefined) loops = loops.map((loop) => workParam(env, rawWork, "work", loop));
+  if (rawWork !== undefined) {
+    // Why refused: `work` used to be a component's whole per-element work (one loop); laid over
+    // several loops the same numbers would multiply the cost without a word.
+    if (loops.length > 1 && typeof rawWork === "object" && rawWork !== null && !Array.isArray(rawWork)) {
+      const counts = Object.keys(rawWork).filter((k) => k !== "fmaFraction" && (WORK_KEYS as readonly string[]).includes(k));
+      if (counts.length > 0)
+        env.error(`work.${counts[0]}`, `this component runs ${loops.length} loops per invocation: give per-loop work (${counts.join(", ")}) as 'loops:' (a list, see ccasim run --help); 'work' sets only what every loop shares (fmaFraction)`);
+    }
+    loops = loops.map((loop) => workParam(env, rawWork, "work", loop));
+  }
   return loops;
 }
 

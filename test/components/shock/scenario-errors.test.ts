@@ -35,6 +35,14 @@ describe("shock scenario errors are located", () => {
     expect(e.message).toMatch(/loads, stores, flops/);
   });
 
+  it("refuses per-element counts in 'work' for a component of several loops (they would be laid over every loop), and takes fmaFraction", () => {
+    const e = error((t) => t, ["assembly.components.StatesConstructor.params.work={loads: 9, passes: 7}"]);
+    expect(e.message).toMatch(/work\.loads: this component runs 3 loops per invocation: give per-loop work \(loads, passes\) as 'loops:'/);
+    expect(() => loadScenarioText(text, path, { set: ["assembly.components.StatesConstructor.params.work={fmaFraction: 0.5}"] })).not.toThrow();
+    // EFMFlux runs one loop: 'work' still sets any of its keys.
+    expect(() => loadScenarioText(text, path, { set: ["assembly.components.EFMFlux.params.work={loads: 9}"] })).not.toThrow();
+  });
+
   it("rejects a loop that does not state its work or arrays, and unknown keys of a loop, naming the loop", () => {
     const missing = error((t) => t, ["assembly.components.StatesConstructor.params.loops=[{loads: 4, stores: 1, flops: 6, otherInstructions: 2, arrays: 2}, {loads: 4, stores: 1, flops: 6, otherInstructions: 2}]"]);
     expect(missing.message).toMatch(/loops\[1\]\.arrays: required/);
