@@ -22,7 +22,8 @@
  * - `L1D_READS_SET0`: integer loads (floating-point loads bypass the Itanium 2's L1D);
  *   `L1D_READ_MISSES_ALL`: L1 misses caused by loads (all of them when the L1 is integer-only and
  *   written through, as the Itanium 2's; else the load share of the L1 misses).
- * - `L2_DATA_REFERENCES_L2_ALL` = `L2_REFERENCES`: L1 misses (instruction fetch is not modelled).
+ * - `L2_DATA_REFERENCES_L2_ALL` = `L2_REFERENCES`: L1 misses, plus on the Itanium 2 (integer-only,
+ *   written-through L1D) the floating-point loads and the stores (instruction fetch is not modelled).
  * - `L2_MISSES`, `L3_REFERENCES` (= L2 misses), `L3_MISSES`: fills of each level.
  * - `L2DTLB_MISSES`: data TLB misses.
  * - `DATA_EAR_CACHE_LAT128`: last-level misses served by remote memory (the papers' "remote memory

@@ -311,10 +311,12 @@ export class NodeModel {
     const memoryCycles = bytes > 0 ? bwSeconds * clock * memoryFactor : 0;
 
     // At peak the core is issue- or FP-bound; compiled code sustains a fraction of that peak, and
-    // the cycles it loses wait on register dependencies (execution bubbles).
-    const issueCycles = (instructions / c.issueWidth) * computeFactor;
-    const peakCycles = Math.max(issueCycles, (flops / c.flopsPerCycle) * computeFactor);
-    const computeCycles = peakCycles / (c.computeEfficiency ?? 1);
+    // the cycles it loses wait on register dependencies (execution bubbles). Compute noise scales
+    // the sustained cycles but never below the peak: the core cannot issue more than its width
+    // (so cycles - BACK_END_BUBBLE_ALL, the issue-limited cycles, hold every instruction).
+    const issueCycles = instructions / c.issueWidth;
+    const peakCycles = Math.max(issueCycles, flops / c.flopsPerCycle);
+    const computeCycles = Math.max(peakCycles, (peakCycles * computeFactor) / (c.computeEfficiency ?? 1));
     const busy = Math.max(computeCycles, memoryCycles);
     let cycles = busy + latencyCycles + tlbCycles;
     let jitter = 0;

@@ -51,6 +51,9 @@ describe("counter invariants", () => {
         expect(c("PAPI_FP_INS")).toBeLessThanOrEqual(c("PAPI_FP_OPS"));
         expect(c("PAPI_TOT_INS")).toBeGreaterThanOrEqual(c("PAPI_LD_INS") + c("PAPI_SR_INS") + c("PAPI_FP_INS"));
         expect(c("PAPI_TLB_DM")).toBeLessThanOrEqual(kernel.elements * kernel.arrays * kernel.passes);
+        // Issue-limited cycles (cycles less all stalls) hold every instruction at the issue width,
+        // noise or not.
+        expect(c("PAPI_TOT_INS")).toBeLessThanOrEqual((c("PAPI_TOT_CYC") - c("PAPI_STL_CCY")) * config.issueWidth * (1 + eps) + eps);
         // The core retires at most its sustained share of the peak rates (noise may speed it a little).
         if (!m.noisy) {
           expect(c("PAPI_TOT_INS")).toBeLessThanOrEqual(c("PAPI_TOT_CYC") * config.issueWidth * m.efficiency * (1 + eps) + eps);
