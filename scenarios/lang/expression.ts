@@ -19,7 +19,8 @@ export interface CompiledExpression {
   readonly variables: readonly string[];
   /**
    * Evaluates with named values.
-   * @throws ExpressionError (an input error) when a variable is missing or the result is not a finite number
+   * @throws ExpressionError (an input error) when a variable is missing or the result is not a finite
+   *   number (a comparison's true/false reads as 1/0)
    */
   evaluate(scope: Readonly<Record<string, number>>): number;
   /**
@@ -226,7 +227,8 @@ function makeCompiled(text: string, variables: readonly string[], call: (...args
       const reads = index.map((i, k) => `const a${k} = v[${i}];`).join(" ");
       // Math.* and the helpers never throw; only calls into user or mathjs functions need the try/catch.
       const compute = generated.calls.length > 0 ? `let r; try { r = ${generated.body}; } catch (e) { return fail(v, undefined, e); }` : `const r = ${generated.body};`;
-      const body = `"use strict"; return function bound(v) { ${reads} ${compute} if (typeof r === "number" && r - r === 0) return r; return fail(v, r); };`;
+      // A comparison's true/false is 1/0, as in C and in mathjs arithmetic (`(pid == 0) * 500`).
+      const body = `"use strict"; return function bound(v) { ${reads} ${compute} if (typeof r === "number" && r - r === 0) return r; if (typeof r === "boolean") return r ? 1 : 0; return fail(v, r); };`;
       const pick = (v: ArrayLike<number>): number[] => index.map((i) => v[i]);
       const fail = (v: ArrayLike<number>, r: unknown, e?: unknown): never => failure(boundNames, pick(v), r, e);
       return new Function("H", "C", "F", "fail", body)(H, generated.constants, generated.calls, fail);
@@ -240,6 +242,7 @@ function makeCompiled(text: string, variables: readonly string[], call: (...args
         return failure(boundNames, args, undefined, e);
       }
       if (typeof r === "number" && r - r === 0) return r;
+      if (typeof r === "boolean") return r ? 1 : 0;
       return failure(boundNames, args, r);
     };
   };

@@ -106,9 +106,14 @@ describe("compiled cost expressions", () => {
     expect(errorOf(() => f.evaluate({ x: 0 })).message).toBe(`expression "1/x": evaluates to Infinity (not a finite number) for x=0`);
     expect(errorOf(() => f.bind(["x"])([0])).message).toBe(`expression "1/x": evaluates to Infinity (not a finite number) for x=0`);
     expect(errorOf(() => compileExpression("sqrt(x)").evaluate({ x: -4 })).message).toBe(`expression "sqrt(x)": evaluates to NaN (not a finite number) for x=-4`);
-    expect(errorOf(() => compileExpression("x > 1").evaluate({ x: 2 })).message).toBe(`expression "x > 1": evaluates to true (not a finite number) for x=2`);
     expect(errorOf(() => compileExpression("[x, x]").evaluate({ x: 2 })).message).toBe(`expression "[x, x]": evaluates to DenseMatrix [2, 2] (not a finite number) for x=2`);
     expect(errorOf(() => compileExpression("x + y").evaluate({ x: 2 })).message).toBe(`expression "x + y": no value for 'y'; given: x`);
+  });
+
+  it("read a comparison's true/false as 1/0, as C and mathjs arithmetic do", () => {
+    expect(compileExpression("x > 1").evaluate({ x: 2 })).toBe(1);
+    expect(compileExpression("x == 1").bind(["x"])([2])).toBe(0);
+    expect(compileExpression("(x == 2) * 500").evaluate({ x: 2 })).toBe(500);
   });
 
   it("find referenced symbols and calls", () => {
