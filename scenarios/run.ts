@@ -21,6 +21,7 @@ import { buildPlatform } from "./platform.js";
 import { computeEvidence, type Evidence } from "./evidence.js";
 import { runMetadata } from "./run-metadata.js";
 import { executeProgramScenario } from "./program/execute.js";
+import { locatedProgramError } from "./program/located-error.js";
 import type { ChromeTrace } from "./program/trace.js";
 import { summaryFileName, type AssemblyRunSummary, type RunSummary } from "./run-summary.js";
 
@@ -217,21 +218,6 @@ function cycleError(scenario: LoadedScenario, e: Error): ScenarioErrors | undefi
   return scenario.errorAt(["assembly", "connections", connections[connections.length - 1]!.i], `${head} through ${through}${rest.length > 0 ? ` (the most a rank nests)${rest.join("")}` : ""}`);
 }
 
-/**
- * An input error raised while a program model runs (a negative cost or message size, a while loop
- * past its bound, an expression that does not evaluate), which names the file and the element's
- * key (`file: program.main[0].do[1]: ...`), located at that key as the loader's errors are.
- * Other errors are returned as they are.
- */
-function locatedProgramError(scenario: LoadedScenario, e: unknown): unknown {
-  if (!(e instanceof Error) || (e as { isInputError?: boolean }).isInputError !== true || e instanceof ScenarioErrors) return e;
-  const prefix = `${scenario.file}: `;
-  if (!e.message.startsWith(prefix)) return e;
-  const rest = e.message.slice(prefix.length);
-  const key = /^(program(?:\.[A-Za-z_][\w-]*|\[\d+\])*): /.exec(rest);
-  if (key === null) return e;
-  return scenario.errorAt(parseWhere(key[1]), rest.slice(key[0].length));
-}
 
 /**
  * Writes a run's outputs into `dir` atomically (a temporary sibling renamed at the end): the TAU

@@ -9,8 +9,9 @@ export const validateModelCommand: Command = {
 Runs the scenario once per configuration of the measured table (each row's override columns
 applied as --set) and prints, as Table 5.1 of paper 003: the simulated time T_s, the measured
 time T_m, the error |T_s - T_m| / T_m, the evaluation time T_e (CPU seconds of the simulation,
-best of --repeats runs, without measurement) and T_m/T_e; then the mean and largest error. Times
-are in seconds, or in ms or us when the runs are shorter than a second.
+best of --repeats runs without measurement, after one untimed run of every configuration) and
+T_m/T_e; then the mean and largest error. Times are in seconds, or in ms or us when the runs are
+shorter than a second.
 
 Table (CSV, cells may be quoted): '#' comment lines, a header with 'measured' (times with
 units, e.g. 264s), optional 'name', 'reference' (another prediction to show, e.g. the paper's
@@ -28,7 +29,8 @@ Options:
   --repeats N       runs per configuration for T_e (default 3)
   --json            print the report as JSON (times in seconds, as the table: see its "unit")
 
-Exit codes: 0 success, 2 invalid model, table or arguments.`,
+Exit codes: 0 success, 1 a simulated failure (a deadlock, messages never received), 2 invalid
+model, table or arguments (a run-time error of the model is located at its element).`,
   run(ctx) {
     const { values, positionals } = parseCommandArgs("validate-model", ctx.argv, {
       measured: { type: "string" },

@@ -7,6 +7,7 @@
  */
 import { loadScenario, type SourcedOverride } from "../load.js";
 import { executeProgramScenario } from "./execute.js";
+import { locatedProgramError } from "./located-error.js";
 import type { MeasuredConfiguration } from "./measured.js";
 
 /** One row of the comparison (times in seconds). */
@@ -61,7 +62,7 @@ export interface ValidationReport {
 
 /** Options of {@link validateModel}. */
 export interface ValidateModelOptions {
-  /** Runs per configuration for T_e (best of; default 3). The first run of all also warms the JIT. */
+  /** Timed runs per configuration for T_e (best of; default 3), after one untimed run of every configuration. */
   readonly repeats?: number;
   /** Overrides applied to every configuration (before the row's own). */
   readonly set?: readonly string[];
@@ -76,26 +77,30 @@ export function validateModel(file: string, table: readonly MeasuredConfiguratio
   const rows: ValidationRow[] = [];
   // Every configuration is loaded before any runs, so a bad row is reported before minutes of runs.
   const scenarios = table.map((row) => loadScenario(file, { set: [...(options.set ?? []), ...rowOverrides(row)] }));
+  // A run's error is located in the model (file:line:col of the element) and names the
+  // configuration it comes from (the row's overrides made it).
+  const run = (i: number) => {
+    try {
+      return executeProgramScenario(scenarios[i], { measure: false });
+    } catch (e) {
+      const located = locatedProgramError(scenarios[i], e);
+      if (located instanceof Error) located.message = `configuration '${table[i].name}': ${located.message}`;
+      throw located;
+    }
+  };
+  // Every configuration runs once before any is timed: the simulated time comes from these runs,
+  // and the JIT has then compiled what every configuration executes, so the first row's T_e is
+  // not its warm-up (measured: 8x the same configuration's T_e as a later row).
+  const first = table.map((_, i) => run(i));
   for (const [i, row] of table.entries()) {
-    const scenario = scenarios[i];
-    // A run's error names the configuration it comes from (the row's overrides made it).
-    const run = () => {
-      try {
-        return executeProgramScenario(scenario, { measure: false });
-      } catch (e) {
-        if (e instanceof Error) e.message = `configuration '${row.name}': ${e.message}`;
-        throw e;
-      }
-    };
-    const first = run();
-    let best = first.program.cpuSeconds;
-    let bestWall = first.program.wallSeconds;
-    for (let i = 1; i < repeats; i++) {
-      const again = run().program;
+    let best = Infinity;
+    let bestWall = Infinity;
+    for (let k = 0; k < repeats; k++) {
+      const again = run(i).program;
       best = Math.min(best, again.cpuSeconds);
       bestWall = Math.min(bestWall, again.wallSeconds);
     }
-    const predicted = first.result.simulatedTime / 1e6;
+    const predicted = first[i].result.simulatedTime / 1e6;
     const measured = row.measured / 1e6;
     const reference = row.reference === undefined ? undefined : row.reference / 1e6;
     rows.push({
