@@ -59,6 +59,17 @@ export function readMeasuredTable(file: string): MeasuredConfiguration[] {
   return /\.(ya?ml|json)$/i.test(file) ? parseMeasuredYaml(text, file) : parseMeasuredCsv(text, file);
 }
 
+/** Refuses two configurations of one name (the report could not tell them apart). @throws MeasuredTableError */
+function uniqueNames(rows: MeasuredConfiguration[], file: string, lineOf: (i: number) => number): MeasuredConfiguration[] {
+  const first = new Map<string, number>();
+  rows.forEach((r, i) => {
+    const before = first.get(r.name);
+    if (before !== undefined) throw new MeasuredTableError(file, lineOf(i), `configuration name '${r.name}' is used twice (first at line ${lineOf(before)}): give each configuration its own name`);
+    first.set(r.name, i);
+  });
+  return rows;
+}
+
 function time(value: unknown, file: string, line: number, what: string): number {
   let t: number;
   try {
@@ -95,7 +106,7 @@ export function parseMeasuredCsv(text: string, file = "measured.csv"): MeasuredC
   const keys = header.map((h, i) => (i === iMeasured || i === iName || i === iRef || i === iCal ? undefined : h));
   for (const [i, k] of keys.entries()) if (k !== undefined && !/^[A-Za-z_][\w-]*(\.[A-Za-z_][\w-]*|\[\d+\])+$/.test(k)) throw new MeasuredTableError(file, lines[0].n, `column ${i + 1} '${k}' is neither name, measured, reference, calibrated nor a scenario key such as workload.NAT`);
   if (lines.length === 1) throw new MeasuredTableError(file, lines[0].n, "the table has a header but no configurations: add a row per configuration");
-  return lines.slice(1).map(({ l, n }, row) => {
+  const rows = lines.slice(1).map(({ l, n }, row) => {
     const cells = cellsOf(l, file, n);
     if (cells.length !== header.length) throw new MeasuredTableError(file, n, `${cells.length} cells for ${header.length} columns`);
     const set: string[] = [];
@@ -114,6 +125,7 @@ export function parseMeasuredCsv(text: string, file = "measured.csv"): MeasuredC
       calibrated: iCal >= 0 ? calibratedOf(cells[iCal], file, n, "calibrated") : false,
     };
   });
+  return uniqueNames(rows, file, (i) => lines[i + 1].n);
 }
 
 /**
@@ -163,7 +175,7 @@ export function parseMeasuredYaml(text: string, file = "measured.yaml"): Measure
   const list = (doc.value as { configurations?: unknown })?.configurations;
   if (!Array.isArray(list) || list.length === 0) throw new MeasuredTableError(file, 0, "expected a non-empty list under 'configurations'");
   const lineOf = (path: KeyPath) => doc.locate(path)?.line ?? 0;
-  return list.map((c: Record<string, unknown>, i) => {
+  const rows = list.map((c: Record<string, unknown>, i) => {
     const at = lineOf(["configurations", i]);
     if (typeof c !== "object" || c === null || c.measured === undefined) throw new MeasuredTableError(file, at, `configurations[${i}]: expected a map with 'measured'`);
     for (const key of Object.keys(c)) {
@@ -183,4 +195,5 @@ export function parseMeasuredYaml(text: string, file = "measured.yaml"): Measure
       calibrated: calibratedOf(c.calibrated, file, lineOf(["configurations", i, "calibrated"]) || at, `configurations[${i}].calibrated`),
     };
   });
+  return uniqueNames(rows, file, (i) => lineOf(["configurations", i]));
 }

@@ -40,6 +40,11 @@ describe("measured-times tables", () => {
     expect(() => parseMeasuredYaml("configurations:\n  - name: A\n    measured: 1s\n    calibrated: often\n", "c.yaml")).toThrow(/^c\.yaml:4: configurations\[0\]\.calibrated: expected yes or no/);
   });
 
+  it("refuses two configurations of one name, naming both lines", () => {
+    expect(() => parseMeasuredCsv("name,measured\na,1s\nb,2s\na,3s\n", "d.csv")).toThrow(new MeasuredTableError("d.csv", 4, "configuration name 'a' is used twice (first at line 2): give each configuration its own name"));
+    expect(() => parseMeasuredYaml("configurations:\n  - { name: a, measured: 1s }\n  - { name: a, measured: 2s }\n", "d.yaml")).toThrow(/^d\.yaml:3: configuration name 'a' is used twice \(first at line 2\)/);
+  });
+
   it("rejects an unknown key of a YAML entry at its line, naming the nearest", () => {
     const text = "configurations:\n  - name: N1P4\n    sett: { workload.NAT: 32 }\n    measured: 264s\n";
     expect(() => parseMeasuredYaml(text, "t.yaml")).toThrow(MeasuredTableError);
