@@ -179,9 +179,9 @@ export const SEGMENT_CHANGES: readonly SegmentChange[] = ["hinge", "step", "both
  * line (inner "linear") whose exponent or slope changes at Q0 while staying continuous (`hinge`),
  * that jumps past Q0 with the same exponent or slope (`step`: a cache overflowing between two
  * sizes), or both. The label names the change point Q0 (the same for every `at`: one shape), the
- * formula its value.
+ * formula its value (or `atText`, an expression of another variable when Q0 depends on it).
  */
-export function segmentedHypothesis(inner: "power-law" | "linear", at: number, change: SegmentChange = "hinge"): Hypothesis {
+export function segmentedHypothesis(inner: "power-law" | "linear", at: number, change: SegmentChange = "hinge", atText?: string): Hypothesis {
   const base = inner === "power-law" ? lnTerm : linearTerm;
   const hinge = change !== "step";
   const step = change !== "hinge";
@@ -190,11 +190,11 @@ export function segmentedHypothesis(inner: "power-law" | "linear", at: number, c
   return {
     family: "segmented",
     label: inner === "power-law" ? `exp(${parts.join(" + ")})` : lineParts.join(" + "),
-    terms: [constantTerm, base, ...(hinge ? [hingeTerm(base, at)] : []), ...(step ? [stepTerm(at)] : [])],
+    terms: [constantTerm, base, ...(hinge ? [hingeTerm(base, at, atText)] : []), ...(step ? [stepTerm(at, atText)] : [])],
     logResponse: inner === "power-law",
     changePoint: at,
     changeTerms: { ...(hinge ? { hinge: 2 } : {}), ...(step ? { step: hinge ? 3 : 2 } : {}) },
-    withChangePoint: (other) => segmentedHypothesis(inner, other, change),
+    withChangePoint: (other, otherText) => segmentedHypothesis(inner, other, change, otherText),
   };
 }
 

@@ -38,7 +38,7 @@ export interface Hypothesis {
    * `at`. The fitter treats the hypotheses of one such shape as one model whose change point it
    * searches, refining between the change points it was given.
    */
-  readonly withChangePoint?: (at: number) => Hypothesis;
+  readonly withChangePoint?: (at: number, atText?: string) => Hypothesis;
 }
 
 /** The constant term 1. */
@@ -90,10 +90,12 @@ export const linearTerm: BasisTerm = pmnfTerm(1, 1, 0);
  * continuous.
  * @param inner - t, the term whose slope changes (log(Q) for power laws, Q for lines)
  * @param at - Q0, the change point
+ * @param atText - how formulas and expressions write Q0 (default its value): an expression of
+ *   another variable when Q0 depends on it
  */
-export function hingeTerm(inner: BasisTerm, at: number): BasisTerm {
+export function hingeTerm(inner: BasisTerm, at: number, atText?: string): BasisTerm {
   const shift = inner.evaluate(at);
-  const at12 = String(Number(at.toPrecision(12)));
+  const at12 = atText ?? String(Number(at.toPrecision(12)));
   return {
     evaluate: (q) => Math.max(0, inner.evaluate(q) - shift),
     formula: (v) => `max(0, ${inner.formula(v)} − ${inner.formula(at12)})`,
@@ -103,10 +105,11 @@ export function hingeTerm(inner: BasisTerm, at: number): BasisTerm {
 
 /**
  * The step [Q > Q0]: 1 past the change point, 0 up to it, which lets a two-segment model jump
- * there (a cache overflowing between two sizes). Q0 is the last Q of the first segment.
+ * there (a cache overflowing between two sizes). Q0 is the last Q of the first segment; `atText`
+ * as for {@link hingeTerm}.
  */
-export function stepTerm(at: number): BasisTerm {
-  const at12 = String(Number(at.toPrecision(12)));
+export function stepTerm(at: number, atText?: string): BasisTerm {
+  const at12 = atText ?? String(Number(at.toPrecision(12)));
   return {
     evaluate: (q) => (q > at ? 1 : 0),
     formula: (v) => `[${v} > ${at12}]`,

@@ -17,6 +17,7 @@ export {
   powerLawHypothesis,
   pmnfHypothesis,
   segmentedHypothesis,
+  changePointCandidates,
   EXTRAP_EXPONENTS,
   EXTRAP_NEGATIVE_EXPONENTS,
   EXTRAP_NEGATIVE_LOG_EXPONENTS,

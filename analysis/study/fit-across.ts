@@ -4,10 +4,14 @@
  * each value, and each coefficient is then fitted as a function of P, giving
  * T(Q, P) = Σ c_k(P)·t_k(Q) (or exp of that sum for power laws).
  *
+ * A two-segment shape (a cache overflowing at some Q) may keep its form while its change point
+ * moves with P (an array overflows a cache twice as large at twice the size): such a shape is
+ * fitted with each value's own change point Q0, and Q0 is then fitted as a function of P too.
+ *
  * @packageDocumentation
  */
 import { AnalysisInputError } from "../errors.js";
-import { fitHypothesis, fitModels, formulaVariable, smape, type FitOptions, type FittedModel, type Hypothesis } from "../fit/index.js";
+import { changePointCandidates, fitHypothesis, fitModels, formulaVariable, smape, type FitOptions, type FittedModel, type Hypothesis } from "../fit/index.js";
 
 /** Observations at one value of the swept parameter. */
 export interface SweepGroup {
@@ -37,6 +41,11 @@ export interface FitAcrossReport {
   readonly perValue: readonly { readonly by: number; readonly model: FittedModel; readonly n: number }[];
   /** Each coefficient as a function of P (undefined when fewer than 3 values of P). */
   readonly coefficients?: readonly FittedModel[];
+  /**
+   * For a two-segment shape whose change point moves with P: Q0 (the last Q of the first segment)
+   * as a function of P (undefined when fewer than 3 values of P); each `perValue` model has its own.
+   */
+  readonly changePoint?: FittedModel;
   /** mathjs expression of T(Q, P), when the coefficients were fitted. */
   readonly expression?: string;
   /** Readable formula of T(Q, P). */
@@ -56,24 +65,38 @@ export function fitAcrossSweep(groups: readonly SweepGroup[], options: FitAcross
   const byVariable = options.byVariable ?? "P";
   const usable = groups.filter((g) => new Set(Array.from(g.q)).size >= 3);
   if (usable.length === 0) throw new AnalysisInputError("no value of the swept parameter has observations at 3 or more distinct Q");
-  // Candidate shapes: the best shape of each group; the common one is the best in total LOO SMAPE.
+  // Candidate shapes: the best shape of each group (a two-segment one at its change point, and
+  // with the change point of each group); the common one is the best in total LOO SMAPE.
   const candidates = new Map<string, Hypothesis>();
+  const moving = new Map<string, Hypothesis>();
   for (const g of usable) {
-    const best = fitModels({ q: g.q, t: g.t }, { families: options.families, variable, detectChangePoint: false, fitStdDev: false }).mean;
+    const best = fitModels({ q: g.q, t: g.t }, { families: options.families, variable, fitStdDev: false }).mean;
     // A two-segment shape's label names its change point Q0, not its value: the key holds both.
-    candidates.set(`${best.label}${best.hypothesis.logResponse ? " (log)" : ""}${best.changePoint !== undefined ? ` at ${best.changePoint}` : ""}`, best.hypothesis);
+    const key = `${best.label}${best.hypothesis.logResponse ? " (log)" : ""}`;
+    candidates.set(`${key}${best.changePoint !== undefined ? ` at ${best.changePoint}` : ""}`, best.hypothesis);
+    if (best.changePoint !== undefined && best.hypothesis.withChangePoint !== undefined) moving.set(key, best.hypothesis);
   }
-  let chosen: { shape: Hypothesis; models: FittedModel[]; score: number } | undefined;
-  for (const shape of candidates.values()) {
-    const models = usable.map((g) => fitHypothesis(shape, g.q, g.t, { variable }));
-    if (models.some((m) => m === undefined)) continue;
-    const score = (models as FittedModel[]).reduce((a, m) => a + (Number.isFinite(m.quality.looSmape) ? m.quality.looSmape : m.quality.smape), 0);
-    if (!chosen || score < chosen.score - 1e-9) chosen = { shape, models: models as FittedModel[], score };
-  }
+  const score = (models: readonly FittedModel[]) => models.reduce((a, m) => a + (Number.isFinite(m.quality.looSmape) ? m.quality.looSmape : m.quality.smape), 0);
+  let chosen: { shape: Hypothesis; models: FittedModel[]; score: number; moving: boolean } | undefined;
+  const consider = (shape: Hypothesis, fits: (FittedModel | undefined)[], isMoving: boolean) => {
+    if (fits.some((m) => m === undefined)) return;
+    const models = fits as FittedModel[];
+    const total = score(models);
+    if (!chosen || total < chosen.score - 1e-9) chosen = { shape, models, score: total, moving: isMoving };
+  };
+  for (const shape of candidates.values()) consider(shape, usable.map((g) => fitHypothesis(shape, g.q, g.t, { variable })), false);
+  // A moving change point has one more parameter per value of P: it wins only by fitting better.
+  for (const shape of moving.values()) consider(shape, usable.map((g) => ownChangePoint(shape, g, variable)), true);
   if (!chosen) throw new AnalysisInputError("no single model shape fits every value of the swept parameter");
-  const perValue = usable.map((g, i) => ({ by: g.by, model: chosen!.models[i], n: g.q.length }));
-  const shape = chosen.shape;
+  const { shape, models } = chosen;
+  const perValue = usable.map((g, i) => ({ by: g.by, model: models[i], n: g.q.length }));
   if (new Set(usable.map((g) => g.by)).size < 3) return { shape, perValue };
+  let changePoint: FittedModel | undefined;
+  if (chosen.moving) {
+    const p = perValue.map((v) => v.by);
+    const q0 = perValue.map((v) => v.model.changePoint!);
+    changePoint = fitModels({ q: p, t: q0 }, { families: ["constant", "polynomial:maxDegree=1", "power-law"], variable: byVariable, detectChangePoint: false, fitStdDev: false }).mean;
+  }
   const coefficients: FittedModel[] = [];
   for (let k = 0; k < shape.terms.length; k++) {
     const p = perValue.map((v) => v.by);
@@ -81,15 +104,22 @@ export function fitAcrossSweep(groups: readonly SweepGroup[], options: FitAcross
     const families = options.coefficientFamilies ?? (c.every((x) => x > 0) ? ["constant", "polynomial:maxDegree=2", "power-law", "pmnf"] : ["constant", "polynomial:maxDegree=2", "pmnf"]);
     coefficients.push(fitModels({ q: p, t: c }, { families, variable: byVariable, detectChangePoint: false, fitStdDev: false }).mean);
   }
+  // The shape at P: with a moving change point, its terms at Q0(P).
+  const shapeAt = (p: number): Hypothesis => (changePoint ? shape.withChangePoint!(changePoint.predict(p)) : shape);
   const predict = (q: number, p: number) => {
+    const h = shapeAt(p);
     let s = 0;
-    for (let k = 0; k < shape.terms.length; k++) s += coefficients[k].predict(p) * shape.terms[k].evaluate(q);
-    return shape.logResponse ? Math.exp(s) : s;
+    for (let k = 0; k < h.terms.length; k++) s += coefficients[k].predict(p) * h.terms[k].evaluate(q);
+    return h.logResponse ? Math.exp(s) : s;
   };
+  // Formulas write Q0 as its function of P.
+  const written = (text: (m: FittedModel) => string) => (changePoint ? shape.withChangePoint!(changePoint.predict(perValue[0].by), `(${text(changePoint)})`) : shape);
   const sum = (coef: (m: FittedModel) => string, term: (k: number) => string, times: string) =>
     shape.terms.map((_, k) => (term(k) === "1" || term(k) === "" ? `(${coef(coefficients[k])})` : `(${coef(coefficients[k])})${times}${term(k)}`)).join(" + ");
-  const exprSum = sum((m) => m.expression, (k) => shape.terms[k].expression(variable).replace(/ \* /g, "*"), "*");
-  const formulaSum = sum((m) => m.formula, (k) => shape.terms[k].formula(variable), "·");
+  const exprShape = written((m) => m.expression);
+  const formulaShape = written((m) => m.formula);
+  const exprSum = sum((m) => m.expression, (k) => exprShape.terms[k].expression(variable).replace(/ \* /g, "*"), "*");
+  const formulaSum = sum((m) => m.formula, (k) => formulaShape.terms[k].formula(variable), "·");
   const actual: number[] = [];
   const predicted: number[] = [];
   for (const g of usable) {
@@ -102,9 +132,24 @@ export function fitAcrossSweep(groups: readonly SweepGroup[], options: FitAcross
     shape,
     perValue,
     coefficients,
+    changePoint,
     expression: shape.logResponse ? `exp(${exprSum})` : exprSum,
     formula: shape.logResponse ? `exp(${formulaSum})` : formulaSum,
     smape: smape(actual, predicted),
     predict,
   };
+}
+
+/** `shape` fitted to one value's observations at the change point (among its Q) that fits them best. */
+function ownChangePoint(shape: Hypothesis, g: SweepGroup, variable: string): FittedModel | undefined {
+  const q = Float64Array.from(new Set(Array.from(g.q))).sort();
+  let best: FittedModel | undefined;
+  for (const at of changePointCandidates(q)) {
+    const m = fitHypothesis(shape.withChangePoint!(at), g.q, g.t, { variable });
+    if (m === undefined) continue;
+    const s = Number.isFinite(m.quality.looSmape) ? m.quality.looSmape : m.quality.smape;
+    const b = best === undefined ? Infinity : Number.isFinite(best.quality.looSmape) ? best.quality.looSmape : best.quality.smape;
+    if (s < b - 1e-9) best = m;
+  }
+  return best;
 }

@@ -18,7 +18,10 @@ The per-invocation records of every successful point of the study ('ccasim sweep
 (Q, T) observations, grouped by the point's value of the swept parameter P (--by, e.g.
 machine.l2.size). One model shape T(Q) is chosen for all values (the best in total leave-one-out
 SMAPE among each value's best), fitted at each value, and each coefficient is fitted as a function
-of P, giving T(Q, P) as a formula and a mathjs expression. Without --by, T(Q) is fitted on all
+of P, giving T(Q, P) as a formula and a mathjs expression. A two-segment shape (a cache that
+overflows at some Q) may keep its change point Q0 for every value, or take each value's own: then
+Q0 is fitted as a function of P too (Q0(P), printed with the coefficients), and the formula writes
+[Q > Q0(P)]: a transition that moves with the cache size. Without --by, T(Q) is fitted on all
 observations (as 'ccasim fit'). Points that differ in another swept parameter at the same Q (an
 implementation, a second cache size) are pooled into one fit, with a warning naming it; so are
 records that differ in a record parameter (a mode); --where separates both.
@@ -130,7 +133,8 @@ async function sweepFitRun(ctx: CommandContext, argv: readonly string[]): Promis
   // A shape's label names its variable Q; print it under the record parameter's name.
   const variable = formulaVariable(obs.qLabel);
   const shapeLabel = fit.shape.label.replace(/\bQ\b/g, variable);
-  ctx.out(`common shape: ${shapeLabel}${fit.shape.logResponse ? " (fitted on log T)" : ""}\n`);
+  const moving = fit.perValue.some((v) => v.model.changePoint !== fit.shape.changePoint);
+  ctx.out(`common shape: ${shapeLabel}${fit.shape.logResponse ? " (fitted on log T)" : ""}${moving ? `, its change point Q0 fitted at each value of ${obs.byLabel}` : ""}\n`);
   ctx.out(
     textTable(
       [obs.byLabel, "observations", `T(${variable})`, "LOO SMAPE %"],
@@ -144,6 +148,7 @@ async function sweepFitRun(ctx: CommandContext, argv: readonly string[]): Promis
   }
   ctx.out(`\ncoefficients as functions of ${byVariable} = ${obs.byLabel}:\n`);
   fit.coefficients.forEach((c, k) => ctx.out(`  c${k}(${byVariable}) = ${c.formula}\n`));
+  if (fit.changePoint) ctx.out(`  Q0(${byVariable}) = ${fit.changePoint.formula}   (the last ${variable} before the change; R² ${fit.changePoint.quality.r2.toFixed(4)})\n`);
   ctx.out(`\nT(${variable}, ${byVariable}) = ${fit.formula}\n  SMAPE over all observations ${fit.smape!.toFixed(2)} %\n  expression: ${fit.expression}\n`);
   return 0;
 }

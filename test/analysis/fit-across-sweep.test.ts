@@ -63,6 +63,30 @@ describe("fits across a sweep", () => {
     expect(fit.expression).toMatch(/\(1\*c\)\*Q\^\(3\/2\)/);
   });
 
+  it("fits a cache transition whose change point moves with the cache size: Q0 as a function of it", () => {
+    // T = 0.1 us per element while Q doubles of 8 bytes fit an L2 of P KiB, 0.4 beyond (the strided
+    // penalty of paper 000's Figure 3), with a little scatter: the transition sits at Q = 128 P.
+    const groups = [256, 512, 1024, 2048].map((P) => {
+      const q = Array.from({ length: 24 }, (_, k) => Math.round(1000 * 1.35 ** k));
+      return { by: P, q: Float64Array.from(q), t: Float64Array.from(q, (Q, k) => Q * ((Q * 8) / 1024 > P ? 0.4 : 0.1) * (1 + 0.01 * Math.sin(k))) };
+    });
+    const r = fitAcrossSweep(groups, { byVariable: "L2" });
+    expect(r.shape.family).toBe("segmented");
+    // Each value's own change point: the last Q at or below 128 P.
+    for (const v of r.perValue) {
+      const q0 = v.model.changePoint!;
+      expect(q0, String(v.by)).toBeLessThanOrEqual(128 * v.by);
+      expect(q0 * 1.35, String(v.by)).toBeGreaterThan(128 * v.by);
+    }
+    // Q0 grows in proportion to the cache (halving the cache halves the transition).
+    expect(r.changePoint!.predict(2048) / r.changePoint!.predict(1024)).toBeGreaterThan(1.7);
+    expect(r.changePoint!.predict(1024) / r.changePoint!.predict(512)).toBeGreaterThan(1.7);
+    expect(r.formula).toMatch(/\[Q > \(.*L2.*\)\]/);
+    // The combined model puts the jump between the caches' transitions.
+    expect(r.predict(50000, 1024) / r.predict(50000, 256)).toBeLessThan(0.3);
+    expect(r.smape!).toBeLessThan(5);
+  });
+
   it("rejects a study with fewer than 3 distinct Q in every group", () => {
     expect(() => fitAcrossSweep([{ by: 1, q: [1, 1, 2], t: [1, 1, 2] }])).toThrow(/3 or more distinct Q/);
   });
