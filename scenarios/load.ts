@@ -13,6 +13,7 @@ import {
   type SourceDoc,
 } from "./lang/index.js";
 import { nearestName } from "../engine/index.js";
+import { describePmuDemand, pmuDemand, presetMapOf } from "../machine/index.js";
 import { setupMachine, type MachineSetup } from "./machine-setup.js";
 import { CYCLE_COUNTERS } from "./platform.js";
 import { CONNECTION_PATTERN, scenarioSchema, type ScenarioConfig } from "./scenario-schema.js";
@@ -205,7 +206,8 @@ function checkReservedWorkloadNames(config: ScenarioConfig, fail: (path: KeyPath
 /**
  * Every metric must be TIME or a counter the machine records (for a program model, whose actions
  * cost time only, a cycle counter), and a machine that models a PMU (`counters.pmuCounters` > 0)
- * reads at most that many counters in one run (TIME needs none).
+ * reads at most that many counters in one run (TIME needs none): the distinct native events PAPI's
+ * preset map builds the metrics from (`pmuDemand`, `counters.presetMap`).
  */
 function checkMetrics(config: ScenarioConfig, machine: MachineSetup, fail: (path: KeyPath, message: string) => never): void {
   const node = machine.cluster.nodeModels[0];
@@ -223,8 +225,14 @@ function checkMetrics(config: ScenarioConfig, machine: MachineSetup, fail: (path
     });
   const counters = config.metrics.filter((m) => m !== "TIME");
   const limit = machine.config.counters.pmuCounters;
-  if (limit > 0 && counters.length > limit)
-    fail(["metrics"], `${counters.length} counters (${counters.join(", ")}) but the PMU reads at most ${limit} at once (machine.counters.pmuCounters): split them over several runs`);
+  if (limit > 0) {
+    const demand = pmuDemand(counters, presetMapOf(machine.config.counters));
+    if (demand.natives.length > limit)
+      fail(
+        ["metrics"],
+        `they take ${describePmuDemand(demand)}; the PMU reads at most ${limit} at once (machine.counters.pmuCounters): split them over several runs`,
+      );
+  }
 }
 
 /** Positions in the file; overridden paths have none (they come from the command line). */

@@ -8,6 +8,8 @@
  * @packageDocumentation
  */
 
+import type { PresetMap } from "./counters.js";
+
 /** One cache level (`l1`, `l2`, `l3`). Absent levels do not exist. */
 export interface CacheLevelConfig {
   /** Capacity in bytes; a multiple of `line * assoc`. */
@@ -87,6 +89,12 @@ export interface CounterConfig {
   native: "itanium2" | "none";
   /** Physical PMU counters that can be read at once; 0 means unlimited (no PMU modelled). */
   pmuCounters: number;
+  /**
+   * PAPI preset map that says which native events (one physical counter each) a preset takes
+   * under `pmuCounters`; absent: `itanium2` with the Itanium 2 natives, else `none` (one counter
+   * per preset). See {@link PresetMap}.
+   */
+  presetMap?: PresetMap;
 }
 
 /** How cache misses are computed. */

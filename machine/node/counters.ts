@@ -5,7 +5,7 @@
  * Native names are those of libpfm's Itanium 2 event table (`itanium2_pe[]` in libpfm's
  * `itanium2_events.h`, entries `PME_ITA2_<NAME>`); PAPI presets follow PAPI's Itanium 2 mapping
  * (`ia2_preset_search_map` in PAPI's ia64 substrate): `PAPI_TOT_CYC = CPU_CYCLES`,
- * `PAPI_TOT_INS = IA64_INST_RETIRED`, `PAPI_FP_OPS = FP_OPS_RETIRED`, `PAPI_L2_TCA = L2_REFERENCES`,
+ * `PAPI_TOT_INS = IA64_INST_RETIRED + IA32_INST_RETIRED` (no IA-32 code runs: the IA-64 count), `PAPI_FP_OPS = FP_OPS_RETIRED`, `PAPI_L2_TCA = L2_REFERENCES`,
  * `PAPI_L2_TCM = L2_MISSES`, `PAPI_L3_TCA = L3_REFERENCES`, `PAPI_L3_TCM = L3_MISSES`,
  * `PAPI_TLB_DM = L2DTLB_MISSES`, `PAPI_RES_STL = BE_EXE_BUBBLE_ALL`, `PAPI_STL_CCY = BACK_END_BUBBLE_ALL`,
  * `PAPI_L1_DCM = L1D_READ_MISSES_ALL`, `PAPI_L1_DCA = L1D_READS_SET1` (the count of `L1D_READS_SET0`,
@@ -13,6 +13,11 @@
  * `PAPI_L1_TCA = L1D_READS_SET0 + L1I_READS` (instruction fetch is not modelled: the L1D reads).
  * PAPI's Itanium 2 map has no `PAPI_FP_INS`; it is emitted with PAPI's general meaning (below).
  * On machines without the Itanium 2 natives the L1 presets count every data reference.
+ *
+ * A PMU limit (`counters.pmuCounters`) counts physical counters: the distinct native events the
+ * machine's PAPI preset map ({@link PresetMap}) builds the asked presets from, plus the natives
+ * asked by name ({@link pmuDemand}). `PAPI_L1_DCH` and `PAPI_L1_TCA` together take four counters on
+ * the Itanium 2; `PAPI_TOT_CYC` with `CPU_CYCLES` takes one.
  *
  * Meaning in the model (per invocation):
  * - `CPU_CYCLES`: duration x clock (includes OS interruptions, which appear as stall cycles).
@@ -176,4 +181,114 @@ export function supportedCounters(levels: readonly LevelKey[] | number, native: 
     if (level !== undefined && !present.includes(level)) return false;
     return n.startsWith("PAPI_") || native === "itanium2";
   });
+}
+
+/**
+ * Which PAPI preset map turns a preset into the native events the PMU counts for it (each native
+ * event takes one physical counter):
+ * - `itanium2`: PAPI's Itanium 2 map (`ia2_preset_search_map` in PAPI's ia64 substrate,
+ *   `src/linux-ia64.c`), with libpfm's Itanium 2 event names (`itanium2_events.h`);
+ * - `pentium4`: PAPI's Pentium 4 map (`src/papi_events.csv`, section `CPU,netburst`, with
+ *   `PAPI_FP_OPS` from its `Intel Pentium4 FPU SSE_DP` section), with libpfm's NetBurst event names;
+ * - `none`: no map, one counter per preset.
+ * A preset a map leaves out (PAPI does not offer it on that processor; the model emits it all the
+ * same) takes one counter of its own name.
+ */
+export type PresetMap = "itanium2" | "pentium4" | "none";
+
+/**
+ * PAPI's Itanium 2 map for the presets the model emits: `+` and `-` of PAPI's `DERIVED_ADD` and
+ * `DERIVED_SUB` become a list of natives. `PAPI_FP_INS` is not in the map.
+ */
+const ITANIUM2_PRESET_NATIVES: Readonly<Partial<Record<CounterName, readonly string[]>>> = {
+  PAPI_TOT_CYC: ["CPU_CYCLES"],
+  PAPI_TOT_INS: ["IA64_INST_RETIRED", "IA32_INST_RETIRED"],
+  PAPI_FP_OPS: ["FP_OPS_RETIRED"],
+  PAPI_LD_INS: ["LOADS_RETIRED"],
+  PAPI_SR_INS: ["STORES_RETIRED"],
+  PAPI_L1_DCA: ["L1D_READS_SET1"],
+  PAPI_L1_DCM: ["L1D_READ_MISSES_ALL"],
+  PAPI_L1_DCH: ["L1D_READS_SET1", "L1D_READ_MISSES_ALL"],
+  PAPI_L1_TCA: ["L1D_READS_SET0", "L1I_READS"],
+  PAPI_L2_TCA: ["L2_REFERENCES"],
+  PAPI_L2_TCM: ["L2_MISSES"],
+  PAPI_L3_TCA: ["L3_REFERENCES"],
+  PAPI_L3_TCM: ["L3_MISSES"],
+  PAPI_TLB_DM: ["L2DTLB_MISSES"],
+  PAPI_RES_STL: ["BE_EXE_BUBBLE_ALL"],
+  PAPI_STL_CCY: ["BACK_END_BUBBLE_ALL"],
+};
+
+/**
+ * PAPI's Pentium 4 map for the presets the model emits, native events with their masks (two
+ * masks of one event are two counters). `DERIVED_CMPD` presets (tagged µops) take both events.
+ * It has no L1 data presets and no `PAPI_STL_CCY`.
+ */
+const PENTIUM4_PRESET_NATIVES: Readonly<Partial<Record<CounterName, readonly string[]>>> = {
+  PAPI_TOT_CYC: ["execution_event:nbogus0:nbogus1:nbogus2:nbogus3:bogus0:bogus1:bogus2:bogus3:cmpl:thr=15"],
+  PAPI_TOT_INS: ["INSTR_RETIRED:NBOGUSNTAG"],
+  PAPI_FP_OPS: ["execution_event:NBOGUS1", "scalar_DP_uop:ALL:TAG1"],
+  PAPI_FP_INS: ["execution_event:NBOGUS0", "x87_FP_uop:ALL:TAG0"],
+  PAPI_LD_INS: ["front_end_event:NBOGUS", "uops_type:TAGLOADS"],
+  PAPI_SR_INS: ["front_end_event:NBOGUS", "uops_type:TAGSTORES"],
+  PAPI_L2_TCA: ["BSQ_cache_reference:RD_2ndL_MISS:RD_2ndL_HITS:RD_2ndL_HITE:RD_2ndL_HITM"],
+  PAPI_L2_TCM: ["BSQ_cache_reference:RD_2ndL_MISS"],
+  PAPI_TLB_DM: ["page_walk_type:DTMISS"],
+  PAPI_RES_STL: ["resource_stall:SBFULL"],
+};
+
+const PRESET_MAPS: Readonly<Record<Exclude<PresetMap, "none">, Readonly<Partial<Record<CounterName, readonly string[]>>>>> = {
+  itanium2: ITANIUM2_PRESET_NATIVES,
+  pentium4: PENTIUM4_PRESET_NATIVES,
+};
+
+/**
+ * The native events behind one counter name under a preset map: a native event is itself; a
+ * PAPI preset is what the map builds it from (itself when the map leaves it out or is `none`).
+ */
+export function counterNatives(name: string, map: PresetMap): readonly string[] {
+  if (map === "none" || !name.startsWith("PAPI_")) return [name];
+  return PRESET_MAPS[map][name as CounterName] ?? [name];
+}
+
+/** The physical counters a set of counter names takes at once. */
+export interface PmuDemand {
+  /** Distinct native events, in order of first use: each takes one physical counter. */
+  readonly natives: readonly string[];
+  /** The natives of each name asked, in the order asked. */
+  readonly byName: readonly { readonly name: string; readonly natives: readonly string[] }[];
+}
+
+/**
+ * The physical counters that counting `names` at once takes: each name expanded to its native
+ * events ({@link counterNatives}), duplicates counted once (`PAPI_TOT_CYC` and `CPU_CYCLES` share
+ * one counter). libpfm's event-group constraints (events restricted to some counters, events that
+ * cannot be counted together) are not modelled: any `pmuCounters` natives fit.
+ */
+export function pmuDemand(names: readonly string[], map: PresetMap): PmuDemand {
+  const natives: string[] = [];
+  const byName = names.map((name) => {
+    const n = counterNatives(name, map);
+    for (const e of n) if (!natives.includes(e)) natives.push(e);
+    return { name, natives: n };
+  });
+  return { natives, byName };
+}
+
+/**
+ * The physical counters of a demand, for messages: `4 physical counters: L1D_READS_SET1,
+ * L1D_READ_MISSES_ALL, L1D_READS_SET0, L1I_READS (PAPI_L1_DCH needs L1D_READS_SET1 and
+ * L1D_READ_MISSES_ALL; PAPI_L1_TCA needs L1D_READS_SET0 and L1I_READS)`; names that are their own
+ * native event are not repeated in the parenthesis.
+ */
+export function describePmuDemand(demand: PmuDemand): string {
+  const and = (xs: readonly string[]) => (xs.length === 1 ? xs[0] : `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1]}`);
+  const expanded = demand.byName.filter((d) => d.natives.length !== 1 || d.natives[0] !== d.name);
+  const why = expanded.length === 0 ? "" : ` (${expanded.map((d) => `${d.name} needs ${and(d.natives)}`).join("; ")})`;
+  return `${demand.natives.length} physical counter${demand.natives.length === 1 ? "" : "s"}: ${demand.natives.join(", ")}${why}`;
+}
+
+/** The preset map a machine's counters follow: the configured one, else `itanium2` with the Itanium 2 natives, else `none`. */
+export function presetMapOf(counters: { readonly native: "itanium2" | "none"; readonly presetMap?: PresetMap }): PresetMap {
+  return counters.presetMap ?? (counters.native === "itanium2" ? "itanium2" : "none");
 }

@@ -12,7 +12,21 @@ export { type KernelSpec, type AccessPattern, validateKernel, squarePatchStride,
 export { type CacheGeometry, cacheGeometry, levelGeometry, tlbGeometry } from "./geometry.js";
 export { levelMissesPerPass, overloadFraction, setsCovered, PATTERN_SEQUENTIAL, PATTERN_STRIDED, PATTERN_RANDOM } from "./stride-miss-model.js";
 export { SetAssociativeCache, ReferenceHierarchy } from "./reference-cache.js";
-export { COUNTER_NAMES, COUNTER_COUNT, CounterId, IDLE_STALL_COUNTERS, ITANIUM2_NATIVE_EVENTS, supportedCounters, type CounterName } from "./counters.js";
+export {
+  COUNTER_NAMES,
+  COUNTER_COUNT,
+  CounterId,
+  IDLE_STALL_COUNTERS,
+  ITANIUM2_NATIVE_EVENTS,
+  counterNatives,
+  describePmuDemand,
+  pmuDemand,
+  presetMapOf,
+  supportedCounters,
+  type CounterName,
+  type PmuDemand,
+  type PresetMap,
+} from "./counters.js";
 export { NodeModel, createKernelCost, type KernelCost, type NodeModelOptions } from "./node-model.js";
 export { Cluster, placeRanks, type ClusterLayout, type PlacementPolicy } from "./cluster.js";
 export { machinePresets, definePreset, type MachinePreset, type ParamSource } from "./preset.js";

@@ -6,7 +6,7 @@
  */
 import type { RandomStream } from "../../engine/random.js";
 import { presentLevels, type LevelKey, type MachineConfig } from "./config.js";
-import { COUNTER_COUNT, COUNTER_NAMES, CounterId, supportedCounters, type CounterName } from "./counters.js";
+import { COUNTER_COUNT, COUNTER_NAMES, CounterId, describePmuDemand, pmuDemand, presetMapOf, supportedCounters, type CounterName } from "./counters.js";
 import { MachineInputError } from "./errors.js";
 import { levelGeometry, tlbGeometry, type CacheGeometry } from "./geometry.js";
 import { validateKernel, type KernelSpec } from "./kernel.js";
@@ -399,13 +399,10 @@ export class NodeModel {
   /**
    * Ids of the counters a measurement asks for, checked against this machine.
    * @throws MachineInputError for an unknown or unsupported name (suggesting the nearest one), or
-   *   when more names are asked than `counters.pmuCounters` physical counters (when non-zero)
+   *   when the names take more than `counters.pmuCounters` physical counters (when non-zero): each
+   *   name counts the distinct native events PAPI's preset map builds it from ({@link pmuDemand})
    */
   selectCounters(names: readonly string[]): Int32Array {
-    const limit = this.config.counters.pmuCounters;
-    if (limit > 0 && names.length > limit) {
-      throw new MachineInputError("counters", `at most ${limit} counters at once (machine.counters.pmuCounters)`, names);
-    }
     const ids = new Int32Array(names.length);
     names.forEach((name, i) => {
       if (!(this.counterNames as readonly string[]).includes(name)) {
@@ -414,6 +411,16 @@ export class NodeModel {
       }
       ids[i] = CounterId[name as CounterName];
     });
+    const limit = this.config.counters.pmuCounters;
+    if (limit > 0) {
+      const demand = pmuDemand(names, presetMapOf(this.config.counters));
+      if (demand.natives.length > limit)
+        throw new MachineInputError(
+          "counters",
+          `at most ${limit} counters at once (machine.counters.pmuCounters); these take ${describePmuDemand(demand)}`,
+          names,
+        );
+    }
     return ids;
   }
 }

@@ -69,7 +69,14 @@ export const MACHINE_PARAMS: readonly ParamDoc[] = [
   { name: "noise.osRate", type: "quantity", dimension: "frequency", min: 0, max: 1e9, doc: "Rate of OS interruptions (Hz)." },
   { name: "noise.osCost", type: "quantity", dimension: "time", min: 0, max: 1e9, doc: "Mean cost of one OS interruption (a number without unit is microseconds)." },
   { name: "counters.native", type: "enum", values: ["itanium2", "none"], doc: "Native event table (itanium2: libpfm Itanium 2 names) or none (PAPI presets only)." },
-  { name: "counters.pmuCounters", type: "integer", min: 0, max: 1024, doc: "Physical counters readable at once; 0 = unlimited (no PMU modelled)." },
+  { name: "counters.pmuCounters", type: "integer", min: 0, max: 1024, doc: "Physical counters readable at once; 0 = unlimited (no PMU modelled). Counts the native events behind the metrics (counters.presetMap), each once; event-group constraints are not modelled." },
+  {
+    name: "counters.presetMap",
+    type: "enum",
+    values: ["itanium2", "pentium4", "none"],
+    doc: "PAPI preset map that expands each preset into the native events it takes under pmuCounters: itanium2 (PAPI's ia2_preset_search_map), pentium4 (PAPI's papi_events.csv, CPU,netburst) or none (one counter per preset); default: itanium2 with the Itanium 2 natives, else none.",
+    optional: true,
+  },
   { name: "missModel", type: "enum", values: ["analytical", "reference", "auto"], doc: "Miss engine: analytical stride model, trace-driven LRU replay, or auto (replay small kernels)." },
   { name: "referenceMaxAccesses", type: "integer", min: 0, max: 2 ** 40, doc: "With missModel auto: largest kernel (distinct accesses per pass) replayed by the reference cache." },
 ];

@@ -4,7 +4,12 @@
  *
  * - one metric: `<dir>/profile.N.C.T`; several: `<dir>/MULTI__<metric>/profile.N.C.T`;
  * - line 1 `<count> templated_functions_MULTI_<metric>`, line 2 the column line
- *   `# Name Calls Subrs Excl Incl ProfileCalls # <metadata>...</metadata>` with `Metric Name` first;
+ *   `# Name Calls Subrs Excl Incl ProfileCalls # <metadata>...</metadata>` with `Metric Name` first,
+ *   then the attributes in name order: in `profile.0.0.0` every attribute of thread 0,0,0, in the
+ *   other files only those whose value differs from (or is absent in) `profile.0.0.0`'s, as TAU
+ *   writes them; readers take `profile.0.0.0`'s attributes as every thread's defaults. An attribute
+ *   thread 0,0,0 has and another thread lacks cannot be written: that thread reads it back with
+ *   thread 0,0,0's value. Without a thread 0,0,0 every file holds all of its thread's attributes;
  * - `"<name>" <calls> <subrs> <excl> <incl> 0 GROUP="<g1|g2>" ` lines, `.TAU application` first,
  *   then the trial's timer order, identical in every metric file of a thread;
  * - `0 aggregates`, then the user-event block when the thread has events (in every metric file,
@@ -98,10 +103,28 @@ function timerOrder(trial: Trial): number[] {
 }
 
 /**
+ * The metadata `profile.0.0.0` holds, which readers give every other thread as defaults: thread
+ * 0,0,0's attributes (trial-wide ones included), with its index; undefined without a thread 0,0,0.
+ * @internal
+ */
+function metadataDefaults(trial: Trial): { readonly thread: number; readonly metadata: ReadonlyMap<string, string> } | undefined {
+  const thread = trial.threads.findIndex((t) => t.node === 0 && t.context === 0 && t.thread === 0);
+  return thread < 0 ? undefined : { thread, metadata: trial.threadMetadataMerged(thread) };
+}
+
+/**
  * The text of one `profile.N.C.T` file: thread `thread`, metric `metric`.
+ * @param defaults - the metadata of `profile.0.0.0` (computed from the trial when not given)
  * @throws ProfileModelError for names a TAU profile cannot hold (line breaks; `"` in groups; `GROUP="` in a name).
  */
-export function formatTauProfileFile(trial: Trial, thread: number, metric: number, options: WriteTauOptions = {}, order = timerOrder(trial)): string {
+export function formatTauProfileFile(
+  trial: Trial,
+  thread: number,
+  metric: number,
+  options: WriteTauOptions = {},
+  order = timerOrder(trial),
+  defaults = metadataDefaults(trial),
+): string {
   const metricName = trial.metrics[metric];
   checkText("metric name", metricName);
   const round = (options.integerTime ?? true) && isTimeMetric(metricName);
@@ -115,6 +138,8 @@ export function formatTauProfileFile(trial: Trial, thread: number, metric: numbe
   const meta: [string, string][] = [["Metric Name", metricName]];
   const merged = trial.threadMetadataMerged(thread);
   merged.delete("Metric Name");
+  // TAU's layout: the other files leave out what profile.0.0.0 already says.
+  if (defaults !== undefined && defaults.thread !== thread) for (const [k, v] of defaults.metadata) if (merged.get(k) === v) merged.delete(k);
   for (const k of [...merged.keys()].sort()) meta.push([k, merged.get(k)!]);
   const parts: string[] = [`${count} templated_functions_MULTI_${metricName}\n`, `# Name Calls Subrs Excl Incl ProfileCalls # ${writeMetadataXml(meta)}\n`];
   for (const t of order) {
@@ -155,6 +180,7 @@ export function formatTauProfileFile(trial: Trial, thread: number, metric: numbe
 export function formatTauProfile(trial: Trial, options: WriteTauOptions = {}): { path: string; text: string }[] {
   if (trial.metrics.length === 0) throw new ProfileModelError("a trial needs at least one metric to be written as a TAU profile");
   const order = timerOrder(trial);
+  const defaults = metadataDefaults(trial);
   const folders = new Set<string>();
   const out: { path: string; text: string }[] = [];
   for (let m = 0; m < trial.metrics.length; m++) {
@@ -168,7 +194,7 @@ export function formatTauProfile(trial: Trial, options: WriteTauOptions = {}): {
     for (let th = 0; th < trial.threads.length; th++) {
       const t = trial.threads[th];
       const name = `profile.${t.node}.${t.context}.${t.thread}`;
-      out.push({ path: folder ? `${folder}/${name}` : name, text: formatTauProfileFile(trial, th, m, options, order) });
+      out.push({ path: folder ? `${folder}/${name}` : name, text: formatTauProfileFile(trial, th, m, options, order, defaults) });
     }
   }
   return out;

@@ -230,6 +230,13 @@ describe("counter invariants", () => {
     const limited = new NodeModel(resolveMachine("itanium2-madison", { "counters.pmuCounters": 4 }));
     expect(Array.from(limited.selectCounters(["CPU_CYCLES", "L2_MISSES"]))).toEqual([CounterId.CPU_CYCLES, CounterId.L2_MISSES]);
     expect(() => limited.selectCounters(["CPU_CYCLES", "L2_MISSES", "L3_MISSES", "FP_OPS_RETIRED", "IA64_INST_RETIRED"])).toThrow(/at most 4 counters/);
+    const two = new NodeModel(resolveMachine("itanium2-madison", { "counters.pmuCounters": 2 }));
+    // PAPI's Itanium 2 map: PAPI_L1_DCH = L1D_READS_SET1 - L1D_READ_MISSES_ALL, PAPI_L1_TCA = L1D_READS_SET0 + L1I_READS.
+    expect(() => two.selectCounters(["PAPI_L1_DCH", "PAPI_L1_TCA"])).toThrow(
+      /at most 2 counters at once \(machine\.counters\.pmuCounters\); these take 4 physical counters: L1D_READS_SET1, L1D_READ_MISSES_ALL, L1D_READS_SET0, L1I_READS/,
+    );
+    expect(() => two.selectCounters(["PAPI_TOT_INS", "PAPI_TOT_CYC"])).toThrow(/PAPI_TOT_INS needs IA64_INST_RETIRED and IA32_INST_RETIRED/);
+    expect(Array.from(two.selectCounters(["PAPI_TOT_CYC", "CPU_CYCLES", "PAPI_STL_CCY"]))).toEqual([CounterId.PAPI_TOT_CYC, CounterId.CPU_CYCLES, CounterId.PAPI_STL_CCY]);
     const free = new NodeModel(resolveMachine("itanium2-madison"));
     expect(free.selectCounters(["CPU_CYCLES", "L2_MISSES", "L3_MISSES", "FP_OPS_RETIRED", "IA64_INST_RETIRED"]).length).toBe(5);
     expect(() => free.selectCounters(["L2_MISSE"])).toThrow(/did you mean 'L2_MISSES'/);

@@ -52,6 +52,36 @@ describe("TAU text profile round trip", () => {
     });
   }
 
+  it("writes all of thread 0,0,0's metadata into profile.0.0.0 and into the other files only what differs", () => {
+    const build = (nodes: readonly number[]) => {
+      const b = new TrialBuilder({ metrics: ["TIME", "PAPI_TOT_CYC"] });
+      const root = b.timer(".TAU application");
+      b.setMetadata("Hostname", "altix");
+      for (const node of nodes) {
+        const th = b.addThread(node);
+        b.addCalls(th, root, 1);
+        b.setThreadMetadata(th, "pid", String(100 + node));
+        b.setThreadMetadata(th, "OS Name", "Linux");
+        if (node === 2) b.setThreadMetadata(th, "Local Time", "noon");
+      }
+      return b.build();
+    };
+    const attributes = (text: string) => [...text.split("\n")[1].matchAll(/<name>([^<]*)<\/name><value>([^<]*)<\/value>/g)].map((m) => `${m[1]}=${m[2]}`);
+    const files = new Map(formatTauProfile(build([0, 1, 2])).map((f) => [f.path, f.text]));
+    expect(attributes(files.get("MULTI__PAPI_TOT_CYC/profile.0.0.0")!)).toEqual(["Metric Name=PAPI_TOT_CYC", "Hostname=altix", "OS Name=Linux", "pid=100"]);
+    expect(attributes(files.get("MULTI__TIME/profile.1.0.0")!)).toEqual(["Metric Name=TIME", "pid=101"]);
+    expect(attributes(files.get("MULTI__TIME/profile.2.0.0")!)).toEqual(["Metric Name=TIME", "Local Time=noon", "pid=102"]);
+    // Without a profile.0.0.0 no reader has defaults: every file holds all of its thread's attributes.
+    const alone = formatTauProfile(build([1, 2])).find((f) => f.path === "MULTI__TIME/profile.2.0.0")!;
+    expect(attributes(alone.text)).toEqual(["Metric Name=TIME", "Hostname=altix", "Local Time=noon", "OS Name=Linux", "pid=102"]);
+    const dir = fresh();
+    writeTauProfile(build([0, 1, 2]), dir);
+    const back = readTrial(dir);
+    expect(back.metadataString("Hostname", 2)).toBe("altix");
+    expect(back.metadataString("Local Time", 2)).toBe("noon");
+    expect(back.metadataString("pid", 1)).toBe("101");
+  });
+
   it("writes MULTI__ folders with the same timer order in every metric file, root first", () => {
     const a = readTrial(join(PPK, "xgc-nosamples.ppk"));
     const dir = fresh();

@@ -1,8 +1,8 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { findParameterTimer, readTauProfile, readTrial, threadView, callpathTree, writeTauProfile } from "../../index.js";
+import { findParameterTimer, parseMetadataXml, readTauProfile, readTrial, threadView, callpathTree, writeTauProfile } from "../../index.js";
 import { TAU } from "./data.js";
 
 describe("real TAU text profiles", () => {
@@ -141,6 +141,39 @@ describe("TAU_PARAM series", () => {
     const pids = new Set(t.threads.map((_, th) => t.metadataString("pid", th)));
     expect(pids.size).toBe(32);
     expect(t.metadata.has("pid")).toBe(false);
+  });
+
+  it("writes metadata back in TAU's layout: all of thread 0,0,0's in profile.0.0.0, only what differs elsewhere (power-cap AMG)", () => {
+    const src = join(TAU, "powercap", "cap50_wrapped_am8");
+    const dir = mkdtempSync(join(tmpdir(), "ccasim-meta-"));
+    try {
+      const t = readTrial(src);
+      const out = join(dir, "out");
+      writeTauProfile(t, out);
+      const attributes = (file: string) => {
+        const pairs = parseMetadataXml(readFileSync(file, "utf8").split("\n")[1].replace(/^.*?(<metadata>)/, "$1"));
+        if (typeof pairs === "string") throw new Error(pairs);
+        return pairs;
+      };
+      const files = readdirSync(src).filter((f) => f.startsWith("profile."));
+      expect(files.length).toBe(32);
+      let written = 0;
+      let original = 0;
+      for (const f of files) {
+        expect(attributes(join(out, f)), f).toEqual(attributes(join(src, f)));
+        written += statSync(join(out, f)).size;
+        original += statSync(join(src, f)).size;
+      }
+      expect(attributes(join(out, "profile.0.0.0")).length).toBe(50);
+      expect(attributes(join(out, "profile.1.0.0")).map(([k]) => k)).toEqual(["Metric Name", "pid"]);
+      // Only timer values and number spelling may differ from TAU's own bytes.
+      expect(written / original).toBeLessThan(1.05);
+      // Reading the written profile gives every thread the metadata the original gave it.
+      const back = readTrial(out);
+      for (let th = 0; th < t.threads.length; th++) expect(back.threadMetadataMerged(th), `thread ${th}`).toEqual(t.threadMetadataMerged(th));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("writes timer names and group lists back byte for byte (padding, TAU_PARAM groups)", () => {
