@@ -44,8 +44,9 @@ export interface TrialPower {
   /** One row per (view, event), in thread then timer order. */
   readonly events: readonly EventPower[];
   /**
-   * Power-model components left out (with the reason), over all rows; one left out of some rows
-   * only says in how many and names the first few (`<view>` in parentheses after each event).
+   * Power-model components left out (with the reason), over the rows that spent cycles; one left
+   * out of some rows only says in how many and names the first few (`<view>` in parentheses after
+   * each event).
    */
   readonly omittedComponents: readonly string[];
   /** Counter metrics that could not be computed, over all rows (named as {@link omittedComponents}). */
@@ -56,6 +57,13 @@ export interface TrialPower {
   readonly processorMismatch: string | undefined;
   /** Rows whose estimate exceeds the set's MaxPower (see `PowerEstimate.aboveMaxPower`), as `<event> (<view>)`. */
   readonly aboveMaxPower: readonly string[];
+  /**
+   * Rows that spent no cycles, as `<event> (<view>)`: no time of their own (with exclusive values,
+   * a routine that only calls others; a call too short to count), so no power to estimate. Their
+   * omitted components and metrics are not in {@link omittedComponents} nor {@link missingMetrics}:
+   * they make no other estimate a lower bound.
+   */
+  readonly noCycles: readonly string[];
   /**
    * Rows with cycles but no retired instruction, as `<event> (<view>)`: their core power is 0 and,
    * with no cache access either, their estimate is the idle power (in a simulated run, time
@@ -94,6 +102,7 @@ export function estimateTrialPower(trial: Trial, set: PowerConstantSet, options:
   const missing = new Map<string, string[]>();
   const above: string[] = [];
   const noInstructions: string[] = [];
+  const noCycles: string[] = [];
   const memoryAbove: string[] = [];
   let mhzUsed: number | undefined;
   let mhzLow = Infinity;
@@ -122,8 +131,11 @@ export function estimateTrialPower(trial: Trial, set: PowerConstantSet, options:
         throw e;
       }
       const metrics = counterMetrics(values, set, { cpuMHz });
-      for (const o of power.omitted) listFor(omitted, `${o.component}: ${o.reason}`).push(event);
-      for (const m of metrics.missing) listFor(missing, m).push(event);
+      if (power.basis.cycles === 0) noCycles.push(event);
+      else {
+        for (const o of power.omitted) listFor(omitted, `${o.component}: ${o.reason}`).push(event);
+        for (const m of metrics.missing) listFor(missing, m).push(event);
+      }
       if (power.aboveMaxPower) above.push(event);
       if (metrics.retiredInstructions === 0 && power.basis.cycles > 0) noInstructions.push(event);
       if (metrics.memoryStallsAboveCycles) memoryAbove.push(event);
@@ -133,9 +145,10 @@ export function estimateTrialPower(trial: Trial, set: PowerConstantSet, options:
   const b = events[0]?.power.basis;
   return {
     events,
-    omittedComponents: forWhich(omitted, events.length),
-    missingMetrics: forWhich(missing, events.length),
+    omittedComponents: forWhich(omitted, events.length - noCycles.length),
+    missingMetrics: forWhich(missing, events.length - noCycles.length),
     aboveMaxPower: above,
+    noCycles,
     noInstructions,
     memoryStallsAboveCycles: memoryAbove,
     anyComponent: events.some((e) => e.power.components.length > 0),

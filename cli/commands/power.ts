@@ -32,7 +32,8 @@ PerfExplorer's script does), while a processor overlaps them, so it can exceed 1
 memoryStallsAboveCycles in --json): then the estimate exceeds the cycles it explains. Events with
 cycles but no retired instruction are listed: their core power is 0 and, with no cache access
 either, their estimate is the idle power (in a simulated run, time blocked in MPI or outside
-kernels).
+kernels). Events that spent no cycles (no time of their own) have no power to estimate: they are
+listed under the table, not in it, and make no estimate a lower bound.
 
 Options:
   --constants <name>       constant set (default itanium2-madison, or the one set of the
@@ -136,7 +137,8 @@ function run(ctx: CommandContext): number {
     throw new AnalysisInputError(`no event has what any component of the power model needs, so every estimate would be the idle power (${set.idlePower} W): ${r.omittedComponents.join("; ")}`, positionals[0]!);
   }
   const key = (e: EventPower): number => (sort === "joules" ? e.power.joules : sort === "flops-per-joule" ? e.power.flopsPerJoule : e.power.watts);
-  const rows = [...r.events].sort((a, b) => (sort === "name" ? a.event.localeCompare(b.event) : (Number.isNaN(key(b)) ? -Infinity : key(b)) - (Number.isNaN(key(a)) ? -Infinity : key(a))));
+  // Events that spent no cycles have no power to estimate: listed apart, under the table.
+  const rows = r.events.filter((e) => e.power.basis.cycles !== 0).sort((a, b) => (sort === "name" ? a.event.localeCompare(b.event) : (Number.isNaN(key(b)) ? -Infinity : key(b)) - (Number.isNaN(key(a)) ? -Infinity : key(a))));
   if (v.json === true) {
     ctx.out(toJson(r) + "\n");
     return 0;
@@ -170,6 +172,10 @@ function run(ctx: CommandContext): number {
     const ineff = rankInefficiencies(r);
     const measurable = r.events.some((e) => e.metrics.flpStalls !== undefined && e.metrics.flpIneffI !== undefined);
     out.push("", !measurable ? "inefficiency ranking: not possible, %FLPStalls and FLPIneffI need the stall counters listed below" : ineff.length === 0 ? "no event is both inefficient (I1, I2 > 1.5 x average) and > 50 % of the time" : formatTable(["inefficient event", "view", "I1/I1avg", "I2/I2avg", "% of time"], ineff.map((e) => [shortTimerName(e.event, nameWidth), e.view, e.i1Ratio, e.i2Ratio, 100 * e.share])));
+  }
+  if (r.noCycles.length > 0) {
+    const n = r.noCycles.length;
+    out.push("", `${n} event${n === 1 ? "" : "s"} spent no cycles, so there is no power to estimate (no time of ${n === 1 ? "its" : "their"} own: with --exclusive, a routine that only calls others; a call too short to count):`, `  ${r.noCycles.slice(0, 8).join(", ")}${n > 8 ? ", ..." : ""}`);
   }
   if (r.noInstructions.length > 0) {
     const n = r.noInstructions.length;
