@@ -6,6 +6,7 @@
  * @packageDocumentation
  */
 export * from "./errors.js";
+export { fractionText, type FractionTextOptions } from "./number-text.js";
 export { viewOf, threadIndexOf, metricOf, timerOf, userEventOf, type ViewChoice } from "./trial-access.js";
 export * from "./fit/index.js";
 export * from "./prune/index.js";

@@ -125,6 +125,13 @@ export interface FitReport {
    * fitted, and the mean fit not weighted by it.
    */
   readonly noScatter: boolean;
+  /**
+   * Distinct Q whose mean T is exactly 0 (a counter below a cache knee, say). SMAPE scores any
+   * non-zero prediction at such a point 200 %, so under the `loo-smape` criterion every candidate
+   * scores high there and the ranking says little; `adjusted-r2` (squared errors) with the
+   * `segmented` family can choose a hinge that is 0 below its change point.
+   */
+  readonly zeroMeans: number;
   /** Best two-segment model, when searched; when significant, its model is among `candidates`. */
   readonly changePoint?: ChangePoint;
   /** Selection criterion used. */
@@ -237,6 +244,7 @@ export function fitModels(input: FitInput, options: FitOptions = {}): FitReport 
     stdDevScreening: sd?.screening,
     nonNegative,
     noScatter,
+    zeroMeans: Array.from(points.mean).filter((m) => m === 0).length,
     changePoint,
     criterion,
     weighted: weights !== undefined,

@@ -44,8 +44,9 @@ export interface TrialPower {
   /** One row per (view, event), in thread then timer order. */
   readonly events: readonly EventPower[];
   /**
-   * Power-model components left out (with the reason), over all rows; one left out of some rows
-   * only says in how many and names the first few (`<view>` in parentheses after each event).
+   * Power-model components left out (with the reason), over the rows that spent cycles; one left
+   * out of some rows only says in how many and names the first few (`<view>` in parentheses after
+   * each event).
    */
   readonly omittedComponents: readonly string[];
   /** Counter metrics that could not be computed, over all rows (named as {@link omittedComponents}). */
@@ -56,6 +57,25 @@ export interface TrialPower {
   readonly processorMismatch: string | undefined;
   /** Rows whose estimate exceeds the set's MaxPower (see `PowerEstimate.aboveMaxPower`), as `<event> (<view>)`. */
   readonly aboveMaxPower: readonly string[];
+  /**
+   * Rows that spent no cycles, as `<event> (<view>)`: no time of their own (with exclusive values,
+   * a routine that only calls others; a call too short to count), so no power to estimate. Their
+   * omitted components and metrics are not in {@link omittedComponents} nor {@link missingMetrics}:
+   * they make no other estimate a lower bound.
+   */
+  readonly noCycles: readonly string[];
+  /**
+   * Rows with cycles but no retired instruction, as `<event> (<view>)`: their core power is 0 and,
+   * with no cache access either, their estimate is the idle power (in a simulated run, time
+   * blocked in MPI or outside kernels: a blocked rank's cycles are all stall cycles). They have
+   * %FLPStalls 0 and no FLPIneffI, and {@link rankInefficiencies} leaves them out of its averages.
+   */
+  readonly noInstructions: readonly string[];
+  /**
+   * Rows whose memory-stall estimate exceeds their cycles (`memoryStallRatio` above 1), as
+   * `<event> (<view>)`: the model charges every reference its full latency, one after another.
+   */
+  readonly memoryStallsAboveCycles: readonly string[];
   /** How cycles and time were obtained (first row's basis, e.g. "PAPI_TOT_CYC / CPU MHz"). */
   readonly basis: { readonly cyclesFrom: string; readonly timeFrom: string };
   /** CPU clock used, MHz (undefined when unknown): the first view's. */
@@ -81,6 +101,9 @@ export function estimateTrialPower(trial: Trial, set: PowerConstantSet, options:
   const omitted = new Map<string, string[]>();
   const missing = new Map<string, string[]>();
   const above: string[] = [];
+  const noInstructions: string[] = [];
+  const noCycles: string[] = [];
+  const memoryAbove: string[] = [];
   let mhzUsed: number | undefined;
   let mhzLow = Infinity;
   let mhzHigh = -Infinity;
@@ -108,18 +131,26 @@ export function estimateTrialPower(trial: Trial, set: PowerConstantSet, options:
         throw e;
       }
       const metrics = counterMetrics(values, set, { cpuMHz });
-      for (const o of power.omitted) listFor(omitted, `${o.component}: ${o.reason}`).push(event);
-      for (const m of metrics.missing) listFor(missing, m).push(event);
+      if (power.basis.cycles === 0) noCycles.push(event);
+      else {
+        for (const o of power.omitted) listFor(omitted, `${o.component}: ${o.reason}`).push(event);
+        for (const m of metrics.missing) listFor(missing, m).push(event);
+      }
       if (power.aboveMaxPower) above.push(event);
+      if (metrics.retiredInstructions === 0 && power.basis.cycles > 0) noInstructions.push(event);
+      if (metrics.memoryStallsAboveCycles) memoryAbove.push(event);
       events.push({ view: v.label, event: t.name, power, metrics });
     }
   }
   const b = events[0]?.power.basis;
   return {
     events,
-    omittedComponents: forWhich(omitted, events.length),
-    missingMetrics: forWhich(missing, events.length),
+    omittedComponents: forWhich(omitted, events.length - noCycles.length),
+    missingMetrics: forWhich(missing, events.length - noCycles.length),
     aboveMaxPower: above,
+    noCycles,
+    noInstructions,
+    memoryStallsAboveCycles: memoryAbove,
     anyComponent: events.some((e) => e.power.components.length > 0),
     processorMismatch: processorMismatch(trial, set),
     basis: { cyclesFrom: b?.cyclesFrom ?? "unavailable", timeFrom: b?.timeFrom ?? "unavailable" },

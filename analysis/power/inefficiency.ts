@@ -33,6 +33,13 @@ export interface InefficientEvent {
  * Events of a {@link TrialPower} (computed from inclusive values) that are inefficient by both
  * metrics and significant in time, per view, sorted by share. Events without both metrics are
  * skipped; averages are over the events of the view that have them.
+ *
+ * Events that retired no instruction are left out of the averages (and of the ranking): their
+ * FLPIneffI is 0/0, and their %FLPStalls of 0 says that nothing ran, not that floating point ran
+ * well. In a simulated run they are ranks blocked in MPI (MPI_Waitsome, MPI_Allreduce), whose
+ * cycles are all stall cycles; counted as 0 they would pull the average down, and a kernel would
+ * pass "50 % above average" because the run waits, not because the kernel stalls. Paper 004
+ * averages "over all events" of real runs, where such events retire instructions (MPI polls).
  */
 export function rankInefficiencies(power: TrialPower, options: InefficiencyOptions = {}): InefficientEvent[] {
   const factor = options.factor ?? 1.5;
@@ -42,7 +49,7 @@ export function rankInefficiencies(power: TrialPower, options: InefficiencyOptio
   for (const v of views) {
     const rows = power.events.filter((e) => e.view === v);
     const total = Math.max(...rows.map((e) => e.power.basis.timeUs).filter(Number.isFinite));
-    const usable = rows.filter((e) => e.metrics.flpStalls !== undefined && e.metrics.flpIneffI !== undefined);
+    const usable = rows.filter((e) => Number.isFinite(e.metrics.flpStalls) && Number.isFinite(e.metrics.flpIneffI) && e.metrics.retiredInstructions !== 0);
     if (usable.length === 0 || !(total > 0)) continue;
     const i1Avg = usable.reduce((s, e) => s + e.metrics.flpStalls!, 0) / usable.length;
     const i2Avg = usable.reduce((s, e) => s + e.metrics.flpIneffI!, 0) / usable.length;

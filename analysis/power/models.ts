@@ -80,6 +80,18 @@ export interface PerformanceMetrics {
    * kernels exceed it most).
    */
   readonly memoryStallRatio?: number;
+  /**
+   * True when {@link memoryStallRatio} exceeds 1: the model's estimate exceeds the cycles it
+   * explains, because it charges every L1 hit 1 cycle, every L2 hit 2 and so on, one after another
+   * (as TAU PerfExplorer's script does), while the processor overlaps those latencies.
+   */
+  readonly memoryStallsAboveCycles: boolean;
+  /**
+   * Instructions retired (the `instructions` counter), undefined without it. An event with cycles
+   * but 0 instructions (a simulated rank blocked in MPI: every cycle a stall) has no FLPIneffI and
+   * only the idle power.
+   */
+  readonly retiredInstructions?: number;
   /** Remote_mem_access / L3_miss. */
   readonly remoteMemoryAccessRatio?: number;
   /** Terms of the memory stall model that were computed, cycles each. */
@@ -122,7 +134,9 @@ export function counterMetrics(values: CounterValues, set: PowerConstantSet, ctx
   const flpIneffD = flpStalls !== undefined ? (fp ? fp.value * flpStalls : (missing.push(`FLPIneffD (needs ${k.flops.join("|")})`), undefined)) : undefined;
   let flpIneffI: number | undefined;
   const inst = need("FLPIneffI", k.flops, k.instructions, k.stallCycles);
-  if (inst) flpIneffI = cyc ? (inst[0]! / inst[1]!) * (inst[2]! / cyc) : noCycles("FLPIneffI");
+  // FP_OPS / Retired_Inst is 0/0 where no instruction retired: undefined, not NaN or 0.
+  if (inst) flpIneffI = !cyc ? noCycles("FLPIneffI") : inst[1]! > 0 ? (inst[0]! / inst[1]!) * (inst[2]! / cyc) : (missing.push(`FLPIneffI (no instruction retired: ${pick(values, k.instructions)!.name} is 0)`), undefined);
+  const retiredInstructions = pick(values, k.instructions)?.value;
 
   const lat = set.latencies;
   const memoryTerms: Record<string, number> = {};
@@ -144,7 +158,8 @@ export function counterMetrics(values: CounterValues, set: PowerConstantSet, ctx
   const memoryStalls = complete ? Object.values(memoryTerms).reduce((a, b) => a + b, 0) : undefined;
   const memoryStallRatio = memoryStalls !== undefined && cyc ? memoryStalls / cyc : undefined;
   const remoteMemoryAccessRatio = mem && mem[0]! > 0 ? mem[1]! / mem[0]! : undefined;
-  return { globalStalls, flpStalls, flpIneffD, flpIneffI, memoryStalls, memoryStallRatio, remoteMemoryAccessRatio, memoryTerms, missing, basis };
+  const memoryStallsAboveCycles = memoryStallRatio !== undefined && memoryStallRatio > 1;
+  return { globalStalls, flpStalls, flpIneffD, flpIneffI, memoryStalls, memoryStallRatio, memoryStallsAboveCycles, retiredInstructions, remoteMemoryAccessRatio, memoryTerms, missing, basis };
 }
 
 /** Power of one model component. */

@@ -1,3 +1,4 @@
+import { fractionText } from "../number-text.js";
 import { renderSvg, type ReportChart } from "./render.js";
 
 /** A table of a report. */
@@ -26,6 +27,9 @@ const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replac
 /** Narrow no-break space: the SI digit group separator, the same in every locale. */
 const DIGIT_GROUP = "\u202f";
 
+/** Report tables: 6 significant digits, exponent form below 1e-4. */
+const REPORT_DIGITS = { digits: 6, exponentBelow: 1e-4 };
+
 /**
  * A table cell: an integer whole; a fraction to 6 significant digits, or to one decimal when its
  * integer part has more digits, and always with a decimal point (555465999.7, never 555466000,
@@ -34,18 +38,9 @@ const DIGIT_GROUP = "\u202f";
  */
 export function tableCellText(v: string | number): string {
   if (typeof v !== "number") return v;
-  const text = Number.isInteger(v) || !Number.isFinite(v) ? String(v) : fractionText(v);
+  const text = Number.isInteger(v) || !Number.isFinite(v) ? String(v) : fractionText(v, REPORT_DIGITS);
   const m = /^(-?)(\d{5,})(\.\d+)?$/.exec(text);
   return m === null ? text : m[1]! + m[2]!.replace(/\B(?=(\d{3})+$)/g, DIGIT_GROUP) + (m[3] ?? "");
-}
-
-/** A non-integer with 6 significant digits or one decimal, whichever is more, keeping its decimal point. */
-function fractionText(v: number): string {
-  const a = Math.abs(v);
-  if (a < 1e-4 || a >= 1e15) return v.toExponential(5).replace("e+", "e");
-  if (a < 1) return String(Number(v.toPrecision(6)));
-  const decimals = Math.max(1, 6 - (Math.floor(Math.log10(a)) + 1));
-  return v.toFixed(decimals).replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, ".0");
 }
 
 const STYLE = `body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:1100px;color:#222;padding:0 1rem}

@@ -1,4 +1,4 @@
-import type { StudyStore } from "../../profile/study/index.js";
+import { sqlString, type StudyStore } from "../../profile/study/index.js";
 import { MAX_POINTS, heatmapChart, slug, sweepLineChart, timeVsQBySweepChart } from "./charts.js";
 import type { ReportChart } from "./render.js";
 import type { ReportDocument, ReportSection } from "./html.js";
@@ -20,8 +20,6 @@ async function axesOf(store: StudyStore): Promise<Axis[]> {
   }
   return [...byName].map(([name, a]) => ({ name, ...a }));
 }
-
-const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 /**
  * The report of a study: points and errors, heatmaps (or lines) of simulated time and of each
@@ -128,7 +126,7 @@ export async function routineSelections(store: StudyStore, withParameter?: strin
   const having =
     withParameter === undefined
       ? ""
-      : `AND EXISTS (SELECT 1 FROM record_parameter q WHERE q.point_id = r.point_id AND q.record_index = r.record_index AND q.name = ${lit(withParameter)})`;
+      : `AND EXISTS (SELECT 1 FROM record_parameter q WHERE q.point_id = r.point_id AND q.record_index = r.record_index AND q.name = ${sqlString(withParameter)})`;
   const routines = (
     await store.query(
       `SELECT r.component || '.' || r.method AS routine, sum(r.wall_time) AS total FROM record r JOIN point p USING (point_id)
@@ -141,7 +139,7 @@ export async function routineSelections(store: StudyStore, withParameter?: strin
       await store.query(
         `WITH text AS (
            SELECT rp.name, rp.value, count(*) AS n FROM record r JOIN record_parameter rp USING (point_id, record_index)
-           WHERE r.component || '.' || r.method = ${lit(routine)} GROUP BY ALL HAVING count(rp.numeric_value) = 0)
+           WHERE r.component || '.' || r.method = ${sqlString(routine)} GROUP BY ALL HAVING count(rp.numeric_value) = 0)
          SELECT name, value FROM text WHERE name = (
            SELECT name FROM text GROUP BY name HAVING count(*) BETWEEN 2 AND ${MAX_MODES} ORDER BY sum(n) DESC, name LIMIT 1)
          ORDER BY value`,
@@ -155,9 +153,9 @@ export async function routineSelections(store: StudyStore, withParameter?: strin
 
 /** The SQL condition (on record `r`) of a routine's records. */
 function routineCondition(r: RoutineSelection): string {
-  const routine = `r.component || '.' || r.method = ${lit(r.routine)}`;
+  const routine = `r.component || '.' || r.method = ${sqlString(r.routine)}`;
   if (r.parameter === undefined) return routine;
-  return `${routine} AND EXISTS (SELECT 1 FROM record_parameter m WHERE m.point_id = r.point_id AND m.record_index = r.record_index AND m.name = ${lit(r.parameter.name)} AND m.value = ${lit(r.parameter.value)})`;
+  return `${routine} AND EXISTS (SELECT 1 FROM record_parameter m WHERE m.point_id = r.point_id AND m.record_index = r.record_index AND m.name = ${sqlString(r.parameter.name)} AND m.value = ${sqlString(r.parameter.value)})`;
 }
 
 /**
@@ -176,8 +174,8 @@ export async function timeVsQRows(store: StudyStore, routine: string | RoutineSe
        SELECT q.numeric_value AS Q, r.wall_time AS t, s.value AS swept,
               row_number() OVER (ORDER BY r.point_id, r.record_index) - 1 AS rn, count(*) OVER () AS n
        FROM record r JOIN point p USING (point_id)
-       JOIN record_parameter q ON q.point_id = r.point_id AND q.record_index = r.record_index AND q.name = ${lit(qName)}
-       JOIN parameter s ON s.point_id = r.point_id AND s.name = ${lit(axis)}
+       JOIN record_parameter q ON q.point_id = r.point_id AND q.record_index = r.record_index AND q.name = ${sqlString(qName)}
+       JOIN parameter s ON s.point_id = r.point_id AND s.name = ${sqlString(axis)}
        WHERE p.status = 'ok' AND r.wall_time > 0 AND q.numeric_value > 0 AND ${routineCondition(selection)})
      SELECT Q, t, swept, (SELECT count(DISTINCT Q) FROM sel) AS distinct_q FROM sel
      -- row rn is kept iff some integer i has rn <= i * n / max < rn + 1
@@ -193,7 +191,7 @@ export async function timeVsQRows(store: StudyStore, routine: string | RoutineSe
 function joins(swept: readonly Axis[]): string {
   return swept
     .slice(0, 2)
-    .map((a, i) => `JOIN parameter a${i} ON a${i}.point_id = p.point_id AND a${i}.name = ${lit(a.name)}`)
+    .map((a, i) => `JOIN parameter a${i} ON a${i}.point_id = p.point_id AND a${i}.name = ${sqlString(a.name)}`)
     .join(" ");
 }
 

@@ -5,6 +5,7 @@
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { extname } from "node:path";
 import { parseThreadName, type ThreadId } from "../../profile/index.js";
+import { fractionText } from "../../analysis/index.js";
 import { commandUsageError, UsageError } from "../command.js";
 
 /**
@@ -60,12 +61,8 @@ export function formatTableNumber(v: number): string {
   if (!Number.isFinite(v)) return Number.isNaN(v) ? "-" : String(v);
   const a = Math.abs(v);
   if (Number.isInteger(v) && a < 1e15) return String(v);
-  if (a < 1e-3 || a >= 1e15) return v.toExponential(3).replace("e+", "e");
-  if (a < 1) return String(Number(v.toPrecision(4)));
-  const integerDigits = Math.floor(Math.log10(a)) + 1;
-  const text = v.toFixed(Math.max(1, 4 - integerDigits));
-  // Trailing zeros go, but one decimal stays: the value is not an integer.
-  return text.replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, ".0");
+  // The reports' rule (analysis' fractionText), with the text tables' precision.
+  return fractionText(v, { digits: 4, exponentBelow: 1e-3 });
 }
 
 /**

@@ -54,8 +54,9 @@ Inputs:
                    path:<regex>     the first number group of the regex applied to the trial's path
                    ranks | threads  the number of ranks or threads
   Extra-P        text, JSON or JSON Lines inputs with one parameter (multi-parameter models are
-                 not supported): every callpath and metric is fitted (or only --callpath/--metric). A .jsonl file is read as records when
-                 --parameter is given, else as Extra-P JSON Lines.
+                 not supported): every callpath and metric is fitted (or only --callpath/--metric). A
+                 .jsonl file is read as records when --parameter is given, else as Extra-P JSON
+                 Lines.
 
 Model search (the mean of T at each Q, and separately its standard deviation):
   --family <spec>     family to search (repeatable): ${fitFamilies.names().join(", ")}.
@@ -66,7 +67,11 @@ Model search (the mean of T at each Q, and separately its standard deviation):
                       says so), so the models are those Extra-P gives. Two candidates that fit
                       equally well (an exact fit) rank the one linear in its coefficients first.
   --criterion <c>     loo-smape (default; leave-one-out SMAPE as Extra-P) or adjusted-r2 (printed
-                      with enough decimals to tell the candidates apart)
+                      with enough decimals to tell the candidates apart). SMAPE scores any
+                      non-zero prediction at a mean of 0 as 200 %: when some Q have a mean of 0
+                      (a counter below a cache knee), a warning suggests adjusted-r2 with
+                      --family segmented, which can choose a hinge that is 0 below its change
+                      point
   --weighted          weight the mean fit by count / sd^2 at each Q
   --no-sd             do not fit the standard deviation
   --variable <name>   variable name in formulas, expressions and the title (default: the
@@ -78,7 +83,8 @@ Model search (the mean of T at each Q, and separately its standard deviation):
                       interval end below 0 is printed as 0, with the model's own number
   --top <n>           candidates to list (default 5)
   --metric <name>     metric of trial inputs (default TIME; else another time metric, the
-                      cycles, or the first by name, as profile show)
+                      cycles, or the first by name, as profile show); of Extra-P inputs, the one
+                      metric to fit (default every metric)
   --view <v>          which threads of trial inputs: each, mean, max, min, total, stddev or a
                       thread n[,c[,t]] (default: mean across trials, each for TAU_PARAM timers; a
                       user event: each, mean or a thread); the title names a view, metric or
@@ -86,9 +92,9 @@ Model search (the mean of T at each Q, and separately its standard deviation):
   --exclusive         use exclusive instead of inclusive values of trial inputs
   --json              print the reports as JSON
 
-Options read by one kind of input only (--component, --method, --where, --value for records;
---q for trials; --param-timer; --callpath for Extra-P; --metric, --view, --exclusive for
-profiles) are refused with the others rather than ignored. A study database ('ccasim sweep') is
+Options read by some kinds of input only (--component, --method, --where, --value for records;
+--q for trials; --param-timer; --callpath for Extra-P; --view, --exclusive for profiles; --metric
+for profiles and Extra-P) are refused with the others rather than ignored. A study database ('ccasim sweep') is
 fitted with 'ccasim sweep fit'.
 
 How the mean's model is chosen: a hypothesis of p coefficients is fitted when there are at least
@@ -252,6 +258,10 @@ function run(ctx: CommandContext): number {
     reports.push(fitOne(obs, positionals.length === 1 ? positionals[0]! : `${positionals.length} inputs`));
   }
 
+  for (const { title, report } of reports) {
+    const warning = zeroMeansWarning(report);
+    if (warning !== undefined) ctx.err(`warning: ${title}: ${warning}\n`);
+  }
   if (v.json === true) {
     ctx.out(
       toJson(
@@ -269,6 +279,7 @@ function run(ctx: CommandContext): number {
           stdDev: report.stdDev,
           stdDevScreening: report.stdDevScreening,
           noScatter: report.noScatter,
+          zeroMeans: report.zeroMeans,
           changePoint: report.changePoint && { ...report.changePoint, model: report.changePoint.model, rank: rankOf(report, report.changePoint.model) },
           candidates: report.candidates.slice(0, top),
           predictions: predictQs.map((q) => predictAt(report, q)),
@@ -279,6 +290,17 @@ function run(ctx: CommandContext): number {
   }
   for (const { title, report, extrapFamilies } of reports) ctx.out(formatReport(title, report, predictQs, top, v["no-sd"] !== true, extrapFamilies === true) + "\n");
   return 0;
+}
+
+/** Why a LOO SMAPE ranking says little when some means are 0, and what to try instead; undefined otherwise. */
+function zeroMeansWarning(r: FitReport): string | undefined {
+  if (r.criterion !== "loo-smape" || r.zeroMeans === 0) return undefined;
+  const n = r.points.q.length;
+  return (
+    `${r.zeroMeans} of ${n} distinct ${r.variable} have a mean of 0; LOO SMAPE scores any non-zero prediction at a 0 as 200 %, ` +
+    `so every candidate scores high there and the ranking says little (the winner may go below 0); ` +
+    `try --criterion adjusted-r2 with --family segmented, which can choose a hinge that is 0 below its change point`
+  );
 }
 
 /** What the inputs are, by the options given: each reads its own options. */

@@ -1,7 +1,7 @@
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
 import { readTrial } from "../../profile/index.js";
 import { AnalysisInputError, estimateTrialPower, loadPowerConstantFile, powerConstantSets, rankInefficiencies, type EventPower, type PowerConstantSet } from "../../analysis/index.js";
-import { formatNumber, formatTable, list, numberOption, positiveIntegerOption, shortTimerName, threadChoiceLabel, threadOption, toJson, refuseStudyDatabase } from "./analysis-io.js";
+import { formatNumber, formatTable, formatTableNumber, list, numberOption, positiveIntegerOption, shortTimerName, threadChoiceLabel, threadOption, toJson, refuseStudyDatabase } from "./analysis-io.js";
 
 const HELP = `ccasim power: power, energy, FLOP/J and counter metrics per event (paper 004)
 
@@ -26,6 +26,15 @@ describes (itanium2-madison: Itanium); a trial whose "CPU Type" metadata, or a c
 preset, names another gets a warning. The model is linear in the access rates and has no cap:
 estimates above MaxPower (the thermal design power) are listed as over-statements.
 
+MemStalls/cycles is the memory-stall model's estimate over the event's cycles. The model charges
+every reference its full latency, one after another (an L1 hit 1 cycle, an L2 hit 2, ..., as TAU
+PerfExplorer's script does), while a processor overlaps them, so it can exceed 1 (marked *, and
+memoryStallsAboveCycles in --json): then the estimate exceeds the cycles it explains. Events with
+cycles but no retired instruction are listed: their core power is 0 and, with no cache access
+either, their estimate is the idle power (in a simulated run, time blocked in MPI or outside
+kernels). Events that spent no cycles (no time of their own) have no power to estimate: they are
+listed under the table, not in it, and make no estimate a lower bound.
+
 Options:
   --constants <name>       constant set (default itanium2-madison, or the one set of the
                            --constants-file files; known: ${powerConstantSets.names().join(", ")})
@@ -49,7 +58,11 @@ Options:
                            0 keeps names whole (as --json does)
   --inefficiency           list the events whose %FLPStalls and FLPIneffI both exceed the average
                            by more than 50 % and that take more than half of the time (paper 004,
-                           Table 3; needs the stall counters)
+                           Table 3; needs the stall counters). Events that retired no instruction
+                           are left out of the averages: their FLPIneffI is 0/0 and their
+                           %FLPStalls of 0 says nothing ran (in a simulated run, a rank blocked
+                           in MPI, whose cycles are all stalls); counted, they would pull the
+                           averages down and let ordinary kernels pass as inefficient
   --json                   print every row as JSON (not with --top, --sort, --name-width or
                            --inefficiency, which shape the table)
 
@@ -124,11 +137,14 @@ function run(ctx: CommandContext): number {
     throw new AnalysisInputError(`no event has what any component of the power model needs, so every estimate would be the idle power (${set.idlePower} W): ${r.omittedComponents.join("; ")}`, positionals[0]!);
   }
   const key = (e: EventPower): number => (sort === "joules" ? e.power.joules : sort === "flops-per-joule" ? e.power.flopsPerJoule : e.power.watts);
-  const rows = [...r.events].sort((a, b) => (sort === "name" ? a.event.localeCompare(b.event) : (Number.isNaN(key(b)) ? -Infinity : key(b)) - (Number.isNaN(key(a)) ? -Infinity : key(a))));
+  // Events that spent no cycles have no power to estimate: listed apart, under the table.
+  const rows = r.events.filter((e) => e.power.basis.cycles !== 0).sort((a, b) => (sort === "name" ? a.event.localeCompare(b.event) : (Number.isNaN(key(b)) ? -Infinity : key(b)) - (Number.isNaN(key(a)) ? -Infinity : key(a))));
   if (v.json === true) {
     ctx.out(toJson(r) + "\n");
     return 0;
   }
+  const shown = rows.slice(0, top);
+  const memory = memoryRatioCells(shown);
   const out = [
     `constants ${set.name}: MaxPower ${set.maxPower} W, idle ${set.idlePower} W; ${v.exclusive === true ? "exclusive" : "inclusive"} values, ${view === "each" ? "every thread" : threadChoiceLabel(view)}`,
     r.events.length === 0 ? "no events in this view" : `cycles from ${r.basis.cyclesFrom}; time from ${r.basis.timeFrom}${clockText(r.cpuMHzRange)}`,
@@ -136,8 +152,8 @@ function run(ctx: CommandContext): number {
     ...(view === "total" ? ["total over threads: power is the sum of each thread's power (paper 004: the total power across processing elements), energy the sum of each thread's energy, time the sum of the threads' times"] : []),
     "",
     formatTable(
-      ["event", ...(view === "each" ? ["thread"] : []), ...(view === "total" ? ["time (s, Σ threads)", "power (W, Σ threads)", "energy (J, Σ threads)"] : ["time (s)", "power (W)", "energy (J)"]), "FLOP/J", "GlobalStalls", "%FLPStalls", "FLPIneffI"],
-      rows.slice(0, top).map((e) => [
+      ["event", ...(view === "each" ? ["thread"] : []), ...(view === "total" ? ["time (s, Σ threads)", "power (W, Σ threads)", "energy (J, Σ threads)"] : ["time (s)", "power (W)", "energy (J)"]), "FLOP/J", "GlobalStalls", "%FLPStalls", "FLPIneffI", MEMORY_HEADER],
+      shown.map((e, i) => [
         shortTimerName(e.event, nameWidth),
         ...(view === "each" ? [e.view] : []),
         e.power.basis.timeUs * 1e-6,
@@ -147,6 +163,7 @@ function run(ctx: CommandContext): number {
         e.metrics.globalStalls ?? NaN,
         e.metrics.flpStalls === undefined ? NaN : 100 * e.metrics.flpStalls,
         e.metrics.flpIneffI ?? NaN,
+        memory[i]!,
       ]),
     ),
   ];
@@ -155,6 +172,27 @@ function run(ctx: CommandContext): number {
     const ineff = rankInefficiencies(r);
     const measurable = r.events.some((e) => e.metrics.flpStalls !== undefined && e.metrics.flpIneffI !== undefined);
     out.push("", !measurable ? "inefficiency ranking: not possible, %FLPStalls and FLPIneffI need the stall counters listed below" : ineff.length === 0 ? "no event is both inefficient (I1, I2 > 1.5 x average) and > 50 % of the time" : formatTable(["inefficient event", "view", "I1/I1avg", "I2/I2avg", "% of time"], ineff.map((e) => [shortTimerName(e.event, nameWidth), e.view, e.i1Ratio, e.i2Ratio, 100 * e.share])));
+  }
+  if (r.noCycles.length > 0) {
+    const n = r.noCycles.length;
+    out.push("", `${n} event${n === 1 ? "" : "s"} spent no cycles, so there is no power to estimate (no time of ${n === 1 ? "its" : "their"} own: with --exclusive, a routine that only calls others; a call too short to count):`, `  ${r.noCycles.slice(0, 8).join(", ")}${n > 8 ? ", ..." : ""}`);
+  }
+  if (r.noInstructions.length > 0) {
+    const n = r.noInstructions.length;
+    const idle = r.events.filter((e) => e.metrics.retiredInstructions === 0 && e.power.basis.cycles > 0).every((e) => e.power.watts === e.power.idleWatts);
+    out.push(
+      "",
+      `${n} event${n === 1 ? "" : "s"} retired no instruction: ${idle ? "their power is the idle power" : "their core power is 0"} (in a simulated run, time blocked in MPI or outside kernels); %FLPStalls 0 and no FLPIneffI, left out of the inefficiency averages:`,
+      `  ${r.noInstructions.slice(0, 5).join(", ")}${n > 5 ? ", ..." : ""}`,
+    );
+  }
+  if (r.memoryStallsAboveCycles.length > 0) {
+    const n = r.memoryStallsAboveCycles.length;
+    out.push(
+      "",
+      `* ${n} of ${r.events.length} memory-stall ratios above 1: the model's estimate exceeds the cycles it explains, as it charges every L1 hit ${set.latencies.l1} cycle${set.latencies.l1 === 1 ? "" : "s"}, every L2 hit ${set.latencies.l2} and so on, one after another (as TAU PerfExplorer's script does), while the processor overlaps those latencies; compare such ratios between events, not with 1:`,
+      `  ${r.memoryStallsAboveCycles.slice(0, 5).join(", ")}${n > 5 ? ", ..." : ""}`,
+    );
   }
   if (r.aboveMaxPower.length > 0) {
     const n = r.aboveMaxPower.length;
@@ -172,6 +210,21 @@ export const powerCommand: Command = {
   help: HELP,
   run,
 };
+
+const MEMORY_HEADER = "MemStalls/cycles";
+
+/**
+ * The memory-stall ratio column: numbers right-aligned, a ratio above 1 marked `*` (the note
+ * under the table says why), "-" where it could not be computed.
+ */
+function memoryRatioCells(rows: readonly EventPower[]): string[] {
+  const text = rows.map((e) => {
+    const x = e.metrics.memoryStallRatio;
+    return x === undefined ? "- " : `${formatTableNumber(x)}${e.metrics.memoryStallsAboveCycles ? "*" : " "}`;
+  });
+  const width = Math.max(MEMORY_HEADER.length, ...text.map((t) => t.length));
+  return text.map((t) => t.padStart(width));
+}
 
 /** The constant sets, one line each. */
 function listConstantSets(): string {

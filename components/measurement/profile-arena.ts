@@ -15,8 +15,8 @@ const F_TIMER = 1;
 const F_SUBRS = 2;
 const F_START = 3;
 /**
- * Relative size (to a metric's reading) below which a negative exclusive value is rounding: a
- * difference of readings is exact to about 1e-16 of them, and a call sums at most thousands.
+ * Relative size (to a metric's reading) below which an exclusive value is rounding: a difference
+ * of readings is exact to about 1e-16 of them, and a call sums at most thousands.
  */
 const ROUNDING = 1e-12;
 
@@ -246,11 +246,13 @@ export class ProfileArena {
       const delta = now[k] - a[f + F_START + k];
       v[nb + N_INCL + k] += delta;
       // Children nest inside their parent, so for a counter or a clock its exclusive part is never
-      // below 0; computed as a difference of large readings (cycles since the start), it may round
-      // to a hair below when the children fill the whole call. Only such rounding (relative to
-      // the reading) is taken for 0: a metric that can fall keeps its negative part, NaN stays NaN.
+      // below 0; computed as a difference of large readings (cycles since the start), it rounds
+      // to a hair either side of 0 when the children fill the whole call (a routine that only
+      // calls others would show 1.5e-16 ms or 4.7e-10 cycles of its own). Only such rounding
+      // (within 1e-12 of the reading, which is at least the call's inclusive value) is taken for
+      // 0: a metric that can fall keeps its negative part, NaN stays NaN.
       const exclusive = delta - a[f + F_START + m + k];
-      v[nb + N_INCL + m + k] += exclusive < 0 && exclusive > -ROUNDING * Math.abs(now[k]) ? 0 : exclusive;
+      v[nb + N_INCL + m + k] += Math.abs(exclusive) < ROUNDING * Math.abs(now[k]) ? 0 : exclusive;
       if (d > 0) a[pc + k] += delta;
     }
   }

@@ -1,5 +1,6 @@
 import { didYouMean } from "../nearest-name.js";
 import { describeRecordValues, recordFieldColumn, recordValueName, recordValueOf, recordValueSpellings } from "../record-columns.js";
+import { sqlString } from "./sql-text.js";
 import { StudyError, type StudyStore } from "./store.js";
 
 /** What to take from a study for a fit: record values as a function of a record parameter and a swept parameter. */
@@ -69,7 +70,6 @@ export interface StudyObservations {
 export async function studyObservations(store: StudyStore, sel: StudySelection): Promise<StudyObservations> {
   const asked = sel.value ?? "wallTime";
   const value = recordValueOf(asked);
-  const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
   const sweptNames = new Set((await store.query(`SELECT DISTINCT name FROM parameter`)).rows.map((x) => String(x[0])));
   const allWhere = Object.entries(sel.where ?? {});
   const recordWhere = allWhere.filter(([name]) => !sweptNames.has(name));
@@ -77,26 +77,26 @@ export async function studyObservations(store: StudyStore, sel: StudySelection):
   const sweptNumber = sel.sweptValue ?? ((text: string) => (text.trim() !== "" && Number.isFinite(Number(text)) ? Number(text) : undefined));
   const where = [
     `p.status = 'ok'`,
-    sel.component !== undefined ? `r.component = ${lit(sel.component)}` : "",
-    sel.port !== undefined ? `r.port = ${lit(sel.port)}` : "",
-    sel.method !== undefined ? `r.method = ${lit(sel.method)}` : "",
+    sel.component !== undefined ? `r.component = ${sqlString(sel.component)}` : "",
+    sel.port !== undefined ? `r.port = ${sqlString(sel.port)}` : "",
+    sel.method !== undefined ? `r.method = ${sqlString(sel.method)}` : "",
     ...sweptWhere.map(([name, value]) => {
       const n = sweptNumber(value);
       // Relative tolerance: a value typed in other units (1.6GB/s for 1600MB/s) may differ in the last bit.
       const numeric = n !== undefined && Number.isFinite(n) ? ` OR abs(s.numeric_value - (${n})) <= ${Math.abs(n) * 1e-12}` : "";
-      return `EXISTS (SELECT 1 FROM parameter s WHERE s.point_id = r.point_id AND s.name = ${lit(name)} AND (s.value = ${lit(value)}${numeric}))`;
+      return `EXISTS (SELECT 1 FROM parameter s WHERE s.point_id = r.point_id AND s.name = ${sqlString(name)} AND (s.value = ${sqlString(value)}${numeric}))`;
     }),
     ...recordWhere.map(([name, value]) => {
       const n = Number(value);
       const numeric = value.trim() !== "" && Number.isFinite(n) ? ` OR w.numeric_value = ${n}` : "";
-      return `EXISTS (SELECT 1 FROM record_parameter w WHERE w.point_id = r.point_id AND w.record_index = r.record_index AND w.name = ${lit(name)} AND (w.value = ${lit(value)}${numeric}))`;
+      return `EXISTS (SELECT 1 FROM record_parameter w WHERE w.point_id = r.point_id AND w.record_index = r.record_index AND w.name = ${sqlString(name)} AND (w.value = ${sqlString(value)}${numeric}))`;
     }),
   ].filter(Boolean);
   const tExpr =
     value.field !== undefined
       ? `r.${recordFieldColumn(value.field)}`
-      : `(SELECT c.value FROM record_counter c WHERE c.point_id = r.point_id AND c.record_index = r.record_index AND c.counter = ${lit(value.counter)})`;
-  const byExpr = sel.by !== undefined ? `(SELECT s.numeric_value FROM parameter s WHERE s.point_id = r.point_id AND s.name = ${lit(sel.by)})` : "NULL";
+      : `(SELECT c.value FROM record_counter c WHERE c.point_id = r.point_id AND c.record_index = r.record_index AND c.counter = ${sqlString(value.counter)})`;
+  const byExpr = sel.by !== undefined ? `(SELECT s.numeric_value FROM parameter s WHERE s.point_id = r.point_id AND s.name = ${sqlString(sel.by)})` : "NULL";
   if (sel.by !== undefined) {
     const known = await store.query(`SELECT DISTINCT name FROM parameter ORDER BY name`);
     const names = known.rows.map((x) => String(x[0]));
@@ -105,7 +105,7 @@ export async function studyObservations(store: StudyStore, sel: StudySelection):
   const res = await store.query(
     `SELECT r.point_id, qp.numeric_value AS q, qp.value AS qtext, ${tExpr} AS t, ${byExpr} AS by_value, r.component || '.' || r.method AS routine
      FROM record r JOIN point p USING (point_id)
-     LEFT JOIN record_parameter qp ON qp.point_id = r.point_id AND qp.record_index = r.record_index AND qp.name = ${lit(sel.parameter)}
+     LEFT JOIN record_parameter qp ON qp.point_id = r.point_id AND qp.record_index = r.record_index AND qp.name = ${sqlString(sel.parameter)}
      WHERE ${where.join(" AND ")}
      ORDER BY by_value, r.point_id, r.record_index`,
   );
@@ -154,10 +154,9 @@ export async function studyObservations(store: StudyStore, sel: StudySelection):
  * one (`; records with it: Stencil.compute (give --component)`), or the parameters the records have.
  */
 async function parameterHint(store: StudyStore, sel: StudySelection): Promise<string> {
-  const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
   const routines = (
     await store.query(
-      `SELECT DISTINCT r.component || '.' || r.method FROM record r JOIN record_parameter rp USING (point_id, record_index) WHERE rp.name = ${lit(sel.parameter)} ORDER BY 1`,
+      `SELECT DISTINCT r.component || '.' || r.method FROM record r JOIN record_parameter rp USING (point_id, record_index) WHERE rp.name = ${sqlString(sel.parameter)} ORDER BY 1`,
     )
   ).rows.map((x) => String(x[0]));
   if (routines.length > 0) return `; records with it: ${routines.join(", ")} (select them with --component and --method)`;
@@ -167,10 +166,9 @@ async function parameterHint(store: StudyStore, sel: StudySelection): Promise<st
 
 /** The values a swept parameter of `where` takes, when none is the one asked for. */
 async function sweptValueHint(store: StudyStore, sweptWhere: readonly (readonly [string, string])[]): Promise<string> {
-  const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
   const parts: string[] = [];
   for (const [name] of sweptWhere) {
-    const values = (await store.query(`SELECT DISTINCT value, numeric_value FROM parameter WHERE name = ${lit(name)} ORDER BY numeric_value, value`)).rows;
+    const values = (await store.query(`SELECT DISTINCT value, numeric_value FROM parameter WHERE name = ${sqlString(name)} ORDER BY numeric_value, value`)).rows;
     parts.push(`swept parameter ${name} takes ${values.map(([v, n]) => (n === null || String(n) === String(v) ? String(v) : `${String(v)} (${String(n)})`)).join(", ")}`);
   }
   return parts.length > 0 ? `; ${parts.join("; ")}` : "";
@@ -196,15 +194,14 @@ async function unmatchedHint(store: StudyStore, sel: StudySelection): Promise<st
  * at the same Q and the same value of `by` (see {@link StudyObservations.pooled}).
  */
 async function pooledParameters(store: StudyStore, o: { where: readonly string[]; q: string; by: string | undefined; byExpr: string }): Promise<string[]> {
-  const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
   const res = await store.query(
     `WITH obs AS (
        SELECT DISTINCT r.point_id, qp.numeric_value AS q, ${o.byExpr} AS by_value
        FROM record r JOIN point p USING (point_id)
-       JOIN record_parameter qp ON qp.point_id = r.point_id AND qp.record_index = r.record_index AND qp.name = ${lit(o.q)}
+       JOIN record_parameter qp ON qp.point_id = r.point_id AND qp.record_index = r.record_index AND qp.name = ${sqlString(o.q)}
        WHERE ${o.where.join(" AND ")})
      SELECT DISTINCT s.name FROM obs JOIN parameter s ON s.point_id = obs.point_id
-     ${o.by !== undefined ? `WHERE s.name <> ${lit(o.by)}` : ""}
+     ${o.by !== undefined ? `WHERE s.name <> ${sqlString(o.by)}` : ""}
      GROUP BY s.name, obs.by_value, obs.q HAVING count(DISTINCT s.value) > 1
      ORDER BY 1`,
   );
@@ -217,16 +214,15 @@ async function pooledParameters(store: StudyStore, o: { where: readonly string[]
  * {@link StudyObservations.pooledRecordParameters}).
  */
 async function pooledRecordParameterNames(store: StudyStore, o: { where: readonly string[]; q: string; fixed: readonly string[]; byExpr: string }): Promise<string[]> {
-  const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
   const res = await store.query(
     `WITH obs AS (
        SELECT r.point_id, r.record_index, qp.numeric_value AS q, ${o.byExpr} AS by_value
        FROM record r JOIN point p USING (point_id)
-       JOIN record_parameter qp ON qp.point_id = r.point_id AND qp.record_index = r.record_index AND qp.name = ${lit(o.q)}
+       JOIN record_parameter qp ON qp.point_id = r.point_id AND qp.record_index = r.record_index AND qp.name = ${sqlString(o.q)}
        WHERE ${o.where.join(" AND ")})
      SELECT DISTINCT rp.name FROM obs
      JOIN record_parameter rp ON rp.point_id = obs.point_id AND rp.record_index = obs.record_index
-     WHERE rp.name NOT IN (${[o.q, ...o.fixed].map(lit).join(", ")})
+     WHERE rp.name NOT IN (${[o.q, ...o.fixed].map(sqlString).join(", ")})
      GROUP BY rp.name, obs.by_value, obs.q HAVING count(DISTINCT rp.value) > 1
      ORDER BY 1`,
   );

@@ -10,4 +10,5 @@ export { pointRows, compactRows, tableRowCount, columnLength, dictColumn, numeri
 export { StudyStore, StudyError, studyTables, type QueryResult, type OpenOptions } from "./store.js";
 export { mergeShards, type MergeResult, type ShardMerged } from "./merge.js";
 export { studyDigest } from "./digest.js";
+export { sqlString } from "./sql-text.js";
 export { studyObservations, type StudyObservations, type StudySelection } from "./extract.js";

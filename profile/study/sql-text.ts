@@ -1,6 +1,6 @@
 /**
  * Reading SQL text just enough to embed one statement in another: where its terminating `;` is,
- * outside string literals, quoted identifiers and comments.
+ * outside string literals, quoted identifiers and comments; and writing a text as a string literal.
  *
  * @packageDocumentation
  */
@@ -42,4 +42,9 @@ export function withoutTerminator(sql: string): string {
     }
   }
   return terminator < 0 ? sql : sql.slice(0, terminator);
+}
+
+/** `text` as an SQL string literal: in single quotes, each quote doubled (`it's` is `'it''s'`). */
+export function sqlString(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
 }

@@ -607,6 +607,41 @@ describe("ccasim fit refuses what it would ignore, and pools only what it can fi
 });
 
 describe("ccasim fit on Extra-P inputs", () => {
+  it("fits one metric of an Extra-P input with --metric, as its help says", async () => {
+    const help = await run(["fit", "--help"]);
+    expect(help.out).toMatch(/--metric <name> +metric of trial inputs[^]*of Extra-P inputs, the one\n +metric to fit/);
+    expect(help.out).toContain("--metric\nfor profiles and Extra-P) are refused with the others rather than ignored.");
+    const r = await run(["fit", "../shared/data/extrap/docs_examples_input.txt", "--metric", "time"]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain("mean:       2.82 + 0.483·p^(5/4)·log2(p)\n");
+  });
+
+  it("warns that LOO SMAPE says little when some means are 0, and adjusted R² with segmented models finds the hinge at 0 below the knee", async () => {
+    // L2 misses vs Q: none while the arrays fit in the cache, then growing with Q past 16000.
+    const qs = [1000, 2000, 4000, 8000, 16000, 32000, 64000, 128000, 256000];
+    const data = qs.map((q) => `DATA ${[0, 1, 2].map((r) => (q <= 16000 ? 0 : (q - 16000) * 0.05 * (1 + 0.01 * r))).join(" ")}`);
+    const dir = mkdtempSync(join(tmpdir(), "ccasim-fit-zeros-"));
+    const file = join(dir, "l2.txt");
+    writeFileSync(file, ["PARAMETER Q", `POINTS ${qs.map((q) => `(${q})`).join(" ")}`, "", "REGION kernel", "METRIC L2_MISSES", ...data, ""].join("\n"));
+    try {
+      const smape = await run(["fit", file]);
+      expect(smape.code, smape.err).toBe(0);
+      expect(smape.err).toContain("5 of 9 distinct Q have a mean of 0; LOO SMAPE scores any non-zero prediction at a 0 as 200 %");
+      expect(smape.err).toContain("try --criterion adjusted-r2 with --family segmented");
+      const json = await run(["fit", file, "--json"]);
+      expect(JSON.parse(json.out)[0].zeroMeans).toBe(5);
+      const hinge = await run(["fit", file, "--criterion", "adjusted-r2", "--family", "segmented", "--predict", "4000", "--predict", "100000"]);
+      expect(hinge.code, hinge.err).toBe(0);
+      expect(hinge.err).toBe("");
+      expect(hinge.out).toMatch(/\nmean: +0\.05\d*·max\(0, Q − 16000\)\n/);
+      // 0 below the knee, up to rounding (the least-squares intercept is a few 1e-13).
+      expect(Math.abs(Number(/\npredict Q = 4000: (\S+) \(/.exec(hinge.out)![1]))).toBeLessThan(1e-9);
+      expect(hinge.out).toMatch(/\npredict Q = 100000: 4242 \(/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("searches Extra-P's space by default and says so: Extra-P 4.x's model of its documentation example", async () => {
     const r = await run(["fit", "../shared/data/extrap/docs_examples_input.txt"]);
     expect(r.code, r.err).toBe(0);

@@ -93,6 +93,23 @@ describe("counter metrics (paper 004, Eqs. 1-4 and the memory-stall model)", () 
     expect(counterMetrics(v, custom).memoryTerms.remote).toBe(2000);
   });
 
+  it("flags a memory-stall estimate above the cycles it explains", () => {
+    expect(counterMetrics(v, itanium).memoryStallRatio).toBeCloseTo(2.47, 12);
+    expect(counterMetrics(v, itanium).memoryStallsAboveCycles).toBe(true);
+    const light = { ...v, PAPI_L1_DCH: 30, L2_DATA_REFERENCES_L2_ALL: 40, L3_MISSES: 1, DATA_EAR_CACHE_LAT128: 0 };
+    expect(counterMetrics(light, itanium).memoryStallRatio).toBeLessThan(1);
+    expect(counterMetrics(light, itanium).memoryStallsAboveCycles).toBe(false);
+  });
+
+  it("gives no FLPIneffI, rather than 0/0, to an event that retired no instruction", () => {
+    // A simulated rank blocked in MPI: every cycle a stall, no instruction, no FP operation.
+    const m = counterMetrics({ CPU_CYCLES: 1000, BACK_END_BUBBLE_ALL: 1000, BE_EXE_BUBBLE_FRALL: 0, BE_L1D_FPU_BUBBLE_FPU: 0, PAPI_FP_OPS: 0, IA64_INST_RETIRED_THIS: 0 }, itanium);
+    expect(m.retiredInstructions).toBe(0);
+    expect(m.flpStalls).toBe(0);
+    expect(m.flpIneffI).toBeUndefined();
+    expect(m.missing).toContain("FLPIneffI (no instruction retired: IA64_INST_RETIRED_THIS is 0)");
+  });
+
   it("lists what is missing instead of failing", () => {
     const m = counterMetrics({ PAPI_TOT_CYC: 100, PAPI_FP_INS: 10, PAPI_TOT_INS: 50 }, itanium);
     expect(m.globalStalls).toBeUndefined();
@@ -142,7 +159,7 @@ describe("estimateTrialPower", () => {
     expect(ex.events[0]!.power.basis.cycles).toBe(1e9);
   });
 
-  it("says for which events a component or metric was left out when it was not left out of all", () => {
+  it("lists the events that spent no cycles apart from the components and metrics left out", () => {
     const b = new TrialBuilder({ metrics: ["PAPI_TOT_CYC", "PAPI_TOT_INS", "PAPI_L2_TCA"] });
     const th = b.addThread(0);
     b.setMetadata("CPU MHz", "1600");
@@ -151,12 +168,10 @@ describe("estimateTrialPower", () => {
     // A call that takes no cycles has no access rate: only it lacks the cycle basis.
     b.setValues(th, b.timer("MPI_Isend()"), { calls: 5, exclusive: [0, 0, 0], inclusive: [0, 0, 0] });
     const r = estimateTrialPower(b.build(), itanium, { view: 0 });
-    expect(r.omittedComponents).toEqual([
-      "L1: no access counter (PAPI_L1_TCA|L1_REFERENCES)",
-      "L3: no access counter (L3_REFERENCES|PAPI_L3_TCA)",
-      "core: no cycles spent (PAPI_TOT_CYC is 0), so no rate, in 1 of 3 events: MPI_Isend() (0,0,0)",
-      "L2: no cycles spent (PAPI_TOT_CYC is 0), so no rate, in 1 of 3 events: MPI_Isend() (0,0,0)",
-    ]);
+    // Without cycles there is no power to estimate: listed apart, it makes no estimate a lower bound.
+    expect(r.noCycles).toEqual(["MPI_Isend() (0,0,0)"]);
+    expect(r.omittedComponents).toEqual(["L1: no access counter (PAPI_L1_TCA|L1_REFERENCES)", "L3: no access counter (L3_REFERENCES|PAPI_L3_TCA)"]);
+    expect(r.missingMetrics.some((m) => m.includes("MPI_Isend"))).toBe(false);
     expect(r.events.find((e) => e.event === "kernel")!.power.components.map((c) => c.component)).toEqual(["core", "L2"]);
     // A zero cycle count is no cycle basis either; it is said as such.
     const idle = counterMetrics({ PAPI_TOT_CYC: 0, BACK_END_BUBBLE_ALL: 0 }, itanium);
@@ -205,5 +220,29 @@ describe("rankInefficiencies (paper 004, Table 3)", () => {
     expect(r[0]!.share).toBeCloseTo(0.7, 12);
     expect(r[0]!.i1Ratio).toBeGreaterThan(1.5);
     expect(rankInefficiencies(estimateTrialPower(b.build(), itanium, { view: 0 }), { minShare: 0.01 }).map((e) => e.event)).toEqual(["KSPSolve", "VecNorm"]);
+  });
+
+  it("leaves events that retired no instruction out of the averages, and lists them", () => {
+    const b = new TrialBuilder({ metrics: ["LINUX_TIMERS", "CPU_CYCLES", "BACK_END_BUBBLE_ALL", "BE_EXE_BUBBLE_FRALL", "BE_L1D_FPU_BUBBLE_FPU", "PAPI_FP_OPS", "IA64_INST_RETIRED_THIS", "L3_REFERENCES"] });
+    const th = b.addThread(0);
+    // [time, cycles, stalls, frall, fpu, fp ops, instructions, L3 references]
+    const rows: [string, number[]][] = [
+      ["main", [100, 1000, 500, 120, 60, 400, 900, 10]],
+      ["solve", [60, 600, 480, 160, 80, 400, 500, 5]], // FP stalls and FP-heavy, 60 % of the time
+      ["kernel", [55, 550, 200, 40, 30, 100, 550, 5]],
+      ["MPI_Waitsome", [40, 400, 400, 0, 0, 0, 0, 0]], // blocked: cycles, all stalls, no instruction
+    ];
+    for (const [name, v] of rows) b.setValues(th, b.timer(name), { calls: 1, exclusive: v, inclusive: v });
+    const p = estimateTrialPower(b.build(), itanium, { view: 0 });
+    expect(p.noInstructions).toEqual(["MPI_Waitsome (0,0,0)"]);
+    const wait = p.events.find((e) => e.event === "MPI_Waitsome")!;
+    expect(wait.power.watts).toBe(itanium.idlePower);
+    expect(wait.metrics.flpStalls).toBe(0);
+    // The averages are over main, solve and kernel: MPI_Waitsome's %FLPStalls of 0 would pull
+    // the first down, and its FLPIneffI (0/0) would leave the second undefined.
+    const r = rankInefficiencies(p);
+    expect(r.map((e) => e.event)).toEqual(["solve"]);
+    const i1 = (e: string) => p.events.find((x) => x.event === e)!.metrics.flpStalls!;
+    expect(r[0]!.i1Ratio).toBeCloseTo(i1("solve") / ((i1("main") + i1("solve") + i1("kernel")) / 3), 12);
   });
 });

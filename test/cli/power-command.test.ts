@@ -22,6 +22,22 @@ describe("ccasim power on a simulated Itanium 2 run", () => {
     expect(table.out).toContain(`${above.length} of ${json.events.length} estimates above MaxPower (122 W, the thermal design power)`);
     expect(table.out).toContain("AMRMesh::ghostUpdate() (mean)");
   });
+
+  it("notes the events that retired no instruction, and flags memory-stall ratios above 1", async () => {
+    const out = join(dir, "shock-madison");
+    const json = JSON.parse((await runCli(["power", out, "--json"])).out) as { events: { event: string; metrics: { memoryStallRatio?: number; memoryStallsAboveCycles: boolean } }[]; noInstructions: string[]; memoryStallsAboveCycles: string[] };
+    // A blocked rank's cycles are all stall cycles: the MPI waits retire nothing.
+    expect(json.noInstructions).toEqual(expect.arrayContaining(["MPI_Waitsome() (mean)", "MPI_Allreduce() (mean)"]));
+    const above = json.events.filter((e) => e.metrics.memoryStallRatio !== undefined && e.metrics.memoryStallRatio > 1);
+    expect(above.length).toBeGreaterThan(0);
+    expect(above.every((e) => e.metrics.memoryStallsAboveCycles)).toBe(true);
+    expect(json.memoryStallsAboveCycles).toEqual(above.map((e) => `${e.event} (mean)`));
+    const table = (await runCli(["power", out, "--top", "30"])).out;
+    expect(table).toContain(`${json.noInstructions.length} events retired no instruction: their power is the idle power (in a simulated run, time blocked in MPI or outside kernels)`);
+    expect(table).toContain(`* ${above.length} of ${json.events.length} memory-stall ratios above 1: the model's estimate exceeds the cycles it explains`);
+    const line = table.split("\n").find((l) => l.startsWith(above[0]!.event))!;
+    expect(line).toMatch(/\*$/);
+  });
 });
 
 describe("ccasim power's constant sets", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatTable, formatTableNumber } from "../../cli/commands/analysis-io.js";
 import { tableCellText } from "../../analysis/report/html.js";
+import { fractionText } from "../../analysis/index.js";
 
 describe("numbers in the analysis tables", () => {
   it("prints an integer with all its digits", () => {
@@ -32,5 +33,21 @@ describe("numbers in the analysis tables", () => {
     expect(tableCellText(53511.75)).toBe("53\u202f511.8");
     expect(tableCellText(3.14159265)).toBe("3.14159");
     expect(tableCellText(0.5)).toBe("0.5");
+  });
+
+  it("writes fractions by one rule at the precision each output asks (4 digits in text tables, 6 in reports)", () => {
+    for (const [v, text4, text6] of [
+      [53511.75, "53511.8", "53511.8"],
+      [1234.96, "1235.0", "1234.96"],
+      [3.14159265, "3.142", "3.14159"],
+      [0.000123456, "1.235e-4", "0.000123456"],
+      [0.0000123456, "1.235e-5", "1.23456e-5"],
+      [2.5e15 + 0.5, "2.500e15", "2.50000e15"],
+    ] as const) {
+      expect(fractionText(v, { digits: 4, exponentBelow: 1e-3 })).toBe(text4);
+      expect(formatTableNumber(v)).toBe(text4);
+      expect(fractionText(v, { digits: 6, exponentBelow: 1e-4 })).toBe(text6);
+    }
+    expect(tableCellText(0.0000123456)).toBe("1.23456e-5");
   });
 });

@@ -297,7 +297,7 @@ describe("the measurement component", () => {
     );
   });
 
-  it("never gives a negative exclusive value, even where children fill their parent and the differences round (fast-check)", () => {
+  it("gives exactly 0 exclusive to a parent its children fill, and never a negative exclusive value, though the differences round (fast-check)", () => {
     // A counter's run (cycles since boot, up to about 1e12) cut into back-to-back child calls at
     // random points (in 2^-30 of the run) inside one parent call: each call's value is a difference
     // of two counter readings, and the children's add up to the parent's only up to rounding.
@@ -323,6 +323,8 @@ describe("the measurement component", () => {
         }
         m.stop(0, parent);
         const rp = m.ranks[0];
+        // Neither 1e-16 of the call above 0 nor below: the parent does nothing of its own.
+        expect(rp.exclusive(1, 1)).toBe(0);
         for (const node of [1, 2]) {
           expect(rp.exclusive(node, 1)).toBeGreaterThanOrEqual(0);
           expect(rp.exclusive(node, 1)).toBeLessThanOrEqual(rp.inclusive(node, 1));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { withoutTerminator } from "../../profile/study/sql-text.js";
+import { sqlString, withoutTerminator } from "../../profile/study/sql-text.js";
 
 describe("withoutTerminator", () => {
   it("drops the terminating ';' and the comments after it, and nothing else", () => {
@@ -15,5 +15,14 @@ describe("withoutTerminator", () => {
     expect(withoutTerminator("SELECT 'it''s;' AS \"a;b\";")).toBe("SELECT 'it''s;' AS \"a;b\"");
     expect(withoutTerminator("SELECT '--';")).toBe("SELECT '--'");
     expect(withoutTerminator("SELECT 1 /* ; */")).toBe("SELECT 1 /* ; */");
+  });
+});
+
+describe("sqlString", () => {
+  it("quotes a text as a string literal, doubling its quotes, so that it stays one literal", () => {
+    expect(sqlString("Q")).toBe("'Q'");
+    expect(sqlString("it's")).toBe("'it''s'");
+    expect(sqlString("'; DROP TABLE point; --")).toBe("'''; DROP TABLE point; --'");
+    expect(withoutTerminator(`SELECT ${sqlString("a;'b")};`)).toBe("SELECT 'a;''b'");
   });
 });
