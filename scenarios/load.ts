@@ -93,7 +93,7 @@ export function loadScenarioText(text: string, file: string, options: LoadOption
   const doc = parseYamlSource(text, file);
   const overrides: NamedOverride[] = (options.set ?? []).map(namedOverride);
   if (options.seed !== undefined) overrides.push({ text: `seed=${options.seed}`, path: ["seed"], value: options.seed, source: `--seed ${options.seed}` });
-  const undefinedVariables = undefinedWorkloadOverrides(doc, overrides);
+  const undefinedVariables = [...undefinedWorkloadOverrides(doc, overrides), ...undefinedFunctionOverrides(doc, overrides)];
   const value = overrides.reduce((v, o) => applyOverride(v, o.path, o.value), doc.value);
   const located = locator(doc, overrides);
   let loaded: LoadedScenario;
@@ -102,7 +102,9 @@ export function loadScenarioText(text: string, file: string, options: LoadOption
   } catch (e) {
     // Say which errors come from an override, since they have no place in the file.
     const noted = withOverrideNotes(e, overrides, file);
-    throw noted instanceof ScenarioErrors ? new ScenarioErrors([...undefinedVariables, ...noted.errors], file) : noted;
+    // An override already reported as setting an undefined name explains what it causes at its key.
+    const explained = new Set(undefinedVariables.map((x) => x.path));
+    throw noted instanceof ScenarioErrors ? new ScenarioErrors([...undefinedVariables, ...noted.errors.filter((x) => !explained.has(x.path))], file) : noted;
   }
   if (undefinedVariables.length > 0) throw new ScenarioErrors(undefinedVariables, file);
   return loaded;
@@ -152,7 +154,13 @@ function resolveScenario(config: ScenarioConfig, file: string, located: SourceDo
     const pos = located(path) ?? nearestLocation(located, path);
     // The overrides of the key, of anything in it (a component's parameters, for the component)
     // and of the workload its expressions read: which of them caused a run-time value is unknown.
-    const related = overrides.filter((x) => isPrefix(x.path, path) || isPrefix(path, x.path) || x.path[0] === "workload");
+    // In a program model, any expression may call a cost function or read a global, and the
+    // machine's size is np.
+    const readByAll = (x: NamedOverride): boolean =>
+      path[0] === "program" &&
+      ((x.path[0] === "program" && (x.path.length === 1 || x.path[1] === "functions" || x.path[1] === "globals")) ||
+        (x.path[0] === "machine" && (x.path.length === 1 || x.path[1] === "nodes" || x.path[1] === "processesPerNode")));
+    const related = overrides.filter((x) => isPrefix(x.path, path) || isPrefix(path, x.path) || x.path[0] === "workload" || readByAll(x));
     const note = related.length === 0 ? "" : ` (overridden: ${related.map((x) => x.source).join(", ")})`;
     return new ScenarioErrors([new ScenarioError(message + note, { file, line: pos?.line, column: pos?.column, path })]);
   };
@@ -174,6 +182,49 @@ function undefinedWorkloadOverrides(doc: SourceDoc, overrides: readonly NamedOve
     if (name === undefined) continue;
     const pos = doc.locate(["workload"]);
     errors.push(new ScenarioError(`${unknownWorkloadVariable(name, known)} (from ${o.source})`, { file: doc.file, line: pos?.line, column: pos?.column, path: ["workload", name] }));
+  }
+  return errors;
+}
+
+/** The names of the cost functions of a `program:` section's value, by name -> key as written (`Stencil` -> `Stencil(a, b)`). */
+function costFunctionsOf(program: unknown): Map<string, string> {
+  const out = new Map<string, string>();
+  const fns = typeof program === "object" && program !== null ? (program as Record<string, unknown>).functions : undefined;
+  if (typeof fns !== "object" || fns === null || Array.isArray(fns)) return out;
+  for (const key of Object.keys(fns)) {
+    const name = /^\s*([A-Za-z_]\w*)/.exec(key)?.[1];
+    if (name !== undefined) out.set(name, key);
+  }
+  return out;
+}
+
+/**
+ * The errors of the overrides that set a cost function the program does not define
+ * (`--set program.functions.Stencl=1` would otherwise add an unused function and change nothing),
+ * or define one under another key than the file's (`Stencil` for `Stencil(a, b)`), located at
+ * the program's functions section. An override of the whole `program` or `program.functions`
+ * defines the functions of its value for the overrides after it.
+ */
+function undefinedFunctionOverrides(doc: SourceDoc, overrides: readonly NamedOverride[]): ScenarioError[] {
+  const program = (doc.value as Record<string, unknown> | null)?.program;
+  let known = costFunctionsOf(program);
+  const errors: ScenarioError[] = [];
+  for (const o of overrides) {
+    if (o.path[0] !== "program") continue;
+    if (o.path.length === 1) known = costFunctionsOf(o.value);
+    else if (o.path.length === 2 && o.path[1] === "functions") known = costFunctionsOf({ functions: o.value });
+    if (program === undefined || o.path.length < 3 || o.path[1] !== "functions" || typeof o.path[2] !== "string") continue;
+    const key = o.path[2];
+    const name = /^\s*([A-Za-z_]\w*)/.exec(key)?.[1] ?? key;
+    const defined = known.get(name);
+    if (defined !== undefined && defined.replace(/\s+/g, "") === key.replace(/\s+/g, "")) continue;
+    const pos = doc.locate(["program", "functions", ...(defined === undefined ? [] : [defined])]) ?? doc.locate(["program"]);
+    const near = defined === undefined ? nearestName(name, [...known.keys()]) : undefined;
+    const detail =
+      defined !== undefined
+        ? `cost function '${name}' is defined as '${defined}': set program.functions.${defined}`
+        : `'${name}' is not a cost function of the program${near ? ` (did you mean '${near}'?)` : ""}: an override changes a function, it does not add one (defined: ${[...known.keys()].join(", ") || "none"})`;
+    errors.push(new ScenarioError(`${detail} (from ${o.source})`, { file: doc.file, line: pos?.line, column: pos?.column, path: ["program", "functions", key] }));
   }
   return errors;
 }
