@@ -124,3 +124,11 @@ describe("warnings about requests after a run", () => {
     expect(w).toContainEqual(expect.stringMatching(/program\.main\[0\]\.do\[1\]: irecv 'R' starts request 'r' again/));
   });
 });
+
+describe("elements of two kinds", () => {
+  it("says that an element names two kinds, not that one of its keys is unknown", () => {
+    const e = errors({ main: [{ action: "A", send: "S", to: "1 - pid", size: 8, cost: 1 }, { recv: "R", from: "1 - pid" }] });
+    expect(e).toMatch(/model\.yaml:\d+:\d+: program\.main\[0\]: an element has one kind, this one has 2: 'action', 'send' \(keep one, or split it into 2 elements\)/);
+    expect(e).not.toMatch(/unknown key/);
+  });
+});
