@@ -99,7 +99,8 @@ export function loadScenarioText(text: string, file: string, options: LoadOption
   let loaded: LoadedScenario;
   try {
     loaded = resolveScenario(validateValue<ScenarioConfig>(scenarioSchema(), value, file, located), file, located, overrides);
-  } catch (e) {
+  } catch (e0) {
+    const e = e0 instanceof ScenarioErrors ? withIndependentErrors(e0, value, file, located, overrides) : e0;
     // Say which errors come from an override, since they have no place in the file.
     const noted = withOverrideNotes(e, overrides, file);
     // An override already reported as setting an undefined name explains what it causes at its key.
@@ -108,6 +109,50 @@ export function loadScenarioText(text: string, file: string, options: LoadOption
   }
   if (undefinedVariables.length > 0) throw new ScenarioErrors(undefinedVariables, file);
   return loaded;
+}
+
+/**
+ * Keys of a program model whose value, left out, only takes its default (a unit, a thread count):
+ * an invalid one hides no structure the rest of the model needs.
+ */
+const DEFAULTED_PROGRAM_KEY = /^program(?:\..*)?\.(?:unit|costUnit|threads)$/;
+
+/**
+ * `e` (the schema's errors) with the errors the rest of the scenario has too, when every schema
+ * error is at a key that only picks a default ({@link DEFAULTED_PROGRAM_KEY}): the scenario is
+ * loaded again without those keys, so that one run of `validate` reports a misspelt unit and a
+ * unit written in a cost expression together. Otherwise `e` itself.
+ */
+function withIndependentErrors(e: ScenarioErrors, value: unknown, file: string, located: SourceDoc["locate"], overrides: readonly NamedOverride[]): ScenarioErrors {
+  if (e.errors.length === 0 || !e.errors.every((x) => DEFAULTED_PROGRAM_KEY.test(x.path))) return e;
+  const without = e.errors.reduce((v, x) => removeKey(v, parseWhere(x.path)), value);
+  try {
+    resolveScenario(validateValue<ScenarioConfig>(scenarioSchema(), without, file, located), file, located, overrides);
+  } catch (again) {
+    if (!(again instanceof ScenarioErrors)) return e;
+    const seen = new Set(e.errors.map((x) => x.path));
+    return new ScenarioErrors([...e.errors, ...again.errors.filter((x) => !seen.has(x.path))], file);
+  }
+  return e;
+}
+
+/** A copy of `root` without the map key at `path` (unchanged when the path does not lead to one). */
+function removeKey(root: unknown, path: KeyPath): unknown {
+  if (path.length === 0 || typeof root !== "object" || root === null) return root;
+  const [k, ...rest] = path;
+  if (Array.isArray(root)) {
+    if (typeof k !== "number" || k >= root.length) return root;
+    const copy = [...root];
+    copy[k] = removeKey(root[k], rest);
+    return copy;
+  }
+  const obj = root as Record<string, unknown>;
+  if (typeof k !== "string" || !Object.prototype.hasOwnProperty.call(obj, k)) return root;
+  if (rest.length === 0) {
+    const { [k]: _dropped, ...kept } = obj;
+    return kept;
+  }
+  return { ...obj, [k]: removeKey(obj[k], rest) };
 }
 
 /** An override parsed, with where it comes from. */

@@ -132,3 +132,23 @@ describe("elements of two kinds", () => {
     expect(e).not.toMatch(/unknown key/);
   });
 });
+
+describe("errors of one load reported together", () => {
+  it("reports misspelt units with the errors of the expressions they do not hide", () => {
+    const e = errors({
+      costUnit: "sec",
+      main: [{ action: "A", cost: 5, unit: "msec" }, { action: "B", cost: "5ms" }, { send: "S", to: "1 - pid", size: "8KiB" }, { recv: "R", from: "1 - pid" }],
+    });
+    expect(e).toMatch(/program\.costUnit: .*sec/);
+    expect(e).toMatch(/program\.main\[0\]\.unit: .*msec/);
+    expect(e).toMatch(/program\.main\[1\]\.cost: 'ms' is a unit/);
+    expect(e).toMatch(/program\.main\[2\]\.size: 'KiB' is a unit/);
+    expect(e.split("\n")).toHaveLength(4);
+  });
+
+  it("reports only the schema's errors when others may depend on them", () => {
+    const e = errors({ main: [{ action: "A", cost: "5ms", bogus: 1 }] });
+    expect(e).toMatch(/unknown key 'bogus'/);
+    expect(e).not.toMatch(/'ms' is a unit/);
+  });
+});
