@@ -193,7 +193,11 @@ function resolveScenario(config: ScenarioConfig, file: string, located: SourceDo
     if (config.outputs.callgraph && asked("callgraph")) fail(["outputs", "callgraph"], "a program model writes no call graph (the profile's callpaths and outputs.trace show its structure): leave callgraph out or set it to false");
     const c = machine.cluster;
     const layout = { processes: c.ranks, processToNode: c.rankToNode, nodes: c.nodes, processorsPerNode: machine.config.processorsPerNode, processesPerNode: c.processesPerNode };
-    program = prepareProgram(config.program, config.workload, layout, { file, locate: located });
+    const overridden = (names: readonly string[]): string => {
+      const by = overrides.filter((x) => x.path[0] === "workload" && (x.path.length === 1 || names.includes(String(x.path[1]))));
+      return by.length === 0 ? "" : ` (overridden: ${by.map((x) => x.source).join(", ")})`;
+    };
+    program = prepareProgram(config.program, config.workload, layout, { file, locate: located, overridden });
   }
   const errorAt = (path: KeyPath, message: string): ScenarioErrors => {
     const pos = located(path) ?? nearestLocation(located, path);

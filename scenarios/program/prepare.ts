@@ -45,6 +45,11 @@ export interface ProgramSource {
   readonly locate?: SourceDoc["locate"];
   /** Path of the section in the file (default `["program"]`). */
   readonly root?: KeyPath;
+  /**
+   * The note naming the overrides that set the given workload values (` (overridden: --set
+   * workload.N=-5)`), or "" when none did: appended to errors about values known at load.
+   */
+  readonly overridden?: (workloadNames: readonly string[]) => string;
 }
 
 /** Reports a problem at a path. */
@@ -270,13 +275,14 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
     try {
       v = e.compiled.evaluate(workloadValues);
     } catch (err) {
-      report(path, `${err instanceof ExpressionError ? err.detail : (err as Error).message} in expression ${JSON.stringify(e.text)} (on every process that reaches it)`);
+      report(path, `${err instanceof ExpressionError ? err.detail : (err as Error).message} in expression ${JSON.stringify(e.text)} (on every process that reaches it)${source.overridden?.(e.compiled.variables) ?? ""}`);
       return e;
     }
     const problem = constantProblem(rule, v);
     if (problem !== undefined) {
       const what = RULE_NOUN[rule];
-      report(path, Number(e.text) === v ? `${what} is ${v}: ${problem}` : `${what} ${JSON.stringify(e.text)} is ${v}${e.compiled.variables.length > 0 ? ` (with the workload's ${e.compiled.variables.join(", ")})` : ""}: ${problem}`);
+      const vars = e.compiled.variables;
+      report(path, Number(e.text) === v ? `${what} is ${v}: ${problem}` : `${what} ${JSON.stringify(e.text)} is ${v}${vars.length > 0 ? ` (with the workload's ${vars.join(", ")})` : ""}: ${problem}${source.overridden?.(vars) ?? ""}`);
     }
     return e;
   };

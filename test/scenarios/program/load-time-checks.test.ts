@@ -10,6 +10,7 @@ describe("values a program model fixes at load", () => {
   it("refuses a constant negative cost at its key, from the file or from --set", () => {
     expect(errors({ main: [{ action: "A", cost: -5 }] })).toMatch(/model\.yaml:\d+:\d+: program\.main\[0\]\.cost: the cost is -5: a cost must be a finite number >= 0$/);
     expect(errors({ main: [{ action: "A", cost: "N - 200" }] })).toMatch(/program\.main\[0\]\.cost: the cost "N - 200" is -100 \(with the workload's N\): a cost must be/);
+    expect(errors({ main: [{ action: "A", cost: "N - 200" }] }, ["workload.N=50"])).toMatch(/the cost "N - 200" is -150 \(with the workload's N\): .*\(overridden: --set workload\.N=50\)$/);
     expect(errors({ main: [{ action: "A", cost: 1 }] }, ["program.main[0].cost=-1"])).toMatch(/program\.main\[0\]\.cost: the cost is -1: .*\(from --set program\.main\[0\]\.cost=-1\)/);
   });
 
