@@ -94,19 +94,66 @@ export function loadScenarioText(text: string, file: string, options: LoadOption
   const doc = parseYamlSource(text, file);
   const overrides: NamedOverride[] = (options.set ?? []).map(namedOverride);
   if (options.seed !== undefined) overrides.push({ text: `seed=${options.seed}`, path: ["seed"], value: options.seed, source: `--seed ${options.seed}` });
-  const undefinedVariables = undefinedWorkloadOverrides(doc, overrides);
+  const undefinedVariables = [...undefinedWorkloadOverrides(doc, overrides), ...undefinedFunctionOverrides(doc, overrides)];
   const value = overrides.reduce((v, o) => applyOverride(v, o.path, o.value), doc.value);
   const located = locator(doc, overrides);
   let loaded: LoadedScenario;
   try {
     loaded = resolveScenario(validateValue<ScenarioConfig>(scenarioSchema(), value, file, located), file, located, overrides);
-  } catch (e) {
+  } catch (e0) {
+    const e = e0 instanceof ScenarioErrors ? withIndependentErrors(e0, value, file, located, overrides) : e0;
     // Say which errors come from an override, since they have no place in the file.
     const noted = withOverrideNotes(e, overrides, file);
-    throw noted instanceof ScenarioErrors ? new ScenarioErrors([...undefinedVariables, ...noted.errors], file) : noted;
+    // An override already reported as setting an undefined name explains what it causes at its key.
+    const explained = new Set(undefinedVariables.map((x) => x.path));
+    throw noted instanceof ScenarioErrors ? new ScenarioErrors([...undefinedVariables, ...noted.errors.filter((x) => !explained.has(x.path))], file) : noted;
   }
   if (undefinedVariables.length > 0) throw new ScenarioErrors(undefinedVariables, file);
   return loaded;
+}
+
+/**
+ * Keys of a program model whose value, left out, only takes its default (a unit, a thread count):
+ * an invalid one hides no structure the rest of the model needs.
+ */
+const DEFAULTED_PROGRAM_KEY = /^program(?:\..*)?\.(?:unit|costUnit|threads)$/;
+
+/**
+ * `e` (the schema's errors) with the errors the rest of the scenario has too, when every schema
+ * error is at a key that only picks a default ({@link DEFAULTED_PROGRAM_KEY}): the scenario is
+ * loaded again without those keys, so that one run of `validate` reports a misspelt unit and a
+ * unit written in a cost expression together. Otherwise `e` itself.
+ */
+function withIndependentErrors(e: ScenarioErrors, value: unknown, file: string, located: SourceDoc["locate"], overrides: readonly NamedOverride[]): ScenarioErrors {
+  if (e.errors.length === 0 || !e.errors.every((x) => DEFAULTED_PROGRAM_KEY.test(x.path))) return e;
+  const without = e.errors.reduce((v, x) => removeKey(v, parseWhere(x.path)), value);
+  try {
+    resolveScenario(validateValue<ScenarioConfig>(scenarioSchema(), without, file, located), file, located, overrides);
+  } catch (again) {
+    if (!(again instanceof ScenarioErrors)) return e;
+    const seen = new Set(e.errors.map((x) => x.path));
+    return new ScenarioErrors([...e.errors, ...again.errors.filter((x) => !seen.has(x.path))], file);
+  }
+  return e;
+}
+
+/** A copy of `root` without the map key at `path` (unchanged when the path does not lead to one). */
+function removeKey(root: unknown, path: KeyPath): unknown {
+  if (path.length === 0 || typeof root !== "object" || root === null) return root;
+  const [k, ...rest] = path;
+  if (Array.isArray(root)) {
+    if (typeof k !== "number" || k >= root.length) return root;
+    const copy = [...root];
+    copy[k] = removeKey(root[k], rest);
+    return copy;
+  }
+  const obj = root as Record<string, unknown>;
+  if (typeof k !== "string" || !Object.prototype.hasOwnProperty.call(obj, k)) return root;
+  if (rest.length === 0) {
+    const { [k]: _dropped, ...kept } = obj;
+    return kept;
+  }
+  return { ...obj, [k]: removeKey(obj[k], rest) };
 }
 
 /** An override parsed, with where it comes from. */
@@ -147,13 +194,23 @@ function resolveScenario(config: ScenarioConfig, file: string, located: SourceDo
     if (config.outputs.callgraph && asked("callgraph")) fail(["outputs", "callgraph"], "a program model writes no call graph (the profile's callpaths and outputs.trace show its structure): leave callgraph out or set it to false");
     const c = machine.cluster;
     const layout = { processes: c.ranks, processToNode: c.rankToNode, nodes: c.nodes, processorsPerNode: machine.config.processorsPerNode, processesPerNode: c.processesPerNode };
-    program = prepareProgram(config.program, config.workload, layout, { file, locate: located });
+    const overridden = (names: readonly string[]): string => {
+      const by = overrides.filter((x) => x.path[0] === "workload" && (x.path.length === 1 || names.includes(String(x.path[1]))));
+      return by.length === 0 ? "" : ` (overridden: ${by.map((x) => x.source).join(", ")})`;
+    };
+    program = prepareProgram(config.program, config.workload, layout, { file, locate: located, overridden });
   }
   const errorAt = (path: KeyPath, message: string): ScenarioErrors => {
     const pos = located(path) ?? nearestLocation(located, path);
     // The overrides of the key, of anything in it (a component's parameters, for the component)
     // and of the workload its expressions read: which of them caused a run-time value is unknown.
-    const related = overrides.filter((x) => isPrefix(x.path, path) || isPrefix(path, x.path) || x.path[0] === "workload");
+    // In a program model, any expression may call a cost function or read a global, and the
+    // machine's size is np.
+    const readByAll = (x: NamedOverride): boolean =>
+      path[0] === "program" &&
+      ((x.path[0] === "program" && (x.path.length === 1 || x.path[1] === "functions" || x.path[1] === "globals")) ||
+        (x.path[0] === "machine" && (x.path.length === 1 || x.path[1] === "nodes" || x.path[1] === "processesPerNode")));
+    const related = overrides.filter((x) => isPrefix(x.path, path) || isPrefix(path, x.path) || x.path[0] === "workload" || readByAll(x));
     const note = related.length === 0 ? "" : ` (overridden: ${related.map((x) => x.source).join(", ")})`;
     return new ScenarioErrors([new ScenarioError(message + note, { file, line: pos?.line, column: pos?.column, path })]);
   };
@@ -175,6 +232,49 @@ function undefinedWorkloadOverrides(doc: SourceDoc, overrides: readonly NamedOve
     if (name === undefined) continue;
     const pos = doc.locate(["workload"]);
     errors.push(new ScenarioError(`${unknownWorkloadVariable(name, known)} (from ${o.source})`, { file: doc.file, line: pos?.line, column: pos?.column, path: ["workload", name] }));
+  }
+  return errors;
+}
+
+/** The names of the cost functions of a `program:` section's value, by name -> key as written (`Stencil` -> `Stencil(a, b)`). */
+function costFunctionsOf(program: unknown): Map<string, string> {
+  const out = new Map<string, string>();
+  const fns = typeof program === "object" && program !== null ? (program as Record<string, unknown>).functions : undefined;
+  if (typeof fns !== "object" || fns === null || Array.isArray(fns)) return out;
+  for (const key of Object.keys(fns)) {
+    const name = /^\s*([A-Za-z_]\w*)/.exec(key)?.[1];
+    if (name !== undefined) out.set(name, key);
+  }
+  return out;
+}
+
+/**
+ * The errors of the overrides that set a cost function the program does not define
+ * (`--set program.functions.Stencl=1` would otherwise add an unused function and change nothing),
+ * or define one under another key than the file's (`Stencil` for `Stencil(a, b)`), located at
+ * the program's functions section. An override of the whole `program` or `program.functions`
+ * defines the functions of its value for the overrides after it.
+ */
+function undefinedFunctionOverrides(doc: SourceDoc, overrides: readonly NamedOverride[]): ScenarioError[] {
+  const program = (doc.value as Record<string, unknown> | null)?.program;
+  let known = costFunctionsOf(program);
+  const errors: ScenarioError[] = [];
+  for (const o of overrides) {
+    if (o.path[0] !== "program") continue;
+    if (o.path.length === 1) known = costFunctionsOf(o.value);
+    else if (o.path.length === 2 && o.path[1] === "functions") known = costFunctionsOf({ functions: o.value });
+    if (program === undefined || o.path.length < 3 || o.path[1] !== "functions" || typeof o.path[2] !== "string") continue;
+    const key = o.path[2];
+    const name = /^\s*([A-Za-z_]\w*)/.exec(key)?.[1] ?? key;
+    const defined = known.get(name);
+    if (defined !== undefined && defined.replace(/\s+/g, "") === key.replace(/\s+/g, "")) continue;
+    const pos = doc.locate(["program", "functions", ...(defined === undefined ? [] : [defined])]) ?? doc.locate(["program"]);
+    const near = defined === undefined ? nearestName(name, [...known.keys()]) : undefined;
+    const detail =
+      defined !== undefined
+        ? `cost function '${name}' is defined as '${defined}': set program.functions.${defined}`
+        : `'${name}' is not a cost function of the program${near ? ` (did you mean '${near}'?)` : ""}: an override changes a function, it does not add one (defined: ${[...known.keys()].join(", ") || "none"})`;
+    errors.push(new ScenarioError(`${detail} (from ${o.source})`, { file: doc.file, line: pos?.line, column: pos?.column, path: ["program", "functions", key] }));
   }
   return errors;
 }

@@ -47,7 +47,12 @@ its deadlocked points among those that fail, and exits 2).`,
     const c = s.config;
     // Run, measuring nothing: an error it finds is thrown as 'ccasim run' would report it.
     const ran = values.run === true ? executeScenario(s, { measure: false }).result : undefined;
-    for (const w of ran?.warnings ?? []) ctx.err(`warning: ${w}\n`);
+    // A run's warnings begin with the program model's own (found at load); without a run, print those.
+    for (const w of ran?.warnings ?? s.program?.warnings ?? []) ctx.err(`warning: ${w}\n`);
+    // As 'ccasim run' prints them: a message no receive took is likely a mistake in the model.
+    const unreceived = ran?.unreceived ?? [];
+    for (const u of unreceived.slice(0, 5)) ctx.err(`warning: unreceived ${u}\n`);
+    if (unreceived.length > 5) ctx.err(`warning: ${unreceived.length - 5} more unreceived messages\n`);
     ctx.out(
       `${s.file}: valid — scenario '${c.name}', ${s.machine.cluster.ranks} ranks on ${s.machine.cluster.nodes} ${s.machine.presetName} node(s), ` +
         `${s.assembly ? s.assembly.instances.length + " components" : "program model"}, metrics ${c.metrics.join(", ")}` +

@@ -90,6 +90,12 @@ export interface UnionSchema extends Documented {
   readonly kind: "union";
   readonly options: readonly Schema[];
   readonly discriminator?: string;
+  /**
+   * Keys each of which names one option (the element kinds of a program diagram): a map with
+   * two of them is reported as such, not as the option it fits best with the others unknown.
+   * `what` names such a map in the message.
+   */
+  readonly exclusive?: { readonly keys: readonly string[]; readonly what: string };
 }
 /** A field that may be left out; `defaultValue` (already converted, base units) fills it. */
 export interface OptionalSchema extends Documented {
@@ -194,7 +200,7 @@ export const s = {
    * option an object whose discriminator field is a literal or an enum); otherwise the first option
    * that validates.
    */
-  union(options: readonly Schema[], opts: { doc?: string; discriminator?: string } = {}): UnionSchema {
+  union(options: readonly Schema[], opts: { doc?: string; discriminator?: string; exclusive?: UnionSchema["exclusive"] } = {}): UnionSchema {
     return { kind: "union", options, ...opts };
   },
   /**

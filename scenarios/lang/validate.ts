@@ -312,6 +312,13 @@ function checkUnion(schema: UnionSchema, value: unknown, path: (string | number)
     }
     return check(chosen.o, value, path, ctx);
   }
+  if (schema.exclusive !== undefined && isPlainObject(value)) {
+    const present = schema.exclusive.keys.filter((k) => Object.prototype.hasOwnProperty.call(value, k));
+    if (present.length > 1) {
+      report(ctx, path, `${schema.exclusive.what} has one kind, this one has ${present.length}: ${present.map((k) => `'${k}'`).join(", ")} (keep one, or split it into ${present.length} elements)`, "value");
+      return NO_VALUE;
+    }
+  }
   const attempts = schema.options.map((o) => {
     const sub: Ctx = { ...ctx, errors: [] };
     return { o, v: check(o, value, path, sub), errors: sub.errors };

@@ -43,6 +43,8 @@ type Node = MathNode & Record<string, unknown>;
 export class FunctionInliner {
   private readonly byName = new Map<string, CostFunction>();
   private readonly parsed = new Map<string, Node>();
+  /** Names of the functions {@link inline} has expanded (directly or inside another's body); clear it to count afresh. */
+  readonly used = new Set<string>();
 
   /**
    * @throws ExpressionError for a syntax error in a body or functions that call each other in a cycle
@@ -105,6 +107,7 @@ export class FunctionInliner {
 
   /** The body of `f` with its parameters replaced by `args` (substituted before nested calls expand, so they never capture). */
   private callOf(f: CostFunction, args: readonly Node[], text: string, depth: number): Node {
+    this.used.add(f.name);
     const body = this.parsed.get(f.name)!;
     const substituted = f.params.length === 0
       ? body

@@ -12,6 +12,7 @@ import {
   ExpressionError,
   formatPath,
   parseQuantity,
+  unitsOf,
   ScenarioError,
   ScenarioErrors,
   type CompiledExpression,
@@ -44,6 +45,11 @@ export interface ProgramSource {
   readonly locate?: SourceDoc["locate"];
   /** Path of the section in the file (default `["program"]`). */
   readonly root?: KeyPath;
+  /**
+   * The note naming the overrides that set the given workload values (` (overridden: --set
+   * workload.N=-5)`), or "" when none did: appended to errors about values known at load.
+   */
+  readonly overridden?: (workloadNames: readonly string[]) => string;
 }
 
 /** Reports a problem at a path. */
@@ -79,6 +85,11 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
   const textualUse = nonNumericUseChecker(workload, source, (e) => errors.push(e));
   const warn: Reporter = (path, message) => warnings.push(new ScenarioError(message, at(path)).message);
 
+  /** An int declared with a fractional initial value: C would truncate it without a word. */
+  const checkInit = (path: KeyPath, name: string, type: VariableType, init: number): void => {
+    if (type === "int" && !Number.isInteger(init)) report([...path, "init"], `int '${name}' cannot start at ${init}: give an integer (C would truncate it to ${Math.trunc(init)}), or declare '${name}' a double`);
+  };
+
   if (layout.processesPerNode * section.threads > layout.processorsPerNode) {
     report(["threads"], `${layout.processesPerNode} processes x ${section.threads} threads per node exceed the node's ${layout.processorsPerNode} processors`);
   }
@@ -103,6 +114,7 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
       continue;
     }
     const { type, init } = declOf(decl);
+    checkInit(["globals", name], name, type, init);
     globalNames.set(name, slotNames.length);
     slotNames.push(name);
     slotTypes.push(type);
@@ -114,7 +126,9 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
   for (const [key, body] of Object.entries(section.functions)) {
     try {
       const f = parseFunctionKey(key, body);
+      const twin = fns.find((g) => g.name === f.name);
       if (globalNames.has(f.name) || f.name in PROGRAM_BUILTINS) report(["functions", key], `'${f.name}' is already a variable or built-in function: choose another name`);
+      else if (twin !== undefined) report(["functions", key], `cost function '${f.name}' is defined twice (also as '${twin.key}')`);
       else fns.push(f);
     } catch (e) {
       report(["functions", key], (e as Error).message);
@@ -129,8 +143,10 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
       inliner = new FunctionInliner(fns.filter((f) => !cyclic.has(f.name)));
     } catch (e) {
       const detail = (e as ExpressionError).detail ?? (e as Error).message;
-      report(["functions"], detail);
       const cycle = /^cost function cycle: (.*)$/.exec(detail)?.[1]?.split(" -> ");
+      // Located at the key of the cycle's first function, where following it starts.
+      const first = cycle === undefined ? undefined : fns.find((f) => f.name === cycle[0]);
+      report(first === undefined ? ["functions"] : ["functions", first.key], detail);
       if (cycle === undefined) inliner = new FunctionInliner([]);
       else for (const name of cycle) cyclic.add(name);
     }
@@ -144,6 +160,8 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
       report(["functions", f.key], `${f.key}: ${(e as ExpressionError).detail ?? (e as Error).message}`);
     }
   }
+  // Uses count from the diagrams only (inlining a use also marks the functions it calls).
+  inliner.used.clear();
 
   // Diagrams.
   const elements: ElementInfo[] = [];
@@ -188,9 +206,15 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
       };
     } catch (e) {
       // A use of a function on a cycle: the cycle is the error, reported already.
-      const unknown = e instanceof ExpressionError ? /^unknown function '([^']+)'/.exec(e.detail)?.[1] : undefined;
+      // (used as a value, a parameterless one is an unknown symbol)
+      const unknown = e instanceof ExpressionError ? /^unknown (?:function|symbol) '([^']+)'/.exec(e.detail)?.[1] : undefined;
       if (unknown !== undefined && cyclic.has(unknown)) return undefined;
-      report(path, e instanceof ExpressionError ? `${functionHint(e.detail)} in expression ${JSON.stringify(written)}${path[path.length - 1] === "cost" ? unitHint(written) : ""}` : (e as Error).message);
+      if (!(e instanceof ExpressionError)) {
+        report(path, (e as Error).message);
+        return undefined;
+      }
+      const unit = unitInExpression(e.detail, written, path[path.length - 1]);
+      report(path, unit ?? `${functionHint(e.detail)} in expression ${JSON.stringify(written)}`);
       return undefined;
     }
   };
@@ -215,7 +239,8 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
       const [, name, op, rhs] = m;
       const slot = scope.names.get(name);
       if (slot === undefined) {
-        const near = nearestName(name, [...scope.names.keys()]);
+        // Only names an assignment may write: a workload value or process variable would be refused next.
+        const near = nearestName(name, [...scope.names].filter(([, sl]) => slotTypes[sl] !== "system" && slotTypes[sl] !== "workload").map(([n]) => n));
         report(path, `assignment to undeclared variable '${name}'${near ? ` (did you mean '${near}'?)` : ""}: declare it in globals or in the diagram's locals`);
         continue;
       }
@@ -225,10 +250,41 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
         continue;
       }
       const full = op ? `${name} ${op} (${rhs})` : rhs;
-      const e = expr(type === "bool" ? `(${full}) ? 1 : 0` : full, path, scope, "number", st);
+      const e = settled(expr(type === "bool" ? `(${full}) ? 1 : 0` : full, path, scope, "number", st), scope, "value");
       if (e) out.push({ name, slot, type, expr: e });
     }
     return out;
+  };
+
+  const workloadValues: Record<string, number> = {};
+  for (const [name, value] of Object.entries(workload)) if (typeof value === "number") workloadValues[name] = value;
+  /**
+   * `e` checked now when its value is known at load (constants and workload values only): an
+   * expression that cannot evaluate, or gives a value `rule` refuses, would fail on every process
+   * that reaches it, so it is an error located at its key rather than a run-time failure.
+   */
+  const settled = (e: ModelExpr | undefined, scope: Scope, rule: ConstantRule): ModelExpr | undefined => {
+    if (e === undefined) return e;
+    const known = e.compiled.variables.every((v) => {
+      const sl = scope.names.get(v);
+      return sl !== undefined && slotTypes[sl] === "workload";
+    });
+    if (!known) return e;
+    const path = e.path.slice(root.length);
+    let v: number;
+    try {
+      v = e.compiled.evaluate(workloadValues);
+    } catch (err) {
+      report(path, `${err instanceof ExpressionError ? err.detail : (err as Error).message} in expression ${JSON.stringify(e.text)} (on every process that reaches it)${source.overridden?.(e.compiled.variables) ?? ""}`);
+      return e;
+    }
+    const problem = constantProblem(rule, v);
+    if (problem !== undefined) {
+      const what = RULE_NOUN[rule];
+      const vars = e.compiled.variables;
+      report(path, Number(e.text) === v ? `${what} is ${v}: ${problem}` : `${what} ${JSON.stringify(e.text)} is ${v}${vars.length > 0 ? ` (with the workload's ${vars.join(", ")})` : ""}: ${problem}${source.overridden?.(vars) ?? ""}`);
+    }
+    return e;
   };
 
   const unitOf = (u: string | undefined): number => parseQuantity(`1 ${u ?? section.costUnit}`, "time");
@@ -263,7 +319,7 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
     const e = el as unknown as Record<string, unknown>;
     if ("action" in e) {
       const id = newElement(String(e.action), "action", scope, path);
-      return { kind: "action", element: id, code: code(e.code as string | undefined, [...path, "code"], scope), cost: expr(e.cost as string | undefined, [...path, "cost"], scope), unit: unitOf(e.unit as string | undefined) };
+      return { kind: "action", element: id, code: code(e.code as string | undefined, [...path, "code"], scope), cost: settled(expr(e.cost as string | undefined, [...path, "cost"], scope), scope, "cost"), unit: unitOf(e.unit as string | undefined) };
     }
     if ("activity" in e) {
       const name = String(e.activity);
@@ -299,10 +355,10 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
         kind: "for",
         slot: slot ?? 0,
         variable,
-        from: expr(e.from as string | undefined, [...path, "from"], scope),
-        to: expr(e.to as string | undefined, [...path, "to"], scope),
-        step: expr(e.step as string | undefined, [...path, "step"], scope),
-        count: expr(e.count as string | undefined, [...path, "count"], scope),
+        from: settled(expr(e.from as string | undefined, [...path, "from"], scope), scope, "index"),
+        to: settled(expr(e.to as string | undefined, [...path, "to"], scope), scope, "index"),
+        step: settled(expr(e.step as string | undefined, [...path, "step"], scope), scope, "step"),
+        count: settled(expr(e.count as string | undefined, [...path, "count"], scope), scope, "count"),
         body,
         path: [...root, ...path],
         where: whereOf(path),
@@ -310,7 +366,7 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
     }
     if ("while" in e) {
       const cond = expr(e.while as string, [...path, "while"], scope, "condition");
-      const bound = expr(e.bound as string, [...path, "bound"], scope);
+      const bound = settled(expr(e.bound as string, [...path, "bound"], scope), scope, "value");
       const body = nodes(e.do as ElementSection[], [...path, "do"], scope);
       if (!cond || !bound) return undefined;
       return { kind: "while", cond, bound, body, path: [...root, ...path], where: whereOf(path) };
@@ -346,11 +402,11 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
       op,
       element: id,
       code: code(e.code as string | undefined, [...path, "code"], scope),
-      cost: expr(e.cost as string | undefined, [...path, "cost"], scope),
+      cost: settled(expr(e.cost as string | undefined, [...path, "cost"], scope), scope, "cost"),
       unit: unitOf(e.unit as string | undefined),
       peer,
-      size: expr(e.size as string | undefined, [...path, "size"], scope),
-      tag: expr(e.tag as string | undefined, [...path, "tag"], scope),
+      size: settled(expr(e.size as string | undefined, [...path, "size"], scope), scope, "size"),
+      tag: settled(expr(e.tag as string | undefined, [...path, "tag"], scope), scope, "tag"),
       request: req,
       requests: reqs,
     };
@@ -369,6 +425,7 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
         continue;
       }
       const { type, init } = declOf(decl);
+      checkInit([...path, "locals", ln], ln, type, init);
       const slot = slotNames.length;
       slotNames.push(ln);
       slotTypes.push(type);
@@ -410,6 +467,8 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
   };
 
   const main = readDiagram("main", section.main, ["main"]);
+  for (const f of fns)
+    if (!cyclic.has(f.name) && inliner.get(f.name) === f && !inliner.used.has(f.name)) warn(["functions", f.key], `cost function '${f.name}' is never used`);
   for (const name of Object.keys(section.activities)) if (!used.has(name)) warn(["activities", name], `activity '${name}' is never used`);
   for (const w of waits) if (!requestWritten.has(w.name)) report(w.path, `request '${w.name}' is never started by an isend or irecv`);
   for (const sc of scopes) finishScope(sc);
@@ -435,13 +494,55 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
   return model;
 }
 
+/** What a value known at load must be, by the key it is for. */
+type ConstantRule = "cost" | "size" | "tag" | "step" | "count" | "index" | "value";
+
+const RULE_NOUN: Readonly<Record<ConstantRule, string>> = { cost: "the cost", size: "the message size", tag: "the tag", step: "the step", count: "the count", index: "the bound", value: "the value" };
+
+/** Why `v` cannot be the value of a key of `rule`, or undefined when it can. */
+function constantProblem(rule: ConstantRule, v: number): string | undefined {
+  switch (rule) {
+    case "cost":
+      return v < 0 ? "a cost must be a finite number >= 0" : undefined;
+    case "size":
+      return v < 0 ? "a message size must be a number of bytes >= 0" : undefined;
+    case "tag":
+      return Number.isInteger(v) && v >= 0 ? undefined : "a tag must be an integer >= 0";
+    case "step":
+      return v === 0 ? "the step of a for loop must not be 0 (the loop would never end)" : Number.isInteger(v) ? undefined : `a for loop counts in integers (C would truncate the step to ${Math.trunc(v)}): write an integer`;
+    case "count":
+      return Number.isInteger(v) ? undefined : `a for loop runs a whole number of iterations (C would truncate ${v} to ${Math.trunc(v)}): write an integer`;
+    case "index":
+      return Number.isInteger(v) ? undefined : `a for loop counts in integers (C would truncate ${v} to ${Math.trunc(v)}): write an integer`;
+    case "value":
+      return undefined;
+  }
+}
+
+const QUANTITY_DIMENSIONS = ["time", "bytes", "frequency", "bandwidth", "power"] as const;
+
 /**
- * The advice for an expression written as a duration (`5ms`): expressions are plain numbers, a
- * cost is in `program.costUnit` or its element's `unit:`.
+ * The advice for a unit written in an expression (`5ms`, `8 KiB`): expressions are plain numbers,
+ * a cost is in `program.costUnit` or its element's `unit:`, a size in bytes. Undefined when the
+ * unknown symbol of `detail` is no unit written after a number.
  */
-function unitHint(text: string): string {
-  const m = /^\s*[\d.]+(?:e[+-]?\d+)?\s*(ns|us|ms|s)\s*$/.exec(text);
-  return m === null ? "" : ` (expressions are plain numbers: write the cost as a number in program.costUnit, or give the element 'unit: ${m[1]}')`;
+function unitInExpression(detail: string, written: string, key: string | number | undefined): string | undefined {
+  const sym = /^unknown symbols? '([^']+)'/.exec(detail)?.[1];
+  if (sym === undefined) return undefined;
+  const dim = QUANTITY_DIMENSIONS.find((d) => unitsOf(d).includes(sym));
+  const escaped = sym.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+  if (dim === undefined || !new RegExp(`\\d\\s*${escaped}(?![\\w/])`).test(written)) return undefined;
+  let inBase: number | undefined;
+  try {
+    inBase = parseQuantity(written.trim(), dim);
+  } catch {
+    inBase = undefined;
+  }
+  const head = `'${sym}' is a unit, but expressions are plain numbers (in expression ${JSON.stringify(written)})`;
+  if (key === "cost" && dim === "time")
+    return `${head}: write the cost as a number in program.costUnit${["ns", "us", "ms", "s"].includes(sym) ? `, or give the element 'unit: ${sym}'` : ""}`;
+  if (dim === "bytes") return `${head}: write the size as a number of bytes${inBase === undefined ? "" : ` (${written.trim()} is ${inBase})`}`;
+  return `${head}: write the number in the unit the key documents`;
 }
 
 function declOf(decl: VariableDecl): { type: VariableType; init: number } {

@@ -33,7 +33,7 @@ export interface ProgramRunResult {
   readonly finishTimes: Float64Array;
   /** Messages sent and never received. */
   readonly unreceived: readonly string[];
-  /** Timer overlap warnings. */
+  /** Requests left pending or started again while pending (located at their elements), then timer overlap warnings. */
   readonly warnings: readonly string[];
   /** Wall-clock seconds of the evaluation (runtime set-up and simulation; not the transformation). */
   readonly wallSeconds: number;
@@ -78,7 +78,7 @@ export function runProgram(model: ProgramModel, net: ProgramNetwork, options: Pr
     trace: rt.trace,
     finishTimes: rt.clock,
     unreceived: left.map((u) => `message from process ${u.source} to process ${u.dest} (tag ${u.tag}, ${u.bytes} bytes): ${u.state}`),
-    warnings: rt.measurement?.warnings() ?? [],
+    warnings: [...rt.requestWarnings(), ...(rt.measurement?.warnings() ?? [])],
     wallSeconds,
     cpuSeconds,
   };

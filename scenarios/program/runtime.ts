@@ -20,6 +20,7 @@ import { APPLICATION_TIMER, MPI_GROUP, Measurement } from "../../components/inde
 import { MpiDeadlockError, MpiUsageError, MpiWorld, REQUEST_NULL, type Comm, type CollectiveSpec, type ResolvedNetwork } from "../../machine/index.js";
 import { MAX_ACTIVITY_NESTING, SYSTEM_SLOTS, type CommNode, type ProgramModel } from "./model.js";
 import { TraceRecorder } from "./trace.js";
+import { formatPath } from "../lang/index.js";
 
 /** A model that fails while running (a negative cost, a while loop past its bound). An input error. */
 export class ModelRuntimeError extends Error {
@@ -70,6 +71,13 @@ export class ProgramRuntime {
   private readonly timerOf: Int32Array;
   private readonly comms: Comm[];
   private readonly handles: Float64Array;
+  /** Element of the isend/irecv that started each live handle (same index as `handles`). */
+  private readonly handleElement: Int32Array;
+  /** Source (-1: any) and tag each live irecv handle was posted with, to tell whether a message matched it. */
+  private readonly handleSource: Float64Array;
+  private readonly handleTag: Float64Array;
+  /** isend/irecv elements that started their request again while it was still live. */
+  private readonly restarted = new Map<number, number>();
   private readonly nReq: number;
   readonly threads: number;
   private readonly appTimer: number;
@@ -131,6 +139,9 @@ export class ProgramRuntime {
     this.comms = Array.from({ length: np }, (_, p) => this.world.comm(p));
     this.nReq = model.requests.length;
     this.handles = new Float64Array(np * nt * this.nReq).fill(REQUEST_NULL);
+    this.handleElement = new Int32Array(np * nt * this.nReq).fill(-1);
+    this.handleSource = new Float64Array(np * nt * this.nReq);
+    this.handleTag = new Float64Array(np * nt * this.nReq);
   }
 
   /** Fresh slots of a thread: initial values with the process variables filled in. */
@@ -225,7 +236,12 @@ export class ProgramRuntime {
       return this.startMpi(t, node, peer, size, tag);
     } catch (e) {
       // MPI refuses a size, peer or tag the element's expressions gave: name the element.
-      if (e instanceof MpiUsageError) throw new ModelRuntimeError(`${this.model.elements[node.element].where}: ${e.message}`);
+      // MPI's ranks are the model's processes: say "process", as the model's other errors do.
+      if (e instanceof MpiUsageError) {
+        const head = `rank ${e.rank}, `;
+        const rest = e.message.startsWith(head) ? e.message.slice(head.length) : e.message;
+        throw new ModelRuntimeError(`${this.model.elements[node.element].where}: process ${e.rank}, ${rest}`);
+      }
       throw e;
     }
   }
@@ -240,11 +256,16 @@ export class ProgramRuntime {
       case "recv":
         return comm.recv(node.peer === undefined ? -1 : peer, tg, Number.isNaN(size) ? Infinity : size);
       case "isend":
-        this.handles[uid * this.nReq + node.request!] = comm.isend(peer, tg, size);
+      case "irecv": {
+        const i = uid * this.nReq + node.request!;
+        // why: a live request overwritten is lost (never waited for): remember the first process that did it
+        if (this.handles[i] !== REQUEST_NULL && !this.restarted.has(node.element)) this.restarted.set(node.element, t.pid);
+        this.handles[i] = node.op === "isend" ? comm.isend(peer, tg, size) : comm.irecv(node.peer === undefined ? -1 : peer, tg, Number.isNaN(size) ? Infinity : size);
+        this.handleElement[i] = node.element;
+        this.handleSource[i] = node.peer === undefined ? -1 : peer;
+        this.handleTag[i] = tg;
         return null;
-      case "irecv":
-        this.handles[uid * this.nReq + node.request!] = comm.irecv(node.peer === undefined ? -1 : peer, tg, Number.isNaN(size) ? Infinity : size);
-        return null;
+      }
       case "wait": {
         const reqs = node.requests!;
         if (reqs.length === 1) {
@@ -280,6 +301,51 @@ export class ProgramRuntime {
     const g = this.mpiCall(t, node, peer, size, tag);
     if (g !== null) yield* g;
     this.arrived(t.uid);
+  }
+
+  /**
+   * Warnings about requests after the run, each located at its element: an isend or irecv whose
+   * request was started again while still live (the earlier request is lost), and requests
+   * never waited for (with whether a pending receive was ever matched by a message).
+   */
+  requestWarnings(): string[] {
+    const out: string[] = [];
+    const m = this.model;
+    const label = (el: number) => {
+      const e = m.elements[el];
+      return { e, at: e.at !== undefined ? `${e.at}: ${formatPath(e.path)}` : e.where };
+    };
+    for (const [el, pid] of this.restarted) {
+      const { e, at } = label(el);
+      const req = m.requests[this.requestOf(el) ?? 0];
+      out.push(`${at}: ${e.kind} '${e.name}' starts request '${req}' again on process ${pid} while the previous one is still pending (no wait in between): the earlier request is never completed`);
+    }
+    const unmatched = this.world.leftovers().unmatched;
+    const pending = new Map<number, number[]>();
+    const neverMatched = new Set<number>();
+    for (let i = 0; i < this.handles.length; i++) {
+      if (this.handles[i] === REQUEST_NULL || this.handleElement[i] < 0) continue;
+      const el = this.handleElement[i];
+      const pid = Math.floor(i / this.nReq / this.threads);
+      const list = pending.get(el) ?? [];
+      list.push(pid);
+      pending.set(el, list);
+      if (m.elements[el].kind === "irecv" && unmatched.some((u) => u.rank === pid && u.source === this.handleSource[i] && u.tag === this.handleTag[i])) neverMatched.add(el);
+    }
+    for (const [el, pids] of pending) {
+      const { e, at } = label(el);
+      const req = m.requests[this.requestOf(el) ?? 0];
+      const who = pids.length === 1 ? `process ${pids[0]}` : `processes ${pids.slice(0, 8).join(", ")}${pids.length > 8 ? ` and ${pids.length - 8} more` : ""}`;
+      const never = neverMatched.has(el) ? "; no message ever matched it" : "";
+      out.push(`${at}: request '${req}' of ${e.kind} '${e.name}' is never waited for on ${who}${never} (MPI would leave it pending: add it to a wait)`);
+    }
+    return out;
+  }
+
+  /** The request slot an isend/irecv element writes. */
+  private requestOf(element: number): number | undefined {
+    for (let i = 0; i < this.handleElement.length; i++) if (this.handleElement[i] === element) return i % this.nReq;
+    return undefined;
   }
 
   /** A thread starts (its application timer). */

@@ -49,9 +49,8 @@ describe("ccasim validate-model and program runs", () => {
       writeFileSync(table, "name,workload.N,measured\nsmall,100,3ms\nnegative,-5,1ms\n");
       const negative = await run(["validate-model", model, "--measured", table, "--repeats", "1"]);
       expect(negative.code).toBe(2);
-      expect(negative.err).toMatch(/configuration 'negative': .*short\.yaml: 1 error\n/);
-      // Located at the element, as a run's errors are.
-      expect(negative.err).toMatch(/short\.yaml:9:7: program\.main\[0\]: cost of 'Work' is -150 us/);
+      // Known at load: refused before any run, naming the row that set the value.
+      expect(negative.err).toMatch(/program\.main\[0\]\.cost: the cost "30 \* N" is -150 \(with the workload's N\): a cost must be a finite number >= 0 \(overridden: .*short\.csv:3/);
       writeFileSync(table, "name,workload.N,measured\nsmall,100,0s\n");
       const zero = await run(["validate-model", model, "--measured", table]);
       expect(zero.code).toBe(2);

@@ -22,7 +22,7 @@ describe("errors of a running program model", () => {
   });
 
   it("locate a message size MPI refuses at the communicating element", () => {
-    expect(run("8 * N - 1000", "1")).toThrow(/located\.yaml:8:7: program\.main\[1\]: rank \d, MPI_Allreduce\(\): size -200 bytes is not a finite number >= 0/);
+    expect(run("8 * N - 300 * (pid + 1)", "1")).toThrow(/located\.yaml:8:7: program\.main\[1\]: process \d, MPI_Allreduce\(\): size -100 bytes is not a finite number >= 0/);
   });
 
   it("locate an expression that does not evaluate at its key", () => {
@@ -45,9 +45,9 @@ program:
         - recv: In
           from: 0
           size: 8
-          tag: -1
+          tag: pid - 2
 outputs: { records: [], callgraph: false }
 `;
-    expect(() => executeScenario(loadScenarioText(text, "tags.yaml"))).toThrow(/tags\.yaml:7:11: program\.main\[0\]\.then\[0\]: rank 0, MPI_Send\(\): tag -1 is outside/);
+    expect(() => executeScenario(loadScenarioText(text, "tags.yaml"))).toThrow(/tags\.yaml:7:11: program\.main\[0\]\.then\[0\]: process 0, MPI_Send\(\): tag -1 is outside/);
   });
 });

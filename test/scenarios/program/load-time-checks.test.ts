@@ -1,0 +1,155 @@
+import { describe, expect, it } from "vitest";
+import { executeScenario, loadScenarioText } from "../../../scenarios/index.js";
+import { errorsOf, programScenario } from "./helpers.js";
+
+const text = (program: unknown, workload: Record<string, number> = { N: 100 }) => programScenario(program, { workload });
+const errors = (program: unknown, set: string[] = [], workload?: Record<string, number>) => errorsOf(() => loadScenarioText(text(program, workload), "model.yaml", { set })).join("\n");
+const warningsOfRun = (program: unknown) => executeScenario(loadScenarioText(text(program), "model.yaml"), { measure: false }).result.warnings;
+
+describe("values a program model fixes at load", () => {
+  it("refuses a constant negative cost at its key, from the file or from --set", () => {
+    expect(errors({ main: [{ action: "A", cost: -5 }] })).toMatch(/model\.yaml:\d+:\d+: program\.main\[0\]\.cost: the cost is -5: a cost must be a finite number >= 0$/);
+    expect(errors({ main: [{ action: "A", cost: "N - 200" }] })).toMatch(/program\.main\[0\]\.cost: the cost "N - 200" is -100 \(with the workload's N\): a cost must be/);
+    expect(errors({ main: [{ action: "A", cost: "N - 200" }] }, ["workload.N=50"])).toMatch(/the cost "N - 200" is -150 \(with the workload's N\): .*\(overridden: --set workload\.N=50\)$/);
+    expect(errors({ main: [{ action: "A", cost: 1 }] }, ["program.main[0].cost=-1"])).toMatch(/program\.main\[0\]\.cost: the cost is -1: .*\(from --set program\.main\[0\]\.cost=-1\)/);
+  });
+
+  it("leaves a cost that depends on the process to the run", () => {
+    expect(() => loadScenarioText(text({ main: [{ action: "A", cost: "50 - 100 * pid" }] }), "model.yaml")).not.toThrow();
+  });
+
+  it("refuses a for loop with a constant zero step and non-integer constant counts and bounds", () => {
+    const e = errors({
+      globals: { i: "int" },
+      main: [
+        { for: "i", from: 0, to: 10, step: 0, do: [{ action: "A", cost: 1 }] },
+        { for: "i", count: 2.5, do: [{ action: "B", cost: 1 }] },
+        { for: "i", from: 0, to: "N / 3", do: [{ action: "C", cost: 1 }] },
+      ],
+    });
+    expect(e).toMatch(/program\.main\[0\]\.step: the step is 0: the step of a for loop must not be 0/);
+    expect(e).toMatch(/program\.main\[1\]\.count: the count is 2\.5: a for loop runs a whole number of iterations \(C would truncate 2\.5 to 2\)/);
+    expect(e).toMatch(/program\.main\[2\]\.to: the bound "N \/ 3" is 33\.3+\d* \(with the workload's N\): a for loop counts in integers/);
+  });
+
+  it("refuses a string assigned in a code fragment, and a negative constant size or tag", () => {
+    const e = errors({
+      globals: { s: "int" },
+      main: [{ action: "A", code: 's = "abc"', cost: 1 }, { send: "S", to: "1 - pid", size: -8, tag: 1.5 }, { recv: "R", from: "1 - pid", tag: 1 }],
+    });
+    expect(e).toMatch(/program\.main\[0\]\.code: evaluates to "abc" \(not a finite number\) in expression "s = \\"abc\\""/);
+    expect(e).toMatch(/program\.main\[1\]\.size: the message size is -8: a message size must be a number of bytes >= 0/);
+    expect(e).toMatch(/program\.main\[1\]\.tag: the tag is 1\.5: a tag must be an integer >= 0/);
+  });
+
+  it("refuses an int variable declared with a fractional initial value, at its init", () => {
+    const e = errors({ globals: { c: { type: "int", init: 2.5 }, ok: { type: "int", init: true } }, activities: { Act: { locals: { l: { type: "int", init: 0.5 } }, do: [{ action: "B", cost: "l" }] } }, main: [{ action: "A", cost: "c + ok" }, { activity: "Act" }] });
+    expect(e).toMatch(/program\.globals\.c\.init: int 'c' cannot start at 2\.5: give an integer \(C would truncate it to 2\), or declare 'c' a double/);
+    expect(e).toMatch(/program\.activities\.Act\.locals\.l\.init: int 'l' cannot start at 0\.5/);
+    expect(e).not.toMatch(/'ok'/);
+  });
+});
+
+describe("messages of program model errors", () => {
+  it("reports a cost function cycle once, at the first function of the cycle", () => {
+    const e = errorsOf(() => loadScenarioText(text({ functions: { F: "G + 1", G: "H * 2", H: "F - 1" }, main: [{ action: "A", cost: "F" }] }), "model.yaml"));
+    expect(e).toEqual([expect.stringMatching(/program\.functions\.F: cost function cycle: F -> G -> H -> F$/)]);
+  });
+
+  it("says that a unit in an expression is a unit, not a misspelt variable", () => {
+    const e = errors({ main: [{ send: "S", to: "1 - pid", size: "8KiB" }, { recv: "R", from: "1 - pid" }, { action: "A", cost: "5 us" }] });
+    expect(e).toMatch(/program\.main\[0\]\.size: 'KiB' is a unit, but expressions are plain numbers \(in expression "8KiB"\): write the size as a number of bytes \(8KiB is 8192\)/);
+    expect(e).toMatch(/program\.main\[2\]\.cost: 'us' is a unit, .*give the element 'unit: us'/);
+    expect(e).not.toMatch(/did you mean/);
+  });
+
+  it("suggests only assignable variables for an assignment to an undeclared one", () => {
+    expect(errors({ globals: { yy: "int" }, main: [{ code: "y = 1" }] })).toMatch(/assignment to undeclared variable 'y' \(did you mean 'yy'\?\)/);
+    expect(errors({ globals: { count: "int" }, main: [{ code: "y = 1" }] })).not.toMatch(/did you mean 'N'/);
+  });
+
+  it("says 'process' for an MPI argument out of range and names an overridden cost function", () => {
+    const sc = loadScenarioText(text({ globals: { q: "int" }, functions: { Peer: "q + 1" }, main: [{ code: "q = pid" }, { if: "pid == 0", then: [{ irecv: "R", from: "Peer", request: "r" }, { wait: "W", requests: ["r"] }] }] }), "model.yaml", {
+      set: ["program.functions.Peer=q + 2"],
+    });
+    expect(() => executeScenario(sc, { measure: false })).toThrow(/program\.main\[1\]\.then\[0\]: process 0, MPI_Irecv\(\): source 2 is outside \[0, 2\).*\(overridden: --set program\.functions\.Peer=q \+ 2\)/);
+  });
+});
+
+describe("overrides of cost functions", () => {
+  const program = { functions: { "Stencil(a, b)": "0.01 * a * b", Pack: 3 }, main: [{ action: "A", cost: "Stencil(N, N) + Pack" }] };
+
+  it("refuses one that names no function of the model, with the nearest name", () => {
+    const e = errorsOf(() => loadScenarioText(text(program), "model.yaml", { set: ["program.functions.Stencl=1"] }));
+    expect(e).toEqual([expect.stringMatching(/program\.functions\.Stencl: 'Stencl' is not a cost function of the program \(did you mean 'Stencil'\?\): an override changes a function, it does not add one .*\(from --set program\.functions\.Stencl=1\)$/)]);
+  });
+
+  it("refuses one under another key than the function's, once", () => {
+    const e = errorsOf(() => loadScenarioText(text(program), "model.yaml", { set: ["program.functions.Stencil=1"] }));
+    expect(e).toEqual([expect.stringMatching(/cost function 'Stencil' is defined as 'Stencil\(a, b\)': set program\.functions\.Stencil\(a, b\)/)]);
+  });
+
+  it("changes a defined function, and functions a replaced section defines", () => {
+    const sc = loadScenarioText(text(program), "model.yaml", { set: ["program.functions.Stencil(a, b)=0.02 * a * b", "program.functions.Pack=4"] });
+    expect(sc.program).toBeDefined();
+    expect(() => loadScenarioText(text(program), "model.yaml", { set: ['program.functions={"Stencil(a, b)": a, Pack: 1, Extra: 2}', "program.functions.Extra=3", "program.main[1]={action: B, cost: Extra}"] })).not.toThrow();
+  });
+
+  it("warns about a cost function nothing uses", () => {
+    const sc = loadScenarioText(text({ functions: { Used: 2, Helper: 3, Unused: "Helper * 2" }, main: [{ action: "A", cost: "Used" }] }), "model.yaml");
+    expect(sc.program!.warnings).toEqual([expect.stringMatching(/program\.functions\.Helper: cost function 'Helper' is never used$/), expect.stringMatching(/program\.functions\.Unused: cost function 'Unused' is never used$/)]);
+  });
+});
+
+describe("warnings about requests after a run", () => {
+  it("warns at the element about requests never waited for, and about a receive no message matched", () => {
+    const w = warningsOfRun({
+      main: [
+        { isend: "S", to: "1 - pid", size: 8, tag: 3, request: "s" },
+        { irecv: "R", from: "1 - pid", tag: 3, request: "r" },
+        { irecv: "R2", from: "any", tag: 4, request: "r2" },
+        { wait: "W", requests: ["r"] },
+      ],
+    });
+    expect(w).toContainEqual(expect.stringMatching(/model\.yaml:\d+:\d+: program\.main\[0\]: request 's' of isend 'S' is never waited for on processes 0, 1 \(MPI would leave it pending/));
+    expect(w).toContainEqual(expect.stringMatching(/program\.main\[2\]: request 'r2' of irecv 'R2' is never waited for on processes 0, 1; no message ever matched it/));
+    expect(w.join("\n")).not.toMatch(/'R'/);
+  });
+
+  it("warns about a request started again in a loop before its wait", () => {
+    const w = warningsOfRun({
+      globals: { i: "int" },
+      main: [{ for: "i", count: 3, do: [{ isend: "S", to: "1 - pid", size: 8, request: "s" }, { irecv: "R", from: "1 - pid", request: "r" }] }, { wait: "W", requests: ["s", "r"] }],
+    });
+    expect(w).toContainEqual(expect.stringMatching(/program\.main\[0\]\.do\[0\]: isend 'S' starts request 's' again on process 0 while the previous one is still pending \(no wait in between\)/));
+    expect(w).toContainEqual(expect.stringMatching(/program\.main\[0\]\.do\[1\]: irecv 'R' starts request 'r' again/));
+  });
+});
+
+describe("elements of two kinds", () => {
+  it("says that an element names two kinds, not that one of its keys is unknown", () => {
+    const e = errors({ main: [{ action: "A", send: "S", to: "1 - pid", size: 8, cost: 1 }, { recv: "R", from: "1 - pid" }] });
+    expect(e).toMatch(/model\.yaml:\d+:\d+: program\.main\[0\]: an element has one kind, this one has 2: 'action', 'send' \(keep one, or split it into 2 elements\)/);
+    expect(e).not.toMatch(/unknown key/);
+  });
+});
+
+describe("errors of one load reported together", () => {
+  it("reports misspelt units with the errors of the expressions they do not hide", () => {
+    const e = errors({
+      costUnit: "sec",
+      main: [{ action: "A", cost: 5, unit: "msec" }, { action: "B", cost: "5ms" }, { send: "S", to: "1 - pid", size: "8KiB" }, { recv: "R", from: "1 - pid" }],
+    });
+    expect(e).toMatch(/program\.costUnit: .*sec/);
+    expect(e).toMatch(/program\.main\[0\]\.unit: .*msec/);
+    expect(e).toMatch(/program\.main\[1\]\.cost: 'ms' is a unit/);
+    expect(e).toMatch(/program\.main\[2\]\.size: 'KiB' is a unit/);
+    expect(e.split("\n")).toHaveLength(4);
+  });
+
+  it("reports only the schema's errors when others may depend on them", () => {
+    const e = errors({ main: [{ action: "A", cost: "5ms", bogus: 1 }] });
+    expect(e).toMatch(/unknown key 'bogus'/);
+    expect(e).not.toMatch(/'ms' is a unit/);
+  });
+});
