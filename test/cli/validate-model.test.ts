@@ -60,6 +60,23 @@ describe("ccasim validate-model and program runs", () => {
     }
   });
 
+  it("locates a model's run-time error at its element, naming the configuration", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccasim-located-"));
+    try {
+      const model = join(dir, "pid.yaml");
+      // The cost depends on the process: known only when the model runs.
+      writeFileSync(model, "name: pid\nseed: 1\nmachine: { preset: xeon-2.8ghz-512k, nodes: 1, processesPerNode: 2 }\nworkload: { N: 100 }\nprogram:\n  costUnit: us\n  main:\n    - { action: Work, cost: 30 * N - 4000 * pid }\n");
+      const table = join(dir, "pid.csv");
+      writeFileSync(table, "name,measured\nonly,3ms\n");
+      const r = await run(["validate-model", model, "--measured", table, "--repeats", "1"]);
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(/configuration 'only': .*pid\.yaml: 1 error\n/);
+      expect(r.err).toMatch(/pid\.yaml:8:7: program\.main\[0\]: cost of 'Work' is -1000 us on process 1/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("exits 2 without --measured or with a missing table", async () => {
     expect((await run(["validate-model", "scenarios/lapw0.yaml"])).code).toBe(2);
     const r = await run(["validate-model", "scenarios/lapw0.yaml", "--measured", "nope.csv"]);
