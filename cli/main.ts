@@ -39,7 +39,11 @@ export function mainHelp(list: readonly CommandEntry[] = commands): string {
     "",
     "Exit codes: 0 success, 1 failure (for example a simulated deadlock), 2 bad usage or bad input",
     "(an output that would replace an input, or cannot be written, is refused before the work starts),",
-    "130 / 143 interrupted by SIGINT / SIGTERM (unfinished outputs are removed).",
+    "130 / 143 interrupted by SIGINT (Ctrl-C) / SIGTERM (kill): ccasim stops at once and ends by the",
+    "signal, which a shell reports as 130 / 143. No output is left half-written under its own name: an",
+    "export of 'query --out' removes its unfinished file first; any other output leaves its temporary",
+    ".<name>.tmp-<pid>-<n> beside it, which the next command writing that output removes. A signal that",
+    "comes as an export is being completed leaves it complete: ccasim says so and exits with its own code.",
     "Time is in microseconds in every file ccasim writes, as in TAU profiles.",
   ].join("\n");
 }
@@ -128,14 +132,15 @@ if (invokedDirectly) {
       throw e;
     });
   }
-  // Ctrl-C or a kill while an output is written removes its temporary files, exit code 130 / 143.
+  // Ctrl-C or a kill: the default action (an immediate exit) but during asynchronous writing,
+  // which removes its temporaries and exits 130 / 143 (see interrupt.ts).
   const interrupts = cleanUpOnInterrupt();
   main(process.argv.slice(2)).then(
     async (code) => {
-      await interrupts.settle();
-      process.exitCode = code;
+      process.exitCode = await interrupts.finish(code);
     },
     (e) => {
+      interrupts.stop();
       process.stderr.write(`ccasim: internal error: ${(e as Error).stack ?? String(e)}\n`);
       process.exitCode = EXIT_FAILURE;
     },

@@ -16,8 +16,9 @@ export const TEXT_PIECE_CHARS = 1 << 16;
  * When anything fails the temporary file is removed and `path` is left as it was. Each piece is
  * one write, so pieces of tens of kilobytes or more keep the number of writes small while the
  * memory stays small; a file may be far larger than the longest string JavaScript can hold.
- * While it exists the temporary file is tracked (`trackTemporary`), so that an interrupted command
- * removes it; the temporary siblings of `path` that killed processes left are removed first.
+ * While it exists the temporary file is tracked (`trackTemporary`, as synchronous writing: a
+ * signal's default action ends the process during it, leaving the temporary); the temporary
+ * siblings of `path` that killed processes left are removed first.
  * @throws ProfileError naming `path` when the file cannot be written; whatever `fill` throws, as it is
  */
 export function writeTextFileAtomically(path: string, fill: (write: (text: string) => void) => void): void {

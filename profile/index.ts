@@ -48,7 +48,18 @@ export {
   type OutputInput,
   type OutputPathOptions,
 } from "./protected-paths.js";
-export { temporarySibling, trackTemporary, trackedTemporaries, onTemporaryTracked, removeTrackedTemporaries, removeStaleTemporaries, processExists } from "./temporary-files.js";
+export {
+  temporarySibling,
+  temporaryTarget,
+  trackTemporary,
+  trackedTemporaries,
+  onTemporaryTracked,
+  onTemporaryForgotten,
+  removeTrackedTemporaries,
+  removeStaleTemporaries,
+  processExists,
+  type TrackTemporaryOptions,
+} from "./temporary-files.js";
 export { RUN_PROFILE_FOLDER, RUN_SUMMARY_FILE, RUN_SUMMARY_MARK, RUN_REPORT_FILE, isRunFolder } from "./run-folder.js";
 export { parseRecordsCsv, parseRecordsJsonl, readRecords, forEachRecord, recordsFormatOf } from "./records.js";
 export * from "./records-write.js";

@@ -1,8 +1,9 @@
 /**
  * The temporary siblings of atomic writers (`.<name>.tmp-<pid>-<n>` beside `<name>`, renamed onto
- * it when finished): their names, the registry of those this process is writing (so that an
- * interrupted command can remove them before it exits), and the removal of those that processes
- * which no longer exist left behind (a `kill -9`, a power cut).
+ * it when finished): their names, the registry of those this process is writing (so that a command
+ * interrupted during asynchronous writing can remove them before it exits), and the removal of
+ * those that processes which no longer exist left behind (a signal during synchronous writing, a
+ * `kill -9`, a power cut).
  *
  * @packageDocumentation
  */
@@ -25,19 +26,37 @@ export function temporarySibling(target: string, kind: "tmp" | "old" = "tmp"): s
 /** The temporaries this process is writing: absolute or relative paths, removed whole on interruption. */
 const live = new Set<string>();
 
-/** Who is told when a temporary is tracked (see {@link onTemporaryTracked}). */
-const listeners = new Set<(path: string) => void>();
+/** Who is told when a temporary is tracked or forgotten (see {@link onTemporaryTracked}). */
+const trackedListeners = new Set<(path: string, asynchronous: boolean) => void>();
+const forgottenListeners = new Set<(path: string, asynchronous: boolean) => void>();
+
+/** Options of {@link trackTemporary}. */
+export interface TrackTemporaryOptions {
+  /**
+   * True when the writer yields to the event loop (awaits) while the temporary exists, so that a
+   * signal handler can run during the writing; false (the default) when the writing is
+   * synchronous from the temporary's creation to its rename. A command line handles an
+   * interruption only during asynchronous writing: during synchronous work a handler could run
+   * only once that work is over (see `cli/interrupt.ts`).
+   */
+  readonly asynchronous?: boolean;
+}
 
 /**
  * Records that this process is writing the temporary file or folder `path`, until the returned
- * function is called (when it was renamed into place or removed).
+ * function is called (when it was renamed into place or removed; calling it again does nothing).
  * @returns the function that forgets `path`
  */
-export function trackTemporary(path: string): () => void {
+export function trackTemporary(path: string, options: TrackTemporaryOptions = {}): () => void {
+  const asynchronous = options.asynchronous === true;
   live.add(path);
-  for (const listener of listeners) listener(path);
+  for (const listener of [...trackedListeners]) listener(path, asynchronous);
+  let forgotten = false;
   return () => {
+    if (forgotten) return;
+    forgotten = true;
     live.delete(path);
+    for (const listener of [...forgottenListeners]) listener(path, asynchronous);
   };
 }
 
@@ -47,15 +66,36 @@ export function trackedTemporaries(): readonly string[] {
 }
 
 /**
- * Calls `listener` whenever a temporary is tracked (a command line installs its interruption
- * handlers then, and not before: see `cli/interrupt.ts`).
+ * Calls `listener` whenever a temporary is tracked, with whether it is written asynchronously
+ * (a command line installs its interruption handlers for asynchronous writing: see `cli/interrupt.ts`).
  * @returns the function that stops the calls
  */
-export function onTemporaryTracked(listener: (path: string) => void): () => void {
-  listeners.add(listener);
+export function onTemporaryTracked(listener: (path: string, asynchronous: boolean) => void): () => void {
+  trackedListeners.add(listener);
   return () => {
-    listeners.delete(listener);
+    trackedListeners.delete(listener);
   };
+}
+
+/**
+ * Calls `listener` whenever a tracked temporary is forgotten (renamed into place or removed), with
+ * whether it was written asynchronously.
+ * @returns the function that stops the calls
+ */
+export function onTemporaryForgotten(listener: (path: string, asynchronous: boolean) => void): () => void {
+  forgottenListeners.add(listener);
+  return () => {
+    forgottenListeners.delete(listener);
+  };
+}
+
+/**
+ * The output a temporary name of {@link temporarySibling} stands for (`dir/.<name>.tmp-<pid>-<n>`
+ * gives `dir/<name>`), or undefined for another name.
+ */
+export function temporaryTarget(path: string): string | undefined {
+  const m = TEMPORARY_NAME.exec(basename(path));
+  return m === null ? undefined : join(dirname(path), m[1]);
 }
 
 /**
@@ -82,8 +122,8 @@ const TEMPORARY_NAME = /^\.(.+)\.(?:tmp|old)-(\d+)(?:-\d+)?$/;
 
 /**
  * Removes the temporaries that writers of `target` left beside it (`.<name>.tmp-<pid>[-<n>]` and
- * `.<name>.old-<pid>[-<n>]`) when their process no longer exists: a writer killed with SIGKILL,
- * or one before interruptions were cleaned up. A temporary of a live process (this one, another
+ * `.<name>.old-<pid>[-<n>]`) when their process no longer exists: a writer killed during
+ * synchronous writing (Ctrl-C, kill, kill -9) or a power cut. A temporary of a live process (this one, another
  * run writing the same output) is left alone, as is every other name. Never throws.
  *
  * The pid is checked on this host: on a file system shared between hosts, a writer on another

@@ -25,8 +25,9 @@ function makeSibling(target: string, kind: "tmp" | "old"): string {
  * as it was, so a failed run never leaves a half-written output folder; the error's message names
  * the files by their place in `dir` (the temporary directory is gone by then). The folder gets the
  * permissions and group a plain `mkdir` would give it. While it exists, the temporary directory
- * is tracked (`trackTemporary`), so that an interrupted command removes it; the temporary
- * siblings of `dir` that killed processes left are removed first (`removeStaleTemporaries`).
+ * is tracked (`trackTemporary`, as synchronous writing: a signal's default action ends the process
+ * during it, leaving the temporary); the temporary siblings of `dir` that killed processes left
+ * are removed first (`removeStaleTemporaries`).
  * @returns the absolute path of `dir`
  * @throws Error (an input error) when `dir` is empty, or the working directory or one of its
  *   ancestors, which are never replaced

@@ -65,7 +65,9 @@ text, .json Extra-P JSON, any other name a TAU profile directory (.ppk, .cubex, 
 are refused: those formats are not written). A TAU directory keeps the timer names and group
 lists byte for byte as the input spelt them. The output may not be an input, a folder holding
 one, or the profile folder or records a run folder given as input holds, and its folder must be
-writable: both are checked before anything is read.
+writable: both are checked before anything is read. Interrupted (Ctrl-C, kill), convert stops
+at once and ends by the signal (130 / 143 in a shell): the output is left as it was, and a
+temporary .<output>.tmp-<pid>-<n> left beside it is removed by the next convert to that output.
   --to <format>        ${CONVERT_TARGETS.join(", ")}
                        table-csv: the profile as one CSV table, one row per timer per view
                        (every thread n,c,t, then mean, min, max, total, stddev): thread, timer,

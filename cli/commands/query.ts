@@ -10,8 +10,10 @@ export const queryCommand: Command = {
 
 Runs SQL (DuckDB's dialect) on a study database written by 'ccasim sweep' and prints the result
 as a table (--json, --csv for machine use). With --out, writes the result (or a whole table when
-the argument is a table name) to Parquet or CSV, chosen by the extension (atomically: an
-interrupted export leaves no file; never the database itself). One statement per call
+the argument is a table name) to Parquet or CSV, chosen by the extension (atomically; never the
+database itself). An export interrupted (Ctrl-C, kill) removes its unfinished file, then ccasim
+ends by the signal (130 / 143 in a shell); a signal that comes as the file is being completed
+leaves it complete, and ccasim says so and exits 0. One statement per call
 (a trailing ';' and '--' comments are fine). Without SQL, prints the
 number of rows of every table. The database is opened read-only.
 
@@ -29,7 +31,7 @@ Examples (on the study of 'ccasim sweep scenarios/shock-l2.sweep.yaml'):
                            WHERE p.name = 'machine.l2.size' GROUP BY ALL ORDER BY ALL" --csv
   ccasim query out/shock-l2.sweep.db record --out records.parquet
 
-Exit codes: 0 success, 2 bad SQL, missing database or arguments.`,
+Exit codes: 0 success, 2 bad SQL, missing database or arguments, 130/143 interrupted (see above).`,
   async run(ctx) {
     const options = {
       json: { type: "boolean" },

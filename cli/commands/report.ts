@@ -30,7 +30,11 @@ Options:
                  holding it, and its folder must be writable: both are checked before the report
                  is built
 
-Exit codes: 0 success, 2 unreadable input or bad arguments.`,
+Interrupted (Ctrl-C, kill), ccasim stops at once and ends by the signal (130 / 143 in a shell):
+FILE is left as it was; a temporary .<FILE>.tmp-<pid>-<n> left beside it is removed by the next
+report written to FILE.
+
+Exit codes: 0 success, 2 unreadable input or bad arguments, 130/143 interrupted.`,
   async run(ctx) {
     const { values, positionals } = parseCommandArgs("report", ctx.argv, { out: { type: "string" } });
     if (positionals.length !== 1) throw new UsageError("give one run folder, profile or study database (see ccasim report --help)", "report");

@@ -33,9 +33,10 @@ report.html of 'ccasim report'); anything else (your files, a file at DIR) is re
 simulation starts unless --overwrite is given. The working directory and its ancestors, the
 scenario file and a folder holding it are never replaced, even with --overwrite. DIR's parent
 must exist or be creatable, and be writable: checked before the simulation starts too.
-Interrupted (Ctrl-C, kill) while writing, the run removes its unfinished temporary folder
-(.<DIR>.tmp-<pid>-<n> beside DIR) and exits 130 (SIGINT) or 143 (SIGTERM); one that a kill -9
-left is removed by the next run writing DIR.
+Interrupted (Ctrl-C, kill), during the simulation or while writing, the run stops at once and
+ends by the signal (a shell reports 130 for SIGINT, 143 for SIGTERM); DIR is left as it was. A
+signal while writing (as a kill -9) leaves the temporary folder .<DIR>.tmp-<pid>-<n> beside DIR,
+which the next run writing DIR removes.
 
 Options:
   --out DIR            output folder
@@ -59,7 +60,8 @@ ${componentTypes
   .join("\n")}
 
 Exit codes: 0 success (messages left unreceived are warnings, printed and listed in summary.json),
-1 failure (a deadlock), 2 invalid scenario, arguments or output folder, 130/143 interrupted.`,
+1 failure (a deadlock), 2 invalid scenario, arguments or output folder, 130/143 (as a shell reports
+a process ended by SIGINT/SIGTERM) interrupted.`,
   run(ctx) {
     const { values, positionals } = parseCommandArgs("run", ctx.argv, {
       out: { type: "string" },

@@ -30,7 +30,8 @@ const HELP = `Usage: ccasim sweep <sweep.yaml> [--jobs N] [--db FILE] [--resume]
 Runs every point of a sweep (a scenario and its axes) in worker threads and stores each point's
 summary, records and profile values in a study database (DuckDB; query it with 'ccasim query').
 Each point has a seed derived from the study seed and the point, so any point re-runs alone with
-the same result. A killed sweep continues with --resume; failed points are stored with their error
+the same result. Interrupted (Ctrl-C, kill, even kill -9), a sweep stops at once (130 / 143 in a
+shell), the points committed so far kept; it continues with --resume. Failed points are stored with their error
 and the sweep goes on (see Exit codes). 'ccasim validate <sweep.yaml>' loads every point's
 scenario first, without running it.
 

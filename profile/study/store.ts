@@ -169,7 +169,8 @@ export class StudyStore {
     const target = resolve(file);
     removeStaleTemporaries(target);
     const tmp = temporarySibling(target);
-    const untrack = trackTemporary(tmp);
+    // why: asynchronous: the COPY runs on DuckDB's threads while this one waits
+    const untrack = trackTemporary(tmp, { asynchronous: true });
     try {
       await this.conn.run(`COPY ${source} TO '${tmp.replace(/'/g, "''")}' (FORMAT ${format})`);
       renameSync(tmp, target);

@@ -3,10 +3,13 @@ import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import {
+  onTemporaryForgotten,
+  onTemporaryTracked,
   processExists,
   removeStaleTemporaries,
   removeTrackedTemporaries,
   temporarySibling,
+  temporaryTarget,
   trackedTemporaries,
   trackTemporary,
   writeTextFileAtomically,
@@ -101,5 +104,24 @@ describe("temporaries being written", () => {
     expect(trackedTemporaries()).toEqual([]);
     forgetFolder(); // forgetting one already removed is harmless
     expect(removeTrackedTemporaries()).toEqual([]);
+  });
+});
+
+describe("tracked temporaries", () => {
+  it("tell their listeners whether they are written asynchronously, and are forgotten once", () => {
+    const seen: string[] = [];
+    const stops = [onTemporaryTracked((p, a) => seen.push(`tracked ${p} ${a}`)), onTemporaryForgotten((p, a) => seen.push(`forgotten ${p} ${a}`))];
+    const forget = trackTemporary("x", { asynchronous: true });
+    forget();
+    forget();
+    trackTemporary("y")();
+    for (const stop of stops) stop();
+    expect(seen).toEqual(["tracked x true", "forgotten x true", "tracked y false", "forgotten y false"]);
+  });
+
+  it("name the output they stand for", () => {
+    expect(temporaryTarget(temporarySibling(join("a", "out.csv")))).toBe(join("a", "out.csv"));
+    expect(temporaryTarget(join("a", ".run.old-12-3"))).toBe(join("a", "run"));
+    expect(temporaryTarget(join("a", "run"))).toBeUndefined();
   });
 });
