@@ -105,7 +105,7 @@ describe("ccasim profile", () => {
   });
 });
 
-describe("ccasim profile, from a walkthrough on real data", () => {
+describe("ccasim profile on real data: exports, metadata, names and views", () => {
   const g = (n: number) => join(PPK, "gromacs-scaling", `${n}.ppk`);
   const ns = [2, 4, 8, 16, 32];
   const points = ns.flatMap((n) => ["--point", `p=${n}`]);
