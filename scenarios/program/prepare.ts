@@ -278,7 +278,7 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
       report(path, `${err instanceof ExpressionError ? err.detail : (err as Error).message} in expression ${JSON.stringify(e.text)} (on every process that reaches it)${source.overridden?.(e.compiled.variables) ?? ""}`);
       return e;
     }
-    const problem = constantProblem(rule, v);
+    const problem = constantProblem(rule, v, e.compiled.variables.length === 0);
     if (problem !== undefined) {
       const what = RULE_NOUN[rule];
       const vars = e.compiled.variables;
@@ -499,8 +499,12 @@ type ConstantRule = "cost" | "size" | "tag" | "step" | "count" | "index" | "valu
 
 const RULE_NOUN: Readonly<Record<ConstantRule, string>> = { cost: "the cost", size: "the message size", tag: "the tag", step: "the step", count: "the count", index: "the bound", value: "the value" };
 
-/** Why `v` cannot be the value of a key of `rule`, or undefined when it can. */
-function constantProblem(rule: ConstantRule, v: number): string | undefined {
+/**
+ * Why `v` cannot be the value of a key of `rule`, or undefined when it can. A fraction in a loop's
+ * count, bounds or step is refused only when written as a literal (`count: 2.5`): one computed from
+ * workload values (`N / 2`) is truncated as C's integer arithmetic does, unless a step truncates to 0.
+ */
+function constantProblem(rule: ConstantRule, v: number, literal: boolean): string | undefined {
   switch (rule) {
     case "cost":
       return v < 0 ? "a cost must be a finite number >= 0" : undefined;
@@ -509,11 +513,12 @@ function constantProblem(rule: ConstantRule, v: number): string | undefined {
     case "tag":
       return Number.isInteger(v) && v >= 0 ? undefined : "a tag must be an integer >= 0";
     case "step":
-      return v === 0 ? "the step of a for loop must not be 0 (the loop would never end)" : Number.isInteger(v) ? undefined : `a for loop counts in integers (C would truncate the step to ${Math.trunc(v)}): write an integer`;
+      if (Math.trunc(v) === 0) return `the step of a for loop must not be 0 (the loop would never end)${v === 0 ? "" : `: ${v} truncates to 0`}`;
+      return Number.isInteger(v) || !literal ? undefined : `a for loop counts in integers (C would truncate the step to ${Math.trunc(v)}): write an integer`;
     case "count":
-      return Number.isInteger(v) ? undefined : `a for loop runs a whole number of iterations (C would truncate ${v} to ${Math.trunc(v)}): write an integer`;
+      return Number.isInteger(v) || !literal ? undefined : `a for loop runs a whole number of iterations (C would truncate ${v} to ${Math.trunc(v)}): write an integer`;
     case "index":
-      return Number.isInteger(v) ? undefined : `a for loop counts in integers (C would truncate ${v} to ${Math.trunc(v)}): write an integer`;
+      return Number.isInteger(v) || !literal ? undefined : `a for loop counts in integers (C would truncate ${v} to ${Math.trunc(v)}): write an integer`;
     case "value":
       return undefined;
   }

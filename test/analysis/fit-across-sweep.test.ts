@@ -83,7 +83,7 @@ describe("fits across a sweep", () => {
     expect(r.changePoint!.predict(1024) / r.changePoint!.predict(512)).toBeGreaterThan(1.7);
     expect(r.formula).toMatch(/\[Q > \(.*L2.*\)\]/);
     // The combined model puts the jump between the caches' transitions.
-    expect(r.predict(50000, 1024) / r.predict(50000, 256)).toBeLessThan(0.3);
+    expect(r.predict!(50000, 1024) / r.predict!(50000, 256)).toBeLessThan(0.3);
     expect(r.smape!).toBeLessThan(5);
   });
 
