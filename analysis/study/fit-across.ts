@@ -12,6 +12,8 @@
  */
 import { AnalysisInputError } from "../errors.js";
 import { changePointCandidates, fitHypothesis, fitModels, formulaVariable, smape, type FitOptions, type FittedModel, type Hypothesis } from "../fit/index.js";
+import { searchChangePoint } from "../fit/change-point.js";
+import { MAX_SEGMENTED_CANDIDATES } from "../fit/families.js";
 
 /** Observations at one value of the swept parameter. */
 export interface SweepGroup {
@@ -69,8 +71,11 @@ export function fitAcrossSweep(groups: readonly SweepGroup[], options: FitAcross
   // with the change point of each group); the common one is the best in total LOO SMAPE.
   const candidates = new Map<string, Hypothesis>();
   const moving = new Map<string, Hypothesis>();
+  /** Whether each value's own best model changes at some Q (a transition within its range). */
+  const ownChange: boolean[] = [];
   for (const g of usable) {
     const best = fitModels({ q: g.q, t: g.t }, { families: options.families, variable, fitStdDev: false }).mean;
+    ownChange.push(best.changePoint !== undefined);
     // A two-segment shape's label names its change point Q0, not its value: the key holds both.
     const key = `${best.label}${best.hypothesis.logResponse ? " (log)" : ""}`;
     candidates.set(`${key}${best.changePoint !== undefined ? ` at ${best.changePoint}` : ""}`, best.hypothesis);
@@ -85,16 +90,28 @@ export function fitAcrossSweep(groups: readonly SweepGroup[], options: FitAcross
     if (!chosen || total < chosen.score - 1e-9) chosen = { shape, models, score: total, moving: isMoving };
   };
   for (const shape of candidates.values()) consider(shape, usable.map((g) => fitHypothesis(shape, g.q, g.t, { variable })), false);
-  // A moving change point has one more parameter per value of P: it wins only by fitting better.
-  for (const shape of moving.values()) consider(shape, usable.map((g) => ownChangePoint(shape, g, variable)), true);
+  // A moving change point has one more parameter per value of P (its LOO SMAPE cross-validates the
+  // change point, see searchChangePoint): it replaces the best fixed shape only when it fits
+  // clearly better, by MOVING_MARGIN of that shape's total.
+  const fixed = chosen as { score: number } | undefined;
+  const bar = fixed === undefined ? Infinity : fixed.score * (1 - MOVING_MARGIN);
+  for (const shape of moving.values()) {
+    const fits = usable.map((g) => ownChangePoint(shape, g, variable));
+    if (fits.some((m) => m === undefined) || score(fits as FittedModel[]) >= bar) continue;
+    consider(shape, fits, true);
+  }
   if (!chosen) throw new AnalysisInputError("no single model shape fits every value of the swept parameter");
   const { shape, models } = chosen;
   const perValue = usable.map((g, i) => ({ by: g.by, model: models[i], n: g.q.length }));
   if (new Set(usable.map((g) => g.by)).size < 3) return { shape, perValue };
   let changePoint: FittedModel | undefined;
   if (chosen.moving) {
-    const p = perValue.map((v) => v.by);
-    const q0 = perValue.map((v) => v.model.changePoint!);
+    // Q0(P) from the values whose own data change within their range: a value without a
+    // transition (a cache its arrays never overflow) has a change point of no meaning.
+    const with3 = perValue.filter((_, i) => ownChange[i]);
+    const basis = new Set(with3.map((v) => v.by)).size >= 3 ? with3 : perValue;
+    const p = basis.map((v) => v.by);
+    const q0 = basis.map((v) => v.model.changePoint!);
     changePoint = fitModels({ q: p, t: q0 }, { families: ["constant", "polynomial:maxDegree=1", "power-law"], variable: byVariable, detectChangePoint: false, fitStdDev: false }).mean;
   }
   const coefficients: FittedModel[] = [];
@@ -105,7 +122,16 @@ export function fitAcrossSweep(groups: readonly SweepGroup[], options: FitAcross
     coefficients.push(fitModels({ q: p, t: c }, { families, variable: byVariable, detectChangePoint: false, fitStdDev: false }).mean);
   }
   // The shape at P: with a moving change point, its terms at Q0(P).
-  const shapeAt = (p: number): Hypothesis => (changePoint ? shape.withChangePoint!(changePoint.predict(p)) : shape);
+  // Q0(P) outside the observed Q (a line extrapolated past the sweep) is held at their bounds: a
+  // change point at 0 or below would make a power law's hinge take log of it.
+  let qLow = Infinity;
+  let qHigh = -Infinity;
+  for (const g of usable) for (let i = 0; i < g.q.length; i++) {
+    qLow = Math.min(qLow, g.q[i]);
+    qHigh = Math.max(qHigh, g.q[i]);
+  }
+  const q0At = (p: number): number => Math.min(qHigh, Math.max(qLow, changePoint!.predict(p)));
+  const shapeAt = (p: number): Hypothesis => (changePoint ? shape.withChangePoint!(q0At(p)) : shape);
   const predict = (q: number, p: number) => {
     const h = shapeAt(p);
     let s = 0;
@@ -140,16 +166,17 @@ export function fitAcrossSweep(groups: readonly SweepGroup[], options: FitAcross
   };
 }
 
-/** `shape` fitted to one value's observations at the change point (among its Q) that fits them best. */
+/** How much better (a fraction of the best fixed shape's total LOO SMAPE) a moving change point must fit. */
+const MOVING_MARGIN = 0.02;
+
+/**
+ * `shape` fitted to one value's observations with its own change point, searched as `ccasim fit`
+ * searches one (coarse candidates among the Q, then refined; cross-validated LOO SMAPE).
+ */
 function ownChangePoint(shape: Hypothesis, g: SweepGroup, variable: string): FittedModel | undefined {
-  const q = Float64Array.from(new Set(Array.from(g.q))).sort();
-  let best: FittedModel | undefined;
-  for (const at of changePointCandidates(q)) {
-    const m = fitHypothesis(shape.withChangePoint!(at), g.q, g.t, { variable });
-    if (m === undefined) continue;
-    const s = Number.isFinite(m.quality.looSmape) ? m.quality.looSmape : m.quality.smape;
-    const b = best === undefined ? Infinity : Number.isFinite(best.quality.looSmape) ? best.quality.looSmape : best.quality.smape;
-    if (s < b - 1e-9) best = m;
-  }
-  return best;
+  const q = Float64Array.from(g.q);
+  const t = Float64Array.from(g.t);
+  const distinct = Float64Array.from(new Set(Array.from(q))).sort();
+  const coarse = changePointCandidates(distinct, MAX_SEGMENTED_CANDIDATES).map((at) => shape.withChangePoint!(at));
+  return coarse.length === 0 ? undefined : searchChangePoint(coarse, q, t, { variable });
 }
