@@ -24,8 +24,14 @@ export function fractionText(v: number, options: FractionTextOptions): string {
   const { digits, exponentBelow } = options;
   const a = Math.abs(v);
   if (a < exponentBelow || a >= 1e15) return v.toExponential(digits - 1).replace("e+", "e");
-  if (a < 1) return String(Number(v.toPrecision(digits)));
+  // (0.99996 at 4 digits rounds to 1: written 1.0, not an integer's "1".)
+  if (a < 1) return withPoint(String(Number(v.toPrecision(digits))));
   const decimals = Math.max(1, digits - (Math.floor(Math.log10(a)) + 1));
   // Trailing zeros go, but one decimal stays: the value is not an integer.
   return v.toFixed(decimals).replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, ".0");
+}
+
+/** `text` with a decimal point: `1` becomes `1.0` (an exponent form is left as it is). */
+function withPoint(text: string): string {
+  return /[.e]/.test(text) ? text : `${text}.0`;
 }

@@ -174,20 +174,28 @@ export function prepareAssembly(config: AssemblyConfig, workloadNames: readonly 
   /**
    * Warns about each component that no connection names and that is not the entry point: it never
    * runs. Not about a component held as an alternative implementation: one that a proxy names, or
-   * that provides a port of the type some connected uses port takes (a connection can be switched
-   * to it with --set, as the shock scenarios switch EFMFlux and GodunovFlux).
+   * one of another component type than the connected providers of a port type some connected uses
+   * port takes (a connection can be switched to it with --set, as the shock scenarios switch
+   * EFMFlux and GodunovFlux). A second, unconnected instance of a connected provider's type is
+   * warned about.
    */
   function warnUnconnected(entry: EntryConfig, warn: NonNullable<AssemblyErrorSink["warn"]>): void {
     const named = new Set<string>([entry.component]);
     for (const c of config.connections) named.add(c.user).add(c.provider);
     for (const px of config.proxies) named.add(px.component);
-    const usedTypes = new Set<string>();
+    // Port types that connected uses ports take -> the component types connected to provide them.
+    const providersOf = new Map<string, Set<string>>();
     for (const c of config.connections) {
       const type = byName.get(c.user)?.ports.uses[c.usesPort]?.name;
-      if (type !== undefined) usedTypes.add(type);
+      const provider = byName.get(c.provider)?.typeName;
+      if (type === undefined || provider === undefined) continue;
+      let set = providersOf.get(type);
+      if (!set) providersOf.set(type, (set = new Set()));
+      set.add(provider);
     }
+    const alternative = (inst: (typeof instances)[number]) => Object.values(inst.ports.provides).some((p) => providersOf.has(p.name) && !providersOf.get(p.name)!.has(inst.typeName));
     for (const inst of instances) {
-      if (named.has(inst.name) || Object.values(inst.ports.provides).some((p) => usedTypes.has(p.name))) continue;
+      if (named.has(inst.name) || alternative(inst)) continue;
       warn(["assembly", "components", inst.name], `component '${inst.name}' (${inst.typeName}) is connected to nothing and is not the entry point: it never runs (connect it, or remove it)`);
     }
   }

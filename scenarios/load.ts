@@ -116,7 +116,8 @@ export function loadScenarioText(text: string, file: string, options: LoadOption
  * Keys of a program model whose value, left out, only takes its default (a unit, a thread count):
  * an invalid one hides no structure the rest of the model needs.
  */
-const DEFAULTED_PROGRAM_KEY = /^program(?:\..*)?\.(?:unit|costUnit|threads)$/;
+// (An element's unit is `...[i].unit`; a global or local named `unit` or `threads` is not matched.)
+const DEFAULTED_PROGRAM_KEY = /^program\.(?:costUnit|threads)$|^program\..*\]\.unit$/;
 
 /**
  * `e` (the schema's errors) with the errors the rest of the scenario has too, when every schema

@@ -43,6 +43,9 @@ describe("numbers in the analysis tables", () => {
       [0.000123456, "1.235e-4", "0.000123456"],
       [0.0000123456, "1.235e-5", "1.23456e-5"],
       [2.5e15 + 0.5, "2.500e15", "2.50000e15"],
+      // Rounding up to 1 keeps the point: the value is not an integer.
+      [0.99996, "1.0", "0.99996"],
+      [0.9999996, "1.0", "1.0"],
     ] as const) {
       expect(fractionText(v, { digits: 4, exponentBelow: 1e-3 })).toBe(text4);
       expect(formatTableNumber(v)).toBe(text4);

@@ -57,10 +57,15 @@ describe("assembly checks", () => {
     expect(r.stdout).toContain("valid");
   });
 
-  it("does not warn about an alternative implementation: a component providing the type a connected uses port takes", async () => {
-    const r = await validate(scenario("    D:\n", "    Spare: { type: dummy }\n    D:\n"));
-    expect(r.code).toBe(0);
-    expect(r.stderr).not.toContain("connected to nothing");
+  it("does not warn about an alternative implementation a proxy names, and warns about a second unconnected instance of a connected type", async () => {
+    const file = scenario("    D:\n", "    Spare: { type: dummy }\n    D:\n");
+    const second = await validate(file);
+    expect(second.code).toBe(0);
+    expect(second.stderr).toContain("component 'Spare' (dummy) is connected to nothing");
+    writeFileSync(file, readFileSync(file, "utf8").replace("    - port: B.work\n", "    - port: Spare.work\n      parameters: { x: argument x }\n    - port: B.work\n"));
+    const alternative = await validate(file);
+    expect(alternative.code, alternative.stderr).toBe(0);
+    expect(alternative.stderr).not.toContain("connected to nothing");
   });
 });
 
