@@ -29,8 +29,9 @@ Options:
   --repeats N       runs per configuration for T_e (default 3)
   --json            print the report as JSON (times in seconds, as the table: see its "unit")
 
-Exit codes: 0 success, 1 a simulated failure (a deadlock, messages never received), 2 invalid
-model, table or arguments (a run-time error of the model is located at its element).`,
+Exit codes: 0 success (the model's warnings and messages left unreceived are printed), 1 a
+simulated failure (a deadlock), 2 invalid model, table or arguments (a run-time error of the model
+is located at its element).`,
   run(ctx) {
     const { values, positionals } = parseCommandArgs("validate-model", ctx.argv, {
       measured: { type: "string" },

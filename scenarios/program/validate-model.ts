@@ -127,6 +127,17 @@ export function validateModel(file: string, table: readonly MeasuredConfiguratio
     .map((o) => ({ o, replacedIn: table.filter((row) => row.set.some((r) => keyOf(r) === keyOf(o))).map((row) => row.name) }))
     .filter((x) => x.replacedIn.length > 0)
     .map(({ o, replacedIn }) => `--set ${o} is replaced by the table's own ${keyOf(o)} in ${replacedIn.length === table.length ? "every configuration" : `configuration(s) ${replacedIn.join(", ")}`}`);
+  // The model's own warnings (pending requests, unused functions) and messages left unreceived, as
+  // run prints them: once each, with the configurations they come from.
+  const seen = new Map<string, string[]>();
+  first.forEach((f, i) => {
+    for (const w of [...f.result.warnings, ...f.result.unreceived.map((u) => `unreceived ${u}`)]) {
+      const names = seen.get(w);
+      if (names) names.push(table[i].name);
+      else seen.set(w, [table[i].name]);
+    }
+  });
+  for (const [w, names] of seen) warnings.push(`${w}${names.length === table.length ? "" : ` (configuration${names.length > 1 ? "s" : ""} ${names.join(", ")})`}`);
   return {
     warnings,
     unit: "s",

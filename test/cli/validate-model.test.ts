@@ -77,6 +77,23 @@ describe("ccasim validate-model and program runs", () => {
     }
   });
 
+  it("prints the model's own warnings, once, as run does", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccasim-warn-"));
+    try {
+      const model = join(dir, "warn.yaml");
+      writeFileSync(model, "name: warn\nseed: 1\nmachine: { preset: xeon-2.8ghz-512k, nodes: 1, processesPerNode: 1 }\nworkload: { N: 100 }\nprogram:\n  costUnit: us\n  functions:\n    Unused: 5\n  main:\n    - { action: Work, cost: 30 * N }\n");
+      const table = join(dir, "warn.csv");
+      writeFileSync(table, "name,workload.N,measured\na,100,3ms\nb,200,6ms\n");
+      const r = await run(["validate-model", model, "--measured", table, "--repeats", "1"]);
+      expect(r.code, r.err).toBe(0);
+      const lines = r.err.split("\n").filter((l) => l.includes("Unused"));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^warning: .*Unused/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("exits 2 without --measured or with a missing table", async () => {
     expect((await run(["validate-model", "scenarios/lapw0.yaml"])).code).toBe(2);
     const r = await run(["validate-model", "scenarios/lapw0.yaml", "--measured", "nope.csv"]);
