@@ -63,7 +63,7 @@ export const MACHINE_PARAMS: readonly ParamDoc[] = [
   { name: "memory.remoteFraction", type: "number", min: 0, max: 1, doc: "Fraction of last-level misses served by remote memory." },
   { name: "prefetch.enabled", type: "boolean", doc: "Whether the hardware prefetcher runs." },
   { name: "prefetch.maxStride", type: "quantity", dimension: "bytes", min: 0, max: 2 ** 34, doc: "Largest stride the prefetcher follows (within a page)." },
-  { name: "noise.computeCv", type: "number", min: 0, max: 10, doc: "Coefficient of variation of compute time per invocation." },
+  { name: "noise.computeCv", type: "number", min: 0, max: 10, doc: "Coefficient of variation of compute time per invocation. A draw never takes a kernel below the issue and floating-point peak, so with computeEfficiency near 1 the noise only slows it (its mean rises by up to 0.4 cv)." },
   { name: "noise.memoryCv", type: "number", min: 0, max: 10, doc: "Coefficient of variation of memory stalls while the arrays fit in the last cache level." },
   { name: "noise.overflowCv", type: "number", min: 0, max: 10, doc: "Extra coefficient of variation of memory stalls once the arrays overflow the last level." },
   { name: "noise.osRate", type: "quantity", dimension: "frequency", min: 0, max: 1e9, doc: "Rate of OS interruptions (Hz)." },
