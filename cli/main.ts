@@ -6,7 +6,7 @@ import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, helpFor, isInputError, type CommandC
 import { commands } from "./commands/index.js";
 import { cleanUpOnInterrupt } from "./interrupt.js";
 import { nearestName as nearest } from "../engine/registry.js";
-import { wordFileErrors } from "../scenarios/lang/file-error.js";
+import { wordFileErrors } from "../profile/file-error.js";
 
 function packageVersion(): string {
   const here = dirname(fileURLToPath(import.meta.url));

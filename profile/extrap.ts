@@ -14,6 +14,7 @@ import type { DerivedKind } from "./derived.js";
 import { derivedView } from "./derived.js";
 import type { Trial } from "./model.js";
 import { decimalValue } from "./decimal-text.js";
+import { fileErrorText } from "./file-error.js";
 
 /** The repetitions measured for one callpath and metric at one point. */
 export interface ExtrapMeasurement {
@@ -338,7 +339,7 @@ export function readExtrap(path: string, format?: ExtrapFormat): ExtrapExperimen
   try {
     text = readFileSync(path, "utf8");
   } catch (e) {
-    throw new ProfileError(`cannot read '${path}': ${(e as Error).message}`);
+    throw new ProfileError(`cannot read '${path}': ${fileErrorText(e)}`);
   }
   const f = format ?? extrapFormatOf(path) ?? sniff(text);
   return f === "text" ? parseExtrapText(text, path) : f === "json" ? parseExtrapJson(text, path) : parseExtrapJsonLines(text, path);

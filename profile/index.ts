@@ -84,3 +84,4 @@ export { userEventTable, formatUserEventTable, type UserEventTable, type UserEve
 export * from "./convert.js";
 export * from "./table-csv.js";
 export { selectMetrics } from "./select-metrics.js";
+export { fileErrorText, wordFileErrors } from "./file-error.js";

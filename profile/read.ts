@@ -9,6 +9,7 @@ import { readRecords } from "./records.js";
 import { readPackedProfile } from "./tau/ppk-read.js";
 import { RUN_PROFILE_FOLDER } from "./run-folder.js";
 import { hasTauProfileFiles, parseProfileFileName, readTauProfile, type TrialReadOptions } from "./tau/text-read.js";
+import { fileErrorText } from "./file-error.js";
 
 /** The trial formats {@link readTrial} recognizes. */
 export type TrialFormat = "tau" | "ppk";
@@ -38,7 +39,7 @@ export function detectTrialFormat(path: string): TrialFormat {
   try {
     st = statSync(path);
   } catch (e) {
-    throw new ProfileError(`cannot read '${path}': ${(e as Error).message}`);
+    throw new ProfileError(`cannot read '${path}': ${fileErrorText(e)}`);
   }
   if (st.isDirectory()) return "tau";
   if (extname(path).toLowerCase() === ".ppk") return "ppk";

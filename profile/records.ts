@@ -15,6 +15,7 @@ import { COUNTER_PREFIX, COUNTER_SUFFIX, FIXED_COLUMNS as FIXED, PARAM_PREFIX, R
 import { setRecordField } from "./record-table.js";
 import { decimalValue } from "./decimal-text.js";
 import { SharedNames } from "./shared-names.js";
+import { fileErrorText } from "./file-error.js";
 
 /**
  * A parsed CSV row: the line it starts on and its cells, an unquoted empty cell as `undefined`
@@ -463,7 +464,7 @@ function visitRecordsInBlocks(path: string, blockBytes: number, maxRowChars: num
   try {
     fd = openSync(path, "r");
   } catch (e) {
-    throw new ProfileError(`cannot read '${path}': ${(e as Error).message}`);
+    throw new ProfileError(`cannot read '${path}': ${fileErrorText(e)}`);
   }
   try {
     parseBlocks(new BlockReader(fd, path, blockBytes), path, maxRowChars, visit);
@@ -493,7 +494,7 @@ class BlockReader {
     try {
       n = readSync(this.fd, this.buffer, 0, this.buffer.length, null);
     } catch (e) {
-      throw new ProfileError(`cannot read '${this.path}': ${(e as Error).message}`);
+      throw new ProfileError(`cannot read '${this.path}': ${fileErrorText(e)}`);
     }
     if (n > 0) return this.decoder.write(this.buffer.subarray(0, n));
     this.done = true;

@@ -11,6 +11,7 @@ import { readFileSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
 import { AnalysisInputError } from "../errors.js";
 import { NamedRegistry } from "../registry.js";
+import { fileErrorText } from "../../profile/index.js";
 
 /** One on-die component of the power model: Power = AccessRate · ArchitecturalScaling · MaxPower. */
 export interface PowerComponent {
@@ -191,7 +192,7 @@ export function loadPowerConstantFile(path: string): PowerConstantSet[] {
   try {
     text = readFileSync(path, "utf8");
   } catch (e) {
-    throw new AnalysisInputError(`cannot read power constant file: ${(e as Error).message}`, path);
+    throw new AnalysisInputError(`cannot read power constant file: ${fileErrorText(e)}`, path);
   }
   let doc: unknown;
   try {

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
-import { defaultMetric, derivedView, forEachRecord, hasTauProfileFiles, isTimeMetric, ProfileError, profileFolderOf, profileTable, readTrial, recordsFileIn, RUN_PROFILE_FOLDER, RUN_SUMMARY_FILE, type Trial } from "../../profile/index.js";
+import { defaultMetric, derivedView, fileErrorText, forEachRecord, hasTauProfileFiles, isTimeMetric, ProfileError, profileFolderOf, profileTable, readTrial, recordsFileIn, RUN_PROFILE_FOLDER, RUN_SUMMARY_FILE, type Trial } from "../../profile/index.js";
 import { estimateTrialPower, powerConstantSets } from "../power/index.js";
 import { fittableRoutines, levelChart, powerEnergyChart, messagePassingChart, stridedRatioChart, timeVsQChart, topTimersChart } from "./charts.js";
 import { digestRecords, RecordDigester, type RecordDigest } from "./data.js";
@@ -29,7 +29,7 @@ export function readTrialInput(path: string): TrialInput {
   try {
     dir = statSync(path).isDirectory();
   } catch (e) {
-    throw new ProfileError(`cannot read '${path}': ${(e as Error).message}`);
+    throw new ProfileError(`cannot read '${path}': ${fileErrorText(e)}`);
   }
   const profileAt = dir ? profileFolderOf(path) : path;
   const profileDir = dir && existsSync(join(path, RUN_PROFILE_FOLDER)) ? join(path, RUN_PROFILE_FOLDER) : undefined;

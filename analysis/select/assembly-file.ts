@@ -24,6 +24,7 @@ import { AnalysisInputError } from "../errors.js";
 import type { Assembly, CallSite, ComponentSpec, ImplementationSpec, InteractionSpec } from "./assembly.js";
 import type { CostModel } from "./cost-model.js";
 import { prepareAssembly } from "./select.js";
+import { fileErrorText } from "../../profile/index.js";
 
 /**
  * Validates a plain object as an {@link Assembly}: its keys and types, then its cost models and
@@ -111,7 +112,7 @@ export function readAssemblyFile(path: string): Assembly {
   try {
     text = readFileSync(path, "utf8");
   } catch (e) {
-    throw new AnalysisInputError(`cannot read assembly file: ${(e as Error).message}`, path);
+    throw new AnalysisInputError(`cannot read assembly file: ${fileErrorText(e)}`, path);
   }
   let doc: unknown;
   try {

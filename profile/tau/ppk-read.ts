@@ -31,6 +31,7 @@ import { TrialBuilder } from "../builder.js";
 import { ProfileError, ProfileFormatError } from "../errors.js";
 import type { Trial } from "../model.js";
 import type { TrialReadOptions } from "./text-read.js";
+import { fileErrorText } from "../file-error.js";
 
 /** Big-endian cursor over the decompressed bytes, throwing located errors. @internal */
 class JavaDataReader {
@@ -136,7 +137,7 @@ export function readPackedProfile(path: string, options: TrialReadOptions = {}):
   try {
     raw = readFileSync(path);
   } catch (e) {
-    throw new ProfileError(`cannot read '${path}': ${(e as Error).message}`);
+    throw new ProfileError(`cannot read '${path}': ${fileErrorText(e)}`);
   }
   return parsePackedProfile(raw, path, options);
 }

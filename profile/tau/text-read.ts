@@ -28,6 +28,7 @@ import { TrialBuilder } from "../builder.js";
 import { ProfileError, ProfileFormatError } from "../errors.js";
 import type { Trial } from "../model.js";
 import { parseMetadataXml } from "./xml.js";
+import { fileErrorText } from "../file-error.js";
 
 /** One profile file's text and the name it is reported under. */
 export interface TauProfileFileText {
@@ -165,7 +166,7 @@ export function readTauProfile(path: string, options: TrialReadOptions = {}): Tr
   try {
     isDir = statSync(path).isDirectory();
   } catch (e) {
-    throw new ProfileError(`cannot read '${path}': ${(e as Error).message}`);
+    throw new ProfileError(`cannot read '${path}': ${fileErrorText(e)}`);
   }
   const sets = isDir ? listTauProfileFiles(path) : [{ files: [path] }];
   const texts: TauMetricFiles[] = sets.map((s) => ({
@@ -174,7 +175,7 @@ export function readTauProfile(path: string, options: TrialReadOptions = {}): Tr
       try {
         return { path: f, text: readFileSync(f, "utf8") };
       } catch (e) {
-        throw new ProfileError(`cannot read '${f}': ${(e as Error).message}`);
+        throw new ProfileError(`cannot read '${f}': ${fileErrorText(e)}`);
       }
     }),
   }));

@@ -56,4 +56,4 @@ export {
   type ExpressionFunction,
 } from "./expression.js";
 export { parseOverride, applyOverride, type Override } from "./overrides.js";
-export { fileErrorText, wordFileErrors } from "./file-error.js";
+export { fileErrorText, wordFileErrors } from "../../profile/file-error.js";

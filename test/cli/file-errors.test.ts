@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../cli/main.js";
-import { fileErrorText, wordFileErrors } from "../../scenarios/lang/file-error.js";
+import { fileErrorText, wordFileErrors } from "../../profile/file-error.js";
+import { readRecords, readTrial } from "../../profile/index.js";
 import { tempDir } from "../scenarios/fixtures.js";
 
 async function cli(argv: string[]): Promise<{ code: number; stderr: string }> {
@@ -40,4 +41,11 @@ describe("file errors in words", () => {
     expect(wordFileErrors("read: EISDIR: illegal operation on a directory, read")).toBe("read: is a directory, not a file");
     expect(wordFileErrors("no file here")).toBe("no file here");
   });
+
+  it("are in words where the library throws them, for library users as well as the CLI", () => {
+    const missing = join(tempDir(), "absent.ppk");
+    expect(() => readTrial(missing)).toThrow(`cannot read '${missing}': no such file`);
+    expect(() => readRecords(join(tempDir(), "absent.csv"))).toThrow(/: no such file$/);
+  });
 });
+
