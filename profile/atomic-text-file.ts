@@ -1,6 +1,7 @@
 import { closeSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { ProfileError } from "./errors.js";
 import { removeStaleTemporaries, temporarySibling, trackTemporary } from "./temporary-files.js";
+import { fileErrorText } from "./file-error.js";
 
 /**
  * Characters a writer collects into a piece before handing it to {@link writeTextFileAtomically}.
@@ -22,7 +23,7 @@ export const TEXT_PIECE_CHARS = 1 << 16;
  * @throws ProfileError naming `path` when the file cannot be written; whatever `fill` throws, as it is
  */
 export function writeTextFileAtomically(path: string, fill: (write: (text: string) => void) => void): void {
-  const fail = (e: unknown): ProfileError => new ProfileError(`cannot write '${path}': ${(e as Error).message}`);
+  const fail = (e: unknown): ProfileError => new ProfileError(`cannot write '${path}': ${fileErrorText(e)}`);
   removeStaleTemporaries(path);
   const tmp = temporarySibling(path);
   let fd: number;

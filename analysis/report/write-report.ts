@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, statSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
-import { isRunFolder, ProfileError, RUN_REPORT_FILE, writeTextFileAtomically } from "../../profile/index.js";
+import { isRunFolder, ProfileError, RUN_REPORT_FILE, writeTextFileAtomically, fileErrorText } from "../../profile/index.js";
 import { StudyStore } from "../../profile/study/index.js";
 import { renderReportHtml, type ReportDocument } from "./html.js";
 import { studyReport } from "./study-report.js";
@@ -59,7 +59,7 @@ export async function writeReport(input: string, out: string): Promise<{ file: s
   try {
     mkdirSync(dirname(file), { recursive: true });
   } catch (e) {
-    throw new ProfileError(`cannot write '${file}': ${(e as Error).message}`);
+    throw new ProfileError(`cannot write '${file}': ${fileErrorText(e)}`);
   }
   writeTextFileAtomically(file, (write) => write(html));
   return { file, charts: doc.sections.reduce((n, s) => n + (s.charts?.length ?? 0), 0), document: doc };

@@ -48,6 +48,8 @@ export interface FitAcrossReport {
    * as a function of P (undefined when fewer than 3 values of P); each `perValue` model has its own.
    */
   readonly changePoint?: FittedModel;
+  /** The values of P that Q0(P) and the coefficients were fitted on (a moving change point only). */
+  readonly changePointValues?: readonly number[];
   /** mathjs expression of T(Q, P), when the coefficients were fitted. */
   readonly expression?: string;
   /** Readable formula of T(Q, P). */
@@ -82,48 +84,72 @@ export function fitAcrossSweep(groups: readonly SweepGroup[], options: FitAcross
     if (best.changePoint !== undefined && best.hypothesis.withChangePoint !== undefined) moving.set(key, best.hypothesis);
   }
   const score = (models: readonly FittedModel[]) => models.reduce((a, m) => a + (Number.isFinite(m.quality.looSmape) ? m.quality.looSmape : m.quality.smape), 0);
-  let chosen: { shape: Hypothesis; models: FittedModel[]; score: number; moving: boolean } | undefined;
-  const consider = (shape: Hypothesis, fits: (FittedModel | undefined)[], isMoving: boolean) => {
-    if (fits.some((m) => m === undefined)) return;
-    const models = fits as FittedModel[];
-    const total = score(models);
-    if (!chosen || total < chosen.score - 1e-9) chosen = { shape, models, score: total, moving: isMoving };
+  type Choice = { shape: Hypothesis; models: FittedModel[]; score: number };
+  const best = (list: Iterable<Hypothesis>, fit: (shape: Hypothesis, g: SweepGroup) => FittedModel | undefined): Choice | undefined => {
+    let chosen: Choice | undefined;
+    for (const shape of list) {
+      const fits = usable.map((g) => fit(shape, g));
+      if (fits.some((m) => m === undefined)) continue;
+      const total = score(fits as FittedModel[]);
+      if (!chosen || total < chosen.score - 1e-9) chosen = { shape, models: fits as FittedModel[], score: total };
+    }
+    return chosen;
   };
-  for (const shape of candidates.values()) consider(shape, usable.map((g) => fitHypothesis(shape, g.q, g.t, { variable })), false);
+  const fixed = best(candidates.values(), (shape, g) => fitHypothesis(shape, g.q, g.t, { variable }));
   // A moving change point has one more parameter per value of P (its LOO SMAPE cross-validates the
-  // change point, see searchChangePoint): it replaces the best fixed shape only when it fits
-  // clearly better, by MOVING_MARGIN of that shape's total.
-  const fixed = chosen as { score: number } | undefined;
-  const bar = fixed === undefined ? Infinity : fixed.score * (1 - MOVING_MARGIN);
-  for (const shape of moving.values()) {
-    const fits = usable.map((g) => ownChangePoint(shape, g, variable));
-    if (fits.some((m) => m === undefined) || score(fits as FittedModel[]) >= bar) continue;
-    consider(shape, fits, true);
+  // change point, see searchChangePoint): it is considered only when it fits clearly better, by
+  // MOVING_MARGIN of the best fixed shape's total, and then kept only if its combined T(Q, P)
+  // fits all observations better too.
+  let movingChoice = best(moving.values(), (shape, g) => ownChangePoint(shape, g, variable));
+  if (movingChoice && fixed && movingChoice.score >= fixed.score * (1 - MOVING_MARGIN)) movingChoice = undefined;
+  if (!fixed && !movingChoice) throw new AnalysisInputError("no single model shape fits every value of the swept parameter");
+  if (new Set(usable.map((g) => g.by)).size < 3) {
+    const c = (movingChoice ?? fixed)!;
+    return { shape: c.shape, perValue: usable.map((g, i) => ({ by: g.by, model: c.models[i], n: g.q.length })) };
   }
-  if (!chosen) throw new AnalysisInputError("no single model shape fits every value of the swept parameter");
-  const { shape, models } = chosen;
+  const fixedReport = fixed ? combine(usable, fixed.shape, fixed.models, undefined, options, variable, byVariable) : undefined;
+  const movingReport = movingChoice ? combine(usable, movingChoice.shape, movingChoice.models, ownChange, options, variable, byVariable) : undefined;
+  if (!movingReport) return fixedReport!;
+  if (!fixedReport) return movingReport;
+  return movingReport.smape! < fixedReport.smape! ? movingReport : fixedReport;
+}
+
+/**
+ * T(Q, P) from one shape fitted at each value: each coefficient fitted as a function of P. With
+ * `ownChange` (a moving change point, each value's own Q0): Q0(P) too, and all of them on the
+ * values whose own data change within their range when at least 3 do (the others are predicted
+ * by extrapolation; the combined SMAPE counts them).
+ */
+function combine(
+  usable: readonly SweepGroup[],
+  shape: Hypothesis,
+  models: readonly FittedModel[],
+  ownChange: readonly boolean[] | undefined,
+  options: FitAcrossOptions,
+  variable: string,
+  byVariable: string,
+): FitAcrossReport {
   const perValue = usable.map((g, i) => ({ by: g.by, model: models[i], n: g.q.length }));
-  if (new Set(usable.map((g) => g.by)).size < 3) return { shape, perValue };
   let changePoint: FittedModel | undefined;
-  if (chosen.moving) {
-    // Q0(P) from the values whose own data change within their range: a value without a
-    // transition (a cache its arrays never overflow) has a change point of no meaning.
-    const with3 = perValue.filter((_, i) => ownChange[i]);
-    const basis = new Set(with3.map((v) => v.by)).size >= 3 ? with3 : perValue;
-    const p = basis.map((v) => v.by);
-    const q0 = basis.map((v) => v.model.changePoint!);
-    changePoint = fitModels({ q: p, t: q0 }, { families: ["constant", "polynomial:maxDegree=1", "power-law"], variable: byVariable, detectChangePoint: false, fitStdDev: false }).mean;
+  // The values the functions of P are fitted on: with a moving change point, those whose own data
+  // change within their range (when at least 3 do), since a value without a transition (a cache
+  // the arrays never overflow, or always do) has a change point and coefficients of no meaning.
+  let changing = usable.map(() => true);
+  if (ownChange) {
+    if (new Set(usable.filter((_, i) => ownChange[i]).map((g) => g.by)).size >= 3) changing = [...ownChange];
+    const basis = perValue.filter((_, i) => changing[i]);
+    changePoint = fitModels({ q: basis.map((v) => v.by), t: basis.map((v) => v.model.changePoint!) }, { families: ["constant", "polynomial:maxDegree=1", "power-law"], variable: byVariable, detectChangePoint: false, fitStdDev: false }).mean;
   }
+  const basis = perValue.filter((_, i) => changing[i]);
   const coefficients: FittedModel[] = [];
   for (let k = 0; k < shape.terms.length; k++) {
-    const p = perValue.map((v) => v.by);
-    const c = perValue.map((v) => v.model.coefficients[k].value);
+    const c = basis.map((v) => v.model.coefficients[k].value);
     const families = options.coefficientFamilies ?? (c.every((x) => x > 0) ? ["constant", "polynomial:maxDegree=2", "power-law", "pmnf"] : ["constant", "polynomial:maxDegree=2", "pmnf"]);
-    coefficients.push(fitModels({ q: p, t: c }, { families, variable: byVariable, detectChangePoint: false, fitStdDev: false }).mean);
+    coefficients.push(fitModels({ q: basis.map((v) => v.by), t: c }, { families, variable: byVariable, detectChangePoint: false, fitStdDev: false }).mean);
   }
-  // The shape at P: with a moving change point, its terms at Q0(P).
-  // Q0(P) outside the observed Q (a line extrapolated past the sweep) is held at their bounds: a
-  // change point at 0 or below would make a power law's hinge take log of it.
+  // Q0(P) outside the observed Q (a line extrapolated past the sweep) is held at their bounds, in
+  // predictions and in the formulas alike: a change point at 0 or below would make a power law's
+  // hinge take log of it.
   let qLow = Infinity;
   let qHigh = -Infinity;
   for (const g of usable) for (let i = 0; i < g.q.length; i++) {
@@ -138,8 +164,10 @@ export function fitAcrossSweep(groups: readonly SweepGroup[], options: FitAcross
     for (let k = 0; k < h.terms.length; k++) s += coefficients[k].predict(p) * h.terms[k].evaluate(q);
     return h.logResponse ? Math.exp(s) : s;
   };
-  // Formulas write Q0 as its function of P.
-  const written = (text: (m: FittedModel) => string) => (changePoint ? shape.withChangePoint!(changePoint.predict(perValue[0].by), `(${text(changePoint)})`) : shape);
+  // Formulas write Q0 as its (held) function of P.
+  const lo = String(Number(qLow.toPrecision(12)));
+  const hi = String(Number(qHigh.toPrecision(12)));
+  const written = (text: (m: FittedModel) => string) => (changePoint ? shape.withChangePoint!(q0At(perValue[0].by), `min(${hi}, max(${lo}, ${text(changePoint)}))`) : shape);
   const sum = (coef: (m: FittedModel) => string, term: (k: number) => string, times: string) =>
     shape.terms.map((_, k) => (term(k) === "1" || term(k) === "" ? `(${coef(coefficients[k])})` : `(${coef(coefficients[k])})${times}${term(k)}`)).join(" + ");
   const exprShape = written((m) => m.expression);
@@ -159,6 +187,7 @@ export function fitAcrossSweep(groups: readonly SweepGroup[], options: FitAcross
     perValue,
     coefficients,
     changePoint,
+    changePointValues: changePoint ? usable.filter((_, i) => changing[i]).map((g) => g.by) : undefined,
     expression: shape.logResponse ? `exp(${exprSum})` : exprSum,
     formula: shape.logResponse ? `exp(${formulaSum})` : formulaSum,
     smape: smape(actual, predicted),

@@ -21,7 +21,10 @@ SMAPE among each value's best), fitted at each value, and each coefficient is fi
 of P, giving T(Q, P) as a formula and a mathjs expression. A two-segment shape (a cache that
 overflows at some Q) may keep its change point Q0 for every value, or take each value's own: then
 Q0 is fitted as a function of P too (Q0(P), printed with the coefficients), and the formula writes
-[Q > Q0(P)]: a transition that moves with the cache size. Without --by, T(Q) is fitted on all
+[Q > Q0(P)]: a transition that moves with the cache size. Q0(P) and the coefficients are then
+fitted on the values whose own data change within their range (a cache the arrays never overflow
+has no transition), when at least 3 do; Q0(P) is held within the observed Q.
+The moving change point is kept when it fits 2 % better per value and its T(Q, P) fits better. Without --by, T(Q) is fitted on all
 observations (as 'ccasim fit'). Points that differ in another swept parameter at the same Q (an
 implementation, a second cache size) are pooled into one fit, with a warning naming it; so are
 records that differ in a record parameter (a mode); --where separates both.
@@ -148,7 +151,11 @@ async function sweepFitRun(ctx: CommandContext, argv: readonly string[]): Promis
   }
   ctx.out(`\ncoefficients as functions of ${byVariable} = ${obs.byLabel}:\n`);
   fit.coefficients.forEach((c, k) => ctx.out(`  c${k}(${byVariable}) = ${c.formula}\n`));
-  if (fit.changePoint) ctx.out(`  Q0(${byVariable}) = ${fit.changePoint.formula}   (the last ${variable} before the change; R² ${fit.changePoint.quality.r2.toFixed(4)})\n`);
+  if (fit.changePoint) {
+    const on = fit.changePointValues ?? [];
+    const all = on.length === fit.perValue.length;
+    ctx.out(`  Q0(${byVariable}) = ${fit.changePoint.formula}   (the last ${variable} before the change, held within the observed ${variable}; Q0 and the coefficients fitted on ${all ? "every value" : `the values whose data change within their range: ${on.join(", ")}`}; R² ${fit.changePoint.quality.r2.toFixed(4)})\n`);
+  }
   ctx.out(`\nT(${variable}, ${byVariable}) = ${fit.formula}\n  SMAPE over all observations ${fit.smape!.toFixed(2)} %\n  expression: ${fit.expression}\n`);
   return 0;
 }

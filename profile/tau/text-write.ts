@@ -31,6 +31,7 @@ import { writeRecordsCsv, writeRecordsJsonl } from "../records-write.js";
 import { writeMetadataXml } from "./xml.js";
 import { holdsWorkingDirectory } from "../protected-paths.js";
 import { removeStaleTemporaries, temporarySibling, trackTemporary } from "../temporary-files.js";
+import { fileErrorText } from "../file-error.js";
 
 /** Options of {@link writeTauProfile}. */
 export interface WriteTauOptions {
@@ -241,7 +242,7 @@ export function writeTauProfile(trial: Trial, dir: string, options: WriteTauOpti
     renameSync(tmp, dir);
   } catch (e) {
     rmSync(tmp, { recursive: true, force: true });
-    throw new ProfileError(`cannot write TAU profile '${dir}': ${(e as Error).message}`);
+    throw new ProfileError(`cannot write TAU profile '${dir}': ${fileErrorText(e)}`);
   } finally {
     untrack();
   }

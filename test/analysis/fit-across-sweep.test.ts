@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { evaluate } from "mathjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fitAcrossSweep } from "../../analysis/study/index.js";
 import { StudyStore, studyObservations } from "../../profile/study/index.js";
@@ -81,10 +82,25 @@ describe("fits across a sweep", () => {
     // Q0 grows in proportion to the cache (halving the cache halves the transition).
     expect(r.changePoint!.predict(2048) / r.changePoint!.predict(1024)).toBeGreaterThan(1.7);
     expect(r.changePoint!.predict(1024) / r.changePoint!.predict(512)).toBeGreaterThan(1.7);
-    expect(r.formula).toMatch(/\[Q > \(.*L2.*\)\]/);
+    expect(r.formula).toMatch(/\[Q > min\(\d+, max\(\d+, .*L2\)\)\]/);
     // The combined model puts the jump between the caches' transitions.
     expect(r.predict!(50000, 1024) / r.predict!(50000, 256)).toBeLessThan(0.3);
     expect(r.smape!).toBeLessThan(5);
+  });
+
+  it("leaves values without a transition in their range out of Q0(P), and writes the expression predict evaluates", () => {
+    // L2 = 4 and 8 KiB overflow below the smallest Q, 16 MiB never: their change points mean nothing.
+    const groups = [4, 8, 256, 512, 1024, 2048, 16384].map((P) => {
+      const q = Array.from({ length: 24 }, (_, k) => Math.round(1000 * 1.35 ** k));
+      return { by: P, q: Float64Array.from(q), t: Float64Array.from(q, (Q, k) => Q * ((Q * 8) / 1024 > P ? 0.4 : 0.1) * (1 + 0.01 * Math.sin(k))) };
+    });
+    const r = fitAcrossSweep(groups, { byVariable: "L2" });
+    expect(r.changePointValues).toEqual([256, 512, 1024, 2048]);
+    expect(r.smape!).toBeLessThan(5);
+    // Inside and outside the sweep, the printed expression and predict agree (Q0 held within the observed Q).
+    for (const [q, p] of [[1000, 2], [900000, 2048], [5000, 65536], [50000, 700]]) {
+      expect(Number(evaluate(r.expression!, { Q: q, L2: p })), `${q}, ${p}`).toBeCloseTo(r.predict!(q, p), 6);
+    }
   });
 
   it("rejects a study with fewer than 3 distinct Q in every group", () => {

@@ -48,4 +48,3 @@ describe("file errors in words", () => {
     expect(() => readRecords(join(tempDir(), "absent.csv"))).toThrow(/: no such file$/);
   });
 });
-

@@ -153,4 +153,10 @@ describe("errors of one load reported together", () => {
     expect(e).toMatch(/unknown key 'bogus'/);
     expect(e).not.toMatch(/'ms' is a unit/);
   });
+
+  it("reports a bad declaration of a global named unit or threads alone (they are not keys that pick a default)", () => {
+    const e = errors({ globals: { unit: "strng" }, main: [{ action: "A", cost: "unit" }] });
+    expect(e).toMatch(/program\.globals\.unit/);
+    expect(e).not.toMatch(/unknown symbol 'unit'|undeclared/);
+  });
 });
