@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
@@ -213,8 +213,24 @@ function interrupt(args: readonly string[], signal: NodeJS.Signals, ready: () =>
 }
 
 const leftovers = (name: string) => readdirSync(dir).filter((n) => n.startsWith(`.${name}.`));
+/** Whether `path` is a file now (false once it is gone). */
+const isFile = (path: string): boolean => {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+};
 /** True once a temporary folder of `name` holds files (its outputs are being written). */
-const writingFolder = (name: string) => () => readdirSync(dir).some((n) => n.startsWith(`.${name}.tmp-`) && readdirSync(join(dir, n)).length > 0);
+const writingFolder = (name: string) => () =>
+  readdirSync(dir).some((n) => {
+    if (!n.startsWith(`.${name}.tmp-`)) return false;
+    try {
+      return readdirSync(join(dir, n)).length > 0;
+    } catch {
+      return false; // why: removed (or renamed into place) since the listing
+    }
+  });
 
 /** A program model with a trace that simulates for seconds (a million loop iterations). */
 const TRACED = `name: traced
@@ -238,7 +254,8 @@ describe("ccasim interrupted by a signal", () => {
     expect(existsSync(MAIN), "run 'npm run build' first: this test runs the built CLI").toBe(true);
     const scenario = join(dir, "traced.yaml");
     writeFileSync(scenario, TRACED);
-    const r = await interrupt(["run", scenario, "--quiet", "--out", join(dir, "traced")], "SIGTERM", () => leftovers("traced").length > 0, 400);
+    // (Not the empty folder the writability check makes and removes at once: one holding outputs.)
+    const r = await interrupt(["run", scenario, "--quiet", "--out", join(dir, "traced")], "SIGTERM", writingFolder("traced"), 400);
     expect(r.writing, "the simulation ended before the signal: make TRACED longer").toBe(false);
     expect(r.signal, r.stderr).toBe("SIGTERM");
     expect(r.afterSignalMs).toBeLessThan(1000);
@@ -277,7 +294,8 @@ describe("ccasim interrupted by a signal", () => {
       (await StudyStore.open(db, { create: true })).close();
       const name = `rows-${signal}.csv`;
       const sql = "SELECT i, i * 2 AS j, i % 7 AS k FROM range(400000000) t(i)";
-      const r = await interrupt(["query", db, sql, "--out", join(dir, name)], signal, () => leftovers(name).length > 0);
+      // The export's temporary file, not the folder the writability check makes and removes at once.
+      const r = await interrupt(["query", db, sql, "--out", join(dir, name)], signal, () => leftovers(name).some((n) => isFile(join(dir, n))));
       expect(r.writing).toBe(true);
       expect(r.signal, r.stderr).toBe(signal);
       expect(r.stderr).toContain(`ccasim: interrupted (${signal}); removed the unfinished output`);
