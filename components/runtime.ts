@@ -199,6 +199,19 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
       const wiring = assembly.wiring.get(inst.name);
       const handles = new Map<string, PortHandle>();
       const streams = new Map<string, RandomStream>();
+      /** Prices `kernel` on this rank's node: adds its counters, returns its duration (us). */
+      const price = (kernel: KernelSpec): number => {
+        try {
+          return platform.kernel(rank, kernel, counters[rank], sim.random(`node/rank${rank}`));
+        } catch (e) {
+          throw namedInputError(e, inst.name);
+        }
+      };
+      /** Spends `duration` us of kernels (time outside them is idle, see `idleCounters`). */
+      const spend = (duration: number) => {
+        kernelTime[rank] += duration;
+        return sim.timeout(duration);
+      };
       const ctx: ComponentContext = {
         rank,
         size: nRanks,
@@ -234,24 +247,12 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
           return sim.timeout(us);
         },
         compute(kernel: KernelSpec) {
-          try {
-            const duration = platform.kernel(rank, kernel, counters[rank], sim.random(`node/rank${rank}`));
-            kernelTime[rank] += duration;
-            return sim.timeout(duration);
-          } catch (e) {
-            throw namedInputError(e, inst.name);
-          }
+          return spend(price(kernel));
         },
         computeAll(kernels: readonly KernelSpec[]) {
-          try {
-            const rng = sim.random(`node/rank${rank}`);
-            let duration = 0;
-            for (const kernel of kernels) duration += platform.kernel(rank, kernel, counters[rank], rng);
-            kernelTime[rank] += duration;
-            return sim.timeout(duration);
-          } catch (e) {
-            throw namedInputError(e, inst.name);
-          }
+          let duration = 0;
+          for (const kernel of kernels) duration += price(kernel);
+          return spend(duration);
         },
         mpi: world?.comm(rank),
         random(name: string): RandomStream {
@@ -337,11 +338,12 @@ function namedInputError(e: unknown, instance: string): unknown {
  * measurement's running-timer stack has it.
  */
 function withMethods(e: MpiDeadlockError, meas: Measurement): MpiDeadlockError {
-  const ranks = e.ranks.map((r) => {
-    const running = meas.query(r.rank);
-    let method: string | undefined;
-    for (let d = running.length - 1; d >= 0 && method === undefined; d--) if (!running[d].name.startsWith("MPI_")) method = running[d].name;
-    return method === undefined || method === APPLICATION_TIMER ? r : { ...r, call: `${r.call} in ${method}` };
+  return e.placed((rank) => {
+    const running = meas.query(rank);
+    for (let d = running.length - 1; d >= 0; d--) {
+      const name = running[d].name;
+      if (!name.startsWith("MPI_")) return name === APPLICATION_TIMER ? undefined : `in ${name}`;
+    }
+    return undefined;
   });
-  return new MpiDeadlockError(e.time, e.blocked, ranks, e.unreceived);
 }

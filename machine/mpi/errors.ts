@@ -83,6 +83,19 @@ export class MpiDeadlockError extends DeadlockError {
       lines.join("\n") +
       (unreceived.length > 0 ? `\nmessages sent but never received:\n${un.join("\n")}` : "");
   }
+
+  /**
+   * The same deadlock with each blocked rank's call placed where the caller knows it was made
+   * (`MPI_Recv() in AMRMesh::ghostUpdate()`, `MPI_Recv() at element 'FromRight' (s.yaml:10:7)`):
+   * `where` returns the text to append to the call, or undefined to leave it.
+   */
+  placed(where: (rank: number) => string | undefined): MpiDeadlockError {
+    const ranks = this.ranks.map((r) => {
+      const at = where(r.rank);
+      return at === undefined ? r : { ...r, call: `${r.call} ${at}` };
+    });
+    return new MpiDeadlockError(this.time, this.blocked, ranks, this.unreceived);
+  }
 }
 
 /**

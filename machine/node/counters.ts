@@ -200,7 +200,10 @@ export type PresetMap = "itanium2" | "pentium4" | "none";
  * PAPI's Itanium 2 map for the presets the model emits: `+` and `-` of PAPI's `DERIVED_ADD` and
  * `DERIVED_SUB` become a list of natives. `PAPI_FP_INS` is not in the map.
  */
-const ITANIUM2_PRESET_NATIVES: Readonly<Partial<Record<CounterName, readonly string[]>>> = {
+/** Native events (libpfm names, with masks where the map gives them) of each PAPI preset a map covers. */
+type PresetNatives = Readonly<Partial<Record<CounterName, readonly string[]>>>;
+
+const ITANIUM2_PRESET_NATIVES: PresetNatives = {
   PAPI_TOT_CYC: ["CPU_CYCLES"],
   PAPI_TOT_INS: ["IA64_INST_RETIRED", "IA32_INST_RETIRED"],
   PAPI_FP_OPS: ["FP_OPS_RETIRED"],
@@ -224,7 +227,7 @@ const ITANIUM2_PRESET_NATIVES: Readonly<Partial<Record<CounterName, readonly str
  * masks of one event are two counters). `DERIVED_CMPD` presets (tagged µops) take both events.
  * It has no L1 data presets and no `PAPI_STL_CCY`.
  */
-const PENTIUM4_PRESET_NATIVES: Readonly<Partial<Record<CounterName, readonly string[]>>> = {
+const PENTIUM4_PRESET_NATIVES: PresetNatives = {
   PAPI_TOT_CYC: ["execution_event:nbogus0:nbogus1:nbogus2:nbogus3:bogus0:bogus1:bogus2:bogus3:cmpl:thr=15"],
   PAPI_TOT_INS: ["INSTR_RETIRED:NBOGUSNTAG"],
   PAPI_FP_OPS: ["execution_event:NBOGUS1", "scalar_DP_uop:ALL:TAG1"],
@@ -237,7 +240,7 @@ const PENTIUM4_PRESET_NATIVES: Readonly<Partial<Record<CounterName, readonly str
   PAPI_RES_STL: ["resource_stall:SBFULL"],
 };
 
-const PRESET_MAPS: Readonly<Record<Exclude<PresetMap, "none">, Readonly<Partial<Record<CounterName, readonly string[]>>>>> = {
+const PRESET_MAPS: Readonly<Record<Exclude<PresetMap, "none">, PresetNatives>> = {
   itanium2: ITANIUM2_PRESET_NATIVES,
   pentium4: PENTIUM4_PRESET_NATIVES,
 };

@@ -381,11 +381,10 @@ export class ProgramRuntime {
 
   /** `e` with each blocked process's MPI call named by its element: `MPI_Recv() at element 'FromRight' (s.yaml:10:7)`. */
   private withElements(e: MpiDeadlockError): MpiDeadlockError {
-    const ranks = e.ranks.map((r) => {
-      const el = r.rank < this.mpiElement.length ? this.model.elements[this.mpiElement[r.rank]!] : undefined;
-      return el === undefined ? r : { ...r, call: `${r.call} at element '${el.name}' (${el.at ?? el.where})` };
+    return e.placed((rank) => {
+      const el = rank < this.mpiElement.length ? this.model.elements[this.mpiElement[rank]!] : undefined;
+      return el === undefined ? undefined : `at element '${el.name}' (${el.at ?? el.where})`;
     });
-    return new MpiDeadlockError(e.time, e.blocked, ranks, e.unreceived);
   }
 }
 

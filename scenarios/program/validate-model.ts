@@ -131,18 +131,19 @@ export function validateModel(file: string, table: readonly MeasuredConfiguratio
   // run prints them (at most 5 unreceived, then their count): once each, with the configurations
   // they come from.
   const seen = new Map<string, string[]>();
-  const unreceived = new Set<string>();
   first.forEach((f, i) => {
-    for (const u of f.result.unreceived) unreceived.add(`unreceived ${u}`);
-    const shown = [...unreceived].slice(0, 5);
-    for (const w of [...f.result.warnings, ...f.result.unreceived.map((u) => `unreceived ${u}`).filter((u) => shown.includes(u))]) {
+    for (const w of [...f.result.warnings, ...f.result.unreceived.map((u) => `unreceived ${u}`)]) {
       const names = seen.get(w);
       if (names) names.push(table[i].name);
       else seen.set(w, [table[i].name]);
     }
   });
-  for (const [w, names] of seen) warnings.push(`${w}${names.length === table.length ? "" : ` (configuration${names.length > 1 ? "s" : ""} ${names.join(", ")})`}`);
-  if (unreceived.size > 5) warnings.push(`${unreceived.size - 5} more unreceived messages`);
+  let unreceived = 0;
+  for (const [w, names] of seen) {
+    if (w.startsWith("unreceived ") && ++unreceived > 5) continue;
+    warnings.push(`${w}${names.length === table.length ? "" : ` (configuration${names.length > 1 ? "s" : ""} ${names.join(", ")})`}`);
+  }
+  if (unreceived > 5) warnings.push(`${unreceived - 5} more unreceived messages`);
   return {
     warnings,
     unit: "s",
