@@ -113,20 +113,23 @@ export function loadScenarioText(text: string, file: string, options: LoadOption
 }
 
 /**
- * Keys of a program model whose value, left out, only takes its default (a unit, a thread count):
- * an invalid one hides no structure the rest of the model needs.
+ * Keys whose value, left out, only takes its default (a unit, a thread count, the placement, the
+ * seed, an output switch) and that no check of the rest reads: an invalid one hides no structure
+ * the rest of the scenario needs. (Not the node and process counts: a program model's peers are
+ * checked against them. Not `outputs.records` or `callgraph`: a program model refuses them.)
  */
 // (An element's unit is `...[i].unit`; a global or local named `unit` or `threads` is not matched.)
-const DEFAULTED_PROGRAM_KEY = /^program\.(?:costUnit|threads)$|^program\..*\]\.unit$/;
+const DEFAULTED_KEY = /^program\.(?:costUnit|threads)$|^program\..*\]\.unit$|^(?:seed|description|machine\.placement|outputs\.(?:profile|trace|dir))$/;
 
 /**
  * `e` (the schema's errors) with the errors the rest of the scenario has too, when every schema
- * error is at a key that only picks a default ({@link DEFAULTED_PROGRAM_KEY}): the scenario is
- * loaded again without those keys, so that one run of `validate` reports a misspelt unit and a
- * unit written in a cost expression together. Otherwise `e` itself.
+ * error is at a key that only picks a default ({@link DEFAULTED_KEY}): the scenario is loaded
+ * again without those keys, so that one run of `validate` reports a misspelt unit and a unit
+ * written in a cost expression together, or a misspelt placement and a misspelt machine key.
+ * Otherwise `e` itself.
  */
 function withIndependentErrors(e: ScenarioErrors, value: unknown, file: string, located: SourceDoc["locate"], overrides: readonly NamedOverride[]): ScenarioErrors {
-  if (e.errors.length === 0 || !e.errors.every((x) => DEFAULTED_PROGRAM_KEY.test(x.path))) return e;
+  if (e.errors.length === 0 || !e.errors.every((x) => DEFAULTED_KEY.test(x.path))) return e;
   const without = e.errors.reduce((v, x) => removeKey(v, parseWhere(x.path)), value);
   try {
     resolveScenario(validateValue<ScenarioConfig>(scenarioSchema(), without, file, located), file, located, overrides);
@@ -179,13 +182,19 @@ function resolveScenario(config: ScenarioConfig, file: string, located: SourceDo
     const pos = located(path) ?? nearestLocation(located, path);
     warnings.push(new ScenarioError(message, { file, line: pos?.line, column: pos?.column, path }).message);
   };
+  // The sections are checked one after another, and the errors of each are reported together:
+  // the machine's do not hide the assembly's (which reads no machine parameter). What needs the
+  // machine (metrics, a program model's layout) is checked only when it was set up.
+  const errors: ScenarioError[] = [];
   checkReservedWorkloadNames(config, fail);
-  const machine = setupMachine(config, fail);
-  checkMetrics(config, machine, fail);
+  const machine = collectErrors(errors, () => setupMachine(config, fail));
+  if (machine !== undefined) collectErrors(errors, () => checkMetrics(config, machine, fail));
   let assembly: PreparedAssembly | undefined;
   if (config.assembly) {
-    assembly = prepareWorkloadAssembly(assemblyConfig(config, fail), config.workload, fail, warn);
+    assembly = collectErrors(errors, () => prepareWorkloadAssembly(assemblyConfig(config, fail), config.workload, fail, warn));
   }
+  // (A machine that was not set up has reported its errors.)
+  if (errors.length > 0 || machine === undefined) throw new ScenarioErrors(errors, file);
   let program: ProgramModel | undefined;
   if (config.program) {
     // Records and the call graph come from an assembly's proxies and timers: asked for here (in
@@ -216,6 +225,17 @@ function resolveScenario(config: ScenarioConfig, file: string, located: SourceDo
     return new ScenarioErrors([new ScenarioError(message + note, { file, line: pos?.line, column: pos?.column, path })]);
   };
   return { file, config, machine, assembly, program, overrides: overrides.map((o) => o.text), errorAt, warnings };
+}
+
+/** `check()`, or undefined with its scenario errors added to `errors` (any other error is thrown). */
+function collectErrors<T>(errors: ScenarioError[], check: () => T): T | undefined {
+  try {
+    return check();
+  } catch (e) {
+    if (!(e instanceof ScenarioErrors)) throw e;
+    errors.push(...e.errors);
+    return undefined;
+  }
 }
 
 /**

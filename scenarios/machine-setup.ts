@@ -43,6 +43,17 @@ export function setupMachine(config: ScenarioConfig, fail: (path: KeyPath, messa
       fail(["machine", "preset"], (e as Error).message);
     }
   }
+  // Every key is checked before any error is thrown, so that one run names every misspelt key and
+  // every quantity without its unit.
+  const keyErrors: ScenarioError[] = [];
+  const reportKey = (path: KeyPath, message: string): void => {
+    try {
+      fail(path, message);
+    } catch (e) {
+      if (!(e instanceof ScenarioErrors)) throw e;
+      keyErrors.push(...e.errors);
+    }
+  };
   // Overrides: every key other than the section's own, nested maps flattened to dotted keys.
   const overrides: Record<string, unknown> = {};
   const flatten = (value: unknown, path: string[]): void => {
@@ -58,7 +69,8 @@ export function setupMachine(config: ScenarioConfig, fail: (path: KeyPath, messa
         // A number without unit is refused with the unit that makes it nearest the preset's value.
         value = parseQuantity(value, doc.dimension!, undefined, { typical: presetValue(section.preset, key) });
       } catch (e) {
-        fail(["machine", ...path], (e as Error).message);
+        reportKey(["machine", ...path], (e as Error).message);
+        return;
       }
     }
     overrides[key] = value;
@@ -67,32 +79,36 @@ export function setupMachine(config: ScenarioConfig, fail: (path: KeyPath, messa
     if (SECTION_KEYS.has(k)) continue;
     // Checked here, where the section's own keys are known too: a near miss of
     // `processesPerNode` is not taken for the node parameter `processorsPerNode`.
-    if (!TOP_KEYS.includes(k)) fail(["machine", k], `unknown key${didYouMean(k, TOP_KEYS)}; known: ${TOP_KEYS.join(", ")}`);
-    flatten(v, [k]);
+    if (!TOP_KEYS.includes(k)) reportKey(["machine", k], `unknown key${didYouMean(k, TOP_KEYS)}; known: ${TOP_KEYS.join(", ")}`);
+    else flatten(v, [k]);
   }
-  let machine: MachineConfig;
-  let cluster: Cluster;
-  try {
-    const base = machinePresets.get(section.preset).config;
-    machine = resolveMachine(base, overrides);
-    cluster = new Cluster(machine, { nodes: section.nodes, processesPerNode: section.processesPerNode, placement: section.placement });
-  } catch (e) {
-    const { key, problem } = e as { key?: string; problem?: string };
-    const path = key ? keyToPath(key) : ["machine"];
-    // The located message names the key already: the problem alone follows it.
-    fail(path, key && problem ? problem : (e as Error).message);
+  // The node (its overrides checked above), the interconnect and the collectives are resolved
+  // apart, and their errors reported together.
+  let machine: MachineConfig | undefined;
+  let cluster: Cluster | undefined;
+  if (keyErrors.length === 0) {
+    try {
+      const base = machinePresets.get(section.preset).config;
+      machine = resolveMachine(base, overrides);
+      cluster = new Cluster(machine, { nodes: section.nodes, processesPerNode: section.processesPerNode, placement: section.placement });
+    } catch (e) {
+      const { key, problem } = e as { key?: string; problem?: string };
+      const path = key ? keyToPath(key) : ["machine"];
+      // The located message names the key already: the problem alone follows it.
+      reportKey(path, key && problem ? problem : (e as Error).message);
+    }
   }
   const { collectives: collectivesRaw, ...netRaw } = section.network as Record<string, unknown>;
-  let network: ResolvedNetwork;
+  let network: ResolvedNetwork | undefined;
   try {
     // A network naming no preset is the node preset's system's, with `params` overriding its values.
     network = resolveNetwork(convertNetworkUnits(netRaw) as NetworkSpec, machinePresets.get(section.preset).interconnect?.preset);
   } catch (e) {
     const { key, problem } = e as { key?: string; problem?: string };
     // The located message names the key already: the problem alone follows it.
-    fail(["machine", "network", ...(key ? key.split(".") : [])], problem ?? (e as Error).message);
+    reportKey(["machine", "network", ...(key ? key.split(".") : [])], problem ?? (e as Error).message);
   }
-  let collectives: CollectiveSpec;
+  let collectives: CollectiveSpec | undefined;
   try {
     collectives = convertCollectiveUnits(collectivesRaw);
     resolveCollectives(collectives);
@@ -101,8 +117,10 @@ export function setupMachine(config: ScenarioConfig, fail: (path: KeyPath, messa
     // The located message names the key already: the problem alone follows it.
     const message = (e as Error).message;
     const named = `collectives.${key}: `;
-    fail(["machine", "network", "collectives", ...(key ? key.split(".") : [])], problem ?? (key && message.startsWith(named) ? message.slice(named.length) : message));
+    reportKey(["machine", "network", "collectives", ...(key ? key.split(".") : [])], problem ?? (key && message.startsWith(named) ? message.slice(named.length) : message));
   }
+  // (Each part left undefined has reported its error.)
+  if (keyErrors.length > 0 || machine === undefined || cluster === undefined || network === undefined || collectives === undefined) throw new ScenarioErrors(keyErrors);
   return { presetName: section.preset, config: machine, cluster, network, collectives };
 }
 

@@ -102,6 +102,25 @@ describe("invalid scenarios", () => {
     expect(located).toEqual([...located].sort((a, b) => a - b));
   });
 
+  it("reports the machine's mistakes, key by key, together with the assembly's and a misspelt placement", async () => {
+    const dir = tempDir();
+    const file = join(dir, "sections.yaml");
+    const text = edit("processesPerNode: 2", "procesorsPerNode: 2\n  clock: 2800\n  l2: { size: 30us }")
+      .replace("placement: block", "placement: blok")
+      .replace("preset: gigabit-ethernet", "preset: gigabit-ethernett")
+      .replace("type: dummy\n      params: { cost: \"0.02*x\" }", "type: dumy\n      params: { cost: \"0.02*x\" }");
+    writeFileSync(file, text);
+    let stderr = "";
+    expect(await main(["validate", file], { out: () => undefined, err: (s) => (stderr += s) })).toBe(2);
+    expect(stderr.split("\n")[0]).toBe(`ccasim validate: ${file}: 6 errors`);
+    expect(stderr).toContain(`${file}:23:3: machine.procesorsPerNode: unknown key (did you mean 'processorsPerNode'?)`);
+    expect(stderr).toMatch(/:24:3: machine\.clock: .*a number without unit is ambiguous/);
+    expect(stderr).toMatch(/:25:\d+: machine\.l2\.size: .*30us/);
+    expect(stderr).toContain(`${file}:26:3: machine.placement: expected one of 'block', 'round-robin', got "blok"`);
+    expect(stderr).toContain("machine.network.preset: unknown interconnect preset 'gigabit-ethernett'");
+    expect(stderr).toContain("assembly.components.D.type: unknown component type 'dumy'");
+  });
+
   it("reports a --set mistake as coming from the command line", async () => {
     let stderr = "";
     const code = await main(["validate", "scenarios/known-models.yaml", "--set", "workload.x=[1]"], { out: () => undefined, err: (s) => (stderr += s) });
