@@ -29,8 +29,9 @@ const HELP = `Usage: ccasim sweep <sweep.yaml> [--jobs N] [--db FILE] [--resume]
 
 Runs every point of a sweep (a scenario and its axes) in worker threads and stores each point's
 summary, records and profile values in a study database (DuckDB; query it with 'ccasim query').
-Each point has a seed derived from the study seed and the point, so any point re-runs alone with
-the same result. Interrupted (Ctrl-C, kill, even kill -9), a sweep stops at once (130 / 143 in a
+Every point of a replication runs with the same seed (common random numbers: the same random
+workload at every point), derived from the study seed and the replication; 'seeds: per-point'
+gives each point its own. Any point re-runs alone with the same result. Interrupted (Ctrl-C, kill, even kill -9), a sweep stops at once (130 / 143 in a
 shell), the points committed so far kept; it continues with --resume. Failed points are stored with their error
 and the sweep goes on (see Exit codes). 'ccasim validate <sweep.yaml>' loads every point's
 scenario first, without running it.
@@ -38,7 +39,8 @@ scenario first, without running it.
 Sweep file:
   scenario: known-models.yaml        # relative to the sweep file, or the scenario inline
   seed: 7                            # study seed
-  replications: 2
+  seeds: common                      # default; per-point: each point its own seed
+  replications: 2                    # runs of each point, each replication with other seeds
   axes:
     workload.x: [1, 2, 4]                               # a list
     workload.iterations: { from: 10, to: 50, step: 20 } # arithmetic range

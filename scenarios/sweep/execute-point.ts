@@ -1,5 +1,5 @@
 import { pointRows, type PointIdentity, type PointOutcome, type PointRows } from "../../profile/study/index.js";
-import { loadScenarioText } from "../load.js";
+import { loadScenarioText, type SourcedOverride } from "../load.js";
 import { executeScenario } from "../run.js";
 
 /** What a worker needs to run one point: the scenario text, its overrides and the point. */
@@ -7,8 +7,8 @@ export interface PointTask {
   readonly scenarioText: string;
   /** Names the scenario in errors and summaries. */
   readonly scenarioFile: string;
-  /** `--set` overrides (fixed ones and the point's axis values). */
-  readonly set: readonly string[];
+  /** Overrides (fixed ones and the point's axis values), each with the sweep key it comes from. */
+  readonly set: readonly SourcedOverride[];
   readonly point: PointIdentity;
 }
 

@@ -6,7 +6,8 @@ import { fileErrorText, parseOverride, parseYamlSource, ScenarioError, ScenarioE
 import type { CommandInput } from "../../profile/index.js";
 import { undefinedWorkloadVariable, unknownWorkloadVariable, workloadVariablesOf } from "../workload.js";
 import { sweepFactors, type SweepFail } from "./design.js";
-import { enumeratePoints, pointOverrides, type SweepPoint } from "./points.js";
+import { enumeratePoints, pointOverrideEntries, pointOverrides, type SweepPoint } from "./points.js";
+import type { SourcedOverride } from "../load.js";
 import { sweepSchema, type AxisValue, type SweepConfig } from "./sweep-schema.js";
 
 /** A sweep file read, validated and expanded into its points. */
@@ -35,6 +36,8 @@ export interface Sweep {
   readonly axes: readonly string[];
   /** Identity of the study: a hash of the scenario text, the fixed overrides and the points (resuming checks it). */
   readonly studyHash: string;
+  /** Where each swept or fixed key stands in the sweep file, as errors name it: `axes key 'machine.l2.size' (s.sweep.yaml:4:3)`. */
+  readonly keySources: Readonly<Record<string, string>>;
 }
 
 /**
@@ -76,14 +79,19 @@ export function loadSweepText(text: string, file: string): Sweep {
   const loadText = inlineScenario ? inlineScenarioSource(text) ?? scenarioText : scenarioText;
   checkWorkloadKeys(config, workloadVariablesOf(parseYamlSource(loadText, scenarioFile).value), fail);
   const factors = sweepFactors(config, fail);
-  const points = enumeratePoints(factors, config.replications, config.seed);
+  const points = enumeratePoints(factors, config.replications, config.seed, config.seeds);
   const axes = factors.flatMap((f) => f.keys).sort();
   const studyHash = createHash("sha256")
     .update(JSON.stringify({ scenarioText, set: sortedEntries(config.set), seed: config.seed, points: points.map((p) => [p.id, p.seed]) }))
     .digest("hex")
     .slice(0, 16);
   const name = config.name ?? basename(file, extname(file));
-  return { file, name, config, scenarioText, loadText, scenarioFile, inlineScenario, points, axes, studyHash };
+  const keySources: Record<string, string> = {};
+  for (const [key, where] of sweepKeys(config)) {
+    const pos = nearest(doc.locate, where);
+    keySources[key] = `${where[0] === "set" ? "set" : "axes"} key '${key}' (${file}${pos ? `:${pos.line}:${pos.column}` : ""})`;
+  }
+  return { file, name, config, scenarioText, loadText, scenarioFile, inlineScenario, points, axes, studyHash, keySources };
 }
 
 /**
@@ -104,21 +112,32 @@ function inlineScenarioSource(text: string): string | undefined {
   return out;
 }
 
-/**
- * Refuses a swept or fixed key that sets a workload variable the scenario does not define: every
- * point would run with the defined variables unchanged (a misspelt axis gives identical points).
- * @throws via `fail`, at the key in the sweep file
- */
-function checkWorkloadKeys(config: SweepConfig, known: readonly string[], fail: SweepFail): void {
-  const keys: [string, KeyPath][] = [
+/** Every key the sweep sets, swept or fixed, with where it stands in the sweep file. */
+function sweepKeys(config: SweepConfig): [string, KeyPath][] {
+  return [
     ...Object.keys(config.axes).map((k): [string, KeyPath] => [k, ["axes", k]]),
     ...config.zip.flatMap((group, g) => Object.keys(group).map((k): [string, KeyPath] => [k, ["zip", g, k]])),
     ...Object.keys(config.random?.axes ?? {}).map((k): [string, KeyPath] => [k, ["random", "axes", k]]),
     ...Object.keys(config.set).map((k): [string, KeyPath] => [k, ["set", k]]),
   ];
-  for (const [key, where] of keys) {
+}
+
+/**
+ * Refuses a swept or fixed key that sets a workload variable the scenario does not define (every
+ * point would run with the defined variables unchanged: a misspelt axis gives identical points),
+ * or the scenario's seed (every point's seed comes from the sweep, which would override it).
+ * @throws via `fail`, at the key in the sweep file
+ */
+function checkWorkloadKeys(config: SweepConfig, known: readonly string[], fail: SweepFail): void {
+  for (const [key, where] of sweepKeys(config)) {
     // why: each key becomes a `--set key=value` of the point, so it is read as --set reads it
-    const name = undefinedWorkloadVariable(parseOverride(`${key}=0`).path, known);
+    const path = parseOverride(`${key}=0`).path;
+    if (path.length === 1 && path[0] === "seed")
+      fail(
+        where,
+        "a point's seed comes from the sweep, not from its scenario keys: set the sweep's `seed:` (the study seed) and `seeds:` (common: every point runs with the same seed; per-point: each its own), and `replications:` for runs with other seeds",
+      );
+    const name = undefinedWorkloadVariable(path, known);
     if (name !== undefined) fail(where, unknownWorkloadVariable(name, known));
   }
 }
@@ -136,6 +155,14 @@ export function sweepInputs(sweep: Sweep): CommandInput[] {
 /** The `--set` overrides of a point of a sweep (fixed `set:` entries, then axis values). */
 export function sweepPointOverrides(sweep: Sweep, point: SweepPoint): string[] {
   return pointOverrides(sweep.config.set, point);
+}
+
+/**
+ * {@link sweepPointOverrides} with where each comes from in the sweep file, for loading the point:
+ * an error an override causes then names the sweep key that set it, not `--set`.
+ */
+export function sweepPointLoadOverrides(sweep: Sweep, point: SweepPoint): SourcedOverride[] {
+  return pointOverrideEntries(sweep.config.set, point).map(([key, text]) => ({ text: `${key}=${text}`, source: sweep.keySources[key] ?? `--set ${key}=${text}` }));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { parse as parseYaml } from "yaml";
-import type { AxisValue } from "./sweep-schema.js";
+import type { AxisValue, SeedMode } from "./sweep-schema.js";
 import type { Factor } from "./design.js";
 
 /** One run of a sweep: a combination of axis values and a replication, with its derived seed. */
@@ -32,7 +32,8 @@ export function pointId(values: Readonly<Record<string, AxisValue>>, replication
 
 /**
  * The seed of a point: 31 bits of SHA-256(study seed, canonical point). The same point of the same
- * study always gets the same seed, whatever the order or the machine that runs it.
+ * study always gets the same seed, whatever the order or the machine that runs it. With no values
+ * it is the seed every point of replication `replication` shares under common random numbers.
  */
 export function pointSeed(studySeed: number, values: Readonly<Record<string, AxisValue>>, replication: number): number {
   const h = createHash("sha256").update(`${studySeed}\u0000${canonicalPoint(values, replication)}`).digest();
@@ -41,9 +42,12 @@ export function pointSeed(studySeed: number, values: Readonly<Record<string, Axi
 
 /**
  * Enumerates the full-factorial product of the factors (the last factor varies fastest), each
- * combination repeated `replications` times (replication innermost).
+ * combination repeated `replications` times (replication innermost). With `seeds` `common`, the
+ * points of a replication share one seed (`pointSeed` of no values); with `per-point`, each point
+ * has its own.
  */
-export function enumeratePoints(factors: readonly Factor[], replications: number, studySeed: number): SweepPoint[] {
+export function enumeratePoints(factors: readonly Factor[], replications: number, studySeed: number, seeds: SeedMode): SweepPoint[] {
+  const common = Array.from({ length: replications }, (_, r) => pointSeed(studySeed, {}, r));
   const points: SweepPoint[] = [];
   const sizes = factors.map((f) => f.rows.length);
   const total = sizes.reduce((a, b) => a * b, 1);
@@ -59,7 +63,7 @@ export function enumeratePoints(factors: readonly Factor[], replications: number
     const values: Record<string, AxisValue> = {};
     for (const k of Object.keys(unsorted).sort()) values[k] = unsorted[k];
     for (let r = 0; r < replications; r++) {
-      points.push({ index: points.length, id: pointId(values, r), values, replication: r, seed: pointSeed(studySeed, values, r) });
+      points.push({ index: points.length, id: pointId(values, r), values, replication: r, seed: seeds === "common" ? common[r] : pointSeed(studySeed, values, r) });
     }
   }
   return points;
@@ -67,9 +71,14 @@ export function enumeratePoints(factors: readonly Factor[], replications: number
 
 /** `--set` texts of a point (fixed overrides first, then the axis values). */
 export function pointOverrides(fixed: Readonly<Record<string, AxisValue>>, point: SweepPoint): string[] {
+  return pointOverrideEntries(fixed, point).map(([k, text]) => `${k}=${text}`);
+}
+
+/** The key and the `--set` value text of each override of a point, in {@link pointOverrides}' order. */
+export function pointOverrideEntries(fixed: Readonly<Record<string, AxisValue>>, point: SweepPoint): [string, string][] {
   // why: a string that YAML would read as something else ("true", "12") is quoted so it stays a string
   const text = (v: AxisValue) => (typeof v === "string" && safeYaml(v) === v ? v : JSON.stringify(v));
-  return [...Object.entries(fixed), ...Object.entries(point.values)].map(([k, v]) => `${k}=${text(v)}`);
+  return [...Object.entries(fixed), ...Object.entries(point.values)].map(([k, v]) => [k, text(v)]);
 }
 
 function safeYaml(v: string): unknown {

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { loadScenarioText } from "../load.js";
 import { checkRunOutputFolder, type OutputFolderOptions } from "../output-folder.js";
 import { executeScenario, writeRunOutputs, type ExecuteOptions, type RunArtifacts } from "../run.js";
-import { sweepInputs, sweepPointOverrides, type Sweep } from "./load-sweep.js";
+import { sweepInputs, sweepPointLoadOverrides, type Sweep } from "./load-sweep.js";
 import type { SweepPoint } from "./points.js";
 
 /** Options of {@link runSweepPoint}. */
@@ -30,7 +30,7 @@ export function sweepPointFolder(sweep: Sweep, point: SweepPoint): string {
  *   folder may not be replaced; whatever the run throws (a deadlock)
  */
 export function runSweepPoint(sweep: Sweep, point: SweepPoint, options: SweepPointRunOptions = {}): RunArtifacts & { outDir: string } {
-  const scenario = loadScenarioText(sweep.loadText, sweep.scenarioFile, { set: sweepPointOverrides(sweep, point), seed: point.seed });
+  const scenario = loadScenarioText(sweep.loadText, sweep.scenarioFile, { set: sweepPointLoadOverrides(sweep, point), seed: point.seed });
   const dir = options.out ?? sweepPointFolder(sweep, point);
   const checked = { ...options, inputs: [...sweepInputs(sweep), ...(options.inputs ?? [])] };
   checkRunOutputFolder(dir, checked);

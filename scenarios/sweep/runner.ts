@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { StudyError, StudyStore, type PointRows } from "../../profile/study/index.js";
 import { runPointTask, type PointTask } from "./execute-point.js";
 import { checkOutputPath } from "../../profile/index.js";
-import { sweepInputs, sweepPointOverrides, type Sweep } from "./load-sweep.js";
+import { sweepInputs, sweepPointLoadOverrides, type Sweep } from "./load-sweep.js";
 import type { SweepPoint } from "./points.js";
 import { axisNumber } from "./design.js";
 import type { AxisValue } from "./sweep-schema.js";
@@ -96,7 +96,7 @@ export function pointTask(sweep: Sweep, point: SweepPoint): PointTask {
   return {
     scenarioText: sweep.loadText,
     scenarioFile: sweep.scenarioFile,
-    set: sweepPointOverrides(sweep, point),
+    set: sweepPointLoadOverrides(sweep, point),
     point: { id: point.id, index: point.index, replication: point.replication, seed: point.seed, values: point.values, numericValues: numericAxisValues(point.values) },
   };
 }

@@ -32,6 +32,9 @@ export type Distribution =
   | { readonly loguniform: readonly [number | string, number | string]; readonly integer?: boolean }
   | { readonly choice: readonly AxisValue[] };
 
+/** How a sweep's points get their seeds (see {@link SweepConfig.seeds}). */
+export type SeedMode = "common" | "per-point";
+
 /** The `sweep:` file as validated (before expansion). */
 export interface SweepConfig {
   /** Path of the scenario file (relative to the sweep file) or the scenario itself, inline. */
@@ -40,6 +43,12 @@ export interface SweepConfig {
   readonly name?: string;
   /** Study seed: every point's seed derives from it and the point. */
   readonly seed: number;
+  /**
+   * How points get their seeds: `common` (every point of a replication runs with the same seed,
+   * so the points see the same random workload and differ by their axis values alone: common
+   * random numbers) or `per-point` (each point its own seed).
+   */
+  readonly seeds: SeedMode;
   /** Runs of every point with different seeds. */
   readonly replications: number;
   /** Full-factorial axes: scenario key path -> values. */
@@ -86,6 +95,12 @@ export function sweepSchema(): Schema {
       scenario: s.union([s.string(), s.record(s.any())], { doc: "scenario file (relative to this file) or the scenario inline" }),
       name: s.optional(s.string({ pattern: "^[A-Za-z_][A-Za-z0-9_.-]*$", doc: "study name" })),
       seed: s.optional(s.integer({ min: 0, max: 2 ** 31 - 1, doc: "study seed; every point's seed derives from it" }), 1),
+      seeds: s.optional(
+        s.enumOf(["common", "per-point"], {
+          doc: "common (default): every point of a replication runs with the same seed, so all points see the same random workload (common random numbers); per-point: each point its own seed",
+        }),
+        "common",
+      ),
       replications: s.optional(s.integer({ min: 1, doc: "runs of each point, each with its own seed" }), 1),
       axes: s.optional(s.record(axis, { keyPattern: KEY_PATTERN, doc: "full-factorial axes: scenario key -> values" }), {}),
       zip: s.optional(s.array(s.record(s.array(scalar, { minItems: 1 }), { keyPattern: KEY_PATTERN })), []),

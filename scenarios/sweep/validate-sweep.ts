@@ -7,7 +7,7 @@
 import { loadScenarioText } from "../load.js";
 import { executeScenario } from "../run.js";
 import { parseYamlSource } from "../lang/index.js";
-import { sweepPointOverrides, type Sweep } from "./load-sweep.js";
+import { sweepPointLoadOverrides, sweepPointOverrides, type Sweep } from "./load-sweep.js";
 import type { SweepPoint } from "./points.js";
 
 /** A point whose scenario does not load, and why. */
@@ -45,7 +45,7 @@ export function invalidPoints(sweep: Sweep, options: InvalidPointsOptions = {}):
 function pointLoadFailure(sweep: Sweep, point: Sweep["points"][number], run = false): InvalidPoint | undefined {
   const overrides = sweepPointOverrides(sweep, point);
   try {
-    const scenario = loadScenarioText(sweep.loadText, sweep.scenarioFile, { set: overrides, seed: point.seed });
+    const scenario = loadScenarioText(sweep.loadText, sweep.scenarioFile, { set: sweepPointLoadOverrides(sweep, point), seed: point.seed });
     if (run) executeScenario(scenario, { measure: false });
     return undefined;
   } catch (e) {

@@ -224,6 +224,8 @@ describe("ccasim validate on a sweep file", () => {
     expect(r.err).toContain(`${bad}: 6 of the sweep 'bad.sweep', 12 points`);
     expect(r.err).toContain("would fail:\n  point 2 (workload.iterations=5 assembly.components.A.params.implementation=A3 workload.x=1):\n");
     expect(r.err).toContain("'A3' is not one of the implementations: A1, A2");
+    // The error names the sweep key that set the value, at its line in the sweep file.
+    expect(r.err).toContain(`(from axes key 'assembly.components.A.params.implementation' (${bad}:7:3))`);
     expect(r.err).toContain("  ... and 1 more\n");
     // An inline scenario's errors give the sweep file's own lines and columns.
     const inline = join(dir, "inline.sweep.yaml");

@@ -54,9 +54,10 @@ describe("sweep designs", () => {
 
   it("keeps the point ids and seeds of existing studies (a database resumes point for point)", () => {
     // Values pinned from a study written before: any change to how points are written or hashed
-    // would make --resume refuse such a database and rerun its points with other seeds.
+    // would make --resume refuse such a database and rerun its points with other seeds. (Studies
+    // written before common seeds were the default have per-point seeds.)
     const sw = loadSweepText(
-      `scenario: ${KM}\nseed: 5\naxes:\n  machine.clock: { from: 1GHz, to: 2GHz, step: 0.5GHz }\n  machine.network.params.bandwidth: { from: 100MB/s, to: 1600MB/s, factor: 4 }\n`,
+      `scenario: ${KM}\nseed: 5\nseeds: per-point\naxes:\n  machine.clock: { from: 1GHz, to: 2GHz, step: 0.5GHz }\n  machine.network.params.bandwidth: { from: 100MB/s, to: 1600MB/s, factor: 4 }\n`,
       "study.sweep.yaml",
     );
     expect(sw.points.slice(0, 3).map((p) => [p.id, p.seed])).toEqual([
@@ -85,14 +86,34 @@ describe("sweep designs", () => {
     }
   });
 
-  it("gives every point a seed that depends only on the study seed and the point", () => {
-    const a = sweepOf("seed: 9\naxes:\n  workload.x: [1, 2, 3]\n");
-    const b = sweepOf("seed: 9\naxes:\n  workload.x: [3, 1]\n  workload.iterations: [100]\n".replace("  workload.iterations: [100]\n", ""));
+  it("with per-point seeds, gives every point a seed that depends only on the study seed and the point", () => {
+    const a = sweepOf("seed: 9\nseeds: per-point\naxes:\n  workload.x: [1, 2, 3]\n");
+    const b = sweepOf("seed: 9\nseeds: per-point\naxes:\n  workload.x: [3, 1]\n");
     const seedOf = (sw: Sweep, x: number) => sw.points.find((p) => p.values["workload.x"] === x)!.seed;
     expect(seedOf(b, 3)).toBe(seedOf(a, 3));
     expect(seedOf(b, 1)).toBe(seedOf(a, 1));
     expect(new Set(a.points.map((p) => p.seed)).size).toBe(3);
+    expect(sweepOf("seed: 10\nseeds: per-point\naxes:\n  workload.x: [1, 2, 3]\n").points[0].seed).not.toBe(a.points[0].seed);
+  });
+
+  it("by default gives every point of a replication the same seed (common random numbers), another per replication and study seed", () => {
+    const a = sweepOf("seed: 9\nreplications: 2\naxes:\n  workload.x: [1, 2, 3]\n");
+    const byReplication = (sw: Sweep, r: number) => new Set(sw.points.filter((p) => p.replication === r).map((p) => p.seed));
+    expect(a.config.seeds).toBe("common");
+    expect(byReplication(a, 0).size).toBe(1);
+    expect(byReplication(a, 1).size).toBe(1);
+    expect([...byReplication(a, 1)][0]).not.toBe([...byReplication(a, 0)][0]);
     expect(sweepOf("seed: 10\naxes:\n  workload.x: [1, 2, 3]\n").points[0].seed).not.toBe(a.points[0].seed);
+    // Points ids do not depend on how seeds are given; the study (its hash) does.
+    const perPoint = sweepOf("seed: 9\nreplications: 2\nseeds: per-point\naxes:\n  workload.x: [1, 2, 3]\n");
+    expect(perPoint.points.map((p) => p.id)).toEqual(a.points.map((p) => p.id));
+    expect(perPoint.studyHash).not.toBe(a.studyHash);
+  });
+
+  it("refuses a seed among the swept or fixed keys, which the point's seed would override", () => {
+    for (const body of ["set:\n  seed: 7\n", "axes:\n  seed: [1, 2]\n"]) {
+      expect(() => sweepOf(body)).toThrow(/a point's seed comes from the sweep.*`seed:`.*`seeds:`/);
+    }
   });
 
   it("hashes points canonically: key order does not matter, values and replication do", () => {
