@@ -10,7 +10,7 @@
  * `PAPI_TLB_DM = L2DTLB_MISSES`, `PAPI_RES_STL = BE_EXE_BUBBLE_ALL`, `PAPI_STL_CCY = BACK_END_BUBBLE_ALL`,
  * `PAPI_L1_DCM = L1D_READ_MISSES_ALL`, `PAPI_L1_DCA = L1D_READS_SET1` (the count of `L1D_READS_SET0`,
  * from the other counter set), `PAPI_L1_DCH = L1D_READS_SET1 - L1D_READ_MISSES_ALL`,
- * `PAPI_L1_TCA = L1D_READS_SET0 + L1I_READS` (instruction fetch is not modelled: the L1D reads).
+ * `PAPI_L1_TCA = L1D_READS_SET0 + L1I_READS`.
  * PAPI's Itanium 2 map has no `PAPI_FP_INS`; it is emitted with PAPI's general meaning (below).
  * On machines without the Itanium 2 natives the L1 presets count every data reference.
  *
@@ -24,11 +24,15 @@
  * - `IA64_INST_RETIRED`: loads + stores + FP instructions + other instructions.
  * - `FP_OPS_RETIRED`: flops; `PAPI_FP_INS`: FP instructions (an FMA is one instruction, two flops).
  * - `LOADS_RETIRED`, `STORES_RETIRED`: memory references.
+ * - `L1I_READS`: instruction fetches from the L1I, one per issue group (`issueWidth` instructions:
+ *   the Itanium 2 fetches two 16-byte bundles, six instruction slots, per L1I read, as it issues
+ *   them). Kernels are loops whose code stays in the L1I, so fetches never miss and add no L2
+ *   reference; bundles padded with no-ops would take more fetches than this count, a lower bound.
  * - `L1D_READS_SET0`: integer loads (floating-point loads bypass the Itanium 2's L1D);
  *   `L1D_READ_MISSES_ALL`: L1 misses caused by loads (all of them when the L1 is integer-only and
  *   written through, as the Itanium 2's; else the load share of the L1 misses).
  * - `L2_DATA_REFERENCES_L2_ALL` = `L2_REFERENCES`: L1 misses, plus on the Itanium 2 (integer-only,
- *   written-through L1D) the floating-point loads and the stores (instruction fetch is not modelled).
+ *   written-through L1D) the floating-point loads and the stores (instruction fetches hit the L1I).
  * - `L2_MISSES`, `L3_REFERENCES` (= L2 misses), `L3_MISSES`: fills of each level.
  * - `L2DTLB_MISSES`: data TLB misses.
  * - `DATA_EAR_CACHE_LAT128`: last-level misses served by remote memory (the papers' "remote memory
@@ -42,9 +46,10 @@
  *   dependencies (the compute cycles beyond peak that `computeEfficiency` below 1 adds).
  * - `BE_EXE_BUBBLE_FRALL`: the part of those spent by FP consumers (FP share of non-memory instructions).
  * - `BE_L1D_FPU_BUBBLE_FPU`: cycles the FP units are the bottleneck at peak (flop-bound beyond issue).
- * - `PAPI_L1_DCM`: L1 data misses; `PAPI_L1_TCA`/`PAPI_L1_DCA`: L1 data accesses; `PAPI_L1_DCH`: L1
- *   data hits, accesses less misses (the L1 term of paper 004's memory-stall model). With the
- *   Itanium 2 natives these are the L1D reads, as PAPI maps them; elsewhere loads and stores.
+ * - `PAPI_L1_DCM`: L1 data misses; `PAPI_L1_DCA`: L1 data accesses; `PAPI_L1_DCH`: L1 data hits,
+ *   accesses less misses (the L1 term of paper 004's memory-stall model); `PAPI_L1_TCA`: L1 accesses
+ *   (paper 004's L1 access rate). With the Itanium 2 natives these are the L1D reads, and for
+ *   `PAPI_L1_TCA` the L1I reads too, as PAPI maps them; elsewhere loads and stores.
  *
  * @packageDocumentation
  */
@@ -87,6 +92,7 @@ export const COUNTER_NAMES = [
   "PAPI_RES_STL",
   "PAPI_STL_CCY",
   "PAPI_L1_DCH",
+  "L1I_READS",
 ] as const;
 
 /** A counter name. */
@@ -132,6 +138,7 @@ export const CounterId = {
   PAPI_RES_STL: 32,
   PAPI_STL_CCY: 33,
   PAPI_L1_DCH: 34,
+  L1I_READS: 35,
 } as const;
 
 /** Length of a counter array. */

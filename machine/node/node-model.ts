@@ -352,6 +352,8 @@ export class NodeModel {
     const l1ReadMisses = this.l1IntegerOnly ? l1Misses : Math.round(l1Misses * (refs1 > 0 ? l1Reads / refs1 : 0));
     // PAPI's L1 data presets: on the Itanium 2 the L1D reads and their misses, elsewhere every reference.
     const papiL1Accesses = this.papiL1Reads ? l1Reads : refs1;
+    // Instruction fetches, one L1I read per issue group (see counters.ts), counted with the natives.
+    const l1iReads = this.papiL1Reads ? instructions / c.issueWidth : 0;
     const papiL1Misses = this.papiL1Reads ? l1ReadMisses : l1Misses;
     const stall = cycles - issueCycles;
     const exeStall = busy - computeCycles + latencyCycles + (computeCycles - peakCycles);
@@ -383,7 +385,8 @@ export class NodeModel {
     ct[id.PAPI_L1_DCA] = papiL1Accesses;
     ct[id.PAPI_L1_DCM] = papiL1Misses;
     ct[id.PAPI_L1_DCH] = papiL1Accesses - papiL1Misses;
-    ct[id.PAPI_L1_TCA] = papiL1Accesses;
+    ct[id.PAPI_L1_TCA] = papiL1Accesses + l1iReads;
+    ct[id.L1I_READS] = l1iReads;
     ct[id.PAPI_L2_TCA] = l2Refs;
     ct[id.PAPI_L2_TCM] = l2Misses;
     ct[id.PAPI_L3_TCA] = l3Refs;
