@@ -1,4 +1,5 @@
 import type { TopLevelSpec } from "vega-lite";
+import { fitPowerLaw } from "../fit/index.js";
 import type { LevelPoint, RecordPoint } from "./data.js";
 import { meanBy, thin } from "./data.js";
 import type { ReportChart } from "./render.js";
@@ -33,32 +34,78 @@ export function fittableRoutines(points: readonly RecordPoint[], max = 4): strin
     .slice(0, max);
 }
 
+/** Points drawn along each fitted line (evenly spaced in log Q). */
+const LINE_POINTS = 40;
+
 /**
- * Per-invocation time against Q by mode, log-log, with power-law fits per mode (the papers'
- * Figures 3-5: T = exp(a log Q + b)).
+ * The power law `ccasim fit --family power-law` gives (T = exp(a·log Q + b), fitted to the means
+ * of T at each Q) for each group of `rows`, fitted on every row, and each as a line of
+ * {@link LINE_POINTS} points over the group's Q range; groups with fewer than 2 distinct Q get none.
+ * Why not the chart grammar's own regression: it would fit the embedded (possibly thinned)
+ * points, one by one, and show no coefficients.
+ */
+function powerLawLines<R extends { readonly Q: number }>(
+  rows: readonly R[],
+  group: (r: R) => string,
+  value: (r: R) => number,
+): { lines: { Q: number; value: number; group: string }[]; formulas: { group: string; formula: string }[] } {
+  const byGroup = new Map<string, R[]>();
+  for (const r of rows) (byGroup.get(group(r)) ?? byGroup.set(group(r), []).get(group(r))!).push(r);
+  const lines: { Q: number; value: number; group: string }[] = [];
+  const formulas: { group: string; formula: string }[] = [];
+  for (const [g, members] of byGroup) {
+    const q = members.map((r) => r.Q);
+    if (new Set(q).size < 2) continue;
+    const model = fitPowerLaw(q, members.map(value));
+    formulas.push({ group: g, formula: model.formula });
+    const lo = Math.log(model.range.min);
+    const hi = Math.log(model.range.max);
+    for (let i = 0; i < LINE_POINTS; i++) {
+      const at = Math.exp(lo + ((hi - lo) * i) / (LINE_POINTS - 1));
+      lines.push({ Q: at, value: model.predict(at), group: g });
+    }
+  }
+  return { lines, formulas };
+}
+
+/** What a scatter of `shown` of `total` points and its fitted lines are, for a caption. */
+function scatterText(shown: number, total: number, what: string): string {
+  return shown === total ? `${total} ${what}` : `${shown} of the ${total} ${what} (evenly spaced: the page embeds at most ${MAX_POINTS})`;
+}
+
+/**
+ * Per-invocation time against Q by mode, log-log, with the power law fitted per mode (the papers'
+ * Figures 3-5: T = exp(a log Q + b)) on every invocation.
  */
 export function timeVsQChart(routine: string, points: readonly RecordPoint[], qLabel: string): ReportChart {
-  const rows = thin(
-    points.filter((p) => p.routine === routine && p.wallTime > 0),
-    MAX_POINTS,
-  ).map((p) => ({ Q: p.q, time: p.wallTime, mode: p.mode || "all" }));
+  const all = points.filter((p) => p.routine === routine && p.wallTime > 0 && p.q > 0).map((p) => ({ Q: p.q, time: p.wallTime, mode: p.mode || "all" }));
+  const rows = thin(all, MAX_POINTS);
+  const fit = powerLawLines(all, (r) => r.mode, (r) => r.time);
   const x = { field: "Q", type: "quantitative", scale: { type: "log" }, title: qLabel } as const;
   const y = { field: "time", type: "quantitative", scale: { type: "log" }, title: "time per invocation (us)" } as const;
   const color = { field: "mode", type: "nominal", title: "mode" } as const;
   const spec = {
     ...base(`${routine}: time per invocation vs ${qLabel}`),
-    data: { values: rows },
     layer: [
-      { mark: { type: "point", opacity: 0.45, size: 18 }, encoding: { x, y, color } },
-      { mark: { type: "line", strokeWidth: 2 }, transform: [{ regression: "time", on: "Q", method: "pow", groupby: ["mode"] }], encoding: { x, y, color } },
+      { data: { values: rows }, mark: { type: "point", opacity: 0.45, size: 18 }, encoding: { x, y, color } },
+      {
+        data: { values: fit.lines.map((l) => ({ Q: l.Q, time: l.value, mode: l.group })) },
+        mark: { type: "line", strokeWidth: 2 },
+        encoding: { x, y, color },
+      },
     ],
   } as TopLevelSpec;
   return {
     id: `time-vs-q-${slug(routine)}`,
     title: `Time per invocation of ${routine}`,
-    caption: `${rows.length} invocations (scatter) and a power-law fit T = a·Q^b per mode (lines), as in the papers' Figures 3-5.`,
+    caption: `As in the papers' Figures 3-5. Points: ${scatterText(rows.length, all.length, "invocations")}. Lines: per mode, the power law fitted to the mean time at each ${qLabel} of all the invocations (as \`ccasim fit --family power-law\` gives it)${formulaText(fit.formulas)}.`,
     spec,
   };
+}
+
+/** `: sequential T = exp(...); strided T = exp(...)`, or nothing without formulas. */
+function formulaText(formulas: readonly { group: string; formula: string }[]): string {
+  return formulas.length === 0 ? "" : `: ${formulas.map((f) => `${f.group} T = ${f.formula}`).join("; ")}`;
 }
 
 /** The ratio of mean strided to mean sequential time at each Q, per routine that has both modes. */
@@ -114,21 +161,27 @@ export function levelChart(points: readonly LevelPoint[]): ReportChart | undefin
 
 /** Message-passing time per invocation against Q, by routine (for records with Q and MPI time). */
 export function messagePassingChart(points: readonly RecordPoint[], qLabel: string): ReportChart | undefined {
-  const mpi = points.filter((p) => p.mpiTime > 0);
+  const mpi = points.filter((p) => p.mpiTime > 0 && p.q > 0);
   if (new Set(mpi.map((p) => p.q)).size < 2) return undefined;
-  const rows = thin(mpi, MAX_POINTS).map((p) => ({ Q: p.q, mpi: p.mpiTime, routine: p.routine }));
+  const all = mpi.map((p) => ({ Q: p.q, mpi: p.mpiTime, routine: p.routine }));
+  const rows = thin(all, MAX_POINTS);
+  const fit = powerLawLines(all, (r) => r.routine, (r) => r.mpi);
   const x = { field: "Q", type: "quantitative", scale: { type: "log" }, title: qLabel } as const;
   const y = { field: "mpi", type: "quantitative", scale: { type: "log" }, title: "message-passing time per invocation (us)" } as const;
   const color = { field: "routine", type: "nominal", title: "routine" } as const;
   const spec = {
     ...base(`Message-passing time vs ${qLabel}`),
-    data: { values: rows },
     layer: [
-      { mark: { type: "point", opacity: 0.45, size: 18 }, encoding: { x, y, color } },
-      { mark: { type: "line" }, transform: [{ regression: "mpi", on: "Q", method: "pow", groupby: ["routine"] }], encoding: { x, y, color } },
+      { data: { values: rows }, mark: { type: "point", opacity: 0.45, size: 18 }, encoding: { x, y, color } },
+      { data: { values: fit.lines.map((l) => ({ Q: l.Q, mpi: l.value, routine: l.group })) }, mark: { type: "line" }, encoding: { x, y, color } },
     ],
   } as TopLevelSpec;
-  return { id: "message-passing-q", title: "Message passing vs Q", caption: "Time spent in MPI during each invocation against Q, with power-law fits.", spec };
+  return {
+    id: "message-passing-q",
+    title: "Message passing vs Q",
+    caption: `Time spent in MPI during each invocation against Q. Points: ${scatterText(rows.length, all.length, "invocations")}. Lines: per routine, the power law fitted to the mean at each Q of all the invocations${formulaText(fit.formulas)}.`,
+    spec,
+  };
 }
 
 /** A horizontal bar chart of the top timers (mean exclusive and inclusive time over threads). */
@@ -197,20 +250,42 @@ export function sweepLineChart(id: string, title: string, rows: readonly { x: nu
   return { id, title, caption: `Mean ${valueLabel} against ${xLabel}.`, spec };
 }
 
-/** Time per invocation vs Q, one colour per value of a swept parameter, with power-law fits. */
-export function timeVsQBySweepChart(routine: string, rows: readonly { Q: number; time: number; swept: string }[], qLabel: string, sweptLabel: string, order?: readonly string[]): ReportChart {
+/**
+ * Time per invocation vs Q, one colour per value of a swept parameter, with power-law fits.
+ * @param rows - the invocations (thinned to {@link MAX_POINTS} here when more)
+ * @param all - when `rows` are already a sample: how many invocations there are, and their mean
+ *   time at each Q and swept value (the power laws are fitted to these)
+ */
+export function timeVsQBySweepChart(
+  routine: string,
+  rows: readonly { Q: number; time: number; swept: string }[],
+  qLabel: string,
+  sweptLabel: string,
+  order?: readonly string[],
+  all?: { readonly total: number; readonly means: readonly { Q: number; time: number; swept: string }[] },
+): ReportChart {
   const x = { field: "Q", type: "quantitative", scale: { type: "log" }, title: qLabel } as const;
   const y = { field: "time", type: "quantitative", scale: { type: "log" }, title: "time per invocation (us)" } as const;
   const color = { field: "swept", type: "nominal", title: sweptLabel, ...(order ? { sort: [...order] } : {}) };
+  const shown = thin(rows, MAX_POINTS);
+  const fit = powerLawLines(
+    (all?.means ?? rows).filter((r) => r.Q > 0 && r.time > 0),
+    (r) => r.swept,
+    (r) => r.time,
+  );
   const spec = {
     ...base(`${routine}: time vs ${qLabel} by ${sweptLabel}`),
-    data: { values: thin(rows, MAX_POINTS) },
     layer: [
-      { mark: { type: "point", opacity: 0.4, size: 16 }, encoding: { x, y, color } },
-      { mark: "line", transform: [{ regression: "time", on: "Q", method: "pow", groupby: ["swept"] }], encoding: { x, y, color } },
+      { data: { values: shown }, mark: { type: "point", opacity: 0.4, size: 16 }, encoding: { x, y, color } },
+      { data: { values: fit.lines.map((l) => ({ Q: l.Q, time: l.value, swept: l.group })) }, mark: "line", encoding: { x, y, color } },
     ],
   } as TopLevelSpec;
-  return { id: `sweep-time-vs-q-${slug(routine)}`, title: `${routine} across the sweep`, caption: `Per-invocation time of ${routine} against ${qLabel}, one power-law fit per value of ${sweptLabel}.`, spec };
+  return {
+    id: `sweep-time-vs-q-${slug(routine)}`,
+    title: `${routine} across the sweep`,
+    caption: `Per-invocation time of ${routine} against ${qLabel}. Points: ${scatterText(shown.length, all?.total ?? rows.length, "invocations")}. Lines: per value of ${sweptLabel}, the power law fitted to the mean time at each ${qLabel} of all the invocations${formulaText(fit.formulas.map((f) => ({ group: `${sweptLabel} ${f.group}:`, formula: f.formula })))}.`,
+    spec,
+  };
 }
 
 /** A chart id part from a label: letters and digits, other runs as one hyphen, lower case. */

@@ -86,8 +86,9 @@ export async function studyReport(store: StudyStore, name: string): Promise<Repo
     const byQ: ReportChart[] = [];
     // The routines of most time among those whose records have Q (the main ones may have none).
     for (const r of await routineSelections(store, qName)) {
-      const { rows, distinctQ } = await timeVsQRows(store, r, qName, numericAxis.name, MAX_POINTS);
-      if (distinctQ >= 2) byQ.push(timeVsQBySweepChart(r.label, rows.map(([Q, time, sw]) => ({ Q, time, swept: sw })), qName, numericAxis.name, numericAxis.values));
+      const { rows, distinctQ, total, means } = await timeVsQRows(store, r, qName, numericAxis.name, MAX_POINTS);
+      const all = { total, means: means.map(([Q, time, sw]) => ({ Q, time, swept: sw })) };
+      if (distinctQ >= 2) byQ.push(timeVsQBySweepChart(r.label, rows.map(([Q, time, sw]) => ({ Q, time, swept: sw })), qName, numericAxis.name, numericAxis.values, all));
     }
     if (byQ.length) sections.push({ heading: "Time vs Q across the sweep", charts: byQ });
   }
@@ -161,30 +162,40 @@ function routineCondition(r: RoutineSelection): string {
 /**
  * The invocations of `routine` with their `qName` record parameter, wall time and the point's value
  * of `axis`, in record order, thinned in the database to the rows `thin(rows, max)` keeps (the
- * `floor(i * n / max)`-th, `i < max`), and the number of distinct Q values among all of them.
- * Why in SQL: a study holds millions of records, which as JavaScript rows would take gigabytes
- * for a chart that embeds `max` of them.
+ * `floor(i * n / max)`-th, `i < max`); the number of distinct Q values and of invocations among
+ * all of them; and the mean time of all of them at each Q and value of `axis` (what a power law
+ * is fitted to). Why in SQL: a study holds millions of records, which as JavaScript rows would
+ * take gigabytes for a chart that embeds `max` of them.
  * @param routine - `component.method`, or a selection of its records by a mode
  */
-export async function timeVsQRows(store: StudyStore, routine: string | RoutineSelection, qName: string, axis: string, max: number): Promise<{ rows: [number, number, string][]; distinctQ: number }> {
+export async function timeVsQRows(
+  store: StudyStore,
+  routine: string | RoutineSelection,
+  qName: string,
+  axis: string,
+  max: number,
+): Promise<{ rows: [number, number, string][]; distinctQ: number; total: number; means: [number, number, string][] }> {
   const selection = typeof routine === "string" ? { routine, label: routine } : routine;
   const m = Math.floor(max);
-  const result = await store.query(
-    `WITH sel AS (
+  const sel = `WITH sel AS (
        SELECT q.numeric_value AS Q, r.wall_time AS t, s.value AS swept,
               row_number() OVER (ORDER BY r.point_id, r.record_index) - 1 AS rn, count(*) OVER () AS n
        FROM record r JOIN point p USING (point_id)
        JOIN record_parameter q ON q.point_id = r.point_id AND q.record_index = r.record_index AND q.name = ${sqlString(qName)}
        JOIN parameter s ON s.point_id = r.point_id AND s.name = ${sqlString(axis)}
-       WHERE p.status = 'ok' AND r.wall_time > 0 AND q.numeric_value > 0 AND ${routineCondition(selection)})
-     SELECT Q, t, swept, (SELECT count(DISTINCT Q) FROM sel) AS distinct_q FROM sel
+       WHERE p.status = 'ok' AND r.wall_time > 0 AND q.numeric_value > 0 AND ${routineCondition(selection)})`;
+  const result = await store.query(
+    `${sel}
+     SELECT Q, t, swept, (SELECT count(DISTINCT Q) FROM sel) AS distinct_q, n FROM sel
      -- row rn is kept iff some integer i has rn <= i * n / max < rn + 1
      WHERE n <= ${m} OR ((rn * ${m} + n - 1) // n) * n < (rn + 1) * ${m}
      ORDER BY rn`,
   );
-  const all = result.rows as [number, number, string, number | bigint][];
+  const all = result.rows as [number, number, string, number | bigint, number | bigint][];
   const distinctQ = all.length > 0 ? Number(all[0][3]) : 0;
-  return { rows: all.map(([Q, t, swept]) => [Q, t, swept]), distinctQ };
+  const total = all.length > 0 ? Number(all[0][4]) : 0;
+  const means = (await store.query(`${sel} SELECT Q, avg(t) AS mean, swept FROM sel GROUP BY swept, Q ORDER BY swept, Q`)).rows as [number, number, string][];
+  return { rows: all.map(([Q, t, swept]) => [Q, t, swept]), distinctQ, total, means };
 }
 
 /** Joins of the two most varied axes as a0 and a1. */

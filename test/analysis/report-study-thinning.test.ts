@@ -43,9 +43,23 @@ describe("a study report's time-vs-Q rows", () => {
       ).rows as [number, number, string][];
       expect(full.length, routine).toBeGreaterThan(40);
       for (const max of [1, 7, 37, full.length - 1, full.length, full.length + 5]) {
-        const { rows, distinctQ } = await timeVsQRows(store, routine, "x", "workload.x", max);
+        const { rows, distinctQ, total, means } = await timeVsQRows(store, routine, "x", "workload.x", max);
         expect(rows, `${routine} max ${max}`).toEqual(thin(full, max));
         expect(distinctQ).toBe(new Set(full.map((r) => r[0])).size);
+        // The fitted lines come from all the invocations, however few the chart shows.
+        expect(total).toBe(full.length);
+        const sums = new Map<string, { Q: number; swept: string; sum: number; n: number }>();
+        for (const [Q, t, swept] of full) {
+          const k = `${swept}\u0000${Q}`;
+          const a = sums.get(k) ?? sums.set(k, { Q, swept, sum: 0, n: 0 }).get(k)!;
+          a.sum += t;
+          a.n++;
+        }
+        expect(means).toHaveLength(sums.size);
+        for (const [Q, mean, swept] of means) {
+          const a = sums.get(`${swept}\u0000${Q}`)!;
+          expect(Math.abs(mean - a.sum / a.n)).toBeLessThanOrEqual(1e-9 * Math.abs(mean));
+        }
       }
     }
   });

@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { MAX_POINTS, timeVsQChart } from "../../analysis/report/charts.js";
+import type { RecordPoint } from "../../analysis/report/data.js";
+import { fitPowerLaw } from "../../analysis/fit/index.js";
+
+/** `n` invocations of one routine in two modes, T = c·Q^b with a deterministic scatter. */
+function invocations(n: number): RecordPoint[] {
+  const out: RecordPoint[] = [];
+  for (let i = 0; i < n; i++) {
+    const q = 1000 * (1 + (i % 40));
+    const strided = i % 2 === 1;
+    const wobble = 1 + 0.2 * Math.sin(i * 0.7);
+    const t = (strided ? 0.004 * q ** 1.3 : 0.05 * q) * wobble;
+    out.push({ routine: "K.run", q, mode: strided ? "strided" : "sequential", wallTime: t, mpiTime: 0, computeTime: t });
+  }
+  return out;
+}
+
+describe("time-vs-Q chart of a run", () => {
+  it("draws the power law fitted to every invocation (not the embedded sample) and prints it", () => {
+    const points = invocations(MAX_POINTS + 1001);
+    const chart = timeVsQChart("K.run", points, "Q");
+    const layers = (chart.spec as unknown as { layer: { data: { values: { Q: number; time: number; mode: string }[] } }[] }).layer;
+    expect(layers[0].data.values).toHaveLength(MAX_POINTS);
+    expect(chart.caption).toContain(`${MAX_POINTS} of the ${MAX_POINTS + 1001} invocations`);
+    for (const mode of ["sequential", "strided"]) {
+      const of = points.filter((p) => p.mode === mode);
+      const model = fitPowerLaw(
+        of.map((p) => p.q),
+        of.map((p) => p.wallTime),
+      );
+      expect(chart.caption).toContain(`${mode} T = ${model.formula}`);
+      const line = layers[1].data.values.filter((v) => v.mode === mode);
+      expect(line.length).toBeGreaterThan(2);
+      for (const v of line) expect(v.time).toBeCloseTo(model.predict(v.Q), 6);
+      expect(Math.min(...line.map((v) => v.Q))).toBeCloseTo(model.range.min, 6);
+      expect(Math.max(...line.map((v) => v.Q))).toBeCloseTo(model.range.max, 6);
+    }
+  });
+
+  it("says every invocation is shown when they fit on the page", () => {
+    const chart = timeVsQChart("K.run", invocations(100), "Q");
+    expect(chart.caption).toContain("Points: 100 invocations.");
+  });
+});
