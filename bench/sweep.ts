@@ -169,13 +169,13 @@ export const sweepBenchmark: Benchmark = {
       await pool.destroy();
       console.log(`worker thread start-up (module loading) + first point: ${startup.toFixed(2)} s`);
 
-      // 3. The 2-D sweep of scenarios/kernel-l2.sweep.yaml (L2 size x Q), 64 points: enough that
+      // 3. The 2-D sweep of scenarios/kernel-l2.sweep.yaml (L2 size x Q), 80 points: enough that
       // worker start-up (about 1 s of CPU each) and the last point's imbalance weigh little, as in
       // a real sweep of hundreds of points. Without records (compute-bound) and with the proxies' records (record-heavy:
       // every record, its Q and counters stored). --jobs 1 and --jobs 2 interleaved, best of `reps`.
       for (const records of [false, true]) {
         const iterations = records ? heavy : heavy * 5; // why: without records a point costs ~5x less
-        const big = kernelSweep(iterations, 4, records);
+        const big = kernelSweep(iterations, 2, records); // 40 points x 2 replications
         const runs: Record<1 | 2, RunCost[]> = { 1: [], 2: [] };
         let rows = 0;
         for (let rep = 0; rep < reps; rep++) {

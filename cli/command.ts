@@ -55,7 +55,8 @@ export interface Command {
 /**
  * Parses a command's arguments with `node:util` parseArgs, turning its errors into
  * {@link UsageError}s in the command's words: an unknown option names the nearest known one, and
- * every message points to the command's `--help`.
+ * every message points to the command's `--help`, a subcommand's own (`ccasim sweep fit --help`;
+ * one without its own help prints its command's).
  * @param command - the command as typed after `ccasim` (`run`, `profile show`, `sweep merge`);
  *   the error message is prefixed with the words after the first (the caller prints the first)
  */
@@ -68,7 +69,7 @@ export function parseCommandArgs<T extends NonNullable<ParseArgsConfig["options"
   try {
     return parseArgs({ args: [...argv], options, allowPositionals, strict: true }) as ParsedArgs;
   } catch (e) {
-    throw commandUsageError(command, `${argumentProblem(e as Error & { code?: string }, Object.keys(options))}; see 'ccasim ${command.split(" ")[0]} --help'`);
+    throw commandUsageError(command, `${argumentProblem(e as Error & { code?: string }, Object.keys(options))}; see 'ccasim ${command} --help'`);
   }
 }
 

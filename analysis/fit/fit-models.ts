@@ -10,7 +10,7 @@ import { findChangePoint, type ChangePoint } from "./change-point.js";
 import { fitFamilies, parseFamilySpec, type FamilyOptions, type FitFamily } from "./families.js";
 import { type FittedModel } from "./fitted-model.js";
 import { fitAll, rank, type Screening, type SelectionCriterion } from "./screening.js";
-import { fitStdDev } from "./std-dev.js";
+import { fitStdDev, type SD_DEPARTURE_LIMIT, type StdDevDeparture } from "./std-dev.js";
 
 export type { ChangePoint } from "./change-point.js";
 
@@ -117,6 +117,11 @@ export interface FitReport {
   readonly stdDevCandidates: readonly FittedModel[];
   /** What became of the standard deviation's hypotheses, when it was fitted. */
   readonly stdDevScreening?: Screening;
+  /**
+   * When every candidate for the standard deviation leaves the observed sds' range by more than
+   * {@link SD_DEPARTURE_LIMIT} inside the observed Q: how far the chosen one does (see {@link fitStdDev}).
+   */
+  readonly stdDevDeparture?: StdDevDeparture;
   /** Whether T cannot be negative ({@link FitOptions.nonNegative}). */
   readonly nonNegative: boolean;
   /**
@@ -213,7 +218,8 @@ export function fitModels(input: FitInput, options: FitOptions = {}): FitReport 
   if (candidates.length === 0) throw new AnalysisInputError(noModelMessage(families.map((f) => f.family.name).join(", "), screening, nq, variable));
 
   let changePoint: ChangePoint | undefined;
-  if (options.detectChangePoint ?? (nq >= 5 && nq <= 5000)) changePoint = findChangePoint(points, weights, variable, candidates.filter((c) => c.family !== "segmented"));
+  const searchChange = options.detectChangePoint ?? (nq >= 5 && nq <= 5000);
+  if (searchChange) changePoint = findChangePoint(points, weights, variable, candidates.filter((c) => c.family !== "segmented"));
   if (changePoint?.significant) {
     // The same search as the family 'segmented' makes: when that family is searched, its
     // candidate is this model; else, unless the families were chosen, the model joins the
@@ -230,7 +236,13 @@ export function fitModels(input: FitInput, options: FitOptions = {}): FitReport 
   // why: a model of rounding noise (1e-16 x^(4/3) log2 x) fits nothing real
   const sd =
     (options.fitStdDev ?? repeated > 0) && repeated >= 3 && !noScatter
-      ? fitStdDev(points, families, { variable, criterion, maxParameters: Math.max(...candidates.map((c) => c.quality.parameters)) })
+      ? fitStdDev(points, families, {
+          variable,
+          criterion,
+          maxParameters: Math.max(...candidates.map((c) => c.quality.parameters)),
+          // As for the mean: two-segment shapes compete unless the families were chosen.
+          changePoint: searchChange && options.families === undefined && repeated >= 5,
+        })
       : undefined;
   const nonNegative = options.nonNegative ?? ("mean" in input ? points.mean.every((v) => v >= 0) : Array.from(input.t).every((v) => v >= 0));
   return {
@@ -242,6 +254,7 @@ export function fitModels(input: FitInput, options: FitOptions = {}): FitReport 
     stdDev: sd?.candidates[0],
     stdDevCandidates: sd?.candidates ?? [],
     stdDevScreening: sd?.screening,
+    ...(sd?.departure ? { stdDevDeparture: sd.departure } : {}),
     nonNegative,
     noScatter,
     zeroMeans: Array.from(points.mean).filter((m) => m === 0).length,

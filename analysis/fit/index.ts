@@ -39,7 +39,7 @@ export {
 } from "./fit-models.js";
 export { neverNegative, parametersOf, type Screening, type SkippedHypothesis, type SelectionCriterion } from "./screening.js";
 export { type ChangePoint } from "./change-point.js";
-export { fitStdDev, type StdDevOptions, type StdDevFit } from "./std-dev.js";
+export { fitStdDev, sdDeparture, SD_DEPARTURE_LIMIT, type StdDevOptions, type StdDevFit, type StdDevDeparture } from "./std-dev.js";
 export { predictAt, type Prediction } from "./prediction.js";
 export { fitPowerLaw, fitPolynomial } from "./shortcuts.js";
 export {
@@ -58,3 +58,4 @@ export {
   type TrialParameter,
 } from "./from-trial.js";
 export { EXTRAP_FAMILIES, observationsFromExtrap, type ExtrapSelection, type ExtrapObservations } from "./from-extrap.js";
+export { fitWarnings, lowestWithin, negativeWarning, zeroMeansWarning, type FitWarning } from "./warnings.js";

@@ -38,6 +38,11 @@ export interface Screening {
   readonly tooComplex: number;
   /** Not fitted for lack of points, in the families' order. */
   readonly tooFewPoints: readonly SkippedHypothesis[];
+  /**
+   * Candidates of a standard deviation left out for leaving the observed sds' range (see
+   * `fitStdDev`); undefined for the mean.
+   */
+  readonly departing?: number;
 }
 
 /** Options of {@link fitAll}. @internal */

@@ -11,7 +11,21 @@
  * @packageDocumentation
  */
 import { AnalysisInputError } from "../errors.js";
-import { changePointCandidates, fitHypothesis, fitModels, formulaVariable, smape, type FitOptions, type FittedModel, type Hypothesis } from "../fit/index.js";
+import {
+  changePointCandidates,
+  fitHypothesis,
+  fitModels,
+  formulaVariable,
+  groupByQ,
+  negativeWarning,
+  smape,
+  zeroMeansWarning,
+  type FitOptions,
+  type FittedModel,
+  type FitWarning,
+  type Hypothesis,
+  type SelectionCriterion,
+} from "../fit/index.js";
 import { searchChangePoint } from "../fit/change-point.js";
 import { MAX_SEGMENTED_CANDIDATES } from "../fit/families.js";
 
@@ -23,10 +37,27 @@ export interface SweepGroup {
   readonly t: ArrayLike<number>;
 }
 
+/** T(Q) at one value of the swept parameter, in the common shape. */
+export interface PerValueFit {
+  readonly by: number;
+  readonly model: FittedModel;
+  /** Observations. */
+  readonly n: number;
+  /** Reasons to doubt this value's T(Q) (see {@link FitWarning}): means of 0 under LOO SMAPE, values below 0. */
+  readonly warnings: readonly FitWarning[];
+}
+
 /** Options of {@link fitAcrossSweep}. */
 export interface FitAcrossOptions {
   /** Families searched for T(Q) (as {@link FitOptions.families}). */
   readonly families?: FitOptions["families"];
+  /**
+   * How shapes are compared (default "loo-smape"): each value's best model is chosen as
+   * {@link fitModels} chooses it; the common shape has the least total LOO SMAPE over the values,
+   * or the least total 1 − adjusted R²; a moving change point must beat the fixed one by that
+   * score and, combined, by SMAPE (or R²) over every observation.
+   */
+  readonly criterion?: SelectionCriterion;
   /** Families searched for each coefficient as a function of P (default constant, polynomial up to degree 2, power-law when positive, and Extra-P's normal form). */
   readonly coefficientFamilies?: FitOptions["families"];
   /** Name of Q in formulas (default "Q"). */
@@ -40,7 +71,7 @@ export interface FitAcrossReport {
   /** The common shape of T(Q). */
   readonly shape: Hypothesis;
   /** T(Q) at each value of P, in the common shape. */
-  readonly perValue: readonly { readonly by: number; readonly model: FittedModel; readonly n: number }[];
+  readonly perValue: readonly PerValueFit[];
   /** Each coefficient as a function of P (undefined when fewer than 3 values of P). */
   readonly coefficients?: readonly FittedModel[];
   /**
@@ -56,6 +87,13 @@ export interface FitAcrossReport {
   readonly formula?: string;
   /** SMAPE (%) of T(Q, P) over every observation. */
   readonly smape?: number;
+  /** R² (1 − RSS/TSS) of T(Q, P) over every observation. */
+  readonly r2?: number;
+  /**
+   * Warnings about T(Q, P) (a quantity that cannot be negative going below 0 at some value's
+   * observed Q), by the value of P; those of each value's T(Q) are in `perValue`.
+   */
+  readonly warnings: readonly { readonly by: number; readonly warning: FitWarning }[];
   /** Predicts T at (q, p) with the combined model. */
   readonly predict?: (q: number, p: number) => number;
 }
@@ -68,6 +106,7 @@ export function fitAcrossSweep(groups: readonly SweepGroup[], options: FitAcross
   const variable = formulaVariable(options.variable);
   const byVariable = options.byVariable ?? "P";
   const usable = groups.filter((g) => new Set(Array.from(g.q)).size >= 3);
+  const criterion = options.criterion ?? "loo-smape";
   if (usable.length === 0) throw new AnalysisInputError("no value of the swept parameter has observations at 3 or more distinct Q");
   // Candidate shapes: the best shape of each group (a two-segment one at its change point, and
   // with the change point of each group); the common one is the best in total LOO SMAPE.
@@ -76,14 +115,17 @@ export function fitAcrossSweep(groups: readonly SweepGroup[], options: FitAcross
   /** Whether each value's own best model changes at some Q (a transition within its range). */
   const ownChange: boolean[] = [];
   for (const g of usable) {
-    const best = fitModels({ q: g.q, t: g.t }, { families: options.families, variable, fitStdDev: false }).mean;
+    const best = fitModels({ q: g.q, t: g.t }, { families: options.families, criterion, variable, fitStdDev: false }).mean;
     ownChange.push(best.changePoint !== undefined);
     // A two-segment shape's label names its change point Q0, not its value: the key holds both.
     const key = `${best.label}${best.hypothesis.logResponse ? " (log)" : ""}`;
     candidates.set(`${key}${best.changePoint !== undefined ? ` at ${best.changePoint}` : ""}`, best.hypothesis);
     if (best.changePoint !== undefined && best.hypothesis.withChangePoint !== undefined) moving.set(key, best.hypothesis);
   }
-  const score = (models: readonly FittedModel[]) => models.reduce((a, m) => a + (Number.isFinite(m.quality.looSmape) ? m.quality.looSmape : m.quality.smape), 0);
+  const score = (models: readonly FittedModel[]) =>
+    criterion === "loo-smape"
+      ? models.reduce((a, m) => a + (Number.isFinite(m.quality.looSmape) ? m.quality.looSmape : m.quality.smape), 0)
+      : models.reduce((a, m) => a + 1 - (Number.isFinite(m.quality.adjustedR2) ? m.quality.adjustedR2 : m.quality.r2), 0);
   type Choice = { shape: Hypothesis; models: FittedModel[]; score: number };
   const best = (list: Iterable<Hypothesis>, fit: (shape: Hypothesis, g: SweepGroup) => FittedModel | undefined): Choice | undefined => {
     let chosen: Choice | undefined;
@@ -105,13 +147,13 @@ export function fitAcrossSweep(groups: readonly SweepGroup[], options: FitAcross
   if (!fixed && !movingChoice) throw new AnalysisInputError("no single model shape fits every value of the swept parameter");
   if (new Set(usable.map((g) => g.by)).size < 3) {
     const c = (movingChoice ?? fixed)!;
-    return { shape: c.shape, perValue: usable.map((g, i) => ({ by: g.by, model: c.models[i], n: g.q.length })) };
+    return { shape: c.shape, perValue: perValueFits(usable, c.models, criterion), warnings: [] };
   }
-  const fixedReport = fixed ? combine(usable, fixed.shape, fixed.models, undefined, options, variable, byVariable) : undefined;
-  const movingReport = movingChoice ? combine(usable, movingChoice.shape, movingChoice.models, ownChange, options, variable, byVariable) : undefined;
+  const fixedReport = fixed ? combine(usable, fixed.shape, perValueFits(usable, fixed.models, criterion), undefined, options, variable, byVariable) : undefined;
+  const movingReport = movingChoice ? combine(usable, movingChoice.shape, perValueFits(usable, movingChoice.models, criterion), ownChange, options, variable, byVariable) : undefined;
   if (!movingReport) return fixedReport!;
   if (!fixedReport) return movingReport;
-  return movingReport.smape! < fixedReport.smape! ? movingReport : fixedReport;
+  return (criterion === "loo-smape" ? movingReport.smape! < fixedReport.smape! : movingReport.r2! > fixedReport.r2!) ? movingReport : fixedReport;
 }
 
 /**
@@ -123,13 +165,12 @@ export function fitAcrossSweep(groups: readonly SweepGroup[], options: FitAcross
 function combine(
   usable: readonly SweepGroup[],
   shape: Hypothesis,
-  models: readonly FittedModel[],
+  perValue: readonly PerValueFit[],
   ownChange: readonly boolean[] | undefined,
   options: FitAcrossOptions,
   variable: string,
   byVariable: string,
 ): FitAcrossReport {
-  const perValue = usable.map((g, i) => ({ by: g.by, model: models[i], n: g.q.length }));
   let changePoint: FittedModel | undefined;
   // The values the functions of P are fitted on: with a moving change point, those whose own data
   // change within their range (when at least 3 do), since a value without a transition (a cache
@@ -176,12 +217,22 @@ function combine(
   const formulaSum = sum((m) => m.formula, (k) => formulaShape.terms[k].formula(variable), "·");
   const actual: number[] = [];
   const predicted: number[] = [];
+  const warnings: { by: number; warning: FitWarning }[] = [];
   for (const g of usable) {
     for (let i = 0; i < g.q.length; i++) {
       actual.push(g.t[i]);
       predicted.push(predict(g.q[i], g.by));
     }
+    const warning = negativeWarning((q) => predict(q, g.by), g.q, nonNegative(g));
+    if (warning) warnings.push({ by: g.by, warning });
   }
+  const mean = actual.reduce((a, b) => a + b, 0) / actual.length;
+  let rss = 0;
+  let tss = 0;
+  actual.forEach((y, i) => {
+    rss += (y - predicted[i]!) ** 2;
+    tss += (y - mean) ** 2;
+  });
   return {
     shape,
     perValue,
@@ -191,8 +242,30 @@ function combine(
     expression: shape.logResponse ? `exp(${exprSum})` : exprSum,
     formula: shape.logResponse ? `exp(${formulaSum})` : formulaSum,
     smape: smape(actual, predicted),
+    r2: tss > 0 ? 1 - rss / tss : rss === 0 ? 1 : 0,
+    warnings,
     predict,
   };
+}
+
+/** Whether a value's observations cannot be negative (every one is ≥ 0: a time, a count). */
+function nonNegative(g: SweepGroup): boolean {
+  return Array.from(g.t).every((v) => v >= 0);
+}
+
+/**
+ * Each value's T(Q) in the common shape, with its warnings: means of 0 under LOO SMAPE (scored by
+ * the per-value choice), and a model of a quantity that cannot be negative going below 0 inside
+ * the value's observed Q.
+ */
+function perValueFits(usable: readonly SweepGroup[], models: readonly FittedModel[], criterion: SelectionCriterion): PerValueFit[] {
+  return usable.map((g, i) => {
+    const points = groupByQ(g.q, g.t);
+    const zeroMeans = Array.from(points.mean).filter((m) => m === 0).length;
+    const model = models[i]!;
+    const warnings = [zeroMeansWarning(criterion, zeroMeans, points.q.length), negativeWarning((q) => model.predict(q), points.q, nonNegative(g))].filter((w): w is FitWarning => w !== undefined);
+    return { by: g.by, model, n: g.q.length, warnings };
+  });
 }
 
 /** How much better (a fraction of the best fixed shape's total LOO SMAPE) a moving change point must fit. */

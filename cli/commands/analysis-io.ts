@@ -5,7 +5,7 @@
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { extname } from "node:path";
 import { parseThreadName, type ThreadId } from "../../profile/index.js";
-import { fractionText } from "../../analysis/index.js";
+import { fractionText, SD_DEPARTURE_LIMIT, type FitWarning, type SelectionCriterion } from "../../analysis/index.js";
 import { commandUsageError, UsageError } from "../command.js";
 
 /**
@@ -40,6 +40,41 @@ export function shortTimerName(name: string, width: number): string {
   if (s.length <= width) return s;
   const head = Math.ceil((width - 1) * 0.6);
   return `${s.slice(0, head)}…${s.slice(s.length - (width - 1 - head))}`.replace(/……/g, "…");
+}
+
+/**
+ * The model-selection criterion of `--criterion` (`fit`, `sweep fit`), undefined when not given.
+ * @throws UsageError for another value
+ */
+export function criterionOption(command: string, value: unknown): SelectionCriterion | undefined {
+  if (value === undefined) return undefined;
+  const c = String(value);
+  if (c !== "loo-smape" && c !== "adjusted-r2") throw commandUsageError(command, `--criterion expects loo-smape or adjusted-r2, got '${c}'`);
+  return c;
+}
+
+/**
+ * The text of a fit's warning (`ccasim fit` and `ccasim sweep fit`), `variable` naming Q.
+ */
+export function fitWarningText(w: FitWarning, variable: string): string {
+  switch (w.kind) {
+    case "zero-means":
+      return (
+        `${w.zeroMeans} of ${w.distinct} distinct ${variable} have a mean of 0; LOO SMAPE scores any non-zero prediction at a 0 as 200 %, ` +
+        `so every candidate scores high there and the ranking says little (the winner may go below 0); ` +
+        `try --criterion adjusted-r2 with --family segmented, which can choose a hinge that is 0 below its change point`
+      );
+    case "negative":
+      return `the model of the mean goes below 0 inside the data (${formatNumber(w.value)} at ${variable} = ${formatNumber(w.at)}), where T cannot be negative: it does not describe T there`;
+    case "sd-departs": {
+      const d = w.departure;
+      const side = d.value > d.observed ? `above the largest observed sd (${formatNumber(d.observed)})` : `below the smallest observed sd (${formatNumber(d.observed)})`;
+      return (
+        `every model of the standard deviation leaves the observed sds by more than ×${SD_DEPARTURE_LIMIT} inside the data; ` +
+        `the one printed gives ${formatNumber(d.value)} at ${variable} = ${formatNumber(d.at)}, ×${formatNumber(d.factor)} ${side}: do not trust its sd`
+      );
+    }
+  }
 }
 
 /** Four significant digits, exponent form outside [1e-3, 1e7); "-" for NaN. */

@@ -5,12 +5,14 @@ import {
   EXTRAP_FAMILIES,
   fitFamilies,
   fitModels,
+  fitWarnings,
   isFormulaVariable,
   observationsAcrossTrials,
   observationsFromExtrap,
   observationsFromParameterTimers,
   observationsFromRecordInputs,
   predictAt,
+  SD_DEPARTURE_LIMIT,
   studentTQuantile,
   type FitReport,
   type FittedModel,
@@ -18,7 +20,7 @@ import {
   type Screening,
   type TrialParameter,
 } from "../../analysis/index.js";
-import { formatAdjustedR2, formatNumber, formatTable, list, numberOption, positiveIntegerOption, refuseStudyDatabase, textAssignments, threadOption, toJson } from "./analysis-io.js";
+import { criterionOption, fitWarningText, formatAdjustedR2, formatNumber, formatTable, list, numberOption, positiveIntegerOption, refuseStudyDatabase, textAssignments, threadOption, toJson } from "./analysis-io.js";
 
 const HELP = `ccasim fit: fit performance models T(Q) to measurements and print them as formulas and as
 mathjs cost expressions a scenario can use
@@ -123,7 +125,16 @@ power law, or non-negative coefficients), if its defining term is significant ag
 scatter of the sds and their own sampling error (normal theory, from the number of observations at
 each Q: the sd of two observations scatters by 0.6 σ), and if it has no more parameters
 than some candidate of the mean (a second moment is estimated less precisely than the mean). The
-constant (the mean of the sds) is always a candidate.
+constant (the mean of the sds) is always a candidate; so are two-segment shapes when the mean's
+change point is searched and --family is not given (sds often rise where a cache overflows). A
+candidate is then rejected if, somewhere inside the observed Q, it goes above twice the largest
+sd observed or below half the smallest: LOO SMAPE weighs every Q alike in relative terms, so a
+power law through sds spanning 500x can follow the many small ones and miss the large ones by 5x.
+When every candidate does, the best is kept with a warning.
+
+Warnings (on stderr, in the JSON as 'warnings'): means of 0 under LOO SMAPE (see --criterion); a
+model of the mean that goes below 0 inside the data, for a time or count; a standard deviation
+that no model describes (above).
 
 Examples:
   ccasim run scenarios/shock-neuronic.yaml
@@ -184,14 +195,13 @@ function run(ctx: CommandContext): number {
   const { values: v, positionals } = parseCommandArgs("fit", ctx.argv, OPTIONS);
   if (positionals.length === 0) throw new UsageError("give at least one input (see 'ccasim fit --help')", "fit");
   refuseStudyDatabase("fit", positionals, "'ccasim sweep fit <study.db> --parameter Q' (see 'ccasim sweep fit --help')");
-  const criterion = v.criterion === undefined ? undefined : String(v.criterion);
-  if (criterion !== undefined && criterion !== "loo-smape" && criterion !== "adjusted-r2") throw new UsageError(`--criterion expects loo-smape or adjusted-r2, got '${criterion}'`, "fit");
+  const criterion = criterionOption("fit", v.criterion);
   const families = list(v.family);
   const variable = v.variable === undefined ? undefined : String(v.variable);
   if (variable !== undefined && !isFormulaVariable(variable)) throw new UsageError(`--variable '${variable}' cannot name a variable in an expression (an identifier that is not a mathjs constant or function, such as Q, p or size)`, "fit");
   const fitOptions = {
     families: families.length > 0 ? families : undefined,
-    criterion: criterion as "loo-smape" | "adjusted-r2" | undefined,
+    criterion,
     weightByScatter: v.weighted === true,
     fitStdDev: v["no-sd"] === true ? false : undefined,
     variable,
@@ -258,10 +268,7 @@ function run(ctx: CommandContext): number {
     reports.push(fitOne(obs, positionals.length === 1 ? positionals[0]! : `${positionals.length} inputs`));
   }
 
-  for (const { title, report } of reports) {
-    const warning = zeroMeansWarning(report);
-    if (warning !== undefined) ctx.err(`warning: ${title}: ${warning}\n`);
-  }
+  for (const { title, report } of reports) for (const w of fitWarnings(report)) ctx.err(`warning: ${title}: ${fitWarningText(w, report.variable)}\n`);
   if (v.json === true) {
     ctx.out(
       toJson(
@@ -278,6 +285,8 @@ function run(ctx: CommandContext): number {
           screening: report.screening,
           stdDev: report.stdDev,
           stdDevScreening: report.stdDevScreening,
+          stdDevDeparture: report.stdDevDeparture,
+          warnings: fitWarnings(report),
           noScatter: report.noScatter,
           zeroMeans: report.zeroMeans,
           changePoint: report.changePoint && { ...report.changePoint, model: report.changePoint.model, rank: rankOf(report, report.changePoint.model) },
@@ -290,17 +299,6 @@ function run(ctx: CommandContext): number {
   }
   for (const { title, report, extrapFamilies } of reports) ctx.out(formatReport(title, report, predictQs, top, v["no-sd"] !== true, extrapFamilies === true) + "\n");
   return 0;
-}
-
-/** Why a LOO SMAPE ranking says little when some means are 0, and what to try instead; undefined otherwise. */
-function zeroMeansWarning(r: FitReport): string | undefined {
-  if (r.criterion !== "loo-smape" || r.zeroMeans === 0) return undefined;
-  const n = r.points.q.length;
-  return (
-    `${r.zeroMeans} of ${n} distinct ${r.variable} have a mean of 0; LOO SMAPE scores any non-zero prediction at a 0 as 200 %, ` +
-    `so every candidate scores high there and the ranking says little (the winner may go below 0); ` +
-    `try --criterion adjusted-r2 with --family segmented, which can choose a hinge that is 0 below its change point`
-  );
 }
 
 /** What the inputs are, by the options given: each reads its own options. */
@@ -422,7 +420,7 @@ function predictionLine(r: FitReport, x: number): string {
  */
 function screeningLines(prefix: string, s: Screening, r: FitReport, sd: boolean): string[] {
   const v = r.variable;
-  const admitted = s.fitted - s.insignificant - s.negative;
+  const admitted = s.fitted - s.insignificant - s.negative - (s.departing ?? 0);
   const why: string[] = [];
   if (s.insignificant > 0) {
     // With few points the test is strict: say how strict for a 2-parameter model.
@@ -431,6 +429,7 @@ function screeningLines(prefix: string, s: Screening, r: FitReport, sd: boolean)
     why.push(`${s.insignificant} rejected as not significantly different from 0 (95 %${sd ? ", against the scatter and the sds' own sampling error" : ""}${strict})`);
   }
   if (s.negative > 0) why.push(`${s.negative} rejected as able to go below 0`);
+  if (s.departing !== undefined && s.departing > 0) why.push(`${s.departing} rejected as leaving the observed sds by more than ×${SD_DEPARTURE_LIMIT} inside the data`);
   if (s.tooComplex > 0) why.push(`${s.tooComplex} not fitted: more parameters than any candidate of the mean (${Math.max(...r.candidates.map((c) => c.quality.parameters))})`);
   const lines = [`${prefix}${admitted} of ${s.fitted} fitted hypotheses${why.length > 0 ? `; ${why.join("; ")}` : ""}`];
   if (s.tooFewPoints.length > 0) {

@@ -1,9 +1,9 @@
 import { fitAcrossSweep } from "../../analysis/study/index.js";
-import { fitModels, formulaVariable, isFormulaVariable } from "../../analysis/index.js";
+import { fitFamilies, fitModels, fitWarnings, formulaVariable, isFormulaVariable, type FitWarning, type SelectionCriterion } from "../../analysis/index.js";
 import { StudyStore, studyObservations, type StudyObservations } from "../../profile/study/index.js";
 import { axisNumber } from "../../scenarios/sweep/index.js";
 import { parseCommandArgs, UsageError, type CommandContext } from "../command.js";
-import { textAssignments } from "./analysis-io.js";
+import { criterionOption, fitWarningText, list, textAssignments } from "./analysis-io.js";
 import { textTable } from "../table-format.js";
 
 /** Help of `ccasim sweep fit` (`ccasim sweep fit --help`). */
@@ -12,7 +12,7 @@ swept parameter P
 
 Usage:
   ccasim sweep fit <study.db> --parameter Q [--by KEY] [--by-variable N] [--component C] [--port PORT]
-                   [--method M] [--where name=value]... [--value V] [--json]
+                   [--method M] [--where name=value]... [--value V] [--family F]... [--criterion C] [--json]
 
 The per-invocation records of every successful point of the study ('ccasim sweep' wrote it) are
 (Q, T) observations, grouped by the point's value of the swept parameter P (--by, e.g.
@@ -46,7 +46,26 @@ Options:
   --value V         T: wallTime (default), computeTime, mpiTime or a counter name, or their
                     columns in the study database (wall_time) or the record files
                     (wall_time [us], counter:PAPI_TOT_CYC [count])
+  --family <spec>   family to search for T(Q) (repeatable), as 'ccasim fit --family':
+                    ${fitFamilies.names().join(", ")}, with options (polynomial:maxDegree=2,
+                    segmented:change=step). Default: as 'ccasim fit', a significant change point's
+                    two-segment model competing; families without segmented keep it (and so a
+                    moving change point) out
+  --criterion <c>   loo-smape (default) or adjusted-r2: how each value's best model is chosen (as
+                    'ccasim fit'), the common shape (least total LOO SMAPE, or least total
+                    1 − adj. R², over the values) and a moving change point against a fixed one
+                    (that score, then SMAPE, or R², of T(Q, P) over all observations). Use
+                    adjusted-r2 when some Q have a mean of 0 (a counter below a cache knee)
   --json            print the observations as JSON ({ groups: [{ by, q: [...], t: [...] }] })
+
+Not read, and refused: --weighted (the shapes are fitted to each value's observations, not to
+means per Q; 'ccasim fit --weighted' on one value's records), --no-sd (no standard deviation is
+fitted), --predict, --top, --variable (formulas name Q after the record parameter and P by
+--by-variable; evaluate the printed expression to predict).
+
+Warnings (on stderr), as 'ccasim fit' gives them: some Q of a value have a mean of 0 under LOO
+SMAPE (the ranking says little: try --criterion adjusted-r2); a value's T(Q), or T(Q, P), goes
+below 0 inside that value's observed Q for a time or count.
 
 Examples:
   ccasim sweep scenarios/shock-l2.sweep.yaml --jobs 2
@@ -55,8 +74,22 @@ Examples:
 
 Exit codes: 0 success, 2 missing database, bad options or no matching records.`;
 
+/**
+ * Options of 'ccasim fit' that sweep fit refuses, with why. Why refuse rather than not know them:
+ * the user comes from 'ccasim fit' and is told what to do instead.
+ */
+const REFUSED: Record<string, { readonly type: "string" | "boolean"; readonly why: string }> = {
+  weighted: { type: "boolean", why: "the shapes are fitted to each value's observations, not to means per Q; weight one value's fit with 'ccasim fit --weighted' on its records" },
+  "no-sd": { type: "boolean", why: "it fits no standard deviation" },
+  predict: { type: "string", why: "evaluate the printed expression of T(Q, P) instead" },
+  top: { type: "string", why: "it lists one model per value, not the candidates" },
+  variable: { type: "string", why: "formulas name Q after the record parameter (--parameter) and P by --by-variable" },
+};
+
 /** Reads the selection options of `ccasim sweep fit` and extracts the observations. */
-export async function sweepFitObservations(argv: readonly string[]): Promise<{ obs: StudyObservations; json: boolean; byVariable: string }> {
+export async function sweepFitObservations(
+  argv: readonly string[],
+): Promise<{ obs: StudyObservations; json: boolean; byVariable: string; families?: readonly string[]; criterion?: SelectionCriterion }> {
   const { values, positionals } = parseCommandArgs("sweep fit", argv, {
     parameter: { type: "string" },
     by: { type: "string" },
@@ -67,7 +100,13 @@ export async function sweepFitObservations(argv: readonly string[]): Promise<{ o
     json: { type: "boolean" },
     "by-variable": { type: "string" },
     where: { type: "string", multiple: true },
-  });
+    family: { type: "string", multiple: true },
+    criterion: { type: "string" },
+    ...Object.fromEntries(Object.entries(REFUSED).map(([name, r]) => [name, { type: r.type }])),
+  } as const);
+  for (const [name, r] of Object.entries(REFUSED)) if (values[name] !== undefined) throw new UsageError(`--${name} is an option of 'ccasim fit' that sweep fit does not read: ${r.why} (see 'ccasim sweep fit --help')`, "sweep fit");
+  const criterion = criterionOption("sweep fit", values.criterion);
+  const families = list(values.family);
   if (positionals.length !== 1) throw new UsageError("give one study database (see 'ccasim sweep fit --help')", "sweep fit");
   if (!values.parameter) throw new UsageError("--parameter is required (the record parameter used as Q)", "sweep fit");
   const byVariable = (values["by-variable"] as string | undefined) ?? "P";
@@ -88,7 +127,7 @@ export async function sweepFitObservations(argv: readonly string[]): Promise<{ o
       // A swept parameter's value in the sweep file's units (1600MB/s), as its points store it.
       sweptValue: (text) => axisNumber(text) ?? undefined,
     });
-    return { obs, json: values.json === true, byVariable };
+    return { obs, json: values.json === true, byVariable, ...(families.length > 0 ? { families } : {}), ...(criterion ? { criterion } : {}) };
   } finally {
     store.close();
   }
@@ -109,7 +148,8 @@ export async function sweepFit(ctx: CommandContext, argv: readonly string[]): Pr
 }
 
 async function sweepFitRun(ctx: CommandContext, argv: readonly string[]): Promise<number> {
-  const { obs, json, byVariable } = await sweepFitObservations(argv);
+  const { obs, json, byVariable, families, criterion } = await sweepFitObservations(argv);
+  const warn = (where: string, w: FitWarning, variable: string) => ctx.err(`warning: ${where}${fitWarningText(w, variable)}\n`);
   if (obs.pooledRecordParameters.length > 0) {
     const each = obs.byLabel ? ` at each value of ${obs.byLabel}` : "";
     const name = obs.pooledRecordParameters[0]!;
@@ -128,20 +168,24 @@ async function sweepFitRun(ctx: CommandContext, argv: readonly string[]): Promis
   }
   ctx.out(`${obs.tLabel} as a function of ${obs.qLabel}${obs.byLabel ? ` and ${obs.byLabel} (${byVariable})` : ""}: ${obs.q.length} observations\n\n`);
   if (!obs.byLabel) {
-    const report = fitModels({ q: obs.q, t: obs.t }, { variable: obs.qLabel });
+    const report = fitModels({ q: obs.q, t: obs.t }, { variable: obs.qLabel, families, criterion, fitStdDev: false });
+    for (const w of fitWarnings(report)) if (w.kind !== "sd-departs") warn("", w, report.variable);
     ctx.out(`T(${report.variable}) = ${report.mean.formula}   (LOO SMAPE ${report.mean.quality.looSmape.toFixed(2)} %)\nexpression: ${report.mean.expression}\n`);
     return 0;
   }
-  const fit = fitAcrossSweep(obs.groups, { variable: obs.qLabel, byVariable });
+  const fit = fitAcrossSweep(obs.groups, { variable: obs.qLabel, byVariable, families, criterion });
   // A shape's label names its variable Q; print it under the record parameter's name.
   const variable = formulaVariable(obs.qLabel);
+  for (const v of fit.perValue) for (const w of v.warnings) warn(`${obs.byLabel} = ${v.by}: T(${variable}): `, w, variable);
+  for (const { by, warning } of fit.warnings) warn(`${obs.byLabel} = ${by}: T(${variable}, ${byVariable}): `, warning, variable);
   const shapeLabel = fit.shape.label.replace(/\bQ\b/g, variable);
   const moving = fit.perValue.some((v) => v.model.changePoint !== fit.shape.changePoint);
   ctx.out(`common shape: ${shapeLabel}${fit.shape.logResponse ? " (fitted on log T)" : ""}${moving ? `, its change point Q0 fitted at each value of ${obs.byLabel}` : ""}\n`);
   ctx.out(
     textTable(
-      [obs.byLabel, "observations", `T(${variable})`, "LOO SMAPE %"],
-      fit.perValue.map((v) => [v.by, v.n, v.model.formula, Number(v.model.quality.looSmape.toFixed(3))]),
+      // Under adjusted-r2 the score the shape was chosen by is shown too.
+      [obs.byLabel, "observations", `T(${variable})`, "LOO SMAPE %", ...(criterion === "adjusted-r2" ? ["adj. R²"] : [])],
+      fit.perValue.map((v) => [v.by, v.n, v.model.formula, Number(v.model.quality.looSmape.toFixed(3)), ...(criterion === "adjusted-r2" ? [Number(v.model.quality.adjustedR2.toFixed(4))] : [])]),
       90,
     ),
   );

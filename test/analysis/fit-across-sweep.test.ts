@@ -103,6 +103,20 @@ describe("fits across a sweep", () => {
     }
   });
 
+  it("warns, per value, of means of 0 under LOO SMAPE and of models below 0 where T cannot be, and takes --criterion", () => {
+    // A counter: 0 while the arrays fit the cache (Q ≤ 128 P), then growing with Q.
+    const groups = [256, 512, 1024].map((P) => {
+      const q = Array.from({ length: 16 }, (_, k) => Math.round(1000 * 1.5 ** k));
+      return { by: P, q: Float64Array.from(q), t: Float64Array.from(q, (Q, k) => (Q > 128 * P ? (Q - 128 * P) * 0.05 * (1 + 0.01 * Math.sin(k)) : 0)) };
+    });
+    const loo = fitAcrossSweep(groups, { byVariable: "L2" });
+    for (const v of loo.perValue) expect(v.warnings.map((w) => w.kind), String(v.by)).toContain("zero-means");
+    for (const v of loo.perValue)
+      for (const w of v.warnings) if (w.kind === "negative") expect(v.model.predict(w.at)).toBeLessThan(0);
+    const r2 = fitAcrossSweep(groups, { byVariable: "L2", criterion: "adjusted-r2" });
+    for (const v of r2.perValue) expect(v.warnings.filter((w) => w.kind === "zero-means")).toEqual([]);
+  });
+
   it("rejects a study with fewer than 3 distinct Q in every group", () => {
     expect(() => fitAcrossSweep([{ by: 1, q: [1, 1, 2], t: [1, 1, 2] }])).toThrow(/3 or more distinct Q/);
   });
@@ -173,6 +187,26 @@ describe("fits across a sweep", () => {
     expect(code).toBe(0);
     expect(out).toMatch(/T\(Q, c\) = .*\(1·c\)·Q\^\(3\/2\)/);
     expect(out).toMatch(/SMAPE over all observations 0\.00 %/);
+  });
+
+  it("reads fit's model-selection options, refuses those it cannot honour, and names its own help", async () => {
+    const run = async (...argv: string[]) => {
+      let out = "";
+      let err = "";
+      const code = await main(["sweep", "fit", db, "--parameter", "Q", "--component", "Kernel", "--by", "workload.c", ...argv], { out: (s) => (out += s), err: (s) => (err += s) });
+      return { code, out, err };
+    };
+    const r2 = await run("--criterion", "adjusted-r2", "--family", "pmnf");
+    expect(r2.code, r2.err).toBe(0);
+    expect(r2.out).toMatch(/LOO SMAPE %  adj\. R²/);
+    expect(r2.out).toMatch(/T\(Q, P\) = .*Q\^\(3\/2\)/);
+    const weighted = await run("--weighted");
+    expect(weighted.code).toBe(2);
+    expect(weighted.err).toContain("--weighted is an option of 'ccasim fit' that sweep fit does not read");
+    const typo = await run("--critrion", "adjusted-r2");
+    expect(typo.code).toBe(2);
+    expect(typo.err).toBe("ccasim sweep fit: unknown option '--critrion' (did you mean '--criterion'?); see 'ccasim sweep fit --help'\n");
+    expect((await run("--criterion", "r2")).err).toContain("--criterion expects loo-smape or adjusted-r2, got 'r2'");
   });
 
   it("names Q in the printed formulas and expressions as the records name it", async () => {

@@ -6,6 +6,7 @@ import { readTrial } from "../../profile/index.js";
 import {
   fitHypothesis,
   fitModels,
+  fitWarnings,
   logGamma,
   logSdSamplingVariance,
   neverNegative,
@@ -189,3 +190,28 @@ describe("predictions of a time", () => {
     );
   });
 });
+
+describe("the standard deviation model across a cache knee", () => {
+  it("is a two-segment model that stays within the observed sds, not a power law that overshoots them fivefold", () => {
+    // sds that grow slowly while the arrays fit the cache, jump 30x where they overflow it, then level off.
+    const q = Array.from({ length: 40 }, (_, k) => Math.round(4000 * 1.07 ** k));
+    const sd = q.map((Q, k) => (Q < 15000 ? 1e-3 * Q : 30e-3 * 15000 * (Q / 15000) ** 0.3) * (1 + 0.15 * Math.sin(3 * k)));
+    const points = grouped(q, q.map((Q) => Q * (Q < 15000 ? 0.1 : 0.4)), sd, q.map(() => 12));
+    const r = fitModels(points, { variable: "Q" });
+    const largest = Math.max(...sd);
+    const smallest = Math.min(...sd);
+    expect(r.stdDev!.family).toBe("segmented");
+    for (const x of [q[0]!, 15000, q[q.length - 1]!]) {
+      expect(r.stdDev!.predict(x)).toBeLessThanOrEqual(2 * largest);
+      expect(r.stdDev!.predict(x)).toBeGreaterThanOrEqual(smallest / 2);
+    }
+    expect(r.stdDevDeparture).toBeUndefined();
+    expect(fitWarnings(r)).toEqual([]);
+    // The families without segmented: the power law through them leaves the observed sds and is
+    // rejected; the constant (the mean of the sds, always within their range) remains.
+    const single = fitModels(points, { variable: "Q", families: ["constant", "power-law"] });
+    expect(single.stdDevScreening!.departing).toBe(1);
+    expect(single.stdDev!.family).toBe("constant");
+  });
+});
+

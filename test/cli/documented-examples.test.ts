@@ -188,12 +188,15 @@ describe("the examples of the study commands", () => {
     const section = readme.slice(readme.indexOf("## Sweeps, the study database and reports"), readme.indexOf("## Library use"));
     const block = /```sh\n([\s\S]*?)```/.exec(section)![1]!;
     if (!existsSync("out/shock-neuronic")) expect((await runCli(["run", "scenarios/shock-neuronic.yaml", "--quiet"])).code).toBe(0);
-    if (existsSync("out/shock-l2.sweep.db")) rmSync("out/shock-l2.sweep.db");
+    for (const db of ["out/shock-l2.sweep.db", "out/kernel-l2.sweep.db"]) if (existsSync(db)) rmSync(db);
     const ran = await runExamples(block);
-    expect(ran.map((x) => x.args[0])).toEqual(["sweep", "sweep", "query", "sweep", "report", "report", "sweep"]);
+    expect(ran.map((x) => x.args[0])).toEqual(["sweep", "sweep", "query", "sweep", "report", "sweep", "sweep", "report", "sweep"]);
     expect(ran[1]!.r.out).toContain("4 already stored");
     expect(ran[3]!.r.out).toContain("T(Q, L2) = exp(");
     expect(existsSync("report.html")).toBe(true);
-    expect(ran[6]!.r.out).toContain("#SBATCH --array=0-3");
+    // The kernel sweep's 10 Q per cache size: the strided knee at each, moving with the cache.
+    expect(ran[6]!.r.out).toContain("its change point Q0 fitted at each value of machine.l2.size");
+    expect(ran[6]!.r.out).toMatch(/\n {2}Q0\(L2\) = exp\(1\.\d+·log\(L2\)/);
+    expect(ran[8]!.r.out).toContain("#SBATCH --array=0-3");
   });
 });

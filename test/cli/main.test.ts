@@ -30,7 +30,7 @@ describe("ccasim command line", () => {
       [["run", "scenarios/known-models.yaml", "--seeds", "3"], "ccasim run: unknown option '--seeds' (did you mean '--seed'?); see 'ccasim run --help'\n"],
       [["run", "scenarios/known-models.yaml", "--frobnicate"], "ccasim run: unknown option '--frobnicate'; see 'ccasim run --help'\n"],
       [["run", "--out"], "ccasim run: option '--out <value>' argument missing; see 'ccasim run --help'\n"],
-      [["profile", "show", "x", "--tpo", "3"], "ccasim profile: show: unknown option '--tpo' (did you mean '--top'?); see 'ccasim profile --help'\n"],
+      [["profile", "show", "x", "--tpo", "3"], "ccasim profile: show: unknown option '--tpo' (did you mean '--top'?); see 'ccasim profile show --help'\n"],
       [["schema", "extra"], "ccasim schema: unexpected argument 'extra': this command takes options only; see 'ccasim schema --help'\n"],
       // A command's own checks name it once, a subcommand's after it.
       [["validate-model", "scenarios/lapw0.yaml"], "ccasim validate-model: --measured <table> is required\n"],

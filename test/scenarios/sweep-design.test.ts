@@ -130,11 +130,11 @@ describe("sweep designs", () => {
     );
   });
 
-  it("spans 4 L2 sizes x 4 array sizes in the kernel example sweep, and its points record Q", () => {
+  it("spans 4 L2 sizes x 10 array sizes in the kernel example sweep (enough distinct Q for a change point), and its points record Q", () => {
     const sw = loadSweep("scenarios/kernel-l2.sweep.yaml");
     expect(values(sw, "machine.l2.size")).toEqual([262144, 524288, 1048576, 2097152]);
-    expect(values(sw, "workload.Q")).toEqual([1000, 10000, 100000, 1000000]);
-    expect(sw.points).toHaveLength(16);
+    expect(values(sw, "workload.Q")).toEqual([1000, 2154, 4642, 10000, 21544, 46416, 100000, 215443, 464159, 1000000]);
+    expect(sw.points).toHaveLength(40);
     const rows = runPointTask(pointTask(sw, sw.points[5]));
     expect(rows.tables.error).toBeUndefined();
     const q = rows.tables.record_parameter[4] as Float64Array;

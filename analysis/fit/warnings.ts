@@ -1,0 +1,93 @@
+/**
+ * What a user should be told about a fit before trusting it: a ranking that says little (means of
+ * 0 under LOO SMAPE), a model of a time or count that goes below 0 where there are data, a
+ * standard deviation model that describes none of the observed sds. `ccasim fit` and
+ * `ccasim sweep fit` word the same warnings.
+ *
+ * @packageDocumentation
+ */
+import type { FitReport } from "./fit-models.js";
+import type { SelectionCriterion } from "./screening.js";
+import type { StdDevDeparture } from "./std-dev.js";
+
+/** A reason to doubt a fit, with what the CLI needs to word it. */
+export type FitWarning =
+  | {
+      /**
+       * Some distinct Q have a mean of 0 and the criterion is LOO SMAPE, which scores any non-zero
+       * prediction there 200 %: every candidate scores high and the ranking says little.
+       */
+      readonly kind: "zero-means";
+      readonly zeroMeans: number;
+      readonly distinct: number;
+    }
+  | {
+      /** The mean model of a quantity that cannot be negative goes below 0 inside the observed Q. */
+      readonly kind: "negative";
+      /** Where it is lowest, and its value there (units of T). */
+      readonly at: number;
+      readonly value: number;
+    }
+  | {
+      /** Every standard deviation candidate leaves the observed sds' range (see `fitStdDev`). */
+      readonly kind: "sd-departs";
+      readonly departure: StdDevDeparture;
+    };
+
+/** Points where {@link lowestWithin} evaluates a model between the observed Q. */
+const GRID = 256;
+
+/**
+ * The lowest value of `predict` inside [min, max] of the observed `q` (at each of them and at
+ * {@link GRID} points spaced evenly in log Q, or in Q when some Q ≤ 0, between them: a polynomial
+ * can dip between two Q), with where it is.
+ */
+export function lowestWithin(predict: (q: number) => number, q: ArrayLike<number>): { readonly at: number; readonly value: number } {
+  let lo = Infinity;
+  let hi = -Infinity;
+  const at: number[] = [];
+  for (let i = 0; i < q.length; i++) {
+    lo = Math.min(lo, q[i]!);
+    hi = Math.max(hi, q[i]!);
+    at.push(q[i]!);
+  }
+  if (hi > lo) for (let k = 1; k < GRID; k++) at.push(lo > 0 ? lo * (hi / lo) ** (k / GRID) : lo + ((hi - lo) * k) / GRID);
+  let best = { at: at[0]!, value: predict(at[0]!) };
+  for (const x of at) {
+    const v = predict(x);
+    if (v < best.value) best = { at: x, value: v };
+  }
+  return best;
+}
+
+/**
+ * The warning for means of 0 under LOO SMAPE, when there are any (`zeroMeans` of `distinct` Q).
+ */
+export function zeroMeansWarning(criterion: SelectionCriterion, zeroMeans: number, distinct: number): FitWarning | undefined {
+  return criterion === "loo-smape" && zeroMeans > 0 ? { kind: "zero-means", zeroMeans, distinct } : undefined;
+}
+
+/**
+ * The warning for a model of a quantity that cannot be negative (`nonNegative`) that goes below 0
+ * inside the observed Q `q` (see {@link lowestWithin}) by more than rounding (1e-9 of its largest
+ * magnitude at the data); undefined when it does not. Why inside:
+ * beyond the data a model extrapolates, and `predictAt` says so.
+ */
+export function negativeWarning(predict: (q: number) => number, q: ArrayLike<number>, nonNegative: boolean): FitWarning | undefined {
+  if (!nonNegative) return undefined;
+  const low = lowestWithin(predict, q);
+  // Rounding of the fit (an intercept of −1e-13 where the data are 0) is no value below 0.
+  let scale = 0;
+  for (let i = 0; i < q.length; i++) scale = Math.max(scale, Math.abs(predict(q[i]!)));
+  return low.value < -1e-9 * scale ? { kind: "negative", ...low } : undefined;
+}
+
+/** Every warning about a report of {@link fitModels}, in the order above. */
+export function fitWarnings(report: FitReport): FitWarning[] {
+  const m = report.mean;
+  return [
+    zeroMeansWarning(report.criterion, report.zeroMeans, report.points.q.length),
+    negativeWarning((q) => m.predict(q), report.points.q, report.nonNegative),
+    report.stdDevDeparture ? ({ kind: "sd-departs", departure: report.stdDevDeparture } as const) : undefined,
+  ].filter((w): w is FitWarning => w !== undefined);
+}
