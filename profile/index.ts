@@ -39,6 +39,7 @@ export { parseThreadName, describeThreads } from "./thread-name.js";
 export {
   holdsWorkingDirectory,
   inputReplacedBy,
+  inputFolderHolding,
   unwritableParent,
   outputPathProblem,
   checkOutputPath,

@@ -64,8 +64,9 @@ name: .csv records, .jsonl records (Extra-P JSON Lines when the input is Extra-P
 text, .json Extra-P JSON, any other name a TAU profile directory (.ppk, .cubex, .cube, .xml and .gz
 are refused: those formats are not written). A TAU directory keeps the timer names and group
 lists byte for byte as the input spelt them. The output may not be an input, a folder holding
-one, or the profile folder or records a run folder given as input holds, and its folder must be
-writable: both are checked before anything is read. Interrupted (Ctrl-C, kill), convert stops
+one, the profile folder or records a run folder given as input holds, or a path inside an input
+folder (it would change the data read), and its folder must be writable: all checked before
+anything is read. Interrupted (Ctrl-C, kill), convert stops
 at once and ends by the signal (130 / 143 in a shell): the output is left as it was, and a
 temporary .<output>.tmp-<pid>-<n> left beside it is removed by the next convert to that output.
   --to <format>        ${CONVERT_TARGETS.join(", ")}
