@@ -86,3 +86,4 @@ export * from "./convert.js";
 export * from "./table-csv.js";
 export { selectMetrics } from "./select-metrics.js";
 export { fileErrorText, wordFileErrors } from "./file-error.js";
+export { INPUT_FILE_KEYS, keysOfKind, otherInputFileKindText, type InputFileKind } from "./input-file-kind.js";
