@@ -39,6 +39,7 @@ export { parseThreadName, describeThreads } from "./thread-name.js";
 export {
   holdsWorkingDirectory,
   inputReplacedBy,
+  inputFolderHolding,
   unwritableParent,
   outputPathProblem,
   checkOutputPath,
@@ -71,6 +72,10 @@ export {
   profileTable,
   formatProfileTable,
   formatPprofTime,
+  formatMicroseconds,
+  PROFILE_TIME_UNITS,
+  type ProfileTimeUnit,
+  type FormatProfileTableOptions,
   resolveView,
   resolveThreadIndex,
   defaultMetric,
@@ -85,3 +90,4 @@ export * from "./convert.js";
 export * from "./table-csv.js";
 export { selectMetrics } from "./select-metrics.js";
 export { fileErrorText, wordFileErrors } from "./file-error.js";
+export { INPUT_FILE_KEYS, keysOfKind, otherInputFileKindText, type InputFileKind } from "./input-file-kind.js";

@@ -3,8 +3,9 @@
  * so that a refused output costs nothing. A writer that replaces its output whole (a run's folder,
  * a TAU profile directory, a report, a converted file) never replaces the working directory or
  * one of its ancestors, nor an input of the command (the scenario, the sweep file, the profile
- * converted) or a folder holding one; and its output's parent must exist or be creatable, and be
- * writable.
+ * converted) or a folder holding one; it never goes inside a folder the command reads (the output
+ * would change that input), save where the folder keeps it (a run folder's own report); and its
+ * output's parent must exist or be creatable, and be writable.
  *
  * @packageDocumentation
  */
@@ -37,6 +38,11 @@ export interface CommandInput {
   readonly path: string;
   /** What it is, as a message names it: `the scenario file`, `the profile converted`. */
   readonly what: string;
+  /**
+   * For a folder: the outputs it keeps, which may be written inside it (a run folder's
+   * `report.html`). Any other path inside the folder is refused.
+   */
+  readonly keeps?: readonly string[];
 }
 
 /** An input as a path (named `an input`) or with what it is. */
@@ -62,18 +68,50 @@ function realPathOf(path: string): string {
   }
 }
 
+/** `input` as a {@link CommandInput}: a bare path is named `an input`. */
+function named(input: OutputInput): CommandInput {
+  return typeof input === "string" ? { path: input, what: "an input" } : input;
+}
+
+/** True when `path` names an existing folder (followed through symbolic links). */
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false; // why: a missing or unreadable input holds nothing an output could land in
+  }
+}
+
 /**
  * The input that writing `output` would replace: one that `output` is, or that a folder at
  * `output` holds (replaced whole, the folder takes it along). Compared by absolute paths and by
  * real paths, so `..`, `./` and symbolic links are seen through. An output inside an input folder
- * (a report written into the run folder it reports on) replaces no input.
+ * replaces no input (see {@link inputFolderHolding}).
  */
 export function inputReplacedBy(output: string, inputs: readonly OutputInput[]): CommandInput | undefined {
   const out = resolve(output);
   const outReal = realPathOf(output);
-  for (const input of inputs) {
-    const named = typeof input === "string" ? { path: input, what: "an input" } : input;
-    if (within(out, resolve(named.path)) || within(outReal, realPathOf(named.path))) return named;
+  for (const input of inputs.map(named)) {
+    if (within(out, resolve(input.path)) || within(outReal, realPathOf(input.path))) return input;
+  }
+  return undefined;
+}
+
+/**
+ * The input folder that `output` would be written inside (at any depth), changing what the
+ * command reads: a converted profile written into the profile folder it came from. The outputs
+ * the folder keeps ({@link CommandInput.keeps}) are not refused. Compared by absolute and real
+ * paths, as {@link inputReplacedBy} compares them; an input that is a file or is missing holds
+ * nothing.
+ */
+export function inputFolderHolding(output: string, inputs: readonly OutputInput[]): CommandInput | undefined {
+  const out = resolve(output);
+  const outReal = realPathOf(output);
+  const same = (a: string, b: string) => resolve(a) === resolve(b) || realPathOf(a) === realPathOf(b);
+  for (const input of inputs.map(named)) {
+    if (!isFolder(input.path) || same(input.path, output)) continue;
+    const inside = within(resolve(input.path), out) || within(realPathOf(input.path), outReal);
+    if (inside && !(input.keeps ?? []).some((kept) => same(kept, output))) return input;
   }
   return undefined;
 }
@@ -123,13 +161,14 @@ export function unwritableParent(output: string): string | undefined {
 
 /** Options of {@link outputPathProblem} and {@link checkOutputPath}. */
 export interface OutputPathOptions {
-  /** The command's inputs, which the output must neither be nor hold. */
+  /** The command's inputs, which the output must neither be nor hold, nor be inside. */
   readonly inputs?: readonly OutputInput[];
 }
 
 /**
  * Why `output` may not be written (replaced whole): an empty path, an input of the command or a
- * folder holding one (see {@link inputReplacedBy}), or a parent that cannot take it (see
+ * folder holding one (see {@link inputReplacedBy}), a path inside an input folder (see
+ * {@link inputFolderHolding}), or a parent that cannot take it (see
  * {@link unwritableParent}). The working directory is checked by the writers that replace folders
  * ({@link holdsWorkingDirectory}).
  * @returns the reason in words, with what to do, or undefined when it may be written
@@ -140,6 +179,10 @@ export function outputPathProblem(output: string, options: OutputPathOptions = {
   if (input !== undefined) {
     const same = resolve(input.path) === resolve(output) || realPathOf(input.path) === realPathOf(output);
     return `${same ? "it is" : "it holds"} ${input.what} '${input.path}', which this command reads and would replace with its output; choose another output path`;
+  }
+  const folder = inputFolderHolding(output, options.inputs ?? []);
+  if (folder !== undefined) {
+    return `it is inside ${folder.what} '${folder.path}', a folder this command reads, and would change it; choose an output path outside that folder`;
   }
   return unwritableParent(output);
 }

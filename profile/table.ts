@@ -168,6 +168,30 @@ export function formatPprofTime(us: number): string {
   return `         ${String(msec).padStart(3)}`;
 }
 
+/**
+ * A time in microseconds as `--unit us` shows it: the value to the nanosecond (3 decimals, trailing
+ * zeros dropped: `1806`, `603.25`), right-aligned in pprof's 12-character time column.
+ */
+export function formatMicroseconds(us: number): string {
+  return String(Number(us.toFixed(3))).padStart(12);
+}
+
+/** The unit of the time columns of {@link formatProfileTable}. */
+export type ProfileTimeUnit = "ms" | "us";
+
+/** The units {@link formatProfileTable} writes time columns in. */
+export const PROFILE_TIME_UNITS: readonly ProfileTimeUnit[] = ["ms", "us"];
+
+/** Options of {@link formatProfileTable}. */
+export interface FormatProfileTableOptions {
+  /**
+   * Time columns in milliseconds as pprof writes them (`ms`, the default: whole milliseconds from
+   * 1 ms, truncated as pprof's `ToTimeStr` does, so 1.806 ms is `1` and 2409 ms is `2,409`), or in
+   * microseconds as the TAU files hold them (`us`: 1806, to 3 decimals). Counters are unaffected.
+   */
+  readonly unit?: ProfileTimeUnit;
+}
+
 /** C's `%.<p>G`: `p` significant digits, trailing zeros removed, exponent form for very large or small values. */
 export function gFormat(x: number, p: number): string {
   if (x === 0) return "0";
@@ -183,8 +207,10 @@ export function gFormat(x: number, p: number): string {
   return s.indexOf(".") >= 0 ? s.replace(/\.?0+$/, "") : s;
 }
 
-/** Renders a table as pprof prints it (with the name in the last column). */
-export function formatProfileTable(table: ProfileTable): string {
+/** Renders a table as pprof prints it (with the name in the last column); see {@link FormatProfileTableOptions.unit}. */
+export function formatProfileTable(table: ProfileTable, options: FormatProfileTableOptions = {}): string {
+  const us = options.unit === "us";
+  const time = us ? formatMicroseconds : formatPprofTime;
   const dash = "-".repeat(87);
   const lines: string[] = [];
   const derived = (DERIVED_KINDS as readonly string[]).includes(table.view);
@@ -192,7 +218,7 @@ export function formatProfileTable(table: ProfileTable): string {
   lines.push(dash);
   if (table.isTime) {
     lines.push("%Time    Exclusive    Inclusive       #Call      #Subrs  Inclusive Name");
-    lines.push("              msec   total msec                          usec/call ");
+    lines.push(us ? "              usec   total usec                          usec/call " : "              msec   total msec                          usec/call ");
   } else {
     lines.push("%Time   Exclusive   Inclusive       #Call      #Subrs Count/Call Name");
     lines.push("           counts total counts                            ");
@@ -204,7 +230,7 @@ export function formatProfileTable(table: ProfileTable): string {
     const subrs = gFormat(r.subroutines, 6).padStart(11);
     const per = r.calls > 0 ? r.inclusivePerCall.toFixed(0).padStart(10) : "0".padStart(10);
     if (table.isTime) {
-      lines.push(`${pct} ${formatPprofTime(r.exclusive)} ${formatPprofTime(r.inclusive)} ${calls} ${subrs} ${per} ${r.name}`);
+      lines.push(`${pct} ${time(r.exclusive)} ${time(r.inclusive)} ${calls} ${subrs} ${per} ${r.name}`);
     } else {
       lines.push(`${pct}  ${gFormat(r.exclusive, 4).padStart(10)}  ${gFormat(r.inclusive, 4).padStart(10)} ${calls} ${subrs} ${per} ${r.name}`);
     }

@@ -13,6 +13,7 @@ import {
   type SourceDoc,
 } from "./lang/index.js";
 import { nearestName } from "../engine/index.js";
+import { otherInputFileKindText } from "../profile/index.js";
 import { describePmuDemand, pmuDemand, presetMapOf } from "../machine/index.js";
 import { setupMachine, type MachineSetup } from "./machine-setup.js";
 import { CYCLE_COUNTERS } from "./platform.js";
@@ -92,6 +93,9 @@ export function loadScenario(file: string, options: LoadOptions = {}): LoadedSce
 /** {@link loadScenario} on text already in memory; `file` names it in errors. */
 export function loadScenarioText(text: string, file: string, options: LoadOptions = {}): LoadedScenario {
   const doc = parseYamlSource(text, file);
+  // A sweep file or a selection assembly is named for what it is, not checked key by key.
+  const otherKind = otherInputFileKindText(doc.value, file, "scenario");
+  if (otherKind !== undefined) throw new ScenarioErrors([new ScenarioError(otherKind, { file })]);
   const overrides: NamedOverride[] = (options.set ?? []).map(namedOverride);
   if (options.seed !== undefined) overrides.push({ text: `seed=${options.seed}`, path: ["seed"], value: options.seed, source: `--seed ${options.seed}` });
   const undefinedVariables = [...undefinedWorkloadOverrides(doc, overrides), ...undefinedFunctionOverrides(doc, overrides)];

@@ -112,6 +112,10 @@ describe("a Slurm job array of a sweep from the library", () => {
     const sweep = ccasim.loadSweep("scenarios/kernel-l2.sweep.yaml");
     const script = ccasim.slurmArrayScript(sweep, { db: "out/k.db", tasks: 2 });
     expect(ccasim.slurmShardFolder("out/k.db")).toBe("out/k-shards");
+    expect(ccasim.slurmShardFolder("/tmp/x/sl.db")).toBe("/tmp/x/sl-shards");
+    expect(ccasim.slurmShardFolder("out/k.duckdb")).toBe("out/k-shards");
+    expect(ccasim.slurmShardFolder("out/k.DB")).toBe("out/k-shards");
+    expect(ccasim.slurmShardFolder("out/k")).toBe("out/k-shards");
     expect(script).toContain(`--db '${resolve("out/k-shards")}'/shard-`);
     expect(script).toContain(`exec node ${resolve("dist/cli/main.js")} sweep `);
     expect(script).not.toContain("undefined");

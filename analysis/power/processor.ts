@@ -30,5 +30,5 @@ export function processorMismatch(trial: Trial, set: PowerConstantSet): string |
   const others = trialProcessors(trial).filter((p) => !wanted.some((w) => p.value.toLowerCase().includes(w.toLowerCase())));
   if (others.length === 0) return undefined;
   const named = others.slice(0, 2).map((p) => `'${p.value}' (${p.key})`).join(", ");
-  return `the trial ran on ${named}${others.length > 2 ? ", ..." : ""}, not on a processor the constant set '${set.name}' describes (${wanted.join(", ")}): its watts are that processor's, not this one's`;
+  return `the trial ran on ${named}${others.length > 2 ? ", ..." : ""}, not on a processor the constant set '${set.name}' describes (${wanted.join(", ")}): the watts are estimated with the power constants of ${wanted.join(" or ")}, so they are not the trial's own processor's`;
 }

@@ -16,6 +16,7 @@
  * @packageDocumentation
  */
 import { AnalysisInputError } from "../errors.js";
+import { TAU_ROOT_TIMER } from "../../profile/index.js";
 import { ALL_ROOTS, type CallNode } from "./call-tree.js";
 import { componentName } from "./parameter-timers.js";
 
@@ -81,8 +82,10 @@ export interface PruneResult {
   /** Roots of pruned subtrees in depth-first order. */
   readonly pruned: readonly PrunedNode[];
   /**
-   * Distinct names of kept nodes, a parameter-profiled timer counted as its base timer and a
-   * synthetic `(all roots)` root left out: the core components.
+   * Distinct names of kept nodes, a parameter-profiled timer counted as its base timer: the core
+   * components. Roots that are no component are left out: TAU's `.TAU application` (the whole
+   * measured program, which paper 002's core of Driver, A and B does not count) and a synthetic
+   * `(all roots)` root. The kept tree ({@link kept}, {@link core}) still has them.
    */
   readonly coreNames: readonly string[];
   /** Root inclusive value. */
@@ -143,9 +146,12 @@ export function pruneCallGraph(root: CallNode, options: PruneOptions = {}): Prun
   const core = visit(root, root.name, 0);
   const lost = options.fold ? 0 : pruned.reduce((s, p) => s + p.inclusive, 0);
   const keptShare = total > 0 ? Math.min(1, Math.max(0, 1 - lost / total)) : 1;
-  const coreNames = [...new Set(kept.filter((k) => k.depth > 0 || k.name !== ALL_ROOTS).map((k) => componentName(k.name)))];
+  const coreNames = [...new Set(kept.filter((k) => !NOT_COMPONENTS.has(k.name)).map((k) => componentName(k.name)))];
   return { core, kept, pruned, coreNames, total, keptShare, folded, alpha, beta, minShare };
 }
+
+/** Roots of a call tree that stand for no component: TAU's root timer and a synthetic root over several. */
+const NOT_COMPONENTS: ReadonlySet<string> = new Set([TAU_ROOT_TIMER, ALL_ROOTS]);
 
 /** Result of {@link pruneAcross}. */
 export interface PruneAcrossResult {

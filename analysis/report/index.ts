@@ -10,4 +10,4 @@ export { recordRoles, recordPoints, levelPoints, digestRecords, RecordDigester, 
 export { timeVsQChart, stridedRatioChart, messagePassingChart, levelChart, powerEnergyChart, topTimersChart, heatmapChart, sweepLineChart, timeVsQBySweepChart, fittableRoutines } from "./charts.js";
 export { trialReport, readTrialInput, type TrialInput } from "./trial-report.js";
 export { studyReport } from "./study-report.js";
-export { buildReport, defaultReportPath, writeReport, isStudyDatabase } from "./write-report.js";
+export { buildReport, defaultReportPath, reportInput, writeReport, isStudyDatabase } from "./write-report.js";

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, statSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
-import { isRunFolder, ProfileError, RUN_REPORT_FILE, writeTextFileAtomically, fileErrorText } from "../../profile/index.js";
+import { checkOutputPath, isRunFolder, ProfileError, RUN_REPORT_FILE, writeTextFileAtomically, fileErrorText, type CommandInput } from "../../profile/index.js";
 import { StudyStore } from "../../profile/study/index.js";
 import { renderReportHtml, type ReportDocument } from "./html.js";
 import { studyReport } from "./study-report.js";
@@ -47,12 +47,23 @@ export async function buildReport(input: string): Promise<ReportDocument> {
 }
 
 /**
+ * `input` as the input a report may not replace nor be written into: a run folder keeps its own
+ * report (`<folder>/report.html`), and nothing else of a report goes inside a folder it reads.
+ */
+export function reportInput(input: string): CommandInput {
+  return { path: input, what: "the input", ...(isRunFolder(input) ? { keeps: [join(input, RUN_REPORT_FILE)] } : {}) };
+}
+
+/**
  * Writes the self-contained HTML report of `input` to `out` (atomically: a temporary sibling
- * renamed at the end).
+ * renamed at the end). Before the report is built (a study's takes a while), `out` is checked
+ * (see `checkOutputPath`): not the input, a folder holding it, or a path inside an input folder
+ * other than a run folder's own report, and under a writable folder.
  * @returns the report and the number of charts written
+ * @throws OutputPathError (an input error) when `out` may not or cannot be written
  */
 export async function writeReport(input: string, out: string): Promise<{ file: string; charts: number; document: ReportDocument }> {
-  if (out.trim() === "") throw new ProfileError("cannot write the report: the output path is empty");
+  checkOutputPath(out, "report", { inputs: [reportInput(input)] });
   const doc = await buildReport(input);
   const html = await renderReportHtml(doc);
   const file = resolve(out);

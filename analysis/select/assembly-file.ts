@@ -24,7 +24,7 @@ import { AnalysisInputError } from "../errors.js";
 import type { Assembly, CallSite, ComponentSpec, ImplementationSpec, InteractionSpec } from "./assembly.js";
 import type { CostModel } from "./cost-model.js";
 import { prepareAssembly } from "./select.js";
-import { fileErrorText } from "../../profile/index.js";
+import { fileErrorText, otherInputFileKindText } from "../../profile/index.js";
 
 /**
  * Validates a plain object as an {@link Assembly}: its keys and types, then its cost models and
@@ -120,5 +120,8 @@ export function readAssemblyFile(path: string): Assembly {
   } catch (e) {
     throw new AnalysisInputError(`not valid YAML or JSON: ${(e as Error).message.split("\n")[0]}`, path);
   }
+  // A scenario or a sweep file is named for what it is, not checked key by key.
+  const otherKind = otherInputFileKindText(doc, path, "assembly");
+  if (otherKind !== undefined) throw new AnalysisInputError(otherKind, path);
   return parseAssembly(doc, path);
 }

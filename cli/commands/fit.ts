@@ -403,15 +403,17 @@ function formatReport(title: string, r: FitReport, predictQs: readonly number[],
 /** One `--predict` line: the value, its interval (clipped at 0 for times and counts, saying so) and the sd. */
 function predictionLine(r: FitReport, x: number): string {
   const p = predictAt(r, x);
+  // why: the value asked for is echoed as given (30315, not 30320); only the predictions are rounded
+  const asked = String(x);
   const c = p.clipped;
   // The whole interval below 0: the model does not describe T there, whatever 0 .. 0 would say.
   if (c !== undefined && c.high < 0) {
-    return `predict ${r.variable} = ${formatNumber(x)}: the model gives ${formatNumber(c.value)} (95 % interval ${formatNumber(c.low)} .. ${formatNumber(c.high)}), below 0 where T cannot be: it does not apply here${p.extrapolated ? " (extrapolated beyond the data)" : ""}`;
+    return `predict ${r.variable} = ${asked}: the model gives ${formatNumber(c.value)} (95 % interval ${formatNumber(c.low)} .. ${formatNumber(c.high)}), below 0 where T cannot be: it does not apply here${p.extrapolated ? " (extrapolated beyond the data)" : ""}`;
   }
   const clips = c ? [c.value < 0 ? `value clipped at 0 from ${formatNumber(c.value)}` : "", c.low < 0 ? `low end clipped at 0 from ${formatNumber(c.low)}` : ""].filter((x) => x !== "") : [];
   const clipped = clips.length > 0 ? `; ${clips.join(", ")}, as T cannot be negative` : "";
   const sd = p.stdDev !== undefined ? `, sd ${formatNumber(p.stdDev)}` : "";
-  return `predict ${r.variable} = ${formatNumber(x)}: ${formatNumber(p.value)} (95 % interval ${formatNumber(p.interval.low)} .. ${formatNumber(p.interval.high)}${clipped})${sd}${p.extrapolated ? " — extrapolated beyond the data" : ""}`;
+  return `predict ${r.variable} = ${asked}: ${formatNumber(p.value)} (95 % interval ${formatNumber(p.interval.low)} .. ${formatNumber(p.interval.high)}${clipped})${sd}${p.extrapolated ? " — extrapolated beyond the data" : ""}`;
 }
 
 /**

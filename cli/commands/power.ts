@@ -15,7 +15,8 @@ profile.N.C.T file or a ParaProf .ppk file.
 
 Power(C_i) = AccessRate(C_i) * ArchitecturalScaling(C_i) * MaxPower for the core and cache
 components (AccessRate = accesses / cycles), TotalPower = sum + IdlePower; energy = power * time;
-FLOP/J = floating-point operations / energy. Counter metrics: GlobalStalls, %FLPStalls, FLPIneffD,
+FLOP/J = floating-point operations / energy (the table prints MFLOP/J, millions; --json FLOP/J).
+Counter metrics: GlobalStalls, %FLPStalls, FLPIneffD,
 FLPIneffI, memory stalls with the set's latencies, remote memory access ratio.
 
 Missing counters degrade the estimate instead of failing it: cycles are derived from the time and
@@ -29,7 +30,8 @@ estimates above MaxPower (the thermal design power) are listed as over-statement
 MemStalls/cycles is the memory-stall model's estimate over the event's cycles. The model charges
 every reference its full latency, one after another (an L1 hit 1 cycle, an L2 hit 2, ..., as TAU
 PerfExplorer's script does), while a processor overlaps them, so it can exceed 1 (marked *, and
-memoryStallsAboveCycles in --json): then the estimate exceeds the cycles it explains. Events with
+memoryStallsAboveCycles in --json): then the estimate exceeds the cycles it explains. The note
+under the table counts the marked rows it shows (and all of them when --top leaves some out). Events with
 cycles but no retired instruction are listed: their core power is 0 and, with no cache access
 either, their estimate is the idle power (in a simulated run, time blocked in MPI or outside
 kernels). Events that spent no cycles (no time of their own) have no power to estimate: they are
@@ -152,14 +154,15 @@ function run(ctx: CommandContext): number {
     ...(view === "total" ? ["total over threads: power is the sum of each thread's power (paper 004: the total power across processing elements), energy the sum of each thread's energy, time the sum of the threads' times"] : []),
     "",
     formatTable(
-      ["event", ...(view === "each" ? ["thread"] : []), ...(view === "total" ? ["time (s, Σ threads)", "power (W, Σ threads)", "energy (J, Σ threads)"] : ["time (s)", "power (W)", "energy (J)"]), "FLOP/J", "GlobalStalls", "%FLPStalls", "FLPIneffI", MEMORY_HEADER],
+      ["event", ...(view === "each" ? ["thread"] : []), ...(view === "total" ? ["time (s, Σ threads)", "power (W, Σ threads)", "energy (J, Σ threads)"] : ["time (s)", "power (W)", "energy (J)"]), "MFLOP/J", "GlobalStalls", "%FLPStalls", "FLPIneffI", MEMORY_HEADER],
       shown.map((e, i) => [
         shortTimerName(e.event, nameWidth),
         ...(view === "each" ? [e.view] : []),
         e.power.basis.timeUs * 1e-6,
         e.power.watts,
         e.power.joules,
-        e.power.flopsPerJoule,
+        // why: FLOP/J runs to 8 digits; in millions it takes the 4 significant digits of the other columns
+        e.power.flopsPerJoule * 1e-6,
         e.metrics.globalStalls ?? NaN,
         e.metrics.flpStalls === undefined ? NaN : 100 * e.metrics.flpStalls,
         e.metrics.flpIneffI ?? NaN,
@@ -187,16 +190,18 @@ function run(ctx: CommandContext): number {
     );
   }
   if (r.memoryStallsAboveCycles.length > 0) {
-    const n = r.memoryStallsAboveCycles.length;
+    // Counted over the rows the table shows (those marked *), then over every row when --top hides some.
+    const starred = shown.filter((e) => e.metrics.memoryStallsAboveCycles);
+    const hidden = rows.length > shown.length ? ` (${r.memoryStallsAboveCycles.length} of all ${rows.length} rows, with those --top leaves out)` : "";
     out.push(
       "",
-      `* ${n} of ${r.events.length} memory-stall ratios above 1: the model's estimate exceeds the cycles it explains, as it charges every L1 hit ${set.latencies.l1} cycle${set.latencies.l1 === 1 ? "" : "s"}, every L2 hit ${set.latencies.l2} and so on, one after another (as TAU PerfExplorer's script does), while the processor overlaps those latencies; compare such ratios between events, not with 1:`,
-      `  ${r.memoryStallsAboveCycles.slice(0, 5).join(", ")}${n > 5 ? ", ..." : ""}`,
+      `* ${starred.length} of the ${shown.length} rows above ${starred.length === 1 ? "has a memory-stall ratio" : "have memory-stall ratios"} above 1${hidden}: the model's estimate exceeds the cycles it explains, as it charges every L1 hit ${set.latencies.l1} cycle${set.latencies.l1 === 1 ? "" : "s"}, every L2 hit ${set.latencies.l2} and so on, one after another (as TAU PerfExplorer's script does), while the processor overlaps those latencies; compare such ratios between events, not with 1${starred.length > 0 ? ":" : ""}`,
+      ...(starred.length > 0 ? [`  ${starred.slice(0, 5).map(rowName).join(", ")}${starred.length > 5 ? ", ..." : ""}`] : []),
     );
   }
   if (r.aboveMaxPower.length > 0) {
     const n = r.aboveMaxPower.length;
-    out.push("", `${n} of ${r.events.length} estimates above MaxPower (${set.maxPower} W, the thermal design power): the model is linear in the access rates and has no cap, so these over-state the power:`, `  ${r.aboveMaxPower.slice(0, 5).join(", ")}${n > 5 ? ", ..." : ""}`);
+    out.push("", `${n} of the ${rows.length} estimates above MaxPower (${set.maxPower} W, the thermal design power): the model is linear in the access rates and has no cap, so these over-state the power:`, `  ${r.aboveMaxPower.slice(0, 5).join(", ")}${n > 5 ? ", ..." : ""}`);
   }
   if (r.omittedComponents.length > 0) out.push("", "power components omitted (power is a lower bound):", ...r.omittedComponents.map((s) => `  ${s}`));
   if (r.missingMetrics.length > 0) out.push("", "counter metrics not computed:", ...r.missingMetrics.map((s) => `  ${s}`));
@@ -212,6 +217,11 @@ export const powerCommand: Command = {
 };
 
 const MEMORY_HEADER = "MemStalls/cycles";
+
+/** A row as the notes under the table name it: `<event> (<view>)`, as the library's lists do. */
+function rowName(e: EventPower): string {
+  return `${e.event} (${e.view})`;
+}
 
 /**
  * The memory-stall ratio column: numbers right-aligned, a ratio above 1 marked `*` (the note

@@ -19,6 +19,8 @@ import {
   type ExtrapFilledCallpath,
   type ConvertTarget,
   type ProfileTable,
+  type ProfileTimeUnit,
+  PROFILE_TIME_UNITS,
   type TableSortKey,
   type Trial,
 } from "../../profile/index.js";
@@ -36,7 +38,9 @@ Mastermind paper): %Time, exclusive, inclusive, #Call, #Subrs, inclusive per cal
 the inclusive value as a percentage of the top-level timer's, as pprof computes it: on a thread,
 of the thread's largest inclusive value; in the mean, total, min and max views, of the mean,
 total, min and max of the threads' largest inclusive values (stddev: of the view's largest).
-Times are shown as pprof does (msec, or min:sec.msec); counters as counts. A view with user events
+Times are shown as pprof shows them: msec below 1 s as whole milliseconds, truncated (1.806 ms is
+1; below 1 ms three significant digits, 0.603), then sec,msec (2,409) and min:sec.msec; --unit us
+shows the microseconds the TAU files hold instead. Counters are shown as counts. A view with user events
 (atomic events: message sizes, memory) is followed by pprof's USER EVENTS table: samples, maximum,
 minimum, mean and standard deviation of each, by name; in derived views the minimum and maximum
 come only from threads with samples.
@@ -48,6 +52,8 @@ come only from threads with samples.
                        the first by name)
   --sort <key>         inclusive (default), exclusive, calls, subrs, percall, name
   --top <n>            show only the first n rows of each table
+  --unit <u>           time columns in ms (default: pprof's, truncated to whole milliseconds from
+                       1 ms) or us (microseconds, to 3 decimals: 1806 rather than pprof's 1)
   --callpaths          include callpath timers (A => B) as well as flat timers
   --no-user-events     leave out the user-event tables
   --metadata           list the trial's metadata (keys and values) instead of the tables: the
@@ -64,8 +70,9 @@ name: .csv records, .jsonl records (Extra-P JSON Lines when the input is Extra-P
 text, .json Extra-P JSON, any other name a TAU profile directory (.ppk, .cubex, .cube, .xml and .gz
 are refused: those formats are not written). A TAU directory keeps the timer names and group
 lists byte for byte as the input spelt them. The output may not be an input, a folder holding
-one, or the profile folder or records a run folder given as input holds, and its folder must be
-writable: both are checked before anything is read. Interrupted (Ctrl-C, kill), convert stops
+one, the profile folder or records a run folder given as input holds, or a path inside an input
+folder (it would change the data read), and its folder must be writable: all checked before
+anything is read. Interrupted (Ctrl-C, kill), convert stops
 at once and ends by the signal (130 / 143 in a shell): the output is left as it was, and a
 temporary .<output>.tmp-<pid>-<n> left beside it is removed by the next convert to that output.
   --to <format>        ${CONVERT_TARGETS.join(", ")}
@@ -101,6 +108,7 @@ function runShow(ctx: CommandContext, argv: readonly string[]): number {
     metric: { type: "string" },
     sort: { type: "string" },
     top: { type: "string" },
+    unit: { type: "string" },
     callpaths: { type: "boolean" },
     json: { type: "boolean" },
     metadata: { type: "boolean" },
@@ -111,6 +119,10 @@ function runShow(ctx: CommandContext, argv: readonly string[]): number {
   const sort = (values.sort as string | undefined) ?? "inclusive";
   if (!(TABLE_SORT_KEYS as readonly string[]).includes(sort)) throw new UsageError(`show: --sort must be one of ${TABLE_SORT_KEYS.join(", ")}`, "profile");
   const top = positiveIntegerOption("profile show", "top", values.top);
+  const unit = (values.unit as string | undefined) ?? "ms";
+  if (!(PROFILE_TIME_UNITS as readonly string[]).includes(unit)) throw new UsageError(`show: --unit must be ${PROFILE_TIME_UNITS.join(" or ")}, got '${unit}'`, "profile");
+  // Why refuse rather than ignore: --json gives microseconds, and --metadata prints no table.
+  if (values.unit !== undefined && (values.json === true || values.metadata === true)) throw new UsageError(`show: --unit shapes the table's time columns; ${values.json === true ? "--json gives microseconds" : "--metadata prints no table"}`, "profile");
   const asked = (values.thread as string[] | undefined) ?? [];
   for (const w of asked) {
     if (w !== "all" && !(DERIVED_KINDS as readonly string[]).includes(w) && parseThreadName(w) === undefined) {
@@ -138,7 +150,7 @@ function runShow(ctx: CommandContext, argv: readonly string[]): number {
   } else {
     ctx.out(`${positionals[0]}: ${trial.threads.length} thread(s), ${trial.metrics.length} metric(s) [${trial.metrics.join(", ")}], ${trial.timers.length} timers, ${trial.userEvents.length} user events\n`);
     tables.forEach((t, i) => {
-      ctx.out("\n" + formatProfileTable(t));
+      ctx.out("\n" + formatProfileTable(t, { unit: unit as ProfileTimeUnit }));
       if (events[i] !== undefined && events[i].rows.length > 0) ctx.out("\n" + formatUserEventTable(events[i]));
     });
   }

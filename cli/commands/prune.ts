@@ -12,7 +12,10 @@ Usage:
 For each kept node (depth first from the root), its children are all pruned when their inclusive
 values add up to less than alpha of the node's; otherwise each child whose inclusive value is below
 beta times the mean of its siblings is pruned (with its subtree). Several trials (or --per-rank)
-are pruned separately and a component is core when it is significant in any of them.
+are pruned separately and a component is core when it is significant in any of them. The core
+components are the kept nodes but TAU's root timer '.TAU application' (the whole measured
+program, not a component: paper 002's core is "A and B (along with the Driver)") and a synthetic
+'(all roots)'; the kept tree below the summary still starts at the root.
 
 Both rules are relative (to the parent, to the siblings), as the paper wants: a node far below 1 %
 of the root survives when it is an only child that holds most of its parent's time, or when all

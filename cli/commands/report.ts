@@ -1,6 +1,5 @@
 import { basename } from "node:path";
 import { defaultReportPath, writeReport } from "../../analysis/report/index.js";
-import { checkOutputPath } from "../../profile/index.js";
 import { parseCommandArgs, UsageError, type Command } from "../command.js";
 
 /** `ccasim report`: the self-contained HTML report of a run, a profile or a study. */
@@ -27,7 +26,8 @@ Options:
                  folder (<folder>/report.html), and for anything else (a TAU profile, a .ppk file)
                  <name>.html in the current directory, not beside the measurement data (a run's
                  own profile/: <run>-profile.html). The file may not be the input or a folder
-                 holding it, and its folder must be writable: both are checked before the report
+                 holding it, nor lie inside the input's folder (a run folder takes only its own
+                 report.html), and its folder must be writable: all checked before the report
                  is built
 
 Interrupted (Ctrl-C, kill), ccasim stops at once and ends by the signal (130 / 143 in a shell):
@@ -40,8 +40,6 @@ Exit codes: 0 success, 2 unreadable input or bad arguments, 130/143 interrupted.
     if (positionals.length !== 1) throw new UsageError("give one run folder, profile or study database (see ccasim report --help)", "report");
     const input = positionals[0];
     const out = (values.out as string | undefined) ?? defaultReportPath(input);
-    // Before the report is built (a study's takes a while): never in place of what it reports on.
-    checkOutputPath(out, "report", { inputs: [{ path: input, what: "the input" }] });
     const r = await writeReport(input, out);
     ctx.out(`wrote ${r.file} (${r.charts} chart${r.charts === 1 ? "" : "s"}, ${r.document.sections.length} sections) from ${basename(input)}\n`);
     return 0;

@@ -41,7 +41,9 @@ which the next run writing DIR removes.
 Options:
   --out DIR            output folder
   --overwrite          replace DIR whatever it holds but an input (see Output folder)
-  --seed N             replace the scenario's seed (an integer, or any text)
+  --seed N             replace the scenario's seed, read as the file's 'seed: N' is: an integer
+                       (7), or a text (abc) as a seed may be; a number that is not an integer
+                       (1.5) is refused, as it is in the file
   --set key=value      override any scenario key before validation (repeatable), e.g.
                        --set workload.x=1.5  --set machine.l2.size=256KiB
                        --set assembly.components.A.params.implementation=A2
@@ -75,12 +77,12 @@ a process ended by SIGINT/SIGTERM) interrupted.`,
     });
     if (positionals.length !== 1) throw new UsageError("give exactly one scenario file (see 'ccasim run --help')", "run");
     const top = positiveIntegerOption("run", "top", values.top, 12)!;
-    const seed = values.seed === undefined ? undefined : /^-?\d+$/.test(String(values.seed)) ? Number(values.seed) : String(values.seed);
+    // --seed V is the file's `seed: V`, read as YAML alike (7 an integer, abc a text, 1.5 refused), after every --set.
+    const seed = values.seed === undefined ? [] : [{ text: `seed=${String(values.seed)}`, source: `--seed ${String(values.seed)}` }];
     let lastDraw = 0;
     // runScenario checks the output folder before the simulation, not after minutes of it.
     const art = runScenario(positionals[0], {
-      set: (values.set as string[] | undefined) ?? [],
-      seed,
+      set: [...((values.set as string[] | undefined) ?? []), ...seed],
       out: values.out as string | undefined,
       overwrite: values.overwrite === true,
       measure: !values["no-measure"],

@@ -129,7 +129,7 @@ function run(ctx: CommandContext): number {
   }
   const out: string[] = [];
   if (result) {
-    out.push(`inputs: ${Object.entries(result.inputs).map(([k, x]) => `${k}=${formatNumber(x)}`).join(", ") || "(none)"}${riskK ? `; cost = mean + ${riskK}·sd` : ""}`);
+    out.push(`inputs: ${Object.entries(result.inputs).map(([k, x]) => `${k}=${String(x)}`).join(", ") || "(none)"}${riskK ? `; cost = mean + ${riskK}·sd` : ""}`);
     out.push(`optimum (${result.optimum.method}): ${Object.entries(result.optimum.assignment).map(([c, i]) => `${c}=${i}`).join(", ")}; predicted cost ${formatNumber(result.optimum.cost)}`);
     if (result.heuristic) {
       const h = result.heuristic;

@@ -70,7 +70,8 @@ Options:
                        failed point exits 1, so Slurm marks it FAILED: merge with a dependency
                        on 'afterany', not 'afterok', to keep the points that ran
   --tasks N            array tasks for --emit (default min(points, 16))
-  --shards DIR         shard folder for --emit (default <db>-shards)
+  --shards DIR         shard folder for --emit (default: the --db path without its .db or
+                       .duckdb, then -shards: --db out/sl.db -> out/sl-shards)
   --ccasim CMD         how tasks invoke ccasim (default: node and this installation's main.js)
   --quiet              no progress display (finished points, and '(N saved)' while fewer are
                        committed to the study: what an interruption keeps); with --point, print

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { basename, dirname, extname, resolve } from "node:path";
 import { parseDocument, stringify as stringifyYaml } from "yaml";
 import { fileErrorText, parseOverride, parseYamlSource, ScenarioError, ScenarioErrors, validate, type KeyPath } from "../lang/index.js";
-import type { CommandInput } from "../../profile/index.js";
+import { otherInputFileKindText, type CommandInput } from "../../profile/index.js";
 import { undefinedWorkloadVariable, unknownWorkloadVariable, workloadVariablesOf } from "../workload.js";
 import { sweepFactors, type SweepFail } from "./design.js";
 import { enumeratePoints, pointOverrideEntries, pointOverrides, type SweepPoint } from "./points.js";
@@ -57,6 +57,9 @@ export function loadSweep(file: string): Sweep {
 /** {@link loadSweep} on text in memory; `file` names it in errors and anchors a relative scenario path. */
 export function loadSweepText(text: string, file: string): Sweep {
   const doc = parseYamlSource(text, file);
+  // A scenario or a selection assembly is named for what it is, not checked key by key.
+  const otherKind = otherInputFileKindText(doc.value, file, "sweep");
+  if (otherKind !== undefined) throw new ScenarioErrors([new ScenarioError(otherKind, { file })]);
   const config = validate<SweepConfig>(sweepSchema(), doc);
   const fail: SweepFail = (path: KeyPath, message: string) => {
     const pos = nearest(doc.locate, path);

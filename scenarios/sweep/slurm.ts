@@ -22,9 +22,13 @@ export interface SlurmOptions {
   readonly time?: string;
 }
 
-/** The default folder of a study's shard databases: `<db without .db>-shards`. */
+/**
+ * The default folder of a study's shard databases, beside the study: its path without the
+ * extension `.db` or `.duckdb`, then `-shards` (`out/sl.db` -> `out/sl-shards`; a path without
+ * either extension just gets `-shards`).
+ */
 export function slurmShardFolder(db: string): string {
-  return `${db.replace(/\.db$/, "")}-shards`;
+  return `${db.replace(/\.(?:db|duckdb)$/i, "")}-shards`;
 }
 
 /** `node <cli/main.js>` of this build (from TypeScript sources, tests: of the build under `dist/`). */

@@ -7,6 +7,7 @@
 import { loadScenarioText } from "../load.js";
 import { executeScenario } from "../run.js";
 import { parseYamlSource } from "../lang/index.js";
+import { keysOfKind } from "../../profile/index.js";
 import { sweepPointLoadOverrides, sweepPointOverrides, type Sweep } from "./load-sweep.js";
 import type { SweepPoint } from "./points.js";
 
@@ -71,13 +72,13 @@ export function noPointLoads(sweep: Sweep): InvalidPoint | undefined {
 
 /**
  * True when `text` (YAML) is a sweep file rather than a scenario: a map with the keys only a sweep
- * has (`scenario`, `axes`, `zip`, `random`). Unreadable text is not one (the scenario loader then
- * reports its syntax).
+ * has (`scenario`, `axes`, `zip`, `random`, `replications`: `INPUT_FILE_KEYS`). Unreadable text
+ * is not one (the scenario loader then reports its syntax).
  */
 export function isSweepText(text: string, file: string): boolean {
   try {
     const value = parseYamlSource(text, file).value;
-    return value !== null && typeof value === "object" && !Array.isArray(value) && ["scenario", "axes", "zip", "random"].some((k) => k in value);
+    return keysOfKind(value, "sweep").length > 0;
   } catch {
     return false;
   }

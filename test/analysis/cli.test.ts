@@ -26,6 +26,10 @@ describe("ccasim fit", () => {
     const expr = /expression: (exp\(.*\))/.exec(r.out)![1]!;
     expect(evaluate(expr, { Q: 5000 })).toBeCloseTo(Math.exp(1.19 * Math.log(5000) - 3.68), -1);
     expect(r.out).toContain("predict Q = 5000");
+    // The values asked for are echoed as given, not rounded to the table's 4 digits.
+    const exact = await run(["fit", file, "--parameter", "Q", "--component", "SC", "--predict", "30315", "--predict", "1234.5678"]);
+    expect(exact.out).toMatch(/\npredict Q = 30315: \d/);
+    expect(exact.out).toMatch(/\npredict Q = 1234\.5678: \d/);
     const j = await run(["fit", file, "--parameter", "Q", "--json"]);
     expect(JSON.parse(j.out)[0].mean.family).toBe("power-law");
     // The folder holding the records file (as a run folder does): its records, the same fit.
@@ -253,10 +257,27 @@ describe("ccasim fit", () => {
 });
 
 describe("ccasim prune", () => {
+  it("names Driver, A and B the core components of known-models, as paper 002 and the README do, not TAU's root timer", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccasim-prune-known-"));
+    try {
+      const out = join(dir, "known-models");
+      expect((await run(["run", "scenarios/known-models.yaml", "--out", out, "--quiet"])).code).toBe(0);
+      const r = await run(["prune", out]);
+      expect(r.code).toBe(0);
+      expect(r.out).toMatch(/^core components \(significant in any of 1 call tree, alpha 0\.1, beta 0\.1\): 3\n {2}Driver::go\(\), A::run\(\), B::run\(\)\npruned everywhere: 2 components\n/);
+      // The kept tree still starts at the root timer.
+      expect(r.out).toMatch(/\n\.TAU application +\d/);
+      expect(JSON.parse((await run(["prune", out, "--json"])).out).coreComponents).toEqual(["Driver::go()", "A::run()", "B::run()"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("prints the core components of the Hatchet profile", async () => {
     const r = await run(["prune", "../shared/data/tau/hatchet-cpi-mpi"]);
     expect(r.code).toBe(0);
-    expect(r.out).toContain(".TAU application, MPI_Init(), MPI_Finalize(), MPI_File_open()");
+    // TAU's root timer is the whole program, not a component (paper 002's core is Driver, A and B).
+    expect(r.out).toContain("): 3\n  MPI_Init(), MPI_Finalize(), MPI_File_open()\n");
     const j = JSON.parse((await run(["prune", "../shared/data/tau/hatchet-cpi-mpi", "--per-rank", "--json"])).out);
     expect(j.coreComponents).toContain("MPI_Info_create()");
     expect(j.trees.length).toBe(4);
@@ -282,7 +303,7 @@ describe("ccasim prune", () => {
     }
     const one = await run(["prune", trial, "--rows", "1"]);
     expect(one.code).toBe(0);
-    expect(one.out).toContain("  .TAU application, ... (3 more)");
+    expect(one.out).toContain("  MPI_Init(), ... (2 more)");
   });
 
   it("prunes every rank but the idle ones with --per-rank, naming the threads left out", async () => {
@@ -299,7 +320,7 @@ describe("ccasim prune", () => {
       expect(r.err).toBe(`warning: ${dir}: 1 thread(s) recorded no timers and are left out (1,0,0)\n`);
       const j = JSON.parse(r.out);
       expect(j.trees.map((t: { input: string }) => t.input)).toEqual([`${dir} [thread 0,0,0]`]);
-      expect(j.coreComponents).toEqual([".TAU application", "MPI_Init()", "MPI_Finalize()", "MPI_File_open()"]);
+      expect(j.coreComponents).toEqual(["MPI_Init()", "MPI_Finalize()", "MPI_File_open()"]);
       const idle = await run(["prune", dir, "--view", "1"]);
       expect(idle.code).toBe(2);
       expect(idle.out).toBe("");
@@ -318,7 +339,7 @@ describe("ccasim prune", () => {
   it("puts OpenMP threads with different roots side by side under '(all roots)' in the mean view", async () => {
     const r = await run(["prune", "../shared/data/tau/edge-cases/tools/src/taudb_c_api/tests/parse_tau_profile_test"]);
     expect(r.code, r.err).toBe(0);
-    expect(r.out).toContain("): 3\n  int main(int, char **) [{matmult.c} {134,1}-{207,1}], compute OpenMP region, .TAU application\n");
+    expect(r.out).toContain("): 2\n  int main(int, char **) [{matmult.c} {134,1}-{207,1}], compute OpenMP region\n");
     expect(r.out).toContain("root '(all roots)' 2584026.5\n");
     expect(r.out).toMatch(/\n {2}int main\(int, char \*\*\) \[\{matmult\.c\} \{134,1\}-\{207,1\}\] +1293485 +1293485 +50\.06\n {4}compute OpenMP region +540134 +540134 +20\.9\n {2}\.TAU application +1290541\.5 +1290541\.5 +49\.94\n/);
   });
@@ -407,6 +428,8 @@ describe("ccasim select", () => {
       ].join("\n"),
     );
     expect((await run(["select", file, "--input", "Q=10000"])).out).toContain("Flux=EFM");
+    // The input is echoed as given, not rounded.
+    expect((await run(["select", file, "--input", "Q=30315"])).out).toMatch(/^inputs: Q=30315\n/);
     const q = await run(["select", file, "--input", "Q=10000", "--require", "accuracy=2"]);
     expect(q.out).toContain("Flux=Godunov");
     expect(q.out).toContain("excluded EFM (Flux): accuracy = 1 < 2");
@@ -460,7 +483,7 @@ describe("ccasim select with measured cores and quality attributes", () => {
     expect(r.code).toBe(2);
     expect(r.out).toBe("");
     expect(r.err).toContain("no core timer names a component of the assembly");
-    expect(r.err).toContain("core timers '.TAU application', 'MPI_Init()', 'MPI_Finalize()', 'MPI_File_open()'; components Driver, A, B, C, D");
+    expect(r.err).toContain("core timers 'MPI_Init()', 'MPI_Finalize()', 'MPI_File_open()'; components Driver, A, B, C, D");
   });
 
   it("refuses a quality attribute no implementation declares, naming the declared ones", async () => {

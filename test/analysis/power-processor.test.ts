@@ -14,7 +14,7 @@ describe("the processor a power constant set describes", () => {
   it("is compared with a real trial's CPU Type: a Xeon is not an Itanium 2", () => {
     const trial = readTrial(XGC, { records: false });
     expect(trialProcessors(trial)).toEqual([{ key: "CPU Type", value: "Intel(R) Xeon(R) CPU X5650 @ 2.67GHz" }]);
-    expect(processorMismatch(trial, itanium)).toMatch(/^the trial ran on 'Intel\(R\) Xeon\(R\) CPU X5650 @ 2\.67GHz' \(CPU Type\), not on a processor the constant set 'itanium2-madison' describes \(Itanium\)/);
+    expect(processorMismatch(trial, itanium)).toMatch(/^the trial ran on 'Intel\(R\) Xeon\(R\) CPU X5650 @ 2\.67GHz' \(CPU Type\), not on a processor the constant set 'itanium2-madison' describes \(Itanium\): the watts are estimated with the power constants of Itanium, so they are not the trial's own processor's$/);
     expect(estimateTrialPower(trial, itanium).processorMismatch).toBe(processorMismatch(trial, itanium));
     // A set that names no processors, or one that names this one, raises nothing.
     const anyCpu = parsePowerConstantSet({ name: "any", maxPower: 100, idlePower: 50, components: [{ name: "core", scaling: 0.1, accessCounters: "PAPI_TOT_INS" }] }, "any.yaml");

@@ -124,7 +124,7 @@ describe("the README's analysis section", () => {
     // The dummy components' costs are deterministic: no model of rounding noise for the sd.
     expect(fit!.r.out).toContain("\nsd:         0 (repeated x values give the same T, up to rounding)\n");
     expect(gromacs!.r.out).toMatch(/\nchange point: at ranks = 128, exponent/);
-    expect(prune!.r.out).toContain(".TAU application, Driver::go(), A::run(), B::run()");
+    expect(prune!.r.out).toContain("): 3\n  Driver::go(), A::run(), B::run()\n");
     expect(crossover!.r.out).toMatch(/at x = 2: A A2 -> A1, B B1 -> B2/);
     expect(heuristic!.r.out).toContain("heuristic over core {Driver, A, B} (4 assemblies): cost 5.67, gap 0 (0 %)");
     expect(flux!.r.out).toContain("Flux=GodunovFlux");

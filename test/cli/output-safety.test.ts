@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -83,6 +83,39 @@ describe("an output path that is, or holds, an input", () => {
     expect(readTree(out)).toEqual(before);
     // Into the run folder it reports on is fine: the report is not an input.
     expect((await run(["report", out])).code).toBe(0);
+  });
+});
+
+describe("an output inside a folder the command reads", () => {
+  it("is refused by ccasim profile convert, and the profile folder is left as it was", async () => {
+    const profile = join(dir, "hatchet-cpi-mpi");
+    cpSync("../shared/data/tau/hatchet-cpi-mpi", profile, { recursive: true });
+    const before = readTree(profile);
+    for (const output of [join(profile, "sub"), join(profile, "timers.csv"), join(profile, "a", "b")]) {
+      const r = await run(["profile", "convert", profile, output]);
+      expect(r.code).toBe(2);
+      expect(r.err).toBe(
+        `ccasim profile: cannot write the output '${output}': it is inside the input '${profile}', a folder this command reads, and would change it; choose an output path outside that folder\n`,
+      );
+    }
+    expect(readTree(profile)).toEqual(before);
+    // Beside it is fine.
+    expect((await run(["profile", "convert", profile, join(dir, "hatchet-copy")])).code).toBe(0);
+  });
+
+  it("is refused by ccasim profile convert and ccasim report inside a run folder, save the run's own report", async () => {
+    const out = join(dir, "run-inside");
+    expect((await run(["run", KNOWN, "--out", out, "--set", "workload.iterations=2", "--quiet"])).code).toBe(0);
+    const before = readTree(out);
+    const convert = await run(["profile", "convert", out, join(out, "profile.csv"), "--to", "table-csv"]);
+    expect([convert.code, convert.err]).toEqual([2, expect.stringContaining(`it is inside the input '${out}', a folder this command reads`)]);
+    const report = await run(["report", out, "--out", join(out, "extra", "report.html")]);
+    expect([report.code, report.err]).toEqual([2, expect.stringContaining(`cannot write the report '${join(out, "extra", "report.html")}': it is inside the input '${out}'`)]);
+    const profileReport = await run(["report", join(out, "profile"), "--out", join(out, "profile", "r.html")]);
+    expect([profileReport.code, profileReport.err]).toEqual([2, expect.stringContaining(`it is inside the input '${join(out, "profile")}'`)]);
+    expect(readTree(out)).toEqual(before);
+    // The run's own report goes into its folder, by default or named.
+    expect((await run(["report", out, "--out", join(out, "report.html")])).code).toBe(0);
   });
 });
 

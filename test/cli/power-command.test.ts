@@ -13,13 +13,15 @@ describe("ccasim power on a simulated Itanium 2 run", () => {
     expect((await runCli(["run", "scenarios/shock-madison.yaml", "--quiet", "--out", out])).code).toBe(0);
     const r = await runCli(["power", out, "--exclusive", "--json"]);
     expect(r.code).toBe(0);
-    const json = JSON.parse(r.out) as { events: { event: string; power: { watts: number; aboveMaxPower: boolean } }[]; aboveMaxPower: string[] };
+    const json = JSON.parse(r.out) as { events: { event: string; power: { watts: number; aboveMaxPower: boolean; basis: { cycles: number } } }[]; aboveMaxPower: string[] };
     const above = json.events.filter((e) => e.power.watts > 122);
+    const estimated = json.events.filter((e) => e.power.basis.cycles !== 0);
     // The halo copies retire about 3 instructions and 0.1 L3 references per cycle: about 129 W.
     expect(above.map((e) => e.event)).toContain("AMRMesh::ghostUpdate()");
     expect(json.aboveMaxPower).toEqual(above.map((e) => `${e.event} (mean)`));
     const table = await runCli(["power", out, "--exclusive"]);
-    expect(table.out).toContain(`${above.length} of ${json.events.length} estimates above MaxPower (122 W, the thermal design power)`);
+    // Out of the estimates (the table's rows), not of the events that spent no cycles too.
+    expect(table.out).toContain(`\n${above.length} of the ${estimated.length} estimates above MaxPower (122 W, the thermal design power)`);
     expect(table.out).toContain("AMRMesh::ghostUpdate() (mean)");
   });
 
@@ -34,9 +36,37 @@ describe("ccasim power on a simulated Itanium 2 run", () => {
     expect(json.memoryStallsAboveCycles).toEqual(above.map((e) => `${e.event} (mean)`));
     const table = (await runCli(["power", out, "--top", "30"])).out;
     expect(table).toContain(`${json.noInstructions.length} events retired no instruction: their power is the idle power (in a simulated run, time blocked in MPI or outside kernels)`);
-    expect(table).toContain(`* ${above.length} of ${json.events.length} memory-stall ratios above 1: the model's estimate exceeds the cycles it explains`);
+    const lines = table.split("\n");
+    const after = lines.slice(lines.findIndex((l) => /^-+  /.test(l)) + 1);
+    const tableRows = after.slice(0, after.indexOf(""));
+    expect(table).toContain(`* ${above.length} of the ${tableRows.length} rows above have memory-stall ratios above 1: the model's estimate exceeds the cycles it explains`);
     const line = table.split("\n").find((l) => l.startsWith(above[0]!.event))!;
     expect(line).toMatch(/\*$/);
+  });
+
+  it("counts the marked memory-stall ratios among the rows it shows, and all of them when --top leaves some out", async () => {
+    const out = join(dir, "shock-madison");
+    const json = JSON.parse((await runCli(["power", out, "--json"])).out) as { memoryStallsAboveCycles: string[]; events: { power: { basis: { cycles: number } } }[] };
+    const estimated = json.events.filter((e) => e.power.basis.cycles !== 0).length;
+    const table = (await runCli(["power", out, "--top", "3"])).out;
+    const marked = table.split("\n").filter((l) => /\*$/.test(l));
+    expect(marked.length).toBeLessThanOrEqual(3);
+    expect(table).toContain(
+      `* ${marked.length} of the 3 rows above ${marked.length === 1 ? "has a memory-stall ratio" : "have memory-stall ratios"} above 1 (${json.memoryStallsAboveCycles.length} of all ${estimated} rows, with those --top leaves out): `,
+    );
+  });
+
+  it("prints FLOP/J in millions with the other columns' 4 significant digits", async () => {
+    const out = join(dir, "shock-madison");
+    type Row = { event: string; power: { flopsPerJoule: number } };
+    const events = (JSON.parse((await runCli(["power", out, "--json"])).out) as { events: Row[] }).events;
+    const table = (await runCli(["power", out, "--name-width", "0"])).out;
+    expect(table).toMatch(/ MFLOP\/J /);
+    const flopsy = events.find((e) => e.event === "StatesConstructor::compute()")!;
+    const mflops = flopsy.power.flopsPerJoule * 1e-6;
+    expect(mflops).toBeGreaterThan(1);
+    const line = table.split("\n").find((l) => l.startsWith("StatesConstructor::compute()"))!;
+    expect(line.split(/\s+/)).toContain(String(Number(mflops.toPrecision(4))));
   });
 });
 

@@ -84,6 +84,26 @@ describe("ccasim run --out", () => {
   });
 });
 
+describe("ccasim run --seed", () => {
+  it("reads the seed as the file's 'seed:' is: an integer or a text, and refuses 1.5 and true as the file does", async () => {
+    const out = join(scratch, "seeded");
+    for (const [given, recorded] of [["7", 7], ["abc", "abc"]] as const) {
+      const r = await run(["run", KNOWN, ...SMALL, "--out", out, "--overwrite", "--quiet", "--seed", given]);
+      expect(r.code, r.err).toBe(0);
+      expect(JSON.parse(readFileSync(join(out, "summary.json"), "utf8")).seed).toBe(recorded);
+    }
+    const file = join(scratch, "seed-1.5.yaml");
+    writeFileSync(file, readFileSync(KNOWN, "utf8").replace(/^seed: 1$/m, "seed: 1.5"));
+    const inFile = await run(["run", file, ...SMALL, "--out", join(scratch, "never"), "--quiet"]);
+    expect([inFile.code, inFile.err]).toEqual([2, expect.stringContaining("seed: expected an integer, got 1.5\n")]);
+    const fraction = await run(["run", KNOWN, ...SMALL, "--out", join(scratch, "never"), "--quiet", "--seed", "1.5"]);
+    expect([fraction.code, fraction.err]).toEqual([2, expect.stringContaining("seed: expected an integer, got 1.5 (from --seed 1.5)\n")]);
+    const flag = await run(["run", KNOWN, ...SMALL, "--out", join(scratch, "never"), "--quiet", "--seed", "true"]);
+    expect([flag.code, flag.err]).toEqual([2, expect.stringContaining("seed: expected an integer or a string, got true (from --seed true)\n")]);
+    expect(existsSync(join(scratch, "never"))).toBe(false);
+  });
+});
+
 describe("ccasim run --top", () => {
   it("rejects a count that is not a positive integer with exit code 2", async () => {
     for (const top of ["abc", "0", "2.5", "-1", ""]) {

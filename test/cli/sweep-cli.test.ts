@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -167,6 +167,15 @@ describe("ccasim sweep and query", () => {
     expect(r.out).toContain('--slice "${SLURM_ARRAY_TASK_ID}/4"');
     expect(r.out).toMatch(/shard-"\$\{SLURM_ARRAY_TASK_ID\}"\.db --resume/);
     expect(r.out).toContain("ccasim sweep merge");
+  });
+
+  it("puts the shards, by default, in the --db path without .db, then -shards, as --help says", async () => {
+    const db = join(dir, "shards-default", "sl.db");
+    const r = await run(["sweep", SWEEP, "--emit", "slurm", "--tasks", "2", "--db", db, "--ccasim", "ccasim"]);
+    expect(r.code, r.err).toBe(0);
+    expect(existsSync(join(dir, "shards-default", "sl-shards"))).toBe(true);
+    expect(r.out).toContain(`--db '${join(dir, "shards-default", "sl-shards")}'/shard-`);
+    expect((await run(["sweep", "--help"])).out).toContain("(default: the --db path without its .db or\n                       .duckdb, then -shards: --db out/sl.db -> out/sl-shards)");
   });
 
   it("merges shards idempotently", async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../cli/main.js";
-import { readExtrap, readTrial } from "../../index.js";
+import { formatMicroseconds, formatPprofTime, readExtrap, readTrial } from "../../index.js";
 import { PPK, TAU } from "./data.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "ccasim-cli-"));
@@ -34,6 +34,25 @@ describe("ccasim profile", () => {
     expect(lines).toContain(" 62.4            4           32           1           4      32304 MPI_Finalize()");
     const rows = lines.filter((l) => /^\s*\d+\.\d /.test(l));
     expect(rows.length).toBe(12);
+  });
+
+  it("truncates milliseconds as pprof's ToTimeStr does, and shows the files' microseconds with --unit us", async () => {
+    const profile = join(TAU, "hatchet-cpi-mpi");
+    const ms = await run("profile", "show", profile, "--thread", "0");
+    // 32304 usec: pprof prints whole milliseconds from 1 ms (32, not 32.3).
+    expect(ms.out.split("\n")).toContain(" 62.4            4           32           1           4      32304 MPI_Finalize()");
+    const us = await run("profile", "show", profile, "--thread", "0", "--unit", "us");
+    expect(us.code, us.err).toBe(0);
+    const lines = us.out.split("\n");
+    expect(lines).toContain("              usec   total usec                          usec/call ");
+    // profile.0.0.0: "MPI_Finalize()  " 1 4 4458 32304 0 GROUP="MPI"
+    expect(lines).toContain(" 62.4         4458        32304           1           4      32304 MPI_Finalize()");
+    // pprof's 1 for 1.806 ms; the microseconds to 3 decimals, in the same 12-character column.
+    expect([formatPprofTime(1806), formatMicroseconds(1806), formatMicroseconds(603.25), formatMicroseconds(0.0004)]).toEqual(["           1", "        1806", "      603.25", "           0"]);
+    const bad = await run("profile", "show", profile, "--unit", "s");
+    expect([bad.code, bad.err]).toEqual([2, "ccasim profile: show: --unit must be ms or us, got 's'\n"]);
+    expect((await run("profile", "show", profile, "--unit", "us", "--json")).code).toBe(2);
+    expect((await run("profile", "--help")).out).toContain("--unit <u>           time columns in ms (default: pprof's, truncated");
   });
 
   it("shows the mean over threads with minutes, as Table 1 of the Mastermind paper", async () => {

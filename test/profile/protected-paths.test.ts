@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { checkOutputPath, inputReplacedBy, OutputPathError, outputPathProblem, unwritableParent } from "../../profile/index.js";
+import { checkOutputPath, inputFolderHolding, inputReplacedBy, OutputPathError, outputPathProblem, unwritableParent } from "../../profile/index.js";
 import { tempDir } from "../scenarios/fixtures.js";
 
 const scratch = tempDir("ccasim-protected-");
@@ -39,6 +39,15 @@ describe("an output that would replace an input", () => {
     expect(inputReplacedBy(join(proj, "report.html"), [proj])).toBeUndefined();
   });
 
+  it("is not an output inside an input folder, which is refused on its own", () => {
+    const output = join(proj, "sub", "out");
+    expect(inputReplacedBy(output, [proj])).toBeUndefined();
+    expect(inputFolderHolding(output, [proj])?.path).toBe(proj);
+    expect(outputPathProblem(output, { inputs: [{ path: proj, what: "the profile" }] })).toBe(
+      `it is inside the profile '${proj}', a folder this command reads, and would change it; choose an output path outside that folder`,
+    );
+  });
+
   it("is refused with the output, the input and what it is named", () => {
     let error: unknown;
     try {
@@ -53,6 +62,26 @@ describe("an output that would replace an input", () => {
     );
     expect(outputPathProblem(scenario, { inputs: [scenario] })).toContain(`it is an input '${scenario}'`);
     expect(outputPathProblem(" ")).toContain("the path is empty");
+  });
+});
+
+describe("an output inside an input folder", () => {
+  it("is found at any depth, through a symbolic link, but not beside the folder nor inside an input file", () => {
+    expect(inputFolderHolding(join(proj, "out"), [proj])?.path).toBe(proj);
+    expect(inputFolderHolding(join(proj, "a", "b", "c"), [proj])?.path).toBe(proj);
+    const link = join(scratch, "link-to-proj-2");
+    symlinkSync(proj, link);
+    expect(inputFolderHolding(join(link, "out"), [proj])?.path).toBe(proj);
+    expect(inputFolderHolding(join(scratch, "proj-out"), [proj])).toBeUndefined();
+    expect(inputFolderHolding(join(scenario, "x"), [scenario])).toBeUndefined();
+    expect(inputFolderHolding(proj, [proj])).toBeUndefined(); // the input itself: inputReplacedBy's
+  });
+
+  it("is allowed where the folder keeps it, and only there", () => {
+    const run = { path: proj, what: "the input", keeps: [join(proj, "report.html")] };
+    expect(inputFolderHolding(join(proj, "report.html"), [run])).toBeUndefined();
+    expect(inputFolderHolding(join(proj, ".", "report.html"), [run])).toBeUndefined();
+    expect(inputFolderHolding(join(proj, "other.html"), [run])).toEqual(run);
   });
 });
 

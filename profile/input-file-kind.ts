@@ -1,0 +1,58 @@
+/**
+ * The kinds of YAML file ccasim reads as input — a scenario (`ccasim run`), a sweep file
+ * (`ccasim sweep`) and a selection assembly (`ccasim select`) — told apart by the top-level keys
+ * only each kind has, so that a file given to the wrong command is named for what it is, with
+ * the command that takes it, rather than reported key by key against the wrong schema.
+ *
+ * @packageDocumentation
+ */
+
+/** A kind of ccasim input file. */
+export type InputFileKind = "scenario" | "sweep" | "assembly";
+
+/**
+ * The top-level keys only files of each kind have (`name`, `seed` and `description` are shared).
+ * A file with one of them is of that kind, whatever else is misspelt in it.
+ */
+export const INPUT_FILE_KEYS: Readonly<Record<InputFileKind, readonly string[]>> = {
+  scenario: ["machine", "workload", "assembly", "program", "metrics", "outputs"],
+  sweep: ["scenario", "axes", "zip", "random", "replications"],
+  assembly: ["components", "callGraph", "interactions"],
+};
+
+/** How each kind is named, and what reads it (`{file}` is the file as given). */
+const KINDS: Readonly<Record<InputFileKind, { name: string; use: string }>> = {
+  scenario: { name: "a scenario", use: "run it with 'ccasim run {file}', or name it under 'scenario:' in a sweep file" },
+  sweep: { name: "a sweep file", use: "run it with 'ccasim sweep {file}' (check it with 'ccasim validate {file}')" },
+  assembly: {
+    name: "a selection assembly",
+    use: "choose its implementations with 'ccasim select {file} --input <name>=<value>'",
+  },
+};
+
+/** The keys of `kind` that the parsed file `value` has at its top level (none for a non-map). */
+export function keysOfKind(value: unknown, kind: InputFileKind): string[] {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return [];
+  return INPUT_FILE_KEYS[kind].filter((k) => Object.hasOwn(value, k));
+}
+
+/**
+ * Why the parsed file `value` is not a file of kind `expected`: it has none of that kind's keys
+ * and the keys of exactly one other kind. Names the kind it is, the keys that show it and the
+ * command that reads it: `this is a sweep file (it has 'scenario', 'axes'), not a scenario: run
+ * it with 'ccasim sweep s.yaml' ...`.
+ * @param file - the file as given, put into the command shown
+ * @returns the reason in words, or undefined when the file may be of the expected kind (its own
+ *   schema then says what is wrong with it)
+ */
+export function otherInputFileKindText(value: unknown, file: string, expected: InputFileKind): string | undefined {
+  if (keysOfKind(value, expected).length > 0) return undefined;
+  const others = (Object.keys(INPUT_FILE_KEYS) as InputFileKind[])
+    .filter((k) => k !== expected)
+    .map((kind) => ({ kind, keys: keysOfKind(value, kind) }))
+    .filter((x) => x.keys.length > 0);
+  if (others.length !== 1) return undefined;
+  const { kind, keys } = others[0];
+  const it = KINDS[kind];
+  return `this is ${it.name} (it has ${keys.map((k) => `'${k}'`).join(", ")}), not ${KINDS[expected].name}: ${it.use.replaceAll("{file}", file)}`;
+}

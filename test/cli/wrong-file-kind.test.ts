@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { otherInputFileKindText } from "../../profile/index.js";
+import { runCli as run } from "./run-cli.js";
+
+const SWEEP = "scenarios/shock-l2.sweep.yaml";
+const ASSEMBLY = "scenarios/flux.assembly.yaml";
+const SCENARIO = "scenarios/known-models.yaml";
+
+const sweepText = `this is a sweep file (it has 'scenario', 'axes'), not a scenario: run it with 'ccasim sweep ${SWEEP}' (check it with 'ccasim validate ${SWEEP}')`;
+const assemblyText = `this is a selection assembly (it has 'components', 'callGraph'), not a scenario: choose its implementations with 'ccasim select ${ASSEMBLY} --input <name>=<value>'`;
+
+describe("a file given to a command that reads another kind", () => {
+  it("is named for what it is by run and validate, with the command that takes it, exit code 2", async () => {
+    const sweep = await run(["run", SWEEP]);
+    expect([sweep.code, sweep.err]).toEqual([2, `ccasim run: ${SWEEP}: 1 error\n  ${SWEEP}: ${sweepText}\n`]);
+    // validate checks a sweep file as a sweep.
+    expect((await run(["validate", SWEEP])).out).toContain(`${SWEEP}: valid — sweep 'shock-l2.sweep'`);
+    for (const command of ["run", "validate"]) {
+      const assembly = await run([command, ASSEMBLY]);
+      expect([assembly.code, assembly.err]).toEqual([2, `ccasim ${command}: ${ASSEMBLY}: 1 error\n  ${ASSEMBLY}: ${assemblyText}\n`]);
+    }
+  });
+
+  it("is named for what it is by sweep and select", async () => {
+    const sweep = await run(["sweep", SCENARIO, "--db", "/proc/never.db"]);
+    expect(sweep.code).toBe(2);
+    expect(sweep.err).toContain(`${SCENARIO}: this is a scenario (it has 'machine', 'workload', 'assembly', 'metrics', 'outputs'), not a sweep file: run it with 'ccasim run ${SCENARIO}'`);
+    const select = await run(["select", SWEEP, "--input", "Q=5"]);
+    expect(select.code).toBe(2);
+    expect(select.err).toContain(`${SWEEP}: this is a sweep file (it has 'scenario', 'axes'), not a selection assembly: run it with 'ccasim sweep ${SWEEP}'`);
+  });
+
+  it("is not claimed when the file has keys of its own kind, or of no kind or of two", () => {
+    // A scenario with a stray sweep key gets its schema's errors instead.
+    expect(otherInputFileKindText({ name: "s", machine: {}, axes: {} }, "s.yaml", "scenario")).toBeUndefined();
+    expect(otherInputFileKindText({ name: "s" }, "s.yaml", "scenario")).toBeUndefined();
+    expect(otherInputFileKindText({ axes: {}, components: [] }, "s.yaml", "scenario")).toBeUndefined();
+    expect(otherInputFileKindText("text", "s.yaml", "scenario")).toBeUndefined();
+    expect(otherInputFileKindText({ zip: [] }, "s.yaml", "scenario")).toMatch(/^this is a sweep file \(it has 'zip'\)/);
+  });
+});
