@@ -7,7 +7,7 @@
  */
 export * from "./errors.js";
 export { fractionText, type FractionTextOptions } from "./number-text.js";
-export { viewOf, threadIndexOf, metricOf, timerOf, userEventOf, type ViewChoice } from "./trial-access.js";
+export { viewOf, threadIndexOf, metricOf, metricUsed, timerOf, userEventOf, type ViewChoice, type MetricUsed } from "./trial-access.js";
 export * from "./fit/index.js";
 export * from "./prune/index.js";
 export * from "./select/index.js";

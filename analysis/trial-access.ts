@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import { defaultMetric, derivedView, describeThreads, threadView, type ProfileView, type ThreadId, type Trial, type DerivedKind } from "../profile/index.js";
+import { defaultMetric, derivedView, describeThreads, isTimeMetric, metricUnit, threadView, type ProfileView, type ThreadId, type Trial, type DerivedKind } from "../profile/index.js";
 import { didYouMean, quotedNames } from "../profile/internal.js";
 import { AnalysisInputError } from "./errors.js";
 
@@ -50,6 +50,31 @@ export function metricOf(trial: Trial, name?: string): number {
   if (i < 0) i = trial.metrics.findIndex((m) => m.toLowerCase() === name.toLowerCase());
   if (i < 0) throw new AnalysisInputError(`no metric '${name}'; the trial has ${trial.metrics.join(", ")}`, trial.source);
   return i;
+}
+
+/** The metric an analysis used, for its report. */
+export interface MetricUsed {
+  /** The metric's name in the trial. */
+  readonly name: string;
+  /** True for a time metric (values in microseconds, as TAU writes them). */
+  readonly isTime: boolean;
+  /** Unit of its values: `usec` for a time metric, else `counts` (see `metricUnit`). */
+  readonly unit: string;
+  /**
+   * True when no metric was asked for and the trial measured no time: the default fell back to
+   * a counter (the cycles, else the first metric by name), which a report should say.
+   */
+  readonly fallback: boolean;
+}
+
+/**
+ * The metric {@link metricOf} takes for `name` (the trial's default without one), with its unit.
+ * @throws AnalysisInputError listing the trial's metrics
+ */
+export function metricUsed(trial: Trial, name?: string): MetricUsed {
+  const metric = trial.metrics[metricOf(trial, name)]!;
+  const isTime = isTimeMetric(metric);
+  return { name: metric, isTime, unit: metricUnit(metric), fallback: name === undefined && !isTime };
 }
 
 /**

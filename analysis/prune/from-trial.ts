@@ -6,7 +6,7 @@
  */
 import type { DerivedKind, Trial } from "../../profile/index.js";
 import { AnalysisInputError } from "../errors.js";
-import { metricOf, threadIndexOf, viewOf, type ViewChoice } from "../trial-access.js";
+import { metricOf, metricUsed, threadIndexOf, viewOf, type MetricUsed, type ViewChoice } from "../trial-access.js";
 import { callTreeFromTimers, type BuiltCallTree, type CallTreeShape, type TimerValue } from "./call-tree.js";
 import { aggregateCallTrees, type TreeAggregate } from "./aggregate.js";
 
@@ -16,6 +16,12 @@ export interface TrialTreeOptions {
   readonly metric?: string;
   /** Thread index, or a derived view ("mean" by default, "max", "min", "total"). */
   readonly view?: ViewChoice;
+}
+
+/** A call tree of a trial and the metric its values are in. */
+export interface TrialCallTree extends BuiltCallTree {
+  /** The metric of the tree's values (and whether the default fell back from time to a counter). */
+  readonly metric: MetricUsed;
 }
 
 /** The timers of one view of a trial, as {@link TimerValue}s (present timers only). */
@@ -39,13 +45,14 @@ const AGGREGATE_OF: Partial<Record<DerivedKind, TreeAggregate>> = { mean: "mean"
  * @throws AnalysisInputError for an unknown metric or thread, the stddev view (a standard
  *   deviation does not split into callees), or a view without timers (naming the trial and the view)
  */
-export function callTreeFromTrial(trial: Trial, options: TrialTreeOptions = {}): BuiltCallTree {
+export function callTreeFromTrial(trial: Trial, options: TrialTreeOptions = {}): TrialCallTree {
+  const metric = metricUsed(trial, options.metric);
   const choice = options.view ?? "mean";
   const i = threadIndexOf(trial, choice);
-  if (i === undefined) return derivedTree(trial, choice as DerivedKind, options.metric);
+  if (i === undefined) return { ...derivedTree(trial, choice as DerivedKind, options.metric), metric };
   const timers = timerValues(trial, { metric: options.metric, view: i });
   if (timers.length === 0) throw new AnalysisInputError(`no timers to build a call tree from: thread ${trial.threadLabel(i)} recorded none`, trial.source);
-  return callTreeFromTimers(timers);
+  return { ...callTreeFromTimers(timers), metric };
 }
 
 /** The threads' call trees combined as the derived view `kind` combines timers. */
@@ -69,6 +76,8 @@ export interface PerThreadTrees {
   readonly trees: readonly { readonly thread: number; readonly built: BuiltCallTree }[];
   /** Indices of the threads that recorded no timer (idle threads TAU still wrote a file for). */
   readonly empty: readonly number[];
+  /** The metric of the trees' values. */
+  readonly metric: MetricUsed;
 }
 
 /**
@@ -77,6 +86,7 @@ export interface PerThreadTrees {
  * @throws AnalysisInputError for an unknown metric, or when no thread recorded a timer
  */
 export function callTreesPerThread(trial: Trial, options: { readonly metric?: string } = {}): PerThreadTrees {
+  const metric = metricUsed(trial, options.metric);
   const trees: { thread: number; built: BuiltCallTree }[] = [];
   const empty: number[] = [];
   for (let th = 0; th < trial.threads.length; th++) {
@@ -85,5 +95,5 @@ export function callTreesPerThread(trial: Trial, options: { readonly metric?: st
     else trees.push({ thread: th, built: callTreeFromTimers(timers) });
   }
   if (trees.length === 0) throw new AnalysisInputError(`no timers to build a call tree from: none of its ${trial.threads.length} threads recorded one`, trial.source);
-  return { trees, empty };
+  return { trees, empty, metric };
 }

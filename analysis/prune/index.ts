@@ -26,4 +26,4 @@ export {
   type KeptNode,
   type PruneAcrossResult,
 } from "./prune.js";
-export { callTreeFromTrial, callTreesPerThread, timerValues, type TrialTreeOptions, type PerThreadTrees } from "./from-trial.js";
+export { callTreeFromTrial, callTreesPerThread, timerValues, type TrialTreeOptions, type TrialCallTree, type PerThreadTrees } from "./from-trial.js";

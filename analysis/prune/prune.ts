@@ -6,7 +6,8 @@
  * 2. otherwise, with T' = Σ T_i / N_J the mean inclusive value of the children, each child with
  *    T_i / T' < beta is pruned (the paper prints `C_J/T'`, a typo for `T_i/T'`), and the others
  *    are kept and examined in turn.
- * A pruned child is pruned with its whole subtree. Decisions use inclusive values only.
+ * A pruned child is pruned with its whole subtree: every node of the tree ends up either kept or
+ * in a pruned subtree. Decisions use inclusive values only.
  *
  * Both rules are relative (to the parent, to the siblings), so on real profiles the core keeps
  * nodes that are tiny next to the root when all their siblings are tiny too: the paper's example
@@ -22,9 +23,18 @@ import { componentName } from "./parameter-timers.js";
 
 /** Options of {@link pruneCallGraph}. */
 export interface PruneOptions {
-  /** Threshold on the children's total share of their parent (default 0.1, the paper's). */
+  /**
+   * Threshold on the children's total share of their parent, in [0, 1] (default 0.1, the
+   * paper's). Above 1 it would prune every child of every node, as children never hold more
+   * than their parent; 0 turns the rule off.
+   */
   readonly alpha?: number;
-  /** Threshold on a child's share of the mean of its siblings (default 0.1, the paper's). */
+  /**
+   * Threshold on a child's share of the mean of its siblings, 0 or more (default 0.1, the
+   * paper's). Up to 1 the largest child always stays; above 1 only children above beta times
+   * the mean of their siblings stay (the dominant ones), and siblings of equal value are all
+   * pruned. 0 turns the rule off.
+   */
   readonly beta?: number;
   /** Add the inclusive value of pruned children to the kept parent's exclusive value (default false). */
   readonly fold?: boolean;
@@ -55,6 +65,8 @@ export interface PrunedNode {
   readonly reason: PruneReason;
   /** Share of the root's inclusive value, in [0, 1]. */
   readonly share: number;
+  /** Number of nodes below it, pruned with it (0 for a leaf). */
+  readonly below: number;
 }
 
 /** A node kept in the core tree. */
@@ -88,6 +100,13 @@ export interface PruneResult {
    * `(all roots)` root. The kept tree ({@link kept}, {@link core}) still has them.
    */
   readonly coreNames: readonly string[];
+  /**
+   * Distinct names of the pruned nodes that are no core component, a parameter-profiled timer
+   * counted as its base timer: the roots of the pruned subtrees and every node below them, depth
+   * first. With {@link coreNames} it names every node of the tree (but the roots that are no
+   * component); a name in both (kept in one place, pruned in another) is core only.
+   */
+  readonly prunedNames: readonly string[];
   /** Root inclusive value. */
   readonly total: number;
   /** Share of the root's inclusive value still represented in the core tree (1 when folding). */
@@ -102,18 +121,22 @@ export interface PruneResult {
 
 /**
  * Prunes a call tree with the alpha/beta algorithm of paper 002.
- * @throws AnalysisInputError when alpha, beta or minShare is outside [0, 1] or the root's value is negative
+ * @throws AnalysisInputError when alpha or minShare is outside [0, 1], beta is negative or not
+ *   finite, or the root's value is negative
  */
 export function pruneCallGraph(root: CallNode, options: PruneOptions = {}): PruneResult {
   const alpha = options.alpha ?? 0.1;
   const beta = options.beta ?? 0.1;
   const minShare = options.minShare ?? 0;
-  for (const [name, v] of [["alpha", alpha], ["beta", beta], ["minShare", minShare]] as const)
+  for (const [name, v] of [["alpha", alpha], ["minShare", minShare]] as const)
     if (!(v >= 0 && v <= 1)) throw new AnalysisInputError(`${name} must be in [0, 1], got ${v}`);
+  if (!(beta >= 0 && Number.isFinite(beta))) throw new AnalysisInputError(`beta must be 0 or more, got ${beta}`);
   if (!(root.inclusive >= 0)) throw new AnalysisInputError(`root '${root.name}' has a negative or invalid inclusive value ${root.inclusive}`);
   const total = root.inclusive;
   const kept: KeptNode[] = [];
   const pruned: PrunedNode[] = [];
+  // Every node of the pruned subtrees, depth first: the roots and what they call.
+  const prunedAll: string[] = [];
   let folded = 0;
   const share = (v: number): number => (total > 0 ? v / total : 0);
 
@@ -125,7 +148,9 @@ export function pruneCallGraph(root: CallNode, options: PruneOptions = {}): Prun
     if (kids.length === 0) return copy;
     const sum = kids.reduce((s, c) => s + c.inclusive, 0);
     const drop = (c: CallNode, reason: PruneReason): void => {
-      pruned.push({ path: `${path} => ${c.name}`, name: c.name, parent: node.name, inclusive: c.inclusive, reason, share: share(c.inclusive) });
+      const before = prunedAll.length;
+      collectNames(c, prunedAll);
+      pruned.push({ path: `${path} => ${c.name}`, name: c.name, parent: node.name, inclusive: c.inclusive, reason, share: share(c.inclusive), below: prunedAll.length - before - 1 });
       if (options.fold) {
         copy.exclusive += c.inclusive;
         folded += c.inclusive;
@@ -147,7 +172,20 @@ export function pruneCallGraph(root: CallNode, options: PruneOptions = {}): Prun
   const lost = options.fold ? 0 : pruned.reduce((s, p) => s + p.inclusive, 0);
   const keptShare = total > 0 ? Math.min(1, Math.max(0, 1 - lost / total)) : 1;
   const coreNames = [...new Set(kept.filter((k) => !NOT_COMPONENTS.has(k.name)).map((k) => componentName(k.name)))];
-  return { core, kept, pruned, coreNames, total, keptShare, folded, alpha, beta, minShare };
+  const prunedNames = namesNotIn(prunedAll, coreNames);
+  return { core, kept, pruned, coreNames, prunedNames, total, keptShare, folded, alpha, beta, minShare };
+}
+
+/** Appends the names of `node` and every node below it, depth first. */
+function collectNames(node: CallNode, out: string[]): void {
+  out.push(node.name);
+  for (const c of node.children) collectNames(c, out);
+}
+
+/** The distinct component names of `names` (in order) that are not in `core`. */
+function namesNotIn(names: readonly string[], core: readonly string[]): string[] {
+  const skip = new Set(core);
+  return [...new Set(names.filter((n) => !NOT_COMPONENTS.has(n)).map(componentName))].filter((n) => !skip.has(n));
 }
 
 /** Roots of a call tree that stand for no component: TAU's root timer and a synthetic root over several. */
@@ -161,7 +199,7 @@ export interface PruneAcrossResult {
   readonly coreNames: readonly string[];
   /** Paths kept in at least one tree. */
   readonly corePaths: readonly string[];
-  /** Names kept in no tree. */
+  /** Names kept in no tree: the pruned subtrees' roots and every node below them. */
   readonly prunedNames: readonly string[];
 }
 
@@ -175,6 +213,6 @@ export function pruneAcross(trees: readonly CallNode[], options: PruneOptions = 
   const results = trees.map((t) => pruneCallGraph(t, options));
   const coreNames = [...new Set(results.flatMap((r) => r.coreNames))];
   const corePaths = [...new Set(results.flatMap((r) => r.kept.map((k) => k.path)))];
-  const prunedNames = [...new Set(results.flatMap((r) => r.pruned.map((p) => componentName(p.name))))].filter((n) => !coreNames.includes(n));
+  const prunedNames = namesNotIn(results.flatMap((r) => r.prunedNames), coreNames);
   return { results, coreNames, corePaths, prunedNames };
 }

@@ -2,7 +2,7 @@
  * The text report of `ccasim prune`: per call tree, a summary of what the core covers, the kept
  * tree indented by depth and the pruned subtrees largest first, with long timer names shortened.
  */
-import type { BuiltCallTree, CallNode, PruneResult } from "../../analysis/index.js";
+import type { BuiltCallTree, CallNode, MetricUsed, PruneResult } from "../../analysis/index.js";
 import { formatNumber, formatTable, formatTableNumber, shortTimerName } from "./analysis-io.js";
 
 /** A pruned call tree and what it was built from. */
@@ -11,6 +11,8 @@ export interface PrunedTree {
   readonly label: string;
   /** How its call tree was built. */
   readonly built: BuiltCallTree;
+  /** The metric of its values. */
+  readonly metric: MetricUsed;
   /** The pruning. */
   readonly result: PruneResult;
 }
@@ -42,8 +44,8 @@ export function treeReport(t: PrunedTree, layout: ReportLayout): string[] {
   const pct = (v: number): number => (r.total > 0 ? (100 * v) / r.total : 0);
   const name = (n: string, indent = 0, width = layout.nameWidth): string => `${" ".repeat(indent)}${shortTimerName(n, width > 0 ? Math.max(MIN_NAME, width - indent) : 0)}`;
   const more = (n: number): string[] => (n > layout.rows ? [`(${n - layout.rows} more; --rows or --json to see them)`] : []);
-  const out = [`== ${t.label} (${t.built.shape}): root '${name(r.core.name)}' ${formatTableNumber(r.total)}${r.folded > 0 ? ` (${formatTableNumber(r.folded)} folded into parents)` : ""}`];
-  out.push(...coverage(r), ...parameterNote(t.built));
+  const out = [`== ${t.label} (${t.built.shape}): root '${name(r.core.name)}' ${formatTableNumber(r.total)} (${t.metric.name}, ${t.metric.unit})${r.folded > 0 ? ` (${formatTableNumber(r.folded)} folded into parents)` : ""}`];
+  out.push(...coverage(r, t.metric), ...parameterNote(t.built));
   const flat = t.built.shape === "flat";
   const kept = largestFirst(r.core).slice(0, layout.rows).map(({ node, depth }) => {
     const row: (string | number)[] = [name(node.name, 2 * depth), node.inclusive];
@@ -53,16 +55,16 @@ export function treeReport(t: PrunedTree, layout: ReportLayout): string[] {
   out.push(formatTable(["kept (largest first under each parent)", ...(flat ? ["judged", "inclusive"] : ["inclusive"]), "% of root"], kept), ...more(r.kept.length));
   if (r.pruned.length > 0) {
     const biggest = [...r.pruned].sort((a, b) => b.inclusive - a.inclusive).slice(0, layout.rows);
-    const rows = biggest.map((p) => [name(p.name), name(p.parent, 0, Math.round(layout.nameWidth * UNDER_WIDTH)), p.reason, p.inclusive, 100 * p.share]);
-    out.push("", formatTable(["pruned (subtree root, largest first)", "under", "rule", flat ? "judged" : "inclusive", "% of root"], rows), ...more(r.pruned.length));
+    const rows = biggest.map((p) => [name(p.name), name(p.parent, 0, Math.round(layout.nameWidth * UNDER_WIDTH)), p.reason, p.inclusive, 100 * p.share, p.below]);
+    out.push("", formatTable(["pruned (subtree root, largest first)", "under", "rule", flat ? "judged" : "inclusive", "% of root", "below"], rows), ...more(r.pruned.length));
   }
   return out;
 }
 
 /** The lines saying what share of the root the core keeps, and how much of it is tiny next to the root. */
-function coverage(r: PruneResult): string[] {
+function coverage(r: PruneResult, metric: MetricUsed): string[] {
   const small = r.kept.filter((k) => k.depth > 0 && k.inclusive < SMALL_SHARE * r.total).length;
-  let line = `core tree: ${r.kept.length} node${r.kept.length === 1 ? "" : "s"} covering ${formatNumber(100 * r.keptShare)} % of the root's time`;
+  let line = `core tree: ${r.kept.length} node${r.kept.length === 1 ? "" : "s"} covering ${formatNumber(100 * r.keptShare)} % of the root's ${metric.isTime ? "time" : metric.name}`;
   if (r.minShare > 0) line += `; --min-share ${r.minShare} pruned ${r.pruned.filter((p) => p.reason === "min-share").length} more`;
   if (small === 0) return [line];
   return [

@@ -1,6 +1,6 @@
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
 import { readTrial } from "../../profile/index.js";
-import { callTreeFromTrial, callTreesPerThread, pruneAcross, type BuiltCallTree, type PruneResult } from "../../analysis/index.js";
+import { callTreeFromTrial, callTreesPerThread, pruneAcross, type BuiltCallTree, type MetricUsed, type PruneResult } from "../../analysis/index.js";
 import { numberOption, positiveIntegerOption, shortTimerName, threadOption, toJson, refuseStudyDatabase } from "./analysis-io.js";
 import { FLAT_NOTE, treeReport, type PrunedTree } from "./prune-report.js";
 
@@ -11,7 +11,10 @@ Usage:
 
 For each kept node (depth first from the root), its children are all pruned when their inclusive
 values add up to less than alpha of the node's; otherwise each child whose inclusive value is below
-beta times the mean of its siblings is pruned (with its subtree). Several trials (or --per-rank)
+beta times the mean of its siblings is pruned. A pruned child is pruned with its whole subtree:
+every component is either core or pruned, and 'pruned everywhere' counts the pruned subtrees'
+roots and everything below them (the pruned table lists the roots, 'below' the nodes under each).
+Several trials (or --per-rank)
 are pruned separately and a component is core when it is significant in any of them. The core
 components are the kept nodes but TAU's root timer '.TAU application' (the whole measured
 program, not a component: paper 002's core is "A and B (along with the Driver)") and a synthetic
@@ -33,12 +36,17 @@ different top timers meet under a synthetic '(all roots)' root. Parameter-profil
 (TAU_PARAM, 'f [ <n> = <v> ]') go under their base timer 'f', whose time they split.
 
 Options:
-  --alpha <a>          children-share threshold (default 0.1)
-  --beta <b>           sibling-share threshold (default 0.1)
+  --alpha <a>          children-share threshold, in [0, 1] (default 0.1, the paper's; 0: never
+                       prune by alpha)
+  --beta <b>           sibling-share threshold, 0 or more (default 0.1, the paper's; 0: never
+                       prune by beta). Up to 1 the largest child always stays; above 1 only
+                       children above beta x the mean of their siblings stay, and evenly split
+                       siblings are all pruned
   --min-share <s>      also prune nodes below this share of the root, e.g. 0.01 (default 0: off;
                        not in the paper)
   --metric <name>      metric (default TIME; else another time metric, the cycles, or the
-                       first by name, as profile show)
+                       first by name, as profile show, with a warning when it is not a time).
+                       The output names the metric and its unit (usec for time, else counts)
   --view <v>           mean (default), max, total, or a thread n | n,c,t (as profile show)
   --per-rank           prune every thread separately and unite the cores (not with --view)
   --fold               fold pruned time into the kept parent's exclusive time
@@ -83,44 +91,60 @@ function run(ctx: CommandContext): number {
   const nameWidth = v["name-width"] === "0" ? 0 : positiveIntegerOption("prune", "name-width", v["name-width"], 60)!;
   const metric = v.metric === undefined ? undefined : String(v.metric);
   const view = threadOption("prune", "view", v.view, ["mean", "max", "total"] as const) ?? "mean";
-  const trees: { label: string; built: BuiltCallTree }[] = [];
+  const trees: { label: string; built: BuiltCallTree; metric: MetricUsed }[] = [];
   for (const p of positionals) {
     const trial = readTrial(p, { records: false });
     if (v["per-rank"] !== true) {
-      trees.push({ label: p, built: callTreeFromTrial(trial, { metric, view }) });
+      const built = callTreeFromTrial(trial, { metric, view });
+      warnFallback(ctx, p, built.metric);
+      trees.push({ label: p, built, metric: built.metric });
       continue;
     }
     const perThread = callTreesPerThread(trial, { metric });
+    warnFallback(ctx, p, perThread.metric);
     if (perThread.empty.length > 0) {
       ctx.err(`warning: ${p}: ${perThread.empty.length} thread(s) recorded no timers and are left out (${perThread.empty.map((th) => trial.threadLabel(th)).join(", ")})\n`);
     }
     const several = trial.threads.length > 1;
-    for (const { thread, built } of perThread.trees) trees.push({ label: several ? `${p} [thread ${trial.threadLabel(thread)}]` : p, built });
+    for (const { thread, built } of perThread.trees) trees.push({ label: several ? `${p} [thread ${trial.threadLabel(thread)}]` : p, built, metric: perThread.metric });
   }
   const result = pruneAcross(
     trees.map((t) => t.built.root),
     { alpha, beta, minShare, fold: v.fold === true },
   );
+  const metrics = [...new Map(trees.map((t) => [t.metric.name, t.metric])).values()];
   if (v.json === true) {
     ctx.out(
       toJson({
+        metrics,
         alpha,
         beta,
         minShare,
         coreComponents: result.coreNames,
         prunedComponents: result.prunedNames,
-        trees: result.results.map((r, i) => ({ input: trees[i]!.label, shape: trees[i]!.built.shape, parameterTimers: trees[i]!.built.parameterTimers, ...summary(r) })),
+        trees: result.results.map((r, i) => ({
+          input: trees[i]!.label,
+          metric: trees[i]!.metric.name,
+          unit: trees[i]!.metric.unit,
+          shape: trees[i]!.built.shape,
+          parameterTimers: trees[i]!.built.parameterTimers,
+          ...summary(r),
+        })),
       }) + "\n",
     );
     return 0;
   }
+  const metricText = `metric${metrics.length > 1 ? "s" : ""} ${metrics.map((m) => `${m.name} (${m.unit})`).join(", ")}`;
   const thresholds = `alpha ${alpha}, beta ${beta}${minShare > 0 ? `, min share ${minShare}` : ""}`;
   const names = result.coreNames.slice(0, rows).map((n) => shortTimerName(n, nameWidth));
   if (result.coreNames.length > rows) names.push(`... (${result.coreNames.length - rows} more)`);
   const out: string[] = [];
-  out.push(`core components (significant in any of ${trees.length} call tree${trees.length > 1 ? "s" : ""}, ${thresholds}): ${result.coreNames.length}`);
+  out.push(`core components (significant in any of ${trees.length} call tree${trees.length > 1 ? "s" : ""}, ${metricText}, ${thresholds}): ${result.coreNames.length}`);
   out.push(...listLines(names, LIST_WIDTH));
-  if (result.prunedNames.length > 0) out.push(`pruned everywhere: ${result.prunedNames.length} components`);
+  if (result.prunedNames.length > 0) {
+    const subtrees = result.results.reduce((s, r) => s + r.pruned.length, 0);
+    out.push(`pruned everywhere: ${result.prunedNames.length} component${result.prunedNames.length === 1 ? "" : "s"} (the roots of ${subtrees} pruned subtree${subtrees === 1 ? "" : "s"} and everything below them)`);
+  }
   if (trees.some((t) => t.built.shape === "flat")) out.push("", FLAT_NOTE);
   result.results.forEach((r, i) => {
     const tree: PrunedTree = { ...trees[i]!, result: r };
@@ -128,6 +152,11 @@ function run(ctx: CommandContext): number {
   });
   ctx.out(out.join("\n") + "\n");
   return 0;
+}
+
+/** Warns once per input when the metric is a counter the default fell back to, not a time. */
+function warnFallback(ctx: CommandContext, input: string, m: MetricUsed): void {
+  if (m.fallback) ctx.err(`warning: ${input}: no time metric; pruning by ${m.name} (${m.unit}) instead (choose one with --metric)\n`);
 }
 
 /** Width of the lines that list the core components. */
@@ -148,7 +177,7 @@ function listLines(names: readonly string[], width: number): string[] {
 }
 
 function summary(r: PruneResult): Record<string, unknown> {
-  return { root: r.core.name, total: r.total, keptShare: r.keptShare, folded: r.folded, coreComponents: r.coreNames, kept: r.kept, pruned: r.pruned };
+  return { root: r.core.name, total: r.total, keptShare: r.keptShare, folded: r.folded, coreComponents: r.coreNames, prunedComponents: r.prunedNames, kept: r.kept, pruned: r.pruned };
 }
 
 /** `ccasim prune`: alpha/beta call-graph pruning. */

@@ -54,8 +54,10 @@ Options:
                           or to the component A is an implementation of (as ccasim runs name
                           them: 'EFMFlux::compute()' counts for Flux; a real profile's
                           'void A::f(int) C' does not match)
-  --alpha <a>             children-share threshold of that pruning (default 0.1, as ccasim prune)
-  --beta <b>              sibling-share threshold of that pruning (default 0.1, as ccasim prune)
+  --alpha <a>             children-share threshold of that pruning, in [0, 1] (default 0.1, as
+                          ccasim prune)
+  --beta <b>              sibling-share threshold of that pruning, 0 or more (default 0.1, as
+                          ccasim prune)
   --risk <k>              choose by mean + k * sd per invocation (default 0)
   --require <key>=<min>   quality-of-service lower bound (repeatable), e.g. --require accuracy=2;
                           the attribute must be declared in some implementation's qos; it

@@ -264,7 +264,7 @@ describe("ccasim prune", () => {
       expect((await run(["run", "scenarios/known-models.yaml", "--out", out, "--quiet"])).code).toBe(0);
       const r = await run(["prune", out]);
       expect(r.code).toBe(0);
-      expect(r.out).toMatch(/^core components \(significant in any of 1 call tree, alpha 0\.1, beta 0\.1\): 3\n {2}Driver::go\(\), A::run\(\), B::run\(\)\npruned everywhere: 2 components\n/);
+      expect(r.out).toMatch(/^core components \(significant in any of 1 call tree, metric TIME \(usec\), alpha 0\.1, beta 0\.1\): 3\n {2}Driver::go\(\), A::run\(\), B::run\(\)\npruned everywhere: 2 components \(the roots of 2 pruned subtrees and everything below them\)\n/);
       // The kept tree still starts at the root timer.
       expect(r.out).toMatch(/\n\.TAU application +\d/);
       expect(JSON.parse((await run(["prune", out, "--json"])).out).coreComponents).toEqual(["Driver::go()", "A::run()", "B::run()"]);
@@ -340,7 +340,7 @@ describe("ccasim prune", () => {
     const r = await run(["prune", "../shared/data/tau/edge-cases/tools/src/taudb_c_api/tests/parse_tau_profile_test"]);
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain("): 2\n  int main(int, char **) [{matmult.c} {134,1}-{207,1}], compute OpenMP region\n");
-    expect(r.out).toContain("root '(all roots)' 2584026.5\n");
+    expect(r.out).toContain("root '(all roots)' 2584026.5 (TIME, usec)\n");
     expect(r.out).toMatch(/\n {2}int main\(int, char \*\*\) \[\{matmult\.c\} \{134,1\}-\{207,1\}\] +1293485 +1293485 +50\.06\n {4}compute OpenMP region +540134 +540134 +20\.9\n {2}\.TAU application +1290541\.5 +1290541\.5 +49\.94\n/);
   });
 
@@ -350,7 +350,7 @@ describe("ccasim prune", () => {
     expect(r.out).toContain("flat profile: who calls whom is not recorded");
     expect(r.out).toMatch(/\nkept \(largest first under each parent\) +judged +inclusive +% of root\n/);
     expect(r.out).toMatch(/\n {2}ADIOS close +2450034\.3 +5051498\.4 +3\.919\n/);
-    expect(r.out).toMatch(/\npruned \(subtree root, largest first\) +under +rule +judged +% of root\n/);
+    expect(r.out).toMatch(/\npruned \(subtree root, largest first\) +under +rule +judged +% of root +below\n/);
   });
 
   it("places TAU_PARAM timers under their base timer and says so", async () => {
@@ -381,11 +381,67 @@ describe("ccasim prune", () => {
     expect(whole).not.toContain("…");
   });
 
+  it("counts every node of paper 002's Figure 3 either core or pruned, the pruned subtree's descendants too", async () => {
+    // A 1000 calls B 960 (which calls D 20 and E 10) and C 40 (which calls F 10): D and E go by
+    // alpha, C by beta, and F with C. The figure shades 4 nodes.
+    const fig = "test/analysis/golden/paper002-figure3";
+    const r = await run(["prune", fig]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toBe("");
+    expect(r.out).toMatch(/^core components \(significant in any of 1 call tree, metric TIME \(usec\), alpha 0\.1, beta 0\.1\): 2\n {2}A, B\npruned everywhere: 4 components \(the roots of 3 pruned subtrees and everything below them\)\n/);
+    expect(r.out).toContain(`== ${fig} (full-callpaths): root 'A' 1000 (TIME, usec)\ncore tree: 2 nodes covering 93 % of the root's time\n`);
+    expect(r.out).toMatch(/\nC +A +beta +40 +4 +1\nD +B +alpha +20 +2 +0\nE +B +alpha +10 +1 +0\n/);
+    const j = JSON.parse((await run(["prune", fig, "--json"])).out);
+    expect(j.metrics).toEqual([{ name: "TIME", isTime: true, unit: "usec", fallback: false }]);
+    expect(j.coreComponents).toEqual(["A", "B"]);
+    expect(j.prunedComponents).toEqual(["D", "E", "C", "F"]);
+    expect(j.trees[0].metric).toBe("TIME");
+    expect(j.trees[0].prunedComponents).toEqual(["D", "E", "C", "F"]);
+    expect(j.trees[0].pruned.map((p: { path: string; below: number }) => [p.path, p.below])).toEqual([
+      ["A => B => D", 0],
+      ["A => B => E", 0],
+      ["A => C", 1],
+    ]);
+  });
+
+  it("names the metric and warns when the default falls back from time to a counter", async () => {
+    const trial = "../shared/data/tau/ppk/xgc-nosamples.ppk";
+    const r = await run(["prune", trial]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toBe(`warning: ${trial}: no time metric; pruning by PAPI_TOT_CYC (counts) instead (choose one with --metric)\n`);
+    expect(r.out).toContain(", metric PAPI_TOT_CYC (counts), alpha 0.1, beta 0.1): 1\n");
+    expect(r.out).toContain("' 916097656657.9 (PAPI_TOT_CYC, counts)\ncore tree: 1 node covering 95.26 % of the root's PAPI_TOT_CYC\n");
+    expect(r.out).not.toContain("root's time");
+    const j = JSON.parse((await run(["prune", trial, "--json"])).out);
+    expect(j.metrics).toEqual([{ name: "PAPI_TOT_CYC", isTime: false, unit: "counts", fallback: true }]);
+    expect(j.trees[0].unit).toBe("counts");
+    // Asked for by name, the counter is no fallback.
+    expect((await run(["prune", trial, "--metric", "PAPI_TOT_CYC"])).err).toBe("");
+  });
+
+  it("accepts beta above 1 (only children above beta x their siblings' mean stay) and states both ranges in --help", async () => {
+    const fig = "test/analysis/golden/paper002-figure3";
+    const j = JSON.parse((await run(["prune", fig, "--beta", "1.05", "--json"])).out);
+    expect(j.beta).toBe(1.05);
+    expect(j.coreComponents).toEqual(["A", "B"]);
+    const help = (await run(["prune", "--help"])).out;
+    expect(help).toMatch(/--alpha <a> +children-share threshold, in \[0, 1\]/);
+    expect(help).toMatch(/--beta <b> +sibling-share threshold, 0 or more/);
+    for (const [args, message] of [
+      [["--beta=-0.1"], "ccasim prune: beta must be 0 or more, got -0.1\n"],
+      [["--alpha", "1.5"], "ccasim prune: alpha must be in [0, 1], got 1.5\n"],
+    ] as const) {
+      const bad = await run(["prune", fig, ...args]);
+      expect(bad.code).toBe(2);
+      expect(bad.err).toBe(message);
+    }
+  });
+
   it("prunes below a share of the root with --min-share, and refuses bad values", async () => {
     const trial = "../shared/data/tau/ppk/wrf-callpath.ppk";
     const r = await run(["prune", trial, "--min-share", "0.01"]);
     expect(r.code, r.err).toBe(0);
-    expect(r.out).toContain("(significant in any of 1 call tree, alpha 0.1, beta 0.1, min share 0.01): 77\n");
+    expect(r.out).toContain("(significant in any of 1 call tree, metric TIME (usec), alpha 0.1, beta 0.1, min share 0.01): 77\n");
     expect(r.out).toContain("core tree: 94 nodes covering 73.81 % of the root's time; --min-share 0.01 pruned 92 more\n");
     const j = JSON.parse((await run(["prune", trial, "--min-share", "0.01", "--json"])).out);
     expect(j.minShare).toBe(0.01);

@@ -39,6 +39,38 @@ describe("pruneCallGraph (paper 002, section 4)", () => {
     ]);
     expect(r.keptShare).toBeCloseTo(1 - (40 + 30 + 40) / 1000, 12);
     expect(r.core.children.map((c) => c.name)).toEqual(["B"]);
+    // F goes with C: every node is either core or pruned.
+    expect(r.prunedNames).toEqual(["D", "E", "C", "F"]);
+    expect(r.pruned.map((p) => p.below)).toEqual([0, 0, 1]);
+  });
+
+  it("names every node of a tree either core or pruned, whatever the thresholds", () => {
+    const names = (n: CallNode): string[] => [n.name, ...n.children.flatMap(names)];
+    const tree: fc.Memo<CallNode> = fc.memo((depth) =>
+      fc
+        .tuple(fc.integer({ min: 1, max: 1000 }), depth <= 1 ? fc.constant<CallNode[]>([]) : fc.array(tree(depth - 1), { maxLength: 3 }))
+        .map(([own, kids]) => node("", own + kids.reduce((s, c) => s + c.inclusive, 0), kids)),
+    );
+    fc.assert(
+      fc.property(tree(5), fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 3, noNaN: true }), (t, alpha, beta) => {
+        // Unique names, depth first.
+        let i = 0;
+        const named = (n: CallNode): CallNode => ({ ...n, name: `n${i++}`, children: n.children.map(named) });
+        const root = named(t);
+        const r = pruneCallGraph(root, { alpha, beta });
+        const all = names(root);
+        expect([...r.coreNames, ...r.prunedNames].sort()).toEqual([...all].sort());
+        expect(r.coreNames.filter((n) => r.prunedNames.includes(n))).toEqual([]);
+        expect(r.kept.length + r.pruned.reduce((s, p) => s + 1 + p.below, 0)).toBe(all.length);
+      }),
+      { seed: 2002, numRuns: 200 },
+    );
+  });
+
+  it("keeps only the children above beta times their siblings' mean when beta is above 1", () => {
+    const r = pruneCallGraph(node("R", 100, [node("x", 60), node("y", 30), node("z", 10)]), { beta: 1.5 });
+    expect(r.kept.map((k) => k.name)).toEqual(["R", "x"]);
+    expect(r.pruned.map((p) => [p.name, p.reason])).toEqual([["y", "beta"], ["z", "beta"]]);
   });
 
   it("folds pruned time into the kept parent when asked", () => {
@@ -96,9 +128,10 @@ describe("pruneCallGraph (paper 002, section 4)", () => {
     );
   });
 
-  it("rejects thresholds outside [0, 1]", () => {
+  it("rejects alpha and minShare outside [0, 1] and a negative or infinite beta", () => {
     expect(() => pruneCallGraph(figure3(), { alpha: 1.5 })).toThrow(AnalysisInputError);
-    expect(() => pruneCallGraph(figure3(), { beta: -0.1 })).toThrow(AnalysisInputError);
+    expect(() => pruneCallGraph(figure3(), { beta: -0.1 })).toThrow("beta must be 0 or more, got -0.1");
+    expect(() => pruneCallGraph(figure3(), { beta: Infinity })).toThrow(AnalysisInputError);
     expect(() => pruneCallGraph(figure3(), { minShare: 2 })).toThrow("minShare must be in [0, 1], got 2");
   });
 
