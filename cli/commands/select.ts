@@ -12,7 +12,7 @@ import {
   selectImplementations,
   type QosConstraint,
 } from "../../analysis/index.js";
-import { assignments, formatNumber, formatTable, numberOption, shortTimerName, toJson } from "./analysis-io.js";
+import { assignments, formatNumber, formatTable, formatTableNumber, numberOption, shortTimerName, toJson } from "./analysis-io.js";
 
 const HELP = `ccasim select: choose the implementation of every component that minimises an assembly's
 predicted time (paper 002), exactly, and compare with the pruned-core heuristic
@@ -132,10 +132,10 @@ function run(ctx: CommandContext): number {
   const out: string[] = [];
   if (result) {
     out.push(`inputs: ${Object.entries(result.inputs).map(([k, x]) => `${k}=${String(x)}`).join(", ") || "(none)"}${riskK ? `; cost = mean + ${riskK}·sd` : ""}`);
-    out.push(`optimum (${result.optimum.method}): ${Object.entries(result.optimum.assignment).map(([c, i]) => `${c}=${i}`).join(", ")}; predicted cost ${formatNumber(result.optimum.cost)}`);
+    out.push(`optimum (${result.optimum.method}): ${Object.entries(result.optimum.assignment).map(([c, i]) => `${c}=${i}`).join(", ")}; predicted cost ${formatTableNumber(result.optimum.cost)}`);
     if (result.heuristic) {
       const h = result.heuristic;
-      out.push(`heuristic over core {${h.core.join(", ")}} (${h.evaluated} assemblies): cost ${formatNumber(h.cost)}, gap ${formatNumber(h.gap)} (${formatNumber(100 * h.relativeGap)} %)`);
+      out.push(`heuristic over core {${h.core.join(", ")}} (${h.evaluated} assemblies): cost ${formatTableNumber(h.cost)}, gap ${formatTableNumber(h.gap)} (${formatNumber(100 * h.relativeGap)} %)`);
     }
     for (const e of result.excluded) out.push(`excluded ${e.implementation} (${e.component}): ${e.reason}`);
     out.push(

@@ -469,6 +469,13 @@ describe("ccasim select", () => {
     expect(c.out).toMatch(/at x = 2: A A2 -> A1, B B1 -> B2/);
   });
 
+  it("writes the predicted cost as the table writes the same value", async () => {
+    const r = await run(["select", "scenarios/flux.assembly.yaml", "--input", "Q=5000", "--require", "accuracy=2"]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain("; predicted cost 58120.4\n");
+    expect(r.out).toMatch(/\nFlux +GodunovFlux +58120\.4 +\*\n/);
+  });
+
   it("reads an assembly file with quality-of-service attributes", async () => {
     const dir = mkdtempSync(join(tmpdir(), "ccasim-select-"));
     const file = join(dir, "flux.yaml");
