@@ -2,7 +2,7 @@
  * {@link TrialBuilder}: the one way to assemble a {@link Trial}, used by every reader and by the
  * simulator's measurement component.
  */
-import { ProfileModelError, type ProfileWarning } from "./errors.js";
+import { ProfileModelError, type ProfileWarning, type ProfileWarningKind } from "./errors.js";
 import { checkInvariants } from "./invariants.js";
 import { Trial, type InvocationRecord, type ThreadId, type Timer, type UserEvent } from "./model.js";
 import { canonicalTimerName, parseCallpath, parseUserEventName } from "./names.js";
@@ -36,6 +36,11 @@ export interface UserEventTotals {
 export interface TrialBuildOptions {
   /** Check inclusive >= exclusive, children within parents and flat = sum of callpaths (default true). */
   readonly checkInvariants?: boolean;
+  /**
+   * Kinds of invariant warning the reader already checked line by line, naming file and line (the
+   * TAU text reader: exclusive above inclusive): the invariant check does not repeat them.
+   */
+  readonly checkedByReader?: readonly ProfileWarningKind[];
   /** Move thread metadata attributes equal on every thread into the trial metadata (default true). */
   readonly hoistCommonMetadata?: boolean;
 }
@@ -568,7 +573,7 @@ export class TrialBuilder {
     };
     const trial = new Trial(data);
     if (options.checkInvariants ?? true) {
-      const found = checkInvariants(trial);
+      const found = checkInvariants(trial, { skip: options.checkedByReader });
       if (found.length > 0) return new Trial({ ...data, warnings: [...data.warnings, ...found] });
     }
     return trial;

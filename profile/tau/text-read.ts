@@ -28,6 +28,7 @@ import { TrialBuilder } from "../builder.js";
 import { ProfileError, ProfileFormatError } from "../errors.js";
 import type { Trial } from "../model.js";
 import { parseMetadataXml } from "./xml.js";
+import { tolerance } from "../invariants.js";
 import { fileErrorText } from "../file-error.js";
 
 /** One profile file's text and the name it is reported under. */
@@ -189,7 +190,7 @@ export function readTauProfile(path: string, options: TrialReadOptions = {}): Tr
  */
 export function parseTauProfiles(sets: readonly TauMetricFiles[], options: TrialReadOptions & { source?: string } = {}): Trial {
   const b = new TrialBuilder({ source: options.source });
-  const ctx: ParseContext = { used: new Set(), timers: new Map(), numbers: new Float64Array(4) };
+  const ctx: ParseContext = { used: new Set(), timers: new Map(), numbers: new Float64Array(4), metricNames: [], exceeds: new Map() };
   const threadsOf: Set<string>[] = [];
   for (let k = 0; k < sets.length; k++) {
     const set = sets[k];
@@ -215,7 +216,19 @@ export function parseTauProfiles(sets: readonly TauMetricFiles[], options: Trial
   // TAU writes the common metadata into profile.0.0.0 only; the other files hold what differs.
   const first = b.threadIndex(0, 0, 0);
   if (first >= 0) b.inheritThreadMetadata(first);
-  return b.build({ checkInvariants: options.checkInvariants ?? true });
+  const check = options.checkInvariants ?? true;
+  if (check) {
+    for (const x of ctx.exceeds.values()) {
+      const more = x.otherFiles > 0 ? ` (and on the same timer in ${x.otherFiles} other file${x.otherFiles > 1 ? "s" : ""})` : "";
+      b.warn({
+        kind: "exclusive-exceeds-inclusive",
+        file: x.file,
+        message: `${x.file}:${x.line}: timer '${x.timer}' (${x.metric}): inclusive ${x.inclusive} is below exclusive ${x.exclusive} (kept as read)${more}`,
+      });
+    }
+  }
+  // The line-by-line check above names file and line; the trial-wide one would repeat it without them.
+  return b.build({ checkInvariants: check, checkedByReader: ["exclusive-exceeds-inclusive"] });
 }
 
 /** Line cursor over a file's text. @internal */
@@ -244,6 +257,26 @@ interface ParseContext {
   readonly timers: Map<string, { timer: number; groups: string }>;
   /** Scratch space for the numbers of one line. */
   readonly numbers: Float64Array;
+  /** Metric names by builder metric index. */
+  readonly metricNames: string[];
+  /**
+   * Lines whose exclusive value exceeds the inclusive one beyond rounding, by timer and metric:
+   * the first such line, and how many other files have one.
+   */
+  readonly exceeds: Map<string, ExceedingLine>;
+}
+
+/** The first timer line of a timer and metric whose exclusive value exceeds its inclusive value. @internal */
+interface ExceedingLine {
+  readonly file: string;
+  readonly line: number;
+  readonly timer: string;
+  readonly metric: string;
+  readonly exclusive: number;
+  readonly inclusive: number;
+  /** Files other than `file` with such a line, and the last of them. */
+  otherFiles: number;
+  lastFile: string;
 }
 
 /** Parses one `profile.N.C.T` file into the builder; returns the metric index used. @internal */
@@ -292,9 +325,11 @@ function parseOneFile(b: TrialBuilder, f: TauProfileFileText, folder: string | u
     for (let k = 2; used.has(name); k++) name = `${name.replace(/ \(\d+\)$/, "")} (${k})`;
     used.add(name);
     metric = b.addMetric(name);
+    ctx.metricNames[metric] = name;
   }
 
   let negatives = 0;
+  let firstNegative = "";
   let callsDiffer = 0;
   const nums = ctx.numbers;
   for (let j = 0; j < count; j++) {
@@ -317,13 +352,25 @@ function parseOneFile(b: TrialBuilder, f: TauProfileFileText, folder: string | u
     }
     const excl = nums[2];
     const incl = nums[3];
-    if (excl < 0 || incl < 0) negatives++;
+    if (excl < 0 || incl < 0) {
+      if (negatives++ === 0) firstNegative = `${file}:${lines.line}: timer '${rawName}' (${ctx.metricNames[metric]}) has ${incl < 0 ? `inclusive ${incl}` : ""}${incl < 0 && excl < 0 ? " and " : ""}${excl < 0 ? `exclusive ${excl}` : ""}`;
+    }
+    if (excl > incl + tolerance(excl, incl, 1)) {
+      const key = `${cached.timer}|${metric}`;
+      const seen = ctx.exceeds.get(key);
+      if (seen === undefined) ctx.exceeds.set(key, { file, line: lines.line, timer: rawName, metric: ctx.metricNames[metric]!, exclusive: excl, inclusive: incl, otherFiles: 0, lastFile: file });
+      else if (seen.lastFile !== file) {
+        seen.otherFiles++;
+        seen.lastFile = file;
+      }
+    }
     if (firstMetric) b.addCalls(thread, cached.timer, nums[0], nums[1]);
     else if (b.callsOf(thread, cached.timer) !== nums[0]) callsDiffer++;
     b.addTime(thread, cached.timer, metric, excl, incl);
   }
   if (negatives > 0) {
-    b.warn({ kind: "negative-value", file, message: `${file}: ${negatives} timer line(s) with negative exclusive or inclusive values (kept as read)` });
+    const more = negatives > 1 ? `; ${negatives - 1} more timer line(s) of this file with negative values` : "";
+    b.warn({ kind: "negative-value", file, message: `${firstNegative} (kept as read)${more}` });
   }
   if (callsDiffer > 0) {
     b.warn({ kind: "format", file, message: `${file}: ${callsDiffer} timer line(s) whose calls differ from the first metric's file of the same thread (the first metric's calls are used)` });

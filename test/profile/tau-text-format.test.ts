@@ -105,6 +105,23 @@ describe("TAU text profile grammar", () => {
     expect(t.warnings.map((w) => w.kind)).toContain("negative-value");
   });
 
+  it("warns of an inclusive value below the exclusive one or negative, naming file and line, and keeps the values", () => {
+    const text = (lines: string) => `4 templated_functions_MULTI_TIME\n# Name Calls Subrs Excl Incl ProfileCalls\n"main" 1 2 100 1000 0 GROUP="X"\n${lines}0 aggregates\n`;
+    const t = one(text(`"foo" 1 0 500 300 0 GROUP="X"\n"bar" 1 0 50 -20 0 GROUP="X"\n"baz" 1 0 100.4 100 0 GROUP="X"\n`));
+    expect(t.inclusive(0, 0, t.findTimer("foo")!.index)).toBe(300);
+    expect(t.warnings.map((w) => [w.kind, w.message])).toEqual([
+      ["negative-value", "dir/profile.0.0.0:5: timer 'bar' (TIME) has inclusive -20 (kept as read)"],
+      ["exclusive-exceeds-inclusive", "dir/profile.0.0.0:4: timer 'foo' (TIME): inclusive 300 is below exclusive 500 (kept as read)"],
+      ["exclusive-exceeds-inclusive", "dir/profile.0.0.0:5: timer 'bar' (TIME): inclusive -20 is below exclusive 50 (kept as read)"],
+    ]);
+    // Below by less than TAU's rounding of a written value (baz, 100.4 > 100): no warning.
+    expect(t.warnings.some((w) => w.message.includes("baz"))).toBe(false);
+    // Other threads with the same fault are counted in the first one's warning.
+    const bad = text(`"foo" 1 0 500 300 0 GROUP="X"\n"x" 1 0 1 1 0 GROUP="X"\n"y" 1 0 1 1 0 GROUP="X"\n`);
+    const two = parseTauProfiles([{ files: [{ path: "d/profile.0.0.0", text: bad }, { path: "d/profile.1.0.0", text: bad }, { path: "d/profile.2.0.0", text: bad }] }]);
+    expect(two.warnings.map((w) => w.message)).toEqual(["d/profile.0.0.0:4: timer 'foo' (TIME): inclusive 300 is below exclusive 500 (kept as read) (and on the same timer in 2 other files)"]);
+  });
+
   it("takes calls and user events from the first metric's files", () => {
     const f = (metric: string, calls: number, incl: number) => ({
       folder: `MULTI__${metric}`,
