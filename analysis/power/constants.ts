@@ -107,9 +107,14 @@ powerConstantSets.register({
     { name: "L2", scaling: 0.0171, accessCounters: ["L2_REFERENCES", "PAPI_L2_TCA"] },
     { name: "L3", scaling: 0.935, accessCounters: ["L3_REFERENCES", "PAPI_L3_TCA"] },
   ],
-  // The version of the memory-stall script that counts L1 hits with PAPI_L1_DCH; its earlier
-  // version (memoryStalls.py, L1 hits as PAPI_L1_TCA) has 150 local cycles, the latency the
-  // simulator's itanium2-madison preset uses.
+  // The latencies of openuh/memoryStalls.py as it stands since tau2 commit 26edb02 (April 2008),
+  // as compareMemoryStalls.py (added then) and OpenUHRules.drl's memory-stall metric have them:
+  // local memory 127 cycles, L1 hits counted with PAPI_L1_DCH. memoryStalls.py's two earlier
+  // versions have 150 local cycles (the latency the simulator's itanium2-madison preset uses):
+  // the first (02cc46b) counts L1 hits with PAPI_L1_TCA, the second (0515c28) with PAPI_L1_DCH
+  // already, so the versions with 150 and with 127 differ in that latency only. L2 2, L3 10,
+  // TLB 30 and remote 232 cycles are the same in all three. (Every version's comment still
+  // reads "L1 hits: PAPI_L1_TCA * 1".)
   latencies: { l1: 1, l2: 2, l3: 10, local: 127, remote: 232, tlb: 30 },
   counters: {
     cycles: ["CPU_CYCLES", "PAPI_TOT_CYC"],
