@@ -70,10 +70,33 @@ function uniqueNames(rows: MeasuredConfiguration[], file: string, lineOf: (i: nu
   return rows;
 }
 
-function time(value: unknown, file: string, line: number, what: string): number {
+/**
+ * What a run of the table plausibly takes (us), for the unit suggested to a time written without
+ * one: the median of the table's times that have a unit (measured and reference cells), else a
+ * minute (a program run; the cells' documented example is 264s).
+ */
+function typicalRunTime(cells: readonly unknown[]): number {
+  const known: number[] = [];
+  for (const c of cells) {
+    try {
+      const t = parseQuantity(c, "time");
+      if (t > 0) known.push(t);
+    } catch {
+      // A bare number or a malformed cell says nothing about the scale: its own error comes later.
+    }
+  }
+  if (known.length === 0) return TYPICAL_RUN;
+  known.sort((a, b) => a - b);
+  return known[Math.floor(known.length / 2)]!;
+}
+
+/** A program run, when the table has no time with a unit to go by: one minute, in us. */
+const TYPICAL_RUN = 60e6;
+
+function time(value: unknown, file: string, line: number, what: string, typical: number): number {
   let t: number;
   try {
-    t = parseQuantity(value, "time", what);
+    t = parseQuantity(value, "time", what, { typical });
   } catch (e) {
     // A quantity error names `what` already; its detail alone follows the name here.
     throw new MeasuredTableError(file, line, `${what}: ${(e as { detail?: string }).detail ?? (e as Error).message}`);
@@ -106,8 +129,10 @@ export function parseMeasuredCsv(text: string, file = "measured.csv"): MeasuredC
   const keys = header.map((h, i) => (i === iMeasured || i === iName || i === iRef || i === iCal ? undefined : h));
   for (const [i, k] of keys.entries()) if (k !== undefined && !/^[A-Za-z_][\w-]*(\.[A-Za-z_][\w-]*|\[\d+\])+$/.test(k)) throw new MeasuredTableError(file, lines[0].n, `column ${i + 1} '${k}' is neither name, measured, reference, calibrated nor a scenario key such as workload.NAT`);
   if (lines.length === 1) throw new MeasuredTableError(file, lines[0].n, "the table has a header but no configurations: add a row per configuration");
-  const rows = lines.slice(1).map(({ l, n }, row) => {
-    const cells = cellsOf(l, file, n);
+  const cellRows = lines.slice(1).map(({ l, n }) => cellsOf(l, file, n));
+  const typical = typicalRunTime(cellRows.flatMap((cells) => [cells[iMeasured], iRef >= 0 ? cells[iRef] : undefined]));
+  const rows = lines.slice(1).map(({ n }, row) => {
+    const cells = cellRows[row]!;
     if (cells.length !== header.length) throw new MeasuredTableError(file, n, `${cells.length} cells for ${header.length} columns`);
     const set: string[] = [];
     const sources: string[] = [];
@@ -120,8 +145,8 @@ export function parseMeasuredCsv(text: string, file = "measured.csv"): MeasuredC
       name: iName >= 0 && cells[iName] !== "" ? cells[iName] : `row ${row + 1}`,
       set,
       sources,
-      measured: time(cells[iMeasured], file, n, "measured"),
-      reference: iRef >= 0 && cells[iRef] !== "" ? time(cells[iRef], file, n, "reference") : undefined,
+      measured: time(cells[iMeasured], file, n, "measured", typical),
+      reference: iRef >= 0 && cells[iRef] !== "" ? time(cells[iRef], file, n, "reference", typical) : undefined,
       calibrated: iCal >= 0 ? calibratedOf(cells[iCal], file, n, "calibrated") : false,
     };
   });
@@ -175,6 +200,7 @@ export function parseMeasuredYaml(text: string, file = "measured.yaml"): Measure
   const list = (doc.value as { configurations?: unknown })?.configurations;
   if (!Array.isArray(list) || list.length === 0) throw new MeasuredTableError(file, 0, "expected a non-empty list under 'configurations'");
   const lineOf = (path: KeyPath) => doc.locate(path)?.line ?? 0;
+  const typical = typicalRunTime(list.flatMap((c: unknown) => (typeof c === "object" && c !== null ? [(c as Record<string, unknown>).measured, (c as Record<string, unknown>).reference] : [])));
   const rows = list.map((c: Record<string, unknown>, i) => {
     const at = lineOf(["configurations", i]);
     if (typeof c !== "object" || c === null || c.measured === undefined) throw new MeasuredTableError(file, at, `configurations[${i}]: expected a map with 'measured'`);
@@ -190,8 +216,8 @@ export function parseMeasuredYaml(text: string, file = "measured.yaml"): Measure
       name: typeof c.name === "string" ? c.name : `configuration ${i + 1}`,
       set: entries.map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`),
       sources: entries.map(([k]) => `${file}:${lineOf(["configurations", i, "set", k])}, ${formatPath(["configurations", i, "set", k])}`),
-      measured: time(c.measured, file, at, `configurations[${i}].measured`),
-      reference: c.reference === undefined ? undefined : time(c.reference, file, at, `configurations[${i}].reference`),
+      measured: time(c.measured, file, at, `configurations[${i}].measured`, typical),
+      reference: c.reference === undefined ? undefined : time(c.reference, file, at, `configurations[${i}].reference`, typical),
       calibrated: calibratedOf(c.calibrated, file, lineOf(["configurations", i, "calibrated"]) || at, `configurations[${i}].calibrated`),
     };
   });

@@ -31,6 +31,23 @@ describe("measured-times tables", () => {
     expect(() => parseMeasuredCsv("name,measured\nA,1s,3\n", "t.csv")).toThrow(/t\.csv:2: 3 cells for 2 columns/);
   });
 
+  it("suggests for a time without unit the unit that puts it near the table's other times, else near a minute-long run", () => {
+    const bare = (text: string, file = "u.csv") => {
+      try {
+        (file.endsWith(".yaml") ? parseMeasuredYaml : parseMeasuredCsv)(text, file);
+      } catch (e) {
+        return /for example (\S+)\)$/.exec((e as Error).message)?.[1];
+      }
+      return undefined;
+    };
+    // The paper's table of runs of minutes, one cell without its unit.
+    expect(bare("name,measured,reference\nA,264,280s\nB,166s,170s\n")).toBe("264s");
+    expect(bare("name,measured\nA,264\n")).toBe("264s");
+    expect(bare("name,measured\nA,1.5ms\nB,2\n")).toBe("2ms");
+    expect(bare("name,measured\nA,40us\nB,35\n")).toBe("35us");
+    expect(bare("configurations:\n  - { name: a, measured: 2.5min }\n  - { name: b, measured: 264 }\n", "u.yaml")).toBe("264s");
+  });
+
   it("reads which rows the model was calibrated on, in both forms", () => {
     const rows = parseMeasuredCsv("name,measured,calibrated\nA,1s,yes\nB,2s,\nC,3s,no\nD,4s,TRUE\n", "c.csv");
     expect(rows.map((r) => r.calibrated)).toEqual([true, false, false, true]);
