@@ -21,8 +21,22 @@ export const RUN_FILES = {
   trace: "trace.json",
 } as const;
 
+/** What other ccasim commands write into a run's folder after the run: the report of `ccasim report`. */
+export const ADDED_AFTER_RUN: readonly string[] = [RUN_REPORT_FILE];
+
 /** Every name a run's folder may hold: what a run writes, and the report `ccasim report` adds. */
-export const RUN_OUTPUT_NAMES: readonly string[] = [RUN_PROFILE_FOLDER, ...RECORD_FILE_NAMES, ...Object.values(RUN_FILES), RUN_REPORT_FILE];
+export const RUN_OUTPUT_NAMES: readonly string[] = [RUN_PROFILE_FOLDER, ...RECORD_FILE_NAMES, ...Object.values(RUN_FILES), ...ADDED_AFTER_RUN];
+
+/**
+ * The files of {@link ADDED_AFTER_RUN} that folder `dir` holds (none when it is absent or not a
+ * folder): what a run replacing `dir` deletes though the run did not write it, for the run to say so.
+ */
+export function addedAfterRun(dir: string): string[] {
+  const st = statOrUndefined(dir);
+  if (st === undefined || !st.isDirectory()) return [];
+  const names = readdirSync(dir);
+  return ADDED_AFTER_RUN.filter((n) => names.includes(n));
+}
 
 /**
  * Names a run's folder may hold that no user wrote: a file manager's `.DS_Store`, and the

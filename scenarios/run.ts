@@ -11,7 +11,7 @@ import {
 } from "../components/index.js";
 import { RECORD_FILE_NAMES, RUN_PROFILE_FOLDER, RUN_SUMMARY_MARK, writeRecordFiles, writeTauProfile, writeTextFileAtomically, type Trial } from "../profile/index.js";
 import { writeDirectoryAtomically } from "./atomic-dir.js";
-import { checkRunOutputFolder, RUN_FILES, type OutputFolderOptions } from "./output-folder.js";
+import { addedAfterRun, checkRunOutputFolder, RUN_FILES, type OutputFolderOptions } from "./output-folder.js";
 import { loadScenario, type LoadedScenario, type LoadOptions } from "./load.js";
 import { parseWhere } from "./workload-assembly.js";
 import { CONNECTION_PATTERN } from "./scenario-schema.js";
@@ -273,16 +273,37 @@ export interface RunScenarioOptions extends LoadOptions, ExecuteOptions, OutputF
   readonly out?: string;
 }
 
+/** Where a run wrote its outputs, and what of the folder it replaced it deleted without having written it. */
+export interface WrittenRun {
+  /** The absolute output path. */
+  readonly outDir: string;
+  /**
+   * Files other ccasim commands had written into the replaced run folder after its run (its
+   * `report.html`, see `ADDED_AFTER_RUN`), which replacing the folder deleted; empty for a new folder.
+   */
+  readonly deleted: readonly string[];
+}
+
+/**
+ * {@link writeRunOutputs}, noting first which files of `dir` that ccasim wrote there after an
+ * earlier run (its `report.html`) the replacement deletes.
+ * @throws as {@link writeRunOutputs}
+ */
+export function writeRunReplacing(art: RunArtifacts, dir: string, options: OutputFolderOptions = {}): WrittenRun {
+  const deleted = addedAfterRun(dir);
+  return { outDir: writeRunOutputs(art, dir, options), deleted };
+}
+
 /**
  * Loads, runs and writes a scenario in one call (what `ccasim run` does). The output folder is
  * checked before the simulation starts: it may not be the scenario file or a folder holding it,
  * and its parent must be writable.
  * @throws ScenarioErrors for an invalid scenario; OutputFolderError when the output folder may not be replaced or cannot be written
  */
-export function runScenario(file: string, options: RunScenarioOptions = {}): RunArtifacts & { outDir: string } {
+export function runScenario(file: string, options: RunScenarioOptions = {}): RunArtifacts & WrittenRun {
   const scenario = loadScenario(file, options);
   const dir = runOutputFolder(scenario, options.out);
   checkRunOutputFolder(dir, withScenarioInput(scenario, options));
   const art = executeScenario(scenario, options);
-  return { ...art, outDir: writeRunOutputs(art, dir, options) };
+  return { ...art, ...writeRunReplacing(art, dir, options) };
 }

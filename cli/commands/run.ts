@@ -1,8 +1,8 @@
 import { componentTypes } from "../../components/index.js";
 import { formatParams } from "../../engine/index.js";
 import { defaultMetric, derivedView, formatProfileTable, profileTable } from "../../profile/index.js";
-import { formatEvidence, runScenario } from "../../scenarios/index.js";
-import { parseCommandArgs, UsageError, type Command } from "../command.js";
+import { formatEvidence, runScenario, type WrittenRun } from "../../scenarios/index.js";
+import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
 import { positiveIntegerOption } from "./analysis-io.js";
 
 export const runCommand: Command = {
@@ -29,7 +29,7 @@ evidence.json keeps 100: the largest group of each method, then the largest of t
 
 Output folder: the run replaces DIR whole, so DIR must be absent, an empty folder, or a folder an
 earlier run wrote (summary.json and timing.json, and nothing but the files above and the
-report.html of 'ccasim report'); anything else (your files, a file at DIR) is refused before the
+report.html of 'ccasim report', whose deletion the run notes on stderr); anything else (your files, a file at DIR) is refused before the
 simulation starts unless --overwrite is given. The working directory and its ancestors, the
 scenario file and a folder holding it are never replaced, even with --overwrite. DIR's parent
 must exist or be creatable, and be writable: checked before the simulation starts too.
@@ -98,6 +98,7 @@ a process ended by SIGINT/SIGTERM) interrupted.`,
     if (ctx.interactive && lastDraw > 0) ctx.err("\r\x1b[K");
     const { scenario, outDir } = art;
     for (const w of scenario.warnings) ctx.err(`warning: ${w}\n`);
+    noteDeleted(ctx, art);
     if (values.quiet) {
       ctx.out(outDir + "\n");
       return 0;
@@ -124,3 +125,12 @@ a process ended by SIGINT/SIGTERM) interrupted.`,
     return 0;
   },
 };
+
+/**
+ * Says on stderr (one line) which files of the replaced run folder a run deleted though ccasim
+ * wrote them there after the earlier run (its report.html), and how to write them again.
+ */
+export function noteDeleted(ctx: CommandContext, run: WrittenRun): void {
+  if (run.deleted.length === 0) return;
+  ctx.err(`note: replacing ${run.outDir} deleted ${run.deleted.join(", ")}, which 'ccasim report' wrote there after the earlier run; 'ccasim report ${run.outDir}' writes it again\n`);
+}

@@ -19,6 +19,7 @@ import {
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
 import { progressView } from "../progress.js";
 import { positiveIntegerOption } from "./analysis-io.js";
+import { noteDeleted } from "./run.js";
 import { SWEEP_FIT_HELP, sweepFit } from "./sweep-fit.js";
 
 const HELP = `Usage: ccasim sweep <sweep.yaml> [--jobs N] [--db FILE] [--resume] [--slice i/n] [--quiet]
@@ -242,6 +243,7 @@ function checkModeOptions(values: Record<string, unknown>): void {
 function runOne(ctx: CommandContext, sweep: Sweep, which: string, out: string | undefined, overwrite: boolean, quiet: boolean): number {
   const p = pick(sweep, which);
   const art = runSweepPoint(sweep, p, { out, overwrite });
+  noteDeleted(ctx, art);
   if (quiet) {
     ctx.out(`${art.outDir}\n`);
     return 0;

@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { loadScenarioText } from "../load.js";
 import { checkRunOutputFolder, type OutputFolderOptions } from "../output-folder.js";
-import { executeScenario, writeRunOutputs, type ExecuteOptions, type RunArtifacts } from "../run.js";
+import { executeScenario, writeRunReplacing, type ExecuteOptions, type RunArtifacts, type WrittenRun } from "../run.js";
 import { sweepInputs, sweepPointLoadOverrides, type Sweep } from "./load-sweep.js";
 import type { SweepPoint } from "./points.js";
 
@@ -29,11 +29,11 @@ export function sweepPointFolder(sweep: Sweep, point: SweepPoint): string {
  * @throws ScenarioErrors when the point's scenario is invalid; OutputFolderError when the output
  *   folder may not be replaced; whatever the run throws (a deadlock)
  */
-export function runSweepPoint(sweep: Sweep, point: SweepPoint, options: SweepPointRunOptions = {}): RunArtifacts & { outDir: string } {
+export function runSweepPoint(sweep: Sweep, point: SweepPoint, options: SweepPointRunOptions = {}): RunArtifacts & WrittenRun {
   const scenario = loadScenarioText(sweep.loadText, sweep.scenarioFile, { set: sweepPointLoadOverrides(sweep, point), seed: point.seed });
   const dir = options.out ?? sweepPointFolder(sweep, point);
   const checked = { ...options, inputs: [...sweepInputs(sweep), ...(options.inputs ?? [])] };
   checkRunOutputFolder(dir, checked);
   const art = executeScenario(scenario, options);
-  return { ...art, outDir: writeRunOutputs(art, dir, checked) };
+  return { ...art, ...writeRunReplacing(art, dir, checked) };
 }

@@ -43,7 +43,7 @@ describe("ccasim run --out", () => {
     expect(existsSync(join(file, "summary.json"))).toBe(true);
   });
 
-  it("reruns into the default out/<name> without flags, also after ccasim report added its page", async () => {
+  it("reruns into the default out/<name> without flags, also after ccasim report added its page, saying it deleted the page", async () => {
     const cwd = process.cwd();
     const home = join(scratch, "project");
     mkdirSync(home);
@@ -55,6 +55,12 @@ describe("ccasim run --out", () => {
       const again = await run(["run", KNOWN, ...SMALL, "--quiet", "--seed", "5"]);
       expect(again.code, again.err).toBe(0);
       expect(JSON.parse(readFileSync("out/known-models/summary.json", "utf8")).seed).toBe(5);
+      // The report is gone with the folder it was in, and the run says so in one line.
+      const dir = resolve("out/known-models");
+      expect(existsSync("out/known-models/report.html")).toBe(false);
+      expect(again.err).toBe(`note: replacing ${dir} deleted report.html, which 'ccasim report' wrote there after the earlier run; 'ccasim report ${dir}' writes it again\n`);
+      // Nothing to say when the replaced folder held only what a run writes.
+      expect((await run(["run", KNOWN, ...SMALL, "--quiet"])).err).toBe("");
     } finally {
       process.chdir(cwd);
     }
