@@ -112,14 +112,27 @@ export function userEventOf(trial: Trial, name: string): number {
 
 /** The only entry whose name starts with `name`, else the only one containing it (case-insensitive). */
 function byNamePart(trial: Trial, kind: string, name: string, entries: readonly { readonly name: string; readonly index: number }[]): number {
-  const lower = name.toLowerCase();
-  for (const match of [(x: string) => x.startsWith(lower), (x: string) => x.includes(lower)]) {
-    const hits = entries.filter((x) => match(x.name.toLowerCase()));
-    if (hits.length === 1) return hits[0]!.index;
-    if (hits.length > 1)
-      throw new AnalysisInputError(`${kind} name '${name}' is ambiguous: ${quotedNames(hits.map((x) => x.name), 5)}`, trial.source);
-  }
+  const hit = entryByNamePart(kind, name, entries, trial.source);
+  if (hit) return hit.index;
   const names = entries.map((x) => x.name);
   const known = kind === "user event" ? `; its user events: ${quotedNames(names, 10) || "none"}` : "";
   throw new AnalysisInputError(`no ${kind} '${name}'${didYouMean(name, names)}${known}`, trial.source);
+}
+
+/**
+ * The only entry whose name starts with `name`, else the only one containing it
+ * (case-insensitive): how a timer, a user event or an Extra-P callpath is found by a part of its
+ * name; undefined when none matches.
+ * @param kind - what the entries are, for the error ("timer", "callpath")
+ * @throws AnalysisInputError when several match at the first step that matches any (naming up to 5)
+ * @internal
+ */
+export function entryByNamePart<T extends { readonly name: string }>(kind: string, name: string, entries: readonly T[], source?: string): T | undefined {
+  const lower = name.toLowerCase();
+  for (const match of [(x: string) => x.startsWith(lower), (x: string) => x.includes(lower)]) {
+    const hits = entries.filter((x) => match(x.name.toLowerCase()));
+    if (hits.length === 1) return hits[0]!;
+    if (hits.length > 1) throw new AnalysisInputError(`${kind} name '${name}' is ambiguous: ${quotedNames(hits.map((x) => x.name), 5)}`, source);
+  }
+  return undefined;
 }

@@ -5,9 +5,9 @@
  * @packageDocumentation
  */
 import { changePointCandidates, MAX_SEGMENTED_CANDIDATES, SEGMENT_CHANGES, segmentedHypothesis, type SegmentChange } from "./families.js";
-import { fitHypothesis, termsSignificant, type FittedModel } from "./fitted-model.js";
+import { fitHypothesis, looAdjustedR2, termsSignificant, type FittedModel } from "./fitted-model.js";
 import type { Hypothesis } from "./hypothesis.js";
-import { smape } from "./statistics.js";
+import { smape, totalSumOfSquares } from "./statistics.js";
 import type { GroupedPoints } from "./fit-models.js";
 
 /** A change point found by {@link fitModels}. */
@@ -99,16 +99,18 @@ export function searchChangePoint(coarse: readonly Hypothesis[], q: Float64Array
     }
   }
   if (!best) return undefined;
-  return (best as FittedModel).withQuality({ looSmape: changePointLooSmape([...tried.values()], t) });
+  const loo = changePointLeaveOneOut([...tried.values()], t);
+  const b = best as FittedModel;
+  return b.withQuality({ looSmape: loo.looSmape, looRss: loo.looRss, looAdjustedR2: looAdjustedR2(loo.looRss, totalSumOfSquares(t), t.length, b.quality.parameters) });
 }
 
 /**
- * Leave-one-out SMAPE (%) of a change-point search over `fits` (one shape at several change
- * points, fitted to the same points `t`): each point is predicted by the fit whose change point
- * the other points choose. A point no fit can predict without it counts as 200 %, as in
- * {@link fitHypothesis}.
+ * Leave-one-out SMAPE (%) and RSS of a change-point search over `fits` (one shape at several
+ * change points, fitted to the same points `t`): each point is predicted by the fit whose change
+ * point the other points choose. A point no fit can predict without it counts as 200 %, as in
+ * {@link fitHypothesis} (and makes the RSS NaN).
  */
-function changePointLooSmape(fits: readonly FittedModel[], t: ArrayLike<number>): number {
+function changePointLeaveOneOut(fits: readonly FittedModel[], t: ArrayLike<number>): { looSmape: number; looRss: number } {
   const predicted = Float64Array.from(t, (_, i) => {
     let chosen: FittedModel | undefined;
     for (const m of fits) {
@@ -117,7 +119,9 @@ function changePointLooSmape(fits: readonly FittedModel[], t: ArrayLike<number>)
     }
     return chosen ? chosen.leaveOneOut.prediction[i]! : NaN;
   });
-  return smape(t, predicted, { undetermined: 200 });
+  let looRss = 0;
+  for (let i = 0; i < t.length; i++) looRss += (t[i]! - predicted[i]!) ** 2;
+  return { looSmape: smape(t, predicted, { undetermined: 200 }), looRss };
 }
 
 /**

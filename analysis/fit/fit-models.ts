@@ -9,6 +9,7 @@ import { AnalysisInputError } from "../errors.js";
 import { findChangePoint, type ChangePoint } from "./change-point.js";
 import { fitFamilies, parseFamilySpec, type FamilyOptions, type FitFamily } from "./families.js";
 import { type FittedModel } from "./fitted-model.js";
+import { rankExtrap, type SelectionRule } from "./extrap-rule.js";
 import { fitAll, rank, type Screening, type SelectionCriterion } from "./screening.js";
 import { fitStdDev, type SD_DEPARTURE_LIMIT, type StdDevDeparture } from "./std-dev.js";
 
@@ -97,6 +98,19 @@ export interface FitOptions {
   readonly nonNegative?: boolean;
   /** Name of the input variable in formulas (default "Q"; a name expressions cannot use, see {@link formulaVariable}, gives "Q"). */
   readonly variable?: string;
+  /**
+   * How the mean's model is chosen among the hypotheses fitted (default `significance`):
+   * `significance` keeps a hypothesis whose defining term is significant (95 %) and ranks those
+   * by the criterion; `extra-p` is Extra-P's default single-parameter modeler's rule (see
+   * `extrap-rule.ts`): the constant model, scored by its SMAPE on all points, is replaced only by
+   * a hypothesis of strictly lower leave-one-out SMAPE (Extra-P's LOO, with its constant
+   * cleaning) whose terms each contribute at least 0.05 % of T somewhere; no significance test, no
+   * change-point model among the candidates. Use it with Extra-P's families (`EXTRAP_FAMILIES`) to
+   * get Extra-P's models. The standard deviation is fitted as ever.
+   * @throws AnalysisInputError (from {@link fitModels}) with `extra-p` and the `adjusted-r2`
+   *   criterion or scatter weights, which Extra-P has not
+   */
+  readonly rule?: SelectionRule;
 }
 
 /** Result of {@link fitModels}. */
@@ -141,6 +155,8 @@ export interface FitReport {
   readonly changePoint?: ChangePoint;
   /** Selection criterion used. */
   readonly criterion: SelectionCriterion;
+  /** Selection rule used ({@link FitOptions.rule}). */
+  readonly rule: SelectionRule;
   /** Whether the mean fit was weighted by the scatter. */
   readonly weighted: boolean;
   /** The input variable's name in the formulas and expressions ({@link formulaVariable}). */
@@ -195,8 +211,8 @@ export function isFormulaVariable(name: string): boolean {
  * Fits the mean of T (and its standard deviation) as functions of Q and selects the best model:
  * every hypothesis of the families with enough points (p coefficients need p + 1 distinct Q) is
  * fitted, those whose defining term is significant are ranked by the criterion, with the
- * two-segment model of a significant change point among them; the standard deviation follows
- * {@link fitStdDev}. T and the standard deviation are in the units of the observations, Q in its own.
+ * two-segment model of a significant change point among them (under {@link FitOptions.rule}
+ * `extra-p`, Extra-P's rule instead: see there); the standard deviation follows {@link fitStdDev}. T and the standard deviation are in the units of the observations, Q in its own.
  *
  * @example
  * const report = fitModels({ q: sizes, t: times });
@@ -210,11 +226,14 @@ export function fitModels(input: FitInput, options: FitOptions = {}): FitReport 
   const variable = formulaVariable(options.variable);
   if (nq < 3) throw new AnalysisInputError(`need at least 3 distinct values of ${variable} to fit a model, got ${nq}`);
   const criterion = options.criterion ?? "loo-smape";
+  const rule = options.rule ?? "significance";
+  if (rule === "extra-p" && criterion !== "loo-smape") throw new AnalysisInputError(`Extra-P's selection rule compares leave-one-out SMAPE; it has no criterion '${criterion}'`);
+  if (rule === "extra-p" && options.weightByScatter) throw new AnalysisInputError("Extra-P's selection rule fits unweighted means; it cannot weight by scatter");
   const families = resolveFamilies(options.families ?? DEFAULT_FAMILIES);
   const noScatter = scatterIsRounding(points);
   // why not weight then: weights count / sd^2 of rounding noise are arbitrary
   const weights = options.weightByScatter && !noScatter ? scatterWeights(points) : undefined;
-  const { models: candidates, screening } = fitAll(families, points.q, points.mean, { weights, variable });
+  const { models: candidates, screening } = fitAll(families, points.q, points.mean, { weights, variable, rule });
   if (candidates.length === 0) throw new AnalysisInputError(noModelMessage(families.map((f) => f.family.name).join(", "), screening, nq, variable));
 
   let changePoint: ChangePoint | undefined;
@@ -227,9 +246,10 @@ export function fitModels(input: FitInput, options: FitOptions = {}): FitReport 
     const cp = changePoint;
     const same = candidates.find((c) => c.family === cp.model.family && c.label === cp.model.label && c.changePoint === cp.at);
     if (same) changePoint = { ...cp, model: same };
-    else if (options.families === undefined) candidates.push(cp.model);
+    else if (options.families === undefined && rule !== "extra-p") candidates.push(cp.model);
   }
-  rank(candidates, criterion);
+  if (rule === "extra-p") rankExtrap(candidates);
+  else rank(candidates, criterion);
   const mean = candidates[0]!;
 
   const repeated = Array.from(points.count).filter((c) => c > 1).length;
@@ -260,6 +280,7 @@ export function fitModels(input: FitInput, options: FitOptions = {}): FitReport 
     zeroMeans: Array.from(points.mean).filter((m) => m === 0).length,
     changePoint,
     criterion,
+    rule,
     weighted: weights !== undefined,
     variable,
   };

@@ -22,7 +22,7 @@ export interface FitQuality {
   readonly n: number;
   /** Number of coefficients (plus one for a fitted change point). */
   readonly parameters: number;
-  /** Residual sum of squares Σ (T_i − T̂_i)². */
+  /** Residual sum of squares Σ (T_i − T̂_i)² of the fit to all points (in-sample). */
   readonly rss: number;
   /** Weighted residual sum of squares on the fitted scale (log T for log-space models): what least squares minimised. */
   readonly fittedRss: number;
@@ -32,8 +32,19 @@ export interface FitQuality {
   readonly looSmape: number;
   /** Coefficient of determination 1 − RSS/TSS on the original scale of T (comparable across families). */
   readonly r2: number;
-  /** Adjusted R², 1 − (1 − R²)(n − 1)/(n − parameters); NaN without degrees of freedom. */
+  /** Adjusted R² of the fit to all points (in-sample), 1 − (1 − R²)(n − 1)/(n − parameters); NaN without degrees of freedom. */
   readonly adjustedR2: number;
+  /**
+   * Leave-one-out residual sum of squares Σ (T_i − T̂_(−i))², each point predicted by the fit
+   * without it (what Extra-P reports as RSS with cross-validation on); NaN when a point alone
+   * determines a coefficient.
+   */
+  readonly looRss: number;
+  /**
+   * Adjusted R² from the leave-one-out RSS, 1 − (looRss/TSS)(n − 1)/(n − parameters), as Extra-P
+   * computes its AR2 with cross-validation on (it can be below 0); NaN without degrees of freedom.
+   */
+  readonly looAdjustedR2: number;
 }
 
 /** Interval bounds in units of T. */
@@ -114,6 +125,29 @@ export class FittedModel {
     return this.interval(q, level, true);
   }
 
+  /**
+   * What {@link predictionInterval} is built from, on the scale of T: the standard error of a new
+   * observation of the fitted quantity at `q` (for a fit to means per Q, a new mean),
+   * σ·√(1/w̄ + xᵀ(XᵀWX)⁻¹x) (for a log-space model, by the delta method: the model's value times
+   * the error on log T), and the residual degrees of freedom n − p of its t quantile. NaN without
+   * degrees of freedom.
+   */
+  predictionStandardError(q: number): { readonly stdError: number; readonly dof: number } {
+    const dof = this.quality.n - this.hypothesis.terms.length;
+    const se = dof > 0 ? Math.sqrt(this.sigma2 * (1 / this.typicalWeight + this.curveVariance(q))) : NaN;
+    return { stdError: this.hypothesis.logResponse ? this.predict(q) * se : se, dof };
+  }
+
+  /** xᵀ(XᵀWX)⁻¹x at `q`: the fitted curve's variance there, in units of σ². */
+  private curveVariance(q: number): number {
+    const terms = this.hypothesis.terms;
+    const p = terms.length;
+    const x = terms.map((t) => t.evaluate(q));
+    let g = 0;
+    for (let i = 0; i < p; i++) for (let j = 0; j < p; j++) g += x[i]! * this.inverseGram[i * p + j]! * x[j]!;
+    return g;
+  }
+
   /** Confidence interval of the fitted curve at `q` (default level 0.95). */
   confidenceInterval(q: number, level = 0.95): Interval {
     return this.interval(q, level, false);
@@ -191,15 +225,10 @@ export class FittedModel {
   }
 
   private interval(q: number, level: number, prediction: boolean): Interval {
-    const terms = this.hypothesis.terms;
-    const p = terms.length;
-    const x = terms.map((t) => t.evaluate(q));
-    let g = 0;
-    for (let i = 0; i < p; i++) for (let j = 0; j < p; j++) g += x[i]! * this.inverseGram[i * p + j]! * x[j]!;
-    const dof = this.quality.n - p;
+    const dof = this.quality.n - this.hypothesis.terms.length;
     const center = this.linear(q);
     if (dof <= 0) return { low: NaN, high: NaN };
-    const half = studentTQuantile(0.5 + level / 2, dof) * Math.sqrt(this.sigma2 * ((prediction ? 1 / this.typicalWeight : 0) + g));
+    const half = studentTQuantile(0.5 + level / 2, dof) * Math.sqrt(this.sigma2 * ((prediction ? 1 / this.typicalWeight : 0) + this.curveVariance(q)));
     const tf = this.hypothesis.logResponse ? Math.exp : (v: number) => v;
     return { low: tf(center - half), high: tf(center + half) };
   }
@@ -301,6 +330,8 @@ export function fitHypothesis(hypothesis: Hypothesis, q: ArrayLike<number>, t: A
   const sigma2 = dof > 0 ? Math.max(ls.rss / dof, floor) : NaN;
   const r2 = tss > 0 ? 1 - rss / tss : rss === 0 ? 1 : 0;
   const adjustedR2 = n - parameters > 0 ? 1 - ((1 - r2) * (n - 1)) / (n - parameters) : NaN;
+  let looSquares = 0;
+  for (let i = 0; i < n; i++) looSquares += (t[i]! - loo[i]!) ** 2;
   const coefficients = Array.from(ls.coefficients, (value, j) => ({ value, stdError: Math.sqrt(sigma2 * ls.inverseGram[j * p + j]!) }));
   let min = Infinity;
   let max = -Infinity;
@@ -308,8 +339,19 @@ export function fitHypothesis(hypothesis: Hypothesis, q: ArrayLike<number>, t: A
     min = Math.min(min, q[i]!);
     max = Math.max(max, q[i]!);
   }
-  const quality: FitQuality = { n, parameters, rss, fittedRss: ls.rss, smape: smape(t, fitted), looSmape, r2, adjustedR2 };
+  const quality: FitQuality = { n, parameters, rss, fittedRss: ls.rss, smape: smape(t, fitted), looSmape, r2, adjustedR2, looRss: looSquares, looAdjustedR2: looAdjustedR2(looSquares, tss, n, parameters) };
   return new FittedModel(hypothesis, coefficients, quality, { min, max }, ls.inverseGram, sigma2, wSum / n, options.variable ?? "Q", { prediction: loo, fittedRss: looRss });
+}
+
+/**
+ * Adjusted R² from a leave-one-out RSS (see {@link FitQuality.looAdjustedR2}); NaN without
+ * degrees of freedom or when the RSS is not a number.
+ * @internal
+ */
+export function looAdjustedR2(looRss: number, tss: number, n: number, parameters: number): number {
+  if (!(n - parameters > 0) || !Number.isFinite(looRss)) return NaN;
+  const r2 = tss > 0 ? 1 - looRss / tss : looRss === 0 ? 1 : 0;
+  return 1 - ((1 - r2) * (n - 1)) / (n - parameters);
 }
 
 /**

@@ -6,11 +6,17 @@
 import type { ExtrapExperiment } from "../../profile/index.js";
 import { didYouMean, quotedNames } from "../../profile/internal.js";
 import { AnalysisInputError } from "../errors.js";
+import { entryByNamePart } from "../trial-access.js";
 import type { Observations } from "./from-trial.js";
 
 /** Options of {@link observationsFromExtrap}. */
 export interface ExtrapSelection {
-  /** Only measurements of this callpath (as the experiment spells it, `main->solve`). Default: all. */
+  /**
+   * Only measurements of this callpath: its full name (`main->solve`), else the only callpath
+   * whose name starts with it, else the only one containing it (case-insensitive), as a timer is
+   * found. Default: all.
+   * @throws AnalysisInputError (from {@link observationsFromExtrap}) when the part is ambiguous
+   */
   readonly callpath?: string;
   /** Only measurements of this metric. Default: all. */
   readonly metric?: string;
@@ -40,11 +46,12 @@ export const EXTRAP_FAMILIES: readonly string[] = ["constant", "pmnf"];
  *   measurement matches the selection
  */
 export function observationsFromExtrap(experiment: ExtrapExperiment, selection: ExtrapSelection = {}): ExtrapObservations[] {
-  const { callpath, metric, source } = selection;
+  const { metric, source } = selection;
   const params = experiment.parameters;
   if (params.length !== 1) {
     throw new AnalysisInputError(`the experiment has ${params.length} parameters (${params.join(", ")}); only single-parameter Extra-P inputs can be fitted: multi-parameter models are not supported, and there is no option to fix the other parameters`, source);
   }
+  const callpath = selection.callpath === undefined ? undefined : resolveCallpath(experiment, selection.callpath, source);
   const chosen = experiment.measurements.filter((m) => (callpath === undefined || m.callpath === callpath) && (metric === undefined || m.metric === metric));
   if (chosen.length === 0) throw new AnalysisInputError(missingMeasurement(experiment, callpath, metric), source);
   const groups = new Map<string, { callpath: string; metric: string; q: number[]; t: number[] }>();
@@ -64,7 +71,16 @@ export function observationsFromExtrap(experiment: ExtrapExperiment, selection: 
     t: Float64Array.from(g.t),
     qLabel: params[0]!,
     tLabel: `${g.callpath} / ${g.metric}`,
+    // Extra-P inputs name a metric but not its unit.
+    quantity: { name: g.metric, source: "extrap-metric" as const, unit: null, of: g.callpath, kind: null, view: null, perCall: false },
   }));
+}
+
+/** The experiment's callpath `name` names: itself, or the one callpath it is a unique part of (else `name`, which matches nothing). */
+function resolveCallpath(experiment: ExtrapExperiment, name: string, source: string | undefined): string {
+  const callpaths = [...new Set(experiment.measurements.map((m) => m.callpath))];
+  if (callpaths.includes(name)) return name;
+  return entryByNamePart("callpath", name, callpaths.map((c) => ({ name: c })), source)?.name ?? name;
 }
 
 /** Which of the selected callpath and metric the experiment lacks, with the nearest name and the names it has. */

@@ -8,6 +8,7 @@ import { existsSync, statSync } from "node:fs";
 import {
   describeRecordValues,
   forEachRecord,
+  isTimeMetric,
   parameterTimers,
   parseParameterizedName,
   readTrial,
@@ -37,6 +38,47 @@ export interface Observations {
    * other than the default ("int main (exclusive, max over threads)").
    */
   readonly tLabel: string;
+  /** What T is, field by field (what `tLabel` says in words), when the source says it. */
+  readonly quantity?: FittedQuantity;
+}
+
+/** What the fitted T is: the quantity, its unit, of what, and which values of a profile. */
+export interface FittedQuantity {
+  /**
+   * The quantity: a record value (`wallTime`, `computeTime`, `mpiTime`, a counter name), a TAU
+   * metric (`TIME`, `PAPI_FP_OPS`), a user event's name, or an Extra-P metric (`time`).
+   */
+  readonly name: string;
+  /** Where it comes from. */
+  readonly source: "record" | "tau-metric" | "user-event" | "extrap-metric";
+  /**
+   * Its unit: `us` (microseconds) for record times and TAU time metrics, `count` for counters;
+   * null when the input does not say (user events, Extra-P metrics).
+   */
+  readonly unit: "us" | "count" | null;
+  /** Of what: the component method of records (`StatesConstructor.compute`, null when pooled), the TAU timer or routine, the Extra-P callpath. */
+  readonly of: string | null;
+  /** For TAU timers: inclusive or exclusive values; null otherwise. */
+  readonly kind: "inclusive" | "exclusive" | null;
+  /**
+   * For profiles: which threads give the observations, `each` (one per thread), a derived view
+   * across threads (`mean`, `max`, `min`, `total`, `stddev`), or one thread (`thread n,c,t`,
+   * `thread #i`); null otherwise.
+   */
+  readonly view: string | null;
+  /** True when T is a value per call (TAU_PARAM timers: the timer's value divided by its calls). */
+  readonly perCall: boolean;
+}
+
+/** A view choice as {@link FittedQuantity.view} names it. */
+function viewName(view: "each" | ViewChoice): string {
+  if (typeof view === "string") return view;
+  return typeof view === "number" ? `thread #${view}` : `thread ${view.node},${view.context},${view.thread}`;
+}
+
+/** The unit of a TAU metric's values. */
+function tauMetricUnit(metric: string): "us" | "count" {
+  return isTimeMetric(metric) ? "us" : "count";
 }
 
 /** Options of {@link observationsFromRecords}. */
@@ -75,6 +117,13 @@ export interface RecordObservationSet extends Observations {
    * parameters their records have.
    */
   readonly skipped: readonly { readonly routine: string; readonly parameters: readonly string[] }[];
+  /**
+   * Record parameters (other than Q and those `where` fixes) that take several values, as text,
+   * among the records taken at the same Q: one fit then pools, say, a sequential and a strided
+   * mode of one method (the rule of `StudyObservations.pooledRecordParameters` for a study), in
+   * order of name.
+   */
+  readonly pooledRecordParameters: readonly string[];
 }
 
 /**
@@ -138,6 +187,17 @@ export class RecordObservations {
   private readonly withoutQ = new Map<string, { parameters: readonly string[]; error: AnalysisInputError }>();
   /** Routines some record of which had the parameter. */
   private readonly withQ = new Set<string>();
+  /**
+   * Per record parameter other than Q and the `where` ones: its value (as text) at each Q so far;
+   * a parameter seen with two values at one Q moves to {@link pooledParameters}.
+   */
+  private readonly valuesAtQ = new Map<string, Map<number, string>>();
+  private readonly pooledParameters = new Set<string>();
+  /**
+   * Components, ports and methods of the records seen before the first one taken (all of them when
+   * none is taken): what a selection that matches nothing is told.
+   */
+  private readonly names = { component: new Set<string>(), port: new Set<string>(), method: new Set<string>() };
   /** The input the next records come from (named in deferred errors when there are several). */
   input: string | undefined;
 
@@ -155,6 +215,7 @@ export class RecordObservations {
   add(r: InvocationRecord): void {
     this.seen++;
     const sel = this.sel;
+    if (this.kept === 0) this.noteNames(r);
     if ((sel.component !== undefined && r.component !== sel.component) || (sel.method !== undefined && r.method !== sel.method) || (sel.port !== undefined && r.port !== sel.port)) return;
     this.parameterNames ??= Object.keys(r.parameters);
     for (const [name, wanted] of this.where) if (!parameterEquals(r.parameters[name], wanted)) return;
@@ -182,6 +243,23 @@ export class RecordObservations {
     this.t[i] = y;
     this.kept = i + 1;
     this.noteSource(r);
+    this.notePooling(r, x);
+  }
+
+  /** Notes the record's other parameters at its Q, to find those that differ at one Q. */
+  private notePooling(r: InvocationRecord, q: number): void {
+    for (const name in r.parameters) {
+      if (name === this.sel.parameter || this.pooledParameters.has(name) || this.sel.where?.[name] !== undefined) continue;
+      const text = String(r.parameters[name]);
+      let at = this.valuesAtQ.get(name);
+      if (at === undefined) this.valuesAtQ.set(name, (at = new Map()));
+      const before = at.get(q);
+      if (before === undefined) at.set(q, text);
+      else if (before !== text) {
+        this.pooledParameters.add(name);
+        this.valuesAtQ.delete(name);
+      }
+    }
   }
 
   /**
@@ -194,10 +272,20 @@ export class RecordObservations {
       const routines = [...this.withoutQ].map(([routine, w]) => `${routine} (${w.parameters.join(", ") || "no parameters"})`);
       throw new AnalysisInputError(`no record matching ${this.describeSelection()} has a numeric parameter '${sel.parameter}'; the records' component methods and their parameters: ${routines.join(", ")}`);
     }
-    if (this.kept === 0) throw new AnalysisInputError(`no record matches ${this.describeSelection()} (of ${this.seen} records)${this.whereHint()}`);
+    if (this.kept === 0) throw new AnalysisInputError(`no record matches ${this.describeSelection()} (of ${this.seen} records)${this.namesHint()}${this.whereHint()}`);
     const what = [sel.component, sel.method].filter((s) => s !== undefined).join(".");
     const sources = [...this.methods].flatMap(([component, methods]) => [...methods].map((m) => `${component}.${m}`));
-    return { q: this.q.slice(0, this.kept), t: this.t.slice(0, this.kept), qLabel: sel.parameter, tLabel: `${recordValueName(this.value)}${what ? ` of ${what}` : ""}`, sources, skipped: [...this.withoutQ].map(([routine, w]) => ({ routine, parameters: w.parameters })) };
+    const quantity: FittedQuantity = {
+      name: recordValueName(this.value),
+      source: "record",
+      // Record times are microseconds (the files' `wall_time [us]`), counters counts.
+      unit: this.value.field !== undefined ? "us" : "count",
+      of: sources.length === 1 ? sources[0]! : what || null,
+      kind: null,
+      view: null,
+      perCall: false,
+    };
+    return { q: this.q.slice(0, this.kept), t: this.t.slice(0, this.kept), qLabel: sel.parameter, tLabel: `${recordValueName(this.value)}${what ? ` of ${what}` : ""}`, quantity, sources, skipped: [...this.withoutQ].map(([routine, w]) => ({ routine, parameters: w.parameters })), pooledRecordParameters: [...this.pooledParameters].sort() };
   }
 
   /** True when the selection leaves the component or the method open, so records of several routines are pooled. */
@@ -219,6 +307,28 @@ export class RecordObservations {
     const sel = this.sel;
     const where = this.where.map(([k, v]) => ` ${k}=${v}`).join("");
     return `component=${sel.component ?? "*"} port=${sel.port ?? "*"} method=${sel.method ?? "*"}${where ? ` where${where}` : ""}`;
+  }
+
+  /** Notes the record's component, port and method (until a record is taken). */
+  private noteNames(r: InvocationRecord): void {
+    this.names.component.add(r.component);
+    this.names.port.add(r.port);
+    this.names.method.add(r.method);
+  }
+
+  /**
+   * Why the selection matched nothing: a component, port or method no record has, with the nearest
+   * name and the names the records have, as 'ccasim sweep fit' says it
+   * (`; no component 'StatesConstructer' (did you mean 'StatesConstructor'?) among AMRMesh, ...`).
+   */
+  private namesHint(): string {
+    const parts: string[] = [];
+    for (const key of ["component", "port", "method"] as const) {
+      const asked = this.sel[key];
+      const names = [...this.names[key]].sort();
+      if (asked !== undefined && !this.names[key].has(asked)) parts.push(`no ${key} '${asked}'${didYouMean(asked, names)} among ${names.join(", ") || "none (there are no records)"}`);
+    }
+    return parts.length > 0 ? `; ${parts.join("; ")}` : "";
   }
 
   /** Why a `where` filter matched nothing: a parameter the records do not have. */
@@ -290,7 +400,9 @@ export function observationsFromParameterTimers(trial: Trial, sel: ParameterTime
       t.push(val / calls);
     }
   const tLabel = `${trial.metrics[m]} per call of ${sel.routine}${qualifiers([sel.kind === "exclusive" ? "exclusive" : undefined, viewLabel(sel.view ?? "each", "each")])}`;
-  return { q: Float64Array.from(q), t: Float64Array.from(t), qLabel: sel.parameter, tLabel };
+  const metric = trial.metrics[m]!;
+  const quantity: FittedQuantity = { name: metric, source: "tau-metric", unit: tauMetricUnit(metric), of: sel.routine, kind: sel.kind ?? "inclusive", view: viewName(sel.view ?? "each"), perCall: true };
+  return { q: Float64Array.from(q), t: Float64Array.from(t), qLabel: sel.parameter, tLabel, quantity };
 }
 
 /**
@@ -427,7 +539,10 @@ export function observationsAcrossTrials(trials: readonly Trial[], sel: AcrossTr
     !sel.userEvent && sel.kind === "exclusive" ? "exclusive" : undefined,
     viewLabel(sel.view ?? "mean", "mean"),
   ])}`;
-  return { q: Float64Array.from(q), t: Float64Array.from(t), qLabel, tLabel };
+  const quantity: FittedQuantity = sel.userEvent
+    ? { name: sel.userEvent, source: "user-event", unit: null, of: null, kind: null, view: viewName(sel.view ?? "mean"), perCall: false }
+    : { name: metric!, source: "tau-metric", unit: tauMetricUnit(metric!), of: sel.timer!, kind: sel.kind ?? "inclusive", view: viewName(sel.view ?? "mean"), perCall: false };
+  return { q: Float64Array.from(q), t: Float64Array.from(t), qLabel, tLabel, quantity };
 }
 
 /**

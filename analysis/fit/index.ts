@@ -8,7 +8,7 @@
  * @packageDocumentation
  */
 export { leastSquares, RankDeficientError, type LeastSquaresResult } from "./least-squares.js";
-export { smape, normalQuantile, studentTQuantile, logGamma, trigamma, sdSamplingVariance, logSdSamplingVariance } from "./statistics.js";
+export { smape, normalQuantile, studentTQuantile, studentTCdf, regularizedIncompleteBeta, logGamma, trigamma, sdSamplingVariance, logSdSamplingVariance } from "./statistics.js";
 export { type BasisTerm, type Hypothesis, pmnfTerm, hingeTerm, constantTerm, lnTerm, linearTerm } from "./hypothesis.js";
 export {
   fitFamilies,
@@ -51,6 +51,7 @@ export {
   trialParameter,
   resolveParameterRoutine,
   type Observations,
+  type FittedQuantity,
   type RecordSelection,
   type RecordObservationSet,
   type ParameterTimerSelection,
@@ -59,3 +60,4 @@ export {
 } from "./from-trial.js";
 export { EXTRAP_FAMILIES, observationsFromExtrap, type ExtrapSelection, type ExtrapObservations } from "./from-extrap.js";
 export { fitWarnings, lowestWithin, negativeWarning, zeroMeansWarning, type FitWarning } from "./warnings.js";
+export { EXTRAP_MIN_TERM_CONTRIBUTION, EXTRAP_CLEAN_CONSTANT, extrapScore, type SelectionRule } from "./extrap-rule.js";

@@ -1,11 +1,13 @@
 /**
- * Predictions of a fit at a given Q: the mean model's value, its prediction interval and the
- * standard deviation, kept at or above 0 for a quantity that cannot be negative.
+ * Predictions of a fit at a given Q: the mean model's value, the interval of the mean, the
+ * standard deviation and the range of a single observation, kept at or above 0 for a quantity that
+ * cannot be negative.
  *
  * @packageDocumentation
  */
 import type { FitReport } from "./fit-models.js";
 import type { Interval } from "./fitted-model.js";
+import { studentTQuantile } from "./statistics.js";
 
 /** A prediction of {@link predictAt}. All values in units of T. */
 export interface Prediction {
@@ -13,8 +15,24 @@ export interface Prediction {
   readonly q: number;
   /** The mean model's value at q (at least 0 for a quantity that cannot be negative). */
   readonly value: number;
-  /** Prediction interval for one new observation at q (its low bound at least 0 likewise). */
+  /**
+   * Interval of the mean T at q (its low bound at least 0 likewise). The mean model is fitted to
+   * the mean of T at each Q, so this is the prediction interval of a new such mean (the model's
+   * uncertainty and the scatter of the means about it): not a range for single observations,
+   * which scatter by the standard deviation (see `singleObservationRange`).
+   */
   readonly interval: Interval;
+  /** Coverage of `interval` and `singleObservationRange` (0.95 by default). */
+  readonly level: number;
+  /**
+   * When the standard deviation was fitted: the range of one observation at q (one invocation, one
+   * repetition), value ± √((t₁·se)² + (t₂·sd(q))²), with se the standard error of {@link interval}
+   * (the scatter of the means it counts makes the range a little wide), t₁ its Student quantile
+   * (n − p degrees of freedom of the mean fit) and t₂ the sd's (Σ (count − 1) of the repetitions):
+   * it always holds the interval of the mean, and is about value ± 1.96·sd when the sd is well
+   * measured. Clipped at 0 likewise (the model's own bounds in `clipped.singleObservationRange`).
+   */
+  readonly singleObservationRange?: Interval;
   /** True when q lies outside the range of the data. */
   readonly extrapolated: boolean;
   /**
@@ -23,7 +41,7 @@ export interface Prediction {
    * spread; below 0 it describes no possible time or count, only that the model's error assumption
    * fails there. A log-space model (a power law) has a positive interval and is never clipped.
    */
-  readonly clipped?: { readonly value: number; readonly low: number; readonly high: number };
+  readonly clipped?: { readonly value: number; readonly low: number; readonly high: number; readonly singleObservationRange?: Interval };
   /** The standard deviation model's value at q (never negative), when the sd was fitted. */
   readonly stdDev?: number;
 }
@@ -36,8 +54,27 @@ export function predictAt(report: FitReport, q: number, level = 0.95): Predictio
   const m = report.mean;
   const value = m.predict(q);
   const interval = m.predictionInterval(q, level);
-  const sd = report.stdDev?.predict(q);
-  const base = { q, extrapolated: !m.supports(q), ...(sd !== undefined ? { stdDev: Math.max(0, sd) } : {}) };
-  if (!report.nonNegative || !(value < 0 || interval.low < 0)) return { ...base, value, interval };
-  return { ...base, value: Math.max(0, value), interval: { low: Math.max(0, interval.low), high: Math.max(0, interval.high) }, clipped: { value, low: interval.low, high: interval.high } };
+  const sd = report.stdDev === undefined ? undefined : Math.max(0, report.stdDev.predict(q));
+  let single: Interval | undefined;
+  if (sd !== undefined) {
+    const { stdError, dof } = m.predictionStandardError(q);
+    // Each part at its own Student quantile: the mean's n − p degrees of freedom, the sd's the
+    // repetitions' Σ (count − 1), so that a well-measured sd is not widened by the mean's few Q
+    // and the range always holds the interval of the mean.
+    let sdDof = 0;
+    for (const c of report.points.count) sdDof += Math.max(0, c - 1);
+    const p = 0.5 + level / 2;
+    const half = dof > 0 ? Math.hypot(studentTQuantile(p, dof) * stdError, studentTQuantile(p, sdDof > 0 ? sdDof : dof) * sd) : NaN;
+    single = { low: value - half, high: value + half };
+  }
+  const base = { q, level, extrapolated: !m.supports(q), ...(sd !== undefined ? { stdDev: sd } : {}) };
+  const clip = (i: Interval): Interval => ({ low: Math.max(0, i.low), high: Math.max(0, i.high) });
+  if (!report.nonNegative || !(value < 0 || interval.low < 0 || (single !== undefined && single.low < 0))) return { ...base, value, interval, ...(single ? { singleObservationRange: single } : {}) };
+  return {
+    ...base,
+    value: Math.max(0, value),
+    interval: clip(interval),
+    ...(single ? { singleObservationRange: clip(single) } : {}),
+    clipped: { value, low: interval.low, high: interval.high, ...(single ? { singleObservationRange: single } : {}) },
+  };
 }

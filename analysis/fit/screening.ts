@@ -7,8 +7,10 @@
  */
 import { searchChangePoint } from "./change-point.js";
 import type { FamilyOptions, FitFamily } from "./families.js";
-import { fitHypothesis, termsSignificant, type FitHypothesisOptions, type FittedModel } from "./fitted-model.js";
+import { extrapLeaveOneOut, extrapTermsContribute, type SelectionRule } from "./extrap-rule.js";
+import { fitHypothesis, looAdjustedR2, termsSignificant, type FitHypothesisOptions, type FittedModel } from "./fitted-model.js";
 import type { Hypothesis } from "./hypothesis.js";
+import { totalSumOfSquares } from "./statistics.js";
 
 /** How the best model is chosen. */
 export type SelectionCriterion = "loo-smape" | "adjusted-r2";
@@ -32,6 +34,12 @@ export interface Screening {
   readonly fitted: number;
   /** Fitted, but the defining term is not significantly different from 0 (95 %): not candidates. */
   readonly insignificant: number;
+  /**
+   * Under Extra-P's rule (which has no significance test): fitted, but some term has a coefficient
+   * of 0 or contributes less than 0.05 % of T at every point (see `extrap-rule.ts`); undefined
+   * under ccasim's rule.
+   */
+  readonly negligible?: number;
   /** Fitted, but the shape can give values below 0 (only for a quantity that cannot be negative). */
   readonly negative: number;
   /** Not fitted: more parameters than allowed (only when a limit is set). */
@@ -52,6 +60,12 @@ export interface FitAllOptions extends FitHypothesisOptions {
   readonly maxParameters?: number;
   /** Keep only shapes that are never negative ({@link neverNegative}). */
   readonly nonNegative?: boolean;
+  /**
+   * How a fitted hypothesis becomes a candidate (default `significance`). Under `extra-p` its
+   * leave-one-out SMAPE and RSS are Extra-P's (refits with the constant cleaned) and it is screened
+   * by Extra-P's term contribution instead of significance (see `extrap-rule.ts`).
+   */
+  readonly rule?: SelectionRule;
 }
 
 /** Parameters of a hypothesis: its coefficients, plus one for a change point. */
@@ -91,6 +105,8 @@ export function fitAll(families: readonly { family: FitFamily; options: FamilyOp
   let insignificant = 0;
   let negative = 0;
   let tooComplex = 0;
+  let negligible = 0;
+  const extrap = options.rule === "extra-p";
   for (const group of items) {
     const h = group[0]!;
     const needs = h.terms.length + 1;
@@ -102,14 +118,21 @@ export function fitAll(families: readonly { family: FitFamily; options: FamilyOp
       tooFewPoints.push({ family: h.family, label: h.label, needs });
       continue;
     }
-    const m = h.withChangePoint ? searchChangePoint(group, q, t, options) : fitHypothesis(h, q, t, options);
+    let m = h.withChangePoint ? searchChangePoint(group, q, t, options) : fitHypothesis(h, q, t, options);
+    if (m && extrap && h.terms.length > 1 && !h.withChangePoint) {
+      const loo = extrapLeaveOneOut(h, q, t);
+      m = loo && m.withQuality({ looSmape: loo.looSmape, looRss: loo.looRss, looAdjustedR2: looAdjustedR2(loo.looRss, totalSumOfSquares(t), q.length, m.quality.parameters) });
+    }
+    // Extra-P's validity test is a finite (leave-one-out) RSS; a finite LOO SMAPE implies it here.
     if (!m || !Number.isFinite(m.quality.looSmape) || !m.coefficients.every((c) => Number.isFinite(c.value))) continue;
     fitted++;
     if (options.nonNegative && !neverNegative(m)) negative++;
-    else if (!termsSignificant(m)) insignificant++;
-    else models.push(m);
+    else if (extrap ? !extrapTermsContribute(m, q, t) : !termsSignificant(m)) {
+      if (extrap) negligible++;
+      else insignificant++;
+    } else models.push(m);
   }
-  return { models, screening: { fitted, insignificant, negative, tooComplex, tooFewPoints } };
+  return { models, screening: { fitted, insignificant, ...(extrap ? { negligible } : {}), negative, tooComplex, tooFewPoints } };
 }
 
 

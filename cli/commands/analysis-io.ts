@@ -54,27 +54,73 @@ export function criterionOption(command: string, value: unknown): SelectionCrite
 }
 
 /**
- * The text of a fit's warning (`ccasim fit` and `ccasim sweep fit`), `variable` naming Q.
+ * A fit warning in three parts, so that warnings of one kind for several fits share one line: what
+ * is wrong (`headline`), the figures of one fit (`detail`) and what it means or what to do
+ * (`advice`). `variable` names Q.
  */
-export function fitWarningText(w: FitWarning, variable: string): string {
+function fitWarningParts(w: FitWarning, variable: string): { headline: string; detail: string; advice: string } {
   switch (w.kind) {
     case "zero-means":
-      return (
-        `${w.zeroMeans} of ${w.distinct} distinct ${variable} have a mean of 0; LOO SMAPE scores any non-zero prediction at a 0 as 200 %, ` +
-        `so every candidate scores high there and the ranking says little (the winner may go below 0); ` +
-        `try --criterion adjusted-r2 with --family segmented, which can choose a hinge that is 0 below its change point`
-      );
+      return {
+        headline: `some distinct ${variable} have a mean of 0`,
+        detail: `${w.zeroMeans} of ${w.distinct}`,
+        advice:
+          `LOO SMAPE scores any non-zero prediction at a 0 as 200 %, so every candidate scores high there and the ranking says little (the winner may go below 0); ` +
+          `try --criterion adjusted-r2 with --family segmented, which can choose a hinge that is 0 below its change point`,
+      };
     case "negative":
-      return `the model of the mean goes below 0 inside the data (${formatNumber(w.value)} at ${variable} = ${formatNumber(w.at)}), where T cannot be negative: it does not describe T there`;
+      return {
+        headline: "the model of the mean goes below 0 inside the data, where T cannot be negative",
+        detail: `${formatNumber(w.value)} at ${variable} = ${formatNumber(w.at)}`,
+        advice: "it does not describe T there",
+      };
     case "sd-departs": {
       const d = w.departure;
       const side = d.value > d.observed ? `above the largest observed sd (${formatNumber(d.observed)})` : `below the smallest observed sd (${formatNumber(d.observed)})`;
-      return (
-        `every model of the standard deviation leaves the observed sds by more than ×${SD_DEPARTURE_LIMIT} inside the data; ` +
-        `the one printed gives ${formatNumber(d.value)} at ${variable} = ${formatNumber(d.at)}, ×${formatNumber(d.factor)} ${side}: do not trust its sd`
-      );
+      return {
+        headline: `every model of the standard deviation leaves the observed sds by more than ×${SD_DEPARTURE_LIMIT} inside the data`,
+        detail: `the one printed gives ${formatNumber(d.value)} at ${variable} = ${formatNumber(d.at)}, ×${formatNumber(d.factor)} ${side}`,
+        advice: "do not trust its sd",
+      };
     }
   }
+}
+
+/**
+ * The text of a fit's warning (`ccasim fit` and `ccasim sweep fit`), `variable` naming Q.
+ */
+export function fitWarningText(w: FitWarning, variable: string): string {
+  const { headline, detail, advice } = fitWarningParts(w, variable);
+  if (w.kind === "zero-means") return `${detail} distinct ${variable} have a mean of 0; ${advice}`;
+  if (w.kind === "negative") return `the model of the mean goes below 0 inside the data (${detail}), where T cannot be negative: ${advice}`;
+  return `${headline}; ${detail}: ${advice}`;
+}
+
+/**
+ * Warnings of several fits (one per value of a swept parameter), one line per kind listing the
+ * values it applies to with each one's figures: `warning: <scope>: <what> at <byLabel> = v1
+ * (figures), v2 (figures); <advice>`, in the order the kinds first appear.
+ */
+export function groupedFitWarningLines(warnings: readonly { readonly by: number | string; readonly warning: FitWarning }[], scope: string, byLabel: string, variable: string): string[] {
+  const kinds = new Map<FitWarning["kind"], { by: number | string; warning: FitWarning }[]>();
+  for (const x of warnings) {
+    const list = kinds.get(x.warning.kind);
+    if (list) list.push(x);
+    else kinds.set(x.warning.kind, [x]);
+  }
+  return [...kinds.values()].map((list) => {
+    const { headline, advice } = fitWarningParts(list[0]!.warning, variable);
+    const values = list.map((x) => `${x.by} (${fitWarningParts(x.warning, variable).detail})`).join(", ");
+    return `warning: ${scope}: ${headline} at ${byLabel} = ${values}; ${advice}\n`;
+  });
+}
+
+/**
+ * The warning (`ccasim fit`, `ccasim sweep fit`) that one fit pools records differing in record
+ * parameters `names` at the same Q (`qLabel`); `each` names the groups, " at each value of P".
+ */
+export function pooledRecordParametersWarning(names: readonly string[], qLabel: string, each = ""): string {
+  return `warning: one fit${each} pools records that differ in ${names.join(", ")} at the same ${qLabel} (a sequential and a strided mode, say); fit one at a time with --where ${names[0]!}=<value>\n`;
 }
 
 /** Four significant digits, exponent form outside [1e-3, 1e7); "-" for NaN. */

@@ -3,6 +3,8 @@ import { parseCommandArgs, UsageError, type Command, type CommandContext } from 
 import { readExtrap, readTrial } from "../../profile/index.js";
 import {
   EXTRAP_FAMILIES,
+  EXTRAP_MIN_TERM_CONTRIBUTION,
+  extrapScore,
   fitFamilies,
   fitModels,
   fitWarnings,
@@ -16,11 +18,12 @@ import {
   studentTQuantile,
   type FitReport,
   type FittedModel,
+  type FittedQuantity,
   type Observations,
   type Screening,
   type TrialParameter,
 } from "../../analysis/index.js";
-import { criterionOption, fitWarningText, formatAdjustedR2, formatNumber, formatTable, list, numberOption, positiveIntegerOption, refuseStudyDatabase, textAssignments, threadOption, toJson } from "./analysis-io.js";
+import { criterionOption, fitWarningText, pooledRecordParametersWarning, formatAdjustedR2, formatNumber, formatTable, list, numberOption, positiveIntegerOption, refuseStudyDatabase, textAssignments, threadOption, toJson } from "./analysis-io.js";
 
 const HELP = `ccasim fit: fit performance models T(Q) to measurements and print them as formulas and as
 mathjs cost expressions a scenario can use
@@ -56,18 +59,20 @@ Inputs:
                    path:<regex>     the first number group of the regex applied to the trial's path
                    ranks | threads  the number of ranks or threads
   Extra-P        text, JSON or JSON Lines inputs with one parameter (multi-parameter models are
-                 not supported): every callpath and metric is fitted (or only --callpath/--metric). A
+                 not supported): every callpath and metric is fitted (or only --callpath/--metric;
+                 a callpath is found by its full name or a unique part of it, as --timer). A
                  .jsonl file is read as records when --parameter is given, else as Extra-P JSON
-                 Lines.
+                 Lines. Fitted with the defaults, they are fitted as Extra-P does (below).
 
 Model search (the mean of T at each Q, and separately its standard deviation):
   --family <spec>     family to search (repeatable): ${fitFamilies.names().join(", ")}.
                       Options after a colon: polynomial:degree=2, polynomial:maxDegree=4,
                       pmnf:negative=true, segmented:inner=linear. Default: constant, polynomial,
                       power-law, pmnf (Extra-P's normal form over its 42 exponent pairs); for
-                      Extra-P inputs constant and pmnf, Extra-P's own search space (the output
-                      says so), so the models are those Extra-P gives. Two candidates that fit
-                      equally well (an exact fit) rank the one linear in its coefficients first.
+                      Extra-P inputs constant and pmnf, Extra-P's own search space, chosen by
+                      Extra-P's rule (the output says so; see "Extra-P inputs" below). Two
+                      candidates that fit equally well (an exact fit) rank the one linear in its
+                      coefficients first.
   --criterion <c>     loo-smape (default; leave-one-out SMAPE as Extra-P) or adjusted-r2 (printed
                       with enough decimals to tell the candidates apart). SMAPE scores any
                       non-zero prediction at a mean of 0 as 200 %: when some Q have a mean of 0
@@ -80,9 +85,16 @@ Model search (the mean of T at each Q, and separately its standard deviation):
                       parameter's name for records and TAU_PARAM timers, the --q rule's for trials
                       (ranks, threads, the metadata key), the Extra-P parameter's, when it is an
                       identifier mathjs gives no meaning, such as size or p; else Q)
-  --predict <Q>       also print the prediction, its 95 % prediction interval and the sd at Q
-                      (repeatable); for a time or count (no observation below 0) a value or an
-                      interval end below 0 is printed as 0, with the model's own number
+  --predict <Q>       also print at Q (repeatable) the mean model's value; the 95 % interval of
+                      the mean (the model is fitted to the mean T at each Q: this is where a new
+                      mean of as many observations falls, not a single one); the sd; and, when
+                      the sd is fitted, the 95 % range of one observation (one invocation, one
+                      repetition): value ± sqrt((t1·se)² + (t2·sd)²), se the mean's standard
+                      error, t1 and t2 the Student quantiles of the mean fit's and the
+                      repetitions' degrees of freedom: it holds the interval of the mean (JSON:
+                      interval, singleObservationRange). For a time or count (no observation
+                      below 0) a value or an end below 0 is printed as 0, with the model's own
+                      number
   --top <n>           candidates to list (default 5)
   --metric <name>     metric of trial inputs (default TIME; else another time metric, the
                       cycles, or the first by name, as profile show); of Extra-P inputs, the one
@@ -92,7 +104,11 @@ Model search (the mean of T at each Q, and separately its standard deviation):
                       user event: each, mean or a thread); the title names a view, metric or
                       --exclusive that is not the default
   --exclusive         use exclusive instead of inclusive values of trial inputs
-  --json              print the reports as JSON
+  --json              print the reports as JSON; 'quantity' says what T is: name (wallTime, a
+                      counter, a TAU metric, an Extra-P metric), source, unit (us, count, or
+                      null when the input does not say), of (component method, timer, callpath),
+                      kind (inclusive/exclusive), view (each, mean, max, ..., thread n,c,t) and
+                      perCall
 
 Options read by some kinds of input only (--component, --method, --where, --value for records;
 --q for trials; --param-timer; --callpath for Extra-P; --view, --exclusive for profiles; --metric
@@ -101,10 +117,24 @@ fitted with 'ccasim sweep fit'.
 
 How the mean's model is chosen: a hypothesis of p coefficients is fitted when there are at least
 p + 1 distinct Q, and is a candidate when its defining term (the leading power, the PMNF term, the
-exponent) is significantly different from 0 (95 %); the candidates are ranked by the criterion. The
-'candidates' line counts those rejected and names those not fitted for lack of points. Least
-squares uses Householder QR on column-scaled design matrices; leave-one-out errors are exact (via
-leverages).
+exponent) is significantly different from 0 (95 %, Student's t); the candidates are ranked by the
+criterion. The 'candidates' line counts those rejected and names those not fitted for lack of
+points. Least squares uses Householder QR on column-scaled design matrices; leave-one-out errors
+are exact (via leverages). The quality line gives SMAPE, adj. R² and RSS of the fit to all points
+(in-sample) and, on the next line, adj. R² and RSS of the leave-one-out predictions (what Extra-P
+reports with cross-validation on); JSON: adjustedR2, rss and looAdjustedR2, looRss.
+
+Extra-P inputs, with the defaults (no --family, --criterion loo-smape, no --weighted), are fitted
+as Extra-P's default single-parameter modeler (Basic, cross-validation on) fits them: the families
+constant and pmnf; the constant model (the mean), scored by its SMAPE on all points, is the model
+unless a PMNF hypothesis has a strictly lower leave-one-out SMAPE (the lowest wins, the first
+tried on a tie); no significance test, but a hypothesis is rejected when its term's coefficient
+is 0 or the term contributes under 0.05 % of the mean at every point; in each leave-one-out fit a
+constant coefficient under 0.05 % of the smallest value is set to 0, as Extra-P does. The
+'selection' line says so, and the table adds the score each model is ranked by (JSON: rule
+"extra-p"). With --family, --criterion adjusted-r2 or --weighted they are fitted by ccasim's rule
+above. No change-point model joins their candidates unless --family names segmented; the
+standard deviation is fitted as for other inputs.
 
 Change point: with 5 to 5000 distinct Q a two-segment model is fitted too (power laws, or lines
 when some Q or T is not positive) with a change point searched among the data's Q, in three
@@ -134,7 +164,9 @@ When every candidate does, the best is kept with a warning.
 
 Warnings (on stderr, in the JSON as 'warnings'): means of 0 under LOO SMAPE (see --criterion); a
 model of the mean that goes below 0 inside the data, for a time or count; a standard deviation
-that no model describes (above).
+that no model describes (above). On stderr only: records that differ at the same Q in another
+parameter (a sequential and a strided mode: --where mode=strided fits one), as 'ccasim sweep fit'
+says it; records of several component methods pooled, or left out for lacking the parameter.
 
 Examples:
   ccasim run scenarios/shock-neuronic.yaml
@@ -169,9 +201,18 @@ const OPTIONS = {
 
 interface Labeled {
   readonly title: string;
+  /** What T is, field by field (JSON `quantity`). */
+  readonly quantity?: FittedQuantity;
   readonly report: FitReport;
   /** True when the families searched are Extra-P's by default (an Extra-P input without --family). */
   readonly extrapFamilies?: boolean;
+}
+
+/** The line saying how Extra-P's rule chose the model (an Extra-P input fitted with the defaults). */
+function extrapRuleLine(r: FitReport): string {
+  const constant = r.candidates.find((c) => c.hypothesis.terms.length === 1);
+  const score = constant ? ` (its SMAPE on all points, ${formatNumber(constant.quality.smape)} %)` : "";
+  return `selection:  Extra-P's rule: the constant model${score} is kept unless a hypothesis has a lower LOO SMAPE; a hypothesis with a term contributing under ${EXTRAP_MIN_TERM_CONTRIBUTION * 100} % of the value at every point is rejected; no significance test`;
 }
 
 /** The line saying that an Extra-P input is fitted in Extra-P's search space. */
@@ -215,9 +256,12 @@ function run(ctx: CommandContext): number {
   // The formulas name Q after what it is (--variable, else the parameter, the --q rule or the
   // Extra-P parameter, when an expression can use the name); the title uses the same name.
   const fitOne = (obs: Observations, source: string, defaultFamilies?: readonly string[]): Labeled => {
-    const report = fitModels(obs, { ...fitOptions, families: fitOptions.families ?? defaultFamilies, variable: variable ?? obs.qLabel });
+    // Extra-P inputs fitted with the defaults (Extra-P's families, LOO SMAPE, unweighted) are
+    // fitted by Extra-P's own selection rule, to give the models Extra-P gives.
+    const extrapRule = defaultFamilies !== undefined && fitOptions.families === undefined && (criterion ?? "loo-smape") === "loo-smape" && !fitOptions.weightByScatter;
+    const report = fitModels(obs, { ...fitOptions, families: fitOptions.families ?? defaultFamilies, variable: variable ?? obs.qLabel, ...(extrapRule ? { rule: "extra-p" as const } : {}) });
     const q = report.variable === obs.qLabel ? obs.qLabel : `${report.variable} (${obs.qLabel})`;
-    return { title: `${obs.tLabel} vs ${q} (${source})`, report, ...(fitOptions.families === undefined && defaultFamilies !== undefined ? { extrapFamilies: true } : {}) };
+    return { title: `${obs.tLabel} vs ${q} (${source})`, report, ...(obs.quantity ? { quantity: obs.quantity } : {}), ...(fitOptions.families === undefined && defaultFamilies !== undefined ? { extrapFamilies: true } : {}) };
   };
   const first = positionals[0]!;
   const ext = extname(first).toLowerCase();
@@ -265,6 +309,7 @@ function run(ctx: CommandContext): number {
     if (obs.sources.length > 1) {
       ctx.err(`warning: pooling the records of ${obs.sources.length} component methods (${obs.sources.join(", ")}) into one fit; choose one with --component and --method\n`);
     }
+    if (obs.pooledRecordParameters.length > 0) ctx.err(pooledRecordParametersWarning(obs.pooledRecordParameters, obs.qLabel));
     reports.push(fitOne(obs, positionals.length === 1 ? positionals[0]! : `${positionals.length} inputs`));
   }
 
@@ -272,12 +317,14 @@ function run(ctx: CommandContext): number {
   if (v.json === true) {
     ctx.out(
       toJson(
-        reports.map(({ title, report, extrapFamilies }) => ({
+        reports.map(({ title, report, extrapFamilies, quantity }) => ({
           title,
+          quantity: quantity ?? null,
           ...(extrapFamilies === true ? { families: EXTRAP_FAMILIES, familiesNote: "Extra-P's search space, the default for Extra-P inputs" } : {}),
           variable: report.variable,
           range: report.range,
           criterion: report.criterion,
+          rule: report.rule,
           weighted: report.weighted,
           nonNegative: report.nonNegative,
           points: Array.from(report.points.q, (q, i) => ({ q, mean: report.points.mean[i], sd: report.points.sd[i], count: report.points.count[i] })),
@@ -297,7 +344,7 @@ function run(ctx: CommandContext): number {
     );
     return 0;
   }
-  for (const { title, report, extrapFamilies } of reports) ctx.out(formatReport(title, report, predictQs, top, v["no-sd"] !== true, extrapFamilies === true) + "\n");
+  for (const { title, report, extrapFamilies } of reports) ctx.out(formatReport(title, report, predictQs, top, v["no-sd"] !== true, extrapFamilies === true, observationName(mode, view)) + "\n");
   return 0;
 }
 
@@ -349,17 +396,19 @@ function rankOf(r: FitReport, m: FittedModel): number | null {
 }
 
 /** The text of one report; `sd` false leaves out the standard deviation line (--no-sd). */
-function formatReport(title: string, r: FitReport, predictQs: readonly number[], top: number, sd: boolean, extrapFamilies: boolean): string {
+function formatReport(title: string, r: FitReport, predictQs: readonly number[], top: number, sd: boolean, extrapFamilies: boolean, observation: string): string {
   const m = r.mean;
   const q = m.quality;
   const v = r.variable;
   const lines = [
     `== ${title}`,
     ...(extrapFamilies ? [EXTRAP_FAMILIES_NOTE] : []),
+    ...(r.rule === "extra-p" ? [extrapRuleLine(r)] : []),
     `data: ${r.points.q.length} distinct ${v} in [${formatNumber(r.range.min)}, ${formatNumber(r.range.max)}], ${Array.from(r.points.count).reduce((a, b) => a + b, 0)} observations${r.weighted ? ", mean fit weighted by scatter" : ""}`,
     `mean:       ${m.formula}`,
     `expression: ${m.expression}`,
-    `            family ${m.family}; LOO SMAPE ${formatNumber(q.looSmape)} %, SMAPE ${formatNumber(q.smape)} %, adj. R² ${formatAdjustedR2([q.adjustedR2])[0]}, RSS ${formatNumber(q.rss)}`,
+    `            family ${m.family}; LOO SMAPE ${formatNumber(q.looSmape)} %, SMAPE ${formatNumber(q.smape)} %, adj. R² (in-sample) ${formatAdjustedR2([q.adjustedR2])[0]}, RSS (in-sample) ${formatNumber(q.rss)}`,
+    `            leave-one-out (as Extra-P reports them): adj. R² ${formatAdjustedR2([q.looAdjustedR2])[0]}, RSS ${formatNumber(q.looRss)}`,
     `            coefficients ± standard error: ${m.coefficients.map((c) => `${formatNumber(c.value)} ± ${formatNumber(c.stdError)}`).join(", ")}`,
     ...screeningLines("candidates: ", r.screening, r, false),
   ];
@@ -386,34 +435,51 @@ function formatReport(title: string, r: FitReport, predictQs: readonly number[],
       lines.push(`change point: ${at}; the two-segment model ${ranks} (${loo ? "LOO SMAPE" : "adj. R²"} ${scores[0]}${against})`);
     }
   }
-  for (const x of predictQs) lines.push(predictionLine(r, x));
+  for (const x of predictQs) lines.push(predictionLine(r, x, observation));
   const shown = r.candidates.slice(0, top);
   const adj = formatAdjustedR2(shown.map((c) => c.quality.adjustedR2));
+  // Under Extra-P's rule the ranking score is the constant's SMAPE and the others' LOO SMAPE.
+  const extrap = r.rule === "extra-p";
   lines.push(
     "",
     formatTable(
-      ["rank", "family", "model", "LOO SMAPE %", "adj. R²"],
+      ["rank", "family", "model", "LOO SMAPE %", ...(extrap ? ["Extra-P score %"] : []), "adj. R² (in-sample)"],
       // Right-aligned as the numbers are: the column is text, to keep its decimals.
-      shown.map((c, i) => [String(i + 1), c.family, c.formula, c.quality.looSmape, adj[i]!.padStart(Math.max("adj. R²".length, ...adj.map((a) => a.length)))]),
+      shown.map((c, i) => [String(i + 1), c.family, c.formula, c.quality.looSmape, ...(extrap ? [extrapScore(c)] : []), adj[i]!.padStart(Math.max("adj. R² (in-sample)".length, ...adj.map((a) => a.length)))]),
     ),
   );
   return lines.join("\n");
 }
 
-/** One `--predict` line: the value, its interval (clipped at 0 for times and counts, saying so) and the sd. */
-function predictionLine(r: FitReport, x: number): string {
+/** What one observation is, in the range of a single observation: by input mode and, for profiles, the view. */
+function observationName(mode: InputMode, view: unknown): string {
+  if (mode === "records") return "one invocation";
+  if (mode === "extrap") return "one repetition";
+  const each = view === "each" || (view === undefined && mode === "param-timer");
+  if (each) return "one thread's value";
+  return mode === "trials" ? "one trial's value" : "one observation";
+}
+
+/**
+ * One `--predict` line: the value, the interval of the mean, the sd and the range of a single
+ * observation (`observation` names one), clipped at 0 for times and counts, saying so.
+ */
+function predictionLine(r: FitReport, x: number, observation: string): string {
   const p = predictAt(r, x);
   // why: the value asked for is echoed as given (30315, not 30320); only the predictions are rounded
   const asked = String(x);
   const c = p.clipped;
   // The whole interval below 0: the model does not describe T there, whatever 0 .. 0 would say.
   if (c !== undefined && c.high < 0) {
-    return `predict ${r.variable} = ${asked}: the model gives ${formatNumber(c.value)} (95 % interval ${formatNumber(c.low)} .. ${formatNumber(c.high)}), below 0 where T cannot be: it does not apply here${p.extrapolated ? " (extrapolated beyond the data)" : ""}`;
+    return `predict ${r.variable} = ${asked}: the model gives ${formatNumber(c.value)} (95 % interval of the mean ${formatNumber(c.low)} .. ${formatNumber(c.high)}), below 0 where T cannot be: it does not apply here${p.extrapolated ? " (extrapolated beyond the data)" : ""}`;
   }
   const clips = c ? [c.value < 0 ? `value clipped at 0 from ${formatNumber(c.value)}` : "", c.low < 0 ? `low end clipped at 0 from ${formatNumber(c.low)}` : ""].filter((x) => x !== "") : [];
   const clipped = clips.length > 0 ? `; ${clips.join(", ")}, as T cannot be negative` : "";
   const sd = p.stdDev !== undefined ? `, sd ${formatNumber(p.stdDev)}` : "";
-  return `predict ${r.variable} = ${asked}: ${formatNumber(p.value)} (95 % interval ${formatNumber(p.interval.low)} .. ${formatNumber(p.interval.high)}${clipped})${sd}${p.extrapolated ? " — extrapolated beyond the data" : ""}`;
+  const s = p.singleObservationRange;
+  const sClip = c?.singleObservationRange !== undefined && c.singleObservationRange.low < 0 ? `, low end clipped at 0 from ${formatNumber(c.singleObservationRange.low)}` : "";
+  const single = s !== undefined ? `; 95 % range of ${observation} ${formatNumber(s.low)} .. ${formatNumber(s.high)}${sClip}` : "";
+  return `predict ${r.variable} = ${asked}: ${formatNumber(p.value)} (95 % interval of the mean ${formatNumber(p.interval.low)} .. ${formatNumber(p.interval.high)}${clipped})${sd}${single}${p.extrapolated ? " — extrapolated beyond the data" : ""}`;
 }
 
 /**
@@ -422,7 +488,7 @@ function predictionLine(r: FitReport, x: number): string {
  */
 function screeningLines(prefix: string, s: Screening, r: FitReport, sd: boolean): string[] {
   const v = r.variable;
-  const admitted = s.fitted - s.insignificant - s.negative - (s.departing ?? 0);
+  const admitted = s.fitted - s.insignificant - (s.negligible ?? 0) - s.negative - (s.departing ?? 0);
   const why: string[] = [];
   if (s.insignificant > 0) {
     // With few points the test is strict: say how strict for a 2-parameter model.
@@ -430,6 +496,7 @@ function screeningLines(prefix: string, s: Screening, r: FitReport, sd: boolean)
     const strict = n - 2 >= 1 && n - 2 <= 3 ? `; with ${n} distinct ${v} a 2-parameter model keeps ${n - 2} degree${n - 2 === 1 ? "" : "s"} of freedom, so its term must exceed ${formatNumber(studentTQuantile(0.975, n - 2))} standard errors` : "";
     why.push(`${s.insignificant} rejected as not significantly different from 0 (95 %${sd ? ", against the scatter and the sds' own sampling error" : ""}${strict})`);
   }
+  if (s.negligible !== undefined && s.negligible > 0) why.push(`${s.negligible} rejected as having a term that contributes under ${EXTRAP_MIN_TERM_CONTRIBUTION * 100} % of the value at every point (Extra-P's test)`);
   if (s.negative > 0) why.push(`${s.negative} rejected as able to go below 0`);
   if (s.departing !== undefined && s.departing > 0) why.push(`${s.departing} rejected as leaving the observed sds by more than ×${SD_DEPARTURE_LIMIT} inside the data`);
   if (s.tooComplex > 0) why.push(`${s.tooComplex} not fitted: more parameters than any candidate of the mean (${Math.max(...r.candidates.map((c) => c.quality.parameters))})`);

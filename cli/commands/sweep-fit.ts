@@ -3,7 +3,7 @@ import { fitFamilies, fitModels, fitWarnings, formulaVariable, isFormulaVariable
 import { StudyStore, studyObservations, type StudyObservations } from "../../profile/study/index.js";
 import { axisNumber } from "../../scenarios/sweep/index.js";
 import { parseCommandArgs, UsageError, type CommandContext } from "../command.js";
-import { criterionOption, fitWarningText, list, textAssignments } from "./analysis-io.js";
+import { criterionOption, fitWarningText, groupedFitWarningLines, list, pooledRecordParametersWarning, textAssignments } from "./analysis-io.js";
 import { textTable } from "../table-format.js";
 
 /** Help of `ccasim sweep fit` (`ccasim sweep fit --help`). */
@@ -63,9 +63,10 @@ means per Q; 'ccasim fit --weighted' on one value's records), --no-sd (no standa
 fitted), --predict, --top, --variable (formulas name Q after the record parameter and P by
 --by-variable; evaluate the printed expression to predict).
 
-Warnings (on stderr), as 'ccasim fit' gives them: some Q of a value have a mean of 0 under LOO
-SMAPE (the ranking says little: try --criterion adjusted-r2); a value's T(Q), or T(Q, P), goes
-below 0 inside that value's observed Q for a time or count.
+Warnings (on stderr), as 'ccasim fit' gives them, one line per kind listing the values of P it
+applies to with each one's figures: some Q of a value have a mean of 0 under LOO SMAPE (the
+ranking says little: try --criterion adjusted-r2); a value's T(Q), or T(Q, P), goes below 0 inside
+that value's observed Q for a time or count.
 
 Examples:
   ccasim sweep scenarios/shock-l2.sweep.yaml --jobs 2
@@ -150,11 +151,7 @@ export async function sweepFit(ctx: CommandContext, argv: readonly string[]): Pr
 async function sweepFitRun(ctx: CommandContext, argv: readonly string[]): Promise<number> {
   const { obs, json, byVariable, families, criterion } = await sweepFitObservations(argv);
   const warn = (where: string, w: FitWarning, variable: string) => ctx.err(`warning: ${where}${fitWarningText(w, variable)}\n`);
-  if (obs.pooledRecordParameters.length > 0) {
-    const each = obs.byLabel ? ` at each value of ${obs.byLabel}` : "";
-    const name = obs.pooledRecordParameters[0]!;
-    ctx.err(`warning: one fit${each} pools records that differ in ${obs.pooledRecordParameters.join(", ")} at the same ${obs.qLabel} (a sequential and a strided mode, say); fit one at a time with --where ${name}=<value>\n`);
-  }
+  if (obs.pooledRecordParameters.length > 0) ctx.err(pooledRecordParametersWarning(obs.pooledRecordParameters, obs.qLabel, obs.byLabel ? ` at each value of ${obs.byLabel}` : ""));
   if (obs.pooled.length > 0) {
     const each = obs.byLabel ? ` at each value of ${obs.byLabel}` : "";
     ctx.err(
@@ -176,8 +173,10 @@ async function sweepFitRun(ctx: CommandContext, argv: readonly string[]): Promis
   const fit = fitAcrossSweep(obs.groups, { variable: obs.qLabel, byVariable, families, criterion });
   // A shape's label names its variable Q; print it under the record parameter's name.
   const variable = formulaVariable(obs.qLabel);
-  for (const v of fit.perValue) for (const w of v.warnings) warn(`${obs.byLabel} = ${v.by}: T(${variable}): `, w, variable);
-  for (const { by, warning } of fit.warnings) warn(`${obs.byLabel} = ${by}: T(${variable}, ${byVariable}): `, warning, variable);
+  // One line per kind of warning, listing the values it applies to.
+  const perValue = fit.perValue.flatMap((v) => v.warnings.map((warning) => ({ by: v.by, warning })));
+  for (const line of groupedFitWarningLines(perValue, `T(${variable})`, obs.byLabel, variable)) ctx.err(line);
+  for (const line of groupedFitWarningLines(fit.warnings, `T(${variable}, ${byVariable})`, obs.byLabel, variable)) ctx.err(line);
   const shapeLabel = fit.shape.label.replace(/\bQ\b/g, variable);
   const moving = fit.perValue.some((v) => v.model.changePoint !== fit.shape.changePoint);
   ctx.out(`common shape: ${shapeLabel}${fit.shape.logResponse ? " (fitted on log T)" : ""}${moving ? `, its change point Q0 fitted at each value of ${obs.byLabel}` : ""}\n`);

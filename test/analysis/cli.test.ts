@@ -138,7 +138,9 @@ describe("ccasim fit", () => {
     // The sd: the constant, as the mean could be no more; never the negative 10.2 − 0.58·size^(1/4).
     expect(at("sd: ")).toBe("sd:         4.24");
     expect(at("sd candidates: ")).toBe("sd candidates: 1 of 1 fitted hypotheses; 45 not fitted: more parameters than any candidate of the mean (1)");
-    expect(at("predict ")).toBe("predict size = 100000: 20.33 (95 % interval 0 .. 79.61; low end clipped at 0 from -38.94, as T cannot be negative), sd 4.243");
+    expect(at("predict ")).toBe(
+      "predict size = 100000: 20.33 (95 % interval of the mean 0 .. 79.61; low end clipped at 0 from -38.94, as T cannot be negative), sd 4.243; 95 % range of one thread's value 0 .. 81.12, low end clipped at 0 from -40.46",
+    );
     const j = JSON.parse((await run([...args, "--json"])).out)[0];
     expect(j.nonNegative).toBe(true);
     expect(j.screening.tooFewPoints.map((h: { needs: number }) => h.needs)).toEqual([4, 5]);
@@ -182,7 +184,7 @@ describe("ccasim fit", () => {
     }
     const j = JSON.parse((await run([...args, "--json"])).out)[0];
     expect(adj.map(Number)).toEqual(j.candidates.map((c: { adjustedR2: number }) => Number(c.adjustedR2.toFixed(adj[0]!.length - 2))));
-    expect(r.out).toMatch(/adj\. R² 0\.99997\d\d, RSS/);
+    expect(r.out).toMatch(/adj\. R² \(in-sample\) 0\.99997\d\d, RSS \(in-sample\)/);
   });
 
   it("fits Extra-P inputs", async () => {
@@ -219,9 +221,11 @@ describe("ccasim fit", () => {
     writeFileSync(file, [header, ...rows].join("\n") + "\n");
     const pooled = await run(["fit", file, "--parameter", "Q"]);
     expect(pooled.code).toBe(0);
-    expect(pooled.err).toBe("warning: pooling the records of 2 component methods (SC.compute, Flux.compute) into one fit; choose one with --component and --method\n");
+    const modes = "warning: one fit pools records that differ in mode at the same Q (a sequential and a strided mode, say); fit one at a time with --where mode=<value>\n";
+    expect(pooled.err).toBe("warning: pooling the records of 2 component methods (SC.compute, Flux.compute) into one fit; choose one with --component and --method\n" + modes);
+    // One component method still pools its two modes at each Q: the same warning as 'ccasim sweep fit'.
     const one = await run(["fit", file, "--parameter", "Q", "--component", "SC", "--json"]);
-    expect(one.err).toBe("");
+    expect(one.err).toBe(modes);
     expect(JSON.parse(one.out)[0].points.map((p: { count: number }) => p.count)).toEqual([2, 2, 2, 2]);
     const strided = await run(["fit", file, "--parameter", "Q", "--where", "mode=strided", "--json"]);
     expect(strided.err).toBe("");
@@ -634,7 +638,7 @@ describe("ccasim fit --predict where the whole interval lies below 0", () => {
       writeFileSync(csv, ["component,port,method,rank,start [us],wall_time [us],mpi_time [us],compute_time [us],param:Q", ...[10, 8, 6.1, 4, 2.05, 0.1, 0.05].map((t, i) => `K,k,run,0,${i},${t},0,${t},${i + 1}`)].join("\n") + "\n");
       const r = await run(["fit", csv, "--component", "K", "--parameter", "Q", "--family", "polynomial:degree=1", "--predict", "12"]);
       expect(r.code, r.err).toBe(0);
-      expect(r.out).toMatch(/\npredict Q = 12: the model gives -[\d.]+ \(95 % interval -[\d.]+ \.\. -[\d.]+\), below 0 where T cannot be: it does not apply here \(extrapolated beyond the data\)\n/);
+      expect(r.out).toMatch(/\npredict Q = 12: the model gives -[\d.]+ \(95 % interval of the mean -[\d.]+ \.\. -[\d.]+\), below 0 where T cannot be: it does not apply here \(extrapolated beyond the data\)\n/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

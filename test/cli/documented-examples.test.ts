@@ -103,7 +103,7 @@ describe("the examples of ccasim fit --help", () => {
     expect(gromacs!.r.out).toMatch(/\nchange point: at ranks = 128, exponent/);
     // The Extra-P example's variable is p: its formulas and its prediction say so.
     expect(extrap!.r.out).toContain("\nmean:       2.82 + 0.483·p^(5/4)·log2(p)\n");
-    expect(extrap!.r.out).toMatch(/\npredict p = 128: 1458 \(95 % interval [\d.]+ \.\. [\d.]+\), sd [\d.]+ — extrapolated beyond the data\n/);
+    expect(extrap!.r.out).toMatch(/\npredict p = 128: 1458 \(95 % interval of the mean [\d.]+ \.\. [\d.]+\), sd [\d.]+; 95 % range of one repetition [\d.]+ \.\. [\d.]+ — extrapolated beyond the data\n/);
   });
 });
 

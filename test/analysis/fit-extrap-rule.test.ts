@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { EXTRAP_FAMILIES, fitModels, observationsFromExtrap, AnalysisInputError } from "../../analysis/index.js";
+import { readExtrap } from "../../profile/index.js";
+import { runCli as run } from "../cli/run-cli.js";
+
+/** One Extra-P text input: parameter p at 4..64, one repetition per point. */
+function extrapText(region: string, values: readonly number[]): string {
+  return ["PARAMETER p", "POINTS (4) (8) (16) (32) (64)", "", `REGION ${region}`, "METRIC time", ...values.map((v) => `DATA ${v}`), ""].join("\n");
+}
+
+/** A PMNF term whose t statistic (3.118) is below the 95 % threshold (3.182): Extra-P does not test significance. */
+const INSIGNIFICANT = [101.315, 99.869, 98.808, 102.811, 105.284];
+/** No hypothesis's LOO SMAPE beats the constant's SMAPE on all points (2.982 %): Extra-P keeps the constant. */
+const CONSTANT = [102.399, 100.706, 104.115, 102.029, 112.144];
+
+let dir = "";
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "ccasim-extrap-rule-"));
+  writeFileSync(join(dir, "insignificant.txt"), extrapText("insignificant", INSIGNIFICANT));
+  writeFileSync(join(dir, "constant.txt"), extrapText("constant", CONSTANT));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const fitExtrap = (file: string, rule?: "extra-p") => fitModels(observationsFromExtrap(readExtrap(join(dir, file)))[0]!, { families: EXTRAP_FAMILIES, variable: "p", ...(rule ? { rule } : {}) });
+
+describe("Extra-P's selection rule", () => {
+  it("keeps a hypothesis whose term is not significant, as Extra-P has no significance test", () => {
+    const r = fitExtrap("insignificant.txt", "extra-p");
+    expect(r.rule).toBe("extra-p");
+    expect(r.mean.formula).toBe("99.8 + 0.00671·p^(3/4)·log2(p)^2");
+    expect(r.mean.coefficients[0]!.value).toBeCloseTo(99.83, 2);
+    expect(r.mean.coefficients[1]!.value).toBeCloseTo(0.00671, 5);
+    expect(r.mean.quality.looSmape).toBeCloseTo(1.198, 3);
+    expect(r.screening.insignificant).toBe(0);
+    // ccasim's own rule rejects it (t = 3.118 < 3.182) and picks another.
+    const own = fitExtrap("insignificant.txt");
+    expect(own.rule).toBe("significance");
+    expect(own.mean.formula).toBe("100 + 0.005·p^(5/4)·log2(p)");
+    expect(own.mean.quality.looSmape).toBeCloseTo(1.443, 3);
+  });
+
+  it("keeps the constant unless a hypothesis's LOO SMAPE is below the constant's SMAPE on all points", () => {
+    const r = fitExtrap("constant.txt", "extra-p");
+    expect(r.mean.family).toBe("constant");
+    expect(r.mean.coefficients[0]!.value).toBeCloseTo(104.2786, 4);
+    expect(r.mean.quality.smape).toBeCloseTo(2.982, 3);
+    // The best hypothesis predicts worse out of sample than the constant fits in sample.
+    expect(r.candidates[1]!.formula).toBe("102 + 3.08e-4·p^(5/2)");
+    expect(r.candidates[1]!.quality.looSmape).toBeCloseTo(3.236, 3);
+    expect(r.candidates[1]!.quality.looSmape).toBeGreaterThan(r.mean.quality.smape);
+    expect(fitExtrap("constant.txt").mean.formula).toBe("102 + 3.08e-4·p^(5/2)");
+  });
+
+  it("rejects a hypothesis whose term contributes under 0.05 % of the value at every point", () => {
+    const q = [4, 8, 16, 32, 64];
+    // A trend of 10·log2(p) on 10^6: at most 6e-5 of the value.
+    const t = q.map((p, i) => 1e6 + 10 * Math.log2(p) + [0.3, -0.2, 0.1, -0.4, 0.2][i]!);
+    const r = fitModels({ q, t }, { families: EXTRAP_FAMILIES, rule: "extra-p" });
+    expect(r.mean.family).toBe("constant");
+    expect(r.screening.negligible).toBe(r.screening.fitted - 1);
+  });
+
+  it("refuses the adjusted-R² criterion and scatter weights, which Extra-P has not", () => {
+    const d = { q: [4, 8, 16, 32, 64], t: INSIGNIFICANT };
+    expect(() => fitModels(d, { rule: "extra-p", criterion: "adjusted-r2" })).toThrow(AnalysisInputError);
+    expect(() => fitModels(d, { rule: "extra-p", weightByScatter: true })).toThrow(/unweighted/);
+  });
+
+  it("is what ccasim fit uses for Extra-P inputs with the defaults, and says so", async () => {
+    const a = await run(["fit", join(dir, "insignificant.txt")]);
+    expect(a.code, a.err).toBe(0);
+    expect(a.out).toContain("\nselection:  Extra-P's rule: the constant model (its SMAPE on all points, 1.91 %) is kept unless a hypothesis has a lower LOO SMAPE;");
+    expect(a.out).toContain("\nmean:       99.8 + 0.00671·p^(3/4)·log2(p)^2\n");
+    expect(a.out).toMatch(/family pmnf; LOO SMAPE 1\.198 %/);
+    const b = await run(["fit", join(dir, "constant.txt"), "--json"]);
+    const j = JSON.parse(b.out)[0];
+    expect(j.rule).toBe("extra-p");
+    expect(j.mean.family).toBe("constant");
+    expect(j.mean.formula).toBe("104");
+    // --family (or --criterion adjusted-r2, --weighted) switches to ccasim's rule.
+    const own = await run(["fit", join(dir, "constant.txt"), "--family", "constant", "--family", "pmnf"]);
+    expect(own.out).not.toContain("selection:");
+    expect(own.out).toContain("\nmean:       102 + 3.08e-4·p^(5/2)\n");
+  });
+
+  it("still gives Extra-P's model of its documentation example", async () => {
+    const r = await run(["fit", "../shared/data/extrap/docs_examples_input.txt"]);
+    expect(r.out).toContain("\nmean:       2.82 + 0.483·p^(5/4)·log2(p)\n");
+  });
+});
