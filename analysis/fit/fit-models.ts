@@ -237,7 +237,8 @@ export function fitModels(input: FitInput, options: FitOptions = {}): FitReport 
   if (candidates.length === 0) throw new AnalysisInputError(noModelMessage(families.map((f) => f.family.name).join(", "), screening, nq, variable));
 
   let changePoint: ChangePoint | undefined;
-  const searchChange = options.detectChangePoint ?? (nq >= 5 && nq <= 5000);
+  // Extra-P's rule searches its hypotheses only: no change point joins them, so none is reported.
+  const searchChange = options.detectChangePoint ?? (rule !== "extra-p" && nq >= 5 && nq <= 5000);
   if (searchChange) changePoint = findChangePoint(points, weights, variable, candidates.filter((c) => c.family !== "segmented"));
   if (changePoint?.significant) {
     // The same search as the family 'segmented' makes: when that family is searched, its

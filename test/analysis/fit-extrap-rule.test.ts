@@ -46,6 +46,8 @@ describe("Extra-P's selection rule", () => {
     const r = fitExtrap("constant.txt", "extra-p");
     expect(r.mean.family).toBe("constant");
     expect(r.mean.coefficients[0]!.value).toBeCloseTo(104.2786, 4);
+    // Extra-P's rule searches its hypotheses only: no change point is searched or reported.
+    expect(r.changePoint).toBeUndefined();
     expect(r.mean.quality.smape).toBeCloseTo(2.982, 3);
     // The best hypothesis predicts worse out of sample than the constant fits in sample.
     expect(r.candidates[1]!.formula).toBe("102 + 3.08e-4·p^(5/2)");
