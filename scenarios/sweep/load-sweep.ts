@@ -36,6 +36,11 @@ export interface Sweep {
   readonly axes: readonly string[];
   /** Identity of the study: a hash of the scenario text, the fixed overrides and the points (resuming checks it). */
   readonly studyHash: string;
+  /**
+   * The {@link studyHash} the same sweep has with the other `seeds:` mode: a database written
+   * with it (before `seeds: common` was the default, say) is recognised, and the key to add named.
+   */
+  readonly otherSeedsHash: string;
   /** Where each swept or fixed key stands in the sweep file, as errors name it: `axes key 'machine.l2.size' (s.sweep.yaml:4:3)`. */
   readonly keySources: Readonly<Record<string, string>>;
 }
@@ -84,17 +89,20 @@ export function loadSweepText(text: string, file: string): Sweep {
   const factors = sweepFactors(config, fail);
   const points = enumeratePoints(factors, config.replications, config.seed, config.seeds);
   const axes = factors.flatMap((f) => f.keys).sort();
-  const studyHash = createHash("sha256")
-    .update(JSON.stringify({ scenarioText, set: sortedEntries(config.set), seed: config.seed, points: points.map((p) => [p.id, p.seed]) }))
-    .digest("hex")
-    .slice(0, 16);
+  const hashOf = (studyPoints: readonly SweepPoint[]): string =>
+    createHash("sha256")
+      .update(JSON.stringify({ scenarioText, set: sortedEntries(config.set), seed: config.seed, points: studyPoints.map((p) => [p.id, p.seed]) }))
+      .digest("hex")
+      .slice(0, 16);
+  const studyHash = hashOf(points);
+  const otherSeedsHash = hashOf(enumeratePoints(factors, config.replications, config.seed, config.seeds === "common" ? "per-point" : "common"));
   const name = config.name ?? basename(file, extname(file));
   const keySources: Record<string, string> = {};
   for (const [key, where] of sweepKeys(config)) {
     const pos = nearest(doc.locate, where);
     keySources[key] = `${where[0] === "set" ? "set" : "axes"} key '${key}' (${file}${pos ? `:${pos.line}:${pos.column}` : ""})`;
   }
-  return { file, name, config, scenarioText, loadText, scenarioFile, inlineScenario, points, axes, studyHash, keySources };
+  return { file, name, config, scenarioText, loadText, scenarioFile, inlineScenario, points, axes, studyHash, otherSeedsHash, keySources };
 }
 
 /**

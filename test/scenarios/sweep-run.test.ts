@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -129,6 +129,18 @@ describe("running a sweep into a study", () => {
   it("refuses a database that holds another study", async () => {
     const other = loadSweep("test/scenarios/sweeps/with-bad-point.sweep.yaml");
     await expect(runSweep(other, { db: join(dir, "one.db"), resume: true })).rejects.toThrow(/another study/);
+  });
+
+  it("recognises its own study run with the other seeds mode and names the key that continues it", async () => {
+    const text = readFileSync("test/scenarios/sweeps/small.sweep.yaml", "utf8").replace("scenario: ../../../scenarios/", `scenario: ${join(process.cwd(), "scenarios")}/`);
+    const file = join(dir, "modes.sweep.yaml");
+    const perPoint = loadSweepText(text.replace("seed: 11", "seed: 11\nseeds: per-point"), file);
+    const common = loadSweepText(text, file);
+    expect(common.studyHash).not.toBe(perPoint.studyHash);
+    expect(common.otherSeedsHash).toBe(perPoint.studyHash);
+    const db = join(dir, "per-point.db");
+    await runSweep(perPoint, { db, jobs: 1, only: [0] });
+    await expect(runSweep(common, { db, resume: true })).rejects.toThrow(`holds this sweep run with seeds: per-point (each point its own seed, the default before seeds: common); add 'seeds: per-point' to ${file} to continue it`);
   });
 
   it("splits the points into disjoint slices that cover the sweep, and merges them to the same study", async () => {
