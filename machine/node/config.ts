@@ -10,7 +10,7 @@
 
 import type { PresetMap } from "./counters.js";
 
-/** One cache level (`l1`, `l2`, `l3`). Absent levels do not exist. */
+/** One cache level (`l1` to `l4`). Absent levels do not exist. */
 export interface CacheLevelConfig {
   /** Capacity in bytes; a multiple of `line * assoc`. */
   size: number;
@@ -126,6 +126,8 @@ export interface MachineConfig {
   l2?: CacheLevelConfig;
   /** Third-level cache. */
   l3?: CacheLevelConfig;
+  /** Fourth-level cache (an off-chip or memory-side cache; no counters count it). */
+  l4?: CacheLevelConfig;
   /** Data TLB. */
   tlb: TlbConfig;
   /** Main memory. */
@@ -143,7 +145,7 @@ export interface MachineConfig {
 }
 
 /** Cache level keys, outermost last. */
-export const LEVEL_KEYS = ["l1", "l2", "l3"] as const;
+export const LEVEL_KEYS = ["l1", "l2", "l3", "l4"] as const;
 
 /** A cache level key. */
 export type LevelKey = (typeof LEVEL_KEYS)[number];

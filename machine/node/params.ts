@@ -19,7 +19,7 @@ function levelParams(key: string, which: string): ParamDoc[] {
   ];
 }
 
-/** Every parameter of a machine, by dotted key. Levels `l1`, `l2`, `l3` are optional groups. */
+/** Every parameter of a machine, by dotted key. Levels `l1` to `l4` are optional groups. */
 export const MACHINE_PARAMS: readonly ParamDoc[] = [
   { name: "clock", type: "quantity", dimension: "frequency", min: 1e6, max: 1e11, doc: "Processor clock (Hz)." },
   { name: "issueWidth", type: "number", min: 0.1, max: 64, doc: "Instructions the core issues per cycle at most (peak)." },
@@ -44,6 +44,7 @@ export const MACHINE_PARAMS: readonly ParamDoc[] = [
   },
   ...levelParams("l2", "Second-level cache"),
   ...levelParams("l3", "Third-level cache"),
+  ...levelParams("l4", "Fourth-level cache (no counter counts it)"),
   { name: "tlb.entries", type: "integer", min: 1, max: 1 << 20, doc: "Data TLB entries (fully associative, LRU)." },
   { name: "tlb.pageSize", type: "quantity", dimension: "bytes", min: 512, max: 2 ** 34, doc: "Page size, a power of two." },
   { name: "tlb.missPenalty", type: "number", min: 0, max: 1e6, doc: "Page-walk cost of a TLB miss, in cycles." },

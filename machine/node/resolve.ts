@@ -30,7 +30,7 @@ function apply(target: Record<string, unknown>, path: string, value: unknown, pr
   const parts = path.split(".");
   if (parts.length === 1 && GROUPS.has(path)) {
     if (value === null) {
-      if (!(LEVEL_KEYS as readonly string[]).includes(path)) throw new MachineInputError(`${prefix}.${path}`, "an object (only cache levels l1, l2, l3 can be removed with null)", null);
+      if (!(LEVEL_KEYS as readonly string[]).includes(path)) throw new MachineInputError(`${prefix}.${path}`, `an object (only cache levels ${LEVEL_KEYS.join(", ")} can be removed with null)`, null);
       delete target[path];
       return;
     }

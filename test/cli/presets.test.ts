@@ -35,7 +35,7 @@ describe("ccasim presets", () => {
     const text = await run(["presets", "xeon-2.8ghz-512k"]);
     expect(text.out).toContain("l2.size = 512KiB");
     expect(text.out).toContain("computeEfficiency = 0.3  [calibrated]");
-    expect(text.out).toContain("No l3;");
+    expect(text.out).toContain("No l3, l4;");
     expect((await run(["presets", "itanium2-madison"])).out).toContain("Interconnect when machine.network names none: numalink-4");
   });
 
