@@ -24,7 +24,7 @@
  * - `IA64_INST_RETIRED`: loads + stores + FP instructions + other instructions.
  * - `FP_OPS_RETIRED`: flops; `PAPI_FP_INS`: FP instructions (an FMA is one instruction, two flops).
  * - `LOADS_RETIRED`, `STORES_RETIRED`: memory references.
- * - `L1I_READS`: instruction fetches from the L1I, one per issue group (`issueWidth` instructions:
+ * - `L1I_READS`: instruction fetches from the L1I, one per issue group, rounded up (`issueWidth` instructions:
  *   the Itanium 2 fetches two 16-byte bundles, six instruction slots, per L1I read, as it issues
  *   them). Kernels are loops whose code stays in the L1I, so fetches never miss and add no L2
  *   reference; bundles padded with no-ops would take more fetches than this count, a lower bound.

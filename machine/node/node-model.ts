@@ -352,8 +352,9 @@ export class NodeModel {
     const l1ReadMisses = this.l1IntegerOnly ? l1Misses : Math.round(l1Misses * (refs1 > 0 ? l1Reads / refs1 : 0));
     // PAPI's L1 data presets: on the Itanium 2 the L1D reads and their misses, elsewhere every reference.
     const papiL1Accesses = this.papiL1Reads ? l1Reads : refs1;
-    // Instruction fetches, one L1I read per issue group (see counters.ts), counted with the natives.
-    const l1iReads = this.papiL1Reads ? instructions / c.issueWidth : 0;
+    // Instruction fetches, one L1I read per issue group, a last partial group included (see
+    // counters.ts): a count of reads, as the cache's other reference counts are.
+    const l1iReads = this.papiL1Reads ? Math.ceil(instructions / c.issueWidth) : 0;
     const papiL1Misses = this.papiL1Reads ? l1ReadMisses : l1Misses;
     const stall = cycles - issueCycles;
     const exeStall = busy - computeCycles + latencyCycles + (computeCycles - peakCycles);
