@@ -162,7 +162,9 @@ export function pruneCallGraph(root: CallNode, options: PruneOptions = {}): Prun
     }
     const mean = sum / kids.length;
     for (const c of kids) {
-      if (c.inclusive / mean < beta) drop(c, "beta");
+      // An only child is its own siblings' mean (ratio 1): beta, which compares siblings, never
+      // prunes it, whatever its value (a beta above 1 would otherwise cut every chain of calls).
+      if (kids.length > 1 && c.inclusive / mean < beta) drop(c, "beta");
       else if (share(c.inclusive) < minShare) drop(c, "min-share");
       else copy.children.push(visit(c, `${path} => ${c.name}`, depth + 1));
     }

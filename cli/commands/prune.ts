@@ -41,7 +41,7 @@ Options:
   --beta <b>           sibling-share threshold, 0 or more (default 0.1, the paper's; 0: never
                        prune by beta). Up to 1 the largest child always stays; above 1 only
                        children above beta x the mean of their siblings stay, and evenly split
-                       siblings are all pruned
+                       siblings are all pruned; an only child is never pruned by beta
   --min-share <s>      also prune nodes below this share of the root, e.g. 0.01 (default 0: off;
                        not in the paper)
   --metric <name>      metric (default TIME; else another time metric, the cycles, or the

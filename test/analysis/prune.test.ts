@@ -73,6 +73,13 @@ describe("pruneCallGraph (paper 002, section 4)", () => {
     expect(r.pruned.map((p) => [p.name, p.reason])).toEqual([["y", "beta"], ["z", "beta"]]);
   });
 
+  it("never prunes an only child by beta, which has no siblings to compare with", () => {
+    // A driver holding the whole program, its only child, and below it two siblings.
+    const r = pruneCallGraph(node("R", 100, [node("Driver", 99, [node("x", 60), node("y", 30)])]), { beta: 1.2 });
+    expect(r.kept.map((k) => k.name)).toEqual(["R", "Driver", "x"]);
+    expect(r.pruned.map((p) => [p.name, p.reason])).toEqual([["y", "beta"]]);
+  });
+
   it("folds pruned time into the kept parent when asked", () => {
     const r = pruneCallGraph(figure3(), { fold: true });
     expect(r.keptShare).toBe(1);
