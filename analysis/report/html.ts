@@ -67,7 +67,8 @@ export async function renderReportHtml(doc: ReportDocument): Promise<string> {
       parts.push(`<table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`);
     }
     for (const c of sec.charts ?? []) {
-      const svg = await renderSvg(c.spec);
+      // Ids by chart: the same chart renders the same SVG, whatever was rendered before it.
+      const svg = await renderSvg(c.spec, `${c.id}-`);
       parts.push(`<figure class="chart" id="${esc(c.id)}" data-chart="${esc(c.id)}">${svg}<figcaption><b>${esc(c.title)}.</b> ${esc(c.caption)}</figcaption></figure>`);
     }
     parts.push(`</section>`);

@@ -9,11 +9,26 @@ export interface ReportChart {
 }
 
 /**
+ * Vega's SVG renderer names the gradients and clip paths it defines from counters that run on
+ * through the process (`gradient_3` in the second chart a process renders): ids in order of first
+ * appearance in `svg`, prefixed by `prefix`, so that a chart's SVG depends on the chart alone and
+ * stays unique among the charts of one page (each with its own prefix).
+ */
+export function stableSvgIds(svg: string, prefix: string): string {
+  const names = new Map<string, string>();
+  return svg.replace(/\b(gradient_|clip)(\d+)\b/g, (whole: string, kind: string) => {
+    let name = names.get(whole);
+    if (name === undefined) names.set(whole, (name = `${prefix}${kind}${names.size}`));
+    return name;
+  });
+}
+
+/**
  * Renders a Vega-Lite specification to an SVG document, in Node, with no network access (the data
- * must be inline).
+ * must be inline); the ids it defines are `idPrefix` and a number ({@link stableSvgIds}).
  * @throws Error when the specification does not compile
  */
-export async function renderSvg(spec: TopLevelSpec): Promise<string> {
+export async function renderSvg(spec: TopLevelSpec, idPrefix = ""): Promise<string> {
   const [vega, vl] = await Promise.all([import("vega"), import("vega-lite")]);
   const compiled = vl.compile(spec).spec;
   const loader = vega.loader({ mode: "file" });
@@ -23,7 +38,7 @@ export async function renderSvg(spec: TopLevelSpec): Promise<string> {
   };
   const view = new vega.View(vega.parse(compiled), { renderer: "none", loader });
   try {
-    return await view.toSVG();
+    return stableSvgIds(await view.toSVG(), idPrefix);
   } finally {
     view.finalize();
   }

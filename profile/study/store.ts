@@ -19,7 +19,12 @@ export interface QueryResult {
 export interface OpenOptions {
   /** Create the file (and its folder) and the schema when missing (default false: a missing file is an error). */
   readonly create?: boolean;
-  /** Open read-only (several readers may share the file). */
+  /**
+   * Open read-only (several readers may share the file). A read-only store queries on one thread:
+   * DuckDB sums floating-point values in the order its threads finish, so `avg()` over doubles
+   * could differ in the last digits from one run to the next, and what a report or a fit writes
+   * from the study would not be byte-identical.
+   */
   readonly readOnly?: boolean;
 }
 
@@ -62,7 +67,7 @@ export class StudyStore {
     const duck = await import("@duckdb/node-api");
     let instance: DuckDBInstance;
     try {
-      instance = await duck.DuckDBInstance.create(file, options.readOnly ? { access_mode: "READ_ONLY" } : {});
+      instance = await duck.DuckDBInstance.create(file, options.readOnly ? { access_mode: "READ_ONLY", threads: "1" } : {});
     } catch (e) {
       const message = (e as Error).message;
       // DuckDB lets one process write a database file at a time, and none read it meanwhile.

@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { timeVsQRows } from "../../analysis/report/study-report.js";
+import { writeReport } from "../../analysis/report/write-report.js";
 import { thin } from "../../analysis/report/data.js";
 import { StudyStore } from "../../profile/study/index.js";
 import { loadSweep, runSweep } from "../../scenarios/sweep/index.js";
@@ -17,6 +18,16 @@ beforeAll(async () => {
 afterAll(() => {
   store?.close();
   rmSync(dir, { recursive: true, force: true });
+});
+
+describe("a study report", () => {
+  it("is byte-identical from one writing to the next (its means are summed in one order)", async () => {
+    const files = [join(dir, "a.html"), join(dir, "b.html"), join(dir, "c.html")];
+    for (const f of files) await writeReport(db, f);
+    const texts = files.map((f) => readFileSync(f, "utf8"));
+    expect(texts[1]).toBe(texts[0]);
+    expect(texts[2]).toBe(texts[0]);
+  });
 });
 
 describe("a study report's time-vs-Q rows", () => {
