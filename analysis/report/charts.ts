@@ -273,6 +273,8 @@ export function timeVsQBySweepChart(
     (r) => r.swept,
     (r) => r.time,
   );
+  // The formulas in the axis's order (numeric values ascending), as the legend lists them.
+  if (order) fit.formulas.sort((a, b) => order.indexOf(a.group) - order.indexOf(b.group));
   const spec = {
     ...base(`${routine}: time vs ${qLabel} by ${sweptLabel}`),
     layer: [

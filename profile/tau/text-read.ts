@@ -30,6 +30,7 @@ import type { Trial } from "../model.js";
 import { parseMetadataXml } from "./xml.js";
 import { tolerance } from "../invariants.js";
 import { fileErrorText } from "../file-error.js";
+import { canonicalTimerName } from "../names.js";
 
 /** One profile file's text and the name it is reported under. */
 export interface TauProfileFileText {
@@ -353,12 +354,13 @@ function parseOneFile(b: TrialBuilder, f: TauProfileFileText, folder: string | u
     const excl = nums[2];
     const incl = nums[3];
     if (excl < 0 || incl < 0) {
-      if (negatives++ === 0) firstNegative = `${file}:${lines.line}: timer '${rawName}' (${ctx.metricNames[metric]}) has ${incl < 0 ? `inclusive ${incl}` : ""}${incl < 0 && excl < 0 ? " and " : ""}${excl < 0 ? `exclusive ${excl}` : ""}`;
+      // (The name as the trial holds it, as the trial's own checks write it.)
+      if (negatives++ === 0) firstNegative = `${file}:${lines.line}: timer '${canonicalTimerName(rawName)}' (${ctx.metricNames[metric]}) has ${incl < 0 ? `inclusive ${incl}` : ""}${incl < 0 && excl < 0 ? " and " : ""}${excl < 0 ? `exclusive ${excl}` : ""}`;
     }
     if (excl > incl + tolerance(excl, incl, 1)) {
       const key = `${cached.timer}|${metric}`;
       const seen = ctx.exceeds.get(key);
-      if (seen === undefined) ctx.exceeds.set(key, { file, line: lines.line, timer: rawName, metric: ctx.metricNames[metric]!, exclusive: excl, inclusive: incl, otherFiles: 0, lastFile: file });
+      if (seen === undefined) ctx.exceeds.set(key, { file, line: lines.line, timer: canonicalTimerName(rawName), metric: ctx.metricNames[metric]!, exclusive: excl, inclusive: incl, otherFiles: 0, lastFile: file });
       else if (seen.lastFile !== file) {
         seen.otherFiles++;
         seen.lastFile = file;

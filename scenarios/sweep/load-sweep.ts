@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { basename, dirname, extname, resolve } from "node:path";
 import { parseDocument, stringify as stringifyYaml } from "yaml";
-import { fileErrorText, parseOverride, parseYamlSource, ScenarioError, ScenarioErrors, validate, type KeyPath } from "../lang/index.js";
+import { fileErrorText, formatPath, parseOverride, parseYamlSource, ScenarioError, ScenarioErrors, validate, type KeyPath } from "../lang/index.js";
 import { otherInputFileKindText, type CommandInput } from "../../profile/index.js";
 import { undefinedWorkloadVariable, unknownWorkloadVariable, workloadVariablesOf } from "../workload.js";
 import { sweepFactors, type SweepFail } from "./design.js";
@@ -100,7 +100,7 @@ export function loadSweepText(text: string, file: string): Sweep {
   const keySources: Record<string, string> = {};
   for (const [key, where] of sweepKeys(config)) {
     const pos = nearest(doc.locate, where);
-    keySources[key] = `${where[0] === "set" ? "set" : "axes"} key '${key}' (${file}${pos ? `:${pos.line}:${pos.column}` : ""})`;
+    keySources[key] = `${formatPath(where.slice(0, -1))} key '${key}' (${file}${pos ? `:${pos.line}:${pos.column}` : ""})`;
   }
   return { file, name, config, scenarioText, loadText, scenarioFile, inlineScenario, points, axes, studyHash, otherSeedsHash, keySources };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_POINTS, timeVsQChart } from "../../analysis/report/charts.js";
+import { MAX_POINTS, timeVsQBySweepChart, timeVsQChart } from "../../analysis/report/charts.js";
 import type { RecordPoint } from "../../analysis/report/data.js";
 import { fitPowerLaw } from "../../analysis/fit/index.js";
 
@@ -41,5 +41,16 @@ describe("time-vs-Q chart of a run", () => {
   it("says every invocation is shown when they fit on the page", () => {
     const chart = timeVsQChart("K.run", invocations(100), "Q");
     expect(chart.caption).toContain("Points: 100 invocations.");
+  });
+});
+
+describe("time-vs-Q chart of a study", () => {
+  it("lists the fitted power laws in the swept axis's order, not the values' text order", () => {
+    const rows = [262144, 1048576, 524288].flatMap((l2) => [1000, 2000, 4000].map((q) => ({ Q: q, time: (q * 1e6) / l2, swept: String(l2) })));
+    const chart = timeVsQBySweepChart("K.run", rows, "Q", "machine.l2.size", ["262144", "524288", "1048576"]);
+    const at = (v: string) => chart.caption.indexOf(`machine.l2.size ${v}:`);
+    expect(at("262144")).toBeGreaterThan(0);
+    expect(at("262144")).toBeLessThan(at("524288"));
+    expect(at("524288")).toBeLessThan(at("1048576"));
   });
 });

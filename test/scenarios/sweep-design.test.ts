@@ -110,6 +110,13 @@ describe("sweep designs", () => {
     expect(perPoint.studyHash).not.toBe(a.studyHash);
   });
 
+  it("names where each swept or fixed key stands in the sweep file, by its section", () => {
+    const sw = sweepOf("zip:\n  - { workload.x: [1, 2] }\nrandom:\n  n: 2\n  axes:\n    workload.iterations: { uniform: [1, 9], integer: true }\nset:\n  assembly.components.A.params.implementation: A2\n");
+    expect(sw.keySources["workload.x"]).toBe("zip[0] key 'workload.x' (study.sweep.yaml:3:7)");
+    expect(sw.keySources["workload.iterations"]).toMatch(/^random\.axes key 'workload\.iterations' \(.*:7:5\)$/);
+    expect(sw.keySources["assembly.components.A.params.implementation"]).toMatch(/^set key 'assembly\.components\.A\.params\.implementation' \(.*:9:3\)$/);
+  });
+
   it("refuses a seed among the swept or fixed keys, which the point's seed would override", () => {
     for (const body of ["set:\n  seed: 7\n", "axes:\n  seed: [1, 2]\n"]) {
       expect(() => sweepOf(body)).toThrow(/a point's seed comes from the sweep.*`seed:`.*`seeds:`/);
