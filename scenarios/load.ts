@@ -8,6 +8,7 @@ import {
   fileErrorText,
   ScenarioError,
   ScenarioErrors,
+  collectErrors,
   validateValue,
   type KeyPath,
   type SourceDoc,
@@ -231,16 +232,6 @@ function resolveScenario(config: ScenarioConfig, file: string, located: SourceDo
   return { file, config, machine, assembly, program, overrides: overrides.map((o) => o.text), errorAt, warnings };
 }
 
-/** `check()`, or undefined with its scenario errors added to `errors` (any other error is thrown). */
-function collectErrors<T>(errors: ScenarioError[], check: () => T): T | undefined {
-  try {
-    return check();
-  } catch (e) {
-    if (!(e instanceof ScenarioErrors)) throw e;
-    errors.push(...e.errors);
-    return undefined;
-  }
-}
 
 /**
  * The errors of the overrides that set a workload variable the scenario does not define (a

@@ -11,7 +11,7 @@ import {
 } from "../machine/index.js";
 import { backgroundLoadModels, machinePresets, pointToPointModels, resolveMachine } from "../machine/index.js";
 import { didYouMean, type ParamDoc } from "../engine/index.js";
-import { parseQuantity, ScenarioError, ScenarioErrors, validateValue, type KeyPath } from "./lang/index.js";
+import { collectErrors, parseQuantity, ScenarioError, ScenarioErrors, validateValue, type KeyPath } from "./lang/index.js";
 import { machineSectionSchema, type MachineSection, type ScenarioConfig } from "./scenario-schema.js";
 
 /** The machine of a scenario, resolved: node configuration, cluster layout, network. */
@@ -46,14 +46,7 @@ export function setupMachine(config: ScenarioConfig, fail: (path: KeyPath, messa
   // Every key is checked before any error is thrown, so that one run names every misspelt key and
   // every quantity without its unit.
   const keyErrors: ScenarioError[] = [];
-  const reportKey = (path: KeyPath, message: string): void => {
-    try {
-      fail(path, message);
-    } catch (e) {
-      if (!(e instanceof ScenarioErrors)) throw e;
-      keyErrors.push(...e.errors);
-    }
-  };
+  const reportKey = (path: KeyPath, message: string): void => void collectErrors(keyErrors, () => fail(path, message));
   // Overrides: every key other than the section's own, nested maps flattened to dotted keys.
   const overrides: Record<string, unknown> = {};
   const flatten = (value: unknown, path: string[]): void => {

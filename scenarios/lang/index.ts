@@ -8,6 +8,7 @@ export { parseQuantity, formatQuantity, QuantityError, unitsOf, acceptsBareNumbe
 export {
   ScenarioError,
   ScenarioErrors,
+  collectErrors,
   parseYamlSource,
   formatPath,
   errorAt,

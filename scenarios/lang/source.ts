@@ -82,6 +82,20 @@ export class ScenarioErrors extends Error {
   }
 }
 
+/**
+ * `check()`, or undefined with its scenario errors added to `errors` (any other error is thrown):
+ * for checks whose errors are reported together with the ones after them.
+ */
+export function collectErrors<T>(errors: ScenarioError[], check: () => T): T | undefined {
+  try {
+    return check();
+  } catch (e) {
+    if (!(e instanceof ScenarioErrors)) throw e;
+    errors.push(...e.errors);
+    return undefined;
+  }
+}
+
 function compare(a: ScenarioError, b: ScenarioError): number {
   if (a.file !== b.file) return a.file < b.file ? -1 : 1;
   const la = a.line || Infinity;

@@ -39,3 +39,17 @@ describe("a file given to a command that reads another kind", () => {
     expect(otherInputFileKindText({ zip: [] }, "s.yaml", "scenario")).toMatch(/^this is a sweep file \(it has 'zip'\)/);
   });
 });
+
+describe("the keys that tell input files apart", () => {
+  it("are top-level keys of each kind's own schema, and no kind's keys are another's", async () => {
+    const { INPUT_FILE_KEYS } = await import("../../profile/index.js");
+    const { scenarioJsonSchema, sweepJsonSchema } = await import("../../scenarios/scenario-json-schema.js");
+    const keysOf = (schema: object) => Object.keys((schema as { properties: Record<string, unknown> }).properties);
+    for (const k of INPUT_FILE_KEYS.scenario) expect(keysOf(scenarioJsonSchema())).toContain(k);
+    for (const k of INPUT_FILE_KEYS.sweep) expect(keysOf(sweepJsonSchema())).toContain(k);
+    // A selection assembly's top level (analysis/select/assembly-file.ts reads exactly these).
+    expect([...INPUT_FILE_KEYS.assembly].sort()).toEqual(["callGraph", "components", "interactions"]);
+    const all = Object.values(INPUT_FILE_KEYS).flat();
+    expect(new Set(all).size).toBe(all.length);
+  });
+});
