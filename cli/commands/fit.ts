@@ -91,9 +91,12 @@ Model search (the mean of T at each Q, and separately its standard deviation):
                       the sd is fitted, the 95 % range of one observation (one invocation, one
                       repetition): value ± sqrt((t1·se)² + (t2·sd)²), se the mean's standard
                       error, t1 and t2 the Student quantiles of the mean fit's and the
-                      repetitions' degrees of freedom: it holds the interval of the mean (JSON:
-                      interval, singleObservationRange). For a time or count (no observation
-                      below 0) a value or an end below 0 is printed as 0, with the model's own
+                      repetitions' degrees of freedom; for a model on log T (power law,
+                      segmented on log T) the same on log T, exp(log value ± sqrt((t1·se_log)² +
+                      (t2·sd/value)²)), positive and asymmetric as its interval of the mean.
+                      Either way it holds the interval of the mean (JSON: interval,
+                      singleObservationRange). For a time or count (no observation below 0) a
+                      linear model's value or end below 0 is printed as 0, with the model's own
                       number
   --top <n>           candidates to list (default 5)
   --metric <name>     metric of trial inputs (default TIME; else another time metric, the
