@@ -22,6 +22,7 @@ import {
 } from "../../profile/index.js";
 import { didYouMean, grown, recordValueSpellings } from "../../profile/internal.js";
 import { AnalysisInputError } from "../errors.js";
+import type { FitDefaults, fitModels } from "./fit-models.js";
 import { metricOf, threadIndexOf, timerOf, userEventOf, viewOf, type ViewChoice } from "../trial-access.js";
 
 /** Paired observations: T as a function of Q. */
@@ -40,6 +41,11 @@ export interface Observations {
   readonly tLabel: string;
   /** What T is, field by field (what `tLabel` says in words), when the source says it. */
   readonly quantity?: FittedQuantity;
+  /**
+   * How the source fits these observations by default, when it has a way of its own (Extra-P
+   * inputs: Extra-P's families and selection rule): what {@link fitModels} uses unless told otherwise.
+   */
+  readonly fitDefaults?: FitDefaults;
 }
 
 /** What the fitted T is: the quantity, its unit, of what, and which values of a profile. */

@@ -258,13 +258,12 @@ function run(ctx: CommandContext): number {
   const reports: Labeled[] = [];
   // The formulas name Q after what it is (--variable, else the parameter, the --q rule or the
   // Extra-P parameter, when an expression can use the name); the title uses the same name.
-  const fitOne = (obs: Observations, source: string, defaultFamilies?: readonly string[]): Labeled => {
-    // Extra-P inputs fitted with the defaults (Extra-P's families, LOO SMAPE, unweighted) are
-    // fitted by Extra-P's own selection rule, to give the models Extra-P gives.
-    const extrapRule = defaultFamilies !== undefined && fitOptions.families === undefined && (criterion ?? "loo-smape") === "loo-smape" && !fitOptions.weightByScatter;
-    const report = fitModels(obs, { ...fitOptions, families: fitOptions.families ?? defaultFamilies, variable: variable ?? obs.qLabel, ...(extrapRule ? { rule: "extra-p" as const } : {}) });
+  const fitOne = (obs: Observations, source: string): Labeled => {
+    // Inputs with a fit of their own (Extra-P's families and rule) get it from fitModels; --family
+    // asks for ccasim's rule, even when it names the input's own families.
+    const report = fitModels(obs, { ...fitOptions, variable: variable ?? obs.qLabel, ...(fitOptions.families !== undefined ? { rule: "significance" as const } : {}) });
     const q = report.variable === obs.qLabel ? obs.qLabel : `${report.variable} (${obs.qLabel})`;
-    return { title: `${obs.tLabel} vs ${q} (${source})`, report, ...(obs.quantity ? { quantity: obs.quantity } : {}), ...(fitOptions.families === undefined && defaultFamilies !== undefined ? { extrapFamilies: true } : {}) };
+    return { title: `${obs.tLabel} vs ${q} (${source})`, report, ...(obs.quantity ? { quantity: obs.quantity } : {}), ...(fitOptions.families === undefined && obs.fitDefaults !== undefined ? { extrapFamilies: true } : {}) };
   };
   const first = positionals[0]!;
   const ext = extname(first).toLowerCase();
@@ -294,7 +293,7 @@ function run(ctx: CommandContext): number {
   } else if (isExtrap) {
     for (const p of positionals) {
       const sets = observationsFromExtrap(readExtrap(p), { callpath: v.callpath === undefined ? undefined : String(v.callpath), metric, source: p });
-      for (const obs of sets) reports.push(fitOne(obs, p, EXTRAP_FAMILIES));
+      for (const obs of sets) reports.push(fitOne(obs, p));
     }
   } else {
     if (v.parameter === undefined) throw new UsageError("say what Q is: --parameter (records, TAU_PARAM), --timer with --q (trials), or give an Extra-P file", "fit");
