@@ -116,6 +116,14 @@ export function groupedFitWarningLines(warnings: readonly { readonly by: number 
 }
 
 /**
+ * The warning (`ccasim fit`, `ccasim sweep fit`) that one fit pools the records of several
+ * component methods, `sources` (`Component.method`); `each` names the groups, " at each value of P".
+ */
+export function pooledComponentMethodsWarning(sources: readonly string[], each = ""): string {
+  return `warning: pooling the records of ${sources.length} component methods (${sources.join(", ")}) into one fit${each}; choose one with --component and --method\n`;
+}
+
+/**
  * The warning (`ccasim fit`, `ccasim sweep fit`) that one fit pools records differing in record
  * parameters `names` at the same Q (`qLabel`); `each` names the groups, " at each value of P".
  */

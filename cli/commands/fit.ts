@@ -23,7 +23,7 @@ import {
   type Screening,
   type TrialParameter,
 } from "../../analysis/index.js";
-import { criterionOption, fitWarningText, pooledRecordParametersWarning, formatAdjustedR2, formatNumber, formatTable, list, numberOption, positiveIntegerOption, refuseStudyDatabase, textAssignments, threadOption, toJson } from "./analysis-io.js";
+import { criterionOption, fitWarningText, pooledComponentMethodsWarning, pooledRecordParametersWarning, formatAdjustedR2, formatNumber, formatTable, list, numberOption, positiveIntegerOption, refuseStudyDatabase, textAssignments, threadOption, toJson } from "./analysis-io.js";
 
 const HELP = `ccasim fit: fit performance models T(Q) to measurements and print them as formulas and as
 mathjs cost expressions a scenario can use
@@ -308,9 +308,7 @@ function run(ctx: CommandContext): number {
     if (obs.skipped.length > 0) {
       ctx.err(`warning: left out the records of ${obs.skipped.length} component method${obs.skipped.length === 1 ? "" : "s"} without a parameter '${String(v.parameter)}': ${obs.skipped.map((x) => `${x.routine} (has ${x.parameters.join(", ") || "none"})`).join(", ")}\n`);
     }
-    if (obs.sources.length > 1) {
-      ctx.err(`warning: pooling the records of ${obs.sources.length} component methods (${obs.sources.join(", ")}) into one fit; choose one with --component and --method\n`);
-    }
+    if (obs.sources.length > 1) ctx.err(pooledComponentMethodsWarning(obs.sources));
     if (obs.pooledRecordParameters.length > 0) ctx.err(pooledRecordParametersWarning(obs.pooledRecordParameters, obs.qLabel));
     reports.push(fitOne(obs, positionals.length === 1 ? positionals[0]! : `${positionals.length} inputs`));
   }
