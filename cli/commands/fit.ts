@@ -253,7 +253,8 @@ function run(ctx: CommandContext): number {
   const kind = v.exclusive === true ? "exclusive" : "inclusive";
   const metric = v.metric === undefined ? undefined : String(v.metric);
   const view = threadOption("fit", "view", v.view, ["each", "mean", "max", "min", "total", "stddev"] as const);
-  const predictQs = list(v.predict).map((s) => numberOption("fit", "predict", s)!);
+  // Each Q with its text as typed, which the prediction line echoes (1e5, not 100000).
+  const predictQs = list(v.predict).map((s) => ({ q: numberOption("fit", "predict", s)!, text: s.trim() }));
   const top = positiveIntegerOption("fit", "top", v.top, 5)!;
   const reports: Labeled[] = [];
   // The formulas name Q after what it is (--variable, else the parameter, the --q rule or the
@@ -338,7 +339,7 @@ function run(ctx: CommandContext): number {
           zeroMeans: report.zeroMeans,
           changePoint: report.changePoint && { ...report.changePoint, model: report.changePoint.model, rank: rankOf(report, report.changePoint.model) },
           candidates: report.candidates.slice(0, top),
-          predictions: predictQs.map((q) => predictAt(report, q)),
+          predictions: predictQs.map(({ q }) => predictAt(report, q)),
         })),
       ) + "\n",
     );
@@ -396,7 +397,7 @@ function rankOf(r: FitReport, m: FittedModel): number | null {
 }
 
 /** The text of one report; `sd` false leaves out the standard deviation line (--no-sd). */
-function formatReport(title: string, r: FitReport, predictQs: readonly number[], top: number, sd: boolean, extrapFamilies: boolean, observation: string): string {
+function formatReport(title: string, r: FitReport, predictQs: readonly { readonly q: number; readonly text: string }[], top: number, sd: boolean, extrapFamilies: boolean, observation: string): string {
   const m = r.mean;
   const q = m.quality;
   const v = r.variable;
@@ -435,7 +436,7 @@ function formatReport(title: string, r: FitReport, predictQs: readonly number[],
       lines.push(`change point: ${at}; the two-segment model ${ranks} (${loo ? "LOO SMAPE" : "adj. R²"} ${scores[0]}${against})`);
     }
   }
-  for (const x of predictQs) lines.push(predictionLine(r, x, observation));
+  for (const { q, text } of predictQs) lines.push(predictionLine(r, q, text, observation));
   const shown = r.candidates.slice(0, top);
   const adj = formatAdjustedR2(shown.map((c) => c.quality.adjustedR2));
   // Under Extra-P's rule the ranking score is the constant's SMAPE and the others' LOO SMAPE.
@@ -461,13 +462,14 @@ function observationName(mode: InputMode, view: unknown): string {
 }
 
 /**
- * One `--predict` line: the value, the interval of the mean, the sd and the range of a single
- * observation (`observation` names one), clipped at 0 for times and counts, saying so.
+ * One `--predict` line at `x` (`asked`, its text as typed): the value, the interval of the mean,
+ * the sd and the range of a single observation (`observation` names one), clipped at 0 for times
+ * and counts, saying so.
  */
-function predictionLine(r: FitReport, x: number, observation: string): string {
+function predictionLine(r: FitReport, x: number, asked: string, observation: string): string {
   const p = predictAt(r, x);
-  // why: the value asked for is echoed as given (30315, not 30320); only the predictions are rounded
-  const asked = String(x);
+  // why: the value asked for is echoed as typed (30315, not 30320; 1e5, not 100000); only the
+  // predictions are rounded
   const c = p.clipped;
   // The whole interval below 0: the model does not describe T there, whatever 0 .. 0 would say.
   if (c !== undefined && c.high < 0) {
