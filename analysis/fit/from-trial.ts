@@ -252,7 +252,11 @@ export class RecordObservations {
     this.notePooling(r, x);
   }
 
-  /** Notes the record's other parameters at its Q, to find those that differ at one Q. */
+  /**
+   * Notes the record's other parameters at its Q, to find those that differ at one Q. The same rule
+   * as a study's, in SQL: `pooledRecordParameterNames` in `profile/study/extract.ts` (which groups by
+   * the swept parameter's value too); a change to one is a change to both.
+   */
   private notePooling(r: InvocationRecord, q: number): void {
     for (const name in r.parameters) {
       if (name === this.sel.parameter || this.pooledParameters.has(name) || this.sel.where?.[name] !== undefined) continue;
