@@ -11,12 +11,18 @@ const EXTRAP_TEXT = "../shared/data/extrap/tests_data_text_one_parameter_2.txt";
 describe("the library does what the command does", () => {
   it("fits an Extra-P experiment per callpath and metric, as ccasim fit does", async () => {
     const sets = ccasim.observationsFromExtrap(ccasim.readExtrap(EXTRAP_TEXT));
-    const cli = JSON.parse((await runCli(["fit", EXTRAP_TEXT, "--json"])).out) as { title: string; mean: { formula: string } }[];
+    const cli = JSON.parse((await runCli(["fit", EXTRAP_TEXT, "--json"])).out) as { title: string; rule: string; mean: { formula: string } }[];
     expect(sets.map((s) => `${s.tLabel} vs ${s.qLabel} (${EXTRAP_TEXT})`)).toEqual(cli.map((r) => r.title));
     const main = sets[0]!;
     expect([main.callpath, main.metric, main.qLabel, main.q.length]).toEqual(["main", "time", "x", 25]);
-    // Extra-P inputs are fitted in Extra-P's search space, as the command does by default.
-    expect(ccasim.fitModels(main, { variable: main.qLabel, families: ccasim.EXTRAP_FAMILIES }).mean.formula).toBe(cli[0]!.mean.formula);
+    // Extra-P inputs are fitted in Extra-P's search space by Extra-P's rule, as the command does by
+    // default: naming the families or not.
+    expect(cli[0]!.rule).toBe("extra-p");
+    for (const options of [{ variable: main.qLabel, families: ccasim.EXTRAP_FAMILIES }, { variable: main.qLabel }]) {
+      const report = ccasim.fitModels(main, options);
+      expect(report.rule).toBe("extra-p");
+      expect(report.mean.formula).toBe(cli[0]!.mean.formula);
+    }
   });
 
   it("refuses an Extra-P selection that matches nothing, naming the source", () => {

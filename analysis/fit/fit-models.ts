@@ -69,7 +69,8 @@ export type { SelectionCriterion } from "./screening.js";
 export interface FitOptions {
   /**
    * Families to search, as names or specs (`"polynomial:maxDegree=4"`, `"pmnf:negative=true"`).
-   * Default: constant, polynomial (degrees 1..3), power-law, pmnf, and a significant change
+   * Default: the input's own (`fitDefaults`, Extra-P's for Extra-P observations), else
+   * constant, polynomial (degrees 1..3), power-law, pmnf, and a significant change
    * point's two-segment model; families given without `segmented` keep that model out of the
    * candidates (the report still names the change point).
    */
@@ -99,16 +100,21 @@ export interface FitOptions {
   /** Name of the input variable in formulas (default "Q"; a name expressions cannot use, see {@link formulaVariable}, gives "Q"). */
   readonly variable?: string;
   /**
-   * How the mean's model is chosen among the hypotheses fitted (default `significance`):
+   * How the mean's model is chosen among the hypotheses fitted (default: see below):
    * `significance` keeps a hypothesis whose defining term is significant (95 %) and ranks those
    * by the criterion; `extra-p` is Extra-P's default single-parameter modeler's rule (see
    * `extrap-rule.ts`): the constant model, scored by its SMAPE on all points, is replaced only by
    * a hypothesis of strictly lower leave-one-out SMAPE (Extra-P's LOO, with its constant
    * cleaning) whose terms each contribute at least 0.05 % of T somewhere; no significance test, no
-   * change-point model among the candidates. Use it with Extra-P's families (`EXTRAP_FAMILIES`) to
-   * get Extra-P's models. The standard deviation is fitted as ever.
+   * change-point model among the candidates; it ranks Extra-P's families only (`EXTRAP_FAMILIES`:
+   * constant and pmnf). The standard deviation is fitted as ever.
+   *
+   * Default: the input's own rule when it carries one (`fitDefaults`: Extra-P observations from
+   * `observationsFromExtrap` carry `extra-p` with Extra-P's families) and the options leave the
+   * families unset or name those same families, with the `loo-smape` criterion and no scatter
+   * weights, as `ccasim fit` fits an Extra-P input with its defaults; else `significance`.
    * @throws AnalysisInputError (from {@link fitModels}) with `extra-p` and the `adjusted-r2`
-   *   criterion or scatter weights, which Extra-P has not
+   *   criterion, scatter weights, or a family other than constant and pmnf, which Extra-P has not
    */
   readonly rule?: SelectionRule;
 }
@@ -165,8 +171,38 @@ export interface FitReport {
 
 const DEFAULT_FAMILIES = ["constant", "polynomial", "power-law", "pmnf"];
 
-/** Input of {@link fitModels}: raw observations or already grouped points. */
-export type FitInput = { readonly q: ArrayLike<number>; readonly t: ArrayLike<number> } | GroupedPoints;
+/**
+ * How the source of some observations fits them by default: its families and selection rule
+ * (Extra-P inputs carry Extra-P's, see `observationsFromExtrap`).
+ */
+export interface FitDefaults {
+  /** Families searched when the options name none. */
+  readonly families: readonly string[];
+  /** Rule used when the options name none and the fit is one the rule can make (see {@link fitModels}). */
+  readonly rule: SelectionRule;
+}
+
+/**
+ * Input of {@link fitModels}: raw observations (with the defaults of their source, when it has
+ * its own) or already grouped points.
+ */
+export type FitInput = { readonly q: ArrayLike<number>; readonly t: ArrayLike<number>; readonly fitDefaults?: FitDefaults } | GroupedPoints;
+
+/** Families Extra-P's rule can rank: the constant and the PMNF, linear in their coefficients. */
+const EXTRAP_RULE_FAMILIES = new Set(["constant", "pmnf"]);
+
+/**
+ * The rule of a fit: the options', else the input's default rule when the options leave the
+ * families unset or name the input's own, with the LOO SMAPE criterion and no scatter weights
+ * (the fit its source makes), else `significance`.
+ */
+function ruleOf(input: FitInput, options: FitOptions): SelectionRule {
+  if (options.rule !== undefined) return options.rule;
+  const d = "fitDefaults" in input ? input.fitDefaults : undefined;
+  if (d === undefined || (options.criterion ?? "loo-smape") !== "loo-smape" || options.weightByScatter === true) return "significance";
+  const own = options.families === undefined || (options.families.length === d.families.length && options.families.every((f, i) => f === d.families[i]));
+  return own ? d.rule : "significance";
+}
 
 /**
  * The name formulas and expressions give the input variable: `name` when an expression can use it
@@ -226,10 +262,18 @@ export function fitModels(input: FitInput, options: FitOptions = {}): FitReport 
   const variable = formulaVariable(options.variable);
   if (nq < 3) throw new AnalysisInputError(`need at least 3 distinct values of ${variable} to fit a model, got ${nq}`);
   const criterion = options.criterion ?? "loo-smape";
-  const rule = options.rule ?? "significance";
+  const rule = ruleOf(input, options);
   if (rule === "extra-p" && criterion !== "loo-smape") throw new AnalysisInputError(`Extra-P's selection rule compares leave-one-out SMAPE; it has no criterion '${criterion}'`);
   if (rule === "extra-p" && options.weightByScatter) throw new AnalysisInputError("Extra-P's selection rule fits unweighted means; it cannot weight by scatter");
-  const families = resolveFamilies(options.families ?? DEFAULT_FAMILIES);
+  // Families chosen by the options or by the input's source: no change-point model joins them.
+  const chosen = options.families ?? ("fitDefaults" in input ? input.fitDefaults?.families : undefined);
+  const families = resolveFamilies(chosen ?? DEFAULT_FAMILIES);
+  if (rule === "extra-p") {
+    // why: the rule scores a one-term model as the constant and tests terms' contributions on the
+    // scale of T, which a power law (fitted on log T) or another family's terms do not fit
+    const other = [...new Set(families.map((f) => f.family.name).filter((n) => !EXTRAP_RULE_FAMILIES.has(n)))];
+    if (other.length > 0) throw new AnalysisInputError(`Extra-P's selection rule ranks the families constant and pmnf only (linear in their coefficients, as Extra-P's search space); it cannot rank ${other.map((n) => `'${n}'`).join(", ")}: fit those with the rule 'significance'`);
+  }
   const noScatter = scatterIsRounding(points);
   // why not weight then: weights count / sd^2 of rounding noise are arbitrary
   const weights = options.weightByScatter && !noScatter ? scatterWeights(points) : undefined;
@@ -247,7 +291,7 @@ export function fitModels(input: FitInput, options: FitOptions = {}): FitReport 
     const cp = changePoint;
     const same = candidates.find((c) => c.family === cp.model.family && c.label === cp.model.label && c.changePoint === cp.at);
     if (same) changePoint = { ...cp, model: same };
-    else if (options.families === undefined && rule !== "extra-p") candidates.push(cp.model);
+    else if (chosen === undefined && rule !== "extra-p") candidates.push(cp.model);
   }
   if (rule === "extra-p") rankExtrap(candidates);
   else rank(candidates, criterion);
@@ -262,7 +306,7 @@ export function fitModels(input: FitInput, options: FitOptions = {}): FitReport 
           criterion,
           maxParameters: Math.max(...candidates.map((c) => c.quality.parameters)),
           // As for the mean: two-segment shapes compete unless the families were chosen.
-          changePoint: searchChange && options.families === undefined && repeated >= 5,
+          changePoint: searchChange && chosen === undefined && repeated >= 5,
         })
       : undefined;
   const nonNegative = options.nonNegative ?? ("mean" in input ? points.mean.every((v) => v >= 0) : Array.from(input.t).every((v) => v >= 0));

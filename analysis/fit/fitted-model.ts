@@ -129,13 +129,13 @@ export class FittedModel {
    * What {@link predictionInterval} is built from, on the scale of T: the standard error of a new
    * observation of the fitted quantity at `q` (for a fit to means per Q, a new mean),
    * σ·√(1/w̄ + xᵀ(XᵀWX)⁻¹x) (for a log-space model, by the delta method: the model's value times
-   * the error on log T), and the residual degrees of freedom n − p of its t quantile. NaN without
-   * degrees of freedom.
+   * the error on log T, which that error itself gives as `logStdError`), and the residual degrees
+   * of freedom n − p of its t quantile. NaN without degrees of freedom.
    */
-  predictionStandardError(q: number): { readonly stdError: number; readonly dof: number } {
+  predictionStandardError(q: number): { readonly stdError: number; readonly dof: number; readonly logStdError?: number } {
     const dof = this.quality.n - this.hypothesis.terms.length;
     const se = dof > 0 ? Math.sqrt(this.sigma2 * (1 / this.typicalWeight + this.curveVariance(q))) : NaN;
-    return { stdError: this.hypothesis.logResponse ? this.predict(q) * se : se, dof };
+    return this.hypothesis.logResponse ? { stdError: this.predict(q) * se, dof, logStdError: se } : { stdError: se, dof };
   }
 
   /** xᵀ(XᵀWX)⁻¹x at `q`: the fitted curve's variance there, in units of σ². */

@@ -7,6 +7,7 @@ import type { ExtrapExperiment } from "../../profile/index.js";
 import { didYouMean, quotedNames } from "../../profile/internal.js";
 import { AnalysisInputError } from "../errors.js";
 import { entryByNamePart } from "../trial-access.js";
+import type { FitDefaults, fitModels } from "./fit-models.js";
 import type { Observations } from "./from-trial.js";
 
 /** Options of {@link observationsFromExtrap}. */
@@ -24,10 +25,15 @@ export interface ExtrapSelection {
   readonly source?: string;
 }
 
-/** One data set of an Extra-P experiment: the observations of one callpath and metric. */
+/**
+ * One data set of an Extra-P experiment: the observations of one callpath and metric, which
+ * {@link fitModels} fits as Extra-P does unless told otherwise (see `FitOptions.rule`).
+ */
 export interface ExtrapObservations extends Observations {
   readonly callpath: string;
   readonly metric: string;
+  /** {@link EXTRAP_FIT_DEFAULTS}. */
+  readonly fitDefaults: FitDefaults;
 }
 
 /**
@@ -38,8 +44,14 @@ export interface ExtrapObservations extends Observations {
 export const EXTRAP_FAMILIES: readonly string[] = ["constant", "pmnf"];
 
 /**
+ * How Extra-P observations are fitted by default ({@link ExtrapObservations.fitDefaults}):
+ * Extra-P's families, ranked by Extra-P's selection rule.
+ */
+export const EXTRAP_FIT_DEFAULTS: FitDefaults = { families: EXTRAP_FAMILIES, rule: "extra-p" };
+
+/**
  * The observations of a single-parameter Extra-P experiment (what `ccasim fit <extrap file>`
- * fits): for each callpath and metric, in first-seen order, Q is the parameter's value at each
+ * fits, as {@link fitModels} fits them by default: Extra-P's families and rule): for each callpath and metric, in first-seen order, Q is the parameter's value at each
  * measurement point and T each repetition's value (one observation per repetition), in the
  * experiment's own units. `qLabel` is the parameter's name; `tLabel` is `<callpath> / <metric>`.
  * @throws AnalysisInputError when the experiment has more or fewer than one parameter, or no
@@ -73,6 +85,7 @@ export function observationsFromExtrap(experiment: ExtrapExperiment, selection: 
     tLabel: `${g.callpath} / ${g.metric}`,
     // Extra-P inputs name a metric but not its unit.
     quantity: { name: g.metric, source: "extrap-metric" as const, unit: null, of: g.callpath, kind: null, view: null, perCall: false },
+    fitDefaults: EXTRAP_FIT_DEFAULTS,
   }));
 }
 

@@ -22,6 +22,7 @@ import {
 } from "../../profile/index.js";
 import { didYouMean, grown, recordValueSpellings } from "../../profile/internal.js";
 import { AnalysisInputError } from "../errors.js";
+import type { FitDefaults, fitModels } from "./fit-models.js";
 import { metricOf, threadIndexOf, timerOf, userEventOf, viewOf, type ViewChoice } from "../trial-access.js";
 
 /** Paired observations: T as a function of Q. */
@@ -40,6 +41,11 @@ export interface Observations {
   readonly tLabel: string;
   /** What T is, field by field (what `tLabel` says in words), when the source says it. */
   readonly quantity?: FittedQuantity;
+  /**
+   * How the source fits these observations by default, when it has a way of its own (Extra-P
+   * inputs: Extra-P's families and selection rule): what {@link fitModels} uses unless told otherwise.
+   */
+  readonly fitDefaults?: FitDefaults;
 }
 
 /** What the fitted T is: the quantity, its unit, of what, and which values of a profile. */
@@ -246,7 +252,11 @@ export class RecordObservations {
     this.notePooling(r, x);
   }
 
-  /** Notes the record's other parameters at its Q, to find those that differ at one Q. */
+  /**
+   * Notes the record's other parameters at its Q, to find those that differ at one Q. The same rule
+   * as a study's, in SQL: `pooledRecordParameterNames` in `profile/study/extract.ts` (which groups by
+   * the swept parameter's value too); a change to one is a change to both.
+   */
   private notePooling(r: InvocationRecord, q: number): void {
     for (const name in r.parameters) {
       if (name === this.sel.parameter || this.pooledParameters.has(name) || this.sel.where?.[name] !== undefined) continue;

@@ -35,6 +35,7 @@ export {
   type FitOptions,
   type FitReport,
   type FitInput,
+  type FitDefaults,
   type GroupedPoints,
 } from "./fit-models.js";
 export { neverNegative, parametersOf, type Screening, type SkippedHypothesis, type SelectionCriterion } from "./screening.js";
@@ -58,6 +59,6 @@ export {
   type AcrossTrialsSelection,
   type TrialParameter,
 } from "./from-trial.js";
-export { EXTRAP_FAMILIES, observationsFromExtrap, type ExtrapSelection, type ExtrapObservations } from "./from-extrap.js";
+export { EXTRAP_FAMILIES, EXTRAP_FIT_DEFAULTS, observationsFromExtrap, type ExtrapSelection, type ExtrapObservations } from "./from-extrap.js";
 export { fitWarnings, lowestWithin, negativeWarning, zeroMeansWarning, type FitWarning } from "./warnings.js";
 export { EXTRAP_MIN_TERM_CONTRIBUTION, EXTRAP_CLEAN_CONSTANT, extrapScore, type SelectionRule } from "./extrap-rule.js";

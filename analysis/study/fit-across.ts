@@ -28,6 +28,7 @@ import {
 } from "../fit/index.js";
 import { searchChangePoint } from "../fit/change-point.js";
 import { MAX_SEGMENTED_CANDIDATES } from "../fit/families.js";
+import { totalSumOfSquares } from "../fit/statistics.js";
 
 /** Observations at one value of the swept parameter. */
 export interface SweepGroup {
@@ -226,13 +227,9 @@ function combine(
     const warning = negativeWarning((q) => predict(q, g.by), g.q, nonNegative(g));
     if (warning) warnings.push({ by: g.by, warning });
   }
-  const mean = actual.reduce((a, b) => a + b, 0) / actual.length;
   let rss = 0;
-  let tss = 0;
-  actual.forEach((y, i) => {
-    rss += (y - predicted[i]!) ** 2;
-    tss += (y - mean) ** 2;
-  });
+  actual.forEach((y, i) => (rss += (y - predicted[i]!) ** 2));
+  const tss = totalSumOfSquares(actual);
   return {
     shape,
     perValue,

@@ -116,6 +116,14 @@ export function groupedFitWarningLines(warnings: readonly { readonly by: number 
 }
 
 /**
+ * The warning (`ccasim fit`, `ccasim sweep fit`) that one fit pools the records of several
+ * component methods, `sources` (`Component.method`); `each` names the groups, " at each value of P".
+ */
+export function pooledComponentMethodsWarning(sources: readonly string[], each = ""): string {
+  return `warning: pooling the records of ${sources.length} component methods (${sources.join(", ")}) into one fit${each}; choose one with --component and --method\n`;
+}
+
+/**
  * The warning (`ccasim fit`, `ccasim sweep fit`) that one fit pools records differing in record
  * parameters `names` at the same Q (`qLabel`); `each` names the groups, " at each value of P".
  */
@@ -212,15 +220,25 @@ export function positiveIntegerOption(command: string, name: string, raw: unknow
  * @throws UsageError for a malformed assignment
  */
 export function assignments(command: string, option: string, raw: unknown): Record<string, number> {
-  const out: Record<string, number> = {};
+  return numberAssignments(command, option, raw).values;
+}
+
+/**
+ * {@link assignments} with the text of each value as typed (`1e5`, `0x10`), for echoing it.
+ * @throws UsageError for a malformed assignment
+ */
+export function numberAssignments(command: string, option: string, raw: unknown): { readonly values: Record<string, number>; readonly texts: Record<string, string> } {
+  const values: Record<string, number> = {};
+  const texts: Record<string, string> = {};
   for (const item of list(raw).flatMap((s) => s.split(","))) {
     if (item.trim() === "") continue;
     const [name, text] = assignment(item) ?? [];
     const v = text === undefined || text === "" || /\s/.test(text) ? NaN : Number(text);
     if (name === undefined || !Number.isFinite(v)) throw new UsageError(`--${option} expects name=number, got '${item}'`, command);
-    out[name] = v;
+    values[name] = v;
+    texts[name] = text!;
   }
-  return out;
+  return { values, texts };
 }
 
 /**

@@ -23,7 +23,7 @@ import {
   type Screening,
   type TrialParameter,
 } from "../../analysis/index.js";
-import { criterionOption, fitWarningText, pooledRecordParametersWarning, formatAdjustedR2, formatNumber, formatTable, list, numberOption, positiveIntegerOption, refuseStudyDatabase, textAssignments, threadOption, toJson } from "./analysis-io.js";
+import { criterionOption, fitWarningText, pooledComponentMethodsWarning, pooledRecordParametersWarning, formatAdjustedR2, formatNumber, formatTable, list, numberOption, positiveIntegerOption, refuseStudyDatabase, textAssignments, threadOption, toJson } from "./analysis-io.js";
 
 const HELP = `ccasim fit: fit performance models T(Q) to measurements and print them as formulas and as
 mathjs cost expressions a scenario can use
@@ -91,9 +91,12 @@ Model search (the mean of T at each Q, and separately its standard deviation):
                       the sd is fitted, the 95 % range of one observation (one invocation, one
                       repetition): value ± sqrt((t1·se)² + (t2·sd)²), se the mean's standard
                       error, t1 and t2 the Student quantiles of the mean fit's and the
-                      repetitions' degrees of freedom: it holds the interval of the mean (JSON:
-                      interval, singleObservationRange). For a time or count (no observation
-                      below 0) a value or an end below 0 is printed as 0, with the model's own
+                      repetitions' degrees of freedom; for a model on log T (power law,
+                      segmented on log T) the same on log T, exp(log value ± sqrt((t1·se_log)² +
+                      (t2·sd/value)²)), positive and asymmetric as its interval of the mean.
+                      Either way it holds the interval of the mean (JSON: interval,
+                      singleObservationRange). For a time or count (no observation below 0) a
+                      linear model's value or end below 0 is printed as 0, with the model's own
                       number
   --top <n>           candidates to list (default 5)
   --metric <name>     metric of trial inputs (default TIME; else another time metric, the
@@ -250,18 +253,18 @@ function run(ctx: CommandContext): number {
   const kind = v.exclusive === true ? "exclusive" : "inclusive";
   const metric = v.metric === undefined ? undefined : String(v.metric);
   const view = threadOption("fit", "view", v.view, ["each", "mean", "max", "min", "total", "stddev"] as const);
-  const predictQs = list(v.predict).map((s) => numberOption("fit", "predict", s)!);
+  // Each Q with its text as typed, which the prediction line echoes (1e5, not 100000).
+  const predictQs = list(v.predict).map((s) => ({ q: numberOption("fit", "predict", s)!, text: s.trim() }));
   const top = positiveIntegerOption("fit", "top", v.top, 5)!;
   const reports: Labeled[] = [];
   // The formulas name Q after what it is (--variable, else the parameter, the --q rule or the
   // Extra-P parameter, when an expression can use the name); the title uses the same name.
-  const fitOne = (obs: Observations, source: string, defaultFamilies?: readonly string[]): Labeled => {
-    // Extra-P inputs fitted with the defaults (Extra-P's families, LOO SMAPE, unweighted) are
-    // fitted by Extra-P's own selection rule, to give the models Extra-P gives.
-    const extrapRule = defaultFamilies !== undefined && fitOptions.families === undefined && (criterion ?? "loo-smape") === "loo-smape" && !fitOptions.weightByScatter;
-    const report = fitModels(obs, { ...fitOptions, families: fitOptions.families ?? defaultFamilies, variable: variable ?? obs.qLabel, ...(extrapRule ? { rule: "extra-p" as const } : {}) });
+  const fitOne = (obs: Observations, source: string): Labeled => {
+    // Inputs with a fit of their own (Extra-P's families and rule) get it from fitModels; --family
+    // asks for ccasim's rule, even when it names the input's own families.
+    const report = fitModels(obs, { ...fitOptions, variable: variable ?? obs.qLabel, ...(fitOptions.families !== undefined ? { rule: "significance" as const } : {}) });
     const q = report.variable === obs.qLabel ? obs.qLabel : `${report.variable} (${obs.qLabel})`;
-    return { title: `${obs.tLabel} vs ${q} (${source})`, report, ...(obs.quantity ? { quantity: obs.quantity } : {}), ...(fitOptions.families === undefined && defaultFamilies !== undefined ? { extrapFamilies: true } : {}) };
+    return { title: `${obs.tLabel} vs ${q} (${source})`, report, ...(obs.quantity ? { quantity: obs.quantity } : {}), ...(fitOptions.families === undefined && obs.fitDefaults !== undefined ? { extrapFamilies: true } : {}) };
   };
   const first = positionals[0]!;
   const ext = extname(first).toLowerCase();
@@ -291,7 +294,7 @@ function run(ctx: CommandContext): number {
   } else if (isExtrap) {
     for (const p of positionals) {
       const sets = observationsFromExtrap(readExtrap(p), { callpath: v.callpath === undefined ? undefined : String(v.callpath), metric, source: p });
-      for (const obs of sets) reports.push(fitOne(obs, p, EXTRAP_FAMILIES));
+      for (const obs of sets) reports.push(fitOne(obs, p));
     }
   } else {
     if (v.parameter === undefined) throw new UsageError("say what Q is: --parameter (records, TAU_PARAM), --timer with --q (trials), or give an Extra-P file", "fit");
@@ -306,9 +309,7 @@ function run(ctx: CommandContext): number {
     if (obs.skipped.length > 0) {
       ctx.err(`warning: left out the records of ${obs.skipped.length} component method${obs.skipped.length === 1 ? "" : "s"} without a parameter '${String(v.parameter)}': ${obs.skipped.map((x) => `${x.routine} (has ${x.parameters.join(", ") || "none"})`).join(", ")}\n`);
     }
-    if (obs.sources.length > 1) {
-      ctx.err(`warning: pooling the records of ${obs.sources.length} component methods (${obs.sources.join(", ")}) into one fit; choose one with --component and --method\n`);
-    }
+    if (obs.sources.length > 1) ctx.err(pooledComponentMethodsWarning(obs.sources));
     if (obs.pooledRecordParameters.length > 0) ctx.err(pooledRecordParametersWarning(obs.pooledRecordParameters, obs.qLabel));
     reports.push(fitOne(obs, positionals.length === 1 ? positionals[0]! : `${positionals.length} inputs`));
   }
@@ -338,7 +339,7 @@ function run(ctx: CommandContext): number {
           zeroMeans: report.zeroMeans,
           changePoint: report.changePoint && { ...report.changePoint, model: report.changePoint.model, rank: rankOf(report, report.changePoint.model) },
           candidates: report.candidates.slice(0, top),
-          predictions: predictQs.map((q) => predictAt(report, q)),
+          predictions: predictQs.map(({ q }) => predictAt(report, q)),
         })),
       ) + "\n",
     );
@@ -396,7 +397,7 @@ function rankOf(r: FitReport, m: FittedModel): number | null {
 }
 
 /** The text of one report; `sd` false leaves out the standard deviation line (--no-sd). */
-function formatReport(title: string, r: FitReport, predictQs: readonly number[], top: number, sd: boolean, extrapFamilies: boolean, observation: string): string {
+function formatReport(title: string, r: FitReport, predictQs: readonly { readonly q: number; readonly text: string }[], top: number, sd: boolean, extrapFamilies: boolean, observation: string): string {
   const m = r.mean;
   const q = m.quality;
   const v = r.variable;
@@ -435,7 +436,7 @@ function formatReport(title: string, r: FitReport, predictQs: readonly number[],
       lines.push(`change point: ${at}; the two-segment model ${ranks} (${loo ? "LOO SMAPE" : "adj. R²"} ${scores[0]}${against})`);
     }
   }
-  for (const x of predictQs) lines.push(predictionLine(r, x, observation));
+  for (const { q, text } of predictQs) lines.push(predictionLine(r, q, text, observation));
   const shown = r.candidates.slice(0, top);
   const adj = formatAdjustedR2(shown.map((c) => c.quality.adjustedR2));
   // Under Extra-P's rule the ranking score is the constant's SMAPE and the others' LOO SMAPE.
@@ -461,13 +462,14 @@ function observationName(mode: InputMode, view: unknown): string {
 }
 
 /**
- * One `--predict` line: the value, the interval of the mean, the sd and the range of a single
- * observation (`observation` names one), clipped at 0 for times and counts, saying so.
+ * One `--predict` line at `x` (`asked`, its text as typed): the value, the interval of the mean,
+ * the sd and the range of a single observation (`observation` names one), clipped at 0 for times
+ * and counts, saying so.
  */
-function predictionLine(r: FitReport, x: number, observation: string): string {
+function predictionLine(r: FitReport, x: number, asked: string, observation: string): string {
   const p = predictAt(r, x);
-  // why: the value asked for is echoed as given (30315, not 30320); only the predictions are rounded
-  const asked = String(x);
+  // why: the value asked for is echoed as typed (30315, not 30320; 1e5, not 100000); only the
+  // predictions are rounded
   const c = p.clipped;
   // The whole interval below 0: the model does not describe T there, whatever 0 .. 0 would say.
   if (c !== undefined && c.high < 0) {

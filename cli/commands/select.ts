@@ -12,7 +12,7 @@ import {
   selectImplementations,
   type QosConstraint,
 } from "../../analysis/index.js";
-import { assignments, formatNumber, formatTable, formatTableNumber, numberOption, shortTimerName, toJson } from "./analysis-io.js";
+import { assignments, formatNumber, numberAssignments, formatTable, formatTableNumber, numberOption, shortTimerName, toJson } from "./analysis-io.js";
 
 const HELP = `ccasim select: choose the implementation of every component that minimises an assembly's
 predicted time (paper 002), exactly, and compare with the pruned-core heuristic
@@ -99,7 +99,7 @@ function run(ctx: CommandContext): number {
   const file = v["known-models"] === true ? undefined : positionals[0]!;
   const assembly = file === undefined ? knownModelsAssembly() : readAssemblyFile(file);
   const prepared = prepareAssembly(assembly);
-  const inputs = assignments("select", "input", v.input);
+  const { values: inputs, texts: inputTexts } = numberAssignments("select", "input", v.input);
   const riskK = numberOption("select", "risk", v.risk, 0)!;
   const constraints: QosConstraint[] = Object.entries(assignments("select", "require", v.require)).map(([key, min]) => ({ key, min }));
   let core: string[] | undefined = v.core === undefined ? undefined : String(v.core).split(",").map((s) => s.trim()).filter((s) => s !== "");
@@ -131,7 +131,7 @@ function run(ctx: CommandContext): number {
   }
   const out: string[] = [];
   if (result) {
-    out.push(`inputs: ${Object.entries(result.inputs).map(([k, x]) => `${k}=${String(x)}`).join(", ") || "(none)"}${riskK ? `; cost = mean + ${riskK}·sd` : ""}`);
+    out.push(`inputs: ${Object.entries(result.inputs).map(([k, x]) => `${k}=${inputTexts[k] ?? String(x)}`).join(", ") || "(none)"}${riskK ? `; cost = mean + ${riskK}·sd` : ""}`);
     out.push(`optimum (${result.optimum.method}): ${Object.entries(result.optimum.assignment).map(([c, i]) => `${c}=${i}`).join(", ")}; predicted cost ${formatTableNumber(result.optimum.cost)}`);
     if (result.heuristic) {
       const h = result.heuristic;

@@ -1,9 +1,9 @@
-import { fitAcrossSweep } from "../../analysis/study/index.js";
+import { fitAcrossSweep, studyComponentMethods } from "../../analysis/study/index.js";
 import { fitFamilies, fitModels, fitWarnings, formulaVariable, isFormulaVariable, type FitWarning, type SelectionCriterion } from "../../analysis/index.js";
 import { StudyStore, studyObservations, type StudyObservations } from "../../profile/study/index.js";
 import { axisNumber } from "../../scenarios/sweep/index.js";
 import { parseCommandArgs, UsageError, type CommandContext } from "../command.js";
-import { criterionOption, fitWarningText, groupedFitWarningLines, list, pooledRecordParametersWarning, textAssignments } from "./analysis-io.js";
+import { criterionOption, fitWarningText, groupedFitWarningLines, list, pooledComponentMethodsWarning, pooledRecordParametersWarning, textAssignments } from "./analysis-io.js";
 import { textTable } from "../table-format.js";
 
 /** Help of `ccasim sweep fit` (`ccasim sweep fit --help`). */
@@ -27,7 +27,8 @@ has no transition), when at least 3 do; Q0(P) is held within the observed Q.
 The moving change point is kept when it fits 2 % better per value and its T(Q, P) fits better. Without --by, T(Q) is fitted on all
 observations (as 'ccasim fit'). Points that differ in another swept parameter at the same Q (an
 implementation, a second cache size) are pooled into one fit, with a warning naming it; so are
-records that differ in a record parameter (a mode); --where separates both.
+records that differ in a record parameter (a mode); --where separates both. Records of several
+component methods (no --component or --method) are pooled too, with a warning naming them.
 
 Options:
   --parameter Q     record parameter used as Q (e.g. Q, x); required. Formulas and expressions
@@ -63,10 +64,12 @@ means per Q; 'ccasim fit --weighted' on one value's records), --no-sd (no standa
 fitted), --predict, --top, --variable (formulas name Q after the record parameter and P by
 --by-variable; evaluate the printed expression to predict).
 
-Warnings (on stderr), as 'ccasim fit' gives them, one line per kind listing the values of P it
-applies to with each one's figures: some Q of a value have a mean of 0 under LOO SMAPE (the
-ranking says little: try --criterion adjusted-r2); a value's T(Q), or T(Q, P), goes below 0 inside
-that value's observed Q for a time or count.
+Warnings (on stderr), as 'ccasim fit' gives them: the records of several component methods
+pooled into one fit (without --component or --method; choose one); records that differ in a
+record parameter, or points in another swept parameter, pooled at the same Q (above); and, one
+line per kind listing the values of P it applies to with each one's figures: some Q of a value
+have a mean of 0 under LOO SMAPE (the ranking says little: try --criterion adjusted-r2); a value's
+T(Q), or T(Q, P), goes below 0 inside that value's observed Q for a time or count.
 
 Examples:
   ccasim sweep scenarios/shock-l2.sweep.yaml --jobs 2
@@ -90,7 +93,7 @@ const REFUSED: Record<string, { readonly type: "string" | "boolean"; readonly wh
 /** Reads the selection options of `ccasim sweep fit` and extracts the observations. */
 export async function sweepFitObservations(
   argv: readonly string[],
-): Promise<{ obs: StudyObservations; json: boolean; byVariable: string; families?: readonly string[]; criterion?: SelectionCriterion }> {
+): Promise<{ obs: StudyObservations; methods: readonly string[]; json: boolean; byVariable: string; families?: readonly string[]; criterion?: SelectionCriterion }> {
   const { values, positionals } = parseCommandArgs("sweep fit", argv, {
     parameter: { type: "string" },
     by: { type: "string" },
@@ -117,7 +120,7 @@ export async function sweepFitObservations(
   }
   const store = await StudyStore.open(positionals[0], { readOnly: true });
   try {
-    const obs = await studyObservations(store, {
+    const selection = {
       parameter: values.parameter as string,
       by: values.by as string | undefined,
       component: values.component as string | undefined,
@@ -126,9 +129,12 @@ export async function sweepFitObservations(
       value: values.value as string | undefined,
       where: textAssignments("sweep fit", "where", values.where),
       // A swept parameter's value in the sweep file's units (1600MB/s), as its points store it.
-      sweptValue: (text) => axisNumber(text) ?? undefined,
-    });
-    return { obs, json: values.json === true, byVariable, ...(families.length > 0 ? { families } : {}), ...(criterion ? { criterion } : {}) };
+      sweptValue: (text: string) => axisNumber(text) ?? undefined,
+    };
+    const obs = await studyObservations(store, selection);
+    // Several methods can be pooled only when the selection leaves the component or the method open.
+    const methods = selection.component === undefined || selection.method === undefined ? await studyComponentMethods(store, selection) : [];
+    return { obs, methods, json: values.json === true, byVariable, ...(families.length > 0 ? { families } : {}), ...(criterion ? { criterion } : {}) };
   } finally {
     store.close();
   }
@@ -149,13 +155,14 @@ export async function sweepFit(ctx: CommandContext, argv: readonly string[]): Pr
 }
 
 async function sweepFitRun(ctx: CommandContext, argv: readonly string[]): Promise<number> {
-  const { obs, json, byVariable, families, criterion } = await sweepFitObservations(argv);
+  const { obs, methods, json, byVariable, families, criterion } = await sweepFitObservations(argv);
   const warn = (where: string, w: FitWarning, variable: string) => ctx.err(`warning: ${where}${fitWarningText(w, variable)}\n`);
-  if (obs.pooledRecordParameters.length > 0) ctx.err(pooledRecordParametersWarning(obs.pooledRecordParameters, obs.qLabel, obs.byLabel ? ` at each value of ${obs.byLabel}` : ""));
+  const eachValue = obs.byLabel ? ` at each value of ${obs.byLabel}` : "";
+  if (methods.length > 1) ctx.err(pooledComponentMethodsWarning(methods, eachValue));
+  if (obs.pooledRecordParameters.length > 0) ctx.err(pooledRecordParametersWarning(obs.pooledRecordParameters, obs.qLabel, eachValue));
   if (obs.pooled.length > 0) {
-    const each = obs.byLabel ? ` at each value of ${obs.byLabel}` : "";
     ctx.err(
-      `warning: one fit${each} pools points that differ in ${obs.pooled.join(", ")} at the same ${obs.qLabel}; ` +
+      `warning: one fit${eachValue} pools points that differ in ${obs.pooled.join(", ")} at the same ${obs.qLabel}; ` +
         `fit one value at a time (--where ${obs.pooled[0]}=<value>) or, for numbers, pass it as --by\n`,
     );
   }

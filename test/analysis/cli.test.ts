@@ -26,10 +26,15 @@ describe("ccasim fit", () => {
     const expr = /expression: (exp\(.*\))/.exec(r.out)![1]!;
     expect(evaluate(expr, { Q: 5000 })).toBeCloseTo(Math.exp(1.19 * Math.log(5000) - 3.68), -1);
     expect(r.out).toContain("predict Q = 5000");
-    // The values asked for are echoed as given, not rounded to the table's 4 digits.
-    const exact = await run(["fit", file, "--parameter", "Q", "--component", "SC", "--predict", "30315", "--predict", "1234.5678"]);
+    // The values asked for are echoed as typed, not rounded to the table's 4 digits nor rewritten.
+    const exact = await run(["fit", file, "--parameter", "Q", "--component", "SC", "--predict", "30315", "--predict", "1234.5678", "--predict", "1e5", "--predict", "0x10"]);
     expect(exact.out).toMatch(/\npredict Q = 30315: \d/);
     expect(exact.out).toMatch(/\npredict Q = 1234\.5678: \d/);
+    expect(exact.out).toMatch(/\npredict Q = 1e5: \d/);
+    expect(exact.out).toMatch(/\npredict Q = 0x10: \d/);
+    // JSON gives the numbers.
+    const json = JSON.parse((await run(["fit", file, "--parameter", "Q", "--component", "SC", "--predict", "1e5", "--predict", "0x10", "--json"])).out)[0];
+    expect(json.predictions.map((p: { q: number }) => p.q)).toEqual([100000, 16]);
     const j = await run(["fit", file, "--parameter", "Q", "--json"]);
     expect(JSON.parse(j.out)[0].mean.family).toBe("power-law");
     // The folder holding the records file (as a run folder does): its records, the same fit.
@@ -495,8 +500,9 @@ describe("ccasim select", () => {
       ].join("\n"),
     );
     expect((await run(["select", file, "--input", "Q=10000"])).out).toContain("Flux=EFM");
-    // The input is echoed as given, not rounded.
+    // The input is echoed as typed, not rounded nor rewritten.
     expect((await run(["select", file, "--input", "Q=30315"])).out).toMatch(/^inputs: Q=30315\n/);
+    expect((await run(["select", file, "--input", "Q=1e4"])).out).toMatch(/^inputs: Q=1e4\n/);
     const q = await run(["select", file, "--input", "Q=10000", "--require", "accuracy=2"]);
     expect(q.out).toContain("Flux=Godunov");
     expect(q.out).toContain("excluded EFM (Flux): accuracy = 1 < 2");

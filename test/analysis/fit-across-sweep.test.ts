@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { evaluate } from "mathjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fitAcrossSweep } from "../../analysis/study/index.js";
+import { fitAcrossSweep, studyComponentMethods } from "../../analysis/study/index.js";
 import { StudyStore, studyObservations } from "../../profile/study/index.js";
 import { loadSweep, runSweep } from "../../scenarios/sweep/index.js";
 import { main } from "../../cli/main.js";
@@ -14,6 +14,8 @@ const db = join(dir, "cost-law.db");
 const dbX = join(dir, "cost-law-x.db");
 /** The same study with two calls per iteration, records of mode a (cost c x^1.5) and b (twice that). */
 const dbModes = join(dir, "cost-law-modes.db");
+/** The same study with a second component, Kernel2 (cost 2 c x^1.5), whose records also have mode a. */
+const dbTwo = join(dir, "cost-law-two.db");
 beforeAll(async () => {
   const text = readFileSync("test/scenarios/sweeps/cost-law.sweep.yaml", "utf8");
   await runSweep(loadSweep("test/scenarios/sweeps/cost-law.sweep.yaml"), { db });
@@ -29,6 +31,16 @@ beforeAll(async () => {
       .replace("parameters: { Q: argument x }", "parameters: { Q: argument x, mode: argument mode }"),
   );
   await runSweep(loadSweep(sweepModes), { db: dbModes });
+  const sweepTwo = join(dir, "cost-law-two.sweep.yaml");
+  writeFileSync(
+    sweepTwo,
+    text
+      .replace("calls: [{ port: k, args: { x: x } }]", `calls: [{ port: k, args: { x: x } }, { port: k2, args: { x: x, mode: "'a'" } }]`)
+      .replace('        params: { cost: "c * x^1.5" }', '        params: { cost: "c * x^1.5" }\n      Kernel2:\n        type: dummy\n        params: { args: [x, mode], cost: "2 * c * x^1.5" }')
+      .replace("      - Driver.k -> Kernel.work", "      - Driver.k -> Kernel.work\n      - Driver.k2 -> Kernel2.work")
+      .replace("        parameters: { Q: argument x }", "        parameters: { Q: argument x }\n      - port: Kernel2.work\n        parameters: { Q: argument x, mode: argument mode }"),
+  );
+  await runSweep(loadSweep(sweepTwo), { db: dbTwo });
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -146,6 +158,29 @@ describe("fits across a sweep", () => {
     err = "";
     await main(["sweep", "fit", db, "--parameter", "Q", "--component", "Kernel", "--by", "workload.c"], { out: () => {}, err: (s) => (err += s) });
     expect(err).toBe("");
+  });
+
+  it("names the component methods a fit pools, and warns of them in ccasim sweep fit as ccasim fit does", async () => {
+    const store = await StudyStore.open(dbTwo, { readOnly: true });
+    try {
+      expect(await studyComponentMethods(store, { parameter: "Q" })).toEqual(["Kernel.run", "Kernel2.run"]);
+      expect(await studyComponentMethods(store, { parameter: "Q", component: "Kernel2" })).toEqual(["Kernel2.run"]);
+      // Only Kernel2's records have a mode: --where leaves them alone.
+      expect(await studyComponentMethods(store, { parameter: "Q", where: { mode: "a" } })).toEqual(["Kernel2.run"]);
+    } finally {
+      store.close();
+    }
+    const warning = "warning: pooling the records of 2 component methods (Kernel.run, Kernel2.run) into one fit";
+    const sweepFit = async (...argv: string[]) => {
+      let err = "";
+      const code = await main(["sweep", "fit", dbTwo, "--parameter", "Q", ...argv], { out: () => {}, err: (s) => (err += s) });
+      return { code, err };
+    };
+    expect(await sweepFit("--by", "workload.c")).toEqual({ code: 0, err: `${warning} at each value of workload.c; choose one with --component and --method\n` });
+    expect((await sweepFit()).err).toContain(`${warning}; choose one with --component and --method\n`);
+    expect(await sweepFit("--by", "workload.c", "--component", "Kernel")).toEqual({ code: 0, err: "" });
+    expect(await sweepFit("--by", "workload.c", "--where", "mode=a")).toEqual({ code: 0, err: "" });
+    expect(await sweepFit("--by", "workload.c", "--method", "run")).toEqual({ code: 0, err: `${warning} at each value of workload.c; choose one with --component and --method\n` });
   });
 
   it("names the record parameters a fit pools at the same Q, and --where keeps one value", async () => {

@@ -24,7 +24,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const fitExtrap = (file: string, rule?: "extra-p") => fitModels(observationsFromExtrap(readExtrap(join(dir, file)))[0]!, { families: EXTRAP_FAMILIES, variable: "p", ...(rule ? { rule } : {}) });
+const fitExtrap = (file: string, rule: "extra-p" | "significance") => fitModels(observationsFromExtrap(readExtrap(join(dir, file)))[0]!, { families: EXTRAP_FAMILIES, variable: "p", rule });
 
 describe("Extra-P's selection rule", () => {
   it("keeps a hypothesis whose term is not significant, as Extra-P has no significance test", () => {
@@ -36,7 +36,7 @@ describe("Extra-P's selection rule", () => {
     expect(r.mean.quality.looSmape).toBeCloseTo(1.198, 3);
     expect(r.screening.insignificant).toBe(0);
     // ccasim's own rule rejects it (t = 3.118 < 3.182) and picks another.
-    const own = fitExtrap("insignificant.txt");
+    const own = fitExtrap("insignificant.txt", "significance");
     expect(own.rule).toBe("significance");
     expect(own.mean.formula).toBe("100 + 0.005·p^(5/4)·log2(p)");
     expect(own.mean.quality.looSmape).toBeCloseTo(1.443, 3);
@@ -53,7 +53,7 @@ describe("Extra-P's selection rule", () => {
     expect(r.candidates[1]!.formula).toBe("102 + 3.08e-4·p^(5/2)");
     expect(r.candidates[1]!.quality.looSmape).toBeCloseTo(3.236, 3);
     expect(r.candidates[1]!.quality.looSmape).toBeGreaterThan(r.mean.quality.smape);
-    expect(fitExtrap("constant.txt").mean.formula).toBe("102 + 3.08e-4·p^(5/2)");
+    expect(fitExtrap("constant.txt", "significance").mean.formula).toBe("102 + 3.08e-4·p^(5/2)");
   });
 
   it("rejects a hypothesis whose term contributes under 0.05 % of the value at every point", () => {
@@ -67,8 +67,37 @@ describe("Extra-P's selection rule", () => {
 
   it("refuses the adjusted-R² criterion and scatter weights, which Extra-P has not", () => {
     const d = { q: [4, 8, 16, 32, 64], t: INSIGNIFICANT };
-    expect(() => fitModels(d, { rule: "extra-p", criterion: "adjusted-r2" })).toThrow(AnalysisInputError);
-    expect(() => fitModels(d, { rule: "extra-p", weightByScatter: true })).toThrow(/unweighted/);
+    expect(() => fitModels(d, { rule: "extra-p", families: EXTRAP_FAMILIES, criterion: "adjusted-r2" })).toThrow(AnalysisInputError);
+    expect(() => fitModels(d, { rule: "extra-p", families: EXTRAP_FAMILIES, weightByScatter: true })).toThrow(/unweighted/);
+  });
+
+  it("is the default of Extra-P observations in the library, as in ccasim fit", () => {
+    const obs = observationsFromExtrap(readExtrap(join(dir, "insignificant.txt")))[0]!;
+    expect(obs.fitDefaults).toEqual({ families: EXTRAP_FAMILIES, rule: "extra-p" });
+    for (const options of [{}, { families: EXTRAP_FAMILIES }, { families: ["constant", "pmnf"] }]) {
+      const r = fitModels(obs, { variable: "p", ...options });
+      expect(r.rule).toBe("extra-p");
+      expect(r.mean.formula).toBe("99.8 + 0.00671·p^(3/4)·log2(p)^2");
+      expect(r.changePoint).toBeUndefined();
+    }
+    // Other families, another criterion or scatter weights: ccasim's rule, as the command's.
+    expect(fitModels(obs, { families: ["constant", "pmnf", "power-law"] }).rule).toBe("significance");
+    expect(fitModels(obs, { criterion: "adjusted-r2" }).rule).toBe("significance");
+    expect(fitModels(obs, { weightByScatter: true }).rule).toBe("significance");
+    expect(fitModels(obs, { rule: "significance" }).rule).toBe("significance");
+    // The same numbers without their source: ccasim's rule over its own families.
+    expect(fitModels({ q: obs.q, t: obs.t }).rule).toBe("significance");
+  });
+
+  it("refuses families other than constant and pmnf, whose models it cannot score", () => {
+    const d = { q: [4, 8, 16, 32, 64], t: INSIGNIFICANT };
+    for (const family of ["power-law", "polynomial", "segmented"]) {
+      expect(() => fitModels(d, { rule: "extra-p", families: ["constant", family] })).toThrow(AnalysisInputError);
+      expect(() => fitModels(d, { rule: "extra-p", families: ["constant", family] })).toThrow(`it cannot rank '${family}'`);
+    }
+    // Its default families (no families given) are Extra-P's only when the input says so.
+    expect(() => fitModels(d, { rule: "extra-p" })).toThrow("it cannot rank 'polynomial', 'power-law'");
+    expect(fitModels(d, { rule: "extra-p", families: ["pmnf:negative=true", "constant"] }).rule).toBe("extra-p");
   });
 
   it("is what ccasim fit uses for Extra-P inputs with the defaults, and says so", async () => {

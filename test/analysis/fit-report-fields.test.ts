@@ -78,6 +78,39 @@ describe("fit --predict: the interval of the mean and the range of one observati
     expect(p.singleObservationRange.high).toBeGreaterThan(p.interval.high);
   });
 
+  it("builds a log-space model's range on log T: positive, holding the interval of the mean inside the data and far beyond it", () => {
+    // A power law whose means scatter about it (a per-Q bias of ~20 %) while the repetitions at
+    // each Q scatter by 1 %: a wide, asymmetric interval of the mean and a small sd.
+    const rng = new RandomStream(11, "log-range");
+    const q: number[] = [];
+    const t: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const x = 100 * 2 ** i;
+      const mean = 0.001 * x ** 1.2 * Math.exp(rng.normal(0, 0.2));
+      for (let k = 0; k < 30; k++) {
+        q.push(x);
+        t.push(mean * (1 + rng.normal(0, 0.01)));
+      }
+    }
+    const report = fitModels({ q, t }, { families: ["power-law"] });
+    expect(report.mean.hypothesis.logResponse).toBe(true);
+    for (const x of [1, 3000, 1e9]) {
+      const p = predictAt(report, x);
+      const r = p.singleObservationRange!;
+      expect(p.clipped).toBeUndefined();
+      expect(r.low).toBeGreaterThan(0);
+      expect(r.low).toBeLessThanOrEqual(p.interval.low);
+      expect(r.high).toBeGreaterThanOrEqual(p.interval.high);
+      expect(p.stdDev! / p.value).toBeLessThan(0.05);
+    }
+    // Far from the data the interval of the mean is strongly asymmetric: a range symmetric about
+    // the value, value ± √((t₁·value·se_log)² + (t₂·sd)²), would fall short of its high end.
+    const far = predictAt(report, 1e9);
+    const { stdError } = report.mean.predictionStandardError(1e9);
+    expect(far.interval.high - far.value).toBeGreaterThan(2 * (far.value - far.interval.low));
+    expect(far.value + 1.1 * 2.5 * stdError).toBeLessThan(far.interval.high);
+  });
+
   it("names the interval of the mean and the range of one invocation, in text and JSON", async () => {
     const rng = new RandomStream(9, "records");
     const rows = Array.from({ length: 600 }, (_, i) => {
