@@ -211,7 +211,9 @@ async function pooledParameters(store: StudyStore, o: { where: readonly string[]
 /**
  * The record parameters other than Q and the `fixed` ones that take several values among the
  * selected records at the same Q and value of the swept parameter (see
- * {@link StudyObservations.pooledRecordParameters}).
+ * {@link StudyObservations.pooledRecordParameters}). (The same rule, over a run's records in
+ * memory: `RecordObservations.notePooling` in analysis/fit/from-trial.ts; a change to one is a
+ * change to both.)
  */
 async function pooledRecordParameterNames(store: StudyStore, o: { where: readonly string[]; q: string; fixed: readonly string[]; byExpr: string }): Promise<string[]> {
   const res = await store.query(
