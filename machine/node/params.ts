@@ -61,7 +61,7 @@ export const MACHINE_PARAMS: readonly ParamDoc[] = [
     doc: "Memory of a node, shared by its processes. Optional: when given, a kernel whose arrays exceed a process's share (size / processesPerNode) is warned about, since the model neither pages nor runs out of memory.",
     optional: true,
   },
-  { name: "memory.remoteFraction", type: "number", min: 0, max: 1, doc: "Fraction of last-level misses served by remote memory." },
+  { name: "memory.remoteFraction", type: "number", min: 0, max: 1, doc: "Fraction of last-level misses served by another node's memory (ccNUMA) when the cluster has more than one node; a one-node cluster has no remote memory (0)." },
   { name: "prefetch.enabled", type: "boolean", doc: "Whether the hardware prefetcher runs." },
   { name: "prefetch.maxStride", type: "quantity", dimension: "bytes", min: 0, max: 2 ** 34, doc: "Largest stride the prefetcher follows (within a page)." },
   { name: "noise.computeCv", type: "number", min: 0, max: 10, doc: "Coefficient of variation of compute time per invocation. A draw never takes a kernel below the issue and floating-point peak, so with computeEfficiency near 1 the noise only slows it (its mean rises by up to 0.4 cv)." },
