@@ -169,7 +169,7 @@ export function validateMachine(config: MachineConfig, prefix = "machine"): void
       // Without a sector of its own the level's sector is its line: blame the line, the key set.
       const key = lv.sector === undefined ? `${lk}.line` : `${lk}.sector`;
       const why = lv.sector === undefined ? ` (${lk}.sector defaults to ${lk}.line)` : "";
-      throw new MachineInputError(k(key), `at least the line of the level above, ${prevLevel}.line = ${prevLine} bytes: a fill must cover the missing line${why}`, sector);
+      throw new MachineInputError(k(key), `at least the line of the level above, ${prevLevel}.line = ${prevLine} bytes: a fill must cover the missing line${why}`, sector, undefined, k(`${prevLevel}.line`));
     }
     prevLine = lv.line;
     prevLevel = lk;
