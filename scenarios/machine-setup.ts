@@ -85,10 +85,17 @@ export function setupMachine(config: ScenarioConfig, fail: (path: KeyPath, messa
       machine = resolveMachine(base, overrides);
       cluster = new Cluster(machine, { nodes: section.nodes, processesPerNode: section.processesPerNode, placement: section.placement });
     } catch (e) {
-      const { key, problem } = e as { key?: string; problem?: string };
-      const path = key ? keyToPath(key) : ["machine"];
-      // The located message names the key already: the problem alone follows it.
-      reportKey(path, key && problem ? problem : (e as Error).message);
+      const { key, problem, related, value, expected } = e as { key?: string; problem?: string; related?: string; value?: unknown; expected?: string };
+      const bare = (k: string) => k.replace(/^machine\./, "");
+      if (key && problem && related && !(bare(key) in overrides) && bare(related) in overrides) {
+        // A conflict between a key the scenario sets and one it leaves at the preset's value:
+        // blame the key set (its location, and its --set note), naming the other.
+        reportKey(keyToPath(related), `conflicts with ${bare(key)} = ${String(value)} (the preset's, not set here), which must be ${expected}`);
+      } else {
+        const path = key ? keyToPath(key) : ["machine"];
+        // The located message names the key already: the problem alone follows it.
+        reportKey(path, key && problem ? problem : (e as Error).message);
+      }
     }
   }
   const { collectives: collectivesRaw, ...netRaw } = section.network as Record<string, unknown>;

@@ -102,6 +102,15 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
     const pattern = p.pattern === undefined ? "sequential" : String(p.pattern);
     if (!(PATTERNS as readonly string[]).includes(pattern)) env.error("pattern", `'${pattern}' is not a pattern; use ${PATTERNS.join(", ")}`);
     const method = p.method === undefined ? "compute" : String(p.method);
+    // Constant quantities are checked here, at load (ccasim validate), as a run would check them.
+    // (The stride only where some call may be strided: the other patterns ignore it.)
+    const mayStride = patternArg === undefined ? pattern === "strided" : Object.values(patterns).includes("strided");
+    for (const [key, min, integer] of CONSTANT_CHECKS) {
+      const v = constantOf(p[key]);
+      if (v === undefined || (key === "stride" && !mayStride)) continue;
+      if (!(v >= min) || (integer && !Number.isSafeInteger(v)) || (key === "arrays" && v > 64))
+        env.error(key, `expected ${integer ? "an integer" : "a number"} ${key === "arrays" ? "in [1, 64]" : `>= ${min}`}, got ${v}`);
+    }
     return {
       portName: p.port === undefined ? "compute" : String(p.port),
       portType: { name: p.portType === undefined ? "Kernel" : String(p.portType), methods: [{ name: method, args }] },
@@ -138,6 +147,28 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
     return { provides: { [d.portName]: { [d.method]: (callArgs) => computeKernel(inst, callArgs) } } };
   },
 };
+
+/** Quantities checked at load when constant: key, least value, whether whole. */
+const CONSTANT_CHECKS: readonly (readonly [string, number, boolean])[] = [
+  ["elements", 0, true],
+  ["elementSize", 1, true],
+  ["loads", 0, false],
+  ["stores", 0, false],
+  ["flops", 0, false],
+  ["otherInstructions", 0, false],
+  ["floatLoads", 0, false],
+  ["passes", 0, true],
+  ["arrays", 1, true],
+  ["stride", 1, true],
+];
+
+/** The value of a parameter written as a number (or the text of one), else undefined (an expression). */
+function constantOf(v: unknown): number | undefined {
+  if (typeof v === "number") return v;
+  if (typeof v !== "string" || v.trim() === "") return undefined;
+  const n = Number(v.trim());
+  return Number.isNaN(n) ? undefined : n;
+}
 
 /** One rank's instance of a kernel component. */
 interface KernelInstance {

@@ -50,7 +50,11 @@ export class Cluster {
   readonly placement: PlacementPolicy;
   /** Node of each rank (the network layer consumes this). */
   readonly rankToNode: Int32Array;
-  /** Node models, one per node (each shares its memory bandwidth among its P processes). */
+  /**
+   * Node models, one per node (each shares its memory bandwidth among its P processes). With one
+   * node their remote share is 0 (no other node's memory to reach); with several it is
+   * `memory.remoteFraction`, whatever the placement.
+   */
   readonly nodeModels: readonly NodeModel[];
 
   /**
@@ -67,7 +71,9 @@ export class Cluster {
     this.processesPerNode = layout.processesPerNode;
     this.ranks = this.rankToNode.length;
     this.placement = layout.placement ?? "block";
-    const model = new NodeModel(config, { sharers: layout.processesPerNode });
+    // One node has no remote memory: every miss is served locally whatever `memory.remoteFraction`
+    // says (the share of misses that go to other nodes' memory when there are other nodes).
+    const model = new NodeModel(config, { sharers: layout.processesPerNode, remoteFraction: layout.nodes === 1 ? 0 : config.memory.remoteFraction });
     // Nodes are identical and NodeModel is stateless per call: one model serves every node.
     this.nodeModels = Array.from({ length: layout.nodes }, () => model);
   }

@@ -52,7 +52,11 @@ export interface MemoryConfig {
   remoteLatency: number;
   /** Remote memory bandwidth, bytes/s. */
   remoteBandwidth: number;
-  /** Fraction of last-level misses served by remote memory (0 on a distributed-memory cluster). */
+  /**
+   * Fraction of last-level misses served by another node's memory on a multi-node ccNUMA system
+   * (pages first touched elsewhere, shared data), whatever the rank placement; 0 on a
+   * distributed-memory cluster. A cluster of one node has no remote memory and uses 0.
+   */
   remoteFraction: number;
   /**
    * Memory of one node in bytes, shared by its processes, when known: a kernel whose arrays

@@ -17,8 +17,10 @@ export class MachineInputError extends Error {
   /**
    * @param problem - what is wrong when it is not a value out of range (an unknown key, say);
    *   default `expected <expected>, got <value>`
+   * @param related - for a conflict between two keys, the other one (dotted, prefixed as `key`):
+   *   a caller that knows which of the two was set (a scenario's overrides) may blame that one
    */
-  constructor(readonly key: string, readonly expected: string, readonly value: unknown, problem?: string) {
+  constructor(readonly key: string, readonly expected: string, readonly value: unknown, problem?: string, readonly related?: string) {
     const what = problem ?? `expected ${expected}, got ${describe(value)}`;
     super(`${key}: ${what}`);
     this.problem = what;

@@ -55,6 +55,12 @@ export function createKernelCost(): KernelCost {
 export interface NodeModelOptions {
   /** Processes sharing this node's memory bandwidth. Default: `processorsPerNode`. */
   sharers?: number;
+  /**
+   * Share of last-level misses served by another node's memory, in [0, 1]. Default:
+   * `memory.remoteFraction` of the configuration (a node of a multi-node ccNUMA system). A
+   * {@link Cluster} of one node passes 0: without another node there is no remote memory.
+   */
+  remoteFraction?: number;
 }
 
 /**
@@ -70,6 +76,8 @@ export class NodeModel {
   readonly counterNames: readonly CounterName[];
   /** Processes sharing the memory bandwidth. */
   readonly sharers: number;
+  /** Share of last-level misses served by remote memory (see {@link NodeModelOptions.remoteFraction}). */
+  readonly remoteFraction: number;
   private readonly geoms: CacheGeometry[];
   private readonly latencies: Float64Array;
   private readonly tlbGeom: CacheGeometry;
@@ -116,6 +124,9 @@ export class NodeModel {
     const sharers = options.sharers ?? config.processorsPerNode;
     if (!Number.isInteger(sharers) || sharers < 1) throw new MachineInputError("sharers", "an integer >= 1", sharers);
     this.sharers = sharers;
+    const remoteFraction = options.remoteFraction ?? config.memory.remoteFraction;
+    if (typeof remoteFraction !== "number" || !(remoteFraction >= 0 && remoteFraction <= 1)) throw new MachineInputError("remoteFraction", "a number in [0, 1]", remoteFraction);
+    this.remoteFraction = remoteFraction;
   }
 
   /** Number of cache levels. */
@@ -194,12 +205,17 @@ export class NodeModel {
    * noise-free expectation; with `rng` (a named stream, for example `sim.random("noise/rank3")`)
    * compute time, memory stall time (cache-state and memory-system variation, larger once the arrays
    * overflow the last level) and OS interruptions scatter; miss counts stay at their expectation.
+   * Noise never makes a kernel faster than the machine allows: the compute cycles stay at or above
+   * the peak issue and floating-point rates, the memory bandwidth time at or above the node's whole
+   * bandwidth (`memory.bandwidth` for local fills, `memory.remoteBandwidth` for remote ones).
    *
    * Time model, in cycles: `max(compute, memory bandwidth) + demand-miss latency + TLB walks`,
    * plus OS interruptions, where compute = `max(instructions / issueWidth, flops / flopsPerCycle) /
    * computeEfficiency`;
    * misses the prefetcher covers (sequential or small-stride streams, within a page) cost only
    * bandwidth; the others cost `max(0, next-level latency - overlapCycles) / memoryParallelism`.
+   * A share {@link remoteFraction} of the last level's misses is served by remote memory (its
+   * latency and bandwidth) and counted in `DATA_EAR_CACHE_LAT128`.
    *
    * @throws MachineInputError for an invalid kernel (key `kernel.<name>`)
    */
@@ -286,7 +302,8 @@ export class NodeModel {
     if (!c.prefetch.enabled || strideBytes > c.prefetch.maxStride || strideBytes >= page) strideBytes = Infinity;
 
     const clock = c.clock;
-    const memLatencyUs = (1 - c.memory.remoteFraction) * c.memory.latency + c.memory.remoteFraction * c.memory.remoteLatency;
+    const remoteFraction = this.remoteFraction;
+    const memLatencyUs = (1 - remoteFraction) * c.memory.latency + remoteFraction * c.memory.remoteLatency;
     const memLatency = memLatencyUs * 1e-6 * clock;
     const overlap = c.overlapCycles;
     const mlp = c.memoryParallelism;
@@ -304,11 +321,17 @@ export class NodeModel {
 
     const memAccesses = n > 0 ? misses[n - 1] : streamAccesses;
     const fillBytes = n > 0 ? this.geoms[n - 1].sector : e;
-    const remote = Math.round(memAccesses * c.memory.remoteFraction);
+    const remote = Math.round(memAccesses * remoteFraction);
     const localBw = c.memory.bandwidth / this.sharers;
     const bytes = memAccesses * fillBytes;
-    const bwSeconds = ((memAccesses - remote) * fillBytes) / localBw + (remote * fillBytes) / c.memory.remoteBandwidth;
-    const memoryCycles = bytes > 0 ? bwSeconds * clock * memoryFactor : 0;
+    const localBytes = (memAccesses - remote) * fillBytes;
+    const remoteSeconds = (remote * fillBytes) / c.memory.remoteBandwidth;
+    const bwSeconds = localBytes / localBw + remoteSeconds;
+    // Memory noise scales the bandwidth time but never below what the whole node's bandwidth
+    // allows (one process using all of it, as if its sharers were idle): no draw moves the bytes
+    // faster than the memory can, as compute noise never beats the issue peak below.
+    const floorSeconds = localBytes / c.memory.bandwidth + remoteSeconds;
+    const memoryCycles = bytes > 0 ? Math.max(floorSeconds, bwSeconds * memoryFactor) * clock : 0;
 
     // At peak the core is issue- or FP-bound; compiled code sustains a fraction of that peak, and
     // the cycles it loses wait on register dependencies (execution bubbles). Compute noise scales

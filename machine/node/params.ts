@@ -61,7 +61,7 @@ export const MACHINE_PARAMS: readonly ParamDoc[] = [
     doc: "Memory of a node, shared by its processes. Optional: when given, a kernel whose arrays exceed a process's share (size / processesPerNode) is warned about, since the model neither pages nor runs out of memory.",
     optional: true,
   },
-  { name: "memory.remoteFraction", type: "number", min: 0, max: 1, doc: "Fraction of last-level misses served by remote memory." },
+  { name: "memory.remoteFraction", type: "number", min: 0, max: 1, doc: "Fraction of last-level misses served by another node's memory (ccNUMA) when the cluster has more than one node; a one-node cluster has no remote memory (0)." },
   { name: "prefetch.enabled", type: "boolean", doc: "Whether the hardware prefetcher runs." },
   { name: "prefetch.maxStride", type: "quantity", dimension: "bytes", min: 0, max: 2 ** 34, doc: "Largest stride the prefetcher follows (within a page)." },
   { name: "noise.computeCv", type: "number", min: 0, max: 10, doc: "Coefficient of variation of compute time per invocation. A draw never takes a kernel below the issue and floating-point peak, so with computeEfficiency near 1 the noise only slows it (its mean rises by up to 0.4 cv)." },
@@ -169,7 +169,7 @@ export function validateMachine(config: MachineConfig, prefix = "machine"): void
       // Without a sector of its own the level's sector is its line: blame the line, the key set.
       const key = lv.sector === undefined ? `${lk}.line` : `${lk}.sector`;
       const why = lv.sector === undefined ? ` (${lk}.sector defaults to ${lk}.line)` : "";
-      throw new MachineInputError(k(key), `at least the line of the level above, ${prevLevel}.line = ${prevLine} bytes: a fill must cover the missing line${why}`, sector);
+      throw new MachineInputError(k(key), `at least the line of the level above, ${prevLevel}.line = ${prevLine} bytes: a fill must cover the missing line${why}`, sector, undefined, k(`${prevLevel}.line`));
     }
     prevLine = lv.line;
     prevLevel = lk;

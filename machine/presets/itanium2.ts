@@ -5,13 +5,13 @@ const P004 = "paper 004, section 4 (Altix 3600, Madison 9M)";
 const PERFEXP = "coefficients of paper 004's memory-stall model as coded in the TAU PerfExplorer script computing it (openuh/memoryStalls.py: L2 2, L3 10, TLB 30, local 150, remote 232 cycles)";
 
 /**
- * SGI Altix 3700-class node of paper 004: two 1.6 GHz Itanium 2 (Madison 9M) per node, L1D 16 KiB
+ * SGI Altix 3600 node of paper 004 (section 4): two 1.6 GHz Itanium 2 (Madison 9M) per node, L1D 16 KiB
  * 4-way 64 B, L2 256 KiB 8-way 128 B, L3 9 MiB 18-way 128 B, 16 KB pages, local and remote
  * (NUMAlink) memory, Itanium 2 native counters.
  */
 export const itanium2Preset = definePreset(
   "itanium2-madison",
-  "SGI Altix 3700-class node: two 1.6 GHz Itanium 2 Madison 9M, 9 MiB L3, ccNUMA memory (paper 004)",
+  "SGI Altix 3600 node: two 1.6 GHz Itanium 2 Madison 9M, 9 MiB L3, ccNUMA memory (paper 004)",
   {
     clock: 1.6e9,
     issueWidth: 6,
@@ -56,17 +56,30 @@ export const itanium2Preset = definePreset(
     "l2.latency": { source: `${ITA_MAN}: 5-7 cycles (6 for FP loads, which bypass L1D); ${PERFEXP} uses 2 for the extra cost over L1` },
     "l3.size": { source: `${ITA_MAN} (Madison 9M): 9 MiB unified on-die L3` },
     "l3.line": { source: `${ITA_MAN}: 128-byte L3 lines` },
-    "l3.assoc": { source: "18-way L3 of the 9 MiB Madison (4096 sets of 128-byte lines); not checked against a datasheet" },
+    "l3.assoc": {
+      source:
+        "assumed: 18 ways, so that 9 MiB holds 4096 sets of 128-byte lines; no Madison 9M datasheet figure was found " +
+        "(the 3 MB McKinley L3 is 12-way, and a 24-way 9 MiB L3 would have 3072 sets)",
+      calibrated: true,
+    },
     "l3.latency": { source: `${ITA_MAN}: 14-cycle L3 latency (Madison); ${PERFEXP} uses 10 over L2` },
     "tlb.entries": { source: `${ITA_MAN}: 128-entry L2DTLB` },
     "tlb.pageSize": { source: "16 KB pages, the Linux/ia64 default on the Altix" },
     "tlb.missPenalty": { source: PERFEXP },
     "memory.latency": { source: `${PERFEXP}: 150 cycles at 1.6 GHz = 93.75 ns (a later version of the script, whose coefficients the power constant set itanium2-madison uses, has 127 cycles)` },
-    "memory.bandwidth": { source: "Altix 3700: 6.4 GB/s front-side bus shared by the two processors of a node" },
+    "memory.bandwidth": {
+      source:
+        "assumed sustainable: the 6.4 GB/s peak of the node's front-side bus (128 bits at 400 MT/s), shared by its two processors; " +
+        "a sustained (STREAM) figure of an Altix 3600 node would be lower",
+      calibrated: true,
+    },
     "memory.remoteLatency": { source: `${PERFEXP}: 232 cycles at 1.6 GHz = 145 ns (worst-case hops estimate, paper 004 section 3.1)` },
     "memory.remoteBandwidth": { source: "NUMAlink 4: 3.2 GB/s per direction per link" },
     "memory.remoteFraction": { source: "assumed: first-touch placement keeps most pages local; 5% of misses remote", calibrated: true },
-    "prefetch.enabled": { source: "compiler-inserted lfetch streams (Itanium has no hardware stream prefetcher); modelled as a prefetcher" },
+    "prefetch.enabled": {
+      source: "modelling assumption: the Itanium 2 has no hardware stream prefetcher; the compiler's lfetch streams are modelled as one",
+      calibrated: true,
+    },
     "prefetch.maxStride": { source: "lfetch covers strides of a few lines; 2 KB assumed", calibrated: true },
     "noise.computeCv": { source: "assumed small run-to-run variation of in-cache code", calibrated: true },
     "noise.memoryCv": { source: "assumed small run-to-run variation of in-cache code", calibrated: true },

@@ -50,9 +50,29 @@ describe("the kernel component's parameters", () => {
   });
 
   it("refuses a stride, an array count or a pass count out of range instead of replacing it", () => {
-    expect(runError("pattern: strided, stride: 0")).toMatch(/kernel\.yaml:\d+:\d+: assembly\.components\.K: kernel\.stride: expected an integer >= 1, got 0/);
-    expect(runError("arrays: 0")).toMatch(/assembly\.components\.K: kernel\.arrays: expected an integer >= 1, got 0/);
-    expect(runError("passes: -1")).toMatch(/assembly\.components\.K: kernel\.passes: expected an integer >= 0, got -1/);
+    // Expressions that evaluate out of range (N = 4096), when the run evaluates them.
+    expect(runError("pattern: strided, stride: N - 4096")).toMatch(/kernel\.yaml:\d+:\d+: assembly\.components\.K: kernel\.stride: expected an integer >= 1, got 0/);
+    expect(runError("arrays: N - 4096")).toMatch(/assembly\.components\.K: kernel\.arrays: expected an integer >= 1, got 0/);
+    expect(runError("passes: N - 4097")).toMatch(/assembly\.components\.K: kernel\.passes: expected an integer >= 0, got -1/);
+  });
+
+  it("refuses constant quantities out of range at load, as ccasim validate does, at their key", () => {
+    const loadError = (params: string): string => {
+      try {
+        loadScenarioText(scenario(params), "kernel.yaml");
+      } catch (e) {
+        if (e instanceof ScenarioErrors) return e.message;
+        throw e;
+      }
+      throw new Error("expected the load to fail");
+    };
+    expect(loadError("pattern: strided, stride: 0")).toMatch(/kernel\.yaml:\d+:\d+: assembly\.components\.K\.params\.stride: expected an integer >= 1, got 0/);
+    expect(loadError("arrays: 0")).toMatch(/assembly\.components\.K\.params\.arrays: expected an integer in \[1, 64\], got 0/);
+    expect(loadError("passes: '-1'")).toMatch(/assembly\.components\.K\.params\.passes: expected an integer >= 0, got -1/);
+    expect(loadError("elementSize: 0.5")).toMatch(/assembly\.components\.K\.params\.elementSize: expected an integer >= 1, got 0\.5/);
+    expect(loadError("loads: -1")).toMatch(/assembly\.components\.K\.params\.loads: expected a number >= 0, got -1/);
+    // A stride that no call uses (a sequential kernel ignores it) is left alone.
+    expect(() => loadScenarioText(scenario("pattern: sequential, stride: 0"), "kernel.yaml")).not.toThrow();
   });
 });
 

@@ -133,6 +133,65 @@ describe("analytical model against the reference LRU cache", () => {
     }
   });
 
+  it("counts the TLB pages of arrays that start inside a page: 4 arrays of 8017 doubles, stride 90, on the Xeon", () => {
+    // Arrays after the first start 2176 bytes (ARRAY_SKEW) further into a page each: the four
+    // arrays touch 67 pages, not the 4 x 16 = 64 that fit the 64 entries.
+    const node = new NodeModel(resolveMachine("xeon-2.8ghz-512k"));
+    const a = new Float64Array(3);
+    const r = new Float64Array(3);
+    const k = kernel(8017, 8, "strided", 90, 4);
+    node.analyticalMissesPerPass(k, a);
+    node.referenceMissesPerPass(k, r);
+    expect(r[2]).toBe(5818);
+    expect(a[2]).toBe(r[2]);
+  });
+
+  it("is exact on the TLB and within 0.07 elsewhere around the TLB reach: Q 7800..8300, 1 to 4 arrays, strides 85..95", () => {
+    const node = new NodeModel(resolveMachine("xeon-2.8ghz-512k"));
+    const a = new Float64Array(3);
+    const r = new Float64Array(3);
+    const errors: { error: number; where: string }[] = [];
+    for (let q = 7800; q <= 8300; q += 50) {
+      for (const s of [1, 85, 88, 89, 90, 91, 92, 95]) {
+        for (let arrays = 1; arrays <= 4; arrays++) {
+          const k = kernel(q, 8, s === 1 ? "sequential" : "strided", s, arrays);
+          node.analyticalMissesPerPass(k, a);
+          node.referenceMissesPerPass(k, r);
+          expect(a[2], `TLB Q=${q} s=${s} arrays=${arrays}`).toBe(r[2]);
+          for (let i = 0; i < 2; i++) errors.push({ error: Math.abs(a[i] - r[i]) / (q * arrays), where: `L${i + 1} Q=${q} s=${s} arrays=${arrays}: ${a[i]} vs ${r[i]}` });
+        }
+      }
+    }
+    const worst = worstOf(errors);
+    expect(worst.error, worst.where).toBeLessThanOrEqual(TOLERANCE);
+  });
+
+  it("stays within 0.07 on the TLB for 2 to 4 arrays of any size around and beyond the TLB reach (both presets)", () => {
+    const errors: { error: number; where: string }[] = [];
+    for (const [preset, overrides, sizes] of [
+      ["xeon-2.8ghz-512k", {}, [4000, 7500, 8500, 10_000, 12_296, 16_000]],
+      ["itanium2-madison", { l3: null }, [50_000, 64_000, 66_000, 90_296]],
+    ] as const) {
+      const node = new NodeModel(resolveMachine(preset, overrides));
+      const a = new Float64Array(node.levels + 1);
+      const r = new Float64Array(node.levels + 1);
+      for (const q of sizes) {
+        for (const s of [1, 90, 257, 600, 2100]) {
+          for (let arrays = 2; arrays <= 4; arrays++) {
+            const k = kernel(q, 8, s === 1 ? "sequential" : "strided", s, arrays);
+            node.analyticalMissesPerPass(k, a);
+            node.referenceMissesPerPass(k, r);
+            const t = node.levels;
+            errors.push({ error: Math.abs(a[t] - r[t]) / (q * arrays), where: `${preset} TLB Q=${q} s=${s} arrays=${arrays}: ${a[t]} vs ${r[t]}` });
+          }
+        }
+      }
+    }
+    const worst = worstOf(errors);
+    console.log(`TLB with unaligned arrays: ${errors.length} points, worst absolute miss-rate error ${worst.error.toFixed(4)} (${worst.where})`);
+    expect(worst.error, worst.where).toBeLessThanOrEqual(TOLERANCE);
+  });
+
   it("agrees within 0.07 at every point of random set-associative geometries (fast-check)", () => {
     const errors: { error: number; where: string }[] = [];
     const tlb = tlbGeometry({ entries: 16, pageSize: 4096, missPenalty: 1 });

@@ -29,6 +29,14 @@ describe("machine overrides", () => {
     expect(r.stderr).not.toContain("machine.l3.sector");
   });
 
+  it("blames a line set above a level whose preset sector it outgrows on that line, naming the sector it conflicts with", async () => {
+    const r = await validate("scenarios/kernel-l2.yaml", "--set", "machine.l1.line=128B");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      "machine.l1.line: conflicts with l2.sector = 64 (the preset's, not set here), which must be at least the line of the level above, l1.line = 128 bytes: a fill must cover the missing line (from --set machine.l1.line=128B)",
+    );
+  });
+
   it("still blames a sector given explicitly", async () => {
     const r = await validate("scenarios/shock-madison.yaml", "--set", "machine.l3.sector=64B");
     expect(r.stderr).toContain("machine.l3.sector: expected at least the line of the level above, l2.line = 128 bytes");
