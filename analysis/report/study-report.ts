@@ -54,12 +54,16 @@ export async function studyReport(store: StudyStore, name: string): Promise<Repo
   const swept = [...axes].filter((a) => a.values.length > 1).sort((x, y) => y.values.length - x.values.length || x.name.localeCompare(y.name));
   const charts: ReportChart[] = [];
   const routines = await routineSelections(store);
+  // Means summed in the order of the points' and records' ids, rows in the order of their keys:
+  // a study holds its rows in the order its workers finished, and a sum of doubles depends on its
+  // order, so two databases of the same study would otherwise give reports that differ.
   const measures: { id: string; label: string; sql: (groupCols: string) => string }[] = [
-    { id: "simulated-time", label: "simulated time (us)", sql: (g) => `SELECT ${g}, avg(p.simulated_time) AS v FROM point p ${joins(swept)} WHERE p.status = 'ok' GROUP BY ALL` },
+    { id: "simulated-time", label: "simulated time (us)", sql: (g) => `SELECT ${g}, avg(p.simulated_time ORDER BY p.point_id) AS v FROM point p ${joins(swept)} WHERE p.status = 'ok' GROUP BY ALL ORDER BY ALL` },
     ...routines.map((r) => ({
       id: `wall-${slug(r.label)}`,
       label: `${r.label} time per invocation (us)`,
-      sql: (g: string) => `SELECT ${g}, avg(r.wall_time) AS v FROM record r JOIN point p USING (point_id) ${joins(swept)} WHERE p.status = 'ok' AND ${routineCondition(r)} GROUP BY ALL`,
+      sql: (g: string) =>
+        `SELECT ${g}, avg(r.wall_time ORDER BY r.point_id, r.record_index) AS v FROM record r JOIN point p USING (point_id) ${joins(swept)} WHERE p.status = 'ok' AND ${routineCondition(r)} GROUP BY ALL ORDER BY ALL`,
     })),
   ];
   if (swept.length >= 2) {
@@ -194,7 +198,7 @@ export async function timeVsQRows(
   const all = result.rows as [number, number, string, number | bigint, number | bigint][];
   const distinctQ = all.length > 0 ? Number(all[0][3]) : 0;
   const total = all.length > 0 ? Number(all[0][4]) : 0;
-  const means = (await store.query(`${sel} SELECT Q, avg(t) AS mean, swept FROM sel GROUP BY swept, Q ORDER BY swept, Q`)).rows as [number, number, string][];
+  const means = (await store.query(`${sel} SELECT Q, avg(t ORDER BY rn) AS mean, swept FROM sel GROUP BY swept, Q ORDER BY swept, Q`)).rows as [number, number, string][];
   return { rows: all.map(([Q, t, swept]) => [Q, t, swept]), distinctQ, total, means };
 }
 
