@@ -265,8 +265,9 @@ export function fitModels(input: FitInput, options: FitOptions = {}): FitReport 
   const rule = ruleOf(input, options);
   if (rule === "extra-p" && criterion !== "loo-smape") throw new AnalysisInputError(`Extra-P's selection rule compares leave-one-out SMAPE; it has no criterion '${criterion}'`);
   if (rule === "extra-p" && options.weightByScatter) throw new AnalysisInputError("Extra-P's selection rule fits unweighted means; it cannot weight by scatter");
-  // Families chosen by the options or by the input's source: no change-point model joins them.
-  const chosen = options.families ?? ("fitDefaults" in input ? input.fitDefaults?.families : undefined);
+  // Families chosen by the options or by the input's source (or Extra-P's own, for its rule):
+  // no change-point model joins them.
+  const chosen = options.families ?? ("fitDefaults" in input ? input.fitDefaults?.families : undefined) ?? (rule === "extra-p" ? [...EXTRAP_RULE_FAMILIES] : undefined);
   const families = resolveFamilies(chosen ?? DEFAULT_FAMILIES);
   if (rule === "extra-p") {
     // why: the rule scores a one-term model as the constant and tests terms' contributions on the

@@ -16,10 +16,12 @@ export interface ReportChart {
  */
 export function stableSvgIds(svg: string, prefix: string): string {
   const names = new Map<string, string>();
-  return svg.replace(/\b(gradient_|clip)(\d+)\b/g, (whole: string, kind: string) => {
-    let name = names.get(whole);
-    if (name === undefined) names.set(whole, (name = `${prefix}${kind}${names.size}`));
-    return name;
+  // Only where ids stand: an id attribute and a url(#...) reference (not a label's text).
+  return svg.replace(/(id="|url\(#)(gradient_|clip)(\d+)(?=[")])/g, (_whole: string, at: string, kind: string, n: string) => {
+    const old = kind + n;
+    let name = names.get(old);
+    if (name === undefined) names.set(old, (name = `${prefix}${kind}${names.size}`));
+    return at + name;
   });
 }
 

@@ -134,7 +134,7 @@ export async function routineSelections(store: StudyStore, withParameter?: strin
       : `AND EXISTS (SELECT 1 FROM record_parameter q WHERE q.point_id = r.point_id AND q.record_index = r.record_index AND q.name = ${sqlString(withParameter)})`;
   const routines = (
     await store.query(
-      `SELECT r.component || '.' || r.method AS routine, sum(r.wall_time) AS total FROM record r JOIN point p USING (point_id)
+      `SELECT r.component || '.' || r.method AS routine, sum(r.wall_time ORDER BY r.point_id, r.record_index) AS total FROM record r JOIN point p USING (point_id)
        WHERE p.status = 'ok' ${having} GROUP BY ALL ORDER BY total DESC, routine LIMIT ${MAIN_ROUTINES}`,
     )
   ).rows.map((r) => String(r[0]));

@@ -111,6 +111,10 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
       if (!(v >= min) || (integer && !Number.isSafeInteger(v)) || (key === "arrays" && v > 64))
         env.error(key, `expected ${integer ? "an integer" : "a number"} ${key === "arrays" ? "in [1, 64]" : `>= ${min}`}, got ${v}`);
     }
+    // (The node model's validateKernel holds the same rules for a whole kernel at run time.)
+    const floatLoads = constantOf(p.floatLoads);
+    const loads = p.loads === undefined ? 1 : constantOf(p.loads);
+    if (floatLoads !== undefined && loads !== undefined && floatLoads > loads) env.error("floatLoads", `expected a number in [0, loads (${loads})], got ${floatLoads}`);
     return {
       portName: p.port === undefined ? "compute" : String(p.port),
       portType: { name: p.portType === undefined ? "Kernel" : String(p.portType), methods: [{ name: method, args }] },

@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import type { RandomStream } from "../../engine/random.js";
-import { presentLevels, type LevelKey, type MachineConfig } from "./config.js";
+import { LEVEL_KEYS, presentLevels, type LevelKey, type MachineConfig } from "./config.js";
 import { COUNTER_COUNT, COUNTER_NAMES, CounterId, describePmuDemand, pmuDemand, presetMapOf, supportedCounters, type CounterName } from "./counters.js";
 import { MachineInputError } from "./errors.js";
 import { levelGeometry, tlbGeometry, type CacheGeometry } from "./geometry.js";
@@ -42,7 +42,8 @@ export function createKernelCost(): KernelCost {
   return {
     duration: 0,
     counters: new Float64Array(COUNTER_COUNT),
-    misses: new Float64Array(4),
+    // Every cache level a machine may have, then the TLB.
+    misses: new Float64Array(LEVEL_KEYS.length + 1),
     computeCycles: 0,
     latencyCycles: 0,
     bandwidthCycles: 0,
@@ -206,8 +207,10 @@ export class NodeModel {
    * compute time, memory stall time (cache-state and memory-system variation, larger once the arrays
    * overflow the last level) and OS interruptions scatter; miss counts stay at their expectation.
    * Noise never makes a kernel faster than the machine allows: the compute cycles stay at or above
-   * the peak issue and floating-point rates, the memory bandwidth time at or above the node's whole
-   * bandwidth (`memory.bandwidth` for local fills, `memory.remoteBandwidth` for remote ones).
+   * the peak issue and floating-point rates, and a process sharing the node's memory bandwidth
+   * stays at or above the node's whole bandwidth (`memory.bandwidth` for local fills,
+   * `memory.remoteBandwidth` for remote ones); alone on its node, its memory noise scatters both
+   * ways around the sustained bandwidth, keeping the mean.
    *
    * Time model, in cycles: `max(compute, memory bandwidth) + demand-miss latency + TLB walks`,
    * plus OS interruptions, where compute = `max(instructions / issueWidth, flops / flopsPerCycle) /
@@ -327,10 +330,12 @@ export class NodeModel {
     const localBytes = (memAccesses - remote) * fillBytes;
     const remoteSeconds = (remote * fillBytes) / c.memory.remoteBandwidth;
     const bwSeconds = localBytes / localBw + remoteSeconds;
-    // Memory noise scales the bandwidth time but never below what the whole node's bandwidth
-    // allows (one process using all of it, as if its sharers were idle): no draw moves the bytes
-    // faster than the memory can, as compute noise never beats the issue peak below.
-    const floorSeconds = localBytes / c.memory.bandwidth + remoteSeconds;
+    // Memory noise scales the bandwidth time, mean-preserving around the calibrated sustained
+    // bandwidth. A process that shares the node's bandwidth never moves its bytes faster than the
+    // whole node can (one process using all of it, as if its sharers were idle). Alone on the node
+    // (one sharer) the draws keep scattering both ways around the sustained rate, an average:
+    // flooring them there would bias every memory-bound kernel's mean time upwards.
+    const floorSeconds = this.sharers > 1 ? localBytes / c.memory.bandwidth + remoteSeconds : 0;
     const memoryCycles = bytes > 0 ? Math.max(floorSeconds, bwSeconds * memoryFactor) * clock : 0;
 
     // At peak the core is issue- or FP-bound; compiled code sustains a fraction of that peak, and

@@ -18,7 +18,13 @@
  */
 import type { CacheGeometry } from "./geometry.js";
 
-/** Largest pass (accesses) followed page by page; larger passes keep the stride model's counts. */
+/**
+ * Most accesses (two passes) followed page by page; longer streams keep the stride model's counts.
+ * Why this bound: in the band just beyond the TLB's capacity the stride model can be wrong by most
+ * of the accesses (it takes pages as aligned), so the band is followed exactly up to passes of a
+ * million accesses, a few milliseconds per new kernel shape (the node model memoises shapes);
+ * only the few multi-array kernels whose pages land in that band pay it.
+ */
 export const UNALIGNED_REPLAY_MAX_ACCESSES = 1 << 21;
 
 // Recency list over page numbers (indices): grown on demand, reused across calls. Why typed
@@ -79,6 +85,8 @@ export function unalignedOneSetMisses(g: CacheGeometry, q: number, e: number, ar
 function followPages(B: number, A: number, q: number, e: number, arrays: number, stride: number, arrayBytes: number): number {
   const range = Math.floor(((arrays - 1) * arrayBytes + (q - 1) * e) / B) + 1;
   ensurePages(range);
+  // Only the residency flags are cleared: a page's links are written when it enters the list,
+  // before they are read, so the links a previous call left behind are never followed.
   resident.fill(0, 0, range);
   let head = -1;
   let tail = -1;

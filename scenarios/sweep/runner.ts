@@ -140,7 +140,7 @@ export async function runSweep(sweep: Sweep, options: SweepRunOptions): Promise<
       if (existing === sweep.otherSeedsHash) {
         const other = sweep.config.seeds === "common" ? "per-point" : "common";
         throw new StudyError(
-          `${options.db} holds this sweep run with seeds: ${other} (${other === "per-point" ? "each point its own seed, the default before seeds: common" : "every point of a replication with the same seed"}); add 'seeds: ${other}' to ${sweep.file} to continue it, or use another --db`,
+          `${options.db} holds this sweep run with seeds: ${other} (${other === "per-point" ? "each point its own seed, the default before seeds: common" : "every point of a replication with the same seed"}); set 'seeds: ${other}' in ${sweep.file} to continue it, or use another --db`,
         );
       }
       throw new StudyError(`${options.db} holds another study (${meta.get("name")}, hash ${existing}); this sweep's hash is ${sweep.studyHash}`);

@@ -95,8 +95,10 @@ describe("Extra-P's selection rule", () => {
       expect(() => fitModels(d, { rule: "extra-p", families: ["constant", family] })).toThrow(AnalysisInputError);
       expect(() => fitModels(d, { rule: "extra-p", families: ["constant", family] })).toThrow(`it cannot rank '${family}'`);
     }
-    // Its default families (no families given) are Extra-P's only when the input says so.
-    expect(() => fitModels(d, { rule: "extra-p" })).toThrow("it cannot rank 'polynomial', 'power-law'");
+    // Without families it searches Extra-P's, whatever the input (the rule ranks no others).
+    const own = fitModels(d, { rule: "extra-p" });
+    expect(own.rule).toBe("extra-p");
+    expect(own.mean.formula).toBe(fitModels(d, { rule: "extra-p", families: EXTRAP_FAMILIES }).mean.formula);
     expect(fitModels(d, { rule: "extra-p", families: ["pmnf:negative=true", "constant"] }).rule).toBe("extra-p");
   });
 

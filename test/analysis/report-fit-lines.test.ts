@@ -54,3 +54,11 @@ describe("time-vs-Q chart of a study", () => {
     expect(at("524288")).toBeLessThan(at("1048576"));
   });
 });
+
+describe("SVG ids of a chart", () => {
+  it("are renumbered after the chart in order of first use, ids and references alike, and no text is touched", async () => {
+    const { stableSvgIds } = await import("../../analysis/report/render.js");
+    const svg = '<linearGradient id="gradient_7"/><path fill="url(#gradient_7)"/><g clip-path="url(#clip12)"><clipPath id="clip12"/><text>clip2 gradient_3</text></g>';
+    expect(stableSvgIds(svg, "c-")).toBe('<linearGradient id="c-gradient_0"/><path fill="url(#c-gradient_0)"/><g clip-path="url(#c-clip1)"><clipPath id="c-clip1"/><text>clip2 gradient_3</text></g>');
+  });
+});

@@ -46,7 +46,8 @@ describe("the kernel component's parameters", () => {
     expect(counters("")).toMatchObject({ PAPI_L1_DCM: 0, L2_DATA_REFERENCES_L2_ALL: 8192 });
     // Integer loads: the array goes through the L1D, one miss per 64-byte line, plus the stores.
     expect(counters("floatLoads: 0")).toMatchObject({ PAPI_L1_DCM: 512, L2_DATA_REFERENCES_L2_ALL: 512 + 4096 });
-    expect(runError("floatLoads: 2")).toMatch(/assembly\.components\.K: kernel\.floatLoads: expected a number in \[0, loads \(1\)\], got 2/);
+    // (A constant 2 is refused at load; one a call computes, when it runs.)
+    expect(runError("floatLoads: 'N / N + 1'")).toMatch(/assembly\.components\.K: kernel\.floatLoads: expected a number in \[0, loads \(1\)\], got 2/);
   });
 
   it("refuses a stride, an array count or a pass count out of range instead of replacing it", () => {
@@ -71,6 +72,7 @@ describe("the kernel component's parameters", () => {
     expect(loadError("passes: '-1'")).toMatch(/assembly\.components\.K\.params\.passes: expected an integer >= 0, got -1/);
     expect(loadError("elementSize: 0.5")).toMatch(/assembly\.components\.K\.params\.elementSize: expected an integer >= 1, got 0\.5/);
     expect(loadError("loads: -1")).toMatch(/assembly\.components\.K\.params\.loads: expected a number >= 0, got -1/);
+    expect(loadError("loads: 2, floatLoads: 3")).toMatch(/assembly\.components\.K\.params\.floatLoads: expected a number in \[0, loads \(2\)\], got 3/);
     // A stride that no call uses (a sequential kernel ignores it) is left alone.
     expect(() => loadScenarioText(scenario("pattern: sequential, stride: 0"), "kernel.yaml")).not.toThrow();
   });

@@ -23,6 +23,9 @@ describe("a fourth cache level", () => {
     const cost = node.kernelCost(k, undefined, createKernelCost());
     expect(cost.misses[2]).toBeGreaterThan(0);
     expect(cost.misses[3]).toBe(0);
+    // The TLB's misses follow the four levels (8 MB of 16 KB pages per array, 128 entries).
+    expect(cost.misses).toHaveLength(5);
+    expect(cost.misses[4]).toBeGreaterThan(0);
     expect(cost.duration).toBeLessThan(0.75 * without.kernelCost(k, undefined, createKernelCost()).duration);
   });
 

@@ -14,11 +14,11 @@ function bandwidthFloorUs(node: NodeModel, out: ReturnType<typeof createKernelCo
 }
 
 describe("memory-stall noise", () => {
-  it("never moves a kernel's fills faster than the node's whole memory bandwidth (fast-check)", () => {
+  it("never moves the fills of a process sharing the node faster than the node's whole memory bandwidth (fast-check)", () => {
     fc.assert(
       fc.property(
         fc.constantFrom("xeon-2.8ghz-512k", "itanium2-madison", "pentium3-xeon-700"),
-        fc.integer({ min: 1, max: 2 }),
+        fc.constant(2),
         fc.integer({ min: 50_000, max: 3_000_000 }),
         fc.constantFrom("sequential", "strided") as fc.Arbitrary<KernelSpec["pattern"]>,
         fc.integer({ min: 2, max: 3000 }),
@@ -58,5 +58,21 @@ describe("memory-stall noise", () => {
     let fastestAgain = Infinity;
     for (let i = 0; i < 5000; i++) fastestAgain = Math.min(fastestAgain, node.kernelCost(k, again, out).duration);
     expect(fastestAgain).toBe(fastest);
+  });
+
+  it("keeps the noise-free time as the mean of a process alone on its node (no floor biases it)", () => {
+    for (const preset of ["xeon-2.8ghz-512k", "itanium2-madison"]) {
+      const node = new NodeModel(resolveMachine(preset), { sharers: 1 });
+      const k: KernelSpec = { elements: 4_000_000, elementSize: 8, loads: 4, stores: 1, flops: 2, otherInstructions: 1, arrays: 3, pattern: "sequential" };
+      const out = createKernelCost();
+      const noiseFree = node.kernelCost(k, undefined, out).duration;
+      const rng = new RandomStream(5, "noise/rank0");
+      let sum = 0;
+      const draws = 4000;
+      for (let i = 0; i < draws; i++) sum += node.kernelCost(k, rng, out).duration;
+      // The OS jitter adds a little on average; a floor at the sustained bandwidth added 7-12 %.
+      expect(sum / draws / noiseFree).toBeGreaterThan(0.97);
+      expect(sum / draws / noiseFree).toBeLessThan(1.04);
+    }
   });
 });

@@ -140,7 +140,7 @@ describe("running a sweep into a study", () => {
     expect(common.otherSeedsHash).toBe(perPoint.studyHash);
     const db = join(dir, "per-point.db");
     await runSweep(perPoint, { db, jobs: 1, only: [0] });
-    await expect(runSweep(common, { db, resume: true })).rejects.toThrow(`holds this sweep run with seeds: per-point (each point its own seed, the default before seeds: common); add 'seeds: per-point' to ${file} to continue it`);
+    await expect(runSweep(common, { db, resume: true })).rejects.toThrow(`holds this sweep run with seeds: per-point (each point its own seed, the default before seeds: common); set 'seeds: per-point' in ${file} to continue it`);
   });
 
   it("splits the points into disjoint slices that cover the sweep, and merges them to the same study", async () => {
