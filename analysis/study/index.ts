@@ -4,4 +4,3 @@
  * @packageDocumentation
  */
 export { fitAcrossSweep, type SweepGroup, type FitAcrossOptions, type FitAcrossReport } from "./fit-across.js";
-export { studyComponentMethods } from "./component-methods.js";

@@ -1,4 +1,4 @@
-import { fitAcrossSweep, studyComponentMethods } from "../../analysis/study/index.js";
+import { fitAcrossSweep } from "../../analysis/study/index.js";
 import { fitFamilies, fitModels, fitWarnings, formulaVariable, isFormulaVariable, type FitWarning, type SelectionCriterion } from "../../analysis/index.js";
 import { StudyStore, studyObservations, type StudyObservations } from "../../profile/study/index.js";
 import { axisNumber } from "../../scenarios/sweep/index.js";
@@ -93,7 +93,7 @@ const REFUSED: Record<string, { readonly type: "string" | "boolean"; readonly wh
 /** Reads the selection options of `ccasim sweep fit` and extracts the observations. */
 export async function sweepFitObservations(
   argv: readonly string[],
-): Promise<{ obs: StudyObservations; methods: readonly string[]; json: boolean; byVariable: string; families?: readonly string[]; criterion?: SelectionCriterion }> {
+): Promise<{ obs: StudyObservations; json: boolean; byVariable: string; families?: readonly string[]; criterion?: SelectionCriterion }> {
   const { values, positionals } = parseCommandArgs("sweep fit", argv, {
     parameter: { type: "string" },
     by: { type: "string" },
@@ -132,9 +132,7 @@ export async function sweepFitObservations(
       sweptValue: (text: string) => axisNumber(text) ?? undefined,
     };
     const obs = await studyObservations(store, selection);
-    // Several methods can be pooled only when the selection leaves the component or the method open.
-    const methods = selection.component === undefined || selection.method === undefined ? await studyComponentMethods(store, selection) : [];
-    return { obs, methods, json: values.json === true, byVariable, ...(families.length > 0 ? { families } : {}), ...(criterion ? { criterion } : {}) };
+    return { obs, json: values.json === true, byVariable, ...(families.length > 0 ? { families } : {}), ...(criterion ? { criterion } : {}) };
   } finally {
     store.close();
   }
@@ -155,10 +153,10 @@ export async function sweepFit(ctx: CommandContext, argv: readonly string[]): Pr
 }
 
 async function sweepFitRun(ctx: CommandContext, argv: readonly string[]): Promise<number> {
-  const { obs, methods, json, byVariable, families, criterion } = await sweepFitObservations(argv);
+  const { obs, json, byVariable, families, criterion } = await sweepFitObservations(argv);
   const warn = (where: string, w: FitWarning, variable: string) => ctx.err(`warning: ${where}${fitWarningText(w, variable)}\n`);
   const eachValue = obs.byLabel ? ` at each value of ${obs.byLabel}` : "";
-  if (methods.length > 1) ctx.err(pooledComponentMethodsWarning(methods, eachValue));
+  if (obs.sources.length > 1) ctx.err(pooledComponentMethodsWarning(obs.sources, eachValue));
   if (obs.pooledRecordParameters.length > 0) ctx.err(pooledRecordParametersWarning(obs.pooledRecordParameters, obs.qLabel, eachValue));
   if (obs.pooled.length > 0) {
     ctx.err(

@@ -1,6 +1,6 @@
 import type { ComponentContext, ComponentType, KernelSpec } from "../component.js";
 import { checkKeys } from "../documented-params.js";
-import { squarePatchStride } from "../../machine/index.js";
+import { MachineInputError, checkKernelValues, squarePatchStride } from "../../machine/index.js";
 import type { CallArgs, PortType } from "../ports.js";
 import { CallTargets, makeCalls, newScope, nonNumericArgument, prepareCalls, scopeLayout, trackingEnv, usesPorts, alwaysCalledPorts, type PreparedCall } from "./calls.js";
 import { ScenarioValueError } from "./scenario-value-error.js";
@@ -105,16 +105,16 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
     // Constant quantities are checked here, at load (ccasim validate), as a run would check them.
     // (The stride only where some call may be strided: the other patterns ignore it.)
     const mayStride = patternArg === undefined ? pattern === "strided" : Object.values(patterns).includes("strided");
-    for (const [key, min, integer] of CONSTANT_CHECKS) {
-      const v = constantOf(p[key]);
+    // The node model's own rules (checkKernelValues), on the values written as constants (a
+    // default counts as written): each key alone, then the rules joining two keys when each passed.
+    const constants: Partial<Record<(typeof KERNEL_COUNTS)[number], number>> = {};
+    for (const [key, dflt] of KERNEL_COUNTS_DEFAULTS) {
+      const v = constantOf(p[key] ?? dflt);
       if (v === undefined || (key === "stride" && !mayStride)) continue;
-      if (!(v >= min) || (integer && !Number.isSafeInteger(v)) || (key === "arrays" && v > 64))
-        env.error(key, `expected ${integer ? "an integer" : "a number"} ${key === "arrays" ? "in [1, 64]" : `>= ${min}`}, got ${v}`);
+      const ok = checked(env, key, () => checkKernelValues(key === "stride" ? { pattern: "strided", stride: v } : { [key]: v }));
+      if (ok) constants[key] = v;
     }
-    // (The node model's validateKernel holds the same rules for a whole kernel at run time.)
-    const floatLoads = constantOf(p.floatLoads);
-    const loads = p.loads === undefined ? 1 : constantOf(p.loads);
-    if (floatLoads !== undefined && loads !== undefined && floatLoads > loads) env.error("floatLoads", `expected a number in [0, loads (${loads})], got ${floatLoads}`);
+    checked(env, "floatLoads", () => checkKernelValues(constants));
     return {
       portName: p.port === undefined ? "compute" : String(p.port),
       portType: { name: p.portType === undefined ? "Kernel" : String(p.portType), methods: [{ name: method, args }] },
@@ -152,19 +152,35 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
   },
 };
 
-/** Quantities checked at load when constant: key, least value, whether whole. */
-const CONSTANT_CHECKS: readonly (readonly [string, number, boolean])[] = [
-  ["elements", 0, true],
-  ["elementSize", 1, true],
-  ["loads", 0, false],
-  ["stores", 0, false],
-  ["flops", 0, false],
-  ["otherInstructions", 0, false],
-  ["floatLoads", 0, false],
-  ["passes", 0, true],
-  ["arrays", 1, true],
-  ["stride", 1, true],
-];
+/** The kernel's counts and sizes, with the default each takes when left out (undefined: none). */
+const KERNEL_COUNTS_DEFAULTS = [
+  ["elements", undefined],
+  ["elementSize", 8],
+  ["loads", 1],
+  ["stores", 1],
+  ["flops", 1],
+  ["otherInstructions", 1],
+  ["floatLoads", undefined],
+  ["passes", 1],
+  ["arrays", 1],
+  ["stride", undefined],
+] as const;
+const KERNEL_COUNTS = KERNEL_COUNTS_DEFAULTS.map(([key]) => key);
+
+/**
+ * Runs a check of the node model's; a MachineInputError it throws becomes the component's error
+ * at `key` (the error's key names the rule that failed when two keys conflict). Returns whether it passed.
+ */
+function checked(env: { error(key: string, message: string): void }, key: string, check: () => void): boolean {
+  try {
+    check();
+    return true;
+  } catch (e) {
+    if (!(e instanceof MachineInputError)) throw e;
+    env.error(e.key.startsWith("kernel.") ? e.key.slice("kernel.".length) : key, e.problem);
+    return false;
+  }
+}
 
 /** The value of a parameter written as a number (or the text of one), else undefined (an expression). */
 function constantOf(v: unknown): number | undefined {

@@ -8,7 +8,7 @@
 export { type MachineConfig, type CacheLevelConfig, type TlbConfig, type MemoryConfig, type PrefetchConfig, type NoiseConfig, type CounterConfig, type MissModelChoice, type LevelKey, LEVEL_KEYS, presentLevels } from "./config.js";
 export { MachineInputError } from "./errors.js";
 export { MACHINE_PARAMS, machineParam, validateMachine } from "./params.js";
-export { type KernelSpec, type AccessPattern, validateKernel, squarePatchStride, arrayBase, arraySpan, ARRAY_ALIGNMENT, ARRAY_SKEW } from "./kernel.js";
+export { type KernelSpec, type AccessPattern, validateKernel, checkKernelValues, squarePatchStride, arrayBase, arraySpan, ARRAY_ALIGNMENT, ARRAY_SKEW } from "./kernel.js";
 export { type CacheGeometry, cacheGeometry, levelGeometry, tlbGeometry } from "./geometry.js";
 export { levelMissesPerPass, overloadFraction, setsCovered, PATTERN_SEQUENTIAL, PATTERN_STRIDED, PATTERN_RANDOM } from "./stride-miss-model.js";
 export { SetAssociativeCache, ReferenceHierarchy } from "./reference-cache.js";

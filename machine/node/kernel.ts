@@ -127,19 +127,31 @@ export function validateKernel(k: KernelSpec): void {
     (k.floatLoads === undefined || (k.floatLoads >= 0 && k.floatLoads <= loads)) &&
     loads + stores >= (arrays ?? 1)
   ) return;
-  checkCount("elements", k.elements, 0, true);
-  checkCount("elementSize", k.elementSize, 1, true);
-  checkCount("loads", k.loads, 0, false);
-  checkCount("stores", k.stores, 0, false);
-  checkCount("flops", k.flops, 0, false);
-  checkCount("otherInstructions", k.otherInstructions, 0, false);
-  if (k.pattern !== "sequential" && k.pattern !== "strided" && k.pattern !== "random") bad("pattern", "sequential, strided or random", k.pattern);
-  if (k.pattern === "strided") checkCount("stride", k.stride, 1, true);
+  checkKernelValues(k, true);
+}
+
+/**
+ * {@link validateKernel}'s rules on the values a kernel description gives: each key given, and
+ * each rule that joins two keys when both are. With `complete`, a missing required key is an error
+ * too (a whole description); without, missing keys are skipped, for a caller that knows some values
+ * only (a component's constant parameters, checked at load).
+ * @throws MachineInputError naming the first offending `kernel.<key>`
+ */
+export function checkKernelValues(k: Partial<KernelSpec>, complete = false): void {
+  const given = (v: unknown): boolean => complete || v !== undefined;
+  if (given(k.elements)) checkCount("elements", k.elements, 0, true);
+  if (given(k.elementSize)) checkCount("elementSize", k.elementSize, 1, true);
+  if (given(k.loads)) checkCount("loads", k.loads, 0, false);
+  if (given(k.stores)) checkCount("stores", k.stores, 0, false);
+  if (given(k.flops)) checkCount("flops", k.flops, 0, false);
+  if (given(k.otherInstructions)) checkCount("otherInstructions", k.otherInstructions, 0, false);
+  if (given(k.pattern) && k.pattern !== "sequential" && k.pattern !== "strided" && k.pattern !== "random") bad("pattern", "sequential, strided or random", k.pattern);
+  if (k.pattern === "strided" && given(k.stride)) checkCount("stride", k.stride, 1, true);
   if (k.passes !== undefined) checkCount("passes", k.passes, 0, true);
-  if (k.arrays !== undefined) checkCount("arrays", k.arrays, 1, true);
-  if (k.arrays !== undefined && k.arrays > 64) bad("arrays", "an integer in [1, 64]", k.arrays);
+  if (k.arrays !== undefined && !(Number.isInteger(k.arrays) && k.arrays >= 1 && k.arrays <= 64)) bad("arrays", "an integer in [1, 64]", k.arrays);
   if (k.fmaFraction !== undefined && !(k.fmaFraction >= 0 && k.fmaFraction <= 1)) bad("fmaFraction", "a number in [0, 1]", k.fmaFraction);
-  if (k.floatLoads !== undefined && !(typeof k.floatLoads === "number" && k.floatLoads >= 0 && k.floatLoads <= k.loads)) bad("floatLoads", `a number in [0, loads (${k.loads})]`, k.floatLoads);
+  if (k.floatLoads !== undefined && k.loads !== undefined && !(typeof k.floatLoads === "number" && k.floatLoads >= 0 && k.floatLoads <= k.loads)) bad("floatLoads", `a number in [0, loads (${k.loads})]`, k.floatLoads);
+  if (k.floatLoads !== undefined && k.loads === undefined) checkCount("floatLoads", k.floatLoads, 0, false);
   const needed = k.arrays ?? 1;
-  if (k.loads + k.stores < needed) bad("loads", `loads + stores >= arrays (${needed}): every array access is a load or a store`, k.loads);
+  if (k.loads !== undefined && k.stores !== undefined && k.loads + k.stores < needed) bad("loads", `loads + stores >= arrays (${needed}): every array access is a load or a store`, k.loads);
 }

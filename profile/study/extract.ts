@@ -60,6 +60,11 @@ export interface StudyObservations {
    * strided mode of one method.
    */
   readonly pooledRecordParameters: readonly string[];
+  /**
+   * The component methods (`Component.method`, sorted) whose records the observations hold: more
+   * than one means one data set pools them (as `RecordObservationSet.sources` says of record files).
+   */
+  readonly sources: readonly string[];
 }
 
 /**
@@ -146,7 +151,9 @@ export async function studyObservations(store: StudyStore, sel: StudySelection):
   const pooledRecordParameters = await pooledRecordParameterNames(store, { where, q: sel.parameter, fixed: recordWhere.map(([k]) => k), byExpr });
   const filters = Object.entries(sel.where ?? {}).map(([k, v]) => `${k}=${v}`);
   const tLabel = `${recordValueName(value)}${what ? ` of ${what}` : ""}${filters.length > 0 ? ` (${filters.join(", ")})` : ""}`;
-  return { q, t, by, pointId: ids, qLabel: sel.parameter, tLabel, byLabel: sel.by, groups, pooled, pooledRecordParameters };
+  // (From the rows already read: each names its routine.)
+  const sources = [...new Set(res.rows.map((row) => String(row[5])))].sort();
+  return { q, t, by, pointId: ids, qLabel: sel.parameter, tLabel, byLabel: sel.by, groups, pooled, pooledRecordParameters, sources };
 }
 
 /**

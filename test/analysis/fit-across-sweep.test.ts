@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { evaluate } from "mathjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fitAcrossSweep, studyComponentMethods } from "../../analysis/study/index.js";
+import { fitAcrossSweep } from "../../analysis/study/index.js";
 import { StudyStore, studyObservations } from "../../profile/study/index.js";
 import { loadSweep, runSweep } from "../../scenarios/sweep/index.js";
 import { main } from "../../cli/main.js";
@@ -163,10 +163,11 @@ describe("fits across a sweep", () => {
   it("names the component methods a fit pools, and warns of them in ccasim sweep fit as ccasim fit does", async () => {
     const store = await StudyStore.open(dbTwo, { readOnly: true });
     try {
-      expect(await studyComponentMethods(store, { parameter: "Q" })).toEqual(["Kernel.run", "Kernel2.run"]);
-      expect(await studyComponentMethods(store, { parameter: "Q", component: "Kernel2" })).toEqual(["Kernel2.run"]);
+      const sources = async (sel: Parameters<typeof studyObservations>[1]) => (await studyObservations(store, sel)).sources;
+      expect(await sources({ parameter: "Q" })).toEqual(["Kernel.run", "Kernel2.run"]);
+      expect(await sources({ parameter: "Q", component: "Kernel2" })).toEqual(["Kernel2.run"]);
       // Only Kernel2's records have a mode: --where leaves them alone.
-      expect(await studyComponentMethods(store, { parameter: "Q", where: { mode: "a" } })).toEqual(["Kernel2.run"]);
+      expect(await sources({ parameter: "Q", where: { mode: "a" } })).toEqual(["Kernel2.run"]);
     } finally {
       store.close();
     }
