@@ -635,15 +635,19 @@ function walkedArraysMisses(sc: Scratch, B: number, e: number, d: number, u: num
     if (o % u < e) continue;
     const ownE = ownReturns(sc.ownEarlier, A, dnUF, dnVF, dnUB, dnWB, o, B, rows);
     const ownL = ownReturns(sc.ownLater, A, upUF, upVF, upUB, upWB, o - e, B, rows);
+    // With its own list full, an array keeps no other array's partner at or beyond its A-th own
+    // one (the merge drops it): the other lists stop short of it.
+    const kMaxE = ownE === A ? sc.ownEarlier[A] - 1 : rows;
+    const kMaxL = ownL === A ? sc.ownLater[A] - 1 : rows;
     for (let delta = 1 - arrays; delta < arrays; delta++) {
       if (delta === 0) continue;
       const off = (((delta * arrayBytes) % P) + P) % P;
-      sc.otherEarlierCount[zero + delta] = otherReturns(sc.otherEarlier[zero + delta], A, down, (o + off) % P, P, B, delta < 0 ? 0 : 1, rows, dnUF, dnVF, dnUB, dnWB);
-      sc.otherLaterCount[zero + delta] = otherReturns(sc.otherLater[zero + delta], A, up, (o - e + off) % P, P, B, delta > 0 ? 0 : 1, rows, upUF, upVF, upUB, upWB);
+      sc.otherEarlierCount[zero + delta] = otherReturns(sc.otherEarlier[zero + delta], A, down, (o + off) % P, P, B, delta < 0 ? 0 : 1, kMaxE, dnUF, dnVF, dnUB, dnWB);
+      sc.otherLaterCount[zero + delta] = otherReturns(sc.otherLater[zero + delta], A, up, (o - e + off) % P, P, B, delta > 0 ? 0 : 1, kMaxL, upUF, upVF, upUB, upWB);
     }
     for (let a = 0; a < arrays; a++) {
-      sc.earlier.set(sc.ownEarlier);
-      sc.later.set(sc.ownLater);
+      for (let i = 1; i <= ownE; i++) sc.earlier[i] = sc.ownEarlier[i];
+      for (let i = 1; i <= ownL; i++) sc.later[i] = sc.ownLater[i];
       let nE = ownE;
       let nL = ownL;
       for (let delta = -a; delta < arrays - a; delta++) {
