@@ -208,6 +208,14 @@ export const cacheBenchmark: Benchmark = {
       sink += acc;
     }, band.length);
     rows.push(["analytical, 3 arrays at the TLB reach", "level evaluations (TLB)", `${formatRate(bandRate)}/s`, `one evaluation = ${(1 / bandRate / perAccess).toFixed(0)} replayed accesses`, "(no target: a narrow band)"]);
+    // Several arrays of structs in a column sweep: each offset's partners are walked once per array
+    // distance and merged per array (column-reuse.ts), exact but costlier than one array's sums.
+    const aosRate = cpuRate((r) => {
+      let acc = 0;
+      for (let i = 0; i < r; i++) for (let gi = 0; gi < geoms.length; gi++) for (let k = 0; k < sizes.length; k += 8) acc += levelMissesPerPass(geoms[gi], sizes[k], 24, 8, PATTERN_STRIDED, squarePatchStride(sizes[k]));
+      sink += acc;
+    }, geoms.length * Math.ceil(sizes.length / 8));
+    rows.push(["analytical, 8 arrays of 24-byte elements", "level evaluations", `${formatRate(aosRate)}/s`, `one evaluation = ${(1 / aosRate / perAccess).toFixed(0)} replayed accesses`, "(no target: the classes above are the papers' kernels)"]);
     rows.push(["node.kernelCost, repeated shapes", "level evaluations (3 per call)", `${formatRate((3 * invocations) / costSeconds)}/s`, `${formatRate(invocations / costSeconds)} calls/s; one call = ${(costSeconds / invocations / perAccess).toFixed(1)} replayed accesses`, ""]);
     // Baseline: Map-based LRU hierarchy (L1, L2, TLB) on the same address streams.
     const mapReplay = (addresses: Float64Array) => () => {
