@@ -26,7 +26,7 @@
  * @packageDocumentation
  */
 import type { CacheGeometry } from "./geometry.js";
-import { exactLog2, mod, nextInWindow, rotationEntries } from "./modular.js";
+import { exactLog2, gcd, mod, nextInWindow, rotationEntries } from "./modular.js";
 import { partnerSpans, PartnerSpans } from "./partner-spans.js";
 import { finishReturnOrbits, MAX_POSITIONS, MAX_RETURNS, MAX_SUM, orbitIndex, orbitSums, ReturnOrbits, startReturnOrbits } from "./return-lists.js";
 
@@ -287,13 +287,13 @@ function bandRowsAndShift(sc: Scratch, cum: Int32Array, j: number, jl: number, a
 }
 
 /**
- * {@link missingAccesses} of the offset at element position `p` (earlier partners returning to
- * `p`, later ones to `p - 1`) from the orbit sums; `lastMin` is the smallest `last` of the groups
+ * {@link missingAccesses} of the offset at position `p` (earlier partners returning to `p`, later
+ * ones to `pl`, the position of the element before it) from the orbit sums; `lastMin` is the smallest `last` of the groups
  * and `allRows` the accesses of all groups. The first group has the most rows and the largest
  * `last`, so when none of its rows misses none of any group does (the common case when rows are
  * few for the ways): the others are then skipped.
  *
- * With `mirror`, returns the sum for `p` and for its mirror offset `W - p`, whose earlier and
+ * With `mirror`, returns the sum for `p` and for its mirror offset `W - 1 - pl`, whose earlier and
  * later lists are this offset's later and earlier ones when the orbits are mirrored (see
  * `ReturnOrbits.mirrored`). Swapping the lists and reading the rows backwards, `i -> last - i`,
  * leaves the count over rows `0..last` unchanged, so a group whose rows end at `last` counts the
@@ -448,17 +448,13 @@ function entries(sc: Scratch, step: number, P: number, B: number): void {
 
 /**
  * The unit (bytes) of the positions of a column sweep's accesses within a line: `gcd(e, B)` for an
- * integer element size `e` (`0 < e < u`), which then divides the sector `u` too (both powers of
- * two, as `CacheGeometry` has them: the gcd is `e`'s lowest set bit, below `u`); -1 otherwise. An
- * element of `e` bytes starts at `j * e`, and `j * e mod B` takes every multiple of the unit
- * equally often over any `B / unit` consecutive elements. For a power-of-two `e` it is `e`,
- * without the remainders (why: integer divisions on every strided evaluation).
+ * integer element size `e` (`0 < e < u`), that is `e`'s lowest set bit, which divides the sector
+ * `u` and the line `B` (powers of two above `e`, as `CacheGeometry` has them); -1 for a
+ * non-integer `e`. An element of `e` bytes starts at `j * e`, and `j * e mod B` takes every
+ * multiple of the unit equally often over any `B / unit` consecutive elements.
  */
-function positionUnit(e: number, u: number, B: number): number {
-  if ((e | 0) !== e || e <= 0) return -1;
-  if ((e & (e - 1)) === 0) return e;
-  const d = e & -e;
-  return B % d === 0 && u % d === 0 ? d : -1;
+function positionUnit(e: number): number {
+  return (e | 0) === e && e > 0 ? e & -e : -1;
 }
 
 /**
@@ -483,13 +479,21 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   const A = g.assoc;
   const R = s * e;
   if (e >= u) return 0;
-  const d = positionUnit(e, u, B);
+  const d = positionUnit(e);
   if (d < 0 || A > MAX_ASSOC || arrays > MAX_ARRAYS || R < B || arrayBytes < B) return -1;
   const rows = Math.ceil(q / s);
-  // Fewer partners than ways: every continuation hits.
-  if (rows * arrays <= A) return 0;
-  const P = g.sets * B;
   const lastRow = q - (rows - 1) * s;
+  // The largest and smallest `last` of the column groups (see addGroups), before building them:
+  // most evaluations end at the bounds below.
+  const full = lastRow === s;
+  const lastMax = full ? rows : rows - 1;
+  const lastMin = full ? (s > 1 ? rows - 1 : rows) : rows > 1 && s - 1 - lastRow > 0 ? rows - 2 : rows - 1;
+  // Fewer partners than ways: every continuation hits. A row has at most `arrays * (last + 1) - 1`
+  // (as in one set below): `arrays * rows - 1` in every column but the first of a sweep whose
+  // last row is full, one more per array in its rows after the first (row 0 of column 0 starts
+  // its array, hence a sector, and continues nothing).
+  if (arrays * (full && rows > 1 ? rows + 1 : rows) <= A) return 0;
+  const P = g.sets * B;
   const sc = scratch;
   if (g.sets === 1) {
     addGroups(sc, rows, s, lastRow);
@@ -502,21 +506,24 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
     // or beyond one element). (e / u by the sector's exact reciprocal, a power of two.)
     return missed * arrays * (1 - e * g.invSector);
   }
-  // B / e > MAX_OFFSETS, without the division (B / e is an integer, and 64 e exact).
+  // B / d > MAX_OFFSETS, without the division (B / d is an integer, and 64 d exact).
   if (B > MAX_OFFSETS * d) return -1;
   const up = mod(R, P);
-  // The largest and smallest `last` of the column groups (see addGroups), before building them:
-  // most evaluations end at the bounds below.
-  const full = lastRow === s;
-  const lastMax = full ? rows : rows - 1;
-  const lastMin = full ? (s > 1 ? rows - 1 : rows) : rows > 1 && s - 1 - lastRow > 0 ? rows - 2 : rows - 1;
+  // Partners each array gives a row at least, for every continuation to miss: a run of t rows
+  // of any array holds at least floor(t / T) of its returns when none takes longer than T rows,
+  // and a row's partners in each array span `last` rows, earlier and later: at least
+  // floor(last / T) - 1 of them per array. The other arrays' rows start outside the line; they
+  // reach it within T rows too when every orbit of the rotation passes through the line (the
+  // orbits are the classes modulo gcd(up, P), all in the line when the gcd is at most B), else
+  // only the array's own rows count.
+  const need = arrays > 1 && (up === 0 ? P : gcd(up, P)) <= B ? Math.ceil(A / arrays) : A;
   // The exit below (every continuation misses) with the rotation's period for its largest return
   // time: every position is back after P / gcd(up, P) rows, so no return takes longer, and for a
   // power-of-two P and integer `up` the gcd is the lowest set bit of `up`. Why before the entries: with many rows
   // this weaker bound already decides, and the continued-fraction pass of the entries is a third
   // of such an evaluation.
   // (P / lowest bit by a shift: both are powers of two, the bit below P.)
-  if (up > 0 && (up | 0) === up && exactLog2(P) >= 0 && lastMin >= (A + 1) * (P >> (31 - Math.clz32(up & -up)))) return arrays * continuations(q, e, g);
+  if (up > 0 && (up | 0) === up && exactLog2(P) >= 0 && lastMin >= (need + 1) * (P >> (31 - Math.clz32(up & -up)))) return arrays * continuations(q, e, g);
   entries(sc, up, P, B);
   // Bounds from the three-gap return times: every run of tMax consecutive rows holds a partner,
   // no two partners of a list are closer than tMin rows. The combined jump is needed only from
@@ -524,9 +531,9 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   const aperiodic = sc.upUB > 0 && sc.upVF > 0;
   const tMin = aperiodic ? Math.min(sc.upUF, sc.upUB) : sc.upUF;
   const tMax = !aperiodic ? sc.upUF : sc.upVF + sc.upWB > B ? sc.upUF + sc.upUB : Math.max(sc.upUF, sc.upUB);
-  // Fewest partners of any row, counting only its own array's: every continuation misses.
-  // (`floor(lastMin / tMax) - 1 >= A` for integers and tMax >= 1, without a division.)
-  if (lastMin >= (A + 1) * tMax) return arrays * continuations(q, e, g);
+  // Fewest partners of any row: every continuation misses.
+  // (`floor(lastMin / tMax) - 1 >= need` for integers and tMax >= 1, without a division.)
+  if (lastMin >= (need + 1) * tMax) return arrays * continuations(q, e, g);
   // Most partners of any row: every continuation hits (one array: `floor(lastMax / tMin) < A`).
   if (arrays === 1 ? lastMax < A * tMin : Math.floor(lastMax / tMin) + (arrays - 1) * (Math.floor((lastMax + 1) / tMin) + 2) < A) return 0;
   addGroups(sc, rows, s, lastRow);
@@ -579,8 +586,9 @@ function orbitMisses(sc: Scratch, B: number, d: number, k: number, u: number, A:
 }
 
 /**
- * {@link columnReuseMisses} by walking each offset's orbits (any number of arrays, and the
- * rotations the orbit sums do not cover), from the rotation entries in `sc` and the forward step `up`.
+ * {@link columnReuseMisses} by walking each offset's orbits (the rotations the orbit sums do not
+ * cover; several arrays in {@link walkedArraysMisses}), from the rotation entries in `sc` and the
+ * forward step `up`.
  */
 function walkedMisses(sc: Scratch, B: number, e: number, d: number, u: number, A: number, arrays: number, arrayBytes: number, P: number, up: number, rows: number): number {
   if (arrays > 1) return walkedArraysMisses(sc, B, e, d, u, A, arrays, arrayBytes, P, up, rows);

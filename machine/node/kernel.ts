@@ -17,12 +17,19 @@
  * - `strided` with stride `s` (elements): the column sweep of a row-major 2-D patch whose rows
  *   are `s` elements long (the Y-derivative of the papers): for column `c = 0..s-1`, for row
  *   `i = 0..ceil(Q/s)-1`, `j = i*s + c` (skipping `j >= Q`);
- * - `random`: `Q` indices drawn uniformly (with replacement) from a fixed pseudo-random sequence.
+ * - `random`: `Q` indices drawn uniformly (with replacement) from a fixed pseudo-random sequence,
+ *   new draws at every pass.
  *
  * The kernel's further references (`loads + stores` per element beyond the `arrays` stream
  * accesses: stencil neighbours just touched, temporaries) hit the first-level cache.
- * Caches are in steady state: the same kernel has just run on the same arrays (the papers'
- * interleaved invocations), so arrays that fit stay resident.
+ * Caches are in steady state: the same kernel has run many times on the same arrays (the papers'
+ * interleaved invocations), so arrays that fit stay resident, also under the random pattern (whose
+ * every line has been drawn before).
+ *
+ * Each access touches one byte, the element's first: an element larger than a sector costs one
+ * sector fill per access, as a kernel that reads one field of each struct of an array of
+ * structs. A sequential sweep that reads whole elements of `E` bytes is the stream of `E / 8`
+ * times as many elements of 8 bytes.
  *
  * @packageDocumentation
  */

@@ -4,7 +4,8 @@
  *
  * In `column-reuse.ts` the access at offset `p` of row `i` misses iff `A` or more of its partners
  * share its set: earlier ones, the backward returns of `p` to the line `[0, B)` within `i` rows,
- * and later ones, the forward returns of `p - e` to the line within `last - i` rows, which are the
+ * and later ones, the forward returns of `p - e` to the line within `last - i` rows (`e` the element
+ * size, one position: the spans hold only for elements whose size is the position unit), which are the
  * returns of `p` itself to `[e, B + e)`. So every partner is a visit of `p`'s orbit to the widened
  * window `[0, B + e)` (positions `0..W`), every visit to the narrowed window `[e, B)` (positions
  * `1..W-1`) is a partner on either side, and all partners of a row lie in a span of `last + 1`

@@ -11,8 +11,8 @@
  * which the groups of a set are first seen looking back from a draw is a race of exponential
  * clocks, whose probabilities are Beta integrals in closed form: with `n` other full groups,
  * `P(hit) = (c + 1) / (n + 1)` for equal probabilities. A hit also needs the accessed sector to
- * have been filled since the line's fill, and a line or sector not drawn in the history (one
- * warm-up pass and half the counted one on average) misses.
+ * have been filled since the line's fill. The caches are in the steady state of many passes
+ * (see `kernel.ts`): every line has been drawn before, so a line that fits its set stays.
  *
  * @packageDocumentation
  */
@@ -74,16 +74,13 @@ function sectorPresent(h: number, sectors: number): number {
   return h / (sectors - h * (sectors - 1));
 }
 
-/**
- * Misses per draw of one line drawn with probability `pi` per draw whose line hit probability is
- * `h`, when a sector of it has been drawn in the history with probability `seen`.
- */
-function lineMisses(h: number, pi: number, sectors: number, seen: number): number {
-  return pi * (1 - sectorPresent(h, sectors) * seen);
+/** Misses per draw of one line drawn with probability `pi` per draw whose line hit probability is `h`. */
+function lineMisses(h: number, pi: number, sectors: number): number {
+  return pi * (1 - sectorPresent(h, sectors));
 }
 
 /** Misses of `count` sets of `lines` groups each, one of which holds the partial group if `withPartial`. */
-function setClassMisses(count: number, lines: number, withPartial: boolean, c: number, rho: number, pi: number, sectors: number, seen: number, seenTail: number): number {
+function setClassMisses(count: number, lines: number, withPartial: boolean, c: number, rho: number, pi: number, sectors: number): number {
   if (count <= 0 || lines <= 0) return 0;
   let misses = 0;
   if (withPartial) {
@@ -94,39 +91,18 @@ function setClassMisses(count: number, lines: number, withPartial: boolean, c: n
       // The set's full lines and those of the other sets of the class then share one hit
       // probability (n = lines - 1 others) and one miss rate. Why computed once here: the
       // general form below evaluates the same two divisions twice.
-      const present = sectorPresent(uniformHit(full, c), sectors);
-      const perLine = pi * (1 - present * seen);
-      misses += full * perLine + pi * rho * (1 - present * seenTail);
+      const perLine = pi * (1 - sectorPresent(uniformHit(full, c), sectors));
+      misses += (full + rho) * perLine;
       count--;
       if (count > 0) misses += count * lines * perLine;
       return misses;
     }
-    if (full > 0) misses += full * lineMisses(fullHitWithPartial(full - 1, c, rho), pi, sectors, seen);
-    misses += lineMisses(partialHit(full, c, rho), pi * rho, sectors, seenTail);
+    if (full > 0) misses += full * lineMisses(fullHitWithPartial(full - 1, c, rho), pi, sectors);
+    misses += lineMisses(partialHit(full, c, rho), pi * rho, sectors);
     count--;
   }
-  if (count > 0) misses += count * lines * lineMisses(uniformHit(lines - 1, c), pi, sectors, seen);
+  if (count > 0) misses += count * lines * lineMisses(uniformHit(lines - 1, c), pi, sectors);
   return misses;
-}
-
-// 1 - exp(-1.5 k / sectors) for integer k < SEEN_K and sectors 1..SEEN_SECTORS, computed on first
-// use: the two exponentials were a quarter of an evaluation's time, and a level sees only a few
-// (k, sectors) pairs. The table holds exactly what the expression computes (NaN: not yet). It is a
-// constant binding allocated at load (256 KiB): a lazily assigned module binding measured slower
-// (optimised code re-checks such a binding on every access).
-const SEEN_K = 4096;
-const SEEN_SECTORS = 8;
-const seenTable = new Float64Array(SEEN_K * SEEN_SECTORS).fill(Number.NaN);
-
-/** Probability that a sector of a line drawn `k` elements' worth per pass was drawn in the history (1.5 passes on average). */
-function seenProbability(k: number, sectors: number): number {
-  if (k < SEEN_K && Number.isInteger(k) && Number.isInteger(sectors) && sectors >= 1 && sectors <= SEEN_SECTORS) {
-    const i = k * SEEN_SECTORS + sectors - 1;
-    let v = seenTable[i];
-    if (v !== v) v = seenTable[i] = 1 - Math.exp((-1.5 * k) / sectors);
-    return v;
-  }
-  return 1 - Math.exp((-1.5 * k) / sectors);
 }
 
 /**
@@ -151,9 +127,6 @@ export function randomMisses(g: CacheGeometry, q: number, e: number, arrays: num
   const partial = partialElements < perLine;
   const rho = partialElements / perLine;
   const pi = perLine / q;
-  // Probability that a sector was drawn in the history (1.5 passes of q draws on average).
-  const seen = seenProbability(perLine, sectors);
-  const seenTail = partial ? seenProbability(partialElements, sectors) : seen;
   const A = g.assoc;
   const D = arrays === 1 ? 0 : (arrayBytes / B) % S;
   if (D === 0) {
@@ -173,20 +146,20 @@ export function randomMisses(g: CacheGeometry, q: number, e: number, arrays: num
     let misses = 0;
     for (let k = 0; k < 2; k++) {
       const high = k === 0;
-      misses += setClassMisses(high ? r : S - r, high ? lo + 1 : lo, partial && high === partialInHigh, c, rho, pi, sectors, seen, seenTail);
+      misses += setClassMisses(high ? r : S - r, high ? lo + 1 : lo, partial && high === partialInHigh, c, rho, pi, sectors);
     }
     return q * m * misses;
   }
   // Distinct offsets: array a's line L sits in set (a D + L) mod S, one line per group in a set.
   for (let a = 1; a < arrays; a++) if ((a * D) % S === 0) return -1;
-  return q * distinctOffsetMisses(S, n, arrays, D, partial, A - 1, rho, pi, sectors, seen, seenTail);
+  return q * distinctOffsetMisses(S, n, arrays, D, partial, A - 1, rho, pi, sectors);
 }
 
 /**
  * Misses per draw, summed over the `S` sets, when array `a`'s line `L` sits in set `(a D + L) mod S`
  * (offsets distinct modulo `S`: one line per group in a set, `c` others may survive).
  */
-function distinctOffsetMisses(S: number, n: number, arrays: number, D: number, partial: boolean, c: number, rho: number, pi: number, sectors: number, seen: number, seenTail: number): number {
+function distinctOffsetMisses(S: number, n: number, arrays: number, D: number, partial: boolean, c: number, rho: number, pi: number, sectors: number): number {
   let misses = 0;
   for (let x = 0; x < S; x++) {
     // Lines in set x: per array, the L < n with L = x - a D (mod S).
@@ -201,8 +174,8 @@ function distinctOffsetMisses(S: number, n: number, arrays: number, D: number, p
         full += count - 1;
       } else full += count;
     }
-    if (full > 0) misses += full * lineMisses(withPartial ? fullHitWithPartial(full - 1, c, rho) : uniformHit(full - 1, c), pi, sectors, seen);
-    if (withPartial) misses += lineMisses(partialHit(full, c, rho), pi * rho, sectors, seenTail);
+    if (full > 0) misses += full * lineMisses(withPartial ? fullHitWithPartial(full - 1, c, rho) : uniformHit(full - 1, c), pi, sectors);
+    if (withPartial) misses += lineMisses(partialHit(full, c, rho), pi * rho, sectors);
   }
   return misses;
 }

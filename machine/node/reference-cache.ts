@@ -387,13 +387,16 @@ export class ReferenceHierarchy {
 
   /**
    * Steady-state misses of one pass: empties the caches, replays one warm-up pass, then one
-   * counted pass. Writes misses per level (innermost first) into `out[0..levels-1]` and TLB
-   * misses into `out[levels]`.
+   * counted pass. The random pattern's warm-up is a sequential pass, then a random one: in the
+   * steady state of many passes every line has been drawn before, and the last pass's draws
+   * decide what stays (one random pass alone leaves the lines it did not draw cold). Writes
+   * misses per level (innermost first) into `out[0..levels-1]` and TLB misses into `out[levels]`.
    * @param rngState - seed of the random pattern's index sequence (other patterns ignore it)
    * @returns the number of accesses of the counted pass
    */
   steadyStateMisses(kernel: KernelSpec, out: Float64Array, rngState = 0x2545f491): number {
     this.reset();
+    if (kernel.pattern === "random") this.replayPass({ ...kernel, pattern: "sequential" });
     const state = this.replayPass(kernel, rngState);
     const n = this.levels.length;
     const snap = this.snapshot;

@@ -7,9 +7,10 @@
  * The first-return map of a rotation on a window is a three-interval exchange (three-gap theorem):
  * from position `x` the orbit comes back after `uF` rows at `x + vF`, after `uB` rows at `x - wB`,
  * or after `uF + uB` rows at `x + vF - wB`, depending only on which interval `x` lies in. All
- * positions of a column sweep are multiples of the element size `e` (rows are `s * e` bytes long
- * and `e` divides the line and the period), so the map permutes the `B / e` element positions of
- * the line, and the backward rotation's map is its inverse with the same return times.
+ * positions of a column sweep are multiples of a unit `e`, the element size's lowest set bit
+ * (rows are a whole number of elements long, and `e` divides the line and the period: see
+ * `positionUnit` in `column-reuse.ts`), so the map permutes the `B / e` positions of the line, and
+ * the backward rotation's map is its inverse with the same return times.
  *
  * Walking each cycle of the permutation once and summing the return times along it gives, for the
  * position at index `j` of the sums,
@@ -27,7 +28,7 @@
 import { exactLog2, gcd } from "./modular.js";
 
 /** Most element positions per line the storage is sized for. */
-export const MAX_POSITIONS = 64;
+export const MAX_POSITIONS = 256;
 /** Most returns per list the storage is sized for. */
 export const MAX_RETURNS = 64;
 /**
@@ -44,7 +45,7 @@ export const MAX_SUM = 2 ** 29;
 /** Cumulative return times (rows) along each cycle, each cycle padded by `count` entries on both sides. */
 export const orbitSums = new Int32Array(MAX_POSITIONS * (2 * MAX_RETURNS + 1));
 /**
- * Index in {@link orbitSums} of each element position `p` (`x = p * e`); past the line, scratch
+ * Index in {@link orbitSums} of each position `p` (`x = p * e`, `e` the position unit); past the line, scratch
  * of the usual rotation's walk.
  */
 export const orbitIndex = new Int32Array(2 * MAX_POSITIONS);
@@ -160,7 +161,7 @@ export function fillReturnOrbits(...args: Parameters<typeof startReturnOrbits>):
  * apart: a third of the sweeps that reach the sums are decided by the spans of those visits alone,
  * and need neither.
  * @param B - line (window) size (bytes)
- * @param e - element size (bytes), dividing `B` and both displacements; `B / e <= MAX_POSITIONS`
+ * @param e - position unit (bytes; the element size when a power of two), dividing `B` and both displacements; `B / e <= MAX_POSITIONS`
  * @param count - returns needed per list, `<= MAX_RETURNS`
  * @returns false (storage unusable; the caller walks the orbits one by one) when a displacement is
  * not a multiple of `e`, a return time is not positive, a return leaves the line, the backward map

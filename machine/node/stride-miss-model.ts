@@ -42,6 +42,7 @@ import { gcd, modInverse, nextInWindow } from "./modular.js";
 import { columnReuseMisses } from "./column-reuse.js";
 import { randomMisses } from "./random-access.js";
 import { unalignedOneSetMisses } from "./unaligned-pages.js";
+import { scatteredOverload } from "./scattered-lines.js";
 
 /** Pattern codes used on the hot path (strings are mapped once per call). */
 export const PATTERN_SEQUENTIAL = 0;
@@ -327,8 +328,7 @@ function randomPassMisses(g: CacheGeometry, q: number, e: number, arrays: number
 /**
  * `1 - exp(-y)`, as that expression computes it. For `y > 40`, `exp(-y) < 4.3e-18`, less than half
  * an ulp below 1 (2^-54 = 5.6e-17), so the difference rounds to exactly 1. Why skip the
- * exponential there: it is a library call, and the random pattern's history is hundreds of
- * touches per line on most levels (the TLB's pages), where it is always skipped.
+ * exponential there: it is a library call, and arrays that fit their cache give an infinite `y`.
  */
 function oneMinusExpNeg(y: number): number {
   return y > 40 ? 1 : 1 - Math.exp(-y);
@@ -342,27 +342,25 @@ function oneMinusExpNeg(y: number): number {
 function distinctLinesRandomMisses(g: CacheGeometry, q: number, e: number, arrays: number, arrayBytes: number): number {
   const accesses = q * arrays;
   // LRU under uniform random access keeps a line while it is touched at least every T
-  // accesses, where T makes the expected number of distinct lines equal the capacity; the
-  // stream's history is one warm-up pass plus half the counted one on average. A sector is
-  // present if touched since its line's fill (a geometric number of line touches back).
+  // accesses, where T makes the expected number of distinct lines equal the capacity (forever
+  // when the lines fit: the steady state of many passes, see kernel.ts). A sector is present if
+  // touched since its line's fill (a geometric number of line touches back).
   const B = g.line;
   const u = g.sector;
   const bytes = q * e;
   // Multiplied by the exact reciprocals: the same numbers as dividing (see CacheGeometry.invLine).
   const linesPerArray = e >= B ? q : Math.ceil(bytes * g.invLine);
-  const unitsPerArray = e >= u ? q : Math.ceil(bytes * g.invSector);
   const ping = pingPongFraction(g, arrays, arrayBytes);
   const lines = linesPerArray * arrays;
   const capacity = g.size / B;
-  const history = 1.5 * accesses;
-  const T = capacity >= lines ? history : Math.min(history, -lines * Math.log(1 - capacity / lines));
+  const T = capacity >= lines ? Infinity : -lines * Math.log(1 - capacity / lines);
   // 1 - exp(-T / lines): (-T) / lines and -(T / lines) are the same double (rounding is symmetric).
   const h = oneMinusExpNeg(T / lines);
   // Units of a line touched apart: with one (a touch fills the whole line) the expression
   // 1 - 1 / max(1, B / unit) is exactly 0 for a positive line. Why tested first: it saves two divisions.
   const unit = Math.max(e, u);
   const x = unit >= B && B > 0 ? 0 : 1 - 1 / Math.max(1, B / unit);
-  const sectorPresent = Math.min(1 - ((1 - h) * x) / (1 - h * x), oneMinusExpNeg(history / (unitsPerArray * arrays)));
+  const sectorPresent = 1 - ((1 - h) * x) / (1 - h * x);
   return accesses * (ping + (1 - ping) * (1 - h * sectorPresent));
 }
 
@@ -417,6 +415,8 @@ function sweepPassMisses(g: CacheGeometry, q: number, e: number, arrays: number,
   const ping = pingPongFraction(g, arrays, arrayBytes);
 
   let fFit = oneArrayFit >= 0 ? oneArrayFit : alignedOverload(g, linesPerArray, e >= B ? e : B, arrays, arrayBytes);
+  // Elements larger than a line and not a whole number of lines touch an uneven share of each set's lines.
+  if (fFit < 0 && e > B) fFit = scatteredOverload(g, q, e, arrays, arrayBytes);
   if (fFit < 0) fFit = overloadFraction(linesPerArray * arrays, Math.min(g.sets, linesPerArray * arrays), g.assoc);
   if (fFit === 0) return 0;
 

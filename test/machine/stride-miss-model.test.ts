@@ -35,6 +35,44 @@ describe("analytical stride miss model, exact cases", () => {
     // rows 8 KiB apart use 1 set of 4 ways: 64 rows thrash.
     expect(levelMissesPerPass(g, 64 * 1024, 8, 1, PATTERN_STRIDED, 1024)).toBe(64 * 1024);
   });
+  it("misses nothing under the random pattern when the arrays fit: every line has been drawn in the steady state", () => {
+    // 2 arrays of 1000 elements of 96 bytes (188 KiB) in a 512 KiB 8-way cache: both engines.
+    const l2 = cacheGeometry(512 * 1024, 128, 64, 8);
+    expect(levelMissesPerPass(l2, 1000, 96, 2, PATTERN_RANDOM, 1)).toBe(0);
+    const out = new Float64Array(2);
+    new ReferenceHierarchy([l2], tlbGeometry({ entries: 64, pageSize: 4096, missPenalty: 1 })).steadyStateMisses(kernel(1000, 96, "random", 1, 2), out);
+    expect(out[0]).toBe(0);
+  });
+  it("sees A partners of a first column's row (its later partners reach the previous pass's last column)", () => {
+    // One set of 4 ways, 4 rows of 5 elements: in column 0 a row past the first has 4 partners
+    // (3 rows of this column and the previous pass's last one), so each of its continuations misses.
+    const one = cacheGeometry(256, 64, 64, 4);
+    const h = new ReferenceHierarchy([one], tlbGeometry({ entries: 16, pageSize: 4096, missPenalty: 1 }));
+    expect(levelMissesPerPass(one, 20, 16, 1, PATTERN_STRIDED, 5)).toBeCloseTo(referenceRate(h, kernel(20, 16, "strided", 5, 1), 0) * 20, 9);
+  });
+  it("counts the other arrays' partners only where their rows reach the line: 3 arrays, rows a period of 64 apart", () => {
+    // Rows of 2048 bytes in a 128 KiB set period: each array's rows take 64 positions 2048 bytes
+    // apart, and another array's take none of one line's unless its base lands there.
+    const l = cacheGeometry(512 * 256 * 12, 256, 64, 12);
+    const h = new ReferenceHierarchy([l], tlbGeometry({ entries: 16, pageSize: 4096, missPenalty: 1 }));
+    expect(levelMissesPerPass(l, 230_576, 4, 3, PATTERN_STRIDED, 512)).toBeCloseTo(referenceRate(h, kernel(230_576, 4, "strided", 512, 3), 0) * 230_576 * 3, 6);
+  });
+  it("counts the lines of elements larger than a line set by set (200-byte elements on 128-byte lines)", () => {
+    // The touched lines skip every third or so, in a pattern that rotates against the 64 sets: near
+    // the capacity some sets hold more than 8 of them and others fewer (an even spread said none).
+    const l = cacheGeometry(65_536, 128, 128, 8);
+    const h = new ReferenceHierarchy([l], tlbGeometry({ entries: 16, pageSize: 4096, missPenalty: 1 }));
+    for (const [q, arrays] of [[474, 1], [300, 2], [199, 3]]) {
+      const analytical = levelMissesPerPass(l, q, 200, arrays, PATTERN_SEQUENTIAL, 1) / (q * arrays);
+      expect(analytical, `Q=${q} arrays=${arrays}`).toBeCloseTo(referenceRate(h, kernel(q, 200, "sequential", 1, arrays), 0), 9);
+    }
+  });
+  it("counts one-byte elements on 128-byte lines (128 positions a line)", () => {
+    const l = cacheGeometry(16_384, 128, 128, 4);
+    const h = new ReferenceHierarchy([l], tlbGeometry({ entries: 16, pageSize: 4096, missPenalty: 1 }));
+    const analytical = levelMissesPerPass(l, 30_000, 1, 1, PATTERN_STRIDED, 317) / 30_000;
+    expect(Math.abs(analytical - referenceRate(h, kernel(30_000, 1, "strided", 317, 1), 0))).toBeLessThanOrEqual(0.005);
+  });
   it("sees the TLB reach: pages of a column beyond the entries miss", () => {
     const tlb = tlbGeometry({ entries: 64, pageSize: 4096, missPenalty: 30 });
     expect(levelMissesPerPass(tlb, 100 * 512, 8, 1, PATTERN_STRIDED, 512)).toBe(100 * 512);
