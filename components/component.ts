@@ -69,6 +69,11 @@ export interface PrepareEnv extends ExpressionCompiler {
   readonly instance: string;
   /** Names of workload variables, usable in expressions. */
   readonly workloadNames: readonly string[];
+  /**
+   * The numeric workload values, when the scenario's are known at load: a component may check a
+   * parameter that depends on them alone as a run would (`ccasim validate`).
+   */
+  readonly workloadValues?: Readonly<Record<string, number>>;
 }
 
 /** The per-rank services a component method uses. */

@@ -75,7 +75,10 @@ export function didYouMean(word: string, names: readonly string[]): string {
   return near === undefined ? "" : ` (did you mean '${near}'?)`;
 }
 
-/** The closest of `names` to `word` (edit distance at most max(2, a third of its length)), or undefined. */
+/**
+ * The closest of `names` to `word` (edit distance at most max(2, a third of its length)), else the
+ * one name that `word` (three characters or more) begins, or undefined.
+ */
 export function nearestName(word: string, names: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestD = Math.max(2, Math.floor(word.length / 3)) + 1;
@@ -86,7 +89,10 @@ export function nearestName(word: string, names: readonly string[]): string | un
       best = n;
     }
   }
-  return best;
+  if (best !== undefined || word.length < 3) return best;
+  const lower = word.toLowerCase();
+  const longer = names.filter((n) => n.toLowerCase().startsWith(lower));
+  return longer.length === 1 ? longer[0] : undefined;
 }
 
 /** Levenshtein distance. */

@@ -7,7 +7,8 @@
 
 /**
  * The name in `names` closest to `word` (case-insensitive edit distance), when it is close enough
- * to be a likely typo: at most max(2, ⌊length / 3⌋) edits.
+ * to be a likely typo: at most max(2, ⌊length / 3⌋) edits; else the one name that `word` (three
+ * characters or more) begins, as a shortened name is.
  * @internal
  */
 export function nearestName(word: string, names: readonly string[]): string | undefined {
@@ -20,7 +21,10 @@ export function nearestName(word: string, names: readonly string[]): string | un
       best = n;
     }
   }
-  return best;
+  if (best !== undefined || word.length < 3) return best;
+  const lower = word.toLowerCase();
+  const longer = names.filter((n) => n.toLowerCase().startsWith(lower));
+  return longer.length === 1 ? longer[0] : undefined;
 }
 
 /** ` (did you mean 'x'?)` when `names` holds a likely correction of `word`, else "". @internal */

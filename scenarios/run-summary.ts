@@ -43,6 +43,8 @@ export type AssemblyRunSummary = RunSummaryBase & {
   readonly invocations: number;
   /** Proxy records written (one per proxied invocation). */
   readonly records: number;
+  /** Kernel invocations whose cache misses each engine computed (`missModel` chooses). */
+  readonly missEngines: { readonly analytical: number; readonly reference: number };
 };
 
 /** The summary of a run of a program model (paper 003). */

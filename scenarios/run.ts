@@ -114,6 +114,8 @@ export function executeScenario(scenario: LoadedScenario, options: ExecuteOption
     events: result.events,
     invocations: result.invocations,
     records: result.mastermind?.count ?? 0,
+    // One node model serves every node of the cluster.
+    missEngines: { ...cluster.nodeModels[0].missEngineInvocations },
     warnings: [...scenario.warnings, ...result.warnings],
     unreceivedMessages: result.unreceived,
     resolved: { ...config, machine: { ...config.machine, resolved: scenario.machine.config, network: scenario.machine.network } },

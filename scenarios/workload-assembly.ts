@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 import { prepareAssembly, type AssemblyConfig, type AssemblyErrorSink, type CostExpression, type InstanceConfig, type PreparedAssembly, type PrepareEnv } from "../components/index.js";
-import { compileExpression, formatPath, ScenarioError, ScenarioErrors, type KeyPath } from "./lang/index.js";
+import { compileExpression, ExpressionError, formatPath, ScenarioError, ScenarioErrors, unitInExpression, type KeyPath } from "./lang/index.js";
 import { compileWithTextualWorkload, nonNumericWorkloadNames, nonNumericWorkloadValue } from "./workload.js";
 
 /** Workload values by name: numbers, which expressions read, or text (a mode, a file name). */
@@ -48,6 +48,7 @@ function throwAt(path: KeyPath, message: string): never {
  */
 function errorSink(fail: (path: KeyPath, message: string) => never, workload: WorkloadValues): AssemblyErrorSink {
   const textual = nonNumericWorkloadNames(workload);
+  const workloadValues = Object.fromEntries(Object.entries(workload).filter((e): e is [string, number] => typeof e[1] === "number"));
   return {
     fail,
     // Several components' located errors as one report (each keeps its file, line and key).
@@ -60,6 +61,7 @@ function errorSink(fail: (path: KeyPath, message: string) => never, workload: Wo
       return {
         instance: instance.name,
         workloadNames,
+        workloadValues,
         compile(text: string | number, known: readonly string[], where: string): CostExpression {
           let result: { compiled: CostExpression; used: string[] };
           // Named `<instance>.<parameter>` so that an evaluation failing during the run is located
@@ -69,7 +71,8 @@ function errorSink(fail: (path: KeyPath, message: string) => never, workload: Wo
             result = compileWithTextualWorkload(textual, known, (names) => compileExpression(text, { known: names, where: at }));
           } catch (e) {
             const message = (e as Error).message;
-            return fail([...base, ...parseWhere(where)], message.startsWith(`${at}: `) ? message.slice(at.length + 2) : message);
+            const unit = e instanceof ExpressionError ? unitInExpression(e.detail, String(text), where) : undefined;
+            return fail([...base, ...parseWhere(where)], unit ?? (message.startsWith(`${at}: `) ? message.slice(at.length + 2) : message));
           }
           const used = result.used[0];
           if (used !== undefined) fail(["workload", used], nonNumericWorkloadValue(used, workload[used], formatPath([...base, ...parseWhere(where)])));

@@ -3,6 +3,11 @@ import { executeScenario, loadScenario } from "../../scenarios/index.js";
 import { invalidPoints, isSweepText, loadSweep } from "../../scenarios/sweep/index.js";
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
 
+/** `n` and the noun, plural but for one ("1 rank", "4 ranks"). */
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
 /** Points whose errors `ccasim validate` prints for a sweep (the count covers them all). */
 const SHOWN_POINTS = 5;
 
@@ -54,7 +59,7 @@ its deadlocked points among those that fail, and exits 2).`,
     for (const u of unreceived.slice(0, 5)) ctx.err(`warning: unreceived ${u}\n`);
     if (unreceived.length > 5) ctx.err(`warning: ${unreceived.length - 5} more unreceived messages\n`);
     ctx.out(
-      `${s.file}: valid — scenario '${c.name}', ${s.machine.cluster.ranks} ranks on ${s.machine.cluster.nodes} ${s.machine.presetName} node(s), ` +
+      `${s.file}: valid — scenario '${c.name}', ${plural(s.machine.cluster.ranks, "rank")} on ${plural(s.machine.cluster.nodes, `${s.machine.presetName} node`)}, ` +
         `${s.assembly ? s.assembly.instances.length + " components" : "program model"}, metrics ${c.metrics.join(", ")}` +
         `${ran === undefined ? "" : `; ran: simulated ${(ran.simulatedTime / 1e6).toFixed(6)} s, ${ran.events} events`}\n`,
     );

@@ -192,6 +192,7 @@ export function trackingEnv(env: PrepareEnv, used: Set<string>): PrepareEnv {
   return {
     instance: env.instance,
     workloadNames: env.workloadNames,
+    workloadValues: env.workloadValues,
     error: (where, message) => env.error(where, message),
     compile(text, known, where) {
       const compiled = env.compile(text, known, where);

@@ -1,8 +1,8 @@
-import type { ComponentContext, ComponentType, KernelSpec } from "../component.js";
+import type { ComponentContext, ComponentType, KernelSpec, PrepareEnv } from "../component.js";
 import { checkKeys } from "../documented-params.js";
 import { MachineInputError, checkKernelValues, squarePatchStride } from "../../machine/index.js";
 import type { CallArgs, PortType } from "../ports.js";
-import { CallTargets, makeCalls, newScope, nonNumericArgument, prepareCalls, scopeLayout, trackingEnv, usesPorts, alwaysCalledPorts, type PreparedCall } from "./calls.js";
+import { CallTargets, makeCalls, newScope, nonNumericArgument, prepareCalls, scopeLayout, trackingEnv, usesPorts, alwaysCalledPorts, RANK_NAMES, type PreparedCall } from "./calls.js";
 import { ScenarioValueError } from "./scenario-value-error.js";
 
 type Fn = (scope: ArrayLike<number>) => number;
@@ -106,12 +106,21 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
     // (The stride only where some call may be strided: the other patterns ignore it.)
     const mayStride = patternArg === undefined ? pattern === "strided" : Object.values(patterns).includes("strided");
     // The node model's own rules (checkKernelValues), on the values written as constants (a
-    // default counts as written): each key alone, then the rules joining two keys when each passed.
+    // default counts as written) or as expressions of workload values alone (`elementSize: ES`):
+    // each key alone, then the rules joining two keys when each passed.
     const constants: Partial<Record<(typeof KERNEL_COUNTS)[number], number>> = {};
     for (const [key, dflt] of KERNEL_COUNTS_DEFAULTS) {
-      const v = constantOf(p[key] ?? dflt);
-      if (v === undefined || (key === "stride" && !mayStride)) continue;
-      const ok = checked(env, key, () => checkKernelValues(key === "stride" ? { pattern: "strided", stride: v } : { [key]: v }));
+      if (key === "stride" && !mayStride) continue;
+      const given = p[key] ?? dflt;
+      let v = constantOf(given);
+      let note = "";
+      if (v === undefined && given !== undefined) {
+        const fromWorkload = workloadConstant(outer, String(given), key, scopeNames, args);
+        if (fromWorkload !== undefined) [v, note] = fromWorkload;
+      }
+      if (v === undefined) continue;
+      const value = v;
+      const ok = checked(env, key, () => checkKernelValues(key === "stride" ? { pattern: "strided", stride: value } : { [key]: value }), note);
       if (ok) constants[key] = v;
     }
     checked(env, "floatLoads", () => checkKernelValues(constants));
@@ -169,17 +178,34 @@ const KERNEL_COUNTS = KERNEL_COUNTS_DEFAULTS.map(([key]) => key);
 
 /**
  * Runs a check of the node model's; a MachineInputError it throws becomes the component's error
- * at `key` (the error's key names the rule that failed when two keys conflict). Returns whether it passed.
+ * at `key` (the error's key names the rule that failed when two keys conflict), its problem
+ * followed by `note`. Returns whether it passed.
  */
-function checked(env: { error(key: string, message: string): void }, key: string, check: () => void): boolean {
+function checked(env: { error(key: string, message: string): void }, key: string, check: () => void, note = ""): boolean {
   try {
     check();
     return true;
   } catch (e) {
     if (!(e instanceof MachineInputError)) throw e;
-    env.error(e.key.startsWith("kernel.") ? e.key.slice("kernel.".length) : key, e.problem);
+    env.error(e.key.startsWith("kernel.") ? e.key.slice("kernel.".length) : key, e.problem + note);
     return false;
   }
+}
+
+/**
+ * The value of a parameter's expression that reads workload values alone (no argument, no rank),
+ * with a note naming them (` (from 'ES' with ES = 0)`); undefined when it reads anything else or the
+ * workload's values are not known at load.
+ */
+function workloadConstant(env: PrepareEnv, text: string, key: string, scopeNames: readonly string[], args: readonly string[]): [number, string] | undefined {
+  const values = env.workloadValues;
+  if (values === undefined) return undefined;
+  const compiled = env.compile(text, scopeNames, key);
+  const names = compiled.variables;
+  if (names.some((n) => !(n in values) || args.includes(n) || RANK_NAMES.includes(n))) return undefined;
+  const scope = Object.fromEntries(names.map((n) => [n, values[n]!]));
+  const shown = names.map((n) => `${n} = ${values[n]}`).join(", ");
+  return [compiled.evaluate(scope), ` (from '${text}' with ${shown})`];
 }
 
 /** The value of a parameter written as a number (or the text of one), else undefined (an expression). */

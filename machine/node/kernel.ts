@@ -132,7 +132,8 @@ export function validateKernel(k: KernelSpec): void {
     (arrays === undefined || (Number.isInteger(arrays) && arrays >= 1 && arrays <= 64)) &&
     (fma === undefined || (fma >= 0 && fma <= 1)) &&
     (k.floatLoads === undefined || (k.floatLoads >= 0 && k.floatLoads <= loads)) &&
-    loads + stores >= (arrays ?? 1)
+    loads + stores >= (arrays ?? 1) &&
+    q * e * (arrays ?? 1) <= MAX_KERNEL_BYTES
   ) return;
   checkKernelValues(k, true);
 }
@@ -161,4 +162,11 @@ export function checkKernelValues(k: Partial<KernelSpec>, complete = false): voi
   if (k.floatLoads !== undefined && k.loads === undefined) checkCount("floatLoads", k.floatLoads, 0, false);
   const needed = k.arrays ?? 1;
   if (k.loads !== undefined && k.stores !== undefined && k.loads + k.stores < needed) bad("loads", `loads + stores >= arrays (${needed}): every array access is a load or a store`, k.loads);
+  // An element size alone can be out of reach (an expression of a call's arguments gives the elements at run time).
+  const bytes = (k.elements ?? 1) * (k.elementSize ?? 1) * needed;
+  if (typeof k.elementSize === "number" && Number.isFinite(bytes) && bytes > MAX_KERNEL_BYTES)
+    bad(k.elements === undefined ? "elementSize" : "elements", `arrays of at most 2^50 bytes in all (elements x elementSize x arrays = ${bytes}): addresses beyond are not exact doubles in the miss models`, k.elements ?? k.elementSize);
 }
+
+/** The most bytes a kernel's arrays span together (1 PiB): every address then stays an exact double, with room for the padding. */
+export const MAX_KERNEL_BYTES = 2 ** 50;

@@ -99,6 +99,8 @@ export class NodeModel {
   /** The hierarchy without its first level, for streams that bypass it. */
   private referenceBeyondL1: ReferenceHierarchy | undefined;
   private readonly memo: ShapeMemo;
+  /** Kernel invocations costed with each engine's misses (analytical, reference replay): what `missModel: auto` chose. */
+  readonly missEngineInvocations = { analytical: 0, reference: 0 };
 
   /**
    * @throws MachineInputError when the configuration is invalid
@@ -243,6 +245,8 @@ export class NodeModel {
     // The arrays skip the L1 when no integer load reads them (stores do not allocate there).
     const bypassL1 = this.l1IntegerOnly && perFloatLoads >= perLoads;
     const useReference = c.missModel === "reference" || (c.missModel === "auto" && q * arrays <= c.referenceMaxAccesses);
+    if (useReference) this.missEngineInvocations.reference++;
+    else this.missEngineInvocations.analytical++;
     if (useReference) {
       if (bypassL1) this.referenceMissesBeyondL1(kernel, perPass);
       else this.referenceMissesPerPass(kernel, perPass);

@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 export { parseQuantity, formatQuantity, QuantityError, unitsOf, acceptsBareNumber, describeDimension, type QuantityOptions } from "./units.js";
+export { unitInExpression } from "./unit-advice.js";
 export {
   ScenarioError,
   ScenarioErrors,

@@ -51,6 +51,7 @@ describe("ccasim presets", () => {
     const r = await run(["presets", "itanium2-madisn"]);
     expect(r.code).toBe(2);
     expect(r.err).toContain("ccasim presets: no machine or interconnect preset 'itanium2-madisn' (did you mean 'itanium2-madison'?); known: ");
+    expect((await run(["presets", "xeon-2.8ghz"])).err).toContain("(did you mean 'xeon-2.8ghz-512k'?)");
     expect((await run(["presets", "a", "b"])).code).toBe(2);
   });
 });

@@ -73,8 +73,19 @@ describe("the kernel component's parameters", () => {
     expect(loadError("elementSize: 0.5")).toMatch(/assembly\.components\.K\.params\.elementSize: expected an integer >= 1, got 0\.5/);
     expect(loadError("loads: -1")).toMatch(/assembly\.components\.K\.params\.loads: expected a number >= 0, got -1/);
     expect(loadError("loads: 2, floatLoads: 3")).toMatch(/assembly\.components\.K\.params\.floatLoads: expected a number in \[0, loads \(2\)\], got 3/);
+    expect(loadError("elementSize: 1e20")).toMatch(/params\.elementSize: expected arrays of at most 2\^50 bytes in all/);
+    // A size written with a unit: expressions are plain numbers.
+    expect(loadError("elementSize: 72B")).toMatch(/params\.elementSize: 'B' is a unit, but expressions are plain numbers \(in expression "72B"\): write the size as a number of bytes \(72B is 72\)/);
     // A stride that no call uses (a sequential kernel ignores it) is left alone.
     expect(() => loadScenarioText(scenario("pattern: sequential, stride: 0"), "kernel.yaml")).not.toThrow();
+  });
+
+  it("refuses at load a quantity that workload values alone put out of range, naming them", () => {
+    const withWorkload = (params: string, workload: string) => scenario(params).replace("workload: { N: 4096 }", `workload: { N: 4096, ${workload} }`);
+    expect(() => loadScenarioText(withWorkload("elementSize: ES", "ES: 0"), "kernel.yaml")).toThrow(/kernel\.yaml:\d+:\d+: assembly\.components\.K\.params\.elementSize: expected an integer >= 1, got 0 \(from 'ES' with ES = 0\)/);
+    expect(() => loadScenarioText(withWorkload("arrays: NA * 2", "NA: 40"), "kernel.yaml")).toThrow(/params\.arrays: expected an integer in \[1, 64\], got 80 \(from 'NA \* 2' with NA = 40\)/);
+    // Values a call passes are checked when it runs (the argument N shadows the workload's N).
+    expect(() => loadScenarioText(withWorkload("arrays: N - 4096", "ES: 8"), "kernel.yaml")).not.toThrow();
   });
 });
 

@@ -102,5 +102,9 @@ describe("miss engine choice", () => {
     const auto = new NodeModel(resolveMachine("xeon-2.8ghz-512k", { missModel: "auto", referenceMaxAccesses: 50_000 }));
     auto.kernelCost(k, undefined, out);
     expect(out.misses[0]).toBe(expected[0]);
+    // It says which engine costed each invocation.
+    auto.kernelCost(k, undefined, out);
+    auto.kernelCost({ ...k, elements: 60_000 }, undefined, out);
+    expect(auto.missEngineInvocations).toEqual({ analytical: 1, reference: 2 });
   });
 });
