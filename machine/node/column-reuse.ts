@@ -483,11 +483,7 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   if (d < 0 || A > MAX_ASSOC || arrays > MAX_ARRAYS || R < B || arrayBytes < B) return -1;
   const rows = Math.ceil(q / s);
   const lastRow = q - (rows - 1) * s;
-  // The largest and smallest `last` of the column groups (see addGroups), before building them:
-  // most evaluations end at the bounds below.
   const full = lastRow === s;
-  const lastMax = full ? rows : rows - 1;
-  const lastMin = full ? (s > 1 ? rows - 1 : rows) : rows > 1 && s - 1 - lastRow > 0 ? rows - 2 : rows - 1;
   // Fewer partners than ways: every continuation hits. A row has at most `arrays * (last + 1) - 1`
   // (as in one set below): `arrays * rows - 1` in every column but the first of a sweep whose
   // last row is full, one more per array in its rows after the first (row 0 of column 0 starts
@@ -509,6 +505,10 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   // B / d > MAX_OFFSETS, without the division (B / d is an integer, and 64 d exact).
   if (B > MAX_OFFSETS * d) return -1;
   const up = mod(R, P);
+  // The largest and smallest `last` of the column groups (see addGroups), before building them:
+  // most evaluations end at the bounds below.
+  const lastMax = full ? rows : rows - 1;
+  const lastMin = full ? (s > 1 ? rows - 1 : rows) : rows > 1 && s - 1 - lastRow > 0 ? rows - 2 : rows - 1;
   // Partners each array gives a row at least, for every continuation to miss: a run of t rows
   // of any array holds at least floor(t / T) of its returns when none takes longer than T rows,
   // and a row's partners in each array span `last` rows, earlier and later: at least
