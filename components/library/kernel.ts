@@ -34,12 +34,12 @@ interface KernelPrepared {
   readonly patternArg: string | undefined;
   readonly patterns: Readonly<Record<string, KernelSpec["pattern"]>>;
   readonly calls: readonly PreparedCall[];
-  /** The text of each count's expression (elements, passes, arrays, stride), for messages. */
+  /** The text of each count's expression (elements, elementSize, passes, arrays, stride), for messages. */
   readonly countTexts: Readonly<Record<CountKey, string>>;
 }
 
-/** The kernel quantities that count whole things: elements, passes, arrays, a stride in elements. */
-type CountKey = "elements" | "passes" | "arrays" | "stride";
+/** The kernel quantities that count whole things: elements, bytes of one, passes, arrays, a stride in elements. */
+type CountKey = "elements" | "elementSize" | "passes" | "arrays" | "stride";
 
 const KEYS = [
   "port", "portType", "method", "args", "elements", "elementSize", "loads", "stores", "flops",
@@ -146,7 +146,7 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
       patterns: patterns as Record<string, KernelSpec["pattern"]>,
       calls: prepareCalls(p.calls, scopeNames, env),
       readsArg: numericArgs.map((a) => used.has(a)),
-      countTexts: { elements: String(p.elements ?? "Q"), passes: String(p.passes ?? 1), arrays: String(p.arrays ?? 1), stride: String(p.stride ?? "") },
+      countTexts: { elements: String(p.elements ?? "Q"), elementSize: String(p.elementSize ?? 8), passes: String(p.passes ?? 1), arrays: String(p.arrays ?? 1), stride: String(p.stride ?? "") },
     };
   },
   ports(d) {
@@ -244,7 +244,7 @@ function* computeKernel(inst: KernelInstance, callArgs: CallArgs) {
   // arrays of 0) is refused, naming the key and the expression, rather than silently replaced.
   const spec: KernelSpec = {
     elements,
-    elementSize: d.elementSize(scope),
+    elementSize: wholeCount(inst, "elementSize", d.elementSize(scope), 1),
     loads: d.loads(scope),
     stores: d.stores(scope),
     flops: d.flops(scope),

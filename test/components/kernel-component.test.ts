@@ -54,6 +54,7 @@ describe("the kernel component's parameters", () => {
     // Expressions that evaluate out of range (N = 4096), when the run evaluates them.
     expect(runError("pattern: strided, stride: N - 4096")).toMatch(/kernel\.yaml:\d+:\d+: assembly\.components\.K: kernel\.stride: expected an integer >= 1, got 0/);
     expect(runError("arrays: N - 4096")).toMatch(/assembly\.components\.K: kernel\.arrays: expected an integer >= 1, got 0/);
+    expect(runError("elementSize: N - 4096")).toMatch(/assembly\.components\.K: kernel\.elementSize: expected an integer >= 1, got 0 \(elementSize: "N - 4096" with N = 4096\)/);
     expect(runError("passes: N - 4097")).toMatch(/assembly\.components\.K: kernel\.passes: expected an integer >= 0, got -1/);
   });
 
