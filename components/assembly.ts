@@ -260,7 +260,11 @@ export function prepareAssembly(config: AssemblyConfig, workloadNames: readonly 
         `component '${c.provider}' (${provider.typeName}) has no provides port '${c.providesPort}'; its provides ports: ${list(provider.ports.provides)}`,
       );
     if (usesType.name !== provType.name)
-      sink.fail(path, `port type mismatch: ${c.user}.${c.usesPort} uses '${usesType.name}' but ${c.provider}.${c.providesPort} provides '${provType.name}'`);
+      sink.fail(
+        path,
+        `port type mismatch: ${c.user}.${c.usesPort} uses '${usesType.name}' but ${c.provider}.${c.providesPort} provides '${provType.name}' ` +
+          `(methods ${provType.methods.map((m) => `${m.name}(${m.args.join(", ")})`).join(", ")}); give both the same port type, e.g. portType: ${provType.name} on the calls of ${c.user} through '${c.usesPort}'`,
+      );
     if (signature(usesType) !== signature(provType))
       sink.fail(path, `port type '${usesType.name}' differs between ${c.user}.${c.usesPort} (${signature(usesType)}) and ${c.provider}.${c.providesPort} (${signature(provType)})`);
     let m = wiring.get(c.user);
