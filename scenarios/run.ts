@@ -71,6 +71,8 @@ export function executeScenario(scenario: LoadedScenario, options: ExecuteOption
   if (!scenario.assembly) throw new Error(`${scenario.file}: nothing to run (no assembly)`);
   const memoryWarnings: string[] = [];
   const platform = withMemoryCheck(buildPlatform(scenario.machine), scenario, memoryWarnings);
+  // The node model counts across runs of one loaded scenario: this run's are the difference.
+  const enginesBefore = { ...scenario.machine.cluster.nodeModels[0].missEngineInvocations };
   const t0 = process.hrtime.bigint();
   let result: AssemblyRunResult;
   try {
@@ -115,7 +117,10 @@ export function executeScenario(scenario: LoadedScenario, options: ExecuteOption
     invocations: result.invocations,
     records: result.mastermind?.count ?? 0,
     // One node model serves every node of the cluster.
-    missEngines: { ...cluster.nodeModels[0].missEngineInvocations },
+    missEngines: {
+      analytical: cluster.nodeModels[0].missEngineInvocations.analytical - enginesBefore.analytical,
+      reference: cluster.nodeModels[0].missEngineInvocations.reference - enginesBefore.reference,
+    },
     warnings: [...scenario.warnings, ...result.warnings],
     unreceivedMessages: result.unreceived,
     resolved: { ...config, machine: { ...config.machine, resolved: scenario.machine.config, network: scenario.machine.network } },

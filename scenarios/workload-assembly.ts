@@ -71,7 +71,8 @@ function errorSink(fail: (path: KeyPath, message: string) => never, workload: Wo
             result = compileWithTextualWorkload(textual, known, (names) => compileExpression(text, { known: names, where: at }));
           } catch (e) {
             const message = (e as Error).message;
-            const unit = e instanceof ExpressionError ? unitInExpression(e.detail, String(text), where) : undefined;
+            // (No key: a component's cost is in microseconds, not in a program model's costUnit.)
+            const unit = e instanceof ExpressionError ? unitInExpression(e.detail, String(text), undefined) : undefined;
             return fail([...base, ...parseWhere(where)], unit ?? (message.startsWith(`${at}: `) ? message.slice(at.length + 2) : message));
           }
           const used = result.used[0];

@@ -60,7 +60,7 @@ its deadlocked points among those that fail, and exits 2).`,
     if (unreceived.length > 5) ctx.err(`warning: ${unreceived.length - 5} more unreceived messages\n`);
     ctx.out(
       `${s.file}: valid — scenario '${c.name}', ${plural(s.machine.cluster.ranks, "rank")} on ${plural(s.machine.cluster.nodes, `${s.machine.presetName} node`)}, ` +
-        `${s.assembly ? s.assembly.instances.length + " components" : "program model"}, metrics ${c.metrics.join(", ")}` +
+        `${s.assembly ? plural(s.assembly.instances.length, "component") : "program model"}, metrics ${c.metrics.join(", ")}` +
         `${ran === undefined ? "" : `; ran: simulated ${(ran.simulatedTime / 1e6).toFixed(6)} s, ${ran.events} events`}\n`,
     );
     return 0;

@@ -114,8 +114,8 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
       const given = p[key] ?? dflt;
       let v = constantOf(given);
       let note = "";
-      if (v === undefined && given !== undefined) {
-        const fromWorkload = workloadConstant(outer, String(given), key, scopeNames, args);
+      if (v === undefined && typeof given === "string") {
+        const fromWorkload = workloadConstant(outer, given, key, scopeNames, args);
         if (fromWorkload !== undefined) [v, note] = fromWorkload;
       }
       if (v === undefined) continue;
@@ -194,8 +194,9 @@ function checked(env: { error(key: string, message: string): void }, key: string
 
 /**
  * The value of a parameter's expression that reads workload values alone (no argument, no rank),
- * with a note naming them (` (from 'ES' with ES = 0)`); undefined when it reads anything else or the
- * workload's values are not known at load.
+ * with a note naming them (` (from 'ES' with ES = 0)`); undefined when it reads anything else,
+ * the workload's values are not known at load, or it does not evaluate to a finite number (the
+ * run reports that, with the values of the call).
  */
 function workloadConstant(env: PrepareEnv, text: string, key: string, scopeNames: readonly string[], args: readonly string[]): [number, string] | undefined {
   const values = env.workloadValues;
@@ -203,9 +204,14 @@ function workloadConstant(env: PrepareEnv, text: string, key: string, scopeNames
   const compiled = env.compile(text, scopeNames, key);
   const names = compiled.variables;
   if (names.some((n) => !(n in values) || args.includes(n) || RANK_NAMES.includes(n))) return undefined;
-  const scope = Object.fromEntries(names.map((n) => [n, values[n]!]));
+  let value: number;
+  try {
+    value = compiled.evaluate(Object.fromEntries(names.map((n) => [n, values[n]!])));
+  } catch {
+    return undefined;
+  }
   const shown = names.map((n) => `${n} = ${values[n]}`).join(", ");
-  return [compiled.evaluate(scope), ` (from '${text}' with ${shown})`];
+  return [value, ` (from '${text}'${shown === "" ? "" : ` with ${shown}`})`];
 }
 
 /** The value of a parameter written as a number (or the text of one), else undefined (an expression). */

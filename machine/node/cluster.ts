@@ -74,7 +74,8 @@ export class Cluster {
     // One node has no remote memory: every miss is served locally whatever `memory.remoteFraction`
     // says (the share of misses that go to other nodes' memory when there are other nodes).
     const model = new NodeModel(config, { sharers: layout.processesPerNode, remoteFraction: layout.nodes === 1 ? 0 : config.memory.remoteFraction });
-    // Nodes are identical and NodeModel is stateless per call: one model serves every node.
+    // Nodes are identical and a NodeModel's cost of a kernel depends on the call alone (it keeps a
+    // memo and counts, nothing that changes a result): one model serves every node.
     this.nodeModels = Array.from({ length: layout.nodes }, () => model);
   }
 

@@ -1,5 +1,7 @@
 /**
- * Exact reuse misses of a column sweep whose rows are at least a line apart.
+ * Reuse misses of a column sweep whose rows are at least a line apart, partner by partner (exact for
+ * long columns: each column group's accesses are spread evenly over the positions within a line,
+ * which short columns of many arrays are not, by up to 0.13 of the accesses).
  *
  * In the strided stream (see `kernel.ts`) an element that starts at least `e` bytes into its
  * sector (a continuation; the others start a sector, and the caller counts them) is preceded in
@@ -469,9 +471,9 @@ function continuations(q: number, e: number, g: CacheGeometry): number {
  * Misses of the accesses that continue a sector (byte offset within the sector at least one element)
  * in a column sweep of `arrays` arrays of `q` elements of `e` bytes with rows of `s` elements
  * (`s * e >= line`), arrays `arrayBytes` apart. Returns -1 when the geometry is outside what this
- * evaluates exactly (the caller then approximates): a non-integer element size, more than 64
- * element positions per line (see {@link positionUnit}) or ways, more than 64 arrays, arrays
- * closer than a line.
+ * evaluates (the caller then approximates): a non-integer element size, more than 256 element
+ * positions per line (see {@link positionUnit}), more than 64 ways or arrays, arrays closer than a
+ * line.
  */
 export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: number, arrays: number, arrayBytes: number): number {
   const B = g.line;
@@ -502,7 +504,7 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
     // or beyond one element). (e / u by the sector's exact reciprocal, a power of two.)
     return missed * arrays * (1 - e * g.invSector);
   }
-  // B / d > MAX_OFFSETS, without the division (B / d is an integer, and 64 d exact).
+  // B / d > MAX_OFFSETS, without the division (B / d is an integer, and MAX_OFFSETS * d exact).
   if (B > MAX_OFFSETS * d) return -1;
   const up = mod(R, P);
   // The largest and smallest `last` of the column groups (see addGroups), before building them:

@@ -2,7 +2,7 @@
  * Set loads of arrays whose elements are larger than a line and not a whole number of lines: each
  * element's first byte touches one line, and the lines touched skip some of the lines between, in
  * a pattern that rotates against the sets. An even spread over the sets misjudges them near a
- * level's capacity (by up to 0.6 of the accesses), so the touched lines are counted set by set.
+ * level's capacity (by up to 0.89 of the accesses), so the touched lines are counted set by set.
  *
  * @packageDocumentation
  */

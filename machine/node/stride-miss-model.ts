@@ -1,13 +1,13 @@
 /**
  * The analytical, stride-dependent miss model: steady-state misses of one cache level for one
  * pass of a kernel's address stream (see `kernel.ts` for the exact stream), without allocation.
- * Against the trace-driven LRU reference it is exact up to rounding for sequential sweeps and
- * column sweeps of shorter rows whose element size divides the line. In column sweeps whose rows
- * are a line or more apart it counts the accesses that continue a sector exactly (any number of
- * arrays and element size), and the sector starts from the set overload of the whole footprint,
- * as if each line's last touch were a whole pass back (within 0.06 of the reference on the
- * accuracy tests' grids; the error is largest for short columns of many arrays). It matches the
- * expectation of the random pattern (see the accuracy tests).
+ * Against the trace-driven LRU reference (see the README's list, and the accuracy tests) it is
+ * exact for sequential sweeps of one array of elements that divide the line or exceed it. In
+ * column sweeps whose rows are a line or more apart it counts the accesses that continue a sector
+ * partner by partner (exact for long columns, any number of arrays and element size), and the
+ * sector starts from the set overload of the whole footprint, as if each line's last touch were a
+ * whole pass back (off for rows a few lines long and for elements larger than a sector). It
+ * predicts the expectation of the random pattern.
  *
  * How it reasons, per level (line B, sector u, S sets of A ways, LRU):
  * - **Capacity and set conflicts of the whole footprint.** The lines the pass touches are spread
@@ -352,7 +352,9 @@ function distinctLinesRandomMisses(g: CacheGeometry, q: number, e: number, array
   const linesPerArray = e >= B ? q : Math.ceil(bytes * g.invLine);
   const ping = pingPongFraction(g, arrays, arrayBytes);
   const lines = linesPerArray * arrays;
-  const capacity = g.size / B;
+  // The lines' sets hold them: elements a power-of-two number of lines long reach only some sets.
+  // (One set: all of it, without the count; size / B by the line's exact reciprocal.)
+  const capacity = g.sets === 1 ? g.size * g.invLine : g.assoc * setsCovered(g, linesPerArray, e >= B ? e : B, arrays, arrayBytes);
   const T = capacity >= lines ? Infinity : -lines * Math.log(1 - capacity / lines);
   // 1 - exp(-T / lines): (-T) / lines and -(T / lines) are the same double (rounding is symmetric).
   const h = oneMinusExpNeg(T / lines);
@@ -434,7 +436,7 @@ function sweepPassMisses(g: CacheGeometry, q: number, e: number, arrays: number,
   }
   if (R < B && B % e === 0 && ping === 0) return shortRowMisses(g, q, e, stride, arrays, arrayBytes, fFit) * arrays;
   // Outside the exact cases (rows shorter than a line whose elements do not divide it or whose
-  // arrays ping-pong in their sets, more than 64 ways or element positions per line): averaged
+  // arrays ping-pong in their sets, more than 64 ways or 256 element positions per line): averaged
   // set-overload fractions of the column's working set.
   const rows = Math.ceil(q / stride);
   let fCol: number;

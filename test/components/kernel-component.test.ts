@@ -28,6 +28,17 @@ function runError(params: string): string {
   throw new Error("expected the run to fail");
 }
 
+/** The message of the located error loading `text` throws. */
+function loadErrorOf(text: string): string {
+  try {
+    loadScenarioText(text, "kernel.yaml");
+  } catch (e) {
+    if (e instanceof ScenarioErrors) return e.message;
+    throw e;
+  }
+  throw new Error("expected the load to fail");
+}
+
 describe("the kernel component's parameters", () => {
   it("takes the default stride from the elements, whatever the argument is called", () => {
     const strided = run("pattern: strided");
@@ -59,15 +70,7 @@ describe("the kernel component's parameters", () => {
   });
 
   it("refuses constant quantities out of range at load, as ccasim validate does, at their key", () => {
-    const loadError = (params: string): string => {
-      try {
-        loadScenarioText(scenario(params), "kernel.yaml");
-      } catch (e) {
-        if (e instanceof ScenarioErrors) return e.message;
-        throw e;
-      }
-      throw new Error("expected the load to fail");
-    };
+    const loadError = (params: string): string => loadErrorOf(scenario(params));
     expect(loadError("pattern: strided, stride: 0")).toMatch(/kernel\.yaml:\d+:\d+: assembly\.components\.K\.params\.stride: expected an integer >= 1, got 0/);
     expect(loadError("arrays: 0")).toMatch(/assembly\.components\.K\.params\.arrays: expected an integer in \[1, 64\], got 0/);
     expect(loadError("passes: '-1'")).toMatch(/assembly\.components\.K\.params\.passes: expected an integer >= 0, got -1/);
@@ -87,6 +90,16 @@ describe("the kernel component's parameters", () => {
     expect(() => loadScenarioText(withWorkload("arrays: NA * 2", "NA: 40"), "kernel.yaml")).toThrow(/params\.arrays: expected an integer in \[1, 64\], got 80 \(from 'NA \* 2' with NA = 40\)/);
     // Values a call passes are checked when it runs (the argument N shadows the workload's N).
     expect(() => loadScenarioText(withWorkload("arrays: N - 4096", "ES: 8"), "kernel.yaml")).not.toThrow();
+    // An expression that does not evaluate to a number is left to the run, which locates it.
+    expect(() => loadScenarioText(withWorkload("elementSize: '8 / ES'", "ES: 0"), "kernel.yaml")).not.toThrow();
+    expect(loadErrorOf(withWorkload("elementSize: '4 - 4'", "ES: 8"))).toMatch(/params\.elementSize: expected an integer >= 1, got 0 \(from '4 - 4'\)/);
+  });
+
+  it("reports this run's miss engines in the summary, however often one loaded scenario runs", () => {
+    const loaded = loadScenarioText(scenario("pattern: strided"), "kernel.yaml");
+    const first = executeScenario(loaded).summary;
+    expect(first).toMatchObject({ missEngines: { analytical: 1, reference: 0 } });
+    expect(executeScenario(loaded).summary).toEqual(first);
   });
 });
 

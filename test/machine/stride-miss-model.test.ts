@@ -43,6 +43,16 @@ describe("analytical stride miss model, exact cases", () => {
     new ReferenceHierarchy([l2], tlbGeometry({ entries: 64, pageSize: 4096, missPenalty: 1 })).steadyStateMisses(kernel(1000, 96, "random", 1, 2), out);
     expect(out[0]).toBe(0);
   });
+  it("holds random elements of a power-of-two number of lines in the sets they reach only", () => {
+    // 256-byte elements on 128-byte lines use every second set of the Xeon's L2: half its capacity.
+    const xeon = new NodeModel(resolveMachine("xeon-2.8ghz-512k"));
+    const a = new Float64Array(3);
+    const r = new Float64Array(3);
+    const k = kernel(4096, 256, "random", 1, 1);
+    xeon.analyticalMissesPerPass(k, a);
+    xeon.referenceMissesPerPass(k, r);
+    expect(Math.abs(a[1] - r[1]) / 4096).toBeLessThanOrEqual(0.03);
+  });
   it("sees A partners of a first column's row (its later partners reach the previous pass's last column)", () => {
     // One set of 4 ways, 4 rows of 5 elements: in column 0 a row past the first has 4 partners
     // (3 rows of this column and the previous pass's last one), so each of its continuations misses.
