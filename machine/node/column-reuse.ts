@@ -1,15 +1,15 @@
 /**
- * Reuse misses of a column sweep whose rows are at least a line apart, partner by partner (exact for
- * long columns: each column group's accesses are spread evenly over the positions within a line,
- * which short columns of many arrays are not, by up to 0.13 of the accesses).
+ * Reuse misses of a column sweep whose rows are at least a line apart, partner by partner (exact
+ * for long columns: each column group's accesses are spread evenly over the positions within a
+ * line, which short columns of many arrays are not, by up to 0.13 of the accesses).
  *
- * In the strided stream (see `kernel.ts`) an element that starts at least `e` bytes into its
+ * In the strided stream (see `kernel.ts`) an element `j` that starts at least `e` bytes into its
  * sector (a continuation; the others start a sector, and the caller counts them) is preceded in
  * its line by element `j - 1` of the same array, touched one column earlier (or, for the first
- * column, at the end of the previous pass: the sweep is cyclic). Between the two, the stream touches exactly one
- * element of every other row: elements `j - k*s` (earlier rows, this column) and `j + k*s - 1`
- * (later rows, previous column), `k >= 1`, plus the same elements of the other arrays (with
- * `k = 0` for the array touched in between). Each is a distinct line, so under LRU the access
+ * column, at the end of the previous pass: the sweep is cyclic). Between the two, the stream
+ * touches exactly one element of every other row: elements `j - k*s` (earlier rows, this
+ * column) and `j + k*s - 1` (later rows, previous column), `k >= 1`, plus the same elements of
+ * the other arrays (with `k = 0` for the array touched in between). Each is a distinct line, so under LRU the access
  * hits iff fewer than `assoc` of them map to its set. Which of them do depends only on the
  * access's byte offset `o` within its line and on which partners exist (`k <= row` earlier,
  * `k <= last - row` later): for a fixed offset the access misses iff, for some `t` in
@@ -290,8 +290,8 @@ function bandRowsAndShift(sc: Scratch, cum: Int32Array, j: number, jl: number, a
 
 /**
  * {@link missingAccesses} of the offset at position `p` (earlier partners returning to `p`, later
- * ones to `pl`, the position of the element before it) from the orbit sums; `lastMin` is the smallest `last` of the groups
- * and `allRows` the accesses of all groups. The first group has the most rows and the largest
+ * ones to `pl`, the position of the element before it) from the orbit sums; `lastMin` is the
+ * smallest `last` of the groups and `allRows` the accesses of all groups. The first group has the most rows and the largest
  * `last`, so when none of its rows misses none of any group does (the common case when rows are
  * few for the ways): the others are then skipped.
  *
