@@ -63,7 +63,7 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
     { name: "method", type: "string", doc: "Method name.", default: "compute" },
     { name: "args", type: "list", doc: "Argument names of the method.", default: ["Q"] },
     { name: "elements", type: "expression", doc: "Elements per array (Q).", default: "Q" },
-    { name: "elementSize", type: "expression", doc: "Bytes per element (an integer >= 1). Each access touches the element's first byte: a larger element costs one sector fill, as reading one field of a struct; a sequential sweep over whole structs of E bytes is E/8 times as many 8-byte elements.", default: 8 },
+    { name: "elementSize", type: "expression", doc: "Bytes per element (an integer >= 1, no unit; the arrays at most 2^50 bytes in all). An access touches the element's first byte only, once per element and array (further loads and stores hit the L1): an element larger than a cache sector (ccasim presets <name> lists each level's) costs one sector fill per access, as reading one field of each struct. For a sequential sweep over whole structs of E bytes, give E/8 times as many 8-byte elements and divide the per-element loads, stores and flops by E/8.", default: 8 },
     { name: "loads", type: "expression", doc: "Loads per element.", default: 1 },
     { name: "stores", type: "expression", doc: "Stores per element.", default: 1 },
     { name: "flops", type: "expression", doc: "Floating-point operations per element.", default: 1 },

@@ -165,7 +165,7 @@ export function checkKernelValues(k: Partial<KernelSpec>, complete = false): voi
   // An element size alone can be out of reach (an expression of a call's arguments gives the elements at run time).
   const bytes = (k.elements ?? 1) * (k.elementSize ?? 1) * needed;
   if (typeof k.elementSize === "number" && Number.isFinite(bytes) && bytes > MAX_KERNEL_BYTES)
-    bad(k.elements === undefined ? "elementSize" : "elements", `arrays of at most 2^50 bytes in all (elements x elementSize x arrays = ${bytes}): addresses beyond are not exact doubles in the miss models`, k.elements ?? k.elementSize);
+    bad(k.elements === undefined || k.elementSize >= k.elements ? "elementSize" : "elements", `elements x elementSize x arrays of at most 2^50 bytes (addresses beyond are not exact doubles in the miss models)`, bytes);
 }
 
 /** The most bytes a kernel's arrays span together (1 PiB): every address then stays an exact double, with room for the padding. */
