@@ -74,6 +74,11 @@ export interface PrepareEnv extends ExpressionCompiler {
    * parameter that depends on them alone as a run would (`ccasim validate`).
    */
   readonly workloadValues?: Readonly<Record<string, number>>;
+  /**
+   * Throws one error for several that `error` threw, so that a component reports all its
+   * parameters' mistakes at once; without it, a component throws the first.
+   */
+  combine?(errors: readonly unknown[]): never;
 }
 
 /** The per-rank services a component method uses. */

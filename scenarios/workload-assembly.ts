@@ -49,19 +49,21 @@ function throwAt(path: KeyPath, message: string): never {
 function errorSink(fail: (path: KeyPath, message: string) => never, workload: WorkloadValues): AssemblyErrorSink {
   const textual = nonNumericWorkloadNames(workload);
   const workloadValues = Object.fromEntries(Object.entries(workload).filter((e): e is [string, number] => typeof e[1] === "number"));
+  // Several located errors as one report (each keeps its file, line and key).
+  const combine = (errors: readonly unknown[]): never => {
+    if (errors.length === 1) throw errors[0];
+    throw new ScenarioErrors(errors.flatMap((e) => (e instanceof ScenarioErrors ? e.errors : e instanceof ScenarioError ? [e] : [new ScenarioError(e instanceof Error ? e.message : String(e))])));
+  };
   return {
     fail,
-    // Several components' located errors as one report (each keeps its file, line and key).
-    combine(errors: readonly unknown[]): never {
-      if (errors.length === 1) throw errors[0];
-      throw new ScenarioErrors(errors.flatMap((e) => (e instanceof ScenarioErrors ? e.errors : e instanceof ScenarioError ? [e] : [new ScenarioError(e instanceof Error ? e.message : String(e))])));
-    },
+    combine,
     envFor(instance: InstanceConfig, _index: number, workloadNames: readonly string[]): PrepareEnv {
       const base: KeyPath = ["assembly", "components", instance.name, "params"];
       return {
         instance: instance.name,
         workloadNames,
         workloadValues,
+        combine,
         compile(text: string | number, known: readonly string[], where: string): CostExpression {
           let result: { compiled: CostExpression; used: string[] };
           // Named `<instance>.<parameter>` so that an evaluation failing during the run is located

@@ -108,21 +108,28 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
     // The node model's own rules (checkKernelValues), on the values written as constants (a
     // default counts as written) or as expressions of workload values alone (`elementSize: ES`):
     // each key alone, then the rules joining two keys when each passed.
+    // Every key's problem is reported, not only the first (when the scenario can combine them).
     const constants: Partial<Record<(typeof KERNEL_COUNTS)[number], number>> = {};
+    const problems: unknown[] = [];
     for (const [key, dflt] of KERNEL_COUNTS_DEFAULTS) {
       if (key === "stride" && !mayStride) continue;
       const given = p[key] ?? dflt;
-      let v = constantOf(given);
-      let note = "";
-      if (v === undefined && typeof given === "string") {
-        const fromWorkload = workloadConstant(outer, given, key, scopeNames, args);
-        if (fromWorkload !== undefined) [v, note] = fromWorkload;
+      try {
+        let v = constantOf(given);
+        let note = "";
+        if (v === undefined && typeof given === "string") {
+          const fromWorkload = workloadConstant(outer, given, key, scopeNames, args);
+          if (fromWorkload !== undefined) [v, note] = fromWorkload;
+        }
+        if (v === undefined) continue;
+        const value = v;
+        if (checked(env, key, () => checkKernelValues(key === "stride" ? { pattern: "strided", stride: value } : { [key]: value }), note)) constants[key] = v;
+      } catch (e) {
+        if (outer.combine === undefined || (e as { isInputError?: boolean }).isInputError !== true) throw e;
+        problems.push(e);
       }
-      if (v === undefined) continue;
-      const value = v;
-      const ok = checked(env, key, () => checkKernelValues(key === "stride" ? { pattern: "strided", stride: value } : { [key]: value }), note);
-      if (ok) constants[key] = v;
     }
+    if (problems.length > 0) outer.combine!(problems);
     checked(env, "floatLoads", () => checkKernelValues(constants));
     return {
       portName: p.port === undefined ? "compute" : String(p.port),
