@@ -8,7 +8,7 @@
  */
 import type { CacheGeometry } from "./geometry.js";
 
-/** Most touched lines counted one by one (about a millisecond); beyond, the caller spreads them evenly. */
+/** Most touched lines counted one by one (about 2 ms at the limit); beyond, the caller spreads them evenly. */
 export const SCATTERED_COUNT_MAX = 1 << 20;
 
 /** Lines per set, grown to the largest number of sets seen (one allocation per size, none per call). */
