@@ -16,7 +16,7 @@ export function checkDocumentedParams(params: Readonly<Record<string, unknown>>,
     switch (doc.type) {
       case "enum": {
         const values = doc.values ?? [];
-        if (typeof v !== "string" || !values.includes(v)) error(doc.name, `expected ${alternatives(values)}, got ${JSON.stringify(v)}`);
+        if (typeof v !== "string" || !values.includes(v)) error(doc.name, `expected ${alternatives(values)}, got ${JSON.stringify(v)}${typeof v === "string" ? didYouMean(v, values) : ""}`);
         break;
       }
       case "boolean":

@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 import type { ParamDoc } from "../../engine/params.js";
+import { didYouMean } from "../../engine/registry.js";
 import { LEVEL_KEYS, type MachineConfig } from "./config.js";
 import { MachineInputError } from "./errors.js";
 import { isPowerOfTwo } from "./modular.js";
@@ -148,7 +149,8 @@ export function validateMachine(config: MachineConfig, prefix = "machine"): void
         if (typeof v !== "boolean") throw new MachineInputError(k(p.name), expectation(p), v);
         break;
       case "enum":
-        if (typeof v !== "string" || !(p.values ?? []).includes(v)) throw new MachineInputError(k(p.name), expectation(p), v);
+        if (typeof v !== "string" || !(p.values ?? []).includes(v))
+          throw new MachineInputError(k(p.name), expectation(p), v, `expected ${expectation(p)}, got ${JSON.stringify(v)}${typeof v === "string" ? didYouMean(v, p.values ?? []) : ""}`);
         break;
       default:
         if (typeof v !== "number" || !Number.isFinite(v)) throw new MachineInputError(k(p.name), expectation(p), v);

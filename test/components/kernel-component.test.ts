@@ -78,6 +78,7 @@ describe("the kernel component's parameters", () => {
     expect(loadError("loads: -1")).toMatch(/assembly\.components\.K\.params\.loads: expected a number >= 0, got -1/);
     expect(loadError("loads: 2, floatLoads: 3")).toMatch(/assembly\.components\.K\.params\.floatLoads: expected a number in \[0, loads \(2\)\], got 3/);
     expect(loadError("elementSize: 1e20")).toMatch(/params\.elementSize: expected elements x elementSize x arrays of at most 2\^50 bytes .*, got 100000000000000000000/);
+    expect(loadError("pattern: sequental")).toMatch(/params\.pattern: expected sequential, strided or random, got "sequental" \(did you mean 'sequential'\?\)/);
     // Every key's problem at once.
     const all = loadError("elementSize: 0, arrays: 65, pattern: strided, stride: 0");
     expect(all).toMatch(/3 errors/);

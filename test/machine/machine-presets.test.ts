@@ -75,6 +75,7 @@ describe("resolveMachine overrides", () => {
     expect(inputError(() => resolveMachine("xeon-2.8ghz-512k", { "l2.siz": 1 })).message).toMatch(/machine\.l2\.siz.*did you mean 'l2\.size'/);
     expect(inputError(() => resolveMachine("xeon-2.8ghz-512k", { l3: { size: 1 << 20 } })).message).toMatch(/machine\.l3\.size: l3 is a new level .*needs size, line, assoc, latency \(missing: line, assoc, latency\)/);
     expect(inputError(() => resolveMachine("xeon-2.8ghz-512k", { missModel: "exact" })).message).toMatch(/missModel.*analytical, reference, auto/);
+    expect(inputError(() => resolveMachine("xeon-2.8ghz-512k", { missModel: "atuo" })).message).toMatch(/got "atuo" \(did you mean 'auto'\?\)/);
   });
 });
 
