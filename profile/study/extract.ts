@@ -116,7 +116,7 @@ export async function studyObservations(store: StudyStore, sel: StudySelection):
   );
   if (res.rows.length === 0) {
     const filters = allWhere.map(([k, v]) => ` ${k}=${v}`).join("");
-    throw new StudyError(`no record matches component=${sel.component ?? "*"} port=${sel.port ?? "*"} method=${sel.method ?? "*"}${filters}${await unmatchedHint(store, sel)}${await sweptValueHint(store, sweptWhere)}`);
+    throw new StudyError(`no record matches component=${sel.component ?? "*"} port=${sel.port ?? "*"} method=${sel.method ?? "*"}${filters}${await unmatchedHint(store, sel)}${await sweptValueHint(store, sweptWhere)}${await whereNameHint(store, recordWhere, [...sweptNames].sort())}`);
   }
   const n = res.rows.length;
   const q = new Float64Array(n);
@@ -169,6 +169,24 @@ async function parameterHint(store: StudyStore, sel: StudySelection): Promise<st
   if (routines.length > 0) return `; records with it: ${routines.join(", ")} (select them with --component and --method)`;
   const names = (await store.query(`SELECT DISTINCT name FROM record_parameter ORDER BY name`)).rows.map((x) => String(x[0]));
   return `${didYouMean(sel.parameter, names)}; record parameters: ${names.join(", ") || "none (no proxy records parameters)"}`;
+}
+
+/**
+ * The `where` names that are neither swept nor a parameter of any record, with the nearest name of
+ * either kind (a swept key whose last part is the name, for a short form such as `pattern`).
+ */
+async function whereNameHint(store: StudyStore, recordWhere: readonly (readonly [string, string])[], swept: readonly string[]): Promise<string> {
+  if (recordWhere.length === 0) return "";
+  const recordNames = (await store.query(`SELECT DISTINCT name FROM record_parameter ORDER BY name`)).rows.map((x) => String(x[0]));
+  const parts: string[] = [];
+  for (const [name] of recordWhere) {
+    if (recordNames.includes(name)) continue;
+    const byLastPart = swept.filter((k) => k.endsWith(`.${name}`));
+    const hint = byLastPart.length === 1 ? ` (did you mean '${byLastPart[0]}'?)` : didYouMean(name, [...swept, ...recordNames]);
+    parts.push(`no swept or record parameter '${name}'${hint}`);
+  }
+  if (parts.length === 0) return "";
+  return `; ${parts.join("; ")} (swept: ${swept.join(", ") || "none"}; record parameters: ${recordNames.join(", ") || "none"})`;
 }
 
 /** The values a swept parameter of `where` takes, when none is the one asked for. */

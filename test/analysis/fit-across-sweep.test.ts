@@ -195,6 +195,9 @@ describe("fits across a sweep", () => {
       expect(b.tLabel).toBe("wallTime of Kernel (mode=b)");
       for (const g of b.groups) for (let i = 0; i < g.q.length; i++) expect(g.t[i]).toBeCloseTo(2 * g.by * g.q[i] ** 1.5, 6);
       await expect(studyObservations(store, { parameter: "Q", component: "Kernel", where: { mode: "c" } })).rejects.toThrow("no record matches component=Kernel port=* method=* mode=c");
+      // A name neither swept nor recorded: the nearest of either kind, a swept key by its last part.
+      await expect(studyObservations(store, { parameter: "Q", component: "Kernel", where: { mdoe: "b" } })).rejects.toThrow(/no swept or record parameter 'mdoe' \(did you mean 'mode'\?\) \(swept: workload\.c, workload\.x; record parameters: Q, mode\)/);
+      await expect(studyObservations(store, { parameter: "Q", component: "Kernel", where: { c: "1" } })).rejects.toThrow(/no swept or record parameter 'c' \(did you mean 'workload\.c'\?\)/);
     } finally {
       store.close();
     }
