@@ -130,10 +130,14 @@ export async function studyObservations(store: StudyStore, sel: StudySelection):
   }
   const withoutQ = res.rows.find((row) => row[2] === null);
   if (withoutQ !== undefined) throw new StudyError(`point ${String(withoutQ[0])}: a record of ${String(withoutQ[5])} has no parameter '${sel.parameter}'${await parameterHint(store, sel)}`);
+  const textBy = sel.by === undefined ? undefined : res.rows.find((row) => row[4] === null);
+  if (textBy !== undefined) {
+    const values = (await store.query(`SELECT DISTINCT value FROM parameter WHERE name = ${sqlString(sel.by!)} ORDER BY value`)).rows.map((x) => String(x[0]));
+    throw new StudyError(`swept parameter '${sel.by}' is not numeric (it takes ${values.join(", ")}): fit one value at a time with --where ${sel.by}=<value>`);
+  }
   res.rows.forEach((row, i) => {
     const [id, qn, qtext, tv, bv] = row as [string, number | null, string, number, number | null];
     if (qn === null) throw new StudyError(`point ${id}: parameter '${sel.parameter}' is '${qtext}', not a number`);
-    if (sel.by !== undefined && bv === null) throw new StudyError(`point ${id}: swept parameter '${sel.by}' is not numeric`);
     ids.push(id);
     q[i] = qn;
     t[i] = tv;

@@ -220,6 +220,26 @@ describe("fits across a sweep", () => {
     }
   });
 
+  it("refuses a text axis as --by, naming its values and --where", async () => {
+    const sweepTag = join(dir, "cost-law-tag.sweep.yaml");
+    writeFileSync(
+      sweepTag,
+      readFileSync("test/scenarios/sweeps/cost-law.sweep.yaml", "utf8")
+        .replace("  workload.x: [1, 2, 4, 8, 16, 32]\n  workload.c: [1, 2, 3, 4]", '  workload.x: [1, 2, 4]\n  workload.tag: ["a", "b"]')
+        .replace("workload: { x: 1, c: 1, iterations: 3 }", 'workload: { x: 1, c: 1, iterations: 3, tag: "a" }'),
+    );
+    const dbTag = join(dir, "cost-law-tag.db");
+    await runSweep(loadSweep(sweepTag), { db: dbTag });
+    const store = await StudyStore.open(dbTag, { readOnly: true });
+    try {
+      await expect(studyObservations(store, { parameter: "Q", component: "Kernel", by: "workload.tag" })).rejects.toThrow(
+        "swept parameter 'workload.tag' is not numeric (it takes a, b): fit one value at a time with --where workload.tag=<value>",
+      );
+    } finally {
+      store.close();
+    }
+  });
+
   it("prints T(Q, P) with ccasim sweep fit", async () => {
     let out = "";
     const code = await main(["sweep", "fit", db, "--parameter", "Q", "--component", "Kernel", "--by", "workload.c", "--by-variable", "c"], { out: (s) => (out += s), err: () => {} });
