@@ -207,6 +207,10 @@ export function topTimersChart(rows: readonly { name: string; exclusive: number;
 
 /** A heatmap of a value over two swept parameters. */
 export function heatmapChart(id: string, title: string, rows: readonly { a: string; b: string; value: number }[], aLabel: string, bLabel: string, valueLabel: string, order: { a: string[]; b: string[] }): ReportChart {
+  // Values over two orders of magnitude or more (times over a range of Q) take a log colour
+  // scale: on a linear one all but the largest cells share one colour.
+  const values = rows.map((r) => r.value);
+  const logScale = values.length > 0 && values.every((v) => v > 0) && Math.max(...values) >= 100 * Math.min(...values);
   const spec = {
     ...base(title),
     width: Math.min(WIDTH, 60 * order.a.length + 60),
@@ -218,7 +222,7 @@ export function heatmapChart(id: string, title: string, rows: readonly { a: stri
         encoding: {
           x: { field: "a", type: "ordinal", sort: order.a, title: aLabel },
           y: { field: "b", type: "ordinal", sort: order.b, title: bLabel },
-          color: { field: "value", type: "quantitative", title: valueLabel, scale: { scheme: "viridis" } },
+          color: { field: "value", type: "quantitative", title: valueLabel, scale: logScale ? { scheme: "viridis", type: "log" } : { scheme: "viridis" } },
         },
       },
       {
@@ -232,7 +236,7 @@ export function heatmapChart(id: string, title: string, rows: readonly { a: stri
       },
     ],
   } as TopLevelSpec;
-  return { id, title, caption: `Mean ${valueLabel} for each combination of ${aLabel} and ${bLabel} (over replications and other axes).`, spec };
+  return { id, title, caption: `Mean ${valueLabel} for each combination of ${aLabel} and ${bLabel} (over replications and other axes)${logScale ? "; colours on a log scale" : ""}.`, spec };
 }
 
 /** A line chart of a value against one swept parameter. */

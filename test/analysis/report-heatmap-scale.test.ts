@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { heatmapChart } from "../../analysis/report/index.js";
+
+/** The colour scale a heatmap's spec gives its cells. */
+function colourScale(values: readonly number[]): { caption: string; scale: unknown } {
+  const rows = values.map((value, i) => ({ a: String(i), b: "x", value }));
+  const chart = heatmapChart("h", "H", rows, "a", "b", "time (us)", { a: rows.map((r) => r.a), b: ["x"] });
+  const layer = (chart.spec as unknown as { layer: { encoding: { color: { scale?: unknown } } }[] }).layer[0]!;
+  return { caption: chart.caption, scale: layer.encoding.color.scale };
+}
+
+describe("a study heatmap's colours", () => {
+  it("take a log scale when the values span two orders of magnitude or more, and say so", () => {
+    const wide = colourScale([111, 5_000, 6.5e6]);
+    expect(wide.scale).toEqual({ scheme: "viridis", type: "log" });
+    expect(wide.caption).toMatch(/; colours on a log scale\.$/);
+  });
+
+  it("stay linear for a narrow range, or when a value is zero or negative", () => {
+    expect(colourScale([10, 20, 900]).scale).toEqual({ scheme: "viridis" });
+    expect(colourScale([0, 20, 9e6]).scale).toEqual({ scheme: "viridis" });
+  });
+});
