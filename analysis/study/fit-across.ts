@@ -97,6 +97,12 @@ export interface FitAcrossReport {
   readonly warnings: readonly { readonly by: number; readonly warning: FitWarning }[];
   /** Predicts T at (q, p) with the combined model. */
   readonly predict?: (q: number, p: number) => number;
+  /**
+   * Whether every coefficient (and a moving change point) came out constant in P while the values'
+   * own T(Q) differ by more than a quarter at the largest Q: T(Q, P) then does not follow P (too
+   * few values of P for a trend to be significant, say), and the per-value fits say more.
+   */
+  readonly constantInP?: boolean;
 }
 
 /**
@@ -242,7 +248,15 @@ function combine(
     r2: tss > 0 ? 1 - rss / tss : rss === 0 ? 1 : 0,
     warnings,
     predict,
+    constantInP: coefficients.every((m) => m.family === "constant") && (changePoint === undefined || changePoint.family === "constant") && spreadAt(perValue, qHigh) > 1.25,
   };
+}
+
+/** The largest ratio between the values' own T(Q) at `q` (1 when one of them is not positive). */
+function spreadAt(perValue: readonly PerValueFit[], q: number): number {
+  const at = perValue.map((v) => v.model.predict(q));
+  const lo = Math.min(...at);
+  return lo > 0 ? Math.max(...at) / lo : 1;
 }
 
 /** Whether a value's observations cannot be negative (every one is ≥ 0: a time, a count). */

@@ -182,6 +182,11 @@ async function sweepFitRun(ctx: CommandContext, argv: readonly string[]): Promis
   const perValue = fit.perValue.flatMap((v) => v.warnings.map((warning) => ({ by: v.by, warning })));
   for (const line of groupedFitWarningLines(perValue, `T(${variable})`, obs.byLabel, variable)) ctx.err(line);
   for (const line of groupedFitWarningLines(fit.warnings, `T(${variable}, ${byVariable})`, obs.byLabel, variable)) ctx.err(line);
+  if (fit.constantInP)
+    ctx.err(
+      `warning: no coefficient of T(${variable}, ${byVariable}) depends on ${byVariable}: each came out constant over ${fit.perValue.length} values of ${obs.byLabel}, ` +
+        `though their own fits differ by more than a quarter at the largest ${variable}; read the fits per value (more values of ${obs.byLabel} may show a trend)\n`,
+    );
   const shapeLabel = fit.shape.label.replace(/\bQ\b/g, variable);
   const moving = fit.perValue.some((v) => v.model.changePoint !== fit.shape.changePoint);
   ctx.out(`common shape: ${shapeLabel}${fit.shape.logResponse ? " (fitted on log T)" : ""}${moving ? `, its change point Q0 fitted at each value of ${obs.byLabel}` : ""}\n`);

@@ -220,6 +220,16 @@ describe("fits across a sweep", () => {
     }
   });
 
+  it("says when no coefficient follows P although the values' own fits differ", () => {
+    // T = k Q with k = 1, 7, 1 at three values of P: no trend in P is significant.
+    const q = Float64Array.from([1000, 2000, 4000, 8000, 16000, 32000]);
+    const groups = (ks: readonly number[]) => ks.map((k, i) => ({ by: [8, 24, 96][i]!, q, t: Float64Array.from(q, (x) => k * x) }));
+    expect(fitAcrossSweep(groups([1, 7, 1]), { byVariable: "ES" }).constantInP).toBe(true);
+    // A trend (k = 1, 2, 3), or values that barely differ, give no warning.
+    expect(fitAcrossSweep(groups([1, 2, 3]), { byVariable: "ES" }).constantInP).toBe(false);
+    expect(fitAcrossSweep(groups([1, 1.05, 1.02]), { byVariable: "ES" }).constantInP).toBe(false);
+  });
+
   it("refuses a text axis as --by, naming its values and --where", async () => {
     const sweepTag = join(dir, "cost-law-tag.sweep.yaml");
     writeFileSync(
