@@ -22,6 +22,22 @@ async function axesOf(store: StudyStore): Promise<Axis[]> {
 }
 
 /**
+ * Kernel invocations whose misses each engine computed, summed over the points that ran (the run
+ * summaries' `missEngines`); undefined when no summary has them (a study of an older version)
+ * or no point ran a kernel.
+ */
+async function missEngines(store: StudyStore): Promise<{ analytical: number; reference: number } | undefined> {
+  const row = (
+    await store.query(
+      `SELECT count(json_extract(summary, '$.missEngines')), coalesce(sum(CAST(json_extract(summary, '$.missEngines.analytical') AS BIGINT)), 0), coalesce(sum(CAST(json_extract(summary, '$.missEngines.reference') AS BIGINT)), 0) FROM point WHERE status = 'ok'`,
+    )
+  ).rows[0];
+  // No summary with them, or no kernel at all (components whose costs are expressions).
+  if (row === undefined || Number(row[0]) === 0 || Number(row[1]) + Number(row[2]) === 0) return undefined;
+  return { analytical: Number(row[1]), reference: Number(row[2]) };
+}
+
+/**
  * The report of a study: points and errors, heatmaps (or lines) of simulated time and of each
  * main routine's mean time over the swept parameters, and time vs Q by swept value.
  */
@@ -31,6 +47,9 @@ export async function studyReport(store: StudyStore, name: string): Promise<Repo
   const status = (await store.query(`SELECT status, count(*) FROM point GROUP BY status ORDER BY status`)).rows as [string, number][];
   const total = status.reduce((a, [, n]) => a + n, 0);
   const axes = await axesOf(store);
+  const fixed = Object.entries(JSON.parse(meta.get("set") ?? "{}") as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const scenarioFile = meta.get("scenario_file");
+  const engines = await missEngines(store);
   sections.push({
     heading: "Study",
     tables: [
@@ -43,7 +62,10 @@ export async function studyReport(store: StudyStore, name: string): Promise<Repo
           ["points planned", meta.get("points") ?? "?"],
           ["replications", meta.get("replications") ?? "?"],
           ["study seed", meta.get("seed") ?? "?"],
+          ...(scenarioFile ? [["scenario", scenarioFile.split(/[\\/]/).pop()!] as [string, string]] : []),
           ...axes.map((a) => [`axis ${a.name}`, `${a.values.length} ${a.values.length === 1 ? "value" : "values"}: ${a.values.slice(0, 8).join(", ")}${a.values.length > 8 ? ", ..." : ""}`] as [string, string]),
+          ...fixed.map(([k, v]) => [`set ${k}`, typeof v === "string" ? v : JSON.stringify(v)] as [string, string]),
+          ...(engines ? [["kernel invocations by miss engine", `analytical ${engines.analytical}, reference ${engines.reference}`] as [string, string]] : []),
         ],
       },
     ],

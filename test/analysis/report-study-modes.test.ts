@@ -15,6 +15,7 @@ beforeAll(async () => {
   writeFileSync(
     sweep,
     readFileSync("test/scenarios/sweeps/cost-law.sweep.yaml", "utf8")
+      .replace("seed: 2\n", "seed: 2\nset:\n  machine.noise.osRate: 0\n")
       .replace("calls: [{ port: k, args: { x: x } }]", `calls: [{ port: k, args: { x: x, mode: "'a'", f: 1 } }, { port: k, args: { x: x, mode: "'b'", f: 2 } }]`)
       .replace('params: { cost: "c * x^1.5" }', 'params: { args: [x, mode, f], cost: "f * c * x^1.5" }')
       .replace("parameters: { Q: argument x }", "parameters: { Q: argument x, mode: argument mode }"),
@@ -33,6 +34,50 @@ describe("a study report of records in several modes", () => {
     const ids = doc.sections.flatMap((s) => (s.charts ?? []).map((c) => c.id));
     expect(ids).toEqual(expect.arrayContaining(["heatmap-wall-kernel-run-mode-a", "heatmap-wall-kernel-run-mode-b", "sweep-time-vs-q-kernel-run-mode-a", "sweep-time-vs-q-kernel-run-mode-b"]));
     expect(ids.some((id) => id === "heatmap-wall-kernel-run")).toBe(false);
+  });
+
+  it("names the sweep's fixed settings and scenario in its study table", async () => {
+    const doc = await studyReport(store, "modes");
+    const rows = doc.sections.find((x) => x.heading === "Study")!.tables![0]!.rows;
+    expect(rows).toContainEqual(["set machine.noise.osRate", "0"]);
+    expect(rows.some(([k]) => k === "scenario")).toBe(true);
+    // Dummy components cost expressions: no kernel, no miss-engine row.
+    expect(rows.some(([k]) => String(k).startsWith("kernel invocations"))).toBe(false);
+  });
+
+  it("counts the kernel invocations each miss engine costed, over the points", async () => {
+    const sweep = join(dir, "kernel.sweep.yaml");
+    writeFileSync(
+      sweep,
+      `seed: 1
+axes:
+  workload.Q: [1000, 100000]
+set:
+  machine.missModel: auto
+scenario:
+  name: kernel-engines
+  seed: 1
+  machine: { preset: xeon-2.8ghz-512k, nodes: 1, processesPerNode: 1 }
+  metrics: [TIME]
+  workload: { Q: 1000 }
+  assembly:
+    components:
+      Driver: { type: driver, params: { iterations: 3, calls: [{ port: k, portType: Kernel, method: compute, args: { Q: Q } }] } }
+      K: { type: kernel }
+    connections: [Driver.k -> K.compute]
+`,
+    );
+    const kdb = join(dir, "kernel.db");
+    await runSweep(loadSweep(sweep), { db: kdb, jobs: 1 });
+    const kstore = await StudyStore.open(kdb, { readOnly: true });
+    try {
+      const rows = (await studyReport(kstore, "kernel")).sections.find((x) => x.heading === "Study")!.tables![0]!.rows;
+      // auto replays the kernel of 1000 accesses (3 calls), and models the one of 100000 (3 calls).
+      expect(rows).toContainEqual(["kernel invocations by miss engine", "analytical 3, reference 3"]);
+      expect(rows).toContainEqual(["set machine.missModel", "auto"]);
+    } finally {
+      kstore.close();
+    }
   });
 
   it("takes one mode's rows for its time-vs-Q chart: mode b costs twice mode a at every point", async () => {
