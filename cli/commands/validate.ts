@@ -24,8 +24,8 @@ are printed on stderr and do not make the scenario invalid.
 
 A sweep file (one with a scenario:, axes:, zip: or random: section) is checked as 'ccasim sweep'
 reads it, then the scenario of every point with the point's overrides, as the sweep loads it: the
-points whose scenario does not load are listed with their overrides and why (the first
-${SHOWN_POINTS}, and how many more).
+points whose scenario does not load are listed with their overrides and why, points that fail
+alike once (the first ${SHOWN_POINTS} errors, and how many more).
 
 Some problems show only while a scenario runs: a value an expression gives for one call (a cost
 that evaluates negative, an argument that is not a number, a kernel the node model refuses), a
@@ -85,10 +85,23 @@ function validateSweep(ctx: CommandContext, file: string, run: boolean): number 
     return 0;
   }
   ctx.err(`${file}: ${invalid.length} of the ${what} would fail${run ? " (loaded and run)" : ""}:\n`);
-  for (const bad of invalid.slice(0, SHOWN_POINTS)) {
-    ctx.err(`  point ${bad.point.index} (${bad.overrides.join(" ")}):\n`);
-    for (const line of bad.error.message.split("\n")) ctx.err(`    ${line}\n`);
+  // Points that fail with the same message (a misspelt axis key fails them all) are listed once.
+  const byMessage = new Map<string, typeof invalid>();
+  for (const bad of invalid) {
+    const same = byMessage.get(bad.error.message);
+    if (same) same.push(bad);
+    else byMessage.set(bad.error.message, [bad]);
   }
-  if (invalid.length > SHOWN_POINTS) ctx.err(`  ... and ${invalid.length - SHOWN_POINTS} more\n`);
+  const groups = [...byMessage];
+  for (const [message, points] of groups.slice(0, SHOWN_POINTS)) {
+    const first = points[0]!;
+    if (points.length === 1) ctx.err(`  point ${first.point.index} (${first.overrides.join(" ")}):\n`);
+    else {
+      const indices = points.slice(0, 10).map((b) => b.point.index).join(", ");
+      ctx.err(`  ${points.length} points (${indices}${points.length > 10 ? `, ... and ${points.length - 10} more` : ""}), like point ${first.point.index} (${first.overrides.join(" ")}):\n`);
+    }
+    for (const line of message.split("\n")) ctx.err(`    ${line}\n`);
+  }
+  if (groups.length > SHOWN_POINTS) ctx.err(`  ... and ${groups.length - SHOWN_POINTS} more errors\n`);
   return 2;
 }
