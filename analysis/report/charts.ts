@@ -205,8 +205,20 @@ export function topTimersChart(rows: readonly { name: string; exclusive: number;
   return { id: "top-timers", title: "Top timers", caption: `The ${rows.length} timers with the largest mean inclusive ${metric} (flat profile, as pprof shows it).`, spec };
 }
 
-/** A heatmap of a value over two swept parameters. */
-export function heatmapChart(id: string, title: string, rows: readonly { a: string; b: string; value: number }[], aLabel: string, bLabel: string, valueLabel: string, order: { a: string[]; b: string[] }): ReportChart {
+/**
+ * A heatmap of a value over two swept parameters; `averaged` names the other swept parameters
+ * (with their values) each cell's mean runs over, for the caption.
+ */
+export function heatmapChart(
+  id: string,
+  title: string,
+  rows: readonly { a: string; b: string; value: number }[],
+  aLabel: string,
+  bLabel: string,
+  valueLabel: string,
+  order: { a: string[]; b: string[] },
+  averaged: readonly { name: string; values: readonly string[] }[] = [],
+): ReportChart {
   // Values over two orders of magnitude or more (times over a range of Q) take a log colour
   // scale: on a linear one all but the largest cells share one colour.
   const values = rows.map((r) => r.value);
@@ -236,7 +248,8 @@ export function heatmapChart(id: string, title: string, rows: readonly { a: stri
       },
     ],
   } as TopLevelSpec;
-  return { id, title, caption: `Mean ${valueLabel} for each combination of ${aLabel} and ${bLabel} (over replications and other axes)${logScale ? "; colours on a log scale" : ""}.`, spec };
+  const over = averaged.length === 0 ? "over replications" : `over replications and every value of ${averaged.map((x) => `${x.name} (${x.values.join(", ")})`).join(", ")}, which the cells mix`;
+  return { id, title, caption: `Mean ${valueLabel} for each combination of ${aLabel} and ${bLabel} (${over})${logScale ? "; colours on a log scale" : ""}.`, spec };
 }
 
 /** A line chart of a value against one swept parameter. */

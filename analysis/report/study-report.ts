@@ -92,7 +92,7 @@ export async function studyReport(store: StudyStore, name: string): Promise<Repo
     const [a, b] = swept;
     for (const m of measures) {
       const rows = (await store.query(m.sql(`a0.value AS a, a1.value AS b`))).rows as [string, string, number][];
-      if (rows.length) charts.push(heatmapChart(`heatmap-${m.id}`, `${m.label} over ${a.name} x ${b.name}`, rows.map(([x, y, v]) => ({ a: x, b: y, value: v })), a.name, b.name, m.label, { a: a.values, b: b.values }));
+      if (rows.length) charts.push(heatmapChart(`heatmap-${m.id}`, `${m.label} over ${a.name} x ${b.name}`, rows.map(([x, y, v]) => ({ a: x, b: y, value: v })), a.name, b.name, m.label, { a: a.values, b: b.values }, swept.slice(2)));
     }
   } else if (swept.length === 1) {
     const a = swept[0];

@@ -9,6 +9,15 @@ function colourScale(values: readonly number[]): { caption: string; scale: unkno
   return { caption: chart.caption, scale: layer.encoding.color.scale };
 }
 
+describe("a study heatmap's caption", () => {
+  it("names the other swept parameters its cells average over, with their values", () => {
+    const rows = [{ a: "1", b: "x", value: 2 }];
+    const chart = heatmapChart("h", "H", rows, "Q", "size", "time (us)", { a: ["1"], b: ["x"] }, [{ name: "pattern", values: ["sequential", "strided"] }]);
+    expect(chart.caption).toBe("Mean time (us) for each combination of Q and size (over replications and every value of pattern (sequential, strided), which the cells mix).");
+    expect(heatmapChart("h", "H", rows, "Q", "size", "time (us)", { a: ["1"], b: ["x"] }).caption).toBe("Mean time (us) for each combination of Q and size (over replications).");
+  });
+});
+
 describe("a study heatmap's colours", () => {
   it("take a log scale when the values span two orders of magnitude or more, and say so", () => {
     const wide = colourScale([111, 5_000, 6.5e6]);
