@@ -33,6 +33,7 @@ export function progressText(done: number, total: number, failed: number, elapse
 export function progressView(err: (s: string) => void, interactive: boolean, intervalSeconds = 5): ProgressView {
   let last = -Infinity;
   let drawn = false;
+  let finalPrinted = false;
   let lastArgs: [number, number, number, number, number] = [0, 0, 0, 0, 0];
   return {
     update(done, total, failed, elapsed, saved = done) {
@@ -46,6 +47,10 @@ export function progressView(err: (s: string) => void, interactive: boolean, int
         err(`\r[${"#".repeat(fill)}${"-".repeat(width - fill)}] ${progressText(done, total, failed, elapsed, saved)}\x1b[K`);
         drawn = true;
       } else if (now - last >= intervalSeconds * 1000 || (done === total && saved === done)) {
+        // The final count once: the last commit and the end of the run both report it.
+        const final = done === total && saved === done;
+        if (final && finalPrinted) return;
+        finalPrinted = final;
         last = now;
         err(`sweep: ${progressText(done, total, failed, elapsed, saved)}\n`);
       }

@@ -14,6 +14,8 @@ describe("sweep progress", () => {
     view.update(1, 2, 0, 1, 0);
     view.update(2, 2, 0, 2, 1);
     view.update(2, 2, 0, 2, 2);
+    // The end of the run reports the same final count again: printed once.
+    view.update(2, 2, 0, 2.1, 2);
     expect(lines).toEqual(["sweep: 1/2 (50%) (0 saved)  1.00 points/s  ETA 0:01\n", "sweep: 2/2 (100%)  1.00 points/s  ETA 0:00\n"]);
   });
 });
