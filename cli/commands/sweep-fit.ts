@@ -114,7 +114,11 @@ export async function sweepFitObservations(
   if (positionals.length !== 1) throw new UsageError("give one study database (see 'ccasim sweep fit --help')", "sweep fit");
   if (!values.parameter) throw new UsageError("--parameter is required (the record parameter used as Q)", "sweep fit");
   const byVariable = (values["by-variable"] as string | undefined) ?? "P";
-  if (!isFormulaVariable(byVariable)) throw new UsageError(`--by-variable '${byVariable}' cannot name a variable in an expression (an identifier that is not a mathjs constant or function, such as P or L2)`, "sweep fit");
+  if (!isFormulaVariable(byVariable))
+    throw new UsageError(
+      `--by-variable '${byVariable}' cannot name a variable in an expression (an identifier that is not a mathjs constant or function, such as P or L2)${/^[A-Za-z_][A-Za-z0-9_]*$/.test(byVariable) ? `: mathjs defines '${byVariable}'` : ""}`,
+      "sweep fit",
+    );
   if (values.by !== undefined && byVariable === values.parameter) {
     throw new UsageError(`the record parameter and the swept parameter would both be '${byVariable}' in the formulas; name the swept one with --by-variable`, "sweep fit");
   }

@@ -250,6 +250,13 @@ describe("fits across a sweep", () => {
     }
   });
 
+  it("refuses a --by-variable mathjs defines, saying so", async () => {
+    let err = "";
+    const code = await main(["sweep", "fit", db, "--parameter", "Q", "--component", "Kernel", "--by", "workload.c", "--by-variable", "E"], { out: () => {}, err: (s) => (err += s) });
+    expect(code).toBe(2);
+    expect(err).toContain("--by-variable 'E' cannot name a variable in an expression (an identifier that is not a mathjs constant or function, such as P or L2): mathjs defines 'E'");
+  });
+
   it("prints T(Q, P) with ccasim sweep fit", async () => {
     let out = "";
     const code = await main(["sweep", "fit", db, "--parameter", "Q", "--component", "Kernel", "--by", "workload.c", "--by-variable", "c"], { out: (s) => (out += s), err: () => {} });
