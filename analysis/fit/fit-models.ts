@@ -240,7 +240,12 @@ function scatterIsRounding(points: GroupedPoints): boolean {
 
 /** Whether an expression can read `name` as a variable: an identifier mathjs gives no meaning. */
 export function isFormulaVariable(name: string): boolean {
-  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !MATHJS_NAMES.has(name);
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !isMathjsName(name);
+}
+
+/** Whether mathjs defines `name` (a constant such as `E` or `pi`, or a function): no formula variable may take it. */
+export function isMathjsName(name: string): boolean {
+  return MATHJS_NAMES.has(name);
 }
 
 /**

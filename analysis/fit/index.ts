@@ -30,6 +30,7 @@ export {
   fitModels,
   formulaVariable,
   isFormulaVariable,
+  isMathjsName,
   groupByQ,
   scatterWeights,
   type FitOptions,

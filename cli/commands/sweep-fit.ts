@@ -1,5 +1,5 @@
 import { fitAcrossSweep } from "../../analysis/study/index.js";
-import { fitFamilies, fitModels, fitWarnings, formulaVariable, isFormulaVariable, type FitWarning, type SelectionCriterion } from "../../analysis/index.js";
+import { fitFamilies, fitModels, fitWarnings, formulaVariable, isFormulaVariable, isMathjsName, type FitWarning, type SelectionCriterion } from "../../analysis/index.js";
 import { StudyStore, studyObservations, type StudyObservations } from "../../profile/study/index.js";
 import { axisNumber } from "../../scenarios/sweep/index.js";
 import { parseCommandArgs, UsageError, type CommandContext } from "../command.js";
@@ -116,7 +116,7 @@ export async function sweepFitObservations(
   const byVariable = (values["by-variable"] as string | undefined) ?? "P";
   if (!isFormulaVariable(byVariable))
     throw new UsageError(
-      `--by-variable '${byVariable}' cannot name a variable in an expression (an identifier that is not a mathjs constant or function, such as P or L2)${/^[A-Za-z_][A-Za-z0-9_]*$/.test(byVariable) ? `: mathjs defines '${byVariable}'` : ""}`,
+      `--by-variable '${byVariable}' cannot name a variable in an expression (an identifier that is not a mathjs constant or function, such as P or L2)${isMathjsName(byVariable) ? `: mathjs defines '${byVariable}'` : ""}`,
       "sweep fit",
     );
   if (values.by !== undefined && byVariable === values.parameter) {

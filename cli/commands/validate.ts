@@ -79,7 +79,7 @@ function readable(file: string): string {
 function validateSweep(ctx: CommandContext, file: string, run: boolean): number {
   const sweep = loadSweep(file);
   const invalid = invalidPoints(sweep, { run });
-  const what = `sweep '${sweep.name}', ${sweep.points.length} point${sweep.points.length === 1 ? "" : "s"} over ${sweep.axes.join(", ") || "no axis"} (scenario ${sweep.scenarioFile})`;
+  const what = `sweep '${sweep.name}', ${plural(sweep.points.length, "point")} over ${sweep.axes.join(", ") || "no axis"} (scenario ${sweep.scenarioFile})`;
   if (invalid.length === 0) {
     ctx.out(`${file}: valid — ${what}${run ? "; every point ran" : ""}\n`);
     return 0;

@@ -193,7 +193,7 @@ export function trackingEnv(env: PrepareEnv, used: Set<string>): PrepareEnv {
     instance: env.instance,
     workloadNames: env.workloadNames,
     workloadValues: env.workloadValues,
-    combine: env.combine === undefined ? undefined : (errors) => env.combine!(errors),
+    combine: env.combine?.bind(env),
     error: (where, message) => env.error(where, message),
     compile(text, known, where) {
       const compiled = env.compile(text, known, where);

@@ -245,12 +245,14 @@ export class NodeModel {
     // The arrays skip the L1 when no integer load reads them (stores do not allocate there).
     const bypassL1 = this.l1IntegerOnly && perFloatLoads >= perLoads;
     const useReference = c.missModel === "reference" || (c.missModel === "auto" && q * arrays <= c.referenceMaxAccesses);
-    if (useReference) this.missEngineInvocations.reference++;
-    else this.missEngineInvocations.analytical++;
     if (useReference) {
+      this.missEngineInvocations.reference++;
       if (bypassL1) this.referenceMissesBeyondL1(kernel, perPass);
       else this.referenceMissesPerPass(kernel, perPass);
-    } else this.analyticalMisses(q, e, arrays, pattern, stride, bypassL1, perPass);
+    } else {
+      this.missEngineInvocations.analytical++;
+      this.analyticalMisses(q, e, arrays, pattern, stride, bypassL1, perPass);
+    }
 
     const streamAccesses = q * arrays * passes;
     const refs = q * passes * (perLoads + perStores);

@@ -132,7 +132,7 @@ export async function studyObservations(store: StudyStore, sel: StudySelection):
   if (withoutQ !== undefined) throw new StudyError(`point ${String(withoutQ[0])}: a record of ${String(withoutQ[5])} has no parameter '${sel.parameter}'${await parameterHint(store, sel)}`);
   const textBy = sel.by === undefined ? undefined : res.rows.find((row) => row[4] === null);
   if (textBy !== undefined) {
-    const values = (await store.query(`SELECT DISTINCT value FROM parameter WHERE name = ${sqlString(sel.by!)} ORDER BY value`)).rows.map((x) => String(x[0]));
+    const values = (await sweptValues(store, sel.by!)).map(([v]) => v);
     throw new StudyError(`swept parameter '${sel.by}' is not numeric (it takes ${values.join(", ")}): fit one value at a time with --where ${sel.by}=<value>`);
   }
   res.rows.forEach((row, i) => {
@@ -171,7 +171,7 @@ async function parameterHint(store: StudyStore, sel: StudySelection): Promise<st
     )
   ).rows.map((x) => String(x[0]));
   if (routines.length > 0) return `; records with it: ${routines.join(", ")} (select them with --component and --method)`;
-  const names = (await store.query(`SELECT DISTINCT name FROM record_parameter ORDER BY name`)).rows.map((x) => String(x[0]));
+  const names = await recordParameterNames(store);
   return `${didYouMean(sel.parameter, names)}; record parameters: ${names.join(", ") || "none (no proxy records parameters)"}`;
 }
 
@@ -181,7 +181,7 @@ async function parameterHint(store: StudyStore, sel: StudySelection): Promise<st
  */
 async function whereNameHint(store: StudyStore, recordWhere: readonly (readonly [string, string])[], swept: readonly string[]): Promise<string> {
   if (recordWhere.length === 0) return "";
-  const recordNames = (await store.query(`SELECT DISTINCT name FROM record_parameter ORDER BY name`)).rows.map((x) => String(x[0]));
+  const recordNames = await recordParameterNames(store);
   const parts: string[] = [];
   for (const [name] of recordWhere) {
     if (recordNames.includes(name)) continue;
@@ -193,12 +193,23 @@ async function whereNameHint(store: StudyStore, recordWhere: readonly (readonly 
   return `; ${parts.join("; ")} (swept: ${swept.join(", ") || "none"}; record parameters: ${recordNames.join(", ") || "none"})`;
 }
 
+/** The names of the records' parameters, sorted. */
+async function recordParameterNames(store: StudyStore): Promise<string[]> {
+  return (await store.query(`SELECT DISTINCT name FROM record_parameter ORDER BY name`)).rows.map((x) => String(x[0]));
+}
+
+/** The values a swept parameter takes, as given and as numbers (null for text), numbers first in order. */
+async function sweptValues(store: StudyStore, name: string): Promise<[string, number | null][]> {
+  const rows = (await store.query(`SELECT DISTINCT value, numeric_value FROM parameter WHERE name = ${sqlString(name)} ORDER BY numeric_value, value`)).rows;
+  return rows.map(([v, n]) => [String(v), n === null ? null : Number(n)]);
+}
+
 /** The values a swept parameter of `where` takes, when none is the one asked for. */
 async function sweptValueHint(store: StudyStore, sweptWhere: readonly (readonly [string, string])[]): Promise<string> {
   const parts: string[] = [];
   for (const [name] of sweptWhere) {
-    const values = (await store.query(`SELECT DISTINCT value, numeric_value FROM parameter WHERE name = ${sqlString(name)} ORDER BY numeric_value, value`)).rows;
-    parts.push(`swept parameter ${name} takes ${values.map(([v, n]) => (n === null || String(n) === String(v) ? String(v) : `${String(v)} (${String(n)})`)).join(", ")}`);
+    const values = await sweptValues(store, name);
+    parts.push(`swept parameter ${name} takes ${values.map(([v, n]) => (n === null || String(n) === v ? v : `${v} (${String(n)})`)).join(", ")}`);
   }
   return parts.length > 0 ? `; ${parts.join("; ")}` : "";
 }

@@ -1,46 +1,32 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { evaluate } from "mathjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fitAcrossSweep } from "../../analysis/study/index.js";
 import { StudyStore, studyObservations } from "../../profile/study/index.js";
-import { loadSweep, runSweep } from "../../scenarios/sweep/index.js";
+import { costLawStudy, withModes } from "./cost-law-study.js";
 import { main } from "../../cli/main.js";
 
 const dir = mkdtempSync(join(tmpdir(), "ccasim-fit-across-"));
-const db = join(dir, "cost-law.db");
+let db = "";
 /** The same study with the record parameter named x instead of Q. */
-const dbX = join(dir, "cost-law-x.db");
+let dbX = "";
 /** The same study with two calls per iteration, records of mode a (cost c x^1.5) and b (twice that). */
-const dbModes = join(dir, "cost-law-modes.db");
+let dbModes = "";
 /** The same study with a second component, Kernel2 (cost 2 c x^1.5), whose records also have mode a. */
-const dbTwo = join(dir, "cost-law-two.db");
+let dbTwo = "";
 beforeAll(async () => {
-  const text = readFileSync("test/scenarios/sweeps/cost-law.sweep.yaml", "utf8");
-  await runSweep(loadSweep("test/scenarios/sweeps/cost-law.sweep.yaml"), { db });
-  const sweepX = join(dir, "cost-law-x.sweep.yaml");
-  writeFileSync(sweepX, text.replace("parameters: { Q: argument x }", "parameters: { x: argument x }"));
-  await runSweep(loadSweep(sweepX), { db: dbX });
-  const sweepModes = join(dir, "cost-law-modes.sweep.yaml");
-  writeFileSync(
-    sweepModes,
-    text
-      .replace("calls: [{ port: k, args: { x: x } }]", `calls: [{ port: k, args: { x: x, mode: "'a'", f: 1 } }, { port: k, args: { x: x, mode: "'b'", f: 2 } }]`)
-      .replace('params: { cost: "c * x^1.5" }', 'params: { args: [x, mode, f], cost: "f * c * x^1.5" }')
-      .replace("parameters: { Q: argument x }", "parameters: { Q: argument x, mode: argument mode }"),
-  );
-  await runSweep(loadSweep(sweepModes), { db: dbModes });
-  const sweepTwo = join(dir, "cost-law-two.sweep.yaml");
-  writeFileSync(
-    sweepTwo,
+  db = await costLawStudy(dir, "cost-law");
+  dbX = await costLawStudy(dir, "cost-law-x", (text) => text.replace("parameters: { Q: argument x }", "parameters: { x: argument x }"));
+  dbModes = await costLawStudy(dir, "cost-law-modes", withModes);
+  dbTwo = await costLawStudy(dir, "cost-law-two", (text) =>
     text
       .replace("calls: [{ port: k, args: { x: x } }]", `calls: [{ port: k, args: { x: x } }, { port: k2, args: { x: x, mode: "'a'" } }]`)
       .replace('        params: { cost: "c * x^1.5" }', '        params: { cost: "c * x^1.5" }\n      Kernel2:\n        type: dummy\n        params: { args: [x, mode], cost: "2 * c * x^1.5" }')
       .replace("      - Driver.k -> Kernel.work", "      - Driver.k -> Kernel.work\n      - Driver.k2 -> Kernel2.work")
       .replace("        parameters: { Q: argument x }", "        parameters: { Q: argument x }\n      - port: Kernel2.work\n        parameters: { Q: argument x, mode: argument mode }"),
   );
-  await runSweep(loadSweep(sweepTwo), { db: dbTwo });
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -231,15 +217,11 @@ describe("fits across a sweep", () => {
   });
 
   it("refuses a text axis as --by, naming its values and --where", async () => {
-    const sweepTag = join(dir, "cost-law-tag.sweep.yaml");
-    writeFileSync(
-      sweepTag,
-      readFileSync("test/scenarios/sweeps/cost-law.sweep.yaml", "utf8")
+    const dbTag = await costLawStudy(dir, "cost-law-tag", (text) =>
+      text
         .replace("  workload.x: [1, 2, 4, 8, 16, 32]\n  workload.c: [1, 2, 3, 4]", '  workload.x: [1, 2, 4]\n  workload.tag: ["a", "b"]')
         .replace("workload: { x: 1, c: 1, iterations: 3 }", 'workload: { x: 1, c: 1, iterations: 3, tag: "a" }'),
     );
-    const dbTag = join(dir, "cost-law-tag.db");
-    await runSweep(loadSweep(sweepTag), { db: dbTag });
     const store = await StudyStore.open(dbTag, { readOnly: true });
     try {
       await expect(studyObservations(store, { parameter: "Q", component: "Kernel", by: "workload.tag" })).rejects.toThrow(
@@ -317,17 +299,14 @@ describe("fits across a sweep", () => {
 
 describe("sweep fit --where on a swept parameter", () => {
   const bwDir = mkdtempSync(join(tmpdir(), "ccasim-fit-where-swept-"));
-  const bwDb = join(bwDir, "bw.db");
+  let bwDb = "";
   beforeAll(async () => {
     // The cost law swept over x and a network bandwidth given with units; the cost does not depend on it.
-    const sweep = join(bwDir, "bw.sweep.yaml");
-    writeFileSync(
-      sweep,
-      readFileSync("test/scenarios/sweeps/cost-law.sweep.yaml", "utf8")
+    bwDb = await costLawStudy(bwDir, "bw", (text) =>
+      text
         .replace("  workload.c: [1, 2, 3, 4]", '  machine.network.params.bandwidth: ["1600MB/s", "3200MB/s"]')
         .replace("machine: { preset: xeon-2.8ghz-512k, nodes: 1, processesPerNode: 1 }", "machine: { preset: xeon-2.8ghz-512k, nodes: 1, processesPerNode: 1, network: { model: hockney, params: { alpha: 30us, bandwidth: 100MB/s } } }"),
     );
-    await runSweep(loadSweep(sweep), { db: bwDb, jobs: 1 });
   });
   afterAll(() => rmSync(bwDir, { recursive: true, force: true }));
   const fit = async (...argv: string[]) => {

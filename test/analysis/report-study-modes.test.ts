@@ -1,26 +1,17 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { studyReport, timeVsQRows } from "../../analysis/report/study-report.js";
 import { StudyStore } from "../../profile/study/index.js";
 import { loadSweep, runSweep } from "../../scenarios/sweep/index.js";
+import { costLawStudy, withModes } from "./cost-law-study.js";
 
 const dir = mkdtempSync(join(tmpdir(), "ccasim-report-modes-"));
-const db = join(dir, "modes.db");
 let store: StudyStore;
-// The cost-law sweep with two calls per iteration: records of mode a (cost c x^1.5) and b (twice that).
+// The cost-law sweep with two calls per iteration (records of mode a, and b costing twice that), and a fixed setting.
 beforeAll(async () => {
-  const sweep = join(dir, "modes.sweep.yaml");
-  writeFileSync(
-    sweep,
-    readFileSync("test/scenarios/sweeps/cost-law.sweep.yaml", "utf8")
-      .replace("seed: 2\n", "seed: 2\nset:\n  machine.noise.osRate: 0\n")
-      .replace("calls: [{ port: k, args: { x: x } }]", `calls: [{ port: k, args: { x: x, mode: "'a'", f: 1 } }, { port: k, args: { x: x, mode: "'b'", f: 2 } }]`)
-      .replace('params: { cost: "c * x^1.5" }', 'params: { args: [x, mode, f], cost: "f * c * x^1.5" }')
-      .replace("parameters: { Q: argument x }", "parameters: { Q: argument x, mode: argument mode }"),
-  );
-  await runSweep(loadSweep(sweep), { db, jobs: 1 });
+  const db = await costLawStudy(dir, "modes", (text) => withModes(text).replace("seed: 2\n", "seed: 2\nset:\n  machine.noise.osRate: 0\n"));
   store = await StudyStore.open(db, { readOnly: true });
 });
 afterAll(() => {

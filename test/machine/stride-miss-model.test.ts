@@ -22,6 +22,14 @@ function kernel(elements: number, elementSize: number, pattern: KernelSpec["patt
   return { elements, elementSize, loads: arrays, stores: 0, flops: 0, otherInstructions: 0, pattern, stride, arrays };
 }
 
+/** A TLB of 16 pages of 4 KiB, behind the one level of the tests' single-level hierarchies. */
+const SMALL_TLB = tlbGeometry({ entries: 16, pageSize: 4096, missPenalty: 1 });
+
+/** The reference cache's miss rate of `k` on the level `g` alone (see {@link referenceRate}). */
+function levelReferenceRate(g: CacheGeometry, k: KernelSpec): number {
+  return referenceRate(new ReferenceHierarchy([g], SMALL_TLB), k, 0);
+}
+
 describe("analytical stride miss model, exact cases", () => {
   const g: CacheGeometry = cacheGeometry(32 * 1024, 64, 32, 4, 128);
   it("misses nothing when the arrays stay resident", () => {
@@ -57,31 +65,27 @@ describe("analytical stride miss model, exact cases", () => {
     // One set of 4 ways, 4 rows of 5 elements: in column 0 a row past the first has 4 partners
     // (3 rows of this column and the previous pass's last one), so each of its continuations misses.
     const one = cacheGeometry(256, 64, 64, 4);
-    const h = new ReferenceHierarchy([one], tlbGeometry({ entries: 16, pageSize: 4096, missPenalty: 1 }));
-    expect(levelMissesPerPass(one, 20, 16, 1, PATTERN_STRIDED, 5)).toBeCloseTo(referenceRate(h, kernel(20, 16, "strided", 5, 1), 0) * 20, 9);
+    expect(levelMissesPerPass(one, 20, 16, 1, PATTERN_STRIDED, 5)).toBeCloseTo(levelReferenceRate(one, kernel(20, 16, "strided", 5, 1)) * 20, 9);
   });
   it("counts the other arrays' partners only where their rows reach the line: 3 arrays, rows a period of 64 apart", () => {
     // Rows of 2048 bytes in a 128 KiB set period: each array's rows take 64 positions 2048 bytes
     // apart, and another array's take none of one line's unless its base lands there.
     const l = cacheGeometry(512 * 256 * 12, 256, 64, 12);
-    const h = new ReferenceHierarchy([l], tlbGeometry({ entries: 16, pageSize: 4096, missPenalty: 1 }));
-    expect(levelMissesPerPass(l, 230_576, 4, 3, PATTERN_STRIDED, 512)).toBeCloseTo(referenceRate(h, kernel(230_576, 4, "strided", 512, 3), 0) * 230_576 * 3, 6);
+    expect(levelMissesPerPass(l, 230_576, 4, 3, PATTERN_STRIDED, 512)).toBeCloseTo(levelReferenceRate(l, kernel(230_576, 4, "strided", 512, 3)) * 230_576 * 3, 6);
   });
   it("counts the lines of elements larger than a line set by set (200-byte elements on 128-byte lines)", () => {
     // The touched lines skip every third or so, in a pattern that rotates against the 64 sets: near
     // the capacity some sets hold more than 8 of them and others fewer (an even spread said none).
     const l = cacheGeometry(65_536, 128, 128, 8);
-    const h = new ReferenceHierarchy([l], tlbGeometry({ entries: 16, pageSize: 4096, missPenalty: 1 }));
     for (const [q, arrays] of [[474, 1], [300, 2], [199, 3]]) {
       const analytical = levelMissesPerPass(l, q, 200, arrays, PATTERN_SEQUENTIAL, 1) / (q * arrays);
-      expect(analytical, `Q=${q} arrays=${arrays}`).toBeCloseTo(referenceRate(h, kernel(q, 200, "sequential", 1, arrays), 0), 9);
+      expect(analytical, `Q=${q} arrays=${arrays}`).toBeCloseTo(levelReferenceRate(l, kernel(q, 200, "sequential", 1, arrays)), 9);
     }
   });
   it("counts one-byte elements on 128-byte lines (128 positions a line)", () => {
     const l = cacheGeometry(16_384, 128, 128, 4);
-    const h = new ReferenceHierarchy([l], tlbGeometry({ entries: 16, pageSize: 4096, missPenalty: 1 }));
     const analytical = levelMissesPerPass(l, 30_000, 1, 1, PATTERN_STRIDED, 317) / 30_000;
-    expect(Math.abs(analytical - referenceRate(h, kernel(30_000, 1, "strided", 317, 1), 0))).toBeLessThanOrEqual(0.005);
+    expect(Math.abs(analytical - levelReferenceRate(l, kernel(30_000, 1, "strided", 317, 1)))).toBeLessThanOrEqual(0.005);
   });
   it("sees the TLB reach: pages of a column beyond the entries miss", () => {
     const tlb = tlbGeometry({ entries: 64, pageSize: 4096, missPenalty: 30 });
@@ -119,6 +123,33 @@ function referenceRate(h: ReferenceHierarchy, k: KernelSpec, level: number): num
   return misses / accesses;
 }
 
+/**
+ * The analytical model's miss-rate error against the reference replay at every level (and the
+ * TLB) of both presets, the Itanium without its L3 (to keep the replays short), for each Q, each
+ * of its strides (1: a sequential sweep) and each [element size, arrays].
+ */
+function presetGridErrors(qs: readonly number[], stridesOf: (q: number) => readonly number[], shapes: readonly (readonly [number, number])[]): { error: number; where: string }[] {
+  const errors: { error: number; where: string }[] = [];
+  for (const [preset, overrides] of [["xeon-2.8ghz-512k", {}], ["itanium2-madison", { l3: null }]] as const) {
+    const node = new NodeModel(resolveMachine(preset, overrides));
+    const a = new Float64Array(4);
+    const r = new Float64Array(4);
+    for (const q of qs) {
+      for (const s of stridesOf(q)) {
+        for (const [e, arrays] of shapes) {
+          const k = kernel(q, e, s === 1 ? "sequential" : "strided", s, arrays);
+          node.analyticalMissesPerPass(k, a);
+          node.referenceMissesPerPass(k, r);
+          for (let i = 0; i <= node.levels; i++) {
+            errors.push({ error: Math.abs(a[i] - r[i]) / (q * arrays), where: `${preset} ${i < node.levels ? `L${i + 1}` : "TLB"} Q=${q} s=${s} e=${e} arrays=${arrays}: analytical ${(a[i] / (q * arrays)).toFixed(3)}, reference ${(r[i] / (q * arrays)).toFixed(3)}` });
+          }
+        }
+      }
+    }
+  }
+  return errors;
+}
+
 /** The geometries of the random-geometry properties: 4 to 64 KiB, lines of 32 to 128 bytes in one or two sectors, 2 to 8 ways. */
 const randomGeometry = fc
   .tuple(fc.constantFrom(4096, 16_384, 65_536), fc.constantFrom(32, 64, 128), fc.constantFrom(2, 4, 8), fc.constantFrom(1, 2))
@@ -131,24 +162,7 @@ function geometryName(g: CacheGeometry): string {
 
 describe("analytical model against the reference LRU cache", () => {
   it("agrees within 0.07 at every point of the preset geometries over a grid of sizes, strides and arrays", () => {
-    const errors: { error: number; where: string }[] = [];
-    for (const [preset, overrides] of [["xeon-2.8ghz-512k", {}], ["itanium2-madison", { l3: null }]] as const) {
-      const node = new NodeModel(resolveMachine(preset, overrides));
-      const a = new Float64Array(4);
-      const r = new Float64Array(4);
-      for (const q of [700, 3000, 12_000, 40_000]) {
-        for (const s of [1, 2, 3, 8, 16, 100, 129, 256, squarePatchStride(q)]) {
-          for (const arrays of [1, 2]) {
-            const k = kernel(q, 8, s === 1 ? "sequential" : "strided", s, arrays);
-            node.analyticalMissesPerPass(k, a);
-            node.referenceMissesPerPass(k, r);
-            for (let i = 0; i <= node.levels; i++) {
-              errors.push({ error: Math.abs(a[i] - r[i]) / (q * arrays), where: `${preset} ${i < node.levels ? `L${i + 1}` : "TLB"} Q=${q} s=${s} arrays=${arrays}: analytical ${(a[i] / (q * arrays)).toFixed(3)}, reference ${(r[i] / (q * arrays)).toFixed(3)}` });
-            }
-          }
-        }
-      }
-    }
+    const errors = presetGridErrors([700, 3000, 12_000, 40_000], (q) => [1, 2, 3, 8, 16, 100, 129, 256, squarePatchStride(q)], [[8, 1], [8, 2]]);
     expect(errors.length).toBe(432);
     const worst = worstOf(errors);
     console.log(`preset grid: ${errors.length} level-points, worst absolute miss-rate error ${worst.error.toFixed(4)} (${worst.where})`);
@@ -159,24 +173,7 @@ describe("analytical model against the reference LRU cache", () => {
     // 12- and 24-byte elements (a struct of three floats, of three doubles) start at every
     // multiple of 4 or 8 bytes within a line, and a row's element reads the line its neighbour
     // one column earlier left only when it starts far enough into the sector.
-    const errors: { error: number; where: string }[] = [];
-    for (const [preset, overrides] of [["xeon-2.8ghz-512k", {}], ["itanium2-madison", { l3: null }]] as const) {
-      const node = new NodeModel(resolveMachine(preset, overrides));
-      const a = new Float64Array(4);
-      const r = new Float64Array(4);
-      for (const q of [700, 3000, 12_000]) {
-        for (const s of [2, 3, 16, 100, 129, squarePatchStride(q)]) {
-          for (const [e, arrays] of [[12, 1], [24, 1], [8, 5], [24, 3], [12, 8]]) {
-            const k = kernel(q, e, "strided", s, arrays);
-            node.analyticalMissesPerPass(k, a);
-            node.referenceMissesPerPass(k, r);
-            for (let i = 0; i <= node.levels; i++) {
-              errors.push({ error: Math.abs(a[i] - r[i]) / (q * arrays), where: `${preset} ${i < node.levels ? `L${i + 1}` : "TLB"} Q=${q} s=${s} e=${e} arrays=${arrays}: analytical ${(a[i] / (q * arrays)).toFixed(3)}, reference ${(r[i] / (q * arrays)).toFixed(3)}` });
-            }
-          }
-        }
-      }
-    }
+    const errors = presetGridErrors([700, 3000, 12_000], (q) => [2, 3, 16, 100, 129, squarePatchStride(q)], [[12, 1], [24, 1], [8, 5], [24, 3], [12, 8]]);
     expect(errors.length).toBe(540);
     const worst = worstOf(errors);
     console.log(`odd elements and many arrays: ${errors.length} level-points, worst absolute miss-rate error ${worst.error.toFixed(4)} (${worst.where})`);
@@ -186,11 +183,9 @@ describe("analytical model against the reference LRU cache", () => {
   it("counts column sweeps of many arrays exactly: 64 arrays of 24-byte elements", () => {
     // Every array's partners in a set come from every other array, at distances of whole array spans.
     const g: CacheGeometry = cacheGeometry(16_384, 64, 32, 4);
-    const h = new ReferenceHierarchy([g], tlbGeometry({ entries: 16, pageSize: 4096, missPenalty: 1 }));
     for (const [q, s] of [[600, 31], [2000, 45], [380, 128]]) {
-      const k = kernel(q, 24, "strided", s, 64);
       const analytical = levelMissesPerPass(g, q, 24, 64, PATTERN_STRIDED, s) / (q * 64);
-      expect(Math.abs(analytical - referenceRate(h, k, 0)), `Q=${q} s=${s}`).toBeLessThanOrEqual(0.005);
+      expect(Math.abs(analytical - levelReferenceRate(g, kernel(q, 24, "strided", s, 64))), `Q=${q} s=${s}`).toBeLessThanOrEqual(0.005);
     }
   });
 
@@ -211,9 +206,7 @@ describe("analytical model against the reference LRU cache", () => {
     }
     // A 4 KiB 8-way cache of 32-byte lines: a column of 129 rows of 516 bytes nearly fills it.
     const g: CacheGeometry = cacheGeometry(4096, 32, 32, 8, 16);
-    const h = new ReferenceHierarchy([g], tlbGeometry({ entries: 16, pageSize: 4096, missPenalty: 1 }));
-    const k = kernel(16_615, 4, "strided", 129, 1);
-    expect(Math.abs(levelMissesPerPass(g, 16_615, 4, 1, PATTERN_STRIDED, 129) / 16_615 - referenceRate(h, k, 0))).toBeLessThanOrEqual(0.01);
+    expect(Math.abs(levelMissesPerPass(g, 16_615, 4, 1, PATTERN_STRIDED, 129) / 16_615 - levelReferenceRate(g, kernel(16_615, 4, "strided", 129, 1)))).toBeLessThanOrEqual(0.01);
   });
 
   it("agrees on the L2 and TLB misses of the acceptance kernel (Y-derivative of a square-ish patch)", () => {
@@ -291,7 +284,6 @@ describe("analytical model against the reference LRU cache", () => {
 
   it("agrees within 0.07 at every point of random set-associative geometries (fast-check)", () => {
     const errors: { error: number; where: string }[] = [];
-    const tlb = tlbGeometry({ entries: 16, pageSize: 4096, missPenalty: 1 });
     fc.assert(
       fc.property(
         randomGeometry,
@@ -302,9 +294,7 @@ describe("analytical model against the reference LRU cache", () => {
         fc.constantFrom(1, 1, 2),
         (g, e, q, pattern, strideChoice, arrays) => {
           const stride = strideChoice === 0 ? squarePatchStride(q) : strideChoice;
-          const k = kernel(q, e, pattern, stride, arrays);
-          const h = new ReferenceHierarchy([g], tlb);
-          const reference = referenceRate(h, k, 0);
+          const reference = levelReferenceRate(g, kernel(q, e, pattern, stride, arrays));
           const analytical = Math.min(q * arrays, levelMissesPerPass(g, q, e, arrays, code[pattern], stride)) / (q * arrays);
           errors.push({ error: Math.abs(analytical - reference), where: `${geometryName(g)}; Q=${q} x ${e} B ${pattern} s=${stride} arrays=${arrays}: analytical ${analytical.toFixed(3)}, reference ${reference.toFixed(3)}` });
         },
@@ -320,7 +310,6 @@ describe("analytical model against the reference LRU cache", () => {
     // Element sizes that do not divide the line (12, 24, 40 bytes: structs of floats or doubles)
     // start at every multiple of their lowest set bit within a line.
     const errors: { error: number; where: string }[] = [];
-    const tlb = tlbGeometry({ entries: 16, pageSize: 4096, missPenalty: 1 });
     fc.assert(
       fc.property(
         randomGeometry,
@@ -332,7 +321,7 @@ describe("analytical model against the reference LRU cache", () => {
           const stride = strideChoice === 0 ? squarePatchStride(q) : strideChoice;
           fc.pre(e < g.sector && stride * e >= g.line);
           const k = kernel(q, e, "strided", stride, arrays);
-          const reference = referenceRate(new ReferenceHierarchy([g], tlb), k, 0);
+          const reference = levelReferenceRate(g, k);
           const analytical = levelMissesPerPass(g, q, e, arrays, PATTERN_STRIDED, stride) / (q * arrays);
           errors.push({ error: Math.abs(analytical - reference), where: `${geometryName(g)}; Q=${q} x ${e} B s=${stride} arrays=${arrays}: analytical ${analytical.toFixed(3)}, reference ${reference.toFixed(3)}` });
         },
