@@ -205,9 +205,19 @@ export function topTimersChart(rows: readonly { name: string; exclusive: number;
   return { id: "top-timers", title: "Top timers", caption: `The ${rows.length} timers with the largest mean inclusive ${metric} (flat profile, as pprof shows it).`, spec };
 }
 
+/** What a study chart's values hold beyond the parameters it draws (see {@link heatmapChart}, {@link timeVsQBySweepChart}). */
+export interface SweepContext {
+  /** Other swept parameters, with their values, that each cell's mean runs over (the caption names them). */
+  readonly averaged?: readonly { name: string; values: readonly string[] }[];
+  /** Other swept parameters held at one value in this chart, one of a set of panels. */
+  readonly at?: readonly { name: string; value: string }[];
+  /** Colour domain shared by the panels of one measure, so that a colour means one value in all of them. */
+  readonly domain?: readonly [number, number];
+}
+
 /**
- * A heatmap of a value over two swept parameters; `averaged` names the other swept parameters
- * (with their values) each cell's mean runs over, for the caption.
+ * A heatmap of a value over two swept parameters; `context` says what else each cell holds:
+ * the other swept parameters it averages over, or the values they are held at.
  */
 export function heatmapChart(
   id: string,
@@ -217,12 +227,14 @@ export function heatmapChart(
   bLabel: string,
   valueLabel: string,
   order: { a: string[]; b: string[] },
-  averaged: readonly { name: string; values: readonly string[] }[] = [],
+  context: SweepContext = {},
 ): ReportChart {
   // Values over two orders of magnitude or more (times over a range of Q) take a log colour
   // scale: on a linear one all but the largest cells share one colour.
   const values = rows.map((r) => r.value);
-  const logScale = values.length > 0 && values.every((v) => v > 0) && Math.max(...values) >= 100 * Math.min(...values);
+  const [lo, hi] = context.domain ?? [Math.min(...values), Math.max(...values)];
+  const logScale = values.length > 0 && lo > 0 && values.every((v) => v > 0) && hi >= 100 * lo;
+  const domain = context.domain ? { domain: [...context.domain] } : {};
   const spec = {
     ...base(title),
     width: Math.min(WIDTH, 60 * order.a.length + 60),
@@ -234,7 +246,7 @@ export function heatmapChart(
         encoding: {
           x: { field: "a", type: "ordinal", sort: order.a, title: aLabel },
           y: { field: "b", type: "ordinal", sort: order.b, title: bLabel },
-          color: { field: "value", type: "quantitative", title: valueLabel, scale: logScale ? { scheme: "viridis", type: "log" } : { scheme: "viridis" } },
+          color: { field: "value", type: "quantitative", title: valueLabel, scale: logScale ? { scheme: "viridis", type: "log", ...domain } : { scheme: "viridis", ...domain } },
         },
       },
       {
@@ -248,8 +260,12 @@ export function heatmapChart(
       },
     ],
   } as TopLevelSpec;
-  const over = averaged.length === 0 ? "over replications" : `over replications and every value of ${averaged.map((x) => `${x.name} (${x.values.join(", ")})`).join(", ")}, which the cells mix`;
-  return { id, title, caption: `Mean ${valueLabel} for each combination of ${aLabel} and ${bLabel} (${over})${logScale ? "; colours on a log scale" : ""}.`, spec };
+  const averaged = context.averaged ?? [];
+  const at = context.at ?? [];
+  let over = averaged.length === 0 ? "over replications" : `over replications and every value of ${averaged.map((x) => `${x.name} (${x.values.join(", ")})`).join(", ")}, which the cells mix`;
+  if (at.length) over += `; at ${at.map((x) => `${x.name} = ${x.value}`).join(", ")}`;
+  const shared = context.domain ? "; colours on one scale with the other panels" : "";
+  return { id, title, caption: `Mean ${valueLabel} for each combination of ${aLabel} and ${bLabel} (${over})${logScale ? "; colours on a log scale" : ""}${shared}.`, spec };
 }
 
 /** A line chart of a value against one swept parameter. */
@@ -280,6 +296,7 @@ export function timeVsQBySweepChart(
   sweptLabel: string,
   order?: readonly string[],
   all?: { readonly total: number; readonly means: readonly { Q: number; time: number; swept: string }[] },
+  context: SweepContext = {},
 ): ReportChart {
   const x = { field: "Q", type: "quantitative", scale: { type: "log" }, title: qLabel } as const;
   const y = { field: "time", type: "quantitative", scale: { type: "log" }, title: "time per invocation (us)" } as const;
@@ -293,16 +310,19 @@ export function timeVsQBySweepChart(
   // The formulas in the axis's order (numeric values ascending), as the legend lists them.
   if (order) fit.formulas.sort((a, b) => order.indexOf(a.group) - order.indexOf(b.group));
   const spec = {
-    ...base(`${routine}: time vs ${qLabel} by ${sweptLabel}`),
+    ...base(`${routine}: time vs ${qLabel} by ${sweptLabel}${context.at?.length ? ` at ${context.at.map((x) => `${x.name}=${x.value}`).join(", ")}` : ""}`),
     layer: [
       { data: { values: shown }, mark: { type: "point", opacity: 0.4, size: 16 }, encoding: { x, y, color } },
       { data: { values: fit.lines.map((l) => ({ Q: l.Q, time: l.value, swept: l.group })) }, mark: "line", encoding: { x, y, color } },
     ],
   } as TopLevelSpec;
+  const at = (context.at ?? []).map((x) => `${x.name}=${x.value}`).join(", ");
+  const averaged = context.averaged ?? [];
+  const scope = `${at ? ` At ${at.replace(/=/g, " = ")}.` : ""}${averaged.length ? ` Every value of ${averaged.map((x) => `${x.name} (${x.values.join(", ")})`).join(", ")} is mixed in.` : ""}`;
   return {
-    id: `sweep-time-vs-q-${slug(routine)}`,
-    title: `${routine} across the sweep`,
-    caption: `Per-invocation time of ${routine} against ${qLabel}. Points: ${scatterText(shown.length, all?.total ?? rows.length, "invocations")}. Lines: per value of ${sweptLabel}, the power law fitted to the mean time at each ${qLabel} of all the invocations${formulaText(fit.formulas.map((f) => ({ group: `${sweptLabel} ${f.group}:`, formula: f.formula })))}.`,
+    id: `sweep-time-vs-q-${slug(routine)}${at ? `-${slug(at)}` : ""}`,
+    title: `${routine} across the sweep${at ? ` at ${at}` : ""}`,
+    caption: `Per-invocation time of ${routine} against ${qLabel}.${scope} Points: ${scatterText(shown.length, all?.total ?? rows.length, "invocations")}. Lines: per value of ${sweptLabel}, the power law fitted to the mean time at each ${qLabel} of all the invocations${formulaText(fit.formulas.map((f) => ({ group: `${sweptLabel} ${f.group}:`, formula: f.formula })))}.`,
     spec,
   };
 }

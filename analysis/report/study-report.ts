@@ -79,20 +79,40 @@ export async function studyReport(store: StudyStore, name: string): Promise<Repo
   // Means summed in the order of the points' and records' ids, rows in the order of their keys:
   // a study holds its rows in the order its workers finished, and a sum of doubles depends on its
   // order, so two databases of the same study would otherwise give reports that differ.
-  const measures: { id: string; label: string; sql: (groupCols: string) => string }[] = [
-    { id: "simulated-time", label: "simulated time (us)", sql: (g) => `SELECT ${g}, avg(p.simulated_time ORDER BY p.point_id) AS v FROM point p ${joins(swept)} WHERE p.status = 'ok' GROUP BY ALL ORDER BY ALL` },
+  // `where`: further conditions on the point `p` (a panel's values of the other axes).
+  const measures: { id: string; label: string; sql: (groupCols: string, where?: string) => string }[] = [
+    { id: "simulated-time", label: "simulated time (us)", sql: (g, w = "") => `SELECT ${g}, avg(p.simulated_time ORDER BY p.point_id) AS v FROM point p ${joins(swept)} WHERE p.status = 'ok' ${w} GROUP BY ALL ORDER BY ALL` },
     ...routines.map((r) => ({
       id: `wall-${slug(r.label)}`,
       label: `${r.label} time per invocation (us)`,
-      sql: (g: string) =>
-        `SELECT ${g}, avg(r.wall_time ORDER BY r.point_id, r.record_index) AS v FROM record r JOIN point p USING (point_id) ${joins(swept)} WHERE p.status = 'ok' AND ${routineCondition(r)} GROUP BY ALL ORDER BY ALL`,
+      sql: (g: string, w = "") =>
+        `SELECT ${g}, avg(r.wall_time ORDER BY r.point_id, r.record_index) AS v FROM record r JOIN point p USING (point_id) ${joins(swept)} WHERE p.status = 'ok' AND ${routineCondition(r)} ${w} GROUP BY ALL ORDER BY ALL`,
     })),
   ];
   if (swept.length >= 2) {
     const [a, b] = swept;
+    const rest = swept.slice(2);
+    const panelList = panels(rest);
     for (const m of measures) {
-      const rows = (await store.query(m.sql(`a0.value AS a, a1.value AS b`))).rows as [string, string, number][];
-      if (rows.length) charts.push(heatmapChart(`heatmap-${m.id}`, `${m.label} over ${a.name} x ${b.name}`, rows.map(([x, y, v]) => ({ a: x, b: y, value: v })), a.name, b.name, m.label, { a: a.values, b: b.values }, swept.slice(2)));
+      if (panelList === undefined) {
+        const rows = (await store.query(m.sql(`a0.value AS a, a1.value AS b`))).rows as [string, string, number][];
+        if (rows.length) charts.push(heatmapChart(`heatmap-${m.id}`, `${m.label} over ${a.name} x ${b.name}`, rows.map(([x, y, v]) => ({ a: x, b: y, value: v })), a.name, b.name, m.label, { a: a.values, b: b.values }, { averaged: rest }));
+        continue;
+      }
+      // One heatmap per combination of the other axes' values, on one colour scale.
+      const panelRows: [string, string, number][][] = [];
+      for (const panel of panelList) panelRows.push((await store.query(m.sql(`a0.value AS a, a1.value AS b`, panel.where))).rows as [string, string, number][]);
+      const values = panelRows.flat().map((r) => r[2]);
+      if (values.length === 0) continue;
+      const domain: [number, number] = [Math.min(...values), Math.max(...values)];
+      panelList.forEach((panel, i) => {
+        const rows = panelRows[i];
+        if (rows.length === 0) return;
+        const where = panel.at.map((x) => `${x.name}=${x.value}`).join(", ");
+        charts.push(
+          heatmapChart(`heatmap-${m.id}-${slug(where)}`, `${m.label} over ${a.name} x ${b.name} at ${where}`, rows.map(([x, y, v]) => ({ a: x, b: y, value: v })), a.name, b.name, m.label, { a: a.values, b: b.values }, { at: panel.at, domain }),
+        );
+      });
     }
   } else if (swept.length === 1) {
     const a = swept[0];
@@ -106,15 +126,21 @@ export async function studyReport(store: StudyStore, name: string): Promise<Repo
 
   const qName = await qParameter(store);
   // Colour by a swept parameter other than Q itself (a sweep of Q is already the x axis).
-  const others = swept.filter((a) => a.name.split(".").pop() !== qName);
+  const others = qName === undefined ? swept : await notQAxes(store, swept, qName);
   const numericAxis = others.find((a) => a.numeric) ?? others[0];
   if (qName && numericAxis) {
     const byQ: ReportChart[] = [];
+    // The further axes: a chart per combination of their values, or mixed in (and said so).
+    const rest = others.filter((a) => a !== numericAxis);
+    const restPanels = panels(rest);
     // The routines of most time among those whose records have Q (the main ones may have none).
     for (const r of await routineSelections(store, qName)) {
-      const { rows, distinctQ, total, means } = await timeVsQRows(store, r, qName, numericAxis.name, MAX_POINTS);
-      const all = { total, means: means.map(([Q, time, sw]) => ({ Q, time, swept: sw })) };
-      if (distinctQ >= 2) byQ.push(timeVsQBySweepChart(r.label, rows.map(([Q, time, sw]) => ({ Q, time, swept: sw })), qName, numericAxis.name, numericAxis.values, all));
+      for (const panel of restPanels ?? [{ at: [], where: "" }]) {
+        const { rows, distinctQ, total, means } = await timeVsQRows(store, r, qName, numericAxis.name, MAX_POINTS, panel.where);
+        const all = { total, means: means.map(([Q, time, sw]) => ({ Q, time, swept: sw })) };
+        const context = restPanels ? { at: panel.at } : { averaged: rest };
+        if (distinctQ >= 2) byQ.push(timeVsQBySweepChart(r.label, rows.map(([Q, time, sw]) => ({ Q, time, swept: sw })), qName, numericAxis.name, numericAxis.values, all, context));
+      }
     }
     if (byQ.length) sections.push({ heading: "Time vs Q across the sweep", charts: byQ });
   }
@@ -193,6 +219,7 @@ function routineCondition(r: RoutineSelection): string {
  * is fitted to). Why in SQL: a study holds millions of records, which as JavaScript rows would
  * take gigabytes for a chart that embeds `max` of them.
  * @param routine - `component.method`, or a selection of its records by a mode
+ * @param where - further conditions on the point `p` (`AND ...`: a panel's values of other axes)
  */
 export async function timeVsQRows(
   store: StudyStore,
@@ -200,6 +227,7 @@ export async function timeVsQRows(
   qName: string,
   axis: string,
   max: number,
+  where = "",
 ): Promise<{ rows: [number, number, string][]; distinctQ: number; total: number; means: [number, number, string][] }> {
   const selection = typeof routine === "string" ? { routine, label: routine } : routine;
   const m = Math.floor(max);
@@ -209,7 +237,7 @@ export async function timeVsQRows(
        FROM record r JOIN point p USING (point_id)
        JOIN record_parameter q ON q.point_id = r.point_id AND q.record_index = r.record_index AND q.name = ${sqlString(qName)}
        JOIN parameter s ON s.point_id = r.point_id AND s.name = ${sqlString(axis)}
-       WHERE p.status = 'ok' AND r.wall_time > 0 AND q.numeric_value > 0 AND ${routineCondition(selection)})`;
+       WHERE p.status = 'ok' AND r.wall_time > 0 AND q.numeric_value > 0 AND ${routineCondition(selection)} ${where})`;
   const result = await store.query(
     `${sel}
      SELECT Q, t, swept, (SELECT count(DISTINCT Q) FROM sel) AS distinct_q, n FROM sel
@@ -224,12 +252,55 @@ export async function timeVsQRows(
   return { rows: all.map(([Q, t, swept]) => [Q, t, swept]), distinctQ, total, means };
 }
 
+/** Most heatmaps per measure: the combinations of the axes beyond the first two, one panel each. */
+const MAX_PANELS = 6;
+
+/**
+ * The panels of the axes beyond a heatmap's two (each combination of their values, with the SQL
+ * condition on point `p` that selects it), or undefined when they are more than {@link MAX_PANELS}
+ * (the cells then average over those axes, and the caption says so). Why panels: a sweep of, say,
+ * two presets over cache size and Q would otherwise show each cell as the mean of two machines.
+ */
+function panels(rest: readonly Axis[]): { at: { name: string; value: string }[]; where: string }[] | undefined {
+  if (rest.length === 0) return undefined;
+  let combos: { name: string; value: string }[][] = [[]];
+  for (const axis of rest) {
+    if (combos.length * axis.values.length > MAX_PANELS) return undefined;
+    combos = combos.flatMap((c) => axis.values.map((value) => [...c, { name: axis.name, value }]));
+  }
+  return combos.map((at) => ({
+    at,
+    where: at.map((x) => `AND EXISTS (SELECT 1 FROM parameter x WHERE x.point_id = p.point_id AND x.name = ${sqlString(x.name)} AND x.value = ${sqlString(x.value)})`).join(" "),
+  }));
+}
+
 /** Joins of the two most varied axes as a0 and a1. */
 function joins(swept: readonly Axis[]): string {
   return swept
     .slice(0, 2)
     .map((a, i) => `JOIN parameter a${i} ON a${i}.point_id = p.point_id AND a${i}.name = ${sqlString(a.name)}`)
     .join(" ");
+}
+
+/**
+ * The swept axes that are not Q itself: neither named as the record parameter (`workload.Q` for
+ * `Q`) nor equal to it in every record that has it (`workload.x` passed as a call's `Q: argument x`).
+ */
+async function notQAxes(store: StudyStore, swept: readonly Axis[], qName: string): Promise<Axis[]> {
+  const out: Axis[] = [];
+  for (const a of swept) {
+    if (a.name.split(".").pop() === qName) continue;
+    if (a.numeric) {
+      const [n, differ] = (
+        await store.query(
+          `SELECT count(*), count(*) FILTER (WHERE q.numeric_value <> s.numeric_value) FROM record_parameter q JOIN parameter s ON s.point_id = q.point_id AND s.name = ${sqlString(a.name)} WHERE q.name = ${sqlString(qName)}`,
+        )
+      ).rows[0] as [number | bigint, number | bigint];
+      if (Number(n) > 0 && Number(differ) === 0) continue;
+    }
+    out.push(a);
+  }
+  return out;
 }
 
 /** The record parameter used as Q: "Q" when numeric, else the numeric parameter with most records. */

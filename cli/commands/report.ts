@@ -19,7 +19,9 @@ For a study database (what 'ccasim sweep' writes):
   - points, failures, axes; heatmaps of simulated time and of the main routines' time (the two
     of most total wall time) over the two most varied axes (a line chart for one axis); time
     against Q per swept value, for the two routines of most time whose records have Q; a routine
-    whose records have a mode (a text parameter with a few values) is charted once per mode
+    whose records have a mode (a text parameter with a few values) is charted once per mode;
+    further axes give one chart per combination of their values (up to 6 panels, heatmaps on
+    one colour scale), beyond that the charts average over them and their captions say so
 
 Options:
   --out FILE     output file. Default: beside a database (study.db -> study.html), into a run

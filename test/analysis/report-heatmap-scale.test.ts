@@ -12,7 +12,7 @@ function colourScale(values: readonly number[]): { caption: string; scale: unkno
 describe("a study heatmap's caption", () => {
   it("names the other swept parameters its cells average over, with their values", () => {
     const rows = [{ a: "1", b: "x", value: 2 }];
-    const chart = heatmapChart("h", "H", rows, "Q", "size", "time (us)", { a: ["1"], b: ["x"] }, [{ name: "pattern", values: ["sequential", "strided"] }]);
+    const chart = heatmapChart("h", "H", rows, "Q", "size", "time (us)", { a: ["1"], b: ["x"] }, { averaged: [{ name: "pattern", values: ["sequential", "strided"] }] });
     expect(chart.caption).toBe("Mean time (us) for each combination of Q and size (over replications and every value of pattern (sequential, strided), which the cells mix).");
     expect(heatmapChart("h", "H", rows, "Q", "size", "time (us)", { a: ["1"], b: ["x"] }).caption).toBe("Mean time (us) for each combination of Q and size (over replications).");
   });
@@ -23,6 +23,15 @@ describe("a study heatmap's colours", () => {
     const wide = colourScale([111, 5_000, 6.5e6]);
     expect(wide.scale).toEqual({ scheme: "viridis", type: "log" });
     expect(wide.caption).toMatch(/; colours on a log scale\.$/);
+  });
+
+  it("follow a domain shared by a measure's panels, and the caption says which values the panel holds", () => {
+    const rows = [{ a: "1", b: "x", value: 20 }];
+    const chart = heatmapChart("h", "H", rows, "Q", "size", "time (us)", { a: ["1"], b: ["x"] }, { at: [{ name: "preset", value: "xeon" }], domain: [10, 5000] });
+    const layer = (chart.spec as unknown as { layer: { encoding: { color: { scale?: unknown } } }[] }).layer[0]!;
+    // The panel's own value spans nothing; the shared domain spans 500x: a log scale over it.
+    expect(layer.encoding.color.scale).toEqual({ scheme: "viridis", type: "log", domain: [10, 5000] });
+    expect(chart.caption).toBe("Mean time (us) for each combination of Q and size (over replications; at preset = xeon); colours on a log scale; colours on one scale with the other panels.");
   });
 
   it("stay linear for a narrow range, or when a value is zero or negative", () => {
