@@ -67,10 +67,39 @@ export function parseCommandArgs<T extends NonNullable<ParseArgsConfig["options"
   allowPositionals = true,
 ): ParsedArgs {
   try {
-    return parseArgs({ args: [...argv], options, allowPositionals, strict: true }) as ParsedArgs;
+    return parseArgs({ args: joinNegativeValues(argv, options), options, allowPositionals, strict: true }) as ParsedArgs;
   } catch (e) {
     throw commandUsageError(command, `${argumentProblem(e as Error & { code?: string }, Object.keys(options))}; see 'ccasim ${command} --help'`);
   }
+}
+
+/** A negative number as a value (`-5`, `-0.5`, `-.5`, `-1e3`, `-Infinity`), not an option. */
+const NEGATIVE_NUMBER = /^-(\d|\.\d|Infinity$)/;
+
+/**
+ * `argv` with each option that takes a value and is followed by a negative number written as
+ * `--name=-5`. Why: parseArgs takes `-5` for an option and refuses `--beta -1` as ambiguous, so a
+ * user meaning a negative value would be told about option syntax instead of what the command
+ * makes of the value (most refuse it, naming the option and the range).
+ */
+function joinNegativeValues(argv: readonly string[], options: NonNullable<ParseArgsConfig["options"]>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--") {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const next = argv[i + 1];
+    const long = /^--([^=]+)$/.exec(a)?.[1];
+    const short = /^-([^-])$/.exec(a)?.[1];
+    const name = long ?? (short === undefined ? undefined : Object.keys(options).find((k) => options[k]!.short === short));
+    if (name !== undefined && options[name]?.type === "string" && next !== undefined && NEGATIVE_NUMBER.test(next)) {
+      out.push(`--${name}=${next}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
 }
 
 /**

@@ -46,6 +46,24 @@ export interface Observations {
    * inputs: Extra-P's families and selection rule): what {@link fitModels} uses unless told otherwise.
    */
   readonly fitDefaults?: FitDefaults;
+  /**
+   * Trials where the timer runs on only some threads while T is its mean over all threads (the
+   * default view across trials): how many threads run it, of how many. The mean then scales with
+   * that share, which a fit across rank counts takes for the timer's own scaling.
+   */
+  readonly partialThreads?: readonly PartialThreads[];
+}
+
+/** A trial whose timer only some threads run (see {@link Observations.partialThreads}). */
+export interface PartialThreads {
+  /** The trial's source path. */
+  readonly source: string;
+  /** Q of the trial. */
+  readonly q: number;
+  /** Threads that run the timer. */
+  readonly present: number;
+  /** Threads of the trial. */
+  readonly threads: number;
 }
 
 /** What the fitted T is: the quantity, its unit, of what, and which values of a profile. */
@@ -492,6 +510,9 @@ export function observationsAcrossTrials(trials: readonly Trial[], sel: AcrossTr
   const q: number[] = [];
   const t: number[] = [];
   let qLabel = "Q";
+  // The timer's full name in the first trial (what a part of a name found), and where it runs on some threads only.
+  let timerName: string | undefined;
+  const partial: PartialThreads[] = [];
   for (const trial of trials) {
     const x = trialParameter(trial, sel.parameter);
     const p = sel.parameter;
@@ -534,6 +555,14 @@ export function observationsAcrossTrials(trials: readonly Trial[], sel: AcrossTr
     }
     const m = metricOf(trial, sel.metric);
     const ti = timerOf(trial, sel.timer!);
+    const name = trial.timers[ti]!.name;
+    if (timerName === undefined) timerName = name;
+    else if (name !== timerName) throw new AnalysisInputError(`'${sel.timer}' is the timer '${timerName}' in ${trials[0]!.source ?? "the first trial"} but '${name}' here: give a name that finds the same timer in every trial`, trial.source);
+    if ((sel.view ?? "mean") === "mean") {
+      const n = trial.timers.length;
+      const present = trial.threads.reduce((k, _, i) => k + (trial.values.present[i * n + ti] === 1 ? 1 : 0), 0);
+      if (present < trial.threads.length) partial.push({ source: trial.source ?? "(trial)", q: x, present, threads: trial.threads.length });
+    }
     const views = sel.view === "each" ? trial.threads.map((_, i) => viewOf(trial, i)) : [viewOf(trial, sel.view ?? "mean")];
     for (const v of views) {
       if (v.present[ti] !== 1) continue;
@@ -544,15 +573,15 @@ export function observationsAcrossTrials(trials: readonly Trial[], sel: AcrossTr
   if (q.length === 0) throw new AnalysisInputError("no observation in any trial");
   // What T is, when not the default: a timer's metric other than TIME, exclusive values, a view other than the mean.
   const metric = sel.userEvent ? undefined : trials[0]!.metrics[metricOf(trials[0]!, sel.metric)]!;
-  const tLabel = `${sel.timer ?? sel.userEvent!}${qualifiers([
+  const tLabel = `${timerName ?? sel.userEvent!}${qualifiers([
     metric !== undefined && metric.toUpperCase() !== "TIME" ? metric : undefined,
     !sel.userEvent && sel.kind === "exclusive" ? "exclusive" : undefined,
     viewLabel(sel.view ?? "mean", "mean"),
   ])}`;
   const quantity: FittedQuantity = sel.userEvent
     ? { name: sel.userEvent, source: "user-event", unit: null, of: null, kind: null, view: viewName(sel.view ?? "mean"), perCall: false }
-    : { name: metric!, source: "tau-metric", unit: tauMetricUnit(metric!), of: sel.timer!, kind: sel.kind ?? "inclusive", view: viewName(sel.view ?? "mean"), perCall: false };
-  return { q: Float64Array.from(q), t: Float64Array.from(t), qLabel, tLabel, quantity };
+    : { name: metric!, source: "tau-metric", unit: tauMetricUnit(metric!), of: timerName!, kind: sel.kind ?? "inclusive", view: viewName(sel.view ?? "mean"), perCall: false };
+  return { q: Float64Array.from(q), t: Float64Array.from(t), qLabel, tLabel, quantity, ...(partial.length ? { partialThreads: partial } : {}) };
 }
 
 /**

@@ -53,6 +53,7 @@ export {
   trialParameter,
   resolveParameterRoutine,
   type Observations,
+  type PartialThreads,
   type FittedQuantity,
   type RecordSelection,
   type RecordObservationSet,

@@ -9,6 +9,7 @@
 import type { FitReport } from "./fit-models.js";
 import type { SelectionCriterion } from "./screening.js";
 import type { StdDevDeparture } from "./std-dev.js";
+import type { Observations, PartialThreads } from "./from-trial.js";
 
 /** A reason to doubt a fit, with what the CLI needs to word it. */
 export type FitWarning =
@@ -32,6 +33,14 @@ export type FitWarning =
       /** Every standard deviation candidate leaves the observed sds' range (see `fitStdDev`). */
       readonly kind: "sd-departs";
       readonly departure: StdDevDeparture;
+    }
+  | {
+      /**
+       * The fitted mean over threads is of a timer that only some threads run in some trials (see
+       * `Observations.partialThreads`): it scales with their share, not only with Q.
+       */
+      readonly kind: "partial-threads";
+      readonly trials: readonly PartialThreads[];
     };
 
 /** Points where {@link lowestWithin} evaluates a model between the observed Q. */
@@ -82,10 +91,14 @@ export function negativeWarning(predict: (q: number) => number, q: ArrayLike<num
   return low.value < -1e-9 * scale ? { kind: "negative", ...low } : undefined;
 }
 
-/** Every warning about a report of {@link fitModels}, in the order above. */
-export function fitWarnings(report: FitReport): FitWarning[] {
+/**
+ * Every warning about a report of {@link fitModels} of `obs` (the observations' own, then the
+ * fit's), in the order above.
+ */
+export function fitWarnings(report: FitReport, obs?: Observations): FitWarning[] {
   const m = report.mean;
   return [
+    obs?.partialThreads ? ({ kind: "partial-threads", trials: obs.partialThreads } as const) : undefined,
     zeroMeansWarning(report.criterion, report.zeroMeans, report.points.q.length),
     negativeWarning((q) => m.predict(q), report.points.q, report.nonNegative),
     report.stdDevDeparture ? ({ kind: "sd-departs", departure: report.stdDevDeparture } as const) : undefined,

@@ -74,6 +74,14 @@ function fitWarningParts(w: FitWarning, variable: string): { headline: string; d
         detail: `${formatNumber(w.value)} at ${variable} = ${formatNumber(w.at)}`,
         advice: "it does not describe T there",
       };
+    case "partial-threads": {
+      const runs = [...w.trials].sort((a, b) => a.q - b.q).map((x) => `${x.present} of ${x.threads} at ${variable} = ${formatNumber(x.q)}`);
+      return {
+        headline: "the timer runs on only some threads, and T is its mean over all of them",
+        detail: `it runs on ${runs.length > 6 ? `${runs.slice(0, 6).join(", ")}, ...` : runs.join(", ")}`,
+        advice: "that mean scales with the share of threads that run it as well as with the work; --view max, or one thread (--view 0), fits its time where it runs",
+      };
+    }
     case "sd-departs": {
       const d = w.departure;
       const side = d.value > d.observed ? `above the largest observed sd (${formatNumber(d.observed)})` : `below the smallest observed sd (${formatNumber(d.observed)})`;

@@ -8,6 +8,7 @@ import {
   fitFamilies,
   fitModels,
   fitWarnings,
+  type FitWarning,
   isFormulaVariable,
   observationsAcrossTrials,
   observationsFromExtrap,
@@ -167,7 +168,8 @@ When every candidate does, the best is kept with a warning.
 
 Warnings (on stderr, in the JSON as 'warnings'): means of 0 under LOO SMAPE (see --criterion); a
 model of the mean that goes below 0 inside the data, for a time or count; a standard deviation
-that no model describes (above). On stderr only: records that differ at the same Q in another
+that no model describes (above); across trials, a timer that only some threads run while T is
+its mean over all threads (the default view), which then falls as threads are added. On stderr only: records that differ at the same Q in another
 parameter (a sequential and a strided mode: --where mode=strided fits one), as 'ccasim sweep fit'
 says it; records of several component methods pooled, or left out for lacking the parameter.
 
@@ -207,6 +209,8 @@ interface Labeled {
   /** What T is, field by field (JSON `quantity`). */
   readonly quantity?: FittedQuantity;
   readonly report: FitReport;
+  /** What the user should be told before trusting it (stderr, JSON `warnings`). */
+  readonly warnings: readonly FitWarning[];
   /** True when the families searched are Extra-P's by default (an Extra-P input without --family). */
   readonly extrapFamilies?: boolean;
 }
@@ -264,7 +268,7 @@ function run(ctx: CommandContext): number {
     // asks for ccasim's rule, even when it names the input's own families.
     const report = fitModels(obs, { ...fitOptions, variable: variable ?? obs.qLabel, ...(fitOptions.families !== undefined ? { rule: "significance" as const } : {}) });
     const q = report.variable === obs.qLabel ? obs.qLabel : `${report.variable} (${obs.qLabel})`;
-    return { title: `${obs.tLabel} vs ${q} (${source})`, report, ...(obs.quantity ? { quantity: obs.quantity } : {}), ...(fitOptions.families === undefined && obs.fitDefaults !== undefined ? { extrapFamilies: true } : {}) };
+    return { title: `${obs.tLabel} vs ${q} (${source})`, report, warnings: fitWarnings(report, obs), ...(obs.quantity ? { quantity: obs.quantity } : {}), ...(fitOptions.families === undefined && obs.fitDefaults !== undefined ? { extrapFamilies: true } : {}) };
   };
   const first = positionals[0]!;
   const ext = extname(first).toLowerCase();
@@ -314,11 +318,12 @@ function run(ctx: CommandContext): number {
     reports.push(fitOne(obs, positionals.length === 1 ? positionals[0]! : `${positionals.length} inputs`));
   }
 
-  for (const { title, report } of reports) for (const w of fitWarnings(report)) ctx.err(`warning: ${title}: ${fitWarningText(w, report.variable)}\n`);
+  for (const { title, report } of reports) refuseUndefinedPredictions(title, report, predictQs);
+  for (const { title, report, warnings } of reports) for (const w of warnings) ctx.err(`warning: ${title}: ${fitWarningText(w, report.variable)}\n`);
   if (v.json === true) {
     ctx.out(
       toJson(
-        reports.map(({ title, report, extrapFamilies, quantity }) => ({
+        reports.map(({ title, report, warnings, extrapFamilies, quantity }) => ({
           title,
           quantity: quantity ?? null,
           ...(extrapFamilies === true ? { families: EXTRAP_FAMILIES, familiesNote: "Extra-P's search space, the default for Extra-P inputs" } : {}),
@@ -334,7 +339,7 @@ function run(ctx: CommandContext): number {
           stdDev: report.stdDev,
           stdDevScreening: report.stdDevScreening,
           stdDevDeparture: report.stdDevDeparture,
-          warnings: fitWarnings(report),
+          warnings,
           noScatter: report.noScatter,
           zeroMeans: report.zeroMeans,
           changePoint: report.changePoint && { ...report.changePoint, model: report.changePoint.model, rank: rankOf(report, report.changePoint.model) },
@@ -347,6 +352,21 @@ function run(ctx: CommandContext): number {
   }
   for (const { title, report, extrapFamilies } of reports) ctx.out(formatReport(title, report, predictQs, top, v["no-sd"] !== true, extrapFamilies === true, observationName(mode, view)) + "\n");
   return 0;
+}
+
+/**
+ * Refuses a --predict value where the chosen model has no finite value or interval: Q of 0 or
+ * below in a model that takes log Q (a power law, a logarithmic term).
+ * @throws UsageError naming the value, the fit and its model
+ */
+function refuseUndefinedPredictions(title: string, report: FitReport, predictQs: readonly { readonly q: number; readonly text: string }[]): void {
+  for (const { q, text } of predictQs) {
+    const p = predictAt(report, q);
+    if ([p.value, p.interval.low, p.interval.high].every(Number.isFinite)) continue;
+    const v = report.variable;
+    const why = q <= 0 ? ` (it takes log(${v}), defined for ${v} > 0)` : "";
+    throw new UsageError(`--predict ${text}: the model of ${title}, ${report.mean.formula}, has no value at ${v} = ${text}${why}`, "fit");
+  }
 }
 
 /** What the inputs are, by the options given: each reads its own options. */

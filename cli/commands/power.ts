@@ -129,6 +129,7 @@ function run(ctx: CommandContext): number {
   const sort = v.sort === undefined ? "watts" : String(v.sort);
   if (!["watts", "joules", "flops-per-joule", "name"].includes(sort)) throw new UsageError(`--sort expects watts, joules, flops-per-joule or name, got '${sort}'`, "power");
   const cpuMHz = numberOption("power", "cpu-mhz", v["cpu-mhz"]);
+  if (cpuMHz !== undefined && !(cpuMHz > 0)) throw new UsageError(`--cpu-mhz expects a clock above 0 MHz, got ${v["cpu-mhz"]}`, "power");
   const top = positiveIntegerOption("power", "top", v.top, 20)!;
   // 0 keeps names whole; a positive width shortens the longer ones (as prune --name-width).
   const nameWidth = v["name-width"] === "0" ? 0 : positiveIntegerOption("power", "name-width", v["name-width"], 60)!;

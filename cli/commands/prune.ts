@@ -86,6 +86,9 @@ function run(ctx: CommandContext): number {
   const alpha = numberOption("prune", "alpha", v.alpha, 0.1)!;
   const beta = numberOption("prune", "beta", v.beta, 0.1)!;
   const minShare = numberOption("prune", "min-share", v["min-share"], 0)!;
+  // Checked here too, to name the options as typed (the library names its fields).
+  for (const [name, x] of [["alpha", alpha], ["min-share", minShare]] as const) if (!(x >= 0 && x <= 1)) throw new UsageError(`--${name} must be in [0, 1], got ${x}`, "prune");
+  if (!(beta >= 0 && Number.isFinite(beta))) throw new UsageError(`--beta must be 0 or more, got ${beta}`, "prune");
   const rows = positiveIntegerOption("prune", "rows", v.rows, 40)!;
   // 0 keeps names whole; a positive width shortens the longer ones.
   const nameWidth = v["name-width"] === "0" ? 0 : positiveIntegerOption("prune", "name-width", v["name-width"], 60)!;

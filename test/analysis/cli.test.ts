@@ -118,6 +118,38 @@ describe("ccasim fit", () => {
     expect(metric.err).toBe(`ccasim fit: ${file}: no metric 'tme' (did you mean 'time'?); metrics: 'time'\n`);
   });
 
+  it("warns when the mean over threads is of a timer only some threads run, which then falls as ranks are added (walkthrough: read_tpx_state)", async () => {
+    const dir = "../shared/data/tau/ppk/gromacs-scaling/";
+    const ppk = [8, 2, 4].map((n) => `${dir}${n}.ppk`);
+    const r = await run(["fit", ...ppk, "--timer", "read_tpx_state", "--q", "ranks"]);
+    expect(r.code).toBe(0);
+    const name = "void read_tpx_state(char *, int *, real *, t_inputrec *, t_state *, rvec *, gmx_mtop_t *) C [{tpxio.c} {1943,1}-{1951,1}]";
+    expect(r.out).toContain(`== ${name} vs ranks (3 trials)\n`);
+    expect(r.err).toBe(
+      `warning: ${name} vs ranks (3 trials): the timer runs on only some threads, and T is its mean over all of them; it runs on 1 of 2 at ranks = 2, 1 of 4 at ranks = 4, 1 of 8 at ranks = 8: ` +
+        "that mean scales with the share of threads that run it as well as with the work; --view max, or one thread (--view 0), fits its time where it runs\n",
+    );
+    const j = JSON.parse((await run(["fit", ...ppk, "--timer", "read_tpx_state", "--q", "ranks", "--json"])).out)[0];
+    expect(j.quantity.of).toBe(name);
+    expect(j.warnings).toEqual([{ kind: "partial-threads", trials: [8, 2, 4].map((n) => ({ source: `${dir}${n}.ppk`, q: n, present: 1, threads: n })) }]);
+    // Where it runs, its time does not fall as 1/ranks: the warning's advice gives that fit, and no warning.
+    const max = await run(["fit", ...ppk, "--timer", "read_tpx_state", "--q", "ranks", "--view", "max", "--json"]);
+    const means = JSON.parse(max.out)[0].points.map((p: { mean: number }) => p.mean);
+    expect(Math.max(...means) / Math.min(...means)).toBeLessThan(1.2);
+    expect(JSON.parse(max.out)[0].warnings).toEqual([]);
+  });
+
+  it("refuses a prediction where the model has no value: Q of 0 or below in a model of log Q", async () => {
+    const args = ["fit", "../shared/data/extrap/docs_examples_input.txt"];
+    for (const q of ["0", "-5"]) {
+      const r = await run([...args, "--predict", q]);
+      expect(r.code).toBe(2);
+      expect(r.out).toBe("");
+      expect(r.err).toBe(`ccasim fit: --predict ${q}: the model of example / time vs p (../shared/data/extrap/docs_examples_input.txt), 2.82 + 0.483·p^(5/4)·log2(p), has no value at p = ${q} (it takes log(p), defined for p > 0)\n`);
+    }
+    expect((await run([...args, "--predict", "1e-3"])).code).toBe(0);
+  });
+
   it("fits a user event's mean across trials", async () => {
     const dir = "../shared/data/tau/ppk/gromacs-scaling/";
     const r = await run(["fit", `${dir}2.ppk`, `${dir}4.ppk`, `${dir}8.ppk`, "--user-event", "Message size for all-reduce", "--q", "ranks", "--json"]);
@@ -158,13 +190,15 @@ describe("ccasim fit", () => {
     const dir = "../shared/data/tau/ppk/gromacs-scaling/";
     const ppk = [2, 4, 8, 16, 32, 64, 128, 256].map((n) => `${dir}${n}.ppk`);
     const byRanks = await run(["fit", ...ppk, "--timer", "int main", "--q", "ranks", "--predict", "512"]);
-    expect(byRanks.out).toContain("== int main vs ranks (8 trials)\n");
+    expect(byRanks.out).toContain("== int main(int, char **) C [{mdrun.c} {56,1}-{516,1}] vs ranks (8 trials)\n");
+    // Every thread runs main: no warning.
+    expect(byRanks.err).toBe("");
     expect(byRanks.out).toMatch(/\nmean: +exp\(−0\.677·log\(ranks\) \+ 0\.724·max\(0, log\(ranks\) − log\(128\)\) \+ 20\.7\)\n/);
     expect(byRanks.out).toMatch(/\npredict ranks = 512: [\d.e]+ \(95 % interval/);
     const max = await run(["fit", ...ppk, "--timer", "int main", "--q", "ranks", "--view", "max", "--exclusive"]);
-    expect(max.out).toContain("== int main (exclusive, max over threads) vs ranks (8 trials)\n");
+    expect(max.out).toContain("== int main(int, char **) C [{mdrun.c} {56,1}-{516,1}] (exclusive, max over threads) vs ranks (8 trials)\n");
     const named = await run(["fit", ...ppk, "--timer", "int main", "--q", "ranks", "--variable", "n"]);
-    expect(named.out).toContain("== int main vs n (ranks) (8 trials)\n");
+    expect(named.out).toContain("== int main(int, char **) C [{mdrun.c} {56,1}-{516,1}] vs n (ranks) (8 trials)\n");
     expect(named.out).toContain("\ndata: 8 distinct n in [2, 256]");
     const wrap = ["fit", "../shared/data/tau/edge-cases/examples/wrap", "--param-timer", "__wrap_dgemm", "--parameter", "size"];
     expect((await run([...wrap, "--view", "max"])).out).toContain("== TIME per call of __wrap_dgemm (max over threads) vs size (");
@@ -437,8 +471,8 @@ describe("ccasim prune", () => {
     expect(help).toMatch(/--alpha <a> +children-share threshold, in \[0, 1\]/);
     expect(help).toMatch(/--beta <b> +sibling-share threshold, 0 or more/);
     for (const [args, message] of [
-      [["--beta=-0.1"], "ccasim prune: beta must be 0 or more, got -0.1\n"],
-      [["--alpha", "1.5"], "ccasim prune: alpha must be in [0, 1], got 1.5\n"],
+      [["--beta=-0.1"], "ccasim prune: --beta must be 0 or more, got -0.1\n"],
+      [["--alpha", "1.5"], "ccasim prune: --alpha must be in [0, 1], got 1.5\n"],
     ] as const) {
       const bad = await run(["prune", fig, ...args]);
       expect(bad.code).toBe(2);
@@ -457,8 +491,11 @@ describe("ccasim prune", () => {
     expect(j.trees[0].kept.every((k: { inclusive: number }) => k.inclusive >= 0.01 * j.trees[0].total)).toBe(true);
     for (const [args, message] of [
       [["--min-share", "x"], "ccasim prune: --min-share expects a number, got 'x'\n"],
-      [["--min-share", "2"], "ccasim prune: minShare must be in [0, 1], got 2\n"],
+      [["--min-share", "2"], "ccasim prune: --min-share must be in [0, 1], got 2\n"],
       [["--name-width", "wide"], "ccasim prune: --name-width expects a positive integer, got 'wide'\n"],
+      // A negative value is read as the option's value and refused for what it is, not as an option.
+      [["--beta", "-1"], "ccasim prune: --beta must be 0 or more, got -1\n"],
+      [["--alpha", "-.5"], "ccasim prune: --alpha must be in [0, 1], got -0.5\n"],
     ] as const) {
       const bad = await run(["prune", trial, ...args]);
       expect(bad.code).toBe(2);
@@ -571,6 +608,15 @@ describe("ccasim select with measured cores and quality attributes", () => {
 });
 
 describe("ccasim power", () => {
+  it("refuses a CPU clock of 0 or below, which would make every time, energy and FLOP/J undefined", async () => {
+    for (const mhz of ["0", "-100"]) {
+      const r = await run(["power", "../shared/data/tau/ppk/xgc-nosamples.ppk", "--cpu-mhz", mhz]);
+      expect(r.code).toBe(2);
+      expect(r.out).toBe("");
+      expect(r.err).toBe(`ccasim power: --cpu-mhz expects a clock above 0 MHz, got ${mhz}\n`);
+    }
+  });
+
   it("prints power per event and the missing counters for XGC", async () => {
     const r = await run(["power", "../shared/data/tau/ppk/xgc-nosamples.ppk", "--exclusive", "--top", "3"]);
     expect(r.code).toBe(0);

@@ -137,9 +137,9 @@ describe("fit --json says what was fitted", () => {
     expect(extrap.quantity).toEqual({ name: "time", source: "extrap-metric", unit: null, of: "example", kind: null, view: null, perCall: false });
     const ppk = [2, 4, 8, 16, 32].map((n) => `../shared/data/tau/ppk/gromacs-scaling/${n}.ppk`);
     const trials = JSON.parse((await run(["fit", ...ppk, "--timer", "int main", "--q", "ranks", "--view", "max", "--exclusive", "--json"])).out)[0];
-    expect(trials.quantity).toEqual({ name: "TIME", source: "tau-metric", unit: "us", of: "int main", kind: "exclusive", view: "max", perCall: false });
-    // The title is unchanged.
-    expect(trials.title).toBe("int main (exclusive, max over threads) vs ranks (5 trials)");
+    expect(trials.quantity).toEqual({ name: "TIME", source: "tau-metric", unit: "us", of: "int main(int, char **) C [{mdrun.c} {56,1}-{516,1}]", kind: "exclusive", view: "max", perCall: false });
+    // The title names the timer the part of its name found.
+    expect(trials.title).toBe("int main(int, char **) C [{mdrun.c} {56,1}-{516,1}] (exclusive, max over threads) vs ranks (5 trials)");
     const wrap = JSON.parse((await run(["fit", "../shared/data/tau/edge-cases/examples/wrap", "--param-timer", "__wrap_dgemm", "--parameter", "size", "--json"])).out)[0];
     expect(wrap.quantity).toMatchObject({ source: "tau-metric", unit: "us", of: "__wrap_dgemm", kind: "inclusive", view: "each", perCall: true });
   });

@@ -51,7 +51,8 @@ describe("GROMACS strong scaling (packed profiles, 2 to 256 ranks)", () => {
     const dir = join(DATA, "tau/ppk/gromacs-scaling");
     const trials = readdirSync(dir).filter((f) => f.endsWith(".ppk")).map((f) => readTrial(join(dir, f)));
     const obs = observationsAcrossTrials(trials, { parameter: { ranks: true }, timer: "int main" });
-    expect([obs.qLabel, obs.tLabel]).toEqual(["ranks", "int main"]);
+    expect([obs.qLabel, obs.tLabel]).toEqual(["ranks", "int main(int, char **) C [{mdrun.c} {56,1}-{516,1}]"]);
+    expect(obs.partialThreads).toBeUndefined();
     const r = fitModels(obs);
     expect([...r.points.q]).toEqual([2, 4, 8, 16, 32, 64, 128, 256]);
     // The change point's model competes, cross-validated, and beats the single power law.

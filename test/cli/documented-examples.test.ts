@@ -98,7 +98,7 @@ describe("the examples of ccasim fit --help", () => {
     // change exponent, and the two-segment model, cross-validated, ranks first ahead of the power law.
     expect(records!.r.out).toMatch(/\nmean: +exp\(1\.\d+·log\(Q\) \+ [\d.]+·max\(0, log\(Q\) − log\(\d+\)\) \+ [\d.]+·\[Q > \d+\] − [\d.]+\)\n/);
     expect(records!.r.out).toMatch(/\nchange point: at Q = \d+, exponent [\d.]+ before, [\d.]+ after, jumping ×[\d.]+ past it; the two-segment model ranks 1 \(LOO SMAPE [\d.]+ % against [\d.]+ % for the best single-segment model\)\n/);
-    expect(gromacs!.r.out).toContain("== int main vs ranks (8 trials)");
+    expect(gromacs!.r.out).toContain("== int main(int, char **) C [{mdrun.c} {56,1}-{516,1}] vs ranks (8 trials)");
     expect(gromacs!.r.out).toContain("\ndata: 8 distinct ranks in [2, 256], 8 observations\n");
     expect(gromacs!.r.out).toMatch(/\nchange point: at ranks = 128, exponent/);
     // The Extra-P example's variable is p: its formulas and its prediction say so.
