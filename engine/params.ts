@@ -30,6 +30,11 @@ export interface ParamDoc {
   readonly type: "quantity" | "integer" | "number" | "boolean" | "string" | "enum" | "expression" | "list" | "map";
   /** Dimension of a quantity (required for `type: "quantity"`). */
   readonly dimension?: Dimension;
+  /**
+   * A size that hardware counts in powers of two (a cache's capacity, line, page): a decimal
+   * prefix (`512KB`, 512000 bytes) is refused with the binary one (`512KiB`) to write instead.
+   */
+  readonly binaryUnits?: boolean;
   /** One or two sentences: what it means, and where the default comes from. */
   readonly doc: string;
   /** Default value, in base units; absent means the parameter is required unless `optional`. */

@@ -51,6 +51,21 @@ export function detectTrialFormat(path: string): TrialFormat {
   throw new ProfileFormatError(path, undefined, "not a TAU profile directory, a profile.N.C.T file or a ParaProf .ppk file");
 }
 
+/**
+ * What measurement file `path` is, in words (`a ParaProf packed profile (.ppk)`, `a TAU profile
+ * file`), or undefined when it is none (or unreadable): for a command that reads a text input of
+ * its own (an assembly, power constants) to name a profile given in its place.
+ */
+export function measurementFileKind(path: string): string | undefined {
+  try {
+    if (statSync(path).isDirectory()) return undefined;
+    const format = detectTrialFormat(path);
+    return format === "ppk" ? "a ParaProf packed profile (.ppk)" : "a TAU profile file";
+  } catch {
+    return undefined;
+  }
+}
+
 /** Options of {@link readTrial}. */
 export interface ReadTrialOptions extends TrialReadOptions {
   /**

@@ -378,7 +378,11 @@ function visitJsonl(text: string, file: string, firstLine: number, keys: JsonlKe
       const values = o as Record<string, unknown>;
       for (const k in values) {
         const v = values[k];
-        if (typeof v !== "string" && typeof v !== "number") throw new ProfileFormatError(file, firstLine + i, `'${k}' must be a string or a number`);
+        if (typeof v !== "string" && typeof v !== "number") {
+          // Extra-P's JSON Lines (params, metric, callpath, value per line) are no records.
+          const extrap = "params" in values && "callpath" in values && "value" in values;
+          throw new ProfileFormatError(file, firstLine + i, extrap ? "this is an Extra-P JSON Lines input (params, metric, callpath, value), not ccasim per-invocation records: read it as Extra-P (ccasim fit without --parameter)" : `'${k}' must be a string or a number`);
+        }
         if (!known.has(k)) {
           known.add(k);
           columns.push(k);

@@ -13,7 +13,7 @@ import {
   type KeyPath,
   type SourceDoc,
 } from "./lang/index.js";
-import { nearestName } from "../engine/index.js";
+import { didYouMean, nearestName } from "../engine/index.js";
 import { otherInputFileKindText } from "../profile/index.js";
 import { describePmuDemand, pmuDemand, presetMapOf } from "../machine/index.js";
 import { setupMachine, type MachineSetup } from "./machine-setup.js";
@@ -99,7 +99,7 @@ export function loadScenarioText(text: string, file: string, options: LoadOption
   if (otherKind !== undefined) throw new ScenarioErrors([new ScenarioError(otherKind, { file })]);
   const overrides: NamedOverride[] = (options.set ?? []).map(namedOverride);
   if (options.seed !== undefined) overrides.push({ text: `seed=${options.seed}`, path: ["seed"], value: options.seed, source: `--seed ${options.seed}` });
-  const undefinedVariables = [...undefinedWorkloadOverrides(doc, overrides), ...undefinedFunctionOverrides(doc, overrides)];
+  const undefinedVariables = [...undefinedWorkloadOverrides(doc, overrides), ...undefinedFunctionOverrides(doc, overrides), ...undefinedComponentOverrides(doc, overrides)];
   const value = overrides.reduce((v, o) => applyOverride(v, o.path, o.value), doc.value);
   const located = locator(doc, overrides);
   let loaded: LoadedScenario;
@@ -108,10 +108,12 @@ export function loadScenarioText(text: string, file: string, options: LoadOption
   } catch (e0) {
     const e = e0 instanceof ScenarioErrors ? withIndependentErrors(e0, value, file, located, overrides) : e0;
     // Say which errors come from an override, since they have no place in the file.
-    const noted = withOverrideNotes(e, overrides, file);
+    const noted = withOverrideNotes(e, overrides, file, doc.locate);
     // An override already reported as setting an undefined name explains what it causes at its key.
-    const explained = new Set(undefinedVariables.map((x) => x.path));
-    throw noted instanceof ScenarioErrors ? new ScenarioErrors([...undefinedVariables, ...noted.errors.filter((x) => !explained.has(x.path))], file) : noted;
+    // (With what it causes inside the key: a component added by a misspelt name lacks its type.)
+    const explained = undefinedVariables.map((x) => x.path).filter((p): p is string => p !== undefined);
+    const isExplained = (p: string | undefined): boolean => p !== undefined && explained.some((x) => p === x || p.startsWith(`${x}.`) || p.startsWith(`${x}[`));
+    throw noted instanceof ScenarioErrors ? new ScenarioErrors([...undefinedVariables, ...noted.errors.filter((x) => !isExplained(x.path))], file) : noted;
   }
   if (undefinedVariables.length > 0) throw new ScenarioErrors(undefinedVariables, file);
   return loaded;
@@ -295,12 +297,46 @@ function undefinedFunctionOverrides(doc: SourceDoc, overrides: readonly NamedOve
   return errors;
 }
 
+/** The component names of an `assembly:` section's value. */
+function componentNamesOf(assembly: unknown): string[] {
+  const components = typeof assembly === "object" && assembly !== null ? (assembly as Record<string, unknown>).components : undefined;
+  return typeof components === "object" && components !== null && !Array.isArray(components) ? Object.keys(components) : [];
+}
+
+/**
+ * The errors of the overrides that set a key inside a component the assembly does not have
+ * (`--set assembly.components.Kernal.params.loads=3` would otherwise add a component of no type),
+ * located at the assembly's components. An override of a whole component adds it; one of the
+ * whole `assembly` or its `components` defines the components of its value for the overrides after it.
+ */
+function undefinedComponentOverrides(doc: SourceDoc, overrides: readonly NamedOverride[]): ScenarioError[] {
+  const assembly = (doc.value as Record<string, unknown> | null)?.assembly;
+  let known = componentNamesOf(assembly);
+  const errors: ScenarioError[] = [];
+  for (const o of overrides) {
+    if (o.path[0] !== "assembly") continue;
+    if (o.path.length === 1) known = componentNamesOf(o.value);
+    else if (o.path.length === 2 && o.path[1] === "components") known = componentNamesOf({ components: o.value });
+    if (o.path[1] !== "components" || typeof o.path[2] !== "string") continue;
+    const name = o.path[2];
+    if (known.includes(name)) continue;
+    if (o.path.length === 3) {
+      known = [...known, name];
+      continue;
+    }
+    const pos = doc.locate(["assembly", "components"]) ?? doc.locate(["assembly"]);
+    const detail = `'${name}' is not a component of the assembly${didYouMean(name, known)}: an override of one of its keys changes a component, it does not add one (to add one, set assembly.components.${name} to the whole component; components: ${known.join(", ") || "none"})`;
+    errors.push(new ScenarioError(`${detail} (from ${o.source})`, { file: doc.file, line: pos?.line, column: pos?.column, path: ["assembly", "components", name] }));
+  }
+  return errors;
+}
+
 /** `e` with each of its scenario errors that an override caused saying so; anything else as it is. */
-function withOverrideNotes(e: unknown, overrides: readonly NamedOverride[], file: string): unknown {
+function withOverrideNotes(e: unknown, overrides: readonly NamedOverride[], file: string, inFile: SourceDoc["locate"]): unknown {
   if (!(e instanceof ScenarioErrors) || overrides.length === 0) return e;
   return new ScenarioErrors(
     e.errors.map((x) => {
-      const note = overrideNote(parseWhere(x.path), overrides);
+      const note = overrideNote(parseWhere(x.path), overrides, inFile);
       return note ? new ScenarioError(x.detail + note, { file: x.file, line: x.line, column: x.column, path: x.path }) : x;
     }),
     file,
@@ -330,6 +366,10 @@ function checkMetrics(config: ScenarioConfig, machine: MachineSetup, fail: (path
   const known = ["TIME", ...node.counterNames];
   config.metrics.forEach((m, i) => {
     if (!known.includes(m)) {
+      // A counter of a cache level the machine lacks (an override removed it, or the preset has none).
+      const level = Number(/(?:^|_)L([1-4])(?:_|$)/.exec(m)?.[1]);
+      if (level === level && !node.levelKeys.includes(`l${level}` as (typeof node.levelKeys)[number]))
+        fail(["metrics", i], `metric '${m}' counts the L${level} cache, which the machine does not have (its levels: ${node.levelKeys.join(", ")}): leave the metric out, or give the machine an l${level}`);
       const near = nearestName(m, known);
       fail(["metrics", i], `unknown metric '${m}'${near ? ` (did you mean '${near}'?)` : ""}: the ${machine.presetName} node records ${known.join(", ")}`);
     }
@@ -369,8 +409,13 @@ function isPrefix(prefix: KeyPath, path: KeyPath): boolean {
   return prefix.length <= path.length && prefix.every((k, i) => k === path[i]);
 }
 
-function overrideNote(path: KeyPath, overrides: readonly NamedOverride[]): string {
-  const o = overrides.find((x) => isPrefix(x.path, path));
+/**
+ * ` (from <override>)` when an override set the key at `path` or a key holding it, or created
+ * it: set a key inside it that the file does not have (`--set machine.L2.size=...` for an
+ * unknown key `machine.L2`); else "".
+ */
+function overrideNote(path: KeyPath, overrides: readonly NamedOverride[], inFile: SourceDoc["locate"]): string {
+  const o = overrides.find((x) => isPrefix(x.path, path)) ?? (path.length >= 2 && inFile(path) === undefined ? overrides.find((x) => isPrefix(path, x.path)) : undefined);
   return o ? ` (from ${o.source})` : "";
 }
 

@@ -60,7 +60,7 @@ export function setupMachine(config: ScenarioConfig, fail: (path: KeyPath, messa
     if (doc?.type === "quantity" && (typeof value === "string" || typeof value === "number")) {
       try {
         // A number without unit is refused with the unit that makes it nearest the preset's value.
-        value = parseQuantity(value, doc.dimension!, undefined, { typical: presetValue(section.preset, key) });
+        value = parseQuantity(value, doc.dimension!, undefined, { typical: presetValue(section.preset, key), binaryUnits: doc.binaryUnits === true });
       } catch (e) {
         reportKey(["machine", ...path], (e as Error).message);
         return;
@@ -102,7 +102,7 @@ export function setupMachine(config: ScenarioConfig, fail: (path: KeyPath, messa
   let network: ResolvedNetwork | undefined;
   try {
     // A network naming no preset is the node preset's system's, with `params` overriding its values.
-    network = resolveNetwork(convertNetworkUnits(netRaw) as NetworkSpec, machinePresets.get(section.preset).interconnect?.preset);
+    network = resolveNetwork(convertNetworkUnits(netRaw) as NetworkSpec, machinePresets.get(section.preset).interconnect?.preset, ["collectives"]);
   } catch (e) {
     const { key, problem } = e as { key?: string; problem?: string };
     // The located message names the key already: the problem alone follows it.

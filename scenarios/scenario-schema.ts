@@ -92,7 +92,7 @@ export function scenarioSchema(): Schema {
         { doc: "Component instances by name (one copy of each runs on every rank).", keyPattern: NAME_PATTERN },
       ),
       connections: s.optional(
-        s.array(s.string({ pattern: CONNECTION_PATTERN, doc: "`user.usesPort -> provider.providesPort`" }), {
+        s.array(s.string({ pattern: CONNECTION_PATTERN, shape: "'User.usesPort -> Provider.providesPort' (component and port names of letters, digits, _ or -)", doc: "`user.usesPort -> provider.providesPort`" }), {
           doc: "Port connections.",
         }),
         [],
@@ -101,7 +101,7 @@ export function scenarioSchema(): Schema {
         s.array(
           s.object(
             {
-              port: s.string({ pattern: "^[A-Za-z_][\\w-]*\\.[A-Za-z_][\\w-]*$", doc: "The provides port to proxy, `component.port`." }),
+              port: s.string({ pattern: "^[A-Za-z_][\\w-]*\\.[A-Za-z_][\\w-]*$", shape: "'Component.port'", doc: "The provides port to proxy, `component.port`." }),
               parameters: s.optional(
                 s.record(s.string(), {
                   doc: "Performance parameters to record: name -> `argument x`, `size of argument field`, `x` or `field.length`.",
@@ -114,13 +114,13 @@ export function scenarioSchema(): Schema {
         ),
         [],
       ),
-      entry: s.optional(s.string({ pattern: "^[A-Za-z_][\\w-]*\\.[A-Za-z_][\\w-]*\\.[A-Za-z_][\\w-]*$", doc: "Entry point `component.port.method` (default: the driver)." })),
+      entry: s.optional(s.string({ pattern: "^[A-Za-z_][\\w-]*\\.[A-Za-z_][\\w-]*\\.[A-Za-z_][\\w-]*$", shape: "'Component.port.method'", doc: "Entry point `component.port.method` (default: the driver)." })),
     },
     { doc: "The component assembly (CCA-style components wired through ports)." },
   );
   const root = s.object(
     {
-      name: s.string({ pattern: NAME_PATTERN, doc: "Scenario name (default output folder out/<name>)." }),
+      name: s.string({ pattern: NAME_PATTERN, shape: "a name of letters, digits, _ or - (not starting with a digit or -)", doc: "Scenario name (default output folder out/<name>)." }),
       description: s.optional(s.string({ doc: "What the scenario models." })),
       seed: s.optional(s.union([s.integer(), s.string()], { doc: "Seed of every random stream." }), 1),
       machine: machineSectionSchema(),

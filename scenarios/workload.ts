@@ -36,7 +36,10 @@ export function unknownWorkloadVariable(name: string, known: readonly string[]):
 
 /** Why a workload value that is not a number may not be used by the expression at `user`. @internal */
 export function nonNumericWorkloadValue(name: string, value: unknown, user: string): string {
-  return `${JSON.stringify(value)} is not a number, but ${user} uses '${name}' in an expression, which reads workload values as numbers`;
+  // Text that looks like arithmetic (`N/2`) was meant as an expression, which a workload value is not.
+  const formula = typeof value === "string" && /[-+*/^()]/.test(value) && /[A-Za-z_]/.test(value);
+  const advice = formula ? `; a workload value is a number or text, not an expression: write ${JSON.stringify(value)} in place of '${name}' where it is used` : "";
+  return `${JSON.stringify(value)} is not a number, but ${user} uses '${name}' in an expression, which reads workload values as numbers${advice}`;
 }
 
 /** The names of the workload values that are not numbers (expressions cannot use them). @internal */

@@ -177,7 +177,16 @@ export function observationsFromRecordInputs(paths: readonly string[], sel: Reco
     const file = recordsFormatOf(p) !== undefined ? p : existsSync(p) && statSync(p).isDirectory() ? recordsFileIn(p) : undefined;
     try {
       if (file !== undefined) forEachRecord(file, (r) => collect.add(r));
-      else for (const r of readTrial(p).records) collect.add(r);
+      else {
+        const trial = readTrial(p);
+        // A measured profile has timers, not records: say what fits it instead.
+        if (trial.records.length === 0 && trial.timers.length > 0)
+          throw new AnalysisInputError(
+            "a TAU profile without per-invocation records, which --parameter fits (a ccasim run folder, records.csv or .jsonl): fit its TAU_PARAM timers with --param-timer and --parameter, or a timer across trials with --timer and --q",
+            p,
+          );
+        for (const r of trial.records) collect.add(r);
+      }
     } catch (err) {
       if (err instanceof AnalysisInputError && err.where === undefined && paths.length > 1) throw new AnalysisInputError(err.message, p);
       throw err;

@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
 import { AnalysisInputError } from "../errors.js";
 import { NamedRegistry } from "../registry.js";
-import { fileErrorText } from "../../profile/index.js";
+import { fileErrorText, measurementFileKind } from "../../profile/index.js";
 
 /** One on-die component of the power model: Power = AccessRate · ArchitecturalScaling · MaxPower. */
 export interface PowerComponent {
@@ -203,6 +203,9 @@ export function loadPowerConstantFile(path: string): PowerConstantSet[] {
   try {
     doc = parseYaml(text);
   } catch (e) {
+    // A profile given in its place is named for what it is.
+    const measured = measurementFileKind(path);
+    if (measured !== undefined) throw new AnalysisInputError(`this is ${measured}, not a power constants file: --constants-file reads power constants in YAML or JSON (ccasim power --help); the profile is the input before the options`, path);
     throw new AnalysisInputError(`not valid YAML or JSON: ${(e as Error).message.split("\n")[0]}`, path);
   }
   const list = Array.isArray(doc) ? doc : [doc];

@@ -235,6 +235,8 @@ export function heatmapChart(
   const [lo, hi] = context.domain ?? [Math.min(...values), Math.max(...values)];
   const logScale = values.length > 0 && lo > 0 && values.every((v) => v > 0) && hi >= 100 * lo;
   const domain = context.domain ? { domain: [...context.domain] } : {};
+  // Where viridis turns light enough for dark text: 55 % up its scale (on log values for a log scale).
+  const lightFrom = logScale ? lo * (hi / lo) ** 0.55 : lo + 0.55 * (hi - lo);
   const spec = {
     ...base(title),
     width: Math.min(WIDTH, 60 * order.a.length + 60),
@@ -255,7 +257,8 @@ export function heatmapChart(
           x: { field: "a", type: "ordinal", sort: order.a },
           y: { field: "b", type: "ordinal", sort: order.b },
           text: { field: "value", type: "quantitative", format: ".3~g" },
-          color: { value: "white" },
+          // Dark text on the light (green to yellow) upper part of viridis, white on the dark rest.
+          color: { condition: { test: `datum.value >= ${lightFrom}`, value: "black" }, value: "white" },
         },
       },
     ],

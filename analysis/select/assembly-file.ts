@@ -24,7 +24,7 @@ import { AnalysisInputError } from "../errors.js";
 import type { Assembly, CallSite, ComponentSpec, ImplementationSpec, InteractionSpec } from "./assembly.js";
 import type { CostModel } from "./cost-model.js";
 import { prepareAssembly } from "./select.js";
-import { fileErrorText, otherInputFileKindText } from "../../profile/index.js";
+import { fileErrorText, measurementFileKind, otherInputFileKindText } from "../../profile/index.js";
 
 /**
  * Validates a plain object as an {@link Assembly}: its keys and types, then its cost models and
@@ -118,6 +118,9 @@ export function readAssemblyFile(path: string): Assembly {
   try {
     doc = parseYaml(text);
   } catch (e) {
+    // A profile given in its place is named for what it is.
+    const measured = measurementFileKind(path);
+    if (measured !== undefined) throw new AnalysisInputError(`this is ${measured}, not an assembly file: ccasim select reads an assembly in YAML or JSON (ccasim select --help); a profile is for ccasim profile, fit, prune or power`, path);
     throw new AnalysisInputError(`not valid YAML or JSON: ${(e as Error).message.split("\n")[0]}`, path);
   }
   // A scenario or a sweep file is named for what it is, not checked key by key.

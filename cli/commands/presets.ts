@@ -1,7 +1,10 @@
 import { didYouMean } from "../../engine/registry.js";
 import {
+  COLLECTIVES,
   LEVEL_KEYS,
   MACHINE_PARAMS,
+  collectiveAlgorithms,
+  collectiveParams,
   interconnectPresets,
   machineParam,
   machinePresets,
@@ -124,7 +127,8 @@ function listAll(json: boolean): string {
   const machines = machinePresets.all().map((p) => ({ name: p.name, summary: p.summary }));
   const networks = interconnectPresets.all().map((p) => ({ name: p.name, summary: p.summary }));
   const models = pointToPointModels.all().map((p) => ({ name: p.name, summary: p.summary }));
-  if (json) return toJson({ machine: machines, interconnect: networks, pointToPointModels: models });
+  const collectives = COLLECTIVES.map((c) => ({ collective: c, algorithms: collectiveAlgorithms[c].names() }));
+  if (json) return toJson({ machine: machines, interconnect: networks, pointToPointModels: models, collectives, collectiveParams: collectiveParams.map((p) => ({ name: p.name, dimension: p.dimension ?? null, default: p.default, doc: p.doc })) });
   const rows = (xs: { name: string; summary: string }[]) => xs.map((x) => [x.name, x.summary]);
   return [
     "Machine presets (machine.preset):",
@@ -135,6 +139,12 @@ function listAll(json: boolean): string {
     "",
     "Point-to-point models (machine.network.model):",
     formatTable(["name", "summary"], rows(models)),
+    "",
+    "Collective algorithms (machine.network.collectives.algorithms.<collective>; default auto, MPICH's choice by message size and ranks):",
+    formatTable(["collective", "algorithms"], collectives.map((c) => [c.collective, ["auto", ...c.algorithms].join(", ")])),
+    "",
+    "Collective selection and cost (machine.network.collectives.params.<name>; defaults MPICH 3.x's):",
+    formatTable(["name", "default", "meaning"], collectiveParams.map((p) => [p.name, p.dimension === undefined ? String(p.default) : formatQuantity(p.default as number, p.dimension), p.doc])),
     "",
     "'ccasim presets <name>' prints every parameter of one preset with its source.",
   ].join("\n");

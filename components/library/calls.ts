@@ -1,5 +1,6 @@
 import { didYouMean } from "../../engine/index.js";
 import { ScenarioValueError } from "./scenario-value-error.js";
+import { checkCountAtLoad, collectProblem, runCount, wholeCount } from "./counts.js";
 import type { ComponentContext, CostExpression, PortHandle, PortMethod, PrepareEnv } from "../component.js";
 import type { PortType } from "../ports.js";
 
@@ -42,10 +43,15 @@ function textLiteral(raw: string): string | undefined {
  * `{ port, method?, portType?, args?: {name: expression}, count?: expression }`; an argument written
  * as a quoted literal (`dir: "'y'"`) passes that text (a kernel's `patternArg` reads one). Expressions may use
  * the names in `scope` (the caller's arguments, workload variables, `rank`, `size`, and `i` for
- * drivers).
+ * drivers). A count that workload values alone decide is checked at load.
+ * @param notWorkload - the names of `scope` that are not workload values: the caller's own
+ *   (arguments, a driver's `i`) and {@link RANK_NAMES}
+ * @param sink - where the counts' problems go to be reported with the caller's (see
+ *   {@link collectProblem}); without it they are reported together here
  */
-export function prepareCalls(raw: unknown, scope: readonly string[], env: PrepareEnv): PreparedCall[] {
+export function prepareCalls(raw: unknown, scope: readonly string[], env: PrepareEnv, notWorkload: readonly string[], sink?: unknown[]): PreparedCall[] {
   if (raw === undefined) return [];
+  const problems = sink ?? [];
   if (!Array.isArray(raw)) env.error("calls", "must be a list of calls");
   const prepared = raw.map((c: RawCall, i) => {
     const where = `calls[${i}]`;
@@ -60,14 +66,16 @@ export function prepareCalls(raw: unknown, scope: readonly string[], env: Prepar
       return [name, text ?? env.compile(e as string | number, scope, `${where}.args.${name}`).bind(scope)] as const;
     });
     const countExpr = c.count === undefined ? undefined : env.compile(c.count as string | number, scope, `${where}.count`);
+    if (c.count !== undefined) collectProblem(env, problems, () => checkCountAtLoad(env, c.count, `${where}.count`, scope, notWorkload));
     const count = countExpr === undefined ? () => 1 : countExpr.bind(scope);
-    const fixedCount = countExpr === undefined ? 1 : countExpr.variables.length === 0 ? Math.round(count([])) : undefined;
+    const fixedCount = countExpr === undefined ? 1 : countExpr.variables.length === 0 ? wholeCount(count([])) : undefined;
     const portType: PortType = {
       name: c.portType === undefined ? "Work" : String(c.portType),
       methods: [{ name: method, args: args.map(([n]) => n) }],
     };
     return { port: c.port, portType, method, args, count, ...(fixedCount !== undefined ? { fixedCount } : {}) };
   });
+  if (sink === undefined && problems.length > 0) env.combine!(problems);
   // A method has one signature: every call of it through one port passes the same arguments (a
   // proxy would otherwise record a missing one as nothing it could read).
   const first = new Map<string, { index: number; args: string }>();
@@ -101,11 +109,14 @@ export function usesPorts(calls: readonly PreparedCall[]): Record<string, PortTy
 export class CallTargets {
   private readonly handles: readonly PortHandle[];
   private readonly methods: (PortMethod | undefined)[];
+  /** The calling instance, for messages. */
+  readonly instance: string;
 
   constructor(
     readonly calls: readonly PreparedCall[],
     ctx: ComponentContext,
   ) {
+    this.instance = ctx.instance;
     this.handles = calls.map((c) => ctx.uses(c.port));
     this.methods = calls.map(() => undefined);
   }
@@ -121,8 +132,10 @@ export function* makeCalls(targets: CallTargets, scope: Float64Array) {
   const calls = targets.calls;
   for (let k = 0; k < calls.length; k++) {
     const c = calls[k];
-    const n = Math.round(c.count(scope));
-    if (n <= 0) continue;
+    const v = c.count(scope);
+    // Why the exact test first: counts are almost always whole, and this runs on every invocation.
+    const n = Number.isInteger(v) && v >= 0 ? v : runCount(v, targets.instance, `calls[${k}].count`);
+    if (n === 0) continue;
     const m = targets.method(k);
     for (let j = 0; j < n; j++) {
       const args: Record<string, number | string> = {};

@@ -1,8 +1,9 @@
 import type { ComponentContext, ComponentType } from "../component.js";
 import { checkKeys } from "../documented-params.js";
 import type { PortType } from "../ports.js";
-import { CallTargets, makeCalls, newScope, prepareCalls, scopeLayout, usesPorts, type PreparedCall } from "./calls.js";
+import { CallTargets, makeCalls, newScope, prepareCalls, RANK_NAMES, scopeLayout, usesPorts, type PreparedCall } from "./calls.js";
 import { ScenarioValueError } from "./scenario-value-error.js";
+import { checkCountAtLoad, collectProblem, runCount } from "./counts.js";
 
 interface DriverPrepared {
   readonly scopeNames: readonly string[];
@@ -25,19 +26,22 @@ export const driverComponent: ComponentType<DriverPrepared> = {
   name: "driver",
   summary: "entry point: loops `iterations` times over its calls",
   params: [
-    { name: "iterations", type: "expression", doc: "Number of iterations (expression of workload variables, rank, size).", default: 1 },
+    { name: "iterations", type: "expression", doc: "Number of iterations, a whole number, 0 or more (expression of workload variables, rank, size).", default: 1 },
     { name: "cost", type: "expression", doc: "Own microseconds per iteration (may use i).", default: 0 },
-    { name: "calls", type: "list", doc: "Calls per iteration: list of {port, method, portType, args: {name: expression, or quoted text such as \"'y'\"}, count}.", optional: true },
+    { name: "calls", type: "list", doc: "Calls per iteration: list of {port, method, portType, args: {name: expression, or quoted text such as \"'y'\"}, count (calls per iteration, a whole number, 0 or more; default 1)}.", optional: true },
   ],
   prepare(p, env) {
     checkKeys(env, p, KEYS, "a driver");
     const scopeNames = scopeLayout([], env.workloadNames, ["i"]);
-    return {
-      scopeNames,
-      iterations: env.compile((p.iterations as string | number | undefined) ?? 1, scopeNames.slice(0, -1), "iterations").bind(scopeNames),
-      cost: env.compile((p.cost as string | number | undefined) ?? 0, scopeNames, "cost").bind(scopeNames),
-      calls: prepareCalls(p.calls, scopeNames, env),
-    };
+    const iterations = (p.iterations as string | number | undefined) ?? 1;
+    const compiled = env.compile(iterations, scopeNames.slice(0, -1), "iterations").bind(scopeNames);
+    const cost = env.compile((p.cost as string | number | undefined) ?? 0, scopeNames, "cost").bind(scopeNames);
+    // The counts' problems, the iterations' and the calls', reported together.
+    const problems: unknown[] = [];
+    collectProblem(env, problems, () => checkCountAtLoad(env, iterations, "iterations", scopeNames.slice(0, -1), RANK_NAMES));
+    const calls = prepareCalls(p.calls, scopeNames, env, [...RANK_NAMES, "i"], problems);
+    if (problems.length > 0) env.combine!(problems);
+    return { scopeNames, iterations: compiled, cost, calls };
   },
   ports(d) {
     return { provides: { go: GO_PORT }, uses: usesPorts(d.calls) };
@@ -60,10 +64,8 @@ interface DriverInstance {
 function* goDriver(inst: DriverInstance) {
   const { d, ctx, scope, targets } = inst;
   const n = d.scopeNames.length;
-  const count = d.iterations(scope);
-  // As the dummy's cost: a negative or undefined count is a mistake in the scenario, not zero.
-  if (!(count >= 0 && count < Infinity)) throw new ScenarioValueError(`${ctx.instance}: iterations evaluated to ${count}`);
-  const iterations = Math.round(count);
+  // As the dummy's cost: a negative, fractional or undefined count is a mistake in the scenario.
+  const iterations = runCount(d.iterations(scope), ctx.instance, "iterations");
   for (let i = 0; i < iterations; i++) {
     scope[n - 1] = i;
     const us = d.cost(scope);

@@ -1,7 +1,7 @@
 import type { ComponentContext, ComponentType, PrepareEnv } from "../component.js";
 import { checkKeys } from "../documented-params.js";
 import type { CallArgs, PortType } from "../ports.js";
-import { CallTargets, makeCalls, newScope, nonNumericArgument, prepareCalls, scopeLayout, trackingEnv, usesPorts, alwaysCalledPorts, type PreparedCall } from "./calls.js";
+import { CallTargets, makeCalls, newScope, nonNumericArgument, prepareCalls, scopeLayout, trackingEnv, usesPorts, alwaysCalledPorts, RANK_NAMES, type PreparedCall } from "./calls.js";
 import { ScenarioValueError } from "./scenario-value-error.js";
 
 interface DummyPrepared {
@@ -132,7 +132,7 @@ export const dummyComponent: ComponentType<DummyPrepared> = {
       cost,
       implementation,
       implementations: impls,
-      calls: prepareCalls(p.calls, scopeNames, env),
+      calls: prepareCalls(p.calls, scopeNames, env, [...(args as string[]), ...RANK_NAMES]),
       order: p.order === "calls-first" ? "calls-first" : "cost-first",
       readsArg: (args as string[]).map((a) => used.has(a)),
     };

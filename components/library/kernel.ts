@@ -4,6 +4,7 @@ import { MachineInputError, checkKernelValues, squarePatchStride } from "../../m
 import type { CallArgs, PortType } from "../ports.js";
 import { CallTargets, makeCalls, newScope, nonNumericArgument, prepareCalls, scopeLayout, trackingEnv, usesPorts, alwaysCalledPorts, RANK_NAMES, type PreparedCall } from "./calls.js";
 import { ScenarioValueError } from "./scenario-value-error.js";
+import { workloadConstant } from "./counts.js";
 
 type Fn = (scope: ArrayLike<number>) => number;
 
@@ -118,7 +119,7 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
         let v = constantOf(given);
         let note = "";
         if (v === undefined && typeof given === "string") {
-          const fromWorkload = workloadConstant(outer, given, key, scopeNames, args);
+          const fromWorkload = workloadConstant(outer, given, key, scopeNames, [...args, ...RANK_NAMES]);
           if (fromWorkload !== undefined) [v, note] = fromWorkload;
         }
         if (v === undefined) continue;
@@ -151,7 +152,7 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
       pattern: patternArg === undefined ? (pattern as KernelSpec["pattern"]) : undefined,
       patternArg,
       patterns: patterns as Record<string, KernelSpec["pattern"]>,
-      calls: prepareCalls(p.calls, scopeNames, env),
+      calls: prepareCalls(p.calls, scopeNames, env, [...args, ...RANK_NAMES]),
       readsArg: numericArgs.map((a) => used.has(a)),
       countTexts: { elements: String(p.elements ?? "Q"), elementSize: String(p.elementSize ?? 8), passes: String(p.passes ?? 1), arrays: String(p.arrays ?? 1), stride: String(p.stride ?? "") },
     };
@@ -197,28 +198,6 @@ function checked(env: { error(key: string, message: string): void }, key: string
     env.error(e.key.startsWith("kernel.") ? e.key.slice("kernel.".length) : key, e.problem + note);
     return false;
   }
-}
-
-/**
- * The value of a parameter's expression that reads workload values alone (no argument, no rank),
- * with a note naming them (` (from 'ES' with ES = 0)`); undefined when it reads anything else,
- * the workload's values are not known at load, or it does not evaluate to a finite number (the
- * run reports that, with the values of the call).
- */
-function workloadConstant(env: PrepareEnv, text: string, key: string, scopeNames: readonly string[], args: readonly string[]): [number, string] | undefined {
-  const values = env.workloadValues;
-  if (values === undefined) return undefined;
-  const compiled = env.compile(text, scopeNames, key);
-  const names = compiled.variables;
-  if (names.some((n) => !(n in values) || args.includes(n) || RANK_NAMES.includes(n))) return undefined;
-  let value: number;
-  try {
-    value = compiled.evaluate(Object.fromEntries(names.map((n) => [n, values[n]!])));
-  } catch {
-    return undefined;
-  }
-  const shown = names.map((n) => `${n} = ${values[n]}`).join(", ");
-  return [value, ` (from '${text}'${shown === "" ? "" : ` with ${shown}`})`];
 }
 
 /** The value of a parameter written as a number (or the text of one), else undefined (an expression). */

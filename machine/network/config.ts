@@ -150,15 +150,25 @@ function modelsTaking(name: string): string[] {
  * model's ParamDocs and fills defaults.
  * @param defaultPreset - the preset of a spec that names none: it gives the parameters `params`
  *   leaves out (a scenario gives its machine preset's interconnect)
+ * @param callerKeys - keys of the same section the caller reads itself (a scenario's
+ *   `collectives`), named among the known keys when a key is unknown
  * @throws NetworkConfigError (an input error) naming the offending key
  */
-export function resolveNetwork(spec: NetworkSpec = {}, defaultPreset = DEFAULT_PRESET): ResolvedNetwork {
+export function resolveNetwork(spec: NetworkSpec = {}, defaultPreset = DEFAULT_PRESET, callerKeys: readonly string[] = []): ResolvedNetwork {
+  const keys = [...TOP_KEYS, ...callerKeys];
   for (const k of Object.keys(spec)) {
     if (!TOP_KEYS.includes(k)) {
       const models = modelsTaking(k);
-      const near = nearestName(k, TOP_KEYS);
-      const hint = models.length > 0 ? ` (a parameter of the ${models.join(" and ")} model${models.length > 1 ? "s" : ""}: give it as params.${k})` : near ? ` (did you mean '${near}'?)` : "";
-      throw new NetworkConfigError(k, `unknown key${hint}; known: ${TOP_KEYS.join(", ")}`);
+      const near = nearestName(k, keys);
+      const hint =
+        models.length > 0
+          ? ` (a parameter of the ${models.join(" and ")} model${models.length > 1 ? "s" : ""}: give it as params.${k})`
+          : k === "latency"
+            ? " (the latency is a model's parameter: params.alpha for hockney, params.L for loggp)"
+            : near
+              ? ` (did you mean '${near}'?)`
+              : "";
+      throw new NetworkConfigError(k, `unknown key${hint}; known: ${keys.join(", ")}`);
     }
   }
   const modelName = modelNameOf("model", spec.model, "hockney");

@@ -12,9 +12,9 @@ import { isPowerOfTwo } from "./modular.js";
 
 function levelParams(key: string, which: string): ParamDoc[] {
   return [
-    { name: `${key}.size`, type: "quantity", dimension: "bytes", min: 64, doc: `${which} capacity; a multiple of line x assoc.`, optional: true },
-    { name: `${key}.line`, type: "quantity", dimension: "bytes", min: 4, max: 65536, doc: `${which} line (tag) size, a power of two.`, optional: true },
-    { name: `${key}.sector`, type: "quantity", dimension: "bytes", min: 4, max: 65536, doc: `${which} sector (fill unit) size, a power of two dividing the line; default: the line.`, optional: true },
+    { name: `${key}.size`, type: "quantity", dimension: "bytes", binaryUnits: true, min: 64, doc: `${which} capacity; a multiple of line x assoc.`, optional: true },
+    { name: `${key}.line`, type: "quantity", dimension: "bytes", binaryUnits: true, min: 4, max: 65536, doc: `${which} line (tag) size, a power of two.`, optional: true },
+    { name: `${key}.sector`, type: "quantity", dimension: "bytes", binaryUnits: true, min: 4, max: 65536, doc: `${which} sector (fill unit) size, a power of two dividing the line; default: the line.`, optional: true },
     { name: `${key}.assoc`, type: "integer", min: 1, max: 1024, doc: `${which} associativity (ways per set).`, optional: true },
     { name: `${key}.latency`, type: "number", min: 0, max: 10000, doc: `${which} load-to-use hit latency, in cycles.`, optional: true },
   ];
@@ -47,12 +47,12 @@ export const MACHINE_PARAMS: readonly ParamDoc[] = [
   ...levelParams("l3", "Third-level cache"),
   ...levelParams("l4", "Fourth-level cache (no counter counts it)"),
   { name: "tlb.entries", type: "integer", min: 1, max: 1 << 20, doc: "Data TLB entries (fully associative, LRU)." },
-  { name: "tlb.pageSize", type: "quantity", dimension: "bytes", min: 512, max: 2 ** 34, doc: "Page size, a power of two." },
+  { name: "tlb.pageSize", type: "quantity", dimension: "bytes", binaryUnits: true, min: 512, max: 2 ** 34, doc: "Page size, a power of two." },
   { name: "tlb.missPenalty", type: "number", min: 0, max: 1e6, doc: "Page-walk cost of a TLB miss, in cycles." },
-  { name: "memory.latency", type: "quantity", dimension: "time", min: 0, max: 1000, doc: "Local memory latency (a number without unit is microseconds)." },
-  { name: "memory.bandwidth", type: "quantity", dimension: "bandwidth", min: 1e3, max: 1e15, doc: "Sustainable local memory bandwidth of a node, shared by its processes (bytes/s)." },
-  { name: "memory.remoteLatency", type: "quantity", dimension: "time", min: 0, max: 1000, doc: "Remote (ccNUMA) memory latency (a number without unit is microseconds)." },
-  { name: "memory.remoteBandwidth", type: "quantity", dimension: "bandwidth", min: 1e3, max: 1e15, doc: "Remote memory bandwidth (bytes/s)." },
+  { name: "memory.latency", type: "quantity", dimension: "time", min: 0, max: 1000, doc: "Local memory latency: a time with its unit in a scenario (150ns); microseconds as a MachineConfig number." },
+  { name: "memory.bandwidth", type: "quantity", dimension: "bandwidth", min: 1e3, max: 1e15, doc: "Sustainable local memory bandwidth of a node, shared by its processes: a rate with its unit in a scenario (6.4GB/s); bytes/s as a MachineConfig number." },
+  { name: "memory.remoteLatency", type: "quantity", dimension: "time", min: 0, max: 1000, doc: "Remote (ccNUMA) memory latency: a time with its unit in a scenario (230ns); microseconds as a MachineConfig number." },
+  { name: "memory.remoteBandwidth", type: "quantity", dimension: "bandwidth", min: 1e3, max: 1e15, doc: "Remote memory bandwidth: a rate with its unit in a scenario (3.2GB/s); bytes/s as a MachineConfig number." },
   {
     name: "memory.size",
     type: "quantity",
@@ -68,8 +68,8 @@ export const MACHINE_PARAMS: readonly ParamDoc[] = [
   { name: "noise.computeCv", type: "number", min: 0, max: 10, doc: "Coefficient of variation of compute time per invocation. A draw never takes a kernel below the issue and floating-point peak, so with computeEfficiency near 1 the noise only slows it (its mean rises by up to 0.4 cv)." },
   { name: "noise.memoryCv", type: "number", min: 0, max: 10, doc: "Coefficient of variation of memory stalls while the arrays fit in the last cache level." },
   { name: "noise.overflowCv", type: "number", min: 0, max: 10, doc: "Extra coefficient of variation of memory stalls once the arrays overflow the last level." },
-  { name: "noise.osRate", type: "quantity", dimension: "frequency", min: 0, max: 1e9, doc: "Rate of OS interruptions (Hz)." },
-  { name: "noise.osCost", type: "quantity", dimension: "time", min: 0, max: 1e9, doc: "Mean cost of one OS interruption (a number without unit is microseconds)." },
+  { name: "noise.osRate", type: "quantity", dimension: "frequency", min: 0, max: 1e9, doc: "Rate of OS interruptions: a frequency with its unit in a scenario (100Hz); Hz as a MachineConfig number." },
+  { name: "noise.osCost", type: "quantity", dimension: "time", min: 0, max: 1e9, doc: "Mean cost of one OS interruption: a time with its unit in a scenario (5us); microseconds as a MachineConfig number." },
   { name: "counters.native", type: "enum", values: ["itanium2", "none"], doc: "Native event table (itanium2: libpfm Itanium 2 names) or none (PAPI presets only)." },
   { name: "counters.pmuCounters", type: "integer", min: 0, max: 1024, doc: "Physical counters readable at once; 0 = unlimited (no PMU modelled). Counts the native events behind the metrics (counters.presetMap), each once; event-group constraints are not modelled." },
   {

@@ -34,7 +34,13 @@ function apply(target: Record<string, unknown>, path: string, value: unknown, pr
       delete target[path];
       return;
     }
-    if (!isPlainObject(value)) throw new MachineInputError(`${prefix}.${path}`, "an object of parameters", value);
+    if (!isPlainObject(value)) {
+      // A level given as its size alone (`l2: 512KiB`) is the likeliest slip: say how to write it.
+      const keys = PARAM_NAMES.filter((n) => n.startsWith(`${path}.`)).map((n) => n.slice(path.length + 1));
+      const level = (LEVEL_KEYS as readonly string[]).includes(path) && (typeof value === "string" || typeof value === "number");
+      const advice = level ? `: write ${path}: { size: ${String(value)} }` : `: a map of ${keys.join(", ")}`;
+      throw new MachineInputError(`${prefix}.${path}`, "an object of parameters", value, `expected an object of parameters, got ${JSON.stringify(value)}${advice}`);
+    }
     if (!isPlainObject(target[path])) target[path] = {};
     for (const [k, v] of Object.entries(value)) apply(target, `${path}.${k}`, v, prefix);
     return;

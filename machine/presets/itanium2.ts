@@ -6,7 +6,7 @@ const PERFEXP = "coefficients of paper 004's memory-stall model as coded in the 
 
 /**
  * SGI Altix 3600 node of paper 004 (section 4): two 1.6 GHz Itanium 2 (Madison 9M) per node, L1D 16 KiB
- * 4-way 64 B, L2 256 KiB 8-way 128 B, L3 9 MiB 18-way 128 B, 16 KB pages, local and remote
+ * 4-way 64 B, L2 256 KiB 8-way 128 B, L3 9 MiB 18-way 128 B, 16 KiB pages, local and remote
  * (NUMAlink) memory, Itanium 2 native counters.
  */
 export const itanium2Preset = definePreset(

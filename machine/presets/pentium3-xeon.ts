@@ -12,7 +12,7 @@ const P6_OPT = "Intel Architecture Optimization Reference Manual (order 245127),
  */
 export const pentium3XeonPreset = definePreset(
   "pentium3-xeon-700",
-  "SGI 1450 node: four 700 MHz Pentium III Xeon (1 MB L2), 100 MHz FSB (paper 003's Gescher cluster)",
+  "SGI 1450 node: four 700 MHz Pentium III Xeon (1 MiB L2), 100 MHz FSB (paper 003's Gescher cluster)",
   {
     clock: 700e6,
     issueWidth: 3,

@@ -5,12 +5,12 @@ const HINTON = "Hinton et al., The Microarchitecture of the Pentium 4 Processor,
 const FIG3 = "calibrated so that the strided/sequential ratio of a Y-derivative kernel is ~1 in cache and ~4 out of cache (paper 000, Figure 3)";
 
 /**
- * The cluster of paper 000: dual 2.8 GHz Pentium 4 Xeon (Northwood) nodes, 8 KB L1D, 512 kB L2,
- * no L3, 4 KB pages. Memory, overlap and noise numbers are calibrated to 000's Figure 3.
+ * The cluster of paper 000: dual 2.8 GHz Pentium 4 Xeon (Northwood) nodes, 8 KiB L1D, 512 KiB L2,
+ * no L3, 4 KiB pages. Memory, overlap and noise numbers are calibrated to 000's Figure 3.
  */
 export const xeonPreset = definePreset(
   "xeon-2.8ghz-512k",
-  "dual 2.8 GHz Pentium 4 Xeon nodes with 8 KB L1D and 512 kB L2 (paper 000's cluster)",
+  "dual 2.8 GHz Pentium 4 Xeon nodes with 8 KiB L1D and 512 KiB L2 (paper 000's cluster)",
   {
     clock: 2.8e9,
     issueWidth: 3,

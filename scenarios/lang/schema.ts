@@ -35,6 +35,8 @@ export interface ObjectSchema extends Documented {
 export interface StringSchema extends Documented {
   readonly kind: "string";
   readonly pattern?: string;
+  /** What `pattern` accepts, in words for messages (`User.usesPort -> Provider.providesPort`), instead of the expression. */
+  readonly shape?: string;
 }
 /** A finite number, optionally an integer, within inclusive bounds. */
 export interface NumberSchema extends Documented {
@@ -156,7 +158,7 @@ export const s = {
     return { kind: "object", fields, required, additional: opts.additional, doc: opts.doc, ...(opts.meant ? { meant: opts.meant } : {}) };
   },
   /** A string; `pattern` is a JavaScript/ECMA regular expression source. */
-  string(opts: { doc?: string; pattern?: string } = {}): StringSchema {
+  string(opts: { doc?: string; pattern?: string; shape?: string } = {}): StringSchema {
     return { kind: "string", ...opts };
   },
   /** A finite number within inclusive bounds. */
@@ -318,7 +320,7 @@ export function describeSchema(schema: Schema): string {
     case "record":
       return "a map";
     case "string":
-      return schema.pattern ? `a string matching /${schema.pattern}/` : "a string";
+      return schema.shape ? `a string of the form ${schema.shape}` : schema.pattern ? `a string matching /${schema.pattern}/` : "a string";
     case "number":
       return schema.integer ? "an integer" : "a number";
     case "boolean":

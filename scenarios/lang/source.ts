@@ -162,13 +162,15 @@ export function parseYamlSource(text: string, file: string): SourceDoc {
     return { line: p.line, column: p.col };
   };
   if (doc.errors.length > 0) {
-    throw new ScenarioErrors(
-      doc.errors.map((e) => {
-        const at = pos(e.pos[0]);
-        return new ScenarioError(yamlMessage(e.code, e.message, e.code === "DUPLICATE_KEY" ? keyAt(doc, e.pos[0]) : ""), { file, ...at });
-      }),
-      file,
-    );
+    const errors: ScenarioError[] = [];
+    for (const e of doc.errors) {
+      const at = pos(e.pos[0]);
+      const layout = layoutProblem(e.code, e.message, text, at.line);
+      const error = new ScenarioError(layout?.message ?? yamlMessage(e.code, e.message, e.code === "DUPLICATE_KEY" ? keyAt(doc, e.pos[0]) : ""), { file, ...(layout?.at ?? at) });
+      // One slip often gives several parser errors at one place (an over-indented key gives two).
+      if (!errors.some((x) => x.message === error.message)) errors.push(error);
+    }
+    throw new ScenarioErrors(errors, file);
   }
   let value: unknown;
   try {
@@ -187,6 +189,50 @@ export function parseYamlSource(text: string, file: string): SourceDoc {
     locate: (path) => (path.length === 0 ? { line: 1, column: 1 } : find(path, "key")),
     locateValue: (path) => find(path, "value"),
   };
+}
+
+/**
+ * The indentation or bracket slip behind a parser error, said in words and located at the line
+ * that has it (the parser reports where it noticed, often the line before or after), or undefined.
+ * - A key indented further than the keys above it (`   processesPerNode: 2` under `  nodes: 4`)
+ *   continues the value of the key before it: the parser says "Nested mappings are not allowed in
+ *   compact mappings" or "Implicit keys need to be on a single line" at that value.
+ * - A `{` or `[` not closed on its line makes the parser stop at the next key.
+ * @param message - the parser's message
+ * @param line - 1-based line where the parser reported the error
+ */
+function layoutProblem(code: string, message: string, text: string, line: number): { message: string; at: SourcePosition } | undefined {
+  const lines = text.split(/\r?\n/);
+  const indent = (l: string): number => l.length - l.trimStart().length;
+  const blank = (l: string | undefined): boolean => l === undefined || l.trim() === "" || l.trimStart().startsWith("#");
+  if (code === "BLOCK_AS_IMPLICIT_KEY" || code === "MULTILINE_IMPLICIT_KEY") {
+    let next = line;
+    while (next < lines.length && blank(lines[next])) next++;
+    const here = lines[line - 1];
+    const after = lines[next];
+    if (here === undefined || after === undefined || indent(after) <= indent(here)) return undefined;
+    return {
+      message: `this line is indented by ${indent(after)} spaces, more than the key on line ${line} (${indent(here)}), so YAML reads it as part of that key's value: keys of one map start at the same column`,
+      at: { line: next + 1, column: indent(after) + 1 },
+    };
+  }
+  if (code === "BAD_INDENT" || code === "MISSING_CHAR") {
+    // The nearest line above with more opening brackets than closing ones (outside quotes).
+    for (let l = line - 1; l >= 1 && l >= line - 50; l--) {
+      const t = (lines[l - 1] ?? "").replace(/"(?:[^"\\]|\\.)*"|'[^']*'|#.*$/g, "");
+      const open = (t.match(/[{[]/g) ?? []).length - (t.match(/[}\]]/g) ?? []).length;
+      if (open > 0) {
+        const column = Math.max(t.lastIndexOf("{"), t.lastIndexOf("[")) + 1;
+        return { message: `a '${t[column - 1]}' opened on this line is not closed: end it with '${t[column - 1] === "{" ? "}" : "]"}' on the same line (or indent its continuation lines beyond the key)`, at: { line: l, column } };
+      }
+      if (!blank(lines[l - 1]) && indent(lines[l - 1]!) === 0) break;
+    }
+    if (code === "BAD_INDENT" && /same column/.test(message)) {
+      const here = lines[line - 1] ?? "";
+      return { message: `this line starts at column ${indent(here) + 1}, where no key of the map above does: keys of one map start at the same column`, at: { line, column: indent(here) + 1 } };
+    }
+  }
+  return undefined;
 }
 
 function yamlMessage(code: string, message: string, key: string): string {

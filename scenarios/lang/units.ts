@@ -33,7 +33,12 @@ export interface QuantityOptions {
    * typical value of the dimension (1 GHz, 1 us, 1 GB/s, 100 W).
    */
   readonly typical?: number;
+  /** Refuse decimal size prefixes (`KB`, `MB`), naming the binary unit (see `ParamDoc.binaryUnits`). */
+  readonly binaryUnits?: boolean;
 }
+
+/** The binary size unit of each decimal one, for {@link QuantityOptions.binaryUnits}. */
+const BINARY_OF: Readonly<Record<string, string>> = { kB: "KiB", KB: "KiB", MB: "MiB", GB: "GiB", TB: "TiB", kb: "KiB", Kb: "KiB", Mb: "MiB", Gb: "GiB" };
 
 /** Unit spelling -> factor to the base unit, per dimension. Spellings are case-sensitive. */
 const UNITS: Readonly<Record<Dimension, Readonly<Record<string, number>>>> = {
@@ -125,6 +130,8 @@ export function parseQuantity(value: unknown, dimension: Dimension, where?: stri
       if (magnitude !== 0 && !BARE_OK.has(dimension)) fail(`a number without unit is ambiguous: add one, for example ${example(dimension, magnitude, opts.typical)}`);
       n = magnitude;
     } else {
+      const binary = dimension === "bytes" && opts.binaryUnits ? BINARY_OF[unit] : undefined;
+      if (binary !== undefined) fail(`${unit} ${unit.endsWith("b") ? "means bits" : `is ${UNITS.bytes[unit]} bytes`}, and this size counts in powers of two: write ${m![1]}${binary}`);
       const factor = UNITS[dimension][unit];
       if (factor === undefined) fail(unitProblem(unit, dimension));
       n = magnitude * factor!;

@@ -130,7 +130,7 @@ export function programSchema(): Schema {
   const RANK = "mod(pid + 1, np) or pid - 1";
   const BYTES = "8*M or 1024";
   const TAG = "7";
-  const name = (doc: string) => s.string({ pattern: NAME, doc });
+  const name = (doc: string) => s.string({ pattern: NAME, shape: "a name of letters, digits or _ (not starting with a digit)", doc });
   const common = {
     code: s.optional(s.string({ doc: "Assignments run when the element starts, C style: `GV = 1; P = 3.14`." })),
     cost: s.optional(expr("Cost function: an expression giving the element's local work, in costUnit (or `unit`).")),

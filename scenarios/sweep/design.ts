@@ -3,6 +3,7 @@ import type { Dimension } from "../../engine/params.js";
 import { RandomStream } from "../../engine/random.js";
 import type { AxisSpec, AxisValue, Distribution, SweepConfig } from "./sweep-schema.js";
 import { decimalValue } from "../../profile/internal.js";
+import { MACHINE_PARAMS } from "../../machine/index.js";
 
 /** One factor of the design: named keys and the rows of values they take together. */
 export interface Factor {
@@ -22,7 +23,23 @@ interface Bound {
 }
 
 function readBound(v: number | string, path: KeyPath, fail: SweepFail): Bound {
-  return quantityOf(v) ?? fail(path, `cannot read '${v}' as a number or a quantity with a unit (for example 128KiB, 2.8GHz, 30us)`);
+  const bound = quantityOf(v) ?? fail(path, `cannot read '${v}' as a number or a quantity with a unit (for example 128KiB, 2.8GHz, 30us)`);
+  // A generated value is a bare number of bytes, which the scenario takes as written: a decimal
+  // prefix on a size that counts in powers of two (a cache's) is refused here, as in the scenario.
+  if (bound.dimension === "bytes" && typeof v === "string" && binaryAxis(path)) {
+    try {
+      parseQuantity(v.trim(), "bytes", undefined, { binaryUnits: true });
+    } catch (e) {
+      fail(path, (e as Error).message);
+    }
+  }
+  return bound;
+}
+
+/** Whether a sweep key path names a machine parameter whose sizes count in powers of two (`axes`, `machine.l2.size`, ...). */
+function binaryAxis(path: KeyPath): boolean {
+  const key = path.find((k): k is string => typeof k === "string" && k.startsWith("machine."));
+  return key !== undefined && MACHINE_PARAMS.some((p) => p.binaryUnits === true && p.name === key.slice("machine.".length));
 }
 
 /** A number, or a text holding a plain number or a quantity with a unit, read in base units; else undefined. */

@@ -35,8 +35,24 @@ export function runPoint(task: PointTask): PointOutcome {
     };
   } catch (e) {
     const err = e instanceof Error ? e : new Error(String(e));
-    return { ok: false, kind: err.name, message: err.message, wallSeconds: wall() };
+    return { ok: false, kind: err.name, message: err.message + integerAxisHint(err.message, task.set), wallSeconds: wall() };
   }
+}
+
+/**
+ * For a point refused for a value that must be an integer: the axes that gave the point a
+ * fraction, and how to round them (an axis range's `integer: true`); "" otherwise. Why: a log or
+ * points range gives fractions (4641.588...) that a count cannot take, and the refusal names the
+ * parameter, not the axis.
+ */
+function integerAxisHint(message: string, set: readonly SourcedOverride[]): string {
+  if (!/expected an integer|a whole number/.test(message)) return "";
+  const fractional = set.filter((o) => {
+    const v = Number(o.text.slice(o.text.indexOf("=") + 1));
+    return o.source.startsWith("axes") && Number.isFinite(v) && !Number.isInteger(v);
+  });
+  if (fractional.length === 0) return "";
+  return `\nthe sweep gives this point ${fractional.map((o) => o.text).join(", ")}: a range axis with 'integer: true' rounds its values to whole numbers`;
 }
 
 /** Runs one point and flattens it into study table rows (what a sweep worker returns). */

@@ -93,7 +93,7 @@ export function sweepSchema(): Schema {
   return s.object(
     {
       scenario: s.union([s.string(), s.record(s.any())], { doc: "scenario file (relative to this file) or the scenario inline" }),
-      name: s.optional(s.string({ pattern: "^[A-Za-z_][A-Za-z0-9_.-]*$", doc: "study name" })),
+      name: s.optional(s.string({ pattern: "^[A-Za-z_][A-Za-z0-9_.-]*$", shape: "a name of letters, digits, _, . or - (not starting with a digit, . or -)", doc: "study name" })),
       seed: s.optional(s.integer({ min: 0, max: 2 ** 31 - 1, doc: "study seed; every point's seed derives from it" }), 1),
       seeds: s.optional(
         s.enumOf(["common", "per-point"], {

@@ -139,6 +139,20 @@ describe("ccasim fit", () => {
     expect(JSON.parse(max.out)[0].warnings).toEqual([]);
   });
 
+  it("says what an input is when the options ask for records it does not have (walkthrough: a TAU profile, Extra-P JSON Lines, a profile given to select)", async () => {
+    const profile = await run(["fit", "../shared/data/tau/hatchet-cpi-mpi", "--parameter", "x"]);
+    expect(profile.code).toBe(2);
+    expect(profile.err).toBe(
+      "ccasim fit: ../shared/data/tau/hatchet-cpi-mpi: a TAU profile without per-invocation records, which --parameter fits (a ccasim run folder, records.csv or .jsonl): fit its TAU_PARAM timers with --param-timer and --parameter, or a timer across trials with --timer and --q\n",
+    );
+    const jsonl = await run(["fit", "../shared/data/extrap/tests_data_jsonlines_extended2.jsonl", "--parameter", "x"]);
+    expect(jsonl.code).toBe(2);
+    expect(jsonl.err).toContain("tests_data_jsonlines_extended2.jsonl:1: this is an Extra-P JSON Lines input (params, metric, callpath, value), not ccasim per-invocation records: read it as Extra-P (ccasim fit without --parameter)");
+    const select = await run(["select", "../shared/data/tau/ppk/mpas.ppk", "--input", "Q=1"]);
+    expect(select.code).toBe(2);
+    expect(select.err).toBe("ccasim select: ../shared/data/tau/ppk/mpas.ppk: this is a ParaProf packed profile (.ppk), not an assembly file: ccasim select reads an assembly in YAML or JSON (ccasim select --help); a profile is for ccasim profile, fit, prune or power\n");
+  });
+
   it("refuses a prediction where the model has no value: Q of 0 or below in a model of log Q", async () => {
     const args = ["fit", "../shared/data/extrap/docs_examples_input.txt"];
     for (const q of ["0", "-5"]) {

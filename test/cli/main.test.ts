@@ -90,7 +90,10 @@ describe("ccasim command line", () => {
     try {
       const cases: [string[], string][] = [
         // Located at the component in the scenario, as the loader's errors are.
-        [["--set", "workload.iterations=-5"], "scenarios/known-models.yaml:39:5: assembly.components.Driver: iterations evaluated to -5 (overridden: --set workload.iterations=-5)\n"],
+        // A count is whole and 0 or more: at load when workload values alone decide it, else in the run.
+        [["--set", "workload.iterations=-5"], "scenarios/known-models.yaml:42:9: assembly.components.Driver.params.iterations: expected a whole number, 0 or more, got -5 (from 'iterations' with iterations = -5)\n"],
+        [["--set", "assembly.components.Driver.params.calls[0].count=2-i"], "scenarios/known-models.yaml:39:5: assembly.components.Driver: calls[0].count evaluated to -1; a count is a whole number, 0 or more (overridden: --set assembly.components.Driver.params.calls[0].count=2-i)\n"],
+        [["--set", "assembly.components.Driver.params.calls[0].count=1.5"], "scenarios/known-models.yaml:44:13: assembly.components.Driver.params.calls[0].count: expected a whole number, 0 or more, got 1.5 (from --set assembly.components.Driver.params.calls[0].count=1.5)\n"],
         [["--set", 'assembly.components.Driver.params.cost="i - 3"'], `scenarios/known-models.yaml:39:5: assembly.components.Driver: cost evaluated to -3 microseconds in iteration 0 (overridden: --set assembly.components.Driver.params.cost="i - 3")\n`],
         [["--set", 'assembly.components.C.params.cost="x - 10"', "--set", "workload.x=4", "--set", "assembly.components.A.params.implementation=A2"], `scenarios/known-models.yaml:58:5: assembly.components.C: cost evaluated to -6 microseconds (overridden: --set assembly.components.C.params.cost="x - 10", --set workload.x=4)\n`],
         // An expression that does not evaluate to a finite number is located at its parameter.

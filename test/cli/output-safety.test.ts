@@ -10,7 +10,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const KNOWN = "scenarios/known-models.yaml";
 /** An override that makes the run itself fail: a refusal must come before it. */
-const FAILING_RUN = ["--set", "workload.iterations=-5"];
+const FAILING_RUN = ["--set", "assembly.components.Driver.params.cost=i-3"];
 
 /** A project folder: a scenario, and a sweep of it beside it. */
 function project(name: string): { proj: string; scenario: string; sweep: string } {

@@ -10,6 +10,21 @@ describe("ccasim presets", () => {
     for (const name of [...machinePresets.names(), ...interconnectPresets.names(), "hockney", "loggp"]) expect(r.out).toContain(name);
   });
 
+  it("lists the collective algorithms a scenario may force and the selection parameters with MPICH's defaults, each of which a scenario accepts", async () => {
+    const r = await run(["presets"]);
+    expect(r.out).toMatch(/\nallreduce +auto, rabenseifner, recursive_doubling, ring\n/);
+    expect(r.out).toMatch(/\nallreduceShortMsg +2KiB +Allreduce: /);
+    const j = JSON.parse((await run(["presets", "--json"])).out);
+    for (const { collective, algorithms } of j.collectives as { collective: string; algorithms: string[] }[]) {
+      for (const a of algorithms) {
+        const v = await run(["validate", "scenarios/known-models.yaml", "--set", `machine.network.collectives.algorithms.${collective}=${a}`]);
+        expect(v.code, v.err).toBe(0);
+      }
+    }
+    const typo = await run(["validate", "scenarios/known-models.yaml", "--set", "machine.network.colectives=5"]);
+    expect(typo.err).toContain("machine.network.colectives: unknown key (did you mean 'collectives'?); known: preset, model, params, overheadFraction, intraNode, eagerLimit, controlBytes, load, collectives");
+  });
+
   it("prints every parameter of a machine preset with a value that reads back as the preset's, and its source", async () => {
     for (const name of machinePresets.names()) {
       const r = await run(["presets", name, "--json"]);

@@ -20,8 +20,8 @@ function notesFolder(name: string): string {
 describe("ccasim run --out", () => {
   it("refuses a folder holding other files before the simulation, naming it and --overwrite, and keeps the files", async () => {
     const dir = notesFolder("notes");
-    // A negative iteration count fails the run itself: the folder's refusal must come first.
-    const r = await run(["run", KNOWN, "--out", dir, "--set", "workload.iterations=-5"]);
+    // A negative cost fails the run itself: the folder's refusal must come first.
+    const r = await run(["run", KNOWN, "--out", dir, "--set", "assembly.components.Driver.params.cost=i-3"]);
     expect(r.code).toBe(2);
     expect(r.err).toBe(
       `ccasim run: cannot write the output folder '${dir}': it holds files a run does not write (notes.txt), and a run replaces its output folder whole; choose another output folder, or replace it with --overwrite\n`,

@@ -16,6 +16,47 @@ describe("machine overrides", () => {
     expect(r.stderr).toContain("(from --set machine.l3.size=2MiB)");
   });
 
+  it("refuses a decimal unit on a cache size, which would give 500 sets, naming the binary unit; bytes as a number stay as written", async () => {
+    for (const [value, unit, binary, what] of [["512KB", "KB", "512KiB", "is 1000 bytes"], ["0.5MB", "MB", "0.5MiB", "is 1000000 bytes"], ["512kb", "kb", "512KiB", "means bits"]]) {
+      const r = await validate("scenarios/kernel-l2.yaml", "--set", `machine.l2.size=${value}`);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`machine.l2.size: expected a size such as 512KiB or 64B, got "${value}" (${unit} ${what}, and this size counts in powers of two: write ${binary}) (from --set machine.l2.size=${value})`);
+    }
+    expect((await validate("scenarios/kernel-l2.yaml", "--set", "machine.tlb.pageSize=4KB")).stderr).toContain("write 4KiB");
+    for (const ok of ["512KiB", "524288", "512000"]) expect((await validate("scenarios/kernel-l2.yaml", "--set", `machine.l2.size=${ok}`)).code).toBe(0);
+    // Elsewhere a decimal size means what it says.
+    expect(parseQuantity("512KB", "bytes")).toBe(512_000);
+  });
+
+  it("says a metric counts a cache level the machine lacks, rather than suggesting another level's", async () => {
+    const r = await validate("scenarios/shock-madison.yaml", "--set", "machine.l3=null", "--set", "metrics=[TIME, L3_MISSES]");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("metrics[1]: metric 'L3_MISSES' counts the L3 cache, which the machine does not have (its levels: l1, l2): leave the metric out, or give the machine an l3");
+    expect(r.stderr).not.toContain("did you mean");
+  });
+
+  it("says how to write a cache level given as its size alone, and what a group holds", async () => {
+    expect((await validate("scenarios/known-models.yaml", "--set", "machine.l2=512KiB")).stderr).toContain('machine.l2: expected an object of parameters, got "512KiB": write l2: { size: 512KiB }');
+    expect((await validate("scenarios/known-models.yaml", "--set", "machine.tlb=64")).stderr).toContain("machine.tlb: expected an object of parameters, got 64: a map of entries, pageSize, missPenalty");
+  });
+
+  it("names the --set that created an unknown key inside the machine", async () => {
+    const r = await validate("scenarios/known-models.yaml", "--set", "machine.L2.size=256KiB");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("machine.L2: unknown key (did you mean 'l2'?); known: ");
+    expect(r.stderr).toContain("(from --set machine.L2.size=256KiB)");
+  });
+
+  it("refuses a key set inside a component the assembly lacks, with the component it likely meant; a whole component may be added", async () => {
+    const r = await validate("scenarios/known-models.yaml", "--set", "assembly.components.Drivr.params.iterations=3");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      "ccasim validate: scenarios/known-models.yaml: 1 error\n  scenarios/known-models.yaml:38:3: assembly.components.Drivr: 'Drivr' is not a component of the assembly (did you mean 'Driver'?): an override of one of its keys changes a component, it does not add one (to add one, set assembly.components.Drivr to the whole component; components: Driver, A, B, C, D) (from --set assembly.components.Drivr.params.iterations=3)\n",
+    );
+    const added = await validate("scenarios/known-models.yaml", "--set", "assembly.components.E={type: dummy}", "--set", "assembly.components.E.params.cost=2");
+    expect(added.code).toBe(0);
+  });
+
   it("accepts a new level given in full", async () => {
     const r = await validate("scenarios/kernel-l2.yaml", "--set", "machine.l3.size=2MiB", "--set", "machine.l3.line=128B", "--set", "machine.l3.assoc=8", "--set", "machine.l3.latency=14");
     expect(r.stderr).toBe("");

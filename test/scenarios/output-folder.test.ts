@@ -97,8 +97,8 @@ describe("the output folder of a run", () => {
 
   it("is checked by runScenario before the simulation, and a rerun replaces an earlier run's folder", () => {
     const dir = folderWith(["notes.txt"], false);
-    // The run would fail (a negative iteration count): the folder's refusal comes first.
-    expect(() => runScenario(KNOWN, { out: dir, set: ["workload.iterations=-5"] })).toThrow(OutputFolderError);
+    // The run would fail (a negative cost in its first iteration): the folder's refusal comes first.
+    expect(() => runScenario(KNOWN, { out: dir, set: ["assembly.components.Driver.params.cost=i-3"] })).toThrow(OutputFolderError);
     expect(readdirSync(dir)).toEqual(["notes.txt"]);
     const out = fresh();
     runScenario(KNOWN, { out, set: SMALL });

@@ -149,6 +149,17 @@ describe("sweep designs", () => {
     expect(new Set(q)).toEqual(new Set([sw.points[5].values["workload.Q"]]));
   });
 
+  it("says, for a point refused for a fraction where a whole number belongs, which axis gave it and how to round it", () => {
+    const sw = loadSweepText("scenario: scenarios/kernel-l2.yaml\naxes:\n  workload.Q: { from: 1000, to: 100000, points: 4, log: true }\n", "q.sweep.yaml");
+    const rows = runPointTask(pointTask(sw, sw.points[1]));
+    // (The text columns are dictionary-coded.)
+    const message = String((rows.tables.error as unknown as { dict: string[] }[])[2].dict[0]);
+    expect(message).toContain("kernel.elements: expected an integer >= 0, got 4641.58883361");
+    expect(message).toContain("\nthe sweep gives this point workload.Q=4641.58883361: a range axis with 'integer: true' rounds its values to whole numbers");
+    // A whole value fails for other reasons without the hint.
+    expect(runPointTask(pointTask(sw, sw.points[0])).tables.error).toBeUndefined();
+  });
+
   it("prints the ccasim run command that re-runs a point with its overrides and seed", () => {
     const sw = loadSweep("test/scenarios/sweeps/small.sweep.yaml");
     const p = sw.points[3];
@@ -191,6 +202,14 @@ describe("sweep file errors", () => {
     const e = errorOf("axes:\n  workload.x: { from: 1, to: 3pints, step: 1 }\n");
     expect(e.errors[0].path).toBe(`axes["workload.x"].to`);
     expect(e.errors[0].line).toBe(3);
+  });
+
+  it("rejects a decimal unit on the bounds of a cache size, whose generated values would be taken as bytes", () => {
+    const e = errorOf("axes:\n  machine.l2.size: { from: 256KB, to: 1MiB, factor: 2 }\n");
+    expect(e.errors[0].path).toBe(`axes["machine.l2.size"].from`);
+    expect(e.message).toContain('got "256KB" (KB is 1000 bytes, and this size counts in powers of two: write 256KiB)');
+    // Other sizes keep decimal units.
+    expect(values(sweepOf("axes:\n  workload.x: { from: 1KB, to: 4KB, factor: 2 }\n"), "workload.x")).toEqual([1000, 2000, 4000]);
   });
 
   it("rejects a factor range that would be empty because 'to' is below 'from'", () => {

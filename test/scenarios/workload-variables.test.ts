@@ -109,6 +109,12 @@ describe("workload values that are not numbers", () => {
     );
   });
 
+  it("say, for a formula written as a workload value, to write it where it is used", async () => {
+    const r = await runCli(["validate", KNOWN, "--set", "workload.x=iterations/2"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`uses 'x' in an expression, which reads workload values as numbers; a workload value is a number or text, not an expression: write "iterations/2" in place of 'x' where it is used`);
+  });
+
   it("are refused once in a program model, at the workload key", () => {
     const e = errorsOf(() => loadScenario(LAPW0, { set: ["workload.NAT=abc"] }));
     expect(e.errors).toHaveLength(1);

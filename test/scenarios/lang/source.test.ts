@@ -72,7 +72,8 @@ copy: *b
     expect(err.errors.length).toBeGreaterThanOrEqual(2);
     expect(err.errors[0].message).toBe("bad.yaml:3:1: duplicate key 'a': map keys must be unique");
     expect(err.errors[1].file).toBe("bad.yaml");
-    expect(err.errors[1].line).toBe(5);
+    // The list left open is named at the line that opens it, not where the parser gave up.
+    expect(err.errors[1].message).toBe("bad.yaml:4:4: a '[' opened on this line is not closed: end it with ']' on the same line (or indent its continuation lines beyond the key)");
     expect(err.message.split("\n")[0]).toBe(`bad.yaml: ${err.errors.length} errors`);
   });
 
@@ -83,9 +84,20 @@ copy: *b
     expect(flow.errors[0].message).toBe("dup.yaml:1:14: duplicate key 'abc': map keys must be unique");
   });
 
-  it("locates a bad indentation", () => {
+  it("locates a bad indentation at the line that has it, once, in words", () => {
     const err = errorsOf(() => parseYamlSource("machine:\n  nodes: 4\n   clock: 2GHz\n", "i.yaml"));
-    expect(err.errors[0].message).toBe("i.yaml:2:10: Nested mappings are not allowed in compact mappings");
+    expect(err.errors.map((e) => e.message)).toEqual([
+      "i.yaml:3:4: this line is indented by 3 spaces, more than the key on line 2 (2), so YAML reads it as part of that key's value: keys of one map start at the same column",
+    ]);
+    const less = errorsOf(() => parseYamlSource("machine:\n  preset: x\n nodes: 4\n", "i.yaml"));
+    expect(less.errors.map((e) => e.message)).toEqual(["i.yaml:3:2: this line starts at column 2, where no key of the map above does: keys of one map start at the same column"]);
+  });
+
+  it("locates a flow map or list left open at the line that opens it", () => {
+    const map = errorsOf(() => parseYamlSource("name: x\nmachine: { preset: p, nodes: 4\nmetrics: [TIME]\n", "b.yaml"));
+    expect(map.errors[0].message).toBe("b.yaml:2:10: a '{' opened on this line is not closed: end it with '}' on the same line (or indent its continuation lines beyond the key)");
+    const list = errorsOf(() => parseYamlSource("name: x\nmetrics: [TIME, PAPI_TOT_CYC\nworkload: { a: 1 }\n", "b.yaml"));
+    expect(list.errors[0].message).toBe("b.yaml:2:10: a '[' opened on this line is not closed: end it with ']' on the same line (or indent its continuation lines beyond the key)");
   });
 
   it("treats an empty file as null", () => {

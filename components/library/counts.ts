@@ -1,0 +1,84 @@
+/**
+ * Counts of the generic components, a driver's iterations and a call's count: whole numbers, 0 or
+ * more. Each is checked at load where its value is known then (a constant, or an expression of
+ * workload values alone: `ccasim validate` reports it), and at every evaluation of a run otherwise.
+ * Why refuse rather than round: a count of -2 made no call and 1.5 made two, silently, and a
+ * scenario with either is a mistake whose effect a user would read as the model's.
+ *
+ * @packageDocumentation
+ */
+import type { PrepareEnv } from "../component.js";
+import { ScenarioValueError } from "./scenario-value-error.js";
+
+/** What a count must be, for messages. */
+const WHOLE = "a whole number, 0 or more";
+
+/**
+ * `v` as a count: the nearest integer when `v` is 0 or more and within rounding of it (1e-12
+ * relative, a few thousand ulps: `0.1 * 30` is 3), else NaN.
+ */
+export function wholeCount(v: number): number {
+  const n = Math.round(v);
+  return n >= 0 && Math.abs(v - n) <= 1e-12 * Math.max(1, n) ? n : Number.NaN;
+}
+
+/**
+ * A count's value in a run, or a ScenarioValueError naming the component, the key and the value.
+ * @param instance - the component instance
+ * @param key - the parameter (`iterations`, `calls[0].count`)
+ */
+export function runCount(v: number, instance: string, key: string): number {
+  const n = wholeCount(v);
+  if (n === n) return n;
+  throw new ScenarioValueError(`${instance}: ${key} evaluated to ${v}; a count is ${WHOLE}`);
+}
+
+/**
+ * The value of an expression that reads workload values alone (no name in `notWorkload`: the
+ * component's arguments, the rank, the iteration), with a note naming them
+ * (` (from 'ES' with ES = 0)`); undefined when it reads anything else, the workload's values are
+ * not known at load, or it does not evaluate (the run reports that, with the values of the call).
+ */
+export function workloadConstant(env: PrepareEnv, text: string, key: string, scopeNames: readonly string[], notWorkload: readonly string[]): [number, string] | undefined {
+  const values = env.workloadValues;
+  if (values === undefined) return undefined;
+  const compiled = env.compile(text, scopeNames, key);
+  const names = compiled.variables;
+  if (names.some((n) => !(n in values) || notWorkload.includes(n))) return undefined;
+  let value: number;
+  try {
+    value = compiled.evaluate(Object.fromEntries(names.map((n) => [n, values[n]!])));
+  } catch {
+    return undefined;
+  }
+  const shown = names.map((n) => `${n} = ${values[n]}`).join(", ");
+  return [value, ` (from '${text}'${shown === "" ? "" : ` with ${shown}`})`];
+}
+
+/**
+ * Checks at load a count written as `given` (a number, or an expression) at `key`, when its value
+ * is known then; reports a value that is not a count through `env.error`.
+ */
+export function checkCountAtLoad(env: PrepareEnv, given: unknown, key: string, scopeNames: readonly string[], notWorkload: readonly string[]): void {
+  let v: number | undefined;
+  let note = "";
+  if (typeof given === "number") v = given;
+  else if (typeof given === "string") {
+    const known = workloadConstant(env, given, key, scopeNames, notWorkload);
+    if (known !== undefined) [v, note] = known;
+  }
+  if (v !== undefined && wholeCount(v) !== wholeCount(v)) env.error(key, `expected ${WHOLE}, got ${v}${note}`);
+}
+
+/**
+ * Runs `check`; an input error it throws is added to `problems` when the scenario can report
+ * several at once (`env.combine`), else thrown.
+ */
+export function collectProblem(env: PrepareEnv, problems: unknown[], check: () => void): void {
+  try {
+    check();
+  } catch (e) {
+    if (env.combine === undefined || (e as { isInputError?: boolean }).isInputError !== true) throw e;
+    problems.push(e);
+  }
+}
