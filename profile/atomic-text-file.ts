@@ -1,4 +1,5 @@
-import { closeSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
 import { ProfileError } from "./errors.js";
 import { removeStaleTemporaries, temporarySibling, trackTemporary } from "./temporary-files.js";
 import { fileErrorText } from "./file-error.js";
@@ -28,6 +29,8 @@ export function writeTextFileAtomically(path: string, fill: (write: (text: strin
   const tmp = temporarySibling(path);
   let fd: number;
   try {
+    // A missing folder is made, as for every output (checkOutputPath has checked it can be).
+    mkdirSync(dirname(path), { recursive: true });
     fd = openSync(tmp, "w");
   } catch (e) {
     throw fail(e);

@@ -26,5 +26,5 @@ export {
   type PowerEstimate,
 } from "./models.js";
 export { estimateTrialPower, cpuMHzOf, type TrialPowerOptions, type EventPower, type TrialPower } from "./from-trial.js";
-export { processorMismatch, trialProcessors } from "./processor.js";
+export { processorMismatch, processorMismatchFact, trialProcessors } from "./processor.js";
 export { rankInefficiencies, type InefficiencyOptions, type InefficientEvent } from "./inefficiency.js";

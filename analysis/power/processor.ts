@@ -25,10 +25,21 @@ export function trialProcessors(trial: Trial): { readonly key: string; readonly 
  * names no processors, or when the metadata names none (nothing to compare).
  */
 export function processorMismatch(trial: Trial, set: PowerConstantSet): string | undefined {
+  const fact = processorMismatchFact(trial, set);
+  const wanted = set.processors ?? [];
+  return fact === undefined ? undefined : `${fact}: the watts are estimated with the power constants of ${wanted.join(" or ")}, so they are not the trial's own processor's`;
+}
+
+/**
+ * The fact {@link processorMismatch} states, without what an estimate does with it: `the trial
+ * ran on '...' (CPU Type), not on a processor the constant set '...' describes (...)`; for a
+ * caller that does not estimate such a trial (a report).
+ */
+export function processorMismatchFact(trial: Trial, set: PowerConstantSet): string | undefined {
   const wanted = set.processors ?? [];
   if (wanted.length === 0) return undefined;
   const others = trialProcessors(trial).filter((p) => !wanted.some((w) => p.value.toLowerCase().includes(w.toLowerCase())));
   if (others.length === 0) return undefined;
   const named = others.slice(0, 2).map((p) => `'${p.value}' (${p.key})`).join(", ");
-  return `the trial ran on ${named}${others.length > 2 ? ", ..." : ""}, not on a processor the constant set '${set.name}' describes (${wanted.join(", ")}): the watts are estimated with the power constants of ${wanted.join(" or ")}, so they are not the trial's own processor's`;
+  return `the trial ran on ${named}${others.length > 2 ? ", ..." : ""}, not on a processor the constant set '${set.name}' describes (${wanted.join(", ")})`;
 }

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { defaultMetric, derivedView, fileErrorText, forEachRecord, hasTauProfileFiles, isTimeMetric, ProfileError, profileFolderOf, profileTable, readTrial, recordsFileIn, RUN_PROFILE_FOLDER, RUN_SUMMARY_FILE, type Trial } from "../../profile/index.js";
-import { estimateTrialPower, powerConstantSets } from "../power/index.js";
+import { estimateTrialPower, powerConstantSets, processorMismatchFact } from "../power/index.js";
 import { fittableRoutines, levelChart, powerEnergyChart, messagePassingChart, stridedRatioChart, timeVsQChart, topTimersChart } from "./charts.js";
 import { digestRecords, RecordDigester, type RecordDigest } from "./data.js";
 import type { ReportDocument, ReportSection } from "./html.js";
@@ -103,7 +103,10 @@ function powerSection(trial: Trial): ReportSection | undefined {
   const set = powerConstantSets.get("itanium2-madison");
   const est = estimateTrialPower(trial, set, { view: "mean", kind: "inclusive" });
   if (est.processorMismatch !== undefined && est.anyComponent) {
-    return { heading: "Power and energy", notes: [`Not estimated: ${est.processorMismatch}. 'ccasim power --constants-file' takes constants for another processor.`] };
+    return {
+      heading: "Power and energy",
+      notes: [`Not estimated: ${processorMismatchFact(trial, set)}. 'ccasim power' estimates it with those constants all the same, with a warning; 'ccasim power --constants-file' takes constants for its own processor.`],
+    };
   }
   const mean = derivedView(trial, "mean");
   const rows = est.events

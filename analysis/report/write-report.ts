@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, statSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
-import { checkOutputPath, isRunFolder, ProfileError, RUN_REPORT_FILE, writeTextFileAtomically, fileErrorText, type CommandInput } from "../../profile/index.js";
+import { checkOutputPath, isRunFolder, OutputPathError, ProfileError, RUN_REPORT_FILE, writeTextFileAtomically, fileErrorText, type CommandInput } from "../../profile/index.js";
 import { StudyStore } from "../../profile/study/index.js";
 import { renderReportHtml, type ReportDocument } from "./html.js";
 import { studyReport } from "./study-report.js";
@@ -25,7 +25,9 @@ export function defaultReportPath(input: string): string {
   const dir = existsSync(input) && statSync(input).isDirectory();
   if (dir && isRunFolder(input)) return join(input, RUN_REPORT_FILE);
   const full = resolve(input);
-  const name = dir ? basename(full) : basename(full, extname(full)) || basename(full);
+  // A TAU profile file's name is all "extension" (profile.0.0.0): it is kept whole.
+  const file = basename(full);
+  const name = dir || /^profile\.\d+\.\d+\.\d+$/.test(file) ? file : basename(full, extname(full)) || file;
   const parent = dirname(full);
   return (isRunFolder(parent) ? `${basename(parent)}-${name}` : name) + ".html";
 }
@@ -58,12 +60,14 @@ export function reportInput(input: string): CommandInput {
  * Writes the self-contained HTML report of `input` to `out` (atomically: a temporary sibling
  * renamed at the end). Before the report is built (a study's takes a while), `out` is checked
  * (see `checkOutputPath`): not the input, a folder holding it, or a path inside an input folder
- * other than a run folder's own report, and under a writable folder.
+ * other than a run folder's own report, under a writable folder, and named `.html` (or `.htm`).
  * @returns the report and the number of charts written
  * @throws OutputPathError (an input error) when `out` may not or cannot be written
  */
 export async function writeReport(input: string, out: string): Promise<{ file: string; charts: number; document: ReportDocument }> {
   checkOutputPath(out, "report", { inputs: [reportInput(input)] });
+  // The report is one HTML page: a file named for another format would not open as it says.
+  if (!/\.html?$/i.test(out)) throw new OutputPathError(out, "report", "the report is an HTML page; name it .html (a browser prints it to PDF)");
   const doc = await buildReport(input);
   const html = await renderReportHtml(doc);
   const file = resolve(out);

@@ -1,4 +1,4 @@
-import { extname } from "node:path";
+import { extname, resolve } from "node:path";
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
 import { readExtrap, readTrial } from "../../profile/index.js";
 import {
@@ -242,6 +242,14 @@ function parseQRule(raw: string): TrialParameter {
 function run(ctx: CommandContext): number {
   const { values: v, positionals } = parseCommandArgs("fit", ctx.argv, OPTIONS);
   if (positionals.length === 0) throw new UsageError("give at least one input (see 'ccasim fit --help')", "fit");
+  // An input named twice would count its observations twice (a shell glob and a path, say).
+  const seen = new Map<string, string>();
+  for (const p of positionals) {
+    const key = resolve(p).replace(/[\\/]+$/, "");
+    const first = seen.get(key);
+    if (first !== undefined) throw new UsageError(`the input '${p}' is given twice${first !== p ? ` (as '${first}' too)` : ""}: its observations would count twice`, "fit");
+    seen.set(key, p);
+  }
   refuseStudyDatabase("fit", positionals, "'ccasim sweep fit <study.db> --parameter Q' (see 'ccasim sweep fit --help')");
   const criterion = criterionOption("fit", v.criterion);
   const families = list(v.family);

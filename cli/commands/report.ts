@@ -24,10 +24,11 @@ For a study database (what 'ccasim sweep' writes):
     one colour scale), beyond that the charts average over them and their captions say so
 
 Options:
-  --out FILE     output file. Default: beside a database (study.db -> study.html), into a run
-                 folder (<folder>/report.html), and for anything else (a TAU profile, a .ppk file)
-                 <name>.html in the current directory, not beside the measurement data (a run's
-                 own profile/: <run>-profile.html). The file may not be the input or a folder
+  --out FILE     output file, named .html (or .htm). Default: beside a database (study.db ->
+                 study.html), into a run folder (<folder>/report.html), and for anything else (a
+                 TAU profile, a .ppk file) <name>.html in the current directory, not beside the
+                 measurement data (a run's own profile/: <run>-profile.html; profile.0.0.0:
+                 profile.0.0.0.html). The file may not be the input or a folder
                  holding it, nor lie inside the input's folder (a run folder takes only its own
                  report.html), and its folder must be writable: all checked before the report
                  is built

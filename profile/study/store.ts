@@ -9,7 +9,7 @@ import { withoutTerminator } from "./sql-text.js";
 import { StudyError } from "./study-error.js";
 import { META_TABLE, STUDY_TABLES, TIMING_TABLE, studyDdl, type StudyTable } from "./schema.js";
 
-/** Result of a query: column names and rows of plain JS values (BIGINTs as numbers when safe). */
+/** Result of a query: column names and rows of plain JS values (BIGINTs as numbers when safe; dates and times as DuckDB's text). */
 export interface QueryResult {
   readonly columns: readonly string[];
   readonly rows: readonly (readonly unknown[])[];
@@ -147,6 +147,13 @@ export class StudyStore {
       throw new StudyError((e as Error).message);
     }
     const rows = reader.getRowsJS().map((r) => r.map(plain));
+    // Dates and times as DuckDB writes them (2020-01-01, 2020-01-01 10:00:00.5), not as a JS Date
+    // of midnight UTC; their columns are rare, and only these read the rows' JSON form.
+    const temporal = reader.columnTypes().map((t) => /^(DATE|TIME)/.test(t.toString()));
+    if (temporal.some((x) => x)) {
+      const json = reader.getRowsJson();
+      for (let i = 0; i < rows.length; i++) for (let k = 0; k < temporal.length; k++) if (temporal[k] && rows[i][k] !== null) rows[i][k] = json[i][k];
+    }
     return { columns: reader.columnNames(), rows };
   }
 
@@ -172,6 +179,8 @@ export class StudyStore {
       source = `(\n${withoutTerminator(sqlOrTable)}\n)`;
     }
     const target = resolve(file);
+    // A missing folder is made, as for every output (checkOutputPath has checked it can be).
+    mkdirSync(dirname(target), { recursive: true });
     removeStaleTemporaries(target);
     const tmp = temporarySibling(target);
     // why: asynchronous: the COPY runs on DuckDB's threads while this one waits

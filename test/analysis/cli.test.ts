@@ -153,6 +153,14 @@ describe("ccasim fit", () => {
     expect(select.err).toBe("ccasim select: ../shared/data/tau/ppk/mpas.ppk: this is a ParaProf packed profile (.ppk), not an assembly file: ccasim select reads an assembly in YAML or JSON (ccasim select --help); a profile is for ccasim profile, fit, prune or power\n");
   });
 
+  it("refuses an input given twice, whose observations would count twice", async () => {
+    const dir = "../shared/data/tau/ppk/gromacs-scaling/";
+    const r = await run(["fit", `${dir}2.ppk`, `${dir}4.ppk`, `${dir}/2.ppk`, "--timer", "int main", "--q", "ranks"]);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe("");
+    expect(r.err).toBe(`ccasim fit: the input '${dir}/2.ppk' is given twice (as '${dir}2.ppk' too): its observations would count twice\n`);
+  });
+
   it("refuses a prediction where the model has no value: Q of 0 or below in a model of log Q", async () => {
     const args = ["fit", "../shared/data/extrap/docs_examples_input.txt"];
     for (const q of ["0", "-5"]) {

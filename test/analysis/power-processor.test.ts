@@ -45,6 +45,9 @@ describe("the processor a power constant set describes", () => {
     const report = trialReport(readTrialInput(XGC));
     const power = report.sections.find((s) => s.heading === "Power and energy")!;
     expect(power.notes![0]).toMatch(/^Not estimated: the trial ran on 'Intel\(R\) Xeon\(R\) CPU X5650/);
+    // The note says the report did not estimate, not that the watts are estimated.
+    expect(power.notes![0]).not.toContain("the watts are estimated");
+    expect(power.notes![0]).toContain("'ccasim power' estimates it with those constants all the same, with a warning");
     expect(power.charts ?? []).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -26,6 +26,8 @@ describe("where a report goes when no --out is given", () => {
     expect(defaultReportPath(join(DATA, "hatchet-cpi-mpi"))).toBe("hatchet-cpi-mpi.html");
     expect(defaultReportPath(join(DATA, "hatchet-cpi-mpi") + "/")).toBe("hatchet-cpi-mpi.html");
     expect(defaultReportPath(join(DATA, "ppk", "wrf-callpath.ppk"))).toBe("wrf-callpath.html");
+    // A TAU profile file is named whole (its name has no extension to drop).
+    expect(defaultReportPath(join(DATA, "hatchet-cpi-mpi", "profile.0.0.0"))).toBe("profile.0.0.0.html");
     // A summary.json that no run wrote does not make a run's folder.
     const other = join(scratch, "other");
     mkdirSync(join(other, "profile"), { recursive: true });
@@ -35,6 +37,13 @@ describe("where a report goes when no --out is given", () => {
     const records = join(scratch, "records.csv");
     writeFileSync(records, "");
     expect(defaultReportPath(records)).toBe("records.html");
+  });
+
+  it("is an HTML page: an output named for another format is refused", async () => {
+    const r = await runCli(["report", join(DATA, "hatchet-cpi-mpi"), "--out", join(scratch, "x.pdf")]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`ccasim report: cannot write the report '${join(scratch, "x.pdf")}': the report is an HTML page; name it .html (a browser prints it to PDF)\n`);
+    expect(existsSync(join(scratch, "x.pdf"))).toBe(false);
   });
 
   it("names an output it cannot write, as an input error, and writes nothing", async () => {

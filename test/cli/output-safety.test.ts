@@ -149,6 +149,17 @@ describe("an output whose folder cannot be written", () => {
     expect((await run(["query", study, "point", "--out", exported])).code).toBe(0);
     expect(readFileSync(exported, "utf8").split("\n")[0]).toContain("point_id");
     expect(readdirSync(dir).filter((n) => n.includes(".tmp-"))).toEqual([]);
+    // A folder that does not exist yet is made, for every kind of output alike.
+    for (const [args, made] of [
+      [["query", study, "point", "--out", join(dir, "new-q", "deep", "p.csv")], join(dir, "new-q", "deep", "p.csv")],
+      [["profile", "convert", "../shared/data/tau/hatchet-cpi-mpi", join(dir, "new-c", "t.csv"), "--to", "table-csv"], join(dir, "new-c", "t.csv")],
+      [["profile", "convert", "../shared/data/tau/hatchet-cpi-mpi", join(dir, "new-t", "tau"), "--to", "tau"], join(dir, "new-t", "tau", "profile.0.0.0")],
+      [["report", "../shared/data/tau/hatchet-cpi-mpi", "--out", join(dir, "new-r", "r.html")], join(dir, "new-r", "r.html")],
+    ] as const) {
+      const r = await run([...args]);
+      expect(r.code, r.err).toBe(0);
+      expect(readFileSync(made, "utf8").length).toBeGreaterThan(0);
+    }
   });
 });
 

@@ -200,10 +200,16 @@ describe("record writers", () => {
 
   it("name the file they cannot write and leave nothing behind", () => {
     const rs = [{ component: "A", port: "p", method: "m", rank: 0, parameters: {}, start: 0, wallTime: 1, mpiTime: 0, computeTime: 1, counters: {} }];
-    const missing = join(scratch, "no-such-dir", "r.csv");
-    expect(() => writeRecordsCsv(rs, missing)).toThrow(ProfileError);
-    expect(() => writeRecordsCsv(rs, missing)).toThrow(`cannot write '${missing}'`);
-    expect(existsSync(join(scratch, "no-such-dir"))).toBe(false);
+    // Under a file, where no folder can be made (a missing folder is made).
+    const file = join(scratch, "a-file");
+    writeFileSync(file, "x");
+    const under = join(file, "r.csv");
+    expect(() => writeRecordsCsv(rs, under)).toThrow(ProfileError);
+    expect(() => writeRecordsCsv(rs, under)).toThrow(`cannot write '${under}'`);
+    expect(readdirSync(scratch).filter((n) => n.includes(".tmp-"))).toEqual([]);
+    const made = join(scratch, "new-dir", "r.csv");
+    writeRecordsCsv(rs, made);
+    expect(existsSync(made)).toBe(true);
   });
 
   it("leave the old file and no temporary one when the records fail half-way", () => {

@@ -112,6 +112,16 @@ describe("the study store", () => {
     }
   });
 
+  it("gives dates and times as DuckDB writes them, not as JavaScript dates", async () => {
+    const store = await StudyStore.open(join(dir, "a.db"), { readOnly: true });
+    try {
+      const r = await store.query(`SELECT DATE '2020-01-01' AS d, TIMESTAMP '2020-01-01 10:00:00.5' AS t, TIME '10:00:00' AS tm, NULL::DATE AS n, 1 AS k`);
+      expect(r.rows).toEqual([["2020-01-01", "2020-01-01 10:00:00.5", "10:00:00", null, 1]]);
+    } finally {
+      store.close();
+    }
+  });
+
   it("reports bad SQL and a missing database as input errors", async () => {
     await expect(StudyStore.open(join(dir, "missing.db"))).rejects.toMatchObject({ isInputError: true });
     const store = await StudyStore.open(join(dir, "a.db"), { readOnly: true });
