@@ -212,6 +212,14 @@ async function sweepFitRun(ctx: CommandContext, argv: readonly string[]): Promis
     const on = fit.changePointValues ?? [];
     const all = on.length === fit.perValue.length;
     ctx.out(`  Q0(${byVariable}) = ${fit.changePoint.formula}   (the last ${variable} before the change, held within the observed ${variable}; Q0 and the coefficients fitted on ${all ? "every value" : `the values whose data change within their range: ${on.join(", ")}`}; R² ${fit.changePoint.quality.r2.toFixed(4)})\n`);
+    if (!all) {
+      // Say why the others are left out, and that their rows above are the shape forced on them.
+      const left = fit.perValue.filter((v) => !on.includes(v.by)).map((v) => v.by);
+      ctx.out(
+        `  left out: ${obs.byLabel} = ${left.join(", ")}, whose own best fit has no change within the observed ${variable}: their data do not change, or change between the two smallest or the two largest ${variable}, where no change point can be placed; ` +
+          `their rows above force the common shape's change point on them (read their LOO SMAPE), and T(${variable}, ${byVariable}) extrapolates to them\n`,
+      );
+    }
   }
   ctx.out(`\nT(${variable}, ${byVariable}) = ${fit.formula}\n  SMAPE over all observations ${fit.smape!.toFixed(2)} %\n  expression: ${fit.expression}\n`);
   return 0;

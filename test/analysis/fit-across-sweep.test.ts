@@ -134,6 +134,26 @@ describe("fits across a sweep", () => {
     await expect(observations(undefined, "wall_tim")).rejects.toThrow(/a record has no value 'wall_tim' \(did you mean 'wall_time'\?\); values: wallTime \(wall_time \[us\]\), computeTime/);
   });
 
+  it("says in ccasim sweep fit which values Q0(P) leaves out, and why", async () => {
+    // A cache transition at Q = 128 P (as above) for P = 256, 512 and 1024; P = 4 overflows below the smallest Q.
+    const xs = Array.from({ length: 24 }, (_, k) => Math.round(1000 * 1.35 ** k));
+    const study = await costLawStudy(dir, "cost-law-left-out", (text) =>
+      text
+        .replace("workload.x: [1, 2, 4, 8, 16, 32]", `workload.x: [${xs.join(", ")}]`)
+        .replace("workload.c: [1, 2, 3, 4]", "workload.c: [4, 256, 512, 1024]")
+        .replace("iterations: 3", "iterations: 1")
+        .replace('params: { cost: "c * x^1.5" }', 'params: { cost: "x * (x * 8 / 1024 > c ? 0.4 : 0.1)" }'),
+    );
+    let out = "";
+    const code = await main(["sweep", "fit", study, "--parameter", "Q", "--component", "Kernel", "--by", "workload.c"], { out: (s) => (out += s), err: () => {} });
+    expect(code).toBe(0);
+    expect(out).toContain("fitted on the values whose data change within their range: 256, 512, 1024;");
+    expect(out).toContain(
+      "  left out: workload.c = 4, whose own best fit has no change within the observed Q: their data do not change, or change between the two smallest or the two largest Q, where no change point can be placed; " +
+        "their rows above force the common shape's change point on them (read their LOO SMAPE), and T(Q, P) extrapolates to them\n",
+    );
+  });
+
   it("names the swept parameters a fit pools at the same Q, and warns of them in ccasim sweep fit", async () => {
     expect((await observations()).pooled).toEqual(["workload.c"]);
     expect((await observations("workload.c")).pooled).toEqual([]);
