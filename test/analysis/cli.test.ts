@@ -118,7 +118,7 @@ describe("ccasim fit", () => {
     expect(metric.err).toBe(`ccasim fit: ${file}: no metric 'tme' (did you mean 'time'?); metrics: 'time'\n`);
   });
 
-  it("warns when the mean over threads is of a timer only some threads run, which then falls as ranks are added (walkthrough: read_tpx_state)", async () => {
+  it("warns when the mean over threads is of a timer only some threads run, which then falls as ranks are added (GROMACS read_tpx_state)", async () => {
     const dir = "../shared/data/tau/ppk/gromacs-scaling/";
     const ppk = [8, 2, 4].map((n) => `${dir}${n}.ppk`);
     const r = await run(["fit", ...ppk, "--timer", "read_tpx_state", "--q", "ranks"]);
@@ -139,7 +139,7 @@ describe("ccasim fit", () => {
     expect(JSON.parse(max.out)[0].warnings).toEqual([]);
   });
 
-  it("says what an input is when the options ask for records it does not have (walkthrough: a TAU profile, Extra-P JSON Lines, a profile given to select)", async () => {
+  it("says what an input is when the options ask for records it does not have: a TAU profile, Extra-P JSON Lines, a profile given to select", async () => {
     const profile = await run(["fit", "../shared/data/tau/hatchet-cpi-mpi", "--parameter", "x"]);
     expect(profile.code).toBe(2);
     expect(profile.err).toBe(
@@ -182,7 +182,7 @@ describe("ccasim fit", () => {
     expect(j.points.every((p: { mean: number }) => p.mean > 900 && p.mean < 1000)).toBe(true);
   });
 
-  it("says why three sizes give one candidate, and clips a time's interval at 0 with the model's own bound (walkthrough: dgemm of examples/wrap)", async () => {
+  it("says why three sizes give one candidate, and clips a time's interval at 0 with the model's own bound (dgemm of examples/wrap)", async () => {
     const args = ["fit", "../shared/data/tau/edge-cases/examples/wrap", "--param-timer", "__wrap_dgemm", "--parameter", "size", "--predict", "100000"];
     const r = await run(args);
     expect(r.code).toBe(0);

@@ -111,7 +111,7 @@ describe("the standard deviation model", () => {
     expect(r.stdDev!.family).toBe("constant");
     expect(r.stdDev!.predict(1e5)).toBeCloseTo((Math.sqrt(72) + Math.sqrt(18)) / 3, 9);
     expect(r.stdDevScreening!.tooComplex).toBeGreaterThan(40);
-    // The shape 10.2 − 0.58·size^(1/4) the walkthrough saw is negative at size = 100000 and
+    // The shape 10.2 − 0.58·size^(1/4) a fit once chose is negative at size = 100000 and
     // inadmissible whatever the limit on parameters.
     const quarter = fitHypothesis(pmnfHypothesis(1, 4, 0), r.points.q, r.points.sd)!;
     expect(quarter.predict(1e5)).toBeLessThan(0);

@@ -94,7 +94,7 @@ describe("the examples of ccasim fit --help", () => {
     expect(records!.r.out).toMatch(/data: \d+ distinct Q in \[3840, 61600\], 2862 observations/);
     expect(records!.r.err).toBe("");
     expect(powercap!.r.out).toContain("14 distinct Q in [50, 115]");
-    // The walkthrough's case: the strided records jump past the cache (paper 000's Figure 3) and
+    // The documented case: the strided records jump past the cache (paper 000's Figure 3) and
     // change exponent, and the two-segment model, cross-validated, ranks first ahead of the power law.
     expect(records!.r.out).toMatch(/\nmean: +exp\(1\.\d+·log\(Q\) \+ [\d.]+·max\(0, log\(Q\) − log\(\d+\)\) \+ [\d.]+·\[Q > \d+\] − [\d.]+\)\n/);
     expect(records!.r.out).toMatch(/\nchange point: at Q = \d+, exponent [\d.]+ before, [\d.]+ after, jumping ×[\d.]+ past it; the two-segment model ranks 1 \(LOO SMAPE [\d.]+ % against [\d.]+ % for the best single-segment model\)\n/);
