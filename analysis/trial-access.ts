@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import { defaultMetric, derivedView, describeThreads, isTimeMetric, metricUnit, threadView, type ProfileView, type ThreadId, type Trial, type DerivedKind } from "../profile/index.js";
+import { defaultMetric, derivedView, ProfileModelError, describeThreads, isTimeMetric, metricUnit, threadView, type ProfileView, type ThreadId, type Trial, type DerivedKind } from "../profile/index.js";
 import { didYouMean, quotedNames } from "../profile/internal.js";
 import { AnalysisInputError } from "./errors.js";
 
@@ -42,14 +42,17 @@ export function viewOf(trial: Trial, choice: ViewChoice): ProfileView {
  * Index of metric `name` in `trial` (exact, then case-insensitive); without a name, the trial's
  * default metric (`defaultMetric`: TIME, another time metric, the cycles, else the first by name),
  * as `ccasim profile show` takes it, whatever format the trial was read from.
- * @throws AnalysisInputError listing the trial's metrics
+ * @throws AnalysisInputError naming a likely correction and listing the trial's metrics
  */
 export function metricOf(trial: Trial, name?: string): number {
   if (name === undefined) return trial.metricIndex(defaultMetric(trial));
-  let i = trial.metrics.indexOf(name);
-  if (i < 0) i = trial.metrics.findIndex((m) => m.toLowerCase() === name.toLowerCase());
-  if (i < 0) throw new AnalysisInputError(`no metric '${name}'; the trial has ${trial.metrics.join(", ")}`, trial.source);
-  return i;
+  try {
+    return trial.metricIndex(name);
+  } catch (e) {
+    // The same message, as an analysis error that names the trial's source.
+    if (e instanceof ProfileModelError) throw new AnalysisInputError(e.message, trial.source);
+    throw e;
+  }
 }
 
 /** The metric an analysis used, for its report. */
@@ -69,7 +72,7 @@ export interface MetricUsed {
 
 /**
  * The metric {@link metricOf} takes for `name` (the trial's default without one), with its unit.
- * @throws AnalysisInputError listing the trial's metrics
+ * @throws AnalysisInputError naming a likely correction and listing the trial's metrics
  */
 export function metricUsed(trial: Trial, name?: string): MetricUsed {
   const metric = trial.metrics[metricOf(trial, name)]!;

@@ -131,6 +131,8 @@ export class TrialBuilder {
   private readonly eventSpellings = new Map<number, string>();
   private readonly trialMetadata = new Map<string, string>();
   private readonly perThreadMetadata: Map<string, string>[] = [];
+  /** Per thread, the keys {@link inheritThreadMetadata} gave it, with the thread they came from. */
+  private readonly perThreadInherited: Map<string, number>[] = [];
   private readonly recordList: InvocationRecord[] = [];
   /** Records given as a table, kept as they are while they are the trial's only records. */
   private recordRows: RecordTable | undefined;
@@ -201,6 +203,7 @@ export class TrialBuilder {
     this.rows.push(new ThreadRows(Math.max(8, this.timerEntries.length), this.metricNames.length));
     this.eventRows.push(new EventRows());
     this.perThreadMetadata.push(new Map());
+    this.perThreadInherited.push(new Map());
     return i;
   }
 
@@ -288,6 +291,7 @@ export class TrialBuilder {
   setThreadMetadata(thread: number, key: string, value: string): this {
     this.checkThread(thread);
     this.perThreadMetadata[thread].set(key, value);
+    this.perThreadInherited[thread].delete(key);
     return this;
   }
 
@@ -295,15 +299,20 @@ export class TrialBuilder {
    * Makes `thread`'s metadata the defaults of every other thread: each attribute of `thread` that
    * another thread lacks is set there to `thread`'s value; attributes a thread has keep its own
    * value. TAU writes the common metadata only into `profile.0.0.0` and into the other files only
-   * what differs, and ParaProf reads it this way.
+   * what differs, and ParaProf reads it this way. The trial records which keys a thread inherited
+   * ({@link Trial.inheritedMetadata}).
    */
   inheritThreadMetadata(thread: number): this {
     this.checkThread(thread);
     const from = this.perThreadMetadata[thread];
-    for (const m of this.perThreadMetadata) {
-      if (m === from) continue;
-      for (const [k, v] of from) if (!m.has(k)) m.set(k, v);
-    }
+    this.perThreadMetadata.forEach((m, th) => {
+      if (m === from) return;
+      for (const [k, v] of from) {
+        if (m.has(k)) continue;
+        m.set(k, v);
+        this.perThreadInherited[th].set(k, thread);
+      }
+    });
     return this;
   }
 
@@ -558,9 +567,13 @@ export class TrialBuilder {
     const metadata = new Map(this.trialMetadata);
     const threadMetadata = order.map((i) => new Map(this.perThreadMetadata[i]));
     if (options.hoistCommonMetadata ?? true) hoistCommon(metadata, threadMetadata);
+    // Source threads renumbered in the trial's order; keys hoisted into the common metadata dropped.
+    const position = new Map(order.map((i, k) => [i, k]));
+    const inheritedMetadata = order.map((i, k) => new Map([...this.perThreadInherited[i]].filter(([key]) => threadMetadata[k].has(key)).map(([key, from]) => [key, position.get(from)!])));
     const data = {
       metadata,
       threadMetadata,
+      inheritedMetadata,
       metrics: [...this.metricNames],
       threads: order.map((i) => this.threadIds[i]),
       timers,

@@ -3,7 +3,7 @@
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { extname } from "node:path";
-import { ProfileError, ProfileModelError } from "./errors.js";
+import { ProfileError, ProfileModelError, type ProfileWarning } from "./errors.js";
 import { extrapFromTrials, readExtrap, writeExtrap, type ExtrapExperiment, type ExtrapFilledCallpath, type ExtrapFormat } from "./extrap.js";
 import type { InvocationRecord, Trial } from "./model.js";
 import { checkOutputPath, type CommandInput } from "./protected-paths.js";
@@ -41,8 +41,8 @@ export interface ConvertOptions {
 export interface ConvertResult {
   readonly from: InputKind;
   readonly to: ConvertTarget;
-  /** Warnings of the trials read (invariants). */
-  readonly warnings: number;
+  /** Load-time warnings of the trials read (inconsistent values, repeated lines; see {@link summarizeProfileWarnings}). */
+  readonly warnings: readonly ProfileWarning[];
   /** Trials to Extra-P: the parameters, and the callpaths written as 0 at points whose trial never called them. */
   readonly extrap?: { readonly parameters: readonly string[]; readonly filled: readonly ExtrapFilledCallpath[] };
 }
@@ -132,15 +132,15 @@ export function convertProfile(inputs: readonly string[], output: string, option
     if (!(to in extrapFormat)) throw new ProfileModelError(`an Extra-P experiment can only be written as extrap-text, extrap-json or extrap-jsonl, not ${to}`);
     const exps = inputs.map((p) => readExtrap(p));
     writeExtrap(mergeExperiments(exps), output, extrapFormat[to]);
-    return { from, to, warnings: 0 };
+    return { from, to, warnings: [] };
   }
   if (from === "records") {
     const records = inputs.flatMap((p) => readRecords(p));
     writeRecordsAs(records, output, to);
-    return { from, to, warnings: 0 };
+    return { from, to, warnings: [] };
   }
   const trials = inputs.map((p) => readTrial(p));
-  const warnings = trials.reduce((n, t) => n + t.warnings.length, 0);
+  const warnings = trials.flatMap((t) => t.warnings);
   if (to in extrapFormat) {
     const points = options.points;
     if (!points || points.length !== trials.length) throw new ProfileModelError(`converting trials to Extra-P needs one point (parameter values) per input: got ${points?.length ?? 0} for ${trials.length} inputs`);

@@ -61,8 +61,36 @@ export type ProfileWarningKind =
   | "flat-differs-from-callpaths"
   /** A negative value was read (ParaProf clamps these to zero; we keep them and warn). */
   | "negative-value"
-  /** Anything else a reader wants the user to know (skipped blocks, duplicate lines merged). */
+  /** A file lists the same user event twice for one thread; the lines were merged as ParaProf merges them. */
+  | "repeated-lines"
+  /** The files of a trial disagree on its layout (a metric without a thread's file, calls that differ between metrics' files). */
   | "format";
+
+/**
+ * What each {@link ProfileWarningKind} reports, as a count names it in a summary (`8 files listing
+ * a user event twice (merged)`): each phrase follows a number.
+ */
+export const PROFILE_WARNING_KINDS: Readonly<Record<ProfileWarningKind, string>> = {
+  "exclusive-exceeds-inclusive": "timer(s) with exclusive above inclusive",
+  "child-exceeds-parent": "callpath(s) above their parent",
+  "flat-differs-from-callpaths": "flat timer(s) unlike the sum of their callpaths",
+  "negative-value": "file(s) with negative values",
+  "repeated-lines": "file(s) listing a user event twice (merged)",
+  format: "metric file(s) disagreeing on threads or calls",
+};
+
+/**
+ * The load-time warnings in one line, counted by kind in the order of
+ * {@link PROFILE_WARNING_KINDS}: `8 load-time warning(s): 8 file(s) listing a user event twice
+ * (merged)`; "" for none.
+ */
+export function summarizeProfileWarnings(warnings: readonly ProfileWarning[]): string {
+  if (warnings.length === 0) return "";
+  const counts = new Map<ProfileWarningKind, number>();
+  for (const w of warnings) counts.set(w.kind, (counts.get(w.kind) ?? 0) + 1);
+  const parts = (Object.keys(PROFILE_WARNING_KINDS) as ProfileWarningKind[]).filter((k) => counts.has(k)).map((k) => `${counts.get(k)} ${PROFILE_WARNING_KINDS[k]}`);
+  return `${warnings.length} load-time warning(s): ${parts.join(", ")}`;
+}
 
 /** A load-time inconsistency: the trial loads, but the numbers disagree with each other. */
 export interface ProfileWarning {

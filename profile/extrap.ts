@@ -13,6 +13,7 @@ import { ProfileError, ProfileFormatError, ProfileModelError } from "./errors.js
 import type { DerivedKind } from "./derived.js";
 import { derivedView } from "./derived.js";
 import type { Trial } from "./model.js";
+import { callpathRoots, callpathTimers, flatTimers } from "./views.js";
 import { decimalValue } from "./decimal-text.js";
 import { fileErrorText } from "./file-error.js";
 
@@ -364,7 +365,11 @@ export interface ExtrapFromTrialsOptions {
   readonly value?: "inclusive" | "exclusive";
   /** Statistic across threads (default `mean`, as ParaProf's mean). */
   readonly statistic?: DerivedKind;
-  /** Export callpath timers (as `A->B`) instead of flat timers (default false). */
+  /**
+   * Export the call tree instead of flat timers (default false): the callpath timers (as `A->B`)
+   * and the tree's roots (`.TAU application`, by their names alone), as Extra-P names the nodes
+   * of a Cube call tree.
+   */
   readonly callpaths?: boolean;
 }
 
@@ -405,8 +410,11 @@ export function extrapFromTrials(entries: readonly { readonly point: Readonly<Re
   const perTrial = entries.map(({ trial }) => {
     const view = derivedView(trial, options.statistic ?? "mean");
     const byName = new Map<string, number>();
-    for (const t of trial.timers) {
-      if (t.isCallpath !== callpaths || view.present[t.index] === 0) continue;
+    // With callpaths, the tree's roots too (as Extra-P names a Cube call tree's root: by itself,
+    // its callees 'root->callee'): their flat timers hold the whole program's time.
+    const exported = callpaths ? [...callpathRoots(trial), ...callpathTimers(trial)] : flatTimers(trial);
+    for (const t of exported) {
+      if (view.present[t.index] === 0) continue;
       const name = t.path.join("->");
       byName.set(name, t.index);
       if (!seen.has(name)) {

@@ -13,6 +13,7 @@
  */
 import { ProfileModelError, type ProfileWarning } from "./errors.js";
 import { canonicalTimerName, parseUserEventName } from "./names.js";
+import { didYouMean } from "./nearest-name.js";
 import { recordList, recordTable, type RecordSource, type RecordTable } from "./record-table.js";
 
 /** A thread of execution, identified as TAU does by node (rank), context and thread numbers. */
@@ -122,6 +123,8 @@ export interface TrialData {
   readonly metadata: ReadonlyMap<string, string>;
   /** Per-thread metadata (attributes that differ between threads), one map per thread. */
   readonly threadMetadata: readonly ReadonlyMap<string, string>[];
+  /** See {@link Trial.inheritedMetadata}; default: none. */
+  readonly inheritedMetadata?: readonly ReadonlyMap<string, number>[];
   readonly metrics: readonly string[];
   readonly threads: readonly ThreadId[];
   readonly timers: readonly Timer[];
@@ -147,6 +150,13 @@ export class Trial {
   readonly metadata: ReadonlyMap<string, string>;
   /** Per-thread metadata, indexed like {@link threads}. */
   readonly threadMetadata: readonly ReadonlyMap<string, string>[];
+  /**
+   * Per thread, the keys of its {@link threadMetadata} that its file left out and that it took
+   * from another thread, with that thread's index: TAU text profiles write the attributes every
+   * thread shares into `profile.0.0.0` only, which makes them every thread's default. Empty maps
+   * for formats that store each thread's metadata whole (`.ppk`).
+   */
+  readonly inheritedMetadata: readonly ReadonlyMap<string, number>[];
   /** Metric names, e.g. `["TIME", "PAPI_FP_INS"]`. */
   readonly metrics: readonly string[];
   readonly threads: readonly ThreadId[];
@@ -176,6 +186,7 @@ export class Trial {
   constructor(data: TrialData) {
     this.metadata = data.metadata;
     this.threadMetadata = data.threadMetadata;
+    this.inheritedMetadata = data.inheritedMetadata ?? data.threadMetadata.map(() => new Map<string, number>());
     this.metrics = data.metrics;
     this.threads = data.threads;
     this.timers = data.timers;
@@ -208,8 +219,8 @@ export class Trial {
     if ([e.present, e.count, e.min, e.max, e.mean, e.sumSquares].some((a) => a.length !== eslots)) {
       throw new ProfileModelError(`user-event arrays do not match ${this.threads.length} threads x ${this.userEvents.length} events`);
     }
-    if (this.threadMetadata.length !== this.threads.length) {
-      throw new ProfileModelError(`${this.threadMetadata.length} thread metadata maps for ${this.threads.length} threads`);
+    if (this.threadMetadata.length !== this.threads.length || this.inheritedMetadata.length !== this.threads.length) {
+      throw new ProfileModelError(`${this.threadMetadata.length} thread metadata maps and ${this.inheritedMetadata.length} inherited-key maps for ${this.threads.length} threads`);
     }
     this.timerByName = new Map(this.timers.map((t) => [t.name, t.index]));
     this.eventByName = new Map(this.userEvents.map((u) => [u.name, u.index]));
@@ -280,12 +291,13 @@ export class Trial {
 
   /**
    * Index of a metric by name (exact, then case-insensitive).
-   * @throws ProfileModelError listing the trial's metrics when there is no such metric.
+   * @throws ProfileModelError naming a likely correction and listing the trial's metrics when
+   *   there is no such metric.
    */
   metricIndex(name: string): number {
     let i = this.metrics.indexOf(name);
     if (i < 0) i = this.metrics.findIndex((m) => m.toLowerCase() === name.toLowerCase());
-    if (i < 0) throw new ProfileModelError(`no metric '${name}'; the trial has ${this.metrics.join(", ")}`);
+    if (i < 0) throw new ProfileModelError(`no metric '${name}'${didYouMean(name, this.metrics)}; the trial has ${this.metrics.join(", ")}`);
     return i;
   }
 
@@ -333,6 +345,15 @@ export class Trial {
     const m = new Map(this.metadata);
     for (const [k, v] of this.threadMetadata[thread] ?? []) m.set(k, v);
     return m;
+  }
+
+  /**
+   * The metadata `thread`'s own file holds that not every thread shares: its
+   * {@link threadMetadata} without the keys it inherited ({@link inheritedMetadata}).
+   */
+  ownThreadMetadata(thread: number): Map<string, string> {
+    const inherited = this.inheritedMetadata[thread];
+    return new Map([...(this.threadMetadata[thread] ?? [])].filter(([k]) => !inherited?.has(k)));
   }
 
   /** Display label of a thread, `"n,c,t"` as ParaProf writes it. */

@@ -18,6 +18,7 @@ export function selectMetrics(trial: Trial, metrics: readonly string[]): Trial {
   return new Trial({
     metadata: trial.metadata,
     threadMetadata: trial.threadMetadata,
+    inheritedMetadata: trial.inheritedMetadata,
     metrics: idx.map((i) => trial.metrics[i]),
     threads: trial.threads,
     timers: trial.timers,

@@ -20,9 +20,13 @@ export interface TableRow {
   readonly name: string;
   /**
    * Inclusive value as a percentage of the top-level timer's inclusive value, as pprof computes
-   * it: on a thread, the largest inclusive value of that thread; in the mean, total, min and max
-   * views, the mean, total, min and max of the threads' largest inclusive values (pprof's summary
-   * tables); in the stddev view (which pprof does not print), the view's largest inclusive value.
+   * it: on a thread, the largest inclusive value of that thread; in the mean, total and max views,
+   * the mean, total and max of the threads' largest inclusive values (pprof's summary tables). In
+   * the min view, whose rows are minima over different sets of threads (a timer only some threads
+   * run can have a larger minimum than the smallest thread's top-level timer), and in the stddev
+   * view (neither of which pprof prints), the view's own largest inclusive value. Never above 100
+   * in any view: where a row's value exceeds the threads' statistic (a mean over only the threads
+   * that ran each timer), the view's largest inclusive value is the base.
    */
   readonly percent: number;
   readonly exclusive: number;
@@ -131,8 +135,9 @@ export function profileTable(trial: Trial, view: ProfileView, options: ProfileTa
 /**
  * The inclusive value that %Time divides by (see {@link TableRow.percent}): pprof takes each
  * thread's largest inclusive value as its top-level timer (a program's top-level routine may
- * differ between threads), and its summary tables the total, mean (over all threads), min or max
- * of those.
+ * differ between threads), and its summary tables the total, mean (over all threads) or max of
+ * those. The min and stddev views divide by their own largest inclusive value; so does any view
+ * whose largest value exceeds the threads' statistic, so that no row is above 100 %.
  */
 function topLevelInclusive(trial: Trial, view: ProfileView, m: number): number {
   const largest = (present: Uint8Array, inc: Float64Array): number => {
@@ -140,13 +145,15 @@ function topLevelInclusive(trial: Trial, view: ProfileView, m: number): number {
     for (let t = 0; t < present.length; t++) if (present[t] === 1 && inc[t] > top) top = inc[t];
     return top;
   };
+  const own = largest(view.present, view.inclusive[m]);
   const kind = view.label;
-  if (kind !== "total" && kind !== "mean" && kind !== "min" && kind !== "max") return largest(view.present, view.inclusive[m]);
+  if (kind !== "total" && kind !== "mean" && kind !== "max") return own;
   const nT = trial.timers.length;
   const tops = trial.threads.map((_, th) => largest(trial.values.present.subarray(th * nT, (th + 1) * nT), trial.values.inclusive[m].subarray(th * nT, (th + 1) * nT)));
-  if (tops.length === 0) return 0;
+  if (tops.length === 0) return own;
   const sum = tops.reduce((a, b) => a + b, 0);
-  return kind === "total" ? sum : kind === "mean" ? sum / tops.length : kind === "min" ? tops.reduce((a, b) => Math.min(a, b)) : tops.reduce((a, b) => Math.max(a, b));
+  const pprof = kind === "total" ? sum : kind === "mean" ? sum / tops.length : tops.reduce((a, b) => Math.max(a, b));
+  return Math.max(pprof, own);
 }
 
 function cmp(a: string, b: string): number {
@@ -207,34 +214,41 @@ export function gFormat(x: number, p: number): string {
   return s.indexOf(".") >= 0 ? s.replace(/\.?0+$/, "") : s;
 }
 
-/** Renders a table as pprof prints it (with the name in the last column); see {@link FormatProfileTableOptions.unit}. */
+/**
+ * Renders a table as pprof prints it (with the name in the last column); see
+ * {@link FormatProfileTableOptions.unit}. Columns have pprof's widths and widen, headers with
+ * them, to fit a longer value (`--unit us` values of hours, counts in the billions).
+ */
 export function formatProfileTable(table: ProfileTable, options: FormatProfileTableOptions = {}): string {
   const us = options.unit === "us";
   const time = us ? formatMicroseconds : formatPprofTime;
-  const dash = "-".repeat(87);
-  const lines: string[] = [];
   const derived = (DERIVED_KINDS as readonly string[]).includes(table.view);
-  lines.push(`${derived ? `${capital(table.view)} over all threads` : `Thread ${table.view}`}, metric ${table.metric}`, "");
-  lines.push(dash);
-  if (table.isTime) {
-    lines.push("%Time    Exclusive    Inclusive       #Call      #Subrs  Inclusive Name");
-    lines.push(us ? "              usec   total usec                          usec/call " : "              msec   total msec                          usec/call ");
-  } else {
-    lines.push("%Time   Exclusive   Inclusive       #Call      #Subrs Count/Call Name");
-    lines.push("           counts total counts                            ");
-  }
-  lines.push(dash);
-  for (const r of table.rows) {
-    const pct = r.percent.toFixed(1).padStart(5);
-    const calls = gFormat(r.calls, 6).padStart(11);
-    const subrs = gFormat(r.subroutines, 6).padStart(11);
-    const per = r.calls > 0 ? r.inclusivePerCall.toFixed(0).padStart(10) : "0".padStart(10);
-    if (table.isTime) {
-      lines.push(`${pct} ${time(r.exclusive)} ${time(r.inclusive)} ${calls} ${subrs} ${per} ${r.name}`);
-    } else {
-      lines.push(`${pct}  ${gFormat(r.exclusive, 4).padStart(10)}  ${gFormat(r.inclusive, 4).padStart(10)} ${calls} ${subrs} ${per} ${r.name}`);
-    }
-  }
+  const cells = table.rows.map((r) => [
+    r.percent.toFixed(1),
+    table.isTime ? time(r.exclusive).trim() : gFormat(r.exclusive, 4),
+    table.isTime ? time(r.inclusive).trim() : gFormat(r.inclusive, 4),
+    gFormat(r.calls, 6),
+    gFormat(r.subroutines, 6),
+    r.calls > 0 ? r.inclusivePerCall.toFixed(0) : "0",
+  ]);
+  // pprof's columns: the header words, the unit line and the width of each value column.
+  const head = table.isTime
+    ? { titles: ["%Time", "Exclusive", "Inclusive", "#Call", "#Subrs", "Inclusive"], units: ["", us ? "usec" : "msec", us ? "total usec" : "total msec", "", "", "usec/call"], widths: [5, 12, 12, 11, 11, 10], gaps: [" ", " ", " ", " ", " "] }
+    : { titles: ["%Time", "Exclusive", "Inclusive", "#Call", "#Subrs", "Count/Call"], units: ["", "counts", "total counts", "", "", ""], widths: [5, 10, 10, 11, 11, 10], gaps: ["  ", "  ", " ", " ", " "] };
+  const widths = head.widths.map((w, i) => Math.max(w, ...cells.map((c) => c[i].length)));
+  const ends: number[] = [];
+  widths.forEach((w, i) => ends.push(i === 0 ? w : ends[i - 1] + head.gaps[i - 1].length + w));
+  // Each text ends at its column's right edge, one space at least after the text before it (a
+  // unit wider than its column, pprof's 'total counts', pushes on as pprof prints it).
+  const line = (parts: readonly string[], name: string): string => {
+    let out = parts[0].startsWith("%") ? parts[0].padEnd(widths[0]) : parts[0].padStart(widths[0]);
+    for (let i = 1; i < parts.length; i++) out = out.padEnd(Math.max(ends[i] - parts[i].length, parts[i] === "" ? out.length : out.length + 1)) + parts[i];
+    return `${out.padEnd(ends[ends.length - 1])} ${name}`;
+  };
+  const lines: string[] = [`${derived ? `${capital(table.view)} over all threads` : `Thread ${table.view}`}, metric ${table.metric}`, ""];
+  const dash = "-".repeat(Math.max(87, line(head.titles, "Name").length));
+  lines.push(dash, line(head.titles, "Name"), line(head.units, ""), dash);
+  for (let k = 0; k < cells.length; k++) lines.push(line(cells[k], table.rows[k].name));
   return lines.join("\n") + "\n";
 }
 

@@ -16,6 +16,24 @@ export function callpathTimers(trial: Trial): Timer[] {
   return trial.timers.filter((t) => t.isCallpath);
 }
 
+/**
+ * The flat timers that are roots of the callpath tree: those that begin callpaths and are never
+ * called from another timer (`.TAU application`, `main`), in trial order. Empty without callpaths.
+ */
+export function callpathRoots(trial: Trial): Timer[] {
+  const paths = callpathTimers(trial);
+  const called = calledNames(paths);
+  const first = new Set(paths.map((t) => t.path[0]));
+  return flatTimers(trial).filter((t) => first.has(t.name) && !called.has(t.name));
+}
+
+/** The names that appear below the first element of some path: routines some timer calls. */
+function calledNames(paths: readonly Timer[]): Set<string> {
+  const called = new Set<string>();
+  for (const t of paths) for (let i = 1; i < t.path.length; i++) called.add(t.path[i]);
+  return called;
+}
+
 /** One line of a flat profile. Values are of one metric; TIME values in microseconds. */
 export interface FlatProfileRow {
   readonly timer: Timer;
@@ -101,8 +119,7 @@ export function callpathTree(trial: Trial): CallpathTree {
   if (paths.length === 0) {
     return { roots: flatTimers(trial).map((t) => new TreeNode(t.name, undefined, t.index)), truncated: false };
   }
-  const nonFirst = new Set<string>();
-  for (const t of paths) for (let i = 1; i < t.path.length; i++) nonFirst.add(t.path[i]);
+  const nonFirst = calledNames(paths);
   const top = new Map<string, TreeNode>();
   const roots: TreeNode[] = [];
   let truncated = false;

@@ -201,7 +201,7 @@ export function threadOption<K extends string>(command: string, name: string, ra
   if ((kinds as readonly string[]).includes(text)) return text as K;
   const id = parseThreadName(text);
   if (id !== undefined) return id;
-  throw commandUsageError(command, `--${name} expects ${kinds.join(", ")} or a thread n[,c[,t]], got '${String(raw)}'`);
+  throw commandUsageError(command, `--${name} expects ${kinds.join(", ")} or a thread n[,c[,t]] (parts left out are 0), got '${String(raw)}'`);
 }
 
 /** How the tables label a thread choice: the view's name, or `thread n,c,t`. */

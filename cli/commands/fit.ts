@@ -104,9 +104,10 @@ Model search (the mean of T at each Q, and separately its standard deviation):
                       cycles, or the first by name, as profile show); of Extra-P inputs, the one
                       metric to fit (default every metric)
   --view <v>          which threads of trial inputs: each, mean, max, min, total, stddev or a
-                      thread n[,c[,t]] (default: mean across trials, each for TAU_PARAM timers; a
-                      user event: each, mean or a thread); the title names a view, metric or
-                      --exclusive that is not the default
+                      thread n[,c[,t]] (node, context, thread, by commas or dots; parts left out
+                      are 0: 3,1 is 3,1,0) (default: mean across trials, each for TAU_PARAM
+                      timers; a user event: each, mean or a thread); the title names a view,
+                      metric or --exclusive that is not the default
   --exclusive         use exclusive instead of inclusive values of trial inputs
   --json              print the reports as JSON; 'quantity' says what T is: name (wallTime, a
                       counter, a TAU metric, an Extra-P metric), source, unit (us, count, or

@@ -48,8 +48,9 @@ Options:
                            access counters, the memory-stall latencies, the counter names of
                            every role, and where the constants come from
   --exclusive              use exclusive values (default inclusive)
-  --thread <t>             mean (default), max, total, each, or a thread n | n,c,t (as profile show);
-                           total sums each thread's power and energy (paper 004: the total power
+  --thread <t>             mean (default), max, total, each, or a thread n[,c[,t]] (node,
+                           context, thread, by commas or dots; parts left out are 0: 3,1 is
+                           3,1,0); total sums each thread's power and energy (paper 004: the total power
                            across processing elements is the sum of each one's) and their times
   --cpu-mhz <f>            CPU clock (MHz), in place of the metadata's "CPU MHz"
   --sort <key>             watts (default), joules, flops-per-joule, name

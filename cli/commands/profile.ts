@@ -16,6 +16,8 @@ import {
   resolveThreadIndex,
   parseThreadName,
   formatExtrapPoint,
+  isTimeMetric,
+  summarizeProfileWarnings,
   type ExtrapFilledCallpath,
   type ConvertTarget,
   type ProfileTable,
@@ -36,8 +38,10 @@ show: the profile is a TAU profile directory, a folder 'ccasim run' wrote (its p
 a profile.N.C.T file or a ParaProf .ppk file. It prints a pprof-style table (like Table 1 of the
 Mastermind paper): %Time, exclusive, inclusive, #Call, #Subrs, inclusive per call, name. %Time is
 the inclusive value as a percentage of the top-level timer's, as pprof computes it: on a thread,
-of the thread's largest inclusive value; in the mean, total, min and max views, of the mean,
-total, min and max of the threads' largest inclusive values (stddev: of the view's largest).
+of the thread's largest inclusive value; in the mean, total and max views, of the mean, total and
+max of the threads' largest inclusive values. The min view (each row the minimum over the threads
+that ran that timer, so a timer only some threads run can exceed the smallest thread's top-level
+timer) and the stddev view divide by their own largest inclusive value. No row is above 100.
 Times are shown as pprof shows them: msec below 1 s as whole milliseconds, truncated (1.806 ms is
 1; below 1 ms three significant digits, 0.603), then sec,msec (2,409) and min:sec.msec; --unit us
 shows the microseconds the TAU files hold instead. Counters are shown as counts. A view with user events
@@ -45,25 +49,32 @@ shows the microseconds the TAU files hold instead. Counters are shown as counts.
 minimum, mean and standard deviation of each, by name; in derived views the minimum and maximum
 come only from threads with samples.
   --thread <which>     mean (default; a trial of one thread shows that thread), max, min, total,
-                       stddev, all (every thread), or a thread n | n,c,t. Repeat it to show
-                       several views in the order given. Mean and stddev divide by all threads,
-                       as ParaProf's defaults.
+                       stddev, all (every thread), or a thread n[,c[,t]] (node, context,
+                       thread, by commas or dots; parts left out are 0: 3,1 is 3,1,0). Repeat
+                       it to show several views in the order given. Mean and stddev divide by
+                       all threads, as ParaProf's defaults.
   --metric <name>      metric to show (default TIME; else another time metric, the cycles, or
                        the first by name)
   --sort <key>         inclusive (default), exclusive, calls, subrs, percall, name
   --top <n>            show only the first n rows of each table
   --unit <u>           time columns in ms (default: pprof's, truncated to whole milliseconds from
-                       1 ms) or us (microseconds, to 3 decimals: 1806 rather than pprof's 1)
+                       1 ms) or us (microseconds, to 3 decimals: 1806 rather than pprof's 1);
+                       refused for a counter metric (counts have no time unit). Columns widen
+                       to fit their values.
   --callpaths          include callpath timers (A => B) as well as flat timers
   --no-user-events     leave out the user-event tables
   --metadata           list the trial's metadata (keys and values) instead of the tables: the
-                       attributes common to every thread, then each thread's own; with --thread
-                       n,c,t, that thread's attributes (its own over the common ones). TAU text
-                       profiles keep the common attributes in profile.0.0.0, which is every
-                       thread's default.
+                       attributes common to every thread, then each thread's own (those its
+                       file holds that not every thread shares), then the keys it takes from
+                       another thread's file; with --thread naming a thread, all of that
+                       thread's attributes (its own over the common ones). TAU text profiles
+                       keep the common attributes in profile.0.0.0, which is every thread's
+                       default: a key another file leaves out is taken from there.
   --json               print the table(s) as JSON (values in microseconds for time metrics; user
-                       events under userEventTables; metadata under metadata)
-  --warnings           list every load-time warning (by default only their number is printed)
+                       events under userEventTables; metadata under metadata; timers counts the
+                       flat timers, callpaths the callpaths)
+  --warnings           list every load-time warning (by default one line counts them by kind:
+                       inconsistent values, user events listed twice, metric files that differ)
 
 convert: writes the input in another format. The output format comes from --to or the output
 name: .csv records, .jsonl records (Extra-P JSON Lines when the input is Extra-P), .txt Extra-P
@@ -86,8 +97,9 @@ temporary .<output>.tmp-<pid>-<n> left beside it is removed by the next convert 
                        point), and a note on stderr names those callpaths and points.
   --metric <name>      metric to write (repeatable; default all): trials to Extra-P, to a TAU
                        directory or to table-csv
-  --callpaths          callpath timers: exported to Extra-P instead of flat timers; added as rows
-                       of table-csv
+  --callpaths          callpath timers: exported to Extra-P instead of flat timers, as the call
+                       tree (the root '.TAU application' by its name, then 'A->B' paths); added
+                       as rows of table-csv
   --overwrite          replace an existing output directory
   --exact-time         keep fractional microseconds in TAU output (TAU itself writes integers)
 Options that the chosen output does not use are refused (exit 2).
@@ -126,12 +138,13 @@ function runShow(ctx: CommandContext, argv: readonly string[]): number {
   const asked = (values.thread as string[] | undefined) ?? [];
   for (const w of asked) {
     if (w !== "all" && !(DERIVED_KINDS as readonly string[]).includes(w) && parseThreadName(w) === undefined) {
-      throw new UsageError(`show: unknown thread '${w}'; use n or n,c,t, all, or one of ${DERIVED_KINDS.join(", ")}`, "profile");
+      throw new UsageError(`show: unknown thread '${w}'; use a thread n[,c[,t]] (parts left out are 0), all, or one of ${DERIVED_KINDS.join(", ")}`, "profile");
     }
   }
   const trial = readTrial(positionals[0], { records: false });
-  const metric = (values.metric as string | undefined) ?? defaultMetric(trial);
-  trial.metricIndex(metric);
+  const metric = trial.metrics[trial.metricIndex((values.metric as string | undefined) ?? defaultMetric(trial))];
+  // Why refuse rather than ignore: the user asked for a unit the table cannot show.
+  if (values.unit !== undefined && !isTimeMetric(metric)) throw new UsageError(`show: --unit shapes time columns; metric '${metric}' is a counter, shown as counts`, "profile");
   // A single thread (one profile.N.C.T file) is shown as itself, not as the mean of one thread.
   const which = asked.length > 0 ? asked : [trial.threads.length === 1 ? trial.threadLabel(0) : "mean"];
   const views = which.flatMap((w) => (w === "all" ? trial.threads.map((_, i) => trial.threadLabel(i)) : [w]));
@@ -148,7 +161,7 @@ function runShow(ctx: CommandContext, argv: readonly string[]): number {
   if (values.json) {
     ctx.out(JSON.stringify({ source: positionals[0], ...summary(trial), metadata: metadataJson(trial), tables, userEventTables: events, warnings: trial.warnings.map((w) => w.message) }, null, 2) + "\n");
   } else {
-    ctx.out(`${positionals[0]}: ${trial.threads.length} thread(s), ${trial.metrics.length} metric(s) [${trial.metrics.join(", ")}], ${trial.timers.length} timers, ${trial.userEvents.length} user events\n`);
+    ctx.out(`${positionals[0]}: ${trial.threads.length} thread(s), ${trial.metrics.length} metric(s) [${trial.metrics.join(", ")}], ${timerCounts(trial, values.callpaths === true)}, ${trial.userEvents.length} user events\n`);
     tables.forEach((t, i) => {
       ctx.out("\n" + formatProfileTable(t, { unit: unit as ProfileTimeUnit }));
       if (events[i] !== undefined && events[i].rows.length > 0) ctx.out("\n" + formatUserEventTable(events[i]));
@@ -156,20 +169,27 @@ function runShow(ctx: CommandContext, argv: readonly string[]): number {
   }
   if (trial.warnings.length > 0) {
     if (values.warnings) for (const w of trial.warnings) ctx.err(`warning: ${w.message}\n`);
-    else ctx.err(`${trial.warnings.length} load-time warning(s) (inconsistent values); list them with --warnings\n`);
+    else ctx.err(`${summarizeProfileWarnings(trial.warnings)}; list them with --warnings\n`);
   }
   return 0;
 }
 
-/** Metadata as JSON: the common attributes and each thread's own (or, for `threads`, each one's merged attributes). */
+/**
+ * Metadata as JSON: the common attributes, each thread's own and the keys each took from another
+ * thread's file (`inherited`: key to that thread), or, for `threads`, each one's merged attributes.
+ */
 function metadataJson(trial: Trial, threads?: readonly number[]): Record<string, unknown> {
   const obj = (m: ReadonlyMap<string, string>): Record<string, string> => Object.fromEntries([...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   if (threads !== undefined) return { threads: Object.fromEntries(threads.map((th) => [trial.threadLabel(th), obj(trial.threadMetadataMerged(th))])) };
   const own: Record<string, Record<string, string>> = {};
-  trial.threadMetadata.forEach((m, th) => {
+  const inherited: Record<string, Record<string, string>> = {};
+  trial.threads.forEach((_, th) => {
+    const m = trial.ownThreadMetadata(th);
     if (m.size > 0) own[trial.threadLabel(th)] = obj(m);
+    const from = trial.inheritedMetadata[th];
+    if (from.size > 0) inherited[trial.threadLabel(th)] = obj(new Map([...from].map(([k, src]) => [k, trial.threadLabel(src)])));
   });
-  return { common: obj(trial.metadata), threads: own };
+  return { common: obj(trial.metadata), threads: own, inherited };
 }
 
 /** Metadata as text: `key = value` lines under a heading per group. */
@@ -180,15 +200,33 @@ function formatMetadata(source: string, trial: Trial, threads?: readonly number[
     for (const th of threads) out.push(`Metadata of thread ${trial.threadLabel(th)}:`, ...lines(trial.threadMetadataMerged(th)), "");
   } else {
     out.push(`${source}: metadata common to all ${trial.threads.length} thread(s):`, ...(trial.metadata.size > 0 ? lines(trial.metadata) : ["  (none)"]), "");
-    trial.threadMetadata.forEach((m, th) => {
-      if (m.size > 0) out.push(`Thread ${trial.threadLabel(th)}'s own:`, ...lines(m), "");
+    trial.threads.forEach((_, th) => {
+      const own = trial.ownThreadMetadata(th);
+      const from = trial.inheritedMetadata[th];
+      if (own.size === 0 && from.size === 0) return;
+      out.push(`Thread ${trial.threadLabel(th)}'s own:`, ...(own.size > 0 ? lines(own) : ["  (none)"]));
+      // The keys its file leaves out, by the thread whose values it takes (TAU text: profile.0.0.0).
+      const bySource = new Map<number, string[]>();
+      for (const [k, src] of from) bySource.set(src, [...(bySource.get(src) ?? []), k]);
+      for (const [src, keys] of bySource) out.push(`  (and from thread ${trial.threadLabel(src)}'s file: ${keys.sort().join(", ")})`);
+      out.push("");
     });
   }
   return out.join("\n");
 }
 
 function summary(trial: Trial): Record<string, unknown> {
-  return { threads: trial.threads.length, metrics: trial.metrics, timers: trial.timers.length, userEvents: trial.userEvents.length, derivedViews: DERIVED_KINDS };
+  const callpaths = trial.timers.filter((t) => t.isCallpath).length;
+  return { threads: trial.threads.length, metrics: trial.metrics, timers: trial.timers.length - callpaths, callpaths, userEvents: trial.userEvents.length, derivedViews: DERIVED_KINDS };
+}
+
+/** `4 timers and 3 callpaths`, saying when the table leaves the callpaths out. */
+function timerCounts(trial: Trial, shown: boolean): string {
+  const callpaths = trial.timers.filter((t) => t.isCallpath).length;
+  const timers = `${trial.timers.length - callpaths} timer${trial.timers.length - callpaths === 1 ? "" : "s"}`;
+  if (callpaths === 0) return timers;
+  const paths = `${callpaths} callpath${callpaths === 1 ? "" : "s"}`;
+  return shown ? `${timers} and ${paths}` : `${timers} (and ${paths}, shown with --callpaths)`;
 }
 
 function runConvert(ctx: CommandContext, argv: readonly string[]): number {
@@ -221,7 +259,7 @@ function runConvert(ctx: CommandContext, argv: readonly string[]): number {
   }
   ctx.out(`wrote ${output} (${r.to}) from ${inputs.length} ${r.from} input(s)\n`);
   if (r.extrap !== undefined && r.extrap.filled.length > 0) ctx.err(filledNote(r.extrap.parameters, r.extrap.filled));
-  if (r.warnings > 0) ctx.err(`${r.warnings} load-time warning(s) in the input; see 'ccasim profile show --warnings'\n`);
+  if (r.warnings.length > 0) ctx.err(`the input has ${summarizeProfileWarnings(r.warnings)}; list them with 'ccasim profile show --warnings'\n`);
   return 0;
 }
 

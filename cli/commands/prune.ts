@@ -47,7 +47,8 @@ Options:
   --metric <name>      metric (default TIME; else another time metric, the cycles, or the
                        first by name, as profile show, with a warning when it is not a time).
                        The output names the metric and its unit (usec for time, else counts)
-  --view <v>           mean (default), max, total, or a thread n | n,c,t (as profile show)
+  --view <v>           mean (default), max, total, or a thread n[,c[,t]] (node, context, thread,
+                       by commas or dots; parts left out are 0: 3,1 is 3,1,0)
   --per-rank           prune every thread separately and unite the cores (not with --view)
   --fold               fold pruned time into the kept parent's exclusive time
   --rows <n>           rows per table and names in the core list (default 40)

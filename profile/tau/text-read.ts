@@ -413,7 +413,7 @@ function parseOneFile(b: TrialBuilder, f: TauProfileFileText, folder: string | u
   }
   if (repeated.length > 0) {
     repeated = [...new Set(repeated)];
-    b.warn({ kind: "format", file, message: `${file}: user event line(s) listed twice, merged as ParaProf merges them (counts and sums add, min and max combine): '${repeated[0]}'${repeated.length > 1 ? ` and ${repeated.length - 1} more` : ""}` });
+    b.warn({ kind: "repeated-lines", file, message: `${file}: user event line(s) listed twice, merged as ParaProf merges them (counts and sums add, min and max combine): '${repeated[0]}'${repeated.length > 1 ? ` and ${repeated.length - 1} more` : ""}` });
   }
   for (let s = lines.next(); s !== undefined; s = lines.next()) {
     if (s.trim() !== "") fail(lines.line, `unexpected text after the user events: '${clip(s)}'`);

@@ -155,5 +155,6 @@ describe("adapters from the profile data model", () => {
     expect(callTreeFromTrial(trial, { view: { node: 1, context: 0, thread: 0 } })).toEqual(callTreeFromTrial(trial, { view: 1 }));
     expect(() => callTreeFromTrial(trial, { view: { node: 0, context: 0, thread: 3 } })).toThrow("no thread 0,0,3; the trial has 2 threads (0,0,0 .. 1,0,0)");
     expect(() => callTreeFromTrial(trial, { metric: "PAPI_X" })).toThrow(/no metric 'PAPI_X'/);
+    expect(() => callTreeFromTrial(trial, { metric: "TIMES" })).toThrow("no metric 'TIMES' (did you mean 'TIME'?); the trial has TIME");
   });
 });

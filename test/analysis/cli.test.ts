@@ -676,7 +676,7 @@ describe("a thread named on the command line", () => {
     expect(missing.err).toBe(`ccasim prune: ${xgc}: no thread 16,0,0; the trial has 96 threads (0,0,0 .. 15,0,5)\n`);
     const bad = await run(["fit", xgc, "--timer", "(top)", "--q", "threads", "--view", "first"]);
     expect(bad.code).toBe(2);
-    expect(bad.err).toBe("ccasim fit: --view expects each, mean, max, min, total, stddev or a thread n[,c[,t]], got 'first'\n");
+    expect(bad.err).toBe("ccasim fit: --view expects each, mean, max, min, total, stddev or a thread n[,c[,t]] (parts left out are 0), got 'first'\n");
   });
 });
 

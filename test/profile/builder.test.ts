@@ -17,6 +17,23 @@ function small() {
 }
 
 describe("TrialBuilder", () => {
+  it("records which metadata keys a thread inherited, renumbered with the threads, hoisted keys left out", () => {
+    const b = new TrialBuilder({ metrics: ["TIME"] });
+    const t1 = b.addThread(1);
+    const t0 = b.addThread(0);
+    const t2 = b.addThread(2);
+    b.setThreadMetadata(t0, "Hostname", "a").setThreadMetadata(t0, "OS", "Linux").setThreadMetadata(t0, "pid", "10");
+    b.setThreadMetadata(t1, "pid", "11").setThreadMetadata(t2, "pid", "12").setThreadMetadata(t2, "Hostname", "b");
+    b.inheritThreadMetadata(t0);
+    const trial = b.build();
+    // OS is on every thread after inheritance: common, and inherited by none.
+    expect(trial.metadata.get("OS")).toBe("Linux");
+    expect(trial.inheritedMetadata.map((m) => Object.fromEntries(m))).toEqual([{}, { Hostname: 0 }, {}]);
+    expect(Object.fromEntries(trial.ownThreadMetadata(1))).toEqual({ pid: "11" });
+    expect(trial.threadMetadataMerged(1).get("Hostname")).toBe("a");
+    expect(Object.fromEntries(trial.ownThreadMetadata(2))).toEqual({ Hostname: "b", pid: "12" });
+  });
+
   it("sorts threads by node and keeps timer order, normalizing names", () => {
     const t = small().build();
     expect(t.threads.map((x) => x.node)).toEqual([0, 1]);

@@ -175,7 +175,7 @@ describe("ccasim profile on real data: exports, metadata, names and views", () =
     expect([...two.out.matchAll(/^(Thread \S+|Mean over all threads), metric TIME$/gm)].map((m) => m[1])).toEqual(["Thread 0,0,0", "Mean over all threads", "Thread 1,0,0"]);
     const bad = await run("profile", "show", join(TAU, "hatchet-cpi-mpi"), "--thread", "foo");
     expect(bad.code).toBe(2);
-    expect(bad.err).toMatch(/unknown thread 'foo'; use n or n,c,t, all, or one of mean, min, max, total, stddev/);
+    expect(bad.err).toMatch(/unknown thread 'foo'; use a thread n\[,c\[,t\]\] \(parts left out are 0\), all, or one of mean, min, max, total, stddev/);
   });
 
   it("writes only the metrics asked for to a TAU directory, and refuses options the output does not use", async () => {
@@ -221,5 +221,129 @@ describe("ccasim profile on real data: exports, metadata, names and views", () =
     const plain = await run("profile", "convert", join(PPK, "mpas.ppk"), join(scratch, "m2.csv"));
     expect(plain.code).toBe(2);
     expect(plain.err).toMatch(/no per-invocation records .*give --to table-csv/);
+  });
+});
+
+describe("ccasim profile show: percentages, warnings, counts, units and thread names", () => {
+  it("keeps %Time of the min view at 100 for its top timer, on XGC where XGC2 runs on some threads only", async () => {
+    const t = readTrial(join(PPK, "xgc.ppk"));
+    const j = JSON.parse((await run("profile", "show", join(PPK, "xgc.ppk"), "--thread", "min", "--thread", "mean", "--thread", "max", "--thread", "total", "--thread", "stddev", "--json")).out);
+    for (const table of j.tables as { view: string; rows: { name: string; percent: number; inclusive: number }[] }[]) {
+      const over = table.rows.filter((r) => r.percent > 100 + 1e-9);
+      expect(over.map((r) => `${r.name}: ${r.percent}`), table.view).toEqual([]);
+    }
+    // XGC2's minimum over the threads that run it exceeds the smallest thread's top-level timer:
+    // the min view's own largest value is its base, so XGC2 is 100 and .TAU application below.
+    const min = j.tables[0];
+    expect(min.rows[0]).toMatchObject({ name: "XGC2 [{main.pomp.F95} {18,1}-{360,16}]", percent: 100 });
+    const root = min.rows.find((r: { name: string }) => r.name === ".TAU application");
+    expect(root.percent).toBeCloseTo((root.inclusive / min.rows[0].inclusive) * 100, 9);
+    const tauApp = t.timer(".TAU application").index;
+    const smallestTop = Math.min(...t.threads.map((_, th) => t.inclusive(t.metricIndex("TIME"), th, tauApp)));
+    expect(min.rows[0].inclusive).toBeGreaterThan(smallestTop);
+    expect((await run("profile", "--help")).out).toMatch(/The min view \(each row the minimum over the threads\nthat ran that timer/);
+  });
+
+  it("names the kinds of load-time warnings it counts (xmain_0 lists user events twice)", async () => {
+    const dir = join(TAU, "edge-cases", "examples", "workflow_consolidation", "xmain_0");
+    const r = await run("profile", "show", dir, "--top", "1");
+    expect(r.code).toBe(0);
+    expect(r.err).toBe("8 load-time warning(s): 8 file(s) listing a user event twice (merged); list them with --warnings\n");
+    const listed = await run("profile", "show", dir, "--top", "1", "--warnings");
+    expect(listed.err.split("\n").filter((l) => l.startsWith("warning: ")).every((l) => l.includes("user event line(s) listed twice"))).toBe(true);
+    const c = await run("profile", "convert", dir, join(scratch, "xmain.csv"), "--to", "table-csv");
+    expect(c.err).toBe("the input has 8 load-time warning(s): 8 file(s) listing a user event twice (merged); list them with 'ccasim profile show --warnings'\n");
+  });
+
+  it("suggests the metric a misspelt --metric meant", async () => {
+    const r = await run("profile", "show", join(TAU, "hatchet-cpi-mpi"), "--metric", "TIMES");
+    expect([r.code, r.err]).toEqual([2, "ccasim profile: no metric 'TIMES' (did you mean 'TIME'?); the trial has TIME\n"]);
+    const c = await run("profile", "convert", join(PPK, "mpas.ppk"), join(scratch, "mpas-fp"), "--metric", "PAPI_FP_IN");
+    expect(c.err).toMatch(/no metric 'PAPI_FP_IN' \(did you mean 'PAPI_FP_INS'\?\)/);
+  });
+
+  it("counts timers and callpaths apart in the header, as the table shows them", async () => {
+    const r = await run("profile", "show", join(TAU, "hatchet-cpi-mpi"), "--thread", "0");
+    const rows = r.out.split("\n").filter((l) => /^\s*\d+\.\d /.test(l));
+    expect(r.out).toContain(`: 4 thread(s), 1 metric(s) [TIME], ${rows.length} timers (and 11 callpaths, shown with --callpaths), 2 user events\n`);
+    const all = await run("profile", "show", join(TAU, "hatchet-cpi-mpi"), "--thread", "0", "--callpaths");
+    const allRows = all.out.split("\n").filter((l) => /^\s*\d+\.\d /.test(l));
+    expect(allRows.length).toBe(12 + 11);
+    expect(all.out).toContain(", 12 timers and 11 callpaths, 2 user events\n");
+    const j = JSON.parse((await run("profile", "show", join(TAU, "hatchet-cpi-mpi"), "--json")).out);
+    expect([j.timers, j.callpaths]).toEqual([12, 11]);
+  });
+
+  it("refuses --unit on a counter metric, naming it", async () => {
+    const r = await run("profile", "show", join(PPK, "mpas.ppk"), "--metric", "PAPI_FP_INS", "--unit", "us");
+    expect([r.code, r.err]).toEqual([2, "ccasim profile: show: --unit shapes time columns; metric 'PAPI_FP_INS' is a counter, shown as counts\n"]);
+    expect((await run("profile", "show", join(PPK, "mpas.ppk"), "--metric", "TIME", "--unit", "us", "--top", "1")).code).toBe(0);
+  });
+
+  it("widens the columns, headers with them, to fit --unit us values (mpas mean: 818653790.859)", async () => {
+    const r = await run("profile", "show", join(PPK, "mpas.ppk"), "--unit", "us", "--top", "3", "--no-user-events");
+    const lines = r.out.split("\n");
+    const header = lines.find((l) => l.startsWith("%Time"))!;
+    const units = lines[lines.indexOf(header) + 1];
+    const rows = lines.filter((l) => /^\s*\d+\.\d /.test(l));
+    expect(rows[0]).toContain(" 818653790.859 ");
+    // Every column's values end where its header word and unit end, with a space at least between columns.
+    const ends = (l: string): number[] => [...l.matchAll(/\S+/g)].map((m) => m.index! + m[0].length);
+    for (const row of rows) {
+      const e = ends(row);
+      expect(e.slice(1, 6), row).toEqual(ends(header).slice(1, 6));
+      // units: usec, total usec, usec/call
+      expect([e[1], e[2], e[5]], row).toEqual([ends(units)[0], ends(units)[2], ends(units)[3]]);
+    }
+  });
+
+  it("says in every command's help what a thread name accepts: missing parts are 0", async () => {
+    const syntax = "n[,c[,t]] (node, context, thread, by commas or dots; parts left out are 0: 3,1 is 3,1,0)";
+    for (const cmd of ["profile", "fit", "prune", "power"]) {
+      const help = (await run(cmd, "--help")).out.replace(/\s+/g, " ");
+      expect(help, cmd).toContain(syntax);
+      expect(help, cmd).not.toContain("n | n,c,t");
+    }
+    const one = await run("profile", "show", join(TAU, "hatchet-cpi-mpi"), "--thread", "3,0", "--json");
+    expect(JSON.parse(one.out).tables[0].view).toBe("3,0,0");
+  });
+});
+
+describe("ccasim profile convert and --metadata on real data: roots and own metadata", () => {
+  it("exports the root '.TAU application' with its callpaths to Extra-P text (hatchet-cpi-mpi, three ranks)", async () => {
+    const files = [0, 1, 2].map((r) => join(TAU, "hatchet-cpi-mpi", `profile.${r}.0.0`));
+    const out = join(scratch, "cpi-callpaths.txt");
+    const r = await run("profile", "convert", ...files, out, "--point", "r=0", "--point", "r=1", "--point", "r=2", "--callpaths");
+    expect(r.code, r.err).toBe(0);
+    const e = readExtrap(out);
+    const root = e.measurements.filter((m) => m.callpath === ".TAU application");
+    const want = files.map((f) => {
+      const t = readTrial(f);
+      return t.inclusive(0, 0, t.timer(".TAU application").index);
+    });
+    expect(root.map((m) => m.values[0])).toEqual(want);
+    expect(readFileSync(out, "utf8")).toMatch(/^REGION \.TAU application\nDATA 51781\n/m);
+    expect(e.measurements.some((m) => m.callpath === ".TAU application->MPI_Finalize()->MPI_File_open()")).toBe(true);
+    // Only the tree's root joins the callpaths, not the other flat timers.
+    expect(e.measurements.some((m) => m.callpath === "MPI_Finalize()")).toBe(false);
+  });
+
+  it("lists as a thread's own metadata only what its file holds, alike from text and from .ppk (XGC)", async () => {
+    const text = await run("profile", "show", join(TAU, "xgc-nosamples-text"), "--metadata", "--json");
+    const ppk = await run("profile", "show", join(PPK, "xgc-nosamples.ppk"), "--metadata", "--json");
+    const [jt, jp] = [JSON.parse(text.out).metadata, JSON.parse(ppk.out).metadata];
+    const keys = (m: Record<string, Record<string, string>>): Record<string, string[]> => Object.fromEntries(Object.entries(m).map(([th, kv]) => [th, Object.keys(kv)]));
+    expect(keys(jt.threads)).toEqual(keys(jp.threads));
+    // profile.1.0.0 has no Hostname: thread 1,0,0 takes profile.0.0.0's, which is said so.
+    const file = readFileSync(join(TAU, "xgc-nosamples-text", "MULTI__PAPI_TOT_CYC", "profile.1.0.0"), "utf8").split("\n")[1];
+    expect(file).not.toContain("<name>Hostname</name>");
+    for (const k of Object.keys(jt.threads["1,0,0"])) expect(file).toContain(`<name>${k}</name>`);
+    expect(jt.inherited["1,0,0"]).toMatchObject({ Hostname: "0,0,0", "CPU MHz": "0,0,0" });
+    expect(jp.inherited).toEqual({});
+    const t = await run("profile", "show", join(TAU, "xgc-nosamples-text"), "--metadata");
+    expect(t.out).toMatch(/Thread 1,0,0's own:\n {2}Starting Timestamp = \d+\n {2}Timestamp = \d+\n {2}pid = 10795\n {2}\(and from thread 0,0,0's file: CPU MHz, Hostname, MPI Processor Name, Node Name\)\n/);
+    // The merged view keeps TAU's default: thread 1 has thread 0's Hostname.
+    const one = await run("profile", "show", join(TAU, "xgc-nosamples-text"), "--metadata", "--thread", "1");
+    expect(one.out).toContain("  Hostname = cn121\n");
   });
 });

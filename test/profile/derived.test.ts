@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkInvariants, derivedEventView, derivedView, flatProfile, profileTable, readTrial, threadView, Trial, TrialBuilder } from "../../index.js";
+import { checkInvariants, derivedEventView, derivedView, flatProfile, profileTable, readTrial, summarizeProfileWarnings, threadView, Trial, TrialBuilder } from "../../index.js";
 import { arbitraryTrial } from "./arbitrary.js";
 import { PPK, TAU } from "./data.js";
 
@@ -70,6 +70,32 @@ describe("derived threads (ParaProf's mean, total, min, max, stddev)", () => {
   });
 });
 
+describe("%Time of derived views", () => {
+  it("divides the min view by its own largest value, so no row of any view is above 100 (XGC, real)", () => {
+    const t = readTrial(join(PPK, "xgc.ppk"));
+    for (const kind of ["min", "max", "mean", "total", "stddev"] as const) {
+      const table = profileTable(t, derivedView(t, kind), { callpaths: true });
+      expect(table.rows.filter((r) => r.percent > 100 + 1e-9).map((r) => r.name), kind).toEqual([]);
+      if (kind === "min" || kind === "stddev") expect(table.rows[0].percent, kind).toBe(100);
+    }
+  });
+
+  it("caps a mean over only the threads that ran each timer at the view's largest value", () => {
+    const b = new TrialBuilder({ metrics: ["TIME"] });
+    const root = b.timer("main");
+    const only = b.timer("rank0 only");
+    const [a, c] = [b.addThread(0), b.addThread(1)];
+    b.setValues(a, root, { calls: 1, exclusive: 10, inclusive: 100 });
+    b.setValues(a, only, { calls: 1, exclusive: 200, inclusive: 200 });
+    b.setValues(c, root, { calls: 1, exclusive: 10, inclusive: 100 });
+    const t = b.build({ checkInvariants: false });
+    const rows = profileTable(t, derivedView(t, "mean", { includeMissing: false })).rows;
+    expect(rows.map((r) => [r.name, r.percent])).toEqual([["rank0 only", 100], ["main", 50]]);
+    // Over all threads, pprof's base: the mean of the threads' largest values, (200 + 100) / 2.
+    expect(profileTable(t, derivedView(t, "mean")).rows.map((r) => r.percent)).toEqual([(100 / 150) * 100, (100 / 150) * 100]);
+  });
+});
+
 describe("load-time invariants", () => {
   it("finds no inconsistency in real profiles, and reports an injected one with its timer and thread", () => {
     const t = readTrial(join(TAU, "hatchet-cpi-mpi"));
@@ -80,6 +106,10 @@ describe("load-time invariants", () => {
     const bad = new Trial({ ...t, values: { ...t.values, inclusive: incl } });
     const w = checkInvariants(bad);
     expect(w.map((x) => x.kind)).toEqual(["child-exceeds-parent"]);
+    expect(summarizeProfileWarnings([...w, { kind: "repeated-lines", message: "" }, { kind: "repeated-lines", message: "" }])).toBe(
+      "3 load-time warning(s): 1 callpath(s) above their parent, 2 file(s) listing a user event twice (merged)",
+    );
+    expect(summarizeProfileWarnings([])).toBe("");
     expect(w[0].message).toMatch(/MPI_File_open\(\)' \(TIME\) on thread 1,0,0: inclusive 1000000000 > parent '\.TAU application => MPI_Finalize\(\)'/);
   });
 

@@ -153,6 +153,28 @@ describe("Extra-P inputs", () => {
     });
   });
 
+  it("exports the call tree's root by its name with the callpaths, as Extra-P names a Cube tree's nodes", () => {
+    const trial = (scale: number) => {
+      const b = new TrialBuilder({ metrics: ["TIME"] });
+      b.addThread(0);
+      const root = b.timer(".TAU application");
+      const f = b.timer("f");
+      const rf = b.callpath([".TAU application", "f"]);
+      b.setValues(0, root, { calls: 1, exclusive: scale, inclusive: 3 * scale });
+      b.setValues(0, f, { calls: 1, exclusive: 2 * scale, inclusive: 2 * scale });
+      b.setValues(0, rf, { calls: 1, exclusive: 2 * scale, inclusive: 2 * scale });
+      return b.build();
+    };
+    const e = extrapFromTrials([1, 2].map((p) => ({ point: { p }, trial: trial(10 * p) })), { callpaths: true });
+    expect(e.measurements.map((m) => [m.callpath, m.point[0], m.values[0]])).toEqual([
+      [".TAU application", 1, 30],
+      [".TAU application->f", 1, 20],
+      [".TAU application", 2, 60],
+      [".TAU application->f", 2, 40],
+    ]);
+    expect(extrapFromTrials([{ point: { p: 1 }, trial: trial(10) }]).measurements.map((m) => m.callpath)).toEqual([".TAU application", "f"]);
+  });
+
   it("writes 0 where a trial never called a timer, so every callpath has every point (GROMACS 2..32 ranks)", () => {
     const ns = [2, 4, 8, 16, 32];
     const e = extrapFromTrials(ns.map((n) => ({ point: { p: n }, trial: readTrial(join(DATA, "tau", "ppk", "gromacs-scaling", `${n}.ppk`)) })));

@@ -88,7 +88,7 @@ describe("real TAU text profiles", () => {
     expect(x.calls(3, x.timer("MPI_Barrier()").index)).toBe(1755);
     expect(x.inclusive(0, 3, x.timer("MPI_Barrier()").index)).toBe(741084);
     // Its files list an ADIOS marker event twice: merged, as ParaProf does, and said so per file.
-    const repeated = x.warnings.filter((w) => w.kind === "format" && w.message.includes("user event line(s) listed twice"));
+    const repeated = x.warnings.filter((w) => w.kind === "repeated-lines" && w.message.includes("user event line(s) listed twice"));
     expect(repeated).toHaveLength(8);
     expect(repeated[0]!.message).toMatch(/xmain_0\/profile\.0\.0\.0: user event line\(s\) listed twice, merged as ParaProf merges them .*: '\[GROUP=MIN_MARKER\] ADIOS data size : ADIOS group size'$/);
     const merged = x.findUserEvent("[GROUP=MIN_MARKER] ADIOS data size : ADIOS group size")!;
