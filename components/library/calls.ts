@@ -1,6 +1,7 @@
 import { didYouMean } from "../../engine/index.js";
 import { ScenarioValueError } from "./scenario-value-error.js";
-import { checkCountAtLoad, collectProblem, runCount, wholeCount } from "./counts.js";
+import { checkCountAtLoad, runCount, wholeCount } from "./counts.js";
+import { collectProblem } from "./problems.js";
 import type { ComponentContext, CostExpression, PortHandle, PortMethod, PrepareEnv } from "../component.js";
 import type { PortType } from "../ports.js";
 

@@ -69,16 +69,3 @@ export function checkCountAtLoad(env: PrepareEnv, given: unknown, key: string, s
   }
   if (v !== undefined && wholeCount(v) !== wholeCount(v)) env.error(key, `expected ${WHOLE}, got ${v}${note}`);
 }
-
-/**
- * Runs `check`; an input error it throws is added to `problems` when the scenario can report
- * several at once (`env.combine`), else thrown.
- */
-export function collectProblem(env: PrepareEnv, problems: unknown[], check: () => void): void {
-  try {
-    check();
-  } catch (e) {
-    if (env.combine === undefined || (e as { isInputError?: boolean }).isInputError !== true) throw e;
-    problems.push(e);
-  }
-}

@@ -3,7 +3,8 @@ import { checkKeys } from "../documented-params.js";
 import type { PortType } from "../ports.js";
 import { CallTargets, makeCalls, newScope, prepareCalls, RANK_NAMES, scopeLayout, usesPorts, type PreparedCall } from "./calls.js";
 import { ScenarioValueError } from "./scenario-value-error.js";
-import { checkCountAtLoad, collectProblem, runCount } from "./counts.js";
+import { checkCountAtLoad, runCount } from "./counts.js";
+import { collectProblem } from "./problems.js";
 
 interface DriverPrepared {
   readonly scopeNames: readonly string[];

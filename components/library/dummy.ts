@@ -3,6 +3,7 @@ import { checkKeys } from "../documented-params.js";
 import type { CallArgs, PortType } from "../ports.js";
 import { CallTargets, makeCalls, newScope, nonNumericArgument, prepareCalls, scopeLayout, trackingEnv, usesPorts, alwaysCalledPorts, RANK_NAMES, type PreparedCall } from "./calls.js";
 import { ScenarioValueError } from "./scenario-value-error.js";
+import { collectProblem } from "./problems.js";
 
 interface DummyPrepared {
   readonly portName: string;
@@ -106,21 +107,27 @@ export const dummyComponent: ComponentType<DummyPrepared> = {
     const impls = (p.implementations ?? {}) as Record<string, string>;
     if (typeof impls !== "object" || Array.isArray(impls)) env.error("implementations", "must map implementation names to cost expressions");
     const implementation = p.implementation === undefined ? undefined : String(p.implementation);
+    // The parameters' problems are reported together (when the scenario can combine them).
+    const problems: unknown[] = [];
     let costText: unknown = p.cost;
     if (implementation !== undefined) {
       if (!(implementation in impls))
-        env.error("implementation", `'${implementation}' is not one of the implementations: ${Object.keys(impls).join(", ") || "(none given)"}`);
-      if (p.cost !== undefined) env.error("cost", "give either cost or implementation, not both");
+        collectProblem(env, problems, () => env.error("implementation", `'${implementation}' is not one of the implementations: ${Object.keys(impls).join(", ") || "(none given)"}`));
+      if (p.cost !== undefined) collectProblem(env, problems, () => env.error("cost", "give either cost or implementation, not both"));
       costText = impls[implementation];
     } else if (Object.keys(impls).length > 0) {
       // A cost beside implementations would silently win over every one of them.
       if (costText !== undefined)
-        env.error("cost", `give one of cost or implementations, not both: drop cost, or drop implementations (${Object.keys(impls).join(", ")})`);
-      env.error("implementation", `choose one of the implementations: ${Object.keys(impls).join(", ")}`);
+        collectProblem(env, problems, () => env.error("cost", `give one of cost or implementations, not both: drop cost, or drop implementations (${Object.keys(impls).join(", ")})`));
+      collectProblem(env, problems, () => env.error("implementation", `choose one of the implementations: ${Object.keys(impls).join(", ")}`));
     }
-    // Every implementation's model must compile, even the ones not chosen (selection uses them).
-    for (const [name, text] of Object.entries(impls)) env.compile(text, scopeNames, `implementations.${name}`);
-    const cost = costText === undefined ? () => 0 : env.compile(costText as string, scopeNames, implementation ? `implementations.${implementation}` : "cost").bind(scopeNames);
+    // Every implementation's model must compile, even the ones not chosen (selection uses them);
+    // the chosen one is reported once, at its implementation.
+    for (const [name, text] of Object.entries(impls)) if (name !== implementation) collectProblem(env, problems, () => env.compile(text, scopeNames, `implementations.${name}`));
+    let cost: (scope: ArrayLike<number>) => number = () => 0;
+    if (costText !== undefined) collectProblem(env, problems, () => (cost = env.compile(costText as string, scopeNames, implementation ? `implementations.${implementation}` : "cost").bind(scopeNames)));
+    const calls = prepareCalls(p.calls, scopeNames, env, [...(args as string[]), ...RANK_NAMES], problems);
+    if (problems.length > 0) env.combine!(problems);
     const method = p.method === undefined ? "run" : String(p.method);
     const portType: PortType = { name: p.portType === undefined ? "Work" : String(p.portType), methods: [{ name: method, args: args as string[] }] };
     return {
@@ -132,7 +139,7 @@ export const dummyComponent: ComponentType<DummyPrepared> = {
       cost,
       implementation,
       implementations: impls,
-      calls: prepareCalls(p.calls, scopeNames, env, [...(args as string[]), ...RANK_NAMES]),
+      calls,
       order: p.order === "calls-first" ? "calls-first" : "cost-first",
       readsArg: (args as string[]).map((a) => used.has(a)),
     };

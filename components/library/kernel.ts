@@ -5,6 +5,7 @@ import type { CallArgs, PortType } from "../ports.js";
 import { CallTargets, makeCalls, newScope, nonNumericArgument, prepareCalls, scopeLayout, trackingEnv, usesPorts, alwaysCalledPorts, RANK_NAMES, type PreparedCall } from "./calls.js";
 import { ScenarioValueError } from "./scenario-value-error.js";
 import { workloadConstant } from "./counts.js";
+import { collectProblem } from "./problems.js";
 
 type Fn = (scope: ArrayLike<number>) => number;
 
@@ -115,20 +116,17 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
     for (const [key, dflt] of KERNEL_COUNTS_DEFAULTS) {
       if (key === "stride" && !mayStride) continue;
       const given = p[key] ?? dflt;
-      try {
+      collectProblem(outer, problems, () => {
         let v = constantOf(given);
         let note = "";
         if (v === undefined && typeof given === "string") {
           const fromWorkload = workloadConstant(outer, given, key, scopeNames, [...args, ...RANK_NAMES]);
           if (fromWorkload !== undefined) [v, note] = fromWorkload;
         }
-        if (v === undefined) continue;
+        if (v === undefined) return;
         const value = v;
         if (checked(env, key, () => checkKernelValues(key === "stride" ? { pattern: "strided", stride: value } : { [key]: value }), note)) constants[key] = v;
-      } catch (e) {
-        if (outer.combine === undefined || (e as { isInputError?: boolean }).isInputError !== true) throw e;
-        problems.push(e);
-      }
+      });
     }
     if (problems.length > 0) outer.combine!(problems);
     checked(env, "floatLoads", () => checkKernelValues(constants));

@@ -1,0 +1,38 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCli } from "../cli/run-cli.js";
+
+const dir = mkdtempSync(join(tmpdir(), "ccasim-param-problems-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("a component's parameter problems", () => {
+  it("are reported together, each at its key: a dummy's implementation, its models, its calls' counts, beside another component's cost", async () => {
+    const file = join(dir, "dm.yaml");
+    writeFileSync(
+      file,
+      `name: dm
+seed: 1
+machine: { preset: xeon-2.8ghz-512k, nodes: 1, processesPerNode: 1 }
+metrics: [TIME]
+workload: { x: 2 }
+assembly:
+  components:
+    Driver: { type: driver, params: { iterations: 2, calls: [{ port: a, args: { x: x } }] } }
+    A: { type: dummy, params: { implementation: A3, implementations: { A1: "x^2", A2: "y + 1" }, calls: [{ port: b, count: -1 }] } }
+    B: { type: dummy, params: { cost: "sqr(x)" } }
+  connections: [Driver.a -> A.work, A.b -> B.work]
+`,
+    );
+    const r = await runCli(["validate", file]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(
+      `ccasim validate: ${file}: 4 errors\n` +
+        `  ${file}:9:33: assembly.components.A.params.implementation: 'A3' is not one of the implementations: A1, A2\n` +
+        `  ${file}:9:83: assembly.components.A.params.implementations.A2: expression "y + 1": unknown symbol 'y' (did you mean 'x'?); known: rank, size, x\n` +
+        `  ${file}:9:117: assembly.components.A.params.calls[0].count: expected a whole number, 0 or more, got -1\n` +
+        `  ${file}:10:33: assembly.components.B.params.cost: expression "sqr(x)": unknown function 'sqr' (did you mean 'sqrt'?)\n`,
+    );
+  });
+});
