@@ -165,9 +165,11 @@ function draw(d: Distribution, rng: RandomStream, path: KeyPath, fail: SweepFail
 /**
  * The factors of a sweep: one per full-factorial axis, one per zip group, one for the random
  * design (its samples drawn from a stream seeded by the study seed, so they are the same every time).
+ * @param attempt - runs each axis's expansion (a caller that reports every axis's problem at once
+ *   collects what it throws)
  * @throws via `fail` when a key appears twice, zipped lists differ in length, or a range is ill-formed
  */
-export function sweepFactors(config: SweepConfig, fail: SweepFail): Factor[] {
+export function sweepFactors(config: SweepConfig, fail: SweepFail, attempt: (check: () => void) => void = (check) => check()): Factor[] {
   const seen = new Map<string, string>();
   const claim = (key: string, where: KeyPath, what: string) => {
     const before = seen.get(key);
@@ -177,7 +179,7 @@ export function sweepFactors(config: SweepConfig, fail: SweepFail): Factor[] {
   const factors: Factor[] = [];
   for (const [key, spec] of Object.entries(config.axes)) {
     claim(key, ["axes", key], "axes");
-    factors.push({ keys: [key], rows: expandAxis(spec, ["axes", key], fail).map((v) => [v]) });
+    attempt(() => void factors.push({ keys: [key], rows: expandAxis(spec, ["axes", key], fail).map((v) => [v]) }));
   }
   config.zip.forEach((group, g) => {
     const keys = Object.keys(group);

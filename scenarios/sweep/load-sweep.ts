@@ -85,8 +85,19 @@ export function loadSweepText(text: string, file: string): Sweep {
     scenarioFile = `${file} (inline scenario)`;
   }
   const loadText = inlineScenario ? inlineScenarioSource(text) ?? scenarioText : scenarioText;
-  checkWorkloadKeys(config, workloadVariablesOf(parseYamlSource(loadText, scenarioFile).value), fail);
-  const factors = sweepFactors(config, fail);
+  // Each key's and each axis's problem is reported, not only the first.
+  const errors: ScenarioError[] = [];
+  const attempt = (check: () => void): void => {
+    try {
+      check();
+    } catch (e) {
+      if (!(e instanceof ScenarioErrors)) throw e;
+      errors.push(...e.errors);
+    }
+  };
+  checkWorkloadKeys(config, workloadVariablesOf(parseYamlSource(loadText, scenarioFile).value), fail, attempt);
+  const factors = sweepFactors(config, fail, attempt);
+  if (errors.length > 0) throw new ScenarioErrors(errors, file);
   const points = enumeratePoints(factors, config.replications, config.seed, config.seeds);
   const axes = factors.flatMap((f) => f.keys).sort();
   const hashOf = (studyPoints: readonly SweepPoint[]): string =>
@@ -139,18 +150,21 @@ function sweepKeys(config: SweepConfig): [string, KeyPath][] {
  * or the scenario's seed (every point's seed comes from the sweep, which would override it).
  * @throws via `fail`, at the key in the sweep file
  */
-function checkWorkloadKeys(config: SweepConfig, known: readonly string[], fail: SweepFail): void {
-  for (const [key, where] of sweepKeys(config)) {
-    // why: each key becomes a `--set key=value` of the point, so it is read as --set reads it
-    const path = parseOverride(`${key}=0`).path;
-    if (path.length === 1 && path[0] === "seed")
-      fail(
-        where,
-        "a point's seed comes from the sweep, not from its scenario keys: set the sweep's `seed:` (the study seed) and `seeds:` (common: every point runs with the same seed; per-point: each its own), and `replications:` for runs with other seeds",
-      );
-    const name = undefinedWorkloadVariable(path, known);
-    if (name !== undefined) fail(where, unknownWorkloadVariable(name, known));
-  }
+function checkWorkloadKeys(config: SweepConfig, known: readonly string[], fail: SweepFail, attempt: (check: () => void) => void): void {
+  for (const [key, where] of sweepKeys(config)) attempt(() => checkWorkloadKey(key, where, known, fail));
+}
+
+/** {@link checkWorkloadKeys} of one key. */
+function checkWorkloadKey(key: string, where: KeyPath, known: readonly string[], fail: SweepFail): void {
+  // why: each key becomes a `--set key=value` of the point, so it is read as --set reads it
+  const path = parseOverride(`${key}=0`).path;
+  if (path.length === 1 && path[0] === "seed")
+    fail(
+      where,
+      "a point's seed comes from the sweep, not from its scenario keys: set the sweep's `seed:` (the study seed) and `seeds:` (common: every point runs with the same seed; per-point: each its own), and `replications:` for runs with other seeds",
+    );
+  const name = undefinedWorkloadVariable(path, known);
+  if (name !== undefined) fail(where, unknownWorkloadVariable(name, known));
 }
 
 /**

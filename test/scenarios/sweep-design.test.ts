@@ -204,6 +204,15 @@ describe("sweep file errors", () => {
     expect(e.errors[0].line).toBe(3);
   });
 
+  it("reports every axis's and key's problem at once", () => {
+    const e = errorOf("axes:\n  workload.x: { from: 1, to: 3pints, step: 1 }\n  workload.iterations: { from: 1, to: 3 }\n  workload.zz: [1]\n");
+    expect(e.errors.map((x) => [x.path, x.line])).toEqual([
+      [`axes["workload.x"].to`, 3],
+      [`axes["workload.iterations"]`, 4],
+      [`axes["workload.zz"]`, 5],
+    ]);
+  });
+
   it("rejects a decimal unit on the bounds of a cache size, whose generated values would be taken as bytes", () => {
     const e = errorOf("axes:\n  machine.l2.size: { from: 256KB, to: 1MiB, factor: 2 }\n");
     expect(e.errors[0].path).toBe(`axes["machine.l2.size"].from`);
