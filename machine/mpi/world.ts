@@ -350,7 +350,7 @@ export class MpiWorld {
     this.bytes += bytes;
     const net = this.net;
     const eager = bytes <= net.eagerLimit;
-    const path = net.transfer(this.rankToNode[rank], this.rankToNode[dest], eager ? bytes : net.config.controlBytes, now);
+    const path = net.transfer(this.rankToNode[rank], this.rankToNode[dest], eager ? bytes : net.config.controlBytes, now, !eager);
     // Non-overtaking: a sender's envelopes on one path arrive in the order they were sent.
     const key = 2 * rank + path;
     let arrival = net.arrival;
@@ -453,7 +453,7 @@ export class MpiWorld {
     // Rendezvous: clear-to-send from the receiver back to the sender.
     const now = this.sim.now;
     const ctl = this.net.config.controlBytes;
-    this.net.transfer(dstNode, srcNode, ctl, now + this.net.recvOverhead(srcNode, dstNode, ctl));
+    this.net.transfer(dstNode, srcNode, ctl, now + this.net.recvOverhead(srcNode, dstNode, ctl), true);
     if (this.net.arrival === now) this.zeroDelay();
     this.sim.schedule(this.net.arrival - now, this.onClearToSend, s);
   }

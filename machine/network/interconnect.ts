@@ -10,7 +10,8 @@ export const INTRA_NODE = 1;
 
 /**
  * The network of a cluster: the inter-node cost model, the intra-node (shared-memory) path, one
- * NIC per node that serialises the node's outgoing inter-node messages, and the background load.
+ * NIC per node that serialises the node's outgoing inter-node messages (but for rendezvous
+ * control messages, see {@link transfer}), and the background load.
  *
  * {@link transfer} computes when a message will arrive without allocating: results are left in
  * {@link arrival} and {@link injected}. NICs serve messages in the order `transfer` is called
@@ -62,8 +63,13 @@ export class Interconnect {
    * ready at `readyAt` (us): adds the sender overhead, waits for and occupies the source NIC
    * (inter-node only), applies the background load, and leaves the times in {@link arrival} and
    * {@link injected}. Returns the path used.
+   * @param control - a rendezvous control message (request- or clear-to-send): it neither waits
+   *   for nor occupies the NIC. Why: a NIC sends a large message in packets, and a control packet
+   *   goes out between them; queued behind the whole message, the clear-to-send of an exchange
+   *   whose partner arrives late would wait for the partner's data to leave, and the exchange
+   *   would take two message times instead of one.
    */
-  transfer(srcNode: number, dstNode: number, bytes: number, readyAt: number): number {
+  transfer(srcNode: number, dstNode: number, bytes: number, readyAt: number, control = false): number {
     if (srcNode === dstNode) {
       const c = this.intra;
       const inj = readyAt + c.sendOverhead(bytes) + c.wireTime(bytes);
@@ -75,10 +81,10 @@ export class Interconnect {
     }
     const c = this.inter;
     const t0 = readyAt + c.sendOverhead(bytes);
-    const free = this.nicFreeAt[srcNode];
+    const free = control ? t0 : this.nicFreeAt[srcNode];
     const start = t0 > free ? t0 : free;
     const f = this.load.factor(start);
-    this.nicFreeAt[srcNode] = start + f * c.injectionGap(bytes);
+    if (!control) this.nicFreeAt[srcNode] = start + f * c.injectionGap(bytes);
     const inj = start + f * c.wireTime(bytes);
     this.injected = inj;
     this.arrival = inj + f * c.latency(bytes);
