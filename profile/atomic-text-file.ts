@@ -1,5 +1,5 @@
-import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
-import { dirname } from "node:path";
+import { closeSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { makeOutputFolder } from "./output-folder.js";
 import { ProfileError } from "./errors.js";
 import { removeStaleTemporaries, temporarySibling, trackTemporary } from "./temporary-files.js";
 import { fileErrorText } from "./file-error.js";
@@ -28,11 +28,14 @@ export function writeTextFileAtomically(path: string, fill: (write: (text: strin
   removeStaleTemporaries(path);
   const tmp = temporarySibling(path);
   let fd: number;
+  // A missing folder is made, as for every output (checkOutputPath has checked it can be), and
+  // removed again if the file is not written.
+  let unmake = (): void => {};
   try {
-    // A missing folder is made, as for every output (checkOutputPath has checked it can be).
-    mkdirSync(dirname(path), { recursive: true });
+    unmake = makeOutputFolder(path);
     fd = openSync(tmp, "w");
   } catch (e) {
+    unmake();
     throw fail(e);
   }
   const untrack = trackTemporary(tmp);
@@ -56,6 +59,7 @@ export function writeTextFileAtomically(path: string, fill: (write: (text: strin
   } catch (e) {
     if (open) closeQuietly(fd);
     rmSync(tmp, { force: true });
+    unmake();
     throw e;
   } finally {
     untrack();

@@ -15,7 +15,7 @@ import {
 } from "./lang/index.js";
 import { didYouMean, nearestName } from "../engine/index.js";
 import { otherInputFileKindText } from "../profile/index.js";
-import { describePmuDemand, pmuDemand, presetMapOf } from "../machine/index.js";
+import { counterLevel, describePmuDemand, ITANIUM2_NATIVE_EVENTS, pmuDemand, presetMapOf, supportedCounters, type CounterName } from "../machine/index.js";
 import { setupMachine, type MachineSetup } from "./machine-setup.js";
 import { CYCLE_COUNTERS } from "./platform.js";
 import { CONNECTION_PATTERN, scenarioSchema, type ScenarioConfig } from "./scenario-schema.js";
@@ -366,10 +366,14 @@ function checkMetrics(config: ScenarioConfig, machine: MachineSetup, fail: (path
   const known = ["TIME", ...node.counterNames];
   config.metrics.forEach((m, i) => {
     if (!known.includes(m)) {
-      // A counter of a cache level the machine lacks (an override removed it, or the preset has none).
-      const level = Number(/(?:^|_)L([1-4])(?:_|$)/.exec(m)?.[1]);
-      if (level === level && !node.levelKeys.includes(`l${level}` as (typeof node.levelKeys)[number]))
-        fail(["metrics", i], `metric '${m}' counts the L${level} cache, which the machine does not have (its levels: ${node.levelKeys.join(", ")}): leave the metric out, or give the machine an l${level}`);
+      // A counter of a cache level the machine lacks (an override removed it, or the preset has
+      // none), which the machine would count with that level.
+      const level = counterLevel(m);
+      if (level !== undefined && !node.levelKeys.includes(level) && supportedCounters([...node.levelKeys, level], machine.config.counters.native).includes(m as CounterName))
+        fail(["metrics", i], `metric '${m}' counts the ${level.toUpperCase()} cache, which the machine does not have (its levels: ${node.levelKeys.join(", ")}): leave the metric out, or give the machine an ${level}`);
+      // A native event of a machine that counts PAPI presets only.
+      if (machine.config.counters.native === "none" && (ITANIUM2_NATIVE_EVENTS as readonly string[]).includes(m))
+        fail(["metrics", i], `metric '${m}' is an Itanium 2 native event, and the ${machine.presetName} node counts PAPI presets only (machine.counters.native: none): use a PAPI preset, or set machine.counters.native: itanium2`);
       const near = nearestName(m, known);
       fail(["metrics", i], `unknown metric '${m}'${near ? ` (did you mean '${near}'?)` : ""}: the ${machine.presetName} node records ${known.join(", ")}`);
     }

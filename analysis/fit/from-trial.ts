@@ -64,6 +64,8 @@ export interface PartialThreads {
   readonly present: number;
   /** Threads of the trial. */
   readonly threads: number;
+  /** The first thread that runs it (`n,c,t`). */
+  readonly runsOn: string;
 }
 
 /** What the fitted T is: the quantity, its unit, of what, and which values of a profile. */
@@ -566,11 +568,13 @@ export function observationsAcrossTrials(trials: readonly Trial[], sel: AcrossTr
     const ti = timerOf(trial, sel.timer!);
     const name = trial.timers[ti]!.name;
     if (timerName === undefined) timerName = name;
-    else if (name !== timerName) throw new AnalysisInputError(`'${sel.timer}' is the timer '${timerName}' in ${trials[0]!.source ?? "the first trial"} but '${name}' here: give a name that finds the same timer in every trial`, trial.source);
+    // The same routine may sit at other source lines in another build: only the routine must match.
+    else if (withoutSourceLocation(name) !== withoutSourceLocation(timerName))
+      throw new AnalysisInputError(`'${sel.timer}' is the timer '${timerName}' in ${trials[0]!.source ?? "the first trial"} but '${name}' here: give a name that finds the same timer in every trial`, trial.source);
     if ((sel.view ?? "mean") === "mean") {
       const n = trial.timers.length;
-      const present = trial.threads.reduce((k, _, i) => k + (trial.values.present[i * n + ti] === 1 ? 1 : 0), 0);
-      if (present < trial.threads.length) partial.push({ source: trial.source ?? "(trial)", q: x, present, threads: trial.threads.length });
+      const runs = trial.threads.map((_, i) => i).filter((i) => trial.values.present[i * n + ti] === 1);
+      if (runs.length < trial.threads.length) partial.push({ source: trial.source ?? "(trial)", q: x, present: runs.length, threads: trial.threads.length, runsOn: trial.threadLabel(runs[0] ?? 0) });
     }
     const views = sel.view === "each" ? trial.threads.map((_, i) => viewOf(trial, i)) : [viewOf(trial, sel.view ?? "mean")];
     for (const v of views) {
@@ -591,6 +595,11 @@ export function observationsAcrossTrials(trials: readonly Trial[], sel: AcrossTr
     ? { name: sel.userEvent, source: "user-event", unit: null, of: null, kind: null, view: viewName(sel.view ?? "mean"), perCall: false }
     : { name: metric!, source: "tau-metric", unit: tauMetricUnit(metric!), of: timerName!, kind: sel.kind ?? "inclusive", view: viewName(sel.view ?? "mean"), perCall: false };
   return { q: Float64Array.from(q), t: Float64Array.from(t), qLabel, tLabel, quantity, ...(partial.length ? { partialThreads: partial } : {}) };
+}
+
+/** A TAU timer name without the source location TAU appends (` [{file.c} {12,1}-{40,1}]`). */
+function withoutSourceLocation(name: string): string {
+  return name.replace(/\s*\[\{[^\]]*\]\s*$/, "");
 }
 
 /**

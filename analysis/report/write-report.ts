@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
-import { checkOutputPath, isRunFolder, OutputPathError, ProfileError, RUN_REPORT_FILE, writeTextFileAtomically, fileErrorText, type CommandInput } from "../../profile/index.js";
+import { checkOutputPath, isRunFolder, OutputPathError, RUN_REPORT_FILE, writeTextFileAtomically, type CommandInput } from "../../profile/index.js";
 import { StudyStore } from "../../profile/study/index.js";
 import { renderReportHtml, type ReportDocument } from "./html.js";
 import { studyReport } from "./study-report.js";
@@ -71,11 +71,6 @@ export async function writeReport(input: string, out: string): Promise<{ file: s
   const doc = await buildReport(input);
   const html = await renderReportHtml(doc);
   const file = resolve(out);
-  try {
-    mkdirSync(dirname(file), { recursive: true });
-  } catch (e) {
-    throw new ProfileError(`cannot write '${file}': ${fileErrorText(e)}`);
-  }
   writeTextFileAtomically(file, (write) => write(html));
   return { file, charts: doc.sections.reduce((n, s) => n + (s.charts?.length ?? 0), 0), document: doc };
 }

@@ -5,7 +5,7 @@
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { extname } from "node:path";
 import { parseThreadName, type ThreadId } from "../../profile/index.js";
-import { fractionText, SD_DEPARTURE_LIMIT, type FitWarning, type SelectionCriterion } from "../../analysis/index.js";
+import { fractionText, SD_DEPARTURE_LIMIT, type FitWarning, type PartialThreads, type SelectionCriterion } from "../../analysis/index.js";
 import { commandUsageError, UsageError } from "../command.js";
 
 /**
@@ -79,7 +79,7 @@ function fitWarningParts(w: FitWarning, variable: string): { headline: string; d
       return {
         headline: "the timer runs on only some threads, and T is its mean over all of them",
         detail: `it runs on ${runs.length > 6 ? `${runs.slice(0, 6).join(", ")}, ...` : runs.join(", ")}`,
-        advice: "that mean scales with the share of threads that run it as well as with the work; --view max, or one thread (--view 0), fits its time where it runs",
+        advice: `that mean scales with the share of threads that run it as well as with the work; --view max, or a thread that runs it (${oneThreadAdvice(w.trials)}), fits its time where it runs`,
       };
     }
     case "sd-departs": {
@@ -92,6 +92,12 @@ function fitWarningParts(w: FitWarning, variable: string): { headline: string; d
       };
     }
   }
+}
+
+/** `--view n,c,t` when one thread runs the timer in every trial, else how to find one. */
+function oneThreadAdvice(trials: readonly PartialThreads[]): string {
+  const first = trials[0]?.runsOn;
+  return first !== undefined && trials.every((t) => t.runsOn === first) ? `--view ${first} in every trial here` : "ccasim profile show lists the threads of each trial";
 }
 
 /**

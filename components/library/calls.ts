@@ -46,11 +46,12 @@ function textLiteral(raw: string): string | undefined {
  * the names in `scope` (the caller's arguments, workload variables, `rank`, `size`, and `i` for
  * drivers). A count that workload values alone decide is checked at load.
  * @param notWorkload - the names of `scope` that are not workload values: the caller's own
- *   (arguments, a driver's `i`) and {@link RANK_NAMES}
+ *   (arguments, a driver's `i`) and {@link RANK_NAMES}; by default every name of `scope`, so that
+ *   only counts written as numbers are checked at load
  * @param sink - where the counts' problems go to be reported with the caller's (see
  *   {@link collectProblem}); without it they are reported together here
  */
-export function prepareCalls(raw: unknown, scope: readonly string[], env: PrepareEnv, notWorkload: readonly string[], sink?: unknown[]): PreparedCall[] {
+export function prepareCalls(raw: unknown, scope: readonly string[], env: PrepareEnv, notWorkload: readonly string[] = scope, sink?: unknown[]): PreparedCall[] {
   if (raw === undefined) return [];
   const problems = sink ?? [];
   if (!Array.isArray(raw)) env.error("calls", "must be a list of calls");

@@ -175,6 +175,11 @@ const COUNTER_LEVEL: Readonly<Record<string, LevelKey>> = {
   L3_MISSES: "l3",
 };
 
+/** The cache level a counter counts (`PAPI_L3_TCM`: `l3`), or undefined for one of no level. */
+export function counterLevel(name: string): LevelKey | undefined {
+  return Object.prototype.hasOwnProperty.call(COUNTER_LEVEL, name) ? COUNTER_LEVEL[name] : undefined;
+}
+
 /**
  * Counter names a machine supports: PAPI presets for the cache levels it has, plus the Itanium 2
  * natives when `native` is `itanium2`. A level counter needs that very level: a machine whose

@@ -23,6 +23,7 @@ export {
   pmuDemand,
   presetMapOf,
   supportedCounters,
+  counterLevel,
   type CounterName,
   type PmuDemand,
   type PresetMap,

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { checkOutputPath } from "../protected-paths.js";
+import { makeOutputFolder } from "../output-folder.js";
 import { removeStaleTemporaries, temporarySibling, trackTemporary } from "../temporary-files.js";
 import { dirname, extname, resolve } from "node:path";
 import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
@@ -179,8 +180,9 @@ export class StudyStore {
       source = `(\n${withoutTerminator(sqlOrTable)}\n)`;
     }
     const target = resolve(file);
-    // A missing folder is made, as for every output (checkOutputPath has checked it can be).
-    mkdirSync(dirname(target), { recursive: true });
+    // A missing folder is made, as for every output (checkOutputPath has checked it can be), and
+    // removed again if the export fails.
+    const unmake = makeOutputFolder(target);
     removeStaleTemporaries(target);
     const tmp = temporarySibling(target);
     // why: asynchronous: the COPY runs on DuckDB's threads while this one waits
@@ -190,6 +192,7 @@ export class StudyStore {
       renameSync(tmp, target);
     } catch (e) {
       rmSync(tmp, { recursive: true, force: true });
+      unmake();
       throw new StudyError((e as Error).message.split(tmp).join(target));
     } finally {
       untrack();

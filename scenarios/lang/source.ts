@@ -197,7 +197,8 @@ export function parseYamlSource(text: string, file: string): SourceDoc {
  * - A key indented further than the keys above it (`   processesPerNode: 2` under `  nodes: 4`)
  *   continues the value of the key before it: the parser says "Nested mappings are not allowed in
  *   compact mappings" or "Implicit keys need to be on a single line" at that value.
- * - A `{` or `[` not closed on its line makes the parser stop at the next key.
+ * - A `{` or `[` left open makes the parser stop at the next key ("Flow map in block collection
+ *   must be sufficiently indented and end with a }").
  * @param message - the parser's message
  * @param line - 1-based line where the parser reported the error
  */
@@ -216,21 +217,27 @@ function layoutProblem(code: string, message: string, text: string, line: number
       at: { line: next + 1, column: indent(after) + 1 },
     };
   }
-  if (code === "BAD_INDENT" || code === "MISSING_CHAR") {
-    // The nearest line above with more opening brackets than closing ones (outside quotes).
-    for (let l = line - 1; l >= 1 && l >= line - 50; l--) {
-      const t = (lines[l - 1] ?? "").replace(/"(?:[^"\\]|\\.)*"|'[^']*'|#.*$/g, "");
-      const open = (t.match(/[{[]/g) ?? []).length - (t.match(/[}\]]/g) ?? []).length;
-      if (open > 0) {
-        const column = Math.max(t.lastIndexOf("{"), t.lastIndexOf("[")) + 1;
-        return { message: `a '${t[column - 1]}' opened on this line is not closed: end it with '${t[column - 1] === "{" ? "}" : "]"}' on the same line (or indent its continuation lines beyond the key)`, at: { line: l, column } };
+  if (code === "BAD_INDENT" && /^Flow (sequence|map)/.test(message)) {
+    // A flow collection still open where the parser stopped: brackets counted (outside quotes and
+    // comments) from the top-level key above down to the line before, the innermost left open.
+    let from = line - 1;
+    while (from > 1 && (blank(lines[from - 1]) || indent(lines[from - 1]!) > 0)) from--;
+    const open: SourcePosition[] = [];
+    for (let l = from; l < line; l++) {
+      const t = (lines[l - 1] ?? "").replace(/"(?:[^"\\]|\\.)*"|'[^']*'/g, (q) => " ".repeat(q.length)).replace(/\s#.*$/, "");
+      for (let c = 0; c < t.length; c++) {
+        if (t[c] === "{" || t[c] === "[") open.push({ line: l, column: c + 1 });
+        else if ((t[c] === "}" || t[c] === "]") && open.length > 0) open.pop();
       }
-      if (!blank(lines[l - 1]) && indent(lines[l - 1]!) === 0) break;
     }
-    if (code === "BAD_INDENT" && /same column/.test(message)) {
-      const here = lines[line - 1] ?? "";
-      return { message: `this line starts at column ${indent(here) + 1}, where no key of the map above does: keys of one map start at the same column`, at: { line, column: indent(here) + 1 } };
-    }
+    const at = open.pop();
+    if (at === undefined) return undefined;
+    const bracket = lines[at.line - 1]![at.column - 1];
+    return { message: `a '${bracket}' opened on this line is not closed: end it with '${bracket === "{" ? "}" : "]"}' (its continuation lines indented beyond the key)`, at };
+  }
+  if (code === "BAD_INDENT" && /same column/.test(message)) {
+    const here = lines[line - 1] ?? "";
+    return { message: `this line starts at column ${indent(here) + 1}, where no key of the map above does: keys of one map start at the same column`, at: { line, column: indent(here) + 1 } };
   }
   return undefined;
 }

@@ -131,7 +131,8 @@ export function parseQuantity(value: unknown, dimension: Dimension, where?: stri
       n = magnitude;
     } else {
       const binary = dimension === "bytes" && opts.binaryUnits ? BINARY_OF[unit] : undefined;
-      if (binary !== undefined) fail(`${unit} ${unit.endsWith("b") ? "means bits" : `is ${UNITS.bytes[unit]} bytes`}, and this size counts in powers of two: write ${m![1]}${binary}`);
+      if (binary !== undefined)
+        fail(unit.endsWith("b") ? `${unit} means bits: did you mean ${m![1]}${binary}? (this size counts bytes, in powers of two)` : `${unit} is ${UNITS.bytes[unit]} bytes, and this size counts in powers of two: write ${m![1]}${binary}`);
       const factor = UNITS[dimension][unit];
       if (factor === undefined) fail(unitProblem(unit, dimension));
       n = magnitude * factor!;

@@ -40,8 +40,8 @@ export function runPoint(task: PointTask): PointOutcome {
 }
 
 /**
- * For a point refused for a value that must be an integer: the axes that gave the point a
- * fraction, and how to round them (an axis range's `integer: true`); "" otherwise. Why: a log or
+ * For a point refused for a value that must be an integer: the sweep keys that gave the point a
+ * fraction, and how to round them (a range's or random axis's `integer: true`); "" otherwise. Why: a log or
  * points range gives fractions (4641.588...) that a count cannot take, and the refusal names the
  * parameter, not the axis.
  */
@@ -49,10 +49,10 @@ function integerAxisHint(message: string, set: readonly SourcedOverride[]): stri
   if (!/expected an integer|a whole number/.test(message)) return "";
   const fractional = set.filter((o) => {
     const v = Number(o.text.slice(o.text.indexOf("=") + 1));
-    return o.source.startsWith("axes") && Number.isFinite(v) && !Number.isInteger(v);
+    return Number.isFinite(v) && !Number.isInteger(v);
   });
   if (fractional.length === 0) return "";
-  return `\nthe sweep gives this point ${fractional.map((o) => o.text).join(", ")}: a range axis with 'integer: true' rounds its values to whole numbers`;
+  return `\nthe sweep gives this point ${fractional.map((o) => `${o.text} (${o.source})`).join(", ")}: give it whole numbers there (a range or a random axis rounds its values with 'integer: true')`;
 }
 
 /** Runs one point and flattens it into study table rows (what a sweep worker returns). */

@@ -130,6 +130,20 @@ describe("adapters from the profile data model", () => {
     expect(() => timerOf(trials[0]!, "zzz")).toThrow(AnalysisInputError);
   });
 
+  it("fits one routine across builds whose source lines differ, and refuses a name that finds different routines", () => {
+    const trial = (size: number, timer: string) => {
+      const b = new TrialBuilder({ metrics: ["TIME"] });
+      b.setMetadata("problem size", String(size));
+      const th = b.addThread(0);
+      b.setValues(th, b.timer(timer), { calls: 1, exclusive: [size], inclusive: [size] });
+      return b.build();
+    };
+    const moved = [trial(64, "void solve() C [{solve.c} {10,1}-{40,1}]"), trial(128, "void solve() C [{solve.c} {12,1}-{44,1}]")];
+    expect([...observationsAcrossTrials(moved, { parameter: { metadata: "problem size" }, timer: "solve" }).t]).toEqual([64, 128]);
+    const other = [trial(64, "void solve() C [{solve.c} {10,1}-{40,1}]"), trial(128, "void solve_fast() C [{solve.c} {10,1}-{40,1}]")];
+    expect(() => observationsAcrossTrials(other, { parameter: { metadata: "problem size" }, timer: "solve" })).toThrow("give a name that finds the same timer in every trial");
+  });
+
   it("builds call trees from a trial's callpaths per thread and on the max over threads", () => {
     const b = new TrialBuilder({ metrics: ["TIME"] });
     const t0 = b.addThread(0);

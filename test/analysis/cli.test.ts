@@ -127,11 +127,11 @@ describe("ccasim fit", () => {
     expect(r.out).toContain(`== ${name} vs ranks (3 trials)\n`);
     expect(r.err).toBe(
       `warning: ${name} vs ranks (3 trials): the timer runs on only some threads, and T is its mean over all of them; it runs on 1 of 2 at ranks = 2, 1 of 4 at ranks = 4, 1 of 8 at ranks = 8: ` +
-        "that mean scales with the share of threads that run it as well as with the work; --view max, or one thread (--view 0), fits its time where it runs\n",
+        "that mean scales with the share of threads that run it as well as with the work; --view max, or a thread that runs it (--view 0,0,0 in every trial here), fits its time where it runs\n",
     );
     const j = JSON.parse((await run(["fit", ...ppk, "--timer", "read_tpx_state", "--q", "ranks", "--json"])).out)[0];
     expect(j.quantity.of).toBe(name);
-    expect(j.warnings).toEqual([{ kind: "partial-threads", trials: [8, 2, 4].map((n) => ({ source: `${dir}${n}.ppk`, q: n, present: 1, threads: n })) }]);
+    expect(j.warnings).toEqual([{ kind: "partial-threads", trials: [8, 2, 4].map((n) => ({ source: `${dir}${n}.ppk`, q: n, present: 1, threads: n, runsOn: "0,0,0" })) }]);
     // Where it runs, its time does not fall as 1/ranks: the warning's advice gives that fit, and no warning.
     const max = await run(["fit", ...ppk, "--timer", "read_tpx_state", "--q", "ranks", "--view", "max", "--json"]);
     const means = JSON.parse(max.out)[0].points.map((p: { mean: number }) => p.mean);

@@ -1,4 +1,4 @@
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -160,6 +160,10 @@ describe("an output whose folder cannot be written", () => {
       expect(r.code, r.err).toBe(0);
       expect(readFileSync(made, "utf8").length).toBeGreaterThan(0);
     }
+    // A failed output leaves no folder it made.
+    const failed = await run(["query", study, "SELECT nosuch FROM point", "--out", join(dir, "never", "made", "x.csv")]);
+    expect(failed.code).toBe(2);
+    expect(existsSync(join(dir, "never"))).toBe(false);
   });
 });
 

@@ -17,11 +17,13 @@ describe("machine overrides", () => {
   });
 
   it("refuses a decimal unit on a cache size, which would give 500 sets, naming the binary unit; bytes as a number stay as written", async () => {
-    for (const [value, unit, binary, what] of [["512KB", "KB", "512KiB", "is 1000 bytes"], ["0.5MB", "MB", "0.5MiB", "is 1000000 bytes"], ["512kb", "kb", "512KiB", "means bits"]]) {
+    for (const [value, unit, binary, what] of [["512KB", "KB", "512KiB", "is 1000 bytes"], ["0.5MB", "MB", "0.5MiB", "is 1000000 bytes"]]) {
       const r = await validate("scenarios/kernel-l2.yaml", "--set", `machine.l2.size=${value}`);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(`machine.l2.size: expected a size such as 512KiB or 64B, got "${value}" (${unit} ${what}, and this size counts in powers of two: write ${binary}) (from --set machine.l2.size=${value})`);
     }
+    // Bits are asked about, not converted: 512 kb is 64 KB.
+    expect((await validate("scenarios/kernel-l2.yaml", "--set", "machine.l2.size=512kb")).stderr).toContain('got "512kb" (kb means bits: did you mean 512KiB? (this size counts bytes, in powers of two))');
     expect((await validate("scenarios/kernel-l2.yaml", "--set", "machine.tlb.pageSize=4KB")).stderr).toContain("write 4KiB");
     for (const ok of ["512KiB", "524288", "512000"]) expect((await validate("scenarios/kernel-l2.yaml", "--set", `machine.l2.size=${ok}`)).code).toBe(0);
     // Elsewhere a decimal size means what it says.
@@ -33,6 +35,13 @@ describe("machine overrides", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("metrics[1]: metric 'L3_MISSES' counts the L3 cache, which the machine does not have (its levels: l1, l2): leave the metric out, or give the machine an l3");
     expect(r.stderr).not.toContain("did you mean");
+    // Named only where the level would make the metric available: a PAPI preset on the Xeon,
+    // not a native event of a machine that counts presets, nor a level no counter counts.
+    expect((await validate("scenarios/known-models.yaml", "--set", "metrics=[TIME, PAPI_L3_TCM]")).stderr).toContain("metric 'PAPI_L3_TCM' counts the L3 cache, which the machine does not have (its levels: l1, l2)");
+    expect((await validate("scenarios/known-models.yaml", "--set", "metrics=[TIME, L3_MISSES]")).stderr).toContain(
+      "metric 'L3_MISSES' is an Itanium 2 native event, and the xeon-2.8ghz-512k node counts PAPI presets only (machine.counters.native: none)",
+    );
+    expect((await validate("scenarios/known-models.yaml", "--set", "metrics=[TIME, PAPI_L4_TCM]")).stderr).toContain("unknown metric 'PAPI_L4_TCM'");
   });
 
   it("says how to write a cache level given as its size alone, and what a group holds", async () => {

@@ -155,7 +155,9 @@ describe("sweep designs", () => {
     // (The text columns are dictionary-coded.)
     const message = String((rows.tables.error as unknown as { dict: string[] }[])[2].dict[0]);
     expect(message).toContain("kernel.elements: expected an integer >= 0, got 4641.58883361");
-    expect(message).toContain("\nthe sweep gives this point workload.Q=4641.58883361: a range axis with 'integer: true' rounds its values to whole numbers");
+    expect(message).toContain(
+      "\nthe sweep gives this point workload.Q=4641.58883361 (axes key 'workload.Q' (q.sweep.yaml:3:3)): give it whole numbers there (a range or a random axis rounds its values with 'integer: true')",
+    );
     // A whole value fails for other reasons without the hint.
     expect(runPointTask(pointTask(sw, sw.points[0])).tables.error).toBeUndefined();
   });

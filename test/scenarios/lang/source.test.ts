@@ -73,7 +73,7 @@ copy: *b
     expect(err.errors[0].message).toBe("bad.yaml:3:1: duplicate key 'a': map keys must be unique");
     expect(err.errors[1].file).toBe("bad.yaml");
     // The list left open is named at the line that opens it, not where the parser gave up.
-    expect(err.errors[1].message).toBe("bad.yaml:4:4: a '[' opened on this line is not closed: end it with ']' on the same line (or indent its continuation lines beyond the key)");
+    expect(err.errors[1].message).toBe("bad.yaml:4:4: a '[' opened on this line is not closed: end it with ']' (its continuation lines indented beyond the key)");
     expect(err.message.split("\n")[0]).toBe(`bad.yaml: ${err.errors.length} errors`);
   });
 
@@ -93,11 +93,18 @@ copy: *b
     expect(less.errors.map((e) => e.message)).toEqual(["i.yaml:3:2: this line starts at column 2, where no key of the map above does: keys of one map start at the same column"]);
   });
 
+  it("blames no valid multi-line flow list or map for a later slip, and leaves a quote error to the parser", () => {
+    const list = errorsOf(() => parseYamlSource("workload:\n  list: [1, 2,\n    3]\n  x: 3\n iterations: 100\n", "v.yaml"));
+    expect(list.errors.map((e) => e.message)).toEqual(["v.yaml:5:2: this line starts at column 2, where no key of the map above does: keys of one map start at the same column"]);
+    const quote = errorsOf(() => parseYamlSource('workload:\n  list: { a: 1,\n    b: 2 }\n  x: 3\n  y: "abc\n', "q.yaml"));
+    expect(quote.errors[0].message).toMatch(/^q\.yaml:\d+:\d+: Missing closing "quote/);
+  });
+
   it("locates a flow map or list left open at the line that opens it", () => {
     const map = errorsOf(() => parseYamlSource("name: x\nmachine: { preset: p, nodes: 4\nmetrics: [TIME]\n", "b.yaml"));
-    expect(map.errors[0].message).toBe("b.yaml:2:10: a '{' opened on this line is not closed: end it with '}' on the same line (or indent its continuation lines beyond the key)");
+    expect(map.errors[0].message).toBe("b.yaml:2:10: a '{' opened on this line is not closed: end it with '}' (its continuation lines indented beyond the key)");
     const list = errorsOf(() => parseYamlSource("name: x\nmetrics: [TIME, PAPI_TOT_CYC\nworkload: { a: 1 }\n", "b.yaml"));
-    expect(list.errors[0].message).toBe("b.yaml:2:10: a '[' opened on this line is not closed: end it with ']' on the same line (or indent its continuation lines beyond the key)");
+    expect(list.errors[0].message).toBe("b.yaml:2:10: a '[' opened on this line is not closed: end it with ']' (its continuation lines indented beyond the key)");
   });
 
   it("treats an empty file as null", () => {
