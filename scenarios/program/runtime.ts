@@ -396,7 +396,11 @@ export class ProgramRuntime {
  * @internal
  */
 export function forTrips(count: number | undefined, from: number | undefined, to: number | undefined, step: number | undefined, where: string): [number, number, number] {
-  if (count !== undefined) return [0, 1, Math.max(0, Math.trunc(count))];
+  if (count !== undefined) {
+    // A negative count is a mistake, not zero iterations (from/to bounds say "perhaps none").
+    if (count < 0) throw new ModelRuntimeError(`${where}: the loop count evaluated to ${count}; a count is a number of iterations, 0 or more (for a loop that may run no iteration, give from and to)`);
+    return [0, 1, Math.trunc(count)];
+  }
   const a = Math.trunc(from ?? 0);
   const b = Math.trunc(to ?? 0);
   const s = Math.trunc(step ?? 1);

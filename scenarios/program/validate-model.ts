@@ -186,8 +186,9 @@ export function formatValidationReport(r: ValidationReport): string {
     time(x.measured),
     fmt(x.errorPercent, 1),
     ...(hasRef ? [x.reference === undefined ? "" : time(x.reference), x.referenceErrorPercent === undefined ? "" : fmt(x.referenceErrorPercent, 1)] : []),
-    x.evaluationSeconds.toExponential(2),
-    Math.round(x.speedup).toLocaleString("en-US"),
+    // Two significant figures: CPU times of a millisecond vary by 2x from run to run.
+    x.evaluationSeconds.toExponential(1),
+    Number(x.speedup.toPrecision(2)).toLocaleString("en-US"),
   ]);
   const cells = [header, ...rows];
   const widths = header.map((_, i) => Math.max(...cells.map((c) => c[i].length)));

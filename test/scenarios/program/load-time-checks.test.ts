@@ -33,6 +33,15 @@ describe("values a program model fixes at load", () => {
     expect(e).not.toMatch(/program\.main\[2\]/);
   });
 
+  it("refuses a negative loop count, at load when the workload fixes it and in the run when the process does", () => {
+    const loop = (count: unknown) => ({ globals: { i: "int" }, main: [{ for: "i", count, do: [{ action: "A", cost: 1 }] }] });
+    expect(errors(loop(-3))).toMatch(/program\.main\[0\]\.count: the count is -3: a loop count is a number of iterations, 0 or more \(for a loop that may run no iteration, give from and to\)/);
+    expect(errors(loop("5 - N"))).toMatch(/program\.main\[0\]\.count: the count "5 - N" is -95 \(with the workload's N\): a loop count is a number of iterations, 0 or more/);
+    expect(() => executeScenario(loadScenarioText(text(loop("2 - 3 * pid")), "model.yaml", { set: ["machine.processesPerNode=2"] }), { measure: false })).toThrow(
+      /the loop count evaluated to -1; a count is a number of iterations, 0 or more/,
+    );
+  });
+
   it("refuses a string assigned in a code fragment, and a negative constant size or tag", () => {
     const e = errors({
       globals: { s: "int" },
