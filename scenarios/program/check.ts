@@ -283,6 +283,52 @@ function processDependentVariables(model: ProgramModel): Set<string> {
   return tainted;
 }
 
+/**
+ * The collectives a list of nodes makes, in order, as `op root` (the root's expression text), or
+ * undefined when a collective sits inside a branch, a loop or an activity of the list (their
+ * number then depends on more than the list).
+ */
+function collectiveSequence(list: readonly ModelNode[]): string[] | undefined {
+  const out: string[] = [];
+  for (const n of list) {
+    if (n.kind === "comm") {
+      if (COLLECTIVE_OPS.has(n.op)) out.push(`${n.op} ${n.peer?.text ?? ""}`);
+    } else if (n.kind === "if" || n.kind === "for" || n.kind === "while" || n.kind === "activity") {
+      if (makesCollectives(n)) return undefined;
+    }
+  }
+  return out;
+}
+
+/** Whether a node makes a collective anywhere inside it (activities through their diagrams, once each). */
+function makesCollectives(n: ModelNode, seen: Set<string> = new Set()): boolean {
+  switch (n.kind) {
+    case "comm":
+      return COLLECTIVE_OPS.has(n.op);
+    case "if":
+      return n.arms.some((a) => a.body.some((x) => makesCollectives(x, seen))) || n.otherwise.some((x) => makesCollectives(x, seen));
+    case "for":
+    case "while":
+      return n.body.some((x) => makesCollectives(x, seen));
+    case "activity":
+      if (seen.has(n.diagram.name)) return false;
+      seen.add(n.diagram.name);
+      return n.diagram.body.some((x) => makesCollectives(x, seen));
+    default:
+      return false;
+  }
+}
+
+/** Whether every branch makes the same collectives, at least one, in the same order with the same roots. */
+function sameCollectives(branches: readonly (readonly ModelNode[])[]): boolean {
+  const first = collectiveSequence(branches[0] ?? []);
+  if (first === undefined || first.length === 0) return false;
+  return branches.every((b) => {
+    const seq = collectiveSequence(b);
+    return seq !== undefined && seq.length === first.length && seq.every((x, i) => x === first[i]);
+  });
+}
+
 function checkCollectives(model: ProgramModel, tainted: Set<string>, sink: CheckSink): void {
   const reported = new Set<number>();
   const recalled = new Set<string>(); // recursive diagrams visited again under the cause of a call back into them
@@ -309,10 +355,13 @@ function checkCollectives(model: ProgramModel, tainted: Set<string>, sink: Check
           }
           break;
         case "if": {
+          // Branches that make the same collectives in the same order (the root's in one, the
+          // others' in the other) keep every process in step, whatever the condition.
+          const inStep = cause === undefined && sameCollectives([...n.arms.map((a) => a.body), n.otherwise]);
           let c = cause;
           for (const arm of n.arms) {
             const v = dependsOnProcess(arm.cond);
-            if (c === undefined && v !== undefined) c = `a branch whose condition ${JSON.stringify(arm.cond.text)} depends on '${v}'`;
+            if (c === undefined && v !== undefined && !inStep) c = `a branch whose condition ${JSON.stringify(arm.cond.text)} depends on '${v}'`;
             visit(arm.body, c, stack);
           }
           visit(n.otherwise, c, stack);

@@ -76,6 +76,16 @@ describe("static checks of program models", () => {
     expect(load({ main: [{ if: "np > 1", then: [{ barrier: "B" }] }] }).program).toBeDefined();
   });
 
+  it("accepts branches on pid that make the same collectives in the same order, with the same roots; not others", () => {
+    const branches = (then: unknown[], otherwise: unknown[]) => ({ main: [{ if: "pid == 0", then, else: otherwise }] });
+    // The root works, then broadcasts; the others wait in their own bcast.
+    expect(load(branches([{ action: "RootWork", cost: 100 }, { bcast: "FromRoot", size: 8, root: 0 }], [{ bcast: "ToWorkers", size: 8, root: 0 }])).program).toBeDefined();
+    expect(errors(branches([{ bcast: "A", size: 8, root: 0 }], [{ allreduce: "B", size: 8 }]))).toMatch(/collective bcast 'A' is inside a branch whose condition "pid == 0"/);
+    expect(errors(branches([{ bcast: "A", size: 8, root: 0 }], [{ bcast: "B", size: 8, root: 1 }]))).toMatch(/collective bcast 'A' is inside a branch/);
+    expect(errors(branches([{ barrier: "A" }, { barrier: "A2" }], [{ barrier: "B" }]))).toMatch(/collective barrier 'A' is inside a branch/);
+    expect(errors({ main: [{ if: "pid == 0", then: [{ barrier: "A" }] }] })).toMatch(/collective barrier 'A' is inside a branch/);
+  });
+
   it("rejects a send whose destination is outside the processes", () => {
     const e = errors({ main: [{ send: "S", to: "pid + np", size: 4 }] });
     expect(e).toMatch(/send 'S': destination "pid \+ np" is 2 on process 0, outside \[0, 2\)/);
