@@ -48,7 +48,7 @@ Options:
                        --set workload.x=1.5  --set machine.l2.size=256KiB
                        --set assembly.components.A.params.implementation=A2
   --top N              rows of the summary table, a positive integer (default 12)
-  --quiet              print only the output folder
+  --quiet              print only the output folder (and warnings, on stderr)
   --no-evidence        do not print the evidence section (evidence.json is written all the same)
   --no-measure         run without the measurement component and proxies: no profile, records or
                        call graph, only summary.json and timing.json. The simulated time is the
@@ -99,11 +99,18 @@ a process ended by SIGINT/SIGTERM) interrupted.`,
     const { scenario, outDir } = art;
     for (const w of scenario.warnings) ctx.err(`warning: ${w}\n`);
     noteDeleted(ctx, art);
+    const r = art.result;
+    // The run's warnings go to stderr with --quiet too: it quiets the report, not the problems.
+    const runWarnings = (): void => {
+      for (const w of r.warnings.slice(0, 5)) ctx.err(`warning: ${w}\n`);
+      if (r.warnings.length > 5) ctx.err(`warning: ${r.warnings.length - 5} more lines of warnings in summary.json\n`);
+      for (const u of r.unreceived.slice(0, 5)) ctx.err(`warning: unreceived ${u}\n`);
+    };
     if (values.quiet) {
+      runWarnings();
       ctx.out(outDir + "\n");
       return 0;
     }
-    const r = art.result;
     // A threaded program model's "ranks" are its process threads: say both.
     const s = art.summary;
     const who = "kind" in s && s.threadsPerProcess > 1 ? `${s.processes} processes x ${s.threadsPerProcess} threads` : `${r.ranks} ranks`;
@@ -118,9 +125,7 @@ a process ended by SIGINT/SIGTERM) interrupted.`,
       ctx.out(`\nMean profile over ${over} (top timers by inclusive ${table.metric}):\n${formatProfileTable(table)}\n`);
     }
     if (art.evidence && !values["no-evidence"]) ctx.out(`\nEvidence (from the profile and the proxy records):\n${formatEvidence(art.evidence)}\n`);
-    for (const w of r.warnings.slice(0, 5)) ctx.err(`warning: ${w}\n`);
-    if (r.warnings.length > 5) ctx.err(`warning: ${r.warnings.length - 5} more lines of warnings in summary.json\n`);
-    for (const u of r.unreceived.slice(0, 5)) ctx.err(`warning: unreceived ${u}\n`);
+    runWarnings();
     ctx.out(`\nwrote ${outDir}\n`);
     return 0;
   },

@@ -237,11 +237,7 @@ export class ProgramRuntime {
     } catch (e) {
       // MPI refuses a size, peer or tag the element's expressions gave: name the element.
       // MPI's ranks are the model's processes: say "process", as the model's other errors do.
-      if (e instanceof MpiUsageError) {
-        const head = `rank ${e.rank}, `;
-        const rest = e.message.startsWith(head) ? e.message.slice(head.length) : e.message;
-        throw new ModelRuntimeError(`${this.model.elements[node.element].where}: process ${e.rank}, ${rest}`);
-      }
+      if (e instanceof MpiUsageError) throw this.atElement(e, node.element);
       throw e;
     }
   }
@@ -375,8 +371,18 @@ export class ProgramRuntime {
     try {
       this.world.run();
     } catch (e) {
-      throw e instanceof MpiDeadlockError ? this.withElements(e) : e;
+      if (e instanceof MpiDeadlockError) throw this.withElements(e);
+      // A misuse found when messages meet (a truncated receive): at the element the process is in.
+      const element = e instanceof MpiUsageError && e.rank < this.mpiElement.length ? this.mpiElement[e.rank]! : -1;
+      throw element >= 0 ? this.atElement(e as MpiUsageError, element) : e;
     }
+  }
+
+  /** An MPI misuse of process `e.rank` as the model's error at element `element` (MPI's ranks are the model's processes). */
+  private atElement(e: MpiUsageError, element: number): ModelRuntimeError {
+    const head = `rank ${e.rank}, `;
+    const rest = e.message.startsWith(head) ? e.message.slice(head.length) : e.message;
+    return new ModelRuntimeError(`${this.model.elements[element].where}: process ${e.rank}, ${rest}`);
   }
 
   /** `e` with each blocked process's MPI call named by its element: `MPI_Recv() at element 'FromRight' (s.yaml:10:7)`. */

@@ -144,3 +144,36 @@ describe("ccasim run --top", () => {
     expect(simulated(bare.out)).toBe(simulated(measured.out));
   });
 });
+
+describe("ccasim run --quiet", () => {
+  it("prints only the output folder on stdout, and the run's warnings on stderr all the same", async () => {
+    const file = join(scratch, "unreceived.yaml");
+    writeFileSync(
+      file,
+      `name: unreceived
+seed: 1
+machine: { preset: pentium3-xeon-700, nodes: 1, processesPerNode: 2 }
+program:
+  main:
+    - if: pid == 0
+      then:
+        - send: S
+          to: 1
+          size: 100
+        - send: S2
+          to: 1
+          size: 100
+    - if: pid == 1
+      then:
+        - recv: R
+          from: 0
+          size: 100
+`,
+    );
+    const out = join(scratch, "unreceived-out");
+    const r = await run(["run", file, "--out", out, "--quiet"]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toBe(`${out}\n`);
+    expect(r.err).toContain("warning: unreceived message from process 0 to process 1 (tag 0, 100 bytes)");
+  });
+});

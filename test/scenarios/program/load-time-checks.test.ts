@@ -42,6 +42,18 @@ describe("values a program model fixes at load", () => {
     );
   });
 
+  it("names the element of a receive too small for the message it matches", () => {
+    const program = {
+      main: [
+        { if: "pid == 0", then: [{ send: "S", to: 1, size: 1000 }] },
+        { if: "pid == 1", then: [{ recv: "R", from: 0, size: 10 }] },
+      ],
+    };
+    expect(() => executeScenario(loadScenarioText(text(program), "model.yaml"), { measure: false })).toThrow(
+      /model\.yaml:\d+:\d+: program\.main\[1\]\.then\[0\]: process 1, receive: message truncated: 1000 bytes from rank 0 tag 0 into a 10-byte receive/,
+    );
+  });
+
   it("refuses a string assigned in a code fragment, and a negative constant size or tag", () => {
     const e = errors({
       globals: { s: "int" },
