@@ -88,6 +88,13 @@ export async function studyReport(store: StudyStore, name: string): Promise<Repo
       sql: (g: string, w = "") =>
         `SELECT ${g}, avg(r.wall_time ORDER BY r.point_id, r.record_index) AS v FROM record r JOIN point p USING (point_id) ${joins(swept)} WHERE p.status = 'ok' AND ${routineCondition(r)} ${w} GROUP BY ALL ORDER BY ALL`,
     })),
+    // Without records (a program model's study), the main timers of the profiles.
+    ...(routines.length > 0 ? [] : await mainTimers(store)).map((name) => ({
+      id: `timer-${slug(name)}`,
+      label: `${name} inclusive time, mean over threads (us)`,
+      sql: (g: string, w = "") =>
+        `SELECT ${g}, avg(x.t ORDER BY x.point_id) AS v FROM (${timerMeanSql(name)}) x JOIN point p USING (point_id) ${joins(swept)} WHERE p.status = 'ok' ${w} GROUP BY ALL ORDER BY ALL`,
+    })),
   ];
   if (swept.length >= 2) {
     const [a, b] = swept;
@@ -272,6 +279,37 @@ function panels(rest: readonly Axis[]): { at: { name: string; value: string }[];
     at,
     where: at.map((x) => `AND EXISTS (SELECT 1 FROM parameter x WHERE x.point_id = p.point_id AND x.name = ${sqlString(x.name)} AND x.value = ${sqlString(x.value)})`).join(" "),
   }));
+}
+
+/** How many timers a study without records charts: its main ones. */
+const MAIN_TIMERS = 3;
+
+/**
+ * The flat timers of most exclusive TIME over the successful points (ties by name), TAU's root
+ * `.TAU application` left out: what a study without records (a program model's) charts.
+ */
+async function mainTimers(store: StudyStore): Promise<string[]> {
+  const r = await store.query(
+    `SELECT tm.name, sum(tv.exclusive ORDER BY tv.point_id, tv.thread_index) AS total
+     FROM timer tm JOIN point p USING (point_id)
+     JOIN metric m ON m.point_id = tm.point_id AND m.name = 'TIME'
+     JOIN timer_value tv ON tv.point_id = tm.point_id AND tv.timer_index = tm.timer_index AND tv.metric_index = m.metric_index
+     WHERE p.status = 'ok' AND tm.is_callpath = 0 AND tm.name <> '.TAU application'
+     GROUP BY tm.name ORDER BY total DESC, tm.name LIMIT ${MAIN_TIMERS}`,
+  );
+  return r.rows.map((row) => String(row[0]));
+}
+
+/**
+ * Per point, a timer's inclusive TIME summed over the threads that recorded it and divided by all
+ * the point's threads (TAU's mean over threads), as (point_id, t).
+ */
+function timerMeanSql(name: string): string {
+  return `SELECT tm.point_id, sum(tv.inclusive ORDER BY tv.thread_index) / (SELECT count(*) FROM thread th WHERE th.point_id = tm.point_id) AS t
+     FROM timer tm JOIN metric m ON m.point_id = tm.point_id AND m.name = 'TIME'
+     JOIN timer_value tv ON tv.point_id = tm.point_id AND tv.timer_index = tm.timer_index AND tv.metric_index = m.metric_index
+     WHERE tm.name = ${sqlString(name)} AND tm.is_callpath = 0
+     GROUP BY tm.point_id`;
 }
 
 /** Joins of the two most varied axes as a0 and a1. */

@@ -19,7 +19,8 @@ For a study database (what 'ccasim sweep' writes):
   - points, failures, axes; heatmaps of simulated time and of the main routines' time (the two
     of most total wall time) over the two most varied axes (a line chart for one axis); time
     against Q per swept value, for the two routines of most time whose records have Q; a routine
-    whose records have a mode (a text parameter with a few values) is charted once per mode;
+    whose records have a mode (a text parameter with a few values) is charted once per mode; a
+    study without records (a program model's) charts its three main timers instead;
     further axes give one chart per combination of their values (up to 6 panels, heatmaps on
     one colour scale), beyond that the charts average over them and their captions say so
 
@@ -28,8 +29,8 @@ Options:
                  study.html), into a run folder (<folder>/report.html), and for anything else (a
                  TAU profile, a .ppk file) <name>.html in the current directory, not beside the
                  measurement data (a run's own profile/: <run>-profile.html; profile.0.0.0:
-                 profile.0.0.0.html). The file may not be the input or a folder
-                 holding it, nor lie inside the input's folder (a run folder takes only its own
+                 profile.0.0.0.html). The file may not be the input or a folder holding it,
+                 nor lie inside the input's folder (a run folder takes only its own
                  report.html), and its folder must be writable: all checked before the report
                  is built
 
