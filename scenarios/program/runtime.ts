@@ -85,6 +85,9 @@ export class ProgramRuntime {
   private readonly nesting: Int32Array;
   /** Per process: the element of the MPI call it entered last (-1: none), for deadlock reports. */
   private readonly mpiElement: Int32Array;
+  /** Sized collectives (bcast, reduce, allreduce) each process has entered, and the first size of each in progress (see {@link checkCollectiveSize}). */
+  private readonly collectivesEntered: Int32Array;
+  private readonly collectiveSizes = new Map<number, { size: number; pid: number; left: number }>();
   /** Elements executed so far (all threads). */
   executed = 0;
 
@@ -97,6 +100,7 @@ export class ProgramRuntime {
     this.clock = new Float64Array(np * nt);
     this.nesting = new Int32Array(np * nt);
     this.mpiElement = new Int32Array(np).fill(-1);
+    this.collectivesEntered = new Int32Array(np);
     const metrics = options.metrics ?? ["TIME"];
     const rates = metrics.map((m, k) => {
       if (k === 0 && m === "TIME") return 1;
@@ -242,6 +246,28 @@ export class ProgramRuntime {
     }
   }
 
+  /**
+   * Every process gives its k-th sized collective the size the first process to reach it gave
+   * (MPI requires matching counts; the algorithms would silently take each process's own).
+   * @throws ModelRuntimeError naming the element, both processes and sizes
+   */
+  private checkCollectiveSize(pid: number, node: CommNode, size: number): void {
+    const k = this.collectivesEntered[pid]++;
+    // A size MPI refuses (negative, not finite) is left to MPI, which names it as such.
+    if (!(size >= 0 && size < Infinity)) return;
+    const first = this.collectiveSizes.get(k);
+    if (first === undefined) {
+      this.collectiveSizes.set(k, { size, pid, left: this.model.processes - 1 });
+      return;
+    }
+    if (first.size !== size)
+      throw new ModelRuntimeError(
+        `${this.model.elements[node.element].where}: process ${pid} gives its ${node.op} '${this.model.elements[node.element].name}' ${size} bytes, process ${first.pid} gave the same collective ${first.size}: every process gives a collective the same size`,
+      );
+    // why: forgotten once every process has passed, so the map holds only collectives in progress
+    if (--first.left === 0) this.collectiveSizes.delete(k);
+  }
+
   private startMpi(t: ProcessThread, node: CommNode, peer: number, size: number, tag: number): Generator<Yieldable, unknown, unknown> | null {
     const uid = t.uid;
     const comm = this.comms[t.pid];
@@ -277,10 +303,13 @@ export class ProgramRuntime {
       case "barrier":
         return comm.barrier();
       case "bcast":
+        this.checkCollectiveSize(t.pid, node, size);
         return comm.bcast(size, peer);
       case "reduce":
+        this.checkCollectiveSize(t.pid, node, size);
         return comm.reduce(size, peer);
       case "allreduce":
+        this.checkCollectiveSize(t.pid, node, size);
         return comm.allreduce(size);
     }
   }

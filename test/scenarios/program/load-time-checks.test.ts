@@ -42,6 +42,13 @@ describe("values a program model fixes at load", () => {
     );
   });
 
+  it("refuses a collective whose size differs between processes, naming the element, both processes and sizes", () => {
+    const run = (size: string) => executeScenario(loadScenarioText(text({ main: [{ allreduce: "A", size }] }), "model.yaml"), { measure: false });
+    expect(() => run("8 * (pid + 1)")).toThrow(/program\.main\[0\]: process 1 gives its allreduce 'A' 16 bytes, process 0 gave the same collective 8: every process gives a collective the same size/);
+    // The same size computed differently on each process is fine.
+    expect(() => run("pid == 0 ? 8 : 4 + 4")).not.toThrow();
+  });
+
   it("names the element of a receive too small for the message it matches", () => {
     const program = {
       main: [
