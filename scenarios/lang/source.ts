@@ -212,6 +212,13 @@ function layoutProblem(code: string, message: string, text: string, line: number
     const here = lines[line - 1];
     const after = lines[next];
     if (here === undefined || after === undefined || indent(after) <= indent(here)) return undefined;
+    // A list item with no colon (`- action D`) before keys indented under it: the colon is missing.
+    const item = /^(\s*-\s+)([^:#{}\[\]"']+?)\s*$/.exec(here);
+    if (item !== null) {
+      const words = item[2]!.split(/\s+/);
+      const meant = words.length > 1 ? ` (did you mean '${words[0]}: ${words.slice(1).join(" ")}'?)` : ` (did you mean '${words[0]}:'?)`;
+      return { message: `this list item has no ':', so the keys indented under it on line ${next + 1} cannot belong to it${meant}`, at: { line, column: item[1]!.length + 1 } };
+    }
     return {
       message: `this line is indented by ${indent(after)} spaces, more than the key on line ${line} (${indent(here)}), so YAML reads it as part of that key's value: keys of one map start at the same column`,
       at: { line: next + 1, column: indent(after) + 1 },

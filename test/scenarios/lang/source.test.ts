@@ -100,6 +100,11 @@ copy: *b
     expect(quote.errors[0].message).toMatch(/^q\.yaml:\d+:\d+: Missing closing "quote/);
   });
 
+  it("names a list item whose colon is missing, with the key it likely meant", () => {
+    const err = errorsOf(() => parseYamlSource("main:\n  - action D\n    cost: 1\n", "c.yaml"));
+    expect(err.errors.map((e) => e.message)).toEqual(["c.yaml:2:5: this list item has no ':', so the keys indented under it on line 3 cannot belong to it (did you mean 'action: D'?)"]);
+  });
+
   it("locates a flow map or list left open at the line that opens it", () => {
     const map = errorsOf(() => parseYamlSource("name: x\nmachine: { preset: p, nodes: 4\nmetrics: [TIME]\n", "b.yaml"));
     expect(map.errors[0].message).toBe("b.yaml:2:10: a '{' opened on this line is not closed: end it with '}' (its continuation lines indented beyond the key)");
