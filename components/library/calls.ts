@@ -63,12 +63,19 @@ export function prepareCalls(raw: unknown, scope: readonly string[], env: Prepar
     const method = c.method === undefined ? "run" : String(c.method);
     const argsRaw = (c.args ?? {}) as Record<string, unknown>;
     if (typeof argsRaw !== "object" || Array.isArray(argsRaw)) env.error(`${where}.args`, "must map argument names to expressions");
+    // Expressions that do not compile are reported with the caller's other problems (a
+    // placeholder stands in: the collected problems are thrown before anything runs).
+    const compiled = (text: string | number, key: string): CostExpression | undefined => {
+      let out: CostExpression | undefined;
+      collectProblem(env, problems, () => (out = env.compile(text, scope, key)));
+      return out;
+    };
     const args = Object.entries(argsRaw).map(([name, e]) => {
       const text = typeof e === "string" ? textLiteral(e) : undefined;
-      return [name, text ?? env.compile(e as string | number, scope, `${where}.args.${name}`).bind(scope)] as const;
+      return [name, text ?? compiled(e as string | number, `${where}.args.${name}`)?.bind(scope) ?? (() => Number.NaN)] as const;
     });
-    const countExpr = c.count === undefined ? undefined : env.compile(c.count as string | number, scope, `${where}.count`);
-    if (c.count !== undefined) collectProblem(env, problems, () => checkCountAtLoad(env, c.count, `${where}.count`, scope, notWorkload));
+    const countExpr = c.count === undefined ? undefined : compiled(c.count as string | number, `${where}.count`);
+    if (countExpr !== undefined) collectProblem(env, problems, () => checkCountAtLoad(env, c.count, `${where}.count`, scope, notWorkload));
     const count = countExpr === undefined ? () => 1 : countExpr.bind(scope);
     const fixedCount = countExpr === undefined ? 1 : countExpr.variables.length === 0 ? wholeCount(count([])) : undefined;
     const portType: PortType = {
@@ -77,7 +84,6 @@ export function prepareCalls(raw: unknown, scope: readonly string[], env: Prepar
     };
     return { port: c.port, portType, method, args, count, ...(fixedCount !== undefined ? { fixedCount } : {}) };
   });
-  if (sink === undefined && problems.length > 0) env.combine!(problems);
   // A method has one signature: every call of it through one port passes the same arguments (a
   // proxy would otherwise record a missing one as nothing it could read).
   const first = new Map<string, { index: number; args: string }>();
@@ -87,8 +93,10 @@ export function prepareCalls(raw: unknown, scope: readonly string[], env: Prepar
     const args = c.args.map(([n]) => n).sort().join(", ");
     const seen = first.get(key);
     if (seen === undefined) first.set(key, { index: i, args });
-    else if (seen.args !== args) env.error(`calls[${i}].args`, `passes (${args}) to ${key}(), which calls[${seen.index}] calls with (${seen.args}): every call of a method passes the same arguments`);
+    else if (seen.args !== args)
+      collectProblem(env, problems, () => env.error(`calls[${i}].args`, `passes (${args}) to ${key}(), which calls[${seen.index}] calls with (${seen.args}): every call of a method passes the same arguments`));
   });
+  if (sink === undefined && problems.length > 0) env.combine!(problems);
   return prepared;
 }
 

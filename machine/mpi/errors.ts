@@ -120,7 +120,16 @@ export class MpiUnreceivedMessagesError extends Error {
 /** A program used MPI wrongly (bad rank, tag, size or request handle; message truncated). */
 export class MpiUsageError extends Error {
   readonly isInputError = true;
-  constructor(readonly rank: number, readonly call: string, detail: string) {
+  /**
+   * @param matched - for a receive refused when a message meets it (truncated), the message's
+   *   source rank and tag: a caller that posted several receives can tell which one it was
+   */
+  constructor(
+    readonly rank: number,
+    readonly call: string,
+    detail: string,
+    readonly matched?: { readonly source: number; readonly tag: number },
+  ) {
     super(`rank ${rank}, ${call}: ${detail}`);
     this.name = "MpiUsageError";
   }

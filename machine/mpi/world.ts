@@ -434,7 +434,7 @@ export class MpiWorld {
     const p = this.pool;
     const bytes = p.bytes(s);
     if (bytes > p.bytes(r)) {
-      throw new MpiUsageError(p.owner(r), "receive", `message truncated: ${bytes} bytes from rank ${p.owner(s)} tag ${p.tag(s)} into a ${p.bytes(r)}-byte receive`);
+      throw new MpiUsageError(p.owner(r), "receive", `message truncated: ${bytes} bytes from rank ${p.owner(s)} tag ${p.tag(s)} into a ${p.bytes(r)}-byte receive`, { source: p.owner(s), tag: p.tag(s) });
     }
     p.setPeer(r, p.owner(s));
     p.setTag(r, p.tag(s));

@@ -510,14 +510,16 @@ function constantProblem(rule: ConstantRule, v: number, literal: boolean): strin
       return v < 0 ? "a cost must be a finite number >= 0" : undefined;
     case "size":
       if (v < 0) return "a message size must be a number of bytes >= 0";
-      return Number.isInteger(v) ? undefined : `a message is a whole number of bytes: round it (floor(...) or ceil(...) of the expression), or write ${Math.round(v)}`;
+      // (A computed one is left to the run: it may sit under a branch the workload never takes.)
+      return Number.isInteger(v) || !literal ? undefined : `a message is a whole number of bytes: write ${Math.round(v)}`;
     case "tag":
       return Number.isInteger(v) && v >= 0 ? undefined : "a tag must be an integer >= 0";
     case "step":
       if (Math.trunc(v) === 0) return `the step of a for loop must not be 0 (the loop would never end)${v === 0 ? "" : `: ${v} truncates to 0`}`;
       return Number.isInteger(v) || !literal ? undefined : `a for loop counts in integers (C would truncate the step to ${Math.trunc(v)}): write an integer`;
     case "count":
-      if (v < 0) return "a loop count is a number of iterations, 0 or more (for a loop that may run no iteration, give from and to)";
+      // (A computed one is left to the run, as for sizes; C truncates -0.5 to 0 iterations.)
+      if (literal && Math.trunc(v) < 0) return "a loop count is a number of iterations, 0 or more (for a loop that may run no iteration, give from and to)";
       return Number.isInteger(v) || !literal ? undefined : `a for loop runs a whole number of iterations (C would truncate ${v} to ${Math.trunc(v)}): write an integer`;
     case "index":
       return Number.isInteger(v) || !literal ? undefined : `a for loop counts in integers (C would truncate ${v} to ${Math.trunc(v)}): write an integer`;

@@ -87,7 +87,7 @@ export class ProgramRuntime {
   private readonly mpiElement: Int32Array;
   /** Sized collectives (bcast, reduce, allreduce) each process has entered, and the first size of each in progress (see {@link checkCollectiveSize}). */
   private readonly collectivesEntered: Int32Array;
-  private readonly collectiveSizes = new Map<number, { size: number; pid: number; left: number }>();
+  private readonly collectiveSizes = new Map<number, { size: number; pid: number; element: number; left: number }>();
   /** Elements executed so far (all threads). */
   executed = 0;
 
@@ -236,6 +236,9 @@ export class ProgramRuntime {
   mpiCall(t: ProcessThread, node: CommNode, peer: number, size: number, tag: number): Generator<Yieldable, unknown, unknown> | null {
     // A process blocked in MPI is in the call it entered last (non-blocking ones return at once).
     this.mpiElement[t.pid] = node.element;
+    // MPI counts whole elements: a fraction of a byte is a mistake of the model's expression.
+    if (size === size && size !== Infinity && !Number.isInteger(size) && size >= 0)
+      throw new ModelRuntimeError(`${this.model.elements[node.element]!.where}: process ${t.pid}, the message size evaluated to ${size}: a message is a whole number of bytes (round the expression with floor(...) or ceil(...))`);
     try {
       return this.startMpi(t, node, peer, size, tag);
     } catch (e) {
@@ -257,13 +260,14 @@ export class ProgramRuntime {
     if (!(size >= 0 && size < Infinity)) return;
     const first = this.collectiveSizes.get(k);
     if (first === undefined) {
-      this.collectiveSizes.set(k, { size, pid, left: this.model.processes - 1 });
+      this.collectiveSizes.set(k, { size, pid, element: node.element, left: this.model.processes - 1 });
       return;
     }
-    if (first.size !== size)
-      throw new ModelRuntimeError(
-        `${this.model.elements[node.element].where}: process ${pid} gives its ${node.op} '${this.model.elements[node.element].name}' ${size} bytes, process ${first.pid} gave the same collective ${first.size}: every process gives a collective the same size`,
-      );
+    if (first.size !== size) {
+      const el = this.model.elements;
+      const theirs = first.element === node.element ? "the same collective" : `the same collective at its ${el[first.element]!.kind} '${el[first.element]!.name}' (${el[first.element]!.at ?? el[first.element]!.where})`;
+      throw new ModelRuntimeError(`${el[node.element]!.where}: process ${pid} gives its ${node.op} '${el[node.element]!.name}' ${size} bytes, process ${first.pid} gave ${theirs} ${first.size}: every process gives a collective the same size`);
+    }
     // why: forgotten once every process has passed, so the map holds only collectives in progress
     if (--first.left === 0) this.collectiveSizes.delete(k);
   }
@@ -401,10 +405,27 @@ export class ProgramRuntime {
       this.world.run();
     } catch (e) {
       if (e instanceof MpiDeadlockError) throw this.withElements(e);
-      // A misuse found when messages meet (a truncated receive): at the element the process is in.
-      const element = e instanceof MpiUsageError && e.rank < this.mpiElement.length ? this.mpiElement[e.rank]! : -1;
+      // A misuse found when messages meet (a truncated receive): at its receive element.
+      const element = e instanceof MpiUsageError && e.rank < this.mpiElement.length ? this.receiveElement(e) : -1;
       throw element >= 0 ? this.atElement(e as MpiUsageError, element) : e;
     }
+  }
+
+  /**
+   * The element of the receive a message met (`e.matched`): the process's live `irecv` from that
+   * source (or any) with that tag, else the call it is blocked in (a blocking `recv`).
+   */
+  private receiveElement(e: MpiUsageError): number {
+    const m = e.matched;
+    if (m !== undefined) {
+      const from = e.rank * this.model.threads * this.nReq;
+      for (let i = from; i < from + this.nReq; i++) {
+        const el = this.handleElement[i]!;
+        if (this.handles[i] === REQUEST_NULL || el < 0 || this.model.elements[el]!.kind !== "irecv") continue;
+        if ((this.handleSource[i] === -1 || this.handleSource[i] === m.source) && this.handleTag[i] === m.tag) return el;
+      }
+    }
+    return this.mpiElement[e.rank]!;
   }
 
   /** An MPI misuse of process `e.rank` as the model's error at element `element` (MPI's ranks are the model's processes). */
@@ -433,7 +454,7 @@ export class ProgramRuntime {
 export function forTrips(count: number | undefined, from: number | undefined, to: number | undefined, step: number | undefined, where: string): [number, number, number] {
   if (count !== undefined) {
     // A negative count is a mistake, not zero iterations (from/to bounds say "perhaps none").
-    if (count < 0) throw new ModelRuntimeError(`${where}: the loop count evaluated to ${count}; a count is a number of iterations, 0 or more (for a loop that may run no iteration, give from and to)`);
+    if (Math.trunc(count) < 0) throw new ModelRuntimeError(`${where}: the loop count evaluated to ${count}; a count is a number of iterations, 0 or more (for a loop that may run no iteration, give from and to)`);
     return [0, 1, Math.trunc(count)];
   }
   const a = Math.trunc(from ?? 0);

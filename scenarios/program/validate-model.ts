@@ -188,7 +188,7 @@ export function formatValidationReport(r: ValidationReport): string {
     ...(hasRef ? [x.reference === undefined ? "" : time(x.reference), x.referenceErrorPercent === undefined ? "" : fmt(x.referenceErrorPercent, 1)] : []),
     // Two significant figures: CPU times of a millisecond vary by 2x from run to run.
     x.evaluationSeconds.toExponential(1),
-    Number(x.speedup.toPrecision(2)).toLocaleString("en-US"),
+    x.speedup.toLocaleString("en-US", { maximumSignificantDigits: 2 }),
   ]);
   const cells = [header, ...rows];
   const widths = header.map((_, i) => Math.max(...cells.map((c) => c[i].length)));

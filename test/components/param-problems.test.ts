@@ -20,7 +20,7 @@ workload: { x: 2 }
 assembly:
   components:
     Driver: { type: driver, params: { iterations: 2, calls: [{ port: a, args: { x: x } }] } }
-    A: { type: dummy, params: { implementation: A3, implementations: { A1: "x^2", A2: "y + 1" }, calls: [{ port: b, count: -1 }] } }
+    A: { type: dummy, params: { implementation: A3, implementations: { A1: "x^2", A2: "y + 1" }, calls: [{ port: b, count: -1, args: { x: "sqr(x)" } }] } }
     B: { type: dummy, params: { cost: "sqr(x)" } }
   connections: [Driver.a -> A.work, A.b -> B.work]
 `,
@@ -28,10 +28,11 @@ assembly:
     const r = await runCli(["validate", file]);
     expect(r.code).toBe(2);
     expect(r.err).toBe(
-      `ccasim validate: ${file}: 4 errors\n` +
+      `ccasim validate: ${file}: 5 errors\n` +
         `  ${file}:9:33: assembly.components.A.params.implementation: 'A3' is not one of the implementations: A1, A2\n` +
         `  ${file}:9:83: assembly.components.A.params.implementations.A2: expression "y + 1": unknown symbol 'y' (did you mean 'x'?); known: rank, size, x\n` +
         `  ${file}:9:117: assembly.components.A.params.calls[0].count: expected a whole number, 0 or more, got -1\n` +
+        `  ${file}:9:136: assembly.components.A.params.calls[0].args.x: expression "sqr(x)": unknown function 'sqr' (did you mean 'sqrt'?)\n` +
         `  ${file}:10:33: assembly.components.B.params.cost: expression "sqr(x)": unknown function 'sqr' (did you mean 'sqrt'?)\n`,
     );
   });

@@ -33,13 +33,40 @@ describe("values a program model fixes at load", () => {
     expect(e).not.toMatch(/program\.main\[2\]/);
   });
 
-  it("refuses a negative loop count, at load when the workload fixes it and in the run when the process does", () => {
+  it("refuses a negative loop count: written as a number at load, computed in the run (where its branch is taken)", () => {
     const loop = (count: unknown) => ({ globals: { i: "int" }, main: [{ for: "i", count, do: [{ action: "A", cost: 1 }] }] });
     expect(errors(loop(-3))).toMatch(/program\.main\[0\]\.count: the count is -3: a loop count is a number of iterations, 0 or more \(for a loop that may run no iteration, give from and to\)/);
-    expect(errors(loop("5 - N"))).toMatch(/program\.main\[0\]\.count: the count "5 - N" is -95 \(with the workload's N\): a loop count is a number of iterations, 0 or more/);
-    expect(() => executeScenario(loadScenarioText(text(loop("2 - 3 * pid")), "model.yaml", { set: ["machine.processesPerNode=2"] }), { measure: false })).toThrow(
-      /the loop count evaluated to -1; a count is a number of iterations, 0 or more/,
+    const run = (program: unknown) => () => executeScenario(loadScenarioText(text(program), "model.yaml"), { measure: false });
+    expect(run(loop("5 - N"))).toThrow(/program\.main\[0\]: the loop count evaluated to -95; a count is a number of iterations, 0 or more/);
+    expect(run(loop("2 - 3 * pid"))).toThrow(/the loop count evaluated to -1; a count is a number of iterations, 0 or more/);
+    // C truncates a computed -0.5 to 0 iterations; a branch the workload never takes is never checked.
+    expect(run(loop("N / 200 - 1"))).not.toThrow();
+    expect(run({ globals: { i: "int" }, main: [{ if: "N > 500", then: [{ for: "i", count: "5 - N", do: [{ action: "A", cost: 1 }] }] }] })).not.toThrow();
+  });
+
+  it("refuses a fractional message size: written as a number at load, computed in the run", () => {
+    expect(errors({ main: [{ allreduce: "A", size: 2.5 }] })).toMatch(/program\.main\[0\]\.size: the message size is 2\.5: a message is a whole number of bytes: write 3/);
+    expect(() => executeScenario(loadScenarioText(text({ main: [{ allreduce: "A", size: "N / 3" }] }), "model.yaml"), { measure: false })).toThrow(
+      /program\.main\[0\]: process \d, the message size evaluated to 33\.33+\d*: a message is a whole number of bytes/,
     );
+  });
+
+  it("names the irecv a message is too large for, not the call its process made after it", () => {
+    const program = {
+      main: [
+        {
+          if: "pid == 1",
+          then: [
+            { irecv: "SmallRecv", from: 0, size: 10, request: "r" },
+            { isend: "Other", to: 0, size: 4, tag: 7, request: "o" },
+            { action: "Work", cost: 5000 },
+            { wait: "WaitR", requests: ["r", "o"] },
+          ],
+        },
+        { if: "pid == 0", then: [{ send: "BigSend", to: 1, size: 1000 }, { recv: "OtherIn", from: 1, size: 4, tag: 7 }] },
+      ],
+    };
+    expect(() => executeScenario(loadScenarioText(text(program), "model.yaml"), { measure: false })).toThrow(/program\.main\[0\]\.then\[0\]: process 1, receive: message truncated/);
   });
 
   it("refuses a collective whose size differs between processes, naming the element, both processes and sizes", () => {
@@ -47,6 +74,11 @@ describe("values a program model fixes at load", () => {
     expect(() => run("8 * (pid + 1)")).toThrow(/program\.main\[0\]: process 1 gives its allreduce 'A' 16 bytes, process 0 gave the same collective 8: every process gives a collective the same size/);
     // The same size computed differently on each process is fine.
     expect(() => run("pid == 0 ? 8 : 4 + 4")).not.toThrow();
+    // Branches that make the same collective name the other process's element.
+    const branches = { main: [{ if: "pid == 0", then: [{ allreduce: "Root", size: 8 }], else: [{ allreduce: "Others", size: 16 }] }] };
+    expect(() => executeScenario(loadScenarioText(text(branches), "model.yaml"), { measure: false })).toThrow(
+      /process 1 gives its allreduce 'Others' 16 bytes, process 0 gave the same collective at its allreduce 'Root' \(model\.yaml:\d+:\d+\) 8/,
+    );
   });
 
   it("names the element of a receive too small for the message it matches", () => {
