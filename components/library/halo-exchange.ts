@@ -4,6 +4,7 @@ import type { ComponentType } from "../component.js";
 import type { PortType } from "../ports.js";
 import { newScope, scopeLayout } from "./calls.js";
 import { ScenarioValueError } from "./scenario-value-error.js";
+import { collectProblem } from "./problems.js";
 
 /** A whole-number size: a literal, or an expression of the workload (and rank, size) evaluated per rank. */
 type Extent = number | ((scope: ArrayLike<number>) => number);
@@ -43,11 +44,17 @@ export const haloExchangeComponent: ComponentType<HaloPrepared> = {
   prepare(p, env) {
     checkKeys(env, p, KEYS, "a halo-exchange component");
     const scopeNames = scopeLayout([], env.workloadNames);
+    // Each parameter's problem is reported, not only the first (when the scenario can combine them).
+    const problems: unknown[] = [];
     // A literal is checked here; an expression when each rank evaluates it (see extentsOf).
     const extent = (key: string, v: unknown): Extent => {
-      if (typeof v === "string") return env.compile(v, scopeNames, key).bind(scopeNames);
-      if (!Number.isInteger(v) || (v as number) < 1) env.error(key, `must be a positive integer or an expression of the workload, got ${JSON.stringify(v)}`);
-      return v as number;
+      let out: Extent = 1;
+      collectProblem(env, problems, () => {
+        if (typeof v === "string") out = env.compile(v, scopeNames, key).bind(scopeNames);
+        else if (!Number.isInteger(v) || (v as number) < 1) env.error(key, `must be a positive integer or an expression of the workload, got ${JSON.stringify(v)}`);
+        else out = v as number;
+      });
+      return out;
     };
     const list = (key: string, v: unknown): unknown[] => {
       if (!Array.isArray(v) || v.length < 2 || v.length > 3) env.error(key, "must be a list of 2 or 3 extents");
@@ -59,15 +66,17 @@ export const haloExchangeComponent: ComponentType<HaloPrepared> = {
     if (ranks && !ranks.every((r) => Number.isInteger(r) && r > 0)) env.error("ranks", "must be a list of 2 or 3 positive integers");
     if (ranks && ranks.length !== patchCells.length) env.error("ranks", `has ${ranks.length} dimensions but patchCells has ${patchCells.length}`);
     const ghostWidth = extent("ghostWidth", p.ghostWidth ?? 2);
-    if (typeof ghostWidth === "number")
+    if (typeof ghostWidth === "number" && problems.length === 0)
       patchCells.forEach((cells, i) => {
-        if (typeof cells === "number" && ghostWidth > cells) env.error("ghostWidth", `${ghostWidth} exceeds the patch extent ${cells} along dimension ${i} (patchCells[${i}])`);
+        if (typeof cells === "number" && ghostWidth > cells) collectProblem(env, problems, () => env.error("ghostWidth", `${ghostWidth} exceeds the patch extent ${cells} along dimension ${i} (patchCells[${i}])`));
       });
+    const bytesPerCell = extent("bytesPerCell", p.bytesPerCell ?? 32);
+    if (problems.length > 0) env.combine!(problems);
     return {
       ranks,
       patchCells,
       ghostWidth,
-      bytesPerCell: extent("bytesPerCell", p.bytesPerCell ?? 32),
+      bytesPerCell,
       periodic: p.periodic === true,
       corners: p.corners !== false,
       scopeNames,

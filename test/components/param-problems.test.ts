@@ -36,4 +36,29 @@ assembly:
         `  ${file}:10:33: assembly.components.B.params.cost: expression "sqr(x)": unknown function 'sqr' (did you mean 'sqrt'?)\n`,
     );
   });
+
+  it("are reported together for a halo exchange: its extents, ghost width and bytes per cell", async () => {
+    const file = join(dir, "halo.yaml");
+    writeFileSync(
+      file,
+      `name: halo
+seed: 1
+machine: { preset: xeon-2.8ghz-512k, nodes: 2, processesPerNode: 2 }
+metrics: [TIME]
+assembly:
+  components:
+    Driver: { type: driver, params: { iterations: 2, calls: [{ port: h, portType: Halo, method: exchange }] } }
+    H: { type: halo-exchange, params: { patchCells: [64, 0], ghostWidth: -1, bytesPerCell: "sqr(8)" } }
+  connections: [Driver.h -> H.halo]
+`,
+    );
+    const r = await runCli(["validate", file]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(
+      `ccasim validate: ${file}: 3 errors\n` +
+        `  ${file}:8:58: assembly.components.H.params.patchCells[1]: must be a positive integer or an expression of the workload, got 0\n` +
+        `  ${file}:8:62: assembly.components.H.params.ghostWidth: must be a positive integer or an expression of the workload, got -1\n` +
+        `  ${file}:8:78: assembly.components.H.params.bytesPerCell: expression "sqr(8)": unknown function 'sqr' (did you mean 'sqrt'?)\n`,
+    );
+  });
 });
