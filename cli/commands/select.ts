@@ -30,7 +30,7 @@ interaction costs between a caller's and a callee's implementations. scenarios/f
   components:
     - name: Flux
       implementations:
-        - { name: EFMFlux, mean: "exp(1.03*log(Q) - 2.26)", sd: "exp(1.52*log(Q) - 10.7)", qos: { accuracy: 1 } }
+        - { name: EFMFlux, mean: "exp(1.03*log(Q) - 2.25)", sd: "exp(1.52*log(Q) - 10.6)", qos: { accuracy: 1 } }
         - { name: GodunovFlux, mean: "exp(1.46*log(Q) - 6.07)", sd: "exp(1.92*log(Q) - 11.5)", qos: { accuracy: 2 } }
   callGraph: { component: Flux, calls: 100 }
 

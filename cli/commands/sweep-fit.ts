@@ -73,7 +73,7 @@ T(Q), or T(Q, P), goes below 0 inside that value's observed Q for a time or coun
 
 Examples:
   ccasim sweep scenarios/shock-l2.sweep.yaml --jobs 2
-  ccasim sweep fit out/shock-l2.sweep.db --component StatesConstructor --parameter Q --by machine.l2.size --by-variable L2
+  ccasim sweep fit out/shock-l2.sweep.db --component StatesConstructor --parameter Q --where mode=strided --by machine.l2.size --by-variable L2
   ccasim sweep fit out/shock-l2.sweep.db --component EFMFlux --parameter Q --value compute_time
 
 Exit codes: 0 success, 2 missing database, bad options or no matching records.`;
