@@ -91,3 +91,4 @@ export * from "./table-csv.js";
 export { selectMetrics } from "./select-metrics.js";
 export { fileErrorText, wordFileErrors } from "./file-error.js";
 export { INPUT_FILE_KEYS, keysOfKind, otherInputFileKindText, type InputFileKind } from "./input-file-kind.js";
+export { makeOutputFolder } from "./output-folder.js";

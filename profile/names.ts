@@ -14,6 +14,18 @@ export const CALLPATH_SEPARATOR = " => ";
 /** Separator between a context user event's name and its callpath (`event : A => B`). */
 export const EVENT_CONTEXT_SEPARATOR = " : ";
 
+/** TAU's source location in a timer name: ` [{file.c} {12,1}-{40,1}]` or ` [{file.c} {8673}]`. */
+const SOURCE_LOCATION = /\s*\[\{[^\]]*\]/g;
+
+/**
+ * A timer name without the source locations TAU appends to its routines (`void solve() C
+ * [{solve.c} {12,1}-{40,1}]` is `void solve() C`): the routine itself, which another build of the
+ * same code may place at other lines.
+ */
+export function withoutSourceLocation(name: string): string {
+  return name.replace(SOURCE_LOCATION, "");
+}
+
 /**
  * Collapses runs of whitespace into one space and trims both ends, as ParaProf does for every
  * timer and user-event name. Tabs and other whitespace count as spaces here.

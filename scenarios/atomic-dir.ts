@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { holdsWorkingDirectory, removeStaleTemporaries, temporarySibling, trackTemporary } from "../profile/index.js";
+import { resolve } from "node:path";
+import { holdsWorkingDirectory, makeOutputFolder, removeStaleTemporaries, temporarySibling, trackTemporary } from "../profile/index.js";
 
 /**
  * Makes a new, empty temporary sibling folder of `target` (see `temporarySibling`) with a plain
@@ -38,7 +38,8 @@ export function writeDirectoryAtomically(dir: string, fill: (tmp: string) => voi
     throw Object.assign(new Error(`refusing to replace '${dir}' (${resolve(dir)}): it is the working directory or one of its ancestors`), { isInputError: true });
   }
   const target = resolve(dir);
-  mkdirSync(dirname(target), { recursive: true });
+  // The parent is made as every output's is, and removed again when the folder is not written.
+  const unmake = makeOutputFolder(target);
   removeStaleTemporaries(target);
   const tmp = makeSibling(target, "tmp");
   const untrack = trackTemporary(tmp);
@@ -47,6 +48,7 @@ export function writeDirectoryAtomically(dir: string, fill: (tmp: string) => voi
       fill(tmp);
     } catch (e) {
       rmSync(tmp, { recursive: true, force: true });
+      unmake();
       throw renamed(e, tmp, target);
     }
     if (existsSync(target)) {

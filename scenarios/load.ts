@@ -254,17 +254,38 @@ function undefinedWorkloadOverrides(doc: SourceDoc, overrides: readonly NamedOve
   return errors;
 }
 
-/** The names of the cost functions of a `program:` section's value, by name -> key as written (`Stencil` -> `Stencil(a, b)`). */
-function costFunctionsOf(program: unknown): Map<string, string> {
+/**
+ * The map at `section` (`program.functions`, `assembly.components`) of the scenario's value `root`,
+ * or undefined when it is not a map.
+ */
+function sectionMap(root: unknown, section: readonly [string, string]): Record<string, unknown> | undefined {
+  const parent = typeof root === "object" && root !== null ? (root as Record<string, unknown>)[section[0]] : undefined;
+  const map = typeof parent === "object" && parent !== null ? (parent as Record<string, unknown>)[section[1]] : undefined;
+  return typeof map === "object" && map !== null && !Array.isArray(map) ? (map as Record<string, unknown>) : undefined;
+}
+
+/**
+ * The map at `section` after override `o`: `o`'s value when it replaces the map or its parent
+ * section, else `current` (the file's, or an earlier override's).
+ */
+function sectionAfter(o: NamedOverride, section: readonly [string, string], current: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (o.path[0] !== section[0] || o.path.length > 2) return current;
+  if (o.path.length === 1) return sectionMap({ [section[0]]: o.value }, section);
+  return o.path[1] === section[1] ? sectionMap({ [section[0]]: { [section[1]]: o.value } }, section) : current;
+}
+
+/** The cost functions of a `program.functions` map, by name -> key as written (`Stencil` -> `Stencil(a, b)`). */
+function costFunctionsOf(fns: Record<string, unknown> | undefined): Map<string, string> {
   const out = new Map<string, string>();
-  const fns = typeof program === "object" && program !== null ? (program as Record<string, unknown>).functions : undefined;
-  if (typeof fns !== "object" || fns === null || Array.isArray(fns)) return out;
-  for (const key of Object.keys(fns)) {
+  for (const key of Object.keys(fns ?? {})) {
     const name = /^\s*([A-Za-z_]\w*)/.exec(key)?.[1];
     if (name !== undefined) out.set(name, key);
   }
   return out;
 }
+
+const FUNCTIONS = ["program", "functions"] as const;
+const COMPONENTS = ["assembly", "components"] as const;
 
 /**
  * The errors of the overrides that set a cost function the program does not define
@@ -275,13 +296,12 @@ function costFunctionsOf(program: unknown): Map<string, string> {
  */
 function undefinedFunctionOverrides(doc: SourceDoc, overrides: readonly NamedOverride[]): ScenarioError[] {
   const program = (doc.value as Record<string, unknown> | null)?.program;
-  let known = costFunctionsOf(program);
+  let fns = sectionMap(doc.value, FUNCTIONS);
   const errors: ScenarioError[] = [];
   for (const o of overrides) {
-    if (o.path[0] !== "program") continue;
-    if (o.path.length === 1) known = costFunctionsOf(o.value);
-    else if (o.path.length === 2 && o.path[1] === "functions") known = costFunctionsOf({ functions: o.value });
-    if (program === undefined || o.path.length < 3 || o.path[1] !== "functions" || typeof o.path[2] !== "string") continue;
+    fns = sectionAfter(o, FUNCTIONS, fns);
+    if (program === undefined || o.path.length < 3 || o.path[0] !== "program" || o.path[1] !== "functions" || typeof o.path[2] !== "string") continue;
+    const known = costFunctionsOf(fns);
     const key = o.path[2];
     const name = /^\s*([A-Za-z_]\w*)/.exec(key)?.[1] ?? key;
     const defined = known.get(name);
@@ -297,12 +317,6 @@ function undefinedFunctionOverrides(doc: SourceDoc, overrides: readonly NamedOve
   return errors;
 }
 
-/** The component names of an `assembly:` section's value. */
-function componentNamesOf(assembly: unknown): string[] {
-  const components = typeof assembly === "object" && assembly !== null ? (assembly as Record<string, unknown>).components : undefined;
-  return typeof components === "object" && components !== null && !Array.isArray(components) ? Object.keys(components) : [];
-}
-
 /**
  * The errors of the overrides that set a key inside a component the assembly does not have
  * (`--set assembly.components.Kernal.params.loads=3` would otherwise add a component of no type),
@@ -310,18 +324,16 @@ function componentNamesOf(assembly: unknown): string[] {
  * whole `assembly` or its `components` defines the components of its value for the overrides after it.
  */
 function undefinedComponentOverrides(doc: SourceDoc, overrides: readonly NamedOverride[]): ScenarioError[] {
-  const assembly = (doc.value as Record<string, unknown> | null)?.assembly;
-  let known = componentNamesOf(assembly);
+  let components = sectionMap(doc.value, COMPONENTS);
   const errors: ScenarioError[] = [];
   for (const o of overrides) {
-    if (o.path[0] !== "assembly") continue;
-    if (o.path.length === 1) known = componentNamesOf(o.value);
-    else if (o.path.length === 2 && o.path[1] === "components") known = componentNamesOf({ components: o.value });
-    if (o.path[1] !== "components" || typeof o.path[2] !== "string") continue;
+    components = sectionAfter(o, COMPONENTS, components);
+    if (o.path[0] !== "assembly" || o.path[1] !== "components" || typeof o.path[2] !== "string") continue;
     const name = o.path[2];
+    const known = Object.keys(components ?? {});
     if (known.includes(name)) continue;
     if (o.path.length === 3) {
-      known = [...known, name];
+      components = { ...components, [name]: o.value };
       continue;
     }
     const pos = doc.locate(["assembly", "components"]) ?? doc.locate(["assembly"]);

@@ -19,6 +19,7 @@ import {
   type InvocationRecord,
   type RecordValue,
   type Trial,
+  withoutSourceLocation,
 } from "../../profile/index.js";
 import { didYouMean, grown, recordValueSpellings } from "../../profile/internal.js";
 import { AnalysisInputError } from "../errors.js";
@@ -595,11 +596,6 @@ export function observationsAcrossTrials(trials: readonly Trial[], sel: AcrossTr
     ? { name: sel.userEvent, source: "user-event", unit: null, of: null, kind: null, view: viewName(sel.view ?? "mean"), perCall: false }
     : { name: metric!, source: "tau-metric", unit: tauMetricUnit(metric!), of: timerName!, kind: sel.kind ?? "inclusive", view: viewName(sel.view ?? "mean"), perCall: false };
   return { q: Float64Array.from(q), t: Float64Array.from(t), qLabel, tLabel, quantity, ...(partial.length ? { partialThreads: partial } : {}) };
-}
-
-/** A TAU timer name without the source location TAU appends (` [{file.c} {12,1}-{40,1}]`). */
-function withoutSourceLocation(name: string): string {
-  return name.replace(/\s*\[\{[^\]]*\]\s*$/, "");
 }
 
 /**

@@ -284,6 +284,10 @@ function panels(rest: readonly Axis[]): { at: { name: string; value: string }[];
 /** How many timers a study without records charts: its main ones. */
 const MAIN_TIMERS = 3;
 
+/** The flat timers `tm` with their TIME values `tv` per thread. */
+const FLAT_TIMER_TIMES = `timer tm JOIN metric m ON m.point_id = tm.point_id AND m.name = 'TIME'
+     JOIN timer_value tv ON tv.point_id = tm.point_id AND tv.timer_index = tm.timer_index AND tv.metric_index = m.metric_index`;
+
 /**
  * The flat timers of most exclusive TIME over the successful points (ties by name), TAU's root
  * `.TAU application` left out: what a study without records (a program model's) charts.
@@ -291,9 +295,7 @@ const MAIN_TIMERS = 3;
 async function mainTimers(store: StudyStore): Promise<string[]> {
   const r = await store.query(
     `SELECT tm.name, sum(tv.exclusive ORDER BY tv.point_id, tv.thread_index) AS total
-     FROM timer tm JOIN point p USING (point_id)
-     JOIN metric m ON m.point_id = tm.point_id AND m.name = 'TIME'
-     JOIN timer_value tv ON tv.point_id = tm.point_id AND tv.timer_index = tm.timer_index AND tv.metric_index = m.metric_index
+     FROM ${FLAT_TIMER_TIMES} JOIN point p ON p.point_id = tm.point_id
      WHERE p.status = 'ok' AND tm.is_callpath = 0 AND tm.name <> '.TAU application'
      GROUP BY tm.name ORDER BY total DESC, tm.name LIMIT ${MAIN_TIMERS}`,
   );
@@ -306,8 +308,7 @@ async function mainTimers(store: StudyStore): Promise<string[]> {
  */
 function timerMeanSql(name: string): string {
   return `SELECT tm.point_id, sum(tv.inclusive ORDER BY tv.thread_index) / (SELECT count(*) FROM thread th WHERE th.point_id = tm.point_id) AS t
-     FROM timer tm JOIN metric m ON m.point_id = tm.point_id AND m.name = 'TIME'
-     JOIN timer_value tv ON tv.point_id = tm.point_id AND tv.timer_index = tm.timer_index AND tv.metric_index = m.metric_index
+     FROM ${FLAT_TIMER_TIMES}
      WHERE tm.name = ${sqlString(name)} AND tm.is_callpath = 0
      GROUP BY tm.point_id`;
 }

@@ -4,7 +4,7 @@
  */
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { extname } from "node:path";
-import { parseThreadName, type ThreadId } from "../../profile/index.js";
+import { parseThreadName, withoutSourceLocation, type ThreadId } from "../../profile/index.js";
 import { fractionText, SD_DEPARTURE_LIMIT, type FitWarning, type PartialThreads, type SelectionCriterion } from "../../analysis/index.js";
 import { commandUsageError, UsageError } from "../command.js";
 
@@ -21,8 +21,6 @@ export function formatTable(headers: readonly string[], rows: readonly (readonly
   return [line(headers), line(width.map((w) => "-".repeat(w))), ...cells.map(line)].join("\n");
 }
 
-/** TAU's source location in a timer name: ` [{file.c} {12,1}-{40,1}]` or ` [{file.c} {8673}]`. */
-const SOURCE_LOCATION = /\s*\[\{[^\]]*\]/g;
 /** A directory path inside a timer name (`file:/home/u/src/pushe2.F95`), up to its last `/`. */
 const DIRECTORY = /(?<=[\s:=<{]|^)\/(?:[^/\s<>{}\]]+\/)+/g;
 
@@ -36,7 +34,7 @@ const DIRECTORY = /(?<=[\s:=<{]|^)\/(?:[^/\s<>{}\]]+\/)+/g;
 export function shortTimerName(name: string, width: number): string {
   if (width <= 0 || name.length <= width) return name;
   let s = name.replace(DIRECTORY, "…/");
-  if (s.length > width) s = s.replace(SOURCE_LOCATION, "");
+  if (s.length > width) s = withoutSourceLocation(s);
   if (s.length <= width) return s;
   const head = Math.ceil((width - 1) * 0.6);
   return `${s.slice(0, head)}…${s.slice(s.length - (width - 1 - head))}`.replace(/……/g, "…");

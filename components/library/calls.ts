@@ -75,7 +75,7 @@ export function prepareCalls(raw: unknown, scope: readonly string[], env: Prepar
       return [name, text ?? compiled(e as string | number, `${where}.args.${name}`)?.bind(scope) ?? (() => Number.NaN)] as const;
     });
     const countExpr = c.count === undefined ? undefined : compiled(c.count as string | number, `${where}.count`);
-    if (countExpr !== undefined) collectProblem(env, problems, () => checkCountAtLoad(env, c.count, `${where}.count`, scope, notWorkload));
+    if (countExpr !== undefined) collectProblem(env, problems, () => checkCountAtLoad(env, countExpr, `${where}.count`, notWorkload));
     const count = countExpr === undefined ? () => 1 : countExpr.bind(scope);
     const fixedCount = countExpr === undefined ? 1 : countExpr.variables.length === 0 ? wholeCount(count([])) : undefined;
     const portType: PortType = {

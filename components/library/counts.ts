@@ -7,7 +7,7 @@
  *
  * @packageDocumentation
  */
-import type { PrepareEnv } from "../component.js";
+import type { CostExpression, PrepareEnv } from "../component.js";
 import { ScenarioValueError } from "./scenario-value-error.js";
 
 /** What a count must be, for messages. */
@@ -39,32 +39,33 @@ export function runCount(v: number, instance: string, key: string): number {
  * (` (from 'ES' with ES = 0)`); undefined when it reads anything else, the workload's values are
  * not known at load, or it does not evaluate (the run reports that, with the values of the call).
  */
-export function workloadConstant(env: PrepareEnv, text: string, key: string, scopeNames: readonly string[], notWorkload: readonly string[]): [number, string] | undefined {
+export function workloadConstant(env: PrepareEnv, expr: CostExpression, notWorkload: readonly string[]): [number, string] | undefined {
   const values = env.workloadValues;
   if (values === undefined) return undefined;
-  const compiled = env.compile(text, scopeNames, key);
-  const names = compiled.variables;
+  const names = expr.variables;
   if (names.some((n) => !(n in values) || notWorkload.includes(n))) return undefined;
   let value: number;
   try {
-    value = compiled.evaluate(Object.fromEntries(names.map((n) => [n, values[n]!])));
+    value = expr.evaluate(Object.fromEntries(names.map((n) => [n, values[n]!])));
   } catch {
     return undefined;
   }
   const shown = names.map((n) => `${n} = ${values[n]}`).join(", ");
-  return [value, ` (from '${text}'${shown === "" ? "" : ` with ${shown}`})`];
+  return [value, ` (from '${expr.text}'${shown === "" ? "" : ` with ${shown}`})`];
 }
 
 /**
- * Checks at load a count written as `given` (a number, or an expression) at `key`, when its value
- * is known then; reports a value that is not a count through `env.error`.
+ * Checks at load a count, `expr` as compiled from what the scenario wrote at `key`, when its value
+ * is known then (a number, or an expression of workload values alone); reports a value that is
+ * not a count through `env.error`.
  */
-export function checkCountAtLoad(env: PrepareEnv, given: unknown, key: string, scopeNames: readonly string[], notWorkload: readonly string[]): void {
+export function checkCountAtLoad(env: PrepareEnv, expr: CostExpression, key: string, notWorkload: readonly string[]): void {
   let v: number | undefined;
   let note = "";
-  if (typeof given === "number") v = given;
-  else if (typeof given === "string") {
-    const known = workloadConstant(env, given, key, scopeNames, notWorkload);
+  const written = Number(expr.text);
+  if (expr.text.trim() !== "" && written === written) v = written;
+  else {
+    const known = workloadConstant(env, expr, notWorkload);
     if (known !== undefined) [v, note] = known;
   }
   if (v !== undefined && wholeCount(v) !== wholeCount(v)) env.error(key, `expected ${WHOLE}, got ${v}${note}`);

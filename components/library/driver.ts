@@ -34,15 +34,14 @@ export const driverComponent: ComponentType<DriverPrepared> = {
   prepare(p, env) {
     checkKeys(env, p, KEYS, "a driver");
     const scopeNames = scopeLayout([], env.workloadNames, ["i"]);
-    const iterations = (p.iterations as string | number | undefined) ?? 1;
-    const compiled = env.compile(iterations, scopeNames.slice(0, -1), "iterations").bind(scopeNames);
+    const iterations = env.compile((p.iterations as string | number | undefined) ?? 1, scopeNames.slice(0, -1), "iterations");
     const cost = env.compile((p.cost as string | number | undefined) ?? 0, scopeNames, "cost").bind(scopeNames);
     // The counts' problems, the iterations' and the calls', reported together.
     const problems: unknown[] = [];
-    collectProblem(env, problems, () => checkCountAtLoad(env, iterations, "iterations", scopeNames.slice(0, -1), RANK_NAMES));
+    collectProblem(env, problems, () => checkCountAtLoad(env, iterations, "iterations", RANK_NAMES));
     const calls = prepareCalls(p.calls, scopeNames, env, [...RANK_NAMES, "i"], problems);
     if (problems.length > 0) env.combine!(problems);
-    return { scopeNames, iterations: compiled, cost, calls };
+    return { scopeNames, iterations: iterations.bind(scopeNames), cost, calls };
   },
   ports(d) {
     return { provides: { go: GO_PORT }, uses: usesPorts(d.calls) };

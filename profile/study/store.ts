@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import { existsSync, renameSync, rmSync } from "node:fs";
 import { checkOutputPath } from "../protected-paths.js";
 import { makeOutputFolder } from "../output-folder.js";
 import { removeStaleTemporaries, temporarySibling, trackTemporary } from "../temporary-files.js";
-import { dirname, extname, resolve } from "node:path";
+import { extname, resolve } from "node:path";
 import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { BulkInserter } from "./bulk-insert.js";
 import type { PointRows, TableRows } from "./rows.js";
@@ -61,15 +61,18 @@ export class StudyStore {
    */
   static async open(path: string, options: OpenOptions = {}): Promise<StudyStore> {
     const file = resolve(path);
+    // The folder is made as every output's is, and removed again when the database cannot be opened.
+    let unmake = (): void => {};
     if (!existsSync(file)) {
       if (!options.create) throw new StudyError(`${path}: no such study database`);
-      mkdirSync(dirname(file), { recursive: true }); // as a run's output folder is created with its parents
+      unmake = makeOutputFolder(file);
     }
     const duck = await import("@duckdb/node-api");
     let instance: DuckDBInstance;
     try {
       instance = await duck.DuckDBInstance.create(file, options.readOnly ? { access_mode: "READ_ONLY", threads: "1" } : {});
     } catch (e) {
+      unmake();
       const message = (e as Error).message;
       // DuckDB lets one process write a database file at a time, and none read it meanwhile.
       const holder = /Conflicting lock is held in .*\(PID (\d+)\)/.exec(message);

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { basename, dirname, extname, resolve } from "node:path";
 import { parseDocument, stringify as stringifyYaml } from "yaml";
-import { fileErrorText, formatPath, parseOverride, parseYamlSource, ScenarioError, ScenarioErrors, validate, type KeyPath } from "../lang/index.js";
+import { collectErrors, fileErrorText, formatPath, parseOverride, parseYamlSource, ScenarioError, ScenarioErrors, validate, type KeyPath } from "../lang/index.js";
 import { otherInputFileKindText, type CommandInput } from "../../profile/index.js";
 import { undefinedWorkloadVariable, unknownWorkloadVariable, workloadVariablesOf } from "../workload.js";
 import { sweepFactors, type SweepFail } from "./design.js";
@@ -87,14 +87,7 @@ export function loadSweepText(text: string, file: string): Sweep {
   const loadText = inlineScenario ? inlineScenarioSource(text) ?? scenarioText : scenarioText;
   // Each key's and each axis's problem is reported, not only the first.
   const errors: ScenarioError[] = [];
-  const attempt = (check: () => void): void => {
-    try {
-      check();
-    } catch (e) {
-      if (!(e instanceof ScenarioErrors)) throw e;
-      errors.push(...e.errors);
-    }
-  };
+  const attempt = (check: () => void): void => void collectErrors(errors, check);
   checkWorkloadKeys(config, workloadVariablesOf(parseYamlSource(loadText, scenarioFile).value), fail, attempt);
   const factors = sweepFactors(config, fail, attempt);
   if (errors.length > 0) throw new ScenarioErrors(errors, file);

@@ -7,11 +7,17 @@ import { runCli } from "../cli/run-cli.js";
 const dir = mkdtempSync(join(tmpdir(), "ccasim-param-problems-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** `ccasim validate` of a scenario written as `name` in the scratch folder: the file's path and the result. */
+async function validateScenario(name: string, text: string) {
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  return { file, r: await runCli(["validate", file]) };
+}
+
 describe("a component's parameter problems", () => {
   it("are reported together, each at its key: a dummy's implementation, its models, its calls' counts, beside another component's cost", async () => {
-    const file = join(dir, "dm.yaml");
-    writeFileSync(
-      file,
+    const { file, r } = await validateScenario(
+      "dm.yaml",
       `name: dm
 seed: 1
 machine: { preset: xeon-2.8ghz-512k, nodes: 1, processesPerNode: 1 }
@@ -25,7 +31,6 @@ assembly:
   connections: [Driver.a -> A.work, A.b -> B.work]
 `,
     );
-    const r = await runCli(["validate", file]);
     expect(r.code).toBe(2);
     expect(r.err).toBe(
       `ccasim validate: ${file}: 5 errors\n` +
@@ -38,9 +43,8 @@ assembly:
   });
 
   it("are reported together for a halo exchange: its extents, ghost width and bytes per cell", async () => {
-    const file = join(dir, "halo.yaml");
-    writeFileSync(
-      file,
+    const { file, r } = await validateScenario(
+      "halo.yaml",
       `name: halo
 seed: 1
 machine: { preset: xeon-2.8ghz-512k, nodes: 2, processesPerNode: 2 }
@@ -52,7 +56,6 @@ assembly:
   connections: [Driver.h -> H.halo]
 `,
     );
-    const r = await runCli(["validate", file]);
     expect(r.code).toBe(2);
     expect(r.err).toBe(
       `ccasim validate: ${file}: 3 errors\n` +
