@@ -502,7 +502,8 @@ const RULE_NOUN: Readonly<Record<ConstantRule, string>> = { cost: "the cost", si
 /**
  * Why `v` cannot be the value of a key of `rule`, or undefined when it can. A fraction in a loop's
  * count, bounds or step is refused only when written as a literal (`count: 2.5`): one computed from
- * workload values (`N / 2`) is truncated as C's integer arithmetic does, unless a step truncates to 0.
+ * workload values (`N / 2`) is truncated as C's integer arithmetic does (a step that truncates to 0
+ * is refused by the run, where its loop is reached).
  */
 function constantProblem(rule: ConstantRule, v: number, literal: boolean): string | undefined {
   switch (rule) {
@@ -515,7 +516,8 @@ function constantProblem(rule: ConstantRule, v: number, literal: boolean): strin
     case "tag":
       return Number.isInteger(v) && v >= 0 ? undefined : "a tag must be an integer >= 0";
     case "step":
-      if (Math.trunc(v) === 0) return `the step of a for loop must not be 0 (the loop would never end)${v === 0 ? "" : `: ${v} truncates to 0`}`;
+      // (A computed one that truncates to 0 is left to the run, as for counts: its branch may never be taken.)
+      if (literal && Math.trunc(v) === 0) return `the step of a for loop must not be 0 (the loop would never end)${v === 0 ? "" : `: ${v} truncates to 0`}`;
       return Number.isInteger(v) || !literal ? undefined : `a for loop counts in integers (C would truncate the step to ${Math.trunc(v)}): write an integer`;
     case "count":
       // (A computed one is left to the run, as for sizes; C truncates -0.5 to 0 iterations.)

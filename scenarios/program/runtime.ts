@@ -460,7 +460,7 @@ export function forTrips(count: number | undefined, from: number | undefined, to
   const a = Math.trunc(from ?? 0);
   const b = Math.trunc(to ?? 0);
   const s = Math.trunc(step ?? 1);
-  if (s === 0) throw new ModelRuntimeError(`${where}: the step of a for loop is 0`);
+  if (s === 0) throw new ModelRuntimeError(`${where}: the loop step evaluated to ${step}${step === 0 ? "" : ", which truncates to 0"}; the step of a for loop must not be 0 (the loop would never end)`);
   return [a, s, Math.max(0, Math.floor((b - a) / s) + 1)];
 }
 

@@ -44,6 +44,16 @@ describe("values a program model fixes at load", () => {
     expect(run({ globals: { i: "int" }, main: [{ if: "N > 500", then: [{ for: "i", count: "5 - N", do: [{ action: "A", cost: 1 }] }] }] })).not.toThrow();
   });
 
+  it("refuses a step computed to 0 in the run, where its loop is reached, not at load", () => {
+    const loop = (step: string, guard = "N > 0") => ({ globals: { i: "int" }, main: [{ if: guard, then: [{ for: "i", from: 0, to: 10, step, do: [{ action: "A", cost: 1 }] }] }] });
+    expect(() => loadScenarioText(text(loop("N / 400")), "model.yaml")).not.toThrow();
+    const run = (program: unknown) => () => executeScenario(loadScenarioText(text(program), "model.yaml"), { measure: false });
+    expect(run(loop("N / 400"))).toThrow(/program\.main\[0\]\.then\[0\]: the loop step evaluated to 0\.25, which truncates to 0; the step of a for loop must not be 0/);
+    expect(run(loop("N - 100"))).toThrow(/the loop step evaluated to 0; the step of a for loop must not be 0/);
+    // Under a branch the workload never takes, it is never checked.
+    expect(run(loop("N / 400", "N > 500"))).not.toThrow();
+  });
+
   it("refuses a fractional message size: written as a number at load, computed in the run", () => {
     expect(errors({ main: [{ allreduce: "A", size: 2.5 }] })).toMatch(/program\.main\[0\]\.size: the message size is 2\.5: a message is a whole number of bytes: write 3/);
     expect(() => executeScenario(loadScenarioText(text({ main: [{ allreduce: "A", size: "N / 3" }] }), "model.yaml"), { measure: false })).toThrow(
