@@ -37,6 +37,10 @@ export interface UnreceivedMessage {
   readonly bytes: number;
   /** `unexpected` (arrived, no matching receive), `in flight` or `rendezvous` (request to send waiting). */
   readonly state: string;
+  /** The site its sender gave (`MpiWorld.setSite`, a program model's element), or -1. */
+  readonly site: number;
+  /** Where the send was made, as the caller placed its site (`at element 'ToRight' (s.yaml:9:7)`). */
+  readonly sentAt?: string;
 }
 
 /** A receive that was posted and never matched. */
@@ -56,8 +60,16 @@ export function describePending(p: PendingRequest): string {
   return `send of ${p.bytes} bytes to rank ${p.peer} with tag ${p.tag} on ${p.comm} (${p.state})`;
 }
 
+/** `messages` with each send placed by `sentAt` where it knows the message's site. */
+export function placeSends(messages: readonly UnreceivedMessage[], sentAt: (site: number) => string | undefined): UnreceivedMessage[] {
+  return messages.map((m) => {
+    const at = m.site >= 0 ? sentAt(m.site) : undefined;
+    return at === undefined ? m : { ...m, sentAt: at };
+  });
+}
+
 function describeUnreceived(m: UnreceivedMessage): string {
-  return `rank ${m.source} -> rank ${m.dest} tag ${m.tag} on ${m.comm}, ${m.bytes} bytes (${m.state})`;
+  return `rank ${m.source} -> rank ${m.dest} tag ${m.tag} on ${m.comm}, ${m.bytes} bytes${m.sentAt === undefined ? "" : `, sent ${m.sentAt}`} (${m.state})`;
 }
 
 /**
@@ -87,14 +99,15 @@ export class MpiDeadlockError extends DeadlockError {
   /**
    * The same deadlock with each blocked rank's call placed where the caller knows it was made
    * (`MPI_Recv() in AMRMesh::ghostUpdate()`, `MPI_Recv() at element 'FromRight' (s.yaml:10:7)`):
-   * `where` returns the text to append to the call, or undefined to leave it.
+   * `where` returns the text to append to the call, or undefined to leave it; `sentAt` likewise
+   * places each unreceived message's send by its site (see `MpiWorld.setSite`).
    */
-  placed(where: (rank: number) => string | undefined): MpiDeadlockError {
+  placed(where: (rank: number) => string | undefined, sentAt?: (site: number) => string | undefined): MpiDeadlockError {
     const ranks = this.ranks.map((r) => {
       const at = where(r.rank);
       return at === undefined ? r : { ...r, call: `${r.call} ${at}` };
     });
-    return new MpiDeadlockError(this.time, this.blocked, ranks, this.unreceived);
+    return new MpiDeadlockError(this.time, this.blocked, ranks, sentAt === undefined ? this.unreceived : placeSends(this.unreceived, sentAt));
   }
 }
 

@@ -11,6 +11,7 @@ export {
   MpiDeadlockError,
   MpiUnreceivedMessagesError,
   MpiUsageError,
+  placeSends,
   type BlockedRank,
   type PendingRequest,
   type UnreceivedMessage,

@@ -25,13 +25,14 @@ export function findLeftovers(world: MpiWorld): { unreceived: UnreceivedMessage[
         comm: world.contextName(p.ctx(s)),
         bytes: p.bytes(s),
         state: f & F_QUEUED ? (f & F_RDV ? "rendezvous request waiting for a receive" : "unexpected, no matching receive") : "in flight",
+        site: world.siteOfSend(s),
       });
     } else if (k === KIND_RECV && f & F_QUEUED) {
       unmatched.push({ rank: p.owner(s), source: p.peer(s), tag: p.tag(s), comm: world.contextName(p.ctx(s)) });
     }
   }
   // Listed in a canonical order, not by storage slot, so reports do not depend on how slots were reused.
-  unreceived.sort((a, b) => a.source - b.source || a.dest - b.dest || cmp(a.comm, b.comm) || a.tag - b.tag || a.bytes - b.bytes || cmp(a.state, b.state));
+  unreceived.sort((a, b) => a.source - b.source || a.dest - b.dest || cmp(a.comm, b.comm) || a.tag - b.tag || a.bytes - b.bytes || cmp(a.state, b.state) || a.site - b.site);
   unmatched.sort((a, b) => a.rank - b.rank || a.source - b.source || cmp(a.comm, b.comm) || a.tag - b.tag);
   return { unreceived, unmatched };
 }

@@ -220,6 +220,13 @@ export class MpiWorld {
   private readonly someWakeAt: Float64Array;
   private readonly someWakeOrder: Float64Array;
   /** @internal */ readonly someCalls: Int32Array;
+  /**
+   * Per rank, the site (a number its caller gives, such as a model element) of the calls it makes
+   * now; null until a caller sets one, so that worlds without sites pay nothing per send.
+   */
+  private siteOf: Int32Array | null = null;
+  /** Per slot, the site of the rank that posted the send it holds (see {@link setSite}). */
+  private sendSite = new Int32Array(0);
   // The last wake-up event scheduled: its last rank, its time, and the kernel state right after
   // scheduling it (a later wake-up may join it only if nothing was scheduled or fired since).
   private wakeTail = NIL;
@@ -366,9 +373,20 @@ export class MpiWorld {
       p.setCompleteAt(s, NaN);
     }
     p.setFlags(s, flags);
+    if (this.siteOf !== null) this.recordSite(s, rank);
     if (arrival === now) this.zeroDelay();
     this.sim.schedule(arrival - now, this.onEnvelope, s);
     return s;
+  }
+
+  /** Keeps the site of `rank`'s current call with the send in slot `s`. */
+  private recordSite(s: number, rank: number): void {
+    if (s >= this.sendSite.length) {
+      const grown = new Int32Array(Math.max(2 * this.sendSite.length, s + 1, 64)).fill(-1);
+      grown.set(this.sendSite);
+      this.sendSite = grown;
+    }
+    this.sendSite[s] = this.siteOf![rank];
   }
 
   /** @internal Posts a receive by world rank `rank` from world rank `source` (or ANY_SOURCE); returns its slot. */
@@ -1162,6 +1180,21 @@ export class MpiWorld {
   /** Approximate bytes of MPI state: per-rank arrays, the request pool and the network's arrays. */
   stateBytes(): number {
     return this.size * (4 * 4 + 1 + 1 + 4 + 4 + 4 + 8 + 8 + 16 + 8 + 8 + 8 + 8 + 8 + 4 + 8 + 8 + 4 + 1 + 8 + 4 + 8 + 8 + 8 + 4 + 4 + 12) + this.pool.bytesUsed() + this.net.nicFreeAt.byteLength;
+  }
+
+  /**
+   * @internal Labels the sends `rank` posts from now on with `site` (an integer >= 0 the caller
+   * chooses, such as the model element making them): {@link leftovers} reports it with each
+   * message never received, -1 for sends posted before any site was set.
+   */
+  setSite(rank: number, site: number): void {
+    if (this.siteOf === null) this.siteOf = new Int32Array(this.size).fill(-1);
+    this.siteOf[rank] = site;
+  }
+
+  /** @internal The site of the send in slot `s` (see {@link setSite}), or -1. */
+  siteOfSend(s: number): number {
+    return s < this.sendSite.length ? this.sendSite[s] : -1;
   }
 
   /** @internal Sets the MPI call rank `rank` is in (for reports). */

@@ -77,7 +77,10 @@ export function runProgram(model: ProgramModel, net: ProgramNetwork, options: Pr
     measurement: rt.measurement,
     trace: rt.trace,
     finishTimes: rt.clock,
-    unreceived: left.map((u) => `message from process ${u.source} to process ${u.dest} (tag ${u.tag}, ${u.bytes} bytes): ${u.state}`),
+    unreceived: left.map((u) => {
+      const sent = u.site >= 0 ? rt.elementText(u.site) : undefined;
+      return `message from process ${u.source} to process ${u.dest} (tag ${u.tag}, ${u.bytes} bytes${sent === undefined ? "" : `, sent ${sent}`}): ${u.state}`;
+    }),
     warnings: [...rt.requestWarnings(), ...(rt.measurement?.warnings() ?? [])],
     wallSeconds,
     cpuSeconds,

@@ -236,6 +236,8 @@ export class ProgramRuntime {
   mpiCall(t: ProcessThread, node: CommNode, peer: number, size: number, tag: number): Generator<Yieldable, unknown, unknown> | null {
     // A process blocked in MPI is in the call it entered last (non-blocking ones return at once).
     this.mpiElement[t.pid] = node.element;
+    // Its sends carry the element, for messages never received.
+    this.world.setSite(t.pid, node.element);
     // MPI counts whole elements: a fraction of a byte is a mistake of the model's expression.
     if (size === size && size !== Infinity && !Number.isInteger(size) && size >= 0)
       throw new ModelRuntimeError(`${this.model.elements[node.element]!.where}: process ${t.pid}, the message size evaluated to ${size}: a message is a whole number of bytes (round the expression with floor(...) or ceil(...))`);
@@ -437,10 +439,16 @@ export class ProgramRuntime {
 
   /** `e` with each blocked process's MPI call named by its element: `MPI_Recv() at element 'FromRight' (s.yaml:10:7)`. */
   private withElements(e: MpiDeadlockError): MpiDeadlockError {
-    return e.placed((rank) => {
-      const el = rank < this.mpiElement.length ? this.model.elements[this.mpiElement[rank]!] : undefined;
-      return el === undefined ? undefined : `at element '${el.name}' (${el.at ?? el.where})`;
-    });
+    return e.placed(
+      (rank) => (rank < this.mpiElement.length ? this.elementText(this.mpiElement[rank]!) : undefined),
+      (site) => this.elementText(site),
+    );
+  }
+
+  /** An element as MPI reports name it: `at element 'FromRight' (s.yaml:10:7)`; undefined for none. */
+  elementText(element: number): string | undefined {
+    const el = this.model.elements[element];
+    return el === undefined ? undefined : `at element '${el.name}' (${el.at ?? el.where})`;
   }
 }
 

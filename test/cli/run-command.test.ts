@@ -174,6 +174,6 @@ program:
     const r = await run(["run", file, "--out", out, "--quiet"]);
     expect(r.code, r.err).toBe(0);
     expect(r.out).toBe(`${out}\n`);
-    expect(r.err).toContain("warning: unreceived message from process 0 to process 1 (tag 0, 100 bytes)");
+    expect(r.err).toMatch(/warning: unreceived message from process 0 to process 1 \(tag 0, 100 bytes, sent at element 'S2' \(.*unreceived\.yaml:11:11\)\)/);
   });
 });

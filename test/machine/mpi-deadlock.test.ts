@@ -55,7 +55,7 @@ describe("MPI deadlock and leftover detection", () => {
     }
     expect(err).toBeInstanceOf(MpiUnreceivedMessagesError);
     const f = err as MpiUnreceivedMessagesError;
-    expect(f.unreceived).toEqual([{ source: 0, dest: 1, tag: 7, comm: "MPI_COMM_WORLD", bytes: 64, state: "unexpected, no matching receive" }]);
+    expect(f.unreceived).toEqual([{ source: 0, dest: 1, tag: 7, comm: "MPI_COMM_WORLD", bytes: 64, state: "unexpected, no matching receive", site: -1 }]);
     expect(f.unmatched).toEqual([{ rank: 0, source: 2, tag: 1, comm: "MPI_COMM_WORLD" }]);
     expect(f.message).toContain("rank 0 -> rank 1 tag 7");
     // The simulated program failed, not its input: the command exits 1 and prints no --verbose hint.
