@@ -99,6 +99,8 @@ export class NodeModel {
   /** The hierarchy without its first level, for streams that bypass it. */
   private referenceBeyondL1: ReferenceHierarchy | undefined;
   private readonly memo: ShapeMemo;
+  /** The reference replays' misses per kernel shape (a replay is a pure function of the shape). */
+  private readonly referenceMemo: ShapeMemo;
   /** Kernel invocations costed with each engine's misses (analytical, reference replay): what `missModel: auto` chose. */
   readonly missEngineInvocations = { analytical: 0, reference: 0 };
 
@@ -124,6 +126,7 @@ export class NodeModel {
     this.unsupported = new Int32Array(COUNTER_NAMES.map((n, i) => (supported.has(n) ? -1 : i)).filter((i) => i >= 0));
     this.scratch = new Float64Array(levels.length + 1);
     this.memo = new ShapeMemo(levels.length + 1);
+    this.referenceMemo = new ShapeMemo(levels.length + 1);
     const sharers = options.sharers ?? config.processorsPerNode;
     if (!Number.isInteger(sharers) || sharers < 1) throw new MachineInputError("sharers", "an integer >= 1", sharers);
     this.sharers = sharers;
@@ -163,8 +166,7 @@ export class NodeModel {
    */
   private analyticalMisses(q: number, e: number, arrays: number, pattern: number, stride: number, bypassL1: boolean, out: Float64Array): void {
     // Kernel shapes repeat (AMR-style runs): a memo hit skips the set-conflict analysis.
-    // (arrays <= 64 and three patterns: the code is unique.)
-    const code = (bypassL1 ? 512 : 0) + pattern * 128 + arrays;
+    const code = shapeCode(arrays, pattern, bypassL1);
     if (this.memo.get(q, e, stride, code, out)) return;
     this.computeMisses(q, e, arrays, pattern, stride, bypassL1, out);
     this.memo.set(q, e, stride, code, out);
@@ -247,8 +249,14 @@ export class NodeModel {
     const useReference = c.missModel === "reference" || (c.missModel === "auto" && q * arrays <= c.referenceMaxAccesses);
     if (useReference) {
       this.missEngineInvocations.reference++;
-      if (bypassL1) this.referenceMissesBeyondL1(kernel, perPass);
-      else this.referenceMissesPerPass(kernel, perPass);
+      // Each shape is replayed once: its two passes cost q * arrays accesses each, and a run
+      // repeats its shapes (200 iterations of a 20 M-element kernel: hours of replay otherwise).
+      const code = shapeCode(arrays, pattern, bypassL1);
+      if (!this.referenceMemo.get(q, e, stride, code, perPass)) {
+        if (bypassL1) this.referenceMissesBeyondL1(kernel, perPass);
+        else this.referenceMissesPerPass(kernel, perPass);
+        this.referenceMemo.set(q, e, stride, code, perPass);
+      }
     } else {
       this.missEngineInvocations.analytical++;
       this.analyticalMisses(q, e, arrays, pattern, stride, bypassL1, perPass);
@@ -461,4 +469,9 @@ export class NodeModel {
     }
     return ids;
   }
+}
+
+/** The part of a kernel shape's memo key beyond elements, element size and stride (unique: arrays <= 64, three patterns). */
+function shapeCode(arrays: number, pattern: number, bypassL1: boolean): number {
+  return (bypassL1 ? 512 : 0) + pattern * 128 + arrays;
 }

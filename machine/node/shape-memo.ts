@@ -23,7 +23,7 @@ const WAYS = 4;
 
 /** Memo of `width` numbers per kernel shape `(elements, elementSize, stride, code)`. */
 export class ShapeMemo {
-  // Allocated on the first store: a node model that never memoises (reference cache) pays nothing.
+  // Allocated on the first store: a memo nothing is stored in (one engine unused) pays nothing.
   private keys: Float64Array | undefined;
   private values: Float64Array | undefined;
   private slotBits = FIRST_SLOT_BITS;

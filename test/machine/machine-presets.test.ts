@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { MACHINE_PARAMS, MachineInputError, machinePresets, resolveMachine, validateKernel, NodeModel, createKernelCost, type KernelSpec } from "../../machine/index.js";
 
 function inputError(fn: () => unknown): MachineInputError & Error {
@@ -107,5 +107,21 @@ describe("miss engine choice", () => {
     auto.kernelCost(k, undefined, out);
     auto.kernelCost({ ...k, elements: 60_000 }, undefined, out);
     expect(auto.missEngineInvocations).toEqual({ analytical: 1, reference: 2 });
+  });
+
+  it("replays each kernel shape once, and a shape differing in any part of the stream again", () => {
+    const k: KernelSpec = { elements: 30_000, elementSize: 8, loads: 2, stores: 1, flops: 1, otherInstructions: 0, pattern: "strided", stride: 103, arrays: 2 };
+    const node = new NodeModel(resolveMachine("xeon-2.8ghz-512k", { missModel: "reference" }));
+    const replay = vi.spyOn(node, "referenceMissesPerPass");
+    const first = createKernelCost();
+    node.kernelCost(k, undefined, first);
+    const again = createKernelCost();
+    // Other work per element, the same stream: the misses come from the memo.
+    node.kernelCost({ ...k, flops: 5, otherInstructions: 3 }, undefined, again);
+    expect(replay).toHaveBeenCalledTimes(1);
+    expect(Array.from(again.misses)).toEqual(Array.from(first.misses));
+    for (const other of [{ elements: 30_001 }, { elementSize: 4 }, { stride: 104 }, { arrays: 1, loads: 1 }, { pattern: "sequential" as const }, { pattern: "random" as const }]) node.kernelCost({ ...k, ...other }, undefined, again);
+    expect(replay).toHaveBeenCalledTimes(7);
+    expect(node.missEngineInvocations).toEqual({ analytical: 0, reference: 8 });
   });
 });
