@@ -133,6 +133,9 @@ export function stridedRatioChart(points: readonly RecordPoint[], qLabel: string
   return { id: "strided-ratio", title: "Strided over sequential", caption: "Mean time of the strided mode divided by the sequential mode's at the same Q: the cost of the cache-unfriendly access.", spec };
 }
 
+/** Most ranks the level chart gives a symbol each (Vega-Lite's shape scale has eight). */
+const MAX_RANK_SHAPES = 8;
+
 /**
  * Time of each level-tagged invocation (AMR ghost-cell updates) by level: the papers' Figure 6.
  * The y value is the MPI time when the records have it, else the wall time.
@@ -140,21 +143,26 @@ export function stridedRatioChart(points: readonly RecordPoint[], qLabel: string
 export function levelChart(points: readonly LevelPoint[]): ReportChart | undefined {
   if (points.length < 2) return undefined;
   const useMpi = points.some((p) => p.mpiTime > 0);
-  const rows = thin(points, MAX_POINTS).map((p) => ({ invocation: p.invocation, time: useMpi ? p.mpiTime : p.wallTime, level: `level ${p.level}`, routine: p.routine }));
+  const rows = thin(points, MAX_POINTS).map((p) => ({ invocation: p.invocation, time: useMpi ? p.mpiTime : p.wallTime, level: `level ${p.level}`, routine: p.routine, rank: `rank ${p.rank}` }));
+  // One symbol per processor, as the papers' figure has (square, circle, triangle for its three),
+  // while there are few enough for symbols to tell apart.
+  const ranks = new Set(points.map((p) => p.rank)).size;
+  const byRank = ranks > 1 && ranks <= MAX_RANK_SHAPES;
   const spec = {
     ...base(`${useMpi ? "Message-passing" : "Wall"} time per ${points[0].routine} invocation by level`),
     data: { values: rows },
-    mark: { type: "point", opacity: 0.5, size: 16, filled: true },
+    mark: { type: "point", opacity: 0.5, size: byRank ? 24 : 16, filled: true },
     encoding: {
       x: { field: "invocation", type: "quantitative", title: "invocation (per rank and level)" },
       y: { field: "time", type: "quantitative", title: `${useMpi ? "MPI" : "wall"} time per invocation (us)` },
       color: { field: "level", type: "nominal", title: "level" },
+      ...(byRank ? { shape: { field: "rank", type: "nominal", title: "rank" } } : {}),
     },
   } as TopLevelSpec;
   return {
     id: "message-passing-levels",
     title: "Message passing per level",
-    caption: `${useMpi ? "Time in MPI" : "Wall time"} of each ${[...new Set(points.map((p) => p.routine))].join(", ")} invocation, one colour per AMR level (the papers' Figure 6).`,
+    caption: `${useMpi ? "Time in MPI" : "Wall time"} of each ${[...new Set(points.map((p) => p.routine))].join(", ")} invocation, one colour per AMR level${byRank ? " and one symbol per rank" : ""} (the papers' Figure 6).`,
     spec,
   };
 }

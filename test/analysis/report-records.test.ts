@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { digestRecords, levelPoints, readTrialInput, recordPoints, recordRoles, renderReportHtml, trialReport } from "../../analysis/report/index.js";
+import { digestRecords, levelChart, levelPoints, readTrialInput, recordPoints, recordRoles, renderReportHtml, trialReport } from "../../analysis/report/index.js";
 import { RandomStream } from "../../engine/random.js";
 import { ProfileError, readTrial, writeRecordsCsv, writeRecordsJsonl, type InvocationRecord } from "../../profile/index.js";
 import { runScenario } from "../../scenarios/index.js";
@@ -58,6 +58,17 @@ describe("the report's digest of records", () => {
     // Routine and mode names are shared, not one string per point.
     const names = new Set(d.points.map((p) => p.routine));
     expect([...names].sort()).toEqual(["EFMFlux.compute", "States.compute"]);
+  });
+
+  it("charts the level points with one colour per level and, for a few ranks, one symbol per rank (Figure 6)", () => {
+    const chart = levelChart(digestRecords(records(200)).levelPoints)!;
+    const enc = (chart.spec as { encoding: Record<string, { field: string }> }).encoding;
+    expect(enc.color.field).toBe("level");
+    expect(enc.shape.field).toBe("rank");
+    expect(chart.caption).toContain("one colour per AMR level and one symbol per rank");
+    // Past eight ranks the symbols would repeat: colour alone.
+    const many = digestRecords(records(200)).levelPoints.map((p, i) => ({ ...p, rank: i % 9 }));
+    expect((levelChart(many)!.spec as { encoding: Record<string, unknown> }).encoding.shape).toBeUndefined();
   });
 
   it("is streamed from a records-only folder in either format, with the same digest as the records", () => {
