@@ -8,7 +8,7 @@ import type { Trial } from "../../profile/index.js";
 import { AnalysisInputError } from "../errors.js";
 import { threadIndexOf, viewOf, type ViewChoice } from "../trial-access.js";
 import type { PowerConstantSet } from "./constants.js";
-import { counterMetrics, estimatePower, type PerformanceMetrics, type PowerEstimate } from "./models.js";
+import { counterMetrics, cycleBasis, estimatePower, type PerformanceMetrics, type PowerEstimate } from "./models.js";
 import { processorMismatch } from "./processor.js";
 
 /** Options of {@link estimateTrialPower}. */
@@ -37,6 +37,12 @@ export interface EventPower {
   readonly power: PowerEstimate;
   /** Counter metrics of paper 004. */
   readonly metrics: PerformanceMetrics;
+  /**
+   * The event's inclusive time on this view, microseconds (NaN when unavailable), whichever of
+   * inclusive or exclusive values the estimate uses: paper 004's Table 3 asks for events whose
+   * inclusive time is more than half of the total.
+   */
+  readonly inclusiveTimeUs: number;
 }
 
 /** Result of {@link estimateTrialPower}. */
@@ -131,6 +137,12 @@ export function estimateTrialPower(trial: Trial, set: PowerConstantSet, options:
         throw e;
       }
       const metrics = counterMetrics(values, set, { cpuMHz });
+      let inclusiveTimeUs = power.basis.timeUs;
+      if (kind === "exclusive") {
+        const inclusive: Record<string, number> = {};
+        trial.metrics.forEach((m, i) => (inclusive[m] = v.inclusive[i]![t.index]!));
+        inclusiveTimeUs = cycleBasis(inclusive, set, { cpuMHz }).timeUs;
+      }
       if (power.basis.cycles === 0) noCycles.push(event);
       else {
         for (const o of power.omitted) listFor(omitted, `${o.component}: ${o.reason}`).push(event);
@@ -139,7 +151,7 @@ export function estimateTrialPower(trial: Trial, set: PowerConstantSet, options:
       if (power.aboveMaxPower) above.push(event);
       if (metrics.retiredInstructions === 0 && power.basis.cycles > 0) noInstructions.push(event);
       if (metrics.memoryStallsAboveCycles) memoryAbove.push(event);
-      events.push({ view: v.label, event: t.name, power, metrics });
+      events.push({ view: v.label, event: t.name, power, metrics, inclusiveTimeUs });
     }
   }
   const b = events[0]?.power.basis;

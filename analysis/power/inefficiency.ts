@@ -25,14 +25,20 @@ export interface InefficientEvent {
   readonly i1Ratio: number;
   /** I2 / average I2 (FLPIneffI). */
   readonly i2Ratio: number;
-  /** Inclusive time / the largest inclusive time of the view (the top-level event), in [0, 1]. */
+  /**
+   * Inclusive time / the largest inclusive time of the view (the top-level event), in [0, 1], also
+   * when the metrics come from exclusive values.
+   */
   readonly share: number;
 }
 
 /**
- * Events of a {@link TrialPower} (computed from inclusive values) that are inefficient by both
- * metrics and significant in time, per view, sorted by share. Events without both metrics are
- * skipped; averages are over the events of the view that have them.
+ * Events of a {@link TrialPower} that are inefficient by both metrics (from the inclusive or the
+ * exclusive values the estimate used) and significant in time, per view, sorted by share. The share
+ * is always of inclusive time, as paper 004's Table 3 has it ("whose inclusive time accounts for
+ * more than 50 % of the total wall clock time"): with exclusive values, the largest exclusive time
+ * is no total. Events without both metrics are skipped; averages are over the events of the view
+ * that have them.
  *
  * Events that retired no instruction are left out of the averages (and of the ranking): their
  * FLPIneffI is 0/0, and their %FLPStalls of 0 says that nothing ran, not that floating point ran
@@ -48,7 +54,7 @@ export function rankInefficiencies(power: TrialPower, options: InefficiencyOptio
   const views = [...new Set(power.events.map((e) => e.view))];
   for (const v of views) {
     const rows = power.events.filter((e) => e.view === v);
-    const total = Math.max(...rows.map((e) => e.power.basis.timeUs).filter(Number.isFinite));
+    const total = Math.max(...rows.map((e) => e.inclusiveTimeUs).filter(Number.isFinite));
     const usable = rows.filter((e) => Number.isFinite(e.metrics.flpStalls) && Number.isFinite(e.metrics.flpIneffI) && e.metrics.retiredInstructions !== 0);
     if (usable.length === 0 || !(total > 0)) continue;
     const i1Avg = usable.reduce((s, e) => s + e.metrics.flpStalls!, 0) / usable.length;
@@ -56,7 +62,7 @@ export function rankInefficiencies(power: TrialPower, options: InefficiencyOptio
     for (const e of usable) {
       const i1Ratio = i1Avg > 0 ? e.metrics.flpStalls! / i1Avg : NaN;
       const i2Ratio = i2Avg > 0 ? e.metrics.flpIneffI! / i2Avg : NaN;
-      const share = e.power.basis.timeUs / total;
+      const share = e.inclusiveTimeUs / total;
       if (i1Ratio > factor && i2Ratio > factor && share > minShare) out.push({ view: v, event: e.event, i1Ratio, i2Ratio, share });
     }
   }

@@ -60,12 +60,14 @@ Options:
                            lose directory paths, then their source location, then their middle;
                            0 keeps names whole (as --json does)
   --inefficiency           list the events whose %FLPStalls and FLPIneffI both exceed the average
-                           by more than 50 % and that take more than half of the time (paper 004,
-                           Table 3; needs the stall counters). Events that retired no instruction
-                           are left out of the averages: their FLPIneffI is 0/0 and their
-                           %FLPStalls of 0 says nothing ran (in a simulated run, a rank blocked
-                           in MPI, whose cycles are all stalls); counted, they would pull the
-                           averages down and let ordinary kernels pass as inefficient
+                           by more than 50 % and whose inclusive time is more than half of the
+                           total (paper 004, Table 3; needs the stall counters; with --exclusive
+                           the metrics are exclusive, the share still inclusive, the "% of time"
+                           column). Events that retired no instruction are left out of the
+                           averages: their FLPIneffI is 0/0 and their %FLPStalls of 0 says
+                           nothing ran (in a simulated run, a rank blocked in MPI, whose
+                           cycles are all stalls); counted, they would pull the averages down
+                           and let ordinary kernels pass as inefficient
   --json                   print every row as JSON (not with --top, --sort, --name-width or
                            --inefficiency, which shape the table)
 

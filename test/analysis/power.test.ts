@@ -246,3 +246,24 @@ describe("rankInefficiencies (paper 004, Table 3)", () => {
     expect(r[0]!.i1Ratio).toBeCloseTo(i1("solve") / ((i1("main") + i1("solve") + i1("kernel")) / 3), 12);
   });
 });
+
+describe("rankInefficiencies with exclusive values", () => {
+  it("takes the share of the total from inclusive time, not from the largest exclusive time", () => {
+    const b = new TrialBuilder({ metrics: ["LINUX_TIMERS", "CPU_CYCLES", "BACK_END_BUBBLE_ALL", "BE_EXE_BUBBLE_FRALL", "BE_L1D_FPU_BUBBLE_FPU", "PAPI_FP_OPS", "IA64_INST_RETIRED_THIS"] });
+    const th = b.addThread(0);
+    // [time, cycles, stalls, frall, fpu, fp ops, instructions]; main only calls: no exclusive time.
+    const main = b.timer("main");
+    b.setValues(th, main, { calls: 1, exclusive: [0, 0, 0, 0, 0, 0, 0], inclusive: [100, 1000, 350, 120, 40, 260, 1000] });
+    // The flux kernel is inefficient but takes 40 % of the run: the largest exclusive time all the same.
+    b.setValues(th, b.timer("flux"), { calls: 1, exclusive: [40, 400, 300, 100, 30, 200, 300], inclusive: [40, 400, 300, 100, 30, 200, 300] });
+    b.setValues(th, b.timer("states"), { calls: 1, exclusive: [35, 350, 30, 5, 5, 40, 400], inclusive: [35, 350, 30, 5, 5, 40, 400] });
+    b.setValues(th, b.timer("copy"), { calls: 1, exclusive: [25, 250, 20, 15, 5, 20, 300], inclusive: [25, 250, 20, 15, 5, 20, 300] });
+    const p = estimateTrialPower(b.build(), itanium, { view: 0, kind: "exclusive" });
+    expect(p.events.find((e) => e.event === "flux")!.inclusiveTimeUs).toBe(40);
+    expect(p.events.find((e) => e.event === "main")!.inclusiveTimeUs).toBe(100);
+    expect(rankInefficiencies(p)).toEqual([]);
+    const r = rankInefficiencies(p, { minShare: 0.3 });
+    expect(r.map((e) => e.event)).toEqual(["flux"]);
+    expect(r[0]!.share).toBeCloseTo(0.4, 12);
+  });
+});
