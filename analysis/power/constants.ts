@@ -8,7 +8,7 @@
  * @packageDocumentation
  */
 import { readFileSync } from "node:fs";
-import { parse as parseYaml } from "yaml";
+import { isMap, isSeq, LineCounter, parseDocument, type Node as YamlNode } from "yaml";
 import { AnalysisInputError } from "../errors.js";
 import { NamedRegistry } from "../registry.js";
 import { fileErrorText, measurementFileKind } from "../../profile/index.js";
@@ -144,7 +144,7 @@ const COUNTER_KEYS: readonly (keyof CounterNames)[] = [
  */
 export function parsePowerConstantSet(raw: unknown, where: string, base: PowerConstantSet = powerConstantSets.get("itanium2-madison")): PowerConstantSet {
   const fail = (key: string, msg: string): never => {
-    throw new AnalysisInputError(`key '${key}': ${msg}`, where);
+    throw new ConstantSetKeyError(key, msg, where);
   };
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) fail("(top)", "expected a mapping");
   const o = raw as Record<string, unknown>;
@@ -174,16 +174,50 @@ export function parsePowerConstantSet(raw: unknown, where: string, base: PowerCo
     if (!COUNTER_KEYS.includes(k as keyof CounterNames)) fail(`counters.${k}`, `unknown counter role (known: ${COUNTER_KEYS.join(", ")})`);
     counters[k] = strs(v, `counters.${k}`);
   }
+  const maxPower = num(o.maxPower, "maxPower");
+  if (maxPower === 0) fail("maxPower", "expected the thermal design power in watts, above 0, got 0");
+  const idlePower = num(o.idlePower, "idlePower");
+  // TotalPower = Σ components + IdlePower: an idle power above MaxPower puts every estimate above it.
+  if (idlePower > maxPower) fail("idlePower", `${idlePower} W is above maxPower (${maxPower} W, the thermal design power): every estimate would exceed it`);
   return {
     name: o.name as string,
     summary: typeof o.summary === "string" ? o.summary : `constant set from ${where}`,
     ...(o.processors === undefined ? {} : { processors: strs(o.processors, "processors", "a processor name") }),
-    maxPower: num(o.maxPower, "maxPower"),
-    idlePower: num(o.idlePower, "idlePower"),
+    maxPower,
+    idlePower,
     components,
     latencies,
     counters: counters as unknown as CounterNames,
   };
+}
+
+/** A bad key of a constant set: the message reads `<where>: key '<key>': <what is wrong>`. */
+class ConstantSetKeyError extends AnalysisInputError {
+  constructor(readonly key: string, readonly detail: string, where: string) {
+    super(`key '${key}': ${detail}`, where);
+  }
+}
+
+/**
+ * The 1-based line and column of a key path (`components[1].scaling`) in a parsed file: of its
+ * value, or of the deepest part of the path the file has (the set's mapping for a key left out).
+ */
+function keyPosition(root: unknown, path: readonly (string | number)[], lines: LineCounter): { line: number; col: number } | undefined {
+  let node = root as YamlNode | null | undefined;
+  let found = node;
+  for (const part of path) {
+    const next = isMap(node) && typeof part === "string" ? node.get(part, true) : isSeq(node) && typeof part === "number" ? node.get(part, true) : undefined;
+    if (next === undefined || next === null) break;
+    found = node = next as YamlNode;
+  }
+  const offset = found?.range?.[0];
+  return offset === undefined ? undefined : lines.linePos(offset);
+}
+
+/** A key such as `components[1].scaling` as its parts (`["components", 1, "scaling"]`); `(top)` is the set itself. */
+function keyParts(key: string): (string | number)[] {
+  if (key === "(top)") return [];
+  return key.split(/\.|(?=\[)/).map((p) => (/^\[\d+\]$/.test(p) ? Number(p.slice(1, -1)) : p));
 }
 
 /**
@@ -200,8 +234,12 @@ export function loadPowerConstantFile(path: string): PowerConstantSet[] {
     throw new AnalysisInputError(`cannot read power constant file: ${fileErrorText(e)}`, path);
   }
   let doc: unknown;
+  const lines = new LineCounter();
+  let parsed: ReturnType<typeof parseDocument>;
   try {
-    doc = parseYaml(text);
+    parsed = parseDocument(text, { lineCounter: lines });
+    if (parsed.errors.length > 0) throw parsed.errors[0];
+    doc = parsed.toJS();
   } catch (e) {
     // A profile given in its place is named for what it is.
     const measured = measurementFileKind(path);
@@ -210,7 +248,15 @@ export function loadPowerConstantFile(path: string): PowerConstantSet[] {
   }
   const list = Array.isArray(doc) ? doc : [doc];
   return list.map((raw, i) => {
-    const set = parsePowerConstantSet(raw, list.length > 1 ? `${path} (set ${i + 1})` : path);
+    let set: PowerConstantSet;
+    try {
+      set = parsePowerConstantSet(raw, list.length > 1 ? `${path} (set ${i + 1})` : path);
+    } catch (e) {
+      // Where the key is in the file: its line and column, as scenario errors give them.
+      if (!(e instanceof ConstantSetKeyError)) throw e;
+      const at = keyPosition(parsed.contents, [...(Array.isArray(doc) ? [i] : []), ...keyParts(e.key)], lines);
+      throw new AnalysisInputError(`${list.length > 1 ? `set ${i + 1}: ` : ""}key '${e.key}': ${e.detail}`, at === undefined ? path : `${path}:${at.line}:${at.col}`);
+    }
     if (powerConstantSets.has(set.name)) {
       // The same file read twice in one process (a second command) gives the set already there.
       const known = powerConstantSets.get(set.name);

@@ -75,8 +75,8 @@ Constant file: one set (a mapping) or a list of sets, each with
   name: my-cpu                      # required, not a known set's name
   summary: "where the numbers come from"
   processors: [Xeon]                # substrings of the trial's "CPU Type"; left out: any
-  maxPower: 95                      # watts (thermal design power), required
-  idlePower: 40                     # watts, required
+  maxPower: 95                      # watts (thermal design power), above 0, required
+  idlePower: 40                     # watts, at most maxPower, required
   components:                       # required, at least one
     - { name: core, scaling: 0.05, accessCounters: [PAPI_TOT_INS] }
     - { name: L2, scaling: 0.2, accessCounters: [PAPI_L2_TCA] }

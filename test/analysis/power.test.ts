@@ -135,6 +135,29 @@ describe("constant sets from files", () => {
     expect(() => loadPowerConstantFile("/nonexistent/arch.yaml")).toThrow(AnalysisInputError);
     expect(() => powerConstantSets.get("itanium2-madisn")).toThrow(/did you mean 'itanium2-madison'/);
   });
+
+  it("names the line and column of the bad key in the file", () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccasim-power-"));
+    const one = join(dir, "one.yaml");
+    writeFileSync(one, "name: bad-scaling\nmaxPower: 95\nidlePower: 40\ncomponents:\n  - { name: core, scaling: 0.05, accessCounters: [PAPI_TOT_INS] }\n  - { name: L2, scaling: -0.2, accessCounters: [PAPI_L2_TCA] }\n");
+    expect(() => loadPowerConstantFile(one)).toThrow(new AnalysisInputError("key 'components[1].scaling': expected a non-negative number, got -0.2", `${one}:6:26`));
+    const two = join(dir, "two.yaml");
+    writeFileSync(two, "- { name: ok-set, maxPower: 10, idlePower: 5, components: [{ name: core, scaling: 0.1, accessCounters: [X] }] }\n- name: no-components\n  maxPower: 10\n  idlePower: 5\n");
+    // A key left out is placed at its set.
+    expect(() => loadPowerConstantFile(two)).toThrow(new AnalysisInputError("set 2: key 'components': expected a non-empty list", `${two}:2:3`));
+    const json = join(dir, "set.json");
+    writeFileSync(json, '{"name": "j", "maxPower": 10, "idlePower": 5,\n "components": [{"name": "core", "scaling": 0.1, "accessCounters": ["X"]}],\n "latencies": {"l5": 3}}\n');
+    expect(() => loadPowerConstantFile(json)).toThrow(`${json}:3:22: key 'latencies.l5': unknown latency`);
+  });
+
+  it("refuses an idle power above MaxPower and a MaxPower of 0", () => {
+    const components = [{ name: "core", scaling: 0.1, accessCounters: ["PAPI_TOT_INS"] }];
+    expect(() => parsePowerConstantSet({ name: "hot-idle", maxPower: 95, idlePower: 140, components }, "x.yaml")).toThrow(
+      "x.yaml: key 'idlePower': 140 W is above maxPower (95 W, the thermal design power): every estimate would exceed it",
+    );
+    expect(() => parsePowerConstantSet({ name: "no-tdp", maxPower: 0, idlePower: 0, components }, "x.yaml")).toThrow(/key 'maxPower': expected the thermal design power in watts, above 0/);
+    expect(parsePowerConstantSet({ name: "flat", maxPower: 95, idlePower: 95, components }, "x.yaml").idlePower).toBe(95);
+  });
 });
 
 describe("estimateTrialPower", () => {

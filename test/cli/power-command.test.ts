@@ -99,7 +99,7 @@ describe("ccasim power's constant sets", () => {
     expect(r.out).not.toContain("warning:");
     const named = await runCli(["power", "../shared/data/tau/ppk/xgc-nosamples.ppk", "--constants-file", file, "--constants", "itanium2-madison", "--top", "1"]);
     expect(named.out).toMatch(/^constants itanium2-madison:/);
-    expect((await runCli(["power", "--help"])).out).toContain("  maxPower: 95                      # watts (thermal design power), required");
+    expect((await runCli(["power", "--help"])).out).toContain("  maxPower: 95                      # watts (thermal design power), above 0, required");
   });
 });
 
