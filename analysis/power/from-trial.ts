@@ -55,7 +55,10 @@ export interface TrialPower {
    * each event).
    */
   readonly omittedComponents: readonly string[];
-  /** Counter metrics that could not be computed, over all rows (named as {@link omittedComponents}). */
+  /**
+   * Counter metrics that could not be computed, and energy or FLOP/J where a row has no time or no
+   * FLOP counter, over all rows (named as {@link omittedComponents}).
+   */
   readonly missingMetrics: readonly string[];
   /** Whether some row has at least one component of the power model (else every estimate is the idle power alone). */
   readonly anyComponent: boolean;
@@ -147,6 +150,9 @@ export function estimateTrialPower(trial: Trial, set: PowerConstantSet, options:
       else {
         for (const o of power.omitted) listFor(omitted, `${o.component}: ${o.reason}`).push(event);
         for (const m of metrics.missing) listFor(missing, m).push(event);
+        // Energy and FLOP/J are the power model's: their "-" in a table needs its reason too.
+        if (!Number.isFinite(power.joules)) listFor(missing, `energy and FLOP/J (need a time metric, ${set.counters.time.join("|")}, or the cycles with a CPU clock: --cpu-mhz or "CPU MHz" metadata)`).push(event);
+        else if (!Number.isFinite(power.flops)) listFor(missing, `FLOP/J (needs ${set.counters.flops.join("|")})`).push(event);
       }
       if (power.aboveMaxPower) above.push(event);
       if (metrics.retiredInstructions === 0 && power.basis.cycles > 0) noInstructions.push(event);

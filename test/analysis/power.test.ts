@@ -290,3 +290,23 @@ describe("rankInefficiencies with exclusive values", () => {
     expect(r[0]!.share).toBeCloseTo(0.4, 12);
   });
 });
+
+describe("estimateTrialPower's list of what it could not compute", () => {
+  it("says why FLOP/J, or energy and FLOP/J, are missing", () => {
+    const noFlops = new TrialBuilder({ metrics: ["TIME", "CPU_CYCLES", "IA64_INST_RETIRED"] });
+    const th = noFlops.addThread(0);
+    noFlops.setValues(th, noFlops.timer("main"), { calls: 1, exclusive: [1000, 1.6e6, 2e6], inclusive: [1000, 1.6e6, 2e6] });
+    const a = estimateTrialPower(noFlops.build(), itanium, { view: 0 });
+    expect(a.events[0]!.power.joules).toBeGreaterThan(0);
+    expect(a.missingMetrics).toContain("FLOP/J (needs PAPI_FP_OPS|FP_OPS_RETIRED|PAPI_FP_INS)");
+    // Cycles without a time metric or a clock: no energy either.
+    const noTime = new TrialBuilder({ metrics: ["CPU_CYCLES", "IA64_INST_RETIRED", "FP_OPS_RETIRED"] });
+    const t2 = noTime.addThread(0);
+    noTime.setValues(t2, noTime.timer("main"), { calls: 1, exclusive: [1.6e6, 2e6, 1e6], inclusive: [1.6e6, 2e6, 1e6] });
+    const b = estimateTrialPower(noTime.build(), itanium, { view: 0 });
+    expect(b.missingMetrics.filter((m) => m.includes("FLOP/J"))).toEqual([
+      'energy and FLOP/J (need a time metric, LINUX_TIMERS|TIME|GET_TIME_OF_DAY|P_WALL_CLOCK_TIME|WALL_CLOCK_TIME, or the cycles with a CPU clock: --cpu-mhz or "CPU MHz" metadata)',
+    ]);
+    expect(estimateTrialPower(noTime.build(), itanium, { view: 0, cpuMHz: 1600 }).missingMetrics.some((m) => m.includes("FLOP/J"))).toBe(false);
+  });
+});
