@@ -91,6 +91,16 @@ export interface TrialPower {
   readonly cpuMHz: number | undefined;
   /** Lowest and highest CPU clock (MHz) over the views (threads' own clocks differ with `each`); undefined when unknown. */
   readonly cpuMHzRange: readonly [number, number] | undefined;
+  /**
+   * Whether some row derived its cycles from its time, or its time from its cycles, with the CPU
+   * clock. False when every row measured both (the clock then changes nothing).
+   */
+  readonly clockUsed: boolean;
+  /**
+   * The clock the measurements give, MHz: cycles over time of the row with the most cycles among
+   * those that measured both; undefined when none did.
+   */
+  readonly measuredMHz: number | undefined;
   /** Constant set used. */
   readonly constants: string;
 }
@@ -161,6 +171,9 @@ export function estimateTrialPower(trial: Trial, set: PowerConstantSet, options:
     }
   }
   const b = events[0]?.power.basis;
+  const derived = (e: EventPower): boolean => e.power.basis.cyclesFrom.endsWith("CPU MHz") || e.power.basis.timeFrom.endsWith("CPU MHz");
+  let widest: EventPower | undefined;
+  for (const e of events) if (!derived(e) && e.power.basis.cycles > 0 && e.power.basis.timeUs > 0 && (widest === undefined || e.power.basis.cycles > widest.power.basis.cycles)) widest = e;
   return {
     events,
     omittedComponents: forWhich(omitted, events.length - noCycles.length),
@@ -174,6 +187,8 @@ export function estimateTrialPower(trial: Trial, set: PowerConstantSet, options:
     basis: { cyclesFrom: b?.cyclesFrom ?? "unavailable", timeFrom: b?.timeFrom ?? "unavailable" },
     cpuMHz: mhzUsed,
     cpuMHzRange: mhzLow <= mhzHigh ? [mhzLow, mhzHigh] : undefined,
+    clockUsed: events.some(derived),
+    measuredMHz: widest === undefined ? undefined : widest.power.basis.cycles / widest.power.basis.timeUs,
     constants: set.name,
   };
 }

@@ -52,7 +52,9 @@ Options:
                            context, thread, by commas or dots; parts left out are 0: 3,1 is
                            3,1,0); total sums each thread's power and energy (paper 004: the total power
                            across processing elements is the sum of each one's) and their times
-  --cpu-mhz <f>            CPU clock (MHz), in place of the metadata's "CPU MHz"
+  --cpu-mhz <f>            CPU clock (MHz), in place of the metadata's "CPU MHz", to derive the
+                           cycles from the time or the time from the cycles; a warning says so
+                           when every event measured both (the clock then changes nothing)
   --sort <key>             watts (default), joules, flops-per-joule, name
   --top <n>                rows to show (default 20)
   --callpaths              include callpath timers
@@ -155,6 +157,8 @@ function run(ctx: CommandContext): number {
     `constants ${set.name}: MaxPower ${set.maxPower} W, idle ${set.idlePower} W; ${v.exclusive === true ? "exclusive" : "inclusive"} values, ${view === "each" ? "every thread" : threadChoiceLabel(view)}`,
     r.events.length === 0 ? "no events in this view" : `cycles from ${r.basis.cyclesFrom}; time from ${r.basis.timeFrom}${clockText(r.cpuMHzRange)}`,
     ...(r.processorMismatch === undefined ? [] : [`warning: ${r.processorMismatch}`]),
+    // An option that changes nothing is said to: every row measured its cycles and its time.
+    ...(cpuMHz !== undefined && !r.clockUsed && r.events.length > 0 ? [`warning: --cpu-mhz ${v["cpu-mhz"]} is not used: every event has its cycles and its time measured${r.measuredMHz === undefined ? "" : `, which give ${formatNumber(r.measuredMHz)} MHz`}`] : []),
     ...(view === "total" ? ["total over threads: power is the sum of each thread's power (paper 004: the total power across processing elements), energy the sum of each thread's energy, time the sum of the threads' times"] : []),
     "",
     formatTable(

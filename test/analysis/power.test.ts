@@ -178,6 +178,8 @@ describe("estimateTrialPower", () => {
     expect(r.omittedComponents.length).toBe(3);
     expect(r.cpuMHz).toBe(2000);
     expect(r.basis.timeFrom).toBe("PAPI_TOT_CYC / CPU MHz");
+    expect(r.clockUsed).toBe(true);
+    expect(r.measuredMHz).toBeUndefined();
     const ex = estimateTrialPower(b.build(), itanium, { view: 0, kind: "exclusive" });
     expect(ex.events[0]!.power.basis.cycles).toBe(1e9);
   });

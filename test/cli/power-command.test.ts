@@ -25,6 +25,14 @@ describe("ccasim power on a simulated Itanium 2 run", () => {
     expect(table.out).toContain("AMRMesh::ghostUpdate() (mean)");
   });
 
+  it("warns that --cpu-mhz changes nothing when every event measured its cycles and its time", async () => {
+    const out = join(dir, "shock-madison");
+    const r = await runCli(["power", out, "--cpu-mhz", "800", "--top", "1"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("warning: --cpu-mhz 800 is not used: every event has its cycles and its time measured, which give 1600 MHz");
+    expect((await runCli(["power", out, "--top", "1"])).out).not.toContain("--cpu-mhz");
+  });
+
   it("notes the events that retired no instruction, and flags memory-stall ratios above 1", async () => {
     const out = join(dir, "shock-madison");
     const json = JSON.parse((await runCli(["power", out, "--json"])).out) as { events: { event: string; metrics: { memoryStallRatio?: number; memoryStallsAboveCycles: boolean } }[]; noInstructions: string[]; memoryStallsAboveCycles: string[] };
