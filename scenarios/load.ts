@@ -402,7 +402,7 @@ function checkMetrics(config: ScenarioConfig, machine: MachineSetup, fail: (path
     if (demand.natives.length > limit)
       fail(
         ["metrics"],
-        `they take ${describePmuDemand(demand)}; the PMU reads at most ${limit} at once (machine.counters.pmuCounters): split them over several runs`,
+        `they take ${describePmuDemand(demand)}; the PMU reads at most ${limit} at once (machine.counters.pmuCounters): split them over several runs of the same seed, whose times and counts do not depend on the metrics recorded (their MULTI__<metric> folders, put in one folder, read as one trial)`,
       );
   }
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -128,4 +128,31 @@ describe("ccasim power --thread total", () => {
     expect(table.out).toContain("power (W, Σ threads)");
     expect(table.out).toContain("total over threads: power is the sum of each thread's power");
   });
+});
+
+describe("ccasim power on the runs of a metric set split for a limited PMU", () => {
+  it("gives, from the runs' MULTI__ folders put together, the estimates of one run recording them all", async () => {
+    const short = ["--quiet", "--set", "workload.steps=1", "--set", "workload.regridInterval=1"];
+    const full = join(dir, "split-full");
+    expect((await runCli(["run", "scenarios/shock-madison.yaml", ...short, "--set", "metrics=[TIME,CPU_CYCLES,IA64_INST_RETIRED,FP_OPS_RETIRED,PAPI_L1_TCA,L2_REFERENCES,L3_REFERENCES]", "--out", full])).code).toBe(0);
+    const pmu = ["--set", "machine.counters.pmuCounters=4"];
+    const limited = await runCli(["run", "scenarios/shock-madison.yaml", ...short, ...pmu, "--set", "metrics=[TIME,CPU_CYCLES,IA64_INST_RETIRED,PAPI_L1_TCA,L2_REFERENCES]", "--out", join(dir, "split-refused")]);
+    expect(limited.code).toBe(2);
+    expect(limited.err).toContain("split them over several runs of the same seed, whose times and counts do not depend on the metrics recorded");
+    const a = join(dir, "split-a");
+    const b = join(dir, "split-b");
+    expect((await runCli(["run", "scenarios/shock-madison.yaml", ...short, ...pmu, "--set", "metrics=[TIME,CPU_CYCLES,IA64_INST_RETIRED,L2_REFERENCES,L3_REFERENCES]", "--out", a])).code).toBe(0);
+    expect((await runCli(["run", "scenarios/shock-madison.yaml", ...short, ...pmu, "--set", "metrics=[TIME,CPU_CYCLES,PAPI_L1_TCA,FP_OPS_RETIRED]", "--out", b])).code).toBe(0);
+    const together = join(dir, "split-together");
+    mkdirSync(together);
+    for (const m of ["TIME", "CPU_CYCLES", "IA64_INST_RETIRED", "L2_REFERENCES", "L3_REFERENCES"]) cpSync(join(a, "profile", `MULTI__${m}`), join(together, `MULTI__${m}`), { recursive: true });
+    for (const m of ["PAPI_L1_TCA", "FP_OPS_RETIRED"]) cpSync(join(b, "profile", `MULTI__${m}`), join(together, `MULTI__${m}`), { recursive: true });
+    const one = await runCli(["power", full, "--exclusive", "--json"]);
+    const merged = await runCli(["power", together, "--exclusive", "--json"]);
+    expect(merged.code).toBe(0);
+    type Rows = { events: { event: string; power: { watts: number; joules: number; flopsPerJoule: number | null; complete: boolean } }[] };
+    const rows = (text: string) => (JSON.parse(text) as Rows).events.map((e) => [e.event, e.power.watts, e.power.joules, e.power.flopsPerJoule, e.power.complete]);
+    expect(rows(merged.out)).toEqual(rows(one.out));
+    expect((JSON.parse(merged.out) as Rows).events.some((e) => e.power.complete)).toBe(true);
+  }, 60_000);
 });
