@@ -190,10 +190,13 @@ function run(ctx: CommandContext): number {
   }
   if (r.noInstructions.length > 0) {
     const n = r.noInstructions.length;
-    const idle = r.events.filter((e) => e.metrics.retiredInstructions === 0 && e.power.basis.cycles > 0).every((e) => e.power.watts === e.power.idleWatts);
+    const idleRows = r.events.filter((e) => e.metrics.retiredInstructions === 0 && e.power.basis.cycles > 0);
+    const idle = idleRows.every((e) => e.power.watts === e.power.idleWatts);
+    // %FLPStalls is 0 only where the stall counters gave it; without them it is not computed at all.
+    const flp = idleRows.some((e) => e.metrics.flpStalls !== undefined) ? "%FLPStalls 0 and no FLPIneffI" : "no FLPIneffI";
     out.push(
       "",
-      `${n} event${n === 1 ? "" : "s"} retired no instruction: ${idle ? "their power is the idle power" : "their core power is 0"} (in a simulated run, time blocked in MPI or outside kernels); %FLPStalls 0 and no FLPIneffI, left out of the inefficiency averages:`,
+      `${n} event${n === 1 ? "" : "s"} retired no instruction: ${idle ? "their power is the idle power" : "their core power is 0"} (in a simulated run, time blocked in MPI or outside kernels); ${flp}, left out of the inefficiency averages:`,
       `  ${r.noInstructions.slice(0, 5).join(", ")}${n > 5 ? ", ..." : ""}`,
     );
   }

@@ -33,6 +33,17 @@ describe("ccasim power on a simulated Itanium 2 run", () => {
     expect((await runCli(["power", out, "--top", "1"])).out).not.toContain("--cpu-mhz");
   });
 
+  it("says %FLPStalls is 0 for events that retired nothing only where the stall counters give it", async () => {
+    const out = join(dir, "shock-madison");
+    expect((await runCli(["power", out, "--top", "1"])).out).toContain("retired no instruction: their power is the idle power (in a simulated run, time blocked in MPI or outside kernels); %FLPStalls 0 and no FLPIneffI");
+    const cut = join(dir, "shock-madison-no-stalls");
+    mkdirSync(cut);
+    for (const m of ["TIME", "CPU_CYCLES", "IA64_INST_RETIRED", "L2_REFERENCES"]) cpSync(join(out, "profile", `MULTI__${m}`), join(cut, `MULTI__${m}`), { recursive: true });
+    const r = await runCli(["power", cut, "--top", "1"]);
+    expect(r.out).toContain("(in a simulated run, time blocked in MPI or outside kernels); no FLPIneffI, left out");
+    expect(r.out).not.toContain("%FLPStalls 0");
+  });
+
   it("notes the events that retired no instruction, and flags memory-stall ratios above 1", async () => {
     const out = join(dir, "shock-madison");
     const json = JSON.parse((await runCli(["power", out, "--json"])).out) as { events: { event: string; metrics: { memoryStallRatio?: number; memoryStallsAboveCycles: boolean } }[]; noInstructions: string[]; memoryStallsAboveCycles: string[] };
