@@ -25,6 +25,8 @@ interface KernelPrepared {
   readonly stores: Fn;
   readonly flops: Fn;
   readonly otherInstructions: Fn;
+  /** Share of the flops done as fused multiply-adds, or undefined for none. */
+  readonly fmaFraction: Fn | undefined;
   readonly passes: Fn;
   readonly arrays: Fn;
   /** The stride expression, or undefined for the default: the row length of a square patch of the elements. */
@@ -45,7 +47,7 @@ type CountKey = "elements" | "elementSize" | "passes" | "arrays" | "stride";
 
 const KEYS = [
   "port", "portType", "method", "args", "elements", "elementSize", "loads", "stores", "flops",
-  "otherInstructions", "floatLoads", "passes", "arrays", "stride", "pattern", "patternArg", "patterns", "calls",
+  "otherInstructions", "fmaFraction", "floatLoads", "passes", "arrays", "stride", "pattern", "patternArg", "patterns", "calls",
 ];
 const PATTERNS = ["sequential", "strided", "random"] as const;
 
@@ -70,6 +72,12 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
     { name: "stores", type: "expression", doc: "Stores per element.", default: 1 },
     { name: "flops", type: "expression", doc: "Floating-point operations per element.", default: 1 },
     { name: "otherInstructions", type: "expression", doc: "Other instructions per element.", default: 1 },
+    {
+      name: "fmaFraction",
+      type: "expression",
+      doc: "Share of the flops done by fused multiply-adds, in [0, 1] (default 0): an FMA is two flops in one instruction, so FP_OPS_RETIRED and PAPI_FP_OPS count it twice, PAPI_FP_INS and the instructions once.",
+      optional: true,
+    },
     {
       name: "floatLoads",
       type: "expression",
@@ -143,6 +151,7 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
       stores: expr("stores", 1),
       flops: expr("flops", 1),
       otherInstructions: expr("otherInstructions", 1),
+      fmaFraction: p.fmaFraction === undefined ? undefined : expr("fmaFraction", 0),
       passes: expr("passes", 1),
       arrays: expr("arrays", 1),
       stride: p.stride === undefined ? undefined : expr("stride", 1),
@@ -175,6 +184,7 @@ const KERNEL_COUNTS_DEFAULTS = [
   ["stores", 1],
   ["flops", 1],
   ["otherInstructions", 1],
+  ["fmaFraction", undefined],
   ["floatLoads", undefined],
   ["passes", 1],
   ["arrays", 1],
@@ -245,6 +255,7 @@ function* computeKernel(inst: KernelInstance, callArgs: CallArgs) {
     arrays: wholeCount(inst, "arrays", d.arrays(scope), 1),
     // Always present (undefined for the default): every kernel object has one shape.
     floatLoads: d.floatLoads === undefined ? undefined : d.floatLoads(scope),
+    fmaFraction: d.fmaFraction === undefined ? undefined : d.fmaFraction(scope),
   };
   yield ctx.compute(spec);
   if (d.calls.length > 0) yield* makeCalls(targets, Float64Array.from(scope));

@@ -61,6 +61,23 @@ describe("the kernel component's parameters", () => {
     expect(runError("floatLoads: 'N / N + 1'")).toMatch(/assembly\.components\.K: kernel\.floatLoads: expected a number in \[0, loads \(1\)\], got 2/);
   });
 
+  it("passes fmaFraction to the node model: an FMA is two flops in one instruction", () => {
+    const counters = (params: string) => {
+      const text = scenario(`flops: 2, ${params}`).replace("PAPI_L1_DCA", "PAPI_FP_OPS, PAPI_FP_INS, PAPI_TOT_INS") + "  proxies: [{ port: K.compute, parameters: { N: argument N } }]\n";
+      return executeScenario(loadScenarioText(text, "kernel.yaml")).result.mastermind!.records[0]!.counters;
+    };
+    const none = counters("");
+    const all = counters("fmaFraction: 1");
+    // 4096 elements of 2 flops: 8192 operations either way; as FMAs, half the instructions.
+    expect(none).toMatchObject({ PAPI_FP_OPS: 8192, PAPI_FP_INS: 8192 });
+    expect(all).toMatchObject({ PAPI_FP_OPS: 8192, PAPI_FP_INS: 4096 });
+    expect(none.PAPI_TOT_INS! - all.PAPI_TOT_INS!).toBe(4096);
+    expect(counters("fmaFraction: 'N / 8192'")).toMatchObject({ PAPI_FP_INS: 6144 });
+    // Out of [0, 1]: refused at load when constant, in the run when computed.
+    expect(loadErrorOf(scenario("fmaFraction: 1.5"))).toMatch(/assembly\.components\.K\.params\.fmaFraction: expected a number in \[0, 1\], got 1\.5/);
+    expect(runError("fmaFraction: 'N / 1024'")).toMatch(/assembly\.components\.K: kernel\.fmaFraction: expected a number in \[0, 1\], got 4/);
+  });
+
   it("refuses a stride, an array count or a pass count out of range instead of replacing it", () => {
     // Expressions that evaluate out of range (N = 4096), when the run evaluates them.
     expect(runError("pattern: strided, stride: N - 4096")).toMatch(/kernel\.yaml:\d+:\d+: assembly\.components\.K: kernel\.stride: expected an integer >= 1, got 0/);
