@@ -407,10 +407,17 @@ function checkMetrics(config: ScenarioConfig, machine: MachineSetup, fail: (path
   }
 }
 
-/** Positions in the file; overridden paths have none (they come from the command line). */
+/**
+ * Positions in the file. A path an override set (or one inside it) comes from the command line: it
+ * is placed at the key the override replaced where the file has that key (`metrics:` for `--set
+ * metrics=[...]`), else it has none (the caller then takes the nearest enclosing key's).
+ */
 function locator(doc: SourceDoc, overrides: readonly Override[]): SourceDoc["locate"] {
   if (overrides.length === 0) return doc.locate;
-  return (path) => (overrides.some((o) => isPrefix(o.path, path)) ? undefined : doc.locate(path));
+  return (path) => {
+    const o = overrides.find((x) => isPrefix(x.path, path));
+    return o === undefined ? doc.locate(path) : doc.locate(o.path);
+  };
 }
 
 function nearestLocation(locate: SourceDoc["locate"], path: KeyPath) {

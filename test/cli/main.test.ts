@@ -97,8 +97,8 @@ describe("ccasim command line", () => {
         [["--set", 'assembly.components.Driver.params.cost="i - 3"'], `scenarios/known-models.yaml:39:5: assembly.components.Driver: cost evaluated to -3 microseconds in iteration 0 (overridden: --set assembly.components.Driver.params.cost="i - 3")\n`],
         [["--set", 'assembly.components.C.params.cost="x - 10"', "--set", "workload.x=4", "--set", "assembly.components.A.params.implementation=A2"], `scenarios/known-models.yaml:58:5: assembly.components.C: cost evaluated to -6 microseconds (overridden: --set assembly.components.C.params.cost="x - 10", --set workload.x=4)\n`],
         // An expression that does not evaluate to a finite number is located at its parameter.
-        [["--set", "assembly.components.C.params.cost=1/(x-3)"], 'scenarios/known-models.yaml:60:7: assembly.components.C.params.cost: expression "1/(x-3)": evaluates to Infinity (not a finite number) for x=3 (overridden: --set assembly.components.C.params.cost=1/(x-3))\n'],
-        [["--set", "assembly.components.Driver.params.calls[0].args.x=x/(x-3)"], 'scenarios/known-models.yaml:44:24: assembly.components.Driver.params.calls[0].args.x: expression "x/(x-3)": evaluates to Infinity (not a finite number) for x=3 (overridden: --set assembly.components.Driver.params.calls[0].args.x=x/(x-3))\n'],
+        [["--set", "assembly.components.C.params.cost=1/(x-3)"], 'scenarios/known-models.yaml:60:17: assembly.components.C.params.cost: expression "1/(x-3)": evaluates to Infinity (not a finite number) for x=3 (overridden: --set assembly.components.C.params.cost=1/(x-3))\n'],
+        [["--set", "assembly.components.Driver.params.calls[0].args.x=x/(x-3)"], 'scenarios/known-models.yaml:44:32: assembly.components.Driver.params.calls[0].args.x: expression "x/(x-3)": evaluates to Infinity (not a finite number) for x=3 (overridden: --set assembly.components.Driver.params.calls[0].args.x=x/(x-3))\n'],
       ];
       // A kernel the node model refuses names its component.
       const kernel = await run(["run", "scenarios/kernel-l2.yaml", "--set", "workload.Q=-5", "--quiet", "--out", join(out, "run")]);

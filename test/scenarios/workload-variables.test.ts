@@ -105,7 +105,7 @@ describe("workload values that are not numbers", () => {
     const r = await runCli(["validate", KNOWN, "--set", "workload.x=abc"]);
     expect(r.code).toBe(2);
     expect(r.err).toContain(
-      `${KNOWN}:32:1: workload.x: "abc" is not a number, but assembly.components.Driver.params.calls[0].args.x uses 'x' in an expression, which reads workload values as numbers (from --set workload.x=abc)`,
+      `${KNOWN}:33:3: workload.x: "abc" is not a number, but assembly.components.Driver.params.calls[0].args.x uses 'x' in an expression, which reads workload values as numbers (from --set workload.x=abc)`,
     );
   });
 
