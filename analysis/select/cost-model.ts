@@ -8,7 +8,22 @@ import { createRequire } from "node:module";
 import type { EvalFunction } from "mathjs";
 import { AnalysisInputError } from "../errors.js";
 
-let compileMath: ((text: string) => EvalFunction) | undefined;
+/** The parts of mathjs's bundle that cost models use. */
+interface MathBundle {
+  compile(text: string): EvalFunction;
+  parse(text: string): MathNode;
+  readonly Unit: { isValuelessUnit(name: string): boolean };
+  readonly [name: string]: unknown;
+}
+
+/** A node of a parsed expression, as far as {@link valueSymbols} reads it. */
+interface MathNode {
+  readonly type: string;
+  readonly name?: string;
+  traverse(callback: (node: MathNode, path: string, parent: MathNode | null) => void): void;
+}
+
+let mathBundle: MathBundle | undefined;
 
 /**
  * mathjs's `compile`, loaded on first use from the library's single-file bundle (the same version
@@ -17,8 +32,25 @@ let compileMath: ((text: string) => EvalFunction) | undefined;
  * start-up although only a cost expression given as text needs it. (`scenarios/lang/math.ts` loads
  * the same bundle for scenario expressions; analysis/ may not import scenarios/.)
  */
-function mathCompile(): (text: string) => EvalFunction {
-  return (compileMath ??= (createRequire(import.meta.url)("mathjs/lib/browser/math.js") as { compile: (text: string) => EvalFunction }).compile);
+function math(): MathBundle {
+  return (mathBundle ??= createRequire(import.meta.url)("mathjs/lib/browser/math.js") as MathBundle);
+}
+
+/**
+ * The names an expression reads as values (not as the function of a call), but mathjs's numeric
+ * constants (`pi`, `e`): the inputs it needs. Why: mathjs reads a name the scope lacks as one of
+ * its units (`m`, `h`, `N`, `s`), functions (`size`) or constants, so an input left out would give
+ * a unit, a type error or a silently wrong cost instead of "not given".
+ */
+function valueSymbols(bundle: MathBundle, text: string): string[] {
+  const names = new Set<string>();
+  bundle.parse(text).traverse((node, path, parent) => {
+    if (node.type !== "SymbolNode" || node.name === undefined) return;
+    if (parent?.type === "FunctionNode" && path === "fn") return;
+    if (typeof bundle[node.name] === "number") return;
+    names.add(node.name);
+  });
+  return [...names];
 }
 
 /** Named input values, for example `{ x: 3 }` or `{ Q: 4096, ranks: 64 }`. */
@@ -50,14 +82,21 @@ export function compileCost(model: CostModel, where: string): CompiledCost {
   if (typeof model === "function") return model;
   if (typeof model === "string") {
     // Loaded before the parse: a failure to load is no parse error of the expression.
-    const compile = mathCompile();
+    const bundle = math();
     let code;
+    let reads: string[];
     try {
-      code = compile(model);
+      code = bundle.compile(model);
+      reads = valueSymbols(bundle, model);
     } catch (e) {
       throw new AnalysisInputError(`cannot parse cost expression '${model}': ${(e as Error).message}`, where);
     }
     return (inputs) => {
+      for (const name of reads) {
+        if (Object.prototype.hasOwnProperty.call(inputs, name)) continue;
+        const unit = bundle.Unit.isValuelessUnit(name) ? " (costs take no units: they are plain numbers, normally microseconds)" : "";
+        throw new AnalysisInputError(`'${model}' reads input '${name}', which is not given (given: ${givenInputs(inputs)})${unit}`, where);
+      }
       let v: unknown;
       try {
         v = code.evaluate({ ...inputs });

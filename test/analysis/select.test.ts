@@ -176,6 +176,18 @@ describe("selectImplementations", () => {
     expect(() => selectImplementations(flux, { Q: -5 })).toThrow(/^mean of EFM \(Flux\): 'exp\(1\.03\*log\(Q\) - 2\.25\)' gives the complex number -0\.55\d* - 0\.052\d*i \(the expression is not defined there\) at Q=-5, not a cost$/);
   });
 
+  it("names an input that mathjs would read as a unit, a function or a constant as not given", () => {
+    const one = (mean: string): Assembly => ({ components: [{ name: "P", implementations: [{ name: "P1", mean }] }], callGraph: { component: "P" } });
+    // m and N are units, size a function: without the check they gave a unit or a type error.
+    const units = " (costs take no units: they are plain numbers, normally microseconds)";
+    for (const [mean, missing, hint] of [["0.5*m", "m", units], ["n*N", "N", units], ["n*size", "size", ""], ["max(n, 2)*h", "h", units], ["5 ms", "ms", units]] as const)
+      expect(() => selectImplementations(one(mean), { n: 100 })).toThrow(new AnalysisInputError(`'${mean}' reads input '${missing}', which is not given (given: n=100)${hint}`, "mean of P1 (P)"));
+    // Given, they are inputs; mathjs's numeric constants (pi, e) stay constants when not given.
+    expect(selectImplementations(one("n*N"), { n: 100, N: 2 }).optimum.cost).toBe(200);
+    expect(selectImplementations(one("n + pi"), { n: 1 }).optimum.cost).toBeCloseTo(1 + Math.PI, 12);
+    expect(selectImplementations(one("max(n, 2)"), { n: 1 }).optimum.cost).toBe(2);
+  });
+
   it("reuses a prepared assembly", () => {
     const p = prepareAssembly(knownModelsAssembly());
     expect(selectImplementations(p, { x: 1 }).optimum.assignment.A).toBe("A2");
