@@ -89,22 +89,34 @@ export function compileAssembly(assembly: Assembly): CompiledAssembly {
     return i;
   };
   let depth = 0;
-  const site = (s: CallSite, where: string): CompiledSite => {
+  // Caller–callee component pairs of the call graph ("a:b"), which interactions may price.
+  const calls = new Set<string>();
+  const site = (s: CallSite, where: string, parent: number): CompiledSite => {
     if (++depth > 10_000) throw new AnalysisInputError("call graph is deeper than 10000 sites (a cycle?)", where);
     const here = `${where} => ${s.component}`;
+    const component = comp(s.component, here);
+    if (parent >= 0) calls.add(`${parent}:${component}`);
     const out: CompiledSite = {
-      component: comp(s.component, here),
+      component,
       calls: compileCost(s.calls ?? 1, `calls of ${here}`),
       args: Object.entries(s.args ?? {}).map(([k, v]) => [k, compileCost(v, `argument ${k} of ${here}`)] as [string, CompiledCost]),
-      children: (s.children ?? []).map((c) => site(c, here)),
+      children: (s.children ?? []).map((c) => site(c, here, component)),
     };
     depth--;
     return out;
   };
+  const root = site(assembly.callGraph, "(root)", -1);
   const interactions = new Map<string, (CompiledCost | undefined)[][]>();
-  for (const it of assembly.interactions ?? []) {
-    const a = comp(it.caller, "interaction");
-    const b = comp(it.callee, "interaction");
+  for (const [n, it] of (assembly.interactions ?? []).entries()) {
+    const where = `interactions[${n}] (${it.caller} -> ${it.callee})`;
+    const a = comp(it.caller, where);
+    const b = comp(it.callee, where);
+    // Why refuse: an interaction is paid where the caller invokes the callee, so one between
+    // components that never call each other would be silently left out of every cost.
+    if (!calls.has(`${a}:${b}`)) {
+      const callers = components.filter((_, i) => calls.has(`${i}:${b}`));
+      throw new AnalysisInputError(`${it.caller} never calls ${it.callee} in the call graph, so this interaction would cost nothing (callers of ${it.callee}: ${callers.join(", ") || "none"})`, where);
+    }
     const ia = assembly.components[a]!.implementations.map((x) => x.name);
     const ib = assembly.components[b]!.implementations.map((x) => x.name);
     const key = `${a}:${b}`;
@@ -112,8 +124,8 @@ export function compileAssembly(assembly: Assembly): CompiledAssembly {
     for (const c of it.costs) {
       const i = ia.indexOf(c.callerImpl);
       const j = ib.indexOf(c.calleeImpl);
-      if (i < 0) throw new AnalysisInputError(`unknown implementation '${c.callerImpl}' of '${it.caller}'`, "interaction");
-      if (j < 0) throw new AnalysisInputError(`unknown implementation '${c.calleeImpl}' of '${it.callee}'`, "interaction");
+      if (i < 0) throw new AnalysisInputError(`unknown implementation '${c.callerImpl}' of '${it.caller}' (known: ${ia.join(", ")})`, where);
+      if (j < 0) throw new AnalysisInputError(`unknown implementation '${c.calleeImpl}' of '${it.callee}' (known: ${ib.join(", ")})`, where);
       table[i]![j] = compileCost(c.cost, `interaction ${c.callerImpl} -> ${c.calleeImpl}`);
     }
     interactions.set(key, table);
@@ -124,7 +136,7 @@ export function compileAssembly(assembly: Assembly): CompiledAssembly {
     mean: assembly.components.map((c) => c.implementations.map((i) => compileCost(i.mean, `mean of ${i.name} (${c.name})`))),
     sd: assembly.components.map((c) => c.implementations.map((i) => (i.sd === undefined ? undefined : compileCost(i.sd, `sd of ${i.name} (${c.name})`)))),
     qos: assembly.components.map((c) => c.implementations.map((i) => i.qos)),
-    root: site(assembly.callGraph, "(root)"),
+    root,
     interactions,
   };
 }

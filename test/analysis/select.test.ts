@@ -146,6 +146,23 @@ describe("selectImplementations", () => {
     );
   });
 
+  it("refuses an interaction between components that never call each other, and names the known implementations", () => {
+    const asm = (interactions: Assembly["interactions"]): Assembly => ({
+      components: ["D", "P", "S"].map((name) => ({ name, implementations: [{ name: `${name}1`, mean: 1 }, { name: `${name}2`, mean: 2 }] })),
+      callGraph: { component: "D", children: [{ component: "P" }, { component: "S" }] },
+      interactions,
+    });
+    // P and S are siblings: the interaction was left out of every cost without a word.
+    expect(() => selectImplementations(asm([{ caller: "P", callee: "S", costs: [{ callerImpl: "P2", calleeImpl: "S1", cost: 100 }] }]), {})).toThrow(
+      new AnalysisInputError("P never calls S in the call graph, so this interaction would cost nothing (callers of S: D)", "interactions[0] (P -> S)"),
+    );
+    expect(() => selectImplementations(asm([{ caller: "D", callee: "S", costs: [{ callerImpl: "D1", calleeImpl: "S3", cost: 1 }] }]), {})).toThrow(
+      new AnalysisInputError("unknown implementation 'S3' of 'S' (known: S1, S2)", "interactions[0] (D -> S)"),
+    );
+    const ok = selectImplementations(asm([{ caller: "D", callee: "S", costs: [{ callerImpl: "D1", calleeImpl: "S1", cost: 100 }] }]), {});
+    expect(ok.optimum.assignment).toEqual({ D: "D1", P: "P1", S: "S2" });
+  });
+
   it("falls back to exhaustive search when interactions form a cycle", () => {
     const asm: Assembly = {
       components: ["P", "Q", "R"].map((name) => ({ name, implementations: [{ name: `${name}1`, mean: 1 }, { name: `${name}2`, mean: 1.5 }] })),
