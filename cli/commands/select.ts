@@ -94,6 +94,9 @@ function run(ctx: CommandContext): number {
   if (v["known-models"] === true && positionals.length > 0) throw new UsageError(`--known-models is the assembly: give it or an assembly file ('${positionals[0]}'), not both`, "select");
   if (v.core !== undefined && v["prune-trial"] !== undefined) throw new UsageError("give the heuristic's core with --core or have it found with --prune-trial, not both", "select");
   for (const name of ["alpha", "beta"] as const) if (v[name] !== undefined && v["prune-trial"] === undefined) throw new UsageError(`--${name} sets the pruning of --prune-trial; it needs --prune-trial`, "select");
+  // Why refuse: a crossover scan alone runs no selection at a point, so the heuristic would not run.
+  for (const name of ["core", "prune-trial"] as const)
+    if (v[name] !== undefined && v.input === undefined && v.crossover !== undefined) throw new UsageError(`--${name} sets the core of the heuristic, which runs at the --input values; a --crossover scan alone runs no heuristic: add --input`, "select");
   const alpha = numberOption("select", "alpha", v.alpha, 0.1)!;
   const beta = numberOption("select", "beta", v.beta, 0.1)!;
   const file = v["known-models"] === true ? undefined : positionals[0]!;

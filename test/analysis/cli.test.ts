@@ -592,6 +592,14 @@ describe("ccasim select with measured cores and quality attributes", () => {
     const alone = await run(["select", "--known-models", "--input", "x=3", "--alpha", "0.2"]);
     expect(alone.code).toBe(2);
     expect(alone.err).toContain("--alpha sets the pruning of --prune-trial; it needs --prune-trial");
+    // A crossover scan alone runs no heuristic: a core for it was silently ignored.
+    for (const core of [["--prune-trial", runDir], ["--core", "A,B"]]) {
+      const scan = await run(["select", "--known-models", "--crossover", "x=0.5:5", ...core]);
+      expect(scan.code).toBe(2);
+      expect(scan.err).toContain(`${core[0]} sets the core of the heuristic, which runs at the --input values; a --crossover scan alone runs no heuristic: add --input`);
+    }
+    const both2 = await run(["select", "--known-models", "--crossover", "x=0.5:5", "--input", "x=1.5", "--core", "A,B"]);
+    expect(both2.out).toContain("heuristic over core {A, B}");
     rmSync(dir, { recursive: true, force: true });
   });
 
