@@ -53,9 +53,9 @@ describe("reading an assembly file for selection", () => {
     const file = join(mkdtempSync(join(tmpdir(), "ccasim-asm-")), "bad.yaml");
     writeFileSync(file, 'components:\n  - name: Flux\n    implementations:\n      - { name: EFM, mean: "exp(1.03*log(Q) - " }\ncallGraph: { component: Flux, calls: 100 }\n');
     expect(() => ccasim.readAssemblyFile(file)).toThrow(ccasim.AnalysisInputError);
-    expect(() => ccasim.readAssemblyFile(file)).toThrow(`${file}: mean of EFM (Flux): cannot parse cost expression`);
+    expect(() => ccasim.readAssemblyFile(file)).toThrow(`${file}:4:28: key 'components[0].implementations[0].mean': cannot parse cost expression`);
     writeFileSync(file, "components:\n  - name: Flux\n    implementations: [{ name: EFM, mean: Q }]\ncallGraph: { component: Fluxx, calls: 100 }\n");
-    expect(() => ccasim.readAssemblyFile(file)).toThrow(new RegExp(`^${file}: .*Fluxx`));
+    expect(() => ccasim.readAssemblyFile(file)).toThrow(new RegExp(`^${file}:4:25: .*Fluxx`));
     expect(ccasim.readAssemblyFile("scenarios/flux.assembly.yaml").components.map((c) => c.name)).toEqual(["Flux"]);
   });
 });

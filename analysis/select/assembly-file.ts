@@ -19,30 +19,51 @@
  * @packageDocumentation
  */
 import { readFileSync } from "node:fs";
-import { parse as parseYaml } from "yaml";
+import { isDocument, LineCounter, parseDocument, type Node as YamlNode } from "yaml";
 import { AnalysisInputError } from "../errors.js";
 import type { Assembly, CallSite, ComponentSpec, ImplementationSpec, InteractionSpec } from "./assembly.js";
-import type { CostModel } from "./cost-model.js";
+import { compileCost, type CostModel } from "./cost-model.js";
 import { prepareAssembly } from "./select.js";
 import { fileErrorText, measurementFileKind, otherInputFileKindText } from "../../profile/index.js";
+import { didYouMean } from "../../profile/internal.js";
 
 /**
- * Validates a plain object as an {@link Assembly}: its keys and types, then its cost models and
- * call graph as {@link prepareAssembly} compiles them (known components, expressions that parse).
- * @throws AnalysisInputError naming `where` and the offending key, component or expression
+ * Where a key of an assembly file is (`file:line:column`), for messages; undefined when unknown.
+ * `key` is written as messages write it: `callGraph.children[1].component`, `(top)`.
  */
-export function parseAssembly(raw: unknown, where: string): Assembly {
+export type AssemblyKeyLocator = (key: string) => string | undefined;
+
+/**
+ * Validates a plain object as an {@link Assembly}: its keys and types, the names (components and
+ * implementations listed once, call sites and interactions naming known ones), the cost
+ * expressions (they parse), then the whole as {@link prepareAssembly} compiles it.
+ * @param locate - where a key is in the file (`file:line:column`), put before the message in
+ *   place of `where` when it finds the key
+ * @throws AnalysisInputError naming `where` (or the key's location) and the offending key
+ */
+export function parseAssembly(raw: unknown, where: string, locate?: AssemblyKeyLocator): Assembly {
   const fail = (key: string, msg: string): never => {
-    throw new AnalysisInputError(`key '${key}': ${msg}`, where);
+    throw new AnalysisInputError(`key '${key}': ${msg}`, locate?.(key) ?? where);
   };
   const obj = (v: unknown, key: string, known: string[]): Record<string, unknown> => {
+    if (v === undefined) return fail(key, "missing: expected a mapping");
     if (typeof v !== "object" || v === null || Array.isArray(v)) return fail(key, "expected a mapping");
     for (const k of Object.keys(v)) if (!known.includes(k)) fail(`${key}.${k}`, `unknown key (known: ${known.join(", ")})`);
     return v as Record<string, unknown>;
   };
   const str = (v: unknown, key: string): string => (typeof v === "string" && v !== "" ? v : fail(key, "expected a non-empty string"));
-  const cost = (v: unknown, key: string): CostModel => (typeof v === "string" || (typeof v === "number" && Number.isFinite(v)) ? v : fail(key, "expected a number or a mathjs expression"));
-  const arr = (v: unknown, key: string): unknown[] => (Array.isArray(v) ? v : fail(key, "expected a list"));
+  const cost = (v: unknown, key: string): CostModel => {
+    if (typeof v === "number" && Number.isFinite(v)) return v;
+    if (typeof v !== "string") return fail(key, "expected a number or a mathjs expression");
+    try {
+      compileCost(v, "");
+    } catch (e) {
+      if (e instanceof AnalysisInputError) fail(key, e.message);
+      throw e;
+    }
+    return v;
+  };
+  const arr = (v: unknown, key: string): unknown[] => (Array.isArray(v) ? v : fail(key, v === undefined ? "missing: expected a list" : "expected a list"));
   const top = obj(raw, "(top)", ["components", "callGraph", "interactions"]);
   const components: ComponentSpec[] = arr(top.components, "components").map((c, i) => {
     const k = `components[${i}]`;
@@ -58,8 +79,23 @@ export function parseAssembly(raw: unknown, where: string): Assembly {
       }
       return { name: str(io.name, `${kk}.name`), mean: cost(io.mean, `${kk}.mean`), sd: io.sd === undefined ? undefined : cost(io.sd, `${kk}.sd`), qos };
     });
+    if (implementations.length === 0) fail(`${k}.implementations`, "no implementation: list at least one");
+    implementations.forEach((im, j) => {
+      const first = implementations.findIndex((x) => x.name === im.name);
+      if (first < j) fail(`${k}.implementations[${j}].name`, `implementation '${im.name}' is listed twice (also ${k}.implementations[${first}])`);
+    });
     return { name: str(o.name, `${k}.name`), implementations };
   });
+  const names = components.map((c) => c.name);
+  names.forEach((n, i) => {
+    const first = names.indexOf(n);
+    if (first < i) fail(`components[${i}].name`, `component '${n}' is listed twice (also components[${first}])`);
+  });
+  const known = (name: string, key: string): string => (names.includes(name) ? name : fail(key, `unknown component '${name}'${didYouMean(name, names)}; known: ${names.join(", ")}`));
+  const implementationOf = (component: string, name: string, key: string): string => {
+    const impls = components.find((c) => c.name === component)!.implementations.map((i) => i.name);
+    return impls.includes(name) ? name : fail(key, `unknown implementation '${name}' of '${component}'${didYouMean(name, impls)}; known: ${impls.join(", ")}`);
+  };
   const site = (v: unknown, key: string, depth: number): CallSite => {
     if (depth > 1000) fail(key, "call graph deeper than 1000 levels");
     const o = obj(v, key, ["component", "calls", "args", "children"]);
@@ -70,7 +106,7 @@ export function parseAssembly(raw: unknown, where: string): Assembly {
       for (const [n, e] of Object.entries(a)) args[n] = cost(e, `${key}.args.${n}`);
     }
     return {
-      component: str(o.component, `${key}.component`),
+      component: known(str(o.component, `${key}.component`), `${key}.component`),
       calls: o.calls === undefined ? undefined : cost(o.calls, `${key}.calls`),
       args,
       children: o.children === undefined ? undefined : arr(o.children, `${key}.children`).map((c, i) => site(c, `${key}.children[${i}]`, depth + 1)),
@@ -82,12 +118,19 @@ export function parseAssembly(raw: unknown, where: string): Assembly {
       : arr(top.interactions, "interactions").map((it, i) => {
           const k = `interactions[${i}]`;
           const o = obj(it, k, ["caller", "callee", "costs"]);
+          const caller = known(str(o.caller, `${k}.caller`), `${k}.caller`);
+          const callee = known(str(o.callee, `${k}.callee`), `${k}.callee`);
           return {
-            caller: str(o.caller, `${k}.caller`),
-            callee: str(o.callee, `${k}.callee`),
+            caller,
+            callee,
             costs: arr(o.costs, `${k}.costs`).map((c, j) => {
-              const co = obj(c, `${k}.costs[${j}]`, ["callerImpl", "calleeImpl", "cost"]);
-              return { callerImpl: str(co.callerImpl, `${k}.costs[${j}].callerImpl`), calleeImpl: str(co.calleeImpl, `${k}.costs[${j}].calleeImpl`), cost: cost(co.cost, `${k}.costs[${j}].cost`) };
+              const kk = `${k}.costs[${j}]`;
+              const co = obj(c, kk, ["callerImpl", "calleeImpl", "cost"]);
+              return {
+                callerImpl: implementationOf(caller, str(co.callerImpl, `${kk}.callerImpl`), `${kk}.callerImpl`),
+                calleeImpl: implementationOf(callee, str(co.calleeImpl, `${kk}.calleeImpl`), `${kk}.calleeImpl`),
+                cost: cost(co.cost, `${kk}.cost`),
+              };
             }),
           };
         });
@@ -97,10 +140,21 @@ export function parseAssembly(raw: unknown, where: string): Assembly {
   try {
     prepareAssembly(assembly);
   } catch (e) {
-    if (e instanceof AnalysisInputError && !e.message.startsWith(`${where}: `)) throw new AnalysisInputError(e.message, where);
+    if (e instanceof AnalysisInputError && !e.message.startsWith(`${where}: `)) {
+      // An interaction's error names it by index: put it at its place in the file.
+      const interaction = /^interactions\[\d+\]/.exec(e.where ?? "")?.[0];
+      const at = interaction === undefined ? undefined : locate?.(interaction);
+      throw new AnalysisInputError(e.message, at ?? where);
+    }
     throw e;
   }
   return assembly;
+}
+
+/** The segments of a key as messages write it: `callGraph.children[1].component` → callGraph, 1, children ... */
+function keySegments(key: string): (string | number)[] {
+  if (key === "(top)") return [];
+  return [...key.matchAll(/\[(\d+)\]|[^.[\]]+/g)].map((m) => (m[1] === undefined ? m[0] : Number(m[1])));
 }
 
 /**
@@ -115,16 +169,33 @@ export function readAssemblyFile(path: string): Assembly {
     throw new AnalysisInputError(`cannot read assembly file: ${fileErrorText(e)}`, path);
   }
   let doc: unknown;
+  const lineCounter = new LineCounter();
+  const parsed = parseDocument(text, { lineCounter, prettyErrors: false });
   try {
-    doc = parseYaml(text);
+    if (parsed.errors.length > 0) throw parsed.errors[0]!;
+    doc = parsed.toJS();
   } catch (e) {
     // A profile given in its place is named for what it is.
     const measured = measurementFileKind(path);
     if (measured !== undefined) throw new AnalysisInputError(`this is ${measured}, not an assembly file: ccasim select reads an assembly in YAML or JSON (ccasim select --help); a profile is for ccasim profile, fit, prune or power`, path);
-    throw new AnalysisInputError(`not valid YAML or JSON: ${(e as Error).message.split("\n")[0]}`, path);
+    const offset = (e as { pos?: [number, number] }).pos?.[0];
+    const at = offset === undefined ? path : `${path}:${lineCounter.linePos(offset).line}:${lineCounter.linePos(offset).col}`;
+    throw new AnalysisInputError(`not valid YAML or JSON: ${(e as Error).message.split("\n")[0]}`, at);
   }
   // A scenario or a sweep file is named for what it is, not checked key by key.
   const otherKind = otherInputFileKindText(doc, path, "assembly");
   if (otherKind !== undefined) throw new AnalysisInputError(otherKind, path);
-  return parseAssembly(doc, path);
+  const locate: AssemblyKeyLocator = (key) => {
+    // The key's own node, else the nearest enclosing one that exists (a missing key: its mapping).
+    const segments = keySegments(key);
+    for (let n = segments.length; n >= 0; n--) {
+      const node = (n === 0 ? parsed.contents : parsed.getIn(segments.slice(0, n), true)) as YamlNode | null | undefined;
+      if (node !== null && node !== undefined && !isDocument(node) && node.range) {
+        const p = lineCounter.linePos(node.range[0]);
+        return `${path}:${p.line}:${p.col}`;
+      }
+    }
+    return undefined;
+  };
+  return parseAssembly(doc, path, locate);
 }

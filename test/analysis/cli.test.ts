@@ -697,14 +697,28 @@ describe("ccasim select on an assembly file with a mistake", () => {
       writeFileSync(unknown, text.replace("callGraph: { component: Flux", "callGraph: { component: Flx"));
       const a = await run(["select", unknown, "--input", "Q=5000"]);
       expect(a.code).toBe(2);
-      expect(a.err).toBe(`ccasim select: ${unknown}: (root) => Flx: unknown component 'Flx' (known: Flux)\n`);
+      expect(a.err).toBe(`ccasim select: ${unknown}:39:25: key 'callGraph.component': unknown component 'Flx' (did you mean 'Flux'?); known: Flux\n`);
       const broken = join(dir, "broken.yaml");
       const brokenText = text.replace(/(name: EFMFlux, mean: )"[^"]*"/, '$1"exp(1.03*log(Q) - "');
       expect(brokenText).not.toBe(text);
       writeFileSync(broken, brokenText);
       const b = await run(["select", broken, "--input", "Q=1000"]);
       expect(b.code).toBe(2);
-      expect(b.err).toMatch(new RegExp(`^ccasim select: ${broken.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: mean of EFMFlux \\(Flux\\): cannot parse cost expression`));
+      expect(b.err).toMatch(new RegExp(`^ccasim select: ${broken.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}:37:32: key 'components\\[0\\]\\.implementations\\[0\\]\\.mean': cannot parse cost expression`));
+      // Every mistake is named at its line and column, with its key.
+      const cases: [string, string][] = [
+        [text.replace("callGraph: { component: Flux, calls: 100 }", "callGraph: { component: Flux, calls: 100 }\ncallGraph: { component: Flux }"), ":40:1: not valid YAML or JSON: Map keys must be unique"],
+        [text.replace("name: GodunovFlux", "name: EFMFlux"), ":38:17: key 'components[0].implementations[1].name': implementation 'EFMFlux' is listed twice (also components[0].implementations[0])"],
+        [text.replace("callGraph: { component: Flux, calls: 100 }", ""), ":34:1: key 'callGraph': missing: expected a mapping"],
+        [`${text}interactions:\n  - { caller: Flux, callee: Flux, costs: [{ callerImpl: EFM, calleeImpl: EFMFlux, cost: 1 }] }\n`, ":41:57: key 'interactions[0].costs[0].callerImpl': unknown implementation 'EFM' of 'Flux' (did you mean 'EFMFlux'?); known: EFMFlux, GodunovFlux"],
+      ];
+      for (const [mistake, message] of cases) {
+        const file = join(dir, "mistake.yaml");
+        writeFileSync(file, mistake);
+        const r = await run(["select", file, "--input", "Q=1000"]);
+        expect(r.code).toBe(2);
+        expect(r.err).toBe(`ccasim select: ${file}${message}\n`);
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
