@@ -179,7 +179,8 @@ export function evaluateCosts(ca: CompiledAssembly, inputs: Inputs, options: Cos
         const name = `${ca.implementations[c]![i]} (${ca.components[c]})`;
         let cost = check(ca.mean[c]![i]!(local), `mean cost of ${name}`);
         const sd = ca.sd[c]![i];
-        if (sd && k !== 0) cost += k * check(sd(local), `sd of ${name}`);
+        // A negative k (risk seeking) can take mean + k·sd below 0, which is no cost either.
+        if (sd && k !== 0) cost = check(cost + k * check(sd(local), `sd of ${name}`), `mean + ${k}·sd of ${name}`);
         unit[c]![i]! += calls * cost;
       }
       if (parent >= 0) {

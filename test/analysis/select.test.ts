@@ -119,6 +119,12 @@ describe("selectImplementations", () => {
     expect(selectImplementations(asm, {}, { riskK: 1 }).optimum.assignment.S).toBe("steady");
   });
 
+  it("refuses a risk k that takes mean + k sd below 0, as for any other cost", () => {
+    const asm: Assembly = { components: [{ name: "F", implementations: [{ name: "F1", mean: 10, sd: 4 }, { name: "F2", mean: 12, sd: 1 }] }], callGraph: { component: "F" } };
+    expect(selectImplementations(asm, {}, { riskK: -2 }).optimum).toMatchObject({ assignment: { F: "F1" }, cost: 2 });
+    expect(() => selectImplementations(asm, {}, { riskK: -3 })).toThrow("mean + -3·sd of F1 (F) is -2 at {} (costs must be finite and >= 0)");
+  });
+
   it("solves 20 components x 3 implementations (3^20 assemblies) exactly by dynamic programming", () => {
     const { asm, brute } = chain(20, 3, 99);
     const r = selectImplementations(asm, { x: 2 });
