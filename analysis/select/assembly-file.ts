@@ -96,8 +96,20 @@ export function parseAssembly(raw: unknown, where: string, locate?: AssemblyKeyL
     const impls = components.find((c) => c.name === component)!.implementations.map((i) => i.name);
     return impls.includes(name) ? name : fail(key, `unknown implementation '${name}' of '${component}'${didYouMean(name, impls)}; known: ${impls.join(", ")}`);
   };
+  // The call sites above the one being read: a YAML alias to one of them makes an endless graph.
+  const above = new Map<unknown, string>();
   const site = (v: unknown, key: string, depth: number): CallSite => {
-    if (depth > 1000) fail(key, "call graph deeper than 1000 levels");
+    const ancestor = above.get(v);
+    if (ancestor !== undefined) fail(key, `refers back to its caller '${ancestor}' (a YAML alias): the call graph would never end; a call graph is a tree`);
+    if (depth > 1000) fail(key.length > 200 ? `${key.slice(0, 200)}...` : key, "call graph deeper than 1000 levels");
+    above.set(v, key);
+    try {
+      return readSite(v, key, depth);
+    } finally {
+      above.delete(v);
+    }
+  };
+  const readSite = (v: unknown, key: string, depth: number): CallSite => {
     const o = obj(v, key, ["component", "calls", "args", "children"]);
     let args: Record<string, CostModel> | undefined;
     if (o.args !== undefined) {

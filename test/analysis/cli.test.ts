@@ -712,6 +712,8 @@ describe("ccasim select on an assembly file with a mistake", () => {
         [text.replace("callGraph: { component: Flux, calls: 100 }", ""), ":34:1: key 'callGraph': missing: expected a mapping"],
         [`${text}interactions:\n  - { caller: Flux, callee: Flux, costs: [{ callerImpl: EFM, calleeImpl: EFMFlux, cost: 1 }] }\n`, ":41:57: key 'interactions[0].costs[0].callerImpl': unknown implementation 'EFM' of 'Flux' (did you mean 'EFMFlux'?); known: EFMFlux, GodunovFlux"],
       ];
+      // A YAML alias back to a caller: the call graph would never end (it was walked 1000 levels deep).
+      cases.push(["components:\n  - name: A\n    implementations: [{ name: A1, mean: 1 }]\ncallGraph: &g\n  component: A\n  children: [*g]\n", ":6:14: key 'callGraph.children[0]': refers back to its caller 'callGraph' (a YAML alias): the call graph would never end; a call graph is a tree"]);
       for (const [mistake, message] of cases) {
         const file = join(dir, "mistake.yaml");
         writeFileSync(file, mistake);
