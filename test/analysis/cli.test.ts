@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { evaluate } from "mathjs";
@@ -272,6 +272,34 @@ describe("ccasim fit", () => {
       "ccasim fit: record 0 (K.run) has no value 'wall-time' (did you mean 'wallTime'?); values: wallTime (wall_time [us]), computeTime (compute_time [us]), " +
         "mpiTime (mpi_time [us]), counters PAPI_FP_OPS (counter:PAPI_FP_OPS [count])\n",
     );
+  });
+
+  it("warns when the runs it pools set a fitted component up differently (records do not say which implementation ran)", async () => {
+    const root = mkdtempSync(join(tmpdir(), "ccasim-fit-settings-"));
+    const header = "component,port,method,rank,start [us],wall_time [us],mpi_time [us],compute_time [us],param:n";
+    const runFolder = (name: string, implementation: string | undefined, cost: (n: number) => number) => {
+      const dir = join(root, name);
+      mkdirSync(dir);
+      writeFileSync(join(dir, "records.csv"), [header, ...[1, 2, 4].map((n, i) => `Solver,s,run,0,${i},${cost(n)},0,${cost(n)},${n}`)].join("\n") + "\n");
+      const params = { cost: "3*n", ...(implementation === undefined ? {} : { implementation }) };
+      writeFileSync(join(dir, "summary.json"), JSON.stringify({ resolved: { assembly: { components: { Solver: { type: "dummy", params }, Other: { type: "dummy", params: { cost: name } } } } } }));
+      return dir;
+    };
+    const cg = runFolder("cg", "CG", (n) => 3 * n);
+    const gmres = runFolder("gmres", "GMRES", (n) => n * n);
+    const fit = (inputs: string[]) => run(["fit", ...inputs, "--parameter", "n", "--component", "Solver", "--json"]);
+    const mixed = await fit([cg, join(gmres, "records.csv")]);
+    expect(mixed.code).toBe(0);
+    expect(mixed.err).toBe(`warning: the runs pooled into one fit set Solver's implementation differently ("CG" in ${cg}, "GMRES" in ${join(gmres, "records.csv")}): their records do not say which they ran; fit the runs of each setting apart\n`);
+    // A run that leaves the key out, and components not fitted (Other differs in every run), are compared as such.
+    const plain = runFolder("plain", undefined, (n) => 3 * n);
+    expect((await fit([cg, plain])).err).toContain(`set Solver's implementation differently ("CG" in ${cg}, (unset) in ${plain})`);
+    // The same setting in every run, or a records file without a run's summary: no warning.
+    const again = runFolder("cg2", "CG", (n) => 3 * n);
+    expect((await fit([cg, again])).err).toBe("");
+    const bare = join(root, "bare.csv");
+    writeFileSync(bare, readFileSync(join(gmres, "records.csv")));
+    expect((await fit([cg, bare])).err).toBe("");
   });
 
   it("warns when it pools the records of several component methods, and filters records by parameter with --where", async () => {
