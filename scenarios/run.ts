@@ -4,6 +4,7 @@ import {
   buildCallGraph,
   runAssembly,
   runToTrial,
+  ScenarioValueError,
   type AssemblyRunResult,
   type CallGraph,
   type KernelSpec,
@@ -172,6 +173,8 @@ function locatedRunError(scenario: LoadedScenario, e: unknown): unknown {
   if (e instanceof ExpressionError && e.where !== undefined && e.where.startsWith(`${instance}.`) && e.message.startsWith(`${e.where}: `))
     return scenario.errorAt(["assembly", "components", instance, "params", ...parseWhere(e.where.slice(instance.length + 1))], e.message.slice(e.where.length + 2));
   const detail = e.message.startsWith(`${instance}: `) ? e.message.slice(instance.length + 2) : e.message;
+  // A value a parameter took in the run: at that parameter.
+  if (e instanceof ScenarioValueError && e.key !== undefined) return scenario.errorAt(["assembly", "components", instance, "params", ...parseWhere(e.key)], e.problem ?? detail);
   return scenario.errorAt(["assembly", "components", instance], detail);
 }
 

@@ -30,7 +30,8 @@ export function wholeCount(v: number): number {
 export function runCount(v: number, instance: string, key: string): number {
   const n = wholeCount(v);
   if (n === n) return n;
-  throw new ScenarioValueError(`${instance}: ${key} evaluated to ${v}; a count is ${WHOLE}`);
+  const problem = `evaluated to ${v}; a count is ${WHOLE}`;
+  throw new ScenarioValueError(`${instance}: ${key} ${problem}`, key, problem);
 }
 
 /**

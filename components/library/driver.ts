@@ -2,7 +2,7 @@ import type { ComponentContext, ComponentType } from "../component.js";
 import { checkKeys } from "../documented-params.js";
 import type { PortType } from "../ports.js";
 import { CallTargets, makeCalls, newScope, prepareCalls, RANK_NAMES, scopeLayout, usesPorts, type PreparedCall } from "./calls.js";
-import { ScenarioValueError } from "./scenario-value-error.js";
+import { negativeCost } from "./scenario-value-error.js";
 import { checkCountAtLoad, runCount } from "./counts.js";
 import { collectProblem } from "./problems.js";
 
@@ -70,7 +70,7 @@ function* goDriver(inst: DriverInstance) {
     scope[n - 1] = i;
     const us = d.cost(scope);
     if (us > 0) yield ctx.delay(us);
-    else if (!(us >= 0)) throw new ScenarioValueError(`${ctx.instance}: cost evaluated to ${us} microseconds in iteration ${i}`);
+    else if (!(us >= 0)) negativeCost(ctx.instance, "cost", us, ` in iteration ${i}`);
     yield* makeCalls(targets, scope);
   }
   return iterations;

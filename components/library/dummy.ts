@@ -2,7 +2,7 @@ import type { ComponentContext, ComponentType, PrepareEnv } from "../component.j
 import { checkKeys } from "../documented-params.js";
 import type { CallArgs, PortType } from "../ports.js";
 import { CallTargets, makeCalls, newScope, nonNumericArgument, prepareCalls, scopeLayout, trackingEnv, usesPorts, alwaysCalledPorts, RANK_NAMES, type PreparedCall } from "./calls.js";
-import { ScenarioValueError } from "./scenario-value-error.js";
+import { negativeCost, ScenarioValueError } from "./scenario-value-error.js";
 import { collectProblem } from "./problems.js";
 
 interface DummyPrepared {
@@ -189,7 +189,7 @@ function* runDummy(inst: DummyInstance, callArgs: CallArgs) {
   if (calls && d.order === "calls-first") yield* makeCalls(targets, own);
   const us = d.cost(own);
   if (us > 0) yield ctx.delay(us);
-  else if (!(us >= 0)) throw new ScenarioValueError(`${ctx.instance}: cost evaluated to ${us} microseconds`);
+  else if (!(us >= 0)) negativeCost(ctx.instance, d.implementation === undefined ? "cost" : `implementations.${d.implementation}`, us, "");
   if (calls && d.order === "cost-first") yield* makeCalls(targets, own);
   inst.active--;
   inst.nesting[rank]--;

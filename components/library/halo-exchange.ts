@@ -108,7 +108,8 @@ export const haloExchangeComponent: ComponentType<HaloPrepared> = {
 function extentsOf(d: HaloPrepared, scope: ArrayLike<number>, instance: string): { patchCells: number[]; ghostWidth: number; bytesPerCell: number } {
   const value = (key: string, e: Extent): number => {
     const v = typeof e === "number" ? e : e(scope);
-    if (!Number.isInteger(v) || v < 1) throw new ScenarioValueError(`${instance}: ${key} evaluated to ${v}; expected an integer >= 1`);
+    const problem = `evaluated to ${v}; expected an integer >= 1`;
+    if (!Number.isInteger(v) || v < 1) throw new ScenarioValueError(`${instance}: ${key} ${problem}`, key, problem);
     return v;
   };
   const patchCells = d.patchCells.map((e, i) => value(`patchCells[${i}]`, e));

@@ -271,5 +271,6 @@ function wholeCount(inst: KernelInstance, key: CountKey, v: number, min: number)
   const text = inst.d.countTexts[key];
   const names = inst.d.scopeNames;
   const read = names.filter((n) => new RegExp(`\\b${n}\\b`).test(text)).map((n) => `${n} = ${inst.scope[names.indexOf(n)]}`);
-  throw new ScenarioValueError(`${inst.ctx.instance}: kernel.${key}: expected an integer >= ${min}, got ${v} (${key}: ${JSON.stringify(text)}${read.length > 0 ? ` with ${read.join(", ")}` : ""})`);
+  const problem = `expected an integer >= ${min}, got ${v} (${key}: ${JSON.stringify(text)}${read.length > 0 ? ` with ${read.join(", ")}` : ""})`;
+  throw new ScenarioValueError(`${inst.ctx.instance}: kernel.${key}: ${problem}`, key, problem);
 }

@@ -7,8 +7,29 @@
 export class ScenarioValueError extends Error {
   /** Marks errors caused by the caller's input (the CLI maps them to exit code 2). */
   readonly isInputError = true;
-  constructor(message: string) {
+  /**
+   * @param message - what is wrong, starting with the component instance (`A: ...`)
+   * @param key - the component parameter whose value is wrong (`cost`, `implementations.A2`,
+   *   `calls[0].count`), when one is: the error is then placed at that key in the scenario file
+   * @param problem - what is wrong, said at that key (`evaluated to 2.5; ...`); default: the
+   *   message after its instance
+   */
+  constructor(
+    message: string,
+    readonly key?: string,
+    readonly problem?: string,
+  ) {
     super(message);
     this.name = "ScenarioValueError";
   }
+}
+
+/**
+ * The error of a cost that evaluated below 0 (or to NaN) in a run, placed at its key.
+ * @param when - appended to the value (` in iteration 3`)
+ * @throws ScenarioValueError always
+ */
+export function negativeCost(instance: string, key: string, us: number, when: string): never {
+  const problem = `evaluated to ${us} microseconds${when}; a cost is 0 or more`;
+  throw new ScenarioValueError(`${instance}: cost ${problem}`, key, problem);
 }

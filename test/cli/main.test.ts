@@ -89,21 +89,21 @@ describe("ccasim command line", () => {
     const out = mkdtempSync(join(tmpdir(), "ccasim-main-"));
     try {
       const cases: [string[], string][] = [
-        // Located at the component in the scenario, as the loader's errors are.
+        // Located at the parameter in the scenario (its file's key, or the nearest enclosing one), as the loader's errors are.
         // A count is whole and 0 or more: at load when workload values alone decide it, else in the run.
         [["--set", "workload.iterations=-5"], "scenarios/known-models.yaml:42:9: assembly.components.Driver.params.iterations: expected a whole number, 0 or more, got -5 (from 'iterations' with iterations = -5)\n"],
-        [["--set", "assembly.components.Driver.params.calls[0].count=2-i"], "scenarios/known-models.yaml:39:5: assembly.components.Driver: calls[0].count evaluated to -1; a count is a whole number, 0 or more (overridden: --set assembly.components.Driver.params.calls[0].count=2-i)\n"],
+        [["--set", "assembly.components.Driver.params.calls[0].count=2-i"], "scenarios/known-models.yaml:44:13: assembly.components.Driver.params.calls[0].count: evaluated to -1; a count is a whole number, 0 or more (overridden: --set assembly.components.Driver.params.calls[0].count=2-i)\n"],
         [["--set", "assembly.components.Driver.params.calls[0].count=1.5"], "scenarios/known-models.yaml:44:13: assembly.components.Driver.params.calls[0].count: expected a whole number, 0 or more, got 1.5 (from --set assembly.components.Driver.params.calls[0].count=1.5)\n"],
-        [["--set", 'assembly.components.Driver.params.cost="i - 3"'], `scenarios/known-models.yaml:39:5: assembly.components.Driver: cost evaluated to -3 microseconds in iteration 0 (overridden: --set assembly.components.Driver.params.cost="i - 3")\n`],
-        [["--set", 'assembly.components.C.params.cost="x - 10"', "--set", "workload.x=4", "--set", "assembly.components.A.params.implementation=A2"], `scenarios/known-models.yaml:58:5: assembly.components.C: cost evaluated to -6 microseconds (overridden: --set assembly.components.C.params.cost="x - 10", --set workload.x=4)\n`],
+        [["--set", 'assembly.components.Driver.params.cost="i - 3"'], `scenarios/known-models.yaml:41:7: assembly.components.Driver.params.cost: evaluated to -3 microseconds in iteration 0; a cost is 0 or more (overridden: --set assembly.components.Driver.params.cost="i - 3")\n`],
+        [["--set", 'assembly.components.C.params.cost="x - 10"', "--set", "workload.x=4", "--set", "assembly.components.A.params.implementation=A2"], `scenarios/known-models.yaml:60:17: assembly.components.C.params.cost: evaluated to -6 microseconds; a cost is 0 or more (overridden: --set assembly.components.C.params.cost="x - 10", --set workload.x=4)\n`],
         // An expression that does not evaluate to a finite number is located at its parameter.
         [["--set", "assembly.components.C.params.cost=1/(x-3)"], 'scenarios/known-models.yaml:60:17: assembly.components.C.params.cost: expression "1/(x-3)": evaluates to Infinity (not a finite number) for x=3 (overridden: --set assembly.components.C.params.cost=1/(x-3))\n'],
         [["--set", "assembly.components.Driver.params.calls[0].args.x=x/(x-3)"], 'scenarios/known-models.yaml:44:32: assembly.components.Driver.params.calls[0].args.x: expression "x/(x-3)": evaluates to Infinity (not a finite number) for x=3 (overridden: --set assembly.components.Driver.params.calls[0].args.x=x/(x-3))\n'],
       ];
-      // A kernel the node model refuses names its component.
+      // A kernel the node model refuses names its component's key.
       const kernel = await run(["run", "scenarios/kernel-l2.yaml", "--set", "workload.Q=-5", "--quiet", "--out", join(out, "run")]);
       expect(kernel.code).toBe(2);
-      expect(kernel.err).toBe("ccasim run: scenarios/kernel-l2.yaml: 1 error\n  scenarios/kernel-l2.yaml:37:5: assembly.components.DerivX: kernel.elements: expected an integer >= 0, got -5 (elements: \"Q\" with Q = -5) (overridden: --set workload.Q=-5)\n");
+      expect(kernel.err).toBe("ccasim run: scenarios/kernel-l2.yaml: 1 error\n  scenarios/kernel-l2.yaml:39:7: assembly.components.DerivX.params.elements: expected an integer >= 0, got -5 (elements: \"Q\" with Q = -5) (overridden: --set workload.Q=-5)\n");
       for (const [set, message] of cases) {
         const r = await run(["run", "scenarios/known-models.yaml", ...set, "--quiet", "--out", join(out, "run")]);
         expect(r.code, r.err).toBe(2);

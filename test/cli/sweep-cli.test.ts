@@ -257,7 +257,7 @@ describe("ccasim validate on a sweep file", () => {
     expect(loads.code, loads.err).toBe(0);
     const runs = await run(["validate", "scenarios/known-models.yaml", "--set", "workload.x=-5", "--run"]);
     expect(runs.code).toBe(2);
-    expect(runs.err).toMatch(/known-models\.yaml:\d+:\d+: assembly\.components\.A: cost evaluated to -10 microseconds \(overridden: --set workload\.x=-5\)/);
+    expect(runs.err).toMatch(/known-models\.yaml:\d+:\d+: assembly\.components\.A\.params\.implementations\.A1: evaluated to -10 microseconds; a cost is 0 or more \(overridden: --set workload\.x=-5\)/);
     const good = await run(["validate", "scenarios/known-models.yaml", "--run"]);
     expect(good.out).toMatch(/: valid — scenario 'known-models', .*; ran: simulated 0\.\d+ s, \d+ events\n$/);
     const negative = join(dir, "negative.sweep.yaml");
@@ -267,6 +267,6 @@ describe("ccasim validate on a sweep file", () => {
     expect(sweep.code).toBe(2);
     expect(sweep.err).toContain("points over");
     expect(sweep.err).toContain("would fail (loaded and run):");
-    expect(sweep.err).toContain("cost evaluated to -2 microseconds");
+    expect(sweep.err).toContain("evaluated to -2 microseconds; a cost is 0 or more");
   });
 });

@@ -45,7 +45,7 @@ describe("the halo-exchange component's sizes from the workload", () => {
   });
 
   it("refuses an expression that gives no whole extent, or a halo wider than the block, naming the key", () => {
-    expect(() => timeOf(withWorkload("N: 64", "patchCells: [N / 3, N]"))).toThrow(/H: patchCells\[0\] evaluated to 21\.3+\d*; expected an integer >= 1/);
+    expect(() => timeOf(withWorkload("N: 64", "patchCells: [N / 3, N]"))).toThrow(/halo\.yaml:\d+:\d+: assembly\.components\.H\.params\.patchCells\[0\]: evaluated to 21\.3+\d*; expected an integer >= 1/);
     expect(() => timeOf(withWorkload("g: 40", "patchCells: [32, 32], ghostWidth: g"))).toThrow(/H: ghostWidth 40 exceeds the patch extent 32 along dimension 0/);
     expect(() => loadScenarioText(withWorkload("N: 64", "patchCells: [M, N]"), "halo.yaml")).toThrow(/assembly\.components\.H\.params\.patchCells\[0\]: expression "M": unknown symbol 'M'/);
   });

@@ -80,10 +80,10 @@ describe("the kernel component's parameters", () => {
 
   it("refuses a stride, an array count or a pass count out of range instead of replacing it", () => {
     // Expressions that evaluate out of range (N = 4096), when the run evaluates them.
-    expect(runError("pattern: strided, stride: N - 4096")).toMatch(/kernel\.yaml:\d+:\d+: assembly\.components\.K: kernel\.stride: expected an integer >= 1, got 0/);
-    expect(runError("arrays: N - 4096")).toMatch(/assembly\.components\.K: kernel\.arrays: expected an integer >= 1, got 0/);
-    expect(runError("elementSize: N - 4096")).toMatch(/assembly\.components\.K: kernel\.elementSize: expected an integer >= 1, got 0 \(elementSize: "N - 4096" with N = 4096\)/);
-    expect(runError("passes: N - 4097")).toMatch(/assembly\.components\.K: kernel\.passes: expected an integer >= 0, got -1/);
+    expect(runError("pattern: strided, stride: N - 4096")).toMatch(/kernel\.yaml:\d+:\d+: assembly\.components\.K\.params\.stride: expected an integer >= 1, got 0/);
+    expect(runError("arrays: N - 4096")).toMatch(/assembly\.components\.K\.params\.arrays: expected an integer >= 1, got 0/);
+    expect(runError("elementSize: N - 4096")).toMatch(/assembly\.components\.K\.params\.elementSize: expected an integer >= 1, got 0 \(elementSize: "N - 4096" with N = 4096\)/);
+    expect(runError("passes: N - 4097")).toMatch(/assembly\.components\.K\.params\.passes: expected an integer >= 0, got -1/);
   });
 
   it("refuses constant quantities out of range at load, as ccasim validate does, at their key", () => {

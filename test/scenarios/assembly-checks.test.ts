@@ -90,10 +90,10 @@ assembly:
   it("refuses a fractional element count as a negative one, naming the key and the expression", async () => {
     const frac = await runIt("1000", ["--set", "workload.Q=1000.25"]);
     expect(frac.code).toBe(2);
-    expect(frac.stderr).toContain('assembly.components.K: kernel.elements: expected an integer >= 0, got 2000.5 (elements: "2*Q" with Q = 1000.25)');
+    expect(frac.stderr).toContain('assembly.components.K.params.elements: expected an integer >= 0, got 2000.5 (elements: "2*Q" with Q = 1000.25)');
     expect(frac.stderr).toContain("--set workload.Q=1000.25");
     const neg = await runIt("-5");
-    expect(neg.stderr).toContain('kernel.elements: expected an integer >= 0, got -10 (elements: "2*Q" with Q = -5)');
+    expect(neg.stderr).toContain('params.elements: expected an integer >= 0, got -10 (elements: "2*Q" with Q = -5)');
     expect((await runIt("1000")).code).toBe(0);
   });
 });

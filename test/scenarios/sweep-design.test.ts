@@ -154,7 +154,7 @@ describe("sweep designs", () => {
     const rows = runPointTask(pointTask(sw, sw.points[1]));
     // (The text columns are dictionary-coded.)
     const message = String((rows.tables.error as unknown as { dict: string[] }[])[2].dict[0]);
-    expect(message).toContain("kernel.elements: expected an integer >= 0, got 4641.58883361");
+    expect(message).toContain("assembly.components.DerivX.params.elements: expected an integer >= 0, got 4641.58883361");
     expect(message).toContain(
       "\nthe sweep gives this point workload.Q=4641.58883361 (axes key 'workload.Q' (q.sweep.yaml:3:3)): give it whole numbers there (a range or a random axis rounds its values with 'integer: true')",
     );
