@@ -7,7 +7,7 @@ import { ProfileError, ProfileFormatError } from "./errors.js";
 import { Trial } from "./model.js";
 import { readRecords } from "./records.js";
 import { readPackedProfile } from "./tau/ppk-read.js";
-import { RUN_PROFILE_FOLDER } from "./run-folder.js";
+import { RUN_PROFILE_FOLDER, runFileAdvice } from "./run-folder.js";
 import { hasTauProfileFiles, parseProfileFileName, readTauProfile, type TrialReadOptions } from "./tau/text-read.js";
 import { fileErrorText } from "./file-error.js";
 
@@ -48,7 +48,8 @@ export function detectTrialFormat(path: string): TrialFormat {
   if (h.length >= 2 && h[0] === 0x1f && h[1] === 0x8b) return "ppk";
   if (h.length >= 6 && h[0] === 0 && h[1] === 0x50 && h[2] === 0 && h[3] === 0x50 && h[4] === 0 && h[5] === 0x4b) return "ppk";
   if (/^\s*\d+\s+templated_functions/.test(Buffer.from(h).toString("latin1"))) return "tau";
-  throw new ProfileFormatError(path, undefined, "not a TAU profile directory, a profile.N.C.T file or a ParaProf .ppk file");
+  const advice = runFileAdvice(path);
+  throw new ProfileFormatError(path, undefined, `not a TAU profile directory, a profile.N.C.T file or a ParaProf .ppk file${advice === undefined ? "" : `: it is ${advice}`}`);
 }
 
 /**

@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 
 /** The folder of a run's TAU profile inside the folder `ccasim run` writes. */
 export const RUN_PROFILE_FOLDER = "profile";
@@ -18,6 +18,37 @@ export const RUN_SUMMARY_MARK = "run summary";
 
 /** The HTML page `ccasim report` writes into a run's folder. */
 export const RUN_REPORT_FILE = "report.html";
+
+/** The files a run writes beside its `profile/` folder and records. */
+export const RUN_FILES = {
+  callgraph: "callgraph.json",
+  evidence: "evidence.json",
+  summary: RUN_SUMMARY_FILE,
+  timing: "timing.json",
+  trace: "trace.json",
+} as const;
+
+/** What each file of a run's folder is, in words, for a message about it. */
+const RUN_FILE_WORDS: Readonly<Record<string, string>> = {
+  [RUN_FILES.callgraph]: "call graph",
+  [RUN_FILES.evidence]: "evidence",
+  [RUN_FILES.summary]: "summary",
+  [RUN_FILES.timing]: "timing",
+  [RUN_FILES.trace]: "trace",
+  [RUN_REPORT_FILE]: "report",
+};
+
+/**
+ * For a file a run wrote beside its profile (`out/x/callgraph.json`), given where a profile is
+ * expected: what it is and what to give instead, `the call graph of the ccasim run in out/x: give
+ * the run's folder, out/x`; undefined for any other path.
+ */
+export function runFileAdvice(path: string): string | undefined {
+  const words = RUN_FILE_WORDS[basename(path)];
+  const dir = dirname(path);
+  if (words === undefined || !isRunFolder(dir)) return undefined;
+  return `the ${words} of the ccasim run in ${dir}: give the run's folder, ${dir}, whose profile/ and records are read`;
+}
 
 /** True when `dir` holds a `summary.json` that a run wrote (marked {@link RUN_SUMMARY_MARK}). */
 export function isRunFolder(dir: string): boolean {

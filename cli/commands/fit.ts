@@ -1,7 +1,8 @@
 import { extname, resolve } from "node:path";
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
-import { readExtrap, readTrial } from "../../profile/index.js";
+import { readExtrap, readTrial, runFileAdvice } from "../../profile/index.js";
 import {
+  AnalysisInputError,
   differingComponentSettings,
   EXTRAP_FAMILIES,
   EXTRAP_MIN_TERM_CONTRIBUTION,
@@ -281,6 +282,11 @@ function run(ctx: CommandContext): number {
     return { title: `${obs.tLabel} vs ${q} (${source})`, report, warnings: fitWarnings(report, obs), ...(obs.quantity ? { quantity: obs.quantity } : {}), ...(fitOptions.families === undefined && obs.fitDefaults !== undefined ? { extrapFamilies: true } : {}) };
   };
   const first = positionals[0]!;
+  // A run's summary or call graph is JSON, as Extra-P input is: say what it is instead.
+  for (const p of positionals) {
+    const advice = runFileAdvice(p);
+    if (advice !== undefined) throw new AnalysisInputError(`not a profile, records or Extra-P input: it is ${advice}`, p);
+  }
   const ext = extname(first).toLowerCase();
   const isExtrap = (ext === ".txt" || ext === ".json" || (ext === ".jsonl" && v.parameter === undefined)) && v.timer === undefined && v["user-event"] === undefined;
   const where = textAssignments("fit", "where", v.where);

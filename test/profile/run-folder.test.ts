@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -30,6 +30,22 @@ describe("a folder written by ccasim run, given where a profile is expected", ()
     expect(fromRun.records).toHaveLength(invocations);
     expect(invocations).toBeGreaterThan(0);
     expect(readTrial(runDir, { records: false }).records).toHaveLength(0);
+  });
+
+  it("names a file the run wrote beside its profile, given in the folder's place, and says to give the folder", async () => {
+    const advice = (what: string) => `it is the ${what} of the ccasim run in ${runDir}: give the run's folder, ${runDir}, whose profile/ and records are read`;
+    expect(() => readTrial(join(runDir, "callgraph.json"))).toThrow(advice("call graph"));
+    const prune = await cli(["prune", join(runDir, "callgraph.json")]);
+    expect(prune.code).toBe(2);
+    expect(prune.err).toContain(advice("call graph"));
+    // fit would read a .json as Extra-P input.
+    const fit = await cli(["fit", join(runDir, "summary.json"), "--parameter", "x"]);
+    expect(fit.code).toBe(2);
+    expect(fit.err).toBe(`ccasim fit: ${join(runDir, "summary.json")}: not a profile, records or Extra-P input: ${advice("summary")}\n`);
+    // A file of that name outside a run's folder is only not a profile.
+    const elsewhere = join(scratch, "callgraph.json");
+    writeFileSync(elsewhere, "{}");
+    expect(() => readTrial(elsewhere)).toThrow(/not a TAU profile directory, a profile\.N\.C\.T file or a ParaProf \.ppk file$/);
   });
 
   it("keeps a profile directory's own files first, and names a folder with neither", () => {
