@@ -1,18 +1,19 @@
 /**
  * Reading SQL text just enough to embed one statement in another: where its terminating `;` is,
- * outside string literals, quoted identifiers and comments; and writing a text as a string literal.
+ * outside string literals, quoted identifiers and comments, and how many statements it holds; and
+ * writing a text as a string literal.
  *
  * @packageDocumentation
  */
 
 /**
- * `sql` without its terminating `;` and whatever follows it (comments, whitespace), so that it can
- * stand inside parentheses (`COPY (<sql>) TO ...`). A `;` or `--` inside a string literal
- * (`'...'`, `''` escaping a quote), a quoted identifier (`"..."`) or a comment (`-- ...` to the end
- * of the line, `/* ... *\/`) is text, not syntax. SQL without a terminator is returned whole.
+ * The statements of `sql` as the text separates them: each top-level `;` (outside string
+ * literals, quoted identifiers and comments) ends one, and a piece holding only whitespace and
+ * comments is none. Returns where each statement's text ends (its `;`, or the end of `sql`).
  */
-export function withoutTerminator(sql: string): string {
-  let terminator = -1;
+function statementEnds(sql: string): number[] {
+  const ends: number[] = [];
+  let content = false; // why: whether the current piece holds anything but whitespace and comments
   let i = 0;
   const n = sql.length;
   while (i < n) {
@@ -27,7 +28,7 @@ export function withoutTerminator(sql: string): string {
         } else i++;
       }
       i++;
-      terminator = -1;
+      content = true;
     } else if (c === "-" && sql[i + 1] === "-") {
       const end = sql.indexOf("\n", i);
       i = end < 0 ? n : end + 1;
@@ -36,12 +37,35 @@ export function withoutTerminator(sql: string): string {
       i = end < 0 ? n : end + 2;
     } else {
       if (c === ";") {
-        if (terminator < 0) terminator = i;
-      } else if (!/\s/.test(c)) terminator = -1;
+        if (content) ends.push(i);
+        content = false;
+      } else if (!/\s/.test(c)) content = true;
       i++;
     }
   }
-  return terminator < 0 ? sql : sql.slice(0, terminator);
+  if (content) ends.push(n);
+  return ends;
+}
+
+/**
+ * `sql` without its terminating `;` and whatever follows it (comments, whitespace), so that it can
+ * stand inside parentheses (`COPY (<sql>) TO ...`). A `;` or `--` inside a string literal
+ * (`'...'`, `''` escaping a quote), a quoted identifier (`"..."`) or a comment (`-- ...` to the end
+ * of the line, `/* ... *\/`) is text, not syntax. SQL without a terminator is returned whole.
+ */
+export function withoutTerminator(sql: string): string {
+  const ends = statementEnds(sql);
+  const last = ends[ends.length - 1];
+  return last === undefined || last === sql.length ? sql : sql.slice(0, last);
+}
+
+/**
+ * How many statements `sql` holds as its text separates them by `;` (see {@link withoutTerminator}
+ * for what is text and what syntax); 0 for whitespace and comments alone. Unlike DuckDB's own
+ * count, a `PIVOT` whose values DuckDB looks up first is one statement, as written.
+ */
+export function statementCount(sql: string): number {
+  return statementEnds(sql).length;
 }
 
 /** `text` as an SQL string literal: in single quotes, each quote doubled (`it's` is `'it''s'`). */

@@ -6,7 +6,7 @@ import { extname, resolve } from "node:path";
 import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { BulkInserter } from "./bulk-insert.js";
 import type { PointRows, TableRows } from "./rows.js";
-import { withoutTerminator } from "./sql-text.js";
+import { statementCount, withoutTerminator } from "./sql-text.js";
 import { StudyError } from "./study-error.js";
 import { META_TABLE, STUDY_TABLES, TIMING_TABLE, studyDdl, type StudyTable } from "./schema.js";
 
@@ -204,7 +204,9 @@ export class StudyStore {
 
   /**
    * Refuses SQL that holds more than one statement: DuckDB would run them all and return one
-   * result, and an export would fail on the separator.
+   * result, and an export would fail on the separator. Both DuckDB and the text must see several:
+   * DuckDB counts a `PIVOT` whose values it looks up first as two, and the text alone would count
+   * a `;` inside a dollar-quoted string.
    * @throws StudyError naming how many statements the SQL holds
    */
   private async checkOneStatement(sql: string): Promise<void> {
@@ -214,7 +216,7 @@ export class StudyStore {
     } catch {
       return; // why: SQL that does not parse is reported by running it, with DuckDB's message
     }
-    if (count > 1) throw new StudyError(`the SQL holds ${count} statements; give one (a query, or a table name to export)`);
+    if (count > 1 && statementCount(sql) > 1) throw new StudyError(`the SQL holds ${statementCount(sql)} statements; give one (a query, or a table name to export)`);
   }
 
   /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sqlString, withoutTerminator } from "../../profile/study/sql-text.js";
+import { sqlString, statementCount, withoutTerminator } from "../../profile/study/sql-text.js";
 
 describe("withoutTerminator", () => {
   it("drops the terminating ';' and the comments after it, and nothing else", () => {
@@ -15,6 +15,17 @@ describe("withoutTerminator", () => {
     expect(withoutTerminator("SELECT 'it''s;' AS \"a;b\";")).toBe("SELECT 'it''s;' AS \"a;b\"");
     expect(withoutTerminator("SELECT '--';")).toBe("SELECT '--'");
     expect(withoutTerminator("SELECT 1 /* ; */")).toBe("SELECT 1 /* ; */");
+  });
+});
+
+describe("statementCount", () => {
+  it("counts the statements the top-level ';' separate, not empty ones nor ';' in text", () => {
+    expect(statementCount("SELECT 1")).toBe(1);
+    expect(statementCount("SELECT 1;;  -- done")).toBe(1);
+    expect(statementCount("SELECT 1; SELECT 2;")).toBe(2);
+    expect(statementCount("SELECT ';' AS \"a;b\" /* ; */ -- ;\n")).toBe(1);
+    expect(statementCount("PIVOT parameter ON name USING first(value)")).toBe(1);
+    expect(statementCount("  -- nothing\n /* here */ ;")).toBe(0);
   });
 });
 

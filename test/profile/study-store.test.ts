@@ -112,6 +112,22 @@ describe("the study store", () => {
     }
   });
 
+  it("runs and exports a PIVOT, one statement that DuckDB counts as two, and refuses two statements", async () => {
+    const store = await StudyStore.open(join(dir, "a.db"), { readOnly: true });
+    try {
+      const pivot = `PIVOT (SELECT point_id, name, value FROM parameter) ON name USING first(value) ORDER BY point_id`;
+      const r = await store.query(pivot);
+      expect(r.columns).toEqual(["point_id", "impl", "machine.l2.size"]);
+      expect(r.rows[0]).toEqual(["p1", "A1", "1024"]);
+      await store.exportQuery(`${pivot};`, join(dir, "pivot.csv"));
+      expect(readFileSync(join(dir, "pivot.csv"), "utf8").split("\n")[1]).toBe("p1,A1,1024");
+      await expect(store.query("SELECT 1; SELECT 2")).rejects.toThrow(/holds 2 statements/);
+      await expect(store.query(`${pivot}; SELECT 2`)).rejects.toThrow(/holds 2 statements/);
+    } finally {
+      store.close();
+    }
+  });
+
   it("gives dates and times as DuckDB writes them, not as JavaScript dates", async () => {
     const store = await StudyStore.open(join(dir, "a.db"), { readOnly: true });
     try {
