@@ -92,7 +92,14 @@ function sameDimension(a: Bound, b: Bound, path: KeyPath, fail: SweepFail): Dime
  * @throws via `fail` for an empty, endless or ill-formed range
  */
 export function expandAxis(spec: AxisSpec, path: KeyPath, fail: SweepFail): AxisValue[] {
-  if (Array.isArray(spec)) return [...(spec as AxisValue[])];
+  if (Array.isArray(spec)) {
+    const values = [...(spec as AxisValue[])];
+    values.forEach((v, i) => {
+      const j = values.findIndex((w) => sameAxisValue(v, w));
+      if (j < i) fail([...path, i], `${String(v)} repeats item ${j} (${String(values[j])}): both would be the same run; for repeated runs set 'replications:'`);
+    });
+    return values;
+  }
   const values = rangeValues(spec, path, fail);
   if ((spec as { integer?: unknown }).integer !== true) return values;
   // Why: an element count, a rank count or a size in bytes takes whole values; a log range's
@@ -104,6 +111,18 @@ export function expandAxis(spec: AxisSpec, path: KeyPath, fail: SweepFail): Axis
     if (!rounded.includes(n)) rounded.push(n);
   }
   return rounded;
+}
+
+/**
+ * Whether two axis values set a key alike: the same value, or quantities equal in base units
+ * (`512KiB`, `524288` and `0.5MiB`; `1e3` and `1000`) of one dimension or a bare number.
+ */
+function sameAxisValue(a: AxisValue, b: AxisValue): boolean {
+  if (a === b) return true;
+  if (typeof a === "boolean" || typeof b === "boolean") return false;
+  const x = quantityOf(a);
+  const y = quantityOf(b);
+  return x !== undefined && y !== undefined && x.value === y.value && (x.dimension === y.dimension || x.dimension === undefined || y.dimension === undefined);
 }
 
 /** The values of a range axis (numbers in base units). */
@@ -165,9 +184,10 @@ function draw(d: Distribution, rng: RandomStream, path: KeyPath, fail: SweepFail
 /**
  * The factors of a sweep: one per full-factorial axis, one per zip group, one for the random
  * design (its samples drawn from a stream seeded by the study seed, so they are the same every time).
- * @param attempt - runs each axis's expansion (a caller that reports every axis's problem at once
- *   collects what it throws)
- * @throws via `fail` when a key appears twice, zipped lists differ in length, or a range is ill-formed
+ * @param attempt - runs each axis's expansion and each zip group's checks (a caller that reports
+ *   every axis's problem at once collects what it throws)
+ * @throws via `fail` when a key appears twice, zipped lists differ in length, a list repeats a
+ *   value (or a zip group a row), or a range is ill-formed
  */
 export function sweepFactors(config: SweepConfig, fail: SweepFail, attempt: (check: () => void) => void = (check) => check()): Factor[] {
   const seen = new Map<string, string>();
@@ -181,7 +201,7 @@ export function sweepFactors(config: SweepConfig, fail: SweepFail, attempt: (che
     claim(key, ["axes", key], "axes");
     attempt(() => void factors.push({ keys: [key], rows: expandAxis(spec, ["axes", key], fail).map((v) => [v]) }));
   }
-  config.zip.forEach((group, g) => {
+  config.zip.forEach((group, g) => attempt(() => {
     const keys = Object.keys(group);
     if (keys.length === 0) fail(["zip", g], "a zip group needs at least one key");
     const n = group[keys[0]].length;
@@ -189,8 +209,13 @@ export function sweepFactors(config: SweepConfig, fail: SweepFail, attempt: (che
       claim(k, ["zip", g, k], `zip[${g}]`);
       if (group[k].length !== n) fail(["zip", g, k], `zipped lists must have one length: '${keys[0]}' has ${n} values, '${k}' has ${group[k].length}`);
     }
-    factors.push({ keys, rows: Array.from({ length: n }, (_, i) => keys.map((k) => group[k][i])) });
-  });
+    const rows = Array.from({ length: n }, (_, i) => keys.map((k) => group[k][i]));
+    rows.forEach((row, i) => {
+      const j = rows.findIndex((other) => other.every((v, c) => sameAxisValue(v, row[c])));
+      if (j < i) fail(["zip", g, keys[0], i], `zipped row ${i} (${row.map(String).join(", ")}) repeats row ${j}: both would be the same run; for repeated runs set 'replications:'`);
+    });
+    factors.push({ keys, rows });
+  }));
   if (config.random) {
     const keys = Object.keys(config.random.axes);
     for (const k of keys) claim(k, ["random", "axes", k], "random");

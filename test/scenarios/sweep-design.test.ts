@@ -193,6 +193,23 @@ describe("sweep file errors", () => {
     expect(e.message).toContain("one length");
   });
 
+  it("rejects a list value that repeats another, as written or as the same quantity, at the repeat", () => {
+    const e = errorOf("axes:\n  workload.x: [1, 2, 1]\n");
+    expect(e.errors[0].path).toBe(`axes["workload.x"][2]`);
+    expect(e.errors[0].line).toBe(3);
+    expect(e.message).toContain("1 repeats item 0 (1): both would be the same run; for repeated runs set 'replications:'");
+    expect(errorOf("axes:\n  machine.l2.size: [256KiB, 512KiB, 524288]\n").message).toMatch(/:3:37: axes\["machine\.l2\.size"\]\[2\]: 524288 repeats item 1 \(512KiB\)/);
+    expect(errorOf("axes:\n  workload.x: [1e3, 1000]\n").message).toContain("1000 repeats item 0");
+    expect(values(sweepOf("axes:\n  assembly.components.A.params.implementation: [A1, A2]\n"), "assembly.components.A.params.implementation")).toEqual(["A1", "A2"]);
+  });
+
+  it("rejects a zipped row that repeats another, and reports it with the other keys' problems", () => {
+    const e = errorOf("zip:\n  - { workload.x: [1, 1, 2], workload.iterations: [5, 5, 5] }\naxes:\n  workload.y: [1]\n");
+    expect(e.errors.map((x) => x.path)).toEqual([`zip[0]["workload.x"][1]`, `axes["workload.y"]`]);
+    expect(e.message).toContain("zipped row 1 (1, 5) repeats row 0");
+    expect(sweepOf("zip:\n  - { workload.x: [1, 1], workload.iterations: [5, 6] }\n").points).toHaveLength(2);
+  });
+
   it("rejects a key swept twice", () => {
     const e = errorOf("axes:\n  workload.x: [1]\nzip:\n  - { workload.x: [2] }\n");
     expect(e.message).toContain("swept twice");
