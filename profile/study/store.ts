@@ -203,13 +203,15 @@ export class StudyStore {
   }
 
   /**
-   * Refuses SQL that holds more than one statement: DuckDB would run them all and return one
+   * Refuses SQL that holds no statement (an empty text, comments alone: DuckDB would return no
+   * columns), or more than one statement: DuckDB would run them all and return one
    * result, and an export would fail on the separator. Both DuckDB and the text must see several:
    * DuckDB counts a `PIVOT` whose values it looks up first as two, and the text alone would count
    * a `;` inside a dollar-quoted string.
    * @throws StudyError naming how many statements the SQL holds
    */
   private async checkOneStatement(sql: string): Promise<void> {
+    if (statementCount(sql) === 0) throw new StudyError("the SQL holds no statement (only whitespace or comments); give one (a query, or a table name to export)");
     let count: number;
     try {
       count = (await this.conn.extractStatements(sql)).count;

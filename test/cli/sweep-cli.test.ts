@@ -124,6 +124,20 @@ describe("ccasim sweep and query", () => {
     expect((await run(["query", db, "SELECT 1", "--json", "--out", join(dir, "j.csv")])).code).toBe(2);
   });
 
+  it("refuses SQL with --tables, and SQL that holds no statement, exit 2, writing nothing", async () => {
+    const both = await run(["query", db, "--tables", "SELECT 1"]);
+    expect(both.code).toBe(2);
+    expect(both.err).toContain("give SQL or --tables, not both");
+    for (const sql of ["", "  ", "-- only a comment", ";"]) {
+      const r = await run(["query", db, sql]);
+      expect(r.code, sql).toBe(2);
+      expect(r.out).toBe("");
+      expect(r.err).toContain("the SQL holds no statement");
+    }
+    expect((await run(["query", db, "", "--out", join(dir, "empty.csv")])).code).toBe(2);
+    expect(readdirSync(dir)).not.toContain("empty.csv");
+  });
+
   it("exits 2 for bad SQL, a missing database and a second run without --resume", async () => {
     expect((await run(["query", db, "SELEC 1"])).code).toBe(2);
     expect((await run(["query", join(dir, "nope.db"), "SELECT 1"])).code).toBe(2);
