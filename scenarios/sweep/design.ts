@@ -187,7 +187,7 @@ function draw(d: Distribution, rng: RandomStream, path: KeyPath, fail: SweepFail
  * @param attempt - runs each axis's expansion and each zip group's checks (a caller that reports
  *   every axis's problem at once collects what it throws)
  * @throws via `fail` when a key appears twice, zipped lists differ in length, a list repeats a
- *   value (or a zip group a row), or a range is ill-formed
+ *   value (a zip group or the random design a row), or a range is ill-formed
  */
 export function sweepFactors(config: SweepConfig, fail: SweepFail, attempt: (check: () => void) => void = (check) => check()): Factor[] {
   const seen = new Map<string, string>();
@@ -222,6 +222,12 @@ export function sweepFactors(config: SweepConfig, fail: SweepFail, attempt: (che
     const rng = new RandomStream(config.seed, "sweep random design");
     const rows: AxisValue[][] = [];
     for (let i = 0; i < config.random.n; i++) rows.push(keys.map((k) => draw(config.random!.axes[k], rng, ["random", "axes", k], fail)));
+    const repeats = rows.filter((row, i) => rows.findIndex((other) => other.every((v, c) => sameAxisValue(v, row[c]))) < i).length;
+    if (repeats > 0)
+      fail(
+        ["random", "n"],
+        `${repeats} of the ${rows.length} draws repeat an earlier one (whole numbers or choices over few values), and a repeat would be the same run: lower n, widen the distributions, or set 'replications:' for repeated runs`,
+      );
     factors.push({ keys, rows });
   }
   for (const k of Object.keys(config.set)) if (seen.has(k)) fail(["set", k], `'${k}' is both fixed in 'set' and swept in ${seen.get(k)}`);

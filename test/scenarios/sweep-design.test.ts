@@ -210,6 +210,14 @@ describe("sweep file errors", () => {
     expect(sweepOf("zip:\n  - { workload.x: [1, 1], workload.iterations: [5, 6] }\n").points).toHaveLength(2);
   });
 
+  it("rejects a random design whose draws repeat a point, at its n", () => {
+    const e = errorOf("random:\n  n: 12\n  axes:\n    workload.iterations: { uniform: [1, 3], integer: true }\n");
+    expect(e.errors[0].path).toBe("random.n");
+    expect(e.errors[0].line).toBe(3);
+    expect(e.message).toMatch(/(\d+) of the 12 draws repeat an earlier one/);
+    expect(Number(/(\d+) of the 12/.exec(e.message)![1])).toBeGreaterThanOrEqual(9);
+  });
+
   it("rejects a key swept twice", () => {
     const e = errorOf("axes:\n  workload.x: [1]\nzip:\n  - { workload.x: [2] }\n");
     expect(e.message).toContain("swept twice");
