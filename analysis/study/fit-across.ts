@@ -114,7 +114,10 @@ export function fitAcrossSweep(groups: readonly SweepGroup[], options: FitAcross
   const byVariable = options.byVariable ?? "P";
   const usable = groups.filter((g) => new Set(Array.from(g.q)).size >= 3);
   const criterion = options.criterion ?? "loo-smape";
-  if (usable.length === 0) throw new AnalysisInputError("no value of the swept parameter has observations at 3 or more distinct Q");
+  if (usable.length === 0) {
+    const most = Math.max(0, ...groups.map((g) => new Set(Array.from(g.q)).size));
+    throw new AnalysisInputError(`no value of the swept parameter ${byVariable} has observations at 3 or more distinct values of ${variable} (at most ${most})`);
+  }
   // Candidate shapes: the best shape of each group (a two-segment one at its change point, and
   // with the change point of each group); the common one is the best in total LOO SMAPE.
   const candidates = new Map<string, Hypothesis>();

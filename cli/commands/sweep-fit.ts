@@ -172,14 +172,17 @@ async function sweepFitRun(ctx: CommandContext, argv: readonly string[]): Promis
     ctx.out(JSON.stringify({ qLabel: obs.qLabel, tLabel: obs.tLabel, byLabel: obs.byLabel ?? null, groups: obs.groups.map((g) => ({ by: Number.isNaN(g.by) ? null : g.by, q: [...g.q], t: [...g.t] })) }) + "\n");
     return 0;
   }
-  ctx.out(`${obs.tLabel} as a function of ${obs.qLabel}${obs.byLabel ? ` and ${obs.byLabel} (${byVariable})` : ""}: ${obs.q.length} observations\n\n`);
+  // why: printed once the fit has succeeded, so that a fit that fails prints nothing on stdout
+  const heading = `${obs.tLabel} as a function of ${obs.qLabel}${obs.byLabel ? ` and ${obs.byLabel} (${byVariable})` : ""}: ${obs.q.length} observations\n\n`;
   if (!obs.byLabel) {
     const report = fitModels({ q: obs.q, t: obs.t }, { variable: obs.qLabel, families, criterion, fitStdDev: false });
+    ctx.out(heading);
     for (const w of fitWarnings(report)) if (w.kind !== "sd-departs") warn("", w, report.variable);
     ctx.out(`T(${report.variable}) = ${report.mean.formula}   (LOO SMAPE ${report.mean.quality.looSmape.toFixed(2)} %)\nexpression: ${report.mean.expression}\n`);
     return 0;
   }
   const fit = fitAcrossSweep(obs.groups, { variable: obs.qLabel, byVariable, families, criterion });
+  ctx.out(heading);
   // A shape's label names its variable Q; print it under the record parameter's name.
   const variable = formulaVariable(obs.qLabel);
   // One line per kind of warning, listing the values it applies to.

@@ -116,7 +116,9 @@ describe("fits across a sweep", () => {
   });
 
   it("rejects a study with fewer than 3 distinct Q in every group", () => {
-    expect(() => fitAcrossSweep([{ by: 1, q: [1, 1, 2], t: [1, 1, 2] }])).toThrow(/3 or more distinct Q/);
+    expect(() => fitAcrossSweep([{ by: 1, q: [1, 1, 2], t: [1, 1, 2] }])).toThrow("no value of the swept parameter P has observations at 3 or more distinct values of Q (at most 2)");
+    // The names are the caller's: the record parameter and the swept parameter's variable.
+    expect(() => fitAcrossSweep([{ by: 1, q: [4, 4], t: [1, 1] }], { variable: "x", byVariable: "L2" })).toThrow("no value of the swept parameter L2 has observations at 3 or more distinct values of x (at most 1)");
   });
 
   it("names the swept parameters when --by names none of them", async () => {

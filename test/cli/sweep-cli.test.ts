@@ -124,6 +124,17 @@ describe("ccasim sweep and query", () => {
     expect((await run(["query", db, "SELECT 1", "--json", "--out", join(dir, "j.csv")])).code).toBe(2);
   });
 
+  it("prints nothing on stdout for a sweep fit that fails, and names the parameters it lacks values of", async () => {
+    // Each value of workload.x has records at one x only.
+    const r = await run(["sweep", "fit", db, "--parameter", "x", "--component", "A", "--by", "workload.x", "--by-variable", "X"]);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe("");
+    expect(r.err).toContain("no value of the swept parameter X has observations at 3 or more distinct values of x (at most 1)");
+    const one = await run(["sweep", "fit", db, "--parameter", "x", "--component", "A", "--where", "x=1"]);
+    expect(one.code).toBe(2);
+    expect(one.out).toBe("");
+  });
+
   it("refuses SQL with --tables, and SQL that holds no statement, exit 2, writing nothing", async () => {
     const both = await run(["query", db, "--tables", "SELECT 1"]);
     expect(both.code).toBe(2);
