@@ -88,7 +88,12 @@ export function loadSweepText(text: string, file: string): Sweep {
   // Each key's and each axis's problem is reported, not only the first.
   const errors: ScenarioError[] = [];
   const attempt = (check: () => void): void => void collectErrors(errors, check);
-  checkWorkloadKeys(config, workloadVariablesOf(parseYamlSource(loadText, scenarioFile).value), fail, attempt);
+  const scenarioValue = parseYamlSource(loadText, scenarioFile).value;
+  // A sweep file or a selection assembly named as the scenario is named for what it is, before its
+  // keys are read as a scenario's (its workload variables, none, would be the first complaint).
+  const scenarioKind = inlineScenario ? undefined : otherInputFileKindText(scenarioValue, scenarioFile, "scenario");
+  if (scenarioKind !== undefined) fail(["scenario"], `the scenario '${config.scenario as string}': ${scenarioKind}`);
+  checkWorkloadKeys(config, workloadVariablesOf(scenarioValue), fail, attempt);
   const factors = sweepFactors(config, fail, attempt);
   if (errors.length > 0) throw new ScenarioErrors(errors, file);
   const points = enumeratePoints(factors, config.replications, config.seed, config.seeds);

@@ -218,6 +218,20 @@ describe("sweep file errors", () => {
     expect(Number(/(\d+) of the 12/.exec(e.message)![1])).toBeGreaterThanOrEqual(9);
   });
 
+  it("names a sweep file given as the scenario for what it is, at the scenario key", () => {
+    let e: unknown;
+    try {
+      loadSweepText("scenario: sweeps/small.sweep.yaml\naxes:\n  workload.x: [1, 2]\n", "test/scenarios/outer.sweep.yaml");
+    } catch (x) {
+      e = x;
+    }
+    expect(e).toBeInstanceOf(ScenarioErrors);
+    const err = (e as ScenarioErrors).errors[0];
+    expect([err.path, err.line]).toEqual(["scenario", 1]);
+    expect(err.message).toContain("the scenario 'sweeps/small.sweep.yaml': this is a sweep file (it has 'scenario', 'axes', 'replications'), not a scenario: run it with 'ccasim sweep ");
+    expect(err.message).not.toMatch(/workload variable/);
+  });
+
   it("rejects a key swept twice", () => {
     const e = errorOf("axes:\n  workload.x: [1]\nzip:\n  - { workload.x: [2] }\n");
     expect(e.message).toContain("swept twice");
