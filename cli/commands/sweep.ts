@@ -129,8 +129,10 @@ export const sweepCommand: Command = {
     const jobs = positiveIntegerOption("sweep", "jobs", values.jobs, 1)!;
     // Usage errors before the points are loaded (which takes a while for a large sweep).
     const slice = values.slice === undefined ? undefined : parseSlice(String(values.slice));
-    const every = values["progress-every"] === undefined ? 5 : Number(values["progress-every"]);
-    if (!(every >= 0)) throw new UsageError(`--progress-every expects seconds >= 0, got '${String(values["progress-every"])}'`, "sweep");
+    // why: Number("") and Number(" ") are 0, so an empty value is refused before it is read
+    const everyText = values["progress-every"] === undefined ? "5" : String(values["progress-every"]);
+    const every = everyText.trim() === "" ? NaN : Number(everyText);
+    if (!(every >= 0 && every < Infinity)) throw new UsageError(`--progress-every expects seconds >= 0, got '${String(values["progress-every"])}'`, "sweep");
     const tasks = positiveIntegerOption("sweep", "tasks", values.tasks);
     if (noPointRuns(ctx, sweep)) return EXIT_USAGE;
     if (values.emit !== undefined) {

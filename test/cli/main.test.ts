@@ -137,6 +137,9 @@ describe("ccasim command line", () => {
         [["sweep", "test/scenarios/sweeps/small.sweep.yaml", "--jobs", "0", "--db", join(out, "s.db")], "ccasim sweep: --jobs expects a positive integer, got '0'"],
         [["sweep", "test/scenarios/sweeps/small.sweep.yaml", "--emit", "slurm", "--tasks", "1.5", "--db", join(out, "s.db")], "ccasim sweep: --tasks expects a positive integer, got '1.5'"],
         [["validate-model", "scenarios/lapw0.yaml", "--measured", "scenarios/lapw0-measured.csv", "--repeats", "0"], "ccasim validate-model: --repeats expects a positive integer, got '0'"],
+        // An empty value is no number of seconds (Number("") is 0).
+        [["sweep", "test/scenarios/sweeps/small.sweep.yaml", "--progress-every", "", "--db", join(out, "s.db")], "ccasim sweep: --progress-every expects seconds >= 0, got ''"],
+        [["sweep", "test/scenarios/sweeps/small.sweep.yaml", "--progress-every", "-1", "--db", join(out, "s.db")], "ccasim sweep: --progress-every expects seconds >= 0, got '-1'"],
       ] as const) {
         const r = await run([...argv]);
         expect(r.code, argv.join(" ")).toBe(2);
