@@ -10,6 +10,7 @@ import { resolve } from "node:path";
 import { checkOutputPath } from "../protected-paths.js";
 import { StudyStore } from "./store.js";
 import { StudyError } from "./study-error.js";
+import { META_TABLE } from "./schema.js";
 
 /** What merging one shard did. */
 export interface ShardMerged {
@@ -68,10 +69,16 @@ export async function mergeShards(target: string, shards: readonly string[]): Pr
   }
 }
 
-/** The study hash a study database records, or undefined when it records none (an empty study). */
+/**
+ * The study hash a study database records, or undefined when it records none (an empty study).
+ * @throws StudyError when `file` is a DuckDB database with tables but no study's metadata
+ */
 async function studyHashOf(file: string): Promise<string | undefined> {
   const store = await StudyStore.open(file, { readOnly: true });
   try {
+    const tables = (await store.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' ORDER BY table_name`)).rows.map((r) => String(r[0]));
+    if (tables.length === 0) return undefined;
+    if (!tables.includes(META_TABLE.name)) throw new StudyError(`${file}: a DuckDB database that is not a study database (it has the table${tables.length === 1 ? "" : "s"} ${tables.join(", ")}); nothing was merged`);
     return (await store.meta()).get("study_hash");
   } finally {
     store.close();

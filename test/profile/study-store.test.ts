@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { spawn } from "node:child_process";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { pointRows, StudyStore, studyDigest, type PointOutcome, type PointRows } from "../../profile/study/index.js";
+import { mergeShards, pointRows, StudyStore, studyDigest, type PointOutcome, type PointRows } from "../../profile/study/index.js";
 import { TrialBuilder, type InvocationRecord } from "../../profile/index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "ccasim-store-"));
@@ -123,6 +123,25 @@ describe("the study store", () => {
       expect(readFileSync(join(dir, "pivot.csv"), "utf8").split("\n")[1]).toBe("p1,A1,1024");
       await expect(store.query("SELECT 1; SELECT 2")).rejects.toThrow(/holds 2 statements/);
       await expect(store.query(`${pivot}; SELECT 2`)).rejects.toThrow(/holds 2 statements/);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("writes no study into, and merges nothing from, a DuckDB database of other tables", async () => {
+    const file = join(dir, "mine.duckdb");
+    const { DuckDBInstance } = await import("@duckdb/node-api");
+    const inst = await DuckDBInstance.create(file);
+    const conn = await inst.connect();
+    await conn.run("CREATE TABLE important (x INTEGER); INSERT INTO important VALUES (42)");
+    conn.closeSync();
+    inst.closeSync();
+    await expect(StudyStore.open(file, { create: true })).rejects.toThrow(`${file}: a DuckDB database that is not a study database (it has the table important); a study is not written into it: give another file`);
+    await expect(mergeShards(join(dir, "merged.db"), [file])).rejects.toThrow(`${file}: a DuckDB database that is not a study database (it has the table important); nothing was merged`);
+    await expect(mergeShards(file, [join(dir, "a.db")])).rejects.toThrow("not a study database");
+    const store = await StudyStore.open(file, { readOnly: true });
+    try {
+      expect((await store.query(`SELECT table_name FROM information_schema.tables`)).rows).toEqual([["important"]]);
     } finally {
       store.close();
     }
