@@ -53,7 +53,7 @@ Sweep file:
   set: { assembly.components.A.params.implementation: A2 }   # fixed for every point
 
 Options:
-  --jobs N             worker threads (default 1)
+  --jobs N             worker threads (default 1; no more than the points to run)
   --db FILE            study database (default out/<sweep name>.db); never the sweep or scenario
                        file, and its folder must be writable (both checked before any point runs)
   --resume             continue the study in --db (points already stored are skipped)
@@ -165,7 +165,7 @@ export const sweepCommand: Command = {
     const rate = summary.ran / Math.max(summary.wallSeconds, 1e-9);
     ctx.out(
       `${sweep.name}: ${summary.ran} points run${summary.skipped ? `, ${summary.skipped} already stored` : ""}${summary.failed ? `, ${summary.failed} failed` : ""} ` +
-        `in ${summary.wallSeconds.toFixed(2)} s (${rate.toFixed(2)} points/s, ${jobs} job${jobs === 1 ? "" : "s"}) -> ${db}\n`,
+        `in ${summary.wallSeconds.toFixed(2)} s (${rate.toFixed(2)} points/s, ${summary.jobs} job${summary.jobs === 1 ? "" : "s"}) -> ${db}\n`,
     );
     return reportFailures(ctx, summary, db);
   },

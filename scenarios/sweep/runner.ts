@@ -38,7 +38,7 @@ export interface SweepProgress {
 export interface SweepRunOptions {
   /** The study database file. */
   readonly db: string;
-  /** Worker threads (default 1: run in this thread only; N > 1: N worker threads compute, this thread stores). */
+  /** Worker threads (default 1: run in this thread only; N > 1: N worker threads compute, this thread stores; no more than the points to run). */
   readonly jobs?: number;
   /** Continue a study already in `db` (without it an existing study is an error). */
   readonly resume?: boolean;
@@ -63,6 +63,8 @@ export interface SweepRunSummary {
   readonly failedStored: number;
   /** Points run on worker threads (the others ran on this thread). */
   readonly onWorkers: number;
+  /** Worker threads used: `jobs`, at most the points of the slice (1: this thread alone). */
+  readonly jobs: number;
   readonly wallSeconds: number;
   readonly db: string;
 }
@@ -128,7 +130,13 @@ export async function runSweep(sweep: Sweep, options: SweepRunOptions): Promise<
   // Before any worker starts: a database that would replace the sweep's files, or cannot be made.
   checkOutputPath(options.db, "study database", { inputs: sweepInputs(sweep) });
   const t0 = performance.now();
-  const jobs = Math.max(1, Math.floor(options.jobs ?? 1));
+  let chosen = slicePoints(sweep.points, options.slice);
+  if (options.only) {
+    const only = new Set(options.only);
+    chosen = chosen.filter((p) => only.has(p.index));
+  }
+  // why: no more threads than points to run: each started thread costs its module loading
+  const jobs = Math.max(1, Math.min(Math.floor(options.jobs ?? 1), chosen.length));
   // why: started first, the worker threads load their modules while this thread opens the study
   const pool = jobs > 1 ? await startPool(jobs) : undefined;
   let store: StudyStore | undefined;
@@ -160,11 +168,6 @@ export async function runSweep(sweep: Sweep, options: SweepRunOptions): Promise<
       scenario_file: sweep.scenarioFile,
       scenario_text: sweep.scenarioText,
     });
-    let chosen = slicePoints(sweep.points, options.slice);
-    if (options.only) {
-      const only = new Set(options.only);
-      chosen = chosen.filter((p) => only.has(p.index));
-    }
     const todo = chosen.filter((p) => !stored.has(p.id));
     const skipped = chosen.length - todo.length;
     const storedErrors = skipped > 0 ? await store.failedPointIds() : new Set<string>();
@@ -194,7 +197,7 @@ export async function runSweep(sweep: Sweep, options: SweepRunOptions): Promise<
     await writer.flush();
     // The final count, every point committed (nothing to report when nothing ran).
     if (todo.length > 0) report();
-    return { total: chosen.length, skipped, ran: done, failed, failedStored, onWorkers, wallSeconds: (performance.now() - t0) / 1000, db: store.path };
+    return { total: chosen.length, skipped, ran: done, failed, failedStored, onWorkers, jobs, wallSeconds: (performance.now() - t0) / 1000, db: store.path };
   } finally {
     await pool?.destroy();
     store?.close();

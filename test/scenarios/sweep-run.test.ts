@@ -55,6 +55,14 @@ describe("running a sweep into a study", () => {
     expect(await digestOf(two)).toEqual(da);
   });
 
+  it("starts no more worker threads than the points to run", async () => {
+    const few = await runSweep(small, { db: join(dir, "few.db"), jobs: 8, slice: { index: 0, count: 4 } });
+    expect([few.total, few.ran, few.jobs]).toEqual([3, 3, 3]);
+    expect(few.onWorkers).toBe(3);
+    const one = await runSweep(small, { db: join(dir, "one-point.db"), jobs: 4, only: [5] });
+    expect([one.ran, one.jobs, one.onWorkers]).toEqual([1, 1, 0]);
+  });
+
   it("stores each point's values, seed and the records the model predicts", async () => {
     const db = join(dir, "one.db");
     const rows = await queryOf(
