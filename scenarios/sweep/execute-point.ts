@@ -45,7 +45,7 @@ export function runPoint(task: PointTask): PointOutcome {
  * points range gives fractions (4641.588...) that a count cannot take, and the refusal names the
  * parameter, not the axis.
  */
-function integerAxisHint(message: string, set: readonly SourcedOverride[]): string {
+export function integerAxisHint(message: string, set: readonly SourcedOverride[]): string {
   if (!/expected an integer|a whole number/.test(message)) return "";
   const fractional = set.filter((o) => {
     const v = Number(o.text.slice(o.text.indexOf("=") + 1));

@@ -9,6 +9,7 @@ import { executeScenario } from "../run.js";
 import { parseYamlSource } from "../lang/index.js";
 import { keysOfKind } from "../../profile/index.js";
 import { sweepPointLoadOverrides, sweepPointOverrides, type Sweep } from "./load-sweep.js";
+import { integerAxisHint } from "./execute-point.js";
 import type { SweepPoint } from "./points.js";
 
 /** A point whose scenario does not load, and why. */
@@ -45,12 +46,16 @@ export function invalidPoints(sweep: Sweep, options: InvalidPointsOptions = {}):
 /** Why `point` of `sweep` does not load (or, with `run`, does not run), or undefined when it does. */
 function pointLoadFailure(sweep: Sweep, point: Sweep["points"][number], run = false): InvalidPoint | undefined {
   const overrides = sweepPointOverrides(sweep, point);
+  const set = sweepPointLoadOverrides(sweep, point);
   try {
-    const scenario = loadScenarioText(sweep.loadText, sweep.scenarioFile, { set: sweepPointLoadOverrides(sweep, point), seed: point.seed });
+    const scenario = loadScenarioText(sweep.loadText, sweep.scenarioFile, { set, seed: point.seed });
     if (run) executeScenario(scenario, { measure: false });
     return undefined;
   } catch (e) {
-    return { point, overrides, error: e instanceof Error ? e : new Error(String(e)) };
+    const error = e instanceof Error ? e : new Error(String(e));
+    // The hint a run of the sweep stores with the point's error: which axis gave a fraction.
+    error.message += integerAxisHint(error.message, set);
+    return { point, overrides, error };
   }
 }
 

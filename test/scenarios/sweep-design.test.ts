@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ScenarioErrors } from "../../scenarios/lang/index.js";
-import { canonicalPoint, loadSweep, loadSweepText, pointId, pointRunCommand, pointSeed, pointTask, runPointTask, type Sweep } from "../../scenarios/sweep/index.js";
+import { canonicalPoint, invalidPoints, loadSweep, loadSweepText, pointId, pointRunCommand, pointSeed, pointTask, runPointTask, type Sweep } from "../../scenarios/sweep/index.js";
 
 const KM = "scenarios/known-models.yaml";
 const sweepOf = (body: string): Sweep => loadSweepText(`scenario: ${KM}\n${body}`, "study.sweep.yaml");
@@ -160,6 +160,17 @@ describe("sweep designs", () => {
     );
     // A whole value fails for other reasons without the hint.
     expect(runPointTask(pointTask(sw, sw.points[0])).tables.error).toBeUndefined();
+  });
+
+  it("gives the same hint when validating the sweep, for a point that does not load with a fraction", () => {
+    const sw = loadSweepText("scenario: scenarios/kernel-l2.yaml\naxes:\n  machine.l2.size: { from: 256KiB, to: 512KiB, factor: 1.3 }\n", "c.sweep.yaml");
+    const invalid = invalidPoints(sw);
+    expect(invalid.map((b) => b.point.index)).toEqual([1, 2]); // 340787.2 and 443023.36 bytes
+    expect(invalid[0].error).toBeInstanceOf(ScenarioErrors);
+    expect(invalid[0].error.message).toContain("got 340787.2 (not a whole number of bytes)");
+    expect(invalid[0].error.message).toContain(
+      "\nthe sweep gives this point machine.l2.size=340787.2 (axes key 'machine.l2.size' (c.sweep.yaml:3:3)): give it whole numbers there (a range or a random axis rounds its values with 'integer: true')",
+    );
   });
 
   it("prints the ccasim run command that re-runs a point with its overrides and seed", () => {
