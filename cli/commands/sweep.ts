@@ -38,12 +38,13 @@ and the sweep goes on (see Exit codes). 'ccasim validate <sweep.yaml>' loads eve
 scenario first, without running it.
 
 Sweep file:
+  name: my-study                     # the sweep name (default: the file's name without .yaml)
   scenario: known-models.yaml        # relative to the sweep file, or the scenario inline
   seed: 7                            # study seed
   seeds: common                      # default; per-point: each point its own seed
   replications: 2                    # runs of each point, each replication with other seeds
   axes:
-    workload.x: [1, 2, 4]                               # a list
+    workload.x: [1, 2, 4]                               # a list (no value twice)
     workload.iterations: { from: 10, to: 50, step: 20 } # arithmetic range
     machine.l2.size: { from: 128KiB, to: 1MiB, factor: 2 }   # or { from, to, points: 5, log: true }
     workload.Q: { from: 1000, to: 1e6, points: 10, log: true, integer: true }   # whole values
@@ -54,8 +55,9 @@ Sweep file:
 
 Options:
   --jobs N             worker threads (default 1; no more than the points to run)
-  --db FILE            study database (default out/<sweep name>.db); never the sweep or scenario
-                       file, and its folder must be writable (both checked before any point runs)
+  --db FILE            study database (default out/<sweep name>.db in the current directory);
+                       never the sweep or scenario file, and its folder must be writable (both
+                       checked before any point runs)
   --resume             continue the study in --db (points already stored are skipped)
   --slice i/n          run only points whose index mod n is i (0 <= i < n), e.g. one job-array task
   --list               print the points (index, id, seed, values)
