@@ -151,7 +151,8 @@ export async function runSweep(sweep: Sweep, options: SweepRunOptions): Promise<
           `${options.db} holds this sweep run with seeds: ${other} (${other === "per-point" ? "each point its own seed, the default before seeds: common" : "every point of a replication with the same seed"}); set 'seeds: ${other}' in ${sweep.file} to continue it, or use another --db`,
         );
       }
-      throw new StudyError(`${options.db} holds another study (${meta.get("name")}, hash ${existing}); this sweep's hash is ${sweep.studyHash}`);
+      const differences = studyDifferences(meta, sweep);
+      throw new StudyError(`${options.db} holds another study (${meta.get("name")}, hash ${existing}); this sweep's hash is ${sweep.studyHash}: ${differences.join("; ")}; use another --db`);
     }
     const stored = await store.storedPointIds();
     if (existing !== undefined && !options.resume && stored.size > 0) {
@@ -202,6 +203,29 @@ export async function runSweep(sweep: Sweep, options: SweepRunOptions): Promise<
     await pool?.destroy();
     store?.close();
   }
+}
+
+/**
+ * What makes `sweep` another study than the one whose metadata is `meta` (for a refusal to
+ * resume it): the scenario's text, the fixed values, the seed, the replications, the axes or the
+ * points, as far as the metadata tells.
+ */
+function studyDifferences(meta: ReadonlyMap<string, string>, sweep: Sweep): string[] {
+  const out: string[] = [];
+  const sortedJson = (text: string | undefined): string | undefined => {
+    if (text === undefined) return undefined;
+    const o = JSON.parse(text) as Record<string, unknown>;
+    return JSON.stringify(Object.keys(o).sort().map((k) => [k, o[k]]));
+  };
+  const was = (key: string) => meta.get(key);
+  if (was("scenario_text") !== undefined && was("scenario_text") !== sweep.scenarioText) out.push(`the scenario's text differs from the one stored (${sweep.scenarioFile} has changed, or is another file)`);
+  if (was("set") !== undefined && sortedJson(was("set")) !== sortedJson(JSON.stringify(sweep.config.set))) out.push(`set: is ${JSON.stringify(sweep.config.set)}, was ${was("set")}`);
+  if (was("seed") !== undefined && was("seed") !== String(sweep.config.seed)) out.push(`seed: is ${sweep.config.seed}, was ${was("seed")}`);
+  if (was("replications") !== undefined && was("replications") !== String(sweep.config.replications)) out.push(`replications: is ${sweep.config.replications}, was ${was("replications")}`);
+  if (was("axes") !== undefined && was("axes") !== JSON.stringify(sweep.axes)) out.push(`the swept keys are ${sweep.axes.join(", ") || "none"}, were ${(JSON.parse(was("axes")!) as string[]).join(", ") || "none"}`);
+  else if (was("points") !== undefined && was("points") !== String(sweep.points.length)) out.push(`the sweep has ${sweep.points.length} points, the study ${was("points")}`);
+  if (out.length === 0) out.push("the axes' values differ");
+  return out;
 }
 
 type Pool = InstanceType<typeof import("tinypool").default>;

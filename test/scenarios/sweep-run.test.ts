@@ -139,6 +139,26 @@ describe("running a sweep into a study", () => {
     await expect(runSweep(other, { db: join(dir, "one.db"), resume: true })).rejects.toThrow(/another study/);
   });
 
+  it("says what makes the sweep another study than the one it would resume", async () => {
+    const text = readFileSync("test/scenarios/sweeps/small.sweep.yaml", "utf8");
+    const file = "test/scenarios/sweeps/small.sweep.yaml";
+    const edited = (from: string, to: string) => loadSweepText(text.replace(from, to), file);
+    const refusal = async (sw: ReturnType<typeof loadSweepText>) => {
+      try {
+        await runSweep(sw, { db: join(dir, "one.db"), resume: true });
+      } catch (e) {
+        return (e as Error).message;
+      }
+      throw new Error("expected a refusal");
+    };
+    expect(await refusal(edited("workload.iterations: 5", "workload.iterations: 6"))).toMatch(/another study \(small\.sweep, hash [0-9a-f]{16}\); this sweep's hash is [0-9a-f]{16}: set: is \{"workload\.iterations":6\}, was \{"workload\.iterations":5\}; use another --db$/);
+    expect(await refusal(edited("seed: 11", "seed: 12"))).toMatch(/: seed: is 12, was 11; use another --db$/);
+    expect(await refusal(edited("workload.x: [1, 2, 3]", "workload.x: [1, 2, 4]"))).toMatch(/: the axes' values differ; use another --db$/);
+    expect(await refusal(edited("workload.x: [1, 2, 3]", "workload.x: [1, 2]"))).toMatch(/: the sweep has 8 points, the study 12; use another --db$/);
+    const scenario = loadSweepText(text.replace("../../../scenarios/known-models.yaml", "../../../scenarios/kernel-l2.yaml").replace(/workload\.x/, "workload.Q").replace(/  assembly.*\n/, "").replace("workload.iterations: 5", "workload.iterations: 1"), file);
+    expect(await refusal(scenario)).toContain("the scenario's text differs from the one stored");
+  });
+
   it("recognises its own study run with the other seeds mode and names the key that continues it", async () => {
     const text = readFileSync("test/scenarios/sweeps/small.sweep.yaml", "utf8").replace("scenario: ../../../scenarios/", `scenario: ${join(process.cwd(), "scenarios")}/`);
     const file = join(dir, "modes.sweep.yaml");
