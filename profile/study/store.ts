@@ -201,8 +201,20 @@ export class StudyStore {
     const tmp = temporarySibling(target);
     // why: asynchronous: the COPY runs on DuckDB's threads while this one waits
     const untrack = trackTemporary(tmp, { asynchronous: true });
+    const copy = (from: string) => this.conn.run(`COPY ${from} TO '${tmp.replace(/'/g, "''")}' (FORMAT ${format})`);
     try {
-      await this.conn.run(`COPY ${source} TO '${tmp.replace(/'/g, "''")}' (FORMAT ${format})`);
+      try {
+        await copy(source);
+      } catch (e) {
+        // why: COPY takes a query, not every statement that returns rows (DESCRIBE, SHOW, SUMMARIZE
+        // are refused by its parser); as a subquery it takes them all
+        if (!/^Parser Error/.test((e as Error).message) || TABLE_NAME.test(sqlOrTable)) throw e;
+        try {
+          await copy(`(FROM ${source})`);
+        } catch {
+          throw e;
+        }
+      }
       renameSync(tmp, target);
     } catch (e) {
       rmSync(tmp, { recursive: true, force: true });

@@ -107,6 +107,12 @@ describe("the study store", () => {
       const back = await store.query(`SELECT count(*) FROM '${join(dir, "records.parquet")}'`);
       expect(back.rows).toEqual([[6]]);
       await expect(store.exportQuery("record", join(dir, "x.xlsx"))).rejects.toThrow(/parquet or \.csv/);
+      // Statements that return rows but that COPY's parser refuses as its query.
+      await store.exportQuery("DESCRIBE point; -- its columns", join(dir, "describe.csv"));
+      expect(readFileSync(join(dir, "describe.csv"), "utf8").split("\n").slice(0, 2)).toEqual(["column_name,column_type,null,key,default,extra", "point_id,VARCHAR,NO,PRI,,"]);
+      await store.exportQuery("SUMMARIZE point", join(dir, "summarize.csv"));
+      expect(readFileSync(join(dir, "summarize.csv"), "utf8")).toMatch(/^column_name,column_type,min,max,/);
+      await expect(store.exportQuery("SELEC 1", join(dir, "bad.csv"))).rejects.toThrow(/Parser Error: syntax error at or near "SELEC"/);
     } finally {
       store.close();
     }
