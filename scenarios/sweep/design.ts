@@ -94,6 +94,8 @@ function sameDimension(a: Bound, b: Bound, path: KeyPath, fail: SweepFail): Dime
 export function expandAxis(spec: AxisSpec, path: KeyPath, fail: SweepFail): AxisValue[] {
   if (Array.isArray(spec)) {
     const values = [...(spec as AxisValue[])];
+    // A decimal prefix on a size that counts in powers of two is refused here, as in a range's bounds.
+    values.forEach((v, i) => void (typeof v === "string" && quantityOf(v)?.dimension === "bytes" && readBound(v, [...path, i], fail)));
     values.forEach((v, i) => {
       const j = values.findIndex((w) => sameAxisValue(v, w));
       if (j < i) fail([...path, i], `${String(v)} repeats item ${j} (${String(values[j])}): both would be the same run; for repeated runs set 'replications:'`);

@@ -273,6 +273,15 @@ describe("sweep file errors", () => {
     expect(values(sweepOf("axes:\n  workload.x: { from: 1KB, to: 4KB, factor: 2 }\n"), "workload.x")).toEqual([1000, 2000, 4000]);
   });
 
+  it("rejects a decimal unit on a listed cache size at the item, as on a range's bounds, before any point loads", () => {
+    const e = errorOf("axes:\n  machine.l2.size: [256KiB, 512KB]\n  workload.x: [1, 2]\n");
+    expect(e.errors[0].path).toBe(`axes["machine.l2.size"][1]`);
+    expect([e.errors[0].line, e.errors[0].column]).toEqual([3, 29]);
+    expect(e.message).toContain('got "512KB" (KB is 1000 bytes, and this size counts in powers of two: write 512KiB)');
+    expect(values(sweepOf("axes:\n  machine.l2.size: [256KiB, 524288]\n"), "machine.l2.size")).toEqual(["256KiB", 524288]);
+    expect(values(sweepOf("axes:\n  machine.memory.size: [1GB, 2GiB]\n"), "machine.memory.size")).toEqual(["1GB", "2GiB"]);
+  });
+
   it("rejects a factor range that would be empty because 'to' is below 'from'", () => {
     const e = errorOf("axes:\n  machine.l2.size: { from: 1MiB, to: 256KiB, factor: 2 }\n");
     expect(e.errors[0].path).toBe(`axes["machine.l2.size"].to`);
