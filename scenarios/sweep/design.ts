@@ -94,8 +94,7 @@ function sameDimension(a: Bound, b: Bound, path: KeyPath, fail: SweepFail): Dime
 export function expandAxis(spec: AxisSpec, path: KeyPath, fail: SweepFail): AxisValue[] {
   if (Array.isArray(spec)) {
     const values = [...(spec as AxisValue[])];
-    // A decimal prefix on a size that counts in powers of two is refused here, as in a range's bounds.
-    values.forEach((v, i) => void (typeof v === "string" && quantityOf(v)?.dimension === "bytes" && readBound(v, [...path, i], fail)));
+    checkListedSizes(values, path, fail);
     values.forEach((v, i) => {
       const j = values.findIndex((w) => sameAxisValue(v, w));
       if (j < i) fail([...path, i], `${String(v)} repeats item ${j} (${String(values[j])}): both would be the same run; for repeated runs set 'replications:'`);
@@ -113,6 +112,11 @@ export function expandAxis(spec: AxisSpec, path: KeyPath, fail: SweepFail): Axis
     if (!rounded.includes(n)) rounded.push(n);
   }
   return rounded;
+}
+
+/** Refuses a decimal prefix on a listed size that counts in powers of two, as {@link readBound} does a range's bound. */
+function checkListedSizes(values: readonly AxisValue[], path: KeyPath, fail: SweepFail): void {
+  values.forEach((v, i) => void (typeof v === "string" && quantityOf(v)?.dimension === "bytes" && readBound(v, [...path, i], fail)));
 }
 
 /**
@@ -210,6 +214,7 @@ export function sweepFactors(config: SweepConfig, fail: SweepFail, attempt: (che
     for (const k of keys) {
       claim(k, ["zip", g, k], `zip[${g}]`);
       if (group[k].length !== n) fail(["zip", g, k], `zipped lists must have one length: '${keys[0]}' has ${n} values, '${k}' has ${group[k].length}`);
+      checkListedSizes(group[k], ["zip", g, k], fail);
     }
     const rows = Array.from({ length: n }, (_, i) => keys.map((k) => group[k][i]));
     rows.forEach((row, i) => {

@@ -279,6 +279,7 @@ describe("sweep file errors", () => {
     expect([e.errors[0].line, e.errors[0].column]).toEqual([3, 29]);
     expect(e.message).toContain('got "512KB" (KB is 1000 bytes, and this size counts in powers of two: write 512KiB)');
     expect(values(sweepOf("axes:\n  machine.l2.size: [256KiB, 524288]\n"), "machine.l2.size")).toEqual(["256KiB", 524288]);
+    expect(errorOf("zip:\n  - { machine.l2.size: [1MB, 2MiB], workload.x: [1, 2] }\n").errors[0].path).toBe(`zip[0]["machine.l2.size"][0]`);
     expect(values(sweepOf("axes:\n  machine.memory.size: [1GB, 2GiB]\n"), "machine.memory.size")).toEqual(["1GB", "2GiB"]);
   });
 
