@@ -13,9 +13,10 @@ as a table (--json, --csv for machine use). With --out, writes the result (or a 
 the argument is a table name) to Parquet or CSV, chosen by the extension (atomically; never the
 database itself). An export interrupted (Ctrl-C, kill) removes its unfinished file, then ccasim
 ends by the signal (130 / 143 in a shell); a signal that comes as the file is being completed
-leaves it complete, and ccasim says so and exits 0. One statement per call
-(a trailing ';' and '--' comments are fine). Without SQL, prints the
-number of rows of every table. The database is opened read-only.
+leaves it complete, and ccasim says so and exits 0. One statement per call (a trailing ';' and
+'--' comments are fine; a PIVOT is one, as the last example's: a row per point, a column per
+swept key). Without SQL, prints the number of rows of every table. The database is opened
+read-only.
 
 Tables (docs/study-schema.md): ${[...STUDY_TABLES, TIMING_TABLE, META_TABLE].map((t) => t.name).join(", ")}.
 
@@ -30,6 +31,7 @@ Examples (on the study of 'ccasim sweep scenarios/shock-l2.sweep.yaml'):
                            FROM record r JOIN parameter p USING (point_id)
                            WHERE p.name = 'machine.l2.size' GROUP BY ALL ORDER BY ALL" --csv
   ccasim query out/shock-l2.sweep.db record --out records.parquet
+  ccasim query out/shock-l2.sweep.db "PIVOT (SELECT point_id, name, numeric_value FROM parameter) ON name USING first(numeric_value)" --csv
 
 Exit codes: 0 success, 2 bad SQL, missing database or arguments, 130/143 interrupted (see above).`,
   async run(ctx) {

@@ -152,7 +152,7 @@ describe("the examples of the study commands", () => {
     expect(byL2!.r.out).toContain("T(Q, L2) = exp(");
     expect(compute!.r.out).toContain("computeTime of EFMFlux as a function of Q");
 
-    const [tables, params, byL2Csv, exported] = await runExamples(examplesSection(await help("query")));
+    const [tables, params, byL2Csv, exported, pivot] = await runExamples(examplesSection(await help("query")));
     expect(tables!.r.out).toMatch(/record_counter +\d+/);
     // Swept sizes in numeric order (as text, 1048576 would come before 262144).
     expect(column(params!.r.out, 1)).toEqual([262144, 524288, 1048576, 2097152]);
@@ -162,6 +162,9 @@ describe("the examples of the study commands", () => {
     expect(rows).toHaveLength(1 + 4 * 3);
     expect(exported!.r.err).toContain("wrote records.parquet");
     expect(readFileSync("records.parquet").subarray(0, 4).toString()).toBe("PAR1");
+    const wide = pivot!.r.out.trim().split("\n");
+    expect(wide[0]).toBe("point_id,machine.l2.size");
+    expect(wide).toHaveLength(1 + 4);
 
     const doc = readFileSync(join(REPO, "docs/study-schema.md"), "utf8");
     const sql = /```sql\n([\s\S]*?)```/.exec(doc)![1]!;
