@@ -59,6 +59,7 @@ export class StudyStore {
    * Opens a study database, or with `create` creates it (and its folder) when missing.
    * @throws StudyError when the file is missing and `create` is false, cannot be opened (locked by a
    *   running sweep), or, opened for writing, is a DuckDB database with tables a study has not
+   *   and no study metadata
    */
   static async open(path: string, options: OpenOptions = {}): Promise<StudyStore> {
     const file = resolve(path);
@@ -83,11 +84,12 @@ export class StudyStore {
     const conn = await instance.connect();
     const store = new StudyStore(duck, instance, conn, file);
     if (!options.readOnly) {
-      // A DuckDB database of other tables is someone's own: a study is not written into it.
+      // A DuckDB database of other tables and no study's metadata is someone's own: a study is not
+      // written into it. (A study keeps tables its user added to it.)
       const ours = new Set([...STUDY_TABLES, TIMING_TABLE, META_TABLE].map((t) => t.name));
       const tables = (await conn.runAndReadAll(`SELECT table_name FROM information_schema.tables WHERE table_catalog = current_database() AND table_schema = 'main' ORDER BY table_name`)).getRowsJS().map((r) => String(r[0]));
       const others = tables.filter((t) => !ours.has(t));
-      if (others.length > 0) {
+      if (others.length > 0 && !tables.includes(META_TABLE.name)) {
         store.close();
         throw new StudyError(`${path}: a DuckDB database that is not a study database (it has the table${others.length === 1 ? "" : "s"} ${others.join(", ")}); a study is not written into it: give another file`);
       }

@@ -151,6 +151,19 @@ describe("the study store", () => {
     } finally {
       store.close();
     }
+    // A study keeps a table its user added.
+    const study = join(dir, "annotated.db");
+    const s1 = await StudyStore.open(study, { create: true });
+    await s1.insertPoints([rowsOf(1)]);
+    s1.close();
+    const annotate = await DuckDBInstance.create(study);
+    const c2 = await annotate.connect();
+    await c2.run("CREATE TABLE my_notes (note VARCHAR)");
+    c2.closeSync();
+    annotate.closeSync();
+    const s2 = await StudyStore.open(study, { create: true });
+    expect((await s2.storedPointIds()).size).toBe(1);
+    s2.close();
   });
 
   it("gives dates and times as DuckDB writes them, not as JavaScript dates", async () => {
