@@ -166,7 +166,7 @@ export const sweepCommand: Command = {
     view?.end();
     const rate = summary.ran / Math.max(summary.wallSeconds, 1e-9);
     ctx.out(
-      `${sweep.name}: ${summary.ran} points run${summary.skipped ? `, ${summary.skipped} already stored` : ""}${summary.failed ? `, ${summary.failed} failed` : ""} ` +
+      `${sweep.name}: ${summary.ran} point${summary.ran === 1 ? "" : "s"} run${summary.skipped ? `, ${summary.skipped} already stored` : ""}${summary.failed ? `, ${summary.failed} failed` : ""} ` +
         `in ${summary.wallSeconds.toFixed(2)} s (${rate.toFixed(2)} points/s, ${summary.jobs} job${summary.jobs === 1 ? "" : "s"}) -> ${db}\n`,
     );
     return reportFailures(ctx, summary, db);
