@@ -1,6 +1,7 @@
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
 import { readTrial } from "../../profile/index.js";
 import {
+  AnalysisInputError,
   coreComponentsFromTimers,
   coreTimersOfTrial,
   implementationNames,
@@ -123,10 +124,10 @@ function run(ctx: CommandContext): number {
   if (v.crossover !== undefined) {
     const m = /^([A-Za-z_][\w.]*)=([^:]+):([^:]+)(?::(log|linear))?$/.exec(String(v.crossover));
     if (!m || !Number.isFinite(Number(m[2])) || !Number.isFinite(Number(m[3]))) throw new UsageError(`--crossover expects name=from:to[:log], got '${String(v.crossover)}'`, "select");
-    crossover = findCrossovers(prepared, { variable: m[1]!, from: Number(m[2]), to: Number(m[3]), spacing: (m[4] as "log" | undefined) ?? "linear", inputs, riskK, constraints });
+    crossover = inFile(file, () => findCrossovers(prepared, { variable: m[1]!, from: Number(m[2]), to: Number(m[3]), spacing: (m[4] as "log" | undefined) ?? "linear", inputs, riskK, constraints }));
   }
   const at = crossover && inputs[crossover.variable] === undefined ? { ...inputs, [crossover.variable]: crossover.intervals[0]!.from } : inputs;
-  const result = crossover && Object.keys(inputs).length === 0 ? undefined : selectImplementations(prepared, at, { riskK, constraints, coreComponents: core });
+  const result = crossover && Object.keys(inputs).length === 0 ? undefined : inFile(file, () => selectImplementations(prepared, at, { riskK, constraints, coreComponents: core }));
   if (!crossover && !result) throw new UsageError("give --input values or --crossover", "select");
   if (v.json === true) {
     ctx.out(toJson({ selection: result, crossover }) + "\n");
@@ -163,6 +164,19 @@ function run(ctx: CommandContext): number {
   }
   ctx.out(out.join("\n") + "\n");
   return 0;
+}
+
+/**
+ * `evaluate()`, with a cost's error at evaluation (an input not given, a negative cost at these
+ * inputs) placed in the assembly `file` (undefined for the built-in assembly), as its load errors are.
+ */
+function inFile<T>(file: string | undefined, evaluate: () => T): T {
+  try {
+    return evaluate();
+  } catch (e) {
+    if (file === undefined || !(e instanceof AnalysisInputError) || e.where === undefined || e.where.startsWith(file)) throw e;
+    throw new AnalysisInputError(e.message.slice(e.where.length + 2), `${file}: ${e.where}`);
+  }
 }
 
 /** Unmatched core timers the warning names (the rest are counted): a real profile has hundreds. */

@@ -717,6 +717,16 @@ describe("a thread named on the command line", () => {
 });
 
 describe("ccasim select on an assembly file with a mistake", () => {
+  it("names the file of a cost that fails at the inputs given", async () => {
+    const missing = await run(["select", "scenarios/flux.assembly.yaml", "--input", "Z=5"]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toBe("ccasim select: scenarios/flux.assembly.yaml: mean of EFMFlux (Flux): 'exp(1.03*log(Q) - 2.25)' reads input 'Q', which is not given (given: Z=5)\n");
+    const scan = await run(["select", "scenarios/flux.assembly.yaml", "--crossover", "Z=1:5"]);
+    expect(scan.err).toMatch(/^ccasim select: scenarios\/flux\.assembly\.yaml: mean of EFMFlux \(Flux\): .* reads input 'Q'/);
+    // The built-in assembly has no file to name.
+    expect((await run(["select", "--known-models", "--input", "y=5"])).err).toBe("ccasim select: mean of A1 (A): '2*x' reads input 'x', which is not given (given: y=5)\n");
+  });
+
   it("names the file of an unknown component or a cost that does not parse", async () => {
     const dir = mkdtempSync(join(tmpdir(), "ccasim-select-file-"));
     try {
