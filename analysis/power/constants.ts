@@ -8,8 +8,9 @@
  * @packageDocumentation
  */
 import { readFileSync } from "node:fs";
-import { isMap, isSeq, LineCounter, parseDocument, type Node as YamlNode } from "yaml";
+import { LineCounter, parseDocument } from "yaml";
 import { AnalysisInputError } from "../errors.js";
+import { keyLocation, keySegments } from "../yaml-keys.js";
 import { NamedRegistry } from "../registry.js";
 import { fileErrorText, measurementFileKind } from "../../profile/index.js";
 
@@ -199,28 +200,6 @@ class ConstantSetKeyError extends AnalysisInputError {
 }
 
 /**
- * The 1-based line and column of a key path (`components[1].scaling`) in a parsed file: of its
- * value, or of the deepest part of the path the file has (the set's mapping for a key left out).
- */
-function keyPosition(root: unknown, path: readonly (string | number)[], lines: LineCounter): { line: number; col: number } | undefined {
-  let node = root as YamlNode | null | undefined;
-  let found = node;
-  for (const part of path) {
-    const next = isMap(node) && typeof part === "string" ? node.get(part, true) : isSeq(node) && typeof part === "number" ? node.get(part, true) : undefined;
-    if (next === undefined || next === null) break;
-    found = node = next as YamlNode;
-  }
-  const offset = found?.range?.[0];
-  return offset === undefined ? undefined : lines.linePos(offset);
-}
-
-/** A key such as `components[1].scaling` as its parts (`["components", 1, "scaling"]`); `(top)` is the set itself. */
-function keyParts(key: string): (string | number)[] {
-  if (key === "(top)") return [];
-  return key.split(/\.|(?=\[)/).map((p) => (/^\[\d+\]$/.test(p) ? Number(p.slice(1, -1)) : p));
-}
-
-/**
  * Reads constant sets from a YAML or JSON file (one set, or a list of sets) and registers them.
  * @returns the sets read
  * @throws AnalysisInputError when the file cannot be read or parsed, or a set is invalid or its
@@ -254,8 +233,8 @@ export function loadPowerConstantFile(path: string): PowerConstantSet[] {
     } catch (e) {
       // Where the key is in the file: its line and column, as scenario errors give them.
       if (!(e instanceof ConstantSetKeyError)) throw e;
-      const at = keyPosition(parsed.contents, [...(Array.isArray(doc) ? [i] : []), ...keyParts(e.key)], lines);
-      throw new AnalysisInputError(`${list.length > 1 ? `set ${i + 1}: ` : ""}key '${e.key}': ${e.detail}`, at === undefined ? path : `${path}:${at.line}:${at.col}`);
+      const at = keyLocation(path, parsed, lines, [...(Array.isArray(doc) ? [i] : []), ...keySegments(e.key)]);
+      throw new AnalysisInputError(`${list.length > 1 ? `set ${i + 1}: ` : ""}key '${e.key}': ${e.detail}`, at ?? path);
     }
     if (powerConstantSets.has(set.name)) {
       // The same file read twice in one process (a second command) gives the set already there.

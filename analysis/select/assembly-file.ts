@@ -19,8 +19,9 @@
  * @packageDocumentation
  */
 import { readFileSync } from "node:fs";
-import { isDocument, LineCounter, parseDocument, type Node as YamlNode } from "yaml";
+import { LineCounter, parseDocument } from "yaml";
 import { AnalysisInputError } from "../errors.js";
+import { keyLocation, keySegments } from "../yaml-keys.js";
 import type { Assembly, CallSite, ComponentSpec, ImplementationSpec, InteractionSpec } from "./assembly.js";
 import { compileCost, type CostModel } from "./cost-model.js";
 import { prepareAssembly } from "./select.js";
@@ -163,12 +164,6 @@ export function parseAssembly(raw: unknown, where: string, locate?: AssemblyKeyL
   return assembly;
 }
 
-/** The segments of a key as messages write it: `callGraph.children[1].component` → callGraph, 1, children ... */
-function keySegments(key: string): (string | number)[] {
-  if (key === "(top)") return [];
-  return [...key.matchAll(/\[(\d+)\]|[^.[\]]+/g)].map((m) => (m[1] === undefined ? m[0] : Number(m[1])));
-}
-
 /**
  * Reads an assembly from a YAML or JSON file.
  * @throws AnalysisInputError when the file cannot be read or parsed, or is not a valid assembly
@@ -197,17 +192,7 @@ export function readAssemblyFile(path: string): Assembly {
   // A scenario or a sweep file is named for what it is, not checked key by key.
   const otherKind = otherInputFileKindText(doc, path, "assembly");
   if (otherKind !== undefined) throw new AnalysisInputError(otherKind, path);
-  const locate: AssemblyKeyLocator = (key) => {
-    // The key's own node, else the nearest enclosing one that exists (a missing key: its mapping).
-    const segments = keySegments(key);
-    for (let n = segments.length; n >= 0; n--) {
-      const node = (n === 0 ? parsed.contents : parsed.getIn(segments.slice(0, n), true)) as YamlNode | null | undefined;
-      if (node !== null && node !== undefined && !isDocument(node) && node.range) {
-        const p = lineCounter.linePos(node.range[0]);
-        return `${path}:${p.line}:${p.col}`;
-      }
-    }
-    return undefined;
-  };
+  // The key's own node, else the nearest enclosing one that exists (a missing key: its mapping).
+  const locate: AssemblyKeyLocator = (key) => keyLocation(path, parsed, lineCounter, keySegments(key));
   return parseAssembly(doc, path, locate);
 }

@@ -91,23 +91,25 @@ export function compileCost(model: CostModel, where: string): CompiledCost {
     } catch (e) {
       throw new AnalysisInputError(`cannot parse cost expression '${model}': ${(e as Error).message}`, where);
     }
+    // An input the expression reads but the caller did not give, named with what was given. Why
+    // only once the evaluation fails or gives no number: a branch not taken may read one (`Q > 10 ?
+    // 2*Q : b`), and a name mathjs knows (a unit, a function) makes the result no number.
+    const notGiven = (inputs: Inputs): AnalysisInputError | undefined => {
+      const name = reads.find((r) => !Object.prototype.hasOwnProperty.call(inputs, r));
+      if (name === undefined) return undefined;
+      const unit = bundle.Unit.isValuelessUnit(name) ? ` (mathjs reads '${name}' as a unit; costs take no units: they are plain numbers, normally microseconds)` : "";
+      return new AnalysisInputError(`'${model}' reads input '${name}', which is not given (given: ${givenInputs(inputs)})${unit}`, where);
+    };
     return (inputs) => {
-      for (const name of reads) {
-        if (Object.prototype.hasOwnProperty.call(inputs, name)) continue;
-        const unit = bundle.Unit.isValuelessUnit(name) ? " (costs take no units: they are plain numbers, normally microseconds)" : "";
-        throw new AnalysisInputError(`'${model}' reads input '${name}', which is not given (given: ${givenInputs(inputs)})${unit}`, where);
-      }
       let v: unknown;
       try {
         v = code.evaluate({ ...inputs });
       } catch (e) {
-        const message = (e as Error).message;
-        // An input the expression reads but the caller did not give: name it, and what was given.
-        const missing = /^Undefined symbol (\S+)$/.exec(message)?.[1];
-        if (missing !== undefined) throw new AnalysisInputError(`'${model}' reads input '${missing}', which is not given (given: ${givenInputs(inputs)})`, where);
-        throw new AnalysisInputError(`cannot evaluate '${model}' with ${givenInputs(inputs)}: ${message}`, where);
+        throw notGiven(inputs) ?? new AnalysisInputError(`cannot evaluate '${model}' with ${givenInputs(inputs)}: ${(e as Error).message}`, where);
       }
       if (typeof v !== "number") {
+        const missing = notGiven(inputs);
+        if (missing !== undefined) throw missing;
         const what = typeof v === "object" && v !== null && "im" in v ? `the complex number ${String(v)} (the expression is not defined there)` : String(v);
         throw new AnalysisInputError(`'${model}' gives ${what} at ${givenInputs(inputs)}, not a cost`, where);
       }

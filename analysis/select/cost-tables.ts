@@ -162,7 +162,7 @@ export function evaluateCosts(ca: CompiledAssembly, inputs: Inputs, options: Cos
   const unit = ca.implementations.map((impls) => new Float64Array(impls.length));
   const edgeMap = new Map<string, { a: number; b: number; cost: Float64Array }>();
   const check = (v: number, what: string): number => {
-    if (!Number.isFinite(v) || v < 0) throw new AnalysisInputError(`${what} is ${v} at ${JSON.stringify(inputs)} (costs must be finite and >= 0)`);
+    if (!Number.isFinite(v) || v < 0) throw new AnalysisInputError(`is ${v} at ${JSON.stringify(inputs)} (costs must be finite and >= 0)`, what);
     return v;
   };
   const walk = (s: CompiledSite, env: Inputs, multiplicity: number, parent: number): void => {

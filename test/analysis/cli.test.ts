@@ -723,6 +723,10 @@ describe("ccasim select on an assembly file with a mistake", () => {
     expect(missing.err).toBe("ccasim select: scenarios/flux.assembly.yaml: mean of EFMFlux (Flux): 'exp(1.03*log(Q) - 2.25)' reads input 'Q', which is not given (given: Z=5)\n");
     const scan = await run(["select", "scenarios/flux.assembly.yaml", "--crossover", "Z=1:5"]);
     expect(scan.err).toMatch(/^ccasim select: scenarios\/flux\.assembly\.yaml: mean of EFMFlux \(Flux\): .* reads input 'Q'/);
+    // A cost below 0 at these inputs (mean - 3 sd with a negative --risk).
+    const risky = await run(["select", "scenarios/flux.assembly.yaml", "--input", "Q=100000", "--risk", "-5"]);
+    expect(risky.code).toBe(2);
+    expect(risky.err).toMatch(/^ccasim select: scenarios\/flux\.assembly\.yaml: mean \+ -5·sd of \w+ \(Flux\): is -\d[\d.e+]* at \{"Q":100000\} \(costs must be finite and >= 0\)\n$/);
     // The built-in assembly has no file to name.
     expect((await run(["select", "--known-models", "--input", "y=5"])).err).toBe("ccasim select: mean of A1 (A): '2*x' reads input 'x', which is not given (given: y=5)\n");
   });
