@@ -136,9 +136,10 @@ export async function runSweep(sweep: Sweep, options: SweepRunOptions): Promise<
     chosen = chosen.filter((p) => only.has(p.index));
   }
   // why: no more threads than points to run: each started thread costs its module loading
-  const jobs = Math.max(1, Math.min(Math.floor(options.jobs ?? 1), chosen.length));
-  // why: started first, the worker threads load their modules while this thread opens the study
-  const pool = jobs > 1 ? await startPool(jobs) : undefined;
+  let jobs = Math.max(1, Math.min(Math.floor(options.jobs ?? 1), chosen.length));
+  // why: started first, the worker threads load their modules while this thread opens the study;
+  // a resumed study may hold every point already, so its threads wait for the points left to run
+  let pool = jobs > 1 && !options.resume ? await startPool(jobs) : undefined;
   let store: StudyStore | undefined;
   try {
     store = await StudyStore.open(options.db, { create: true });
@@ -171,6 +172,10 @@ export async function runSweep(sweep: Sweep, options: SweepRunOptions): Promise<
     });
     const todo = chosen.filter((p) => !stored.has(p.id));
     const skipped = chosen.length - todo.length;
+    if (options.resume) {
+      jobs = Math.max(1, Math.min(jobs, todo.length));
+      if (jobs > 1) pool = await startPool(jobs);
+    }
     const storedErrors = skipped > 0 ? await store.failedPointIds() : new Set<string>();
     const failedStored = chosen.filter((p) => storedErrors.has(p.id)).length;
     let done = 0;

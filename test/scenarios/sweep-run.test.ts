@@ -61,6 +61,11 @@ describe("running a sweep into a study", () => {
     expect(few.onWorkers).toBe(3);
     const one = await runSweep(small, { db: join(dir, "one-point.db"), jobs: 4, only: [5] });
     expect([one.ran, one.jobs, one.onWorkers]).toEqual([1, 1, 0]);
+    // Resumed: as many as the points left, none when every point is stored.
+    const resumed = await runSweep(small, { db: join(dir, "few.db"), jobs: 8, resume: true });
+    expect([resumed.skipped, resumed.ran, resumed.jobs]).toEqual([3, small.points.length - 3, Math.min(8, small.points.length - 3)]);
+    const again = await runSweep(small, { db: join(dir, "few.db"), jobs: 8, resume: true });
+    expect([again.ran, again.jobs, again.onWorkers]).toEqual([0, 1, 0]);
   });
 
   it("stores each point's values, seed and the records the model predicts", async () => {
