@@ -7,8 +7,9 @@
  *
  * @packageDocumentation
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { isRunFolder, RUN_SUMMARY_FILE } from "../../profile/index.js";
 
 /** One component setting whose value differs between the runs of a fit's inputs. */
 export interface SettingDifference {
@@ -24,7 +25,7 @@ const UNSET = "(unset)";
 
 /**
  * The settings (resolved component parameters) of `components` that differ between the runs the
- * `inputs` come from (a run folder, or a records file inside one). Inputs without a readable
+ * `inputs` come from (a run folder, or a records file inside one). Inputs without a run's
  * `summary.json` beside their records are left out; with fewer than two runs there is nothing to
  * compare.
  */
@@ -55,10 +56,10 @@ function resolvedComponents(input: string): Record<string, unknown> | undefined 
   } catch {
     return undefined;
   }
-  const file = join(folder, "summary.json");
-  if (!existsSync(file)) return undefined;
+  // Only a run's own summary (another tool's summary.json beside records says nothing of this).
+  if (!isRunFolder(folder)) return undefined;
   try {
-    const summary = JSON.parse(readFileSync(file, "utf8")) as { resolved?: { assembly?: { components?: Record<string, unknown> } } };
+    const summary = JSON.parse(readFileSync(join(folder, RUN_SUMMARY_FILE), "utf8")) as { resolved?: { assembly?: { components?: Record<string, unknown> } } };
     const components = summary.resolved?.assembly?.components;
     return typeof components === "object" && components !== null ? components : undefined;
   } catch {

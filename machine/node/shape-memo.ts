@@ -1,7 +1,8 @@
 /**
- * A bounded memo of analytical misses per kernel shape, for {@link NodeModel.kernelCost}:
- * AMR-style runs repeat their shapes millions of times (a 256-rank shock run: 1.6 M lookups of
- * 14 k shapes).
+ * A bounded memo of misses per kernel shape, for {@link NodeModel.kernelCost}: of the analytical
+ * model (AMR-style runs repeat their shapes millions of times: a 256-rank shock run makes 1.6 M
+ * lookups of 14 k shapes) and of the reference cache's replays (one per shape, two passes of its
+ * stream each).
  *
  * Four-way set-associative in typed arrays (one hash, up to four slots of four key compares)
  * rather than nested Maps: a hit then costs a few nanoseconds instead of three Map lookups. A new
@@ -9,7 +10,8 @@
  * that share a set do not evict each other. The table starts small and grows (to at most
  * {@link MAX_SLOT_BITS}) while stores keep coming, so a run of few shapes allocates little and a
  * run of many does not recompute them again and again. The values are a pure function of the key,
- * so an eviction costs only a recomputation.
+ * so an eviction costs only a recomputation (for a replayed shape, two passes of its stream: beyond
+ * 65536 shapes a run replaying large kernels repeats some replays).
  *
  * @packageDocumentation
  */

@@ -282,7 +282,7 @@ describe("ccasim fit", () => {
       mkdirSync(dir);
       writeFileSync(join(dir, "records.csv"), [header, ...[1, 2, 4].map((n, i) => `Solver,s,run,0,${i},${cost(n)},0,${cost(n)},${n}`)].join("\n") + "\n");
       const params = { cost: "3*n", ...(implementation === undefined ? {} : { implementation }) };
-      writeFileSync(join(dir, "summary.json"), JSON.stringify({ resolved: { assembly: { components: { Solver: { type: "dummy", params }, Other: { type: "dummy", params: { cost: name } } } } } }));
+      writeFileSync(join(dir, "summary.json"), JSON.stringify({ ccasim: "run summary", resolved: { assembly: { components: { Solver: { type: "dummy", params }, Other: { type: "dummy", params: { cost: name } } } } } }));
       return dir;
     };
     const cg = runFolder("cg", "CG", (n) => 3 * n);

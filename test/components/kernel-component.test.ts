@@ -58,7 +58,7 @@ describe("the kernel component's parameters", () => {
     // Integer loads: the array goes through the L1D, one miss per 64-byte line, plus the stores.
     expect(counters("floatLoads: 0")).toMatchObject({ PAPI_L1_DCM: 512, L2_DATA_REFERENCES_L2_ALL: 512 + 4096 });
     // (A constant 2 is refused at load; one a call computes, when it runs.)
-    expect(runError("floatLoads: 'N / N + 1'")).toMatch(/assembly\.components\.K: kernel\.floatLoads: expected a number in \[0, loads \(1\)\], got 2/);
+    expect(runError("floatLoads: 'N / N + 1'")).toMatch(/kernel\.yaml:\d+:\d+: assembly\.components\.K\.params\.floatLoads: expected a number in \[0, loads \(1\)\], got 2/);
   });
 
   it("passes fmaFraction to the node model: an FMA is two flops in one instruction", () => {
@@ -75,7 +75,7 @@ describe("the kernel component's parameters", () => {
     expect(counters("fmaFraction: 'N / 8192'")).toMatchObject({ PAPI_FP_INS: 6144 });
     // Out of [0, 1]: refused at load when constant, in the run when computed.
     expect(loadErrorOf(scenario("fmaFraction: 1.5"))).toMatch(/assembly\.components\.K\.params\.fmaFraction: expected a number in \[0, 1\], got 1\.5/);
-    expect(runError("fmaFraction: 'N / 1024'")).toMatch(/assembly\.components\.K: kernel\.fmaFraction: expected a number in \[0, 1\], got 4/);
+    expect(runError("fmaFraction: 'N / 1024'")).toMatch(/kernel\.yaml:\d+:\d+: assembly\.components\.K\.params\.fmaFraction: expected a number in \[0, 1\], got 4/);
   });
 
   it("refuses a stride, an array count or a pass count out of range instead of replacing it", () => {
