@@ -111,7 +111,10 @@ export function setupMachine(config: ScenarioConfig, fail: (path: KeyPath, messa
   let collectives: CollectiveSpec | undefined;
   try {
     collectives = convertCollectiveUnits(collectivesRaw);
-    resolveCollectives(collectives);
+    // Every collective of a scenario runs on all its ranks: a forced algorithm must run on that many.
+    const resolved = resolveCollectives(collectives);
+    const ranks = section.nodes * section.processesPerNode;
+    if (Number.isInteger(ranks) && ranks > 0) resolved.checkRanks(ranks);
   } catch (e) {
     const { key, problem } = e as { key?: string; problem?: string };
     // The located message names the key already: the problem alone follows it.

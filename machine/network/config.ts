@@ -66,7 +66,7 @@ export class NetworkConfigError extends Error {
   readonly isInputError = true;
   /** @param problem - what is wrong with the key, without it (the message names it first) */
   constructor(readonly key: string, readonly problem: string) {
-    super(`network.${key}: ${problem}`);
+    super(`${key ? `network.${key}` : "network"}: ${problem}`);
     this.name = "NetworkConfigError";
   }
 }
@@ -115,7 +115,8 @@ export function validateParams(where: string, docs: readonly ParamDoc[], values:
     }
     if (typeof v !== "number" || !Number.isFinite(v)) throw new NetworkConfigError(`${where}.${d.name}`, `must be a finite number, got ${JSON.stringify(v)}`);
     if (d.type === "integer" && !Number.isInteger(v)) throw new NetworkConfigError(`${where}.${d.name}`, `must be an integer, got ${v}`);
-    if (d.min !== undefined && v < d.min) throw new NetworkConfigError(`${where}.${d.name}`, `must be >= ${d.min}, got ${v}`);
+    // A vanishing positive minimum (a bandwidth's 1e-300) stands for "more than 0".
+    if (d.min !== undefined && v < d.min) throw new NetworkConfigError(`${where}.${d.name}`, d.min > 0 && d.min < 1e-100 ? `must be more than 0, got ${v}` : `must be >= ${d.min}, got ${v}`);
     if (d.max !== undefined && v > d.max) throw new NetworkConfigError(`${where}.${d.name}`, `must be <= ${d.max}, got ${v}`);
     out[d.name] = v;
   }
@@ -140,9 +141,36 @@ function lookup<T>(key: string, get: () => T): T {
   }
 }
 
+/**
+ * Refuses a section that is given but is not a map (`params: 5`, `load: piecewise`, a list):
+ * read as one, its entries would be silently ignored or named by index. Absent or null is no section.
+ * @throws NetworkConfigError naming `key`
+ */
+function checkMap(key: string, value: unknown, expected: string): void {
+  if (value === undefined || value === null) return;
+  if (typeof value !== "object" || Array.isArray(value)) throw new NetworkConfigError(key, `must be ${expected}, got ${JSON.stringify(value)}`);
+}
+
 /** The point-to-point models that take a parameter `name` (alpha, bandwidth, L ...), by model name. */
 function modelsTaking(name: string): string[] {
   return pointToPointModels.all().filter((m) => m.params.some((d) => d.name === name)).map((m) => m.name);
+}
+
+/**
+ * Refuses a parameter that the chosen model lacks but another model takes (`params.L` with the
+ * Hockney model), naming the model it belongs to; other unknown names are left to {@link validateParams}.
+ * @throws NetworkConfigError naming `where.key`
+ */
+function checkModelOf(where: string, modelName: string, docs: readonly ParamDoc[], given: Readonly<Record<string, unknown>>): void {
+  for (const k of Object.keys(given)) {
+    if (docs.some((d) => d.name === k)) continue;
+    const names = docs.map((d) => d.name).join(", ");
+    if ((k === "beta" || k === "G") && docs.some((d) => d.name === "bandwidth"))
+      throw new NetworkConfigError(`${where}.${k}`, `unknown parameter: give its inverse, bandwidth (e.g. 100MB/s); ${modelName} takes: ${names}`);
+    const models = modelsTaking(k);
+    if (models.length === 0) continue;
+    throw new NetworkConfigError(`${where}.${k}`, `not a parameter of the ${modelName} model but of ${models.join(" and ")} (select it with ${where.replace(/params$/, "")}model: ${models[0]}); ${modelName} takes: ${names}`);
+  }
 }
 
 /**
@@ -154,7 +182,9 @@ function modelsTaking(name: string): string[] {
  *   `collectives`), named among the known keys when a key is unknown
  * @throws NetworkConfigError (an input error) naming the offending key
  */
-export function resolveNetwork(spec: NetworkSpec = {}, defaultPreset = DEFAULT_PRESET, callerKeys: readonly string[] = []): ResolvedNetwork {
+export function resolveNetwork(spec: NetworkSpec | null = {}, defaultPreset = DEFAULT_PRESET, callerKeys: readonly string[] = []): ResolvedNetwork {
+  spec ??= {};
+  if (typeof spec !== "object" || Array.isArray(spec)) throw new NetworkConfigError("", `must be a map { preset, model, params, ... }, got ${JSON.stringify(spec)}`);
   const keys = [...TOP_KEYS, ...callerKeys];
   for (const k of Object.keys(spec)) {
     if (!TOP_KEYS.includes(k)) {
@@ -171,6 +201,11 @@ export function resolveNetwork(spec: NetworkSpec = {}, defaultPreset = DEFAULT_P
       throw new NetworkConfigError(k, `unknown key${hint}; known: ${keys.join(", ")}`);
     }
   }
+  checkMap("params", spec.params, "a map of the model's parameters (e.g. { alpha: 30us, bandwidth: 100MB/s })");
+  checkMap("intraNode", spec.intraNode, "a map { model, params }");
+  checkMap("intraNode.params", spec.intraNode?.params, "a map of the model's parameters");
+  checkMap("load", spec.load, "a map { model, params }");
+  checkMap("load.params", spec.load?.params, "a map of the load model's parameters");
   const modelName = modelNameOf("model", spec.model, "hockney");
   const model = lookup("model", () => pointToPointModels.get(modelName));
   if (spec.preset !== undefined && typeof spec.preset !== "string") throw new NetworkConfigError("preset", `must be a preset name, got ${JSON.stringify(spec.preset)}`);
@@ -183,6 +218,7 @@ export function resolveNetwork(spec: NetworkSpec = {}, defaultPreset = DEFAULT_P
   const derivable = spec.preset !== undefined || hasPresetParams(modelName);
   const base = derivable ? lookup("model", () => presetModelParams(preset, modelName, rho)) : {};
   const given = spec.params ?? {};
+  checkModelOf("params", modelName, model.params, given);
   const interParams = validateParams("params", model.params, { ...base, ...given });
   // The preset a run names: the one given, or the default when it supplied a value.
   const presetName = spec.preset ?? (Object.keys(base).some((k) => given[k] === undefined) ? defaultPreset : undefined);
@@ -192,6 +228,7 @@ export function resolveNetwork(spec: NetworkSpec = {}, defaultPreset = DEFAULT_P
   const intraModelName = modelNameOf("intraNode.model", spec.intraNode?.model, DEFAULT_INTRA_MODEL);
   const intraModel = lookup("intraNode.model", () => pointToPointModels.get(intraModelName));
   const intraBase = intraModelName === DEFAULT_INTRA_MODEL ? DEFAULT_INTRA_NODE.params : undefined;
+  checkModelOf("intraNode.params", intraModelName, intraModel.params, spec.intraNode?.params ?? {});
   const intraParams = validateParams("intraNode.params", intraModel.params, { ...intraBase, ...(spec.intraNode?.params ?? {}) });
 
   const eagerLimit = spec.eagerLimit ?? DEFAULT_EAGER_LIMIT;

@@ -105,5 +105,5 @@ export class Interconnect {
 }
 
 function isResolved(n: NetworkSpec | ResolvedNetwork): n is ResolvedNetwork {
-  return "interNode" in n;
+  return typeof n === "object" && n !== null && "interNode" in n;
 }

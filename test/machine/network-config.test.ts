@@ -81,6 +81,34 @@ describe("network configuration", () => {
     expect(() => w.run()).toThrow(/cannot run on 6 ranks/);
   });
 
+  it("refuses sections that are not maps instead of ignoring them or reading them by index", () => {
+    expect(() => resolveNetwork("myrinet-2000" as never)).toThrow(/^network: must be a map \{ preset, model, params, \.\.\. \}, got "myrinet-2000"$/);
+    expect(() => resolveNetwork({ params: 5 } as never)).toThrow(/network\.params: must be a map of the model's parameters/);
+    expect(() => resolveNetwork({ params: [1] } as never)).toThrow(/network\.params: must be a map/);
+    expect(() => resolveNetwork({ intraNode: "shm" } as never)).toThrow(/network\.intraNode: must be a map \{ model, params \}, got "shm"/);
+    expect(() => resolveNetwork({ load: { model: "piecewise", params: 0.3 } } as never)).toThrow(/network\.load\.params: must be a map/);
+    expect(() => resolveCollectives("ring" as never)).toThrow(/^collectives: must be a map \{ algorithms, params \}, got "ring"$/);
+    expect(() => resolveCollectives({ algorithms: "ring" } as never)).toThrow(/collectives\.algorithms: must be a map/);
+    expect(() => resolveCollectives({ params: 5 } as never)).toThrow(/collectives\.params: must be a map/);
+    // Absent (or an empty YAML key, null) is no section.
+    expect(resolveNetwork({ params: null, load: null } as never).interNode.params).toEqual({ alpha: 30, bandwidth: 100e6 });
+    expect(resolveCollectives(null).reduceCostPerByte).toBe(0.001);
+  });
+
+  it("names the model a parameter belongs to when the chosen model lacks it", () => {
+    expect(() => resolveNetwork({ params: { L: 3 } })).toThrow("network.params.L: not a parameter of the hockney model but of loggp (select it with model: loggp); hockney takes: alpha, bandwidth");
+    expect(() => resolveNetwork({ model: "loggp", params: { alpha: 3 } })).toThrow("network.params.alpha: not a parameter of the loggp model but of hockney (select it with model: hockney)");
+    expect(() => resolveNetwork({ intraNode: { params: { g: 1 } } })).toThrow("select it with intraNode.model: loggp");
+    expect(() => resolveNetwork({ params: { beta: 0.01 } })).toThrow("network.params.beta: unknown parameter: give its inverse, bandwidth");
+    expect(() => resolveNetwork({ params: { bandwidth: 0 } })).toThrow("network.params.bandwidth: must be more than 0, got 0");
+  });
+
+  it("refuses a forced algorithm that cannot run on a communicator's ranks, saying what it needs", () => {
+    const c = resolveCollectives({ algorithms: { allgather: "recursive_doubling", bcast: "binomial" } });
+    expect(() => c.checkRanks(8)).not.toThrow();
+    expect(() => c.checkRanks(6)).toThrow("collectives.algorithms.allgather: algorithm 'recursive_doubling' cannot run on 6 ranks (it needs a power-of-two number of ranks)");
+  });
+
   it("selects collective algorithms like MPICH by size and process count", () => {
     const c = resolveCollectives();
     expect(c.autoName("allreduce", 64, 2048)).toBe("recursive_doubling");

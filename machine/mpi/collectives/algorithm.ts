@@ -19,6 +19,8 @@ export interface CollectiveAlgorithm extends Registrable {
   readonly cost: string;
   /** Whether it can run on `p` ranks (default: any p). */
   supports?(p: number): boolean;
+  /** What {@link supports} asks of the rank count, for error messages ("a power-of-two number of ranks"). */
+  readonly requires?: string;
   /**
    * Runs the algorithm for the calling rank.
    * @param comm - the calling rank's communicator

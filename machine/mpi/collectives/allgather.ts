@@ -61,6 +61,7 @@ registerCollective({
   cost: "lg p * alpha + (p-1) * n*beta",
   params: [],
   supports: isPow2,
+  requires: "a power-of-two number of ranks",
   run: (c, bytes) => recursiveDoublingAllgather(c, bytes),
 });
 

@@ -154,5 +154,6 @@ registerCollective({
   cost: "2 lg p * alpha + 2 (p-1)/p * n*beta",
   params: [],
   supports: isPow2,
+  requires: "a power-of-two number of ranks",
   run: scatterRecursiveDoublingBcast,
 });

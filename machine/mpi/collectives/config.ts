@@ -42,11 +42,15 @@ export interface CollectiveSpec {
   readonly params?: Readonly<Record<string, number>>;
 }
 
-/** A collective configuration that cannot be used. */
+/**
+ * A collective configuration that cannot be used; `key` is the dotted path of the offending entry
+ * below `collectives` (empty for the section itself).
+ */
 export class CollectiveConfigError extends Error {
   readonly isInputError = true;
-  constructor(readonly key: string, message: string) {
-    super(`collectives.${key}: ${message}`);
+  /** @param problem - what is wrong with the key, without it (the message names it first) */
+  constructor(readonly key: string, readonly problem: string) {
+    super(`${key ? `collectives.${key}` : "collectives"}: ${problem}`);
     this.name = "CollectiveConfigError";
   }
 }
@@ -85,10 +89,19 @@ export class ResolvedCollectives {
   choose(collective: CollectiveName, p: number, bytes: number): CollectiveAlgorithm {
     const f = this.forced.get(collective);
     if (f !== undefined) {
-      if (f.supports !== undefined && !f.supports(p)) throw new CollectiveConfigError(`algorithms.${collective}`, `algorithm '${f.name}' cannot run on ${p} ranks`);
+      if (f.supports !== undefined && !f.supports(p)) throw unsupported(collective, f, p);
       return f;
     }
     return this.get(collective, this.autoName(collective, p, bytes));
+  }
+
+  /**
+   * Checks that every forced algorithm can run on a communicator of `p` ranks (a run's world), so
+   * that a choice that cannot is refused before the run rather than at the collective's first call.
+   * @throws CollectiveConfigError naming the first forced algorithm that cannot
+   */
+  checkRanks(p: number): void {
+    for (const [collective, f] of this.forced) if (f.supports !== undefined && !f.supports(p)) throw unsupported(collective, f, p);
   }
 
   /** The name MPICH's selection logic gives for this call. */
@@ -126,11 +139,23 @@ export class ResolvedCollectives {
   }
 }
 
+function unsupported(collective: CollectiveName, f: CollectiveAlgorithm, p: number): CollectiveConfigError {
+  const needs = f.requires ? ` (it needs ${f.requires})` : "";
+  return new CollectiveConfigError(`algorithms.${collective}`, `algorithm '${f.name}' cannot run on ${p} ranks${needs}; auto chooses one that can`);
+}
+
 /**
  * Validates a {@link CollectiveSpec} and fills defaults.
  * @throws CollectiveConfigError naming the offending key
  */
-export function resolveCollectives(spec: CollectiveSpec = {}): ResolvedCollectives {
+export function resolveCollectives(spec: CollectiveSpec | null = {}): ResolvedCollectives {
+  spec ??= {};
+  // A value that is not a map (`collectives: ring`, `params: 5`) would be read by index or ignored.
+  if (typeof spec !== "object" || Array.isArray(spec)) throw new CollectiveConfigError("", `must be a map { algorithms, params }, got ${JSON.stringify(spec)}`);
+  for (const [k, what] of [["algorithms", "collective to algorithm name (e.g. { allreduce: ring })"], ["params", "parameters (e.g. { allreduceShortMsg: 4KiB })"]] as const) {
+    const v = spec[k];
+    if (v !== undefined && v !== null && (typeof v !== "object" || Array.isArray(v))) throw new CollectiveConfigError(k, `must be a map of ${what}, got ${JSON.stringify(v)}`);
+  }
   for (const k of Object.keys(spec)) if (k !== "algorithms" && k !== "params") throw new CollectiveConfigError(k, "unknown key; known: algorithms, params");
   let params: Record<string, number>;
   try {
