@@ -1,6 +1,8 @@
 import { didYouMean } from "../../engine/registry.js";
+import { type ParamDoc } from "../../engine/index.js";
 import {
   COLLECTIVES,
+  backgroundLoadModels,
   LEVEL_KEYS,
   MACHINE_PARAMS,
   collectiveAlgorithms,
@@ -123,12 +125,27 @@ function describeInterconnect(preset: InterconnectPreset, json: boolean): string
   ].join("\n");
 }
 
+/** A parameter's default as a scenario writes it (with its unit). */
+function defaultText(p: ParamDoc): string {
+  return p.dimension === undefined || typeof p.default !== "number" ? String(p.default) : formatQuantity(p.default, p.dimension);
+}
+
 function listAll(json: boolean): string {
   const machines = machinePresets.all().map((p) => ({ name: p.name, summary: p.summary }));
   const networks = interconnectPresets.all().map((p) => ({ name: p.name, summary: p.summary }));
-  const models = pointToPointModels.all().map((p) => ({ name: p.name, summary: p.summary }));
+  const models = pointToPointModels.all().map((p) => ({ name: p.name, summary: p.summary, params: p.params.map((d) => d.name) }));
+  const loads = backgroundLoadModels.all();
+  const paramJson = (docs: readonly ParamDoc[]) => docs.map((p) => ({ name: p.name, dimension: p.dimension ?? null, default: p.default, doc: p.doc }));
   const collectives = COLLECTIVES.map((c) => ({ collective: c, algorithms: collectiveAlgorithms[c].names() }));
-  if (json) return toJson({ machine: machines, interconnect: networks, pointToPointModels: models, collectives, collectiveParams: collectiveParams.map((p) => ({ name: p.name, dimension: p.dimension ?? null, default: p.default, doc: p.doc })) });
+  if (json)
+    return toJson({
+      machine: machines,
+      interconnect: networks,
+      pointToPointModels: models,
+      backgroundLoadModels: loads.map((m) => ({ name: m.name, summary: m.summary, params: paramJson(m.params) })),
+      collectives,
+      collectiveParams: paramJson(collectiveParams),
+    });
   const rows = (xs: { name: string; summary: string }[]) => xs.map((x) => [x.name, x.summary]);
   return [
     "Machine presets (machine.preset):",
@@ -137,14 +154,20 @@ function listAll(json: boolean): string {
     "Interconnect presets (machine.network.preset):",
     formatTable(["name", "summary"], rows(networks)),
     "",
-    "Point-to-point models (machine.network.model):",
-    formatTable(["name", "summary"], rows(models)),
+    "Point-to-point models (machine.network.model; parameters under machine.network.params, the preset's by default):",
+    formatTable(["name", "parameters", "summary"], models.map((m) => [m.name, m.params.join(", "), m.summary])),
+    "",
+    "Background load (machine.network.load: { model, params }; default none):",
+    formatTable(
+      ["model", "parameter", "default", "meaning"],
+      loads.flatMap((m) => (m.params.length === 0 ? [[m.name, "", "", m.summary]] : m.params.map((p, i) => [i === 0 ? m.name : "", p.name, defaultText(p), p.doc]))),
+    ),
     "",
     "Collective algorithms (machine.network.collectives.algorithms.<collective>; default auto, MPICH's choice by message size and ranks):",
     formatTable(["collective", "algorithms"], collectives.map((c) => [c.collective, ["auto", ...c.algorithms].join(", ")])),
     "",
     "Collective selection and cost (machine.network.collectives.params.<name>; defaults MPICH 3.x's):",
-    formatTable(["name", "default", "meaning"], collectiveParams.map((p) => [p.name, p.dimension === undefined ? String(p.default) : formatQuantity(p.default as number, p.dimension), p.doc])),
+    formatTable(["name", "default", "meaning"], collectiveParams.map((p) => [p.name, defaultText(p), p.doc])),
     "",
     "'ccasim presets <name>' prints every parameter of one preset with its source.",
   ].join("\n");

@@ -25,6 +25,19 @@ describe("ccasim presets", () => {
     expect(typo.err).toContain("machine.network.colectives: unknown key (did you mean 'collectives'?); known: preset, model, params, overheadFraction, intraNode, eagerLimit, controlBytes, load, collectives");
   });
 
+  it("lists each point-to-point model's parameters and the background load models with theirs, as a scenario writes them", async () => {
+    const r = await run(["presets"]);
+    expect(r.out).toMatch(/\nhockney +alpha, bandwidth +alpha \+ n\*beta/);
+    expect(r.out).toMatch(/\nloggp +L, o, g, bandwidth +LogGP/);
+    expect(r.out).toContain("Background load (machine.network.load: { model, params }; default none):");
+    expect(r.out).toMatch(/\npiecewise +period +1ms +Length of an interval/);
+    const j = JSON.parse((await run(["presets", "--json"])).out);
+    const piecewise = (j.backgroundLoadModels as { name: string; params: { name: string; dimension: string | null }[] }[]).find((m) => m.name === "piecewise")!;
+    expect(piecewise.params.map((p) => p.name)).toEqual(["period", "mean", "cv"]);
+    const v = await run(["validate", "scenarios/known-models.yaml", "--set", "machine.network.load.model=piecewise", "--set", "machine.network.load.params.period=1ms", "--set", "machine.network.load.params.mean=0.2"]);
+    expect(v.code, v.err).toBe(0);
+  });
+
   it("prints every parameter of a machine preset with a value that reads back as the preset's, and its source", async () => {
     for (const name of machinePresets.names()) {
       const r = await run(["presets", name, "--json"]);
