@@ -1,4 +1,5 @@
 import type { RandomStream, Simulation } from "../engine/index.js";
+import type { NetworkTraffic } from "../machine/index.js";
 import type { KernelSpec } from "./component.js";
 
 /**
@@ -55,6 +56,8 @@ export interface MpiWorldHandle {
   comm(rank: number): unknown;
   /** Called after the run: messages sent but never received, as readable lines (empty when clean). */
   unreceived?(): string[];
+  /** Called after the run: messages and bytes the network carried, per path. */
+  traffic?(): NetworkTraffic;
   /**
    * Runs the simulation to the end (instead of the kernel's own run) so a deadlock is reported
    * in MPI terms: each blocked rank, its call, and the peer and tag it waits for.

@@ -1,5 +1,5 @@
 import { Simulation, type RandomStream, type Yieldable } from "../engine/index.js";
-import { MpiDeadlockError } from "../machine/index.js";
+import { MpiDeadlockError, type NetworkTraffic } from "../machine/index.js";
 import type { PreparedAssembly } from "./assembly.js";
 import type { ComponentContext, ComponentInstance, KernelSpec, MethodImpl, PortHandle } from "./component.js";
 import { Mastermind } from "./mastermind.js";
@@ -39,6 +39,8 @@ export interface AssemblyRunResult {
   readonly counters: readonly Float64Array[];
   /** Messages sent but never received, reported by the MPI layer. */
   readonly unreceived: readonly string[];
+  /** Messages and bytes the network carried, per path (none without MPI). */
+  readonly traffic: NetworkTraffic;
   /** Timer overlap warnings. */
   readonly warnings: readonly string[];
   /** Component invocations made (calls through ports). */
@@ -318,10 +320,13 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
     mastermind,
     counters,
     unreceived: world?.unreceived?.() ?? [],
+    traffic: world?.traffic?.() ?? NO_TRAFFIC,
     warnings: meas?.warnings() ?? [],
     invocations: counter.invocations + entryInvocations,
   };
 }
+
+const NO_TRAFFIC: NetworkTraffic = { interNode: { messages: 0, bytes: 0 }, intraNode: { messages: 0, bytes: 0 } };
 
 /**
  * `e` with the component instance that caused it named first, when it is an input error (a kernel

@@ -51,6 +51,7 @@ export function buildPlatform(setup: MachineSetup): Platform {
       return {
         comm: (rank) => world.comm(rank),
         run: () => world.run(),
+        traffic: () => world.net.traffic(),
         unreceived: () =>
           world.leftovers().unreceived.map((u) => `message from rank ${u.source} to rank ${u.dest} (tag ${u.tag}, ${u.bytes} bytes, ${u.comm}): ${u.state}`),
       };

@@ -5,6 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import { basename } from "node:path";
+import type { NetworkTraffic } from "../machine/index.js";
 
 /** What every run summary holds. Times are in microseconds (`simulatedTimeUnit`). */
 export type RunSummaryBase = {
@@ -27,6 +28,11 @@ export type RunSummaryBase = {
   readonly simulatedTimeUnit: "us";
   /** Events the kernel fired. */
   readonly events: number;
+  /**
+   * Messages and payload bytes the interconnect carried, between nodes and within a node: user and
+   * collective-internal messages, and each rendezvous's request- and clear-to-send.
+   */
+  readonly network: NetworkTraffic;
   /** Warnings of the run (also printed by `ccasim run`). */
   readonly warnings: readonly string[];
   /** Messages sent but never received, described. */

@@ -116,6 +116,7 @@ export function executeScenario(scenario: LoadedScenario, options: ExecuteOption
     simulatedTime: result.simulatedTime,
     simulatedTimeUnit: "us",
     events: result.events,
+    network: result.traffic,
     invocations: result.invocations,
     records: result.mastermind?.count ?? 0,
     // One node model serves every node of the cluster.

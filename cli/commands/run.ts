@@ -17,7 +17,7 @@ measurement as the scenario asks. Writes into DIR (default out/<scenario name>),
   records.jsonl     the same as JSON Lines
   callgraph.json    caller/callee component methods with calls and inclusive/exclusive time
   evidence.json     cost centres and MPI share, time vs array size by mode (ratios, fits), record groups
-  summary.json      seed, resolved scenario, simulated time, events (deterministic)
+  summary.json      seed, resolved scenario, simulated time, events, network messages and bytes (deterministic)
   timing.json       wall time and events per second (the only file that varies between runs)
   trace.json        Chrome/Perfetto trace (program models with outputs.trace: true)
 (records, callgraph and evidence are an assembly's: a program model writes profile/, summary,

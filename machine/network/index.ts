@@ -20,4 +20,4 @@ export {
   DEFAULT_EAGER_LIMIT,
   DEFAULT_PRESET,
 } from "./config.js";
-export { Interconnect, INTER_NODE, INTRA_NODE } from "./interconnect.js";
+export { Interconnect, INTER_NODE, INTRA_NODE, type NetworkTraffic } from "./interconnect.js";

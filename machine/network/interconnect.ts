@@ -9,6 +9,17 @@ export const INTER_NODE = 0;
 export const INTRA_NODE = 1;
 
 /**
+ * Messages and bytes an {@link Interconnect} carried, per path: user and collective-internal
+ * messages, and a rendezvous's request- and clear-to-send as two more (of `controlBytes` each).
+ */
+export interface NetworkTraffic {
+  /** Over the network, between nodes. */
+  readonly interNode: { readonly messages: number; readonly bytes: number };
+  /** Through shared memory, between ranks of one node. */
+  readonly intraNode: { readonly messages: number; readonly bytes: number };
+}
+
+/**
  * The network of a cluster: the inter-node cost model, the intra-node (shared-memory) path, one
  * NIC per node that serialises the node's outgoing inter-node messages (but for rendezvous
  * control messages, see {@link transfer}), and the background load.
@@ -51,6 +62,14 @@ export class Interconnect {
     this.intra = pointToPointModels.get(c.intraNode.model).create(c.intraNode.params);
     this.load = backgroundLoadModels.get(c.load.model).create(c.load.params, sim, "network/load");
     this.nicFreeAt = new Float64Array(nodes);
+  }
+
+  /** Messages and payload bytes carried so far on each path (rendezvous control messages included). */
+  traffic(): NetworkTraffic {
+    return {
+      interNode: { messages: this.messages[INTER_NODE], bytes: this.bytes[INTER_NODE] },
+      intraNode: { messages: this.messages[INTRA_NODE], bytes: this.bytes[INTRA_NODE] },
+    };
   }
 
   /** Eager limit in bytes: larger messages use rendezvous. */

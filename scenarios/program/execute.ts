@@ -63,6 +63,7 @@ export function executeProgramScenario(scenario: LoadedScenario, options: Progra
     measurement: run.measurement,
     counters: [],
     unreceived: run.unreceived,
+    traffic: run.traffic,
     warnings: [...model.warnings, ...run.warnings],
     invocations: run.elementsExecuted,
   };
@@ -79,6 +80,7 @@ export function executeProgramScenario(scenario: LoadedScenario, options: Progra
     simulatedTimeUnit: "us",
     simulatedSeconds: run.simulatedTime / 1e6,
     events: run.events,
+    network: run.traffic,
     elementsExecuted: run.elementsExecuted,
     finishTimes: Array.from(run.finishTimes),
     warnings: result.warnings,

@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 import { runToTrial, type AssemblyRunResult, type Measurement } from "../../components/index.js";
+import type { NetworkTraffic } from "../../machine/index.js";
 import { Trial } from "../../profile/index.js";
 import { compileProgram, type CompiledProgram } from "./compile.js";
 import { interpretProgram } from "./interpret.js";
@@ -33,6 +34,8 @@ export interface ProgramRunResult {
   readonly finishTimes: Float64Array;
   /** Messages sent and never received. */
   readonly unreceived: readonly string[];
+  /** Messages and bytes the network carried, per path. */
+  readonly traffic: NetworkTraffic;
   /** Requests left pending or started again while pending (located at their elements), then timer overlap warnings. */
   readonly warnings: readonly string[];
   /** Wall-clock seconds of the evaluation (runtime set-up and simulation; not the transformation). */
@@ -77,6 +80,7 @@ export function runProgram(model: ProgramModel, net: ProgramNetwork, options: Pr
     measurement: rt.measurement,
     trace: rt.trace,
     finishTimes: rt.clock,
+    traffic: rt.world.net.traffic(),
     unreceived: left.map((u) => {
       const sent = u.site >= 0 ? rt.elementText(u.site) : undefined;
       return `message from process ${u.source} to process ${u.dest} (tag ${u.tag}, ${u.bytes} bytes${sent === undefined ? "" : `, sent ${sent}`}): ${u.state}`;
