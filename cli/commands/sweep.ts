@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { checkOutputPath } from "../../profile/index.js";
 import { mergeShards } from "../../profile/study/index.js";
@@ -58,7 +58,8 @@ Options:
   --db FILE            study database (default out/<sweep name>.db in the current directory);
                        never the sweep or scenario file, and its folder must be writable (both
                        checked before any point runs)
-  --resume             continue the study in --db (points already stored are skipped)
+  --resume             continue the study in --db (points already stored are skipped); a --db
+                       not there yet starts the study, with a note on stderr
   --slice i/n          run only points whose index mod n is i (0 <= i < n), e.g. one job-array task
   --list               print the points (index, id, seed, values)
   --point K            run point K alone and write its outputs as 'ccasim run' does (--out DIR,
@@ -155,6 +156,8 @@ export const sweepCommand: Command = {
       } else ctx.out(script);
       return 0;
     }
+    // A resumed study that is not there yet starts anew (as a Slurm task's first run does): said, since a mistyped --db would too.
+    if (values.resume === true && !values.quiet && !existsSync(db)) ctx.err(`--resume: ${db} does not exist yet; the study starts there\n`);
     const view = values.quiet ? undefined : progressView(ctx.err, ctx.interactive, every);
     const summary = await runSweep(sweep, {
       db,

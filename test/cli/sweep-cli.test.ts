@@ -242,6 +242,15 @@ describe("ccasim sweep and query", () => {
     const again = await run(["sweep", SWEEP, "--db", db, "--resume", "--progress-every", "0"]);
     expect(again.code).toBe(0);
     expect(again.err).not.toContain("sweep: 0/0");
+    expect(again.err).not.toContain("does not exist yet");
+  });
+
+  it("says when --resume starts a study its --db does not hold yet", async () => {
+    const db = join(dir, "not-yet.db");
+    const first = await run(["sweep", SWEEP, "--db", db, "--resume", "--progress-every", "0"]);
+    expect(first.code).toBe(0);
+    expect(first.err).toContain(`--resume: ${db} does not exist yet; the study starts there\n`);
+    expect(first.out).toMatch(/12 points run/);
   });
 });
 
