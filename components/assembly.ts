@@ -1,6 +1,7 @@
 import type { ComponentPorts, ComponentType, PrepareEnv } from "./component.js";
 import { componentTypes } from "./registry.js";
 import type { PortType } from "./ports.js";
+import type { ProxyExtractor } from "./bound-method.js";
 import { nearestName } from "../engine/index.js";
 import { checkDocumentedParams } from "./documented-params.js";
 
@@ -23,7 +24,8 @@ export interface ConnectionConfig {
  * A proxy in front of `component.port` (a provides port). `parameters` maps each performance
  * parameter to record onto what to extract from the call's arguments: `argument x` (its value),
  * `size of argument field` (an array's length; numbers count as their own size), or the shorthands
- * `x` and `field.length`.
+ * `x` and `field.length`; or `parameter implementation`, the component's own scenario parameter
+ * (which implementation it runs), the same in every call.
  */
 export interface ProxyConfig {
   readonly component: string;
@@ -68,8 +70,8 @@ export interface AssemblyErrorSink {
 export interface PreparedProxy {
   readonly component: string;
   readonly port: string;
-  /** Per method name: [parameter name, argument name, "value" | "size"] triples. */
-  readonly extract: ReadonlyMap<string, ReadonlyArray<readonly [string, string, "value" | "size"]>>;
+  /** Per method name: where each parameter comes from. */
+  readonly extract: ReadonlyMap<string, ReadonlyArray<ProxyExtractor>>;
 }
 
 /** An instance with its type resolved, parameters prepared and ports known. */
@@ -92,6 +94,8 @@ export interface PreparedAssembly {
 }
 
 const PROXY_SPEC = /^(?:(size of )?argument\s+'?([A-Za-z_][\w]*)'?|([A-Za-z_][\w]*)(\.length)?)$/;
+/** `parameter <name>`: a component's own scenario parameter, recorded as it is in every call. */
+const PROXY_OWN_PARAMETER = /^parameter\s+'?([A-Za-z_][\w]*)'?$/;
 
 /**
  * Resolves types, prepares parameters, and checks the wiring: every connection names existing
@@ -280,12 +284,24 @@ export function prepareAssembly(config: AssemblyConfig, workloadNames: readonly 
     if (!inst) sink.fail(path, `no component named '${px.component}'${hint(px.component, byName)}`);
     const pt: PortType | undefined = inst.ports.provides[px.port];
     if (!pt) sink.fail(path, `component '${px.component}' has no provides port '${px.port}'; its provides ports: ${list(inst.ports.provides)}`);
-    const extract = new Map<string, Array<readonly [string, string, "value" | "size"]>>();
+    const extract = new Map<string, ProxyExtractor[]>();
     for (const method of pt.methods) extract.set(method.name, []);
     for (const [param, spec] of Object.entries(px.parameters)) {
+      const own = PROXY_OWN_PARAMETER.exec(spec.trim());
+      if (own) {
+        // The component's own parameter, the same in every call (the implementation it runs).
+        const value = config.instances.find((x) => x.name === px.component)?.params[own[1]!];
+        if (typeof value !== "string" && typeof value !== "number")
+          sink.fail(
+            [...path, "parameters", param],
+            value === undefined ? `component '${px.component}' has no parameter '${own[1]}' to record; its parameters: ${Object.keys(config.instances.find((x) => x.name === px.component)?.params ?? {}).join(", ") || "(none)"}` : `parameter '${own[1]}' of '${px.component}' is not a text or a number: a record holds one value`,
+          );
+        for (const method of pt.methods) extract.get(method.name)!.push([param, own[1]!, "constant", value]);
+        continue;
+      }
       const m = PROXY_SPEC.exec(spec.trim());
       if (!m)
-        sink.fail([...path, "parameters", param], `cannot read '${spec}': write "argument <name>", "size of argument <name>", "<name>" or "<name>.length"`);
+        sink.fail([...path, "parameters", param], `cannot read '${spec}': write "argument <name>", "size of argument <name>", "<name>", "<name>.length" or "parameter <name>" (the component's own)`);
       const arg = m[2] ?? m[3];
       const kind = m[1] || m[4] ? "size" : "value";
       let found = false;

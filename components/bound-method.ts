@@ -37,8 +37,8 @@ export class CallTiming extends CallCounter {
 export interface ProxySite {
   /** Site id from {@link Mastermind.site}. */
   readonly site: number;
-  /** Per parameter, in the site's order: the argument name and whether its value or size is recorded. */
-  readonly extract: ReadonlyArray<readonly [string, string, "value" | "size"]>;
+  /** Per parameter, in the site's order: where its value comes from. */
+  readonly extract: ReadonlyArray<ProxyExtractor>;
 }
 
 /**
@@ -76,7 +76,10 @@ export class MethodSite {
     const mm = t.mastermind!;
     const token = mm.begin(rank, proxy.site, t.values, t.mpiTime[rank]);
     const ex = proxy.extract;
-    for (let k = 0; k < ex.length; k++) mm.param(token, k, extractParam(args[ex[k][1]], ex[k][2]));
+    for (let k = 0; k < ex.length; k++) {
+      const e = ex[k];
+      mm.param(token, k, e[2] === "constant" ? e[3]! : extractParam(args[e[1]], e[2]));
+    }
     return token;
   }
 
@@ -132,6 +135,14 @@ export class BoundMethod implements PortMethod {
     return new TimedCall(this, args);
   }
 }
+
+/**
+ * How a proxy gets one parameter of its records: `[parameter, argument, "value" | "size"]` from a
+ * call's argument (its value, or its size for `size of argument`), or `[parameter, key,
+ * "constant", value]` from the component's own scenario parameter `key` (`parameter
+ * implementation`: which implementation the instance runs), the same in every call.
+ */
+export type ProxyExtractor = readonly [param: string, source: string, kind: "value" | "size" | "constant", constant?: number | string];
 
 /** The value a proxy records for an argument: its value, or its size for `size of argument` (NaN for none). */
 export function extractParam(v: unknown, kind: "value" | "size"): number | string {

@@ -104,7 +104,7 @@ export function scenarioSchema(): Schema {
               port: s.string({ pattern: "^[A-Za-z_][\\w-]*\\.[A-Za-z_][\\w-]*$", shape: "'Component.port'", doc: "The provides port to proxy, `component.port`." }),
               parameters: s.optional(
                 s.record(s.string(), {
-                  doc: "Performance parameters to record: name -> `argument x`, `size of argument field`, `x` or `field.length`.",
+                  doc: "Performance parameters to record: name -> `argument x`, `size of argument field`, `x` or `field.length` (from each call), or `parameter implementation` (the component's own parameter, the same in every call).",
                 }),
                 {},
               ),

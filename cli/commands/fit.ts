@@ -331,9 +331,11 @@ function run(ctx: CommandContext): number {
     }
     if (obs.sources.length > 1) ctx.err(pooledComponentMethodsWarning(obs.sources));
     if (obs.pooledRecordParameters.length > 0) ctx.err(pooledRecordParametersWarning(obs.pooledRecordParameters, obs.qLabel));
-    // Runs that set the fitted components up differently (an implementation, a cost): records do not say.
+    // Runs that set the fitted components up differently (an implementation, a cost), where the
+    // records do not say it (a proxy's `parameter implementation` records it: --where then chooses).
     const components = [...new Set(obs.sources.map((s) => s.slice(0, s.lastIndexOf("."))))];
     for (const d of differingComponentSettings(positionals, components)) {
+      if (obs.recordParameters.includes(d.key)) continue;
       const shown = d.values.slice(0, 3).map((x) => `${x.value} in ${x.input}`);
       ctx.err(`warning: the runs pooled into one fit set ${d.component}'s ${d.key} differently (${shown.join(", ")}${d.values.length > 3 ? `, and ${d.values.length - 3} more` : ""}): their records do not say which they ran; fit the runs of each setting apart\n`);
     }

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { evaluate } from "mathjs";
 import { runCli as run } from "../cli/run-cli.js";
 import { formatRecordsJsonl, parseRecordsCsv } from "../../profile/index.js";
+import { runScenario } from "../../scenarios/index.js";
 
 describe("ccasim fit", () => {
   it("fits records and prints a formula and a mathjs expression", async () => {
@@ -300,6 +301,20 @@ describe("ccasim fit", () => {
     const bare = join(root, "bare.csv");
     writeFileSync(bare, readFileSync(join(gmres, "records.csv")));
     expect((await fit([cg, bare])).err).toBe("");
+  });
+
+  it("tells implementations apart by the implementation a proxy records (known-models), without the settings warning", async () => {
+    const root = mkdtempSync(join(tmpdir(), "ccasim-fit-impl-"));
+    const inputs: string[] = [];
+    for (const impl of ["A1", "A2"])
+      for (const x of [1, 2, 3]) inputs.push(runScenario("scenarios/known-models.yaml", { out: join(root, `${impl}-${x}`), set: [`workload.x=${x}`, `assembly.components.A.params.implementation=${impl}`, "workload.iterations=5", "outputs.records=[csv]"] }).outDir);
+    const pooled = await run(["fit", ...inputs, "--parameter", "x", "--component", "A", "--json"]);
+    expect(pooled.code).toBe(0);
+    expect(pooled.err).toBe("warning: one fit pools records that differ in implementation at the same x (a sequential and a strided mode, say); fit one at a time with --where implementation=<value>\n");
+    const a2 = await run(["fit", ...inputs, "--parameter", "x", "--component", "A", "--where", "implementation=A2", "--json"]);
+    expect(a2.err).toBe("");
+    // A2's cost is x^2 microseconds per call.
+    expect(JSON.parse(a2.out)[0].points.map((p: { mean: number }) => Math.round(p.mean))).toEqual([1, 4, 9]);
   });
 
   it("warns when it pools the records of several component methods, and filters records by parameter with --where", async () => {

@@ -49,9 +49,10 @@ const CASES: Array<[string, string, number, string | RegExp]> = [
   ["syntax error in a cost", edit('B1: "x^3"', 'B1: "x^^3"'), 0, /B1|x\^\^3/],
   ["unknown implementation", edit("implementation: A1", "implementation: A3"), 0, "'A3' is not one of the implementations: A1, A2"],
   ["proxy on an unknown port", edit("- port: A.work", "- port: A.run"), 0, /no provides port 'run'/],
-  ["proxy parameter of an unknown argument", edit("parameters: { x: argument x }", "parameters: { x: argument q }"), 0, "no method of port type 'Work' has an argument 'q'"],
+  ["proxy parameter of an unknown argument", edit("parameters: { x: argument x, implementation: parameter implementation }", "parameters: { x: argument q }"), 0, "no method of port type 'Work' has an argument 'q'"],
   ["__proto__ inside a network's model", edit("preset: gigabit-ethernet", "preset: gigabit-ethernet\n    __proto__: { alpha: 30us }"), 27, "machine.network.__proto__: '__proto__' is reserved and cannot be a key"],
-  ["proxy parameter named __proto__", edit("parameters: { x: argument x }", "parameters: { __proto__: argument x }"), 0, "'__proto__' is reserved and cannot be a key"],
+  ["proxy parameter named __proto__", edit("parameters: { x: argument x, implementation: parameter implementation }", "parameters: { __proto__: argument x }"), 0, "'__proto__' is reserved and cannot be a key"],
+  ["proxy parameter of a component parameter it lacks", edit("implementation: parameter implementation", "implementation: parameter implementaton"), 0, "component 'A' has no parameter 'implementaton' to record; its parameters: implementations, implementation"],
   ["unknown output format", edit("records: [csv, jsonl]", "records: [csv, xml]"), 0, /csv|jsonl/],
   ["workload value of the wrong type", edit("  x: 3", "  x: [3]"), 0, /workload\.x/],
   ["workload variable an expression cannot name", edit("  x: 3", "  x: 3\n  n-iter: 2"), 34, "workload.n-iter: key 'n-iter' does not match /^[A-Za-z_][A-Za-z0-9_]*$/"],
@@ -93,7 +94,7 @@ describe("invalid scenarios", () => {
   it("reports the mistakes of several components, connections and proxies together, each at its line", async () => {
     const dir = tempDir();
     const file = join(dir, "several.yaml");
-    const text = edit('cost: "0.01*x"', 'cost: "0.01*xx"').replace('implementation: A1', 'implementaton: A1').replace("type: dummy\n      params: { cost: \"0.02*x\" }", "type: dumy\n      params: { cost: \"0.02*x\" }").replace("- port: B.work\n      parameters: { x: argument x }", "- port: B.work\n      parameters: { x: argument z }");
+    const text = edit('cost: "0.01*x"', 'cost: "0.01*xx"').replace('implementation: A1', 'implementaton: A1').replace("type: dummy\n      params: { cost: \"0.02*x\" }", "type: dumy\n      params: { cost: \"0.02*x\" }").replace("- port: B.work\n      parameters: { x: argument x, implementation: parameter implementation }", "- port: B.work\n      parameters: { x: argument z, implementation: parameter implementation }");
     writeFileSync(file, text);
     let stderr = "";
     expect(await main(["validate", file], { out: () => undefined, err: (s) => (stderr += s) })).toBe(2);
