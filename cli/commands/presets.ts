@@ -33,7 +33,8 @@ or on the command line
   ccasim run scenario.yaml --set machine.l2.size=512KiB
 and a cache level removed with null (l3: null). Values marked [calibrated] were tuned to
 reproduce a paper's observation or assumed, not read from a datasheet; keys a preset leaves
-out (a level's sector, which is then its line) are listed with their default, marked [default].
+out (a level's sector, which is then its line; memory.size, none unless given) are listed with
+their default, marked [default].
 
 Options:
   --json     print JSON (the list, or one preset)
@@ -72,7 +73,7 @@ function machineParameters(preset: MachinePreset): PresetParameter[] {
     }
     const fallback = defaultOf(doc.name, preset);
     if (fallback !== undefined)
-      out.push({ key: doc.name, value: fallback.value, text: quantityText(fallback.value, doc), meaning: doc.doc, source: `not set by the preset: ${fallback.why}`, calibrated: false, defaulted: true });
+      out.push({ key: doc.name, value: fallback.value, text: fallback.value === null ? "none" : quantityText(fallback.value, doc), meaning: doc.doc, source: `not set by the preset: ${fallback.why}`, calibrated: false, defaulted: true });
   }
   return out;
 }
@@ -92,6 +93,8 @@ function defaultOf(key: string, preset: MachinePreset): { value: unknown; why: s
   if (name === "sector" && level) return { value: level.line, why: `the default, ${group}.line` };
   if (key === "l1.integerOnly" && level) return { value: false, why: "the default" };
   if (key === "computeEfficiency") return { value: 1, why: "the default, peak rates" };
+  if (key === "counters.presetMap") return { value: preset.config.counters.native === "itanium2" ? "itanium2" : "none", why: "the default for its native events (counters.native)" };
+  if (key === "memory.size") return { value: null, why: "none, so no kernel's arrays are checked against a memory size" };
   return undefined;
 }
 
