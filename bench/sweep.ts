@@ -40,6 +40,13 @@ function kernelSweep(iterations: number, reps: number, records: boolean): Sweep 
   return loadSweepText(text, "kernel-l2.sweep.yaml");
 }
 
+/** The sweep's shape as its points give it: `machine.l2.size (4) x workload.Q (10) x 2 replications`. */
+function shapeOf(sweep: Sweep): string {
+  const counts = sweep.axes.map((axis) => `${axis} (${new Set(sweep.points.map((p) => JSON.stringify(p.values[axis]))).size})`);
+  const reps = new Set(sweep.points.map((p) => p.replication)).size;
+  return [...counts, `${reps} replication${reps === 1 ? "" : "s"}`].join(" x ");
+}
+
 /** Wall and CPU seconds of one sweep run, and the rows it stored. */
 interface RunCost {
   readonly wall: number;
@@ -188,7 +195,7 @@ export const sweepBenchmark: Benchmark = {
         const np = big.points.length;
         const [one, two] = [best(runs[1]), best(runs[2])];
         const what = records ? `${iterations * 4} records per point, ${(rows / np).toFixed(0)} stored rows per point` : "no records (profile only)";
-        console.log(`\n2-D sweep kernel-l2: machine.l2.size (4) x workload.Q (4) x 4 replications = ${np} points, ${iterations} iterations, ${what}`);
+        console.log(`\n2-D sweep kernel-l2: ${shapeOf(big)} = ${np} points, ${iterations} iterations, ${what}`);
         const line = (jobs: number, c: RunCost) => [
           String(jobs),
           c.wall.toFixed(2),
