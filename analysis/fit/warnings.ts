@@ -70,10 +70,12 @@ export function lowestWithin(predict: (q: number) => number, q: ArrayLike<number
 }
 
 /**
- * The warning for means of 0 under LOO SMAPE, when there are any (`zeroMeans` of `distinct` Q).
+ * The warning for means of 0 under LOO SMAPE, when some (`zeroMeans` of `distinct` Q) but not all
+ * are 0: when every mean is 0 the constant 0 fits them exactly, with a LOO SMAPE of 0, and the
+ * ranking is sound (an MPI time of a run without messages, say).
  */
 export function zeroMeansWarning(criterion: SelectionCriterion, zeroMeans: number, distinct: number): FitWarning | undefined {
-  return criterion === "loo-smape" && zeroMeans > 0 ? { kind: "zero-means", zeroMeans, distinct } : undefined;
+  return criterion === "loo-smape" && zeroMeans > 0 && zeroMeans < distinct ? { kind: "zero-means", zeroMeans, distinct } : undefined;
 }
 
 /**

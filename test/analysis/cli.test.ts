@@ -888,6 +888,22 @@ describe("ccasim fit on Extra-P inputs", () => {
     }
   });
 
+  it("does not warn of means of 0 when every mean is 0: the constant 0 fits them exactly", async () => {
+    const qs = [1000, 2000, 4000, 8000, 16000];
+    const dir = mkdtempSync(join(tmpdir(), "ccasim-fit-all-zeros-"));
+    const file = join(dir, "mpi.txt");
+    writeFileSync(file, ["PARAMETER Q", `POINTS ${qs.map((q) => `(${q})`).join(" ")}`, "", "REGION kernel", "METRIC MPI_TIME", ...qs.map(() => "DATA 0 0 0"), ""].join("\n"));
+    try {
+      const r = await run(["fit", file]);
+      expect(r.code, r.err).toBe(0);
+      expect(r.err).not.toContain("have a mean of 0");
+      expect(r.out).toContain("\nmean:       0\n");
+      expect(JSON.parse((await run(["fit", file, "--json"])).out)[0].warnings).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("searches Extra-P's space by default and says so: Extra-P 4.x's model of its documentation example", async () => {
     const r = await run(["fit", "../shared/data/extrap/docs_examples_input.txt"]);
     expect(r.code, r.err).toBe(0);
