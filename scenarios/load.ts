@@ -311,7 +311,7 @@ function undefinedFunctionOverrides(doc: SourceDoc, overrides: readonly NamedOve
     const detail =
       defined !== undefined
         ? `cost function '${name}' is defined as '${defined}': set program.functions.${defined}`
-        : `'${name}' is not a cost function of the program${near ? ` (did you mean '${near}'?)` : ""}: an override changes a function, it does not add one (defined: ${[...known.keys()].join(", ") || "none"})`;
+        : `'${name}' is not a cost function of the program${near ? ` (did you mean '${known.get(near) ?? near}'?)` : ""}: an override changes a function, it does not add one (defined, as keys: ${[...known.values()].join(", ") || "none"})`;
     errors.push(new ScenarioError(`${detail} (from ${o.source})`, { file: doc.file, line: pos?.line, column: pos?.column, path: ["program", "functions", key] }));
   }
   return errors;
