@@ -135,6 +135,26 @@ describe("the README's analysis section", () => {
   });
 });
 
+describe("the README's shock-AMR section", () => {
+  it("runs as written: the EFM run and the Godunov run in folders of their own, each with the shares the text gives", async () => {
+    const readme = readFileSync(join(REPO, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("## The shock-AMR case study"));
+    const block = /```sh\n([\s\S]*?)```/.exec(section)![1]!;
+    const [efm, godunov, madison] = await runExamples(block);
+    expect(efm!.r.out).toContain("EFMFlux::compute()");
+    expect(godunov!.args).toContain("out/shock-godunov");
+    expect(madison!.args).toEqual(["run", "scenarios/shock-madison.yaml"]);
+    // The Godunov run leaves the EFM run's folder as it was.
+    expect(readFileSync("out/shock-neuronic/records.csv", "utf8")).toContain("EFMFlux");
+    expect(readFileSync("out/shock-godunov/records.csv", "utf8")).toContain("GodunovFlux");
+    // "about a fifth (20-21 %)"; with Godunov, 44.0 % the flux, 34.0 % the states, 19.9 % MPI_Waitsome.
+    const share = Number(/\nMessage passing: ([\d.]+)% of the total/.exec(efm!.r.out)![1]);
+    expect(share).toBeGreaterThanOrEqual(20);
+    expect(share).toBeLessThanOrEqual(21);
+    expect(godunov!.r.out).toMatch(/\n 44\.0 +[\d,]+ +[\d,]+ +1908 +0 +\d+ GodunovFlux::compute\(\)\n 34\.0 .* StatesConstructor::compute\(\)\n 19\.9 .* MPI_Waitsome\(\)\n/);
+  });
+});
+
 describe("the examples of ccasim power --help", () => {
   it("run as written: a real Xeon profile gets a warning, the simulated Itanium 2 none", async () => {
     const [constants, xgc, , madison] = await runExamples(examplesSection(await help("power")));
