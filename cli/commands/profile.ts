@@ -106,13 +106,16 @@ Options that the chosen output does not use are refused (exit 2).
 
 Examples:
   ccasim profile show ../shared/data/tau/hatchet-cpi-mpi --thread 0 --sort exclusive
-  ccasim profile show mpas.ppk --metric PAPI_FP_INS --top 10 --json
+  ccasim profile show ../shared/data/tau/ppk/mpas.ppk --metric PAPI_FP_INS --top 10 --json
   ccasim profile show ../shared/data/tau/powercap/cap50_wrapped_am8 --metadata
-  ccasim profile convert mpas.ppk mpas-text --overwrite
-  ccasim profile convert mpas.ppk mpas-time --metric TIME
-  ccasim profile convert mpas.ppk mpas.csv --to table-csv
-  ccasim profile convert run-p4 run-p8 run-p16 model.json --point p=4 --point p=8 --point p=16
-  ccasim profile convert run-p4 run-p8 run-p16 model.jsonl --to extrap-jsonl --point p=4 --point p=8 --point p=16`;
+  ccasim profile convert ../shared/data/tau/ppk/mpas.ppk out/mpas-text --overwrite
+  ccasim profile convert ../shared/data/tau/ppk/mpas.ppk out/mpas-time --metric TIME
+  ccasim profile convert ../shared/data/tau/ppk/mpas.ppk out/mpas.csv --to table-csv
+  ccasim run scenarios/known-models.yaml --set workload.x=1 --out out/run-1 --quiet
+  ccasim run scenarios/known-models.yaml --set workload.x=2 --out out/run-2 --quiet
+  ccasim run scenarios/known-models.yaml --set workload.x=3 --out out/run-3 --quiet
+  ccasim profile convert out/run-1 out/run-2 out/run-3 out/model.json --point x=1 --point x=2 --point x=3
+  ccasim profile convert out/run-1 out/run-2 out/run-3 out/model.jsonl --to extrap-jsonl --point x=1 --point x=2 --point x=3`;
 
 function runShow(ctx: CommandContext, argv: readonly string[]): number {
   const { values, positionals } = parseCommandArgs("profile show", argv, {

@@ -135,6 +135,21 @@ describe("the README's analysis section", () => {
   });
 });
 
+describe("the examples of ccasim profile --help", () => {
+  it("run as written from the repository's root: shared profiles, and run folders converted to Extra-P", async () => {
+    const ran = await runExamples(examplesSection(await help("profile")));
+    expect(ran.map((x) => x.args.slice(0, 2).join(" "))).toEqual(["profile show", "profile show", "profile show", "profile convert", "profile convert", "profile convert", "run scenarios/known-models.yaml", "run scenarios/known-models.yaml", "run scenarios/known-models.yaml", "profile convert", "profile convert"]);
+    expect(JSON.parse(ran[1]!.r.out).tables[0].rows).toHaveLength(10);
+    expect(existsSync("out/mpas-text/MULTI__TIME")).toBe(true);
+    expect(readFileSync("out/mpas.csv", "utf8")).toMatch(/^thread,timer,groups,calls,subroutines,/);
+    // A --json input for fit: the proxied A's cost, 2x per call (A1), over the three runs.
+    const fit = await runCli(["fit", "out/model.json", "--callpath", "A::run()", "--metric", "TIME"]);
+    expect(fit.code, fit.err).toBe(0);
+    expect(fit.out).toContain("== A::run() / TIME vs x");
+    expect(readFileSync("out/model.jsonl", "utf8").split("\n")[0]).toContain('"params":{"x":1}');
+  });
+});
+
 describe("the README's shock-AMR section", () => {
   it("runs as written: the EFM run and the Godunov run in folders of their own, each with the shares the text gives", async () => {
     const readme = readFileSync(join(REPO, "README.md"), "utf8");
