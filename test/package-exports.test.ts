@@ -32,3 +32,14 @@ describe("the package entry point's names", () => {
     for (const name of ["pick", "rank", "convert", "forTrips", "whileBound"]) expect(m[name], name).toBeUndefined();
   });
 });
+
+describe("the package's files", () => {
+  it("hold every example input in scenarios/, the measured table validate-model's example reads included", async () => {
+    const { readdirSync, readFileSync } = await import("node:fs");
+    const files = (JSON.parse(readFileSync("package.json", "utf8")) as { files: string[] }).files;
+    const globs = files.filter((f) => f.startsWith("scenarios/")).map((f) => new RegExp(`^${f.replace(/[.]/g, "\\.").replace(/\*/g, "[^/]*")}$`));
+    const inputs = readdirSync("scenarios").filter((f) => /\.(ya?ml|csv|json)$/.test(f));
+    expect(inputs).toContain("lapw0-measured.csv");
+    for (const f of inputs) expect(globs.some((g) => g.test(`scenarios/${f}`)), f).toBe(true);
+  });
+});
