@@ -77,6 +77,9 @@ a process ended by SIGINT/SIGTERM) interrupted.`,
     });
     if (positionals.length !== 1) throw new UsageError("give exactly one scenario file (see 'ccasim run --help')", "run");
     const top = positiveIntegerOption("run", "top", values.top, 12)!;
+    // Options that shape the printed report, which --quiet does not print: refused, not ignored.
+    for (const name of ["top", "no-evidence"] as const)
+      if (values.quiet === true && values[name] !== undefined) throw new UsageError(`--${name} shapes the printed report, which --quiet does not print: give one of them`, "run");
     // --seed V is the file's `seed: V`, read as YAML alike (7 an integer, abc a text, 1.5 refused), after every --set.
     const seed = values.seed === undefined ? [] : [{ text: `seed=${String(values.seed)}`, source: `--seed ${String(values.seed)}` }];
     let lastDraw = 0;

@@ -197,7 +197,7 @@ function reportFailures(ctx: CommandContext, summary: SweepRunSummary, db: strin
   const failed = summary.failed + summary.failedStored;
   if (failed === 0) return EXIT_OK;
   const earlier = summary.failedStored ? ` (${summary.failedStored} of them stored by an earlier run)` : "";
-  ctx.err(`sweep: ${failed} point${failed === 1 ? "" : "s"} failed${earlier}; the database keeps their errors:\n  ${failedPointsCommand(db)}\n`);
+  ctx.err(`sweep: ${failed} point${failed === 1 ? "" : "s"} failed${earlier}; the database keeps ${failed === 1 ? "its error" : "their errors"}:\n  ${failedPointsCommand(db)}\n`);
   return EXIT_FAILURE;
 }
 

@@ -120,6 +120,15 @@ describe("ccasim run --top", () => {
     }
   });
 
+  it("refuses --top and --no-evidence with --quiet, which prints no report for them to shape", async () => {
+    for (const option of ["--top=3", "--no-evidence"]) {
+      const r = await run(["run", KNOWN, ...SMALL, "--out", join(scratch, "quiet-top"), "--quiet", option]);
+      expect(r.code, option).toBe(2);
+      expect(r.err).toBe(`ccasim run: ${option.replace(/=.*/, "")} shapes the printed report, which --quiet does not print: give one of them\n`);
+      expect(existsSync(join(scratch, "quiet-top"))).toBe(false);
+    }
+  });
+
   it("prints as many timers as asked", async () => {
     const r = await run(["run", KNOWN, ...SMALL, "--out", join(scratch, "top3"), "--top", "3", "--no-evidence"]);
     expect(r.code, r.err).toBe(0);
