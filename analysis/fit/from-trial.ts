@@ -151,8 +151,6 @@ export interface RecordObservationSet extends Observations {
    * order of name.
    */
   readonly pooledRecordParameters: readonly string[];
-  /** The parameters of the records of the component (and method) asked for: what the records say of each invocation. */
-  readonly recordParameters: readonly string[];
 }
 
 /**
@@ -327,7 +325,7 @@ export class RecordObservations {
       view: null,
       perCall: false,
     };
-    return { q: this.q.slice(0, this.kept), t: this.t.slice(0, this.kept), qLabel: sel.parameter, tLabel: `${recordValueName(this.value)}${what ? ` of ${what}` : ""}`, quantity, sources, skipped: [...this.withoutQ].map(([routine, w]) => ({ routine, parameters: w.parameters })), pooledRecordParameters: [...this.pooledParameters].sort(), recordParameters: this.parameterNames ?? [] };
+    return { q: this.q.slice(0, this.kept), t: this.t.slice(0, this.kept), qLabel: sel.parameter, tLabel: `${recordValueName(this.value)}${what ? ` of ${what}` : ""}`, quantity, sources, skipped: [...this.withoutQ].map(([routine, w]) => ({ routine, parameters: w.parameters })), pooledRecordParameters: [...this.pooledParameters].sort() };
   }
 
   /** True when the selection leaves the component or the method open, so records of several routines are pooled. */

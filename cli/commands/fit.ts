@@ -331,13 +331,15 @@ function run(ctx: CommandContext): number {
     }
     if (obs.sources.length > 1) ctx.err(pooledComponentMethodsWarning(obs.sources));
     if (obs.pooledRecordParameters.length > 0) ctx.err(pooledRecordParametersWarning(obs.pooledRecordParameters, obs.qLabel));
-    // Runs that set the fitted components up differently (an implementation, a cost), where the
-    // records do not say it (a proxy's `parameter implementation` records it: --where then chooses).
+    // Runs that set the fitted components up differently (an implementation, a cost). Said unless
+    // the records already told (the pooled-parameters warning above, for a column of that name)
+    // or --where keeps one value of such a column: a column alone need not tell the runs apart
+    // (runs at other Q never share a Q).
     const components = [...new Set(obs.sources.map((s) => s.slice(0, s.lastIndexOf("."))))];
     for (const d of differingComponentSettings(positionals, components)) {
-      if (obs.recordParameters.includes(d.key)) continue;
+      if (obs.pooledRecordParameters.includes(d.key) || Object.prototype.hasOwnProperty.call(where, d.key)) continue;
       const shown = d.values.slice(0, 3).map((x) => `${x.value} in ${x.input}`);
-      ctx.err(`warning: the runs pooled into one fit set ${d.component}'s ${d.key} differently (${shown.join(", ")}${d.values.length > 3 ? `, and ${d.values.length - 3} more` : ""}): their records do not say which they ran; fit the runs of each setting apart\n`);
+      ctx.err(`warning: the runs pooled into one fit set ${d.component}'s ${d.key} differently (${shown.join(", ")}${d.values.length > 3 ? `, and ${d.values.length - 3} more` : ""}): one fit blends them; fit the runs of each setting apart (or keep one with --where, where the records carry the setting)\n`);
     }
     reports.push(fitOne(obs, positionals.length === 1 ? positionals[0]! : `${positionals.length} inputs`));
   }

@@ -291,7 +291,7 @@ describe("ccasim fit", () => {
     const fit = (inputs: string[]) => run(["fit", ...inputs, "--parameter", "n", "--component", "Solver", "--json"]);
     const mixed = await fit([cg, join(gmres, "records.csv")]);
     expect(mixed.code).toBe(0);
-    expect(mixed.err).toBe(`warning: the runs pooled into one fit set Solver's implementation differently ("CG" in ${cg}, "GMRES" in ${join(gmres, "records.csv")}): their records do not say which they ran; fit the runs of each setting apart\n`);
+    expect(mixed.err).toBe(`warning: the runs pooled into one fit set Solver's implementation differently ("CG" in ${cg}, "GMRES" in ${join(gmres, "records.csv")}): one fit blends them; fit the runs of each setting apart (or keep one with --where, where the records carry the setting)\n`);
     // A run that leaves the key out, and components not fitted (Other differs in every run), are compared as such.
     const plain = runFolder("plain", undefined, (n) => 3 * n);
     expect((await fit([cg, plain])).err).toContain(`set Solver's implementation differently ("CG" in ${cg}, (unset) in ${plain})`);
@@ -315,6 +315,10 @@ describe("ccasim fit", () => {
     expect(a2.err).toBe("");
     // A2's cost is x^2 microseconds per call.
     expect(JSON.parse(a2.out)[0].points.map((p: { mean: number }) => Math.round(p.mean))).toEqual([1, 4, 9]);
+    // Implementations at different x share no x: the column alone does not tell, the runs' settings do.
+    const apart = [...inputs.slice(0, 2), inputs[5]!];
+    const blended = await run(["fit", ...apart, "--parameter", "x", "--component", "A", "--json"]);
+    expect(blended.err).toBe(`warning: the runs pooled into one fit set A's implementation differently ("A1" in ${apart[0]}, "A2" in ${apart[2]}): one fit blends them; fit the runs of each setting apart (or keep one with --where, where the records carry the setting)\n`);
   });
 
   it("warns when it pools the records of several component methods, and filters records by parameter with --where", async () => {
