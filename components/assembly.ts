@@ -98,6 +98,26 @@ const PROXY_SPEC = /^(?:(size of )?argument\s+'?([A-Za-z_][\w]*)'?|([A-Za-z_][\w
 const PROXY_OWN_PARAMETER = /^parameter\s+'?([A-Za-z_][\w]*)'?$/;
 
 /**
+ * The value a proxy records for `parameter <key>` of instance `inst`: the scenario's text or
+ * number as written (an expression's text, not its value), else the type's documented default;
+ * a boolean as 1 or 0, as arguments are. Why the text is copied: a slice of a YAML source that
+ * holds any non-Latin-1 character is a two-byte string, and every records line built with it
+ * would be too (writing the records took half as long again).
+ */
+function ownParameter(inst: PreparedInstance, params: Readonly<Record<string, unknown>>, key: string, fail: (message: string) => never): number | string {
+  const doc = inst.type.params?.find((p) => p.name === key);
+  const value = key in params ? params[key] : doc?.default;
+  if (typeof value === "boolean") return value ? 1 : 0;
+  if (typeof value === "number") return value;
+  if (typeof value === "string") return JSON.parse(JSON.stringify(value)) as string;
+  if (value === undefined) {
+    const names = [...new Set([...Object.keys(params), ...(inst.type.params ?? []).map((p) => p.name)])];
+    return fail(`component '${inst.name}' has no parameter '${key}' to record${doc === undefined ? "" : " (it has no default)"}; its parameters: ${names.join(", ") || "(none)"}`);
+  }
+  return fail(`parameter '${key}' of '${inst.name}' is a ${Array.isArray(value) ? "list" : "map"}: a record holds one text or number`);
+}
+
+/**
  * Resolves types, prepares parameters, and checks the wiring: every connection names existing
  * instances and ports of the same port type, every uses port is connected exactly once, proxies
  * name provides ports and arguments that exist, and the entry point exists.
@@ -289,13 +309,7 @@ export function prepareAssembly(config: AssemblyConfig, workloadNames: readonly 
     for (const [param, spec] of Object.entries(px.parameters)) {
       const own = PROXY_OWN_PARAMETER.exec(spec.trim());
       if (own) {
-        // The component's own parameter, the same in every call (the implementation it runs).
-        const value = config.instances.find((x) => x.name === px.component)?.params[own[1]!];
-        if (typeof value !== "string" && typeof value !== "number")
-          sink.fail(
-            [...path, "parameters", param],
-            value === undefined ? `component '${px.component}' has no parameter '${own[1]}' to record; its parameters: ${Object.keys(config.instances.find((x) => x.name === px.component)?.params ?? {}).join(", ") || "(none)"}` : `parameter '${own[1]}' of '${px.component}' is not a text or a number: a record holds one value`,
-          );
+        const value = ownParameter(inst, config.instances.find((x) => x.name === px.component)?.params ?? {}, own[1]!, (message) => sink.fail([...path, "parameters", param], message));
         for (const method of pt.methods) extract.get(method.name)!.push([param, own[1]!, "constant", value]);
         continue;
       }

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Mastermind, type InvocationRecord } from "../../components/index.js";
 import { extractParam } from "../../components/bound-method.js";
+import { executeScenario, loadScenarioText } from "../../scenarios/index.js";
 
 /** Metric values as the runtime passes them: TIME first, then the counters. */
 const at = (time: number, ...counters: number[]) => Float64Array.from([time, ...counters]);
@@ -173,5 +174,35 @@ describe("what a proxy records of an argument", () => {
     expect(extractParam(undefined, "value")).toBeNaN();
     expect(extractParam(null, "value")).toBeNaN();
     expect(extractParam("x", "size")).toBeNaN();
+  });
+});
+
+describe("what a proxy records of the component's own parameter (parameter <name>)", () => {
+  const scenario = (params: string, proxy: string) => `
+name: own
+seed: 1
+machine: { preset: xeon-2.8ghz-512k, nodes: 1, processesPerNode: 1 }
+workload: { N: 64 }
+assembly:
+  components:
+    Driver: { type: driver, params: { iterations: 2, calls: [{ port: k, portType: Kernel, method: compute, args: { Q: N } }] } }
+    K: { type: kernel, params: { ${params} } }
+  connections: [Driver.k -> K.compute]
+  proxies: [{ port: K.compute, parameters: { Q: argument Q, p: ${proxy} } }]
+# ─ a comment with a non-Latin-1 character, as a file's box drawing has
+`;
+  const recorded = (params: string, proxy: string) => executeScenario(loadScenarioText(scenario(params, proxy), "own.yaml")).result.mastermind!.records.map((r) => r.parameters.p);
+  it("is the scenario's text or number as written, the type's default when left out, a boolean as 0 or 1", () => {
+    expect(recorded("pattern: strided", "parameter pattern")).toEqual(["strided", "strided"]);
+    expect(recorded("elements: Q", "parameter pattern")).toEqual(["sequential", "sequential"]);
+    expect(recorded("elements: Q", "parameter elements")).toEqual(["Q", "Q"]);
+    expect(recorded("elements: Q, arrays: 2, loads: 2", "parameter arrays")).toEqual([2, 2]);
+    // A text from a file with a non-Latin-1 character: a fresh copy, equal to the written one.
+    const [text] = recorded("pattern: random", "parameter pattern");
+    expect(text).toBe("random");
+  });
+
+  it("refuses a parameter the type does not have, naming the ones it does", () => {
+    expect(() => recorded("elements: Q", "parameter patern")).toThrow(/assembly\.proxies\[0\]\.parameters\.p: component 'K' has no parameter 'patern' to record; its parameters: elements, port, portType, method, args/);
   });
 });
