@@ -29,8 +29,9 @@ export type RunSummaryBase = {
   /** Events the kernel fired. */
   readonly events: number;
   /**
-   * Messages and payload bytes the interconnect carried, between nodes and within a node: user and
-   * collective-internal messages, and each rendezvous's request- and clear-to-send.
+   * Messages and bytes the interconnect carried, between nodes and within a node: user and
+   * collective-internal messages (their payloads), and each rendezvous's request- and clear-to-send
+   * (`controlBytes` each).
    */
   readonly network: NetworkTraffic;
   /** Warnings of the run (also printed by `ccasim run`). */

@@ -11,6 +11,7 @@ import {
   machineParam,
   machinePresets,
   pointToPointModels,
+  presetMapOf,
   presetModelParams,
   type InterconnectPreset,
   type MachinePreset,
@@ -73,10 +74,13 @@ function machineParameters(preset: MachinePreset): PresetParameter[] {
     }
     const fallback = defaultOf(doc.name, preset);
     if (fallback !== undefined)
-      out.push({ key: doc.name, value: fallback.value, text: fallback.value === null ? "none" : quantityText(fallback.value, doc), meaning: doc.doc, source: `not set by the preset: ${fallback.why}`, calibrated: false, defaulted: true });
+      out.push({ key: doc.name, value: fallback.value, text: fallback.value === null ? UNSET_TEXT : quantityText(fallback.value, doc), meaning: doc.doc, source: `not set by the preset: ${fallback.why}`, calibrated: false, defaulted: true });
   }
   return out;
 }
+
+/** The text of a key that has no value unless a scenario gives one (`memory.size`): none a scenario writes. */
+const UNSET_TEXT = "(not set)";
 
 /** A machine value with its unit, as a scenario may write it. */
 function quantityText(value: unknown, p: { type: string; dimension?: Parameters<typeof formatQuantity>[1] }): string {
@@ -93,7 +97,7 @@ function defaultOf(key: string, preset: MachinePreset): { value: unknown; why: s
   if (name === "sector" && level) return { value: level.line, why: `the default, ${group}.line` };
   if (key === "l1.integerOnly" && level) return { value: false, why: "the default" };
   if (key === "computeEfficiency") return { value: 1, why: "the default, peak rates" };
-  if (key === "counters.presetMap") return { value: preset.config.counters.native === "itanium2" ? "itanium2" : "none", why: "the default for its native events (counters.native)" };
+  if (key === "counters.presetMap") return { value: presetMapOf({ native: preset.config.counters.native }), why: "the default for its native events (counters.native)" };
   if (key === "memory.size") return { value: null, why: "none, so no kernel's arrays are checked against a memory size" };
   return undefined;
 }

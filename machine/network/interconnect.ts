@@ -64,7 +64,7 @@ export class Interconnect {
     this.nicFreeAt = new Float64Array(nodes);
   }
 
-  /** Messages and payload bytes carried so far on each path (rendezvous control messages included). */
+  /** Messages and bytes carried so far on each path: payloads, and rendezvous control messages' `controlBytes`. */
   traffic(): NetworkTraffic {
     return {
       interNode: { messages: this.messages[INTER_NODE], bytes: this.bytes[INTER_NODE] },
