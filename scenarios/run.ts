@@ -18,7 +18,6 @@ import { parseWhere } from "./workload-assembly.js";
 import { CONNECTION_PATTERN } from "./scenario-schema.js";
 import { ExpressionError, formatQuantity, ScenarioErrors } from "./lang/index.js";
 import type { RandomStream } from "../engine/index.js";
-import { MachineInputError } from "../machine/index.js";
 import { buildPlatform } from "./platform.js";
 import { computeEvidence, type Evidence } from "./evidence.js";
 import { runMetadata } from "./run-metadata.js";
@@ -177,10 +176,6 @@ function locatedRunError(scenario: LoadedScenario, e: unknown): unknown {
   const detail = e.message.startsWith(`${instance}: `) ? e.message.slice(instance.length + 2) : e.message;
   // A value a parameter took in the run: at that parameter.
   if (e instanceof ScenarioValueError && e.key !== undefined) return scenario.errorAt(["assembly", "components", instance, "params", ...parseWhere(e.key)], e.problem ?? detail);
-  // A kernel the node model refuses, which a kernel component described: at the parameter of the
-  // key's name (other components describe their kernels with parameters of other names).
-  const type = scenario.assembly?.instances.find((i) => i.name === instance)?.typeName;
-  if (e instanceof MachineInputError && e.key.startsWith("kernel.") && type === "kernel") return scenario.errorAt(["assembly", "components", instance, "params", e.key.slice("kernel.".length)], e.problem);
   return scenario.errorAt(["assembly", "components", instance], detail);
 }
 

@@ -257,9 +257,24 @@ function* computeKernel(inst: KernelInstance, callArgs: CallArgs) {
     floatLoads: d.floatLoads === undefined ? undefined : d.floatLoads(scope),
     fmaFraction: d.fmaFraction === undefined ? undefined : d.fmaFraction(scope),
   };
-  yield ctx.compute(spec);
+  let priced;
+  try {
+    priced = ctx.compute(spec);
+  } catch (e) {
+    throw atKernelKey(ctx.instance, e);
+  }
+  yield priced;
   if (d.calls.length > 0) yield* makeCalls(targets, Float64Array.from(scope));
   return spec.elements;
+}
+
+/**
+ * A kernel the node model refuses (`kernel.loads: expected ...`) as the error of this component's
+ * parameter of that name, which the scenario places at its key; other errors as they are.
+ */
+function atKernelKey(instance: string, e: unknown): unknown {
+  if (!(e instanceof MachineInputError) || !e.key.startsWith("kernel.")) return e;
+  return new ScenarioValueError(`${instance}: ${e.message}`, e.key.slice("kernel.".length), e.problem);
 }
 
 /**
