@@ -52,9 +52,15 @@ export function runFileAdvice(path: string): string | undefined {
 
 /** True when `dir` holds a `summary.json` that a run wrote (marked {@link RUN_SUMMARY_MARK}). */
 export function isRunFolder(dir: string): boolean {
+  return runSummaryOf(dir) !== undefined;
+}
+
+/** The `summary.json` a run wrote in `dir` (marked {@link RUN_SUMMARY_MARK}), parsed; undefined for a folder that holds none. */
+export function runSummaryOf(dir: string): Readonly<Record<string, unknown>> | undefined {
   try {
-    return (JSON.parse(readFileSync(join(dir, RUN_SUMMARY_FILE), "utf8")) as { ccasim?: unknown }).ccasim === RUN_SUMMARY_MARK;
+    const summary = JSON.parse(readFileSync(join(dir, RUN_SUMMARY_FILE), "utf8")) as Record<string, unknown> | null;
+    return summary !== null && summary.ccasim === RUN_SUMMARY_MARK ? summary : undefined;
   } catch {
-    return false; // why: no file, not JSON or not a map: not a run's summary
+    return undefined; // why: no file, or not JSON: not a run's summary
   }
 }

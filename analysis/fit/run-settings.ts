@@ -7,9 +7,9 @@
  *
  * @packageDocumentation
  */
-import { readFileSync, statSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { isRunFolder, RUN_SUMMARY_FILE } from "../../profile/index.js";
+import { statSync } from "node:fs";
+import { dirname } from "node:path";
+import { runSummaryOf } from "../../profile/index.js";
 
 /** One component setting whose value differs between the runs of a fit's inputs. */
 export interface SettingDifference {
@@ -57,15 +57,9 @@ function resolvedComponents(input: string): Record<string, unknown> | undefined 
     return undefined;
   }
   // Only a run's own summary (another tool's summary.json beside records says nothing of this).
-  if (!isRunFolder(folder)) return undefined;
-  try {
-    const summary = JSON.parse(readFileSync(join(folder, RUN_SUMMARY_FILE), "utf8")) as { resolved?: { assembly?: { components?: Record<string, unknown> } } };
-    const components = summary.resolved?.assembly?.components;
-    return typeof components === "object" && components !== null ? components : undefined;
-  } catch {
-    // Not a run's summary (or not JSON): nothing to compare.
-    return undefined;
-  }
+  const summary = runSummaryOf(folder) as { resolved?: { assembly?: { components?: Record<string, unknown> } } } | undefined;
+  const components = summary?.resolved?.assembly?.components;
+  return typeof components === "object" && components !== null ? components : undefined;
 }
 
 /** A component's parameters, as a summary resolves them (an empty set for a component the run lacks). */
