@@ -12,9 +12,6 @@ import { lstatSync, readdirSync, type Stats } from "node:fs";
 import { resolve } from "node:path";
 import { holdsWorkingDirectory, isRunFolder, OutputPathError, outputPathProblem, type OutputInput, RECORD_FILE_NAMES, RUN_FILES, RUN_PROFILE_FOLDER, RUN_REPORT_FILE } from "../profile/index.js";
 
-/** The files a run writes beside its `profile/` folder and records (see `writeRunOutputs`). */
-export { RUN_FILES };
-
 /** What other ccasim commands write into a run's folder after the run: the report of `ccasim report`. */
 export const ADDED_AFTER_RUN: readonly string[] = [RUN_REPORT_FILE];
 

@@ -10,9 +10,9 @@ import {
   type KernelSpec,
   type Platform,
 } from "../components/index.js";
-import { RECORD_FILE_NAMES, RUN_PROFILE_FOLDER, RUN_SUMMARY_MARK, writeRecordFiles, writeTauProfile, writeTextFileAtomically, type Trial } from "../profile/index.js";
+import { RECORD_FILE_NAMES, RUN_FILES, RUN_PROFILE_FOLDER, RUN_SUMMARY_MARK, writeRecordFiles, writeTauProfile, writeTextFileAtomically, type Trial } from "../profile/index.js";
 import { writeDirectoryAtomically } from "./atomic-dir.js";
-import { addedAfterRun, checkRunOutputFolder, RUN_FILES, type OutputFolderOptions } from "./output-folder.js";
+import { addedAfterRun, checkRunOutputFolder, type OutputFolderOptions } from "./output-folder.js";
 import { loadScenario, type LoadedScenario, type LoadOptions } from "./load.js";
 import { parseWhere } from "./workload-assembly.js";
 import { CONNECTION_PATTERN } from "./scenario-schema.js";

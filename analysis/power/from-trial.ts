@@ -171,7 +171,7 @@ export function estimateTrialPower(trial: Trial, set: PowerConstantSet, options:
     }
   }
   const b = events[0]?.power.basis;
-  const derived = (e: EventPower): boolean => e.power.basis.cyclesFrom.endsWith("CPU MHz") || e.power.basis.timeFrom.endsWith("CPU MHz");
+  const derived = (e: EventPower): boolean => e.power.basis.fromClock;
   let widest: EventPower | undefined;
   for (const e of events) if (!derived(e) && e.power.basis.cycles > 0 && e.power.basis.timeUs > 0 && (widest === undefined || e.power.basis.cycles > widest.power.basis.cycles)) widest = e;
   return {

@@ -28,6 +28,8 @@ export interface CycleBasis {
   readonly timeUs: number;
   /** Metric used, or "cycles / CPU MHz", or "unavailable". */
   readonly timeFrom: string;
+  /** Whether the cycles or the time came from the other with the CPU clock. */
+  readonly fromClock: boolean;
 }
 
 /** Picks the first counter of `names` present in `values`. @internal */
@@ -49,7 +51,7 @@ export function cycleBasis(values: CounterValues, set: PowerConstantSet, ctx: Co
   const cyclesFrom = c ? c.name : t && mhz ? `${t.name} × CPU MHz` : "unavailable";
   const timeUs = t ? t.value : c && mhz ? c.value / mhz : NaN;
   const timeFrom = t ? t.name : c && mhz ? `${c.name} / CPU MHz` : "unavailable";
-  return { cycles, cyclesFrom, timeUs, timeFrom };
+  return { cycles, cyclesFrom, timeUs, timeFrom, fromClock: mhz !== undefined && ((!c && !!t) || (!t && !!c)) };
 }
 
 /**

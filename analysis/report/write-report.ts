@@ -1,6 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
-import { checkOutputPath, isRunFolder, OutputPathError, RUN_REPORT_FILE, writeTextFileAtomically, type CommandInput } from "../../profile/index.js";
+import { checkOutputPath, isRunFolder, OutputPathError, parseProfileFileName, RUN_REPORT_FILE, writeTextFileAtomically, type CommandInput } from "../../profile/index.js";
 import { StudyStore } from "../../profile/study/index.js";
 import { renderReportHtml, type ReportDocument } from "./html.js";
 import { studyReport } from "./study-report.js";
@@ -27,7 +27,7 @@ export function defaultReportPath(input: string): string {
   const full = resolve(input);
   // A TAU profile file's name is all "extension" (profile.0.0.0): it is kept whole.
   const file = basename(full);
-  const name = dir || /^profile\.\d+\.\d+\.\d+$/.test(file) ? file : basename(full, extname(full)) || file;
+  const name = dir || parseProfileFileName(file) !== undefined ? file : basename(full, extname(full)) || file;
   const parent = dirname(full);
   return (isRunFolder(parent) ? `${basename(parent)}-${name}` : name) + ".html";
 }

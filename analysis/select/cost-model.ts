@@ -10,7 +10,6 @@ import { AnalysisInputError } from "../errors.js";
 
 /** The parts of mathjs's bundle that cost models use. */
 interface MathBundle {
-  compile(text: string): EvalFunction;
   parse(text: string): MathNode;
   readonly Unit: { isValuelessUnit(name: string): boolean };
   readonly [name: string]: unknown;
@@ -21,6 +20,7 @@ interface MathNode {
   readonly type: string;
   readonly name?: string;
   traverse(callback: (node: MathNode, path: string, parent: MathNode | null) => void): void;
+  compile(): EvalFunction;
 }
 
 let mathBundle: MathBundle | undefined;
@@ -42,9 +42,9 @@ function math(): MathBundle {
  * its units (`m`, `h`, `N`, `s`), functions (`size`) or constants, so an input left out would give
  * a unit, a type error or a silently wrong cost instead of "not given".
  */
-function valueSymbols(bundle: MathBundle, text: string): string[] {
+function valueSymbols(bundle: MathBundle, parsed: MathNode): string[] {
   const names = new Set<string>();
-  bundle.parse(text).traverse((node, path, parent) => {
+  parsed.traverse((node, path, parent) => {
     if (node.type !== "SymbolNode" || node.name === undefined) return;
     if (parent?.type === "FunctionNode" && path === "fn") return;
     if (typeof bundle[node.name] === "number") return;
@@ -86,8 +86,10 @@ export function compileCost(model: CostModel, where: string): CompiledCost {
     let code;
     let reads: string[];
     try {
-      code = bundle.compile(model);
-      reads = valueSymbols(bundle, model);
+      // Parsed once: compiled for evaluation, walked for the names it reads.
+      const parsed = bundle.parse(model);
+      code = parsed.compile();
+      reads = valueSymbols(bundle, parsed);
     } catch (e) {
       throw new AnalysisInputError(`cannot parse cost expression '${model}': ${(e as Error).message}`, where);
     }

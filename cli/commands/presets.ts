@@ -132,11 +132,6 @@ function describeInterconnect(preset: InterconnectPreset, json: boolean): string
   ].join("\n");
 }
 
-/** A parameter's default as a scenario writes it (with its unit). */
-function defaultText(p: ParamDoc): string {
-  return p.dimension === undefined || typeof p.default !== "number" ? String(p.default) : formatQuantity(p.default, p.dimension);
-}
-
 function listAll(json: boolean): string {
   const machines = machinePresets.all().map((p) => ({ name: p.name, summary: p.summary }));
   const networks = interconnectPresets.all().map((p) => ({ name: p.name, summary: p.summary }));
@@ -167,14 +162,14 @@ function listAll(json: boolean): string {
     "Background load (machine.network.load: { model, params }; default none):",
     formatTable(
       ["model", "parameter", "default", "meaning"],
-      loads.flatMap((m) => (m.params.length === 0 ? [[m.name, "", "", m.summary]] : m.params.map((p, i) => [i === 0 ? m.name : "", p.name, defaultText(p), p.doc]))),
+      loads.flatMap((m) => (m.params.length === 0 ? [[m.name, "", "", m.summary]] : m.params.map((p, i) => [i === 0 ? m.name : "", p.name, quantityText(p.default, p), p.doc]))),
     ),
     "",
     "Collective algorithms (machine.network.collectives.algorithms.<collective>; default auto, MPICH's choice by message size and ranks):",
     formatTable(["collective", "algorithms"], collectives.map((c) => [c.collective, ["auto", ...c.algorithms].join(", ")])),
     "",
     "Collective selection and cost (machine.network.collectives.params.<name>; defaults MPICH 3.x's):",
-    formatTable(["name", "default", "meaning"], collectiveParams.map((p) => [p.name, defaultText(p), p.doc])),
+    formatTable(["name", "default", "meaning"], collectiveParams.map((p) => [p.name, quantityText(p.default, p), p.doc])),
     "",
     "'ccasim presets <name>' prints every parameter of one preset with its source.",
   ].join("\n");

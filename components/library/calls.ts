@@ -1,7 +1,7 @@
 import { didYouMean } from "../../engine/index.js";
 import { ScenarioValueError } from "./scenario-value-error.js";
 import { checkCountAtLoad, runCount, wholeCount } from "./counts.js";
-import { collectProblem } from "./problems.js";
+import { collectProblem, reportProblems } from "./problems.js";
 import type { ComponentContext, CostExpression, PortHandle, PortMethod, PrepareEnv } from "../component.js";
 import type { PortType } from "../ports.js";
 
@@ -96,7 +96,7 @@ export function prepareCalls(raw: unknown, scope: readonly string[], env: Prepar
     else if (seen.args !== args)
       collectProblem(env, problems, () => env.error(`calls[${i}].args`, `passes (${args}) to ${key}(), which calls[${seen.index}] calls with (${seen.args}): every call of a method passes the same arguments`));
   });
-  if (sink === undefined && problems.length > 0) env.combine!(problems);
+  if (sink === undefined) reportProblems(env, problems);
   return prepared;
 }
 

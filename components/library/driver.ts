@@ -4,7 +4,7 @@ import type { PortType } from "../ports.js";
 import { CallTargets, makeCalls, newScope, prepareCalls, RANK_NAMES, scopeLayout, usesPorts, type PreparedCall } from "./calls.js";
 import { negativeCost } from "./scenario-value-error.js";
 import { checkCountAtLoad, runCount } from "./counts.js";
-import { collectProblem } from "./problems.js";
+import { collectProblem, reportProblems } from "./problems.js";
 
 interface DriverPrepared {
   readonly scopeNames: readonly string[];
@@ -40,7 +40,7 @@ export const driverComponent: ComponentType<DriverPrepared> = {
     const problems: unknown[] = [];
     collectProblem(env, problems, () => checkCountAtLoad(env, iterations, "iterations", RANK_NAMES));
     const calls = prepareCalls(p.calls, scopeNames, env, [...RANK_NAMES, "i"], problems);
-    if (problems.length > 0) env.combine!(problems);
+    reportProblems(env, problems);
     return { scopeNames, iterations: iterations.bind(scopeNames), cost, calls };
   },
   ports(d) {

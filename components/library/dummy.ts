@@ -3,7 +3,7 @@ import { checkKeys } from "../documented-params.js";
 import type { CallArgs, PortType } from "../ports.js";
 import { CallTargets, makeCalls, newScope, nonNumericArgument, prepareCalls, scopeLayout, trackingEnv, usesPorts, alwaysCalledPorts, RANK_NAMES, type PreparedCall } from "./calls.js";
 import { negativeCost, ScenarioValueError } from "./scenario-value-error.js";
-import { collectProblem } from "./problems.js";
+import { collectProblem, reportProblems } from "./problems.js";
 
 interface DummyPrepared {
   readonly portName: string;
@@ -127,7 +127,7 @@ export const dummyComponent: ComponentType<DummyPrepared> = {
     let cost: (scope: ArrayLike<number>) => number = () => 0;
     if (costText !== undefined) collectProblem(env, problems, () => (cost = env.compile(costText as string, scopeNames, implementation ? `implementations.${implementation}` : "cost").bind(scopeNames)));
     const calls = prepareCalls(p.calls, scopeNames, env, [...(args as string[]), ...RANK_NAMES], problems);
-    if (problems.length > 0) env.combine!(problems);
+    reportProblems(env, problems);
     const method = p.method === undefined ? "run" : String(p.method);
     const portType: PortType = { name: p.portType === undefined ? "Work" : String(p.portType), methods: [{ name: method, args: args as string[] }] };
     return {

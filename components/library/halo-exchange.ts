@@ -4,7 +4,7 @@ import type { ComponentType } from "../component.js";
 import type { PortType } from "../ports.js";
 import { newScope, scopeLayout } from "./calls.js";
 import { ScenarioValueError } from "./scenario-value-error.js";
-import { collectProblem } from "./problems.js";
+import { collectProblem, reportProblems } from "./problems.js";
 
 /** A whole-number size: a literal, or an expression of the workload (and rank, size) evaluated per rank. */
 type Extent = number | ((scope: ArrayLike<number>) => number);
@@ -71,7 +71,7 @@ export const haloExchangeComponent: ComponentType<HaloPrepared> = {
         if (typeof cells === "number" && ghostWidth > cells) collectProblem(env, problems, () => env.error("ghostWidth", `${ghostWidth} exceeds the patch extent ${cells} along dimension ${i} (patchCells[${i}])`));
       });
     const bytesPerCell = extent("bytesPerCell", p.bytesPerCell ?? 32);
-    if (problems.length > 0) env.combine!(problems);
+    reportProblems(env, problems);
     return {
       ranks,
       patchCells,

@@ -5,7 +5,7 @@ import type { CallArgs, PortType } from "../ports.js";
 import { CallTargets, makeCalls, newScope, nonNumericArgument, prepareCalls, scopeLayout, trackingEnv, usesPorts, alwaysCalledPorts, RANK_NAMES, type PreparedCall } from "./calls.js";
 import { ScenarioValueError } from "./scenario-value-error.js";
 import { workloadConstant } from "./counts.js";
-import { collectProblem } from "./problems.js";
+import { collectProblem, reportProblems } from "./problems.js";
 
 type Fn = (scope: ArrayLike<number>) => number;
 
@@ -136,7 +136,7 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
         if (checked(env, key, () => checkKernelValues(key === "stride" ? { pattern: "strided", stride: value } : { [key]: value }), note)) constants[key] = v;
       });
     }
-    if (problems.length > 0) outer.combine!(problems);
+    reportProblems(outer, problems);
     checked(env, "floatLoads", () => checkKernelValues(constants));
     return {
       portName: p.port === undefined ? "compute" : String(p.port),

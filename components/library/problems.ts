@@ -18,3 +18,8 @@ export function collectProblem(env: PrepareEnv, problems: unknown[], check: () =
     problems.push(e);
   }
 }
+
+/** Reports the problems {@link collectProblem} gathered, all at once (nothing when there are none). */
+export function reportProblems(env: PrepareEnv, problems: readonly unknown[]): void {
+  if (problems.length > 0) env.combine!(problems);
+}

@@ -236,14 +236,15 @@ export class StudyStore {
    * @throws StudyError naming how many statements the SQL holds
    */
   private async checkOneStatement(sql: string): Promise<void> {
-    if (statementCount(sql) === 0) throw new StudyError("the SQL holds no statement (only whitespace or comments); give one (a query, or a table name to export)");
+    const written = statementCount(sql);
+    if (written === 0) throw new StudyError("the SQL holds no statement (only whitespace or comments); give one (a query, or a table name to export)");
     let count: number;
     try {
       count = (await this.conn.extractStatements(sql)).count;
     } catch {
       return; // why: SQL that does not parse is reported by running it, with DuckDB's message
     }
-    if (count > 1 && statementCount(sql) > 1) throw new StudyError(`the SQL holds ${statementCount(sql)} statements; give one (a query, or a table name to export)`);
+    if (count > 1 && written > 1) throw new StudyError(`the SQL holds ${written} statements; give one (a query, or a table name to export)`);
   }
 
   /**

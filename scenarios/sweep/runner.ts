@@ -136,7 +136,8 @@ export async function runSweep(sweep: Sweep, options: SweepRunOptions): Promise<
     chosen = chosen.filter((p) => only.has(p.index));
   }
   // why: no more threads than points to run: each started thread costs its module loading
-  let jobs = Math.max(1, Math.min(Math.floor(options.jobs ?? 1), chosen.length));
+  const threadsFor = (points: number) => Math.max(1, Math.min(Math.floor(options.jobs ?? 1), points));
+  let jobs = threadsFor(chosen.length);
   // why: started first, the worker threads load their modules while this thread opens the study;
   // a resumed study may hold every point already, so its threads wait for the points left to run
   let pool = jobs > 1 && !options.resume ? await startPool(jobs) : undefined;
@@ -173,7 +174,7 @@ export async function runSweep(sweep: Sweep, options: SweepRunOptions): Promise<
     const todo = chosen.filter((p) => !stored.has(p.id));
     const skipped = chosen.length - todo.length;
     if (options.resume) {
-      jobs = Math.max(1, Math.min(jobs, todo.length));
+      jobs = threadsFor(todo.length);
       if (jobs > 1) pool = await startPool(jobs);
     }
     const storedErrors = skipped > 0 ? await store.failedPointIds() : new Set<string>();
