@@ -1192,6 +1192,11 @@ export class MpiWorld {
     this.siteOf[rank] = site;
   }
 
+  /** @internal The site `rank` gave its current call (see {@link setSite}), or -1. */
+  siteOfRank(rank: number): number {
+    return this.siteOf !== null && rank >= 0 && rank < this.size ? this.siteOf[rank] : -1;
+  }
+
   /** @internal The site of the send in slot `s` (see {@link setSite}), or -1. */
   siteOfSend(s: number): number {
     return s < this.sendSite.length ? this.sendSite[s] : -1;

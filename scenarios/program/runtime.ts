@@ -83,8 +83,6 @@ export class ProgramRuntime {
   private readonly appTimer: number;
   /** Open entries of recursive activities, by uid. */
   private readonly nesting: Int32Array;
-  /** Per process: the element of the MPI call it entered last (-1: none), for deadlock reports. */
-  private readonly mpiElement: Int32Array;
   /** Sized collectives (bcast, reduce, allreduce) each process has entered, and the first size of each in progress (see {@link checkCollectiveSize}). */
   private readonly collectivesEntered: Int32Array;
   private readonly collectiveSizes = new Map<number, { size: number; pid: number; element: number; left: number }>();
@@ -99,7 +97,6 @@ export class ProgramRuntime {
     this.sim = new Simulation({ seed: options.seed });
     this.clock = new Float64Array(np * nt);
     this.nesting = new Int32Array(np * nt);
-    this.mpiElement = new Int32Array(np).fill(-1);
     this.collectivesEntered = new Int32Array(np);
     const metrics = options.metrics ?? ["TIME"];
     const rates = metrics.map((m, k) => {
@@ -234,9 +231,8 @@ export class ProgramRuntime {
    * and `tag` are the evaluated expressions (NaN when absent).
    */
   mpiCall(t: ProcessThread, node: CommNode, peer: number, size: number, tag: number): Generator<Yieldable, unknown, unknown> | null {
-    // A process blocked in MPI is in the call it entered last (non-blocking ones return at once).
-    this.mpiElement[t.pid] = node.element;
-    // Its sends carry the element, for messages never received.
+    // The element of the MPI call the process entered last: where a process blocked in MPI is
+    // (non-blocking calls return at once), and where its sends come from (messages never received).
     this.world.setSite(t.pid, node.element);
     // MPI counts whole elements: a fraction of a byte is a mistake of the model's expression.
     if (size === size && size !== Infinity && !Number.isInteger(size) && size >= 0)
@@ -408,7 +404,7 @@ export class ProgramRuntime {
     } catch (e) {
       if (e instanceof MpiDeadlockError) throw this.withElements(e);
       // A misuse found when messages meet (a truncated receive): at its receive element.
-      const element = e instanceof MpiUsageError && e.rank < this.mpiElement.length ? this.receiveElement(e) : -1;
+      const element = e instanceof MpiUsageError && e.rank < this.model.processes ? this.receiveElement(e) : -1;
       throw element >= 0 ? this.atElement(e as MpiUsageError, element) : e;
     }
   }
@@ -427,7 +423,7 @@ export class ProgramRuntime {
         if ((this.handleSource[i] === -1 || this.handleSource[i] === m.source) && this.handleTag[i] === m.tag) return el;
       }
     }
-    return this.mpiElement[e.rank]!;
+    return this.world.siteOfRank(e.rank);
   }
 
   /** An MPI misuse of process `e.rank` as the model's error at element `element` (MPI's ranks are the model's processes). */
@@ -440,7 +436,7 @@ export class ProgramRuntime {
   /** `e` with each blocked process's MPI call named by its element: `MPI_Recv() at element 'FromRight' (s.yaml:10:7)`. */
   private withElements(e: MpiDeadlockError): MpiDeadlockError {
     return e.placed(
-      (rank) => (rank < this.mpiElement.length ? this.elementText(this.mpiElement[rank]!) : undefined),
+      (rank) => this.elementText(this.world.siteOfRank(rank)),
       (site) => this.elementText(site),
     );
   }
