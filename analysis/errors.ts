@@ -9,11 +9,14 @@
 export class AnalysisInputError extends Error {
   readonly isInputError = true;
   /**
-   * @param message - what is wrong and where (file, line, key or component name)
+   * @param detail - what is wrong (the message after `where`)
    * @param where - optional location (file path, component or metric name) for tools
    */
-  constructor(message: string, readonly where?: string) {
-    super(where ? `${where}: ${message}` : message);
+  constructor(
+    readonly detail: string,
+    readonly where?: string,
+  ) {
+    super(where ? `${where}: ${detail}` : detail);
     this.name = "AnalysisInputError";
   }
 }

@@ -194,8 +194,12 @@ export function parsePowerConstantSet(raw: unknown, where: string, base: PowerCo
 
 /** A bad key of a constant set: the message reads `<where>: key '<key>': <what is wrong>`. */
 class ConstantSetKeyError extends AnalysisInputError {
-  constructor(readonly key: string, readonly detail: string, where: string) {
-    super(`key '${key}': ${detail}`, where);
+  constructor(
+    readonly key: string,
+    readonly problem: string,
+    where: string,
+  ) {
+    super(`key '${key}': ${problem}`, where);
   }
 }
 
@@ -234,7 +238,7 @@ export function loadPowerConstantFile(path: string): PowerConstantSet[] {
       // Where the key is in the file: its line and column, as scenario errors give them.
       if (!(e instanceof ConstantSetKeyError)) throw e;
       const at = keyLocation(path, parsed, lines, [...(Array.isArray(doc) ? [i] : []), ...keySegments(e.key)]);
-      throw new AnalysisInputError(`${list.length > 1 ? `set ${i + 1}: ` : ""}key '${e.key}': ${e.detail}`, at ?? path);
+      throw new AnalysisInputError(`${list.length > 1 ? `set ${i + 1}: ` : ""}key '${e.key}': ${e.problem}`, at ?? path);
     }
     if (powerConstantSets.has(set.name)) {
       // The same file read twice in one process (a second command) gives the set already there.

@@ -175,7 +175,7 @@ function inFile<T>(file: string | undefined, evaluate: () => T): T {
     return evaluate();
   } catch (e) {
     if (file === undefined || !(e instanceof AnalysisInputError) || e.where === undefined || e.where.startsWith(file)) throw e;
-    throw new AnalysisInputError(e.message.slice(e.where.length + 2), `${file}: ${e.where}`);
+    throw new AnalysisInputError(e.detail, `${file}: ${e.where}`);
   }
 }
 
