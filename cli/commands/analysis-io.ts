@@ -314,3 +314,8 @@ export function refuseStudyDatabase(command: string, inputs: readonly string[], 
   const db = inputs.find(looksLikeStudyDatabase);
   if (db !== undefined) throw commandUsageError(command, `${db} is a study database ('ccasim sweep' wrote it): use ${instead}`);
 }
+
+/** `n` and the noun, plural but for one ("1 rank", "4 ranks"). */
+export function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}

@@ -26,7 +26,7 @@ import {
   type TableSortKey,
   type Trial,
 } from "../../profile/index.js";
-import { positiveIntegerOption } from "./analysis-io.js";
+import { plural, positiveIntegerOption } from "./analysis-io.js";
 
 const HELP = `ccasim profile: look at and convert measurement data (TAU profiles, ParaProf .ppk, records, Extra-P)
 
@@ -226,9 +226,9 @@ function summary(trial: Trial): Record<string, unknown> {
 /** `4 timers and 3 callpaths`, saying when the table leaves the callpaths out. */
 function timerCounts(trial: Trial, shown: boolean): string {
   const callpaths = trial.timers.filter((t) => t.isCallpath).length;
-  const timers = `${trial.timers.length - callpaths} timer${trial.timers.length - callpaths === 1 ? "" : "s"}`;
+  const timers = plural(trial.timers.length - callpaths, "timer");
   if (callpaths === 0) return timers;
-  const paths = `${callpaths} callpath${callpaths === 1 ? "" : "s"}`;
+  const paths = plural(callpaths, "callpath");
   return shown ? `${timers} and ${paths}` : `${timers} (and ${paths}, shown with --callpaths)`;
 }
 

@@ -18,7 +18,7 @@ import {
 } from "../../scenarios/sweep/index.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
 import { progressView } from "../progress.js";
-import { positiveIntegerOption } from "./analysis-io.js";
+import { plural, positiveIntegerOption } from "./analysis-io.js";
 import { noteDeleted } from "./run.js";
 import { SWEEP_FIT_HELP, sweepFit } from "./sweep-fit.js";
 
@@ -169,8 +169,8 @@ export const sweepCommand: Command = {
     view?.end();
     const rate = summary.ran / Math.max(summary.wallSeconds, 1e-9);
     ctx.out(
-      `${sweep.name}: ${summary.ran} point${summary.ran === 1 ? "" : "s"} run${summary.skipped ? `, ${summary.skipped} already stored` : ""}${summary.failed ? `, ${summary.failed} failed` : ""} ` +
-        `in ${summary.wallSeconds.toFixed(2)} s (${rate.toFixed(2)} points/s, ${summary.jobs} job${summary.jobs === 1 ? "" : "s"}) -> ${db}\n`,
+      `${sweep.name}: ${plural(summary.ran, "point")} run${summary.skipped ? `, ${summary.skipped} already stored` : ""}${summary.failed ? `, ${summary.failed} failed` : ""} ` +
+        `in ${summary.wallSeconds.toFixed(2)} s (${rate.toFixed(2)} points/s, ${plural(summary.jobs, "job")}) -> ${db}\n`,
     );
     return reportFailures(ctx, summary, db);
   },
@@ -197,7 +197,7 @@ function reportFailures(ctx: CommandContext, summary: SweepRunSummary, db: strin
   const failed = summary.failed + summary.failedStored;
   if (failed === 0) return EXIT_OK;
   const earlier = summary.failedStored ? ` (${summary.failedStored} of them stored by an earlier run)` : "";
-  ctx.err(`sweep: ${failed} point${failed === 1 ? "" : "s"} failed${earlier}; the database keeps ${failed === 1 ? "its error" : "their errors"}:\n  ${failedPointsCommand(db)}\n`);
+  ctx.err(`sweep: ${plural(failed, "point")} failed${earlier}; the database keeps ${failed === 1 ? "its error" : "their errors"}:\n  ${failedPointsCommand(db)}\n`);
   return EXIT_FAILURE;
 }
 

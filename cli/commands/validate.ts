@@ -2,11 +2,7 @@ import { readFileSync } from "node:fs";
 import { executeScenario, loadScenario } from "../../scenarios/index.js";
 import { invalidPoints, isSweepText, loadSweep } from "../../scenarios/sweep/index.js";
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
-
-/** `n` and the noun, plural but for one ("1 rank", "4 ranks"). */
-function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
-}
+import { plural } from "./analysis-io.js";
 
 /** Points whose errors `ccasim validate` prints for a sweep (the count covers them all). */
 const SHOWN_POINTS = 5;
