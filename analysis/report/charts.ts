@@ -223,6 +223,16 @@ export interface SweepContext {
   readonly domain?: readonly [number, number];
 }
 
+/** The values a panel holds its other swept parameters at: `L2=256KiB, mode=strided` (`sep` " = " for prose). */
+export function atText(at: SweepContext["at"], sep = "="): string {
+  return (at ?? []).map((x) => `${x.name}${sep}${x.value}`).join(", ");
+}
+
+/** The swept parameters a chart mixes in, with their values: `Q (1000, 2000), mode (a, b)`. */
+function averagedText(averaged: NonNullable<SweepContext["averaged"]>): string {
+  return averaged.map((x) => `${x.name} (${x.values.join(", ")})`).join(", ");
+}
+
 /**
  * A heatmap of a value over two swept parameters; `context` says what else each cell holds:
  * the other swept parameters it averages over, or the values they are held at.
@@ -273,8 +283,8 @@ export function heatmapChart(
   } as TopLevelSpec;
   const averaged = context.averaged ?? [];
   const at = context.at ?? [];
-  let over = averaged.length === 0 ? "over replications" : `over replications and every value of ${averaged.map((x) => `${x.name} (${x.values.join(", ")})`).join(", ")}, which the cells mix`;
-  if (at.length) over += `; at ${at.map((x) => `${x.name} = ${x.value}`).join(", ")}`;
+  let over = averaged.length === 0 ? "over replications" : `over replications and every value of ${averagedText(averaged)}, which the cells mix`;
+  if (at.length) over += `; at ${atText(at, " = ")}`;
   const shared = context.domain ? "; colours on one scale with the other panels" : "";
   return { id, title, caption: `Mean ${valueLabel} for each combination of ${aLabel} and ${bLabel} (${over})${logScale ? "; colours on a log scale" : ""}${shared}.`, spec };
 }
@@ -321,15 +331,15 @@ export function timeVsQBySweepChart(
   // The formulas in the axis's order (numeric values ascending), as the legend lists them.
   if (order) fit.formulas.sort((a, b) => order.indexOf(a.group) - order.indexOf(b.group));
   const spec = {
-    ...base(`${routine}: time vs ${qLabel} by ${sweptLabel}${context.at?.length ? ` at ${context.at.map((x) => `${x.name}=${x.value}`).join(", ")}` : ""}`),
+    ...base(`${routine}: time vs ${qLabel} by ${sweptLabel}${context.at?.length ? ` at ${atText(context.at)}` : ""}`),
     layer: [
       { data: { values: shown }, mark: { type: "point", opacity: 0.4, size: 16 }, encoding: { x, y, color } },
       { data: { values: fit.lines.map((l) => ({ Q: l.Q, time: l.value, swept: l.group })) }, mark: "line", encoding: { x, y, color } },
     ],
   } as TopLevelSpec;
-  const at = (context.at ?? []).map((x) => `${x.name}=${x.value}`).join(", ");
+  const at = atText(context.at);
   const averaged = context.averaged ?? [];
-  const scope = `${at ? ` At ${at.replace(/=/g, " = ")}.` : ""}${averaged.length ? ` Every value of ${averaged.map((x) => `${x.name} (${x.values.join(", ")})`).join(", ")} is mixed in.` : ""}`;
+  const scope = `${at ? ` At ${atText(context.at, " = ")}.` : ""}${averaged.length ? ` Every value of ${averagedText(averaged)} is mixed in.` : ""}`;
   return {
     id: `sweep-time-vs-q-${slug(routine)}${at ? `-${slug(at)}` : ""}`,
     title: `${routine} across the sweep${at ? ` at ${at}` : ""}`,

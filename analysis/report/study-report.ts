@@ -1,5 +1,5 @@
 import { sqlString, type StudyStore } from "../../profile/study/index.js";
-import { MAX_POINTS, heatmapChart, slug, sweepLineChart, timeVsQBySweepChart } from "./charts.js";
+import { MAX_POINTS, atText, heatmapChart, slug, sweepLineChart, timeVsQBySweepChart } from "./charts.js";
 import type { ReportChart } from "./render.js";
 import type { ReportDocument, ReportSection } from "./html.js";
 
@@ -115,7 +115,7 @@ export async function studyReport(store: StudyStore, name: string): Promise<Repo
       panelList.forEach((panel, i) => {
         const rows = panelRows[i];
         if (rows.length === 0) return;
-        const where = panel.at.map((x) => `${x.name}=${x.value}`).join(", ");
+        const where = atText(panel.at);
         charts.push(
           heatmapChart(`heatmap-${m.id}-${slug(where)}`, `${m.label} over ${a.name} x ${b.name} at ${where}`, rows.map(([x, y, v]) => ({ a: x, b: y, value: v })), a.name, b.name, m.label, { a: a.values, b: b.values }, { at: panel.at, domain }),
         );
