@@ -76,7 +76,7 @@ export async function mergeShards(target: string, shards: readonly string[]): Pr
 async function studyHashOf(file: string): Promise<string | undefined> {
   const store = await StudyStore.open(file, { readOnly: true });
   try {
-    const tables = (await store.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' ORDER BY table_name`)).rows.map((r) => String(r[0]));
+    const tables = await store.tableNames();
     if (tables.length === 0) return undefined;
     if (!tables.includes(META_TABLE.name)) throw new StudyError(`${file}: a DuckDB database that is not a study database (it has the table${tables.length === 1 ? "" : "s"} ${tables.join(", ")}); nothing was merged`);
     return (await store.meta()).get("study_hash");

@@ -87,7 +87,7 @@ export class StudyStore {
       // A DuckDB database of other tables and no study's metadata is someone's own: a study is not
       // written into it. (A study keeps tables its user added to it.)
       const ours = new Set([...STUDY_TABLES, TIMING_TABLE, META_TABLE].map((t) => t.name));
-      const tables = (await conn.runAndReadAll(`SELECT table_name FROM information_schema.tables WHERE table_catalog = current_database() AND table_schema = 'main' ORDER BY table_name`)).getRowsJS().map((r) => String(r[0]));
+      const tables = await store.tableNames();
       const others = tables.filter((t) => !ours.has(t));
       if (others.length > 0 && !tables.includes(META_TABLE.name)) {
         store.close();
@@ -149,6 +149,12 @@ export class StudyStore {
       await this.conn.run("ROLLBACK");
       throw e;
     }
+  }
+
+  /** The tables of the database's main schema, in name order (a study's, and any its user added). */
+  async tableNames(): Promise<string[]> {
+    const reader = await this.conn.runAndReadAll(`SELECT table_name FROM information_schema.tables WHERE table_catalog = current_database() AND table_schema = 'main' ORDER BY table_name`);
+    return reader.getRowsJS().map((r) => String(r[0]));
   }
 
   /**
