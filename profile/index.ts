@@ -92,3 +92,5 @@ export { selectMetrics } from "./select-metrics.js";
 export { fileErrorText, wordFileErrors } from "./file-error.js";
 export { INPUT_FILE_KEYS, keysOfKind, otherInputFileKindText, type InputFileKind } from "./input-file-kind.js";
 export { makeOutputFolder } from "./output-folder.js";
+export { formatPath, parseKeyPath, type KeyPath } from "./key-path.js";
+export { parseLocatedYaml, locateNearest, YamlTextError, type LocatedYaml, type SourcePosition, type YamlProblem } from "./yaml-source.js";

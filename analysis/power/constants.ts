@@ -8,11 +8,10 @@
  * @packageDocumentation
  */
 import { readFileSync } from "node:fs";
-import { LineCounter, parseDocument } from "yaml";
 import { AnalysisInputError } from "../errors.js";
-import { keyLocation, keySegments } from "../yaml-keys.js";
+import { keyPlace, notYamlError } from "../yaml-input.js";
 import { NamedRegistry } from "../registry.js";
-import { fileErrorText, measurementFileKind } from "../../profile/index.js";
+import { fileErrorText, measurementFileKind, parseKeyPath, parseLocatedYaml, YamlTextError, type LocatedYaml } from "../../profile/index.js";
 
 /** One on-die component of the power model: Power = AccessRate · ArchitecturalScaling · MaxPower. */
 export interface PowerComponent {
@@ -216,19 +215,17 @@ export function loadPowerConstantFile(path: string): PowerConstantSet[] {
   } catch (e) {
     throw new AnalysisInputError(`cannot read power constant file: ${fileErrorText(e)}`, path);
   }
-  let doc: unknown;
-  const lines = new LineCounter();
-  let parsed: ReturnType<typeof parseDocument>;
+  let located: LocatedYaml;
   try {
-    parsed = parseDocument(text, { lineCounter: lines });
-    if (parsed.errors.length > 0) throw parsed.errors[0];
-    doc = parsed.toJS();
+    located = parseLocatedYaml(text);
   } catch (e) {
     // A profile given in its place is named for what it is.
     const measured = measurementFileKind(path);
     if (measured !== undefined) throw new AnalysisInputError(`this is ${measured}, not a power constants file: --constants-file reads power constants in YAML or JSON (ccasim power --help); the profile is the input before the options`, path);
-    throw new AnalysisInputError(`not valid YAML or JSON: ${(e as Error).message.split("\n")[0]}`, path);
+    if (e instanceof YamlTextError) throw notYamlError(path, e);
+    throw e;
   }
+  const doc = located.value;
   const list = Array.isArray(doc) ? doc : [doc];
   return list.map((raw, i) => {
     let set: PowerConstantSet;
@@ -237,8 +234,8 @@ export function loadPowerConstantFile(path: string): PowerConstantSet[] {
     } catch (e) {
       // Where the key is in the file: its line and column, as scenario errors give them.
       if (!(e instanceof ConstantSetKeyError)) throw e;
-      const at = keyLocation(path, parsed, lines, [...(Array.isArray(doc) ? [i] : []), ...keySegments(e.key)]);
-      throw new AnalysisInputError(`${list.length > 1 ? `set ${i + 1}: ` : ""}key '${e.key}': ${e.problem}`, at ?? path);
+      const at = keyPlace(path, located, [...(Array.isArray(doc) ? [i] : []), ...parseKeyPath(e.key)]);
+      throw new AnalysisInputError(`${list.length > 1 ? `set ${i + 1}: ` : ""}key '${e.key}': ${e.problem}`, at);
     }
     if (powerConstantSets.has(set.name)) {
       // The same file read twice in one process (a second command) gives the set already there.

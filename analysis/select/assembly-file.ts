@@ -19,13 +19,12 @@
  * @packageDocumentation
  */
 import { readFileSync } from "node:fs";
-import { LineCounter, parseDocument } from "yaml";
 import { AnalysisInputError } from "../errors.js";
-import { keyLocation, keySegments } from "../yaml-keys.js";
+import { keyPlace, notYamlError } from "../yaml-input.js";
 import type { Assembly, CallSite, ComponentSpec, ImplementationSpec, InteractionSpec } from "./assembly.js";
 import { compileCost, type CostModel } from "./cost-model.js";
 import { prepareAssembly } from "./select.js";
-import { fileErrorText, measurementFileKind, otherInputFileKindText } from "../../profile/index.js";
+import { fileErrorText, measurementFileKind, otherInputFileKindText, parseLocatedYaml, YamlTextError, type LocatedYaml } from "../../profile/index.js";
 import { didYouMean } from "../../profile/internal.js";
 
 /**
@@ -175,24 +174,20 @@ export function readAssemblyFile(path: string): Assembly {
   } catch (e) {
     throw new AnalysisInputError(`cannot read assembly file: ${fileErrorText(e)}`, path);
   }
-  let doc: unknown;
-  const lineCounter = new LineCounter();
-  const parsed = parseDocument(text, { lineCounter, prettyErrors: false });
+  let located: LocatedYaml;
   try {
-    if (parsed.errors.length > 0) throw parsed.errors[0]!;
-    doc = parsed.toJS();
+    located = parseLocatedYaml(text);
   } catch (e) {
     // A profile given in its place is named for what it is.
     const measured = measurementFileKind(path);
     if (measured !== undefined) throw new AnalysisInputError(`this is ${measured}, not an assembly file: ccasim select reads an assembly in YAML or JSON (ccasim select --help); a profile is for ccasim profile, fit, prune or power`, path);
-    const offset = (e as { pos?: [number, number] }).pos?.[0];
-    const at = offset === undefined ? path : `${path}:${lineCounter.linePos(offset).line}:${lineCounter.linePos(offset).col}`;
-    throw new AnalysisInputError(`not valid YAML or JSON: ${(e as Error).message.split("\n")[0]}`, at);
+    if (e instanceof YamlTextError) throw notYamlError(path, e);
+    throw e;
   }
+  const doc = located.value;
   // A scenario or a sweep file is named for what it is, not checked key by key.
   const otherKind = otherInputFileKindText(doc, path, "assembly");
   if (otherKind !== undefined) throw new AnalysisInputError(otherKind, path);
-  // The key's own node, else the nearest enclosing one that exists (a missing key: its mapping).
-  const locate: AssemblyKeyLocator = (key) => keyLocation(path, parsed, lineCounter, keySegments(key));
+  const locate: AssemblyKeyLocator = (key) => keyPlace(path, located, key);
   return parseAssembly(doc, path, locate);
 }

@@ -5,16 +5,10 @@
  *
  * @packageDocumentation
  */
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node as YamlNode } from "yaml";
+import { formatPath, type KeyPath } from "../../profile/key-path.js";
+import { locateNearest, parseLocatedYaml, YamlTextError, type LocatedYaml, type SourcePosition } from "../../profile/yaml-source.js";
 
-/** A path into a scenario value: map keys and sequence indices. */
-export type KeyPath = readonly (string | number)[];
-
-/** A 1-based position in a source text. */
-export interface SourcePosition {
-  readonly line: number;
-  readonly column: number;
-}
+export { formatPath, type KeyPath, type SourcePosition };
 
 /** Where an error is: all parts optional (unknown parts are left out of the message). */
 export interface ErrorLocation {
@@ -105,35 +99,12 @@ function compare(a: ScenarioError, b: ScenarioError): number {
 }
 
 /**
- * Renders a key path: keys joined by dots, indices as `[2]`, keys that are not plain words quoted
- * (`assembly.components.A.type`, `connections[2].from`, `proxies["A.go"].params`).
+ * A parsed scenario file: the plain value and a way to locate any path in the text (see
+ * {@link LocatedYaml}); `locateValue` is optional for hand-made docs.
  */
-export function formatPath(path: KeyPath): string {
-  let out = "";
-  for (const k of path) {
-    if (typeof k === "number") out += `[${k}]`;
-    else if (/^[A-Za-z0-9_$-]+$/.test(k)) out += out === "" ? k : `.${k}`;
-    else out += `[${JSON.stringify(k)}]`;
-  }
-  return out;
-}
-
-/** A parsed scenario file: the plain value and a way to locate any path in the text. */
-export interface SourceDoc {
+export interface SourceDoc extends Omit<LocatedYaml, "locateValue">, Partial<Pick<LocatedYaml, "locateValue">> {
   /** File name used in messages. */
   readonly file: string;
-  /** The source text. */
-  readonly text: string;
-  /** The document as plain JS values (objects, arrays, strings, numbers, booleans, null). */
-  readonly value: unknown;
-  /**
-   * Position of the KEY of a map entry (so "unknown key" points at the key), of the item for a
-   * sequence index, or of the document start for the empty path; undefined when the path is not
-   * in the text.
-   */
-  locate(path: KeyPath): SourcePosition | undefined;
-  /** Position of the VALUE at `path` (for errors about a value); optional for hand-made docs. */
-  locateValue?(path: KeyPath): SourcePosition | undefined;
 }
 
 /**
@@ -142,8 +113,7 @@ export interface SourceDoc {
  * the key; falls back to the nearest enclosing entry that exists in the text.
  */
 export function errorAt(doc: SourceDoc, path: KeyPath, detail: string, at: "key" | "value" = "value"): ScenarioError {
-  let pos = at === "value" ? (doc.locateValue?.(path) ?? doc.locate(path)) : doc.locate(path);
-  for (let n = path.length - 1; pos === undefined && n >= 0; n--) pos = doc.locate(path.slice(0, n));
+  const pos = locateNearest(doc, path, at);
   return new ScenarioError(detail, { file: doc.file, line: pos?.line, column: pos?.column, path });
 }
 
@@ -155,182 +125,13 @@ export function errorAt(doc: SourceDoc, path: KeyPath, detail: string, at: "key"
  * @throws ScenarioErrors listing every syntax error and duplicate key, each located
  */
 export function parseYamlSource(text: string, file: string): SourceDoc {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, merge: true, keepSourceTokens: false });
-  const pos = (offset: number): SourcePosition => {
-    const p = lineCounter.linePos(offset);
-    return { line: p.line, column: p.col };
-  };
-  if (doc.errors.length > 0) {
-    const errors: ScenarioError[] = [];
-    for (const e of doc.errors) {
-      const at = pos(e.pos[0]);
-      const layout = layoutProblem(e.code, e.message, text, at.line);
-      const error = new ScenarioError(layout?.message ?? yamlMessage(e.code, e.message, e.code === "DUPLICATE_KEY" ? keyAt(doc, e.pos[0]) : ""), { file, ...(layout?.at ?? at) });
-      // One slip often gives several parser errors at one place (an over-indented key gives two).
-      if (!errors.some((x) => x.message === error.message)) errors.push(error);
-    }
-    throw new ScenarioErrors(errors, file);
-  }
-  let value: unknown;
   try {
-    value = doc.toJS({ maxAliasCount: 10_000 });
+    return { file, ...parseLocatedYaml(text) };
   } catch (e) {
-    throw new ScenarioErrors([new ScenarioError(`cannot resolve the document: ${(e as Error).message}`, { file })], file);
+    if (!(e instanceof YamlTextError)) throw e;
+    throw new ScenarioErrors(
+      e.problems.map((p) => new ScenarioError(p.message, { file, ...p.at })),
+      file,
+    );
   }
-  const find = (path: KeyPath, want: "key" | "value"): SourcePosition | undefined => {
-    const range = findRange(doc, path, want);
-    return range === undefined ? undefined : pos(range);
-  };
-  return {
-    file,
-    text,
-    value: value === undefined ? null : value,
-    locate: (path) => (path.length === 0 ? { line: 1, column: 1 } : find(path, "key")),
-    locateValue: (path) => find(path, "value"),
-  };
-}
-
-/**
- * The indentation or bracket slip behind a parser error, said in words and located at the line
- * that has it (the parser reports where it noticed, often the line before or after), or undefined.
- * - A key indented further than the keys above it (`   processesPerNode: 2` under `  nodes: 4`)
- *   continues the value of the key before it: the parser says "Nested mappings are not allowed in
- *   compact mappings" or "Implicit keys need to be on a single line" at that value.
- * - A `{` or `[` left open makes the parser stop at the next key ("Flow map in block collection
- *   must be sufficiently indented and end with a }").
- * @param message - the parser's message
- * @param line - 1-based line where the parser reported the error
- */
-function layoutProblem(code: string, message: string, text: string, line: number): { message: string; at: SourcePosition } | undefined {
-  const lines = text.split(/\r?\n/);
-  const indent = (l: string): number => l.length - l.trimStart().length;
-  const blank = (l: string | undefined): boolean => l === undefined || l.trim() === "" || l.trimStart().startsWith("#");
-  if (code === "BLOCK_AS_IMPLICIT_KEY" || code === "MULTILINE_IMPLICIT_KEY") {
-    let next = line;
-    while (next < lines.length && blank(lines[next])) next++;
-    const here = lines[line - 1];
-    const after = lines[next];
-    if (here === undefined || after === undefined || indent(after) <= indent(here)) return undefined;
-    // A list item with no colon (`- action D`) before keys indented under it: the colon is missing.
-    const item = /^(\s*-\s+)([^:#{}\[\]"']+?)\s*$/.exec(here);
-    if (item !== null) {
-      const words = item[2]!.split(/\s+/);
-      const meant = words.length > 1 ? ` (did you mean '${words[0]}: ${words.slice(1).join(" ")}'?)` : ` (did you mean '${words[0]}:'?)`;
-      return { message: `this list item has no ':', so the keys indented under it on line ${next + 1} cannot belong to it${meant}`, at: { line, column: item[1]!.length + 1 } };
-    }
-    return {
-      message: `this line is indented by ${indent(after)} spaces, more than the key on line ${line} (${indent(here)}), so YAML reads it as part of that key's value: keys of one map start at the same column`,
-      at: { line: next + 1, column: indent(after) + 1 },
-    };
-  }
-  if (code === "BAD_INDENT" && /^Flow (sequence|map)/.test(message)) {
-    // A flow collection still open where the parser stopped: brackets counted (outside quotes and
-    // comments) from the top-level key above down to the line before, the innermost left open.
-    let from = line - 1;
-    while (from > 1 && (blank(lines[from - 1]) || indent(lines[from - 1]!) > 0)) from--;
-    const open: SourcePosition[] = [];
-    for (let l = from; l < line; l++) {
-      const t = (lines[l - 1] ?? "").replace(/"(?:[^"\\]|\\.)*"|'[^']*'/g, (q) => " ".repeat(q.length)).replace(/\s#.*$/, "");
-      for (let c = 0; c < t.length; c++) {
-        if (t[c] === "{" || t[c] === "[") open.push({ line: l, column: c + 1 });
-        else if ((t[c] === "}" || t[c] === "]") && open.length > 0) open.pop();
-      }
-    }
-    const at = open.pop();
-    if (at === undefined) return undefined;
-    const bracket = lines[at.line - 1]![at.column - 1];
-    return { message: `a '${bracket}' opened on this line is not closed: end it with '${bracket === "{" ? "}" : "]"}' (its continuation lines indented beyond the key)`, at };
-  }
-  if (code === "BAD_INDENT" && /same column/.test(message)) {
-    const here = lines[line - 1] ?? "";
-    return { message: `this line starts at column ${indent(here) + 1}, where no key of the map above does: keys of one map start at the same column`, at: { line, column: indent(here) + 1 } };
-  }
-  return undefined;
-}
-
-function yamlMessage(code: string, message: string, key: string): string {
-  if (code === "DUPLICATE_KEY") return `duplicate key${key ? ` '${key}'` : ""}: map keys must be unique`;
-  return message.replace(/\s+at line \d+, column \d+.*$/s, "");
-}
-
-/**
- * The text of the map key that starts at `offset` (the parser locates a duplicate key by its first
- * character only), or "" when no scalar key starts there.
- */
-function keyAt(doc: Document, offset: number): string {
-  let key = "";
-  visit(doc, {
-    Pair(_, pair) {
-      if (isScalar(pair.key) && pair.key.range?.[0] === offset) {
-        key = String(pair.key.value);
-        return visit.BREAK;
-      }
-      return undefined;
-    },
-  });
-  return key;
-}
-
-/** Offset of the key or value at `path`, following aliases and merge keys. */
-function findRange(doc: Document, path: KeyPath, want: "key" | "value"): number | undefined {
-  let node: unknown = doc.contents;
-  let keyOffset: number | undefined;
-  for (const seg of path) {
-    node = deref(doc, node);
-    keyOffset = undefined;
-    if (isMap(node)) {
-      const pair = findPair(doc, node.items, String(seg), 0);
-      if (pair === undefined) return undefined;
-      keyOffset = (pair.key as YamlNode | null)?.range?.[0];
-      node = pair.value;
-    } else if (isSeq(node) && typeof seg === "number") {
-      node = node.items[seg];
-      if (node === undefined) return undefined;
-    } else {
-      return undefined;
-    }
-  }
-  if (want === "key" && keyOffset !== undefined) return keyOffset;
-  const n = node as YamlNode | null;
-  return n?.range?.[0] ?? keyOffset;
-}
-
-interface LocatedPair {
-  key: unknown;
-  value: unknown;
-}
-
-function findPair(doc: Document, items: readonly unknown[], key: string, depth: number): LocatedPair | undefined {
-  if (depth > 20) return undefined;
-  for (const p of items) {
-    if (!isPair(p)) continue;
-    const k = p.key;
-    const kv = isScalar(k) ? k.value : k;
-    if (kv !== null && typeof kv !== "object" && typeof kv !== "symbol" && String(kv) === key) return p;
-  }
-  // `<<` merge keys: look into the merged maps (later explicit keys win, checked above).
-  for (const p of items) {
-    if (!isPair(p) || !isMergeKey(p.key)) continue;
-    const sources = isSeq(deref(doc, p.value)) ? (deref(doc, p.value) as { items: unknown[] }).items : [p.value];
-    for (const src of sources) {
-      const m = deref(doc, src);
-      if (isMap(m)) {
-        const found = findPair(doc, m.items, key, depth + 1);
-        if (found) return found;
-      }
-    }
-  }
-  return undefined;
-}
-
-/** A `<<` merge key (the yaml package represents it as a scalar holding a symbol). */
-function isMergeKey(key: unknown): boolean {
-  return isScalar(key) && (key.value === "<<" || (typeof key.value === "symbol" && key.source === "<<"));
-}
-
-function deref(doc: Document, node: unknown): unknown {
-  let n = node;
-  for (let i = 0; i < 20 && isAlias(n); i++) n = n.resolve(doc);
-  return n;
 }

@@ -768,7 +768,7 @@ describe("ccasim select on an assembly file with a mistake", () => {
       expect(b.err).toMatch(new RegExp(`^ccasim select: ${broken.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}:37:32: key 'components\\[0\\]\\.implementations\\[0\\]\\.mean': cannot parse cost expression`));
       // Every mistake is named at its line and column, with its key.
       const cases: [string, string][] = [
-        [text.replace("callGraph: { component: Flux, calls: 100 }", "callGraph: { component: Flux, calls: 100 }\ncallGraph: { component: Flux }"), ":40:1: not valid YAML or JSON: Map keys must be unique"],
+        [text.replace("callGraph: { component: Flux, calls: 100 }", "callGraph: { component: Flux, calls: 100 }\ncallGraph: { component: Flux }"), ":40:1: not valid YAML or JSON: duplicate key 'callGraph': map keys must be unique"],
         [text.replace("name: GodunovFlux", "name: EFMFlux"), ":38:17: key 'components[0].implementations[1].name': implementation 'EFMFlux' is listed twice (also components[0].implementations[0])"],
         [text.replace("callGraph: { component: Flux, calls: 100 }", ""), ":34:1: key 'callGraph': missing: expected a mapping"],
         [`${text}extra: 3\n`, ":40:8: key '(top).extra': unknown key (known: components, callGraph, interactions)"],

@@ -150,6 +150,17 @@ describe("constant sets from files", () => {
     expect(() => loadPowerConstantFile(json)).toThrow(`${json}:3:22: key 'latencies.l5': unknown latency`);
   });
 
+  it("reads merge keys as scenario files do, and places a merged key at its own line", () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccasim-power-"));
+    const merged = join(dir, "merged.yaml");
+    // The second set is the first with a lower MaxPower: its idle power, merged from the first, is refused at the first's line.
+    writeFileSync(merged, "- &one\n  name: merged-a\n  maxPower: 95\n  idlePower: 10\n  components: [{ name: core, scaling: 0.5, accessCounters: [PAPI_TOT_INS] }]\n- <<: *one\n  name: merged-b\n  maxPower: 5\n");
+    expect(() => loadPowerConstantFile(merged)).toThrow(new AnalysisInputError("set 2: key 'idlePower': 10 W is above maxPower (5 W, the thermal design power): every estimate would exceed it", `${merged}:4:14`));
+    const slip = join(dir, "slip.yaml");
+    writeFileSync(slip, "name: slip\nmaxPower: 95\n  idlePower: 10\ncomponents: []\n");
+    expect(() => loadPowerConstantFile(slip)).toThrow(/^.*slip\.yaml:3:3: not valid YAML or JSON: this line is indented by 2 spaces, more than the key on line 2 \(0\)/);
+  });
+
   it("refuses an idle power above MaxPower and a MaxPower of 0", () => {
     const components = [{ name: "core", scaling: 0.1, accessCounters: ["PAPI_TOT_INS"] }];
     expect(() => parsePowerConstantSet({ name: "hot-idle", maxPower: 95, idlePower: 140, components }, "x.yaml")).toThrow(
