@@ -76,15 +76,17 @@ export function didYouMean(word: string, names: readonly string[]): string {
 }
 
 /**
- * The closest of `names` to `word` (edit distance at most max(2, a third of its length)), else the
- * one name that `word` (three characters or more) begins, or undefined.
+ * The closest of `names` to `word` (edit distance at most max(2, a third of its length), and fewer
+ * than the longer of the two has characters), else the one name that `word` (three characters or
+ * more) begins, or undefined.
  */
 export function nearestName(word: string, names: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestD = Math.max(2, Math.floor(word.length / 3)) + 1;
   for (const n of names) {
     const d = editDistance(word.toLowerCase(), n.toLowerCase());
-    if (d < bestD) {
+    // A name that shares no character with the word in place (`B` for `A`) is no likely typo.
+    if (d < bestD && d < Math.max(word.length, n.length)) {
       bestD = d;
       best = n;
     }

@@ -7,8 +7,9 @@
 
 /**
  * The name in `names` closest to `word` (case-insensitive edit distance), when it is close enough
- * to be a likely typo: at most max(2, ⌊length / 3⌋) edits; else the one name that `word` (three
- * characters or more) begins, as a shortened name is.
+ * to be a likely typo: at most max(2, ⌊length / 3⌋) edits, and fewer than the longer of the two has
+ * characters; else the one name that `word` (three characters or more) begins, as a shortened
+ * name is.
  * @internal
  */
 export function nearestName(word: string, names: readonly string[]): string | undefined {
@@ -16,7 +17,8 @@ export function nearestName(word: string, names: readonly string[]): string | un
   let bestD = Math.max(2, Math.floor(word.length / 3)) + 1;
   for (const n of names) {
     const d = editDistance(word.toLowerCase(), n.toLowerCase());
-    if (d < bestD) {
+    // A name that shares no character with the word in place (`B` for `A`) is no likely typo.
+    if (d < bestD && d < Math.max(word.length, n.length)) {
       bestD = d;
       best = n;
     }

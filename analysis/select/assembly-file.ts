@@ -22,10 +22,10 @@ import { readFileSync } from "node:fs";
 import { AnalysisInputError } from "../errors.js";
 import { keyPlace, notYamlError } from "../yaml-input.js";
 import type { Assembly, CallSite, ComponentSpec, ImplementationSpec, InteractionSpec } from "./assembly.js";
-import { compileCost, type CostModel } from "./cost-model.js";
+import type { CostModel } from "./cost-model.js";
+import { AssemblyKeyError } from "./cost-tables.js";
 import { prepareAssembly } from "./select.js";
 import { fileErrorText, measurementFileKind, otherInputFileKindText, parseLocatedYaml, YamlTextError, type LocatedYaml } from "../../profile/index.js";
-import { didYouMean } from "../../profile/internal.js";
 
 /**
  * Where a key of an assembly file is (`file:line:column`), for messages; undefined when unknown.
@@ -34,9 +34,9 @@ import { didYouMean } from "../../profile/internal.js";
 export type AssemblyKeyLocator = (key: string) => string | undefined;
 
 /**
- * Validates a plain object as an {@link Assembly}: its keys and types, the names (components and
- * implementations listed once, call sites and interactions naming known ones), the cost
- * expressions (they parse), then the whole as {@link prepareAssembly} compiles it.
+ * Validates a plain object as an {@link Assembly}: its keys and types, then the whole as
+ * {@link prepareAssembly} compiles it (names listed once and known where they are used,
+ * interactions between components that call each other, cost expressions that parse).
  * @param locate - where a key is in the file (`file:line:column`), put before the message in
  *   place of `where` when it finds the key
  * @throws AnalysisInputError naming `where` (or the key's location) and the offending key
@@ -52,17 +52,8 @@ export function parseAssembly(raw: unknown, where: string, locate?: AssemblyKeyL
     return v as Record<string, unknown>;
   };
   const str = (v: unknown, key: string): string => (typeof v === "string" && v !== "" ? v : fail(key, "expected a non-empty string"));
-  const cost = (v: unknown, key: string): CostModel => {
-    if (typeof v === "number" && Number.isFinite(v)) return v;
-    if (typeof v !== "string") return fail(key, "expected a number or a mathjs expression");
-    try {
-      compileCost(v, "");
-    } catch (e) {
-      if (e instanceof AnalysisInputError) fail(key, e.message);
-      throw e;
-    }
-    return v;
-  };
+  // A cost's expression is compiled (and its mistakes placed) with the whole assembly, below.
+  const cost = (v: unknown, key: string): CostModel => (typeof v === "number" && Number.isFinite(v)) || typeof v === "string" ? v : fail(key, "expected a number or a mathjs expression");
   const arr = (v: unknown, key: string): unknown[] => (Array.isArray(v) ? v : fail(key, v === undefined ? "missing: expected a list" : "expected a list"));
   const top = obj(raw, "(top)", ["components", "callGraph", "interactions"]);
   const components: ComponentSpec[] = arr(top.components, "components").map((c, i) => {
@@ -79,23 +70,8 @@ export function parseAssembly(raw: unknown, where: string, locate?: AssemblyKeyL
       }
       return { name: str(io.name, `${kk}.name`), mean: cost(io.mean, `${kk}.mean`), sd: io.sd === undefined ? undefined : cost(io.sd, `${kk}.sd`), qos };
     });
-    if (implementations.length === 0) fail(`${k}.implementations`, "no implementation: list at least one");
-    implementations.forEach((im, j) => {
-      const first = implementations.findIndex((x) => x.name === im.name);
-      if (first < j) fail(`${k}.implementations[${j}].name`, `implementation '${im.name}' is listed twice (also ${k}.implementations[${first}])`);
-    });
     return { name: str(o.name, `${k}.name`), implementations };
   });
-  const names = components.map((c) => c.name);
-  names.forEach((n, i) => {
-    const first = names.indexOf(n);
-    if (first < i) fail(`components[${i}].name`, `component '${n}' is listed twice (also components[${first}])`);
-  });
-  const known = (name: string, key: string): string => (names.includes(name) ? name : fail(key, `unknown component '${name}'${didYouMean(name, names)}; known: ${names.join(", ")}`));
-  const implementationOf = (component: string, name: string, key: string): string => {
-    const impls = components.find((c) => c.name === component)!.implementations.map((i) => i.name);
-    return impls.includes(name) ? name : fail(key, `unknown implementation '${name}' of '${component}'${didYouMean(name, impls)}; known: ${impls.join(", ")}`);
-  };
   // The call sites above the one being read: a YAML alias to one of them makes an endless graph.
   const above = new Map<unknown, string>();
   const site = (v: unknown, key: string, depth: number): CallSite => {
@@ -118,7 +94,7 @@ export function parseAssembly(raw: unknown, where: string, locate?: AssemblyKeyL
       for (const [n, e] of Object.entries(a)) args[n] = cost(e, `${key}.args.${n}`);
     }
     return {
-      component: known(str(o.component, `${key}.component`), `${key}.component`),
+      component: str(o.component, `${key}.component`),
       calls: o.calls === undefined ? undefined : cost(o.calls, `${key}.calls`),
       args,
       children: o.children === undefined ? undefined : arr(o.children, `${key}.children`).map((c, i) => site(c, `${key}.children[${i}]`, depth + 1)),
@@ -130,34 +106,28 @@ export function parseAssembly(raw: unknown, where: string, locate?: AssemblyKeyL
       : arr(top.interactions, "interactions").map((it, i) => {
           const k = `interactions[${i}]`;
           const o = obj(it, k, ["caller", "callee", "costs"]);
-          const caller = known(str(o.caller, `${k}.caller`), `${k}.caller`);
-          const callee = known(str(o.callee, `${k}.callee`), `${k}.callee`);
           return {
-            caller,
-            callee,
+            caller: str(o.caller, `${k}.caller`),
+            callee: str(o.callee, `${k}.callee`),
             costs: arr(o.costs, `${k}.costs`).map((c, j) => {
               const kk = `${k}.costs[${j}]`;
               const co = obj(c, kk, ["callerImpl", "calleeImpl", "cost"]);
               return {
-                callerImpl: implementationOf(caller, str(co.callerImpl, `${kk}.callerImpl`), `${kk}.callerImpl`),
-                calleeImpl: implementationOf(callee, str(co.calleeImpl, `${kk}.calleeImpl`), `${kk}.calleeImpl`),
+                callerImpl: str(co.callerImpl, `${kk}.callerImpl`),
+                calleeImpl: str(co.calleeImpl, `${kk}.calleeImpl`),
                 cost: cost(co.cost, `${kk}.cost`),
               };
             }),
           };
         });
   const assembly: Assembly = { components, callGraph: site(top.callGraph, "callGraph", 0), interactions };
-  // Why compile here: an unknown component in the call graph or a cost expression that does not
-  // parse is the file's error, and should name the file, not surface later from a selection.
+  // Why compile here: names that do not match, an interaction that is never paid and expressions
+  // that do not parse are the file's mistakes, to be placed at their keys, not to surface later
+  // from a selection.
   try {
     prepareAssembly(assembly);
   } catch (e) {
-    if (e instanceof AnalysisInputError && !e.message.startsWith(`${where}: `)) {
-      // An interaction's error names it by index: put it at its place in the file.
-      const interaction = /^interactions\[\d+\]/.exec(e.where ?? "")?.[0];
-      const at = interaction === undefined ? undefined : locate?.(interaction);
-      throw new AnalysisInputError(e.message, at ?? where);
-    }
+    if (e instanceof AssemblyKeyError) throw new AnalysisInputError(e.message, locate?.(e.key) ?? where);
     throw e;
   }
   return assembly;

@@ -7,7 +7,7 @@
  */
 import { AnalysisInputError } from "../errors.js";
 import { didYouMean } from "../../profile/internal.js";
-import { compileCost, type CompiledCost, type Inputs } from "./cost-model.js";
+import { compileCost, type CompiledCost, type CostModel, type Inputs } from "./cost-model.js";
 import type { Assembly, CallSite } from "./assembly.js";
 
 /**
@@ -64,77 +64,122 @@ export interface CostTables {
 }
 
 /**
- * Compiles every cost model of an assembly.
- * @throws AnalysisInputError for unknown components, duplicate names, components without
- *   implementations, or expressions that do not parse
+ * A mistake in an assembly at one of its keys, written as a file's key would be
+ * (`components[1].implementations[0].name`, `callGraph.children[0].component`,
+ * `interactions[2].costs[0].callerImpl`): the assembly file reader places it at its line.
+ */
+export class AssemblyKeyError extends AnalysisInputError {
+  /**
+   * @param key - the key path of the mistake
+   * @param problem - what is wrong there
+   */
+  constructor(
+    readonly key: string,
+    readonly problem: string,
+  ) {
+    super(`key '${key}': ${problem}`);
+    this.name = "AssemblyKeyError";
+  }
+}
+
+/** {@link compileCost} of the assembly's key `key`: an expression that does not compile is that key's mistake. */
+function compileAt(model: CostModel, where: string, key: string): CompiledCost {
+  try {
+    return compileCost(model, where);
+  } catch (e) {
+    if (e instanceof AnalysisInputError) throw new AssemblyKeyError(key, e.detail);
+    throw e;
+  }
+}
+
+/**
+ * Compiles every cost model of an assembly. `where` of each compiled cost (named when it fails to
+ * evaluate) is its call path or implementation (`calls of (root) => Driver => A`, `mean of A1 (A)`).
+ * @throws AssemblyKeyError for a component or an implementation listed twice, a component without
+ *   implementations, a call site or an interaction naming an unknown component or implementation,
+ *   an interaction between components that never call each other, or an expression that does not
+ *   compile
  */
 export function compileAssembly(assembly: Assembly): CompiledAssembly {
   const components = assembly.components.map((c) => c.name);
   const index = new Map<string, number>();
   components.forEach((n, i) => {
-    if (index.has(n)) throw new AnalysisInputError(`component '${n}' is listed twice`);
+    const first = index.get(n);
+    if (first !== undefined) throw new AssemblyKeyError(`components[${i}].name`, `component '${n}' is listed twice (also components[${first}])`);
     index.set(n, i);
   });
-  for (const c of assembly.components) {
-    if (c.implementations.length === 0) throw new AnalysisInputError(`component '${c.name}' has no implementation`);
-    const names = new Set<string>();
-    for (const i of c.implementations) {
-      if (names.has(i.name)) throw new AnalysisInputError(`component '${c.name}' lists implementation '${i.name}' twice`);
-      names.add(i.name);
-    }
-  }
-  const comp = (name: string, where: string): number => {
+  assembly.components.forEach((c, ci) => {
+    if (c.implementations.length === 0) throw new AssemblyKeyError(`components[${ci}].implementations`, `component '${c.name}' has no implementation: list at least one`);
+    const names = new Map<string, number>();
+    c.implementations.forEach((im, j) => {
+      const first = names.get(im.name);
+      if (first !== undefined) throw new AssemblyKeyError(`components[${ci}].implementations[${j}].name`, `implementation '${im.name}' is listed twice (also components[${ci}].implementations[${first}])`);
+      names.set(im.name, j);
+    });
+  });
+  const comp = (name: string, key: string): number => {
     const i = index.get(name);
-    if (i === undefined) throw new AnalysisInputError(`unknown component '${name}' (known: ${components.join(", ")})`, where);
+    if (i === undefined) throw new AssemblyKeyError(key, `unknown component '${name}'${didYouMean(name, components)}; known: ${components.join(", ")}`);
     return i;
   };
+  const implementation = (names: readonly string[], name: string, component: string, key: string): number => {
+    const i = names.indexOf(name);
+    if (i < 0) throw new AssemblyKeyError(key, `unknown implementation '${name}' of '${component}'${didYouMean(name, names)}; known: ${names.join(", ")}`);
+    return i;
+  };
+  // The components' costs first: a file lists them before the call graph.
+  const implementationCosts = (of: "mean" | "sd") =>
+    assembly.components.map((c, ci) => c.implementations.map((im, j) => (im[of] === undefined ? undefined : compileAt(im[of], `${of} of ${im.name} (${c.name})`, `components[${ci}].implementations[${j}].${of}`))));
+  const mean = implementationCosts("mean") as CompiledCost[][];
+  const sd = implementationCosts("sd");
   let depth = 0;
   // Caller–callee component pairs of the call graph ("a:b"), which interactions may price.
   const calls = new Set<string>();
-  const site = (s: CallSite, where: string, parent: number): CompiledSite => {
-    if (++depth > 10_000) throw new AnalysisInputError("call graph is deeper than 10000 sites (a cycle?)", where);
-    const here = `${where} => ${s.component}`;
-    const component = comp(s.component, here);
+  // `path`: the call path named when a cost fails to evaluate; `key`: the site's key in the assembly.
+  const site = (s: CallSite, path: string, key: string, parent: number): CompiledSite => {
+    if (++depth > 10_000) throw new AssemblyKeyError(key.length > 200 ? `${key.slice(0, 200)}...` : key, "call graph is deeper than 10000 sites (a cycle?)");
+    const here = `${path} => ${s.component}`;
+    const component = comp(s.component, `${key}.component`);
     if (parent >= 0) calls.add(`${parent}:${component}`);
     const out: CompiledSite = {
       component,
-      calls: compileCost(s.calls ?? 1, `calls of ${here}`),
-      args: Object.entries(s.args ?? {}).map(([k, v]) => [k, compileCost(v, `argument ${k} of ${here}`)] as [string, CompiledCost]),
-      children: (s.children ?? []).map((c) => site(c, here, component)),
+      calls: compileAt(s.calls ?? 1, `calls of ${here}`, `${key}.calls`),
+      args: Object.entries(s.args ?? {}).map(([k, v]) => [k, compileAt(v, `argument ${k} of ${here}`, `${key}.args.${k}`)] as [string, CompiledCost]),
+      children: (s.children ?? []).map((c, i) => site(c, here, `${key}.children[${i}]`, component)),
     };
     depth--;
     return out;
   };
-  const root = site(assembly.callGraph, "(root)", -1);
+  const root = site(assembly.callGraph, "(root)", "callGraph", -1);
   const interactions = new Map<string, (CompiledCost | undefined)[][]>();
   for (const [n, it] of (assembly.interactions ?? []).entries()) {
-    const where = `interactions[${n}] (${it.caller} -> ${it.callee})`;
-    const a = comp(it.caller, where);
-    const b = comp(it.callee, where);
-    // Why refuse: an interaction is paid where the caller invokes the callee, so one between
-    // components that never call each other would be silently left out of every cost.
-    if (!calls.has(`${a}:${b}`)) {
-      const callers = components.filter((_, i) => calls.has(`${i}:${b}`));
-      throw new AnalysisInputError(`${it.caller} never calls ${it.callee} in the call graph, so this interaction would cost nothing (callers of ${it.callee}: ${callers.join(", ") || "none"})`, where);
-    }
+    const key = `interactions[${n}]`;
+    const a = comp(it.caller, `${key}.caller`);
+    const b = comp(it.callee, `${key}.callee`);
     const ia = assembly.components[a]!.implementations.map((x) => x.name);
     const ib = assembly.components[b]!.implementations.map((x) => x.name);
-    const key = `${a}:${b}`;
-    const table = interactions.get(key) ?? ia.map(() => ib.map(() => undefined as CompiledCost | undefined));
-    for (const c of it.costs) {
-      const i = ia.indexOf(c.callerImpl);
-      const j = ib.indexOf(c.calleeImpl);
-      if (i < 0) throw new AnalysisInputError(`unknown implementation '${c.callerImpl}' of '${it.caller}' (known: ${ia.join(", ")})`, where);
-      if (j < 0) throw new AnalysisInputError(`unknown implementation '${c.calleeImpl}' of '${it.callee}' (known: ${ib.join(", ")})`, where);
-      table[i]![j] = compileCost(c.cost, `interaction ${c.callerImpl} -> ${c.calleeImpl}`);
+    const pair = `${a}:${b}`;
+    const table = interactions.get(pair) ?? ia.map(() => ib.map(() => undefined as CompiledCost | undefined));
+    it.costs.forEach((c, k) => {
+      const at = `${key}.costs[${k}]`;
+      const i = implementation(ia, c.callerImpl, it.caller, `${at}.callerImpl`);
+      const j = implementation(ib, c.calleeImpl, it.callee, `${at}.calleeImpl`);
+      table[i]![j] = compileAt(c.cost, `interaction ${c.callerImpl} -> ${c.calleeImpl}`, `${at}.cost`);
+    });
+    // Why refuse: an interaction is paid where the caller invokes the callee, so one between
+    // components that never call each other would be silently left out of every cost. (After
+    // the names of its costs' implementations, which are each a key's own mistake.)
+    if (!calls.has(`${a}:${b}`)) {
+      const callers = components.filter((_, i) => calls.has(`${i}:${b}`));
+      throw new AssemblyKeyError(key, `${it.caller} never calls ${it.callee} in the call graph, so this interaction would cost nothing (callers of ${it.callee}: ${callers.join(", ") || "none"})`);
     }
-    interactions.set(key, table);
+    interactions.set(pair, table);
   }
   return {
     components,
     implementations: assembly.components.map((c) => c.implementations.map((i) => i.name)),
-    mean: assembly.components.map((c) => c.implementations.map((i) => compileCost(i.mean, `mean of ${i.name} (${c.name})`))),
-    sd: assembly.components.map((c) => c.implementations.map((i) => (i.sd === undefined ? undefined : compileCost(i.sd, `sd of ${i.name} (${c.name})`)))),
+    mean,
+    sd,
     qos: assembly.components.map((c) => c.implementations.map((i) => i.qos)),
     root,
     interactions,

@@ -35,7 +35,7 @@ assembly:
     expect(r.err).toBe(
       `ccasim validate: ${file}: 5 errors\n` +
         `  ${file}:9:33: assembly.components.A.params.implementation: 'A3' is not one of the implementations: A1, A2\n` +
-        `  ${file}:9:83: assembly.components.A.params.implementations.A2: expression "y + 1": unknown symbol 'y' (did you mean 'x'?); known: rank, size, x\n` +
+        `  ${file}:9:83: assembly.components.A.params.implementations.A2: expression "y + 1": unknown symbol 'y'; known: rank, size, x\n` +
         `  ${file}:9:117: assembly.components.A.params.calls[0].count: expected a whole number, 0 or more, got -1\n` +
         `  ${file}:9:136: assembly.components.A.params.calls[0].args.x: expression "sqr(x)": unknown function 'sqr' (did you mean 'sqrt'?)\n` +
         `  ${file}:10:33: assembly.components.B.params.cost: expression "sqr(x)": unknown function 'sqr' (did you mean 'sqrt'?)\n`,

@@ -30,6 +30,11 @@ describe("Registry", () => {
 
   it("offers no suggestion when nothing is close", () => {
     expect(nearestName("zzzzzz", ["alpha", "beta"])).toBeUndefined();
+    // A short name replaced whole is no typo; one letter of two is.
+    expect(nearestName("B", ["A", "C"])).toBeUndefined();
+    expect(nearestName("xy", ["ab"])).toBeUndefined();
+    expect(nearestName("S3", ["S1", "T1"])).toBe("S1");
+    expect(nearestName("B", ["AB"])).toBe("AB");
   });
 
   it("formats parameter documentation for help text", () => {
