@@ -4,7 +4,7 @@ import { MachineInputError, checkKernelValues, squarePatchStride } from "../../m
 import type { CallArgs, PortType } from "../ports.js";
 import { CallTargets, makeCalls, newScope, nonNumericArgument, prepareCalls, scopeLayout, trackingEnv, usesPorts, alwaysCalledPorts, RANK_NAMES, type PreparedCall } from "./calls.js";
 import { ScenarioValueError } from "./scenario-value-error.js";
-import { workloadConstant } from "./counts.js";
+import { wholeCount, workloadConstant } from "./counts.js";
 import { collectProblem, reportProblems } from "./problems.js";
 
 type Fn = (scope: ArrayLike<number>) => number;
@@ -44,6 +44,8 @@ interface KernelPrepared {
 
 /** The kernel quantities that count whole things: elements, bytes of one, passes, arrays, a stride in elements. */
 type CountKey = "elements" | "elementSize" | "passes" | "arrays" | "stride";
+/** The kernel keys that count (whole numbers), as a set for the load-time checks. */
+const COUNT_KEYS: ReadonlySet<string> = new Set<CountKey>(["elements", "elementSize", "passes", "arrays", "stride"]);
 
 const KEYS = [
   "port", "portType", "method", "args", "elements", "elementSize", "loads", "stores", "flops",
@@ -132,8 +134,9 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
           if (fromWorkload !== undefined) [v, note] = fromWorkload;
         }
         if (v === undefined) return;
-        const value = v;
-        if (checked(env, key, () => checkKernelValues(key === "stride" ? { pattern: "strided", stride: value } : { [key]: value }), note)) constants[key] = v;
+        // A count within rounding of a whole number is that number, as in the run (kernelCount).
+        const value = COUNT_KEYS.has(key) && wholeCount(v) === wholeCount(v) ? wholeCount(v) : v;
+        if (checked(env, key, () => checkKernelValues(key === "stride" ? { pattern: "strided", stride: value } : { [key]: value }), note)) constants[key] = value;
       });
     }
     reportProblems(outer, problems);
@@ -239,20 +242,20 @@ function* computeKernel(inst: KernelInstance, callArgs: CallArgs) {
     pattern = d.patterns[sel];
     if (pattern === undefined) throw new ScenarioValueError(`${ctx.instance}: no pattern for ${d.patternArg} = '${sel}'; known: ${Object.keys(d.patterns).join(", ")}`);
   }
-  const elements = wholeCount(inst, "elements", d.elements(scope), 0);
+  const elements = kernelCount(inst, "elements", d.elements(scope), 0);
   // Counts are neither rounded nor clamped: a fraction or an out-of-range value (a stride or
   // arrays of 0) is refused, naming the key and the expression, rather than silently replaced.
   const spec: KernelSpec = {
     elements,
-    elementSize: wholeCount(inst, "elementSize", d.elementSize(scope), 1),
+    elementSize: kernelCount(inst, "elementSize", d.elementSize(scope), 1),
     loads: d.loads(scope),
     stores: d.stores(scope),
     flops: d.flops(scope),
     otherInstructions: d.otherInstructions(scope),
     pattern,
-    stride: pattern !== "strided" ? undefined : d.stride === undefined ? squarePatchStride(elements) : wholeCount(inst, "stride", d.stride(scope), 1),
-    passes: wholeCount(inst, "passes", d.passes(scope), 0),
-    arrays: wholeCount(inst, "arrays", d.arrays(scope), 1),
+    stride: pattern !== "strided" ? undefined : d.stride === undefined ? squarePatchStride(elements) : kernelCount(inst, "stride", d.stride(scope), 1),
+    passes: kernelCount(inst, "passes", d.passes(scope), 0),
+    arrays: kernelCount(inst, "arrays", d.arrays(scope), 1),
     // Always present (undefined for the default): every kernel object has one shape.
     floatLoads: d.floatLoads === undefined ? undefined : d.floatLoads(scope),
     fmaFraction: d.fmaFraction === undefined ? undefined : d.fmaFraction(scope),
@@ -278,11 +281,13 @@ function atKernelKey(instance: string, e: unknown): unknown {
 }
 
 /**
- * `v` when it is a whole number of at least `min`; else the error that names the component, the
- * kernel key and the expression with the values it read (`elements: "Q" with Q = 1000.5`).
+ * `v` as a whole number of at least `min` (within rounding of one, as every count: `0.1 * 30` is
+ * 3); else the error that names the component, the kernel key and the expression with the values
+ * it read (`elements: "Q" with Q = 1000.5`).
  */
-function wholeCount(inst: KernelInstance, key: CountKey, v: number, min: number): number {
-  if (Number.isSafeInteger(v) && v >= min) return v;
+function kernelCount(inst: KernelInstance, key: CountKey, v: number, min: number): number {
+  const n = wholeCount(v);
+  if (Number.isSafeInteger(n) && n >= min) return n;
   const text = inst.d.countTexts[key];
   const names = inst.d.scopeNames;
   const read = names.filter((n) => new RegExp(`\\b${n}\\b`).test(text)).map((n) => `${n} = ${inst.scope[names.indexOf(n)]}`);

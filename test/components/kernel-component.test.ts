@@ -78,6 +78,19 @@ describe("the kernel component's parameters", () => {
     expect(runError("fmaFraction: 'N / 1024'")).toMatch(/kernel\.yaml:\d+:\d+: assembly\.components\.K\.params\.fmaFraction: expected a number in \[0, 1\], got 4/);
   });
 
+  it("takes a count within rounding of a whole number as that number, at load and in the run, as every count", () => {
+    const counters = (text: string) => executeScenario(loadScenarioText(text + "  proxies: [{ port: K.compute, parameters: { N: argument N } }]\n", "kernel.yaml")).result.mastermind!.records[0]!.counters;
+    // 0.1 * A * 10 is 3.0000000000000004 for A = 3; 0.3 / 0.1 is 2.9999999999999996.
+    const rounded = scenario("loads: 2, arrays: '0.1 * A * 10', passes: '0.3 / 0.1'").replace("workload: { N: 4096 }", "workload: { N: 4096, A: 3 }");
+    const whole = counters(scenario("loads: 2, arrays: 3, passes: 3"));
+    expect(counters(rounded)).toEqual(whole);
+    expect(whole).not.toEqual(counters(scenario("loads: 2, arrays: 2, passes: 2")));
+    // In the run too, where the value comes from a call's argument (N * 0.1 * 3 * 10 / 3 is 4096.000000000001).
+    const fromArgument = scenario("").replace("elements: N, ", "elements: 'N * 0.1 * 3 * 10 / 3' ");
+    expect(fromArgument).toContain("N * 0.1");
+    expect(counters(fromArgument)).toEqual(counters(scenario("")));
+  });
+
   it("refuses a stride, an array count or a pass count out of range instead of replacing it", () => {
     // Expressions that evaluate out of range (N = 4096), when the run evaluates them.
     expect(runError("pattern: strided, stride: N - 4096")).toMatch(/kernel\.yaml:\d+:\d+: assembly\.components\.K\.params\.stride: expected an integer >= 1, got 0/);
