@@ -38,7 +38,10 @@ export type RunSummaryBase = {
   readonly warnings: readonly string[];
   /** Messages sent but never received, described. */
   readonly unreceivedMessages: readonly string[];
-  /** The validated scenario with the machine resolved from its preset (the node configuration and the network). */
+  /**
+   * The validated scenario with the machine resolved from its preset (the node configuration and
+   * the network) and, for an assembly, each component's documented defaults where it left them out.
+   */
   readonly resolved: Readonly<Record<string, unknown>>;
 };
 

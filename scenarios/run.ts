@@ -25,6 +25,7 @@ import { executeProgramScenario } from "./program/execute.js";
 import { locatedProgramError } from "./program/located-error.js";
 import type { ChromeTrace } from "./program/trace.js";
 import { summaryFileName, type AssemblyRunSummary, type RunSummary } from "./run-summary.js";
+import { componentsWithDefaults } from "./resolved-components.js";
 
 /** Options of {@link executeScenario}. */
 export interface ExecuteOptions {
@@ -125,7 +126,12 @@ export function executeScenario(scenario: LoadedScenario, options: ExecuteOption
     },
     warnings: [...scenario.warnings, ...result.warnings],
     unreceivedMessages: result.unreceived,
-    resolved: { ...config, machine: { ...config.machine, resolved: scenario.machine.config, network: scenario.machine.network } },
+    resolved: {
+      ...config,
+      machine: { ...config.machine, resolved: scenario.machine.config, network: scenario.machine.network },
+      // The settings the run used: each component's documented defaults where the scenario left them out.
+      ...(config.assembly && { assembly: { ...config.assembly, components: componentsWithDefaults(config.assembly.components) } }),
+    },
   };
   return {
     scenario,

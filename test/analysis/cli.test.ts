@@ -319,6 +319,12 @@ describe("ccasim fit", () => {
     const apart = [...inputs.slice(0, 2), inputs[5]!];
     const blended = await run(["fit", ...apart, "--parameter", "x", "--component", "A", "--json"]);
     expect(blended.err).toBe(`warning: the runs pooled into one fit set A's implementation differently ("A1" in ${apart[0]}, "A2" in ${apart[2]}): one fit blends them; fit the runs of each setting apart (or keep one with --where, where the records carry the setting)\n`);
+    // A type's default written out in one run and left out in the other is the same setting.
+    const written = runScenario("scenarios/known-models.yaml", { out: join(root, "written"), set: ["workload.x=4", "assembly.components.A.params.order=cost-first", "workload.iterations=5", "outputs.records=[csv]"] }).outDir;
+    const same = await run(["fit", inputs[0]!, inputs[1]!, written, "--parameter", "x", "--component", "A", "--json"]);
+    expect(same.err).toBe("");
+    const other = runScenario("scenarios/known-models.yaml", { out: join(root, "calls-first"), set: ["workload.x=4", "assembly.components.A.params.order=calls-first", "workload.iterations=5", "outputs.records=[csv]"] }).outDir;
+    expect((await run(["fit", inputs[0]!, other, "--parameter", "x", "--component", "A", "--json"])).err).toContain(`set A's order differently ("cost-first" in ${inputs[0]}, "calls-first" in ${other})`);
   });
 
   it("warns when it pools the records of several component methods, and filters records by parameter with --where", async () => {
