@@ -17,6 +17,9 @@ export interface Status {
 /** The generator type of blocking MPI calls: yields kernel events, returns `T`. */
 export type MpiCall<T = void> = Generator<Yieldable, T, unknown>;
 
+/** A call that returns at once (a collective of zero bytes). */
+function* noMessages(): MpiCall {}
+
 /**
  * A communicator's membership: size, matching contexts and the mapping between its ranks and
  * world ranks. Point-to-point traffic uses context `2*id`, collectives `2*id + 1`, so they never
@@ -420,31 +423,40 @@ export class Comm {
   /** MPI_Bcast of `bytes` from `root`. */
   bcast(bytes: number, root = 0): MpiCall {
     this.checkCollective("MPI_Bcast()", bytes, root);
-    return this.collective(CALL.bcast, bytes, this.world.collectives.choose("bcast", this.size, bytes).run(this, bytes, root));
+    return this.collective(CALL.bcast, bytes, this.algorithm("bcast", bytes, root));
   }
 
   /** MPI_Reduce of `bytes` (per rank) to `root`; each reduction step costs bytes * reduceCostPerByte. */
   reduce(bytes: number, root = 0): MpiCall {
     this.checkCollective("MPI_Reduce()", bytes, root);
-    return this.collective(CALL.reduce, bytes, this.world.collectives.choose("reduce", this.size, bytes).run(this, bytes, root));
+    return this.collective(CALL.reduce, bytes, this.algorithm("reduce", bytes, root));
   }
 
   /** MPI_Allreduce of `bytes` (per rank). */
   allreduce(bytes: number): MpiCall {
     this.checkCollective("MPI_Allreduce()", bytes, 0);
-    return this.collective(CALL.allreduce, bytes, this.world.collectives.choose("allreduce", this.size, bytes).run(this, bytes, 0));
+    return this.collective(CALL.allreduce, bytes, this.algorithm("allreduce", bytes, 0));
   }
 
   /** MPI_Allgather: every rank contributes `bytes`; every rank ends with `bytes * size`. */
   allgather(bytes: number): MpiCall {
     this.checkCollective("MPI_Allgather()", bytes, 0);
-    return this.collective(CALL.allgather, bytes, this.world.collectives.choose("allgather", this.size, bytes).run(this, bytes, 0));
+    return this.collective(CALL.allgather, bytes, this.algorithm("allgather", bytes, 0));
   }
 
   /** MPI_Alltoall: every rank sends `bytes` to every other rank. */
   alltoall(bytes: number): MpiCall {
     this.checkCollective("MPI_Alltoall()", bytes, 0);
-    return this.collective(CALL.alltoall, bytes, this.world.collectives.choose("alltoall", this.size, bytes).run(this, bytes, 0));
+    return this.collective(CALL.alltoall, bytes, this.algorithm("alltoall", bytes, 0));
+  }
+
+  /**
+   * The chosen algorithm of a sized collective, or none for 0 bytes: MPICH and Open MPI return
+   * from a bcast, reduce, allreduce, allgather or alltoall of zero elements at once, sending
+   * nothing (the call is still entered and left, at the same time).
+   */
+  private algorithm(name: "bcast" | "reduce" | "allreduce" | "allgather" | "alltoall", bytes: number, root: number): MpiCall {
+    return bytes === 0 ? noMessages() : this.world.collectives.choose(name, this.size, bytes).run(this, bytes, root);
   }
 
   /**

@@ -103,6 +103,31 @@ describe("collective times match their algorithms' cost formulas (Hockney, no lo
     for (const p of [2, 3, 8, 20]) expect(close(timeOf(p, "alltoall", "scattered", (c) => c.alltoall(n)), alpha + (p - 1) * n * beta)).toBe(true);
   });
 
+  it("returns from a collective of zero bytes at once, sending nothing, as MPICH and Open MPI do (a barrier still synchronises)", () => {
+    const ops: [CollectiveName, string, (c: Comm) => MpiCall][] = [
+      ["bcast", "binomial", (c) => c.bcast(0, 1)],
+      ["reduce", "binomial", (c) => c.reduce(0, 2)],
+      ["allreduce", "recursive_doubling", (c) => c.allreduce(0)],
+      ["allreduce", "ring", (c) => c.allreduce(0)],
+      ["allgather", "ring", (c) => c.allgather(0)],
+      ["alltoall", "pairwise", (c) => c.alltoall(0)],
+    ];
+    for (const [coll, algorithm, op] of ops) {
+      const w = world(8, hockney(alpha, bw), { collectives: { algorithms: { [coll]: algorithm } } });
+      let end = -1;
+      w.launch(function* (c) {
+        yield* op(c);
+        end = Math.max(end, w.sim.now);
+      });
+      w.run();
+      w.finalize();
+      expect([coll, algorithm, end, w.messages]).toEqual([coll, algorithm, 0, 0]);
+    }
+    expect(timeOf(8, "barrier", "dissemination", (c) => c.barrier())).toBeCloseTo(3 * alpha, 9);
+    // One byte is a message again.
+    expect(timeOf(8, "allreduce", "recursive_doubling", (c) => c.allreduce(1))).toBeGreaterThan(3 * alpha);
+  });
+
   it("runs every registered algorithm to completion on awkward sizes without leftovers", () => {
     const cases: [CollectiveName, string, (c: Comm) => MpiCall][] = [
       ["bcast", "scatter_ring_allgather", (c) => c.bcast(100003, 2 % c.size)],
