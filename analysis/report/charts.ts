@@ -9,7 +9,8 @@ const HEIGHT = 300;
 /** Most points a scatter chart embeds; more are thinned evenly (see `thin`). */
 export const MAX_POINTS = 4000;
 
-function base(title: string): Record<string, unknown> {
+/** What every chart of a report shares: the schema, its size, its title and fonts. */
+export function base(title: string): Record<string, unknown> {
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
     width: WIDTH,
@@ -74,8 +75,9 @@ function scatterText(shown: number, total: number, what: string): string {
 }
 
 /**
- * Per-invocation time against Q by mode, log-log, with the power law fitted per mode (the papers'
- * Figures 3-5: T = exp(a log Q + b)) on every invocation.
+ * Per-invocation time against Q by mode, log-log, with the power law fitted per mode (T = exp(a
+ * log Q + b)) on every invocation: the papers' Figure 3 (their Figures 4 and 5, the mean and
+ * standard deviation, are `meanSdVsQChart`'s).
  */
 export function timeVsQChart(routine: string, points: readonly RecordPoint[], qLabel: string): ReportChart {
   const all = points.filter((p) => p.routine === routine && p.wallTime > 0 && p.q > 0).map((p) => ({ Q: p.q, time: p.wallTime, mode: p.mode || "all" }));
@@ -98,7 +100,7 @@ export function timeVsQChart(routine: string, points: readonly RecordPoint[], qL
   return {
     id: `time-vs-q-${slug(routine)}`,
     title: `Time per invocation of ${routine}`,
-    caption: `As in the papers' Figures 3-5. Points: ${scatterText(rows.length, all.length, "invocations")}. Lines: per mode, the power law fitted to the mean time at each ${qLabel} of all the invocations (as \`ccasim fit --family power-law\` gives it)${formulaText(fit.formulas)}.`,
+    caption: `As in the papers' Figure 3 (paper 000; paper 001's Figure 6(a)). Points: ${scatterText(rows.length, all.length, "invocations")}. Lines: per mode, the power law fitted to the mean time at each ${qLabel} of all the invocations (as \`ccasim fit --family power-law\` gives it)${formulaText(fit.formulas)}.`,
     spec,
   };
 }

@@ -4,6 +4,7 @@ import { defaultMetric, derivedView, fileErrorText, forEachRecord, hasTauProfile
 import { estimateTrialPower, powerConstantSets, processorMismatchFact } from "../power/index.js";
 import { fittableRoutines, levelChart, powerEnergyChart, messagePassingChart, stridedRatioChart, timeVsQChart, topTimersChart } from "./charts.js";
 import { digestRecords, RecordDigester, type RecordDigest } from "./data.js";
+import { meanSdVsQChart } from "./mean-sd-chart.js";
 import type { ReportDocument, ReportSection } from "./html.js";
 
 /** A run's outputs as the report reads them. */
@@ -49,7 +50,7 @@ export function readTrialInput(path: string): TrialInput {
   return { name: String(summary?.scenario ?? basename(path)), trial, records: records ?? digestRecords([]), summary };
 }
 
-/** The report of one run: summary, time vs Q by mode with fits, strided/sequential ratio, message passing, top timers. */
+/** The report of one run: summary, time vs Q by mode with fits, mean and standard deviation vs Q with fits, strided/sequential ratio, message passing, top timers. */
 export function trialReport(input: TrialInput): ReportDocument {
   const sections: ReportSection[] = [];
   const s = input.summary;
@@ -70,6 +71,8 @@ export function trialReport(input: TrialInput): ReportDocument {
       notes: routines.length ? [] : [`No routine has records at 3 or more distinct values of ${qLabel}: nothing to fit.`],
       charts: routines.map((r) => timeVsQChart(r, points, qLabel)),
     });
+    const meanSd = routines.map((r) => meanSdVsQChart(r, points, qLabel)).filter((c) => c !== undefined);
+    if (meanSd.length) sections.push({ heading: "Mean and standard deviation", charts: meanSd });
     const ratio = stridedRatioChart(points, qLabel);
     if (ratio) sections.push({ heading: "Strided vs sequential", charts: [ratio] });
   }

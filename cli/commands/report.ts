@@ -11,7 +11,9 @@ Writes one HTML page with every chart inline as SVG (Vega-Lite rendered in Node:
 network, no CDN; open it anywhere, attach it to a mail).
 
 For a run folder (what 'ccasim run' writes) or a TAU profile:
-  - time per invocation against Q by mode, scatter and power-law fits (the papers' Figures 3-5)
+  - time per invocation against Q by mode, scatter and power-law fits (the papers' Figure 3)
+  - the mean and standard deviation at each Q, the modes pooled, with the straight-line and
+    power-law fits of the mean and the straight line of the deviation (Figures 4 and 5)
   - the strided / sequential time ratio, when records have both modes
   - message-passing time per invocation by AMR level (Figure 6), when records have MPI time
   - the profile's top timers (mean over threads) and their table

@@ -82,7 +82,7 @@ describe("the report's digest of records", () => {
       expect(input.records).toEqual(digestRecords(rs));
       const doc = trialReport(input);
       expect(doc.subtitle).toBe("9000 invocation records");
-      expect(doc.sections.map((s) => s.heading)).toEqual(["Run", "Time per invocation", "Strided vs sequential", "Message passing"]);
+      expect(doc.sections.map((s) => s.heading)).toEqual(["Run", "Time per invocation", "Mean and standard deviation", "Strided vs sequential", "Message passing"]);
     }
   });
 

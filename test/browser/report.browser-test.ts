@@ -82,18 +82,25 @@ afterAll(async () => {
 });
 
 describe("HTML reports in headless Chromium", () => {
-  it("renders the shock-like run report: time vs Q by mode with fits, strided/sequential ratio, per-level message passing", async () => {
+  it("renders the shock-like run report: time vs Q by mode with fits, mean and standard deviation, strided/sequential ratio, per-level message passing", async () => {
     const run = join(dir, "shock-like");
     mkdirSync(run, { recursive: true });
     writeRecordsJsonl(shockLikeRecords(), join(run, "records.jsonl"));
     writeFileSync(join(run, "summary.json"), JSON.stringify({ scenario: "shock-like records" }));
     const out = join(dir, "shock-like.html");
     const r = await writeReport(run, out);
-    expect(r.charts).toBe(4);
+    expect(r.charts).toBe(6);
     const page = await openReport(out, join(ARTIFACTS, "report.png"));
     expect(page.errors).toEqual([]);
     expect(page.requests).toEqual([]);
-    expect(page.charts.map((c) => c.id).sort()).toEqual(["message-passing-levels", "strided-ratio", "time-vs-q-efmflux-compute", "time-vs-q-statesconstructor-compute"]);
+    expect(page.charts.map((c) => c.id).sort()).toEqual([
+      "mean-sd-vs-q-efmflux-compute",
+      "mean-sd-vs-q-statesconstructor-compute",
+      "message-passing-levels",
+      "strided-ratio",
+      "time-vs-q-efmflux-compute",
+      "time-vs-q-statesconstructor-compute",
+    ]);
     for (const c of page.charts) {
       expect(c.svg, c.id).toBe(true);
       expect(c.marks, c.id).toBeGreaterThan(3);
@@ -121,7 +128,7 @@ describe("HTML reports in headless Chromium", () => {
     expect(page.errors).toEqual([]);
     expect(page.requests).toEqual([]);
     expect(page.charts.map((c) => c.id)).toEqual(
-      expect.arrayContaining(["time-vs-q-statesconstructor-compute", "time-vs-q-efmflux-compute", "strided-ratio", "message-passing-levels", "top-timers"]),
+      expect.arrayContaining(["time-vs-q-statesconstructor-compute", "time-vs-q-efmflux-compute", "mean-sd-vs-q-statesconstructor-compute", "mean-sd-vs-q-efmflux-compute", "strided-ratio", "message-passing-levels", "top-timers"]),
     );
     for (const c of page.charts) {
       expect(c.svg, c.id).toBe(true);
