@@ -86,6 +86,14 @@ export const lnTerm: BasisTerm = {
 export const linearTerm: BasisTerm = pmnfTerm(1, 1, 0);
 
 /**
+ * How formulas and expressions write a change point Q0: its value to 12 significant digits, so
+ * that a report naming the change point names the Q its model's formula holds (13325, not 13330).
+ */
+export function changePointText(at: number): string {
+  return String(Number(at.toPrecision(12)));
+}
+
+/**
  * The hinge max(0, t(Q) − t(Q0)) that lets a two-segment model change slope at Q0 while staying
  * continuous.
  * @param inner - t, the term whose slope changes (log(Q) for power laws, Q for lines)
@@ -95,7 +103,7 @@ export const linearTerm: BasisTerm = pmnfTerm(1, 1, 0);
  */
 export function hingeTerm(inner: BasisTerm, at: number, atText?: string): BasisTerm {
   const shift = inner.evaluate(at);
-  const at12 = atText ?? String(Number(at.toPrecision(12)));
+  const at12 = atText ?? changePointText(at);
   return {
     evaluate: (q) => Math.max(0, inner.evaluate(q) - shift),
     formula: (v) => `max(0, ${inner.formula(v)} − ${inner.formula(at12)})`,
@@ -109,7 +117,7 @@ export function hingeTerm(inner: BasisTerm, at: number, atText?: string): BasisT
  * as for {@link hingeTerm}.
  */
 export function stepTerm(at: number, atText?: string): BasisTerm {
-  const at12 = atText ?? String(Number(at.toPrecision(12)));
+  const at12 = atText ?? changePointText(at);
   return {
     evaluate: (q) => (q > at ? 1 : 0),
     formula: (v) => `[${v} > ${at12}]`,

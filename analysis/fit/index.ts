@@ -9,7 +9,7 @@
  */
 export { leastSquares, RankDeficientError, type LeastSquaresResult } from "./least-squares.js";
 export { smape, normalQuantile, studentTQuantile, studentTCdf, regularizedIncompleteBeta, logGamma, trigamma, sdSamplingVariance, logSdSamplingVariance } from "./statistics.js";
-export { type BasisTerm, type Hypothesis, pmnfTerm, hingeTerm, constantTerm, lnTerm, linearTerm } from "./hypothesis.js";
+export { type BasisTerm, type Hypothesis, pmnfTerm, hingeTerm, changePointText, constantTerm, lnTerm, linearTerm } from "./hypothesis.js";
 export {
   fitFamilies,
   parseFamilySpec,

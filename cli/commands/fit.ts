@@ -3,6 +3,7 @@ import { parseCommandArgs, UsageError, type Command, type CommandContext } from 
 import { readExtrap, readTrial, runFileAdvice } from "../../profile/index.js";
 import {
   AnalysisInputError,
+  changePointText,
   differingComponentSettings,
   EXTRAP_FAMILIES,
   EXTRAP_MIN_TERM_CONTRIBUTION,
@@ -468,7 +469,8 @@ function formatReport(title: string, r: FitReport, predictQs: readonly { readonl
     const what = c.kind === "power-law" ? "exponent" : "slope";
     const jump = c.jump === undefined ? "" : c.kind === "power-law" ? `, jumping ×${formatNumber(c.jump)} past it` : `, jumping by ${formatNumber(c.jump)} past it`;
     const slopes = c.change === "step" ? `${what} ${formatNumber(c.before)} on both sides` : `${what} ${formatNumber(c.before)} before, ${formatNumber(c.after)} after`;
-    const at = `at ${v} = ${formatNumber(c.at)}, ${slopes}${jump}`;
+    // As the model's formula writes it: rounded, a change at 13325 would read 13330.
+    const at = `at ${v} = ${changePointText(c.at)}, ${slopes}${jump}`;
     if (!c.significant) lines.push(`change point: none significant; best candidate ${at}`);
     else {
       // Where the two-segment model ranks, against the best single-segment candidate.

@@ -62,6 +62,26 @@ describe("ccasim fit", () => {
     expect(bad.err).toContain(`${noQ}: record 200 (SC.compute) has no numeric parameter 'Q'`);
   });
 
+  it("names the change point as the two-segment model's formula writes it, not rounded to 4 digits", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccasim-fit-change-"));
+    const lines = ["component,port,method,rank,start [us],wall_time [us],mpi_time [us],compute_time [us],param:Q"];
+    let i = 0;
+    // A cache overflowing past Q = 12345: the time per element jumps fourfold.
+    for (const q of [1000, 2000, 3000, 5000, 8000, 12345, 16000, 24000, 32000, 48000, 64000]) {
+      for (let k = 0; k < 10; k++) {
+        const t = (q > 12345 ? 0.4 : 0.1) * q * (1 + 0.01 * ((k % 5) - 2));
+        lines.push(`SC,p,compute,0,${i++},${t},0,${t},${q}`);
+      }
+    }
+    const file = join(dir, "records.csv");
+    writeFileSync(file, lines.join("\n") + "\n");
+    const r = await run(["fit", file, "--parameter", "Q", "--family", "segmented"]);
+    rmSync(dir, { recursive: true, force: true });
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/\nmean: .*\[Q > 12345\]/);
+    expect(r.out).toMatch(/\nchange point: at Q = 12345, /);
+  });
+
   it("fits a timer across trials with Q from the path", async () => {
     const r = await run(["fit", "../shared/data/tau/powercap/cap50_wrapped_lu8", "../shared/data/tau/powercap/cap75_wrapped_lu8", "../shared/data/tau/powercap/cap100_wrapped_lu8", "../shared/data/tau/powercap/cap115_wrapped_lu8", "--timer", ".TAU application", "--q", "path:cap(\\d+)", "--family", "power-law"]);
     expect(r.code).toBe(0);
