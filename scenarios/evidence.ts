@@ -153,14 +153,15 @@ export function formatEvidence(e: Evidence, groups = 12): string {
     out.push("");
     out.push(`${s.component}::${s.method}() — ${s.records} records, time vs ${s.parameter}${s.modes.length ? ` by ${s.modes.join("/")}` : ""}:`);
     const others = s.modes.filter((x) => x !== s.baseline);
-    const head = [`  ${s.parameter} bin`.padEnd(22), "n".padStart(5), "mean us".padStart(10), "std us".padStart(9), ...s.modes.map((x) => `${x} us`.padStart(14)), ...others.map((x) => `${x}/${s.baseline}`.padStart(20))];
+    // The standard deviation at a fixed size (the bin's sizes pooled), not of the whole bin, whose sizes spread its times.
+    const head = [`  ${s.parameter} bin`.padEnd(22), "n".padStart(5), "mean us".padStart(10), `std at ${s.parameter} us`.padStart(12), ...s.modes.map((x) => `${x} us`.padStart(14)), ...others.map((x) => `${x}/${s.baseline}`.padStart(20))];
     out.push(head.join(" "));
     for (const b of s.bins) {
       const row = [
         `  ${g(b.lo)}-${g(b.hi)}`.padEnd(22),
         String(b.time.count).padStart(5),
         f0(b.time.mean).padStart(10),
-        f0(b.time.std).padStart(9),
+        f0(b.scatter).padStart(Math.max(12, `std at ${s.parameter} us`.length)),
         ...s.modes.map((x) => (b.modes[x] ? f0(b.modes[x].mean) : "-").padStart(14)),
         ...others.map((x) => (b.ratios[x] !== undefined ? b.ratios[x].toFixed(2) : "-").padStart(20)),
       ];

@@ -15,8 +15,14 @@ export interface SizeBin {
   readonly hi: number;
   /** Mean size of the records in the bin. */
   readonly meanSize: number;
-  /** All records of the bin. */
+  /** All records of the bin (their standard deviation mixes the spread of the bin's sizes in). */
   readonly time: Stats;
+  /**
+   * Standard deviation of the bin's records about the mean time of their own size, the sizes
+   * pooled (divided by the bin's count): the scatter at a fixed size, the papers' sigma (Eq. 2),
+   * which `time.std` overstates by the spread of the sizes within the bin.
+   */
+  readonly scatter: number;
   /** Per mode. */
   readonly modes: Readonly<Record<string, Stats>>;
   /** Mean time of each non-baseline mode over the baseline's (absent when either is missing). */
@@ -51,7 +57,7 @@ export interface SizeScaling {
   readonly powerLaw: LinearFit;
   /** sigma = intercept + slope Q over the points with at least two records. */
   readonly stdLinear: LinearFit;
-  /** Spearman rank correlation of bin size with bin standard deviation (scatter growing with size when > 0). */
+  /** Spearman rank correlation of size with the standard deviation at that size, over the points with at least two records (scatter growing with size when > 0). */
   readonly stdTrend: number;
 }
 
@@ -217,13 +223,20 @@ function sizeScaling(t: RecordTable, rows: Int32Array, sizeAt: Int32Array, modeA
   // One pass over the records (why: a 256-rank run has over a million of them).
   const byBin = new Map<number, ModeAcc>();
   const bySize = new Map<number, ModeAcc>();
+  const binOf = (q: number): number => Math.floor(Math.log10(Math.max(q, 1)) * binsPerDecade);
   for (const i of rows) {
     const q = t.parameter(i, sizeAt[t.kind(i)]) as number;
-    const b = Math.floor(Math.log10(Math.max(q, 1)) * binsPerDecade);
+    const b = binOf(q);
     const m = modeIndex.get(modeOf(i));
     const wallTime = t.wallTime(i);
     addTo(byBin, b, modes.length, q, wallTime, m);
     addTo(bySize, q, modes.length, q, wallTime, m);
+  }
+  // Squared deviations from each size's own mean, summed per bin: the scatter at a fixed size.
+  const within = new Map<number, number>();
+  for (const [q, acc] of bySize) {
+    const x = acc.all.stats();
+    within.set(binOf(q), (within.get(binOf(q)) ?? 0) + x.count * x.std * x.std);
   }
   const bins: SizeBin[] = [...byBin.keys()]
     .sort((a, b) => a - b)
@@ -236,7 +249,8 @@ function sizeScaling(t: RecordTable, rows: Int32Array, sizeAt: Int32Array, modeA
       const ratios: Record<string, number> = {};
       if (baseline !== undefined && per[baseline])
         for (const m of modes) if (m !== baseline && per[m] && per[baseline].mean > 0) ratios[m] = per[m].mean / per[baseline].mean;
-      return { lo: 10 ** (b / binsPerDecade), hi: 10 ** ((b + 1) / binsPerDecade), meanSize: acc.size.stats().mean, time: acc.all.stats(), modes: per, ratios };
+      const scatter = Math.sqrt((within.get(b) ?? 0) / acc.all.n);
+      return { lo: 10 ** (b / binsPerDecade), hi: 10 ** ((b + 1) / binsPerDecade), meanSize: acc.size.stats().mean, time: acc.all.stats(), scatter, modes: per, ratios };
     });
   const points: SizePoint[] = [...bySize.keys()]
     .sort((a, b) => a - b)
@@ -261,7 +275,7 @@ function sizeScaling(t: RecordTable, rows: Int32Array, sizeAt: Int32Array, modeA
     linear: linearFit(points.map((p) => p.size), points.map((p) => p.mean)),
     powerLaw: linearFit(positive.map((p) => Math.log(p.size)), positive.map((p) => Math.log(p.mean))),
     stdLinear: linearFit(spread.map((p) => p.size), spread.map((p) => p.std)),
-    stdTrend: spearman(bins.map((b) => b.meanSize), bins.map((b) => b.time.std)),
+    stdTrend: spearman(spread.map((p) => p.size), spread.map((p) => p.std)),
   };
 }
 

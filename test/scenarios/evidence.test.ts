@@ -41,6 +41,25 @@ describe("evidence of a run, driven by records and MPI timers", () => {
     expect(k.points.map((p) => p.mean)).toEqual([10.5, 2500]);
   });
 
+  it("gives each bin's scatter at a fixed size, not the spread its sizes add, and the scatter's trend over sizes", () => {
+    // Sizes 1000 .. 1500 share a bin (4 per decade). At each size the calls scatter by ±d, d
+    // falling as the size grows, while the mean time (0.1 Q) spreads the bin's times far more.
+    const sizes = [1000, 1100, 1200, 1300, 1400, 1500];
+    const rs = sizes.flatMap((q, i) => [-1, 1].map((sign) => rec("K", { Q: q }, 0.1 * q + sign * (6 - i))));
+    const k = computeEvidence(trial(), rs).scaling.find((s) => s.component === "K")!;
+    expect(k.bins).toHaveLength(1);
+    const scatter = Math.sqrt(sizes.reduce((sum, _, i) => sum + 2 * (6 - i) ** 2, 0) / rs.length);
+    expect(k.bins[0].scatter).toBeCloseTo(scatter, 9);
+    expect(k.bins[0].time.std).toBeGreaterThan(3 * scatter);
+    // The scatter at each size falls as the size grows: the trend says so.
+    expect(k.points.map((p) => p.std)).toEqual([6, 5, 4, 3, 2, 1]);
+    expect(k.stdTrend).toBe(-1);
+    const text = formatEvidence(computeEvidence(trial(), rs));
+    expect(text).toContain("mean us  std at Q us");
+    expect(text).toContain(`\n  1000-1778               12        125         ${scatter.toFixed(2)}\n`);
+    expect(text).toContain("rank correlation of scatter with size -1.00");
+  });
+
   it("prints size trends only over three or more sizes", () => {
     // Two sizes above: no fit is printed, only why.
     expect(formatEvidence(e)).toContain("  2 distinct Q: too few for a trend (fits need 3 or more)");
