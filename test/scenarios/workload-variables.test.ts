@@ -22,6 +22,9 @@ describe("setting workload variables", () => {
     expect(e.errors[0].message).toBe(
       `${KNOWN}:32:1: workload.y: 'y' is not a workload variable: the scenario's workload section defines x, iterations; to add a variable, define it there (from --set workload.y=3)`,
     );
+    // 'x' for 'y' would replace the whole word: no likely typo, so no suggestion; a near name gets one.
+    const near = errorsOf(() => loadScenario(KNOWN, { set: ["workload.iteration=3"] }));
+    expect(near.errors[0].message).toContain("workload.iteration: 'iteration' is not a workload variable (did you mean 'iterations'?)");
   });
 
   it("names the place an override comes from when the caller gives it", () => {
