@@ -3,6 +3,7 @@
  * of the Mastermind paper shows it: %time, exclusive, inclusive, calls, subroutines, inclusive per
  * call, name.
  */
+import { exponentialC, fixedC } from "./c-format.js";
 import { DERIVED_KINDS, derivedView, threadView, type DerivedKind, type ProfileView } from "./derived.js";
 import { describeThreads, parseThreadName } from "./thread-name.js";
 import { ProfileModelError } from "./errors.js";
@@ -199,18 +200,21 @@ export interface FormatProfileTableOptions {
   readonly unit?: ProfileTimeUnit;
 }
 
-/** C's `%.<p>G`: `p` significant digits, trailing zeros removed, exponent form for very large or small values. */
+/**
+ * C's `%.<p>G`: `p` significant digits, trailing zeros removed, exponent form for very large or
+ * small values; a value halfway between two outputs rounds to the even digit, as printf does.
+ */
 export function gFormat(x: number, p: number): string {
   if (x === 0) return "0";
   if (!Number.isFinite(x)) return String(x).toUpperCase();
-  const exp = Number(x.toExponential(p - 1).split("e")[1]);
+  const exp = Number(exponentialC(x, p - 1).split("e")[1]);
   if (exp < -4 || exp >= p) {
-    const [mant, ex] = x.toExponential(p - 1).split("e");
+    const [mant, ex] = exponentialC(x, p - 1).split("e");
     const m = mant.indexOf(".") >= 0 ? mant.replace(/\.?0+$/, "") : mant;
     const n = Number(ex);
     return `${m}E${n < 0 ? "-" : "+"}${String(Math.abs(n)).padStart(2, "0")}`;
   }
-  const s = x.toFixed(Math.max(0, p - 1 - exp));
+  const s = fixedC(x, Math.max(0, p - 1 - exp));
   return s.indexOf(".") >= 0 ? s.replace(/\.?0+$/, "") : s;
 }
 
@@ -224,12 +228,12 @@ export function formatProfileTable(table: ProfileTable, options: FormatProfileTa
   const time = us ? formatMicroseconds : formatPprofTime;
   const derived = (DERIVED_KINDS as readonly string[]).includes(table.view);
   const cells = table.rows.map((r) => [
-    r.percent.toFixed(1),
+    fixedC(r.percent, 1),
     table.isTime ? time(r.exclusive).trim() : gFormat(r.exclusive, 4),
     table.isTime ? time(r.inclusive).trim() : gFormat(r.inclusive, 4),
     gFormat(r.calls, 6),
     gFormat(r.subroutines, 6),
-    r.calls > 0 ? r.inclusivePerCall.toFixed(0) : "0",
+    r.calls > 0 ? fixedC(r.inclusivePerCall, 0) : "0",
   ]);
   // pprof's columns: the header words, the unit line and the width of each value column.
   const head = table.isTime
