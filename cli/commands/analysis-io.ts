@@ -24,17 +24,21 @@ export function formatTable(headers: readonly string[], rows: readonly (readonly
 /** A directory path inside a timer name (`file:/home/u/src/pushe2.F95`), up to its last `/`. */
 const DIRECTORY = /(?<=[\s:=<{]|^)\/(?:[^/\s<>{}\]]+\/)+/g;
 
+/** A sampled program counter's timer (`[SAMPLE] f [{file} {line}]`, `[UNWIND] ...`): its line is its identity. */
+const SAMPLE_TIMER = /^\[(?:SAMPLE|UNWIND)\] /;
+
 /**
  * A timer name shortened to at most `width` characters for a table, in steps taken only while it
  * is too long: directory paths cut to `…/` (`[{…/H5Shyper.c} {8673}]`, `file:…/pushe2.F95`), then
- * TAU's source location dropped (`[{wrf.f90} {4,1}-{32,15}]`), then the middle replaced by `…`
- * (the start names the routine, the end holds a TAU_PARAM value or an OpenMP location). Width 0
- * keeps names whole.
+ * TAU's source location dropped (`[{wrf.f90} {4,1}-{32,15}]`) but from a `[SAMPLE]` or `[UNWIND]`
+ * timer (samples of one routine differ by their line alone), then the middle replaced by `…` (the
+ * start names the routine, the end holds a sample's line, a TAU_PARAM value or an OpenMP
+ * location). Width 0 keeps names whole.
  */
 export function shortTimerName(name: string, width: number): string {
   if (width <= 0 || name.length <= width) return name;
   let s = name.replace(DIRECTORY, "…/");
-  if (s.length > width) s = withoutSourceLocation(s);
+  if (s.length > width && !SAMPLE_TIMER.test(s)) s = withoutSourceLocation(s);
   if (s.length <= width) return s;
   const head = Math.ceil((width - 1) * 0.6);
   return `${s.slice(0, head)}…${s.slice(s.length - (width - 1 - head))}`.replace(/……/g, "…");

@@ -59,8 +59,8 @@ Options:
   --top <n>                rows to show (default 20)
   --callpaths              include callpath timers
   --name-width <n>         widest event name (default 60, as 'ccasim prune'): longer timer names
-                           lose directory paths, then their source location, then their middle;
-                           0 keeps names whole (as --json does)
+                           lose directory paths, then their source location (a [SAMPLE] keeps
+                           its line), then their middle; 0 keeps names whole (as --json does)
   --inefficiency           list the events whose %FLPStalls and FLPIneffI both exceed the average
                            by more than 50 % and whose inclusive time is more than half of the
                            total (paper 004, Table 3; needs the stall counters; with --exclusive

@@ -54,8 +54,8 @@ Options:
   --rows <n>           rows per table and names in the core list (default 40)
   --name-width <n>     widest name column, indentation included (default 60; the pruned table's
                        'under' column gets two thirds): longer timer names lose directory paths,
-                       then their source location, then their middle; 0 keeps names whole (as
-                       --json does)
+                       then their source location (a [SAMPLE] keeps its line), then their
+                       middle; 0 keeps names whole (as --json does)
   --json               print the result as JSON (full names and callpaths; not with --rows or
                        --name-width)
 

@@ -16,9 +16,15 @@ describe("timer names shortened for tables", () => {
     );
   });
 
-  it("then drops TAU's source location, then the middle of the name", () => {
+  it("then drops TAU's source location but a sample's, then the middle of the name", () => {
     expect(shortTimerName("MODULE_WRF_TOP::WRF_INIT [{module_wrf_top.f90} {73,4}-{245,26}]", 40)).toBe("MODULE_WRF_TOP::WRF_INIT");
-    expect(shortTimerName(sample, 40)).toBe("[SAMPLE] H5S_hyper_get_seq_list_single");
+    // A sample keeps its line: samples of one routine differ by it alone.
+    expect(shortTimerName(sample, 40)).toBe("[SAMPLE] H5S_hyper_get_s…yper.c} {8673}]");
+    const xgc = "[SAMPLE] pushe2_ [{/global/u2/k/khuck/src/XGC-1_CPU/./pushe2.pomp.inst.F95} {";
+    expect([100, 104].map((line) => shortTimerName(`${xgc}${line}}]`, 46))).toEqual([
+      "[SAMPLE] pushe2_ [{…/pushe2…p.inst.F95} {100}]",
+      "[SAMPLE] pushe2_ [{…/pushe2…p.inst.F95} {104}]",
+    ]);
     const param = shortTimerName("int __wrap_dgemm(int) C [{wb.c} {5,1}-{11,1}] [ <size> = <100000> ]", 30);
     expect(param).toBe("int __wrap_dgemm(i… <100000> ]");
     expect(param.length).toBeLessThanOrEqual(30);
