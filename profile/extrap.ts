@@ -397,7 +397,8 @@ export interface ExtrapFromTrialsResult extends ExtrapExperiment {
  * callpath has fewer measurements than there are points). A timer a trial never called was
  * called 0 times there, so its value in that trial is 0: such repetitions are written as 0 and
  * listed in {@link ExtrapFromTrialsResult.filled}, for the caller to report.
- * @throws ProfileModelError when entries lack a parameter or a requested metric.
+ * @throws ProfileModelError when entries lack a parameter or a requested metric, or, with
+ * `callpaths`, when a trial records no callpaths (a flat profile).
  */
 export function extrapFromTrials(entries: readonly { readonly point: Readonly<Record<string, number>>; readonly trial: Trial }[], options: ExtrapFromTrialsOptions = {}): ExtrapFromTrialsResult {
   if (entries.length === 0) throw new ProfileModelError("no trials to export");
@@ -408,6 +409,10 @@ export function extrapFromTrials(entries: readonly { readonly point: Readonly<Re
   const names: string[] = [];
   const seen = new Set<string>();
   const perTrial = entries.map(({ trial }) => {
+    // why: a flat profile's zeros at every callpath would read as routines it never called.
+    if (callpaths && callpathTimers(trial).length === 0) {
+      throw new ProfileModelError(`${trial.source ?? "a trial"} records no callpaths (no 'A => B' timers: a flat profile), so it has no call tree to export; leave out callpaths (--callpaths) to export its flat timers`);
+    }
     const view = derivedView(trial, options.statistic ?? "mean");
     const byName = new Map<string, number>();
     // With callpaths, the tree's roots too (as Extra-P names a Cube call tree's root: by itself,

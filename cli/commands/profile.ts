@@ -98,8 +98,8 @@ temporary .<output>.tmp-<pid>-<n> left beside it is removed by the next convert 
   --metric <name>      metric to write (repeatable; default all): trials to Extra-P, to a TAU
                        directory or to table-csv
   --callpaths          callpath timers: exported to Extra-P instead of flat timers, as the call
-                       tree (the root '.TAU application' by its name, then 'A->B' paths); added
-                       as rows of table-csv
+                       tree (the root '.TAU application' by its name, then 'A->B' paths; a
+                       flat profile, which records none, is refused); added as rows of table-csv
   --overwrite          replace an existing output directory
   --exact-time         keep fractional microseconds in TAU output (TAU itself writes integers)
 Options that the chosen output does not use are refused (exit 2).

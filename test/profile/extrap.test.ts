@@ -175,6 +175,15 @@ describe("Extra-P inputs", () => {
     expect(extrapFromTrials([{ point: { p: 1 }, trial: trial(10) }]).measurements.map((m) => m.callpath)).toEqual([".TAU application", "f"]);
   });
 
+  it("refuses to export the call tree of a flat profile, which has none (it wrote an experiment without points)", () => {
+    const flat = (n: number) => ({ point: { p: n }, trial: readTrial(join(DATA, "tau", "ppk", "gromacs-scaling", `${n}.ppk`)) });
+    expect(() => extrapFromTrials([flat(2), flat(4)], { callpaths: true })).toThrow(/gromacs-scaling\/2\.ppk records no callpaths .*a flat profile/);
+    // One flat trial among trials with callpaths is refused too: its zeros would read as routines never called.
+    const withCallpaths = { point: { p: 8 }, trial: readTrial(join(DATA, "tau", "hatchet-cpi-mpi")) };
+    expect(() => extrapFromTrials([withCallpaths, flat(4)], { callpaths: true })).toThrow(/4\.ppk records no callpaths/);
+    expect(extrapFromTrials([withCallpaths], { callpaths: true }).measurements.length).toBeGreaterThan(0);
+  });
+
   it("writes 0 where a trial never called a timer, so every callpath has every point (GROMACS 2..32 ranks)", () => {
     const ns = [2, 4, 8, 16, 32];
     const e = extrapFromTrials(ns.map((n) => ({ point: { p: n }, trial: readTrial(join(DATA, "tau", "ppk", "gromacs-scaling", `${n}.ppk`)) })));
