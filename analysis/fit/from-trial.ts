@@ -524,6 +524,8 @@ export function observationsAcrossTrials(trials: readonly Trial[], sel: AcrossTr
   let qLabel = "Q";
   // The timer's full name in the first trial (what a part of a name found), and where it runs on some threads only.
   let timerName: string | undefined;
+  // The user event's full name in the first trial, as the timer's.
+  let eventName: string | undefined;
   const partial: PartialThreads[] = [];
   for (const trial of trials) {
     const x = trialParameter(trial, sel.parameter);
@@ -532,6 +534,9 @@ export function observationsAcrossTrials(trials: readonly Trial[], sel: AcrossTr
     qLabel = typeof p === "function" ? "Q" : "metadata" in p ? p.metadata.replace(/^workload\./, "") : "sourcePattern" in p ? "Q" : "ranks" in p ? "ranks" : "threads";
     if (sel.userEvent) {
       const e = trial.userEvents[userEventOf(trial, sel.userEvent)]!;
+      if (eventName === undefined) eventName = e.name;
+      else if (e.name !== eventName)
+        throw new AnalysisInputError(`'${sel.userEvent}' is the user event '${eventName}' in ${trials[0]!.source ?? "the first trial"} but '${e.name}' here: give a name that finds the same user event in every trial`, trial.source);
       // A user event's values per thread: every thread, one thread, or the mean over all of them
       // (the count-weighted mean of the threads' means); its other derived views are not kept.
       const view = sel.view ?? "mean";
@@ -587,13 +592,13 @@ export function observationsAcrossTrials(trials: readonly Trial[], sel: AcrossTr
   if (q.length === 0) throw new AnalysisInputError("no observation in any trial");
   // What T is, when not the default: a timer's metric other than TIME, exclusive values, a view other than the mean.
   const metric = sel.userEvent ? undefined : trials[0]!.metrics[metricOf(trials[0]!, sel.metric)]!;
-  const tLabel = `${timerName ?? sel.userEvent!}${qualifiers([
+  const tLabel = `${timerName ?? eventName!}${qualifiers([
     metric !== undefined && metric.toUpperCase() !== "TIME" ? metric : undefined,
     !sel.userEvent && sel.kind === "exclusive" ? "exclusive" : undefined,
     viewLabel(sel.view ?? "mean", "mean"),
   ])}`;
   const quantity: FittedQuantity = sel.userEvent
-    ? { name: sel.userEvent, source: "user-event", unit: null, of: null, kind: null, view: viewName(sel.view ?? "mean"), perCall: false }
+    ? { name: eventName!, source: "user-event", unit: null, of: null, kind: null, view: viewName(sel.view ?? "mean"), perCall: false }
     : { name: metric!, source: "tau-metric", unit: tauMetricUnit(metric!), of: timerName!, kind: sel.kind ?? "inclusive", view: viewName(sel.view ?? "mean"), perCall: false };
   return { q: Float64Array.from(q), t: Float64Array.from(t), qLabel, tLabel, quantity, ...(partial.length ? { partialThreads: partial } : {}) };
 }

@@ -130,6 +130,24 @@ describe("adapters from the profile data model", () => {
     expect(() => timerOf(trials[0]!, "zzz")).toThrow(AnalysisInputError);
   });
 
+  it("names a user event found by a part of its name in full, and refuses a part that finds different events", () => {
+    const trial = (size: number, events: readonly string[]) => {
+      const b = new TrialBuilder({ metrics: ["TIME"], source: `run-${size}` });
+      b.setMetadata("problem size", String(size));
+      const th = b.addThread(0);
+      for (const name of events) b.addEventSample(th, b.userEvent(name), size);
+      return b.build();
+    };
+    const same = [1, 2, 3].map((n) => trial(n, ["Message size for all-reduce", "Message size for broadcast"]));
+    const e = observationsAcrossTrials(same, { parameter: { metadata: "problem size" }, userEvent: "all-reduce" });
+    expect([e.tLabel, e.quantity?.name]).toEqual(["Message size for all-reduce", "Message size for all-reduce"]);
+    // 'reduce' is a part of one event name in each trial: 'all-reduce' in one, 'reduce' in the other.
+    const mixed = [trial(1, ["Message size for all-reduce"]), trial(2, ["Message size for reduce", "Message size for broadcast"])];
+    expect(() => observationsAcrossTrials(mixed, { parameter: { metadata: "problem size" }, userEvent: "reduce" })).toThrow(
+      "'reduce' is the user event 'Message size for all-reduce' in run-1 but 'Message size for reduce' here",
+    );
+  });
+
   it("fits one routine across builds whose source lines differ, and refuses a name that finds different routines", () => {
     const trial = (size: number, timer: string) => {
       const b = new TrialBuilder({ metrics: ["TIME"] });
