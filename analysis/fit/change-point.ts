@@ -7,7 +7,7 @@
 import { changePointCandidates, MAX_SEGMENTED_CANDIDATES, SEGMENT_CHANGES, segmentedHypothesis, type SegmentChange } from "./families.js";
 import { fitHypothesis, looAdjustedR2, termsSignificant, type FittedModel } from "./fitted-model.js";
 import type { Hypothesis } from "./hypothesis.js";
-import { smape, totalSumOfSquares } from "./statistics.js";
+import { smape } from "./statistics.js";
 import type { GroupedPoints } from "./fit-models.js";
 
 /** A change point found by {@link fitModels}. */
@@ -101,7 +101,7 @@ export function searchChangePoint(coarse: readonly Hypothesis[], q: Float64Array
   if (!best) return undefined;
   const loo = changePointLeaveOneOut([...tried.values()], t);
   const b = best as FittedModel;
-  return b.withQuality({ looSmape: loo.looSmape, looRss: loo.looRss, looAdjustedR2: looAdjustedR2(loo.looRss, totalSumOfSquares(t), t.length, b.quality.parameters) });
+  return b.withQuality({ looSmape: loo.looSmape, looRss: loo.looRss, looAdjustedR2: looAdjustedR2(loo.looRss, t, b.quality.parameters) });
 }
 
 /**

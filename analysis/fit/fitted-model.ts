@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import { leastSquares } from "./least-squares.js";
-import { smape, studentTQuantile } from "./statistics.js";
+import { rSquared, smape, studentTQuantile } from "./statistics.js";
 import type { Hypothesis } from "./hypothesis.js";
 
 /** A fitted coefficient. */
@@ -328,7 +328,7 @@ export function fitHypothesis(hypothesis: Hypothesis, q: ArrayLike<number>, t: A
   const sv = options.samplingVariance && (hypothesis.logResponse ? options.samplingVariance.log : options.samplingVariance.value);
   if (sv) for (let i = 0; i < n; i++) floor += ((w ? w[i]! : 1) * sv[i]!) / n;
   const sigma2 = dof > 0 ? Math.max(ls.rss / dof, floor) : NaN;
-  const r2 = tss > 0 ? 1 - rss / tss : rss === 0 ? 1 : 0;
+  const r2 = rSquared(rss, t, tss);
   const adjustedR2 = n - parameters > 0 ? 1 - ((1 - r2) * (n - 1)) / (n - parameters) : NaN;
   let looSquares = 0;
   for (let i = 0; i < n; i++) looSquares += (t[i]! - loo[i]!) ** 2;
@@ -339,7 +339,7 @@ export function fitHypothesis(hypothesis: Hypothesis, q: ArrayLike<number>, t: A
     min = Math.min(min, q[i]!);
     max = Math.max(max, q[i]!);
   }
-  const quality: FitQuality = { n, parameters, rss, fittedRss: ls.rss, smape: smape(t, fitted), looSmape, r2, adjustedR2, looRss: looSquares, looAdjustedR2: looAdjustedR2(looSquares, tss, n, parameters) };
+  const quality: FitQuality = { n, parameters, rss, fittedRss: ls.rss, smape: smape(t, fitted), looSmape, r2, adjustedR2, looRss: looSquares, looAdjustedR2: looAdjustedR2(looSquares, t, parameters, tss) };
   return new FittedModel(hypothesis, coefficients, quality, { min, max }, ls.inverseGram, sigma2, wSum / n, options.variable ?? "Q", { prediction: loo, fittedRss: looRss });
 }
 
@@ -348,10 +348,10 @@ export function fitHypothesis(hypothesis: Hypothesis, q: ArrayLike<number>, t: A
  * degrees of freedom or when the RSS is not a number.
  * @internal
  */
-export function looAdjustedR2(looRss: number, tss: number, n: number, parameters: number): number {
+export function looAdjustedR2(looRss: number, t: ArrayLike<number>, parameters: number, tss?: number): number {
+  const n = t.length;
   if (!(n - parameters > 0) || !Number.isFinite(looRss)) return NaN;
-  const r2 = tss > 0 ? 1 - looRss / tss : looRss === 0 ? 1 : 0;
-  return 1 - ((1 - r2) * (n - 1)) / (n - parameters);
+  return 1 - ((1 - rSquared(looRss, t, tss)) * (n - 1)) / (n - parameters);
 }
 
 /**

@@ -10,7 +10,6 @@ import type { FamilyOptions, FitFamily } from "./families.js";
 import { extrapLeaveOneOut, extrapTermsContribute, type SelectionRule } from "./extrap-rule.js";
 import { fitHypothesis, looAdjustedR2, termsSignificant, type FitHypothesisOptions, type FittedModel } from "./fitted-model.js";
 import type { Hypothesis } from "./hypothesis.js";
-import { totalSumOfSquares } from "./statistics.js";
 
 /** How the best model is chosen. */
 export type SelectionCriterion = "loo-smape" | "adjusted-r2";
@@ -121,7 +120,7 @@ export function fitAll(families: readonly { family: FitFamily; options: FamilyOp
     let m = h.withChangePoint ? searchChangePoint(group, q, t, options) : fitHypothesis(h, q, t, options);
     if (m && extrap && h.terms.length > 1 && !h.withChangePoint) {
       const loo = extrapLeaveOneOut(h, q, t);
-      m = loo && m.withQuality({ looSmape: loo.looSmape, looRss: loo.looRss, looAdjustedR2: looAdjustedR2(loo.looRss, totalSumOfSquares(t), q.length, m.quality.parameters) });
+      m = loo && m.withQuality({ looSmape: loo.looSmape, looRss: loo.looRss, looAdjustedR2: looAdjustedR2(loo.looRss, t, m.quality.parameters) });
     }
     // Extra-P's validity test is a finite (leave-one-out) RSS; a finite LOO SMAPE implies it here.
     if (!m || !Number.isFinite(m.quality.looSmape) || !m.coefficients.every((c) => Number.isFinite(c.value))) continue;

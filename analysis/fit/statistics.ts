@@ -33,6 +33,20 @@ export function totalSumOfSquares(t: ArrayLike<number>): number {
   return s;
 }
 
+/**
+ * R² = 1 − rss/tss of a fit to the values `t` (`tss` their {@link totalSumOfSquares}). Values that
+ * do not vary, their spread no more than rounding noise (1e-12 of the largest |t| at each point),
+ * give 1 when the fit's rss is rounding noise too (an exact fit), else 0: the ratio of two
+ * rounding errors says nothing (it gave R² = −8 for a constant fitted to 14 equal means).
+ */
+export function rSquared(rss: number, t: ArrayLike<number>, tss: number = totalSumOfSquares(t)): number {
+  let scale = 0;
+  for (let i = 0; i < t.length; i++) scale = Math.max(scale, Math.abs(t[i]!));
+  const noise = t.length * (1e-12 * scale) ** 2;
+  if (tss > noise) return 1 - rss / tss;
+  return rss <= noise ? 1 : 0;
+}
+
 /** Quantile of the standard normal distribution (Acklam's rational approximation, |error| < 1.2e-9). */
 export function normalQuantile(p: number): number {
   if (!(p > 0 && p < 1)) throw new RangeError(`probability must be in (0, 1), got ${p}`);

@@ -28,7 +28,7 @@ import {
 } from "../fit/index.js";
 import { searchChangePoint } from "../fit/change-point.js";
 import { MAX_SEGMENTED_CANDIDATES } from "../fit/families.js";
-import { totalSumOfSquares } from "../fit/statistics.js";
+import { rSquared } from "../fit/statistics.js";
 
 /** Observations at one value of the swept parameter. */
 export interface SweepGroup {
@@ -238,7 +238,6 @@ function combine(
   }
   let rss = 0;
   actual.forEach((y, i) => (rss += (y - predicted[i]!) ** 2));
-  const tss = totalSumOfSquares(actual);
   return {
     shape,
     perValue,
@@ -248,7 +247,7 @@ function combine(
     expression: shape.logResponse ? `exp(${exprSum})` : exprSum,
     formula: shape.logResponse ? `exp(${formulaSum})` : formulaSum,
     smape: smape(actual, predicted),
-    r2: tss > 0 ? 1 - rss / tss : rss === 0 ? 1 : 0,
+    r2: rSquared(rss, actual),
     warnings,
     predict,
     constantInP: coefficients.every((m) => m.family === "constant") && (changePoint === undefined || changePoint.family === "constant") && spreadAt(perValue, qHigh) > 1.25,

@@ -36,6 +36,17 @@ describe("fitModels", () => {
     expect(n.stdDev).toBeDefined();
   });
 
+  it("gives R² 1 to the constant fitted to means that do not vary, not a ratio of rounding errors", () => {
+    // The mean message size of a power-cap study: the same 6.6345... at every cap.
+    const qs = Array.from({ length: 14 }, (_, i) => 50 + 5 * i);
+    const r = fitModels({ q: qs, t: qs.map(() => 6.634538152610442) });
+    expect(r.mean.family).toBe("constant");
+    expect([r.mean.quality.r2, r.mean.quality.adjustedR2, r.mean.quality.looAdjustedR2]).toEqual([1, 1, 1]);
+    // Data that vary keep 1 − RSS/TSS.
+    const varied = fitModels({ q: qs, t: qs.map((q) => 3 + (q % 2)) });
+    expect(varied.mean.quality.r2).toBeLessThan(1);
+  });
+
   it("recovers paper 000's StatesConstructor model exp(1.19 log(Q) - 3.68)", () => {
     const qs = Array.from({ length: 20 }, (_, i) => 2000 * (i + 1));
     const d = sample((q) => Math.exp(1.19 * Math.log(q) - 3.68), qs, 20, 0.05, 1);
