@@ -426,7 +426,9 @@ export interface ParameterTimerSelection {
  */
 export function observationsFromParameterTimers(trial: Trial, sel: ParameterTimerSelection): Observations {
   const m = metricOf(trial, sel.metric);
-  const timers = parameterTimers(trial, resolveParameterRoutine(trial, sel.routine, sel.parameter), sel.parameter).filter((p) => Number.isFinite(Number(p.value)));
+  // The routine in full (a part of its name finds it), for the title and the quantity.
+  const routine = resolveParameterRoutine(trial, sel.routine, sel.parameter);
+  const timers = parameterTimers(trial, routine, sel.parameter).filter((p) => Number.isFinite(Number(p.value)));
   if (timers.length === 0) throw new AnalysisInputError(`no TAU_PARAM timer '${sel.routine} [ <${sel.parameter}> = <...> ]' with a numeric value`, trial.source);
   const views = sel.view === undefined || sel.view === "each" ? trial.threads.map((_, i) => viewOf(trial, i)) : [viewOf(trial, sel.view)];
   const q: number[] = [];
@@ -439,9 +441,9 @@ export function observationsFromParameterTimers(trial: Trial, sel: ParameterTime
       q.push(Number(p.value));
       t.push(val / calls);
     }
-  const tLabel = `${trial.metrics[m]} per call of ${sel.routine}${qualifiers([sel.kind === "exclusive" ? "exclusive" : undefined, viewLabel(sel.view ?? "each", "each")])}`;
+  const tLabel = `${trial.metrics[m]} per call of ${routine}${qualifiers([sel.kind === "exclusive" ? "exclusive" : undefined, viewLabel(sel.view ?? "each", "each")])}`;
   const metric = trial.metrics[m]!;
-  const quantity: FittedQuantity = { name: metric, source: "tau-metric", unit: tauMetricUnit(metric), of: sel.routine, kind: sel.kind ?? "inclusive", view: viewName(sel.view ?? "each"), perCall: true };
+  const quantity: FittedQuantity = { name: metric, source: "tau-metric", unit: tauMetricUnit(metric), of: routine, kind: sel.kind ?? "inclusive", view: viewName(sel.view ?? "each"), perCall: true };
   return { q: Float64Array.from(q), t: Float64Array.from(t), qLabel: sel.parameter, tLabel, quantity };
 }
 

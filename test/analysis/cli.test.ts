@@ -244,9 +244,9 @@ describe("ccasim fit", () => {
     expect(named.out).toContain("== int main(int, char **) C [{mdrun.c} {56,1}-{516,1}] vs n (ranks) (8 trials)\n");
     expect(named.out).toContain("\ndata: 8 distinct n in [2, 256]");
     const wrap = ["fit", "../shared/data/tau/edge-cases/examples/wrap", "--param-timer", "__wrap_dgemm", "--parameter", "size"];
-    expect((await run([...wrap, "--view", "max"])).out).toContain("== TIME per call of __wrap_dgemm (max over threads) vs size (");
-    expect((await run([...wrap, "--view", "1"])).out).toContain("== TIME per call of __wrap_dgemm (thread 1,0,0) vs size (");
-    expect((await run(wrap)).out).toContain("== TIME per call of __wrap_dgemm vs size (");
+    expect((await run([...wrap, "--view", "max"])).out).toContain("== TIME per call of int __wrap_dgemm(int) C [{wb.c} {5,1}-{11,1}] (max over threads) vs size (");
+    expect((await run([...wrap, "--view", "1"])).out).toContain("== TIME per call of int __wrap_dgemm(int) C [{wb.c} {5,1}-{11,1}] (thread 1,0,0) vs size (");
+    expect((await run(wrap)).out).toContain("== TIME per call of int __wrap_dgemm(int) C [{wb.c} {5,1}-{11,1}] vs size (");
     const extrap = await run(["fit", "../shared/data/extrap/docs_examples_input.txt", "--predict", "128"]);
     expect(extrap.out).toMatch(/\npredict p = 128: 1458 \(/);
   });

@@ -141,7 +141,9 @@ describe("fit --json says what was fitted", () => {
     // The title names the timer the part of its name found.
     expect(trials.title).toBe("int main(int, char **) C [{mdrun.c} {56,1}-{516,1}] (exclusive, max over threads) vs ranks (5 trials)");
     const wrap = JSON.parse((await run(["fit", "../shared/data/tau/edge-cases/examples/wrap", "--param-timer", "__wrap_dgemm", "--parameter", "size", "--json"])).out)[0];
-    expect(wrap.quantity).toMatchObject({ source: "tau-metric", unit: "us", of: "__wrap_dgemm", kind: "inclusive", view: "each", perCall: true });
+    // TAU_PARAM timers too: the routine the part of its name found, in full.
+    expect(wrap.quantity).toMatchObject({ source: "tau-metric", unit: "us", of: "int __wrap_dgemm(int) C [{wb.c} {5,1}-{11,1}]", kind: "inclusive", view: "each", perCall: true });
+    expect(wrap.title).toBe("TIME per call of int __wrap_dgemm(int) C [{wb.c} {5,1}-{11,1}] vs size (../shared/data/tau/edge-cases/examples/wrap)");
   });
 
   it("names a record value's unit and component method", async () => {
