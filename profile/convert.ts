@@ -43,8 +43,11 @@ export interface ConvertResult {
   readonly to: ConvertTarget;
   /** Load-time warnings of the trials read (inconsistent values, repeated lines; see {@link summarizeProfileWarnings}). */
   readonly warnings: readonly ProfileWarning[];
-  /** Trials to Extra-P: the parameters, and the callpaths written as 0 at points whose trial never called them. */
-  readonly extrap?: { readonly parameters: readonly string[]; readonly filled: readonly ExtrapFilledCallpath[] };
+  /**
+   * Trials to Extra-P: the parameters, the callpaths written as 0 at points whose trial never
+   * called them, and the trials whose callpaths are depth-limited (see {@link ExtrapFromTrialsResult.truncated}).
+   */
+  readonly extrap?: { readonly parameters: readonly string[]; readonly filled: readonly ExtrapFilledCallpath[]; readonly truncated: readonly string[] };
 }
 
 /** Guesses what an input holds from its name and first bytes. @throws ProfileError when it does not exist. */
@@ -149,7 +152,7 @@ export function convertProfile(inputs: readonly string[], output: string, option
       { metrics: options.metrics, callpaths: options.callpaths },
     );
     writeExtrap(exp, output, extrapFormat[to]);
-    return { from, to, warnings, extrap: { parameters: exp.parameters, filled: exp.filled } };
+    return { from, to, warnings, extrap: { parameters: exp.parameters, filled: exp.filled, truncated: exp.truncated } };
   }
   if (trials.length !== 1) throw new ProfileModelError(`${to} output takes one trial, got ${trials.length}`);
   const trial = trials[0];

@@ -13,7 +13,7 @@ import { ProfileError, ProfileFormatError, ProfileModelError } from "./errors.js
 import type { DerivedKind } from "./derived.js";
 import { derivedView } from "./derived.js";
 import type { Trial } from "./model.js";
-import { callpathRoots, callpathTimers, flatTimers } from "./views.js";
+import { callpathRoots, callpathTimers, callpathTree, flatTimers } from "./views.js";
 import { decimalValue } from "./decimal-text.js";
 import { fileErrorText } from "./file-error.js";
 
@@ -387,6 +387,12 @@ export interface ExtrapFilledCallpath {
 export interface ExtrapFromTrialsResult extends ExtrapExperiment {
   /** Callpaths filled with 0 at points whose trial never called them (empty when none). */
   readonly filled: readonly ExtrapFilledCallpath[];
+  /**
+   * With callpaths: the sources of trials whose callpaths are depth-limited (TAU's default depth
+   * 2 keeps a routine's caller, not its path from the root), whose `A->B` callpaths Extra-P shows
+   * under each caller as a root of its own; empty otherwise.
+   */
+  readonly truncated: readonly string[];
 }
 
 /**
@@ -408,11 +414,13 @@ export function extrapFromTrials(entries: readonly { readonly point: Readonly<Re
   // Every exported callpath of any trial, in first-seen order: the rows each trial must fill.
   const names: string[] = [];
   const seen = new Set<string>();
+  const truncated: string[] = [];
   const perTrial = entries.map(({ trial }) => {
     // why: a flat profile's zeros at every callpath would read as routines it never called.
     if (callpaths && callpathTimers(trial).length === 0) {
       throw new ProfileModelError(`${trial.source ?? "a trial"} records no callpaths (no 'A => B' timers: a flat profile), so it has no call tree to export; leave out callpaths (--callpaths) to export its flat timers`);
     }
+    if (callpaths && callpathTree(trial).truncated) truncated.push(trial.source ?? "(trial)");
     const view = derivedView(trial, options.statistic ?? "mean");
     const byName = new Map<string, number>();
     // With callpaths, the tree's roots too (as Extra-P names a Cube call tree's root: by itself,
@@ -457,6 +465,7 @@ export function extrapFromTrials(entries: readonly { readonly point: Readonly<Re
     parameters,
     measurements: mergeMeasurements(out),
     filled: [...filled].map(([callpath, f]) => ({ callpath, metrics: [...f.metrics], points: [...f.points.values()] })),
+    truncated,
   };
 }
 

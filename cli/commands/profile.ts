@@ -99,7 +99,8 @@ temporary .<output>.tmp-<pid>-<n> left beside it is removed by the next convert 
                        directory or to table-csv
   --callpaths          callpath timers: exported to Extra-P instead of flat timers, as the call
                        tree (the root '.TAU application' by its name, then 'A->B' paths; a
-                       flat profile, which records none, is refused); added as rows of table-csv
+                       flat profile, which records none, is refused; a note names trials whose
+                       paths are depth-limited, TAU's default 2); added as rows of table-csv
   --overwrite          replace an existing output directory
   --exact-time         keep fractional microseconds in TAU output (TAU itself writes integers)
 Options that the chosen output does not use are refused (exit 2).
@@ -262,6 +263,7 @@ function runConvert(ctx: CommandContext, argv: readonly string[]): number {
   }
   ctx.out(`wrote ${output} (${r.to}) from ${inputs.length} ${r.from} input(s)\n`);
   if (r.extrap !== undefined && r.extrap.filled.length > 0) ctx.err(filledNote(r.extrap.parameters, r.extrap.filled));
+  if (r.extrap !== undefined && r.extrap.truncated.length > 0) ctx.err(truncatedNote(r.extrap.truncated));
   if (r.warnings.length > 0) ctx.err(`the input has ${summarizeProfileWarnings(r.warnings)}; list them with 'ccasim profile show --warnings'\n`);
   return 0;
 }
@@ -270,6 +272,12 @@ function runConvert(ctx: CommandContext, argv: readonly string[]): number {
 function filledNote(parameters: readonly string[], filled: readonly ExtrapFilledCallpath[]): string {
   const lines = filled.map((f) => `  ${f.callpath} at ${f.points.map((p) => formatExtrapPoint(parameters, p)).join("; ")}`);
   return `note: ${filled.length} callpath(s) that some trials never called are written as 0 at those trials' points (called 0 times there; Extra-P needs every callpath at every point):\n${lines.join("\n")}\n`;
+}
+
+/** The note on depth-limited callpaths written to Extra-P. */
+function truncatedNote(sources: readonly string[]): string {
+  const which = sources.length === 1 ? sources[0] : `${plural(sources.length, "trial")} (${sources.join(", ")})`;
+  return `note: the callpaths of ${which} are depth-limited (TAU_CALLPATH_DEPTH; TAU's default 2 keeps a routine's caller, not its path from the root): Extra-P shows each 'A->B' under A as a root of its own, not as one call tree\n`;
 }
 
 function parsePoint(s: string): Record<string, number> {

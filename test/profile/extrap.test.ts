@@ -18,6 +18,7 @@ import {
   writeExtrap,
   type ExtrapExperiment,
 } from "../../index.js";
+import { main } from "../../cli/main.js";
 import { DATA } from "./data.js";
 
 const EX = join(DATA, "extrap");
@@ -150,6 +151,7 @@ describe("Extra-P inputs", () => {
         { callpath: "solve", metric: "TIME", point: [8], values: [40] },
       ],
       filled: [],
+      truncated: [],
     });
   });
 
@@ -182,6 +184,20 @@ describe("Extra-P inputs", () => {
     const withCallpaths = { point: { p: 8 }, trial: readTrial(join(DATA, "tau", "hatchet-cpi-mpi")) };
     expect(() => extrapFromTrials([withCallpaths, flat(4)], { callpaths: true })).toThrow(/4\.ppk records no callpaths/);
     expect(extrapFromTrials([withCallpaths], { callpaths: true }).measurements.length).toBeGreaterThan(0);
+  });
+
+  it("says which trials' callpaths are depth-limited, whose A->B pairs Extra-P shows as separate roots", async () => {
+    const wrf = join(DATA, "tau", "ppk", "wrf-callpath.ppk");
+    const hatchet = join(DATA, "tau", "hatchet-cpi-mpi");
+    const at = (path: string, p: number) => ({ point: { p }, trial: readTrial(path) });
+    expect(extrapFromTrials([at(wrf, 1), at(wrf, 2)], { callpaths: true }).truncated).toEqual([wrf, wrf]);
+    // Full callpaths (hatchet's, from .TAU application) and flat timers are not depth-limited.
+    expect(extrapFromTrials([at(hatchet, 1), at(hatchet, 2)], { callpaths: true }).truncated).toEqual([]);
+    expect(extrapFromTrials([at(wrf, 1), at(wrf, 2)]).truncated).toEqual([]);
+    let err = "";
+    const code = await main(["profile", "convert", wrf, wrf, join(scratch, "wrf.json"), "--callpaths", "--point", "p=1", "--point", "p=2"], { out: () => {}, err: (s) => (err += s) });
+    expect(code).toBe(0);
+    expect(err).toContain("are depth-limited (TAU_CALLPATH_DEPTH;");
   });
 
   it("writes 0 where a trial never called a timer, so every callpath has every point (GROMACS 2..32 ranks)", () => {
