@@ -47,7 +47,10 @@ Times are shown as pprof shows them: msec below 1 s as whole milliseconds, trunc
 shows the microseconds the TAU files hold instead. Counters are shown as counts. A view with user events
 (atomic events: message sizes, memory) is followed by pprof's USER EVENTS table: samples, maximum,
 minimum, mean and standard deviation of each, by name; in derived views the minimum and maximum
-come only from threads with samples.
+come only from threads with samples. The mean and total views pool the samples of every thread:
+the maximum, minimum, mean and standard deviation are those of all the samples (the mean view's
+samples column is the count per thread). ParaProf's mean view averages each column over the
+threads instead (xgc.ppk's MPI-IO Bytes Read: a maximum of 8.875 there, 852 here).
   --thread <which>     mean (default; a trial of one thread shows that thread), max, min, total,
                        stddev, all (every thread), or a thread n[,c[,t]] (node, context,
                        thread, by commas or dots; parts left out are 0: 3,1 is 3,1,0). Repeat

@@ -71,4 +71,13 @@ describe("user-event tables (pprof's USER EVENTS Profile)", () => {
     await main(["profile", "show", join(TAU, "hatchet-cpi-mpi"), "--json"], { out: (s) => (json += s), err: () => {} });
     expect(JSON.parse(json).userEventTables[0].rows.map((r: { name: string }) => r.name)).toEqual(["Message size for broadcast", "Message size for reduce"]);
   });
+  it("pools every thread's samples in the mean view, and the help says how that differs from ParaProf's mean", async () => {
+    const table = userEventTable(readTrial(join(PPK, "xgc.ppk")), "mean");
+    const read = table.rows.find((r) => r.name === "MPI-IO Bytes Read")!;
+    // 8 samples on 96 threads; the largest and smallest of all of them, not averages over threads.
+    expect([read.samples, read.max, read.min]).toEqual([8 / 96, 852, 28]);
+    let help = "";
+    await main(["profile", "--help"], { out: (s) => (help += s), err: () => {} });
+    expect(help.replace(/\s+/g, " ")).toContain("ParaProf's mean view averages each column over the threads instead (xgc.ppk's MPI-IO Bytes Read: a maximum of 8.875 there, 852 here)");
+  });
 });
