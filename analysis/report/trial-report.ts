@@ -58,7 +58,13 @@ export function trialReport(input: TrialInput): ReportDocument {
   if (s) {
     for (const k of ["scenario", "seed", "ranks", "simulatedTime", "events", "invocations", "records"]) if (s[k] !== undefined) overview.push([k === "simulatedTime" ? "simulated time (us)" : k, s[k] as string | number]);
   }
-  if (input.trial) overview.push(["threads", input.trial.threads.length], ["timers", input.trial.timers.length], ["metrics", input.trial.metrics.join(", ")]);
+  if (input.trial) {
+    // Timers and callpaths apart, as 'profile show' counts them.
+    const callpaths = input.trial.timers.filter((t) => t.isCallpath).length;
+    overview.push(["threads", input.trial.threads.length], ["timers", input.trial.timers.length - callpaths]);
+    if (callpaths > 0) overview.push(["callpaths", callpaths]);
+    overview.push(["metrics", input.trial.metrics.join(", ")]);
+  }
   overview.push(["invocation records", input.records.count]);
   sections.push({ heading: "Run", tables: [{ columns: ["", "value"], rows: overview }] });
 

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { defaultReportPath } from "../../analysis/report/index.js";
+import { defaultReportPath, readTrialInput, trialReport } from "../../analysis/report/index.js";
 import { runCli } from "../cli/run-cli.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "ccasim-report-output-"));
@@ -56,5 +56,15 @@ describe("where a report goes when no --out is given", () => {
     expect(r.out).toBe("");
     const empty = await runCli(["report", join(DATA, "hatchet-cpi-mpi"), "--out", ""]);
     expect([empty.code, empty.err]).toEqual([2, "ccasim report: cannot write the report '': the path is empty; give the path to write\n"]);
+  });
+});
+
+describe("a profile's report", () => {
+  it("counts timers and callpaths apart, as profile show does", () => {
+    const rows = (path: string) => Object.fromEntries(trialReport(readTrialInput(path)).sections[0]!.tables![0]!.rows.map((r) => [r[0], r[1]]));
+    // wrf-callpath.ppk: 1139 timers and 1834 depth-2 callpaths (2973 names in all).
+    expect(rows(join(DATA, "ppk", "wrf-callpath.ppk"))).toMatchObject({ threads: 16, timers: 1139, callpaths: 1834 });
+    const flat = rows(join(DATA, "ppk", "gromacs-scaling", "2.ppk"));
+    expect([flat.timers, "callpaths" in flat]).toEqual([598, false]);
   });
 });
