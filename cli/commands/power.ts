@@ -186,7 +186,9 @@ function run(ctx: CommandContext): number {
   }
   if (r.noCycles.length > 0) {
     const n = r.noCycles.length;
-    out.push("", `${n} event${n === 1 ? "" : "s"} spent no cycles, so there is no power to estimate (no time of ${n === 1 ? "its" : "their"} own: with --exclusive, a routine that only calls others; a call too short to count):`, `  ${r.noCycles.slice(0, 8).join(", ")}${n > 8 ? ", ..." : ""}`);
+    // Exclusive values: a routine that only calls others has none of its own; inclusive ones: only a call too short to count.
+    const why = v.exclusive === true ? `no time of ${n === 1 ? "its" : "their"} own: a routine that only calls others, or a call too short to count` : "a call too short to count";
+    out.push("", `${n} event${n === 1 ? "" : "s"} spent no cycles, so there is no power to estimate (${why}):`, `  ${r.noCycles.slice(0, 8).join(", ")}${n > 8 ? ", ..." : ""}`);
   }
   if (r.noInstructions.length > 0) {
     const n = r.noInstructions.length;

@@ -33,6 +33,15 @@ describe("ccasim power on a simulated Itanium 2 run", () => {
     expect((await runCli(["power", out, "--top", "1"])).out).not.toContain("--cpu-mhz");
   });
 
+  it("gives the reason an event spent no cycles that fits the values read: a caller's own time only with --exclusive", async () => {
+    const out = join(dir, "shock-madison");
+    const inclusive = (await runCli(["power", out, "--top", "1"])).out;
+    expect(inclusive).toMatch(/\d+ events? spent no cycles, so there is no power to estimate \(a call too short to count\):/);
+    expect(inclusive).not.toContain("--exclusive");
+    const exclusive = (await runCli(["power", out, "--top", "1", "--exclusive"])).out;
+    expect(exclusive).toMatch(/spent no cycles, so there is no power to estimate \(no time of (its|their) own: a routine that only calls others, or a call too short to count\):/);
+  });
+
   it("says %FLPStalls is 0 for events that retired nothing only where the stall counters give it", async () => {
     const out = join(dir, "shock-madison");
     expect((await runCli(["power", out, "--top", "1"])).out).toContain("retired no instruction: their power is the idle power (in a simulated run, time blocked in MPI or outside kernels); %FLPStalls 0 and no FLPIneffI");
