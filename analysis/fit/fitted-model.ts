@@ -176,6 +176,14 @@ export class FittedModel {
     return new FittedModel(this.hypothesis, this.coefficients, { ...this.quality, ...patch }, this.range, this.inverseGram, this.sigma2, this.typicalWeight, this.variable, this.leaveOneOut);
   }
 
+  /**
+   * The basis term coefficient `j` multiplies, as formulas write it (`x`, `x^(2/3)·log2(x)`, `log(x)`
+   * for a log-space model), `1` for the constant term.
+   */
+  termText(j: number): string {
+    return this.hypothesis.terms[j]!.formula(this.variable) || "1";
+  }
+
   /** Plain description for JSON output. */
   toJSON(): Record<string, unknown> {
     return {
@@ -183,7 +191,7 @@ export class FittedModel {
       label: this.label,
       formula: this.formula,
       expression: this.expression,
-      coefficients: this.coefficients.map((c) => ({ value: c.value, stdError: nullIfNaN(c.stdError) })),
+      coefficients: this.coefficients.map((c, j) => ({ term: this.termText(j), value: c.value, stdError: nullIfNaN(c.stdError) })),
       changePoint: this.changePoint,
       ...Object.fromEntries(Object.entries(this.quality).map(([k, v]) => [k, nullIfNaN(v as number)])),
       range: this.range,

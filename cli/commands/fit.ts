@@ -457,7 +457,7 @@ function formatReport(title: string, r: FitReport, predictQs: readonly { readonl
     `expression: ${m.expression}`,
     `            family ${m.family}; LOO SMAPE ${formatNumber(q.looSmape)} %, SMAPE ${formatNumber(q.smape)} %, adj. R² (in-sample) ${formatAdjustedR2([q.adjustedR2])[0]}, RSS (in-sample) ${formatNumber(q.rss)}`,
     `            leave-one-out (as Extra-P reports them): adj. R² ${formatAdjustedR2([q.looAdjustedR2])[0]}, RSS ${formatNumber(q.looRss)}`,
-    `            coefficients ± standard error: ${m.coefficients.map((c) => `${formatNumber(c.value)} ± ${formatNumber(c.stdError)}`).join(", ")}`,
+    `            coefficients ± standard error: ${coefficientsText(m)}`,
     ...screeningLines("candidates: ", r.screening, r, false),
   ];
   if (r.stdDev) {
@@ -536,6 +536,14 @@ function predictionLine(r: FitReport, x: number, asked: string, observation: str
  * What became of the hypotheses: how many of those fitted are candidates, why the others are not,
  * and which were not fitted for lack of points.
  */
+/**
+ * Each coefficient with its standard error, named by the term it multiplies (`1: 2.09 ± 0.1, x:
+ * 2.01 ± 0.02`); one that is rounding noise of an exact fit is said to be left out of the formula.
+ */
+function coefficientsText(m: FittedModel): string {
+  return m.coefficients.map((c, j) => `${m.termText(j)}: ${formatNumber(c.value)} ± ${formatNumber(c.stdError)}${m.isRoundingNoise(j) ? " (rounding noise, not in the formula)" : ""}`).join(", ");
+}
+
 function screeningLines(prefix: string, s: Screening, r: FitReport, sd: boolean): string[] {
   const v = r.variable;
   const admitted = s.fitted - s.insignificant - (s.negligible ?? 0) - s.negative - (s.departing ?? 0);

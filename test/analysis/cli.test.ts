@@ -347,6 +347,20 @@ describe("ccasim fit", () => {
     expect((await run(["fit", inputs[0]!, other, "--parameter", "x", "--component", "A", "--json"])).err).toContain(`set A's order differently ("cost-first" in ${inputs[0]}, "calls-first" in ${other})`);
   });
 
+  it("names each coefficient by its term, and says which is rounding noise left out of the formula", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccasim-fit-terms-"));
+    const file = join(dir, "records.csv");
+    // T = 2.01 x exactly (0.01 x does not round to a whole number of ulps: the intercept is noise).
+    const rows = [1, 2, 3, 4, 5].flatMap((x) => [0, 1].map((k) => `A,a,run,0,${x * 10 + k},${2.01 * x},0,${2.01 * x},${x}`));
+    writeFileSync(file, ["component,port,method,rank,start [us],wall_time [us],mpi_time [us],compute_time [us],param:x", ...rows].join("\n") + "\n");
+    const r = await run(["fit", file, "--parameter", "x", "--family", "polynomial:degree=1"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("mean:       2.01·x\n");
+    expect(r.out).toMatch(/coefficients ± standard error: 1: \S+ ± \S+ \(rounding noise, not in the formula\), x: 2\.01 ± /);
+    const json = JSON.parse((await run(["fit", file, "--parameter", "x", "--family", "polynomial:degree=1", "--json"])).out);
+    expect(json[0].mean.coefficients.map((c: { term: string }) => c.term)).toEqual(["1", "x"]);
+  });
+
   it("warns when it pools the records of several component methods, and filters records by parameter with --where", async () => {
     const dir = mkdtempSync(join(tmpdir(), "ccasim-fit-where-"));
     const header = "component,port,method,rank,start [us],wall_time [us],mpi_time [us],compute_time [us],param:Q,param:mode";
