@@ -9,6 +9,7 @@ import { AnalysisInputError } from "../errors.js";
 import { metricOf, metricUsed, threadIndexOf, viewOf, type MetricUsed, type ViewChoice } from "../trial-access.js";
 import { callTreeFromTimers, type BuiltCallTree, type CallTreeShape, type TimerValue } from "./call-tree.js";
 import { aggregateCallTrees, type TreeAggregate } from "./aggregate.js";
+import { foldRoutines, routinesInGroups } from "./fold-groups.js";
 
 /** Options of {@link callTreeFromTrial}. */
 export interface TrialTreeOptions {
@@ -16,6 +17,8 @@ export interface TrialTreeOptions {
   readonly metric?: string;
   /** Thread index, or a derived view ("mean" by default, "max", "min", "total"). */
   readonly view?: ViewChoice;
+  /** TAU groups (`MPI`) whose timers are folded into their callers (see `fold-groups.ts`); none by default. */
+  readonly foldGroups?: readonly string[];
 }
 
 /** A call tree of a trial and the metric its values are in. */
@@ -49,17 +52,28 @@ export function callTreeFromTrial(trial: Trial, options: TrialTreeOptions = {}):
   const metric = metricUsed(trial, options.metric);
   const choice = options.view ?? "mean";
   const i = threadIndexOf(trial, choice);
-  if (i === undefined) return { ...derivedTree(trial, choice as DerivedKind, options.metric), metric };
+  if (i === undefined) return { ...derivedTree(trial, choice as DerivedKind, options), metric };
   const timers = timerValues(trial, { metric: options.metric, view: i });
   if (timers.length === 0) throw new AnalysisInputError(`no timers to build a call tree from: thread ${trial.threadLabel(i)} recorded none`, trial.source);
-  return { ...callTreeFromTimers(timers), metric };
+  return { ...folded(callTreeFromTimers(timers), foldedRoutines(trial, options.foldGroups)), metric };
+}
+
+/** The routines of the groups to fold, or undefined for none. */
+function foldedRoutines(trial: Trial, groups: readonly string[] | undefined): Set<string> | undefined {
+  return groups === undefined || groups.length === 0 ? undefined : routinesInGroups(trial, groups);
+}
+
+/** `built` with the routines `names` folded into their callers. */
+function folded(built: BuiltCallTree, names: ReadonlySet<string> | undefined): BuiltCallTree {
+  if (names !== undefined) foldRoutines(built.root, names);
+  return built;
 }
 
 /** The threads' call trees combined as the derived view `kind` combines timers. */
-function derivedTree(trial: Trial, kind: DerivedKind, metric: string | undefined): BuiltCallTree {
+function derivedTree(trial: Trial, kind: DerivedKind, options: TrialTreeOptions): BuiltCallTree {
   const how = AGGREGATE_OF[kind];
   if (how === undefined) throw new AnalysisInputError(`no call tree for the ${kind} view: pruning needs a thread or the mean, min, max or total of the threads`, trial.source);
-  const { trees } = callTreesPerThread(trial, { metric });
+  const { trees } = callTreesPerThread(trial, { metric: options.metric, foldGroups: options.foldGroups });
   const shapes = new Set(trees.map((t) => t.built.shape));
   const shape: CallTreeShape = shapes.has("truncated-callpaths") ? "truncated-callpaths" : shapes.has("full-callpaths") ? "full-callpaths" : "flat";
   const most = (f: (b: BuiltCallTree) => number): number => Math.max(...trees.map((t) => f(t.built)));
@@ -85,14 +99,15 @@ export interface PerThreadTrees {
  * timers have no call tree: they are listed in `empty` instead of failing the others.
  * @throws AnalysisInputError for an unknown metric, or when no thread recorded a timer
  */
-export function callTreesPerThread(trial: Trial, options: { readonly metric?: string } = {}): PerThreadTrees {
+export function callTreesPerThread(trial: Trial, options: Omit<TrialTreeOptions, "view"> = {}): PerThreadTrees {
   const metric = metricUsed(trial, options.metric);
+  const names = foldedRoutines(trial, options.foldGroups);
   const trees: { thread: number; built: BuiltCallTree }[] = [];
   const empty: number[] = [];
   for (let th = 0; th < trial.threads.length; th++) {
     const timers = timerValues(trial, { metric: options.metric, view: th });
     if (timers.length === 0) empty.push(th);
-    else trees.push({ thread: th, built: callTreeFromTimers(timers) });
+    else trees.push({ thread: th, built: folded(callTreeFromTimers(timers), names) });
   }
   if (trees.length === 0) throw new AnalysisInputError(`no timers to build a call tree from: none of its ${trial.threads.length} threads recorded one`, trial.source);
   return { trees, empty, metric };

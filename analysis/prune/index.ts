@@ -27,3 +27,4 @@ export {
   type PruneAcrossResult,
 } from "./prune.js";
 export { callTreeFromTrial, callTreesPerThread, timerValues, type TrialTreeOptions, type TrialCallTree, type PerThreadTrees } from "./from-trial.js";
+export { routinesInGroups, foldRoutines } from "./fold-groups.js";

@@ -51,6 +51,9 @@ Options:
                        by commas or dots; parts left out are 0: 3,1 is 3,1,0)
   --per-rank           prune every thread separately and unite the cores (not with --view)
   --fold               fold pruned time into the kept parent's exclusive time
+  --fold-group <g,...> fold the timers of these TAU groups (MPI, say) into their callers before
+                       pruning: their time counts as the caller's own, and they are neither core
+                       nor pruned (paper 002 prunes components; an MPI routine is not one)
   --rows <n>           rows per table and names in the core list (default 40)
   --name-width <n>     widest name column, indentation included (default 60; the pruned table's
                        'under' column gets two thirds): longer timer names lose directory paths,
@@ -62,7 +65,8 @@ Options:
 Examples:
   ccasim prune ../shared/data/tau/hatchet-cpi-mpi
   ccasim prune ../shared/data/tau/ppk/wrf-callpath.ppk --view max --beta 0.2
-  ccasim prune ../shared/data/tau/ppk/wrf-callpath.ppk --min-share 0.01`;
+  ccasim prune ../shared/data/tau/ppk/wrf-callpath.ppk --min-share 0.01
+  ccasim prune out/shock-neuronic --fold-group MPI            # components only`;
 
 const OPTIONS = {
   alpha: { type: "string" },
@@ -72,6 +76,7 @@ const OPTIONS = {
   view: { type: "string" },
   "per-rank": { type: "boolean" },
   fold: { type: "boolean" },
+  "fold-group": { type: "string" },
   rows: { type: "string" },
   "name-width": { type: "string" },
   json: { type: "boolean" },
@@ -95,16 +100,18 @@ function run(ctx: CommandContext): number {
   const nameWidth = v["name-width"] === "0" ? 0 : positiveIntegerOption("prune", "name-width", v["name-width"], 60)!;
   const metric = v.metric === undefined ? undefined : String(v.metric);
   const view = threadOption("prune", "view", v.view, ["mean", "max", "total"] as const) ?? "mean";
+  const foldGroups = v["fold-group"] === undefined ? [] : String(v["fold-group"]).split(",").map((s) => s.trim()).filter((s) => s !== "");
+  if (v["fold-group"] !== undefined && foldGroups.length === 0) throw new UsageError("--fold-group needs a TAU group name (MPI, say), or several separated by commas", "prune");
   const trees: { label: string; built: BuiltCallTree; metric: MetricUsed }[] = [];
   for (const p of positionals) {
     const trial = readTrial(p, { records: false });
     if (v["per-rank"] !== true) {
-      const built = callTreeFromTrial(trial, { metric, view });
+      const built = callTreeFromTrial(trial, { metric, view, foldGroups });
       warnFallback(ctx, p, built.metric);
       trees.push({ label: p, built, metric: built.metric });
       continue;
     }
-    const perThread = callTreesPerThread(trial, { metric });
+    const perThread = callTreesPerThread(trial, { metric, foldGroups });
     warnFallback(ctx, p, perThread.metric);
     if (perThread.empty.length > 0) {
       ctx.err(`warning: ${p}: ${perThread.empty.length} thread(s) recorded no timers and are left out (${perThread.empty.map((th) => trial.threadLabel(th)).join(", ")})\n`);
@@ -124,6 +131,7 @@ function run(ctx: CommandContext): number {
         alpha,
         beta,
         minShare,
+        foldGroups,
         coreComponents: result.coreNames,
         prunedComponents: result.prunedNames,
         trees: result.results.map((r, i) => ({
@@ -139,7 +147,7 @@ function run(ctx: CommandContext): number {
     return 0;
   }
   const metricText = `metric${metrics.length > 1 ? "s" : ""} ${metrics.map((m) => `${m.name} (${m.unit})`).join(", ")}`;
-  const thresholds = `alpha ${alpha}, beta ${beta}${minShare > 0 ? `, min share ${minShare}` : ""}`;
+  const thresholds = `alpha ${alpha}, beta ${beta}${minShare > 0 ? `, min share ${minShare}` : ""}${foldGroups.length > 0 ? `; group${foldGroups.length > 1 ? "s" : ""} ${foldGroups.join(", ")} folded into callers` : ""}`;
   const names = result.coreNames.slice(0, rows).map((n) => shortTimerName(n, nameWidth));
   if (result.coreNames.length > rows) names.push(`... (${result.coreNames.length - rows} more)`);
   const out: string[] = [];

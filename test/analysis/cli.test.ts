@@ -435,6 +435,21 @@ describe("ccasim prune", () => {
     expect(j.trees.length).toBe(4);
   });
 
+  it("folds a TAU group into the callers with --fold-group, and refuses a group no timer is in", async () => {
+    const hatchet = "../shared/data/tau/hatchet-cpi-mpi";
+    const r = await run(["prune", hatchet, "--fold-group", "MPI"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("alpha 0.1, beta 0.1; group MPI folded into callers): ");
+    expect(r.out).not.toContain("MPI_Init()");
+    const j = JSON.parse((await run(["prune", hatchet, "--fold-group", "MPI", "--json"])).out);
+    expect(j.foldGroups).toEqual(["MPI"]);
+    expect([...j.coreComponents, ...j.prunedComponents].filter((n: string) => n.startsWith("MPI_"))).toEqual([]);
+    const bad = await run(["prune", hatchet, "--fold-group", "MPl"]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain("no timer is in group 'MPl'; the groups of its timers: MPI, TAU_CALLPATH, TAU_DEFAULT");
+    expect((await run(["prune", hatchet, "--fold-group", ","])).code).toBe(2);
+  });
+
   it("rejects a count that is not a positive integer, as fit, power and profile show do, printing nothing", async () => {
     const trial = "../shared/data/tau/hatchet-cpi-mpi";
     for (const [args, option] of [

@@ -137,3 +137,29 @@ describe("pruning a trial read from either format", () => {
     expect(ppk.inclusive).toBeGreaterThanOrEqual(derivedView(trial, "mean").inclusive[trial.metricIndex("PAPI_TOT_CYC")]![top.index]!);
   });
 });
+
+describe("pruning with a TAU group folded into the callers", () => {
+  const HATCHET = join(DATA, "hatchet-cpi-mpi");
+
+  it("takes the MPI routines out of the call tree, their time kept as their callers' own", () => {
+    const trial = readTrial(HATCHET);
+    const mpi = new Set(trial.timers.filter((t) => t.groups.includes("MPI") && !t.name.includes("=>")).map((t) => t.name));
+    expect(mpi.size).toBeGreaterThan(2);
+    const whole = callTreeFromTrial(trial).root;
+    const folded = callTreeFromTrial(trial, { foldGroups: ["MPI"] }).root;
+    const names = (n: CallNode): string[] => [n.name, ...n.children.flatMap(names)];
+    expect(names(whole).some((n) => mpi.has(n))).toBe(true);
+    expect(names(folded).some((n) => mpi.has(n))).toBe(false);
+    // Every node keeps its inclusive time; a caller's own time grows by its MPI callees' inclusive time.
+    const check = (a: CallNode, b: CallNode): void => {
+      expect(b.inclusive).toBe(a.inclusive);
+      const gone = a.children.filter((c) => mpi.has(c.name)).reduce((s, c) => s + c.inclusive, 0);
+      expect(b.exclusive).toBeCloseTo(a.exclusive + gone, 6);
+      for (const c of b.children) check(a.children.find((x) => x.name === c.name)!, c);
+    };
+    check(whole, folded);
+    const r = pruneCallGraph(folded);
+    expect([...r.coreNames, ...r.prunedNames].some((n) => mpi.has(n))).toBe(false);
+    expect(() => callTreeFromTrial(trial, { foldGroups: ["MPI", "NOPE"] })).toThrow("no timer is in group 'NOPE'; the groups of its timers: MPI, TAU_CALLPATH, TAU_DEFAULT");
+  });
+});
