@@ -29,6 +29,7 @@
  */
 import type { CacheGeometry } from "./geometry.js";
 import { exactLog2, gcd, mod, nextInWindow, rotationEntries } from "./modular.js";
+import { partnerSpanExceeds } from "./partner-lattice.js";
 import { partnerSpans, PartnerSpans } from "./partner-spans.js";
 import { finishReturnOrbits, MAX_POSITIONS, MAX_RETURNS, MAX_SUM, orbitIndex, orbitSums, ReturnOrbits, startReturnOrbits } from "./return-lists.js";
 
@@ -538,6 +539,8 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   if (lastMin >= (need + 1) * tMax) return arrays * continuations(q, e, g);
   // Most partners of any row: every continuation hits (one array: `floor(lastMax / tMin) < A`).
   if (arrays === 1 ? lastMax < A * tMin : Math.floor(lastMax / tMin) + (arrays - 1) * (Math.floor((lastMax + 1) / tMin) + 2) < A) return 0;
+  // One array: no `A` partners of any access within the rows, by the lattice of the entries.
+  if (arrays === 1 && partnerSpanExceeds(sc.upUF, sc.upVF, sc.upUB, sc.upWB, P, B, e, A, lastMax)) return 0;
   addGroups(sc, rows, s, lastRow);
   // One array: every offset's lists from the orbit sums, when they cover the rotation.
   if (arrays === 1 && rows < MAX_SUM && startReturnOrbits(sc.orbits, sc.upUF, sc.upVF, sc.upUB, sc.upWB, sc.dnUF, sc.dnVF, sc.dnUB, sc.dnWB, B, d, A)) {
