@@ -23,12 +23,16 @@
  * displacement falls within a line ahead (behind); so after one Euclid-like search per rotation
  * each further partner costs O(1). With one array, the lists of every offset come at once from the
  * sums along the orbits of the rotation's first-return map (`return-lists.ts`), and each offset's
- * misses are counted band by band without data-dependent branches ({@link bandRows}).
+ * misses are counted band by band without data-dependent branches ({@link bandRows}). Before
+ * the sums, bounds from the entries alone decide the sweeps where no continuation misses (a
+ * lattice bound on the rows `A` partners span, `partner-lattice.ts`) or, when the returns rotate
+ * the line itself, where every one misses (`line-rotation.ts`).
  *
  * @packageDocumentation
  */
 import type { CacheGeometry } from "./geometry.js";
 import { exactLog2, gcd, mod, nextInWindow, rotationEntries } from "./modular.js";
+import { lineRotationSpansWithin } from "./line-rotation.js";
 import { partnerSpanExceeds } from "./partner-lattice.js";
 import { partnerSpans, PartnerSpans } from "./partner-spans.js";
 import { finishReturnOrbits, MAX_POSITIONS, MAX_RETURNS, MAX_SUM, orbitIndex, orbitSums, ReturnOrbits, startReturnOrbits } from "./return-lists.js";
@@ -539,14 +543,30 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   if (lastMin >= (need + 1) * tMax) return arrays * continuations(q, e, g);
   // Most partners of any row: every continuation hits (one array: `floor(lastMax / tMin) < A`).
   if (arrays === 1 ? lastMax < A * tMin : Math.floor(lastMax / tMin) + (arrays - 1) * (Math.floor((lastMax + 1) / tMin) + 2) < A) return 0;
-  // One array: no `A` partners of any access within the rows, by the lattice of the entries.
-  if (arrays === 1 && partnerSpanExceeds(sc.upUF, sc.upVF, sc.upUB, sc.upWB, P, B, e, A, lastMax)) return 0;
   addGroups(sc, rows, s, lastRow);
-  // One array: every offset's lists from the orbit sums, when they cover the rotation.
-  if (arrays === 1 && rows < MAX_SUM && startReturnOrbits(sc.orbits, sc.upUF, sc.upVF, sc.upUB, sc.upWB, sc.dnUF, sc.dnVF, sc.dnUB, sc.dnWB, B, d, A)) {
+  if (arrays === 1) return oneArrayMisses(sc, B, e, d, u, A, P, up, rows, lastMin, lastMax);
+  return walkedMisses(sc, B, e, d, u, A, arrays, arrayBytes, P, up, rows);
+}
+
+/**
+ * {@link columnReuseMisses} of one array once the bounds from the shortest and longest return
+ * times have not decided, with the entries and the column groups in `sc`: two more bounds, then
+ * the orbit sums (or the walk of each offset's orbits, for rotations the sums do not cover).
+ * (A function apart: see {@link orbitMisses}; here it also keeps the hot start of
+ * columnReuseMisses small enough for V8 to inline the entries and remainders it takes.)
+ */
+function oneArrayMisses(sc: Scratch, B: number, e: number, d: number, u: number, A: number, P: number, up: number, rows: number, lastMin: number, lastMax: number): number {
+  // No `A` partners of any access within the rows, by the lattice of the entries.
+  if (partnerSpanExceeds(sc.upUF, sc.upVF, sc.upUB, sc.upWB, P, B, e, A, lastMax)) return 0;
+  // Returns that rotate the line: every continuation misses, decided in closed form (the same
+  // count as every offset's, below, or the spans' of orbitMisses).
+  if (lineRotationSpansWithin(sc.upUF, sc.upVF, sc.upUB, sc.upWB, B, e, d, A, lastMin + 1)) return (groupAccesses(sc) * continuingPositions(B, u, d, (e / d) | 0) * d) / B;
+  // Every offset's lists from the orbit sums, when they cover the rotation.
+  if (rows < MAX_SUM && startReturnOrbits(sc.orbits, sc.upUF, sc.upVF, sc.upUB, sc.upWB, sc.dnUF, sc.dnVF, sc.dnUB, sc.dnWB, B, d, A)) {
     return orbitMisses(sc, B, d, (e / d) | 0, u, A, lastMin | 0, lastMax | 0);
   }
-  return walkedMisses(sc, B, e, d, u, A, arrays, arrayBytes, P, up, rows);
+  // (One array: no distance between arrays.)
+  return walkedMisses(sc, B, e, d, u, A, 1, 0, P, up, rows);
 }
 
 /**
@@ -559,11 +579,9 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
 function orbitMisses(sc: Scratch, B: number, d: number, k: number, u: number, A: number, lastMin: number, lastMax: number): number {
   // Int32 (d divides the sector and the line): a remainder by a double would be a library call.
   const perSector = (u / d) | 0;
-  let allRows = 0;
-  for (let gi = 0; gi < sc.groups; gi++) allRows += sc.groupRows[gi] * sc.groupColumns[gi];
+  const allRows = groupAccesses(sc);
   const W = (B / d) | 0;
-  // The positions that continue a sector: `k..perSector - 1` of each.
-  const continuing = (W / perSector) * (perSector - k);
+  const continuing = continuingPositions(B, u, d, k);
   // The spans are of one position's shift (the element is the unit).
   if (k === 1 && partnerSpans(sc.orbits, A, sc.spans)) {
     // No row of any group holds A partners (the first group's `last` is the largest), or every
@@ -588,6 +606,19 @@ function orbitMisses(sc: Scratch, B: number, d: number, k: number, u: number, A:
     for (let p = 1, r = 1; p < W; p++, r = r + 1 === perSector ? 0 : r + 1) if (r >= k) sum += missingFromOrbits(sc, p, p - k, A, lastMin, allRows, false);
   }
   return (sum * d) / B;
+}
+
+/** Accesses (rows times columns) of all column groups. */
+function groupAccesses(sc: Scratch): number {
+  let all = 0;
+  for (let gi = 0; gi < sc.groups; gi++) all += sc.groupRows[gi] * sc.groupColumns[gi];
+  return all;
+}
+
+/** Positions (of `d` bytes) in a line of `B` bytes that continue a sector of `u`: `k..u/d - 1` of each, `k` to an element. */
+function continuingPositions(B: number, u: number, d: number, k: number): number {
+  const perSector = (u / d) | 0;
+  return (((B / d) | 0) / perSector) * (perSector - k);
 }
 
 /**

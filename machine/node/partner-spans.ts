@@ -18,10 +18,11 @@
  * The usual rotation's fill records both kinds of visit for the orbit of position 0
  * (`widenedTimes`, `narrowedTimes`). When the rotation's steps are multiples of
  * `G` elements, the other residues modulo `G` keep to the window's own positions, `0..W-1` in
- * both cases: their spans lie between these two, so these decide for every offset. Why: for a
- * quarter to a third of the sweeps that reach the orbit sums (in the cache benchmark's strided
- * classes) the answer is all or nothing, and these spans cost one pass over one period instead of
- * a count per offset and column group.
+ * both cases: their spans lie between these two, so these decide for every offset. Why: for some
+ * of the sweeps that reach the orbit sums the answer is all or nothing (those that
+ * `partner-lattice.ts` and `line-rotation.ts` leave undecided, one in seven in the cache
+ * benchmark's strided classes), and these spans cost one pass over one period instead of a count
+ * per offset and column group.
  *
  * @packageDocumentation
  */

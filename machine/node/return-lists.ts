@@ -391,8 +391,8 @@ function walkInducedRotation(orbits: ReturnOrbits, uF: number, v: number, uB: nu
  * `w` (`w + v = W`), `uF` rows after that visit, which itself is `uB` rows before the cycle's
  * return to 0 (from `w` the rule jumps behind): `uF - uB` rows after a visit to 0, modulo the
  * period `t`. So it is the period's last visit when `uF < uB`, else the one after the visit to 0.
- * Why: without it these rotations skipped both bounds of `partner-spans.ts`, and they are common:
- * 92 of the 175 evaluations of the cache benchmark's strided classes that reach the sums.
+ * Why: without it these rotations skipped both bounds of `partner-spans.ts`, and they are common
+ * (about half of the cache benchmark's strided sweeps that reach the sums).
  */
 function addNextLineVisit(widened: Int32Array, W: number, uF: number, uB: number, t: number): void {
   if (uF < uB) {
