@@ -498,7 +498,15 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   if (arrays * (full && rows > 1 ? rows + 1 : rows) <= A) return 0;
   const P = g.sets * B;
   const sc = scratch;
+  // The largest and smallest `last` of the column groups (see addGroups), before building them:
+  // most evaluations end at the bounds below.
+  const lastMax = full ? rows : rows - 1;
+  const lastMin = full ? (s > 1 ? rows - 1 : rows) : rows > 1 && s - 1 - lastRow > 0 ? rows - 2 : rows - 1;
   if (g.sets === 1) {
+    // One set, every group thrashing (the one with the smallest `last` does): the groups' accesses
+    // are all `q` elements, the sum below. Why apart: most one-set sweeps that get here end so,
+    // without building the groups.
+    if (arrays * lastMin + arrays - 1 >= A) return q * arrays * (1 - e * g.invSector);
     addGroups(sc, rows, s, lastRow);
     // One set: every partner shares it, so every row of a column has the same number of them,
     // `arrays * last + arrays - 1` (its own array's other rows, the other arrays' rows including
@@ -512,10 +520,6 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   // B / d > MAX_OFFSETS, without the division (B / d is an integer, and MAX_OFFSETS * d exact).
   if (B > MAX_OFFSETS * d) return -1;
   const up = mod(R, P);
-  // The largest and smallest `last` of the column groups (see addGroups), before building them:
-  // most evaluations end at the bounds below.
-  const lastMax = full ? rows : rows - 1;
-  const lastMin = full ? (s > 1 ? rows - 1 : rows) : rows > 1 && s - 1 - lastRow > 0 ? rows - 2 : rows - 1;
   // Partners each array gives a row at least, for every continuation to miss: a run of t rows
   // of any array holds at least floor(t / T) of its returns when none takes longer than T rows,
   // and a row's partners in each array span `last` rows, earlier and later: at least
