@@ -503,9 +503,9 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   const lastMax = full ? rows : rows - 1;
   const lastMin = full ? (s > 1 ? rows - 1 : rows) : rows > 1 && s - 1 - lastRow > 0 ? rows - 2 : rows - 1;
   if (g.sets === 1) {
-    // One set, every group thrashing (the one with the smallest `last` does): the groups' accesses
-    // are all `q` elements, the sum below. Why apart: most one-set sweeps that get here end so,
-    // without building the groups.
+    // One set, every group thrashing (the one with the smallest `last` does): the sum below adds
+    // every group's rows times columns, the `q` elements of the array. Why apart: most one-set
+    // sweeps that get here end so, without building the groups.
     if (arrays * lastMin + arrays - 1 >= A) return q * arrays * (1 - e * g.invSector);
     addGroups(sc, rows, s, lastRow);
     // One set: every partner shares it, so every row of a column has the same number of them,
@@ -547,30 +547,31 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   if (lastMin >= (need + 1) * tMax) return arrays * continuations(q, e, g);
   // Most partners of any row: every continuation hits (one array: `floor(lastMax / tMin) < A`).
   if (arrays === 1 ? lastMax < A * tMin : Math.floor(lastMax / tMin) + (arrays - 1) * (Math.floor((lastMax + 1) / tMin) + 2) < A) return 0;
+  // One array: no `A` partners of any access within the rows, by the lattice of the entries.
+  if (arrays === 1 && partnerSpanExceeds(sc.upUF, sc.upVF, sc.upUB, sc.upWB, P, B, e, A, lastMax)) return 0;
   addGroups(sc, rows, s, lastRow);
-  if (arrays === 1) return oneArrayMisses(sc, B, e, d, u, A, P, up, rows, lastMin, lastMax);
+  // One array whose returns rotate the line: every continuation misses, decided in closed form
+  // (the same count as every offset's, below, or the spans' of orbitMisses).
+  if (arrays === 1 && lineRotationSpansWithin(sc.upUF, sc.upVF, sc.upUB, sc.upWB, B, e, d, A, lastMin + 1)) return everyContinuationMisses(sc, B, u, d, (e / d) | 0);
+  // One array: every offset's lists from the orbit sums, when they cover the rotation.
+  if (arrays === 1 && rows < MAX_SUM && startReturnOrbits(sc.orbits, sc.upUF, sc.upVF, sc.upUB, sc.upWB, sc.dnUF, sc.dnVF, sc.dnUB, sc.dnWB, B, d, A)) {
+    return orbitMisses(sc, B, d, (e / d) | 0, u, A, lastMin | 0, lastMax | 0);
+  }
   return walkedMisses(sc, B, e, d, u, A, arrays, arrayBytes, P, up, rows);
 }
 
 /**
- * {@link columnReuseMisses} of one array once the bounds from the shortest and longest return
- * times have not decided, with the entries and the column groups in `sc`: two more bounds, then
- * the orbit sums (or the walk of each offset's orbits, for rotations the sums do not cover).
- * (A function apart: see {@link orbitMisses}; here it also keeps the hot start of
- * columnReuseMisses small enough for V8 to inline the entries and remainders it takes.)
+ * {@link columnReuseMisses} of one array when every continuation misses: all accesses of the
+ * column groups at every position that continues a sector (`k..u/d - 1` of each, `k` positions
+ * of `d` bytes to an element), the same expression as {@link orbitMisses}'s. (A function apart:
+ * it keeps columnReuseMisses small enough for V8 to inline the entries and remainders it takes.)
  */
-function oneArrayMisses(sc: Scratch, B: number, e: number, d: number, u: number, A: number, P: number, up: number, rows: number, lastMin: number, lastMax: number): number {
-  // No `A` partners of any access within the rows, by the lattice of the entries.
-  if (partnerSpanExceeds(sc.upUF, sc.upVF, sc.upUB, sc.upWB, P, B, e, A, lastMax)) return 0;
-  // Returns that rotate the line: every continuation misses, decided in closed form (the same
-  // count as every offset's, below, or the spans' of orbitMisses).
-  if (lineRotationSpansWithin(sc.upUF, sc.upVF, sc.upUB, sc.upWB, B, e, d, A, lastMin + 1)) return (groupAccesses(sc) * continuingPositions(B, u, d, (e / d) | 0) * d) / B;
-  // Every offset's lists from the orbit sums, when they cover the rotation.
-  if (rows < MAX_SUM && startReturnOrbits(sc.orbits, sc.upUF, sc.upVF, sc.upUB, sc.upWB, sc.dnUF, sc.dnVF, sc.dnUB, sc.dnWB, B, d, A)) {
-    return orbitMisses(sc, B, d, (e / d) | 0, u, A, lastMin | 0, lastMax | 0);
-  }
-  // (One array: no distance between arrays.)
-  return walkedMisses(sc, B, e, d, u, A, 1, 0, P, up, rows);
+function everyContinuationMisses(sc: Scratch, B: number, u: number, d: number, k: number): number {
+  let allRows = 0;
+  for (let gi = 0; gi < sc.groups; gi++) allRows += sc.groupRows[gi] * sc.groupColumns[gi];
+  const perSector = (u / d) | 0;
+  const continuing = (((B / d) | 0) / perSector) * (perSector - k);
+  return (allRows * continuing * d) / B;
 }
 
 /**
@@ -583,9 +584,11 @@ function oneArrayMisses(sc: Scratch, B: number, e: number, d: number, u: number,
 function orbitMisses(sc: Scratch, B: number, d: number, k: number, u: number, A: number, lastMin: number, lastMax: number): number {
   // Int32 (d divides the sector and the line): a remainder by a double would be a library call.
   const perSector = (u / d) | 0;
-  const allRows = groupAccesses(sc);
+  let allRows = 0;
+  for (let gi = 0; gi < sc.groups; gi++) allRows += sc.groupRows[gi] * sc.groupColumns[gi];
   const W = (B / d) | 0;
-  const continuing = continuingPositions(B, u, d, k);
+  // The positions that continue a sector: `k..perSector - 1` of each.
+  const continuing = (W / perSector) * (perSector - k);
   // The spans are of one position's shift (the element is the unit).
   if (k === 1 && partnerSpans(sc.orbits, A, sc.spans)) {
     // No row of any group holds A partners (the first group's `last` is the largest), or every
@@ -610,19 +613,6 @@ function orbitMisses(sc: Scratch, B: number, d: number, k: number, u: number, A:
     for (let p = 1, r = 1; p < W; p++, r = r + 1 === perSector ? 0 : r + 1) if (r >= k) sum += missingFromOrbits(sc, p, p - k, A, lastMin, allRows, false);
   }
   return (sum * d) / B;
-}
-
-/** Accesses (rows times columns) of all column groups. */
-function groupAccesses(sc: Scratch): number {
-  let all = 0;
-  for (let gi = 0; gi < sc.groups; gi++) all += sc.groupRows[gi] * sc.groupColumns[gi];
-  return all;
-}
-
-/** Positions (of `d` bytes) in a line of `B` bytes that continue a sector of `u`: `k..u/d - 1` of each, `k` to an element. */
-function continuingPositions(B: number, u: number, d: number, k: number): number {
-  const perSector = (u / d) | 0;
-  return (((B / d) | 0) / perSector) * (perSector - k);
 }
 
 /**
