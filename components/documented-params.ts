@@ -51,3 +51,14 @@ function alternatives(values: readonly string[]): string {
 export function checkKeys(env: PrepareEnv, p: Readonly<Record<string, unknown>>, keys: readonly string[], what: string, prefix = ""): void {
   for (const k of Object.keys(p)) if (!keys.includes(k)) env.error(prefix + k, `unknown parameter '${k}'${didYouMean(k, keys)} of ${what}; parameters: ${keys.join(", ")}`);
 }
+
+/**
+ * `params` with the declared default (`ParamDoc.default`) of every documented parameter they leave
+ * out: the settings an instance runs with, as far as its type declares them (a default described
+ * only in a parameter's text, of an `optional` one, is not filled in).
+ */
+export function withDeclaredDefaults(params: Readonly<Record<string, unknown>>, docs: readonly ParamDoc[]): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...params };
+  for (const doc of docs) if (!(doc.name in out) && doc.default !== undefined) out[doc.name] = doc.default;
+  return out;
+}

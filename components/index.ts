@@ -8,6 +8,7 @@
 export * from "./ports.js";
 export * from "./component.js";
 export { componentTypes } from "./registry.js";
+export { withDeclaredDefaults } from "./documented-params.js";
 export * from "./assembly.js";
 export * from "./platform.js";
 export * from "./mastermind.js";

@@ -207,12 +207,11 @@ export interface FormatProfileTableOptions {
 export function gFormat(x: number, p: number): string {
   if (x === 0) return "0";
   if (!Number.isFinite(x)) return String(x).toUpperCase();
-  const exp = Number(exponentialC(x, p - 1).split("e")[1]);
+  const [mant, ex] = exponentialC(x, p - 1).split("e");
+  const exp = Number(ex);
   if (exp < -4 || exp >= p) {
-    const [mant, ex] = exponentialC(x, p - 1).split("e");
-    const m = mant.indexOf(".") >= 0 ? mant.replace(/\.?0+$/, "") : mant;
-    const n = Number(ex);
-    return `${m}E${n < 0 ? "-" : "+"}${String(Math.abs(n)).padStart(2, "0")}`;
+    const m = mant!.indexOf(".") >= 0 ? mant!.replace(/\.?0+$/, "") : mant!;
+    return `${m}E${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`;
   }
   const s = fixedC(x, Math.max(0, p - 1 - exp));
   return s.indexOf(".") >= 0 ? s.replace(/\.?0+$/, "") : s;

@@ -40,7 +40,8 @@ export type RunSummaryBase = {
   readonly unreceivedMessages: readonly string[];
   /**
    * The validated scenario with the machine resolved from its preset (the node configuration and
-   * the network) and, for an assembly, each component's documented defaults where it left them out.
+   * the network) and, for an assembly, the defaults its components' types declare
+   * (`ParamDoc.default`) where it left those parameters out.
    */
   readonly resolved: Readonly<Record<string, unknown>>;
 };

@@ -533,10 +533,6 @@ function predictionLine(r: FitReport, x: number, asked: string, observation: str
 }
 
 /**
- * What became of the hypotheses: how many of those fitted are candidates, why the others are not,
- * and which were not fitted for lack of points.
- */
-/**
  * Each coefficient with its standard error, named by the term it multiplies (`1: 2.09 ± 0.1, x:
  * 2.01 ± 0.02`); one that is rounding noise of an exact fit is said to be left out of the formula.
  */
@@ -544,6 +540,10 @@ function coefficientsText(m: FittedModel): string {
   return m.coefficients.map((c, j) => `${m.termText(j)}: ${formatNumber(c.value)} ± ${formatNumber(c.stdError)}${m.isRoundingNoise(j) ? " (rounding noise, not in the formula)" : ""}`).join(", ");
 }
 
+/**
+ * What became of the hypotheses: how many of those fitted are candidates, why the others are not,
+ * and which were not fitted for lack of points.
+ */
 function screeningLines(prefix: string, s: Screening, r: FitReport, sd: boolean): string[] {
   const v = r.variable;
   const admitted = s.fitted - s.insignificant - (s.negligible ?? 0) - s.negative - (s.departing ?? 0);

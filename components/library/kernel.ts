@@ -43,9 +43,10 @@ interface KernelPrepared {
 }
 
 /** The kernel quantities that count whole things: elements, bytes of one, passes, arrays, a stride in elements. */
-type CountKey = "elements" | "elementSize" | "passes" | "arrays" | "stride";
+const COUNT_KEY_LIST = ["elements", "elementSize", "passes", "arrays", "stride"] as const;
+type CountKey = (typeof COUNT_KEY_LIST)[number];
 /** The kernel keys that count (whole numbers), as a set for the load-time checks. */
-const COUNT_KEYS: ReadonlySet<string> = new Set<CountKey>(["elements", "elementSize", "passes", "arrays", "stride"]);
+const COUNT_KEYS: ReadonlySet<string> = new Set<string>(COUNT_KEY_LIST);
 
 const KEYS = [
   "port", "portType", "method", "args", "elements", "elementSize", "loads", "stores", "flops",
@@ -135,7 +136,8 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
         }
         if (v === undefined) return;
         // A count within rounding of a whole number is that number, as in the run (kernelCount).
-        const value = COUNT_KEYS.has(key) && wholeCount(v) === wholeCount(v) ? wholeCount(v) : v;
+        const whole = COUNT_KEYS.has(key) ? wholeCount(v) : Number.NaN;
+        const value = Number.isNaN(whole) ? v : whole;
         if (checked(env, key, () => checkKernelValues(key === "stride" ? { pattern: "strided", stride: value } : { [key]: value }), note)) constants[key] = value;
       });
     }

@@ -5,8 +5,7 @@
  *
  * @packageDocumentation
  */
-import { formatPath, type KeyPath } from "../../profile/key-path.js";
-import { locateNearest, parseLocatedYaml, YamlTextError, type LocatedYaml, type SourcePosition } from "../../profile/yaml-source.js";
+import { formatPath, locateNearest, parseLocatedYaml, YamlTextError, type KeyPath, type LocatedYaml, type SourcePosition } from "../../profile/index.js";
 
 export { formatPath, type KeyPath, type SourcePosition };
 

@@ -10,8 +10,9 @@
  *
  * Communication: an element's cost is local work done before the communication (a send packs,
  * an all-reduce computes its contribution), so in a collective every process waits for the
- * slowest. With threads, MPI is funnelled through thread 0 of each process: the other threads
- * run the element's code fragment and cost and skip the communication.
+ * slowest (a collective of 0 bytes returns at once: it synchronises nothing). With threads, MPI
+ * is funnelled through thread 0 of each process: the other threads run the element's code
+ * fragment and cost and skip the communication.
  *
  * @packageDocumentation
  */

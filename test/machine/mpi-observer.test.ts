@@ -40,6 +40,17 @@ describe("MPI observer hooks", () => {
     ]);
   });
 
+  it("reports a collective of 0 bytes as a call entered and left at once", () => {
+    const trace = new Trace();
+    const w = world(2, hockney(10, 1e8), { observer: trace });
+    w.launch(function* (c) {
+      yield* c.bcast(0, 1);
+      yield* c.allreduce(0);
+    });
+    w.run();
+    expect(trace.events.filter((e) => e.startsWith("1 "))).toEqual(["1 > MPI_Bcast() @0", "1 < MPI_Bcast() @0 0B", "1 > MPI_Allreduce() @0", "1 < MPI_Allreduce() @0 0B"]);
+  });
+
   it("accumulates MPI time per rank and call with MpiCallTotals", () => {
     const totals = new MpiCallTotals(4);
     const w = world(4, hockney(10, 1e9), { observer: totals });
