@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-import { locateNearest, parseKeyPath, type KeyPath, type LocatedYaml, type SourcePosition, type YamlTextError } from "../profile/index.js";
+import { formatPath, locateNearest, type KeyPath, type LocatedYaml, type SourcePosition, type YamlTextError } from "../profile/index.js";
 import { AnalysisInputError } from "./errors.js";
 
 /** `file:line:column`, or the file alone when the position is unknown. */
@@ -25,9 +25,13 @@ export function notYamlError(file: string, e: YamlTextError): AnalysisInputError
 
 /**
  * `file:line:column` of the key a message is about: its value, else the key of the nearest
- * enclosing entry the file has (a key left out: the map that should hold it). `key` is a path as
- * messages write it (`callGraph.children[1].component`, see `parseKeyPath`), or the path itself.
+ * enclosing entry the file has (a key left out: the key of the map that should hold it).
  */
-export function keyPlace(file: string, doc: LocatedYaml, key: string | KeyPath): string {
-  return placeText(file, locateNearest(doc, typeof key === "string" ? parseKeyPath(key) : key));
+export function keyPlace(file: string, doc: LocatedYaml, path: KeyPath): string {
+  return placeText(file, locateNearest(doc, path));
+}
+
+/** A key path as messages write it (`callGraph.children[1].component`, `args["a.b"]`), `(top)` for the document itself. */
+export function keyText(path: KeyPath): string {
+  return path.length === 0 ? "(top)" : formatPath(path);
 }

@@ -9,9 +9,9 @@
  */
 import { readFileSync } from "node:fs";
 import { AnalysisInputError } from "../errors.js";
-import { keyPlace, notYamlError } from "../yaml-input.js";
+import { keyPlace, keyText, notYamlError } from "../yaml-input.js";
 import { NamedRegistry } from "../registry.js";
-import { fileErrorText, measurementFileKind, parseKeyPath, parseLocatedYaml, YamlTextError, type LocatedYaml } from "../../profile/index.js";
+import { fileErrorText, measurementFileKind, parseLocatedYaml, YamlTextError, type KeyPath, type LocatedYaml } from "../../profile/index.js";
 
 /** One on-die component of the power model: Power = AccessRate · ArchitecturalScaling · MaxPower. */
 export interface PowerComponent {
@@ -143,46 +143,46 @@ const COUNTER_KEYS: readonly (keyof CounterNames)[] = [
  * @throws AnalysisInputError naming the offending key
  */
 export function parsePowerConstantSet(raw: unknown, where: string, base: PowerConstantSet = powerConstantSets.get("itanium2-madison")): PowerConstantSet {
-  const fail = (key: string, msg: string): never => {
-    throw new ConstantSetKeyError(key, msg, where);
+  const fail = (path: KeyPath, msg: string): never => {
+    throw new ConstantSetKeyError(path, msg, where);
   };
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) fail("(top)", "expected a mapping");
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) fail([], "expected a mapping");
   const o = raw as Record<string, unknown>;
   const known = ["name", "summary", "processors", "maxPower", "idlePower", "components", "latencies", "counters"];
-  for (const k of Object.keys(o)) if (!known.includes(k)) fail(k, `unknown key (known: ${known.join(", ")})`);
-  const num = (v: unknown, key: string): number => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : fail(key, `expected a non-negative number, got ${JSON.stringify(v)}`));
-  const strs = (v: unknown, key: string, what = "a counter name"): string[] =>
+  for (const k of Object.keys(o)) if (!known.includes(k)) fail([k], `unknown key (known: ${known.join(", ")})`);
+  const num = (v: unknown, key: KeyPath): number => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : fail(key, `expected a non-negative number, got ${JSON.stringify(v)}`));
+  const strs = (v: unknown, key: KeyPath, what = "a counter name"): string[] =>
     Array.isArray(v) && v.every((s) => typeof s === "string") ? (v as string[]) : typeof v === "string" ? [v] : fail(key, `expected ${what} or a list of them`);
-  if (typeof o.name !== "string" || o.name === "") fail("name", "expected a non-empty string");
-  if (!Array.isArray(o.components) || o.components.length === 0) fail("components", "expected a non-empty list");
+  if (typeof o.name !== "string" || o.name === "") fail(["name"], "expected a non-empty string");
+  if (!Array.isArray(o.components) || o.components.length === 0) fail(["components"], "expected a non-empty list");
   const components = (o.components as unknown[]).map((c, i) => {
-    const key = `components[${i}]`;
+    const key = ["components", i];
     if (typeof c !== "object" || c === null) return fail(key, "expected a mapping");
     const cc = c as Record<string, unknown>;
-    if (typeof cc.name !== "string") fail(`${key}.name`, "expected a string");
-    return { name: cc.name as string, scaling: num(cc.scaling, `${key}.scaling`), accessCounters: strs(cc.accessCounters, `${key}.accessCounters`) };
+    if (typeof cc.name !== "string") fail([...key, "name"], "expected a string");
+    return { name: cc.name as string, scaling: num(cc.scaling, [...key, "scaling"]), accessCounters: strs(cc.accessCounters, [...key, "accessCounters"]) };
   });
   const lat = (o.latencies ?? {}) as Record<string, unknown>;
   const latencies = { ...base.latencies };
   for (const [k, v] of Object.entries(lat)) {
-    if (!(k in latencies)) fail(`latencies.${k}`, `unknown latency (known: ${Object.keys(base.latencies).join(", ")})`);
-    (latencies as Record<string, number>)[k] = num(v, `latencies.${k}`);
+    if (!(k in latencies)) fail(["latencies", k], `unknown latency (known: ${Object.keys(base.latencies).join(", ")})`);
+    (latencies as Record<string, number>)[k] = num(v, ["latencies", k]);
   }
   const cnt = (o.counters ?? {}) as Record<string, unknown>;
   const counters: Record<string, readonly string[]> = { ...base.counters };
   for (const [k, v] of Object.entries(cnt)) {
-    if (!COUNTER_KEYS.includes(k as keyof CounterNames)) fail(`counters.${k}`, `unknown counter role (known: ${COUNTER_KEYS.join(", ")})`);
-    counters[k] = strs(v, `counters.${k}`);
+    if (!COUNTER_KEYS.includes(k as keyof CounterNames)) fail(["counters", k], `unknown counter role (known: ${COUNTER_KEYS.join(", ")})`);
+    counters[k] = strs(v, ["counters", k]);
   }
-  const maxPower = num(o.maxPower, "maxPower");
-  if (maxPower === 0) fail("maxPower", "expected the thermal design power in watts, above 0, got 0");
-  const idlePower = num(o.idlePower, "idlePower");
+  const maxPower = num(o.maxPower, ["maxPower"]);
+  if (maxPower === 0) fail(["maxPower"], "expected the thermal design power in watts, above 0, got 0");
+  const idlePower = num(o.idlePower, ["idlePower"]);
   // TotalPower = Σ components + IdlePower: an idle power above MaxPower puts every estimate above it.
-  if (idlePower > maxPower) fail("idlePower", `${idlePower} W is above maxPower (${maxPower} W, the thermal design power): every estimate would exceed it`);
+  if (idlePower > maxPower) fail(["idlePower"], `${idlePower} W is above maxPower (${maxPower} W, the thermal design power): every estimate would exceed it`);
   return {
     name: o.name as string,
     summary: typeof o.summary === "string" ? o.summary : `constant set from ${where}`,
-    ...(o.processors === undefined ? {} : { processors: strs(o.processors, "processors", "a processor name") }),
+    ...(o.processors === undefined ? {} : { processors: strs(o.processors, ["processors"], "a processor name") }),
     maxPower,
     idlePower,
     components,
@@ -194,11 +194,11 @@ export function parsePowerConstantSet(raw: unknown, where: string, base: PowerCo
 /** A bad key of a constant set: the message reads `<where>: key '<key>': <what is wrong>`. */
 class ConstantSetKeyError extends AnalysisInputError {
   constructor(
-    readonly key: string,
+    readonly path: KeyPath,
     readonly problem: string,
     where: string,
   ) {
-    super(`key '${key}': ${problem}`, where);
+    super(`key '${keyText(path)}': ${problem}`, where);
   }
 }
 
@@ -234,8 +234,8 @@ export function loadPowerConstantFile(path: string): PowerConstantSet[] {
     } catch (e) {
       // Where the key is in the file: its line and column, as scenario errors give them.
       if (!(e instanceof ConstantSetKeyError)) throw e;
-      const at = keyPlace(path, located, [...(Array.isArray(doc) ? [i] : []), ...parseKeyPath(e.key)]);
-      throw new AnalysisInputError(`${list.length > 1 ? `set ${i + 1}: ` : ""}key '${e.key}': ${e.problem}`, at);
+      const at = keyPlace(path, located, [...(Array.isArray(doc) ? [i] : []), ...e.path]);
+      throw new AnalysisInputError(`${list.length > 1 ? `set ${i + 1}: ` : ""}key '${keyText(e.path)}': ${e.problem}`, at);
     }
     if (powerConstantSets.has(set.name)) {
       // The same file read twice in one process (a second command) gives the set already there.

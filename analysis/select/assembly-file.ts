@@ -20,18 +20,15 @@
  */
 import { readFileSync } from "node:fs";
 import { AnalysisInputError } from "../errors.js";
-import { keyPlace, notYamlError } from "../yaml-input.js";
+import { keyPlace, keyText, notYamlError } from "../yaml-input.js";
 import type { Assembly, CallSite, ComponentSpec, ImplementationSpec, InteractionSpec } from "./assembly.js";
 import type { CostModel } from "./cost-model.js";
 import { AssemblyKeyError } from "./cost-tables.js";
 import { prepareAssembly } from "./select.js";
-import { fileErrorText, measurementFileKind, otherInputFileKindText, parseLocatedYaml, YamlTextError, type LocatedYaml } from "../../profile/index.js";
+import { fileErrorText, measurementFileKind, otherInputFileKindText, parseLocatedYaml, YamlTextError, type KeyPath, type LocatedYaml } from "../../profile/index.js";
 
-/**
- * Where a key of an assembly file is (`file:line:column`), for messages; undefined when unknown.
- * `key` is written as messages write it: `callGraph.children[1].component`, `(top)`.
- */
-export type AssemblyKeyLocator = (key: string) => string | undefined;
+/** Where a key of an assembly file is (`file:line:column`), for messages; undefined when unknown. */
+export type AssemblyKeyLocator = (path: KeyPath) => string | undefined;
 
 /**
  * Validates a plain object as an {@link Assembly}: its keys and types, then the whole as
@@ -42,92 +39,93 @@ export type AssemblyKeyLocator = (key: string) => string | undefined;
  * @throws AnalysisInputError naming `where` (or the key's location) and the offending key
  */
 export function parseAssembly(raw: unknown, where: string, locate?: AssemblyKeyLocator): Assembly {
-  const fail = (key: string, msg: string): never => {
-    throw new AnalysisInputError(`key '${key}': ${msg}`, locate?.(key) ?? where);
+  const fail = (key: KeyPath, msg: string): never => {
+    throw new AnalysisInputError(`key '${keyText(key)}': ${msg}`, locate?.(key) ?? where);
   };
-  const obj = (v: unknown, key: string, known: string[]): Record<string, unknown> => {
+  const obj = (v: unknown, key: KeyPath, known: string[]): Record<string, unknown> => {
     if (v === undefined) return fail(key, "missing: expected a mapping");
     if (typeof v !== "object" || v === null || Array.isArray(v)) return fail(key, "expected a mapping");
-    for (const k of Object.keys(v)) if (!known.includes(k)) fail(`${key}.${k}`, `unknown key (known: ${known.join(", ")})`);
+    for (const k of Object.keys(v)) if (!known.includes(k)) fail([...key, k], `unknown key (known: ${known.join(", ")})`);
     return v as Record<string, unknown>;
   };
-  const str = (v: unknown, key: string): string => (typeof v === "string" && v !== "" ? v : fail(key, "expected a non-empty string"));
+  const str = (v: unknown, key: KeyPath): string => (typeof v === "string" && v !== "" ? v : fail(key, "expected a non-empty string"));
   // A cost's expression is compiled (and its mistakes placed) with the whole assembly, below.
-  const cost = (v: unknown, key: string): CostModel => (typeof v === "number" && Number.isFinite(v)) || typeof v === "string" ? v : fail(key, "expected a number or a mathjs expression");
-  const arr = (v: unknown, key: string): unknown[] => (Array.isArray(v) ? v : fail(key, v === undefined ? "missing: expected a list" : "expected a list"));
-  const top = obj(raw, "(top)", ["components", "callGraph", "interactions"]);
-  const components: ComponentSpec[] = arr(top.components, "components").map((c, i) => {
-    const k = `components[${i}]`;
+  const cost = (v: unknown, key: KeyPath): CostModel => (typeof v === "number" && Number.isFinite(v)) || typeof v === "string" ? v : fail(key, "expected a number or a mathjs expression");
+  const arr = (v: unknown, key: KeyPath): unknown[] => (Array.isArray(v) ? v : fail(key, v === undefined ? "missing: expected a list" : "expected a list"));
+  const top = obj(raw, [], ["components", "callGraph", "interactions"]);
+  const components: ComponentSpec[] = arr(top.components, ["components"]).map((c, i) => {
+    const k = ["components", i];
     const o = obj(c, k, ["name", "implementations"]);
-    const implementations: ImplementationSpec[] = arr(o.implementations, `${k}.implementations`).map((im, j) => {
-      const kk = `${k}.implementations[${j}]`;
+    const implementations: ImplementationSpec[] = arr(o.implementations, [...k, "implementations"]).map((im, j) => {
+      const kk = [...k, "implementations", j];
       const io = obj(im, kk, ["name", "mean", "sd", "qos"]);
       let qos: Record<string, number> | undefined;
       if (io.qos !== undefined) {
-        const q = obj(io.qos, `${kk}.qos`, Object.keys(io.qos as object));
+        const q = obj(io.qos, [...kk, "qos"], Object.keys(io.qos as object));
         qos = {};
-        for (const [a, b] of Object.entries(q)) qos[a] = typeof b === "number" && Number.isFinite(b) ? b : fail(`${kk}.qos.${a}`, "expected a number");
+        for (const [a, b] of Object.entries(q)) qos[a] = typeof b === "number" && Number.isFinite(b) ? b : fail([...kk, "qos", a], "expected a number");
       }
-      return { name: str(io.name, `${kk}.name`), mean: cost(io.mean, `${kk}.mean`), sd: io.sd === undefined ? undefined : cost(io.sd, `${kk}.sd`), qos };
+      return { name: str(io.name, [...kk, "name"]), mean: cost(io.mean, [...kk, "mean"]), sd: io.sd === undefined ? undefined : cost(io.sd, [...kk, "sd"]), qos };
     });
-    return { name: str(o.name, `${k}.name`), implementations };
+    return { name: str(o.name, [...k, "name"]), implementations };
   });
   // The call sites above the one being read: a YAML alias to one of them makes an endless graph.
   const above = new Map<unknown, string>();
-  const site = (v: unknown, key: string, depth: number): CallSite => {
+  const site = (v: unknown, key: KeyPath, depth: number): CallSite => {
     const ancestor = above.get(v);
     if (ancestor !== undefined) fail(key, `refers back to its caller '${ancestor}' (a YAML alias): the call graph would never end; a call graph is a tree`);
-    if (depth > 1000) fail(key.length > 200 ? `${key.slice(0, 200)}...` : key, "call graph deeper than 1000 levels");
-    above.set(v, key);
+    // At the call graph's own key: a path 1000 levels long would be no place to read.
+    if (depth > 1000) fail(["callGraph"], "call graph deeper than 1000 levels");
+    above.set(v, keyText(key));
     try {
       return readSite(v, key, depth);
     } finally {
       above.delete(v);
     }
   };
-  const readSite = (v: unknown, key: string, depth: number): CallSite => {
+  const readSite = (v: unknown, key: KeyPath, depth: number): CallSite => {
     const o = obj(v, key, ["component", "calls", "args", "children"]);
     let args: Record<string, CostModel> | undefined;
     if (o.args !== undefined) {
-      const a = obj(o.args, `${key}.args`, Object.keys(o.args as object));
+      const a = obj(o.args, [...key, "args"], Object.keys(o.args as object));
       args = {};
-      for (const [n, e] of Object.entries(a)) args[n] = cost(e, `${key}.args.${n}`);
+      for (const [n, e] of Object.entries(a)) args[n] = cost(e, [...key, "args", n]);
     }
     return {
-      component: str(o.component, `${key}.component`),
-      calls: o.calls === undefined ? undefined : cost(o.calls, `${key}.calls`),
+      component: str(o.component, [...key, "component"]),
+      calls: o.calls === undefined ? undefined : cost(o.calls, [...key, "calls"]),
       args,
-      children: o.children === undefined ? undefined : arr(o.children, `${key}.children`).map((c, i) => site(c, `${key}.children[${i}]`, depth + 1)),
+      children: o.children === undefined ? undefined : arr(o.children, [...key, "children"]).map((c, i) => site(c, [...key, "children", i], depth + 1)),
     };
   };
   const interactions: InteractionSpec[] | undefined =
     top.interactions === undefined
       ? undefined
-      : arr(top.interactions, "interactions").map((it, i) => {
-          const k = `interactions[${i}]`;
+      : arr(top.interactions, ["interactions"]).map((it, i) => {
+          const k = ["interactions", i];
           const o = obj(it, k, ["caller", "callee", "costs"]);
           return {
-            caller: str(o.caller, `${k}.caller`),
-            callee: str(o.callee, `${k}.callee`),
-            costs: arr(o.costs, `${k}.costs`).map((c, j) => {
-              const kk = `${k}.costs[${j}]`;
+            caller: str(o.caller, [...k, "caller"]),
+            callee: str(o.callee, [...k, "callee"]),
+            costs: arr(o.costs, [...k, "costs"]).map((c, j) => {
+              const kk = [...k, "costs", j];
               const co = obj(c, kk, ["callerImpl", "calleeImpl", "cost"]);
               return {
-                callerImpl: str(co.callerImpl, `${kk}.callerImpl`),
-                calleeImpl: str(co.calleeImpl, `${kk}.calleeImpl`),
-                cost: cost(co.cost, `${kk}.cost`),
+                callerImpl: str(co.callerImpl, [...kk, "callerImpl"]),
+                calleeImpl: str(co.calleeImpl, [...kk, "calleeImpl"]),
+                cost: cost(co.cost, [...kk, "cost"]),
               };
             }),
           };
         });
-  const assembly: Assembly = { components, callGraph: site(top.callGraph, "callGraph", 0), interactions };
+  const assembly: Assembly = { components, callGraph: site(top.callGraph, ["callGraph"], 0), interactions };
   // Why compile here: names that do not match, an interaction that is never paid and expressions
   // that do not parse are the file's mistakes, to be placed at their keys, not to surface later
   // from a selection.
   try {
     prepareAssembly(assembly);
   } catch (e) {
-    if (e instanceof AssemblyKeyError) throw new AnalysisInputError(e.message, locate?.(e.key) ?? where);
+    if (e instanceof AssemblyKeyError) throw new AnalysisInputError(e.message, locate?.(e.path) ?? where);
     throw e;
   }
   return assembly;

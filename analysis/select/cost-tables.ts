@@ -7,6 +7,8 @@
  */
 import { AnalysisInputError } from "../errors.js";
 import { didYouMean } from "../../profile/internal.js";
+import type { KeyPath } from "../../profile/index.js";
+import { keyText } from "../yaml-input.js";
 import { compileCost, type CompiledCost, type CostModel, type Inputs } from "./cost-model.js";
 import type { Assembly, CallSite } from "./assembly.js";
 
@@ -64,26 +66,27 @@ export interface CostTables {
 }
 
 /**
- * A mistake in an assembly at one of its keys, written as a file's key would be
+ * A mistake in an assembly at one of its keys, the path a file's key would have
  * (`components[1].implementations[0].name`, `callGraph.children[0].component`,
- * `interactions[2].costs[0].callerImpl`): the assembly file reader places it at its line.
+ * `interactions[2].costs[0].callerImpl` as messages write them): the assembly file reader places
+ * it at its line.
  */
 export class AssemblyKeyError extends AnalysisInputError {
   /**
-   * @param key - the key path of the mistake
+   * @param path - the key path of the mistake (map keys and list indices)
    * @param problem - what is wrong there
    */
   constructor(
-    readonly key: string,
+    readonly path: KeyPath,
     readonly problem: string,
   ) {
-    super(`key '${key}': ${problem}`);
+    super(`key '${keyText(path)}': ${problem}`);
     this.name = "AssemblyKeyError";
   }
 }
 
 /** {@link compileCost} of the assembly's key `key`: an expression that does not compile is that key's mistake. */
-function compileAt(model: CostModel, where: string, key: string): CompiledCost {
+function compileAt(model: CostModel, where: string, key: KeyPath): CompiledCost {
   try {
     return compileCost(model, where);
   } catch (e) {
@@ -105,66 +108,67 @@ export function compileAssembly(assembly: Assembly): CompiledAssembly {
   const index = new Map<string, number>();
   components.forEach((n, i) => {
     const first = index.get(n);
-    if (first !== undefined) throw new AssemblyKeyError(`components[${i}].name`, `component '${n}' is listed twice (also components[${first}])`);
+    if (first !== undefined) throw new AssemblyKeyError(["components", i, "name"], `component '${n}' is listed twice (also ${keyText(["components", first])})`);
     index.set(n, i);
   });
   assembly.components.forEach((c, ci) => {
-    if (c.implementations.length === 0) throw new AssemblyKeyError(`components[${ci}].implementations`, `component '${c.name}' has no implementation: list at least one`);
+    if (c.implementations.length === 0) throw new AssemblyKeyError(["components", ci, "implementations"], `component '${c.name}' has no implementation: list at least one`);
     const names = new Map<string, number>();
     c.implementations.forEach((im, j) => {
       const first = names.get(im.name);
-      if (first !== undefined) throw new AssemblyKeyError(`components[${ci}].implementations[${j}].name`, `implementation '${im.name}' is listed twice (also components[${ci}].implementations[${first}])`);
+      if (first !== undefined) throw new AssemblyKeyError(["components", ci, "implementations", j, "name"], `implementation '${im.name}' is listed twice (also ${keyText(["components", ci, "implementations", first])})`);
       names.set(im.name, j);
     });
   });
-  const comp = (name: string, key: string): number => {
+  const comp = (name: string, key: KeyPath): number => {
     const i = index.get(name);
     if (i === undefined) throw new AssemblyKeyError(key, `unknown component '${name}'${didYouMean(name, components)}; known: ${components.join(", ")}`);
     return i;
   };
-  const implementation = (names: readonly string[], name: string, component: string, key: string): number => {
+  const implementation = (names: readonly string[], name: string, component: string, key: KeyPath): number => {
     const i = names.indexOf(name);
     if (i < 0) throw new AssemblyKeyError(key, `unknown implementation '${name}' of '${component}'${didYouMean(name, names)}; known: ${names.join(", ")}`);
     return i;
   };
   // The components' costs first: a file lists them before the call graph.
   const implementationCosts = (of: "mean" | "sd") =>
-    assembly.components.map((c, ci) => c.implementations.map((im, j) => (im[of] === undefined ? undefined : compileAt(im[of], `${of} of ${im.name} (${c.name})`, `components[${ci}].implementations[${j}].${of}`))));
+    assembly.components.map((c, ci) => c.implementations.map((im, j) => (im[of] === undefined ? undefined : compileAt(im[of], `${of} of ${im.name} (${c.name})`, ["components", ci, "implementations", j, of]))));
   const mean = implementationCosts("mean") as CompiledCost[][];
   const sd = implementationCosts("sd");
   let depth = 0;
   // Caller–callee component pairs of the call graph ("a:b"), which interactions may price.
   const calls = new Set<string>();
   // `path`: the call path named when a cost fails to evaluate; `key`: the site's key in the assembly.
-  const site = (s: CallSite, path: string, key: string, parent: number): CompiledSite => {
-    if (++depth > 10_000) throw new AssemblyKeyError(key.length > 200 ? `${key.slice(0, 200)}...` : key, "call graph is deeper than 10000 sites (a cycle?)");
+  const site = (s: CallSite, path: string, key: KeyPath, parent: number): CompiledSite => {
+    // At the call graph's own key: a path 10000 levels long would be no place to read.
+    if (++depth > 10_000) throw new AssemblyKeyError(["callGraph"], "call graph is deeper than 10000 sites (a cycle?)");
     const here = `${path} => ${s.component}`;
-    const component = comp(s.component, `${key}.component`);
+    const component = comp(s.component, [...key, "component"]);
     if (parent >= 0) calls.add(`${parent}:${component}`);
     const out: CompiledSite = {
       component,
-      calls: compileAt(s.calls ?? 1, `calls of ${here}`, `${key}.calls`),
-      args: Object.entries(s.args ?? {}).map(([k, v]) => [k, compileAt(v, `argument ${k} of ${here}`, `${key}.args.${k}`)] as [string, CompiledCost]),
-      children: (s.children ?? []).map((c, i) => site(c, here, `${key}.children[${i}]`, component)),
+      calls: compileAt(s.calls ?? 1, `calls of ${here}`, [...key, "calls"]),
+      args: Object.entries(s.args ?? {}).map(([k, v]) => [k, compileAt(v, `argument ${k} of ${here}`, [...key, "args", k])] as [string, CompiledCost]),
+      children: (s.children ?? []).map((c, i) => site(c, here, [...key, "children", i], component)),
     };
     depth--;
     return out;
   };
-  const root = site(assembly.callGraph, "(root)", "callGraph", -1);
+  const root = site(assembly.callGraph, "(root)", ["callGraph"], -1);
   const interactions = new Map<string, (CompiledCost | undefined)[][]>();
   for (const [n, it] of (assembly.interactions ?? []).entries()) {
-    const key = `interactions[${n}]`;
-    const a = comp(it.caller, `${key}.caller`);
-    const b = comp(it.callee, `${key}.callee`);
+    const key = ["interactions", n];
+    const a = comp(it.caller, [...key, "caller"]);
+    const b = comp(it.callee, [...key, "callee"]);
     const ia = assembly.components[a]!.implementations.map((x) => x.name);
     const ib = assembly.components[b]!.implementations.map((x) => x.name);
     const pair = `${a}:${b}`;
     const table = interactions.get(pair) ?? ia.map(() => ib.map(() => undefined as CompiledCost | undefined));
     it.costs.forEach((c, k) => {
-      const at = `${key}.costs[${k}]`;
-      const i = implementation(ia, c.callerImpl, it.caller, `${at}.callerImpl`);
-      const j = implementation(ib, c.calleeImpl, it.callee, `${at}.calleeImpl`);
-      table[i]![j] = compileAt(c.cost, `interaction ${c.callerImpl} -> ${c.calleeImpl}`, `${at}.cost`);
+      const at = [...key, "costs", k];
+      const i = implementation(ia, c.callerImpl, it.caller, [...at, "callerImpl"]);
+      const j = implementation(ib, c.calleeImpl, it.callee, [...at, "calleeImpl"]);
+      table[i]![j] = compileAt(c.cost, `interaction ${c.callerImpl} -> ${c.calleeImpl}`, [...at, "cost"]);
     });
     // Why refuse: an interaction is paid where the caller invokes the callee, so one between
     // components that never call each other would be silently left out of every cost. (After

@@ -826,7 +826,9 @@ describe("ccasim select on an assembly file with a mistake", () => {
         [text.replace("callGraph: { component: Flux, calls: 100 }", "callGraph: { component: Flux, calls: 100 }\ncallGraph: { component: Flux }"), ":40:1: not valid YAML or JSON: duplicate key 'callGraph': map keys must be unique"],
         [text.replace("name: GodunovFlux", "name: EFMFlux"), ":38:17: key 'components[0].implementations[1].name': implementation 'EFMFlux' is listed twice (also components[0].implementations[0])"],
         [text.replace("callGraph: { component: Flux, calls: 100 }", ""), ":34:1: key 'callGraph': missing: expected a mapping"],
-        [`${text}extra: 3\n`, ":40:8: key '(top).extra': unknown key (known: components, callGraph, interactions)"],
+        [`${text}extra: 3\n`, ":40:8: key 'extra': unknown key (known: components, callGraph, interactions)"],
+        // A key holding a dot is one key: placed at its own line, written quoted.
+        [`${text}extra.key: 3\n`, `:40:12: key '["extra.key"]': unknown key (known: components, callGraph, interactions)`],
         [`${text}interactions:\n  - { caller: Flux, callee: Flux, costs: [{ callerImpl: EFM, calleeImpl: EFMFlux, cost: 1 }] }\n`, ":41:57: key 'interactions[0].costs[0].callerImpl': unknown implementation 'EFM' of 'Flux' (did you mean 'EFMFlux'?); known: EFMFlux, GodunovFlux"],
       ];
       // A YAML alias back to a caller: the call graph would never end (it was walked 1000 levels deep).

@@ -161,10 +161,10 @@ describe("selectImplementations", () => {
     });
     // P and S are siblings: the interaction was left out of every cost without a word.
     expect(() => selectImplementations(asm([{ caller: "P", callee: "S", costs: [{ callerImpl: "P2", calleeImpl: "S1", cost: 100 }] }]), {})).toThrow(
-      new AssemblyKeyError("interactions[0]", "P never calls S in the call graph, so this interaction would cost nothing (callers of S: D)"),
+      new AssemblyKeyError(["interactions", 0], "P never calls S in the call graph, so this interaction would cost nothing (callers of S: D)"),
     );
     expect(() => selectImplementations(asm([{ caller: "D", callee: "S", costs: [{ callerImpl: "D1", calleeImpl: "S3", cost: 1 }] }]), {})).toThrow(
-      new AssemblyKeyError("interactions[0].costs[0].calleeImpl", "unknown implementation 'S3' of 'S' (did you mean 'S1'?); known: S1, S2"),
+      new AssemblyKeyError(["interactions", 0, "costs", 0, "calleeImpl"], "unknown implementation 'S3' of 'S' (did you mean 'S1'?); known: S1, S2"),
     );
     const ok = selectImplementations(asm([{ caller: "D", callee: "S", costs: [{ callerImpl: "D1", calleeImpl: "S1", cost: 100 }] }]), {});
     expect(ok.optimum.assignment).toEqual({ D: "D1", P: "P1", S: "S2" });
@@ -190,12 +190,14 @@ describe("selectImplementations", () => {
     const bad: Assembly = { components: [{ name: "A", implementations: [{ name: "A1", mean: "2*" }] }], callGraph: { component: "A" } };
     expect(() => selectImplementations(bad, { x: 1 })).toThrow(AnalysisInputError);
     const unknown: Assembly = { components: [{ name: "A", implementations: [{ name: "A1", mean: 1 }] }], callGraph: { component: "B" } };
-    expect(() => selectImplementations(unknown, {})).toThrow(new AssemblyKeyError("callGraph.component", "unknown component 'B'; known: A"));
+    expect(() => selectImplementations(unknown, {})).toThrow(new AssemblyKeyError(["callGraph", "component"], "unknown component 'B'; known: A"));
     // Each mistake at its key, as a file would place it.
     const twice: Assembly = { components: [unknown.components[0]!, { name: "A", implementations: [] }], callGraph: { component: "A", children: [{ component: "A", args: { Q: "1+" } }] } };
-    expect(() => prepareAssembly(twice)).toThrow(new AssemblyKeyError("components[1].name", "component 'A' is listed twice (also components[0])"));
-    expect(() => prepareAssembly({ ...twice, components: [twice.components[1]!] })).toThrow(new AssemblyKeyError("components[0].implementations", "component 'A' has no implementation: list at least one"));
+    expect(() => prepareAssembly(twice)).toThrow(new AssemblyKeyError(["components", 1, "name"], "component 'A' is listed twice (also components[0])"));
+    expect(() => prepareAssembly({ ...twice, components: [twice.components[1]!] })).toThrow(new AssemblyKeyError(["components", 0, "implementations"], "component 'A' has no implementation: list at least one"));
     expect(() => prepareAssembly({ ...twice, components: [unknown.components[0]!] })).toThrow(/^key 'callGraph\.children\[0\]\.args\.Q': cannot parse cost expression '1\+'/);
+    // An argument whose name holds a dot is one key, written quoted.
+    expect(() => prepareAssembly({ components: [unknown.components[0]!], callGraph: { component: "A", args: { "a.b": "x^" } } })).toThrow(/^key 'callGraph\.args\["a\.b"\]': cannot parse cost expression 'x\^'/);
     expect(() => selectImplementations(knownModelsAssembly(), { x: -1 })).toThrow(/must be finite and >= 0/);
   });
 
