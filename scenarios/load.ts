@@ -14,13 +14,13 @@ import {
   type SourceDoc,
 } from "./lang/index.js";
 import { didYouMean, nearestName } from "../engine/index.js";
-import { otherInputFileKindText } from "../profile/index.js";
+import { otherInputFileKindText, parseKeyPath } from "../profile/index.js";
 import { counterLevel, describePmuDemand, ITANIUM2_NATIVE_EVENTS, pmuDemand, presetMapOf, supportedCounters, type CounterName } from "../machine/index.js";
 import { setupMachine, type MachineSetup } from "./machine-setup.js";
 import { CYCLE_COUNTERS } from "./platform.js";
 import { CONNECTION_PATTERN, scenarioSchema, type ScenarioConfig } from "./scenario-schema.js";
 import { prepareProgram } from "./program/prepare.js";
-import { parseWhere, prepareWorkloadAssembly } from "./workload-assembly.js";
+import { prepareWorkloadAssembly } from "./workload-assembly.js";
 import { undefinedWorkloadVariable, unknownWorkloadVariable, workloadVariablesOf } from "./workload.js";
 import { SYSTEM_SLOTS, type ProgramModel } from "./program/model.js";
 
@@ -137,7 +137,7 @@ const DEFAULTED_KEY = /^program\.(?:costUnit|threads)$|^program\..*\]\.unit$|^(?
  */
 function withIndependentErrors(e: ScenarioErrors, value: unknown, file: string, located: SourceDoc["locate"], overrides: readonly NamedOverride[]): ScenarioErrors {
   if (e.errors.length === 0 || !e.errors.every((x) => DEFAULTED_KEY.test(x.path))) return e;
-  const without = e.errors.reduce((v, x) => removeKey(v, parseWhere(x.path)), value);
+  const without = e.errors.reduce((v, x) => removeKey(v, parseKeyPath(x.path)), value);
   try {
     resolveScenario(validateValue<ScenarioConfig>(scenarioSchema(), without, file, located), file, located, overrides);
   } catch (again) {
@@ -348,7 +348,7 @@ function withOverrideNotes(e: unknown, overrides: readonly NamedOverride[], file
   if (!(e instanceof ScenarioErrors) || overrides.length === 0) return e;
   return new ScenarioErrors(
     e.errors.map((x) => {
-      const note = overrideNote(parseWhere(x.path), overrides, inFile);
+      const note = overrideNote(parseKeyPath(x.path), overrides, inFile);
       return note ? new ScenarioError(x.detail + note, { file: x.file, line: x.line, column: x.column, path: x.path }) : x;
     }),
     file,

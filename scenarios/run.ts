@@ -10,11 +10,10 @@ import {
   type KernelSpec,
   type Platform,
 } from "../components/index.js";
-import { RECORD_FILE_NAMES, RUN_FILES, RUN_PROFILE_FOLDER, RUN_SUMMARY_MARK, writeRecordFiles, writeTauProfile, writeTextFileAtomically, type Trial } from "../profile/index.js";
+import { parseKeyPath, RECORD_FILE_NAMES, RUN_FILES, RUN_PROFILE_FOLDER, RUN_SUMMARY_MARK, writeRecordFiles, writeTauProfile, writeTextFileAtomically, type Trial } from "../profile/index.js";
 import { writeDirectoryAtomically } from "./atomic-dir.js";
 import { addedAfterRun, checkRunOutputFolder, type OutputFolderOptions } from "./output-folder.js";
 import { loadScenario, type LoadedScenario, type LoadOptions } from "./load.js";
-import { parseWhere } from "./workload-assembly.js";
 import { CONNECTION_PATTERN } from "./scenario-schema.js";
 import { ExpressionError, formatQuantity, ScenarioErrors } from "./lang/index.js";
 import type { RandomStream } from "../engine/index.js";
@@ -178,10 +177,10 @@ function locatedRunError(scenario: LoadedScenario, e: unknown): unknown {
   if (cycle !== undefined) return cycle;
   // A parameter's expression that failed to evaluate names `<instance>.<parameter>`: located there.
   if (e instanceof ExpressionError && e.where !== undefined && e.where.startsWith(`${instance}.`) && e.message.startsWith(`${e.where}: `))
-    return scenario.errorAt(["assembly", "components", instance, "params", ...parseWhere(e.where.slice(instance.length + 1))], e.message.slice(e.where.length + 2));
+    return scenario.errorAt(["assembly", "components", instance, "params", ...parseKeyPath(e.where.slice(instance.length + 1))], e.message.slice(e.where.length + 2));
   const detail = e.message.startsWith(`${instance}: `) ? e.message.slice(instance.length + 2) : e.message;
   // A value a parameter took in the run: at that parameter.
-  if (e instanceof ScenarioValueError && e.key !== undefined) return scenario.errorAt(["assembly", "components", instance, "params", ...parseWhere(e.key)], e.problem ?? detail);
+  if (e instanceof ScenarioValueError && e.key !== undefined) return scenario.errorAt(["assembly", "components", instance, "params", ...parseKeyPath(e.key)], e.problem ?? detail);
   return scenario.errorAt(["assembly", "components", instance], detail);
 }
 

@@ -7,6 +7,7 @@
  */
 import { prepareAssembly, type AssemblyConfig, type AssemblyErrorSink, type CostExpression, type InstanceConfig, type PreparedAssembly, type PrepareEnv } from "../components/index.js";
 import { compileExpression, ExpressionError, formatPath, ScenarioError, ScenarioErrors, unitInExpression, type KeyPath } from "./lang/index.js";
+import { parseKeyPath } from "../profile/index.js";
 import { compileWithTextualWorkload, nonNumericWorkloadNames, nonNumericWorkloadValue } from "./workload.js";
 
 /** Workload values by name: numbers, which expressions read, or text (a mode, a file name). */
@@ -75,31 +76,17 @@ function errorSink(fail: (path: KeyPath, message: string) => never, workload: Wo
             const message = (e as Error).message;
             // (No key: a component's cost is in microseconds, not in a program model's costUnit.)
             const unit = e instanceof ExpressionError ? unitInExpression(e.detail, String(text), undefined) : undefined;
-            return fail([...base, ...parseWhere(where)], unit ?? (message.startsWith(`${at}: `) ? message.slice(at.length + 2) : message));
+            return fail([...base, ...parseKeyPath(where)], unit ?? (message.startsWith(`${at}: `) ? message.slice(at.length + 2) : message));
           }
           const used = result.used[0];
-          if (used !== undefined) fail(["workload", used], nonNumericWorkloadValue(used, workload[used], formatPath([...base, ...parseWhere(where)])));
+          if (used !== undefined) fail(["workload", used], nonNumericWorkloadValue(used, workload[used], formatPath([...base, ...parseKeyPath(where)])));
           return result.compiled;
         },
         error(where: string, message: string): never {
-          return fail([...base, ...parseWhere(where)], message);
+          return fail([...base, ...parseKeyPath(where)], message);
         },
       };
     },
   };
 }
 
-/** `calls[1].args.x` -> ["calls", 1, "args", "x"]. @internal */
-export function parseWhere(where: string): KeyPath {
-  const out: (string | number)[] = [];
-  for (const part of where.split(".")) {
-    const m = /^([^[]*)((?:\[\d+\])*)$/.exec(part);
-    if (!m) {
-      out.push(part);
-      continue;
-    }
-    if (m[1]) out.push(m[1]);
-    for (const idx of m[2].matchAll(/\[(\d+)\]/g)) out.push(Number(idx[1]));
-  }
-  return out;
-}

@@ -1,6 +1,6 @@
 import type { LoadedScenario } from "../load.js";
 import { ScenarioErrors } from "../lang/index.js";
-import { parseWhere } from "../workload-assembly.js";
+import { parseKeyPath } from "../../profile/index.js";
 
 /**
  * An input error raised while a program model runs (a negative cost or message size, a while loop
@@ -15,5 +15,5 @@ export function locatedProgramError(scenario: LoadedScenario, e: unknown): unkno
   const rest = e.message.slice(prefix.length);
   const key = /^(program(?:\.[A-Za-z_][\w-]*|\[\d+\])*): /.exec(rest);
   if (key === null) return e;
-  return scenario.errorAt(parseWhere(key[1]), rest.slice(key[0].length));
+  return scenario.errorAt(parseKeyPath(key[1]), rest.slice(key[0].length));
 }
