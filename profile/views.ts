@@ -11,6 +11,13 @@ export function flatTimers(trial: Trial): Timer[] {
   return trial.timers.filter((t) => !t.isCallpath);
 }
 
+/** How many flat timers and callpath timers (`A => B`) a trial has, as `profile show` and reports count them. */
+export function timerCounts(trial: Trial): { readonly timers: number; readonly callpaths: number } {
+  let callpaths = 0;
+  for (const t of trial.timers) if (t.isCallpath) callpaths++;
+  return { timers: trial.timers.length - callpaths, callpaths };
+}
+
 /** Callpath timers (`A => B`), in trial order. */
 export function callpathTimers(trial: Trial): Timer[] {
   return trial.timers.filter((t) => t.isCallpath);

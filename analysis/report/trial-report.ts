@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
-import { defaultMetric, derivedView, fileErrorText, forEachRecord, hasTauProfileFiles, isTimeMetric, ProfileError, profileFolderOf, profileTable, readTrial, recordsFileIn, RUN_PROFILE_FOLDER, RUN_SUMMARY_FILE, type Trial } from "../../profile/index.js";
+import { defaultMetric, derivedView, fileErrorText, forEachRecord, hasTauProfileFiles, isTimeMetric, ProfileError, profileFolderOf, profileTable, readTrial, recordsFileIn, RUN_PROFILE_FOLDER, RUN_SUMMARY_FILE, timerCounts, type Trial } from "../../profile/index.js";
 import { estimateTrialPower, powerConstantSets, processorMismatchFact } from "../power/index.js";
 import { fittableRoutines, levelChart, powerEnergyChart, messagePassingChart, stridedRatioChart, timeVsQChart, topTimersChart } from "./charts.js";
 import { digestRecords, RecordDigester, type RecordDigest } from "./data.js";
@@ -60,8 +60,8 @@ export function trialReport(input: TrialInput): ReportDocument {
   }
   if (input.trial) {
     // Timers and callpaths apart, as 'profile show' counts them.
-    const callpaths = input.trial.timers.filter((t) => t.isCallpath).length;
-    overview.push(["threads", input.trial.threads.length], ["timers", input.trial.timers.length - callpaths]);
+    const { timers, callpaths } = timerCounts(input.trial);
+    overview.push(["threads", input.trial.threads.length], ["timers", timers]);
     if (callpaths > 0) overview.push(["callpaths", callpaths]);
     overview.push(["metrics", input.trial.metrics.join(", ")]);
   }

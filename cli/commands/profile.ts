@@ -25,6 +25,7 @@ import {
   PROFILE_TIME_UNITS,
   type TableSortKey,
   type Trial,
+  timerCounts,
 } from "../../profile/index.js";
 import { plural, positiveIntegerOption } from "./analysis-io.js";
 
@@ -168,7 +169,7 @@ function runShow(ctx: CommandContext, argv: readonly string[]): number {
   if (values.json) {
     ctx.out(JSON.stringify({ source: positionals[0], ...summary(trial), metadata: metadataJson(trial), tables, userEventTables: events, warnings: trial.warnings.map((w) => w.message) }, null, 2) + "\n");
   } else {
-    ctx.out(`${positionals[0]}: ${trial.threads.length} thread(s), ${trial.metrics.length} metric(s) [${trial.metrics.join(", ")}], ${timerCounts(trial, values.callpaths === true)}, ${trial.userEvents.length} user events\n`);
+    ctx.out(`${positionals[0]}: ${trial.threads.length} thread(s), ${trial.metrics.length} metric(s) [${trial.metrics.join(", ")}], ${timerCountText(trial, values.callpaths === true)}, ${trial.userEvents.length} user events\n`);
     tables.forEach((t, i) => {
       ctx.out("\n" + formatProfileTable(t, { unit: unit as ProfileTimeUnit }));
       if (events[i] !== undefined && events[i].rows.length > 0) ctx.out("\n" + formatUserEventTable(events[i]));
@@ -223,16 +224,16 @@ function formatMetadata(source: string, trial: Trial, threads?: readonly number[
 }
 
 function summary(trial: Trial): Record<string, unknown> {
-  const callpaths = trial.timers.filter((t) => t.isCallpath).length;
-  return { threads: trial.threads.length, metrics: trial.metrics, timers: trial.timers.length - callpaths, callpaths, userEvents: trial.userEvents.length, derivedViews: DERIVED_KINDS };
+  const { timers, callpaths } = timerCounts(trial);
+  return { threads: trial.threads.length, metrics: trial.metrics, timers, callpaths, userEvents: trial.userEvents.length, derivedViews: DERIVED_KINDS };
 }
 
 /** `4 timers and 3 callpaths`, saying when the table leaves the callpaths out. */
-function timerCounts(trial: Trial, shown: boolean): string {
-  const callpaths = trial.timers.filter((t) => t.isCallpath).length;
-  const timers = plural(trial.timers.length - callpaths, "timer");
-  if (callpaths === 0) return timers;
-  const paths = plural(callpaths, "callpath");
+function timerCountText(trial: Trial, shown: boolean): string {
+  const counts = timerCounts(trial);
+  const timers = plural(counts.timers, "timer");
+  if (counts.callpaths === 0) return timers;
+  const paths = plural(counts.callpaths, "callpath");
   return shown ? `${timers} and ${paths}` : `${timers} (and ${paths}, shown with --callpaths)`;
 }
 

@@ -3,6 +3,7 @@ import { fitPolynomial, fitPowerLaw } from "../../analysis/fit/index.js";
 import { digestRecords, meanSdPoints, meanSdVsQChart, renderSvg, trialReport } from "../../analysis/report/index.js";
 import type { RecordPoint } from "../../analysis/report/data.js";
 import type { InvocationRecord } from "../../profile/index.js";
+import { recordEvidence } from "../../scenarios/record-evidence.js";
 
 /** Two modes at each of 8 sizes: sequential 0.1·Q, strided 0.1·Q beyond Q = 4000 times 3, each ±5 %. */
 function invocations(): RecordPoint[] {
@@ -56,6 +57,23 @@ describe("mean and standard deviation vs Q (the papers' Figures 4 and 5)", () =>
     const svg = await renderSvg(chart.spec);
     expect(svg).toContain("mean time per invocation (us)");
     expect(svg).toContain("standard deviation (us)");
+  });
+
+  it("fits what the run's evidence fits: the same means, deviations and lines from the same records", () => {
+    // The report (analysis/) and the evidence (scenarios/) each compute these: neither layer may import the other.
+    const records: InvocationRecord[] = points.map((p, i) => ({ component: "K", port: "work", method: "run", rank: 0, start: i, wallTime: p.wallTime, mpiTime: 0, computeTime: p.wallTime, parameters: { Q: p.q, mode: p.mode }, counters: {} }));
+    const [scaling] = recordEvidence(records, { sizeParameter: "Q", modeParameter: "mode", baselineMode: "sequential", binsPerDecade: 4, maxGroups: 12 }).scaling;
+    const at = meanSdPoints("K.run", points);
+    const linear = fitPolynomial(at.map((p) => p.Q), at.map((p) => p.mean), 1);
+    const power = fitPowerLaw(at.map((p) => p.Q), at.map((p) => p.mean));
+    const std = fitPolynomial(at.map((p) => p.Q), at.map((p) => p.std), 1);
+    const coefficient = (m: typeof linear, j: number) => m.coefficients[j]!.value;
+    expect(coefficient(linear, 0)).toBeCloseTo(scaling!.linear.intercept, 9);
+    expect(coefficient(linear, 1)).toBeCloseTo(scaling!.linear.slope, 9);
+    expect(coefficient(power, 0)).toBeCloseTo(scaling!.powerLaw.intercept, 9);
+    expect(coefficient(power, 1)).toBeCloseTo(scaling!.powerLaw.slope, 9);
+    expect(coefficient(std, 0)).toBeCloseTo(scaling!.stdLinear.intercept, 9);
+    expect(coefficient(std, 1)).toBeCloseTo(scaling!.stdLinear.slope, 9);
   });
 
   it("is left out for fewer than 3 distinct Q", () => {
