@@ -323,3 +323,15 @@ export function refuseStudyDatabase(command: string, inputs: readonly string[], 
 export function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
+
+/**
+ * `--fold-group`'s TAU group names, separated by commas (`MPI`, `MPI,OpenMP`); none when the
+ * option is absent.
+ * @throws UsageError when it is given without a name
+ */
+export function foldGroupsOption(command: string, raw: unknown): string[] {
+  if (raw === undefined) return [];
+  const groups = String(raw).split(",").map((s) => s.trim()).filter((s) => s !== "");
+  if (groups.length === 0) throw new UsageError("--fold-group needs a TAU group name (MPI, say), or several separated by commas", command);
+  return groups;
+}

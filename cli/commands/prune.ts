@@ -1,7 +1,7 @@
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
 import { readTrial } from "../../profile/index.js";
 import { callTreeFromTrial, callTreesPerThread, pruneAcross, type BuiltCallTree, type MetricUsed, type PruneResult } from "../../analysis/index.js";
-import { numberOption, positiveIntegerOption, shortTimerName, threadOption, toJson, refuseStudyDatabase } from "./analysis-io.js";
+import { foldGroupsOption, numberOption, positiveIntegerOption, shortTimerName, threadOption, toJson, refuseStudyDatabase } from "./analysis-io.js";
 import { FLAT_NOTE, treeReport, type PrunedTree } from "./prune-report.js";
 
 const HELP = `ccasim prune: find the core components of a call graph with the alpha/beta pruning of paper 002
@@ -100,8 +100,7 @@ function run(ctx: CommandContext): number {
   const nameWidth = v["name-width"] === "0" ? 0 : positiveIntegerOption("prune", "name-width", v["name-width"], 60)!;
   const metric = v.metric === undefined ? undefined : String(v.metric);
   const view = threadOption("prune", "view", v.view, ["mean", "max", "total"] as const) ?? "mean";
-  const foldGroups = v["fold-group"] === undefined ? [] : String(v["fold-group"]).split(",").map((s) => s.trim()).filter((s) => s !== "");
-  if (v["fold-group"] !== undefined && foldGroups.length === 0) throw new UsageError("--fold-group needs a TAU group name (MPI, say), or several separated by commas", "prune");
+  const foldGroups = foldGroupsOption("prune", v["fold-group"]);
   const trees: { label: string; built: BuiltCallTree; metric: MetricUsed }[] = [];
   for (const p of positionals) {
     const trial = readTrial(p, { records: false });

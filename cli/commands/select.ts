@@ -13,7 +13,7 @@ import {
   selectImplementations,
   type QosConstraint,
 } from "../../analysis/index.js";
-import { assignments, formatNumber, numberAssignments, formatTable, formatTableNumber, numberOption, shortTimerName, toJson } from "./analysis-io.js";
+import { assignments, foldGroupsOption, formatNumber, numberAssignments, formatTable, formatTableNumber, numberOption, shortTimerName, toJson } from "./analysis-io.js";
 
 const HELP = `ccasim select: choose the implementation of every component that minimises an assembly's
 predicted time (paper 002), exactly, and compare with the pruned-core heuristic
@@ -59,6 +59,8 @@ Options:
                           ccasim prune)
   --beta <b>              sibling-share threshold of that pruning, 0 or more (default 0.1, as
                           ccasim prune)
+  --fold-group <g,...>    TAU groups (MPI, say) whose timers that pruning folds into their
+                          callers first, as ccasim prune --fold-group (default none)
   --risk <k>              choose by mean + k * sd per invocation (default 0)
   --require <key>=<min>   quality-of-service lower bound (repeatable), e.g. --require accuracy=2;
                           the attribute must be declared in some implementation's qos; it
@@ -80,6 +82,7 @@ const OPTIONS = {
   "known-models": { type: "boolean" },
   core: { type: "string" },
   "prune-trial": { type: "string" },
+  "fold-group": { type: "string" },
   alpha: { type: "string" },
   beta: { type: "string" },
   risk: { type: "string" },
@@ -94,7 +97,7 @@ function run(ctx: CommandContext): number {
   // Why refuse rather than pick one: an option that silently does nothing answers another question.
   if (v["known-models"] === true && positionals.length > 0) throw new UsageError(`--known-models is the assembly: give it or an assembly file ('${positionals[0]}'), not both`, "select");
   if (v.core !== undefined && v["prune-trial"] !== undefined) throw new UsageError("give the heuristic's core with --core or have it found with --prune-trial, not both", "select");
-  for (const name of ["alpha", "beta"] as const) if (v[name] !== undefined && v["prune-trial"] === undefined) throw new UsageError(`--${name} sets the pruning of --prune-trial; it needs --prune-trial`, "select");
+  for (const name of ["alpha", "beta", "fold-group"] as const) if (v[name] !== undefined && v["prune-trial"] === undefined) throw new UsageError(`--${name} sets the pruning of --prune-trial; it needs --prune-trial`, "select");
   // Why refuse: a crossover scan alone runs no selection at a point, so the heuristic would not run.
   for (const name of ["core", "prune-trial"] as const)
     if (v[name] !== undefined && v.input === undefined && v.crossover !== undefined) throw new UsageError(`--${name} sets the core of the heuristic, which runs at the --input values; a --crossover scan alone runs no heuristic: add --input`, "select");
@@ -111,7 +114,8 @@ function run(ctx: CommandContext): number {
     const trial = readTrial(String(v["prune-trial"]), { records: false });
     const names = assembly.components.map((c) => c.name);
     const implementations = implementationNames(assembly);
-    const timers = coreTimersOfTrial(trial, { alpha, beta });
+    const foldGroups = foldGroupsOption("select", v["fold-group"]);
+    const timers = coreTimersOfTrial(trial, { alpha, beta, foldGroups });
     core = coreComponentsFromTimers(timers, names, trial.source, implementations);
     const unmatched = unmatchedComponentTimers(timers, names, implementations);
     if (unmatched.length > 0) {

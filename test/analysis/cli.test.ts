@@ -450,6 +450,18 @@ describe("ccasim prune", () => {
     expect((await run(["prune", hatchet, "--fold-group", ","])).code).toBe(2);
   });
 
+  it("folds the same groups in select --prune-trial, and refuses --fold-group without it", async () => {
+    const out = runScenario("scenarios/known-models.yaml", { out: join(mkdtempSync(join(tmpdir(), "ccasim-select-fold-")), "km"), set: ["workload.iterations=5"] }).outDir;
+    const r = await run(["select", "--known-models", "--input", "x=1.5", "--prune-trial", out, "--fold-group", "CCA_COMPONENT"]);
+    // Every component timer folded into the driver's caller: no core timer names a component.
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("no core timer names a component of the assembly");
+    expect((await run(["select", "--known-models", "--input", "x=1.5", "--prune-trial", out, "--fold-group", "MPI"])).err).toContain("no timer is in group 'MPI'");
+    const bad = await run(["select", "--known-models", "--input", "x=1.5", "--fold-group", "MPI"]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain("--fold-group sets the pruning of --prune-trial; it needs --prune-trial");
+  });
+
   it("rejects a count that is not a positive integer, as fit, power and profile show do, printing nothing", async () => {
     const trial = "../shared/data/tau/hatchet-cpi-mpi";
     for (const [args, option] of [
