@@ -14,7 +14,7 @@ import {
   type SourceDoc,
 } from "./lang/index.js";
 import { didYouMean, nearestName } from "../engine/index.js";
-import { otherInputFileKindText, parseKeyPath } from "../profile/index.js";
+import { locateNearest, otherInputFileKindText, parseKeyPath } from "../profile/index.js";
 import { counterLevel, describePmuDemand, ITANIUM2_NATIVE_EVENTS, pmuDemand, presetMapOf, supportedCounters, type CounterName } from "../machine/index.js";
 import { setupMachine, type MachineSetup } from "./machine-setup.js";
 import { CYCLE_COUNTERS } from "./platform.js";
@@ -181,12 +181,12 @@ function namedOverride(o: string | SourcedOverride): NamedOverride {
 /** The validated configuration's machine, metrics, and assembly or program, prepared. */
 function resolveScenario(config: ScenarioConfig, file: string, located: SourceDoc["locate"], overrides: readonly NamedOverride[]): LoadedScenario {
   const fail = (path: KeyPath, message: string): never => {
-    const pos = located(path) ?? nearestLocation(located, path);
+    const pos = locateNearest({ locate: located }, path, "key");
     throw new ScenarioErrors([new ScenarioError(message, { file, line: pos?.line, column: pos?.column, path })]);
   };
   const warnings: string[] = [];
   const warn = (path: KeyPath, message: string): void => {
-    const pos = located(path) ?? nearestLocation(located, path);
+    const pos = locateNearest({ locate: located }, path, "key");
     warnings.push(new ScenarioError(message, { file, line: pos?.line, column: pos?.column, path }).message);
   };
   // The sections are checked one after another, and the errors of each are reported together:
@@ -218,7 +218,7 @@ function resolveScenario(config: ScenarioConfig, file: string, located: SourceDo
     program = prepareProgram(config.program, config.workload, layout, { file, locate: located, overridden });
   }
   const errorAt = (path: KeyPath, message: string): ScenarioErrors => {
-    const pos = located(path) ?? nearestLocation(located, path);
+    const pos = locateNearest({ locate: located }, path, "key");
     // The overrides of the key, of anything in it (a component's parameters, for the component)
     // and of the workload its expressions read: which of them caused a run-time value is unknown.
     // In a program model, any expression may call a cost function or read a global, and the
@@ -418,14 +418,6 @@ function locator(doc: SourceDoc, overrides: readonly Override[]): SourceDoc["loc
     const o = overrides.find((x) => isPrefix(x.path, path));
     return o === undefined ? doc.locate(path) : doc.locate(o.path);
   };
-}
-
-function nearestLocation(locate: SourceDoc["locate"], path: KeyPath) {
-  for (let n = path.length - 1; n >= 0; n--) {
-    const p = locate(path.slice(0, n));
-    if (p) return p;
-  }
-  return undefined;
 }
 
 function isPrefix(prefix: KeyPath, path: KeyPath): boolean {

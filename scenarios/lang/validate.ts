@@ -8,6 +8,7 @@ import { nearestName } from "../../engine/registry.js";
 import { ExpressionError, checkExpressionSyntax, expressionReferences, isExpressionConstant } from "./expression.js";
 import { describeSchema, type ExpressionSchema, type ObjectSchema, type Schema, type UnionSchema } from "./schema.js";
 import { ScenarioError, ScenarioErrors, type KeyPath, type SourceDoc, type SourcePosition } from "./source.js";
+import { locateNearest } from "../../profile/index.js";
 import { QuantityError, formatQuantity, parseQuantity } from "./units.js";
 
 interface Ctx {
@@ -21,11 +22,10 @@ interface Ctx {
 type At = "key" | "value" | "parent";
 
 function report(ctx: Ctx, path: KeyPath, detail: string, at: At, columnShift?: number): void {
-  let pos: SourcePosition | undefined;
-  if (at === "value") pos = ctx.locateValue?.(path) ?? ctx.locate?.(path);
-  else if (at === "key") pos = ctx.locate?.(path);
-  const start = at === "parent" ? path.length - 1 : path.length;
-  for (let n = start; pos === undefined && n >= 0 && ctx.locate; n--) pos = ctx.locate(path.slice(0, n));
+  // The value, the key, or the enclosing entry ("parent"), else the nearest entry around it.
+  const locate = ctx.locate;
+  let pos: SourcePosition | undefined = at === "value" ? ctx.locateValue?.(path) : undefined;
+  if (pos === undefined && locate !== undefined && (at !== "parent" || path.length > 0)) pos = locateNearest({ locate }, at === "parent" ? path.slice(0, -1) : path, "key");
   if (pos && columnShift !== undefined) pos = { line: pos.line, column: pos.column + columnShift };
   ctx.errors.push(new ScenarioError(detail, { file: ctx.file, line: pos?.line, column: pos?.column, path }));
 }

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { basename, dirname, extname, resolve } from "node:path";
 import { parseDocument, stringify as stringifyYaml } from "yaml";
 import { collectErrors, fileErrorText, formatPath, parseOverride, parseYamlSource, ScenarioError, ScenarioErrors, validate, type KeyPath } from "../lang/index.js";
-import { otherInputFileKindText, type CommandInput } from "../../profile/index.js";
+import { locateNearest, otherInputFileKindText, type CommandInput } from "../../profile/index.js";
 import { undefinedWorkloadVariable, unknownWorkloadVariable, workloadVariablesOf } from "../workload.js";
 import { sweepFactors, type SweepFail } from "./design.js";
 import { enumeratePoints, pointOverrideEntries, pointOverrides, type SweepPoint } from "./points.js";
@@ -67,7 +67,7 @@ export function loadSweepText(text: string, file: string): Sweep {
   if (otherKind !== undefined) throw new ScenarioErrors([new ScenarioError(otherKind, { file })]);
   const config = validate<SweepConfig>(sweepSchema(), doc);
   const fail: SweepFail = (path: KeyPath, message: string) => {
-    const pos = nearest(doc.locate, path);
+    const pos = locateNearest({ locate: doc.locate }, path, "key");
     throw new ScenarioErrors([new ScenarioError(message, { file, line: pos?.line, column: pos?.column, path })]);
   };
   let scenarioText: string;
@@ -108,7 +108,7 @@ export function loadSweepText(text: string, file: string): Sweep {
   const name = config.name ?? basename(file, extname(file));
   const keySources: Record<string, string> = {};
   for (const [key, where] of sweepKeys(config)) {
-    const pos = nearest(doc.locate, where);
+    const pos = locateNearest({ locate: doc.locate }, where, "key");
     keySources[key] = `${formatPath(where.slice(0, -1))} key '${key}' (${file}${pos ? `:${pos.line}:${pos.column}` : ""})`;
   }
   return { file, name, config, scenarioText, loadText, scenarioFile, inlineScenario, points, axes, studyHash, otherSeedsHash, keySources };
@@ -213,10 +213,3 @@ function sortedEntries(o: Readonly<Record<string, AxisValue>>): [string, AxisVal
     .map((k) => [k, o[k]]);
 }
 
-function nearest(locate: (p: KeyPath) => { line: number; column: number } | undefined, path: KeyPath) {
-  for (let n = path.length; n >= 0; n--) {
-    const p = locate(path.slice(0, n));
-    if (p) return p;
-  }
-  return undefined;
-}
