@@ -560,18 +560,29 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   return walkedMisses(sc, B, e, d, u, A, arrays, arrayBytes, P, up, rows);
 }
 
+/** Accesses of all column groups: each group's rows times its columns. */
+function groupAccesses(sc: Scratch): number {
+  let all = 0;
+  for (let gi = 0; gi < sc.groups; gi++) all += sc.groupRows[gi] * sc.groupColumns[gi];
+  return all;
+}
+
+/**
+ * Positions of `d` bytes in a line of `B` that continue a sector of `u`: `k..u/d - 1` of each
+ * sector, `k` positions to an element. (Int32 quotients: `d` divides the sector and the line.)
+ */
+function continuingPositions(B: number, u: number, d: number, k: number): number {
+  const perSector = (u / d) | 0;
+  return (((B / d) | 0) / perSector) * (perSector - k);
+}
+
 /**
  * {@link columnReuseMisses} of one array when every continuation misses: all accesses of the
- * column groups at every position that continues a sector (`k..u/d - 1` of each, `k` positions
- * of `d` bytes to an element), the same expression as {@link orbitMisses}'s. (A function apart:
- * it keeps columnReuseMisses small enough for V8 to inline the entries and remainders it takes.)
+ * column groups at every position that continues a sector. (A function apart: it keeps
+ * columnReuseMisses small enough for V8 to inline the entries and remainders it takes.)
  */
 function everyContinuationMisses(sc: Scratch, B: number, u: number, d: number, k: number): number {
-  let allRows = 0;
-  for (let gi = 0; gi < sc.groups; gi++) allRows += sc.groupRows[gi] * sc.groupColumns[gi];
-  const perSector = (u / d) | 0;
-  const continuing = (((B / d) | 0) / perSector) * (perSector - k);
-  return (allRows * continuing * d) / B;
+  return (groupAccesses(sc) * continuingPositions(B, u, d, k) * d) / B;
 }
 
 /**
@@ -584,11 +595,9 @@ function everyContinuationMisses(sc: Scratch, B: number, u: number, d: number, k
 function orbitMisses(sc: Scratch, B: number, d: number, k: number, u: number, A: number, lastMin: number, lastMax: number): number {
   // Int32 (d divides the sector and the line): a remainder by a double would be a library call.
   const perSector = (u / d) | 0;
-  let allRows = 0;
-  for (let gi = 0; gi < sc.groups; gi++) allRows += sc.groupRows[gi] * sc.groupColumns[gi];
+  const allRows = groupAccesses(sc);
   const W = (B / d) | 0;
-  // The positions that continue a sector: `k..perSector - 1` of each.
-  const continuing = (W / perSector) * (perSector - k);
+  const continuing = continuingPositions(B, u, d, k);
   // The spans are of one position's shift (the element is the unit).
   if (k === 1 && partnerSpans(sc.orbits, A, sc.spans)) {
     // No row of any group holds A partners (the first group's `last` is the largest), or every

@@ -1,38 +1,21 @@
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { lineRotationSpansWithin } from "../../machine/node/line-rotation.js";
 import { rotationEntries } from "../../machine/node/modular.js";
-import { partnersByRow } from "./column-partners.js";
-
-const sweep = fc.record({
-  B: fc.constantFrom(32, 64, 128),
-  e: fc.constantFrom(4, 8, 12, 16),
-  sets: fc.constantFrom(4, 8, 16, 32, 64, 128),
-  s: fc.integer({ min: 2, max: 3000 }),
-  A: fc.constantFrom(1, 2, 4, 8),
-  last: fc.integer({ min: 1, max: 600 }),
-});
+import { checkDecidedSweeps, partnersByRow, sweepCases } from "./column-partners.js";
 
 describe("spans of a rotation of the line", () => {
   it("decide only sweeps where every row of every offset has A partners (fast-check)", () => {
-    const r = new Float64Array(4);
-    let decided = 0;
-    fc.assert(
-      fc.property(sweep, ({ B, e, sets, s, A, last }) => {
-        const P = B * sets;
-        const R = (s * e) % P;
-        if (R === 0 || e >= B) return;
-        const d = e & -e;
-        rotationEntries(R, P, B, r);
-        if (!lineRotationSpansWithin(r[0], r[1], r[2], r[3], B, e, d, A, last + 1)) return;
-        decided++;
+    const decided = checkDecidedSweeps(
+      sweepCases([4, 8, 12, 16], [4, 8, 16, 32, 64, 128], 600),
+      { numRuns: 3000, seed: 17 },
+      ({ B, e, A, last }, _R, _P, r) => lineRotationSpansWithin(r[0], r[1], r[2], r[3], B, e, e & -e, A, last + 1),
+      ({ B, e, A, last }, R, P) => {
         // Every offset at least one element into its line (the continuations and more): every row misses.
-        for (let p = e; p < B; p += d) {
+        for (let p = e; p < B; p += e & -e) {
           const fewest = Math.min(...partnersByRow(R, P, B, e, p, last));
           expect(fewest, `R=${R} P=${P} B=${B} e=${e} A=${A} last=${last} p=${p}`).toBeGreaterThanOrEqual(A);
         }
-      }),
-      { numRuns: 3000, seed: 17 },
+      },
     );
     // The property is not vacuous.
     expect(decided).toBeGreaterThan(100);
