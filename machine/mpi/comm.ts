@@ -1,5 +1,6 @@
 import type { Yieldable } from "../../engine/index.js";
 import { ANY_SOURCE, ANY_TAG, CALL, MPI_CALLS, REQUEST_NULL, TAG_UB, type MpiCallName } from "./constants.js";
+import { CollectiveOrder } from "./collective-order.js";
 import { MpiUsageError } from "./errors.js";
 import { F_INTERNAL, F_RELEASED, KIND_RECV, NIL } from "./requests.js";
 import type { MpiWorld, RankWait } from "./world.js";
@@ -32,6 +33,8 @@ export class Group {
   readonly collCtx: number;
   private fromWorld: Int32Array | null = null;
   private readonly comms = new Map<number, Comm>();
+  /** @internal The collectives the members have made, checked against each other. */
+  readonly collectiveOrder: CollectiveOrder;
 
   /** @internal */
   constructor(
@@ -43,6 +46,7 @@ export class Group {
   ) {
     this.ctx = 2 * id;
     this.collCtx = 2 * id + 1;
+    this.collectiveOrder = new CollectiveOrder(size, name);
     if (members !== null) {
       this.fromWorld = new Int32Array(world.size).fill(-1);
       for (let i = 0; i < members.length; i++) this.fromWorld[members[i]] = i;
@@ -417,36 +421,37 @@ export class Comm {
 
   /** MPI_Barrier. */
   barrier(): MpiCall {
+    this.group.collectiveOrder.enter(this.rank, this.worldRank, "MPI_Barrier()", 0, -1);
     return this.collective(CALL.barrier, 0, this.world.collectives.choose("barrier", this.size, 0).run(this, 0, 0));
   }
 
   /** MPI_Bcast of `bytes` from `root`. */
   bcast(bytes: number, root = 0): MpiCall {
-    this.checkCollective("MPI_Bcast()", bytes, root);
+    this.checkCollective("MPI_Bcast()", bytes, root, root);
     return this.collective(CALL.bcast, bytes, this.algorithm("bcast", bytes, root));
   }
 
   /** MPI_Reduce of `bytes` (per rank) to `root`; each reduction step costs bytes * reduceCostPerByte. */
   reduce(bytes: number, root = 0): MpiCall {
-    this.checkCollective("MPI_Reduce()", bytes, root);
+    this.checkCollective("MPI_Reduce()", bytes, root, root);
     return this.collective(CALL.reduce, bytes, this.algorithm("reduce", bytes, root));
   }
 
   /** MPI_Allreduce of `bytes` (per rank). */
   allreduce(bytes: number): MpiCall {
-    this.checkCollective("MPI_Allreduce()", bytes, 0);
+    this.checkCollective("MPI_Allreduce()", bytes, 0, -1);
     return this.collective(CALL.allreduce, bytes, this.algorithm("allreduce", bytes, 0));
   }
 
   /** MPI_Allgather: every rank contributes `bytes`; every rank ends with `bytes * size`. */
   allgather(bytes: number): MpiCall {
-    this.checkCollective("MPI_Allgather()", bytes, 0);
+    this.checkCollective("MPI_Allgather()", bytes, 0, -1);
     return this.collective(CALL.allgather, bytes, this.algorithm("allgather", bytes, 0));
   }
 
   /** MPI_Alltoall: every rank sends `bytes` to every other rank. */
   alltoall(bytes: number): MpiCall {
-    this.checkCollective("MPI_Alltoall()", bytes, 0);
+    this.checkCollective("MPI_Alltoall()", bytes, 0, -1);
     return this.collective(CALL.alltoall, bytes, this.algorithm("alltoall", bytes, 0));
   }
 
@@ -478,9 +483,14 @@ export class Comm {
     this.exit(call, bytes);
   }
 
-  private checkCollective(call: string, bytes: number, root: number): void {
+  /**
+   * Checks a sized collective's arguments, then that it is the call, size and root the other
+   * members made as this collective (`orderRoot`: the root, or -1 for a call without one).
+   */
+  private checkCollective(call: string, bytes: number, root: number, orderRoot: number): void {
     if (!(bytes >= 0) || !Number.isFinite(bytes)) throw new MpiUsageError(this.worldRank, call, `size ${bytes} bytes is not a finite number >= 0`);
     if (!Number.isInteger(root) || root < 0 || root >= this.size) throw new MpiUsageError(this.worldRank, call, `root ${root} is outside [0, ${this.size})`);
+    this.group.collectiveOrder.enter(this.rank, this.worldRank, call, bytes, orderRoot);
   }
 
   // ------------------------------------------------------------ building blocks of collective algorithms
