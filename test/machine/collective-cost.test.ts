@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { CollectiveName, Comm, MpiCall } from "../../machine/index.js";
+import { COLLECTIVES, collectiveAlgorithms, type CollectiveName, type Comm, type MpiCall } from "../../machine/index.js";
 import { close, hockney, world } from "./helpers.js";
 
 const alpha = 5;
@@ -146,5 +147,44 @@ describe("collective times match their algorithms' cost formulas (Hockney, no lo
         expect(timeOf(p, coll, alg, op)).toBeGreaterThanOrEqual(0);
       }
     }
+  });
+
+  it("completes every registered algorithm for any rank count, size and root, blocks of ceil(n/p) bytes that leave ranks empty included (fast-check)", () => {
+    const algorithms = COLLECTIVES.flatMap((coll) => collectiveAlgorithms[coll].all().map((a) => [coll, a.name] as const));
+    const run: Record<CollectiveName, (c: Comm, n: number, root: number) => MpiCall> = {
+      barrier: (c) => c.barrier(),
+      bcast: (c, n, root) => c.bcast(n, root),
+      reduce: (c, n, root) => c.reduce(n, root),
+      allreduce: (c, n) => c.allreduce(n),
+      allgather: (c, n) => c.allgather(n),
+      alltoall: (c, n) => c.alltoall(n),
+    };
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...algorithms),
+        fc.integer({ min: 1, max: 40 }),
+        fc.oneof(fc.integer({ min: 1, max: 100 }), fc.integer({ min: 100, max: 20000 })),
+        fc.nat(),
+        fc.boolean(),
+        ([coll, alg], p, n, r, fastPaths) => {
+          const supports = collectiveAlgorithms[coll].get(alg).supports;
+          fc.pre(supports === undefined || supports(p));
+          const w = world(p, hockney(alpha, bw, 4096), { collectives: { algorithms: { [coll]: alg } }, fastPaths });
+          let finished = 0;
+          w.launch(function* (c) {
+            yield* run[coll](c, n, r % p);
+            finished++;
+          });
+          w.run();
+          w.finalize();
+          expect(finished).toBe(p);
+        },
+      ),
+      { seed: 20050, numRuns: 600 },
+    );
+    // The case MPICH's automatic choice reaches at scale: 128 ranks, 12300 bytes (blocks of 97).
+    expect(timeOf(128, "bcast", "scatter_ring_allgather", (c) => c.bcast(12300, 0))).toBeGreaterThan(0);
+    expect(timeOf(7, "bcast", "scatter_ring_allgather", (c) => c.bcast(24, 3))).toBeGreaterThan(0);
+    expect(timeOf(2, "bcast", "scatter_recursive_doubling_allgather", (c) => c.bcast(1, 0))).toBeGreaterThan(0);
   });
 });

@@ -40,7 +40,8 @@ function block(n: number, scatter: number, i: number): number {
 
 /**
  * Binomial scatter of the broadcast buffer (MPICH's scatter_for_bcast): block i of ceil(n/p)
- * bytes ends on relative rank i. Returns the bytes this rank holds afterwards.
+ * bytes ends on relative rank i; a rank whose blocks are empty (i * ceil(n/p) >= n) neither
+ * receives nor sends. Returns the bytes this rank holds afterwards.
  */
 function* scatterForBcast(c: Comm, n: number, root: number, scatter: number): MpiCall<number> {
   const p = c.size;
@@ -49,11 +50,15 @@ function* scatterForBcast(c: Comm, n: number, root: number, scatter: number): Mp
   let mask = 1;
   while (mask < p) {
     if (rel & mask) {
-      const r = c.collRecv((c.rank - mask + p) % p, TAG.bcast, n);
-      const ev = c.collWait(r, -1);
-      if (ev !== null) yield ev;
-      cur = c.collReceived(r);
-      c.collRelease(r, -1);
+      // Blocks from this rank's on hold no byte when ceil(n/p) divides n unevenly (n = 24,
+      // p = 7: relative rank 6): its parent sends nothing, so no receive is posted (MPICH).
+      if (n - rel * scatter > 0) {
+        const r = c.collRecv((c.rank - mask + p) % p, TAG.bcast, n);
+        const ev = c.collWait(r, -1);
+        if (ev !== null) yield ev;
+        cur = c.collReceived(r);
+        c.collRelease(r, -1);
+      }
       break;
     }
     mask <<= 1;
