@@ -68,6 +68,22 @@ export function statementCount(sql: string): number {
   return statementEnds(sql).length;
 }
 
+/**
+ * A DuckDB error `message` about SQL that was embedded `linesBefore` lines below the start of the
+ * statement DuckDB parsed (`COPY (\n<sql>\n) TO ...`), with its `LINE n:` references counted
+ * in the embedded SQL's own lines again. The caret line under each reference keeps pointing at the
+ * same character when the number has fewer digits (`LINE 10:` becoming `LINE 9:`). A reference to a
+ * line before the embedded SQL, and a message without references, are returned as they are.
+ */
+export function embeddedSqlLines(message: string, linesBefore: number): string {
+  return message.replace(/^LINE (\d+):(.*)(\n *\^)?/gm, (all: string, n: string, text: string, caret: string | undefined) => {
+    const line = Number(n) - linesBefore;
+    if (line < 1) return all;
+    const shorter = n.length - String(line).length;
+    return `LINE ${line}:${text}${caret === undefined ? "" : "\n" + caret.slice(1 + shorter)}`;
+  });
+}
+
 /** `text` as an SQL string literal: in single quotes, each quote doubled (`it's` is `'it''s'`). */
 export function sqlString(text: string): string {
   return `'${text.replace(/'/g, "''")}'`;

@@ -6,7 +6,7 @@ import { extname, resolve } from "node:path";
 import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { BulkInserter } from "./bulk-insert.js";
 import type { PointRows, TableRows } from "./rows.js";
-import { statementCount, withoutTerminator } from "./sql-text.js";
+import { embeddedSqlLines, statementCount, withoutTerminator } from "./sql-text.js";
 import { StudyError } from "./study-error.js";
 import { META_TABLE, STUDY_TABLES, TIMING_TABLE, studyDdl, type StudyTable } from "./schema.js";
 
@@ -227,7 +227,9 @@ export class StudyStore {
     } catch (e) {
       rmSync(tmp, { recursive: true, force: true });
       unmake();
-      throw new StudyError((e as Error).message.split(tmp).join(target));
+      // The SQL stands one line below COPY's own: DuckDB's line numbers are the SQL's again.
+      const message = (e as Error).message.split(tmp).join(target);
+      throw new StudyError(source.startsWith("(\n") ? embeddedSqlLines(message, 1) : message);
     } finally {
       untrack();
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sqlString, statementCount, withoutTerminator } from "../../profile/study/sql-text.js";
+import { embeddedSqlLines, sqlString, statementCount, withoutTerminator } from "../../profile/study/sql-text.js";
 
 describe("withoutTerminator", () => {
   it("drops the terminating ';' and the comments after it, and nothing else", () => {
@@ -35,5 +35,17 @@ describe("sqlString", () => {
     expect(sqlString("it's")).toBe("'it''s'");
     expect(sqlString("'; DROP TABLE point; --")).toBe("'''; DROP TABLE point; --'");
     expect(withoutTerminator(`SELECT ${sqlString("a;'b")};`)).toBe("SELECT 'a;''b'");
+  });
+});
+
+describe("embeddedSqlLines", () => {
+  it("counts DuckDB's LINE references in the embedded SQL's lines, the caret under the same character", () => {
+    const message = 'Binder Error: Referenced column "x" not found\n\nLINE 4: where x = 1\n              ^';
+    expect(embeddedSqlLines(message, 1)).toBe('Binder Error: Referenced column "x" not found\n\nLINE 3: where x = 1\n              ^');
+    // One digit fewer: the caret moves left with the text.
+    expect(embeddedSqlLines("Parser Error: syntax error\n\nLINE 10: from p where\n                    ^", 1)).toBe("Parser Error: syntax error\n\nLINE 9: from p where\n                   ^");
+    // No reference, or one to a line before the embedded SQL: unchanged.
+    expect(embeddedSqlLines("IO Error: cannot open file", 1)).toBe("IO Error: cannot open file");
+    expect(embeddedSqlLines("Parser Error: x\n\nLINE 1: COPY (\n      ^", 1)).toBe("Parser Error: x\n\nLINE 1: COPY (\n      ^");
   });
 });

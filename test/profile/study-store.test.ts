@@ -113,6 +113,11 @@ describe("the study store", () => {
       await store.exportQuery("SUMMARIZE point", join(dir, "summarize.csv"));
       expect(readFileSync(join(dir, "summarize.csv"), "utf8")).toMatch(/^column_name,column_type,min,max,/);
       await expect(store.exportQuery("SELEC 1", join(dir, "bad.csv"))).rejects.toThrow(/Parser Error: syntax error at or near "SELEC"/);
+      // An error names the line of the SQL as given, as a query without --out does.
+      const wrong = "SELECT point_id\nFROM point\nWHERE nosuch = 1";
+      const asQuery = await store.query(wrong).then(() => "", (e: Error) => e.message);
+      expect(asQuery).toMatch(/^LINE 3: WHERE nosuch = 1$/m);
+      await expect(store.exportQuery(wrong, join(dir, "bad.csv"))).rejects.toThrow(asQuery);
     } finally {
       store.close();
     }
