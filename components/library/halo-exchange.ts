@@ -1,4 +1,4 @@
-import { ghostExchange, haloPlan, type BlockDecomposition, type Comm, type HaloPlan } from "../../machine/index.js";
+import { faceNeighbours, ghostExchange, haloPlan, type BlockDecomposition, type Comm, type HaloPlan } from "../../machine/index.js";
 import { checkKeys } from "../documented-params.js";
 import type { ComponentType } from "../component.js";
 import type { PortType } from "../ports.js";
@@ -93,19 +93,29 @@ export const haloExchangeComponent: ComponentType<HaloPrepared> = {
     const gridRanks = grid.reduce((a, b) => a * b, 1);
     if (gridRanks !== ctx.size)
       throw new ScenarioValueError(`${ctx.instance}: ranks [${grid.join(", ")}] is a grid of ${gridRanks} ranks, but the run has ${ctx.size} (machine.nodes x machine.processesPerNode)`);
-    const { patchCells, ghostWidth, bytesPerCell } = extentsOf(d, newScope(d.scopeNames, ctx), ctx.instance);
+    const scope = newScope(d.scopeNames, ctx);
+    const own = extentsOf(d, scope, ctx.instance);
+    const { patchCells, ghostWidth, bytesPerCell } = own;
     const decomposition: BlockDecomposition = { ranks: grid, patchCells, ghostWidth, bytesPerCell, periodic: d.periodic, corners: d.corners };
+    checkNeighbourStrips(d, decomposition, own, scope, ctx.rank, ctx.instance);
     const inst: HaloInstance = { comm, rank: ctx.rank, decomposition, plan: undefined };
     return { provides: { halo: { exchange: () => exchangeHalo(inst) } } };
   },
 };
+
+/** A block's extents on one rank (cells, cells, bytes). */
+interface BlockExtents {
+  readonly patchCells: number[];
+  readonly ghostWidth: number;
+  readonly bytesPerCell: number;
+}
 
 /**
  * The block's extents on one rank: literals as given, expressions evaluated in `scope`; each a
  * whole number >= 1, and the halo no wider than the block.
  * @throws ScenarioValueError naming the instance and the key
  */
-function extentsOf(d: HaloPrepared, scope: ArrayLike<number>, instance: string): { patchCells: number[]; ghostWidth: number; bytesPerCell: number } {
+function extentsOf(d: HaloPrepared, scope: ArrayLike<number>, instance: string): BlockExtents {
   const value = (key: string, e: Extent): number => {
     const v = typeof e === "number" ? e : e(scope);
     const problem = `evaluated to ${v}; expected an integer >= 1`;
@@ -118,6 +128,35 @@ function extentsOf(d: HaloPrepared, scope: ArrayLike<number>, instance: string):
     if (ghostWidth > cells) throw new ScenarioValueError(`${instance}: ghostWidth ${ghostWidth} exceeds the patch extent ${cells} along dimension ${i} (patchCells[${i}])`);
   });
   return { patchCells, ghostWidth, bytesPerCell: value("bytesPerCell", d.bytesPerCell) };
+}
+
+/**
+ * Refuses extents that make a face's strips differ between the two blocks sharing it, when an
+ * expression gives them (literals are the same on every rank): each side sends its own face and
+ * receives the other's, so across dimension `i` both blocks need the same extents along the other
+ * dimensions, the same halo width and the same bytes per cell. A block's extent along a dimension
+ * may vary only with its position along that dimension. Why here: the exchange would otherwise
+ * fail with a truncated message that names neither the component nor the key.
+ * @throws ScenarioValueError naming the instance, the key, both ranks and both values
+ */
+function checkNeighbourStrips(d: HaloPrepared, decomposition: BlockDecomposition, own: BlockExtents, scope: Float64Array, rank: number, instance: string): void {
+  if (typeof d.ghostWidth === "number" && typeof d.bytesPerCell === "number" && d.patchCells.every((e) => typeof e === "number")) return;
+  const rankAt = d.scopeNames.indexOf("rank");
+  const theirScope = Float64Array.from(scope);
+  for (const { peer, dimension } of faceNeighbours(decomposition, rank)) {
+    theirScope[rankAt] = peer;
+    const theirs = extentsOf(d, theirScope, instance);
+    const differs = (key: string, mine: number, other: number): void => {
+      if (mine === other) return;
+      const problem = `is ${mine} on rank ${rank} but ${other} on rank ${peer}, its neighbour across dimension ${dimension}: the strips of the face they share would differ in size (a block's extent along a dimension may vary only with its position along that dimension; the halo width and bytes per cell not at all)`;
+      throw new ScenarioValueError(`${instance}: ${key} ${problem}`, key, problem);
+    };
+    own.patchCells.forEach((cells, j) => {
+      if (j !== dimension) differs(`patchCells[${j}]`, cells, theirs.patchCells[j]!);
+    });
+    differs("ghostWidth", own.ghostWidth, theirs.ghostWidth);
+    differs("bytesPerCell", own.bytesPerCell, theirs.bytesPerCell);
+  }
 }
 
 /** One rank's instance of a halo exchange; the plan is made on first use. */

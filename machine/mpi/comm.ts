@@ -18,6 +18,23 @@ export interface Status {
 /** The generator type of blocking MPI calls: yields kernel events, returns `T`. */
 export type MpiCall<T = void> = Generator<Yieldable, T, unknown>;
 
+/**
+ * Why `value` is not a rank of communicator `comm` of `size` ranks (`what`: destination, source,
+ * root), or undefined when it is one.
+ */
+function notARank(what: string, value: number, size: number, comm: string): string | undefined {
+  if (!Number.isInteger(value)) return `${what} ${value} is not an integer rank of ${comm} (0 to ${size - 1})`;
+  if (value < 0 || value >= size) return `${what} ${value} is outside [0, ${size}) of ${comm}`;
+  return undefined;
+}
+
+/** Why `tag` is not a message tag (an integer in [0, TAG_UB]), or undefined when it is one. */
+function notATag(tag: number): string | undefined {
+  if (!Number.isInteger(tag)) return `tag ${tag} is not an integer`;
+  if (tag < 0 || tag > TAG_UB) return `tag ${tag} is outside [0, ${TAG_UB}]`;
+  return undefined;
+}
+
 /** A call that returns at once (a collective of zero bytes). */
 function* noMessages(): MpiCall {}
 
@@ -152,15 +169,18 @@ export class Comm {
   // ------------------------------------------------------------ validation
 
   private checkDest(call: string, dest: number, tag: number, bytes: number): void {
-    if (!Number.isInteger(dest) || dest < 0 || dest >= this.size) throw new MpiUsageError(this.worldRank, call, `destination ${dest} is outside [0, ${this.size}) of ${this.name}`);
-    if (!Number.isInteger(tag) || tag < 0 || tag > TAG_UB) throw new MpiUsageError(this.worldRank, call, `tag ${tag} is outside [0, ${TAG_UB}]`);
+    const rank = notARank("destination", dest, this.size, this.name);
+    if (rank !== undefined) throw new MpiUsageError(this.worldRank, call, rank);
+    const t = notATag(tag);
+    if (t !== undefined) throw new MpiUsageError(this.worldRank, call, t);
     if (!(bytes >= 0) || !Number.isFinite(bytes)) throw new MpiUsageError(this.worldRank, call, `size ${bytes} bytes is not a finite number >= 0`);
   }
 
   private checkSource(call: string, source: number, tag: number, bytes: number): void {
-    if (source !== ANY_SOURCE && (!Number.isInteger(source) || source < 0 || source >= this.size))
-      throw new MpiUsageError(this.worldRank, call, `source ${source} is outside [0, ${this.size}) of ${this.name} and is not ANY_SOURCE`);
-    if (tag !== ANY_TAG && (!Number.isInteger(tag) || tag < 0 || tag > TAG_UB)) throw new MpiUsageError(this.worldRank, call, `tag ${tag} is outside [0, ${TAG_UB}] and is not ANY_TAG`);
+    const rank = source === ANY_SOURCE ? undefined : notARank("source", source, this.size, this.name);
+    if (rank !== undefined) throw new MpiUsageError(this.worldRank, call, `${rank} and is not ANY_SOURCE`);
+    const t = tag === ANY_TAG ? undefined : notATag(tag);
+    if (t !== undefined) throw new MpiUsageError(this.worldRank, call, `${t} and is not ANY_TAG`);
     if (!(bytes >= 0)) throw new MpiUsageError(this.worldRank, call, `buffer size ${bytes} bytes is not a number >= 0`);
   }
 
@@ -489,7 +509,8 @@ export class Comm {
    */
   private checkCollective(call: string, bytes: number, root: number, orderRoot: number): void {
     if (!(bytes >= 0) || !Number.isFinite(bytes)) throw new MpiUsageError(this.worldRank, call, `size ${bytes} bytes is not a finite number >= 0`);
-    if (!Number.isInteger(root) || root < 0 || root >= this.size) throw new MpiUsageError(this.worldRank, call, `root ${root} is outside [0, ${this.size})`);
+    const rank = notARank("root", root, this.size, this.name);
+    if (rank !== undefined) throw new MpiUsageError(this.worldRank, call, rank);
     this.group.collectiveOrder.enter(this.rank, this.worldRank, call, bytes, orderRoot);
   }
 

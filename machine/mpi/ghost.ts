@@ -127,6 +127,41 @@ function dirIndex(o: readonly number[]): number {
   return k;
 }
 
+/** A neighbour across one face of a rank's block. */
+export interface FaceNeighbour {
+  /** The neighbour's rank. */
+  readonly peer: number;
+  /** The dimension the face is across (the two blocks' coordinates differ along it alone). */
+  readonly dimension: number;
+}
+
+/**
+ * The neighbours across the faces of `rank`'s block under decomposition `d` (periodic
+ * boundaries wrap; a rank that is its own neighbour is left out): the ranks whose strips must
+ * match this rank's in size, since each side sends its own face and receives the other's.
+ * @throws DecompositionError as {@link haloPlan}
+ */
+export function faceNeighbours(d: BlockDecomposition, rank: number): FaceNeighbour[] {
+  const { dims, periodic } = check(d);
+  const out: FaceNeighbour[] = [];
+  let stride = 1;
+  for (let i = 0; i < dims; i++) {
+    const n = d.ranks[i];
+    const c = Math.floor(rank / stride) % n;
+    for (const step of [-1, 1]) {
+      let to = c + step;
+      if (to < 0 || to >= n) {
+        if (!periodic[i]) continue;
+        to = (to + n) % n;
+      }
+      const peer = rank + (to - c) * stride;
+      if (peer !== rank && !out.some((x) => x.peer === peer && x.dimension === i)) out.push({ peer, dimension: i });
+    }
+    stride *= n;
+  }
+  return out;
+}
+
 /**
  * The halo messages of `rank` under decomposition `d`. Strips have their true sizes: a face
  * strip is w cells deep and as long as the rank's block, an edge or corner strip w by w (by the

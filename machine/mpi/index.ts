@@ -19,5 +19,5 @@ export {
 } from "./errors.js";
 export { MpiWorld, RankWait, type Placement, type MpiWorldOptions, type ExchangeProgram, type ExchangeStep } from "./world.js";
 export { Comm, Group, type Status, type MpiCall } from "./comm.js";
-export { type BlockDecomposition, type HaloPlan, type GhostExchangeStats, DecompositionError, haloPlan, ghostExchange, GHOST_TAG_SPAN } from "./ghost.js";
+export { type BlockDecomposition, type HaloPlan, type GhostExchangeStats, DecompositionError, faceNeighbours, type FaceNeighbour, haloPlan, ghostExchange, GHOST_TAG_SPAN } from "./ghost.js";
 export * from "./collectives/index.js";

@@ -465,7 +465,7 @@ function checkPeers(model: ProgramModel, sites: readonly Site[], staticNames: Se
     if (p >= 0) {
       bad.add(k);
       const v = peer[k * np + p];
-      sink.report(nd.peer!.path, `${nd.op} '${el.name}': ${describePeer(r)} ${JSON.stringify(nd.peer!.text)} is ${v} on process ${p}, outside [0, ${np})${firstSure >= 0 ? "" : " (for every process that can reach it)"}`);
+      sink.report(nd.peer!.path, `${nd.op} '${el.name}': ${describePeer(r)} ${JSON.stringify(nd.peer!.text)} is ${v} on process ${p}, ${Number.isInteger(v) ? `outside [0, ${np})` : `not an integer process id (0 to ${np - 1})`}${firstSure >= 0 ? "" : " (for every process that can reach it)"}`);
     }
   }
   // Matching of point-to-point sites with peers known at load time.

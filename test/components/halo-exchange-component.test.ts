@@ -49,6 +49,16 @@ describe("the halo-exchange component's sizes from the workload", () => {
     expect(() => timeOf(withWorkload("g: 40", "patchCells: [32, 32], ghostWidth: g"))).toThrow(/H: ghostWidth 40 exceeds the patch extent 32 along dimension 0/);
     expect(() => loadScenarioText(withWorkload("N: 64", "patchCells: [M, N]"), "halo.yaml")).toThrow(/assembly\.components\.H\.params\.patchCells\[0\]: expression "M": unknown symbol 'M'/);
   });
+
+  it("takes extents that vary with a block's position along their own dimension, and refuses strips that neighbours would disagree on", () => {
+    // 2 x 2 grid, rank = x + 2 y: the x extent varies with x, the y extent with y: every shared face matches.
+    expect(timeOf(withWorkload("N: 64", "ranks: [2, 2], patchCells: [N + 8 * (rank % 2), N + 4 * floor(rank / 2)], periodic: true"))).toBeGreaterThan(0);
+    // The x extent varying with y: ranks 0 and 2 (neighbours across dimension 1) share a face of different lengths.
+    expect(() => timeOf(withWorkload("N: 64", "ranks: [2, 2], patchCells: [N + rank, N]"))).toThrow(
+      /halo\.yaml:\d+:\d+: assembly\.components\.H\.params\.patchCells\[0\]: is 64 on rank 0 but 66 on rank 2, its neighbour across dimension 1: the strips of the face they share would differ in size/,
+    );
+    expect(() => timeOf(withWorkload("g: 2", "ranks: [2, 2], patchCells: [32, 32], ghostWidth: g + rank % 2"))).toThrow(/assembly\.components\.H\.params\.ghostWidth: is 2 on rank 0 but 3 on rank 1, its neighbour across dimension 0/);
+  });
 });
 
 describe("halo-exchange documentation", () => {

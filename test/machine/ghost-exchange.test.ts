@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DecompositionError, MpiCallTotals, ghostExchange, haloPlan, type BlockDecomposition, type GhostExchangeStats } from "../../machine/index.js";
+import { DecompositionError, MpiCallTotals, faceNeighbours, ghostExchange, haloPlan, type BlockDecomposition, type GhostExchangeStats } from "../../machine/index.js";
 import { close, hockney, world } from "./helpers.js";
 
 const alpha = 20;
@@ -71,5 +72,35 @@ describe("ghost-cell exchange", () => {
     expect(() => haloPlan({ ...d, ghostWidth: 9 }, 0)).toThrow(/ghostWidth/);
     expect(() => haloPlan({ ...d, ranks: [4] }, 0)).toThrow(/ranks/);
     expect(() => haloPlan(d, 4)).toThrow(/outside/);
+  });
+});
+
+describe("faceNeighbours", () => {
+  it("names the ranks across each face, wrapping periodic dimensions, without the rank itself", () => {
+    const d: BlockDecomposition = { ranks: [3, 2], patchCells: [8, 8], ghostWidth: 1, bytesPerCell: 8 };
+    // Rank 4 is (1, 1): left 3, right 5, below 1 (no row above, not periodic).
+    expect(faceNeighbours(d, 4)).toEqual([
+      { peer: 3, dimension: 0 },
+      { peer: 5, dimension: 0 },
+      { peer: 1, dimension: 1 },
+    ]);
+    // Periodic: the 2-wide dimension has the same rank on both sides, named once; a 1-wide one none.
+    expect(faceNeighbours({ ...d, ranks: [3, 2, 1], patchCells: [8, 8, 8], periodic: true }, 4)).toEqual([
+      { peer: 3, dimension: 0 },
+      { peer: 5, dimension: 0 },
+      { peer: 1, dimension: 1 },
+    ]);
+  });
+
+  it("are the peers of the face messages of the halo plan", () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 2, maxLength: 3 }), fc.boolean(), fc.nat(), (ranks, periodic, r) => {
+        const d: BlockDecomposition = { ranks, patchCells: ranks.map(() => 8), ghostWidth: 1, bytesPerCell: 8, periodic, corners: false };
+        const rank = r % ranks.reduce((a, b) => a * b, 1);
+        const peers = [...new Set(faceNeighbours(d, rank).map((x) => x.peer))].sort((a, b) => a - b);
+        expect(peers).toEqual([...new Set(haloPlan(d, rank).peers)].sort((a, b) => a - b));
+      }),
+      { seed: 3, numRuns: 200 },
+    );
   });
 });

@@ -131,6 +131,15 @@ describe("MPI matching", () => {
     expect(() => c.isend(1, 0, NaN)).toThrow(/size NaN/);
     expect(() => c.irecv(7, 0)).toThrow(/source 7/);
     expect(() => c.test(123456)).toThrow(MpiUsageError);
-    expect(() => w.comm(1).bcast(10, 5).next()).toThrow(/root 5/);
+    expect(() => w.comm(1).bcast(10, 5).next()).toThrow("rank 1, MPI_Bcast(): root 5 is outside [0, 2) of MPI_COMM_WORLD");
+  });
+
+  it("says a fractional rank or tag is not an integer, rather than outside the range it lies in", () => {
+    const w = world(3, hockney(1, 1e9));
+    const c = w.comm(0);
+    expect(() => w.comm(2).bcast(10, 1.5).next()).toThrow("rank 2, MPI_Bcast(): root 1.5 is not an integer rank of MPI_COMM_WORLD (0 to 2)");
+    expect(() => c.isend(0.5, 0, 1)).toThrow("rank 0, MPI_Isend(): destination 0.5 is not an integer rank of MPI_COMM_WORLD (0 to 2)");
+    expect(() => c.irecv(1, 2.5)).toThrow("rank 0, MPI_Irecv(): tag 2.5 is not an integer and is not ANY_TAG");
+    expect(() => c.irecv(-2, 0)).toThrow("rank 0, MPI_Irecv(): source -2 is outside [0, 3) of MPI_COMM_WORLD and is not ANY_SOURCE");
   });
 });

@@ -89,6 +89,8 @@ describe("static checks of program models", () => {
   it("rejects a send whose destination is outside the processes", () => {
     const e = errors({ main: [{ send: "S", to: "pid + np", size: 4 }] });
     expect(e).toMatch(/send 'S': destination "pid \+ np" is 2 on process 0, outside \[0, 2\)/);
+    // A fractional one is named as such, not as outside a range it lies in.
+    expect(errors({ main: [{ bcast: "B", size: 8, root: "np / 4" }] })).toMatch(/bcast 'B': root "np \/ 4" is 0.5 on process 0, not an integer process id \(0 to 1\)/);
     // Guarded as in paper 003 Fig. 5.4: accepted.
     expect(
       load({
