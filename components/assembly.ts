@@ -33,7 +33,7 @@ export interface ProxyConfig {
   readonly parameters: Readonly<Record<string, string>>;
 }
 
-/** The entry point each rank calls: `component.port.method` with no arguments. */
+/** The entry point each rank calls once: `component.port.method`, a method without arguments (it is called with none). */
 export interface EntryConfig {
   readonly component: string;
   readonly port: string;
@@ -346,8 +346,15 @@ export function prepareAssembly(config: AssemblyConfig, workloadNames: readonly 
     } else {
       const inst = byName.get(entry.component);
       const pt = inst?.ports.provides[entry.port];
-      if (!pt || !pt.methods.some((m) => m.name === entry!.method))
-        sink.fail(["assembly", "entry"], `entry point ${entry.component}.${entry.port}.${entry.method} does not exist`);
+      const method = pt?.methods.find((m) => m.name === entry!.method);
+      if (!method) sink.fail(["assembly", "entry"], `entry point ${entry.component}.${entry.port}.${entry.method} does not exist`);
+      // Each rank calls the entry point with no arguments: an argument would read no value (NaN),
+      // and shadow the workload variable of its name in the component's expressions.
+      if (method.args.length > 0)
+        sink.fail(
+          ["assembly", "entry"],
+          `entry point ${entry.component}.${entry.port}.${entry.method}(${method.args.join(", ")}) takes arguments, but each rank calls the entry point with none: declare the method without arguments (args: [] for a dummy or kernel component; its expressions then read the workload variables), or call it from a driver, which passes them`,
+        );
     }
     return entry;
   }

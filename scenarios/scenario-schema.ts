@@ -114,7 +114,7 @@ export function scenarioSchema(): Schema {
         ),
         [],
       ),
-      entry: s.optional(s.string({ pattern: "^[A-Za-z_][\\w-]*\\.[A-Za-z_][\\w-]*\\.[A-Za-z_][\\w-]*$", shape: "'Component.port.method'", doc: "Entry point `component.port.method` (default: the driver)." })),
+      entry: s.optional(s.string({ pattern: "^[A-Za-z_][\\w-]*\\.[A-Za-z_][\\w-]*\\.[A-Za-z_][\\w-]*$", shape: "'Component.port.method'", doc: "Entry point `component.port.method`, a method without arguments: each rank calls it once, with none (default: the driver)." })),
     },
     { doc: "The component assembly (CCA-style components wired through ports)." },
   );

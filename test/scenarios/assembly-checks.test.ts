@@ -69,6 +69,42 @@ describe("assembly checks", () => {
   });
 });
 
+describe("entry point", () => {
+  /** A scenario whose entry point is a dummy component's method, declared with `args`. */
+  const entryScenario = (args: string): string => {
+    const file = join(tempDir(), "entry.yaml");
+    writeFileSync(
+      file,
+      `name: entry
+machine: { preset: xeon-2.8ghz-512k, nodes: 1, processesPerNode: 1 }
+workload: { x: 3 }
+assembly:
+  components:
+    A: { type: dummy, params: { cost: "x > 2 ? 5 : 1"${args} } }
+  entry: A.work.run
+`,
+    );
+    return file;
+  };
+
+  it("refuses an entry method with arguments, which no caller would give, at the entry key", async () => {
+    const file = entryScenario("");
+    const r = await validate(file);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${file}:7:3: assembly.entry: entry point A.work.run(x) takes arguments, but each rank calls the entry point with none`);
+  });
+
+  it("runs an entry method without arguments, its expressions reading the workload variables", async () => {
+    const file = entryScenario(", args: []");
+    const out = join(tempDir(), "out");
+    let stderr = "";
+    const code = await main(["run", file, "--out", out, "--quiet"], { out: () => {}, err: (s) => (stderr += s) });
+    expect(code, stderr).toBe(0);
+    const summary = JSON.parse(readFileSync(join(out, "summary.json"), "utf8")) as { simulatedTime: number };
+    expect(summary.simulatedTime).toBe(5);
+  });
+});
+
 describe("kernel counts", () => {
   const solver = (q: string) => `name: k
 machine: { preset: xeon-2.8ghz-512k, nodes: 1, processesPerNode: 1 }
