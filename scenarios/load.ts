@@ -196,9 +196,14 @@ function resolveScenario(config: ScenarioConfig, file: string, located: SourceDo
   checkReservedWorkloadNames(config, fail);
   const machine = collectErrors(errors, () => setupMachine(config, fail));
   if (machine !== undefined) collectErrors(errors, () => checkMetrics(config, machine, fail));
+  // Whether an output was asked for (in the file or by --set), not left at its default: one the
+  // scenario's kind does not write would silently be missing.
+  const asked = (key: string): boolean => located(["outputs", key]) !== undefined || overrides.some((o) => isPrefix(o.path, ["outputs", key]) || isPrefix(["outputs", key], o.path));
   let assembly: PreparedAssembly | undefined;
   if (config.assembly) {
     assembly = collectErrors(errors, () => prepareWorkloadAssembly(assemblyConfig(config, fail), config.workload, fail, warn));
+    if (config.outputs.trace && asked("trace"))
+      collectErrors(errors, () => fail(["outputs", "trace"], "an assembly writes no trace (trace.json holds a program model's elements; the profile's callpaths and callgraph.json show an assembly's calls): leave trace out or set it to false"));
   }
   // (A machine that was not set up has reported its errors.)
   if (errors.length > 0 || machine === undefined) throw new ScenarioErrors(errors, file);
@@ -206,7 +211,6 @@ function resolveScenario(config: ScenarioConfig, file: string, located: SourceDo
   if (config.program) {
     // Records and the call graph come from an assembly's proxies and timers: asked for here (in
     // the file or by --set), they would silently not be written.
-    const asked = (key: string): boolean => located(["outputs", key]) !== undefined || overrides.some((o) => isPrefix(o.path, ["outputs", key]) || isPrefix(["outputs", key], o.path));
     if (config.outputs.records.length > 0 && asked("records")) fail(["outputs", "records"], "a program model writes no per-invocation records (they come from an assembly's proxies): leave records out or set it to []");
     if (config.outputs.callgraph && asked("callgraph")) fail(["outputs", "callgraph"], "a program model writes no call graph (the profile's callpaths and outputs.trace show its structure): leave callgraph out or set it to false");
     const c = machine.cluster;

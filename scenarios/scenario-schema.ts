@@ -140,7 +140,7 @@ export function scenarioSchema(): Schema {
           profile: s.optional(s.boolean({ doc: "Write the TAU profile folder." }), true),
           records: s.optional(s.array(s.enumOf(["csv", "jsonl"]), { doc: "Per-invocation record formats." }), ["csv", "jsonl"]),
           callgraph: s.optional(s.boolean({ doc: "Write callgraph.json." }), true),
-          trace: s.optional(s.boolean({ doc: "Write a Chrome/Perfetto trace (program models)." }), false),
+          trace: s.optional(s.boolean({ doc: "Write a Chrome/Perfetto trace (program models only: an assembly refuses it)." }), false),
         }),
         { profile: true, records: ["csv", "jsonl"], callgraph: true, trace: false },
       ),

@@ -2,6 +2,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../cli/main.js";
+import { loadScenarioText } from "../../scenarios/index.js";
+import { errorsOf } from "./program/helpers.js";
 import { tempDir } from "./fixtures.js";
 
 const BASE = readFileSync("scenarios/known-models.yaml", "utf8");
@@ -66,6 +68,18 @@ describe("assembly checks", () => {
     const alternative = await validate(file);
     expect(alternative.code, alternative.stderr).toBe(0);
     expect(alternative.stderr).not.toContain("connected to nothing");
+  });
+});
+
+describe("outputs an assembly does not write", () => {
+  it("refuses a trace asked of an assembly, in the file or by --set, at outputs.trace", async () => {
+    const file = scenario("  callgraph: true\n", "  callgraph: true\n  trace: true\n");
+    const inFile = await validate(file);
+    expect(inFile.code).toBe(2);
+    expect(inFile.stderr).toMatch(/s\.yaml:\d+:3: outputs\.trace: an assembly writes no trace/);
+    const bySet = errorsOf(() => loadScenarioText(BASE, "km.yaml", { set: ["outputs.trace=true"] })).join("\n");
+    expect(bySet).toMatch(/outputs\.trace: an assembly writes no trace .*\(from --set outputs\.trace=true\)/);
+    expect(() => loadScenarioText(BASE, "km.yaml", { set: ["outputs.trace=false"] })).not.toThrow();
   });
 });
 
