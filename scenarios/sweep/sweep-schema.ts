@@ -61,7 +61,13 @@ export interface SweepConfig {
   readonly set: Readonly<Record<string, AxisValue>>;
 }
 
-const KEY_PATTERN = "^[A-Za-z_][A-Za-z0-9_-]*(\\[\\d+\\])*(\\.[A-Za-z0-9_-]+(\\[\\d+\\])*)*$";
+/**
+ * A scenario key as `--set` reads it (`machine.l2.size`, `assembly.connections[4]`): names
+ * separated by dots, each followed by any `[i]` indices. A name holds anything but `.`, `[`, `]`
+ * and `=`, so that a cost function with parameters is a key as the file writes it
+ * (`program.functions.Stencil(a, b)`).
+ */
+const KEY_PATTERN = "^[A-Za-z_][^.\\[\\]=]*(\\[\\d+\\])*(\\.[^.\\[\\]=]+(\\[\\d+\\])*)*$";
 const scalar = s.union([s.number(), s.string(), s.boolean()], { doc: "a number, a quantity such as 256KiB, or a name" });
 const bound = s.union([s.number(), s.string()], { doc: "a number or a quantity such as 128KiB" });
 

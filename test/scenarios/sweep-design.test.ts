@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ScenarioErrors } from "../../scenarios/lang/index.js";
-import { canonicalPoint, invalidPoints, loadSweep, loadSweepText, pointId, pointRunCommand, pointSeed, pointTask, runPointTask, type Sweep } from "../../scenarios/sweep/index.js";
+import { executeScenario, loadScenarioText } from "../../scenarios/index.js";
+import { canonicalPoint, invalidPoints, loadSweep, loadSweepText, pointId, pointRunCommand, pointSeed, pointTask, runPointTask, sweepPointOverrides, type Sweep } from "../../scenarios/sweep/index.js";
 
 const KM = "scenarios/known-models.yaml";
 const sweepOf = (body: string): Sweep => loadSweepText(`scenario: ${KM}\n${body}`, "study.sweep.yaml");
@@ -135,6 +136,16 @@ describe("sweep designs", () => {
         expect(Number.isInteger(s) && s >= 0 && s < 2 ** 31).toBe(true);
       }),
     );
+  });
+
+  it("sweeps a cost function with parameters, its key written as the file writes it, as --set does", () => {
+    const sw = loadSweepText('scenario: scenarios/prophet-sample.yaml\naxes:\n  program.functions.FSA2(pid): ["idiv(32, pid + 1)", "64"]\nset:\n  program.functions.FA4(P): "2 * P"\n', "f.sweep.yaml");
+    expect(sw.points.map((p) => p.values["program.functions.FSA2(pid)"])).toEqual(["idiv(32, pid + 1)", "64"]);
+    expect(invalidPoints(sw)).toEqual([]);
+    const times = sw.points.map((p) => executeScenario(loadScenarioText(sw.loadText, sw.scenarioFile, { set: sweepPointOverrides(sw, p), seed: p.seed })).summary.simulatedTime);
+    // The all-reduce leaves with the slowest process: 32 us of local work before it, then 64.
+    expect(times[1]! - times[0]!).toBeCloseTo(32, 9);
+    expect(pointRunCommand(sw, sw.points[1])).toContain("--set 'program.functions.FSA2(pid)=\"64\"'");
   });
 
   it("spans 4 L2 sizes x 10 array sizes in the kernel example sweep (enough distinct Q for a change point), and its points record Q", () => {
