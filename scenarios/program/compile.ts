@@ -216,6 +216,7 @@ function node(n: ModelNode): Piece {
               v[slot] = first + i * inc;
               b(rt, t);
             }
+            v[slot] = first + trips * inc;
           },
         };
       }
@@ -228,6 +229,7 @@ function node(n: ModelNode): Piece {
             v[slot] = first + i * inc;
             yield* g(rt, t);
           }
+          v[slot] = first + trips * inc;
         },
       };
     }

@@ -90,6 +90,7 @@ function* node(n: ModelNode, env: Env, rt: ProgramRuntime, t: ProcessThread): Ge
         scope[n.variable] = first + i * inc;
         yield* list(n.body, env, rt, t);
       }
+      scope[n.variable] = first + trips * inc;
       return;
     }
     case "while": {

@@ -451,7 +451,9 @@ export class ProgramRuntime {
 
 /**
  * A `for` loop's iterations, fixed at entry as a Fortran DO: `count` runs 0..count-1; otherwise
- * `from` (default 0) to `to` inclusive by `step` (default 1). Values truncate to integers.
+ * `from` (default 0) to `to` inclusive by `step` (default 1). Values truncate to integers. After
+ * the loop its variable holds first + iterations × increment (one step past the last value, the
+ * first value when none ran), as C's `for` and Fortran's DO leave it.
  * @returns [first value, increment, number of iterations]
  * @throws ModelRuntimeError for a zero step
  * @internal

@@ -163,7 +163,7 @@ export function programSchema(): Schema {
               count: s.optional(expr("Number of iterations (the variable runs 0..count-1); instead of from/to.", "N or 10")),
               do: list,
             },
-            { doc: "A counted loop (trip count fixed at entry, as a Fortran DO)." },
+            { doc: "A counted loop (trip count fixed at entry, as a Fortran DO). After it the variable holds one step past its last value (from when it ran none), as C and Fortran leave it." },
           ),
           s.object({ while: expr("Condition checked before each iteration.", "err > 1e-6"), bound: expr("Maximum iterations; more is an error.", "1000"), do: list }, { doc: "A conditional loop with a bound." }),
           ...(["send", "isend"] as const).map((k) =>

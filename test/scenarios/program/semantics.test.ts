@@ -21,6 +21,24 @@ describe("program model semantics", () => {
     expect(art.result.simulatedTime).toBe(1);
   });
 
+  it.each(["compiled", "interpreter"] as const)("leaves a for loop's variable one step past its last value, or at from when it ran none, as C and Fortran do (%s)", (evaluator) => {
+    const p = {
+      globals: { i: "int", j: "int", k: "int" },
+      main: [
+        { for: "i", from: 2, to: 11, step: 3, do: [{ action: "A", cost: 1 }] },
+        { for: "j", count: 4, do: [{ action: "B", cost: 1 }] },
+        { for: "k", from: 5, to: 1, do: [{ action: "C", cost: 1 }] },
+        { action: "I", cost: "i" },
+        { action: "J", cost: "j" },
+        { action: "K", cost: "k" },
+      ],
+    };
+    const art = runText(programScenario(p, { nodes: 1 }), evaluator);
+    // i ran 2, 5, 8, 11 and ends at 14; j ran 0..3 and ends at 4; k ran none and is 5.
+    expect([inclusiveOf(art.trial!, 0, "I"), inclusiveOf(art.trial!, 0, "J"), inclusiveOf(art.trial!, 0, "K")]).toEqual([14, 4, 5]);
+    expect(callsOf(art.trial!, 0, "C")).toBe(0);
+  });
+
   it("stores C conversions: int truncates toward zero, bool is 0 or 1", () => {
     const art = run({ globals: { n: "int", f: "bool" }, main: [{ code: "n = -7 / 2; f = 5" }, { action: "A", cost: "(n + 10) * 10 + f" }] }, { nodes: 1 });
     expect(art.result.simulatedTime).toBe((-3 + 10) * 10 + 1);
