@@ -8,13 +8,15 @@
  *   likewise a `bcast`/`reduce` root that differs between processes;
  * - branches that constant propagation shows are never taken (`GV = 1` then `if: GV == 0`):
  *   warnings, as the model may mean it (paper 003's sample model does);
+ * - a `for` loop's variable assigned in its body (or in an activity it calls): the iterations are
+ *   fixed at entry, as a Fortran DO, so the assignment would not change them, as it would in C;
  * - point-to-point peers known at load time (expressions of pid, np, workload values ...),
  *   evaluated for every process under the conditions known at load time: a peer out of range, a
  *   send no process could receive, a receive no process could satisfy.
  *
  * @packageDocumentation
  */
-import type { KeyPath } from "../lang/index.js";
+import { formatPath, type KeyPath } from "../lang/index.js";
 import { COLLECTIVE_OPS, SYSTEM_SLOTS, type CommNode, type ModelExpr, type ModelNode, type ProgramModel } from "./model.js";
 
 /** Where findings go. */
@@ -36,6 +38,7 @@ interface Site {
 export function checkProgram(model: ProgramModel, sink: CheckSink): void {
   const staticNames = new Set<string>(model.slotNames.filter((_, i) => model.slotTypes[i] === "system" || model.slotTypes[i] === "workload"));
   checkConditions(model, sink);
+  checkLoopVariables(model, sink);
   warnUnreachable(model, sink);
   const tainted = processDependentVariables(model);
   checkCollectives(model, tainted, sink);
@@ -99,6 +102,62 @@ function checkConditions(model: ProgramModel, sink: CheckSink): void {
         }
         visit(n.body);
       } else if (n.kind === "for") visit(n.body);
+    }
+  };
+  visit(model.main.body);
+  for (const d of model.diagrams.values()) visit(d.body);
+}
+
+/**
+ * Refuses an assignment to a `for` loop's variable inside the loop: in its body, in a loop nested
+ * there (as that loop's variable), or in an activity the body calls (a global; an activity's locals
+ * are its own). Why: the iterations are fixed at entry and the variable is set before each one, as
+ * a Fortran DO does, so the assignment changes no iteration, while C's `for` would skip or repeat.
+ * Reported at the assignment (or the nested loop), once for each, naming the loop.
+ */
+function checkLoopVariables(model: ProgramModel, sink: CheckSink): void {
+  const reported = new Set<string>();
+  const inLoop = (loop: Extract<ModelNode, { kind: "for" }>, list: readonly ModelNode[], stack: readonly string[]): void => {
+    const refuse = (path: KeyPath, what: string): void => {
+      const key = formatPath(path);
+      if (reported.has(key)) return;
+      reported.add(key);
+      sink.report(path, `${what} the variable '${loop.variable}' of the enclosing for loop (${formatPath(loop.path)}), whose iterations are fixed at entry and which sets it before each one (as a Fortran DO): setting it there would not change the iterations, as it would in C; use another variable, or a while loop`);
+    };
+    for (const n of list) {
+      switch (n.kind) {
+        case "action":
+        case "code":
+        case "comm":
+          for (const a of n.code) if (a.slot === loop.slot) refuse(a.expr.path, "assigns");
+          break;
+        case "if":
+          for (const arm of n.arms) inLoop(loop, arm.body, stack);
+          inLoop(loop, n.otherwise, stack);
+          break;
+        case "for":
+          if (n.slot === loop.slot) refuse([...n.path, "for"], "loops over");
+          inLoop(loop, n.body, stack);
+          break;
+        case "while":
+          inLoop(loop, n.body, stack);
+          break;
+        case "activity":
+          if (!stack.includes(n.diagram.name)) inLoop(loop, n.diagram.body, [...stack, n.diagram.name]);
+          break;
+      }
+    }
+  };
+  const visit = (list: readonly ModelNode[]): void => {
+    for (const n of list) {
+      if (n.kind === "for") {
+        inLoop(n, n.body, []);
+        visit(n.body);
+      } else if (n.kind === "while") visit(n.body);
+      else if (n.kind === "if") {
+        for (const arm of n.arms) visit(arm.body);
+        visit(n.otherwise);
+      }
     }
   };
   visit(model.main.body);

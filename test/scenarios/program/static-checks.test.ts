@@ -23,6 +23,30 @@ describe("static checks of program models", () => {
     expect(() => loadScenarioText(JSON.stringify(defaults), "model.yaml")).not.toThrow();
   });
 
+  it("refuses a for loop's variable set inside the loop: in its body, by a nested loop or in an activity it calls, at each place", () => {
+    const e = errorsOf(() =>
+      load({
+        globals: { k: "int", s: "int" },
+        activities: { Bump: { locals: { q: "int" }, do: [{ code: "k = k + 1; q = 3" }] } },
+        main: [
+          {
+            for: "k",
+            count: 3,
+            do: [{ action: "A", code: "s = s + k; k = k + 5", cost: "k" }, { activity: "Bump" }, { for: "k", count: 2, do: [{ action: "B", cost: 1 }] }],
+          },
+        ],
+      }),
+    );
+    expect(e).toHaveLength(3);
+    expect(e[0]).toMatch(/model\.yaml:\d+:\d+: program\.activities\.Bump\.do\[0\]\.code: assigns the variable 'k' of the enclosing for loop \(program\.main\[0\]\), whose iterations are fixed at entry/);
+    expect(e[1]).toMatch(/program\.main\[0\]\.do\[0\]\.code: assigns the variable 'k' of the enclosing for loop \(program\.main\[0\]\)/);
+    expect(e[2]).toMatch(/program\.main\[0\]\.do\[2\]\.for: loops over the variable 'k' of the enclosing for loop \(program\.main\[0\]\)/);
+  });
+
+  it("accepts a loop variable set after its loop, and another variable set inside it", () => {
+    expect(() => load({ globals: { k: "int", s: "int" }, main: [{ for: "k", count: 3, do: [{ code: "s = s + k" }] }, { code: "k = 0" }, { for: "k", count: 2, do: [{ action: "A", cost: "k" }] }] })).not.toThrow();
+  });
+
   it("reports a cost function cycle once, and the functions off the cycle stay usable", () => {
     const e = errorsOf(() => load({ functions: { "Msg(n)": "8 * Msg(n)", "Compute(n)": "2 * n" }, main: [{ action: "A", cost: "Compute(3)" }, { action: "B", cost: "Msg(3)" }] }));
     expect(e).toHaveLength(1);
