@@ -51,6 +51,13 @@ export function parseAssembly(raw: unknown, where: string, locate?: AssemblyKeyL
   const str = (v: unknown, key: KeyPath): string => (typeof v === "string" && v !== "" ? v : fail(key, "expected a non-empty string"));
   // A cost's expression is compiled (and its mistakes placed) with the whole assembly, below.
   const cost = (v: unknown, key: KeyPath): CostModel => (typeof v === "number" && Number.isFinite(v)) || typeof v === "string" ? v : fail(key, "expected a number or a mathjs expression");
+  // A cost, sd or count written as a number below 0 is wrong whatever the inputs: refused here, at
+  // its key, rather than at the first selection that evaluates it.
+  const nonNegative = (v: unknown, key: KeyPath, what: string): CostModel => {
+    const c = cost(v, key);
+    const noun = what === "count" ? "a call count" : what === "sd" ? "a standard deviation" : "a cost";
+    return typeof c === "number" && c < 0 ? fail(key, `${what} ${c} is below 0: ${noun} is 0 or more`) : c;
+  };
   const arr = (v: unknown, key: KeyPath): unknown[] => (Array.isArray(v) ? v : fail(key, v === undefined ? "missing: expected a list" : "expected a list"));
   const top = obj(raw, [], ["components", "callGraph", "interactions"]);
   const components: ComponentSpec[] = arr(top.components, ["components"]).map((c, i) => {
@@ -65,7 +72,7 @@ export function parseAssembly(raw: unknown, where: string, locate?: AssemblyKeyL
         qos = {};
         for (const [a, b] of Object.entries(q)) qos[a] = typeof b === "number" && Number.isFinite(b) ? b : fail([...kk, "qos", a], "expected a number");
       }
-      return { name: str(io.name, [...kk, "name"]), mean: cost(io.mean, [...kk, "mean"]), sd: io.sd === undefined ? undefined : cost(io.sd, [...kk, "sd"]), qos };
+      return { name: str(io.name, [...kk, "name"]), mean: nonNegative(io.mean, [...kk, "mean"], "mean"), sd: io.sd === undefined ? undefined : nonNegative(io.sd, [...kk, "sd"], "sd"), qos };
     });
     return { name: str(o.name, [...k, "name"]), implementations };
   });
@@ -93,7 +100,7 @@ export function parseAssembly(raw: unknown, where: string, locate?: AssemblyKeyL
     }
     return {
       component: str(o.component, [...key, "component"]),
-      calls: o.calls === undefined ? undefined : cost(o.calls, [...key, "calls"]),
+      calls: o.calls === undefined ? undefined : nonNegative(o.calls, [...key, "calls"], "count"),
       args,
       children: o.children === undefined ? undefined : arr(o.children, [...key, "children"]).map((c, i) => site(c, [...key, "children", i], depth + 1)),
     };
@@ -113,7 +120,7 @@ export function parseAssembly(raw: unknown, where: string, locate?: AssemblyKeyL
               return {
                 callerImpl: str(co.callerImpl, [...kk, "callerImpl"]),
                 calleeImpl: str(co.calleeImpl, [...kk, "calleeImpl"]),
-                cost: cost(co.cost, [...kk, "cost"]),
+                cost: nonNegative(co.cost, [...kk, "cost"], "cost"),
               };
             }),
           };

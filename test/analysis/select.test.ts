@@ -1,3 +1,5 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import {
@@ -9,10 +11,12 @@ import {
   fitModels,
   AnalysisInputError,
   AssemblyKeyError,
+  readAssemblyFile,
   type Assembly,
   type CallSite,
 } from "../../analysis/index.js";
 import { loadScenario } from "../../scenarios/index.js";
+import { tempDir } from "../scenarios/fixtures.js";
 
 describe("selectImplementations", () => {
   it("picks A2 and B1 for x < 2 and A1 and B2 for x > 2 (paper 002's known models)", () => {
@@ -276,6 +280,35 @@ function chain(n: number, k: number, seed: number) {
   };
   return { asm, brute, enumerateAll };
 }
+
+describe("assembly files", () => {
+  /** Reads an assembly file of `text`; the message it is refused with ("" when it is read). */
+  const refusal = (text: string): string => {
+    const file = join(tempDir(), "a.yaml");
+    writeFileSync(file, text);
+    try {
+      readAssemblyFile(file);
+      return "";
+    } catch (e) {
+      if (!(e instanceof AnalysisInputError)) throw e;
+      return e.message.replace(file, "a.yaml");
+    }
+  };
+  const one = (impl: string, site = "calls: 2") => `components:\n  - name: A\n    implementations:\n      - { name: A1, ${impl} }\ncallGraph: { component: A, ${site} }\n`;
+
+  it("refuses a mean, sd, call count or interaction cost written as a number below 0, at its key, before any input is given", () => {
+    expect(refusal(one("mean: -2"))).toBe("a.yaml:4:27: key 'components[0].implementations[0].mean': mean -2 is below 0: a cost is 0 or more");
+    expect(refusal(one("mean: 2, sd: -0.5"))).toBe("a.yaml:4:34: key 'components[0].implementations[0].sd': sd -0.5 is below 0: a standard deviation is 0 or more");
+    expect(refusal(one("mean: 2", "calls: -1"))).toBe("a.yaml:5:35: key 'callGraph.calls': count -1 is below 0: a call count is 0 or more");
+    const interaction = `components:\n  - name: D\n    implementations: [{ name: D1, mean: 0 }]\n  - name: A\n    implementations: [{ name: A1, mean: 1 }]\ncallGraph: { component: D, children: [{ component: A }] }\ninteractions:\n  - { caller: D, callee: A, costs: [{ callerImpl: D1, calleeImpl: A1, cost: -3 }] }\n`;
+    expect(refusal(interaction)).toMatch(/^a\.yaml:8:\d+: key 'interactions\[0\]\.costs\[0\]\.cost': cost -3 is below 0: a cost is 0 or more$/);
+  });
+
+  it("reads 0 and expressions, which are checked where they are evaluated", () => {
+    expect(refusal(one("mean: 0, sd: 0", "calls: 0"))).toBe("");
+    expect(refusal(one('mean: "x - 5"'))).toBe("");
+  });
+});
 
 describe("knownModelsAssembly", () => {
   it("is the assembly scenarios/known-models.yaml runs: the same implementations, costs and call graph", () => {
