@@ -50,8 +50,8 @@ Options:
   --top N              rows of the summary table, a positive integer (default 12)
   --quiet              print only the output folder (and warnings, on stderr)
   --no-evidence        do not print the evidence section (evidence.json is written all the same)
-  --no-measure         run without the measurement component and proxies: no profile, records or
-                       call graph, only summary.json and timing.json. The simulated time is the
+  --no-measure         run without the measurement component and proxies: no profile, records,
+                       call graph or trace, only summary.json and timing.json. The simulated time is the
                        same (measurement and proxy overhead are not modelled); the simulator runs
                        faster, for long runs whose profile is not needed
 

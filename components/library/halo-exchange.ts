@@ -91,8 +91,11 @@ export const haloExchangeComponent: ComponentType<HaloPrepared> = {
     const grid = d.ranks ?? squareGrid(ctx.size, d.patchCells.length);
     // Every rank of the run owns one block: a grid of another size leaves ranks outside it or names peers that do not exist.
     const gridRanks = grid.reduce((a, b) => a * b, 1);
-    if (gridRanks !== ctx.size)
-      throw new ScenarioValueError(`${ctx.instance}: ranks [${grid.join(", ")}] is a grid of ${gridRanks} ranks, but the run has ${ctx.size} (machine.nodes x machine.processesPerNode)`);
+    if (gridRanks !== ctx.size) {
+      const problem = `[${grid.join(", ")}] is a grid of ${gridRanks} ranks, but the run has ${ctx.size} (machine.nodes x machine.processesPerNode)`;
+      // Only a grid given can differ (the default one is of the run's ranks): placed at its key.
+      throw new ScenarioValueError(`${ctx.instance}: ranks ${problem}`, "ranks", problem);
+    }
     const scope = newScope(d.scopeNames, ctx);
     const own = extentsOf(d, scope, ctx.instance);
     const { patchCells, ghostWidth, bytesPerCell } = own;

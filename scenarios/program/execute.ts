@@ -37,7 +37,8 @@ export function executeProgramScenario(scenario: LoadedScenario, options: Progra
       metrics: config.metrics,
       timeDerived: { PAPI_TOT_CYC: mhz, CPU_CYCLES: mhz },
       measure,
-      trace: config.outputs.trace,
+      // A trace is a measurement too: without measurement, none (the run is for its time alone).
+      trace: measure && config.outputs.trace,
       evaluator: options.evaluator,
     },
   );

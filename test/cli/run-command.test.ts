@@ -152,6 +152,15 @@ describe("ccasim run --top", () => {
     const simulated = (out: string) => /simulated (\d+\.\d+) s/.exec(out)![1];
     expect(simulated(bare.out)).toBe(simulated(measured.out));
   });
+
+  it("--no-measure writes only summary.json and timing.json, even for a program model that asks for a trace", async () => {
+    const out = join(tempDir(), "p");
+    expect((await run(["run", "scenarios/program-elements.yaml", "--out", out, "--no-measure", "--quiet"])).code).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(["summary.json", "timing.json"]);
+    const bare = join(tempDir(), "k");
+    expect((await run(["run", "scenarios/known-models.yaml", "--out", bare, "--no-measure", "--quiet"])).code).toBe(0);
+    expect(readdirSync(bare).sort()).toEqual(["summary.json", "timing.json"]);
+  });
 });
 
 describe("ccasim run --quiet", () => {

@@ -21,9 +21,9 @@ describe("the halo-exchange component's decomposition", () => {
     expect(run("ranks: [2, 2], patchCells: [32, 32]")().result.simulatedTime).toBeGreaterThan(0);
   });
 
-  it("refuses a rank grid larger or smaller than the run, located at the component", () => {
-    expect(run("ranks: [3, 3], patchCells: [32, 32]")).toThrow(/halo\.yaml:8:5: assembly\.components\.H: ranks \[3, 3\] is a grid of 9 ranks, but the run has 4/);
-    expect(run("ranks: [1, 2], patchCells: [32, 32]")).toThrow(/halo\.yaml:8:5: assembly\.components\.H: ranks \[1, 2\] is a grid of 2 ranks, but the run has 4/);
+  it("refuses a rank grid larger or smaller than the run, located at its key", () => {
+    expect(run("ranks: [3, 3], patchCells: [32, 32]")).toThrow(/halo\.yaml:8:\d+: assembly\.components\.H\.params\.ranks: \[3, 3\] is a grid of 9 ranks, but the run has 4/);
+    expect(run("ranks: [1, 2], patchCells: [32, 32]")).toThrow(/halo\.yaml:8:\d+: assembly\.components\.H\.params\.ranks: \[1, 2\] is a grid of 2 ranks, but the run has 4/);
   });
 
   it("refuses a halo wider than the patch at load, located at ghostWidth", () => {
