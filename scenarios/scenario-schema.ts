@@ -5,6 +5,10 @@ import { programSchema, type ProgramSection } from "./program/schema.js";
 export const NAME_PATTERN = "^[A-Za-z_][A-Za-z0-9_-]*$";
 /** Name pattern of workload variables: names an expression can use (`n-iter` would read as `n - iter`). */
 export const VARIABLE_PATTERN = "^[A-Za-z_][A-Za-z0-9_]*$";
+/** {@link VARIABLE_PATTERN} in words. */
+const VARIABLE_RULE = "a name an expression can read: letters, digits and _, starting with a letter or _";
+/** {@link NAME_PATTERN} in words. */
+const NAME_RULE = "a name: letters, digits, _ and -, starting with a letter or _";
 /** A connection `user.port -> provider.port`. */
 export const CONNECTION_PATTERN = "^\\s*([A-Za-z_][\\w-]*)\\.([A-Za-z_][\\w-]*)\\s*->\\s*([A-Za-z_][\\w-]*)\\.([A-Za-z_][\\w-]*)\\s*$";
 
@@ -89,7 +93,7 @@ export function scenarioSchema(): Schema {
           },
           { doc: "A component instance: its type and parameters." },
         ),
-        { doc: "Component instances by name (one copy of each runs on every rank).", keyPattern: NAME_PATTERN },
+        { doc: "Component instances by name (one copy of each runs on every rank).", keyPattern: NAME_PATTERN, keyRule: NAME_RULE },
       ),
       connections: s.optional(
         s.array(s.string({ pattern: CONNECTION_PATTERN, shape: "'User.usesPort -> Provider.providesPort' (component and port names of letters, digits, _ or -)", doc: "`user.usesPort -> provider.providesPort`" }), {
@@ -129,6 +133,7 @@ export function scenarioSchema(): Schema {
         s.record(s.union([s.number(), s.string()]), {
           doc: "Workload variables, visible to every expression (which reads them as numbers: a text value is for components that read it as text). Overrides may set these, not add others.",
           keyPattern: VARIABLE_PATTERN,
+          keyRule: VARIABLE_RULE,
         }),
         {},
       ),

@@ -78,6 +78,8 @@ export interface RecordSchema extends Documented {
   readonly kind: "record";
   readonly value: Schema;
   readonly keyPattern?: string;
+  /** What a key matching `keyPattern` is, in words (`a variable name: letters, digits and _ ...`), for messages. */
+  readonly keyRule?: string;
 }
 /** A mathjs expression given as text or a number; validates to the text. */
 export interface ExpressionSchema extends Documented {
@@ -189,8 +191,8 @@ export const s = {
   array(item: Schema, opts: { doc?: string; minItems?: number; maxItems?: number } = {}): ArraySchema {
     return { kind: "array", item, ...opts };
   },
-  /** A map with arbitrary keys (matching `keyPattern` when given) and values of `value`. */
-  record(value: Schema, opts: { doc?: string; keyPattern?: string } = {}): RecordSchema {
+  /** A map with arbitrary keys (matching `keyPattern`, described by `keyRule`, when given) and values of `value`. */
+  record(value: Schema, opts: { doc?: string; keyPattern?: string; keyRule?: string } = {}): RecordSchema {
     return { kind: "record", value, ...opts };
   },
   /** A mathjs expression (text or number); syntax checked and located; validates to the text. */

@@ -153,7 +153,7 @@ function check(schema: Schema, value: unknown, path: (string | number)[], ctx: C
           continue;
         }
         if (re && !re.test(k)) {
-          report(ctx, [...path, k], `key '${k}' does not match /${schema.keyPattern}/`, "key");
+          report(ctx, [...path, k], schema.keyRule !== undefined ? `key '${k}' is not ${schema.keyRule}` : `key '${k}' does not match /${schema.keyPattern}/`, "key");
           ok = false;
           continue;
         }

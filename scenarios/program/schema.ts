@@ -121,6 +121,8 @@ export const ELEMENT_KINDS = ["action", "activity", "code", "if", "for", "while"
 export type ElementKind = (typeof ELEMENT_KINDS)[number];
 
 const NAME = "^[A-Za-z_][A-Za-z0-9_]*$";
+/** {@link NAME} in words. */
+const NAME_RULE = "a name: letters, digits and _, starting with a letter or _";
 const UNITS = ["ns", "us", "ms", "s"];
 
 /** The schema of the `program:` section (used by the scenario schema and for JSON Schema). */
@@ -213,7 +215,7 @@ export function programSchema(): Schema {
     ],
     { doc: "A variable: its type, or { type, init }." },
   );
-  const vars = (doc: string) => s.record(varDecl, { doc, keyPattern: NAME });
+  const vars = (doc: string) => s.record(varDecl, { doc, keyPattern: NAME, keyRule: NAME_RULE });
   const diagram = s.union([list, s.object({ locals: s.optional(vars("Local variables of this diagram (fresh on each entry)."), {}), do: list })], {
     doc: "A diagram: a list of elements, or { locals, do }.",
   });
@@ -226,10 +228,11 @@ export function programSchema(): Schema {
         s.record(s.union([s.string(), s.number()]), {
           doc: "Cost functions: `NAME: expr` or `NAME(a, b): expr`; may use variables, pid, uid, tid, np, nt, node, nodes, workload values and other functions.",
           keyPattern: "^[A-Za-z_][A-Za-z0-9_]*(\\(\\s*([A-Za-z_][A-Za-z0-9_]*\\s*(,\\s*[A-Za-z_][A-Za-z0-9_]*\\s*)*)?\\))?$",
+          keyRule: "a function name (letters, digits and _, starting with a letter or _), with its parameters' names in parentheses if it takes any: F or F(a, b)",
         }),
         {},
       ),
-      activities: s.optional(s.record(diagram, { doc: "Reusable activity diagrams by name.", keyPattern: NAME }), {}),
+      activities: s.optional(s.record(diagram, { doc: "Reusable activity diagrams by name.", keyPattern: NAME, keyRule: NAME_RULE }), {}),
       main: diagram,
     },
     { doc: "A program model (Performance Prophet, paper 003): variables, cost functions and activity diagrams, run SPMD on every process." },

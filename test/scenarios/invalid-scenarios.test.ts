@@ -56,7 +56,7 @@ const CASES: Array<[string, string, number, string | RegExp]> = [
   ["proxy parameter of a component parameter that is a map", edit("implementation: parameter implementation", "implementation: parameter implementations"), 0, "parameter 'implementations' of 'A' is a map: a record holds one text or number"],
   ["unknown output format", edit("records: [csv, jsonl]", "records: [csv, xml]"), 0, /csv|jsonl/],
   ["workload value of the wrong type", edit("  x: 3", "  x: [3]"), 0, /workload\.x/],
-  ["workload variable an expression cannot name", edit("  x: 3", "  x: 3\n  n-iter: 2"), 34, "workload.n-iter: key 'n-iter' does not match /^[A-Za-z_][A-Za-z0-9_]*$/"],
+  ["workload variable an expression cannot name", edit("  x: 3", "  x: 3\n  n-iter: 2"), 34, "workload.n-iter: key 'n-iter' is not a name an expression can read: letters, digits and _, starting with a letter or _"],
   ["workload text an expression uses as a number", edit("  x: 3", "  x: three"), 33, 'workload.x: "three" is not a number, but assembly.components.Driver.params.calls[0].args.x uses \'x\''],
   ["YAML syntax error", edit("name: known-models", "name: [known-models"), 0, /./],
   ["duplicate key", edit("seed: 1", "seed: 1\nseed: 2"), 17, /duplicate|unique/i],

@@ -110,6 +110,14 @@ describe("static checks of program models", () => {
     expect(errors({ main: [{ if: "pid == 0", then: [{ barrier: "A" }] }] })).toMatch(/collective barrier 'A' is inside a branch/);
   });
 
+  it("says in words what a name of a variable, function or activity may be", () => {
+    const e = errors({ globals: { "n-iter": "int" }, functions: { "F-1": 3, "G(a, b)": "a + b" }, activities: { "my act": [] }, main: [{ action: "A", cost: 1 }] });
+    expect(e).toContain("program.globals.n-iter: key 'n-iter' is not a name: letters, digits and _, starting with a letter or _");
+    expect(e).toContain("program.functions.F-1: key 'F-1' is not a function name (letters, digits and _, starting with a letter or _), with its parameters' names in parentheses if it takes any: F or F(a, b)");
+    expect(e).toContain(`program.activities["my act"]: key 'my act' is not a name`);
+    expect(e).not.toContain("G(a, b)");
+  });
+
   it("rejects a send whose destination is outside the processes", () => {
     const e = errors({ main: [{ send: "S", to: "pid + np", size: 4 }] });
     expect(e).toMatch(/send 'S': destination "pid \+ np" is 2 on process 0, outside \[0, 2\)/);
