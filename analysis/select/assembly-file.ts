@@ -23,7 +23,7 @@ import { AnalysisInputError } from "../errors.js";
 import { keyPlace, keyText, notYamlError } from "../yaml-input.js";
 import type { Assembly, CallSite, ComponentSpec, ImplementationSpec, InteractionSpec } from "./assembly.js";
 import type { CostModel } from "./cost-model.js";
-import { AssemblyKeyError } from "./cost-tables.js";
+import { AssemblyKeyError, type AssemblyCostError } from "./cost-tables.js";
 import { prepareAssembly } from "./select.js";
 import { fileErrorText, measurementFileKind, otherInputFileKindText, parseLocatedYaml, YamlTextError, type KeyPath, type LocatedYaml } from "../../profile/index.js";
 
@@ -138,11 +138,27 @@ export function parseAssembly(raw: unknown, where: string, locate?: AssemblyKeyL
   return assembly;
 }
 
+/** An assembly read from a file, and where each of its keys is in the file. */
+export interface LocatedAssembly {
+  readonly assembly: Assembly;
+  /** `file:line:column` of a key path (an {@link AssemblyCostError}'s), undefined when the file has no such key. */
+  readonly locate: AssemblyKeyLocator;
+}
+
 /**
  * Reads an assembly from a YAML or JSON file.
  * @throws AnalysisInputError when the file cannot be read or parsed, or is not a valid assembly
  */
 export function readAssemblyFile(path: string): Assembly {
+  return readLocatedAssemblyFile(path).assembly;
+}
+
+/**
+ * {@link readAssemblyFile}, with the places of its keys: a cost that later fails to evaluate
+ * ({@link AssemblyCostError}) is placed at its line.
+ * @throws AnalysisInputError as readAssemblyFile
+ */
+export function readLocatedAssemblyFile(path: string): LocatedAssembly {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -164,5 +180,5 @@ export function readAssemblyFile(path: string): Assembly {
   const otherKind = otherInputFileKindText(doc, path, "assembly");
   if (otherKind !== undefined) throw new AnalysisInputError(otherKind, path);
   const locate: AssemblyKeyLocator = (key) => keyPlace(path, located, key);
-  return parseAssembly(doc, path, locate);
+  return { assembly: parseAssembly(doc, path, locate), locate };
 }

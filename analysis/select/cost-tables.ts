@@ -34,9 +34,12 @@ export interface Exclusion {
   readonly reason: string;
 }
 
+/** A compiled cost and its key in the assembly, where a value it gives is placed when refused. */
+type KeyedCost = CompiledCost & { readonly key: KeyPath };
+
 interface CompiledSite {
   readonly component: number;
-  readonly calls: CompiledCost;
+  readonly calls: KeyedCost;
   readonly args: readonly [string, CompiledCost][];
   readonly children: readonly CompiledSite[];
 }
@@ -45,12 +48,12 @@ interface CompiledSite {
 export interface CompiledAssembly {
   readonly components: readonly string[];
   readonly implementations: readonly (readonly string[])[];
-  readonly mean: readonly (readonly CompiledCost[])[];
-  readonly sd: readonly (readonly (CompiledCost | undefined)[])[];
+  readonly mean: readonly (readonly KeyedCost[])[];
+  readonly sd: readonly (readonly (KeyedCost | undefined)[])[];
   readonly qos: readonly (readonly (Readonly<Record<string, number>> | undefined)[])[];
   readonly root: CompiledSite;
   /** Interaction cost per (caller, callee) component pair: [callerImpl][calleeImpl] → cost. */
-  readonly interactions: ReadonlyMap<string, readonly (readonly (CompiledCost | undefined)[])[]>;
+  readonly interactions: ReadonlyMap<string, readonly (readonly (KeyedCost | undefined)[])[]>;
 }
 
 /** Cost tables for one input (see {@link evaluateCosts}). */
@@ -85,14 +88,45 @@ export class AssemblyKeyError extends AnalysisInputError {
   }
 }
 
-/** {@link compileCost} of the assembly's key `key`: an expression that does not compile is that key's mistake. */
-function compileAt(model: CostModel, where: string, key: KeyPath): CompiledCost {
+/**
+ * A cost of an assembly that cannot be evaluated at some inputs (an input not given, a value
+ * below 0 or not finite), with the key of the cost (`components[0].implementations[1].mean`):
+ * the caller that read the assembly from a file places it at that key's line. Its message is
+ * that of the cost's `where` (`mean of A1 (A): ...`).
+ */
+export class AssemblyCostError extends AnalysisInputError {
+  constructor(
+    readonly path: KeyPath,
+    detail: string,
+    where?: string,
+  ) {
+    super(detail, where);
+    this.name = "AssemblyCostError";
+  }
+}
+
+/**
+ * {@link compileCost} of the assembly's key `key`: an expression that does not compile is that
+ * key's mistake; one that cannot be evaluated at some inputs throws {@link AssemblyCostError}
+ * with the key.
+ */
+function compileAt(model: CostModel, where: string, key: KeyPath): KeyedCost {
+  let cost: CompiledCost;
   try {
-    return compileCost(model, where);
+    cost = compileCost(model, where);
   } catch (e) {
     if (e instanceof AnalysisInputError) throw new AssemblyKeyError(key, e.detail);
     throw e;
   }
+  const keyed = (inputs: Inputs): number => {
+    try {
+      return cost(inputs);
+    } catch (e) {
+      if (e instanceof AnalysisInputError && !(e instanceof AssemblyCostError)) throw new AssemblyCostError(key, e.detail, e.where);
+      throw e;
+    }
+  };
+  return Object.assign(keyed, { key });
 }
 
 /**
@@ -133,7 +167,7 @@ export function compileAssembly(assembly: Assembly): CompiledAssembly {
   // The components' costs first: a file lists them before the call graph.
   const implementationCosts = (of: "mean" | "sd") =>
     assembly.components.map((c, ci) => c.implementations.map((im, j) => (im[of] === undefined ? undefined : compileAt(im[of], `${of} of ${im.name} (${c.name})`, ["components", ci, "implementations", j, of]))));
-  const mean = implementationCosts("mean") as CompiledCost[][];
+  const mean = implementationCosts("mean") as KeyedCost[][];
   const sd = implementationCosts("sd");
   let depth = 0;
   // Caller–callee component pairs of the call graph ("a:b"), which interactions may price.
@@ -155,7 +189,7 @@ export function compileAssembly(assembly: Assembly): CompiledAssembly {
     return out;
   };
   const root = site(assembly.callGraph, "(root)", ["callGraph"], -1);
-  const interactions = new Map<string, (CompiledCost | undefined)[][]>();
+  const interactions = new Map<string, (KeyedCost | undefined)[][]>();
   for (const [n, it] of (assembly.interactions ?? []).entries()) {
     const key = ["interactions", n];
     const a = comp(it.caller, [...key, "caller"]);
@@ -163,7 +197,7 @@ export function compileAssembly(assembly: Assembly): CompiledAssembly {
     const ia = assembly.components[a]!.implementations.map((x) => x.name);
     const ib = assembly.components[b]!.implementations.map((x) => x.name);
     const pair = `${a}:${b}`;
-    const table = interactions.get(pair) ?? ia.map(() => ib.map(() => undefined as CompiledCost | undefined));
+    const table = interactions.get(pair) ?? ia.map(() => ib.map(() => undefined as KeyedCost | undefined));
     it.costs.forEach((c, k) => {
       const at = [...key, "costs", k];
       const i = implementation(ia, c.callerImpl, it.caller, [...at, "callerImpl"]);
@@ -210,12 +244,12 @@ export function evaluateCosts(ca: CompiledAssembly, inputs: Inputs, options: Cos
   const nc = ca.components.length;
   const unit = ca.implementations.map((impls) => new Float64Array(impls.length));
   const edgeMap = new Map<string, { a: number; b: number; cost: Float64Array }>();
-  const check = (v: number, what: string): number => {
-    if (!Number.isFinite(v) || v < 0) throw new AnalysisInputError(`is ${v} at ${JSON.stringify(inputs)} (costs must be finite and >= 0)`, what);
+  const check = (v: number, what: string, key: KeyPath): number => {
+    if (!Number.isFinite(v) || v < 0) throw new AssemblyCostError(key, `is ${v} at ${JSON.stringify(inputs)} (costs must be finite and >= 0)`, what);
     return v;
   };
   const walk = (s: CompiledSite, env: Inputs, multiplicity: number, parent: number): void => {
-    const calls = multiplicity * check(s.calls(env), `invocation count of ${ca.components[s.component]}`);
+    const calls = multiplicity * check(s.calls(env), `invocation count of ${ca.components[s.component]}`, s.calls.key);
     let local: Inputs = env;
     if (s.args.length > 0) {
       const next: Record<string, number> = { ...env };
@@ -226,10 +260,11 @@ export function evaluateCosts(ca: CompiledAssembly, inputs: Inputs, options: Cos
     if (calls > 0) {
       for (let i = 0; i < unit[c]!.length; i++) {
         const name = `${ca.implementations[c]![i]} (${ca.components[c]})`;
-        let cost = check(ca.mean[c]![i]!(local), `mean cost of ${name}`);
+        const mean = ca.mean[c]![i]!;
+        let cost = check(mean(local), `mean cost of ${name}`, mean.key);
         const sd = ca.sd[c]![i];
-        // A negative k (risk seeking) can take mean + k·sd below 0, which is no cost either.
-        if (sd && k !== 0) cost = check(cost + k * check(sd(local), `sd of ${name}`), `mean + ${k}·sd of ${name}`);
+        // A negative k (risk seeking) can take mean + k·sd below 0, which is no cost either (placed at the sd).
+        if (sd && k !== 0) cost = check(cost + k * check(sd(local), `sd of ${name}`, sd.key), `mean + ${k}·sd of ${name}`, sd.key);
         unit[c]![i]! += calls * cost;
       }
       if (parent >= 0) {
@@ -238,7 +273,7 @@ export function evaluateCosts(ca: CompiledAssembly, inputs: Inputs, options: Cos
           // A component calling itself always pairs an implementation with itself.
           for (let i = 0; i < table.length; i++) {
             const f = table[i]![i];
-            if (f) unit[c]![i]! += calls * check(f(local), `interaction cost ${ca.implementations[c]![i]} -> itself`);
+            if (f) unit[c]![i]! += calls * check(f(local), `interaction cost ${ca.implementations[c]![i]} -> itself`, f.key);
           }
         } else if (table) {
           const a = Math.min(parent, c);
@@ -251,7 +286,7 @@ export function evaluateCosts(ca: CompiledAssembly, inputs: Inputs, options: Cos
             for (let j = 0; j < table[i]!.length; j++) {
               const f = table[i]![j];
               if (!f) continue;
-              const v = calls * check(f(local), `interaction cost ${ca.implementations[parent]![i]} -> ${ca.implementations[c]![j]}`);
+              const v = calls * check(f(local), `interaction cost ${ca.implementations[parent]![i]} -> ${ca.implementations[c]![j]}`, f.key);
               // Tables are stored with the lower component index first.
               if (parent < c) e.cost[i * nb + j]! += v;
               else e.cost[j * nb + i]! += v;

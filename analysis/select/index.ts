@@ -7,7 +7,7 @@
  */
 export { compileCost, type CostModel, type CompiledCost, type Inputs, type PredictingModel } from "./cost-model.js";
 export { knownModelsAssembly, type Assembly, type ComponentSpec, type ImplementationSpec, type CallSite, type InteractionSpec } from "./assembly.js";
-export { AssemblyKeyError, type QosConstraint, type Exclusion, type CostOptions } from "./cost-tables.js";
+export { AssemblyKeyError, AssemblyCostError, type QosConstraint, type Exclusion, type CostOptions } from "./cost-tables.js";
 export {
   selectImplementations,
   prepareAssembly,
@@ -21,7 +21,7 @@ export {
   type PreparedAssembly,
 } from "./select.js";
 export { findCrossovers, type CrossoverOptions, type CrossoverResult, type Crossover, type SelectionInterval } from "./crossovers.js";
-export { parseAssembly, readAssemblyFile } from "./assembly-file.js";
+export { parseAssembly, readAssemblyFile, readLocatedAssemblyFile, type LocatedAssembly, type AssemblyKeyLocator } from "./assembly-file.js";
 export {
   componentOfTimer,
   coreComponentsFromTimers,

@@ -9,7 +9,9 @@ import {
   findCrossovers,
   knownModelsAssembly,
   prepareAssembly,
-  readAssemblyFile,
+  readLocatedAssemblyFile,
+  AssemblyCostError,
+  type AssemblyKeyLocator,
   selectImplementations,
   type QosConstraint,
 } from "../../analysis/index.js";
@@ -104,7 +106,8 @@ function run(ctx: CommandContext): number {
   const alpha = numberOption("select", "alpha", v.alpha, 0.1)!;
   const beta = numberOption("select", "beta", v.beta, 0.1)!;
   const file = v["known-models"] === true ? undefined : positionals[0]!;
-  const assembly = file === undefined ? knownModelsAssembly() : readAssemblyFile(file);
+  const source = file === undefined ? undefined : { file, ...readLocatedAssemblyFile(file) };
+  const assembly = source === undefined ? knownModelsAssembly() : source.assembly;
   const prepared = prepareAssembly(assembly);
   const { values: inputs, texts: inputTexts } = numberAssignments("select", "input", v.input);
   const riskK = numberOption("select", "risk", v.risk, 0)!;
@@ -128,10 +131,10 @@ function run(ctx: CommandContext): number {
   if (v.crossover !== undefined) {
     const m = /^([A-Za-z_][\w.]*)=([^:]+):([^:]+)(?::(log|linear))?$/.exec(String(v.crossover));
     if (!m || !Number.isFinite(Number(m[2])) || !Number.isFinite(Number(m[3]))) throw new UsageError(`--crossover expects name=from:to[:log], got '${String(v.crossover)}'`, "select");
-    crossover = inFile(file, () => findCrossovers(prepared, { variable: m[1]!, from: Number(m[2]), to: Number(m[3]), spacing: (m[4] as "log" | undefined) ?? "linear", inputs, riskK, constraints }));
+    crossover = inFile(source, () => findCrossovers(prepared, { variable: m[1]!, from: Number(m[2]), to: Number(m[3]), spacing: (m[4] as "log" | undefined) ?? "linear", inputs, riskK, constraints }));
   }
   const at = crossover && inputs[crossover.variable] === undefined ? { ...inputs, [crossover.variable]: crossover.intervals[0]!.from } : inputs;
-  const result = crossover && Object.keys(inputs).length === 0 ? undefined : inFile(file, () => selectImplementations(prepared, at, { riskK, constraints, coreComponents: core }));
+  const result = crossover && Object.keys(inputs).length === 0 ? undefined : inFile(source, () => selectImplementations(prepared, at, { riskK, constraints, coreComponents: core }));
   if (!crossover && !result) throw new UsageError("give --input values or --crossover", "select");
   if (v.json === true) {
     ctx.out(toJson({ selection: result, crossover }) + "\n");
@@ -172,14 +175,16 @@ function run(ctx: CommandContext): number {
 
 /**
  * `evaluate()`, with a cost's error at evaluation (an input not given, a negative cost at these
- * inputs) placed in the assembly `file` (undefined for the built-in assembly), as its load errors are.
+ * inputs) placed in the assembly file `read` (undefined for the built-in assembly), as its load
+ * errors are: at the cost's line, else at the file.
  */
-function inFile<T>(file: string | undefined, evaluate: () => T): T {
+function inFile<T>(read: { readonly file: string; readonly locate: AssemblyKeyLocator } | undefined, evaluate: () => T): T {
   try {
     return evaluate();
   } catch (e) {
-    if (file === undefined || !(e instanceof AnalysisInputError) || e.where === undefined || e.where.startsWith(file)) throw e;
-    throw new AnalysisInputError(e.detail, `${file}: ${e.where}`);
+    if (read === undefined || !(e instanceof AnalysisInputError) || e.where === undefined || e.where.startsWith(read.file)) throw e;
+    const place = e instanceof AssemblyCostError ? read.locate(e.path) : undefined;
+    throw new AnalysisInputError(place === undefined ? e.detail : `${e.where}: ${e.detail}`, place ?? `${read.file}: ${e.where}`);
   }
 }
 

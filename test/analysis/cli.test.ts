@@ -803,16 +803,25 @@ describe("a thread named on the command line", () => {
 });
 
 describe("ccasim select on an assembly file with a mistake", () => {
-  it("names the file of a cost that fails at the inputs given", async () => {
+  it("places a cost that fails at the inputs given at its line in the file", async () => {
     const missing = await run(["select", "scenarios/flux.assembly.yaml", "--input", "Z=5"]);
     expect(missing.code).toBe(2);
-    expect(missing.err).toBe("ccasim select: scenarios/flux.assembly.yaml: mean of EFMFlux (Flux): 'exp(1.03*log(Q) - 2.25)' reads input 'Q', which is not given (given: Z=5)\n");
+    expect(missing.err).toBe("ccasim select: scenarios/flux.assembly.yaml:37:32: mean of EFMFlux (Flux): 'exp(1.03*log(Q) - 2.25)' reads input 'Q', which is not given (given: Z=5)\n");
     const scan = await run(["select", "scenarios/flux.assembly.yaml", "--crossover", "Z=1:5"]);
-    expect(scan.err).toMatch(/^ccasim select: scenarios\/flux\.assembly\.yaml: mean of EFMFlux \(Flux\): .* reads input 'Q'/);
-    // A cost below 0 at these inputs (mean - 3 sd with a negative --risk).
+    expect(scan.err).toMatch(/^ccasim select: scenarios\/flux\.assembly\.yaml:37:32: mean of EFMFlux \(Flux\): .* reads input 'Q'/);
+    // A cost below 0 at these inputs (mean - 5 sd with a negative --risk): placed at the sd.
     const risky = await run(["select", "scenarios/flux.assembly.yaml", "--input", "Q=100000", "--risk", "-5"]);
     expect(risky.code).toBe(2);
-    expect(risky.err).toMatch(/^ccasim select: scenarios\/flux\.assembly\.yaml: mean \+ -5·sd of \w+ \(Flux\): is -\d[\d.e+]* at \{"Q":100000\} \(costs must be finite and >= 0\)\n$/);
+    expect(risky.err).toMatch(/^ccasim select: scenarios\/flux\.assembly\.yaml:3\d:\d+: mean \+ -5·sd of \w+ \(Flux\): is -\d[\d.e+]* at \{"Q":100000\} \(costs must be finite and >= 0\)\n$/);
+    // A call count below 0, and an interaction cost, at their keys.
+    const dir = mkdtempSync(join(tmpdir(), "ccasim-select-"));
+    const file = join(dir, "a.yaml");
+    writeFileSync(
+      file,
+      ["components:", "  - { name: D, implementations: [{ name: D1, mean: 0 }] }", "  - { name: A, implementations: [{ name: A1, mean: x }] }", "callGraph:", "  component: D", "  children:", "    - { component: A, calls: x - 3 }", "interactions:", "  - caller: D", "    callee: A", "    costs:", "      - { callerImpl: D1, calleeImpl: A1, cost: x - 5 }"].join("\n"),
+    );
+    expect((await run(["select", file, "--input", "x=2"])).err).toBe(`ccasim select: ${file}:7:30: invocation count of A: is -1 at {"x":2} (costs must be finite and >= 0)\n`);
+    expect((await run(["select", file, "--input", "x=4"])).err).toBe(`ccasim select: ${file}:12:49: interaction cost D1 -> A1: is -1 at {"x":4} (costs must be finite and >= 0)\n`);
     // The built-in assembly has no file to name.
     expect((await run(["select", "--known-models", "--input", "y=5"])).err).toBe("ccasim select: mean of A1 (A): '2*x' reads input 'x', which is not given (given: y=5)\n");
   });

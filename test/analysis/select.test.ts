@@ -11,6 +11,7 @@ import {
   fitModels,
   AnalysisInputError,
   AssemblyKeyError,
+  AssemblyCostError,
   readAssemblyFile,
   type Assembly,
   type CallSite,
@@ -127,7 +128,9 @@ describe("selectImplementations", () => {
   it("refuses a risk k that takes mean + k sd below 0, as for any other cost", () => {
     const asm: Assembly = { components: [{ name: "F", implementations: [{ name: "F1", mean: 10, sd: 4 }, { name: "F2", mean: 12, sd: 1 }] }], callGraph: { component: "F" } };
     expect(selectImplementations(asm, {}, { riskK: -2 }).optimum).toMatchObject({ assignment: { F: "F1" }, cost: 2 });
-    expect(() => selectImplementations(asm, {}, { riskK: -3 })).toThrow(new AnalysisInputError("is -2 at {} (costs must be finite and >= 0)", "mean + -3·sd of F1 (F)"));
+    expect(() => selectImplementations(asm, {}, { riskK: -3 })).toThrow(new AssemblyCostError(["components", 0, "implementations", 0, "sd"], "is -2 at {} (costs must be finite and >= 0)", "mean + -3·sd of F1 (F)"));
+    // The key is the error's, for a file's reader to place.
+    expect(() => selectImplementations(asm, {}, { riskK: -3 })).toThrow(expect.objectContaining({ path: ["components", 0, "implementations", 0, "sd"] }));
   });
 
   it("solves 20 components x 3 implementations (3^20 assemblies) exactly by dynamic programming", () => {
@@ -207,7 +210,7 @@ describe("selectImplementations", () => {
 
   it("names an input a cost model reads but the caller did not give, and a model not defined at the input", () => {
     const flux: Assembly = { components: [{ name: "Flux", implementations: [{ name: "EFM", mean: "exp(1.03*log(Q) - 2.25)" }] }], callGraph: { component: "Flux" } };
-    expect(() => selectImplementations(flux, { X: 5000 })).toThrow(new AnalysisInputError("'exp(1.03*log(Q) - 2.25)' reads input 'Q', which is not given (given: X=5000)", "mean of EFM (Flux)"));
+    expect(() => selectImplementations(flux, { X: 5000 })).toThrow(new AssemblyCostError(["components", 0, "implementations", 0, "mean"], "'exp(1.03*log(Q) - 2.25)' reads input 'Q', which is not given (given: X=5000)", "mean of EFM (Flux)"));
     expect(() => selectImplementations(flux, { Q: -5 })).toThrow(/^mean of EFM \(Flux\): 'exp\(1\.03\*log\(Q\) - 2\.25\)' gives the complex number -0\.55\d* - 0\.052\d*i \(the expression is not defined there\) at Q=-5, not a cost$/);
   });
 
@@ -216,10 +219,10 @@ describe("selectImplementations", () => {
     // m and N are units, size a function: without the check they gave a unit or a type error.
     const units = (name: string) => ` (mathjs reads '${name}' as a unit; costs take no units: they are plain numbers, normally microseconds)`;
     for (const [mean, missing, hint] of [["0.5*m", "m", units("m")], ["n*N", "N", units("N")], ["n*size", "size", ""], ["max(n, 2)*h", "h", units("h")], ["5 ms", "ms", units("ms")]] as const)
-      expect(() => selectImplementations(one(mean), { n: 100 })).toThrow(new AnalysisInputError(`'${mean}' reads input '${missing}', which is not given (given: n=100)${hint}`, "mean of P1 (P)"));
+      expect(() => selectImplementations(one(mean), { n: 100 })).toThrow(new AssemblyCostError(["components", 0, "implementations", 0, "mean"], `'${mean}' reads input '${missing}', which is not given (given: n=100)${hint}`, "mean of P1 (P)"));
     // A branch not taken may read an input not given: only what the evaluation reads must be given.
     expect(selectImplementations(one("n > 10 ? 2*n : b"), { n: 50 }).optimum.cost).toBe(100);
-    expect(() => selectImplementations(one("n > 10 ? 2*n : b"), { n: 5 })).toThrow(new AnalysisInputError(`'n > 10 ? 2*n : b' reads input 'b', which is not given (given: n=5)${units("b")}`, "mean of P1 (P)"));
+    expect(() => selectImplementations(one("n > 10 ? 2*n : b"), { n: 5 })).toThrow(new AssemblyCostError(["components", 0, "implementations", 0, "mean"], `'n > 10 ? 2*n : b' reads input 'b', which is not given (given: n=5)${units("b")}`, "mean of P1 (P)"));
     // Given, they are inputs; mathjs's numeric constants (pi, e) stay constants when not given.
     expect(selectImplementations(one("n*N"), { n: 100, N: 2 }).optimum.cost).toBe(200);
     expect(selectImplementations(one("n + pi"), { n: 1 }).optimum.cost).toBeCloseTo(1 + Math.PI, 12);
