@@ -115,6 +115,8 @@ export async function studyObservations(store: StudyStore, sel: StudySelection):
      ORDER BY by_value, r.point_id, r.record_index`,
   );
   if (res.rows.length === 0) {
+    const none = await noRecordsReason(store);
+    if (none !== undefined) throw new StudyError(none);
     const filters = allWhere.map(([k, v]) => ` ${k}=${v}`).join("");
     throw new StudyError(`no record matches component=${sel.component ?? "*"} port=${sel.port ?? "*"} method=${sel.method ?? "*"}${filters}${await unmatchedHint(store, sel)}${await sweptValueHint(store, sweptWhere)}${await whereNameHint(store, recordWhere, [...sweptNames].sort())}`);
   }
@@ -196,6 +198,27 @@ async function whereNameHint(store: StudyStore, recordWhere: readonly (readonly 
 /** The names of the records' parameters, sorted. */
 async function recordParameterNames(store: StudyStore): Promise<string[]> {
   return (await store.query(`SELECT DISTINCT name FROM record_parameter ORDER BY name`)).rows.map((x) => String(x[0]));
+}
+
+/**
+ * Why a fit finds nothing at all when the study's successful points store no per-invocation record
+ * (its scenario is a program model, or its assembly proxies no port, or no point succeeded);
+ * undefined when they store some.
+ */
+async function noRecordsReason(store: StudyStore): Promise<string | undefined> {
+  const [[ok, failed, records, programs]] = (
+    await store.query(
+      `SELECT count(*) FILTER (WHERE status = 'ok'), count(*) FILTER (WHERE status <> 'ok'),
+              coalesce(sum(record_count) FILTER (WHERE status = 'ok'), 0),
+              count(*) FILTER (WHERE status = 'ok' AND json_extract_string(summary, '$.kind') = 'program model')
+       FROM point`,
+    )
+  ).rows.map((row) => row.map(Number));
+  if (records > 0) return undefined;
+  const head = "the study stores no invocation records, which a fit reads (one per proxied call, with its parameters and times)";
+  if (ok === 0) return failed === 0 ? `${head}: it holds no point yet` : `${head}: none of its ${failed} points succeeded (their errors: the study's 'error' table)`;
+  if (programs === ok) return `${head}: its scenario is a program model, whose runs write no per-invocation records (they come from an assembly's proxies); its profiles are in the timer and timer_value tables`;
+  return `${head}: its assembly proxies no port, or its proxies saw no call (records come from the ports listed under assembly.proxies)`;
 }
 
 /** The values a swept parameter takes, as given and as numbers (null for text), numbers first in order. */

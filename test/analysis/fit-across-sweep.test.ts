@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { evaluate } from "mathjs";
@@ -7,6 +7,7 @@ import { fitAcrossSweep } from "../../analysis/study/index.js";
 import { StudyStore, studyObservations } from "../../profile/study/index.js";
 import { costLawStudy, withModes } from "./cost-law-study.js";
 import { main } from "../../cli/main.js";
+import { loadSweep, runSweep } from "../../scenarios/sweep/index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "ccasim-fit-across-"));
 let db = "";
@@ -355,5 +356,51 @@ describe("sweep fit --where on a swept parameter", () => {
     const r = await fit("--where", "machine.network.params.bandwidth=100MB/s");
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/^ccasim sweep fit: no record matches .*swept parameter machine\.network\.params\.bandwidth takes 1600MB\/s \(1600000000\), 3200MB\/s \(3200000000\)/);
+  });
+});
+
+describe("sweep fit on a study without records", () => {
+  const noneDir = mkdtempSync(join(tmpdir(), "ccasim-fit-no-records-"));
+  afterAll(() => rmSync(noneDir, { recursive: true, force: true }));
+  const fit = async (db: string) => {
+    let err = "";
+    const code = await main(["sweep", "fit", db, "--parameter", "S"], { out: () => {}, err: (s) => (err += s) });
+    return { code, err };
+  };
+
+  it("says a program model's study stores no invocation records, and why", async () => {
+    const sweep = join(noneDir, "program.sweep.yaml");
+    writeFileSync(
+      sweep,
+      [
+        "axes:",
+        "  workload.S: [8, 64]",
+        "scenario:",
+        "  name: program",
+        "  machine: { preset: xeon-2.8ghz-512k, nodes: 1, processesPerNode: 2 }",
+        "  workload: { S: 8 }",
+        "  program:",
+        "    main:",
+        "      - action: Work",
+        "        cost: S",
+        "  outputs: { profile: true, records: [], callgraph: false }",
+        "",
+      ].join("\n"),
+    );
+    const db = join(noneDir, "program.db");
+    await runSweep(loadSweep(sweep), { db, jobs: 1 });
+    const r = await fit(db);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(
+      "ccasim sweep fit: the study stores no invocation records, which a fit reads (one per proxied call, with its parameters and times): its scenario is a program model, whose runs write no per-invocation records (they come from an assembly's proxies); its profiles are in the timer and timer_value tables\n",
+    );
+  });
+
+  it("says an assembly's study without proxies stores no invocation records", async () => {
+    const db = await costLawStudy(noneDir, "no-proxies", (text) => text.replace(/    proxies:\n.*\n.*\n/, ""));
+    const r = await fit(db);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("the study stores no invocation records, which a fit reads (one per proxied call, with its parameters and times): its assembly proxies no port");
+    expect(r.err).not.toContain("no record matches");
   });
 });
