@@ -3,6 +3,7 @@ import { fitPowerLaw } from "../fit/index.js";
 import type { LevelPoint, RecordPoint } from "./data.js";
 import { meanBy, thin } from "./data.js";
 import type { ReportChart } from "./render.js";
+import { tableCellText } from "./html.js";
 
 const WIDTH = 520;
 const HEIGHT = 300;
@@ -268,7 +269,13 @@ export function heatmapChart(
         encoding: {
           x: { field: "a", type: "ordinal", sort: order.a, title: aLabel },
           y: { field: "b", type: "ordinal", sort: order.b, title: bLabel },
-          color: { field: "value", type: "quantitative", title: valueLabel, scale: logScale ? { scheme: "viridis", type: "log", ...domain } : { scheme: "viridis", ...domain } },
+          color: {
+            field: "value",
+            type: "quantitative",
+            title: valueLabel,
+            scale: logScale ? { scheme: "viridis", type: "log", ...domain } : { scheme: "viridis", ...domain },
+            legend: rangeLegend(valueLabel, lo, hi),
+          },
         },
       },
       {
@@ -289,6 +296,19 @@ export function heatmapChart(
   if (at.length) over += `; at ${atText(at, " = ")}`;
   const shared = context.domain ? "; colours on one scale with the other panels" : "";
   return { id, title, caption: `Mean ${valueLabel} for each combination of ${aLabel} and ${bLabel} (${over})${logScale ? "; colours on a log scale" : ""}${shared}.`, spec };
+}
+
+/**
+ * A colour legend labelled at the ends of its range, `lo` and `hi`, written as the report's tables
+ * write numbers ({@link tableCellText}: 2.37327, not Vega's 2.37326777918), in its labels and in
+ * the description screen readers read.
+ */
+function rangeLegend(title: string, lo: number, hi: number): { values: number[]; labelExpr: string; description: string } | Record<string, never> {
+  if (!Number.isFinite(lo) || !Number.isFinite(hi)) return {};
+  const [low, high] = [tableCellText(lo), tableCellText(hi)];
+  if (lo === hi) return { values: [lo], labelExpr: JSON.stringify(low), description: `Colour legend of ${title}: ${low}` };
+  // (The legend labels exactly the values it is given: the midpoint only tells the two apart.)
+  return { values: [lo, hi], labelExpr: `datum.value < ${(lo + hi) / 2} ? ${JSON.stringify(low)} : ${JSON.stringify(high)}`, description: `Colour legend of ${title}, from ${low} to ${high}` };
 }
 
 /** A line chart of a value against one swept parameter. */

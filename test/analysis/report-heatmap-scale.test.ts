@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { heatmapChart } from "../../analysis/report/index.js";
+import { heatmapChart, renderSvg } from "../../analysis/report/index.js";
 
 /** The colour scale a heatmap's spec gives its cells. */
 function colourScale(values: readonly number[]): { caption: string; scale: unknown } {
@@ -37,5 +37,29 @@ describe("a study heatmap's colours", () => {
   it("stay linear for a narrow range, or when a value is zero or negative", () => {
     expect(colourScale([10, 20, 900]).scale).toEqual({ scheme: "viridis" });
     expect(colourScale([0, 20, 9e6]).scale).toEqual({ scheme: "viridis" });
+  });
+});
+
+describe("a study heatmap's colour legend", () => {
+  /** The texts of the rendered chart's colour legend: its labels, and its description. */
+  async function legend(values: readonly number[], domain?: [number, number]): Promise<{ labels: string[]; description: string }> {
+    const rows = values.map((value, i) => ({ a: String(i), b: "x", value }));
+    const svg = await renderSvg(heatmapChart("h", "H", rows, "a", "b", "time (us)", { a: rows.map((r) => r.a), b: ["x"] }, domain ? { domain } : {}).spec);
+    const start = svg.indexOf('aria-label="Colour legend');
+    const description = /aria-label="([^"]*)"/.exec(svg.slice(start))![1]!;
+    const labels = [...svg.slice(start).matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]!).filter((t) => t !== "time (us)");
+    return { labels, description };
+  }
+
+  it("labels the ends of a log scale as the report's tables write numbers", async () => {
+    const l = await legend([2.37326777918, 40.5, 1989.08877677]);
+    expect(l.labels.slice(0, 2)).toEqual(["2.37327", "1989.09"]);
+    expect(l.description).toBe("Colour legend of time (us), from 2.37327 to 1989.09");
+  });
+
+  it("labels the ends of a linear scale, and of a domain shared by panels, the same way", async () => {
+    expect((await legend([23.7625800466, 12560.0319646])).labels.slice(0, 2)).toEqual(["23.7626", "12\u202f560.0"]);
+    expect((await legend([20], [10.123456789, 5000.98765432])).labels.slice(0, 2)).toEqual(["10.1235", "5000.99"]);
+    expect((await legend([7.5, 7.5])).labels[0]).toBe("7.5");
   });
 });
