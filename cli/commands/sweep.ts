@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { checkOutputPath } from "../../profile/index.js";
 import { mergeShards } from "../../profile/study/index.js";
 import {
+  axisValueText,
   failedPointsCommand,
   loadSweep,
   noPointLoads,
@@ -52,6 +53,8 @@ Sweep file:
     - { workload.a: [1, 2], workload.b: [10, 20] }
   random: { n: 8, axes: { workload.y: { uniform: [0, 1] }, workload.z: { loguniform: [1, 1000] } } }
   set: { assembly.components.A.params.implementation: A2 }   # fixed for every point
+  # a key that takes a list or map takes one in set: (outputs.records: []) and as a list
+  # axis's items (metrics: [[TIME], [TIME, PAPI_L2_TCM]]: two points)
 
 Options:
   --jobs N             worker threads (default 1; no more than the points to run)
@@ -212,7 +215,7 @@ function list(ctx: CommandContext, sweep: Sweep): number {
   ctx.out(`${sweep.name}: ${sweep.points.length} points, axes ${sweep.axes.join(", ") || "(none)"}, study hash ${sweep.studyHash}\n`);
   for (const p of sweep.points) {
     const vals = Object.entries(p.values)
-      .map(([k, v]) => `${k}=${String(v)}`)
+      .map(([k, v]) => `${k}=${axisValueText(v)}`)
       .join("  ");
     ctx.out(`${String(p.index).padStart(5)}  ${p.id}  seed ${String(p.seed).padStart(10)}  rep ${p.replication}  ${vals}\n`);
   }

@@ -30,7 +30,7 @@ export const STUDY_TABLES: readonly StudyTable[] = [
   {
     name: "parameter",
     doc: "Swept parameters of each point (TAUdb: trial metadata).",
-    columns: [pid, c("name", "VARCHAR", "scenario key path, e.g. machine.l2.size"), c("value", "VARCHAR", "value as given or generated"), c("numeric_value", "DOUBLE", "the value as a number in base units when it is a number or a quantity (1MiB: 1048576, 2.5GHz: 2.5e9, 100ns: 0.1 microseconds), else NULL")],
+    columns: [pid, c("name", "VARCHAR", "scenario key path, e.g. machine.l2.size"), c("value", "VARCHAR", "value as given or generated; a list or map as JSON, map keys sorted (e.g. [\"TIME\",\"PAPI_L2_TCM\"])"), c("numeric_value", "DOUBLE", "the value as a number in base units when it is a number or a quantity (1MiB: 1048576, 2.5GHz: 2.5e9, 100ns: 0.1 microseconds), else NULL")],
     orderBy: ["point_id", "name"],
   },
   {

@@ -25,6 +25,7 @@ export {
   validateValue,
   toJsonSchema,
   describeSchema,
+  schemaAt,
   quantityPattern,
   type Schema,
   type ObjectSchema,

@@ -349,6 +349,46 @@ export function describeSchema(schema: Schema): string {
   }
 }
 
+/**
+ * The schema of what stands at `path` (map keys and list indices) inside a value of `schema`:
+ * what a `--set` or a sweep's `set:` of that key must give. Undefined where no single schema
+ * holds: a key the schema does not declare, or a union whose options give several (or none).
+ * A refinement's check on a whole value is kept only for the value it refines (`path` empty).
+ */
+export function schemaAt(schema: Schema, path: KeyPath): Schema | undefined {
+  switch (schema.kind) {
+    case "optional":
+      return schemaAt(schema.schema, path);
+    case "lazy":
+      return schemaAt(schema.resolve(), path);
+    case "refine":
+      return path.length === 0 ? schema : schemaAt(schema.schema, path);
+    default:
+      break;
+  }
+  if (path.length === 0) return schema;
+  const [key, ...rest] = path;
+  switch (schema.kind) {
+    case "object": {
+      if (typeof key !== "string") return undefined;
+      const field = Object.prototype.hasOwnProperty.call(schema.fields, key) ? schema.fields[key] : schema.additional;
+      return field === undefined ? undefined : schemaAt(field, rest);
+    }
+    case "record":
+      return typeof key === "string" ? schemaAt(schema.value, rest) : undefined;
+    case "array":
+      return typeof key === "number" ? schemaAt(schema.item, rest) : undefined;
+    case "any":
+      return schema;
+    case "union": {
+      const found = schema.options.map((o) => schemaAt(o, path)).filter((x): x is Schema => x !== undefined);
+      return found.length === 1 ? found[0] : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
 // Validation and JSON Schema emission live in their own files; they are part of this module's face.
 export { isPlainObject, validate, validateValue } from "./validate.js";
 export { toJsonSchema, quantityPattern } from "./json-schema.js";

@@ -4,6 +4,7 @@ import { RandomStream } from "../../engine/random.js";
 import type { AxisSpec, AxisValue, Distribution, SweepConfig } from "./sweep-schema.js";
 import { decimalValue } from "../../profile/internal.js";
 import { MACHINE_PARAMS } from "../../machine/index.js";
+import { axisValueText, canonicalValue } from "./points.js";
 
 /** One factor of the design: named keys and the rows of values they take together. */
 export interface Factor {
@@ -65,6 +66,7 @@ function quantityOf(v: number | string): Bound | undefined {
  */
 export function axisNumber(v: AxisValue): number | null {
   if (typeof v === "boolean") return v ? 1 : 0;
+  if (typeof v === "object") return null;
   const q = quantityOf(v);
   return q !== undefined && Number.isFinite(q.value) ? q.value : null;
 }
@@ -97,7 +99,7 @@ export function expandAxis(spec: AxisSpec, path: KeyPath, fail: SweepFail): Axis
     checkListedSizes(values, path, fail);
     const earlier = earlierRepeats(values.map((v) => [v]));
     earlier.forEach((j, i) => {
-      if (j >= 0) fail([...path, i], `${String(values[i])} repeats item ${j} (${String(values[j])}): both would be the same run; for repeated runs set 'replications:'`);
+      if (j >= 0) fail([...path, i], `${axisValueText(values[i])} repeats item ${j} (${axisValueText(values[j])}): both would be the same run; for repeated runs set 'replications:'`);
     });
     return values;
   }
@@ -146,6 +148,8 @@ function earlierRepeats(rows: readonly (readonly AxisValue[])[]): number[] {
 /** An axis value as {@link earlierRepeats} compares it: a text of its value in base units, and its dimension. */
 function readAxisValue(v: AxisValue): { key: string; dimension?: string } {
   if (typeof v === "boolean") return { key: `b${v}` };
+  // A list or map: alike when equal item for item (maps in any key order).
+  if (typeof v === "object") return { key: `j${JSON.stringify(canonicalValue(v))}` };
   const q = quantityOf(v);
   return q === undefined ? { key: `t${String(v)}` } : { key: `q${q.value}`, dimension: q.dimension };
 }
@@ -237,7 +241,7 @@ export function sweepFactors(config: SweepConfig, fail: SweepFail, attempt: (che
     }
     const rows = Array.from({ length: n }, (_, i) => keys.map((k) => group[k][i]));
     earlierRepeats(rows).forEach((j, i) => {
-      if (j >= 0) fail(["zip", g, keys[0], i], `zipped row ${i} (${rows[i].map(String).join(", ")}) repeats row ${j}: both would be the same run; for repeated runs set 'replications:'`);
+      if (j >= 0) fail(["zip", g, keys[0], i], `zipped row ${i} (${rows[i].map(axisValueText).join(", ")}) repeats row ${j}: both would be the same run; for repeated runs set 'replications:'`);
     });
     factors.push({ keys, rows });
   }));

@@ -5,9 +5,9 @@
  *
  * @packageDocumentation
  */
-export { sweepSchema, type SweepConfig, type AxisSpec, type AxisValue, type StepRange, type LogRange, type Distribution } from "./sweep-schema.js";
+export { sweepSchema, type SweepConfig, type AxisSpec, type AxisValue, type StructuredValue, type StepRange, type LogRange, type Distribution } from "./sweep-schema.js";
 export { axisNumber, expandAxis, sweepFactors, type Factor, type SweepFail } from "./design.js";
-export { canonicalPoint, pointId, pointSeed, enumeratePoints, pointOverrides, type SweepPoint } from "./points.js";
+export { canonicalPoint, canonicalValue, axisValueText, pointId, pointSeed, enumeratePoints, pointOverrides, type SweepPoint } from "./points.js";
 export { loadSweep, loadSweepText, sweepInputs, sweepPointOverrides, pointRunCommand, failedPointsCommand, type Sweep } from "./load-sweep.js";
 export { runPoint, runPointTask, type PointTask } from "./execute-point.js";
 export { runSweep, parseSlice, slicePoints, pointTask, workerScript, type Slice, type SweepProgress, type SweepRunOptions, type SweepRunSummary } from "./runner.js";

@@ -2,11 +2,12 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { basename, dirname, extname, resolve } from "node:path";
 import { parseDocument, stringify as stringifyYaml } from "yaml";
-import { collectErrors, fileErrorText, formatPath, parseOverride, parseYamlSource, ScenarioError, ScenarioErrors, validate, type KeyPath } from "../lang/index.js";
+import { collectErrors, fileErrorText, formatPath, parseOverride, parseYamlSource, schemaAt, ScenarioError, ScenarioErrors, validate, type KeyPath, type SourceDoc } from "../lang/index.js";
+import { scenarioSchema } from "../scenario-schema.js";
 import { locateNearest, otherInputFileKindText, type CommandInput } from "../../profile/index.js";
 import { undefinedWorkloadVariable, unknownWorkloadVariable, workloadVariablesOf } from "../workload.js";
 import { sweepFactors, type SweepFail } from "./design.js";
-import { enumeratePoints, pointOverrideEntries, pointOverrides, type SweepPoint } from "./points.js";
+import { canonicalValue, enumeratePoints, pointOverrideEntries, pointOverrides, type SweepPoint } from "./points.js";
 import type { SourcedOverride } from "../load.js";
 import { sweepSchema, type AxisValue, type SweepConfig } from "./sweep-schema.js";
 
@@ -94,6 +95,7 @@ export function loadSweepText(text: string, file: string): Sweep {
   const scenarioKind = inlineScenario ? undefined : otherInputFileKindText(scenarioValue, scenarioFile, "scenario");
   if (scenarioKind !== undefined) fail(["scenario"], `the scenario '${config.scenario as string}': ${scenarioKind}`);
   checkWorkloadKeys(config, workloadVariablesOf(scenarioValue), fail, attempt);
+  checkScenarioValues(config, doc, attempt);
   const factors = sweepFactors(config, fail, attempt);
   if (errors.length > 0) throw new ScenarioErrors(errors, file);
   const points = enumeratePoints(factors, config.replications, config.seed, config.seeds);
@@ -140,6 +142,28 @@ function sweepKeys(config: SweepConfig): [string, KeyPath][] {
     ...Object.keys(config.random?.axes ?? {}).map((k): [string, KeyPath] => [k, ["random", "axes", k]]),
     ...Object.keys(config.set).map((k): [string, KeyPath] => [k, ["set", k]]),
   ];
+}
+
+/**
+ * Checks the values the sweep gives keys against the scenario's schema at each key, located in
+ * the sweep file (`set["outputs.records"][0]: expected one of 'csv', 'jsonl'`): every `set:` value
+ * (fixed, it would fail every point), and every list or map an axis, a zip group or a `choice:`
+ * lists. A number, text or true/false an axis lists is checked by its point's load, as `--set`
+ * is: an invalid combination fails that point alone. A key whose schema depends on the rest of
+ * the scenario (a union of several shapes) is left to the points' loads too.
+ */
+function checkScenarioValues(config: SweepConfig, doc: SourceDoc, attempt: (check: () => void) => void): void {
+  const schema = scenarioSchema();
+  const check = (key: string, where: KeyPath, value: AxisValue, always: boolean): void => {
+    if (!always && typeof value !== "object") return;
+    // why: each key becomes a `--set key=value` of the point, so its path is read as --set reads it
+    const sub = schemaAt(schema, parseOverride(`${key}=0`).path);
+    if (sub !== undefined) attempt(() => void validate(sub, doc, where));
+  };
+  for (const [key, value] of Object.entries(config.set)) check(key, ["set", key], value, true);
+  for (const [key, spec] of Object.entries(config.axes)) if (Array.isArray(spec)) (spec as readonly AxisValue[]).forEach((v, i) => check(key, ["axes", key, i], v, false));
+  config.zip.forEach((group, g) => Object.entries(group).forEach(([key, values]) => values.forEach((v, i) => check(key, ["zip", g, key, i], v, false))));
+  for (const [key, d] of Object.entries(config.random?.axes ?? {})) if ("choice" in d) d.choice.forEach((v, i) => check(key, ["random", "axes", key, "choice", i], v, false));
 }
 
 /**
@@ -207,9 +231,10 @@ function shellQuote(s: string): string {
   return /^[A-Za-z0-9_./:=@%+,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
+/** The entries of `o` by key, each value in its canonical form (a map's keys sorted). */
 function sortedEntries(o: Readonly<Record<string, AxisValue>>): [string, AxisValue][] {
   return Object.keys(o)
     .sort()
-    .map((k) => [k, o[k]]);
+    .map((k) => [k, canonicalValue(o[k])]);
 }
 

@@ -17,12 +17,36 @@ export interface SweepPoint {
   readonly seed: number;
 }
 
-/** The canonical text of a point: sorted `[key, value]` pairs and the replication, as JSON. */
+/** The canonical text of a point: sorted `[key, value]` pairs and the replication, as JSON (maps with their keys sorted). */
 export function canonicalPoint(values: Readonly<Record<string, AxisValue>>, replication: number): string {
   const pairs = Object.keys(values)
     .sort()
-    .map((k) => [k, values[k]]);
+    .map((k) => [k, canonicalValue(values[k])]);
   return JSON.stringify({ point: pairs, replication });
+}
+
+/**
+ * A value with the keys of every map in it sorted (a number, text or true/false as it is): two
+ * maps written in other orders set a key alike, and are one point.
+ */
+export function canonicalValue(v: AxisValue): AxisValue {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return (v as readonly AxisValue[]).map(canonicalValue);
+  const map = v as Readonly<Record<string, AxisValue>>;
+  return Object.fromEntries(
+    Object.keys(map)
+      .sort()
+      .map((k) => [k, canonicalValue(map[k])]),
+  );
+}
+
+/**
+ * A value as the study stores it (the `value` column of `parameter`) and commands print it: a
+ * number, text or true/false as written; a list or map as compact JSON, maps with sorted keys
+ * (`["TIME","PAPI_L2_TCM"]`), which is YAML too (`--set metrics=["TIME","PAPI_L2_TCM"]` reads it).
+ */
+export function axisValueText(v: AxisValue): string {
+  return typeof v === "object" && v !== null ? JSON.stringify(canonicalValue(v)) : String(v);
 }
 
 /** The stable id of a point (the first 16 hex digits of the SHA-256 of its canonical text). */
@@ -77,7 +101,7 @@ export function pointOverrides(fixed: Readonly<Record<string, AxisValue>>, point
 /** The key and the `--set` value text of each override of a point, in {@link pointOverrides}' order. */
 export function pointOverrideEntries(fixed: Readonly<Record<string, AxisValue>>, point: SweepPoint): [string, string][] {
   // why: a string that YAML would read as something else ("true", "12") is quoted so it stays a string
-  const text = (v: AxisValue) => (typeof v === "string" && safeYaml(v) === v ? v : JSON.stringify(v));
+  const text = (v: AxisValue) => (typeof v === "string" && safeYaml(v) === v ? v : JSON.stringify(canonicalValue(v)));
   return [...Object.entries(fixed), ...Object.entries(point.values)].map(([k, v]) => [k, text(v)]);
 }
 

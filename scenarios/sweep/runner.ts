@@ -5,7 +5,7 @@ import { StudyError, StudyStore, type PointRows } from "../../profile/study/inde
 import { runPointTask, type PointTask } from "./execute-point.js";
 import { checkOutputPath } from "../../profile/index.js";
 import { sweepInputs, sweepPointLoadOverrides, type Sweep } from "./load-sweep.js";
-import type { SweepPoint } from "./points.js";
+import { axisValueText, type SweepPoint } from "./points.js";
 import { axisNumber } from "./design.js";
 import type { AxisValue } from "./sweep-schema.js";
 
@@ -93,13 +93,20 @@ function numericAxisValues(values: Readonly<Record<string, AxisValue>>): Record<
   return out;
 }
 
+/** Each axis value of a point as the study stores it: a list or map as its text (see {@link axisValueText}). */
+function storedAxisValues(values: Readonly<Record<string, AxisValue>>): Record<string, string | number | boolean> {
+  const out: Record<string, string | number | boolean> = {};
+  for (const [k, v] of Object.entries(values)) out[k] = typeof v === "object" ? axisValueText(v) : v;
+  return out;
+}
+
 /** The worker task of a point. */
 export function pointTask(sweep: Sweep, point: SweepPoint): PointTask {
   return {
     scenarioText: sweep.loadText,
     scenarioFile: sweep.scenarioFile,
     set: sweepPointLoadOverrides(sweep, point),
-    point: { id: point.id, index: point.index, replication: point.replication, seed: point.seed, values: point.values, numericValues: numericAxisValues(point.values) },
+    point: { id: point.id, index: point.index, replication: point.replication, seed: point.seed, values: storedAxisValues(point.values), numericValues: numericAxisValues(point.values) },
   };
 }
 

@@ -1,7 +1,14 @@
 import { s, type Schema } from "../lang/index.js";
 
-/** A value an axis takes: a number or a YAML scalar string such as `256KiB` or `A2`. */
-export type AxisValue = number | string | boolean;
+/**
+ * A value an axis takes or `set:` fixes: a number, a YAML scalar string such as `256KiB` or `A2`,
+ * true or false, or, for a scenario key that takes one, a list or a map as written (`metrics:
+ * [TIME, PAPI_L2_TCM]`, `outputs.records: []`).
+ */
+export type AxisValue = number | string | boolean | StructuredValue;
+
+/** A list or map value of a sweep key (see {@link AxisValue}), as YAML gives it. */
+export type StructuredValue = readonly AxisValue[] | { readonly [key: string]: AxisValue };
 
 /** `{from, to, step}`: arithmetic range, both ends included when `to` is reached exactly. */
 export interface StepRange {
@@ -68,7 +75,10 @@ export interface SweepConfig {
  * (`program.functions.Stencil(a, b)`).
  */
 const KEY_PATTERN = "^[A-Za-z_][^.\\[\\]=]*(\\[\\d+\\])*(\\.[^.\\[\\]=]+(\\[\\d+\\])*)*$";
-const scalar = s.union([s.number(), s.string(), s.boolean()], { doc: "a number, a quantity such as 256KiB, or a name" });
+// (A list or map is checked against the scenario's schema at its key when the sweep is read.)
+const value = s.union([s.number(), s.string(), s.boolean(), s.array(s.any()), s.record(s.any())], {
+  doc: "a number, a quantity such as 256KiB, a name, or a list or map for a key that takes one",
+});
 const bound = s.union([s.number(), s.string()], { doc: "a number or a quantity such as 128KiB" });
 
 /** The schema of sweep files (validated with located errors; `toJsonSchema(sweepSchema())` gives JSON Schema). */
@@ -86,13 +96,13 @@ export function sweepSchema(): Schema {
     },
     { doc: "geometric range: {from, to, points, log: true} or {from, to, factor}" },
   );
-  const axis = s.union([s.array(scalar, { minItems: 1 }), stepRange, logRange], { doc: "a list of values or a range" });
+  const axis = s.union([s.array(value, { minItems: 1 }), stepRange, logRange], { doc: "a list of values or a range" });
   const pair = s.array(bound, { minItems: 2, maxItems: 2 });
   const distribution = s.union(
     [
       s.object({ uniform: pair, integer: s.optional(s.boolean()) }, { doc: "uniform between two bounds" }),
       s.object({ loguniform: pair, integer: s.optional(s.boolean()) }, { doc: "log-uniform between two positive bounds" }),
-      s.object({ choice: s.array(scalar, { minItems: 1 }) }, { doc: "one of the listed values, equally likely" }),
+      s.object({ choice: s.array(value, { minItems: 1 }) }, { doc: "one of the listed values, equally likely" }),
     ],
     { doc: "a distribution: {uniform: [a, b]}, {loguniform: [a, b]} or {choice: [...]}" },
   );
@@ -109,14 +119,14 @@ export function sweepSchema(): Schema {
       ),
       replications: s.optional(s.integer({ min: 1, doc: "runs of each point, each with its own seed" }), 1),
       axes: s.optional(s.record(axis, { keyPattern: KEY_PATTERN, doc: "full-factorial axes: scenario key -> values" }), {}),
-      zip: s.optional(s.array(s.record(s.array(scalar, { minItems: 1 }), { keyPattern: KEY_PATTERN })), []),
+      zip: s.optional(s.array(s.record(s.array(value, { minItems: 1 }), { keyPattern: KEY_PATTERN })), []),
       random: s.optional(
         s.object({
           n: s.integer({ min: 1, doc: "number of samples" }),
           axes: s.record(distribution, { keyPattern: KEY_PATTERN }),
         }),
       ),
-      set: s.optional(s.record(scalar, { keyPattern: KEY_PATTERN, doc: "fixed overrides for every point" }), {}),
+      set: s.optional(s.record(value, { keyPattern: KEY_PATTERN, doc: "fixed overrides for every point" }), {}),
     },
     { required: ["scenario"], doc: "A parameter sweep over a scenario" },
   );
