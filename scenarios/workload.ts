@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 import { didYouMean } from "../engine/registry.js";
-import { isPlainObject, type KeyPath } from "./lang/index.js";
+import { isPlainObject, unitInWorkloadValue, type KeyPath } from "./lang/index.js";
 
 /** The workload variables a scenario value defines: the keys of its `workload:` map (none without one). @internal */
 export function workloadVariablesOf(scenario: unknown): string[] {
@@ -38,7 +38,12 @@ export function unknownWorkloadVariable(name: string, known: readonly string[]):
 export function nonNumericWorkloadValue(name: string, value: unknown, user: string): string {
   // Text that looks like arithmetic (`N/2`) was meant as an expression, which a workload value is not.
   const formula = typeof value === "string" && /[-+*/^()]/.test(value) && /[A-Za-z_]/.test(value);
-  const advice = formula ? `; a workload value is a number or text, not an expression: write ${JSON.stringify(value)} in place of '${name}' where it is used` : "";
+  const unit = unitInWorkloadValue(value);
+  const advice = formula
+    ? `; a workload value is a number or text, not an expression: write ${JSON.stringify(value)} in place of '${name}' where it is used`
+    : unit !== undefined
+      ? `; ${unit}`
+      : "";
   return `${JSON.stringify(value)} is not a number, but ${user} uses '${name}' in an expression, which reads workload values as numbers${advice}`;
 }
 

@@ -4,8 +4,8 @@
  *
  * @packageDocumentation
  */
-export { parseQuantity, formatQuantity, QuantityError, unitsOf, acceptsBareNumber, describeDimension, type QuantityOptions } from "./units.js";
-export { unitInExpression } from "./unit-advice.js";
+export { parseQuantity, formatQuantity, QuantityError, unitsOf, baseUnitOf, acceptsBareNumber, describeDimension, type QuantityOptions } from "./units.js";
+export { unitInExpression, unitInWorkloadValue } from "./unit-advice.js";
 export {
   ScenarioError,
   ScenarioErrors,

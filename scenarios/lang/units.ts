@@ -244,6 +244,11 @@ export function unitsOf(dimension: Dimension): string[] {
   return Object.keys(UNITS[dimension]);
 }
 
+/** The spelling of `dimension`'s base unit, the one whose factor is 1 (`B`, `us`, `Hz`, `B/s`, `W`); "" for counts and ratios. */
+export function baseUnitOf(dimension: Dimension): string {
+  return Object.entries(UNITS[dimension]).find(([, factor]) => factor === 1)?.[0] ?? "";
+}
+
 /** True when a number without unit is accepted for `dimension` (bytes, count, ratio). */
 export function acceptsBareNumber(dimension: Dimension): boolean {
   return BARE_OK.has(dimension);

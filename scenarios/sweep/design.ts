@@ -1,4 +1,4 @@
-import { parseQuantity, unitsOf, type KeyPath } from "../lang/index.js";
+import { baseUnitOf, parseQuantity, unitInWorkloadValue, type KeyPath } from "../lang/index.js";
 import type { Dimension } from "../../engine/params.js";
 import { RandomStream } from "../../engine/random.js";
 import type { AxisSpec, AxisValue, Distribution, SweepConfig } from "./sweep-schema.js";
@@ -37,6 +37,20 @@ function readBound(v: number | string, path: KeyPath, fail: SweepFail): Bound {
   return bound;
 }
 
+/**
+ * Refuses a range's or a distribution's bound with a unit on a `workload.*` key, at the bound,
+ * saying what to write: expressions read a workload variable as a plain number, and the values
+ * would drop the unit (a size's bytes) or keep a base unit no expression reads (`1000us`). (A
+ * value an axis lists is set as written, as `--set` sets it: its point's load refuses a quantity
+ * an expression reads, with the same advice.)
+ * @throws via `fail`
+ */
+function checkWorkloadBound(v: unknown, path: KeyPath, fail: SweepFail): void {
+  if (!path.some((k) => typeof k === "string" && k.startsWith("workload."))) return;
+  const advice = unitInWorkloadValue(v);
+  if (advice !== undefined) fail(path, advice);
+}
+
 /** Whether a sweep key path names a machine parameter whose sizes count in powers of two (`axes`, `machine.l2.size`, ...). */
 function binaryAxis(path: KeyPath): boolean {
   const key = path.find((k): k is string => typeof k === "string" && k.startsWith("machine."));
@@ -71,16 +85,11 @@ export function axisNumber(v: AxisValue): number | null {
   return q !== undefined && Number.isFinite(q.value) ? q.value : null;
 }
 
-/** The base unit spelling of a dimension (the unit whose factor is 1), appended to generated values. */
-function baseUnit(d: Dimension): string {
-  return unitsOf(d).find((u) => parseQuantity(`1${u}`, d) === 1) ?? "";
-}
-
 /** Renders a generated number: bare for bytes/count/ratio, with the base unit otherwise. */
 function generated(value: number, dimension: Dimension | undefined): AxisValue {
   const n = Number(value.toPrecision(12)); // why: strip float noise (0.1+0.2) so canonical points and seeds are stable
   if (!dimension || dimension === "bytes" || dimension === "count" || dimension === "ratio") return n;
-  return `${n}${baseUnit(dimension)}`;
+  return `${n}${baseUnitOf(dimension)}`;
 }
 
 function sameDimension(a: Bound, b: Bound, path: KeyPath, fail: SweepFail): Dimension | undefined {
@@ -157,6 +166,7 @@ function readAxisValue(v: AxisValue): { key: string; dimension?: string } {
 /** The values of a range axis (numbers in base units). */
 function rangeValues(spec: AxisSpec, path: KeyPath, fail: SweepFail): AxisValue[] {
   const r = spec as unknown as Record<string, unknown>;
+  for (const end of ["from", "to", "step"]) checkWorkloadBound(r[end], [...path, end], fail);
   const from = readBound(r.from as number | string, [...path, "from"], fail);
   const to = readBound(r.to as number | string, [...path, "to"], fail);
   const dim = sameDimension(from, to, path, fail);
@@ -199,6 +209,7 @@ function draw(d: Distribution, rng: RandomStream, path: KeyPath, fail: SweepFail
   if ("choice" in d) return d.choice[Math.min(d.choice.length - 1, Math.floor(rng.next() * d.choice.length))];
   const log = "loguniform" in d;
   const [lo, hi] = (log ? d.loguniform : d.uniform) as readonly [number | string, number | string];
+  [lo, hi].forEach((v, i) => checkWorkloadBound(v, [...path, log ? "loguniform" : "uniform", i], fail));
   const a = readBound(lo, [...path, log ? "loguniform" : "uniform", 0], fail);
   const b = readBound(hi, [...path, log ? "loguniform" : "uniform", 1], fail);
   const dim = sameDimension(a, b, path, fail);

@@ -45,7 +45,9 @@ describe("sweep designs", () => {
     expect(values(sw, "workload.iterations")).toEqual([1, 2, 3]);
     expect(values(sweepOf("axes:\n  workload.x: { from: 1000, to: 1000000, points: 4, log: true }\n"), "workload.x")).toEqual([1000, 10000, 100000, 1000000]);
     expect(values(sweepOf("axes:\n  workload.x: { from: 1000, to: 1000000, points: 10, log: true }\n"), "workload.x")[1]).toBeCloseTo(2154.43469, 4);
-    expect(errorOf("axes:\n  workload.x: { from: 1ms, to: 5ms, step: 1ms, integer: true }\n").message).toMatch(/:3:48: axes\["workload\.x"\]\.integer: integer applies to counts and sizes in bytes, not to 1000us/);
+    expect(errorOf("axes:\n  machine.network.params.alpha: { from: 1ms, to: 5ms, step: 1ms, integer: true }\n").message).toMatch(
+      /:3:66: axes\["machine\.network\.params\.alpha"\]\.integer: integer applies to counts and sizes in bytes, not to 1000us/,
+    );
   });
 
   it("keeps the unit of non-byte quantities as the base unit", () => {
@@ -281,7 +283,7 @@ describe("sweep file errors", () => {
     expect(e.errors[0].path).toBe(`axes["machine.l2.size"].from`);
     expect(e.message).toContain('got "256KB" (KB is 1000 bytes, and this size counts in powers of two: write 256KiB)');
     // Other sizes keep decimal units.
-    expect(values(sweepOf("axes:\n  workload.x: { from: 1KB, to: 4KB, factor: 2 }\n"), "workload.x")).toEqual([1000, 2000, 4000]);
+    expect(values(sweepOf("axes:\n  machine.memory.size: { from: 1KB, to: 4KB, factor: 2 }\n"), "machine.memory.size")).toEqual([1000, 2000, 4000]);
   });
 
   it("rejects a decimal unit on a listed cache size at the item, as on a range's bounds, before any point loads", () => {

@@ -118,6 +118,42 @@ describe("workload values that are not numbers", () => {
     expect(r.err).toContain(`uses 'x' in an expression, which reads workload values as numbers; a workload value is a number or text, not an expression: write "iterations/2" in place of 'x' where it is used`);
   });
 
+  it("say, for a quantity with a unit, what number to write, alike in the scenario, --set and a sweep", async () => {
+    const bytes = "a workload value is a plain number, without a unit: write the size as a number of bytes (1KiB is 1024)";
+    const r = await runCli(["validate", KNOWN, "--set", "workload.x=1KiB"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`${KNOWN}:33:3: workload.x: "1KiB" is not a number, but assembly.components.Driver.params.calls[0].args.x uses 'x' in an expression, which reads workload values as numbers; ${bytes} (from --set workload.x=1KiB)`);
+    const inFile = errorsOf(() => loadScenarioText(KNOWN_TEXT.replace("  x: 3\n", "  x: 2ms\n"), KNOWN));
+    expect(inFile.errors[0].message).toContain(
+      "a workload value is a plain number, without a unit: write the time as a number in the unit its expressions read (2ms is 2000 in us; a program model's costs are in program.costUnit)",
+    );
+    // A sweep sets a listed value or a set: value as --set does: its points fail with the same advice.
+    for (const body of ["axes:\n  workload.x: [1KiB, 2KiB]\n", "set: { workload.x: 1KiB }\naxes:\n  workload.iterations: [1, 2]\n"]) {
+      const file = join(scratch, "units.sweep.yaml");
+      writeFileSync(file, `scenario: ${join(process.cwd(), KNOWN)}\n${body}`);
+      const sw = await runCli(["sweep", file, "--db", join(scratch, "units.db")]);
+      expect(sw.code, body).toBe(2);
+      expect(sw.err, body).toContain(`; ${bytes} (from `);
+    }
+  });
+
+  it("refuses a range or a distribution with a unit on a workload key at its bound, saying what to write", () => {
+    const refusal = (body: string) => errorsOf(() => loadSweepText(`scenario: ${KNOWN}\n${body}`, "u.sweep.yaml")).errors.map((e) => `${e.line}:${e.column}: ${e.path}: ${e.message.split(": ").slice(2).join(": ")}`);
+    expect(refusal("axes:\n  workload.x: { from: 8B, to: 1MiB, factor: 8 }\n")).toEqual([
+      `3:17: axes["workload.x"].from: a workload value is a plain number, without a unit: write the size as a number of bytes (8B is 8)`,
+    ]);
+    expect(refusal("axes:\n  workload.x: { from: 1, to: 4ms, step: 1ms }\n")).toEqual([
+      `3:26: axes["workload.x"].to: a workload value is a plain number, without a unit: write the time as a number in the unit its expressions read (4ms is 4000 in us; a program model's costs are in program.costUnit)`,
+    ]);
+    expect(refusal("random: { n: 2, axes: { workload.x: { loguniform: [1, 2.8GHz] } } }\n")).toEqual([
+      `2:55: random.axes["workload.x"].loguniform[1]: a workload value is a plain number, without a unit: write it as a number in the unit its expressions read (2.8GHz is 2800000000 in Hz)`,
+    ]);
+    // Plain numbers, and units on other keys, stay as they were.
+    const sw = loadSweepText(`scenario: ${KNOWN}\naxes:\n  workload.x: { from: 8, to: 512, factor: 8 }\n  machine.l2.size: { from: 256KiB, to: 512KiB, factor: 2 }\n`, "u.sweep.yaml");
+    expect([...new Set(sw.points.map((p) => p.values["workload.x"]))]).toEqual([8, 64, 512]);
+    expect([...new Set(sw.points.map((p) => p.values["machine.l2.size"]))]).toEqual([262144, 524288]);
+  });
+
   it("are refused once in a program model, at the workload key", () => {
     const e = errorsOf(() => loadScenario(LAPW0, { set: ["workload.NAT=abc"] }));
     expect(e.errors).toHaveLength(1);
