@@ -75,6 +75,8 @@ export interface SweepConfig {
  * (`program.functions.Stencil(a, b)`).
  */
 const KEY_PATTERN = "^[A-Za-z_][^.\\[\\]=]*(\\[\\d+\\])*(\\.[^.\\[\\]=]+(\\[\\d+\\])*)*$";
+/** {@link KEY_PATTERN} in words. */
+const KEY_RULE = "a scenario key as --set reads it: names separated by dots, each with any [i] indices, the first starting with a letter or _ (machine.l2.size, assembly.connections[0])";
 // (A list or map is checked against the scenario's schema at its key when the sweep is read.)
 const value = s.union([s.number(), s.string(), s.boolean(), s.array(s.any()), s.record(s.any())], {
   doc: "a number, a quantity such as 256KiB, a name, or a list or map for a key that takes one",
@@ -118,15 +120,15 @@ export function sweepSchema(): Schema {
         "common",
       ),
       replications: s.optional(s.integer({ min: 1, doc: "runs of each point, each with its own seed" }), 1),
-      axes: s.optional(s.record(axis, { keyPattern: KEY_PATTERN, doc: "full-factorial axes: scenario key -> values" }), {}),
-      zip: s.optional(s.array(s.record(s.array(value, { minItems: 1 }), { keyPattern: KEY_PATTERN })), []),
+      axes: s.optional(s.record(axis, { keyPattern: KEY_PATTERN, keyRule: KEY_RULE, doc: "full-factorial axes: scenario key -> values" }), {}),
+      zip: s.optional(s.array(s.record(s.array(value, { minItems: 1 }), { keyPattern: KEY_PATTERN, keyRule: KEY_RULE })), []),
       random: s.optional(
         s.object({
           n: s.integer({ min: 1, doc: "number of samples" }),
-          axes: s.record(distribution, { keyPattern: KEY_PATTERN }),
+          axes: s.record(distribution, { keyPattern: KEY_PATTERN, keyRule: KEY_RULE }),
         }),
       ),
-      set: s.optional(s.record(value, { keyPattern: KEY_PATTERN, doc: "fixed overrides for every point" }), {}),
+      set: s.optional(s.record(value, { keyPattern: KEY_PATTERN, keyRule: KEY_RULE, doc: "fixed overrides for every point" }), {}),
     },
     { required: ["scenario"], doc: "A parameter sweep over a scenario" },
   );

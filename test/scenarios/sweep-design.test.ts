@@ -148,6 +148,10 @@ describe("sweep designs", () => {
     // The all-reduce leaves with the slowest process: 32 us of local work before it, then 64.
     expect(times[1]! - times[0]!).toBeCloseTo(32, 9);
     expect(pointRunCommand(sw, sw.points[1])).toContain("--set 'program.functions.FSA2(pid)=\"64\"'");
+    // A key that is none says what a key is, in words.
+    expect(() => loadSweepText("scenario: scenarios/prophet-sample.yaml\naxes:\n  1machine: [1, 2]\n", "k.sweep.yaml")).toThrow(
+      "k.sweep.yaml:3:3: axes.1machine: key '1machine' is not a scenario key as --set reads it: names separated by dots, each with any [i] indices, the first starting with a letter or _ (machine.l2.size, assembly.connections[0])",
+    );
   });
 
   it("spans 4 L2 sizes x 10 array sizes in the kernel example sweep (enough distinct Q for a change point), and its points record Q", () => {
