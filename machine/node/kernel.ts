@@ -16,7 +16,9 @@
  * - `sequential`: `j = 0, 1, ..., Q-1`;
  * - `strided` with stride `s` (elements): the column sweep of a row-major 2-D patch whose rows
  *   are `s` elements long (the Y-derivative of the papers): for column `c = 0..s-1`, for row
- *   `i = 0..ceil(Q/s)-1`, `j = i*s + c` (skipping `j >= Q`);
+ *   `i = 0..ceil(Q/s)-1`, `j = i*s + c` (skipping `j >= Q`). A stride of 1 or of `Q` or more (one
+ *   column, or one row) gives the sequential stream and costs what it costs
+ *   ({@link stridedIsSequential});
  * - `random`: `Q` indices drawn uniformly (with replacement) from a fixed pseudo-random sequence,
  *   new draws at every pass.
  *
@@ -88,6 +90,16 @@ export function arraySpan(elements: number, elementSize: number): number {
 /** Base address of array `a` of a kernel (bytes). */
 export function arrayBase(a: number, elements: number, elementSize: number): number {
   return a * arraySpan(elements, elementSize);
+}
+
+/**
+ * Whether a `strided` sweep of stride `stride` (elements) over `elements` elements visits them in
+ * sequential order: a stride of 1 (one column) or of `elements` or more (one row, whose columns
+ * are its elements, `j = 0, 1, ..., Q-1`). The stream is then the sequential one, and so are its
+ * misses, its prefetching and its time.
+ */
+export function stridedIsSequential(elements: number, stride: number): boolean {
+  return stride <= 1 || stride >= elements;
 }
 
 /** Stride (elements) of a 2-D Y-derivative over a square-ish patch of `elements` elements: `ceil(sqrt(Q))`. */

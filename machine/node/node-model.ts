@@ -9,7 +9,7 @@ import { LEVEL_KEYS, presentLevels, type LevelKey, type MachineConfig } from "./
 import { COUNTER_COUNT, COUNTER_NAMES, CounterId, describePmuDemand, pmuDemand, presetMapOf, supportedCounters, type CounterName } from "./counters.js";
 import { MachineInputError } from "./errors.js";
 import { levelGeometry, tlbGeometry, type CacheGeometry } from "./geometry.js";
-import { validateKernel, type KernelSpec } from "./kernel.js";
+import { stridedIsSequential, validateKernel, type KernelSpec } from "./kernel.js";
 import { memoryCv, osJitter } from "./noise.js";
 import { ReferenceHierarchy } from "./reference-cache.js";
 import { ShapeMemo } from "./shape-memo.js";
@@ -155,7 +155,7 @@ export class NodeModel {
     const q = kernel.elements;
     const e = kernel.elementSize;
     const arrays = kernel.arrays ?? 1;
-    const pattern = kernel.pattern === "sequential" ? PATTERN_SEQUENTIAL : kernel.pattern === "strided" ? PATTERN_STRIDED : PATTERN_RANDOM;
+    const pattern = streamPattern(kernel);
     const stride = pattern === PATTERN_STRIDED ? (kernel.stride ?? 1) : 1;
     this.analyticalMisses(q, e, arrays, pattern, stride, false, out);
   }
@@ -238,7 +238,7 @@ export class NodeModel {
     const perLoads = kernel.loads;
     const perStores = kernel.stores;
     const perFlops = kernel.flops;
-    const pattern = kernel.pattern === "sequential" ? PATTERN_SEQUENTIAL : kernel.pattern === "strided" ? PATTERN_STRIDED : PATTERN_RANDOM;
+    const pattern = streamPattern(kernel);
     const stride = pattern === PATTERN_STRIDED ? (kernel.stride ?? 1) : 1;
     const perPass = this.scratch;
     // Floating-point loads skip a first level that serves integer loads only, and with them the
@@ -469,6 +469,17 @@ export class NodeModel {
     }
     return ids;
   }
+}
+
+/**
+ * The pattern code of a kernel's address stream: a strided sweep of one column or one row
+ * ({@link stridedIsSequential}) is the sequential stream, priced as one (misses, prefetching).
+ */
+function streamPattern(kernel: KernelSpec): number {
+  const p = kernel.pattern;
+  if (p === "sequential") return PATTERN_SEQUENTIAL;
+  if (p === "random") return PATTERN_RANDOM;
+  return stridedIsSequential(kernel.elements, kernel.stride ?? 1) ? PATTERN_SEQUENTIAL : PATTERN_STRIDED;
 }
 
 /** The part of a kernel shape's memo key beyond elements, element size and stride (unique: arrays <= 64, three patterns). */

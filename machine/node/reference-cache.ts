@@ -365,7 +365,9 @@ export class ReferenceHierarchy {
       }
       return x;
     }
-    const s = kernel.pattern === "strided" ? Math.max(1, kernel.stride ?? 1) : 1;
+    // A stride beyond Q gives one row whose columns are its elements: the same stream as a stride
+    // of Q, whose columns past the row's end would be skipped one by one.
+    const s = kernel.pattern === "strided" ? Math.max(1, Math.min(q, kernel.stride ?? 1)) : 1;
     const rows = Math.ceil(q / s);
     const span = arrayBase(1, q, e);
     if (s > 1 && rows > 1) {
