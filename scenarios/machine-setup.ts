@@ -9,7 +9,7 @@ import {
   type NetworkSpec,
   type ResolvedNetwork,
 } from "../machine/index.js";
-import { backgroundLoadModels, machinePresets, pointToPointModels, resolveMachine } from "../machine/index.js";
+import { backgroundLoadModels, machinePresets, pointToPointModels, resolveMachineChecked } from "../machine/index.js";
 import { didYouMean, type ParamDoc } from "../engine/index.js";
 import { collectErrors, parseQuantity, ScenarioError, ScenarioErrors, validateValue, type KeyPath } from "./lang/index.js";
 import { machineSectionSchema, type MachineSection, type ScenarioConfig } from "./scenario-schema.js";
@@ -80,11 +80,7 @@ export function setupMachine(config: ScenarioConfig, fail: (path: KeyPath, messa
   let machine: MachineConfig | undefined;
   let cluster: Cluster | undefined;
   if (keyErrors.length === 0) {
-    try {
-      const base = machinePresets.get(section.preset).config;
-      machine = resolveMachine(base, overrides);
-      cluster = new Cluster(machine, { nodes: section.nodes, processesPerNode: section.processesPerNode, placement: section.placement });
-    } catch (e) {
+    const reportMachine = (e: unknown): void => {
       const { key, problem, related, value, expected } = e as { key?: string; problem?: string; related?: string; value?: unknown; expected?: string };
       const bare = (k: string) => k.replace(/^machine\./, "");
       if (key && problem && related && !(bare(key) in overrides) && bare(related) in overrides) {
@@ -96,6 +92,18 @@ export function setupMachine(config: ScenarioConfig, fail: (path: KeyPath, messa
         // The located message names the key already: the problem alone follows it.
         reportKey(path, key && problem ? problem : (e as Error).message);
       }
+    };
+    try {
+      const base = machinePresets.get(section.preset).config;
+      // Every key out of range and every level's geometry are reported together, as the units are.
+      const resolved = resolveMachineChecked(base, overrides);
+      for (const error of resolved.errors) reportMachine(error);
+      if (resolved.errors.length === 0) {
+        machine = resolved.config;
+        cluster = new Cluster(machine, { nodes: section.nodes, processesPerNode: section.processesPerNode, placement: section.placement });
+      }
+    } catch (e) {
+      reportMachine(e);
     }
   }
   const { collectives: collectivesRaw, ...netRaw } = section.network as Record<string, unknown>;

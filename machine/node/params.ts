@@ -123,58 +123,86 @@ function unitOf(p: ParamDoc): string {
  * Checks every key of `config` against {@link MACHINE_PARAMS} plus the structural rules (powers
  * of two, sizes divisible by line x assoc, sectors dividing lines).
  * @param prefix - prefix of key names in errors (default `machine`)
- * @throws MachineInputError naming the first offending key and the expected unit/range
+ * @throws MachineInputError naming the first offending key and the expected unit/range (the
+ *   first of {@link machineConfigErrors})
  */
 export function validateMachine(config: MachineConfig, prefix = "machine"): void {
+  const errors = machineConfigErrors(config, prefix);
+  if (errors.length > 0) throw errors[0];
+}
+
+/**
+ * Every problem of `config`, in the order {@link validateMachine} meets them: a cache level's
+ * missing keys, each key's type and range, then the structural rules of each level whose own keys
+ * passed (a rule is not applied to a key already reported) and the page size. Empty
+ * when the configuration is valid.
+ * @param prefix - prefix of key names in errors (default `machine`)
+ */
+export function machineConfigErrors(config: MachineConfig, prefix = "machine"): MachineInputError[] {
+  const errors: MachineInputError[] = [];
+  const bad = new Set<string>();
   const k = (name: string) => `${prefix}.${name}`;
+  const report = (name: string, error: MachineInputError): void => {
+    errors.push(error);
+    bad.add(name);
+  };
   for (const lk of LEVEL_KEYS) {
     const lv = config[lk];
     if (lv === undefined) continue;
-    if (lv === null || typeof lv !== "object") throw new MachineInputError(k(lk), "an object {size, line, assoc, latency} or absent", lv);
+    if (lv === null || typeof lv !== "object") {
+      report(lk, new MachineInputError(k(lk), "an object {size, line, assoc, latency} or absent", lv));
+      continue;
+    }
     for (const req of ["size", "line", "assoc", "latency"]) {
       if ((lv as unknown as Record<string, unknown>)[req] === undefined)
-        throw new MachineInputError(k(`${lk}.${req}`), expectation(PARAM_BY_NAME.get(`${lk}.${req}`)!), undefined, `missing: a cache level needs size, line, assoc and latency (${expectation(PARAM_BY_NAME.get(`${lk}.${req}`)!)})`);
+        report(`${lk}.${req}`, new MachineInputError(k(`${lk}.${req}`), expectation(PARAM_BY_NAME.get(`${lk}.${req}`)!), undefined, `missing: a cache level needs size, line, assoc and latency (${expectation(PARAM_BY_NAME.get(`${lk}.${req}`)!)})`));
     }
   }
   for (const p of MACHINE_PARAMS) {
-    const v = machineValue(config, p.name);
     const levelKey = p.name.split(".")[0];
+    if (bad.has(levelKey)) continue;
+    const v = machineValue(config, p.name);
     if (v === undefined) {
       if (p.optional) continue;
       if ((LEVEL_KEYS as readonly string[]).includes(levelKey)) continue;
-      throw new MachineInputError(k(p.name), expectation(p), v);
+      report(p.name, new MachineInputError(k(p.name), expectation(p), v));
+      continue;
     }
     switch (p.type) {
       case "boolean":
-        if (typeof v !== "boolean") throw new MachineInputError(k(p.name), expectation(p), v);
+        if (typeof v !== "boolean") report(p.name, new MachineInputError(k(p.name), expectation(p), v));
         break;
       case "enum":
         if (typeof v !== "string" || !(p.values ?? []).includes(v))
-          throw new MachineInputError(k(p.name), expectation(p), v, `expected ${expectation(p)}, got ${JSON.stringify(v)}${typeof v === "string" ? didYouMean(v, p.values ?? []) : ""}`);
+          report(p.name, new MachineInputError(k(p.name), expectation(p), v, `expected ${expectation(p)}, got ${JSON.stringify(v)}${typeof v === "string" ? didYouMean(v, p.values ?? []) : ""}`));
         break;
       default:
-        if (typeof v !== "number" || !Number.isFinite(v)) throw new MachineInputError(k(p.name), expectation(p), v);
-        if (p.type === "integer" && !Number.isInteger(v)) throw new MachineInputError(k(p.name), expectation(p), v);
-        if ((p.min !== undefined && v < p.min) || (p.max !== undefined && v > p.max)) throw new MachineInputError(k(p.name), expectation(p), v);
+        if (typeof v !== "number" || !Number.isFinite(v) || (p.type === "integer" && !Number.isInteger(v)) || (p.min !== undefined && v < p.min) || (p.max !== undefined && v > p.max))
+          report(p.name, new MachineInputError(k(p.name), expectation(p), v));
     }
   }
   let prevLine = 0;
   let prevLevel = "";
   for (const lk of LEVEL_KEYS) {
     const lv = config[lk];
-    if (lv === undefined) continue;
-    if (!isPowerOfTwo(lv.line)) throw new MachineInputError(k(`${lk}.line`), "a power of two (bytes)", lv.line);
+    if (lv === undefined || bad.has(lk)) continue;
+    // Each rule judges only keys that passed their own checks (those that did not are reported).
+    const ok = (key: string): boolean => !bad.has(`${lk}.${key}`);
+    if (ok("line") && !isPowerOfTwo(lv.line)) report(`${lk}.line`, new MachineInputError(k(`${lk}.line`), "a power of two (bytes)", lv.line));
+    if (!ok("line")) continue;
     const sector = lv.sector ?? lv.line;
-    if (!isPowerOfTwo(sector) || sector > lv.line) throw new MachineInputError(k(`${lk}.sector`), `a power of two (bytes) dividing ${lk}.line = ${lv.line}`, lv.sector);
-    if (lv.size % (lv.line * lv.assoc) !== 0) throw new MachineInputError(k(`${lk}.size`), `a multiple of ${lk}.line x ${lk}.assoc = ${lv.line * lv.assoc} bytes`, lv.size);
+    if (ok("sector") && (!isPowerOfTwo(sector) || sector > lv.line)) report(`${lk}.sector`, new MachineInputError(k(`${lk}.sector`), `a power of two (bytes) dividing ${lk}.line = ${lv.line}`, lv.sector));
+    if (ok("size") && ok("assoc") && lv.size % (lv.line * lv.assoc) !== 0) report(`${lk}.size`, new MachineInputError(k(`${lk}.size`), `a multiple of ${lk}.line x ${lk}.assoc = ${lv.line * lv.assoc} bytes`, lv.size));
+    if (!ok("sector")) continue;
     if (sector < prevLine) {
       // Without a sector of its own the level's sector is its line: blame the line, the key set.
       const key = lv.sector === undefined ? `${lk}.line` : `${lk}.sector`;
       const why = lv.sector === undefined ? ` (${lk}.sector defaults to ${lk}.line)` : "";
-      throw new MachineInputError(k(key), `at least the line of the level above, ${prevLevel}.line = ${prevLine} bytes: a fill must cover the missing line${why}`, sector, undefined, k(`${prevLevel}.line`));
+      errors.push(new MachineInputError(k(key), `at least the line of the level above, ${prevLevel}.line = ${prevLine} bytes: a fill must cover the missing line${why}`, sector, undefined, k(`${prevLevel}.line`)));
     }
     prevLine = lv.line;
     prevLevel = lk;
   }
-  if (!isPowerOfTwo(config.tlb.pageSize)) throw new MachineInputError(k("tlb.pageSize"), "a power of two (bytes)", config.tlb.pageSize);
+  if (!bad.has("tlb.pageSize") && !isPowerOfTwo(config.tlb.pageSize)) errors.push(new MachineInputError(k("tlb.pageSize"), "a power of two (bytes)", config.tlb.pageSize));
+  return errors;
 }

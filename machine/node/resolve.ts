@@ -8,7 +8,7 @@ import { nearestName } from "../../engine/registry.js";
 import "../presets/index.js";
 import { LEVEL_KEYS, type MachineConfig } from "./config.js";
 import { MachineInputError } from "./errors.js";
-import { MACHINE_PARAMS, validateMachine } from "./params.js";
+import { MACHINE_PARAMS, machineConfigErrors } from "./params.js";
 import { machinePresets } from "./preset.js";
 
 /** Overrides: nested objects and/or dotted keys; `null` removes a cache level (`{ l3: null }`). */
@@ -65,14 +65,28 @@ function apply(target: Record<string, unknown>, path: string, value: unknown, pr
  * @throws MachineInputError (input error) naming the offending key and the expected unit/range
  */
 export function resolveMachine(preset: string | MachineConfig, overrides: MachineOverrides = {}, prefix = "machine"): MachineConfig {
+  const { config, errors } = resolveMachineChecked(preset, overrides, prefix);
+  if (errors.length > 0) throw errors[0];
+  return config;
+}
+
+/**
+ * {@link resolveMachine} that returns every problem of the resolved configuration
+ * ({@link machineConfigErrors}: each key out of type or range, each level's geometry) instead of
+ * throwing the first, for a caller that reports them together. `config` is valid only when
+ * `errors` is empty.
+ * @throws UnknownNameError (input error) for an unknown preset name, suggesting the nearest
+ * @throws MachineInputError (input error) for an override that cannot be applied: an unknown key,
+ *   a group that is not a map, a new cache level given in part
+ */
+export function resolveMachineChecked(preset: string | MachineConfig, overrides: MachineOverrides = {}, prefix = "machine"): { config: MachineConfig; errors: MachineInputError[] } {
   const base = typeof preset === "string" ? machinePresets.get(preset).config : preset;
   const config = structuredClone(base) as unknown as Record<string, unknown>;
   if (!isPlainObject(overrides)) throw new MachineInputError(prefix, "an object of overrides", overrides);
   for (const [k, v] of Object.entries(overrides)) apply(config, k, v, prefix);
   checkNewLevels(base, config, prefix);
   const resolved = config as unknown as MachineConfig;
-  validateMachine(resolved, prefix);
-  return resolved;
+  return { config: resolved, errors: machineConfigErrors(resolved, prefix) };
 }
 
 /**

@@ -87,6 +87,29 @@ describe("machine overrides", () => {
     );
   });
 
+  it("lists every node parameter out of type or range in one pass, each at its key, and judges a level's geometry by the keys that passed", async () => {
+    const r = await validate(
+      "scenarios/kernel-l2.yaml",
+      "--set", "machine.l2.assoc=0",
+      "--set", "machine.l2.line=100B",
+      "--set", "machine.tlb.entries=64.5",
+      "--set", "machine.prefetch.enabled=yes",
+      "--set", "machine.counters.native=itanium",
+      "--set", "machine.missModel=lru",
+      "--set", "machine.tlb.pageSize=3KiB",
+      "--set", "machine.l1.size=5000",
+    );
+    expect(r.code).toBe(2);
+    const lines = r.stderr.trim().split("\n");
+    expect(lines[0]).toBe("ccasim validate: scenarios/kernel-l2.yaml: 8 errors");
+    const keys = lines.slice(1).map((l) => /: (machine\.[\w.]+): /.exec(l)?.[1]);
+    expect(keys).toEqual(["machine.l2.assoc", "machine.tlb.entries", "machine.prefetch.enabled", "machine.counters.native", "machine.missModel", "machine.l1.size", "machine.l2.line", "machine.tlb.pageSize"]);
+    expect(r.stderr).toContain("machine.l1.size: expected a multiple of l1.line x l1.assoc = 256 bytes, got 5000 (from --set machine.l1.size=5000)");
+    expect(r.stderr).toContain("machine.l2.line: expected a power of two (bytes), got 100 (from --set machine.l2.line=100B)");
+    // l2.size is the preset's and fits any line: not judged against the bad assoc.
+    expect(r.stderr).not.toContain("machine.l2.size");
+  });
+
   it("still blames a sector given explicitly", async () => {
     const r = await validate("scenarios/shock-madison.yaml", "--set", "machine.l3.sector=64B");
     expect(r.stderr).toContain("machine.l3.sector: expected at least the line of the level above, l2.line = 128 bytes");
