@@ -11,10 +11,13 @@ import { isPlainObject } from "./validate.js";
 type Json = Record<string, unknown>;
 
 
-/** The regular expression (source) a quantity string must match, for JSON Schema. */
-export function quantityPattern(dimension: Dimension, allowNegative = false): string {
+/**
+ * The regular expression (source) a quantity string must match, for JSON Schema; with
+ * `binaryUnits`, a size in powers of two, whose decimal units (`512KB`) are refused.
+ */
+export function quantityPattern(dimension: Dimension, allowNegative = false, binaryUnits = false): string {
   const num = `${allowNegative ? "[+-]?" : "[+]?"}(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?`;
-  const units = unitsOf(dimension)
+  const units = unitsOf(dimension, binaryUnits)
     .map((u) => u.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"))
     .join("|");
   if (units === "") return `^\\s*${num}\\s*$`;
@@ -76,7 +79,7 @@ function toJson(schema: Schema, defs: Record<string, Json>): Json {
       const text = `${describeDimension(schema.dimension)}${schema.min !== undefined ? `, at least ${formatQuantity(schema.min, schema.dimension)}` : ""}${schema.max !== undefined ? `, at most ${formatQuantity(schema.max, schema.dimension)}` : ""}`;
       return {
         description: schema.doc ? `${schema.doc} (${text})` : text,
-        oneOf: [num, { type: "string", pattern: quantityPattern(schema.dimension, negative) }],
+        oneOf: [num, { type: "string", pattern: quantityPattern(schema.dimension, negative, schema.binaryUnits === true) }],
       };
     }
     case "enum":

@@ -55,6 +55,8 @@ export interface QuantitySchema extends Documented {
   readonly dimension: Dimension;
   readonly min?: number;
   readonly max?: number;
+  /** A size in powers of two: decimal units (`512KB`, 512000 bytes) are refused, naming the binary one. */
+  readonly binaryUnits?: boolean;
 }
 /** One of a list of strings. */
 export interface EnumSchema extends Documented {
@@ -176,7 +178,7 @@ export const s = {
     return { kind: "boolean", ...opts };
   },
   /** A quantity with units (see `parseQuantity`); validates to base units. Negative values only when `min` < 0. */
-  quantity(dimension: Dimension, opts: { doc?: string; min?: number; max?: number } = {}): QuantitySchema {
+  quantity(dimension: Dimension, opts: { doc?: string; min?: number; max?: number; binaryUnits?: boolean } = {}): QuantitySchema {
     return { kind: "quantity", dimension, ...opts };
   },
   /** One of `values`. */
@@ -295,7 +297,7 @@ function paramSchema(p: ParamDoc): Schema {
   switch (p.type) {
     case "quantity":
       if (!p.dimension) throw new Error(`parameter '${p.name}': a quantity needs a dimension`);
-      return s.quantity(p.dimension, { doc, min: p.min, max: p.max });
+      return s.quantity(p.dimension, { doc, min: p.min, max: p.max, ...(p.binaryUnits === true ? { binaryUnits: true } : {}) });
     case "integer":
       return s.integer({ doc, min: p.min, max: p.max });
     case "number":

@@ -239,9 +239,14 @@ function trim(v: number): string {
   return String(s);
 }
 
-/** The unit spellings accepted for `dimension` (for help text and JSON Schema patterns). */
-export function unitsOf(dimension: Dimension): string[] {
-  return Object.keys(UNITS[dimension]);
+/**
+ * The unit spellings accepted for `dimension` (for help text and JSON Schema patterns); with
+ * `binaryUnits`, those of a size that counts in powers of two (no `KB`, `MB`: see
+ * {@link QuantityOptions.binaryUnits}).
+ */
+export function unitsOf(dimension: Dimension, binaryUnits = false): string[] {
+  const units = Object.keys(UNITS[dimension]);
+  return binaryUnits && dimension === "bytes" ? units.filter((u) => BINARY_OF[u] === undefined) : units;
 }
 
 /** The spelling of `dimension`'s base unit, the one whose factor is 1 (`B`, `us`, `Hz`, `B/s`, `W`); "" for counts and ratios. */

@@ -107,7 +107,7 @@ function check(schema: Schema, value: unknown, path: (string | number)[], ctx: C
     case "quantity": {
       let v: number;
       try {
-        v = parseQuantity(value, schema.dimension, undefined, { allowNegative: schema.min !== undefined && schema.min < 0 });
+        v = parseQuantity(value, schema.dimension, undefined, { allowNegative: schema.min !== undefined && schema.min < 0, binaryUnits: schema.binaryUnits === true });
       } catch (e) {
         if (!(e instanceof QuantityError)) throw e;
         report(ctx, path, e.detail, "value");

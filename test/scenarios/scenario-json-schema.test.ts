@@ -37,6 +37,9 @@ describe("the JSON Schema 'ccasim schema' prints", () => {
       d.machine.computeEfficiency = 0.4;
     });
     expect(objections(overridden)).toEqual([]);
+    // Sizes that count in powers of two take the binary units; a node's memory takes either.
+    expect(objections(edited((d) => (d.machine.l2 = { size: "0.5MiB", line: "128B" })))).toEqual([]);
+    expect(objections(edited((d) => (d.machine.memory = { size: "2GB" })))).toEqual([]);
     expect(() => loadScenarioText(JSON.stringify(overridden), "overridden.json")).not.toThrow();
   });
 
@@ -49,6 +52,9 @@ describe("the JSON Schema 'ccasim schema' prints", () => {
       ["an unknown interconnect preset", (d) => (d.machine.network = { preset: "ethernet" }), "/machine/network/preset"],
       ["an efficiency above 1", (d) => (d.machine.computeEfficiency = 1.5), "/machine/computeEfficiency"],
       ["a size without a unit where one is needed", (d) => (d.machine.memory = { latency: "fast" }), "/machine/memory/latency"],
+      ["a cache size with a decimal unit", (d) => (d.machine.l2 = { size: "512KB" }), "/machine/l2"],
+      ["a page size with a decimal unit", (d) => (d.machine.tlb = { pageSize: "4kB" }), "/machine/tlb/pageSize"],
+      ["a line size in bits", (d) => (d.machine.l1 = { line: "64Mb" }), "/machine/l1"],
       ["an unknown component type", (d) => (d.assembly.components.Model.type = "dumy"), "/assembly/components/Model/type"],
       ["an unknown parameter of a component", (d) => (d.assembly.components.Model.params.costt = 3), "/assembly/components/Model/params"],
       ["a misspelt metric", (d) => (d.metrics = ["TIME", "PAPI_TOT_CYCLES"]), "/metrics/1"],
