@@ -158,7 +158,8 @@ export function formatEvidence(e: Evidence, groups = 12): string {
     out.push(head.join(" "));
     for (const b of s.bins) {
       const row = [
-        `  ${g(b.lo)}-${g(b.hi)}`.padEnd(22),
+        // (The bin of sizes 0 and below ends at 0: "0", or "-5 to 0".)
+        `  ${b.hi === 0 ? (b.lo === 0 ? "0" : `${g(b.lo)} to 0`) : `${g(b.lo)}-${g(b.hi)}`}`.padEnd(22),
         String(b.time.count).padStart(5),
         f0(b.time.mean).padStart(10),
         f0(b.scatter).padStart(Math.max(12, `std at ${s.parameter} us`.length)),

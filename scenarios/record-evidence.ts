@@ -10,7 +10,10 @@ import { largestFirst, linearFit, median, spearman, stats, type LinearFit, type 
 
 /** One array-size bin of a size-scaling analysis. Times in microseconds. */
 export interface SizeBin {
-  /** Bin bounds (doubles): [lo, hi). */
+  /**
+   * Bin bounds (doubles): [lo, hi), `binsPerDecade` to a decade of sizes above 0. Sizes of 0 and
+   * below (an empty patch) have a bin of their own, [lo, 0] with `lo` its smallest size, first.
+   */
   readonly lo: number;
   readonly hi: number;
   /** Mean size of the records in the bin. */
@@ -99,6 +102,9 @@ class ModeAcc {
     this.byMode = Array.from({ length: modes }, () => new Acc());
   }
 }
+
+/** The size bin of the sizes 0 and below (see {@link SizeBin}). */
+const NON_POSITIVE_BIN = -Infinity;
 
 /** How the records of a run are summarised (see {@link EvidenceOptions}, which sets each). @internal */
 export interface RecordEvidenceSettings {
@@ -223,7 +229,8 @@ function sizeScaling(t: RecordTable, rows: Int32Array, sizeAt: Int32Array, modeA
   // One pass over the records (why: a 256-rank run has over a million of them).
   const byBin = new Map<number, ModeAcc>();
   const bySize = new Map<number, ModeAcc>();
-  const binOf = (q: number): number => Math.floor(Math.log10(Math.max(q, 1)) * binsPerDecade);
+  // Sizes of 0 and below have no logarithm: their bin sorts before every other.
+  const binOf = (q: number): number => (q > 0 ? Math.floor(Math.log10(q) * binsPerDecade) : NON_POSITIVE_BIN);
   for (const i of rows) {
     const q = t.parameter(i, sizeAt[t.kind(i)]) as number;
     const b = binOf(q);
@@ -232,6 +239,8 @@ function sizeScaling(t: RecordTable, rows: Int32Array, sizeAt: Int32Array, modeA
     addTo(byBin, b, modes.length, q, wallTime, m);
     addTo(bySize, q, modes.length, q, wallTime, m);
   }
+  let smallest = Infinity;
+  for (const q of bySize.keys()) if (q < smallest) smallest = q;
   // Squared deviations from each size's own mean, summed per bin: the scatter at a fixed size.
   const within = new Map<number, number>();
   for (const [q, acc] of bySize) {
@@ -250,7 +259,8 @@ function sizeScaling(t: RecordTable, rows: Int32Array, sizeAt: Int32Array, modeA
       if (baseline !== undefined && per[baseline])
         for (const m of modes) if (m !== baseline && per[m] && per[baseline].mean > 0) ratios[m] = per[m].mean / per[baseline].mean;
       const scatter = Math.sqrt((within.get(b) ?? 0) / acc.all.n);
-      return { lo: 10 ** (b / binsPerDecade), hi: 10 ** ((b + 1) / binsPerDecade), meanSize: acc.size.stats().mean, time: acc.all.stats(), scatter, modes: per, ratios };
+      const [lo, hi] = b === NON_POSITIVE_BIN ? [smallest, 0] : [10 ** (b / binsPerDecade), 10 ** ((b + 1) / binsPerDecade)];
+      return { lo, hi, meanSize: acc.size.stats().mean, time: acc.all.stats(), scatter, modes: per, ratios };
     });
   const points: SizePoint[] = [...bySize.keys()]
     .sort((a, b) => a - b)

@@ -60,6 +60,20 @@ describe("evidence of a run, driven by records and MPI timers", () => {
     expect(text).toContain("rank correlation of scatter with size -1.00");
   });
 
+  it("bins sizes of 0 (an empty patch) and fractions below 1 by what they are, not with the sizes from 1 to 1.78", () => {
+    const rs = [rec("K", { Q: 0, mode: "sequential" }, 0), rec("K", { Q: 0.5, mode: "sequential" }, 1), rec("K", { Q: 1.2, mode: "sequential" }, 2), rec("K", { Q: 1000, mode: "sequential" }, 30)];
+    const k = computeEvidence(trial(), rs).scaling.find((s) => s.component === "K")!;
+    expect(k.bins.map((b) => [b.lo, b.time.count, b.meanSize])).toEqual([[0, 1, 0], [10 ** -0.5, 1, 0.5], [1, 1, 1.2], [1000, 1, 1000]]);
+    expect(k.bins[0].hi).toBe(0);
+    expect(k.bins.every((b) => b.lo <= b.meanSize && (b.meanSize < b.hi || b.hi === 0))).toBe(true);
+    const text = formatEvidence(computeEvidence(trial(), rs));
+    expect(text).toMatch(/\n {2}0 {24}1 /);
+    expect(text).toContain("  0.3162-0.5623");
+    const negative = computeEvidence(trial(), [rec("K", { Q: -5 }, 1), rec("K", { Q: 0 }, 1)]).scaling[0].bins;
+    expect(negative.map((b) => [b.lo, b.hi, b.time.count])).toEqual([[-5, 0, 2]]);
+    expect(formatEvidence(computeEvidence(trial(), [rec("K", { Q: -5 }, 1), rec("K", { Q: 0 }, 1)]))).toContain("  -5.000 to 0");
+  });
+
   it("prints size trends only over three or more sizes", () => {
     // Two sizes above: no fit is printed, only why.
     expect(formatEvidence(e)).toContain("  2 distinct Q: too few for a trend (fits need 3 or more)");
