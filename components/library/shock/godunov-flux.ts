@@ -13,7 +13,7 @@ import { prepareSweep } from "./sweep.js";
  *
  * The temporaries make the Y-sweep memory-bound once they overflow the L2: on `xeon-2.8ghz-512k`
  * the strided/sequential ratio is about 1 while the arrays fit the 512 kB L2 and climbs in steps
- * from Q of about 1.3e4 to 3.4 for arrays several times the L2, paper 001's "similar phenomena"
+ * from Q of about 1.3e4 to 3.4 for arrays several times the L2, the "similar phenomena" of papers 000 and 001
  * for GodunovFlux. In cache it costs about 0.14 us per double, as EFMFlux does; past the L2 the
  * mode-averaged mean doubles, so a line fitted over Q = 1e3 .. 1.5e5 (without noise) is
  * -862 + 0.308 Q us: paper 000's T_Godunov = -963 + 0.315 Q, whose negative intercept is that
