@@ -26,8 +26,16 @@ interface FirstCall {
 export class CollectiveOrder {
   /** Collectives each member (group rank) has made. */
   private readonly made: Float64Array;
-  /** The collectives some members have made and others not yet, by their index (0-based). */
-  private readonly open = new Map<number, FirstCall>();
+  /**
+   * The collectives some members have made and others not yet: `open[i]` is collective
+   * `closed + i` (0-based). Why an array from the oldest open one: a member makes its collectives
+   * in order, so they close in order and those open are consecutive; each member's call then
+   * costs one indexed load, where a map keyed by index would hash it (every member's collective
+   * calls pass here, in the allreduce loops of large runs).
+   */
+  private readonly open: FirstCall[] = [];
+  /** Collectives every member has made. */
+  private closed = 0;
 
   /**
    * @param size - members of the communicator
@@ -50,9 +58,9 @@ export class CollectiveOrder {
   enter(rank: number, worldRank: number, call: string, bytes: number, root: number): void {
     if (this.size === 1) return;
     const k = this.made[rank]++;
-    const first = this.open.get(k);
+    const first = this.open[k - this.closed];
     if (first === undefined) {
-      this.open.set(k, { call, bytes, root, worldRank, left: this.size - 1 });
+      this.open.push({ call, bytes, root, worldRank, left: this.size - 1 });
       return;
     }
     if (first.call !== call || first.bytes !== bytes || first.root !== root) {
@@ -62,7 +70,11 @@ export class CollectiveOrder {
         `collective call ${k + 1} on ${this.comm} is ${describe(call, bytes, root)} here, but rank ${first.worldRank} made it ${describe(first.call, first.bytes, first.root)}: every rank of a communicator makes the same collectives in the same order, with the same size and root`,
       );
     }
-    if (--first.left === 0) this.open.delete(k);
+    // The last member to make it: it is the oldest open one (the others made it first).
+    if (--first.left === 0) {
+      this.open.shift();
+      this.closed++;
+    }
   }
 }
 
