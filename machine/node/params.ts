@@ -204,5 +204,10 @@ export function machineConfigErrors(config: MachineConfig, prefix = "machine"): 
     prevLevel = lk;
   }
   if (!bad.has("tlb.pageSize") && !isPowerOfTwo(config.tlb.pageSize)) errors.push(new MachineInputError(k("tlb.pageSize"), "a power of two (bytes)", config.tlb.pageSize));
+  // An integer-only L1 sends floating-point loads and its stores to the next level: without one
+  // the model would ignore the flag and count them as L1 accesses.
+  const l1 = config.l1;
+  if (l1 !== undefined && l1 !== null && typeof l1 === "object" && l1.integerOnly === true && !bad.has("l1.integerOnly") && LEVEL_KEYS.slice(1).every((lk) => config[lk] === undefined || config[lk] === null))
+    errors.push(new MachineInputError(k("l1.integerOnly"), "false on a machine whose only cache level is l1", true, "an integer-only l1 needs a level after it, which serves the floating-point loads and stores (the machine has l1 alone)", k("l2")));
   return errors;
 }

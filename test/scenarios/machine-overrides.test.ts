@@ -87,6 +87,17 @@ describe("machine overrides", () => {
     );
   });
 
+  it("refuses an integer-only l1 with no level after it, blaming the key set: the levels removed, or the flag", async () => {
+    const removed = await validate("scenarios/shock-madison.yaml", "--set", "machine.l2=null", "--set", "machine.l3=null");
+    expect(removed.code).toBe(2);
+    expect(removed.stderr).toContain("machine.l2: conflicts with l1.integerOnly = true (the preset's, not set here), which must be false on a machine whose only cache level is l1 (from --set machine.l2=null)");
+    const flagged = await validate("scenarios/kernel-l2.yaml", "--set", "machine.l2=null", "--set", "machine.l1.integerOnly=true");
+    expect(flagged.stderr).toContain("machine.l1.integerOnly: an integer-only l1 needs a level after it, which serves the floating-point loads and stores (the machine has l1 alone) (from --set machine.l1.integerOnly=true)");
+    // With the flag off, or a level after it, the machine is valid.
+    expect((await validate("scenarios/known-models.yaml", "--set", "machine.l2=null", "--set", "machine.l1.integerOnly=false")).code).toBe(0);
+    expect((await validate("scenarios/known-models.yaml", "--set", "machine.l1.integerOnly=true")).code).toBe(0);
+  });
+
   it("lists every node parameter out of type or range in one pass, each at its key, and judges a level's geometry by the keys that passed", async () => {
     const r = await validate(
       "scenarios/kernel-l2.yaml",
