@@ -102,6 +102,12 @@ function check(schema: Schema, value: unknown, path: (string | number)[], ctx: C
     case "number": {
       if (typeof value !== "number" || !Number.isFinite(value)) return typeError();
       if (schema.integer && !Number.isInteger(value)) return typeError();
+      if (schema.integer && !Number.isSafeInteger(value)) {
+        // Beyond 2^53 a number keeps no more than about 16 digits: the value read is not the one
+        // written (12345678901234567891 reads as 12345678901234567000), and neighbours read alike.
+        report(ctx, path, `expected an integer, got ${describeValue(value)}, which is beyond ±${Number.MAX_SAFE_INTEGER} (2^53 - 1), where a number no longer holds every integer: the digits written are not the ones read`, "value");
+        return NO_VALUE;
+      }
       return bounds(value, schema.min, schema.max, String, path, ctx) ? value : NO_VALUE;
     }
     case "quantity": {

@@ -180,6 +180,17 @@ describe("validation of plain values", () => {
     expect(validateValue(s.quantity("time", { min: -10 }), "-5us", "f")).toBe(-5);
   });
 
+  it("refuses an integer a number does not hold exactly, whose digits were lost in reading", () => {
+    expect(validateValue(s.integer(), Number.MAX_SAFE_INTEGER, "n")).toBe(Number.MAX_SAFE_INTEGER);
+    expect(validateValue(s.integer(), -Number.MAX_SAFE_INTEGER, "n")).toBe(-Number.MAX_SAFE_INTEGER);
+    // 12345678901234567891 reads as 12345678901234567000, as does 12345678901234567892.
+    const doc = parseYamlSource("seed: 12345678901234567891\n", "s.yaml");
+    expect(messages(() => validate(s.object({ seed: s.union([s.integer(), s.string()]) }), doc))).toEqual([
+      "s.yaml:1:7: seed: expected an integer, got 12345678901234567000, which is beyond ±9007199254740991 (2^53 - 1), where a number no longer holds every integer: the digits written are not the ones read",
+    ]);
+    expect(validate(s.object({ seed: s.union([s.integer(), s.string()]) }), parseYamlSource("seed: '12345678901234567891'\n", "s.yaml"))).toEqual({ seed: "12345678901234567891" });
+  });
+
   it("picks the first union option that fits, and blames the option of the same type otherwise", () => {
     const u = s.union([s.quantity("bytes"), s.object({ min: s.quantity("bytes"), max: s.quantity("bytes") })]);
     expect(validateValue(u, "1KiB", "f")).toBe(1024);
