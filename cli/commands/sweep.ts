@@ -268,9 +268,9 @@ async function merge(ctx: CommandContext, argv: readonly string[]): Promise<numb
   if (positionals.length < 2) throw new UsageError("merge: give the study database and at least one shard (ccasim sweep merge study.db shard-*.db)", "sweep");
   const [target, ...shards] = positionals;
   const r = await mergeShards(target, shards);
-  for (const m of r.shards) ctx.err(`${m.shard}: ${m.added} points added, ${m.skipped} already present\n`);
+  for (const m of r.shards) ctx.err(`${m.shard}: ${plural(m.added, "point")} added, ${m.skipped} already present\n`);
   const added = r.shards.reduce((n, m) => n + m.added, 0);
   const skipped = r.shards.reduce((n, m) => n + m.skipped, 0);
-  ctx.out(`${target}: ${added} points added, ${skipped} already present, ${r.total} points in the study\n`);
+  ctx.out(`${target}: ${plural(added, "point")} added, ${skipped} already present, ${plural(r.total, "point")} in the study\n`);
   return 0;
 }

@@ -212,6 +212,15 @@ describe("ccasim sweep and query", () => {
     expect(second.out).toContain("0 points added, 12 already present, 12 points in the study");
   });
 
+  it("counts one merged point as one point", async () => {
+    const shard = join(dir, "one-shard.db");
+    expect((await run(["sweep", SWEEP, "--slice", "0/12", "--db", shard, "--quiet"])).code).toBe(0);
+    const r = await run(["sweep", "merge", join(dir, "one.db"), shard]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain("one.db: 1 point added, 0 already present, 1 point in the study");
+    expect(r.err).toContain("one-shard.db: 1 point added, 0 already present");
+  });
+
   it("merges nothing, and creates no study, when a shard is missing or of another study", async () => {
     const shard0 = join(dir, "m-shard-0.db");
     expect((await run(["sweep", SWEEP, "--slice", "0/2", "--db", shard0, "--quiet"])).code).toBe(0);
