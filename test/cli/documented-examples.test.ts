@@ -231,7 +231,7 @@ describe("the examples of the study commands", () => {
     expect(ran.map((x) => x.args[0])).toEqual(["sweep", "sweep", "query", "sweep", "report", "sweep", "sweep", "report", "sweep"]);
     expect(ran[1]!.r.out).toContain("4 already stored");
     expect(ran[3]!.r.out).toContain("T(Q, L2) = exp(");
-    expect(existsSync("report.html")).toBe(true);
+    expect(existsSync("out/shock-l2.sweep.html")).toBe(true);
     // The kernel sweep's 10 Q per cache size: the strided knee at each, moving with the cache.
     expect(ran[6]!.r.out).toContain("its change point Q0 fitted at each value of machine.l2.size");
     expect(ran[6]!.r.out).toMatch(/\n {2}Q0\(L2\) = exp\(1\.\d+·log\(L2\)/);
