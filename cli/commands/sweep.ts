@@ -62,7 +62,7 @@ Options:
                        never the sweep or scenario file, and its folder must be writable (both
                        checked before any point runs)
   --resume             continue the study in --db (points already stored are skipped); a --db
-                       not there yet starts the study, with a note on stderr
+                       not there yet starts the study, with a note on stderr (not with --quiet)
   --slice i/n          run only points whose index mod n is i (0 <= i < n), e.g. one job-array task
   --list               print the points (index, id, seed, values)
   --point K            run point K alone and write its outputs as 'ccasim run' does (--out DIR,

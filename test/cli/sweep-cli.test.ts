@@ -260,6 +260,11 @@ describe("ccasim sweep and query", () => {
     expect(first.code).toBe(0);
     expect(first.err).toContain(`--resume: ${db} does not exist yet; the study starts there\n`);
     expect(first.out).toMatch(/12 points run/);
+    // --quiet leaves the note out, as a Slurm task's first run of its shard does.
+    const quiet = await run(["sweep", SWEEP, "--db", join(dir, "not-yet-quiet.db"), "--resume", "--quiet"]);
+    expect(quiet.code).toBe(0);
+    expect(quiet.err).toBe("");
+    expect((await run(["sweep", "--help"])).out).toContain("a --db\n                       not there yet starts the study, with a note on stderr (not with --quiet)");
   });
 });
 
