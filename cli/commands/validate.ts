@@ -15,8 +15,8 @@ export const validateCommand: Command = {
 Reads and checks a scenario the way 'ccasim run' does (YAML syntax, keys and types, units,
 presets and overrides, component parameters and cost expressions, port connections, proxies,
 metrics) and reports every problem with its file, line, column and key. Writes nothing.
-Warnings (a component connected to nothing, a kernel whose arrays exceed the node's memory)
-are printed on stderr and do not make the scenario invalid.
+Warnings (a component connected to nothing; with --run, a kernel whose arrays exceed a process's
+share of machine.memory.size) are printed on stderr and do not make the scenario invalid.
 
 A sweep file (one with a scenario:, axes:, zip: or random: section) is checked as 'ccasim sweep'
 reads it, then the scenario of every point with the point's overrides, as the sweep loads it: the

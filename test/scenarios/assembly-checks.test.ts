@@ -160,6 +160,13 @@ describe("memory sanity", () => {
     expect(big.code).toBe(0);
     expect(big.stderr).toMatch(/^warning: a kernel on rank \d+ works on \d+ array\(s\) of 1000000000 elements of 8 bytes, .* more than a process's share of node memory, 1GiB \(machine\.memory\.size 2GiB \/ 2 process\(es\) per node\)/);
     expect(big.stderr.match(/^warning/gm)).toHaveLength(1);
+    // A kernel's arrays are known when it runs: without --run, validate does not warn of them.
+    const loaded = await cli(["validate", "scenarios/kernel-l2.yaml", "--set", "workload.Q=1e9", "--set", "machine.memory.size=2GiB"]);
+    expect(loaded.code).toBe(0);
+    expect(loaded.stderr).toBe("");
+    let help = "";
+    await main(["validate", "--help"], { out: (s) => (help += s), err: () => undefined });
+    expect(help).toContain("with --run, a kernel whose arrays exceed a process's\nshare of machine.memory.size");
     const out = join(tempDir(), "run");
     const run = await cli(["run", "scenarios/kernel-l2.yaml", "--quiet", "--out", out, "--set", "workload.Q=1e9", "--set", "machine.memory.size=2GiB"]);
     expect(run.code).toBe(0);
