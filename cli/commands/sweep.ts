@@ -38,7 +38,8 @@ shell), the points committed so far kept; it continues with --resume. Failed poi
 and the sweep goes on (see Exit codes). 'ccasim validate <sweep.yaml>' loads every point's
 scenario first, without running it.
 
-Sweep file:
+Sweep file (every key it takes; a workload.* key must name a variable of the scenario's
+workload: known-models.yaml defines x and iterations, not the Q, a, b, y and z shown here):
   name: my-study                     # the sweep name (default: the file's name without .yaml)
   scenario: known-models.yaml        # relative to the sweep file, or the scenario inline
   seed: 7                            # study seed

@@ -269,6 +269,23 @@ describe("ccasim sweep and query", () => {
 });
 
 describe("ccasim validate on a sweep file", () => {
+  it("reads the sweep file of 'ccasim sweep --help' beside known-models.yaml, refusing only the workload keys the help says it lacks", async () => {
+    const help = (await run(["sweep", "--help"])).out;
+    expect(help).toContain("known-models.yaml defines x and iterations, not the Q, a, b, y and z shown here");
+    const lines = help.split("\n");
+    const from = lines.findIndex((l) => l.startsWith("  name: my-study"));
+    const to = lines.findIndex((l, i) => i > from && l.startsWith("  set: "));
+    const at = join(dir, "help-example");
+    mkdirSync(at);
+    writeFileSync(join(at, "known-models.yaml"), readFileSync("scenarios/known-models.yaml", "utf8"));
+    writeFileSync(join(at, "my.sweep.yaml"), lines.slice(from, to + 1).map((l) => l.slice(2)).join("\n") + "\n");
+    const r = await run(["validate", join(at, "my.sweep.yaml")]);
+    expect(r.code).toBe(2);
+    const refused = [...r.err.matchAll(/\["workload\.(\w+)"\]: '\w+' is not a workload variable/g)].map((m) => m[1]);
+    expect(refused.sort()).toEqual(["Q", "a", "b", "y", "z"]);
+    expect(r.err).toContain(": 5 errors\n");
+  });
+
   it("checks the sweep and the scenario of every point, listing the points that would fail", async () => {
     const ok = await run(["validate", SWEEP]);
     expect(ok.code, ok.err).toBe(0);
