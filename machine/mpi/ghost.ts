@@ -127,6 +127,12 @@ function dirIndex(o: readonly number[]): number {
   return k;
 }
 
+/** @throws DecompositionError when `rank` is not in the rank grid of `d` */
+function checkRank(d: BlockDecomposition, rank: number): void {
+  const nranks = d.ranks.reduce((a, b) => a * b, 1);
+  if (!Number.isInteger(rank) || rank < 0 || rank >= nranks) throw new DecompositionError("ranks", `rank ${rank} is outside the ${d.ranks.join("x")} grid`);
+}
+
 /** A neighbour across one face of a rank's block. */
 export interface FaceNeighbour {
   /** The neighbour's rank. */
@@ -143,6 +149,7 @@ export interface FaceNeighbour {
  */
 export function faceNeighbours(d: BlockDecomposition, rank: number): FaceNeighbour[] {
   const { dims, periodic } = check(d);
+  checkRank(d, rank);
   const out: FaceNeighbour[] = [];
   let stride = 1;
   for (let i = 0; i < dims; i++) {
@@ -171,8 +178,7 @@ export function faceNeighbours(d: BlockDecomposition, rank: number): FaceNeighbo
  */
 export function haloPlan(d: BlockDecomposition, rank: number, baseTag = 0): HaloPlan {
   const { dims, patches, periodic } = check(d);
-  const nranks = d.ranks.reduce((a, b) => a * b, 1);
-  if (!Number.isInteger(rank) || rank < 0 || rank >= nranks) throw new DecompositionError("ranks", `rank ${rank} is outside the ${d.ranks.join("x")} grid`);
+  checkRank(d, rank);
   const coord: number[] = [];
   let x = rank;
   for (let i = 0; i < dims; i++) {

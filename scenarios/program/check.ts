@@ -111,7 +111,7 @@ function checkConditions(model: ProgramModel, sink: CheckSink): void {
 /**
  * Refuses an assignment to a `for` loop's variable inside the loop: in its body, in a loop nested
  * there (as that loop's variable), or in an activity the body calls (a global; an activity's locals
- * are its own). Why: the iterations are fixed at entry and the variable is set before each one, as
+ * are its own, a recursive entry's too). Why: the iterations are fixed at entry and the variable is set before each one, as
  * a Fortran DO does, so the assignment changes no iteration, while C's `for` would skip or repeat.
  * Reported at the assignment (or the nested loop), once for each, naming the loop.
  */
@@ -143,7 +143,9 @@ function checkLoopVariables(model: ProgramModel, sink: CheckSink): void {
           inLoop(loop, n.body, stack);
           break;
         case "activity":
-          if (!stack.includes(n.diagram.name)) inLoop(loop, n.diagram.body, [...stack, n.diagram.name]);
+          // An activity whose locals hold the loop's variable (the loop's own diagram, entered
+          // again by recursion) sets its own copy: each entry has fresh locals.
+          if (!stack.includes(n.diagram.name) && !n.diagram.locals.some((l) => l.slot === loop.slot)) inLoop(loop, n.diagram.body, [...stack, n.diagram.name]);
           break;
       }
     }

@@ -68,15 +68,16 @@ export interface SweepConfig {
   readonly set: Readonly<Record<string, AxisValue>>;
 }
 
+/** A name in a key: letters, digits, `_` and `-`, then a cost function's parameters in parentheses if any (`Stencil(a, b)`). */
+const KEY_NAME = "[A-Za-z0-9_-]+(\\([^()=.\\[\\]]*\\))?(\\[\\d+\\])*";
 /**
  * A scenario key as `--set` reads it (`machine.l2.size`, `assembly.connections[4]`): names
- * separated by dots, each followed by any `[i]` indices. A name holds anything but `.`, `[`, `]`
- * and `=`, so that a cost function with parameters is a key as the file writes it
- * (`program.functions.Stencil(a, b)`).
+ * separated by dots, each followed by any `[i]` indices, the first starting with a letter or `_`;
+ * a cost function with parameters is a key as the file writes it (`program.functions.Stencil(a, b)`).
  */
-const KEY_PATTERN = "^[A-Za-z_][^.\\[\\]=]*(\\[\\d+\\])*(\\.[^.\\[\\]=]+(\\[\\d+\\])*)*$";
+const KEY_PATTERN = `^(?=[A-Za-z_])${KEY_NAME}(\\.${KEY_NAME})*$`;
 /** {@link KEY_PATTERN} in words. */
-const KEY_RULE = "a scenario key as --set reads it: names separated by dots, each with any [i] indices, the first starting with a letter or _ (machine.l2.size, assembly.connections[0])";
+const KEY_RULE = "a scenario key as --set reads it: names of letters, digits, _ and - separated by dots, each with any [i] indices (a cost function's with its parameters in parentheses), the first starting with a letter or _ (machine.l2.size, assembly.connections[0], program.functions.F(a, b))";
 // (A list or map is checked against the scenario's schema at its key when the sweep is read.)
 const value = s.union([s.number(), s.string(), s.boolean(), s.array(s.any()), s.record(s.any())], {
   doc: "a number, a quantity such as 256KiB, a name, or a list or map for a key that takes one",

@@ -58,6 +58,8 @@ describe("the halo-exchange component's sizes from the workload", () => {
       /halo\.yaml:\d+:\d+: assembly\.components\.H\.params\.patchCells\[0\]: is 64 on rank 0 but 66 on rank 2, its neighbour across dimension 1: the strips of the face they share would differ in size/,
     );
     expect(() => timeOf(withWorkload("g: 2", "ranks: [2, 2], patchCells: [32, 32], ghostWidth: g + rank % 2"))).toThrow(/assembly\.components\.H\.params\.ghostWidth: is 2 on rank 0 but 3 on rank 1, its neighbour across dimension 0/);
+    // A neighbour's own wrong extent is its own error (evaluated to ...), not a disagreement.
+    expect(() => timeOf(withWorkload("N: 64", "ranks: [2, 2], patchCells: [N - 60 * rank, N]"))).toThrow(/assembly\.components\.H\.params\.patchCells\[0\]: evaluated to -56; expected an integer >= 1/);
   });
 });
 

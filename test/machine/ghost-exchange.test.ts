@@ -84,6 +84,7 @@ describe("faceNeighbours", () => {
       { peer: 5, dimension: 0 },
       { peer: 1, dimension: 1 },
     ]);
+    expect(() => faceNeighbours(d, 6)).toThrow(/rank 6 is outside the 3x2 grid/);
     // Periodic: the 2-wide dimension has the same rank on both sides, named once; a 1-wide one none.
     expect(faceNeighbours({ ...d, ranks: [3, 2, 1], patchCells: [8, 8, 8], periodic: true }, 4)).toEqual([
       { peer: 3, dimension: 0 },

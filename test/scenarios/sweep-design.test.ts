@@ -150,8 +150,10 @@ describe("sweep designs", () => {
     expect(pointRunCommand(sw, sw.points[1])).toContain("--set 'program.functions.FSA2(pid)=\"64\"'");
     // A key that is none says what a key is, in words.
     expect(() => loadSweepText("scenario: scenarios/prophet-sample.yaml\naxes:\n  1machine: [1, 2]\n", "k.sweep.yaml")).toThrow(
-      "k.sweep.yaml:3:3: axes.1machine: key '1machine' is not a scenario key as --set reads it: names separated by dots, each with any [i] indices, the first starting with a letter or _ (machine.l2.size, assembly.connections[0])",
+      "k.sweep.yaml:3:3: axes.1machine: key '1machine' is not a scenario key as --set reads it: names of letters, digits, _ and - separated by dots, each with any [i] indices (a cost function's with its parameters in parentheses), the first starting with a letter or _ (machine.l2.size, assembly.connections[0], program.functions.F(a, b))",
     );
+    // A space is no part of a name (outside a cost function's parameters).
+    expect(() => loadSweepText('scenario: scenarios/prophet-sample.yaml\naxes:\n  "workload. x": [1, 2]\n', "k.sweep.yaml")).toThrow(/axes\["workload\. x"\]: key 'workload\. x' is not a scenario key/);
   });
 
   it("spans 4 L2 sizes x 10 array sizes in the kernel example sweep (enough distinct Q for a change point), and its points record Q", () => {

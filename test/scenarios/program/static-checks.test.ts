@@ -43,6 +43,18 @@ describe("static checks of program models", () => {
     expect(e[2]).toMatch(/program\.main\[0\]\.do\[2\]\.for: loops over the variable 'k' of the enclosing for loop \(program\.main\[0\]\)/);
   });
 
+  it("accepts a recursive activity looping over its own local: each entry has its own copy", () => {
+    const recursive = {
+      globals: { d: "int" },
+      activities: { R: { locals: { k: "int" }, do: [{ for: "k", count: 2, do: [{ code: "d = d + 1" }, { if: "d < 3", then: [{ activity: "R" }] }] }] } },
+      main: [{ activity: "R" }],
+    };
+    expect(() => load(recursive)).not.toThrow();
+    // A global loop variable set by the same recursion is still refused.
+    const global = { globals: { d: "int", k: "int" }, activities: { R: { do: [{ for: "k", count: 2, do: [{ code: "d = d + 1" }, { if: "d < 3", then: [{ activity: "R" }] }] }] } }, main: [{ activity: "R" }] };
+    expect(errorsOf(() => load(global)).join("\n")).toMatch(/program\.activities\.R\.do\[0\]\.for: loops over the variable 'k' of the enclosing for loop/);
+  });
+
   it("accepts a loop variable set after its loop, and another variable set inside it", () => {
     expect(() => load({ globals: { k: "int", s: "int" }, main: [{ for: "k", count: 3, do: [{ code: "s = s + k" }] }, { code: "k = 0" }, { for: "k", count: 2, do: [{ action: "A", cost: "k" }] }] })).not.toThrow();
   });
