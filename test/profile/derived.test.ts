@@ -68,6 +68,22 @@ describe("derived threads (ParaProf's mean, total, min, max, stddev)", () => {
     const byName = profileTable(t, threadView(t, 0), { sort: "name" });
     expect(byName.rows.map((r) => r.name)).toEqual([...byName.rows.map((r) => r.name)].sort());
   });
+
+  it("lists a caller before a callee that holds all its time, when rounding makes the callee's inclusive value a last bit larger", () => {
+    const b = new TrialBuilder({ metrics: ["TIME"] });
+    const [main, driver, work] = [b.timer(".TAU application"), b.timer("Driver::go()"), b.timer("A::run()")];
+    const th = b.addThread(0);
+    // 0.1 + 0.2 + 0.3 ran as 0.6000000000000001 in the callee; the caller summed 0.6.
+    b.setValues(th, main, { calls: 1, subroutines: 1, exclusive: 0, inclusive: 0.6 });
+    b.setValues(th, driver, { calls: 1, subroutines: 3, exclusive: 0, inclusive: 0.6 });
+    b.setValues(th, work, { calls: 3, exclusive: 0.1 + 0.2 + 0.3, inclusive: 0.1 + 0.2 + 0.3 });
+    const t = b.build({ checkInvariants: false });
+    expect(profileTable(t, threadView(t, 0)).rows.map((r) => r.name)).toEqual([".TAU application", "Driver::go()", "A::run()"]);
+    // Inclusive values apart beyond rounding keep their order.
+    b.setValues(th, work, { calls: 3, exclusive: 0.61, inclusive: 0.61 });
+    const apart = b.build({ checkInvariants: false });
+    expect(profileTable(apart, threadView(apart, 0)).rows[0]!.name).toBe("A::run()");
+  });
 });
 
 describe("%Time of derived views", () => {
