@@ -111,8 +111,9 @@ function checkConditions(model: ProgramModel, sink: CheckSink): void {
 /**
  * Refuses an assignment to a `for` loop's variable inside the loop: in its body, in a loop nested
  * there (as that loop's variable), or in an activity the body calls (a global; an activity's locals
- * are its own, a recursive entry's too). Why: the iterations are fixed at entry and the variable is set before each one, as
- * a Fortran DO does, so the assignment changes no iteration, while C's `for` would skip or repeat.
+ * are its own, a recursive entry's too). Why: the iterations are fixed at entry and the variable
+ * is set before each one, as a Fortran DO does, so the assignment changes no iteration, while C's
+ * `for` would skip or repeat.
  * Reported at the assignment (or the nested loop), once for each, naming the loop.
  */
 function checkLoopVariables(model: ProgramModel, sink: CheckSink): void {
