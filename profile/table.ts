@@ -125,16 +125,19 @@ export function profileTable(trial: Trial, view: ProfileView, options: ProfileTa
     });
   }
   const key = options.sort ?? "inclusive";
-  const val = (r: TableRow): number =>
-    key === "inclusive" ? r.inclusive : key === "exclusive" ? r.exclusive : key === "calls" ? r.calls : key === "subrs" ? r.subroutines : r.inclusivePerCall;
   // Inclusive values compare at 12 significant digits, and ties go to the smaller exclusive value:
   // a caller whose time is all in one callee has the callee's inclusive time but for rounding
   // (0.00932 ms each, the callee's a last bit larger), and is listed before it, as pprof lists a
-  // call chain. Other ties break by name, so the order is deterministic.
-  const rank = key === "inclusive" ? (r: TableRow): number => Number(r.inclusive.toPrecision(12)) : val;
-  rows.sort((a, b) => (key === "name" ? cmp(a.name, b.name) : rank(b) - rank(a) || (key === "inclusive" ? a.exclusive - b.exclusive : 0) || cmp(a.name, b.name)));
+  // call chain. Other ties break by name, so the order is deterministic. (Each row's key once,
+  // not at every comparison.)
+  const val = (r: TableRow): number =>
+    key === "inclusive" ? Number(r.inclusive.toPrecision(12)) : key === "exclusive" ? r.exclusive : key === "calls" ? r.calls : key === "subrs" ? r.subroutines : r.inclusivePerCall;
+  const sorted = rows
+    .map((r) => ({ r, v: key === "name" ? 0 : val(r) }))
+    .sort((a, b) => b.v - a.v || (key === "inclusive" ? a.r.exclusive - b.r.exclusive : 0) || cmp(a.r.name, b.r.name))
+    .map((x) => x.r);
   const realMetric = trial.metrics[m];
-  return { view: view.label, metric: realMetric, isTime: isTimeMetric(realMetric), rows: options.top !== undefined ? rows.slice(0, options.top) : rows };
+  return { view: view.label, metric: realMetric, isTime: isTimeMetric(realMetric), rows: options.top !== undefined ? sorted.slice(0, options.top) : sorted };
 }
 
 /**

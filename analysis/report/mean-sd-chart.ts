@@ -2,7 +2,7 @@ import type { TopLevelSpec } from "vega-lite";
 import { fitPolynomial, fitPowerLaw, groupByQ, type FittedModel } from "../fit/index.js";
 import { base, slug } from "./charts.js";
 import type { ReportChart } from "./render.js";
-import { meanBy, type RecordPoint } from "./data.js";
+import type { RecordPoint } from "./data.js";
 
 /** Points drawn along each fitted curve, evenly spaced in Q. */
 const CURVE_POINTS = 40;
@@ -32,12 +32,18 @@ export function meanSdPoints(routine: string, points: readonly RecordPoint[]): M
     own.map((p) => p.q),
     own.map((p) => p.wallTime),
   );
-  const modeMeans = meanBy(own, (p) => `${p.q}\u0000${p.mode}`, (p) => p.wallTime);
+  // Each mode's mean at each of its Q, summed per Q with the number of modes there.
   const sums = new Map<number, { n: number; sum: number }>();
-  for (const [key, m] of modeMeans) {
-    const q = Number(key.slice(0, key.indexOf("\u0000")));
-    const s = sums.get(q) ?? { n: 0, sum: 0 };
-    sums.set(q, { n: s.n + 1, sum: s.sum + m.mean });
+  for (const mode of new Set(own.map((p) => p.mode))) {
+    const of = own.filter((p) => p.mode === mode);
+    const m = groupByQ(
+      of.map((p) => p.q),
+      of.map((p) => p.wallTime),
+    );
+    m.q.forEach((q, i) => {
+      const s = sums.get(q) ?? { n: 0, sum: 0 };
+      sums.set(q, { n: s.n + 1, sum: s.sum + m.mean[i]! });
+    });
   }
   return Array.from(all.q, (q, i) => {
     const n = all.count[i]!;

@@ -2,21 +2,14 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ScenarioErrors } from "../../scenarios/lang/index.js";
 import { executeScenario, loadScenarioText } from "../../scenarios/index.js";
+import { scenarioErrorsOf } from "./fixtures.js";
 import { canonicalPoint, invalidPoints, loadSweep, loadSweepText, pointId, pointRunCommand, pointSeed, pointTask, runPointTask, sweepPointOverrides, type Sweep } from "../../scenarios/sweep/index.js";
 
 const KM = "scenarios/known-models.yaml";
 const sweepOf = (body: string): Sweep => loadSweepText(`scenario: ${KM}\n${body}`, "study.sweep.yaml");
 const values = (sw: Sweep, key: string) => [...new Set(sw.points.map((p) => p.values[key]))];
 
-function errorOf(body: string): ScenarioErrors {
-  try {
-    sweepOf(body);
-  } catch (e) {
-    if (e instanceof ScenarioErrors) return e;
-    throw e;
-  }
-  throw new Error("expected the sweep to be rejected");
-}
+const errorOf = (body: string): ScenarioErrors => scenarioErrorsOf(() => sweepOf(body));
 
 describe("sweep designs", () => {
   it("crosses list axes with the last axis varying fastest and replications innermost", () => {

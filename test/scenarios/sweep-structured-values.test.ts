@@ -1,25 +1,17 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ScenarioErrors } from "../../scenarios/lang/index.js";
+import type { ScenarioErrors } from "../../scenarios/lang/index.js";
 import { loadSweep, loadSweepText, pointRunCommand, pointTask, runSweep, sweepPointOverrides, type Sweep } from "../../scenarios/sweep/index.js";
 import { StudyStore } from "../../profile/study/index.js";
+import { scenarioErrorsOf, tempDir } from "./fixtures.js";
 
 const KERNEL = "scenarios/kernel-l2.yaml";
 const sweepOf = (body: string): Sweep => loadSweepText(`scenario: ${KERNEL}\n${body}`, "lists.sweep.yaml");
 
-function errorOf(body: string): ScenarioErrors {
-  try {
-    sweepOf(body);
-  } catch (e) {
-    if (e instanceof ScenarioErrors) return e;
-    throw e;
-  }
-  throw new Error("expected the sweep to be rejected");
-}
+const errorOf = (body: string): ScenarioErrors => scenarioErrorsOf(() => sweepOf(body));
 
-const dir = mkdtempSync(join(tmpdir(), "ccasim-sweep-lists-"));
+const dir = tempDir("ccasim-sweep-lists-");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("list and map values in a sweep", () => {
