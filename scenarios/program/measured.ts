@@ -121,6 +121,11 @@ export function parseMeasuredCsv(text: string, file = "measured.csv"): MeasuredC
   const lines = text.split(/\r?\n/).map((l, i) => ({ l: l.trim(), n: i + 1 })).filter((x) => x.l !== "" && !x.l.startsWith("#"));
   if (lines.length === 0) throw new MeasuredTableError(file, 0, "the table is empty");
   const header = cellsOf(lines[0].l, file, lines[0].n);
+  // A column named twice would leave one of the two values unused (the last override won).
+  for (const [i, h] of header.entries()) {
+    const first = header.indexOf(h);
+    if (first < i) throw new MeasuredTableError(file, lines[0].n, `column ${i + 1} '${h}' repeats column ${first + 1}: name each column once`);
+  }
   const iMeasured = header.indexOf("measured");
   if (iMeasured < 0) throw new MeasuredTableError(file, lines[0].n, `no 'measured' column in the header (${header.join(", ")})`);
   const iName = header.indexOf("name");

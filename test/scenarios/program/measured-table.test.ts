@@ -57,6 +57,12 @@ describe("measured-times tables", () => {
     expect(() => parseMeasuredYaml("configurations:\n  - name: A\n    measured: 1s\n    calibrated: often\n", "c.yaml")).toThrow(/^c\.yaml:4: configurations\[0\]\.calibrated: expected yes or no/);
   });
 
+  it("refuses a column named twice in the header, naming both columns", () => {
+    expect(() => parseMeasuredCsv("name,workload.NAT,workload.NAT,measured\nA,32,64,264s\n", "d.csv")).toThrow(new MeasuredTableError("d.csv", 1, "column 3 'workload.NAT' repeats column 2: name each column once"));
+    expect(() => parseMeasuredCsv("name,measured,measured\nA,1s,2s\n", "d.csv")).toThrow(new MeasuredTableError("d.csv", 1, "column 3 'measured' repeats column 2: name each column once"));
+    expect(() => parseMeasuredCsv("name,name,measured\nA,B,1s\n", "d.csv")).toThrow(new MeasuredTableError("d.csv", 1, "column 2 'name' repeats column 1: name each column once"));
+  });
+
   it("refuses two configurations of one name, naming both lines", () => {
     expect(() => parseMeasuredCsv("name,measured\na,1s\nb,2s\na,3s\n", "d.csv")).toThrow(new MeasuredTableError("d.csv", 4, "configuration name 'a' is used twice (first at line 2): give each configuration its own name"));
     expect(() => parseMeasuredYaml("configurations:\n  - { name: a, measured: 1s }\n  - { name: a, measured: 2s }\n", "d.yaml")).toThrow(/^d\.yaml:3: configuration name 'a' is used twice \(first at line 2\)/);
