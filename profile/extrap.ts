@@ -66,6 +66,12 @@ export function parseExtrapText(text: string, file = "(text)"): ExtrapExperiment
   let metric = "";
   let callpath: string | undefined;
   let next = 0;
+  let lastData = 0;
+  // DATA lines are matched to POINTS by position: a block of fewer lines cannot say which point
+  // lacks one, so it is refused (as Extra-P refuses it) rather than read as the first points.
+  const checkBlock = (): void => {
+    if (next > 0 && next < points.length) throw new ProfileFormatError(file, lastData, `${next} DATA line(s) for the ${points.length} POINTS of REGION '${callpath}'${metric === "" ? "" : `, METRIC '${metric}'`}: write one DATA line per point, in POINTS order`);
+  };
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i].replace(/\s+/g, " ").trim();
@@ -91,11 +97,13 @@ export function parseExtrapText(text: string, file = "(text)"): ExtrapExperiment
       }
       case "METRIC":
         if (value === "") fail("METRIC needs a name");
+        checkBlock();
         metric = value;
         next = 0;
         break;
       case "REGION":
         if (value === "") fail("REGION needs a callpath");
+        checkBlock();
         callpath = value;
         next = 0;
         break;
@@ -107,6 +115,7 @@ export function parseExtrapText(text: string, file = "(text)"): ExtrapExperiment
         if (vals.length === 0 || vals.some((v) => v === undefined)) fail(`expected finite numbers after DATA, found '${value}'`);
         out.push({ callpath: callpath!, metric, point: points[next], values: vals as number[] });
         next++;
+        lastData = i + 1;
         break;
       }
       default:
@@ -115,6 +124,7 @@ export function parseExtrapText(text: string, file = "(text)"): ExtrapExperiment
   }
   if (parameters.length === 0) throw new ProfileFormatError(file, undefined, "no PARAMETER line");
   if (out.length === 0) throw new ProfileFormatError(file, undefined, "no DATA lines");
+  checkBlock();
   return { parameters, measurements: mergeMeasurements(out) };
 }
 

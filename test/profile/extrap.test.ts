@@ -241,6 +241,16 @@ describe("Extra-P inputs", () => {
     expect(() => parseExtrapText(bad, "in.txt")).toThrow(/in\.txt:5: expected finite numbers/);
     expect(() => parseExtrapText("PARAMETER p\nPOINTS (1)\nREGION r\nDATA 1\nDATA 2\n", "in.txt")).toThrow(/in\.txt:5: more DATA lines than the 1 POINTS/);
     expect(() => parseExtrapText("PARAMETER p q\nPOINTS (1)\n", "in.txt")).toThrow(/in\.txt:2: a point needs 2 coordinate/);
+  });
+
+  it("refuses a text block with fewer DATA lines than POINTS, at its last DATA line", () => {
+    // The missing line could be any point's: reading the lines as the first points would misplace them.
+    const short = "PARAMETER p\nPOINTS (1) (2) (3)\nMETRIC time\nREGION a\nDATA 1\nDATA 2\nDATA 3\nREGION b\nDATA 1\nDATA 2\nREGION c\nDATA 1\nDATA 2\nDATA 3\n";
+    expect(() => parseExtrapText(short, "in.txt")).toThrow(new ProfileFormatError("in.txt", 10, "2 DATA line(s) for the 3 POINTS of REGION 'b', METRIC 'time': write one DATA line per point, in POINTS order"));
+    // The last block is checked at the end of the file, and a block of another metric when the metric changes.
+    expect(() => parseExtrapText("PARAMETER p\nPOINTS (1) (2)\nREGION a\nDATA 1\n", "in.txt")).toThrow(/^in\.txt:4: 1 DATA line\(s\) for the 2 POINTS of REGION 'a': /);
+    expect(() => parseExtrapText("PARAMETER p\nPOINTS (1) (2)\nREGION a\nMETRIC m\nDATA 1\nMETRIC n\nDATA 1\nDATA 2\n", "in.txt")).toThrow(/^in\.txt:5: 1 DATA line\(s\) for the 2 POINTS of REGION 'a', METRIC 'm': /);
+    expect(parseExtrapText("PARAMETER p\nPOINTS (1) (2)\nREGION a\nMETRIC m\nDATA 1\nDATA 2\nMETRIC n\nDATA 1\nDATA 2\n", "in.txt").measurements).toHaveLength(4);
     expect(() => parseExtrapJsonLines('{"params":{"x":1},"value":1}\n{"params":{},"value":2}\n', "in.jsonl")).toThrow(/in\.jsonl:2: params\.x/);
   });
 });
