@@ -159,8 +159,13 @@ export function parsePowerConstantSet(raw: unknown, where: string, base: PowerCo
     const key = ["components", i];
     if (typeof c !== "object" || c === null) return fail(key, "expected a mapping");
     const cc = c as Record<string, unknown>;
-    if (typeof cc.name !== "string") fail([...key, "name"], "expected a string");
-    return { name: cc.name as string, scaling: num(cc.scaling, [...key, "scaling"]), accessCounters: strs(cc.accessCounters, [...key, "accessCounters"]) };
+    if (typeof cc.name !== "string" || cc.name === "") fail([...key, "name"], "expected a non-empty string");
+    // Eq. 6 sums every component: one listed twice would count its power twice.
+    const first = (o.components as unknown[]).findIndex((d) => typeof d === "object" && d !== null && (d as Record<string, unknown>).name === cc.name);
+    if (first < i) fail([...key, "name"], `'${cc.name as string}' is components[${first}]'s name too: each component is listed once (the total sums them)`);
+    const accessCounters = strs(cc.accessCounters, [...key, "accessCounters"]);
+    if (accessCounters.length === 0) fail([...key, "accessCounters"], "expected at least one counter name (the component's accesses)");
+    return { name: cc.name as string, scaling: num(cc.scaling, [...key, "scaling"]), accessCounters };
   });
   const lat = (o.latencies ?? {}) as Record<string, unknown>;
   const latencies = { ...base.latencies };

@@ -161,6 +161,18 @@ describe("constant sets from files", () => {
     expect(() => loadPowerConstantFile(slip)).toThrow(/^.*slip\.yaml:3:3: not valid YAML or JSON: this line is indented by 2 spaces, more than the key on line 2 \(0\)/);
   });
 
+  it("refuses a component listed twice or without access counters, at its key", () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccasim-power-"));
+    const twice = join(dir, "twice.yaml");
+    writeFileSync(twice, "name: core-twice\nmaxPower: 95\nidlePower: 40\ncomponents:\n  - { name: core, scaling: 0.05, accessCounters: [PAPI_TOT_INS] }\n  - { name: core, scaling: 0.05, accessCounters: [PAPI_TOT_INS] }\n");
+    // Summed twice, the core's power would be doubled.
+    expect(() => loadPowerConstantFile(twice)).toThrow(new AnalysisInputError("key 'components[1].name': 'core' is components[0]'s name too: each component is listed once (the total sums them)", `${twice}:6:13`));
+    const none = join(dir, "none.yaml");
+    writeFileSync(none, "name: no-counter\nmaxPower: 95\nidlePower: 40\ncomponents:\n  - { name: core, scaling: 0.05, accessCounters: [] }\n");
+    expect(() => loadPowerConstantFile(none)).toThrow(new AnalysisInputError("key 'components[0].accessCounters': expected at least one counter name (the component's accesses)", `${none}:5:50`));
+    expect(() => parsePowerConstantSet({ name: "x", maxPower: 1, idlePower: 1, components: [{ name: "", scaling: 1, accessCounters: ["A"] }] }, "f")).toThrow("f: key 'components[0].name': expected a non-empty string");
+  });
+
   it("refuses an idle power above MaxPower and a MaxPower of 0", () => {
     const components = [{ name: "core", scaling: 0.1, accessCounters: ["PAPI_TOT_INS"] }];
     expect(() => parsePowerConstantSet({ name: "hot-idle", maxPower: 95, idlePower: 140, components }, "x.yaml")).toThrow(
