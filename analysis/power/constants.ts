@@ -167,13 +167,15 @@ export function parsePowerConstantSet(raw: unknown, where: string, base: PowerCo
     if (accessCounters.length === 0) fail([...key, "accessCounters"], "expected at least one counter name (the component's accesses)");
     return { name: cc.name as string, scaling: num(cc.scaling, [...key, "scaling"]), accessCounters };
   });
-  const lat = (o.latencies ?? {}) as Record<string, unknown>;
+  const mapping = (v: unknown, key: string): Record<string, unknown> =>
+    v === undefined ? {} : typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : fail([key], "expected a mapping");
+  const lat = mapping(o.latencies, "latencies");
   const latencies = { ...base.latencies };
   for (const [k, v] of Object.entries(lat)) {
     if (!(k in latencies)) fail(["latencies", k], `unknown latency (known: ${Object.keys(base.latencies).join(", ")})`);
     (latencies as Record<string, number>)[k] = num(v, ["latencies", k]);
   }
-  const cnt = (o.counters ?? {}) as Record<string, unknown>;
+  const cnt = mapping(o.counters, "counters");
   const counters: Record<string, readonly string[]> = { ...base.counters };
   for (const [k, v] of Object.entries(cnt)) {
     if (!COUNTER_KEYS.includes(k as keyof CounterNames)) fail(["counters", k], `unknown counter role (known: ${COUNTER_KEYS.join(", ")})`);

@@ -173,6 +173,14 @@ describe("constant sets from files", () => {
     expect(() => parsePowerConstantSet({ name: "x", maxPower: 1, idlePower: 1, components: [{ name: "", scaling: 1, accessCounters: ["A"] }] }, "f")).toThrow("f: key 'components[0].name': expected a non-empty string");
   });
 
+  it("refuses latencies or counters that are not a mapping", () => {
+    const components = [{ name: "core", scaling: 0.1, accessCounters: ["PAPI_TOT_INS"] }];
+    // A number was read as no latency at all (every latency itanium2-madison's), a text as latencies '0', '1', ...
+    expect(() => parsePowerConstantSet({ name: "x", maxPower: 95, idlePower: 40, components, latencies: 5 }, "f")).toThrow("f: key 'latencies': expected a mapping");
+    expect(() => parsePowerConstantSet({ name: "x", maxPower: 95, idlePower: 40, components, latencies: "slow" }, "f")).toThrow("f: key 'latencies': expected a mapping");
+    expect(() => parsePowerConstantSet({ name: "x", maxPower: 95, idlePower: 40, components, counters: ["PAPI_TOT_CYC"] }, "f")).toThrow("f: key 'counters': expected a mapping");
+  });
+
   it("refuses an idle power above MaxPower and a MaxPower of 0", () => {
     const components = [{ name: "core", scaling: 0.1, accessCounters: ["PAPI_TOT_INS"] }];
     expect(() => parsePowerConstantSet({ name: "hot-idle", maxPower: 95, idlePower: 140, components }, "x.yaml")).toThrow(
