@@ -195,7 +195,7 @@ export function formatValidationReport(r: ValidationReport): string {
   const line = (c: string[]) => c.map((v, i) => (i === 0 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join("  ");
   const out = [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)];
   out.push("");
-  out.push(`mean error ${fmt(r.meanErrorPercent, 1)}%, max ${fmt(r.maxErrorPercent, 1)}% over ${r.rows.length} configurations` + (r.referenceMeanErrorPercent !== undefined ? ` (reference: mean ${fmt(r.referenceMeanErrorPercent, 1)}%)` : ""));
+  out.push(`mean error ${fmt(r.meanErrorPercent, 1)}%, max ${fmt(r.maxErrorPercent, 1)}% over ${r.rows.length} configuration${r.rows.length === 1 ? "" : "s"}` + (r.referenceMeanErrorPercent !== undefined ? ` (reference: mean ${fmt(r.referenceMeanErrorPercent, 1)}%)` : ""));
   // Errors on the rows a model was fitted to measure the fit: say so, and give the held-out ones apart.
   if (r.calibratedConfigurations === r.rows.length) out.push(`the model was calibrated on all ${r.rows.length} configurations: these errors measure how well it fits them, not how well it predicts other runs`);
   else if (r.heldOut !== undefined) out.push(`the model was calibrated on ${r.calibratedConfigurations} of them; on the ${r.heldOut.configurations} held out: mean error ${fmt(r.heldOut.meanErrorPercent, 1)}%, max ${fmt(r.heldOut.maxErrorPercent, 1)}%`);

@@ -15,6 +15,19 @@ describe("ccasim validate-model and program runs", () => {
     expect(r.out).toContain("the model was calibrated on all 8 configurations: these errors measure how well it fits them, not how well it predicts other runs");
   });
 
+  it("counts one configuration as one", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccasim-one-"));
+    try {
+      const table = join(dir, "one.csv");
+      writeFileSync(table, "name,workload.NAT,measured\nA,32,264s\n");
+      const r = await run(["validate-model", "scenarios/lapw0.yaml", "--measured", table, "--repeats", "1"]);
+      expect(r.code, r.err).toBe(0);
+      expect(r.out).toMatch(/mean error 1\.1%, max 1\.1% over 1 configuration\n/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("prints the report as JSON", async () => {
     const r = await run(["validate-model", "scenarios/lapw0.yaml", "--measured", "scenarios/lapw0-measured.csv", "--repeats", "1", "--json", "--set", "workload.NAT=32"]);
     expect(r.code).toBe(0);
