@@ -108,8 +108,11 @@ export interface TrialPower {
 /**
  * Estimates power per event of a trial. The CPU clock comes from the metadata attribute
  * "CPU MHz" (per thread when it differs) unless given.
+ * @throws AnalysisInputError when `options.cpuMHz` is given and is not a number above 0
  */
 export function estimateTrialPower(trial: Trial, set: PowerConstantSet, options: TrialPowerOptions = {}): TrialPower {
+  // A clock of 0, below 0 or NaN would replace the metadata's and leave every time and energy NaN.
+  if (options.cpuMHz !== undefined && !(Number.isFinite(options.cpuMHz) && options.cpuMHz > 0)) throw new AnalysisInputError(`cpuMHz must be a clock above 0 MHz, got ${options.cpuMHz}`);
   const kind = options.kind ?? "inclusive";
   const choice = options.view ?? "mean";
   const viewIds: ViewChoice[] = choice === "each" ? trial.threads.map((_, i) => i) : [choice];

@@ -215,6 +215,16 @@ describe("estimateTrialPower", () => {
     expect(ex.events[0]!.power.basis.cycles).toBe(1e9);
   });
 
+  it("refuses a clock that is not above 0 MHz rather than giving NaN times and energies", () => {
+    const b = new TrialBuilder({ metrics: ["PAPI_TOT_CYC", "PAPI_TOT_INS"] });
+    const th = b.addThread(0);
+    b.setMetadata("CPU MHz", "2000");
+    b.setValues(th, b.timer("main"), { calls: 1, exclusive: [1e9, 5e8], inclusive: [1e9, 5e8] });
+    const trial = b.build();
+    for (const cpuMHz of [0, -1, NaN, Infinity]) expect(() => estimateTrialPower(trial, itanium, { cpuMHz })).toThrow(new AnalysisInputError(`cpuMHz must be a clock above 0 MHz, got ${cpuMHz}`));
+    expect(estimateTrialPower(trial, itanium, { cpuMHz: 1000 }).events[0]!.power.basis.timeUs).toBe(1e6);
+  });
+
   it("lists the events that spent no cycles apart from the components and metrics left out", () => {
     const b = new TrialBuilder({ metrics: ["PAPI_TOT_CYC", "PAPI_TOT_INS", "PAPI_L2_TCA"] });
     const th = b.addThread(0);
