@@ -97,6 +97,9 @@ export function loadScenarioText(text: string, file: string, options: LoadOption
   // A sweep file or a selection assembly is named for what it is, not checked key by key.
   const otherKind = otherInputFileKindText(doc.value, file, "scenario");
   if (otherKind !== undefined) throw new ScenarioErrors([new ScenarioError(otherKind, { file })]);
+  // Overrides set keys inside the scenario's map: a file holding a text or a list is refused for
+  // what it is, at its line, rather than as the first override's failure ("--set: cannot set a key").
+  if (doc.value !== null && doc.value !== undefined && (typeof doc.value !== "object" || Array.isArray(doc.value))) validateValue<ScenarioConfig>(scenarioSchema(), doc.value, file, doc.locate);
   const overrides: NamedOverride[] = (options.set ?? []).map(namedOverride);
   if (options.seed !== undefined) overrides.push({ text: `seed=${options.seed}`, path: ["seed"], value: options.seed, source: `--seed ${options.seed}` });
   const undefinedVariables = [...undefinedWorkloadOverrides(doc, overrides), ...undefinedFunctionOverrides(doc, overrides), ...undefinedComponentOverrides(doc, overrides)];

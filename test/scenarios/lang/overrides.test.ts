@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ScenarioErrors, applyOverride, parseOverride, s, validateValue } from "../../../scenarios/lang/index.js";
+import { loadScenarioText } from "../../../scenarios/index.js";
 
 function message(fn: () => unknown): string {
   try {
@@ -36,6 +37,13 @@ describe("command-line overrides", () => {
     expect(root).toEqual({ machine: { nodes: 4 }, list: [{ a: 1 }] });
     expect(message(() => applyOverride(root, ["list", 5], 1))).toBe("--set: list[5]: index 5 is past the end of a list of 1");
     expect(message(() => applyOverride(root, ["machine", "nodes", "x"], 1))).toBe("--set: machine.nodes: cannot set a key inside 4");
+  });
+
+  it("leave a scenario file that is not a map to be refused as such, at its line", () => {
+    // A measured-times CSV given as the model reads as one text: the file is named, not the override.
+    const csv = "name,workload.NAT,measured\nA,32,264s\n";
+    expect(message(() => loadScenarioText(csv, "t.csv", { set: ["workload.NAT=32"] }))).toBe(`t.csv:1:1: expected a map, got "name,workload.NAT,measured A,32,264s"`);
+    expect(message(() => loadScenarioText("- a\n", "l.yaml", { set: ["workload.x=1"] }))).toBe("l.yaml:1:1: expected a map, got a list");
   });
 
   it("feed validation, which then names the override's key", () => {
