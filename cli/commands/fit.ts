@@ -1,6 +1,7 @@
+import { realpathSync, statSync } from "node:fs";
 import { extname, resolve } from "node:path";
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
-import { readExtrap, readTrial, runFileAdvice } from "../../profile/index.js";
+import { profileFolderOf, readExtrap, readTrial, recordsFileIn, runFileAdvice } from "../../profile/index.js";
 import {
   AnalysisInputError,
   changePointText,
@@ -246,10 +247,12 @@ function parseQRule(raw: string): TrialParameter {
 function run(ctx: CommandContext): number {
   const { values: v, positionals } = parseCommandArgs("fit", ctx.argv, OPTIONS);
   if (positionals.length === 0) throw new UsageError("give at least one input (see 'ccasim fit --help')", "fit");
-  // An input named twice would count its observations twice (a shell glob and a path, say).
+  // An input named twice would count its observations twice (a shell glob and a path, say), and so
+  // would a folder given with the records file or profile folder it is read from.
+  const readsRecords = v.timer === undefined && v["user-event"] === undefined && v["param-timer"] === undefined;
   const seen = new Map<string, string>();
   for (const p of positionals) {
-    const key = resolve(p).replace(/[\\/]+$/, "");
+    const key = inputReadAt(p, readsRecords);
     const first = seen.get(key);
     if (first !== undefined) throw new UsageError(`the input '${p}' is given twice${first !== p ? ` (as '${first}' too)` : ""}: its observations would count twice`, "fit");
     seen.set(key, p);
@@ -394,6 +397,21 @@ function refuseUndefinedPredictions(title: string, report: FitReport, predictQs:
     const why = q <= 0 ? ` (it takes log(${v}), defined for ${v} > 0)` : "";
     throw new UsageError(`--predict ${text}: the model of ${title}, ${report.mean.formula}, has no value at ${v} = ${text}${why}`, "fit");
   }
+}
+
+/**
+ * The path an input is read from, for telling inputs apart: a folder's records file (when records
+ * are fitted and it holds one) or its profile folder (a run's `profile/`), the links resolved.
+ */
+function inputReadAt(path: string, readsRecords: boolean): string {
+  let at = resolve(path);
+  try {
+    if (statSync(at).isDirectory()) at = (readsRecords ? recordsFileIn(at) : undefined) ?? profileFolderOf(at);
+    at = realpathSync(at);
+  } catch {
+    // why: an input that cannot be read is reported by its reader, by the name given
+  }
+  return at.replace(/[\\/]+$/, "");
 }
 
 /** What the inputs are, by the options given: each reads its own options. */

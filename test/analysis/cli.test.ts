@@ -182,6 +182,26 @@ describe("ccasim fit", () => {
     expect(r.err).toBe(`ccasim fit: the input '${dir}/2.ppk' is given twice (as '${dir}2.ppk' too): its observations would count twice\n`);
   });
 
+  it("refuses a folder given with the records file or profile folder it is read from", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccasim-fit-twice-"));
+    try {
+      const lines = ["component,port,method,rank,start [us],wall_time [us],mpi_time [us],compute_time [us],param:Q"];
+      for (let i = 0; i < 40; i++) lines.push(`SC,p,compute,0,${i},${10 + i},0,${10 + i},${1000 * (1 + (i % 5))}`);
+      writeFileSync(join(dir, "records.csv"), lines.join("\n") + "\n");
+      const records = await run(["fit", dir, join(dir, "records.csv"), "--parameter", "Q"]);
+      expect(records.code).toBe(2);
+      expect(records.err).toBe(`ccasim fit: the input '${join(dir, "records.csv")}' is given twice (as '${dir}' too): its observations would count twice\n`);
+      // A run's folder is read at its profile/.
+      mkdirSync(join(dir, "profile"));
+      for (const n of [0, 1, 2, 3]) writeFileSync(join(dir, "profile", `profile.${n}.0.0`), readFileSync(`../shared/data/tau/hatchet-cpi-mpi/profile.${n}.0.0`));
+      const trials = await run(["fit", dir, join(dir, "profile"), "../shared/data/tau/hatchet-cpi-mpi", "--timer", "MPI_Init", "--q", "threads"]);
+      expect(trials.code).toBe(2);
+      expect(trials.err).toBe(`ccasim fit: the input '${join(dir, "profile")}' is given twice (as '${dir}' too): its observations would count twice\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("refuses a prediction where the model has no value: Q of 0 or below in a model of log Q", async () => {
     const args = ["fit", "../shared/data/extrap/docs_examples_input.txt"];
     for (const q of ["0", "-5"]) {
