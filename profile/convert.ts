@@ -1,8 +1,8 @@
 /**
  * Conversion between the formats of this layer (`ccasim profile convert`).
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { extname } from "node:path";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { extname, resolve } from "node:path";
 import { ProfileError, ProfileModelError, type ProfileWarning } from "./errors.js";
 import { extrapFromTrials, readExtrap, writeExtrap, type ExtrapExperiment, type ExtrapFilledCallpath, type ExtrapFormat } from "./extrap.js";
 import type { InvocationRecord, Trial } from "./model.js";
@@ -127,6 +127,8 @@ export function convertProfile(inputs: readonly string[], output: string, option
   const kinds = inputs.map(profileInputKind);
   const from = kinds[0];
   if (kinds.some((k) => k !== from)) throw new ProfileModelError(`inputs mix ${[...new Set(kinds)].join(" and ")} files`);
+  // Records and Extra-P inputs are pooled into one output: one given twice would repeat its measurements.
+  if (from === "records" || from === "extrap") refuseRepeatedInputs(inputs);
   const to = options.to ?? inferConvertTarget(output, from);
   const extrapFormat: Record<string, ExtrapFormat> = { "extrap-text": "text", "extrap-json": "json", "extrap-jsonl": "jsonl" };
   checkOptionsApply(from, to, inputs.length, options);
@@ -166,6 +168,25 @@ export function convertProfile(inputs: readonly string[], output: string, option
   }
   writeRecordsAs(recordsOf(trial), output, to);
   return { from, to, warnings };
+}
+
+/**
+ * Refuses an input path given twice (the links resolved).
+ * @throws ProfileModelError naming both spellings
+ */
+function refuseRepeatedInputs(inputs: readonly string[]): void {
+  const seen = new Map<string, string>();
+  for (const p of inputs) {
+    let key = resolve(p);
+    try {
+      key = realpathSync(key);
+    } catch {
+      // why: an input that cannot be read is reported by its reader
+    }
+    const first = seen.get(key);
+    if (first !== undefined) throw new ProfileModelError(`the input '${p}' is given twice${first !== p ? ` (as '${first}' too)` : ""}: its measurements would be written twice`);
+    seen.set(key, p);
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -148,6 +148,17 @@ describe("ccasim profile on real data: exports, metadata, names and views", () =
     const r = await run("profile", "convert", g(2), g(4), join(scratch, "km.jsonl"), "--point", "p=2", "--point", "p=4");
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/give --to extrap-jsonl/);
+  });
+
+  it("refuses records or Extra-P inputs given twice, whose measurements would be written twice", async () => {
+    const extrap = "../shared/data/extrap/docs_examples_input.txt";
+    const e = await run("profile", "convert", extrap, `../shared/data/extrap/./docs_examples_input.txt`, join(scratch, "twice.json"));
+    expect([e.code, e.err]).toEqual([2, `ccasim profile: the input '../shared/data/extrap/./docs_examples_input.txt' is given twice (as '${extrap}' too): its measurements would be written twice\n`]);
+    expect(existsSync(join(scratch, "twice.json"))).toBe(false);
+    const records = join(scratch, "twice-in.csv");
+    writeFileSync(records, "component,port,method,rank,start [us],wall_time [us],mpi_time [us],compute_time [us],param:Q\nSC,p,compute,0,0,10,0,10,1000\n");
+    const r = await run("profile", "convert", records, records, join(scratch, "twice.csv"));
+    expect([r.code, r.err]).toEqual([2, `ccasim profile: the input '${records}' is given twice: its measurements would be written twice\n`]);
   });
 
   it("lists a trial's metadata, with profile.0.0.0's attributes as every thread's", async () => {
