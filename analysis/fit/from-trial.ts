@@ -618,7 +618,9 @@ export function trialParameter(trial: Trial, p: TrialParameter): number {
   }
   if ("sourcePattern" in p) {
     const m = p.sourcePattern.exec(trial.source ?? "");
-    const v = m ? Number(m[1] ?? m[0]) : NaN;
+    const text = m ? (m[1] ?? m[0]).trim() : "";
+    // Number("") is 0: a group that matched nothing is no number (nor is a hexadecimal or binary literal).
+    const v = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text) ? Number(text) : NaN;
     if (!Number.isFinite(v)) throw new AnalysisInputError(`source path does not match ${p.sourcePattern} with a number in its first group`, trial.source ?? "(no source)");
     return v;
   }

@@ -9,6 +9,7 @@ import {
   fitModels,
   selectImplementations,
   timerOf,
+  trialParameter,
   AnalysisInputError,
   type Assembly,
   type InvocationRecord,
@@ -128,6 +129,15 @@ describe("adapters from the profile data model", () => {
     expect(() => observationsAcrossTrials(trials, { parameter: { metadata: "nope" }, timer: "main" })).toThrow(/metadata 'nope'/);
     expect(() => timerOf(trials[0]!, "ma")).not.toThrow();
     expect(() => timerOf(trials[0]!, "zzz")).toThrow(AnalysisInputError);
+  });
+
+  it("reads Q from a trial's path only where the pattern's group holds a number", () => {
+    const at = (source: string) => new TrialBuilder({ metrics: ["TIME"], source }).build();
+    expect(trialParameter(at("runs/cap50_x"), { sourcePattern: /cap(\d+)/ })).toBe(50);
+    expect(trialParameter(at("runs/size1.5e3"), { sourcePattern: /size([\d.e]+)/ })).toBe(1500);
+    // A group that matched nothing read as Q = 0.
+    expect(() => trialParameter(at("runs/cap_x"), { sourcePattern: /cap(\d*)/ })).toThrow("runs/cap_x: source path does not match /cap(\\d*)/ with a number in its first group");
+    expect(() => trialParameter(at("runs/n0x10"), { sourcePattern: /n(\w+)/ })).toThrow(AnalysisInputError);
   });
 
   it("names a user event found by a part of its name in full, and refuses a part that finds different events", () => {
