@@ -177,6 +177,15 @@ describe("ccasim profile on real data: exports, metadata, names and views", () =
     expect(Object.keys(j.metadata.threads).length).toBe(32);
   });
 
+  it("refuses with --metadata the options that shape tables, and derived views, which have no metadata", async () => {
+    const dir = join(TAU, "hatchet-cpi-mpi");
+    const mean = await run("profile", "show", dir, "--metadata", "--thread", "mean");
+    expect([mean.code, mean.out, mean.err]).toEqual([2, "", "ccasim profile: show: --metadata --thread takes threads n[,c[,t]] or all; 'mean' is a view over the threads, with no metadata of its own (leave --thread out for the attributes common to every thread)\n"]);
+    const shaped = await run("profile", "show", dir, "--metadata", "--top", "3", "--callpaths");
+    expect([shaped.code, shaped.err]).toEqual([2, "ccasim profile: show: --top, --callpaths shape the tables; --metadata prints no table\n"]);
+    expect((await run("profile", "show", dir, "--metadata", "--thread", "1", "--thread", "all")).code).toBe(0);
+  });
+
   it("shows the thread of a single-thread file as that thread, and several --thread views in order", async () => {
     const one = await run("profile", "show", join(TAU, "edge-cases", "tools", "src", "taudb_c_api", "tests", "parse_tau_profile_test", "profile.0.0.1"));
     expect(one.code).toBe(0);
