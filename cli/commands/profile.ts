@@ -298,6 +298,8 @@ function parsePoint(s: string): Record<string, number> {
     const m = /^\s*([^=\s]+)\s*=\s*(\S+)\s*$/.exec(part);
     const v = m ? Number(m[2]) : NaN;
     if (!m || !Number.isFinite(v)) throw new UsageError(`convert: --point expects name=number[,name=number], got '${s}'`, "profile");
+    // The last value would win silently: the point is ambiguous.
+    if (Object.prototype.hasOwnProperty.call(point, m[1])) throw new UsageError(`convert: --point '${s}' gives parameter '${m[1]}' twice`, "profile");
     point[m[1]] = v;
   }
   return point;

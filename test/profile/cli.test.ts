@@ -144,6 +144,12 @@ describe("ccasim profile on real data: exports, metadata, names and views", () =
     }
   });
 
+  it("refuses a --point that gives a parameter twice", async () => {
+    const r = await run("profile", "convert", g(2), g(4), join(scratch, "twice-p.json"), "--point", "p=2,p=3", "--point", "p=4");
+    expect([r.code, r.err]).toEqual([2, "ccasim profile: convert: --point 'p=2,p=3' gives parameter 'p' twice\n"]);
+    expect(existsSync(join(scratch, "twice-p.json"))).toBe(false);
+  });
+
   it("suggests --to extrap-jsonl when trials with --point are written to a .jsonl name", async () => {
     const r = await run("profile", "convert", g(2), g(4), join(scratch, "km.jsonl"), "--point", "p=2", "--point", "p=4");
     expect(r.code).toBe(2);
