@@ -260,13 +260,15 @@ export function numberAssignments(command: string, option: string, raw: unknown)
 /**
  * Parses repeated `name=value` assignments whose values are text (`--where mode=strided`); a
  * value may hold commas and further '=' signs.
- * @throws UsageError for a malformed assignment or an empty value
+ * @throws UsageError for a malformed assignment, an empty value or a name given twice
  */
 export function textAssignments(command: string, option: string, raw: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   for (const item of list(raw)) {
     const [name, text] = assignment(item) ?? [];
     if (name === undefined || text === undefined || text === "") throw new UsageError(`--${option} expects name=value, got '${item}'`, command);
+    // The last value would win silently (a record has one value of each name: not "either").
+    if (Object.prototype.hasOwnProperty.call(out, name)) throw new UsageError(`--${option} gives '${name}' twice (${name}=${out[name]}, ${name}=${text}): give each name once`, command);
     out[name] = text;
   }
   return out;

@@ -407,6 +407,8 @@ describe("ccasim fit", () => {
     for (const [args, message] of [
       [["--where", "mode"], "--where expects name=value, got 'mode'"],
       [["--where", "mode="], "--where expects name=value, got 'mode='"],
+      // The last was used; a record has one mode.
+      [["--where", "mode=strided", "--where", "mode=sequential"], "--where gives 'mode' twice (mode=strided, mode=sequential): give each name once"],
       [["--timer", "main", "--q", "ranks", "--where", "mode=x"], "does not apply to a timer or user event across trials (--timer, --user-event)"],
     ] as const) {
       const r = await run(["fit", file, "--parameter", "Q", ...args]);
