@@ -68,7 +68,7 @@ export function parseExtrapText(text: string, file = "(text)"): ExtrapExperiment
   let next = 0;
   let lastData = 0;
   // DATA lines are matched to POINTS by position: a block of fewer lines cannot say which point
-  // lacks one, so it is refused (as Extra-P refuses it) rather than read as the first points.
+  // lacks one, so it is refused rather than read as the first points.
   const checkBlock = (): void => {
     if (next > 0 && next < points.length) throw new ProfileFormatError(file, lastData, `${next} DATA line(s) for the ${points.length} POINTS of REGION '${callpath}'${metric === "" ? "" : `, METRIC '${metric}'`}: write one DATA line per point, in POINTS order`);
   };

@@ -613,7 +613,11 @@ export function trialParameter(trial: Trial, p: TrialParameter): number {
   if (typeof p === "function") return p(trial);
   if ("metadata" in p) {
     const v = trial.metadataNumber(p.metadata);
-    if (v === undefined) throw new AnalysisInputError(`metadata '${p.metadata}' is missing or not a number`, trial.source);
+    if (v === undefined) {
+      // A value with a unit ("20480 KB") is there but no number: show it, so the user sees why.
+      const text = trial.metadataString(p.metadata);
+      throw new AnalysisInputError(text === undefined ? `metadata '${p.metadata}' is missing` : `metadata '${p.metadata}' is ${JSON.stringify(text)}, not a number`, trial.source);
+    }
     return v;
   }
   if ("sourcePattern" in p) {

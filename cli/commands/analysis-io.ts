@@ -233,7 +233,7 @@ export function positiveIntegerOption(command: string, name: string, raw: unknow
 
 /**
  * Parses `name=value` assignments (`--input x=1.5`), repeated or comma-separated.
- * @throws UsageError for a malformed assignment
+ * @throws UsageError for a malformed assignment or a name given twice
  */
 export function assignments(command: string, option: string, raw: unknown): Record<string, number> {
   return numberAssignments(command, option, raw).values;
@@ -241,7 +241,7 @@ export function assignments(command: string, option: string, raw: unknown): Reco
 
 /**
  * {@link assignments} with the text of each value as typed (`1e5`, `0x10`), for echoing it.
- * @throws UsageError for a malformed assignment
+ * @throws UsageError for a malformed assignment or a name given twice
  */
 export function numberAssignments(command: string, option: string, raw: unknown): { readonly values: Record<string, number>; readonly texts: Record<string, string> } {
   const values: Record<string, number> = {};
@@ -251,6 +251,8 @@ export function numberAssignments(command: string, option: string, raw: unknown)
     const [name, text] = assignment(item) ?? [];
     const v = text === undefined || text === "" || /\s/.test(text) ? NaN : Number(text);
     if (name === undefined || !Number.isFinite(v)) throw new UsageError(`--${option} expects name=number, got '${item}'`, command);
+    // The last value would win silently (one run has one value of each input).
+    if (Object.prototype.hasOwnProperty.call(values, name)) throw new UsageError(`--${option} gives '${name}' twice (${name}=${texts[name]}, ${name}=${text}): give each name once`, command);
     values[name] = v;
     texts[name] = text!;
   }

@@ -126,7 +126,13 @@ describe("adapters from the profile data model", () => {
     expect([...observationsAcrossTrials(trials, { parameter: { metadata: "problem size" }, userEvent: "Message size", view: { node: 0, context: 0, thread: 0 } }).t]).toEqual([512, 1024, 2048, 4096]);
     expect(() => observationsAcrossTrials(trials, { parameter: { metadata: "problem size" }, userEvent: "Message size", view: { node: 1, context: 0, thread: 0 } })).toThrow("no thread 1,0,0; the trial has 1 thread (0,0,0)");
     expect(() => observationsAcrossTrials(trials, { parameter: { metadata: "problem size" }, userEvent: "Message size", view: "max" })).toThrow(/not on 'max'/);
-    expect(() => observationsAcrossTrials(trials, { parameter: { metadata: "nope" }, timer: "main" })).toThrow(/metadata 'nope'/);
+    expect(() => observationsAcrossTrials(trials, { parameter: { metadata: "nope" }, timer: "main" })).toThrow("metadata 'nope' is missing");
+    // A value that is there but no number is shown (a unit after it, as TAU writes "Cache Size").
+    const kb = new TrialBuilder({ metrics: ["TIME"] });
+    kb.setMetadata("Cache Size", "20480 KB");
+    const kth = kb.addThread(0);
+    kb.setValues(kth, kb.timer("main"), { calls: 1, exclusive: [1], inclusive: [1] });
+    expect(() => observationsAcrossTrials([kb.build()], { parameter: { metadata: "Cache Size" }, timer: "main" })).toThrow(`metadata 'Cache Size' is "20480 KB", not a number`);
     expect(() => timerOf(trials[0]!, "ma")).not.toThrow();
     expect(() => timerOf(trials[0]!, "zzz")).toThrow(AnalysisInputError);
   });

@@ -673,6 +673,19 @@ describe("ccasim select", () => {
     expect(c.out).toMatch(/at x = 2: A A2 -> A1, B B1 -> B2/);
   });
 
+  it("refuses an input or a requirement given twice (the last value was used)", async () => {
+    for (const [args, message] of [
+      [["--input", "x=1.5", "--input", "x=3"], "--input gives 'x' twice (x=1.5, x=3): give each name once"],
+      [["--input", "x=1.5,x=3"], "--input gives 'x' twice (x=1.5, x=3): give each name once"],
+      [["--input", "x=1.5", "--require", "accuracy=1", "--require", "accuracy=2"], "--require gives 'accuracy' twice (accuracy=1, accuracy=2): give each name once"],
+    ] as const) {
+      const r = await run(["select", "--known-models", ...args]);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.out).toBe("");
+      expect(r.err).toContain(message);
+    }
+  });
+
   it("writes the predicted cost as the table writes the same value", async () => {
     const r = await run(["select", "scenarios/flux.assembly.yaml", "--input", "Q=5000", "--require", "accuracy=2"]);
     expect(r.code, r.err).toBe(0);
