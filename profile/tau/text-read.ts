@@ -171,6 +171,8 @@ export function readTauProfile(path: string, options: TrialReadOptions = {}): Tr
     throw new ProfileError(`cannot read '${path}': ${fileErrorText(e)}`);
   }
   const sets = isDir ? listTauProfileFiles(path) : [{ files: [path] }];
+  // Files of a single-metric run beside the MULTI__ folders (a leftover, or another run's) are not read: say so.
+  const notRead = isDir && sets[0]?.folder !== undefined ? looseProfileFiles(path) : [];
   const texts: TauMetricFiles[] = sets.map((s) => ({
     folder: s.folder,
     files: s.files.map((f) => {
@@ -181,16 +183,31 @@ export function readTauProfile(path: string, options: TrialReadOptions = {}): Tr
       }
     }),
   }));
-  return parseTauProfiles(texts, { ...options, source: path });
+  return parseTauProfiles(texts, { ...options, source: path, notRead });
+}
+
+/** The `profile.N.C.T` files directly in `dir` (not in its `MULTI__` folders), by thread. */
+function looseProfileFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => !e.isDirectory() && PROFILE_FILE.test(e.name))
+    .map((e) => e.name)
+    .sort(byThread);
 }
 
 /**
  * Parses TAU profile texts already in memory (one entry per metric folder). This is what
- * {@link readTauProfile} does after reading the files.
+ * {@link readTauProfile} does after reading the files; `notRead` names the profile files beside
+ * the metric folders that it left out (a warning lists them).
  * @throws ProfileFormatError naming the file and line of the first malformed line.
  */
-export function parseTauProfiles(sets: readonly TauMetricFiles[], options: TrialReadOptions & { source?: string } = {}): Trial {
+export function parseTauProfiles(sets: readonly TauMetricFiles[], options: TrialReadOptions & { source?: string; notRead?: readonly string[] } = {}): Trial {
   const b = new TrialBuilder({ source: options.source });
+  const notRead = options.notRead ?? [];
+  if (notRead.length > 0) {
+    const where = options.source ?? "(profile)";
+    const names = notRead.length > 3 ? `${notRead.slice(0, 3).join(", ")} and ${notRead.length - 3} more` : notRead.join(", ");
+    b.warn({ kind: "format", file: where, message: `${where}: ${notRead.length} profile file${notRead.length === 1 ? "" : "s"} beside the MULTI__ metric folders ${notRead.length === 1 ? "is" : "are"} not read (${names}): a profile directory holds either one metric's files or MULTI__<metric> folders` });
+  }
   const ctx: ParseContext = { used: new Set(), timers: new Map(), numbers: new Float64Array(4), metricNames: [], exceeds: new Map() };
   const threadsOf: Set<string>[] = [];
   for (let k = 0; k < sets.length; k++) {

@@ -1,5 +1,8 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseTauProfiles, ProfileFormatError } from "../../index.js";
+import { parseTauProfiles, ProfileFormatError, readTauProfile } from "../../index.js";
 
 const one = (text: string, path = "dir/profile.0.0.0") => parseTauProfiles([{ files: [{ path, text }] }], { source: "dir" });
 
@@ -168,5 +171,21 @@ describe("multi-metric consistency", () => {
     expect(msgs.some((m) => /MULTI__B has no file for thread\(s\) 1,0,0/.test(m))).toBe(true);
     expect(msgs.some((m) => /profile\.0\.0\.0: 1 timer line\(s\) whose calls differ/.test(m))).toBe(true);
     expect(t.calls(0, 0)).toBe(1);
+  });
+
+  it("says which profile files beside the MULTI__ folders it does not read", () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccasim-multi-"));
+    try {
+      mkdirSync(join(dir, "MULTI__A"));
+      for (const f of [file("A", 0, 1), file("A", 1, 1)]) writeFileSync(join(dir, f.path), f.text);
+      expect(readTauProfile(dir).warnings.filter((w) => w.kind === "format")).toEqual([]);
+      // A single-metric run's files left beside them: read neither as a metric nor silently dropped.
+      for (const node of [0, 1]) writeFileSync(join(dir, `profile.${node}.0.0`), file("TIME", node, 1).text);
+      const t = readTauProfile(dir);
+      expect(t.metrics).toEqual(["A"]);
+      expect(t.warnings.map((w) => w.message)).toContain(`${dir}: 2 profile files beside the MULTI__ metric folders are not read (profile.0.0.0, profile.1.0.0): a profile directory holds either one metric's files or MULTI__<metric> folders`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
