@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import type { Trial } from "../../profile/index.js";
+import type { ProfileView, Trial } from "../../profile/index.js";
 import { AnalysisInputError } from "../errors.js";
 import { threadIndexOf, viewOf, type ViewChoice } from "../trial-access.js";
 import type { PowerConstantSet } from "./constants.js";
@@ -18,7 +18,9 @@ export interface TrialPowerOptions {
   /**
    * Views: "each" thread, or a derived view ("mean" by default). With "total" the power is the sum
    * of the threads' powers (paper 004: total power across processing elements), and the energy
-   * the sum of their energies; the time is summed over the threads.
+   * the sum of their energies; the time is summed over the threads. With "max" each event's row is
+   * the estimate of the thread whose power is the largest (named in {@link EventPower.thread}), not
+   * the model applied to each counter's maximum, which may come from different threads.
    */
   readonly view?: "each" | ViewChoice;
   /** Flat timers only (default true: callpath timers repeat flat values). */
@@ -31,6 +33,8 @@ export interface TrialPowerOptions {
 export interface EventPower {
   /** View label ("0,0,0" or "mean"). */
   readonly view: string;
+  /** On the "max" view, the thread whose estimate the row is ("0,0,3"). */
+  readonly thread?: string;
   /** Timer name. */
   readonly event: string;
   /** Power estimate. */
@@ -139,26 +143,24 @@ export function estimateTrialPower(trial: Trial, set: PowerConstantSet, options:
       mhzLow = Math.min(mhzLow, cpuMHz);
       mhzHigh = Math.max(mhzHigh, cpuMHz);
     }
-    const src = kind === "exclusive" ? v.exclusive : v.inclusive;
     for (const t of timers) {
       if (v.present[t.index] !== 1) continue;
-      const values: Record<string, number> = {};
-      trial.metrics.forEach((m, i) => (values[m] = src[i]![t.index]!));
+      // On the max view, the event's values are those of its peak thread, with that thread's clock.
+      const peak = choice === "max" ? peakPowerThread(trial, set, kind, t.index, options.cpuMHz) : undefined;
+      const tv = peak === undefined ? v : viewOf(trial, peak);
+      const mhz = peak === undefined ? cpuMHz : (options.cpuMHz ?? cpuMHzOf(trial, peak));
+      const values = eventValues(trial, tv, kind, t.index);
       const event = `${t.name} (${v.label})`;
       let power: PowerEstimate;
       try {
-        power = choice === "total" ? totalPower(trial, set, kind, t.index, values, options.cpuMHz) : estimatePower(values, set, { cpuMHz });
+        power = choice === "total" ? totalPower(trial, set, kind, t.index, values, options.cpuMHz) : estimatePower(values, set, { cpuMHz: mhz });
       } catch (e) {
         if (e instanceof AnalysisInputError) throw new AnalysisInputError(`${event}: ${e.message}`);
         throw e;
       }
-      const metrics = counterMetrics(values, set, { cpuMHz });
+      const metrics = counterMetrics(values, set, { cpuMHz: mhz });
       let inclusiveTimeUs = power.basis.timeUs;
-      if (kind === "exclusive") {
-        const inclusive: Record<string, number> = {};
-        trial.metrics.forEach((m, i) => (inclusive[m] = v.inclusive[i]![t.index]!));
-        inclusiveTimeUs = cycleBasis(inclusive, set, { cpuMHz }).timeUs;
-      }
+      if (kind === "exclusive") inclusiveTimeUs = cycleBasis(eventValues(trial, tv, "inclusive", t.index), set, { cpuMHz: mhz }).timeUs;
       if (power.basis.cycles === 0) noCycles.push(event);
       else {
         for (const o of power.omitted) listFor(omitted, `${o.component}: ${o.reason}`).push(event);
@@ -170,7 +172,7 @@ export function estimateTrialPower(trial: Trial, set: PowerConstantSet, options:
       if (power.aboveMaxPower) above.push(event);
       if (metrics.retiredInstructions === 0 && power.basis.cycles > 0) noInstructions.push(event);
       if (metrics.memoryStallsAboveCycles) memoryAbove.push(event);
-      events.push({ view: v.label, event: t.name, power, metrics, inclusiveTimeUs });
+      events.push({ view: v.label, event: t.name, ...(peak === undefined ? {} : { thread: tv.label }), power, metrics, inclusiveTimeUs });
     }
   }
   const b = events[0]?.power.basis;
@@ -196,6 +198,33 @@ export function estimateTrialPower(trial: Trial, set: PowerConstantSet, options:
   };
 }
 
+/** Every metric's inclusive or exclusive value of `timer` on view `v`, by metric name. */
+function eventValues(trial: Trial, v: ProfileView, kind: "inclusive" | "exclusive", timer: number): Record<string, number> {
+  const src = kind === "exclusive" ? v.exclusive : v.inclusive;
+  const values: Record<string, number> = {};
+  trial.metrics.forEach((m, i) => (values[m] = src[i]![timer]!));
+  return values;
+}
+
+/**
+ * The thread whose estimated power of `timer` is the largest (the first of equals; a thread
+ * without the event, or whose estimate is not a number, counts only when no other has one).
+ */
+function peakPowerThread(trial: Trial, set: PowerConstantSet, kind: "inclusive" | "exclusive", timer: number, cpuMHz: number | undefined): number | undefined {
+  let best: number | undefined;
+  let bestWatts = -Infinity;
+  for (let i = 0; i < trial.threads.length; i++) {
+    const v = viewOf(trial, i);
+    if (v.present[timer] !== 1) continue;
+    const watts = estimatePower(eventValues(trial, v, kind, timer), set, { cpuMHz: cpuMHz ?? cpuMHzOf(trial, i) }).watts;
+    if (best === undefined || watts > bestWatts) {
+      best = i;
+      if (!Number.isNaN(watts)) bestWatts = watts;
+    }
+  }
+  return best;
+}
+
 /**
  * The power of an event over all threads (the total view), as paper 004 sums it: the total power
  * across processing elements is the sum of each one's power, so each thread's estimate (its own
@@ -209,10 +238,7 @@ function totalPower(trial: Trial, set: PowerConstantSet, kind: "inclusive" | "ex
   for (let i = 0; i < trial.threads.length; i++) {
     const v = viewOf(trial, i);
     if (v.present[timer] !== 1) continue;
-    const src = kind === "exclusive" ? v.exclusive : v.inclusive;
-    const values: Record<string, number> = {};
-    trial.metrics.forEach((m, k) => (values[m] = src[k]![timer]!));
-    each.push(estimatePower(values, set, { cpuMHz: cpuMHz ?? cpuMHzOf(trial, i) }));
+    each.push(estimatePower(eventValues(trial, v, kind, timer), set, { cpuMHz: cpuMHz ?? cpuMHzOf(trial, i) }));
   }
   const basis = estimatePower(totalValues, set, { cpuMHz: cpuMHz ?? cpuMHzOf(trial) }).basis;
   const sum = (f: (e: PowerEstimate) => number): number => each.reduce((a, e) => a + f(e), 0);

@@ -51,7 +51,9 @@ Options:
   --thread <t>             mean (default), max, total, each, or a thread n[,c[,t]] (node,
                            context, thread, by commas or dots; parts left out are 0: 3,1 is
                            3,1,0); total sums each thread's power and energy (paper 004: the total power
-                           across processing elements is the sum of each one's) and their times
+                           across processing elements is the sum of each one's) and their times;
+                           max gives each event's thread of largest power, with its own figures
+                           (mean applies the model to the threads' mean counters)
   --cpu-mhz <f>            CPU clock (MHz), in place of the metadata's "CPU MHz", to derive the
                            cycles from the time or the time from the cycles; a warning says so
                            when every event measured both (the clock then changes nothing)
@@ -159,13 +161,14 @@ function run(ctx: CommandContext): number {
     ...(r.processorMismatch === undefined ? [] : [`warning: ${r.processorMismatch}`]),
     // An option that changes nothing is said to: every row measured its cycles and its time.
     ...(cpuMHz !== undefined && !r.clockUsed && r.events.length > 0 ? [`warning: --cpu-mhz ${v["cpu-mhz"]} is not used: every event has its cycles and its time measured${r.measuredMHz === undefined ? "" : `, which give ${formatNumber(r.measuredMHz)} MHz`}`] : []),
+    ...(view === "max" ? ["max over threads: each event's row is the estimate of its thread of largest power (the thread column), all its figures that thread's"] : []),
     ...(view === "total" ? ["total over threads: power is the sum of each thread's power (paper 004: the total power across processing elements), energy the sum of each thread's energy, time the sum of the threads' times"] : []),
     "",
     formatTable(
-      ["event", ...(view === "each" ? ["thread"] : []), ...(view === "total" ? ["time (s, Σ threads)", "power (W, Σ threads)", "energy (J, Σ threads)"] : ["time (s)", "power (W)", "energy (J)"]), "MFLOP/J", "GlobalStalls", "%FLPStalls", "FLPIneffI", MEMORY_HEADER],
+      ["event", ...(view === "each" || view === "max" ? ["thread"] : []), ...(view === "total" ? ["time (s, Σ threads)", "power (W, Σ threads)", "energy (J, Σ threads)"] : ["time (s)", "power (W)", "energy (J)"]), "MFLOP/J", "GlobalStalls", "%FLPStalls", "FLPIneffI", MEMORY_HEADER],
       shown.map((e, i) => [
         shortTimerName(e.event, nameWidth),
-        ...(view === "each" ? [e.view] : []),
+        ...(view === "each" ? [e.view] : view === "max" ? [e.thread ?? ""] : []),
         e.power.basis.timeUs * 1e-6,
         e.power.watts,
         e.power.joules,

@@ -150,6 +150,29 @@ describe("ccasim power --thread total", () => {
   });
 });
 
+describe("ccasim power --thread max", () => {
+  it("gives each event's thread of largest power, not the model on each counter's maximum", async () => {
+    const ppk = "../shared/data/tau/ppk/xgc-nosamples.ppk";
+    type Row = { event: string; view: string; thread?: string; power: { watts: number | null; joules: number | null }; inclusiveTimeUs: number | null };
+    const each = JSON.parse((await runCli(["power", ppk, "--exclusive", "--thread", "each", "--json"])).out).events as Row[];
+    const max = JSON.parse((await runCli(["power", ppk, "--exclusive", "--thread", "max", "--json"])).out).events as Row[];
+    expect(max.length).toBe(new Set(each.map((e) => e.event)).size);
+    for (const m of max) {
+      const threads = each.filter((e) => e.event === m.event && e.power.watts !== null);
+      if (threads.length === 0) continue;
+      const peak = threads.reduce((a, e) => (e.power.watts! > a.power.watts! ? e : a));
+      // The whole row is the peak thread's: its power, energy and time.
+      expect([m.view, m.thread, m.power, m.inclusiveTimeUs], m.event).toEqual(["max", peak.view, peak.power, peak.inclusiveTimeUs]);
+    }
+    // The model on each counter's maximum (from different threads) gave 99.996 W here.
+    const gather = max.find((e) => e.event.startsWith("GATHER_FIELD_INFO"))!;
+    expect(gather.power.watts).toBeCloseTo(101.27, 2);
+    const table = await runCli(["power", ppk, "--exclusive", "--thread", "max", "--top", "3"]);
+    expect(table.out).toContain("max over threads: each event's row is the estimate of its thread of largest power");
+    expect(table.out).toMatch(/\nMPI_Init\(\) +10,0,0 +/);
+  });
+});
+
 describe("ccasim power on the runs of a metric set split for a limited PMU", () => {
   it("gives, from the runs' MULTI__ folders put together, the estimates of one run recording them all", async () => {
     const short = ["--quiet", "--set", "workload.steps=1", "--set", "workload.regridInterval=1"];
