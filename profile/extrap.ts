@@ -352,6 +352,10 @@ export function readExtrap(path: string, format?: ExtrapFormat): ExtrapExperimen
   } catch (e) {
     throw new ProfileError(`cannot read '${path}': ${fileErrorText(e)}`);
   }
+  // A binary file (a ParaProf .ppk is gzip) would be parsed as text and reported by its garbage.
+  if (text.charCodeAt(0) === 0x1f || text.includes("\u0000")) {
+    throw new ProfileFormatError(path, undefined, `not an Extra-P input but a binary file${text.charCodeAt(0) === 0x1f ? " (gzip: a ParaProf packed profile, .ppk, is read with readTrial)" : ""}`);
+  }
   const f = format ?? extrapFormatOf(path) ?? sniff(text);
   return f === "text" ? parseExtrapText(text, path) : f === "json" ? parseExtrapJson(text, path) : parseExtrapJsonLines(text, path);
 }

@@ -35,6 +35,11 @@ describe("Extra-P inputs", () => {
     expect(e.measurements[4].values).toEqual([528.86, 522.44, 531.78]);
   });
 
+  it("refuses a binary file as one, naming a packed profile's reader", () => {
+    const ppk = join(DATA, "tau", "ppk", "xgc-nosamples.ppk");
+    expect(() => readExtrap(ppk)).toThrow(new ProfileFormatError(ppk, undefined, "not an Extra-P input but a binary file (gzip: a ParaProf packed profile, .ppk, is read with readTrial)"));
+  });
+
   it("reads a text file with one POINTS line per point and callpaths", () => {
     const e = readExtrap(join(EX, "tests_data_text_one_parameter_2.txt"));
     expect(e.parameters).toEqual(["x"]);
