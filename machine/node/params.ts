@@ -191,8 +191,10 @@ export function machineConfigErrors(config: MachineConfig, prefix = "machine"): 
     if (ok("line") && !isPowerOfTwo(lv.line)) report(`${lk}.line`, new MachineInputError(k(`${lk}.line`), "a power of two (bytes)", lv.line));
     if (!ok("line")) continue;
     const sector = lv.sector ?? lv.line;
-    if (ok("sector") && (!isPowerOfTwo(sector) || sector > lv.line)) report(`${lk}.sector`, new MachineInputError(k(`${lk}.sector`), `a power of two (bytes) dividing ${lk}.line = ${lv.line}`, lv.sector));
-    if (ok("size") && ok("assoc") && lv.size % (lv.line * lv.assoc) !== 0) report(`${lk}.size`, new MachineInputError(k(`${lk}.size`), `a multiple of ${lk}.line x ${lk}.assoc = ${lv.line * lv.assoc} bytes`, lv.size));
+    // The line (and the associativity) each rule reads is the related key: a caller that knows
+    // the scenario set it and left the other at the preset's value blames the key set.
+    if (ok("sector") && (!isPowerOfTwo(sector) || sector > lv.line)) report(`${lk}.sector`, new MachineInputError(k(`${lk}.sector`), `a power of two (bytes) dividing ${lk}.line = ${lv.line}`, lv.sector, undefined, k(`${lk}.line`)));
+    if (ok("size") && ok("assoc") && lv.size % (lv.line * lv.assoc) !== 0) report(`${lk}.size`, new MachineInputError(k(`${lk}.size`), `a multiple of ${lk}.line x ${lk}.assoc = ${lv.line * lv.assoc} bytes`, lv.size, undefined, k(`${lk}.assoc`)));
     if (!ok("sector")) continue;
     if (sector < prevLine) {
       // Without a sector of its own the level's sector is its line: blame the line, the key set.

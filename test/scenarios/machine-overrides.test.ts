@@ -87,6 +87,25 @@ describe("machine overrides", () => {
     );
   });
 
+  it("blames a line or an associativity set against the preset's sector or size on the key set, naming the preset's value", async () => {
+    const line = await validate("scenarios/kernel-l2.yaml", "--set", "machine.l2.line=32B");
+    expect(line.code).toBe(2);
+    expect(line.stderr).toContain(
+      "machine.l2.line: conflicts with l2.sector = 64 (the preset's, not set here), which must be a power of two (bytes) dividing l2.line = 32 (from --set machine.l2.line=32B)",
+    );
+    expect(line.stderr).not.toContain("machine.l2.sector:");
+    const assoc = await validate("scenarios/kernel-l2.yaml", "--set", "machine.l2.assoc=3");
+    expect(assoc.code).toBe(2);
+    expect(assoc.stderr).toContain(
+      "machine.l2.assoc: conflicts with l2.size = 524288 (the preset's, not set here), which must be a multiple of l2.line x l2.assoc = 384 bytes (from --set machine.l2.assoc=3)",
+    );
+    expect(assoc.stderr).not.toContain("machine.l2.size:");
+    // Both keys set: the rule's own key is blamed, as before.
+    expect((await validate("scenarios/kernel-l2.yaml", "--set", "machine.l2.assoc=3", "--set", "machine.l2.size=512KiB")).stderr).toContain(
+      "machine.l2.size: expected a multiple of l2.line x l2.assoc = 384 bytes, got 524288 (from --set machine.l2.size=512KiB)",
+    );
+  });
+
   it("refuses an integer-only l1 with no level after it, blaming the key set: the levels removed, or the flag", async () => {
     const removed = await validate("scenarios/shock-madison.yaml", "--set", "machine.l2=null", "--set", "machine.l3=null");
     expect(removed.code).toBe(2);
