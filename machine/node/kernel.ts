@@ -173,7 +173,11 @@ export function checkKernelValues(k: Partial<KernelSpec>, complete = false): voi
   if (k.floatLoads !== undefined && k.loads !== undefined && !(typeof k.floatLoads === "number" && k.floatLoads >= 0 && k.floatLoads <= k.loads)) bad("floatLoads", `a number in [0, loads (${k.loads})]`, k.floatLoads);
   if (k.floatLoads !== undefined && k.loads === undefined) checkCount("floatLoads", k.floatLoads, 0, false);
   const needed = k.arrays ?? 1;
-  if (k.loads !== undefined && k.stores !== undefined && k.loads + k.stores < needed) bad("loads", `loads + stores >= arrays (${needed}): every array access is a load or a store`, k.loads);
+  if (k.loads !== undefined && k.stores !== undefined && k.loads + k.stores < needed) {
+    // The sum is what the rule compares: the loads alone ("got 2") would read as the sum.
+    const expected = `loads + stores >= arrays (${needed}): every array access is a load or a store`;
+    throw new MachineInputError("kernel.loads", expected, k.loads, `expected ${expected}, got ${k.loads} + ${k.stores} = ${k.loads + k.stores}`);
+  }
   // An element size alone can be out of reach (an expression of a call's arguments gives the elements at run time).
   const bytes = (k.elements ?? 1) * (k.elementSize ?? 1) * needed;
   if (typeof k.elementSize === "number" && Number.isFinite(bytes) && bytes > MAX_KERNEL_BYTES)

@@ -119,6 +119,13 @@ describe("the kernel component's parameters", () => {
     expect(() => loadScenarioText(scenario("pattern: sequential, stride: 0"), "kernel.yaml")).not.toThrow();
   });
 
+  it("says how many loads and stores there are when they are fewer than the arrays", () => {
+    expect(loadErrorOf(scenario("arrays: 8, loads: 2, stores: 1"))).toMatch(
+      /assembly\.components\.K\.params\.loads: expected loads \+ stores >= arrays \(8\): every array access is a load or a store, got 2 \+ 1 = 3$/m,
+    );
+    expect(runError("arrays: 3, loads: N - 4095, stores: N - 4096")).toMatch(/params\.loads: expected loads \+ stores >= arrays \(3\): .*, got 1 \+ 0 = 1/);
+  });
+
   it("refuses at load a quantity that workload values alone put out of range, naming them", () => {
     const withWorkload = (params: string, workload: string) => scenario(params).replace("workload: { N: 4096 }", `workload: { N: 4096, ${workload} }`);
     expect(() => loadScenarioText(withWorkload("elementSize: ES", "ES: 0"), "kernel.yaml")).toThrow(/kernel\.yaml:\d+:\d+: assembly\.components\.K\.params\.elementSize: expected an integer >= 1, got 0 \(from 'ES' with ES = 0\)/);
