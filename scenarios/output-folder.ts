@@ -9,7 +9,7 @@
  * @packageDocumentation
  */
 import { lstatSync, readdirSync, type Stats } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { holdsWorkingDirectory, isRunFolder, OutputPathError, outputPathProblem, type OutputInput, RECORD_FILE_NAMES, RUN_FILES, RUN_PROFILE_FOLDER, RUN_REPORT_FILE } from "../profile/index.js";
 
 /** What other ccasim commands write into a run's folder after the run: the report of `ccasim report`. */
@@ -64,7 +64,8 @@ export class OutputFolderError extends OutputPathError {
 /**
  * Checks that a run may write its outputs into `dir`, replacing what is there. Allowed without
  * `overwrite`: no file at `dir`, an empty folder, or a folder an earlier run wrote (a
- * `summary.json` marked as a run summary, a `timing.json`, and nothing but {@link RUN_OUTPUT_NAMES}).
+ * `summary.json` marked as a run summary, a `timing.json`, and nothing but {@link RUN_OUTPUT_NAMES},
+ * its `profile/` nothing but TAU profile files and `MULTI__<metric>` folders of them).
  * With `overwrite`, anything but the working directory and its ancestors, an input of the run
  * (`options.inputs`) and a folder holding one. In every case the folder's parent must exist or be
  * creatable, and be writable. Call it before the simulation starts, so a refused folder costs
@@ -96,11 +97,40 @@ function whyNotReplaceable(dir: string, st: Stats): string | undefined {
   const names = readdirSync(dir).filter((n) => !LEFT_BY_TOOLS.test(n));
   if (names.length === 0) return undefined;
   const foreign = names.filter((n) => !RUN_OUTPUT_NAMES.includes(n)).sort();
+  if (names.includes(RUN_PROFILE_FOLDER)) foreign.push(...foreignInProfile(join(dir, RUN_PROFILE_FOLDER)));
   if (foreign.length > 0) return `it holds files a run does not write (${listed(foreign)})`;
   if (!names.includes(RUN_FILES.timing) || !isRunFolder(dir)) {
     return `it is not a run's folder (no ${RUN_FILES.summary} marked as a run summary beside ${RUN_FILES.timing})`;
   }
   return undefined;
+}
+
+/** A TAU profile file as a run writes them: `profile.N.C.T`. */
+const PROFILE_FILE = /^profile\.\d+\.\d+\.\d+$/;
+/** A metric's folder of a profile of several metrics: `MULTI__<metric>`. */
+const METRIC_FOLDER = /^MULTI__./;
+
+/**
+ * What a run's `profile/` folder holds that no run writes there (the run replaces it whole): any
+ * name but `profile.N.C.T` files and `MULTI__<metric>` folders of them, as paths from the run's
+ * folder (`profile/notes.txt`). Empty when `profile` is not a folder.
+ */
+function foreignInProfile(profile: string): string[] {
+  const st = statOrUndefined(profile);
+  if (st === undefined || !st.isDirectory()) return [];
+  const foreign: string[] = [];
+  for (const n of readdirSync(profile).filter((x) => !LEFT_BY_TOOLS.test(x)).sort()) {
+    const entry = lstatSync(join(profile, n));
+    if (entry.isFile() && PROFILE_FILE.test(n)) continue;
+    if (entry.isDirectory() && METRIC_FOLDER.test(n)) {
+      for (const f of readdirSync(join(profile, n)).filter((x) => !LEFT_BY_TOOLS.test(x)).sort()) {
+        if (!(PROFILE_FILE.test(f) && lstatSync(join(profile, n, f)).isFile())) foreign.push(`${RUN_PROFILE_FOLDER}/${n}/${f}`);
+      }
+      continue;
+    }
+    foreign.push(`${RUN_PROFILE_FOLDER}/${n}`);
+  }
+  return foreign;
 }
 
 function statOrUndefined(path: string): Stats | undefined {

@@ -59,6 +59,24 @@ describe("the output folder of a run", () => {
     expect(() => checkRunOutputFolder(dir, { overwrite: true })).not.toThrow();
   });
 
+  it("refuses a run's folder whose profile folder holds files a run does not write there, naming them", () => {
+    const dir = folderWith(["timing.json", "profile/", "profile/MULTI__TIME/", "profile/MULTI__TIME/profile.0.0.0", "profile/profile.1.0.0"]);
+    expect(() => checkRunOutputFolder(dir)).not.toThrow();
+    for (const mine of ["profile/notes.txt", "profile/extra/", "profile/MULTI__TIME/mine.txt", "profile/MULTI__TIME/old/"]) {
+      const held = folderWith(["timing.json", "profile/", "profile/MULTI__TIME/", "profile/MULTI__TIME/profile.0.0.0", mine]);
+      const before = readTree(held);
+      expect(refusal(held)).toContain(`it holds files a run does not write (${mine.replace(/\/$/, "")})`);
+      expect(readTree(held)).toEqual(before);
+      expect(() => checkRunOutputFolder(held, { overwrite: true })).not.toThrow();
+    }
+    // A rerun keeps a file added to the profile of the run before, refusing the folder.
+    const out = fresh();
+    runScenario(KNOWN, { out, set: SMALL });
+    writeFileSync(join(out, "profile", "notes.txt"), "mine");
+    expect(() => runScenario(KNOWN, { out, set: SMALL })).toThrow(/profile\/notes\.txt/);
+    expect(readFileSync(join(out, "profile", "notes.txt"), "utf8")).toBe("mine");
+  });
+
   it("refuses a folder of run file names that no run wrote, a file, and a symbolic link", () => {
     expect(refusal(folderWith(["timing.json"], false))).toContain("not a run's folder");
     expect(refusal(folderWith(["records.csv"]))).toContain("not a run's folder");
