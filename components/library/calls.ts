@@ -31,6 +31,19 @@ interface RawCall {
 const CALL_KEYS = ["port", "portType", "method", "args", "count"];
 
 /**
+ * `v` as a method name (`dflt` when absent): letters, digits, _ or -, starting with a letter or _,
+ * as an entry point's method is written. The profile times a method as `Component::method()` and
+ * joins a callpath's timers with ` => `: a name holding ` => ` or a double quote would read back as
+ * other timers (`A::a => b()` as `A::a` calling `b()`).
+ * @throws via `env.error` at `key` when it is not such a name
+ */
+export function methodName(env: Pick<PrepareEnv, "error">, v: unknown, key: string, dflt: string): string {
+  if (v === undefined) return dflt;
+  if (typeof v !== "string" || !/^[A-Za-z_][\w-]*$/.test(v)) env.error(key, `expected a method name (letters, digits, _ or -, starting with a letter or _), got ${JSON.stringify(v)}`);
+  return v;
+}
+
+/**
  * The text of an argument written as a quoted literal, `'y'` or `"y"` (in YAML: `dir: "'y'"`), or
  * undefined for an expression. Why a literal: a bare word is an expression's variable, and a
  * misspelt variable must stay an error rather than become text.
@@ -60,7 +73,7 @@ export function prepareCalls(raw: unknown, scope: readonly string[], env: Prepar
     if (typeof c !== "object" || c === null || Array.isArray(c)) env.error(where, "must be a map with at least 'port'");
     for (const k of Object.keys(c)) if (!CALL_KEYS.includes(k)) env.error(`${where}.${k}`, `unknown key '${k}'${didYouMean(k, CALL_KEYS)}; a call has ${CALL_KEYS.join(", ")}`);
     if (typeof c.port !== "string" || !/^[A-Za-z_][\w-]*$/.test(c.port)) env.error(`${where}.port`, "must name a uses port (letters, digits, _ or -)");
-    const method = c.method === undefined ? "run" : String(c.method);
+    const method = methodName(env, c.method, `${where}.method`, "run");
     const argsRaw = (c.args ?? {}) as Record<string, unknown>;
     if (typeof argsRaw !== "object" || Array.isArray(argsRaw)) env.error(`${where}.args`, "must map argument names to expressions");
     // Expressions that do not compile are reported with the caller's other problems (a

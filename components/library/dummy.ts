@@ -1,7 +1,7 @@
 import type { ComponentContext, ComponentType, PrepareEnv } from "../component.js";
 import { checkKeys } from "../documented-params.js";
 import type { CallArgs, PortType } from "../ports.js";
-import { CallTargets, makeCalls, newScope, nonNumericArgument, prepareCalls, scopeLayout, trackingEnv, usesPorts, alwaysCalledPorts, RANK_NAMES, type PreparedCall } from "./calls.js";
+import { CallTargets, makeCalls, newScope, nonNumericArgument, prepareCalls, scopeLayout, trackingEnv, usesPorts, alwaysCalledPorts, methodName, RANK_NAMES, type PreparedCall } from "./calls.js";
 import { negativeCost, ScenarioValueError } from "./scenario-value-error.js";
 import { collectProblem, reportProblems } from "./problems.js";
 
@@ -127,8 +127,9 @@ export const dummyComponent: ComponentType<DummyPrepared> = {
     let cost: (scope: ArrayLike<number>) => number = () => 0;
     if (costText !== undefined) collectProblem(env, problems, () => (cost = env.compile(costText as string, scopeNames, implementation ? `implementations.${implementation}` : "cost").bind(scopeNames)));
     const calls = prepareCalls(p.calls, scopeNames, env, [...(args as string[]), ...RANK_NAMES], problems);
+    let method = "run";
+    collectProblem(env, problems, () => (method = methodName(env, p.method, "method", "run")));
     reportProblems(env, problems);
-    const method = p.method === undefined ? "run" : String(p.method);
     const portType: PortType = { name: p.portType === undefined ? "Work" : String(p.portType), methods: [{ name: method, args: args as string[] }] };
     return {
       portName: p.port === undefined ? "work" : String(p.port),

@@ -2,7 +2,7 @@ import type { ComponentContext, ComponentType, KernelSpec, PrepareEnv } from "..
 import { checkKeys } from "../documented-params.js";
 import { MachineInputError, checkKernelValues, squarePatchStride } from "../../machine/index.js";
 import type { CallArgs, PortType } from "../ports.js";
-import { CallTargets, makeCalls, newScope, nonNumericArgument, prepareCalls, scopeLayout, trackingEnv, usesPorts, alwaysCalledPorts, RANK_NAMES, type PreparedCall } from "./calls.js";
+import { CallTargets, makeCalls, newScope, nonNumericArgument, prepareCalls, scopeLayout, trackingEnv, usesPorts, alwaysCalledPorts, methodName, RANK_NAMES, type PreparedCall } from "./calls.js";
 import { ScenarioValueError } from "./scenario-value-error.js";
 import { wholeCount, workloadConstant } from "./counts.js";
 import { collectProblem, reportProblems } from "./problems.js";
@@ -114,7 +114,7 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
     if (patternArg !== undefined && Object.keys(patterns).length === 0) env.error("patterns", "give the pattern of each value of the pattern argument");
     const pattern = p.pattern === undefined ? "sequential" : String(p.pattern);
     if (!(PATTERNS as readonly string[]).includes(pattern)) env.error("pattern", `'${pattern}' is not a pattern; use ${PATTERNS.join(", ")}`);
-    const method = p.method === undefined ? "compute" : String(p.method);
+    const method = methodName(env, p.method, "method", "compute");
     // Constant quantities are checked here, at load (ccasim validate), as a run would check them.
     // (The stride only where some call may be strided: the other patterns ignore it.)
     const mayStride = patternArg === undefined ? pattern === "strided" : Object.values(patterns).includes("strided");
