@@ -62,8 +62,11 @@ export function workloadNumber(env: PrepareEnv, raw: unknown, where: string, fal
     const scope: Record<string, number> = {};
     for (const n of names) if (n in workload) scope[n] = workload[n];
     const v = expr.evaluate(scope);
-    if (!Number.isFinite(v) || v < opts.min || (opts.integer && !Number.isInteger(v)))
-      throw new ScenarioValueError(`${instance}.${where}: '${String(text)}' evaluates to ${v}; expected ${opts.integer ? "an integer" : "a number"} >= ${opts.min}`);
+    if (!Number.isFinite(v) || v < opts.min || (opts.integer && !Number.isInteger(v))) {
+      const problem = `'${String(text)}' evaluates to ${v}; expected ${opts.integer ? "an integer" : "a number"} >= ${opts.min}`;
+      // Placed at the parameter's key in the scenario, as the generic components' values are.
+      throw new ScenarioValueError(`${instance}.${where}: ${problem}`, where, problem);
+    }
     return v;
   };
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { loadScenarioText, ScenarioErrors } from "../../../scenarios/index.js";
+import { executeScenario, loadScenarioText, ScenarioErrors } from "../../../scenarios/index.js";
 import { scenarioPath } from "./run-shock.js";
 
 const path = scenarioPath("shock-neuronic.yaml");
@@ -27,6 +27,21 @@ describe("shock scenario errors are located", () => {
   it("rejects a wrong number of patch-size entries and an unknown balancer", () => {
     expect(error((t) => t, ["assembly.components.AMRMesh.params.levels=4"]).message).toMatch(/bands|patchSizes/);
     expect(error((t) => t, ["assembly.components.AMRMesh.params.balancer=random"]).message).toMatch(/sfc, greedy or composite/);
+  });
+
+  it("places a workload value a shock component cannot take, found as the run starts, at the parameter's key", () => {
+    const runError = (set: string[]): string => {
+      try {
+        executeScenario(loadScenarioText(text, path, { set }));
+      } catch (e) {
+        return (e as Error).message;
+      }
+      throw new Error("expected the run to fail");
+    };
+    expect(runError(["workload.haloWidth=0"])).toMatch(
+      /shock-neuronic\.yaml:\d+:\d+: assembly\.components\.AMRMesh\.params\.haloWidth: 'haloWidth' evaluates to 0; expected an integer >= 1 \(overridden: --set workload\.haloWidth=0\)/,
+    );
+    expect(runError(["workload.steps=2.5"])).toMatch(/assembly\.components\.ShockDriver\.params\.steps: 'steps' evaluates to 2\.5; expected an integer >= 0/);
   });
 
   it("rejects unknown keys of the work description with the known ones listed", () => {
