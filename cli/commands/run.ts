@@ -53,7 +53,8 @@ Options:
   --no-measure         run without the measurement component and proxies: no profile, records,
                        call graph or trace, only summary.json and timing.json. The simulated time is the
                        same (measurement and proxy overhead are not modelled); the simulator runs
-                       faster, for long runs whose profile is not needed
+                       faster, for long runs whose profile is not needed (--top and
+                       --no-evidence, which shape the profile table and evidence, are refused)
 
 Component types:
 ${componentTypes
@@ -80,6 +81,10 @@ a process ended by SIGINT/SIGTERM) interrupted.`,
     // Options that shape the printed report, which --quiet does not print: refused, not ignored.
     for (const name of ["top", "no-evidence"] as const)
       if (values.quiet === true && values[name] !== undefined) throw new UsageError(`--${name} shapes the printed report, which --quiet does not print: give one of them`, "run");
+    // Nor with --no-measure: without a profile the report is its first line, no table nor evidence.
+    for (const name of ["top", "no-evidence"] as const)
+      if (values["no-measure"] === true && values[name] !== undefined)
+        throw new UsageError(`--${name} shapes the profile table and evidence a run prints, which --no-measure leaves out (it measures nothing): give one of them`, "run");
     // --seed V is the file's `seed: V`, read as YAML alike (7 an integer, abc a text, 1.5 refused), after every --set.
     const seed = values.seed === undefined ? [] : [{ text: `seed=${String(values.seed)}`, source: `--seed ${String(values.seed)}` }];
     let lastDraw = 0;

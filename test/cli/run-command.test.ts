@@ -129,6 +129,15 @@ describe("ccasim run --top", () => {
     }
   });
 
+  it("refuses --top and --no-evidence with --no-measure, whose report has no table or evidence for them to shape", async () => {
+    for (const option of ["--top=3", "--no-evidence"]) {
+      const r = await run(["run", KNOWN, ...SMALL, "--out", join(scratch, "unmeasured-top"), "--no-measure", option]);
+      expect(r.code, option).toBe(2);
+      expect(r.err).toBe(`ccasim run: ${option.replace(/=.*/, "")} shapes the profile table and evidence a run prints, which --no-measure leaves out (it measures nothing): give one of them\n`);
+      expect(existsSync(join(scratch, "unmeasured-top"))).toBe(false);
+    }
+  });
+
   it("prints as many timers as asked", async () => {
     const r = await run(["run", KNOWN, ...SMALL, "--out", join(scratch, "top3"), "--top", "3", "--no-evidence"]);
     expect(r.code, r.err).toBe(0);
