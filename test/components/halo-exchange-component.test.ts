@@ -70,4 +70,16 @@ describe("halo-exchange documentation", () => {
     const line = out.split("\n").find((l) => l.trim().startsWith("halo-exchange:"));
     expect(line).toContain("provides port `halo` (type Halo, method exchange");
   });
+
+  it("says the default rank grid has the patches' dimensions, as a run of 3-D patches decomposes the ranks in 3-D", async () => {
+    let out = "";
+    await main(["run", "--help"], { out: (s) => (out += s), err: () => {} });
+    expect(out).toContain("default: the most square grid of all ranks with as many dimensions as patchCells (2-D for the default patchCells)");
+    // 4 ranks as [2, 2, 1] with 3-D patches of 16^3 cells, ghost width 2, 32 bytes a cell, in
+    // 2 iterations: each rank exchanges a face of 16 x 16 x 2 cells with each of its 2 neighbours.
+    const art = executeScenario(loadScenarioText(scenario("patchCells: [16, 16, 16], ghostWidth: 2, bytesPerCell: 32, corners: false"), "halo.yaml"));
+    const traffic = art.result.traffic;
+    expect(traffic.interNode.messages + traffic.intraNode.messages).toBe(4 * 2 * 2);
+    expect(traffic.interNode.bytes + traffic.intraNode.bytes).toBe(4 * 2 * 2 * 16 * 16 * 2 * 32);
+  });
 });
