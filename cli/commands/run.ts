@@ -11,7 +11,8 @@ export const runCommand: Command = {
                   [--quiet] [--no-evidence] [--no-measure]
 
 Runs a scenario: one copy of the component assembly per simulated MPI rank, proxies and
-measurement as the scenario asks. Writes into DIR (default out/<scenario name>), atomically:
+measurement as the scenario asks. Writes into DIR (default: the scenario's outputs.dir, else
+out/<scenario name>; relative to the working directory), atomically:
   profile/          TAU profile (MULTI__<metric>/profile.N.0.0 per metric; pprof, paraprof, Hatchet read it)
   records.csv       one row per proxied invocation (parameters, wall/MPI/compute time, counter deltas)
   records.jsonl     the same as JSON Lines
@@ -39,7 +40,7 @@ signal while writing (as a kill -9) leaves the temporary folder .<DIR>.tmp-<pid>
 which the next run writing DIR removes.
 
 Options:
-  --out DIR            output folder
+  --out DIR            output folder (replaces the scenario's outputs.dir)
   --overwrite          replace DIR whatever it holds but an input (see Output folder)
   --seed N             replace the scenario's seed, read as the file's 'seed: N' is: an integer
                        (7), or a text (abc) as a seed may be; a number that is not an integer

@@ -90,6 +90,27 @@ describe("ccasim run --out", () => {
   });
 });
 
+describe("ccasim run's output folder by default", () => {
+  it("is the scenario's outputs.dir, relative to the working directory, as the help says; --out replaces it", async () => {
+    const help = await run(["run", "--help"]);
+    expect(help.out).toContain("Writes into DIR (default: the scenario's outputs.dir, else\nout/<scenario name>; relative to the working directory)");
+    expect(help.out).toContain("--out DIR            output folder (replaces the scenario's outputs.dir)");
+    const cwd = process.cwd();
+    const work = join(scratch, "outputs-dir");
+    mkdirSync(work);
+    const scenario = resolve(KNOWN);
+    process.chdir(work);
+    try {
+      expect((await run(["run", scenario, ...SMALL, "--set", "outputs.dir=mine", "--quiet"])).code).toBe(0);
+      expect(existsSync(join(work, "mine", "summary.json"))).toBe(true);
+      expect((await run(["run", scenario, ...SMALL, "--set", "outputs.dir=mine", "--out", "given", "--quiet"])).code).toBe(0);
+      expect(readdirSync(work).sort()).toEqual(["given", "mine"]);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+});
+
 describe("ccasim run --seed", () => {
   it("reads the seed as the file's 'seed:' is: an integer or a text, and refuses 1.5 and true as the file does", async () => {
     const out = join(scratch, "seeded");
