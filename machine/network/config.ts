@@ -104,7 +104,8 @@ export function validateParams(where: string, docs: readonly ParamDoc[], values:
   for (const k of Object.keys(values ?? {})) {
     if (!names.includes(k)) {
       const near = nearestName(k, names);
-      throw new NetworkConfigError(`${where}.${k}`, `unknown parameter${near ? ` (did you mean '${near}'?)` : ""}; known: ${names.join(", ") || "none"}`);
+      // "known: none" would read as a parameter named none (the load model of that name).
+      throw new NetworkConfigError(`${where}.${k}`, `unknown parameter${near ? ` (did you mean '${near}'?)` : ""}; ${names.length > 0 ? `known: ${names.join(", ")}` : "the model takes no parameters"}`);
     }
   }
   for (const d of docs) {
@@ -238,6 +239,15 @@ export function resolveNetwork(spec: NetworkSpec | null = {}, defaultPreset = DE
 
   const loadModelName = modelNameOf("load.model", spec.load?.model, "none");
   const loadModel = lookup("load.model", () => backgroundLoadModels.get(loadModelName));
+  // A parameter of another load model (`params.mean` under the default model none, which takes
+  // none) names the model it belongs to, as a point-to-point model's does.
+  for (const k of Object.keys(spec.load?.params ?? {})) {
+    if (loadModel.params.some((d) => d.name === k)) continue;
+    const models = backgroundLoadModels.all().filter((m) => m.params.some((d) => d.name === k)).map((m) => m.name);
+    if (models.length === 0) continue;
+    const takes = loadModel.params.length > 0 ? `takes: ${loadModel.params.map((d) => d.name).join(", ")}` : "takes no parameters";
+    throw new NetworkConfigError(`load.params.${k}`, `not a parameter of the ${loadModelName} load model but of ${models.join(" and ")} (select it with load.model: ${models[0]}); ${loadModelName} ${takes}`);
+  }
   const loadParams = validateParams("load.params", loadModel.params, spec.load?.params);
 
   return {

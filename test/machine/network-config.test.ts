@@ -101,6 +101,12 @@ describe("network configuration", () => {
     expect(() => resolveNetwork({ intraNode: { params: { g: 1 } } })).toThrow("select it with intraNode.model: loggp");
     expect(() => resolveNetwork({ params: { beta: 0.01 } })).toThrow("network.params.beta: unknown parameter: give its inverse, bandwidth");
     expect(() => resolveNetwork({ params: { bandwidth: 0 } })).toThrow("network.params.bandwidth: must be more than 0, got 0");
+    // A load parameter under the default load model, none, which takes none.
+    expect(() => resolveNetwork({ load: { params: { mean: 0.3 } } })).toThrow(
+      "network.load.params.mean: not a parameter of the none load model but of piecewise (select it with load.model: piecewise); none takes no parameters",
+    );
+    expect(resolveNetwork({ load: { model: "piecewise", params: { mean: 0.3 } } }).load.params.mean).toBe(0.3);
+    expect(() => resolveNetwork({ load: { params: { foo: 1 } } })).toThrow("network.load.params.foo: unknown parameter; the model takes no parameters");
   });
 
   it("refuses a forced algorithm that cannot run on a communicator's ranks, saying what it needs", () => {
