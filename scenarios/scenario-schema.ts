@@ -155,7 +155,10 @@ export function scenarioSchema(): Schema {
   return s.refine(root, (v: ScenarioConfig, report) => {
     if (v.assembly === undefined && v.program === undefined) report("a scenario needs an `assembly` or a `program` section");
     if (v.assembly !== undefined && v.program !== undefined) report("a scenario has either an `assembly` or a `program` section, not both", ["program"], "key");
-    if (!v.metrics.includes("TIME")) report("metrics must include TIME", ["metrics"], "key");
+    const lowerTime = v.metrics.findIndex((m) => m.toUpperCase() === "TIME" && m !== "TIME");
+    // `time` is TIME misspelt, not a metric missing: say so at it (metric names are case-sensitive).
+    if (!v.metrics.includes("TIME") && lowerTime >= 0) report(`unknown metric '${v.metrics[lowerTime]}' (did you mean 'TIME'?): metric names are case-sensitive, and metrics must include TIME`, ["metrics", lowerTime], "value");
+    else if (!v.metrics.includes("TIME")) report("metrics must include TIME", ["metrics"], "key");
     else if (v.metrics[0] !== "TIME") report("TIME must be the first metric", ["metrics"], "key");
     const seen = new Set<string>();
     v.metrics.forEach((m, i) => {

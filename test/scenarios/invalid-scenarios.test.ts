@@ -39,6 +39,7 @@ const CASES: Array<[string, string, number, string | RegExp]> = [
   ["a forced collective algorithm the run's ranks cannot use", edit("preset: gigabit-ethernet", "preset: gigabit-ethernet\n    collectives: { algorithms: { bcast: scatter_recursive_doubling_allgather } }").replace("nodes: 2", "nodes: 3"), 27, "machine.network.collectives.algorithms.bcast: algorithm 'scatter_recursive_doubling_allgather' cannot run on 6 ranks (it needs a power-of-two number of ranks)"],
   ["unknown metric", edit("metrics: [TIME, PAPI_TOT_CYC]", "metrics: [TIME, PAPI_TOT_CYCLES]"), 29, /PAPI_TOT_CYCLES/],
   ["TIME missing from metrics", edit("metrics: [TIME, PAPI_TOT_CYC]", "metrics: [PAPI_TOT_CYC]"), 29, "metrics must include TIME"],
+  ["TIME written in lower case", edit("metrics: [TIME, PAPI_TOT_CYC]", "metrics: [time, PAPI_TOT_CYC]"), 29, ":29:11: metrics[0]: unknown metric 'time' (did you mean 'TIME'?): metric names are case-sensitive, and metrics must include TIME"],
   ["unknown component type", edit("type: dummy\n      params:\n        implementations: { A1", "type: dummmy\n      params:\n        implementations: { A1"), 0, "did you mean 'dummy'?"],
   ["missing connection", edit("    - B.d -> D.work\n", ""), 0, "missing connection: uses port B.d"],
   ["connection to an unknown component", edit("Driver.a -> A.work", "Driver.a -> AA.work"), 0, /no component named 'AA'.*did you mean 'A'/],
