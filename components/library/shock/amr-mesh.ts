@@ -45,8 +45,13 @@ function hierarchyOf(ctx: ComponentContext, d: AmrMeshPrepared, spec: MeshSpec, 
   return list[epoch];
 }
 
+/** What a list parameter holds, for a message: `2 entries`, or the value when it is no list. */
+function listed(raw: unknown): string {
+  return Array.isArray(raw) ? `${raw.length} ${raw.length === 1 ? "entry" : "entries"}` : JSON.stringify(raw);
+}
+
 function readSizes(env: PrepareEnv, raw: unknown, levels: number): LevelSizes[] {
-  if (!Array.isArray(raw) || raw.length !== levels) return env.error("patchSizes", `must list ${levels} entries (one per level) of {width: [min, max], height: [min, max]}`);
+  if (!Array.isArray(raw) || raw.length !== levels) return env.error("patchSizes", `must list ${levels} entries (one per level of levels: ${levels}) of {width: [min, max], height: [min, max]}, got ${listed(raw)}`);
   return raw.map((e, l) => {
     if (typeof e !== "object" || e === null || Array.isArray(e)) return env.error(`patchSizes[${l}]`, "must be {width: [min, max], height: [min, max]}");
     checkKeys(env, e as Record<string, unknown>, ["width", "height"], "a patch size", `patchSizes[${l}].`);
@@ -121,7 +126,7 @@ export const amrMeshComponent: ComponentType<AmrMeshPrepared> = {
     const height = numberParam(env, (domain as unknown[])[1], "domain[1]", { min: 1, integer: true });
     const levels = numberParam(env, p.levels, "levels", { min: 1, max: 8, integer: true, fallback: 3 });
     const bandsRaw = p.bands ?? [];
-    if (!Array.isArray(bandsRaw) || bandsRaw.length !== levels - 1) env.error("bands", `must list ${levels - 1} half-widths (one per refined level)`);
+    if (!Array.isArray(bandsRaw) || bandsRaw.length !== levels - 1) env.error("bands", `must list ${levels - 1} half-widths (one per refined level of levels: ${levels}), got ${listed(bandsRaw)}`);
     const bands = (bandsRaw as unknown[]).map((b, i) => numberParam(env, b, `bands[${i}]`, { min: 0 }));
     return {
       width,

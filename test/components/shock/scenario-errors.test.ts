@@ -25,7 +25,10 @@ describe("shock scenario errors are located", () => {
   });
 
   it("rejects a wrong number of patch-size entries and an unknown balancer", () => {
-    expect(error((t) => t, ["assembly.components.AMRMesh.params.levels=4"]).message).toMatch(/bands|patchSizes/);
+    expect(error((t) => t, ["assembly.components.AMRMesh.params.levels=4"]).message).toMatch(/params\.bands: must list 3 half-widths \(one per refined level of levels: 4\), got 2 entries/);
+    expect(error((t) => t, ["assembly.components.AMRMesh.params.levels=4", "assembly.components.AMRMesh.params.bands=[40, 24, 12]"]).message).toMatch(
+      /params\.patchSizes: must list 4 entries \(one per level of levels: 4\) of \{width: \[min, max\], height: \[min, max\]\}, got 3 entries/,
+    );
     expect(error((t) => t, ["assembly.components.AMRMesh.params.balancer=random"]).message).toMatch(/sfc, greedy or composite/);
   });
 
