@@ -214,7 +214,9 @@ export class NodeModel {
    * the peak issue and floating-point rates, and a process sharing the node's memory bandwidth
    * stays at or above the node's whole bandwidth (`memory.bandwidth` for local fills,
    * `memory.remoteBandwidth` for remote ones); alone on its node, its memory noise scatters both
-   * ways around the sustained bandwidth, keeping the mean.
+   * ways around the sustained bandwidth, keeping the bandwidth time's mean. The duration's mean
+   * is above the noise-free one by the OS interruptions, and where compute and bandwidth time are
+   * close (the duration takes the larger of the two scattered times).
    *
    * Time model, in cycles: `max(compute, memory bandwidth) + demand-miss latency + TLB walks`,
    * plus OS interruptions, where compute = `max(instructions / issueWidth, flops / flopsPerCycle) /
