@@ -119,6 +119,8 @@ export function parseQuantity(value: unknown, dimension: Dimension, where?: stri
   let n: number;
   if (typeof value === "number") {
     if (!Number.isFinite(value)) fail("not a finite number");
+    // A negative number is refused as one: adding a unit would not make it a value.
+    if (value < 0 && !opts.allowNegative) fail("must not be negative");
     if (value !== 0 && !BARE_OK.has(dimension)) fail(`a number without unit is ambiguous: add one, for example ${example(dimension, value, opts.typical)}`);
     n = value;
   } else if (typeof value === "string") {
@@ -127,6 +129,7 @@ export function parseQuantity(value: unknown, dimension: Dimension, where?: stri
     const magnitude = Number(m![1]);
     const unit = m![2];
     if (unit === undefined) {
+      if (magnitude < 0 && !opts.allowNegative) fail("must not be negative");
       if (magnitude !== 0 && !BARE_OK.has(dimension)) fail(`a number without unit is ambiguous: add one, for example ${example(dimension, magnitude, opts.typical)}`);
       n = magnitude;
     } else {

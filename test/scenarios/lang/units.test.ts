@@ -65,6 +65,9 @@ const rejected: readonly [unknown, Dimension, string][] = [
   ["30 sec", "time", 'expected a duration such as 30us or 1.5ms, got "30 sec" (use s)'],
   ["30parsecs", "time", "expected a duration such as 30us or 1.5ms, got \"30parsecs\" (unknown unit 'parsecs'; use one of ns, us, µs, ms, s, min, h)"],
   ["-4us", "time", 'expected a duration such as 30us or 1.5ms, got "-4us" (must not be negative)'],
+  // A negative number without a unit is refused as negative, not told to take a unit (-5s).
+  [-5, "time", "expected a duration such as 30us or 1.5ms, got -5 (must not be negative)"],
+  ["-5", "time", 'expected a duration such as 30us or 1.5ms, got "-5" (must not be negative)'],
   [Number.NaN, "time", "expected a duration such as 30us or 1.5ms, got NaN (not a finite number)"],
   ["fast", "time", 'expected a duration such as 30us or 1.5ms, got "fast" (not a number with a unit)'],
   ["", "time", 'expected a duration such as 30us or 1.5ms, got "" (empty)'],
