@@ -151,7 +151,7 @@ export async function studyReport(store: StudyStore, name: string): Promise<Repo
     }
     if (byQ.length) sections.push({ heading: "Time vs Q across the sweep", charts: byQ });
   }
-  return { title: `ccasim study report: ${meta.get("name") ?? name}`, subtitle: `${total} points, axes ${axes.map((a) => a.name).join(", ") || "(none)"}`, sections };
+  return { title: `ccasim study report: ${meta.get("name") ?? name}`, subtitle: `${total} point${total === 1 ? "" : "s"}, axes ${axes.map((a) => a.name).join(", ") || "(none)"}`, sections };
 }
 
 /**

@@ -99,7 +99,9 @@ export function trialReport(input: TrialInput): ReportDocument {
     if (power) sections.push(power);
   }
   // A profile without records (a real TAU measurement) is described by its threads alone.
-  const parts = [...(input.records.count > 0 || !input.trial ? [`${input.records.count} invocation records`] : []), ...(input.trial ? [`${input.trial.threads.length} threads`] : [])];
+  const records = input.records.count;
+  const threads = input.trial?.threads.length ?? 0;
+  const parts = [...(records > 0 || !input.trial ? [`${records} invocation record${records === 1 ? "" : "s"}`] : []), ...(input.trial ? [`${threads} thread${threads === 1 ? "" : "s"}`] : [])];
   return { title: `ccasim report: ${input.name}`, subtitle: parts.join(", "), sections };
 }
 

@@ -47,7 +47,7 @@ Exit codes: 0 success, 2 unreadable input or bad arguments, 130/143 interrupted.
     const input = positionals[0];
     const out = (values.out as string | undefined) ?? defaultReportPath(input);
     const r = await writeReport(input, out);
-    ctx.out(`wrote ${r.file} (${r.charts} chart${r.charts === 1 ? "" : "s"}, ${r.document.sections.length} sections) from ${basename(input)}\n`);
+    ctx.out(`wrote ${r.file} (${r.charts} chart${r.charts === 1 ? "" : "s"}, ${r.document.sections.length} section${r.document.sections.length === 1 ? "" : "s"}) from ${basename(input)}\n`);
     return 0;
   },
 };
