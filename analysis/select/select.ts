@@ -119,7 +119,8 @@ export function selectImplementations(assembly: Assembly | PreparedAssembly, inp
   const name = (choice: ArrayLike<number>): Assignment => Object.fromEntries(ca.components.map((c, i) => [c, ca.implementations[i]![choice[i]!]!]));
   let heuristic: HeuristicSelection | undefined;
   if (options.coreComponents) {
-    const core = options.coreComponents.filter((c) => ca.components.includes(c));
+    // Each component once: one named twice would be searched as two, counting its assemblies twice.
+    const core = [...new Set(options.coreComponents)].filter((c) => ca.components.includes(c));
     for (const c of options.coreComponents)
       if (!ca.components.includes(c)) throw new AnalysisInputError(`core component '${c}' is not a component of the assembly (known: ${ca.components.join(", ")})`);
     const free = core.map((c) => ca.components.indexOf(c));

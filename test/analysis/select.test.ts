@@ -160,6 +160,13 @@ describe("selectImplementations", () => {
     );
   });
 
+  it("searches a core component named twice once: the heuristic counts each assembly once and names the component once", () => {
+    const r = selectImplementations(knownModelsAssembly(), { x: 3 }, { coreComponents: ["A", "B", "A"] });
+    expect(r.heuristic!.core).toEqual(["A", "B"]);
+    expect(r.heuristic!.evaluated).toBe(4);
+    expect(r.heuristic!.assignment).toMatchObject({ A: "A1", B: "B2" });
+  });
+
   it("refuses an interaction between components that never call each other, and names the known implementations", () => {
     const asm = (interactions: Assembly["interactions"]): Assembly => ({
       components: ["D", "P", "S"].map((name) => ({ name, implementations: [{ name: `${name}1`, mean: 1 }, { name: `${name}2`, mean: 2 }] })),
