@@ -41,7 +41,7 @@ const LINE_POINTS = 40;
 
 /**
  * The power law `ccasim fit --family power-law` gives (T = exp(a·log Q + b), fitted to the means
- * of T at each Q) for each group of `rows`, fitted on every row, and each as a line of
+ * of T at each Q, its formula naming Q `variable`) for each group of `rows`, fitted on every row, and each as a line of
  * {@link LINE_POINTS} points over the group's Q range; groups with fewer than 2 distinct Q get none.
  * Why not the chart grammar's own regression: it would fit the embedded (possibly thinned)
  * points, one by one, and show no coefficients.
@@ -50,6 +50,7 @@ function powerLawLines<R extends { readonly Q: number }>(
   rows: readonly R[],
   group: (r: R) => string,
   value: (r: R) => number,
+  variable: string,
 ): { lines: { Q: number; value: number; group: string }[]; formulas: { group: string; formula: string }[] } {
   const byGroup = new Map<string, R[]>();
   for (const r of rows) (byGroup.get(group(r)) ?? byGroup.set(group(r), []).get(group(r))!).push(r);
@@ -58,7 +59,7 @@ function powerLawLines<R extends { readonly Q: number }>(
   for (const [g, members] of byGroup) {
     const q = members.map((r) => r.Q);
     if (new Set(q).size < 2) continue;
-    const model = fitPowerLaw(q, members.map(value));
+    const model = fitPowerLaw(q, members.map(value), variable);
     formulas.push({ group: g, formula: model.formula });
     const lo = Math.log(model.range.min);
     const hi = Math.log(model.range.max);
@@ -83,7 +84,7 @@ function scatterText(shown: number, total: number, what: string): string {
 export function timeVsQChart(routine: string, points: readonly RecordPoint[], qLabel: string): ReportChart {
   const all = points.filter((p) => p.routine === routine && p.wallTime > 0 && p.q > 0).map((p) => ({ Q: p.q, time: p.wallTime, mode: p.mode || "all" }));
   const rows = thin(all, MAX_POINTS);
-  const fit = powerLawLines(all, (r) => r.mode, (r) => r.time);
+  const fit = powerLawLines(all, (r) => r.mode, (r) => r.time, qLabel);
   const x = { field: "Q", type: "quantitative", scale: { type: "log" }, title: qLabel } as const;
   const y = { field: "time", type: "quantitative", scale: { type: "log" }, title: "time per invocation (us)" } as const;
   const color = { field: "mode", type: "nominal", title: "mode" } as const;
@@ -176,7 +177,7 @@ export function messagePassingChart(points: readonly RecordPoint[], qLabel: stri
   if (new Set(mpi.map((p) => p.q)).size < 2) return undefined;
   const all = mpi.map((p) => ({ Q: p.q, mpi: p.mpiTime, routine: p.routine }));
   const rows = thin(all, MAX_POINTS);
-  const fit = powerLawLines(all, (r) => r.routine, (r) => r.mpi);
+  const fit = powerLawLines(all, (r) => r.routine, (r) => r.mpi, qLabel);
   const x = { field: "Q", type: "quantitative", scale: { type: "log" }, title: qLabel } as const;
   const y = { field: "mpi", type: "quantitative", scale: { type: "log" }, title: "message-passing time per invocation (us)" } as const;
   const color = { field: "routine", type: "nominal", title: "routine" } as const;
@@ -189,8 +190,8 @@ export function messagePassingChart(points: readonly RecordPoint[], qLabel: stri
   } as TopLevelSpec;
   return {
     id: "message-passing-q",
-    title: "Message passing vs Q",
-    caption: `Time spent in MPI during each invocation against Q. Points: ${scatterText(rows.length, all.length, "invocations")}. Lines: per routine, the power law fitted to the mean at each Q of all the invocations${formulaText(fit.formulas)}.`,
+    title: `Message passing vs ${qLabel}`,
+    caption: `Time spent in MPI during each invocation against ${qLabel}. Points: ${scatterText(rows.length, all.length, "invocations")}. Lines: per routine, the power law fitted to the mean at each ${qLabel} of all the invocations${formulaText(fit.formulas)}.`,
     spec,
   };
 }
@@ -349,6 +350,7 @@ export function timeVsQBySweepChart(
     (all?.means ?? rows).filter((r) => r.Q > 0 && r.time > 0),
     (r) => r.swept,
     (r) => r.time,
+    qLabel,
   );
   // The formulas in the axis's order (numeric values ascending), as the legend lists them.
   if (order) fit.formulas.sort((a, b) => order.indexOf(a.group) - order.indexOf(b.group));

@@ -76,11 +76,12 @@ export function meanSdVsQChart(routine: string, points: readonly RecordPoint[], 
     at.map((p) => p.Q),
     at.map((p) => p.mean),
     1,
+    qLabel,
   );
   const positive = at.filter((p) => p.mean > 0);
-  const power = positive.length >= 2 ? fitPowerLaw(positive.map((p) => p.Q), positive.map((p) => p.mean)) : undefined;
+  const power = positive.length >= 2 ? fitPowerLaw(positive.map((p) => p.Q), positive.map((p) => p.mean), qLabel) : undefined;
   const spread = at.filter((p) => p.count >= 2);
-  const stdLine = spread.length >= 2 ? fitPolynomial(spread.map((p) => p.Q), spread.map((p) => p.std), 1) : undefined;
+  const stdLine = spread.length >= 2 ? fitPolynomial(spread.map((p) => p.Q), spread.map((p) => p.std), 1, qLabel) : undefined;
   const meanSeries = "mean";
   const stdSeries = "standard deviation";
   // Short legend entries: the formulas, too long for a legend, are in the caption.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MAX_POINTS, timeVsQBySweepChart, timeVsQChart } from "../../analysis/report/charts.js";
+import { MAX_POINTS, messagePassingChart, timeVsQBySweepChart, timeVsQChart } from "../../analysis/report/charts.js";
+import { meanSdVsQChart } from "../../analysis/report/mean-sd-chart.js";
 import type { RecordPoint } from "../../analysis/report/data.js";
 import { fitPowerLaw } from "../../analysis/fit/index.js";
 
@@ -52,6 +53,23 @@ describe("time-vs-Q chart of a study", () => {
     expect(at("262144")).toBeGreaterThan(0);
     expect(at("262144")).toBeLessThan(at("524288"));
     expect(at("524288")).toBeLessThan(at("1048576"));
+  });
+});
+
+describe("fitted formulas of a chart", () => {
+  it("name the records' parameter the chart is drawn against (x), as ccasim fit and the run's evidence name it, not Q", () => {
+    const points = invocations(200).map((p) => ({ ...p, mpiTime: p.wallTime / 10 }));
+    const charts = [
+      timeVsQChart("K.run", points, "x"),
+      meanSdVsQChart("K.run", points, "x")!,
+      messagePassingChart(points, "x")!,
+      timeVsQBySweepChart("K.run", points.map((p) => ({ Q: p.q, time: p.wallTime, swept: p.mode })), "x", "machine.l2.size"),
+    ];
+    for (const chart of charts) {
+      expect(chart.caption).toMatch(/log\(x\)|·x/);
+      expect(chart.caption).not.toMatch(/log\(Q\)|·Q|\bQ\b/);
+    }
+    expect(charts[2]!.title).toBe("Message passing vs x");
   });
 });
 
