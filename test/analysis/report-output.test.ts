@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { defaultReportPath, readTrialInput, trialReport } from "../../analysis/report/index.js";
 import { runCli } from "../cli/run-cli.js";
+import { costLawStudy } from "./cost-law-study.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "ccasim-report-output-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -56,6 +57,19 @@ describe("where a report goes when no --out is given", () => {
     expect(r.out).toBe("");
     const empty = await runCli(["report", join(DATA, "hatchet-cpi-mpi"), "--out", ""]);
     expect([empty.code, empty.err]).toEqual([2, "ccasim report: cannot write the report '': the path is empty; give the path to write\n"]);
+  });
+});
+
+describe("a study database named without .db", () => {
+  it("is reported as a study, as 'sweep --db' writes it under any name, with the report beside it", async () => {
+    const db = await costLawStudy(scratch, "named");
+    const plain = join(scratch, "named-study");
+    copyFileSync(db, plain);
+    expect(defaultReportPath(plain)).toBe(`${plain}.html`);
+    const r = await runCli(["report", plain]);
+    expect([r.code, r.err]).toEqual([0, ""]);
+    expect(r.out).toMatch(/^wrote .*named-study\.html \(\d+ charts, 3 sections\) from named-study\n$/);
+    expect(readFileSync(`${plain}.html`, "utf8")).toContain("ccasim study report: named");
   });
 });
 
