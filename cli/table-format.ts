@@ -46,17 +46,42 @@ export function textTable(columns: readonly string[], rows: readonly (readonly u
   return [line(columns), widths.map((w) => "-".repeat(w)).join("  "), ...cells.map(line)].join("\n") + "\n";
 }
 
-/** RFC 4180 CSV with a header row; values are written without loss ({@link exactCell}). */
+/**
+ * Column names made unique as DuckDB's export names them (`a, a` -> `a, a_1`; names compared
+ * without case): a second column of one name would replace the first in a JSON object, and
+ * `query --csv` heads its columns as `query --out x.csv` does.
+ */
+export function uniqueColumnNames(columns: readonly string[]): string[] {
+  const used = new Set<string>();
+  const next = new Map<string, number>();
+  return columns.map((c) => {
+    let name = c;
+    if (used.has(c.toLowerCase())) {
+      let k = next.get(c.toLowerCase()) ?? 1;
+      while (used.has(`${c}_${k}`.toLowerCase())) k++;
+      next.set(c.toLowerCase(), k + 1);
+      name = `${c}_${k}`;
+    }
+    used.add(name.toLowerCase());
+    return name;
+  });
+}
+
+/**
+ * RFC 4180 CSV with a header row; values are written without loss ({@link exactCell}), columns
+ * named once ({@link uniqueColumnNames}).
+ */
 export function csvTable(columns: readonly string[], rows: readonly (readonly unknown[])[]): string {
   const esc = (v: unknown) => {
     const s = exactCell(v);
     return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
   };
-  return [columns.map(esc).join(","), ...rows.map((r) => r.map(esc).join(","))].join("\n") + "\n";
+  return [uniqueColumnNames(columns).map(esc).join(","), ...rows.map((r) => r.map(esc).join(","))].join("\n") + "\n";
 }
 
-/** One JSON object per row, in an array. */
+/** One JSON object per row, in an array; a column whose name an earlier one has is renamed ({@link uniqueColumnNames}). */
 export function jsonTable(columns: readonly string[], rows: readonly (readonly unknown[])[]): string {
-  const objs = rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]])));
+  const names = uniqueColumnNames(columns);
+  const objs = rows.map((r) => Object.fromEntries(names.map((c, i) => [c, r[i]])));
   return JSON.stringify(objs, (_k, x) => (typeof x === "bigint" ? x.toString() : x), 2) + "\n";
 }

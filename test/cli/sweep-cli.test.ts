@@ -83,6 +83,18 @@ describe("ccasim sweep and query", () => {
     expect((await run(["query", db])).out).toMatch(/point\s+12/);
   });
 
+  it("keeps every column of a result whose columns share a name, in JSON and CSV, named as --out names them", async () => {
+    const sql = "SELECT p.name, r.name, p.value FROM parameter p JOIN record_parameter r USING (point_id) ORDER BY ALL LIMIT 1";
+    const file = join(dir, "same-names.csv");
+    expect((await run(["query", db, sql, "--out", file])).code).toBe(0);
+    const exported = readFileSync(file, "utf8");
+    expect(exported.split("\n")[0]).toBe("name,name_1,value");
+    expect((await run(["query", db, sql, "--csv"])).out).toBe(exported);
+    const [row] = JSON.parse((await run(["query", db, sql, "--json"])).out) as Record<string, unknown>[];
+    expect(Object.keys(row!)).toEqual(["name", "name_1", "value"]);
+    expect(`name,name_1,value\n${Object.values(row!).join(",")}\n`).toBe(exported);
+  });
+
   it("exports to Parquet with --out", async () => {
     const file = join(dir, "records.parquet");
     const r = await run(["query", db, "SELECT * FROM record", "--out", file]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { csvTable, formatCell, textTable } from "../../cli/table-format.js";
+import { csvTable, formatCell, jsonTable, textTable, uniqueColumnNames } from "../../cli/table-format.js";
 import { formatAdjustedR2 } from "../../cli/commands/analysis-io.js";
 
 describe("query result tables", () => {
@@ -8,6 +8,12 @@ describe("query result tables", () => {
     expect(csv).toBe("a,b,c\n12345678901.5,0.123456789012345,1e-300\n");
     const back = csv.split("\n")[1]!.split(",").map(Number);
     expect(back).toEqual([12345678901.5, 0.123456789012345, 1e-300]);
+  });
+
+  it("names columns that share a name apart, as DuckDB's export does, so JSON keeps them all", () => {
+    expect(uniqueColumnNames(["a", "a", "a_1", "a", "A", "b"])).toEqual(["a", "a_1", "a_1_1", "a_2", "A_3", "b"]);
+    expect(JSON.parse(jsonTable(["x", "x"], [[1, 2]]))).toEqual([{ x: 1, x_1: 2 }]);
+    expect(csvTable(["x", "x"], [[1, 2]])).toBe("x,x_1\n1,2\n");
   });
 
   it("writes dates to CSV as bare ISO 8601 text, not as quoted JSON strings", () => {
