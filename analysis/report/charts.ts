@@ -7,6 +7,9 @@ import { tableCellText } from "./html.js";
 
 const WIDTH = 520;
 const HEIGHT = 300;
+/** The smallest heatmap cell (px) that prints its value (3 significant digits, `2.05e+3`, at 10 px). */
+const LABELLED_CELL_WIDTH = 40;
+const LABELLED_CELL_HEIGHT = 14;
 /** Most points a scatter chart embeds; more are thinned evenly (see `thin`). */
 export const MAX_POINTS = 4000;
 
@@ -259,10 +262,15 @@ export function heatmapChart(
   const domain = context.domain ? { domain: [...context.domain] } : {};
   // Where viridis turns light enough for dark text: 55 % up its scale (on log values for a log scale).
   const lightFrom = logScale ? lo * (hi / lo) ** 0.55 : lo + 0.55 * (hi - lo);
+  const width = Math.min(WIDTH, 60 * order.a.length + 60);
+  const height = Math.min(HEIGHT, 40 * order.b.length + 40);
+  // Values printed in the cells only when a cell holds one (`2.05e+3` at 10 px): in narrower
+  // cells (30 values of a random axis) they print over each other.
+  const labelled = width / Math.max(1, order.a.length) >= LABELLED_CELL_WIDTH && height / Math.max(1, order.b.length) >= LABELLED_CELL_HEIGHT;
   const spec = {
     ...base(title),
-    width: Math.min(WIDTH, 60 * order.a.length + 60),
-    height: Math.min(HEIGHT, 40 * order.b.length + 40),
+    width,
+    height,
     data: { values: rows },
     layer: [
       {
@@ -279,16 +287,20 @@ export function heatmapChart(
           },
         },
       },
-      {
-        mark: { type: "text", fontSize: 10 },
-        encoding: {
-          x: { field: "a", type: "ordinal", sort: order.a },
-          y: { field: "b", type: "ordinal", sort: order.b },
-          text: { field: "value", type: "quantitative", format: ".3~g" },
-          // Dark text on the light (green to yellow) upper part of viridis, white on the dark rest.
-          color: { condition: { test: `datum.value >= ${lightFrom}`, value: "black" }, value: "white" },
-        },
-      },
+      ...(labelled
+        ? [
+            {
+              mark: { type: "text", fontSize: 10 },
+              encoding: {
+                x: { field: "a", type: "ordinal", sort: order.a },
+                y: { field: "b", type: "ordinal", sort: order.b },
+                text: { field: "value", type: "quantitative", format: ".3~g" },
+                // Dark text on the light (green to yellow) upper part of viridis, white on the dark rest.
+                color: { condition: { test: `datum.value >= ${lightFrom}`, value: "black" }, value: "white" },
+              },
+            },
+          ]
+        : []),
     ],
   } as TopLevelSpec;
   const averaged = context.averaged ?? [];
@@ -296,7 +308,8 @@ export function heatmapChart(
   let over = averaged.length === 0 ? "over replications" : `over replications and every value of ${averagedText(averaged)}, which the cells mix`;
   if (at.length) over += `; at ${atText(at, " = ")}`;
   const shared = context.domain ? "; colours on one scale with the other panels" : "";
-  return { id, title, caption: `Mean ${valueLabel} for each combination of ${aLabel} and ${bLabel} (${over})${logScale ? "; colours on a log scale" : ""}${shared}.`, spec };
+  const unlabelled = labelled ? "" : "; the cells are too small to print their values in";
+  return { id, title, caption: `Mean ${valueLabel} for each combination of ${aLabel} and ${bLabel} (${over})${logScale ? "; colours on a log scale" : ""}${shared}${unlabelled}.`, spec };
 }
 
 /**

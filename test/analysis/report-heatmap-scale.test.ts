@@ -40,6 +40,32 @@ describe("a study heatmap's colours", () => {
   });
 });
 
+describe("a study heatmap's cell labels", () => {
+  /** The values printed in the rendered cells of a heatmap of `columns` x `rowCount` cells, and its caption. */
+  async function cellTexts(columns: number, rowCount: number): Promise<{ texts: string[]; caption: string }> {
+    const a = Array.from({ length: columns }, (_, i) => String(i + 1));
+    const b = Array.from({ length: rowCount }, (_, i) => `r${i}`);
+    const rows = a.flatMap((x) => b.map((y) => ({ a: x, b: y, value: 1000 + Number(x) })));
+    const chart = heatmapChart("h", "H", rows, "a", "b", "time (us)", { a, b });
+    const svg = await renderSvg(chart.spec);
+    return { texts: [...svg.matchAll(/<text[^>]*aria-roledescription="text mark"[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]!), caption: chart.caption };
+  }
+
+  it("print each cell's value when the cells are wide and tall enough to hold it", async () => {
+    const ten = await cellTexts(10, 4);
+    expect(ten.texts).toHaveLength(40);
+    expect(ten.caption).not.toContain("too small");
+  });
+
+  it("are left out of cells too narrow or too low to hold them, where they would print over each other, and the caption says so", async () => {
+    for (const [columns, rowCount] of [[30, 2], [4, 30]] as const) {
+      const { texts, caption } = await cellTexts(columns, rowCount);
+      expect(texts).toEqual([]);
+      expect(caption).toMatch(/; the cells are too small to print their values in\.$/);
+    }
+  });
+});
+
 describe("a study heatmap's colour legend", () => {
   /** The texts of the rendered chart's colour legend: its labels, and its description. */
   async function legend(values: readonly number[], domain?: [number, number]): Promise<{ labels: string[]; description: string }> {
