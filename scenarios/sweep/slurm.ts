@@ -31,11 +31,15 @@ export function slurmShardFolder(db: string): string {
   return `${db.replace(/\.(?:db|duckdb)$/i, "")}-shards`;
 }
 
-/** `node <cli/main.js>` of this build (from TypeScript sources, tests: of the build under `dist/`). */
+/**
+ * `node '<cli/main.js>'` of this build (from TypeScript sources, tests: of the build under
+ * `dist/`), the path quoted for the shell: an installation under a folder with a space in its
+ * name is one word.
+ */
 function builtCommand(): string {
   const here = dirname(fileURLToPath(import.meta.url));
   const sibling = resolve(here, "..", "..", "cli", "main.js");
-  return `node ${existsSync(sibling) ? sibling : resolve(here, "..", "..", "dist", "cli", "main.js")}`;
+  return `node ${q(existsSync(sibling) ? sibling : resolve(here, "..", "..", "dist", "cli", "main.js"))}`;
 }
 
 function q(s: string): string {

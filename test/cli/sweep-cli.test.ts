@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli as run } from "./run-cli.js";
 
@@ -204,6 +204,14 @@ describe("ccasim sweep and query", () => {
     expect(r.out).toContain('--slice "${SLURM_ARRAY_TASK_ID}/4"');
     expect(r.out).toMatch(/shard-"\$\{SLURM_ARRAY_TASK_ID\}"\.db --resume/);
     expect(r.out).toContain("ccasim sweep merge");
+  });
+
+  it("has its tasks run this installation's main.js by default, its path quoted for the shell (a folder name may hold a space)", async () => {
+    const r = await run(["sweep", SWEEP, "--emit", "slurm", "--tasks", "2", "--db", join(dir, "default-command.db")]);
+    expect(r.code, r.err).toBe(0);
+    const main = resolve("dist", "cli", "main.js");
+    expect(r.out).toContain(`\nexec node '${main}' sweep `);
+    expect(r.out).toContain(`# After every task has finished:  node '${main}' sweep merge `);
   });
 
   it("puts the shards, by default, in the --db path without .db, then -shards, as --help says", async () => {
