@@ -70,8 +70,13 @@ export async function studyReport(store: StudyStore, name: string): Promise<Repo
       },
     ],
   });
-  const errors = (await store.query(`SELECT p.point_index, e.kind, e.message FROM error e JOIN point p USING (point_id) ORDER BY p.point_index LIMIT 20`)).rows as [number, string, string][];
-  if (errors.length) sections.push({ heading: "Failed points", tables: [{ columns: ["point", "error", "message"], rows: errors.map(([i, k, m]) => [i, k, m.split("\n").slice(0, 3).join(" ")]) }] });
+  const errors = (await store.query(`SELECT p.point_index, e.kind, e.message FROM error e JOIN point p USING (point_id) ORDER BY p.point_index LIMIT ${FAILED_POINTS_LISTED}`)).rows as [number, string, string][];
+  if (errors.length) {
+    // Said when the table holds only some of them: a table that ends looks like all there are.
+    const failed = errors.length < FAILED_POINTS_LISTED ? errors.length : Number((await store.query(`SELECT count(*) FROM error`)).rows[0]![0]);
+    const notes = failed > errors.length ? [`The first ${errors.length} of the ${failed} failed points, by index; 'ccasim query' lists them all: SELECT p.point_index, e.kind, e.message FROM point p JOIN error e USING (point_id) ORDER BY p.point_index`] : [];
+    sections.push({ heading: "Failed points", notes, tables: [{ columns: ["point", "error", "message"], rows: errors.map(([i, k, m]) => [i, k, m.split("\n").slice(0, 3).join(" ")]) }] });
+  }
 
   const swept = [...axes].filter((a) => a.values.length > 1).sort((x, y) => y.values.length - x.values.length || x.name.localeCompare(y.name));
   const charts: ReportChart[] = [];
@@ -169,6 +174,9 @@ export interface RoutineSelection {
 
 /** Text record parameters with this many values at most split a routine's charts (a mode, not a name per record). */
 const MAX_MODES = 6;
+
+/** Failed points the report's table lists (the first, by index). */
+const FAILED_POINTS_LISTED = 20;
 
 /** How many routines the report charts: the main ones. */
 const MAIN_ROUTINES = 2;
