@@ -325,19 +325,34 @@ function rangeLegend(title: string, lo: number, hi: number): { values: number[];
   return { values: [lo, hi], labelExpr: `datum.value < ${(lo + hi) / 2} ? ${JSON.stringify(low)} : ${JSON.stringify(high)}`, description: `Colour legend of ${title}, from ${low} to ${high}` };
 }
 
-/** A line chart of a value against one swept parameter. */
+/**
+ * Whether values, all above 0, span two orders of magnitude or more (as a heatmap's colours take
+ * a log scale): on a linear axis all but the largest would crowd into its first hundredth.
+ */
+function spansDecades(values: readonly number[]): boolean {
+  return values.length > 0 && values.every((v) => Number.isFinite(v) && v > 0) && Math.max(...values) >= 100 * Math.min(...values);
+}
+
+/**
+ * A line chart of a value against one swept parameter; an axis whose values span two orders of
+ * magnitude or more (a log-spaced range of Q, the times over it) is on a log scale, as its caption says.
+ */
 export function sweepLineChart(id: string, title: string, rows: readonly { x: number | string; value: number; series: string }[], xLabel: string, valueLabel: string, numericX: boolean): ReportChart {
+  const logX = numericX && spansDecades(rows.map((r) => r.x as number));
+  const logY = spansDecades(rows.map((r) => r.value));
+  const log = { scale: { type: "log" } } as const;
   const spec = {
     ...base(title),
     data: { values: rows },
     mark: { type: "line", point: true },
     encoding: {
-      x: numericX ? { field: "x", type: "quantitative", title: xLabel } : { field: "x", type: "ordinal", title: xLabel },
-      y: { field: "value", type: "quantitative", title: valueLabel },
+      x: numericX ? { field: "x", type: "quantitative", title: xLabel, ...(logX ? log : {}) } : { field: "x", type: "ordinal", title: xLabel },
+      y: { field: "value", type: "quantitative", title: valueLabel, ...(logY ? log : {}) },
       color: { field: "series", type: "nominal", title: null },
     },
   } as TopLevelSpec;
-  return { id, title, caption: `Mean ${valueLabel} against ${xLabel}.`, spec };
+  const scales = logX && logY ? "; both axes on log scales" : logX ? `; ${xLabel} on a log scale` : logY ? "; the values on a log scale" : "";
+  return { id, title, caption: `Mean ${valueLabel} against ${xLabel}${scales}.`, spec };
 }
 
 /**
