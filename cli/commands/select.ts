@@ -146,7 +146,7 @@ function run(ctx: CommandContext): number {
     out.push(`optimum (${result.optimum.method}): ${Object.entries(result.optimum.assignment).map(([c, i]) => `${c}=${i}`).join(", ")}; predicted cost ${formatTableNumber(result.optimum.cost)}`);
     if (result.heuristic) {
       const h = result.heuristic;
-      out.push(`heuristic over core {${h.core.join(", ")}} (${h.evaluated} assemblies): cost ${formatTableNumber(h.cost)}, gap ${formatTableNumber(h.gap)} (${formatNumber(100 * h.relativeGap)} %)`);
+      out.push(`heuristic over core {${h.core.join(", ")}} (${h.evaluated} ${h.evaluated === 1 ? "assembly" : "assemblies"}): cost ${formatTableNumber(h.cost)}, gap ${formatTableNumber(h.gap)} (${formatNumber(100 * h.relativeGap)} %)`);
     }
     for (const e of result.excluded) out.push(`excluded ${e.implementation} (${e.component}): ${e.reason}`);
     out.push(

@@ -686,6 +686,12 @@ describe("ccasim select", () => {
     }
   });
 
+  it("counts the heuristic's one assembly in the singular (a core of one component with one implementation)", async () => {
+    const r = await run(["select", "--known-models", "--input", "x=1", "--core", "Driver"]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain("heuristic over core {Driver} (1 assembly): cost 3.03, gap 1 (49.26 %)\n");
+  });
+
   it("writes the predicted cost as the table writes the same value", async () => {
     const r = await run(["select", "scenarios/flux.assembly.yaml", "--input", "Q=5000", "--require", "accuracy=2"]);
     expect(r.code, r.err).toBe(0);
