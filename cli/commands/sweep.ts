@@ -213,7 +213,7 @@ function pick(sweep: Sweep, text: string) {
 }
 
 function list(ctx: CommandContext, sweep: Sweep): number {
-  ctx.out(`${sweep.name}: ${sweep.points.length} points, axes ${sweep.axes.join(", ") || "(none)"}, study hash ${sweep.studyHash}\n`);
+  ctx.out(`${sweep.name}: ${plural(sweep.points.length, "point")}, axes ${sweep.axes.join(", ") || "(none)"}, study hash ${sweep.studyHash}\n`);
   for (const p of sweep.points) {
     const vals = Object.entries(p.values)
       .map(([k, v]) => `${k}=${axisValueText(v)}`)

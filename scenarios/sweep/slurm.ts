@@ -65,7 +65,7 @@ export function slurmArrayScript(sweep: Sweep, options: SlurmOptions): string {
     `#SBATCH --output=${shards}/slurm-%A_%a.out`,
     ...(options.partition ? [`#SBATCH --partition=${options.partition}`] : []),
     ...(options.time ? [`#SBATCH --time=${options.time}`] : []),
-    `# ccasim sweep ${sweep.name}: ${sweep.points.length} points in ${n} slices (study hash ${sweep.studyHash}).`,
+    `# ccasim sweep ${sweep.name}: ${sweep.points.length} point${sweep.points.length === 1 ? "" : "s"} in ${n} slice${n === 1 ? "" : "s"} (study hash ${sweep.studyHash}).`,
     "# A task whose slice has a failed point exits 1 (Slurm marks it FAILED; its other points are stored).",
     `# After every task has finished:  ${ccasim} sweep merge ${q(resolve(options.workdir ?? ".", options.db))} ${q(shards)}/shard-*.db`,
     "set -euo pipefail",

@@ -214,6 +214,15 @@ describe("ccasim sweep and query", () => {
     expect(r.out).toContain(`# After every task has finished:  node '${main}' sweep merge `);
   });
 
+  it("counts one point and one slice in the singular in --list and --emit slurm", async () => {
+    const one = join(dir, "one-point.sweep.yaml");
+    writeFileSync(one, `scenario: ${resolve("scenarios/known-models.yaml")}\naxes:\n  workload.x: [2]\n`);
+    const list = await run(["sweep", one, "--list"]);
+    expect(list.out).toMatch(/^one-point\.sweep: 1 point, axes workload\.x, study hash [0-9a-f]{16}\n/);
+    const emit = await run(["sweep", one, "--emit", "slurm", "--tasks", "1", "--db", join(dir, "one-point.db"), "--ccasim", "ccasim"]);
+    expect(emit.out).toMatch(/\n# ccasim sweep one-point\.sweep: 1 point in 1 slice \(study hash [0-9a-f]{16}\)\.\n/);
+  });
+
   it("puts the shards, by default, in the --db path without .db, then -shards, as --help says", async () => {
     const db = join(dir, "shards-default", "sl.db");
     const r = await run(["sweep", SWEEP, "--emit", "slurm", "--tasks", "2", "--db", db, "--ccasim", "ccasim"]);
