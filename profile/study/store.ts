@@ -1,5 +1,5 @@
-import { existsSync, renameSync, rmSync } from "node:fs";
-import { checkOutputPath } from "../protected-paths.js";
+import { existsSync, renameSync, rmSync, statSync } from "node:fs";
+import { checkOutputPath, OutputPathError } from "../protected-paths.js";
 import { makeOutputFolder } from "../output-folder.js";
 import { removeStaleTemporaries, temporarySibling, trackTemporary } from "../temporary-files.js";
 import { extname, resolve } from "node:path";
@@ -187,13 +187,15 @@ export class StudyStore {
    * so that an interrupted command removes it, renamed at the end); it may not be the database
    * itself, and its parent must be writable (checked before the query runs).
    * @throws StudyError for another extension, a bad query, or several statements
-   * @throws OutputPathError (an input error) when `file` is the database or cannot be written
+   * @throws OutputPathError (an input error) when `file` is the database, a folder, or cannot be written
    */
   async exportQuery(sqlOrTable: string, file: string): Promise<void> {
     const ext = extname(file).toLowerCase();
     const format = ext === ".parquet" ? "PARQUET" : ext === ".csv" ? "CSV, HEADER" : undefined;
     if (!format) throw new StudyError(`${file}: export to .parquet or .csv`);
     checkOutputPath(file, "export", { inputs: [{ path: this.path, what: "the study database" }] });
+    // Before the query runs: the renaming at the end would fail on a folder, without its name.
+    if (existsSync(file) && statSync(file).isDirectory()) throw new OutputPathError(file, "export", "it is a folder; name the file to write in it");
     let source: string;
     if (TABLE_NAME.test(sqlOrTable)) source = `"${sqlOrTable.trim()}"`;
     else {

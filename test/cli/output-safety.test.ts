@@ -160,6 +160,13 @@ describe("an output whose folder cannot be written", () => {
       expect(r.code, r.err).toBe(0);
       expect(readFileSync(made, "utf8").length).toBeGreaterThan(0);
     }
+    // An export named as a folder that is there: refused, naming it, and the folder is kept.
+    const folder = join(dir, "points-folder.csv");
+    mkdirSync(folder);
+    const intoFolder = await run(["query", study, "point", "--out", folder]);
+    expect([intoFolder.code, intoFolder.err]).toEqual([2, `ccasim query: cannot write the export '${folder}': it is a folder; name the file to write in it\n`]);
+    expect(readdirSync(folder)).toEqual([]);
+    expect(readdirSync(dir).filter((n) => n.includes(".tmp-"))).toEqual([]);
     // A failed output leaves no folder it made.
     const failed = await run(["query", study, "SELECT nosuch FROM point", "--out", join(dir, "never", "made", "x.csv")]);
     expect(failed.code).toBe(2);
