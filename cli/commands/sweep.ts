@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { checkOutputPath } from "../../profile/index.js";
+import { checkOutputPath, OutputPathError, writeTextFileAtomically } from "../../profile/index.js";
 import { mergeShards } from "../../profile/study/index.js";
 import {
   axisValueText,
@@ -145,7 +145,11 @@ export const sweepCommand: Command = {
     if (values.emit !== undefined) {
       if (values.emit !== "slurm") throw new UsageError(`--emit ${String(values.emit)}: only 'slurm' is supported`, "sweep");
       const shardDir = (values.shards as string | undefined) ?? slurmShardFolder(db);
-      if (values.script) checkOutputPath(values.script as string, "Slurm script", { inputs: sweepInputs(sweep) });
+      const scriptFile = values.script as string | undefined;
+      if (scriptFile !== undefined) {
+        checkOutputPath(scriptFile, "Slurm script", { inputs: sweepInputs(sweep) });
+        if (existsSync(scriptFile) && statSync(scriptFile).isDirectory()) throw new OutputPathError(scriptFile, "Slurm script", "it is a folder; name the file to write in it");
+      }
       mkdirSync(shardDir, { recursive: true }); // why: Slurm opens the tasks' output files there before the script runs
       const script = slurmArrayScript(sweep, {
         tasks,
@@ -154,9 +158,11 @@ export const sweepCommand: Command = {
         ccasim: values.ccasim as string | undefined,
         jobs,
       });
-      if (values.script) {
-        writeFileSync(values.script as string, script, { mode: 0o755 });
-        ctx.err(`wrote ${values.script as string}: submit it with sbatch, then merge the shards into ${db}\n`);
+      if (scriptFile !== undefined) {
+        // Its folder made as every output's is (a missing one said "no such file").
+        writeTextFileAtomically(scriptFile, (write) => write(script));
+        chmodSync(scriptFile, 0o755);
+        ctx.err(`wrote ${scriptFile}: submit it with sbatch, then merge the shards into ${db}\n`);
       } else ctx.out(script);
       return 0;
     }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -221,6 +221,19 @@ describe("ccasim sweep and query", () => {
     expect(list.out).toMatch(/^one-point\.sweep: 1 point, axes workload\.x, study hash [0-9a-f]{16}\n/);
     const emit = await run(["sweep", one, "--emit", "slurm", "--tasks", "1", "--db", join(dir, "one-point.db"), "--ccasim", "ccasim"]);
     expect(emit.out).toMatch(/\n# ccasim sweep one-point\.sweep: 1 point in 1 slice \(study hash [0-9a-f]{16}\)\.\n/);
+  });
+
+  it("writes --script into a folder it makes, executable, and refuses a --script that is a folder, naming it, before making the shards' folder", async () => {
+    const script = join(dir, "new-scripts", "deep", "array.sh");
+    const r = await run(["sweep", SWEEP, "--emit", "slurm", "--tasks", "2", "--db", join(dir, "scripted.db"), "--ccasim", "ccasim", "--script", script]);
+    expect([r.code, r.err]).toEqual([0, `wrote ${script}: submit it with sbatch, then merge the shards into ${join(dir, "scripted.db")}\n`]);
+    expect(readFileSync(script, "utf8")).toMatch(/^#!\/bin\/bash\n/);
+    expect(statSync(script).mode & 0o777).toBe(0o755);
+    const folder = join(dir, "script-folder.sh");
+    mkdirSync(folder);
+    const refused = await run(["sweep", SWEEP, "--emit", "slurm", "--tasks", "2", "--db", join(dir, "refused.db"), "--ccasim", "ccasim", "--script", folder]);
+    expect([refused.code, refused.err]).toEqual([2, `ccasim sweep: cannot write the Slurm script '${folder}': it is a folder; name the file to write in it\n`]);
+    expect(existsSync(join(dir, "refused-shards"))).toBe(false);
   });
 
   it("puts the shards, by default, in the --db path without .db, then -shards, as --help says", async () => {
