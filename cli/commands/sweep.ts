@@ -150,6 +150,9 @@ export const sweepCommand: Command = {
         checkOutputPath(scriptFile, "Slurm script", { inputs: sweepInputs(sweep) });
         if (existsSync(scriptFile) && statSync(scriptFile).isDirectory()) throw new OutputPathError(scriptFile, "Slurm script", "it is a folder; name the file to write in it");
       }
+      // Checked as every output is (a parent that cannot be written; mkdir under /proc never returns).
+      checkOutputPath(shardDir, "shard folder");
+      if (existsSync(shardDir) && !statSync(shardDir).isDirectory()) throw new OutputPathError(shardDir, "shard folder", "it is a file, not a folder");
       mkdirSync(shardDir, { recursive: true }); // why: Slurm opens the tasks' output files there before the script runs
       const script = slurmArrayScript(sweep, {
         tasks,

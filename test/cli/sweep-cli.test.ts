@@ -236,6 +236,16 @@ describe("ccasim sweep and query", () => {
     expect(existsSync(join(dir, "refused-shards"))).toBe(false);
   });
 
+  it("refuses a shard folder that is a file or cannot be made, naming it, exit 2", async () => {
+    const file = join(dir, "shards-file");
+    writeFileSync(file, "mine\n");
+    const onFile = await run(["sweep", SWEEP, "--emit", "slurm", "--tasks", "2", "--shards", file, "--db", join(dir, "sf.db"), "--ccasim", "ccasim"]);
+    expect([onFile.code, onFile.err]).toEqual([2, `ccasim sweep: cannot write the shard folder '${file}': it is a file, not a folder\n`]);
+    expect(readFileSync(file, "utf8")).toBe("mine\n");
+    const unwritable = await run(["sweep", SWEEP, "--emit", "slurm", "--tasks", "2", "--shards", "/proc/no-shards", "--db", join(dir, "sf.db"), "--ccasim", "ccasim"]);
+    expect([unwritable.code, unwritable.err]).toEqual([2, expect.stringContaining("cannot write the shard folder '/proc/no-shards': its parent /proc is not writable")]);
+  });
+
   it("puts the shards, by default, in the --db path without .db, then -shards, as --help says", async () => {
     const db = join(dir, "shards-default", "sl.db");
     const r = await run(["sweep", SWEEP, "--emit", "slurm", "--tasks", "2", "--db", db, "--ccasim", "ccasim"]);
