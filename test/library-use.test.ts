@@ -123,7 +123,7 @@ describe("a Slurm job array of a sweep from the library", () => {
     expect(ccasim.slurmShardFolder("out/k.DB")).toBe("out/k-shards");
     expect(ccasim.slurmShardFolder("out/k")).toBe("out/k-shards");
     expect(script).toContain(`--db '${resolve("out/k-shards")}'/shard-`);
-    expect(script).toContain(`exec node ${resolve("dist/cli/main.js")} sweep `);
+    expect(script).toContain(`exec node '${resolve("dist/cli/main.js")}' sweep `);
     expect(script).not.toContain("undefined");
   });
 });
