@@ -66,8 +66,11 @@ export interface PredictingModel {
 /** Any cost model: `"2*x"`, `5`, `(inputs) => 2 * inputs.x`, or a fitted model. */
 export type CostModel = string | number | ((inputs: Inputs) => number) | PredictingModel;
 
-/** A cost model compiled once into a function of the inputs. */
-export type CompiledCost = (inputs: Inputs) => number;
+/**
+ * A cost model compiled once into a function of the inputs; `reads` names the inputs it reads
+ * (undefined for a function given as the model, whose reads are unknown).
+ */
+export type CompiledCost = ((inputs: Inputs) => number) & { readonly reads?: readonly string[] };
 
 /**
  * Compiles a cost model.
@@ -77,7 +80,7 @@ export type CompiledCost = (inputs: Inputs) => number;
 export function compileCost(model: CostModel, where: string): CompiledCost {
   if (typeof model === "number") {
     if (!Number.isFinite(model)) throw new AnalysisInputError(`cost ${model} is not finite`, where);
-    return () => model;
+    return Object.assign(() => model, { reads: [] });
   }
   if (typeof model === "function") return model;
   if (typeof model === "string") {
@@ -102,7 +105,7 @@ export function compileCost(model: CostModel, where: string): CompiledCost {
       const unit = bundle.Unit.isValuelessUnit(name) ? ` (mathjs reads '${name}' as a unit; costs take no units: they are plain numbers, normally microseconds)` : "";
       return new AnalysisInputError(`'${model}' reads input '${name}', which is not given (given: ${givenInputs(inputs)})${unit}`, where);
     };
-    return (inputs) => {
+    const evaluate = (inputs: Inputs): number => {
       let v: unknown;
       try {
         v = code.evaluate({ ...inputs });
@@ -117,13 +120,15 @@ export function compileCost(model: CostModel, where: string): CompiledCost {
       }
       return v;
     };
+    return Object.assign(evaluate, { reads });
   }
   const m = model;
-  return (inputs) => {
+  const predict = (inputs: Inputs): number => {
     const q = inputs[m.variable];
     if (q === undefined) throw new AnalysisInputError(`fitted model reads input '${m.variable}', which is not given (given: ${givenInputs(inputs)})`, where);
     return m.predict(q);
   };
+  return Object.assign(predict, { reads: [m.variable] });
 }
 
 /** The inputs as `name=value` pairs for messages ("none" when there are none). */

@@ -54,6 +54,8 @@ export interface CompiledAssembly {
   readonly root: CompiledSite;
   /** Interaction cost per (caller, callee) component pair: [callerImpl][calleeImpl] → cost. */
   readonly interactions: ReadonlyMap<string, readonly (readonly (KeyedCost | undefined)[])[]>;
+  /** The inputs some cost, call count or argument reads; undefined when one is a function (unknown reads). */
+  readonly reads: ReadonlySet<string> | undefined;
 }
 
 /** Cost tables for one input (see {@link evaluateCosts}). */
@@ -126,7 +128,7 @@ function compileAt(model: CostModel, where: string, key: KeyPath): KeyedCost {
       throw e;
     }
   };
-  return Object.assign(keyed, { key });
+  return Object.assign(keyed, { key, reads: cost.reads });
 }
 
 /**
@@ -221,7 +223,24 @@ export function compileAssembly(assembly: Assembly): CompiledAssembly {
     qos: assembly.components.map((c) => c.implementations.map((i) => i.qos)),
     root,
     interactions,
+    reads: inputsRead([...mean.flat(), ...sd.flat(), ...siteCosts(root), ...[...interactions.values()].flat(2)]),
   };
+}
+
+/** The call counts and arguments of a call site and of the sites below it. */
+function siteCosts(s: CompiledSite): CompiledCost[] {
+  return [s.calls, ...s.args.map(([, f]) => f), ...s.children.flatMap(siteCosts)];
+}
+
+/** The inputs the costs read together; undefined when one's reads are unknown (a function). */
+function inputsRead(costs: readonly (CompiledCost | undefined)[]): ReadonlySet<string> | undefined {
+  const names = new Set<string>();
+  for (const c of costs) {
+    if (c === undefined) continue;
+    if (c.reads === undefined) return undefined;
+    for (const n of c.reads) names.add(n);
+  }
+  return names;
 }
 
 /** Options that shape the cost tables. */

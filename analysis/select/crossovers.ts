@@ -4,6 +4,7 @@
  * @packageDocumentation
  */
 import { AnalysisInputError } from "../errors.js";
+import { didYouMean } from "../../profile/internal.js";
 import type { Assembly } from "./assembly.js";
 import type { Inputs } from "./cost-model.js";
 import { prepareAssembly, selectImplementations, type Assignment, type PreparedAssembly, type SelectOptions } from "./select.js";
@@ -50,7 +51,8 @@ export interface CrossoverResult {
  * Scans `variable` over [from, to], and refines by bisection every point where the exact optimum
  * changes. Changes narrower than the grid spacing are found only if the choice differs at grid
  * points; raise `samples` for finer structure.
- * @throws AnalysisInputError for an empty or invalid range, or the errors of {@link selectImplementations}
+ * @throws AnalysisInputError for an empty or invalid range, a variable no cost of the assembly reads
+ *   (when every cost is an expression, a number or a fitted model), or the errors of {@link selectImplementations}
  */
 export function findCrossovers(assembly: Assembly | PreparedAssembly, options: CrossoverOptions): CrossoverResult {
   const { variable, from, to } = options;
@@ -68,6 +70,14 @@ export function findCrossovers(assembly: Assembly | PreparedAssembly, options: C
   const intervals: SelectionInterval[] = [];
   let start = from;
   let left = at(grid[0]!);
+  // Why refuse (once the costs evaluate, so that their own mistakes are named first): a scan of an
+  // input no cost reads (a misspelt name) would report no crossover, as if the choice held over
+  // the whole range.
+  const reads = prepared.compiled.reads;
+  if (reads !== undefined && !reads.has(variable)) {
+    const known = [...reads].sort();
+    throw new AnalysisInputError(`no cost of the assembly reads the input '${variable}'${didYouMean(variable, known)}, so the choice cannot change with it; inputs the costs read: ${known.join(", ") || "none"}`);
+  }
   const refine = (a: number, ca: Assignment, b: number, cb: Assignment): void => {
     // Invariant: the choice at a is ca, at b it is cb ≠ ca.
     let lo = a;

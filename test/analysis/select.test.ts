@@ -42,6 +42,25 @@ describe("selectImplementations", () => {
     expect(r.intervals.map((i) => i.assignment.A)).toEqual(["A2", "A1"]);
   });
 
+  it("refuses a crossover scan of an input no cost reads (a misspelt name), naming the inputs the costs read", () => {
+    expect(() => findCrossovers(knownModelsAssembly(), { variable: "X", from: 0.5, to: 5, inputs: { x: 1 } })).toThrow(
+      new AnalysisInputError("no cost of the assembly reads the input 'X' (did you mean 'x'?), so the choice cannot change with it; inputs the costs read: x"),
+    );
+    // An input read by a call site's argument or count only is read all the same.
+    const passed: Assembly = {
+      components: [
+        { name: "D", implementations: [{ name: "D1", mean: 0 }] },
+        { name: "F", implementations: [{ name: "F1", mean: "2*Q" }, { name: "F2", mean: "Q^2" }] },
+      ],
+      callGraph: { component: "D", children: [{ component: "F", args: { Q: "n / ranks" }, calls: "steps" }] },
+    };
+    expect(findCrossovers(passed, { variable: "n", from: 1, to: 16, inputs: { ranks: 4, steps: 10 } }).crossovers[0]!.at).toBeCloseTo(8, 9);
+    expect(findCrossovers(passed, { variable: "steps", from: 1, to: 2, inputs: { ranks: 4, n: 4 } }).crossovers).toEqual([]);
+    // A cost given as a function may read anything: no refusal.
+    const opaque: Assembly = { components: [{ name: "F", implementations: [{ name: "F1", mean: (i) => i.z! }, { name: "F2", mean: 1 }] }], callGraph: { component: "F" } };
+    expect(findCrossovers(opaque, { variable: "z", from: 0, to: 2 }).crossovers[0]!.at).toBeCloseTo(1, 9);
+  });
+
   it("takes fitted models as implementation costs", () => {
     const q = [1, 2, 3, 4, 5, 6, 7, 8];
     const a1 = fitModels({ q, t: q.map((x) => 2 * x) }, { families: ["polynomial"], variable: "x" }).mean;
