@@ -19,7 +19,11 @@ export interface CrossoverOptions extends SelectOptions {
   readonly to: number;
   /** Other inputs, held fixed. */
   readonly inputs?: Inputs;
-  /** Grid points scanned before refinement (default 128). */
+  /**
+   * Cells of the range scanned before refinement (default 128), each judged at its middle: a
+   * grid point where two implementations tie (cost the same) says nothing of the cells on either
+   * side, and the tie goes to the first listed.
+   */
   readonly samples?: number;
   /** Grid spacing (default "linear"; "log" needs from > 0). */
   readonly spacing?: "linear" | "log";
@@ -48,9 +52,9 @@ export interface CrossoverResult {
 }
 
 /**
- * Scans `variable` over [from, to], and refines by bisection every point where the exact optimum
- * changes. Changes narrower than the grid spacing are found only if the choice differs at grid
- * points; raise `samples` for finer structure.
+ * Scans `variable` over [from, to] at the middles of `samples` cells, and refines by bisection
+ * every point where the exact optimum changes between two middles. Changes narrower than a cell
+ * are found only if the choice differs at the middles; raise `samples` for finer structure.
  * @throws AnalysisInputError for an empty or invalid range, a variable no cost of the assembly reads
  *   (when every cost is an expression, a number or a fitted model), or the errors of {@link selectImplementations}
  */
@@ -63,8 +67,11 @@ export function findCrossovers(assembly: Assembly | PreparedAssembly, options: C
   const prepared = "compiled" in assembly ? assembly : prepareAssembly(assembly);
   const at = (x: number): Assignment => selectImplementations(prepared, { ...options.inputs, [variable]: x }, { ...options, coreComponents: undefined }).optimum.assignment;
   const same = (a: Assignment, b: Assignment): boolean => Object.keys(a).every((k) => a[k] === b[k]);
+  // The middle of each cell (geometric with log spacing). Why not the cells' ends: an end is often a
+  // round value where costs tie (x = 0 for 2x against x^2), and a tie, given to the first
+  // implementation listed, would be taken for the choice of the cells beside it.
   const grid = Array.from({ length: samples }, (_, i) =>
-    spacing === "log" ? from * Math.pow(to / from, i / (samples - 1)) : from + ((to - from) * i) / (samples - 1),
+    spacing === "log" ? from * Math.pow(to / from, (i + 0.5) / samples) : from + ((to - from) * (i + 0.5)) / samples,
   );
   const crossovers: Crossover[] = [];
   const intervals: SelectionInterval[] = [];

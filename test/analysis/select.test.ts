@@ -42,6 +42,22 @@ describe("selectImplementations", () => {
     expect(r.intervals.map((i) => i.assignment.A)).toEqual(["A2", "A1"]);
   });
 
+  it("judges each cell of the scan at its middle, not at its ends where costs tie", () => {
+    // 2x and x^2 (x^3 and 2x^2) tie at 0 and at 2: with 128 cells over [0, 254], both are cell
+    // ends, and a tie goes to A1 (B1). A2 (B1) is the optimum throughout (0, 2).
+    const wide = findCrossovers(knownModelsAssembly(), { variable: "x", from: 0, to: 254 });
+    expect(wide.crossovers.map((c) => c.at)).toEqual([expect.closeTo(2, 9)]);
+    expect(wide.intervals.map((i) => [i.from, i.assignment.A, i.assignment.B])).toEqual([
+      [0, "A2", "B1"],
+      [expect.closeTo(2, 9), "A1", "B2"],
+    ]);
+    // The tie at the lower end makes no crossover of its own (one was reported at x = 2.9e-13).
+    const narrow = findCrossovers(knownModelsAssembly(), { variable: "x", from: 0, to: 5 });
+    expect(narrow.crossovers.map((c) => c.at)).toEqual([expect.closeTo(2, 9)]);
+    const logScan = findCrossovers(knownModelsAssembly(), { variable: "x", from: 0.5, to: 8, spacing: "log", samples: 4 });
+    expect(logScan.crossovers.map((c) => c.at)).toEqual([expect.closeTo(2, 9)]);
+  });
+
   it("refuses a crossover scan of an input no cost reads (a misspelt name), naming the inputs the costs read", () => {
     expect(() => findCrossovers(knownModelsAssembly(), { variable: "X", from: 0.5, to: 5, inputs: { x: 1 } })).toThrow(
       new AnalysisInputError("no cost of the assembly reads the input 'X' (did you mean 'x'?), so the choice cannot change with it; inputs the costs read: x"),
