@@ -47,12 +47,27 @@ export function keysOfKind(value: unknown, kind: InputFileKind): string[] {
  */
 export function otherInputFileKindText(value: unknown, file: string, expected: InputFileKind): string | undefined {
   if (keysOfKind(value, expected).length > 0) return undefined;
-  const others = (Object.keys(INPUT_FILE_KEYS) as InputFileKind[])
-    .filter((k) => k !== expected)
-    .map((kind) => ({ kind, keys: keysOfKind(value, kind) }))
-    .filter((x) => x.keys.length > 0);
-  if (others.length !== 1) return undefined;
-  const { kind, keys } = others[0];
-  const it = KINDS[kind];
-  return `this is ${it.name} (it has ${keys.map((k) => `'${k}'`).join(", ")}), not ${KINDS[expected].name}: ${it.use.replaceAll("{file}", file)}`;
+  const only = onlyKind(value);
+  if (only === undefined) return undefined;
+  const it = KINDS[only.kind];
+  return `this is ${it.name} (it has ${only.keys.map((k) => `'${k}'`).join(", ")}), not ${KINDS[expected].name}: ${it.use.replaceAll("{file}", file)}`;
+}
+
+/** The one kind whose keys the parsed file `value` has at its top level, with those keys; undefined for none or several. */
+function onlyKind(value: unknown): { kind: InputFileKind; keys: string[] } | undefined {
+  const kinds = (Object.keys(INPUT_FILE_KEYS) as InputFileKind[]).map((kind) => ({ kind, keys: keysOfKind(value, kind) })).filter((x) => x.keys.length > 0);
+  return kinds.length === 1 ? kinds[0] : undefined;
+}
+
+/**
+ * What kind of ccasim input the parsed file `value` is, in words with the command that reads it
+ * (`a sweep file (it has 'scenario', 'axes'): run it with 'ccasim sweep s.yaml' ...`), when its
+ * top-level keys are those of exactly one kind; else undefined. For a command that reads
+ * measurements, to name an input file given in their place.
+ */
+export function inputFileKindText(value: unknown, file: string): string | undefined {
+  const only = onlyKind(value);
+  if (only === undefined) return undefined;
+  const it = KINDS[only.kind];
+  return `${it.name} (it has ${only.keys.map((k) => `'${k}'`).join(", ")}): ${it.use.replaceAll("{file}", file)}`;
 }

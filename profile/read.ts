@@ -1,7 +1,8 @@
 /**
  * {@link readTrial}: reads any trial format by looking at the path.
  */
-import { existsSync, statSync, openSync, readSync, closeSync } from "node:fs";
+import { existsSync, statSync, openSync, readFileSync, readSync, closeSync } from "node:fs";
+import { parse as parseYaml } from "yaml";
 import { basename, extname, join } from "node:path";
 import { ProfileError, ProfileFormatError } from "./errors.js";
 import { Trial } from "./model.js";
@@ -10,6 +11,7 @@ import { readPackedProfile } from "./tau/ppk-read.js";
 import { RUN_PROFILE_FOLDER, runFileAdvice } from "./run-folder.js";
 import { hasTauProfileFiles, parseProfileFileName, readTauProfile, type TrialReadOptions } from "./tau/text-read.js";
 import { fileErrorText } from "./file-error.js";
+import { inputFileKindText } from "./input-file-kind.js";
 
 /** The trial formats {@link readTrial} recognizes. */
 export type TrialFormat = "tau" | "ppk";
@@ -48,8 +50,19 @@ export function detectTrialFormat(path: string): TrialFormat {
   if (h.length >= 2 && h[0] === 0x1f && h[1] === 0x8b) return "ppk";
   if (h.length >= 6 && h[0] === 0 && h[1] === 0x50 && h[2] === 0 && h[3] === 0x50 && h[4] === 0 && h[5] === 0x4b) return "ppk";
   if (/^\s*\d+\s+templated_functions/.test(Buffer.from(h).toString("latin1"))) return "tau";
-  const advice = runFileAdvice(path);
+  const advice = runFileAdvice(path) ?? inputFileAdvice(path);
   throw new ProfileFormatError(path, undefined, `not a TAU profile directory, a profile.N.C.T file or a ParaProf .ppk file${advice === undefined ? "" : `: it is ${advice}`}`);
+}
+
+/** For a YAML input of ccasim's own (a scenario, a sweep file, an assembly): what it is and what reads it. */
+function inputFileAdvice(path: string): string | undefined {
+  if (![".yaml", ".yml"].includes(extname(path).toLowerCase())) return undefined;
+  try {
+    return inputFileKindText(parseYaml(readFileSync(path, "utf8")), path);
+  } catch {
+    // why: a file that cannot be read or parsed is no input of ours; the message says what it is not
+    return undefined;
+  }
 }
 
 /**

@@ -196,6 +196,8 @@ export class StudyStore {
     checkOutputPath(file, "export", { inputs: [{ path: this.path, what: "the study database" }] });
     // Before the query runs: the renaming at the end would fail on a folder, without its name.
     if (existsSync(file) && statSync(file).isDirectory()) throw new OutputPathError(file, "export", "it is a folder; name the file to write in it");
+    // A trailing separator names a folder: the export would be written as the file before it.
+    if (/[\\/]$/.test(file)) throw new OutputPathError(file, "export", "it ends with a path separator, naming a folder; name the file to write");
     let source: string;
     if (TABLE_NAME.test(sqlOrTable)) source = `"${sqlOrTable.trim()}"`;
     else {

@@ -167,6 +167,11 @@ describe("an output whose folder cannot be written", () => {
     expect([intoFolder.code, intoFolder.err]).toEqual([2, `ccasim query: cannot write the export '${folder}': it is a folder; name the file to write in it\n`]);
     expect(readdirSync(folder)).toEqual([]);
     expect(readdirSync(dir).filter((n) => n.includes(".tmp-"))).toEqual([]);
+    // A path that ends with a separator names a folder too: it wrote the file before it.
+    const slashed = join(dir, "slashed.csv") + "/";
+    const intoSlashed = await run(["query", study, "point", "--out", slashed]);
+    expect([intoSlashed.code, intoSlashed.err]).toEqual([2, `ccasim query: cannot write the export '${slashed}' (${join(dir, "slashed.csv")}): it ends with a path separator, naming a folder; name the file to write\n`]);
+    expect(existsSync(join(dir, "slashed.csv"))).toBe(false);
     // A failed output leaves no folder it made.
     const failed = await run(["query", study, "SELECT nosuch FROM point", "--out", join(dir, "never", "made", "x.csv")]);
     expect(failed.code).toBe(2);

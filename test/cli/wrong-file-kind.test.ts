@@ -30,6 +30,18 @@ describe("a file given to a command that reads another kind", () => {
     expect(select.err).toContain(`${SWEEP}: this is a sweep file (it has 'scenario', 'axes'), not a selection assembly: run it with 'ccasim sweep ${SWEEP}'`);
   });
 
+  it("is named for what it is by the commands that read measurements", async () => {
+    const notProfile = "not a TAU profile directory, a profile.N.C.T file or a ParaProf .ppk file: it is";
+    const report = await run(["report", SWEEP]);
+    expect([report.code, report.err]).toEqual([2, `ccasim report: ${SWEEP}: ${notProfile} a sweep file (it has 'scenario', 'axes'): run it with 'ccasim sweep ${SWEEP}' (check it with 'ccasim validate ${SWEEP}')\n`]);
+    const show = await run(["profile", "show", SCENARIO]);
+    expect(show.code).toBe(2);
+    expect(show.err).toContain(`${SCENARIO}: ${notProfile} a scenario (it has 'machine', 'workload', 'assembly', 'metrics', 'outputs'): run it with 'ccasim run ${SCENARIO}'`);
+    const power = await run(["power", ASSEMBLY]);
+    expect(power.code).toBe(2);
+    expect(power.err).toContain(`${ASSEMBLY}: ${notProfile} a selection assembly (it has 'components', 'callGraph'): choose its implementations`);
+  });
+
   it("is not claimed when the file has keys of its own kind, or of no kind or of two", () => {
     // A scenario with a stray sweep key gets its schema's errors instead.
     expect(otherInputFileKindText({ name: "s", machine: {}, axes: {} }, "s.yaml", "scenario")).toBeUndefined();
