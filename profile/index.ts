@@ -61,7 +61,7 @@ export {
   processExists,
   type TrackTemporaryOptions,
 } from "./temporary-files.js";
-export { RUN_PROFILE_FOLDER, RUN_SUMMARY_FILE, RUN_SUMMARY_MARK, RUN_REPORT_FILE, RUN_FILES, isRunFolder, runSummaryOf, runFileAdvice } from "./run-folder.js";
+export { RUN_PROFILE_FOLDER, RUN_SUMMARY_FILE, RUN_SUMMARY_MARK, RUN_REPORT_FILE, RUN_FILES, isRunFolder, runSummaryOf, runFileAdvice, unmeasuredRunText } from "./run-folder.js";
 export { parseRecordsCsv, parseRecordsJsonl, readRecords, forEachRecord, recordsFormatOf } from "./records.js";
 export * from "./records-write.js";
 export { recordAt, recordList, recordTable, recordCount, type RecordKind, type RecordTable, type RecordSource } from "./record-table.js";

@@ -8,7 +8,7 @@ import { ProfileError, ProfileFormatError } from "./errors.js";
 import { Trial } from "./model.js";
 import { readRecords } from "./records.js";
 import { readPackedProfile } from "./tau/ppk-read.js";
-import { RUN_PROFILE_FOLDER, runFileAdvice } from "./run-folder.js";
+import { RUN_PROFILE_FOLDER, runFileAdvice, unmeasuredRunText } from "./run-folder.js";
 import { hasTauProfileFiles, parseProfileFileName, readTauProfile, type TrialReadOptions } from "./tau/text-read.js";
 import { fileErrorText } from "./file-error.js";
 import { inputFileKindText } from "./input-file-kind.js";
@@ -115,6 +115,9 @@ export function readTrial(path: string, options: ReadTrialOptions = {}): Trial {
   const format = detectTrialFormat(path);
   if (format === "ppk") return readPackedProfile(path, options);
   const dir = statSync(path).isDirectory();
+  // A run that measured nothing is named as such, not as a folder without profile files.
+  const unmeasured = dir ? unmeasuredRunText(path) : undefined;
+  if (unmeasured !== undefined) throw new ProfileFormatError(path, undefined, unmeasured);
   const at = dir ? profileFolderOf(path) : path;
   const trial = readTauProfile(at, options);
   if (options.records === false || !dir) return trial;

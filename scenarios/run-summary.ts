@@ -39,6 +39,11 @@ export type RunSummaryBase = {
   /** Messages sent but never received, described. */
   readonly unreceivedMessages: readonly string[];
   /**
+   * `false` when the run measured nothing (`ccasim run --no-measure`): it wrote no profile, records,
+   * call graph or evidence, whatever `resolved.outputs` asks for. Absent for a measured run.
+   */
+  readonly measured?: false;
+  /**
    * The validated scenario with the machine resolved from its preset (the node configuration and
    * the network) and, for an assembly, the defaults its components' types declare
    * (`ParamDoc.default`) where it left those parameters out.

@@ -125,6 +125,7 @@ export function executeScenario(scenario: LoadedScenario, options: ExecuteOption
     },
     warnings: [...scenario.warnings, ...result.warnings],
     unreceivedMessages: result.unreceived,
+    ...(result.measurement ? {} : { measured: false as const }),
     resolved: {
       ...config,
       machine: { ...config.machine, resolved: scenario.machine.config, network: scenario.machine.network },

@@ -86,6 +86,7 @@ export function executeProgramScenario(scenario: LoadedScenario, options: Progra
     finishTimes: Array.from(run.finishTimes),
     warnings: result.warnings,
     unreceivedMessages: run.unreceived,
+    ...(run.measurement ? {} : { measured: false as const }),
     resolved: { ...config, machine: { ...config.machine, resolved: machine.config, network: machine.network } },
   };
   const wall = run.wallSeconds;

@@ -190,6 +190,20 @@ describe("ccasim run --top", () => {
     const bare = join(tempDir(), "k");
     expect((await run(["run", "scenarios/known-models.yaml", "--out", bare, "--no-measure", "--quiet"])).code).toBe(0);
     expect(readdirSync(bare).sort()).toEqual(["summary.json", "timing.json"]);
+    // The summary says so, and the commands that read a profile name the run for what it is.
+    for (const folder of [out, bare]) expect(JSON.parse(readFileSync(join(folder, "summary.json"), "utf8")).measured).toBe(false);
+    const why = `${bare}: the ccasim run in ${bare} was made with --no-measure: it wrote no profile, records or call graph (run it again without --no-measure)`;
+    for (const args of [["profile", "show", bare], ["report", bare], ["fit", bare, "--parameter", "x"], ["power", bare]]) {
+      const r = await run(args);
+      expect([r.code, r.out], args.join(" ")).toEqual([2, ""]);
+      expect(r.err).toBe(`ccasim ${args[0]}: ${why}\n`);
+    }
+  });
+
+  it("writes no 'measured' key in a measured run's summary", async () => {
+    const out = join(tempDir(), "measured");
+    expect((await run(["run", KNOWN, ...SMALL, "--out", out, "--quiet"])).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(out, "summary.json"), "utf8"))).not.toHaveProperty("measured");
   });
 });
 
