@@ -20,9 +20,9 @@ export interface CrossoverOptions extends SelectOptions {
   /** Other inputs, held fixed. */
   readonly inputs?: Inputs;
   /**
-   * Cells of the range scanned before refinement (default 128), each judged at its middle: a
-   * grid point where two implementations tie (cost the same) says nothing of the cells on either
-   * side, and the tie goes to the first listed.
+   * Cells of the range scanned before refinement (default 128), each judged at its middle (and
+   * the range at its ends): a cell's end where two implementations tie (cost the same) says
+   * nothing of the cells on either side, and the tie goes to the first listed.
    */
   readonly samples?: number;
   /** Grid spacing (default "linear"; "log" needs from > 0). */
@@ -52,9 +52,10 @@ export interface CrossoverResult {
 }
 
 /**
- * Scans `variable` over [from, to] at the middles of `samples` cells, and refines by bisection
- * every point where the exact optimum changes between two middles. Changes narrower than a cell
- * are found only if the choice differs at the middles; raise `samples` for finer structure.
+ * Scans `variable` over [from, to] at its two ends and the middles of `samples` cells, and refines
+ * by bisection every point where the exact optimum changes between two of them; a change within
+ * 1e-9 of the range of an end is a tie there, not a crossover. Changes narrower than a cell are
+ * found only if the choice differs at the points scanned; raise `samples` for finer structure.
  * @throws AnalysisInputError for an empty or invalid range, a variable no cost of the assembly reads
  *   (when every cost is an expression, a number or a fitted model), or the errors of {@link selectImplementations}
  */
@@ -73,18 +74,45 @@ export function findCrossovers(assembly: Assembly | PreparedAssembly, options: C
   const grid = Array.from({ length: samples }, (_, i) =>
     spacing === "log" ? from * Math.pow(to / from, (i + 0.5) / samples) : from + ((to - from) * (i + 0.5)) / samples,
   );
+  // A scan of an input no cost reads (a misspelt name) would report no crossover, as if the choice
+  // held over the whole range: refused. When the costs read an input that is not given (the one
+  // misspelt, most often), at once, rather than fail at the first point naming a value the user
+  // never typed; else once the costs evaluate, so that their own mistakes are named first.
+  const reads = prepared.compiled.reads;
+  const unread =
+    reads === undefined || reads.has(variable)
+      ? undefined
+      : new AnalysisInputError(`no cost of the assembly reads the input '${variable}'${didYouMean(variable, [...reads].sort())}, so the choice cannot change with it; inputs the costs read: ${[...reads].sort().join(", ") || "none"}`);
+  if (unread !== undefined && [...reads!].some((r) => options.inputs?.[r] === undefined)) throw unread;
+  // The ends too: a change within half a cell of one is found between it and the nearest middle.
+  const points = [from, ...grid, to];
+  // A change this close to an end is a tie there (the costs equal at a round value such as 0),
+  // not a range of its own.
+  const atEnd = 1e-9 * (to - from);
   const crossovers: Crossover[] = [];
   const intervals: SelectionInterval[] = [];
   let start = from;
-  let left = at(grid[0]!);
-  // Why refuse (once the costs evaluate, so that their own mistakes are named first): a scan of an
-  // input no cost reads (a misspelt name) would report no crossover, as if the choice held over
-  // the whole range.
-  const reads = prepared.compiled.reads;
-  if (reads !== undefined && !reads.has(variable)) {
-    const known = [...reads].sort();
-    throw new AnalysisInputError(`no cost of the assembly reads the input '${variable}'${didYouMean(variable, known)}, so the choice cannot change with it; inputs the costs read: ${known.join(", ") || "none"}`);
-  }
+  let left = at(points[0]!);
+  if (unread !== undefined) throw unread;
+  // The choice over the interval that starts at `start`.
+  let current = left;
+  const record = (x: number, right: Assignment): void => {
+    if (to - x <= atEnd) return;
+    if (x - from <= atEnd) {
+      current = right;
+      return;
+    }
+    const prev = crossovers[crossovers.length - 1];
+    if (prev && Math.abs(prev.at - x) <= 1e-9 * Math.max(1, Math.abs(x))) {
+      // Two components that cross at the same point (up to rounding) make one crossover.
+      crossovers[crossovers.length - 1] = { at: prev.at, changes: diff(intervals[intervals.length - 1]!.assignment, right) };
+    } else {
+      crossovers.push({ at: x, changes: diff(current, right) });
+      intervals.push({ from: start, to: x, assignment: current });
+      start = x;
+    }
+    current = right;
+  };
   const refine = (a: number, ca: Assignment, b: number, cb: Assignment): void => {
     // Invariant: the choice at a is ca, at b it is cb ≠ ca.
     let lo = a;
@@ -95,25 +123,15 @@ export function findCrossovers(assembly: Assembly | PreparedAssembly, options: C
       else hi = mid;
     }
     const right = at(hi);
-    const x = (lo + hi) / 2;
-    const prev = crossovers[crossovers.length - 1];
-    if (prev && Math.abs(prev.at - x) <= 1e-9 * Math.max(1, Math.abs(x))) {
-      // Two components that cross at the same point (up to rounding) make one crossover.
-      const before = intervals[intervals.length - 1]!.assignment;
-      crossovers[crossovers.length - 1] = { at: prev.at, changes: diff(before, right) };
-    } else {
-      crossovers.push({ at: x, changes: diff(ca, right) });
-      intervals.push({ from: start, to: x, assignment: ca });
-      start = x;
-    }
+    record((lo + hi) / 2, right);
     if (!same(right, cb)) refine(hi, right, b, cb);
   };
-  for (let i = 1; i < grid.length; i++) {
-    const c = at(grid[i]!);
-    if (!same(c, left)) refine(grid[i - 1]!, left, grid[i]!, c);
+  for (let i = 1; i < points.length; i++) {
+    const c = at(points[i]!);
+    if (!same(c, left)) refine(points[i - 1]!, left, points[i]!, c);
     left = c;
   }
-  intervals.push({ from: start, to, assignment: left });
+  intervals.push({ from: start, to, assignment: current });
   return { variable, crossovers, intervals };
 }
 

@@ -848,8 +848,11 @@ describe("ccasim select on an assembly file with a mistake", () => {
     const missing = await run(["select", "scenarios/flux.assembly.yaml", "--input", "Z=5"]);
     expect(missing.code).toBe(2);
     expect(missing.err).toBe("ccasim select: scenarios/flux.assembly.yaml:37:32: mean of EFMFlux (Flux): 'exp(1.03*log(Q) - 2.25)' reads input 'Q', which is not given (given: Z=5)\n");
-    const scan = await run(["select", "scenarios/flux.assembly.yaml", "--crossover", "Z=1:5"]);
-    expect(scan.err).toMatch(/^ccasim select: scenarios\/flux\.assembly\.yaml:37:32: mean of EFMFlux \(Flux\): .* reads input 'Q'/);
+    const scan = await run(["select", "scenarios/flux.assembly.yaml", "--crossover", "Q=-5:-1"]);
+    expect(scan.err).toMatch(/^ccasim select: scenarios\/flux\.assembly\.yaml:37:32: mean of EFMFlux \(Flux\): .* gives the complex number .* at Q=-5, not a cost\n$/);
+    // A scan of an input no cost reads is named as such, with the inputs they read (not as Q not given).
+    const unread = await run(["select", "scenarios/flux.assembly.yaml", "--crossover", "q=1:5"]);
+    expect([unread.code, unread.err]).toEqual([2, "ccasim select: no cost of the assembly reads the input 'q' (did you mean 'Q'?), so the choice cannot change with it; inputs the costs read: Q\n"]);
     // A cost below 0 at these inputs (mean - 5 sd with a negative --risk): placed at the sd.
     const risky = await run(["select", "scenarios/flux.assembly.yaml", "--input", "Q=100000", "--risk", "-5"]);
     expect(risky.code).toBe(2);

@@ -58,6 +58,20 @@ describe("selectImplementations", () => {
     expect(logScan.crossovers.map((c) => c.at)).toEqual([expect.closeTo(2, 9)]);
   });
 
+  it("finds a crossover within half a cell of either end of the range", () => {
+    const lin: Assembly = { components: [{ name: "C", implementations: [{ name: "Lin", mean: "x" }, { name: "One", mean: 1 }] }], callGraph: { component: "C" } };
+    // 128 cells over [0, 1.003]: the last middle is 0.9991, below the change at 1.
+    const high = findCrossovers(lin, { variable: "x", from: 0, to: 1.003 });
+    expect(high.crossovers.map((c) => c.at)).toEqual([expect.closeTo(1, 9)]);
+    expect(high.intervals.map((i) => i.assignment.C)).toEqual(["Lin", "One"]);
+    const low = findCrossovers(lin, { variable: "x", from: 0.997, to: 2 });
+    expect(low.crossovers.map((c) => c.at)).toEqual([expect.closeTo(1, 9)]);
+    expect(low.intervals.map((i) => i.assignment.C)).toEqual(["Lin", "One"]);
+    // A tie at an end is no crossover: the interval takes the choice inside the range.
+    const tie = findCrossovers(lin, { variable: "x", from: 1, to: 3 });
+    expect([tie.crossovers, tie.intervals.map((i) => i.assignment.C)]).toEqual([[], ["One"]]);
+  });
+
   it("refuses a crossover scan of an input no cost reads (a misspelt name), naming the inputs the costs read", () => {
     expect(() => findCrossovers(knownModelsAssembly(), { variable: "X", from: 0.5, to: 5, inputs: { x: 1 } })).toThrow(
       new AnalysisInputError("no cost of the assembly reads the input 'X' (did you mean 'x'?), so the choice cannot change with it; inputs the costs read: x"),
