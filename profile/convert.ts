@@ -1,13 +1,13 @@
 /**
  * Conversion between the formats of this layer (`ccasim profile convert`).
  */
-import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { extname, resolve } from "node:path";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { extname } from "node:path";
 import { ProfileError, ProfileModelError, type ProfileWarning } from "./errors.js";
 import { extrapFromTrials, readExtrap, writeExtrap, type ExtrapExperiment, type ExtrapFilledCallpath, type ExtrapFormat } from "./extrap.js";
 import type { InvocationRecord, Trial } from "./model.js";
 import { checkOutputPath, type CommandInput } from "./protected-paths.js";
-import { profileFolderOf, readTrial, recordsFileIn } from "./read.js";
+import { inputPathKey, profileFolderOf, readTrial, recordsFileIn } from "./read.js";
 import { readRecords } from "./records.js";
 import { writeRecordsCsv, writeRecordsJsonl } from "./records-write.js";
 import { selectMetrics } from "./select-metrics.js";
@@ -177,12 +177,7 @@ export function convertProfile(inputs: readonly string[], output: string, option
 function refuseRepeatedInputs(inputs: readonly string[]): void {
   const seen = new Map<string, string>();
   for (const p of inputs) {
-    let key = resolve(p);
-    try {
-      key = realpathSync(key);
-    } catch {
-      // why: an input that cannot be read is reported by its reader
-    }
+    const key = inputPathKey(p);
     const first = seen.get(key);
     if (first !== undefined) throw new ProfileModelError(`the input '${p}' is given twice${first !== p ? ` (as '${first}' too)` : ""}: its measurements would be written twice`);
     seen.set(key, p);

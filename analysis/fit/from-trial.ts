@@ -616,7 +616,14 @@ export function trialParameter(trial: Trial, p: TrialParameter): number {
     if (v === undefined) {
       // A value with a unit ("20480 KB") is there but no number: show it, so the user sees why.
       const text = trial.metadataString(p.metadata);
-      throw new AnalysisInputError(text === undefined ? `metadata '${p.metadata}' is missing` : `metadata '${p.metadata}' is ${JSON.stringify(text)}, not a number`, trial.source);
+      if (text !== undefined) throw new AnalysisInputError(`metadata '${p.metadata}' is ${JSON.stringify(text)}, not a number`, trial.source);
+      // A key of each thread's own, not of the trial: no one value to take.
+      const own = trial.threads.flatMap((t, i) => {
+        const value = trial.metadataString(p.metadata, i);
+        return value === undefined ? [] : [`${t.node},${t.context},${t.thread}: ${JSON.stringify(value)}`];
+      });
+      if (own.length > 0) throw new AnalysisInputError(`metadata '${p.metadata}' is not the trial's but each thread's own (${own.slice(0, 3).join(", ")}${own.length > 3 ? ", ..." : ""}): it gives no one value of the trial`, trial.source);
+      throw new AnalysisInputError(`metadata '${p.metadata}' is missing`, trial.source);
     }
     return v;
   }

@@ -1,7 +1,6 @@
-import { realpathSync, statSync } from "node:fs";
-import { extname, resolve } from "node:path";
+import { extname } from "node:path";
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
-import { profileFolderOf, readExtrap, readTrial, recordsFileIn, runFileAdvice } from "../../profile/index.js";
+import { inputReadKey, readExtrap, readTrial, runFileAdvice } from "../../profile/index.js";
 import {
   AnalysisInputError,
   changePointText,
@@ -252,7 +251,7 @@ function run(ctx: CommandContext): number {
   const readsRecords = v.timer === undefined && v["user-event"] === undefined && v["param-timer"] === undefined;
   const seen = new Map<string, string>();
   for (const p of positionals) {
-    const key = inputReadAt(p, readsRecords);
+    const key = inputReadKey(p, readsRecords);
     const first = seen.get(key);
     if (first !== undefined) throw new UsageError(`the input '${p}' is given twice${first !== p ? ` (as '${first}' too)` : ""}: its observations would count twice`, "fit");
     seen.set(key, p);
@@ -397,21 +396,6 @@ function refuseUndefinedPredictions(title: string, report: FitReport, predictQs:
     const why = q <= 0 ? ` (it takes log(${v}), defined for ${v} > 0)` : "";
     throw new UsageError(`--predict ${text}: the model of ${title}, ${report.mean.formula}, has no value at ${v} = ${text}${why}`, "fit");
   }
-}
-
-/**
- * The path an input is read from, for telling inputs apart: a folder's records file (when records
- * are fitted and it holds one) or its profile folder (a run's `profile/`), the links resolved.
- */
-function inputReadAt(path: string, readsRecords: boolean): string {
-  let at = resolve(path);
-  try {
-    if (statSync(at).isDirectory()) at = (readsRecords ? recordsFileIn(at) : undefined) ?? profileFolderOf(at);
-    at = realpathSync(at);
-  } catch {
-    // why: an input that cannot be read is reported by its reader, by the name given
-  }
-  return at.replace(/[\\/]+$/, "");
 }
 
 /** What the inputs are, by the options given: each reads its own options. */

@@ -133,6 +133,16 @@ describe("adapters from the profile data model", () => {
     const kth = kb.addThread(0);
     kb.setValues(kth, kb.timer("main"), { calls: 1, exclusive: [1], inclusive: [1] });
     expect(() => observationsAcrossTrials([kb.build()], { parameter: { metadata: "Cache Size" }, timer: "main" })).toThrow(`metadata 'Cache Size' is "20480 KB", not a number`);
+    // A key each thread has with its own value is there, but is no value of the trial.
+    const core = new TrialBuilder({ metrics: ["TIME"] });
+    for (const node of [0, 1]) {
+      const th = core.addThread(node);
+      core.setThreadMetadata(th, "CRAY_CORE_ID", String(16 + node));
+      core.setValues(th, core.timer("main"), { calls: 1, exclusive: [1], inclusive: [1] });
+    }
+    expect(() => observationsAcrossTrials([core.build()], { parameter: { metadata: "CRAY_CORE_ID" }, timer: "main" })).toThrow(
+      `metadata 'CRAY_CORE_ID' is not the trial's but each thread's own (0,0,0: "16", 1,0,0: "17"): it gives no one value of the trial`,
+    );
     expect(() => timerOf(trials[0]!, "ma")).not.toThrow();
     expect(() => timerOf(trials[0]!, "zzz")).toThrow(AnalysisInputError);
   });

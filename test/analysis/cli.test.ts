@@ -191,6 +191,12 @@ describe("ccasim fit", () => {
       const records = await run(["fit", dir, join(dir, "records.csv"), "--parameter", "Q"]);
       expect(records.code).toBe(2);
       expect(records.err).toBe(`ccasim fit: the input '${join(dir, "records.csv")}' is given twice (as '${dir}' too): its observations would count twice\n`);
+      // A run writes its records in both formats: the other file is the same records.
+      writeFileSync(join(dir, "records.jsonl"), "");
+      for (const pair of [[dir, join(dir, "records.jsonl")], [join(dir, "records.csv"), join(dir, "records.jsonl")]]) {
+        const both = await run(["fit", ...pair, "--parameter", "Q"]);
+        expect([both.code, both.err]).toEqual([2, `ccasim fit: the input '${pair[1]}' is given twice (as '${pair[0]}' too): its observations would count twice\n`]);
+      }
       // A run's folder is read at its profile/.
       mkdirSync(join(dir, "profile"));
       for (const n of [0, 1, 2, 3]) writeFileSync(join(dir, "profile", `profile.${n}.0.0`), readFileSync(`../shared/data/tau/hatchet-cpi-mpi/profile.${n}.0.0`));
