@@ -54,9 +54,10 @@ export function detectTrialFormat(path: string): TrialFormat {
   throw new ProfileFormatError(path, undefined, `not a TAU profile directory, a profile.N.C.T file or a ParaProf .ppk file${advice === undefined ? "" : `: it is ${advice}`}`);
 }
 
-/** For a YAML input of ccasim's own (a scenario, a sweep file, an assembly): what it is and what reads it. */
+/** For a YAML or JSON input of ccasim's own (a scenario, a sweep file, an assembly): what it is and what reads it. */
 function inputFileAdvice(path: string): string | undefined {
-  if (![".yaml", ".yml"].includes(extname(path).toLowerCase())) return undefined;
+  // (The YAML parser reads JSON too.)
+  if (![".yaml", ".yml", ".json"].includes(extname(path).toLowerCase())) return undefined;
   try {
     return inputFileKindText(parseYaml(readFileSync(path, "utf8")), path);
   } catch {

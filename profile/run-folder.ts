@@ -66,11 +66,11 @@ export function runSummaryOf(dir: string): Readonly<Record<string, unknown>> | u
 }
 
 /**
- * For the folder of a run made without measurement (its summary's `measured: false`): what it
- * is and why it holds no profile, `the ccasim run in out/x was made with --no-measure: ...`;
+ * For the folder of a run made without measurement (its summary's `measured: false`): why it
+ * holds no profile, `a ccasim run made with --no-measure: ...` (the caller names the folder);
  * undefined for any other folder.
  */
 export function unmeasuredRunText(dir: string): string | undefined {
   if (runSummaryOf(dir)?.measured !== false) return undefined;
-  return `the ccasim run in ${dir} was made with --no-measure: it wrote no profile, records or call graph (run it again without --no-measure)`;
+  return "a ccasim run made with --no-measure: it wrote no profile, records or call graph (run it again without --no-measure)";
 }

@@ -145,19 +145,26 @@ export function estimateTrialPower(trial: Trial, set: PowerConstantSet, options:
     }
     for (const t of timers) {
       if (v.present[t.index] !== 1) continue;
+      const event = `${t.name} (${v.label})`;
+      // An estimate that cannot be made names its event.
+      const named = <T>(estimate: () => T): T => {
+        try {
+          return estimate();
+        } catch (e) {
+          if (e instanceof AnalysisInputError) throw new AnalysisInputError(`${event}: ${e.message}`);
+          throw e;
+        }
+      };
       // On the max view, the event's values are those of its peak thread, with that thread's clock.
-      const peak = choice === "max" ? peakPowerThread(trial, set, kind, t.index, options.cpuMHz) : undefined;
+      const peak = choice === "max" ? named(() => peakPowerThread(trial, set, kind, t.index, options.cpuMHz)) : undefined;
       const tv = peak === undefined ? v : viewOf(trial, peak);
       const mhz = peak === undefined ? cpuMHz : (options.cpuMHz ?? cpuMHzOf(trial, peak));
-      const values = eventValues(trial, tv, kind, t.index);
-      const event = `${t.name} (${v.label})`;
-      let power: PowerEstimate;
-      try {
-        power = choice === "total" ? totalPower(trial, set, kind, t.index, values, options.cpuMHz) : estimatePower(values, set, { cpuMHz: mhz });
-      } catch (e) {
-        if (e instanceof AnalysisInputError) throw new AnalysisInputError(`${event}: ${e.message}`);
-        throw e;
+      if (peak !== undefined && mhz !== undefined) {
+        mhzLow = Math.min(mhzLow, mhz);
+        mhzHigh = Math.max(mhzHigh, mhz);
       }
+      const values = eventValues(trial, tv, kind, t.index);
+      const power = named(() => (choice === "total" ? totalPower(trial, set, kind, t.index, values, options.cpuMHz) : estimatePower(values, set, { cpuMHz: mhz })));
       const metrics = counterMetrics(values, set, { cpuMHz: mhz });
       let inclusiveTimeUs = power.basis.timeUs;
       if (kind === "exclusive") inclusiveTimeUs = cycleBasis(eventValues(trial, tv, "inclusive", t.index), set, { cpuMHz: mhz }).timeUs;

@@ -152,7 +152,7 @@ function runShow(ctx: CommandContext, argv: readonly string[]): number {
   if (values.metadata === true) {
     // Why refuse rather than ignore: these shape tables --metadata does not print, and a derived
     // view has no metadata of its own (alone, it printed nothing).
-    const tableOnly = ["sort", "top", "callpaths", "no-user-events"].filter((k) => values[k] !== undefined);
+    const tableOnly = ["metric", "sort", "top", "callpaths", "no-user-events"].filter((k) => values[k] !== undefined);
     if (tableOnly.length > 0) throw new UsageError(`show: ${tableOnly.map((k) => `--${k}`).join(", ")} shape${tableOnly.length === 1 ? "s" : ""} the tables; --metadata prints no table`, "profile");
     const derived = asked.find((w) => (DERIVED_KINDS as readonly string[]).includes(w));
     if (derived !== undefined) throw new UsageError(`show: --metadata --thread takes threads n[,c[,t]] or all; '${derived}' is a view over the threads, with no metadata of its own (leave --thread out for the attributes common to every thread)`, "profile");

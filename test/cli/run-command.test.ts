@@ -192,7 +192,7 @@ describe("ccasim run --top", () => {
     expect(readdirSync(bare).sort()).toEqual(["summary.json", "timing.json"]);
     // The summary says so, and the commands that read a profile name the run for what it is.
     for (const folder of [out, bare]) expect(JSON.parse(readFileSync(join(folder, "summary.json"), "utf8")).measured).toBe(false);
-    const why = `${bare}: the ccasim run in ${bare} was made with --no-measure: it wrote no profile, records or call graph (run it again without --no-measure)`;
+    const why = `${bare}: a ccasim run made with --no-measure: it wrote no profile, records or call graph (run it again without --no-measure)`;
     for (const args of [["profile", "show", bare], ["report", bare], ["fit", bare, "--parameter", "x"], ["power", bare]]) {
       const r = await run(args);
       expect([r.code, r.out], args.join(" ")).toEqual([2, ""]);

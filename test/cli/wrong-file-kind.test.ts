@@ -1,4 +1,7 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../scenarios/fixtures.js";
 import { otherInputFileKindText } from "../../profile/index.js";
 import { runCli as run } from "./run-cli.js";
 
@@ -40,6 +43,11 @@ describe("a file given to a command that reads another kind", () => {
     const power = await run(["power", ASSEMBLY]);
     expect(power.code).toBe(2);
     expect(power.err).toContain(`${ASSEMBLY}: ${notProfile} a selection assembly (it has 'components', 'callGraph'): choose its implementations`);
+    // An assembly in JSON, as select reads it too.
+    const json = join(tempDir(), "assembly.json");
+    writeFileSync(json, JSON.stringify({ components: [{ name: "F", implementations: [{ name: "F1", mean: 1 }] }], callGraph: { component: "F" } }));
+    const shown = await run(["profile", "show", json]);
+    expect([shown.code, shown.err]).toEqual([2, `ccasim profile: ${json}: ${notProfile} a selection assembly (it has 'components', 'callGraph'): choose its implementations with 'ccasim select ${json} --input <name>=<value>'\n`]);
   });
 
   it("is not claimed when the file has keys of its own kind, or of no kind or of two", () => {

@@ -189,6 +189,8 @@ describe("ccasim profile on real data: exports, metadata, names and views", () =
     expect([mean.code, mean.out, mean.err]).toEqual([2, "", "ccasim profile: show: --metadata --thread takes threads n[,c[,t]] or all; 'mean' is a view over the threads, with no metadata of its own (leave --thread out for the attributes common to every thread)\n"]);
     const shaped = await run("profile", "show", dir, "--metadata", "--top", "3", "--callpaths");
     expect([shaped.code, shaped.err]).toEqual([2, "ccasim profile: show: --top, --callpaths shape the tables; --metadata prints no table\n"]);
+    const metric = await run("profile", "show", dir, "--metadata", "--metric", "TIME");
+    expect([metric.code, metric.err]).toEqual([2, "ccasim profile: show: --metric shapes the tables; --metadata prints no table\n"]);
     expect((await run("profile", "show", dir, "--metadata", "--thread", "1", "--thread", "all")).code).toBe(0);
   });
 
