@@ -1,4 +1,5 @@
 /** Formats query rows as an aligned text table (numbers right-aligned), CSV or JSON. */
+import { uniqueColumnNames } from "../profile/study/index.js";
 
 /** Serialises the objects of a row (lists, structs) as JSON, bigints as their decimal digits. */
 function objectText(v: object): string {
@@ -44,27 +45,6 @@ export function textTable(columns: readonly string[], rows: readonly (readonly u
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i].length)));
   const line = (r: readonly string[]) => r.map((c, i) => (right[i] ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join("  ").trimEnd();
   return [line(columns), widths.map((w) => "-".repeat(w)).join("  "), ...cells.map(line)].join("\n") + "\n";
-}
-
-/**
- * Column names made unique as DuckDB's export names them (`a, a` -> `a, a_1`; names compared
- * without case): a second column of one name would replace the first in a JSON object, and
- * `query --csv` heads its columns as `query --out x.csv` does.
- */
-export function uniqueColumnNames(columns: readonly string[]): string[] {
-  const used = new Set<string>();
-  const next = new Map<string, number>();
-  return columns.map((c) => {
-    let name = c;
-    if (used.has(c.toLowerCase())) {
-      let k = next.get(c.toLowerCase()) ?? 1;
-      while (used.has(`${c}_${k}`.toLowerCase())) k++;
-      next.set(c.toLowerCase(), k + 1);
-      name = `${c}_${k}`;
-    }
-    used.add(name.toLowerCase());
-    return name;
-  });
 }
 
 /**

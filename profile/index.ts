@@ -29,6 +29,7 @@ export {
   formatTauNumber,
   isTimeMetric,
   metricFolderName,
+  METRIC_FOLDER_PREFIX,
   TAU_ROOT_TIMER,
   type WriteTauOptions,
 } from "./tau/text-write.js";

@@ -10,7 +10,7 @@
  */
 import { lstatSync, readdirSync, type Stats } from "node:fs";
 import { join, resolve } from "node:path";
-import { holdsWorkingDirectory, isRunFolder, OutputPathError, outputPathProblem, type OutputInput, RECORD_FILE_NAMES, RUN_FILES, RUN_PROFILE_FOLDER, RUN_REPORT_FILE } from "../profile/index.js";
+import { holdsWorkingDirectory, isRunFolder, METRIC_FOLDER_PREFIX, OutputPathError, parseProfileFileName, outputPathProblem, type OutputInput, RECORD_FILE_NAMES, RUN_FILES, RUN_PROFILE_FOLDER, RUN_REPORT_FILE } from "../profile/index.js";
 
 /** What other ccasim commands write into a run's folder after the run: the report of `ccasim report`. */
 export const ADDED_AFTER_RUN: readonly string[] = [RUN_REPORT_FILE];
@@ -106,9 +106,9 @@ function whyNotReplaceable(dir: string, st: Stats): string | undefined {
 }
 
 /** A TAU profile file as a run writes them: `profile.N.C.T`. */
-const PROFILE_FILE = /^profile\.\d+\.\d+\.\d+$/;
+const isProfileFile = (name: string): boolean => parseProfileFileName(name) !== undefined;
 /** A metric's folder of a profile of several metrics: `MULTI__<metric>`. */
-const METRIC_FOLDER = /^MULTI__./;
+const isMetricFolder = (name: string): boolean => name.startsWith(METRIC_FOLDER_PREFIX) && name.length > METRIC_FOLDER_PREFIX.length;
 
 /**
  * What a run's `profile/` folder holds that no run writes there (the run replaces it whole): any
@@ -121,10 +121,10 @@ function foreignInProfile(profile: string): string[] {
   const foreign: string[] = [];
   for (const n of readdirSync(profile).filter((x) => !LEFT_BY_TOOLS.test(x)).sort()) {
     const entry = lstatSync(join(profile, n));
-    if (entry.isFile() && PROFILE_FILE.test(n)) continue;
-    if (entry.isDirectory() && METRIC_FOLDER.test(n)) {
+    if (entry.isFile() && isProfileFile(n)) continue;
+    if (entry.isDirectory() && isMetricFolder(n)) {
       for (const f of readdirSync(join(profile, n)).filter((x) => !LEFT_BY_TOOLS.test(x)).sort()) {
-        if (!(PROFILE_FILE.test(f) && lstatSync(join(profile, n, f)).isFile())) foreign.push(`${RUN_PROFILE_FOLDER}/${n}/${f}`);
+        if (!(isProfileFile(f) && lstatSync(join(profile, n, f)).isFile())) foreign.push(`${RUN_PROFILE_FOLDER}/${n}/${f}`);
       }
       continue;
     }

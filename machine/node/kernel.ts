@@ -107,8 +107,9 @@ export function squarePatchStride(elements: number): number {
   return Math.max(1, Math.ceil(Math.sqrt(elements)));
 }
 
-function bad(key: string, expected: string, value: unknown): never {
-  throw new MachineInputError(`kernel.${key}`, expected, value);
+/** Throws the error of kernel key `key`: `expected`, and what was given (`got`, in place of `value`'s text when given). */
+function bad(key: string, expected: string, value: unknown, got?: string): never {
+  throw new MachineInputError(`kernel.${key}`, expected, value, got === undefined ? undefined : `expected ${expected}, got ${got}`);
 }
 
 function checkCount(key: string, v: unknown, min: number, integer: boolean): void {
@@ -173,11 +174,9 @@ export function checkKernelValues(k: Partial<KernelSpec>, complete = false): voi
   if (k.floatLoads !== undefined && k.loads !== undefined && !(typeof k.floatLoads === "number" && k.floatLoads >= 0 && k.floatLoads <= k.loads)) bad("floatLoads", `a number in [0, loads (${k.loads})]`, k.floatLoads);
   if (k.floatLoads !== undefined && k.loads === undefined) checkCount("floatLoads", k.floatLoads, 0, false);
   const needed = k.arrays ?? 1;
-  if (k.loads !== undefined && k.stores !== undefined && k.loads + k.stores < needed) {
-    // The sum is what the rule compares: the loads alone ("got 2") would read as the sum.
-    const expected = `loads + stores >= arrays (${needed}): every array access is a load or a store`;
-    throw new MachineInputError("kernel.loads", expected, k.loads, `expected ${expected}, got ${k.loads} + ${k.stores} = ${k.loads + k.stores}`);
-  }
+  // The sum is what the rule compares: the loads alone ("got 2") would read as the sum.
+  if (k.loads !== undefined && k.stores !== undefined && k.loads + k.stores < needed)
+    bad("loads", `loads + stores >= arrays (${needed}): every array access is a load or a store`, k.loads, `${k.loads} + ${k.stores} = ${k.loads + k.stores}`);
   // An element size alone can be out of reach (an expression of a call's arguments gives the elements at run time).
   const bytes = (k.elements ?? 1) * (k.elementSize ?? 1) * needed;
   if (typeof k.elementSize === "number" && Number.isFinite(bytes) && bytes > MAX_KERNEL_BYTES)

@@ -11,4 +11,5 @@ export { StudyStore, StudyError, studyTables, type QueryResult, type OpenOptions
 export { mergeShards, type MergeResult, type ShardMerged } from "./merge.js";
 export { studyDigest } from "./digest.js";
 export { sqlString } from "./sql-text.js";
+export { uniqueColumnNames } from "./column-names.js";
 export { studyObservations, type StudyObservations, type StudySelection } from "./extract.js";

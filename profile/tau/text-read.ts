@@ -22,7 +22,7 @@
  * an error (ParaProf skips it with a message), and negative values are kept with a warning instead
  * of being set to zero.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, type Dirent } from "node:fs";
 import { basename, join } from "node:path";
 import { TrialBuilder } from "../builder.js";
 import { ProfileError, ProfileFormatError } from "../errors.js";
@@ -31,6 +31,7 @@ import { parseMetadataXml } from "./xml.js";
 import { tolerance } from "../invariants.js";
 import { fileErrorText } from "../file-error.js";
 import { canonicalTimerName } from "../names.js";
+import { METRIC_FOLDER_PREFIX } from "./text-write.js";
 
 /** One profile file's text and the name it is reported under. */
 export interface TauProfileFileText {
@@ -143,7 +144,7 @@ export function hasTauProfileFiles(dir: string): boolean {
 /** {@link listTauProfileFiles}, empty when there is none. */
 function tauProfileFileSets(dir: string): { folder?: string; files: string[] }[] {
   const entries = readdirSync(dir, { withFileTypes: true });
-  const multi = entries.filter((e) => e.isDirectory() && e.name.startsWith("MULTI__")).map((e) => e.name).sort();
+  const multi = entries.filter((e) => e.isDirectory() && e.name.startsWith(METRIC_FOLDER_PREFIX)).map((e) => e.name).sort();
   const sets: { folder?: string; files: string[] }[] = [];
   if (multi.length > 0) {
     for (const m of multi) {
@@ -151,7 +152,7 @@ function tauProfileFileSets(dir: string): { folder?: string; files: string[] }[]
       if (files.length > 0) sets.push({ folder: m, files });
     }
   } else {
-    const files = entries.filter((e) => !e.isDirectory() && PROFILE_FILE.test(e.name)).map((e) => e.name).sort(byThread).map((f) => join(dir, f));
+    const files = looseProfileFiles(entries).map((f) => join(dir, f));
     if (files.length > 0) sets.push({ files });
   }
   return sets;
@@ -172,7 +173,7 @@ export function readTauProfile(path: string, options: TrialReadOptions = {}): Tr
   }
   const sets = isDir ? listTauProfileFiles(path) : [{ files: [path] }];
   // Files of a single-metric run beside the MULTI__ folders (a leftover, or another run's) are not read: say so.
-  const notRead = isDir && sets[0]?.folder !== undefined ? looseProfileFiles(path) : [];
+  const notRead = isDir && sets[0]?.folder !== undefined ? looseProfileFiles(readdirSync(path, { withFileTypes: true })) : [];
   const texts: TauMetricFiles[] = sets.map((s) => ({
     folder: s.folder,
     files: s.files.map((f) => {
@@ -186,9 +187,9 @@ export function readTauProfile(path: string, options: TrialReadOptions = {}): Tr
   return parseTauProfiles(texts, { ...options, source: path, notRead });
 }
 
-/** The `profile.N.C.T` files directly in `dir` (not in its `MULTI__` folders), by thread. */
-function looseProfileFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true })
+/** The names of the `profile.N.C.T` files among a directory's `entries` (not in its `MULTI__` folders), by thread. */
+function looseProfileFiles(entries: readonly Dirent[]): string[] {
+  return entries
     .filter((e) => !e.isDirectory() && PROFILE_FILE.test(e.name))
     .map((e) => e.name)
     .sort(byThread);
@@ -338,7 +339,7 @@ function parseOneFile(b: TrialBuilder, f: TauProfileFileText, folder: string | u
 
   let metric = metricIn;
   if (metric < 0) {
-    let name = metaMetric ?? headerMetric ?? (folder?.startsWith("MULTI__") ? folder.slice(7) : undefined) ?? "TIME";
+    let name = metaMetric ?? headerMetric ?? (folder?.startsWith(METRIC_FOLDER_PREFIX) ? folder.slice(METRIC_FOLDER_PREFIX.length) : undefined) ?? "TIME";
     // Two folders naming the same metric must stay two metrics.
     for (let k = 2; used.has(name); k++) name = `${name.replace(/ \(\d+\)$/, "")} (${k})`;
     used.add(name);

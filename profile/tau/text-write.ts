@@ -62,9 +62,12 @@ export function isTimeMetric(name: string): boolean {
   return /TIME/i.test(name);
 }
 
+/** What the folder of each metric of a multi-metric profile is named with: `MULTI__<metric>`. */
+export const METRIC_FOLDER_PREFIX = "MULTI__";
+
 /** Folder name of a metric in a multi-metric profile (characters other than letters, digits, `_.+-` become `_`). */
 export function metricFolderName(metric: string): string {
-  return `MULTI__${metric.replace(/[^A-Za-z0-9_.+-]/g, "_")}`;
+  return `${METRIC_FOLDER_PREFIX}${metric.replace(/[^A-Za-z0-9_.+-]/g, "_")}`;
 }
 
 function checkText(what: string, s: string, forbidQuote = false): void {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { csvTable, formatCell, jsonTable, textTable, uniqueColumnNames } from "../../cli/table-format.js";
+import { csvTable, formatCell, jsonTable, textTable } from "../../cli/table-format.js";
+import { uniqueColumnNames } from "../../index.js";
 import { formatAdjustedR2 } from "../../cli/commands/analysis-io.js";
 
 describe("query result tables", () => {
