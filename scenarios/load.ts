@@ -15,7 +15,7 @@ import {
 } from "./lang/index.js";
 import { didYouMean, nearestName } from "../engine/index.js";
 import { locateNearest, otherInputFileKindText, parseKeyPath } from "../profile/index.js";
-import { counterLevel, describePmuDemand, ITANIUM2_NATIVE_EVENTS, pmuDemand, presetMapOf, supportedCounters, type CounterName } from "../machine/index.js";
+import { counterLevel, describePmuDemand, ITANIUM2_NATIVE_EVENTS, machineConfigWarnings, pmuDemand, presetMapOf, supportedCounters, type CounterName } from "../machine/index.js";
 import { setupMachine, type MachineSetup } from "./machine-setup.js";
 import { CYCLE_COUNTERS } from "./platform.js";
 import { CONNECTION_PATTERN, scenarioSchema, type ScenarioConfig } from "./scenario-schema.js";
@@ -199,6 +199,8 @@ function resolveScenario(config: ScenarioConfig, file: string, located: SourceDo
   checkReservedWorkloadNames(config, fail);
   const machine = collectErrors(errors, () => setupMachine(config, fail));
   if (machine !== undefined) collectErrors(errors, () => checkMetrics(config, machine, fail));
+  // A machine no real one is like (an L2 below the L1 in size): said, at the key, not refused.
+  if (machine !== undefined) for (const w of machineConfigWarnings(machine.config)) warn(parseKeyPath(w.key), w.message);
   // Whether an output was asked for (in the file or by --set), not left at its default: one the
   // scenario's kind does not write would silently be missing.
   const asked = (key: string): boolean => located(["outputs", key]) !== undefined || overrides.some((o) => isPrefix(o.path, ["outputs", key]) || isPrefix(["outputs", key], o.path));

@@ -7,7 +7,7 @@
  */
 export { type MachineConfig, type CacheLevelConfig, type TlbConfig, type MemoryConfig, type PrefetchConfig, type NoiseConfig, type CounterConfig, type MissModelChoice, type LevelKey, LEVEL_KEYS, presentLevels } from "./config.js";
 export { MachineInputError } from "./errors.js";
-export { MACHINE_PARAMS, machineConfigErrors, machineParam, validateMachine } from "./params.js";
+export { MACHINE_PARAMS, machineConfigErrors, machineConfigWarnings, machineParam, validateMachine, type MachineConfigWarning } from "./params.js";
 export { type KernelSpec, type AccessPattern, validateKernel, checkKernelValues, squarePatchStride, arrayBase, arraySpan, ARRAY_ALIGNMENT, ARRAY_SKEW } from "./kernel.js";
 export { type CacheGeometry, cacheGeometry, levelGeometry, tlbGeometry } from "./geometry.js";
 export { levelMissesPerPass, overloadFraction, setsCovered, PATTERN_SEQUENTIAL, PATTERN_STRIDED, PATTERN_RANDOM } from "./stride-miss-model.js";

@@ -213,3 +213,34 @@ export function machineConfigErrors(config: MachineConfig, prefix = "machine"): 
     errors.push(new MachineInputError(k("l1.integerOnly"), "false on a machine whose only cache level is l1", true, "an integer-only l1 needs a level after it, which serves the floating-point loads and stores (the machine has l1 alone)", k("l2")));
   return errors;
 }
+
+/** A machine parameter that is valid but unlike any real machine: its key and why. */
+export interface MachineConfigWarning {
+  /** The parameter's key (`machine.l2.size`). */
+  readonly key: string;
+  readonly message: string;
+}
+
+/**
+ * What is valid but unlike any real machine in a configuration that {@link machineConfigErrors}
+ * accepts: a cache level smaller than the level inside it, which can then only miss where the
+ * inner one misses (the model bounds each level's misses by the inner level's, as in an
+ * inclusive hierarchy), so it adds its latency and holds nothing more.
+ */
+export function machineConfigWarnings(config: MachineConfig, prefix = "machine"): MachineConfigWarning[] {
+  const warnings: MachineConfigWarning[] = [];
+  let inner: string | undefined;
+  for (const lk of LEVEL_KEYS) {
+    const lv = config[lk];
+    if (lv === undefined || lv === null) continue;
+    const innerLevel = inner === undefined ? undefined : config[inner as (typeof LEVEL_KEYS)[number]];
+    if (innerLevel && lv.size < innerLevel.size) {
+      warnings.push({
+        key: `${prefix}.${lk}.size`,
+        message: `${lv.size} bytes, smaller than ${prefix}.${inner}.size (${innerLevel.size} bytes): a level outside another holds less than it, so it can only miss where ${inner} misses (is the size in the right unit?)`,
+      });
+    }
+    inner = lk;
+  }
+  return warnings;
+}
