@@ -288,6 +288,11 @@ function writeJson(file: string, value: unknown): void {
 export interface RunScenarioOptions extends LoadOptions, ExecuteOptions, OutputFolderOptions {
   /** Output folder (default: see {@link runOutputFolder}). */
   readonly out?: string;
+  /**
+   * Called with the loaded scenario once it and the output folder are checked, before the
+   * simulation: a caller may refuse an option that does not apply to its kind (it throws).
+   */
+  readonly onLoaded?: (scenario: LoadedScenario) => void;
 }
 
 /** Where a run wrote its outputs, and what of the folder it replaced it deleted without having written it. */
@@ -321,6 +326,7 @@ export function runScenario(file: string, options: RunScenarioOptions = {}): Run
   const scenario = loadScenario(file, options);
   const dir = runOutputFolder(scenario, options.out);
   checkRunOutputFolder(dir, withScenarioInput(scenario, options));
+  options.onLoaded?.(scenario);
   const art = executeScenario(scenario, options);
   return { ...art, ...writeRunReplacing(art, dir, options) };
 }

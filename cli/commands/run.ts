@@ -50,7 +50,8 @@ Options:
                        --set assembly.components.A.params.implementation=A2
   --top N              rows of the summary table, a positive integer (default 12)
   --quiet              print only the output folder (and warnings, on stderr)
-  --no-evidence        do not print the evidence section (evidence.json is written all the same)
+  --no-evidence        do not print the evidence section (evidence.json is written all the same);
+                       refused for a program model, whose run prints none
   --no-measure         run without the measurement component and proxies: no profile, records,
                        call graph or trace, only summary.json and timing.json. The simulated time is the
                        same (measurement and proxy overhead are not modelled); the simulator runs
@@ -95,6 +96,10 @@ a process ended by SIGINT/SIGTERM) interrupted.`,
       out: values.out as string | undefined,
       overwrite: values.overwrite === true,
       measure: !values["no-measure"],
+      // A program model's run has no evidence section for --no-evidence to leave out.
+      onLoaded: (s) => {
+        if (s.program && values["no-evidence"] === true) throw new UsageError("--no-evidence leaves out the evidence section, which a program model's run does not print (it has no proxy records): leave it out", "run");
+      },
       onProgress: ctx.interactive
         ? (now, events) => {
             const t = Date.now();

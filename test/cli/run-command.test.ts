@@ -159,6 +159,13 @@ describe("ccasim run --top", () => {
     }
   });
 
+  it("refuses --no-evidence for a program model, whose run prints no evidence, before it runs", async () => {
+    const out = join(scratch, "program-no-evidence");
+    const r = await run(["run", "scenarios/prophet-sample.yaml", "--out", out, "--no-evidence"]);
+    expect([r.code, r.out, r.err]).toEqual([2, "", "ccasim run: --no-evidence leaves out the evidence section, which a program model's run does not print (it has no proxy records): leave it out\n"]);
+    expect(existsSync(out)).toBe(false);
+  });
+
   it("prints as many timers as asked", async () => {
     const r = await run(["run", KNOWN, ...SMALL, "--out", join(scratch, "top3"), "--top", "3", "--no-evidence"]);
     expect(r.code, r.err).toBe(0);
