@@ -4,6 +4,7 @@
  *
  * @packageDocumentation
  */
+import { AnalysisInputError } from "../errors.js";
 import { leastSquares } from "./least-squares.js";
 import { rSquared, smape, studentTQuantile } from "./statistics.js";
 import type { Hypothesis } from "./hypothesis.js";
@@ -120,6 +121,7 @@ export class FittedModel {
    * Prediction interval for a single new observation at `q` (default level 0.95): the fitted
    * curve ± t·σ·√(1/w̄ + xᵀ(XᵀWX)⁻¹x), with w̄ the mean weight (1 for unweighted fits); for
    * log-space models the interval is computed on log T and transformed back.
+   * @throws AnalysisInputError when `level` is not in (0, 1)
    */
   predictionInterval(q: number, level = 0.95): Interval {
     return this.interval(q, level, true);
@@ -148,7 +150,10 @@ export class FittedModel {
     return g;
   }
 
-  /** Confidence interval of the fitted curve at `q` (default level 0.95). */
+  /**
+   * Confidence interval of the fitted curve at `q` (default level 0.95).
+   * @throws AnalysisInputError when `level` is not in (0, 1)
+   */
   confidenceInterval(q: number, level = 0.95): Interval {
     return this.interval(q, level, false);
   }
@@ -233,6 +238,8 @@ export class FittedModel {
   }
 
   private interval(q: number, level: number, prediction: boolean): Interval {
+    // `!(a && b)` refuses NaN too. A level of 0 would give an empty interval, a negative one an inverted one.
+    if (!(level > 0 && level < 1)) throw new AnalysisInputError(`level must be in (0, 1), got ${level}`);
     const dof = this.quality.n - this.hypothesis.terms.length;
     const center = this.linear(q);
     if (dof <= 0) return { low: NaN, high: NaN };

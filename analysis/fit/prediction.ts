@@ -52,7 +52,8 @@ export interface Prediction {
 
 /**
  * Predicts T at `q` with the report's mean model (and its standard deviation model).
- * @param level - coverage of the prediction interval (default 0.95)
+ * @param level - coverage of the prediction interval (default 0.95), in (0, 1)
+ * @throws AnalysisInputError when `level` is not in (0, 1)
  */
 export function predictAt(report: FitReport, q: number, level = 0.95): Prediction {
   const m = report.mean;
