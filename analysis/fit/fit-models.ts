@@ -259,7 +259,8 @@ export function isMathjsName(name: string): boolean {
  * const report = fitModels({ q: sizes, t: times });
  * report.mean.expression; // "exp(1.19*log(Q) - 3.68)", usable as a scenario cost model
  * @throws AnalysisInputError with fewer than 3 distinct Q, or when no hypothesis can be fitted
- *   (naming why: too few points, insignificant terms, or values outside the families' domain)
+ *   (naming why: too few points, insignificant terms, or values outside the families' domain),
+ *   or for an unknown `criterion` or `rule`
  */
 export function fitModels(input: FitInput, options: FitOptions = {}): FitReport {
   const points = "mean" in input ? input : groupByQ(input.q, input.t);
@@ -267,6 +268,10 @@ export function fitModels(input: FitInput, options: FitOptions = {}): FitReport 
   const variable = formulaVariable(options.variable);
   if (nq < 3) throw new AnalysisInputError(`need at least 3 distinct values of ${variable} to fit a model, got ${nq}`);
   const criterion = options.criterion ?? "loo-smape";
+  // The types name the choices; a caller from plain JavaScript (or a parsed settings file) can pass
+  // any text, which would otherwise rank as adjusted R² or fit by the significance rule unnoticed.
+  if (criterion !== "loo-smape" && criterion !== "adjusted-r2") throw new AnalysisInputError(`unknown selection criterion '${String(criterion)}'; known: loo-smape, adjusted-r2`);
+  if (options.rule !== undefined && options.rule !== "significance" && options.rule !== "extra-p") throw new AnalysisInputError(`unknown selection rule '${String(options.rule)}'; known: significance, extra-p`);
   const rule = ruleOf(input, options);
   if (rule === "extra-p" && criterion !== "loo-smape") throw new AnalysisInputError(`Extra-P's selection rule compares leave-one-out SMAPE; it has no criterion '${criterion}'`);
   if (rule === "extra-p" && options.weightByScatter) throw new AnalysisInputError("Extra-P's selection rule fits unweighted means; it cannot weight by scatter");

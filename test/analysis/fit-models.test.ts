@@ -303,3 +303,22 @@ describe("exact fits that tie", () => {
     expect(r.candidates.findIndex((c) => c.family === "power-law")).toBeGreaterThan(0);
   });
 });
+
+describe("fitModels' choices given as text", () => {
+  const q = [1, 2, 4, 8, 16, 32];
+  const t = q.map((x) => 3 * x + 1);
+
+  it("refuses an unknown selection criterion, naming the known ones", () => {
+    expect(() => fitModels({ q, t }, { criterion: "adjusted_r2" as never })).toThrow(AnalysisInputError);
+    expect(() => fitModels({ q, t }, { criterion: "adjusted_r2" as never })).toThrow("unknown selection criterion 'adjusted_r2'; known: loo-smape, adjusted-r2");
+  });
+
+  it("refuses an unknown selection rule, naming the known ones", () => {
+    expect(() => fitModels({ q, t }, { rule: "extrap" as never })).toThrow("unknown selection rule 'extrap'; known: significance, extra-p");
+  });
+
+  it("takes each known criterion and rule", () => {
+    for (const criterion of ["loo-smape", "adjusted-r2"] as const) expect(fitModels({ q, t }, { criterion }).criterion).toBe(criterion);
+    for (const rule of ["significance", "extra-p"] as const) expect(fitModels({ q, t }, { rule, families: ["constant", "pmnf"] }).rule).toBe(rule);
+  });
+});
