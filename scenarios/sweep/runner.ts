@@ -81,6 +81,13 @@ export function parseSlice(text: string): Slice {
   return { index, count };
 }
 
+/** @throws StudyError unless the slice's index and count are integers with 0 <= index < count */
+function checkSlice(slice: Slice): void {
+  const { index, count } = slice;
+  if (!(Number.isInteger(count) && count >= 1 && Number.isInteger(index) && index >= 0 && index < count))
+    throw new StudyError(`slice ${index}/${count}: expected index i and count n, integers with 0 <= i < n, for example { index: 0, count: 4 }`);
+}
+
 /** The points of a slice. */
 export function slicePoints(points: readonly SweepPoint[], slice?: Slice): SweepPoint[] {
   return slice ? points.filter((p) => p.index % slice.count === slice.index) : [...points];
@@ -129,11 +136,15 @@ export function workerScript(): string {
  * `jobs` worker threads while this one stores their rows, each point committed whole (with its `point` row) so that a run killed at any moment resumes with
  * `resume: true` and ends with exactly one result per point. A failing point is stored with its
  * error and the sweep goes on.
- * @throws StudyError when `db` holds another study, or this study without `resume`
+ * @throws StudyError when `db` holds another study, or this study without `resume`; for a
+ *   `slice` whose index and count are not integers with 0 <= index < count
  * @throws OutputPathError (an input error) when `db` is the sweep or scenario file, or a folder
  *   holding one, or its parent is not writable: before any point runs
  */
 export async function runSweep(sweep: Sweep, options: SweepRunOptions): Promise<SweepRunSummary> {
+  // why: a slice outside 0 <= i < n (a 1-based task id, a count of 0) selects no point, and the
+  // sweep would end having run nothing and said nothing
+  if (options.slice !== undefined) checkSlice(options.slice);
   // Before any worker starts: a database that would replace the sweep's files, or cannot be made.
   checkOutputPath(options.db, "study database", { inputs: sweepInputs(sweep) });
   const t0 = performance.now();
