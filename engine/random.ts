@@ -36,8 +36,12 @@ export class RandomStream {
     return lo + (hi - lo) * this.rng();
   }
 
-  /** A uniform integer in [lo, hi] (both inclusive). */
+  /**
+   * A uniform integer in [lo, hi] (both inclusive).
+   * @throws RangeError unless lo and hi are integers with lo <= hi
+   */
   integer(lo: number, hi: number): number {
+    if (!(Number.isInteger(lo) && Number.isInteger(hi) && lo <= hi)) throw new RangeError(`integer(${lo}, ${hi}): lo and hi must be integers with lo <= hi`);
     return lo + Math.floor(this.rng() * (hi - lo + 1));
   }
 
@@ -71,8 +75,12 @@ export class RandomStream {
     return mean * Math.exp(this.normal(-s2 / 2, Math.sqrt(s2)));
   }
 
-  /** Picks one element uniformly. */
+  /**
+   * Picks one element uniformly.
+   * @throws RangeError when `items` is empty
+   */
   pick<T>(items: readonly T[]): T {
+    if (items.length === 0) throw new RangeError("pick: the list is empty");
     return items[Math.floor(this.rng() * items.length)];
   }
 }

@@ -79,3 +79,29 @@ describe("named random streams", () => {
     expect([...seen].sort()).toEqual([3, 4, 5, 6, 7, 8]);
   });
 });
+
+describe("draws from an empty or malformed range", () => {
+  it.each([
+    [3, 1],
+    [0.5, 2],
+    [0, 2.5],
+    [Number.NaN, 2],
+  ])("refuses integer(%s, %s), which has no integer in [lo, hi] or bounds that are not integers", (lo, hi) => {
+    expect(() => new RandomStream(5, "ints").integer(lo, hi)).toThrow(RangeError);
+    expect(() => new RandomStream(5, "ints").integer(lo, hi)).toThrow(`integer(${lo}, ${hi}): lo and hi must be integers with lo <= hi`);
+  });
+
+  it("draws the one value of a range of one integer", () => {
+    expect(new RandomStream(5, "ints").integer(4, 4)).toBe(4);
+  });
+
+  it("refuses to pick from an empty list", () => {
+    expect(() => new RandomStream(5, "pick").pick([])).toThrow("pick: the list is empty");
+  });
+
+  it("draws the same values as before for valid arguments", () => {
+    const a = new RandomStream(7, "same");
+    const b = new RandomStream(7, "same");
+    expect([a.integer(1, 6), a.pick(["x", "y", "z"])]).toEqual([1 + Math.floor(b.next() * 6), ["x", "y", "z"][Math.floor(b.next() * 3)]]);
+  });
+});
