@@ -20,7 +20,7 @@ export interface CrossoverOptions extends SelectOptions {
   /** Other inputs, held fixed. */
   readonly inputs?: Inputs;
   /**
-   * Cells of the range scanned before refinement (default 128), each judged at its middle (and
+   * Cells of the range scanned before refinement, an integer >= 1 (default 128; 1 scans as 2), each judged at its middle (and
    * the range at its ends): a cell's end where two implementations tie (cost the same) says
    * nothing of the cells on either side, and the tie goes to the first listed.
    */
@@ -56,7 +56,8 @@ export interface CrossoverResult {
  * by bisection every point where the exact optimum changes between two of them; a change within
  * 1e-9 of the range of an end is a tie there, not a crossover. Changes narrower than a cell are
  * found only if the choice differs at the points scanned; raise `samples` for finer structure.
- * @throws AnalysisInputError for an empty or invalid range, a variable no cost of the assembly reads
+ * @throws AnalysisInputError for an empty or invalid range, `samples` not an integer >= 1, a
+ *   `spacing` other than linear and log, a variable no cost of the assembly reads
  *   (when every cost is an expression, a number or a fitted model), or the errors of {@link selectImplementations}
  */
 export function findCrossovers(assembly: Assembly | PreparedAssembly, options: CrossoverOptions): CrossoverResult {
@@ -64,6 +65,8 @@ export function findCrossovers(assembly: Assembly | PreparedAssembly, options: C
   if (!(from < to)) throw new AnalysisInputError(`crossover range must have from < to, got [${from}, ${to}]`);
   const spacing = options.spacing ?? "linear";
   if (spacing === "log" && !(from > 0)) throw new AnalysisInputError("log spacing needs a positive lower end");
+  if (options.samples !== undefined && !(Number.isInteger(options.samples) && options.samples >= 1)) throw new AnalysisInputError(`samples must be an integer >= 1, got ${options.samples}`);
+  if (spacing !== "linear" && spacing !== "log") throw new AnalysisInputError(`spacing must be linear or log, got '${String(spacing)}'`);
   const samples = Math.max(2, options.samples ?? 128);
   const prepared = "compiled" in assembly ? assembly : prepareAssembly(assembly);
   const at = (x: number): Assignment => selectImplementations(prepared, { ...options.inputs, [variable]: x }, { ...options, coreComponents: undefined }).optimum.assignment;

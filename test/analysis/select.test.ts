@@ -387,3 +387,19 @@ describe("knownModelsAssembly", () => {
     expect(graph(asm.callGraph)).toEqual(fromScenario("Driver"));
   });
 });
+
+describe("a crossover scan's grid", () => {
+  it.each([0, -3, 1.5, Number.NaN, Number.POSITIVE_INFINITY])("refuses samples %s, naming it", (samples) => {
+    expect(() => findCrossovers(knownModelsAssembly(), { variable: "x", from: 1, to: 4, samples })).toThrow(AnalysisInputError);
+    expect(() => findCrossovers(knownModelsAssembly(), { variable: "x", from: 1, to: 4, samples })).toThrow(`samples must be an integer >= 1, got ${samples}`);
+  });
+
+  it("refuses a spacing other than linear and log", () => {
+    expect(() => findCrossovers(knownModelsAssembly(), { variable: "x", from: 1, to: 4, spacing: "logarithmic" as never })).toThrow("spacing must be linear or log, got 'logarithmic'");
+  });
+
+  it("scans one sample as two", () => {
+    const one = findCrossovers(knownModelsAssembly(), { variable: "x", from: 1, to: 4, samples: 1 });
+    expect(one).toEqual(findCrossovers(knownModelsAssembly(), { variable: "x", from: 1, to: 4, samples: 2 }));
+  });
+});
