@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import { defaultMetric, derivedView, ProfileModelError, describeThreads, isTimeMetric, metricUnit, threadView, type ProfileView, type ThreadId, type Trial, type DerivedKind } from "../profile/index.js";
-import { didYouMean, quotedNames } from "../profile/internal.js";
+import { DERIVED_KINDS, didYouMean, quotedNames } from "../profile/internal.js";
 import { AnalysisInputError } from "./errors.js";
 
 /**
@@ -16,10 +16,17 @@ export type ViewChoice = DerivedKind | number | ThreadId;
 
 /**
  * The index in `trial.threads` of the thread `choice` names, or undefined for a derived view.
- * @throws AnalysisInputError for a thread the trial does not have, naming the threads it has
+ * @throws AnalysisInputError for a thread the trial does not have, naming the threads it has, or
+ *   a text that names no derived view (`"avg"`, `"0,0,0"`)
  */
 export function threadIndexOf(trial: Trial, choice: ViewChoice): number | undefined {
-  if (typeof choice === "string") return undefined;
+  if (typeof choice === "string") {
+    // why: the type names the derived views, but a caller from JavaScript may pass TAU's thread
+    // name or a misspelt view, which would otherwise fail deep inside with a TypeError
+    if (!(DERIVED_KINDS as readonly string[]).includes(choice))
+      throw new AnalysisInputError(`unknown view '${choice}'${didYouMean(choice, DERIVED_KINDS)}; use one of ${DERIVED_KINDS.join(", ")}, a thread's index or { node, context, thread }`, trial.source);
+    return undefined;
+  }
   if (typeof choice === "number") {
     if (!(Number.isInteger(choice) && choice >= 0 && choice < trial.threads.length)) throw new AnalysisInputError(`no thread with index ${choice}; the trial has ${describeThreads(trial)}`, trial.source);
     return choice;
@@ -31,7 +38,7 @@ export function threadIndexOf(trial: Trial, choice: ViewChoice): number | undefi
 
 /**
  * The view of `trial` for `choice`.
- * @throws AnalysisInputError for a thread the trial does not have
+ * @throws AnalysisInputError for a thread the trial does not have, or a text that names no derived view
  */
 export function viewOf(trial: Trial, choice: ViewChoice): ProfileView {
   const i = threadIndexOf(trial, choice);

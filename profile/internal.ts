@@ -11,3 +11,4 @@ export { nameSlots } from "./record-table.js";
 export { decimalValue } from "./decimal-text.js";
 export { nearestName, didYouMean, quotedNames } from "./nearest-name.js";
 export { recordValueSpellings } from "./record-columns.js";
+export { DERIVED_KINDS } from "./derived.js";
