@@ -11,10 +11,11 @@ import {
   machineParam,
   machinePresets,
   pointToPointModels,
-  presetMapOf,
   presetModelParams,
+  presetParameters,
   type InterconnectPreset,
   type MachinePreset,
+  type PresetParameter,
 } from "../../machine/index.js";
 import { formatQuantity } from "../../scenarios/lang/index.js";
 import { parseCommandArgs, UsageError, type Command } from "../command.js";
@@ -41,42 +42,24 @@ Options:
   --json     print JSON (the list, or one preset)
   -h, --help show this help`;
 
-/** One machine parameter of a preset, as printed. */
-interface PresetParameter {
-  readonly key: string;
-  /** Value in base units (numbers) or as given (strings, booleans). */
-  readonly value: unknown;
+/** One machine parameter of a preset, as printed: {@link presetParameters}' with the value's text. */
+type PrintedParameter = PresetParameter & {
   /** The value with its unit, as a scenario may write it. */
   readonly text: string;
-  readonly meaning: string;
-  readonly source: string;
-  readonly calibrated: boolean;
-  /** The preset leaves the key out: `value` is the default the node model then takes. */
-  readonly defaulted: boolean;
-}
+};
 
-/**
- * The parameters `preset` sets (its `params`: every one with the preset's value as default), in
- * the order of the machine's parameter documentation, with their meaning without the source.
- */
-function machineParameters(preset: MachinePreset): PresetParameter[] {
-  const set = new Map(preset.params.map((p) => [p.name, p]));
-  const out: PresetParameter[] = [];
-  // Every documented key, in the documentation's order: the preset's own, and an optional one it
-  // leaves out (a level's sector, computeEfficiency) with the value it then takes.
-  for (const doc of MACHINE_PARAMS) {
-    const p = set.get(doc.name);
-    if (p !== undefined) {
-      const value = p.default;
-      const source = preset.sources[p.name];
-      out.push({ key: p.name, value, text: quantityText(value, p), meaning: machineParam(p.name)?.doc ?? p.doc, source: source?.source ?? "", calibrated: source?.calibrated === true, defaulted: false });
-      continue;
-    }
-    const fallback = defaultOf(doc.name, preset);
-    if (fallback !== undefined)
-      out.push({ key: doc.name, value: fallback.value, text: fallback.value === null ? UNSET_TEXT : quantityText(fallback.value, doc), meaning: doc.doc, source: `not set by the preset: ${fallback.why}`, calibrated: false, defaulted: true });
-  }
-  return out;
+/** The parameters of `preset` (see {@link presetParameters}), each with its value's text. */
+function machineParameters(preset: MachinePreset): PrintedParameter[] {
+  // Fields in the order `--json` has always written them.
+  return presetParameters(preset).map((p) => ({
+    key: p.key,
+    value: p.value,
+    text: p.defaulted && p.value === null ? UNSET_TEXT : quantityText(p.value, machineParam(p.key)!),
+    meaning: p.meaning,
+    source: p.source,
+    calibrated: p.calibrated,
+    defaulted: p.defaulted,
+  }));
 }
 
 /** The text of a key that has no value unless a scenario gives one (`memory.size`): none a scenario writes. */
@@ -85,21 +68,6 @@ const UNSET_TEXT = "(not set)";
 /** A machine value with its unit, as a scenario may write it. */
 function quantityText(value: unknown, p: { type: string; dimension?: Parameters<typeof formatQuantity>[1] }): string {
   return typeof value === "number" && p.type === "quantity" && p.dimension !== undefined ? formatQuantity(value, p.dimension) : String(value);
-}
-
-/**
- * The value an optional machine key takes when `preset` leaves it out (as the node model reads
- * it), or undefined when the key does not apply (a key of a level the preset lacks).
- */
-function defaultOf(key: string, preset: MachinePreset): { value: unknown; why: string } | undefined {
-  const [group, name] = key.split(".");
-  const level = (LEVEL_KEYS as readonly string[]).includes(group!) ? (preset.config as unknown as Record<string, { line: number } | undefined>)[group!] : undefined;
-  if (name === "sector" && level) return { value: level.line, why: `the default, ${group}.line` };
-  if (key === "l1.integerOnly" && level) return { value: false, why: "the default" };
-  if (key === "computeEfficiency") return { value: 1, why: "the default, peak rates" };
-  if (key === "counters.presetMap") return { value: presetMapOf({ native: preset.config.counters.native }), why: "the default for its native events (counters.native)" };
-  if (key === "memory.size") return { value: null, why: "none, so no kernel's arrays are checked against a memory size" };
-  return undefined;
 }
 
 function describeMachine(preset: MachinePreset, json: boolean): string {

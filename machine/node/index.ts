@@ -30,7 +30,7 @@ export {
 } from "./counters.js";
 export { NodeModel, createKernelCost, type KernelCost, type NodeModelOptions } from "./node-model.js";
 export { Cluster, placeRanks, type ClusterLayout, type PlacementPolicy } from "./cluster.js";
-export { machinePresets, definePreset, type MachinePreset, type ParamSource } from "./preset.js";
+export { machinePresets, definePreset, presetParameters, type MachinePreset, type ParamSource, type PresetParameter } from "./preset.js";
 export { resolveMachine, resolveMachineChecked, type MachineOverrides } from "./resolve.js";
 export { poisson, osJitter, memoryCv } from "./noise.js";
 export { xeonPreset, itanium2Preset } from "../presets/index.js";

@@ -7,8 +7,9 @@
  */
 import type { ParamDoc } from "../../engine/params.js";
 import { Registry, type Registrable } from "../../engine/registry.js";
-import type { MachineConfig } from "./config.js";
-import { MACHINE_PARAMS, machineValue } from "./params.js";
+import { LEVEL_KEYS, type MachineConfig } from "./config.js";
+import { presetMapOf } from "./counters.js";
+import { MACHINE_PARAMS, machineParam, machineValue } from "./params.js";
 
 /** Where a preset's number comes from. */
 export interface ParamSource {
@@ -59,4 +60,60 @@ export function definePreset(
     params.push({ ...p, default: v, doc: `${p.doc} Source: ${src.source}${src.calibrated ? " [calibrated]" : ""}.` });
   }
   return { name, summary, config, sources, params, ...(interconnect !== undefined ? { interconnect } : {}) };
+}
+
+/** One machine parameter of a preset: its value, meaning and source (what `ccasim presets <name>` lists). */
+export interface PresetParameter {
+  /** Dotted key (`l2.size`). */
+  readonly key: string;
+  /**
+   * Value in base units (numbers: bytes, hertz, cycles, ...) or as given (strings, booleans);
+   * null for a key that has no value unless a scenario gives one (`memory.size`).
+   */
+  readonly value: unknown;
+  /** What the parameter means, without the source. */
+  readonly meaning: string;
+  /** The preset's citation for the value, or why the key takes its default. */
+  readonly source: string;
+  /** True when the value was tuned to reproduce an observation rather than read from a datasheet. */
+  readonly calibrated: boolean;
+  /** The preset leaves the key out: `value` is the default the node model then takes. */
+  readonly defaulted: boolean;
+}
+
+/**
+ * Every machine parameter of `preset`, in the order of the machine's parameter documentation
+ * ({@link MACHINE_PARAMS}): those it sets, with its value and source, and the optional ones it
+ * leaves out (a level's sector, `computeEfficiency`, `memory.size`) with the value the node model
+ * then takes, marked `defaulted`.
+ */
+export function presetParameters(preset: MachinePreset): PresetParameter[] {
+  const set = new Map(preset.params.map((p) => [p.name, p]));
+  const out: PresetParameter[] = [];
+  for (const doc of MACHINE_PARAMS) {
+    const p = set.get(doc.name);
+    if (p !== undefined) {
+      const source = preset.sources[p.name];
+      out.push({ key: p.name, value: p.default, meaning: machineParam(p.name)?.doc ?? p.doc, source: source?.source ?? "", calibrated: source?.calibrated === true, defaulted: false });
+      continue;
+    }
+    const fallback = defaultOf(doc.name, preset);
+    if (fallback !== undefined) out.push({ key: doc.name, value: fallback.value, meaning: doc.doc, source: `not set by the preset: ${fallback.why}`, calibrated: false, defaulted: true });
+  }
+  return out;
+}
+
+/**
+ * The value an optional machine key takes when `preset` leaves it out (as the node model reads
+ * it), or undefined when the key does not apply (a key of a level the preset lacks).
+ */
+function defaultOf(key: string, preset: MachinePreset): { value: unknown; why: string } | undefined {
+  const [group, name] = key.split(".");
+  const level = (LEVEL_KEYS as readonly string[]).includes(group!) ? (preset.config as unknown as Record<string, { line: number } | undefined>)[group!] : undefined;
+  if (name === "sector" && level) return { value: level.line, why: `the default, ${group}.line` };
+  if (key === "l1.integerOnly" && level) return { value: false, why: "the default" };
+  if (key === "computeEfficiency") return { value: 1, why: "the default, peak rates" };
+  if (key === "counters.presetMap") return { value: presetMapOf({ native: preset.config.counters.native }), why: "the default for its native events (counters.native)" };
+  if (key === "memory.size") return { value: null, why: "none, so no kernel's arrays are checked against a memory size" };
+  return undefined;
 }
