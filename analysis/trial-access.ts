@@ -46,6 +46,18 @@ export function viewOf(trial: Trial, choice: ViewChoice): ProfileView {
 }
 
 /**
+ * Checks an analysis's `kind` option: "inclusive" or "exclusive" (undefined, the default, is
+ * inclusive). Why check: the type names the two, but a caller from JavaScript may misspell one,
+ * which would otherwise read inclusive values under the name given.
+ * @throws AnalysisInputError for anything else
+ * @internal
+ */
+export function valueKindOf(kind: unknown): "inclusive" | "exclusive" {
+  if (kind === undefined || kind === "inclusive" || kind === "exclusive") return kind ?? "inclusive";
+  throw new AnalysisInputError(`kind must be inclusive or exclusive, got '${String(kind)}'`);
+}
+
+/**
  * Index of metric `name` in `trial` (exact, then case-insensitive); without a name, the trial's
  * default metric (`defaultMetric`: TIME, another time metric, the cycles, else the first by name),
  * as `ccasim profile show` takes it, whatever format the trial was read from.

@@ -24,7 +24,7 @@ import {
 import { didYouMean, grown, recordValueSpellings } from "../../profile/internal.js";
 import { AnalysisInputError } from "../errors.js";
 import type { FitDefaults, fitModels } from "./fit-models.js";
-import { metricOf, threadIndexOf, timerOf, userEventOf, viewOf, type ViewChoice } from "../trial-access.js";
+import { metricOf, threadIndexOf, timerOf, userEventOf, valueKindOf, viewOf, type ViewChoice } from "../trial-access.js";
 
 /** Paired observations: T as a function of Q. */
 export interface Observations {
@@ -422,9 +422,11 @@ export interface ParameterTimerSelection {
 /**
  * Per-call values of TAU_PARAM timers (`f [ <size> = <100> ]`): Q is the parameter value, T the
  * inclusive (or exclusive) value divided by the number of calls, one observation per thread.
- * @throws AnalysisInputError when no such timer has a numeric value
+ * @throws AnalysisInputError when no such timer has a numeric value, or `kind` is neither
+ *   inclusive nor exclusive
  */
 export function observationsFromParameterTimers(trial: Trial, sel: ParameterTimerSelection): Observations {
+  valueKindOf(sel.kind);
   const m = metricOf(trial, sel.metric);
   // The routine in full (a part of its name finds it), for the title and the quantity.
   const routine = resolveParameterRoutine(trial, sel.routine, sel.parameter);
@@ -517,10 +519,12 @@ export interface AcrossTrialsSelection {
  * One timer (or user event) across a set of trials, with Q read from each trial's metadata, its
  * source path, or its number of ranks or threads: power caps across folders, rank counts across
  * packed profiles, problem sizes across runs.
- * @throws AnalysisInputError when Q cannot be read from a trial, or the timer is missing
+ * @throws AnalysisInputError when Q cannot be read from a trial, or the timer is missing, or
+ *   `kind` is neither inclusive nor exclusive
  */
 export function observationsAcrossTrials(trials: readonly Trial[], sel: AcrossTrialsSelection): Observations {
   if (!sel.timer === !sel.userEvent) throw new AnalysisInputError("give exactly one of timer and userEvent");
+  valueKindOf(sel.kind);
   const q: number[] = [];
   const t: number[] = [];
   let qLabel = "Q";

@@ -6,7 +6,7 @@
  */
 import type { ProfileView, Trial } from "../../profile/index.js";
 import { AnalysisInputError } from "../errors.js";
-import { threadIndexOf, viewOf, type ViewChoice } from "../trial-access.js";
+import { threadIndexOf, valueKindOf, viewOf, type ViewChoice } from "../trial-access.js";
 import type { PowerConstantSet } from "./constants.js";
 import { counterMetrics, cycleBasis, estimatePower, type PerformanceMetrics, type PowerEstimate } from "./models.js";
 import { processorMismatch } from "./processor.js";
@@ -112,12 +112,13 @@ export interface TrialPower {
 /**
  * Estimates power per event of a trial. The CPU clock comes from the metadata attribute
  * "CPU MHz" (per thread when it differs) unless given.
- * @throws AnalysisInputError when `options.cpuMHz` is given and is not a number above 0
+ * @throws AnalysisInputError when `options.cpuMHz` is given and is not a number above 0, or
+ *   `options.kind` is neither inclusive nor exclusive
  */
 export function estimateTrialPower(trial: Trial, set: PowerConstantSet, options: TrialPowerOptions = {}): TrialPower {
   // A clock of 0, below 0 or NaN would replace the metadata's and leave every time and energy NaN.
   if (options.cpuMHz !== undefined && !(Number.isFinite(options.cpuMHz) && options.cpuMHz > 0)) throw new AnalysisInputError(`cpuMHz must be a clock above 0 MHz, got ${options.cpuMHz}`);
-  const kind = options.kind ?? "inclusive";
+  const kind = valueKindOf(options.kind);
   const choice = options.view ?? "mean";
   const viewIds: ViewChoice[] = choice === "each" ? trial.threads.map((_, i) => i) : [choice];
   const timers = trial.timers.filter((t) => !(options.flatOnly ?? true) || !t.isCallpath);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AnalysisInputError, callTreeFromTrial, estimateTrialPower, observationsFromParameterTimers, powerConstantSets, viewOf } from "../../analysis/index.js";
+import { AnalysisInputError, callTreeFromTrial, estimateTrialPower, observationsAcrossTrials, observationsFromParameterTimers, powerConstantSets, viewOf } from "../../analysis/index.js";
 import { readTrial } from "../../profile/index.js";
 
 const wrap = readTrial("../shared/data/tau/edge-cases/examples/wrap");
@@ -25,5 +25,22 @@ describe("a view given as text", () => {
   it("takes every derived view and a thread by index or by name", () => {
     for (const kind of ["mean", "min", "max", "total", "stddev"] as const) expect(viewOf(wrap, kind).label).toBe(kind);
     expect(viewOf(wrap, 1).label).toBe(viewOf(wrap, { node: 1, context: 0, thread: 0 }).label);
+  });
+});
+
+describe("the kind of values given as text", () => {
+  it("is refused unless inclusive or exclusive by every analysis that takes one", () => {
+    const kind = "exclusiv" as never;
+    const message = "kind must be inclusive or exclusive, got 'exclusiv'";
+    expect(() => observationsFromParameterTimers(wrap, { routine: "__wrap_dgemm", parameter: "size", kind })).toThrow(message);
+    expect(() => observationsAcrossTrials([wrap], { parameter: { ranks: true }, timer: "MPI_Init()", kind })).toThrow(message);
+    expect(() => estimateTrialPower(wrap, powerConstantSets.get("itanium2-madison"), { kind })).toThrow(AnalysisInputError);
+    expect(() => estimateTrialPower(wrap, powerConstantSets.get("itanium2-madison"), { kind })).toThrow(message);
+  });
+
+  it("reads exclusive values when asked, inclusive by default", () => {
+    const sel = { routine: "__wrap_dgemm", parameter: "size" };
+    expect(observationsFromParameterTimers(wrap, sel).t).toEqual(observationsFromParameterTimers(wrap, { ...sel, kind: "inclusive" }).t);
+    expect(observationsFromParameterTimers(wrap, { ...sel, kind: "exclusive" }).quantity?.kind).toBe("exclusive");
   });
 });
