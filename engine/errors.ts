@@ -4,12 +4,16 @@
  * @packageDocumentation
  */
 
-/** A delay or time that is negative, NaN or infinite. Carries the offending value. */
+/** A delay or time that is negative, NaN or infinite, or a time before now. Carries the offending value. */
 export class InvalidDelayError extends RangeError {
   /** Marks errors caused by the caller's input (the CLI maps them to exit code 2). */
   readonly isInputError = true;
-  constructor(readonly value: unknown, what = "delay") {
-    super(`invalid ${what} ${describeValue(value)}: must be a finite number >= 0`);
+  /**
+   * @param what - what the value is ("delay", "time", ...)
+   * @param expected - what it must be (default "a finite number >= 0")
+   */
+  constructor(readonly value: unknown, what = "delay", expected = "a finite number >= 0") {
+    super(`invalid ${what} ${describeValue(value)}: must be ${expected}`);
     this.name = "InvalidDelayError";
   }
 }

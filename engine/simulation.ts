@@ -111,7 +111,7 @@ export class Simulation {
    * @throws InvalidDelayError if time is before now, NaN or infinite
    */
   scheduleAt<A>(time: number, handler: EventHandler<A>, arg?: A, priority: number = NORMAL): EventHandle {
-    if (!(time >= this.now) || time === Infinity) throw new InvalidDelayError(time, `time (now is ${this.now})`);
+    if (!(time >= this.now) || time === Infinity) throw new InvalidDelayError(time, "time", `a finite number >= ${this.now} (now)`);
     return this.schedule(time - this.now, handler, arg, priority);
   }
 
@@ -135,7 +135,7 @@ export class Simulation {
    * @throws InvalidDelayError if time is before now, NaN or infinite
    */
   scheduleReserved<A>(time: number, order: number, handler: EventHandler<A>, arg?: A): EventHandle {
-    if (!(time >= this.now) || time === Infinity) throw new InvalidDelayError(time, `time (now is ${this.now})`);
+    if (!(time >= this.now) || time === Infinity) throw new InvalidDelayError(time, "time", `a finite number >= ${this.now} (now)`);
     return this.queue.push(time, order, handler as EventHandler, arg);
   }
 
@@ -167,12 +167,13 @@ export class Simulation {
 
   /**
    * Fires events until none is left, `until` is passed, or {@link stop} is called.
+   * @throws InvalidDelayError when `until` is NaN or before now
    * @throws DeadlockError when the list runs dry while non-daemon processes are blocked (unless `onDeadlock: "report"`)
    * @throws whatever an event handler or an unwaited failing process throws
    */
   run(options: RunOptions = {}): RunResult {
     const until = options.until ?? Infinity;
-    if (Number.isNaN(until) || until < this.now) throw new InvalidDelayError(until, `until (now is ${this.now})`);
+    if (Number.isNaN(until) || until < this.now) throw new InvalidDelayError(until, "until", `a number >= ${this.now} (now), or Infinity`);
     const q = this.queue;
     const start = this.eventsProcessed;
     this.stopRequested = false;

@@ -124,3 +124,27 @@ describe("Simulation callback kernel", () => {
     expect(trace).toEqual([1]);
   });
 });
+
+describe("a time before now", () => {
+  function at5(): Simulation {
+    const sim = new Simulation();
+    sim.schedule(5, () => undefined);
+    sim.run();
+    return sim;
+  }
+
+  it("is refused by scheduleAt and scheduleReserved saying the time must not be before now", () => {
+    const sim = at5();
+    expect(() => sim.scheduleAt(3, () => undefined)).toThrow(InvalidDelayError);
+    expect(() => sim.scheduleAt(3, () => undefined)).toThrow("invalid time 3: must be a finite number >= 5 (now)");
+    expect(() => sim.scheduleReserved(3, sim.reserveOrder(), () => undefined)).toThrow("invalid time 3: must be a finite number >= 5 (now)");
+    expect(() => sim.scheduleAt(Infinity, () => undefined)).toThrow("invalid time Infinity: must be a finite number >= 5 (now)");
+  });
+
+  it("is refused by run's until, which may be infinite", () => {
+    const sim = at5();
+    expect(() => sim.run({ until: 3 })).toThrow("invalid until 3: must be a number >= 5 (now), or Infinity");
+    expect(() => sim.run({ until: Number.NaN })).toThrow("invalid until NaN: must be a number >= 5 (now), or Infinity");
+    expect(sim.run({ until: Infinity }).reason).toBe("empty");
+  });
+});
