@@ -78,11 +78,17 @@ export class Simulation {
   private readonly alive = new Set<Process<any>>();
   private processCount = 0;
 
+  /**
+   * @throws InvalidDelayError for a start time below 0 or not finite
+   * @throws RangeError for a `queue` named neither heap nor reference
+   */
   constructor(options: SimulationOptions = {}) {
     this.seed = options.seed ?? 0;
     this.now = options.startTime ?? 0;
     if (!Number.isFinite(this.now) || this.now < 0) throw new InvalidDelayError(this.now, "start time");
     const q = options.queue ?? "heap";
+    // why: a misspelt name would otherwise be taken for an EventQueue and fail at the first schedule
+    if (typeof q === "string" && q !== "heap" && q !== "reference") throw new RangeError(`unknown event list '${q}': use heap, reference or an EventQueue`);
     this.queue = q === "heap" ? new HeapQueue() : q === "reference" ? new ReferenceQueue() : q;
   }
 

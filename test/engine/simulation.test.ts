@@ -148,3 +148,21 @@ describe("a time before now", () => {
     expect(sim.run({ until: Infinity }).reason).toBe("empty");
   });
 });
+
+describe("the event list of a simulation", () => {
+  it("is refused when named neither heap nor reference", () => {
+    expect(() => new Simulation({ queue: "calendar" as never })).toThrow(RangeError);
+    expect(() => new Simulation({ queue: "calendar" as never })).toThrow("unknown event list 'calendar': use heap, reference or an EventQueue");
+  });
+
+  it("orders events alike with either named list", () => {
+    for (const queue of ["heap", "reference"] as const) {
+      const sim = new Simulation({ queue });
+      const trace: number[] = [];
+      sim.schedule(2, () => trace.push(2));
+      sim.schedule(1, () => trace.push(1));
+      sim.run();
+      expect(trace).toEqual([1, 2]);
+    }
+  });
+});
