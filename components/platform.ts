@@ -73,8 +73,14 @@ export interface MpiWorldHandle {
  * exchange) refuse it: run those through a scenario's machine.
  * @param clockMHz - clock in MHz (default 1000)
  * @param opsPerCycle - instructions per cycle (default 1)
+ * @throws RangeError unless ranks is an integer >= 1 and the clock and rate finite numbers > 0
  */
 export function simplePlatform(ranks: number, clockMHz = 1000, opsPerCycle = 1): Platform {
+  // why: 0 ranks would run nothing, and a clock or rate of 0 or below would cost kernels an
+  // infinite or negative time, refused far from here
+  if (!(Number.isInteger(ranks) && ranks >= 1)) throw new RangeError(`simplePlatform: ranks must be an integer >= 1, got ${ranks}`);
+  if (!(Number.isFinite(clockMHz) && clockMHz > 0)) throw new RangeError(`simplePlatform: clockMHz must be a finite number > 0, got ${clockMHz}`);
+  if (!(Number.isFinite(opsPerCycle) && opsPerCycle > 0)) throw new RangeError(`simplePlatform: opsPerCycle must be a finite number > 0, got ${opsPerCycle}`);
   return {
     ranks,
     counterNames: ["PAPI_TOT_INS", "PAPI_FP_OPS"],
