@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { StudyError } from "../../profile/study/index.js";
 import type { Sweep } from "./load-sweep.js";
 
 /** Options of {@link slurmArrayScript}. */
@@ -51,8 +52,15 @@ function q(s: string): string {
  * database (resuming, so a requeued task finishes its slice without redoing it). Merge the shards
  * afterwards with `ccasim sweep merge <study.db> <shards>/shard-*.db`. Create the shard folder
  * before submitting the script: Slurm opens the tasks' output files there before they run.
+ * @throws StudyError when `tasks` or `jobs` is given and is not an integer >= 1
  */
 export function slurmArrayScript(sweep: Sweep, options: SlurmOptions): string {
+  // why: the numbers are written into the script as they are; 1.5 would give `--array=0-0.5` and
+  // `--cpus-per-task=1.5`, which sbatch refuses, and 0 tasks would be taken as 1 unsaid
+  for (const key of ["tasks", "jobs"] as const) {
+    const v = options[key];
+    if (v !== undefined && !(Number.isInteger(v) && v >= 1)) throw new StudyError(`${key} must be an integer >= 1, got ${v}`);
+  }
   const ccasim = options.ccasim ?? builtCommand();
   const n = Math.max(1, Math.min(options.tasks ?? Math.min(sweep.points.length, 16), sweep.points.length));
   const jobs = Math.max(1, options.jobs ?? 1);
