@@ -137,7 +137,8 @@ export function workerScript(): string {
  * `resume: true` and ends with exactly one result per point. A failing point is stored with its
  * error and the sweep goes on.
  * @throws StudyError when `db` holds another study, or this study without `resume`; for a
- *   `slice` whose index and count are not integers with 0 <= index < count
+ *   `slice` whose index and count are not integers with 0 <= index < count, `jobs` that is not an
+ *   integer >= 1, or an index of `only` that is no point of the sweep
  * @throws OutputPathError (an input error) when `db` is the sweep or scenario file, or a folder
  *   holding one, or its parent is not writable: before any point runs
  */
@@ -145,6 +146,11 @@ export async function runSweep(sweep: Sweep, options: SweepRunOptions): Promise<
   // why: a slice outside 0 <= i < n (a 1-based task id, a count of 0) selects no point, and the
   // sweep would end having run nothing and said nothing
   if (options.slice !== undefined) checkSlice(options.slice);
+  // why: jobs is written into the summary and sizes the pool, and an index that is no point's
+  // would make a sweep that runs nothing look like one that finished
+  if (options.jobs !== undefined && !(Number.isInteger(options.jobs) && options.jobs >= 1)) throw new StudyError(`jobs must be an integer >= 1, got ${options.jobs}`);
+  const notPoints = (options.only ?? []).filter((i) => !(Number.isInteger(i) && i >= 0 && i < sweep.points.length));
+  if (notPoints.length > 0) throw new StudyError(`only: ${notPoints.join(", ")} ${notPoints.length === 1 ? "is no point" : "are no points"} of the sweep; its points are 0 to ${sweep.points.length - 1}`);
   // Before any worker starts: a database that would replace the sweep's files, or cannot be made.
   checkOutputPath(options.db, "study database", { inputs: sweepInputs(sweep) });
   const t0 = performance.now();
@@ -154,7 +160,7 @@ export async function runSweep(sweep: Sweep, options: SweepRunOptions): Promise<
     chosen = chosen.filter((p) => only.has(p.index));
   }
   // why: no more threads than points to run: each started thread costs its module loading
-  const threadsFor = (points: number) => Math.max(1, Math.min(Math.floor(options.jobs ?? 1), points));
+  const threadsFor = (points: number) => Math.max(1, Math.min(options.jobs ?? 1, points));
   let jobs = threadsFor(chosen.length);
   // why: started first, the worker threads load their modules while this thread opens the study;
   // a resumed study may hold every point already, so its threads wait for the points left to run
