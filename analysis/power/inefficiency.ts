@@ -5,6 +5,7 @@
  *
  * @packageDocumentation
  */
+import { AnalysisInputError } from "../errors.js";
 import type { TrialPower } from "./from-trial.js";
 
 /** Options of {@link rankInefficiencies}. */
@@ -46,10 +47,14 @@ export interface InefficientEvent {
  * cycles are all stall cycles; counted as 0 they would pull the average down, and a kernel would
  * pass "50 % above average" because the run waits, not because the kernel stalls. Paper 004
  * averages "over all events" of real runs, where such events retire instructions (MPI polls).
+ * @throws AnalysisInputError when `factor` is not a finite number >= 0 or `minShare` is outside [0, 1]
  */
 export function rankInefficiencies(power: TrialPower, options: InefficiencyOptions = {}): InefficientEvent[] {
   const factor = options.factor ?? 1.5;
   const minShare = options.minShare ?? 0.5;
+  // why: NaN or a share above 1 would rank nothing, and a negative bound would rank everything, unsaid
+  if (!(Number.isFinite(factor) && factor >= 0)) throw new AnalysisInputError(`factor must be a finite number >= 0, got ${factor}`);
+  if (!(minShare >= 0 && minShare <= 1)) throw new AnalysisInputError(`minShare must be in [0, 1], got ${minShare}`);
   const out: InefficientEvent[] = [];
   const views = [...new Set(power.events.map((e) => e.view))];
   for (const v of views) {

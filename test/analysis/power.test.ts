@@ -11,6 +11,7 @@ import {
   estimateTrialPower,
   rankInefficiencies,
   TrialBuilder,
+  readTrial,
   AnalysisInputError,
 } from "../../index.js";
 
@@ -351,5 +352,23 @@ describe("estimateTrialPower's list of what it could not compute", () => {
       'energy and FLOP/J (need a time metric, LINUX_TIMERS|TIME|GET_TIME_OF_DAY|P_WALL_CLOCK_TIME|WALL_CLOCK_TIME, or the cycles with a CPU clock: --cpu-mhz or "CPU MHz" metadata)',
     ]);
     expect(estimateTrialPower(noTime.build(), itanium, { view: 0, cpuMHz: 1600 }).missingMetrics.some((m) => m.includes("FLOP/J"))).toBe(false);
+  });
+});
+
+describe("the thresholds of rankInefficiencies", () => {
+  const power = estimateTrialPower(readTrial("../shared/data/tau/ppk/xgc-nosamples.ppk"), itanium, { view: "each" });
+
+  it.each([-1, Number.NaN, Number.POSITIVE_INFINITY])("refuses a factor of %s", (factor) => {
+    expect(() => rankInefficiencies(power, { factor })).toThrow(AnalysisInputError);
+    expect(() => rankInefficiencies(power, { factor })).toThrow(`factor must be a finite number >= 0, got ${factor}`);
+  });
+
+  it.each([-0.1, 1.5, Number.NaN])("refuses a least share of %s", (minShare) => {
+    expect(() => rankInefficiencies(power, { minShare })).toThrow(`minShare must be in [0, 1], got ${minShare}`);
+  });
+
+  it("takes the bounds of the ranges", () => {
+    expect(() => rankInefficiencies(power, { factor: 0, minShare: 0 })).not.toThrow();
+    expect(() => rankInefficiencies(power, { minShare: 1 })).not.toThrow();
   });
 });
