@@ -20,9 +20,9 @@ export interface CrossoverOptions extends SelectOptions {
   /** Other inputs, held fixed. */
   readonly inputs?: Inputs;
   /**
-   * Cells of the range scanned before refinement, an integer >= 1 (default 128; 1 scans as 2), each judged at its middle (and
-   * the range at its ends): a cell's end where two implementations tie (cost the same) says
-   * nothing of the cells on either side, and the tie goes to the first listed.
+   * Cells of the range scanned before refinement, an integer >= 1 (default 128), each judged at
+   * its middle (and the range at its ends): a cell's end where two implementations tie (cost the
+   * same) says nothing of the cells on either side, and the tie goes to the first listed.
    */
   readonly samples?: number;
   /** Grid spacing (default "linear"; "log" needs from > 0). */
@@ -67,7 +67,7 @@ export function findCrossovers(assembly: Assembly | PreparedAssembly, options: C
   if (spacing === "log" && !(from > 0)) throw new AnalysisInputError("log spacing needs a positive lower end");
   if (options.samples !== undefined && !(Number.isInteger(options.samples) && options.samples >= 1)) throw new AnalysisInputError(`samples must be an integer >= 1, got ${options.samples}`);
   if (spacing !== "linear" && spacing !== "log") throw new AnalysisInputError(`spacing must be linear or log, got '${String(spacing)}'`);
-  const samples = Math.max(2, options.samples ?? 128);
+  const samples = options.samples ?? 128;
   const prepared = "compiled" in assembly ? assembly : prepareAssembly(assembly);
   const at = (x: number): Assignment => selectImplementations(prepared, { ...options.inputs, [variable]: x }, { ...options, coreComponents: undefined }).optimum.assignment;
   const same = (a: Assignment, b: Assignment): boolean => Object.keys(a).every((k) => a[k] === b[k]);
