@@ -35,6 +35,16 @@ export function parseFunctionKey(key: string, body: string | number): CostFuncti
   return { name: m[1], params, body: String(body), key };
 }
 
+/** `syntax error: ...` when the body of `f` does not parse, else undefined. */
+export function bodySyntaxError(f: CostFunction): string | undefined {
+  try {
+    math.parse(f.body);
+    return undefined;
+  } catch (e) {
+    return `syntax error: ${(e as Error).message}`;
+  }
+}
+
 type Node = MathNode & Record<string, unknown>;
 
 /**

@@ -22,7 +22,7 @@ import {
 } from "../lang/index.js";
 import { compileWithTextualWorkload, nonNumericWorkloadNames, nonNumericWorkloadValue } from "../workload.js";
 import { checkProgram } from "./check.js";
-import { FunctionInliner, parseFunctionKey, PROGRAM_BUILTINS, type CostFunction } from "./functions.js";
+import { bodySyntaxError, FunctionInliner, parseFunctionKey, PROGRAM_BUILTINS, type CostFunction } from "./functions.js";
 import { SYSTEM_SLOTS, type Assignment, type CommOp, type Diagram, type ElementInfo, type ModelExpr, type ModelNode, type ProgramModel } from "./model.js";
 import type { DiagramSection, ElementSection, ProgramSection, VariableDecl, VariableType } from "./schema.js";
 
@@ -134,13 +134,20 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
       report(["functions", key], (e as Error).message);
     }
   }
-  // Functions on a call cycle are reported once and left out; the others are inlined as usual, and
-  // uses of the left-out ones are not reported again as unknown functions.
-  const cyclic = new Set<string>();
+  // Functions whose body does not parse, and functions on a call cycle, are reported once and left
+  // out; the others are inlined as usual, and uses of the left-out ones are not reported again as
+  // unknown functions.
+  const leftOut = new Set<string>();
+  for (const f of fns) {
+    const syntax = bodySyntaxError(f);
+    if (syntax === undefined) continue;
+    report(["functions", f.key], `${f.key}: ${syntax}`);
+    leftOut.add(f.name);
+  }
   let inliner: FunctionInliner | undefined;
   while (inliner === undefined) {
     try {
-      inliner = new FunctionInliner(fns.filter((f) => !cyclic.has(f.name)));
+      inliner = new FunctionInliner(fns.filter((f) => !leftOut.has(f.name)));
     } catch (e) {
       const detail = (e as ExpressionError).detail ?? (e as Error).message;
       const cycle = /^cost function cycle: (.*)$/.exec(detail)?.[1]?.split(" -> ");
@@ -148,12 +155,12 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
       const first = cycle === undefined ? undefined : fns.find((f) => f.name === cycle[0]);
       report(first === undefined ? ["functions"] : ["functions", first.key], detail);
       if (cycle === undefined) inliner = new FunctionInliner([]);
-      else for (const name of cycle) cyclic.add(name);
+      else for (const name of cycle) leftOut.add(name);
     }
   }
   // Function bodies may use their parameters, globals, workload and process variables.
   for (const f of fns) {
-    if (cyclic.has(f.name)) continue;
+    if (leftOut.has(f.name)) continue;
     try {
       textualUse.compile(inliner.inline(f.body), { known: [...f.params, ...globalNames.keys()], functions: PROGRAM_BUILTINS }, formatPath([...root, "functions", f.key]));
     } catch (e) {
@@ -205,10 +212,10 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
         path: [...root, ...path],
       };
     } catch (e) {
-      // A use of a function on a cycle: the cycle is the error, reported already.
+      // A use of a function left out (on a cycle, or not parsed): its error is reported already.
       // (used as a value, a parameterless one is an unknown symbol)
       const unknown = e instanceof ExpressionError ? /^unknown (?:function|symbol) '([^']+)'/.exec(e.detail)?.[1] : undefined;
-      if (unknown !== undefined && cyclic.has(unknown)) return undefined;
+      if (unknown !== undefined && leftOut.has(unknown)) return undefined;
       if (!(e instanceof ExpressionError)) {
         report(path, (e as Error).message);
         return undefined;
@@ -468,7 +475,7 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
 
   const main = readDiagram("main", section.main, ["main"]);
   for (const f of fns)
-    if (!cyclic.has(f.name) && inliner.get(f.name) === f && !inliner.used.has(f.name)) warn(["functions", f.key], `cost function '${f.name}' is never used`);
+    if (!leftOut.has(f.name) && inliner.get(f.name) === f && !inliner.used.has(f.name)) warn(["functions", f.key], `cost function '${f.name}' is never used`);
   for (const name of Object.keys(section.activities)) if (!used.has(name)) warn(["activities", name], `activity '${name}' is never used`);
   for (const w of waits) if (!requestWritten.has(w.name)) report(w.path, `request '${w.name}' is never started by an isend or irecv`);
   for (const sc of scopes) finishScope(sc);

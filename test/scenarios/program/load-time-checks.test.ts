@@ -127,6 +127,11 @@ describe("messages of program model errors", () => {
     expect(e).toEqual([expect.stringMatching(/program\.functions\.F: cost function cycle: F -> G -> H -> F$/)]);
   });
 
+  it("reports a syntax error in a cost function once, at its key, and not again at its uses", () => {
+    const e = errorsOf(() => loadScenarioText(text({ functions: { "F(n)": "2 *", G: 3 }, main: [{ action: "A", cost: "F(N) + G" }] }), "model.yaml"));
+    expect(e).toEqual([expect.stringMatching(/program\.functions\["F\(n\)"\]: F\(n\): syntax error: Unexpected end of expression \(char 4\)$/)]);
+  });
+
   it("says that a unit in an expression is a unit, not a misspelt variable", () => {
     const e = errors({ main: [{ send: "S", to: "1 - pid", size: "8KiB" }, { recv: "R", from: "1 - pid" }, { action: "A", cost: "5 us" }] });
     expect(e).toMatch(/program\.main\[0\]\.size: 'KiB' is a unit, but expressions are plain numbers \(in expression "8KiB"\): write the size as a number of bytes \(8KiB is 8192\)/);
