@@ -221,8 +221,8 @@ export function parseMeasuredYaml(text: string, file = "measured.yaml"): Measure
       name: typeof c.name === "string" ? c.name : `configuration ${i + 1}`,
       set: entries.map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`),
       sources: entries.map(([k]) => `${file}:${lineOf(["configurations", i, "set", k])}, ${formatPath(["configurations", i, "set", k])}`),
-      measured: time(c.measured, file, at, `configurations[${i}].measured`, typical),
-      reference: c.reference === undefined ? undefined : time(c.reference, file, at, `configurations[${i}].reference`, typical),
+      measured: time(c.measured, file, lineOf(["configurations", i, "measured"]) || at, `configurations[${i}].measured`, typical),
+      reference: c.reference === undefined ? undefined : time(c.reference, file, lineOf(["configurations", i, "reference"]) || at, `configurations[${i}].reference`, typical),
       calibrated: calibratedOf(c.calibrated, file, lineOf(["configurations", i, "calibrated"]) || at, `configurations[${i}].calibrated`),
     };
   });

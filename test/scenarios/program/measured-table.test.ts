@@ -57,6 +57,11 @@ describe("measured-times tables", () => {
     expect(() => parseMeasuredYaml("configurations:\n  - name: A\n    measured: 1s\n    calibrated: often\n", "c.yaml")).toThrow(/^c\.yaml:4: configurations\[0\]\.calibrated: expected yes or no/);
   });
 
+  it("names the line of a bad measured or reference time of a YAML entry", () => {
+    expect(() => parseMeasuredYaml("configurations:\n  - name: A\n    set: { workload.N: 1 }\n    measured: 150\n", "m.yaml")).toThrow(/^m\.yaml:4: configurations\[0\]\.measured: expected a duration/);
+    expect(() => parseMeasuredYaml("configurations:\n  - name: A\n    measured: 1s\n    reference: -2s\n", "m.yaml")).toThrow(/^m\.yaml:4: configurations\[0\]\.reference: /);
+  });
+
   it("refuses a column named twice in the header, naming both columns", () => {
     expect(() => parseMeasuredCsv("name,workload.NAT,workload.NAT,measured\nA,32,64,264s\n", "d.csv")).toThrow(new MeasuredTableError("d.csv", 1, "column 3 'workload.NAT' repeats column 2: name each column once"));
     expect(() => parseMeasuredCsv("name,measured,measured\nA,1s,2s\n", "d.csv")).toThrow(new MeasuredTableError("d.csv", 1, "column 3 'measured' repeats column 2: name each column once"));
