@@ -87,7 +87,12 @@ export function executeProgramScenario(scenario: LoadedScenario, options: Progra
     warnings: result.warnings,
     unreceivedMessages: run.unreceived,
     ...(run.measurement ? {} : { measured: false as const }),
-    resolved: { ...config, machine: { ...config.machine, resolved: machine.config, network: machine.network } },
+    resolved: {
+      ...config,
+      machine: { ...config.machine, resolved: machine.config, network: machine.network },
+      // What the run wrote: a program model writes no records or call graph (asked for, they are refused).
+      outputs: { ...config.outputs, records: [], callgraph: false },
+    },
   };
   const wall = run.wallSeconds;
   // T_e as paper 003 reports it (CPU seconds) next to the wall time every run writes.

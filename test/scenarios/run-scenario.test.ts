@@ -133,4 +133,14 @@ describe("running scenarios", () => {
     const bare = runScenario(file, { out: join(dir, "bare"), measure: false });
     expect(readdirSync(bare.outDir).sort()).toEqual(["summary.json", "timing.json"]);
   });
+
+  it("says in a program model's resolved scenario that it writes no records or call graph, as it writes none", () => {
+    const dir = tempDir();
+    const file = join(dir, "p.yaml");
+    writeFileSync(file, "name: p\nseed: 1\nmachine: { preset: pentium3-xeon-700, nodes: 1, processesPerNode: 1 }\nmetrics: [TIME]\nprogram:\n  main:\n    - { action: A, cost: 5 }\n");
+    const r = runScenario(file, { out: join(dir, "out") });
+    expect(readdirSync(r.outDir).sort()).toEqual(["profile", "summary.json", "timing.json"]);
+    const resolved = JSON.parse(readFileSync(join(r.outDir, "summary.json"), "utf8")).resolved;
+    expect(resolved.outputs).toEqual({ profile: true, records: [], callgraph: false, trace: false });
+  });
 });
