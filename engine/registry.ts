@@ -97,17 +97,19 @@ export function nearestName(word: string, names: readonly string[]): string | un
   return longer.length === 1 ? longer[0] : undefined;
 }
 
-/** Levenshtein distance. */
+/** Edit distance (Levenshtein, with a swap of two adjacent characters counting as one edit: optimal string alignment). */
 export function editDistance(a: string, b: string): number {
-  const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
+  // Three rows: a swap of two adjacent letters looks two rows back.
+  let before: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
-    let prev = dp[0];
-    dp[0] = i;
+    const cur = [i];
     for (let j = 1; j <= b.length; j++) {
-      const tmp = dp[j];
-      dp[j] = Math.min(dp[j] + 1, dp[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) cur[j] = Math.min(cur[j]!, before[j - 2]! + 1);
     }
+    before = prev;
+    prev = cur;
   }
-  return dp[b.length];
+  return prev[b.length]!;
 }

@@ -6,7 +6,8 @@
  */
 
 /**
- * The name in `names` closest to `word` (case-insensitive edit distance), when it is close enough
+ * The name in `names` closest to `word` (case-insensitive edit distance, two adjacent letters swapped
+ * counting as one edit), when it is close enough
  * to be a likely typo: at most max(2, ⌊length / 3⌋) edits, and fewer than the longer of the two has
  * characters; else the one name that `word` (three characters or more) begins, as a shortened
  * name is.
@@ -45,12 +46,16 @@ export function quotedNames(names: readonly string[], max: number): string {
 }
 
 function editDistance(a: string, b: string): number {
+  // Three rows: a swap of two adjacent letters looks two rows back.
+  let before: number[] = [];
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
     for (let j = 1; j <= b.length; j++) {
       cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) cur[j] = Math.min(cur[j]!, before[j - 2]! + 1);
     }
+    before = prev;
     prev = cur;
   }
   return prev[b.length]!;

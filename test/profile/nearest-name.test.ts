@@ -12,6 +12,9 @@ const CASES: [string, string[], string | undefined][] = [
   ["iteration", ["x", "iterations"], "iterations"],
   ["zzzzzz", ["alpha", "beta"], undefined],
   ["itan", ["itanium2-madison", "xeon-2.8ghz-512k"], "itanium2-madison"],
+  // Two letters swapped are one typo: nearer than two letters replaced.
+  ["cots", ["action", "code", "cost", "unit"], "cost"],
+  ["bcsat", ["barrier", "bcast", "reduce"], "bcast"],
 ];
 
 describe("name suggestions", () => {
