@@ -373,7 +373,7 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
     }
     if ("while" in e) {
       const cond = expr(e.while as string, [...path, "while"], scope, "condition");
-      const bound = settled(expr(e.bound as string, [...path, "bound"], scope), scope, "value");
+      const bound = settled(expr(e.bound as string, [...path, "bound"], scope), scope, "bound");
       const body = nodes(e.do as ElementSection[], [...path, "do"], scope);
       if (!cond || !bound) return undefined;
       return { kind: "while", cond, bound, body, path: [...root, ...path], where: whereOf(path) };
@@ -502,13 +502,13 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
 }
 
 /** What a value known at load must be, by the key it is for. */
-type ConstantRule = "cost" | "size" | "tag" | "step" | "count" | "index" | "value";
+type ConstantRule = "cost" | "size" | "tag" | "step" | "count" | "index" | "bound" | "value";
 
-const RULE_NOUN: Readonly<Record<ConstantRule, string>> = { cost: "the cost", size: "the message size", tag: "the tag", step: "the step", count: "the count", index: "the bound", value: "the value" };
+const RULE_NOUN: Readonly<Record<ConstantRule, string>> = { cost: "the cost", size: "the message size", tag: "the tag", step: "the step", count: "the count", index: "the bound", bound: "the bound", value: "the value" };
 
 /**
  * Why `v` cannot be the value of a key of `rule`, or undefined when it can. A fraction in a loop's
- * count, bounds or step is refused only when written as a literal (`count: 2.5`): one computed from
+ * count, bounds, step or while bound is refused only when written as a literal (`count: 2.5`): one computed from
  * workload values (`N / 2`) is truncated as C's integer arithmetic does (a step that truncates to 0
  * is refused by the run, where its loop is reached).
  */
@@ -532,6 +532,10 @@ function constantProblem(rule: ConstantRule, v: number, literal: boolean): strin
       return Number.isInteger(v) || !literal ? undefined : `a for loop runs a whole number of iterations (C would truncate ${v} to ${Math.trunc(v)}): write an integer`;
     case "index":
       return Number.isInteger(v) || !literal ? undefined : `a for loop counts in integers (C would truncate ${v} to ${Math.trunc(v)}): write an integer`;
+    case "bound":
+      // (A computed one is truncated, as a count is.)
+      if (literal && v < 0) return "a while loop's bound is a number of iterations, 0 or more";
+      return Number.isInteger(v) || !literal ? undefined : `a while loop's bound is a whole number of iterations (C would truncate ${v} to ${Math.trunc(v)}): write an integer`;
     case "value":
       return undefined;
   }

@@ -44,6 +44,14 @@ describe("values a program model fixes at load", () => {
     expect(run({ globals: { i: "int" }, main: [{ if: "N > 500", then: [{ for: "i", count: "5 - N", do: [{ action: "A", cost: 1 }] }] }] })).not.toThrow();
   });
 
+  it("refuses a while loop's bound written negative or as a fraction, at its key, and truncates one computed from the workload", () => {
+    const loop = (bound: unknown) => ({ globals: { x: "int" }, main: [{ while: "x < 2", bound, do: [{ code: "x = x + 1" }] }] });
+    expect(errors(loop(-1))).toMatch(/program\.main\[0\]\.bound: the bound is -1: a while loop's bound is a number of iterations, 0 or more$/);
+    expect(errors(loop(2.5))).toMatch(/program\.main\[0\]\.bound: the bound is 2\.5: a while loop's bound is a whole number of iterations \(C would truncate 2\.5 to 2\): write an integer$/);
+    expect(() => loadScenarioText(text(loop("N / 3")), "model.yaml")).not.toThrow();
+    expect(() => loadScenarioText(text(loop(0)), "model.yaml")).not.toThrow();
+  });
+
   it("refuses a step computed to 0 in the run, where its loop is reached, not at load", () => {
     const loop = (step: string, guard = "N > 0") => ({ globals: { i: "int" }, main: [{ if: guard, then: [{ for: "i", from: 0, to: 10, step, do: [{ action: "A", cost: 1 }] }] }] });
     expect(() => loadScenarioText(text(loop("N / 400")), "model.yaml")).not.toThrow();
