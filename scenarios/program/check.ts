@@ -74,6 +74,11 @@ export function checkProgram(model: ProgramModel, sink: CheckSink): void {
   checkPeers(model, sites, staticNames, sink);
 }
 
+/** Whether arm `i` of `n` has a later arm or an else after it. */
+function followed(n: Extract<ModelNode, { kind: "if" }>, i: number): boolean {
+  return i < n.arms.length - 1 || n.otherwise.length > 0;
+}
+
 function isConstant(e: ModelExpr): boolean {
   return e.compiled.variables.length === 0;
 }
@@ -83,10 +88,11 @@ function checkConditions(model: ProgramModel, sink: CheckSink): void {
     for (const n of list) {
       if (n.kind === "if") {
         const seen = new Map<string, ModelExpr>();
-        for (const arm of n.arms) {
+        for (const [i, arm] of n.arms.entries()) {
           if (isConstant(arm.cond)) {
             const v = arm.cond.fn(model.initial) !== 0;
-            sink.report(arm.cond.path, `condition ${JSON.stringify(arm.cond.text)} is always ${v}: ${v ? "the branches after it are" : "its branch is"} unreachable`);
+            const tail = !v ? "its branch is unreachable" : followed(n, i) ? "the branches after it are unreachable" : "its branch is always taken (write its elements without the if)";
+            sink.report(arm.cond.path, `condition ${JSON.stringify(arm.cond.text)} is always ${v}: ${tail}`);
           }
           const key = arm.cond.inlined.replace(/\s+/g, "");
           const prev = seen.get(key);
@@ -211,10 +217,11 @@ function warnUnreachable(model: ProgramModel, sink: CheckSink): void {
     }
   };
   const facts = (e: ModelExpr, env: Env) => e.compiled.variables.map((v) => `${v} = ${env.get(v)}`).join(", ");
-  const warn = (e: ModelExpr, env: Env, always: boolean) => {
+  const warn = (e: ModelExpr, env: Env, always: boolean, more = true) => {
     if (warned.has(e) || e.compiled.variables.length === 0) return;
     warned.add(e);
-    sink.warn(e.path, `condition ${JSON.stringify(e.text)} is always ${always} here (${facts(e, env)}): ${always ? "the branches after it are never taken" : "its branch is never taken"}`);
+    const tail = !always ? "its branch is never taken" : more ? "the branches after it are never taken" : "its branch is always taken";
+    sink.warn(e.path, `condition ${JSON.stringify(e.text)} is always ${always} here (${facts(e, env)}): ${tail}`);
   };
   const same = (a: Env, b: Env): Env => new Map([...a].filter(([k, v]) => b.get(k) === v));
   const walk = (list: readonly ModelNode[], env: Env, stack: readonly string[]): Env => {
@@ -232,7 +239,7 @@ function warnUnreachable(model: ProgramModel, sink: CheckSink): void {
         case "if": {
           let out: Env | undefined;
           let decided = false;
-          for (const arm of n.arms) {
+          for (const [i, arm] of n.arms.entries()) {
             const v = known(arm.cond, env) ? value(arm.cond, env) : undefined;
             if (v !== undefined && v === 0) {
               warn(arm.cond, env, false);
@@ -241,7 +248,7 @@ function warnUnreachable(model: ProgramModel, sink: CheckSink): void {
             const after = walk(arm.body, new Map(env), stack);
             out = out === undefined ? after : same(out, after);
             if (v !== undefined) {
-              warn(arm.cond, env, true);
+              warn(arm.cond, env, true, followed(n, i));
               decided = true;
               break;
             }

@@ -94,6 +94,14 @@ describe("static checks of program models", () => {
     expect(sc.program!.warnings[0]).toMatch(/program\.main\[1\]\.if: condition "GV == 0" is always false here \(GV = 1\): its branch is never taken/);
   });
 
+  it("says that an always-true condition with nothing after it in its chain has its branch always taken", () => {
+    const e = errors({ main: [{ if: "1", then: [{ action: "A", cost: 1 }] }] });
+    expect(e).toMatch(/condition "1" is always true: its branch is always taken \(write its elements without the if\)/);
+    expect(e).not.toMatch(/branches after it/);
+    const sc = load({ globals: { GV: "int" }, main: [{ code: "GV = 1" }, { if: "GV == 1", then: [{ action: "A", cost: 1 }] }] });
+    expect(sc.program!.warnings).toEqual([expect.stringMatching(/program\.main\[1\]\.if: condition "GV == 1" is always true here \(GV = 1\): its branch is always taken$/)]);
+  });
+
   it("rejects a condition repeated in one if/elif chain", () => {
     const e = errors({ globals: { g: "int" }, main: [{ if: "g == 1", then: [{ action: "A", cost: 1 }], elif: [{ if: "g==1", then: [{ action: "B", cost: 1 }] }] }] });
     expect(e).toMatch(/program\.main\[0\]\.elif\[0\]\.if: condition "g==1" repeats an earlier condition/);
