@@ -283,6 +283,13 @@ function suggestKey(schema: ObjectSchema, key: string, declared: readonly string
   return meant !== undefined && declared.includes(meant) ? meant : nearestName(key, declared);
 }
 
+/** The fields of an object option (none for another kind of schema). */
+function objectFields(option: Schema): Readonly<Record<string, Schema>> {
+  let o = option;
+  while (o.kind === "lazy" || o.kind === "refine" || o.kind === "optional") o = o.kind === "lazy" ? o.resolve() : o.schema;
+  return o.kind === "object" ? o.fields : {};
+}
+
 /** The values of the discriminator field an option accepts. */
 function discriminatorValues(option: Schema, key: string): readonly (string | number | boolean)[] {
   let o = option;
@@ -331,6 +338,19 @@ function checkUnion(schema: UnionSchema, value: unknown, path: (string | number)
   });
   const good = attempts.find((a) => a.errors.length === 0 && a.v !== NO_VALUE);
   if (good) return good.v;
+  if (schema.exclusive !== undefined && isPlainObject(value)) {
+    // No key names a kind: the unknown key (the first whose value is a name, as a kind's is) is
+    // the kind meant; the errors of the option nearest in shape would be about other keys.
+    const { keys, what } = schema.exclusive;
+    const known = new Set(schema.options.flatMap((o) => Object.keys(objectFields(o))));
+    const unknown = Object.keys(value).filter((k) => !known.has(k));
+    const kind = unknown.find((k) => typeof value[k] === "string") ?? unknown[0];
+    if (kind !== undefined && !keys.some((k) => Object.prototype.hasOwnProperty.call(value, k))) {
+      const near = nearestName(kind, keys);
+      report(ctx, [...path, kind], `unknown key '${kind}'${near ? ` (did you mean '${near}'?)` : ""}: ${what} needs a key that names its kind (${keys.join(", ")})`, "key");
+      return NO_VALUE;
+    }
+  }
   const candidates = attempts.filter((a) => sameType(a.o, value));
   if (candidates.length === 0) {
     report(ctx, path, `expected ${describeSchema(schema)}, got ${describeValue(value)}`, "value");

@@ -14,6 +14,12 @@ describe("program element keys", () => {
     expect(load([{ recv: "FromLeft", to: "mod(pid + 1, np)" }])).toEqual([expect.stringContaining("unknown key 'to' (did you mean 'from'?)")]);
   });
 
+  it("names a key that is no element kind as one, once, with the kinds there are", () => {
+    const errors = load([{ gather: "G", size: 8 }]);
+    expect(errors).toEqual([expect.stringMatching(/program\.main\[0\]\.gather: unknown key 'gather': an element needs a key that names its kind \(action, activity, if, .*allreduce\)$/)]);
+    expect(load([{ acton: "A", cost: 1 }])).toEqual([expect.stringContaining("program.main[0].acton: unknown key 'acton' (did you mean 'action'?): an element needs a key that names its kind")]);
+  });
+
   it("gives a missing destination examples of a process, not of a cost", () => {
     const [error] = load([{ send: "S", size: 8 }]);
     expect(error).toContain("missing required key 'to' (an expression such as mod(pid + 1, np) or pid - 1)");
