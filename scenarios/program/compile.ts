@@ -8,7 +8,7 @@
  */
 import type { Yieldable } from "../../engine/index.js";
 import type { Assignment, CommNode, Diagram, ModelNode, ProgramModel } from "./model.js";
-import { forTrips, whileBound, type ProcessThread, type ProgramRuntime } from "./runtime.js";
+import { forTrips, whileBound, whileLimit, type ProcessThread, type ProgramRuntime } from "./runtime.js";
 
 type Plain = (rt: ProgramRuntime, t: ProcessThread) => void;
 type Blocking = (rt: ProgramRuntime, t: ProcessThread) => Generator<Yieldable, void, unknown>;
@@ -243,7 +243,7 @@ function node(n: ModelNode): Piece {
         return {
           plain: (rt, t) => {
             const v = t.slots;
-            const bound = Math.trunc(boundFn(v));
+            const bound = whileLimit(boundFn(v), where);
             for (let i = 0; cond(v) !== 0; i++) {
               if (i >= bound) whileBound(where, bound, t.pid);
               b(rt, t);
@@ -255,7 +255,7 @@ function node(n: ModelNode): Piece {
       return {
         gen: function* (rt, t) {
           const v = t.slots;
-          const bound = Math.trunc(boundFn(v));
+          const bound = whileLimit(boundFn(v), where);
           for (let i = 0; cond(v) !== 0; i++) {
             if (i >= bound) whileBound(where, bound, t.pid);
             yield* g(rt, t);

@@ -10,7 +10,7 @@
 import type { Yieldable } from "../../engine/index.js";
 import type { Assignment, ModelExpr, ModelNode, ProgramModel } from "./model.js";
 import { convert } from "./prepare.js";
-import { forTrips, whileBound, type ProcessThread, type ProgramRuntime } from "./runtime.js";
+import { forTrips, whileBound, whileLimit, type ProcessThread, type ProgramRuntime } from "./runtime.js";
 
 type Env = { globals: Record<string, number>; locals: Record<string, number> };
 type Gen = Generator<Yieldable, void, unknown>;
@@ -94,7 +94,7 @@ function* node(n: ModelNode, env: Env, rt: ProgramRuntime, t: ProcessThread): Ge
       return;
     }
     case "while": {
-      const bound = Math.trunc(evaluate(n.bound, env));
+      const bound = whileLimit(evaluate(n.bound, env), n.where);
       for (let i = 0; evaluate(n.cond, env) !== 0; i++) {
         if (i >= bound) whileBound(n.where, bound, t.pid);
         yield* list(n.body, env, rt, t);

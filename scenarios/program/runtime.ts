@@ -472,6 +472,16 @@ export function forTrips(count: number | undefined, from: number | undefined, to
 }
 
 /**
+ * The iterations a `while` loop may run: its bound truncated, as C's integer arithmetic would.
+ * @throws ModelRuntimeError for a negative bound (a mistake, as a negative count is)
+ * @internal
+ */
+export function whileLimit(bound: number, where: string): number {
+  if (Math.trunc(bound) < 0) throw new ModelRuntimeError(`${where}: the while loop's bound evaluated to ${bound}; a bound is a number of iterations, 0 or more`);
+  return Math.trunc(bound);
+}
+
+/**
  * A `while` loop ran into its bound.
  * @throws ModelRuntimeError always
  * @internal

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { executeScenario, loadScenarioText } from "../../../scenarios/index.js";
-import { errorsOf, programScenario } from "./helpers.js";
+import { errorsOf, programScenario, runText } from "./helpers.js";
 
 const text = (program: unknown, workload: Record<string, number> = { N: 100 }) => programScenario(program, { workload });
 const errors = (program: unknown, set: string[] = [], workload?: Record<string, number>) => errorsOf(() => loadScenarioText(text(program, workload), "model.yaml", { set })).join("\n");
@@ -50,6 +50,13 @@ describe("values a program model fixes at load", () => {
     expect(errors(loop(2.5))).toMatch(/program\.main\[0\]\.bound: the bound is 2\.5: a while loop's bound is a whole number of iterations \(C would truncate 2\.5 to 2\): write an integer$/);
     expect(() => loadScenarioText(text(loop("N / 3")), "model.yaml")).not.toThrow();
     expect(() => loadScenarioText(text(loop(0)), "model.yaml")).not.toThrow();
+  });
+
+  it("refuses a while loop's bound computed negative in the run, as a count, with either evaluator", () => {
+    const loop = { globals: { x: "int" }, main: [{ while: "x < 2", bound: "3 - 4 * (pid + 1)", do: [{ code: "x = x + 1" }] }] };
+    for (const evaluator of ["compiled", "interpreter"] as const) {
+      expect(() => runText(text(loop), evaluator)).toThrow(/program\.main\[0\]: the while loop's bound evaluated to -1; a bound is a number of iterations, 0 or more$/);
+    }
   });
 
   it("refuses a step computed to 0 in the run, where its loop is reached, not at load", () => {
