@@ -399,8 +399,12 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
     }
     let reqs: number[] | undefined;
     if (op === "wait") {
-      reqs = (e.requests as string[]).map((r, k) => {
+      const listed = e.requests as string[];
+      reqs = listed.map((r, k) => {
         waits.push({ name: r, path: [...path, "requests", k] });
+        // (MPI_Waitall given one request twice is erroneous: the second would wait for nothing.)
+        const first = listed.indexOf(r);
+        if (first < k) report([...path, "requests", k], `request '${r}' is listed twice in wait '${String(e[op])}' (also at requests[${first}]): list each request once`);
         return request(r);
       });
     }

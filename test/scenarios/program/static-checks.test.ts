@@ -103,6 +103,17 @@ describe("static checks of program models", () => {
     expect(sc.program!.warnings).toEqual([expect.stringMatching(/program\.main\[1\]\.if: condition "GV == 1" is always true here \(GV = 1\): its branch is always taken$/)]);
   });
 
+  it("rejects a request listed twice in one wait, at its second place", () => {
+    const e = errors({
+      main: [
+        { isend: "S", to: "1 - pid", size: 8, request: "r1" },
+        { irecv: "R", from: "1 - pid", size: 8, request: "r2" },
+        { wait: "W", requests: ["r1", "r2", "r1"] },
+      ],
+    });
+    expect(e).toMatch(/program\.main\[2\]\.requests\[2\]: request 'r1' is listed twice in wait 'W' \(also at requests\[0\]\): list each request once$/);
+  });
+
   it("rejects a condition repeated in one if/elif chain", () => {
     const e = errors({ globals: { g: "int" }, main: [{ if: "g == 1", then: [{ action: "A", cost: 1 }], elif: [{ if: "g==1", then: [{ action: "B", cost: 1 }] }] }] });
     expect(e).toMatch(/program\.main\[0\]\.elif\[0\]\.if: condition "g==1" repeats an earlier condition/);
