@@ -352,7 +352,16 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
       const variable = String(e.for);
       const slot = scope.names.get(variable);
       if (slot === undefined || slotTypes[slot] !== "int") {
-        report([...path, "for"], slot === undefined ? `loop variable '${variable}' is not declared: declare it as an int in globals or the diagram's locals` : `loop variable '${variable}' must be an int variable, not ${slotTypes[slot]}`);
+        const type = slot === undefined ? undefined : slotTypes[slot];
+        const readOnly = type === "system" ? "process variable" : type === "workload" ? "workload value" : undefined;
+        report(
+          [...path, "for"],
+          type === undefined
+            ? `loop variable '${variable}' is not declared: declare it as an int in globals or the diagram's locals`
+            : readOnly !== undefined
+              ? `loop variable '${variable}' is a read-only ${readOnly}: declare an int in globals or the diagram's locals`
+              : `loop variable '${variable}' must be an int variable, not ${type}`,
+        );
       }
       const hasCount = e.count !== undefined;
       if (hasCount && (e.from !== undefined || e.to !== undefined || e.step !== undefined)) report([...path, "count"], "give either count or from/to/step, not both");

@@ -114,6 +114,13 @@ describe("static checks of program models", () => {
     expect(e).toMatch(/program\.main\[2\]\.requests\[2\]: request 'r1' is listed twice in wait 'W' \(also at requests\[0\]\): list each request once$/);
   });
 
+  it("says that a loop variable named pid or a workload value is read-only, as an assignment does", () => {
+    const loop = (v: string) => ({ globals: { d: "double" }, main: [{ for: v, count: 2, do: [{ action: "A", cost: 1 }] }] });
+    expect(errors(loop("pid"))).toMatch(/program\.main\[0\]\.for: loop variable 'pid' is a read-only process variable: declare an int in globals or the diagram's locals$/);
+    expect(errors(loop("N"), { workload: { N: 4 } })).toMatch(/loop variable 'N' is a read-only workload value: declare an int/);
+    expect(errors(loop("d"))).toMatch(/loop variable 'd' must be an int variable, not double$/);
+  });
+
   it("rejects a condition repeated in one if/elif chain", () => {
     const e = errors({ globals: { g: "int" }, main: [{ if: "g == 1", then: [{ action: "A", cost: 1 }], elif: [{ if: "g==1", then: [{ action: "B", cost: 1 }] }] }] });
     expect(e).toMatch(/program\.main\[0\]\.elif\[0\]\.if: condition "g==1" repeats an earlier condition/);
