@@ -132,7 +132,8 @@ export function parseMeasuredCsv(text: string, file = "measured.csv"): MeasuredC
   const iRef = header.indexOf("reference");
   const iCal = header.indexOf("calibrated");
   const keys = header.map((h, i) => (i === iMeasured || i === iName || i === iRef || i === iCal ? undefined : h));
-  for (const [i, k] of keys.entries()) if (k !== undefined && !/^[A-Za-z_][\w-]*(\.[A-Za-z_][\w-]*|\[\d+\])+$/.test(k)) throw new MeasuredTableError(file, lines[0].n, `column ${i + 1} '${k}' is neither name, measured, reference, calibrated nor a scenario key such as workload.NAT`);
+  // (A cost function's key keeps its parameters: program.functions.Stencil(a, b), as --set writes it.)
+  for (const [i, k] of keys.entries()) if (k !== undefined && !/^[A-Za-z_][\w-]*(\.[A-Za-z_][\w-]*(\([\w\s,]*\))?|\[\d+\])+$/.test(k)) throw new MeasuredTableError(file, lines[0].n, `column ${i + 1} '${k}' is neither name, measured, reference, calibrated nor a scenario key such as workload.NAT`);
   if (lines.length === 1) throw new MeasuredTableError(file, lines[0].n, "the table has a header but no configurations: add a row per configuration");
   const cellRows = lines.slice(1).map(({ l, n }) => cellsOf(l, file, n));
   const typical = typicalRunTime(cellRows.flatMap((cells) => [cells[iMeasured], iRef >= 0 ? cells[iRef] : undefined]));

@@ -18,6 +18,12 @@ describe("measured-times tables", () => {
     expect(() => parseMeasuredCsv("# only a header\nname,workload.NAT,measured\n", "e.csv")).toThrow(new MeasuredTableError("e.csv", 2, "the table has a header but no configurations: add a row per configuration"));
   });
 
+  it("takes a cost function's key as a CSV column, as --set does", () => {
+    const rows = parseMeasuredCsv('name,program.functions.F(n),"program.functions.Stencil(a, b)",measured\nA,3 * n,"a * b",1s\n', "f.csv");
+    expect(rows.map((r) => r.set)).toEqual([["program.functions.F(n)=3 * n", "program.functions.Stencil(a, b)=a * b"]]);
+    expect(() => parseMeasuredCsv("name,measure,measured\nA,1,1s\n", "f.csv")).toThrow(/column 2 'measure' is neither name, measured/);
+  });
+
   it("reads the YAML form", () => {
     const rows = parseMeasuredYaml("configurations:\n  - name: N1P4\n    set: { workload.NAT: 32 }\n    measured: 264s\n");
     expect(rows).toEqual([{ name: "N1P4", set: ["workload.NAT=32"], sources: ['measured.yaml:3, configurations[0].set["workload.NAT"]'], measured: 264e6, reference: undefined, calibrated: false }]);
