@@ -54,8 +54,12 @@ its deadlocked points among those that fail, and exits 2).`,
     const unreceived = ran?.unreceived ?? [];
     for (const u of unreceived.slice(0, 5)) ctx.err(`warning: unreceived ${u}\n`);
     if (unreceived.length > 5) ctx.err(`warning: ${unreceived.length - 5} more unreceived messages\n`);
+    // As 'ccasim run' counts them: a threaded program model's processes and their threads.
+    const threads = s.program?.threads ?? 1;
+    const ranks = s.machine.cluster.ranks;
+    const who = threads > 1 ? `${ranks} process${ranks === 1 ? "" : "es"} x ${threads} threads` : plural(ranks, "rank");
     ctx.out(
-      `${s.file}: valid — scenario '${c.name}', ${plural(s.machine.cluster.ranks, "rank")} on ${plural(s.machine.cluster.nodes, `${s.machine.presetName} node`)}, ` +
+      `${s.file}: valid — scenario '${c.name}', ${who} on ${plural(s.machine.cluster.nodes, `${s.machine.presetName} node`)}, ` +
         `${s.assembly ? plural(s.assembly.instances.length, "component") : "program model"}, metrics ${c.metrics.join(", ")}` +
         `${ran === undefined ? "" : `; ran: simulated ${(ran.simulatedTime / 1e6).toFixed(6)} s, ${ran.events} events`}\n`,
     );
