@@ -3,9 +3,8 @@
  *
  * - conditions that are constant as written (`if: false`, `if: 1 > 2`) and repeated conditions
  *   in one `if`/`elif` chain: their branches are unreachable (or the rest of the chain is);
- * - collectives under control flow that depends on the process (`pid`, `uid`, `node`, or a
- *   variable computed from them): processes that skip the collective would hang the others
- *   (not `tid`: MPI goes through thread 0, which has the same tid in every process);
+ * - collectives under control flow that depends on the process (`pid`, `uid`, `tid`, `node`, or a
+ *   variable computed from them): processes that skip the collective would hang the others;
  *   likewise a `bcast`/`reduce` root that differs between processes;
  * - branches that constant propagation shows are never taken (`GV = 1` then `if: GV == 0`):
  *   warnings, as the model may mean it (paper 003's sample model does);
@@ -26,8 +25,7 @@ export interface CheckSink {
   warn(path: KeyPath, message: string): void;
 }
 
-// Not tid: only thread 0 communicates, and its tid is 0 in every process.
-const PROCESS_DEPENDENT = ["pid", "uid", "node"];
+const PROCESS_DEPENDENT = ["pid", "uid", "tid", "node"];
 
 type Guard = { readonly expr: ModelExpr; readonly want: boolean } | { readonly dynamic: true };
 
@@ -299,7 +297,7 @@ function warnUnreachable(model: ProgramModel, sink: CheckSink): void {
   walk(model.main.body, env, ["main"]);
 }
 
-/** Variables whose value may differ between processes' thread 0 (data or control dependence on pid, uid, node). */
+/** Variables whose value may differ between processes (data or control dependence on pid, uid, tid, node). */
 function processDependentVariables(model: ProgramModel): Set<string> {
   // (target, symbols it depends on) for every assignment, including the control context.
   const deps: Array<{ target: string; from: Set<string> }> = [];

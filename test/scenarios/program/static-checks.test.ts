@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { executeScenario, loadScenarioText } from "../../../scenarios/index.js";
-import type { ProgramRunSummary } from "../../../scenarios/run-summary.js";
+import { loadScenarioText } from "../../../scenarios/index.js";
 import { errorsOf, programScenario } from "./helpers.js";
 
 const load = (program: unknown, opts: Parameters<typeof programScenario>[1] = {}) => loadScenarioText(programScenario(program, opts), "model.yaml");
@@ -137,19 +136,6 @@ describe("static checks of program models", () => {
     expect(errors({ main: [{ bcast: "B", size: 8, root: "pid" }] })).toMatch(/root of bcast 'B' depends on 'pid'/);
     // A branch on np is the same on every process: fine.
     expect(load({ main: [{ if: "np > 1", then: [{ barrier: "B" }] }] }).program).toBeDefined();
-  });
-
-  it("accepts a collective in a branch on tid: the communicating thread 0 of every process takes the same branches", () => {
-    const program = { threads: 2, globals: { me: "int" }, main: [{ code: "me = tid" }, { if: "me == 0", then: [{ action: "Master", cost: "10 * (pid + 1)" }, { barrier: "B" }] }, { action: "After", cost: 1 }] };
-    const sc = load(program);
-    const art = executeScenario(sc, { measure: false });
-    // Every process's thread 0 leaves the barrier after the slowest one arrived (process 1, at 20 us).
-    const finish = (art.summary as ProgramRunSummary).finishTimes;
-    expect(finish[0]).toBe(finish[2]);
-    expect(finish[0]).toBeGreaterThan(21);
-    expect(finish[1]).toBe(1);
-    // uid still tells the processes apart.
-    expect(errors({ threads: 2, main: [{ if: "uid == 0", then: [{ barrier: "B" }] }] })).toMatch(/collective barrier 'B' is inside a branch whose condition "uid == 0" depends on 'uid'/);
   });
 
   it("accepts branches on pid that make the same collectives in the same order, with the same roots; not others", () => {
