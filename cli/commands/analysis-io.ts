@@ -328,6 +328,11 @@ export function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
+/** A threaded program model's processes and threads per process, as run and validate print them ("1 process x 2 threads"). */
+export function processThreadsText(processes: number, threads: number): string {
+  return `${processes} process${processes === 1 ? "" : "es"} x ${plural(threads, "thread")}`;
+}
+
 /**
  * `--fold-group`'s TAU group names, separated by commas (`MPI`, `MPI,OpenMP`); none when the
  * option is absent.

@@ -3,7 +3,7 @@ import { formatParams } from "../../engine/index.js";
 import { defaultMetric, derivedView, formatProfileTable, profileTable } from "../../profile/index.js";
 import { formatEvidence, runScenario, type WrittenRun } from "../../scenarios/index.js";
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
-import { positiveIntegerOption } from "./analysis-io.js";
+import { positiveIntegerOption, processThreadsText } from "./analysis-io.js";
 
 export const runCommand: Command = {
   name: "run",
@@ -127,7 +127,7 @@ a process ended by SIGINT/SIGTERM) interrupted.`,
     }
     // A threaded program model's "ranks" are its process threads: say both.
     const s = art.summary;
-    const who = "kind" in s && s.threadsPerProcess > 1 ? `${s.processes} processes x ${s.threadsPerProcess} threads` : `${r.ranks} ranks`;
+    const who = "kind" in s && s.threadsPerProcess > 1 ? processThreadsText(s.processes, s.threadsPerProcess) : `${r.ranks} ranks`;
     const over = "kind" in s && s.threadsPerProcess > 1 ? `${r.ranks} process threads` : `${r.ranks} ranks`;
     ctx.out(
       `${scenario.config.name}: ${who}, simulated ${(r.simulatedTime / 1e6).toFixed(6)} s in ${art.timing.wallSeconds.toFixed(2)} s wall ` +

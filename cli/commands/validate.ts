@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { executeScenario, loadScenario } from "../../scenarios/index.js";
 import { invalidPoints, isSweepText, loadSweep } from "../../scenarios/sweep/index.js";
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
-import { plural } from "./analysis-io.js";
+import { plural, processThreadsText } from "./analysis-io.js";
 
 /** Points whose errors `ccasim validate` prints for a sweep (the count covers them all). */
 const SHOWN_POINTS = 5;
@@ -57,7 +57,7 @@ its deadlocked points among those that fail, and exits 2).`,
     // As 'ccasim run' counts them: a threaded program model's processes and their threads.
     const threads = s.program?.threads ?? 1;
     const ranks = s.machine.cluster.ranks;
-    const who = threads > 1 ? `${ranks} process${ranks === 1 ? "" : "es"} x ${threads} threads` : plural(ranks, "rank");
+    const who = threads > 1 ? processThreadsText(ranks, threads) : plural(ranks, "rank");
     ctx.out(
       `${s.file}: valid — scenario '${c.name}', ${who} on ${plural(s.machine.cluster.nodes, `${s.machine.presetName} node`)}, ` +
         `${s.assembly ? plural(s.assembly.instances.length, "component") : "program model"}, metrics ${c.metrics.join(", ")}` +

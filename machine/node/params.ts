@@ -237,7 +237,7 @@ export function machineConfigWarnings(config: MachineConfig, prefix = "machine")
     if (innerLevel && lv.size < innerLevel.size) {
       warnings.push({
         key: `${prefix}.${lk}.size`,
-        message: `${lv.size} bytes, smaller than ${prefix}.${inner}.size (${innerLevel.size} bytes): a level outside another holds less than it, so it can only miss where ${inner} misses (is the size in the right unit?)`,
+        message: `${lv.size} bytes, smaller than ${prefix}.${inner}.size (${innerLevel.size} bytes): a level outside another that holds less than it misses wherever ${inner} misses and keeps nothing ${inner} does not (is the size in the right unit?)`,
       });
     }
     inner = lk;

@@ -99,9 +99,10 @@ export interface UnionSchema extends Documented {
   /**
    * Keys each of which names one option (the element kinds of a program diagram): a map with
    * two of them is reported as such, not as the option it fits best with the others unknown.
-   * `what` names such a map in the message.
+   * `what` names such a map in the message. `alsoKinds` name an option too but may stand beside
+   * another kind (`code`, a field of every element): a map with one of them alone has its kind.
    */
-  readonly exclusive?: { readonly keys: readonly string[]; readonly what: string };
+  readonly exclusive?: { readonly keys: readonly string[]; readonly what: string; readonly alsoKinds?: readonly string[] };
 }
 /** A field that may be left out; `defaultValue` (already converted, base units) fills it. */
 export interface OptionalSchema extends Documented {

@@ -345,7 +345,8 @@ function checkUnion(schema: UnionSchema, value: unknown, path: (string | number)
     const known = new Set(schema.options.flatMap((o) => Object.keys(objectFields(o))));
     const unknown = Object.keys(value).filter((k) => !known.has(k));
     const kind = unknown.find((k) => typeof value[k] === "string") ?? unknown[0];
-    if (kind !== undefined && !keys.some((k) => Object.prototype.hasOwnProperty.call(value, k))) {
+    const kinds = [...keys, ...(schema.exclusive.alsoKinds ?? [])];
+    if (kind !== undefined && !kinds.some((k) => Object.prototype.hasOwnProperty.call(value, k))) {
       const near = nearestName(kind, keys);
       report(ctx, [...path, kind], `unknown key '${kind}'${near ? ` (did you mean '${near}'?)` : ""}: ${what} needs a key that names its kind (${keys.join(", ")})`, "key");
       return NO_VALUE;

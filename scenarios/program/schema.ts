@@ -205,7 +205,7 @@ export function programSchema(): Schema {
           s.object({ allreduce: name("Element name."), size: expr("Bytes per process.", BYTES), ...common }, { doc: "MPI_Allreduce over all processes; the cost is local work done before it." }),
         ],
         // `code` is also a field of the other kinds: only the keys that name nothing else are exclusive.
-        { doc: "A program element: the key that names it gives its kind.", exclusive: { keys: ELEMENT_KINDS.filter((k) => k !== "code"), what: "an element" } },
+        { doc: "A program element: the key that names it gives its kind.", exclusive: { keys: ELEMENT_KINDS.filter((k) => k !== "code"), what: "an element", alsoKinds: ["code"] } },
       ),
   );
   const varDecl = s.union(

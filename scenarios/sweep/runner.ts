@@ -138,7 +138,7 @@ export function workerScript(): string {
  * error and the sweep goes on.
  * @throws StudyError when `db` holds another study, or this study without `resume`; for a
  *   `slice` whose index and count are not integers with 0 <= index < count, `jobs` that is not an
- *   integer >= 1, or an index of `only` that is no point of the sweep
+ *   integer >= 1, or an index of `only` that is no point of the sweep or of its `slice`
  * @throws OutputPathError (an input error) when `db` is the sweep or scenario file, or a folder
  *   holding one, or its parent is not writable: before any point runs
  */
@@ -157,6 +157,9 @@ export async function runSweep(sweep: Sweep, options: SweepRunOptions): Promise<
   let chosen = slicePoints(sweep.points, options.slice);
   if (options.only) {
     const only = new Set(options.only);
+    // A point of the sweep that the slice leaves out would run nothing, as an index that is no point.
+    const outside = options.slice === undefined ? [] : [...only].filter((i) => i % options.slice!.count !== options.slice!.index);
+    if (outside.length > 0) throw new StudyError(`only: ${outside.join(", ")} ${outside.length === 1 ? "is" : "are"} not in slice ${options.slice!.index}/${options.slice!.count}, whose points are those whose index is ${options.slice!.index} modulo ${options.slice!.count}`);
     chosen = chosen.filter((p) => only.has(p.index));
   }
   // why: no more threads than points to run: each started thread costs its module loading

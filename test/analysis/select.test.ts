@@ -398,8 +398,14 @@ describe("a crossover scan's grid", () => {
     expect(() => findCrossovers(knownModelsAssembly(), { variable: "x", from: 1, to: 4, spacing: "logarithmic" as never })).toThrow("spacing must be linear or log, got 'logarithmic'");
   });
 
-  it("scans one sample as two", () => {
-    const one = findCrossovers(knownModelsAssembly(), { variable: "x", from: 1, to: 4, samples: 1 });
-    expect(one).toEqual(findCrossovers(knownModelsAssembly(), { variable: "x", from: 1, to: 4, samples: 2 }));
+  it("scans one cell at its middle and the range at its ends", () => {
+    // Costs that record where they are evaluated, and never cross: no refinement.
+    const seen = new Set<number>();
+    const flat: Assembly = { components: [{ name: "C", implementations: [{ name: "C1", mean: (i) => (seen.add(i.x!), 1) }, { name: "C2", mean: 2 }] }], callGraph: { component: "C" } };
+    expect(findCrossovers(flat, { variable: "x", from: 0, to: 4, samples: 1 }).crossovers).toEqual([]);
+    expect([...seen].sort((a, b) => a - b)).toEqual([0, 2, 4]);
+    seen.clear();
+    findCrossovers(flat, { variable: "x", from: 0, to: 4, samples: 2 });
+    expect([...seen].sort((a, b) => a - b)).toEqual([0, 1, 3, 4]);
   });
 });

@@ -13,5 +13,9 @@ describe("ccasim validate's summary line", () => {
     expect(r.out).toContain(": valid — scenario 't', 2 processes x 2 threads on 2 pentium3-xeon-700 nodes, program model, metrics TIME");
     const one = await runCli(["validate", file, "--set", "program.threads=1"]);
     expect(one.out).toContain("scenario 't', 2 ranks on 2 pentium3-xeon-700 nodes, program model");
+    // One process in the singular, by run and validate alike.
+    const single = ["--set", "machine.nodes=1"];
+    expect((await runCli(["validate", file, ...single])).out).toContain("scenario 't', 1 process x 2 threads on 1 pentium3-xeon-700 node");
+    expect((await runCli(["run", file, ...single, "--out", join(tempDir(), "one")])).out).toMatch(/^t: 1 process x 2 threads, simulated /);
   });
 });

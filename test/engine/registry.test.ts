@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Registry, UnknownNameError, formatParams, nearestName, type Registrable } from "../../engine/index.js";
+import { Registry, UnknownNameError, editDistance, formatParams, nearestName, type Registrable } from "../../engine/index.js";
 
 describe("Registry", () => {
   const reg = new Registry<Registrable>("machine preset");
@@ -35,6 +35,11 @@ describe("Registry", () => {
     expect(nearestName("xy", ["ab"])).toBeUndefined();
     expect(nearestName("S3", ["S1", "T1"])).toBe("S1");
     expect(nearestName("B", ["AB"])).toBe("AB");
+  });
+
+  it("counts two swapped adjacent letters as one edit", () => {
+    expect([editDistance("cots", "cost"), editDistance("ab", "ba"), editDistance("ca", "abc"), editDistance("kitten", "sitting")]).toEqual([1, 1, 3, 3]);
+    expect(nearestName("cots", ["code", "cost"])).toBe("cost");
   });
 
   it("formats parameter documentation for help text", () => {

@@ -22,6 +22,8 @@ describe("runSweep's jobs and point indices", () => {
     const last = small.points.length - 1;
     await expect(runSweep(small, { db, only: [0, last + 1, -1] })).rejects.toThrow(`only: ${last + 1}, -1 are no points of the sweep; its points are 0 to ${last}`);
     await expect(runSweep(small, { db, only: [1.5] })).rejects.toThrow("only: 1.5 is no point of the sweep");
+    // A point the slice leaves out would run nothing too.
+    await expect(runSweep(small, { db, only: [0, 1, 3], slice: { index: 1, count: 2 } })).rejects.toThrow("only: 0 is not in slice 1/2, whose points are those whose index is 1 modulo 2");
     expect(existsSync(db)).toBe(false);
   });
 

@@ -18,6 +18,10 @@ describe("program element keys", () => {
     const errors = load([{ gather: "G", size: 8 }]);
     expect(errors).toEqual([expect.stringMatching(/program\.main\[0\]\.gather: unknown key 'gather': an element needs a key that names its kind \(action, activity, if, .*allreduce\)$/)]);
     expect(load([{ acton: "A", cost: 1 }])).toEqual([expect.stringContaining("program.main[0].acton: unknown key 'acton' (did you mean 'action'?): an element needs a key that names its kind")]);
+    // A code element has its kind: a stray key beside it is only unknown.
+    const stray = load([{ code: "x = 1", note: "set x" }]);
+    expect(stray).toEqual([expect.stringContaining("program.main[0].note: unknown key 'note'")]);
+    expect(stray.join("\n")).not.toContain("needs a key that names its kind");
   });
 
   it("gives a missing destination examples of a process, not of a cost", () => {
