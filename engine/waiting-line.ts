@@ -20,7 +20,9 @@ interface Waiting {
 /**
  * A waiting line in front of `capacity` servers: a NIC that serialises outgoing messages, a
  * memory bus, a lock. `request()` returns an event that succeeds when a server is granted;
- * `release()` hands the server to the next waiter. Built only on the public kernel API.
+ * `release()` hands the server to the next waiter. Built only on the public kernel API. A process
+ * that stops waiting for its request (an `Interrupt` at its `yield`) gives it back with
+ * `cancel(request)`; else the line would grant the server to the abandoned request, and hold it.
  *
  * ```ts
  * const nic = new WaitingLine(sim, { name: "nic0" });
@@ -37,6 +39,9 @@ export class WaitingLine {
   private seq = 0;
   private readonly queue: Waiting[] = [];
   private head = 0;
+  /** The requests this line made, and those given back with {@link cancel}. */
+  private readonly issued = new WeakSet<SimEvent<void>>();
+  private readonly cancelled = new WeakSet<SimEvent<void>>();
 
   constructor(private readonly sim: Simulation, options: WaitingLineOptions = {}) {
     this.capacity = options.capacity ?? 1;
@@ -59,6 +64,7 @@ export class WaitingLine {
   /** An event that succeeds when a server is granted to the caller. */
   request(priority = 0): SimEvent<void> {
     const ev = this.sim.event<void>(`${this.name}.request`);
+    this.issued.add(ev);
     if (this.busy < this.capacity && this.queueLength === 0) {
       this.busy++;
       ev.succeed();
@@ -85,6 +91,27 @@ export class WaitingLine {
       }
       w.ev.succeed();
     } else this.busy--;
+  }
+
+  /**
+   * Gives back a request its process stopped waiting for before receiving it (interrupted at its
+   * `yield`): one still waiting leaves the line; one granted in the meantime (at the same time,
+   * before the interrupt) releases its server to the next waiter. Call it once per abandoned
+   * request, and not for one the process received (that one is given back with `release()`).
+   * Returns false for a request of another line or one given back already.
+   */
+  cancel(request: SimEvent<void>): boolean {
+    if (this.cancelled.has(request)) return false;
+    for (let i = this.head; i < this.queue.length; i++) {
+      if (this.queue[i].ev !== request) continue;
+      this.queue.splice(i, 1);
+      this.cancelled.add(request);
+      return true;
+    }
+    if (!request.triggered || !this.issued.has(request)) return false;
+    this.cancelled.add(request);
+    this.release();
+    return true;
   }
 
   private insertByPriority(w: Waiting): void {

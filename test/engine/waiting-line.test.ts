@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Simulation, WaitingLine } from "../../engine/index.js";
+import { Interrupt, Simulation, WaitingLine, type SimEvent } from "../../engine/index.js";
 
 describe("WaitingLine", () => {
   it("serves FIFO with one server: a NIC serialising messages", () => {
@@ -46,6 +46,57 @@ describe("WaitingLine", () => {
     sim.run();
     expect(order).toEqual(["first", "second", "high", "low-a", "low-b"]);
     expect(line.inUse).toBe(0);
+  });
+
+  it("gives back the request of a process interrupted while it waits, whether still waiting or granted at that instant", () => {
+    for (const interruptAt of [3, 5]) {
+      const sim = new Simulation();
+      const line = new WaitingLine(sim, { name: "bus" });
+      const trace: string[] = [];
+      let cancelled: boolean[] = [];
+      sim.process(
+        (function* () {
+          yield line.request();
+          yield sim.timeout(5);
+          line.release();
+        })(),
+      );
+      const user = (name: string, arrive: number) =>
+        sim.process(
+          (function* () {
+            yield sim.timeout(arrive);
+            const req: SimEvent<void> = line.request();
+            try {
+              yield req;
+            } catch (e) {
+              if (!(e instanceof Interrupt)) throw e;
+              // At 5 the server was granted to this request (the release came first), unreceived.
+              cancelled = [line.cancel(req), line.cancel(req)];
+              trace.push(`${name} gave up at ${sim.now}`);
+              return;
+            }
+            trace.push(`${name} starts ${sim.now}`);
+            yield sim.timeout(1);
+            line.release();
+          })(),
+        );
+      const b = user("b", 1);
+      user("c", 2);
+      sim.process(
+        (function* () {
+          yield sim.timeout(interruptAt);
+          b.interrupt("timeout");
+        })(),
+      );
+      sim.run();
+      expect(trace, `interrupt at ${interruptAt}`).toEqual([`b gave up at ${interruptAt}`, "c starts 5"]);
+      // Given back once; the second call has nothing to give back.
+      expect(cancelled).toEqual([true, false]);
+      expect([line.inUse, line.queueLength]).toEqual([0, 0]);
+    }
+    // A request of another line is not this line's to give back.
+    const sim = new Simulation();
+    expect(new WaitingLine(sim).cancel(new WaitingLine(sim).request())).toBe(false);
   });
 
   it("rejects a release without a request and a bad capacity", () => {
