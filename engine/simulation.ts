@@ -174,11 +174,14 @@ export class Simulation {
   /**
    * Fires events until none is left, `until` is passed, or {@link stop} is called.
    * @throws InvalidDelayError when `until` is NaN or before now
+   * @throws TypeError when `onDeadlock` is neither "throw" nor "report"
    * @throws DeadlockError when the list runs dry while non-daemon processes are blocked (unless `onDeadlock: "report"`)
    * @throws whatever an event handler or an unwaited failing process throws
    */
   run(options: RunOptions = {}): RunResult {
     const until = options.until ?? Infinity;
+    // An unknown choice would act as "report" below without a word.
+    if (options.onDeadlock !== undefined && options.onDeadlock !== "throw" && options.onDeadlock !== "report") throw new TypeError(`onDeadlock must be "throw" or "report", got ${JSON.stringify(options.onDeadlock)}`);
     if (Number.isNaN(until) || until < this.now) throw new InvalidDelayError(until, "until", `a number >= ${this.now} (now), or Infinity`);
     const q = this.queue;
     const start = this.eventsProcessed;

@@ -48,6 +48,8 @@ export class WaitingLine {
     if (!Number.isInteger(this.capacity) || this.capacity < 1)
       throw new RangeError(`waiting line capacity must be a positive integer, got ${this.capacity}`);
     this.discipline = options.discipline ?? "fifo";
+    // An unknown word would serve by priority without a word.
+    if (this.discipline !== "fifo" && this.discipline !== "priority") throw new RangeError(`waiting line discipline must be "fifo" or "priority", got ${JSON.stringify(this.discipline)}`);
     this.name = options.name ?? "waiting line";
   }
 

@@ -356,9 +356,13 @@ export class Trial {
     return new Map([...(this.threadMetadata[thread] ?? [])].filter(([k]) => !inherited?.has(k)));
   }
 
-  /** Display label of a thread, `"n,c,t"` as ParaProf writes it. */
+  /**
+   * Display label of a thread, `"n,c,t"` as ParaProf writes it.
+   * @throws ProfileModelError for an index that is no thread's
+   */
   threadLabel(thread: number): string {
     const t = this.threads[thread];
+    if (t === undefined) throw new ProfileModelError(`no thread at index ${thread}: the trial has ${this.threads.length} (0 to ${this.threads.length - 1})`);
     return `${t.node},${t.context},${t.thread}`;
   }
 }

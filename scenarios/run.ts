@@ -41,7 +41,7 @@ export interface RunArtifacts {
   /** The profile (undefined when not measured). */
   readonly trial?: Trial;
   readonly callgraph?: CallGraph;
-  /** What the profile and records show (cost centres, size scaling, record groups); undefined when not measured. */
+  /** What the profile and records show (cost centres, size scaling, record groups); undefined when not measured, and for a program model (it has no proxy records). */
   readonly evidence?: Evidence;
   /** Chrome/Perfetto trace (program models with `outputs.trace`): `JSON.stringify` gives `trace.json`. */
   readonly trace?: ChromeTrace;

@@ -9,6 +9,7 @@ import { ALL_ROOTS, rootOver, type CallNode } from "./call-tree.js";
 
 /** How per-thread call trees are combined. */
 export type TreeAggregate = "mean" | "min" | "max" | "sum";
+const AGGREGATES: readonly TreeAggregate[] = ["mean", "min", "max", "sum"];
 
 /** Options of {@link aggregateCallTrees}. */
 export interface AggregateOptions {
@@ -29,6 +30,8 @@ export interface AggregateOptions {
  */
 export function aggregateCallTrees(trees: readonly CallNode[], how: TreeAggregate, options: AggregateOptions = {}): CallNode {
   if (trees.length === 0) throw new AnalysisInputError("no call trees to aggregate");
+  // An unknown word would aggregate as the mean (the fall-through below) without a word.
+  if (!(AGGREGATES as readonly string[]).includes(how)) throw new AnalysisInputError(`cannot aggregate call trees by '${String(how)}': use ${AGGREGATES.join(", ")}`);
   const threads = options.threads ?? trees.length;
   if (!(Number.isInteger(threads) && threads >= trees.length)) throw new AnalysisInputError(`cannot average ${trees.length} call trees over ${threads} threads`);
   const combine = (v: number[]): number => {

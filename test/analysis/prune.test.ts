@@ -232,6 +232,8 @@ describe("call trees from TAU timers", () => {
     // Over 4 threads, two of them idle: the mean counts the idle ones as 0.
     expect(aggregateCallTrees([a, b], "mean", { threads: 4 }).children.map((c) => c.inclusive)).toEqual([23.25, 22]);
     expect(() => aggregateCallTrees([a, b], "mean", { threads: 1 })).toThrow(AnalysisInputError);
+    // An unknown way is refused, not taken for the mean.
+    expect(() => aggregateCallTrees([a, b], "median" as never)).toThrow(new AnalysisInputError("cannot aggregate call trees by 'median': use mean, min, max, sum"));
     const across = pruneAcross([a, b]);
     expect(across.coreNames).toEqual(["main", "x", "y"]);
     expect(across.results[0]!.coreNames).toEqual(["main", "x"]);

@@ -252,6 +252,8 @@ describe("generator processes", () => {
       })(),
       { name: "p" },
     );
+    // A choice neither "throw" nor "report" is refused, not taken for "report".
+    expect(() => sim2.run({ onDeadlock: "warn" as never })).toThrow(new TypeError('onDeadlock must be "throw" or "report", got "warn"'));
     const r = sim2.run({ onDeadlock: "report" });
     expect(r.reason).toBe("deadlock");
     expect(r.blocked).toEqual([{ name: "p", waitingOn: "never" }]);

@@ -103,5 +103,7 @@ describe("WaitingLine", () => {
     const sim = new Simulation();
     expect(() => new WaitingLine(sim).release()).toThrow(/without a matching request/);
     expect(() => new WaitingLine(sim, { capacity: 0 })).toThrow(/capacity/);
+    // An unknown discipline is refused, not served as by priority.
+    expect(() => new WaitingLine(sim, { discipline: "lifo" as never })).toThrow(new RangeError('waiting line discipline must be "fifo" or "priority", got "lifo"'));
   });
 });

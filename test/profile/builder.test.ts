@@ -17,6 +17,12 @@ function small() {
 }
 
 describe("TrialBuilder", () => {
+  it("labels a thread as ParaProf does, and refuses an index that is no thread's", () => {
+    const trial = small().build();
+    expect([trial.threadLabel(0), trial.threadLabel(1)]).toEqual(["0,0,0", "1,0,0"]);
+    expect(() => trial.threadLabel(2)).toThrow(new ProfileModelError("no thread at index 2: the trial has 2 (0 to 1)"));
+  });
+
   it("records which metadata keys a thread inherited, renumbered with the threads, hoisted keys left out", () => {
     const b = new TrialBuilder({ metrics: ["TIME"] });
     const t1 = b.addThread(1);
