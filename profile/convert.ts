@@ -6,8 +6,8 @@ import { extname } from "node:path";
 import { ProfileError, ProfileModelError, type ProfileWarning } from "./errors.js";
 import { extrapFromTrials, readExtrap, writeExtrap, type ExtrapExperiment, type ExtrapFilledCallpath, type ExtrapFormat } from "./extrap.js";
 import type { InvocationRecord, Trial } from "./model.js";
-import { checkOutputPath, type CommandInput } from "./protected-paths.js";
-import { inputPathKey, profileFolderOf, readTrial, recordsFileIn } from "./read.js";
+import { checkOutputPath, realPathOf, type CommandInput } from "./protected-paths.js";
+import { profileFolderOf, readTrial, recordsFileIn } from "./read.js";
 import { readRecords } from "./records.js";
 import { writeRecordsCsv, writeRecordsJsonl } from "./records-write.js";
 import { selectMetrics } from "./select-metrics.js";
@@ -177,7 +177,7 @@ export function convertProfile(inputs: readonly string[], output: string, option
 function refuseRepeatedInputs(inputs: readonly string[]): void {
   const seen = new Map<string, string>();
   for (const p of inputs) {
-    const key = inputPathKey(p);
+    const key = realPathOf(p);
     const first = seen.get(key);
     if (first !== undefined) throw new ProfileModelError(`the input '${p}' is given twice${first !== p ? ` (as '${first}' too)` : ""}: its measurements would be written twice`);
     seen.set(key, p);

@@ -35,7 +35,7 @@ export {
 } from "./tau/text-write.js";
 export { readPackedProfile, parsePackedProfile } from "./tau/ppk-read.js";
 export { parseMetadataXml, writeMetadataXml } from "./tau/xml.js";
-export { readTrial, recordsFileIn, profileFolderOf, inputPathKey, inputReadKey, detectTrialFormat, measurementFileKind, RECORD_FILE_NAMES, type TrialFormat, type ReadTrialOptions } from "./read.js";
+export { readTrial, recordsFileIn, profileFolderOf, inputReadKey, detectTrialFormat, measurementFileKind, RECORD_FILE_NAMES, type TrialFormat, type ReadTrialOptions } from "./read.js";
 export { parseThreadName, describeThreads } from "./thread-name.js";
 export {
   holdsWorkingDirectory,

@@ -51,8 +51,9 @@ export type OutputInput = string | CommandInput;
 /**
  * The path with its existing part resolved through symbolic links: `realpath` of the longest
  * existing ancestor, followed by the rest as given (an output usually does not exist yet).
+ * @internal
  */
-function realPathOf(path: string): string {
+export function realPathOf(path: string): string {
   const absolute = resolve(path);
   let head = absolute;
   const rest: string[] = [];

@@ -1,9 +1,9 @@
 /**
  * {@link readTrial}: reads any trial format by looking at the path.
  */
-import { existsSync, statSync, openSync, readFileSync, readSync, closeSync, realpathSync } from "node:fs";
+import { existsSync, statSync, openSync, readFileSync, readSync, closeSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
-import { basename, dirname, extname, join, resolve } from "node:path";
+import { basename, dirname, extname, join } from "node:path";
 import { ProfileError, ProfileFormatError } from "./errors.js";
 import { Trial } from "./model.js";
 import { readRecords } from "./records.js";
@@ -12,6 +12,7 @@ import { RUN_PROFILE_FOLDER, runFileAdvice, unmeasuredRunText } from "./run-fold
 import { hasTauProfileFiles, parseProfileFileName, readTauProfile, type TrialReadOptions } from "./tau/text-read.js";
 import { fileErrorText } from "./file-error.js";
 import { inputFileKindText } from "./input-file-kind.js";
+import { realPathOf } from "./protected-paths.js";
 
 /** The trial formats {@link readTrial} recognizes. */
 export type TrialFormat = "tau" | "ppk";
@@ -127,34 +128,20 @@ export function readTrial(path: string, options: ReadTrialOptions = {}): Trial {
 }
 
 /**
- * A path as the file system finds it (absolute, links resolved, no trailing separator), for
- * telling inputs given twice apart; the absolute path as given when it cannot be read (its reader
- * then reports it).
- */
-export function inputPathKey(path: string): string {
-  let at = resolve(path);
-  try {
-    at = realpathSync(at);
-  } catch {
-    // why: an input that cannot be read is reported by its reader, by the name given
-  }
-  return at.replace(/[\\/]+$/, "");
-}
-
-/**
- * What input `path` is read as, for telling inputs given twice apart ({@link inputPathKey} of
- * it): with `records`, a folder and each of its records files are the folder's records (a run
- * writes them in both formats), else a folder is its profile folder (a run's `profile/`).
+ * What input `path` is read as, for telling inputs given twice apart (as the file system finds
+ * it, links resolved): with `records`, a folder and each of its records files are the folder's
+ * records (a run writes them in both formats), else a folder is its profile folder (a run's
+ * `profile/`).
  */
 export function inputReadKey(path: string, records: boolean): string {
-  if (records && (RECORD_FILE_NAMES as readonly string[]).includes(basename(path))) return `${inputPathKey(dirname(path))} records`;
+  if (records && (RECORD_FILE_NAMES as readonly string[]).includes(basename(path))) return `${realPathOf(dirname(path))} records`;
   try {
-    if (!statSync(path).isDirectory()) return inputPathKey(path);
+    if (!statSync(path).isDirectory()) return realPathOf(path);
   } catch {
-    return inputPathKey(path);
+    return realPathOf(path);
   }
-  if (records && recordsFileIn(path) !== undefined) return `${inputPathKey(path)} records`;
-  return inputPathKey(profileFolderOf(path));
+  if (records && recordsFileIn(path) !== undefined) return `${realPathOf(path)} records`;
+  return realPathOf(profileFolderOf(path));
 }
 
 /** The records file of folder `dir` (the first of {@link RECORD_FILE_NAMES} there), if any. */

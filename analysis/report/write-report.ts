@@ -1,37 +1,10 @@
-import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { checkOutputPath, isRunFolder, OutputPathError, parseProfileFileName, RUN_REPORT_FILE, writeTextFileAtomically, type CommandInput } from "../../profile/index.js";
-import { StudyStore } from "../../profile/study/index.js";
+import { isStudyDatabase, StudyStore } from "../../profile/study/index.js";
 import { renderReportHtml, type ReportDocument } from "./html.js";
 import { studyReport } from "./study-report.js";
 import { readTrialInput, trialReport } from "./trial-report.js";
-
-/**
- * True when `path` is a study database (a DuckDB file) rather than a run folder or profile: a
- * file named `.db` or `.duckdb`, or any file a DuckDB database's header starts (`ccasim sweep
- * --db` takes any name).
- */
-export function isStudyDatabase(path: string): boolean {
-  if (!existsSync(path) || !statSync(path).isFile()) return false;
-  return [".db", ".duckdb"].includes(extname(path).toLowerCase()) || hasDuckDbHeader(path);
-}
-
-/** Bytes 8 to 11 of a DuckDB database file (after the header block's checksum). */
-const DUCKDB_MAGIC = "DUCK";
-
-/** Whether the file starts with a DuckDB database's header (false when it cannot be read). */
-function hasDuckDbHeader(path: string): boolean {
-  let fd: number | undefined;
-  try {
-    fd = openSync(path, "r");
-    const head = Buffer.alloc(12);
-    return readSync(fd, head, 0, 12, 0) === 12 && head.toString("latin1", 8, 12) === DUCKDB_MAGIC;
-  } catch {
-    return false;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
 
 /**
  * Where the report of `input` goes when no output is named: beside a study database

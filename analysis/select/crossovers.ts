@@ -82,11 +82,9 @@ export function findCrossovers(assembly: Assembly | PreparedAssembly, options: C
   // misspelt, most often), at once, rather than fail at the first point naming a value the user
   // never typed; else once the costs evaluate, so that their own mistakes are named first.
   const reads = prepared.compiled.reads;
-  const unread =
-    reads === undefined || reads.has(variable)
-      ? undefined
-      : new AnalysisInputError(`no cost of the assembly reads the input '${variable}'${didYouMean(variable, [...reads].sort())}, so the choice cannot change with it; inputs the costs read: ${[...reads].sort().join(", ") || "none"}`);
-  if (unread !== undefined && [...reads!].some((r) => options.inputs?.[r] === undefined)) throw unread;
+  const known = reads === undefined || reads.has(variable) ? undefined : [...reads].sort();
+  const unread = known && new AnalysisInputError(`no cost of the assembly reads the input '${variable}'${didYouMean(variable, known)}, so the choice cannot change with it; inputs the costs read: ${known.join(", ") || "none"}`);
+  if (unread !== undefined && known!.some((r) => options.inputs?.[r] === undefined)) throw unread;
   // The ends too: a change within half a cell of one is found between it and the nearest middle.
   const points = [from, ...grid, to];
   // A change this close to an end is a tie there (the costs equal at a round value such as 0),

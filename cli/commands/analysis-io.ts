@@ -2,9 +2,8 @@
  * Helpers shared by the subcommands (the analysis ones above all: `fit`, `prune`, `select`,
  * `power`): plain-text tables, number formatting, and small option parsers with usage errors.
  */
-import { closeSync, openSync, readSync, statSync } from "node:fs";
-import { extname } from "node:path";
 import { parseThreadName, withoutSourceLocation, type ThreadId } from "../../profile/index.js";
+import { isStudyDatabase } from "../../profile/study/index.js";
 import { fractionText, SD_DEPARTURE_LIMIT, type FitWarning, type PartialThreads, type SelectionCriterion } from "../../analysis/index.js";
 import { commandUsageError, UsageError } from "../command.js";
 
@@ -293,33 +292,12 @@ export function toJson(value: unknown): string {
 }
 
 /**
- * True when `path` is a study database ('ccasim sweep' writes DuckDB files): a file named
- * `.db`/`.duckdb`, or one with DuckDB's magic bytes ("DUCK" at offset 8). Why here: the profile
- * commands are told to point at the study commands instead of failing to read a profile.
- */
-export function looksLikeStudyDatabase(path: string): boolean {
-  try {
-    if (!statSync(path).isFile()) return false;
-    if ([".db", ".duckdb"].includes(extname(path).toLowerCase())) return true;
-    const fd = openSync(path, "r");
-    try {
-      const head = Buffer.alloc(12);
-      return readSync(fd, head, 0, 12, 0) === 12 && head.toString("latin1", 8, 12) === "DUCK";
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return false;
-  }
-}
-
-/**
  * Refuses a study database among a profile command's inputs, saying which command reads it.
  * @param instead - what to run instead, e.g. "'ccasim sweep fit <study.db> --parameter Q'"
  * @throws UsageError for the first input that is a study database
  */
 export function refuseStudyDatabase(command: string, inputs: readonly string[], instead: string): void {
-  const db = inputs.find(looksLikeStudyDatabase);
+  const db = inputs.find(isStudyDatabase);
   if (db !== undefined) throw commandUsageError(command, `${db} is a study database ('ccasim sweep' wrote it): use ${instead}`);
 }
 

@@ -229,18 +229,18 @@ export interface MachineConfigWarning {
  */
 export function machineConfigWarnings(config: MachineConfig, prefix = "machine"): MachineConfigWarning[] {
   const warnings: MachineConfigWarning[] = [];
-  let inner: string | undefined;
+  // The level inside the one at hand: its key and size.
+  let inner: { key: string; size: number } | undefined;
   for (const lk of LEVEL_KEYS) {
     const lv = config[lk];
     if (lv === undefined || lv === null) continue;
-    const innerLevel = inner === undefined ? undefined : config[inner as (typeof LEVEL_KEYS)[number]];
-    if (innerLevel && lv.size < innerLevel.size) {
+    if (inner !== undefined && lv.size < inner.size) {
       warnings.push({
         key: `${prefix}.${lk}.size`,
-        message: `${lv.size} bytes, smaller than ${prefix}.${inner}.size (${innerLevel.size} bytes): a level outside another that holds less than it misses wherever ${inner} misses and keeps nothing ${inner} does not (is the size in the right unit?)`,
+        message: `${lv.size} bytes, smaller than ${prefix}.${inner.key}.size (${inner.size} bytes): a level outside another that holds less than it misses wherever ${inner.key} misses and keeps nothing ${inner.key} does not (is the size in the right unit?)`,
       });
     }
-    inner = lk;
+    inner = { key: lk, size: lv.size };
   }
   return warnings;
 }

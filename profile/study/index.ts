@@ -12,4 +12,5 @@ export { mergeShards, type MergeResult, type ShardMerged } from "./merge.js";
 export { studyDigest } from "./digest.js";
 export { sqlString } from "./sql-text.js";
 export { uniqueColumnNames } from "./column-names.js";
+export { isStudyDatabase } from "./database-file.js";
 export { studyObservations, type StudyObservations, type StudySelection } from "./extract.js";

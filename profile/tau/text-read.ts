@@ -22,7 +22,7 @@
  * an error (ParaProf skips it with a message), and negative values are kept with a warning instead
  * of being set to zero.
  */
-import { readdirSync, readFileSync, statSync, type Dirent } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { TrialBuilder } from "../builder.js";
 import { ProfileError, ProfileFormatError } from "../errors.js";
@@ -131,31 +131,40 @@ export function scanNumbers(s: string, pos: number, out: Float64Array): number {
  * @throws ProfileFormatError when the directory holds no `profile.N.C.T` file.
  */
 export function listTauProfileFiles(dir: string): { folder?: string; files: string[] }[] {
-  const sets = tauProfileFileSets(dir);
-  if (sets.length === 0) throw new ProfileFormatError(dir, undefined, "no TAU profile files (profile.N.C.T, or MULTI__<metric>/profile.N.C.T) in this directory");
-  return sets;
+  return scanWithFiles(dir).sets;
 }
 
 /** Whether directory `dir` holds TAU profile files (`profile.N.C.T`, or in `MULTI__<metric>` folders). */
 export function hasTauProfileFiles(dir: string): boolean {
-  return tauProfileFileSets(dir).length > 0;
+  return scanProfileDirectory(dir).sets.length > 0;
 }
 
-/** {@link listTauProfileFiles}, empty when there is none. */
-function tauProfileFileSets(dir: string): { folder?: string; files: string[] }[] {
+/** {@link scanProfileDirectory}, refusing a directory without profile files. */
+function scanWithFiles(dir: string): ProfileDirectory {
+  const scan = scanProfileDirectory(dir);
+  if (scan.sets.length === 0) throw new ProfileFormatError(dir, undefined, "no TAU profile files (profile.N.C.T, or MULTI__<metric>/profile.N.C.T) in this directory");
+  return scan;
+}
+
+/** The profile files of a directory, by metric folder, and the names of those it leaves out. */
+interface ProfileDirectory {
+  readonly sets: { folder?: string; files: string[] }[];
+  /** `profile.N.C.T` files beside `MULTI__` folders (a single-metric run's, left over): not read. */
+  readonly notRead: string[];
+}
+
+/** The metric sets of {@link listTauProfileFiles} (empty when there is none) and the loose files beside `MULTI__` folders. */
+function scanProfileDirectory(dir: string): ProfileDirectory {
   const entries = readdirSync(dir, { withFileTypes: true });
   const multi = entries.filter((e) => e.isDirectory() && e.name.startsWith(METRIC_FOLDER_PREFIX)).map((e) => e.name).sort();
+  const loose = entries.filter((e) => !e.isDirectory() && PROFILE_FILE.test(e.name)).map((e) => e.name).sort(byThread);
+  if (multi.length === 0) return { sets: loose.length > 0 ? [{ files: loose.map((f) => join(dir, f)) }] : [], notRead: [] };
   const sets: { folder?: string; files: string[] }[] = [];
-  if (multi.length > 0) {
-    for (const m of multi) {
-      const files = readdirSync(join(dir, m)).filter((f) => PROFILE_FILE.test(f)).sort(byThread).map((f) => join(dir, m, f));
-      if (files.length > 0) sets.push({ folder: m, files });
-    }
-  } else {
-    const files = looseProfileFiles(entries).map((f) => join(dir, f));
-    if (files.length > 0) sets.push({ files });
+  for (const m of multi) {
+    const files = readdirSync(join(dir, m)).filter((f) => PROFILE_FILE.test(f)).sort(byThread).map((f) => join(dir, m, f));
+    if (files.length > 0) sets.push({ folder: m, files });
   }
-  return sets;
+  return { sets, notRead: loose };
 }
 
 /**
@@ -171,9 +180,8 @@ export function readTauProfile(path: string, options: TrialReadOptions = {}): Tr
   } catch (e) {
     throw new ProfileError(`cannot read '${path}': ${fileErrorText(e)}`);
   }
-  const sets = isDir ? listTauProfileFiles(path) : [{ files: [path] }];
-  // Files of a single-metric run beside the MULTI__ folders (a leftover, or another run's) are not read: say so.
-  const notRead = isDir && sets[0]?.folder !== undefined ? looseProfileFiles(readdirSync(path, { withFileTypes: true })) : [];
+  // Files of a single-metric run beside the MULTI__ folders (a leftover, or another run's) are not read: said.
+  const { sets, notRead } = isDir ? scanWithFiles(path) : { sets: [{ files: [path] }], notRead: [] };
   const texts: TauMetricFiles[] = sets.map((s) => ({
     folder: s.folder,
     files: s.files.map((f) => {
@@ -185,14 +193,6 @@ export function readTauProfile(path: string, options: TrialReadOptions = {}): Tr
     }),
   }));
   return parseTauProfiles(texts, { ...options, source: path, notRead });
-}
-
-/** The names of the `profile.N.C.T` files among a directory's `entries` (not in its `MULTI__` folders), by thread. */
-function looseProfileFiles(entries: readonly Dirent[]): string[] {
-  return entries
-    .filter((e) => !e.isDirectory() && PROFILE_FILE.test(e.name))
-    .map((e) => e.name)
-    .sort(byThread);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { executeScenario, loadScenarioText, ScenarioErrors } from "../../scenarios/index.js";
+import { executeScenario, loadScenarioText } from "../../scenarios/index.js";
+import { scenarioErrorsOf } from "../scenarios/fixtures.js";
 
 /** A driver calling method `method` of a dummy A (which provides `provided`) and of a kernel K. */
 const scenario = (provided: string, called: string) => `
@@ -16,15 +17,7 @@ assembly:
 `;
 
 /** The message of the located error loading `text` throws. */
-function loadErrorOf(text: string): string {
-  try {
-    loadScenarioText(text, "methods.yaml");
-  } catch (e) {
-    if (e instanceof ScenarioErrors) return e.message;
-    throw e;
-  }
-  throw new Error("expected the load to fail");
-}
+const loadErrorOf = (text: string): string => scenarioErrorsOf(() => loadScenarioText(text, "methods.yaml")).message;
 
 describe("method names of the generic components", () => {
   it("refuse a name the profile could not time as Component::method(), at each key", () => {
