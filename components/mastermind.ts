@@ -1,5 +1,6 @@
 import { recordAt, type InvocationRecord, type RecordKind, type RecordTable } from "../profile/index.js";
 import { grown } from "../profile/internal.js";
+import { wholeCounts } from "./platform.js";
 
 export type { InvocationRecord };
 
@@ -84,8 +85,8 @@ export class Mastermind implements RecordTable {
    * @param counterNames - the counters recorded per invocation (the measured metrics after TIME)
    * @param timeRates - per counter, when its value is always TIME (microseconds) times a fixed
    *   factor (cycles of a fixed clock: cycles per microsecond), that factor; else undefined. Such a
-   *   counter is not stored: its delta is recomputed as `end * rate - start * rate`, the very
-   *   numbers the metric reader subtracts, so the record is the same.
+   *   counter is not stored: its delta is recomputed from the whole counts at the record's end and
+   *   start ({@link wholeCounts}), the very numbers the metric reader subtracts, so the record is the same.
    */
   constructor(
     readonly counterNames: readonly string[],
@@ -255,7 +256,7 @@ export class Mastermind implements RecordTable {
     const num = this.rowNum[i >>> ROW_SHIFT];
     const b = (i & ROW_MASK) * this.rowFloats;
     const rate = this.rate[k];
-    return rate === rate ? num[b + 1] * rate - num[b] * rate : num[b + ROW_FLOATS + this.storedSlot[k]];
+    return rate === rate ? wholeCounts(num[b + 1], rate) - wholeCounts(num[b], rate) : num[b + ROW_FLOATS + this.storedSlot[k]];
   }
 
   /** Starts a chunk of rows and its parameter pool (the pool reserves room for every row of the widest site). */

@@ -24,18 +24,20 @@ export interface Platform {
   readonly counterNames: readonly string[];
   /**
    * Counters that advance with time whatever the rank does (cycle counters: busy-waiting in MPI
-   * counts cycles too), as name -> counts per microsecond (the clock rate in MHz).
+   * counts cycles too), as name -> counts per microsecond (the clock rate in MHz); read as
+   * {@link wholeCounts} of the time so far.
    */
   readonly timeDerivedCounters: Readonly<Record<string, number>>;
   /**
    * Counters of {@link counterNames} that also advance while the rank runs no kernel (blocked in
-   * MPI, in a plain `delay`), as name -> counts per microsecond of that time: the stall-cycle
-   * counters, since a rank that retires no instruction stalls every cycle. Absent: none.
+   * MPI, in a plain `delay`), as name -> counts per microsecond of that time: the cycle and
+   * stall-cycle counters, since a rank that retires no instruction stalls every cycle. Read as
+   * the kernels' counts plus {@link wholeCounts} of the time outside kernels. Absent: none.
    */
   readonly idleCounters?: Readonly<Record<string, number>>;
   /**
    * Cost of a compute kernel on `rank`: returns its duration (microseconds) and adds its counter
-   * increments to `counters` (indexed like `counterNames`).
+   * increments to `counters` (indexed like `counterNames`), whole counts as a PMU reports them.
    */
   kernel(rank: number, spec: KernelSpec, counters: Float64Array, rng: RandomStream): number;
   /**
@@ -48,6 +50,16 @@ export interface Platform {
    * Absent when the platform has no network (single-rank runs).
    */
   createMpi?(sim: Simulation, observer: MpiCallObserver): MpiWorldHandle;
+}
+
+/**
+ * The reading of a counter that advances at `rate` counts per microsecond (a cycle counter at the
+ * clock rate in MHz) after `microseconds`: the whole counts, as a PMU reports them. Rounded down,
+ * a reading never runs ahead of time and never goes back, so every interval's count is whole and
+ * not negative.
+ */
+export function wholeCounts(microseconds: number, rate: number): number {
+  return Math.floor(microseconds * rate);
 }
 
 /** The MPI world as the runtime sees it. */

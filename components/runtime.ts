@@ -4,7 +4,7 @@ import type { PreparedAssembly } from "./assembly.js";
 import type { ComponentContext, ComponentInstance, KernelSpec, MethodImpl, PortHandle } from "./component.js";
 import { Mastermind } from "./mastermind.js";
 import { APPLICATION_TIMER, COMPONENT_GROUP, MPI_GROUP, Measurement, type MetricReader } from "./measurement/index.js";
-import type { MpiWorldHandle, Platform } from "./platform.js";
+import { wholeCounts, type MpiWorldHandle, type Platform } from "./platform.js";
 import type { CallArgs, PortType } from "./ports.js";
 import { BoundMethod, CallCounter, CallTiming, MethodSite, type ProxySite } from "./bound-method.js";
 
@@ -95,10 +95,12 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
   const nm = metrics.length;
   // Every metric a multiple of time (TIME and cycle counts, the usual choice): no counter to read.
   const timeOnly = metricSource.every((src) => src < 0);
+  // Metric 0 is TIME (the measurement requires it first); the others are whole counts.
   const readMetrics: MetricReader = timeOnly
     ? (_rank, out) => {
         const now = sim.now;
-        for (let k = 0; k < nm; k++) out[k] = now * metricRate[k];
+        out[0] = now;
+        for (let k = 1; k < nm; k++) out[k] = wholeCounts(now, metricRate[k]);
       }
     : (rank, out) => {
         const c = counters[rank];
@@ -106,9 +108,10 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
         // Time so far outside kernels (a kernel's duration counts from its call; no metric of
         // its rank is read before the kernel has ended).
         const idle = now - kernelTime[rank];
-        for (let k = 0; k < nm; k++) {
+        out[0] = now;
+        for (let k = 1; k < nm; k++) {
           const src = metricSource[k];
-          out[k] = src >= 0 ? c[src] + idle * metricRate[k] : now * metricRate[k];
+          out[k] = src >= 0 ? c[src] + wholeCounts(idle, metricRate[k]) : wholeCounts(now, metricRate[k]);
         }
       };
   const meas = measure ? new Measurement(metrics, nRanks, readMetrics) : undefined;

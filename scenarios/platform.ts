@@ -1,5 +1,5 @@
 import type { MpiCallObserver, MpiWorldHandle, Platform } from "../components/index.js";
-import { CounterId, IDLE_STALL_COUNTERS, MpiWorld, createKernelCost, type CounterName, type KernelCost } from "../machine/index.js";
+import { CounterId, IDLE_STALL_COUNTERS, MpiWorld, WholeCycleCounts, createKernelCost, type CounterName, type KernelCost } from "../machine/index.js";
 import type { MachineSetup } from "./machine-setup.js";
 
 /**
@@ -10,31 +10,33 @@ export const CYCLE_COUNTERS: readonly string[] = ["CPU_CYCLES", "PAPI_TOT_CYC"];
 
 /**
  * The platform a run executes on: the node model prices compute kernels (time and counters), the
- * MPI world moves messages over the interconnect. Cycle counters are derived from time
- * (cycles = time x clock) so they stay consistent with TIME in every timer; stall cycles advance
- * at the clock rate outside kernels (see `IDLE_STALL_COUNTERS`), so stalls = cycles - issue-limited
- * cycles holds in every timer too, MPI calls included.
+ * MPI world moves messages over the interconnect. Counters are whole counts, as a PMU's: each
+ * kernel's cycle counters are made whole with the fractions carried to the rank's next kernel
+ * (see `WholeCycleCounts`). Cycles and stall cycles also advance at the clock rate outside
+ * kernels (see `IDLE_STALL_COUNTERS`: a rank blocked in MPI or in a plain cost retires nothing),
+ * so cycles stay within 2 of time x clock and stalls = cycles - issue-limited cycles holds in
+ * every timer, MPI calls included.
  */
 export function buildPlatform(setup: MachineSetup): Platform {
   const cluster = setup.cluster;
   const node0 = cluster.nodeModels[0];
-  const counterNames = node0.counterNames.filter((n) => !CYCLE_COUNTERS.includes(n));
+  const counterNames = node0.counterNames;
   const ids = Int32Array.from(counterNames.map((n) => CounterId[n as CounterName]));
   const mhz = setup.config.clock / 1e6;
-  const timeDerived: Record<string, number> = {};
-  for (const n of CYCLE_COUNTERS) if ((node0.counterNames as readonly string[]).includes(n)) timeDerived[n] = mhz;
   const idleCounters: Record<string, number> = {};
-  for (const n of IDLE_STALL_COUNTERS) if (counterNames.includes(n)) idleCounters[n] = mhz;
+  for (const n of [...CYCLE_COUNTERS, ...IDLE_STALL_COUNTERS]) if ((counterNames as readonly string[]).includes(n)) idleCounters[n] = mhz;
   const cost: KernelCost = createKernelCost();
+  const whole = new WholeCycleCounts(cluster.ranks, counterNames);
   const rankToNode = cluster.rankToNode;
   return {
     ranks: cluster.ranks,
     counterNames,
-    timeDerivedCounters: timeDerived,
+    timeDerivedCounters: {},
     idleCounters,
     kernel(rank, spec, counters, rng) {
       cluster.nodeModels[rankToNode[rank]].kernelCost(spec, rng, cost);
       const c = cost.counters;
+      whole.round(rank, c);
       for (let i = 0; i < ids.length; i++) counters[i] += c[ids[i]];
       return cost.duration;
     },

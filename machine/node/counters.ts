@@ -19,7 +19,8 @@
  * asked by name ({@link pmuDemand}). `PAPI_L1_DCH` and `PAPI_L1_TCA` together take four counters on
  * the Itanium 2; `PAPI_TOT_CYC` with `CPU_CYCLES` takes one.
  *
- * Meaning in the model (per invocation):
+ * Meaning in the model (per invocation; the node model gives expected counts, in fractions of a
+ * cycle for the cycle counters, which a run makes whole: see `whole-cycles.ts`):
  * - `CPU_CYCLES`: duration x clock (includes OS interruptions, which appear as stall cycles).
  * - `IA64_INST_RETIRED`: loads + stores + FP instructions + other instructions.
  * - `FP_OPS_RETIRED`: flops; `PAPI_FP_INS`: FP instructions (an FMA is one instruction, two flops).

@@ -29,6 +29,7 @@ export {
   type PresetMap,
 } from "./counters.js";
 export { NodeModel, createKernelCost, type KernelCost, type NodeModelOptions } from "./node-model.js";
+export { WholeCycleCounts } from "./whole-cycles.js";
 export { Cluster, placeRanks, type ClusterLayout, type PlacementPolicy } from "./cluster.js";
 export { machinePresets, definePreset, presetParameters, type MachinePreset, type ParamSource, type PresetParameter } from "./preset.js";
 export { resolveMachine, resolveMachineChecked, type MachineOverrides } from "./resolve.js";

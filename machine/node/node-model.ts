@@ -267,7 +267,8 @@ export class NodeModel {
     const streamAccesses = q * arrays * passes;
     const refs = q * passes * (perLoads + perStores);
     const fmaFraction = kernel.fmaFraction ?? 0;
-    const flops = q * passes * perFlops;
+    // Whole counts, as every count below (a kernel may do 2.5 flops per element).
+    const flops = Math.round(q * passes * perFlops);
     const fpIns = Math.round(flops * (1 - fmaFraction / 2));
     const other = q * passes * kernel.otherInstructions;
     const instructions = Math.round(refs + fpIns + other);

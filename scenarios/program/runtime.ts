@@ -17,7 +17,7 @@
  * @packageDocumentation
  */
 import { Simulation, type Yieldable } from "../../engine/index.js";
-import { APPLICATION_TIMER, MPI_GROUP, Measurement } from "../../components/index.js";
+import { APPLICATION_TIMER, MPI_GROUP, Measurement, wholeCounts } from "../../components/index.js";
 import { MpiDeadlockError, MpiUsageError, MpiWorld, REQUEST_NULL, type Comm, type CollectiveSpec, type ResolvedNetwork } from "../../machine/index.js";
 import { MAX_ACTIVITY_NESTING, SYSTEM_SLOTS, type CommNode, type ProgramModel } from "./model.js";
 import { TraceRecorder } from "./trace.js";
@@ -115,7 +115,8 @@ export class ProgramRuntime {
         const c = clock[uid];
         const t = c > sim.now ? c : sim.now;
         out[0] = t;
-        for (let k = 1; k < nm; k++) out[k] = t * rates[k];
+        // Cycle counters: whole counts, as a PMU reports them.
+        for (let k = 1; k < nm; k++) out[k] = wholeCounts(t, rates[k]);
       });
     }
     const meas = this.measurement;

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { Mastermind, type InvocationRecord } from "../../components/index.js";
+import { Mastermind, wholeCounts, type InvocationRecord } from "../../components/index.js";
 import { extractParam } from "../../components/bound-method.js";
 import { executeScenario, loadScenarioText } from "../../scenarios/index.js";
 
@@ -117,8 +117,8 @@ describe("the Mastermind's records", () => {
   });
 
   it("recompute counters that are multiples of TIME to the deltas a stored counter would have (property)", () => {
-    // Counter values as the runtime's reader makes them: TIME times a rate (cycles at 2.8 GHz, an
-    // awkward factor), next to a counter read from the node model.
+    // Counter values as the runtime's reader makes them: the whole counts of TIME times a rate
+    // (cycles at 2.8 GHz, an awkward factor), next to a counter read from the node model.
     const rates = [2800, 1 / 3];
     const call = fc.record({ start: fc.double({ noNaN: true, min: 0, max: 1e12 }), wall: fc.double({ noNaN: true, min: 0, max: 1e9 }), other: fc.double({ noNaN: true }) });
     fc.assert(
@@ -130,8 +130,8 @@ describe("the Mastermind's records", () => {
           const site = mm.site("A", "p", "m", []);
           for (const c of calls) {
             const end = c.start + c.wall;
-            const t = mm.begin(0, site, at(c.start, c.start * rates[0], 0, c.start * rates[1]), 0);
-            mm.end(t, at(end, end * rates[0], c.other, end * rates[1]), 0);
+            const t = mm.begin(0, site, at(c.start, wholeCounts(c.start, rates[0]), 0, wholeCounts(c.start, rates[1])), 0);
+            mm.end(t, at(end, wholeCounts(end, rates[0]), c.other, wholeCounts(end, rates[1])), 0);
           }
         }
         expect(recomputed.records).toEqual(storedAll.records);

@@ -33,9 +33,38 @@ describe("shock-madison: the same application on the Altix with Itanium 2 counte
     const sum = (c: string) => states.reduce((s, r) => s + r.counters[c], 0);
     expect(sum("FP_OPS_RETIRED")).toBeGreaterThan(0);
     expect(sum("L2_DATA_REFERENCES_L2_ALL")).toBeGreaterThan(0);
-    // Cycles follow time at 1.6 GHz.
+    // Cycles follow time at 1.6 GHz, in whole counts: each reading within 2 of time x clock.
     const r = states[states.length - 1];
-    expect(r.counters.CPU_CYCLES).toBeCloseTo(r.wallTime * 1600, 0);
+    expect(Math.abs(r.counters.CPU_CYCLES - r.wallTime * 1600)).toBeLessThan(4);
+  });
+
+  it("reports whole counts, as a PMU does, and their relations in every timer of every thread", () => {
+    const trial = art.trial!;
+    const metric = (name: string) => trial.metrics.indexOf(name);
+    const [cycles, stalls, fp, fpu, refs, misses] = ["CPU_CYCLES", "BACK_END_BUBBLE_ALL", "BE_EXE_BUBBLE_FRALL", "BE_L1D_FPU_BUBBLE_FPU", "L2_REFERENCES", "L2_MISSES"].map(metric);
+    let fractional = 0;
+    let values = 0;
+    for (let thread = 0; thread < trial.threads.length; thread++) {
+      const view = viewOf(trial, thread);
+      for (const t of trial.timers) {
+        if (view.present[t.index] === 0) continue;
+        for (let m = 1; m < trial.metrics.length; m++) {
+          for (const v of [view.exclusive[m][t.index], view.inclusive[m][t.index]]) {
+            values++;
+            if (!Number.isInteger(v)) fractional++;
+          }
+        }
+        const at = (m: number) => view.exclusive[m][t.index];
+        expect(at(stalls), t.name).toBeLessThanOrEqual(at(cycles));
+        expect(at(fp) + at(fpu), t.name).toBeLessThanOrEqual(at(stalls));
+        expect(at(misses), t.name).toBeLessThanOrEqual(at(refs));
+        // Each call's count is within 2 of its time x clock at either end.
+        const calls = view.calls[t.index];
+        expect(Math.abs(view.inclusive[cycles][t.index] - view.inclusive[0][t.index] * 1600), t.name).toBeLessThan(4 * Math.max(1, calls));
+      }
+    }
+    expect(values).toBeGreaterThan(1000);
+    expect(fractional).toBe(0);
   });
 
   it("retires work at rates compiled code sustains, so paper 004's power model stays within the processor's 122 W", () => {
