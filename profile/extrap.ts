@@ -166,13 +166,20 @@ function parsePoints(value: string, nParams: number): number[][] | string {
   return points;
 }
 
+/** The most parameters Extra-P's text reader accepts (it refuses a file with more; JSON has no limit). */
+export const EXTRAP_TEXT_MAX_PARAMETERS = 4;
+
 /**
  * Writes Extra-P's text format (one DATA line per point, in POINTS order).
  * @throws ProfileModelError when some (callpath, metric) lacks a point (as every writer here:
- *   Extra-P refuses such input), or for names the text format cannot hold.
+ *   Extra-P refuses such input), for more than {@link EXTRAP_TEXT_MAX_PARAMETERS} parameters
+ *   (Extra-P's text reader refuses them), or for names the text format cannot hold.
  */
 export function formatExtrapText(exp: ExtrapExperiment): string {
   checkExperiment(exp);
+  if (exp.parameters.length > EXTRAP_TEXT_MAX_PARAMETERS) {
+    throw new ProfileModelError(`${exp.parameters.length} parameters (${exp.parameters.join(", ")}) cannot be written in Extra-P's text format, whose reader takes at most ${EXTRAP_TEXT_MAX_PARAMETERS}; write JSON instead`);
+  }
   for (const p of exp.parameters) if (/\s/.test(p) || p === "") throw new ProfileModelError(`parameter name '${p}' cannot be written in Extra-P's text format (it must be one word)`);
   const points = uniquePoints(exp);
   const index = new Map(points.map((p, i) => [JSON.stringify(p), i]));

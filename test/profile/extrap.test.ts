@@ -125,6 +125,15 @@ describe("Extra-P inputs", () => {
     expect(parseExtrapJson(formatExtrapJson(e))).toEqual(e);
   });
 
+  it("refuses more than four parameters in the text format, which Extra-P's text reader refuses, and writes them as JSON", () => {
+    const names = ["a", "b", "c", "d", "e"];
+    const e: ExtrapExperiment = { parameters: names, measurements: [{ callpath: "main", metric: "time", point: [1, 2, 3, 4, 5], values: [1] }] };
+    expect(() => formatExtrapText(e)).toThrow(/5 parameters.*at most 4.*JSON/);
+    expect(parseExtrapJson(formatExtrapJson(e))).toEqual(e);
+    const four: ExtrapExperiment = { parameters: names.slice(0, 4), measurements: [{ callpath: "main", metric: "time", point: [1, 2, 3, 4], values: [1] }] };
+    expect(formatExtrapText(four).split("\n").slice(0, 2)).toEqual(["PARAMETER a b c d", "POINTS (1 2 3 4)"]);
+  });
+
   it("writes files by extension and reads them back", () => {
     const e = readExtrap(join(EX, "docs_examples_input.txt"));
     for (const ext of ["txt", "json", "jsonl"]) {
