@@ -1,6 +1,8 @@
 /**
  * Writer of TAU text profiles, byte for byte in the layout TAU's `Profiler.cpp` writes, so that
- * `pprof`, `paraprof` and Hatchet load the result:
+ * `pprof`, `paraprof` and Hatchet load the result (Hatchet's TAU reader parses the first timer
+ * line's calls, subroutines and values as integers: a fraction there, as a count or with
+ * `integerTime: false`, stops it):
  *
  * - one metric: `<dir>/profile.N.C.T`; several: `<dir>/MULTI__<metric>/profile.N.C.T`;
  * - line 1 `<count> templated_functions_MULTI_<metric>`, line 2 the column line
