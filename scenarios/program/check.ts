@@ -10,6 +10,7 @@
  *   warnings, as the model may mean it (paper 003's sample model does);
  * - a `for` loop's variable assigned in its body (or in an activity it calls): the iterations are
  *   fixed at entry, as a Fortran DO, so the assignment would not change them, as it would in C;
+ * - sends and receives that only threads other than 0 reach (MPI is funnelled through thread 0);
  * - point-to-point peers known at load time (expressions of pid, np, workload values ...),
  *   evaluated for every process under the conditions known at load time: a peer out of range, a
  *   send no process could receive, a receive no process could satisfy.
@@ -388,6 +389,85 @@ function makesCollectives(n: ModelNode, seen: Set<string> = new Set()): boolean 
   }
 }
 
+/** A thread's variables as the static checks evaluate them, and how to evaluate an expression on them. */
+interface ThreadSlots {
+  /** Sets the system variables of thread `tid` of process `pid`. */
+  setThread(pid: number, tid: number): void;
+  /** The expression's value, or undefined when it throws. */
+  evalSafe(e: ModelExpr): number | undefined;
+}
+
+/** The initial values of `model`'s variables, with the system variables of a thread set on demand. */
+function threadSlots(model: ProgramModel): ThreadSlots {
+  const slots = Float64Array.from(model.initial);
+  return {
+    setThread(pid, tid) {
+      slots[SYSTEM_SLOTS.indexOf("pid")] = pid;
+      slots[SYSTEM_SLOTS.indexOf("tid")] = tid;
+      slots[SYSTEM_SLOTS.indexOf("uid")] = pid * model.threads + tid;
+      slots[SYSTEM_SLOTS.indexOf("np")] = model.processes;
+      slots[SYSTEM_SLOTS.indexOf("nt")] = model.threads;
+      slots[SYSTEM_SLOTS.indexOf("node")] = model.processToNode[pid];
+      slots[SYSTEM_SLOTS.indexOf("nodes")] = model.nodes;
+    },
+    evalSafe(e) {
+      try {
+        return e.fn(slots);
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
+/** Whether the thread whose variables `evalSafe` reads reaches `site`, by the guards known at load time. */
+function siteReach(site: Site, isStatic: (e: ModelExpr | undefined) => boolean, evalSafe: (e: ModelExpr) => number | undefined): number {
+  let r = REACH_YES;
+  for (const g of site.guards) {
+    if ("dynamic" in g || !isStatic(g.expr)) {
+      r = REACH_MAYBE;
+      continue;
+    }
+    const v = evalSafe(g.expr);
+    if (v === undefined) r = REACH_MAYBE;
+    else if ((v !== 0) !== g.want) return REACH_NO;
+  }
+  return r;
+}
+
+/**
+ * Sends and receives that thread 0 of no process reaches but another thread does (under a
+ * condition on `tid` or `uid`): MPI is funnelled through thread 0, so the other threads run the
+ * element's cost without communicating, and the message would never move. `reach` is thread 0's,
+ * per site and process. (Collectives under such conditions are refused by `checkCollectives`.)
+ */
+function checkThreadOnlySites(model: ProgramModel, sites: readonly Site[], reach: Uint8Array, isStatic: (e: ModelExpr | undefined) => boolean, sink: CheckSink): void {
+  const np = model.processes;
+  if (model.threads < 2) return;
+  const thread = threadSlots(model);
+  for (let k = 0; k < sites.length; k++) {
+    const nd = sites[k].node;
+    const receives = nd.op === "recv" || nd.op === "irecv";
+    if (!receives && nd.op !== "send" && nd.op !== "isend") continue;
+    let byThread0 = false;
+    for (let p = 0; p < np && !byThread0; p++) byThread0 = reach[k * np + p] !== REACH_NO;
+    if (byThread0) continue;
+    let other: { pid: number; tid: number } | undefined;
+    for (let p = 0; p < np && other === undefined; p++) {
+      for (let t = 1; t < model.threads && other === undefined; t++) {
+        thread.setThread(p, t);
+        if (siteReach(sites[k], isStatic, thread.evalSafe) !== REACH_NO) other = { pid: p, tid: t };
+      }
+    }
+    if (other === undefined) continue;
+    const el = model.elements[nd.element];
+    sink.report(
+      el.path,
+      `${nd.op} '${el.name}' is reached by thread ${other.tid} of process ${other.pid} but by thread 0 of no process; MPI is funnelled through thread 0 (the other threads run the element's cost without communicating), so it would never ${receives ? "receive" : "send"}: put it where thread 0 runs it`,
+    );
+  }
+}
+
 /** Whether every branch makes the same collectives, at least one, in the same order with the same roots. */
 function sameCollectives(branches: readonly (readonly ModelNode[])[]): boolean {
   const first = collectiveSequence(branches[0] ?? []);
@@ -461,51 +541,24 @@ const REACH_MAYBE = 2;
 function checkPeers(model: ProgramModel, sites: readonly Site[], staticNames: Set<string>, sink: CheckSink): void {
   const np = model.processes;
   const isStatic = (e: ModelExpr | undefined): boolean => e !== undefined && e.compiled.variables.every((v) => staticNames.has(v));
-  const slots = Float64Array.from(model.initial);
-  const setProcess = (pid: number): void => {
-    slots[SYSTEM_SLOTS.indexOf("pid")] = pid;
-    slots[SYSTEM_SLOTS.indexOf("tid")] = 0;
-    slots[SYSTEM_SLOTS.indexOf("uid")] = pid * model.threads;
-    slots[SYSTEM_SLOTS.indexOf("np")] = np;
-    slots[SYSTEM_SLOTS.indexOf("nt")] = model.threads;
-    slots[SYSTEM_SLOTS.indexOf("node")] = model.processToNode[pid];
-    slots[SYSTEM_SLOTS.indexOf("nodes")] = model.nodes;
-  };
-  const evalSafe = (e: ModelExpr): number | undefined => {
-    try {
-      return e.fn(slots);
-    } catch {
-      return undefined;
-    }
-  };
+  const { setThread, evalSafe } = threadSlots(model);
   // Per site and process: reach and static peer / tag (NaN when not known at load time).
   const n = sites.length;
   const reach = new Uint8Array(n * np);
   const peer = new Float64Array(n * np).fill(Number.NaN);
   const tag = new Float64Array(n * np).fill(Number.NaN);
   for (let p = 0; p < np; p++) {
-    setProcess(p);
+    // Thread 0: the one that communicates (MPI is funnelled through it).
+    setThread(p, 0);
     for (let k = 0; k < n; k++) {
       const site = sites[k];
-      let r = REACH_YES;
-      for (const g of site.guards) {
-        if ("dynamic" in g || !isStatic(g.expr)) {
-          r = REACH_MAYBE;
-          continue;
-        }
-        const v = evalSafe(g.expr);
-        if (v === undefined) r = REACH_MAYBE;
-        else if ((v !== 0) !== g.want) {
-          r = REACH_NO;
-          break;
-        }
-      }
-      reach[k * np + p] = r;
+      reach[k * np + p] = siteReach(site, isStatic, evalSafe);
       const nd = site.node;
       if (isStatic(nd.peer)) peer[k * np + p] = evalSafe(nd.peer!) ?? Number.NaN;
       tag[k * np + p] = nd.tag === undefined ? 0 : isStatic(nd.tag) ? (evalSafe(nd.tag) ?? Number.NaN) : Number.NaN;
     }
   }
+  checkThreadOnlySites(model, sites, reach, isStatic, sink);
   const role = (op: string): "send" | "recv" | "root" | undefined =>
     op === "send" || op === "isend" ? "send" : op === "recv" || op === "irecv" ? "recv" : op === "bcast" || op === "reduce" ? "root" : undefined;
   const bad = new Set<number>();

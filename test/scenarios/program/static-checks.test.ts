@@ -178,6 +178,17 @@ describe("static checks of program models", () => {
     expect(e).toMatch(/receive 'R' on process 1 from 0 \(tag 8\): process 0 has no send that could match it/);
   });
 
+  it("rejects a send or receive only threads other than 0 reach: MPI is funnelled through thread 0, and the message would never move", () => {
+    const pair = [{ if: "pid == 0", then: [{ send: "S", to: 1, size: 4 }], else: [{ recv: "R", from: 0, size: 4 }] }];
+    const e = errors({ threads: 2, main: [{ if: "tid == 1", then: pair }] });
+    expect(e).toMatch(/model\.yaml:\d+:\d+: program\.main\[0\]\.then\[0\]\.then\[0\]: send 'S' is reached by thread 1 of process 0 but by thread 0 of no process; MPI is funnelled through thread 0 .* so it would never send/);
+    expect(e).toMatch(/program\.main\[0\]\.then\[0\]\.else\[0\]: recv 'R' is reached by thread 1 of process 1 but by thread 0 of no process; .* so it would never receive/);
+    // Through uid too; and thread 0 reaching it, alone or with the others, is the funnelled model.
+    expect(errors({ threads: 2, main: [{ if: "uid == 1", then: [{ isend: "S", to: 1, size: 4, request: "q" }, { wait: "W", requests: ["q"] }] }, { if: "pid == 1", then: [{ recv: "R", from: 0, size: 4 }] }] })).toMatch(/isend 'S' is reached by thread 1 of process 0 but by thread 0 of no process/);
+    expect(() => load({ threads: 2, main: [{ if: "tid == 0", then: pair }] })).not.toThrow();
+    expect(() => load({ threads: 2, main: pair })).not.toThrow();
+  });
+
   it("rejects unknown activities, duplicate element names and waits on unknown requests", () => {
     expect(errors({ activities: { Solve: [{ action: "A", cost: 1 }] }, main: [{ activity: "Solv" }] })).toMatch(/unknown activity 'Solv' \(did you mean 'Solve'\?\)/);
     expect(errors({ main: [{ action: "X", cost: 1 }, { action: "X", cost: 2 }] })).toMatch(/element name 'X' is already used/);
