@@ -65,7 +65,8 @@ Options:
                            its line), then their middle; 0 keeps names whole (as --json does)
   --inefficiency           list the events whose %FLPStalls and FLPIneffI both exceed the average
                            by more than 50 % and whose inclusive time is more than half of the
-                           total (paper 004, Table 3; needs the stall counters; with --exclusive
+                           total (paper 004, Table 3; needs the stall counters, refused
+                           when no event has them; with --exclusive
                            the metrics are exclusive, the share still inclusive, the "% of time"
                            column). Events that retired no instruction are left out of the
                            averages: their FLPIneffI is 0/0 and their %FLPStalls of 0 says
@@ -146,6 +147,12 @@ function run(ctx: CommandContext): number {
   if (r.events.length > 0 && !r.anyComponent) {
     throw new AnalysisInputError(`no event has what any component of the power model needs, so every estimate would be the idle power (${set.idlePower} W): ${r.omittedComponents.join("; ")}`, positionals[0]!);
   }
+  // Asked for, a ranking that cannot be made is an error, before any output: said under the table, a
+  // script reading the exit code took the missing counters for "no inefficient event".
+  if (v.inefficiency === true && r.events.length > 0 && !r.events.some((e) => e.metrics.flpStalls !== undefined && e.metrics.flpIneffI !== undefined)) {
+    const why = r.missingMetrics.filter((m) => m.startsWith("%FLPStalls") || m.startsWith("FLPIneffI"));
+    throw new AnalysisInputError(`--inefficiency ranks events by %FLPStalls and FLPIneffI, which no event has: ${why.length > 0 ? why.join("; ") : "they need the stall, FP and instruction counters"}`, positionals[0]!);
+  }
   const key = (e: EventPower): number => (sort === "joules" ? e.power.joules : sort === "flops-per-joule" ? e.power.flopsPerJoule : e.power.watts);
   // Events that spent no cycles have no power to estimate: listed apart, under the table.
   const rows = r.events.filter((e) => e.power.basis.cycles !== 0).sort((a, b) => (sort === "name" ? a.event.localeCompare(b.event) : (Number.isNaN(key(b)) ? -Infinity : key(b)) - (Number.isNaN(key(a)) ? -Infinity : key(a))));
@@ -184,8 +191,7 @@ function run(ctx: CommandContext): number {
   if (rows.length > top) out.push(`(${rows.length - top} more rows; --top to show them)`);
   if (v.inefficiency === true) {
     const ineff = rankInefficiencies(r);
-    const measurable = r.events.some((e) => e.metrics.flpStalls !== undefined && e.metrics.flpIneffI !== undefined);
-    out.push("", !measurable ? "inefficiency ranking: not possible, %FLPStalls and FLPIneffI need the stall counters listed below" : ineff.length === 0 ? "no event is both inefficient (I1, I2 > 1.5 x average) and > 50 % of the time" : formatTable(["inefficient event", "view", "I1/I1avg", "I2/I2avg", "% of time"], ineff.map((e) => [shortTimerName(e.event, nameWidth), e.view, e.i1Ratio, e.i2Ratio, 100 * e.share])));
+    out.push("", ineff.length === 0 ? "no event is both inefficient (I1, I2 > 1.5 x average) and > 50 % of the time" : formatTable(["inefficient event", "view", "I1/I1avg", "I2/I2avg", "% of time"], ineff.map((e) => [shortTimerName(e.event, nameWidth), e.view, e.i1Ratio, e.i2Ratio, 100 * e.share])));
   }
   if (r.noCycles.length > 0) {
     const n = r.noCycles.length;

@@ -808,6 +808,13 @@ describe("ccasim power", () => {
     }
   });
 
+  it("refuses --inefficiency, printing nothing, when no event has the metrics it ranks by (exit 2, naming the counters)", async () => {
+    const r = await run(["power", "../shared/data/tau/ppk/xgc-nosamples.ppk", "--inefficiency"]);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe("");
+    expect(r.err).toMatch(/^ccasim power: \.\.\/shared\/data\/tau\/ppk\/xgc-nosamples\.ppk: --inefficiency ranks events by %FLPStalls and FLPIneffI, which no event has: %FLPStalls \(needs BE_EXE_BUBBLE_FRALL, BE_L1D_FPU_BUBBLE_FPU\)/);
+  });
+
   it("prints power per event and the missing counters for XGC", async () => {
     const r = await run(["power", "../shared/data/tau/ppk/xgc-nosamples.ppk", "--exclusive", "--top", "3"]);
     expect(r.code).toBe(0);
