@@ -143,7 +143,7 @@ export function scenarioSchema(): Schema {
         s.object({
           dir: s.optional(s.string({ doc: "Output folder (default out/<name>); --out overrides it.", pattern: "\\S" })),
           profile: s.optional(s.boolean({ doc: "Write the TAU profile folder." }), true),
-          records: s.optional(s.array(s.enumOf(["csv", "jsonl"]), { doc: "Per-invocation record formats." }), ["csv", "jsonl"]),
+          records: s.optional(s.array(s.enumOf(["csv", "jsonl"]), { doc: "Per-invocation record formats, each once.", uniqueItems: true }), ["csv", "jsonl"]),
           callgraph: s.optional(s.boolean({ doc: "Write callgraph.json." }), true),
           trace: s.optional(s.boolean({ doc: "Write a Chrome/Perfetto trace (program models only: an assembly refuses it)." }), false),
         }),

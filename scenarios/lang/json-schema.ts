@@ -90,6 +90,7 @@ function toJson(schema: Schema, defs: Record<string, Json>): Json {
       const json: Json = { type: "array", items: toJson(schema.item, defs) };
       if (schema.minItems !== undefined) json.minItems = schema.minItems;
       if (schema.maxItems !== undefined) json.maxItems = schema.maxItems;
+      if (schema.uniqueItems) json.uniqueItems = true;
       return withDoc(json, schema.doc);
     }
     case "record": {

@@ -74,6 +74,8 @@ export interface ArraySchema extends Documented {
   readonly item: Schema;
   readonly minItems?: number;
   readonly maxItems?: number;
+  /** Whether an item may appear only once (a list of choices, where a repeat would do a thing twice). */
+  readonly uniqueItems?: boolean;
 }
 /** A map with arbitrary keys (optionally matching a pattern) and values of one schema. */
 export interface RecordSchema extends Documented {
@@ -191,7 +193,7 @@ export const s = {
     return { kind: "literal", value, ...opts };
   },
   /** A list of `item`s. */
-  array(item: Schema, opts: { doc?: string; minItems?: number; maxItems?: number } = {}): ArraySchema {
+  array(item: Schema, opts: { doc?: string; minItems?: number; maxItems?: number; uniqueItems?: boolean } = {}): ArraySchema {
     return { kind: "array", item, ...opts };
   },
   /** A map with arbitrary keys (matching `keyPattern`, described by `keyRule`, when given) and values of `value`. */

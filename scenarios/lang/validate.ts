@@ -145,6 +145,15 @@ function check(schema: Schema, value: unknown, path: (string | number)[], ctx: C
         ok = false;
       }
       const out = value.map((item, i) => check(schema.item, item, [...path, i], ctx));
+      if (schema.uniqueItems) {
+        value.forEach((item, i) => {
+          const first = value.findIndex((x) => JSON.stringify(x) === JSON.stringify(item));
+          if (first < i) {
+            report(ctx, [...path, i], `${describeValue(item)} is listed twice (first at [${first}])`, "value");
+            ok = false;
+          }
+        });
+      }
       return ok && !out.includes(NO_VALUE) ? out : NO_VALUE;
     }
     case "record": {

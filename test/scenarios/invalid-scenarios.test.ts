@@ -61,6 +61,7 @@ const CASES: Array<[string, string, number, string | RegExp]> = [
   ["workload text an expression uses as a number", edit("  x: 3", "  x: three"), 33, 'workload.x: "three" is not a number, but assembly.components.Driver.params.calls[0].args.x uses \'x\''],
   ["YAML syntax error", edit("name: known-models", "name: [known-models"), 0, /./],
   ["duplicate key", edit("seed: 1", "seed: 1\nseed: 2"), 17, /duplicate|unique/i],
+  ["record format listed twice", edit("records: [csv, jsonl]", "records: [csv, jsonl, csv]"), 85, 'outputs.records[2]: "csv" is listed twice (first at [0])'],
   ["missing machine section", edit(/machine:\n  preset: xeon-2.8ghz-512k\n/, "machine_: \n  preset: xeon-2.8ghz-512k\n"), 0, /machine/],
 ];
 
