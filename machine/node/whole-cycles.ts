@@ -2,9 +2,9 @@
  * Whole cycle counts: the node model prices a kernel invocation in fractions of a cycle (its
  * expected cycles and stall cycles), while a hardware counter reports whole counts. A run makes
  * each invocation's cycle counters whole before adding them to its rank's counters, carrying
- * every fraction to the rank's next invocation, so that a counter's total stays within one count
- * of the model's and the relations between the counters hold in every interval a measurement
- * reads:
+ * every fraction to the rank's next invocation, so that a counter's total stays within a few
+ * counts of the model's (below) and the relations between the counters hold in every interval a
+ * measurement reads:
  * - back-end stall cycles (`BACK_END_BUBBLE_ALL`, `PAPI_STL_CCY`) <= cycles (`CPU_CYCLES`,
  *   `PAPI_TOT_CYC`);
  * - execution bubbles (`BE_EXE_BUBBLE_ALL`, `PAPI_RES_STL`) <= back-end stall cycles;
