@@ -47,7 +47,7 @@ export interface ConvertResult {
    * Trials to Extra-P: the parameters, the callpaths written as 0 at points whose trial never
    * called them, and the trials whose callpaths are depth-limited (see {@link ExtrapFromTrialsResult.truncated}).
    */
-  readonly extrap?: { readonly parameters: readonly string[]; readonly filled: readonly ExtrapFilledCallpath[]; readonly truncated: readonly string[] };
+  readonly extrap?: { readonly parameters: readonly string[]; readonly filled: readonly ExtrapFilledCallpath[]; readonly truncated: readonly string[]; readonly arrowNames: readonly string[] };
 }
 
 /** Guesses what an input holds from its name and first bytes. @throws ProfileError when it does not exist. */
@@ -154,7 +154,7 @@ export function convertProfile(inputs: readonly string[], output: string, option
       { metrics: options.metrics, callpaths: options.callpaths },
     );
     writeExtrap(exp, output, extrapFormat[to]);
-    return { from, to, warnings, extrap: { parameters: exp.parameters, filled: exp.filled, truncated: exp.truncated } };
+    return { from, to, warnings, extrap: { parameters: exp.parameters, filled: exp.filled, truncated: exp.truncated, arrowNames: exp.arrowNames } };
   }
   if (trials.length !== 1) throw new ProfileModelError(`${to} output takes one trial, got ${trials.length}`);
   const trial = trials[0];

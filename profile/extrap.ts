@@ -414,6 +414,11 @@ export interface ExtrapFromTrialsResult extends ExtrapExperiment {
    * under each caller as a root of its own; empty otherwise.
    */
   readonly truncated: readonly string[];
+  /**
+   * Timer names (one routine's, not a callpath's) that hold `->`, Extra-P's call-path separator
+   * (C++'s `operator->`): Extra-P reads each as a callpath of its pieces. Empty when none.
+   */
+  readonly arrowNames: readonly string[];
 }
 
 /**
@@ -424,8 +429,9 @@ export interface ExtrapFromTrialsResult extends ExtrapExperiment {
  * callpath has fewer measurements than there are points). A timer a trial never called was
  * called 0 times there, so its value in that trial is 0: such repetitions are written as 0 and
  * listed in {@link ExtrapFromTrialsResult.filled}, for the caller to report.
- * @throws ProfileModelError when entries lack a parameter or a requested metric, or, with
- * `callpaths`, when a trial records no callpaths (a flat profile).
+ * @throws ProfileModelError when entries lack a parameter or a requested metric, with
+ * `callpaths` when a trial records no callpaths (a flat profile), and when two timers of a trial
+ * would have the same Extra-P name (a routine named `A->B` beside the callpath `A => B`).
  */
 export function extrapFromTrials(entries: readonly { readonly point: Readonly<Record<string, number>>; readonly trial: Trial }[], options: ExtrapFromTrialsOptions = {}): ExtrapFromTrialsResult {
   if (entries.length === 0) throw new ProfileModelError("no trials to export");
@@ -436,6 +442,7 @@ export function extrapFromTrials(entries: readonly { readonly point: Readonly<Re
   const names: string[] = [];
   const seen = new Set<string>();
   const truncated: string[] = [];
+  const arrowNames = new Set<string>();
   const perTrial = entries.map(({ trial }) => {
     // why: a flat profile's zeros at every callpath would read as routines it never called.
     if (callpaths && callpathTimers(trial).length === 0) {
@@ -450,6 +457,10 @@ export function extrapFromTrials(entries: readonly { readonly point: Readonly<Re
     for (const t of exported) {
       if (view.present[t.index] === 0) continue;
       const name = t.path.join("->");
+      for (const routine of t.path) if (routine.includes("->")) arrowNames.add(routine);
+      const other = byName.get(name);
+      // why: the second would silently take the first one's place in the experiment.
+      if (other !== undefined) throw new ProfileModelError(`${trial.source ?? "a trial"}: timers '${trial.timers[other].name}' and '${t.name}' would both be '${name}' in Extra-P, whose call-path separator is '->'`);
       byName.set(name, t.index);
       if (!seen.has(name)) {
         seen.add(name);
@@ -487,6 +498,7 @@ export function extrapFromTrials(entries: readonly { readonly point: Readonly<Re
     measurements: mergeMeasurements(out),
     filled: [...filled].map(([callpath, f]) => ({ callpath, metrics: [...f.metrics], points: [...f.points.values()] })),
     truncated,
+    arrowNames: [...arrowNames],
   };
 }
 

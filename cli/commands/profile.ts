@@ -276,6 +276,7 @@ function runConvert(ctx: CommandContext, argv: readonly string[]): number {
   ctx.out(`wrote ${output} (${r.to}) from ${inputs.length} ${r.from} input(s)\n`);
   if (r.extrap !== undefined && r.extrap.filled.length > 0) ctx.err(filledNote(r.extrap.parameters, r.extrap.filled));
   if (r.extrap !== undefined && r.extrap.truncated.length > 0) ctx.err(truncatedNote(r.extrap.truncated));
+  if (r.extrap !== undefined && r.extrap.arrowNames.length > 0) ctx.err(arrowNote(r.extrap.arrowNames));
   if (r.warnings.length > 0) ctx.err(`the input has ${summarizeProfileWarnings(r.warnings)}; list them with 'ccasim profile show --warnings'\n`);
   return 0;
 }
@@ -284,6 +285,11 @@ function runConvert(ctx: CommandContext, argv: readonly string[]): number {
 function filledNote(parameters: readonly string[], filled: readonly ExtrapFilledCallpath[]): string {
   const lines = filled.map((f) => `  ${f.callpath} at ${f.points.map((p) => formatExtrapPoint(parameters, p)).join("; ")}`);
   return `note: ${filled.length} callpath(s) that some trials never called are written as 0 at those trials' points (called 0 times there; Extra-P needs every callpath at every point):\n${lines.join("\n")}\n`;
+}
+
+/** The note on timer names that Extra-P splits at their `->`. */
+function arrowNote(names: readonly string[]): string {
+  return `note: ${plural(names.length, "timer name")} ${names.length === 1 ? "holds" : "hold"} '->', Extra-P's call-path separator, and Extra-P shows ${names.length === 1 ? "it" : "each"} as a callpath of its pieces: ${names.map((n) => `'${n}'`).join(", ")}\n`;
 }
 
 /** The note on depth-limited callpaths written to Extra-P. */

@@ -16,6 +16,7 @@ import {
   readTrial,
   TrialBuilder,
   writeExtrap,
+  writeTauProfile,
   type ExtrapExperiment,
 } from "../../index.js";
 import { main } from "../../cli/main.js";
@@ -166,6 +167,7 @@ describe("Extra-P inputs", () => {
       ],
       filled: [],
       truncated: [],
+      arrowNames: [],
     });
   });
 
@@ -189,6 +191,34 @@ describe("Extra-P inputs", () => {
       [".TAU application->f", 2, 40],
     ]);
     expect(extrapFromTrials([{ point: { p: 1 }, trial: trial(10) }]).measurements.map((m) => m.callpath)).toEqual([".TAU application", "f"]);
+  });
+
+  it("names the routines whose names hold '->', Extra-P's separator, and refuses two timers that would share an Extra-P name", () => {
+    const trial = (names: string[], callpaths: string[][] = []) => {
+      const b = new TrialBuilder({ metrics: ["TIME"] });
+      b.addThread(0);
+      for (const n of names) b.setValues(0, b.timer(n), { calls: 1, exclusive: 1, inclusive: 1 });
+      for (const c of callpaths) b.setValues(0, b.callpath(c), { calls: 1, exclusive: 1, inclusive: 1 });
+      return b.build();
+    };
+    const e = extrapFromTrials([{ point: { p: 1 }, trial: trial(["main", "Ptr::operator->"]) }]);
+    expect(e.arrowNames).toEqual(["Ptr::operator->"]);
+    expect(extrapFromTrials([{ point: { p: 1 }, trial: trial(["main", "f"]) }]).arrowNames).toEqual([]);
+    // A root routine named 'a->b' and the callpath a => b: the second took the first one's values.
+    const clash = trial(["a", "b", "a->b", "c"], [["a", "b"], ["a->b", "c"]]);
+    expect(() => extrapFromTrials([{ point: { p: 1 }, trial: clash }], { callpaths: true })).toThrow(/timers '.*' and '.*' would both be 'a->b' in Extra-P, whose call-path separator is '->'/);
+  });
+
+  it("notes on stderr the routines Extra-P will split at their '->' when profile convert writes an experiment", async () => {
+    const b = new TrialBuilder({ metrics: ["TIME"] });
+    b.addThread(0);
+    for (const n of ["main", "Ptr::operator->"]) b.setValues(0, b.timer(n), { calls: 1, exclusive: 1, inclusive: 1 });
+    const dir = join(scratch, "arrow-profile");
+    writeTauProfile(b.build(), dir);
+    let err = "";
+    const code = await main(["profile", "convert", dir, join(scratch, "arrow.json"), "--point", "p=1"], { out: () => {}, err: (s) => (err += s) });
+    expect(code).toBe(0);
+    expect(err).toBe("note: 1 timer name holds '->', Extra-P's call-path separator, and Extra-P shows it as a callpath of its pieces: 'Ptr::operator->'\n");
   });
 
   it("refuses to export the call tree of a flat profile, which has none (it wrote an experiment without points)", () => {
