@@ -1,8 +1,9 @@
 /**
- * The core components of an assembly from a measured trial: paper 002 prunes the call graph of
- * *timers* and searches exhaustively over the *components* whose inclusive time is significant
- * (a component counts by "the cumulative time spent during the execution of any of the
- * component's methods"), so the kept timers are mapped to the components they measure.
+ * The core components of an assembly from a measured trial: paper 002 prunes the *component*
+ * call graph, a component's inclusive time being "the cumulative time spent during the execution
+ * of any of the component's methods", and searches exhaustively over the components it keeps. A
+ * trial records timers, one per method (`Mesh::a()`, `Mesh::b()`), so the timers of one component
+ * called from the same place are joined into one node before pruning.
  *
  * @packageDocumentation
  */
@@ -10,6 +11,7 @@ import type { Trial } from "../../profile/index.js";
 import { quotedNames } from "../../profile/internal.js";
 import { AnalysisInputError } from "../errors.js";
 import { pruneCallGraph, type PruneOptions } from "../prune/prune.js";
+import type { CallNode } from "../prune/call-tree.js";
 import { callTreeFromTrial, type TrialTreeOptions } from "../prune/from-trial.js";
 import type { Assembly } from "./assembly.js";
 
@@ -88,28 +90,80 @@ export function unmatchedComponentTimers(coreTimers: readonly string[], componen
   return coreTimers.filter((t) => t.includes("::") && componentOfTimer(t, components, implementations) === undefined);
 }
 
+/**
+ * The component call graph of a call tree of timers (paper 002, section 4): every timer that
+ * belongs to a component (see {@link componentOfTimer}) is named after it, and the nodes of one
+ * name under one caller are joined into one, whose inclusive and exclusive values are the sums of
+ * theirs and whose callees are theirs, joined alike. A component called from the same place
+ * through several methods is then one node holding "the cumulative time spent during the
+ * execution of any of the component's methods", as the paper's pruning judges it; the same
+ * component called from elsewhere stays a node of its own there (its context differs). Timers of
+ * no component keep their names. The input is not changed.
+ * @param root - a call tree of timers (`callTreeFromTrial(...).root`)
+ * @param components - the assembly's component names
+ * @param implementations - implementation names by component, whose timers count too
+ */
+export function componentCallTree(root: CallNode, components: readonly string[], implementations: ImplementationNames = {}): CallNode {
+  const named = (n: CallNode): CallNode => {
+    const out: CallNode = { name: componentOfTimer(n.name, components, implementations) ?? n.name, inclusive: n.inclusive, exclusive: n.exclusive, children: joinSiblings(n.children.map(named)) };
+    if (n.recordedInclusive !== undefined) out.recordedInclusive = n.recordedInclusive;
+    return out;
+  };
+  return named(root);
+}
+
+/** Sibling nodes of one name joined into one (in order of first appearance), their callees joined alike. */
+function joinSiblings(nodes: readonly CallNode[]): CallNode[] {
+  const byName = new Map<string, CallNode[]>();
+  for (const n of nodes) {
+    const same = byName.get(n.name);
+    if (same) same.push(n);
+    else byName.set(n.name, [n]);
+  }
+  return [...byName.values()].map((same) => {
+    if (same.length === 1) return same[0]!;
+    const sum = (f: (n: CallNode) => number): number => same.reduce((s, n) => s + f(n), 0);
+    const out: CallNode = { name: same[0]!.name, inclusive: sum((n) => n.inclusive), exclusive: sum((n) => n.exclusive), children: joinSiblings(same.flatMap((n) => n.children)) };
+    if (same.some((n) => n.recordedInclusive !== undefined)) out.recordedInclusive = sum((n) => n.recordedInclusive ?? n.inclusive);
+    return out;
+  });
+}
+
 /** Options of {@link coreComponentsOfTrial}: how the trial's call tree is built and pruned, and whose timers count for a component. */
 export interface CoreComponentsOptions extends PruneOptions, TrialTreeOptions {
+  /**
+   * The assembly's component names: when given, the call tree is pruned as the component call
+   * graph ({@link componentCallTree}), each component's methods judged together. Without them
+   * every timer is judged alone, as `ccasim prune` judges it. {@link coreComponentsOfTrial} gives
+   * its own.
+   */
+  readonly components?: readonly string[];
   /** Implementation names by component, whose timers count for it (see {@link componentOfTimer}). */
   readonly implementations?: ImplementationNames;
 }
 
 /**
- * The timers of a trial that survive alpha/beta pruning of its call tree (mean over threads by
- * default): the input of {@link coreComponentsFromTimers} and {@link unmatchedComponentTimers}.
+ * The nodes of a trial's call tree (mean over threads by default) that survive alpha/beta
+ * pruning: the input of {@link coreComponentsFromTimers} and {@link unmatchedComponentTimers}.
+ * With `options.components`, the tree pruned is the component call graph, and a kept component
+ * is named by its component name (`Mesh`, not `Mesh::a()`); other kept timers keep their names.
  * @throws for the errors of {@link callTreeFromTrial} and {@link pruneCallGraph}
  */
 export function coreTimersOfTrial(trial: Trial, options: CoreComponentsOptions = {}): readonly string[] {
-  return pruneCallGraph(callTreeFromTrial(trial, options).root, options).coreNames;
+  const root = callTreeFromTrial(trial, options).root;
+  const tree = options.components === undefined ? root : componentCallTree(root, options.components, options.implementations);
+  return pruneCallGraph(tree, options).coreNames;
 }
 
 /**
- * Paper 002's core components of an assembly, measured: the trial's call tree (mean over threads
- * by default) pruned with the alpha/beta algorithm, its kept timers mapped to components.
+ * Paper 002's core components of an assembly, measured: the trial's component call graph (mean
+ * over threads by default; the methods of a component called from one place judged together, see
+ * {@link componentCallTree}) pruned with the alpha/beta algorithm, its kept nodes mapped to
+ * components.
  * @throws AnalysisInputError when no kept timer names a component (see
  *   {@link coreComponentsFromTimers}), or for the errors of {@link callTreeFromTrial} and
  *   {@link pruneCallGraph}
  */
 export function coreComponentsOfTrial(trial: Trial, components: readonly string[], options: CoreComponentsOptions = {}): string[] {
-  return coreComponentsFromTimers(coreTimersOfTrial(trial, options), components, trial.source, options.implementations);
+  return coreComponentsFromTimers(coreTimersOfTrial(trial, { ...options, components }), components, trial.source, options.implementations);
 }

@@ -23,6 +23,7 @@ export {
 export { findCrossovers, type CrossoverOptions, type CrossoverResult, type Crossover, type SelectionInterval } from "./crossovers.js";
 export { parseAssembly, readAssemblyFile, readLocatedAssemblyFile, type LocatedAssembly, type AssemblyKeyLocator } from "./assembly-file.js";
 export {
+  componentCallTree,
   componentOfTimer,
   coreComponentsFromTimers,
   coreComponentsOfTrial,

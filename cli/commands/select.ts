@@ -50,9 +50,10 @@ Options:
   --known-models          use paper 002's known-models assembly as scenarios/known-models.yaml
                           runs it (A1 2x, A2 x^2, B1 x^3, B2 2x^2; A calls C 0.01x, B calls D 0.02x)
   --core <A,B,...>        core components for the heuristic (not with --prune-trial)
-  --prune-trial <trial>   core components = the components whose timers survive alpha/beta
-                          pruning of this trial's call tree (mean over threads; a profile or the
-                          folder 'ccasim run' wrote);
+  --prune-trial <trial>   core components = the components that survive alpha/beta pruning of
+                          this trial's component call graph (mean over threads; a profile or the
+                          folder 'ccasim run' wrote): the timers of a component called from one
+                          place are judged together, by the sum of their inclusive times;
                           a timer 'A::run()', 'A::<anything>' or 'A' belongs to component A,
                           or to the component A is an implementation of (as ccasim runs name
                           them: 'EFMFlux::compute()' counts for Flux; a real profile's
@@ -118,7 +119,7 @@ function run(ctx: CommandContext): number {
     const names = assembly.components.map((c) => c.name);
     const implementations = implementationNames(assembly);
     const foldGroups = foldGroupsOption("select", v["fold-group"]);
-    const timers = coreTimersOfTrial(trial, { alpha, beta, foldGroups });
+    const timers = coreTimersOfTrial(trial, { alpha, beta, foldGroups, components: names, implementations });
     core = coreComponentsFromTimers(timers, names, trial.source, implementations);
     const unmatched = unmatchedComponentTimers(timers, names, implementations);
     if (unmatched.length > 0) {

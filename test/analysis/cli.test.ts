@@ -764,6 +764,28 @@ describe("ccasim select with measured cores and quality attributes", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it("judges the methods of a component together when it prunes the --prune-trial (paper 002's component inclusive time)", async () => {
+    // Ten methods of Mesh, 60 us each, beside Solver::solve() (9400 us): each method alone is below
+    // beta = 0.1 of its siblings' mean, Mesh as a whole (600 us) is 0.12 of the mean of Solver and Mesh.
+    const dir = mkdtempSync(join(tmpdir(), "ccasim-select-methods-"));
+    const file = join(dir, "mesh.assembly.yaml");
+    writeFileSync(
+      file,
+      [
+        "components:",
+        "  - { name: Driver, implementations: [{ name: Driver, mean: 0 }] }",
+        "  - { name: Solver, implementations: [{ name: CG, mean: 9400 }, { name: GMRES, mean: 9800 }] }",
+        "  - { name: Mesh, implementations: [{ name: Uniform, mean: 60 }, { name: Adaptive, mean: 30 }] }",
+        "callGraph: { component: Driver, children: [{ component: Solver }, { component: Mesh, calls: 10 }] }",
+        "",
+      ].join("\n"),
+    );
+    const r = await run(["select", file, "--input", "n=1", "--prune-trial", "test/analysis/golden/paper002-component-methods"]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain("heuristic over core {Driver, Solver, Mesh} (4 assemblies): cost 9700, gap 0 (0 %)");
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it("warns of core timers of components the assembly lacks (a trial of another assembly)", async () => {
     const dir = mkdtempSync(join(tmpdir(), "ccasim-select-other-"));
     const runDir = join(dir, "renamed");

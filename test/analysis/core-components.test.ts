@@ -2,13 +2,16 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import {
   AnalysisInputError,
+  componentCallTree,
   componentOfTimer,
   coreComponentsFromTimers,
   coreComponentsOfTrial,
+  coreTimersOfTrial,
   implementationNames,
   knownModelsAssembly,
   readAssemblyFile,
   unmatchedComponentTimers,
+  type CallNode,
 } from "../../analysis/index.js";
 import { readTrial } from "../../profile/index.js";
 import { executeScenario, loadScenario } from "../../scenarios/index.js";
@@ -93,6 +96,46 @@ describe("coreComponentsOfTrial", () => {
     expect(coreComponentsOfTrial(art.trial!, KNOWN)).toEqual(["Driver", "A", "B"]);
     // With beta = 0 nothing is pruned by comparison with siblings: C and D join the core.
     expect(coreComponentsOfTrial(art.trial!, KNOWN, { alpha: 0, beta: 0 })).toEqual(KNOWN);
+  });
+
+  it("judges a component by the time of all its methods together, as paper 002 defines a component's inclusive time", () => {
+    // Driver::go() calls Solver::solve() (9400 us) and ten methods of Mesh (60 us each, 600 in all).
+    // Each method alone is 0.066 of its siblings' mean and would be pruned by beta = 0.1; Mesh, the
+    // cumulative time of its methods, is 0.12 of the mean of Solver and Mesh, and stays in the core.
+    const trial = readTrial("test/analysis/golden/paper002-component-methods", { records: false });
+    const components = ["Driver", "Solver", "Mesh"];
+    expect(coreComponentsOfTrial(trial, components)).toEqual(["Driver", "Solver", "Mesh"]);
+    expect(coreTimersOfTrial(trial, { components })).toEqual(["Driver", "Solver", "Mesh"]);
+    // Without the components, the timers are judged one by one, as ccasim prune judges them.
+    expect(coreTimersOfTrial(trial)).toEqual(["Driver::go()", "Solver::solve()"]);
+    // A beta above the component's share prunes it whole.
+    expect(coreComponentsOfTrial(trial, components, { beta: 0.13 })).toEqual(["Driver", "Solver"]);
+  });
+
+  it("joins a component's timers under one caller without changing any caller's total", () => {
+    const names = ["A::f()", "A::g()", "B::run()", "MPI_Send()"];
+    const tree: fc.Memo<CallNode> = fc.memo((depth) =>
+      fc
+        .tuple(fc.constantFrom(...names), fc.integer({ min: 0, max: 100 }), depth <= 1 ? fc.constant<CallNode[]>([]) : fc.array(tree(depth - 1), { maxLength: 4 }))
+        .map(([name, own, kids]) => ({ name, inclusive: own + kids.reduce((s, c) => s + c.inclusive, 0), exclusive: own, children: kids })),
+    );
+    const total = (n: CallNode): number => n.children.reduce((s, c) => s + c.inclusive, 0);
+    fc.assert(
+      fc.property(tree(4), (root) => {
+        const joined = componentCallTree(root, ["A", "B"]);
+        expect(joined.inclusive).toBe(root.inclusive);
+        const check = (n: CallNode): void => {
+          expect(new Set(n.children.map((c) => c.name)).size).toBe(n.children.length);
+          expect(n.inclusive - n.exclusive).toBe(total(n));
+          for (const c of n.children) {
+            expect(["A", "B", "MPI_Send()"]).toContain(c.name);
+            check(c);
+          }
+        };
+        check(joined);
+      }),
+      { numRuns: 300, seed: 11 },
+    );
   });
 
   it("refuses a real trial of another application (the Hatchet cpi profile)", () => {
