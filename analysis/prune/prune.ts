@@ -156,7 +156,9 @@ export function pruneCallGraph(root: CallNode, options: PruneOptions = {}): Prun
         folded += c.inclusive;
       }
     };
-    if (node.inclusive <= 0 || sum / node.inclusive < alpha) {
+    // A node of no time gives its children a share of 0/0: below any alpha above 0, and never
+    // below alpha 0, which prunes nothing.
+    if (alpha > 0 && (node.inclusive <= 0 || sum / node.inclusive < alpha)) {
       for (const c of kids) drop(c, "alpha");
       return copy;
     }

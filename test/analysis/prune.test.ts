@@ -80,6 +80,16 @@ describe("pruneCallGraph (paper 002, section 4)", () => {
     expect(r.pruned.map((p) => [p.name, p.reason])).toEqual([["y", "beta"]]);
   });
 
+  it("prunes nothing by alpha when alpha is 0, even under a node of no time (whose ratio is 0/0)", () => {
+    // A timer too short to count (0 us) whose callees are too; alpha 0 and beta 0 prune nothing.
+    const tree = node("R", 10, [node("main", 10, [node("setup", 0, [node("a", 0), node("b", 0)])])]);
+    const r = pruneCallGraph(tree, { alpha: 0, beta: 0 });
+    expect(r.pruned).toEqual([]);
+    expect(r.kept.map((k) => k.name)).toEqual(["R", "main", "setup", "a", "b"]);
+    // Any alpha above 0 prunes them: setup's share of main (0 of 10) is below it, with its callees.
+    expect(pruneCallGraph(tree, { alpha: 0.01, beta: 0 }).pruned.map((p) => [p.name, p.reason, p.below])).toEqual([["setup", "alpha", 2]]);
+  });
+
   it("folds pruned time into the kept parent when asked", () => {
     const r = pruneCallGraph(figure3(), { fold: true });
     expect(r.keptShare).toBe(1);
