@@ -166,6 +166,8 @@ function run(ctx: CommandContext): number {
     `constants ${set.name}: MaxPower ${set.maxPower} W, idle ${set.idlePower} W; ${v.exclusive === true ? "exclusive" : "inclusive"} values, ${view === "each" ? "every thread" : threadChoiceLabel(view)}`,
     r.events.length === 0 ? "no events in this view" : `cycles from ${r.basis.cyclesFrom}; time from ${r.basis.timeFrom}${clockText(r.cpuMHzRange)}`,
     ...(r.processorMismatch === undefined ? [] : [`warning: ${r.processorMismatch}`]),
+    // FP instructions count a fused multiply-add once, its two operations as one.
+    ...(r.events.some((e) => e.power.flopsFrom === "PAPI_FP_INS") ? ["FLOP/J from PAPI_FP_INS, FP instructions: a fused multiply-add counts once, so FLOP/J reads up to 2x low where code fuses them"] : []),
     // An option that changes nothing is said to: every row measured its cycles and its time.
     ...(cpuMHz !== undefined && !r.clockUsed && r.events.length > 0 ? [`warning: --cpu-mhz ${v["cpu-mhz"]} is not used: every event has its cycles and its time measured${r.measuredMHz === undefined ? "" : `, which give ${formatNumber(r.measuredMHz)} MHz`}`] : []),
     ...(view === "max" ? ["max over threads: each event's row is the estimate of its thread of largest power (the thread column), all its figures that thread's"] : []),

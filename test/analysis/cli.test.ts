@@ -841,6 +841,8 @@ describe("ccasim power", () => {
     const r = await run(["power", "../shared/data/tau/ppk/xgc-nosamples.ppk", "--exclusive", "--top", "3"]);
     expect(r.code).toBe(0);
     expect(r.out).toContain("time from PAPI_TOT_CYC / CPU MHz; CPU 2666.82 MHz\n");
+    // XGC counted FP instructions, not operations: FLOP/J says so.
+    expect(r.out).toContain("FLOP/J from PAPI_FP_INS, FP instructions: a fused multiply-add counts once, so FLOP/J reads up to 2x low where code fuses them\n");
     expect(r.out).toContain("L3: no access counter");
     // Every thread: each with its own clock, the line gives their range.
     const each = await run(["power", "../shared/data/tau/ppk/xgc-nosamples.ppk", "--thread", "each", "--top", "1"]);
