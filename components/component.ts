@@ -1,5 +1,6 @@
 import type { ParamDoc, Registrable, RandomStream, Simulation, SimEvent, Yieldable } from "../engine/index.js";
 import type { CallArgs, PortType } from "./ports.js";
+import type { TimerQuery } from "./measurement/index.js";
 
 /** A method implementation: a generator run inside the calling rank's process. */
 export type MethodImpl = (args: CallArgs) => Generator<Yieldable, unknown, any>;
@@ -122,8 +123,11 @@ export interface ComponentContext {
 
 /** What components may ask of the measurement component. */
 export interface MeasurementPort {
-  /** Running timers of this rank, outermost first, with inclusive values so far per metric. */
-  query(): ReadonlyArray<{ readonly name: string; readonly inclusive: Readonly<Record<string, number>>; readonly calls: number }>;
+  /**
+   * Running timers of this rank, outermost first, with their inclusive and exclusive values so far
+   * per metric (TIME in microseconds, counters in counts), calls and subroutine calls.
+   */
+  query(): ReadonlyArray<TimerQuery>;
   /** Stops recording timers of `group` (for example `MPI`) on every rank. */
   disableGroup(group: string): void;
   /** Resumes recording timers of `group`. */

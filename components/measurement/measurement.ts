@@ -13,12 +13,25 @@ const MAX_RUN_WARNINGS = 1000;
  */
 export type MetricReader = (rank: number, out: Float64Array) => void;
 
-/** What the query interface returns for one running timer. */
+/**
+ * What the query interface returns for one running timer (paper 001, section 4.1.3): per metric
+ * its inclusive and exclusive values so far, its calls and the timers it called. Values are of the
+ * timer's callpath (the running stack down to it), in the metric's unit (TIME in microseconds,
+ * counters in counts).
+ */
 export interface TimerQuery {
   readonly name: string;
-  /** Inclusive value so far of each metric, including the running part. */
+  /** Inclusive value so far of each metric: the finished calls plus the running one up to now. */
   readonly inclusive: Readonly<Record<string, number>>;
+  /**
+   * Exclusive value so far of each metric: the finished calls' own part plus the running call's,
+   * which is its time (or count) up to now less that of the timers it called, finished or running.
+   */
+  readonly exclusive: Readonly<Record<string, number>>;
+  /** Calls (start/stop pairs), the running one included. */
   readonly calls: number;
+  /** Timers started directly inside this timer's calls (subroutine calls), the running call's included. */
+  readonly subroutines: number;
 }
 
 /**
@@ -134,25 +147,29 @@ export class Measurement {
   }
 
   /**
-   * The query interface: running timers of `rank`, outermost first, with their inclusive values so
-   * far (completed calls plus the running one).
+   * The query interface: running timers of `rank`, outermost first, each with its inclusive and
+   * exclusive values so far per metric, its calls and its subroutine calls (see {@link TimerQuery}).
+   * Timers of a disabled group are not running, as for the profile.
    */
   query(rank: number): TimerQuery[] {
     const rp = this.ranks[rank];
     this.read(rank, this.scratch);
+    const now = this.scratch;
     const out: TimerQuery[] = [];
     const active = rp.activeTimers();
-    // Recover each running frame's node by walking the callpath from the root.
-    let node = 0;
     for (let d = 0; d < active.length; d++) {
-      const t = active[d];
-      let found = -1;
-      for (let n = 1; n < rp.nodeCount; n++) if (rp.parentOf(n) === node && rp.timerOf(n) === t) found = n;
-      node = found;
-      const inclusive: Record<string, number> = {};
+      const node = rp.frameNode(d);
       const start = rp.frameStart(d);
-      this.metrics.forEach((m, k) => (inclusive[m] = rp.inclusive(node, k) + (this.scratch[k] - start[k])));
-      out.push({ name: this.timers.names[t], inclusive, calls: rp.callsOf(node) });
+      // The running call's own part ends where its running child (if any) began.
+      const end = d + 1 < active.length ? rp.frameStart(d + 1) : now;
+      const children = rp.frameChildren(d);
+      const inclusive: Record<string, number> = {};
+      const exclusive: Record<string, number> = {};
+      this.metrics.forEach((m, k) => {
+        inclusive[m] = rp.inclusive(node, k) + (now[k] - start[k]);
+        exclusive[m] = rp.exclusive(node, k) + (end[k] - start[k] - children[k]);
+      });
+      out.push({ name: this.timers.names[active[d]], inclusive, exclusive, calls: rp.callsOf(node), subroutines: rp.subroutinesOf(node) });
     }
     return out;
   }

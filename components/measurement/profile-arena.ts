@@ -158,6 +158,17 @@ export class ProfileArena {
     return this.frames[this.frame(rank, depth) + F_TIMER];
   }
 
+  /** Callpath node of the running frame at `depth` (0 = outermost). */
+  frameNode(rank: number, depth: number): number {
+    return this.frames[this.frame(rank, depth) + F_NODE];
+  }
+
+  /** Summed inclusive values of the finished children of the running frame at `depth` (a view, m values). */
+  frameChildren(rank: number, depth: number): Float64Array {
+    const f = this.frame(rank, depth) + F_START + this.m;
+    return this.frames.subarray(f, f + this.m);
+  }
+
   /** Metric values recorded when the frame at `depth` started (a view). */
   frameStart(rank: number, depth: number): Float64Array {
     const f = this.frame(rank, depth) + F_START;

@@ -92,6 +92,16 @@ export class RankProfile {
     return out;
   }
 
+  /** Callpath node of the running frame at `depth` (0 = outermost). */
+  frameNode(depth: number): number {
+    return this.arena.frameNode(this.rank, depth);
+  }
+
+  /** Summed inclusive values of the finished children of the running frame at `depth`, per metric. */
+  frameChildren(depth: number): Float64Array {
+    return this.arena.frameChildren(this.rank, depth);
+  }
+
   /** Metric values recorded when the frame at `depth` started. */
   frameStart(depth: number): Float64Array {
     return this.arena.frameStart(this.rank, depth);

@@ -126,7 +126,37 @@ describe("the measurement component", () => {
     m.start(0, a);
     clock.t = 7;
     clock.c = 3;
-    expect(m.query(0)).toEqual([{ name: "A", inclusive: { TIME: 7, PAPI_FP_OPS: 3 }, calls: 1 }]);
+    expect(m.query(0)).toEqual([{ name: "A", inclusive: { TIME: 7, PAPI_FP_OPS: 3 }, exclusive: { TIME: 7, PAPI_FP_OPS: 3 }, calls: 1, subroutines: 0 }]);
+  });
+
+  it("answers queries with each running timer's exclusive values so far and the timers it called (paper 001's query interface)", () => {
+    const { m, clock } = setup();
+    const a = m.timer("A");
+    const b = m.timer("B");
+    const c = m.timer("C");
+    // A: one finished call of 10 (2 of them in B), then a running call.
+    m.start(0, a);
+    clock.t = 1;
+    m.start(0, b);
+    clock.t = 3;
+    m.stop(0, b);
+    clock.t = 10;
+    m.stop(0, a);
+    m.start(0, a); // t = 10
+    clock.t = 12;
+    m.start(0, b); // a finished B call inside the running A: 12 .. 15, 4 flops
+    clock.t = 15;
+    clock.c = 4;
+    m.stop(0, b);
+    clock.t = 16;
+    m.start(0, c); // the running child: 16 .. 20, 2 flops so far
+    clock.t = 20;
+    clock.c = 6;
+    expect(m.query(0)).toEqual([
+      // A: inclusive 10 + (20 - 10); exclusive 8 + (16 - 10) - 3 (up to C's start, less B); flops: 4 before C, all B's
+      { name: "A", inclusive: { TIME: 20, PAPI_FP_OPS: 6 }, exclusive: { TIME: 11, PAPI_FP_OPS: 0 }, calls: 2, subroutines: 3 },
+      { name: "C", inclusive: { TIME: 4, PAPI_FP_OPS: 2 }, exclusive: { TIME: 4, PAPI_FP_OPS: 2 }, calls: 1, subroutines: 0 },
+    ]);
   });
 
   it("keeps count, min, max, sum and sum of squares of user events", () => {
