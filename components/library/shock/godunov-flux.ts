@@ -16,7 +16,7 @@ import { prepareSweep } from "./sweep.js";
  * from Q of about 1.3e4 to 3.4 for arrays several times the L2, the "similar phenomena" of papers 000 and 001
  * for GodunovFlux. In cache it costs about 0.14 us per double, as EFMFlux does; past the L2 the
  * mode-averaged mean doubles, so a line fitted over Q = 1e3 .. 1.5e5 (without noise) is
- * -862 + 0.308 Q us: paper 000's T_Godunov = -963 + 0.315 Q, whose negative intercept is that
+ * -866 + 0.307 Q us: paper 000's T_Godunov = -963 + 0.315 Q, whose negative intercept is that
  * growth. Its sigma = -526 + 0.152 Q (Eq. 2) comes from the two modes and the iteration count's
  * scatter; in shock-neuronic.yaml's records it is about -1300 + 0.19 Q us.
  */
@@ -65,7 +65,7 @@ export const godunovFluxComponent: ComponentType<GodunovPrepared> = {
       GODUNOV_WORK,
       "paper 000 Eq. 1-2 (T_Godunov = -963 + 0.315 Q us, sigma = -526 + 0.152 Q us) and paper 001's strided penalty on xeon-2.8ghz-512k: " +
         "the first loop is the Riemann solve, which takes the iterations; the strided/sequential ratio climbs from 1 to 3.4 as the loops' arrays overflow the L2, " +
-        "and a line through the mode-averaged means over Q = 1e3 .. 1.5e5 is -862 + 0.308 Q us",
+        "and a line through the mode-averaged means over Q = 1e3 .. 1.5e5 is -866 + 0.307 Q us",
     ),
     { name: "iteration", type: "map", doc: `Work per element of one solver iteration {loads, stores, flops, otherInstructions}, added to the first loop; default ${JSON.stringify(GODUNOV_ITERATION)} (calibrated).`, optional: true },
     { name: "iterations", type: "number", doc: "Mean solver iterations per element (calibrated).", default: GODUNOV_ITERATIONS, min: 0 },

@@ -21,9 +21,9 @@ import { prepareSweep } from "./sweep.js";
  * What the node model gives on `xeon-2.8ghz-512k`: a loop's strided sweep costs what its
  * sequential one does while the loop's arrays fit the 512 kB L2 (and the TLB's reach), and several
  * times as much once they overflow it, since the misses of a column walk are not prefetched. The
- * loops keep 5, 2 and 1 arrays live, so they overflow at Q of about 1.5e4, 3.7e4 and 7e4 and the
+ * loops keep 5, 2 and 1 arrays live, so they overflow at Q of about 1.3e4, 3.4e4 and 7e4 and the
  * strided/sequential ratio climbs in steps from 1 to 3.5. Over Q = 1e3 .. 1.5e5 the mode-averaged
- * mean is 0.74-1.23 times Eq. 1 and its power-law fit is exp(1.23 log Q - 4.02). It cannot follow
+ * mean is 0.74-1.22 times Eq. 1 and its power-law fit is exp(1.23 log Q - 4.01). It cannot follow
  * Eq. 1 more closely without distorting the model: the time per double is flat (0.108 us) until the first
  * loop overflows, where Eq. 1 already rises as Q^0.19, and a ratio of 3.5 makes the mean rise 2.25
  * times between Q = 1e4 and 7e4, where Eq. 1 rises 1.45 times. The shock scenarios' own patches
@@ -49,7 +49,7 @@ export const statesConstructorComponent: ComponentType<LoopWork> = {
   params: loopParamDocs(
     STATES_WORK,
     "on xeon-2.8ghz-512k the strided/sequential ratio climbs from 1 to 3.5 in steps as each loop's arrays overflow the L2 (paper 000 Figure 3: 1 to about 4), " +
-      "and over Q = 1e3 .. 1.5e5 the mode-averaged mean is 0.74-1.23 times paper 000's Eq. 1, with a power-law fit of exp(1.23 log Q - 4.02) us " +
+      "and over Q = 1e3 .. 1.5e5 the mode-averaged mean is 0.74-1.22 times paper 000's Eq. 1, with a power-law fit of exp(1.23 log Q - 4.01) us " +
       "against Eq. 1's exp(1.19 log Q - 3.68): the node model has no strided penalty until arrays overflow the cache, so it follows Eq. 1 as a staircase; " +
       "the shock scenarios' patches (Q = 3840 .. 61600) see only the steps, and a power law fitted to their records has an exponent of about 1.4",
   ),

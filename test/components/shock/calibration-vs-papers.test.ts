@@ -104,6 +104,17 @@ describe("StatesConstructor against paper 000's Eq. 1 and Figure 3 (noise-free, 
     expect(ratio).toBeLessThan(1.15);
   });
 
+  it("states in its help the power law and the range of ratios to Eq. 1 it gives over Q = 1e3 .. 1.5e5", () => {
+    const doc = statesConstructorComponent.params.find((p) => p.name === "loops")!.doc;
+    const stated = /mean is (\d\.\d+)-(\d\.\d+) times paper 000's Eq\. 1, with a power-law fit of exp\((\d\.\d+) log Q - (\d\.\d+)\) us/.exec(doc);
+    expect(stated, doc).not.toBeNull();
+    const fit = line(points.map((p) => Math.log(p.q)), points.map((p) => Math.log(p.mean)));
+    const ratios = points.map((p) => p.mean / eq1States(p.q));
+    // Each stated number is the computed one to its printed precision (half a unit of its last digit).
+    const computed = [Math.min(...ratios), Math.max(...ratios), fit.b, -fit.a];
+    computed.forEach((value, i) => expect(Math.abs(value - Number(stated![i + 1])), `${value} stated as ${stated![i + 1]}`).toBeLessThanOrEqual(0.005));
+  });
+
   it("stays within 0.7 to 1.3 times Eq. 1 at every Q (a staircase: one step per loop whose arrays overflow the L2)", () => {
     for (const p of points) {
       expect(p.mean / eq1States(p.q), `Q = ${p.q}`).toBeGreaterThan(0.7);
@@ -151,6 +162,17 @@ describe("the flux components' strided penalty (paper 001: 'similar phenomena' f
     expect(fit.b).toBeLessThan(0.35);
     expect(fit.a).toBeGreaterThan(-1300);
     expect(fit.a).toBeLessThan(-600);
+  });
+
+  it("states in its help the noise-free line through its mode-averaged means over Q = 1e3 .. 1.5e5, as the node model gives it", () => {
+    const doc = godunovFluxComponent.params.find((p) => p.name === "loops")!.doc;
+    const stated = /over Q = 1e3 \.\. 1\.5e5 is (-?\d+) \+ (\d\.\d+) Q us/.exec(doc);
+    expect(stated, doc).not.toBeNull();
+    const points = sweep(godunovFluxComponent, godunov, PAPER_RANGE);
+    const fit = line(points.map((p) => p.q), points.map((p) => p.mean));
+    // Each stated number is the computed one to its printed precision (half a unit of its last digit).
+    expect(Math.abs(fit.a - Number(stated![1])), `${fit.a} stated as ${stated![1]}`).toBeLessThanOrEqual(0.5);
+    expect(Math.abs(fit.b - Number(stated![2])), `${fit.b} stated as ${stated![2]}`).toBeLessThanOrEqual(0.0005);
   });
 
   it("keeps EFMFlux compute-bound, as paper 000's Eq. 1-2 for EFM require: ratio at most 1.25 and 0.13-0.17 us per double at every size", () => {

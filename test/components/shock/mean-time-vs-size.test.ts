@@ -25,7 +25,7 @@ describe("mean time per invocation vs array size", () => {
     expect(efm.linear.slope).toBeGreaterThan(0.13);
     expect(efm.linear.slope).toBeLessThan(0.19);
     // A staircase around Eq. 1 (one step per loop whose arrays overflow the L2); without noise,
-    // over the paper's Q = 1e3 .. 1.5e5, it stays within 0.74-1.23 (calibration-vs-papers.test.ts).
+    // over the paper's Q = 1e3 .. 1.5e5, it stays within 0.74-1.22 (calibration-vs-papers.test.ts).
     for (const p of states.points.filter((x) => x.size >= 3e3)) {
       const paper = Math.exp(1.19 * Math.log(p.size) - 3.68);
       expect(p.mean / paper, `Q = ${p.size}`).toBeGreaterThan(0.65);
