@@ -31,6 +31,11 @@ export interface ProxyConfig {
   readonly component: string;
   readonly port: string;
   readonly parameters: Readonly<Record<string, string>>;
+  /**
+   * The port's methods to record (paper 000: the user picks the methods of interest); default,
+   * every method. The others are forwarded and timed as any call, without records.
+   */
+  readonly methods?: readonly string[];
 }
 
 /** The entry point each rank calls once: `component.port.method`, a method without arguments (it is called with none). */
@@ -70,7 +75,7 @@ export interface AssemblyErrorSink {
 export interface PreparedProxy {
   readonly component: string;
   readonly port: string;
-  /** Per method name: where each parameter comes from. */
+  /** Per method recorded (every method of the port unless the configuration names some): where each parameter comes from. */
   readonly extract: ReadonlyMap<string, ReadonlyArray<ProxyExtractor>>;
 }
 
@@ -304,13 +309,14 @@ export function prepareAssembly(config: AssemblyConfig, workloadNames: readonly 
     if (!inst) sink.fail(path, `no component named '${px.component}'${hint(px.component, byName)}`);
     const pt: PortType | undefined = inst.ports.provides[px.port];
     if (!pt) sink.fail(path, `component '${px.component}' has no provides port '${px.port}'; its provides ports: ${list(inst.ports.provides)}`);
+    const methods = px.methods === undefined ? pt.methods : px.methods.map((name, k) => pt.methods.find((m) => m.name === name) ?? sink.fail([...path, "methods", k], `port type '${pt.name}' has no method '${name}'${hint(name, new Map(pt.methods.map((m) => [m.name, m])))}; its methods: ${pt.methods.map((m) => m.name).join(", ")}`));
     const extract = new Map<string, ProxyExtractor[]>();
-    for (const method of pt.methods) extract.set(method.name, []);
+    for (const method of methods) extract.set(method.name, []);
     for (const [param, spec] of Object.entries(px.parameters)) {
       const own = PROXY_OWN_PARAMETER.exec(spec.trim());
       if (own) {
         const value = ownParameter(inst, config.instances.find((x) => x.name === px.component)?.params ?? {}, own[1]!, (message) => sink.fail([...path, "parameters", param], message));
-        for (const method of pt.methods) extract.get(method.name)!.push([param, own[1]!, "constant", value]);
+        for (const method of methods) extract.get(method.name)!.push([param, own[1]!, "constant", value]);
         continue;
       }
       const m = PROXY_SPEC.exec(spec.trim());
@@ -319,7 +325,7 @@ export function prepareAssembly(config: AssemblyConfig, workloadNames: readonly 
       const arg = m[2] ?? m[3];
       const kind = m[1] || m[4] ? "size" : "value";
       let found = false;
-      for (const method of pt.methods)
+      for (const method of methods)
         if (method.args.includes(arg)) {
           extract.get(method.name)!.push([param, arg, kind]);
           found = true;
@@ -327,7 +333,7 @@ export function prepareAssembly(config: AssemblyConfig, workloadNames: readonly 
       if (!found)
         sink.fail(
           [...path, "parameters", param],
-          `no method of port type '${pt.name}' has an argument '${arg}'; arguments: ${[...new Set(pt.methods.flatMap((x) => x.args))].join(", ") || "(none)"}`,
+          `no ${px.methods === undefined ? "" : "recorded "}method of port type '${pt.name}' has an argument '${arg}'; arguments: ${[...new Set(methods.flatMap((x) => x.args))].join(", ") || "(none)"}`,
         );
     }
     return { component: px.component, port: px.port, extract };

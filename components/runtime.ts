@@ -160,7 +160,7 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
       const proxy = proxyFor.get(`${provider}.${port}`);
       const timerId = timing.meas.timer(`${provider}::${method}()`, COMPONENT_GROUP);
       let site: ProxySite | undefined;
-      if (proxy && timing.mastermind) {
+      if (proxy && timing.mastermind && proxy.extract.has(method)) {
         const extract = proxy.extract.get(method) ?? [];
         site = { site: timing.mastermind.site(provider, port, method, extract.map((e) => e[0])), extract };
       }

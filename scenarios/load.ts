@@ -455,7 +455,7 @@ function assemblyConfig(config: ScenarioConfig, fail: (path: KeyPath, message: s
   });
   const proxies = a.proxies.map((p) => {
     const [component, port] = p.port.split(".");
-    return { component, port, parameters: p.parameters };
+    return { component, port, parameters: p.parameters, ...(p.methods === undefined ? {} : { methods: p.methods }) };
   });
   let entry;
   if (a.entry) {

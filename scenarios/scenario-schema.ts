@@ -33,7 +33,7 @@ export interface ComponentSection {
 export interface AssemblySection {
   readonly components: Readonly<Record<string, ComponentSection>>;
   readonly connections: readonly string[];
-  readonly proxies: ReadonlyArray<{ readonly port: string; readonly parameters: Readonly<Record<string, string>> }>;
+  readonly proxies: ReadonlyArray<{ readonly port: string; readonly parameters: Readonly<Record<string, string>>; readonly methods?: readonly string[] }>;
   readonly entry?: string;
 }
 
@@ -112,8 +112,11 @@ export function scenarioSchema(): Schema {
                 }),
                 {},
               ),
+              methods: s.optional(
+                s.array(s.string(), { minItems: 1, uniqueItems: true, doc: "The port's methods to record (default: every method); the others are forwarded and timed, not recorded." }),
+              ),
             },
-            { doc: "A generated proxy in front of a provides port: records every invocation (Mastermind)." },
+            { doc: "A generated proxy in front of a provides port: records every invocation of its methods (Mastermind)." },
           ),
         ),
         [],
