@@ -444,6 +444,9 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
         report([...path, "locals", ln], `local '${ln}' would hide the global or process variable of the same name: choose another name`);
         continue;
       }
+      // why: cost functions are inlined by name before scopes apply, so the function would be read in the local's place
+      // (Still declared: its assignments are not reported again as to an undeclared variable.)
+      if (fns.some((f) => f.name === ln)) report([...path, "locals", ln], `local '${ln}' has the name of a cost function: an expression naming '${ln}' would call the function, not read the local; choose another name`);
       const { type, init } = declOf(decl);
       checkInit([...path, "locals", ln], ln, type, init);
       const slot = slotNames.length;

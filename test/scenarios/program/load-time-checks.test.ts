@@ -154,6 +154,16 @@ describe("messages of program model errors", () => {
     expect(e).not.toMatch(/did you mean/);
   });
 
+  it("refuses a local named as a cost function, as a global of that name is refused: the function would be read in its place", () => {
+    const e = errors({
+      functions: { Work: 100 },
+      activities: { Sub: { locals: { Work: "int" }, do: [{ action: "A", code: "Work = 3", cost: "Work" }] } },
+      main: [{ activity: "Sub" }],
+    });
+    expect(e).toMatch(/model\.yaml:\d+:\d+: program\.activities\.Sub\.locals\.Work: local 'Work' has the name of a cost function: an expression naming 'Work' would call the function, not read the local; choose another name$/m);
+    expect(errors({ functions: { Work: 100 }, globals: { Work: "int" }, main: [{ action: "A", cost: "Work" }] })).toMatch(/program\.functions\.Work: 'Work' is already a variable or built-in function: choose another name/);
+  });
+
   it("suggests only assignable variables for an assignment to an undeclared one", () => {
     expect(errors({ globals: { yy: "int" }, main: [{ code: "y = 1" }] })).toMatch(/assignment to undeclared variable 'y' \(did you mean 'yy'\?\)/);
     expect(errors({ globals: { count: "int" }, main: [{ code: "y = 1" }] })).not.toMatch(/did you mean 'N'/);
