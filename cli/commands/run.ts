@@ -3,7 +3,7 @@ import { formatParams } from "../../engine/index.js";
 import { defaultMetric, derivedView, formatProfileTable, profileTable } from "../../profile/index.js";
 import { formatEvidence, runScenario, type WrittenRun } from "../../scenarios/index.js";
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
-import { positiveIntegerOption, processThreadsText } from "./analysis-io.js";
+import { plural, positiveIntegerOption, processThreadsText } from "./analysis-io.js";
 
 export const runCommand: Command = {
   name: "run",
@@ -127,12 +127,12 @@ a process ended by SIGINT/SIGTERM) interrupted.`,
     }
     // A threaded program model's "ranks" are its process threads: say both.
     const s = art.summary;
-    const who = "kind" in s && s.threadsPerProcess > 1 ? processThreadsText(s.processes, s.threadsPerProcess) : `${r.ranks} ranks`;
-    const over = "kind" in s && s.threadsPerProcess > 1 ? `${r.ranks} process threads` : `${r.ranks} ranks`;
+    const who = "kind" in s && s.threadsPerProcess > 1 ? processThreadsText(s.processes, s.threadsPerProcess) : plural(r.ranks, "rank");
+    const over = "kind" in s && s.threadsPerProcess > 1 ? `${r.ranks} process threads` : plural(r.ranks, "rank");
     ctx.out(
       `${scenario.config.name}: ${who}, simulated ${(r.simulatedTime / 1e6).toFixed(6)} s in ${art.timing.wallSeconds.toFixed(2)} s wall ` +
-        `(${Math.round(art.timing.eventsPerSecond).toLocaleString("en-US")} events/s, ${r.invocations.toLocaleString("en-US")} invocations, ` +
-        `${(r.mastermind?.count ?? 0).toLocaleString("en-US")} records)\n`,
+        `(${Math.round(art.timing.eventsPerSecond).toLocaleString("en-US")} events/s, ${counted(r.invocations, "invocation")}, ` +
+        `${counted(r.mastermind?.count ?? 0, "record")})\n`,
     );
     if (art.trial) {
       const table = profileTable(art.trial, derivedView(art.trial, "mean"), { metric: defaultMetric(art.trial), top });
@@ -152,4 +152,9 @@ a process ended by SIGINT/SIGTERM) interrupted.`,
 export function noteDeleted(ctx: CommandContext, run: WrittenRun): void {
   if (run.deleted.length === 0) return;
   ctx.err(`note: replacing ${run.outDir} deleted ${run.deleted.join(", ")}, which 'ccasim report' wrote there after the earlier run; 'ccasim report ${run.outDir}' writes it again\n`);
+}
+
+/** `n` with thousands separators and the noun, plural but for one ("1 invocation", "1,200 invocations"). */
+function counted(n: number, noun: string): string {
+  return `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
 }

@@ -246,3 +246,24 @@ program:
     expect(r.err).toMatch(/warning: unreceived message from process 0 to process 1 \(tag 0, 100 bytes, sent at element 'S2' \(.*unreceived\.yaml:11:11\)\)/);
   });
 });
+
+describe("ccasim run's summary line", () => {
+  it("counts one rank and one invocation in the singular, as validate does", async () => {
+    const file = join(scratch, "one.yaml");
+    writeFileSync(
+      file,
+      `name: one
+machine: { preset: pentium3-xeon-700, nodes: 1, processesPerNode: 1, network: { preset: fast-ethernet } }
+program:
+  main:
+    - action: A
+      cost: 5
+outputs: { records: [], callgraph: false, trace: false }
+`,
+    );
+    const r = await run(["run", file, "--out", join(scratch, "one-out")]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/^one: 1 rank, simulated 0\.000005 s in \d+\.\d\d s wall \([\d,]+ events\/s, 1 invocation, 0 records\)\n/);
+    expect(r.out).toContain("\nMean profile over 1 rank (top timers");
+  });
+});
