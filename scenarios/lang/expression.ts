@@ -100,8 +100,18 @@ function parseText(text: string, where?: string): Node {
     const err = e as Error & { char?: number };
     // mathjs counts characters from 1; clamp to the text so a column can be derived.
     const char = typeof err.char === "number" ? Math.max(0, Math.min(err.char - 1, text.length)) : undefined;
-    throw new ExpressionError(`syntax error: ${err.message}`, text, where, char);
+    throw new ExpressionError(syntaxErrorDetail(err.message, text), text, where, char);
   }
+}
+
+/**
+ * The detail of a syntax error mathjs gave for `text`: `syntax error: <message>`, with how C's
+ * `&&`, `||` and `!` are written when the text uses one of them (models written after C or C++
+ * code, such as paper 003's, use them; mathjs reads `and`, `or`, `not`, and `!` as a factorial).
+ */
+export function syntaxErrorDetail(message: string, text: string): string {
+  const cOperator = /&&|\|\||!(?!=)/.test(text);
+  return `syntax error: ${message}${cOperator ? " (C's &&, || and ! are written and, or, not in an expression)" : ""}`;
 }
 
 /**

@@ -50,6 +50,7 @@ export {
   compileExpressionSet,
   checkExpressionCycles,
   checkExpressionSyntax,
+  syntaxErrorDetail,
   expressionReferences,
   isExpressionConstant,
   ExpressionError,

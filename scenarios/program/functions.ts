@@ -7,7 +7,7 @@
  * @packageDocumentation
  */
 import type { MathNode } from "mathjs";
-import { ExpressionError, checkExpressionCycles } from "../lang/index.js";
+import { ExpressionError, checkExpressionCycles, syntaxErrorDetail } from "../lang/index.js";
 import { math } from "../lang/math.js";
 
 /** One cost function: its parameters and its body. */
@@ -41,7 +41,7 @@ export function bodySyntaxError(f: CostFunction): string | undefined {
     math.parse(f.body);
     return undefined;
   } catch (e) {
-    return `syntax error: ${(e as Error).message}`;
+    return syntaxErrorDetail((e as Error).message, f.body);
   }
 }
 
@@ -86,7 +86,7 @@ export class FunctionInliner {
     try {
       node = math.parse(text) as Node;
     } catch (e) {
-      throw new ExpressionError(`syntax error: ${(e as Error).message}`, text);
+      throw new ExpressionError(syntaxErrorDetail((e as Error).message, text), text);
     }
     return this.expand(node, text, 0).toString();
   }

@@ -164,6 +164,22 @@ describe("messages of program model errors", () => {
     expect(errors({ functions: { Work: 100 }, globals: { Work: "int" }, main: [{ action: "A", cost: "Work" }] })).toMatch(/program\.functions\.Work: 'Work' is already a variable or built-in function: choose another name/);
   });
 
+  it("says how C's &&, || and ! are written when a condition or cost function uses them (paper 003's models are C++)", () => {
+    const hint = "(C's &&, || and ! are written and, or, not in an expression)";
+    const lineOf = (text: string, key: string) => text.split("\n").find((l) => l.includes(`${key}: syntax error: `)) ?? "";
+    const e = errors({ main: [{ if: "np > 1 && pid != 0", then: [{ action: "A", cost: 1 }] }, { if: "!(pid == 0) || np == 1", then: [{ action: "B", cost: 1 }] }] });
+    expect(lineOf(e, "program.main[0].if")).toContain(`syntax error: Value expected (char 9) ${hint} in expression`);
+    expect(lineOf(e, "program.main[1].if")).toContain(hint);
+    // In a function body, and in a code fragment read through the inliner (the model has cost functions).
+    const f = errors({ globals: { b: "bool" }, functions: { "F(n)": "n > 1 && n < 5 ? 2 : 1", G: 3 }, main: [{ action: "A", code: "b = G > 1 || pid == 0", cost: "G + F(2)" }] });
+    expect(lineOf(f, 'program.functions["F(n)"]: F(n)')).toContain(hint);
+    expect(lineOf(f, "program.main[0].code")).toContain(hint);
+    // Not for a syntax error of another kind.
+    const other = errors({ main: [{ action: "A", cost: "1 +" }] });
+    expect(lineOf(other, "program.main[0].cost")).not.toBe("");
+    expect(other).not.toContain(hint);
+  });
+
   it("suggests only assignable variables for an assignment to an undeclared one", () => {
     expect(errors({ globals: { yy: "int" }, main: [{ code: "y = 1" }] })).toMatch(/assignment to undeclared variable 'y' \(did you mean 'yy'\?\)/);
     expect(errors({ globals: { count: "int" }, main: [{ code: "y = 1" }] })).not.toMatch(/did you mean 'N'/);
