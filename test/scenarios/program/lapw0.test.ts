@@ -12,12 +12,16 @@ describe("the LAPW0 model (scenarios/lapw0.yaml) against Table 5.1 of paper 003"
     expect(table[3].set).toEqual(["workload.NAT=32", "machine.nodes=8", "machine.processesPerNode=4"]);
   });
 
-  it("predicts every configuration within 15% and the mean within 10%", () => {
+  it("fits every configuration within 5% and the mean within 2.5% (the costs were fitted to these rows)", () => {
     const report = validateModel("scenarios/lapw0.yaml", table, { repeats: 1 });
-    for (const row of report.rows) expect(row.errorPercent, row.name).toBeLessThan(15);
-    expect(report.meanErrorPercent).toBeLessThan(10);
-    // The paper's own predictions (reference column) had a mean error of about 7%.
-    expect(report.referenceMeanErrorPercent).toBeGreaterThan(5);
+    // 1.1 to 3.7% per row, 1.5% on average, when the costs were fitted: a drift of the simulated
+    // times (network, program runtime) shows here.
+    for (const row of report.rows) expect(row.errorPercent, row.name).toBeLessThan(5);
+    expect(report.meanErrorPercent).toBeLessThan(2.5);
+    // The paper's own predictions (reference column): 7.5% from its T_s and T_m (it prints 7, the
+    // mean of its rounded column).
+    expect(report.referenceMeanErrorPercent).toBeGreaterThan(7);
+    expect(report.referenceMeanErrorPercent).toBeLessThan(8);
     expect(report.rows[0].predicted).toBeGreaterThan(report.rows[3].predicted);
   });
 
