@@ -66,25 +66,29 @@ export class SimEvent<T = unknown> {
   /**
    * Triggers the event successfully. Waiters resume at `now + delay` (microseconds).
    * @throws Error if the event was already triggered
+   * @throws InvalidDelayError for a negative, NaN or infinite delay (the event stays pending)
    */
   succeed(value?: T, delay = 0): this {
     if (this.state !== PENDING) throw new Error(`${this.describe()} has already been triggered`);
+    // Scheduled first: a refused delay must leave the event pending, not triggered and never processed.
+    this.sim.schedule(delay, processEvent, this);
     this.state = TRIGGERED;
     this.value = value;
-    this.sim.schedule(delay, processEvent, this);
     return this;
   }
 
   /**
-   * Triggers the event as failed: waiting processes get `error` thrown at their `yield`.
+   * Triggers the event as failed: waiting processes get `error` thrown at their `yield`
+   * `delay` microseconds from now.
    * @throws Error if the event was already triggered
+   * @throws InvalidDelayError for a negative, NaN or infinite delay (the event stays pending)
    */
   fail(error: unknown, delay = 0): this {
     if (this.state !== PENDING) throw new Error(`${this.describe()} has already been triggered`);
+    this.sim.schedule(delay, processEvent, this);
     this.state = TRIGGERED;
     this.ok = false;
     this.value = error as T;
-    this.sim.schedule(delay, processEvent, this);
     return this;
   }
 

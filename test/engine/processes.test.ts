@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DeadlockError, Interrupt, Simulation, type ProcessGenerator } from "../../engine/index.js";
+import { DeadlockError, Interrupt, InvalidDelayError, Simulation, type ProcessGenerator } from "../../engine/index.js";
 
 describe("generator processes", () => {
   it("resumes after timeouts with their values and returns a value to waiters", () => {
@@ -257,5 +257,28 @@ describe("generator processes", () => {
     const r = sim2.run({ onDeadlock: "report" });
     expect(r.reason).toBe("deadlock");
     expect(r.blocked).toEqual([{ name: "p", waitingOn: "never" }]);
+  });
+
+  it("leaves an event pending when succeed or fail is refused an invalid delay", () => {
+    const sim = new Simulation();
+    const trace: string[] = [];
+    const ev = sim.event<string>("signal");
+    sim.process(
+      (function* () {
+        try {
+          trace.push(`got ${yield ev}@${sim.now}`);
+        } catch (e) {
+          trace.push(`caught ${(e as Error).message}@${sim.now}`);
+        }
+      })(),
+    );
+    expect(() => ev.succeed("late", -1)).toThrow(InvalidDelayError);
+    expect(() => ev.fail(new Error("x"), Number.NaN)).toThrow(InvalidDelayError);
+    expect(ev.triggered).toBe(false);
+    expect(ev.ok).toBe(true);
+    expect(ev.value).toBeUndefined();
+    ev.succeed("on time", 2);
+    sim.run();
+    expect(trace).toEqual(["got on time@2"]);
   });
 });
