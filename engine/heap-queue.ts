@@ -21,7 +21,9 @@ const NO_SLOT = -1;
  * Freed slots form a free list threaded through the handler array (a free slot holds the index
  * of the next free slot instead of a function), so no extra array is needed. Cancellation is
  * lazy: the handler is cleared and the version bumped; the dead heap entry is discarded when it
- * reaches the top, and the heap is compacted when dead entries outnumber live ones.
+ * reaches the top, and the heap is compacted when dead entries outnumber live ones. Versions have
+ * 26 bits; a slot whose version wraps back to 0 is retired, never reused, so no handle can ever
+ * name a later event.
  */
 export class HeapQueue implements EventQueue {
   poppedTime = 0;
@@ -137,7 +139,14 @@ export class HeapQueue implements EventQueue {
     if (last > 0) this.siftDown(0, this.hTime[last], this.hOrder[last], this.hSlot[last]);
   }
 
+  /** Puts a slot (its version already bumped) on the free list, or retires it when its version wrapped. */
   private freeSlot(slot: number): void {
+    // why: a slot whose version came back to 0 could be named by a handle of its first use; it is
+    // never reused (one slot lost per 2^26 events through it), so stale handles stay stale.
+    if (this.version[slot] === 0) {
+      this.handlers[slot] = null;
+      return;
+    }
     this.handlers[slot] = this.freeHead;
     this.freeHead = slot;
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvalidDelayError, Simulation } from "../../engine/index.js";
+import { HeapQueue, InvalidDelayError, Simulation } from "../../engine/index.js";
 
 describe("Simulation callback kernel", () => {
   it("orders simultaneous events by schedule order", () => {
@@ -39,6 +39,21 @@ describe("Simulation callback kernel", () => {
       [3.5, "x"],
     ]);
   });
+
+  it("rejects a stale handle after its slot has served 2^26 events", () => {
+    // One pending event at a time: every event takes the same slot, whose version wraps.
+    const q = new HeapQueue();
+    const noop = () => {};
+    const first = q.push(0, 0, noop, undefined);
+    for (let i = 1; i <= 2 ** 26; i++) {
+      q.pop();
+      q.push(i, i, noop, undefined);
+    }
+    expect(q.cancel(first)).toBe(false);
+    expect(q.size).toBe(1);
+    expect(q.pop()).toBe(noop);
+    expect(q.poppedTime).toBe(2 ** 26);
+  }, 20_000);
 
   it("cancels pending events and rejects stale handles, even after slot reuse", () => {
     const sim = new Simulation();
