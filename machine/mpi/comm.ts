@@ -2,7 +2,7 @@ import type { Yieldable } from "../../engine/index.js";
 import { ANY_SOURCE, ANY_TAG, CALL, MPI_CALLS, REQUEST_NULL, TAG_UB, type MpiCallName } from "./constants.js";
 import { CollectiveOrder } from "./collective-order.js";
 import { MpiUsageError } from "./errors.js";
-import { F_INTERNAL, F_RELEASED, KIND_RECV, NIL } from "./requests.js";
+import { F_INTERNAL, F_LISTED, F_RELEASED, KIND_RECV, NIL } from "./requests.js";
 import type { MpiWorld, RankWait } from "./world.js";
 
 /** What a completed receive delivered. `source` is a rank of the receive's communicator. */
@@ -304,6 +304,7 @@ export class Comm {
   /**
    * MPI_Waitall: waits for every request in `requests` and sets each entry to REQUEST_NULL.
    * With `statuses`, entry i receives the status of a completed receive i.
+   * @throws MpiUsageError for a handle that is not an active request of this rank, or one listed twice
    */
   *waitall(requests: number[], statuses?: Status[]): MpiCall {
     this.enter(CALL.waitall);
@@ -324,6 +325,7 @@ export class Comm {
   /**
    * MPI_Waitany: waits until one of `requests` completes; returns its index (its entry becomes
    * REQUEST_NULL) or -1 (MPI_UNDEFINED) when every entry is REQUEST_NULL.
+   * @throws MpiUsageError for a handle that is not an active request of this rank, or one listed twice
    */
   *waitany(requests: number[]): MpiCall<number> {
     this.enter(CALL.waitany);
@@ -350,6 +352,7 @@ export class Comm {
    * MPI_Waitsome: waits until at least one of `requests` completes; returns the indices of all
    * that are complete (their entries become REQUEST_NULL), or an empty array when every entry is
    * REQUEST_NULL. With `statuses`, entry i receives the status of a completed receive i.
+   * @throws MpiUsageError for a handle that is not an active request of this rank, or one listed twice
    */
   *waitsome(requests: number[], statuses?: Status[]): MpiCall<number[]> {
     this.enter(CALL.waitsome);
@@ -398,6 +401,21 @@ export class Comm {
     let slots = this.scratch;
     if (slots === null || slots.length !== requests.length) slots = this.scratch = new Int32Array(requests.length);
     for (let i = 0; i < requests.length; i++) slots[i] = requests[i] === REQUEST_NULL ? -1 : this.slot(call, requests[i]);
+    const pool = this.world.pool;
+    let dup = -1;
+    for (let i = 0; i < requests.length; i++) {
+      const s = slots[i];
+      if (s < 0) continue;
+      // MPI makes listing a handle twice erroneous; waiting on it twice would never end.
+      if (pool.flags(s) & F_LISTED) {
+        dup = i;
+        break;
+      }
+      pool.orFlags(s, F_LISTED);
+    }
+    const n = dup < 0 ? requests.length : dup;
+    for (let i = 0; i < n; i++) if (slots[i] >= 0) pool.clearFlags(slots[i], F_LISTED);
+    if (dup >= 0) throw new MpiUsageError(this.worldRank, call, `request ${requests[dup]} is listed twice (entries ${slots.indexOf(slots[dup])} and ${dup}); MPI makes that erroneous`);
     return slots;
   }
 

@@ -40,6 +40,9 @@ export const F_AUTO = 512;
 /** Send of a pairwise exchange step whose arrival event is only reserved (see MpiWorld's pair steps). */
 export const F_LATENT = 1024;
 
+/** Transient mark while a wait's request list is read (a handle listed twice is refused). */
+export const F_LISTED = 2048;
+
 /** Slot indices use the low bits of a handle; the generation the rest. */
 export const SLOT_SPAN = 2 ** 26;
 /** End of a linked list. */

@@ -113,4 +113,28 @@ describe("MPI non-blocking requests", () => {
     expect(got).toEqual([4, 0, 1, 2, 3]);
     expect(w.sim.now).toBeCloseTo(8 + 20000 * 0.01, 12);
   });
+
+  it("refuses a request listed twice in one waitall, waitany or waitsome, naming it", () => {
+    for (const call of ["waitall", "waitany", "waitsome"] as const) {
+      const w = world(2, hockney(10, 1e8));
+      const refused: string[] = [];
+      w.launch(function* (c) {
+        if (c.rank === 0) {
+          const r = c.irecv(1, 0);
+          const reqs = [r, REQUEST_NULL, r];
+          try {
+            yield* c[call](reqs);
+          } catch (e) {
+            refused.push((e as Error).message);
+          }
+          expect(reqs).toEqual([r, REQUEST_NULL, r]);
+          yield* c.wait(r);
+        } else yield* c.send(0, 0, 8);
+      });
+      w.run();
+      w.finalize();
+      const name = { waitall: "MPI_Waitall()", waitany: "MPI_Waitany()", waitsome: "MPI_Waitsome()" }[call];
+      expect(refused).toEqual([`rank 0, ${name}: request 0 is listed twice (entries 0 and 2); MPI makes that erroneous`]);
+    }
+  });
 });
