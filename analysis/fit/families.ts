@@ -157,14 +157,16 @@ fitFamilies.register({
   hypotheses(shape, options) {
     checkOptions("pmnf", options, ["negative"]);
     const negative = boolOption("pmnf", options, "negative", false);
-    if (shape.q[0]! <= 0) return [];
+    const qMin = shape.q[0]!;
+    // Q below 0 has no real fractional power (Extra-P's least squares fails on it).
+    if (qMin < 0) return [];
     // Log terms only when every Q >= 1 (log2 would be negative below, as Extra-P requires), and a
     // log with a negative exponent only when every Q > 1 (log2(1)^-1 is infinite): per term, so
-    // Q = 1 keeps the positive log terms.
-    const qMin = shape.q[0]!;
-    const termOk = (k: number): boolean => (k === 0 ? true : k > 0 ? qMin >= 1 : qMin > 1);
+    // Q = 1 keeps the positive log terms. A negative power of Q only when every Q > 0; Q = 0
+    // keeps the positive powers (0 there), as Extra-P fits them.
+    const termOk = (i: number, k: number): boolean => (i >= 0 || qMin > 0) && (k === 0 ? true : k > 0 ? qMin >= 1 : qMin > 1);
     const list = negative ? [...EXTRAP_EXPONENTS, ...EXTRAP_NEGATIVE_LOG_EXPONENTS, ...EXTRAP_NEGATIVE_EXPONENTS] : EXTRAP_EXPONENTS;
-    return list.filter(([, , k]) => termOk(k)).map(([i, j, k]) => pmnfHypothesis(i, j, k));
+    return list.filter(([i, , k]) => termOk(i, k)).map(([i, j, k]) => pmnfHypothesis(i, j, k));
   },
 });
 

@@ -119,6 +119,24 @@ describe("Extra-P's selection rule", () => {
     expect(own.out).toContain("\nmean:       102 + 3.08e-4·p^(5/2)\n");
   });
 
+  it("fits the PMNF's polynomial terms when a parameter value is 0, as Extra-P does", () => {
+    // Extra-P 4.2.5 (Default modeler) on this input: 3.0383333333333313 + 1.9311666666666674 * p^(1),
+    // LOO SMAPE 3.0086377285937838, LOO RSS 0.1283316043083895, AR2 0.9954173821225423.
+    // Log terms are left out (a value below 1), the terms p^(i/j) are 0 at p = 0.
+    const text = ["PARAMETER p", "POINTS (0) (1) (2) (3) (4)", "", "REGION halo", "METRIC time", "DATA 2.94 2.93", "DATA 5.05 5.04", "DATA 7.02 7.16 6.94", "DATA 8.74", "DATA 10.84 10.51 10.88", ""].join("\n");
+    writeFileSync(join(dir, "zero.txt"), text);
+    const r = fitModels(observationsFromExtrap(readExtrap(join(dir, "zero.txt")))[0]!, { variable: "p" });
+    expect(r.rule).toBe("extra-p");
+    expect(r.mean.label).toBe("c0 + c1·Q");
+    expect(r.mean.coefficients[0]!.value).toBeCloseTo(3.0383333333333313, 10);
+    expect(r.mean.coefficients[1]!.value).toBeCloseTo(1.9311666666666674, 10);
+    expect(r.mean.quality.looSmape).toBeCloseTo(3.0086377285937838, 10);
+    expect(r.mean.quality.looRss).toBeCloseTo(0.1283316043083895, 10);
+    expect(r.mean.quality.looAdjustedR2).toBeCloseTo(0.9954173821225423, 10);
+    // Every hypothesis without a log term is fitted: 19 exponents and the constant.
+    expect(r.screening.fitted).toBe(20);
+  });
+
   it("still gives Extra-P's model of its documentation example", async () => {
     const r = await run(["fit", "../shared/data/extrap/docs_examples_input.txt"]);
     expect(r.out).toContain("\nmean:       2.82 + 0.483·p^(5/4)·log2(p)\n");
