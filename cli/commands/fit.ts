@@ -130,7 +130,8 @@ criterion. The 'candidates' line counts those rejected and names those not fitte
 points. Least squares uses Householder QR on column-scaled design matrices; leave-one-out errors
 are exact (via leverages). The quality line gives SMAPE, adj. R² and RSS of the fit to all points
 (in-sample) and, on the next line, adj. R² and RSS of the leave-one-out predictions (what Extra-P
-reports with cross-validation on); JSON: adjustedR2, rss and looAdjustedR2, looRss.
+reports with cross-validation on, but for a constant model: Extra-P gives its RSS on all points
+and adj. R² 1); JSON: adjustedR2, rss and looAdjustedR2, looRss.
 
 Extra-P inputs, with the defaults (no --family, --criterion loo-smape, no --weighted), are fitted
 as Extra-P's default single-parameter modeler (Basic, cross-validation on) fits them: the families
@@ -445,6 +446,17 @@ function rankOf(r: FitReport, m: FittedModel): number | null {
   return i < 0 ? null : i + 1;
 }
 
+/**
+ * The leave-one-out line of the mean model. Extra-P reports a hypothesis's leave-one-out RSS and
+ * adj. R², but a constant model's RSS on all points and adj. R² 1 (it cross-validates no constant).
+ */
+function looLine(m: FittedModel): string {
+  const q = m.quality;
+  const loo = `adj. R² ${formatAdjustedR2([q.looAdjustedR2])[0]}, RSS ${formatNumber(q.looRss)}`;
+  if (m.hypothesis.terms.length > 1) return `            leave-one-out (as Extra-P reports them): ${loo}`;
+  return `            leave-one-out: ${loo} (Extra-P reports a constant model's RSS on all points, ${formatNumber(q.rss)}, and adj. R² 1)`;
+}
+
 /** The text of one report; `sd` false leaves out the standard deviation line (--no-sd). */
 function formatReport(title: string, r: FitReport, predictQs: readonly { readonly q: number; readonly text: string }[], top: number, sd: boolean, extrapFamilies: boolean, observation: string): string {
   const m = r.mean;
@@ -458,7 +470,7 @@ function formatReport(title: string, r: FitReport, predictQs: readonly { readonl
     `mean:       ${m.formula}`,
     `expression: ${m.expression}`,
     `            family ${m.family}; LOO SMAPE ${formatNumber(q.looSmape)} %, SMAPE ${formatNumber(q.smape)} %, adj. R² (in-sample) ${formatAdjustedR2([q.adjustedR2])[0]}, RSS (in-sample) ${formatNumber(q.rss)}`,
-    `            leave-one-out (as Extra-P reports them): adj. R² ${formatAdjustedR2([q.looAdjustedR2])[0]}, RSS ${formatNumber(q.looRss)}`,
+    looLine(m),
     `            coefficients ± standard error: ${coefficientsText(m)}`,
     ...screeningLines("candidates: ", r.screening, r, false),
   ];

@@ -137,6 +137,18 @@ describe("Extra-P's selection rule", () => {
     expect(r.screening.fitted).toBe(20);
   });
 
+  it("does not give a constant model's leave-one-out figures as what Extra-P reports", async () => {
+    // Extra-P 4.2.5 reports the constant of constant.txt with RSS 83.24834920000008 (on all
+    // points: it is not cross-validated) and AR2 1.0 (every constant's).
+    const r = await run(["fit", join(dir, "constant.txt")]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).not.toContain("as Extra-P reports them");
+    expect(r.out).toContain("\n            leave-one-out: adj. R² -0.5625, RSS 130.1 (Extra-P reports a constant model's RSS on all points, 83.25, and adj. R² 1)\n");
+    // A hypothesis's are those Extra-P reports.
+    const h = await run(["fit", join(dir, "insignificant.txt")]);
+    expect(h.out).toMatch(/\n {12}leave-one-out \(as Extra-P reports them\): adj\. R² [-0-9.]+, RSS [0-9.]+\n/);
+  });
+
   it("still gives Extra-P's model of its documentation example", async () => {
     const r = await run(["fit", "../shared/data/extrap/docs_examples_input.txt"]);
     expect(r.out).toContain("\nmean:       2.82 + 0.483·p^(5/4)·log2(p)\n");
