@@ -24,6 +24,7 @@ import {
 } from "./requests.js";
 import { resolveCollectives, type CollectiveSpec, type ResolvedCollectives } from "./collectives/config.js";
 import { Comm, Group } from "./comm.js";
+import { PairArrivals } from "./pair-order.js";
 
 /**
  * Where ranks run: `rankToNode[r]` is the node of world rank r (0-based, < nodes). Produced by
@@ -145,7 +146,8 @@ export class RankWait extends SimEvent<void> {
  * Semantics:
  * - matching by (source, tag, communicator) with {@link ANY_SOURCE} / {@link ANY_TAG}, in the order
  *   messages were sent between a pair (non-overtaking: a message's envelope never arrives before
- *   an earlier one from the same sender on the same path);
+ *   an earlier one from the same sender to the same receiver; envelopes to other receivers are
+ *   not held back, and between nodes the sender's NIC still injects one message after another);
  * - messages of at most `eagerLimit` bytes are sent eagerly (the envelope carries the data; if no
  *   receive is posted it waits in the destination's unexpected-message queue); larger ones use
  *   rendezvous: a request-to-send, a clear-to-send once the receive is matched, then the data;
@@ -185,7 +187,8 @@ export class MpiWorld {
   private readonly waitRemaining: Int32Array;
   /** Per rank: delay between the last completion of its wait and its wake-up (a reduction folded into the wait). */
   private readonly waitDelay: Float64Array;
-  private readonly lastArrival: Float64Array;
+  /** Arrival of the latest envelope in flight per (sender, receiver): the non-overtaking rule. */
+  private readonly pairArrivals: PairArrivals;
   // State of ranks running an ExchangeProgram (arrays of objects hold null when idle).
   private readonly stepProgram: (ExchangeProgram | null)[];
   private readonly stepComm: (Comm | null)[];
@@ -278,7 +281,7 @@ export class MpiWorld {
     this.waitMode = new Uint8Array(n);
     this.waitRemaining = new Int32Array(n);
     this.waitDelay = new Float64Array(n);
-    this.lastArrival = new Float64Array(2 * n);
+    this.pairArrivals = new PairArrivals(n);
     this.stepProgram = new Array(n).fill(null);
     this.stepComm = new Array(n).fill(null);
     this.stepBytes = new Float64Array(n);
@@ -358,11 +361,8 @@ export class MpiWorld {
     const net = this.net;
     const eager = bytes <= net.eagerLimit;
     const path = net.transfer(this.rankToNode[rank], this.rankToNode[dest], eager ? bytes : net.config.controlBytes, now, !eager);
-    // Non-overtaking: a sender's envelopes on one path arrive in the order they were sent.
-    const key = 2 * rank + path;
-    let arrival = net.arrival;
-    if (arrival < this.lastArrival[key]) arrival = this.lastArrival[key];
-    this.lastArrival[key] = arrival;
+    // Non-overtaking: envelopes from one rank to another arrive in the order they were sent.
+    const arrival = this.pairArrivals.order(rank, dest, net.arrival, now);
     let flags = F_NET | (internal ? F_INTERNAL : 0);
     if (eager) {
       const delivery = path === 0 ? this.deliveryInter : this.deliveryIntra;
@@ -995,11 +995,8 @@ export class MpiWorld {
     const now = this.sim.now;
     this.messages++;
     this.bytes += bytes;
-    const path = this.net.transfer(this.rankToNode[rank], this.rankToNode[dest], bytes, now);
-    const key = 2 * rank + path;
-    let arrival = this.net.arrival;
-    if (arrival < this.lastArrival[key]) arrival = this.lastArrival[key];
-    this.lastArrival[key] = arrival;
+    this.net.transfer(this.rankToNode[rank], this.rankToNode[dest], bytes, now);
+    const arrival = this.pairArrivals.order(rank, dest, this.net.arrival, now);
     // A positive latency makes every arrival later than its send, which the deferral relies on.
     if (!(arrival > now)) throw new RangeError(`simulated time ${now} us is too large for the network latency: a message would arrive when it is sent`);
     p.setCompleteAt(s, arrival);
@@ -1179,7 +1176,7 @@ export class MpiWorld {
 
   /** Approximate bytes of MPI state: per-rank arrays, the request pool and the network's arrays. */
   stateBytes(): number {
-    return this.size * (4 * 4 + 1 + 1 + 4 + 4 + 4 + 8 + 8 + 16 + 8 + 8 + 8 + 8 + 8 + 4 + 8 + 8 + 4 + 1 + 8 + 4 + 8 + 8 + 8 + 4 + 4 + 12) + this.pool.bytesUsed() + this.net.nicFreeAt.byteLength;
+    return this.size * (4 * 4 + 1 + 1 + 4 + 4 + 4 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + 4 + 8 + 8 + 4 + 1 + 8 + 4 + 8 + 8 + 8 + 4 + 4 + 12) + this.pool.bytesUsed() + this.pairArrivals.byteLength + this.net.nicFreeAt.byteLength;
   }
 
   /**
