@@ -438,32 +438,45 @@ function siteReach(site: Site, isStatic: (e: ModelExpr | undefined) => boolean, 
 /**
  * Sends and receives that thread 0 of no process reaches but another thread does (under a
  * condition on `tid` or `uid`): MPI is funnelled through thread 0, so the other threads run the
- * element's cost without communicating, and the message would never move. `reach` is thread 0's,
- * per site and process. (Collectives under such conditions are refused by `checkCollectives`.)
+ * element's cost without communicating, and the message would never move. Judged per element over
+ * all its sites (an activity called under `tid == 1` and, elsewhere, by thread 0 is reached by
+ * thread 0), and reported once. `reach` is thread 0's, per site and process. (Collectives under
+ * such conditions are refused by `checkCollectives`.)
  */
 function checkThreadOnlySites(model: ProgramModel, sites: readonly Site[], reach: Uint8Array, isStatic: (e: ModelExpr | undefined) => boolean, sink: CheckSink): void {
   const np = model.processes;
   if (model.threads < 2) return;
   const thread = threadSlots(model);
+  // Per element: whether thread 0 of some process may reach one of its sites, and a site of it only other threads reach.
+  const byThread0 = new Set<number>();
+  const otherOnly = new Map<number, { pid: number; tid: number }>();
   for (let k = 0; k < sites.length; k++) {
     const nd = sites[k].node;
-    const receives = nd.op === "recv" || nd.op === "irecv";
-    if (!receives && nd.op !== "send" && nd.op !== "isend") continue;
-    let byThread0 = false;
-    for (let p = 0; p < np && !byThread0; p++) byThread0 = reach[k * np + p] !== REACH_NO;
-    if (byThread0) continue;
-    let other: { pid: number; tid: number } | undefined;
-    for (let p = 0; p < np && other === undefined; p++) {
-      for (let t = 1; t < model.threads && other === undefined; t++) {
+    if (nd.op !== "send" && nd.op !== "isend" && nd.op !== "recv" && nd.op !== "irecv") continue;
+    let reached = false;
+    for (let p = 0; p < np && !reached; p++) reached = reach[k * np + p] !== REACH_NO;
+    if (reached) {
+      byThread0.add(nd.element);
+      continue;
+    }
+    if (otherOnly.has(nd.element)) continue;
+    for (let p = 0; p < np && !otherOnly.has(nd.element); p++) {
+      for (let t = 1; t < model.threads; t++) {
         thread.setThread(p, t);
-        if (siteReach(sites[k], isStatic, thread.evalSafe) !== REACH_NO) other = { pid: p, tid: t };
+        if (siteReach(sites[k], isStatic, thread.evalSafe) !== REACH_NO) {
+          otherOnly.set(nd.element, { pid: p, tid: t });
+          break;
+        }
       }
     }
-    if (other === undefined) continue;
-    const el = model.elements[nd.element];
+  }
+  for (const [element, other] of otherOnly) {
+    if (byThread0.has(element)) continue;
+    const el = model.elements[element];
+    const op = sites.find((x) => x.node.element === element)!.node.op;
     sink.report(
       el.path,
-      `${nd.op} '${el.name}' is reached by thread ${other.tid} of process ${other.pid} but by thread 0 of no process; MPI is funnelled through thread 0 (the other threads run the element's cost without communicating), so it would never ${receives ? "receive" : "send"}: put it where thread 0 runs it`,
+      `${op} '${el.name}' is reached by thread ${other.tid} of process ${other.pid} but by thread 0 of no process; MPI is funnelled through thread 0 (the other threads run the element's cost without communicating), so it would never ${op === "recv" || op === "irecv" ? "receive" : "send"}: put it where thread 0 runs it`,
     );
   }
 }

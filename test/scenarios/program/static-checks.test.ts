@@ -187,6 +187,11 @@ describe("static checks of program models", () => {
     expect(errors({ threads: 2, main: [{ if: "uid == 1", then: [{ isend: "S", to: 1, size: 4, request: "q" }, { wait: "W", requests: ["q"] }] }, { if: "pid == 1", then: [{ recv: "R", from: 0, size: 4 }] }] })).toMatch(/isend 'S' is reached by thread 1 of process 0 but by thread 0 of no process/);
     expect(() => load({ threads: 2, main: [{ if: "tid == 0", then: pair }] })).not.toThrow();
     expect(() => load({ threads: 2, main: pair })).not.toThrow();
+    // Judged per element: an activity called under tid == 1 and, in the other arm, by thread 0.
+    expect(() => load({ threads: 2, activities: { X: pair }, main: [{ if: "tid == 1", then: [{ activity: "X" }], else: [{ activity: "X" }] }] })).not.toThrow();
+    // Reached twice by other threads only: reported once per element.
+    const twice = errors({ threads: 2, activities: { X: pair }, main: [{ if: "tid == 1", then: [{ activity: "X" }, { activity: "X" }] }] });
+    expect(twice.match(/send 'S' is reached by thread 1/g)).toHaveLength(1);
   });
 
   it("rejects unknown activities, duplicate element names and waits on unknown requests", () => {
