@@ -100,8 +100,9 @@ export function simplePlatform(ranks: number, clockMHz = 1000, opsPerCycle = 1):
     kernel(_rank, k, counters) {
       const passes = k.passes ?? 1;
       const ins = (k.loads + k.stores + k.flops + k.otherInstructions) * k.elements * passes;
-      counters[0] += ins;
-      counters[1] += k.flops * k.elements * passes;
+      // Whole counts, as the contract asks (a kernel may do 2.5 flops per element).
+      counters[0] += Math.round(ins);
+      counters[1] += Math.round(k.flops * k.elements * passes);
       return ins / (opsPerCycle * clockMHz);
     },
   };

@@ -75,6 +75,8 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
   const counters = Array.from({ length: nRanks }, () => new Float64Array(platform.counterNames.length));
   /** Microseconds each rank has spent in kernels (see `idleCounters`). */
   const kernelTime = new Float64Array(nRanks);
+  /** Microseconds each rank has spent outside kernels, as last read: the readings never go back. */
+  const idleTime = new Float64Array(nRanks);
   // Metric k reads: TIME (-1), a counter index (>= 0) or a time-derived rate (factor per microsecond).
   // A counter that also advances outside kernels (a stall counter) adds its rate times that time.
   const metricSource: number[] = [];
@@ -93,7 +95,7 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
     } else throw new UnknownMetricError(m, [...platform.counterNames, ...Object.keys(platform.timeDerivedCounters)]);
   }
   const nm = metrics.length;
-  // Every metric a multiple of time (TIME and cycle counts, the usual choice): no counter to read.
+  // Every metric a multiple of time (TIME alone, or a platform's time-derived cycles): no counter to read.
   const timeOnly = metricSource.every((src) => src < 0);
   // Metric 0 is TIME (the measurement requires it first); the others are whole counts.
   const readMetrics: MetricReader = timeOnly
@@ -106,8 +108,12 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
         const c = counters[rank];
         const now = sim.now;
         // Time so far outside kernels (a kernel's duration counts from its call; no metric of
-        // its rank is read before the kernel has ended).
-        const idle = now - kernelTime[rank];
+        // its rank is read before the kernel has ended). Why the maximum: across a kernel, now
+        // and kernelTime grow by its duration, and their difference can come out a rounding
+        // error below the last one, which a whole count turns into a count taken back.
+        let idle = now - kernelTime[rank];
+        if (idle < idleTime[rank]) idle = idleTime[rank];
+        idleTime[rank] = idle;
         out[0] = now;
         for (let k = 1; k < nm; k++) {
           const src = metricSource[k];
@@ -117,7 +123,7 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
   const meas = measure ? new Measurement(metrics, nRanks, readMetrics) : undefined;
   // Records carry the metrics after TIME (the measurement requires it first); those that are
   // multiples of TIME are recomputed from a record's start and end rather than stored (the reader
-  // computes them as `now * rate` too).
+  // computes them as `wholeCounts(now, rate)` too).
   const recordRates = metricSource.slice(1).map((src, k) => (src < 0 ? metricRate[k + 1] : undefined));
   const mastermind = measure ? new Mastermind(metrics.slice(1), recordRates) : undefined;
   // MPI: time MPI calls as TAU timers and accumulate per-rank MPI time (outermost calls only).
@@ -161,7 +167,7 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
       const timerId = timing.meas.timer(`${provider}::${method}()`, COMPONENT_GROUP);
       let site: ProxySite | undefined;
       if (proxy && timing.mastermind && proxy.extract.has(method)) {
-        const extract = proxy.extract.get(method) ?? [];
+        const extract = proxy.extract.get(method)!;
         site = { site: timing.mastermind.site(provider, port, method, extract.map((e) => e[0])), extract };
       }
       ms = new MethodSite(counter, timing, timerId, site);

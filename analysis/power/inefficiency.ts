@@ -47,7 +47,9 @@ export interface InefficientEvent {
  * cycles are all stall cycles; counted as 0 they would pull the average down, and a kernel would
  * pass "50 % above average" because the run waits, not because the kernel stalls. Paper 004
  * averages "over all events" of real runs, where such events retire instructions (MPI polls).
- * @throws AnalysisInputError when `factor` is not a finite number >= 0 or `minShare` is outside [0, 1]
+ * @throws AnalysisInputError when `factor` is not a finite number >= 0 or `minShare` is outside
+ *   [0, 1], and when the trial has events but none has both metrics (no stall counters): an empty
+ *   ranking would read as "no inefficient event"
  */
 export function rankInefficiencies(power: TrialPower, options: InefficiencyOptions = {}): InefficientEvent[] {
   const factor = options.factor ?? 1.5;
@@ -55,6 +57,10 @@ export function rankInefficiencies(power: TrialPower, options: InefficiencyOptio
   // why: NaN or a share above 1 would rank nothing, and a negative bound would rank everything, unsaid
   if (!(Number.isFinite(factor) && factor >= 0)) throw new AnalysisInputError(`factor must be a finite number >= 0, got ${factor}`);
   if (!(minShare >= 0 && minShare <= 1)) throw new AnalysisInputError(`minShare must be in [0, 1], got ${minShare}`);
+  if (power.events.length > 0 && !power.events.some((e) => e.metrics.flpStalls !== undefined && e.metrics.flpIneffI !== undefined)) {
+    const why = power.missingMetrics.filter((m) => m.startsWith("%FLPStalls") || m.startsWith("FLPIneffI"));
+    throw new AnalysisInputError(`no event has %FLPStalls and FLPIneffI, which the inefficiency ranking compares: ${why.length > 0 ? why.join("; ") : "they need the stall, FP and instruction counters"}`);
+  }
   const out: InefficientEvent[] = [];
   const views = [...new Set(power.events.map((e) => e.view))];
   for (const v of views) {

@@ -40,24 +40,44 @@ export function aggregateCallTrees(trees: readonly CallNode[], how: TreeAggregat
     const s = v.reduce((a, b) => a + b, 0);
     return how === "sum" ? s : s / threads;
   };
-  const merge = (nodes: readonly CallNode[]): CallNode => {
-    const byName = new Map<string, CallNode[]>();
-    for (const n of nodes)
-      for (const c of n.children) {
-        const same = byName.get(c.name);
-        if (same) same.push(c);
-        else byName.set(c.name, [c]);
-      }
-    const out: CallNode = {
-      name: nodes[0]!.name,
-      inclusive: combine(nodes.map((n) => n.inclusive)),
-      exclusive: combine(nodes.map((n) => n.exclusive)),
-      children: [...byName.values()].map(merge),
-    };
-    if (nodes.some((n) => n.recordedInclusive !== undefined)) out.recordedInclusive = combine(nodes.map((n) => n.recordedInclusive ?? n.inclusive));
-    return out;
-  };
   const first = trees[0]!.name;
   const oneRoot = first !== ALL_ROOTS && trees.every((t) => t.name === first);
-  return merge(oneRoot ? trees : trees.map((t) => (t.name === ALL_ROOTS ? t : rootOver([t], true))));
+  return mergeNodes(oneRoot ? trees : trees.map((t) => (t.name === ALL_ROOTS ? t : rootOver([t], true))), combine);
+}
+
+/**
+ * Nodes of one name (sibling nodes, or one node of several threads) merged into one: each value
+ * the `combine` of theirs, and their callees grouped by name and merged alike.
+ */
+function mergeNodes(nodes: readonly CallNode[], combine: (values: number[]) => number): CallNode {
+  const out: CallNode = {
+    name: nodes[0]!.name,
+    inclusive: combine(nodes.map((n) => n.inclusive)),
+    exclusive: combine(nodes.map((n) => n.exclusive)),
+    children: groupByName(nodes.flatMap((n) => n.children)).map((same) => mergeNodes(same, combine)),
+  };
+  if (nodes.some((n) => n.recordedInclusive !== undefined)) out.recordedInclusive = combine(nodes.map((n) => n.recordedInclusive ?? n.inclusive));
+  return out;
+}
+
+/** Nodes grouped by name, groups in order of first appearance. */
+function groupByName(nodes: readonly CallNode[]): CallNode[][] {
+  const byName = new Map<string, CallNode[]>();
+  for (const n of nodes) {
+    const same = byName.get(n.name);
+    if (same) same.push(n);
+    else byName.set(n.name, [n]);
+  }
+  return [...byName.values()];
+}
+
+const total = (values: number[]): number => values.reduce((a, b) => a + b, 0);
+
+/**
+ * Sibling nodes of one name joined into one (in order of first appearance): inclusive and
+ * exclusive values summed, callees joined alike; a name that appears once keeps its node. The
+ * input is not changed.
+ */
+export function joinSiblingsByName(nodes: readonly CallNode[]): CallNode[] {
+  return groupByName(nodes).map((same) => (same.length === 1 ? same[0]! : mergeNodes(same, total)));
 }

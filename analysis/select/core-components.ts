@@ -10,6 +10,7 @@
 import type { Trial } from "../../profile/index.js";
 import { quotedNames } from "../../profile/internal.js";
 import { AnalysisInputError } from "../errors.js";
+import { joinSiblingsByName } from "../prune/aggregate.js";
 import { pruneCallGraph, type PruneOptions } from "../prune/prune.js";
 import type { CallNode } from "../prune/call-tree.js";
 import { callTreeFromTrial, type TrialTreeOptions } from "../prune/from-trial.js";
@@ -105,28 +106,11 @@ export function unmatchedComponentTimers(coreTimers: readonly string[], componen
  */
 export function componentCallTree(root: CallNode, components: readonly string[], implementations: ImplementationNames = {}): CallNode {
   const named = (n: CallNode): CallNode => {
-    const out: CallNode = { name: componentOfTimer(n.name, components, implementations) ?? n.name, inclusive: n.inclusive, exclusive: n.exclusive, children: joinSiblings(n.children.map(named)) };
+    const out: CallNode = { name: componentOfTimer(n.name, components, implementations) ?? n.name, inclusive: n.inclusive, exclusive: n.exclusive, children: joinSiblingsByName(n.children.map(named)) };
     if (n.recordedInclusive !== undefined) out.recordedInclusive = n.recordedInclusive;
     return out;
   };
   return named(root);
-}
-
-/** Sibling nodes of one name joined into one (in order of first appearance), their callees joined alike. */
-function joinSiblings(nodes: readonly CallNode[]): CallNode[] {
-  const byName = new Map<string, CallNode[]>();
-  for (const n of nodes) {
-    const same = byName.get(n.name);
-    if (same) same.push(n);
-    else byName.set(n.name, [n]);
-  }
-  return [...byName.values()].map((same) => {
-    if (same.length === 1) return same[0]!;
-    const sum = (f: (n: CallNode) => number): number => same.reduce((s, n) => s + f(n), 0);
-    const out: CallNode = { name: same[0]!.name, inclusive: sum((n) => n.inclusive), exclusive: sum((n) => n.exclusive), children: joinSiblings(same.flatMap((n) => n.children)) };
-    if (same.some((n) => n.recordedInclusive !== undefined)) out.recordedInclusive = sum((n) => n.recordedInclusive ?? n.inclusive);
-    return out;
-  });
 }
 
 /** Options of {@link coreComponentsOfTrial}: how the trial's call tree is built and pruned, and whose timers count for a component. */

@@ -1,6 +1,6 @@
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
 import { readTrial } from "../../profile/index.js";
-import { AnalysisInputError, estimateTrialPower, loadPowerConstantFile, powerConstantSets, rankInefficiencies, type EventPower, type PowerConstantSet } from "../../analysis/index.js";
+import { AnalysisInputError, estimateTrialPower, loadPowerConstantFile, powerConstantSets, rankInefficiencies, type EventPower, type InefficientEvent, type PowerConstantSet } from "../../analysis/index.js";
 import { formatNumber, formatTable, formatTableNumber, list, numberOption, positiveIntegerOption, shortTimerName, threadChoiceLabel, threadOption, toJson, refuseStudyDatabase } from "./analysis-io.js";
 
 const HELP = `ccasim power: power, energy, FLOP/J and counter metrics per event (paper 004)
@@ -147,11 +147,15 @@ function run(ctx: CommandContext): number {
   if (r.events.length > 0 && !r.anyComponent) {
     throw new AnalysisInputError(`no event has what any component of the power model needs, so every estimate would be the idle power (${set.idlePower} W): ${r.omittedComponents.join("; ")}`, positionals[0]!);
   }
-  // Asked for, a ranking that cannot be made is an error, before any output: said under the table, a
-  // script reading the exit code took the missing counters for "no inefficient event".
-  if (v.inefficiency === true && r.events.length > 0 && !r.events.some((e) => e.metrics.flpStalls !== undefined && e.metrics.flpIneffI !== undefined)) {
-    const why = r.missingMetrics.filter((m) => m.startsWith("%FLPStalls") || m.startsWith("FLPIneffI"));
-    throw new AnalysisInputError(`--inefficiency ranks events by %FLPStalls and FLPIneffI, which no event has: ${why.length > 0 ? why.join("; ") : "they need the stall, FP and instruction counters"}`, positionals[0]!);
+  // Ranked before any output: a ranking that cannot be made is refused with nothing printed.
+  let ineff: InefficientEvent[] = [];
+  if (v.inefficiency === true) {
+    try {
+      ineff = rankInefficiencies(r);
+    } catch (e) {
+      if (e instanceof AnalysisInputError) throw new AnalysisInputError(`--inefficiency: ${e.detail}`, positionals[0]!);
+      throw e;
+    }
   }
   const key = (e: EventPower): number => (sort === "joules" ? e.power.joules : sort === "flops-per-joule" ? e.power.flopsPerJoule : e.power.watts);
   // Events that spent no cycles have no power to estimate: listed apart, under the table.
@@ -192,7 +196,6 @@ function run(ctx: CommandContext): number {
   ];
   if (rows.length > top) out.push(`(${rows.length - top} more rows; --top to show them)`);
   if (v.inefficiency === true) {
-    const ineff = rankInefficiencies(r);
     out.push("", ineff.length === 0 ? "no event is both inefficient (I1, I2 > 1.5 x average) and > 50 % of the time" : formatTable(["inefficient event", "view", "I1/I1avg", "I2/I2avg", "% of time"], ineff.map((e) => [shortTimerName(e.event, nameWidth), e.view, e.i1Ratio, e.i2Ratio, 100 * e.share])));
   }
   if (r.noCycles.length > 0) {

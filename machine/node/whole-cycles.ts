@@ -15,7 +15,9 @@
  * part of: the model's fractions obey the same relations, so a count held back only defers what
  * its carry gives back at a later invocation. A rank's total is never ahead of the model's, and
  * behind it by less than 1 (cycles), 2 (stall cycles), 3 (execution bubbles), 4 (their FP part)
- * or 6 (FPU bubbles): each carry stays below the next one up its chain plus 1.
+ * or 4 (FPU bubbles): a held count's carry less its limit's carry never grows, and an unheld
+ * carry is below 1, so each carry stays below its limit's plus 1 (for the FPU bubbles, whose
+ * limit is stall cycles less execution bubbles: below 2 plus the stall carry less the bubbles').
  *
  * The other counters of an invocation (instructions, references, misses) are whole already: the
  * node model rounds each per invocation.

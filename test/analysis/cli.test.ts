@@ -834,7 +834,7 @@ describe("ccasim power", () => {
     const r = await run(["power", "../shared/data/tau/ppk/xgc-nosamples.ppk", "--inefficiency"]);
     expect(r.code).toBe(2);
     expect(r.out).toBe("");
-    expect(r.err).toMatch(/^ccasim power: \.\.\/shared\/data\/tau\/ppk\/xgc-nosamples\.ppk: --inefficiency ranks events by %FLPStalls and FLPIneffI, which no event has: %FLPStalls \(needs BE_EXE_BUBBLE_FRALL, BE_L1D_FPU_BUBBLE_FPU\)/);
+    expect(r.err).toMatch(/^ccasim power: \.\.\/shared\/data\/tau\/ppk\/xgc-nosamples\.ppk: --inefficiency: no event has %FLPStalls and FLPIneffI, which the inefficiency ranking compares: %FLPStalls \(needs BE_EXE_BUBBLE_FRALL, BE_L1D_FPU_BUBBLE_FPU\)/);
   });
 
   it("prints power per event and the missing counters for XGC", async () => {

@@ -368,7 +368,18 @@ describe("the thresholds of rankInefficiencies", () => {
   });
 
   it("takes the bounds of the ranges", () => {
-    expect(() => rankInefficiencies(power, { factor: 0, minShare: 0 })).not.toThrow();
-    expect(() => rankInefficiencies(power, { minShare: 1 })).not.toThrow();
+    const b = new TrialBuilder({ metrics: ["LINUX_TIMERS", "CPU_CYCLES", "BACK_END_BUBBLE_ALL", "BE_EXE_BUBBLE_FRALL", "BE_L1D_FPU_BUBBLE_FPU", "PAPI_FP_OPS", "IA64_INST_RETIRED_THIS"] });
+    const th = b.addThread(0);
+    const v = [100, 1000, 300, 60, 40, 100, 1000];
+    b.setValues(th, b.timer("main"), { calls: 1, exclusive: v, inclusive: v });
+    const measurable = estimateTrialPower(b.build(), itanium, { view: 0 });
+    expect(() => rankInefficiencies(measurable, { factor: 0, minShare: 0 })).not.toThrow();
+    expect(() => rankInefficiencies(measurable, { minShare: 1 })).not.toThrow();
+  });
+
+  it("refuses to rank a trial none of whose events has both metrics (XGC: no stall counters), which an empty ranking would hide", () => {
+    expect(() => rankInefficiencies(power)).toThrow(
+      new AnalysisInputError("no event has %FLPStalls and FLPIneffI, which the inefficiency ranking compares: %FLPStalls (needs BE_EXE_BUBBLE_FRALL, BE_L1D_FPU_BUBBLE_FPU); FLPIneffI (needs BACK_END_BUBBLE_ALL)"),
+    );
   });
 });

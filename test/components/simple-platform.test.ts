@@ -20,4 +20,12 @@ describe("the simple platform of assemblies built in code", () => {
     expect(us).toBe(8000 / (2 * 2000));
     expect(Array.from(counters)).toEqual([8000, 2000]);
   });
+
+  it("counts whole instructions and flops, as a PMU does, where a kernel does fractions of them per element", () => {
+    const p = simplePlatform(1);
+    const counters = new Float64Array(2);
+    // 333 elements of 2.5 flops and 0.3 other instructions: 832.5 flops, 932.4 instructions.
+    p.kernel(0, { elements: 333, elementSize: 8, loads: 0, stores: 0, flops: 2.5, otherInstructions: 0.3, pattern: "sequential" }, counters, new RandomStream(1, "k"));
+    expect(Array.from(counters)).toEqual([932, 833]);
+  });
 });
