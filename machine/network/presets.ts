@@ -73,8 +73,9 @@ interconnectPresets.register({
   alpha: 120,
   bandwidth: 11.25e6,
   source:
-    "Link rate 100 Mbit/s (paper 003, Gescher cluster). Measured MPI over TCP: about 90 Mbit/s peak and 110-130 us latency " +
-    "(Ames Laboratory Scalable Computing Lab, IBM cluster benchmarks, http://www.scl.ameslab.gov/Projects/IBMCluster/Benchmarks.html); " +
+    "Link rate 100 Mbit/s (paper 003, Gescher cluster). Measured on the Ethernet interfaces of one cluster, with MPI curves: 'about 90Mbps' peak for Fast Ethernet " +
+    "and a latency 'around 110-130' for Fast and Gigabit Ethernet alike, which the page writes as 'milliseconds', evidently microseconds " +
+    "(Ames Laboratory Scalable Computing Lab, 'Selected Benchmark results obtained on the IBM cluster', http://www.scl.ameslab.gov/Projects/IBMCluster/Benchmarks.html); " +
     "alpha = 120 us (mid-range), bandwidth = 90 Mbit/s = 11.25 MB/s.",
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { machinePresets } from "../../machine/index.js";
+import { machinePresets, interconnectPresets } from "../../machine/index.js";
 
 function source(preset: string, key: string): { source: string; calibrated?: boolean } {
   const s = machinePresets.get(preset).sources[key];
@@ -27,5 +27,11 @@ describe("xeon-2.8ghz-512k against Intel's documents and published measurements"
     const s = source("xeon-2.8ghz-512k", "prefetch.maxStride");
     expect(s.calibrated).toBe(true);
     expect(s.source).toMatch(/stay 256 bytes ahead/);
+  });
+});
+
+describe("interconnect preset sources", () => {
+  it("says the Fast Ethernet source page writes milliseconds for its 110-130 latency", () => {
+    expect(interconnectPresets.get("fast-ethernet").source).toMatch(/'milliseconds'/);
   });
 });
