@@ -92,7 +92,11 @@ export function parseExtrapText(text: string, file = "(text)"): ExtrapExperiment
         if (parameters.length === 0) fail("POINTS before any PARAMETER");
         const got = parsePoints(value, parameters.length);
         if (typeof got === "string") fail(got);
-        points.push(...(got as number[][]));
+        for (const point of got as number[][]) {
+          // why: DATA lines go to points by position, so a repeated point would pool two lines' values unsaid; Extra-P refuses the file.
+          if (points.some((q) => q.every((v, i) => v === point[i]))) fail(`point (${point.join(" ")}) is listed twice in POINTS, which Extra-P refuses: list each point once and put all its repetitions on its DATA line`);
+          points.push(point);
+        }
         break;
       }
       case "METRIC":

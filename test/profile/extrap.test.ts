@@ -287,6 +287,13 @@ describe("Extra-P inputs", () => {
     expect(() => parseExtrapText("PARAMETER p q\nPOINTS (1)\n", "in.txt")).toThrow(/in\.txt:2: a point needs 2 coordinate/);
   });
 
+  it("refuses a point listed twice in POINTS, as Extra-P does, at its line (its two DATA lines were pooled)", () => {
+    const twice = "PARAMETER p\nPOINTS (1) (2)\nPOINTS (2) (3)\nREGION a\nDATA 1\nDATA 2\nDATA 2.5\nDATA 3\n";
+    expect(() => parseExtrapText(twice, "in.txt")).toThrow(new ProfileFormatError("in.txt", 3, "point (2) is listed twice in POINTS, which Extra-P refuses: list each point once and put all its repetitions on its DATA line"));
+    expect(() => parseExtrapText("PARAMETER p q\nPOINTS (1 2) (1 3) (1 2)\n", "in.txt")).toThrow(/^in\.txt:2: point \(1 2\) is listed twice in POINTS/);
+    expect(parseExtrapText("PARAMETER p q\nPOINTS (1 2) (2 1)\nREGION a\nDATA 1\nDATA 2\n", "in.txt").measurements).toHaveLength(2);
+  });
+
   it("refuses a text block with fewer DATA lines than POINTS, at its last DATA line", () => {
     // The missing line could be any point's: reading the lines as the first points would misplace them.
     const short = "PARAMETER p\nPOINTS (1) (2) (3)\nMETRIC time\nREGION a\nDATA 1\nDATA 2\nDATA 3\nREGION b\nDATA 1\nDATA 2\nREGION c\nDATA 1\nDATA 2\nDATA 3\n";
