@@ -309,7 +309,7 @@ export function prepareAssembly(config: AssemblyConfig, workloadNames: readonly 
     if (!inst) sink.fail(path, `no component named '${px.component}'${hint(px.component, byName)}`);
     const pt: PortType | undefined = inst.ports.provides[px.port];
     if (!pt) sink.fail(path, `component '${px.component}' has no provides port '${px.port}'; its provides ports: ${list(inst.ports.provides)}`);
-    const methods = px.methods === undefined ? pt.methods : px.methods.map((name, k) => pt.methods.find((m) => m.name === name) ?? sink.fail([...path, "methods", k], `port type '${pt.name}' has no method '${name}'${hint(name, new Map(pt.methods.map((m) => [m.name, m])))}; its methods: ${pt.methods.map((m) => m.name).join(", ")}`));
+    const methods = px.methods === undefined ? pt.methods : px.methods.map((name, k) => pt.methods.find((m) => m.name === name) ?? sink.fail([...path, "methods", k], `port type '${pt.name}' has no method '${name}'${nearestHint(name, pt.methods.map((m) => m.name))}; its methods: ${pt.methods.map((m) => m.name).join(", ")}`));
     const extract = new Map<string, ProxyExtractor[]>();
     for (const method of methods) extract.set(method.name, []);
     for (const [param, spec] of Object.entries(px.parameters)) {
@@ -377,6 +377,11 @@ function list(ports: Readonly<Record<string, PortType>>): string {
 }
 
 function hint(name: string, byName: ReadonlyMap<string, unknown>): string {
-  const best = nearestName(name, [...byName.keys()]);
-  return best ? ` (did you mean '${best}'?)` : `; components: ${[...byName.keys()].join(", ")}`;
+  return nearestHint(name, [...byName.keys()]) || `; components: ${[...byName.keys()].join(", ")}`;
+}
+
+/** ` (did you mean 'x'?)` for the name of `names` nearest to `name`, or "" when none is near. */
+function nearestHint(name: string, names: readonly string[]): string {
+  const best = nearestName(name, names);
+  return best ? ` (did you mean '${best}'?)` : "";
 }

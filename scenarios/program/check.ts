@@ -18,7 +18,7 @@
  * @packageDocumentation
  */
 import { formatPath, type KeyPath } from "../lang/index.js";
-import { COLLECTIVE_OPS, SYSTEM_SLOTS, type CommNode, type ModelExpr, type ModelNode, type ProgramModel } from "./model.js";
+import { COLLECTIVE_OPS, setThreadSlots, type CommNode, type ModelExpr, type ModelNode, type ProgramModel } from "./model.js";
 
 /** Where findings go. */
 export interface CheckSink {
@@ -401,15 +401,7 @@ interface ThreadSlots {
 function threadSlots(model: ProgramModel): ThreadSlots {
   const slots = Float64Array.from(model.initial);
   return {
-    setThread(pid, tid) {
-      slots[SYSTEM_SLOTS.indexOf("pid")] = pid;
-      slots[SYSTEM_SLOTS.indexOf("tid")] = tid;
-      slots[SYSTEM_SLOTS.indexOf("uid")] = pid * model.threads + tid;
-      slots[SYSTEM_SLOTS.indexOf("np")] = model.processes;
-      slots[SYSTEM_SLOTS.indexOf("nt")] = model.threads;
-      slots[SYSTEM_SLOTS.indexOf("node")] = model.processToNode[pid];
-      slots[SYSTEM_SLOTS.indexOf("nodes")] = model.nodes;
-    },
+    setThread: (pid, tid) => setThreadSlots(model, slots, pid, tid),
     evalSafe(e) {
       try {
         return e.fn(slots);

@@ -138,3 +138,18 @@ export interface ProgramModel {
   /** Non-fatal findings of the validation (located). */
   readonly warnings: readonly string[];
 }
+
+/**
+ * Fills the system slots of thread `tid` of process `pid` (its identity and the layout, see
+ * {@link SYSTEM_SLOTS}) in `slots`, a slot array of `model`: how the runtime starts a thread and
+ * the load-time checks evaluate one.
+ */
+export function setThreadSlots(model: ProgramModel, slots: Float64Array, pid: number, tid: number): void {
+  slots[SYSTEM_SLOTS.indexOf("pid")] = pid;
+  slots[SYSTEM_SLOTS.indexOf("tid")] = tid;
+  slots[SYSTEM_SLOTS.indexOf("uid")] = pid * model.threads + tid;
+  slots[SYSTEM_SLOTS.indexOf("np")] = model.processes;
+  slots[SYSTEM_SLOTS.indexOf("nt")] = model.threads;
+  slots[SYSTEM_SLOTS.indexOf("node")] = model.processToNode[pid];
+  slots[SYSTEM_SLOTS.indexOf("nodes")] = model.nodes;
+}

@@ -19,7 +19,7 @@
 import { Simulation, type Yieldable } from "../../engine/index.js";
 import { APPLICATION_TIMER, MPI_GROUP, Measurement, wholeCounts } from "../../components/index.js";
 import { MpiDeadlockError, MpiUsageError, MpiWorld, REQUEST_NULL, type Comm, type CollectiveSpec, type ResolvedNetwork } from "../../machine/index.js";
-import { MAX_ACTIVITY_NESTING, SYSTEM_SLOTS, type CommNode, type ProgramModel } from "./model.js";
+import { MAX_ACTIVITY_NESTING, setThreadSlots, type CommNode, type ProgramModel } from "./model.js";
 import { TraceRecorder } from "./trace.js";
 import { formatPath } from "../lang/index.js";
 
@@ -149,15 +149,8 @@ export class ProgramRuntime {
 
   /** Fresh slots of a thread: initial values with the process variables filled in. */
   slotsFor(pid: number, tid: number): Float64Array {
-    const m = this.model;
-    const v = Float64Array.from(m.initial);
-    v[SYSTEM_SLOTS.indexOf("pid")] = pid;
-    v[SYSTEM_SLOTS.indexOf("tid")] = tid;
-    v[SYSTEM_SLOTS.indexOf("uid")] = pid * m.threads + tid;
-    v[SYSTEM_SLOTS.indexOf("np")] = m.processes;
-    v[SYSTEM_SLOTS.indexOf("nt")] = m.threads;
-    v[SYSTEM_SLOTS.indexOf("node")] = m.processToNode[pid];
-    v[SYSTEM_SLOTS.indexOf("nodes")] = m.nodes;
+    const v = Float64Array.from(this.model.initial);
+    setThreadSlots(this.model, v, pid, tid);
     return v;
   }
 
