@@ -8,7 +8,7 @@ import type { ProfileView, Trial } from "../../profile/index.js";
 import { AnalysisInputError } from "../errors.js";
 import { threadIndexOf, valueKindOf, viewOf, type ViewChoice } from "../trial-access.js";
 import type { PowerConstantSet } from "./constants.js";
-import { counterMetrics, cycleBasis, estimatePower, type PerformanceMetrics, type PowerEstimate } from "./models.js";
+import { checkClock, counterMetrics, cycleBasis, estimatePower, type PerformanceMetrics, type PowerEstimate } from "./models.js";
 import { processorMismatch } from "./processor.js";
 
 /** Options of {@link estimateTrialPower}. */
@@ -117,7 +117,7 @@ export interface TrialPower {
  */
 export function estimateTrialPower(trial: Trial, set: PowerConstantSet, options: TrialPowerOptions = {}): TrialPower {
   // A clock of 0, below 0 or NaN would replace the metadata's and leave every time and energy NaN.
-  if (options.cpuMHz !== undefined && !(Number.isFinite(options.cpuMHz) && options.cpuMHz > 0)) throw new AnalysisInputError(`cpuMHz must be a clock above 0 MHz, got ${options.cpuMHz}`);
+  checkClock(options.cpuMHz);
   const kind = valueKindOf(options.kind);
   const choice = options.view ?? "mean";
   const viewIds: ViewChoice[] = choice === "each" ? trial.threads.map((_, i) => i) : [choice];
@@ -297,13 +297,18 @@ function forWhich(map: Map<string, string[]>, total: number): string[] {
 /**
  * The CPU clock (MHz) from the metadata attribute "CPU MHz": the thread's own value; for a thread
  * without one, the mean over the threads of its node, else over all threads; for a derived view
- * (no thread), the trial-wide value, else the mean over all threads. Undefined when absent.
+ * (no thread), the trial-wide value, else the mean over all threads. Undefined when absent. A
+ * value of 0 or below counts as absent (some systems report 0 where they do not know the clock).
  */
 export function cpuMHzOf(trial: Trial, thread?: number): number | undefined {
-  const own = thread === undefined ? trial.metadataNumber("CPU MHz") : trial.metadataNumber("CPU MHz", thread);
+  const clock = (i?: number): number | undefined => {
+    const v = i === undefined ? trial.metadataNumber("CPU MHz") : trial.metadataNumber("CPU MHz", i);
+    return v !== undefined && v > 0 ? v : undefined;
+  };
+  const own = clock(thread);
   if (own !== undefined) return own;
   const mean = (ids: number[]): number | undefined => {
-    const v = ids.map((i) => trial.metadataNumber("CPU MHz", i)).filter((x): x is number => x !== undefined);
+    const v = ids.map((i) => clock(i)).filter((x): x is number => x !== undefined);
     return v.length > 0 ? v.reduce((a, b) => a + b, 0) / v.length : undefined;
   };
   const all = trial.threads.map((_, i) => i);

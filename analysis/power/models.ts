@@ -14,7 +14,10 @@ export type CounterValues = Readonly<Record<string, number>>;
 
 /** Context the counters alone do not give. */
 export interface CounterContext {
-  /** CPU clock in MHz (TAU metadata "CPU MHz"), to derive cycles from time or time from cycles. */
+  /**
+   * CPU clock in MHz (TAU metadata "CPU MHz"), to derive cycles from time or time from cycles;
+   * a finite number above 0 (another value is refused with an `AnalysisInputError`).
+   */
   readonly cpuMHz?: number;
 }
 
@@ -41,11 +44,20 @@ export function pick(values: CounterValues, names: readonly string[]): { name: s
   return undefined;
 }
 
+/**
+ * Refuses a CPU clock (MHz) that is not a finite number above 0: it would leave every time or
+ * cycle count derived from it NaN, or 0. @internal
+ */
+export function checkClock(cpuMHz: number | undefined): void {
+  if (cpuMHz !== undefined && !(Number.isFinite(cpuMHz) && cpuMHz > 0)) throw new AnalysisInputError(`cpuMHz must be a clock above 0 MHz, got ${cpuMHz}`);
+}
+
 /** Cycles and time of an event, deriving one from the other with the CPU clock when needed. */
 export function cycleBasis(values: CounterValues, set: PowerConstantSet, ctx: CounterContext = {}): CycleBasis {
+  checkClock(ctx.cpuMHz);
   const c = pick(values, set.counters.cycles);
   const t = pick(values, set.counters.time);
-  const mhz = ctx.cpuMHz !== undefined && ctx.cpuMHz > 0 ? ctx.cpuMHz : undefined;
+  const mhz = ctx.cpuMHz;
   // 1 µs × f MHz = f cycles.
   const cycles = c ? c.value : t && mhz ? t.value * mhz : NaN;
   const cyclesFrom = c ? c.name : t && mhz ? `${t.name} × CPU MHz` : "unavailable";

@@ -13,6 +13,7 @@ import {
   TrialBuilder,
   readTrial,
   AnalysisInputError,
+  cpuMHzOf,
 } from "../../index.js";
 
 const itanium = powerConstantSets.get("itanium2-madison");
@@ -50,6 +51,13 @@ describe("power model (paper 004, Eqs. 5 and 6)", () => {
     expect(p.basis.timeFrom).toBe("PAPI_TOT_CYC / CPU MHz");
     expect(p.joules).toBeCloseTo(p.watts * 1, 9);
     expect(Number.isNaN(p.flopsPerJoule)).toBe(true);
+  });
+
+  it("refuses a clock that is not above 0 MHz (it was taken as no clock: cycles and time unavailable)", () => {
+    for (const cpuMHz of [0, -2600, NaN, Infinity]) {
+      expect(() => estimatePower({ TIME: 1e6, PAPI_TOT_INS: 2.6e9 }, itanium, { cpuMHz })).toThrow(new AnalysisInputError(`cpuMHz must be a clock above 0 MHz, got ${cpuMHz}`));
+      expect(() => counterMetrics({ TIME: 1e6, PAPI_TOT_INS: 2.6e9 }, itanium, { cpuMHz })).toThrow(AnalysisInputError);
+    }
   });
 
   it("reports every component omitted when there is no cycle basis", () => {
@@ -224,6 +232,20 @@ describe("estimateTrialPower", () => {
     const trial = b.build();
     for (const cpuMHz of [0, -1, NaN, Infinity]) expect(() => estimateTrialPower(trial, itanium, { cpuMHz })).toThrow(new AnalysisInputError(`cpuMHz must be a clock above 0 MHz, got ${cpuMHz}`));
     expect(estimateTrialPower(trial, itanium, { cpuMHz: 1000 }).events[0]!.power.basis.timeUs).toBe(1e6);
+  });
+
+  it("takes a metadata clock of 0 or below as no clock: the thread's node's, or the trial's, applies", () => {
+    const b = new TrialBuilder({ metrics: ["PAPI_TOT_CYC", "PAPI_TOT_INS"] });
+    const t0 = b.addThread(0);
+    const t1 = b.addThread(0, 0, 1);
+    b.setThreadMetadata(t0, "CPU MHz", "0");
+    b.setThreadMetadata(t1, "CPU MHz", "2000");
+    const main = b.timer("main");
+    for (const th of [t0, t1]) b.setValues(th, main, { calls: 1, exclusive: [1e9, 5e8], inclusive: [1e9, 5e8] });
+    const trial = b.build();
+    expect(cpuMHzOf(trial, 0)).toBe(2000);
+    expect(cpuMHzOf(trial)).toBe(2000);
+    expect(estimateTrialPower(trial, itanium, { view: 0 }).events[0]!.power.basis.timeUs).toBe(5e5);
   });
 
   it("lists the events that spent no cycles apart from the components and metrics left out", () => {
