@@ -21,6 +21,11 @@ export interface AssemblyRunOptions {
    * simulation with measurement and proxies switched off (the baseline for overhead figures).
    */
   readonly measure?: boolean;
+  /**
+   * Keep every timer call as an interval (`measurement.trace` of the result, for a timeline);
+   * default false. Without measurement there are no timers, hence no trace.
+   */
+  readonly trace?: boolean;
   /** Called every `progressEvery` events with the simulated time and events so far. */
   readonly onProgress?: (now: number, events: number) => void;
   readonly progressEvery?: number;
@@ -120,7 +125,7 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
           out[k] = src >= 0 ? c[src] + wholeCounts(idle, metricRate[k]) : wholeCounts(now, metricRate[k]);
         }
       };
-  const meas = measure ? new Measurement(metrics, nRanks, readMetrics) : undefined;
+  const meas = measure ? new Measurement(metrics, nRanks, readMetrics, { trace: options.trace }) : undefined;
   // Records carry the metrics after TIME (the measurement requires it first); those that are
   // multiples of TIME are recomputed from a record's start and end rather than stored (the reader
   // computes them as `wholeCounts(now, rate)` too).

@@ -68,6 +68,7 @@ export * from "./records-write.js";
 export { recordAt, recordList, recordTable, recordCount, type RecordKind, type RecordTable, type RecordSource } from "./record-table.js";
 export { RECORD_COLUMNS, RECORD_VALUE_FIELDS, recordValueOf, recordValueName, describeRecordValues, type RecordValue, type RecordValueField } from "./record-columns.js";
 export { TEXT_PIECE_CHARS, writeTextFileAtomically } from "./atomic-text-file.js";
+export { ChromeTraceFile, TraceIntervals, type ChromeTraceLayout, type ChromeTraceObject, type TraceLane } from "./chrome-trace.js";
 export * from "./extrap.js";
 export {
   profileTable,

@@ -207,8 +207,6 @@ function resolveScenario(config: ScenarioConfig, file: string, located: SourceDo
   let assembly: PreparedAssembly | undefined;
   if (config.assembly) {
     assembly = collectErrors(errors, () => prepareWorkloadAssembly(assemblyConfig(config, fail), config.workload, fail, warn));
-    if (config.outputs.trace && asked("trace"))
-      collectErrors(errors, () => fail(["outputs", "trace"], "an assembly writes no trace (trace.json holds a program model's elements; the profile's callpaths and callgraph.json show an assembly's calls): leave trace out or set it to false"));
   }
   // (A machine that was not set up has reported its errors.)
   if (errors.length > 0 || machine === undefined) throw new ScenarioErrors(errors, file);

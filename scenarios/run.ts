@@ -10,7 +10,7 @@ import {
   type KernelSpec,
   type Platform,
 } from "../components/index.js";
-import { parseKeyPath, RECORD_FILE_NAMES, RUN_FILES, RUN_PROFILE_FOLDER, RUN_SUMMARY_MARK, writeRecordFiles, writeTauProfile, writeTextFileAtomically, type Trial } from "../profile/index.js";
+import { parseKeyPath, RECORD_FILE_NAMES, RUN_FILES, RUN_PROFILE_FOLDER, RUN_SUMMARY_MARK, writeRecordFiles, writeTauProfile, writeTextFileAtomically, type ChromeTraceFile, type Trial } from "../profile/index.js";
 import { writeDirectoryAtomically } from "./atomic-dir.js";
 import { addedAfterRun, checkRunOutputFolder, type OutputFolderOptions } from "./output-folder.js";
 import { loadScenario, type LoadedScenario, type LoadOptions } from "./load.js";
@@ -22,7 +22,7 @@ import { computeEvidence, type Evidence } from "./evidence.js";
 import { runMetadata } from "./run-metadata.js";
 import { executeProgramScenario } from "./program/execute.js";
 import { locatedProgramError } from "./program/located-error.js";
-import type { ChromeTrace } from "./program/trace.js";
+import { assemblyTrace } from "./assembly-trace.js";
 import { summaryFileName, type AssemblyRunSummary, type RunSummary } from "./run-summary.js";
 import { componentsWithDefaults } from "./resolved-components.js";
 
@@ -43,8 +43,11 @@ export interface RunArtifacts {
   readonly callgraph?: CallGraph;
   /** What the profile and records show (cost centres, size scaling, record groups); undefined when not measured, and for a program model (it has no proxy records). */
   readonly evidence?: Evidence;
-  /** Chrome/Perfetto trace (program models with `outputs.trace`): `JSON.stringify` gives `trace.json`. */
-  readonly trace?: ChromeTrace;
+  /**
+   * Chrome/Perfetto trace (with `outputs.trace`: a program model's elements, an assembly's timer
+   * calls): `JSON.stringify` gives `trace.json`.
+   */
+  readonly trace?: ChromeTraceFile;
   /** Deterministic summary (`summary.json`): seed, resolved scenario, simulated time, events. */
   readonly summary: RunSummary;
   /**
@@ -82,6 +85,8 @@ export function executeScenario(scenario: LoadedScenario, options: ExecuteOption
       metrics: config.metrics,
       workload: config.workload,
       measure: options.measure ?? true,
+      // A trace is a measurement too: without measurement, none (the run is for its time alone).
+      trace: (options.measure ?? true) && config.outputs.trace,
       onProgress: options.onProgress,
     });
   } catch (e) {
@@ -139,6 +144,7 @@ export function executeScenario(scenario: LoadedScenario, options: ExecuteOption
     trial,
     callgraph,
     evidence,
+    trace: result.measurement?.trace ? assemblyTrace(result.measurement, cluster.rankToNode, config.name) : undefined,
     summary,
     timing: {
       wallSeconds,
@@ -239,7 +245,7 @@ function cycleError(scenario: LoadedScenario, e: Error): ScenarioErrors | undefi
 /**
  * Writes a run's outputs into `dir` atomically (a temporary sibling renamed at the end): the TAU
  * profile folder `profile/`, `records.csv` / `records.jsonl`, `callgraph.json`, `summary.json` and
- * `evidence.json` (see {@link computeEvidence}), `trace.json` (program models with `outputs.trace`)
+ * `evidence.json` (see {@link computeEvidence}), `trace.json` (with `outputs.trace`)
  * and `timing.json`. Everything but `timing.json` is byte-identical for the same scenario and seed.
  * `dir` must be absent, empty or an earlier run's folder unless `options.overwrite` is set, and
  * never the scenario file or a folder holding it (see {@link checkRunOutputFolder}).

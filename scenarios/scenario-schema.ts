@@ -148,7 +148,7 @@ export function scenarioSchema(): Schema {
           profile: s.optional(s.boolean({ doc: "Write the TAU profile folder." }), true),
           records: s.optional(s.array(s.enumOf(["csv", "jsonl"]), { doc: "Per-invocation record formats, each once.", uniqueItems: true }), ["csv", "jsonl"]),
           callgraph: s.optional(s.boolean({ doc: "Write callgraph.json." }), true),
-          trace: s.optional(s.boolean({ doc: "Write a Chrome/Perfetto trace (program models only: an assembly refuses it)." }), false),
+          trace: s.optional(s.boolean({ doc: "Write trace.json, a Chrome/Perfetto timeline: an assembly's timer calls (component methods, MPI calls) per rank, or a program model's elements per process thread." }), false),
         }),
         { profile: true, records: ["csv", "jsonl"], callgraph: true, trace: false },
       ),

@@ -1,4 +1,5 @@
 import { grown } from "../../profile/internal.js";
+import { TraceIntervals } from "../../profile/index.js";
 import { ProfileArena } from "./profile-arena.js";
 import { RankProfile } from "./rank-profile.js";
 import { APPLICATION_TIMER, DEFAULT_GROUP, TimerTable } from "./timer-table.js";
@@ -45,6 +46,12 @@ export interface TimerQuery {
  */
 export class Measurement {
   readonly timers = new TimerTable();
+  /**
+   * Every finished call of a timer, as the interval `(rank, timer id, start, end)` in simulated
+   * microseconds, when the measurement was made with `trace: true` (calls of timers whose group
+   * was disabled are left out, as they are from the profile).
+   */
+  readonly trace?: TraceIntervals;
   readonly events: UserEvents;
   /** Per rank, a view of its measurements. */
   readonly ranks: RankProfile[];
@@ -62,10 +69,12 @@ export class Measurement {
    * @param metrics - metric names, `TIME` first
    * @param rankCount - number of ranks
    * @param read - reads the current metric values of a rank
+   * @param options - `trace: true` keeps every finished call as an interval in {@link trace}
    */
-  constructor(readonly metrics: readonly string[], rankCount: number, private readonly read: MetricReader) {
+  constructor(readonly metrics: readonly string[], rankCount: number, private readonly read: MetricReader, options: { readonly trace?: boolean } = {}) {
     if (metrics[0] !== "TIME") throw new Error(`the first metric must be TIME, got ${metrics[0]}`);
     this.arena = new ProfileArena(rankCount, metrics.length);
+    if (options.trace) this.arena.trace = this.trace = new TraceIntervals();
     this.ranks = Array.from({ length: rankCount }, (_, r) => new RankProfile(this.arena, r));
     this.warn = this.ranks.map((rp) => (message: string) => rp.warn(message));
     this.events = new UserEvents(rankCount);

@@ -1,4 +1,5 @@
 import { grown } from "../../profile/internal.js";
+import type { TraceIntervals } from "../../profile/index.js";
 import type { TimerTable } from "./timer-table.js";
 
 const ROOT = 0;
@@ -78,6 +79,11 @@ export class ProfileArena {
   private nodeCap = INITIAL_CAPACITY;
   /** Running-timer stack depth, by rank. */
   private readonly depthOf: Int32Array;
+  /**
+   * Where every finished call goes as an interval `(rank, timer, start, end)` of metric 0 (the
+   * measurement's TIME), when a trace is kept; null otherwise.
+   */
+  trace: TraceIntervals | null = null;
   /** Callpath nodes in use, by rank. */
   private readonly nodesOf: Int32Array;
   /** By `timer * ranks + rank` for timers below HINTS: the parent and the node the timer last started at. */
@@ -253,6 +259,7 @@ export class ProfileArena {
     if (a[f + F_NODE] !== hinted) nb = this.node(rank, a[f + F_NODE]);
     v[nb + N_CALLS]++;
     v[nb + N_SUBRS] += a[f + F_SUBRS];
+    if (this.trace !== null) this.trace.add(rank, timer, a[f + F_START], now[0]);
     for (let k = 0; k < m; k++) {
       const delta = now[k] - a[f + F_START + k];
       v[nb + N_INCL + k] += delta;

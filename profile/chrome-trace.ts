@@ -1,0 +1,174 @@
+/**
+ * Timelines as Chrome/Perfetto trace-event files (`trace.json`): open one in `chrome://tracing`
+ * or https://ui.perfetto.dev. A run's intervals (a timer's call, a program element) are kept in
+ * typed arrays while the simulation runs ({@link TraceIntervals}); each becomes one complete event
+ * (`ph: "X"`) whose name, category, process and thread a {@link ChromeTraceLayout} gives.
+ * Timestamps and durations are microseconds, as the format expects.
+ *
+ * @packageDocumentation
+ */
+import { TEXT_PIECE_CHARS } from "./atomic-text-file.js";
+import { grown } from "./grown.js";
+
+/**
+ * Intervals of a run, each `(thread, id, start, stop)`: a timeline thread (a rank, a process
+ * thread), what ran (a timer id, an element index) and its start and end in microseconds. No
+ * allocation per interval once the arrays have grown.
+ */
+export class TraceIntervals {
+  private threadOf = new Int32Array(1024);
+  private idOf = new Int32Array(1024);
+  private startOf = new Float64Array(1024);
+  private stopOf = new Float64Array(1024);
+  /** Intervals recorded. */
+  count = 0;
+
+  /** Records that `id` ran on `thread` from `start` to `stop` (us). */
+  add(thread: number, id: number, start: number, stop: number): void {
+    if (this.count === this.threadOf.length) this.grow();
+    const i = this.count++;
+    this.threadOf[i] = thread;
+    this.idOf[i] = id;
+    this.startOf[i] = start;
+    this.stopOf[i] = stop;
+  }
+
+  private grow(): void {
+    const n = this.threadOf.length * 2;
+    this.threadOf = grown(this.threadOf, n);
+    this.idOf = grown(this.idOf, n);
+    this.startOf = grown(this.startOf, n);
+    this.stopOf = grown(this.stopOf, n);
+  }
+
+  /** Thread of interval `i` (in recording order). */
+  thread(i: number): number {
+    return this.threadOf[i];
+  }
+
+  /** Id of interval `i`. */
+  id(i: number): number {
+    return this.idOf[i];
+  }
+
+  /** Start of interval `i` (us). */
+  start(i: number): number {
+    return this.startOf[i];
+  }
+
+  /** End of interval `i` (us). */
+  stop(i: number): number {
+    return this.stopOf[i];
+  }
+
+  /** The intervals, in the order they were recorded: `[thread, id, start, end]`. */
+  intervals(): Array<[number, number, number, number]> {
+    const out: Array<[number, number, number, number]> = [];
+    for (let i = 0; i < this.count; i++) out.push([this.threadOf[i], this.idOf[i], this.startOf[i], this.stopOf[i]]);
+    return out;
+  }
+
+  /**
+   * Interval indices by thread, then start, then the longer first (an enclosing interval before
+   * the one it encloses), then recording order: the order a trace viewer nests them in.
+   */
+  timelineOrder(): Int32Array {
+    const order = Int32Array.from({ length: this.count }, (_, i) => i);
+    const { threadOf, startOf, stopOf } = this;
+    return order.sort((a, b) => threadOf[a] - threadOf[b] || startOf[a] - startOf[b] || stopOf[b] - stopOf[a] || a - b);
+  }
+}
+
+/** One timeline process or thread and its label, as trace viewers show them. */
+export interface TraceLane {
+  /** Process id (`pid`). */
+  readonly pid: number;
+  /** Thread id (`tid`); 0 for a process. */
+  readonly tid: number;
+  /** Label shown for it. */
+  readonly name: string;
+}
+
+/** What a trace's processes, threads and intervals are called. */
+export interface ChromeTraceLayout {
+  /** Processes (each a row group), in the order shown. */
+  readonly processes: readonly TraceLane[];
+  /** Threads (each a row), in the order shown. */
+  readonly threads: readonly TraceLane[];
+  /**
+   * The fields of the complete event of an interval of `id` on `thread` besides its time: its
+   * `name`, `cat` (category), `pid`, `tid` and `args`, written in that order.
+   */
+  event(thread: number, id: number): { name: string; cat: string; pid: number; tid: number; args: object };
+}
+
+/** The Chrome trace-event JSON object (`trace.json`). */
+export interface ChromeTraceObject {
+  readonly traceEvents: object[];
+  readonly displayTimeUnit: string;
+  readonly otherData: object;
+}
+
+/**
+ * The trace of one run, ready to be written: {@link writeTo} streams the JSON text piece by piece,
+ * so a trace of millions of intervals needs neither millions of objects at once nor a string
+ * longer than JavaScript allows; {@link toJSON} (hence `JSON.stringify`) gives the same text as
+ * one plain object (a copy or a `structuredClone` of the instance itself holds no events).
+ */
+export class ChromeTraceFile {
+  /**
+   * @param intervals - the run's intervals
+   * @param layout - what its processes, threads and intervals are called
+   * @param otherData - the file's `otherData` (what made it, the scenario)
+   */
+  constructor(
+    private readonly intervals: TraceIntervals,
+    private readonly layout: ChromeTraceLayout,
+    private readonly otherData: object,
+  ) {}
+
+  /**
+   * The events, one at a time: each process's name and sort index, each thread's, then one `X`
+   * event per interval in {@link TraceIntervals.timelineOrder}.
+   */
+  *events(): Generator<object> {
+    for (const p of this.layout.processes) {
+      yield { name: "process_name", ph: "M", pid: p.pid, tid: 0, args: { name: p.name } };
+      yield { name: "process_sort_index", ph: "M", pid: p.pid, tid: 0, args: { sort_index: p.pid } };
+    }
+    for (const t of this.layout.threads) {
+      yield { name: "thread_name", ph: "M", pid: t.pid, tid: t.tid, args: { name: t.name } };
+      yield { name: "thread_sort_index", ph: "M", pid: t.pid, tid: t.tid, args: { sort_index: t.tid } };
+    }
+    const iv = this.intervals;
+    for (const i of iv.timelineOrder()) {
+      const { name, cat, pid, tid, args } = this.layout.event(iv.thread(i), iv.id(i));
+      yield { name, cat, ph: "X", ts: iv.start(i), dur: iv.stop(i) - iv.start(i), pid, tid, args };
+    }
+  }
+
+  /** Every trace event, built on each read (the instance keeps none: see {@link writeTo}). */
+  get traceEvents(): object[] {
+    return [...this.events()];
+  }
+
+  /** The whole trace as one object. */
+  toJSON(): ChromeTraceObject {
+    return { traceEvents: this.traceEvents, displayTimeUnit: "ms", otherData: this.otherData };
+  }
+
+  /** Hands the text of `JSON.stringify(this)` to `write` in pieces of about 64 Ki characters. */
+  writeTo(write: (text: string) => void): void {
+    let piece = '{"traceEvents":[';
+    let first = true;
+    for (const e of this.events()) {
+      piece += (first ? "" : ",") + JSON.stringify(e);
+      first = false;
+      if (piece.length >= TEXT_PIECE_CHARS) {
+        write(piece);
+        piece = "";
+      }
+    }
+    write(piece + '],"displayTimeUnit":"ms","otherData":' + JSON.stringify(this.otherData) + "}");
+  }
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { executeScenario, loadScenarioText, runScenario } from "../../scenarios/index.js";
+import { MIXED_SCENARIO, tempDir } from "./fixtures.js";
+
+interface TraceEvent {
+  name: string;
+  cat?: string;
+  ph: string;
+  ts?: number;
+  dur?: number;
+  pid: number;
+  tid: number;
+  args: Record<string, unknown>;
+}
+
+/** The mixed assembly (2 nodes x 2 ranks, a halo exchange over MPI) with `outputs.trace: true`. */
+function tracedRun(set: string[] = []) {
+  return executeScenario(loadScenarioText(MIXED_SCENARIO, "mixed.yaml", { set: ["outputs.trace=true", ...set] }));
+}
+
+describe("the trace of an assembly run (outputs.trace)", () => {
+  it("holds every call of every timer of every rank: the profile's calls and inclusive times, nested per rank", () => {
+    const art = tracedRun();
+    const trial = art.trial!;
+    const events = (JSON.parse(JSON.stringify(art.trace)) as { traceEvents: TraceEvent[]; otherData: object }).traceEvents;
+    const calls = events.filter((e) => e.ph === "X");
+    // Ranks by node (block placement: ranks 0, 1 on node 0), each its own row.
+    const meta = events.filter((e) => e.ph === "M" && e.name.endsWith("_name")).map((e) => [e.name, e.pid, e.tid, e.args.name]);
+    expect(meta).toEqual([
+      ["process_name", 0, 0, "node 0"],
+      ["process_name", 1, 0, "node 1"],
+      ["thread_name", 0, 0, "rank 0"],
+      ["thread_name", 0, 1, "rank 1"],
+      ["thread_name", 1, 2, "rank 2"],
+      ["thread_name", 1, 3, "rank 3"],
+    ]);
+    let compared = 0;
+    for (let th = 0; th < trial.threads.length; th++) {
+      const rank = trial.threads[th]!.node;
+      for (const timer of trial.timers) {
+        if (timer.name.includes(" => ") || !trial.has(th, timer.index)) continue;
+        const mine = calls.filter((e) => e.tid === rank && e.name === timer.name);
+        expect(mine.length, `${timer.name} on rank ${rank}`).toBe(trial.calls(th, timer.index));
+        const total = mine.reduce((a, e) => a + e.dur!, 0);
+        expect(total).toBeCloseTo(trial.inclusive(0, th, timer.index), 6);
+        for (const e of mine) expect([e.pid, e.cat, e.args.rank]).toEqual([rank < 2 ? 0 : 1, timer.groups.join("|"), rank]);
+        compared++;
+      }
+      // Nested: each call lies within the one that encloses it (sorted by start, longer first).
+      const stack: TraceEvent[] = [];
+      for (const e of calls.filter((c) => c.tid === rank)) {
+        while (stack.length > 0 && e.ts! >= stack[stack.length - 1]!.ts! + stack[stack.length - 1]!.dur!) stack.pop();
+        if (stack.length > 0) expect(e.ts! + e.dur!).toBeLessThanOrEqual(stack[stack.length - 1]!.ts! + stack[stack.length - 1]!.dur!);
+        stack.push(e);
+      }
+    }
+    // Components, MPI calls and the application timer, on every rank.
+    expect(compared).toBeGreaterThanOrEqual(4 * 6);
+    expect(new Set(calls.map((e) => e.cat))).toEqual(new Set(["TAU_DEFAULT", "CCA_COMPONENT", "MPI"]));
+    expect(calls.filter((e) => e.name === ".TAU application").map((e) => e.ts)).toEqual([0, 0, 0, 0]);
+  });
+
+  it("is written as trace.json, byte-identical for the same seed, and not at all without measurement", () => {
+    const dir = tempDir();
+    const file = join(dir, "mixed.yaml");
+    writeFileSync(file, MIXED_SCENARIO + "outputs: { trace: true }\n");
+    runScenario(file, { out: join(dir, "a") });
+    runScenario(file, { out: join(dir, "b") });
+    const a = readFileSync(join(dir, "a", "trace.json"));
+    expect(a.equals(readFileSync(join(dir, "b", "trace.json")))).toBe(true);
+    expect((JSON.parse(a.toString()) as { otherData: object }).otherData).toEqual({ ccasim: "assembly trace", scenario: "mixed" });
+    runScenario(file, { out: join(dir, "c"), measure: false });
+    expect(existsSync(join(dir, "c", "summary.json"))).toBe(true);
+    expect(existsSync(join(dir, "c", "trace.json"))).toBe(false);
+  });
+
+  it("is kept only when outputs.trace asks for it", () => {
+    const art = executeScenario(loadScenarioText(MIXED_SCENARIO, "mixed.yaml"));
+    expect(art.trace).toBeUndefined();
+  });
+});
