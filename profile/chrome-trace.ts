@@ -2,8 +2,9 @@
  * Timelines as Chrome/Perfetto trace-event files (`trace.json`): open one in `chrome://tracing`
  * or https://ui.perfetto.dev. A run's intervals (a timer's call, a program element) are kept in
  * typed arrays while the simulation runs ({@link TraceIntervals}); each becomes one complete event
- * (`ph: "X"`) whose name, category, process and thread a {@link ChromeTraceLayout} gives.
- * Timestamps and durations are microseconds, as the format expects.
+ * (`ph: "X"`), or an instant event (`ph: "i"`, thread scope) when it takes no time, whose name,
+ * category, process and thread a {@link ChromeTraceLayout} gives. Timestamps and durations are
+ * microseconds, as the format expects.
  *
  * @packageDocumentation
  */
@@ -11,26 +12,28 @@ import { TEXT_PIECE_CHARS } from "./atomic-text-file.js";
 import { grown } from "./grown.js";
 
 /**
- * Intervals of a run, each `(thread, id, start, stop)`: a timeline thread (a rank, a process
- * thread), what ran (a timer id, an element index) and its start and end in microseconds. No
- * allocation per interval once the arrays have grown.
+ * Intervals of a run, each `(thread, id, start, stop, depth)`: a timeline thread (a rank, a
+ * process thread), what ran (a timer id, an element index), its start and end in microseconds and
+ * how many intervals enclose it. No allocation per interval once the arrays have grown.
  */
 export class TraceIntervals {
   private threadOf = new Int32Array(1024);
   private idOf = new Int32Array(1024);
   private startOf = new Float64Array(1024);
   private stopOf = new Float64Array(1024);
+  private depthOf = new Int32Array(1024);
   /** Intervals recorded. */
   count = 0;
 
-  /** Records that `id` ran on `thread` from `start` to `stop` (us). */
-  add(thread: number, id: number, start: number, stop: number): void {
+  /** Records that `id` ran on `thread` from `start` to `stop` (us), inside `depth` other intervals. */
+  add(thread: number, id: number, start: number, stop: number, depth: number): void {
     if (this.count === this.threadOf.length) this.grow();
     const i = this.count++;
     this.threadOf[i] = thread;
     this.idOf[i] = id;
     this.startOf[i] = start;
     this.stopOf[i] = stop;
+    this.depthOf[i] = depth;
   }
 
   private grow(): void {
@@ -39,6 +42,7 @@ export class TraceIntervals {
     this.idOf = grown(this.idOf, n);
     this.startOf = grown(this.startOf, n);
     this.stopOf = grown(this.stopOf, n);
+    this.depthOf = grown(this.depthOf, n);
   }
 
   /** Thread of interval `i` (in recording order). */
@@ -69,13 +73,15 @@ export class TraceIntervals {
   }
 
   /**
-   * Interval indices by thread, then start, then the longer first (an enclosing interval before
-   * the one it encloses), then recording order: the order a trace viewer nests them in.
+   * Interval indices by thread, then start, then the longer first, then the outer first, then
+   * recording order: an enclosing interval comes before those it encloses, also when they start
+   * and end together (a method whose whole time is one MPI call), which is the order trace
+   * viewers nest events of equal times in.
    */
   timelineOrder(): Int32Array {
     const order = Int32Array.from({ length: this.count }, (_, i) => i);
-    const { threadOf, startOf, stopOf } = this;
-    return order.sort((a, b) => threadOf[a] - threadOf[b] || startOf[a] - startOf[b] || stopOf[b] - stopOf[a] || a - b);
+    const { threadOf, startOf, stopOf, depthOf } = this;
+    return order.sort((a, b) => threadOf[a] - threadOf[b] || startOf[a] - startOf[b] || stopOf[b] - stopOf[a] || depthOf[a] - depthOf[b] || a - b);
   }
 }
 
@@ -129,7 +135,7 @@ export class ChromeTraceFile {
 
   /**
    * The events, one at a time: each process's name and sort index, each thread's, then one `X`
-   * event per interval in {@link TraceIntervals.timelineOrder}.
+   * event per interval in {@link TraceIntervals.timelineOrder} (an `i` event for one of no length).
    */
   *events(): Generator<object> {
     for (const p of this.layout.processes) {
@@ -143,7 +149,13 @@ export class ChromeTraceFile {
     const iv = this.intervals;
     for (const i of iv.timelineOrder()) {
       const { name, cat, pid, tid, args } = this.layout.event(iv.thread(i), iv.id(i));
-      yield { name, cat, ph: "X", ts: iv.start(i), dur: iv.stop(i) - iv.start(i), pid, tid, args };
+      const ts = iv.start(i);
+      const dur = iv.stop(i) - ts;
+      // Why an instant: a viewer nests a slice in any slice that holds its time, and one of no
+      // length (an MPI_Isend, which the network model charges nothing) also lies within its next
+      // sibling when that starts at the same instant, so it would be drawn inside it.
+      if (dur === 0) yield { name, cat, ph: "i", ts, s: "t", pid, tid, args };
+      else yield { name, cat, ph: "X", ts, dur, pid, tid, args };
     }
   }
 

@@ -42,7 +42,8 @@ export class TraceRecorder extends TraceIntervals {
 
   /** Thread `uid` leaves `element` at `time` (us). */
   end(uid: number, element: number, time: number): void {
-    this.add(uid, element, this.stack[uid * this.maxDepth + --this.depth[uid]], time);
+    const depth = --this.depth[uid];
+    this.add(uid, element, this.stack[uid * this.maxDepth + depth], time, depth);
   }
 
   /**

@@ -25,7 +25,10 @@ describe("the trace of an assembly run (outputs.trace)", () => {
     const art = tracedRun();
     const trial = art.trial!;
     const events = (JSON.parse(JSON.stringify(art.trace)) as { traceEvents: TraceEvent[]; otherData: object }).traceEvents;
-    const calls = events.filter((e) => e.ph === "X");
+    // Calls that took time are slices, those that took none (MPI_Isend, MPI_Irecv) instants.
+    const calls = events.filter((e) => e.ph === "X" || e.ph === "i");
+    expect(calls.filter((e) => e.ph === "i").every((e) => e.dur === undefined && (e as unknown as { s: string }).s === "t")).toBe(true);
+    expect(calls.some((e) => e.ph === "i") && calls.some((e) => e.ph === "X")).toBe(true);
     // Ranks by node (block placement: ranks 0, 1 on node 0), each its own row.
     const meta = events.filter((e) => e.ph === "M" && e.name.endsWith("_name")).map((e) => [e.name, e.pid, e.tid, e.args.name]);
     expect(meta).toEqual([
@@ -43,18 +46,32 @@ describe("the trace of an assembly run (outputs.trace)", () => {
         if (timer.name.includes(" => ") || !trial.has(th, timer.index)) continue;
         const mine = calls.filter((e) => e.tid === rank && e.name === timer.name);
         expect(mine.length, `${timer.name} on rank ${rank}`).toBe(trial.calls(th, timer.index));
-        const total = mine.reduce((a, e) => a + e.dur!, 0);
+        const total = mine.reduce((a, e) => a + (e.dur ?? 0), 0);
         expect(total).toBeCloseTo(trial.inclusive(0, th, timer.index), 6);
         for (const e of mine) expect([e.pid, e.cat, e.args.rank]).toEqual([rank < 2 ? 0 : 1, timer.groups.join("|"), rank]);
         compared++;
       }
-      // Nested: each call lies within the one that encloses it (sorted by start, longer first).
+      // Nested as the profile's callpaths: the slices, read in file order, each lie within the
+      // one that encloses them, and the slices along each path are the callpath timer's calls
+      // that took time (all of them for a timer with no instant).
       const stack: TraceEvent[] = [];
-      for (const e of calls.filter((c) => c.tid === rank)) {
+      const paths = new Map<string, number>();
+      const instants = new Set(calls.filter((c) => c.tid === rank && c.ph === "i").map((c) => c.name));
+      for (const e of calls.filter((c) => c.tid === rank && c.ph === "X")) {
         while (stack.length > 0 && e.ts! >= stack[stack.length - 1]!.ts! + stack[stack.length - 1]!.dur!) stack.pop();
         if (stack.length > 0) expect(e.ts! + e.dur!).toBeLessThanOrEqual(stack[stack.length - 1]!.ts! + stack[stack.length - 1]!.dur!);
         stack.push(e);
+        const path = stack.map((x) => x.name).join(" => ");
+        paths.set(path, (paths.get(path) ?? 0) + 1);
       }
+      const callpaths = trial.timers.filter((t) => t.name.includes(" => ") && trial.has(th, t.index));
+      expect(callpaths.length).toBeGreaterThanOrEqual(6);
+      for (const t of callpaths) {
+        const leaf = t.name.slice(t.name.lastIndexOf(" => ") + 4);
+        if (instants.has(leaf)) expect(paths.get(t.name) ?? 0, t.name).toBeLessThanOrEqual(trial.calls(th, t.index));
+        else expect(paths.get(t.name), t.name).toBe(trial.calls(th, t.index));
+      }
+      for (const path of paths.keys()) expect(callpaths.some((t) => t.name === path) || !path.includes(" => "), path).toBe(true);
     }
     // Components, MPI calls and the application timer, on every rank.
     expect(compared).toBeGreaterThanOrEqual(4 * 6);
