@@ -11,6 +11,8 @@ export interface MpiCallObserver {
   enter(rank: number, call: string): void;
   /** The rank left that call. */
   exit(rank: number, call: string): void;
+  /** A message of the program from rank `source` to rank `dest`, sent at `sentAt` and received at `receivedAt` (us); optional. */
+  message?(source: number, dest: number, sentAt: number, receivedAt: number, bytes: number): void;
 }
 
 /**

@@ -151,6 +151,8 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
         if (--mpiDepth[rank] === 0) mpiTime[rank] += sim.now - mpiStart[rank];
         if (meas) meas.stop(rank, mpiTimerIds.get(call)!);
       },
+      // A trace shows the messages between the calls (other runs keep no send times).
+      ...(meas?.trace !== undefined && { message: (source: number, dest: number, sentAt: number, receivedAt: number, bytes: number) => meas.trace!.addFlow(source, sentAt, dest, receivedAt, bytes) }),
     });
   }
 

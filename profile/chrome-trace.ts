@@ -24,6 +24,14 @@ export class TraceIntervals {
   private depthOf = new Int32Array(1024);
   /** Intervals recorded. */
   count = 0;
+  // Flows (messages): from thread and time, to thread and time, bytes.
+  private flowFrom = new Int32Array(0);
+  private flowTo = new Int32Array(0);
+  private flowSent = new Float64Array(0);
+  private flowReceived = new Float64Array(0);
+  private flowBytes = new Float64Array(0);
+  /** Flows recorded. */
+  flowCount = 0;
 
   /** Records that `id` ran on `thread` from `start` to `stop` (us), inside `depth` other intervals. */
   add(thread: number, id: number, start: number, stop: number, depth: number): void {
@@ -43,6 +51,32 @@ export class TraceIntervals {
     this.startOf = grown(this.startOf, n);
     this.stopOf = grown(this.stopOf, n);
     this.depthOf = grown(this.depthOf, n);
+  }
+
+  /**
+   * Records a message from thread `from`, sent at `sent`, to thread `to`, received at `received`
+   * (us), of `bytes` bytes: an arrow from the one to the other in a viewer.
+   */
+  addFlow(from: number, sent: number, to: number, received: number, bytes: number): void {
+    if (this.flowCount === this.flowFrom.length) {
+      const n = Math.max(1024, this.flowFrom.length * 2);
+      this.flowFrom = grown(this.flowFrom, n);
+      this.flowTo = grown(this.flowTo, n);
+      this.flowSent = grown(this.flowSent, n);
+      this.flowReceived = grown(this.flowReceived, n);
+      this.flowBytes = grown(this.flowBytes, n);
+    }
+    const k = this.flowCount++;
+    this.flowFrom[k] = from;
+    this.flowTo[k] = to;
+    this.flowSent[k] = sent;
+    this.flowReceived[k] = received;
+    this.flowBytes[k] = bytes;
+  }
+
+  /** Flow `k` (in recording order): `[from, sent, to, received, bytes]`. */
+  flow(k: number): [number, number, number, number, number] {
+    return [this.flowFrom[k], this.flowSent[k], this.flowTo[k], this.flowReceived[k], this.flowBytes[k]];
   }
 
   /** Thread of interval `i` (in recording order). */
@@ -106,6 +140,8 @@ export interface ChromeTraceLayout {
    * `name`, `cat` (category), `pid`, `tid` and `args`, written in that order.
    */
   event(thread: number, id: number): { name: string; cat: string; pid: number; tid: number; args: object };
+  /** The process and thread ids of a thread's row: where flows start and end. Flows are left out without it. */
+  lane?(thread: number): { pid: number; tid: number };
 }
 
 /** The Chrome trace-event JSON object (`trace.json`). */
@@ -135,7 +171,8 @@ export class ChromeTraceFile {
 
   /**
    * The events, one at a time: each process's name and sort index, each thread's, then one `X`
-   * event per interval in {@link TraceIntervals.timelineOrder} (an `i` event for one of no length).
+   * event per interval in {@link TraceIntervals.timelineOrder} (an `i` event for one of no length),
+   * then a start (`s`) and an end (`f`) event per flow, when the layout places them.
    */
   *events(): Generator<object> {
     for (const p of this.layout.processes) {
@@ -156,6 +193,17 @@ export class ChromeTraceFile {
       // sibling when that starts at the same instant, so it would be drawn inside it.
       if (dur === 0) yield { name, cat, ph: "i", ts, s: "t", pid, tid, args };
       else yield { name, cat, ph: "X", ts, dur, pid, tid, args };
+    }
+    const lane = this.layout.lane;
+    if (lane === undefined) return;
+    // Each message as a flow: its start binds to the slice that sent it, its end ("bp": "e") to
+    // the slice enclosing the time its receive completed.
+    for (let k = 0; k < iv.flowCount; k++) {
+      const [from, sent, to, received, bytes] = iv.flow(k);
+      const a = lane(from);
+      const b = lane(to);
+      yield { name: "message", cat: "flow", ph: "s", id: k, ts: sent, pid: a.pid, tid: a.tid };
+      yield { name: "message", cat: "flow", ph: "f", bp: "e", id: k, ts: received, pid: b.pid, tid: b.tid, args: { bytes } };
     }
   }
 

@@ -1,7 +1,8 @@
 /**
  * The timeline of an assembly run (`trace.json` with `outputs.trace: true`): every call of every
  * TAU timer of every rank (component methods, MPI calls, `.TAU application`) as a Chrome/Perfetto
- * complete event, ranks grouped by the node they run on.
+ * complete event, ranks grouped by the node they run on, and every message of the program (not
+ * those a collective is built from) as a flow from its send to its receive's completion.
  *
  * @packageDocumentation
  */
@@ -23,7 +24,12 @@ export function assemblyTrace(measurement: Measurement, rankToNode: Int32Array, 
   const { names, groups } = measurement.timers;
   return new ChromeTraceFile(
     intervals,
-    { processes, threads, event: (rank, timer) => ({ name: names[timer], cat: groups[timer], pid: rankToNode[rank], tid: rank, args: { rank } }) },
+    {
+      processes,
+      threads,
+      event: (rank, timer) => ({ name: names[timer], cat: groups[timer], pid: rankToNode[rank], tid: rank, args: { rank } }),
+      lane: (rank) => ({ pid: rankToNode[rank], tid: rank }),
+    },
     { ccasim: "assembly trace", scenario },
   );
 }

@@ -48,6 +48,7 @@ export function buildPlatform(setup: MachineSetup): Platform {
         observer: {
           enter: (rank, call) => observer.enter(rank, call),
           exit: (rank, call) => observer.exit(rank, call),
+          ...(observer.message !== undefined && { message: observer.message }),
         },
       });
       return {

@@ -21,7 +21,8 @@ out/<scenario name>; relative to the working directory), atomically:
   summary.json      seed, resolved scenario, simulated time, events, network messages and bytes (deterministic)
   timing.json       wall time and events per second (the only file that varies between runs)
   trace.json        Chrome/Perfetto timeline, with outputs.trace: true: every timer call per rank
-                    (an assembly's component methods and MPI calls; a program model's elements)
+                    (an assembly's component methods and MPI calls, messages as flows; a
+                    program model's elements)
 (records, callgraph and evidence are an assembly's: a program model writes profile/, summary,
 timing and trace, and refuses outputs.records or outputs.callgraph) and prints a pprof-style summary of the mean profile and the evidence: top cost centres with
 the share of message passing, per proxied method the time by array size (parameter Q) and mode

@@ -18,6 +18,13 @@ export interface MpiObserver {
    * message size argument for collectives.
    */
   exit(rank: number, call: MpiCallName, now: number, bytes: number): void;
+  /**
+   * A message of the program (not one of those a collective is built from) from world rank
+   * `source` to world rank `dest`: its send was posted at `sentAt` and its receive completes at
+   * `receivedAt` (us), `bytes` long. Called once per message, when the receive's completion is
+   * scheduled (`receivedAt >= now`). Optional: a world whose observer has none keeps no send times.
+   */
+  message?(source: number, dest: number, sentAt: number, receivedAt: number, bytes: number): void;
 }
 
 /**
@@ -74,5 +81,10 @@ export function combineObservers(...observers: MpiObserver[]): MpiObserver {
     exit(rank, call, now, bytes) {
       for (const o of observers) o.exit(rank, call, now, bytes);
     },
+    ...(observers.some((o) => o.message !== undefined) && {
+      message(source: number, dest: number, sentAt: number, receivedAt: number, bytes: number) {
+        for (const o of observers) o.message?.(source, dest, sentAt, receivedAt, bytes);
+      },
+    }),
   };
 }

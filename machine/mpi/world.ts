@@ -230,6 +230,11 @@ export class MpiWorld {
   private siteOf: Int32Array | null = null;
   /** Per slot, the site of the rank that posted the send it holds (see {@link setSite}). */
   private sendSite = new Int32Array(0);
+  /**
+   * Per slot, when the send it holds was posted (us); null unless the observer takes messages
+   * (`MpiObserver.message`), so that other worlds pay nothing per send.
+   */
+  private sentAt: Float64Array | null = null;
   // The last wake-up event scheduled: its last rank, its time, and the kernel state right after
   // scheduling it (a later wake-up may join it only if nothing was scheduled or fired since).
   private wakeTail = NIL;
@@ -267,6 +272,7 @@ export class MpiWorld {
     this.deliveryIntra = this.net.intra.sendCompletes === "delivery";
     this.collectives = resolveCollectives(options.collectives);
     this.observer = options.observer ?? null;
+    if (this.observer?.message !== undefined) this.sentAt = new Float64Array(64);
     this.fastPaths = options.fastPaths ?? true;
     this.waitEvents = new Array(n).fill(null);
     this.callOf = new Uint8Array(n);
@@ -374,6 +380,7 @@ export class MpiWorld {
     }
     p.setFlags(s, flags);
     if (this.siteOf !== null) this.recordSite(s, rank);
+    if (this.sentAt !== null) this.recordSentAt(s, now);
     if (arrival === now) this.zeroDelay();
     this.sim.schedule(arrival - now, this.onEnvelope, s);
     return s;
@@ -387,6 +394,24 @@ export class MpiWorld {
       this.sendSite = grown;
     }
     this.sendSite[s] = this.siteOf![rank];
+  }
+
+  /** Keeps when the send in slot `s` was posted (see {@link sentAt}). */
+  private recordSentAt(s: number, now: number): void {
+    let at = this.sentAt!;
+    if (s >= at.length) {
+      const grown = new Float64Array(Math.max(2 * at.length, s + 1));
+      grown.set(at);
+      this.sentAt = at = grown;
+    }
+    at[s] = now;
+  }
+
+  /** Tells the observer of the program's message in send slot `s`, whose receive `r` completes `delay` from now. */
+  private noteMessage(s: number, r: number, delay: number): void {
+    const p = this.pool;
+    if ((p.flags(s) & F_INTERNAL) !== 0) return;
+    this.observer!.message!(p.owner(s), p.owner(r), this.sentAt![s], this.sim.now + delay, p.bytes(s));
   }
 
   /** @internal Posts a receive by world rank `rank` from world rank `source` (or ANY_SOURCE); returns its slot. */
@@ -464,8 +489,11 @@ export class MpiWorld {
     const srcNode = this.rankToNode[p.owner(s)];
     const dstNode = this.rankToNode[p.owner(r)];
     if ((p.flags(s) & F_RDV) === 0) {
+      const delay = this.net.recvOverhead(srcNode, dstNode, bytes);
+      // Before the slot may be freed (a send its owner has released).
+      if (this.sentAt !== null) this.noteMessage(s, r, delay);
       this.releaseNet(s);
-      this.completeAfter(r, this.net.recvOverhead(srcNode, dstNode, bytes));
+      this.completeAfter(r, delay);
       return;
     }
     // Rendezvous: clear-to-send from the receiver back to the sender.
@@ -506,8 +534,11 @@ export class MpiWorld {
     const srcNode = this.rankToNode[p.owner(s)];
     const dstNode = this.rankToNode[p.owner(r)];
     const bytes = p.bytes(s);
+    const delay = this.net.recvOverhead(srcNode, dstNode, bytes);
+    // Before the slot may be freed (a send its owner has released).
+    if (this.sentAt !== null) this.noteMessage(s, r, delay);
     this.releaseNet(s);
-    this.completeAfter(r, this.net.recvOverhead(srcNode, dstNode, bytes));
+    this.completeAfter(r, delay);
   };
 
   /** A scheduled completion (argument: slot handle, so a recycled slot is ignored). */

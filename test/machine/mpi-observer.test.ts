@@ -78,3 +78,58 @@ describe("MPI observer hooks", () => {
     expect([...b.events].sort()).toEqual(["0 < MPI_Barrier() @10 0B", "0 > MPI_Barrier() @0", "1 < MPI_Barrier() @10 0B", "1 > MPI_Barrier() @0"]);
   });
 });
+
+describe("MPI observer: the program's messages", () => {
+  /** An observer keeping every call's exit and every message, as text. */
+  class Messages implements MpiObserver {
+    readonly messages: string[] = [];
+    readonly exits: string[] = [];
+    enter(): void {}
+    exit(rank: number, call: MpiCallName, now: number): void {
+      this.exits.push(`${rank} ${call} @${now}`);
+    }
+    message(source: number, dest: number, sentAt: number, receivedAt: number, bytes: number): void {
+      this.messages.push(`${source}->${dest} ${bytes}B sent @${sentAt} received @${receivedAt}`);
+    }
+  }
+
+  it("reports each message once, eager and rendezvous, with its send's time and its receive's completion, and none of a collective's", () => {
+    for (const eagerLimit of [Infinity, 50]) {
+      const obs = new Messages();
+      // 100 bytes: eager, or above the limit a rendezvous (request, clear-to-send, data).
+      const w = world(3, hockney(10, 1e8, eagerLimit), { observer: obs, collectives: { params: { reduceCostPerByte: 0 } } });
+      w.launch(function* (c) {
+        if (c.rank === 0) {
+          yield w.sim.timeout(5);
+          const a = c.isend(1, 0, 100);
+          yield w.sim.timeout(2);
+          const b = c.isend(2, 0, 8);
+          yield* c.waitall([a, b]);
+        } else if (c.rank === 1) yield* c.recv(0, 0);
+        else {
+          // Receives after the message is there: it completes when posted.
+          yield w.sim.timeout(40);
+          yield* c.recv(0, 0);
+        }
+        yield* c.allreduce(8);
+      });
+      w.run();
+      const recvExit = (rank: number) => obs.exits.find((e) => e.startsWith(`${rank} MPI_Recv()`))!.split("@")[1];
+      expect(obs.messages).toEqual([
+        `0->1 100B sent @5 received @${recvExit(1)}`,
+        `0->2 8B sent @7 received @${recvExit(2)}`,
+      ]);
+      expect(Number(recvExit(2))).toBe(40);
+      expect(Number(recvExit(1))).toBe(eagerLimit === Infinity ? 16 : 36);
+    }
+  });
+
+  it("is passed on by combineObservers only when one of them takes messages", () => {
+    const plain: MpiObserver = { enter() {}, exit() {} };
+    expect(combineObservers(plain, plain).message).toBeUndefined();
+    const got: number[] = [];
+    const combined = combineObservers(plain, { enter() {}, exit() {}, message: (s, d, a, b, n) => void got.push(s, d, a, b, n) });
+    combined.message!(1, 2, 3, 4, 5);
+    expect(got).toEqual([1, 2, 3, 4, 5]);
+  });
+});

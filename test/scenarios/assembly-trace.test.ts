@@ -79,6 +79,31 @@ describe("the trace of an assembly run (outputs.trace)", () => {
     expect(calls.filter((e) => e.name === ".TAU application").map((e) => e.ts)).toEqual([0, 0, 0, 0]);
   });
 
+  it("shows every message of the program as a flow from its send to its receive's completion", () => {
+    const art = tracedRun();
+    const events = (JSON.parse(JSON.stringify(art.trace)) as { traceEvents: (TraceEvent & { id?: number; bp?: string })[] }).traceEvents;
+    const starts = events.filter((e) => e.ph === "s");
+    const ends = events.filter((e) => e.ph === "f");
+    const trial = art.trial!;
+    const isend = trial.timer("MPI_Isend()").index;
+    const sent = trial.threads.reduce((a, _t, th) => a + trial.calls(th, isend), 0);
+    // 4 ranks x 4 steps x 3 neighbours (a 2 x 2 grid with corners).
+    expect(sent).toBe(48);
+    expect(starts).toHaveLength(sent);
+    expect(ends).toHaveLength(sent);
+    const isends = events.filter((e) => e.name === "MPI_Isend()");
+    for (const [k, s] of starts.entries()) {
+      const f = ends[k]!;
+      expect([s.id, f.id, s.name, f.name, s.cat, f.cat, f.bp]).toEqual([k, k, "message", "message", "flow", "flow", "e"]);
+      expect(f.ts!).toBeGreaterThan(s.ts!);
+      expect(f.tid).not.toBe(s.tid);
+      expect([s.pid, f.pid]).toEqual([s.tid < 2 ? 0 : 1, f.tid < 2 ? 0 : 1]);
+      // Sent from an MPI_Isend of its rank at that instant.
+      expect(isends.some((e) => e.tid === s.tid && e.ts === s.ts)).toBe(true);
+      expect(f.args.bytes).toBeGreaterThan(0);
+    }
+  });
+
   it("is written as trace.json, byte-identical for the same seed, and not at all without measurement", () => {
     const dir = tempDir();
     const file = join(dir, "mixed.yaml");
