@@ -136,6 +136,10 @@ export class ProgramRuntime {
               meas.start(rank * nt, id);
             },
             exit: (rank, call) => meas.stop(rank * nt, mpiTimers.get(call)!),
+            // A trace shows each message between the processes' threads 0 (which carry their MPI).
+            ...(this.trace !== undefined && {
+              message: (source: number, dest: number, sentAt: number, receivedAt: number, bytes: number) => this.trace!.addFlow(source * nt, sentAt, dest * nt, receivedAt, bytes),
+            }),
           }
         : undefined,
     });

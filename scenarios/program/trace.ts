@@ -1,7 +1,8 @@
 /**
  * Element begin/end of every process thread, written as a Chrome/Perfetto trace-event file
  * (`trace.json`, see `profile/chrome-trace.ts`). Each element is one complete event with `pid` =
- * node and `tid` = process thread (uid).
+ * node and `tid` = process thread (uid); each message between processes is a flow between their
+ * threads 0, which carry their MPI calls.
  *
  * @packageDocumentation
  */
@@ -74,6 +75,7 @@ function programLayout(model: ProgramModel): ChromeTraceLayout {
       const pid = Math.floor(uid / model.threads);
       return { name: el.name, cat: el.diagram, pid: model.processToNode[pid], tid: uid, args: { kind: el.kind, process: pid, thread: uid % model.threads } };
     },
+    lane: (uid) => ({ pid: model.processToNode[Math.floor(uid / model.threads)], tid: uid }),
   };
 }
 

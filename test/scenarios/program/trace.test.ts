@@ -99,3 +99,28 @@ describe("ChromeTrace", () => {
     expect(out.join("")).toBe(JSON.stringify(trace));
   });
 });
+
+describe("a program model's trace, run", () => {
+  it("shows each message between processes as a flow between their threads 0, one per send", async () => {
+    const { executeScenario, loadScenario } = await import("../../../scenarios/index.js");
+    const art = executeScenario(loadScenario("scenarios/program-elements.yaml"));
+    const trial = art.trial!;
+    const threads = art.scenario.program!.threads;
+    expect(threads).toBe(2);
+    const events = (JSON.parse(JSON.stringify(art.trace)) as { traceEvents: { ph: string; ts: number; tid: number; pid: number; id?: number }[] }).traceEvents;
+    const starts = events.filter((e) => e.ph === "s");
+    const ends = events.filter((e) => e.ph === "f");
+    const sends = ["MPI_Send()", "MPI_Isend()"].map((n) => trial.findTimer(n)).filter((t) => t !== undefined);
+    const sent = sends.reduce((a, t) => a + trial.threads.reduce((b, _x, th) => b + trial.calls(th, t!.index), 0), 0);
+    expect(sent).toBeGreaterThan(0);
+    expect(starts).toHaveLength(sent);
+    expect(ends).toHaveLength(sent);
+    for (const [k, s] of starts.entries()) {
+      const f = ends[k]!;
+      expect([s.id, f.id]).toEqual([k, k]);
+      expect(s.tid % threads).toBe(0);
+      expect(f.tid % threads).toBe(0);
+      expect(f.ts).toBeGreaterThan(s.ts);
+    }
+  });
+});
