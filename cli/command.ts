@@ -66,11 +66,26 @@ export function parseCommandArgs<T extends NonNullable<ParseArgsConfig["options"
   options: T,
   allowPositionals = true,
 ): ParsedArgs {
+  let parsed: ParsedArgs & { tokens?: readonly { kind: string; name?: string; value?: string; rawName?: string }[] };
   try {
-    return parseArgs({ args: joinNegativeValues(argv, options), options, allowPositionals, strict: true }) as ParsedArgs;
+    parsed = parseArgs({ args: joinNegativeValues(argv, options), options, allowPositionals, strict: true, tokens: true }) as typeof parsed;
   } catch (e) {
     throw commandUsageError(command, `${argumentProblem(e as Error & { code?: string }, Object.keys(options))}; see 'ccasim ${command} --help'`);
   }
+  // parseArgs keeps the last of an option given twice: '--top 3 --top 5' would show 5 rows without a
+  // word, and '--out a --out b' write b. An option that takes one value takes it once.
+  const given = new Map<string, string>();
+  for (const t of parsed.tokens ?? []) {
+    if (t.kind !== "option" || t.name === undefined || t.value === undefined) continue;
+    const option = options[t.name];
+    if (option === undefined || option.type !== "string" || option.multiple === true) continue;
+    const first = given.get(t.name);
+    if (first !== undefined && first !== t.value) {
+      throw commandUsageError(command, `option '--${t.name}' is given twice ('${first}' and '${t.value}'): it takes one value; see 'ccasim ${command} --help'`);
+    }
+    given.set(t.name, t.value);
+  }
+  return { values: parsed.values, positionals: parsed.positionals };
 }
 
 /** A negative number as a value (`-5`, `-0.5`, `-.5`, `-1e3`, `-Infinity`), not an option. */

@@ -45,6 +45,22 @@ describe("ccasim command line", () => {
     }
   });
 
+  it("refuses an option that takes one value given twice with different values, instead of keeping the last", async () => {
+    const cases: [string[], string][] = [
+      [["profile", "show", "../shared/data/tau/hatchet-cpi-mpi", "--top", "3", "--top", "5"], "ccasim profile: show: option '--top' is given twice ('3' and '5'): it takes one value; see 'ccasim profile show --help'\n"],
+      [["run", "scenarios/known-models.yaml", "--out", "out/a", "--out=out/b"], "ccasim run: option '--out' is given twice ('out/a' and 'out/b'): it takes one value; see 'ccasim run --help'\n"],
+    ];
+    for (const [args, message] of cases) {
+      const r = await run(args);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.err).toBe(message);
+      expect(r.out).toBe("");
+    }
+    // The same value twice, a flag twice and a repeatable option are fine.
+    const same = await run(["profile", "show", "../shared/data/tau/hatchet-cpi-mpi", "--top", "3", "--top", "3", "--callpaths", "--callpaths", "--thread", "0", "--thread", "1"]);
+    expect(same.code).toBe(0);
+  });
+
   it("exits 1 for a simulated deadlock, naming where each rank waits, and writes nothing", async () => {
     const dir = mkdtempSync(join(tmpdir(), "ccasim-deadlock-"));
     try {
