@@ -227,6 +227,7 @@ export function parsePackedProfile(raw: Uint8Array, file: string, options: Trial
       if (f < 0 || f >= nFunctions) p.fail(`function index ${f} out of range 0..${nFunctions - 1}`, at);
       const calls = p.double("calls");
       const subrs = p.double("subroutine calls");
+      if (calls < 0 || subrs < 0) p.fail(`calls and subroutine calls are counts, found ${calls < 0 ? `calls ${calls}` : `subroutine calls ${subrs}`}`, at + 4);
       for (let m = 0; m < nMetrics; m++) {
         exclusive[m] = p.double("an exclusive value");
         inclusive[m] = p.double("an inclusive value");

@@ -19,8 +19,8 @@
  * events are taken from the first metric's files; the metadata of `profile.0.0.0` is every thread's
  * default (TAU writes the common attributes only there), each file's own attributes override it.
  * Unlike ParaProf, a truncated or malformed file is
- * an error (ParaProf skips it with a message), and negative values are kept with a warning instead
- * of being set to zero.
+ * an error (ParaProf skips it with a message), and so is a negative count of calls or subroutine
+ * calls; negative values are kept with a warning instead of being set to zero.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -359,6 +359,9 @@ function parseOneFile(b: TrialBuilder, f: TauProfileFileText, folder: string | u
     const { nameEnd, groupsStart, groupsEnd } = split as TimerLineSplit;
     if (scanNumbers(s!, nameEnd + 1, nums) < 4) {
       fail(lines.line, `expected 'Calls Subrs Excl Incl' as finite numbers after the timer name, found '${clip(s!.slice(nameEnd + 1, groupsStart < 0 ? undefined : groupsStart - 7).trim())}'`);
+    }
+    if (nums[0] < 0 || nums[1] < 0) {
+      fail(lines.line, `calls and subroutine calls are counts, found ${nums[0] < 0 ? `calls ${nums[0]}` : `subroutine calls ${nums[1]}`}`);
     }
     // Names repeat in every file of a trial: look the raw text up before normalizing it.
     const rawName = s!.slice(1, nameEnd);

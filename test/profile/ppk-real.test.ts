@@ -129,6 +129,26 @@ describe("packed profile container", () => {
     expect(b.metadata).toEqual(a.metadata);
   });
 
+  it("refuses a negative count of calls, naming its byte offset", async () => {
+    const { readFileSync } = await import("node:fs");
+    const { gunzipSync } = await import("node:zlib");
+    const { parsePackedProfile, ProfileFormatError } = await import("../../index.js");
+    const raw = Buffer.from(gunzipSync(readFileSync(join(PPK, "wrf-callpath.ppk"))));
+    // The stream's first double 38760 is a call count (MPI_Wait()'s, as above).
+    const calls = Buffer.alloc(8);
+    calls.writeDoubleBE(38760);
+    const at = raw.indexOf(calls);
+    raw.writeDoubleBE(-38760, at);
+    let err: unknown;
+    try {
+      parsePackedProfile(raw, "neg.ppk");
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ProfileFormatError);
+    expect((err as Error).message).toBe(`neg.ppk (byte ${at}): calls and subroutine calls are counts, found calls -38760`);
+  });
+
   it("names the byte offset of a truncated stream", async () => {
     const { readFileSync } = await import("node:fs");
     const { gunzipSync } = await import("node:zlib");

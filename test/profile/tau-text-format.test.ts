@@ -102,6 +102,16 @@ describe("TAU text profile grammar", () => {
     expect(formatError(`hello\n`).line).toBe(1);
   });
 
+  it("refuses a negative count of calls or subroutine calls, naming the line (counts cannot be negative)", () => {
+    const e = formatError(`1 templated_functions_MULTI_TIME\n# Name Calls Subrs Excl Incl ProfileCalls\n"f" -1 0 3 5 0 GROUP="X"\n0 aggregates\n`);
+    expect(e.file).toBe("dir/profile.0.0.0");
+    expect(e.line).toBe(3);
+    expect(e.message).toMatch(/calls -1/);
+    const f = formatError(`1 templated_functions_MULTI_TIME\n# Name Calls Subrs Excl Incl ProfileCalls\n"f" 1 -2 3 5 0 GROUP="X"\n0 aggregates\n`);
+    expect(f.line).toBe(3);
+    expect(f.message).toMatch(/subroutine calls -2/);
+  });
+
   it("keeps negative values and warns about them", () => {
     const t = one(`1 templated_functions_MULTI_TIME\n# Name Calls Subrs Excl Incl ProfileCalls\n"f" 1 0 -3 1 0 GROUP="X"\n0 aggregates\n`);
     expect(t.exclusive(0, 0, 0)).toBe(-3);
