@@ -157,7 +157,9 @@ interface ProfileDirectory {
 function scanProfileDirectory(dir: string): ProfileDirectory {
   const entries = readdirSync(dir, { withFileTypes: true });
   const multi = entries.filter((e) => e.isDirectory() && e.name.startsWith(METRIC_FOLDER_PREFIX)).map((e) => e.name).sort();
-  const loose = entries.filter((e) => !e.isDirectory() && PROFILE_FILE.test(e.name)).map((e) => e.name).sort(byThread);
+  // A directory named profile.N.C.T is listed too: reading it fails, naming it, where leaving it out
+  // would drop its thread from the trial without a word (inside a MULTI__ folder it fails as well).
+  const loose = entries.filter((e) => PROFILE_FILE.test(e.name)).map((e) => e.name).sort(byThread);
   if (multi.length === 0) return { sets: loose.length > 0 ? [{ files: loose.map((f) => join(dir, f)) }] : [], notRead: [] };
   const sets: { folder?: string; files: string[] }[] = [];
   for (const m of multi) {

@@ -183,6 +183,17 @@ describe("multi-metric consistency", () => {
     expect(t.calls(0, 0)).toBe(1);
   });
 
+  it("refuses a directory named as a profile file instead of leaving its thread out", () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccasim-dir-thread-"));
+    try {
+      writeFileSync(join(dir, "profile.0.0.0"), file("TIME", 0, 1).text);
+      mkdirSync(join(dir, "profile.1.0.0"));
+      expect(() => readTauProfile(dir)).toThrow(`cannot read '${join(dir, "profile.1.0.0")}': is a directory, not a file`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("says which profile files beside the MULTI__ folders it does not read", () => {
     const dir = mkdtempSync(join(tmpdir(), "ccasim-multi-"));
     try {
