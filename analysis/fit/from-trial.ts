@@ -169,15 +169,16 @@ export function observationsFromRecords(records: readonly InvocationRecord[], se
  * record files (`.csv`, `.jsonl`, `.ndjson`) and folders holding one (`records.csv` or
  * `records.jsonl`) read record by record, keeping only Q and T (a large run's files hold
  * millions), and other trials (`readTrial`).
- * @throws AnalysisInputError naming the input of a record without the parameter or value (when
- *   there are several inputs); ProfileError/ProfileFormatError for unreadable inputs
+ * @throws AnalysisInputError naming the input (the records file) and the record's position in it
+ *   (0 is its first record) of a record without the parameter or value, or with a negative value;
+ *   ProfileError/ProfileFormatError for unreadable inputs
  */
 export function observationsFromRecordInputs(paths: readonly string[], sel: RecordSelection): RecordObservationSet {
   const collect = new RecordObservations(sel);
   for (const p of paths) {
-    collect.input = paths.length > 1 ? p : undefined;
     // A records file, or a folder's (streamed: never all in memory); else a trial's records.
     const file = recordsFormatOf(p) !== undefined ? p : existsSync(p) && statSync(p).isDirectory() ? recordsFileIn(p) : undefined;
+    collect.input = file ?? p;
     try {
       if (file !== undefined) forEachRecord(file, (r) => collect.add(r));
       else {
@@ -234,8 +235,17 @@ export class RecordObservations {
    * none is taken): what a selection that matches nothing is told.
    */
   private readonly names = { component: new Set<string>(), port: new Set<string>(), method: new Set<string>() };
-  /** The input the next records come from (named in deferred errors when there are several). */
-  input: string | undefined;
+  /** The input the next records come from (named in errors), and the position of its next record. */
+  private inputName: string | undefined;
+  private inInput = 0;
+  get input(): string | undefined {
+    return this.inputName;
+  }
+  /** Names the input the next records come from; their positions in errors count from its first (0). */
+  set input(name: string | undefined) {
+    this.inputName = name;
+    this.inInput = 0;
+  }
 
   /** @param sel - which records, which parameter is Q and which value is T */
   constructor(private readonly sel: RecordSelection) {
@@ -250,6 +260,8 @@ export class RecordObservations {
    */
   add(r: InvocationRecord): void {
     this.seen++;
+    // The record's position in its input (0 is the first), whether it matches or not: what a reader finds in the file.
+    const at = this.inInput++;
     const sel = this.sel;
     if (this.kept === 0) this.noteNames(r);
     if ((sel.component !== undefined && r.component !== sel.component) || (sel.method !== undefined && r.method !== sel.method) || (sel.port !== undefined && r.port !== sel.port)) return;
@@ -260,7 +272,7 @@ export class RecordObservations {
     const x = typeof p === "number" ? p : typeof p === "string" ? Number(p) : NaN;
     const routine = `${r.component}.${r.method}`;
     if (!Number.isFinite(x)) {
-      const error = new AnalysisInputError(`record ${i} (${routine}) has no numeric parameter '${sel.parameter}' (has ${Object.keys(r.parameters).join(", ") || "none"})`, this.input);
+      const error = new AnalysisInputError(`record ${at} (${routine}) has no numeric parameter '${sel.parameter}' (has ${Object.keys(r.parameters).join(", ") || "none"})`, this.input);
       // Pooled records: a routine without the parameter is left out (and named); one that has it in some records is malformed.
       if (p !== undefined || !this.pooling() || this.withQ.has(routine)) throw error;
       if (!this.withoutQ.has(routine)) this.withoutQ.set(routine, { parameters: Object.keys(r.parameters), error });
@@ -269,8 +281,8 @@ export class RecordObservations {
     if (this.withoutQ.has(routine)) throw this.withoutQ.get(routine)!.error;
     this.withQ.add(routine);
     const y = recordValue(r, this.value);
-    if (y === undefined || !Number.isFinite(y)) throw new AnalysisInputError(`record ${i} (${r.component}.${r.method}) has no value '${sel.value ?? "wallTime"}'${this.valueHint(r)}`);
-    if (y < 0) throw new AnalysisInputError(`record ${i} (${r.component}.${r.method}) has a negative ${recordValueName(this.value)} (${y}): times and counter values cannot be negative`);
+    if (y === undefined || !Number.isFinite(y)) throw new AnalysisInputError(`record ${at} (${r.component}.${r.method}) has no value '${sel.value ?? "wallTime"}'${this.valueHint(r)}`, this.input);
+    if (y < 0) throw new AnalysisInputError(`record ${at} (${r.component}.${r.method}) has a negative ${recordValueName(this.value)} (${y}): times and counter values cannot be negative`, this.input);
     if (i === this.q.length) {
       this.q = grown(this.q, 2 * i);
       this.t = grown(this.t, 2 * i);

@@ -59,7 +59,14 @@ describe("ccasim fit", () => {
     writeFileSync(noQ, formatRecordsJsonl([{ component: "SC", port: "p", method: "compute", rank: 0, parameters: {}, start: 0, wallTime: 1, mpiTime: 0, computeTime: 1, counters: {} }]));
     const bad = await run(["fit", half, noQ, "--parameter", "Q"]);
     expect(bad.code).toBe(2);
-    expect(bad.err).toContain(`${noQ}: record 200 (SC.compute) has no numeric parameter 'Q'`);
+    // (Its position in that input, not among the records pooled so far.)
+    expect(bad.err).toContain(`${noQ}: record 0 (SC.compute) has no numeric parameter 'Q'`);
+    // A negative time of a single input: the file and the record's position in it (records of other components count).
+    const neg = join(dir, "neg.csv");
+    writeFileSync(neg, [header, rows[0], rows[1]!.replace(/^SC,/, "Other,"), ...rows.slice(2, 5), rows[5]!.replace(/^([^,]*,[^,]*,[^,]*,[^,]*,[^,]*),[^,]*/, "$1,-6.5")].join("\n") + "\n");
+    const negative = await run(["fit", neg, "--parameter", "Q", "--component", "SC"]);
+    expect(negative.code).toBe(2);
+    expect(negative.err).toContain(`ccasim fit: ${neg}: record 5 (SC.compute) has a negative wallTime (-6.5): times and counter values cannot be negative`);
   });
 
   it("names the change point as the two-segment model's formula writes it, not rounded to 4 digits", async () => {
@@ -316,7 +323,7 @@ describe("ccasim fit", () => {
     expect(bad.code).toBe(2);
     expect(bad.out).toBe("");
     expect(bad.err).toBe(
-      "ccasim fit: record 0 (K.run) has no value 'wall-time' (did you mean 'wallTime'?); values: wallTime (wall_time [us]), computeTime (compute_time [us]), " +
+      `ccasim fit: ${file}: record 0 (K.run) has no value 'wall-time' (did you mean 'wallTime'?); values: wallTime (wall_time [us]), computeTime (compute_time [us]), ` +
         "mpiTime (mpi_time [us]), counters PAPI_FP_OPS (counter:PAPI_FP_OPS [count])\n",
     );
   });
