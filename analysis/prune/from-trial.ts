@@ -55,7 +55,17 @@ export function callTreeFromTrial(trial: Trial, options: TrialTreeOptions = {}):
   if (i === undefined) return { ...derivedTree(trial, choice as DerivedKind, options), metric };
   const timers = timerValues(trial, { metric: options.metric, view: i });
   if (timers.length === 0) throw new AnalysisInputError(`no timers to build a call tree from: thread ${trial.threadLabel(i)} recorded none`, trial.source);
-  return { ...folded(callTreeFromTimers(timers), foldedRoutines(trial, options.foldGroups)), metric };
+  return { ...folded(threadTree(trial, i, timers), foldedRoutines(trial, options.foldGroups)), metric };
+}
+
+/** {@link callTreeFromTimers} of thread `th`'s timers, its errors naming the trial and the thread (a value the tree refuses is one thread's). */
+function threadTree(trial: Trial, th: number, timers: readonly TimerValue[]): BuiltCallTree {
+  try {
+    return callTreeFromTimers(timers);
+  } catch (e) {
+    if (e instanceof AnalysisInputError && e.where === undefined) throw new AnalysisInputError(`thread ${trial.threadLabel(th)}: ${e.detail}`, trial.source);
+    throw e;
+  }
 }
 
 /** The routines of the groups to fold, or undefined for none. */
@@ -107,7 +117,7 @@ export function callTreesPerThread(trial: Trial, options: Omit<TrialTreeOptions,
   for (let th = 0; th < trial.threads.length; th++) {
     const timers = timerValues(trial, { metric: options.metric, view: th });
     if (timers.length === 0) empty.push(th);
-    else trees.push({ thread: th, built: folded(callTreeFromTimers(timers), names) });
+    else trees.push({ thread: th, built: folded(threadTree(trial, th, timers), names) });
   }
   if (trees.length === 0) throw new AnalysisInputError(`no timers to build a call tree from: none of its ${trial.threads.length} threads recorded one`, trial.source);
   return { trees, empty, metric };

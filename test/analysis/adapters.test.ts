@@ -5,6 +5,7 @@ import {
   RecordObservations,
   observationsAcrossTrials,
   callTreeFromTrial,
+  callTreesPerThread,
   pruneCallGraph,
   fitModels,
   selectImplementations,
@@ -214,5 +215,23 @@ describe("adapters from the profile data model", () => {
     expect(() => callTreeFromTrial(trial, { view: { node: 0, context: 0, thread: 3 } })).toThrow("no thread 0,0,3; the trial has 2 threads (0,0,0 .. 1,0,0)");
     expect(() => callTreeFromTrial(trial, { metric: "PAPI_X" })).toThrow(/no metric 'PAPI_X'/);
     expect(() => callTreeFromTrial(trial, { metric: "TIMES" })).toThrow("no metric 'TIMES' (did you mean 'TIME'?); the trial has TIME");
+  });
+
+  it("names the trial and the thread of a timer with a negative value, in every view", () => {
+    const b = new TrialBuilder({ metrics: ["TIME"], source: "runs/p" });
+    const t0 = b.addThread(0);
+    const t1 = b.addThread(1);
+    const root = b.timer("main");
+    const a = b.timer("a");
+    const ra = b.callpath(["main", "a"]);
+    for (const [th, ea] of [[t0, 20], [t1, -1]] as const) {
+      b.setValues(th, root, { calls: 1, exclusive: [5], inclusive: [25] });
+      b.setValues(th, a, { calls: 1, exclusive: [20], inclusive: [20] });
+      b.setValues(th, ra, { calls: 1, exclusive: [ea], inclusive: [20] });
+    }
+    const trial = b.build();
+    const message = "runs/p: thread 1,0,0: timer 'main => a' has invalid values (inclusive 20, exclusive -1)";
+    for (const view of [1, "mean", "max"] as const) expect(() => callTreeFromTrial(trial, { view })).toThrow(message);
+    expect(() => callTreesPerThread(trial)).toThrow(message);
   });
 });
