@@ -37,10 +37,12 @@ export function runCount(v: number, instance: string, key: string): number {
 /**
  * The value of an expression that reads workload values alone (no name in `notWorkload`: the
  * component's arguments, the rank, the iteration), with a note naming them
- * (` (from 'ES' with ES = 0)`); undefined when it reads anything else, the workload's values are
- * not known at load, or it does not evaluate (the run reports that, with the values of the call).
+ * (` (from 'ES' with ES = 0)`); undefined when it reads anything else or the workload's values are
+ * not known at load.
+ * @throws through `env.error` at `key` when it does not evaluate to a finite number (`0/0`): its
+ *   value depends on nothing a run could change
  */
-export function workloadConstant(env: PrepareEnv, expr: CostExpression, notWorkload: readonly string[]): [number, string] | undefined {
+export function workloadConstant(env: PrepareEnv, expr: CostExpression, notWorkload: readonly string[], key: string): [number, string] | undefined {
   const values = env.workloadValues;
   if (values === undefined) return undefined;
   const names = expr.variables;
@@ -48,8 +50,12 @@ export function workloadConstant(env: PrepareEnv, expr: CostExpression, notWorkl
   let value: number;
   try {
     value = expr.evaluate(Object.fromEntries(names.map((n) => [n, values[n]!])));
-  } catch {
-    return undefined;
+  } catch (e) {
+    // Not a finite number (`0/0`, `NaN`): every evaluation of the run would fail the same way,
+    // whatever the call, so the load says so, at the key (`ccasim validate` reports it).
+    if ((e as { isInputError?: boolean }).isInputError !== true) return undefined;
+    const detail = (e as { detail?: unknown }).detail;
+    env.error(key, `expression "${expr.text}" ${typeof detail === "string" ? detail : (e as Error).message}`);
   }
   const shown = names.map((n) => `${n} = ${values[n]}`).join(", ");
   return [value, ` (from '${expr.text}'${shown === "" ? "" : ` with ${shown}`})`];
@@ -66,7 +72,7 @@ export function checkCountAtLoad(env: PrepareEnv, expr: CostExpression, key: str
   const written = Number(expr.text);
   if (expr.text.trim() !== "" && written === written) v = written;
   else {
-    const known = workloadConstant(env, expr, notWorkload);
+    const known = workloadConstant(env, expr, notWorkload, key);
     if (known !== undefined) [v, note] = known;
   }
   if (v !== undefined && wholeCount(v) !== wholeCount(v)) env.error(key, `expected ${WHOLE}, got ${v}${note}`);

@@ -131,7 +131,7 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
         let v = constantOf(given);
         let note = "";
         if (v === undefined && typeof given === "string") {
-          const fromWorkload = workloadConstant(outer, outer.compile(given, scopeNames, key), [...args, ...RANK_NAMES]);
+          const fromWorkload = workloadConstant(outer, outer.compile(given, scopeNames, key), [...args, ...RANK_NAMES], key);
           if (fromWorkload !== undefined) [v, note] = fromWorkload;
         }
         if (v === undefined) return;

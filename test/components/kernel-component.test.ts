@@ -132,8 +132,9 @@ describe("the kernel component's parameters", () => {
     expect(() => loadScenarioText(withWorkload("arrays: NA * 2", "NA: 40"), "kernel.yaml")).toThrow(/params\.arrays: expected an integer in \[1, 64\], got 80 \(from 'NA \* 2' with NA = 40\)/);
     // Values a call passes are checked when it runs (the argument N shadows the workload's N).
     expect(() => loadScenarioText(withWorkload("arrays: N - 4096", "ES: 8"), "kernel.yaml")).not.toThrow();
-    // An expression that does not evaluate to a number is left to the run, which locates it.
-    expect(() => loadScenarioText(withWorkload("elementSize: '8 / ES'", "ES: 0"), "kernel.yaml")).not.toThrow();
+    // One that does not evaluate to a finite number would fail every run the same way: refused at load, at its key.
+    expect(loadErrorOf(withWorkload("elementSize: '8 / ES'", "ES: 0"))).toMatch(/kernel\.yaml:\d+:\d+: assembly\.components\.K\.params\.elementSize: expression "8 \/ ES" evaluates to Infinity \(not a finite number\) for ES=0/);
+    expect(loadErrorOf(scenario("loads: NaN"))).toMatch(/kernel\.yaml:\d+:\d+: assembly\.components\.K\.params\.loads: expression "NaN" evaluates to NaN \(not a finite number\)$/m);
     expect(loadErrorOf(withWorkload("elementSize: '4 - 4'", "ES: 8"))).toMatch(/params\.elementSize: expected an integer >= 1, got 0 \(from '4 - 4'\)/);
   });
 
