@@ -182,8 +182,9 @@ export class StudyStore {
 
   /**
    * Writes the result of a query (one SQL statement of any kind that returns rows, a trailing `;`
-   * and comments allowed) or of a whole table (a bare table name) to a Parquet or CSV file, chosen
-   * by extension. The file is written atomically (a temporary sibling, tracked while it is written
+   * and comments allowed) or of a whole table (a bare table name; a study's table in its canonical
+   * order, so that the file does not depend on the jobs or resumptions that stored it) to a Parquet
+   * or CSV file, chosen by extension. The file is written atomically (a temporary sibling, tracked while it is written
    * so that an interrupted command removes it, renamed at the end); it may not be the database
    * itself, and its parent must be writable (checked before the query runs).
    * @throws StudyError for another extension, a bad query, or several statements
@@ -199,7 +200,12 @@ export class StudyStore {
     // A trailing separator names a folder: the export would be written as the file before it.
     if (/[\\/]$/.test(file)) throw new OutputPathError(file, "export", "it ends with a path separator, naming a folder; name the file to write");
     let source: string;
-    if (TABLE_NAME.test(sqlOrTable)) source = `"${sqlOrTable.trim()}"`;
+    if (TABLE_NAME.test(sqlOrTable)) {
+      // A study's table in its canonical order: the order rows were stored in depends on which
+      // worker finished first and on resumptions, and an export must not.
+      const table = studyTables(true).find((t) => t.name === sqlOrTable.trim());
+      source = table ? `(SELECT * FROM "${table.name}" ORDER BY ${table.orderBy.map((c) => `"${c}"`).join(", ")})` : `"${sqlOrTable.trim()}"`;
+    }
     else {
       await this.checkOneStatement(sqlOrTable);
       // why: on lines of their own, a trailing `-- comment` cannot swallow the closing parenthesis

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { mergeShards, pointRows, StudyStore, studyDigest, type PointOutcome, type PointRows } from "../../profile/study/index.js";
@@ -123,6 +124,29 @@ describe("the study store", () => {
     }
   });
 
+
+  it("exports a whole table in its canonical order, whatever order its points were stored in", async () => {
+    const texts: string[] = [];
+    for (const order of [[3, 1, 2], [2, 3, 1]]) {
+      const file = join(dir, `order-${order.join("")}.db`);
+      const store = await StudyStore.open(file, { create: true });
+      try {
+        // One batch per point, as workers that finish in another order commit them.
+        for (const k of order) await store.insertPoints([rowsOf(k)]);
+        for (const t of ["point", "parameter", "record", "record_parameter", "timer_value"]) {
+          await store.exportQuery(t, join(dir, `order-${order.join("")}-${t}.csv`));
+          texts.push(readFileSync(join(dir, `order-${order.join("")}-${t}.csv`), "utf8"));
+        }
+        await store.exportQuery("record", join(dir, `order-${order.join("")}.parquet`));
+        texts.push(createHash("sha256").update(readFileSync(join(dir, `order-${order.join("")}.parquet`))).digest("hex"));
+      } finally {
+        store.close();
+      }
+    }
+    const half = texts.length / 2;
+    expect(texts.slice(half)).toEqual(texts.slice(0, half));
+    expect(texts[0].trim().split("\n").map((l) => l.split(",")[0])).toEqual(["point_id", "p1", "p2", "p3"]);
+  });
   it("runs and exports a PIVOT, one statement that DuckDB counts as two, and refuses two statements", async () => {
     const store = await StudyStore.open(join(dir, "a.db"), { readOnly: true });
     try {
