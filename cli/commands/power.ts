@@ -57,7 +57,8 @@ Options:
   --cpu-mhz <f>            CPU clock (MHz), in place of the metadata's "CPU MHz", to derive the
                            cycles from the time or the time from the cycles; a warning says so
                            when every event measured both (the clock then changes nothing)
-  --sort <key>             watts (default), joules, flops-per-joule, name
+  --sort <key>             watts (default), joules, flops-per-joule, name (by character code,
+                           capitals first, as profile show sorts: the same in every locale)
   --top <n>                rows to show (default 20)
   --callpaths              include callpath timers
   --name-width <n>         widest event name (default 60, as 'ccasim prune'): longer timer names
@@ -159,7 +160,7 @@ function run(ctx: CommandContext): number {
   }
   const key = (e: EventPower): number => (sort === "joules" ? e.power.joules : sort === "flops-per-joule" ? e.power.flopsPerJoule : e.power.watts);
   // Events that spent no cycles have no power to estimate: listed apart, under the table.
-  const rows = r.events.filter((e) => e.power.basis.cycles !== 0).sort((a, b) => (sort === "name" ? a.event.localeCompare(b.event) : (Number.isNaN(key(b)) ? -Infinity : key(b)) - (Number.isNaN(key(a)) ? -Infinity : key(a))));
+  const rows = r.events.filter((e) => e.power.basis.cycles !== 0).sort((a, b) => (sort === "name" ? (a.event < b.event ? -1 : a.event > b.event ? 1 : 0) : (Number.isNaN(key(b)) ? -Infinity : key(b)) - (Number.isNaN(key(a)) ? -Infinity : key(a))));
   if (v.json === true) {
     ctx.out(toJson(r) + "\n");
     return 0;

@@ -1,7 +1,7 @@
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { runCli } from "./run-cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "ccasim-power-"));
@@ -197,5 +197,32 @@ describe("ccasim power on the runs of a metric set split for a limited PMU", () 
     const rows = (text: string) => (JSON.parse(text) as Rows).events.map((e) => [e.event, e.power.watts, e.power.joules, e.power.flopsPerJoule, e.power.complete]);
     expect(rows(merged.out)).toEqual(rows(one.out));
     expect((JSON.parse(merged.out) as Rows).events.some((e) => e.power.complete)).toBe(true);
+  }, 60_000);
+});
+
+describe("ccasim power --sort name", () => {
+  it("sorts events by name in the same order whatever the locale of the process", async () => {
+    const run = join(dir, "by-name");
+    expect((await runCli(["run", "scenarios/shock-madison.yaml", "--quiet", "--set", "workload.steps=1", "--out", run])).code).toBe(0);
+    // Two components renamed y and z: Estonian sorts z before y.
+    for (const m of readdirSync(join(run, "profile"))) {
+      for (const f of readdirSync(join(run, "profile", m))) {
+        const file = join(run, "profile", m, f);
+        writeFileSync(file, readFileSync(file, "utf8").replaceAll("EFMFlux::compute()", "y::compute()").replaceAll("Inviscid::compute()", "z::compute()"));
+      }
+    }
+    const names = (out: string) => out.split("\n").filter((l) => /^[yz]::compute\(\)/.test(l)).map((l) => l.split(" ")[0]);
+    const plain = await runCli(["power", run, "--sort", "name"]);
+    expect(names(plain.out)).toEqual(["y::compute()", "z::compute()"]);
+    // Comparing as the process's default collation does under LANG=et_EE.UTF-8.
+    const estonian = new Intl.Collator("et");
+    vi.spyOn(String.prototype, "localeCompare").mockImplementation(function (this: string, that: string) {
+      return estonian.compare(String(this), that);
+    });
+    try {
+      expect((await runCli(["power", run, "--sort", "name"])).out).toBe(plain.out);
+    } finally {
+      vi.restoreAllMocks();
+    }
   }, 60_000);
 });
