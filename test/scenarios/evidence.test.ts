@@ -60,6 +60,16 @@ describe("evidence of a run, driven by records and MPI timers", () => {
     expect(text).toContain("rank correlation of scatter with size -1.00");
   });
 
+  it("gives the scatter of long calls to the microsecond: deviations, not sums of squares, which lose it against the mean", () => {
+    // Calls of about 1e9 us (17 minutes) that differ by 0..3 us, at one size and mode each.
+    const rs = [0, 1, 2, 3].map((d) => rec("K", { Q: 5000, mode: "sequential" }, 1e9 + d));
+    const k = computeEvidence(trial(), rs).scaling.find((s) => s.component === "K")!;
+    expect(k.points[0]!.std).toBeCloseTo(Math.sqrt(1.25), 9);
+    expect(k.bins[0]!.time.std).toBeCloseTo(Math.sqrt(1.25), 9);
+    expect(k.bins[0]!.scatter).toBeCloseTo(Math.sqrt(1.25), 9);
+    expect(k.bins[0]!.modes.sequential!.std).toBeCloseTo(Math.sqrt(1.25), 9);
+  });
+
   it("bins sizes of 0 (an empty patch) and fractions below 1 by what they are, not with the sizes from 1 to 1.78", () => {
     const rs = [rec("K", { Q: 0, mode: "sequential" }, 0), rec("K", { Q: 0.5, mode: "sequential" }, 1), rec("K", { Q: 1.2, mode: "sequential" }, 2), rec("K", { Q: 1000, mode: "sequential" }, 30)];
     const k = computeEvidence(trial(), rs).scaling.find((s) => s.component === "K")!;
