@@ -146,10 +146,13 @@ function byNamePart(trial: Trial, kind: string, name: string, entries: readonly 
  * (case-insensitive): how a timer, a user event or an Extra-P callpath is found by a part of its
  * name; undefined when none matches.
  * @param kind - what the entries are, for the error ("timer", "callpath")
- * @throws AnalysisInputError when several match at the first step that matches any (naming up to 5)
+ * @throws AnalysisInputError when several match at the first step that matches any (naming up to
+ *   5), or `name` is empty (or blank)
  * @internal
  */
 export function entryByNamePart<T extends { readonly name: string }>(kind: string, name: string, entries: readonly T[], source?: string): T | undefined {
+  // Why refused: an empty name is a part of every name, so it would pick an input's only entry.
+  if (name.trim() === "") throw new AnalysisInputError(`the ${kind} name is empty: give a name or a part of one`, source);
   const lower = name.toLowerCase();
   for (const match of [(x: string) => x.startsWith(lower), (x: string) => x.includes(lower)]) {
     const hits = entries.filter((x) => match(x.name.toLowerCase()));

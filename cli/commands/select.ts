@@ -114,6 +114,7 @@ function run(ctx: CommandContext): number {
   const riskK = numberOption("select", "risk", v.risk, 0)!;
   const constraints: QosConstraint[] = Object.entries(assignments("select", "require", v.require)).map(([key, min]) => ({ key, min }));
   let core: string[] | undefined = v.core === undefined ? undefined : String(v.core).split(",").map((s) => s.trim()).filter((s) => s !== "");
+  if (core !== undefined && core.length === 0) throw new UsageError(`--core names no component ('${String(v.core)}'): give component names separated by commas, e.g. --core A,B`, "select");
   if (v["prune-trial"] !== undefined) {
     const trial = readTrial(String(v["prune-trial"]), { records: false });
     const names = assembly.components.map((c) => c.name);

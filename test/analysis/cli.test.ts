@@ -141,6 +141,10 @@ describe("ccasim fit", () => {
     expect(path.code).toBe(2);
     expect(path.out).toBe("");
     expect(path.err).toBe(`ccasim fit: ${file}: no callpath 'main-merge' (did you mean 'main->merge'?); callpaths: 'main', 'main->merge', 'main->merge->comp1', 'main->merge->comp2', 'main->sort', 'main->sort->comp1', 'main->sort->comp2', 'side', 'side->test1', 'side->test2' and 5 more\n`);
+    // An empty name is a part of every name: refused, not taken for the input's only callpath.
+    const empty = await run(["fit", "../shared/data/extrap/docs_examples_input.txt", "--callpath", ""]);
+    expect([empty.code, empty.out]).toEqual([2, ""]);
+    expect(empty.err).toBe("ccasim fit: ../shared/data/extrap/docs_examples_input.txt: the callpath name is empty: give a name or a part of one\n");
     const metric = await run(["fit", file, "--metric", "tme"]);
     expect(metric.code).toBe(2);
     expect(metric.err).toBe(`ccasim fit: ${file}: no metric 'tme' (did you mean 'time'?); metrics: 'time'\n`);
@@ -696,6 +700,14 @@ describe("ccasim select", () => {
       expect(r.code, args.join(" ")).toBe(2);
       expect(r.out).toBe("");
       expect(r.err).toContain(message);
+    }
+  });
+
+  it("refuses a --core that names no component (an empty list left every component to its default)", async () => {
+    for (const core of ["", " , "]) {
+      const r = await run(["select", "--known-models", "--input", "x=1", "--core", core]);
+      expect([r.code, r.out]).toEqual([2, ""]);
+      expect(r.err).toContain(`--core names no component ('${core}'): give component names separated by commas`);
     }
   });
 
