@@ -3,8 +3,9 @@
  * or https://ui.perfetto.dev. A run's intervals (a timer's call, a program element) are kept in
  * typed arrays while the simulation runs ({@link TraceIntervals}); each becomes one complete event
  * (`ph: "X"`), or an instant event (`ph: "i"`, thread scope) when it takes no time, whose name,
- * category, process and thread a {@link ChromeTraceLayout} gives. Timestamps and durations are
- * microseconds, as the format expects.
+ * category, process and thread a {@link ChromeTraceLayout} gives; a message kept with them becomes
+ * a flow (`ph: "s"` at its send, `ph: "f"` at its receive), an arrow between the two threads.
+ * Timestamps and durations are microseconds, as the format expects.
  *
  * @packageDocumentation
  */
