@@ -5,7 +5,8 @@
  * (`ph: "X"`), or an instant event (`ph: "i"`, thread scope) when it takes no time, whose name,
  * category, process and thread a {@link ChromeTraceLayout} gives; a message kept with them becomes
  * a flow (`ph: "s"` at its send, `ph: "f"` at its receive), an arrow between the two threads.
- * Timestamps and durations are microseconds, as the format expects.
+ * Timestamps and durations are microseconds, as the format expects, rounded to whole nanoseconds
+ * (as Perfetto reads them).
  *
  * @packageDocumentation
  */
@@ -120,6 +121,11 @@ export class TraceIntervals {
   }
 }
 
+/** `us` microseconds as a whole number of nanoseconds, the unit trace viewers keep times in. */
+function nanoseconds(us: number): number {
+  return Math.round(us * 1000);
+}
+
 /** One timeline process or thread and its label, as trace viewers show them. */
 export interface TraceLane {
   /** Process id (`pid`). */
@@ -187,8 +193,13 @@ export class ChromeTraceFile {
     const iv = this.intervals;
     for (const i of iv.timelineOrder()) {
       const { name, cat, pid, tid, args } = this.layout.event(iv.thread(i), iv.id(i));
-      const ts = iv.start(i);
-      const dur = iv.stop(i) - ts;
+      // Whole nanoseconds: Perfetto rounds ts and dur to nanoseconds each on its own, so an
+      // interval's end read as round(ts) + round(dur) could pass the start of the next one by 1 ns
+      // (or the end of its parent), and the viewer would move it off its thread as overlapping.
+      // The length is the difference of the rounded times (not the rounded difference), so that a
+      // viewer adding ts and dur in microseconds ends a slice where the next begins, as before.
+      const ts = nanoseconds(iv.start(i)) / 1000;
+      const dur = nanoseconds(iv.stop(i)) / 1000 - ts;
       // Why an instant: a viewer nests a slice in any slice that holds its time, and one of no
       // length (an MPI_Isend, which the network model charges nothing) also lies within its next
       // sibling when that starts at the same instant, so it would be drawn inside it.
@@ -203,8 +214,8 @@ export class ChromeTraceFile {
       const [from, sent, to, received, bytes] = iv.flow(k);
       const a = lane(from);
       const b = lane(to);
-      yield { name: "message", cat: "flow", ph: "s", id: k, ts: sent, pid: a.pid, tid: a.tid };
-      yield { name: "message", cat: "flow", ph: "f", bp: "e", id: k, ts: received, pid: b.pid, tid: b.tid, args: { bytes } };
+      yield { name: "message", cat: "flow", ph: "s", id: k, ts: nanoseconds(sent) / 1000, pid: a.pid, tid: a.tid };
+      yield { name: "message", cat: "flow", ph: "f", bp: "e", id: k, ts: nanoseconds(received) / 1000, pid: b.pid, tid: b.tid, args: { bytes } };
     }
   }
 

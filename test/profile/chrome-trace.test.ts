@@ -56,6 +56,33 @@ describe("TraceIntervals.timelineOrder", () => {
 });
 
 describe("ChromeTraceFile", () => {
+  it("gives times in whole nanoseconds, so that a viewer rounding ts and dur to nanoseconds apart ends each interval where the next begins", () => {
+    // Perfetto reads a fractional ts or dur as round(us * 1000) ns, each on its own: an interval
+    // from 1.0006 to 1.0024 us would end at 1001 + 2 = 1003 ns, past its sibling starting at 1002 ns,
+    // and the sibling would be taken for a partly overlapping slice.
+    const ns = (us: number): number => (Number.isInteger(us) ? us * 1000 : Math.round(us * 1000));
+    const iv = new TraceIntervals();
+    iv.add(0, 1, 1.0006, 1.0024, 1);
+    iv.add(0, 2, 1.0024, 2.0000004, 1);
+    iv.add(0, 0, 1.0006, 2.0000004, 0);
+    iv.add(0, 3, 2.0000004, 2.0000006, 0);
+    iv.addFlow(0, 1.0024, 0, 2.0000004, 8);
+    const lane = (thread: number) => ({ pid: 0, tid: thread });
+    const events = new ChromeTraceFile(iv, { ...layout(1), lane }, {}).traceEvents.slice(2 + 2) as Array<{ name: string; ph: string; ts: number; dur?: number }>;
+    const at = (name: string) => events.find((e) => e.name === name)!;
+    const end = (name: string) => ns(at(name).ts) + ns(at(name).dur ?? 0);
+    expect([ns(at("t0").ts), end("t0")]).toEqual([1001, 2000]);
+    expect([ns(at("t1").ts), end("t1")]).toEqual([1001, 1002]);
+    expect([ns(at("t2").ts), end("t2")]).toEqual([1002, 2000]);
+    // Read in microseconds, a slice still ends where the next begins.
+    expect(at("t1").ts + at("t1").dur!).toBe(at("t2").ts);
+    // Shorter than half a nanosecond: no length at all.
+    expect(at("t3")).toMatchObject({ ph: "i", ts: 2 });
+    expect(events.filter((e) => e.ph === "s" || e.ph === "f").map((e) => ns(e.ts))).toEqual([1002, 2000]);
+    // Each time is a whole nanosecond's decimal text.
+    for (const e of events) expect(Math.round(e.ts * 1000) / 1000).toBe(e.ts);
+  });
+
   it("writes the text JSON.stringify gives, names first, then one complete event per interval (an instant for one of no length)", () => {
     const iv = new TraceIntervals();
     iv.add(1, 7, 0.5, 2, 0);
