@@ -11,8 +11,13 @@ export interface MpiCallObserver {
   enter(rank: number, call: string): void;
   /** The rank left that call. */
   exit(rank: number, call: string): void;
-  /** A message of the program from rank `source` to rank `dest`, sent at `sentAt` and received at `receivedAt` (us); optional. */
-  message?(source: number, dest: number, sentAt: number, receivedAt: number, bytes: number): void;
+  /**
+   * Rank `source` sends a message of the program to rank `dest` now; returns a number >= 0 that
+   * {@link messageReceived} gets back for it. Optional, with `messageReceived`.
+   */
+  messageSent?(source: number, dest: number, bytes: number): number;
+  /** The receive of message `token` completes on rank `dest` now. */
+  messageReceived?(token: number, dest: number): void;
 }
 
 /**

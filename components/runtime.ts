@@ -152,7 +152,10 @@ export function runAssembly(assembly: PreparedAssembly, platform: Platform, opti
         if (meas) meas.stop(rank, mpiTimerIds.get(call)!);
       },
       // A trace shows the messages between the calls (other runs keep no send times).
-      ...(meas?.trace !== undefined && { message: (source: number, dest: number, sentAt: number, receivedAt: number, bytes: number) => meas.trace!.addFlow(source, sentAt, dest, receivedAt, bytes) }),
+      ...(meas?.trace !== undefined && {
+        messageSent: (source: number, _dest: number, bytes: number) => meas.trace!.startFlow(source, sim.now, bytes),
+        messageReceived: (token: number, dest: number) => meas.trace!.endFlow(token, dest, sim.now),
+      }),
     });
   }
 

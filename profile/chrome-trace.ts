@@ -24,18 +24,37 @@ export class TraceIntervals {
   private startOf = new Float64Array(1024);
   private stopOf = new Float64Array(1024);
   private depthOf = new Int32Array(1024);
+  /** Per interval, its call's number from {@link open}, or -1. */
+  private callOf = new Float64Array(1024);
   /** Intervals recorded. */
   count = 0;
-  // Flows (messages): from thread and time, to thread and time, bytes.
+  /** Per thread, the numbers of its open calls, innermost last (see {@link open}). */
+  private readonly openCalls: number[][] = [];
+  private calls = 0;
+  // Flows (messages): from thread, time and call; to thread, time and call (-1 until received); bytes.
   private flowFrom = new Int32Array(0);
   private flowTo = new Int32Array(0);
   private flowSent = new Float64Array(0);
   private flowReceived = new Float64Array(0);
+  private flowFromCall = new Float64Array(0);
+  private flowToCall = new Float64Array(0);
   private flowBytes = new Float64Array(0);
   /** Flows recorded. */
   flowCount = 0;
 
-  /** Records that `id` ran on `thread` from `start` to `stop` (us), inside `depth` other intervals. */
+  /**
+   * Opens a call on `thread`: it becomes the thread's innermost open call, to which a flow that
+   * starts or ends on the thread now is bound; the next {@link add} on the thread closes it.
+   * Optional: intervals added without it bind no flow.
+   */
+  open(thread: number): void {
+    (this.openCalls[thread] ??= []).push(this.calls++);
+  }
+
+  /**
+   * Records that `id` ran on `thread` from `start` to `stop` (us), inside `depth` other intervals;
+   * it closes the thread's innermost call {@link open}ed, if any.
+   */
   add(thread: number, id: number, start: number, stop: number, depth: number): void {
     if (this.count === this.threadOf.length) this.grow();
     const i = this.count++;
@@ -44,6 +63,13 @@ export class TraceIntervals {
     this.startOf[i] = start;
     this.stopOf[i] = stop;
     this.depthOf[i] = depth;
+    this.callOf[i] = this.openCalls[thread]?.pop() ?? -1;
+  }
+
+  /** The innermost open call of `thread` (see {@link open}), or -1. */
+  private innermost(thread: number): number {
+    const open = this.openCalls[thread];
+    return open !== undefined && open.length > 0 ? open[open.length - 1]! : -1;
   }
 
   private grow(): void {
@@ -53,32 +79,57 @@ export class TraceIntervals {
     this.startOf = grown(this.startOf, n);
     this.stopOf = grown(this.stopOf, n);
     this.depthOf = grown(this.depthOf, n);
+    this.callOf = grown(this.callOf, n);
   }
 
   /**
-   * Records a message from thread `from`, sent at `sent`, to thread `to`, received at `received`
-   * (us), of `bytes` bytes: an arrow from the one to the other in a viewer.
+   * Starts a message from thread `from`, sent at `sent` (us), of `bytes` bytes, bound to the
+   * thread's innermost open call (the one that sends it); returns its number for {@link endFlow}.
    */
-  addFlow(from: number, sent: number, to: number, received: number, bytes: number): void {
+  startFlow(from: number, sent: number, bytes: number): number {
     if (this.flowCount === this.flowFrom.length) {
       const n = Math.max(1024, this.flowFrom.length * 2);
       this.flowFrom = grown(this.flowFrom, n);
       this.flowTo = grown(this.flowTo, n);
       this.flowSent = grown(this.flowSent, n);
       this.flowReceived = grown(this.flowReceived, n);
+      this.flowFromCall = grown(this.flowFromCall, n);
+      this.flowToCall = grown(this.flowToCall, n);
       this.flowBytes = grown(this.flowBytes, n);
     }
     const k = this.flowCount++;
     this.flowFrom[k] = from;
-    this.flowTo[k] = to;
     this.flowSent[k] = sent;
-    this.flowReceived[k] = received;
+    this.flowFromCall[k] = this.innermost(from);
+    this.flowTo[k] = -1;
     this.flowBytes[k] = bytes;
+    return k;
   }
 
-  /** Flow `k` (in recording order): `[from, sent, to, received, bytes]`. */
+  /**
+   * Ends message `k` (from {@link startFlow}) on thread `to`, received at `received` (us), bound
+   * to the thread's innermost open call (the one it completes in). A message never ended (never
+   * received) is left out of the trace.
+   */
+  endFlow(k: number, to: number, received: number): void {
+    this.flowTo[k] = to;
+    this.flowReceived[k] = received;
+    this.flowToCall[k] = this.innermost(to);
+  }
+
+  /** Flow `k` (in recording order): `[from, sent, to, received, bytes]` (`to` -1 when not received). */
   flow(k: number): [number, number, number, number, number] {
     return [this.flowFrom[k], this.flowSent[k], this.flowTo[k], this.flowReceived[k], this.flowBytes[k]];
+  }
+
+  /** The calls flow `k` is bound to, sending and receiving (-1 for none). */
+  flowCalls(k: number): [number, number] {
+    return [this.flowFromCall[k], this.flowToCall[k]];
+  }
+
+  /** The call of interval `i` (see {@link open}), or -1. */
+  call(i: number): number {
+    return this.callOf[i];
   }
 
   /** Thread of interval `i` (in recording order). */
@@ -179,7 +230,8 @@ export class ChromeTraceFile {
   /**
    * The events, one at a time: each process's name and sort index, each thread's, then one `X`
    * event per interval in {@link TraceIntervals.timelineOrder} (an `i` event for one of no length),
-   * then a start (`s`) and an end (`f`) event per flow, when the layout places them.
+   * each followed by the start (`s`) and end (`f`) events of the flows bound to it, when the
+   * layout places flows (those of no call come last, at their own times).
    */
   *events(): Generator<object> {
     for (const p of this.layout.processes) {
@@ -191,6 +243,28 @@ export class ChromeTraceFile {
       yield { name: "thread_sort_index", ph: "M", pid: t.pid, tid: t.tid, args: { sort_index: t.tid } };
     }
     const iv = this.intervals;
+    const lane = this.layout.lane;
+    // The flow events bound to each call: written right after the call's own event, at its start.
+    // Why: Perfetto binds a flow event to the slice on top of its thread's stack when it reads
+    // it, and at one timestamp it reads every slice with a length first, then the others in
+    // file order; a flow at the call's start and just after it is read with the call on top,
+    // where one at its own time would bind to a call starting or ending then.
+    const bound = new Map<number, number[]>();
+    const unbound: number[] = [];
+    if (lane !== undefined) {
+      for (let k = 0; k < iv.flowCount; k++) {
+        const [fromCall, toCall] = iv.flowCalls(k);
+        if (iv.flow(k)[2] < 0) continue;
+        for (const [call, end] of [[fromCall, 0], [toCall, 1]] as const) {
+          if (call < 0) unbound.push(2 * k + end);
+          else {
+            const list = bound.get(call);
+            if (list === undefined) bound.set(call, [2 * k + end]);
+            else list.push(2 * k + end);
+          }
+        }
+      }
+    }
     for (const i of iv.timelineOrder()) {
       const { name, cat, pid, tid, args } = this.layout.event(iv.thread(i), iv.id(i));
       // Whole nanoseconds: Perfetto rounds ts and dur to nanoseconds each on its own, so an
@@ -200,23 +274,24 @@ export class ChromeTraceFile {
       // viewer adding ts and dur in microseconds ends a slice where the next begins, as before.
       const ts = nanoseconds(iv.start(i)) / 1000;
       const dur = nanoseconds(iv.stop(i)) / 1000 - ts;
-      // Why an instant: a viewer nests a slice in any slice that holds its time, and one of no
-      // length (an MPI_Isend, which the network model charges nothing) also lies within its next
-      // sibling when that starts at the same instant, so it would be drawn inside it.
+      // A call of no length is an instant: it has no extent to draw.
       if (dur === 0) yield { name, cat, ph: "i", ts, s: "t", pid, tid, args };
       else yield { name, cat, ph: "X", ts, dur, pid, tid, args };
+      const flows = bound.get(iv.call(i));
+      if (flows !== undefined) for (const e of flows) yield this.flowEvent(e >> 1, e & 1, ts);
     }
-    const lane = this.layout.lane;
-    if (lane === undefined) return;
-    // Each message as a flow: its start binds to the slice that sent it, its end ("bp": "e") to
-    // the slice enclosing the time its receive completed.
-    for (let k = 0; k < iv.flowCount; k++) {
-      const [from, sent, to, received, bytes] = iv.flow(k);
-      const a = lane(from);
-      const b = lane(to);
-      yield { name: "message", cat: "flow", ph: "s", id: k, ts: nanoseconds(sent) / 1000, pid: a.pid, tid: a.tid };
-      yield { name: "message", cat: "flow", ph: "f", bp: "e", id: k, ts: nanoseconds(received) / 1000, pid: b.pid, tid: b.tid, args: { bytes } };
-    }
+    for (const e of unbound) yield this.flowEvent(e >> 1, e & 1, undefined);
+  }
+
+  /**
+   * The start (`end` 0) or end (`end` 1) event of flow `k`, at `ts` (us) or else at its own
+   * time. Its end's `bp: "e"` binds it to the enclosing slice, not the next one.
+   */
+  private flowEvent(k: number, end: number, ts: number | undefined): object {
+    const [from, sent, to, received, bytes] = this.intervals.flow(k);
+    const at = ts ?? nanoseconds(end === 0 ? sent : received) / 1000;
+    const { pid, tid } = this.layout.lane!(end === 0 ? from : to);
+    return end === 0 ? { name: "message", cat: "flow", ph: "s", id: k, ts: at, pid, tid } : { name: "message", cat: "flow", ph: "f", bp: "e", id: k, ts: at, pid, tid, args: { bytes } };
   }
 
   /** Every trace event, built on each read (the instance keeps none: see {@link writeTo}). */

@@ -48,7 +48,11 @@ export function buildPlatform(setup: MachineSetup): Platform {
         observer: {
           enter: (rank, call) => observer.enter(rank, call),
           exit: (rank, call) => observer.exit(rank, call),
-          ...(observer.message !== undefined && { message: observer.message }),
+          ...(observer.messageSent !== undefined &&
+            observer.messageReceived !== undefined && {
+              messageSent: (source: number, dest: number, bytes: number) => observer.messageSent!(source, dest, bytes),
+              messageReceived: (token: number, dest: number) => observer.messageReceived!(token, dest),
+            }),
         },
       });
       return {

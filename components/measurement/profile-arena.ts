@@ -214,6 +214,7 @@ export class ProfileArena {
       a[f + F_START + m + k] = 0;
     }
     this.depthOf[rank] = d + 1;
+    if (this.trace !== null) this.trace.open(rank);
   }
 
   /**

@@ -19,12 +19,17 @@ export interface MpiObserver {
    */
   exit(rank: number, call: MpiCallName, now: number, bytes: number): void;
   /**
-   * A message of the program (not one of those a collective is built from) from world rank
-   * `source` to world rank `dest`: its send was posted at `sentAt` and its receive completes at
-   * `receivedAt` (us), `bytes` long. Called once per message, when the receive's completion is
-   * scheduled (`receivedAt >= now`). Optional: a world whose observer has none keeps no send times.
+   * World rank `source` posts a message of the program (not one of those a collective is built
+   * from) of `bytes` to world rank `dest`, at `now` (us), inside its sending call. Returns a
+   * number >= 0 the world gives back to {@link messageReceived} for this message (a flow's index, say).
+   * Optional, with `messageReceived`: a world whose observer lacks either keeps nothing per message.
    */
-  message?(source: number, dest: number, sentAt: number, receivedAt: number, bytes: number): void;
+  messageSent?(source: number, dest: number, bytes: number, now: number): number;
+  /**
+   * The receive of the message `token` ({@link messageSent}'s number) completes on world rank
+   * `dest` at `now` (us): inside the call that waits for it, or whatever the rank is doing then.
+   */
+  messageReceived?(token: number, dest: number, now: number): void;
 }
 
 /**
@@ -81,10 +86,25 @@ export function combineObservers(...observers: MpiObserver[]): MpiObserver {
     exit(rank, call, now, bytes) {
       for (const o of observers) o.exit(rank, call, now, bytes);
     },
-    ...(observers.some((o) => o.message !== undefined) && {
-      message(source: number, dest: number, sentAt: number, receivedAt: number, bytes: number) {
-        for (const o of observers) o.message?.(source, dest, sentAt, receivedAt, bytes);
-      },
-    }),
+    // Each observer's own number for each message, by the number the combination gives it
+    // (a table that grows with the messages: combinations are for tools and tests).
+    ...(observers.some((o) => o.messageSent !== undefined && o.messageReceived !== undefined) && messageHooks(observers)),
+  };
+}
+
+/** {@link MpiObserver.messageSent} and `messageReceived` of several observers: each gets its own numbers back. */
+function messageHooks(observers: readonly MpiObserver[]): Pick<MpiObserver, "messageSent" | "messageReceived"> {
+  const tokens: number[][] = [];
+  return {
+    messageSent(source, dest, bytes, now) {
+      tokens.push(observers.map((o) => (o.messageSent !== undefined && o.messageReceived !== undefined ? o.messageSent(source, dest, bytes, now) : -1)));
+      return tokens.length - 1;
+    },
+    messageReceived(token, dest, now) {
+      const own = tokens[token]!;
+      observers.forEach((o, i) => {
+        if (o.messageSent !== undefined && o.messageReceived !== undefined) o.messageReceived(own[i]!, dest, now);
+      });
+    },
   };
 }

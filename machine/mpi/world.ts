@@ -231,10 +231,11 @@ export class MpiWorld {
   /** Per slot, the site of the rank that posted the send it holds (see {@link setSite}). */
   private sendSite = new Int32Array(0);
   /**
-   * Per slot, when the send it holds was posted (us); null unless the observer takes messages
-   * (`MpiObserver.message`), so that other worlds pay nothing per send.
+   * Per slot, the observer's number of the program's message the send or the matched receive
+   * holds (`MpiObserver.messageSent`), -1 for none; null unless the observer takes messages, so
+   * that other worlds pay nothing per message.
    */
-  private sentAt: Float64Array | null = null;
+  private tokenOf: Float64Array | null = null;
   // The last wake-up event scheduled: its last rank, its time, and the kernel state right after
   // scheduling it (a later wake-up may join it only if nothing was scheduled or fired since).
   private wakeTail = NIL;
@@ -272,7 +273,7 @@ export class MpiWorld {
     this.deliveryIntra = this.net.intra.sendCompletes === "delivery";
     this.collectives = resolveCollectives(options.collectives);
     this.observer = options.observer ?? null;
-    if (this.observer?.message !== undefined) this.sentAt = new Float64Array(64);
+    if (this.observer?.messageSent !== undefined && this.observer.messageReceived !== undefined) this.tokenOf = new Float64Array(64).fill(-1);
     this.fastPaths = options.fastPaths ?? true;
     this.waitEvents = new Array(n).fill(null);
     this.callOf = new Uint8Array(n);
@@ -380,7 +381,7 @@ export class MpiWorld {
     }
     p.setFlags(s, flags);
     if (this.siteOf !== null) this.recordSite(s, rank);
-    if (this.sentAt !== null) this.recordSentAt(s, now);
+    if (this.tokenOf !== null) this.setToken(s, internal ? -1 : this.observer!.messageSent!(rank, dest, bytes, now));
     if (arrival === now) this.zeroDelay();
     this.sim.schedule(arrival - now, this.onEnvelope, s);
     return s;
@@ -396,28 +397,22 @@ export class MpiWorld {
     this.sendSite[s] = this.siteOf![rank];
   }
 
-  /** Keeps when the send in slot `s` was posted (see {@link sentAt}). */
-  private recordSentAt(s: number, now: number): void {
-    let at = this.sentAt!;
-    if (s >= at.length) {
-      const grown = new Float64Array(Math.max(2 * at.length, s + 1));
-      grown.set(at);
-      this.sentAt = at = grown;
+  /** Keeps the message number `token` with slot `s` (see {@link tokenOf}). */
+  private setToken(s: number, token: number): void {
+    let t = this.tokenOf!;
+    if (s >= t.length) {
+      const grown = new Float64Array(Math.max(2 * t.length, s + 1)).fill(-1);
+      grown.set(t);
+      this.tokenOf = t = grown;
     }
-    at[s] = now;
-  }
-
-  /** Tells the observer of the program's message in send slot `s`, whose receive `r` completes `delay` from now. */
-  private noteMessage(s: number, r: number, delay: number): void {
-    const p = this.pool;
-    if ((p.flags(s) & F_INTERNAL) !== 0) return;
-    this.observer!.message!(p.owner(s), p.owner(r), this.sentAt![s], this.sim.now + delay, p.bytes(s));
+    t[s] = token;
   }
 
   /** @internal Posts a receive by world rank `rank` from world rank `source` (or ANY_SOURCE); returns its slot. */
   postRecv(rank: number, source: number, tag: number, ctx: number, bytes: number, internal: boolean): number {
     const p = this.pool;
     const r = p.alloc(KIND_RECV, internal ? F_INTERNAL : 0, rank, source, tag, ctx, bytes, 0, NaN);
+    if (this.tokenOf !== null) this.setToken(r, -1);
     // Search the unexpected-message queue in arrival order.
     let prev = NIL;
     for (let m = this.umqHead[rank]; m !== NIL; m = p.next(m)) {
@@ -485,15 +480,14 @@ export class MpiWorld {
     p.setBytes(r, bytes);
     p.setMatch(r, s);
     p.setMatch(s, r);
+    // The receive carries the message's number to its completion (the send's slot may be freed first).
+    if (this.tokenOf !== null) this.tokenOf[r] = this.tokenOf[s];
     p.orFlags(r, F_MATCHED);
     const srcNode = this.rankToNode[p.owner(s)];
     const dstNode = this.rankToNode[p.owner(r)];
     if ((p.flags(s) & F_RDV) === 0) {
-      const delay = this.net.recvOverhead(srcNode, dstNode, bytes);
-      // Before the slot may be freed (a send its owner has released).
-      if (this.sentAt !== null) this.noteMessage(s, r, delay);
       this.releaseNet(s);
-      this.completeAfter(r, delay);
+      this.completeAfter(r, this.net.recvOverhead(srcNode, dstNode, bytes));
       return;
     }
     // Rendezvous: clear-to-send from the receiver back to the sender.
@@ -534,11 +528,8 @@ export class MpiWorld {
     const srcNode = this.rankToNode[p.owner(s)];
     const dstNode = this.rankToNode[p.owner(r)];
     const bytes = p.bytes(s);
-    const delay = this.net.recvOverhead(srcNode, dstNode, bytes);
-    // Before the slot may be freed (a send its owner has released).
-    if (this.sentAt !== null) this.noteMessage(s, r, delay);
     this.releaseNet(s);
-    this.completeAfter(r, delay);
+    this.completeAfter(r, this.net.recvOverhead(srcNode, dstNode, bytes));
   };
 
   /** A scheduled completion (argument: slot handle, so a recycled slot is ignored). */
@@ -574,12 +565,23 @@ export class MpiWorld {
     if (f & F_RELEASED) p.free(s);
   }
 
+  /** Tells the observer that the receive in slot `s`, if it holds a message of the program, has completed. */
+  private received(s: number): void {
+    const token = this.tokenOf![s];
+    // A collective's own slots are allocated without a number (they may hold one of the slot's
+    // earlier send): they carry none.
+    if (token < 0 || this.pool.kind(s) !== KIND_RECV || (this.pool.flags(s) & F_INTERNAL) !== 0) return;
+    this.tokenOf![s] = -1;
+    this.observer!.messageReceived!(token, this.pool.owner(s), this.sim.now);
+  }
+
   /** Marks a request complete and wakes its owner if it waits on it. */
   private complete(s: number): void {
     const p = this.pool;
     const f = p.flags(s);
     if (f & F_COMPLETE) return;
     p.setFlags(s, f | F_COMPLETE);
+    if (this.tokenOf !== null) this.received(s);
     if ((f & F_WAITED) === 0) return;
     const rank = p.owner(s);
     const mode = this.waitMode[rank];

@@ -138,7 +138,8 @@ export class ProgramRuntime {
             exit: (rank, call) => meas.stop(rank * nt, mpiTimers.get(call)!),
             // A trace shows each message between the processes' threads 0 (which carry their MPI).
             ...(this.trace !== undefined && {
-              message: (source: number, dest: number, sentAt: number, receivedAt: number, bytes: number) => this.trace!.addFlow(source * nt, sentAt, dest * nt, receivedAt, bytes),
+              messageSent: (source: number, _dest: number, bytes: number, now: number) => this.trace!.startFlow(source * nt, now, bytes),
+              messageReceived: (token: number, dest: number, now: number) => this.trace!.endFlow(token, dest * nt, now),
             }),
           }
         : undefined,

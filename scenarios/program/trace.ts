@@ -28,6 +28,7 @@ export class TraceRecorder extends TraceIntervals {
 
   /** Thread `uid` enters an element at `time` (us). */
   begin(uid: number, time: number): void {
+    this.open(uid);
     if (this.depth[uid] === this.maxDepth) this.deepen();
     this.stack[uid * this.maxDepth + this.depth[uid]++] = time;
   }

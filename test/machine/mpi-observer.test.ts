@@ -84,16 +84,21 @@ describe("MPI observer: the program's messages", () => {
   class Messages implements MpiObserver {
     readonly messages: string[] = [];
     readonly exits: string[] = [];
+    readonly sent: string[] = [];
     enter(): void {}
     exit(rank: number, call: MpiCallName, now: number): void {
       this.exits.push(`${rank} ${call} @${now}`);
     }
-    message(source: number, dest: number, sentAt: number, receivedAt: number, bytes: number): void {
-      this.messages.push(`${source}->${dest} ${bytes}B sent @${sentAt} received @${receivedAt}`);
+    messageSent(source: number, dest: number, bytes: number, now: number): number {
+      this.sent.push(`${source}->${dest} ${bytes}B sent @${now}`);
+      return this.sent.length - 1;
+    }
+    messageReceived(token: number, dest: number, now: number): void {
+      this.messages.push(`${this.sent[token]} received by ${dest} @${now}`);
     }
   }
 
-  it("reports each message once, eager and rendezvous, with its send's time and its receive's completion, and none of a collective's", () => {
+  it("reports each message once when sent and once when its receive completes, eager and rendezvous, and none of a collective's", () => {
     for (const eagerLimit of [Infinity, 50]) {
       const obs = new Messages();
       // 100 bytes: eager, or above the limit a rendezvous (request, clear-to-send, data).
@@ -114,22 +119,43 @@ describe("MPI observer: the program's messages", () => {
         yield* c.allreduce(8);
       });
       w.run();
-      const recvExit = (rank: number) => obs.exits.find((e) => e.startsWith(`${rank} MPI_Recv()`))!.split("@")[1];
-      expect(obs.messages).toEqual([
-        `0->1 100B sent @5 received @${recvExit(1)}`,
-        `0->2 8B sent @7 received @${recvExit(2)}`,
-      ]);
-      expect(Number(recvExit(2))).toBe(40);
-      expect(Number(recvExit(1))).toBe(eagerLimit === Infinity ? 16 : 36);
+      const recvExit = (rank: number) => Number(obs.exits.find((e) => e.startsWith(`${rank} MPI_Recv()`))!.split("@")[1]);
+      expect(recvExit(2)).toBe(40);
+      expect(recvExit(1)).toBe(eagerLimit === Infinity ? 16 : 36);
+      expect(obs.sent).toEqual(["0->1 100B sent @5", "0->2 8B sent @7"]);
+      expect(obs.messages).toEqual([`0->1 100B sent @5 received by 1 @${recvExit(1)}`, `0->2 8B sent @7 received by 2 @40`]);
     }
   });
 
-  it("is passed on by combineObservers only when one of them takes messages", () => {
+  it("reports each message received once, also when its slots are reused by a collective's own messages", () => {
+    const obs = new Messages();
+    const w = world(4, hockney(10, 1e8), { observer: obs, collectives: { params: { reduceCostPerByte: 0 } } });
+    w.launch(function* (c) {
+      for (let i = 0; i < 5; i++) {
+        const r = c.irecv((c.rank + 3) % 4, i);
+        const s = c.isend((c.rank + 1) % 4, i, 64);
+        yield* c.waitall([r, s]);
+        yield* c.allreduce(8);
+      }
+    });
+    w.run();
+    expect(obs.sent).toHaveLength(20);
+    expect(obs.messages).toHaveLength(20);
+    expect(new Set(obs.messages).size).toBe(20);
+    for (const m of obs.messages) expect(m).toMatch(/^(\d)->(\d) 64B sent @[\d.]+ received by \2 @/);
+  });
+
+  it("gives each of several observers its own numbers back", () => {
     const plain: MpiObserver = { enter() {}, exit() {} };
-    expect(combineObservers(plain, plain).message).toBeUndefined();
-    const got: number[] = [];
-    const combined = combineObservers(plain, { enter() {}, exit() {}, message: (s, d, a, b, n) => void got.push(s, d, a, b, n) });
-    combined.message!(1, 2, 3, 4, 5);
-    expect(got).toEqual([1, 2, 3, 4, 5]);
+    expect(combineObservers(plain, plain).messageSent).toBeUndefined();
+    const a = new Messages();
+    const b = new Messages();
+    b.sent.push("b's own first");
+    const combined = combineObservers(a, plain, b);
+    const t = combined.messageSent!(1, 2, 8, 3);
+    combined.messageReceived!(t, 2, 4);
+    expect(a.messages).toEqual(["1->2 8B sent @3 received by 2 @4"]);
+    expect(b.messages).toEqual(["1->2 8B sent @3 received by 2 @4"]);
+    expect(b.sent[1]).toBe("1->2 8B sent @3");
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { ChromeTraceFile, TraceIntervals } from "../../profile/index.js";
+import { callBefore, perfettoFlowBindings, type TraceEvent } from "./perfetto-model.js";
 
 /** A layout of one process with `threads` threads whose events are named by id. */
 const layout = (threads: number) => ({
@@ -56,6 +57,34 @@ describe("TraceIntervals.timelineOrder", () => {
 });
 
 describe("ChromeTraceFile", () => {
+  it("binds each flow, in Perfetto's reading, to the call that sent it and the one it was received in", () => {
+    // Thread 0: a method (t0) sends from an MPI call of no length (t1) followed at the same
+    // instant by a wait (t2). Thread 1: in a wait (t3) when the message arrives at 5, which ends
+    // then and a next call (t4) starts at that instant.
+    const iv = new TraceIntervals();
+    iv.open(0); // t0
+    iv.open(0); // t1
+    const k = iv.startFlow(0, 1, 64);
+    iv.add(0, 1, 1, 1, 1);
+    iv.open(0); // t2
+    iv.add(0, 2, 1, 3, 1);
+    iv.add(0, 0, 0, 4, 0);
+    iv.open(1); // t3
+    iv.endFlow(k, 1, 5);
+    iv.add(1, 3, 2, 5, 0);
+    iv.open(1); // t4
+    iv.add(1, 4, 5, 6, 0);
+    const lane = (thread: number) => ({ pid: 0, tid: thread });
+    const events = new ChromeTraceFile(iv, { ...layout(2), lane }, {}).traceEvents as TraceEvent[];
+    expect(perfettoFlowBindings(events)).toEqual(new Map([[0, ["t1", "t3"]]]));
+    // Each right after its call, at the call's start.
+    const flows = events.filter((e) => e.ph === "s" || e.ph === "f");
+    for (const f of flows) {
+      const call = callBefore(events, f);
+      expect([call.name, call.ts]).toEqual([f.ph === "s" ? "t1" : "t3", f.ts]);
+    }
+  });
+
   it("gives times in whole nanoseconds, so that a viewer rounding ts and dur to nanoseconds apart ends each interval where the next begins", () => {
     // Perfetto reads a fractional ts or dur as round(us * 1000) ns, each on its own: an interval
     // from 1.0006 to 1.0024 us would end at 1001 + 2 = 1003 ns, past its sibling starting at 1002 ns,
@@ -66,7 +95,8 @@ describe("ChromeTraceFile", () => {
     iv.add(0, 2, 1.0024, 2.0000004, 1);
     iv.add(0, 0, 1.0006, 2.0000004, 0);
     iv.add(0, 3, 2.0000004, 2.0000006, 0);
-    iv.addFlow(0, 1.0024, 0, 2.0000004, 8);
+    // A flow of no call: at its own times.
+    iv.endFlow(iv.startFlow(0, 1.0024, 8), 0, 2.0000004);
     const lane = (thread: number) => ({ pid: 0, tid: thread });
     const events = new ChromeTraceFile(iv, { ...layout(1), lane }, {}).traceEvents.slice(2 + 2) as Array<{ name: string; ph: string; ts: number; dur?: number }>;
     const at = (name: string) => events.find((e) => e.name === name)!;

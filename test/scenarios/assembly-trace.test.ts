@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { executeScenario, loadScenarioText, runScenario } from "../../scenarios/index.js";
 import { MIXED_SCENARIO, tempDir } from "./fixtures.js";
+import { callBefore, perfettoFlowBindings } from "../profile/perfetto-model.js";
 
 interface TraceEvent {
   name: string;
@@ -92,17 +93,25 @@ describe("the trace of an assembly run (outputs.trace)", () => {
     expect(sent).toBe(48);
     expect(starts).toHaveLength(sent);
     expect(ends).toHaveLength(sent);
-    const isends = events.filter((e) => e.name === "MPI_Isend()");
-    for (const [k, s] of starts.entries()) {
-      const f = ends[k]!;
-      expect([s.id, f.id, s.name, f.name, s.cat, f.cat, f.bp]).toEqual([k, k, "message", "message", "flow", "flow", "e"]);
-      expect(f.ts!).toBeGreaterThan(s.ts!);
+    // In Perfetto's reading, each message leaves the MPI_Isend that sent it and arrives in the
+    // call its receive completed in: the event just before its end in the file, on its rank.
+    const bindings = perfettoFlowBindings(events as never);
+    expect(new Set(starts.map((e) => e.id))).toEqual(new Set(ends.map((e) => e.id)));
+    for (const s of starts) {
+      const k = s.id!;
+      const f = ends.find((e) => e.id === k)!;
+      expect([s.name, f.name, s.cat, f.cat, f.bp]).toEqual(["message", "message", "flow", "flow", "e"]);
       expect(f.tid).not.toBe(s.tid);
       expect([s.pid, f.pid]).toEqual([s.tid < 2 ? 0 : 1, f.tid < 2 ? 0 : 1]);
-      // Sent from an MPI_Isend of its rank at that instant.
-      expect(isends.some((e) => e.tid === s.tid && e.ts === s.ts)).toBe(true);
+      const sender = callBefore(events, s)!;
+      const receiver = callBefore(events, f)!;
+      expect([sender.name, sender.tid, sender.ts]).toEqual(["MPI_Isend()", s.tid, s.ts]);
+      expect([receiver.tid, receiver.ts]).toEqual([f.tid, f.ts]);
+      expect(bindings.get(k)).toEqual(["MPI_Isend()", receiver.name]);
       expect(f.args.bytes).toBeGreaterThan(0);
     }
+    // Most messages arrive while their receiver waits for them.
+    expect([...bindings.values()].filter(([, to]) => to === "MPI_Waitsome()").length).toBeGreaterThan(sent / 2);
   });
 
   it("is written as trace.json, byte-identical for the same seed, and not at all without measurement", () => {

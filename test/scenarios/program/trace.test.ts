@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { ChromeTrace, TraceRecorder } from "../../../scenarios/program/trace.js";
 import type { ProgramModel } from "../../../scenarios/program/model.js";
+import { callBefore, perfettoFlowBindings } from "../../profile/perfetto-model.js";
 
 /** The fields of a program model a trace reads: 2 nodes, `processes` processes of `threads` threads, 3 elements. */
 function model(processes: number, threads: number): ProgramModel {
@@ -107,7 +108,7 @@ describe("a program model's trace, run", () => {
     const trial = art.trial!;
     const threads = art.scenario.program!.threads;
     expect(threads).toBe(2);
-    const events = (JSON.parse(JSON.stringify(art.trace)) as { traceEvents: { ph: string; ts: number; tid: number; pid: number; id?: number }[] }).traceEvents;
+    const events = (JSON.parse(JSON.stringify(art.trace)) as { traceEvents: { name: string; ph: string; ts: number; tid: number; pid: number; id?: number }[] }).traceEvents;
     const starts = events.filter((e) => e.ph === "s");
     const ends = events.filter((e) => e.ph === "f");
     const sends = ["MPI_Send()", "MPI_Isend()"].map((n) => trial.findTimer(n)).filter((t) => t !== undefined);
@@ -115,12 +116,17 @@ describe("a program model's trace, run", () => {
     expect(sent).toBeGreaterThan(0);
     expect(starts).toHaveLength(sent);
     expect(ends).toHaveLength(sent);
-    for (const [k, s] of starts.entries()) {
-      const f = ends[k]!;
-      expect([s.id, f.id]).toEqual([k, k]);
+    const bindings = perfettoFlowBindings(events as never);
+    for (const s of starts) {
+      const f = ends.find((e) => e.id === s.id)!;
       expect(s.tid % threads).toBe(0);
       expect(f.tid % threads).toBe(0);
-      expect(f.ts).toBeGreaterThan(s.ts);
+      // Each leaves the element that sent it, and arrives in the one its receive completed in.
+      const [from, to] = bindings.get(s.id!)!;
+      expect(["SendRight", "SendLeft"]).toContain(from);
+      expect(callBefore(events, s)).toMatchObject({ name: from, tid: s.tid, ts: s.ts });
+      expect(callBefore(events, f)).toMatchObject({ name: to, tid: f.tid, ts: f.ts });
     }
+    expect([...bindings.values()].filter(([, to]) => to === "WaitHalos").length).toBeGreaterThan(0);
   });
 });
