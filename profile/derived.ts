@@ -4,6 +4,7 @@
  */
 import { ProfileModelError } from "./errors.js";
 import type { Trial } from "./model.js";
+import { populationStddev } from "./spread.js";
 
 /** Statistics across threads, as ParaProf's derived threads. */
 export type DerivedKind = "mean" | "min" | "max" | "total" | "stddev";
@@ -57,7 +58,8 @@ export function threadView(trial: Trial, thread: number): ProfileView {
 /**
  * A derived thread: mean, min, max, total or standard deviation across threads, for calls,
  * subroutines and every metric's exclusive and inclusive values. Standard deviation is the
- * population form `sqrt(|sum(x^2)/n - mean^2|)`, as ParaProf computes it.
+ * population form, `sqrt(sum((x - mean)^2)/n)`, ParaProf's definition (which ParaProf computes
+ * as `sqrt(|sum(x^2)/n - mean^2|)`, a form that cancels for long timers).
  */
 export function derivedView(trial: Trial, kind: DerivedKind, options: DerivedOptions = {}): ProfileView {
   const includeMissing = options.includeMissing ?? true;
@@ -86,20 +88,32 @@ export function derivedView(trial: Trial, kind: DerivedKind, options: DerivedOpt
       for (let t = 0; t < nT; t++) if (count[t] === 0) out[t] = 0;
       return out;
     }
-    const sq = kind === "stddev" ? new Float64Array(nT) : undefined;
+    for (let th = 0; th < nTh; th++) {
+      const base = th * nT;
+      for (let t = 0; t < nT; t++) out[t] += src[base + t];
+    }
+    if (kind === "total") return out;
+    const divisor = (t: number): number => (includeMissing ? nTh : count[t]);
+    for (let t = 0; t < nT; t++) out[t] = divisor(t) > 0 ? out[t] / divisor(t) : 0;
+    if (kind === "mean") return out;
+    // Deviations from the mean, summed in a second pass (corrected for the rounding of the mean,
+    // so that equal values give 0). Why not sum(x²)/n − mean²: it cancels for long timers
+    // (threads of 1e10 us that differ by 0..3 us gave 0, equal values 1.41).
+    const squares = new Float64Array(nT);
+    const deviations = new Float64Array(nT);
     for (let th = 0; th < nTh; th++) {
       const base = th * nT;
       for (let t = 0; t < nT; t++) {
-        const x = src[base + t];
-        out[t] += x;
-        if (sq) sq[t] += x * x;
+        // A thread without the timer counts as 0 when included, else not at all.
+        if (v.present[base + t] === 0 && !includeMissing) continue;
+        const d = (v.present[base + t] === 0 ? 0 : src[base + t]) - out[t];
+        deviations[t] += d;
+        squares[t] += d * d;
       }
     }
-    if (kind === "total") return out;
     for (let t = 0; t < nT; t++) {
-      const n = includeMissing ? nTh : count[t];
-      const mean = n > 0 ? out[t] / n : 0;
-      out[t] = kind === "mean" ? mean : n > 1 ? Math.sqrt(Math.abs(sq![t] / n - mean * mean)) : 0;
+      const n = divisor(t);
+      out[t] = n > 1 ? Math.sqrt(Math.max(0, squares[t] - (deviations[t] * deviations[t]) / n) / n) : 0;
     }
     return out;
   };
@@ -167,7 +181,7 @@ export function derivedEventView(trial: Trial, kind: DerivedKind, options: Deriv
     let mx = -Infinity;
     let wsum = 0;
     let ss = 0;
-    const acc = Object.fromEntries(fields.map((f) => [f, { sum: 0, sq: 0, lo: Infinity, hi: -Infinity }])) as Record<(typeof fields)[number], { sum: number; sq: number; lo: number; hi: number }>;
+    const acc = Object.fromEntries(fields.map((f) => [f, { values: [] as number[], lo: Infinity, hi: -Infinity }])) as Record<(typeof fields)[number], { values: number[]; lo: number; hi: number }>;
     for (let th = 0; th < nTh; th++) {
       const s = th * nE + u;
       if (e.present[s] === 0) continue;
@@ -184,8 +198,7 @@ export function derivedEventView(trial: Trial, kind: DerivedKind, options: Deriv
       for (const f of fields) {
         const x = e[f][s];
         const a = acc[f];
-        a.sum += x;
-        a.sq += x * x;
+        a.values.push(x);
         if ((f === "min" || f === "max") && !sampled) continue;
         if (x < a.lo) a.lo = x;
         if (x > a.hi) a.hi = x;
@@ -212,11 +225,9 @@ export function derivedEventView(trial: Trial, kind: DerivedKind, options: Deriv
         case "max":
           val = a.hi === -Infinity ? 0 : a.hi;
           break;
-        case "stddev": {
-          const m = a.sum / div;
-          val = div > 1 ? Math.sqrt(Math.abs(a.sq / div - m * m)) : 0;
+        case "stddev":
+          val = populationStddev(a.values, div);
           break;
-        }
       }
       out[f][u] = val;
     }

@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 import { DERIVED_KINDS, derivedEventView, threadEventView, type DerivedKind } from "./derived.js";
+import { populationStddev } from "./spread.js";
 import type { Trial } from "./model.js";
 import { gFormat, resolveThreadIndex } from "./table.js";
 
@@ -70,8 +71,7 @@ function stddevOverThreads(trial: Trial, kind: "min" | "max" | "stddev", include
     let n = 0;
     let lo = Infinity;
     let hi = -Infinity;
-    let sum = 0;
-    let sq = 0;
+    const sds: number[] = [];
     for (let th = 0; th < trial.threads.length; th++) {
       const s = th * nE + u;
       if (e.present[s] === 0) continue;
@@ -81,11 +81,10 @@ function stddevOverThreads(trial: Trial, kind: "min" | "max" | "stddev", include
         lo = Math.min(lo, sd);
         hi = Math.max(hi, sd);
       }
-      sum += sd;
-      sq += sd * sd;
+      sds.push(sd);
     }
     const m = kind === "stddev" && includeMissing ? trial.threads.length : n;
-    out[u] = n === 0 ? 0 : kind === "min" ? (lo === Infinity ? 0 : lo) : kind === "max" ? (hi === -Infinity ? 0 : hi) : Math.sqrt(Math.max(0, sq / m - (sum / m) ** 2));
+    out[u] = n === 0 ? 0 : kind === "min" ? (lo === Infinity ? 0 : lo) : kind === "max" ? (hi === -Infinity ? 0 : hi) : populationStddev(sds, m);
   }
   return out;
 }

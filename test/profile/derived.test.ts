@@ -32,6 +32,26 @@ describe("derived threads (ParaProf's mean, total, min, max, stddev)", () => {
     expect(derivedView(t, "mean").calls[f]).toBe(5);
   });
 
+  it("stddev across threads is taken from deviations about the mean: long timers that differ a little keep their spread", () => {
+    // A sum of squares less n·mean² cancels: 1e10 us timers differing by 0..3 us gave 0, and
+    // threads 3.3e9 + (0, 1.5, 2.3, 7, 11, 4) gave 45.25 for 3.71; equal values gave 1.41.
+    const stddevOf = (values: number[], options?: { includeMissing?: boolean }, absent = 0): number => {
+      const b = new TrialBuilder({ metrics: ["TIME"] });
+      const f = b.timer("f");
+      b.timer("g");
+      values.forEach((v, i) => b.setValues(b.addThread(i), f, { calls: 1, exclusive: v, inclusive: v }));
+      for (let i = 0; i < absent; i++) b.setValues(b.addThread(values.length + i), b.findTimer("g")!, { calls: 1, exclusive: 1, inclusive: 1 });
+      return derivedView(b.build(), "stddev", options).inclusive[0][f];
+    };
+    expect(stddevOf([0, 1, 2, 3].map((x) => 1e10 + x))).toBeCloseTo(Math.sqrt(1.25), 5);
+    expect(stddevOf([0, 1.5, 2.3, 7, 11, 4].map((x) => 3.3e9 + x))).toBeCloseTo(3.710345878689775, 5);
+    expect(stddevOf(new Array(8).fill(123456789.123))).toBe(0);
+    // A thread without the timer counts as 0 (ParaProf's default), or not at all.
+    // (Deviations 5e9, 5e9 + 2 and twice −(5e9 + 1): a variance of (5e9 + 1)² + 0.5.)
+    expect(stddevOf([1e10 + 1, 1e10 + 3], {}, 2)).toBeCloseTo(5e9 + 1, 3);
+    expect(stddevOf([1e10 + 1, 1e10 + 3], { includeMissing: false }, 2)).toBe(1);
+  });
+
   it("total over threads equals the sum of per-thread views (property)", () => {
     fc.assert(
       fc.property(arbitraryTrial, (t) => {

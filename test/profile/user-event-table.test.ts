@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { formatUserEventTable, readTrial, userEventTable } from "../../profile/index.js";
+import { derivedEventView, formatUserEventTable, readTrial, TrialBuilder, userEventTable } from "../../profile/index.js";
 import { main } from "../../cli/main.js";
 import { PPK, TAU } from "./data.js";
 
@@ -57,6 +57,23 @@ describe("user-event tables (pprof's USER EVENTS Profile)", () => {
     expect(Math.max(...own)).toBeGreaterThan(0);
     const popStd = (xs: number[]) => Math.sqrt(xs.reduce((a, x) => a + x * x, 0) / xs.length - (xs.reduce((a, x) => a + x, 0) / xs.length) ** 2);
     expect(userEventTable(trial, "stddev").rows.find((r) => r.name === e.name)!.stddev).toBeCloseTo(popStd(own), 9);
+  });
+
+  it("takes the spread across threads from deviations about the mean: large values that differ a little keep it", () => {
+    // Thread k has the samples 0 and 2e10 + 2k: a mean of 1e10 + k and a standard deviation of
+    // 1e10 + k. Across the 4 threads both spread by √1.25 (a sum of squares less n·mean² gave 0).
+    const b = new TrialBuilder({ metrics: ["TIME"] });
+    const e = b.userEvent("bytes");
+    for (let k = 0; k < 4; k++) {
+      const th = b.addThread(k);
+      b.addEventSample(th, e, 0);
+      b.addEventSample(th, e, 2e10 + 2 * k);
+    }
+    const trial = b.build();
+    expect(derivedEventView(trial, "stddev").mean[e]).toBeCloseTo(Math.sqrt(1.25), 6);
+    expect(derivedEventView(trial, "stddev").count[e]).toBe(0);
+    expect(userEventTable(trial, "stddev").rows[0]!.mean).toBeCloseTo(Math.sqrt(1.25), 6);
+    expect(userEventTable(trial, "stddev").rows[0]!.stddev).toBeCloseTo(Math.sqrt(1.25), 3);
   });
 
   it("follows each timer table in profile show, and can be left out", async () => {
