@@ -18,7 +18,8 @@ export interface UserEventRow {
   readonly min: number;
   readonly mean: number;
   /**
-   * Standard deviation of the samples (population, as TAU: `sqrt(sumsqr / n - mean^2)`); for the
+   * Standard deviation of the samples (population, as TAU: `sqrt(sumsqr / n - mean^2)`, at most
+   * half the range `max - min`, which bounds it where the sum of squares leaves rounding); for the
    * `min`, `max` and `stddev` views, that kind taken over the threads' own standard deviations.
    */
   readonly stddev: number;
@@ -31,9 +32,16 @@ export interface UserEventTable {
   readonly rows: readonly UserEventRow[];
 }
 
-/** Population standard deviation from a count, a mean and a sum of squares (0 for rounding below zero). */
-function sampleStddev(count: number, mean: number, sumSquares: number): number {
-  return count > 0 ? Math.sqrt(Math.max(0, sumSquares / count - mean * mean)) : 0;
+/**
+ * Population standard deviation from a count, a mean and a sum of squares (0 for rounding below
+ * zero), at most half the samples' range, max − min, as no spread of samples in [min, max] is
+ * more. Why the bound: sumsqr/n − mean² keeps the rounding of sumsqr, a spread of 0.0035 for 20
+ * equal samples of 82745.11, and more for larger values that the range shows to be equal.
+ */
+function sampleStddev(count: number, mean: number, sumSquares: number, min: number, max: number): number {
+  if (!(count > 0)) return 0;
+  const sd = Math.sqrt(Math.max(0, sumSquares / count - mean * mean));
+  return max >= min ? Math.min(sd, (max - min) / 2) : sd;
 }
 
 /**
@@ -51,7 +59,7 @@ export function userEventTable(trial: Trial, which: string, options: { includeMi
   for (const u of trial.userEvents) {
     const i = u.index;
     if (view.present[i] === 0) continue;
-    const stddev = spread !== undefined ? spread[i] : sampleStddev(view.count[i], view.mean[i], view.sumSquares[i]);
+    const stddev = spread !== undefined ? spread[i] : sampleStddev(view.count[i], view.mean[i], view.sumSquares[i], view.min[i], view.max[i]);
     rows.push({ name: u.name, samples: view.count[i], max: view.max[i], min: view.min[i], mean: view.mean[i], stddev });
   }
   rows.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -75,7 +83,7 @@ function stddevOverThreads(trial: Trial, kind: "min" | "max" | "stddev", include
     for (let th = 0; th < trial.threads.length; th++) {
       const s = th * nE + u;
       if (e.present[s] === 0) continue;
-      const sd = sampleStddev(e.count[s], e.mean[s], e.sumSquares[s]);
+      const sd = sampleStddev(e.count[s], e.mean[s], e.sumSquares[s], e.min[s], e.max[s]);
       n++;
       if (e.count[s] > 0) {
         lo = Math.min(lo, sd);

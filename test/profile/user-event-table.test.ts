@@ -59,6 +59,19 @@ describe("user-event tables (pprof's USER EVENTS Profile)", () => {
     expect(userEventTable(trial, "stddev").rows.find((r) => r.name === e.name)!.stddev).toBeCloseTo(popStd(own), 9);
   });
 
+  it("gives equal samples no spread: TAU's sum of squares leaves rounding that the range of the samples bounds", () => {
+    // 20 samples of 82745.11220379836: sumsqr/n − mean² is 1.24e-5 of rounding, printed as a
+    // standard deviation of 0.003521. No spread exceeds half the range, max − min.
+    const b = new TrialBuilder({ metrics: ["TIME"] });
+    const e = b.userEvent("bytes");
+    const th = b.addThread(0);
+    for (let k = 0; k < 20; k++) b.addEventSample(th, e, 82745.11220379836);
+    const trial = b.build();
+    expect(userEventTable(trial, "0,0,0").rows[0]!.stddev).toBe(0);
+    expect(userEventTable(trial, "total").rows[0]!.stddev).toBe(0);
+    expect(formatUserEventTable(userEventTable(trial, "0,0,0"))).toContain("  8.275E+04          0  bytes");
+  });
+
   it("takes the spread across threads from deviations about the mean: large values that differ a little keep it", () => {
     // Thread k has the samples 0 and 2e10 + 2k: a mean of 1e10 + k and a standard deviation of
     // 1e10 + k. Across the 4 threads both spread by √1.25 (a sum of squares less n·mean² gave 0).
