@@ -31,7 +31,7 @@ export interface CrossoverOptions extends SelectOptions {
 
 /** One change of the best assembly. */
 export interface Crossover {
-  /** Value of the variable where the choice changes (bisection to ~1e-12 relative). */
+  /** Value of the variable where the choice changes (bisection to ~1e-12 relative, or of the range's magnitude when below 1). */
   readonly at: number;
   /** Components whose implementation changes there. */
   readonly changes: readonly { readonly component: string; readonly from: string; readonly to: string }[];
@@ -90,6 +90,10 @@ export function findCrossovers(assembly: Assembly | PreparedAssembly, options: C
   // A change this close to an end is a tie there (the costs equal at a round value such as 0),
   // not a range of its own.
   const atEnd = 1e-9 * (to - from);
+  // The magnitude below which bisection and merging tolerances are absolute: 1, or the range's own
+  // magnitude when smaller. Why not 1 alone: over [0, 1e-9] it made crossovers 1e-12 coarse and
+  // merged any two closer than 1e-9, which over such a range is every two.
+  const unit = Math.min(1, Math.max(Math.abs(from), Math.abs(to)));
   const crossovers: Crossover[] = [];
   const intervals: SelectionInterval[] = [];
   let start = from;
@@ -104,7 +108,7 @@ export function findCrossovers(assembly: Assembly | PreparedAssembly, options: C
       return;
     }
     const prev = crossovers[crossovers.length - 1];
-    if (prev && Math.abs(prev.at - x) <= 1e-9 * Math.max(1, Math.abs(x))) {
+    if (prev && Math.abs(prev.at - x) <= 1e-9 * Math.max(unit, Math.abs(x))) {
       // Two components that cross at the same point (up to rounding) make one crossover.
       crossovers[crossovers.length - 1] = { at: prev.at, changes: diff(intervals[intervals.length - 1]!.assignment, right) };
     } else {
@@ -118,8 +122,9 @@ export function findCrossovers(assembly: Assembly | PreparedAssembly, options: C
     // Invariant: the choice at a is ca, at b it is cb ≠ ca.
     let lo = a;
     let hi = b;
-    for (let k = 0; k < 200 && hi - lo > 1e-12 * Math.max(1, Math.abs(lo)); k++) {
+    for (let k = 0; k < 200 && hi - lo > 1e-12 * Math.max(unit, Math.abs(lo)); k++) {
       const mid = lo + (hi - lo) / 2;
+      if (mid === lo || mid === hi) break;
       if (same(at(mid), ca)) lo = mid;
       else hi = mid;
     }

@@ -58,6 +58,21 @@ describe("selectImplementations", () => {
     expect(logScan.crossovers.map((c) => c.at)).toEqual([expect.closeTo(2, 9)]);
   });
 
+  it("finds crossovers to the same relative precision over a range of tiny values (seconds of a microsecond)", () => {
+    // Best: Low below 3s, Mid to 6s, High above. Bisection stopped at 1e-12 in absolute terms, and
+    // crossovers closer than 1e-9 merged: at s = 1e-6 the first was at 2.9999998e-6, at s = 1e-12
+    // the two were one, Low to High, at 2.97e-12, and Mid was lost.
+    for (const s of [1, 1e-6, 1e-12, 1e-30]) {
+      const asm: Assembly = {
+        components: [{ name: "C", implementations: [1.5, 4.5, 7.5].map((c, i) => ({ name: ["Low", "Mid", "High"][i]!, mean: `abs(x - ${c * s})` })) }],
+        callGraph: { component: "C" },
+      };
+      const r = findCrossovers(asm, { variable: "x", from: 0, to: 10 * s });
+      expect(r.crossovers.map((c) => c.at / s), `s = ${s}`).toEqual([expect.closeTo(3, 9), expect.closeTo(6, 9)]);
+      expect(r.intervals.map((i) => i.assignment.C)).toEqual(["Low", "Mid", "High"]);
+    }
+  });
+
   it("finds a crossover within half a cell of either end of the range", () => {
     const lin: Assembly = { components: [{ name: "C", implementations: [{ name: "Lin", mean: "x" }, { name: "One", mean: 1 }] }], callGraph: { component: "C" } };
     // 128 cells over [0, 1.003]: the last middle is 0.9991, below the change at 1.
