@@ -151,6 +151,22 @@ describe("evidence of a run, driven by records and MPI timers", () => {
     expect(spearman([1, 2, 3, 4], [16, 9, 4, 1])).toBeCloseTo(-1, 12);
   });
 
+  it("takes times that vary only by rounding for times that do not vary: no slope, R² 0", () => {
+    // 3.3 us at every size: the means (sums of 3 to 45 records, divided) differ in their last bit,
+    // which gave a slope of 4.08e-19, R² -0.090 and a power law of R² 0.141.
+    const sizes = [10, 20, 40, 80, 160, 320, 640];
+    const records = sizes.flatMap((q, i) => Array.from({ length: 3 + 7 * i }, () => rec("K", { Q: q }, 3.3)));
+    const e = computeEvidence(trial(), records);
+    const s = e.scaling[0]!;
+    expect(new Set(s.points.map((p) => p.mean)).size).toBeGreaterThan(1);
+    expect([s.linear.slope, s.linear.r2, s.powerLaw.slope, s.powerLaw.r2]).toEqual([0, 0, 0, 0]);
+    expect(s.linear.intercept).toBeCloseTo(3.3, 12);
+    expect(formatEvidence(e)).toContain("mean (modes averaged) = 3.300 + 0 Q us (R² 0.000, 7 sizes); = exp(0.000 log Q + 1.194) (R² 0.000)");
+    // A line through values that do vary keeps its fit, however small they are.
+    expect(linearFit([1, 2, 3], [1e-300, 2e-300, 3e-300]).r2).toBeCloseTo(1, 12);
+    expect(linearFit([1, 2, 3], [1e9, 1e9 + 1, 1e9 + 2]).slope).toBeCloseTo(1, 6);
+  });
+
   it("groups records by the JSON text of their sorted parameter names and values (property)", () => {
     // Values JSON writes alike (NaN, infinities: null; -0: 0) fall in one group; 3 and "3" do not.
     const value = fc.constantFrom(0, -0, 3, "3", NaN, Infinity, -Infinity, "x", "", 1.5);
