@@ -241,7 +241,7 @@ export function parseExtrapJson(text: string, file = "(json)"): ExtrapExperiment
         });
       }
     }
-    return { parameters, measurements: mergeMeasurements(out) };
+    return completeExperiment(file, parameters, out);
   }
   if (Array.isArray(d.callpaths) && Array.isArray(d.coordinates) && Array.isArray(d.measurements) && Array.isArray(d.metrics) && Array.isArray(d.parameters)) {
     const byId = (arr: unknown[], what: string): Map<unknown, Record<string, unknown>> => {
@@ -272,7 +272,7 @@ export function parseExtrapJson(text: string, file = "(json)"): ExtrapExperiment
       if (typeof value !== "number" || !Number.isFinite(value)) fail(`measurements[${i}].value is not a finite number`);
       out.push({ callpath: String(cp.name), metric: String(me.name), point, values: [value as number] });
     });
-    return { parameters, measurements: mergeMeasurements(out) };
+    return completeExperiment(file, parameters, out);
   }
   return fail("expected Extra-P JSON with 'parameters' and 'measurements' (or the older 'callpaths'/'coordinates'/'metrics' arrays)");
 }
@@ -328,7 +328,21 @@ export function parseExtrapJsonLines(text: string, file = "(jsonl)"): ExtrapExpe
     out.push({ callpath, metric, point, values });
   }
   if (!parameters) throw new ProfileFormatError(file, undefined, "no measurements");
-  return { parameters, measurements: mergeMeasurements(out) };
+  return completeExperiment(file, parameters, out);
+}
+
+/**
+ * The experiment of a JSON or JSON Lines file, refused as Extra-P's `validate_experiment` refuses
+ * it: without measurements, or with a callpath and metric not measured at every point (the text
+ * format's DATA blocks are checked as they are read).
+ * @throws ProfileFormatError naming the file and the first callpath and metric that lacks a point
+ */
+function completeExperiment(file: string, parameters: string[], out: readonly ExtrapMeasurement[]): ExtrapExperiment {
+  if (out.length === 0) throw new ProfileFormatError(file, undefined, "no measurements");
+  const exp = { parameters, measurements: mergeMeasurements(out) };
+  const gap = missingExtrapPoints(exp);
+  if (gap !== undefined) throw new ProfileFormatError(file, undefined, gap);
+  return exp;
 }
 
 /**

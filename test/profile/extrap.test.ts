@@ -287,6 +287,20 @@ describe("Extra-P inputs", () => {
     expect(() => parseExtrapText("PARAMETER p q\nPOINTS (1)\n", "in.txt")).toThrow(/in\.txt:2: a point needs 2 coordinate/);
   });
 
+  it("refuses JSON and JSON Lines with no measurement, or with a callpath lacking a point, as Extra-P does, naming the file", () => {
+    // Extra-P's validate_experiment refuses both; a fit of the short callpath failed without naming file or callpath.
+    const gap = "callpath 'b' metric 'time' has measurements at 1 of the experiment's 3 points (none at (x=2) (x=4)); Extra-P needs every callpath measured at every point";
+    const lines = [1, 2, 4].map((x) => JSON.stringify({ params: { x }, metric: "time", callpath: x === 1 ? "b" : "a", value: [x] }));
+    const more = [1, 4].map((x) => JSON.stringify({ params: { x }, metric: "time", callpath: "a", value: [x] }));
+    expect(() => parseExtrapJsonLines([...lines, ...more].join("\n"), "in.jsonl")).toThrow(new ProfileFormatError("in.jsonl", undefined, gap));
+    const json = { parameters: ["x"], measurements: { a: { time: [1, 2, 4].map((x) => ({ point: [x], values: [x] })) }, b: { time: [{ point: [1], values: [1] }] } } };
+    expect(() => parseExtrapJson(JSON.stringify(json), "in.json")).toThrow(new ProfileFormatError("in.json", undefined, gap));
+    for (const measurements of [{}, { a: {} }, { a: { time: [] } }]) {
+      expect(() => parseExtrapJson(JSON.stringify({ parameters: ["x"], measurements }), "in.json")).toThrow(new ProfileFormatError("in.json", undefined, "no measurements"));
+    }
+    expect(() => parseExtrapJson(JSON.stringify({ callpaths: [], coordinates: [], measurements: [], metrics: [], parameters: [{ id: 1, name: "x" }] }), "in.json")).toThrow(new ProfileFormatError("in.json", undefined, "no measurements"));
+  });
+
   it("refuses a point listed twice in POINTS, as Extra-P does, at its line (its two DATA lines were pooled)", () => {
     const twice = "PARAMETER p\nPOINTS (1) (2)\nPOINTS (2) (3)\nREGION a\nDATA 1\nDATA 2\nDATA 2.5\nDATA 3\n";
     expect(() => parseExtrapText(twice, "in.txt")).toThrow(new ProfileFormatError("in.txt", 3, "point (2) is listed twice in POINTS, which Extra-P refuses: list each point once and put all its repetitions on its DATA line"));
