@@ -266,9 +266,10 @@ function text(rows: TableRows, r: number, c: number, columns: readonly string[],
   return String(v);
 }
 
-/** Column `c` of row `r` as a finite number. @throws ProfileFormatError when it is not one */
+/** Column `c` of row `r` as a finite number. @throws ProfileFormatError when it is absent or not one */
 function finiteNumber(rows: TableRows, r: number, c: number, columns: readonly string[], file: string): number {
   const v = rows.value(r, c);
+  if (v === undefined) throw new ProfileFormatError(file, rows.line(r), `missing value for '${columns[c]}'`);
   const x = typeof v === "number" ? v : typeof v === "string" ? paddedDecimalValue(v) : NaN;
   if (!Number.isFinite(x)) throw new ProfileFormatError(file, rows.line(r), `'${columns[c]}' must be a finite number, found '${String(v)}'`);
   return x;

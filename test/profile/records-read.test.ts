@@ -133,6 +133,21 @@ describe("reading records block by block", () => {
     for (const block of [1, 2, 3, 7, 1 << 20]) expect(thrown(() => readRecordsInBlocks(crlfPath, block))).toBe(thrown(() => parseRecordsCsv(crlf, crlfPath)));
   });
 
+  it("names a missing start, time or rank cell as missing, at its line", () => {
+    // It said "'wall_time [us]' must be a finite number, found 'undefined'".
+    const one = { component: "A", port: "p", method: "m", rank: 1, parameters: {}, start: 0, wallTime: 1, mpiTime: 0, computeTime: 1, counters: {} };
+    const [header, row] = formatRecordsCsv([one]).trimEnd().split("\n");
+    const columns = header.split(",");
+    for (const column of ["rank", "start [us]", "wall_time [us]", "mpi_time [us]", "compute_time [us]"]) {
+      const at = columns.indexOf(column);
+      const emptied = row.split(",").map((c, i) => (i === at ? "" : c)).join(",");
+      expect(() => parseRecordsCsv([header, row, emptied].join("\n"), "in.csv")).toThrow(new ProfileFormatError("in.csv", 3, `missing value for '${column}'`));
+      const line = JSON.parse(formatRecordsJsonl([one]).trimEnd()) as Record<string, unknown>;
+      delete line[column];
+      expect(() => parseRecordsJsonl(formatRecordsJsonl([one]) + JSON.stringify(line) + "\n", "in.jsonl")).toThrow(new ProfileFormatError("in.jsonl", 2, `missing value for '${column}'`));
+    }
+  });
+
   it("reports an empty CSV, and an unterminated quoted cell at its line", () => {
     for (const block of [1, 4, 1 << 20]) {
       expect(thrown(() => readRecordsInBlocks(file("\n\n", ".csv"), block))).toMatch(/:1: empty file; expected a header line/);
