@@ -222,7 +222,8 @@ function fileNames(): FileNames {
 /**
  * Interprets a table (header + rows of values) as records. A row's first error, in this order,
  * is reported at its line: a counter that is not a finite number (in column order), the rank,
- * then a missing component, port or method, then the start and times.
+ * then a missing component, port or method, then the start and times (a wall or MPI time below 0
+ * too).
  * @param numericStrings - parameters whose text is a finite number become numbers (CSV)
  * @param shared - the file's component, port and method names (one string each, shared by its records)
  * @internal
@@ -250,8 +251,8 @@ function recordsFromTable(plan: TablePlan, rows: TableRows, file: string, numeri
       rank,
       parameters,
       start: finiteNumber(rows, r, plan.start, columns, file),
-      wallTime: finiteNumber(rows, r, plan.wallTime, columns, file),
-      mpiTime: finiteNumber(rows, r, plan.mpiTime, columns, file),
+      wallTime: duration(rows, r, plan.wallTime, columns, file),
+      mpiTime: duration(rows, r, plan.mpiTime, columns, file),
       computeTime: finiteNumber(rows, r, plan.computeTime, columns, file),
       counters,
     });
@@ -272,6 +273,17 @@ function finiteNumber(rows: TableRows, r: number, c: number, columns: readonly s
   if (v === undefined) throw new ProfileFormatError(file, rows.line(r), `missing value for '${columns[c]}'`);
   const x = typeof v === "number" ? v : typeof v === "string" ? paddedDecimalValue(v) : NaN;
   if (!Number.isFinite(x)) throw new ProfileFormatError(file, rows.line(r), `'${columns[c]}' must be a finite number, found '${String(v)}'`);
+  return x;
+}
+
+/**
+ * Column `c` of row `r` as a duration: a finite number, 0 or more (the compute time, wall - MPI,
+ * is read with {@link finiteNumber}: it may round below 0).
+ * @throws ProfileFormatError when it is absent, not a number or below 0
+ */
+function duration(rows: TableRows, r: number, c: number, columns: readonly string[], file: string): number {
+  const x = finiteNumber(rows, r, c, columns, file);
+  if (x < 0) throw new ProfileFormatError(file, rows.line(r), `'${columns[c]}' must be 0 or more (a duration), found ${x}`);
   return x;
 }
 

@@ -61,12 +61,12 @@ describe("ccasim fit", () => {
     expect(bad.code).toBe(2);
     // (Its position in that input, not among the records pooled so far.)
     expect(bad.err).toContain(`${noQ}: record 0 (SC.compute) has no numeric parameter 'Q'`);
-    // A negative time of a single input: the file and the record's position in it (records of other components count).
+    // A negative wall time is refused as the file is read, at its line.
     const neg = join(dir, "neg.csv");
     writeFileSync(neg, [header, rows[0], rows[1]!.replace(/^SC,/, "Other,"), ...rows.slice(2, 5), rows[5]!.replace(/^([^,]*,[^,]*,[^,]*,[^,]*,[^,]*),[^,]*/, "$1,-6.5")].join("\n") + "\n");
     const negative = await run(["fit", neg, "--parameter", "Q", "--component", "SC"]);
     expect(negative.code).toBe(2);
-    expect(negative.err).toContain(`ccasim fit: ${neg}: record 5 (SC.compute) has a negative wallTime (-6.5): times and counter values cannot be negative`);
+    expect(negative.err).toContain(`ccasim fit: ${neg}:7: 'wall_time [us]' must be 0 or more (a duration), found -6.5`);
   });
 
   it("names the change point as the two-segment model's formula writes it, not rounded to 4 digits", async () => {

@@ -12,6 +12,8 @@ export const awkwardName = fc
 const groupName = fc.string({ minLength: 1, maxLength: 8 }).filter((s) => s.trim() !== "" && !/[\r\n"|\u0000]/.test(s));
 const xmlText = fc.string({ maxLength: 10 }).filter((s) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/.test(s));
 const finite = fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e300, max: 1e300 });
+/** A duration (a record's wall or MPI time), which the records readers refuse below 0. */
+const duration = fc.double({ noNaN: true, noDefaultInfinity: true, min: 0, max: 1e300 });
 
 /** A random trial: metrics (TIME gets integer values), threads, timers, user events, metadata and records. */
 export const arbitraryTrial: fc.Arbitrary<Trial> = fc
@@ -30,8 +32,8 @@ export const arbitraryTrial: fc.Arbitrary<Trial> = fc
         rank: fc.nat(8),
         parameters: fc.dictionary(fc.string({ minLength: 1, maxLength: 4 }), fc.oneof(finite, fc.string({ minLength: 1, maxLength: 5 }).filter((s) => !/^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(s) && !/[\r\u0000]/.test(s)))),
         start: finite,
-        wallTime: finite,
-        mpiTime: finite,
+        wallTime: duration,
+        mpiTime: duration,
         computeTime: finite,
         counters: fc.dictionary(fc.string({ minLength: 1, maxLength: 4 }), finite),
       }),

@@ -148,6 +148,17 @@ describe("reading records block by block", () => {
     }
   });
 
+  it("refuses a negative wall or MPI time at its line: a report charted it, a conversion copied it", () => {
+    const one = { component: "A", port: "p", method: "m", rank: 1, parameters: {}, start: 0, wallTime: 1, mpiTime: 0.5, computeTime: 0.5, counters: {} };
+    for (const [field, column] of [["wallTime", "wall_time [us]"], ["mpiTime", "mpi_time [us]"]] as const) {
+      const bad = { ...one, [field]: -1 };
+      expect(() => parseRecordsCsv(formatRecordsCsv([one, bad]), "in.csv")).toThrow(new ProfileFormatError("in.csv", 3, `'${column}' must be 0 or more (a duration), found -1`));
+      expect(() => parseRecordsJsonl(formatRecordsJsonl([one, bad]), "in.jsonl")).toThrow(new ProfileFormatError("in.jsonl", 2, `'${column}' must be 0 or more (a duration), found -1`));
+    }
+    // -0 is 0; the compute time (wall - MPI) may round below 0, and is read as it is.
+    expect(parseRecordsCsv(formatRecordsCsv([{ ...one, wallTime: -0, mpiTime: -0, computeTime: -1e-12 }]), "in.csv")).toHaveLength(1);
+  });
+
   it("reports an empty CSV, and an unterminated quoted cell at its line", () => {
     for (const block of [1, 4, 1 << 20]) {
       expect(thrown(() => readRecordsInBlocks(file("\n\n", ".csv"), block))).toMatch(/:1: empty file; expected a header line/);
