@@ -150,9 +150,17 @@ export function parsePowerConstantSet(raw: unknown, where: string, base: PowerCo
   const o = raw as Record<string, unknown>;
   const known = ["name", "summary", "processors", "maxPower", "idlePower", "components", "latencies", "counters"];
   for (const k of Object.keys(o)) if (!known.includes(k)) fail([k], `unknown key (known: ${known.join(", ")})`);
-  const num = (v: unknown, key: KeyPath): number => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : fail(key, `expected a non-negative number, got ${JSON.stringify(v)}`));
+  // Why String for numbers: JSON.stringify writes Infinity (YAML's .inf, 1e400) and NaN as null.
+  const num = (v: unknown, key: KeyPath): number =>
+    typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : fail(key, v === undefined ? "missing: expected a non-negative number" : `expected a non-negative number, got ${typeof v === "number" ? String(v) : JSON.stringify(v)}`);
   const strs = (v: unknown, key: KeyPath, what = "a counter name"): string[] =>
     Array.isArray(v) && v.every((s) => typeof s === "string") ? (v as string[]) : typeof v === "string" ? [v] : fail(key, `expected ${what} or a list of them`);
+  // A counter named '' matches no counter of any trial: the trial, not this file, was blamed.
+  const counterNames = (v: unknown, key: KeyPath): string[] => {
+    const names = strs(v, key);
+    names.forEach((n, i) => n === "" && fail(Array.isArray(v) ? [...key, i] : key, "expected a non-empty counter name"));
+    return names;
+  };
   if (typeof o.name !== "string" || o.name === "") fail(["name"], "expected a non-empty string");
   if (!Array.isArray(o.components) || o.components.length === 0) fail(["components"], "expected a non-empty list");
   const components = (o.components as unknown[]).map((c, i) => {
@@ -163,7 +171,7 @@ export function parsePowerConstantSet(raw: unknown, where: string, base: PowerCo
     // Eq. 6 sums every component: one listed twice would count its power twice.
     const first = (o.components as unknown[]).findIndex((d) => typeof d === "object" && d !== null && (d as Record<string, unknown>).name === cc.name);
     if (first < i) fail([...key, "name"], `'${cc.name as string}' is components[${first}]'s name too: each component is listed once (the total sums them)`);
-    const accessCounters = strs(cc.accessCounters, [...key, "accessCounters"]);
+    const accessCounters = counterNames(cc.accessCounters, [...key, "accessCounters"]);
     if (accessCounters.length === 0) fail([...key, "accessCounters"], "expected at least one counter name (the component's accesses)");
     return { name: cc.name as string, scaling: num(cc.scaling, [...key, "scaling"]), accessCounters };
   });
@@ -179,7 +187,8 @@ export function parsePowerConstantSet(raw: unknown, where: string, base: PowerCo
   const counters: Record<string, readonly string[]> = { ...base.counters };
   for (const [k, v] of Object.entries(cnt)) {
     if (!COUNTER_KEYS.includes(k as keyof CounterNames)) fail(["counters", k], `unknown counter role (known: ${COUNTER_KEYS.join(", ")})`);
-    counters[k] = strs(v, ["counters", k]);
+    counters[k] = counterNames(v, ["counters", k]);
+    if (counters[k].length === 0) fail(["counters", k], `expected at least one counter name (leave the role out to use ${base.name}'s)`);
   }
   const maxPower = num(o.maxPower, ["maxPower"]);
   if (maxPower === 0) fail(["maxPower"], "expected the thermal design power in watts, above 0, got 0");
@@ -234,6 +243,7 @@ export function loadPowerConstantFile(path: string): PowerConstantSet[] {
   }
   const doc = located.value;
   const list = Array.isArray(doc) ? doc : [doc];
+  if (list.length === 0) throw new AnalysisInputError("holds no power constant set: write one set (a mapping) or a list of sets", path);
   return list.map((raw, i) => {
     let set: PowerConstantSet;
     try {

@@ -182,6 +182,30 @@ describe("constant sets from files", () => {
     expect(() => parsePowerConstantSet({ name: "x", maxPower: 1, idlePower: 1, components: [{ name: "", scaling: 1, accessCounters: ["A"] }] }, "f")).toThrow("f: key 'components[0].name': expected a non-empty string");
   });
 
+  it("refuses an empty counter name, or a counter role with no name, at its key", () => {
+    // The sets were accepted, and the trial was then refused for lacking counter '' (naming the trial, not this file).
+    const components = [{ name: "core", scaling: 0.1, accessCounters: ["PAPI_TOT_INS"] }];
+    expect(() => parsePowerConstantSet({ name: "x", maxPower: 95, idlePower: 40, components, counters: { cycles: [] } }, "f")).toThrow("f: key 'counters.cycles': expected at least one counter name (leave the role out to use itanium2-madison's)");
+    expect(() => parsePowerConstantSet({ name: "x", maxPower: 95, idlePower: 40, components, counters: { flops: ["PAPI_FP_OPS", ""] } }, "f")).toThrow("f: key 'counters.flops[1]': expected a non-empty counter name");
+    expect(() => parsePowerConstantSet({ name: "x", maxPower: 95, idlePower: 40, components: [{ name: "core", scaling: 0.1, accessCounters: "" }] }, "f")).toThrow("f: key 'components[0].accessCounters': expected a non-empty counter name");
+  });
+
+  it("says that a required number is missing, and shows a number that is not finite as it is", () => {
+    const components = [{ name: "core", scaling: 0.1, accessCounters: ["PAPI_TOT_INS"] }];
+    // They said "got undefined", and "got null" for Infinity (YAML's .inf, 1e400).
+    expect(() => parsePowerConstantSet({ name: "x", idlePower: 40, components }, "f")).toThrow("f: key 'maxPower': missing: expected a non-negative number");
+    expect(() => parsePowerConstantSet({ name: "x", maxPower: Infinity, idlePower: 40, components }, "f")).toThrow("f: key 'maxPower': expected a non-negative number, got Infinity");
+    expect(() => parsePowerConstantSet({ name: "x", maxPower: 95, idlePower: NaN, components }, "f")).toThrow("f: key 'idlePower': expected a non-negative number, got NaN");
+    expect(() => parsePowerConstantSet({ name: "x", maxPower: 95, idlePower: 40, components: [{ name: "core", accessCounters: ["A"] }] }, "f")).toThrow("f: key 'components[0].scaling': missing: expected a non-negative number");
+  });
+
+  it("refuses a constant file that holds no set", () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccasim-power-"));
+    const empty = join(dir, "empty.yaml");
+    writeFileSync(empty, "[]\n");
+    expect(() => loadPowerConstantFile(empty)).toThrow(new AnalysisInputError("holds no power constant set: write one set (a mapping) or a list of sets", empty));
+  });
+
   it("refuses latencies or counters that are not a mapping", () => {
     const components = [{ name: "core", scaling: 0.1, accessCounters: ["PAPI_TOT_INS"] }];
     // A number was read as no latency at all (every latency itanium2-madison's), a text as latencies '0', '1', ...
