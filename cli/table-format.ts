@@ -42,7 +42,8 @@ export function textTable(columns: readonly string[], rows: readonly (readonly u
     return s.length > maxWidth && i < last ? s.slice(0, maxWidth - 1) + "…" : s;
   }));
   const right = columns.map((_, i) => rows.length > 0 && rows.every((r) => typeof r[i] === "number" || r[i] === null));
-  const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i].length)));
+  // Why a loop, not Math.max(...): spread, a column of some 200 000 cells overflowed the call stack.
+  const widths = columns.map((c, i) => cells.reduce((w, r) => Math.max(w, r[i].length), c.length));
   const line = (r: readonly string[]) => r.map((c, i) => (right[i] ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join("  ").trimEnd();
   return [line(columns), widths.map((w) => "-".repeat(w)).join("  "), ...cells.map(line)].join("\n") + "\n";
 }

@@ -4,6 +4,13 @@ import { uniqueColumnNames } from "../../index.js";
 import { formatAdjustedR2 } from "../../cli/commands/analysis-io.js";
 
 describe("query result tables", () => {
+  it("prints a result of a million rows (the column widths overflowed the call stack from about 200 000)", () => {
+    const rows = Array.from({ length: 1_000_000 }, (_, i) => [i]);
+    const text = textTable(["range"], rows);
+    expect(text.slice(0, 28)).toBe(" range\n------\n     0\n     1\n");
+    expect(text.endsWith("\n999999\n")).toBe(true);
+  });
+
   it("writes every digit of a number to CSV, so the values read back unchanged", () => {
     const csv = csvTable(["a", "b", "c"], [[12345678901.5, 0.123456789012345, 1e-300]]);
     expect(csv).toBe("a,b,c\n12345678901.5,0.123456789012345,1e-300\n");
