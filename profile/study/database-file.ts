@@ -29,3 +29,24 @@ export function isStudyDatabase(path: string): boolean {
     return false;
   }
 }
+
+/** The first 16 bytes of an SQLite database file. */
+const SQLITE_MAGIC = "SQLite format 3\u0000";
+
+/**
+ * True when `path` is an SQLite database (by its header), which DuckDB would open only through its
+ * SQLite extension, downloading it first. False for what cannot be read.
+ */
+export function isSqliteFile(path: string): boolean {
+  try {
+    const fd = openSync(path, "r");
+    try {
+      const head = Buffer.alloc(16);
+      return readSync(fd, head, 0, 16, 0) === 16 && head.toString("latin1") === SQLITE_MAGIC;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+}

@@ -8,6 +8,7 @@ import { BulkInserter } from "./bulk-insert.js";
 import type { PointRows, TableRows } from "./rows.js";
 import { embeddedSqlLines, statementCount, withoutTerminator } from "./sql-text.js";
 import { StudyError } from "./study-error.js";
+import { isSqliteFile } from "./database-file.js";
 import { META_TABLE, STUDY_TABLES, TIMING_TABLE, studyDdl, type StudyTable } from "./schema.js";
 
 /** Result of a query: column names and rows of plain JS values (BIGINTs as numbers when safe; dates and times as DuckDB's text). */
@@ -57,7 +58,7 @@ export class StudyStore {
 
   /**
    * Opens a study database, or with `create` creates it (and its folder) when missing.
-   * @throws StudyError when the file is missing and `create` is false, cannot be opened (locked by a
+   * @throws StudyError when the file is missing and `create` is false, is an SQLite database, cannot be opened (locked by a
    *   running sweep), or, opened for writing, is a DuckDB database with tables a study has not
    *   and no study metadata
    */
@@ -69,6 +70,8 @@ export class StudyStore {
       if (!options.create) throw new StudyError(`${path}: no such study database`);
       unmake = makeOutputFolder(file);
     }
+    // Why before DuckDB: it opens an SQLite file through an extension it downloads, and reports the download.
+    if (isSqliteFile(file)) throw new StudyError(`${path}: an SQLite database, not a study database (a DuckDB file 'ccasim sweep' wrote)`);
     const duck = await import("@duckdb/node-api");
     let instance: DuckDBInstance;
     try {

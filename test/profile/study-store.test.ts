@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -161,6 +161,15 @@ describe("the study store", () => {
     } finally {
       store.close();
     }
+  });
+
+  it("refuses an SQLite file as not a study database, before DuckDB reaches for its SQLite extension", async () => {
+    // DuckDB tried to download sqlite_scanner and reported the failed download.
+    const file = join(dir, "other.sqlite");
+    writeFileSync(file, Buffer.concat([Buffer.from("SQLite format 3\u0000"), Buffer.alloc(4080)]));
+    const why = `${file}: an SQLite database, not a study database (a DuckDB file 'ccasim sweep' wrote)`;
+    await expect(StudyStore.open(file, { readOnly: true })).rejects.toThrow(why);
+    await expect(StudyStore.open(file, { create: true })).rejects.toThrow(why);
   });
 
   it("writes no study into, and merges nothing from, a DuckDB database of other tables", async () => {
