@@ -48,6 +48,9 @@ export function parseAssembly(raw: unknown, where: string, locate?: AssemblyKeyL
     for (const k of Object.keys(v)) if (!known.includes(k)) fail([...key, k], `unknown key (known: ${known.join(", ")})`);
     return v as Record<string, unknown>;
   };
+  // Every key of a mapping whose keys are the user's (qos attributes, args); none of anything else,
+  // which obj then refuses (Object.keys threw a TypeError on the null of an empty 'qos:').
+  const anyKeys = (v: unknown): string[] => (typeof v === "object" && v !== null ? Object.keys(v) : []);
   const str = (v: unknown, key: KeyPath): string => (typeof v === "string" && v !== "" ? v : fail(key, "expected a non-empty string"));
   // A cost's expression is compiled (and its mistakes placed) with the whole assembly, below.
   const cost = (v: unknown, key: KeyPath): CostModel => (typeof v === "number" && Number.isFinite(v)) || typeof v === "string" ? v : fail(key, "expected a number or a mathjs expression");
@@ -68,7 +71,7 @@ export function parseAssembly(raw: unknown, where: string, locate?: AssemblyKeyL
       const io = obj(im, kk, ["name", "mean", "sd", "qos"]);
       let qos: Record<string, number> | undefined;
       if (io.qos !== undefined) {
-        const q = obj(io.qos, [...kk, "qos"], Object.keys(io.qos as object));
+        const q = obj(io.qos, [...kk, "qos"], anyKeys(io.qos));
         qos = {};
         for (const [a, b] of Object.entries(q)) qos[a] = typeof b === "number" && Number.isFinite(b) ? b : fail([...kk, "qos", a], "expected a number");
       }
@@ -94,7 +97,7 @@ export function parseAssembly(raw: unknown, where: string, locate?: AssemblyKeyL
     const o = obj(v, key, ["component", "calls", "args", "children"]);
     let args: Record<string, CostModel> | undefined;
     if (o.args !== undefined) {
-      const a = obj(o.args, [...key, "args"], Object.keys(o.args as object));
+      const a = obj(o.args, [...key, "args"], anyKeys(o.args));
       args = {};
       for (const [n, e] of Object.entries(a)) args[n] = cost(e, [...key, "args", n]);
     }

@@ -370,6 +370,14 @@ describe("assembly files", () => {
   };
   const one = (impl: string, site = "calls: 2") => `components:\n  - name: A\n    implementations:\n      - { name: A1, ${impl} }\ncallGraph: { component: A, ${site} }\n`;
 
+  it("refuses qos or args left empty or written as a list, at its key", () => {
+    // 'qos:' and 'args:' are null in YAML: they ended in exit 1, "Cannot convert undefined or null to object".
+    expect(refusal(one("mean: 2, qos: "))).toMatch(/^a\.yaml:4:\d+: key 'components\[0\]\.implementations\[0\]\.qos': expected a mapping$/);
+    expect(refusal(one("mean: 2", "args: "))).toMatch(/^a\.yaml:5:\d+: key 'callGraph\.args': expected a mapping$/);
+    expect(refusal(one("mean: 2, qos: [1]"))).toMatch(/key 'components\[0\]\.implementations\[0\]\.qos': expected a mapping$/);
+    expect(refusal(one("mean: 2", "args: [x]"))).toMatch(/key 'callGraph\.args': expected a mapping$/);
+  });
+
   it("refuses a mean, sd, call count or interaction cost written as a number below 0, at its key, before any input is given", () => {
     expect(refusal(one("mean: -2"))).toBe("a.yaml:4:27: key 'components[0].implementations[0].mean': mean -2 is below 0: a cost is 0 or more");
     expect(refusal(one("mean: 2, sd: -0.5"))).toBe("a.yaml:4:34: key 'components[0].implementations[0].sd': sd -0.5 is below 0: a standard deviation is 0 or more");
