@@ -88,3 +88,20 @@ export function embeddedSqlLines(message: string, linesBefore: number): string {
 export function sqlString(text: string): string {
   return `'${text.replace(/'/g, "''")}'`;
 }
+
+/** The first word of `sql` after leading whitespace and comments, upper-cased (`COPY`); "" when none. */
+export function firstKeyword(sql: string): string {
+  let i = 0;
+  const n = sql.length;
+  for (;;) {
+    while (i < n && /\s/.test(sql[i]!)) i++;
+    if (sql.startsWith("--", i)) {
+      const end = sql.indexOf("\n", i);
+      i = end < 0 ? n : end + 1;
+    } else if (sql.startsWith("/*", i)) {
+      const end = sql.indexOf("*/", i + 2);
+      i = end < 0 ? n : end + 2;
+    } else break;
+  }
+  return (/^[A-Za-z_]+/.exec(sql.slice(i))?.[0] ?? "").toUpperCase();
+}

@@ -6,7 +6,7 @@ import { extname, resolve } from "node:path";
 import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { BulkInserter } from "./bulk-insert.js";
 import type { PointRows, TableRows } from "./rows.js";
-import { embeddedSqlLines, statementCount, withoutTerminator } from "./sql-text.js";
+import { embeddedSqlLines, firstKeyword, statementCount, withoutTerminator } from "./sql-text.js";
 import { StudyError } from "./study-error.js";
 import { isSqliteFile } from "./database-file.js";
 import { META_TABLE, STUDY_TABLES, TIMING_TABLE, studyDdl, type StudyTable } from "./schema.js";
@@ -52,6 +52,8 @@ export class StudyStore {
     private readonly conn: DuckDBConnection,
     /** The database file. */
     readonly path: string,
+    /** Opened to be read ({@link OpenOptions.readOnly}): statements that write elsewhere are refused too. */
+    private readonly readOnly: boolean,
   ) {
     this.bulk = new BulkInserter(duck, conn);
   }
@@ -85,7 +87,7 @@ export class StudyStore {
       throw new StudyError(`${path}: cannot open the study database: ${message.split("\n")[0]}`);
     }
     const conn = await instance.connect();
-    const store = new StudyStore(duck, instance, conn, file);
+    const store = new StudyStore(duck, instance, conn, file, options.readOnly === true);
     if (!options.readOnly) {
       // A DuckDB database of other tables and no study's metadata is someone's own: a study is not
       // written into it. (A study keeps tables its user added to it.)
@@ -259,6 +261,7 @@ export class StudyStore {
   private async checkOneStatement(sql: string): Promise<void> {
     const written = statementCount(sql);
     if (written === 0) throw new StudyError("the SQL holds no statement (only whitespace or comments); give one (a query, or a table name to export)");
+    if (this.readOnly) checkReads(sql);
     let count: number;
     try {
       count = (await this.conn.extractStatements(sql)).count;
@@ -267,6 +270,8 @@ export class StudyStore {
     }
     if (count > 1 && written > 1) throw new StudyError(`the SQL holds ${written} statements; give one (a query, or a table name to export)`);
   }
+
+
 
   /**
    * Adds the points of a shard database that this study lacks (idempotent: merging twice adds
@@ -320,4 +325,25 @@ function plain(v: unknown): unknown {
 /** Every table of a study with its canonical order, for comparisons and full exports. */
 export function studyTables(includeTiming = false): readonly StudyTable[] {
   return includeTiming ? [...STUDY_TABLES, TIMING_TABLE, META_TABLE] : STUDY_TABLES;
+}
+
+/**
+ * What a statement that must not run on a study opened to be read does, by its first word; else
+ * undefined. Why by the text: DuckDB's read-only mode protects the database file alone, and
+ * preparing an `EXPORT DATABASE` already makes its folder.
+ */
+const WRITES_ELSEWHERE: Readonly<Record<string, string>> = {
+  COPY: "a COPY statement, which writes files",
+  EXPORT: "an EXPORT statement, which writes files",
+  ATTACH: "an ATTACH statement, which opens (or makes) another database",
+  DETACH: "a DETACH statement, which closes another database",
+  INSTALL: "an INSTALL statement, which downloads an extension",
+  FORCE: "a FORCE INSTALL statement, which downloads an extension",
+  LOAD: "a LOAD statement, which loads an extension",
+};
+
+/** Refuses a statement {@link WRITES_ELSEWHERE} lists. @throws StudyError naming it */
+function checkReads(sql: string): void {
+  const what = WRITES_ELSEWHERE[firstKeyword(sql)];
+  if (what !== undefined) throw new StudyError(`the SQL is ${what}; the study is opened to be read: export a result with 'ccasim query --out' (StudyStore.exportQuery)`);
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -158,6 +158,30 @@ describe("the study store", () => {
       expect(readFileSync(join(dir, "pivot.csv"), "utf8").split("\n")[1]).toBe("p1,A1,1024");
       await expect(store.query("SELECT 1; SELECT 2")).rejects.toThrow(/holds 2 statements/);
       await expect(store.query(`${pivot}; SELECT 2`)).rejects.toThrow(/holds 2 statements/);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("runs no statement that writes files, attaches a database or loads an extension on a study opened read-only", async () => {
+    const store = await StudyStore.open(join(dir, "a.db"), { readOnly: true });
+    const out = join(dir, "copied.csv");
+    try {
+      for (const [sql, what] of [
+        [`COPY point TO '${out}'`, "a COPY statement, which writes files"],
+        [`COPY (SELECT 1) TO '${out}'`, "a COPY statement, which writes files"],
+        [`EXPORT DATABASE '${join(dir, "exported")}'`, "an EXPORT statement, which writes files"],
+        [`ATTACH '${join(dir, "other.db")}' AS other`, "an ATTACH statement, which opens (or makes) another database"],
+        ["INSTALL sqlite", "an INSTALL statement, which downloads an extension"],
+        ["-- a comment\n  load sqlite", "a LOAD statement, which loads an extension"],
+      ]) {
+        await expect(store.query(sql), sql).rejects.toThrow(`the SQL is ${what}; the study is opened to be read: export a result with 'ccasim query --out' (StudyStore.exportQuery)`);
+        await expect(store.exportQuery(sql, join(dir, "e.csv")), sql).rejects.toThrow(what);
+      }
+      expect([existsSync(out), existsSync(join(dir, "other.db")), existsSync(join(dir, "exported"))]).toEqual([false, false, false]);
+      // Reading statements run as before, a PIVOT's enum included.
+      expect((await store.query("DESCRIBE point")).rows.length).toBeGreaterThan(0);
+      expect((await store.query("PIVOT (SELECT point_id, name, value FROM parameter) ON name USING first(value)")).rows.length).toBeGreaterThan(0);
     } finally {
       store.close();
     }
