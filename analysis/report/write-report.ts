@@ -33,7 +33,7 @@ export function defaultReportPath(input: string): string {
  */
 export async function buildReport(input: string): Promise<ReportDocument> {
   if (isStudyDatabase(input)) {
-    const store = await StudyStore.open(input, { readOnly: true });
+    const store = await StudyStore.open(input, { readOnly: true, study: true });
     try {
       return await studyReport(store, basename(input, extname(input)));
     } finally {

@@ -51,7 +51,7 @@ Exit codes: 0 success, 2 bad SQL, missing database or arguments, 130/143 interru
     if (values.json && values.csv) throw new UsageError("give --json or --csv, not both (see ccasim query --help)", "query");
     if (values.tables && positionals.length === 2) throw new UsageError("give SQL or --tables, not both (see ccasim query --help)", "query");
     if (values.out && (values.json || values.csv)) throw new UsageError("--out writes the format its extension names (.parquet, .csv); leave out --json and --csv", "query");
-    const store = await StudyStore.open(positionals[0], { readOnly: true });
+    const store = await StudyStore.open(positionals[0], { readOnly: true, study: positionals.length === 1 });
     try {
       let sql = positionals[1];
       if (sql === undefined) {

@@ -122,7 +122,7 @@ export async function sweepFitObservations(
   if (values.by !== undefined && byVariable === values.parameter) {
     throw new UsageError(`the record parameter and the swept parameter would both be '${byVariable}' in the formulas; name the swept one with --by-variable`, "sweep fit");
   }
-  const store = await StudyStore.open(positionals[0], { readOnly: true });
+  const store = await StudyStore.open(positionals[0], { readOnly: true, study: true });
   try {
     const selection = {
       parameter: values.parameter as string,

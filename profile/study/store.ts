@@ -28,6 +28,11 @@ export interface OpenOptions {
    * from the study would not be byte-identical.
    */
   readonly readOnly?: boolean;
+  /**
+   * The file must be a study database, with every table of a study (a report, a fit, a count of
+   * its tables read them): another DuckDB file is refused naming the file and the tables it lacks.
+   */
+  readonly study?: boolean;
 }
 
 export { StudyError };
@@ -88,6 +93,14 @@ export class StudyStore {
     }
     const conn = await instance.connect();
     const store = new StudyStore(duck, instance, conn, file, options.readOnly === true);
+    if (options.study) {
+      const tables = new Set(await store.tableNames());
+      const lacks = [...STUDY_TABLES, TIMING_TABLE, META_TABLE].map((t) => t.name).filter((t) => !tables.has(t));
+      if (lacks.length > 0) {
+        store.close();
+        throw new StudyError(`${path}: not a study database (a DuckDB file 'ccasim sweep' wrote): it lacks the table${lacks.length === 1 ? "" : "s"} ${lacks.join(", ")}`);
+      }
+    }
     if (!options.readOnly) {
       // A DuckDB database of other tables and no study's metadata is someone's own: a study is not
       // written into it. (A study keeps tables its user added to it.)

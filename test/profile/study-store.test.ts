@@ -213,6 +213,10 @@ describe("the study store", () => {
     } finally {
       store.close();
     }
+    // Opened as a study (by a report, a fit, a count of the tables), it is refused naming the file.
+    await expect(StudyStore.open(file, { readOnly: true, study: true })).rejects.toThrow(
+      `${file}: not a study database (a DuckDB file 'ccasim sweep' wrote): it lacks the tables parameter, error, thread, metric, timer, callpath, timer_value, record, record_parameter, record_counter, point, timing, study_meta`,
+    );
     // A study keeps a table its user added.
     const study = join(dir, "annotated.db");
     const s1 = await StudyStore.open(study, { create: true });
