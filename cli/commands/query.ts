@@ -50,14 +50,15 @@ Exit codes: 0 success, 2 bad SQL, missing database or arguments, 130/143 interru
     if (positionals.length < 1 || positionals.length > 2) throw new UsageError("give a study database and at most one SQL statement (see ccasim query --help)", "query");
     if (values.json && values.csv) throw new UsageError("give --json or --csv, not both (see ccasim query --help)", "query");
     if (values.tables && positionals.length === 2) throw new UsageError("give SQL or --tables, not both (see ccasim query --help)", "query");
-    if (values.out && (values.json || values.csv)) throw new UsageError("--out writes the format its extension names (.parquet, .csv); leave out --json and --csv", "query");
+    if (values.out !== undefined && (values.json || values.csv)) throw new UsageError("--out writes the format its extension names (.parquet, .csv); leave out --json and --csv", "query");
     const store = await StudyStore.open(positionals[0], { readOnly: true, study: positionals.length === 1 });
     try {
       let sql = positionals[1];
       if (sql === undefined) {
         sql = [...STUDY_TABLES, TIMING_TABLE, META_TABLE].map((t) => `SELECT '${t.name}' AS "table", count(*) AS "rows" FROM "${t.name}"`).join(" UNION ALL ");
       }
-      if (values.out) {
+      // (An empty --out is a path too, which the export refuses as empty.)
+      if (values.out !== undefined) {
         await store.exportQuery(sql, values.out as string);
         ctx.err(`wrote ${values.out as string}\n`);
         return 0;

@@ -169,6 +169,14 @@ export class StudyStore {
     }
   }
 
+  /**
+   * DuckDB's `message`, prefixed with the database file when it is about the file (a truncated
+   * or damaged one: `IO Error: Could not read enough bytes`), which a query's own errors are not.
+   */
+  private located(message: string): string {
+    return /^IO Error\b/.test(message) ? `${this.path}: cannot read the study database: ${message.split("\n")[0]}` : message;
+  }
+
   /** The tables of the database's main schema, in name order (a study's, and any its user added). */
   async tableNames(): Promise<string[]> {
     const reader = await this.conn.runAndReadAll(`SELECT table_name FROM information_schema.tables WHERE table_catalog = current_database() AND table_schema = 'main' ORDER BY table_name`);
@@ -185,7 +193,7 @@ export class StudyStore {
     try {
       reader = await this.conn.runAndReadAll(sql, params);
     } catch (e) {
-      throw new StudyError((e as Error).message);
+      throw new StudyError(this.located((e as Error).message));
     }
     const rows = reader.getRowsJS().map((r) => r.map(plain));
     // Dates and times as DuckDB writes them (2020-01-01, 2020-01-01 10:00:00.5), not as a JS Date
@@ -209,6 +217,7 @@ export class StudyStore {
    * @throws OutputPathError (an input error) when `file` is the database, a folder, or cannot be written
    */
   async exportQuery(sqlOrTable: string, file: string): Promise<void> {
+    if (file.trim() === "") throw new OutputPathError(file, "export", "the path is empty; give the file to write (.parquet or .csv)");
     const ext = extname(file).toLowerCase();
     const format = ext === ".parquet" ? "PARQUET" : ext === ".csv" ? "CSV, HEADER" : undefined;
     if (!format) throw new StudyError(`${file}: export to .parquet or .csv`);

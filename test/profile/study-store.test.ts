@@ -163,6 +163,29 @@ describe("the study store", () => {
     }
   });
 
+  it("names a damaged database file in the error of a query that cannot read it, and refuses an export to an empty path", async () => {
+    const damaged = join(dir, "damaged.db");
+    const whole = readFileSync(join(dir, "a.db"));
+    writeFileSync(damaged, whole.subarray(0, Math.floor(whole.length * 0.3)));
+    let store: StudyStore | undefined;
+    try {
+      store = await StudyStore.open(damaged, { readOnly: true });
+      await store.query("SELECT count(*) FROM record");
+      throw new Error("the damaged file was read");
+    } catch (e) {
+      // DuckDB refuses it when opening or when reading: either way the file is named.
+      expect((e as Error).message).toContain(damaged);
+    } finally {
+      store?.close();
+    }
+    const good = await StudyStore.open(join(dir, "a.db"), { readOnly: true });
+    try {
+      await expect(good.exportQuery("point", "")).rejects.toThrow("cannot write the export '': the path is empty; give the file to write (.parquet or .csv)");
+    } finally {
+      good.close();
+    }
+  });
+
   it("runs no statement that writes files, attaches a database or loads an extension on a study opened read-only", async () => {
     const store = await StudyStore.open(join(dir, "a.db"), { readOnly: true });
     const out = join(dir, "copied.csv");
