@@ -17,7 +17,8 @@ ends by the signal (130 / 143 in a shell); a signal that comes as the file is be
 leaves it complete, and ccasim says so and exits 0. One statement per call (a trailing ';' and
 '--' comments are fine; a PIVOT is one, as the last example's: a row per point, a column per
 swept key). Without SQL, prints the number of rows of every table. The database is opened
-read-only.
+read-only, and SQL that writes files, opens another database or installs an extension (COPY,
+EXPORT, ATTACH, DETACH, INSTALL, LOAD) is refused: export with --out.
 
 Tables (docs/study-schema.md): ${[...STUDY_TABLES, TIMING_TABLE, META_TABLE].map((t) => t.name).join(", ")}.
 

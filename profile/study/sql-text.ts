@@ -89,9 +89,22 @@ export function sqlString(text: string): string {
   return `'${text.replace(/'/g, "''")}'`;
 }
 
-/** The first word of `sql` after leading whitespace and comments, upper-cased (`COPY`); "" when none. */
-export function firstKeyword(sql: string): string {
+/** The first `count` words of `sql` (`COPY`), skipping whitespace and comments before each, upper-cased. */
+export function leadingWords(sql: string, count: number): string[] {
+  const words: string[] = [];
   let i = 0;
+  while (words.length < count) {
+    i = skipBlank(sql, i);
+    const word = /^[A-Za-z_]+/.exec(sql.slice(i))?.[0];
+    if (word === undefined) break;
+    words.push(word.toUpperCase());
+    i += word.length;
+  }
+  return words;
+}
+
+/** The index of the first character at or after `i` that is not whitespace or in a comment. */
+function skipBlank(sql: string, i: number): number {
   const n = sql.length;
   for (;;) {
     while (i < n && /\s/.test(sql[i]!)) i++;
@@ -101,7 +114,6 @@ export function firstKeyword(sql: string): string {
     } else if (sql.startsWith("/*", i)) {
       const end = sql.indexOf("*/", i + 2);
       i = end < 0 ? n : end + 2;
-    } else break;
+    } else return i;
   }
-  return (/^[A-Za-z_]+/.exec(sql.slice(i))?.[0] ?? "").toUpperCase();
 }

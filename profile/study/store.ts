@@ -6,7 +6,7 @@ import { extname, resolve } from "node:path";
 import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { BulkInserter } from "./bulk-insert.js";
 import type { PointRows, TableRows } from "./rows.js";
-import { embeddedSqlLines, firstKeyword, statementCount, withoutTerminator } from "./sql-text.js";
+import { embeddedSqlLines, leadingWords, statementCount, withoutTerminator } from "./sql-text.js";
 import { StudyError } from "./study-error.js";
 import { isSqliteFile } from "./database-file.js";
 import { META_TABLE, STUDY_TABLES, TIMING_TABLE, studyDdl, type StudyTable } from "./schema.js";
@@ -364,8 +364,14 @@ const WRITES_ELSEWHERE: Readonly<Record<string, string>> = {
   LOAD: "a LOAD statement, which loads an extension",
 };
 
-/** Refuses a statement {@link WRITES_ELSEWHERE} lists. @throws StudyError naming it */
+/**
+ * Refuses a statement {@link WRITES_ELSEWHERE} lists, also as the statement an `EXPLAIN
+ * [ANALYZE]` runs or a `PREPARE name AS` keeps. @throws StudyError naming it
+ */
 function checkReads(sql: string): void {
-  const what = WRITES_ELSEWHERE[firstKeyword(sql)];
+  const words = leadingWords(sql, 4);
+  // EXPLAIN ANALYZE runs its statement; a prepared one could run later in the same connection.
+  const skip = words[0] === "EXPLAIN" ? (words[1] === "ANALYZE" ? 2 : 1) : words[0] === "PREPARE" && words[2] === "AS" ? 3 : 0;
+  const what = WRITES_ELSEWHERE[words[skip] ?? ""];
   if (what !== undefined) throw new StudyError(`the SQL is ${what}; the study is opened to be read: export a result with 'ccasim query --out' (StudyStore.exportQuery)`);
 }

@@ -197,6 +197,9 @@ describe("the study store", () => {
         [`ATTACH '${join(dir, "other.db")}' AS other`, "an ATTACH statement, which opens (or makes) another database"],
         ["INSTALL sqlite", "an INSTALL statement, which downloads an extension"],
         ["-- a comment\n  load sqlite", "a LOAD statement, which loads an extension"],
+        [`EXPLAIN ANALYZE COPY point TO '${out}'`, "a COPY statement, which writes files"],
+        [`explain /* x */ copy point to '${out}'`, "a COPY statement, which writes files"],
+        [`PREPARE w AS COPY point TO '${out}'`, "a COPY statement, which writes files"],
       ]) {
         await expect(store.query(sql), sql).rejects.toThrow(`the SQL is ${what}; the study is opened to be read: export a result with 'ccasim query --out' (StudyStore.exportQuery)`);
         await expect(store.exportQuery(sql, join(dir, "e.csv")), sql).rejects.toThrow(what);
