@@ -270,10 +270,11 @@ export class ChromeTraceFile {
       // Whole nanoseconds: Perfetto rounds ts and dur to nanoseconds each on its own, so an
       // interval's end read as round(ts) + round(dur) could pass the start of the next one by 1 ns
       // (or the end of its parent), and the viewer would move it off its thread as overlapping.
-      // The length is the difference of the rounded times (not the rounded difference), so that a
-      // viewer adding ts and dur in microseconds ends a slice where the next begins, as before.
-      const ts = nanoseconds(iv.start(i)) / 1000;
-      const dur = nanoseconds(iv.stop(i)) / 1000 - ts;
+      // The length is the difference of the rounded times in nanoseconds (not the rounded
+      // difference), so that ts + dur is the rounded end: a slice ends where the next begins.
+      const start = nanoseconds(iv.start(i));
+      const ts = start / 1000;
+      const dur = (nanoseconds(iv.stop(i)) - start) / 1000;
       // A call of no length is an instant: it has no extent to draw.
       if (dur === 0) yield { name, cat, ph: "i", ts, s: "t", pid, tid, args };
       else yield { name, cat, ph: "X", ts, dur, pid, tid, args };
@@ -291,7 +292,10 @@ export class ChromeTraceFile {
     const [from, sent, to, received, bytes] = this.intervals.flow(k);
     const at = ts ?? nanoseconds(end === 0 ? sent : received) / 1000;
     const { pid, tid } = this.layout.lane!(end === 0 ? from : to);
-    return end === 0 ? { name: "message", cat: "flow", ph: "s", id: k, ts: at, pid, tid } : { name: "message", cat: "flow", ph: "f", bp: "e", id: k, ts: at, pid, tid, args: { bytes } };
+    // The times of the send and of the receive's completion, which the events' own (their calls'
+    // starts) need not be, and the size: in the args, for readers of the file.
+    const args = { bytes, sent: nanoseconds(sent) / 1000, received: nanoseconds(received) / 1000 };
+    return end === 0 ? { name: "message", cat: "flow", ph: "s", id: k, ts: at, pid, tid, args } : { name: "message", cat: "flow", ph: "f", bp: "e", id: k, ts: at, pid, tid, args };
   }
 
   /** Every trace event, built on each read (the instance keeps none: see {@link writeTo}). */

@@ -98,7 +98,9 @@ export function derivedView(trial: Trial, kind: DerivedKind, options: DerivedOpt
     if (kind === "mean") return out;
     // Deviations from the mean, summed in a second pass (corrected for the rounding of the mean,
     // so that equal values give 0). Why not sum(x²)/n − mean²: it cancels for long timers
-    // (threads of 1e10 us that differ by 0..3 us gave 0, equal values 1.41).
+    // (threads of 1e10 us that differ by 0..3 us gave 0, equal values 1.41). The formula is
+    // populationStddev's (spread.ts), taken for every timer at once in one pass over the
+    // thread-major table: why not call it, it would gather each timer's values into an array.
     const squares = new Float64Array(nT);
     const deviations = new Float64Array(nT);
     for (let th = 0; th < nTh; th++) {

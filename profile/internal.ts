@@ -12,3 +12,4 @@ export { decimalValue } from "./decimal-text.js";
 export { nearestName, didYouMean, quotedNames } from "./nearest-name.js";
 export { recordValueSpellings } from "./record-columns.js";
 export { DERIVED_KINDS } from "./derived.js";
+export { compareText } from "./compare-text.js";

@@ -9,6 +9,7 @@ import { describeThreads, parseThreadName } from "./thread-name.js";
 import { ProfileModelError } from "./errors.js";
 import type { Trial } from "./model.js";
 import { isTimeMetric } from "./tau/text-write.js";
+import { compareText } from "./compare-text.js";
 
 /** Sort keys of {@link profileTable}. */
 export type TableSortKey = "inclusive" | "exclusive" | "calls" | "subrs" | "percall" | "name";
@@ -134,7 +135,7 @@ export function profileTable(trial: Trial, view: ProfileView, options: ProfileTa
     key === "inclusive" ? Number(r.inclusive.toPrecision(12)) : key === "exclusive" ? r.exclusive : key === "calls" ? r.calls : key === "subrs" ? r.subroutines : r.inclusivePerCall;
   const sorted = rows
     .map((r) => ({ r, v: key === "name" ? 0 : val(r) }))
-    .sort((a, b) => b.v - a.v || (key === "inclusive" ? a.r.exclusive - b.r.exclusive : 0) || cmp(a.r.name, b.r.name))
+    .sort((a, b) => b.v - a.v || (key === "inclusive" ? a.r.exclusive - b.r.exclusive : 0) || compareText(a.r.name, b.r.name))
     .map((x) => x.r);
   const realMetric = trial.metrics[m];
   return { view: view.label, metric: realMetric, isTime: isTimeMetric(realMetric), rows: options.top !== undefined ? sorted.slice(0, options.top) : sorted };
@@ -164,9 +165,6 @@ function topLevelInclusive(trial: Trial, view: ProfileView, m: number): number {
   return Math.max(pprof, own);
 }
 
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 /** pprof's time format (`ToTimeStr`): `h:mm:ss.mmm`, `m:ss.mmm`, `s,mmm` msec, or msec below a second. */
 export function formatPprofTime(us: number): string {

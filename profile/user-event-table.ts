@@ -8,6 +8,7 @@ import { DERIVED_KINDS, derivedEventView, threadEventView, type DerivedKind } fr
 import { populationStddev } from "./spread.js";
 import type { Trial } from "./model.js";
 import { gFormat, resolveThreadIndex } from "./table.js";
+import { compareText } from "./compare-text.js";
 
 /** One user event's statistics in a view (values in the event's own unit). */
 export interface UserEventRow {
@@ -62,7 +63,7 @@ export function userEventTable(trial: Trial, which: string, options: { includeMi
     const stddev = spread !== undefined ? spread[i] : sampleStddev(view.count[i], view.mean[i], view.sumSquares[i], view.min[i], view.max[i]);
     rows.push({ name: u.name, samples: view.count[i], max: view.max[i], min: view.min[i], mean: view.mean[i], stddev });
   }
-  rows.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  rows.sort((a, b) => compareText(a.name, b.name));
   return { view: derived ?? view.label, rows: options.top !== undefined ? rows.slice(0, options.top) : rows };
 }
 

@@ -30,6 +30,11 @@ import { componentsWithDefaults } from "./resolved-components.js";
 export interface ExecuteOptions {
   /** Measure (default true). `false` runs the same simulation without measurement or proxies. */
   readonly measure?: boolean;
+  /**
+   * Keep the trace (default: as the scenario's `outputs.trace` asks). `false` keeps none, for
+   * callers that write no trace.json (a sweep point). Without measurement there is none.
+   */
+  readonly trace?: boolean;
   /** Progress callback (simulated time in microseconds, events so far). */
   readonly onProgress?: (now: number, events: number) => void;
 }
@@ -86,7 +91,7 @@ export function executeScenario(scenario: LoadedScenario, options: ExecuteOption
       workload: config.workload,
       measure: options.measure ?? true,
       // A trace is a measurement too: without measurement, none (the run is for its time alone).
-      trace: (options.measure ?? true) && config.outputs.trace,
+      trace: (options.measure ?? true) && (options.trace ?? config.outputs.trace),
       onProgress: options.onProgress,
     });
   } catch (e) {

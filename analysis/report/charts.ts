@@ -1,7 +1,8 @@
 import type { TopLevelSpec } from "vega-lite";
 import { fitPowerLaw } from "../fit/index.js";
 import type { LevelPoint, RecordPoint } from "./data.js";
-import { byText, meanBy, thin } from "./data.js";
+import { meanBy, thin } from "./data.js";
+import { compareText } from "../../profile/internal.js";
 import type { ReportChart } from "./render.js";
 import { tableCellText } from "./html.js";
 
@@ -35,7 +36,7 @@ export function fittableRoutines(points: readonly RecordPoint[], max = 4): strin
   return [...byRoutine]
     .filter(([, qs]) => qs.size >= 3)
     .map(([r]) => r)
-    .sort((a, b) => count.get(b)! - count.get(a)! || byText(a, b))
+    .sort((a, b) => count.get(b)! - count.get(a)! || compareText(a, b))
     .slice(0, max);
 }
 
@@ -126,7 +127,7 @@ export function stridedRatioChart(points: readonly RecordPoint[], qLabel: string
     if (seq && seq.mean > 0) rows.push({ routine, Q: Number(q), ratio: m.mean / seq.mean });
   }
   if (rows.length < 2) return undefined;
-  rows.sort((a, b) => byText(a.routine, b.routine) || a.Q - b.Q);
+  rows.sort((a, b) => compareText(a.routine, b.routine) || a.Q - b.Q);
   const spec = {
     ...base(`Strided / sequential time vs ${qLabel}`),
     data: { values: rows },

@@ -190,12 +190,3 @@ export function meanBy<T>(items: readonly T[], key: (t: T) => string, value: (t:
   return new Map([...acc].map(([k, a]) => [k, { n: a.n, mean: a.sum / a.n }]));
 }
 
-/**
- * Orders two texts by their UTF-16 code units (capitals before small letters), as `ccasim profile
- * show --sort name` does: the same order in every locale, where `localeCompare` follows the
- * process's LANG (Estonian puts z before y) and a report would change with it.
- * @internal
- */
-export function byText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}

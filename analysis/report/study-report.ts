@@ -1,6 +1,6 @@
 import { sqlString, type StudyStore } from "../../profile/study/index.js";
 import { MAX_POINTS, atText, heatmapChart, slug, sweepLineChart, timeVsQBySweepChart } from "./charts.js";
-import { byText } from "./data.js";
+import { compareText } from "../../profile/internal.js";
 import type { ReportChart } from "./render.js";
 import type { ReportDocument, ReportSection } from "./html.js";
 
@@ -79,7 +79,7 @@ export async function studyReport(store: StudyStore, name: string): Promise<Repo
     sections.push({ heading: "Failed points", notes, tables: [{ columns: ["point", "error", "message"], rows: errors.map(([i, k, m]) => [i, k, m.split("\n").slice(0, 3).join(" ")]) }] });
   }
 
-  const swept = [...axes].filter((a) => a.values.length > 1).sort((x, y) => y.values.length - x.values.length || byText(x.name, y.name));
+  const swept = [...axes].filter((a) => a.values.length > 1).sort((x, y) => y.values.length - x.values.length || compareText(x.name, y.name));
   const charts: ReportChart[] = [];
   const routines = await routineSelections(store);
   // Means summed in the order of the points' and records' ids, rows in the order of their keys:

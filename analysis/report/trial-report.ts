@@ -3,7 +3,8 @@ import { basename, join } from "node:path";
 import { defaultMetric, derivedView, fileErrorText, forEachRecord, hasTauProfileFiles, isTimeMetric, ProfileError, profileFolderOf, profileTable, readTrial, recordsFileIn, RUN_PROFILE_FOLDER, RUN_SUMMARY_FILE, timerCounts, type Trial } from "../../profile/index.js";
 import { estimateTrialPower, powerConstantSets, processorMismatchFact } from "../power/index.js";
 import { fittableRoutines, levelChart, powerEnergyChart, messagePassingChart, stridedRatioChart, timeVsQChart, topTimersChart } from "./charts.js";
-import { byText, digestRecords, RecordDigester, type RecordDigest } from "./data.js";
+import { digestRecords, RecordDigester, type RecordDigest } from "./data.js";
+import { compareText } from "../../profile/internal.js";
 import { meanSdVsQChart } from "./mean-sd-chart.js";
 import type { ReportDocument, ReportSection } from "./html.js";
 
@@ -127,7 +128,7 @@ function powerSection(trial: Trial): ReportSection | undefined {
       const calls = mean.calls[timer.index];
       return { event: e.event, watts: e.power.watts, joules: e.power.joules, joulesPerCall: calls > 0 ? e.power.joules / calls : e.power.joules, calls };
     })
-    .sort((a, b) => b.joules - a.joules || byText(a.event, b.event))
+    .sort((a, b) => b.joules - a.joules || compareText(a.event, b.event))
     .slice(0, 12);
   if (rows.length === 0) return undefined;
   return {

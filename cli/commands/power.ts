@@ -2,6 +2,7 @@ import { parseCommandArgs, UsageError, type Command, type CommandContext } from 
 import { readTrial } from "../../profile/index.js";
 import { AnalysisInputError, estimateTrialPower, loadPowerConstantFile, powerConstantSets, rankInefficiencies, type EventPower, type InefficientEvent, type PowerConstantSet } from "../../analysis/index.js";
 import { formatNumber, formatTable, formatTableNumber, list, numberOption, positiveIntegerOption, shortTimerName, threadChoiceLabel, threadOption, toJson, refuseStudyDatabase } from "./analysis-io.js";
+import { compareText } from "../../profile/internal.js";
 
 const HELP = `ccasim power: power, energy, FLOP/J and counter metrics per event (paper 004)
 
@@ -160,7 +161,7 @@ function run(ctx: CommandContext): number {
   }
   const key = (e: EventPower): number => (sort === "joules" ? e.power.joules : sort === "flops-per-joule" ? e.power.flopsPerJoule : e.power.watts);
   // Events that spent no cycles have no power to estimate: listed apart, under the table.
-  const rows = r.events.filter((e) => e.power.basis.cycles !== 0).sort((a, b) => (sort === "name" ? (a.event < b.event ? -1 : a.event > b.event ? 1 : 0) : (Number.isNaN(key(b)) ? -Infinity : key(b)) - (Number.isNaN(key(a)) ? -Infinity : key(a))));
+  const rows = r.events.filter((e) => e.power.basis.cycles !== 0).sort((a, b) => (sort === "name" ? compareText(a.event, b.event) : (Number.isNaN(key(b)) ? -Infinity : key(b)) - (Number.isNaN(key(a)) ? -Infinity : key(a))));
   if (v.json === true) {
     ctx.out(toJson(r) + "\n");
     return 0;

@@ -86,22 +86,24 @@ export function combineObservers(...observers: MpiObserver[]): MpiObserver {
     exit(rank, call, now, bytes) {
       for (const o of observers) o.exit(rank, call, now, bytes);
     },
-    // Each observer's own number for each message, by the number the combination gives it
-    // (a table that grows with the messages: combinations are for tools and tests).
+    // Each observer's own number for each message in flight, by the number the combination gives it.
     ...(observers.some((o) => o.messageSent !== undefined && o.messageReceived !== undefined) && messageHooks(observers)),
   };
 }
 
 /** {@link MpiObserver.messageSent} and `messageReceived` of several observers: each gets its own numbers back. */
 function messageHooks(observers: readonly MpiObserver[]): Pick<MpiObserver, "messageSent" | "messageReceived"> {
-  const tokens: number[][] = [];
+  // The messages in flight only: each is forgotten when its receive completes.
+  const tokens = new Map<number, number[]>();
+  let next = 0;
   return {
     messageSent(source, dest, bytes, now) {
-      tokens.push(observers.map((o) => (o.messageSent !== undefined && o.messageReceived !== undefined ? o.messageSent(source, dest, bytes, now) : -1)));
-      return tokens.length - 1;
+      tokens.set(next, observers.map((o) => (o.messageSent !== undefined && o.messageReceived !== undefined ? o.messageSent(source, dest, bytes, now) : -1)));
+      return next++;
     },
     messageReceived(token, dest, now) {
-      const own = tokens[token]!;
+      const own = tokens.get(token)!;
+      tokens.delete(token);
       observers.forEach((o, i) => {
         if (o.messageSent !== undefined && o.messageReceived !== undefined) o.messageReceived(own[i]!, dest, now);
       });

@@ -227,7 +227,8 @@ export function parsePackedProfile(raw: Uint8Array, file: string, options: Trial
       if (f < 0 || f >= nFunctions) p.fail(`function index ${f} out of range 0..${nFunctions - 1}`, at);
       const calls = p.double("calls");
       const subrs = p.double("subroutine calls");
-      if (calls < 0 || subrs < 0) p.fail(`calls and subroutine calls are counts, found ${calls < 0 ? `calls ${calls}` : `subroutine calls ${subrs}`}`, at + 4);
+      // At the offending double: calls 4 bytes in (after the int index), subroutine calls 12.
+      if (calls < 0 || subrs < 0) p.fail(`calls and subroutine calls are counts, found ${calls < 0 ? `calls ${calls}` : `subroutine calls ${subrs}`}`, calls < 0 ? at + 4 : at + 12);
       for (let m = 0; m < nMetrics; m++) {
         exclusive[m] = p.double("an exclusive value");
         inclusive[m] = p.double("an inclusive value");

@@ -38,7 +38,7 @@ export function executeProgramScenario(scenario: LoadedScenario, options: Progra
       timeDerived: { PAPI_TOT_CYC: mhz, CPU_CYCLES: mhz },
       measure,
       // A trace is a measurement too: without measurement, none (the run is for its time alone).
-      trace: measure && config.outputs.trace,
+      trace: measure && (options.trace ?? config.outputs.trace),
       evaluator: options.evaluator,
     },
   );

@@ -1,8 +1,8 @@
 /**
  * Element begin/end of every process thread, written as a Chrome/Perfetto trace-event file
- * (`trace.json`, see `profile/chrome-trace.ts`). Each element is one complete event with `pid` =
- * node and `tid` = process thread (uid); each message between processes is a flow between their
- * threads 0, which carry their MPI calls.
+ * (`trace.json`, see `profile/chrome-trace.ts`). Each element is one complete event (an instant
+ * when it takes no time) with `pid` = node and `tid` = process thread (uid); each message between
+ * processes is a flow between the elements of their threads 0, which carry their MPI calls.
  *
  * @packageDocumentation
  */

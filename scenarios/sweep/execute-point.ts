@@ -21,7 +21,8 @@ export function runPoint(task: PointTask): PointOutcome {
   const wall = () => Number(process.hrtime.bigint() - t0) / 1e9;
   try {
     const scenario = loadScenarioText(task.scenarioText, task.scenarioFile, { set: task.set, seed: task.point.seed });
-    const art = executeScenario(scenario);
+    // A study stores no trace: none is kept, whatever outputs.trace says.
+    const art = executeScenario(scenario, { trace: false });
     const r = art.result;
     return {
       ok: true,

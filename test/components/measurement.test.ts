@@ -97,6 +97,29 @@ describe("the measurement component", () => {
     expect(m.warnings()).toEqual([]);
   });
 
+  it("keeps every finished call as a trace interval with trace: true, but not those of a disabled group, as the profile", () => {
+    const clock = { t: 0 };
+    const m = new Measurement(["TIME"], 1, (_rank, out) => (out[0] = clock.t), { trace: true });
+    const app = m.timer("app");
+    const send = m.timer("MPI_Send()", "MPI");
+    m.start(0, app);
+    m.disableGroup("MPI");
+    m.start(0, send);
+    clock.t = 1;
+    m.stop(0, send);
+    m.enableGroup("MPI");
+    m.start(0, send);
+    clock.t = 3;
+    m.stop(0, send);
+    m.stop(0, app);
+    // [rank, timer, start, end]: the call made while MPI was disabled is not there.
+    expect(m.trace!.intervals()).toEqual([
+      [0, send, 1, 3],
+      [0, app, 0, 3],
+    ]);
+    expect(new Measurement(["TIME"], 1, (_rank, out) => (out[0] = 0)).trace).toBeUndefined();
+  });
+
   it("keeps one callpath per child timer also under a node with many children", () => {
     const { m, clock } = setup();
     const app = m.timer("app");

@@ -105,7 +105,9 @@ describe("ChromeTraceFile", () => {
     expect([ns(at("t1").ts), end("t1")]).toEqual([1001, 1002]);
     expect([ns(at("t2").ts), end("t2")]).toEqual([1002, 2000]);
     // Read in microseconds, a slice still ends where the next begins.
-    expect(at("t1").ts + at("t1").dur!).toBe(at("t2").ts);
+    expect(ns(at("t1").ts) + ns(at("t1").dur!)).toBe(ns(at("t2").ts));
+    // Every ts and dur is a whole number of nanoseconds, written as such (no 0.35599999999999987).
+    for (const e of events) for (const v of [e.ts, e.dur ?? 0]) expect(String(v)).toMatch(/^\d+(\.\d{1,3})?$/);
     // Shorter than half a nanosecond: no length at all.
     expect(at("t3")).toMatchObject({ ph: "i", ts: 2 });
     expect(events.filter((e) => e.ph === "s" || e.ph === "f").map((e) => ns(e.ts))).toEqual([1002, 2000]);

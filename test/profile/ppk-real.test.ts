@@ -147,6 +147,11 @@ describe("packed profile container", () => {
     }
     expect(err).toBeInstanceOf(ProfileFormatError);
     expect((err as Error).message).toBe(`neg.ppk (byte ${at}): calls and subroutine calls are counts, found calls -38760`);
+    // The subroutine count just after it: named at its own offset.
+    raw.writeDoubleBE(38760, at);
+    const subrs = raw.readDoubleBE(at + 8);
+    raw.writeDoubleBE(-1 - subrs, at + 8);
+    expect(() => parsePackedProfile(raw, "neg.ppk")).toThrow(`neg.ppk (byte ${at + 8}): calls and subroutine calls are counts, found subroutine calls ${-1 - subrs}`);
   });
 
   it("names the byte offset of a truncated stream", async () => {

@@ -130,3 +130,20 @@ describe("a program model's trace, run", () => {
     expect([...bindings.values()].filter(([, to]) => to === "WaitHalos").length).toBeGreaterThan(0);
   });
 });
+
+describe("a program model's trace with one thread per process", () => {
+  it("binds each flow to the elements of the processes themselves (LAPW0)", async () => {
+    const { executeScenario, loadScenario } = await import("../../../scenarios/index.js");
+    const art = executeScenario(loadScenario("scenarios/lapw0.yaml", { set: ["outputs.trace=true"] }));
+    expect(art.scenario.program!.threads).toBe(1);
+    const events = (JSON.parse(JSON.stringify(art.trace)) as { traceEvents: { name: string; ph: string; ts: number; tid: number; id?: number }[] }).traceEvents;
+    const flows = events.filter((e) => e.ph === "s" || e.ph === "f");
+    expect(flows.length).toBeGreaterThan(0);
+    const bindings = perfettoFlowBindings(events as never);
+    for (const f of flows) {
+      const call = callBefore(events, f);
+      expect([call.tid, call.ts]).toEqual([f.tid, f.ts]);
+      expect(bindings.get(f.id!)![f.ph === "s" ? 0 : 1]).toBe(call.name);
+    }
+  });
+});
