@@ -28,8 +28,9 @@ export class TraceIntervals {
   private callOf = new Float64Array(1024);
   /** Intervals recorded. */
   count = 0;
-  /** Per thread, the numbers of its open calls, innermost last (see {@link open}). */
+  /** Per thread, the numbers and starts (us) of its open calls, innermost last (see {@link open}). */
   private readonly openCalls: number[][] = [];
+  private readonly openStarts: number[][] = [];
   private calls = 0;
   // Flows (messages): from thread, time and call; to thread, time and call (-1 until received); bytes.
   private flowFrom = new Int32Array(0);
@@ -43,19 +44,33 @@ export class TraceIntervals {
   flowCount = 0;
 
   /**
-   * Opens a call on `thread`: it becomes the thread's innermost open call, to which a flow that
-   * starts or ends on the thread now is bound; the next {@link add} on the thread closes it.
-   * Optional: intervals added without it bind no flow.
+   * Opens a call on `thread` at `start` (us): it becomes the thread's innermost open call, to
+   * which a flow that starts or ends on the thread now is bound, until {@link close} ends it.
    */
-  open(thread: number): void {
+  open(thread: number, start: number): void {
     (this.openCalls[thread] ??= []).push(this.calls++);
+    (this.openStarts[thread] ??= []).push(start);
   }
 
   /**
-   * Records that `id` ran on `thread` from `start` to `stop` (us), inside `depth` other intervals;
-   * it closes the thread's innermost call {@link open}ed, if any.
+   * Ends the innermost open call of `thread` at `stop` (us) as an interval of `id`, inside the
+   * calls still open on the thread.
+   */
+  close(thread: number, id: number, stop: number): void {
+    const calls = this.openCalls[thread]!;
+    const call = calls.pop()!;
+    this.record(thread, id, this.openStarts[thread]!.pop()!, stop, calls.length, call);
+  }
+
+  /**
+   * Records that `id` ran on `thread` from `start` to `stop` (us), inside `depth` other intervals,
+   * as no call (no flow binds to it): an interval known only when it has ended.
    */
   add(thread: number, id: number, start: number, stop: number, depth: number): void {
+    this.record(thread, id, start, stop, depth, -1);
+  }
+
+  private record(thread: number, id: number, start: number, stop: number, depth: number, call: number): void {
     if (this.count === this.threadOf.length) this.grow();
     const i = this.count++;
     this.threadOf[i] = thread;
@@ -63,7 +78,7 @@ export class TraceIntervals {
     this.startOf[i] = start;
     this.stopOf[i] = stop;
     this.depthOf[i] = depth;
-    this.callOf[i] = this.openCalls[thread]?.pop() ?? -1;
+    this.callOf[i] = call;
   }
 
   /** The innermost open call of `thread` (see {@link open}), or -1. */

@@ -80,8 +80,8 @@ export class ProfileArena {
   /** Running-timer stack depth, by rank. */
   private readonly depthOf: Int32Array;
   /**
-   * Where every finished call goes as an interval `(rank, timer, start, end, depth)` of metric 0
-   * (the measurement's TIME), when a trace is kept; null otherwise.
+   * Where every call is opened and closed in metric 0 (the measurement's TIME), when a trace is
+   * kept; null otherwise.
    */
   trace: TraceIntervals | null = null;
   /** Callpath nodes in use, by rank. */
@@ -214,7 +214,7 @@ export class ProfileArena {
       a[f + F_START + m + k] = 0;
     }
     this.depthOf[rank] = d + 1;
-    if (this.trace !== null) this.trace.open(rank);
+    if (this.trace !== null) this.trace.open(rank, now[0]);
   }
 
   /**
@@ -260,7 +260,7 @@ export class ProfileArena {
     if (a[f + F_NODE] !== hinted) nb = this.node(rank, a[f + F_NODE]);
     v[nb + N_CALLS]++;
     v[nb + N_SUBRS] += a[f + F_SUBRS];
-    if (this.trace !== null) this.trace.add(rank, timer, a[f + F_START], now[0], d);
+    if (this.trace !== null) this.trace.close(rank, timer, now[0]);
     for (let k = 0; k < m; k++) {
       const delta = now[k] - a[f + F_START + k];
       v[nb + N_INCL + k] += delta;

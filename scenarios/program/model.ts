@@ -133,8 +133,6 @@ export interface ProgramModel {
   readonly processToNode: Int32Array;
   /** Nodes. */
   readonly nodes: number;
-  /** Deepest nesting of timed elements, each recursive diagram counted once (the initial size of trace stacks, which grow past it). */
-  readonly maxDepth: number;
   /** Non-fatal findings of the validation (located). */
   readonly warnings: readonly string[];
 }

@@ -496,7 +496,6 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
   for (const w of waits) if (!requestWritten.has(w.name)) report(w.path, `request '${w.name}' is never started by an isend or irecv`);
   for (const sc of scopes) finishScope(sc);
 
-  const maxDepth = depthOf(main.body);
   const model: ProgramModel = {
     slotNames,
     slotTypes,
@@ -509,7 +508,6 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
     processes: layout.processes,
     processToNode: layout.processToNode,
     nodes: layout.nodes,
-    maxDepth,
     warnings,
   };
   if (errors.length === 0) checkProgram(model, { report: (p, m) => errors.push(new ScenarioError(m, at(p.slice(root.length)))), warn: (p, m) => warn(p.slice(root.length), m) });
@@ -568,33 +566,6 @@ export function convert(type: VariableType | "system" | "workload", x: number): 
   if (type === "int") return Math.trunc(x);
   if (type === "bool") return x !== 0 ? 1 : 0;
   return x;
-}
-
-/** Deepest nesting of elements, each recursive diagram counted once (the trace grows past it). */
-function depthOf(list: readonly ModelNode[], open: ReadonlySet<Diagram> = new Set()): number {
-  let d = 0;
-  for (const n of list) {
-    switch (n.kind) {
-      case "activity":
-        d = Math.max(d, 1 + (open.has(n.diagram) ? 0 : depthOf(n.diagram.body, new Set([...open, n.diagram]))));
-        break;
-      case "if":
-        for (const a of n.arms) d = Math.max(d, depthOf(a.body, open));
-        d = Math.max(d, depthOf(n.otherwise, open));
-        break;
-      case "for":
-      case "while":
-        d = Math.max(d, depthOf(n.body, open));
-        break;
-      case "action":
-      case "comm":
-        d = Math.max(d, 1);
-        break;
-      case "code":
-        break;
-    }
-  }
-  return d;
 }
 
 /**

@@ -122,7 +122,7 @@ export class ProgramRuntime {
     const meas = this.measurement;
     this.appTimer = meas ? meas.timer(APPLICATION_TIMER) : 0;
     this.timerOf = Int32Array.from(model.elements.map((e) => (meas ? meas.timer(e.name, e.diagram) : 0)));
-    if (options.trace) this.trace = new TraceRecorder(np * nt, Math.max(1, model.maxDepth));
+    if (options.trace) this.trace = new TraceRecorder();
     const mpiTimers = new Map<string, number>();
     this.world = new MpiWorld(this.sim, {
       placement: { nodes: model.nodes, rankToNode: model.processToNode },

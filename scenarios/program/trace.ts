@@ -13,39 +13,14 @@ export type { ChromeTraceObject };
 
 /** Collects element intervals of every process thread, nested (no allocation per element once grown). */
 export class TraceRecorder extends TraceIntervals {
-  private stack: Float64Array;
-  private readonly depth: Int32Array;
-
-  /**
-   * @param threads - process threads (uids)
-   * @param maxDepth - deepest nesting of elements expected (recursive activities grow it)
-   */
-  constructor(private readonly threads: number, private maxDepth: number) {
-    super();
-    this.stack = new Float64Array(threads * maxDepth);
-    this.depth = new Int32Array(threads);
-  }
-
   /** Thread `uid` enters an element at `time` (us). */
   begin(uid: number, time: number): void {
-    this.open(uid);
-    if (this.depth[uid] === this.maxDepth) this.deepen();
-    this.stack[uid * this.maxDepth + this.depth[uid]++] = time;
-  }
-
-  /** Doubles the nesting every thread's stack holds, keeping what each holds. */
-  private deepen(): void {
-    const depth = this.maxDepth * 2;
-    const stack = new Float64Array(this.threads * depth);
-    for (let u = 0; u < this.threads; u++) stack.set(this.stack.subarray(u * this.maxDepth, u * this.maxDepth + this.depth[u]), u * depth);
-    this.stack = stack;
-    this.maxDepth = depth;
+    this.open(uid, time);
   }
 
   /** Thread `uid` leaves `element` at `time` (us). */
   end(uid: number, element: number, time: number): void {
-    const depth = --this.depth[uid];
-    this.add(uid, element, this.stack[uid * this.maxDepth + depth], time, depth);
+    this.close(uid, element, time);
   }
 
   /**

@@ -3,6 +3,26 @@ import fc from "fast-check";
 import { Measurement } from "../../components/index.js";
 
 /** A measurement with TIME and one counter driven by hand. */
+/**
+ * Rank 0 in `app` calls MPI_Send() from 0 to 1 with the MPI group disabled, then from 1 to 3
+ * with it enabled again, and leaves `app` at 3.
+ */
+function sendWhileDisabledThenEnabled(m: Measurement, clock: { t: number }): { app: number; send: number } {
+  const app = m.timer("app");
+  const send = m.timer("MPI_Send()", "MPI");
+  m.start(0, app);
+  m.disableGroup("MPI");
+  m.start(0, send);
+  clock.t = 1;
+  m.stop(0, send);
+  m.enableGroup("MPI");
+  m.start(0, send);
+  clock.t = 3;
+  m.stop(0, send);
+  m.stop(0, app);
+  return { app, send };
+}
+
 function setup() {
   const clock = { t: 0, c: 0 };
   const m = new Measurement(["TIME", "PAPI_FP_OPS"], 1, (_rank, out) => {
@@ -78,18 +98,7 @@ describe("the measurement component", () => {
 
   it("disables and re-enables timer groups at run time", () => {
     const { m, clock } = setup();
-    const app = m.timer("app");
-    const send = m.timer("MPI_Send()", "MPI");
-    m.start(0, app);
-    m.disableGroup("MPI");
-    m.start(0, send);
-    clock.t = 1;
-    m.stop(0, send);
-    m.enableGroup("MPI");
-    m.start(0, send);
-    clock.t = 3;
-    m.stop(0, send);
-    m.stop(0, app);
+    const { send } = sendWhileDisabledThenEnabled(m, clock);
     const rp = m.ranks[0];
     let calls = 0;
     for (let n = 1; n < rp.nodeCount; n++) if (rp.timerOf(n) === send) calls += rp.callsOf(n);
@@ -100,18 +109,7 @@ describe("the measurement component", () => {
   it("keeps every finished call as a trace interval with trace: true, but not those of a disabled group, as the profile", () => {
     const clock = { t: 0 };
     const m = new Measurement(["TIME"], 1, (_rank, out) => (out[0] = clock.t), { trace: true });
-    const app = m.timer("app");
-    const send = m.timer("MPI_Send()", "MPI");
-    m.start(0, app);
-    m.disableGroup("MPI");
-    m.start(0, send);
-    clock.t = 1;
-    m.stop(0, send);
-    m.enableGroup("MPI");
-    m.start(0, send);
-    clock.t = 3;
-    m.stop(0, send);
-    m.stop(0, app);
+    const { app, send } = sendWhileDisabledThenEnabled(m, clock);
     // [rank, timer, start, end]: the call made while MPI was disabled is not there.
     expect(m.trace!.intervals()).toEqual([
       [0, send, 1, 3],

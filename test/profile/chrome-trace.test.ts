@@ -62,18 +62,18 @@ describe("ChromeTraceFile", () => {
     // instant by a wait (t2). Thread 1: in a wait (t3) when the message arrives at 5, which ends
     // then and a next call (t4) starts at that instant.
     const iv = new TraceIntervals();
-    iv.open(0); // t0
-    iv.open(0); // t1
+    iv.open(0, 0); // t0
+    iv.open(0, 1); // t1
     const k = iv.startFlow(0, 1, 64);
-    iv.add(0, 1, 1, 1, 1);
-    iv.open(0); // t2
-    iv.add(0, 2, 1, 3, 1);
-    iv.add(0, 0, 0, 4, 0);
-    iv.open(1); // t3
+    iv.close(0, 1, 1);
+    iv.open(0, 1); // t2
+    iv.close(0, 2, 3);
+    iv.close(0, 0, 4);
+    iv.open(1, 2); // t3
     iv.endFlow(k, 1, 5);
-    iv.add(1, 3, 2, 5, 0);
-    iv.open(1); // t4
-    iv.add(1, 4, 5, 6, 0);
+    iv.close(1, 3, 5);
+    iv.open(1, 5); // t4
+    iv.close(1, 4, 6);
     const lane = (thread: number) => ({ pid: 0, tid: thread });
     const events = new ChromeTraceFile(iv, { ...layout(2), lane }, {}).traceEvents as TraceEvent[];
     expect(perfettoFlowBindings(events)).toEqual(new Map([[0, ["t1", "t3"]]]));

@@ -22,7 +22,7 @@ function model(processes: number, threads: number): ProgramModel {
 /** Element intervals: each thread runs `n` elements back to back, some nested in the one before. */
 function record(m: ProgramModel, n: number, seed: number): TraceRecorder {
   const uids = m.processes * m.threads;
-  const rec = new TraceRecorder(uids, 2);
+  const rec = new TraceRecorder();
   let x = seed;
   for (let uid = 0; uid < uids; uid++) {
     let t = 0.5 * uid;
@@ -66,7 +66,7 @@ describe("ChromeTrace", () => {
 
   it("writes the events of a small trace exactly as Chrome's trace-event format lays them out", () => {
     const m = model(1, 2);
-    const rec = new TraceRecorder(2, 2);
+    const rec = new TraceRecorder();
     rec.begin(1, 0.5);
     rec.end(1, 2, 2);
     rec.begin(0, 0);
