@@ -4,18 +4,20 @@
 import { existsSync, statSync, openSync, readFileSync, readSync, closeSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
 import { basename, dirname, extname, join } from "node:path";
+import { constants as zlibConstants, gunzipSync } from "node:zlib";
 import { ProfileError, ProfileFormatError } from "./errors.js";
 import { Trial } from "./model.js";
 import { readRecords } from "./records.js";
 import { readPackedProfile } from "./tau/ppk-read.js";
+import { isTauXmlText, listTauXmlFiles, parseSnapshotFileName, readTauXmlProfile } from "./tau/snapshot-read.js";
 import { RUN_PROFILE_FOLDER, runFileAdvice, unmeasuredRunText } from "./run-folder.js";
 import { hasTauProfileFiles, parseProfileFileName, readTauProfile, type TrialReadOptions } from "./tau/text-read.js";
 import { fileErrorText } from "./file-error.js";
 import { inputFileKindText } from "./input-file-kind.js";
 import { realPathOf } from "./protected-paths.js";
 
-/** The trial formats {@link readTrial} recognizes. */
-export type TrialFormat = "tau" | "ppk";
+/** The trial formats {@link readTrial} recognizes: TAU text profiles, ParaProf packed profiles, TAU XML (snapshot and merged) profiles. */
+export type TrialFormat = "tau" | "ppk" | "xml";
 
 /** Record files picked up next to a TAU profile directory's files. */
 export const RECORD_FILE_NAMES = ["records.csv", "records.jsonl"] as const;
@@ -32,10 +34,12 @@ function head(path: string, n: number): Uint8Array {
 }
 
 /**
- * Which format a path holds: a directory is a TAU profile; a file is a packed profile when named
- * `*.ppk` or starting with gzip or `PPK` bytes, a TAU profile file when named `profile.N.C.T` or
- * starting with `<n> templated_functions`.
- * @throws ProfileError when the path does not exist or is neither.
+ * Which format a path holds: a directory is a TAU profile, or TAU XML when it holds no
+ * `profile.N.C.T` file but snapshot files (`snapshot.N.C.T`) or a `tauprofile.xml`; a file is a packed profile when named `*.ppk` or
+ * starting with `PPK` bytes, TAU XML when named `snapshot.N.C.T` or starting with `<profile_xml>`
+ * (gzip-compressed or not), a TAU profile file when named `profile.N.C.T` or starting with
+ * `<n> templated_functions`; any other gzip file is a packed profile.
+ * @throws ProfileError when the path does not exist or is none of these.
  */
 export function detectTrialFormat(path: string): TrialFormat {
   let st;
@@ -44,15 +48,28 @@ export function detectTrialFormat(path: string): TrialFormat {
   } catch (e) {
     throw new ProfileError(`cannot read '${path}': ${fileErrorText(e)}`);
   }
-  if (st.isDirectory()) return "tau";
+  if (st.isDirectory()) return !hasTauProfileFiles(profileFolderOf(path)) && listTauXmlFiles(path).length > 0 ? "xml" : "tau";
   if (extname(path).toLowerCase() === ".ppk") return "ppk";
   if (parseProfileFileName(basename(path))) return "tau";
-  const h = head(path, 64);
-  if (h.length >= 2 && h[0] === 0x1f && h[1] === 0x8b) return "ppk";
+  if (parseSnapshotFileName(basename(path))) return "xml";
+  const h = head(path, 256);
+  if (h.length >= 2 && h[0] === 0x1f && h[1] === 0x8b) return isTauXmlText(gzipHead(path)) ? "xml" : "ppk";
+  if (isTauXmlText(Buffer.from(h).toString("utf8"))) return "xml";
   if (h.length >= 6 && h[0] === 0 && h[1] === 0x50 && h[2] === 0 && h[3] === 0x50 && h[4] === 0 && h[5] === 0x4b) return "ppk";
   if (/^\s*\d+\s+templated_functions/.test(Buffer.from(h).toString("latin1"))) return "tau";
   const advice = runFileAdvice(path) ?? inputFileAdvice(path);
-  throw new ProfileFormatError(path, undefined, `not a TAU profile directory, a profile.N.C.T file or a ParaProf .ppk file${advice === undefined ? "" : `: it is ${advice}`}`);
+  throw new ProfileFormatError(path, undefined, `not a TAU profile directory, a profile.N.C.T file, a ParaProf .ppk file or a TAU XML profile${advice === undefined ? "" : `: it is ${advice}`}`);
+}
+
+/** The first decompressed bytes of gzip file `path`, as text ("" when they cannot be had). */
+function gzipHead(path: string): string {
+  try {
+    // The file's first 4 KiB inflated as far as they go (a sync flush accepts the cut stream).
+    return gunzipSync(head(path, 4096), { finishFlush: zlibConstants.Z_SYNC_FLUSH }).subarray(0, 1024).toString("utf8");
+  } catch {
+    // why: a damaged gzip file is reported by the reader that the other tests choose
+    return "";
+  }
 }
 
 /** For a YAML or JSON input of ccasim's own (a scenario, a sweep file, an assembly): what it is and what reads it. */
@@ -76,7 +93,7 @@ export function measurementFileKind(path: string): string | undefined {
   try {
     if (statSync(path).isDirectory()) return undefined;
     const format = detectTrialFormat(path);
-    return format === "ppk" ? "a ParaProf packed profile (.ppk)" : "a TAU profile file";
+    return format === "ppk" ? "a ParaProf packed profile (.ppk)" : format === "xml" ? "a TAU XML profile" : "a TAU profile file";
   } catch {
     return undefined;
   }
@@ -107,7 +124,9 @@ export function profileFolderOf(dir: string): string {
 /**
  * Reads a trial from a TAU profile directory (single metric or `MULTI__<metric>` folders), the
  * folder `ccasim run` writes (its `profile/` folder, see {@link profileFolderOf}), a single
- * `profile.N.C.T` file, or a ParaProf `.ppk` file. For a directory, per-invocation records in
+ * `profile.N.C.T` file, a ParaProf `.ppk` file, or a TAU XML profile (`tauprofile.xml`, a
+ * `snapshot.N.C.T` file or a folder of them; see `tau/snapshot-read.ts`). For a TAU text profile
+ * directory, per-invocation records in
  * `records.csv` or `records.jsonl` (the given directory's, else its profile folder's) are attached
  * as {@link Trial.records} (unless `options.records` is false).
  * @throws ProfileFormatError naming file and line (or byte) of malformed input.
@@ -116,6 +135,7 @@ export function profileFolderOf(dir: string): string {
 export function readTrial(path: string, options: ReadTrialOptions = {}): Trial {
   const format = detectTrialFormat(path);
   if (format === "ppk") return readPackedProfile(path, options);
+  if (format === "xml") return readTauXmlProfile(path, options);
   const dir = statSync(path).isDirectory();
   // A run that measured nothing is named as such, not as a folder without profile files.
   const unmeasured = dir ? unmeasuredRunText(path) : undefined;

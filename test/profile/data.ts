@@ -7,3 +7,5 @@ export const DATA = join(dirname(fileURLToPath(import.meta.url)), "..", "..", ".
 export const TAU = join(DATA, "tau");
 /** Real packed profiles. */
 export const PPK = join(TAU, "ppk");
+/** Real TAU XML (merged) profiles shipped with the tests, with their origin (`test/data/tau-xml/README.md`). */
+export const TAU_XML = join(dirname(fileURLToPath(import.meta.url)), "..", "data", "tau-xml");

@@ -3,8 +3,8 @@ import { gunzipSync } from "node:zlib";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatRecordsCsv, formatRecordsJsonl, formatTauProfile, parseExtrapJson, parseExtrapJsonLines, parseExtrapText, parsePackedProfile, parseRecordsCsv, parseRecordsJsonl, parseTauProfiles, ProfileError, readTrial, Trial } from "../../index.js";
-import { DATA, PPK, TAU } from "./data.js";
+import { formatRecordsCsv, formatRecordsJsonl, formatTauProfile, parseExtrapJson, parseExtrapJsonLines, parseExtrapText, parsePackedProfile, parseRecordsCsv, parseRecordsJsonl, parseTauProfiles, parseTauXmlProfiles, ProfileError, readTrial, Trial } from "../../index.js";
+import { DATA, PPK, TAU, TAU_XML } from "./data.js";
 
 /** Runs `parse`; passes when it returns or throws a ProfileError, fails on any other exception. */
 function typedOrValid(parse: () => unknown): boolean {
@@ -82,6 +82,14 @@ describe("fuzzing the readers with mutated real files", () => {
       );
     fc.assert(fc.property(bytesMutation(raw), (m) => typedOrValid(() => parsePackedProfile(m, "x.ppk"))), { numRuns: 300, seed: 5 });
     fc.assert(fc.property(bytesMutation(new Uint8Array(gz)), (m) => typedOrValid(() => parsePackedProfile(m, "x.ppk"))), { numRuns: 100, seed: 6 });
+  });
+
+  it("TAU XML: a mutated merged profile gives a typed error or a valid trial", () => {
+    const text = readFileSync(join(TAU_XML, "metadata-correlation.xml"), "utf8");
+    // Its first rank's documents (the definitions, rank 1's thread and profile) keep each run short.
+    const head = text.slice(0, text.indexOf("</profile_xml>", text.indexOf("<profile thread=")) + 15);
+    const xml = fc.tuple(fc.nat(head.length), fc.constantFrom("<", ">", "</profile>", "<profile_xml>", "&", "&#0;", "&#x110000;", "<![CDATA[", "]]>", '"', "<!--", "id=\"-1\"", "metrics=\"9\"", " 1e999", " -3")).map(([i, g]) => head.slice(0, i) + g + head.slice(i));
+    fc.assert(fc.property(fc.oneof(textMutation(head), xml), (m) => typedOrValid(() => parseTauXmlProfiles([{ path: "tauprofile.xml", text: m }]))), { numRuns: 300, seed: 13 });
   });
 
   it("Extra-P text, JSON and JSON Lines give a typed error or a valid experiment", () => {

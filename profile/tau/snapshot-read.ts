@@ -1,0 +1,485 @@
+/**
+ * Reader of TAU's XML profiles, following ParaProf's `SnapshotDataSource` and
+ * `SnapshotXMLHandler`: the snapshot files `snapshot.N.C.T` that TAU writes per thread with
+ * `TAU_PROFILE_FORMAT=snapshot` (or at each `TAU_PROFILE_SNAPSHOT`), the single `tauprofile.xml`
+ * of `TAU_PROFILE_FORMAT=merged`, and Score-P's `tau_snapshot` profiles; each plain or
+ * gzip-compressed. A file is one or more `<profile_xml>` documents:
+ *
+ * ```
+ * <profile_xml>
+ * <thread id="1.0.0.3669" node="1" context="0" thread="0"><metadata>...</metadata></thread>
+ * <definitions thread="1.0.0.3669">          (thread="*": definitions every later thread shares)
+ *   <metric id="0"><name>TIME</name><units>unknown</units></metric>
+ *   <event id="8"><name>int main(int, char **) C</name><group>TAU_DEFAULT</group></event>
+ *   <userevent id="0"><name>Message size for broadcast</name></userevent>
+ * </definitions>
+ * <profile thread="1.0.0.3669"><name>final</name><timestamp>1436320430136403</timestamp>
+ *   <interval_data metrics="0 ">               event calls subrs, then exclusive inclusive per metric listed
+ *   8 1 6 144 76225
+ *   </interval_data>
+ *   <atomic_data>                              user event, samples, max, min, mean, sum of squares
+ *   </atomic_data>
+ * </profile>
+ * </profile_xml>
+ * ```
+ *
+ * A thread may have several `<profile>` blocks, snapshots taken as it ran; their values are
+ * totals so far, and, as in ParaProf's default view, the last one is the thread's profile. A
+ * merged file's `<derivedprofile>` blocks (TAU's own mean, total, min, max and standard deviation)
+ * are not read: the trial's views are computed from the threads as for every other format. A
+ * `<thread>` given twice (a merged file repeats rank 0's, with more metadata) is one thread. As
+ * for TAU text profiles, names are normalized as ParaProf does (TAU writes a timer as its name, a
+ * space and its type, so most end in a space), and thread 0,0,0's metadata is every thread's
+ * default. Unlike ParaProf, which prints a message and skips the rest of a block, an undefined
+ * event id, a row of the wrong length or a malformed tag is an error naming file and line.
+ *
+ * @packageDocumentation
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, join } from "node:path";
+import { gunzipSync } from "node:zlib";
+import { TrialBuilder } from "../builder.js";
+import { ProfileError, ProfileFormatError } from "../errors.js";
+import type { Trial } from "../model.js";
+import { fileErrorText } from "../file-error.js";
+import { parseMetadataXml } from "./xml.js";
+import { scanNumbers, type TrialReadOptions } from "./text-read.js";
+import { XML_END, XML_EOF, XML_START, XML_TEXT, XmlScanner, XmlSyntaxError } from "./xml-scanner.js";
+
+/** Characters XML 1.0 does not allow (all C0 controls but tab, line feed and carriage return). */
+const CONTROL_CHARACTERS = /[\x00-\x08\x0B\x0C\x0E-\x1F]/;
+const CONTROL_CHARACTERS_ALL = new RegExp(CONTROL_CHARACTERS.source, "g");
+
+const SNAPSHOT_FILE = /^snapshot\.(\d+)\.(\d+)\.(\d+)$/;
+
+/** Node, context and thread of a snapshot file name `snapshot.N.C.T`, or undefined. */
+export function parseSnapshotFileName(name: string): [number, number, number] | undefined {
+  const m = SNAPSHOT_FILE.exec(basename(name));
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : undefined;
+}
+
+/** The name TAU gives a merged profile (`TAU_PROFILE_FORMAT=merged`), and compressed. */
+const MERGED_FILES = ["tauprofile.xml", "tauprofile.xml.gz"];
+
+/**
+ * The XML profile files of directory `dir`: its snapshot files (`snapshot.N.C.T`, by node,
+ * context and thread), else its `tauprofile.xml` (or `.xml.gz`), else none.
+ */
+export function listTauXmlFiles(dir: string): string[] {
+  const snapshots = snapshotFilesIn(dir);
+  if (snapshots.length > 0) return snapshots;
+  const names = new Set(readdirSync(dir));
+  const merged = MERGED_FILES.find((f) => names.has(f));
+  return merged === undefined ? [] : [join(dir, merged)];
+}
+
+/** The snapshot files (`snapshot.N.C.T`) of directory `dir`, by node, context and thread. */
+function snapshotFilesIn(dir: string): string[] {
+  const names = readdirSync(dir).filter((f) => SNAPSHOT_FILE.test(f));
+  names.sort((a, b) => {
+    const x = parseSnapshotFileName(a)!;
+    const y = parseSnapshotFileName(b)!;
+    return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+  });
+  return names.map((f) => join(dir, f));
+}
+
+/**
+ * Whether text (its first bytes suffice) is a TAU XML profile: after an optional byte order mark,
+ * white space, an XML declaration or comments, a `<profile_xml>` element.
+ */
+export function isTauXmlText(head: string): boolean {
+  return /^\uFEFF?\s*(<\?[^]*?\?>\s*)?(<!--[^]*?-->\s*)*<profile_xml[\s>]/.test(head);
+}
+
+/** One XML profile's text and the name it is reported under. */
+export interface TauXmlFileText {
+  readonly path: string;
+  readonly text: string;
+}
+
+/**
+ * Reads a TAU XML profile: a file (`tauprofile.xml`, `snapshot.N.C.T`, Score-P's
+ * `tau/snapshot.*.xml`; plain or gzip) or a directory of them (see {@link listTauXmlFiles}).
+ * @throws ProfileFormatError naming the file and line of what is malformed.
+ * @throws ProfileError when the path cannot be read.
+ */
+export function readTauXmlProfile(path: string, options: TrialReadOptions = {}): Trial {
+  let isDir: boolean;
+  try {
+    isDir = statSync(path).isDirectory();
+  } catch (e) {
+    throw new ProfileError(`cannot read '${path}': ${fileErrorText(e)}`);
+  }
+  const files = isDir ? listTauXmlFiles(path) : [path];
+  if (files.length === 0) throw new ProfileFormatError(path, undefined, "no TAU XML profile (snapshot.N.C.T files, tauprofile.xml) in this directory");
+  return parseTauXmlProfiles(files.map((f) => ({ path: f, text: readXmlText(f) })), { ...options, source: path });
+}
+
+/** The text of an XML profile file, decompressed when it is gzip. */
+function readXmlText(path: string): string {
+  let raw: Buffer;
+  try {
+    raw = readFileSync(path);
+  } catch (e) {
+    throw new ProfileError(`cannot read '${path}': ${fileErrorText(e)}`);
+  }
+  if (raw.length >= 2 && raw[0] === 0x1f && raw[1] === 0x8b) {
+    try {
+      raw = gunzipSync(raw);
+    } catch (e) {
+      throw new ProfileFormatError(path, undefined, `corrupt gzip data: ${(e as Error).message}`);
+    }
+  }
+  return raw.toString("utf8");
+}
+
+/** Ids of one definitions table (a thread's, or the shared `*` one) to the trial's indices. */
+interface Definitions {
+  readonly metrics: number[];
+  readonly events: number[];
+  readonly userEvents: number[];
+}
+
+/** The last snapshot of a thread: its rows, values in the trial's metric order. */
+interface Snapshot {
+  readonly timers: number[];
+  readonly counts: number[];
+  /** Per row, the metric indices of its values (the `metrics` of its block) and the values. */
+  readonly metricsOf: Int32Array[];
+  readonly values: Float64Array[];
+  readonly events: number[];
+  readonly eventValues: Float64Array[];
+}
+
+/** A thread as the file names it. */
+interface ThreadState {
+  readonly index: number;
+  /** Node, context and thread, as first declared. */
+  readonly numbers: string;
+  readonly defs: Definitions;
+  snapshot: Snapshot | undefined;
+}
+
+/**
+ * Parses XML profile texts already in memory (one entry per file), as {@link readTauXmlProfile}
+ * does after reading them.
+ * @throws ProfileFormatError naming the file and line of what is malformed.
+ */
+export function parseTauXmlProfiles(files: readonly TauXmlFileText[], options: TrialReadOptions & { source?: string } = {}): Trial {
+  const b = new TrialBuilder({ source: options.source });
+  // Thread ids (`1.0.0.3669`) are the files' names for threads: one table across the files.
+  const threads = new Map<string, ThreadState>();
+  for (const f of files) {
+    const reader = new XmlProfileReader(b, f.path, f.text, threads);
+    try {
+      reader.read();
+    } catch (e) {
+      if (e instanceof XmlSyntaxError) throw new ProfileFormatError(f.path, e.line, e.detail);
+      throw e;
+    }
+  }
+  if (b.threadCount === 0) throw new ProfileFormatError(options.source ?? files[0]?.path ?? "(profile)", undefined, "no <thread> in this TAU XML profile");
+  if (b.metricCount === 0) throw new ProfileFormatError(options.source ?? files[0].path, undefined, "no <metric> is defined in this TAU XML profile");
+  for (const t of threads.values()) if (t.snapshot !== undefined) applySnapshot(b, t);
+  const first = b.threadIndex(0, 0, 0);
+  if (first >= 0) b.inheritThreadMetadata(first);
+  return b.build({ checkInvariants: options.checkInvariants ?? true });
+}
+
+/**
+ * Enters a thread's last snapshot into the trial. Rows of two ids of one name (TAU keeps a timer
+ * or user event per id, and may give two the same name) add up, as duplicate lines of a TAU text
+ * profile do; ParaProf's XML reader keeps the last row instead.
+ */
+function applySnapshot(b: TrialBuilder, t: ThreadState): void {
+  const s = t.snapshot!;
+  const exclusive = new Float64Array(b.metricCount);
+  const inclusive = new Float64Array(b.metricCount);
+  for (let r = 0; r < s.timers.length; r++) {
+    exclusive.fill(0);
+    inclusive.fill(0);
+    const metrics = s.metricsOf[r];
+    const v = s.values[r];
+    for (let k = 0; k < metrics.length; k++) {
+      exclusive[metrics[k]] = v[2 * k];
+      inclusive[metrics[k]] = v[2 * k + 1];
+    }
+    b.addValues(t.index, s.timers[r], { calls: s.counts[2 * r], subroutines: s.counts[2 * r + 1], exclusive, inclusive });
+  }
+  for (let r = 0; r < s.events.length; r++) {
+    const [count, max, min, mean, sumSquares] = s.eventValues[r];
+    b.addEventTotals(t.index, s.events[r], { count, max, min, mean, sumSquares });
+  }
+}
+
+/** Reads one file's documents into the builder. */
+class XmlProfileReader {
+  private readonly sc: XmlScanner;
+  /** The shared definitions (`thread="*"`), once a file has given them. */
+  private unified: Definitions | undefined;
+  private readonly numbers = new Float64Array(64);
+
+  constructor(
+    private readonly b: TrialBuilder,
+    private readonly file: string,
+    text: string,
+    private readonly threads: Map<string, ThreadState>,
+  ) {
+    // As ParaProf's XMLCleanWrapInputStream: characters XML does not allow become spaces (TAU's
+    // merged files hold a NUL after each rank's document, the end of the buffer it was sent in).
+    this.sc = new XmlScanner(CONTROL_CHARACTERS.test(text) ? text.replace(CONTROL_CHARACTERS_ALL, " ") : text);
+  }
+
+  read(): void {
+    const sc: XmlScanner = this.sc;
+    let documents = 0;
+    for (;;) {
+      const kind = sc.next();
+      if (kind === XML_EOF) break;
+      if (kind === XML_TEXT) {
+        if (sc.text.trim() !== "") sc.fail(`text outside <profile_xml>: ${clip(sc.text.trim())}`);
+        continue;
+      }
+      if (kind === XML_START) {
+        if (sc.name !== "profile_xml") sc.fail(`<${sc.name}> where <profile_xml> was expected: not a TAU XML profile`);
+        documents++;
+        this.readDocument();
+      }
+    }
+    if (documents === 0) throw new XmlSyntaxError(1, "no <profile_xml> element: not a TAU XML profile");
+  }
+
+  /** The content of one `<profile_xml>`, to its end tag. */
+  private readDocument(): void {
+    const sc: XmlScanner = this.sc;
+    for (;;) {
+      const kind = sc.next();
+      if (kind === XML_END) return;
+      if (kind !== XML_START) continue;
+      switch (sc.name) {
+        case "thread":
+          this.readThread();
+          break;
+        case "definitions":
+          this.readDefinitions();
+          break;
+        case "profile":
+          this.readProfile();
+          break;
+        default:
+          // TAU's derived profiles (`derivedentity`, `derivedprofile`) and anything newer: not read.
+          sc.skipElement();
+      }
+    }
+  }
+
+  /** A required attribute of the element just started. */
+  private attribute(name: string): string {
+    const v = this.sc.attributes.get(name);
+    if (v === undefined) this.sc.fail(`<${this.sc.name}> has no '${name}' attribute`);
+    return v;
+  }
+
+  /** A non-negative integer attribute. */
+  private count(name: string): number {
+    const text = this.attribute(name);
+    if (!/^\s*\d+\s*$/.test(text)) this.sc.fail(`<${this.sc.name}> ${name}="${clip(text)}" is not a non-negative integer`);
+    return Number(text);
+  }
+
+  private readThread(): void {
+    const sc: XmlScanner = this.sc;
+    const id = this.attribute("id");
+    const node = this.count("node");
+    const context = this.count("context");
+    const thread = this.count("thread");
+    let state = this.threads.get(id);
+    if (state === undefined) {
+      // Threads declared after shared definitions use them (and the definitions they add go there).
+      state = { index: this.b.addThread(node, context, thread), numbers: `${node},${context},${thread}`, defs: this.unified ?? { metrics: [], events: [], userEvents: [] }, snapshot: undefined };
+      this.threads.set(id, state);
+    } else {
+      const numbers = `${node},${context},${thread}`;
+      if (numbers !== state.numbers) sc.fail(`thread "${clip(id)}" is ${numbers} here but ${state.numbers} before`);
+    }
+    const at = sc.start;
+    for (;;) {
+      const kind = sc.next();
+      if (kind === XML_END) return;
+      if (kind !== XML_START) continue;
+      if (sc.name !== "metadata") {
+        sc.skipElement();
+        continue;
+      }
+      const body = sc.skipElement() ?? "";
+      const pairs = parseMetadataXml(body);
+      if (typeof pairs === "string") sc.fail(`malformed metadata of thread "${id}": ${pairs}`, at);
+      for (const [k, v] of pairs) if (k !== "Metric Name") this.b.setThreadMetadata(state.index, k, v);
+    }
+  }
+
+  private readDefinitions(): void {
+    const sc: XmlScanner = this.sc;
+    const of = this.attribute("thread");
+    let defs: Definitions;
+    if (of === "*") {
+      this.unified ??= { metrics: [], events: [], userEvents: [] };
+      defs = this.unified;
+    } else {
+      const t = this.threads.get(of);
+      if (t === undefined) sc.fail(`definitions of thread "${clip(of)}", which no <thread> before them declares`);
+      defs = t.defs;
+    }
+    for (;;) {
+      const kind = sc.next();
+      if (kind === XML_END) return;
+      if (kind !== XML_START) continue;
+      const element = sc.name;
+      if (element !== "metric" && element !== "event" && element !== "userevent") {
+        sc.skipElement();
+        continue;
+      }
+      const id = this.count("id");
+      const at = sc.start;
+      const { name, group } = this.children(element);
+      if (name === undefined || name.trim() === "") sc.fail(`<${element} id="${id}"> has no name`, at);
+      const table = element === "metric" ? defs.metrics : element === "event" ? defs.events : defs.userEvents;
+      while (table.length <= id) table.push(-1);
+      if (element === "metric") table[id] = this.b.addMetric(name.trim());
+      else if (element === "event") table[id] = this.b.timer(name, group === undefined ? [] : group.split("|"), group);
+      else table[id] = this.b.userEvent(name);
+    }
+  }
+
+  /** The texts of the `<name>` and `<group>` children of the element just started, to its end. */
+  private children(element: string): { name?: string; group?: string } {
+    const sc: XmlScanner = this.sc;
+    let name: string | undefined;
+    let group: string | undefined;
+    for (;;) {
+      const kind = sc.next();
+      if (kind === XML_END && sc.name === element) return { name, group };
+      if (kind !== XML_START) continue;
+      if (sc.name === "name") name = this.text();
+      else if (sc.name === "group") group = this.text();
+      else sc.skipElement();
+    }
+  }
+
+  /** The text of the element just started (empty when it has none), to its end tag. */
+  private text(): string {
+    const sc: XmlScanner = this.sc;
+    const element = sc.name;
+    let out = "";
+    for (;;) {
+      const kind = sc.next();
+      if (kind === XML_TEXT) out += sc.text;
+      else if (kind === XML_END && sc.name === element) return out;
+      else if (kind === XML_START) sc.fail(`<${sc.name}> inside <${element}>, which holds text`);
+    }
+  }
+
+  private readProfile(): void {
+    const sc: XmlScanner = this.sc;
+    const of = this.attribute("thread");
+    const t = this.threads.get(of);
+    if (t === undefined) sc.fail(`profile of thread "${clip(of)}", which no <thread> before it declares`);
+    // A later snapshot holds the totals so far: it replaces the earlier one.
+    const s: Snapshot = { timers: [], counts: [], metricsOf: [], values: [], events: [], eventValues: [] };
+    t.snapshot = s;
+    for (;;) {
+      const kind = sc.next();
+      if (kind === XML_END) return;
+      if (kind !== XML_START) continue;
+      if (sc.name === "interval_data") this.readIntervals(t, s);
+      else if (sc.name === "atomic_data") this.readAtomics(t, s);
+      else sc.skipElement();
+    }
+  }
+
+  /** The rows of an `<interval_data>` element just started. */
+  private readIntervals(t: ThreadState, s: Snapshot): void {
+    const sc: XmlScanner = this.sc;
+    const listed = this.attribute("metrics").trim();
+    const ids = listed === "" ? [] : listed.split(/\s+/);
+    const metrics = new Int32Array(ids.length);
+    for (let k = 0; k < ids.length; k++) {
+      const id = /^\d+$/.test(ids[k]) ? Number(ids[k]) : -1;
+      const m = id >= 0 && id < t.defs.metrics.length ? t.defs.metrics[id] : -1;
+      if (m < 0) sc.fail(`<interval_data metrics="${clip(listed)}">: metric ${clip(ids[k])} is not defined for this thread`);
+      metrics[k] = m;
+    }
+    const width = 3 + 2 * metrics.length;
+    this.rows(width, "<interval_data>", `event calls subrs${metrics.length === 0 ? "" : " and an exclusive and inclusive value per metric listed"}`, (n, line) => {
+      const timer = this.defined(t.defs.events, n[0], "event", line);
+      if (n[1] < 0 || n[2] < 0) sc.fail(`calls and subroutine calls are counts, found ${n[1] < 0 ? `calls ${n[1]}` : `subroutine calls ${n[2]}`}`, line);
+      s.timers.push(timer);
+      s.counts.push(n[1], n[2]);
+      s.metricsOf.push(metrics);
+      s.values.push(n.slice(3, width));
+    });
+  }
+
+  /** The rows of an `<atomic_data>` element just started. */
+  private readAtomics(t: ThreadState, s: Snapshot): void {
+    this.rows(6, "<atomic_data>", "user event, samples, maximum, minimum, mean and sum of squares", (n, line) => {
+      s.events.push(this.defined(t.defs.userEvents, n[0], "user event", line));
+      if (n[1] < 0) this.sc.fail(`a user event's sample count is a count, found ${n[1]}`, line);
+      s.eventValues.push(n.slice(1, 6));
+    });
+  }
+
+  /** The index a definitions table gives id `id`, or an error naming the row. */
+  private defined(table: readonly number[], id: number, what: string, at: number): number {
+    const i = Number.isInteger(id) && id >= 0 && id < table.length ? table[id] : -1;
+    if (i < 0) this.sc.fail(`${what} id ${id} is not defined for this thread`, at);
+    return i;
+  }
+
+  /**
+   * The non-blank lines of the element just started, each `width` numbers, to its end tag: `take`
+   * gets the numbers and the row's offset (for messages).
+   */
+  private rows(width: number, element: string, expected: string, take: (n: Float64Array, at: number) => void): void {
+    const sc: XmlScanner = this.sc;
+    const n = width <= this.numbers.length ? this.numbers : new Float64Array(width + 1);
+    for (;;) {
+      const kind = sc.next();
+      if (kind === XML_END) return;
+      if (kind === XML_START) sc.fail(`<${sc.name}> inside ${element}, which holds rows of numbers`);
+      const text = sc.text;
+      const base = sc.start;
+      let from = 0;
+      while (from < text.length) {
+        let end = text.indexOf("\n", from);
+        if (end < 0) end = text.length;
+        const line = text.slice(from, end).replace(/\r$/, "");
+        if (line.trim() !== "") {
+          // Rows hold no entities, so offsets in the text are offsets in the file.
+          const at = base + from;
+          const got = scanNumbers(line, 0, n.subarray(0, width + 1));
+          if (got !== width || line.slice(numbersEnd(line, width)).trim() !== "") {
+            sc.fail(`expected ${width} numbers (${expected}), found '${clip(line.trim())}'`, at);
+          }
+          take(n, at);
+        }
+        from = end + 1;
+      }
+    }
+  }
+}
+
+/** Offset just past the first `count` whitespace-separated tokens of `line`. */
+function numbersEnd(line: string, count: number): number {
+  let i = 0;
+  for (let k = 0; k < count; k++) {
+    while (i < line.length && (line[i] === " " || line[i] === "\t")) i++;
+    while (i < line.length && line[i] !== " " && line[i] !== "\t") i++;
+  }
+  return i;
+}
+
+function clip(s: string): string {
+  return s.length > 60 ? `${s.slice(0, 57)}...` : s;
+}

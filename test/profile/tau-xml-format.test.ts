@@ -1,0 +1,191 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { afterAll, describe, expect, it } from "vitest";
+import { main } from "../../cli/main.js";
+import { detectTrialFormat, measurementFileKind, parseTauXmlProfiles, ProfileFormatError, readTrial } from "../../index.js";
+
+const scratch = mkdtempSync(join(tmpdir(), "ccasim-tau-xml-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** The thread block and metric definitions `TauSnapshot.cpp` starts a snapshot file with. */
+function snapshotStart(node: number, thread: number, pid: number, metrics: string[] = ["TIME"]): string {
+  const id = `${node}.0.${thread}.${pid}`;
+  return (
+    `<profile_xml>\n\n<thread id="${id}" node="${node}" context="0" thread="${thread}">\n` +
+    `<metadata>\n<attribute>\n<name>Node Name</name>\n<value>n${node}</value>\n</attribute>\n<attribute>\n<name>pid</name>\n<value>${pid}</value>\n</attribute>\n</metadata>\n</thread>\n\n` +
+    `<definitions thread="${id}">\n${metrics.map((m, i) => `<metric id="${i}"><name>${m}</name>\n<units>unknown</units>\n</metric>\n`).join("")}</definitions>\n`
+  );
+}
+
+/** One snapshot as `Tau_snapshot_writeSnapshot` appends it: new definitions, then the profile. */
+function snapshot(id: string, name: string, events: [number, string, string][], userEvents: [number, string][], rows: string[], atomics: string[], first: boolean, metrics = "0 "): string {
+  let s = first ? "" : "<profile_xml>\n";
+  if (events.length > 0) s += `\n<definitions thread="${id}">\n${events.map(([i, n, g]) => `<event id="${i}"><name>${n}</name><group>${g}</group></event>\n`).join("")}</definitions>\n`;
+  if (userEvents.length > 0) s += `\n<definitions thread="${id}">\n${userEvents.map(([i, n]) => `<userevent id="${i}"><name>${n}</name></userevent>\n`).join("")}</definitions>\n`;
+  s += `\n<profile thread="${id}">\n<name>${name}</name>\n<timestamp>1436320430136403</timestamp>\n<interval_data metrics="${metrics}">\n${rows.join("\n")}\n</interval_data>\n`;
+  s += `<atomic_data>\n${atomics.join("\n")}\n</atomic_data>\n</profile>\n\n</profile_xml>\n`;
+  return s;
+}
+
+/** A snapshot file of thread `node`,0,0 with two snapshots: `main` and `solve` (a timer named with `<`, `&`), then `final`. */
+function twoSnapshots(node: number): string {
+  const id = `${node}.0.0.${100 + node}`;
+  return (
+    snapshotStart(node, 0, 100 + node) +
+    snapshot(id, "iteration 1", [[0, "main() ", "TAU_DEFAULT"], [1, "solve&lt;double&gt; ", "TAU_USER|SOLVER"]], [[0, "Message size"]], ["0 1 1 50 150 ", "1 2 0 100 100 "], ["0 2 8 4 6 80"], true) +
+    snapshot(id, "final", [[2, "<![CDATA[write<out> & close]]>", "IO"]], [], ["0 1 2 60 400 ", "1 5 0 300 300 ", "2 1 0 40 40 "], ["0 3 8 4 6.666666666666667 144"], false)
+  );
+}
+
+function write(name: string, text: string | Uint8Array): string {
+  const path = join(scratch, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+/** The error a parse of one text gives. */
+function errorOf(text: string): ProfileFormatError {
+  try {
+    parseTauXmlProfiles([{ path: "p.xml", text }]);
+  } catch (e) {
+    return e as ProfileFormatError;
+  }
+  throw new Error("no error");
+}
+
+describe("TAU XML profiles: snapshot files (TAU_PROFILE_FORMAT=snapshot)", () => {
+  it("reads a folder of snapshot.N.C.T files, each thread's last snapshot, names decoded and normalized", () => {
+    const dir = join(scratch, "snapshots");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "snapshot.0.0.0"), twoSnapshots(0));
+    writeFileSync(join(dir, "snapshot.1.0.0"), twoSnapshots(1));
+    expect(detectTrialFormat(dir)).toBe("xml");
+    expect(detectTrialFormat(join(dir, "snapshot.1.0.0"))).toBe("xml");
+    const t = readTrial(dir);
+    expect(t.threads.map((x) => x.node)).toEqual([0, 1]);
+    expect(t.timers.map((x) => x.name)).toEqual(["main()", "solve<double>", "write<out> & close"]);
+    expect(t.timer("solve<double>").groups).toEqual(["TAU_USER", "SOLVER"]);
+    // The "final" snapshot's totals, not the first one's (nor their sum).
+    const th = t.threadIndex(1);
+    const solve = t.timer("solve<double>").index;
+    expect([t.calls(th, solve), t.exclusive(0, th, solve), t.inclusive(0, th, solve)]).toEqual([5, 300, 300]);
+    expect([t.calls(th, 0), t.subroutines(th, 0), t.inclusive(0, th, 0)]).toEqual([1, 2, 400]);
+    // Defined before the second snapshot, present only there.
+    expect(t.calls(th, t.timer("write<out> & close").index)).toBe(1);
+    const e = t.findUserEvent("Message size")!;
+    const s = t.eventSlot(th, e.index);
+    // TAU's order: samples, max, min, mean, sum of squares.
+    expect([t.events.count[s], t.events.max[s], t.events.min[s], t.events.sumSquares[s]]).toEqual([3, 8, 4, 144]);
+    expect(t.metadata.get("Node Name")).toBeUndefined();
+    expect(t.threadMetadata[th].get("Node Name")).toBe("n1");
+    expect(t.warnings).toEqual([]);
+  });
+
+  it("reads a folder holding TAU's merged tauprofile.xml (and no profile.N.C.T)", () => {
+    const dir = join(scratch, "merged");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "tauprofile.xml"), twoSnapshots(0));
+    expect(detectTrialFormat(dir)).toBe("xml");
+    expect(readTrial(dir).timers.length).toBe(3);
+    const empty = join(scratch, "empty");
+    mkdirSync(empty);
+    expect(() => readTrial(empty)).toThrow(/no TAU profile files/);
+  });
+
+  it("reads a gzip-compressed file by its content, whatever its name", () => {
+    const path = write("run.dat", gzipSync(twoSnapshots(0)));
+    expect(detectTrialFormat(path)).toBe("xml");
+    expect(measurementFileKind(path)).toBe("a TAU XML profile");
+    expect(readTrial(path).timers.length).toBe(3);
+  });
+
+  it("takes a NUL or other control character between documents as a space, as ParaProf does", () => {
+    const t = parseTauXmlProfiles([{ path: "p.xml", text: twoSnapshots(0).replace("</profile_xml>\n<profile_xml>", "</profile_xml>\n\u0000<profile_xml>") }]);
+    expect(t.calls(0, t.timer("solve<double>").index)).toBe(5);
+  });
+});
+
+describe("TAU XML profiles: Score-P's tau_snapshot output", () => {
+  it("reads several definitions blocks per thread and a PAPI metric listed after TIME", () => {
+    // As scorep_profile_tau_writer.c writes a thread: no metadata, metrics, user events and
+    // callpaths in separate definitions blocks, data rows with `metrics="0 1"`.
+    const text =
+      `<profile_xml>\n<thread id="0.0.0.0" node="0" context="0" thread="0">\n</thread>\n\n` +
+      `<definitions thread="0.0.0.0">\n<metric id="0"><name>TIME</name>\n<units>ms</units>\n</metric>\n<metric id="1"><name>PAPI_FP_OPS</name>\n<units>#</units>\n</metric>\n</definitions>\n\n` +
+      `<definitions thread="0.0.0.0">\n</definitions>\n\n` +
+      `<definitions thread="0.0.0.0">\n<event id="0"><name>main</name><group>TAU_DEFAULT</group></event>\n<event id="1"><name>main =&gt; foo</name><group>TAU_CALLPATH</group></event>\n</definitions>\n\n` +
+      `<profile thread="0.0.0.0">\n<name>final</name>\n<interval_data metrics="0 1">\n0 1 3 20 100 7 50\n1 3 0 80 80 43 43\n</interval_data>\n<atomic_data>\n</atomic_data>\n</profile>\n\n</profile_xml>\n`;
+    const t = parseTauXmlProfiles([{ path: "scorep.xml", text }]);
+    expect(t.metrics).toEqual(["TIME", "PAPI_FP_OPS"]);
+    const cp = t.findCallpath(["main", "foo"])!;
+    expect([t.calls(0, cp.index), t.exclusive(1, 0, cp.index), t.inclusive(0, 0, cp.index)]).toEqual([3, 43, 80]);
+  });
+});
+
+describe("TAU XML profiles: malformed input is named by file and line", () => {
+  const good = twoSnapshots(0);
+  const cases: [string, string, RegExp][] = [
+    ["an undefined event id", good.replace("1 5 0 300 300 ", "7 5 0 300 300 "), /^p\.xml:\d+: event id 7 is not defined for this thread$/],
+    ["a row one number short", good.replace("1 5 0 300 300 ", "1 5 0 300 "), /^p\.xml:\d+: expected 5 numbers \(event calls subrs and an exclusive and inclusive value per metric listed\), found '1 5 0 300'$/],
+    ["a word among the numbers", good.replace("1 5 0 300 300 ", "1 5 0 300 x "), /expected 5 numbers/],
+    ["a negative call count", good.replace("1 5 0 300 300 ", "1 -5 0 300 300 "), /calls and subroutine calls are counts, found calls -5/],
+    ["a metric the thread does not define", good.replace('<interval_data metrics="0 ">\n0 1 2', '<interval_data metrics="0 3">\n0 1 2'), /metric 3 is not defined for this thread/],
+    ["an end tag that does not match", good.replace("</atomic_data>", "</atomic>"), /<\/atomic> where <\/atomic_data> was expected/],
+    ["a file cut after a tag", good.slice(0, good.lastIndexOf("</profile>") + 10), /the input ends inside <profile_xml> \(no <\/profile_xml>\)/],
+    ["a file cut inside a tag", good.slice(0, good.lastIndexOf("</profile>") + 5), /an end tag is not closed/],
+    ["a profile of an undeclared thread", good.replace('<profile thread="0.0.0.100">', '<profile thread="9.0.0.1">'), /profile of thread "9\.0\.0\.1", which no <thread> before it declares/],
+    ["text outside the documents", `${good}trailing words`, /text outside <profile_xml>: trailing words/],
+    ["another XML document", "<?xml version=\"1.0\"?>\n<cube version=\"4.0\"></cube>", /^p\.xml:2: <cube> where <profile_xml> was expected: not a TAU XML profile$/],
+  ];
+  for (const [what, text, message] of cases) {
+    it(`refuses ${what}`, () => {
+      const e = errorOf(text);
+      expect(e).toBeInstanceOf(ProfileFormatError);
+      expect(e.message).toMatch(message);
+    });
+  }
+
+  it("names the line of the offending row", () => {
+    const text = good.replace("1 5 0 300 300 ", "7 5 0 300 300 ");
+    const line = text.slice(0, text.indexOf("7 5 0 300 300")).split("\n").length;
+    expect(errorOf(text).line).toBe(line);
+  });
+
+  it("refuses corrupt gzip data by the reader's own message", () => {
+    const gz = gzipSync(good);
+    const path = write("cut.xml.gz", gz.subarray(0, gz.length - 30));
+    expect(() => readTrial(path)).toThrow(/cut\.xml\.gz: /);
+  });
+});
+
+describe("ccasim profile with TAU XML profiles", () => {
+  async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+    let out = "";
+    let err = "";
+    const code = await main(argv, { out: (s) => (out += s), err: (s) => (err += s) });
+    return { code, out, err };
+  }
+
+  it("shows one and converts it to a TAU text profile that reads back the same", async () => {
+    const path = write("tauprofile.xml", twoSnapshots(0));
+    const shown = await run("profile", "show", path, "--unit", "us");
+    expect(shown.code).toBe(0);
+    expect(shown.out).toMatch(/1 thread\(s\), 1 metric\(s\) \[TIME\], 3 timers, 1 user events/);
+    const out = join(scratch, "converted");
+    expect((await run("profile", "convert", path, out)).code).toBe(0);
+    const a = readTrial(path);
+    const b = readTrial(out);
+    expect(b.timers.map((x) => x.name)).toEqual(a.timers.map((x) => x.name));
+    expect(Array.from(b.values.inclusive[0])).toEqual(Array.from(a.values.inclusive[0]));
+    expect(Array.from(b.values.calls)).toEqual(Array.from(a.values.calls));
+  });
+
+  it("says what a malformed one is, with exit code 2", async () => {
+    const path = write("bad.xml", twoSnapshots(0).replace("</atomic_data>", "</atomic>"));
+    const r = await run("profile", "show", path);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/bad\.xml:\d+: <\/atomic> where <\/atomic_data> was expected/);
+  });
+});
