@@ -34,6 +34,7 @@ export {
   type WriteTauOptions,
 } from "./tau/text-write.js";
 export { readPackedProfile, parsePackedProfile } from "./tau/ppk-read.js";
+export { readCubeProfile, parseCubeProfile } from "./cube/cube-read.js";
 export { readTauXmlProfile, parseTauXmlProfiles, isTauXmlText, parseSnapshotFileName, listTauXmlFiles, type TauXmlFileText } from "./tau/snapshot-read.js";
 export { parseMetadataXml, writeMetadataXml } from "./tau/xml.js";
 export { readTrial, recordsFileIn, profileFolderOf, inputReadKey, detectTrialFormat, measurementFileKind, RECORD_FILE_NAMES, type TrialFormat, type ReadTrialOptions } from "./read.js";

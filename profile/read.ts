@@ -9,6 +9,7 @@ import { ProfileError, ProfileFormatError } from "./errors.js";
 import { Trial } from "./model.js";
 import { readRecords } from "./records.js";
 import { readPackedProfile } from "./tau/ppk-read.js";
+import { readCubeProfile } from "./cube/cube-read.js";
 import { isTauXmlText, listTauXmlFiles, parseSnapshotFileName, readTauXmlProfile } from "./tau/snapshot-read.js";
 import { RUN_PROFILE_FOLDER, runFileAdvice, unmeasuredRunText } from "./run-folder.js";
 import { hasTauProfileFiles, parseProfileFileName, readTauProfile, type TrialReadOptions } from "./tau/text-read.js";
@@ -16,8 +17,8 @@ import { fileErrorText } from "./file-error.js";
 import { inputFileKindText } from "./input-file-kind.js";
 import { realPathOf } from "./protected-paths.js";
 
-/** The trial formats {@link readTrial} recognizes: TAU text profiles, ParaProf packed profiles, TAU XML (snapshot and merged) profiles. */
-export type TrialFormat = "tau" | "ppk" | "xml";
+/** The trial formats {@link readTrial} recognizes: TAU text profiles, ParaProf packed profiles, TAU XML (snapshot and merged) profiles, CUBE4 profiles (Score-P). */
+export type TrialFormat = "tau" | "ppk" | "xml" | "cube";
 
 /** Record files picked up next to a TAU profile directory's files. */
 export const RECORD_FILE_NAMES = ["records.csv", "records.jsonl"] as const;
@@ -38,7 +39,8 @@ function head(path: string, n: number): Uint8Array {
  * `profile.N.C.T` file but snapshot files (`snapshot.N.C.T`) or a `tauprofile.xml`; a file is a packed profile when named `*.ppk` or
  * starting with `PPK` bytes, TAU XML when named `snapshot.N.C.T` or starting with `<profile_xml>`
  * (gzip-compressed or not), a TAU profile file when named `profile.N.C.T` or starting with
- * `<n> templated_functions`; any other gzip file is a packed profile.
+ * `<n> templated_functions`, a CUBE4 profile when named `*.cubex` or a tar archive; any other
+ * gzip file is a packed profile.
  * @throws ProfileError when the path does not exist or is none of these.
  */
 export function detectTrialFormat(path: string): TrialFormat {
@@ -50,15 +52,21 @@ export function detectTrialFormat(path: string): TrialFormat {
   }
   if (st.isDirectory()) return !hasTauProfileFiles(profileFolderOf(path)) && listTauXmlFiles(path).length > 0 ? "xml" : "tau";
   if (extname(path).toLowerCase() === ".ppk") return "ppk";
+  if (extname(path).toLowerCase() === ".cubex") return "cube";
   if (parseProfileFileName(basename(path))) return "tau";
   if (parseSnapshotFileName(basename(path))) return "xml";
-  const h = head(path, 256);
+  const h = head(path, 512);
   if (h.length >= 2 && h[0] === 0x1f && h[1] === 0x8b) return isTauXmlText(gzipHead(path)) ? "xml" : "ppk";
   if (isTauXmlText(Buffer.from(h).toString("utf8"))) return "xml";
+  // A tar archive (ustar magic at byte 257 of its first header): CUBE4's container.
+  if (h.length >= 262 && Buffer.from(h.subarray(257, 262)).toString("latin1") === "ustar") return "cube";
   if (h.length >= 6 && h[0] === 0 && h[1] === 0x50 && h[2] === 0 && h[3] === 0x50 && h[4] === 0 && h[5] === 0x4b) return "ppk";
   if (/^\s*\d+\s+templated_functions/.test(Buffer.from(h).toString("latin1"))) return "tau";
-  const advice = runFileAdvice(path) ?? inputFileAdvice(path);
-  throw new ProfileFormatError(path, undefined, `not a TAU profile directory, a profile.N.C.T file, a ParaProf .ppk file or a TAU XML profile${advice === undefined ? "" : `: it is ${advice}`}`);
+  const text = Buffer.from(h).toString("utf8");
+  // CUBE 3 (one XML file, `<cube version="3.x">`) predates the `.cubex` archive.
+  const cube3 = /<cube\s+version="[0-3]\./.test(text) ? "a CUBE 3 file, which is not read (CUBE4 .cubex files are)" : undefined;
+  const advice = cube3 ?? runFileAdvice(path) ?? inputFileAdvice(path);
+  throw new ProfileFormatError(path, undefined, `not a TAU profile directory, a profile.N.C.T file, a ParaProf .ppk file, a TAU XML profile or a CUBE4 .cubex file${advice === undefined ? "" : `: it is ${advice}`}`);
 }
 
 /** The first decompressed bytes of gzip file `path`, as text ("" when they cannot be had). */
@@ -93,7 +101,7 @@ export function measurementFileKind(path: string): string | undefined {
   try {
     if (statSync(path).isDirectory()) return undefined;
     const format = detectTrialFormat(path);
-    return format === "ppk" ? "a ParaProf packed profile (.ppk)" : format === "xml" ? "a TAU XML profile" : "a TAU profile file";
+    return format === "ppk" ? "a ParaProf packed profile (.ppk)" : format === "xml" ? "a TAU XML profile" : format === "cube" ? "a CUBE4 profile (.cubex)" : "a TAU profile file";
   } catch {
     return undefined;
   }
@@ -125,7 +133,8 @@ export function profileFolderOf(dir: string): string {
  * Reads a trial from a TAU profile directory (single metric or `MULTI__<metric>` folders), the
  * folder `ccasim run` writes (its `profile/` folder, see {@link profileFolderOf}), a single
  * `profile.N.C.T` file, a ParaProf `.ppk` file, or a TAU XML profile (`tauprofile.xml`, a
- * `snapshot.N.C.T` file or a folder of them; see `tau/snapshot-read.ts`). For a TAU text profile
+ * `snapshot.N.C.T` file or a folder of them; see `tau/snapshot-read.ts`), or a CUBE4 `.cubex` file
+ * (Score-P, Scalasca; see `cube/cube-read.ts`). For a TAU text profile
  * directory, per-invocation records in
  * `records.csv` or `records.jsonl` (the given directory's, else its profile folder's) are attached
  * as {@link Trial.records} (unless `options.records` is false).
@@ -136,6 +145,7 @@ export function readTrial(path: string, options: ReadTrialOptions = {}): Trial {
   const format = detectTrialFormat(path);
   if (format === "ppk") return readPackedProfile(path, options);
   if (format === "xml") return readTauXmlProfile(path, options);
+  if (format === "cube") return readCubeProfile(path, options);
   const dir = statSync(path).isDirectory();
   // A run that measured nothing is named as such, not as a folder without profile files.
   const unmeasured = dir ? unmeasuredRunText(path) : undefined;

@@ -55,7 +55,7 @@ Inputs:
   TAU_PARAM      timers named '<routine> [ <param> = <value> ]': Q is the value, T the per-call
                  inclusive time (one observation per thread)
   trials         one timer (or the mean of a user event, --user-event) across several trials
-                 (TAU profile directories, run folders, .ppk or TAU XML files); a timer or user event is found
+                 (TAU profile directories, run folders, .ppk, TAU XML or .cubex files); a timer or user event is found
                  by its full name or a unique part of it ('(top)' is the top-level timer); Q comes
                  from --q:
                    metadata:<key>   a numeric metadata attribute (a ccasim run writes every

@@ -12,7 +12,8 @@ Usage:
   ccasim power --show-constants <name> [--constants-file <file>]...
 
 The trial is a TAU profile directory, a folder 'ccasim run' wrote (its profile/ is read), a
-profile.N.C.T file, a ParaProf .ppk file or a TAU XML profile (tauprofile.xml, snapshot.N.C.T).
+profile.N.C.T file, a ParaProf .ppk file, a TAU XML profile (tauprofile.xml, snapshot.N.C.T) or a
+CUBE4 profile (.cubex).
 
 Power(C_i) = AccessRate(C_i) * ArchitecturalScaling(C_i) * MaxPower for the core and cache
 components (AccessRate = accesses / cycles), TotalPower = sum + IdlePower; energy = power * time;

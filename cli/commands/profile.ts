@@ -29,10 +29,10 @@ import {
 } from "../../profile/index.js";
 import { plural, positiveIntegerOption } from "./analysis-io.js";
 
-const HELP = `ccasim profile: look at and convert measurement data (TAU profiles, ParaProf .ppk, TAU XML, records, Extra-P)
+const HELP = `ccasim profile: look at and convert measurement data (TAU profiles, ParaProf .ppk, TAU XML, CUBE4, records, Extra-P)
 
 Usage:
-  ccasim profile show <dir|profile.N.C.T|file.ppk|tauprofile.xml> [options]
+  ccasim profile show <dir|profile.N.C.T|file.ppk|tauprofile.xml|profile.cubex> [options]
   ccasim profile convert <input>... <output> [options]
 
 show: the profile is a TAU profile directory, a folder 'ccasim run' wrote (its profile/ is read),
@@ -40,7 +40,11 @@ a profile.N.C.T file, a ParaProf .ppk file, or a TAU XML profile: the tauprofile
 TAU_PROFILE_FORMAT=merged, a snapshot.N.C.T file or a folder of them (TAU_PROFILE_FORMAT=snapshot),
 Score-P's tau_snapshot output; gzip-compressed or not. Of a thread's snapshots (its values as it
 ran) the last is read, as ParaProf shows; a merged file's own mean, total and other derived
-profiles are not read (the views below are computed from the threads). It prints a pprof-style table (like Table 1 of the
+profiles are not read (the views below are computed from the threads). Or a CUBE4 profile
+(.cubex: Score-P's, Scalasca's): each location a thread (node = MPI rank, thread = its rank),
+each call node a callpath timer and part of its region's flat timer, calls its visits, TIME
+(seconds become microseconds) and the other stored metrics whose values add up (not min_time,
+max_time: the metadata names those left out). It prints a pprof-style table (like Table 1 of the
 Mastermind paper): %Time, exclusive, inclusive, #Call, #Subrs, inclusive per call, name. %Time is
 the inclusive value as a percentage of the top-level timer's, as pprof computes it: on a thread,
 of the thread's largest inclusive value; in the mean, total and max views, of the mean, total and
@@ -139,7 +143,7 @@ function runShow(ctx: CommandContext, argv: readonly string[]): number {
     "no-user-events": { type: "boolean" },
     warnings: { type: "boolean" },
   });
-  if (positionals.length !== 1) throw new UsageError("show: expected one profile (a TAU profile directory, a run folder, a profile.N.C.T file, a .ppk file or a TAU XML profile)", "profile");
+  if (positionals.length !== 1) throw new UsageError("show: expected one profile (a TAU profile directory, a run folder, a profile.N.C.T file, a .ppk file, a TAU XML profile or a .cubex file)", "profile");
   const sort = (values.sort as string | undefined) ?? "inclusive";
   if (!(TABLE_SORT_KEYS as readonly string[]).includes(sort)) throw new UsageError(`show: --sort must be one of ${TABLE_SORT_KEYS.join(", ")}`, "profile");
   const top = positiveIntegerOption("profile show", "top", values.top);

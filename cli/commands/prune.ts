@@ -26,7 +26,7 @@ its siblings are as small. The summary line says how many kept nodes are below 1
 --min-share (not in the paper, off by default) prunes them as well.
 
 Inputs are TAU profile directories, folders 'ccasim run' wrote (their profile/ is read),
-profile.N.C.T files, ParaProf .ppk files or TAU XML profiles: full callpaths, TAU's default depth-2 callpaths
+profile.N.C.T files, ParaProf .ppk files, TAU XML profiles or CUBE4 .cubex files: full callpaths, TAU's default depth-2 callpaths
 (expanded from the roots, callees scaled by the share of their routine's time spent in each
 context) or flat profiles. A flat profile does not record who calls whom: every timer becomes a
 leaf under its thread's top timer holding its exclusive time (inclusive times of nested timers

@@ -29,7 +29,7 @@ For a study database (what 'ccasim sweep' writes):
 Options:
   --out FILE     output file, named .html (or .htm). Default: beside a database (study.db ->
                  study.html), into a run folder (<folder>/report.html), and for anything else (a
-                 TAU profile, a .ppk or TAU XML file) <name>.html in the current directory, not beside the
+                 TAU profile, a .ppk, TAU XML or .cubex file) <name>.html in the current directory, not beside the
                  measurement data (a run's own profile/: <run>-profile.html; profile.0.0.0:
                  profile.0.0.0.html). The file may not be the input or a folder holding it,
                  nor lie inside the input's folder (a run folder takes only its own

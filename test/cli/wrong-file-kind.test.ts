@@ -34,7 +34,7 @@ describe("a file given to a command that reads another kind", () => {
   });
 
   it("is named for what it is by the commands that read measurements", async () => {
-    const notProfile = "not a TAU profile directory, a profile.N.C.T file, a ParaProf .ppk file or a TAU XML profile: it is";
+    const notProfile = "not a TAU profile directory, a profile.N.C.T file, a ParaProf .ppk file, a TAU XML profile or a CUBE4 .cubex file: it is";
     const report = await run(["report", SWEEP]);
     expect([report.code, report.err]).toEqual([2, `ccasim report: ${SWEEP}: ${notProfile} a sweep file (it has 'scenario', 'axes'): run it with 'ccasim sweep ${SWEEP}' (check it with 'ccasim validate ${SWEEP}')\n`]);
     const show = await run(["profile", "show", SCENARIO]);

@@ -20,7 +20,7 @@ describe("ccasim profile", () => {
   it("explains itself with --help", async () => {
     const r = await run("profile", "--help");
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/ccasim profile show <dir\|profile\.N\.C\.T\|file\.ppk\|tauprofile\.xml>/);
+    expect(r.out).toMatch(/ccasim profile show <dir\|profile\.N\.C\.T\|file\.ppk\|tauprofile\.xml\|profile\.cubex>/);
     expect(r.out).toMatch(/ccasim profile convert <input>\.\.\. <output>/);
     expect((await run("--help")).out).toMatch(/profile\s+show a TAU\/ParaProf profile/);
   });

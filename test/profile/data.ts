@@ -9,3 +9,5 @@ export const TAU = join(DATA, "tau");
 export const PPK = join(TAU, "ppk");
 /** Real TAU XML (merged) profiles shipped with the tests, with their origin (`test/data/tau-xml/README.md`). */
 export const TAU_XML = join(dirname(fileURLToPath(import.meta.url)), "..", "data", "tau-xml");
+/** Real CUBE4 profiles (Score-P) shipped with the tests, with their origin (`test/data/cube/README.md`). */
+export const CUBE = join(dirname(fileURLToPath(import.meta.url)), "..", "data", "cube");

@@ -45,7 +45,7 @@ describe("a folder written by ccasim run, given where a profile is expected", ()
     // A file of that name outside a run's folder is only not a profile.
     const elsewhere = join(scratch, "callgraph.json");
     writeFileSync(elsewhere, "{}");
-    expect(() => readTrial(elsewhere)).toThrow(/not a TAU profile directory, a profile\.N\.C\.T file, a ParaProf \.ppk file or a TAU XML profile$/);
+    expect(() => readTrial(elsewhere)).toThrow(/not a TAU profile directory, a profile\.N\.C\.T file, a ParaProf \.ppk file, a TAU XML profile or a CUBE4 \.cubex file$/);
   });
 
   it("keeps a profile directory's own files first, and names a folder with neither", () => {
