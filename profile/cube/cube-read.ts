@@ -155,10 +155,13 @@ function buildTrial(anchor: CubeAnchor, stored: readonly StoredMetric[], notRead
   const zero = new Float64Array(L);
   const ex = new Float64Array(b.metricCount);
   const inc = new Float64Array(b.metricCount);
-  const visit = (node: CubeCnode, path: string[], regions: Set<number>): void => {
-    path.push(timerName(node));
-    const recursive = regions.has(node.region.id);
-    regions.add(node.region.id);
+  // `open`: the flat timers on the path so far; a node whose flat timer is among them is a
+  // recursive call, whose flat inclusive value its outermost call already holds.
+  const visit = (node: CubeCnode, path: string[], open: Set<string>): void => {
+    const name = timerName(node);
+    path.push(name);
+    const recursive = open.has(name);
+    open.add(name);
     const groups = node.region.paradigm === "" ? [] : [node.region.paradigm.toUpperCase()];
     const calls = visits?.values.get(node.id) ?? zero;
     for (let l = 0; l < L; l++) {
@@ -173,8 +176,8 @@ function buildTrial(anchor: CubeAnchor, stored: readonly StoredMetric[], notRead
       if (!any) continue;
       b.addCallpathValues(threads[l], path, { calls: calls[l], subroutines, exclusive: ex, inclusive: inc }, groups, { flatInclusive: !recursive });
     }
-    for (const c of node.children) visit(c, path, regions);
-    if (!recursive) regions.delete(node.region.id);
+    for (const c of node.children) visit(c, path, open);
+    if (!recursive) open.delete(name);
     path.pop();
   };
   for (const root of anchor.roots) visit(root, [], new Set());

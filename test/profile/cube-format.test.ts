@@ -160,6 +160,15 @@ describe("CUBE4 profiles: what a call tree becomes", () => {
     expect([worker.calls(1, main), worker.inclusive(0, 1, main)]).toEqual([0, 12e6]);
   });
 
+  it("takes a parameter-profiled call of a region within another of other parameters as no recursion", () => {
+    // solve [ <n> = <2> ] inside solve [ <n> = <1> ]: two flat timers, each with its inclusive value.
+    const nested = ANCHOR.replace('<cnode id="1" calleeId="2">', '<cnode id="1" calleeId="2"><parameter partype="numeric" parkey="n" parvalue="1"/>').replace('<cnode id="2" calleeId="2"/>', '<cnode id="2" calleeId="2"><parameter partype="numeric" parkey="n" parvalue="2"/></cnode>');
+    const p = parseCubeProfile(cube({ "anchor.xml": Buffer.from(nested) }), "n.cubex");
+    const T = p.metricIndex("TIME");
+    expect(p.inclusive(T, 0, p.timer("solve<double> [ <n> = <1> ]").index)).toBe(6e6);
+    expect(p.inclusive(T, 0, p.timer("solve<double> [ <n> = <2> ]").index)).toBe(1e6);
+  });
+
   it("leaves out the metrics whose values do not add up, and names them", () => {
     expect(t.metrics).toEqual(["TIME"]);
     expect(t.metadata.get("CUBE metrics not read")).toBe("min_time (MINDOUBLE)");
