@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
-import { forEachRecord, formatTauProfile, readPackedProfile, readTauProfile, TrialBuilder, writeRecordFiles, writeRecordsCsv, writeRecordsJsonl, writeTauProfile, type InvocationRecord, type Trial } from "../profile/index.js";
+import { forEachRecord, formatTauProfile, readCubeProfile, readPackedProfile, readTauProfile, readTauXmlProfile, TrialBuilder, writeRecordFiles, writeRecordsCsv, writeRecordsJsonl, writeTauProfile, type InvocationRecord, type Trial } from "../profile/index.js";
 import { printTable, timeBest, type Benchmark } from "./registry.js";
 
 /** `../shared/data` from the project root (the bench runs from dist/bench). */
@@ -15,6 +15,46 @@ function dataDir(): string {
     dir = dirname(dir);
   }
   return join(process.cwd(), "..", "shared", "data");
+}
+
+/** `test/data` of the project (the real TAU XML and CUBE4 fixtures), from dist/bench or the root. */
+function testDataDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 4; i++) {
+    const candidate = join(dir, "test", "data");
+    if (existsSync(candidate)) return candidate;
+    dir = dirname(dir);
+  }
+  return join(process.cwd(), "test", "data");
+}
+
+/** Read times of the TAU XML and CUBE4 fixtures, against inflating and splitting the same bytes. */
+function xmlAndCubeTable(): void {
+  const data = testDataDir();
+  const xml = join(data, "tau-xml", "class-breakdown.xml.gz");
+  const cube = join(data, "cube", "time.p4.n2000.x1.r0", "profile.cubex");
+  if (!existsSync(xml) || !existsSync(cube)) {
+    console.log(`\n(test/data not found at ${data}; skipping the TAU XML and CUBE4 measurements)`);
+    return;
+  }
+  const raw = readFileSync(xml);
+  const inflated = gunzipSync(raw).length / 1e6;
+  let t: Trial | undefined;
+  const tXml = timeBest(() => (t = readTauXmlProfile(xml)), 5);
+  const tBase = timeBest(() => gunzipSync(readFileSync(xml)).toString("utf8").split("\n"), 5);
+  const xmlShape = `${t!.threads.length} threads x ${t!.timers.length} timers`;
+  const tCube = timeBest(() => (t = readCubeProfile(cube)), 5);
+  // Rows: thread x timer entries of the trial (a call node adds to its callpath and flat timer).
+  const rows = t!.threads.length * t!.timers.length;
+  console.log(`\nTAU XML: class-breakdown.xml.gz (${xmlShape}, ${inflated.toFixed(2)} MB inflated); CUBE4: time.p4 (${t!.threads.length} ranks x ${t!.timers.length} timers x ${t!.metrics.length} metrics, ${(statSync(cube).size / 1e6).toFixed(2)} MB)`);
+  printTable(
+    ["operation", "seconds", "MB/s", "vs baseline"],
+    [
+      ["TAU XML read (readTauXmlProfile)", tXml.toFixed(4), (inflated / tXml).toFixed(1), `${(tXml / tBase).toFixed(2)}x of gunzip+split`],
+      ["  baseline: gunzip + split lines", tBase.toFixed(4), (inflated / tBase).toFixed(1), "1.00x"],
+      ["CUBE4 read (readCubeProfile)", tCube.toFixed(4), (statSync(cube).size / 1e6 / tCube).toFixed(1), `${((rows / tCube) / 1e3).toFixed(0)} k thread x timer rows/s`],
+    ],
+  );
 }
 
 /**
@@ -118,7 +158,7 @@ function recordsTable(scratch: string, count: number): void {
 
 export const profileBenchmark: Benchmark = {
   name: "profile",
-  summary: "TAU text read/write MB/s (256 ranks), records CSV/JSON Lines read rate, ParaProf .ppk read time (mpas.ppk, 128 ranks)",
+  summary: "TAU text read/write MB/s (256 ranks), records CSV/JSON Lines read rate, TAU XML and CUBE4 read times, ParaProf .ppk read time (mpas.ppk, 128 ranks)",
   run() {
     const scratch = mkdtempSync(join(tmpdir(), "ccasim-bench-profile-"));
     try {
@@ -159,6 +199,7 @@ export const profileBenchmark: Benchmark = {
       );
 
       recordsTable(scratch, 300_000);
+      xmlAndCubeTable();
 
       const ppk = join(dataDir(), "tau", "ppk", "mpas.ppk");
       if (!existsSync(ppk)) {
