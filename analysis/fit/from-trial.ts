@@ -241,7 +241,7 @@ export class RecordObservations {
   get input(): string | undefined {
     return this.inputName;
   }
-  /** Names the input the next records come from; their positions in errors count from its first (0). */
+  /** Names the input the next records come from; their positions in errors count from its first (1). */
   set input(name: string | undefined) {
     this.inputName = name;
     this.inInput = 0;
@@ -260,8 +260,9 @@ export class RecordObservations {
    */
   add(r: InvocationRecord): void {
     this.seen++;
-    // The record's position in its input (0 is the first), whether it matches or not: what a reader finds in the file.
-    const at = this.inInput++;
+    // The record's position in its input (1 is the first), whether it matches or not: what a reader
+    // counts in the file (a CSV file's record 1 is its line 2, after the header).
+    const at = ++this.inInput;
     const sel = this.sel;
     if (this.kept === 0) this.noteNames(r);
     if ((sel.component !== undefined && r.component !== sel.component) || (sel.method !== undefined && r.method !== sel.method) || (sel.port !== undefined && r.port !== sel.port)) return;

@@ -80,9 +80,15 @@ describe("adapters from the profile data model", () => {
     for (const alias of ["PAPI_TOT_CYC", "counter:PAPI_TOT_CYC", "counter:PAPI_TOT_CYC [count]"]) expect(t(alias), alias).toEqual([28000, 56000, 84000]);
     expect(observationsFromRecords(recs, { parameter: "x", value: "wall_time [us]" }).tLabel).toBe("wallTime");
     expect(() => t("wall_tme")).toThrow(
-      "record 0 (A1.run) has no value 'wall_tme' (did you mean 'wall_time'?); values: wallTime (wall_time [us]), computeTime (compute_time [us]), " +
+      "record 1 (A1.run) has no value 'wall_tme' (did you mean 'wall_time'?); values: wallTime (wall_time [us]), computeTime (compute_time [us]), " +
         "mpiTime (mpi_time [us]), counters PAPI_TOT_CYC (counter:PAPI_TOT_CYC [count])",
     );
+  });
+
+  it("names a bad record by its position in its input, the first being 1", () => {
+    const recs = [1, 2, 3].map((x) => record("A1", x, 10 * x));
+    recs[2] = { ...recs[2], wallTime: -1 };
+    expect(() => observationsFromRecords(recs, { parameter: "x" })).toThrow(/^record 3 \(A1\.run\) has a negative wallTime \(-1\)/);
   });
 
   it("keeps only the records whose parameters have the values asked for, as text or number", () => {

@@ -60,7 +60,7 @@ describe("ccasim fit", () => {
     const bad = await run(["fit", half, noQ, "--parameter", "Q"]);
     expect(bad.code).toBe(2);
     // (Its position in that input, not among the records pooled so far.)
-    expect(bad.err).toContain(`${noQ}: record 0 (SC.compute) has no numeric parameter 'Q'`);
+    expect(bad.err).toContain(`${noQ}: record 1 (SC.compute) has no numeric parameter 'Q'`);
     // A negative wall time is refused as the file is read, at its line.
     const neg = join(dir, "neg.csv");
     writeFileSync(neg, [header, rows[0], rows[1]!.replace(/^SC,/, "Other,"), ...rows.slice(2, 5), rows[5]!.replace(/^([^,]*,[^,]*,[^,]*,[^,]*,[^,]*),[^,]*/, "$1,-6.5")].join("\n") + "\n");
@@ -327,7 +327,7 @@ describe("ccasim fit", () => {
     expect(bad.code).toBe(2);
     expect(bad.out).toBe("");
     expect(bad.err).toBe(
-      `ccasim fit: ${file}: record 0 (K.run) has no value 'wall-time' (did you mean 'wallTime'?); values: wallTime (wall_time [us]), computeTime (compute_time [us]), ` +
+      `ccasim fit: ${file}: record 1 (K.run) has no value 'wall-time' (did you mean 'wallTime'?); values: wallTime (wall_time [us]), computeTime (compute_time [us]), ` +
         "mpiTime (mpi_time [us]), counters PAPI_FP_OPS (counter:PAPI_FP_OPS [count])\n",
     );
   });
