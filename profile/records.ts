@@ -243,7 +243,8 @@ function recordsFromTable(plan: TablePlan, rows: TableRows, file: string, numeri
       else setRecordField(counters, names[k], finiteNumber(rows, r, k, columns, file));
     }
     const rank = finiteNumber(rows, r, plan.rank, columns, file);
-    if (!Number.isInteger(rank) || rank < 0) throw new ProfileFormatError(file, rows.line(r), `'rank' must be a non-negative integer, found ${rank}`);
+    // (An MPI rank is a C int: up to 2^31 - 1.)
+    if (!Number.isInteger(rank) || rank < 0 || rank > MAX_RANK) throw new ProfileFormatError(file, rows.line(r), `'rank' must be an integer from 0 to ${MAX_RANK}, found ${rank}`);
     out.push({
       component: shared.component.get(text(rows, r, plan.component, columns, file)),
       port: shared.port.get(text(rows, r, plan.port, columns, file)),
@@ -260,11 +261,16 @@ function recordsFromTable(plan: TablePlan, rows: TableRows, file: string, numeri
   return out;
 }
 
-/** Column `c` of row `r` as text. @throws ProfileFormatError when it is absent */
+/** The largest rank a record may name: MPI ranks are C ints. */
+const MAX_RANK = 2 ** 31 - 1;
+
+/** Column `c` of row `r` as a name. @throws ProfileFormatError when it is absent, blank, or (JSON Lines) not text */
 function text(rows: TableRows, r: number, c: number, columns: readonly string[], file: string): string {
   const v = rows.value(r, c);
   if (v === undefined) throw new ProfileFormatError(file, rows.line(r), `missing value for '${columns[c]}'`);
-  return String(v);
+  if (typeof v !== "string") throw new ProfileFormatError(file, rows.line(r), `'${columns[c]}' must be a name (text), found ${JSON.stringify(v)}`);
+  if (v.trim() === "") throw new ProfileFormatError(file, rows.line(r), `'${columns[c]}' must not be empty`);
+  return v;
 }
 
 /** Column `c` of row `r` as a finite number. @throws ProfileFormatError when it is absent or not one */

@@ -9,6 +9,8 @@ export const awkwardName = fc
   )
   .filter((s) => !/[\r\n\u0000]/.test(s) && !s.includes('GROUP="'));
 
+/** A record's component, port or method: awkward but not blank. */
+const recordName = awkwardName.filter((s) => s.trim() !== "");
 const groupName = fc.string({ minLength: 1, maxLength: 8 }).filter((s) => s.trim() !== "" && !/[\r\n"|\u0000]/.test(s));
 const xmlText = fc.string({ maxLength: 10 }).filter((s) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/.test(s));
 const finite = fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e300, max: 1e300 });
@@ -26,9 +28,10 @@ export const arbitraryTrial: fc.Arbitrary<Trial> = fc
     seedValues: fc.array(fc.tuple(fc.nat(1000), fc.nat(1000), finite, finite, fc.boolean()), { minLength: 64, maxLength: 64 }),
     records: fc.array(
       fc.record({
-        component: awkwardName,
-        port: awkwardName,
-        method: awkwardName,
+        // (The records readers refuse a blank name.)
+        component: recordName,
+        port: recordName,
+        method: recordName,
         rank: fc.nat(8),
         parameters: fc.dictionary(fc.string({ minLength: 1, maxLength: 4 }), fc.oneof(finite, fc.string({ minLength: 1, maxLength: 5 }).filter((s) => !/^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(s) && !/[\r\u0000]/.test(s)))),
         start: finite,

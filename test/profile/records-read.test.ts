@@ -12,10 +12,12 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 // Texts that cut badly: quotes, commas, line ends inside cells, multi-byte characters.
 const text = fc.constantFrom("A", "B,c", 'say "hi"', "two\nlines", "crlf\r\nend", "ü", "€uro", "𝄞", "", " pad ");
+/** A component or method name: the readers refuse a blank one. */
+const name = text.filter((s) => s.trim() !== "");
 const record = fc.record({
-  component: text,
+  component: name,
   port: fc.constantFrom("work", "p"),
-  method: text,
+  method: name,
   rank: fc.nat(64),
   parameters: fc.dictionary(fc.constantFrom("Q", "mode", "x,y", "ß"), fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), text)),
   start: fc.double({ noNaN: true, noDefaultInfinity: true }),
@@ -157,6 +159,18 @@ describe("reading records block by block", () => {
     }
     // -0 is 0; the compute time (wall - MPI) may round below 0, and is read as it is.
     expect(parseRecordsCsv(formatRecordsCsv([{ ...one, wallTime: -0, mpiTime: -0, computeTime: -1e-12 }]), "in.csv")).toHaveLength(1);
+  });
+
+  it("refuses a blank or numeric name and a rank beyond a C int, at its line", () => {
+    const one = { component: "A", port: "p", method: "m", rank: 1, parameters: {}, start: 0, wallTime: 1, mpiTime: 0, computeTime: 1, counters: {} };
+    expect(() => parseRecordsCsv(formatRecordsCsv([one, { ...one, component: " " }]), "in.csv")).toThrow(new ProfileFormatError("in.csv", 3, "'component' must not be empty"));
+    expect(() => parseRecordsJsonl(formatRecordsJsonl([one, { ...one, method: "" }]), "in.jsonl")).toThrow(new ProfileFormatError("in.jsonl", 2, "'method' must not be empty"));
+    const numeric = formatRecordsJsonl([one]).replace('"component":"A"', '"component":5');
+    expect(() => parseRecordsJsonl(numeric, "in.jsonl")).toThrow(new ProfileFormatError("in.jsonl", 1, "'component' must be a name (text), found 5"));
+    for (const rank of [2 ** 31, 1e308]) {
+      expect(() => parseRecordsCsv(formatRecordsCsv([{ ...one, rank }]), "in.csv")).toThrow(new ProfileFormatError("in.csv", 2, `'rank' must be an integer from 0 to 2147483647, found ${rank}`));
+    }
+    expect(parseRecordsCsv(formatRecordsCsv([{ ...one, rank: 2 ** 31 - 1 }]), "in.csv")[0].rank).toBe(2 ** 31 - 1);
   });
 
   it("reports an empty CSV, and an unterminated quoted cell at its line", () => {
