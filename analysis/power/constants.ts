@@ -155,12 +155,14 @@ export function parsePowerConstantSet(raw: unknown, where: string, base: PowerCo
     typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : fail(key, v === undefined ? "missing: expected a non-negative number" : `expected a non-negative number, got ${typeof v === "number" ? String(v) : JSON.stringify(v)}`);
   const strs = (v: unknown, key: KeyPath, what = "a counter name"): string[] =>
     Array.isArray(v) && v.every((s) => typeof s === "string") ? (v as string[]) : typeof v === "string" ? [v] : fail(key, `expected ${what} or a list of them`);
-  // A counter named '' matches no counter of any trial: the trial, not this file, was blamed.
-  const counterNames = (v: unknown, key: KeyPath): string[] => {
-    const names = strs(v, key);
-    names.forEach((n, i) => n === "" && fail(Array.isArray(v) ? [...key, i] : key, "expected a non-empty counter name"));
+  // A counter named '' matches no counter of any trial: the trial, not this file, was blamed; a
+  // processor named '' (or blank) is part of every processor's name, so it matched them all.
+  const nonEmpty = (v: unknown, key: KeyPath, what: string): string[] => {
+    const names = strs(v, key, what);
+    names.forEach((n, i) => n.trim() === "" && fail(Array.isArray(v) ? [...key, i] : key, `expected a non-empty ${what.replace(/^an? /, "")}`));
     return names;
   };
+  const counterNames = (v: unknown, key: KeyPath): string[] => nonEmpty(v, key, "a counter name");
   if (typeof o.name !== "string" || o.name === "") fail(["name"], "expected a non-empty string");
   if (!Array.isArray(o.components) || o.components.length === 0) fail(["components"], "expected a non-empty list");
   const components = (o.components as unknown[]).map((c, i) => {
@@ -198,7 +200,7 @@ export function parsePowerConstantSet(raw: unknown, where: string, base: PowerCo
   return {
     name: o.name as string,
     summary: typeof o.summary === "string" ? o.summary : `constant set from ${where}`,
-    ...(o.processors === undefined ? {} : { processors: strs(o.processors, ["processors"], "a processor name") }),
+    ...(o.processors === undefined ? {} : { processors: nonEmpty(o.processors, ["processors"], "a processor name") }),
     maxPower,
     idlePower,
     components,

@@ -188,6 +188,9 @@ describe("constant sets from files", () => {
     expect(() => parsePowerConstantSet({ name: "x", maxPower: 95, idlePower: 40, components, counters: { cycles: [] } }, "f")).toThrow("f: key 'counters.cycles': expected at least one counter name (leave the role out to use itanium2-madison's)");
     expect(() => parsePowerConstantSet({ name: "x", maxPower: 95, idlePower: 40, components, counters: { flops: ["PAPI_FP_OPS", ""] } }, "f")).toThrow("f: key 'counters.flops[1]': expected a non-empty counter name");
     expect(() => parsePowerConstantSet({ name: "x", maxPower: 95, idlePower: 40, components: [{ name: "core", scaling: 0.1, accessCounters: "" }] }, "f")).toThrow("f: key 'components[0].accessCounters': expected a non-empty counter name");
+    // A blank processor name is part of every CPU Type: it claimed every trial's processor.
+    expect(() => parsePowerConstantSet({ name: "x", maxPower: 95, idlePower: 40, components, processors: ["Itanium", " "] }, "f")).toThrow("f: key 'processors[1]': expected a non-empty processor name");
+    expect(() => parsePowerConstantSet({ name: "x", maxPower: 95, idlePower: 40, components, processors: "" }, "f")).toThrow("f: key 'processors': expected a non-empty processor name");
   });
 
   it("says that a required number is missing, and shows a number that is not finite as it is", () => {
