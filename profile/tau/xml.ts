@@ -30,21 +30,6 @@ export function encodeXmlText(s: string): string {
     .replace(/>/g, "&gt;");
 }
 
-/** Text content of an element body: CDATA sections verbatim, the rest entity-decoded. */
-function textOf(body: string): string {
-  if (body.indexOf("<![CDATA[") < 0) return decodeXmlText(body);
-  let out = "";
-  let i = 0;
-  for (;;) {
-    const a = body.indexOf("<![CDATA[", i);
-    if (a < 0) return out + decodeXmlText(body.slice(i));
-    const b = body.indexOf("]]>", a + 9);
-    if (b < 0) return out + decodeXmlText(body.slice(i));
-    out += decodeXmlText(body.slice(i, a)) + body.slice(a + 9, b);
-    i = b + 3;
-  }
-}
-
 /**
  * Parses a `<metadata>` block into name/value pairs in document order. Attributes with a
  * `<timer_context>` (context metadata) are named `"<timer> : <name>"`; attributes nested inside a
@@ -54,8 +39,18 @@ function textOf(body: string): string {
  */
 export function parseMetadataXml(xml: string): [string, string][] | string {
   const out: [string, string][] = [];
-  const err = parseAttributes(xml, "", out, 0);
+  const err = parseAttributes(escapeCdata(xml), "", out, 0);
   return err ?? out;
+}
+
+/**
+ * The block with each CDATA section replaced by its escaped text. TAU writes a name or value holding
+ * `<` or `&` in a CDATA section, where markup is text (`./a.out '<value>'`): the searches for tags
+ * below must not see it. Text decodes to the same characters either way.
+ */
+function escapeCdata(xml: string): string {
+  if (xml.indexOf("<![CDATA[") < 0) return xml;
+  return xml.replace(/<!\[CDATA\[([^]*?)\]\]>/g, (_, text: string) => encodeXmlText(text));
 }
 
 /** Deepest nesting of object metadata accepted (TAU writes one or two levels; the limit keeps hostile input from exhausting the stack). */
@@ -70,7 +65,7 @@ function parseAttributes(xml: string, prefix: string, out: [string, string][], d
     const n0 = xml.indexOf("<name>", a);
     const n1 = xml.indexOf("</name>", n0);
     if (n0 < 0 || n1 < 0) return "an <attribute> without <name>...</name>";
-    const name = textOf(xml.slice(n0 + 6, n1));
+    const name = decodeXmlText(xml.slice(n0 + 6, n1));
     let context: string | undefined;
     const v0 = xml.indexOf("<value>", n1);
     if (v0 < 0) return `attribute '${name}' has no <value>`;
@@ -80,7 +75,7 @@ function parseAttributes(xml: string, prefix: string, out: [string, string][], d
     if (c0 >= 0) {
       const c1 = xml.indexOf("</timer_context>", c0);
       if (c1 < 0) return `attribute '${name}' has an unterminated <timer_context>`;
-      context = textOf(xml.slice(c0 + 15, c1));
+      context = decodeXmlText(xml.slice(c0 + 15, c1));
     }
     // Find the matching </value>, skipping nested attributes' values. Each search resumes where the
     // last one stopped, so the scan is linear; nesting is bounded before any recursion.
@@ -108,7 +103,7 @@ function parseAttributes(xml: string, prefix: string, out: [string, string][], d
       const e = parseAttributes(body, `${full}:`, out, depthNow + 1);
       if (e) return e;
     } else {
-      out.push([full, textOf(body)]);
+      out.push([full, decodeXmlText(body)]);
     }
     const end = xml.indexOf("</attribute>", v1);
     if (end < 0) return `attribute '${name}' is not closed by </attribute>`;

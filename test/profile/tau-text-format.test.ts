@@ -165,6 +165,20 @@ describe("TAU metadata block", () => {
     const text = `1 templated_functions_MULTI_TIME\n# Name Calls Subrs Excl Incl ProfileCalls # <metadata>${deep}</metadata>\n"f" 1 0 1 1 0 GROUP="X"\n0 aggregates\n`;
     expect(() => one(text)).toThrow(ProfileFormatError);
   });
+
+  it("takes markup inside a CDATA section as text", async () => {
+    const { parseMetadataXml } = await import("../../index.js");
+    // TAU writes a name or value holding '<' or '&' in a CDATA section (Tau_XML_writeString).
+    expect(
+      parseMetadataXml(
+        "<metadata><attribute><name>Command Line</name><value><![CDATA[./a.out '<value>' & more]]></value></attribute><attribute><name><![CDATA[odd</name> <attribute>]]></name><value>v &amp; w</value></attribute><attribute><name>k</name><value>x</value></attribute></metadata>",
+      ),
+    ).toEqual([
+      ["Command Line", "./a.out '<value>' & more"],
+      ["odd</name> <attribute>", "v & w"],
+      ["k", "x"],
+    ]);
+  });
 });
 
 describe("multi-metric consistency", () => {

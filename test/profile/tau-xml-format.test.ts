@@ -101,6 +101,12 @@ describe("TAU XML profiles: snapshot files (TAU_PROFILE_FORMAT=snapshot)", () =>
     expect(readTrial(path).timers.length).toBe(3);
   });
 
+  it("reads a thread's metadata whose CDATA sections hold markup, as ParaProf does", () => {
+    // TauXML.cpp writes a value holding '<' or '&' in a CDATA section, verbatim.
+    const text = twoSnapshots(0).replace("<value>n0</value>", "<value><![CDATA[./a.out '<value>' & more]]></value>");
+    expect(parseTauXmlProfiles([{ path: "p.xml", text }]).metadata.get("Node Name")).toBe("./a.out '<value>' & more");
+  });
+
   it("takes a NUL or other control character between documents as a space, as ParaProf does", () => {
     const t = parseTauXmlProfiles([{ path: "p.xml", text: twoSnapshots(0).replace("</profile_xml>\n<profile_xml>", "</profile_xml>\n\u0000<profile_xml>") }]);
     expect(t.calls(0, t.timer("solve<double>").index)).toBe(5);
