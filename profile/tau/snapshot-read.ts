@@ -134,7 +134,11 @@ function readXmlText(path: string): string {
   return raw.toString("utf8");
 }
 
-/** Ids of one definitions table (a thread's, or the shared `*` one) to the trial's indices. */
+/**
+ * Ids of one definitions table (a thread's, or the shared `*` one) to the trial's indices. The
+ * tables are indexed by id and sparse where the ids are (an id is any non-negative integer: filling
+ * the gaps up to a huge one would exhaust memory); a missing entry is an undefined id.
+ */
 interface Definitions {
   readonly metrics: number[];
   readonly events: number[];
@@ -345,7 +349,6 @@ class XmlProfileReader {
       const { name, group } = this.children(element);
       if (name === undefined || name.trim() === "") sc.fail(`<${element} id="${id}"> has no name`, at);
       const table = element === "metric" ? defs.metrics : element === "event" ? defs.events : defs.userEvents;
-      while (table.length <= id) table.push(-1);
       if (element === "metric") table[id] = this.b.addMetric(name.trim());
       else if (element === "event") table[id] = this.b.timer(name, group === undefined ? [] : group.split("|"), group);
       else table[id] = this.b.userEvent(name);
@@ -405,8 +408,7 @@ class XmlProfileReader {
     const ids = listed === "" ? [] : listed.split(/\s+/);
     const metrics = new Int32Array(ids.length);
     for (let k = 0; k < ids.length; k++) {
-      const id = /^\d+$/.test(ids[k]) ? Number(ids[k]) : -1;
-      const m = id >= 0 && id < t.defs.metrics.length ? t.defs.metrics[id] : -1;
+      const m = /^\d+$/.test(ids[k]) ? (t.defs.metrics[Number(ids[k])] ?? -1) : -1;
       if (m < 0) sc.fail(`<interval_data metrics="${clip(listed)}">: metric ${clip(ids[k])} is not defined for this thread`);
       metrics[k] = m;
     }
@@ -432,7 +434,7 @@ class XmlProfileReader {
 
   /** The index a definitions table gives id `id`, or an error naming the row. */
   private defined(table: readonly number[], id: number, what: string, at: number): number {
-    const i = Number.isInteger(id) && id >= 0 && id < table.length ? table[id] : -1;
+    const i = Number.isInteger(id) && id >= 0 ? (table[id] ?? -1) : -1;
     if (i < 0) this.sc.fail(`${what} id ${id} is not defined for this thread`, at);
     return i;
   }

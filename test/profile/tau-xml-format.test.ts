@@ -107,6 +107,17 @@ describe("TAU XML profiles: snapshot files (TAU_PROFILE_FORMAT=snapshot)", () =>
     expect(parseTauXmlProfiles([{ path: "p.xml", text }]).metadata.get("Node Name")).toBe("./a.out '<value>' & more");
   });
 
+  it("reads ids far apart, as a table of the ids given (not of every id up to the largest)", () => {
+    const id = "0.0.0.100";
+    const text =
+      snapshotStart(0, 0, 100, ["TIME"]).replace('<metric id="0">', '<metric id="70000000">') +
+      snapshot(id, "final", [[0, "main() ", "TAU_DEFAULT"], [300000000, "big() ", "TAU_USER"]], [[4294967296, "Bytes"]], ["0 1 1 10 100 ", "300000000 1 0 90 90 "], ["4294967296 1 5 5 5 25"], true, "70000000 ");
+    const t = parseTauXmlProfiles([{ path: "p.xml", text }]);
+    expect(t.calls(0, t.timer("big()").index)).toBe(1);
+    expect(t.events.count[t.eventSlot(0, t.findUserEvent("Bytes")!.index)]).toBe(1);
+    expect(errorOf(text.replace("300000000 1 0 90 90", "299999999 1 0 90 90")).message).toMatch(/event id 299999999 is not defined for this thread/);
+  });
+
   it("takes a NUL or other control character between documents as a space, as ParaProf does", () => {
     const t = parseTauXmlProfiles([{ path: "p.xml", text: twoSnapshots(0).replace("</profile_xml>\n<profile_xml>", "</profile_xml>\n\u0000<profile_xml>") }]);
     expect(t.calls(0, t.timer("solve<double>").index)).toBe(5);
