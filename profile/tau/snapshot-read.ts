@@ -24,7 +24,8 @@
  * ```
  *
  * A thread may have several `<profile>` blocks, snapshots taken as it ran; their values are
- * totals so far, and, as in ParaProf's default view, the last one is the thread's profile. A
+ * totals so far, and, as in ParaProf's default view, the last one is the thread's profile (also
+ * when two thread ids name one node, context and thread, each with its own definitions). A
  * merged file's `<derivedprofile>` blocks (TAU's own mean, total, min, max and standard deviation)
  * are not read: the trial's views are computed from the threads as for every other format. A
  * `<thread>` given twice (a merged file repeats rank 0's, with more metadata) is one thread. As
@@ -156,13 +157,13 @@ interface Snapshot {
   readonly eventValues: Float64Array[];
 }
 
-/** A thread as the file names it. */
+/** A thread as the file names it (its id, `1.0.0.3669`). */
 interface ThreadState {
+  /** The trial's index of the thread. */
   readonly index: number;
   /** Node, context and thread, as first declared. */
   readonly numbers: string;
   readonly defs: Definitions;
-  snapshot: Snapshot | undefined;
 }
 
 /**
@@ -174,8 +175,11 @@ export function parseTauXmlProfiles(files: readonly TauXmlFileText[], options: T
   const b = new TrialBuilder({ source: options.source });
   // Thread ids (`1.0.0.3669`) are the files' names for threads: one table across the files.
   const threads = new Map<string, ThreadState>();
+  // The last snapshot of each of the trial's threads, by its index: two ids of one node, context
+  // and thread are one thread, as ParaProf has them, whose profile is the later snapshot.
+  const snapshots: (Snapshot | undefined)[] = [];
   for (const f of files) {
-    const reader = new XmlProfileReader(b, f.path, f.text, threads);
+    const reader = new XmlProfileReader(b, f.text, threads, snapshots);
     try {
       reader.read();
     } catch (e) {
@@ -185,7 +189,9 @@ export function parseTauXmlProfiles(files: readonly TauXmlFileText[], options: T
   }
   if (b.threadCount === 0) throw new ProfileFormatError(options.source ?? files[0]?.path ?? "(profile)", undefined, "no <thread> in this TAU XML profile");
   if (b.metricCount === 0) throw new ProfileFormatError(options.source ?? files[0].path, undefined, "no <metric> is defined in this TAU XML profile");
-  for (const t of threads.values()) if (t.snapshot !== undefined) applySnapshot(b, t);
+  snapshots.forEach((s, thread) => {
+    if (s !== undefined) applySnapshot(b, thread, s);
+  });
   const first = b.threadIndex(0, 0, 0);
   if (first >= 0) b.inheritThreadMetadata(first);
   return b.build({ checkInvariants: options.checkInvariants ?? true });
@@ -196,8 +202,7 @@ export function parseTauXmlProfiles(files: readonly TauXmlFileText[], options: T
  * or user event per id, and may give two the same name) add up, as duplicate lines of a TAU text
  * profile do; ParaProf's XML reader keeps the last row instead.
  */
-function applySnapshot(b: TrialBuilder, t: ThreadState): void {
-  const s = t.snapshot!;
+function applySnapshot(b: TrialBuilder, thread: number, s: Snapshot): void {
   const exclusive = new Float64Array(b.metricCount);
   const inclusive = new Float64Array(b.metricCount);
   for (let r = 0; r < s.timers.length; r++) {
@@ -209,11 +214,11 @@ function applySnapshot(b: TrialBuilder, t: ThreadState): void {
       exclusive[metrics[k]] = v[2 * k];
       inclusive[metrics[k]] = v[2 * k + 1];
     }
-    b.addValues(t.index, s.timers[r], { calls: s.counts[2 * r], subroutines: s.counts[2 * r + 1], exclusive, inclusive });
+    b.addValues(thread, s.timers[r], { calls: s.counts[2 * r], subroutines: s.counts[2 * r + 1], exclusive, inclusive });
   }
   for (let r = 0; r < s.events.length; r++) {
     const [count, max, min, mean, sumSquares] = s.eventValues[r];
-    b.addEventTotals(t.index, s.events[r], { count, max, min, mean, sumSquares });
+    b.addEventTotals(thread, s.events[r], { count, max, min, mean, sumSquares });
   }
 }
 
@@ -226,9 +231,9 @@ class XmlProfileReader {
 
   constructor(
     private readonly b: TrialBuilder,
-    private readonly file: string,
     text: string,
     private readonly threads: Map<string, ThreadState>,
+    private readonly snapshots: (Snapshot | undefined)[],
   ) {
     // As ParaProf's XMLCleanWrapInputStream: characters XML does not allow become spaces (TAU's
     // merged files hold a NUL after each rank's document, the end of the buffer it was sent in).
@@ -301,7 +306,7 @@ class XmlProfileReader {
     let state = this.threads.get(id);
     if (state === undefined) {
       // Threads declared after shared definitions use them (and the definitions they add go there).
-      state = { index: this.b.addThread(node, context, thread), numbers: `${node},${context},${thread}`, defs: this.unified ?? { metrics: [], events: [], userEvents: [] }, snapshot: undefined };
+      state = { index: this.b.addThread(node, context, thread), numbers: `${node},${context},${thread}`, defs: this.unified ?? { metrics: [], events: [], userEvents: [] } };
       this.threads.set(id, state);
     } else {
       const numbers = `${node},${context},${thread}`;
@@ -390,7 +395,7 @@ class XmlProfileReader {
     if (t === undefined) sc.fail(`profile of thread "${clip(of)}", which no <thread> before it declares`);
     // A later snapshot holds the totals so far: it replaces the earlier one.
     const s: Snapshot = { timers: [], counts: [], metricsOf: [], values: [], events: [], eventValues: [] };
-    t.snapshot = s;
+    this.snapshots[t.index] = s;
     for (;;) {
       const kind = sc.next();
       if (kind === XML_END) return;

@@ -118,6 +118,16 @@ describe("TAU XML profiles: snapshot files (TAU_PROFILE_FORMAT=snapshot)", () =>
     expect(errorOf(text.replace("300000000 1 0 90 90", "299999999 1 0 90 90")).message).toMatch(/event id 299999999 is not defined for this thread/);
   });
 
+  it("takes the later profile of two thread ids of one node, context and thread, as ParaProf does", () => {
+    // Each id has its definitions (here numbered differently); the thread is 0,0,0 for both.
+    const a = snapshotStart(0, 0, 100) + snapshot("0.0.0.100", "final", [[0, "main() ", "TAU_DEFAULT"]], [], ["0 1 0 10 100 "], [], true);
+    const b = snapshotStart(0, 0, 999) + snapshot("0.0.0.999", "final", [[0, "f() ", "TAU_USER"], [1, "main() ", "TAU_DEFAULT"]], [], ["1 2 0 20 200 "], [], true);
+    const t = parseTauXmlProfiles([{ path: "p.xml", text: a + b }]);
+    expect(t.threads.length).toBe(1);
+    const main = t.timer("main()").index;
+    expect([t.calls(0, main), t.exclusive(0, 0, main), t.inclusive(0, 0, main)]).toEqual([2, 20, 200]);
+  });
+
   it("takes a NUL or other control character between documents as a space, as ParaProf does", () => {
     const t = parseTauXmlProfiles([{ path: "p.xml", text: twoSnapshots(0).replace("</profile_xml>\n<profile_xml>", "</profile_xml>\n\u0000<profile_xml>") }]);
     expect(t.calls(0, t.timer("solve<double>").index)).toBe(5);
