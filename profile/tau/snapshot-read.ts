@@ -32,7 +32,8 @@
  * for TAU text profiles, names are normalized as ParaProf does (TAU writes a timer as its name, a
  * space and its type, so most end in a space), and thread 0,0,0's metadata is every thread's
  * default. Unlike ParaProf, which prints a message and skips the rest of a block, an undefined
- * event id, a row of the wrong length or a malformed tag is an error naming file and line.
+ * event id, a row of the wrong length, a second `<interval_data>` or `<atomic_data>` in one
+ * `<profile>` or a malformed tag is an error naming file and line.
  *
  * @packageDocumentation
  */
@@ -396,13 +397,23 @@ class XmlProfileReader {
     // A later snapshot holds the totals so far: it replaces the earlier one.
     const s: Snapshot = { timers: [], counts: [], metricsOf: [], values: [], events: [], eventValues: [] };
     this.snapshots[t.index] = s;
+    let intervals = false;
+    let atomics = false;
     for (;;) {
       const kind = sc.next();
       if (kind === XML_END) return;
       if (kind !== XML_START) continue;
-      if (sc.name === "interval_data") this.readIntervals(t, s);
-      else if (sc.name === "atomic_data") this.readAtomics(t, s);
-      else sc.skipElement();
+      // TAU and Score-P write one block of each. A second is refused: its rows would add to the
+      // first's (ParaProf overwrites the first's values and calls with the second's).
+      if (sc.name === "interval_data") {
+        if (intervals) sc.fail("a second <interval_data> in one <profile>");
+        intervals = true;
+        this.readIntervals(t, s);
+      } else if (sc.name === "atomic_data") {
+        if (atomics) sc.fail("a second <atomic_data> in one <profile>");
+        atomics = true;
+        this.readAtomics(t, s);
+      } else sc.skipElement();
     }
   }
 

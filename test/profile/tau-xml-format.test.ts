@@ -162,6 +162,8 @@ describe("TAU XML profiles: malformed input is named by file and line", () => {
     ["an end tag that does not match", good.replace("</atomic_data>", "</atomic>"), /<\/atomic> where <\/atomic_data> was expected/],
     ["a file cut after a tag", good.slice(0, good.lastIndexOf("</profile>") + 10), /the input ends inside <profile_xml> \(no <\/profile_xml>\)/],
     ["a file cut inside a tag", good.slice(0, good.lastIndexOf("</profile>") + 5), /an end tag is not closed/],
+    ["two <interval_data> blocks in one profile", good.replace("</interval_data>\n<atomic_data>", '</interval_data>\n<interval_data metrics="0 ">\n0 1 0 1 1\n</interval_data>\n<atomic_data>'), /^p\.xml:\d+: a second <interval_data> in one <profile>$/],
+    ["two <atomic_data> blocks in one profile", good.replace("</atomic_data>\n</profile>", "</atomic_data>\n<atomic_data>\n0 1 1 1 1 1\n</atomic_data>\n</profile>"), /^p\.xml:\d+: a second <atomic_data> in one <profile>$/],
     ["a profile of an undeclared thread", good.replace('<profile thread="0.0.0.100">', '<profile thread="9.0.0.1">'), /profile of thread "9\.0\.0\.1", which no <thread> before it declares/],
     ["text outside the documents", `${good}trailing words`, /text outside <profile_xml>: trailing words/],
     ["another XML document", "<?xml version=\"1.0\"?>\n<cube version=\"4.0\"></cube>", /^p\.xml:2: <cube> where <profile_xml> was expected: not a TAU XML profile$/],
