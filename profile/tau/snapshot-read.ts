@@ -457,30 +457,49 @@ class XmlProfileReader {
 
   /**
    * The non-blank lines of the element just started, each `width` numbers, to its end tag: `take`
-   * gets the numbers and the row's offset (for messages).
+   * gets the numbers and the row's offset (for messages). A comment may sit between or inside rows
+   * (the text on either side of it is one line).
    */
   private rows(width: number, element: string, expected: string, take: (n: Float64Array, at: number) => void): void {
     const sc: XmlScanner = this.sc;
-    const n = width <= this.numbers.length ? this.numbers : new Float64Array(width + 1);
+    const n = width < this.numbers.length ? this.numbers : new Float64Array(width + 1);
+    const out = n.subarray(0, width + 1);
+    // The start of a line that a comment interrupted, and its offset.
+    let carry = "";
+    let carryAt = 0;
+    const row = (line: string, at: number): void => {
+      if (line.charCodeAt(line.length - 1) === 13 /* \r */) line = line.slice(0, -1);
+      const got = scanNumbers(line, 0, out);
+      if (got !== width || !isBlank(line, numbersEnd(line, width))) {
+        if (isBlank(line, 0)) return;
+        sc.fail(`expected ${width} numbers (${expected}), found '${clip(line.trim())}'`, at);
+      }
+      take(n, at);
+    };
     for (;;) {
       const kind = sc.next();
-      if (kind === XML_END) return;
+      if (kind === XML_END) {
+        if (carry !== "") row(carry, carryAt);
+        return;
+      }
       if (kind === XML_START) sc.fail(`<${sc.name}> inside ${element}, which holds rows of numbers`);
       const text = sc.text;
+      // Rows hold no entities, so offsets in the text are offsets in the file.
       const base = sc.start;
       let from = 0;
-      while (from < text.length) {
-        let end = text.indexOf("\n", from);
-        if (end < 0) end = text.length;
-        const line = text.slice(from, end).replace(/\r$/, "");
-        if (line.trim() !== "") {
-          // Rows hold no entities, so offsets in the text are offsets in the file.
-          const at = base + from;
-          const got = scanNumbers(line, 0, n.subarray(0, width + 1));
-          if (got !== width || line.slice(numbersEnd(line, width)).trim() !== "") {
-            sc.fail(`expected ${width} numbers (${expected}), found '${clip(line.trim())}'`, at);
+      for (;;) {
+        const end = text.indexOf("\n", from);
+        if (end < 0) {
+          if (from < text.length) {
+            if (carry === "") carryAt = base + from;
+            carry += text.slice(from);
           }
-          take(n, at);
+          break;
+        }
+        if (carry === "") row(text.slice(from, end), base + from);
+        else {
+          row(carry + text.slice(from, end), carryAt);
+          carry = "";
         }
         from = end + 1;
       }
@@ -488,12 +507,21 @@ class XmlProfileReader {
   }
 }
 
-/** Offset just past the first `count` whitespace-separated tokens of `line`. */
+/** Whether `line` holds only white space from offset `from`. */
+function isBlank(line: string, from: number): boolean {
+  for (let i = from; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 13) return false;
+  }
+  return true;
+}
+
+/** Offset just past the first `count` tokens (separated by spaces or tabs) of `line`. */
 function numbersEnd(line: string, count: number): number {
   let i = 0;
   for (let k = 0; k < count; k++) {
-    while (i < line.length && (line[i] === " " || line[i] === "\t")) i++;
-    while (i < line.length && line[i] !== " " && line[i] !== "\t") i++;
+    while (i < line.length && (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9)) i++;
+    while (i < line.length && line.charCodeAt(i) !== 32 && line.charCodeAt(i) !== 9) i++;
   }
   return i;
 }

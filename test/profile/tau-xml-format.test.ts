@@ -128,6 +128,14 @@ describe("TAU XML profiles: snapshot files (TAU_PROFILE_FORMAT=snapshot)", () =>
     expect([t.calls(0, main), t.exclusive(0, 0, main), t.inclusive(0, 0, main)]).toEqual([2, 20, 200]);
   });
 
+  it("reads rows that a comment interrupts, as XML (and ParaProf) has them: one row", () => {
+    const text = twoSnapshots(0).replace("1 5 0 300 300 ", "1 5 0 <!-- exclusive, inclusive -->300 300 ").replace("2 1 0 40 40 ", "2 1 0 40 40 <!-- last -->");
+    const t = parseTauXmlProfiles([{ path: "p.xml", text }]);
+    expect(t.inclusive(0, 0, t.timer("solve<double>").index)).toBe(300);
+    expect(t.calls(0, t.timer("write<out> & close").index)).toBe(1);
+    expect(errorOf(text.replace("<!-- exclusive, inclusive -->300 300", "<!-- x -->300")).message).toMatch(/^p\.xml:\d+: expected 5 numbers .*found '1 5 0 300'$/);
+  });
+
   it("takes a NUL or other control character between documents as a space, as ParaProf does", () => {
     const t = parseTauXmlProfiles([{ path: "p.xml", text: twoSnapshots(0).replace("</profile_xml>\n<profile_xml>", "</profile_xml>\n\u0000<profile_xml>") }]);
     expect(t.calls(0, t.timer("solve<double>").index)).toBe(5);
