@@ -147,15 +147,18 @@ interface Definitions {
   readonly userEvents: number[];
 }
 
-/** The last snapshot of a thread: its rows, values in the trial's metric order. */
+/** A snapshot of a thread (one `<profile>`): its rows, as the trial's indices and the file's values. */
 interface Snapshot {
+  /** The trial's indices of the metrics of `<interval_data metrics="...">`, in the order listed. */
+  metrics: Int32Array;
   readonly timers: number[];
+  /** Per row, calls and subroutine calls. */
   readonly counts: number[];
-  /** Per row, the metric indices of its values (the `metrics` of its block) and the values. */
-  readonly metricsOf: Int32Array[];
-  readonly values: Float64Array[];
+  /** Per row, an exclusive and an inclusive value per metric of `metrics`. */
+  readonly values: number[];
   readonly events: number[];
-  readonly eventValues: Float64Array[];
+  /** Per user event row: samples, maximum, minimum, mean, sum of squares. */
+  readonly eventValues: number[];
 }
 
 /** A thread as the file names it (its id, `1.0.0.3669`). */
@@ -204,22 +207,21 @@ export function parseTauXmlProfiles(files: readonly TauXmlFileText[], options: T
  * profile do; ParaProf's XML reader keeps the last row instead.
  */
 function applySnapshot(b: TrialBuilder, thread: number, s: Snapshot): void {
+  // Metrics the block does not list stay 0.
   const exclusive = new Float64Array(b.metricCount);
   const inclusive = new Float64Array(b.metricCount);
+  const metrics = s.metrics;
+  const width = 2 * metrics.length;
   for (let r = 0; r < s.timers.length; r++) {
-    exclusive.fill(0);
-    inclusive.fill(0);
-    const metrics = s.metricsOf[r];
-    const v = s.values[r];
     for (let k = 0; k < metrics.length; k++) {
-      exclusive[metrics[k]] = v[2 * k];
-      inclusive[metrics[k]] = v[2 * k + 1];
+      exclusive[metrics[k]] = s.values[r * width + 2 * k];
+      inclusive[metrics[k]] = s.values[r * width + 2 * k + 1];
     }
     b.addValues(thread, s.timers[r], { calls: s.counts[2 * r], subroutines: s.counts[2 * r + 1], exclusive, inclusive });
   }
+  const v = s.eventValues;
   for (let r = 0; r < s.events.length; r++) {
-    const [count, max, min, mean, sumSquares] = s.eventValues[r];
-    b.addEventTotals(thread, s.events[r], { count, max, min, mean, sumSquares });
+    b.addEventTotals(thread, s.events[r], { count: v[5 * r], max: v[5 * r + 1], min: v[5 * r + 2], mean: v[5 * r + 3], sumSquares: v[5 * r + 4] });
   }
 }
 
@@ -395,7 +397,7 @@ class XmlProfileReader {
     const t = this.threads.get(of);
     if (t === undefined) sc.fail(`profile of thread "${clip(of)}", which no <thread> before it declares`);
     // A later snapshot holds the totals so far: it replaces the earlier one.
-    const s: Snapshot = { timers: [], counts: [], metricsOf: [], values: [], events: [], eventValues: [] };
+    const s: Snapshot = { metrics: new Int32Array(0), timers: [], counts: [], values: [], events: [], eventValues: [] };
     this.snapshots[t.index] = s;
     let intervals = false;
     let atomics = false;
@@ -428,14 +430,14 @@ class XmlProfileReader {
       if (m < 0) sc.fail(`<interval_data metrics="${clip(listed)}">: metric ${clip(ids[k])} is not defined for this thread`);
       metrics[k] = m;
     }
+    s.metrics = metrics;
     const width = 3 + 2 * metrics.length;
     this.rows(width, "<interval_data>", `event calls subrs${metrics.length === 0 ? "" : " and an exclusive and inclusive value per metric listed"}`, (n, line) => {
       const timer = this.defined(t.defs.events, n[0], "event", line);
       if (n[1] < 0 || n[2] < 0) sc.fail(`calls and subroutine calls are counts, found ${n[1] < 0 ? `calls ${n[1]}` : `subroutine calls ${n[2]}`}`, line);
       s.timers.push(timer);
       s.counts.push(n[1], n[2]);
-      s.metricsOf.push(metrics);
-      s.values.push(n.slice(3, width));
+      for (let k = 3; k < width; k++) s.values.push(n[k]);
     });
   }
 
@@ -444,7 +446,7 @@ class XmlProfileReader {
     this.rows(6, "<atomic_data>", "user event, samples, maximum, minimum, mean and sum of squares", (n, line) => {
       s.events.push(this.defined(t.defs.userEvents, n[0], "user event", line));
       if (n[1] < 0) this.sc.fail(`a user event's sample count is a count, found ${n[1]}`, line);
-      s.eventValues.push(n.slice(1, 6));
+      s.eventValues.push(n[1], n[2], n[3], n[4], n[5]);
     });
   }
 

@@ -136,6 +136,19 @@ describe("TAU XML profiles: snapshot files (TAU_PROFILE_FORMAT=snapshot)", () =>
     expect(errorOf(text.replace("<!-- exclusive, inclusive -->300 300", "<!-- x -->300")).message).toMatch(/^p\.xml:\d+: expected 5 numbers .*found '1 5 0 300'$/);
   });
 
+  it("reads a file with CRLF line ends and rows of several metrics, listed in any order", () => {
+    const id = "0.0.0.100";
+    const text = (snapshotStart(0, 0, 100, ["TIME", "PAPI_FP_OPS"]) + snapshot(id, "final", [[0, "main() ", "TAU_DEFAULT"], [1, "f() ", "TAU_USER"]], [[0, "Bytes"]], ["0 1 1 7 70 10 100 ", "1 1 0 5\t50 90 90"], ["0 2 5 1 3 26"], true, "1 0 ")).replace(/\n/g, "\r\n");
+    const t = parseTauXmlProfiles([{ path: "p.xml", text }]);
+    expect(t.metrics).toEqual(["TIME", "PAPI_FP_OPS"]);
+    expect([0, 1].map((m) => [t.exclusive(m, 0, 0), t.inclusive(m, 0, 0), t.exclusive(m, 0, 1), t.inclusive(m, 0, 1)])).toEqual([
+      [10, 100, 90, 90],
+      [7, 70, 5, 50],
+    ]);
+    const s = t.eventSlot(0, 0);
+    expect([t.events.count[s], t.events.max[s], t.events.min[s], t.events.mean[s], t.events.sumSquares[s]]).toEqual([2, 5, 1, 3, 26]);
+  });
+
   it("takes a NUL or other control character between documents as a space, as ParaProf does", () => {
     const t = parseTauXmlProfiles([{ path: "p.xml", text: twoSnapshots(0).replace("</profile_xml>\n<profile_xml>", "</profile_xml>\n\u0000<profile_xml>") }]);
     expect(t.calls(0, t.timer("solve<double>").index)).toBe(5);
