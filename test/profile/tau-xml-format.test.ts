@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../cli/main.js";
-import { detectTrialFormat, measurementFileKind, parseTauXmlProfiles, ProfileFormatError, readTrial } from "../../index.js";
+import { detectTrialFormat, isTauXmlText, measurementFileKind, parseTauXmlProfiles, ProfileFormatError, readTrial } from "../../index.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "ccasim-tau-xml-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -147,6 +147,16 @@ describe("TAU XML profiles: snapshot files (TAU_PROFILE_FORMAT=snapshot)", () =>
     ]);
     const s = t.eventSlot(0, 0);
     expect([t.events.count[s], t.events.max[s], t.events.min[s], t.events.mean[s], t.events.sumSquares[s]]).toEqual([2, 5, 1, 3, 26]);
+  });
+
+  it("tells a TAU XML profile by its first element, after a declaration and comments, in time linear in them", () => {
+    expect(isTauXmlText('\uFEFF<?xml version="1.0"?>\n<!-- a -->\n<!-- b --><profile_xml>\n')).toBe(true);
+    expect(isTauXmlText("<profile_xmlx>")).toBe(false);
+    expect(isTauXmlText("<!-- a <profile_xml>")).toBe(false);
+    const started = performance.now();
+    expect(isTauXmlText(`${"<!---->".repeat(31)}<cube>`)).toBe(false);
+    expect(isTauXmlText(`${"<!---->".repeat(31)}<profile_xml>`)).toBe(true);
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 
   it("takes a NUL or other control character between documents as a space, as ParaProf does", () => {
