@@ -39,6 +39,7 @@
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
+import { constants } from "node:buffer";
 import { gunzipSync } from "node:zlib";
 import { TrialBuilder } from "../builder.js";
 import { ProfileError, ProfileFormatError } from "../errors.js";
@@ -137,11 +138,23 @@ export function readTauXmlProfile(path: string, options: TrialReadOptions = {}):
   }
   const files = isDir ? listTauXmlFiles(path) : [path];
   if (files.length === 0) throw new ProfileFormatError(path, undefined, "no TAU XML profile (snapshot.N.C.T files, tauprofile.xml) in this directory");
-  return parseTauXmlProfiles(files.map((f) => ({ path: f, text: readXmlText(f) })), { ...options, source: path });
+  return readTauXmlFiles(files, { ...options, source: path });
 }
 
-/** The text of an XML profile file, decompressed when it is gzip. */
-function readXmlText(path: string): string {
+/**
+ * Reads XML profile files into one trial. Each file is read when its turn comes, and its text
+ * decoded `pieceBytes` at a time (see {@link textPieces}).
+ * @internal
+ */
+export function readTauXmlFiles(files: readonly string[], options: TrialReadOptions & { source?: string }, pieceBytes = PIECE_BYTES): Trial {
+  return parseSources(
+    files.map((f) => ({ path: f, pieces: () => textPieces(f, readXmlBytes(f), pieceBytes) })),
+    options,
+  );
+}
+
+/** The bytes of an XML profile file, decompressed when it is gzip. */
+function readXmlBytes(path: string): Buffer {
   let raw: Buffer;
   try {
     raw = readFileSync(path);
@@ -152,10 +165,66 @@ function readXmlText(path: string): string {
     try {
       raw = gunzipSync(raw);
     } catch (e) {
+      if ((e as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") throw new ProfileFormatError(path, undefined, `decompresses to more than ${constants.MAX_LENGTH} bytes, more than this reader can hold`);
       throw new ProfileFormatError(path, undefined, `corrupt gzip data: ${(e as Error).message}`);
     }
   }
-  return raw.toString("utf8");
+  return raw;
+}
+
+/**
+ * Bytes decoded at once, at most (unless one `<profile_xml>` document is longer): a string holds
+ * at most 2^29 - 24 characters, and the merged profile of a large run is longer.
+ */
+const PIECE_BYTES = 1 << 27;
+const DOCUMENT_END = Buffer.from("</profile_xml>");
+
+/** Part of a file's text, and the number of lines before it (counted when an error needs it). */
+interface TextPiece {
+  readonly text: string;
+  linesBefore(): number;
+}
+
+/** A file to read: its name (for messages) and its text, in one or more pieces. */
+interface XmlSource {
+  readonly path: string;
+  pieces(): Iterable<TextPiece>;
+}
+
+/**
+ * The text of `bytes` (UTF-8), in pieces of about `pieceBytes` each ending after a
+ * `</profile_xml>` end tag, so that each piece is whole documents.
+ * @throws ProfileFormatError when one document is longer than a string can be.
+ */
+function* textPieces(path: string, bytes: Buffer, pieceBytes = PIECE_BYTES): Generator<TextPiece> {
+  let from = 0;
+  do {
+    let end = bytes.length;
+    if (end - from > pieceBytes) {
+      // After the last document that ends within the piece, else after the first one past it.
+      const last = bytes.lastIndexOf(DOCUMENT_END, from + pieceBytes - DOCUMENT_END.length);
+      const cut = last >= from ? last : bytes.indexOf(DOCUMENT_END, from + pieceBytes);
+      if (cut >= 0) end = cut + DOCUMENT_END.length;
+    }
+    let text: string;
+    try {
+      text = bytes.toString("utf8", from, end);
+    } catch (e) {
+      if ((e as { code?: string }).code !== "ERR_STRING_TOO_LONG") throw e;
+      const line = linesIn(bytes, from) + 1;
+      throw new ProfileFormatError(path, line, `a <profile_xml> document of ${end - from} bytes, more than this reader can hold as text (${constants.MAX_STRING_LENGTH} characters)`);
+    }
+    const start = from;
+    yield { text, linesBefore: () => linesIn(bytes, start) };
+    from = end;
+  } while (from < bytes.length);
+}
+
+/** The number of line feeds in `bytes` before offset `end`. */
+function linesIn(bytes: Buffer, end: number): number {
+  let lines = 0;
+  for (let i = bytes.indexOf(10); i >= 0 && i < end; i = bytes.indexOf(10, i + 1)) lines++;
+  return lines;
 }
 
 /**
@@ -198,6 +267,14 @@ interface ThreadState {
  * @throws ProfileFormatError naming the file and line of what is malformed.
  */
 export function parseTauXmlProfiles(files: readonly TauXmlFileText[], options: TrialReadOptions & { source?: string } = {}): Trial {
+  return parseSources(
+    files.map((f) => ({ path: f.path, pieces: () => [{ text: f.text, linesBefore: () => 0 }] })),
+    options,
+  );
+}
+
+/** Reads the files in order into one trial. */
+function parseSources(files: readonly XmlSource[], options: TrialReadOptions & { source?: string }): Trial {
   const b = new TrialBuilder({ source: options.source });
   // Thread ids (`1.0.0.3669`) are the files' names for threads: one table across the files.
   const threads = new Map<string, ThreadState>();
@@ -205,13 +282,16 @@ export function parseTauXmlProfiles(files: readonly TauXmlFileText[], options: T
   // and thread are one thread, as ParaProf has them, whose profile is the later snapshot.
   const snapshots: (Snapshot | undefined)[] = [];
   for (const f of files) {
-    const reader = new XmlProfileReader(b, f.text, threads, snapshots);
-    try {
-      reader.read();
-    } catch (e) {
-      if (e instanceof XmlSyntaxError) throw new ProfileFormatError(f.path, e.line, e.detail);
-      throw e;
+    const reader = new XmlProfileReader(b, threads, snapshots);
+    for (const piece of f.pieces()) {
+      try {
+        reader.read(piece.text);
+      } catch (e) {
+        if (e instanceof XmlSyntaxError) throw new ProfileFormatError(f.path, piece.linesBefore() + e.line, e.detail);
+        throw e;
+      }
     }
+    if (reader.documents === 0) throw new ProfileFormatError(f.path, 1, "no <profile_xml> element: not a TAU XML profile");
   }
   if (b.threadCount === 0) throw new ProfileFormatError(options.source ?? files[0]?.path ?? "(profile)", undefined, "no <thread> in this TAU XML profile");
   if (b.metricCount === 0) throw new ProfileFormatError(options.source ?? files[0].path, undefined, "no <metric> is defined in this TAU XML profile");
@@ -247,27 +327,27 @@ function applySnapshot(b: TrialBuilder, thread: number, s: Snapshot): void {
   }
 }
 
-/** Reads one file's documents into the builder. */
+/** Reads one file's documents into the builder, a piece of its text at a time. */
 class XmlProfileReader {
-  private readonly sc: XmlScanner;
-  /** The shared definitions (`thread="*"`), once a file has given them. */
+  private sc: XmlScanner = new XmlScanner("");
+  /** The shared definitions (`thread="*"`), once the file has given them. */
   private unified: Definitions | undefined;
   private readonly numbers = new Float64Array(64);
+  /** The `<profile_xml>` documents read so far. */
+  documents = 0;
 
   constructor(
     private readonly b: TrialBuilder,
-    text: string,
     private readonly threads: Map<string, ThreadState>,
     private readonly snapshots: (Snapshot | undefined)[],
-  ) {
+  ) {}
+
+  /** Reads the documents of `text`, whole documents of the file. */
+  read(text: string): void {
     // As ParaProf's XMLCleanWrapInputStream: characters XML does not allow become spaces (TAU's
     // merged files hold a NUL after each rank's document, the end of the buffer it was sent in).
-    this.sc = new XmlScanner(CONTROL_CHARACTERS.test(text) ? text.replace(CONTROL_CHARACTERS_ALL, " ") : text);
-  }
-
-  read(): void {
-    const sc: XmlScanner = this.sc;
-    let documents = 0;
+    const sc = new XmlScanner(CONTROL_CHARACTERS.test(text) ? text.replace(CONTROL_CHARACTERS_ALL, " ") : text);
+    this.sc = sc;
     for (;;) {
       const kind = sc.next();
       if (kind === XML_EOF) break;
@@ -277,11 +357,10 @@ class XmlProfileReader {
       }
       if (kind === XML_START) {
         if (sc.name !== "profile_xml") sc.fail(`<${sc.name}> where <profile_xml> was expected: not a TAU XML profile`);
-        documents++;
+        this.documents++;
         this.readDocument();
       }
     }
-    if (documents === 0) throw new XmlSyntaxError(1, "no <profile_xml> element: not a TAU XML profile");
   }
 
   /** The content of one `<profile_xml>`, to its end tag. */

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../cli/main.js";
+import { readTauXmlFiles } from "../../profile/tau/snapshot-read.js";
 import { detectTrialFormat, isTauXmlText, measurementFileKind, parseTauXmlProfiles, ProfileFormatError, readTrial } from "../../index.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "ccasim-tau-xml-"));
@@ -157,6 +158,25 @@ describe("TAU XML profiles: snapshot files (TAU_PROFILE_FORMAT=snapshot)", () =>
     expect(isTauXmlText(`${"<!---->".repeat(31)}<cube>`)).toBe(false);
     expect(isTauXmlText(`${"<!---->".repeat(31)}<profile_xml>`)).toBe(true);
     expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it("decodes a large file a piece of whole documents at a time, naming lines as in the whole file", () => {
+    // A merged profile of a large run holds more text than a string can (2^29 characters): its
+    // documents are decoded in pieces of about 128 MiB, here of 1 to 600 bytes.
+    const text = twoSnapshots(0) + "\0" + twoSnapshots(1) + "\0" + twoSnapshots(2);
+    const path = write("pieces.xml", text);
+    const whole = readTrial(path);
+    for (const pieceBytes of [1, 600, 2000]) {
+      const t = readTauXmlFiles([path], {}, pieceBytes);
+      expect(t.threads).toEqual(whole.threads);
+      expect(Array.from(t.values.inclusive[0])).toEqual(Array.from(whole.values.inclusive[0]));
+      expect(Array.from(t.events.sumSquares)).toEqual(Array.from(whole.events.sumSquares));
+    }
+    // The last thread's last row names an event no definition gives.
+    const at = text.lastIndexOf("1 5 0 300 300 ");
+    const bad = write("pieces-bad.xml", `${text.slice(0, at)}9${text.slice(at + 1)}`);
+    const line = text.slice(0, at).split("\n").length;
+    for (const pieceBytes of [1, 600]) expect(() => readTauXmlFiles([bad], {}, pieceBytes)).toThrow(new RegExp(`pieces-bad\\.xml:${line}: event id 9 is not defined`));
   });
 
   it("takes a NUL or other control character between documents as a space, as ParaProf does", () => {
