@@ -125,7 +125,7 @@ export interface TauXmlFileText {
 
 /**
  * Reads a TAU XML profile: a file (`tauprofile.xml`, `snapshot.N.C.T`, Score-P's
- * `tau/snapshot.*.xml`; plain or gzip) or a directory of them (see {@link listTauXmlFiles}).
+ * `tau/snapshot.R.0.0`; plain or gzip) or a directory of them (see {@link listTauXmlFiles}).
  * @throws ProfileFormatError naming the file and line of what is malformed.
  * @throws ProfileError when the path cannot be read.
  */

@@ -36,7 +36,7 @@ export class XmlSyntaxError extends Error {
  * Scans `text` token by token. After {@link next} returns {@link XML_START}, `name` and `attributes`
  * describe the element (`selfClosing` when it was written `<a/>`, which also yields its
  * {@link XML_END}); after {@link XML_END}, `name`; after {@link XML_TEXT}, `text` holds the
- * decoded character data (CDATA verbatim) up to the next tag, and `textStart` where it began.
+ * decoded character data (CDATA verbatim) up to the next tag. `start` is where the token began.
  */
 export class XmlScanner {
   private pos = 0;
@@ -57,11 +57,6 @@ export class XmlScanner {
   constructor(private readonly input: string) {
     // A byte order mark is not text.
     if (input.charCodeAt(0) === 0xfeff) this.pos = 1;
-  }
-
-  /** Elements open at this point, outermost first. */
-  get depth(): number {
-    return this.open.length;
   }
 
   /** The 1-based line of offset `at` of the input. */
