@@ -35,6 +35,8 @@ export interface ConvertOptions {
   readonly callpaths?: boolean;
   /** TAU output options (overwrite, integerTime); `integerTime: false` is refused for other outputs. */
   readonly tau?: WriteTauOptions;
+  /** Of TAU XML inputs, which snapshot of each thread is read (see `ReadTrialOptions.snapshot`). */
+  readonly snapshot?: number | string;
 }
 
 /** What {@link convertProfile} did. */
@@ -126,6 +128,7 @@ export function convertProfile(inputs: readonly string[], output: string, option
   checkOutputPath(output, "output", { inputs: inputs.flatMap(convertedFiles) });
   const kinds = inputs.map(profileInputKind);
   const from = kinds[0];
+  if (options.snapshot !== undefined && from !== "trial") throw new ProfileModelError(`a snapshot is chosen of TAU XML profiles; the inputs are ${from === "records" ? "records" : "Extra-P inputs"}`);
   if (kinds.some((k) => k !== from)) throw new ProfileModelError(`inputs mix ${[...new Set(kinds)].join(" and ")} files`);
   // Records and Extra-P inputs are pooled into one output: one given twice would repeat its measurements.
   if (from === "records" || from === "extrap") refuseRepeatedInputs(inputs);
@@ -144,7 +147,7 @@ export function convertProfile(inputs: readonly string[], output: string, option
     writeRecordsAs(records, output, to);
     return { from, to, warnings: [] };
   }
-  const trials = inputs.map((p) => readTrial(p));
+  const trials = inputs.map((p) => readTrial(p, { snapshot: options.snapshot }));
   const warnings = trials.flatMap((t) => t.warnings);
   if (to in extrapFormat) {
     const points = options.points;

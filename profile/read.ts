@@ -5,7 +5,7 @@ import { existsSync, statSync, openSync, readFileSync, readSync, closeSync } fro
 import { parse as parseYaml } from "yaml";
 import { basename, dirname, extname, join } from "node:path";
 import { constants as zlibConstants, gunzipSync } from "node:zlib";
-import { ProfileError, ProfileFormatError } from "./errors.js";
+import { ProfileError, ProfileFormatError, ProfileModelError } from "./errors.js";
 import { Trial } from "./model.js";
 import { readRecords } from "./records.js";
 import { readPackedProfile } from "./tau/ppk-read.js";
@@ -110,6 +110,11 @@ export function measurementFileKind(path: string): string | undefined {
 /** Options of {@link readTrial}. */
 export interface ReadTrialOptions extends TrialReadOptions {
   /**
+   * Of a TAU XML profile, which snapshot of each thread is read (see
+   * `TauXmlReadOptions.snapshot`); refused for the other formats, which hold one.
+   */
+  readonly snapshot?: number | string;
+  /**
    * Attach the records file of a profile directory as {@link Trial.records} (default true). A
    * caller that streams the file itself (`forEachRecord`) turns this off so as not to hold the
    * records twice.
@@ -143,6 +148,7 @@ export function profileFolderOf(dir: string): string {
  */
 export function readTrial(path: string, options: ReadTrialOptions = {}): Trial {
   const format = detectTrialFormat(path);
+  if (options.snapshot !== undefined && format !== "xml") throw new ProfileModelError(`${path}: a snapshot is chosen of a TAU XML profile only; ${format === "ppk" ? "a ParaProf packed profile" : format === "cube" ? "a CUBE4 profile" : "a TAU text profile"} holds one profile per thread`);
   if (format === "ppk") return readPackedProfile(path, options);
   if (format === "xml") return readTauXmlProfile(path, options);
   if (format === "cube") return readCubeProfile(path, options);

@@ -85,6 +85,10 @@ threads instead (xgc.ppk's MPI-IO Bytes Read: a maximum of 8.875 there, 852 here
   --json               print the table(s) as JSON (values in microseconds for time metrics; user
                        events under userEventTables; metadata under metadata; timers counts the
                        flat timers, callpaths the callpaths)
+  --snapshot <n|name>  of a TAU XML profile, the snapshot of each thread to show: an index (0
+                       the first, -1 the last, the default) or a name (TAU_PROFILE_SNAPSHOT's;
+                       the last of that name). Each snapshot holds the totals so far; a thread's
+                       metadata 'TAU snapshot' names the one read when it has several
   --warnings           list every load-time warning (by default one line counts them by kind:
                        inconsistent values, user events listed twice, metric files that differ)
 
@@ -115,6 +119,7 @@ temporary .<output>.tmp-<pid>-<n> left beside it is removed by the next convert 
                        paths are depth-limited, TAU's default 2); added as rows of table-csv
   --overwrite          replace an existing output directory
   --exact-time         keep fractional microseconds in TAU output (TAU itself writes integers)
+  --snapshot <n|name>  of TAU XML inputs, the snapshot of each thread to write (as show's)
 Options that the chosen output does not use are refused (exit 2).
 
 Examples:
@@ -142,6 +147,7 @@ function runShow(ctx: CommandContext, argv: readonly string[]): number {
     metadata: { type: "boolean" },
     "no-user-events": { type: "boolean" },
     warnings: { type: "boolean" },
+    snapshot: { type: "string" },
   });
   if (positionals.length !== 1) throw new UsageError("show: expected one profile (a TAU profile directory, a run folder, a profile.N.C.T file, a .ppk file, a TAU XML profile or a .cubex file)", "profile");
   const sort = (values.sort as string | undefined) ?? "inclusive";
@@ -165,7 +171,7 @@ function runShow(ctx: CommandContext, argv: readonly string[]): number {
     const derived = asked.find((w) => (DERIVED_KINDS as readonly string[]).includes(w));
     if (derived !== undefined) throw new UsageError(`show: --metadata --thread takes threads n[,c[,t]] or all; '${derived}' is a view over the threads, with no metadata of its own (leave --thread out for the attributes common to every thread)`, "profile");
   }
-  const trial = readTrial(positionals[0], { records: false });
+  const trial = readTrial(positionals[0], { records: false, snapshot: snapshotOption("show", values.snapshot) });
   const metric = trial.metrics[trial.metricIndex((values.metric as string | undefined) ?? defaultMetric(trial))];
   // Why refuse rather than ignore: the user asked for a unit the table cannot show.
   if (values.unit !== undefined && !isTimeMetric(metric)) throw new UsageError(`show: --unit shapes time columns; metric '${metric}' is a counter, shown as counts`, "profile");
@@ -253,6 +259,14 @@ function timerCountText(trial: Trial, shown: boolean): string {
   return shown ? `${timers} and ${paths}` : `${timers} (and ${paths}, shown with --callpaths)`;
 }
 
+/** `--snapshot`: an index (an integer, -1 the last) or a snapshot's name. */
+function snapshotOption(command: string, value: unknown): number | string | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value).trim();
+  if (text === "") throw new UsageError(`${command}: --snapshot takes an index (0 the first, -1 the last) or a snapshot's name`, "profile");
+  return /^[+-]?\d+$/.test(text) ? Number(text) : text;
+}
+
 function runConvert(ctx: CommandContext, argv: readonly string[]): number {
   const { values, positionals } = parseCommandArgs("profile convert", argv, {
     to: { type: "string" },
@@ -261,6 +275,7 @@ function runConvert(ctx: CommandContext, argv: readonly string[]): number {
     callpaths: { type: "boolean" },
     overwrite: { type: "boolean" },
     "exact-time": { type: "boolean" },
+    snapshot: { type: "string" },
   });
   if (positionals.length < 2) throw new UsageError("convert: expected <input>... <output>", "profile");
   const to = values.to as string | undefined;
@@ -276,6 +291,7 @@ function runConvert(ctx: CommandContext, argv: readonly string[]): number {
       metrics: values.metric as string[] | undefined,
       callpaths: values.callpaths === true,
       tau: { overwrite: values.overwrite === true, integerTime: values["exact-time"] === true ? false : undefined },
+      snapshot: snapshotOption("convert", values.snapshot),
     });
   } catch (e) {
     if (e instanceof OutputExistsError) throw new ProfileError(`'${e.path}' exists and is not empty; give --overwrite to replace it`);

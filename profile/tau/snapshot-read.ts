@@ -42,7 +42,7 @@ import { basename, join } from "node:path";
 import { constants } from "node:buffer";
 import { gunzipSync } from "node:zlib";
 import { TrialBuilder } from "../builder.js";
-import { ProfileError, ProfileFormatError } from "../errors.js";
+import { ProfileError, ProfileFormatError, ProfileModelError } from "../errors.js";
 import type { Trial } from "../model.js";
 import { fileErrorText } from "../file-error.js";
 import { parseMetadataXml } from "./xml.js";
@@ -117,6 +117,16 @@ export function isTauXmlText(head: string): boolean {
   return /^<profile_xml[\s>]/.test(head.slice(i, i + 13));
 }
 
+/** Options of the TAU XML readers. */
+export interface TauXmlReadOptions extends TrialReadOptions {
+  /**
+   * Which snapshot of each thread is its profile (TAU writes one `<profile>` per snapshot, each
+   * the totals so far): an index, 0 the first and -1 the last, or a snapshot's name (the last of
+   * that name). Default: the last. A thread that has no such snapshot is an error.
+   */
+  readonly snapshot?: number | string;
+}
+
 /** One XML profile's text and the name it is reported under. */
 export interface TauXmlFileText {
   readonly path: string;
@@ -129,7 +139,7 @@ export interface TauXmlFileText {
  * @throws ProfileFormatError naming the file and line of what is malformed.
  * @throws ProfileError when the path cannot be read.
  */
-export function readTauXmlProfile(path: string, options: TrialReadOptions = {}): Trial {
+export function readTauXmlProfile(path: string, options: TauXmlReadOptions = {}): Trial {
   let isDir: boolean;
   try {
     isDir = statSync(path).isDirectory();
@@ -146,7 +156,7 @@ export function readTauXmlProfile(path: string, options: TrialReadOptions = {}):
  * decoded `pieceBytes` at a time (see {@link textPieces}).
  * @internal
  */
-export function readTauXmlFiles(files: readonly string[], options: TrialReadOptions & { source?: string }, pieceBytes = PIECE_BYTES): Trial {
+export function readTauXmlFiles(files: readonly string[], options: TauXmlReadOptions & { source?: string }, pieceBytes = PIECE_BYTES): Trial {
   return parseSources(
     files.map((f) => ({ path: f, pieces: () => textPieces(f, readXmlBytes(f), pieceBytes) })),
     options,
@@ -252,6 +262,38 @@ interface Snapshot {
   readonly eventValues: number[];
 }
 
+/**
+ * The snapshots of one of the trial's threads: the names of all of them, in order, and the ones
+ * kept for the selection (see {@link TauXmlReadOptions.snapshot}): the last one by default or of
+ * the name asked for, the one of the index asked for, or the last `-index` ones.
+ */
+class ThreadSnapshots {
+  readonly names: string[] = [];
+  kept: Snapshot | undefined;
+  keptAt = -1;
+  private readonly recent: { snapshot: Snapshot; at: number }[] = [];
+
+  constructor(private readonly wanted: number | string | undefined) {}
+
+  /** Takes the next snapshot of the thread, named `name`. */
+  add(snapshot: Snapshot, name: string): void {
+    const at = this.names.length;
+    this.names.push(name);
+    const w = this.wanted;
+    if (w === undefined || (typeof w === "string" && name === w) || w === at) {
+      this.kept = snapshot;
+      this.keptAt = at;
+    } else if (typeof w === "number" && w < 0) {
+      this.recent.push({ snapshot, at });
+      if (this.recent.length > -w) this.recent.shift();
+      if (this.recent.length === -w) {
+        this.kept = this.recent[0].snapshot;
+        this.keptAt = this.recent[0].at;
+      }
+    }
+  }
+}
+
 /** A thread as the file names it (its id, `1.0.0.3669`). */
 interface ThreadState {
   /** The trial's index of the thread. */
@@ -266,7 +308,7 @@ interface ThreadState {
  * does after reading them.
  * @throws ProfileFormatError naming the file and line of what is malformed.
  */
-export function parseTauXmlProfiles(files: readonly TauXmlFileText[], options: TrialReadOptions & { source?: string } = {}): Trial {
+export function parseTauXmlProfiles(files: readonly TauXmlFileText[], options: TauXmlReadOptions & { source?: string } = {}): Trial {
   return parseSources(
     files.map((f) => ({ path: f.path, pieces: () => [{ text: f.text, linesBefore: () => 0 }] })),
     options,
@@ -274,15 +316,16 @@ export function parseTauXmlProfiles(files: readonly TauXmlFileText[], options: T
 }
 
 /** Reads the files in order into one trial. */
-function parseSources(files: readonly XmlSource[], options: TrialReadOptions & { source?: string }): Trial {
+function parseSources(files: readonly XmlSource[], options: TauXmlReadOptions & { source?: string }): Trial {
   const b = new TrialBuilder({ source: options.source });
   // Thread ids (`1.0.0.3669`) are the files' names for threads: one table across the files.
   const threads = new Map<string, ThreadState>();
-  // The last snapshot of each of the trial's threads, by its index: two ids of one node, context
-  // and thread are one thread, as ParaProf has them, whose profile is the later snapshot.
-  const snapshots: (Snapshot | undefined)[] = [];
+  // The snapshots of each of the trial's threads, by its index: two ids of one node, context and
+  // thread are one thread, as ParaProf has them, whose profile is the later snapshot.
+  const snapshots: ThreadSnapshots[] = [];
+  const wanted = snapshotWanted(options.snapshot);
   for (const f of files) {
-    const reader = new XmlProfileReader(b, threads, snapshots);
+    const reader = new XmlProfileReader(b, threads, snapshots, wanted);
     for (const piece of f.pieces()) {
       try {
         reader.read(piece.text);
@@ -296,7 +339,13 @@ function parseSources(files: readonly XmlSource[], options: TrialReadOptions & {
   if (b.threadCount === 0) throw new ProfileFormatError(options.source ?? files[0]?.path ?? "(profile)", undefined, "no <thread> in this TAU XML profile");
   if (b.metricCount === 0) throw new ProfileFormatError(options.source ?? files[0].path, undefined, "no <metric> is defined in this TAU XML profile");
   snapshots.forEach((s, thread) => {
-    if (s !== undefined) applySnapshot(b, thread, s);
+    if (s.kept === undefined) {
+      const id = [...threads.values()].find((t) => t.index === thread)!.numbers;
+      const list = s.names.length > 6 ? [...s.names.slice(0, 3), "...", ...s.names.slice(-2)] : s.names;
+      throw new ProfileFormatError(options.source ?? files[0].path, undefined, `thread ${id} has no snapshot ${typeof wanted === "string" ? `named '${wanted}'` : `${wanted} (counting ${wanted! < 0 ? "-1 as the last" : "0 as the first"})`}: its ${s.names.length} snapshot(s) are ${list.map((n) => `'${n}'`).join(", ")}`);
+    }
+    applySnapshot(b, thread, s.kept);
+    if (s.names.length > 1) b.setThreadMetadata(thread, "TAU snapshot", `${s.names[s.keptAt]} (${s.keptAt + 1} of ${s.names.length})`);
   });
   const first = b.threadIndex(0, 0, 0);
   if (first >= 0) b.inheritThreadMetadata(first);
@@ -327,6 +376,18 @@ function applySnapshot(b: TrialBuilder, thread: number, s: Snapshot): void {
   }
 }
 
+/** The snapshot option checked: an integer, or a name (trimmed, not empty). @throws ProfileModelError otherwise */
+function snapshotWanted(snapshot: number | string | undefined): number | string | undefined {
+  if (snapshot === undefined) return undefined;
+  if (typeof snapshot === "number") {
+    if (!Number.isSafeInteger(snapshot)) throw new ProfileModelError(`a snapshot is chosen by an integer index (0 the first, -1 the last) or by name, not ${snapshot}`);
+    return snapshot;
+  }
+  const name = snapshot.trim();
+  if (name === "") throw new ProfileModelError("a snapshot name must not be empty");
+  return name;
+}
+
 /** Reads one file's documents into the builder, a piece of its text at a time. */
 class XmlProfileReader {
   private sc: XmlScanner = new XmlScanner("");
@@ -339,7 +400,8 @@ class XmlProfileReader {
   constructor(
     private readonly b: TrialBuilder,
     private readonly threads: Map<string, ThreadState>,
-    private readonly snapshots: (Snapshot | undefined)[],
+    private readonly snapshots: ThreadSnapshots[],
+    private readonly wanted: number | string | undefined,
   ) {}
 
   /** Reads the documents of `text`, whole documents of the file. */
@@ -497,15 +559,22 @@ class XmlProfileReader {
     const of = this.attribute("thread");
     const t = this.threads.get(of);
     if (t === undefined) sc.fail(`profile of thread "${clip(of)}", which no <thread> before it declares`);
-    // A later snapshot holds the totals so far: it replaces the earlier one.
+    // A later snapshot holds the totals so far: by default it replaces the earlier one.
     const s: Snapshot = { metrics: new Int32Array(0), timers: [], counts: [], values: [], events: [], eventValues: [] };
-    this.snapshots[t.index] = s;
+    let name = "";
     let intervals = false;
     let atomics = false;
     for (;;) {
       const kind = sc.next();
-      if (kind === XML_END) return;
+      if (kind === XML_END) {
+        (this.snapshots[t.index] ??= new ThreadSnapshots(this.wanted)).add(s, name.trim());
+        return;
+      }
       if (kind !== XML_START) continue;
+      if (sc.name === "name") {
+        name = this.text();
+        continue;
+      }
       // TAU and Score-P write one block of each. A second is refused: its rows would add to the
       // first's (ParaProf overwrites the first's values and calls with the second's).
       if (sc.name === "interval_data") {

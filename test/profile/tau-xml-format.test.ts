@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../cli/main.js";
+import { PPK } from "./data.js";
 import { readTauXmlFiles } from "../../profile/tau/snapshot-read.js";
 import { detectTrialFormat, isTauXmlText, measurementFileKind, parseTauXmlProfiles, ProfileFormatError, readTrial } from "../../index.js";
 
@@ -182,6 +183,47 @@ describe("TAU XML profiles: snapshot files (TAU_PROFILE_FORMAT=snapshot)", () =>
   it("takes a NUL or other control character between documents as a space, as ParaProf does", () => {
     const t = parseTauXmlProfiles([{ path: "p.xml", text: twoSnapshots(0).replace("</profile_xml>\n<profile_xml>", "</profile_xml>\n\u0000<profile_xml>") }]);
     expect(t.calls(0, t.timer("solve<double>").index)).toBe(5);
+  });
+});
+
+describe("TAU XML profiles: choosing a snapshot", () => {
+  const dir = join(scratch, "choose");
+  mkdirSync(dir);
+  writeFileSync(join(dir, "snapshot.0.0.0"), twoSnapshots(0));
+  writeFileSync(join(dir, "snapshot.1.0.0"), twoSnapshots(1));
+  const solveOf = (t: ReturnType<typeof readTrial>) => [t.calls(1, t.timer("solve<double>").index), t.exclusive(0, 1, t.timer("solve<double>").index)];
+
+  it("reads the last by default and says so in each thread's metadata", () => {
+    const t = readTrial(dir);
+    expect(solveOf(t)).toEqual([5, 300]);
+    expect(t.threadMetadata[1].get("TAU snapshot") ?? t.metadata.get("TAU snapshot")).toBe("final (2 of 2)");
+  });
+
+  it("reads the one of an index (0 the first, -1 the last) or of a name", () => {
+    for (const snapshot of [0, -2, "iteration 1"]) {
+      const t = readTrial(dir, { snapshot });
+      expect(solveOf(t), String(snapshot)).toEqual([2, 100]);
+      // Defined only before the second snapshot: no values in the first.
+      expect(t.values.present[1 * t.timers.length + t.timer("write<out> & close").index]).toBe(0);
+      expect(t.threadMetadata[1].get("TAU snapshot") ?? t.metadata.get("TAU snapshot")).toBe("iteration 1 (1 of 2)");
+    }
+    expect(solveOf(readTrial(dir, { snapshot: -1 }))).toEqual([5, 300]);
+  });
+
+  it("names a thread without the snapshot asked for, with its snapshots", () => {
+    expect(() => readTrial(dir, { snapshot: 2 })).toThrow(/thread 0,0,0 has no snapshot 2 \(counting 0 as the first\): its 2 snapshot\(s\) are 'iteration 1', 'final'$/);
+    expect(() => readTrial(dir, { snapshot: "iteration 9" })).toThrow(/has no snapshot named 'iteration 9'/);
+    expect(() => readTrial(join(PPK, "mpas.ppk"), { snapshot: 0 })).toThrow(/a snapshot is chosen of a TAU XML profile only; a ParaProf packed profile holds one profile per thread/);
+  });
+
+  it("is an option of profile show and profile convert", async () => {
+    let out = "";
+    const code = await main(["profile", "show", dir, "--snapshot", "0", "--thread", "1", "--unit", "us"], { out: (x) => (out += x), err: () => {} });
+    expect(code).toBe(0);
+    expect(out).toContain("\n 66.7          100          100           2           0         50 solve<double>\n");
+    const converted = join(scratch, "choose-converted");
+    expect(await main(["profile", "convert", dir, converted, "--snapshot", "iteration 1"], { out: () => {}, err: () => {} })).toBe(0);
+    expect(solveOf(readTrial(converted))).toEqual([2, 100]);
   });
 });
 
