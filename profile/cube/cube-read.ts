@@ -116,7 +116,7 @@ export function parseCubeProfile(bytes: Uint8Array, file: string, options: Trial
       throw e;
     }
   }
-  return buildTrial(anchor, stored, notRead, file, options);
+  return buildTrial(anchor, preorder, stored, notRead, file, options);
 }
 
 /** Every metric of the tree, parents before their children. */
@@ -124,8 +124,8 @@ function allMetrics(metrics: readonly CubeMetric[]): CubeMetric[] {
   return metrics.flatMap((m) => [m, ...allMetrics(m.children)]);
 }
 
-/** The trial of an anchor and its stored metrics' values. */
-function buildTrial(anchor: CubeAnchor, stored: readonly StoredMetric[], notRead: readonly string[], file: string, options: TrialReadOptions): Trial {
+/** The trial of an anchor and its stored metrics' values (`preorder`: its call nodes, each before its children). */
+function buildTrial(anchor: CubeAnchor, preorder: readonly CubeCnode[], stored: readonly StoredMetric[], notRead: readonly string[], file: string, options: TrialReadOptions): Trial {
   const b = new TrialBuilder({ source: file });
   b.setMetadata("CUBE version", anchor.version);
   for (const [k, v] of anchor.attributes) b.setMetadata(k, v);
@@ -148,40 +148,83 @@ function buildTrial(anchor: CubeAnchor, stored: readonly StoredMetric[], notRead
   const inclusive: Map<number, Float64Array>[] = [];
   for (const s of measured) {
     const scale = s.metric.unit.trim().toLowerCase() === "sec" ? US_PER_SECOND : 1;
-    const { excl, incl } = bothForms(anchor.roots, s.values, s.metric.type.toUpperCase() === "INCLUSIVE", L, scale);
+    const { excl, incl } = bothForms(preorder, s.values, s.metric.type.toUpperCase() === "INCLUSIVE", L, scale);
     exclusive.push(excl);
     inclusive.push(incl);
   }
-  const zero = new Float64Array(L);
   const ex = new Float64Array(b.metricCount);
   const inc = new Float64Array(b.metricCount);
-  // `open`: the flat timers on the path so far; a node whose flat timer is among them is a
-  // recursive call, whose flat inclusive value its outermost call already holds.
-  const visit = (node: CubeCnode, path: string[], open: Set<string>): void => {
-    const name = timerName(node);
-    path.push(name);
-    const recursive = open.has(name);
-    open.add(name);
-    const groups = node.region.paradigm === "" ? [] : [node.region.paradigm.toUpperCase()];
-    const calls = visits?.values.get(node.id) ?? zero;
+  const exRows: Float64Array[] = new Array<Float64Array>(M);
+  const incRows: Float64Array[] = new Array<Float64Array>(M);
+  const subroutines = new Float64Array(L);
+  // Each call node's values go to its callpath timer and its region's flat timer, both resolved
+  // once per node (not per thread: a timer's name is normalized on every lookup).
+  const addNode = (node: CubeCnode, path: readonly string[], recursive: boolean): void => {
+    const calls = visits?.values.get(node.id);
+    subroutines.fill(0);
+    for (const c of node.children) {
+      const v = visits?.values.get(c.id);
+      if (v !== undefined) for (let l = 0; l < L; l++) subroutines[l] += v[l];
+    }
+    for (let m = 0; m < M; m++) {
+      exRows[m] = exclusive[m].get(node.id)!;
+      incRows[m] = inclusive[m].get(node.id)!;
+    }
+    let flat = -1;
+    let callpath = -1;
     for (let l = 0; l < L; l++) {
-      let subroutines = 0;
-      for (const c of node.children) subroutines += visits?.values.get(c.id)?.[l] ?? 0;
-      let any = calls[l] !== 0;
+      const n = calls?.[l] ?? 0;
+      let any = n !== 0;
       for (let m = 0; m < M; m++) {
-        ex[metricIndex[m]] = exclusive[m].get(node.id)?.[l] ?? 0;
-        inc[metricIndex[m]] = inclusive[m].get(node.id)?.[l] ?? 0;
-        if (ex[metricIndex[m]] !== 0 || inc[metricIndex[m]] !== 0) any = true;
+        ex[metricIndex[m]] = exRows[m][l];
+        inc[metricIndex[m]] = incRows[m][l];
+        if (exRows[m][l] !== 0 || incRows[m][l] !== 0) any = true;
       }
       if (!any) continue;
-      b.addCallpathValues(threads[l], path, { calls: calls[l], subroutines, exclusive: ex, inclusive: inc }, groups, { flatInclusive: !recursive });
+      if (flat < 0) {
+        const groups = node.region.paradigm === "" ? [] : [node.region.paradigm.toUpperCase()];
+        flat = b.timer(path[path.length - 1], groups);
+        if (path.length > 1) callpath = b.callpath(path, ["TAU_CALLPATH", ...groups]);
+      }
+      const v = { calls: n, subroutines: subroutines[l], exclusive: ex, inclusive: inc };
+      // TAU's rule for recursion: the flat inclusive value counts the outermost call only.
+      b.addValues(threads[l], flat, recursive ? { ...v, inclusive: undefined } : v);
+      if (callpath >= 0) b.addValues(threads[l], callpath, v);
     }
-    for (const c of node.children) visit(c, path, open);
-    if (!recursive) open.delete(name);
-    path.pop();
   };
-  for (const root of anchor.roots) visit(root, [], new Set());
+  walkCallTree(anchor.roots, addNode);
   return b.build({ checkInvariants: options.checkInvariants ?? true });
+}
+
+/**
+ * Calls `visit` for every call node, parents before their children, with its call path (timer
+ * names, root first) and whether its region is already on the path above it (a recursive call).
+ * Iterative: a call tree may be deeper than the stack.
+ */
+function walkCallTree(roots: readonly CubeCnode[], visit: (node: CubeCnode, path: readonly string[], recursive: boolean) => void): void {
+  const path: string[] = [];
+  const onPath = new Map<number, number>();
+  const stack: { node: CubeCnode; next: number }[] = [];
+  const enter = (node: CubeCnode): void => {
+    path.push(timerName(node));
+    const depth = onPath.get(node.region.id) ?? 0;
+    onPath.set(node.region.id, depth + 1);
+    visit(node, path, depth > 0);
+    stack.push({ node, next: 0 });
+  };
+  for (const root of roots) {
+    enter(root);
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1];
+      if (top.next < top.node.children.length) {
+        enter(top.node.children[top.next++]);
+        continue;
+      }
+      stack.pop();
+      path.pop();
+      onPath.set(top.node.region.id, onPath.get(top.node.region.id)! - 1);
+    }
+  }
 }
 
 /** A call node's name as a timer: its region's, with TAU_PARAM-style parameters. */
@@ -193,30 +236,34 @@ function timerName(node: CubeCnode): string {
 
 /**
  * Exclusive and inclusive values (scaled) of every call node from the stored form: inclusive is a
- * node's exclusive plus its children's inclusive values.
+ * node's exclusive plus its children's inclusive values. `preorder` lists every node before its
+ * children ({@link cnodeEnumeration}); nodes are done in reverse, children first.
  */
-function bothForms(roots: readonly CubeCnode[], stored: Map<number, Float64Array>, storedInclusive: boolean, L: number, scale: number): { excl: Map<number, Float64Array>; incl: Map<number, Float64Array> } {
+function bothForms(preorder: readonly CubeCnode[], stored: Map<number, Float64Array>, storedInclusive: boolean, L: number, scale: number): { excl: Map<number, Float64Array>; incl: Map<number, Float64Array> } {
   const excl = new Map<number, Float64Array>();
   const incl = new Map<number, Float64Array>();
-  const walk = (node: CubeCnode): Float64Array => {
+  for (let k = preorder.length - 1; k >= 0; k--) {
+    const node = preorder[k];
     const own = stored.get(node.id);
     const e = new Float64Array(L);
     const i = new Float64Array(L);
-    if (own !== undefined) for (let l = 0; l < L; l++) (storedInclusive ? i : e)[l] = own[l] * scale;
-    const children = new Float64Array(L);
-    for (const c of node.children) {
-      const ci = walk(c);
-      for (let l = 0; l < L; l++) children[l] += ci[l];
-    }
-    for (let l = 0; l < L; l++) {
-      if (storedInclusive) e[l] = i[l] - children[l];
-      else i[l] = e[l] + children[l];
+    if (storedInclusive) {
+      if (own !== undefined) for (let l = 0; l < L; l++) e[l] = i[l] = own[l] * scale;
+      // Exclusive is what the children's inclusive values leave of the node's.
+      for (const c of node.children) {
+        const ci = incl.get(c.id)!;
+        for (let l = 0; l < L; l++) e[l] -= ci[l];
+      }
+    } else {
+      if (own !== undefined) for (let l = 0; l < L; l++) i[l] = e[l] = own[l] * scale;
+      for (const c of node.children) {
+        const ci = incl.get(c.id)!;
+        for (let l = 0; l < L; l++) i[l] += ci[l];
+      }
     }
     excl.set(node.id, e);
     incl.set(node.id, i);
-    return i;
-  };
-  for (const r of roots) walk(r);
+  }
   return { excl, incl };
 }
 

@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { deflateSync, gzipSync } from "node:zlib";
 import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { main } from "../../cli/main.js";
-import { detectTrialFormat, parseCubeProfile, ProfileError, ProfileFormatError, readTrial, Trial } from "../../index.js";
+import { detectTrialFormat, parseCubeProfile, ProfileError, ProfileFormatError, readTrial, Trial, TrialBuilder } from "../../index.js";
 import { CUBE } from "./data.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "ccasim-cube-"));
@@ -116,6 +116,12 @@ function cube(overrides: Partial<Record<string, Uint8Array>> = {}): Uint8Array {
   return tar(Object.entries(members).filter((e): e is [string, Uint8Array] => e[1] !== undefined));
 }
 
+/** ANCHOR with `threads` OpenMP threads in one process instead of two processes. */
+function threadedAnchor(threads: number): string {
+  const locations = Array.from({ length: threads }, (_, i) => `<location Id="${i}"><name>thread ${i}</name><rank>${i}</rank><type>thread</type></location>`).join("\n");
+  return ANCHOR.replace(/<locationgroup Id="0">[\s\S]*<\/systemtreenode>/, `<locationgroup Id="0"><name>MPI Rank 0</name><rank>0</rank><type>process</type>\n${locations}</locationgroup>\n</systemtreenode>`);
+}
+
 function errorOf(bytes: Uint8Array): ProfileFormatError {
   try {
     parseCubeProfile(bytes, "p.cubex");
@@ -196,6 +202,25 @@ describe("CUBE4 profiles: what a call tree becomes", () => {
     };
     const big = parseCubeProfile(cube({ "0.index": bigIndex([0, 1, 2, 3]), "0.data": be(data(VISITS, true), 8, 10), "1.index": bigIndex([0, 1, 2, 3]), "1.data": be(data(TIME_WIDE), 8, 10), "2.index": undefined, "2.data": undefined }), "be.cubex");
     expect(Array.from(big.values.inclusive[0])).toEqual(Array.from(t.values.inclusive[0]));
+  });
+});
+
+describe("CUBE4 profiles: many threads", () => {
+  it("resolves each call node's timers once, not once per thread", () => {
+    const L = 64;
+    const visits = Array.from({ length: 4 * L }, (_, i) => 1 + (i % 3));
+    const time = Array.from({ length: 4 * L }, (_, i) => [10, 6, 2, 1][Math.floor(i / L)]);
+    const bytes = cube({ "anchor.xml": Buffer.from(threadedAnchor(L)), "0.data": data(visits, true), "1.data": data(time), "2.index": undefined, "2.data": undefined });
+    const timer = vi.spyOn(TrialBuilder.prototype, "timer");
+    try {
+      const t = parseCubeProfile(bytes, "omp.cubex");
+      expect(t.threads.length).toBe(L);
+      expect(t.calls(L - 1, t.timer("main").index)).toBe(visits[L - 1]);
+      // Four call nodes: a flat and (below the root) a callpath timer each.
+      expect(timer.mock.calls.length).toBeLessThanOrEqual(7);
+    } finally {
+      timer.mockRestore();
+    }
   });
 });
 
