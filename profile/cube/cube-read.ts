@@ -8,8 +8,9 @@
  *   numbers (another kind of stream) takes its position in the group instead.
  * - **Timers**: each call node is a callpath timer `main => solve => MPI_Allreduce` and adds to the
  *   flat timer of its region, as TAU records callpaths (a recursive call's flat inclusive value
- *   counts its outermost call only); a parameter-profiled node is named as TAU names one,
- *   `region [ <key> = <value> ]`. Its groups are the region's paradigm (`MPI`, `COMPILER`,
+ *   counts its outermost call only: the outermost of the flat timer's name on the path); a
+ *   parameter-profiled node is named as TAU names one, `region [ <key> = <value> ]`, a flat timer
+ *   of its own. Call nodes of one call path (sibling nodes of one region) add up in its timer. Its groups are the region's paradigm (`MPI`, `COMPILER`,
  *   `OPENMP`, `USER`, ...). A node a thread neither visited nor has a value of is not in that
  *   thread's profile (an OpenMP worker has values, but no visits, on the nodes above its
  *   parallel regions).
@@ -30,6 +31,7 @@ import { TrialBuilder } from "../builder.js";
 import { ProfileError, ProfileFormatError } from "../errors.js";
 import { fileErrorText } from "../file-error.js";
 import type { Trial } from "../model.js";
+import { canonicalTimerName } from "../names.js";
 import type { TrialReadOptions } from "../tau/text-read.js";
 import { AnchorError, parseAnchor, type CubeAnchor, type CubeCnode, type CubeLocation, type CubeMetric } from "./anchor.js";
 import { CubeDataError, cnodeEnumeration, isAdditiveType, readMetricValues } from "./data.js";
@@ -198,19 +200,23 @@ function buildTrial(anchor: CubeAnchor, preorder: readonly CubeCnode[], stored: 
 
 /**
  * Calls `visit` for every call node, parents before their children, with its call path (timer
- * names, root first) and whether its region is already on the path above it (a recursive call).
- * Iterative: a call tree may be deeper than the stack.
+ * names, root first) and whether its flat timer is already on the path above it (a recursive call).
+ * The flat timer, not the region: a parameter-profiled call node (Score-P places it below a node of
+ * the same region) is a timer of its own, and two regions of one name are one timer. Iterative: a
+ * call tree may be deeper than the stack.
  */
 function walkCallTree(roots: readonly CubeCnode[], visit: (node: CubeCnode, path: readonly string[], recursive: boolean) => void): void {
   const path: string[] = [];
-  const onPath = new Map<number, number>();
-  const stack: { node: CubeCnode; next: number }[] = [];
+  const onPath = new Map<string, number>();
+  const stack: { node: CubeCnode; key: string; next: number }[] = [];
   const enter = (node: CubeCnode): void => {
-    path.push(timerName(node));
-    const depth = onPath.get(node.region.id) ?? 0;
-    onPath.set(node.region.id, depth + 1);
+    const name = timerName(node);
+    const key = canonicalTimerName(name);
+    path.push(name);
+    const depth = onPath.get(key) ?? 0;
+    onPath.set(key, depth + 1);
     visit(node, path, depth > 0);
-    stack.push({ node, next: 0 });
+    stack.push({ node, key, next: 0 });
   };
   for (const root of roots) {
     enter(root);
@@ -222,7 +228,7 @@ function walkCallTree(roots: readonly CubeCnode[], visit: (node: CubeCnode, path
       }
       stack.pop();
       path.pop();
-      onPath.set(top.node.region.id, onPath.get(top.node.region.id)! - 1);
+      onPath.set(top.key, onPath.get(top.key)! - 1);
     }
   }
 }

@@ -160,6 +160,24 @@ describe("CUBE4 profiles: what a call tree becomes", () => {
     expect([t.exclusive(T, 0, flat), t.inclusive(T, 0, flat), t.calls(0, flat)]).toEqual([6e6, 6e6, 15]);
   });
 
+  it("gives a parameter-profiled call node below a node of its region the flat inclusive value of a timer of its own", () => {
+    // Score-P places a parameter's call node below the call node of its region: solve => solve [n=4].
+    const p = parseCubeProfile(cube({ "anchor.xml": Buffer.from(ANCHOR.replace('<cnode id="2" calleeId="2"/>', '<cnode id="2" calleeId="2"><parameter partype="numeric" parkey="n" parvalue="4"/></cnode>')) }), "p.cubex");
+    const T = p.metricIndex("TIME");
+    const param = p.timer("solve<double> [ <n> = <4> ]").index;
+    expect([p.exclusive(T, 0, param), p.inclusive(T, 0, param), p.calls(0, param)]).toEqual([1e6, 1e6, 5]);
+    const solve = p.timer("solve<double>").index;
+    expect([p.exclusive(T, 0, solve), p.inclusive(T, 0, solve), p.calls(0, solve)]).toEqual([5e6, 6e6, 10]);
+  });
+
+  it("counts the outermost call of two regions of one name in the flat inclusive value", () => {
+    // The inner solve is another region (id 4) of the same name: one flat timer, called recursively.
+    const other = ANCHOR.replace('<cnode id="2" calleeId="2"/>', '<cnode id="2" calleeId="4"/>').replace("</program>", '<region id="4" mod="n.c" begin="1" end="9"><name>solve&lt;double&gt;</name><paradigm>user</paradigm></region>\n</program>');
+    const p = parseCubeProfile(cube({ "anchor.xml": Buffer.from(other) }), "p.cubex");
+    const flat = p.timer("solve<double>").index;
+    expect(p.inclusive(p.metricIndex("TIME"), 0, flat)).toBe(t.inclusive(t.metricIndex("TIME"), 0, t.timer("solve<double>").index));
+  });
+
   it("keeps a thread's values on a node it never visited (an OpenMP worker's, above its parallel region)", () => {
     const worker = parseCubeProfile(cube({ "0.data": data([1, 0, 10, 10, 5, 0, 4, 4], true) }), "w.cubex");
     const main = worker.timer("main").index;
