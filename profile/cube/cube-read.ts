@@ -17,7 +17,8 @@
  * - **Calls** are the `visits` metric, subroutine calls the visits of a node's children.
  * - **Metrics**: every other stored metric whose values add up, named by its unique name, `time`
  *   as `TIME`; values in seconds are converted to microseconds, as TAU profiles hold them. Both
- *   exclusive and inclusive values come from the stored one along the call tree. Metrics whose
+ *   exclusive and inclusive values come from the stored one along the call tree (an unsigned
+ *   count's exclusive value is never negative, as pycubexr has it). Metrics whose
  *   values do not add up (Score-P's `min_time` and `max_time`, histograms) and derived metrics
  *   (which hold no data) are not read: the trial's metadata names them (`CUBE metrics not read`).
  * - **Metadata**: the file's attributes (`Creator`, `CUBE_CT_AGGR`, ...) and, per thread, the
@@ -34,7 +35,7 @@ import type { Trial } from "../model.js";
 import { canonicalTimerName } from "../names.js";
 import type { TrialReadOptions } from "../tau/text-read.js";
 import { AnchorError, parseAnchor, type CubeAnchor, type CubeCnode, type CubeLocation, type CubeMetric } from "./anchor.js";
-import { CubeDataError, cnodeEnumeration, isAdditiveType, readMetricValues } from "./data.js";
+import { CubeDataError, cnodeEnumeration, isAdditiveType, isUnsignedType, readMetricValues } from "./data.js";
 import { tarMembers, TarError } from "./tar.js";
 
 /** Microseconds per second: TAU profiles hold times in microseconds. */
@@ -150,7 +151,7 @@ function buildTrial(anchor: CubeAnchor, preorder: readonly CubeCnode[], stored: 
   const inclusive: Map<number, Float64Array>[] = [];
   for (const s of measured) {
     const scale = s.metric.unit.trim().toLowerCase() === "sec" ? US_PER_SECOND : 1;
-    const { excl, incl } = bothForms(preorder, s.values, s.metric.type.toUpperCase() === "INCLUSIVE", L, scale);
+    const { excl, incl } = bothForms(preorder, s.values, s.metric.type.toUpperCase() === "INCLUSIVE", isUnsignedType(s.metric.dtype), L, scale);
     exclusive.push(excl);
     inclusive.push(incl);
   }
@@ -242,10 +243,11 @@ function timerName(node: CubeCnode): string {
 
 /**
  * Exclusive and inclusive values (scaled) of every call node from the stored form: inclusive is a
- * node's exclusive plus its children's inclusive values. `preorder` lists every node before its
- * children ({@link cnodeEnumeration}); nodes are done in reverse, children first.
+ * node's exclusive plus its children's inclusive values; an `unsigned` metric's exclusive value is
+ * not negative (see {@link isUnsignedType}). `preorder` lists every node before its children
+ * ({@link cnodeEnumeration}); nodes are done in reverse, children first.
  */
-function bothForms(preorder: readonly CubeCnode[], stored: Map<number, Float64Array>, storedInclusive: boolean, L: number, scale: number): { excl: Map<number, Float64Array>; incl: Map<number, Float64Array> } {
+function bothForms(preorder: readonly CubeCnode[], stored: Map<number, Float64Array>, storedInclusive: boolean, unsigned: boolean, L: number, scale: number): { excl: Map<number, Float64Array>; incl: Map<number, Float64Array> } {
   const excl = new Map<number, Float64Array>();
   const incl = new Map<number, Float64Array>();
   for (let k = preorder.length - 1; k >= 0; k--) {
@@ -260,6 +262,7 @@ function bothForms(preorder: readonly CubeCnode[], stored: Map<number, Float64Ar
         const ci = incl.get(c.id)!;
         for (let l = 0; l < L; l++) e[l] -= ci[l];
       }
+      if (unsigned) for (let l = 0; l < L; l++) e[l] = Math.max(0, e[l]);
     } else {
       if (own !== undefined) for (let l = 0; l < L; l++) i[l] = e[l] = own[l] * scale;
       for (const c of node.children) {

@@ -65,6 +65,19 @@ function readUint64(v: DataView, at: number, little: boolean): number {
   return x > MAX_UINT64_DOUBLE ? 0 : Number(x);
 }
 
+/** The unsigned integer data types: a count of one of them is never negative. */
+const UNSIGNED_TYPES = new Set(["CHAR", "UINT8", "UINT16", "UNSIGNED SHORT INT", "UINT32", "UNSIGNED INT", "UINT64", "UNSIGNED INTEGER"]);
+
+/**
+ * Whether values of data type `dtype` are unsigned integers. An exclusive value derived from them
+ * (a node's inclusive minus its children's) that would be negative is 0, as CubeLib's unsigned
+ * arithmetic cannot hold it and pycubexr has it: a hardware counter's wrapped difference, read as
+ * 0, leaves a node's inclusive count below its children's.
+ */
+export function isUnsignedType(dtype: string): boolean {
+  return UNSIGNED_TYPES.has(dtype.trim().toUpperCase());
+}
+
 /** Whether values of data type `dtype` are read (they add up: not MINDOUBLE, MAXDOUBLE, histograms, ...). */
 export function isAdditiveType(dtype: string): boolean {
   return Object.hasOwn(ADDITIVE_TYPES, dtype.trim().toUpperCase());

@@ -178,6 +178,16 @@ describe("CUBE4 profiles: what a call tree becomes", () => {
     expect(p.inclusive(p.metricIndex("TIME"), 0, flat)).toBe(t.inclusive(t.metricIndex("TIME"), 0, t.timer("solve<double>").index));
   });
 
+  it("gives an unsigned count's exclusive value as 0 where its children's inclusive counts exceed the node's, as pycubexr does", () => {
+    // A hardware counter's wrapped difference is read as 0, leaving main's inclusive count (4 on rank 0) below its children's (3 + 2).
+    const withCounter = ANCHOR.replace("</metrics>", '<metric id="3" type="INCLUSIVE"><uniq_name>PAPI_L2_DCM</uniq_name><dtype>UINT64</dtype><uom>#</uom></metric>\n</metrics>');
+    const p = parseCubeProfile(cube({ "anchor.xml": Buffer.from(withCounter), "3.index": index([0, 1, 2, 3]), "3.data": data([4, 10, 3, 5, 2, 1, 1, 0], true) }), "p.cubex");
+    const m = p.metricIndex("PAPI_L2_DCM");
+    const main = p.timer("main").index;
+    expect([p.exclusive(m, 0, main), p.inclusive(m, 0, main)]).toEqual([0, 4]);
+    expect([p.exclusive(m, 1, main), p.inclusive(m, 1, main)]).toEqual([4, 10]);
+  });
+
   it("keeps a thread's values on a node it never visited (an OpenMP worker's, above its parallel region)", () => {
     const worker = parseCubeProfile(cube({ "0.data": data([1, 0, 10, 10, 5, 0, 4, 4], true) }), "w.cubex");
     const main = worker.timer("main").index;

@@ -107,4 +107,28 @@ describe("real CUBE4 profiles (Score-P .cubex)", () => {
       expect(Number.isInteger(t.inclusive(ins, th, solve))).toBe(true);
     }
   });
+
+  it("reads CubeLib's example of every data type: each value column is the location of that id, an unsigned count's exclusive value is never negative", () => {
+    // pycubexr's values of this file (its test_only_files), but for two things: pycubexr gives the
+    // columns to the locations in the order the system tree lists them (0, 2, 1, 3), where CubeLib
+    // writes a row in location id order; and it reads no metric in seconds as microseconds.
+    const t = readTrial(join(CUBE, "cube-values_example", "cube-values_example.cubex"));
+    expect(t.metrics).toEqual(["INT8", "UINT8", "INT16", "UINT16", "INT32", "UINT32", "INT64", "UINT64", "DOUBLE"]);
+    expect(t.metadata.get("CUBE metrics not read")).toBe("MINDOUBLE (MINDOUBLE), MAXDOUBLE (MAXDOUBLE), RATE (RATE), TAU_ATOMIC (TAU_ATOMIC), HISTOGRAM5 (HISTOGRAM(5)), NDOUBLES10 (NDOUBLES(10)), SCALE_FUNC3 (SCALE_FUNC), COMPLEX (COMPLEX), TAU_ATOMIC2 (TAU_ATOMIC)");
+    const main = t.timer("main").index;
+    const foo = t.findCallpath(["main", "foo"])!.index;
+    // Location id i (thread i of process i % 2) holds column i: main's inclusive value i + 1.
+    for (const [id, node] of [[0, 0], [1, 1], [2, 0], [3, 1]]) {
+      const th = t.threadIndex(node, 0, id);
+      expect(t.threadMetadata[th].get("CUBE location")).toBe(`Thread ${id}`);
+      for (const m of ["INT8", "UINT8", "INT16", "UINT16", "INT32", "UINT32", "INT64", "UINT64"]) {
+        const mi = t.metricIndex(m);
+        // Every metric's unit is seconds: microseconds here.
+        expect([t.inclusive(mi, th, main), t.inclusive(mi, th, foo)]).toEqual([(id + 1) * 1e6, (id + 5) * 1e6]);
+        // main's children hold more than main: signed, a negative exclusive value; unsigned, 0.
+        expect(t.exclusive(mi, th, main)).toBe(m.startsWith("U") ? 0 : -(13 + id) * 1e6);
+      }
+      expect(t.inclusive(t.metricIndex("DOUBLE"), th, main)).toBeCloseTo(1.1 * (id + 1) * 1e6, 6);
+    }
+  });
 });
