@@ -22,6 +22,9 @@
  */
 import { XML_END, XML_EOF, XML_START, XML_TEXT, XmlScanner, XmlSyntaxError } from "../tau/xml-scanner.js";
 
+/** The deepest nesting of metrics, or of system tree nodes and location groups, that is read. */
+const MAX_NESTING = 256;
+
 /** An element of a parsed XML document. */
 interface Element {
   readonly name: string;
@@ -121,17 +124,24 @@ export function parseAnchor(text: string): CubeAnchor {
   const child = (el: Element, name: string): Element | undefined => el.children.find((c) => c.name === name);
   const textOf = (el: Element, name: string): string => child(el, name)?.text.trim() ?? "";
 
-  const metric = (el: Element): CubeMetric => ({
-    id: integer(el, "id"),
-    name: textOf(el, "uniq_name"),
-    displayName: textOf(el, "disp_name"),
-    type: el.attributes.get("type") ?? "",
-    dtype: textOf(el, "dtype"),
-    unit: textOf(el, "uom"),
-    children: el.children.filter((c) => c.name === "metric").map(metric),
-  });
+  // Metric and system trees are a few levels deep; their walks recurse, so a file's nesting is bounded.
+  const nested = (el: Element, depth: number): void => {
+    if (depth > MAX_NESTING) fail(el, `<${el.name}> nested deeper than ${MAX_NESTING} levels`);
+  };
+  const metric = (el: Element, depth: number): CubeMetric => {
+    nested(el, depth);
+    return {
+      id: integer(el, "id"),
+      name: textOf(el, "uniq_name"),
+      displayName: textOf(el, "disp_name"),
+      type: el.attributes.get("type") ?? "",
+      dtype: textOf(el, "dtype"),
+      unit: textOf(el, "uom"),
+      children: el.children.filter((c) => c.name === "metric").map((c) => metric(c, depth + 1)),
+    };
+  };
   const metricsEl = child(root, "metrics");
-  const metrics = metricsEl === undefined ? [] : metricsEl.children.filter((c) => c.name === "metric").map(metric);
+  const metrics = metricsEl === undefined ? [] : metricsEl.children.filter((c) => c.name === "metric").map((c) => metric(c, 1));
 
   const program = child(root, "program") ?? fail(root, "no <program> (the call tree)");
   const regions = new Map<number, CubeRegion>();
@@ -140,8 +150,16 @@ export function parseAnchor(text: string): CubeAnchor {
     const id = integer(el, "id");
     regions.set(id, { id, name: textOf(el, "name"), paradigm: textOf(el, "paradigm") });
   }
+  // Built without recursion: a call tree may be deeper than the stack.
   const seen = new Set<number>();
-  const cnode = (el: Element): CubeCnode => {
+  const roots: CubeCnode[] = [];
+  const pending: [Element, CubeCnode[]][] = [];
+  const pushCnodes = (el: Element, into: CubeCnode[]): void => {
+    for (let i = el.children.length - 1; i >= 0; i--) if (el.children[i].name === "cnode") pending.push([el.children[i], into]);
+  };
+  pushCnodes(program, roots);
+  while (pending.length > 0) {
+    const [el, into] = pending.pop()!;
     const id = integer(el, "id");
     if (seen.has(id)) fail(el, `cnode id ${id} is given twice`);
     seen.add(id);
@@ -149,18 +167,20 @@ export function parseAnchor(text: string): CubeAnchor {
     const region = regions.get(callee) ?? fail(el, `cnode ${id} calls region ${callee}, which no <region> defines`);
     const parameters: [string, string][] = [];
     for (const p of el.children) if (p.name === "parameter") parameters.push([p.attributes.get("parkey") ?? "", p.attributes.get("parvalue") ?? ""]);
-    return { id, region, parameters, children: el.children.filter((c) => c.name === "cnode").map(cnode) };
-  };
-  const roots = program.children.filter((c) => c.name === "cnode").map(cnode);
+    const children: CubeCnode[] = [];
+    into.push({ id, region, parameters, children });
+    pushCnodes(el, children);
+  }
   if (roots.length === 0) fail(program, "no <cnode>: the call tree is empty");
 
   const system = child(root, "system") ?? fail(root, "no <system> (the locations)");
   const locations: CubeLocation[] = [];
-  const walkGroup = (el: Element, path: readonly string[]): void => {
+  const walkGroup = (el: Element, path: readonly string[], depth: number): void => {
+    nested(el, depth);
     const group = { id: integer(el, "Id"), name: textOf(el, "name"), rank: rankOf(el), type: textOf(el, "type") };
     for (const c of el.children) {
       if (c.name === "location") locations.push({ id: integer(c, "Id"), name: textOf(c, "name"), rank: rankOf(c), type: textOf(c, "type"), group, system: path });
-      else if (c.name === "locationgroup") walkGroup(c, path);
+      else if (c.name === "locationgroup") walkGroup(c, path, depth + 1);
     }
   };
   const rankOf = (el: Element): number => {
@@ -169,10 +189,11 @@ export function parseAnchor(text: string): CubeAnchor {
     return Number(r);
   };
   const walkNode = (el: Element, path: readonly string[]): void => {
+    nested(el, path.length + 1);
     const here = [...path, textOf(el, "name")];
     for (const c of el.children) {
       if (c.name === "systemtreenode") walkNode(c, here);
-      else if (c.name === "locationgroup") walkGroup(c, here);
+      else if (c.name === "locationgroup") walkGroup(c, here, here.length + 1);
     }
   };
   for (const c of system.children) if (c.name === "systemtreenode") walkNode(c, []);

@@ -252,6 +252,29 @@ describe("CUBE4 profiles: many threads", () => {
   });
 });
 
+describe("CUBE4 profiles: deep trees", () => {
+  it("reads a call tree deeper than the stack would allow a recursive walk (main calling solve 3000 levels deep)", () => {
+    const D = 3000;
+    const chain = `<cnode id="0" calleeId="1">${Array.from({ length: D - 1 }, (_, i) => `<cnode id="${i + 1}" calleeId="2">`).join("")}${"</cnode>".repeat(D)}`;
+    const anchor = ANCHOR.replace(/<cnode id="0"[\s\S]*<\/program>/, `${chain}\n</program>`);
+    const positions = Array.from({ length: D }, (_, i) => i);
+    // Inclusive time D - i seconds at depth i, on both ranks; one visit each.
+    const time = positions.flatMap((i) => [D - i, D - i]);
+    const p = parseCubeProfile(cube({ "anchor.xml": Buffer.from(anchor), "0.index": index(positions), "0.data": data(positions.flatMap(() => [1, 1]), true), "1.index": index(positions), "1.data": data(time) }), "deep.cubex");
+    const T = p.metricIndex("TIME");
+    const solve = p.timer("solve<double>").index;
+    // The flat solve: every call's exclusive second, the outermost call's inclusive time.
+    expect([p.calls(0, solve), p.exclusive(T, 0, solve), p.inclusive(T, 0, solve)]).toEqual([D - 1, (D - 1) * 1e6, (D - 1) * 1e6]);
+  });
+
+  it("refuses metrics nested deeper than it reads, naming the line", () => {
+    const nest = `${'<metric id="9" type="EXCLUSIVE"><uniq_name>m</uniq_name><dtype>DOUBLE</dtype>'.repeat(300)}${"</metric>".repeat(300)}`;
+    const e = errorOf(cube({ "anchor.xml": Buffer.from(ANCHOR.replace("</metrics>", `${nest}\n</metrics>`)) }));
+    expect(e).toBeInstanceOf(ProfileFormatError);
+    expect(e.message).toMatch(/^p\.cubex \(anchor\.xml\):8: <metric> nested deeper than 256 levels$/);
+  });
+});
+
 describe("CUBE4 profiles: malformed input is named by file, member and line", () => {
   const cases: [string, Uint8Array, RegExp][] = [
     ["no anchor.xml", cube({ "anchor.xml": undefined }), /^p\.cubex: no anchor\.xml in the archive: not a CUBE4 profile$/],
