@@ -19,8 +19,9 @@
  *   as `TIME`; values in seconds are converted to microseconds, as TAU profiles hold them. Both
  *   exclusive and inclusive values come from the stored one along the call tree (an unsigned
  *   count's exclusive value is never negative, as pycubexr has it). Metrics whose
- *   values do not add up (Score-P's `min_time` and `max_time`, histograms) and derived metrics
- *   (which hold no data) are not read: the trial's metadata names them (`CUBE metrics not read`).
+ *   values do not add up (Score-P's `min_time` and `max_time`, histograms), derived metrics
+ *   (which hold no data) and `SIMPLE` ones are not read: the trial's metadata names them (`CUBE
+ *   metrics not read`). A metric without data files (CubeLib: zero everywhere) is left out.
  * - **Metadata**: the file's attributes (`Creator`, `CUBE_CT_AGGR`, ...) and, per thread, the
  *   names of its location, location group and system tree nodes.
  *
@@ -106,7 +107,18 @@ export function parseCubeProfile(bytes: Uint8Array, file: string, options: Trial
     const index = members.get(`${metric.id}.index`);
     const data = members.get(`${metric.id}.data`);
     const type = metric.type.toUpperCase();
-    if (index === undefined || data === undefined || (type !== "EXCLUSIVE" && type !== "INCLUSIVE")) continue;
+    // Derived metrics (POSTDERIVED, PREDERIVED_*) are CubePL expressions and hold no data; SIMPLE
+    // ones are not aggregated along the call tree.
+    if (type !== "EXCLUSIVE" && type !== "INCLUSIVE") {
+      notRead.push(`${metric.name} (${metric.type || "no type"})`);
+      continue;
+    }
+    // A metric without data files has no value anywhere (CubeLib reads it as zero).
+    if (index === undefined && data === undefined) continue;
+    if (index === undefined || data === undefined) {
+      const [has, lacks] = index === undefined ? ["data", "index"] : ["index", "data"];
+      throw new ProfileFormatError(`${file} (${metric.id}.${has})`, undefined, `metric '${metric.name}': the archive has no ${metric.id}.${lacks} to go with it`);
+    }
     if (!isAdditiveType(metric.dtype)) {
       notRead.push(`${metric.name} (${metric.dtype})`);
       continue;

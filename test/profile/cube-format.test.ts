@@ -208,6 +208,13 @@ describe("CUBE4 profiles: what a call tree becomes", () => {
     expect(t.metadata.get("CUBE metrics not read")).toBe("min_time (MINDOUBLE)");
   });
 
+  it("names the derived metrics it does not read, and leaves out a metric without data files", () => {
+    const derived = ANCHOR.replace("</metrics>", '<metric id="3" type="POSTDERIVED"><uniq_name>execution</uniq_name><dtype>DOUBLE</dtype><uom>sec</uom><cubepl>metric::time()</cubepl></metric>\n<metric id="4" type="EXCLUSIVE"><uniq_name>bytes_put</uniq_name><dtype>UINT64</dtype><uom>bytes</uom></metric>\n</metrics>');
+    const p = parseCubeProfile(cube({ "anchor.xml": Buffer.from(derived) }), "p.cubex");
+    expect(p.metrics).toEqual(["TIME"]);
+    expect(p.metadata.get("CUBE metrics not read")).toBe("min_time (MINDOUBLE), execution (POSTDERIVED)");
+  });
+
   it("reads compressed data (ZCUBEX.DATA) and a gzip-compressed archive the same", () => {
     const z = parseCubeProfile(gzipSync(cube({ "1.data": zdata(TIME_WIDE, 2) })), "z.cubex");
     expect(Array.from(z.values.inclusive[0])).toEqual(Array.from(t.values.inclusive[0]));
@@ -283,6 +290,7 @@ describe("CUBE4 profiles: malformed input is named by file, member and line", ()
     ["too few values", cube({ "1.data": data(TIME_WIDE.slice(1)) }), /^p\.cubex \(1\.data\): metric 'time': 56 bytes of values where 4 call nodes x 2 locations x 8 bytes \(64\) belong$/],
     ["an index position outside the tree", cube({ "1.index": index([0, 1, 2, 7]) }), /^p\.cubex \(1\.index\): metric 'time': position 7 is outside the call tree's 4 nodes$/],
     ["an index without its header", cube({ "1.index": Buffer.from("garbage") }), /\(1\.index\): metric 'time': no CUBEX\.INDEX header/],
+    ["an index without its data", cube({ "1.data": undefined }), /^p\.cubex \(1\.index\): metric 'time': the archive has no 1\.data to go with it$/],
     ["a member running past the end", cube().subarray(0, 1600), /^p\.cubex \(byte \d+\): not a readable tar archive: member '.*' of \d+ bytes runs past the end/],
     ["corrupt compressed data", cube({ "1.data": Buffer.concat([Buffer.from(zdata(TIME_WIDE, 2)).subarray(0, 19 + 24 * 4), Buffer.alloc(40, 7)]) }), /\(1\.data\): metric 'time': segment 0 (is not zlib data|of \d+ bytes runs past the end)/],
   ];
