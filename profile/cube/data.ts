@@ -5,8 +5,10 @@
  * per call node. Layout as CubeLib writes it and pycubexr reads it:
  *
  * ```
- * <id>.index: "CUBEX.INDEX", int32 1 (its byte order is the files'), int16 version, byte index type,
- *             int32 n, n x int32 position
+ * <id>.index: "CUBEX.INDEX", int32 1 (its byte order is the files'), int16 version, byte index format,
+ *             then for a sparse index (format 1): int32 n, n x int32 position;
+ *             a dense index (format 3, CubeLib's C++ writer, for inclusive metrics) ends there:
+ *             every call node has values, n is the number of call nodes and position i is i
  * <id>.data:  "CUBEX.DATA", n x L values
  *         or  "ZCUBEX.DATA", int64 n, n x (int64 position, int64 compressed position, int64 size),
  *             n zlib streams that inflate to the same n x L values
@@ -65,6 +67,9 @@ function readUint64(v: DataView, at: number, little: boolean): number {
   return x > MAX_UINT64_DOUBLE ? 0 : Number(x);
 }
 
+/** The index format byte of a dense index (CubeLib's `CUBE_INDEX_FORMAT_DENSE`): values for every call node, no positions. */
+const DENSE_INDEX = 3;
+
 /** The unsigned integer data types: a count of one of them is never negative. */
 const UNSIGNED_TYPES = new Set(["CHAR", "UINT8", "UINT16", "UNSIGNED SHORT INT", "UINT32", "UNSIGNED INT", "UINT64", "UNSIGNED INTEGER"]);
 
@@ -122,19 +127,27 @@ export function readMetricValues(name: string, index: Uint8Array, data: Uint8Arr
   const type = ADDITIVE_TYPES[dtype.trim().toUpperCase()];
   if (type === undefined) throw new CubeDataError(dataName, `values of data type '${dtype}' are not read`);
   const [size, read] = type;
-  if (!startsWith(index, "CUBEX.INDEX") || index.length < 22) throw new CubeDataError(indexName, "no CUBEX.INDEX header");
+  if (!startsWith(index, "CUBEX.INDEX") || index.length < 18) throw new CubeDataError(indexName, "no CUBEX.INDEX header");
   const iv = new DataView(index.buffer, index.byteOffset, index.byteLength);
   // The int32 1 after the header gives the byte order of both files.
   const little = iv.getInt32(11, true) === 1;
   if (!little && iv.getInt32(11, false) !== 1) throw new CubeDataError(indexName, "the byte-order mark is not 1 in either order");
-  const n = iv.getInt32(18, little);
-  if (n < 0 || 22 + 4 * n !== index.length) throw new CubeDataError(indexName, `${n} positions do not fill its ${index.length} bytes`);
-  const positions = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    const p = iv.getInt32(22 + 4 * i, little);
-    if (p < 0 || p >= order.length) throw new CubeDataError(indexName, `position ${p} is outside the call tree's ${order.length} nodes`);
-    positions[i] = p;
+  let positions: Int32Array;
+  if (index[17] === DENSE_INDEX) {
+    if (index.length !== 18) throw new CubeDataError(indexName, `a dense index (format 3) of ${index.length} bytes, where its header's 18 belong`);
+    positions = Int32Array.from(order, (_, i) => i);
+  } else {
+    if (index.length < 22) throw new CubeDataError(indexName, "the index ends in its header");
+    const n = iv.getInt32(18, little);
+    if (n < 0 || 22 + 4 * n !== index.length) throw new CubeDataError(indexName, `${n} positions do not fill its ${index.length} bytes`);
+    positions = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      const p = iv.getInt32(22 + 4 * i, little);
+      if (p < 0 || p >= order.length) throw new CubeDataError(indexName, `position ${p} is outside the call tree's ${order.length} nodes`);
+      positions[i] = p;
+    }
   }
+  const n = positions.length;
   const raw = dataBytes(dataName, data, little, n);
   const expected = n * locations * size;
   if (raw.length !== expected) throw new CubeDataError(dataName, `${raw.length} bytes of values where ${n} call nodes x ${locations} locations x ${size} bytes (${expected}) belong`);

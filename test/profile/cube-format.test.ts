@@ -221,6 +221,14 @@ describe("CUBE4 profiles: what a call tree becomes", () => {
     expect(Array.from(z.values.calls)).toEqual(Array.from(t.values.calls));
   });
 
+  it("reads a dense index (CubeLib's C++ writer's, for an inclusive metric): values for every call node in the metric's enumeration", () => {
+    const dense = Buffer.from(index([])).subarray(0, 18);
+    dense.writeUInt8(3, 17);
+    const d = parseCubeProfile(cube({ "1.index": dense }), "d.cubex");
+    expect(Array.from(d.values.inclusive[0])).toEqual(Array.from(t.values.inclusive[0]));
+    expect(errorOf(cube({ "1.index": dense, "1.data": data(TIME_WIDE.slice(2)) })).message).toMatch(/^p\.cubex \(1\.data\): metric 'time': 48 bytes of values where 4 call nodes x 2 locations x 8 bytes \(64\) belong$/);
+  });
+
   it("reads a big-endian file by its byte-order mark", () => {
     const be = (b: Uint8Array, width: number, from: number): Uint8Array => {
       const c = Buffer.from(b);
