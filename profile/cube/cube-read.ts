@@ -5,7 +5,8 @@
  *
  * - **Threads**: each location, as node = its location group's rank (the MPI rank), context 0,
  *   thread = its rank in the group (an OpenMP thread's number); a second location of the same
- *   numbers (another kind of stream) takes its position in the group instead.
+ *   numbers (another kind of stream) takes its position in the group instead, or when that is
+ *   taken too, the next free thread number after it.
  * - **Timers**: each call node is a callpath timer `main => solve => MPI_Allreduce` and adds to the
  *   flat timer of its region, as TAU records callpaths (a recursive call's flat inclusive value
  *   counts its outermost call only: the outermost of the flat timer's name on the path); a
@@ -155,7 +156,7 @@ function buildTrial(anchor: CubeAnchor, preorder: readonly CubeCnode[], stored: 
     used.add(name);
     return b.addMetric(name);
   });
-  const threads = threadsOf(b, anchor.locations, file);
+  const threads = threadsOf(b, anchor.locations);
   const L = anchor.locations.length;
   const M = measured.length;
   // Per metric, per call node id: exclusive and inclusive values per location, from the stored ones.
@@ -289,16 +290,15 @@ function bothForms(preorder: readonly CubeCnode[], stored: Map<number, Float64Ar
 }
 
 /** The trial's thread for each location (by location id), with its metadata. */
-function threadsOf(b: TrialBuilder, locations: readonly CubeLocation[], file: string): number[] {
+function threadsOf(b: TrialBuilder, locations: readonly CubeLocation[]): number[] {
   const position = new Map<number, number>();
   return locations.map((loc) => {
     const inGroup = position.get(loc.group.id) ?? 0;
     position.set(loc.group.id, inGroup + 1);
+    const taken = (thread: number): boolean => b.threadIndex(loc.group.rank, 0, thread) >= 0;
     let thread = loc.rank;
-    if (b.threadIndex(loc.group.rank, 0, thread) >= 0) thread = inGroup;
-    if (b.threadIndex(loc.group.rank, 0, thread) >= 0) {
-      throw new ProfileFormatError(`${file} (anchor.xml)`, undefined, `locations ${loc.id} and another both map to thread ${loc.group.rank},0,${thread}`);
-    }
+    if (taken(thread)) thread = inGroup;
+    while (taken(thread)) thread++;
     const t = b.addThread(loc.group.rank, 0, thread);
     b.setThreadMetadata(t, "CUBE location", loc.name);
     b.setThreadMetadata(t, "CUBE location type", loc.type);

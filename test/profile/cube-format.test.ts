@@ -267,6 +267,18 @@ describe("CUBE4 profiles: many threads", () => {
   });
 });
 
+describe("CUBE4 profiles: locations as threads", () => {
+  it("gives a location whose rank and position in its process are both taken the next free thread number", () => {
+    // Threads listed out of order, then a stream of rank 1: ranks 2, 1, 1 at positions 0, 1, 2.
+    const locations = [2, 1, 1].map((rank, i) => `<location Id="${i}"><name>${i === 2 ? "CUDA stream" : `thread ${rank}`}</name><rank>${rank}</rank><type>${i === 2 ? "gpu" : "thread"}</type></location>`).join("\n");
+    const anchor = ANCHOR.replace(/<locationgroup Id="0">[\s\S]*<\/systemtreenode>/, `<locationgroup Id="0"><name>MPI Rank 0</name><rank>0</rank><type>process</type>\n${locations}</locationgroup>\n</systemtreenode>`);
+    const p = parseCubeProfile(cube({ "anchor.xml": Buffer.from(anchor), "0.data": data([1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3], true), "1.data": data([10, 10, 10, 6, 6, 6, 2, 2, 2, 1, 1, 1]), "2.index": undefined, "2.data": undefined }), "gpu.cubex");
+    expect(p.threads.map((x) => x.thread)).toEqual([1, 2, 3]);
+    expect(p.threadMetadata[p.threadIndex(0, 0, 3)].get("CUBE location")).toBe("CUDA stream");
+    expect(p.calls(p.threadIndex(0, 0, 3), p.timer("main").index)).toBe(3);
+  });
+});
+
 describe("CUBE4 profiles: deep trees", () => {
   it("reads a call tree deeper than the stack would allow a recursive walk (main calling solve 3000 levels deep)", () => {
     const D = 3000;
