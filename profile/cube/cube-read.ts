@@ -11,10 +11,10 @@
  *   flat timer of its region, as TAU records callpaths (a recursive call's flat inclusive value
  *   counts its outermost call only: the outermost of the flat timer's name on the path); a
  *   parameter-profiled node is named as TAU names one, `region [ <key> = <value> ]`, a flat timer
- *   of its own. Call nodes of one call path (sibling nodes of one region) add up in its timer. Its groups are the region's paradigm (`MPI`, `COMPILER`,
- *   `OPENMP`, `USER`, ...). A node a thread neither visited nor has a value of is not in that
- *   thread's profile (an OpenMP worker has values, but no visits, on the nodes above its
- *   parallel regions).
+ *   of its own. Call nodes of one call path (sibling nodes of one region) add up in its timer. Its
+ *   groups are the region's paradigm (`MPI`, `COMPILER`, `OPENMP`, `USER`, ...). A node a thread
+ *   neither visited nor has a value of is not in that thread's profile (an OpenMP worker has
+ *   values, but no visits, on the nodes above its parallel regions).
  * - **Calls** are the `visits` metric, subroutine calls the visits of a node's children.
  * - **Metrics**: every other stored metric whose values add up, named by its unique name, `time`
  *   as `TIME`; values in seconds are converted to microseconds, as TAU profiles hold them. Both

@@ -188,6 +188,17 @@ describe("CUBE4 profiles: what a call tree becomes", () => {
     expect([p.exclusive(m, 1, main), p.inclusive(m, 1, main)]).toEqual([4, 10]);
   });
 
+  it("adds up sibling call nodes of one call path (one region called from two call sites) in one callpath timer", () => {
+    const twice = ANCHOR.replace('<cnode id="3" calleeId="3"><parameter partype="numeric" parkey="bytes" parvalue="64"/></cnode>', '<cnode id="3" calleeId="2"/>');
+    const p = parseCubeProfile(cube({ "anchor.xml": Buffer.from(twice) }), "p.cubex");
+    const T = p.metricIndex("TIME");
+    const solve = p.findCallpath(["main", "solve<double>"])!.index;
+    expect([p.calls(0, solve), p.inclusive(T, 0, solve), p.exclusive(T, 0, solve)]).toEqual([14, 8e6, 7e6]);
+    const flat = p.timer("solve<double>").index;
+    // Both outermost calls count in the flat inclusive value, the nested one does not.
+    expect([p.calls(0, flat), p.inclusive(T, 0, flat), p.exclusive(T, 0, flat)]).toEqual([19, 8e6, 8e6]);
+  });
+
   it("keeps a thread's values on a node it never visited (an OpenMP worker's, above its parallel region)", () => {
     const worker = parseCubeProfile(cube({ "0.data": data([1, 0, 10, 10, 5, 0, 4, 4], true) }), "w.cubex");
     const main = worker.timer("main").index;
