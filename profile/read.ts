@@ -56,10 +56,12 @@ export function detectTrialFormat(path: string): TrialFormat {
   if (parseProfileFileName(basename(path))) return "tau";
   if (parseSnapshotFileName(basename(path))) return "xml";
   const h = head(path, 512);
-  if (h.length >= 2 && h[0] === 0x1f && h[1] === 0x8b) return isTauXmlText(gzipHead(path)) ? "xml" : "ppk";
+  if (h.length >= 2 && h[0] === 0x1f && h[1] === 0x8b) {
+    const inflated = gzipHead(path);
+    return isTauXmlText(inflated.toString("utf8")) ? "xml" : isTar(inflated) ? "cube" : "ppk";
+  }
   if (isTauXmlText(Buffer.from(h).toString("utf8"))) return "xml";
-  // A tar archive (ustar magic at byte 257 of its first header): CUBE4's container.
-  if (h.length >= 262 && Buffer.from(h.subarray(257, 262)).toString("latin1") === "ustar") return "cube";
+  if (isTar(h)) return "cube";
   if (h.length >= 6 && h[0] === 0 && h[1] === 0x50 && h[2] === 0 && h[3] === 0x50 && h[4] === 0 && h[5] === 0x4b) return "ppk";
   if (/^\s*\d+\s+templated_functions/.test(Buffer.from(h).toString("latin1"))) return "tau";
   const text = Buffer.from(h).toString("utf8");
@@ -69,14 +71,19 @@ export function detectTrialFormat(path: string): TrialFormat {
   throw new ProfileFormatError(path, undefined, `not a TAU profile directory, a profile.N.C.T file, a ParaProf .ppk file, a TAU XML profile or a CUBE4 .cubex file${advice === undefined ? "" : `: it is ${advice}`}`);
 }
 
-/** The first decompressed bytes of gzip file `path`, as text ("" when they cannot be had). */
-function gzipHead(path: string): string {
+/** Whether bytes start a tar archive (ustar magic at byte 257 of its first header): CUBE4's container. */
+function isTar(h: Uint8Array): boolean {
+  return h.length >= 262 && Buffer.from(h.subarray(257, 262)).toString("latin1") === "ustar";
+}
+
+/** The first decompressed bytes of gzip file `path` (none when they cannot be had). */
+function gzipHead(path: string): Buffer {
   try {
     // The file's first 4 KiB inflated as far as they go (a sync flush accepts the cut stream).
-    return gunzipSync(head(path, 4096), { finishFlush: zlibConstants.Z_SYNC_FLUSH }).subarray(0, 1024).toString("utf8");
+    return gunzipSync(head(path, 4096), { finishFlush: zlibConstants.Z_SYNC_FLUSH }).subarray(0, 1024);
   } catch {
     // why: a damaged gzip file is reported by the reader that the other tests choose
-    return "";
+    return Buffer.alloc(0);
   }
 }
 

@@ -369,6 +369,11 @@ describe("ccasim with CUBE4 profiles", () => {
     const renamed = join(scratch, "renamed.profile");
     writeFileSync(renamed, readFileSync(join(CUBE, "call_tree_test", "call_tree_test.cubex")));
     expect(detectTrialFormat(renamed)).toBe("cube");
+    // Compressed as well (a .cubex.gz renamed): not taken for a gzip-compressed .ppk.
+    const gz = join(scratch, "renamed.gz");
+    writeFileSync(gz, gzipSync(readFileSync(join(CUBE, "call_tree_test", "call_tree_test.cubex"))));
+    expect(detectTrialFormat(gz)).toBe("cube");
+    expect(readTrial(gz).timers.length).toBe(readTrial(renamed).timers.length);
     const out = join(scratch, "tau");
     expect((await run("profile", "convert", join(CUBE, "time.p4.n2000.x1.r0", "profile.cubex"), out, "--exact-time")).code).toBe(0);
     const a = readTrial(join(CUBE, "time.p4.n2000.x1.r0", "profile.cubex"));
