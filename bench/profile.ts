@@ -52,9 +52,9 @@ function xmlAndCubeTable(): void {
     [
       ["TAU XML read (readTauXmlProfile)", tXml.toFixed(4), (inflated / tXml).toFixed(1), `${(tXml / tBase).toFixed(2)}x of gunzip+split`],
       ["  baseline: gunzip + split lines", tBase.toFixed(4), (inflated / tBase).toFixed(1), "1.00x"],
-      ["CUBE4 read (readCubeProfile)", tCube.toFixed(4), (statSync(cube).size / 1e6 / tCube).toFixed(1), `${((rows / tCube) / 1e3).toFixed(0)} k thread x timer rows/s`],
     ],
   );
+  printTable(["operation", "seconds", "MB/s", "thread x timer rows/s"], [["CUBE4 read (readCubeProfile)", tCube.toFixed(4), (statSync(cube).size / 1e6 / tCube).toFixed(1), `${((rows / tCube) / 1e3).toFixed(0)} k`]]);
 }
 
 /**

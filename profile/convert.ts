@@ -112,7 +112,7 @@ function convertedFiles(input: string): CommandInput[] {
 }
 
 /**
- * Converts `inputs` (usually one) into `output`. Trials (TAU directory or file, `.ppk`) convert to
+ * Converts `inputs` (usually one) into `output`. Trials (TAU directory or file, `.ppk`, TAU XML, `.cubex`) convert to
  * a TAU directory (all metrics, or those of `metrics`), a CSV table of their timers (table-csv),
  * their records, or Extra-P (several trials with `points`; timers a trial never called are
  * written as 0 there and reported in {@link ConvertResult.extrap}); records convert to records;

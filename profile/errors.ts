@@ -29,7 +29,7 @@ export class OutputExistsError extends ProfileError {
  */
 export class ProfileFormatError extends ProfileError {
   constructor(
-    /** File (or directory) being read. */
+    /** File (or directory) being read; for a member of an archive, the file and the member (`p.cubex (anchor.xml)`). */
     readonly file: string,
     /** 1-based line number, when the format has lines. */
     readonly line: number | undefined,

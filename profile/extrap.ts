@@ -379,7 +379,7 @@ export function readExtrap(path: string, format?: ExtrapFormat): ExtrapExperimen
   }
   // A binary file (a ParaProf .ppk is gzip) would be parsed as text and reported by its garbage.
   if (text.charCodeAt(0) === 0x1f || text.includes("\u0000")) {
-    throw new ProfileFormatError(path, undefined, `not an Extra-P input but a binary file${text.charCodeAt(0) === 0x1f ? " (gzip: a ParaProf packed profile, .ppk, is read with readTrial)" : ""}`);
+    throw new ProfileFormatError(path, undefined, `not an Extra-P input but a binary file${text.charCodeAt(0) === 0x1f ? " (gzip: a profile, .ppk, .cubex or TAU XML, is read with readTrial)" : ""}`);
   }
   const f = format ?? extrapFormatOf(path) ?? sniff(text);
   return f === "text" ? parseExtrapText(text, path) : f === "json" ? parseExtrapJson(text, path) : parseExtrapJsonLines(text, path);

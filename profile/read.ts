@@ -55,7 +55,7 @@ export function detectTrialFormat(path: string): TrialFormat {
   if (extname(path).toLowerCase() === ".cubex") return "cube";
   if (parseProfileFileName(basename(path))) return "tau";
   if (parseSnapshotFileName(basename(path))) return "xml";
-  const h = head(path, 512);
+  const h = head(path, HEAD_BYTES);
   if (h.length >= 2 && h[0] === 0x1f && h[1] === 0x8b) {
     const inflated = gzipHead(path);
     return isTauXmlText(inflated.toString("utf8")) ? "xml" : isTar(inflated) ? "cube" : "ppk";
@@ -71,6 +71,12 @@ export function detectTrialFormat(path: string): TrialFormat {
   throw new ProfileFormatError(path, undefined, `not a TAU profile directory, a profile.N.C.T file, a ParaProf .ppk file, a TAU XML profile or a CUBE4 .cubex file${advice === undefined ? "" : `: it is ${advice}`}`);
 }
 
+/**
+ * Bytes of a file (inflated, when it is gzip) that tell its format: a TAU XML profile's element
+ * after an XML declaration and comments of up to this many bytes, a tar header's magic (byte 257).
+ */
+const HEAD_BYTES = 16384;
+
 /** Whether bytes start a tar archive (ustar magic at byte 257 of its first header): CUBE4's container. */
 function isTar(h: Uint8Array): boolean {
   return h.length >= 262 && Buffer.from(h.subarray(257, 262)).toString("latin1") === "ustar";
@@ -80,7 +86,7 @@ function isTar(h: Uint8Array): boolean {
 function gzipHead(path: string): Buffer {
   try {
     // The file's first 4 KiB inflated as far as they go (a sync flush accepts the cut stream).
-    return gunzipSync(head(path, 4096), { finishFlush: zlibConstants.Z_SYNC_FLUSH }).subarray(0, 1024);
+    return gunzipSync(head(path, HEAD_BYTES), { finishFlush: zlibConstants.Z_SYNC_FLUSH }).subarray(0, HEAD_BYTES);
   } catch {
     // why: a damaged gzip file is reported by the reader that the other tests choose
     return Buffer.alloc(0);

@@ -155,8 +155,8 @@ export function parsePowerConstantSet(raw: unknown, where: string, base: PowerCo
     typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : fail(key, v === undefined ? "missing: expected a non-negative number" : `expected a non-negative number, got ${typeof v === "number" ? String(v) : JSON.stringify(v)}`);
   const strs = (v: unknown, key: KeyPath, what = "a counter name"): string[] =>
     Array.isArray(v) && v.every((s) => typeof s === "string") ? (v as string[]) : typeof v === "string" ? [v] : fail(key, `expected ${what} or a list of them`);
-  // A counter named '' matches no counter of any trial: the trial, not this file, was blamed; a
-  // processor named '' (or blank) is part of every processor's name, so it matched them all.
+  // A blank counter name matches no counter of any trial (this file is at fault, not the trial);
+  // a blank processor name is part of every processor's name (it would match them all).
   const nonEmpty = (v: unknown, key: KeyPath, what: string): string[] => {
     const names = strs(v, key, what);
     names.forEach((n, i) => n.trim() === "" && fail(Array.isArray(v) ? [...key, i] : key, `expected a non-empty ${what.replace(/^an? /, "")}`));

@@ -87,8 +87,9 @@ threads instead (xgc.ppk's MPI-IO Bytes Read: a maximum of 8.875 there, 852 here
                        flat timers, callpaths the callpaths)
   --snapshot <n|name>  of a TAU XML profile, the snapshot of each thread to show: an index (0
                        the first, -1 the last, the default) or a name (TAU_PROFILE_SNAPSHOT's;
-                       the last of that name). Each snapshot holds the totals so far; a thread's
-                       metadata 'TAU snapshot' names the one read when it has several
+                       the last of that name; name:100 for a name that is a number). Each
+                       snapshot holds the totals so far; a thread's metadata 'TAU snapshot'
+                       names the one read when it has several
   --warnings           list every load-time warning (by default one line counts them by kind:
                        inconsistent values, user events listed twice, metric files that differ)
 
@@ -171,7 +172,7 @@ function runShow(ctx: CommandContext, argv: readonly string[]): number {
     const derived = asked.find((w) => (DERIVED_KINDS as readonly string[]).includes(w));
     if (derived !== undefined) throw new UsageError(`show: --metadata --thread takes threads n[,c[,t]] or all; '${derived}' is a view over the threads, with no metadata of its own (leave --thread out for the attributes common to every thread)`, "profile");
   }
-  const trial = readTrial(positionals[0], { records: false, snapshot: snapshotOption("show", values.snapshot) });
+  const trial = readTrial(positionals[0], { records: false, snapshot: snapshotOption(values.snapshot) });
   const metric = trial.metrics[trial.metricIndex((values.metric as string | undefined) ?? defaultMetric(trial))];
   // Why refuse rather than ignore: the user asked for a unit the table cannot show.
   if (values.unit !== undefined && !isTimeMetric(metric)) throw new UsageError(`show: --unit shapes time columns; metric '${metric}' is a counter, shown as counts`, "profile");
@@ -259,12 +260,15 @@ function timerCountText(trial: Trial, shown: boolean): string {
   return shown ? `${timers} and ${paths}` : `${timers} (and ${paths}, shown with --callpaths)`;
 }
 
-/** `--snapshot`: an index (an integer, -1 the last) or a snapshot's name. */
-function snapshotOption(command: string, value: unknown): number | string | undefined {
+/**
+ * `--snapshot`: an integer is an index (0 the first, -1 the last), `name:<text>` a name that could
+ * be read as one (`name:100`), anything else a name (the reader checks it).
+ */
+function snapshotOption(value: unknown): number | string | undefined {
   if (value === undefined) return undefined;
-  const text = String(value).trim();
-  if (text === "") throw new UsageError(`${command}: --snapshot takes an index (0 the first, -1 the last) or a snapshot's name`, "profile");
-  return /^[+-]?\d+$/.test(text) ? Number(text) : text;
+  const text = String(value);
+  if (text.startsWith("name:")) return text.slice(5);
+  return /^\s*[+-]?\d+\s*$/.test(text) ? Number(text) : text;
 }
 
 function runConvert(ctx: CommandContext, argv: readonly string[]): number {
@@ -291,7 +295,7 @@ function runConvert(ctx: CommandContext, argv: readonly string[]): number {
       metrics: values.metric as string[] | undefined,
       callpaths: values.callpaths === true,
       tau: { overwrite: values.overwrite === true, integerTime: values["exact-time"] === true ? false : undefined },
-      snapshot: snapshotOption("convert", values.snapshot),
+      snapshot: snapshotOption(values.snapshot),
     });
   } catch (e) {
     if (e instanceof OutputExistsError) throw new ProfileError(`'${e.path}' exists and is not empty; give --overwrite to replace it`);

@@ -37,9 +37,11 @@ interface Element {
 
 /** A metric of the metric tree. */
 export interface CubeMetric {
+  /** Its id: the name of its data files (`<id>.index`, `<id>.data`). */
   readonly id: number;
   /** `uniq_name` (Score-P: `visits`, `time`, `PAPI_TOT_CYC`). */
   readonly name: string;
+  /** `disp_name` (`Time`, `Visits`). */
   readonly displayName: string;
   /** `EXCLUSIVE` or `INCLUSIVE` for stored metrics; derived metrics have other types and no data. */
   readonly type: string;
@@ -47,12 +49,15 @@ export interface CubeMetric {
   readonly dtype: string;
   /** Unit of measurement (`sec`, `occ`, `bytes`). */
   readonly unit: string;
+  /** Metrics nested in this one (parts of it). */
   readonly children: readonly CubeMetric[];
 }
 
 /** A region: a function, a loop, an MPI call. */
 export interface CubeRegion {
+  /** Its id, which call nodes name as `calleeId`. */
   readonly id: number;
+  /** The routine's name (`main`, `MPI_Send`). */
   readonly name: string;
   /** `mpi`, `compiler`, `openmp`, `user`, `measurement`, ... */
   readonly paradigm: string;
@@ -60,18 +65,25 @@ export interface CubeRegion {
 
 /** A call node: a region on one call path. */
 export interface CubeCnode {
+  /** Its id (unique in the call tree). */
   readonly id: number;
+  /** The region it calls. */
   readonly region: CubeRegion;
   /** Parameters of a parameter-profiled call (`<parameter parkey="n" parvalue="4"/>`), in order. */
   readonly parameters: readonly (readonly [string, string])[];
+  /** The call nodes it calls, in the file's order. */
   readonly children: readonly CubeCnode[];
 }
 
 /** A location (a thread of a process, or another stream of execution) and what holds it. */
 export interface CubeLocation {
+  /** Its id: its column in the data files (0..L-1). */
   readonly id: number;
+  /** `Master thread`, `OMP thread 3`, `CUDA[0:7]`, ... */
   readonly name: string;
+  /** Its rank in its location group (an OpenMP thread's number). */
   readonly rank: number;
+  /** `thread`, `accelerator stream`, ... */
   readonly type: string;
   /** The location group (a process) holding it. */
   readonly group: { readonly id: number; readonly name: string; readonly rank: number; readonly type: string };
@@ -81,9 +93,11 @@ export interface CubeLocation {
 
 /** What an `anchor.xml` describes. */
 export interface CubeAnchor {
+  /** The `version` of `<cube>` (`4.4`). */
   readonly version: string;
   /** The top-level `<attr key value>` pairs, in order. */
   readonly attributes: readonly (readonly [string, string])[];
+  /** The roots of the metric tree. */
   readonly metrics: readonly CubeMetric[];
   /** The roots of the call tree. */
   readonly roots: readonly CubeCnode[];
@@ -94,7 +108,9 @@ export interface CubeAnchor {
 /** A malformed `anchor.xml`: what, and the line. */
 export class AnchorError extends Error {
   constructor(
+    /** 1-based line of `anchor.xml`, when one is to blame. */
     readonly line: number | undefined,
+    /** What is wrong. */
     readonly detail: string,
   ) {
     super(detail);

@@ -29,10 +29,10 @@
  * @packageDocumentation
  */
 import { readFileSync } from "node:fs";
-import { gunzipSync } from "node:zlib";
 import { TrialBuilder } from "../builder.js";
 import { ProfileError, ProfileFormatError } from "../errors.js";
 import { fileErrorText } from "../file-error.js";
+import { inflatedInput } from "../gzip-input.js";
 import type { Trial } from "../model.js";
 import { canonicalTimerName } from "../names.js";
 import type { TrialReadOptions } from "../tau/text-read.js";
@@ -69,14 +69,7 @@ interface StoredMetric {
  * @throws ProfileFormatError naming the file, member and line of what is malformed
  */
 export function parseCubeProfile(bytes: Uint8Array, file: string, options: TrialReadOptions = {}): Trial {
-  let archive = bytes;
-  if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) {
-    try {
-      archive = gunzipSync(bytes);
-    } catch (e) {
-      throw new ProfileFormatError(file, undefined, `corrupt gzip data: ${(e as Error).message}`);
-    }
-  }
+  const archive = inflatedInput(bytes, file);
   let members: Map<string, Uint8Array>;
   try {
     members = tarMembers(archive);
@@ -84,15 +77,9 @@ export function parseCubeProfile(bytes: Uint8Array, file: string, options: Trial
     if (e instanceof TarError) throw new ProfileFormatError(file, undefined, `not a readable tar archive: ${e.detail}`, e.offset);
     throw e;
   }
-  let anchorBytes = members.get("anchor.xml");
-  if (anchorBytes === undefined) throw new ProfileFormatError(file, undefined, "no anchor.xml in the archive: not a CUBE4 profile");
-  if (anchorBytes[0] === 0x1f && anchorBytes[1] === 0x8b) {
-    try {
-      anchorBytes = gunzipSync(anchorBytes);
-    } catch (e) {
-      throw new ProfileFormatError(`${file} (anchor.xml)`, undefined, `corrupt gzip data: ${(e as Error).message}`);
-    }
-  }
+  const stored0 = members.get("anchor.xml");
+  if (stored0 === undefined) throw new ProfileFormatError(file, undefined, "no anchor.xml in the archive: not a CUBE4 profile");
+  const anchorBytes = inflatedInput(stored0, `${file} (anchor.xml)`);
   let anchor: CubeAnchor;
   try {
     anchor = parseAnchor(Buffer.from(anchorBytes).toString("utf8"));
@@ -289,17 +276,32 @@ function bothForms(preorder: readonly CubeCnode[], stored: Map<number, Float64Ar
   return { excl, incl };
 }
 
-/** The trial's thread for each location (by location id), with its metadata. */
+/**
+ * The trial's thread for each location (by location id), with its metadata: each location takes
+ * its own rank in its process, the first of a rank to claim it; a location whose rank another
+ * took (a GPU stream beside the master thread) takes the process's next number past every rank
+ * of it, so an OpenMP thread keeps its number whatever the order of the locations.
+ */
 function threadsOf(b: TrialBuilder, locations: readonly CubeLocation[]): number[] {
-  const position = new Map<number, number>();
-  return locations.map((loc) => {
-    const inGroup = position.get(loc.group.id) ?? 0;
-    position.set(loc.group.id, inGroup + 1);
-    const taken = (thread: number): boolean => b.threadIndex(loc.group.rank, 0, thread) >= 0;
-    let thread = loc.rank;
-    if (taken(thread)) thread = inGroup;
-    while (taken(thread)) thread++;
-    const t = b.addThread(loc.group.rank, 0, thread);
+  const claimed = new Set<string>();
+  const next = new Map<number, number>();
+  const own = locations.map((loc) => {
+    const key = `${loc.group.rank}.${loc.rank}`;
+    next.set(loc.group.rank, Math.max(next.get(loc.group.rank) ?? 0, loc.rank + 1));
+    if (claimed.has(key)) return -1;
+    claimed.add(key);
+    return loc.rank;
+  });
+  const numbers = own.map((rank, i) => {
+    if (rank >= 0) return rank;
+    const node = locations[i].group.rank;
+    const thread = next.get(node)!;
+    next.set(node, thread + 1);
+    return thread;
+  });
+  // Threads are added in the order of the locations' ids, whatever numbers they take.
+  return locations.map((loc, i) => {
+    const t = b.addThread(loc.group.rank, 0, numbers[i]);
     b.setThreadMetadata(t, "CUBE location", loc.name);
     b.setThreadMetadata(t, "CUBE location type", loc.type);
     b.setThreadMetadata(t, "CUBE location group", loc.group.name);

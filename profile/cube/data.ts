@@ -22,7 +22,9 @@ import type { CubeCnode } from "./anchor.js";
 /** A metric's data that cannot be read: what is wrong, in which member. */
 export class CubeDataError extends Error {
   constructor(
+    /** The archive member (`1.index`, `1.data`). */
     readonly member: string,
+    /** What is wrong. */
     readonly detail: string,
   ) {
     super(`${member}: ${detail}`);
@@ -155,7 +157,11 @@ export function readMetricValues(name: string, index: Uint8Array, data: Uint8Arr
   const out = new Map<number, Float64Array>();
   for (let i = 0; i < n; i++) {
     const row = new Float64Array(locations);
-    for (let l = 0; l < locations; l++) row[l] = read(dv, (i * locations + l) * size, little);
+    for (let l = 0; l < locations; l++) {
+      const v = read(dv, (i * locations + l) * size, little);
+      if (!Number.isFinite(v)) throw new CubeDataError(dataName, `the value of call node ${order[positions[i]].id} at location ${l} is ${v}, not a finite number`);
+      row[l] = v;
+    }
     out.set(order[positions[i]].id, row);
   }
   return out;

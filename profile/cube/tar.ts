@@ -9,7 +9,9 @@
 /** A tar archive that cannot be read: what is wrong, and at which byte. */
 export class TarError extends Error {
   constructor(
+    /** What is wrong. */
     readonly detail: string,
+    /** Byte offset of the header at fault in the (inflated) archive. */
     readonly offset: number,
   ) {
     super(`${detail} (byte ${offset})`);

@@ -26,12 +26,12 @@
  * browser already decompressed).
  */
 import { readFileSync } from "node:fs";
-import { gunzipSync } from "node:zlib";
 import { TrialBuilder } from "../builder.js";
 import { ProfileError, ProfileFormatError } from "../errors.js";
 import type { Trial } from "../model.js";
 import type { TrialReadOptions } from "./text-read.js";
 import { fileErrorText } from "../file-error.js";
+import { inflatedInput } from "../gzip-input.js";
 
 /** Big-endian cursor over the decompressed bytes, throwing located errors. @internal */
 class JavaDataReader {
@@ -147,14 +147,7 @@ export function readPackedProfile(path: string, options: TrialReadOptions = {}):
  * @throws ProfileFormatError for corrupt compression or a malformed layout.
  */
 export function parsePackedProfile(raw: Uint8Array, file: string, options: TrialReadOptions = {}): Trial {
-  let bytes: Uint8Array = raw;
-  if (raw.length >= 2 && raw[0] === 0x1f && raw[1] === 0x8b) {
-    try {
-      bytes = gunzipSync(raw);
-    } catch (e) {
-      throw new ProfileFormatError(file, undefined, `corrupt gzip data: ${(e as Error).message}`);
-    }
-  }
+  const bytes = inflatedInput(raw, file);
   const p = new JavaDataReader(bytes, file);
   if (p.char() !== 0x50 || p.char() !== 0x50 || p.char() !== 0x4b) p.fail("not a ParaProf packed profile (no 'PPK' signature)", 0);
   const version = p.int("the file version");

@@ -40,11 +40,11 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { constants } from "node:buffer";
-import { gunzipSync } from "node:zlib";
 import { TrialBuilder } from "../builder.js";
 import { ProfileError, ProfileFormatError, ProfileModelError } from "../errors.js";
 import type { Trial } from "../model.js";
 import { fileErrorText } from "../file-error.js";
+import { inflatedInput } from "../gzip-input.js";
 import { parseMetadataXml } from "./xml.js";
 import { scanNumbers, type TrialReadOptions } from "./text-read.js";
 import { XML_END, XML_EOF, XML_START, XML_TEXT, XmlScanner, XmlSyntaxError } from "./xml-scanner.js";
@@ -88,12 +88,13 @@ function snapshotFilesIn(dir: string): string[] {
 }
 
 /**
- * Whether text (its first bytes suffice) is a TAU XML profile: after an optional byte order mark,
- * white space, an XML declaration or comments, a `<profile_xml>` element.
+ * Whether text is a TAU XML profile: after an optional byte order mark, white space, an XML
+ * declaration or comments, a `<profile_xml>` element. The text may be the file's beginning only,
+ * as long as it reaches that element (a preamble it cuts gives false).
  */
 export function isTauXmlText(head: string): boolean {
-  // A scan, not one regular expression: `(<!--[^]*?-->\s*)*` backtracks through every way of
-  // grouping the comments before failing, which took minutes for 40 of them.
+  // A scan in one pass (why not one regular expression: a repeated lazy group of comments
+  // backtracks through every way of grouping them before failing, exponential in their number).
   const space = /\s*/y;
   let i = head.charCodeAt(0) === 0xfeff ? 1 : 0;
   const skipSpace = (): void => {
@@ -129,7 +130,9 @@ export interface TauXmlReadOptions extends TrialReadOptions {
 
 /** One XML profile's text and the name it is reported under. */
 export interface TauXmlFileText {
+  /** The file's name, as messages give it. */
   readonly path: string;
+  /** Its text (decompressed). */
   readonly text: string;
 }
 
@@ -171,15 +174,9 @@ function readXmlBytes(path: string): Buffer {
   } catch (e) {
     throw new ProfileError(`cannot read '${path}': ${fileErrorText(e)}`);
   }
-  if (raw.length >= 2 && raw[0] === 0x1f && raw[1] === 0x8b) {
-    try {
-      raw = gunzipSync(raw);
-    } catch (e) {
-      if ((e as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") throw new ProfileFormatError(path, undefined, `decompresses to more than ${constants.MAX_LENGTH} bytes, more than this reader can hold`);
-      throw new ProfileFormatError(path, undefined, `corrupt gzip data: ${(e as Error).message}`);
-    }
-  }
-  return raw;
+  const bytes = inflatedInput(raw, path);
+  // A view of the same memory, not a copy (a merged profile may be hundreds of megabytes).
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /**
@@ -353,7 +350,7 @@ function parseSources(files: readonly XmlSource[], options: TauXmlReadOptions & 
 }
 
 /**
- * Enters a thread's last snapshot into the trial. Rows of two ids of one name (TAU keeps a timer
+ * Enters a thread's chosen snapshot (by default its last) into the trial. Rows of two ids of one name (TAU keeps a timer
  * or user event per id, and may give two the same name) add up, as duplicate lines of a TAU text
  * profile do; ParaProf's XML reader keeps the last row instead.
  */
@@ -478,7 +475,6 @@ class XmlProfileReader {
       const numbers = `${node},${context},${thread}`;
       if (numbers !== state.numbers) sc.fail(`thread "${clip(id)}" is ${numbers} here but ${state.numbers} before`);
     }
-    const at = sc.start;
     for (;;) {
       const kind = sc.next();
       if (kind === XML_END) return;
@@ -487,6 +483,8 @@ class XmlProfileReader {
         sc.skipElement();
         continue;
       }
+      // (Named at its <metadata> line: the block is parsed as one text.)
+      const at = sc.start;
       const body = sc.skipElement() ?? "";
       const pairs = parseMetadataXml(body);
       if (typeof pairs === "string") sc.fail(`malformed metadata of thread "${id}": ${pairs}`, at);
@@ -644,6 +642,9 @@ class XmlProfileReader {
       const got = scanNumbers(line, 0, out);
       if (got !== width || !isBlank(line, numbersEnd(line, width))) {
         if (isBlank(line, 0)) return;
+        // A number too large for a double (1e309) stops the scan as a word does: say which.
+        const token = got < width ? line.slice(numbersEnd(line, got)).trim().split(/\s+/)[0] : "";
+        if (Math.abs(Number(token)) === Infinity) sc.fail(`'${clip(token)}' is not a finite number (${expected})`, at);
         sc.fail(`expected ${width} numbers (${expected}), found '${clip(line.trim())}'`, at);
       }
       take(n, at);

@@ -25,6 +25,7 @@ export class XmlSyntaxError extends Error {
   constructor(
     /** 1-based line. */
     readonly line: number,
+    /** What is wrong, without the line. */
     readonly detail: string,
   ) {
     super(`line ${line}: ${detail}`);

@@ -22,7 +22,7 @@ describe("ccasim profile", () => {
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/ccasim profile show <dir\|profile\.N\.C\.T\|file\.ppk\|tauprofile\.xml\|profile\.cubex>/);
     expect(r.out).toMatch(/ccasim profile convert <input>\.\.\. <output>/);
-    expect((await run("--help")).out).toMatch(/profile\s+show a TAU\/ParaProf profile/);
+    expect((await run("--help")).out).toMatch(/profile\s+show a TAU, ParaProf or CUBE4 profile/);
   });
 
   it("shows one thread as pprof does, sorted by inclusive time", async () => {

@@ -288,6 +288,20 @@ describe("CUBE4 profiles: locations as threads", () => {
     expect(p.threadMetadata[p.threadIndex(0, 0, 3)].get("CUBE location")).toBe("CUDA stream");
     expect(p.calls(p.threadIndex(0, 0, 3), p.timer("main").index)).toBe(3);
   });
+
+  it("keeps each OpenMP thread's number when a stream of a taken rank comes before it", () => {
+    // Master thread (rank 0), a GPU stream of rank 0, OpenMP thread 1: the stream must not take thread 1.
+    const ranks = [0, 0, 1];
+    const locations = ranks.map((rank, i) => `<location Id="${i}"><name>${i === 1 ? "CUDA stream" : `thread ${rank}`}</name><rank>${rank}</rank><type>${i === 1 ? "accelerator stream" : "thread"}</type></location>`).join("\n");
+    const anchor = ANCHOR.replace(/<locationgroup Id="0">[\s\S]*<\/systemtreenode>/, `<locationgroup Id="0"><name>MPI Rank 0</name><rank>0</rank><type>process</type>\n${locations}</locationgroup>\n</systemtreenode>`);
+    const p = parseCubeProfile(cube({ "anchor.xml": Buffer.from(anchor), "0.data": data([1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3], true), "1.data": data([10, 10, 10, 6, 6, 6, 2, 2, 2, 1, 1, 1]), "2.index": undefined, "2.data": undefined }), "gpu.cubex");
+    expect(p.threadMetadata[p.threadIndex(0, 0, 1)].get("CUBE location")).toBe("thread 1");
+    expect(p.threadMetadata[p.threadIndex(0, 0, 2)].get("CUBE location")).toBe("CUDA stream");
+  });
+
+  it("refuses a value that is not a finite number, naming the member and the call node", () => {
+    expect(errorOf(cube({ "1.data": data([10, 12, NaN, 8, 2, 3, 1, 0]) })).message).toBe("p.cubex (1.data): metric 'time': the value of call node 1 at location 0 is NaN, not a finite number");
+  });
 });
 
 describe("CUBE4 profiles: deep trees", () => {

@@ -38,7 +38,7 @@ describe("Extra-P inputs", () => {
 
   it("refuses a binary file as one, naming a packed profile's reader", () => {
     const ppk = join(DATA, "tau", "ppk", "xgc-nosamples.ppk");
-    expect(() => readExtrap(ppk)).toThrow(new ProfileFormatError(ppk, undefined, "not an Extra-P input but a binary file (gzip: a ParaProf packed profile, .ppk, is read with readTrial)"));
+    expect(() => readExtrap(ppk)).toThrow(new ProfileFormatError(ppk, undefined, "not an Extra-P input but a binary file (gzip: a profile, .ppk, .cubex or TAU XML, is read with readTrial)"));
   });
 
   it("reads a text file with one POINTS line per point and callpaths", () => {

@@ -180,6 +180,15 @@ describe("TAU XML profiles: snapshot files (TAU_PROFILE_FORMAT=snapshot)", () =>
     for (const pieceBytes of [1, 600]) expect(() => readTauXmlFiles([bad], {}, pieceBytes)).toThrow(new RegExp(`pieces-bad\\.xml:${line}: event id 9 is not defined`));
   });
 
+  it("tells a file with a long preamble (declaration, comments) by its content, compressed or not", () => {
+    const preamble = `<?xml version="1.0"?>\n${"<!-- a comment of the file's origin and settings -->\n".repeat(60)}`;
+    const plain = write("long-preamble.dat", preamble + twoSnapshots(0));
+    expect(detectTrialFormat(plain)).toBe("xml");
+    const gz = write("long-preamble.gz", gzipSync(preamble + twoSnapshots(0)));
+    expect(detectTrialFormat(gz)).toBe("xml");
+    expect(readTrial(gz).timers.length).toBe(3);
+  });
+
   it("takes a NUL or other control character between documents as a space, as ParaProf does", () => {
     const t = parseTauXmlProfiles([{ path: "p.xml", text: twoSnapshots(0).replace("</profile_xml>\n<profile_xml>", "</profile_xml>\n\u0000<profile_xml>") }]);
     expect(t.calls(0, t.timer("solve<double>").index)).toBe(5);
@@ -224,6 +233,13 @@ describe("TAU XML profiles: choosing a snapshot", () => {
     const converted = join(scratch, "choose-converted");
     expect(await main(["profile", "convert", dir, converted, "--snapshot", "iteration 1"], { out: () => {}, err: () => {} })).toBe(0);
     expect(solveOf(readTrial(converted))).toEqual([2, 100]);
+    // `name:` gives a name whatever it looks like; an empty one is refused.
+    const named = join(scratch, "choose-named");
+    expect(await main(["profile", "convert", dir, named, "--snapshot", "name:final"], { out: () => {}, err: () => {} })).toBe(0);
+    expect(solveOf(readTrial(named))).toEqual([5, 300]);
+    let err = "";
+    expect(await main(["profile", "show", dir, "--snapshot", ""], { out: () => {}, err: (x) => (err += x) })).toBe(2);
+    expect(err).toMatch(/a snapshot name must not be empty/);
   });
 });
 
@@ -250,6 +266,7 @@ describe("TAU XML profiles: malformed input is named by file and line", () => {
     ["an undefined event id", good.replace("1 5 0 300 300 ", "7 5 0 300 300 "), /^p\.xml:\d+: event id 7 is not defined for this thread$/],
     ["a row one number short", good.replace("1 5 0 300 300 ", "1 5 0 300 "), /^p\.xml:\d+: expected 5 numbers \(event calls subrs and an exclusive and inclusive value per metric listed\), found '1 5 0 300'$/],
     ["a word among the numbers", good.replace("1 5 0 300 300 ", "1 5 0 300 x "), /expected 5 numbers/],
+    ["a number beyond a double", good.replace("1 5 0 300 300 ", "1 5 0 300 1e309 "), /^p\.xml:\d+: '1e309' is not a finite number \(event calls subrs/],
     ["a negative call count", good.replace("1 5 0 300 300 ", "1 -5 0 300 300 "), /calls and subroutine calls are counts, found calls -5/],
     ["a metric the thread does not define", good.replace('<interval_data metrics="0 ">\n0 1 2', '<interval_data metrics="0 3">\n0 1 2'), /metric 3 is not defined for this thread/],
     ["an end tag that does not match", good.replace("</atomic_data>", "</atomic>"), /<\/atomic> where <\/atomic_data> was expected/],
@@ -269,6 +286,14 @@ describe("TAU XML profiles: malformed input is named by file and line", () => {
     });
   }
 
+  it("names malformed metadata at its <metadata> line", () => {
+    const text = good.replace("<name>pid</name>\n", "");
+    const line = text.slice(0, text.indexOf("<metadata>")).split("\n").length;
+    const e = errorOf(text);
+    expect(e.message).toMatch(/malformed metadata of thread "0\.0\.0\.100": /);
+    expect(e.line).toBe(line);
+  });
+
   it("names the line of the offending row", () => {
     const text = good.replace("1 5 0 300 300 ", "7 5 0 300 300 ");
     const line = text.slice(0, text.indexOf("7 5 0 300 300")).split("\n").length;
@@ -278,7 +303,9 @@ describe("TAU XML profiles: malformed input is named by file and line", () => {
   it("refuses corrupt gzip data by the reader's own message", () => {
     const gz = gzipSync(good);
     const path = write("cut.xml.gz", gz.subarray(0, gz.length - 30));
-    expect(() => readTrial(path)).toThrow(/cut\.xml\.gz: /);
+    // Told by its (partly inflated) content, then refused by the XML reader for its gzip stream.
+    expect(detectTrialFormat(path)).toBe("xml");
+    expect(() => readTrial(path)).toThrow(/cut\.xml\.gz: corrupt gzip data: /);
   });
 });
 

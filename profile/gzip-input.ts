@@ -1,0 +1,29 @@
+/**
+ * Input that may be gzip-compressed (`.ppk` files, TAU XML profiles, CUBE4 archives and their
+ * `anchor.xml`), inflated when it is, with the reader's errors.
+ *
+ * @packageDocumentation
+ */
+import { constants } from "node:buffer";
+import { gunzipSync } from "node:zlib";
+import { ProfileFormatError } from "./errors.js";
+
+/** Whether `bytes` start with gzip's magic number. */
+export function isGzip(bytes: Uint8Array): boolean {
+  return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+}
+
+/**
+ * `bytes` inflated when they are gzip, else as they are.
+ * @param file - the input as messages name it
+ * @throws ProfileFormatError for corrupt gzip data, or data that inflates beyond a buffer's size
+ */
+export function inflatedInput(bytes: Uint8Array, file: string): Uint8Array {
+  if (!isGzip(bytes)) return bytes;
+  try {
+    return gunzipSync(bytes);
+  } catch (e) {
+    if ((e as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") throw new ProfileFormatError(file, undefined, `decompresses to more than ${constants.MAX_LENGTH} bytes, more than this reader can hold`);
+    throw new ProfileFormatError(file, undefined, `corrupt gzip data: ${(e as Error).message}`);
+  }
+}
