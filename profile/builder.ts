@@ -406,14 +406,20 @@ export class TrialBuilder {
   ): { flat: number; callpath: number } {
     if (path.length === 0) throw new ProfileModelError("a callpath needs at least one element");
     const flat = this.timer(path[path.length - 1], groups);
+    const callpath = path.length > 1 ? this.callpath(path, ["TAU_CALLPATH", ...groups]) : -1;
+    this.addCallpathValuesAt(thread, flat, callpath, v, options);
+    return { flat, callpath };
+  }
+
+  /**
+   * {@link addCallpathValues} to timers already resolved: the flat timer `flat` and the callpath
+   * timer `callpath` (-1 for none). For a reader that adds one call path's values on many
+   * threads: resolving its timers once, not on every thread (a lookup normalizes the name).
+   */
+  addCallpathValuesAt(thread: number, flat: number, callpath: number, v: TimerValueInput, options: { readonly flatInclusive?: boolean } = {}): void {
     this.addValues(thread, flat, options.flatInclusive === false ? { ...v, inclusive: undefined } : v);
     if (options.flatInclusive === false) this.touch(thread, flat);
-    let callpath = -1;
-    if (path.length > 1) {
-      callpath = this.callpath(path, ["TAU_CALLPATH", ...groups]);
-      this.addValues(thread, callpath, v);
-    }
-    return { flat, callpath };
+    if (callpath >= 0) this.addValues(thread, callpath, v);
   }
 
   /** Records one sample of a user event on a thread (updates count, min, max, mean, sum of squares). */

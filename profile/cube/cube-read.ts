@@ -189,10 +189,7 @@ function buildTrial(anchor: CubeAnchor, preorder: readonly CubeCnode[], stored: 
         flat = b.timer(path[path.length - 1], groups);
         if (path.length > 1) callpath = b.callpath(path, ["TAU_CALLPATH", ...groups]);
       }
-      const v = { calls: n, subroutines: subroutines[l], exclusive: ex, inclusive: inc };
-      // TAU's rule for recursion: the flat inclusive value counts the outermost call only.
-      b.addValues(threads[l], flat, recursive ? { ...v, inclusive: undefined } : v);
-      if (callpath >= 0) b.addValues(threads[l], callpath, v);
+      b.addCallpathValuesAt(threads[l], flat, callpath, { calls: n, subroutines: subroutines[l], exclusive: ex, inclusive: inc }, { flatInclusive: !recursive });
     }
   };
   walkCallTree(anchor.roots, addNode);
