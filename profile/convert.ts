@@ -35,6 +35,11 @@ export interface ConvertOptions {
   readonly callpaths?: boolean;
   /** TAU output options (overwrite, integerTime); `integerTime: false` is refused for other outputs. */
   readonly tau?: WriteTauOptions;
+  /**
+   * For trials to Extra-P: each callpath's `inclusive` values (the default) or `exclusive` ones
+   * (what Extra-P models of a CUBE4 profile it reads itself); refused for other outputs.
+   */
+  readonly value?: "inclusive" | "exclusive";
   /** Of TAU XML inputs, which snapshot of each thread is read (see `ReadTrialOptions.snapshot`). */
   readonly snapshot?: number | string;
 }
@@ -154,7 +159,7 @@ export function convertProfile(inputs: readonly string[], output: string, option
     if (!points || points.length !== trials.length) throw new ProfileModelError(`converting trials to Extra-P needs one point (parameter values) per input: got ${points?.length ?? 0} for ${trials.length} inputs`);
     const exp = extrapFromTrials(
       trials.map((trial, i) => ({ trial, point: points[i] })),
-      { metrics: options.metrics, callpaths: options.callpaths },
+      { metrics: options.metrics, callpaths: options.callpaths, value: options.value },
     );
     writeExtrap(exp, output, extrapFormat[to]);
     return { from, to, warnings, extrap: { parameters: exp.parameters, filled: exp.filled, truncated: exp.truncated, arrowNames: exp.arrowNames } };
@@ -207,6 +212,9 @@ function checkOptionsApply(from: InputKind, to: ConvertTarget, inputs: number, o
   }
   if (options.callpaths === true && !(trialsToExtrap || (from === "trial" && to === "table-csv"))) {
     throw new ProfileModelError(`callpaths (--callpaths) apply only to trials written as Extra-P or table-csv, not to ${from} input written as ${to}`);
+  }
+  if (options.value !== undefined && !trialsToExtrap) {
+    throw new ProfileModelError(`the value (--value) applies only to trials converted to Extra-P, not to ${from} input written as ${to}`);
   }
   if (options.tau?.integerTime === false && !(from === "trial" && to === "tau")) {
     throw new ProfileModelError(`exact time (--exact-time) applies only to a TAU directory, not to ${to} output`);

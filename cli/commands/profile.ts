@@ -121,6 +121,8 @@ temporary .<output>.tmp-<pid>-<n> left beside it is removed by the next convert 
   --overwrite          replace an existing output directory
   --exact-time         keep fractional microseconds in TAU output (TAU itself writes integers)
   --snapshot <n|name>  of TAU XML inputs, the snapshot of each thread to write (as show's)
+  --value <v>          trials to Extra-P: each callpath's inclusive values (default) or exclusive
+                       ones (what Extra-P models of a CUBE4 profile it reads itself)
 Options that the chosen output does not use are refused (exit 2).
 
 Examples:
@@ -271,6 +273,13 @@ function snapshotOption(value: unknown): number | string | undefined {
   return /^\s*[+-]?\d+\s*$/.test(text) ? Number(text) : text;
 }
 
+/** `--value`: which values of trials go to Extra-P. */
+function valueOption(value: unknown): "inclusive" | "exclusive" | undefined {
+  if (value === undefined) return undefined;
+  if (value !== "inclusive" && value !== "exclusive") throw new UsageError(`convert: --value must be inclusive or exclusive, got '${String(value)}'`, "profile");
+  return value;
+}
+
 function runConvert(ctx: CommandContext, argv: readonly string[]): number {
   const { values, positionals } = parseCommandArgs("profile convert", argv, {
     to: { type: "string" },
@@ -280,6 +289,7 @@ function runConvert(ctx: CommandContext, argv: readonly string[]): number {
     overwrite: { type: "boolean" },
     "exact-time": { type: "boolean" },
     snapshot: { type: "string" },
+    value: { type: "string" },
   });
   if (positionals.length < 2) throw new UsageError("convert: expected <input>... <output>", "profile");
   const to = values.to as string | undefined;
@@ -296,6 +306,7 @@ function runConvert(ctx: CommandContext, argv: readonly string[]): number {
       callpaths: values.callpaths === true,
       tau: { overwrite: values.overwrite === true, integerTime: values["exact-time"] === true ? false : undefined },
       snapshot: snapshotOption(values.snapshot),
+      value: valueOption(values.value),
     });
   } catch (e) {
     if (e instanceof OutputExistsError) throw new ProfileError(`'${e.path}' exists and is not empty; give --overwrite to replace it`);

@@ -424,6 +424,24 @@ describe("ccasim with CUBE4 profiles", () => {
     }
   });
 
+  it("converts a Score-P cube set to Extra-P with each callpath's exclusive values, the values Extra-P models of it", async () => {
+    const files = ["1", "10"].map((x) => join(CUBE, "single_parameter", `mm.x${x}y1z1.r1`, "profile.cubex"));
+    const out = join(scratch, "mm.json");
+    expect((await run("profile", "convert", ...files, out, "--point", "x=1", "--point", "x=10", "--callpaths", "--value", "exclusive")).code).toBe(0);
+    const exp = JSON.parse(readFileSync(out, "utf8")) as { measurements: Record<string, { TIME: { point: number[]; values: number[] }[] }> };
+    const at1 = (callpath: string) => exp.measurements[callpath].TIME.find((m) => m.point[0] === 1)!.values[0];
+    // Extra-P 4.2.5 reading the same files (`extrap --cube`), x = 1, seconds: main 3.1883e-05,
+    // main->init_mat 3.795e-06, main->zero_mat 1.266e-06, main->mat_mul 1.233e-06.
+    expect([at1("main"), at1("main->init_mat"), at1("main->zero_mat"), at1("main->mat_mul")].map((v) => +(v / 1e6).toPrecision(6))).toEqual([3.1883e-5, 3.795e-6, 1.266e-6, 1.233e-6]);
+    // Inclusive (the default): main holds its callees' time too.
+    const incl = join(scratch, "mm-incl.json");
+    expect((await run("profile", "convert", ...files, incl, "--point", "x=1", "--point", "x=10", "--callpaths")).code).toBe(0);
+    expect(JSON.parse(readFileSync(incl, "utf8")).measurements.main.TIME[0].values[0]).toBeCloseTo(31.883 + 3.795 + 1.266 + 1.233, 9);
+    const r = await run("profile", "convert", files[0], join(scratch, "one-tau"), "--value", "exclusive");
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/the value \(--value\) applies only to trials converted to Extra-P, not to trial input written as tau/);
+  });
+
   it("says a CUBE 3 file is not read", () => {
     const path = join(scratch, "old.cube");
     writeFileSync(path, '<?xml version="1.0" encoding="UTF-8"?>\n<cube version="3.0">\n</cube>\n');
