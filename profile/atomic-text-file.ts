@@ -13,7 +13,7 @@ import { fileErrorText } from "./file-error.js";
 export const TEXT_PIECE_CHARS = 1 << 16;
 
 /**
- * Writes a text file (UTF-8) piece by piece, atomically: `fill` hands pieces to `write`, each
+ * Writes a text file (UTF-8; or bytes, handed as such) piece by piece, atomically: `fill` hands pieces to `write`, each
  * written at once to a temporary sibling of `path`, which replaces `path` only when `fill` returns.
  * When anything fails the temporary file is removed and `path` is left as it was. Each piece is
  * one write, so pieces of tens of kilobytes or more keep the number of writes small while the
@@ -23,7 +23,7 @@ export const TEXT_PIECE_CHARS = 1 << 16;
  * siblings of `path` that killed processes left are removed first.
  * @throws ProfileError naming `path` when the file cannot be written; whatever `fill` throws, as it is
  */
-export function writeTextFileAtomically(path: string, fill: (write: (text: string) => void) => void): void {
+export function writeTextFileAtomically(path: string, fill: (write: (piece: string | Uint8Array) => void) => void): void {
   const fail = (e: unknown): ProfileError => new ProfileError(`cannot write '${path}': ${fileErrorText(e)}`);
   removeStaleTemporaries(path);
   const tmp = temporarySibling(path);
@@ -41,8 +41,9 @@ export function writeTextFileAtomically(path: string, fill: (write: (text: strin
   const untrack = trackTemporary(tmp);
   let open = true;
   try {
-    fill((text) => {
-      const bytes = Buffer.from(text, "utf8");
+    fill((piece) => {
+      // Text is written as UTF-8; bytes (a binary format's) as they are.
+      const bytes = typeof piece === "string" ? Buffer.from(piece, "utf8") : piece;
       try {
         for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
       } catch (e) {

@@ -13,12 +13,13 @@ import { writeRecordsCsv, writeRecordsJsonl } from "./records-write.js";
 import { selectMetrics } from "./select-metrics.js";
 import { writeProfileTableCsv } from "./table-csv.js";
 import { writeTauProfile, type WriteTauOptions } from "./tau/text-write.js";
+import { writeCubeProfile } from "./cube/cube-write.js";
 
 /** Output formats of {@link convertProfile}. */
-export type ConvertTarget = "tau" | "records-csv" | "records-jsonl" | "extrap-text" | "extrap-json" | "extrap-jsonl" | "table-csv";
+export type ConvertTarget = "tau" | "records-csv" | "records-jsonl" | "extrap-text" | "extrap-json" | "extrap-jsonl" | "table-csv" | "cube";
 
 /** Every {@link ConvertTarget}. */
-export const CONVERT_TARGETS: readonly ConvertTarget[] = ["tau", "records-csv", "records-jsonl", "extrap-text", "extrap-json", "extrap-jsonl", "table-csv"];
+export const CONVERT_TARGETS: readonly ConvertTarget[] = ["tau", "records-csv", "records-jsonl", "extrap-text", "extrap-json", "extrap-jsonl", "table-csv", "cube"];
 
 /** What an input file holds. */
 export type InputKind = "trial" | "records" | "extrap";
@@ -76,24 +77,24 @@ export function profileInputKind(path: string): InputKind {
 /** Extensions of profile formats other tools write and this one only reads (or not at all): never a TAU directory's name by accident. */
 const UNWRITABLE_EXTENSIONS: Readonly<Record<string, string>> = {
   ".ppk": "ParaProf packed profiles are read, not written",
-  ".cubex": "CUBE files are not written",
-  ".cube": "CUBE files are not written",
+  ".cube": "CUBE 3 files are not written (CUBE4, .cubex, is)",
   ".xml": "XML profiles are not written",
   ".gz": "compressed output is not written",
 };
 
 /**
- * The output format implied by a file name: `.csv` records, `.txt`/`.json` Extra-P, `.jsonl`
- * records (Extra-P when the input is Extra-P), otherwise a TAU directory (whose name may hold a
- * dot, `run.v2`).
- * @throws ProfileModelError for the extension of a format that is not written (`.ppk`, `.cubex`, ...)
+ * The output format implied by a file name: `.cubex` CUBE4, `.csv` records, `.txt`/`.json`
+ * Extra-P, `.jsonl` records (Extra-P when the input is Extra-P), otherwise a TAU directory (whose
+ * name may hold a dot, `run.v2`).
+ * @throws ProfileModelError for the extension of a format that is not written (`.ppk`, `.cube`, ...)
  */
 export function inferConvertTarget(output: string, from: InputKind): ConvertTarget {
   const ext = extname(output).toLowerCase();
   const unwritable = UNWRITABLE_EXTENSIONS[ext];
   if (unwritable !== undefined) {
-    throw new ProfileModelError(`cannot write ${output}: ${unwritable}; outputs are a TAU directory (a name without these extensions), .csv or .jsonl records, or Extra-P .txt, .json, .jsonl`);
+    throw new ProfileModelError(`cannot write ${output}: ${unwritable}; outputs are a TAU directory (a name without these extensions), a CUBE4 .cubex file, .csv or .jsonl records, or Extra-P .txt, .json, .jsonl`);
   }
+  if (ext === ".cubex") return "cube";
   if (ext === ".csv") return "records-csv";
   if (ext === ".txt") return "extrap-text";
   if (ext === ".json") return "extrap-json";
@@ -174,6 +175,10 @@ export function convertProfile(inputs: readonly string[], output: string, option
     writeProfileTableCsv(trial, output, { metrics: options.metrics, callpaths: options.callpaths });
     return { from, to, warnings };
   }
+  if (to === "cube") {
+    writeCubeProfile(options.metrics !== undefined ? selectMetrics(trial, options.metrics) : trial, output);
+    return { from, to, warnings };
+  }
   writeRecordsAs(recordsOf(trial), output, to);
   return { from, to, warnings };
 }
@@ -206,7 +211,7 @@ function checkOptionsApply(from: InputKind, to: ConvertTarget, inputs: number, o
   if (from === "trial" && (to === "records-csv" || to === "records-jsonl") && inputs > 1) {
     throw new ProfileModelError(`${to} output takes one trial, got ${inputs}${to === "records-jsonl" ? "; to write trials at parameter values as Extra-P JSON Lines, give --point per input and --to extrap-jsonl" : ""}`);
   }
-  const metricsApply = from === "trial" && (trialsToExtrap || to === "tau" || to === "table-csv");
+  const metricsApply = from === "trial" && (trialsToExtrap || to === "tau" || to === "table-csv" || to === "cube");
   if (options.metrics !== undefined && !metricsApply) {
     throw new ProfileModelError(`metrics (--metric) apply only to trials written as a TAU directory, table-csv or Extra-P, not to ${from} input written as ${to}`);
   }

@@ -95,8 +95,10 @@ threads instead (xgc.ppk's MPI-IO Bytes Read: a maximum of 8.875 there, 852 here
 
 convert: writes the input in another format. The output format comes from --to or the output
 name: .csv records, .jsonl records (Extra-P JSON Lines when the input is Extra-P), .txt Extra-P
-text, .json Extra-P JSON, any other name a TAU profile directory (.ppk, .cubex, .cube, .xml and .gz
-are refused: those formats are not written). A TAU directory keeps the timer names and group
+text, .json Extra-P JSON, .cubex a CUBE4 profile (for Cube's browser: the call tree, calls as
+visits, TIME in seconds and counters stored inclusive, as Score-P stores them; not the user
+events; a flat profile or depth-limited callpaths, which hold no whole call tree, are refused), any other name a TAU
+profile directory (.ppk, .cube, .xml and .gz are refused: those formats are not written). A TAU directory keeps the timer names and group
 lists byte for byte as the input spelt them. The output may not be an input, a folder holding
 one, the profile folder or records a run folder given as input holds, or a path inside an input
 folder (it would change the data read), and its folder must be writable: all checked before
@@ -107,7 +109,7 @@ temporary .<output>.tmp-<pid>-<n> left beside it is removed by the next convert 
                        table-csv: the profile as one CSV table, one row per timer per view
                        (every thread n,c,t, then mean, min, max, total, stddev): thread, timer,
                        groups, calls, subroutines, then per metric '<metric> exclusive (usec)'
-                       and '<metric> inclusive (usec)' (counters: '(counts)')
+                       and '<metric> inclusive (usec)' (counters: '(counts)'); cube: as .cubex
   --point <k=v,...>    parameter values of each input, once per input in order (trials to
                        Extra-P only). A timer some trials never called is written as 0 at their
                        points (it was called 0 times there; Extra-P needs every callpath at every

@@ -5,8 +5,8 @@ import { deflateSync, gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { main } from "../../cli/main.js";
-import { detectTrialFormat, parseCubeProfile, ProfileError, ProfileFormatError, readTrial, Trial, TrialBuilder } from "../../index.js";
-import { CUBE } from "./data.js";
+import { detectTrialFormat, formatCubeProfile, parseCubeProfile, ProfileError, ProfileFormatError, readTrial, Trial, TrialBuilder } from "../../index.js";
+import { CUBE, PPK, TAU } from "./data.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "ccasim-cube-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -368,6 +368,41 @@ describe("CUBE4 profiles: malformed input is named by file, member and line", ()
       }),
       { numRuns: 400, seed: 17 },
     );
+  });
+});
+
+describe("CUBE4 profiles written", () => {
+  /** Every timer's calls and inclusive and exclusive values of `b` against `a`'s, by name and thread. */
+  function sameValues(a: Trial, b: Trial): void {
+    expect(b.timers.map((x) => x.name).sort()).toEqual(a.timers.map((x) => x.name).sort());
+    expect([...b.metrics].sort()).toEqual([...a.metrics].sort());
+    for (const timer of a.timers) {
+      const other = b.timer(timer.name).index;
+      for (let th = 0; th < a.threads.length; th++) {
+        const tb = b.threadIndex(a.threads[th].node, a.threads[th].context, a.threads[th].thread);
+        expect(b.calls(tb, other), `${timer.name} calls`).toBe(a.calls(th, timer.index));
+        for (let m = 0; m < a.metrics.length; m++) {
+          const mb = b.metricIndex(a.metrics[m]);
+          expect(b.inclusive(mb, tb, other), `${timer.name} ${a.metrics[m]} inclusive`).toBeCloseTo(a.inclusive(m, th, timer.index), 6);
+        }
+      }
+    }
+  }
+
+  it("read back give the trial they were written from: a Score-P profile, and a TAU profile of whole callpaths", () => {
+    for (const source of [join(CUBE, "time.p4.n2000.x1.r0", "profile.cubex"), join(CUBE, "kripke.p8.d2.g32.r1", "profile.cubex"), join(TAU, "hatchet-cpi-mpi")]) {
+      const a = readTrial(source);
+      const bytes = formatCubeProfile(a);
+      const b = parseCubeProfile(bytes, "written.cubex");
+      sameValues(a, b);
+      // The same trial gives the same bytes.
+      expect(Buffer.compare(Buffer.from(formatCubeProfile(readTrial(source))), Buffer.from(bytes))).toBe(0);
+    }
+  });
+
+  it("refuses a trial without a whole call tree: a flat profile, or depth-limited callpaths", () => {
+    expect(() => formatCubeProfile(readTrial(join(TAU, "powercap", "cap50_wrapped_am8")))).toThrow("a CUBE4 profile needs a call tree: this trial is a flat profile (it records no callpath)");
+    expect(() => formatCubeProfile(readTrial(join(PPK, "wrf-callpath.ppk")))).toThrow(/a CUBE4 profile needs a whole call tree: this trial's callpaths are depth-limited/);
   });
 });
 
