@@ -75,11 +75,14 @@ export function formatCubeProfile(trial: Trial): Uint8Array {
     });
     return out;
   };
-  const metrics: MetricData[] = [{ name: "visits", display: "Visits", type: "EXCLUSIVE", unit: "occ", values: table(preorder, (s) => v.calls[s]), integer: true }];
+  // Whole counts from 0 to 2^53 are stored as UINT64; anything else (a fraction, a negative value) as DOUBLE.
+  const whole = (values: Float64Array): boolean => values.every((x) => Number.isInteger(x) && x >= 0 && x <= Number.MAX_SAFE_INTEGER);
+  const visits = table(preorder, (s) => v.calls[s]);
+  const metrics: MetricData[] = [{ name: "visits", display: "Visits", type: "EXCLUSIVE", unit: "occ", values: visits, integer: whole(visits) }];
   trial.metrics.forEach((name, m) => {
     const time = isTimeMetric(name);
     const values = table(wide, (s) => v.inclusive[m][s] / (time ? US_PER_SECOND : 1));
-    const integer = !time && values.every((x) => Number.isInteger(x) && x >= 0 && x <= Number.MAX_SAFE_INTEGER);
+    const integer = !time && whole(values);
     metrics.push({ name: name === "TIME" ? "time" : name, display: name === "TIME" ? "Time" : name, type: "INCLUSIVE", unit: time ? "sec" : "occ", values, integer });
   });
   const members: [string, Uint8Array][] = [["anchor.xml", Buffer.from(anchorXml(trial, metrics, [...regions.values()], roots), "utf8")]];

@@ -400,6 +400,16 @@ describe("CUBE4 profiles written", () => {
     }
   });
 
+  it("stores fractional calls or counts as doubles", () => {
+    const b = new TrialBuilder({ metrics: ["TIME", "PAPI_FP_OPS"] });
+    const th = b.addThread(0);
+    b.addCallpathValues(th, ["main"], { calls: 1, subroutines: 1.5, exclusive: [10, 2.5], inclusive: [20, 5] });
+    b.addCallpathValues(th, ["main", "f"], { calls: 1.5, subroutines: 0, exclusive: [10, 2.5], inclusive: [10, 2.5] });
+    const back = parseCubeProfile(formatCubeProfile(b.build()), "f.cubex");
+    const f = back.findCallpath(["main", "f"])!.index;
+    expect([back.calls(0, f), back.inclusive(back.metricIndex("PAPI_FP_OPS"), 0, f), back.inclusive(back.metricIndex("PAPI_FP_OPS"), 0, back.timer("main").index)]).toEqual([1.5, 2.5, 5]);
+  });
+
   it("refuses a trial without a whole call tree: a flat profile, or depth-limited callpaths", () => {
     expect(() => formatCubeProfile(readTrial(join(TAU, "powercap", "cap50_wrapped_am8")))).toThrow("a CUBE4 profile needs a call tree: this trial is a flat profile (it records no callpath)");
     expect(() => formatCubeProfile(readTrial(join(PPK, "wrf-callpath.ppk")))).toThrow(/a CUBE4 profile needs a whole call tree: this trial's callpaths are depth-limited/);
