@@ -56,15 +56,23 @@ export function formatCubeProfile(trial: Trial): Uint8Array {
       regions.set(c.name, region);
     }
     if (c.timer < 0) throw new ProfileModelError(`the callpath ${c.path.join(" => ")} has no timer of its own: the call tree is not whole`);
-    return { id: nextNode++, region, parameters: [], timer: c.timer, children: c.children.map(toNode) };
+    return { id: nextNode++, region, parameters: [], timer: c.timer, children: [] };
   };
-  const roots = tree.roots.map(toNode);
+  // Node ids in preorder, built without recursion (a call tree may be deeper than the stack).
+  const roots: Node[] = [];
+  const stack: { tree: CallpathNode; into: Node[] }[] = tree.roots.map((r) => ({ tree: r, into: roots })).reverse();
+  while (stack.length > 0) {
+    const { tree: c, into } = stack.pop()!;
+    const node = toNode(c);
+    into.push(node);
+    for (let i = c.children.length - 1; i >= 0; i--) stack.push({ tree: c.children[i], into: node.children });
+  }
   const L = trial.threads.length;
   const nT = trial.timers.length;
   const preorder = cnodeEnumeration(roots, false) as Node[];
   const wide = cnodeEnumeration(roots, true) as Node[];
   const v = trial.values;
-  // Values per call node (in an enumeration) and location: `get(thread, timer)`.
+  // Values per call node (in an enumeration) and location; `get` reads the trial's slot (thread x timer).
   const table = (order: readonly Node[], get: (slot: number) => number): Float64Array => {
     const out = new Float64Array(order.length * L);
     order.forEach((node, i) => {
