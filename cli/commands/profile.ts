@@ -29,7 +29,7 @@ import {
 } from "../../profile/index.js";
 import { plural, positiveIntegerOption } from "./analysis-io.js";
 
-const HELP = `ccasim profile: look at and convert measurement data (TAU profiles, ParaProf .ppk, TAU XML, CUBE4, records, Extra-P)
+const HELP = `ccasim profile: look at and convert measurement data (TAU text and XML, ParaProf, CUBE4, records, Extra-P)
 
 Usage:
   ccasim profile show <dir|profile.N.C.T|file.ppk|tauprofile.xml|profile.cubex> [options]
@@ -97,9 +97,10 @@ convert: writes the input in another format. The output format comes from --to o
 name: .csv records, .jsonl records (Extra-P JSON Lines when the input is Extra-P), .txt Extra-P
 text, .json Extra-P JSON, .cubex a CUBE4 profile (for Cube's browser: the call tree, calls as
 visits, TIME in seconds and counters stored inclusive, as Score-P stores them; not the user
-events; a flat profile or depth-limited callpaths, which hold no whole call tree, are refused), any other name a TAU
-profile directory (.ppk, .cube, .xml and .gz are refused: those formats are not written). A TAU directory keeps the timer names and group
-lists byte for byte as the input spelt them. The output may not be an input, a folder holding
+events; a flat profile or depth-limited callpaths, which hold no whole call tree, are refused),
+any other name a TAU profile directory (.ppk, .cube, .xml and .gz are refused: those formats are
+not written). A TAU directory keeps the timer names and group lists byte for byte as the input
+spelt them. The output may not be an input, a folder holding
 one, the profile folder or records a run folder given as input holds, or a path inside an input
 folder (it would change the data read), and its folder must be writable: all checked before
 anything is read. Interrupted (Ctrl-C, kill), convert stops
@@ -138,7 +139,8 @@ Examples:
   ccasim run scenarios/known-models.yaml --set workload.x=2 --out out/run-2 --quiet
   ccasim run scenarios/known-models.yaml --set workload.x=3 --out out/run-3 --quiet
   ccasim profile convert out/run-1 out/run-2 out/run-3 out/model.json --point x=1 --point x=2 --point x=3
-  ccasim profile convert out/run-1 out/run-2 out/run-3 out/model.jsonl --to extrap-jsonl --point x=1 --point x=2 --point x=3`;
+  ccasim profile convert out/run-1 out/run-2 out/run-3 out/model.jsonl --to extrap-jsonl --point x=1 --point x=2 --point x=3
+  ccasim profile convert out/run-1 out/run-1.cubex`;
 
 function runShow(ctx: CommandContext, argv: readonly string[]): number {
   const { values, positionals } = parseCommandArgs("profile show", argv, {

@@ -138,7 +138,7 @@ describe("the README's analysis section", () => {
 describe("the examples of ccasim profile --help", () => {
   it("run as written from the repository's root: shared profiles, and run folders converted to Extra-P", async () => {
     const ran = await runExamples(examplesSection(await help("profile")));
-    expect(ran.map((x) => x.args.slice(0, 2).join(" "))).toEqual(["profile show", "profile show", "profile show", "profile convert", "profile convert", "profile convert", "run scenarios/known-models.yaml", "run scenarios/known-models.yaml", "run scenarios/known-models.yaml", "profile convert", "profile convert"]);
+    expect(ran.map((x) => x.args.slice(0, 2).join(" "))).toEqual(["profile show", "profile show", "profile show", "profile convert", "profile convert", "profile convert", "run scenarios/known-models.yaml", "run scenarios/known-models.yaml", "run scenarios/known-models.yaml", "profile convert", "profile convert", "profile convert"]);
     expect(JSON.parse(ran[1]!.r.out).tables[0].rows).toHaveLength(10);
     expect(existsSync("out/mpas-text/MULTI__TIME")).toBe(true);
     expect(readFileSync("out/mpas.csv", "utf8")).toMatch(/^thread,timer,groups,calls,subroutines,/);
@@ -147,6 +147,13 @@ describe("the examples of ccasim profile --help", () => {
     expect(fit.code, fit.err).toBe(0);
     expect(fit.out).toContain("== A::run() / TIME vs x");
     expect(readFileSync("out/model.jsonl", "utf8").split("\n")[0]).toContain('"params":{"x":1}');
+    // A run for Cube's browser: the same timers, read back.
+    const cube = await runCli(["profile", "show", "out/run-1.cubex", "--json"]);
+    expect(cube.code, cube.err).toBe(0);
+    const shown = await runCli(["profile", "show", "out/run-1", "--json"]);
+    const [c, t] = [JSON.parse(cube.out), JSON.parse(shown.out)] as { timers: number; callpaths: number }[];
+    expect([c.timers, c.callpaths]).toEqual([t.timers, t.callpaths]);
+    expect(c.timers).toBeGreaterThan(3);
   });
 });
 
