@@ -1,12 +1,24 @@
 /**
- * Input that may be gzip-compressed (`.ppk` files, TAU XML profiles, CUBE4 archives and their
- * `anchor.xml`), inflated when it is, with the reader's errors.
+ * Input files of the binary and compressed formats, read whole, and input that may be
+ * gzip-compressed (`.ppk` files, TAU XML profiles, CUBE4 archives and their `anchor.xml`),
+ * inflated when it is, with the readers' errors.
  *
  * @packageDocumentation
  */
 import { constants } from "node:buffer";
+import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
-import { ProfileFormatError } from "./errors.js";
+import { ProfileError, ProfileFormatError } from "./errors.js";
+import { fileErrorText } from "./file-error.js";
+
+/** The bytes of input file `path`. @throws ProfileError naming it when it cannot be read */
+export function readInputBytes(path: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (e) {
+    throw new ProfileError(`cannot read '${path}': ${fileErrorText(e)}`);
+  }
+}
 
 /** Whether `bytes` start with gzip's magic number. */
 export function isGzip(bytes: Uint8Array): boolean {

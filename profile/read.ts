@@ -50,7 +50,8 @@ export function detectTrialFormat(path: string): TrialFormat {
   } catch (e) {
     throw new ProfileError(`cannot read '${path}': ${fileErrorText(e)}`);
   }
-  if (st.isDirectory()) return !hasTauProfileFiles(profileFolderOf(path)) && listTauXmlFiles(path).length > 0 ? "xml" : "tau";
+  // (A run's folder holds its profile in profile/, and no XML profile of its own.)
+  if (st.isDirectory()) return listTauXmlFiles(path).length > 0 && !hasTauProfileFiles(path) ? "xml" : "tau";
   if (extname(path).toLowerCase() === ".ppk") return "ppk";
   if (extname(path).toLowerCase() === ".cubex") return "cube";
   if (parseProfileFileName(basename(path))) return "tau";

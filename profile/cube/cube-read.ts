@@ -28,11 +28,9 @@
  *
  * @packageDocumentation
  */
-import { readFileSync } from "node:fs";
 import { TrialBuilder } from "../builder.js";
-import { ProfileError, ProfileFormatError } from "../errors.js";
-import { fileErrorText } from "../file-error.js";
-import { inflatedInput } from "../gzip-input.js";
+import { ProfileFormatError } from "../errors.js";
+import { inflatedInput, readInputBytes } from "../gzip-input.js";
 import type { Trial } from "../model.js";
 import { canonicalTimerName } from "../names.js";
 import type { TrialReadOptions } from "../tau/text-read.js";
@@ -49,13 +47,7 @@ const US_PER_SECOND = 1e6;
  * @throws ProfileError when the file cannot be read
  */
 export function readCubeProfile(path: string, options: TrialReadOptions = {}): Trial {
-  let raw: Buffer;
-  try {
-    raw = readFileSync(path);
-  } catch (e) {
-    throw new ProfileError(`cannot read '${path}': ${fileErrorText(e)}`);
-  }
-  return parseCubeProfile(raw, path, options);
+  return parseCubeProfile(readInputBytes(path), path, options);
 }
 
 /** A stored metric and its values per call node id. */
@@ -77,9 +69,9 @@ export function parseCubeProfile(bytes: Uint8Array, file: string, options: Trial
     if (e instanceof TarError) throw new ProfileFormatError(file, undefined, `not a readable tar archive: ${e.detail}`, e.offset);
     throw e;
   }
-  const stored0 = members.get("anchor.xml");
-  if (stored0 === undefined) throw new ProfileFormatError(file, undefined, "no anchor.xml in the archive: not a CUBE4 profile");
-  const anchorBytes = inflatedInput(stored0, `${file} (anchor.xml)`);
+  const anchorMember = members.get("anchor.xml");
+  if (anchorMember === undefined) throw new ProfileFormatError(file, undefined, "no anchor.xml in the archive: not a CUBE4 profile");
+  const anchorBytes = inflatedInput(anchorMember, `${file} (anchor.xml)`);
   let anchor: CubeAnchor;
   try {
     anchor = parseAnchor(Buffer.from(anchorBytes).toString("utf8"));
@@ -242,31 +234,28 @@ function timerName(node: CubeCnode): string {
  * Exclusive and inclusive values (scaled) of every call node from the stored form: inclusive is a
  * node's exclusive plus its children's inclusive values; an `unsigned` metric's exclusive value is
  * not negative (see {@link isUnsignedType}). `preorder` lists every node before its children
- * ({@link cnodeEnumeration}); nodes are done in reverse, children first.
+ * ({@link cnodeEnumeration}); nodes are done in reverse, children first. The rows of `stored`
+ * become one of the two forms (scaled in place): the map is not to be read after.
  */
 function bothForms(preorder: readonly CubeCnode[], stored: Map<number, Float64Array>, storedInclusive: boolean, unsigned: boolean, L: number, scale: number): { excl: Map<number, Float64Array>; incl: Map<number, Float64Array> } {
   const excl = new Map<number, Float64Array>();
   const incl = new Map<number, Float64Array>();
   for (let k = preorder.length - 1; k >= 0; k--) {
     const node = preorder[k];
-    const own = stored.get(node.id);
-    const e = new Float64Array(L);
-    const i = new Float64Array(L);
-    if (storedInclusive) {
-      if (own !== undefined) for (let l = 0; l < L; l++) e[l] = i[l] = own[l] * scale;
-      // Exclusive is what the children's inclusive values leave of the node's.
-      for (const c of node.children) {
-        const ci = incl.get(c.id)!;
-        for (let l = 0; l < L; l++) e[l] -= ci[l];
-      }
-      if (unsigned) for (let l = 0; l < L; l++) e[l] = Math.max(0, e[l]);
-    } else {
-      if (own !== undefined) for (let l = 0; l < L; l++) i[l] = e[l] = own[l] * scale;
-      for (const c of node.children) {
-        const ci = incl.get(c.id)!;
-        for (let l = 0; l < L; l++) i[l] += ci[l];
-      }
+    // The stored row (scaled in place: it is this function's alone) is one of the two forms; the
+    // other starts as its copy.
+    const own = stored.get(node.id) ?? new Float64Array(L);
+    if (scale !== 1) for (let l = 0; l < L; l++) own[l] *= scale;
+    const other = Float64Array.from(own);
+    const e = storedInclusive ? other : own;
+    const i = storedInclusive ? own : other;
+    for (const c of node.children) {
+      const ci = incl.get(c.id)!;
+      // Exclusive is what the children's inclusive values leave of the node's; inclusive adds them.
+      if (storedInclusive) for (let l = 0; l < L; l++) e[l] -= ci[l];
+      else for (let l = 0; l < L; l++) i[l] += ci[l];
     }
+    if (storedInclusive && unsigned) for (let l = 0; l < L; l++) e[l] = Math.max(0, e[l]);
     excl.set(node.id, e);
     incl.set(node.id, i);
   }

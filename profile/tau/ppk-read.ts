@@ -25,13 +25,11 @@
  * Files that are not gzip-compressed are read as they are (ParaProf does the same for files a
  * browser already decompressed).
  */
-import { readFileSync } from "node:fs";
 import { TrialBuilder } from "../builder.js";
-import { ProfileError, ProfileFormatError } from "../errors.js";
+import { ProfileFormatError } from "../errors.js";
 import type { Trial } from "../model.js";
 import type { TrialReadOptions } from "./text-read.js";
-import { fileErrorText } from "../file-error.js";
-import { inflatedInput } from "../gzip-input.js";
+import { inflatedInput, readInputBytes } from "../gzip-input.js";
 
 /** Big-endian cursor over the decompressed bytes, throwing located errors. @internal */
 class JavaDataReader {
@@ -133,13 +131,7 @@ class JavaDataReader {
  * @throws ProfileError when the file cannot be read.
  */
 export function readPackedProfile(path: string, options: TrialReadOptions = {}): Trial {
-  let raw: Buffer;
-  try {
-    raw = readFileSync(path);
-  } catch (e) {
-    throw new ProfileError(`cannot read '${path}': ${fileErrorText(e)}`);
-  }
-  return parsePackedProfile(raw, path, options);
+  return parsePackedProfile(readInputBytes(path), path, options);
 }
 
 /**

@@ -37,14 +37,14 @@
  *
  * @packageDocumentation
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { constants } from "node:buffer";
 import { TrialBuilder } from "../builder.js";
 import { ProfileError, ProfileFormatError, ProfileModelError } from "../errors.js";
 import type { Trial } from "../model.js";
 import { fileErrorText } from "../file-error.js";
-import { inflatedInput } from "../gzip-input.js";
+import { inflatedInput, readInputBytes } from "../gzip-input.js";
 import { parseMetadataXml } from "./xml.js";
 import { scanNumbers, type TrialReadOptions } from "./text-read.js";
 import { XML_END, XML_EOF, XML_START, XML_TEXT, XmlScanner, XmlSyntaxError } from "./xml-scanner.js";
@@ -168,13 +168,7 @@ export function readTauXmlFiles(files: readonly string[], options: TauXmlReadOpt
 
 /** The bytes of an XML profile file, decompressed when it is gzip. */
 function readXmlBytes(path: string): Buffer {
-  let raw: Buffer;
-  try {
-    raw = readFileSync(path);
-  } catch (e) {
-    throw new ProfileError(`cannot read '${path}': ${fileErrorText(e)}`);
-  }
-  const bytes = inflatedInput(raw, path);
+  const bytes = inflatedInput(readInputBytes(path), path);
   // A view of the same memory, not a copy (a merged profile may be hundreds of megabytes).
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
