@@ -11,4 +11,4 @@ export { timeVsQChart, stridedRatioChart, messagePassingChart, levelChart, power
 export { meanSdVsQChart, meanSdPoints, type MeanSdPoint } from "./mean-sd-chart.js";
 export { trialReport, readTrialInput, type TrialInput } from "./trial-report.js";
 export { studyReport } from "./study-report.js";
-export { buildReport, defaultReportPath, reportInput, writeReport } from "./write-report.js";
+export { buildReport, defaultReportPath, reportInput, writeReport, type ReportOptions } from "./write-report.js";

@@ -23,10 +23,11 @@ export interface TrialInput {
  * the first that holds records) is streamed into the points the charts need: no record is kept,
  * so a run of millions of records is reported in the memory of their points. A folder of records
  * without any profile files is reported from its records alone; a profile that is there but
- * unreadable is an error.
+ * unreadable is an error. `options.snapshot` chooses the snapshot of each thread of a TAU XML
+ * profile (see `ReadTrialOptions.snapshot`; refused for the other formats).
  * @throws ProfileError / ProfileFormatError when nothing readable is there
  */
-export function readTrialInput(path: string): TrialInput {
+export function readTrialInput(path: string, options: { readonly snapshot?: number | string } = {}): TrialInput {
   let dir: boolean;
   try {
     dir = statSync(path).isDirectory();
@@ -45,7 +46,7 @@ export function readTrialInput(path: string): TrialInput {
     if (records.count > 0) break;
   }
   // The records are read above, once: the trial is read without them.
-  const trial = dir && records !== undefined && records.count > 0 && !hasTauProfileFiles(profileAt) ? undefined : readTrial(profileAt, { records: false });
+  const trial = dir && records !== undefined && records.count > 0 && !hasTauProfileFiles(profileAt) && options.snapshot === undefined ? undefined : readTrial(profileAt, { records: false, snapshot: options.snapshot });
   const summaryFile = dir ? join(path, RUN_SUMMARY_FILE) : "";
   const summary = summaryFile && existsSync(summaryFile) ? (JSON.parse(readFileSync(summaryFile, "utf8")) as Record<string, unknown>) : undefined;
   return { name: String(summary?.scenario ?? basename(path)), trial, records: records ?? digestRecords([]), summary };

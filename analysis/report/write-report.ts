@@ -1,6 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
-import { checkOutputPath, isRunFolder, OutputPathError, parseProfileFileName, RUN_REPORT_FILE, writeTextFileAtomically, type CommandInput } from "../../profile/index.js";
+import { checkOutputPath, isRunFolder, OutputPathError, ProfileError, parseProfileFileName, RUN_REPORT_FILE, writeTextFileAtomically, type CommandInput } from "../../profile/index.js";
 import { isStudyDatabase, StudyStore } from "../../profile/study/index.js";
 import { renderReportHtml, type ReportDocument } from "./html.js";
 import { studyReport } from "./study-report.js";
@@ -27,12 +27,22 @@ export function defaultReportPath(input: string): string {
   return (isRunFolder(parent) ? `${basename(parent)}-${name}` : name) + ".html";
 }
 
+/** How a report reads its input. */
+export interface ReportOptions {
+  /**
+   * Of a TAU XML profile, which snapshot of each thread is reported (see
+   * `ReadTrialOptions.snapshot`); refused for a study database and the other profile formats.
+   */
+  readonly snapshot?: number | string;
+}
+
 /**
  * The report of a run folder (`ccasim run` output), a TAU profile, or a study database.
- * @throws ProfileError / StudyError when the input cannot be read
+ * @throws ProfileError / StudyError when the input cannot be read, or a snapshot is asked of a study
  */
-export async function buildReport(input: string): Promise<ReportDocument> {
+export async function buildReport(input: string, options: ReportOptions = {}): Promise<ReportDocument> {
   if (isStudyDatabase(input)) {
+    if (options.snapshot !== undefined) throw new ProfileError(`${input}: a snapshot is chosen of a TAU XML profile; a study database holds its points' records and profiles`);
     const store = await StudyStore.open(input, { readOnly: true, study: true });
     try {
       return await studyReport(store, basename(input, extname(input)));
@@ -40,7 +50,7 @@ export async function buildReport(input: string): Promise<ReportDocument> {
       store.close();
     }
   }
-  return trialReport(readTrialInput(input));
+  return trialReport(readTrialInput(input, options));
 }
 
 /**
@@ -59,11 +69,11 @@ export function reportInput(input: string): CommandInput {
  * @returns the report and the number of charts written
  * @throws OutputPathError (an input error) when `out` may not or cannot be written
  */
-export async function writeReport(input: string, out: string): Promise<{ file: string; charts: number; document: ReportDocument }> {
+export async function writeReport(input: string, out: string, options: ReportOptions = {}): Promise<{ file: string; charts: number; document: ReportDocument }> {
   checkOutputPath(out, "report", { inputs: [reportInput(input)] });
   // The report is one HTML page: a file named for another format would not open as it says.
   if (!/\.html?$/i.test(out)) throw new OutputPathError(out, "report", "the report is an HTML page; name it .html (a browser prints it to PDF)");
-  const doc = await buildReport(input);
+  const doc = await buildReport(input, options);
   const html = await renderReportHtml(doc);
   const file = resolve(out);
   writeTextFileAtomically(file, (write) => write(html));

@@ -259,6 +259,18 @@ export function numberAssignments(command: string, option: string, raw: unknown)
 }
 
 /**
+ * `--snapshot`, which snapshot of each thread of a TAU XML profile is read: an integer is an index
+ * (0 the first, -1 the last), `name:<text>` a name that could be read as one (`name:100`), anything
+ * else a name (the reader checks it, and refuses the option for a profile of another format).
+ */
+export function snapshotOption(value: unknown): number | string | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value);
+  if (text.startsWith("name:")) return text.slice(5);
+  return /^\s*[+-]?\d+\s*$/.test(text) ? Number(text) : text;
+}
+
+/**
  * Parses repeated `name=value` assignments whose values are text (`--where mode=strided`); a
  * value may hold commas and further '=' signs.
  * @throws UsageError for a malformed assignment, an empty value or a name given twice

@@ -27,7 +27,7 @@ import {
   type Screening,
   type TrialParameter,
 } from "../../analysis/index.js";
-import { criterionOption, fitWarningText, pooledComponentMethodsWarning, pooledRecordParametersWarning, formatAdjustedR2, formatNumber, formatTable, list, numberOption, positiveIntegerOption, refuseStudyDatabase, textAssignments, threadOption, toJson } from "./analysis-io.js";
+import { criterionOption, fitWarningText, pooledComponentMethodsWarning, pooledRecordParametersWarning, formatAdjustedR2, formatNumber, formatTable, list, numberOption, positiveIntegerOption, refuseStudyDatabase, snapshotOption, textAssignments, threadOption, toJson } from "./analysis-io.js";
 
 const HELP = `ccasim fit: fit performance models T(Q) to measurements and print them as formulas and as
 mathjs cost expressions a scenario can use
@@ -112,6 +112,9 @@ Model search (the mean of T at each Q, and separately its standard deviation):
                       timers; a user event: each, mean or a thread); the title names a view,
                       metric or --exclusive that is not the default
   --exclusive         use exclusive instead of inclusive values of trial inputs
+  --snapshot <n|name> of TAU XML trial inputs, the snapshot of each thread to read: an index (0
+                      the first, -1 the last, the default) or a name (name:100 for a name that
+                      is a number), as 'ccasim profile show --snapshot'
   --json              print the reports as JSON; 'quantity' says what T is: name (wallTime, a
                       counter, a TAU metric, an Extra-P metric), source, unit (us, count, or
                       null when the input does not say), of (component method, timer, callpath),
@@ -119,7 +122,7 @@ Model search (the mean of T at each Q, and separately its standard deviation):
                       perCall
 
 Options read by some kinds of input only (--component, --method, --where, --value for records;
---q for trials; --param-timer; --callpath for Extra-P; --view, --exclusive for profiles; --metric
+--q for trials; --param-timer; --callpath for Extra-P; --view, --exclusive, --snapshot for profiles; --metric
 for profiles and Extra-P) are refused with the others rather than ignored. A study database ('ccasim sweep') is
 fitted with 'ccasim sweep fit'.
 
@@ -199,6 +202,7 @@ const OPTIONS = {
   metric: { type: "string" },
   view: { type: "string" },
   exclusive: { type: "boolean" },
+  snapshot: { type: "string" },
   family: { type: "string", multiple: true },
   criterion: { type: "string" },
   weighted: { type: "boolean" },
@@ -270,6 +274,7 @@ function run(ctx: CommandContext): number {
     variable,
   };
   const kind = v.exclusive === true ? "exclusive" : "inclusive";
+  const snapshot = snapshotOption(v.snapshot);
   const metric = v.metric === undefined ? undefined : String(v.metric);
   const view = threadOption("fit", "view", v.view, ["each", "mean", "max", "min", "total", "stddev"] as const);
   // Each Q with its text as typed, which the prediction line echoes (1e5, not 100000).
@@ -300,7 +305,7 @@ function run(ctx: CommandContext): number {
   if (v.timer !== undefined || v["user-event"] !== undefined) {
     if (v.q === undefined) throw new UsageError(`--${v.timer !== undefined ? "timer" : "user-event"} needs --q (how to read Q from each trial)`, "fit");
     if (v.timer !== undefined && v["user-event"] !== undefined) throw new UsageError("give --timer or --user-event, not both", "fit");
-    const trials = positionals.map((p) => readTrial(p, { records: false }));
+    const trials = positionals.map((p) => readTrial(p, { records: false, snapshot }));
     const obs = observationsAcrossTrials(trials, {
       parameter: parseQRule(String(v.q)),
       timer: v.timer === undefined ? undefined : String(v.timer),
@@ -313,7 +318,7 @@ function run(ctx: CommandContext): number {
   } else if (v["param-timer"] !== undefined) {
     if (v.parameter === undefined) throw new UsageError("--param-timer needs --parameter", "fit");
     for (const p of positionals) {
-      reports.push(fitOne(observationsFromParameterTimers(readTrial(p, { records: false }), { routine: String(v["param-timer"]), parameter: String(v.parameter), metric, kind, view }), p));
+      reports.push(fitOne(observationsFromParameterTimers(readTrial(p, { records: false, snapshot }), { routine: String(v["param-timer"]), parameter: String(v.parameter), metric, kind, view }), p));
     }
   } else if (isExtrap) {
     for (const p of positionals) {
@@ -423,6 +428,7 @@ const MODE_OPTIONS: Record<string, readonly InputMode[]> = {
   metric: ["trials", "param-timer", "extrap"],
   view: ["trials", "param-timer"],
   exclusive: ["trials", "param-timer"],
+  snapshot: ["trials", "param-timer"],
 };
 
 /**

@@ -1,7 +1,7 @@
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
 import { readTrial } from "../../profile/index.js";
 import { AnalysisInputError, estimateTrialPower, loadPowerConstantFile, powerConstantSets, rankInefficiencies, type EventPower, type InefficientEvent, type PowerConstantSet } from "../../analysis/index.js";
-import { formatNumber, formatTable, formatTableNumber, list, numberOption, positiveIntegerOption, shortTimerName, threadChoiceLabel, threadOption, toJson, refuseStudyDatabase } from "./analysis-io.js";
+import { formatNumber, formatTable, formatTableNumber, list, numberOption, positiveIntegerOption, shortTimerName, snapshotOption, threadChoiceLabel, threadOption, toJson, refuseStudyDatabase } from "./analysis-io.js";
 import { compareText } from "../../profile/internal.js";
 
 const HELP = `ccasim power: power, energy, FLOP/J and counter metrics per event (paper 004)
@@ -78,6 +78,9 @@ Options:
                            and let ordinary kernels pass as inefficient
   --json                   print every row as JSON (not with --top, --sort, --name-width or
                            --inefficiency, which shape the table)
+  --snapshot <n|name>      of a TAU XML profile, the snapshot of each thread to read: an index
+                           (0 the first, -1 the last, the default) or a name (name:100 for a
+                           name that is a number), as 'ccasim profile show --snapshot'
 
 Constant file: one set (a mapping) or a list of sets, each with
   name: my-cpu                      # required, not a known set's name
@@ -116,6 +119,7 @@ const OPTIONS = {
   "name-width": { type: "string" },
   inefficiency: { type: "boolean" },
   json: { type: "boolean" },
+  snapshot: { type: "string" },
 } as const;
 
 function run(ctx: CommandContext): number {
@@ -144,7 +148,7 @@ function run(ctx: CommandContext): number {
   const top = positiveIntegerOption("power", "top", v.top, 20)!;
   // 0 keeps names whole; a positive width shortens the longer ones (as prune --name-width).
   const nameWidth = v["name-width"] === "0" ? 0 : positiveIntegerOption("power", "name-width", v["name-width"], 60)!;
-  const trial = readTrial(positionals[0]!, { records: false });
+  const trial = readTrial(positionals[0]!, { records: false, snapshot: snapshotOption(v.snapshot) });
   const r = estimateTrialPower(trial, set, { kind: v.exclusive === true ? "exclusive" : "inclusive", view, flatOnly: v.callpaths !== true, cpuMHz });
   // Every estimate the idle power alone is no estimate: say what is missing instead.
   if (r.events.length > 0 && !r.anyComponent) {

@@ -27,7 +27,7 @@ import {
   type Trial,
   timerCounts,
 } from "../../profile/index.js";
-import { plural, positiveIntegerOption } from "./analysis-io.js";
+import { plural, positiveIntegerOption, snapshotOption } from "./analysis-io.js";
 
 const HELP = `ccasim profile: look at and convert measurement data (TAU text and XML, ParaProf, CUBE4, records, Extra-P)
 
@@ -264,17 +264,6 @@ function timerCountText(trial: Trial, shown: boolean): string {
   if (counts.callpaths === 0) return timers;
   const paths = plural(counts.callpaths, "callpath");
   return shown ? `${timers} and ${paths}` : `${timers} (and ${paths}, shown with --callpaths)`;
-}
-
-/**
- * `--snapshot`: an integer is an index (0 the first, -1 the last), `name:<text>` a name that could
- * be read as one (`name:100`), anything else a name (the reader checks it).
- */
-function snapshotOption(value: unknown): number | string | undefined {
-  if (value === undefined) return undefined;
-  const text = String(value);
-  if (text.startsWith("name:")) return text.slice(5);
-  return /^\s*[+-]?\d+\s*$/.test(text) ? Number(text) : text;
 }
 
 /** `--value`: which values of trials go to Extra-P. */

@@ -1,7 +1,7 @@
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
 import { readTrial } from "../../profile/index.js";
 import { callTreeFromTrial, callTreesPerThread, pruneAcross, type BuiltCallTree, type MetricUsed, type PruneResult } from "../../analysis/index.js";
-import { foldGroupsOption, numberOption, positiveIntegerOption, shortTimerName, threadOption, toJson, refuseStudyDatabase } from "./analysis-io.js";
+import { foldGroupsOption, numberOption, positiveIntegerOption, shortTimerName, snapshotOption, threadOption, toJson, refuseStudyDatabase } from "./analysis-io.js";
 import { FLAT_NOTE, treeReport, type PrunedTree } from "./prune-report.js";
 
 const HELP = `ccasim prune: find the core components of a call graph with the alpha/beta pruning of paper 002
@@ -61,6 +61,9 @@ Options:
                        middle; 0 keeps names whole (as --json does)
   --json               print the result as JSON (full names and callpaths; not with --rows or
                        --name-width)
+  --snapshot <n|name>  of TAU XML inputs, the snapshot of each thread to prune: an index (0 the
+                       first, -1 the last, the default) or a name (name:100 for a name that is a
+                       number), as 'ccasim profile show --snapshot'
 
 Examples:
   ccasim prune ../shared/data/tau/hatchet-cpi-mpi
@@ -80,6 +83,7 @@ const OPTIONS = {
   rows: { type: "string" },
   "name-width": { type: "string" },
   json: { type: "boolean" },
+  snapshot: { type: "string" },
 } as const;
 
 function run(ctx: CommandContext): number {
@@ -103,7 +107,7 @@ function run(ctx: CommandContext): number {
   const foldGroups = foldGroupsOption("prune", v["fold-group"]);
   const trees: { label: string; built: BuiltCallTree; metric: MetricUsed }[] = [];
   for (const p of positionals) {
-    const trial = readTrial(p, { records: false });
+    const trial = readTrial(p, { records: false, snapshot: snapshotOption(v.snapshot) });
     if (v["per-rank"] !== true) {
       const built = callTreeFromTrial(trial, { metric, view, foldGroups });
       warnFallback(ctx, p, built.metric);

@@ -1,11 +1,12 @@
 import { basename } from "node:path";
 import { defaultReportPath, writeReport } from "../../analysis/report/index.js";
 import { parseCommandArgs, UsageError, type Command } from "../command.js";
+import { snapshotOption } from "./analysis-io.js";
 
 /** `ccasim report`: the self-contained HTML report of a run, a profile or a study. */
 export const reportCommand: Command = {
   name: "report",
-  help: `Usage: ccasim report <run-folder | profile | study.db> [--out report.html]
+  help: `Usage: ccasim report <run-folder | profile | study.db> [--out report.html] [--snapshot <n|name>]
 
 Writes one HTML page with every chart inline as SVG (Vega-Lite rendered in Node: no script, no
 network, no CDN; open it anywhere, attach it to a mail).
@@ -35,6 +36,10 @@ Options:
                  nor lie inside the input's folder (a run folder takes only its own
                  report.html), and its folder must be writable: all checked before the report
                  is built
+  --snapshot <n|name>
+                 of a TAU XML profile, the snapshot of each thread to report: an index (0 the
+                 first, -1 the last, the default) or a name (name:100 for a name that is a
+                 number), as 'ccasim profile show --snapshot'
 
 Interrupted (Ctrl-C, kill), ccasim stops at once and ends by the signal (130 / 143 in a shell):
 FILE is left as it was; a temporary .<FILE>.tmp-<pid>-<n> left beside it is removed by the next
@@ -42,11 +47,11 @@ report written to FILE.
 
 Exit codes: 0 success, 2 unreadable input or bad arguments, 130/143 interrupted.`,
   async run(ctx) {
-    const { values, positionals } = parseCommandArgs("report", ctx.argv, { out: { type: "string" } });
+    const { values, positionals } = parseCommandArgs("report", ctx.argv, { out: { type: "string" }, snapshot: { type: "string" } });
     if (positionals.length !== 1) throw new UsageError("give one run folder, profile or study database (see ccasim report --help)", "report");
     const input = positionals[0];
     const out = (values.out as string | undefined) ?? defaultReportPath(input);
-    const r = await writeReport(input, out);
+    const r = await writeReport(input, out, { snapshot: snapshotOption(values.snapshot) });
     ctx.out(`wrote ${r.file} (${r.charts} chart${r.charts === 1 ? "" : "s"}, ${r.document.sections.length} section${r.document.sections.length === 1 ? "" : "s"}) from ${basename(input)}\n`);
     return 0;
   },

@@ -15,7 +15,7 @@ import {
   selectImplementations,
   type QosConstraint,
 } from "../../analysis/index.js";
-import { assignments, foldGroupsOption, formatNumber, numberAssignments, formatTable, formatTableNumber, numberOption, shortTimerName, toJson } from "./analysis-io.js";
+import { assignments, foldGroupsOption, formatNumber, numberAssignments, formatTable, formatTableNumber, numberOption, shortTimerName, snapshotOption, toJson } from "./analysis-io.js";
 
 const HELP = `ccasim select: choose the implementation of every component that minimises an assembly's
 predicted time (paper 002), exactly, and compare with the pruned-core heuristic
@@ -64,6 +64,8 @@ Options:
                           ccasim prune)
   --fold-group <g,...>    TAU groups (MPI, say) whose timers that pruning folds into their
                           callers first, as ccasim prune --fold-group (default none)
+  --snapshot <n|name>     of a TAU XML --prune-trial, the snapshot of each thread to prune
+                          (default the last), as ccasim prune --snapshot
   --risk <k>              choose by mean + k * sd per invocation (default 0)
   --require <key>=<min>   quality-of-service lower bound (repeatable), e.g. --require accuracy=2;
                           the attribute must be declared in some implementation's qos; it
@@ -92,6 +94,7 @@ const OPTIONS = {
   require: { type: "string", multiple: true },
   crossover: { type: "string" },
   json: { type: "boolean" },
+  snapshot: { type: "string" },
 } as const;
 
 function run(ctx: CommandContext): number {
@@ -100,7 +103,8 @@ function run(ctx: CommandContext): number {
   // Why refuse rather than pick one: an option that silently does nothing answers another question.
   if (v["known-models"] === true && positionals.length > 0) throw new UsageError(`--known-models is the assembly: give it or an assembly file ('${positionals[0]}'), not both`, "select");
   if (v.core !== undefined && v["prune-trial"] !== undefined) throw new UsageError("give the heuristic's core with --core or have it found with --prune-trial, not both", "select");
-  for (const name of ["alpha", "beta", "fold-group"] as const) if (v[name] !== undefined && v["prune-trial"] === undefined) throw new UsageError(`--${name} sets the pruning of --prune-trial; it needs --prune-trial`, "select");
+  for (const name of ["alpha", "beta", "fold-group", "snapshot"] as const)
+    if (v[name] !== undefined && v["prune-trial"] === undefined) throw new UsageError(`--${name} ${name === "snapshot" ? "chooses the snapshot of the profile" : "sets the pruning"} of --prune-trial; it needs --prune-trial`, "select");
   // Why refuse: a crossover scan alone runs no selection at a point, so the heuristic would not run.
   for (const name of ["core", "prune-trial"] as const)
     if (v[name] !== undefined && v.input === undefined && v.crossover !== undefined) throw new UsageError(`--${name} sets the core of the heuristic, which runs at the --input values; a --crossover scan alone runs no heuristic: add --input`, "select");
@@ -116,7 +120,7 @@ function run(ctx: CommandContext): number {
   let core: string[] | undefined = v.core === undefined ? undefined : String(v.core).split(",").map((s) => s.trim()).filter((s) => s !== "");
   if (core !== undefined && core.length === 0) throw new UsageError(`--core names no component ('${String(v.core)}'): give component names separated by commas, e.g. --core A,B`, "select");
   if (v["prune-trial"] !== undefined) {
-    const trial = readTrial(String(v["prune-trial"]), { records: false });
+    const trial = readTrial(String(v["prune-trial"]), { records: false, snapshot: snapshotOption(v.snapshot) });
     const names = assembly.components.map((c) => c.name);
     const implementations = implementationNames(assembly);
     const foldGroups = foldGroupsOption("select", v["fold-group"]);

@@ -243,6 +243,54 @@ describe("TAU XML profiles: choosing a snapshot", () => {
   });
 });
 
+describe("TAU XML profiles: --snapshot in every command that reads a profile", () => {
+  const dir = join(scratch, "choose-commands");
+  mkdirSync(dir);
+  writeFileSync(join(dir, "snapshot.0.0.0"), twoSnapshots(0));
+  writeFileSync(join(dir, "snapshot.1.0.0"), twoSnapshots(1));
+  const run = async (args: string[]): Promise<{ code: number; out: string; err: string }> => {
+    let out = "";
+    let err = "";
+    const code = await main(args, { out: (x) => (out += x), err: (x) => (err += x) });
+    return { code, out, err };
+  };
+  /** The mean inclusive time of solve<double> in prune's JSON (us), kept or pruned. */
+  const pruned = (out: string): number => {
+    const tree = (JSON.parse(out) as { trees: { kept: { name: string; inclusive: number }[]; pruned: { name: string; inclusive: number }[] }[] }).trees[0];
+    return [...tree.kept, ...tree.pruned].find((n) => n.name === "solve<double>")!.inclusive;
+  };
+
+  it("prune prunes the snapshot chosen", async () => {
+    const last = await run(["prune", dir, "--json"]);
+    const first = await run(["prune", dir, "--json", "--snapshot", "iteration 1"]);
+    expect([last.code, first.code]).toEqual([0, 0]);
+    expect([pruned(last.out), pruned(first.out)]).toEqual([300, 100]);
+  });
+
+  it("fit, power, select --prune-trial and report read it, and name a snapshot that is not there", async () => {
+    const missing = /thread 0,0,0 has no snapshot named 'iteration 9'/;
+    for (const args of [
+      ["fit", dir, "--timer", "solve", "--q", "ranks", "--snapshot", "iteration 9"],
+      ["power", dir, "--snapshot", "iteration 9"],
+      ["select", "--known-models", "--input", "x=2", "--prune-trial", dir, "--snapshot", "iteration 9"],
+      ["report", dir, "--out", join(scratch, "choose.html"), "--snapshot", "iteration 9"],
+    ]) {
+      const r = await run(args);
+      expect(r.code, args[0]).toBe(2);
+      expect(r.err, args[0]).toMatch(missing);
+    }
+    const report = await run(["report", dir, "--out", join(scratch, "choose.html"), "--snapshot", "0"]);
+    expect(report.code).toBe(0);
+    // A snapshot is refused of a profile of another format, and without a profile to read it of.
+    const ppk = await run(["prune", join(PPK, "mpas.ppk"), "--snapshot", "0"]);
+    expect([ppk.code, ppk.err]).toEqual([2, expect.stringMatching(/a snapshot is chosen of a TAU XML profile only/)]);
+    const alone = await run(["select", "--known-models", "--input", "x=2", "--snapshot", "0"]);
+    expect([alone.code, alone.err]).toEqual([2, expect.stringMatching(/--snapshot chooses the snapshot of the profile of --prune-trial; it needs --prune-trial/)]);
+    const records = await run(["fit", join(scratch, "none.csv"), "--parameter", "Q", "--snapshot", "0"]);
+    expect([records.code, records.err]).toEqual([2, expect.stringMatching(/--snapshot does not apply to records/)]);
+  });
+});
+
 describe("TAU XML profiles: Score-P's tau_snapshot output", () => {
   it("reads several definitions blocks per thread and a PAPI metric listed after TIME", () => {
     // As scorep_profile_tau_writer.c writes a thread: no metadata, metrics, user events and
