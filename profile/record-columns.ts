@@ -83,3 +83,6 @@ export function describeRecordValues(counters: readonly string[]): string {
 export function recordValueSpellings(counters: readonly string[]): string[] {
   return [...RECORD_VALUE_FIELDS.flatMap((f) => [f, RECORD_COLUMNS[f], recordFieldColumn(f)]), ...counters, ...counters.map(counterColumn)];
 }
+
+/** The largest rank a record may name: MPI ranks are C ints. @internal */
+export const MAX_RANK = 2 ** 31 - 1;

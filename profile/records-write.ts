@@ -7,10 +7,12 @@
  * columns (`counter:<name> [count]`) sorted by name. A record without a parameter or counter
  * leaves its cell empty (JSON Lines: omits the key). Strings that need it are quoted in CSV
  * (and the empty string, so that it differs from an absent cell); numbers are written as
- * `String(n)` (JSON Lines: as `JSON.stringify(n)`, so non-finite numbers become `null`).
+ * `String(n)` (JSON Lines: as `JSON.stringify(n)`). What the readers would refuse is refused
+ * before anything is written (see {@link checkWritableRecords}).
  */
 import { TEXT_PIECE_CHARS, writeTextFileAtomically } from "./atomic-text-file.js";
-import { counterColumn, FIXED_COLUMNS, parameterColumn, RECORD_COLUMNS } from "./record-columns.js";
+import { ProfileModelError } from "./errors.js";
+import { counterColumn, FIXED_COLUMNS, MAX_RANK, parameterColumn, RECORD_COLUMNS } from "./record-columns.js";
 import { nameSlots, recordTable, type RecordKind, type RecordSource, type RecordTable } from "./record-table.js";
 
 /** The record file formats. */
@@ -72,6 +74,7 @@ export interface RecordSinks {
  */
 export function formatRecordFiles(source: RecordSource, sinks: RecordSinks, chunkChars = TEXT_PIECE_CHARS): void {
   const t = recordTable(source);
+  checkWritableRecords(t);
   const layout = tableLayout(t);
   const kinds = layout.kinds as readonly KindLayout[];
   const n = t.count;
@@ -254,6 +257,66 @@ function jsonRow(t: RecordTable, i: number, l: KindLayout): string {
 }
 
 /** The columns of the kinds that have rows, and each such kind's layout. */
+/**
+ * Refuses records the readers (`parseRecordsCsv`, `parseRecordsJsonl`, `forEachRecord`) would
+ * refuse, so that a file written is a file that reads back: a blank or non-text component, port
+ * or method name; a rank that is not an integer from 0 to 2^31 - 1; a start, compute time or
+ * counter that is not a finite number; a wall or MPI time below 0 or not finite; a parameter that
+ * is neither text nor a finite number (CSV would write `NaN`, which reads back as text, and JSON
+ * Lines `null`); an undefined parameter or counter is an absent cell. Records are counted from 1,
+ * as the files' lines after the header.
+ * @throws ProfileModelError naming the first such record and field
+ */
+export function checkWritableRecords(source: RecordSource): void {
+  const t = recordTable(source);
+  const kinds = t.kinds;
+  // Per kind, once: the indices of the parameters and counters written (a name listed twice
+  // writes its last), after its names are checked.
+  const written: ({ readonly parameters: Int32Array; readonly counters: Int32Array } | undefined)[] = new Array(kinds.length);
+  const n = t.count;
+  for (let i = 0; i < n; i++) {
+    const kind = kinds[t.kind(i)];
+    let slots = written[t.kind(i)];
+    if (slots === undefined) {
+      for (const field of ["component", "port", "method"] as const) {
+        const name: unknown = kind[field];
+        if (typeof name !== "string" || name.trim() === "") throw unwritable(i, field, `must be a name (non-blank text), found ${JSON.stringify(name) ?? String(name)}`);
+      }
+      slots = written[t.kind(i)] = { parameters: Int32Array.from(nameSlots(kind.parameterNames).values()), counters: Int32Array.from(nameSlots(kind.counterNames).values()) };
+    }
+    const rank = t.rank(i);
+    if (!Number.isInteger(rank) || rank < 0 || rank > MAX_RANK) throw unwritable(i, "rank", `must be an integer from 0 to ${MAX_RANK}, found ${rank}`);
+    const start = t.start(i);
+    const wall = t.wallTime(i);
+    const mpi = t.mpiTime(i);
+    const compute = t.computeTime(i);
+    // One test for the usual row: every time finite, the durations 0 or more (NaN fails each).
+    if (!(wall >= 0 && wall < Infinity && mpi >= 0 && mpi < Infinity && Number.isFinite(start) && Number.isFinite(compute))) {
+      if (!Number.isFinite(start)) throw unwritable(i, "start", `must be a finite number, found ${start}`);
+      if (!Number.isFinite(compute)) throw unwritable(i, "computeTime", `must be a finite number, found ${compute}`);
+      for (const [field, x] of [["wallTime", wall], ["mpiTime", mpi]] as const) if (!(x >= 0 && x < Infinity)) throw unwritable(i, field, `must be a finite duration, 0 or more, found ${x}`);
+    }
+    const counters = slots.counters;
+    for (let j = 0; j < counters.length; j++) {
+      const c = counters[j];
+      const x = t.counter(i, c);
+      // (An undefined value, which hand-made tables may hold, is an absent cell.)
+      if (x !== undefined && !Number.isFinite(x)) throw unwritable(i, `counter '${kind.counterNames[c]}'`, `must be a finite number, found ${x}`);
+    }
+    const parameters = slots.parameters;
+    for (let j = 0; j < parameters.length; j++) {
+      const p = parameters[j];
+      const x = t.parameter(i, p);
+      if (x !== undefined && typeof x !== "string" && !Number.isFinite(x)) throw unwritable(i, `parameter '${kind.parameterNames[p]}'`, `must be text or a finite number, found ${typeof x === "number" ? x : JSON.stringify(x) ?? String(x)}`);
+    }
+  }
+}
+
+/** The error of record `i` (0-based) whose `field` the readers would refuse. */
+function unwritable(i: number, field: string, what: string): ProfileModelError {
+  return new ProfileModelError(`record ${i + 1}: ${field} ${what}; the record files would not read back`);
+}
+
 function tableLayout(t: RecordTable): TableLayout {
   const used = new Uint8Array(t.kinds.length);
   for (let i = 0; i < t.count; i++) used[t.kind(i)] = 1;

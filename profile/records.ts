@@ -11,7 +11,7 @@ import { StringDecoder } from "node:string_decoder";
 import { ProfileError, ProfileFormatError } from "./errors.js";
 import type { InvocationRecord } from "./model.js";
 import type { RecordFileFormat } from "./records-write.js";
-import { COUNTER_PREFIX, COUNTER_SUFFIX, FIXED_COLUMNS as FIXED, PARAM_PREFIX, RECORD_COLUMNS } from "./record-columns.js";
+import { COUNTER_PREFIX, COUNTER_SUFFIX, FIXED_COLUMNS as FIXED, MAX_RANK, PARAM_PREFIX, RECORD_COLUMNS } from "./record-columns.js";
 import { setRecordField } from "./record-table.js";
 import { decimalValue } from "./decimal-text.js";
 import { SharedNames } from "./shared-names.js";
@@ -260,9 +260,6 @@ function recordsFromTable(plan: TablePlan, rows: TableRows, file: string, numeri
   }
   return out;
 }
-
-/** The largest rank a record may name: MPI ranks are C ints. */
-const MAX_RANK = 2 ** 31 - 1;
 
 /** Column `c` of row `r` as a name. @throws ProfileFormatError when it is absent, blank, or (JSON Lines) not text */
 function text(rows: TableRows, r: number, c: number, columns: readonly string[], file: string): string {

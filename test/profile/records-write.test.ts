@@ -8,7 +8,10 @@ import {
   formatRecordFiles,
   formatRecordsCsv,
   formatRecordsJsonl,
+  parseRecordsCsv,
+  parseRecordsJsonl,
   ProfileError,
+  ProfileModelError,
   RECORD_COLUMNS,
   recordColumns,
   recordList,
@@ -57,19 +60,23 @@ function referenceJsonl(records: readonly InvocationRecord[]): string {
 
 /** Names and strings that need CSV quoting or JSON escaping, and plain ones. */
 const text = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom("", " padded ", 'say "hi"', "a,b", "line\nbreak", "cr\rx", "ünï ∑", "tab\t", "\u2028", "null"));
-/** Numbers with every edge JSON and String() treat apart. */
-const number = fc.oneof(fc.double(), fc.constantFrom(NaN, Infinity, -Infinity, -0, 0, 1e21, 1e-7, 123456789012345680000, 0.1 + 0.2));
+/** A component, port or method name: text that is not blank. */
+const nameText = text.filter((t) => t.trim() !== "");
+/** Finite numbers with every edge JSON and String() treat apart (the writers refuse the others). */
+const number = fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom(-0, 0, 1e21, 1e-7, 123456789012345680000, 0.1 + 0.2, -1e300, 5e-324));
+/** A duration: a finite number, 0 or more. */
+const duration = fc.oneof(fc.double({ min: 0, noNaN: true, noDefaultInfinity: true }), fc.constantFrom(0, 1e21, 1e-7, 5e-324));
 /** Few names, so that records share some columns and leave others empty. */
 const name = fc.constantFrom("Q", "mode", "level", "a,b", 'q"', " x", "ü");
 const record: fc.Arbitrary<InvocationRecord> = fc.record({
-  component: text,
-  port: text,
-  method: text,
-  rank: fc.nat(64),
+  component: nameText,
+  port: nameText,
+  method: nameText,
+  rank: fc.oneof(fc.nat(64), fc.constant(2 ** 31 - 1)),
   parameters: fc.dictionary(name, fc.oneof(number, text), { maxKeys: 4 }),
   start: number,
-  wallTime: number,
-  mpiTime: number,
+  wallTime: duration,
+  mpiTime: duration,
   computeTime: number,
   counters: fc.dictionary(name, number, { maxKeys: 3 }),
 });
@@ -104,7 +111,7 @@ function columnTable(rs: readonly InvocationRecord[]): RecordTable {
 }
 
 describe("record writers", () => {
-  it("give the text of the cell-by-cell formats for any records: quotes, empty cells, NaN and infinities included", () => {
+  it("give the text of the cell-by-cell formats for any records: quotes, empty cells, -0 and extreme numbers included", () => {
     fc.assert(
       fc.property(records, (rs) => {
         expect(formatRecordsCsv(rs)).toBe(referenceCsv(rs));
@@ -190,6 +197,53 @@ describe("record writers", () => {
     const table = recordTable(rs);
     expect(table.kinds.map((k) => k.parameterNames.join(" "))).toEqual(["Q mode", "mode Q", "Q", ...Array.from({ length: 12 }, (_, k) => `p${k} Q`)]);
     expect(table.kind(2)).toBe(table.kind(rs.length - 1));
+  });
+
+  it("write only what reads back: any record they accept is read back with its values", () => {
+    fc.assert(
+      fc.property(records, (rs) => {
+        for (const [format, parse] of [[formatRecordsCsv, parseRecordsCsv], [formatRecordsJsonl, parseRecordsJsonl]] as const) {
+          // (-0 is written as 0, as String and JSON.stringify write it; `+ 0` makes it 0.)
+          const fields = (r: InvocationRecord) => [r.component, r.port, r.method, r.rank, r.start + 0, r.wallTime + 0, r.mpiTime + 0, r.computeTime + 0, Object.fromEntries(Object.entries(r.counters).map(([k, v]) => [k, v + 0]))];
+          expect(parse(format(rs)).map(fields)).toEqual(rs.map(fields));
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("refuse, before writing anything, a record the readers would refuse, naming it and the field", () => {
+    const ok: InvocationRecord = { component: "A", port: "p", method: "m", rank: 0, parameters: { Q: 1, mode: "x" }, start: 0, wallTime: 1, mpiTime: 0, computeTime: 1, counters: { L2: 3 } };
+    const cases: [Partial<InvocationRecord>, RegExp][] = [
+      [{ component: " " }, /^record 2: component must be a name \(non-blank text\), found " "; the record files would not read back$/],
+      [{ method: "" }, /^record 2: method must be a name/],
+      [{ rank: 2 ** 31 }, /^record 2: rank must be an integer from 0 to 2147483647, found 2147483648/],
+      [{ rank: -1 }, /^record 2: rank must be an integer/],
+      [{ rank: 1.5 }, /^record 2: rank must be an integer/],
+      [{ wallTime: -1 }, /^record 2: wallTime must be a finite duration, 0 or more, found -1/],
+      [{ mpiTime: NaN }, /^record 2: mpiTime must be a finite duration, 0 or more, found NaN/],
+      [{ wallTime: Infinity }, /^record 2: wallTime must be a finite duration/],
+      [{ start: -Infinity }, /^record 2: start must be a finite number, found -Infinity/],
+      [{ computeTime: NaN }, /^record 2: computeTime must be a finite number, found NaN/],
+      [{ counters: { L2: NaN } }, /^record 2: counter 'L2' must be a finite number, found NaN/],
+      [{ parameters: { Q: Infinity } }, /^record 2: parameter 'Q' must be text or a finite number, found Infinity/],
+    ];
+    const dir = mkdtempSync(join(scratch, "refused-"));
+    for (const [change, message] of cases) {
+      const rs = [ok, { ...ok, ...change }];
+      for (const source of [rs, columnTable(rs)]) {
+        expect(() => formatRecordsCsv(source), JSON.stringify(change)).toThrow(ProfileModelError);
+        expect(() => formatRecordsJsonl(source)).toThrow(message);
+        expect(() => writeRecordFiles(source, { csv: join(dir, "r.csv"), jsonl: join(dir, "r.jsonl") })).toThrow(message);
+      }
+      // The negative compute time of rounding (wall - MPI) is written.
+      expect(() => formatRecordsCsv([{ ...ok, computeTime: -1e-9 }])).not.toThrow();
+    }
+    expect(readdirSync(dir)).toEqual([]);
+    // A value a later listing of the same name replaces is not written, hence not checked.
+    const twice = columnTable([ok]);
+    const kinds = [{ ...twice.kinds[0], counterNames: ["L2", "L2"] }];
+    expect(formatRecordsCsv({ ...twice, kinds, counter: (_i, k) => (k === 0 ? NaN : 3) })).toContain(",3\n");
   });
 
   it("write an empty CSV as its header line and an empty JSON Lines file as nothing", () => {
