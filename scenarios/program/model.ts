@@ -110,8 +110,14 @@ export interface ElementInfo {
   readonly at?: string;
 }
 
-/** Slots holding the process identity, in this order at the start of every slot array. */
-export const SYSTEM_SLOTS = ["pid", "tid", "uid", "np", "nt", "node", "nodes"] as const;
+/**
+ * Slots holding the process identity and the system's parameters (paper 003's "system
+ * parameters": nodes, processors per node, processes, threads), in this order at the start of
+ * every slot array: `pid`, `tid`, `uid` (`pid * nt + tid`), `np` (processes), `nt` (threads per
+ * process), `node` (the process's node), `nodes`, `npn` (processors per node,
+ * `machine.processorsPerNode`).
+ */
+export const SYSTEM_SLOTS = ["pid", "tid", "uid", "np", "nt", "node", "nodes", "npn"] as const;
 
 /** A program model ready to run on a given machine layout. */
 export interface ProgramModel {
@@ -133,6 +139,8 @@ export interface ProgramModel {
   readonly processToNode: Int32Array;
   /** Nodes. */
   readonly nodes: number;
+  /** Processors per node (the machine's, not the processes placed on it). */
+  readonly processorsPerNode: number;
   /** Non-fatal findings of the validation (located). */
   readonly warnings: readonly string[];
 }
@@ -150,4 +158,5 @@ export function setThreadSlots(model: ProgramModel, slots: Float64Array, pid: nu
   slots[SYSTEM_SLOTS.indexOf("nt")] = model.threads;
   slots[SYSTEM_SLOTS.indexOf("node")] = model.processToNode[pid];
   slots[SYSTEM_SLOTS.indexOf("nodes")] = model.nodes;
+  slots[SYSTEM_SLOTS.indexOf("npn")] = model.processorsPerNode;
 }

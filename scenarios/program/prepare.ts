@@ -508,6 +508,7 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
     processes: layout.processes,
     processToNode: layout.processToNode,
     nodes: layout.nodes,
+    processorsPerNode: layout.processorsPerNode,
     warnings,
   };
   if (errors.length === 0) checkProgram(model, { report: (p, m) => errors.push(new ScenarioError(m, at(p.slice(root.length)))), warn: (p, m) => warn(p.slice(root.length), m) });

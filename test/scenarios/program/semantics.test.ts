@@ -39,6 +39,16 @@ describe("program model semantics", () => {
     expect(callsOf(art.trial!, 0, "C")).toBe(0);
   });
 
+  it.each(["compiled", "interpreter"] as const)("gives expressions the system parameters: nodes, processors per node (npn), processes, threads (%s)", (evaluator) => {
+    const p = { threads: 2, main: [{ action: "A", cost: "1000 * npn + 100 * nodes + 10 * np + nt" }, { action: "B", cost: "node + pid + tid" }] };
+    const art = runText(programScenario(p, { nodes: 3, ppn: 2 }), evaluator, ["machine.processorsPerNode=4"]);
+    // 4 processors a node (the machine's, not the 2 processes placed on it), 3 nodes, 6 processes of 2 threads.
+    expect(inclusiveOf(art.trial!, 0, "A")).toBe(4362);
+    // Process 5 (node 2), thread 1: the trial's last thread.
+    expect(inclusiveOf(art.trial!, art.trial!.threads.length - 1, "B")).toBe(2 + 5 + 1);
+    expect(art.result.simulatedTime).toBe(4362 + 8);
+  });
+
   it("stores C conversions: int truncates toward zero, bool is 0 or 1", () => {
     const art = run({ globals: { n: "int", f: "bool" }, main: [{ code: "n = -7 / 2; f = 5" }, { action: "A", cost: "(n + 10) * 10 + f" }] }, { nodes: 1 });
     expect(art.result.simulatedTime).toBe((-3 + 10) * 10 + 1);
