@@ -256,7 +256,6 @@ function jsonRow(t: RecordTable, i: number, l: KindLayout): string {
   return s + "}\n";
 }
 
-/** The columns of the kinds that have rows, and each such kind's layout. */
 /**
  * Refuses records the readers (`parseRecordsCsv`, `parseRecordsJsonl`, `forEachRecord`) would
  * refuse, so that a file written is a file that reads back: a blank or non-text component, port
@@ -317,6 +316,7 @@ function unwritable(i: number, field: string, what: string): ProfileModelError {
   return new ProfileModelError(`record ${i + 1}: ${field} ${what}; the record files would not read back`);
 }
 
+/** The columns of the kinds that have rows, and each such kind's layout. */
 function tableLayout(t: RecordTable): TableLayout {
   const used = new Uint8Array(t.kinds.length);
   for (let i = 0; i < t.count; i++) used[t.kind(i)] = 1;
