@@ -29,13 +29,13 @@ For a study database (what 'ccasim sweep' writes):
 
 Options:
   --out FILE     output file, named .html (or .htm). Default: beside a database (study.db ->
-                 study.html), into a run folder (<folder>/report.html), and for anything else (a
-                 TAU profile, a .ppk, TAU XML or .cubex file) <name>.html in the current directory, not beside the
-                 measurement data (a run's own profile/: <run>-profile.html; profile.0.0.0:
-                 profile.0.0.0.html). The file may not be the input or a folder holding it,
-                 nor lie inside the input's folder (a run folder takes only its own
-                 report.html), and its folder must be writable: all checked before the report
-                 is built
+                 study.html), into a run folder (<folder>/report.html), and for anything else
+                 (a TAU profile, a .ppk, TAU XML or .cubex file) <name>.html in the current
+                 directory, not beside the measurement data (a run's own profile/:
+                 <run>-profile.html; profile.0.0.0: profile.0.0.0.html). The file may not be
+                 the input or a folder holding it, nor lie inside the input's folder (a run
+                 folder takes only its own report.html), and its folder must be writable: all
+                 checked before the report is built
   --snapshot <n|name>
                  of a TAU XML profile, the snapshot of each thread to report: an index (0 the
                  first, -1 the last, the default) or a name (name:100 for a name that is a
