@@ -71,25 +71,25 @@ class Scratch {
   readonly groupLast = new Float64Array(4);
   readonly groupColumns = new Float64Array(4);
   groups = 0;
-  /** Per group, as int32 for the bands: last row (`rows - 1`), `last`, and how its count follows (`GROUP_*`). */
-  readonly groupTop32 = new Int32Array(4);
-  readonly groupLast32 = new Int32Array(4);
-  readonly groupKind = new Int32Array(4);
-  /** Whether a group is {@link GROUP_SHIFTED} (group 0's bands then also count its loss). */
+  /** The sweep {@link addGroups} last built its groups for: rows, row length (elements), elements of the last row. */
+  sweepRows = 0;
+  sweepStride = 0;
+  sweepLastRow = 0;
+  /** Group 0 as int32 for the bands: its top row (`rows - 1`) and `last`. */
+  top0 = 0;
+  last0 = 0;
+  /** Whether a group's `last` is one below group 0's (group 0's bands then also count its loss). */
   shifted = false;
-  /** Rows the shifted groups lose against group 0 in the bands `t < A` (see {@link bandRowsAndShift}). */
+  /** Rows the shifted group loses against group 0 in the bands `t < A` (see {@link bandRowsAndShift}). */
   shiftLoss = 0;
-  /** Whether the groups' count is linear in group 0's (see {@link planLinear}), and its terms. */
-  linear = false;
+  /** The plan of {@link planGroups}: columns of group 0's rows, of the shifted loss, of the threshold (row `thresholdLast`, -1 for none). */
   rowsWeight = 0;
   lossWeight = 0;
-  thresholds = 0;
-  readonly threshold = new Int32Array(8);
-  readonly thresholdColumns = new Float64Array(8);
-  /** Groups whose rows end at `last` (they take a correction at mirror offsets): `last` and columns. */
-  readonly mirrorLast = new Int32Array(4);
-  readonly mirrorColumns = new Float64Array(4);
-  mirrorGroups = 0;
+  thresholdLast = -1;
+  thresholdColumns = 0;
+  /** The group whose rows end at `last` (it takes a correction at mirror offsets): `last` (-1 for none) and columns. */
+  mirrorLast = -1;
+  mirrorColumns = 0;
   /** What the last fill of the return sums found (the sums themselves are `return-lists.ts`'s storage). */
   readonly orbits = new ReturnOrbits();
   /** Extreme partner spans of the orbit sums (see `partner-spans.ts`). */
@@ -122,13 +122,6 @@ function partnerLists(): Float64Array[] {
 // checks its map and length again at every element of the band loops.
 const sums = orbitSums;
 const sumIndex = orbitIndex;
-
-/** A column group counted by its own bands. */
-const GROUP_BANDS = 0;
-/** A column group one row short of the previous one with the same `last`: counted from it in O(1). */
-const GROUP_DERIVED = 1;
-/** A column group whose `last` is one below group 0's and whose top is group 0's or one below: counted from group 0's bands. */
-const GROUP_SHIFTED = 2;
 
 /**
  * Fills `list[1..]` with the first `assoc` returns (row distances `k <= kMax`) to `[0, B)` of an
@@ -298,7 +291,8 @@ function bandRowsAndShift(sc: Scratch, cum: Int32Array, j: number, jl: number, a
  * ones to `pl`, the position of the element before it) from the orbit sums; `lastMin` is the
  * smallest `last` of the groups and `allRows` the accesses of all groups. The first group has the most rows and the largest
  * `last`, so when none of its rows misses none of any group does (the common case when rows are
- * few for the ways): the others are then skipped.
+ * few for the ways): the others are then skipped. The other groups' rows follow from group 0's
+ * by the plan of {@link planGroups}.
  *
  * With `mirror`, returns the sum for `p` and for its mirror offset `W - 1 - pl`, whose earlier and
  * later lists are this offset's later and earlier ones when the orbits are mirrored (see
@@ -318,113 +312,65 @@ function missingFromOrbits(sc: Scratch, p: number, pl: number, assoc: number, la
   // most `lastMin + 1` rows (then each band is whole and the last reaches the group's end).
   if (earliestA + latestA <= lastMin + 1) return mirror ? 2 * allRows : allRows;
   let sum = 0;
-  const top0 = sc.groupTop32[0];
-  const rows0 = sc.shifted ? bandRowsAndShift(sc, cum, j, jl, assoc, top0, sc.groupLast32[0]) : bandRows(cum, j, jl, assoc, top0, sc.groupLast32[0]);
-  if (rows0 !== 0) sum = sc.linear ? linearGroupSum(sc, rows0, earliestA) : groupSum(sc, rows0, earliestA, cum, j, jl, assoc);
+  const top0 = sc.top0;
+  const rows0 = sc.shifted ? bandRowsAndShift(sc, cum, j, jl, assoc, top0, sc.last0) : bandRows(cum, j, jl, assoc, top0, sc.last0);
+  // Group 0's rows times all columns, less the shifted group's loss and, once all `A` earlier
+  // partners come by the threshold row, one row of the threshold's columns.
+  if (rows0 !== 0) sum = rows0 * sc.rowsWeight - sc.shiftLoss * sc.lossWeight - (earliestA <= sc.thresholdLast ? sc.thresholdColumns : 0);
   if (!mirror) return sum;
-  let correction = 0;
-  for (let k = 0; k < sc.mirrorGroups; k++) {
-    const last = sc.mirrorLast[k];
-    correction += ((earliestA <= last ? 1 : 0) - (latestA <= last ? 1 : 0)) * sc.mirrorColumns[k];
-  }
-  return 2 * sum + correction;
+  const last = sc.mirrorLast;
+  return 2 * sum + ((earliestA <= last ? 1 : 0) - (latestA <= last ? 1 : 0)) * sc.mirrorColumns;
 }
 
 /**
- * Accesses of all column groups that miss, from group 0's `rows0` and `earliestA` (the `A`-th
- * earlier partner), group by group.
+ * Sets the plan of {@link missingFromOrbits}, in closed form for the column groups
+ * {@link addGroups} builds (`n` rows, the last holding `lastRow` of `s` elements), each counted
+ * from group 0's bands (top row `n - 1`, later partners up to `last0`):
+ * - a group one row short of the previous one with the same `last` (its rows end at `last`, and
+ *   it has the same later partners) loses that row iff all `A` earlier partners exist by it: a
+ *   threshold at `last`;
+ * - a group whose `last` is one below group 0's loses the rows of group 0's bands that end on
+ *   their last row (`shiftLoss`, see {@link bandRowsAndShift}), and, when its top row is also one
+ *   below, that row iff all `A` earlier partners exist by group 0's top: a threshold there.
+ * With a full last row: column 0 (`last0 = n`, rows ending at `last`: a mirror correction) and,
+ * for `s > 1`, `s - 1` columns shifted by one, with the same top. With a partial one: `lastRow`
+ * columns (`last0 = n - 1`); for `n > 1`, one column one row short (threshold `n - 1`, rows ending
+ * at `last`: the mirror correction) and `s - 1 - lastRow` columns shifted with their top one
+ * below (the same threshold). Why closed form: the general plan, group by group, took close to a
+ * tenth of an evaluation that counts from the orbit sums.
  */
-function groupSum(sc: Scratch, rows0: number, earliestA: number, cum: Int32Array, j: number, jl: number, assoc: number): number {
-  const top0 = sc.groupTop32[0];
-  let rows = rows0;
-  let sum = rows * sc.groupColumns[0];
-  for (let gi = 1; gi < sc.groups; gi++) {
-    const kind = sc.groupKind[gi];
-    // A derived group has the previous group's rows but its last, row `last`, with the same
-    // later partners: that row misses iff all `A` earlier partners exist (it has no later one).
-    // Why: O(1), not bands.
-    if (kind === GROUP_DERIVED) rows -= earliestA <= sc.groupLast32[gi] ? 1 : 0;
-    // A shifted group: group 0's bands with `last` one smaller, and its last band cut one row
-    // earlier when its top is, which loses a row iff all `A` earlier partners come by `top0`.
-    else if (kind === GROUP_SHIFTED) rows = rows0 - sc.shiftLoss - (sc.groupTop32[gi] !== top0 && earliestA <= top0 ? 1 : 0);
-    else rows = bandRows(cum, j, jl, assoc, sc.groupTop32[gi], sc.groupLast32[gi]);
-    sum += rows * sc.groupColumns[gi];
-  }
-  return sum;
-}
-
-/**
- * {@link groupSum} when every group follows from group 0 ({@link planGroups} found it linear):
- * `rows0` times all columns, less the shifted groups' loss and one row of the columns of each
- * threshold at or above `earliestA`. Why: the same integers without reading each group's kind,
- * rows and columns again at every offset.
- */
-function linearGroupSum(sc: Scratch, rows0: number, earliestA: number): number {
-  let sum = rows0 * sc.rowsWeight - sc.shiftLoss * sc.lossWeight;
-  for (let k = 0; k < sc.thresholds; k++) if (earliestA <= sc.threshold[k]) sum -= sc.thresholdColumns[k];
-  return sum;
-}
-
-/** Adds `columns` to the columns that lose a row when `E_A <= last` (see {@link linearGroupSum}). */
-function addThreshold(sc: Scratch, last: number, columns: number): void {
-  for (let k = 0; k < sc.thresholds; k++) {
-    if (sc.threshold[k] === last) {
-      sc.thresholdColumns[k] += columns;
-      return;
-    }
-  }
-  sc.threshold[sc.thresholds] = last;
-  sc.thresholdColumns[sc.thresholds++] = columns;
-}
-
-/**
- * The groups' count as one expression in group 0's rows ({@link linearGroupSum}) when no group
- * but group 0 takes bands of its own: each group's rows are group 0's, less the shifted group's
- * loss if its chain of derived groups starts at one, less a row for each threshold on the chain.
- */
-function planLinear(sc: Scratch): void {
-  const top0 = sc.groupTop32[0];
-  sc.linear = true;
-  sc.rowsWeight = 0;
-  sc.lossWeight = 0;
-  sc.thresholds = 0;
-  for (let gi = 0; gi < sc.groups; gi++) {
-    const columns = sc.groupColumns[gi];
-    sc.rowsWeight += columns;
-    let g = gi;
-    for (; g > 0 && sc.groupKind[g] === GROUP_DERIVED; g--) addThreshold(sc, sc.groupLast32[g], columns);
-    if (g === 0) continue;
-    if (sc.groupKind[g] !== GROUP_SHIFTED) {
-      sc.linear = false;
-      return;
-    }
-    sc.lossWeight += columns;
-    if (sc.groupTop32[g] !== top0) addThreshold(sc, top0, columns);
-  }
-}
-
-/** Fills the int32 forms of the column groups, which groups follow from the previous, and the mirror corrections. */
 function planGroups(sc: Scratch): void {
-  sc.mirrorGroups = 0;
-  sc.shifted = false;
-  const top0 = sc.groupRows[0] - 1;
-  const last0 = sc.groupLast[0];
-  for (let gi = 0; gi < sc.groups; gi++) {
-    const rows = sc.groupRows[gi];
-    const last = sc.groupLast[gi];
-    sc.groupTop32[gi] = rows - 1;
-    sc.groupLast32[gi] = last;
-    let kind = GROUP_BANDS;
-    if (gi > 0 && last === sc.groupLast[gi - 1] && sc.groupRows[gi - 1] === last + 1 && rows === last) kind = GROUP_DERIVED;
-    else if (gi > 0 && last === last0 - 1 && (rows - 1 === top0 || rows === top0)) kind = GROUP_SHIFTED;
-    sc.groupKind[gi] = kind;
-    if (kind === GROUP_SHIFTED) sc.shifted = true;
-    if (rows === last) {
-      sc.mirrorLast[sc.mirrorGroups] = last;
-      sc.mirrorColumns[sc.mirrorGroups++] = sc.groupColumns[gi];
-    }
+  const n = sc.sweepRows;
+  const s = sc.sweepStride;
+  const lastRow = sc.sweepLastRow;
+  sc.top0 = n - 1;
+  sc.rowsWeight = s;
+  if (lastRow === s) {
+    sc.last0 = n;
+    sc.shifted = s > 1;
+    sc.lossWeight = s - 1;
+    sc.thresholdLast = -1;
+    sc.thresholdColumns = 0;
+    sc.mirrorLast = n;
+    sc.mirrorColumns = 1;
+    return;
   }
-  planLinear(sc);
+  sc.last0 = n - 1;
+  const shiftedColumns = s - 1 - lastRow;
+  sc.shifted = n > 1 && shiftedColumns > 0;
+  sc.lossWeight = sc.shifted ? shiftedColumns : 0;
+  if (n > 1) {
+    sc.thresholdLast = n - 1;
+    sc.thresholdColumns = s - lastRow;
+    sc.mirrorLast = n - 1;
+    sc.mirrorColumns = 1;
+  } else {
+    sc.rowsWeight = lastRow;
+    sc.thresholdLast = -1;
+    sc.thresholdColumns = 0;
+    sc.mirrorLast = -1;
+    sc.mirrorColumns = 0;
+  }
 }
 
 /**
@@ -735,12 +681,16 @@ function mergeReturns(list: Float64Array, len: number, assoc: number, from: Floa
  * groups with the same rows and `last` merged (the same rows then miss). Their `last` never
  * increases from one group to the next, and every group has `last` or `last + 1` rows
  * (`last - 1 <= top <= last`), as the band count from the orbit sums ({@link bandRows}) and the
- * partner spans (a row's partners within `last + 1` rows holding it) assume.
+ * partner spans (a row's partners within `last + 1` rows holding it) assume. {@link planGroups}
+ * counts from these shapes in closed form: the two change together.
  */
 function addGroups(sc: Scratch, rows: number, s: number, lastRow: number): void {
   const groupRows = sc.groupRows;
   const groupLast = sc.groupLast;
   const groupColumns = sc.groupColumns;
+  sc.sweepRows = rows;
+  sc.sweepStride = s;
+  sc.sweepLastRow = lastRow;
   let n = 0;
   if (lastRow === s) {
     // Every column has all rows; column 0's later partners (previous column: the last of the
