@@ -203,17 +203,25 @@ export function parseMeasuredYaml(text: string, file = "measured.yaml"): Measure
     if (!(e instanceof ScenarioErrors)) throw e;
     throw new MeasuredTableError(file, e.errors[0]?.line ?? 0, `cannot parse: ${e.errors[0]?.detail ?? e.message}`);
   }
+  const lineOf = (path: KeyPath) => doc.locate(path)?.line ?? 0;
+  // A misspelt key is named before the key it was meant to be is found missing.
+  if (typeof doc.value === "object" && doc.value !== null && !Array.isArray(doc.value)) {
+    for (const key of Object.keys(doc.value)) {
+      if (key !== "configurations") throw new MeasuredTableError(file, lineOf([key]), `unknown key '${key}'${didYouMean(key, ["configurations"])}; the file has one key, configurations`);
+    }
+  }
   const list = (doc.value as { configurations?: unknown })?.configurations;
   if (!Array.isArray(list) || list.length === 0) throw new MeasuredTableError(file, 0, "expected a non-empty list under 'configurations'");
-  const lineOf = (path: KeyPath) => doc.locate(path)?.line ?? 0;
   const typical = typicalRunTime(list.flatMap((c: unknown) => (typeof c === "object" && c !== null ? [(c as Record<string, unknown>).measured, (c as Record<string, unknown>).reference] : [])));
   const rows = list.map((c: Record<string, unknown>, i) => {
     const at = lineOf(["configurations", i]);
-    if (typeof c !== "object" || c === null || c.measured === undefined) throw new MeasuredTableError(file, at, `configurations[${i}]: expected a map with 'measured'`);
-    for (const key of Object.keys(c)) {
-      if (ENTRY_KEYS.includes(key)) continue;
-      throw new MeasuredTableError(file, lineOf(["configurations", i, key]), `configurations[${i}]: unknown key '${key}'${didYouMean(key, ENTRY_KEYS)}; an entry has ${ENTRY_KEYS.join(", ")}`);
+    if (typeof c === "object" && c !== null && !Array.isArray(c)) {
+      for (const key of Object.keys(c)) {
+        if (ENTRY_KEYS.includes(key)) continue;
+        throw new MeasuredTableError(file, lineOf(["configurations", i, key]), `configurations[${i}]: unknown key '${key}'${didYouMean(key, ENTRY_KEYS)}; an entry has ${ENTRY_KEYS.join(", ")}`);
+      }
     }
+    if (typeof c !== "object" || c === null || c.measured === undefined) throw new MeasuredTableError(file, at, `configurations[${i}]: expected a map with 'measured'`);
     if (c.set !== undefined && (typeof c.set !== "object" || c.set === null || Array.isArray(c.set))) {
       throw new MeasuredTableError(file, lineOf(["configurations", i, "set"]), `configurations[${i}].set: expected a map of scenario keys to values, such as { workload.NAT: 32 }`);
     }

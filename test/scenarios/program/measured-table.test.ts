@@ -86,4 +86,14 @@ describe("measured-times tables", () => {
     expect(() => parseMeasuredYaml("configurations:\n  - set: [workload.NAT=32]\n    measured: 1s\n", "t.yaml")).toThrow(/^t\.yaml:2: configurations\[0\]\.set: expected a map/);
     expect(() => parseMeasuredYaml("configurations: [\n", "t.yaml")).toThrow(/^t\.yaml:\d+: cannot parse/);
   });
+
+  it("names a misspelt key of a YAML entry or of the file before asking for the key it replaces", () => {
+    expect(() => parseMeasuredYaml("configurations:\n  - name: A\n    measurd: 264s\n", "t.yaml")).toThrow(
+      new MeasuredTableError("t.yaml", 3, "configurations[0]: unknown key 'measurd' (did you mean 'measured'?); an entry has name, set, measured, reference, calibrated"),
+    );
+    expect(() => parseMeasuredYaml("configurations:\n  - { name: A }\n", "t.yaml")).toThrow(new MeasuredTableError("t.yaml", 2, "configurations[0]: expected a map with 'measured'"));
+    expect(() => parseMeasuredYaml("# times\nconfiguration:\n  - { name: A, measured: 1s }\n", "t.yaml")).toThrow(
+      new MeasuredTableError("t.yaml", 2, "unknown key 'configuration' (did you mean 'configurations'?); the file has one key, configurations"),
+    );
+  });
 });
