@@ -8,10 +8,10 @@ export const queryCommand: Command = {
   help: `Usage: ccasim query <study.db> ["SELECT ..."] [--json | --csv] [--out FILE.parquet|FILE.csv]
        ccasim query <study.db> --tables
 
-Runs SQL (DuckDB's dialect) on a study database written by 'ccasim sweep' and prints the result
-as a table (--json, --csv for machine use). With --out, writes the result (or a whole table when
-the argument is a table name, a study's table in its canonical order: the same file whatever
---jobs or resumptions stored it) to Parquet or CSV, chosen by the extension (atomically; never the
+Runs SQL (DuckDB's dialect) on a study database written by 'ccasim sweep', or reads a whole table
+when the argument is a table name (a study's table in its canonical order: the same rows whatever
+--jobs or resumptions stored it), and prints the result as a table (--json, --csv for machine
+use). With --out, writes it to Parquet or CSV, chosen by the extension (atomically; never the
 database itself). An export interrupted (Ctrl-C, kill) removes its unfinished file, then ccasim
 ends by the signal (130 / 143 in a shell); a signal that comes as the file is being completed
 leaves it complete, and ccasim says so and exits 0. One statement per call (a trailing ';' and

@@ -184,10 +184,12 @@ export class StudyStore {
   }
 
   /**
-   * Runs one SQL statement and returns its rows.
+   * Runs one SQL statement, or reads a whole table (a bare table name, as {@link exportQuery}
+   * takes one: a study's table in its canonical order), and returns its rows.
    * @throws StudyError with DuckDB's message for a bad query, or when `sql` holds several statements
    */
-  async query(sql: string, params?: Parameters<DuckDBConnection["run"]>[1]): Promise<QueryResult> {
+  async query(sqlOrTable: string, params?: Parameters<DuckDBConnection["run"]>[1]): Promise<QueryResult> {
+    const sql = TABLE_NAME.test(sqlOrTable) ? `SELECT * FROM ${tableSource(sqlOrTable)}` : sqlOrTable;
     await this.checkOneStatement(sql);
     let reader;
     try {
@@ -227,12 +229,7 @@ export class StudyStore {
     // A trailing separator names a folder: the export would be written as the file before it.
     if (/[\\/]$/.test(file)) throw new OutputPathError(file, "export", "it ends with a path separator, naming a folder; name the file to write");
     let source: string;
-    if (TABLE_NAME.test(sqlOrTable)) {
-      // A study's table in its canonical order: the order rows were stored in depends on which
-      // worker finished first and on resumptions, and an export must not.
-      const table = studyTables(true).find((t) => t.name === sqlOrTable.trim());
-      source = table ? `(SELECT * FROM "${table.name}" ORDER BY ${table.orderBy.map((c) => `"${c}"`).join(", ")})` : `"${sqlOrTable.trim()}"`;
-    }
+    if (TABLE_NAME.test(sqlOrTable)) source = tableSource(sqlOrTable);
     else {
       await this.checkOneStatement(sqlOrTable);
       // why: on lines of their own, a trailing `-- comment` cannot swallow the closing parenthesis
@@ -342,6 +339,16 @@ export class StudyStore {
 function plain(v: unknown): unknown {
   if (typeof v === "bigint") return Number.isSafeInteger(Number(v)) ? Number(v) : v.toString();
   return v;
+}
+
+/**
+ * What a bare table name reads, for a query or an export: a study's table in its canonical order
+ * (the order rows were stored in depends on which worker finished first and on resumptions, and
+ * what is read of a table must not), any other table as it is.
+ */
+function tableSource(name: string): string {
+  const table = studyTables(true).find((t) => t.name === name.trim());
+  return table ? `(SELECT * FROM "${table.name}" ORDER BY ${table.orderBy.map((c) => `"${c}"`).join(", ")})` : `"${name.trim()}"`;
 }
 
 /** Every table of a study with its canonical order, for comparisons and full exports. */

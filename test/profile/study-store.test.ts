@@ -147,6 +147,30 @@ describe("the study store", () => {
     expect(texts.slice(half)).toEqual(texts.slice(0, half));
     expect(texts[0].trim().split("\n").map((l) => l.split(",")[0])).toEqual(["point_id", "p1", "p2", "p3"]);
   });
+
+  it("reads a whole table by its bare name, a study's in its canonical order, as an export does", async () => {
+    const read: unknown[] = [];
+    for (const order of [[3, 1, 2], [2, 3, 1]]) {
+      const store = await StudyStore.open(join(dir, `read-${order.join("")}.db`), { create: true });
+      try {
+        for (const k of order) await store.insertPoints([rowsOf(k)]);
+        for (const t of ["point", " record\n", "record_parameter", "timer_value"]) read.push(await store.query(t));
+      } finally {
+        store.close();
+      }
+    }
+    const half = read.length / 2;
+    expect(read.slice(half)).toEqual(read.slice(0, half));
+    const points = read[0] as { columns: string[]; rows: unknown[][] };
+    expect(points.columns[0]).toBe("point_id");
+    expect(points.rows.map((r) => r[0])).toEqual(["p1", "p2", "p3"]);
+    const store = await StudyStore.open(join(dir, "read-312.db"), { readOnly: true });
+    try {
+      await expect(store.query("nosuch")).rejects.toThrow(/Table with name nosuch does not exist/);
+    } finally {
+      store.close();
+    }
+  });
   it("runs and exports a PIVOT, one statement that DuckDB counts as two, and refuses two statements", async () => {
     const store = await StudyStore.open(join(dir, "a.db"), { readOnly: true });
     try {
