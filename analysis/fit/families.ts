@@ -241,8 +241,9 @@ fitFamilies.register({
 
 /**
  * Parses a family specification such as `polynomial`, `polynomial:degree=2` or
- * `segmented:inner=linear`.
- * @throws AnalysisInputError for an unknown family or malformed option
+ * `segmented:inner=linear`, and checks its option names against the family's `optionDocs` (their
+ * values are checked with the data, by the family's `hypotheses`).
+ * @throws AnalysisInputError for an unknown family, a malformed option or one the family does not take
  */
 export function parseFamilySpec(spec: string): { family: FitFamily; options: FamilyOptions } {
   const [name, ...rest] = spec.split(":");
@@ -253,5 +254,6 @@ export function parseFamilySpec(spec: string): { family: FitFamily; options: Fam
     if (eq <= 0) throw new AnalysisInputError(`malformed option '${part}' in fit family '${spec}' (expected key=value)`);
     options[part.slice(0, eq).trim()] = part.slice(eq + 1).trim();
   }
+  checkOptions(family.name, options, family.optionDocs.map((d) => d.slice(0, d.indexOf(":")).trim()));
   return { family, options };
 }

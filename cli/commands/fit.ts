@@ -17,6 +17,7 @@ import {
   observationsFromExtrap,
   observationsFromParameterTimers,
   observationsFromRecordInputs,
+  parseFamilySpec,
   predictAt,
   SD_DEPARTURE_LIMIT,
   studentTQuantile,
@@ -264,6 +265,8 @@ function run(ctx: CommandContext): number {
   refuseStudyDatabase("fit", positionals, "'ccasim sweep fit <study.db> --parameter Q' (see 'ccasim sweep fit --help')");
   const criterion = criterionOption("fit", v.criterion);
   const families = list(v.family);
+  // A misspelt family is named before the inputs are read, which might not be fitted at all.
+  for (const f of families) parseFamilySpec(f);
   const variable = v.variable === undefined ? undefined : String(v.variable);
   if (variable !== undefined && !isFormulaVariable(variable)) throw new UsageError(`--variable '${variable}' cannot name a variable in an expression (an identifier that is not a mathjs constant or function, such as Q, p or size)`, "fit");
   const fitOptions = {

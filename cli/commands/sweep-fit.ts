@@ -1,5 +1,5 @@
 import { fitAcrossSweep } from "../../analysis/study/index.js";
-import { fitFamilies, fitModels, fitWarnings, formulaVariable, isFormulaVariable, isMathjsName, type FitWarning, type SelectionCriterion } from "../../analysis/index.js";
+import { fitFamilies, fitModels, parseFamilySpec, fitWarnings, formulaVariable, isFormulaVariable, isMathjsName, type FitWarning, type SelectionCriterion } from "../../analysis/index.js";
 import { StudyStore, studyObservations, type StudyObservations } from "../../profile/study/index.js";
 import { axisNumber } from "../../scenarios/sweep/index.js";
 import { parseCommandArgs, UsageError, type CommandContext } from "../command.js";
@@ -111,6 +111,8 @@ export async function sweepFitObservations(
   for (const [name, r] of Object.entries(REFUSED)) if (values[name] !== undefined) throw new UsageError(`--${name} is an option of 'ccasim fit' that sweep fit does not read: ${r.why} (see 'ccasim sweep fit --help')`, "sweep fit");
   const criterion = criterionOption("sweep fit", values.criterion);
   const families = list(values.family);
+  // A misspelt family is named before the study is opened, which might not be fitted at all.
+  for (const f of families) parseFamilySpec(f);
   if (positionals.length !== 1) throw new UsageError("give one study database (see 'ccasim sweep fit --help')", "sweep fit");
   if (!values.parameter) throw new UsageError("--parameter is required (the record parameter used as Q)", "sweep fit");
   const byVariable = (values["by-variable"] as string | undefined) ?? "P";

@@ -445,6 +445,27 @@ describe("ccasim fit", () => {
     expect(r.err).toContain("did you mean 'polynomial'");
     expect((await run(["fit", "x", "--timer", "t"])).err).toContain("--timer needs --q");
   });
+
+  it("names a misspelt --family, or option of one, before reading the inputs, which could not be fitted", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccasim-fit-family-"));
+    const file = join(dir, "records.csv");
+    // One distinct x: no model could be fitted, which must not hide the misspelt family.
+    writeFileSync(file, "component,port,method,rank,start [us],wall_time [us],mpi_time [us],compute_time [us],param:x\nA,work,run,0,0,2,0,2,1\n");
+    const cases: [string, string][] = [
+      ["poly", "ccasim fit: unknown fit model family 'poly' (did you mean 'polynomial'?); known: constant, pmnf, polynomial, power-law, segmented\n"],
+      ["polynomial:degre=2", "ccasim fit: unknown option 'degre' of fit model family 'polynomial'; known: degree, maxDegree\n"],
+      ["segmented:inner", "ccasim fit: malformed option 'inner' in fit family 'segmented:inner' (expected key=value)\n"],
+    ];
+    for (const [family, message] of cases) {
+      const r = await run(["fit", file, "--parameter", "x", "--family", family]);
+      expect(r.err).toBe(message);
+      expect(r.code).toBe(2);
+      const sweep = await run(["sweep", "fit", join(dir, "none.db"), "--parameter", "x", "--family", family]);
+      expect(sweep.err).toBe(message.replace("ccasim fit:", "ccasim sweep fit:"));
+      expect(sweep.code).toBe(2);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
 });
 
 describe("ccasim prune", () => {
