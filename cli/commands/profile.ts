@@ -158,7 +158,7 @@ function runShow(ctx: CommandContext, argv: readonly string[]): number {
   });
   if (positionals.length !== 1) throw new UsageError("show: expected one profile (a TAU profile directory, a run folder, a profile.N.C.T file, a .ppk file, a TAU XML profile or a .cubex file)", "profile");
   const sort = (values.sort as string | undefined) ?? "inclusive";
-  if (!(TABLE_SORT_KEYS as readonly string[]).includes(sort)) throw new UsageError(`show: --sort must be one of ${TABLE_SORT_KEYS.join(", ")}`, "profile");
+  if (!(TABLE_SORT_KEYS as readonly string[]).includes(sort)) throw new UsageError(`show: --sort must be one of ${TABLE_SORT_KEYS.join(", ")}, got '${sort}'`, "profile");
   const top = positiveIntegerOption("profile show", "top", values.top);
   const unit = (values.unit as string | undefined) ?? "ms";
   if (!(PROFILE_TIME_UNITS as readonly string[]).includes(unit)) throw new UsageError(`show: --unit must be ${PROFILE_TIME_UNITS.join(" or ")}, got '${unit}'`, "profile");
@@ -286,7 +286,7 @@ function runConvert(ctx: CommandContext, argv: readonly string[]): number {
   });
   if (positionals.length < 2) throw new UsageError("convert: expected <input>... <output>", "profile");
   const to = values.to as string | undefined;
-  if (to !== undefined && !(CONVERT_TARGETS as readonly string[]).includes(to)) throw new UsageError(`convert: --to must be one of ${CONVERT_TARGETS.join(", ")}`, "profile");
+  if (to !== undefined && !(CONVERT_TARGETS as readonly string[]).includes(to)) throw new UsageError(`convert: --to must be one of ${CONVERT_TARGETS.join(", ")}, got '${to}'`, "profile");
   const points = (values.point as string[] | undefined)?.map(parsePoint);
   const inputs = positionals.slice(0, -1);
   const output = positionals[positionals.length - 1];

@@ -90,7 +90,10 @@ describe("ccasim profile", () => {
     expect(metric.code).toBe(2);
     expect(metric.err).toMatch(/no metric 'PAPI_X'; the trial has TIME/);
     expect((await run("profile", "frobnicate")).code).toBe(2);
-    expect((await run("profile", "show", join(TAU, "hatchet-cpi-mpi"), "--sort", "size")).code).toBe(2);
+    const sort = await run("profile", "show", join(TAU, "hatchet-cpi-mpi"), "--sort", "size");
+    expect([sort.code, sort.err]).toEqual([2, "ccasim profile: show: --sort must be one of inclusive, exclusive, calls, subrs, percall, name, got 'size'\n"]);
+    const to = await run("profile", "convert", join(TAU, "hatchet-cpi-mpi"), join(scratch, "never.csv"), "--to", "csv");
+    expect([to.code, to.err]).toEqual([2, "ccasim profile: convert: --to must be one of tau, records-csv, records-jsonl, extrap-text, extrap-json, extrap-jsonl, table-csv, cube, got 'csv'\n"]);
   });
 
   it("converts a packed profile to a TAU directory and trials to Extra-P", async () => {
