@@ -1,3 +1,4 @@
+import { nearestName } from "../../engine/registry.js";
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
 import {
   CONVERT_TARGETS,
@@ -351,6 +352,8 @@ export const profileCommand: Command = {
     const [sub, ...rest] = ctx.argv;
     if (sub === "show") return runShow(ctx, rest);
     if (sub === "convert") return runConvert(ctx, rest);
-    throw new UsageError(sub === undefined ? "expected a subcommand, show or convert (see 'ccasim profile --help')" : `unknown subcommand '${sub}'; expected show or convert`, "profile");
+    if (sub === undefined) throw new UsageError("expected a subcommand, show or convert (see 'ccasim profile --help')", "profile");
+    const near = nearestName(sub, ["show", "convert"]);
+    throw new UsageError(`unknown subcommand '${sub}'${near === undefined ? "" : ` (did you mean '${near}'?)`}; expected show or convert`, "profile");
   },
 };

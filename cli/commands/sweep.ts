@@ -17,6 +17,7 @@ import {
   type Sweep,
   type SweepRunSummary,
 } from "../../scenarios/sweep/index.js";
+import { nearestName } from "../../engine/registry.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
 import { progressView } from "../progress.js";
 import { plural, positiveIntegerOption } from "./analysis-io.js";
@@ -105,6 +106,10 @@ export const sweepCommand: Command = {
   async run(ctx) {
     if (ctx.argv[0] === "merge") return merge(ctx, ctx.argv.slice(1));
     if (ctx.argv[0] === "fit") return sweepFit(ctx, ctx.argv.slice(1));
+    // A misspelt subcommand would be read as a sweep file, and its options refused as the sweep's.
+    const first = ctx.argv[0];
+    const near = first === undefined || first.startsWith("-") || existsSync(first) ? undefined : nearestName(first, ["merge", "fit"]);
+    if (near !== undefined) throw new UsageError(`unknown subcommand '${first}' (did you mean '${near}'?), and no sweep file of that name (see ccasim sweep --help)`, "sweep");
     const { values, positionals } = parseCommandArgs("sweep", ctx.argv, {
       jobs: { type: "string" },
       db: { type: "string" },

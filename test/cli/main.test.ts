@@ -25,6 +25,20 @@ describe("ccasim command line", () => {
     expect(r.err.trim().split("\n")).toHaveLength(1);
   });
 
+  it("names a misspelt subcommand with the nearest, where a sweep file or nothing was asked for", async () => {
+    const cases: [string[], string][] = [
+      [["profile", "shwo", "x"], "ccasim profile: unknown subcommand 'shwo' (did you mean 'show'?); expected show or convert\n"],
+      [["profile", "frobnicate"], "ccasim profile: unknown subcommand 'frobnicate'; expected show or convert\n"],
+      [["sweep", "mrege", "a.db", "b.db"], "ccasim sweep: unknown subcommand 'mrege' (did you mean 'merge'?), and no sweep file of that name (see ccasim sweep --help)\n"],
+      [["sweep", "fitt", "out/x.db", "--parameter", "Q"], "ccasim sweep: unknown subcommand 'fitt' (did you mean 'fit'?), and no sweep file of that name (see ccasim sweep --help)\n"],
+    ];
+    for (const [args, message] of cases) {
+      const r = await run(args);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.err).toBe(message);
+    }
+  });
+
   it("names a bad option in the command's words, suggesting the nearest and pointing to --help", async () => {
     const cases: [string[], string][] = [
       [["run", "scenarios/known-models.yaml", "--seeds", "3"], "ccasim run: unknown option '--seeds' (did you mean '--seed'?); see 'ccasim run --help'\n"],
