@@ -254,6 +254,9 @@ export function parseFamilySpec(spec: string): { family: FitFamily; options: Fam
     if (eq <= 0) throw new AnalysisInputError(`malformed option '${part}' in fit family '${spec}' (expected key=value)`);
     options[part.slice(0, eq).trim()] = part.slice(eq + 1).trim();
   }
-  checkOptions(family.name, options, family.optionDocs.map((d) => d.slice(0, d.indexOf(":")).trim()));
+  // The names the docs give (`name: what it does`); a family whose docs do not all name their
+  // option so checks its options in `hypotheses` only.
+  const named = family.optionDocs.map((d) => /^\s*([A-Za-z_][\w-]*)\s*:/.exec(d)?.[1]);
+  if (named.every((n) => n !== undefined)) checkOptions(family.name, options, named as string[]);
   return { family, options };
 }
