@@ -145,7 +145,7 @@ export function formatEvidence(e: Evidence, groups = 12): string {
   if (!(Number.isInteger(groups) && groups >= 0)) throw new RangeError(`groups must be a whole number of groups, 0 or more; got ${groups}`);
   const out: string[] = [];
   out.push(`Cost centres (exclusive ${e.metric}, mean over ranks; total ${f0(e.total / 1e3)} ms):`);
-  for (const c of e.costCentres) out.push(`  ${c.percent.toFixed(1).padStart(5)}%  ${f0(c.exclusive / 1e3).padStart(10)} ms  ${String(Math.round(c.calls)).padStart(7)} calls  ${c.name}`);
+  for (const c of e.costCentres) out.push(`  ${c.percent.toFixed(1).padStart(5)}%  ${f0(c.exclusive / 1e3).padStart(10)} ms  ${String(Math.round(c.calls)).padStart(7)} ${Math.round(c.calls) === 1 ? "call " : "calls"}  ${c.name}`);
   out.push(`Message passing: ${e.mpiPercent.toFixed(1)}% of the total`);
   for (const x of e.mpi.slice(0, 4))
     out.push(`  ${x.percent.toFixed(1).padStart(5)}%  ${x.name}${x.callers.length ? "  called from " + x.callers.slice(0, 3).map((c) => `${c.caller} (${c.percent.toFixed(1)}%)`).join(", ") : ""}`);

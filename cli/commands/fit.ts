@@ -34,8 +34,8 @@ const HELP = `ccasim fit: fit performance models T(Q) to measurements and print 
 mathjs cost expressions a scenario can use
 
 Usage:
-  ccasim fit <records.csv|records.jsonl|run-dir>... --parameter <name> [--component C] [--method M]
-             [--where name=value]... [--value V]
+  ccasim fit <records.csv|records.jsonl|run-dir>... --parameter <name> [--component C] [--port P]
+             [--method M] [--where name=value]... [--value V]
   ccasim fit <trial> --param-timer <routine> --parameter <name>
   ccasim fit <trial> <trial>... --timer <name> --q <rule>
   ccasim fit <trial> <trial>... --user-event <name> --q <rule>
@@ -47,7 +47,9 @@ Inputs:
                  --parameter, T is --value: wallTime (default), computeTime, mpiTime or a counter
                  name, or their columns in the record files (wall_time [us], counter:NAME [count])
                  or the study database (wall_time). Records are chosen with
-                   --component C, --method M   only records of this component, of this method
+                   --component C, --port P, --method M
+                                               only records of this component, of this provides
+                                               port, of this method
                    --where name=value          only records whose parameter has this value, as
                                                text or number (repeatable), e.g. --where mode=strided
                  Records of several component methods are pooled into one fit, with a warning;
@@ -122,7 +124,7 @@ Model search (the mean of T at each Q, and separately its standard deviation):
                       kind (inclusive/exclusive), view (each, mean, max, ..., thread n,c,t) and
                       perCall
 
-Options read by some kinds of input only (--component, --method, --where, --value for records;
+Options read by some kinds of input only (--component, --port, --method, --where, --value for records;
 --q for trials; --param-timer; --callpath for Extra-P; --view, --exclusive, --snapshot for profiles; --metric
 for profiles and Extra-P) are refused with the others rather than ignored. A study database ('ccasim sweep') is
 fitted with 'ccasim sweep fit'.
@@ -192,6 +194,7 @@ Examples:
 const OPTIONS = {
   parameter: { type: "string" },
   component: { type: "string" },
+  port: { type: "string" },
   method: { type: "string" },
   where: { type: "string", multiple: true },
   value: { type: "string" },
@@ -335,6 +338,7 @@ function run(ctx: CommandContext): number {
       parameter: String(v.parameter),
       value: v.value === undefined ? undefined : String(v.value),
       component: v.component === undefined ? undefined : String(v.component),
+      port: v.port === undefined ? undefined : String(v.port),
       method: v.method === undefined ? undefined : String(v.method),
       where,
     });
@@ -422,6 +426,7 @@ const MODE_TEXT: Record<InputMode, string> = {
 const MODE_OPTIONS: Record<string, readonly InputMode[]> = {
   parameter: ["param-timer", "records"],
   component: ["records"],
+  port: ["records"],
   method: ["records"],
   where: ["records"],
   value: ["records"],

@@ -166,7 +166,9 @@ function run(ctx: CommandContext): number {
   if (crossover) {
     if (out.length > 0) out.push("");
     out.push(`crossovers of ${crossover.variable}:${crossover.crossovers.length === 0 ? " none in the range" : ""}`);
-    for (const c of crossover.crossovers) out.push(`  at ${crossover.variable} = ${formatNumber(c.at)}: ${c.changes.map((x) => `${x.component} ${x.from} -> ${x.to}`).join(", ")}`);
+    // (Written as the table below writes the intervals' ends: a crossover is found to a
+    // tolerance, and a value rounded to look whole would differ from the table's.)
+    for (const c of crossover.crossovers) out.push(`  at ${crossover.variable} = ${formatTableNumber(c.at)}: ${c.changes.map((x) => `${x.component} ${x.from} -> ${x.to}`).join(", ")}`);
     out.push(
       "",
       formatTable(

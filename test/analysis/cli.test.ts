@@ -38,6 +38,14 @@ describe("ccasim fit", () => {
     expect(json.predictions.map((p: { q: number }) => p.q)).toEqual([100000, 16]);
     const j = await run(["fit", file, "--parameter", "Q", "--json"]);
     expect(JSON.parse(j.out)[0].mean.family).toBe("power-law");
+    // --port chooses records by their provides port, as sweep fit's does; one no record has is named.
+    const port = await run(["fit", file, "--parameter", "Q", "--port", "p", "--json"]);
+    expect(port.code, port.err).toBe(0);
+    expect(JSON.parse(port.out)[0].mean).toEqual(JSON.parse(j.out)[0].mean);
+    const noPort = await run(["fit", file, "--parameter", "Q", "--port", "q"]);
+    expect(noPort.code).toBe(2);
+    expect(noPort.err).toMatch(/port=q/);
+    expect((await run(["fit", file, "--timer", "x", "--q", "ranks", "--port", "p"])).err).toMatch(/--port does not apply to/);
     // The folder holding the records file (as a run folder does): its records, the same fit.
     const folder = await run(["fit", dir, "--parameter", "Q", "--json"]);
     expect(folder.code, folder.err).toBe(0);

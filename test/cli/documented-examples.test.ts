@@ -58,14 +58,14 @@ describe("the examples of ccasim select --help", () => {
     const [lo, cross, accurate, risky, , measured] = await runExamples(examplesSection(text));
     expect(lo!.r.out).toContain("A=A2, B=B1");
     expect(lo!.r.out).toContain("gap 0 (0 %)");
-    expect(cross!.r.out).toMatch(/at x = 2: A A2 -> A1, B B1 -> B2/);
+    expect(cross!.r.out).toMatch(/at x = 2\.0: A A2 -> A1, B B1 -> B2\n[^]*\n 0\.5  2\.0  Driver=Driver A=A2/);
     expect(accurate!.args).toContain("scenarios/flux.assembly.yaml");
     expect(accurate!.r.out).toContain("optimum (dynamic-programming): Flux=GodunovFlux");
     expect(accurate!.r.out).toContain("excluded EFMFlux (Flux): accuracy = 1 < 2");
     expect(risky!.args).toEqual(["select", "scenarios/flux.assembly.yaml", "--crossover", "Q=100:100000:log", "--risk", "2"]);
     // GodunovFlux's time per double grows with Q, EFMFlux's does not: Godunov for small patches,
     // EFM for large ones (paper 000's linear fits cross near Q = 6200).
-    expect(risky!.r.out).toMatch(/\n  at Q = \d+: Flux GodunovFlux -> EFMFlux\n/);
+    expect(risky!.r.out).toMatch(/\n  at Q = (\d+\.\d): Flux GodunovFlux -> EFMFlux\n[^]*\n\1  100000  Flux=EFMFlux\n/);
     expect(risky!.r.out).toMatch(/ 100 +[\d.]+ +Flux=GodunovFlux\n *[\d.]+ +100000 +Flux=EFMFlux/);
     // The run's EFMFlux::compute() survives pruning: Flux, of which EFMFlux is an implementation, is core.
     expect(measured!.r.out).toContain("heuristic over core {Flux} (2 assemblies)");
@@ -125,7 +125,7 @@ describe("the README's analysis section", () => {
     expect(fit!.r.out).toContain("\nsd:         0 (repeated x values give the same T, up to rounding)\n");
     expect(gromacs!.r.out).toMatch(/\nchange point: at ranks = 128, exponent/);
     expect(prune!.r.out).toContain("): 3\n  Driver::go(), A::run(), B::run()\n");
-    expect(crossover!.r.out).toMatch(/at x = 2: A A2 -> A1, B B1 -> B2/);
+    expect(crossover!.r.out).toMatch(/at x = 2\.0: A A2 -> A1, B B1 -> B2/);
     expect(heuristic!.r.out).toContain("heuristic over core {Driver, A, B} (4 assemblies): cost 5.67, gap 0 (0 %)");
     expect(flux!.r.out).toContain("Flux=GodunovFlux");
     expect(power!.r.out).toContain("power (W)");
