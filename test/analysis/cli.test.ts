@@ -716,7 +716,7 @@ describe("ccasim select", () => {
     expect(r.out).toContain("A=A2, B=B1");
     expect(r.out).toContain("gap 0 (0 %)");
     const c = await run(["select", "--known-models", "--crossover", "x=0.5:5"]);
-    expect(c.out).toMatch(/at x = 2: A A2 -> A1, B B1 -> B2/);
+    expect(c.out).toMatch(/at x = 2\.0: A A2 -> A1, B B1 -> B2/);
   });
 
   it("refuses an input or a requirement given twice (the last value was used)", async () => {
