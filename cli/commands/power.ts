@@ -8,8 +8,8 @@ const HELP = `ccasim power: power, energy, FLOP/J and counter metrics per event 
 
 Usage:
   ccasim power <trial> [options]
-  ccasim power --list-constants [--constants-file <file>]...
-  ccasim power --show-constants <name> [--constants-file <file>]...
+  ccasim power --list-constants [--constants-file <file>]... [--json]
+  ccasim power --show-constants <name> [--constants-file <file>]... [--json]
 
 The trial is a TAU profile directory, a folder 'ccasim run' wrote (its profile/ is read), a
 profile.N.C.T file, a ParaProf .ppk file, a TAU XML profile (tauprofile.xml, snapshot.N.C.T) or a
@@ -48,7 +48,9 @@ Options:
   --list-constants         list the constant sets (name, processors, MaxPower, idle power)
   --show-constants <name>  print a set: MaxPower, idle power, each component's scaling factor and
                            access counters, the memory-stall latencies, the counter names of
-                           every role, and where the constants come from
+                           every role, and where the constants come from. With --json, a set
+                           (or, with --list-constants, the list of sets) in the constant file
+                           format below: rename it to start a file of your own
   --exclusive              use exclusive values (default inclusive)
   --thread <t>             mean (default), max, total, each, or a thread n[,c[,t]] (node,
                            context, thread, by commas or dots; parts left out are 0: 3,1 is
@@ -129,9 +131,12 @@ function run(ctx: CommandContext): number {
   if (ctx.verbose) for (const s of loaded) ctx.err(`loaded constant set '${s.name}'\n`);
   if (v["list-constants"] === true || v["show-constants"] !== undefined) {
     if (v["list-constants"] === true && v["show-constants"] !== undefined) throw new UsageError("give --list-constants or --show-constants, not both", "power");
-    const other = Object.keys(v).filter((k) => v[k] !== undefined && !["list-constants", "show-constants", "constants-file"].includes(k));
+    const other = Object.keys(v).filter((k) => v[k] !== undefined && !["list-constants", "show-constants", "constants-file", "json"].includes(k));
     if (positionals.length > 0 || other.length > 0) throw new UsageError(`--${v["list-constants"] === true ? "list-constants" : "show-constants"} prints constants and reads no trial; ${positionals.length > 0 ? `'${positionals[0]}'` : `--${other[0]}`} does not apply`, "power");
-    ctx.out(v["list-constants"] === true ? listConstantSets() : showConstantSet(powerConstantSets.get(String(v["show-constants"]))));
+    const sets = v["list-constants"] === true ? powerConstantSets.names().map((n) => powerConstantSets.get(n)) : [powerConstantSets.get(String(v["show-constants"]))];
+    // JSON: the sets as the constant file format has them (the file format is the set's fields).
+    if (v.json === true) ctx.out(toJson(v["list-constants"] === true ? sets : sets[0]) + "\n");
+    else ctx.out(v["list-constants"] === true ? listConstantSets(sets) : showConstantSet(sets[0]!));
     return 0;
   }
   if (positionals.length !== 1) throw new UsageError("give one trial (see 'ccasim power --help')", "power");
@@ -271,8 +276,7 @@ function memoryRatioCells(rows: readonly EventPower[]): string[] {
 }
 
 /** The constant sets, one line each. */
-function listConstantSets(): string {
-  const sets = powerConstantSets.names().map((n) => powerConstantSets.get(n));
+function listConstantSets(sets: readonly PowerConstantSet[]): string {
   return formatTable(
     ["constant set", "processors", "MaxPower (W)", "idle (W)", "summary"],
     sets.map((x) => [x.name, x.processors?.join(", ") || "any", x.maxPower, x.idlePower, x.summary]),

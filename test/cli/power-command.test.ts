@@ -118,6 +118,23 @@ describe("ccasim power's constant sets", () => {
     expect(withTrial.err).toContain("--list-constants prints constants and reads no trial");
   });
 
+  it("prints the sets as JSON in the constant file format, which reads back as a constants file", async () => {
+    const shown = await runCli(["power", "--show-constants", "itanium2-madison", "--json"]);
+    expect(shown.code, shown.err).toBe(0);
+    const set = JSON.parse(shown.out) as { name: string; maxPower: number; components: { name: string }[]; latencies: Record<string, number> };
+    expect([set.name, set.maxPower, set.components.map((c) => c.name), set.latencies.local]).toEqual(["itanium2-madison", 122, ["core", "L1", "L2", "L3"], 127]);
+    const list = await runCli(["power", "--list-constants", "--json"]);
+    expect((JSON.parse(list.out) as { name: string }[]).map((x) => x.name)).toContain("itanium2-madison");
+    // Renamed and loaded: the same set under its new name.
+    const file = join(dir, "copy.json");
+    writeFileSync(file, JSON.stringify({ ...set, name: "my-madison" }));
+    const back = await runCli(["power", "--constants-file", file, "--show-constants", "my-madison", "--json"]);
+    expect(back.code, back.err).toBe(0);
+    expect(JSON.parse(back.out)).toEqual({ ...set, name: "my-madison" });
+    // Options that shape the estimate's table still do not apply.
+    expect((await runCli(["power", "--list-constants", "--json", "--top", "3"])).err).toContain("--top does not apply");
+  });
+
   it("uses the one set of a constants file unless --constants names another", async () => {
     const file = join(dir, "xeon.yaml");
     writeFileSync(file, "name: test-xeon\nsummary: test constants\nprocessors: [Xeon]\nmaxPower: 95\nidlePower: 40\ncomponents:\n  - { name: core, scaling: 0.05, accessCounters: [PAPI_TOT_INS] }\n");
