@@ -29,11 +29,13 @@ import {
   timerCounts,
 } from "../../profile/index.js";
 import { plural, positiveIntegerOption, snapshotOption } from "./analysis-io.js";
+import { PROFILE_DIFF_HELP, runDiff } from "./profile-diff.js";
 
-const HELP = `ccasim profile: look at and convert measurement data (TAU text and XML, ParaProf, CUBE4, records, Extra-P)
+const HELP = `ccasim profile: look at, compare and convert measurement data (TAU text and XML, ParaProf, CUBE4, records, Extra-P)
 
 Usage:
   ccasim profile show <dir|profile.N.C.T|file.ppk|tauprofile.xml|profile.cubex> [options]
+  ccasim profile diff <base> <other> [options]
   ccasim profile convert <input>... <output> [options]
 
 show: the profile is a TAU profile directory, a folder 'ccasim run' wrote (its profile/ is read),
@@ -129,10 +131,13 @@ temporary .<output>.tmp-<pid>-<n> left beside it is removed by the next convert 
                        ones (what Extra-P models of a CUBE4 profile it reads itself)
 Options that the chosen output does not use are refused (exit 2).
 
+${PROFILE_DIFF_HELP}
+
 Examples:
   ccasim profile show ../shared/data/tau/hatchet-cpi-mpi --thread 0 --sort exclusive
   ccasim profile show ../shared/data/tau/ppk/mpas.ppk --metric PAPI_FP_INS --top 10 --json
   ccasim profile show ../shared/data/tau/powercap/cap50_wrapped_am8 --metadata
+  ccasim profile diff ../shared/data/tau/powercap/cap50_wrapped_lu8 ../shared/data/tau/powercap/cap115_wrapped_lu8 --top 8
   ccasim profile convert ../shared/data/tau/ppk/mpas.ppk out/mpas-text --overwrite
   ccasim profile convert ../shared/data/tau/ppk/mpas.ppk out/mpas-time --metric TIME
   ccasim profile convert ../shared/data/tau/ppk/mpas.ppk out/mpas.csv --to table-csv
@@ -344,7 +349,7 @@ function parsePoint(s: string): Record<string, number> {
   return point;
 }
 
-/** `ccasim profile`: show a profile as a pprof-style table, or convert between formats. */
+/** `ccasim profile`: show a profile as a pprof-style table, compare two, or convert between formats. */
 export const profileCommand: Command = {
   name: "profile",
   help: HELP,
@@ -352,8 +357,9 @@ export const profileCommand: Command = {
     const [sub, ...rest] = ctx.argv;
     if (sub === "show") return runShow(ctx, rest);
     if (sub === "convert") return runConvert(ctx, rest);
-    if (sub === undefined) throw new UsageError("expected a subcommand, show or convert (see 'ccasim profile --help')", "profile");
-    const near = nearestName(sub, ["show", "convert"]);
-    throw new UsageError(`unknown subcommand '${sub}'${near === undefined ? "" : ` (did you mean '${near}'?)`}; expected show or convert`, "profile");
+    if (sub === "diff") return runDiff(ctx, rest);
+    if (sub === undefined) throw new UsageError("expected a subcommand, show, diff or convert (see 'ccasim profile --help')", "profile");
+    const near = nearestName(sub, ["show", "diff", "convert"]);
+    throw new UsageError(`unknown subcommand '${sub}'${near === undefined ? "" : ` (did you mean '${near}'?)`}; expected show, diff or convert`, "profile");
   },
 };

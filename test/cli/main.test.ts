@@ -27,8 +27,8 @@ describe("ccasim command line", () => {
 
   it("names a misspelt subcommand with the nearest, where a sweep file or nothing was asked for", async () => {
     const cases: [string[], string][] = [
-      [["profile", "shwo", "x"], "ccasim profile: unknown subcommand 'shwo' (did you mean 'show'?); expected show or convert\n"],
-      [["profile", "frobnicate"], "ccasim profile: unknown subcommand 'frobnicate'; expected show or convert\n"],
+      [["profile", "shwo", "x"], "ccasim profile: unknown subcommand 'shwo' (did you mean 'show'?); expected show, diff or convert\n"],
+      [["profile", "frobnicate"], "ccasim profile: unknown subcommand 'frobnicate'; expected show, diff or convert\n"],
       [["sweep", "mrege", "a.db", "b.db"], "ccasim sweep: unknown subcommand 'mrege' (did you mean 'merge'?), and no sweep file of that name (see ccasim sweep --help)\n"],
       [["sweep", "fitt", "out/x.db", "--parameter", "Q"], "ccasim sweep: unknown subcommand 'fitt' (did you mean 'fit'?), and no sweep file of that name (see ccasim sweep --help)\n"],
     ];

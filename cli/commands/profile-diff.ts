@@ -1,0 +1,56 @@
+import { parseCommandArgs, UsageError, type CommandContext } from "../command.js";
+import { DERIVED_KINDS, diffProfiles, formatProfileDiff, isTimeMetric, parseThreadName, PROFILE_DIFF_SORT_KEYS, PROFILE_TIME_UNITS, readTrial, type ProfileDiffSortKey, type ProfileTimeUnit } from "../../profile/index.js";
+import { positiveIntegerOption, snapshotOption } from "./analysis-io.js";
+
+/** The `diff` part of `ccasim profile --help`. */
+export const PROFILE_DIFF_HELP = `diff: two profiles side by side, timers matched by name: the base's and the other's exclusive
+and inclusive values, the change of each (other minus base, and in percent of the base), the
+calls of each; a timer only one of them has is 'new' or 'gone'. The heading gives the change of
+the top-level inclusive value (the whole run). Either profile is anything show reads: two runs,
+two sweep points' run folders, a simulated run and a measured profile.
+  --thread <which>     the view of both: mean (default), max, min, total, stddev, or a thread
+                       n[,c[,t]] both have
+  --metric <name>      metric to compare (default the base's TIME, else as show); both must have it
+  --sort <key>         exclusive (default: the largest change of exclusive value first),
+                       inclusive, calls, name
+  --top <n>            show only the first n rows
+  --unit <u>           time columns in ms (default, to the microsecond) or us (to the nanosecond)
+  --callpaths          include callpath timers (A => B) as well as flat timers
+  --json               the diff as JSON: per timer its base and other rows (null where it is
+                       missing) and the changes; values in microseconds for time metrics
+  --snapshot <n|name>  of TAU XML profiles, the snapshot of each thread to compare (as show's)`;
+
+/** `ccasim profile diff <base> <other>`. */
+export function runDiff(ctx: CommandContext, argv: readonly string[]): number {
+  const { values, positionals } = parseCommandArgs("profile diff", argv, {
+    thread: { type: "string" },
+    metric: { type: "string" },
+    sort: { type: "string" },
+    top: { type: "string" },
+    unit: { type: "string" },
+    callpaths: { type: "boolean" },
+    json: { type: "boolean" },
+    snapshot: { type: "string" },
+  });
+  if (positionals.length !== 2) throw new UsageError(`diff: expected two profiles, the base and the other, got ${positionals.length}`, "profile");
+  const sort = (values.sort as string | undefined) ?? "exclusive";
+  if (!(PROFILE_DIFF_SORT_KEYS as readonly string[]).includes(sort)) throw new UsageError(`diff: --sort must be one of ${PROFILE_DIFF_SORT_KEYS.join(", ")}, got '${sort}'`, "profile");
+  const unit = (values.unit as string | undefined) ?? "ms";
+  if (!(PROFILE_TIME_UNITS as readonly string[]).includes(unit)) throw new UsageError(`diff: --unit must be ${PROFILE_TIME_UNITS.join(" or ")}, got '${unit}'`, "profile");
+  // Why refuse rather than ignore: --json writes every value in full, in microseconds.
+  if (values.json === true && values.unit !== undefined) throw new UsageError("diff: --unit shapes the table; --json writes microseconds", "profile");
+  const view = (values.thread as string | undefined) ?? "mean";
+  if (!(DERIVED_KINDS as readonly string[]).includes(view) && parseThreadName(view) === undefined) {
+    throw new UsageError(`diff: unknown thread '${view}'; use a thread n[,c[,t]] (parts left out are 0) or one of ${DERIVED_KINDS.join(", ")}`, "profile");
+  }
+  const top = positiveIntegerOption("profile diff", "top", values.top);
+  const snapshot = snapshotOption(values.snapshot);
+  const [basePath, otherPath] = positionals as [string, string];
+  const base = readTrial(basePath, { records: false, snapshot });
+  const other = readTrial(otherPath, { records: false, snapshot });
+  const diff = diffProfiles(base, other, { metric: values.metric as string | undefined, view, callpaths: values.callpaths === true, sort: sort as ProfileDiffSortKey, top });
+  if (values.unit !== undefined && !isTimeMetric(diff.metric)) throw new UsageError(`diff: --unit shapes time columns; metric '${diff.metric}' is a counter, shown as counts`, "profile");
+  if (values.json === true) ctx.out(JSON.stringify({ base: basePath, other: otherPath, ...diff, rows: diff.rows.map((r) => ({ ...r, base: r.base ?? null, other: r.other ?? null })) }, null, 2) + "\n");
+  else ctx.out(formatProfileDiff(diff, { unit: unit as ProfileTimeUnit, baseLabel: basePath, otherLabel: otherPath }));
+  return 0;
+}

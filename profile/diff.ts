@@ -1,0 +1,196 @@
+/**
+ * Two profiles side by side (`ccasim profile diff`): one view and metric of each trial, timers
+ * matched by name, with what changed from the base to the other. The everyday questions of a
+ * performance engineer: what got slower between two runs, two cache sizes, a simulated and a
+ * measured run; which routines one of them has and the other does not.
+ *
+ * @packageDocumentation
+ */
+import { compareText } from "./compare-text.js";
+import { ProfileModelError } from "./errors.js";
+import type { Trial } from "./model.js";
+import { defaultMetric, formatMicroseconds, gFormat, profileTable, resolveView, type ProfileTable, type ProfileTimeUnit, type TableRow } from "./table.js";
+
+/** What {@link diffProfiles} orders rows by: the size of the change of a column (largest first), or the name. */
+export type ProfileDiffSortKey = "exclusive" | "inclusive" | "calls" | "name";
+
+/** Every {@link ProfileDiffSortKey}. */
+export const PROFILE_DIFF_SORT_KEYS: readonly ProfileDiffSortKey[] = ["exclusive", "inclusive", "calls", "name"];
+
+/** One timer of either profile. Values are in the metric's unit (microseconds for time). */
+export interface ProfileDiffRow {
+  readonly name: string;
+  /** Its row in the base profile's table; undefined when only the other has the timer. */
+  readonly base: TableRow | undefined;
+  /** Its row in the other profile's table; undefined when only the base has it. */
+  readonly other: TableRow | undefined;
+  /** Other minus base, a missing side counted as 0. */
+  readonly exclusiveChange: number;
+  /** Other minus base, a missing side counted as 0. */
+  readonly inclusiveChange: number;
+  /** Other minus base, a missing side counted as 0. */
+  readonly callsChange: number;
+}
+
+/** The two tables and their matched rows. */
+export interface ProfileDiff {
+  /** The metric compared (the base trial's spelling). */
+  readonly metric: string;
+  /** Whether it is a time (values are microseconds). */
+  readonly isTime: boolean;
+  /** The view of each trial (`mean`, `max`, a thread `n,c,t`, ...). */
+  readonly view: string;
+  /**
+   * Each profile's top-level inclusive value (its largest: pprof's top-level timer), whose change
+   * says how much the whole run changed.
+   */
+  readonly baseTotal: number;
+  readonly otherTotal: number;
+  /** Rows in the order asked for (after `top`, when given). */
+  readonly rows: readonly ProfileDiffRow[];
+  /** Timers of the base that the other lacks, and the other way round (all of them, whatever `top`). */
+  readonly onlyInBase: number;
+  readonly onlyInOther: number;
+}
+
+/** Options of {@link diffProfiles}. */
+export interface ProfileDiffOptions {
+  /** Metric (default: the base trial's default metric); both trials must have it (names compare without case). */
+  readonly metric?: string;
+  /** View of both trials: `mean` (default), `max`, `min`, `total`, `stddev` or a thread `n,c,t`. */
+  readonly view?: string;
+  /** Include callpath timers (`A => B`); default false. */
+  readonly callpaths?: boolean;
+  /** Order (default `exclusive`: the largest change of exclusive value first); ties by name. */
+  readonly sort?: ProfileDiffSortKey;
+  /** Keep only the first `top` rows. */
+  readonly top?: number;
+}
+
+/**
+ * Matches the timers of two trials by name and computes what changed from `base` to `other`, in
+ * one view and metric of each.
+ * @throws ProfileModelError when a trial lacks the metric or the thread asked for
+ */
+export function diffProfiles(base: Trial, other: Trial, options: ProfileDiffOptions = {}): ProfileDiff {
+  const view = options.view ?? "mean";
+  const metric = inProfile("base", () => base.metrics[base.metricIndex(options.metric ?? defaultMetric(base))]);
+  const otherMetric = inProfile("other", () => other.metrics[other.metricIndex(metric)]);
+  const callpaths = options.callpaths === true;
+  const a = inProfile("base", () => profileTable(base, resolveView(base, view), { metric, callpaths }));
+  const b = inProfile("other", () => profileTable(other, resolveView(other, view), { metric: otherMetric, callpaths }));
+  const byName = new Map<string, { base?: TableRow; other?: TableRow }>();
+  for (const r of a.rows) byName.set(r.name, { base: r });
+  for (const r of b.rows) {
+    const e = byName.get(r.name);
+    if (e === undefined) byName.set(r.name, { other: r });
+    else e.other = r;
+  }
+  const rows: ProfileDiffRow[] = [...byName].map(([name, { base: x, other: y }]) => ({
+    name,
+    base: x,
+    other: y,
+    exclusiveChange: (y?.exclusive ?? 0) - (x?.exclusive ?? 0),
+    inclusiveChange: (y?.inclusive ?? 0) - (x?.inclusive ?? 0),
+    callsChange: (y?.calls ?? 0) - (x?.calls ?? 0),
+  }));
+  const key = options.sort ?? "exclusive";
+  const size = (r: ProfileDiffRow): number => Math.abs(key === "exclusive" ? r.exclusiveChange : key === "inclusive" ? r.inclusiveChange : key === "calls" ? r.callsChange : 0);
+  // Each row's key once, not at every comparison; ties (and the name order) by code unit, the same in every locale.
+  const sorted = rows.map((r) => ({ r, v: size(r) })).sort((p, q) => q.v - p.v || compareText(p.r.name, q.r.name)).map((x) => x.r);
+  const top = (t: ProfileTable): number => t.rows.reduce((m, r) => Math.max(m, r.inclusive), 0);
+  return {
+    metric,
+    isTime: a.isTime,
+    view: a.view,
+    baseTotal: top(a),
+    otherTotal: top(b),
+    rows: options.top !== undefined ? sorted.slice(0, options.top) : sorted,
+    onlyInBase: rows.filter((r) => r.other === undefined).length,
+    onlyInOther: rows.filter((r) => r.base === undefined).length,
+  };
+}
+
+/** `fn()`, its ProfileModelError (a metric or thread the trial lacks) naming which profile it is of. */
+function inProfile<T>(which: "base" | "other", fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof ProfileModelError) throw new ProfileModelError(`the ${which} profile: ${e.message}`);
+    throw e;
+  }
+}
+
+/** Options of {@link formatProfileDiff}. */
+export interface FormatProfileDiffOptions {
+  /** Time columns in milliseconds (default, to the microsecond) or microseconds (to the nanosecond). */
+  readonly unit?: ProfileTimeUnit;
+  /** How the two profiles are named in the heading (default `base` and `other`). */
+  readonly baseLabel?: string;
+  readonly otherLabel?: string;
+}
+
+/**
+ * The change of `x` to `y` as a percentage of `x` (`+12.5%`), `new` when only `y` is there, `gone`
+ * when only `x` is, `from 0` when `x` is 0 and `y` is not, and blank when both are 0.
+ */
+export function percentChange(x: number | undefined, y: number | undefined): string {
+  if (x === undefined) return "new";
+  if (y === undefined) return "gone";
+  if (x === 0) return y === 0 ? "" : "from 0";
+  const p = ((y - x) / Math.abs(x)) * 100;
+  return `${p >= 0 ? "+" : ""}${p.toFixed(1)}%`;
+}
+
+/**
+ * Renders a diff as a text table: per timer the base's and the other's exclusive and inclusive
+ * values with the change of each (absolute and in percent of the base), the calls of each, and the
+ * name; a heading with the metric, the view and the change of the top-level inclusive value. A
+ * value a profile lacks is `-`. Times are milliseconds to the microsecond (`--unit us`:
+ * microseconds to the nanosecond); counters are written with 6 significant digits.
+ */
+export function formatProfileDiff(diff: ProfileDiff, options: FormatProfileDiffOptions = {}): string {
+  const us = options.unit === "us";
+  // Counts whole as they are (a mean over threads has a fraction: 6 significant digits);
+  // milliseconds with three decimals, which line up (a change that rounds to 0 is 0.000, not -0.000).
+  const value = (v: number | undefined): string =>
+    v === undefined ? "-" : !diff.isTime ? (Number.isInteger(v) ? String(v) : gFormat(v, 6)) : us ? formatMicroseconds(v).trim() : (Math.abs(v) < 0.5 ? 0 : v / 1e3).toFixed(3);
+  const change = (v: number): string => {
+    const text = value(v);
+    return text.startsWith("-") || Number(text) === 0 ? text : `+${text}`;
+  };
+  const calls = (v: number): string => (Number.isInteger(v) ? String(v) : gFormat(v, 6));
+  const unit = diff.isTime ? (us ? "usec" : "msec") : "counts";
+  const titles = ["Excl base", "Excl other", "Excl change", "%", "Incl base", "Incl other", "Incl change", "%", "#Call base", "#Call other"];
+  const cells = diff.rows.map((r) => [
+    value(r.base?.exclusive),
+    value(r.other?.exclusive),
+    change(r.exclusiveChange),
+    percentChange(r.base?.exclusive, r.other?.exclusive),
+    value(r.base?.inclusive),
+    value(r.other?.inclusive),
+    change(r.inclusiveChange),
+    percentChange(r.base?.inclusive, r.other?.inclusive),
+    r.base === undefined ? "-" : calls(r.base.calls),
+    r.other === undefined ? "-" : calls(r.other.calls),
+  ]);
+  const widths = titles.map((t, i) => Math.max(t.length, ...cells.map((c) => c[i].length)));
+  const line = (parts: readonly string[], name: string): string => parts.map((p, i) => p.padStart(widths[i])).join("  ") + "  " + name;
+  const labelBase = options.baseLabel ?? "base";
+  const labelOther = options.otherLabel ?? "other";
+  const viewText = diff.view === "stddev" ? "standard deviation over all threads" : /^\d/.test(diff.view) ? `thread ${diff.view}` : `${diff.view} over all threads`;
+  const lines = [
+    `base:  ${labelBase}`,
+    `other: ${labelOther}`,
+    `metric ${diff.metric} (${unit}), ${viewText}; top-level inclusive ${value(diff.baseTotal)} -> ${value(diff.otherTotal)} (${percentChange(diff.baseTotal, diff.otherTotal) || "no change"})`,
+    "",
+    line(titles, "Name"),
+    line(widths.map((w) => "-".repeat(w)), "----"),
+    ...cells.map((c, k) => line(c, diff.rows[k].name)),
+  ];
+  const only: string[] = [];
+  if (diff.onlyInBase > 0) only.push(`${diff.onlyInBase} timer${diff.onlyInBase === 1 ? "" : "s"} only in the base (gone)`);
+  if (diff.onlyInOther > 0) only.push(`${diff.onlyInOther} only in the other (new)`);
+  if (only.length > 0) lines.push("", only.join(", "));
+  return lines.join("\n") + "\n";
+}

@@ -1,0 +1,142 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { main } from "../../cli/main.js";
+import { diffProfiles, formatProfileDiff, percentChange, ProfileModelError, profileTable, readTrial, resolveView, TrialBuilder, type Trial } from "../../index.js";
+
+const POWERCAP = "../shared/data/tau/powercap";
+const CAP50 = join(POWERCAP, "cap50_wrapped_lu8");
+const CAP115 = join(POWERCAP, "cap115_wrapped_lu8");
+
+/** A trial of one thread with `timers` (name, calls, exclusive, inclusive) under metrics TIME and PAPI_FP_OPS (10 per us). */
+function trial(timers: [string, number, number, number][]): Trial {
+  const b = new TrialBuilder({ metrics: ["TIME", "PAPI_FP_OPS"] });
+  const t0 = b.addThread(0);
+  for (const [name, calls, exclusive, inclusive] of timers) b.setValues(t0, b.timer(name, ["TAU_USER"]), { calls, exclusive: [exclusive, 10 * exclusive], inclusive: [inclusive, 10 * inclusive] });
+  return b.build();
+}
+
+async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = "";
+  let err = "";
+  const code = await main(args, { out: (x) => (out += x), err: (x) => (err += x) });
+  return { code, out, err };
+}
+
+describe("diffProfiles", () => {
+  it("matches the timers of two real runs by name, each side's values its own profile table's", () => {
+    const [a, b] = [readTrial(CAP50), readTrial(CAP115)];
+    const d = diffProfiles(a, b);
+    const ta = profileTable(a, resolveView(a, "mean"));
+    const tb = profileTable(b, resolveView(b, "mean"));
+    expect(d.rows).toHaveLength(new Set([...ta.rows, ...tb.rows].map((r) => r.name)).size);
+    for (const r of d.rows) {
+      expect(r.base).toEqual(ta.rows.find((x) => x.name === r.name));
+      expect(r.other).toEqual(tb.rows.find((x) => x.name === r.name));
+      expect(r.exclusiveChange).toBe((r.other?.exclusive ?? 0) - (r.base?.exclusive ?? 0));
+      expect(r.inclusiveChange).toBe((r.other?.inclusive ?? 0) - (r.base?.inclusive ?? 0));
+    }
+    // Largest change of exclusive time first: the raised power cap made the run a third faster.
+    const sizes = d.rows.map((r) => Math.abs(r.exclusiveChange));
+    expect(sizes).toEqual([...sizes].sort((x, y) => y - x));
+    expect(d.rows[0].name).toBe(".TAU application");
+    expect([d.baseTotal, d.otherTotal]).toEqual([ta.rows[0].inclusive, tb.rows[0].inclusive]);
+    expect(d.otherTotal / d.baseTotal).toBeCloseTo(0.655, 3);
+    expect([d.metric, d.isTime, d.view, d.onlyInBase, d.onlyInOther]).toEqual(["TIME", true, "mean", 0, 0]);
+  });
+
+  it("gives a profile against itself no change, and keeps every row", () => {
+    const a = readTrial(CAP50);
+    const d = diffProfiles(a, a, { view: "3", callpaths: true, sort: "name" });
+    expect(d.rows.every((r) => r.exclusiveChange === 0 && r.inclusiveChange === 0 && r.callsChange === 0)).toBe(true);
+    expect(d.rows.map((r) => r.name)).toEqual(profileTable(a, resolveView(a, "3,0,0"), { callpaths: true, sort: "name" }).rows.map((r) => r.name));
+  });
+
+  it("counts a timer only one side has as 0 on the other, sorts by the change asked for, then by name", () => {
+    const a = trial([["main", 1, 10, 100], ["solve", 4, 60, 60], ["io", 2, 30, 30]]);
+    const b = trial([["main", 1, 10, 70], ["solve", 8, 40, 40], ["write", 1, 20, 20]]);
+    const d = diffProfiles(a, b);
+    expect(d.rows.map((r) => [r.name, r.exclusiveChange, r.inclusiveChange, r.callsChange])).toEqual([
+      ["io", -30, -30, -2],
+      ["solve", -20, -20, 4],
+      ["write", 20, 20, 1],
+      ["main", 0, -30, 0],
+    ]);
+    expect([d.rows[0].other, d.rows[2].base, d.onlyInBase, d.onlyInOther]).toEqual([undefined, undefined, 1, 1]);
+    expect(diffProfiles(a, b, { sort: "calls" }).rows.map((r) => r.name)).toEqual(["solve", "io", "write", "main"]);
+    expect(diffProfiles(a, b, { sort: "inclusive", top: 2 }).rows.map((r) => r.name)).toEqual(["io", "main"]);
+    // A counter metric, by name in either case.
+    const fp = diffProfiles(a, b, { metric: "papi_fp_ops" });
+    expect([fp.metric, fp.isTime, fp.rows[0].exclusiveChange]).toEqual(["PAPI_FP_OPS", false, -300]);
+  });
+
+  it("names the profile that lacks the metric or the thread", () => {
+    const a = trial([["main", 1, 10, 100]]);
+    const b = new TrialBuilder({ metrics: ["TIME"] });
+    b.setValues(b.addThread(0), b.timer("main", []), { calls: 1, exclusive: 1, inclusive: 1 });
+    expect(() => diffProfiles(a, b.build(), { metric: "PAPI_FP_OPS" })).toThrow(new ProfileModelError("the other profile: no metric 'PAPI_FP_OPS'; the trial has TIME"));
+    expect(() => diffProfiles(b.build(), a, { metric: "PAPI_FP_OPS" })).toThrow(/^the base profile: no metric 'PAPI_FP_OPS'/);
+    expect(() => diffProfiles(a, a, { view: "1" })).toThrow(/^the base profile: no thread 1,0,0/);
+  });
+
+  it("writes percent changes of the base, new, gone, from 0", () => {
+    expect([percentChange(80, 100), percentChange(100, 80), percentChange(undefined, 5), percentChange(5, undefined), percentChange(0, 3), percentChange(0, 0)]).toEqual(["+25.0%", "-20.0%", "new", "gone", "from 0", ""]);
+  });
+
+  it("formats a table with both sides, the changes, '-' for what a side lacks, and the counts of new and gone timers", () => {
+    const a = trial([["main", 1, 10, 100], ["solve", 4, 60, 60], ["io", 2, 30, 30]]);
+    const b = trial([["main", 1, 10, 70], ["solve", 8, 40, 40], ["write", 1, 19.9996, 19.9996]]);
+    const text = formatProfileDiff(diffProfiles(a, b), { baseLabel: "run-a", otherLabel: "run-b" });
+    expect(text).toBe(
+      [
+        "base:  run-a",
+        "other: run-b",
+        "metric TIME (msec), mean over all threads; top-level inclusive 0.100 -> 0.070 (-30.0%)",
+        "",
+        "Excl base  Excl other  Excl change       %  Incl base  Incl other  Incl change       %  #Call base  #Call other  Name",
+        "---------  ----------  -----------  ------  ---------  ----------  -----------  ------  ----------  -----------  ----",
+        "    0.030           -       -0.030    gone      0.030           -       -0.030    gone           2            -  io",
+        "    0.060       0.040       -0.020  -33.3%      0.060       0.040       -0.020  -33.3%           4            8  solve",
+        "        -       0.020       +0.020     new          -       0.020       +0.020     new           -            1  write",
+        "    0.010       0.010        0.000   +0.0%      0.100       0.070       -0.030  -30.0%           1            1  main",
+        "",
+        "1 timer only in the base (gone), 1 only in the other (new)",
+        "",
+      ].join("\n"),
+    );
+    // Microseconds to the nanosecond, trailing zeros dropped.
+    expect(formatProfileDiff(diffProfiles(a, b, { top: 2 }), { unit: "us" })).toMatch(/\n +30 +- +-30 +gone +30 +- +-30 +gone +2 +- +io\n +60 +40 +-20 +-33\.3% .* solve\n/);
+  });
+});
+
+describe("ccasim profile diff", () => {
+  it("compares two real runs as a table and as JSON", async () => {
+    const r = await run(["profile", "diff", CAP50, CAP115, "--top", "3"]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain(`base:  ${CAP50}\nother: ${CAP115}\nmetric TIME (msec), mean over all threads; top-level inclusive 188421.598 -> 123450.626 (-34.5%)\n`);
+    expect(r.out).toMatch(/\n *19085\.329 +9830\.571 +-9254\.758 +-48\.5% .* MPI_Allreduce\(\)\n/);
+    expect(r.out.trimEnd().split("\n")).toHaveLength(3 + 3 + 3);
+    const j = await run(["profile", "diff", CAP50, CAP115, "--json", "--sort", "name"]);
+    const json = JSON.parse(j.out) as { base: string; other: string; metric: string; rows: { name: string; base: { calls: number } | null; exclusiveChange: number }[] };
+    expect([json.base, json.other, json.metric]).toEqual([CAP50, CAP115, "TIME"]);
+    expect(json.rows[0].name).toBe(".TAU application");
+    expect(json.rows.every((x) => x.base !== null)).toBe(true);
+  });
+
+  it("refuses what it cannot do, naming it", async () => {
+    const cases: [string[], RegExp][] = [
+      [["profile", "diff", CAP50], /diff: expected two profiles, the base and the other, got 1/],
+      [["profile", "diff", CAP50, CAP115, "--sort", "size"], /--sort must be one of exclusive, inclusive, calls, name, got 'size'/],
+      [["profile", "diff", CAP50, CAP115, "--unit", "s"], /--unit must be ms or us, got 's'/],
+      [["profile", "diff", CAP50, CAP115, "--json", "--unit", "us"], /--unit shapes the table; --json writes microseconds/],
+      [["profile", "diff", CAP50, CAP115, "--thread", "99"], /the base profile: no thread 99,0,0/],
+      [["profile", "diff", CAP50, CAP115, "--metric", "PAPI_TOT_CYC"], /the base profile: no metric 'PAPI_TOT_CYC'/],
+      [["profile", "diff", CAP50, CAP115, "--snapshot", "0"], /a snapshot is chosen of a TAU XML profile only/],
+      [["profile", "dif", CAP50, CAP115], /unknown subcommand 'dif' \(did you mean 'diff'\?\); expected show, diff or convert/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await run(args);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.err, args.join(" ")).toMatch(message);
+    }
+  });
+});
