@@ -525,7 +525,27 @@ function formatReport(title: string, r: FitReport, predictQs: readonly { readonl
       shown.map((c, i) => [String(i + 1), c.family, c.formula, c.quality.looSmape, ...(extrap ? [extrapScore(c)] : []), adj[i]!.padStart(Math.max("adj. R² (in-sample)".length, ...adj.map((a) => a.length)))]),
     ),
   );
+  const tie = tiedOutOfOrder(shown, r.criterion, extrap);
+  if (tie !== undefined) lines.push(tie);
   return lines.join("\n");
+}
+
+/**
+ * A note under the candidates table when ranks that tie on LOO SMAPE (a difference below the
+ * ranking's 1e-6 %, rounding noise, as between exact fits of noise-free data) are listed out of
+ * the order of their printed SMAPE, saying why: otherwise a reader sees a smaller SMAPE ranked
+ * below a larger one. Undefined when there is none (or another criterion ranks them). @internal
+ */
+export function tiedOutOfOrder(shown: readonly FittedModel[], criterion: string, extrap: boolean): string | undefined {
+  if (criterion !== "loo-smape" || extrap) return undefined;
+  let last = 0;
+  for (let i = 1; i < shown.length; i++) {
+    const [a, b] = [shown[i - 1]!.quality.looSmape, shown[i]!.quality.looSmape];
+    if (Math.abs(b - a) > 1e-6 * Math.max(1, Math.abs(a))) break;
+    if (b < a) last = i;
+  }
+  if (last === 0) return undefined;
+  return `(ranks 1 to ${last + 1} tie on LOO SMAPE, within 1e-6 % (rounding noise): linear in the coefficients first, then higher adj. R², then fewer parameters)`;
 }
 
 /** What one observation is, in the range of a single observation: by input mode and, for profiles, the view. */

@@ -1146,3 +1146,17 @@ describe("prune and power refuse options their output ignores", () => {
     }
   });
 });
+
+describe("ccasim fit's candidates table", () => {
+  it("says why ranks that tie on LOO SMAPE are listed out of the order of their printed values", async () => {
+    const { tiedOutOfOrder } = await import("../../cli/commands/fit.js");
+    const models = (...smape: number[]) => smape.map((looSmape) => ({ quality: { looSmape } })) as unknown as Parameters<typeof tiedOutOfOrder>[0];
+    expect(tiedOutOfOrder(models(4.143e-13, 4.143e-13, 3.443e-13, 3.177), "loo-smape", false)).toBe(
+      "(ranks 1 to 3 tie on LOO SMAPE, within 1e-6 % (rounding noise): linear in the coefficients first, then higher adj. R², then fewer parameters)",
+    );
+    // In order, or apart by more than the tie: nothing to explain.
+    expect(tiedOutOfOrder(models(0, 0, 3.8e-14, 3.177), "loo-smape", false)).toBeUndefined();
+    expect(tiedOutOfOrder(models(1.5, 1.2), "loo-smape", false)).toBeUndefined();
+    expect(tiedOutOfOrder(models(4e-13, 3e-13), "adjusted-r2", false)).toBeUndefined();
+  });
+});
