@@ -162,7 +162,8 @@ export function profileFolderOf(dir: string): string {
  */
 export function readTrial(path: string, options: ReadTrialOptions = {}): Trial {
   const format = detectTrialFormat(path);
-  if (options.snapshot !== undefined && format !== "xml") throw new ProfileModelError(`${path}: a snapshot is chosen of a TAU XML profile only; ${format === "ppk" ? "a ParaProf packed profile" : format === "cube" ? "a CUBE4 profile" : "a TAU text profile"} holds one profile per thread`);
+  // (A folder without profile files is no TAU text profile: its read below names what it lacks.)
+  if (options.snapshot !== undefined && format !== "xml" && !(format === "tau" && statSync(path).isDirectory() && !hasTauProfileFiles(profileFolderOf(path)))) throw new ProfileModelError(`${path}: a snapshot is chosen of a TAU XML profile only; ${format === "ppk" ? "a ParaProf packed profile" : format === "cube" ? "a CUBE4 profile" : "a TAU text profile"} holds one profile per thread`);
   if (format === "ppk") return readPackedProfile(path, options);
   if (format === "xml") return readTauXmlProfile(path, options);
   if (format === "cube") return readCubeProfile(path, options);

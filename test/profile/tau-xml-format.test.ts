@@ -289,6 +289,26 @@ describe("TAU XML profiles: --snapshot in every command that reads a profile", (
     const records = await run(["fit", join(scratch, "none.csv"), "--parameter", "Q", "--snapshot", "0"]);
     expect([records.code, records.err]).toEqual([2, expect.stringMatching(/--snapshot does not apply to records/)]);
   });
+
+  it("a folder without profile files is named as such, not as a TAU text profile, when a snapshot is asked of it", async () => {
+    const empty = join(scratch, "choose-empty");
+    mkdirSync(empty);
+    const recordsOnly = join(scratch, "choose-records-only");
+    mkdirSync(recordsOnly);
+    writeFileSync(join(recordsOnly, "records.csv"), "component,port,method,rank,start [us],wall_time [us],mpi_time [us],compute_time [us],param:Q\nA,p,m,0,0,2,0,2,1\n");
+    for (const folder of [empty, recordsOnly]) {
+      expect(() => readTrial(folder, { snapshot: 0 })).toThrow(/no TAU profile files/);
+      for (const args of [
+        ["prune", folder, "--snapshot", "0"],
+        ["report", folder, "--out", join(scratch, "choose-none.html"), "--snapshot", "0"],
+      ]) {
+        const r = await run(args);
+        expect(r.code, args.join(" ")).toBe(2);
+        expect(r.err, args.join(" ")).not.toMatch(/TAU text profile/);
+        expect(r.err, args.join(" ")).toMatch(/no TAU profile files/);
+      }
+    }
+  });
 });
 
 describe("TAU XML profiles: Score-P's tau_snapshot output", () => {
