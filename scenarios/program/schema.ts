@@ -226,7 +226,7 @@ export function programSchema(): Schema {
       globals: s.optional(vars("Global variables (one copy per process thread), visible in every diagram."), {}),
       functions: s.optional(
         s.record(s.union([s.string(), s.number()]), {
-          doc: "Cost functions: `NAME: expr` or `NAME(a, b): expr`; may use variables, pid, uid, tid, np, nt, node, nodes, workload values and other functions.",
+          doc: "Cost functions: `NAME: expr` or `NAME(a, b): expr`; may use variables, pid, uid, tid, np, nt, node, nodes, npn (processors per node), workload values and other functions.",
           keyPattern: "^[A-Za-z_][A-Za-z0-9_]*(\\(\\s*([A-Za-z_][A-Za-z0-9_]*\\s*(,\\s*[A-Za-z_][A-Za-z0-9_]*\\s*)*)?\\))?$",
           keyRule: "a function name (letters, digits and _, starting with a letter or _), with its parameters' names in parentheses if it takes any: F or F(a, b)",
         }),

@@ -127,3 +127,23 @@ describe("the JSON Schema 'ccasim schema --sweep' prints", () => {
     expect(sweepObjections({ scenario: "kernel-l2.yaml", axes: { "workload.Q": [1] } })).toEqual([]);
   });
 });
+
+describe("the JSON Schema's documentation of program models", () => {
+  it("names every process variable where it says what cost functions may use", async () => {
+    const { SYSTEM_SLOTS } = await import("../../scenarios/program/model.js");
+    const found: string[] = [];
+    // Every description that lists what cost functions may use.
+    const visit = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(visit);
+      else if (typeof node === "object" && node !== null) {
+        for (const [k, v] of Object.entries(node)) {
+          if ((k === "description" || k === "markdownDescription") && typeof v === "string" && v.startsWith("Cost functions:")) found.push(v);
+          else visit(v);
+        }
+      }
+    };
+    visit(scenarioJsonSchema());
+    expect(found.length).toBeGreaterThan(0);
+    for (const text of found) for (const name of SYSTEM_SLOTS) expect(text, name).toMatch(new RegExp(`\\b${name}\\b`));
+  });
+});
