@@ -26,7 +26,11 @@ export interface FitFamily {
   readonly name: string;
   /** One line for listings and `--help`. */
   readonly summary: string;
-  /** Option documentation, one `key: meaning (default)` per entry. */
+  /**
+   * Option documentation, one `key: meaning (default)` per entry. When every entry starts with its
+   * key so (an empty list included: no options), {@link parseFamilySpec} refuses an option of
+   * another name before any data is read; otherwise only `hypotheses` checks the options.
+   */
   readonly optionDocs: readonly string[];
   /**
    * Candidate hypotheses for data of this shape (possibly none, for example log terms when Q < 1).
