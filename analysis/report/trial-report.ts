@@ -36,6 +36,9 @@ export function readTrialInput(path: string, options: { readonly snapshot?: numb
   }
   const profileAt = dir ? profileFolderOf(path) : path;
   const profileDir = dir && existsSync(join(path, RUN_PROFILE_FOLDER)) ? join(path, RUN_PROFILE_FOLDER) : undefined;
+  // A snapshot is of the profile, which is then read whatever the records: first, so that one
+  // refused (a profile of another format, or none) is refused before the records are streamed.
+  const chosen = options.snapshot === undefined ? undefined : readTrial(profileAt, { records: false, snapshot: options.snapshot });
   let records: RecordDigest | undefined;
   for (const folder of dir ? [path, profileDir] : []) {
     const file = folder === undefined ? undefined : recordsFileIn(folder);
@@ -46,7 +49,7 @@ export function readTrialInput(path: string, options: { readonly snapshot?: numb
     if (records.count > 0) break;
   }
   // The records are read above, once: the trial is read without them.
-  const trial = dir && records !== undefined && records.count > 0 && !hasTauProfileFiles(profileAt) && options.snapshot === undefined ? undefined : readTrial(profileAt, { records: false, snapshot: options.snapshot });
+  const trial = chosen ?? (dir && records !== undefined && records.count > 0 && !hasTauProfileFiles(profileAt) ? undefined : readTrial(profileAt, { records: false }));
   const summaryFile = dir ? join(path, RUN_SUMMARY_FILE) : "";
   const summary = summaryFile && existsSync(summaryFile) ? (JSON.parse(readFileSync(summaryFile, "utf8")) as Record<string, unknown>) : undefined;
   return { name: String(summary?.scenario ?? basename(path)), trial, records: records ?? digestRecords([]), summary };

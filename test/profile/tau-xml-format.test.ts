@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../cli/main.js";
-import { PPK } from "./data.js";
+import { PPK, TAU } from "./data.js";
 import { readTauXmlFiles } from "../../profile/tau/snapshot-read.js";
 import { detectTrialFormat, isTauXmlText, measurementFileKind, parseTauXmlProfiles, ProfileFormatError, readTrial } from "../../index.js";
 
@@ -288,6 +288,18 @@ describe("TAU XML profiles: --snapshot in every command that reads a profile", (
     expect([alone.code, alone.err]).toEqual([2, expect.stringMatching(/--snapshot chooses the snapshot of the profile of --prune-trial; it needs --prune-trial/)]);
     const records = await run(["fit", join(scratch, "none.csv"), "--parameter", "Q", "--snapshot", "0"]);
     expect([records.code, records.err]).toEqual([2, expect.stringMatching(/--snapshot does not apply to records/)]);
+  });
+
+  it("report refuses a snapshot of a run's TAU text profile before streaming the run's records", async () => {
+    const folder = join(scratch, "choose-run");
+    cpSync(join(TAU, "hatchet-cpi-mpi"), join(folder, "profile"), { recursive: true });
+    // Records the report would stream first (a run's may be millions): here, unreadable ones.
+    writeFileSync(join(folder, "records.csv"), "component,port,method\n");
+    const r = await run(["report", folder, "--out", join(scratch, "choose-run.html"), "--snapshot", "0"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/a snapshot is chosen of a TAU XML profile only; a TAU text profile holds one profile per thread/);
+    // Without --snapshot the records are read, and their error is the report's.
+    expect((await run(["report", folder, "--out", join(scratch, "choose-run.html")])).err).toMatch(/missing column/);
   });
 
   it("a folder without profile files is named as such, not as a TAU text profile, when a snapshot is asked of it", async () => {
