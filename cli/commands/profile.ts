@@ -101,8 +101,9 @@ name: .csv records, .jsonl records (Extra-P JSON Lines when the input is Extra-P
 text, .json Extra-P JSON, .cubex a CUBE4 profile (for Cube's browser: the call tree, calls as
 visits, TIME in seconds and counters stored inclusive, as Score-P stores them; not the user
 events; a flat profile or depth-limited callpaths, which hold no whole call tree, are refused),
-any other name a TAU profile directory (.ppk, .cube, .xml and .gz are refused: those formats are
-not written). A TAU directory keeps the timer names and group lists byte for byte as the input
+.ppk a ParaProf packed profile (one file of every thread, metric, timer, user event and the
+metadata, as ParaProf writes it: for ParaProf, TAUdb and PerfExplorer), any other name a TAU
+profile directory (.cube, .xml and .gz are refused: those formats are not written). A TAU directory keeps the timer names and group lists byte for byte as the input
 spelt them. The output may not be an input, a folder holding
 one, the profile folder or records a run folder given as input holds, or a path inside an input
 folder (it would change the data read), and its folder must be writable: all checked before
@@ -119,7 +120,7 @@ temporary .<output>.tmp-<pid>-<n> left beside it is removed by the next convert 
                        points (it was called 0 times there; Extra-P needs every callpath at every
                        point), and a note on stderr names those callpaths and points.
   --metric <name>      metric to write (repeatable; default all): trials to Extra-P, to a TAU
-                       directory or to table-csv
+                       directory, a .ppk, a .cubex or table-csv
   --callpaths          callpath timers: exported to Extra-P instead of flat timers, as the call
                        tree (the root '.TAU application' by its name, then 'A->B' paths; a
                        flat profile, which records none, is refused; a note names trials whose

@@ -78,12 +78,12 @@ function checkText(what: string, s: string, forbidQuote = false): void {
 }
 
 /** The spelling a source gave a timer, when it names the same timer (else the canonical name). @internal */
-function writtenTimerName(name: string, spelling: string | undefined): string {
+export function writtenTimerName(name: string, spelling: string | undefined): string {
   return spelling !== undefined && canonicalTimerName(spelling) === name ? spelling : name;
 }
 
 /** The spelling a source gave a user event, when it names the same event. @internal */
-function writtenEventName(name: string, spelling: string | undefined): string {
+export function writtenEventName(name: string, spelling: string | undefined): string {
   if (spelling === undefined) return name;
   const u = parseUserEventName(spelling);
   return (u.context ? `${u.base} : ${u.context.join(" => ")}` : u.base) === name ? spelling : name;

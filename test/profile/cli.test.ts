@@ -93,7 +93,7 @@ describe("ccasim profile", () => {
     const sort = await run("profile", "show", join(TAU, "hatchet-cpi-mpi"), "--sort", "size");
     expect([sort.code, sort.err]).toEqual([2, "ccasim profile: show: --sort must be one of inclusive, exclusive, calls, subrs, percall, name, got 'size'\n"]);
     const to = await run("profile", "convert", join(TAU, "hatchet-cpi-mpi"), join(scratch, "never.csv"), "--to", "csv");
-    expect([to.code, to.err]).toEqual([2, "ccasim profile: convert: --to must be one of tau, records-csv, records-jsonl, extrap-text, extrap-json, extrap-jsonl, table-csv, cube, got 'csv'\n"]);
+    expect([to.code, to.err]).toEqual([2, "ccasim profile: convert: --to must be one of tau, records-csv, records-jsonl, extrap-text, extrap-json, extrap-jsonl, table-csv, cube, ppk, got 'csv'\n"]);
   });
 
   it("converts a packed profile to a TAU directory and trials to Extra-P", async () => {
@@ -107,11 +107,11 @@ describe("ccasim profile", () => {
     expect(again.err).toBe(`ccasim profile: '${out}' exists and is not empty; give --overwrite to replace it\n`);
     expect((await run("profile", "convert", join(PPK, "xgc-nosamples.ppk"), out, "--overwrite")).code).toBe(0);
     // A format that is read but not written is refused, not made a TAU directory of that name.
-    const packed = join(scratch, "copy.ppk");
-    const ppk = await run("profile", "convert", join(PPK, "xgc-nosamples.ppk"), packed);
-    expect(ppk.code).toBe(2);
-    expect(ppk.err).toMatch(/cannot write .*copy\.ppk: ParaProf packed profiles are read, not written/);
-    expect(existsSync(packed)).toBe(false);
+    const cube3 = join(scratch, "copy.cube");
+    const refused = await run("profile", "convert", join(PPK, "xgc-nosamples.ppk"), cube3);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toMatch(/cannot write .*copy\.cube: CUBE 3 files are not written \(CUBE4, \.cubex, is\)/);
+    expect(existsSync(cube3)).toBe(false);
     expect((await run("profile", "convert", join(PPK, "xgc-nosamples.ppk"), join(scratch, "run.v2"))).code).toBe(0);
     expect(readTrial(join(scratch, "run.v2")).threads.length).toBe(16);
     const ex = join(scratch, "scaling.json");

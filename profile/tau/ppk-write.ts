@@ -1,0 +1,206 @@
+/**
+ * Writer of ParaProf packed profiles (`.ppk`): one gzip-compressed file of a whole trial, which
+ * ParaProf opens, TAUdb and PerfExplorer upload, and `ppk-read.ts` reads. The layout is the one
+ * TAU's `DataSourceExport.writePacked` writes (version 2, readable by readers of version 1 and
+ * up): a Java `DataOutputStream`, big-endian, strings as `writeUTF` (modified UTF-8 after an
+ * unsigned 16-bit length), see `ppk-read.ts` for the fields.
+ *
+ * - **Metadata**: the trial's common attributes as the trial's; as each thread's, the attributes it
+ *   has besides (its file's, and those a TAU text profile leaves to `profile.0.0.0`).
+ * - **Functions**: every timer (flat and callpath, `A => B`), in the trial's order, with the
+ *   spelling its source gave it and its groups (listed once each, by name, as ParaProf lists them).
+ * - **Profiles**: per thread, every timer it ran (calls, subroutine calls, and per metric the
+ *   exclusive and inclusive values) and every user event it sampled (count, min, max, mean, sum of
+ *   squares). Values are written as they are: fractions of a microsecond are kept (ParaProf reads
+ *   doubles).
+ *
+ * @packageDocumentation
+ */
+import { gzipSync } from "node:zlib";
+import { writeTextFileAtomically } from "../atomic-text-file.js";
+import { ProfileModelError } from "../errors.js";
+import type { Trial } from "../model.js";
+import { compareText } from "../compare-text.js";
+import { writtenEventName, writtenTimerName } from "./text-write.js";
+
+/** Most bytes Java's `writeUTF` takes: its length prefix is an unsigned 16-bit number. */
+const MAX_UTF_BYTES = 65535;
+/** Most samples a user event may hold: the file stores the count as a Java int. */
+const MAX_SAMPLES = 2 ** 31 - 1;
+
+/** A growing big-endian buffer with Java `DataOutputStream`'s writes. */
+class JavaDataWriter {
+  private bytes = new Uint8Array(1 << 16);
+  private view = new DataView(this.bytes.buffer);
+  /** Bytes written. */
+  length = 0;
+
+  private room(n: number): void {
+    if (this.length + n <= this.bytes.length) return;
+    let size = this.bytes.length * 2;
+    while (size < this.length + n) size *= 2;
+    const grown = new Uint8Array(size);
+    grown.set(this.bytes.subarray(0, this.length));
+    this.bytes = grown;
+    this.view = new DataView(grown.buffer);
+  }
+  char(c: number): void {
+    this.room(2);
+    this.view.setUint16(this.length, c);
+    this.length += 2;
+  }
+  int(v: number): void {
+    this.room(4);
+    this.view.setInt32(this.length, v);
+    this.length += 4;
+  }
+  double(v: number): void {
+    this.room(8);
+    this.view.setFloat64(this.length, v);
+    this.length += 8;
+  }
+  bytesOf(b: Uint8Array): void {
+    this.room(b.length);
+    this.bytes.set(b, this.length);
+    this.length += b.length;
+  }
+  /**
+   * Java `writeUTF`: the length in bytes, then each UTF-16 unit as modified UTF-8 (NUL as two bytes,
+   * a surrogate as three, as Java writes them).
+   * @throws ProfileModelError when the text takes more than 65 535 bytes (Java refuses it too)
+   */
+  utf(s: string, what: string): void {
+    let n = 0;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      n += c >= 1 && c <= 0x7f ? 1 : c <= 0x7ff ? 2 : 3;
+    }
+    if (n > MAX_UTF_BYTES) throw new ProfileModelError(`${what} '${s.slice(0, 40)}...' takes ${n} bytes; a packed profile holds at most ${MAX_UTF_BYTES}`);
+    this.room(2 + n);
+    this.view.setUint16(this.length, n);
+    let at = this.length + 2;
+    const b = this.bytes;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 1 && c <= 0x7f) b[at++] = c;
+      else if (c <= 0x7ff) {
+        b[at++] = 0xc0 | (c >> 6);
+        b[at++] = 0x80 | (c & 0x3f);
+      } else {
+        b[at++] = 0xe0 | (c >> 12);
+        b[at++] = 0x80 | ((c >> 6) & 0x3f);
+        b[at++] = 0x80 | (c & 0x3f);
+      }
+    }
+    this.length = at;
+  }
+  /** The bytes written. */
+  result(): Uint8Array {
+    return this.bytes.subarray(0, this.length);
+  }
+}
+
+/** Name/value pairs, sorted by name so that the file does not depend on the order they were read in. */
+function writeMetadata(p: JavaDataWriter, m: ReadonlyMap<string, string>, where: string): void {
+  const keys = [...m.keys()].sort();
+  p.int(keys.length);
+  for (const k of keys) {
+    p.utf(k, `${where} metadata name`);
+    p.utf(m.get(k)!, `${where} metadata value of '${k}'`);
+  }
+}
+
+/**
+ * The bytes of a `.ppk` file of `trial` (gzip-compressed, as ParaProf writes them).
+ * @throws ProfileModelError for a trial a packed profile cannot hold: no metric, a name or text
+ *   longer than 65 535 bytes, a user event of more than 2^31 - 1 samples
+ */
+export function formatPackedProfile(trial: Trial): Uint8Array {
+  if (trial.metrics.length === 0) throw new ProfileModelError("a trial needs at least one metric to be written as a packed profile");
+  const p = new JavaDataWriter();
+  for (const c of "PPK") p.char(c.charCodeAt(0));
+  p.int(2); // version
+  p.int(1); // lowest reader version that reads it
+  const header = new JavaDataWriter();
+  header.int(0); // a reserved block of this many bytes, for later versions
+  writeMetadata(header, trial.metadata, "trial");
+  header.int(trial.threads.length);
+  trial.threads.forEach((t, th) => {
+    header.int(t.node);
+    header.int(t.context);
+    header.int(t.thread);
+    // Each thread's attributes as it sees them (its own and those it takes from another thread's
+    // file, as TAU text profiles leave them in profile.0.0.0), less the trial's.
+    const own = new Map([...trial.threadMetadataMerged(th)].filter(([k, v]) => trial.metadata.get(k) !== v));
+    writeMetadata(header, own, `thread ${trial.threadLabel(th)}`);
+  });
+  p.int(header.length);
+  p.bytesOf(header.result());
+
+  const nM = trial.metrics.length;
+  p.int(nM);
+  for (const m of trial.metrics) p.utf(m, "metric name");
+  // Groups by name (code units), as ParaProf lists them (it keeps them in a sorted map).
+  const names = [...new Set(trial.timers.flatMap((t) => t.groups))].sort(compareText);
+  const groups = new Map(names.map((g, i) => [g, i]));
+  p.int(names.length);
+  for (const g of names) p.utf(g, "group name");
+  p.int(trial.timers.length);
+  for (const t of trial.timers) {
+    p.utf(writtenTimerName(t.name, t.spelling), "timer name");
+    p.int(t.groups.length);
+    for (const g of t.groups) p.int(groups.get(g)!);
+  }
+  const nE = trial.userEvents.length;
+  p.int(nE);
+  for (const u of trial.userEvents) p.utf(writtenEventName(u.name, u.spelling), "user event name");
+
+  const nT = trial.timers.length;
+  const { present, calls, subroutines, exclusive, inclusive } = trial.values;
+  const ev = trial.events;
+  p.int(trial.threads.length);
+  trial.threads.forEach((t, th) => {
+    p.int(t.node);
+    p.int(t.context);
+    p.int(t.thread);
+    const base = th * nT;
+    let ran = 0;
+    for (let k = 0; k < nT; k++) ran += present[base + k];
+    p.int(ran);
+    for (let k = 0; k < nT; k++) {
+      const s = base + k;
+      if (present[s] === 0) continue;
+      p.int(k);
+      p.double(calls[s]);
+      p.double(subroutines[s]);
+      for (let m = 0; m < nM; m++) {
+        p.double(exclusive[m][s]);
+        p.double(inclusive[m][s]);
+      }
+    }
+    let sampled = 0;
+    for (let u = 0; u < nE; u++) sampled += ev.present[th * nE + u];
+    p.int(sampled);
+    for (let u = 0; u < nE; u++) {
+      const s = th * nE + u;
+      if (ev.present[s] === 0) continue;
+      if (ev.count[s] > MAX_SAMPLES) throw new ProfileModelError(`user event '${trial.userEvents[u].name}' of thread ${trial.threadLabel(th)} has ${ev.count[s]} samples; a packed profile holds at most ${MAX_SAMPLES}`);
+      p.int(u);
+      p.int(ev.count[s]);
+      p.double(ev.min[s]);
+      p.double(ev.max[s]);
+      p.double(ev.mean[s]);
+      p.double(ev.sumSquares[s]);
+    }
+  });
+  return gzipSync(p.result());
+}
+
+/**
+ * Writes `trial` as a ParaProf packed profile (atomically: a temporary sibling renamed at the end).
+ * @throws ProfileModelError as {@link formatPackedProfile}; ProfileError when the file cannot be written
+ */
+export function writePackedProfile(trial: Trial, path: string): void {
+  const bytes = formatPackedProfile(trial);
+  writeTextFileAtomically(path, (write) => write(bytes));
+}
