@@ -9,7 +9,7 @@
 import { compareText } from "./compare-text.js";
 import { ProfileModelError } from "./errors.js";
 import type { Trial } from "./model.js";
-import { defaultMetric, formatMicroseconds, gFormat, profileTable, resolveView, type ProfileTable, type ProfileTimeUnit, type TableRow } from "./table.js";
+import { defaultMetric, formatMicroseconds, gFormat, profileTable, resolveView, topLevelInclusive, type ProfileTimeUnit, type TableRow } from "./table.js";
 
 /** What {@link diffProfiles} orders rows by: the size of the change of a column (largest first), or the name. */
 export type ProfileDiffSortKey = "exclusive" | "inclusive" | "calls" | "name";
@@ -41,8 +41,11 @@ export interface ProfileDiff {
   /** The view of each trial (`mean`, `max`, a thread `n,c,t`, ...). */
   readonly view: string;
   /**
-   * Each profile's top-level inclusive value (its largest: pprof's top-level timer), whose change
-   * says how much the whole run changed.
+   * Each profile's top-level inclusive value, whose change says how much the whole run changed:
+   * the value `profile show`'s %Time divides by. Of a thread, its largest inclusive value (pprof's
+   * top-level timer); in the mean, total and max views, the mean, total and max of the threads'
+   * top-level values (threads may run under different top-level timers: OpenMP threads), or the
+   * view's largest inclusive value when that is larger; in the min and stddev views, that largest.
    */
   readonly baseTotal: number;
   readonly otherTotal: number;
@@ -77,8 +80,10 @@ export function diffProfiles(base: Trial, other: Trial, options: ProfileDiffOpti
   const metric = inProfile("base", () => base.metrics[base.metricIndex(options.metric ?? defaultMetric(base))]);
   const otherMetric = inProfile("other", () => other.metrics[other.metricIndex(metric)]);
   const callpaths = options.callpaths === true;
-  const a = inProfile("base", () => profileTable(base, resolveView(base, view), { metric, callpaths }));
-  const b = inProfile("other", () => profileTable(other, resolveView(other, view), { metric: otherMetric, callpaths }));
+  const viewA = inProfile("base", () => resolveView(base, view));
+  const viewB = inProfile("other", () => resolveView(other, view));
+  const a = profileTable(base, viewA, { metric, callpaths });
+  const b = profileTable(other, viewB, { metric: otherMetric, callpaths });
   const byName = new Map<string, { base?: TableRow; other?: TableRow }>();
   for (const r of a.rows) byName.set(r.name, { base: r });
   for (const r of b.rows) {
@@ -98,13 +103,12 @@ export function diffProfiles(base: Trial, other: Trial, options: ProfileDiffOpti
   const size = (r: ProfileDiffRow): number => Math.abs(key === "exclusive" ? r.exclusiveChange : key === "inclusive" ? r.inclusiveChange : key === "calls" ? r.callsChange : 0);
   // Each row's key once, not at every comparison; ties (and the name order) by code unit, the same in every locale.
   const sorted = rows.map((r) => ({ r, v: size(r) })).sort((p, q) => q.v - p.v || compareText(p.r.name, q.r.name)).map((x) => x.r);
-  const top = (t: ProfileTable): number => t.rows.reduce((m, r) => Math.max(m, r.inclusive), 0);
   return {
     metric,
     isTime: a.isTime,
     view: a.view,
-    baseTotal: top(a),
-    otherTotal: top(b),
+    baseTotal: topLevelInclusive(base, viewA, base.metricIndex(metric)),
+    otherTotal: topLevelInclusive(other, viewB, other.metricIndex(otherMetric)),
     rows: options.top !== undefined ? sorted.slice(0, options.top) : sorted,
     onlyInBase: rows.filter((r) => r.other === undefined).length,
     onlyInOther: rows.filter((r) => r.base === undefined).length,

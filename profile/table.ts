@@ -148,7 +148,7 @@ export function profileTable(trial: Trial, view: ProfileView, options: ProfileTa
  * those. The min and stddev views divide by their own largest inclusive value; so does any view
  * whose largest value exceeds the threads' statistic, so that no row is above 100 %.
  */
-function topLevelInclusive(trial: Trial, view: ProfileView, m: number): number {
+export function topLevelInclusive(trial: Trial, view: ProfileView, m: number): number {
   const largest = (present: Uint8Array, inc: Float64Array): number => {
     let top = 0;
     for (let t = 0; t < present.length; t++) if (present[t] === 1 && inc[t] > top) top = inc[t];

@@ -6,8 +6,10 @@ import { positiveIntegerOption, snapshotOption } from "./analysis-io.js";
 export const PROFILE_DIFF_HELP = `diff: two profiles side by side, timers matched by name: the base's and the other's exclusive
 and inclusive values, the change of each (other minus base, and in percent of the base), the
 calls of each; a timer only one of them has is 'new' or 'gone'. The heading gives the change of
-the top-level inclusive value (the whole run). Either profile is anything show reads: two runs,
-two sweep points' run folders, a simulated run and a measured profile.
+the top-level inclusive value (the whole run: what show's %Time divides by, so in the mean, total
+and max views the mean, total and max of the threads' own top-level timers, which differ between
+an MPI rank's main thread and its OpenMP threads). Either profile is anything show reads: two
+runs, two sweep points' run folders, a simulated run and a measured profile.
   --thread <which>     the view of both: mean (default), max, min, total, stddev, or a thread
                        n[,c[,t]] both have
   --metric <name>      metric to compare (default the base's TIME, else as show); both must have it

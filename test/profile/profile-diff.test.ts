@@ -78,6 +78,28 @@ describe("diffProfiles", () => {
     expect(() => diffProfiles(a, a, { view: "1" })).toThrow(/^the base profile: no thread 1,0,0/);
   });
 
+  it("takes each run's top-level inclusive value as show's %Time does: of the threads' own top-level timers, which may differ", () => {
+    // Thread 0 runs under '.TAU application', thread 1 (an OpenMP thread) under 'worker' only.
+    const two = (app: number, worker: number): Trial => {
+      const b = new TrialBuilder({ metrics: ["TIME"] });
+      const [t0, t1] = [b.addThread(0), b.addThread(0, 0, 1)];
+      b.setValues(t0, b.timer(".TAU application", []), { calls: 1, exclusive: app, inclusive: app });
+      b.setValues(t1, b.timer("worker", []), { calls: 1, exclusive: worker, inclusive: worker });
+      return b.build();
+    };
+    const d = diffProfiles(two(100, 80), two(100, 40));
+    // The mean of the threads' top-level values, (100 + 80) / 2 and (100 + 40) / 2, not the largest mean row (50 both).
+    expect([d.baseTotal, d.otherTotal]).toEqual([90, 70]);
+    expect(diffProfiles(two(100, 80), two(100, 40), { view: "total" })).toMatchObject({ baseTotal: 180, otherTotal: 140 });
+    // A real OpenMP run: the heading's whole run is the value show's %Time divides by.
+    const xgc = readTrial("../shared/data/tau/ppk/xgc.ppk");
+    for (const view of ["mean", "total"]) {
+      const t = profileTable(xgc, resolveView(xgc, view), { metric: "TIME" });
+      const top = diffProfiles(xgc, xgc, { view, metric: "TIME" }).baseTotal;
+      for (const r of t.rows.slice(0, 3)) expect((r.inclusive / top) * 100).toBeCloseTo(r.percent, 9);
+    }
+  });
+
   it("writes percent changes of the base, new, gone, from 0", () => {
     expect([percentChange(80, 100), percentChange(100, 80), percentChange(undefined, 5), percentChange(5, undefined), percentChange(0, 3), percentChange(0, 0)]).toEqual(["+25.0%", "-20.0%", "new", "gone", "from 0", ""]);
   });
