@@ -68,20 +68,28 @@ export interface ProfileDiffOptions {
   readonly sort?: ProfileDiffSortKey;
   /** Keep only the first `top` rows. */
   readonly top?: number;
+  /** How messages name each profile besides `the base profile` (its path, say); default nothing. */
+  readonly baseLabel?: string;
+  readonly otherLabel?: string;
 }
 
 /**
  * Matches the timers of two trials by name and computes what changed from `base` to `other`, in
  * one view and metric of each.
- * @throws ProfileModelError when a trial lacks the metric or the thread asked for
+ * @throws ProfileModelError when a trial lacks the metric or the thread asked for (named by
+ *   {@link ProfileDiffOptions.baseLabel} / `otherLabel` when given)
  */
 export function diffProfiles(base: Trial, other: Trial, options: ProfileDiffOptions = {}): ProfileDiff {
   const view = options.view ?? "mean";
-  const metric = inProfile("base", () => base.metrics[base.metricIndex(options.metric ?? defaultMetric(base))]);
-  const otherMetric = inProfile("other", () => other.metrics[other.metricIndex(metric)]);
+  const [baseName, otherName] = [profileName("base", options.baseLabel), profileName("other", options.otherLabel)];
+  const metric = inProfile(baseName, () => base.metrics[base.metricIndex(options.metric ?? defaultMetric(base))]);
+  // The base's default metric, which the other lacks: say which metrics could be compared instead.
+  const both = other.metrics.filter((m) => base.metrics.some((x) => x.toUpperCase() === m.toUpperCase())).sort(compareText);
+  const hint = options.metric !== undefined ? "" : both.length > 0 ? `; both have ${both.join(", ")} (--metric)` : "; the two have no metric in common";
+  const otherMetric = inProfile(otherName, () => other.metrics[other.metricIndex(metric)], hint);
   const callpaths = options.callpaths === true;
-  const viewA = inProfile("base", () => resolveView(base, view));
-  const viewB = inProfile("other", () => resolveView(other, view));
+  const viewA = inProfile(baseName, () => resolveView(base, view));
+  const viewB = inProfile(otherName, () => resolveView(other, view));
   const a = profileTable(base, viewA, { metric, callpaths });
   const b = profileTable(other, viewB, { metric: otherMetric, callpaths });
   const byName = new Map<string, { base?: TableRow; other?: TableRow }>();
@@ -115,12 +123,17 @@ export function diffProfiles(base: Trial, other: Trial, options: ProfileDiffOpti
   };
 }
 
-/** `fn()`, its ProfileModelError (a metric or thread the trial lacks) naming which profile it is of. */
-function inProfile<T>(which: "base" | "other", fn: () => T): T {
+/** `the base profile`, with its label (`the base profile (run-a)`) when given. */
+function profileName(which: "base" | "other", label: string | undefined): string {
+  return `the ${which} profile${label === undefined ? "" : ` (${label})`}`;
+}
+
+/** `fn()`, its ProfileModelError (a metric or thread the trial lacks) naming which profile it is of, `hint` appended. */
+function inProfile<T>(name: string, fn: () => T, hint = ""): T {
   try {
     return fn();
   } catch (e) {
-    if (e instanceof ProfileModelError) throw new ProfileModelError(`the ${which} profile: ${e.message}`);
+    if (e instanceof ProfileModelError) throw new ProfileModelError(`${name}: ${e.message}${hint}`);
     throw e;
   }
 }

@@ -1,5 +1,5 @@
 import { parseCommandArgs, UsageError, type CommandContext } from "../command.js";
-import { DERIVED_KINDS, diffProfiles, formatProfileDiff, isTimeMetric, parseThreadName, PROFILE_DIFF_SORT_KEYS, PROFILE_TIME_UNITS, readTrial, type ProfileDiffSortKey, type ProfileTimeUnit } from "../../profile/index.js";
+import { DERIVED_KINDS, diffProfiles, formatProfileDiff, isTimeMetric, parseThreadName, PROFILE_DIFF_SORT_KEYS, ProfileModelError, PROFILE_TIME_UNITS, readTrial, type ProfileDiffSortKey, type ProfileTimeUnit } from "../../profile/index.js";
 import { positiveIntegerOption, snapshotOption } from "./analysis-io.js";
 
 /** The `diff` part of `ccasim profile --help`. */
@@ -13,6 +13,7 @@ runs, two sweep points' run folders, a simulated run and a measured profile.
   --thread <which>     the view of both: mean (default), max, min, total, stddev, or a thread
                        n[,c[,t]] both have
   --metric <name>      metric to compare (default the base's TIME, else as show); both must have it
+                       (when the other lacks the default, the message lists those both have)
   --sort <key>         exclusive (default: the largest change of exclusive value first),
                        inclusive, calls, name
   --top <n>            show only the first n rows
@@ -50,9 +51,19 @@ export function runDiff(ctx: CommandContext, argv: readonly string[]): number {
   const [basePath, otherPath] = positionals as [string, string];
   const base = readTrial(basePath, { records: false, snapshot });
   const other = readTrial(otherPath, { records: false, snapshot });
-  const diff = diffProfiles(base, other, { metric: values.metric as string | undefined, view, callpaths: values.callpaths === true, sort: sort as ProfileDiffSortKey, top });
+  const diff = asDiffError(() => diffProfiles(base, other, { metric: values.metric as string | undefined, view, callpaths: values.callpaths === true, sort: sort as ProfileDiffSortKey, top, baseLabel: basePath, otherLabel: otherPath }));
   if (values.unit !== undefined && !isTimeMetric(diff.metric)) throw new UsageError(`diff: --unit shapes time columns; metric '${diff.metric}' is a counter, shown as counts`, "profile");
   if (values.json === true) ctx.out(JSON.stringify({ base: basePath, other: otherPath, ...diff, rows: diff.rows.map((r) => ({ ...r, base: r.base ?? null, other: r.other ?? null })) }, null, 2) + "\n");
   else ctx.out(formatProfileDiff(diff, { unit: unit as ProfileTimeUnit, baseLabel: basePath, otherLabel: otherPath }));
   return 0;
+}
+
+/** `fn()`, a ProfileModelError of it (a metric or thread a profile lacks) said as diff's, like its other messages. */
+function asDiffError<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof ProfileModelError) throw new ProfileModelError(`diff: ${e.message}`);
+    throw e;
+  }
 }

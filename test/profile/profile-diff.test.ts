@@ -76,6 +76,11 @@ describe("diffProfiles", () => {
     expect(() => diffProfiles(a, b.build(), { metric: "PAPI_FP_OPS" })).toThrow(new ProfileModelError("the other profile: no metric 'PAPI_FP_OPS'; the trial has TIME"));
     expect(() => diffProfiles(b.build(), a, { metric: "PAPI_FP_OPS" })).toThrow(/^the base profile: no metric 'PAPI_FP_OPS'/);
     expect(() => diffProfiles(a, a, { view: "1" })).toThrow(/^the base profile: no thread 1,0,0/);
+    // With labels (the CLI's paths); the base's default metric, which the other lacks: the metrics both have.
+    const c = new TrialBuilder({ metrics: ["PAPI_FP_OPS"] });
+    c.setValues(c.addThread(0), c.timer("main", []), { calls: 1, exclusive: 1, inclusive: 1 });
+    expect(() => diffProfiles(a, c.build(), { baseLabel: "run-a", otherLabel: "run-c" })).toThrow(new ProfileModelError("the other profile (run-c): no metric 'TIME'; the trial has PAPI_FP_OPS; both have PAPI_FP_OPS (--metric)"));
+    expect(() => diffProfiles(a, b.build(), { view: "0,0,1", baseLabel: "run-a" })).toThrow(/^the base profile \(run-a\): no thread 0,0,1/);
   });
 
   it("takes each run's top-level inclusive value as show's %Time does: of the threads' own top-level timers, which may differ", () => {
@@ -150,8 +155,12 @@ describe("ccasim profile diff", () => {
       [["profile", "diff", CAP50, CAP115, "--sort", "size"], /--sort must be one of exclusive, inclusive, calls, name, got 'size'/],
       [["profile", "diff", CAP50, CAP115, "--unit", "s"], /--unit must be ms or us, got 's'/],
       [["profile", "diff", CAP50, CAP115, "--json", "--unit", "us"], /--unit shapes the table; --json writes microseconds/],
-      [["profile", "diff", CAP50, CAP115, "--thread", "99"], /the base profile: no thread 99,0,0/],
-      [["profile", "diff", CAP50, CAP115, "--metric", "PAPI_TOT_CYC"], /the base profile: no metric 'PAPI_TOT_CYC'/],
+      [["profile", "diff", CAP50, CAP115, "--thread", "99"], new RegExp(`diff: the base profile \\(${CAP50}\\): no thread 99,0,0`)],
+      [["profile", "diff", CAP50, CAP115, "--metric", "PAPI_TOT_CYC"], new RegExp(`diff: the base profile \\(${CAP50}\\): no metric 'PAPI_TOT_CYC'`)],
+      [["profile", "diff", "../shared/data/tau/hatchet-cpi-mpi", CAP50, "--thread", "3,0,1"], /diff: the base profile \(\.\.\/shared\/data\/tau\/hatchet-cpi-mpi\): no thread 3,0,1; the trial has 4 threads/],
+      [["profile", "diff", CAP50, "../shared/data/tau/hatchet-cpi-mpi", "--thread", "5"], /diff: the other profile \(\.\.\/shared\/data\/tau\/hatchet-cpi-mpi\): no thread 5,0,0/],
+      // The base's default metric, which the other lacks: the message lists the metrics both have.
+      [["profile", "diff", "../shared/data/tau/ppk/xgc.ppk", "../shared/data/tau/ppk/xgc-nosamples.ppk"], /diff: the other profile \(\.\.\/shared\/data\/tau\/ppk\/xgc-nosamples\.ppk\): no metric 'TIME'; the trial has PAPI_FP_INS, PAPI_TOT_CYC, PAPI_L1_DCM, PAPI_BR_MSP, PAPI_TOT_INS; both have PAPI_BR_MSP, PAPI_FP_INS, PAPI_L1_DCM, PAPI_TOT_INS \(--metric\)/],
       [["profile", "diff", CAP50, CAP115, "--snapshot", "0"], /a snapshot is chosen of a TAU XML profile only/],
       [["profile", "dif", CAP50, CAP115], /unknown subcommand 'dif' \(did you mean 'diff'\?\); expected show, diff or convert/],
     ];
