@@ -164,19 +164,21 @@ export function percentChange(x: number | undefined, y: number | undefined): str
  * values with the change of each (absolute and in percent of the base), the calls of each, and the
  * name; a heading with the metric, the view and the change of the top-level inclusive value. A
  * value a profile lacks is `-`. Times are milliseconds to the microsecond (`--unit us`:
- * microseconds to the nanosecond); counters are written with 6 significant digits.
+ * microseconds to the nanosecond); counts (counter values, calls) whole, a fraction (a mean over
+ * threads) with 6 significant digits below 100000 and rounded whole from there.
  */
 export function formatProfileDiff(diff: ProfileDiff, options: FormatProfileDiffOptions = {}): string {
   const us = options.unit === "us";
-  // Counts whole as they are (a mean over threads has a fraction: 6 significant digits);
+  // Counts whole as they are; a fraction (a mean over threads) with 6 significant digits below
+  // 100000, rounded whole from there (not 1.08026E+12 in a column of 1198880826618);
   // milliseconds with three decimals, which line up (a change that rounds to 0 is 0.000, not -0.000).
+  const count = (v: number): string => (Number.isInteger(v) ? String(v) : Math.abs(v) >= 1e5 ? String(Math.round(v)) : gFormat(v, 6));
   const value = (v: number | undefined): string =>
-    v === undefined ? "-" : !diff.isTime ? (Number.isInteger(v) ? String(v) : gFormat(v, 6)) : us ? formatMicroseconds(v).trim() : (Math.abs(v) < 0.5 ? 0 : v / 1e3).toFixed(3);
+    v === undefined ? "-" : !diff.isTime ? count(v) : us ? formatMicroseconds(v).trim() : (Math.abs(v) < 0.5 ? 0 : v / 1e3).toFixed(3);
   const change = (v: number): string => {
     const text = value(v);
     return text.startsWith("-") || Number(text) === 0 ? text : `+${text}`;
   };
-  const calls = (v: number): string => (Number.isInteger(v) ? String(v) : gFormat(v, 6));
   const unit = diff.isTime ? (us ? "usec" : "msec") : "counts";
   const titles = ["Excl base", "Excl other", "Excl change", "%", "Incl base", "Incl other", "Incl change", "%", "#Call base", "#Call other"];
   const cells = diff.rows.map((r) => [
@@ -188,8 +190,8 @@ export function formatProfileDiff(diff: ProfileDiff, options: FormatProfileDiffO
     value(r.other?.inclusive),
     change(r.inclusiveChange),
     percentChange(r.base?.inclusive, r.other?.inclusive),
-    r.base === undefined ? "-" : calls(r.base.calls),
-    r.other === undefined ? "-" : calls(r.other.calls),
+    r.base === undefined ? "-" : count(r.base.calls),
+    r.other === undefined ? "-" : count(r.other.calls),
   ]);
   const widths = titles.map((t, i) => Math.max(t.length, ...cells.map((c) => c[i].length)));
   const line = (parts: readonly string[], name: string): string => parts.map((p, i) => p.padStart(widths[i])).join("  ") + "  " + name;

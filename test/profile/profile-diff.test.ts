@@ -135,6 +135,22 @@ describe("diffProfiles", () => {
   });
 });
 
+describe("formatProfileDiff of counters", () => {
+  it("writes large counts whole, fractional (a mean over threads) or not, so that a column and the heading use one notation", () => {
+    const a = trial([["main", 1, 12345678901.25, 12345678901.25]]);
+    const b = trial([["main", 1, 12345678902, 12345678902], ["io", 1, 0.0123, 0.0123]]);
+    const text = formatProfileDiff(diffProfiles(a, b, { metric: "PAPI_FP_OPS" }));
+    expect(text).toContain("metric PAPI_FP_OPS (counts), mean over all threads; top-level inclusive 123456789013 -> 123456789020 (+0.0%)\n");
+    expect(text).toMatch(/\n *123456789013 +123456789020 +\+7\.5 +\+0\.0% +123456789013 +123456789020 +\+7\.5 +\+0\.0% +1 +1 +main\n/);
+    // Small fractional counts keep 6 significant digits.
+    expect(text).toMatch(/\n +- +0\.123 +\+0\.123 +new .* io\n/);
+    // Mean calls over threads in the hundred thousands, whole as well.
+    const c = new TrialBuilder({ metrics: ["TIME"] });
+    for (const [n, calls] of [[0, 1234567], [1, 1234568]]) c.setValues(c.addThread(n), c.timer("MPI_Wait()", []), { calls, exclusive: 1, inclusive: 1 });
+    expect(formatProfileDiff(diffProfiles(c.build(), c.build()))).toMatch(/ 1234568 +1234568 +MPI_Wait\(\)\n/);
+  });
+});
+
 describe("ccasim profile diff", () => {
   it("compares two real runs as a table and as JSON", async () => {
     const r = await run(["profile", "diff", CAP50, CAP115, "--top", "3"]);
