@@ -9,7 +9,7 @@
 import { compareText } from "./compare-text.js";
 import { ProfileModelError } from "./errors.js";
 import type { Trial } from "./model.js";
-import { defaultMetric, formatMicroseconds, gFormat, profileTable, resolveView, topLevelInclusive, type ProfileTimeUnit, type TableRow } from "./table.js";
+import { defaultMetric, gFormat, profileTable, resolveView, topLevelInclusive, type ProfileTimeUnit, type TableRow } from "./table.js";
 
 /** What {@link diffProfiles} orders rows by: the size of the change of a column (largest first), or the name. */
 export type ProfileDiffSortKey = "exclusive" | "inclusive" | "calls" | "name";
@@ -164,17 +164,18 @@ export function percentChange(x: number | undefined, y: number | undefined): str
  * values with the change of each (absolute and in percent of the base), the calls of each, and the
  * name; a heading with the metric, the view and the change of the top-level inclusive value. A
  * value a profile lacks is `-`. Times are milliseconds to the microsecond (`--unit us`:
- * microseconds to the nanosecond); counts (counter values, calls) whole, a fraction (a mean over
+ * microseconds to the nanosecond), with three decimals always, so that the decimal points line up; counts (counter values, calls) whole, a fraction (a mean over
  * threads) with 6 significant digits below 100000 and rounded whole from there.
  */
 export function formatProfileDiff(diff: ProfileDiff, options: FormatProfileDiffOptions = {}): string {
   const us = options.unit === "us";
   // Counts whole as they are; a fraction (a mean over threads) with 6 significant digits below
   // 100000, rounded whole from there (not 1.08026E+12 in a column of 1198880826618);
-  // milliseconds with three decimals, which line up (a change that rounds to 0 is 0.000, not -0.000).
+  // milliseconds and microseconds with three decimals, which line up (a change that rounds to 0
+  // is 0.000, not -0.000).
   const count = (v: number): string => (Number.isInteger(v) ? String(v) : Math.abs(v) >= 1e5 ? String(Math.round(v)) : gFormat(v, 6));
   const value = (v: number | undefined): string =>
-    v === undefined ? "-" : !diff.isTime ? count(v) : us ? formatMicroseconds(v).trim() : (Math.abs(v) < 0.5 ? 0 : v / 1e3).toFixed(3);
+    v === undefined ? "-" : !diff.isTime ? count(v) : us ? (Math.abs(v) < 0.0005 ? 0 : v).toFixed(3) : (Math.abs(v) < 0.5 ? 0 : v / 1e3).toFixed(3);
   const change = (v: number): string => {
     const text = value(v);
     return text.startsWith("-") || Number(text) === 0 ? text : `+${text}`;

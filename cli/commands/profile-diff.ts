@@ -17,7 +17,8 @@ runs, two sweep points' run folders, a simulated run and a measured profile.
   --sort <key>         exclusive (default: the largest change of exclusive value first),
                        inclusive, calls, name
   --top <n>            show only the first n rows
-  --unit <u>           time columns in ms (default, to the microsecond) or us (to the nanosecond);
+  --unit <u>           time columns in ms (default) or us, three decimals each (the microsecond
+                       or the nanosecond), so that the decimal points line up;
                        counts (counters, calls) are whole, a mean's fraction kept below 100000
   --callpaths          include callpath timers (A => B) as well as flat timers
   --json               the diff as JSON: per timer its base and other rows (null where it is

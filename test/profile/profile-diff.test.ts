@@ -130,8 +130,22 @@ describe("diffProfiles", () => {
         "",
       ].join("\n"),
     );
-    // Microseconds to the nanosecond, trailing zeros dropped.
-    expect(formatProfileDiff(diffProfiles(a, b, { top: 2 }), { unit: "us" })).toMatch(/\n +30 +- +-30 +gone +30 +- +-30 +gone +2 +- +io\n +60 +40 +-20 +-33\.3% .* solve\n/);
+    // Microseconds to the nanosecond, three decimals each, so that the decimal points line up
+    // (19.9996 us beside 10 us, not 20 beside 10 and 19.9996 beside 10).
+    const us = formatProfileDiff(diffProfiles(a, b, { top: 2 }), { unit: "us" });
+    expect(us).toMatch(/\n +30\.000 +- +-30\.000 +gone +30\.000 +- +-30\.000 +gone +2 +- +io\n +60\.000 +40\.000 +-20\.000 +-33\.3% .* solve\n/);
+    expect(formatProfileDiff(diffProfiles(a, b, { sort: "name" }), { unit: "us" }).split("\n").slice(2, 10)).toEqual([
+      "metric TIME (usec), mean over all threads; top-level inclusive 100.000 -> 70.000 (-30.0%)",
+      "",
+      "Excl base  Excl other  Excl change       %  Incl base  Incl other  Incl change       %  #Call base  #Call other  Name",
+      "---------  ----------  -----------  ------  ---------  ----------  -----------  ------  ----------  -----------  ----",
+      "   30.000           -      -30.000    gone     30.000           -      -30.000    gone           2            -  io",
+      "   10.000      10.000        0.000   +0.0%    100.000      70.000      -30.000  -30.0%           1            1  main",
+      "   60.000      40.000      -20.000  -33.3%     60.000      40.000      -20.000  -33.3%           4            8  solve",
+      "        -      20.000      +20.000     new          -      20.000      +20.000     new           -            1  write",
+    ]);
+    // A change that rounds to 0 is 0.000, not -0.000.
+    expect(formatProfileDiff(diffProfiles(trial([["main", 1, 10, 10]]), trial([["main", 1, 9.9999, 9.9999]])), { unit: "us" })).toMatch(/\n +10\.000 +10\.000 +0\.000 +-0\.0% /);
   });
 });
 
