@@ -49,6 +49,9 @@ export interface ProfileDiff {
    */
   readonly baseTotal: number;
   readonly otherTotal: number;
+  /** How many threads each profile has (a mean view is over all of them). */
+  readonly baseThreads: number;
+  readonly otherThreads: number;
   /** Rows in the order asked for (after `top`, when given). */
   readonly rows: readonly ProfileDiffRow[];
   /** Timers of the base that the other lacks, and the other way round (all of them, whatever `top`). */
@@ -117,6 +120,8 @@ export function diffProfiles(base: Trial, other: Trial, options: ProfileDiffOpti
     view: a.view,
     baseTotal: topLevelInclusive(base, viewA, base.metricIndex(metric)),
     otherTotal: topLevelInclusive(other, viewB, other.metricIndex(otherMetric)),
+    baseThreads: base.threads.length,
+    otherThreads: other.threads.length,
     rows: options.top !== undefined ? sorted.slice(0, options.top) : sorted,
     onlyInBase: rows.filter((r) => r.other === undefined).length,
     onlyInOther: rows.filter((r) => r.base === undefined).length,
@@ -162,7 +167,8 @@ export function percentChange(x: number | undefined, y: number | undefined): str
 /**
  * Renders a diff as a text table: per timer the base's and the other's exclusive and inclusive
  * values with the change of each (absolute and in percent of the base), the calls of each, and the
- * name; a heading with the metric, the view and the change of the top-level inclusive value. A
+ * name; a heading with each profile's number of threads, the metric, the view and the change of
+ * the top-level inclusive value. A
  * value a profile lacks is `-`. Times are milliseconds to the microsecond (`--unit us`:
  * microseconds to the nanosecond), with three decimals always, so that the decimal points line up; counts (counter values, calls) whole, a fraction (a mean over
  * threads) with 6 significant digits below 100000 and rounded whole from there.
@@ -199,9 +205,10 @@ export function formatProfileDiff(diff: ProfileDiff, options: FormatProfileDiffO
   const labelBase = options.baseLabel ?? "base";
   const labelOther = options.otherLabel ?? "other";
   const viewText = diff.view === "stddev" ? "standard deviation over all threads" : /^\d/.test(diff.view) ? `thread ${diff.view}` : `${diff.view} over all threads`;
+  const threads = (n: number): string => `(${n} thread${n === 1 ? "" : "s"})`;
   const lines = [
-    `base:  ${labelBase}`,
-    `other: ${labelOther}`,
+    `base:  ${labelBase} ${threads(diff.baseThreads)}`,
+    `other: ${labelOther} ${threads(diff.otherThreads)}`,
     `metric ${diff.metric} (${unit}), ${viewText}; top-level inclusive ${value(diff.baseTotal)} -> ${value(diff.otherTotal)} (${percentChange(diff.baseTotal, diff.otherTotal) || "no change"})`,
     "",
     line(titles, "Name"),

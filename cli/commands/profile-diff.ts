@@ -5,11 +5,12 @@ import { positiveIntegerOption, snapshotOption } from "./analysis-io.js";
 /** The `diff` part of `ccasim profile --help`. */
 export const PROFILE_DIFF_HELP = `diff: two profiles side by side, timers matched by name: the base's and the other's exclusive
 and inclusive values, the change of each (other minus base, and in percent of the base), the
-calls of each; a timer only one of them has is 'new' or 'gone'. The heading gives the change of
-the top-level inclusive value (the whole run: what show's %Time divides by, so in the mean, total
-and max views the mean, total and max of the threads' own top-level timers, which differ between
-an MPI rank's main thread and its OpenMP threads). Either profile is anything show reads: two
-runs, two sweep points' run folders, a simulated run and a measured profile.
+calls of each; a timer only one of them has is 'new' or 'gone'. The heading gives each profile's
+number of threads and the change of the top-level inclusive value (the whole run: what show's
+%Time divides by, so in the mean, total and max views the mean, total and max of the threads' own
+top-level timers, which differ between an MPI rank's main thread and its OpenMP threads). Either
+profile is anything show reads: two runs, two sweep points' run folders, a simulated run and a
+measured profile.
   --thread <which>     the view of both: mean (default), max, min, total, stddev, or a thread
                        n[,c[,t]] both have
   --metric <name>      metric to compare (default the base's TIME, else as show); both must have it
@@ -22,7 +23,9 @@ runs, two sweep points' run folders, a simulated run and a measured profile.
                        counts (counters, calls) are whole, a mean's fraction kept below 100000
   --callpaths          include callpath timers (A => B) as well as flat timers
   --json               the diff as JSON: per timer its base and other rows (null where it is
-                       missing) and the changes; values in microseconds for time metrics
+                       missing) and the changes; each profile's top-level value (baseTotal,
+                       otherTotal) and threads (baseThreads, otherThreads); values in
+                       microseconds for time metrics
   --snapshot <n|name>  of TAU XML profiles, the snapshot of each thread to compare (as show's)`;
 
 /** `ccasim profile diff <base> <other>`. */

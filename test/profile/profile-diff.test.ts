@@ -42,6 +42,7 @@ describe("diffProfiles", () => {
     expect([d.baseTotal, d.otherTotal]).toEqual([ta.rows[0].inclusive, tb.rows[0].inclusive]);
     expect(d.otherTotal / d.baseTotal).toBeCloseTo(0.655, 3);
     expect([d.metric, d.isTime, d.view, d.onlyInBase, d.onlyInOther]).toEqual(["TIME", true, "mean", 0, 0]);
+    expect([d.baseThreads, d.otherThreads]).toEqual([a.threads.length, b.threads.length]);
   });
 
   it("gives a profile against itself no change, and keeps every row", () => {
@@ -115,8 +116,8 @@ describe("diffProfiles", () => {
     const text = formatProfileDiff(diffProfiles(a, b), { baseLabel: "run-a", otherLabel: "run-b" });
     expect(text).toBe(
       [
-        "base:  run-a",
-        "other: run-b",
+        "base:  run-a (1 thread)",
+        "other: run-b (1 thread)",
         "metric TIME (msec), mean over all threads; top-level inclusive 0.100 -> 0.070 (-30.0%)",
         "",
         "Excl base  Excl other  Excl change       %  Incl base  Incl other  Incl change       %  #Call base  #Call other  Name",
@@ -169,12 +170,12 @@ describe("ccasim profile diff", () => {
   it("compares two real runs as a table and as JSON", async () => {
     const r = await run(["profile", "diff", CAP50, CAP115, "--top", "3"]);
     expect(r.code, r.err).toBe(0);
-    expect(r.out).toContain(`base:  ${CAP50}\nother: ${CAP115}\nmetric TIME (msec), mean over all threads; top-level inclusive 188421.598 -> 123450.626 (-34.5%)\n`);
+    expect(r.out).toContain(`base:  ${CAP50} (27 threads)\nother: ${CAP115} (27 threads)\nmetric TIME (msec), mean over all threads; top-level inclusive 188421.598 -> 123450.626 (-34.5%)\n`);
     expect(r.out).toMatch(/\n *19085\.329 +9830\.571 +-9254\.758 +-48\.5% .* MPI_Allreduce\(\)\n/);
     expect(r.out.trimEnd().split("\n")).toHaveLength(3 + 3 + 3);
     const j = await run(["profile", "diff", CAP50, CAP115, "--json", "--sort", "name"]);
-    const json = JSON.parse(j.out) as { base: string; other: string; metric: string; rows: { name: string; base: { calls: number } | null; exclusiveChange: number }[] };
-    expect([json.base, json.other, json.metric]).toEqual([CAP50, CAP115, "TIME"]);
+    const json = JSON.parse(j.out) as { base: string; other: string; metric: string; baseThreads: number; otherThreads: number; rows: { name: string; base: { calls: number } | null; exclusiveChange: number }[] };
+    expect([json.base, json.other, json.metric, json.baseThreads, json.otherThreads]).toEqual([CAP50, CAP115, "TIME", 27, 27]);
     expect(json.rows[0].name).toBe(".TAU application");
     expect(json.rows.every((x) => x.base !== null)).toBe(true);
   });
