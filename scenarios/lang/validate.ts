@@ -16,18 +16,36 @@ interface Ctx {
   readonly locate?: SourceDoc["locate"];
   readonly locateValue?: SourceDoc["locateValue"];
   readonly text?: string;
-  readonly errors: ScenarioError[];
+  readonly errors: Reported[];
 }
 
 type At = "key" | "value" | "parent";
 
+/**
+ * A problem found, not yet located. Why not a {@link ScenarioError} at once: a union tries every
+ * option and keeps the errors of one at most, and locating and making an error (with its stack
+ * trace) for each option's problems was most of the time a program scenario took to validate.
+ */
+interface Reported {
+  readonly path: KeyPath;
+  readonly detail: string;
+  readonly at: At;
+  readonly columnShift: number | undefined;
+}
+
 function report(ctx: Ctx, path: KeyPath, detail: string, at: At, columnShift?: number): void {
+  ctx.errors.push({ path, detail, at, columnShift });
+}
+
+/** The located error of `r` (every context of a validation locates alike: a union's options share the document). */
+function located(ctx: Ctx, r: Reported): ScenarioError {
+  const { path, at, columnShift } = r;
   // The value, the key, or the enclosing entry ("parent"), else the nearest entry around it.
   const locate = ctx.locate;
   let pos: SourcePosition | undefined = at === "value" ? ctx.locateValue?.(path) : undefined;
   if (pos === undefined && locate !== undefined && (at !== "parent" || path.length > 0)) pos = locateNearest({ locate }, at === "parent" ? path.slice(0, -1) : path, "key");
   if (pos && columnShift !== undefined) pos = { line: pos.line, column: pos.column + columnShift };
-  ctx.errors.push(new ScenarioError(detail, { file: ctx.file, line: pos?.line, column: pos?.column, path }));
+  return new ScenarioError(r.detail, { file: ctx.file, line: pos?.line, column: pos?.column, path });
 }
 
 /** True for a map (a plain object, not null or an array), as YAML and JSON give them. */
@@ -428,7 +446,7 @@ function valueAt(root: unknown, path: KeyPath): unknown {
 
 function run<T>(schema: Schema, value: unknown, rootPath: KeyPath, ctx: Ctx): T {
   const out = check(schema, value, [...rootPath], ctx);
-  if (ctx.errors.length > 0 || out === NO_VALUE) throw new ScenarioErrors(ctx.errors, ctx.file || undefined);
+  if (ctx.errors.length > 0 || out === NO_VALUE) throw new ScenarioErrors(ctx.errors.map((r) => located(ctx, r)), ctx.file || undefined);
   return out as T;
 }
 
