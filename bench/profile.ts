@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSyn
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { gunzipSync } from "node:zlib";
-import { forEachRecord, formatTauProfile, readCubeProfile, readPackedProfile, readTauProfile, readTauXmlProfile, TrialBuilder, writeRecordFiles, writeRecordsCsv, writeRecordsJsonl, writeTauProfile, type InvocationRecord, type Trial } from "../profile/index.js";
+import { gunzipSync, gzipSync } from "node:zlib";
+import { forEachRecord, formatPackedProfile, formatTauProfile, readCubeProfile, readPackedProfile, readTauProfile, readTauXmlProfile, TrialBuilder, writeRecordFiles, writeRecordsCsv, writeRecordsJsonl, writeTauProfile, type InvocationRecord, type Trial } from "../profile/index.js";
 import { printTable, timeBest, type Benchmark } from "./registry.js";
 
 /** `../shared/data` from the project root (the bench runs from dist/bench). */
@@ -158,7 +158,7 @@ function recordsTable(scratch: string, count: number): void {
 
 export const profileBenchmark: Benchmark = {
   name: "profile",
-  summary: "TAU text read/write MB/s (256 ranks), records CSV/JSON Lines read rate, TAU XML and CUBE4 read times, ParaProf .ppk read time (mpas.ppk, 128 ranks)",
+  summary: "TAU text read/write MB/s (256 ranks), records CSV/JSON Lines read rate, TAU XML and CUBE4 read times, ParaProf .ppk read and write times (mpas.ppk, 128 ranks)",
   run() {
     const scratch = mkdtempSync(join(tmpdir(), "ccasim-bench-profile-"));
     try {
@@ -213,12 +213,18 @@ export const profileBenchmark: Benchmark = {
       }, 5);
       const tGunzip = timeBest(() => gunzipSync(raw), 5);
       const inflated = gunzipSync(raw).length / 1e6;
+      // Writing it back: the same bytes ParaProf wrote once inflated, so gzip of them is the baseline.
+      const tPpkWrite = timeBest(() => formatPackedProfile(t!), 5);
+      const plain = gunzipSync(raw);
+      const tGzip = timeBest(() => gzipSync(plain), 5);
       console.log(`\nmpas.ppk: ${t!.threads.length} ranks x ${t!.timers.length} timers x ${t!.metrics.length} metrics, ${(raw.length / 1e6).toFixed(2)} MB compressed, ${inflated.toFixed(2)} MB inflated`);
       printTable(
         ["operation", "seconds", "vs baseline"],
         [
           ["ppk read (readPackedProfile)", tPpk.toFixed(3), `${(tPpk / tGunzip).toFixed(2)}x of gunzip`],
           ["  baseline: gunzip only", tGunzip.toFixed(3), "1.00x"],
+          ["ppk write (formatPackedProfile)", tPpkWrite.toFixed(3), `${(tPpkWrite / tGzip).toFixed(2)}x of gzip`],
+          ["  baseline: gzip of the inflated bytes", tGzip.toFixed(3), "1.00x"],
         ],
       );
     } finally {
