@@ -83,9 +83,9 @@ const UNWRITABLE_EXTENSIONS: Readonly<Record<string, string>> = {
 };
 
 /**
- * The output format implied by a file name: `.cubex` CUBE4, `.ppk` ParaProf packed, `.csv` records, `.txt`/`.json`
- * Extra-P, `.jsonl` records (Extra-P when the input is Extra-P), otherwise a TAU directory (whose
- * name may hold a dot, `run.v2`).
+ * The output format implied by a file name: `.cubex` CUBE4, `.ppk` ParaProf packed, `.csv`
+ * records, `.txt`/`.json` Extra-P, `.jsonl` records (Extra-P when the input is Extra-P), otherwise
+ * a TAU directory (whose name may hold a dot, `run.v2`).
  * @throws ProfileModelError for the extension of a format that is not written (`.cube`, `.xml`, ...)
  */
 export function inferConvertTarget(output: string, from: InputKind): ConvertTarget {
@@ -119,9 +119,9 @@ function convertedFiles(input: string): CommandInput[] {
 }
 
 /**
- * Converts `inputs` (usually one) into `output`. Trials (TAU directory or file, `.ppk`, TAU XML, `.cubex`) convert to
- * a TAU directory or a ParaProf `.ppk` or CUBE4 `.cubex` file (all metrics, or those of `metrics`), a CSV table of their timers (table-csv),
- * their records, or Extra-P (several trials with `points`; timers a trial never called are
+ * Converts `inputs` (usually one) into `output`. Trials (TAU directory or file, `.ppk`, TAU XML,
+ * `.cubex`) convert to a TAU directory or a ParaProf `.ppk` or CUBE4 `.cubex` file (all metrics, or
+ * those of `metrics`), a CSV table of their timers (table-csv), their records, or Extra-P (several trials with `points`; timers a trial never called are
  * written as 0 there and reported in {@link ConvertResult.extrap}); records convert to records;
  * Extra-P files convert between Extra-P formats. Before anything is read, `output` is checked
  * (see `checkOutputPath`): it may not be an input or hold one, and its parent must be writable.

@@ -168,9 +168,9 @@ export function percentChange(x: number | undefined, y: number | undefined): str
  * Renders a diff as a text table: per timer the base's and the other's exclusive and inclusive
  * values with the change of each (absolute and in percent of the base), the calls of each, and the
  * name; a heading with each profile's number of threads, the metric, the view and the change of
- * the top-level inclusive value. A
- * value a profile lacks is `-`. Times are milliseconds to the microsecond (`--unit us`:
- * microseconds to the nanosecond), with three decimals always, so that the decimal points line up; counts (counter values, calls) whole, a fraction (a mean over
+ * the top-level inclusive value. A value a profile lacks is `-`. Times are milliseconds to the
+ * microsecond (`--unit us`: microseconds to the nanosecond), always with three decimals, so that
+ * the decimal points line up; counts (counter values, calls) are whole, a fraction (a mean over
  * threads) with 6 significant digits below 100000 and rounded whole from there.
  */
 export function formatProfileDiff(diff: ProfileDiff, options: FormatProfileDiffOptions = {}): string {
