@@ -27,6 +27,8 @@ import { writtenEventName, writtenTimerName } from "./text-write.js";
 const MAX_UTF_BYTES = 65535;
 /** Most samples a user event may hold: the file stores the count as a Java int. */
 const MAX_SAMPLES = 2 ** 31 - 1;
+/** Largest node, context or thread number: the file stores them as Java ints (and readers refuse negative ones). */
+const MAX_THREAD_NUMBER = 2 ** 31 - 1;
 
 /** A growing big-endian buffer with Java `DataOutputStream`'s writes. */
 class JavaDataWriter {
@@ -113,10 +115,17 @@ function writeMetadata(p: JavaDataWriter, m: ReadonlyMap<string, string>, where:
 /**
  * The bytes of a `.ppk` file of `trial` (gzip-compressed, as ParaProf writes them).
  * @throws ProfileModelError for a trial a packed profile cannot hold: no metric, a name or text
- *   longer than 65 535 bytes, a user event of more than 2^31 - 1 samples
+ *   longer than 65 535 bytes, a node, context or thread number above 2^31 - 1, a user event of
+ *   more than 2^31 - 1 samples or of a fractional number of them
  */
 export function formatPackedProfile(trial: Trial): Uint8Array {
   if (trial.metrics.length === 0) throw new ProfileModelError("a trial needs at least one metric to be written as a packed profile");
+  // Java ints: a larger number would be written wrapped (negative), which no reader takes.
+  for (const t of trial.threads) {
+    if (t.node > MAX_THREAD_NUMBER || t.context > MAX_THREAD_NUMBER || t.thread > MAX_THREAD_NUMBER) {
+      throw new ProfileModelError(`thread ${t.node},${t.context},${t.thread}: a packed profile holds node, context and thread numbers up to ${MAX_THREAD_NUMBER}`);
+    }
+  }
   const p = new JavaDataWriter();
   for (const c of "PPK") p.char(c.charCodeAt(0));
   p.int(2); // version
@@ -185,6 +194,8 @@ export function formatPackedProfile(trial: Trial): Uint8Array {
       const s = th * nE + u;
       if (ev.present[s] === 0) continue;
       if (ev.count[s] > MAX_SAMPLES) throw new ProfileModelError(`user event '${trial.userEvents[u].name}' of thread ${trial.threadLabel(th)} has ${ev.count[s]} samples; a packed profile holds at most ${MAX_SAMPLES}`);
+      // The count is a Java int: a fraction would be written truncated, a count below -2^31 wrapped.
+      if (!Number.isInteger(ev.count[s]) || ev.count[s] < -(2 ** 31)) throw new ProfileModelError(`user event '${trial.userEvents[u].name}' of thread ${trial.threadLabel(th)} has ${ev.count[s]} samples; a packed profile holds a whole number of them`);
       p.int(u);
       p.int(ev.count[s]);
       p.double(ev.min[s]);

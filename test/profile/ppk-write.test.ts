@@ -91,6 +91,20 @@ describe("ParaProf packed profiles written", () => {
     expect(() => formatPackedProfile(e.build())).toThrow(/user event 'bytes' of thread 0,0,0 has 2147483648 samples; a packed profile holds at most 2147483647/);
   });
 
+  it("refuse thread numbers and sample counts a Java int does not hold as they are, rather than write them wrapped or truncated", () => {
+    // Node 2^31 was written as -2^31, which the reader refuses as an invalid thread.
+    const big = new TrialBuilder({ metrics: ["TIME"] });
+    big.setValues(big.addThread(2 ** 31), big.timer("main", []), { calls: 1, exclusive: 1, inclusive: 1 });
+    expect(() => formatPackedProfile(big.build())).toThrow(new ProfileModelError("thread 2147483648,0,0: a packed profile holds node, context and thread numbers up to 2147483647"));
+    const largest = new TrialBuilder({ metrics: ["TIME"] });
+    largest.setValues(largest.addThread(2 ** 31 - 1, 2 ** 31 - 1, 2 ** 31 - 1), largest.timer("main", []), { calls: 1, exclusive: 1, inclusive: 1 });
+    expect(parsePackedProfile(formatPackedProfile(largest.build()), "back.ppk").threads).toEqual([{ node: 2 ** 31 - 1, context: 2 ** 31 - 1, thread: 2 ** 31 - 1 }]);
+    // 2.5 samples were written as 2.
+    const frac = new TrialBuilder({ metrics: ["TIME"] });
+    frac.setEventTotals(frac.addThread(0), frac.userEvent("bytes"), { count: 2.5, min: 1, max: 1, mean: 1, sumSquares: 2.5 });
+    expect(() => formatPackedProfile(frac.build())).toThrow(new ProfileModelError("user event 'bytes' of thread 0,0,0 has 2.5 samples; a packed profile holds a whole number of them"));
+  });
+
   it("are an output of profile convert, by name or --to, with the metrics chosen", async () => {
     const out = join(scratch, "mpas-time.ppk");
     let err = "";
