@@ -103,13 +103,14 @@ visits, TIME in seconds and counters stored inclusive, as Score-P stores them; n
 events; a flat profile or depth-limited callpaths, which hold no whole call tree, are refused),
 .ppk a ParaProf packed profile (one file of every thread, metric, timer, user event and the
 metadata, as ParaProf writes it: for ParaProf, TAUdb and PerfExplorer), any other name a TAU
-profile directory (.cube, .xml and .gz are refused: those formats are not written). A TAU directory keeps the timer names and group lists byte for byte as the input
-spelt them. The output may not be an input, a folder holding
-one, the profile folder or records a run folder given as input holds, or a path inside an input
-folder (it would change the data read), and its folder must be writable: all checked before
-anything is read. Interrupted (Ctrl-C, kill), convert stops
-at once and ends by the signal (130 / 143 in a shell): the output is left as it was, and a
-temporary .<output>.tmp-<pid>-<n> left beside it is removed by the next convert to that output.
+profile directory (.cube, .xml and .gz are refused: those formats are not written). A TAU
+directory keeps the timer names and group lists byte for byte as the input spelt them. The
+output may not be an input, a folder holding one, the profile folder or records a run folder
+given as input holds, or a path inside an input folder (it would change the data read), and its
+folder must be writable: all checked before anything is read. Interrupted (Ctrl-C, kill),
+convert stops at once and ends by the signal (130 / 143 in a shell): the output is left as it
+was, and a temporary .<output>.tmp-<pid>-<n> left beside it is removed by the next convert to
+that output.
   --to <format>        ${CONVERT_TARGETS.join(", ")}
                        table-csv: the profile as one CSV table, one row per timer per view
                        (every thread n,c,t, then mean, min, max, total, stddev): thread, timer,
