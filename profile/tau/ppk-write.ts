@@ -16,7 +16,7 @@
  *
  * @packageDocumentation
  */
-import { gzipSync } from "node:zlib";
+import { constants, crc32, deflateRawSync } from "node:zlib";
 import { writeTextFileAtomically } from "../atomic-text-file.js";
 import { ProfileModelError } from "../errors.js";
 import type { Trial } from "../model.js";
@@ -30,15 +30,32 @@ const MAX_SAMPLES = 2 ** 31 - 1;
 /** Largest node, context or thread number: the file stores them as Java ints (and readers refuse negative ones). */
 const MAX_THREAD_NUMBER = 2 ** 31 - 1;
 
-/** A growing big-endian buffer with Java `DataOutputStream`'s writes. */
+/** Bytes of the file handed on at a time (compressed as they come) when writing to a sink. */
+const PIECE_BYTES = 1 << 20;
+
+/**
+ * A big-endian buffer with Java `DataOutputStream`'s writes: growing, or, given a `sink`, handing
+ * on its bytes whenever they fill a piece (so that the memory a file takes is a piece's, whatever
+ * the file's size).
+ */
 class JavaDataWriter {
-  private bytes = new Uint8Array(1 << 16);
-  private view = new DataView(this.bytes.buffer);
-  /** Bytes written. */
+  private bytes: Uint8Array;
+  private view: DataView;
+  /** Bytes in the buffer. */
   length = 0;
+
+  constructor(private readonly sink?: (bytes: Uint8Array) => void) {
+    this.bytes = new Uint8Array(sink !== undefined ? PIECE_BYTES : 1 << 16);
+    this.view = new DataView(this.bytes.buffer);
+  }
 
   private room(n: number): void {
     if (this.length + n <= this.bytes.length) return;
+    if (this.sink !== undefined && this.length > 0) {
+      this.sink(this.bytes.subarray(0, this.length));
+      this.length = 0;
+      if (n <= this.bytes.length) return;
+    }
     let size = this.bytes.length * 2;
     while (size < this.length + n) size *= 2;
     const grown = new Uint8Array(size);
@@ -96,9 +113,36 @@ class JavaDataWriter {
     }
     this.length = at;
   }
-  /** The bytes written. */
+  /** The bytes in the buffer (of a writer with a sink: those not handed on yet). */
   result(): Uint8Array {
     return this.bytes.subarray(0, this.length);
+  }
+}
+
+/**
+ * Gzip compression of a file handed in pieces, each compressed as it comes: one gzip member, whose
+ * deflate stream is each piece's raw deflate ended by a sync flush (byte-aligned, not final), the
+ * last piece's finished; gunzip, Java's `GZIPInputStream` and every inflater read it as one stream.
+ * Why not `gzipSync` of the whole file: the file, as large as the trial's values, would be held
+ * twice in memory besides the trial (Node has no synchronous streaming gzip).
+ */
+class GzipPieces {
+  private crc = 0;
+  private size = 0;
+  constructor(private readonly out: (piece: Uint8Array) => void) {
+    // Magic, deflate, no flags, no time, no extra flags, Unix: the header gzipSync writes.
+    out(Uint8Array.of(0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3));
+  }
+  piece(bytes: Uint8Array, last: boolean): void {
+    this.crc = crc32(bytes, this.crc);
+    this.size = (this.size + bytes.length) % 2 ** 32;
+    this.out(deflateRawSync(bytes, last ? {} : { finishFlush: constants.Z_SYNC_FLUSH }));
+    if (!last) return;
+    const trailer = new Uint8Array(8);
+    const v = new DataView(trailer.buffer);
+    v.setUint32(0, this.crc >>> 0, true);
+    v.setUint32(4, this.size, true);
+    this.out(trailer);
   }
 }
 
@@ -119,6 +163,17 @@ function writeMetadata(p: JavaDataWriter, m: ReadonlyMap<string, string>, where:
  *   more than 2^31 - 1 samples or of a fractional number of them
  */
 export function formatPackedProfile(trial: Trial): Uint8Array {
+  const pieces: Uint8Array[] = [];
+  packedProfilePieces(trial, (piece) => pieces.push(piece));
+  return Buffer.concat(pieces);
+}
+
+/**
+ * Hands the compressed bytes of a `.ppk` file of `trial` to `write`, piece by piece (a piece of the
+ * file compressed at a time: the memory taken is a piece's, not the file's).
+ * @throws ProfileModelError as {@link formatPackedProfile}, possibly after some pieces were handed on
+ */
+function packedProfilePieces(trial: Trial, write: (piece: Uint8Array) => void): void {
   if (trial.metrics.length === 0) throw new ProfileModelError("a trial needs at least one metric to be written as a packed profile");
   // Java ints: a larger number would be written wrapped (negative), which no reader takes.
   for (const t of trial.threads) {
@@ -126,7 +181,8 @@ export function formatPackedProfile(trial: Trial): Uint8Array {
       throw new ProfileModelError(`thread ${t.node},${t.context},${t.thread}: a packed profile holds node, context and thread numbers up to ${MAX_THREAD_NUMBER}`);
     }
   }
-  const p = new JavaDataWriter();
+  const gzip = new GzipPieces(write);
+  const p = new JavaDataWriter((bytes) => gzip.piece(bytes, false));
   for (const c of "PPK") p.char(c.charCodeAt(0));
   p.int(2); // version
   p.int(1); // lowest reader version that reads it
@@ -204,14 +260,15 @@ export function formatPackedProfile(trial: Trial): Uint8Array {
       p.double(ev.sumSquares[s]);
     }
   });
-  return gzipSync(p.result());
+  gzip.piece(p.result(), true);
 }
 
 /**
- * Writes `trial` as a ParaProf packed profile (atomically: a temporary sibling renamed at the end).
- * @throws ProfileModelError as {@link formatPackedProfile}; ProfileError when the file cannot be written
+ * Writes `trial` as a ParaProf packed profile (atomically: a temporary sibling renamed at the end),
+ * compressed and written a piece at a time.
+ * @throws ProfileModelError as {@link formatPackedProfile} (`path` then left as it was); ProfileError
+ *   when the file cannot be written
  */
 export function writePackedProfile(trial: Trial, path: string): void {
-  const bytes = formatPackedProfile(trial);
-  writeTextFileAtomically(path, (write) => write(bytes));
+  writeTextFileAtomically(path, (write) => packedProfilePieces(trial, write));
 }
