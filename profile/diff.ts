@@ -38,8 +38,10 @@ export interface ProfileDiff {
   readonly metric: string;
   /** Whether it is a time (values are microseconds). */
   readonly isTime: boolean;
-  /** The view of each trial (`mean`, `max`, a thread `n,c,t`, ...). */
+  /** The view of the base (`mean`, `max`, a thread `n,c,t`, ...). */
   readonly view: string;
+  /** The view of the other: {@link view} unless {@link ProfileDiffOptions.otherView} chose another. */
+  readonly otherView: string;
   /**
    * Each profile's top-level inclusive value, whose change says how much the whole run changed:
    * the value `profile show`'s %Time divides by. Of a thread, its largest inclusive value (pprof's
@@ -65,6 +67,8 @@ export interface ProfileDiffOptions {
   readonly metric?: string;
   /** View of both trials: `mean` (default), `max`, `min`, `total`, `stddev` or a thread `n,c,t`. */
   readonly view?: string;
+  /** View of the other trial when it differs from {@link view} (rank 0 against rank 3 of one trial, say). */
+  readonly otherView?: string;
   /** Include callpath timers (`A => B`); default false. */
   readonly callpaths?: boolean;
   /** Order (default `exclusive`: the largest change of exclusive value first); ties by name. */
@@ -92,7 +96,7 @@ export function diffProfiles(base: Trial, other: Trial, options: ProfileDiffOpti
   const otherMetric = inProfile(otherName, () => other.metrics[other.metricIndex(metric)], hint);
   const callpaths = options.callpaths === true;
   const viewA = inProfile(baseName, () => resolveView(base, view));
-  const viewB = inProfile(otherName, () => resolveView(other, view));
+  const viewB = inProfile(otherName, () => resolveView(other, options.otherView ?? view));
   const a = profileTable(base, viewA, { metric, callpaths });
   const b = profileTable(other, viewB, { metric: otherMetric, callpaths });
   const byName = new Map<string, { base?: TableRow; other?: TableRow }>();
@@ -118,6 +122,7 @@ export function diffProfiles(base: Trial, other: Trial, options: ProfileDiffOpti
     metric,
     isTime: a.isTime,
     view: a.view,
+    otherView: b.view,
     baseTotal: topLevelInclusive(base, viewA, base.metricIndex(metric)),
     otherTotal: topLevelInclusive(other, viewB, other.metricIndex(otherMetric)),
     baseThreads: base.threads.length,
@@ -204,12 +209,13 @@ export function formatProfileDiff(diff: ProfileDiff, options: FormatProfileDiffO
   const line = (parts: readonly string[], name: string): string => parts.map((p, i) => p.padStart(widths[i])).join("  ") + "  " + name;
   const labelBase = options.baseLabel ?? "base";
   const labelOther = options.otherLabel ?? "other";
-  const viewText = diff.view === "stddev" ? "standard deviation over all threads" : /^\d/.test(diff.view) ? `thread ${diff.view}` : `${diff.view} over all threads`;
+  const viewText = (view: string): string => (view === "stddev" ? "standard deviation over all threads" : /^\d/.test(view) ? `thread ${view}` : `${view} over all threads`);
+  const views = diff.otherView === diff.view ? viewText(diff.view) : `${viewText(diff.view)} against ${viewText(diff.otherView)}`;
   const threads = (n: number): string => `(${n} thread${n === 1 ? "" : "s"})`;
   const lines = [
     `base:  ${labelBase} ${threads(diff.baseThreads)}`,
     `other: ${labelOther} ${threads(diff.otherThreads)}`,
-    `metric ${diff.metric} (${unit}), ${viewText}; top-level inclusive ${value(diff.baseTotal)} -> ${value(diff.otherTotal)} (${percentChange(diff.baseTotal, diff.otherTotal) || "no change"})`,
+    `metric ${diff.metric} (${unit}), ${views}; top-level inclusive ${value(diff.baseTotal)} -> ${value(diff.otherTotal)} (${percentChange(diff.baseTotal, diff.otherTotal) || "no change"})`,
     "",
     line(titles, "Name"),
     line(widths.map((w) => "-".repeat(w)), "----"),

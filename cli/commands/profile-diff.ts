@@ -13,6 +13,8 @@ profile is anything show reads: two runs, two sweep points' run folders, a simul
 measured profile.
   --thread <which>     the view of both: mean (default), max, min, total, stddev, or a thread
                        n[,c[,t]] both have
+  --other-thread <w>   another view of the other (as --thread): two threads of one profile,
+                       diff P P --thread 0 --other-thread 3, or a rank against the mean
   --metric <name>      metric to compare (default the base's TIME, else as show); both must have it
                        (when the other lacks the default, the message lists those both have)
   --sort <key>         exclusive (default: the largest change of exclusive value first),
@@ -32,6 +34,7 @@ measured profile.
 export function runDiff(ctx: CommandContext, argv: readonly string[]): number {
   const { values, positionals } = parseCommandArgs("profile diff", argv, {
     thread: { type: "string" },
+    "other-thread": { type: "string" },
     metric: { type: "string" },
     sort: { type: "string" },
     top: { type: "string" },
@@ -48,15 +51,18 @@ export function runDiff(ctx: CommandContext, argv: readonly string[]): number {
   // Why refuse rather than ignore: --json writes every value in full, in microseconds.
   if (values.json === true && values.unit !== undefined) throw new UsageError("diff: --unit shapes the table; --json writes microseconds", "profile");
   const view = (values.thread as string | undefined) ?? "mean";
-  if (!(DERIVED_KINDS as readonly string[]).includes(view) && parseThreadName(view) === undefined) {
-    throw new UsageError(`diff: unknown thread '${view}'; use a thread n[,c[,t]] (parts left out are 0) or one of ${DERIVED_KINDS.join(", ")}`, "profile");
+  const otherView = (values["other-thread"] as string | undefined) ?? view;
+  for (const w of [view, otherView]) {
+    if (!(DERIVED_KINDS as readonly string[]).includes(w) && parseThreadName(w) === undefined) {
+      throw new UsageError(`diff: unknown thread '${w}'; use a thread n[,c[,t]] (parts left out are 0) or one of ${DERIVED_KINDS.join(", ")}`, "profile");
+    }
   }
   const top = positiveIntegerOption("profile diff", "top", values.top);
   const snapshot = snapshotOption(values.snapshot);
   const [basePath, otherPath] = positionals as [string, string];
   const base = readTrial(basePath, { records: false, snapshot });
   const other = readTrial(otherPath, { records: false, snapshot });
-  const diff = asDiffError(() => diffProfiles(base, other, { metric: values.metric as string | undefined, view, callpaths: values.callpaths === true, sort: sort as ProfileDiffSortKey, top, baseLabel: basePath, otherLabel: otherPath }));
+  const diff = asDiffError(() => diffProfiles(base, other, { metric: values.metric as string | undefined, view, otherView, callpaths: values.callpaths === true, sort: sort as ProfileDiffSortKey, top, baseLabel: basePath, otherLabel: otherPath }));
   if (values.unit !== undefined && !isTimeMetric(diff.metric)) throw new UsageError(`diff: --unit shapes time columns; metric '${diff.metric}' is a counter, shown as counts`, "profile");
   if (values.json === true) ctx.out(JSON.stringify({ base: basePath, other: otherPath, ...diff, rows: diff.rows.map((r) => ({ ...r, base: r.base ?? null, other: r.other ?? null })) }, null, 2) + "\n");
   else ctx.out(formatProfileDiff(diff, { unit: unit as ProfileTimeUnit, baseLabel: basePath, otherLabel: otherPath }));

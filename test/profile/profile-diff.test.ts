@@ -166,6 +166,23 @@ describe("formatProfileDiff of counters", () => {
   });
 });
 
+describe("profile diff of two views", () => {
+  it("compares two threads of one profile, or a thread against the mean, with --other-thread", async () => {
+    const cpi = "../shared/data/tau/hatchet-cpi-mpi";
+    const t = readTrial(cpi);
+    const d = diffProfiles(t, t, { view: "0", otherView: "3,0,0" });
+    const [t0, t3] = [profileTable(t, resolveView(t, "0")), profileTable(t, resolveView(t, "3"))];
+    expect([d.view, d.otherView]).toEqual(["0,0,0", "3,0,0"]);
+    for (const r of d.rows) expect([r.base, r.other]).toEqual([t0.rows.find((x) => x.name === r.name), t3.rows.find((x) => x.name === r.name)]);
+    expect(d.rows.some((r) => r.exclusiveChange !== 0)).toBe(true);
+    const r = await run(["profile", "diff", cpi, cpi, "--thread", "0", "--other-thread", "mean", "--top", "1"]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain("metric TIME (msec), thread 0,0,0 against mean over all threads; top-level inclusive ");
+    const bad = await run(["profile", "diff", cpi, cpi, "--other-thread", "rank3"]);
+    expect([bad.code, bad.err]).toEqual([2, expect.stringMatching(/diff: unknown thread 'rank3'/)]);
+  });
+});
+
 describe("ccasim profile diff", () => {
   it("compares two real runs as a table and as JSON", async () => {
     const r = await run(["profile", "diff", CAP50, CAP115, "--top", "3"]);
