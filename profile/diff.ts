@@ -30,6 +30,10 @@ export interface ProfileDiffRow {
   readonly inclusiveChange: number;
   /** Other minus base, a missing side counted as 0. */
   readonly callsChange: number;
+  /** In a tree ({@link ProfileDiffOptions.tree}): the row's depth below its root (0 for a root). */
+  readonly depth?: number;
+  /** In a tree: the last routine of the row's callpath (`C` of `A => B => C`). */
+  readonly routine?: string;
 }
 
 /** The two tables and their matched rows. */
@@ -56,6 +60,8 @@ export interface ProfileDiff {
   readonly otherThreads: number;
   /** Rows in the order asked for (after `top`, when given). */
   readonly rows: readonly ProfileDiffRow[];
+  /** Whether {@link rows} are a call tree (each with its depth). */
+  readonly tree: boolean;
   /** Timers of the base that the other lacks, and the other way round (all of them, whatever `top`). */
   readonly onlyInBase: number;
   readonly onlyInOther: number;
@@ -71,10 +77,16 @@ export interface ProfileDiffOptions {
   readonly otherView?: string;
   /** Include callpath timers (`A => B`); default false. */
   readonly callpaths?: boolean;
-  /** Order (default `exclusive`: the largest change of exclusive value first); ties by name. */
+  /** Order (default `exclusive`, of a tree's siblings `inclusive`: the largest change first); ties by name. */
   readonly sort?: ProfileDiffSortKey;
-  /** Keep only the first `top` rows. */
+  /** Keep only the first `top` rows (of a tree: in its depth-first order). */
   readonly top?: number;
+  /**
+   * The callpaths as a call tree: each callpath `A => B => C` under `A => B`, depth first from the
+   * roots (the top-level timers), siblings in the order of {@link sort}; flat timers that are no
+   * root left out. A callpath whose parent neither profile has (depth-limited callpaths) is a root.
+   */
+  readonly tree?: boolean;
   /** How messages name each profile besides `the base profile` (its path, say); default nothing. */
   readonly baseLabel?: string;
   readonly otherLabel?: string;
@@ -94,7 +106,7 @@ export function diffProfiles(base: Trial, other: Trial, options: ProfileDiffOpti
   const both = other.metrics.filter((m) => base.metrics.some((x) => x.toUpperCase() === m.toUpperCase())).sort(compareText);
   const hint = options.metric !== undefined ? "" : both.length > 0 ? `; both have ${both.join(", ")} (--metric)` : "; the two have no metric in common";
   const otherMetric = inProfile(otherName, () => other.metrics[other.metricIndex(metric)], hint);
-  const callpaths = options.callpaths === true;
+  const callpaths = options.callpaths === true || options.tree === true;
   const viewA = inProfile(baseName, () => resolveView(base, view));
   const viewB = inProfile(otherName, () => resolveView(other, options.otherView ?? view));
   const a = profileTable(base, viewA, { metric, callpaths });
@@ -114,10 +126,12 @@ export function diffProfiles(base: Trial, other: Trial, options: ProfileDiffOpti
     inclusiveChange: (y?.inclusive ?? 0) - (x?.inclusive ?? 0),
     callsChange: (y?.calls ?? 0) - (x?.calls ?? 0),
   }));
-  const key = options.sort ?? "exclusive";
+  // A tree's siblings by their inclusive change (a caller's whole subtree) unless asked otherwise.
+  const key = options.sort ?? (options.tree === true ? "inclusive" : "exclusive");
   const size = (r: ProfileDiffRow): number => Math.abs(key === "exclusive" ? r.exclusiveChange : key === "inclusive" ? r.inclusiveChange : key === "calls" ? r.callsChange : 0);
   // Each row's key once, not at every comparison; ties (and the name order) by code unit, the same in every locale.
   const sorted = rows.map((r) => ({ r, v: size(r) })).sort((p, q) => q.v - p.v || compareText(p.r.name, q.r.name)).map((x) => x.r);
+  const listed = options.tree === true ? treeOrder(sorted, (name) => (base.findTimer(name) ?? other.findTimer(name))!.path) : sorted;
   return {
     metric,
     isTime: a.isTime,
@@ -127,10 +141,49 @@ export function diffProfiles(base: Trial, other: Trial, options: ProfileDiffOpti
     otherTotal: topLevelInclusive(other, viewB, other.metricIndex(otherMetric)),
     baseThreads: base.threads.length,
     otherThreads: other.threads.length,
-    rows: options.top !== undefined ? sorted.slice(0, options.top) : sorted,
+    rows: options.top !== undefined ? listed.slice(0, options.top) : listed,
+    tree: options.tree === true,
     onlyInBase: rows.filter((r) => r.other === undefined).length,
     onlyInOther: rows.filter((r) => r.base === undefined).length,
   };
+}
+
+/**
+ * `rows` (in sibling order) as a call tree, depth first, each with its depth: callpaths under their
+ * parent callpath, a root (path of one timer) only when some callpath starts at it.
+ * @throws ProfileModelError when no row is a callpath (flat profiles hold no call tree)
+ */
+function treeOrder(rows: readonly ProfileDiffRow[], pathOf: (name: string) => readonly string[]): ProfileDiffRow[] {
+  const keyOf = (path: readonly string[]): string => JSON.stringify(path);
+  const paths = new Map(rows.map((r) => [r, pathOf(r.name)]));
+  const roots = new Set<string>();
+  for (const p of paths.values()) if (p.length > 1) roots.add(keyOf(p.slice(0, 1)));
+  if (roots.size === 0) throw new ProfileModelError("neither profile records callpaths (flat profiles): a call tree needs them");
+  const inTree = rows.filter((r) => paths.get(r)!.length > 1 || roots.has(keyOf(paths.get(r)!)));
+  const present = new Set(inTree.map((r) => keyOf(paths.get(r)!)));
+  const children = new Map<string, ProfileDiffRow[]>();
+  const top: ProfileDiffRow[] = [];
+  for (const r of inTree) {
+    const p = paths.get(r)!;
+    const parent = keyOf(p.slice(0, -1));
+    if (p.length > 1 && present.has(parent)) {
+      const list = children.get(parent);
+      if (list === undefined) children.set(parent, [r]);
+      else list.push(r);
+    } else top.push(r);
+  }
+  const out: ProfileDiffRow[] = [];
+  // Depth first without recursion (call trees may be thousands deep): a stack of rows, each
+  // node's children pushed in reverse so that the first is listed first.
+  const stack: { row: ProfileDiffRow; depth: number }[] = top.map((row) => ({ row, depth: 0 })).reverse();
+  while (stack.length > 0) {
+    const { row, depth } = stack.pop()!;
+    const path = paths.get(row)!;
+    out.push({ ...row, depth, routine: path[path.length - 1] });
+    const kids = children.get(keyOf(paths.get(row)!)) ?? [];
+    for (let i = kids.length - 1; i >= 0; i--) stack.push({ row: kids[i], depth: depth + 1 });
+  }
+  return out;
 }
 
 /** `the base profile`, with its label (`the base profile (run-a)`) when given. */
@@ -219,7 +272,8 @@ export function formatProfileDiff(diff: ProfileDiff, options: FormatProfileDiffO
     "",
     line(titles, "Name"),
     line(widths.map((w) => "-".repeat(w)), "----"),
-    ...cells.map((c, k) => line(c, diff.rows[k].name)),
+    // A tree's row is named by its last routine, indented by its depth.
+    ...cells.map((c, k) => line(c, diff.tree ? "  ".repeat(diff.rows[k].depth ?? 0) + (diff.rows[k].routine ?? diff.rows[k].name) : diff.rows[k].name)),
   ];
   const only: string[] = [];
   if (diff.onlyInBase > 0) only.push(`${diff.onlyInBase} timer${diff.onlyInBase === 1 ? "" : "s"} only in the base (gone)`);

@@ -24,6 +24,10 @@ measured profile.
                        or the nanosecond), so that the decimal points line up;
                        counts (counters, calls) are whole, a mean's fraction kept below 100000
   --callpaths          include callpath timers (A => B) as well as flat timers
+  --tree               the callpaths as a call tree: each under its caller, indented, named by
+                       its routine, depth first from the top-level timers, siblings by their
+                       change of inclusive value (or --sort's key; --top counts the tree's first
+                       lines); a flat profile has none
   --json               the diff as JSON: per timer its base and other rows (null where it is
                        missing) and the changes; each profile's top-level value (baseTotal,
                        otherTotal) and threads (baseThreads, otherThreads); values in
@@ -40,12 +44,13 @@ export function runDiff(ctx: CommandContext, argv: readonly string[]): number {
     top: { type: "string" },
     unit: { type: "string" },
     callpaths: { type: "boolean" },
+    tree: { type: "boolean" },
     json: { type: "boolean" },
     snapshot: { type: "string" },
   });
   if (positionals.length !== 2) throw new UsageError(`diff: expected two profiles, the base and the other, got ${positionals.length}`, "profile");
-  const sort = (values.sort as string | undefined) ?? "exclusive";
-  if (!(PROFILE_DIFF_SORT_KEYS as readonly string[]).includes(sort)) throw new UsageError(`diff: --sort must be one of ${PROFILE_DIFF_SORT_KEYS.join(", ")}, got '${sort}'`, "profile");
+  const sort = values.sort as string | undefined;
+  if (sort !== undefined && !(PROFILE_DIFF_SORT_KEYS as readonly string[]).includes(sort)) throw new UsageError(`diff: --sort must be one of ${PROFILE_DIFF_SORT_KEYS.join(", ")}, got '${sort}'`, "profile");
   const unit = (values.unit as string | undefined) ?? "ms";
   if (!(PROFILE_TIME_UNITS as readonly string[]).includes(unit)) throw new UsageError(`diff: --unit must be ${PROFILE_TIME_UNITS.join(" or ")}, got '${unit}'`, "profile");
   // Why refuse rather than ignore: --json writes every value in full, in microseconds.
@@ -62,7 +67,7 @@ export function runDiff(ctx: CommandContext, argv: readonly string[]): number {
   const [basePath, otherPath] = positionals as [string, string];
   const base = readTrial(basePath, { records: false, snapshot });
   const other = readTrial(otherPath, { records: false, snapshot });
-  const diff = asDiffError(() => diffProfiles(base, other, { metric: values.metric as string | undefined, view, otherView, callpaths: values.callpaths === true, sort: sort as ProfileDiffSortKey, top, baseLabel: basePath, otherLabel: otherPath }));
+  const diff = asDiffError(() => diffProfiles(base, other, { metric: values.metric as string | undefined, view, otherView, callpaths: values.callpaths === true, tree: values.tree === true, sort: sort as ProfileDiffSortKey | undefined, top, baseLabel: basePath, otherLabel: otherPath }));
   if (values.unit !== undefined && !isTimeMetric(diff.metric)) throw new UsageError(`diff: --unit shapes time columns; metric '${diff.metric}' is a counter, shown as counts`, "profile");
   if (values.json === true) ctx.out(JSON.stringify({ base: basePath, other: otherPath, ...diff, rows: diff.rows.map((r) => ({ ...r, base: r.base ?? null, other: r.other ?? null })) }, null, 2) + "\n");
   else ctx.out(formatProfileDiff(diff, { unit: unit as ProfileTimeUnit, baseLabel: basePath, otherLabel: otherPath }));

@@ -183,6 +183,40 @@ describe("profile diff of two views", () => {
   });
 });
 
+describe("profile diff as a call tree", () => {
+  /** A trial of one thread: main calls solve (which calls io) and init; values are inclusive (exclusive the same). */
+  function tree(values: [string[], number][]): Trial {
+    const b = new TrialBuilder({ metrics: ["TIME"] });
+    const t0 = b.addThread(0);
+    for (const [path, v] of values) {
+      const timer = path.length === 1 ? b.timer(path[0], ["TAU_USER"]) : b.callpath(path, ["TAU_CALLPATH"]);
+      b.setValues(t0, timer, { calls: 1, exclusive: v, inclusive: v });
+      if (path.length > 1) b.setValues(t0, b.timer(path[path.length - 1], ["TAU_USER"]), { calls: 1, exclusive: v, inclusive: v });
+    }
+    return b.build({ checkInvariants: false });
+  }
+
+  it("lists each callpath under its caller, depth first, siblings by their inclusive change", () => {
+    const a = tree([[["main"], 100], [["main", "init"], 10], [["main", "solve"], 80], [["main", "solve", "io"], 20]]);
+    const b = tree([[["main"], 130], [["main", "init"], 40], [["main", "solve"], 85], [["main", "solve", "io"], 30], [["main", "solve", "log"], 5]]);
+    const d = diffProfiles(a, b, { tree: true });
+    expect(d.tree).toBe(true);
+    expect(d.rows.map((r) => [r.routine, r.depth, r.inclusiveChange])).toEqual([
+      ["main", 0, 30],
+      ["init", 1, 30],
+      ["solve", 1, 5],
+      ["io", 2, 10],
+      ["log", 2, 5],
+    ]);
+    // Another key orders the siblings; --top counts the tree's lines.
+    expect(diffProfiles(a, b, { tree: true, sort: "name", top: 3 }).rows.map((r) => r.routine)).toEqual(["main", "init", "solve"]);
+    const text = formatProfileDiff(d);
+    expect(text).toMatch(/\n.* main\n.*  init\n.*  solve\n.*    io\n.*    log\n/);
+    // Flat profiles hold no call tree.
+    expect(() => diffProfiles(trial([["main", 1, 1, 1]]), trial([["main", 1, 1, 1]]), { tree: true })).toThrow(/neither profile records callpaths/);
+  });
+});
+
 describe("ccasim profile diff", () => {
   it("compares two real runs as a table and as JSON", async () => {
     const r = await run(["profile", "diff", CAP50, CAP115, "--top", "3"]);
