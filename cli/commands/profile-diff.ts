@@ -30,8 +30,9 @@ measured profile.
                        lines); a flat profile has none
   --json               the diff as JSON: per timer its base and other rows (null where it is
                        missing) and the changes; each profile's top-level value (baseTotal,
-                       otherTotal) and threads (baseThreads, otherThreads); values in
-                       microseconds for time metrics
+                       otherTotal) and threads (baseThreads, otherThreads); with --tree each
+                       row's depth and routine, in the tree's order; values in microseconds
+                       for time metrics
   --snapshot <n|name>  of TAU XML profiles, the snapshot of each thread to compare (as show's)`;
 
 /** `ccasim profile diff <base> <other>`. */
