@@ -6,10 +6,19 @@
  * @packageDocumentation
  */
 import { constants } from "node:buffer";
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { ProfileError, ProfileFormatError } from "./errors.js";
 import { fileErrorText } from "./file-error.js";
+
+/** Whether input `path` is a directory (else a file). @throws ProfileError naming it when it cannot be read */
+export function inputIsDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch (e) {
+    throw new ProfileError(`cannot read '${path}': ${fileErrorText(e)}`);
+  }
+}
 
 /** The bytes of input file `path`. @throws ProfileError naming it when it cannot be read */
 export function readInputBytes(path: string): Buffer {

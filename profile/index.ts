@@ -97,6 +97,7 @@ export * from "./convert.js";
 export * from "./table-csv.js";
 export { selectMetrics } from "./select-metrics.js";
 export { fileErrorText, wordFileErrors } from "./file-error.js";
+export { inputIsDirectory } from "./gzip-input.js";
 export { INPUT_FILE_KEYS, keysOfKind, otherInputFileKindText, type InputFileKind } from "./input-file-kind.js";
 export { makeOutputFolder } from "./output-folder.js";
 export { formatPath, parseKeyPath, type KeyPath } from "./key-path.js";

@@ -13,7 +13,7 @@ import { readCubeProfile } from "./cube/cube-read.js";
 import { isTauXmlText, listTauXmlFiles, parseSnapshotFileName, readTauXmlProfile } from "./tau/snapshot-read.js";
 import { RUN_PROFILE_FOLDER, runFileAdvice, unmeasuredRunText } from "./run-folder.js";
 import { hasTauProfileFiles, parseProfileFileName, readTauProfile, type TrialReadOptions } from "./tau/text-read.js";
-import { fileErrorText } from "./file-error.js";
+import { inputIsDirectory } from "./gzip-input.js";
 import { inputFileKindText } from "./input-file-kind.js";
 import { realPathOf } from "./protected-paths.js";
 
@@ -44,14 +44,8 @@ function head(path: string, n: number): Uint8Array {
  * @throws ProfileError when the path does not exist or is none of these.
  */
 export function detectTrialFormat(path: string): TrialFormat {
-  let st;
-  try {
-    st = statSync(path);
-  } catch (e) {
-    throw new ProfileError(`cannot read '${path}': ${fileErrorText(e)}`);
-  }
   // (A run's folder holds its profile in profile/, and no XML profile of its own.)
-  if (st.isDirectory()) return listTauXmlFiles(path).length > 0 && !hasTauProfileFiles(path) ? "xml" : "tau";
+  if (inputIsDirectory(path)) return listTauXmlFiles(path).length > 0 && !hasTauProfileFiles(path) ? "xml" : "tau";
   if (extname(path).toLowerCase() === ".ppk") return "ppk";
   if (extname(path).toLowerCase() === ".cubex") return "cube";
   if (parseProfileFileName(basename(path))) return "tau";
@@ -162,20 +156,27 @@ export function profileFolderOf(dir: string): string {
  */
 export function readTrial(path: string, options: ReadTrialOptions = {}): Trial {
   const format = detectTrialFormat(path);
-  // (A folder without profile files is no TAU text profile: its read below names what it lacks.)
-  if (options.snapshot !== undefined && format !== "xml" && !(format === "tau" && statSync(path).isDirectory() && !hasTauProfileFiles(profileFolderOf(path)))) throw new ProfileModelError(`${path}: a snapshot is chosen of a TAU XML profile only; ${format === "ppk" ? "a ParaProf packed profile" : format === "cube" ? "a CUBE4 profile" : "a TAU text profile"} holds one profile per thread`);
-  if (format === "ppk") return readPackedProfile(path, options);
   if (format === "xml") return readTauXmlProfile(path, options);
+  if (options.snapshot !== undefined && format !== "tau") refuseSnapshot(path, format);
+  if (format === "ppk") return readPackedProfile(path, options);
   if (format === "cube") return readCubeProfile(path, options);
   const dir = statSync(path).isDirectory();
   // A run that measured nothing is named as such, not as a folder without profile files.
   const unmeasured = dir ? unmeasuredRunText(path) : undefined;
   if (unmeasured !== undefined) throw new ProfileFormatError(path, undefined, unmeasured);
   const at = dir ? profileFolderOf(path) : path;
+  // Refused once there is a TAU text profile: a folder without profile files is named by the read.
+  if (options.snapshot !== undefined && (!dir || hasTauProfileFiles(at))) refuseSnapshot(path, format);
   const trial = readTauProfile(at, options);
   if (options.records === false || !dir) return trial;
   const records = recordsFileIn(path) ?? (at === path ? undefined : recordsFileIn(at));
   return records === undefined ? trial : new Trial({ ...trial, records: readRecords(records) });
+}
+
+/** Refuses a snapshot asked of a profile of `format`, which holds one profile per thread. @throws ProfileModelError */
+function refuseSnapshot(path: string, format: TrialFormat): never {
+  const what = format === "ppk" ? "a ParaProf packed profile" : format === "cube" ? "a CUBE4 profile" : "a TAU text profile";
+  throw new ProfileModelError(`${path}: a snapshot is chosen of a TAU XML profile only; ${what} holds one profile per thread`);
 }
 
 /**

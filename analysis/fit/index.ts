@@ -39,7 +39,7 @@ export {
   type FitDefaults,
   type GroupedPoints,
 } from "./fit-models.js";
-export { neverNegative, parametersOf, type Screening, type SkippedHypothesis, type SelectionCriterion } from "./screening.js";
+export { neverNegative, parametersOf, scoresTie, type Screening, type SkippedHypothesis, type SelectionCriterion } from "./screening.js";
 export { type ChangePoint } from "./change-point.js";
 export { fitStdDev, sdDeparture, SD_DEPARTURE_LIMIT, type StdDevOptions, type StdDevFit, type StdDevDeparture } from "./std-dev.js";
 export { predictAt, type Prediction } from "./prediction.js";

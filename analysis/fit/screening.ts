@@ -151,6 +151,16 @@ export function neverNegative(m: FittedModel): boolean {
 }
 
 /**
+ * Whether two scores of `criterion` tie for {@link rank}: LOO SMAPEs (%) within 1e-6, adjusted R²
+ * within 1e-9, relative to the first when it is above 1 (rounding noise, as between exact fits of
+ * noise-free data).
+ */
+export function scoresTie(a: number, b: number, criterion: SelectionCriterion): boolean {
+  const tie = criterion === "loo-smape" ? 1e-6 : 1e-9;
+  return !(Math.abs(a - b) > tie * Math.max(1, Math.abs(a)));
+}
+
+/**
  * Sorts models best first by the criterion. Ties (a LOO SMAPE difference below 1e-6 %, far below
  * what is printed, as between two exact fits of noise-free data): a model linear in its
  * coefficients (PMNF, polynomial, constant) before a power law fitted on log T, whose free
@@ -160,11 +170,10 @@ export function neverNegative(m: FittedModel): boolean {
 export function rank(models: FittedModel[], criterion: SelectionCriterion): FittedModel[] {
   const adj = (m: FittedModel): number => (Number.isFinite(m.quality.adjustedR2) ? m.quality.adjustedR2 : -Infinity);
   const key = (m: FittedModel): number => (criterion === "loo-smape" ? m.quality.looSmape : -adj(m));
-  const tie = criterion === "loo-smape" ? 1e-6 : 1e-9;
   const logFit = (m: FittedModel): number => (m.hypothesis.logResponse ? 1 : 0);
   return models.sort((a, b) => {
     const d = key(a) - key(b);
-    if (Math.abs(d) > tie * Math.max(1, Math.abs(key(a)))) return d;
+    if (!scoresTie(key(a), key(b), criterion)) return d;
     if (logFit(a) !== logFit(b)) return logFit(a) - logFit(b);
     const e = adj(b) - adj(a);
     if (Math.abs(e) > 1e-12) return e;

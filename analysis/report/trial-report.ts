@@ -1,6 +1,6 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { defaultMetric, derivedView, fileErrorText, forEachRecord, hasTauProfileFiles, isTimeMetric, ProfileError, profileFolderOf, profileTable, readTrial, recordsFileIn, RUN_PROFILE_FOLDER, RUN_SUMMARY_FILE, timerCounts, type Trial } from "../../profile/index.js";
+import { defaultMetric, derivedView, forEachRecord, hasTauProfileFiles, inputIsDirectory, isTimeMetric, ProfileError, profileFolderOf, profileTable, readTrial, recordsFileIn, RUN_PROFILE_FOLDER, RUN_SUMMARY_FILE, timerCounts, type Trial } from "../../profile/index.js";
 import { estimateTrialPower, powerConstantSets, processorMismatchFact } from "../power/index.js";
 import { fittableRoutines, levelChart, powerEnergyChart, messagePassingChart, stridedRatioChart, timeVsQChart, topTimersChart } from "./charts.js";
 import { digestRecords, RecordDigester, type RecordDigest } from "./data.js";
@@ -28,12 +28,7 @@ export interface TrialInput {
  * @throws ProfileError / ProfileFormatError when nothing readable is there
  */
 export function readTrialInput(path: string, options: { readonly snapshot?: number | string } = {}): TrialInput {
-  let dir: boolean;
-  try {
-    dir = statSync(path).isDirectory();
-  } catch (e) {
-    throw new ProfileError(`cannot read '${path}': ${fileErrorText(e)}`);
-  }
+  const dir = inputIsDirectory(path);
   const profileAt = dir ? profileFolderOf(path) : path;
   const profileDir = dir && existsSync(join(path, RUN_PROFILE_FOLDER)) ? join(path, RUN_PROFILE_FOLDER) : undefined;
   // A snapshot is of the profile, which is then read whatever the records: first, so that one

@@ -18,6 +18,7 @@ import {
   observationsFromParameterTimers,
   observationsFromRecordInputs,
   parseFamilySpec,
+  scoresTie,
   predictAt,
   SD_DEPARTURE_LIMIT,
   studentTQuantile,
@@ -541,7 +542,7 @@ export function tiedOutOfOrder(shown: readonly FittedModel[], criterion: string,
   let last = 0;
   for (let i = 1; i < shown.length; i++) {
     const [a, b] = [shown[i - 1]!.quality.looSmape, shown[i]!.quality.looSmape];
-    if (Math.abs(b - a) > 1e-6 * Math.max(1, Math.abs(a))) break;
+    if (!scoresTie(a, b, "loo-smape")) break;
     if (b < a) last = i;
   }
   if (last === 0) return undefined;

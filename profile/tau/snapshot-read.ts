@@ -37,14 +37,13 @@
  *
  * @packageDocumentation
  */
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { constants } from "node:buffer";
 import { TrialBuilder } from "../builder.js";
 import { ProfileError, ProfileFormatError, ProfileModelError } from "../errors.js";
 import type { Trial } from "../model.js";
-import { fileErrorText } from "../file-error.js";
-import { inflatedInput, readInputBytes } from "../gzip-input.js";
+import { inflatedInput, inputIsDirectory, readInputBytes } from "../gzip-input.js";
 import { parseMetadataXml } from "./xml.js";
 import { scanNumbers, type TrialReadOptions } from "./text-read.js";
 import { XML_END, XML_EOF, XML_START, XML_TEXT, XmlScanner, XmlSyntaxError } from "./xml-scanner.js";
@@ -143,12 +142,7 @@ export interface TauXmlFileText {
  * @throws ProfileError when the path cannot be read.
  */
 export function readTauXmlProfile(path: string, options: TauXmlReadOptions = {}): Trial {
-  let isDir: boolean;
-  try {
-    isDir = statSync(path).isDirectory();
-  } catch (e) {
-    throw new ProfileError(`cannot read '${path}': ${fileErrorText(e)}`);
-  }
+  const isDir = inputIsDirectory(path);
   const files = isDir ? listTauXmlFiles(path) : [path];
   if (files.length === 0) throw new ProfileFormatError(path, undefined, "no TAU XML profile (snapshot.N.C.T files, tauprofile.xml) in this directory");
   return readTauXmlFiles(files, { ...options, source: path });

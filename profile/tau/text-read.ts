@@ -22,7 +22,7 @@
  * an error (ParaProf skips it with a message), and so is a negative count of calls or subroutine
  * calls; negative values are kept with a warning instead of being set to zero.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { TrialBuilder } from "../builder.js";
 import { ProfileError, ProfileFormatError } from "../errors.js";
@@ -30,6 +30,7 @@ import type { Trial } from "../model.js";
 import { parseMetadataXml } from "./xml.js";
 import { tolerance } from "../invariants.js";
 import { fileErrorText } from "../file-error.js";
+import { inputIsDirectory } from "../gzip-input.js";
 import { canonicalTimerName } from "../names.js";
 import { METRIC_FOLDER_PREFIX } from "./text-write.js";
 
@@ -176,12 +177,7 @@ function scanProfileDirectory(dir: string): ProfileDirectory {
  * @throws ProfileError when the path cannot be read.
  */
 export function readTauProfile(path: string, options: TrialReadOptions = {}): Trial {
-  let isDir: boolean;
-  try {
-    isDir = statSync(path).isDirectory();
-  } catch (e) {
-    throw new ProfileError(`cannot read '${path}': ${fileErrorText(e)}`);
-  }
+  const isDir = inputIsDirectory(path);
   // Files of a single-metric run beside the MULTI__ folders (a leftover, or another run's) are not read: said.
   const { sets, notRead } = isDir ? scanWithFiles(path) : { sets: [{ files: [path] }], notRead: [] };
   const texts: TauMetricFiles[] = sets.map((s) => ({
