@@ -207,15 +207,25 @@ export class Comm {
   // ------------------------------------------------------------ point to point
 
   /**
-   * Starts a send (MPI_Isend) of `bytes` to `dest` with `tag`; returns its request handle.
-   * @throws MpiUsageError for a bad destination, tag or size
+   * Starts a send (MPI_Isend) of `bytes` to `dest` with `tag`; returns its request handle
+   * (`const r = yield* comm.isend(...)`). The call takes the sender's CPU overhead of the path
+   * (LogGP's o; 0 under Hockney), the time the message's transfer starts after: the rank's
+   * clock advances by it before the call returns, so compute posted after it does not overlap it.
+   * @throws MpiUsageError for a bad destination, tag or size, when called (before the first resume)
    */
-  isend(dest: number, tag: number, bytes: number, value = 0): number {
+  isend(dest: number, tag: number, bytes: number, value = 0): MpiCall<number> {
     this.checkDest("MPI_Isend()", dest, tag, bytes);
+    return this.isendChecked(dest, tag, bytes, value);
+  }
+
+  private *isendChecked(dest: number, tag: number, bytes: number, value: number): MpiCall<number> {
     this.enter(CALL.isend);
     const s = this.sendSlot(dest, tag, bytes, value);
+    const handle = this.world.pool.handle(s);
+    const busy = this.world.postingTime(this.worldRank, this.group.toWorld(dest), bytes);
+    if (busy > 0) yield this.world.sim.timeout(busy);
     this.exit(CALL.isend, 0);
-    return this.world.pool.handle(s);
+    return handle;
   }
 
   /**
@@ -447,6 +457,15 @@ export class Comm {
     for (let i = 0; i < n; i++) slots[n + i] = this.sendSlot(peers[i], sendTags[i], bytes[i], 0);
     this.world.setCall(this.worldRank, CALL.waitsome);
     return this.world.waitsomeUntilDone(this.worldRank, slots);
+  }
+
+  /**
+   * @internal Whether sends of `bytes[i]` to each `peers[i]` all post without CPU overhead (see
+   * {@link isend}), as {@link haloExchangeStart} posts them, all at the time it is called.
+   */
+  postsAtOnce(peers: Int32Array, bytes: Float64Array): boolean {
+    for (let i = 0; i < peers.length; i++) if (this.world.postingTime(this.worldRank, this.group.toWorld(peers[i]), bytes[i]) > 0) return false;
+    return true;
   }
 
   /** @internal Ends {@link haloExchangeStart} once its event has fired: the number of MPI_Waitsome calls made. */

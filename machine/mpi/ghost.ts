@@ -276,15 +276,16 @@ export function* ghostExchange(comm: Comm, plan: HaloPlan): MpiCall<GhostExchang
   if (plan.rank !== comm.rank) throw new RangeError(`ghostExchange: plan is for rank ${plan.rank}, called on rank ${comm.rank}`);
   const n = plan.peers.length;
   let calls = 0;
-  if (comm.world.fastPaths && comm.world.observer === null) {
-    // Nobody times the calls: the same messages and MPI_Waitsome calls, driven by callbacks, so the process wakes once.
+  if (comm.world.fastPaths && comm.world.observer === null && comm.postsAtOnce(plan.peers, plan.bytes)) {
+    // Nobody times the calls and posting takes no time: the same messages and MPI_Waitsome calls,
+    // driven by callbacks, so the process wakes once.
     const ev = comm.haloExchangeStart(plan.peers, plan.recvTags, plan.sendTags, plan.bytes);
     if (ev !== null) yield ev;
     calls = comm.haloExchangeEnd();
   } else {
     const reqs: number[] = new Array(2 * n);
     for (let i = 0; i < n; i++) reqs[i] = comm.irecv(plan.peers[i], plan.recvTags[i], plan.bytes[i]);
-    for (let i = 0; i < n; i++) reqs[n + i] = comm.isend(plan.peers[i], plan.sendTags[i], plan.bytes[i]);
+    for (let i = 0; i < n; i++) reqs[n + i] = yield* comm.isend(plan.peers[i], plan.sendTags[i], plan.bytes[i]);
     let left = 2 * n;
     while (left > 0) {
       const done = yield* comm.waitsome(reqs);

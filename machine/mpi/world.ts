@@ -387,6 +387,16 @@ export class MpiWorld {
     return s;
   }
 
+  /**
+   * @internal CPU time (us) world rank `rank` spends posting a send of `bytes` to world rank `dest`:
+   * the path's sender overhead of what leaves first, the message or a rendezvous's request-to-send
+   * (the overhead {@link postSend} adds before the transfer). 0 under Hockney.
+   */
+  postingTime(rank: number, dest: number, bytes: number): number {
+    const net = this.net;
+    return net.path(this.rankToNode[rank], this.rankToNode[dest]).sendOverhead(bytes <= net.eagerLimit ? bytes : net.config.controlBytes);
+  }
+
   /** Keeps the site of `rank`'s current call with the send in slot `s`. */
   private recordSite(s: number, rank: number): void {
     if (s >= this.sendSite.length) {

@@ -227,7 +227,8 @@ export class ProgramRuntime {
 
   /**
    * Starts the MPI operation of `node` for a synchronised thread 0: returns the generator of a
-   * blocking call to `yield*`, or null after a non-blocking one (isend, irecv). `peer`, `size`
+   * call to `yield*` (a blocking call, or an isend, which takes the sender's overhead), or null
+   * after an irecv. `peer`, `size`
    * and `tag` are the evaluated expressions (NaN when absent).
    */
   mpiCall(t: ProcessThread, node: CommNode, peer: number, size: number, tag: number): Generator<Yieldable, unknown, unknown> | null {
@@ -284,10 +285,9 @@ export class ProgramRuntime {
         const i = uid * this.nReq + node.request!;
         // why: a live request overwritten is lost (never waited for): remember the first process that did it
         if (this.handles[i] !== REQUEST_NULL && !this.restarted.has(node.element)) this.restarted.set(node.element, t.pid);
-        this.handles[i] = node.op === "isend" ? comm.isend(peer, tg, size) : comm.irecv(node.peer === undefined ? -1 : peer, tg, Number.isNaN(size) ? Infinity : size);
-        this.handleElement[i] = node.element;
-        this.handleSource[i] = node.peer === undefined ? -1 : peer;
-        this.handleTag[i] = tg;
+        if (node.op === "isend") return this.posted(i, node, peer, tg, comm.isend(peer, tg, size));
+        this.handles[i] = comm.irecv(node.peer === undefined ? -1 : peer, tg, Number.isNaN(size) ? Infinity : size);
+        this.keepRequest(i, node, peer, tg);
         return null;
       }
       case "wait": {
@@ -314,6 +314,19 @@ export class ProgramRuntime {
         this.checkCollectiveSize(t.pid, node, size);
         return comm.allreduce(size);
     }
+  }
+
+  /** Keeps the request slot `i` that `node` started with its element, peer and tag. */
+  private keepRequest(i: number, node: CommNode, peer: number, tag: number): void {
+    this.handleElement[i] = node.element;
+    this.handleSource[i] = node.peer === undefined ? -1 : peer;
+    this.handleTag[i] = tag;
+  }
+
+  /** Runs an MPI_Isend (which takes the sender's overhead, see `Comm.isend`) and keeps its handle in slot `i`. */
+  private *posted(i: number, node: CommNode, peer: number, tag: number, isend: Generator<Yieldable, number, unknown>): Generator<Yieldable, void, unknown> {
+    this.handles[i] = yield* isend;
+    this.keepRequest(i, node, peer, tag);
   }
 
   /**

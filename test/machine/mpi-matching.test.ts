@@ -56,8 +56,8 @@ describe("MPI matching", () => {
     const seen: number[] = [];
     w.launch(function* (c) {
       if (c.rank === 0) {
-        const a = c.isend(1, 1, 1e6, 1); // rendezvous
-        const b = c.isend(1, 1, 8, 2); // eager, posted right after
+        const a = yield* c.isend(1, 1, 1e6, 1); // rendezvous
+        const b = yield* c.isend(1, 1, 8, 2); // eager, posted right after
         yield* c.waitall([a, b]);
       } else {
         yield* c.recv(0, 1);

@@ -18,7 +18,7 @@ describe("MPI observer hooks", () => {
     const w = world(2, hockney(10, 1e8), { observer: trace, collectives: { params: { reduceCostPerByte: 0 } } });
     w.launch(function* (c) {
       if (c.rank === 0) {
-        const r = c.isend(1, 0, 100);
+        const r = yield* c.isend(1, 0, 100);
         yield* c.wait(r);
       } else yield* c.recv(0, 0);
       yield* c.allreduce(8);
@@ -106,9 +106,9 @@ describe("MPI observer: the program's messages", () => {
       w.launch(function* (c) {
         if (c.rank === 0) {
           yield w.sim.timeout(5);
-          const a = c.isend(1, 0, 100);
+          const a = yield* c.isend(1, 0, 100);
           yield w.sim.timeout(2);
-          const b = c.isend(2, 0, 8);
+          const b = yield* c.isend(2, 0, 8);
           yield* c.waitall([a, b]);
         } else if (c.rank === 1) yield* c.recv(0, 0);
         else {
@@ -133,7 +133,7 @@ describe("MPI observer: the program's messages", () => {
     w.launch(function* (c) {
       for (let i = 0; i < 5; i++) {
         const r = c.irecv((c.rank + 3) % 4, i);
-        const s = c.isend((c.rank + 1) % 4, i, 64);
+        const s = yield* c.isend((c.rank + 1) % 4, i, 64);
         yield* c.waitall([r, s]);
         yield* c.allreduce(8);
       }

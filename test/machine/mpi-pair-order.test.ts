@@ -14,7 +14,7 @@ function twoSends(rankToNode: number[], first: number, second: number, to: numbe
   const w = world(3, MYRINET, { rankToNode });
   const done: number[] = [NaN, NaN, NaN];
   w.launch(function* (c) {
-    if (c.rank === 0) yield* c.waitall([c.isend(1, 1, first), c.isend(to, 2, second)]);
+    if (c.rank === 0) yield* c.waitall([yield* c.isend(1, 1, first), yield* c.isend(to, 2, second)]);
     else {
       const wanted = (c.rank === 1 ? 1 : 0) + (to === c.rank ? 1 : 0);
       for (let k = 0; k < wanted; k++) {
@@ -51,7 +51,7 @@ describe("non-overtaking per (sender, receiver)", () => {
     const w = world(3, { ...MYRINET, eagerLimit: 65536 }, { rankToNode: [0, 1, 2] });
     const done: number[] = [NaN, NaN, NaN];
     w.launch(function* (c) {
-      if (c.rank === 0) yield* c.waitall([c.isend(1, 1, 60000), c.isend(2, 2, 100000)]);
+      if (c.rank === 0) yield* c.waitall([yield* c.isend(1, 1, 60000), yield* c.isend(2, 2, 100000)]);
       else {
         yield* c.recv(0, ANY_TAG);
         done[c.rank] = w.sim.now;
@@ -129,7 +129,7 @@ function runProgram(s: Program): { got: number[]; at: number[]; end: number } {
   const at = s.msgs.map(() => NaN);
   w.launch(function* (c) {
     const sends: number[] = [];
-    for (let i = 0; i < s.msgs.length; i++) if (s.msgs[i].src === c.rank) sends.push(c.isend(s.msgs[i].dst, s.msgs[i].tag, s.msgs[i].bytes, i));
+    for (let i = 0; i < s.msgs.length; i++) if (s.msgs[i].src === c.rank) sends.push(yield* c.isend(s.msgs[i].dst, s.msgs[i].tag, s.msgs[i].bytes, i));
     if (!s.early) yield w.sim.timeout(1e6);
     const mine: number[] = [];
     const recvs: number[] = [];

@@ -71,7 +71,7 @@ function runProgram(s: Scenario, skip = -1) {
     for (let i = 0; i < s.msgs.length; i++) {
       const m = s.msgs[i];
       if (m.src === c.rank) {
-        if (m.nonBlocking) pending.push(c.isend(m.dst, m.tag, m.bytes, i));
+        if (m.nonBlocking) pending.push(yield* c.isend(m.dst, m.tag, m.bytes, i));
         else yield* c.send(m.dst, m.tag, m.bytes, i);
       } else if (m.dst === c.rank && i !== skip) {
         const src = yield* c.recv(m.src, m.anyTag ? ANY_TAG : m.tag);

@@ -27,7 +27,7 @@ describe("MPI non-blocking requests", () => {
     const statuses: Status[] = [];
     w.launch(function* (c) {
       if (c.rank === 0) {
-        const reqs = [c.irecv(1, 0), c.irecv(2, 0), c.irecv(3, 0), c.isend(1, 1, 8)];
+        const reqs = [c.irecv(1, 0), c.irecv(2, 0), c.irecv(3, 0), yield* c.isend(1, 1, 8)];
         while (reqs.some((r) => r !== REQUEST_NULL)) batches.push(yield* c.waitsome(reqs, statuses));
         expect(yield* c.waitsome(reqs)).toEqual([]);
       } else {
@@ -55,7 +55,7 @@ describe("MPI non-blocking requests", () => {
         polls.push(c.test(r));
         expect(() => c.test(r)).toThrow(/not an active request/);
         expect(c.test(REQUEST_NULL)).toBe(true);
-        const sent = c.isend(1, 5, 1000); // eager: still in the network after it completes locally
+        const sent = yield* c.isend(1, 5, 1000); // eager: still in the network after it completes locally
         yield* c.wait(sent);
         expect(() => c.test(sent)).toThrow(/not an active request/);
       } else {

@@ -178,7 +178,7 @@ export const amrMeshComponent: ComponentType<AmrMeshPrepared> = {
       const reqs: number[] = new Array(n);
       let k = 0;
       for (const m of plan.recv) reqs[k++] = comm.irecv(m.peer, m.tag, m.bytes);
-      for (const m of plan.send) reqs[k++] = comm.isend(m.peer, m.tag, m.bytes);
+      for (const m of plan.send) reqs[k++] = yield* comm.isend(m.peer, m.tag, m.bytes);
       let left = n;
       let calls = 0;
       while (left > 0) {
