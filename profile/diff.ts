@@ -258,8 +258,6 @@ export function formatProfileDiff(diff: ProfileDiff, options: FormatProfileDiffO
     r.base === undefined ? "-" : count(r.base.calls),
     r.other === undefined ? "-" : count(r.other.calls),
   ]);
-  const widths = titles.map((t, i) => Math.max(t.length, ...cells.map((c) => c[i].length)));
-  const line = (parts: readonly string[], name: string): string => parts.map((p, i) => p.padStart(widths[i])).join("  ") + "  " + name;
   const labelBase = options.baseLabel ?? "base";
   const labelOther = options.otherLabel ?? "other";
   const viewText = (view: string): string => (view === "stddev" ? "standard deviation over all threads" : /^\d/.test(view) ? `thread ${view}` : `${view} over all threads`);
@@ -270,14 +268,28 @@ export function formatProfileDiff(diff: ProfileDiff, options: FormatProfileDiffO
     `other: ${labelOther} ${threads(diff.otherThreads)}`,
     `metric ${diff.metric} (${unit}), ${views}; top-level inclusive ${value(diff.baseTotal)} -> ${value(diff.otherTotal)} (${percentChange(diff.baseTotal, diff.otherTotal) || "no change"})`,
     "",
-    line(titles, "Name"),
-    line(widths.map((w) => "-".repeat(w)), "----"),
     // A tree's row is named by its last routine, indented by its depth.
-    ...cells.map((c, k) => line(c, diff.tree ? "  ".repeat(diff.rows[k].depth ?? 0) + (diff.rows[k].routine ?? diff.rows[k].name) : diff.rows[k].name)),
+    ...sideBySide(titles, cells, "Name", (k) => (diff.tree ? "  ".repeat(diff.rows[k].depth ?? 0) + (diff.rows[k].routine ?? diff.rows[k].name) : diff.rows[k].name)),
+    ...onlyInOne("timer", diff.onlyInBase, diff.onlyInOther),
   ];
-  const only: string[] = [];
-  if (diff.onlyInBase > 0) only.push(`${diff.onlyInBase} timer${diff.onlyInBase === 1 ? "" : "s"} only in the base (gone)`);
-  if (diff.onlyInOther > 0) only.push(`${diff.onlyInOther} only in the other (new)`);
-  if (only.length > 0) lines.push("", only.join(", "));
   return lines.join("\n") + "\n";
+}
+
+/**
+ * The lines of a two-profile table: the titles, dashes, then a line per row of `cells`, each
+ * column right-aligned to its widest cell, two spaces apart, and the row's name (`nameOf`) last,
+ * under `nameTitle`.
+ */
+export function sideBySide(titles: readonly string[], cells: readonly (readonly string[])[], nameTitle: string, nameOf: (row: number) => string): string[] {
+  const widths = titles.map((t, i) => Math.max(t.length, ...cells.map((c) => c[i].length)));
+  const line = (parts: readonly string[], name: string): string => parts.map((p, i) => p.padStart(widths[i])).join("  ") + "  " + name;
+  return [line(titles, nameTitle), line(widths.map((w) => "-".repeat(w)), "-".repeat(nameTitle.length)), ...cells.map((c, k) => line(c, nameOf(k)))];
+}
+
+/** A blank line and `2 timers only in the base (gone), 1 only in the other (new)`, or nothing when both are 0. */
+export function onlyInOne(noun: string, inBase: number, inOther: number): string[] {
+  const only: string[] = [];
+  if (inBase > 0) only.push(`${inBase} ${noun}${inBase === 1 ? "" : "s"} only in the base (gone)`);
+  if (inOther > 0) only.push(`${inOther} only in the other (new)`);
+  return only.length > 0 ? ["", only.join(", ")] : [];
 }

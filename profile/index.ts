@@ -92,6 +92,7 @@ export {
   type ProfileTableOptions,
 } from "./table.js";
 export { userEventTable, formatUserEventTable, type UserEventTable, type UserEventRow } from "./user-event-table.js";
+export { diffUserEvents, formatUserEventDiff, type UserEventDiff, type UserEventDiffRow } from "./event-diff.js";
 export { diffProfiles, formatProfileDiff, percentChange, PROFILE_DIFF_SORT_KEYS, type ProfileDiff, type ProfileDiffRow, type ProfileDiffOptions, type ProfileDiffSortKey, type FormatProfileDiffOptions } from "./diff.js";
 export * from "./convert.js";
 export * from "./table-csv.js";

@@ -1,5 +1,5 @@
 import { parseCommandArgs, UsageError, type CommandContext } from "../command.js";
-import { DERIVED_KINDS, diffProfiles, formatProfileDiff, isTimeMetric, parseThreadName, PROFILE_DIFF_SORT_KEYS, ProfileModelError, PROFILE_TIME_UNITS, readTrial, type ProfileDiffSortKey, type ProfileTimeUnit } from "../../profile/index.js";
+import { DERIVED_KINDS, diffProfiles, diffUserEvents, formatProfileDiff, formatUserEventDiff, isTimeMetric, parseThreadName, PROFILE_DIFF_SORT_KEYS, ProfileModelError, PROFILE_TIME_UNITS, readTrial, type ProfileDiffSortKey, type ProfileTimeUnit } from "../../profile/index.js";
 import { positiveIntegerOption, snapshotOption } from "./analysis-io.js";
 
 /** The `diff` part of `ccasim profile --help`. */
@@ -33,7 +33,13 @@ measured profile.
                        otherTotal) and threads (baseThreads, otherThreads); with --tree each
                        row's depth and routine, in the tree's order; values in microseconds
                        for time metrics
-  --snapshot <n|name>  of TAU XML profiles, the snapshot of each thread to compare (as show's)`;
+  --snapshot <n|name>  of TAU XML profiles, the snapshot of each thread to compare (as show's)
+  --no-user-events     leave out the user events (atomic events: message sizes, memory), which
+                       follow the timers when either view has any: matched by name, in name
+                       order, each profile's samples, mean and maximum, the change of the mean
+                       (absolute and in percent of the base); in the JSON under userEvents (rows
+                       with base and other null where missing, meanChange null unless both
+                       have the event); --top and --sort order the timers only`;
 
 /** `ccasim profile diff <base> <other>`. */
 export function runDiff(ctx: CommandContext, argv: readonly string[]): number {
@@ -48,6 +54,7 @@ export function runDiff(ctx: CommandContext, argv: readonly string[]): number {
     tree: { type: "boolean" },
     json: { type: "boolean" },
     snapshot: { type: "string" },
+    "no-user-events": { type: "boolean" },
   });
   if (positionals.length !== 2) throw new UsageError(`diff: expected two profiles, the base and the other, got ${positionals.length}`, "profile");
   const sort = values.sort as string | undefined;
@@ -70,8 +77,14 @@ export function runDiff(ctx: CommandContext, argv: readonly string[]): number {
   const other = readTrial(otherPath, { records: false, snapshot });
   const diff = asDiffError(() => diffProfiles(base, other, { metric: values.metric as string | undefined, view, otherView, callpaths: values.callpaths === true, tree: values.tree === true, sort: sort as ProfileDiffSortKey | undefined, top, baseLabel: basePath, otherLabel: otherPath }));
   if (values.unit !== undefined && !isTimeMetric(diff.metric)) throw new UsageError(`diff: --unit shapes time columns; metric '${diff.metric}' is a counter, shown as counts`, "profile");
-  if (values.json === true) ctx.out(JSON.stringify({ base: basePath, other: otherPath, ...diff, rows: diff.rows.map((r) => ({ ...r, base: r.base ?? null, other: r.other ?? null })) }, null, 2) + "\n");
-  else ctx.out(formatProfileDiff(diff, { unit: unit as ProfileTimeUnit, baseLabel: basePath, otherLabel: otherPath }));
+  const events = values["no-user-events"] === true ? undefined : asDiffError(() => diffUserEvents(base, other, view, otherView));
+  if (values.json === true) {
+    const userEvents = events === undefined ? undefined : { ...events, rows: events.rows.map((r) => ({ ...r, base: r.base ?? null, other: r.other ?? null })) };
+    ctx.out(JSON.stringify({ base: basePath, other: otherPath, ...diff, rows: diff.rows.map((r) => ({ ...r, base: r.base ?? null, other: r.other ?? null })), userEvents }, null, 2) + "\n");
+  } else {
+    const eventTable = events === undefined ? "" : formatUserEventDiff(events);
+    ctx.out(formatProfileDiff(diff, { unit: unit as ProfileTimeUnit, baseLabel: basePath, otherLabel: otherPath }) + (eventTable === "" ? "" : "\n" + eventTable));
+  }
   return 0;
 }
 

@@ -140,9 +140,11 @@ describe("the examples of ccasim profile --help", () => {
     const ran = await runExamples(examplesSection(await help("profile")));
     expect(ran.map((x) => x.args.slice(0, 2).join(" "))).toEqual(["profile show", "profile show", "profile show", "profile diff", "profile convert", "profile convert", "profile convert", "run scenarios/known-models.yaml", "run scenarios/known-models.yaml", "run scenarios/known-models.yaml", "profile convert", "profile convert", "profile convert"]);
     expect(JSON.parse(ran[1]!.r.out).tables[0].rows).toHaveLength(10);
-    // Two power caps of one program: 8 timers, the run a third shorter under the higher cap.
+    // Two power caps of one program: 8 timers, the run a third shorter under the higher cap; then its 4 user events.
     expect(ran[3]!.r.out).toMatch(/top-level inclusive 188421\.598 -> 123450\.626 \(-34\.5%\)\n/);
-    expect(ran[3]!.r.out.trimEnd().split("\n").slice(6)).toHaveLength(8);
+    const [timers, events] = ran[3]!.r.out.split("\nUSER EVENTS\n");
+    expect(timers!.trimEnd().split("\n").slice(6)).toHaveLength(8);
+    expect(events!.trimEnd().split("\n").slice(2)).toHaveLength(4);
     expect(existsSync("out/mpas-text/MULTI__TIME")).toBe(true);
     expect(readFileSync("out/mpas.csv", "utf8")).toMatch(/^thread,timer,groups,calls,subroutines,/);
     // A --json input for fit: the proxied A's cost, 2x per call (A1), over the three runs.

@@ -219,7 +219,7 @@ describe("profile diff as a call tree", () => {
 
 describe("ccasim profile diff", () => {
   it("compares two real runs as a table and as JSON", async () => {
-    const r = await run(["profile", "diff", CAP50, CAP115, "--top", "3"]);
+    const r = await run(["profile", "diff", CAP50, CAP115, "--top", "3", "--no-user-events"]);
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain(`base:  ${CAP50} (27 threads)\nother: ${CAP115} (27 threads)\nmetric TIME (msec), mean over all threads; top-level inclusive 188421.598 -> 123450.626 (-34.5%)\n`);
     expect(r.out).toMatch(/\n *19085\.329 +9830\.571 +-9254\.758 +-48\.5% .* MPI_Allreduce\(\)\n/);
