@@ -15,12 +15,13 @@ import { writeProfileTableCsv } from "./table-csv.js";
 import { writeTauProfile, type WriteTauOptions } from "./tau/text-write.js";
 import { writeCubeProfile } from "./cube/cube-write.js";
 import { writePackedProfile } from "./tau/ppk-write.js";
+import { writeTauXmlProfile } from "./tau/xml-write.js";
 
 /** Output formats of {@link convertProfile}. */
-export type ConvertTarget = "tau" | "records-csv" | "records-jsonl" | "extrap-text" | "extrap-json" | "extrap-jsonl" | "table-csv" | "cube" | "ppk";
+export type ConvertTarget = "tau" | "records-csv" | "records-jsonl" | "extrap-text" | "extrap-json" | "extrap-jsonl" | "table-csv" | "cube" | "ppk" | "tau-xml";
 
 /** Every {@link ConvertTarget}. */
-export const CONVERT_TARGETS: readonly ConvertTarget[] = ["tau", "records-csv", "records-jsonl", "extrap-text", "extrap-json", "extrap-jsonl", "table-csv", "cube", "ppk"];
+export const CONVERT_TARGETS: readonly ConvertTarget[] = ["tau", "records-csv", "records-jsonl", "extrap-text", "extrap-json", "extrap-jsonl", "table-csv", "cube", "ppk", "tau-xml"];
 
 /** What an input file holds. */
 export type InputKind = "trial" | "records" | "extrap";
@@ -78,24 +79,24 @@ export function profileInputKind(path: string): InputKind {
 /** Extensions of profile formats other tools write and this one only reads (or not at all): never a TAU directory's name by accident. */
 const UNWRITABLE_EXTENSIONS: Readonly<Record<string, string>> = {
   ".cube": "CUBE 3 files are not written (CUBE4, .cubex, is)",
-  ".xml": "XML profiles are not written",
   ".gz": "compressed output is not written",
 };
 
 /**
- * The output format implied by a file name: `.cubex` CUBE4, `.ppk` ParaProf packed, `.csv`
+ * The output format implied by a file name: `.cubex` CUBE4, `.ppk` ParaProf packed, `.xml` TAU XML, `.csv`
  * records, `.txt`/`.json` Extra-P, `.jsonl` records (Extra-P when the input is Extra-P), otherwise
  * a TAU directory (whose name may hold a dot, `run.v2`).
- * @throws ProfileModelError for the extension of a format that is not written (`.cube`, `.xml`, ...)
+ * @throws ProfileModelError for the extension of a format that is not written (`.cube`, `.gz`)
  */
 export function inferConvertTarget(output: string, from: InputKind): ConvertTarget {
   const ext = extname(output).toLowerCase();
   const unwritable = UNWRITABLE_EXTENSIONS[ext];
   if (unwritable !== undefined) {
-    throw new ProfileModelError(`cannot write ${output}: ${unwritable}; outputs are a TAU directory (a name without these extensions), a ParaProf .ppk file, a CUBE4 .cubex file, .csv or .jsonl records, or Extra-P .txt, .json, .jsonl`);
+    throw new ProfileModelError(`cannot write ${output}: ${unwritable}; outputs are a TAU directory (a name without these extensions), a ParaProf .ppk file, a TAU XML .xml file, a CUBE4 .cubex file, .csv or .jsonl records, or Extra-P .txt, .json, .jsonl`);
   }
   if (ext === ".cubex") return "cube";
   if (ext === ".ppk") return "ppk";
+  if (ext === ".xml") return "tau-xml";
   if (ext === ".csv") return "records-csv";
   if (ext === ".txt") return "extrap-text";
   if (ext === ".json") return "extrap-json";
@@ -120,7 +121,7 @@ function convertedFiles(input: string): CommandInput[] {
 
 /**
  * Converts `inputs` (usually one) into `output`. Trials (TAU directory or file, `.ppk`, TAU XML,
- * `.cubex`) convert to a TAU directory or a ParaProf `.ppk` or CUBE4 `.cubex` file (all metrics, or
+ * `.cubex`) convert to a TAU directory or a ParaProf `.ppk`, TAU XML `.xml` or CUBE4 `.cubex` file (all metrics, or
  * those of `metrics`), a CSV table of their timers (table-csv), their records, or Extra-P (several trials with `points`; timers a trial never called are
  * written as 0 there and reported in {@link ConvertResult.extrap}); records convert to records;
  * Extra-P files convert between Extra-P formats. Before anything is read, `output` is checked
@@ -184,6 +185,10 @@ export function convertProfile(inputs: readonly string[], output: string, option
     writePackedProfile(options.metrics !== undefined ? selectMetrics(trial, options.metrics) : trial, output);
     return { from, to, warnings };
   }
+  if (to === "tau-xml") {
+    writeTauXmlProfile(options.metrics !== undefined ? selectMetrics(trial, options.metrics) : trial, output);
+    return { from, to, warnings };
+  }
   writeRecordsAs(recordsOf(trial), output, to);
   return { from, to, warnings };
 }
@@ -216,9 +221,9 @@ function checkOptionsApply(from: InputKind, to: ConvertTarget, inputs: number, o
   if (from === "trial" && (to === "records-csv" || to === "records-jsonl") && inputs > 1) {
     throw new ProfileModelError(`${to} output takes one trial, got ${inputs}${to === "records-jsonl" ? "; to write trials at parameter values as Extra-P JSON Lines, give --point per input and --to extrap-jsonl" : ""}`);
   }
-  const metricsApply = from === "trial" && (trialsToExtrap || to === "tau" || to === "table-csv" || to === "cube" || to === "ppk");
+  const metricsApply = from === "trial" && (trialsToExtrap || to === "tau" || to === "table-csv" || to === "cube" || to === "ppk" || to === "tau-xml");
   if (options.metrics !== undefined && !metricsApply) {
-    throw new ProfileModelError(`metrics (--metric) apply only to trials written as a TAU directory, a .ppk, a .cubex, table-csv or Extra-P, not to ${from} input written as ${to}`);
+    throw new ProfileModelError(`metrics (--metric) apply only to trials written as a TAU directory, a .ppk, a .xml, a .cubex, table-csv or Extra-P, not to ${from} input written as ${to}`);
   }
   if (options.callpaths === true && !(trialsToExtrap || (from === "trial" && to === "table-csv"))) {
     throw new ProfileModelError(`callpaths (--callpaths) apply only to trials written as Extra-P or table-csv, not to ${from} input written as ${to}`);

@@ -66,59 +66,10 @@ export function derivedView(trial: Trial, kind: DerivedKind, options: DerivedOpt
   const nT = trial.timers.length;
   const nTh = trial.threads.length;
   const v = trial.values;
-  const count = new Float64Array(nT);
+  const count = threadsWith(v.present, nTh, nT);
   const present = new Uint8Array(nT);
-  for (let th = 0; th < nTh; th++) {
-    const base = th * nT;
-    for (let t = 0; t < nT; t++) if (v.present[base + t] === 1) count[t]++;
-  }
   for (let t = 0; t < nT; t++) present[t] = count[t] > 0 ? 1 : 0;
-  const reduce = (src: Float64Array): Float64Array => {
-    const out = new Float64Array(nT);
-    if (kind === "min" || kind === "max") {
-      out.fill(kind === "min" ? Infinity : -Infinity);
-      for (let th = 0; th < nTh; th++) {
-        const base = th * nT;
-        for (let t = 0; t < nT; t++) {
-          if (v.present[base + t] === 0) continue;
-          const x = src[base + t];
-          if (kind === "min" ? x < out[t] : x > out[t]) out[t] = x;
-        }
-      }
-      for (let t = 0; t < nT; t++) if (count[t] === 0) out[t] = 0;
-      return out;
-    }
-    for (let th = 0; th < nTh; th++) {
-      const base = th * nT;
-      for (let t = 0; t < nT; t++) out[t] += src[base + t];
-    }
-    if (kind === "total") return out;
-    const divisor = (t: number): number => (includeMissing ? nTh : count[t]);
-    for (let t = 0; t < nT; t++) out[t] = divisor(t) > 0 ? out[t] / divisor(t) : 0;
-    if (kind === "mean") return out;
-    // Deviations from the mean, summed in a second pass (corrected for the rounding of the mean,
-    // so that equal values give 0). Why not sum(x²)/n − mean²: it cancels for long timers
-    // (threads of 1e10 us that differ by 0..3 us gave 0, equal values 1.41). The formula is
-    // populationStddev's (spread.ts), taken for every timer at once in one pass over the
-    // thread-major table: why not call it, it would gather each timer's values into an array.
-    const squares = new Float64Array(nT);
-    const deviations = new Float64Array(nT);
-    for (let th = 0; th < nTh; th++) {
-      const base = th * nT;
-      for (let t = 0; t < nT; t++) {
-        // A thread without the timer counts as 0 when included, else not at all.
-        if (v.present[base + t] === 0 && !includeMissing) continue;
-        const d = (v.present[base + t] === 0 ? 0 : src[base + t]) - out[t];
-        deviations[t] += d;
-        squares[t] += d * d;
-      }
-    }
-    for (let t = 0; t < nT; t++) {
-      const n = divisor(t);
-      out[t] = n > 1 ? Math.sqrt(Math.max(0, squares[t] - (deviations[t] * deviations[t]) / n) / n) : 0;
-    }
-    return out;
-  };
+  const reduce = (src: Float64Array): Float64Array => reduceThreads(src, v.present, count, nTh, kind, includeMissing);
   return {
     label: kind,
     present,
@@ -127,6 +78,76 @@ export function derivedView(trial: Trial, kind: DerivedKind, options: DerivedOpt
     exclusive: v.exclusive.map(reduce),
     inclusive: v.inclusive.map(reduce),
   };
+}
+
+/**
+ * One statistic across threads of every item of a thread-major table (`src[thread * items +
+ * item]`, items that a thread has marked in `present`): the `kind` of {@link derivedView}, with
+ * its {@link DerivedOptions.includeMissing} (min and max over the threads that have the item, 0
+ * when none does). Why apart: TAU XML profiles store the same statistics of every field of the
+ * user events (`xml-write.ts`), field by field.
+ */
+export function acrossThreads(src: Float64Array, present: Uint8Array, nTh: number, items: number, kind: DerivedKind, includeMissing: boolean): Float64Array {
+  return reduceThreads(src, present, threadsWith(present, nTh, items), nTh, kind, includeMissing);
+}
+
+/** Per item, how many of the `nTh` threads have it in a thread-major `present` table. */
+function threadsWith(present: Uint8Array, nTh: number, items: number): Float64Array {
+  const count = new Float64Array(items);
+  for (let th = 0; th < nTh; th++) {
+    const base = th * items;
+    for (let t = 0; t < items; t++) if (present[base + t] === 1) count[t]++;
+  }
+  return count;
+}
+
+/** {@link acrossThreads} given the threads that have each item (`count`, from {@link threadsWith}). */
+function reduceThreads(src: Float64Array, present: Uint8Array, count: Float64Array, nTh: number, kind: DerivedKind, includeMissing: boolean): Float64Array {
+  const items = count.length;
+  const out = new Float64Array(items);
+  if (kind === "min" || kind === "max") {
+    out.fill(kind === "min" ? Infinity : -Infinity);
+    for (let th = 0; th < nTh; th++) {
+      const base = th * items;
+      for (let t = 0; t < items; t++) {
+        if (present[base + t] === 0) continue;
+        const x = src[base + t];
+        if (kind === "min" ? x < out[t] : x > out[t]) out[t] = x;
+      }
+    }
+    for (let t = 0; t < items; t++) if (count[t] === 0) out[t] = 0;
+    return out;
+  }
+  for (let th = 0; th < nTh; th++) {
+    const base = th * items;
+    for (let t = 0; t < items; t++) out[t] += src[base + t];
+  }
+  if (kind === "total") return out;
+  const divisor = (t: number): number => (includeMissing ? nTh : count[t]);
+  for (let t = 0; t < items; t++) out[t] = divisor(t) > 0 ? out[t] / divisor(t) : 0;
+  if (kind === "mean") return out;
+  // Deviations from the mean, summed in a second pass (corrected for the rounding of the mean,
+  // so that equal values give 0). Why not sum(x²)/n − mean²: it cancels for long timers
+  // (threads of 1e10 us that differ by 0..3 us gave 0, equal values 1.41). The formula is
+  // populationStddev's (spread.ts), taken for every item at once in one pass over the
+  // thread-major table: why not call it, it would gather each item's values into an array.
+  const squares = new Float64Array(items);
+  const deviations = new Float64Array(items);
+  for (let th = 0; th < nTh; th++) {
+    const base = th * items;
+    for (let t = 0; t < items; t++) {
+      // A thread without the item counts as 0 when included, else not at all.
+      if (present[base + t] === 0 && !includeMissing) continue;
+      const d = (present[base + t] === 0 ? 0 : src[base + t]) - out[t];
+      deviations[t] += d;
+      squares[t] += d * d;
+    }
+  }
+  for (let t = 0; t < items; t++) {
+    const n = divisor(t);
+    out[t] = n > 1 ? Math.sqrt(Math.max(0, squares[t] - (deviations[t] * deviations[t]) / n) / n) : 0;
+  }
+  return out;
 }
 
 /** Per-event statistics of one thread or a derived thread, indexed by user event. */

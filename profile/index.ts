@@ -37,6 +37,7 @@ export { readPackedProfile, parsePackedProfile } from "./tau/ppk-read.js";
 export { readCubeProfile, parseCubeProfile } from "./cube/cube-read.js";
 export { formatCubeProfile, writeCubeProfile } from "./cube/cube-write.js";
 export { formatPackedProfile, writePackedProfile } from "./tau/ppk-write.js";
+export { formatTauXmlProfile, writeTauXmlProfile } from "./tau/xml-write.js";
 export { readTauXmlProfile, parseTauXmlProfiles, isTauXmlText, parseSnapshotFileName, listTauXmlFiles, type TauXmlFileText, type TauXmlReadOptions } from "./tau/snapshot-read.js";
 export { parseMetadataXml, writeMetadataXml } from "./tau/xml.js";
 export { readTrial, recordsFileIn, profileFolderOf, inputReadKey, detectTrialFormat, measurementFileKind, RECORD_FILE_NAMES, type TrialFormat, type ReadTrialOptions } from "./read.js";

@@ -102,8 +102,10 @@ text, .json Extra-P JSON, .cubex a CUBE4 profile (for Cube's browser: the call t
 visits, TIME in seconds and counters stored inclusive, as Score-P stores them; not the user
 events; a flat profile or depth-limited callpaths, which hold no whole call tree, are refused),
 .ppk a ParaProf packed profile (one file of every thread, metric, timer, user event and the
-metadata, as ParaProf writes it: for ParaProf, TAUdb and PerfExplorer), any other name a TAU
-profile directory (.cube, .xml and .gz are refused: those formats are not written). A TAU
+metadata, as ParaProf writes it: for ParaProf, TAUdb and PerfExplorer), .xml a TAU XML profile
+(one file, as TAU's merged tauprofile.xml: definitions shared by every thread, then each thread's
+metadata and profile; for ParaProf, TAUdb and TAU's XML tools), any other name a TAU profile
+directory (.cube and .gz are refused: those formats are not written). A TAU
 directory keeps the timer names and group lists byte for byte as the input spelt them. The
 output may not be an input, a folder holding one, the profile folder or records a run folder
 given as input holds, or a path inside an input folder (it would change the data read), and its
@@ -115,13 +117,14 @@ that output.
                        table-csv: the profile as one CSV table, one row per timer per view
                        (every thread n,c,t, then mean, min, max, total, stddev): thread, timer,
                        groups, calls, subroutines, then per metric '<metric> exclusive (usec)'
-                       and '<metric> inclusive (usec)' (counters: '(counts)'); cube: as .cubex
+                       and '<metric> inclusive (usec)' (counters: '(counts)'); cube: as .cubex;
+                       tau-xml: as .xml
   --point <k=v,...>    parameter values of each input, once per input in order (trials to
                        Extra-P only). A timer some trials never called is written as 0 at their
                        points (it was called 0 times there; Extra-P needs every callpath at every
                        point), and a note on stderr names those callpaths and points.
   --metric <name>      metric to write (repeatable; default all): trials to Extra-P, to a TAU
-                       directory, a .ppk, a .cubex or table-csv
+                       directory, a .ppk, a .xml, a .cubex or table-csv
   --callpaths          callpath timers: exported to Extra-P instead of flat timers, as the call
                        tree (the root '.TAU application' by its name, then 'A->B' paths; a
                        flat profile, which records none, is refused; a note names trials whose

@@ -90,7 +90,7 @@ export function writtenEventName(name: string, spelling: string | undefined): st
 }
 
 /** The group text a file gave a timer, when it lists exactly these groups (else them joined with `|`). @internal */
-function writtenGroups(groups: readonly string[], text: string | undefined): string {
+export function writtenGroups(groups: readonly string[], text: string | undefined): string {
   const joined = groups.join("|");
   if (text === undefined || /["\r\n]/.test(text)) return joined;
   const parts = text.split("|").map((g) => g.trim()).filter((g) => g !== "");
@@ -113,7 +113,7 @@ function timerOrder(trial: Trial): number[] {
  * 0,0,0's attributes (trial-wide ones included), with its index; undefined without a thread 0,0,0.
  * @internal
  */
-function metadataDefaults(trial: Trial): { readonly thread: number; readonly metadata: ReadonlyMap<string, string> } | undefined {
+export function metadataDefaults(trial: Trial): { readonly thread: number; readonly metadata: ReadonlyMap<string, string> } | undefined {
   const thread = trial.threads.findIndex((t) => t.node === 0 && t.context === 0 && t.thread === 0);
   return thread < 0 ? undefined : { thread, metadata: trial.threadMetadataMerged(thread) };
 }

@@ -31,6 +31,15 @@ export function encodeXmlText(s: string): string {
 }
 
 /**
+ * Text as TAU's `Tau_XML_writeString` writes it into an XML profile: in a CDATA section when it
+ * holds `<` or `&` (and neither `]]>` nor a line break), else escaped as {@link encodeXmlText}.
+ */
+export function tauXmlString(s: string): string {
+  if ((s.indexOf("<") >= 0 || s.indexOf("&") >= 0) && s.indexOf("]]>") < 0 && s.indexOf("\n") < 0) return `<![CDATA[${s}]]>`;
+  return encodeXmlText(s);
+}
+
+/**
  * Parses a `<metadata>` block into name/value pairs in document order. Attributes with a
  * `<timer_context>` (context metadata) are named `"<timer> : <name>"`; attributes nested inside a
  * value (TAU's object metadata) are named `"<outer>:<inner>"`.

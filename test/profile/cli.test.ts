@@ -93,7 +93,7 @@ describe("ccasim profile", () => {
     const sort = await run("profile", "show", join(TAU, "hatchet-cpi-mpi"), "--sort", "size");
     expect([sort.code, sort.err]).toEqual([2, "ccasim profile: show: --sort must be one of inclusive, exclusive, calls, subrs, percall, name, got 'size'\n"]);
     const to = await run("profile", "convert", join(TAU, "hatchet-cpi-mpi"), join(scratch, "never.csv"), "--to", "csv");
-    expect([to.code, to.err]).toEqual([2, "ccasim profile: convert: --to must be one of tau, records-csv, records-jsonl, extrap-text, extrap-json, extrap-jsonl, table-csv, cube, ppk, got 'csv'\n"]);
+    expect([to.code, to.err]).toEqual([2, "ccasim profile: convert: --to must be one of tau, records-csv, records-jsonl, extrap-text, extrap-json, extrap-jsonl, table-csv, cube, ppk, tau-xml, got 'csv'\n"]);
   });
 
   it("converts a packed profile to a TAU directory and trials to Extra-P", async () => {
