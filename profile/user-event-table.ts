@@ -47,8 +47,8 @@ function sampleStddev(count: number, mean: number, sumSquares: number, min: numb
 
 /**
  * The user-event table of a view: a thread `n,c,t` or a derived kind (mean, min, max, total,
- * stddev, as {@link derivedEventView}). Events absent from the view are left out; `top` keeps the
- * first so many (by name).
+ * stddev, as {@link derivedEventView}). Events absent from the view are left out, and so, as pprof
+ * does, are the events a thread lists without a sample; `top` keeps the first so many (by name).
  * @throws ProfileModelError for an unknown view or thread
  */
 export function userEventTable(trial: Trial, which: string, options: { includeMissing?: boolean; top?: number } = {}): UserEventTable {
@@ -60,6 +60,9 @@ export function userEventTable(trial: Trial, which: string, options: { includeMi
   for (const u of trial.userEvents) {
     const i = u.index;
     if (view.present[i] === 0) continue;
+    // pprof prints no row for an event a thread lists without a sample (TAU lists every event
+    // of the process in each thread's file); a derived view's count may be 0 with a meaningful row.
+    if (derived === undefined && view.count[i] === 0) continue;
     const stddev = spread !== undefined ? spread[i] : sampleStddev(view.count[i], view.mean[i], view.sumSquares[i], view.min[i], view.max[i]);
     rows.push({ name: u.name, samples: view.count[i], max: view.max[i], min: view.min[i], mean: view.mean[i], stddev });
   }

@@ -58,7 +58,8 @@ Times are shown as pprof shows them: msec below 1 s as whole milliseconds, trunc
 1; below 1 ms three significant digits, 0.603), then sec,msec (2,409) and min:sec.msec; --unit us
 shows the microseconds the TAU files hold instead. Counters are shown as counts. A view with user events
 (atomic events: message sizes, memory) is followed by pprof's USER EVENTS table: samples, maximum,
-minimum, mean and standard deviation of each, by name; in derived views the minimum and maximum
+minimum, mean and standard deviation of each, by name (a thread's table, as pprof's, leaves out
+the events it lists without a sample); in derived views the minimum and maximum
 come only from threads with samples. The mean and total views pool the samples of every thread:
 the maximum, minimum, mean and standard deviation are those of all the samples (the mean view's
 samples column is the count per thread). ParaProf's mean view averages each column over the

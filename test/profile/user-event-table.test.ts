@@ -101,6 +101,20 @@ describe("user-event tables (pprof's USER EVENTS Profile)", () => {
     await main(["profile", "show", join(TAU, "hatchet-cpi-mpi"), "--json"], { out: (s) => (json += s), err: () => {} });
     expect(JSON.parse(json).userEventTables[0].rows.map((r: { name: string }) => r.name)).toEqual(["Message size for broadcast", "Message size for reduce"]);
   });
+  it("leaves out of a thread's table the events it has no sample of, as pprof does", () => {
+    // xgc.ppk's thread 4,0,1 (an OpenMP thread) lists 9 events, none sampled: pprof prints an
+    // empty table for it; thread 0,0,0 sampled all 14 of its events.
+    const trial = readTrial(join(PPK, "xgc.ppk"));
+    const t = trial.threads.findIndex((th) => th.node === 4 && th.context === 0 && th.thread === 1);
+    const n = trial.userEvents.length;
+    const listed = trial.userEvents.filter((u) => trial.events.present[t * n + u.index] === 1);
+    expect(listed.length).toBe(9);
+    expect(listed.every((u) => trial.events.count[t * n + u.index] === 0)).toBe(true);
+    expect(userEventTable(trial, "4,0,1").rows).toEqual([]);
+    expect(formatUserEventTable(userEventTable(trial, "4,0,1"))).not.toContain("Message size");
+    expect(userEventTable(trial, "0,0,0").rows.map((r) => r.samples)).toEqual([8, 8, 8, 8, 8, 8, 8, 8, 133, 2474, 364, 12, 36, 4]);
+  });
+
   it("pools every thread's samples in the mean view, and the help says how that differs from ParaProf's mean", async () => {
     const table = userEventTable(readTrial(join(PPK, "xgc.ppk")), "mean");
     const read = table.rows.find((r) => r.name === "MPI-IO Bytes Read")!;
