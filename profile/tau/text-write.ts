@@ -12,8 +12,9 @@
  *   writes them; readers take `profile.0.0.0`'s attributes as every thread's defaults. An attribute
  *   thread 0,0,0 has and another thread lacks cannot be written: that thread reads it back with
  *   thread 0,0,0's value. Without a thread 0,0,0 every file holds all of its thread's attributes;
- * - `"<name>" <calls> <subrs> <excl> <incl> 0 GROUP="<g1|g2>" ` lines, `.TAU application` first,
- *   then the trial's timer order, identical in every metric file of a thread;
+ * - `"<name>" <calls> <subrs> <excl> <incl> 0 GROUP="<g1|g2>" ` lines, the thread's top-level
+ *   timer first (`.TAU application`, else its flat timer of largest inclusive TIME), which Hatchet
+ *   takes as the root, then the trial's timer order, identical in every metric file of a thread;
  * - `0 aggregates`, then the user-event block when the thread has events (in every metric file,
  *   as TAU does).
  *
@@ -97,15 +98,28 @@ export function writtenGroups(groups: readonly string[], text: string | undefine
   return parts.length === groups.length && parts.every((g, i) => g === groups[i]) ? text : joined;
 }
 
-/** Timer order used in every file: the root first, then trial order. @internal */
-function timerOrder(trial: Trial): number[] {
-  const order = trial.timers.map((t) => t.index);
+/**
+ * The timer a thread's files list first, as TAU's own files do and Hatchet's TAU reader requires
+ * (it takes a file's first timer as the root of the rank's call tree): `.TAU application` when the
+ * thread has it, else the thread's top-level timer, the flat timer of largest inclusive value in
+ * TIME (else the trial's first metric; the first in trial order on a tie), so that every metric
+ * file of the thread starts alike; -1 for a thread without flat timers. The others follow in trial order.
+ * @internal
+ */
+function firstTimer(trial: Trial, thread: number): number {
+  const nT = trial.timers.length;
+  const base = thread * nT;
+  const present = trial.values.present;
   const root = trial.findTimer(TAU_ROOT_TIMER);
-  if (root) {
-    order.splice(root.index, 1);
-    order.unshift(root.index);
+  if (root && present[base + root.index] === 1) return root.index;
+  const inc = trial.values.inclusive[Math.max(0, trial.metrics.indexOf("TIME"))];
+  let top = -1;
+  for (const t of trial.timers) {
+    const s = base + t.index;
+    if (t.isCallpath || present[s] === 0) continue;
+    if (top < 0 || inc[s] > inc[base + top]) top = t.index;
   }
-  return order;
+  return top;
 }
 
 /**
@@ -120,6 +134,7 @@ export function metadataDefaults(trial: Trial): { readonly thread: number; reado
 
 /**
  * The text of one `profile.N.C.T` file: thread `thread`, metric `metric`.
+ * @param first - index of the timer listed first (the thread's top-level timer when not given; -1 for none)
  * @param defaults - the metadata of `profile.0.0.0` (computed from the trial when not given)
  * @throws ProfileModelError for names a TAU profile cannot hold (line breaks; `"` in groups; `GROUP="` in a name).
  */
@@ -128,7 +143,7 @@ export function formatTauProfileFile(
   thread: number,
   metric: number,
   options: WriteTauOptions = {},
-  order = timerOrder(trial),
+  first = firstTimer(trial, thread),
   defaults = metadataDefaults(trial),
 ): string {
   const metricName = trial.metrics[metric];
@@ -140,7 +155,7 @@ export function formatTauProfileFile(
   const ex = trial.values.exclusive[metric];
   const inc = trial.values.inclusive[metric];
   let count = 0;
-  for (const t of order) if (present[base + t] === 1) count++;
+  for (let t = 0; t < nT; t++) if (present[base + t] === 1) count++;
   const meta: [string, string][] = [["Metric Name", metricName]];
   const merged = trial.threadMetadataMerged(thread);
   merged.delete("Metric Name");
@@ -148,7 +163,10 @@ export function formatTauProfileFile(
   if (defaults !== undefined && defaults.thread !== thread) for (const [k, v] of defaults.metadata) if (merged.get(k) === v) merged.delete(k);
   for (const k of [...merged.keys()].sort()) meta.push([k, merged.get(k)!]);
   const parts: string[] = [`${count} templated_functions_MULTI_${metricName}\n`, `# Name Calls Subrs Excl Incl ProfileCalls # ${writeMetadataXml(meta)}\n`];
-  for (const t of order) {
+  // The first timer, then the others in trial order (without copying an order per thread).
+  for (let k = first < 0 ? 0 : -1; k < nT; k++) {
+    const t = k < 0 ? first : k;
+    if (k >= 0 && t === first) continue;
     const s = base + t;
     if (present[s] === 0) continue;
     const timer = trial.timers[t];
@@ -185,7 +203,7 @@ export function formatTauProfileFile(
 /** Every file of the profile directory as (relative path, text), in a fixed order. */
 export function formatTauProfile(trial: Trial, options: WriteTauOptions = {}): { path: string; text: string }[] {
   if (trial.metrics.length === 0) throw new ProfileModelError("a trial needs at least one metric to be written as a TAU profile");
-  const order = timerOrder(trial);
+  const first = trial.threads.map((_, th) => firstTimer(trial, th));
   const defaults = metadataDefaults(trial);
   const folders = new Set<string>();
   const out: { path: string; text: string }[] = [];
@@ -200,7 +218,7 @@ export function formatTauProfile(trial: Trial, options: WriteTauOptions = {}): {
     for (let th = 0; th < trial.threads.length; th++) {
       const t = trial.threads[th];
       const name = `profile.${t.node}.${t.context}.${t.thread}`;
-      out.push({ path: folder ? `${folder}/${name}` : name, text: formatTauProfileFile(trial, th, m, options, order, defaults) });
+      out.push({ path: folder ? `${folder}/${name}` : name, text: formatTauProfileFile(trial, th, m, options, first[th], defaults) });
     }
   }
   return out;

@@ -96,6 +96,29 @@ describe("TAU text profile round trip", () => {
     expect(text[1]).toMatch(/^# Name Calls Subrs Excl Incl ProfileCalls # <metadata><attribute><name>Metric Name<\/name><value>PAPI_FP_INS<\/value><\/attribute>/);
   });
 
+  it("writes each file's top-level timer first, which Hatchet's TAU reader takes as the root, also when it is not '.TAU application'", () => {
+    // xgc-nosamples.ppk's ranks run under XGC2 (no '.TAU application'); wrf-callpath.ppk's under
+    // its main program; ParaProf stores the timers in name order, so the root came some way down.
+    for (const file of ["xgc-nosamples.ppk", "wrf-callpath.ppk"]) {
+      const trial = readTrial(join(PPK, file));
+      expect(trial.findTimer(".TAU application")).toBeUndefined();
+      for (const f of formatTauProfile(trial)) {
+        const rank = f.path.split("/").pop()!;
+        const th = trial.threads.findIndex((t) => `profile.${t.node}.${t.context}.${t.thread}` === rank);
+        // The same line heads every metric file of a thread: the largest inclusive value of TIME (else the first metric).
+        const m = Math.max(0, trial.metrics.indexOf("TIME"));
+        const nT = trial.timers.length;
+        let top = -1;
+        for (const t of trial.timers) {
+          if (t.isCallpath || !trial.has(th, t.index)) continue;
+          if (top < 0 || trial.values.inclusive[m][th * nT + t.index] > trial.values.inclusive[m][th * nT + top]) top = t.index;
+        }
+        const firstLine = f.text.split("\n")[2];
+        expect(firstLine.startsWith(`"${trial.timers[top].spelling ?? trial.timers[top].name}" `), `${file} ${f.path}: ${firstLine}`).toBe(true);
+      }
+    }
+  });
+
   it("satisfies what Hatchet's and pprof's TAU readers assume about each file", () => {
     fc.assert(
       fc.property(arbitraryTrial, (trial) => {
