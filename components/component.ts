@@ -76,6 +76,12 @@ export interface PrepareEnv extends ExpressionCompiler {
    */
   readonly workloadValues?: Readonly<Record<string, number>>;
   /**
+   * The run's number of MPI ranks (a scenario's machine.nodes x machine.processesPerNode), when
+   * it is known at load: a component may check a parameter that must fit it (a rank grid) as a run
+   * would (`ccasim validate`).
+   */
+  readonly ranks?: number;
+  /**
    * Throws one error for several that `error` threw, so that a component reports all its
    * parameters' mistakes at once; without it, a component throws the first.
    */

@@ -193,8 +193,9 @@ function resolveScenario(config: ScenarioConfig, file: string, located: SourceDo
     warnings.push(new ScenarioError(message, { file, line: pos?.line, column: pos?.column, path }).message);
   };
   // The sections are checked one after another, and the errors of each are reported together:
-  // the machine's do not hide the assembly's (which reads no machine parameter). What needs the
-  // machine (metrics, a program model's layout) is checked only when it was set up.
+  // the machine's do not hide the assembly's (which reads no machine parameter but the number of
+  // ranks, when the machine was set up). What needs the machine (metrics, a program model's
+  // layout, a halo exchange's rank grid) is checked only when it was set up.
   const errors: ScenarioError[] = [];
   checkReservedWorkloadNames(config, fail);
   const machine = collectErrors(errors, () => setupMachine(config, fail));
@@ -206,7 +207,7 @@ function resolveScenario(config: ScenarioConfig, file: string, located: SourceDo
   const asked = (key: string): boolean => located(["outputs", key]) !== undefined || overrides.some((o) => isPrefix(o.path, ["outputs", key]) || isPrefix(["outputs", key], o.path));
   let assembly: PreparedAssembly | undefined;
   if (config.assembly) {
-    assembly = collectErrors(errors, () => prepareWorkloadAssembly(assemblyConfig(config, fail), config.workload, fail, warn));
+    assembly = collectErrors(errors, () => prepareWorkloadAssembly(assemblyConfig(config, fail), config.workload, fail, warn, machine?.cluster.ranks));
   }
   // (A machine that was not set up has reported its errors.)
   if (errors.length > 0 || machine === undefined) throw new ScenarioErrors(errors, file);

@@ -21,6 +21,9 @@ export type WorkloadValues = Readonly<Record<string, number | string>>;
  * is an error. This is what a scenario file's `assembly:` goes through; call it for an assembly
  * built in code, then run it with `runAssembly` on the same workload.
  * @param warn - how warnings are reported (a component connected to nothing); default: not at all
+ * @param ranks - the run's number of MPI ranks, when known (a scenario's machine.nodes x
+ *   machine.processesPerNode): what must fit it, a halo exchange's rank grid, is checked here
+ *   instead of when the run starts
  * @param fail - how errors are reported (default: thrown as {@link ScenarioErrors} holding one
  *   {@link ScenarioError} whose `path` is the offending key, `assembly.components.A.params.cost`,
  *   with no file, line or column)
@@ -32,10 +35,11 @@ export function prepareWorkloadAssembly(
   workload: WorkloadValues = {},
   fail: (path: KeyPath, message: string) => never = throwAt,
   warn?: (path: KeyPath, message: string) => void,
+  ranks?: number,
 ): PreparedAssembly {
   // why: a workload value that is not a number reads as NaN in an expression, so expressions see only the numbers (errorSink names the others)
   const numeric = Object.keys(workload).filter((k) => typeof workload[k] === "number");
-  return prepareAssembly(config, numeric, { ...errorSink(fail, workload), warn });
+  return prepareAssembly(config, numeric, { ...errorSink(fail, workload, ranks), warn });
 }
 
 function throwAt(path: KeyPath, message: string): never {
@@ -47,7 +51,7 @@ function throwAt(path: KeyPath, message: string): never {
  * workload values that are not numbers visible too, so that one an expression uses is named as
  * such (at `workload.<name>`) rather than as an unknown symbol, or as NaN during the run.
  */
-function errorSink(fail: (path: KeyPath, message: string) => never, workload: WorkloadValues): AssemblyErrorSink {
+function errorSink(fail: (path: KeyPath, message: string) => never, workload: WorkloadValues, ranks: number | undefined): AssemblyErrorSink {
   const textual = nonNumericWorkloadNames(workload);
   const workloadValues = Object.fromEntries(Object.entries(workload).filter((e): e is [string, number] => typeof e[1] === "number"));
   // Several located errors as one report (each keeps its file, line and key).
@@ -64,6 +68,7 @@ function errorSink(fail: (path: KeyPath, message: string) => never, workload: Wo
         instance: instance.name,
         workloadNames,
         workloadValues,
+        ranks,
         combine,
         compile(text: string | number, known: readonly string[], where: string): CostExpression {
           let result: { compiled: CostExpression; used: string[] };

@@ -25,8 +25,9 @@ alike once (the first ${SHOWN_POINTS} errors, and how many more).
 
 Some problems show only while a scenario runs: a value an expression gives for one call (a cost
 that evaluates negative, an argument that is not a number, a kernel the node model refuses), a
-rank grid or a peer that does not fit the ranks, a deadlock. --run finds them too: it runs the
-scenario (every point of a sweep), measuring and writing nothing.
+peer that does not fit the ranks, a deadlock. --run finds them too: it runs the scenario (every
+point of a sweep), measuring and writing nothing. (A halo exchange's rank grid, and its extents
+that the workload alone decides, are checked without it.)
 
 Options:
   --set <key=value>   override a value, as 'ccasim run' does (repeatable; scenarios only)

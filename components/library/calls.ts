@@ -229,6 +229,7 @@ export function trackingEnv(env: PrepareEnv, used: Set<string>): PrepareEnv {
     instance: env.instance,
     workloadNames: env.workloadNames,
     workloadValues: env.workloadValues,
+    ranks: env.ranks,
     combine: env.combine?.bind(env),
     error: (where, message) => env.error(where, message),
     compile(text, known, where) {

@@ -2,7 +2,8 @@ import { faceNeighbours, ghostExchange, haloPlan, type BlockDecomposition, type 
 import { checkKeys } from "../documented-params.js";
 import type { ComponentType } from "../component.js";
 import type { PortType } from "../ports.js";
-import { newScope, scopeLayout } from "./calls.js";
+import { newScope, RANK_NAMES, scopeLayout } from "./calls.js";
+import { workloadConstant } from "./counts.js";
 import { ScenarioValueError } from "./scenario-value-error.js";
 import { collectProblem, reportProblems } from "./problems.js";
 
@@ -46,13 +47,23 @@ export const haloExchangeComponent: ComponentType<HaloPrepared> = {
     const scopeNames = scopeLayout([], env.workloadNames);
     // Each parameter's problem is reported, not only the first (when the scenario can combine them).
     const problems: unknown[] = [];
-    // A literal is checked here; an expression when each rank evaluates it (see extentsOf).
+    // The values known at load, by key: literals, and expressions of workload values alone.
+    const known = new Map<string, number>();
+    // A literal is checked here, and so is an expression whose value the workload alone decides
+    // (`ccasim validate` reports it); one that reads the rank, when each rank evaluates it (see extentsOf).
     const extent = (key: string, v: unknown): Extent => {
       let out: Extent = 1;
       collectProblem(env, problems, () => {
-        if (typeof v === "string") out = env.compile(v, scopeNames, key).bind(scopeNames);
-        else if (!Number.isInteger(v) || (v as number) < 1) env.error(key, `must be a positive integer or an expression of the workload, got ${JSON.stringify(v)}`);
-        else out = v as number;
+        if (typeof v === "string") {
+          const compiled = env.compile(v, scopeNames, key);
+          out = compiled.bind(scopeNames);
+          const atLoad = workloadConstant(env, compiled, RANK_NAMES, key);
+          if (atLoad === undefined) return;
+          const [value, note] = atLoad;
+          if (!Number.isInteger(value) || value < 1) env.error(key, `evaluated to ${value}${note}; expected an integer >= 1`);
+          known.set(key, value);
+        } else if (!Number.isInteger(v) || (v as number) < 1) env.error(key, `must be a positive integer or an expression of the workload, got ${JSON.stringify(v)}`);
+        else known.set(key, (out = v as number));
       });
       return out;
     };
@@ -61,16 +72,25 @@ export const haloExchangeComponent: ComponentType<HaloPrepared> = {
       return v as unknown[];
     };
     const patchCells = list("patchCells", p.patchCells ?? [64, 64]).map((v, i) => extent(`patchCells[${i}]`, v));
-    // The rank grid is a literal: it must fit the run's ranks, checked when the run starts.
+    // The rank grid is a literal: it must fit the run's ranks, checked here when the scenario's
+    // machine gives them (env.ranks), else when the run starts.
     const ranks = p.ranks === undefined ? undefined : (list("ranks", p.ranks) as number[]);
     if (ranks && !ranks.every((r) => Number.isInteger(r) && r > 0)) env.error("ranks", "must be a list of 2 or 3 positive integers");
     if (ranks && ranks.length !== patchCells.length) env.error("ranks", `has ${ranks.length} dimensions but patchCells has ${patchCells.length}`);
     const ghostWidth = extent("ghostWidth", p.ghostWidth ?? 2);
-    if (typeof ghostWidth === "number" && problems.length === 0)
-      patchCells.forEach((cells, i) => {
-        if (typeof cells === "number" && ghostWidth > cells) collectProblem(env, problems, () => env.error("ghostWidth", `${ghostWidth} exceeds the patch extent ${cells} along dimension ${i} (patchCells[${i}])`));
+    const width = known.get("ghostWidth");
+    if (width !== undefined && problems.length === 0)
+      patchCells.forEach((_, i) => {
+        const cells = known.get(`patchCells[${i}]`);
+        if (cells !== undefined && width > cells) collectProblem(env, problems, () => env.error("ghostWidth", `${width} exceeds the patch extent ${cells} along dimension ${i} (patchCells[${i}])`));
       });
     const bytesPerCell = extent("bytesPerCell", p.bytesPerCell ?? 32);
+    // (After the extents: a problem of theirs stops the halo-width check above, the grid's need not.)
+    const gridRanks = env.ranks;
+    if (ranks && gridRanks !== undefined) collectProblem(env, problems, () => {
+      const problem = gridProblem(ranks, gridRanks);
+      if (problem !== undefined) env.error("ranks", problem);
+    });
     reportProblems(env, problems);
     return {
       ranks,
@@ -89,13 +109,10 @@ export const haloExchangeComponent: ComponentType<HaloPrepared> = {
     const comm = ctx.mpi as Comm | undefined;
     if (!comm) throw new ScenarioValueError(`${ctx.instance}: a halo exchange needs an MPI world (a network)`);
     const grid = d.ranks ?? squareGrid(ctx.size, d.patchCells.length);
-    // Every rank of the run owns one block: a grid of another size leaves ranks outside it or names peers that do not exist.
-    const gridRanks = grid.reduce((a, b) => a * b, 1);
-    if (gridRanks !== ctx.size) {
-      const problem = `[${grid.join(", ")}] is a grid of ${gridRanks} ranks, but the run has ${ctx.size} (machine.nodes x machine.processesPerNode)`;
-      // Only a grid given can differ (the default one is of the run's ranks): placed at its key.
-      throw new ScenarioValueError(`${ctx.instance}: ranks ${problem}`, "ranks", problem);
-    }
+    // (An assembly prepared without the run's ranks, in code, has its grid checked only here.)
+    const problem = gridProblem(grid, ctx.size);
+    // Only a grid given can differ (the default one is of the run's ranks): placed at its key.
+    if (problem !== undefined) throw new ScenarioValueError(`${ctx.instance}: ranks ${problem}`, "ranks", problem);
     const scope = newScope(d.scopeNames, ctx);
     const own = extentsOf(d, scope, ctx.instance);
     const { patchCells, ghostWidth, bytesPerCell } = own;
@@ -105,6 +122,16 @@ export const haloExchangeComponent: ComponentType<HaloPrepared> = {
     return { provides: { halo: { exchange: () => exchangeHalo(inst) } } };
   },
 };
+
+/**
+ * Why a rank grid does not fit a run of `size` ranks, or undefined when it does. Every rank of
+ * the run owns one block: a grid of another size leaves ranks outside it or names peers that do
+ * not exist.
+ */
+function gridProblem(grid: readonly number[], size: number): string | undefined {
+  const gridRanks = grid.reduce((a, b) => a * b, 1);
+  return gridRanks === size ? undefined : `[${grid.join(", ")}] is a grid of ${gridRanks} ranks, but the run has ${size} (machine.nodes x machine.processesPerNode)`;
+}
 
 /** A block's extents on one rank (cells, cells, bytes). */
 interface BlockExtents {

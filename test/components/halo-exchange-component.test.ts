@@ -26,6 +26,17 @@ describe("the halo-exchange component's decomposition", () => {
     expect(run("ranks: [1, 2], patchCells: [32, 32]")).toThrow(/halo\.yaml:8:\d+: assembly\.components\.H\.params\.ranks: \[1, 2\] is a grid of 2 ranks, but the run has 4/);
   });
 
+  it("refuses a rank grid that does not fit the run at load, as 'ccasim validate' reads it", () => {
+    expect(() => loadScenarioText(scenario("ranks: [3, 3], patchCells: [32, 32]"), "halo.yaml")).toThrow(
+      /halo\.yaml:8:\d+: assembly\.components\.H\.params\.ranks: \[3, 3\] is a grid of 9 ranks, but the run has 4 \(machine\.nodes x machine\.processesPerNode\)/,
+    );
+    // The run's ranks as overridden: the grid fits 2 x 3 ranks, not the file's 2 x 2.
+    expect(() => loadScenarioText(scenario("ranks: [2, 3], patchCells: [32, 32]"), "halo.yaml", { set: ["machine.processesPerNode=1"] })).toThrow(
+      /assembly\.components\.H\.params\.ranks: \[2, 3\] is a grid of 6 ranks, but the run has 2/,
+    );
+    expect(loadScenarioText(scenario("ranks: [4, 1], patchCells: [32, 32]"), "halo.yaml").assembly).toBeDefined();
+  });
+
   it("refuses a halo wider than the patch at load, located at ghostWidth", () => {
     expect(() => loadScenarioText(scenario("patchCells: [32, 16], ghostWidth: 20"), "halo.yaml")).toThrow(
       /halo\.yaml:8:\d+: assembly\.components\.H\.params\.ghostWidth: 20 exceeds the patch extent 16 along dimension 1/,
@@ -45,9 +56,22 @@ describe("the halo-exchange component's sizes from the workload", () => {
   });
 
   it("refuses an expression that gives no whole extent, or a halo wider than the block, naming the key", () => {
-    expect(() => timeOf(withWorkload("N: 64", "patchCells: [N / 3, N]"))).toThrow(/halo\.yaml:\d+:\d+: assembly\.components\.H\.params\.patchCells\[0\]: evaluated to 21\.3+\d*; expected an integer >= 1/);
-    expect(() => timeOf(withWorkload("g: 40", "patchCells: [32, 32], ghostWidth: g"))).toThrow(/H: ghostWidth 40 exceeds the patch extent 32 along dimension 0/);
+    // (Reading the run's size, known on each rank: an expression of the workload alone is refused at load, below.)
+    expect(() => timeOf(withWorkload("N: 64", "patchCells: [N / (size - 1), N]"))).toThrow(/halo\.yaml:\d+:\d+: assembly\.components\.H\.params\.patchCells\[0\]: evaluated to 21\.3+\d*; expected an integer >= 1/);
+    expect(() => timeOf(withWorkload("g: 10", "patchCells: [32, 32], ghostWidth: g * size"))).toThrow(/H: ghostWidth 40 exceeds the patch extent 32 along dimension 0/);
     expect(() => loadScenarioText(withWorkload("N: 64", "patchCells: [M, N]"), "halo.yaml")).toThrow(/assembly\.components\.H\.params\.patchCells\[0\]: expression "M": unknown symbol 'M'/);
+  });
+
+  it("refuses at load an extent that the workload alone makes no whole number, or a halo wider than such a block", () => {
+    const load = (workload: string, params: string) => () => loadScenarioText(withWorkload(workload, params), "halo.yaml");
+    expect(load("N: 256", "patchCells: [N, N - 256]")).toThrow(/halo\.yaml:\d+:\d+: assembly\.components\.H\.params\.patchCells\[1\]: evaluated to 0 \(from 'N - 256' with N = 256\); expected an integer >= 1/);
+    expect(load("N: 64", "patchCells: [N / 3, N]")).toThrow(/assembly\.components\.H\.params\.patchCells\[0\]: evaluated to 21\.3+\d* \(from 'N \/ 3' with N = 64\); expected an integer >= 1/);
+    expect(load("g: 0.5", "ghostWidth: g")).toThrow(/assembly\.components\.H\.params\.ghostWidth: evaluated to 0\.5 \(from 'g' with g = 0\.5\); expected an integer >= 1/);
+    expect(load("v: -1", "bytesPerCell: 8 * v")).toThrow(/assembly\.components\.H\.params\.bytesPerCell: evaluated to -8 \(from '8 \* v' with v = -1\); expected an integer >= 1/);
+    expect(load("g: 40", "patchCells: [32, 32], ghostWidth: g")).toThrow(/assembly\.components\.H\.params\.ghostWidth: 40 exceeds the patch extent 32 along dimension 0 \(patchCells\[0\]\)/);
+    expect(load("N: 16", "patchCells: [N, 2 * N], ghostWidth: 20")).toThrow(/assembly\.components\.H\.params\.ghostWidth: 20 exceeds the patch extent 16 along dimension 0 \(patchCells\[0\]\)/);
+    // An extent that reads the rank is known only on each rank: checked there, not at load.
+    expect(load("N: 64", "ranks: [2, 2], patchCells: [N - 60 * rank, N]")()).toBeDefined();
   });
 
   it("takes extents that vary with a block's position along their own dimension, and refuses strips that neighbours would disagree on", () => {
