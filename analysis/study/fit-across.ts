@@ -65,6 +65,11 @@ export interface FitAcrossOptions {
   readonly variable?: string;
   /** Name of P in formulas (default "P"). */
   readonly byVariable?: string;
+  /**
+   * What P is, named in errors beside {@link byVariable} (a sweep key, `machine.l2.size`: "the
+   * swept parameter machine.l2.size (L2)"); default: P's name in formulas alone.
+   */
+  readonly byName?: string;
 }
 
 /** Result of {@link fitAcrossSweep}. */
@@ -116,7 +121,8 @@ export function fitAcrossSweep(groups: readonly SweepGroup[], options: FitAcross
   const criterion = options.criterion ?? "loo-smape";
   if (usable.length === 0) {
     const most = Math.max(0, ...groups.map((g) => new Set(Array.from(g.q)).size));
-    throw new AnalysisInputError(`no value of the swept parameter ${byVariable} has observations at 3 or more distinct values of ${variable} (at most ${most})`);
+    const named = options.byName === undefined ? byVariable : `${options.byName} (${byVariable})`;
+    throw new AnalysisInputError(`no value of the swept parameter ${named} has observations at 3 or more distinct values of ${variable} (at most ${most})`);
   }
   // Candidate shapes: the best shape of each group (a two-segment one at its change point, and
   // with the change point of each group); the common one is the best in total LOO SMAPE.

@@ -183,7 +183,7 @@ async function sweepFitRun(ctx: CommandContext, argv: readonly string[]): Promis
     ctx.out(`T(${report.variable}) = ${report.mean.formula}   (LOO SMAPE ${report.mean.quality.looSmape.toFixed(2)} %)\nexpression: ${report.mean.expression}\n`);
     return 0;
   }
-  const fit = fitAcrossSweep(obs.groups, { variable: obs.qLabel, byVariable, families, criterion });
+  const fit = fitAcrossSweep(obs.groups, { variable: obs.qLabel, byVariable, byName: obs.byLabel, families, criterion });
   ctx.out(heading);
   // A shape's label names its variable Q; print it under the record parameter's name.
   const variable = formulaVariable(obs.qLabel);

@@ -120,6 +120,9 @@ describe("fits across a sweep", () => {
     expect(() => fitAcrossSweep([{ by: 1, q: [1, 1, 2], t: [1, 1, 2] }])).toThrow("no value of the swept parameter P has observations at 3 or more distinct values of Q (at most 2)");
     // The names are the caller's: the record parameter and the swept parameter's variable.
     expect(() => fitAcrossSweep([{ by: 1, q: [4, 4], t: [1, 1] }], { variable: "x", byVariable: "L2" })).toThrow("no value of the swept parameter L2 has observations at 3 or more distinct values of x (at most 1)");
+    expect(() => fitAcrossSweep([{ by: 1, q: [4, 4], t: [1, 1] }], { variable: "x", byVariable: "L2", byName: "machine.l2.size" })).toThrow(
+      "no value of the swept parameter machine.l2.size (L2) has observations at 3 or more distinct values of x (at most 1)",
+    );
   });
 
   it("names the swept parameters when --by names none of them", async () => {

@@ -141,7 +141,10 @@ describe("ccasim sweep and query", () => {
     const r = await run(["sweep", "fit", db, "--parameter", "x", "--component", "A", "--by", "workload.x", "--by-variable", "X"]);
     expect(r.code).toBe(2);
     expect(r.out).toBe("");
-    expect(r.err).toContain("no value of the swept parameter X has observations at 3 or more distinct values of x (at most 1)");
+    expect(r.err).toContain("no value of the swept parameter workload.x (X) has observations at 3 or more distinct values of x (at most 1)");
+    // Without --by-variable, the key is named beside the formulas' default name of it.
+    const unnamed = await run(["sweep", "fit", db, "--parameter", "x", "--component", "A", "--by", "workload.x"]);
+    expect(unnamed.err).toContain("no value of the swept parameter workload.x (P) has observations");
     const one = await run(["sweep", "fit", db, "--parameter", "x", "--component", "A", "--where", "x=1"]);
     expect(one.code).toBe(2);
     expect(one.out).toBe("");
