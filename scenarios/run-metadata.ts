@@ -20,9 +20,10 @@ export interface RunMachineMetadata {
 }
 
 /**
- * Metadata of a run: the scenario, its seed, the first metric, the machine, the simulated end
+ * Metadata of a run: the scenario, its seed, the first metric, the machine (its preset, counts,
+ * and every other setting of the `machine:` section as `machine.<key path>`), the simulated end
  * time (microseconds), any `extra` entries, and every workload variable as `workload.<name>` (as
- * `--set workload.<name>=...` names it), which `ccasim fit --q metadata:workload.<name>` reads.
+ * `--set workload.<name>=...` names them), which `ccasim fit --q metadata:workload.<name>` reads.
  */
 export function runMetadata(config: ScenarioConfig, machine: RunMachineMetadata, simulatedTimeUs: number, extra: Readonly<Record<string, string>> = {}): Record<string, string> {
   const metadata: Record<string, string> = {
@@ -37,6 +38,27 @@ export function runMetadata(config: ScenarioConfig, machine: RunMachineMetadata,
     "Interconnect": machine.interconnect,
     "Simulated end time (us)": String(simulatedTimeUs),
   };
+  for (const [key, value] of machineSettings(config.machine)) metadata[key] = value;
   for (const [name, value] of Object.entries(config.workload)) metadata[`workload.${name}`] = String(value);
   return metadata;
+}
+
+/** Keys of the `machine:` section the entries above give already. */
+const NAMED = new Set(["preset", "nodes", "processesPerNode"]);
+
+/**
+ * Every other setting of the `machine:` section (the preset's overrides, the placement, the
+ * network) as `machine.<key path>` (as `--set` names it) and its value as the scenario gives it:
+ * the machine that ran is the preset with these, so a profile read without its scenario says
+ * which (a cache size swept, a network's bandwidth). Lists as JSON.
+ */
+function machineSettings(section: object): [string, string][] {
+  const out: [string, string][] = [];
+  const walk = (value: unknown, path: string): void => {
+    if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+      for (const [k, v] of Object.entries(value)) walk(v, `${path}.${k}`);
+    } else out.push([path, Array.isArray(value) ? JSON.stringify(value) : String(value)]);
+  };
+  for (const [k, v] of Object.entries(section)) if (!NAMED.has(k)) walk(v, `machine.${k}`);
+  return out;
 }

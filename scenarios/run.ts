@@ -15,7 +15,7 @@ import { writeDirectoryAtomically } from "./atomic-dir.js";
 import { addedAfterRun, checkRunOutputFolder, type OutputFolderOptions } from "./output-folder.js";
 import { loadScenario, type LoadedScenario, type LoadOptions } from "./load.js";
 import { CONNECTION_PATTERN } from "./scenario-schema.js";
-import { ExpressionError, formatQuantity, ScenarioErrors } from "./lang/index.js";
+import { ExpressionError, formatBinaryBytes, formatQuantity, ScenarioErrors } from "./lang/index.js";
 import type { RandomStream } from "../engine/index.js";
 import { buildPlatform } from "./platform.js";
 import { computeEvidence, type Evidence } from "./evidence.js";
@@ -215,8 +215,8 @@ function withMemoryCheck(platform: Platform, scenario: LoadedScenario, warnings:
     if (bytes > share && !warned) {
       warned = true;
       warnings.push(
-        `a kernel on rank ${rank} works on ${spec.arrays ?? 1} array(s) of ${spec.elements} elements of ${spec.elementSize} bytes, ${formatQuantity(bytes, "bytes")}, ` +
-          `more than a process's share of node memory, ${formatQuantity(share, "bytes")} (machine.memory.size ${formatQuantity(size, "bytes")} / ${perNode} process(es) per node): ` +
+        `a kernel on rank ${rank} works on ${spec.arrays ?? 1} array(s) of ${spec.elements} elements of ${spec.elementSize} bytes, ${formatBinaryBytes(bytes)}, ` +
+          `more than a process's share of node memory, ${formatBinaryBytes(share)} (machine.memory.size ${formatQuantity(size, "bytes")} / ${perNode} process(es) per node): ` +
           "the model neither pages nor runs out of memory, so its time is not what such a run would take",
       );
     }

@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-export { parseQuantity, formatQuantity, QuantityError, unitsOf, baseUnitOf, acceptsBareNumber, describeDimension, type QuantityOptions } from "./units.js";
+export { parseQuantity, formatQuantity, formatBinaryBytes, QuantityError, unitsOf, baseUnitOf, acceptsBareNumber, describeDimension, type QuantityOptions } from "./units.js";
 export { unitInExpression, unitInWorkloadValue } from "./unit-advice.js";
 export {
   ScenarioError,

@@ -231,6 +231,17 @@ export function formatQuantity(value: number, dimension: Dimension): string {
   return `${trim(value / f)}${name}`;
 }
 
+/**
+ * A byte count in the binary unit that keeps it at least 1 (`14.4e9` -> `13.41GiB`), to three
+ * significant digits past the point at most: for sizes compared in one message, which mixed
+ * binary and decimal units would hide (`14.4GB` against `1GiB`).
+ */
+export function formatBinaryBytes(value: number): string {
+  const abs = Math.abs(value);
+  const [name, f] = DISPLAY.bytes.find(([n, f]) => n.includes("iB") && abs >= f) ?? ["B", 1];
+  return `${Number((value / f).toFixed(name === "B" ? 0 : 2))}${name}`;
+}
+
 /** True when `x` needs at most three decimals. */
 function isShort(x: number): boolean {
   return Math.abs(x * 1000 - Math.round(x * 1000)) < 1e-6 * Math.max(1, x);

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../cli/main.js";
 import { loadScenarioText } from "../../scenarios/index.js";
+import { formatBinaryBytes } from "../../scenarios/lang/index.js";
 import { tempDir } from "./fixtures.js";
 
 const BASE = readFileSync("scenarios/known-models.yaml", "utf8");
@@ -154,7 +155,7 @@ describe("memory sanity", () => {
   it("warns, without failing, when a kernel's arrays exceed a process's share of the node's memory.size", async () => {
     const big = await cli(["validate", "scenarios/kernel-l2.yaml", "--run", "--set", "workload.Q=1e9", "--set", "machine.memory.size=2GiB"]);
     expect(big.code).toBe(0);
-    expect(big.stderr).toMatch(/^warning: a kernel on rank \d+ works on \d+ array\(s\) of 1000000000 elements of 8 bytes, .* more than a process's share of node memory, 1GiB \(machine\.memory\.size 2GiB \/ 2 process\(es\) per node\)/);
+    expect(big.stderr).toMatch(/^warning: a kernel on rank \d+ works on \d+ array\(s\) of 1000000000 elements of 8 bytes, \d+(\.\d+)?GiB, more than a process's share of node memory, 1GiB \(machine\.memory\.size 2GiB \/ 2 process\(es\) per node\)/);
     expect(big.stderr.match(/^warning/gm)).toHaveLength(1);
     // A kernel's arrays are known when it runs: without --run, validate does not warn of them.
     const loaded = await cli(["validate", "scenarios/kernel-l2.yaml", "--set", "workload.Q=1e9", "--set", "machine.memory.size=2GiB"]);
@@ -172,5 +173,11 @@ describe("memory sanity", () => {
   it("says nothing when the arrays fit, or when the machine gives no memory size", async () => {
     expect((await cli(["validate", "scenarios/kernel-l2.yaml", "--run", "--set", "machine.memory.size=2GiB"])).stderr).toBe("");
     expect((await cli(["validate", "scenarios/kernel-l2.yaml", "--run", "--set", "workload.Q=1e9"])).stderr).toBe("");
+  });
+});
+
+describe("formatBinaryBytes", () => {
+  it("writes sizes compared in one message in binary units, two decimals at most", () => {
+    expect([14.4e9, 2 ** 30, 1536, 100, 8e9].map(formatBinaryBytes)).toEqual(["13.41GiB", "1GiB", "1.5KiB", "100B", "7.45GiB"]);
   });
 });

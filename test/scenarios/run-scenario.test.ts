@@ -111,6 +111,10 @@ describe("running scenarios", () => {
     const trial = art.trial!;
     expect([trial.metadataString("workload.x"), trial.metadataString("workload.iterations")]).toEqual(["2.5", "3"]);
     expect([trial.metadataString("Machine preset"), trial.metadataString("CPU MHz"), trial.metadataString("ccasim seed")]).toEqual(["xeon-2.8ghz-512k", "2800", "1"]);
+    // The preset's overrides and the network as the scenario gives them: the machine that ran.
+    const swept = executeScenario(loadScenario("scenarios/known-models.yaml", { set: ["machine.l2.size=1MiB", "machine.memory.bandwidth=4GB/s", "machine.network.eagerLimit=16KiB"] })).trial!;
+    expect(["machine.l2.size", "machine.memory.bandwidth", "machine.network.eagerLimit", "machine.placement"].map((k) => swept.metadataString(k))).toEqual(["1MiB", "4GB/s", "16KiB", "block"]);
+    expect(trial.metadataString("machine.l2.size")).toBeUndefined();
     // Runs at several x, fitted across trials by the metadata: A::run() is 3 x (2x + 0.01x) per rank.
     const runs = [1, 2, 4].map((x) => executeScenario(loadScenario("scenarios/known-models.yaml", { set: [`workload.x=${x}`, "workload.iterations=3"] })).trial!);
     const obs = observationsAcrossTrials(runs, { timer: "A::run()", parameter: { metadata: "workload.x" } });
