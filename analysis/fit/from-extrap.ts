@@ -53,7 +53,7 @@ export const EXTRAP_FIT_DEFAULTS: FitDefaults = { families: EXTRAP_FAMILIES, rul
  * The observations of a single-parameter Extra-P experiment (what `ccasim fit <extrap file>`
  * fits, as {@link fitModels} fits them by default: Extra-P's families and rule): for each callpath and metric, in first-seen order, Q is the parameter's value at each
  * measurement point and T each repetition's value (one observation per repetition), in the
- * experiment's own units. `qLabel` is the parameter's name; `tLabel` is `<callpath> / <metric>`.
+ * experiment's own units. `qLabel` is the parameter's name; `tLabel` is `<callpath> / <metric>` (the callpath alone for the metric '').
  * @throws AnalysisInputError when the experiment has more or fewer than one parameter, or no
  *   measurement matches the selection
  */
@@ -82,7 +82,8 @@ export function observationsFromExtrap(experiment: ExtrapExperiment, selection: 
     q: Float64Array.from(g.q),
     t: Float64Array.from(g.t),
     qLabel: params[0]!,
-    tLabel: `${g.callpath} / ${g.metric}`,
+    // A file without a METRIC line has the metric '' (as Extra-P names it): the callpath alone.
+    tLabel: g.metric === "" ? g.callpath : `${g.callpath} / ${g.metric}`,
     // Extra-P inputs name a metric but not its unit.
     quantity: { name: g.metric, source: "extrap-metric" as const, unit: null, of: g.callpath, kind: null, view: null, perCall: false },
     fitDefaults: EXTRAP_FIT_DEFAULTS,

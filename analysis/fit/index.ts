@@ -63,5 +63,5 @@ export {
 } from "./from-trial.js";
 export { differingComponentSettings, type SettingDifference } from "./run-settings.js";
 export { EXTRAP_FAMILIES, EXTRAP_FIT_DEFAULTS, observationsFromExtrap, type ExtrapSelection, type ExtrapObservations } from "./from-extrap.js";
-export { fitWarnings, lowestWithin, negativeWarning, zeroMeansWarning, type FitWarning } from "./warnings.js";
+export { EXTRAP_MIN_POINTS, fitWarnings, lowestWithin, negativeWarning, zeroMeansWarning, type FitWarning } from "./warnings.js";
 export { EXTRAP_MIN_TERM_CONTRIBUTION, EXTRAP_CLEAN_CONSTANT, extrapScore, type SelectionRule } from "./extrap-rule.js";

@@ -49,6 +49,12 @@ export function leastSquares(columns: readonly ArrayLike<number>[], y: ArrayLike
   const p = columns.length;
   const n = y.length;
   if (n < p) throw new RankDeficientError(n);
+  if (p === 1 && n > 0) {
+    const c = columns[0]![0]!;
+    let constant = c !== 0 && Number.isFinite(c);
+    for (let i = 1; i < n && constant; i++) constant = columns[0]![i] === c;
+    if (constant) return constantColumn(c, y, weights);
+  }
   const sqrtW = new Float64Array(n);
   for (let i = 0; i < n; i++) sqrtW[i] = weights ? Math.sqrt(weights[i]!) : 1;
   // a: column-major working copy of the scaled, weighted design matrix.
@@ -139,4 +145,33 @@ export function leastSquares(columns: readonly ArrayLike<number>[], y: ArrayLike
     leverage[i] = Math.min(1, h);
   }
   return { coefficients, inverseGram, residuals, leverage, rss, n, p };
+}
+
+/**
+ * {@link leastSquares} of one column whose entries are all `c` (a constant model): the weighted
+ * mean over `c`. Why apart: the Householder pass rounds (constant data of 5 came out 5 ± 9e-16,
+ * with a residual sum of squares of 1.6e-29), where the mean of equal values is exact, as
+ * Extra-P's constant model (`numpy.mean`) is; for other data it is the same solution.
+ */
+function constantColumn(c: number, y: ArrayLike<number>, weights?: ArrayLike<number>): LeastSquaresResult {
+  const n = y.length;
+  let sw = 0;
+  let swy = 0;
+  for (let i = 0; i < n; i++) {
+    const w = weights ? weights[i]! : 1;
+    sw += w;
+    swy += w * y[i]!;
+  }
+  if (!(sw > 0)) throw new RankDeficientError(0);
+  const mean = swy / sw;
+  const residuals = new Float64Array(n);
+  const leverage = new Float64Array(n);
+  let rss = 0;
+  for (let i = 0; i < n; i++) {
+    const w = weights ? weights[i]! : 1;
+    residuals[i] = y[i]! - mean;
+    rss += w * residuals[i]! * residuals[i]!;
+    leverage[i] = Math.min(1, w / sw);
+  }
+  return { coefficients: Float64Array.of(mean / c), inverseGram: Float64Array.of(1 / (c * c * sw)), residuals, leverage, rss, n, p: 1 };
 }

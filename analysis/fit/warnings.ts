@@ -36,12 +36,24 @@ export type FitWarning =
     }
   | {
       /**
+       * Extra-P's rule on fewer distinct Q than its modeler asks for ({@link EXTRAP_MIN_POINTS}):
+       * Extra-P warns and fits all the same, as this does; a hypothesis of two coefficients then
+       * has two or fewer points left over to be told from the others.
+       */
+      readonly kind: "few-points";
+      readonly distinct: number;
+    }
+  | {
+      /**
        * The fitted mean over threads is of a timer that only some threads run in some trials (see
        * `Observations.partialThreads`): it scales with their share, not only with Q.
        */
       readonly kind: "partial-threads";
       readonly trials: readonly PartialThreads[];
     };
+
+/** Extra-P's `min_measurement_points`: fewer distinct values of a parameter and its modeler warns. */
+export const EXTRAP_MIN_POINTS = 5;
 
 /** Points where {@link lowestWithin} evaluates a model between the observed Q. */
 const GRID = 256;
@@ -100,6 +112,7 @@ export function negativeWarning(predict: (q: number) => number, q: ArrayLike<num
 export function fitWarnings(report: FitReport, obs?: Observations): FitWarning[] {
   const m = report.mean;
   return [
+    report.rule === "extra-p" && report.points.q.length < EXTRAP_MIN_POINTS ? ({ kind: "few-points", distinct: report.points.q.length } as const) : undefined,
     obs?.partialThreads ? ({ kind: "partial-threads", trials: obs.partialThreads } as const) : undefined,
     zeroMeansWarning(report.criterion, report.zeroMeans, report.points.q.length),
     negativeWarning((q) => m.predict(q), report.points.q, report.nonNegative),

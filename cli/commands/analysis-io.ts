@@ -4,7 +4,7 @@
  */
 import { parseThreadName, withoutSourceLocation, type ThreadId } from "../../profile/index.js";
 import { isStudyDatabase } from "../../profile/study/index.js";
-import { fractionText, SD_DEPARTURE_LIMIT, type FitWarning, type PartialThreads, type SelectionCriterion } from "../../analysis/index.js";
+import { EXTRAP_MIN_POINTS, fractionText, SD_DEPARTURE_LIMIT, type FitWarning, type PartialThreads, type SelectionCriterion } from "../../analysis/index.js";
 import { commandUsageError, UsageError } from "../command.js";
 
 /**
@@ -69,6 +69,12 @@ function fitWarningParts(w: FitWarning, variable: string): { headline: string; d
           `LOO SMAPE scores any non-zero prediction at a 0 as 200 %, so every candidate scores high there and the ranking says little (the winner may go below 0); ` +
           `try --criterion adjusted-r2 with --family segmented, which can choose a hinge that is 0 below its change point`,
       };
+    case "few-points":
+      return {
+        headline: `fewer than ${EXTRAP_MIN_POINTS} distinct ${variable}, which Extra-P's modeler asks for`,
+        detail: `${w.distinct}`,
+        advice: "it fits all the same, as Extra-P does, and a model of two coefficients has few points left over to be told from the others",
+      };
     case "negative":
       return {
         headline: "the model of the mean goes below 0 inside the data, where T cannot be negative",
@@ -108,6 +114,7 @@ export function fitWarningText(w: FitWarning, variable: string): string {
   const { headline, detail, advice } = fitWarningParts(w, variable);
   if (w.kind === "zero-means") return `${detail} distinct ${variable} have a mean of 0; ${advice}`;
   if (w.kind === "negative") return `the model of the mean goes below 0 inside the data (${detail}), where T cannot be negative: ${advice}`;
+  if (w.kind === "few-points") return `only ${detail} distinct ${variable}, fewer than the ${EXTRAP_MIN_POINTS} Extra-P's modeler asks for: ${advice}`;
   return `${headline}; ${detail}: ${advice}`;
 }
 

@@ -21,6 +21,8 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "ccasim-extrap-rule-"));
   writeFileSync(join(dir, "insignificant.txt"), extrapText("insignificant", INSIGNIFICANT));
   writeFileSync(join(dir, "constant.txt"), extrapText("constant", CONSTANT));
+  writeFileSync(join(dir, "exact.txt"), extrapText("exact", [5, 5, 5, 5, 5]));
+  writeFileSync(join(dir, "four.txt"), ["PARAMETER p", "POINTS (4) (8) (16) (32)", "", "REGION four", ...[4.1, 8.2, 15.9, 32.3].map((v) => `DATA ${v}`), ""].join("\n"));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -147,6 +149,24 @@ describe("Extra-P's selection rule", () => {
     // A hypothesis's are those Extra-P reports.
     const h = await run(["fit", join(dir, "insignificant.txt")]);
     expect(h.out).toMatch(/\n {12}leave-one-out \(as Extra-P reports them\): adj\. R² [-0-9.]+, RSS [0-9.]+\n/);
+  });
+
+  it("fits data that are one value with the constant, exactly (Extra-P's mean), nothing left over", async () => {
+    const r = fitExtrap("exact.txt", "extra-p");
+    expect(r.mean.expression).toBe("5");
+    expect([r.mean.coefficients[0]!.value, r.mean.coefficients[0]!.stdError, r.mean.quality.rss, r.mean.quality.smape, r.mean.quality.looSmape]).toEqual([5, 0, 0, 0, 0]);
+  });
+
+  it("warns, as Extra-P's modeler does, of fewer than 5 distinct values of the parameter, and fits all the same", async () => {
+    const r = await run(["fit", join(dir, "four.txt")]);
+    expect(r.code, r.err).toBe(0);
+    // A file without a METRIC line: the metric '' (as Extra-P names it), the title the callpath alone.
+    expect(r.out).toContain("== four vs p (");
+    expect(r.err).toContain("only 4 distinct p, fewer than the 5 Extra-P's modeler asks for: it fits all the same, as Extra-P does");
+    expect(r.out).toMatch(/\nmean: {7}\S/);
+    expect((await run(["fit", join(dir, "constant.txt")])).err).not.toContain("distinct p, fewer than");
+    // ccasim's own rule has its significance test for few points instead.
+    expect((await run(["fit", join(dir, "four.txt"), "--rule", "significance"])).err).not.toContain("Extra-P's modeler asks for");
   });
 
   it("still gives Extra-P's model of its documentation example", async () => {

@@ -15,6 +15,24 @@ describe("least squares by QR", () => {
     expect(r.coefficients[3]! / -1.12e-11).toBeCloseTo(1, 8);
   });
 
+  it("fits a constant column by the (weighted) mean: exact for equal data, the QR solution otherwise", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -1e7, max: 1e7 }).map((k) => k / 64), fc.integer({ min: 1, max: 40 }), fc.constantFrom(1, 2, 0.5), (v, n, c) => {
+        const r = leastSquares([Array(n).fill(c)], Array(n).fill(v));
+        expect([r.coefficients[0], r.rss]).toEqual([v / c, 0]);
+      }),
+      { seed: 20261129 },
+    );
+    const y = [3, 4.5, 7, 1.25];
+    const w = [1, 2, 1, 0.5];
+    const r = leastSquares([[1, 1, 1, 1]], y, w);
+    const mean = (3 + 9 + 7 + 0.625) / 4.5;
+    expect(r.coefficients[0]).toBeCloseTo(mean, 14);
+    expect(r.inverseGram[0]).toBeCloseTo(1 / 4.5, 14);
+    expect([...r.leverage]).toEqual(w.map((x) => x / 4.5));
+    expect(r.rss).toBeCloseTo(y.reduce((s, x, i) => s + w[i]! * (x - mean) ** 2, 0), 12);
+  });
+
   it("rejects a rank-deficient design", () => {
     const q = [1, 2, 3, 4];
     expect(() => leastSquares([q.map(() => 1), q, q.map((x) => 2 * x)], [1, 2, 3, 4])).toThrow(RankDeficientError);
