@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { extname } from "node:path";
 import { ProfileError, ProfileModelError, type ProfileWarning } from "./errors.js";
-import { extrapFromTrials, readExtrap, writeExtrap, type ExtrapExperiment, type ExtrapFilledCallpath, type ExtrapFormat } from "./extrap.js";
+import { extrapFromTrials, readExtrap, writeExtrap, type ExtrapExperiment, type ExtrapFilledCallpath, type ExtrapFormat, type ExtrapStatistic } from "./extrap.js";
 import type { InvocationRecord, Trial } from "./model.js";
 import { checkOutputPath, realPathOf, type CommandInput } from "./protected-paths.js";
 import { profileFolderOf, readTrial, recordsFileIn } from "./read.js";
@@ -43,6 +43,8 @@ export interface ConvertOptions {
    * (what Extra-P models of a CUBE4 profile it reads itself); refused for other outputs.
    */
   readonly value?: "inclusive" | "exclusive";
+  /** For trials to Extra-P: what of each trial's threads a point gets (see `ExtrapFromTrialsOptions.statistic`); refused for other outputs. */
+  readonly statistic?: ExtrapStatistic;
   /** Of TAU XML inputs, which snapshot of each thread is read (see `ReadTrialOptions.snapshot`). */
   readonly snapshot?: number | string;
 }
@@ -162,7 +164,7 @@ export function convertProfile(inputs: readonly string[], output: string, option
     if (!points || points.length !== trials.length) throw new ProfileModelError(`converting trials to Extra-P needs one point (parameter values) per input: got ${points?.length ?? 0} for ${trials.length} inputs`);
     const exp = extrapFromTrials(
       trials.map((trial, i) => ({ trial, point: points[i] })),
-      { metrics: options.metrics, callpaths: options.callpaths, value: options.value },
+      { metrics: options.metrics, callpaths: options.callpaths, value: options.value, statistic: options.statistic },
     );
     writeExtrap(exp, output, extrapFormat[to]);
     return { from, to, warnings, extrap: { parameters: exp.parameters, filled: exp.filled, truncated: exp.truncated, arrowNames: exp.arrowNames } };
@@ -227,6 +229,9 @@ function checkOptionsApply(from: InputKind, to: ConvertTarget, inputs: number, o
   }
   if (options.callpaths === true && !(trialsToExtrap || (from === "trial" && to === "table-csv"))) {
     throw new ProfileModelError(`callpaths (--callpaths) apply only to trials written as Extra-P or table-csv, not to ${from} input written as ${to}`);
+  }
+  if (options.statistic !== undefined && !trialsToExtrap) {
+    throw new ProfileModelError(`the statistic (--statistic) applies only to trials converted to Extra-P, not to ${from} input written as ${to}`);
   }
   if (options.value !== undefined && !trialsToExtrap) {
     throw new ProfileModelError(`the value (--value) applies only to trials converted to Extra-P, not to ${from} input written as ${to}`);

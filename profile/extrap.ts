@@ -10,8 +10,7 @@ import { readFileSync } from "node:fs";
 import { writeTextFileAtomically } from "./atomic-text-file.js";
 import { extname } from "node:path";
 import { ProfileError, ProfileFormatError, ProfileModelError } from "./errors.js";
-import type { DerivedKind } from "./derived.js";
-import { derivedView } from "./derived.js";
+import { DERIVED_KINDS, derivedView, type DerivedKind } from "./derived.js";
 import type { Trial } from "./model.js";
 import { callpathRoots, callpathTimers, callpathTree, flatTimers } from "./views.js";
 import { decimalValue } from "./decimal-text.js";
@@ -402,8 +401,13 @@ export interface ExtrapFromTrialsOptions {
   readonly metrics?: readonly string[];
   /** `inclusive` (default) or `exclusive` values. */
   readonly value?: "inclusive" | "exclusive";
-  /** Statistic across threads (default `mean`, as ParaProf's mean). */
-  readonly statistic?: DerivedKind;
+  /**
+   * Statistic across threads (default `mean`, as ParaProf's mean), or `threads`: every thread's
+   * value a repetition of its own (0 on a thread that never called the timer), as Extra-P's own
+   * Cube reader keeps every process's value under weak scaling, so that the experiment holds the
+   * spread over threads (`total` is its strong scaling's sum).
+   */
+  readonly statistic?: ExtrapStatistic;
   /**
    * Export the call tree instead of flat timers (default false): the callpath timers (as `A->B`)
    * and the tree's roots (`.TAU application`, by their names alone), as Extra-P names the nodes
@@ -411,6 +415,12 @@ export interface ExtrapFromTrialsOptions {
    */
   readonly callpaths?: boolean;
 }
+
+/** What {@link extrapFromTrials} writes of each trial's threads: a statistic across them, or each one. */
+export type ExtrapStatistic = DerivedKind | "threads";
+
+/** Every {@link ExtrapStatistic}. */
+export const EXTRAP_STATISTICS: readonly ExtrapStatistic[] = [...DERIVED_KINDS, "threads"];
 
 /** Callpaths that some trials never called, written as 0 at those trials' points by {@link extrapFromTrials}. */
 export interface ExtrapFilledCallpath {
@@ -467,7 +477,9 @@ export function extrapFromTrials(entries: readonly { readonly point: Readonly<Re
       throw new ProfileModelError(`${trial.source ?? "a trial"} records no callpaths (no 'A => B' timers: a flat profile), so it has no call tree to export; leave out callpaths (--callpaths) to export its flat timers`);
     }
     if (callpaths && callpathTree(trial).truncated) truncated.push(trial.source ?? "(trial)");
-    const view = derivedView(trial, options.statistic ?? "mean");
+    const statistic = options.statistic ?? "mean";
+    // Each thread's own values: the maximum's view says which timers some thread called.
+    const view = derivedView(trial, statistic === "threads" ? "max" : statistic);
     const byName = new Map<string, number>();
     // With callpaths, the tree's roots too (as Extra-P names a Cube call tree's root: by itself,
     // its callees 'root->callee'): their flat timers hold the whole program's time.
@@ -496,9 +508,13 @@ export function extrapFromTrials(entries: readonly { readonly point: Readonly<Re
       return v;
     });
     const { view, byName } = perTrial[k];
+    const inclusive = (options.value ?? "inclusive") === "inclusive";
+    const nT = trial.timers.length;
+    const threads = trial.threads.length;
     for (const metric of metrics) {
       const m = trial.metricIndex(metric);
-      const arr = (options.value ?? "inclusive") === "inclusive" ? view.inclusive[m] : view.exclusive[m];
+      const arr = inclusive ? view.inclusive[m] : view.exclusive[m];
+      const all = inclusive ? trial.values.inclusive[m] : trial.values.exclusive[m];
       for (const name of names) {
         const t = byName.get(name);
         if (t === undefined) {
@@ -507,7 +523,10 @@ export function extrapFromTrials(entries: readonly { readonly point: Readonly<Re
           f.metrics.add(metric);
           f.points.set(JSON.stringify(coords), coords);
         }
-        out.push({ callpath: name, metric, point: coords, values: [t === undefined ? 0 : arr[t]] });
+        let values: number[];
+        if (options.statistic !== "threads") values = [t === undefined ? 0 : arr[t]];
+        else values = Array.from({ length: threads }, (_, th) => (t === undefined || trial.values.present[th * nT + t] === 0 ? 0 : all[th * nT + t]));
+        out.push({ callpath: name, metric, point: coords, values });
       }
     }
   });

@@ -3,6 +3,8 @@ import { parseCommandArgs, UsageError, type Command, type CommandContext } from 
 import {
   CONVERT_TARGETS,
   DERIVED_KINDS,
+  EXTRAP_STATISTICS,
+  type ExtrapStatistic,
   TABLE_SORT_KEYS,
   convertProfile,
   OutputExistsError,
@@ -135,6 +137,11 @@ that output.
   --snapshot <n|name>  of TAU XML inputs, the snapshot of each thread to write (as show's)
   --value <v>          trials to Extra-P: each callpath's inclusive values (default) or exclusive
                        ones (what Extra-P models of a CUBE4 profile it reads itself)
+  --statistic <s>      trials to Extra-P: what of a trial's threads each point gets: mean
+                       (default), total (Extra-P's strong scaling: the sum), min, max, stddev, or
+                       threads: every thread's value a repetition (0 where it never called the
+                       timer), as Extra-P's Cube reader keeps every process under weak scaling,
+                       so that Extra-P sees the spread over threads
 Options that the chosen output does not use are refused (exit 2).
 
 ${PROFILE_DIFF_HELP}
@@ -295,8 +302,11 @@ function runConvert(ctx: CommandContext, argv: readonly string[]): number {
     "exact-time": { type: "boolean" },
     snapshot: { type: "string" },
     value: { type: "string" },
+    statistic: { type: "string" },
   });
   if (positionals.length < 2) throw new UsageError("convert: expected <input>... <output>", "profile");
+  const statistic = values.statistic as string | undefined;
+  if (statistic !== undefined && !(EXTRAP_STATISTICS as readonly string[]).includes(statistic)) throw new UsageError(`convert: --statistic must be one of ${EXTRAP_STATISTICS.join(", ")}, got '${statistic}'`, "profile");
   const to = values.to as string | undefined;
   if (to !== undefined && !(CONVERT_TARGETS as readonly string[]).includes(to)) throw new UsageError(`convert: --to must be one of ${CONVERT_TARGETS.join(", ")}, got '${to}'`, "profile");
   const points = (values.point as string[] | undefined)?.map(parsePoint);
@@ -312,6 +322,7 @@ function runConvert(ctx: CommandContext, argv: readonly string[]): number {
       tau: { overwrite: values.overwrite === true, integerTime: values["exact-time"] === true ? false : undefined },
       snapshot: snapshotOption(values.snapshot),
       value: valueOption(values.value),
+      statistic: statistic as ExtrapStatistic | undefined,
     });
   } catch (e) {
     if (e instanceof OutputExistsError) throw new ProfileError(`'${e.path}' exists and is not empty; give --overwrite to replace it`);

@@ -171,6 +171,34 @@ describe("Extra-P inputs", () => {
     });
   });
 
+  it("writes every thread's value as a repetition with the statistic 'threads' (0 where a thread never called the timer), the total with 'total'", () => {
+    const trial = (scale: number) => {
+      const b = new TrialBuilder({ metrics: ["TIME"] });
+      for (let r = 0; r < 3; r++) b.addThread(r);
+      const t = b.timer("solve");
+      b.setValues(0, t, { calls: 1, exclusive: scale, inclusive: scale });
+      b.setValues(2, t, { calls: 1, exclusive: 3 * scale, inclusive: 3 * scale });
+      return b.build();
+    };
+    const entries = [
+      { point: { p: 4 }, trial: trial(10) },
+      { point: { p: 4 }, trial: trial(12) },
+      { point: { p: 8 }, trial: trial(20) },
+    ];
+    expect(extrapFromTrials(entries, { statistic: "threads" }).measurements).toEqual([
+      { callpath: "solve", metric: "TIME", point: [4], values: [10, 0, 30, 12, 0, 36] },
+      { callpath: "solve", metric: "TIME", point: [8], values: [20, 0, 60] },
+    ]);
+    expect(extrapFromTrials(entries, { statistic: "total" }).measurements.map((m) => m.values)).toEqual([[40, 48], [80]]);
+    // On real runs: the mean of a point's repetitions is the mean statistic's value.
+    const G = join(DATA, "tau", "ppk", "gromacs-scaling");
+    const runs = [2, 4, 8].map((p) => ({ point: { p }, trial: readTrial(join(G, `${p}.ppk`)) }));
+    const mean = extrapFromTrials(runs).measurements;
+    const each = extrapFromTrials(runs, { statistic: "threads" }).measurements;
+    expect(each.map((m) => m.values.length)).toEqual(mean.map((m) => m.point[0]!));
+    each.forEach((m, i) => expect(m.values.reduce((a, b) => a + b, 0) / m.values.length).toBeCloseTo(mean[i]!.values[0]!, 6));
+  });
+
   it("exports the call tree's root by its name with the callpaths, as Extra-P names a Cube tree's nodes", () => {
     const trial = (scale: number) => {
       const b = new TrialBuilder({ metrics: ["TIME"] });
@@ -317,5 +345,27 @@ describe("Extra-P inputs", () => {
     expect(() => parseExtrapText("PARAMETER p\nPOINTS (1) (2)\nREGION a\nMETRIC m\nDATA 1\nMETRIC n\nDATA 1\nDATA 2\n", "in.txt")).toThrow(/^in\.txt:5: 1 DATA line\(s\) for the 2 POINTS of REGION 'a', METRIC 'm': /);
     expect(parseExtrapText("PARAMETER p\nPOINTS (1) (2)\nREGION a\nMETRIC m\nDATA 1\nDATA 2\nMETRIC n\nDATA 1\nDATA 2\n", "in.txt").measurements).toHaveLength(4);
     expect(() => parseExtrapJsonLines('{"params":{"x":1},"value":1}\n{"params":{},"value":2}\n', "in.jsonl")).toThrow(/in\.jsonl:2: params\.x/);
+  });
+});
+
+describe("ccasim profile convert --statistic", () => {
+  it("writes each thread as a repetition, and is refused where it does not apply or names no statistic", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccasim-statistic-"));
+    try {
+      const G = join(DATA, "tau", "ppk", "gromacs-scaling");
+      let err = "";
+      const run = (args: string[]) => main(args, { out: () => undefined, err: (s) => (err += s) });
+      const out = join(dir, "gro.txt");
+      expect(await run(["profile", "convert", join(G, "2.ppk"), join(G, "4.ppk"), out, "--point", "p=2", "--point", "p=4", "--statistic", "threads"])).toBe(0);
+      expect(readExtrap(out).measurements.filter((m) => m.point[0] === 4).every((m) => m.values.length === 4)).toBe(true);
+      err = "";
+      expect(await run(["profile", "convert", join(G, "2.ppk"), join(dir, "x.ppk"), "--statistic", "threads"])).toBe(2);
+      expect(err).toContain("the statistic (--statistic) applies only to trials converted to Extra-P, not to trial input written as ppk");
+      err = "";
+      expect(await run(["profile", "convert", join(G, "2.ppk"), out, "--point", "p=2", "--statistic", "median"])).toBe(2);
+      expect(err).toContain("--statistic must be one of mean, min, max, total, stddev, threads, got 'median'");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
