@@ -12,6 +12,7 @@
  */
 import { TEXT_PIECE_CHARS } from "./atomic-text-file.js";
 import { grown } from "./grown.js";
+import { nanoseconds } from "./trace-time.js";
 
 /**
  * Intervals of a run, each `(thread, id, start, stop, depth)`: a timeline thread (a rank, a
@@ -185,11 +186,6 @@ export class TraceIntervals {
     const { threadOf, startOf, stopOf, depthOf } = this;
     return order.sort((a, b) => threadOf[a] - threadOf[b] || startOf[a] - startOf[b] || stopOf[b] - stopOf[a] || depthOf[a] - depthOf[b] || a - b);
   }
-}
-
-/** `us` microseconds as a whole number of nanoseconds, the unit trace viewers keep times in. */
-function nanoseconds(us: number): number {
-  return Math.round(us * 1000);
 }
 
 /** One timeline process or thread and its label, as trace viewers show them. */
