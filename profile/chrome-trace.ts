@@ -4,7 +4,9 @@
  * typed arrays while the simulation runs ({@link TraceIntervals}); each becomes one complete event
  * (`ph: "X"`), or an instant event (`ph: "i"`, thread scope) when it takes no time, whose name,
  * category, process and thread a {@link ChromeTraceLayout} gives; a message kept with them becomes
- * a flow (`ph: "s"` at its send, `ph: "f"` at its receive), an arrow between the two threads.
+ * a flow (`ph: "s"` bound to the call that sent it, `ph: "f"` to the call its receive completed
+ * in, placed so that Perfetto reads the end after the start: see `trace-flows.ts`), an arrow
+ * between the two threads.
  * Timestamps and durations are microseconds, as the format expects, rounded to whole nanoseconds
  * (as Perfetto reads them).
  *
@@ -12,6 +14,7 @@
  */
 import { TEXT_PIECE_CHARS } from "./atomic-text-file.js";
 import { grown } from "./grown.js";
+import { placeFlows } from "./trace-flows.js";
 import { nanoseconds } from "./trace-time.js";
 
 /**
@@ -241,8 +244,9 @@ export class ChromeTraceFile {
   /**
    * The events, one at a time: each process's name and sort index, each thread's, then one `X`
    * event per interval in {@link TraceIntervals.timelineOrder} (an `i` event for one of no length),
-   * each followed by the start (`s`) and end (`f`) events of the flows bound to it, when the
-   * layout places flows (those of no call come last, at their own times).
+   * each followed by the start (`s`) and end (`f`) events of the flows placed after it (see
+   * {@link placeFlows}), when the layout places flows (those of no call come last, at their own
+   * times).
    */
   *events(): Generator<object> {
     for (const p of this.layout.processes) {
@@ -254,29 +258,12 @@ export class ChromeTraceFile {
       yield { name: "thread_sort_index", ph: "M", pid: t.pid, tid: t.tid, args: { sort_index: t.tid } };
     }
     const iv = this.intervals;
-    const lane = this.layout.lane;
-    // The flow events bound to each call: written right after the call's own event, at its start.
-    // Why: Perfetto binds a flow event to the slice on top of its thread's stack when it reads
-    // it, and at one timestamp it reads every slice with a length first, then the others in
-    // file order; a flow at the call's start and just after it is read with the call on top,
-    // where one at its own time would bind to a call starting or ending then.
-    const bound = new Map<number, number[]>();
-    const unbound: number[] = [];
-    if (lane !== undefined) {
-      for (let k = 0; k < iv.flowCount; k++) {
-        const [fromCall, toCall] = iv.flowCalls(k);
-        if (iv.flow(k)[2] < 0) continue;
-        for (const [call, end] of [[fromCall, 0], [toCall, 1]] as const) {
-          if (call < 0) unbound.push(2 * k + end);
-          else {
-            const list = bound.get(call);
-            if (list === undefined) bound.set(call, [2 * k + end]);
-            else list.push(2 * k + end);
-          }
-        }
-      }
-    }
-    for (const i of iv.timelineOrder()) {
+    const order = iv.timelineOrder();
+    // Where each flow event goes (see trace-flows.ts): a start right after its sending call, at
+    // the call's start; an end right after its receiving call, at a time Perfetto reads it
+    // after the start and with that call on top of its thread's stack.
+    const flows = this.layout.lane === undefined ? undefined : placeFlows(iv, order);
+    for (const i of order) {
       const { name, cat, pid, tid, args } = this.layout.event(iv.thread(i), iv.id(i));
       // Whole nanoseconds: Perfetto rounds ts and dur to nanoseconds each on its own, so an
       // interval's end read as round(ts) + round(dur) could pass the start of the next one by 1 ns
@@ -289,10 +276,10 @@ export class ChromeTraceFile {
       // A call of no length is an instant: it has no extent to draw.
       if (dur === 0) yield { name, cat, ph: "i", ts, s: "t", pid, tid, args };
       else yield { name, cat, ph: "X", ts, dur, pid, tid, args };
-      const flows = bound.get(iv.call(i));
-      if (flows !== undefined) for (const e of flows) yield this.flowEvent(e >> 1, e & 1, ts);
+      const after = flows?.after.get(i);
+      if (after !== undefined) for (const e of after) yield this.flowEvent(e >> 1, e & 1, e & 1 ? flows!.endNs[e >> 1] / 1000 : ts);
     }
-    for (const e of unbound) yield this.flowEvent(e >> 1, e & 1, undefined);
+    if (flows !== undefined) for (const e of flows.unbound) yield this.flowEvent(e >> 1, e & 1, undefined);
   }
 
   /**
@@ -303,8 +290,8 @@ export class ChromeTraceFile {
     const [from, sent, to, received, bytes] = this.intervals.flow(k);
     const at = ts ?? nanoseconds(end === 0 ? sent : received) / 1000;
     const { pid, tid } = this.layout.lane!(end === 0 ? from : to);
-    // The times of the send and of the receive's completion, which the events' own (their calls'
-    // starts) need not be, and the size: in the args, for readers of the file.
+    // The times of the send and of the receive's completion, which the events' own need not
+    // be, and the size: in the args, for readers of the file.
     const args = { bytes, sent: nanoseconds(sent) / 1000, received: nanoseconds(received) / 1000 };
     return end === 0 ? { name: "message", cat: "flow", ph: "s", id: k, ts: at, pid, tid, args } : { name: "message", cat: "flow", ph: "f", bp: "e", id: k, ts: at, pid, tid, args };
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { ChromeTraceFile, TraceIntervals } from "../../profile/index.js";
-import { callBefore, perfettoFlowBindings, type TraceEvent } from "./perfetto-model.js";
+import { callBefore, droppedFlows, perfettoFlowBindings, perfettoImport, type TraceEvent } from "./perfetto-model.js";
 
 /** A layout of one process with `threads` threads whose events are named by id. */
 const layout = (threads: number) => ({
@@ -83,6 +83,132 @@ describe("ChromeTraceFile", () => {
       const call = callBefore(events, f);
       expect([call.name, call.ts]).toEqual([f.ph === "s" ? "t1" : "t3", f.ts]);
     }
+  });
+
+  it("reads a late sender's end after its start, at the send time, bound to the call that was waiting", () => {
+    // Rank `waiter` waits (t3) from 0; rank `sender` sends at 5 from a call of no length (t1);
+    // the message arrives at 7, when the wait ends. The wait's start (0) is before the send's.
+    for (const [sender, waiter] of [
+      [0, 1],
+      [1, 0],
+    ]) {
+      const iv = new TraceIntervals();
+      iv.open(waiter, 0);
+      iv.open(sender, 5);
+      const k = iv.startFlow(sender, 5, 64);
+      iv.close(sender, 1, 5);
+      iv.endFlow(k, waiter, 7);
+      iv.close(waiter, 3, 7);
+      const lane = (thread: number) => ({ pid: 0, tid: thread });
+      const events = new ChromeTraceFile(iv, { ...layout(2), lane }, {}).traceEvents as TraceEvent[];
+      expect(droppedFlows(events)).toBe(0);
+      expect(perfettoFlowBindings(events)).toEqual(new Map([[0, ["t1", "t3"]]]));
+      const s = events.find((e) => e.ph === "s")!;
+      const f = events.find((e) => e.ph === "f")!;
+      expect([callBefore(events, s).name, s.ts]).toEqual(["t1", 5]);
+      // At the send time, written after the wait; 1 ns later when its start, at the same time,
+      // is written after it (the waiter's thread first), which Perfetto would read first.
+      expect([callBefore(events, f).name, f.ts]).toEqual(["t3", waiter < sender ? 5.001 : 5]);
+    }
+  });
+
+  it("binds an end received in a call with children to the call while no child has begun, else to the child begun last", () => {
+    // Rank 1 is in a method (t5) from 0 to 10, which calls t6 from 2 to 3; a message from rank 0
+    // arrives at 4, in the method. Rank 0 sends it from t1 (start..stop), at `sent`.
+    const run = (start: number, stop: number, sent: number): { to: string; ts: number } => {
+      const iv = new TraceIntervals();
+      iv.open(0, start);
+      const k = iv.startFlow(0, sent, 8);
+      iv.close(0, 1, stop);
+      iv.open(1, 0);
+      iv.open(1, 2);
+      iv.close(1, 6, 3);
+      iv.endFlow(k, 1, 4);
+      iv.close(1, 5, 10);
+      const lane = (thread: number) => ({ pid: 0, tid: thread });
+      const events = new ChromeTraceFile(iv, { ...layout(2), lane }, {}).traceEvents as TraceEvent[];
+      expect(droppedFlows(events)).toBe(0);
+      const f = events.find((e) => e.ph === "f")!;
+      expect(perfettoFlowBindings(events).get(0)![1]).toBe(callBefore(events, f).name);
+      return { to: callBefore(events, f).name, ts: f.ts };
+    };
+    // Sent before the child began: at the send time.
+    expect(run(1, 1, 1)).toEqual({ to: "t5", ts: 1 });
+    // Sent after it began, from a call begun before: at that call's start, where the flow starts.
+    expect(run(1, 2.5, 2.5)).toEqual({ to: "t5", ts: 1 });
+    // Sent from a call begun after the child: no time binds the end to the method and reads it
+    // after its start; at the send time it binds to the child (begun last, ended since).
+    expect(run(2.5, 2.5, 2.5)).toEqual({ to: "t6", ts: 2.5 });
+  });
+
+  it("never lets Perfetto drop a flow, and binds each end to its receiving call or, failing that, to a call inside it", () => {
+    // Random call trees on 3 threads whose calls send (at their start or after their children)
+    // to the next thread, and receive there what was sent strictly before.
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(2), fc.nat(3), fc.nat(4), fc.nat(4)), { minLength: 3, maxLength: 40 }), (shape) => {
+        type Op = { t: number; thread: number; seq: number; op: "open" | "close" | "send" | "recv"; id: number };
+        const ops: Op[] = [];
+        let next = 0;
+        for (let thread = 0; thread < 3; thread++) {
+          let t = thread * 0.25;
+          let seq = 0;
+          const call = (depth: number): void => {
+            const me = next++;
+            const [children, gap, own, marks] = shape[me % shape.length]!;
+            ops.push({ t, thread, seq: seq++, op: "open", id: me });
+            if (marks % 2 === 1) ops.push({ t, thread, seq: seq++, op: marks === 1 ? "send" : "recv", id: me });
+            for (let c = 0; c < children && depth < 3 && next < 200; c++) {
+              t += gap * 0.25;
+              call(depth + 1);
+            }
+            if (marks >= 2) ops.push({ t, thread, seq: seq++, op: marks === 2 ? "send" : "recv", id: me });
+            t += own * 0.25;
+            ops.push({ t, thread, seq: seq++, op: "close", id: me });
+          };
+          for (let c = 0; c < 4; c++) {
+            call(0);
+            t += 0.5;
+          }
+        }
+        ops.sort((a, b) => a.t - b.t || a.thread - b.thread || a.seq - b.seq);
+        const iv = new TraceIntervals();
+        const inbox: { k: number; sent: number }[][] = [[], [], []];
+        const receivedIn = new Map<number, number>();
+        for (const o of ops) {
+          if (o.op === "open") iv.open(o.thread, o.t);
+          else if (o.op === "close") iv.close(o.thread, o.id, o.t);
+          else if (o.op === "send") inbox[(o.thread + 1) % 3]!.push({ k: iv.startFlow(o.thread, o.t, 8), sent: o.t });
+          else if (inbox[o.thread]!.length > 0 && inbox[o.thread]![0]!.sent < o.t) {
+            const { k } = inbox[o.thread]!.shift()!;
+            iv.endFlow(k, o.thread, o.t);
+            receivedIn.set(k, o.id);
+          }
+        }
+        const lane = (thread: number) => ({ pid: 0, tid: thread });
+        const events = new ChromeTraceFile(iv, { ...layout(3), lane }, {}).traceEvents as TraceEvent[];
+        const flows = perfettoImport(events);
+        expect(flows.size).toBe(receivedIn.size);
+        const ns = (us: number): number => Math.round(us * 1000);
+        for (const [k, id] of receivedIn) {
+          const f = flows.get(k)!;
+          expect(f.dropped).toBe(false);
+          const call = events.find((e) => (e.ph === "X" || e.ph === "i") && e.name === `t${id}`)!;
+          const end = (e: TraceEvent): number => ns(e.ts) + ns(e.dur ?? 0);
+          const fEvent = events.find((e) => e.ph === "f" && e.id === k)!;
+          const sEvent = events.find((e) => e.ph === "s" && e.id === k)!;
+          // Inside the call, read after the start.
+          expect(ns(fEvent.ts)).toBeGreaterThanOrEqual(ns(call.ts));
+          expect(ns(fEvent.ts)).toBeLessThanOrEqual(end(call));
+          expect(ns(fEvent.ts)).toBeGreaterThanOrEqual(ns(sEvent.ts));
+          // The receiving call, unless one of its children began by the start's time; then one of those.
+          const children = events.filter((e) => (e.ph === "X" || e.ph === "i") && e.tid === call.tid && e !== call && ns(e.ts) >= ns(call.ts) && end(e) <= end(call) && events.indexOf(e) > events.indexOf(call));
+          const early = children.filter((e) => ns(e.ts) <= Math.max(ns(call.ts), ns(sEvent.ts)) + 1);
+          if (early.length === 0) expect(f.to).toBe(call);
+          else expect([call, ...children]).toContain(f.to);
+        }
+      }),
+      { numRuns: 300, seed: 17 },
+    );
   });
 
   it("gives times in whole nanoseconds, so that a viewer rounding ts and dur to nanoseconds apart ends each interval where the next begins", () => {
