@@ -232,8 +232,8 @@ export function formatQuantity(value: number, dimension: Dimension): string {
 }
 
 /**
- * A byte count in the binary unit that keeps it at least 1 (`14.4e9` -> `13.41GiB`), to three
- * significant digits past the point at most: for sizes compared in one message, which mixed
+ * A byte count in the binary unit that keeps it at least 1 (`14.4e9` -> `13.41GiB`), rounded to
+ * two decimals (whole bytes below 1KiB): for sizes compared in one message, which mixed
  * binary and decimal units would hide (`14.4GB` against `1GiB`).
  */
 export function formatBinaryBytes(value: number): string {

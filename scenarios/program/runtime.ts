@@ -233,7 +233,8 @@ export class ProgramRuntime {
    */
   mpiCall(t: ProcessThread, node: CommNode, peer: number, size: number, tag: number): Generator<Yieldable, unknown, unknown> | null {
     // The element of the MPI call the process entered last: where a process blocked in MPI is
-    // (non-blocking calls return at once), and where its sends come from (messages never received).
+    // (an irecv returns at once, an isend after the sender's overhead), and where its sends come
+    // from (messages never received).
     this.world.setSite(t.pid, node.element);
     // MPI counts whole elements: a fraction of a byte is a mistake of the model's expression.
     if (size === size && size !== Infinity && !Number.isInteger(size) && size >= 0)

@@ -93,6 +93,26 @@ describe("TAU XML profiles written", () => {
     expect(text.endsWith("</max_no_null_derivedprofile>\n\n</profile_xml>\n")).toBe(true);
   });
 
+  it("write TAU's own derived timer rows of its merged profile, but for the minimum, where TAU's skips values of 0", () => {
+    const original = readFileSync(MERGED, "latin1").replace(/\0/g, "");
+    const ours = formatTauXmlProfile(readTrial(MERGED));
+    const rows = (text: string, entity: string): number[][] => {
+      const from = text.indexOf(`<derivedentity id="${entity}">`);
+      const body = text.slice(text.indexOf("<derivedinterval_data", from), text.indexOf("</derivedinterval_data>", from));
+      return body.split("\n").slice(1, -1).map((l) => l.trim().split(" ").map(Number));
+    };
+    for (const entity of ["total", "mean_all", "mean_no_null", "stddev_all", "stddev_no_null", "max_no_null"]) {
+      const [a, b] = [rows(original, entity), rows(ours, entity)];
+      expect(b.length, entity).toBe(a.length);
+      b.forEach((r, i) => r.forEach((x, j) => expect(x, `${entity} row ${i} column ${j}`).toBeCloseTo(a[i]![j]!, 6)));
+    }
+    // TAU's minimum of a column of 0s (the subroutines of a timer calling none) is -1; this one's 0.
+    const [a, b] = [rows(original, "min_no_null"), rows(ours, "min_no_null")];
+    const differ = b.flatMap((r, i) => r.map((x, j) => [i, j, a[i]![j]!, x]).filter(([, , y, z]) => y !== z));
+    expect(differ.length).toBeGreaterThan(0);
+    expect(differ.every(([, j, y, z]) => j === 2 && y === -1 && z === 0)).toBe(true);
+  });
+
   it("write text as TAU's Tau_XML_writeString: markup in CDATA, else the five characters escaped", () => {
     const b = new TrialBuilder({ metrics: ["TIME"] });
     const th = b.addThread(0);
