@@ -290,6 +290,7 @@ export function sideBySide(titles: readonly string[], cells: readonly (readonly 
 export function onlyInOne(noun: string, inBase: number, inOther: number): string[] {
   const only: string[] = [];
   if (inBase > 0) only.push(`${inBase} ${noun}${inBase === 1 ? "" : "s"} only in the base (gone)`);
-  if (inOther > 0) only.push(`${inOther} only in the other (new)`);
+  // The noun once, with the first count written.
+  if (inOther > 0) only.push(inBase > 0 ? `${inOther} only in the other (new)` : `${inOther} ${noun}${inOther === 1 ? "" : "s"} only in the other (new)`);
   return only.length > 0 ? ["", only.join(", ")] : [];
 }

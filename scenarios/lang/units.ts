@@ -237,9 +237,13 @@ export function formatQuantity(value: number, dimension: Dimension): string {
  * binary and decimal units would hide (`14.4GB` against `1GiB`).
  */
 export function formatBinaryBytes(value: number): string {
-  const abs = Math.abs(value);
-  const [name, f] = DISPLAY.bytes.find(([n, f]) => n.includes("iB") && abs >= f) ?? ["B", 1];
-  return `${Number((value / f).toFixed(name === "B" ? 0 : 2))}${name}`;
+  const units = DISPLAY.bytes.filter(([n]) => n.includes("iB"));
+  // The unit is chosen by the value as rounded: 1073741823 bytes is 1GiB, not 1024MiB.
+  for (const [name, f] of units) {
+    const shown = Number((value / f).toFixed(2));
+    if (Math.abs(shown) >= 1) return `${shown}${name}`;
+  }
+  return `${Math.round(value)}B`;
 }
 
 /** True when `x` needs at most three decimals. */

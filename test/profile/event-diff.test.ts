@@ -63,6 +63,11 @@ describe("diffUserEvents", () => {
     ]);
   });
 
+  it("names what is new when nothing is gone", () => {
+    const text = formatUserEventDiff(diffUserEvents(trial({ "Heap": [1] }), trial({ "Heap": [2], "Stack": [3], "Bytes": [4] }), "0"));
+    expect(text.endsWith("\n\n2 events only in the other (new)\n")).toBe(true);
+  });
+
   it("writes nothing when neither view has user events", () => {
     expect(formatUserEventDiff(diffUserEvents(trial({}), trial({}), "mean"))).toBe("");
   });

@@ -178,6 +178,6 @@ describe("memory sanity", () => {
 
 describe("formatBinaryBytes", () => {
   it("writes sizes compared in one message in binary units, two decimals at most", () => {
-    expect([14.4e9, 2 ** 30, 1536, 100, 8e9].map(formatBinaryBytes)).toEqual(["13.41GiB", "1GiB", "1.5KiB", "100B", "7.45GiB"]);
+    expect([14.4e9, 2 ** 30, 1536, 100, 8e9, 2 ** 30 - 1, 1023.9].map(formatBinaryBytes)).toEqual(["13.41GiB", "1GiB", "1.5KiB", "100B", "7.45GiB", "1GiB", "1KiB"]);
   });
 });
