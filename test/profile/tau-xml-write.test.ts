@@ -113,6 +113,40 @@ describe("TAU XML profiles written", () => {
     expect(differ.every(([, j, y, z]) => j === 2 && y === -1 && z === 0)).toBe(true);
   });
 
+  it("write TAU's own derived user-event rows of its merged profile, each column its own statistic", () => {
+    const original = readFileSync(MERGED, "latin1").replace(/\0/g, "");
+    const ours = formatTauXmlProfile(readTrial(MERGED));
+    /** Per user event name (unique names only), the derived atomic row of `entity`. */
+    const rows = (text: string, entity: string): Map<string, number[]> => {
+      const defs = text.slice(text.indexOf('<definitions thread="*">'), text.indexOf("</definitions>"));
+      const names = new Map<number, string>();
+      for (const m of defs.matchAll(/<userevent id="(\d+)"><name>([^<]*)<\/name>/g)) names.set(Number(m[1]), m[2]!.replace(/^\[GROUP=[A-Z_]+\] /, "").trim());
+      const from = text.indexOf(`<derivedentity id="${entity}">`);
+      const body = text.slice(text.indexOf("<derivedatomic_data>", from) + 21, text.indexOf("</derivedatomic_data>", from));
+      const out = new Map<string, number[]>();
+      const count = new Map<string, number>();
+      for (const name of names.values()) count.set(name, (count.get(name) ?? 0) + 1);
+      for (const line of body.trim().split("\n")) {
+        const [id, ...values] = line.trim().split(" ").map(Number);
+        const name = names.get(id!)!;
+        if (count.get(name) === 1) out.set(name, values);
+      }
+      return out;
+    };
+    for (const entity of ["mean_all", "mean_no_null", "max_no_null"]) {
+      const [tau, ourRows] = [rows(original, entity), rows(ours, entity)];
+      let compared = 0;
+      for (const [name, values] of tau) {
+        const mine = ourRows.get(name);
+        if (mine === undefined) continue;
+        // To TAU's 16 printed digits.
+        values.forEach((v, k) => expect(Math.abs(mine[k]! - v), `${entity} ${name} column ${k}: ${mine[k]} vs ${v}`).toBeLessThanOrEqual(1e-14 * Math.abs(v)));
+        compared++;
+      }
+      expect(compared, entity).toBeGreaterThan(100);
+    }
+  });
+
   it("write text as TAU's Tau_XML_writeString: markup in CDATA, else the five characters escaped", () => {
     const b = new TrialBuilder({ metrics: ["TIME"] });
     const th = b.addThread(0);
