@@ -222,7 +222,7 @@ export class Comm {
     this.enter(CALL.isend);
     const s = this.sendSlot(dest, tag, bytes, value);
     const handle = this.world.pool.handle(s);
-    const busy = this.world.postingTime(this.worldRank, this.group.toWorld(dest), bytes);
+    const busy = this.world.postingFree ? 0 : this.world.postingTime(this.worldRank, this.group.toWorld(dest), bytes);
     if (busy > 0) yield this.world.sim.timeout(busy);
     this.exit(CALL.isend, 0);
     return handle;
@@ -464,6 +464,7 @@ export class Comm {
    * {@link isend}), as {@link haloExchangeStart} posts them, all at the time it is called.
    */
   postsAtOnce(peers: Int32Array, bytes: Float64Array): boolean {
+    if (this.world.postingFree) return true;
     for (let i = 0; i < peers.length; i++) if (this.world.postingTime(this.worldRank, this.group.toWorld(peers[i]), bytes[i]) > 0) return false;
     return true;
   }

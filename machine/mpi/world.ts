@@ -214,6 +214,12 @@ export class MpiWorld {
   /** True when a send may complete by time without an event (LogGP with zero overhead): WAIT_SOME then scans its requests. */
   private readonly instantSends: boolean;
   /**
+   * @internal True when posting a send takes no CPU time on either path (Hockney, whose overheads
+   * are 0): {@link postingTime} is then 0 for every send. Why kept: every MPI_Isend and halo
+   * exchange asks, and the path lookup it saves is most of an isend's own work.
+   */
+  readonly postingFree: boolean;
+  /**
    * True while every MPI event is scheduled strictly before its time (positive latencies, no
    * instant sends, no zero-delay message seen): then a WAIT_SOME call's wake-up need only be
    * reserved, because every completion at its time fires before it (see {@link someCompleted}).
@@ -306,6 +312,7 @@ export class MpiWorld {
     this.someDone = new Int32Array(2 * n);
     const instant = (c: LinkCost) => c.sendCompletes === "injected" && c.sendOverhead(0) === 0;
     this.instantSends = instant(this.net.inter) || instant(this.net.intra);
+    this.postingFree = this.net.inter.model === "hockney" && this.net.intra.model === "hockney";
     this.someDeferrable = this.fastPaths && !this.instantSends && this.net.inter.latency(0) > 0 && this.net.intra.latency(0) > 0;
     this.someWakeAt = new Float64Array(n);
     this.someWakeOrder = new Float64Array(n);
