@@ -179,28 +179,46 @@ function rotationEntriesInt32(s: number, p: number, w: number, out: Float64Array
     behindY = 1;
     behindD = d2;
   }
-  while ((aheadY < 0 || behindY < 0) && d1 > 0) {
-    if (d1 >= d2) {
-      // From above: y1 + k*y2 comes to d1 - k*d2, k = 1..floor(d1 / d2).
-      const kMax = (d1 / d2) | 0;
-      if (aheadY < 0 && d1 - kMax * d2 < w) {
-        const k = d1 < w ? 1 : (((d1 - w) / d2) | 0) + 1;
-        aheadY = (y1 + k * y2) | 0;
-        aheadD = (d1 - k * d2) | 0;
-      }
-      y1 = (y1 + kMax * y2) | 0;
-      d1 = (d1 - kMax * d2) | 0;
-    } else {
-      // From below: y2 + k*y1 comes to d2 - k*d1, kept above 0 (0 is an approach from above).
-      const kMax = ((d2 - 1) / d1) | 0;
-      if (behindY < 0 && d2 - kMax * d1 < w) {
-        const k = d2 < w ? 1 : (((d2 - w) / d1) | 0) + 1;
-        behindY = (y2 + k * y1) | 0;
-        behindD = (d2 - k * d1) | 0;
-      }
-      y2 = (y2 + kMax * y1) | 0;
-      d2 = (d2 - kMax * d1) | 0;
+  // The steps alternate: one from above leaves d1 = d1 mod d2 < d2, one from below leaves
+  // 0 < d2 <= d1. So after the first (from below iff d1 < d2) they come in pairs, without the
+  // comparison that picks the side, a branch that varied from step to step and mispredicted.
+  // A partial quotient of 1 (the most frequent, over two fifths of them) is taken without the
+  // division: d1 < 2 * d2 (resp. d2 - 1 < 2 * d1) with d1 >= d2 (resp. d2 - 1 >= d1) gives 1.
+  // (Both products stay below 2^31: every d is below 2^30.) Why: on the sweeps that reach the
+  // entries these took a third to a half of an evaluation that ends at the bounds after them.
+  if (d1 < d2 && (aheadY < 0 || behindY < 0)) {
+    const kMax = d2 - 1 < 2 * d1 ? 1 : ((d2 - 1) / d1) | 0;
+    const next = (d2 - kMax * d1) | 0;
+    if (behindY < 0 && next < w) {
+      const k = d2 < w ? 1 : (((d2 - w) / d1) | 0) + 1;
+      behindY = (y2 + k * y1) | 0;
+      behindD = (d2 - k * d1) | 0;
     }
+    y2 = (y2 + kMax * y1) | 0;
+    d2 = next;
+  }
+  while (aheadY < 0 || behindY < 0) {
+    // From above (d1 >= d2 > 0): y1 + k*y2 comes to d1 - k*d2, k = 1..floor(d1 / d2).
+    const kAbove = d1 < 2 * d2 ? 1 : (d1 / d2) | 0;
+    const nextAbove = (d1 - kAbove * d2) | 0;
+    if (aheadY < 0 && nextAbove < w) {
+      const k = d1 < w ? 1 : (((d1 - w) / d2) | 0) + 1;
+      aheadY = (y1 + k * y2) | 0;
+      aheadD = (d1 - k * d2) | 0;
+    }
+    y1 = (y1 + kAbove * y2) | 0;
+    d1 = nextAbove;
+    if (d1 === 0 || (aheadY >= 0 && behindY >= 0)) break;
+    // From below (d2 > d1 > 0): y2 + k*y1 comes to d2 - k*d1, kept above 0 (0 is an approach from above).
+    const kBelow = d2 - 1 < 2 * d1 ? 1 : ((d2 - 1) / d1) | 0;
+    const nextBelow = (d2 - kBelow * d1) | 0;
+    if (behindY < 0 && nextBelow < w) {
+      const k = d2 < w ? 1 : (((d2 - w) / d1) | 0) + 1;
+      behindY = (y2 + k * y1) | 0;
+      behindD = (d2 - k * d1) | 0;
+    }
+    y2 = (y2 + kBelow * y1) | 0;
+    d2 = nextBelow;
   }
   out[0] = aheadY;
   out[1] = aheadD;
