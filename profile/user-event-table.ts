@@ -31,6 +31,11 @@ export interface UserEventTable {
   /** `"n,c,t"` or the derived kind. */
   readonly view: string;
   readonly rows: readonly UserEventRow[];
+  /**
+   * Events the view lists, with or without samples: a thread's table may have no row while its
+   * file lists events (pprof then prints the table's heading alone).
+   */
+  readonly listed: number;
 }
 
 /**
@@ -57,9 +62,11 @@ export function userEventTable(trial: Trial, which: string, options: { includeMi
   const view = derived === undefined ? threadEventView(trial, thread) : derivedEventView(trial, derived, options);
   const spread = derived === "min" || derived === "max" || derived === "stddev" ? stddevOverThreads(trial, derived, options.includeMissing ?? true) : undefined;
   const rows: UserEventRow[] = [];
+  let listed = 0;
   for (const u of trial.userEvents) {
     const i = u.index;
     if (view.present[i] === 0) continue;
+    listed++;
     // pprof prints no row for an event a thread lists without a sample (TAU lists every event
     // of the process in each thread's file); a derived view's count may be 0 with a meaningful row.
     if (derived === undefined && view.count[i] === 0) continue;
@@ -67,7 +74,7 @@ export function userEventTable(trial: Trial, which: string, options: { includeMi
     rows.push({ name: u.name, samples: view.count[i], max: view.max[i], min: view.min[i], mean: view.mean[i], stddev });
   }
   rows.sort((a, b) => compareText(a.name, b.name));
-  return { view: derived ?? view.label, rows: options.top !== undefined ? rows.slice(0, options.top) : rows };
+  return { view: derived ?? view.label, rows: options.top !== undefined ? rows.slice(0, options.top) : rows, listed };
 }
 
 /**

@@ -220,7 +220,8 @@ function runShow(ctx: CommandContext, argv: readonly string[]): number {
     ctx.out(`${positionals[0]}: ${trial.threads.length} thread(s), ${trial.metrics.length} metric(s) [${trial.metrics.join(", ")}], ${timerCountText(trial, values.callpaths === true)}, ${trial.userEvents.length} user events\n`);
     tables.forEach((t, i) => {
       ctx.out("\n" + formatProfileTable(t, { unit: unit as ProfileTimeUnit }));
-      if (events[i] !== undefined && events[i].rows.length > 0) ctx.out("\n" + formatUserEventTable(events[i]));
+      // A thread that lists events without a sample gets the heading alone, as in pprof.
+      if (events[i] !== undefined && events[i].listed > 0) ctx.out("\n" + formatUserEventTable(events[i]));
     });
   }
   if (trial.warnings.length > 0) {

@@ -111,8 +111,20 @@ describe("user-event tables (pprof's USER EVENTS Profile)", () => {
     expect(listed.length).toBe(9);
     expect(listed.every((u) => trial.events.count[t * n + u.index] === 0)).toBe(true);
     expect(userEventTable(trial, "4,0,1").rows).toEqual([]);
+    expect(userEventTable(trial, "4,0,1").listed).toBe(9);
     expect(formatUserEventTable(userEventTable(trial, "4,0,1"))).not.toContain("Message size");
     expect(userEventTable(trial, "0,0,0").rows.map((r) => r.samples)).toEqual([8, 8, 8, 8, 8, 8, 8, 8, 133, 2474, 364, 12, 36, 4]);
+  });
+
+  it("prints a thread's table that lists events but has no sample as pprof does: its heading alone", async () => {
+    let out = "";
+    await main(["profile", "show", join(PPK, "xgc.ppk"), "--thread", "4,0,1"], { out: (s) => (out += s), err: () => {} });
+    const dash = "-".repeat(87);
+    expect(out.endsWith(`\nUSER EVENTS Profile :NODE 4, CONTEXT 0, THREAD 1\n${dash}\nNumSamples   MaxValue   MinValue  MeanValue  Std. Dev.  Event Name\n${dash}\n${dash}\n`)).toBe(true);
+    // A thread that lists none has no table.
+    out = "";
+    await main(["profile", "show", join(TAU, "hatchet-cpi-mpi"), "--thread", "0", "--no-user-events"], { out: (s) => (out += s), err: () => {} });
+    expect(out).not.toContain("USER EVENTS");
   });
 
   it("pools every thread's samples in the mean view, and the help says how that differs from ParaProf's mean", async () => {
