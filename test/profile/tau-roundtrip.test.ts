@@ -102,6 +102,9 @@ describe("TAU text profile round trip", () => {
     for (const file of ["xgc-nosamples.ppk", "wrf-callpath.ppk"]) {
       const trial = readTrial(join(PPK, file));
       expect(trial.findTimer(".TAU application")).toBeUndefined();
+      // By name: every file of each trial starts with its main program.
+      const expected = file === "xgc-nosamples.ppk" ? '"XGC2 [{main.F95} {17,1}-{345,16}]" ' : '"WRF [{wrf.f90} {4,1}-{32,15}]" ';
+      expect(new Set(formatTauProfile(trial).map((f) => f.text.split("\n")[2]!.slice(0, expected.length)))).toEqual(new Set([expected]));
       for (const f of formatTauProfile(trial)) {
         const rank = f.path.split("/").pop()!;
         const th = trial.threads.findIndex((t) => `profile.${t.node}.${t.context}.${t.thread}` === rank);
