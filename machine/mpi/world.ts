@@ -216,7 +216,7 @@ export class MpiWorld {
   /**
    * @internal True when posting a send takes no CPU time on either path (Hockney, whose overheads
    * are 0): {@link postingTime} is then 0 for every send. Why kept: every MPI_Isend and halo
-   * exchange asks, and the path lookup it saves is most of an isend's own work.
+   * exchange asks, and under Hockney the answer is known once, without a path lookup per send.
    */
   readonly postingFree: boolean;
   /**
