@@ -385,14 +385,19 @@ export function levelMissesPerPass(g: CacheGeometry, q: number, e: number, array
   return sweepPassMisses(g, q, e, arrays, pattern, stride);
 }
 
-/** {@link levelMissesPerPass} of the sequential and strided patterns. */
+/**
+ * {@link levelMissesPerPass} of the sequential and strided patterns. Why split (this head for one
+ * contiguous array, {@link layoutSweepMisses} for the other layouts, {@link approximateSweepMisses}
+ * outside the exact cases): V8 inlines a function only below 460 bytes of bytecode, and this
+ * head, which every sweep takes, then fits into its callers; the other paths are rarely taken,
+ * and their bytecode would count against the budget on every call.
+ */
 function sweepPassMisses(g: CacheGeometry, q: number, e: number, arrays: number, pattern: number, stride: number): number {
   const B = g.line;
-  const u = g.sector;
   const bytes = q * e;
   // Multiplied by the exact reciprocals: the same numbers as dividing (see CacheGeometry.invLine).
   const linesPerArray = e >= B ? q : Math.ceil(bytes * g.invLine);
-  const unitsPerArray = e >= u ? q : Math.ceil(bytes * g.invSector);
+  const unitsPerArray = e >= g.sector ? q : Math.ceil(bytes * g.invSector);
   // The fit of one contiguous array, or -1.
   let oneArrayFit = -1;
   if (arrays === 1 && e < B) {
@@ -401,11 +406,34 @@ function sweepPassMisses(g: CacheGeometry, q: number, e: number, arrays: number,
     const fit = overloadFraction(lines, lines < g.sets ? lines : g.sets, g.assoc);
     if (fit === 0) return 0;
     if (pattern === PATTERN_SEQUENTIAL || stride <= 1) return fit * unitsPerArray;
-    // With whole sets and lines, alignedOverload below reduces to this very expression (a line
-    // stride has gcd B with the period: one run over all S sets). Why reuse it: recomputing it
-    // costs a gcd and a second overload fraction on every strided evaluation.
-    if (Number.isInteger(g.sets) && Number.isInteger(B)) oneArrayFit = fit;
+    // With whole sets and lines, alignedOverload reduces to this very expression (a line stride
+    // has gcd B with the period: one run over all S sets). Why reuse it: recomputing it costs a
+    // gcd and a second overload fraction on every strided evaluation.
+    if (Number.isInteger(g.sets) && Number.isInteger(B)) {
+      if (pattern === PATTERN_STRIDED) {
+        // One array, strided: what layoutSweepMisses computes for it (no pages to follow, and
+        // one array ping-pongs in no set of at least one way), without its general steps.
+        const arrayBytes = arraySpan(q, e);
+        if (stride * e >= B) {
+          // Rows a line or more apart: sector starts miss unless retained from the last pass;
+          // the other accesses continue the line of the previous column and are counted exactly.
+          const reuse = columnReuseMisses(g, q, e, stride, 1, arrayBytes);
+          if (reuse >= 0) return Math.min(q, fit * unitsPerArray + reuse);
+        }
+        return approximateSweepMisses(g, q, e, 1, stride, arrayBytes, fit, pingPongFraction(g, 1, arrayBytes), unitsPerArray);
+      }
+      oneArrayFit = fit;
+    }
   }
+  return layoutSweepMisses(g, q, e, arrays, pattern, stride, linesPerArray, unitsPerArray, oneArrayFit);
+}
+
+/**
+ * {@link sweepPassMisses} of any layout, given its lines and sectors per array and the fit of one
+ * contiguous array (-1 unless it applies).
+ */
+function layoutSweepMisses(g: CacheGeometry, q: number, e: number, arrays: number, pattern: number, stride: number, linesPerArray: number, unitsPerArray: number, oneArrayFit: number): number {
+  const B = g.line;
   const arrayBytes = arraySpan(q, e);
   // Several arrays through a one-set cache of lines above 128 bytes (the TLB): the skewed arrays
   // start inside a line, so their lines are counted from the addresses (see unaligned-pages.ts).
@@ -415,11 +443,7 @@ function sweepPassMisses(g: CacheGeometry, q: number, e: number, arrays: number,
   }
   const accesses = q * arrays;
   const ping = pingPongFraction(g, arrays, arrayBytes);
-
-  let fFit = oneArrayFit >= 0 ? oneArrayFit : alignedOverload(g, linesPerArray, e >= B ? e : B, arrays, arrayBytes);
-  // Elements larger than a line and not a whole number of lines touch an uneven share of each set's lines.
-  if (fFit < 0 && e > B) fFit = scatteredOverload(g, q, e, arrays, arrayBytes);
-  if (fFit < 0) fFit = overloadFraction(linesPerArray * arrays, Math.min(g.sets, linesPerArray * arrays), g.assoc);
+  const fFit = oneArrayFit >= 0 ? oneArrayFit : severalArraysFit(g, q, e, arrays, arrayBytes, linesPerArray);
   if (fFit === 0) return 0;
 
   if (pattern !== PATTERN_STRIDED || stride <= 1) {
@@ -427,13 +451,37 @@ function sweepPassMisses(g: CacheGeometry, q: number, e: number, arrays: number,
     return ping * accesses + (1 - ping) * fFit * unitsPerArray * arrays;
   }
 
-  const R = stride * e;
-  if (R >= B) {
+  if (stride * e >= B) {
     // Rows a line or more apart: sector starts miss unless retained from the last pass; the other
     // accesses continue the line of the previous column and are counted exactly.
     const reuse = columnReuseMisses(g, q, e, stride, arrays, arrayBytes);
     if (reuse >= 0) return Math.min(accesses, fFit * unitsPerArray * arrays + reuse);
   }
+  return approximateSweepMisses(g, q, e, arrays, stride, arrayBytes, fFit, ping, unitsPerArray);
+}
+
+/**
+ * The fraction of the lines of `arrays` arrays (`linesPerArray` lines each) in overloaded sets,
+ * for the layouts {@link sweepPassMisses} does not take as one contiguous array.
+ */
+function severalArraysFit(g: CacheGeometry, q: number, e: number, arrays: number, arrayBytes: number, linesPerArray: number): number {
+  const B = g.line;
+  let fFit = alignedOverload(g, linesPerArray, e >= B ? e : B, arrays, arrayBytes);
+  // Elements larger than a line and not a whole number of lines touch an uneven share of each set's lines.
+  if (fFit < 0 && e > B) fFit = scatteredOverload(g, q, e, arrays, arrayBytes);
+  if (fFit < 0) fFit = overloadFraction(linesPerArray * arrays, Math.min(g.sets, linesPerArray * arrays), g.assoc);
+  return fFit;
+}
+
+/**
+ * {@link sweepPassMisses} of a strided sweep (`stride > 1`) outside the column sweeps counted
+ * exactly: rows shorter than a line, or the geometries `columnReuseMisses` leaves out.
+ */
+function approximateSweepMisses(g: CacheGeometry, q: number, e: number, arrays: number, stride: number, arrayBytes: number, fFit: number, ping: number, unitsPerArray: number): number {
+  const B = g.line;
+  const u = g.sector;
+  const accesses = q * arrays;
+  const R = stride * e;
   if (R < B && B % e === 0 && ping === 0) return shortRowMisses(g, q, e, stride, arrays, arrayBytes, fFit) * arrays;
   // Outside the exact cases (rows shorter than a line whose elements do not divide it or whose
   // arrays ping-pong in their sets, more than 64 ways or 256 element positions per line): averaged
