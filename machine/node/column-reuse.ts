@@ -71,10 +71,6 @@ class Scratch {
   readonly groupLast = new Float64Array(4);
   readonly groupColumns = new Float64Array(4);
   groups = 0;
-  /** The sweep {@link addGroups} last built its groups for: rows, row length (elements), elements of the last row. */
-  sweepRows = 0;
-  sweepStride = 0;
-  sweepLastRow = 0;
   /** Group 0 as int32 for the bands: its top row (`rows - 1`) and `last`. */
   top0 = 0;
   last0 = 0;
@@ -339,10 +335,7 @@ function missingFromOrbits(sc: Scratch, p: number, pl: number, assoc: number, la
  * below (the same threshold). Why closed form: the general plan, group by group, took close to a
  * tenth of an evaluation that counts from the orbit sums.
  */
-function planGroups(sc: Scratch): void {
-  const n = sc.sweepRows;
-  const s = sc.sweepStride;
-  const lastRow = sc.sweepLastRow;
+function planGroups(sc: Scratch, n: number, s: number, lastRow: number): void {
   sc.top0 = n - 1;
   sc.rowsWeight = s;
   if (lastRow === s) {
@@ -493,24 +486,45 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   if (lastMin >= (need + 1) * tMax) return arrays * continuations(q, e, g);
   // Most partners of any row: every continuation hits (one array: `floor(lastMax / tMin) < A`).
   if (arrays === 1 ? lastMax < A * tMin : Math.floor(lastMax / tMin) + (arrays - 1) * (Math.floor((lastMax + 1) / tMin) + 2) < A) return 0;
-  // One array: no `A` partners of any access within the rows, by the lattice of the entries.
-  if (arrays === 1 && partnerSpanExceeds(sc.upUF, sc.upVF, sc.upUB, sc.upWB, P, B, e, A, lastMax)) return 0;
+  if (arrays === 1) return oneArrayMisses(sc, q, rows, s, lastRow, B, e, d, u, A, P, up, lastMin, lastMax);
   addGroups(sc, rows, s, lastRow);
-  // One array whose returns rotate the line: every continuation misses, decided in closed form
-  // (the same count as every offset's, below, or the spans' of orbitMisses).
-  if (arrays === 1 && lineRotationSpansWithin(sc.upUF, sc.upVF, sc.upUB, sc.upWB, B, e, d, A, lastMin + 1)) return everyContinuationMisses(sc, B, u, d, (e / d) | 0);
-  // One array: every offset's lists from the orbit sums, when they cover the rotation.
-  if (arrays === 1 && rows < MAX_SUM && startReturnOrbits(sc.orbits, sc.upUF, sc.upVF, sc.upUB, sc.upWB, sc.dnUF, sc.dnVF, sc.dnUB, sc.dnWB, B, d, A)) {
-    return orbitMisses(sc, B, d, (e / d) | 0, u, A, lastMin | 0, lastMax | 0);
-  }
-  return walkedMisses(sc, B, e, d, u, A, arrays, arrayBytes, P, up, rows);
+  return walkedArraysMisses(sc, B, e, d, u, A, arrays, arrayBytes, P, up, rows);
 }
 
-/** Accesses of all column groups: each group's rows times its columns. */
-function groupAccesses(sc: Scratch): number {
-  let all = 0;
-  for (let gi = 0; gi < sc.groups; gi++) all += sc.groupRows[gi] * sc.groupColumns[gi];
-  return all;
+/**
+ * {@link columnReuseMisses} of one array past the bounds of the rotation's entries (in `sc`):
+ * `rows` rows of `s` elements, the last holding `lastRow`; `up` the forward step, the groups'
+ * `last` from `lastMin` to `lastMax`. Why a function apart: the bounds before it end most
+ * evaluations, and V8 inlines into one function at most 920 bytes of bytecode; here the lattice
+ * and line-rotation bounds inline instead of costing a call each on the evaluations that reach the
+ * orbit sums, and the column groups are built only for the walk (the other counts take their
+ * shapes in closed form, {@link sweepAccesses} and {@link planGroups}).
+ */
+function oneArrayMisses(sc: Scratch, q: number, rows: number, s: number, lastRow: number, B: number, e: number, d: number, u: number, A: number, P: number, up: number, lastMin: number, lastMax: number): number {
+  // No `A` partners of any access within the rows, by the lattice of the entries.
+  if (partnerSpanExceeds(sc.upUF, sc.upVF, sc.upUB, sc.upWB, P, B, e, A, lastMax)) return 0;
+  // Returns that rotate the line: every continuation misses, decided in closed form (the same
+  // count as every offset's, below, or the spans' of orbitMisses): all accesses of the column
+  // groups at every position that continues a sector.
+  if (lineRotationSpansWithin(sc.upUF, sc.upVF, sc.upUB, sc.upWB, B, e, d, A, lastMin + 1)) return (sweepAccesses(rows, s, lastRow) * continuingPositions(B, u, d, (e / d) | 0) * d) / B;
+  // Every offset's lists from the orbit sums, when they cover the rotation.
+  if (rows < MAX_SUM && startReturnOrbits(sc.orbits, sc.upUF, sc.upVF, sc.upUB, sc.upWB, sc.dnUF, sc.dnVF, sc.dnUB, sc.dnWB, B, d, A)) {
+    return orbitMisses(sc, rows, s, lastRow, B, d, (e / d) | 0, u, A, lastMin | 0, lastMax | 0);
+  }
+  addGroups(sc, rows, s, lastRow);
+  return walkedMisses(sc, B, e, d, u, A, rows);
+}
+
+/**
+ * The accesses of the column groups {@link addGroups} builds for `rows` rows of `s` elements
+ * whose last holds `lastRow`: each group's rows times its columns, summed group by group in the
+ * order addGroups builds them (the same double as summing the built groups), without building them.
+ */
+function sweepAccesses(rows: number, s: number, lastRow: number): number {
+  if (lastRow === s) return s > 1 ? 0 + rows * 1 + rows * (s - 1) : 0 + rows * 1;
+  if (rows <= 1) return 0 + rows * lastRow;
+  const all = 0 + rows * lastRow + (rows - 1) * 1;
+  return s - 1 - lastRow > 0 ? all + (rows - 1) * (s - 1 - lastRow) : all;
 }
 
 /**
@@ -523,26 +537,15 @@ function continuingPositions(B: number, u: number, d: number, k: number): number
 }
 
 /**
- * {@link columnReuseMisses} of one array when every continuation misses: all accesses of the
- * column groups at every position that continues a sector. (A function apart: it keeps
- * columnReuseMisses small enough for V8 to inline the entries and remainders it takes.)
- */
-function everyContinuationMisses(sc: Scratch, B: number, u: number, d: number, k: number): number {
-  return (groupAccesses(sc) * continuingPositions(B, u, d, k) * d) / B;
-}
-
-/**
  * {@link columnReuseMisses} of one array from the orbit sums just filled, on the element
  * positions of unit `d` bytes (see {@link positionUnit}), `k` of them to an element: the earlier
  * partners of position p are the backward returns from p, the later ones the forward returns from
  * p - k (the element before it). (A function apart from the walks below keeps each small enough
- * for V8 to inline its helpers.)
+ * for V8 to inline its helpers; the count over the offsets is {@link orbitOffsetsMisses}, so that
+ * the padding of the sums and the plan of the groups inline here instead of costing a call each.)
  */
-function orbitMisses(sc: Scratch, B: number, d: number, k: number, u: number, A: number, lastMin: number, lastMax: number): number {
-  // Int32 (d divides the sector and the line): a remainder by a double would be a library call.
-  const perSector = (u / d) | 0;
-  const allRows = groupAccesses(sc);
-  const W = (B / d) | 0;
+function orbitMisses(sc: Scratch, rows: number, s: number, lastRow: number, B: number, d: number, k: number, u: number, A: number, lastMin: number, lastMax: number): number {
+  const allRows = sweepAccesses(rows, s, lastRow);
   const continuing = continuingPositions(B, u, d, k);
   // The spans are of one position's shift (the element is the unit).
   if (k === 1 && partnerSpans(sc.orbits, A, sc.spans)) {
@@ -553,7 +556,18 @@ function orbitMisses(sc: Scratch, B: number, d: number, k: number, u: number, A:
   }
   // The spans did not decide: the count below reads the padded sums of every element position.
   finishReturnOrbits(sc.orbits);
-  planGroups(sc);
+  planGroups(sc, rows, s, lastRow);
+  return orbitOffsetsMisses(sc, B, d, k, u, A, lastMin, allRows, continuing);
+}
+
+/**
+ * {@link orbitMisses} counted offset by offset from the padded sums and the plan of the groups
+ * (`allRows` the accesses of all groups, `continuing` the positions that continue a sector).
+ */
+function orbitOffsetsMisses(sc: Scratch, B: number, d: number, k: number, u: number, A: number, lastMin: number, allRows: number, continuing: number): number {
+  // Int32 (d divides the sector and the line): a remainder by a double would be a library call.
+  const perSector = (u / d) | 0;
+  const W = (B / d) | 0;
   let sum = 0;
   if (sc.orbits.uniform) {
     // Every offset has the same lists, hence the same count.
@@ -575,8 +589,7 @@ function orbitMisses(sc: Scratch, B: number, d: number, k: number, u: number, A:
  * cover; several arrays in {@link walkedArraysMisses}), from the rotation entries in `sc` and the
  * forward step `up`.
  */
-function walkedMisses(sc: Scratch, B: number, e: number, d: number, u: number, A: number, arrays: number, arrayBytes: number, P: number, up: number, rows: number): number {
-  if (arrays > 1) return walkedArraysMisses(sc, B, e, d, u, A, arrays, arrayBytes, P, up, rows);
+function walkedMisses(sc: Scratch, B: number, e: number, d: number, u: number, A: number, rows: number): number {
   const { upUF, upVF, upUB, upWB, dnUF, dnVF, dnUB, dnWB } = sc;
   let total = 0;
   let earlierMax = -1;
@@ -688,9 +701,6 @@ function addGroups(sc: Scratch, rows: number, s: number, lastRow: number): void 
   const groupRows = sc.groupRows;
   const groupLast = sc.groupLast;
   const groupColumns = sc.groupColumns;
-  sc.sweepRows = rows;
-  sc.sweepStride = s;
-  sc.sweepLastRow = lastRow;
   let n = 0;
   if (lastRow === s) {
     // Every column has all rows; column 0's later partners (previous column: the last of the
