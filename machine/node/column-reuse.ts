@@ -486,21 +486,21 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   if (lastMin >= (need + 1) * tMax) return arrays * continuations(q, e, g);
   // Most partners of any row: every continuation hits (one array: `floor(lastMax / tMin) < A`).
   if (arrays === 1 ? lastMax < A * tMin : Math.floor(lastMax / tMin) + (arrays - 1) * (Math.floor((lastMax + 1) / tMin) + 2) < A) return 0;
-  if (arrays === 1) return oneArrayMisses(sc, q, rows, s, lastRow, B, e, d, u, A, P, up, lastMin, lastMax);
+  if (arrays === 1) return oneArrayMisses(sc, rows, s, lastRow, B, e, d, u, A, P, lastMin, lastMax);
   addGroups(sc, rows, s, lastRow);
   return walkedArraysMisses(sc, B, e, d, u, A, arrays, arrayBytes, P, up, rows);
 }
 
 /**
  * {@link columnReuseMisses} of one array past the bounds of the rotation's entries (in `sc`):
- * `rows` rows of `s` elements, the last holding `lastRow`; `up` the forward step, the groups'
- * `last` from `lastMin` to `lastMax`. Why a function apart: the bounds before it end most
+ * `rows` rows of `s` elements, the last holding `lastRow`, the groups' `last` from `lastMin` to
+ * `lastMax`. Why a function apart: the bounds before it end most
  * evaluations, and V8 inlines into one function at most 920 bytes of bytecode; here the lattice
  * and line-rotation bounds inline instead of costing a call each on the evaluations that reach the
  * orbit sums, and the column groups are built only for the walk (the other counts take their
  * shapes in closed form, {@link sweepAccesses} and {@link planGroups}).
  */
-function oneArrayMisses(sc: Scratch, q: number, rows: number, s: number, lastRow: number, B: number, e: number, d: number, u: number, A: number, P: number, up: number, lastMin: number, lastMax: number): number {
+function oneArrayMisses(sc: Scratch, rows: number, s: number, lastRow: number, B: number, e: number, d: number, u: number, A: number, P: number, lastMin: number, lastMax: number): number {
   // No `A` partners of any access within the rows, by the lattice of the entries.
   if (partnerSpanExceeds(sc.upUF, sc.upVF, sc.upUB, sc.upWB, P, B, e, A, lastMax)) return 0;
   // Returns that rotate the line: every continuation misses, decided in closed form (the same
@@ -541,8 +541,9 @@ function continuingPositions(B: number, u: number, d: number, k: number): number
  * positions of unit `d` bytes (see {@link positionUnit}), `k` of them to an element: the earlier
  * partners of position p are the backward returns from p, the later ones the forward returns from
  * p - k (the element before it). (A function apart from the walks below keeps each small enough
- * for V8 to inline its helpers; the count over the offsets is {@link orbitOffsetsMisses}, so that
- * the padding of the sums and the plan of the groups inline here instead of costing a call each.)
+ * for V8 to inline its helpers. Why the count over the offsets apart, {@link orbitOffsetsMisses}:
+ * V8 then inlines it here together with the spans and the completion of the sums, where one
+ * function holding all of them left that completion, a call per evaluation, outside its budget.)
  */
 function orbitMisses(sc: Scratch, rows: number, s: number, lastRow: number, B: number, d: number, k: number, u: number, A: number, lastMin: number, lastMax: number): number {
   const allRows = sweepAccesses(rows, s, lastRow);
@@ -586,8 +587,7 @@ function orbitOffsetsMisses(sc: Scratch, B: number, d: number, k: number, u: num
 
 /**
  * {@link columnReuseMisses} by walking each offset's orbits (the rotations the orbit sums do not
- * cover; several arrays in {@link walkedArraysMisses}), from the rotation entries in `sc` and the
- * forward step `up`.
+ * cover; several arrays in {@link walkedArraysMisses}), from the rotation entries in `sc`.
  */
 function walkedMisses(sc: Scratch, B: number, e: number, d: number, u: number, A: number, rows: number): number {
   const { upUF, upVF, upUB, upWB, dnUF, dnVF, dnUB, dnWB } = sc;
