@@ -696,7 +696,7 @@ function mergeReturns(list: Float64Array, len: number, assoc: number, from: Floa
  * increases from one group to the next, and every group has `last` or `last + 1` rows
  * (`last - 1 <= top <= last`), as the band count from the orbit sums ({@link bandRows}) and the
  * partner spans (a row's partners within `last + 1` rows holding it) assume. {@link planGroups}
- * counts from these shapes in closed form: the two change together.
+ * and {@link sweepAccesses} count from these shapes in closed form: the three change together.
  */
 function addGroups(sc: Scratch, rows: number, s: number, lastRow: number): void {
   const groupRows = sc.groupRows;

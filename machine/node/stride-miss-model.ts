@@ -474,8 +474,9 @@ function severalArraysFit(g: CacheGeometry, q: number, e: number, arrays: number
 }
 
 /**
- * {@link sweepPassMisses} of a strided sweep (`stride > 1`) outside the column sweeps counted
- * exactly: rows shorter than a line, or the geometries `columnReuseMisses` leaves out.
+ * {@link sweepPassMisses} of a strided sweep (`stride > 1`) that `columnReuseMisses` does not
+ * count: rows shorter than a line (exact, {@link shortRowMisses}, where the elements divide the
+ * line and the arrays ping-pong in no set) and, approximated, the geometries it leaves out.
  */
 function approximateSweepMisses(g: CacheGeometry, q: number, e: number, arrays: number, stride: number, arrayBytes: number, fFit: number, ping: number, unitsPerArray: number): number {
   const B = g.line;
