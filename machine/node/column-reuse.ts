@@ -427,6 +427,12 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   if (e >= u) return 0;
   const d = positionUnit(e);
   if (d < 0 || A > MAX_ASSOC || arrays > MAX_ARRAYS || R < B || arrayBytes < B) return -1;
+  // One set, thrashing for certain: the exit of the one-set case below without the row count.
+  // Every group's `last` is at least `rows - 2 >= q / s - 2`, so `arrays * (q - s) >= (A + 1) * s`
+  // gives `arrays * lastMin + arrays - 1 >= A` (and more partners than ways, past the exit that
+  // follows). Why first: most one-set sweeps (the TLB's) end here, and the division for the rows
+  // and the values derived from it were most of their cost.
+  if (g.sets === 1 && arrays * (q - s) >= (A + 1) * s) return q * arrays * (1 - e * g.invSector);
   const rows = Math.ceil(q / s);
   const lastRow = q - (rows - 1) * s;
   const full = lastRow === s;
