@@ -480,10 +480,19 @@ function severalArraysFit(g: CacheGeometry, q: number, e: number, arrays: number
  */
 function approximateSweepMisses(g: CacheGeometry, q: number, e: number, arrays: number, stride: number, arrayBytes: number, fFit: number, ping: number, unitsPerArray: number): number {
   const B = g.line;
+  if (stride * e < B && B % e === 0 && ping === 0) return shortRowMisses(g, q, e, stride, arrays, arrayBytes, fFit) * arrays;
+  return averagedSweepMisses(g, q, e, arrays, stride, arrayBytes, fFit, ping, unitsPerArray);
+}
+
+/**
+ * {@link approximateSweepMisses} outside the exact cases. Why apart: the head above, which the
+ * TLB's short rows take, is then small enough for V8 to inline into its callers.
+ */
+function averagedSweepMisses(g: CacheGeometry, q: number, e: number, arrays: number, stride: number, arrayBytes: number, fFit: number, ping: number, unitsPerArray: number): number {
+  const B = g.line;
   const u = g.sector;
   const accesses = q * arrays;
   const R = stride * e;
-  if (R < B && B % e === 0 && ping === 0) return shortRowMisses(g, q, e, stride, arrays, arrayBytes, fFit) * arrays;
   // Outside the exact cases (rows shorter than a line whose elements do not divide it or whose
   // arrays ping-pong in their sets, more than 64 ways or 256 element positions per line): averaged
   // set-overload fractions of the column's working set.
