@@ -39,6 +39,15 @@ function notATag(tag: number): string | undefined {
 function* noMessages(): MpiCall {}
 
 /**
+ * Whether `h`, given as a request handle, is a call (a generator, as `comm.isend(...)` returns
+ * without `yield*`). Why asked: JavaScript callers get no type error for it, and the send it
+ * stands for was never made.
+ */
+function isCallObject(h: unknown): boolean {
+  return typeof h === "object" && h !== null && typeof (h as { next?: unknown }).next === "function";
+}
+
+/**
  * A communicator's membership: size, matching contexts and the mapping between its ranks and
  * world ranks. Point-to-point traffic uses context `2*id`, collectives `2*id + 1`, so they never
  * match each other.
@@ -187,7 +196,7 @@ export class Comm {
   private slot(call: string, handle: number): number {
     const s = this.world.pool.slotOf(handle);
     if (s === NIL || this.world.pool.owner(s) !== this.worldRank || (this.world.pool.flags(s) & (F_INTERNAL | F_RELEASED)) !== 0)
-      throw new MpiUsageError(this.worldRank, call, `request ${handle} is not an active request of this rank`);
+      throw new MpiUsageError(this.worldRank, call, `request ${handle} is not an active request of this rank${isCallObject(handle) ? " (an MPI_Isend's call, not its request: write 'const r = yield* comm.isend(...)')" : ""}`);
     return s;
   }
 

@@ -70,6 +70,21 @@ describe("MPI_Isend takes the sender's CPU overhead", () => {
     expect(calls.of(0).slice(0, 2)).toEqual(["0 > MPI_Isend() @0", "0 < MPI_Isend() @3"]);
   });
 
+  it("names an isend's call passed as a request (JavaScript without yield*)", () => {
+    const w = world(2, hockney(10, 1e8));
+    let message = "";
+    w.launch(function* (c) {
+      if (c.rank !== 0) return;
+      try {
+        yield* c.wait(c.isend(1, 0, 8) as unknown as number);
+      } catch (e) {
+        message = (e as Error).message;
+      }
+    });
+    w.run();
+    expect(message).toBe("rank 0, MPI_Wait(): request [object Generator] is not an active request of this rank (an MPI_Isend's call, not its request: write 'const r = yield* comm.isend(...)')");
+  });
+
   it("stays instant under Hockney, whose overheads are 0", () => {
     const calls = new Calls();
     const w = world(2, hockney(10, 1e8), { observer: calls });
