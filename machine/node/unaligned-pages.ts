@@ -104,7 +104,7 @@ function followPages(B: number, A: number, q: number, e: number, arrays: number,
   // Only the residency flags are cleared: a page's links are written when it enters the list,
   // before they are read, so the links a previous call left behind are never followed.
   resident.fill(0, 0, range);
-  const list: PageList = { head: -1, tail: -1, size: 0, capacity: A };
+  const list: PageList = { head: -1, tail: -1, size: 0, capacity: A, sequenceEnd: 0 };
   const s = stride >= 1 ? stride : 1;
   // Columns before `shortFrom` have one row more than the others (q is not a multiple of s).
   const shortFrom = q % s;
@@ -113,16 +113,15 @@ function followPages(B: number, A: number, q: number, e: number, arrays: number,
     for (let c = 0; c < s; ) {
       const first = followColumn(B, q, e, arrays, s, arrayBytes, c, list);
       // First column after c that touches another page sequence (a row fewer counts).
-      let change = columnSequenceEnd < s ? columnSequenceEnd : s;
+      let change = list.sequenceEnd < s ? list.sequenceEnd : s;
       if (c < shortFrom && shortFrom < change) change = shortFrom;
-      let columnMisses = first;
       if (change > c + 1) {
-        columnMisses = followColumn(B, q, e, arrays, s, arrayBytes, c + 1, list);
+        const second = followColumn(B, q, e, arrays, s, arrayBytes, c + 1, list);
         // Columns c + 2 .. change - 1 (same sequence, same list): the misses of c + 1 each, no change to the list.
-        if (pass === 1) misses += first + columnMisses * (change - c - 1);
+        if (pass === 1) misses += first + second * (change - c - 1);
         c = change;
       } else {
-        if (pass === 1) misses += columnMisses;
+        if (pass === 1) misses += first;
         c++;
       }
     }
@@ -136,12 +135,11 @@ interface PageList {
   tail: number;
   size: number;
   readonly capacity: number;
+  /** Set by {@link followColumn}: the first later column whose page sequence differs from the column followed (some element crosses into its next page). */
+  sequenceEnd: number;
 }
 
-/** Set by {@link followColumn}: the first later column whose page sequence differs from the column followed (some element crosses into its next page). */
-let columnSequenceEnd = 0;
-
-/** Follows column `c` through `list`; returns its misses (first touches of pages not in the list) and sets {@link columnSequenceEnd}. */
+/** Follows column `c` through `list`; returns its misses (first touches of pages not in the list) and sets `list.sequenceEnd`. */
 function followColumn(B: number, q: number, e: number, arrays: number, s: number, arrayBytes: number, c: number, list: PageList): number {
   const rows = Math.ceil((q - c) / s);
   const rowBytes = s * e;
@@ -202,6 +200,6 @@ function followColumn(B: number, q: number, e: number, arrays: number, s: number
   list.head = head;
   list.tail = tail;
   list.size = size;
-  columnSequenceEnd = sequenceEnd;
+  list.sequenceEnd = sequenceEnd;
   return misses;
 }
