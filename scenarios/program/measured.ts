@@ -16,7 +16,7 @@
  */
 import { readFileSync } from "node:fs";
 import { didYouMean } from "../../engine/registry.js";
-import { fileErrorText, formatPath, parseQuantity, parseYamlSource, ScenarioErrors, type KeyPath, type SourceDoc } from "../lang/index.js";
+import { fileErrorText, formatPath, isPlainObject, parseQuantity, parseYamlSource, ScenarioErrors, type KeyPath, type SourceDoc } from "../lang/index.js";
 
 /** One configuration with its measured time. */
 export interface MeasuredConfiguration {
@@ -205,7 +205,7 @@ export function parseMeasuredYaml(text: string, file = "measured.yaml"): Measure
   }
   const lineOf = (path: KeyPath) => doc.locate(path)?.line ?? 0;
   // A misspelt key is named before the key it was meant to be is found missing.
-  if (typeof doc.value === "object" && doc.value !== null && !Array.isArray(doc.value)) {
+  if (isPlainObject(doc.value)) {
     for (const key of Object.keys(doc.value)) {
       if (key !== "configurations") throw new MeasuredTableError(file, lineOf([key]), `unknown key '${key}'${didYouMean(key, ["configurations"])}; the file has one key, configurations`);
     }
@@ -215,14 +215,14 @@ export function parseMeasuredYaml(text: string, file = "measured.yaml"): Measure
   const typical = typicalRunTime(list.flatMap((c: unknown) => (typeof c === "object" && c !== null ? [(c as Record<string, unknown>).measured, (c as Record<string, unknown>).reference] : [])));
   const rows = list.map((c: Record<string, unknown>, i) => {
     const at = lineOf(["configurations", i]);
-    if (typeof c === "object" && c !== null && !Array.isArray(c)) {
+    if (isPlainObject(c)) {
       for (const key of Object.keys(c)) {
         if (ENTRY_KEYS.includes(key)) continue;
         throw new MeasuredTableError(file, lineOf(["configurations", i, key]), `configurations[${i}]: unknown key '${key}'${didYouMean(key, ENTRY_KEYS)}; an entry has ${ENTRY_KEYS.join(", ")}`);
       }
     }
-    if (typeof c !== "object" || c === null || c.measured === undefined) throw new MeasuredTableError(file, at, `configurations[${i}]: expected a map with 'measured'`);
-    if (c.set !== undefined && (typeof c.set !== "object" || c.set === null || Array.isArray(c.set))) {
+    if (!isPlainObject(c) || c.measured === undefined) throw new MeasuredTableError(file, at, `configurations[${i}]: expected a map with 'measured'`);
+    if (c.set !== undefined && !isPlainObject(c.set)) {
       throw new MeasuredTableError(file, lineOf(["configurations", i, "set"]), `configurations[${i}].set: expected a map of scenario keys to values, such as { workload.NAT: 32 }`);
     }
     const entries = Object.entries((c.set as Record<string, unknown> | undefined) ?? {});
