@@ -214,9 +214,10 @@ export class MpiWorld {
   /** True when a send may complete by time without an event (LogGP with zero overhead): WAIT_SOME then scans its requests. */
   private readonly instantSends: boolean;
   /**
-   * @internal True when posting a send takes no CPU time on either path (Hockney, whose overheads
-   * are 0): {@link postingTime} is then 0 for every send. Why kept: every MPI_Isend and halo
-   * exchange asks, and under Hockney the answer is known once, without a path lookup per send.
+   * @internal True when posting a send takes no CPU time on either path (both cost models' overhead
+   * is fixed at 0, as Hockney's; `LinkCost.fixedSendOverhead`): {@link postingTime} is then 0 for
+   * every send. Why kept: every MPI_Isend and halo exchange asks, and the answer is then known
+   * once, without a path lookup per send.
    */
   readonly postingFree: boolean;
   /**
@@ -312,7 +313,7 @@ export class MpiWorld {
     this.someDone = new Int32Array(2 * n);
     const instant = (c: LinkCost) => c.sendCompletes === "injected" && c.sendOverhead(0) === 0;
     this.instantSends = instant(this.net.inter) || instant(this.net.intra);
-    this.postingFree = this.net.inter.model === "hockney" && this.net.intra.model === "hockney";
+    this.postingFree = this.net.inter.fixedSendOverhead === 0 && this.net.intra.fixedSendOverhead === 0;
     this.someDeferrable = this.fastPaths && !this.instantSends && this.net.inter.latency(0) > 0 && this.net.intra.latency(0) > 0;
     this.someWakeAt = new Float64Array(n);
     this.someWakeOrder = new Float64Array(n);

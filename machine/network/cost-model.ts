@@ -20,6 +20,12 @@ export interface LinkCost {
   readonly model: string;
   /** Sender CPU time before injection starts (us). */
   sendOverhead(bytes: number): number;
+  /**
+   * The sender overhead when it is the same for every size (us), as in Hockney (0) and LogGP
+   * (o); absent when it depends on the size. Lets the MPI layer know once, not per message,
+   * whether posting a send takes CPU time.
+   */
+  readonly fixedSendOverhead?: number;
   /** Receiver CPU time after the last byte arrived (us). */
   recvOverhead(bytes: number): number;
   /** Time the sending NIC stays busy with this message (us); serialises a node's messages. */
@@ -51,6 +57,7 @@ export interface PointToPointModel extends Registrable {
 export class HockneyCost implements LinkCost {
   readonly model = "hockney";
   readonly sendCompletes = "delivery" as const;
+  readonly fixedSendOverhead = 0;
   /** Microseconds per byte. */
   readonly beta: number;
 
@@ -101,6 +108,9 @@ export class LogGPCost implements LinkCost {
    */
   constructor(readonly L: number, readonly o: number, readonly g: number, readonly bandwidth: number) {
     this.G = 1e6 / bandwidth;
+  }
+  get fixedSendOverhead(): number {
+    return this.o;
   }
   sendOverhead(): number {
     return this.o;
