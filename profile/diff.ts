@@ -9,7 +9,7 @@
 import { compareText } from "./compare-text.js";
 import { ProfileModelError } from "./errors.js";
 import type { Trial } from "./model.js";
-import { defaultMetric, gFormat, profileTable, resolveView, topLevelInclusive, type ProfileTimeUnit, type TableRow } from "./table.js";
+import { columnWidths, defaultMetric, gFormat, profileTable, resolveView, topLevelInclusive, type ProfileTimeUnit, type TableRow } from "./table.js";
 
 /** What {@link diffProfiles} orders rows by: the size of the change of a column (largest first), or the name. */
 export type ProfileDiffSortKey = "exclusive" | "inclusive" | "calls" | "name";
@@ -281,7 +281,7 @@ export function formatProfileDiff(diff: ProfileDiff, options: FormatProfileDiffO
  * under `nameTitle`.
  */
 export function sideBySide(titles: readonly string[], cells: readonly (readonly string[])[], nameTitle: string, nameOf: (row: number) => string): string[] {
-  const widths = titles.map((t, i) => Math.max(t.length, ...cells.map((c) => c[i].length)));
+  const widths = columnWidths(titles.map((t) => t.length), cells);
   const line = (parts: readonly string[], name: string): string => parts.map((p, i) => p.padStart(widths[i])).join("  ") + "  " + name;
   return [line(titles, nameTitle), line(widths.map((w) => "-".repeat(w)), "-".repeat(nameTitle.length)), ...cells.map((c, k) => line(c, nameOf(k)))];
 }

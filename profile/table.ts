@@ -243,7 +243,7 @@ export function formatProfileTable(table: ProfileTable, options: FormatProfileTa
   const head = table.isTime
     ? { titles: ["%Time", "Exclusive", "Inclusive", "#Call", "#Subrs", "Inclusive"], units: ["", us ? "usec" : "msec", us ? "total usec" : "total msec", "", "", "usec/call"], widths: [5, 12, 12, 11, 11, 10], gaps: [" ", " ", " ", " ", " "] }
     : { titles: ["%Time", "Exclusive", "Inclusive", "#Call", "#Subrs", "Count/Call"], units: ["", "counts", "total counts", "", "", ""], widths: [5, 10, 10, 11, 11, 10], gaps: ["  ", "  ", " ", " ", " "] };
-  const widths = head.widths.map((w, i) => Math.max(w, ...cells.map((c) => c[i].length)));
+  const widths = columnWidths(head.widths, cells);
   const ends: number[] = [];
   widths.forEach((w, i) => ends.push(i === 0 ? w : ends[i - 1] + head.gaps[i - 1].length + w));
   // Each text ends at its column's right edge, one space at least after the text before it (a
@@ -258,6 +258,17 @@ export function formatProfileTable(table: ProfileTable, options: FormatProfileTa
   lines.push(dash, line(head.titles, "Name"), line(head.units, ""), dash);
   for (let k = 0; k < cells.length; k++) lines.push(line(cells[k], table.rows[k].name));
   return lines.join("\n") + "\n";
+}
+
+/**
+ * Each column's width in characters: its cells' longest text, at least `least[i]`. Why a loop, not
+ * `Math.max(...cells)`: spread over a table of some 200 000 rows overflows the call stack.
+ * @internal
+ */
+export function columnWidths(least: readonly number[], cells: readonly (readonly string[])[]): number[] {
+  const widths = [...least];
+  for (const row of cells) for (let i = 0; i < widths.length; i++) if (row[i].length > widths[i]) widths[i] = row[i].length;
+  return widths;
 }
 
 function capital(s: string): string {

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../cli/main.js";
-import { diffProfiles, formatProfileDiff, percentChange, ProfileModelError, profileTable, readTrial, resolveView, TrialBuilder, type Trial } from "../../index.js";
+import { diffProfiles, formatProfileDiff, formatProfileTable, percentChange, ProfileModelError, profileTable, readTrial, resolveView, TrialBuilder, type ProfileDiff, type ProfileDiffRow, type TableRow, type Trial } from "../../index.js";
 
 const POWERCAP = "../shared/data/tau/powercap";
 const CAP50 = join(POWERCAP, "cap50_wrapped_lu8");
@@ -251,5 +251,29 @@ describe("ccasim profile diff", () => {
       expect(r.code, args.join(" ")).toBe(2);
       expect(r.err, args.join(" ")).toMatch(message);
     }
+  });
+});
+
+describe("tables of many rows", () => {
+  // A row per timer of a deep callpath profile: some 200 000 rows once overflowed the call stack
+  // when the column widths were taken by spreading every cell into Math.max.
+  const N = 200_000;
+  const row = (k: number): TableRow => ({ name: `t${k}`, percent: 1, exclusive: k, inclusive: 2 * k, calls: 1, subroutines: 0, inclusivePerCall: 2 * k });
+
+  it("formats a diff of 200 000 timers, every column as wide as its widest cell", () => {
+    const rows: ProfileDiffRow[] = Array.from({ length: N }, (_, k) => ({ name: `t${k}`, base: row(k), other: row(k + 1), exclusiveChange: 1, inclusiveChange: 2, callsChange: 0 }));
+    const diff: ProfileDiff = { metric: "TIME", isTime: true, view: "mean", otherView: "mean", baseTotal: 1, otherTotal: 1, baseThreads: 1, otherThreads: 1, rows, tree: false, onlyInBase: 0, onlyInOther: 0 };
+    const lines = formatProfileDiff(diff, { unit: "us" }).split("\n").slice(4, -1);
+    expect(lines).toHaveLength(N + 2);
+    // Every line's name starts in one column, after the widest cells ('399999.000' and 'Excl change').
+    const nameAt = lines[0].length - "Name".length;
+    expect(lines.slice(2).every((line, k) => line.length - `t${k}`.length === nameAt)).toBe(true);
+    expect(lines[N + 1].startsWith(`${(N - 1).toFixed(3)}  ${N.toFixed(3)}`)).toBe(true);
+  });
+
+  it("formats a profile table of 200 000 timers", () => {
+    const rows = Array.from({ length: N }, (_, k) => row(k));
+    const text = formatProfileTable({ view: "0,0,0", metric: "TIME", isTime: false, rows }, {});
+    expect(text.split("\n")).toHaveLength(N + 7);
   });
 });
