@@ -13,3 +13,4 @@ export { nearestName, didYouMean, quotedNames } from "./nearest-name.js";
 export { recordValueSpellings } from "./record-columns.js";
 export { DERIVED_KINDS } from "./derived.js";
 export { compareText } from "./compare-text.js";
+export { columnWidths } from "./table.js";

@@ -261,13 +261,19 @@ export function formatProfileTable(table: ProfileTable, options: FormatProfileTa
 }
 
 /**
- * Each column's width in characters: its cells' longest text, at least `least[i]`. Why a loop, not
- * `Math.max(...cells)`: spread over a table of some 200 000 rows overflows the call stack.
+ * Each column's width in characters: its cells' longest text (a row without the cell counting 0),
+ * at least `least[i]`. Why a loop, not `Math.max(...cells)`: spread over a table of some 200 000
+ * rows overflows the call stack.
  * @internal
  */
 export function columnWidths(least: readonly number[], cells: readonly (readonly string[])[]): number[] {
   const widths = [...least];
-  for (const row of cells) for (let i = 0; i < widths.length; i++) if (row[i].length > widths[i]) widths[i] = row[i].length;
+  for (const row of cells) {
+    for (let i = 0; i < widths.length; i++) {
+      const n = row[i]?.length ?? 0;
+      if (n > widths[i]) widths[i] = n;
+    }
+  }
   return widths;
 }
 

@@ -3,6 +3,7 @@
  * `power`): plain-text tables, number formatting, and small option parsers with usage errors.
  */
 import { parseThreadName, withoutSourceLocation, type ThreadId } from "../../profile/index.js";
+import { columnWidths } from "../../profile/internal.js";
 import { isStudyDatabase } from "../../profile/study/index.js";
 import { EXTRAP_MIN_POINTS, fractionText, SD_DEPARTURE_LIMIT, type FitWarning, type PartialThreads, type SelectionCriterion } from "../../analysis/index.js";
 import { commandUsageError, UsageError } from "../command.js";
@@ -13,7 +14,7 @@ import { commandUsageError, UsageError } from "../command.js";
  */
 export function formatTable(headers: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
   const cells = rows.map((r) => r.map((c) => (typeof c === "number" ? formatTableNumber(c) : c)));
-  const width = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => (r[i] ?? "").length)));
+  const width = columnWidths(headers.map((h) => h.length), cells);
   const numeric = headers.map((_, i) => rows.length > 0 && rows.every((r) => typeof r[i] === "number"));
   const line = (r: readonly string[]): string =>
     r.map((c, i) => (numeric[i] ? c.padStart(width[i]!) : c.padEnd(width[i]!))).join("  ").trimEnd();

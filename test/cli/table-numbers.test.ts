@@ -54,3 +54,17 @@ describe("numbers in the analysis tables", () => {
     expect(tableCellText(0.0000123456)).toBe("1.23456e-5");
   });
 });
+
+describe("analysis tables of many rows", () => {
+  it("aligns a table of 200 000 rows (power --top, prune --rows), a row without a cell counting as empty", () => {
+    const n = 200_000;
+    const rows = Array.from({ length: n }, (_, k) => [`event ${k}`, k]);
+    const lines = formatTable(["event", "value"], [...rows, ["short"]]).split("\n");
+    expect(lines).toHaveLength(n + 3);
+    expect(lines[1]).toBe(`${"-".repeat("event 199999".length)}  ${"-".repeat(6)}`);
+    expect(lines[n + 1]).toBe(`event 199999  199999`);
+    // The row without a value makes the column no number column: left-aligned.
+    expect(lines[2]).toBe(`event 0       0`);
+    expect(lines[n + 2]).toBe("short");
+  });
+});
