@@ -111,14 +111,7 @@ export function diffProfiles(base: Trial, other: Trial, options: ProfileDiffOpti
   const viewB = inProfile(otherName, () => resolveView(other, options.otherView ?? view));
   const a = profileTable(base, viewA, { metric, callpaths });
   const b = profileTable(other, viewB, { metric: otherMetric, callpaths });
-  const byName = new Map<string, { base?: TableRow; other?: TableRow }>();
-  for (const r of a.rows) byName.set(r.name, { base: r });
-  for (const r of b.rows) {
-    const e = byName.get(r.name);
-    if (e === undefined) byName.set(r.name, { other: r });
-    else e.other = r;
-  }
-  const rows: ProfileDiffRow[] = [...byName].map(([name, { base: x, other: y }]) => ({
+  const rows: ProfileDiffRow[] = matchByName(a.rows, b.rows).map(([name, x, y]) => ({
     name,
     base: x,
     other: y,
@@ -180,10 +173,26 @@ function treeOrder(rows: readonly ProfileDiffRow[], pathOf: (name: string) => re
     const { row, depth } = stack.pop()!;
     const path = paths.get(row)!;
     out.push({ ...row, depth, routine: path[path.length - 1] });
-    const kids = children.get(keyOf(paths.get(row)!)) ?? [];
+    const kids = children.get(keyOf(path)) ?? [];
     for (let i = kids.length - 1; i >= 0; i--) stack.push({ row: kids[i], depth: depth + 1 });
   }
   return out;
+}
+
+/**
+ * The rows of two tables matched by name: each name once, in the order first seen (`base`'s rows,
+ * then those only `other` has), with its row on each side (undefined where that side lacks it).
+ * @internal
+ */
+export function matchByName<R extends { readonly name: string }>(base: readonly R[], other: readonly R[]): [name: string, base: R | undefined, other: R | undefined][] {
+  const byName = new Map<string, [string, R | undefined, R | undefined]>();
+  for (const r of base) byName.set(r.name, [r.name, r, undefined]);
+  for (const r of other) {
+    const e = byName.get(r.name);
+    if (e === undefined) byName.set(r.name, [r.name, undefined, r]);
+    else e[2] = r;
+  }
+  return [...byName.values()];
 }
 
 /** `the base profile`, with its label (`the base profile (run-a)`) when given. */

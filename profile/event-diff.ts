@@ -10,7 +10,7 @@ import { compareText } from "./compare-text.js";
 import type { Trial } from "./model.js";
 import { gFormat } from "./table.js";
 import { userEventTable, type UserEventRow } from "./user-event-table.js";
-import { onlyInOne, percentChange, sideBySide } from "./diff.js";
+import { matchByName, onlyInOne, percentChange, sideBySide } from "./diff.js";
 
 /** One user event of either profile; values in the event's own unit (bytes, for message sizes). */
 export interface UserEventDiffRow {
@@ -40,15 +40,8 @@ export interface UserEventDiff {
  * @throws ProfileModelError for a view a trial lacks
  */
 export function diffUserEvents(base: Trial, other: Trial, view: string, otherView = view): UserEventDiff {
-  const byName = new Map<string, { base?: UserEventRow; other?: UserEventRow }>();
-  for (const r of userEventTable(base, view).rows) byName.set(r.name, { base: r });
-  for (const r of userEventTable(other, otherView).rows) {
-    const e = byName.get(r.name);
-    if (e === undefined) byName.set(r.name, { other: r });
-    else e.other = r;
-  }
-  const rows: UserEventDiffRow[] = [...byName]
-    .map(([name, { base: x, other: y }]) => ({
+  const rows: UserEventDiffRow[] = matchByName(userEventTable(base, view).rows, userEventTable(other, otherView).rows)
+    .map(([name, x, y]) => ({
       name,
       base: x,
       other: y,
