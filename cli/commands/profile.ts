@@ -1,4 +1,4 @@
-import { nearestName } from "../../engine/registry.js";
+import { didYouMean } from "../../engine/registry.js";
 import { parseCommandArgs, UsageError, type Command, type CommandContext } from "../command.js";
 import {
   CONVERT_TARGETS,
@@ -377,7 +377,6 @@ export const profileCommand: Command = {
     if (sub === "convert") return runConvert(ctx, rest);
     if (sub === "diff") return runDiff(ctx, rest);
     if (sub === undefined) throw new UsageError("expected a subcommand, show, diff or convert (see 'ccasim profile --help')", "profile");
-    const near = nearestName(sub, ["show", "diff", "convert"]);
-    throw new UsageError(`unknown subcommand '${sub}'${near === undefined ? "" : ` (did you mean '${near}'?)`}; expected show, diff or convert`, "profile");
+    throw new UsageError(`unknown subcommand '${sub}'${didYouMean(sub, ["show", "diff", "convert"])}; expected show, diff or convert`, "profile");
   },
 };
