@@ -65,7 +65,8 @@ export function rankInefficiencies(power: TrialPower, options: InefficiencyOptio
   const views = [...new Set(power.events.map((e) => e.view))];
   for (const v of views) {
     const rows = power.events.filter((e) => e.view === v);
-    const total = Math.max(...rows.map((e) => e.inclusiveTimeUs).filter(Number.isFinite));
+    // A reduction, not a spread into Math.max: one argument per event overflows the stack on large profiles.
+    const total = rows.reduce((m, e) => (Number.isFinite(e.inclusiveTimeUs) && e.inclusiveTimeUs > m ? e.inclusiveTimeUs : m), -Infinity);
     const usable = rows.filter((e) => Number.isFinite(e.metrics.flpStalls) && Number.isFinite(e.metrics.flpIneffI) && e.metrics.retiredInstructions !== 0);
     if (usable.length === 0 || !(total > 0)) continue;
     const i1Avg = usable.reduce((s, e) => s + e.metrics.flpStalls!, 0) / usable.length;

@@ -2,7 +2,7 @@ import { parseCommandArgs, UsageError, type Command, type CommandContext } from 
 import { readTrial } from "../../profile/index.js";
 import { AnalysisInputError, estimateTrialPower, loadPowerConstantFile, powerConstantSets, rankInefficiencies, type EventPower, type InefficientEvent, type PowerConstantSet } from "../../analysis/index.js";
 import { formatNumber, formatTable, formatTableNumber, list, numberOption, positiveIntegerOption, shortTimerName, snapshotOption, threadChoiceLabel, threadOption, toJson, refuseStudyDatabase } from "./analysis-io.js";
-import { compareText } from "../../profile/internal.js";
+import { columnWidths, compareText } from "../../profile/internal.js";
 
 const HELP = `ccasim power: power, energy, FLOP/J and counter metrics per event (paper 004)
 
@@ -271,7 +271,8 @@ function memoryRatioCells(rows: readonly EventPower[]): string[] {
     const x = e.metrics.memoryStallRatio;
     return x === undefined ? "- " : `${formatTableNumber(x)}${e.metrics.memoryStallsAboveCycles ? "*" : " "}`;
   });
-  const width = Math.max(MEMORY_HEADER.length, ...text.map((t) => t.length));
+  // A loop, not a spread into Math.max: one argument per event overflows the stack on large profiles.
+  const width = columnWidths([MEMORY_HEADER.length], text.map((t) => [t]))[0]!;
   return text.map((t) => t.padStart(width));
 }
 
