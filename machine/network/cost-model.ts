@@ -11,7 +11,8 @@ import { Registry, type ParamDoc, type Registrable } from "../../engine/index.js
  *    `injectionGap(n)` (so the node's next message cannot start earlier);
  * 3. its last byte leaves `wireTime(n)` after injection started and reaches the receiver
  *    `latency(n)` later;
- * 4. the receiver's CPU overhead `recvOverhead(n)` before the receive completes.
+ * 4. the receiver's CPU overhead `recvOverhead(n)`: CPU time of the receiving rank, spent by the
+ *    MPI call that handles the message once it has arrived (see machine/network/README.md).
  *
  * Uncontended one-way time: `sendOverhead + wireTime + latency + recvOverhead` ({@link LinkCost.oneWay}).
  */
@@ -26,8 +27,17 @@ export interface LinkCost {
    * whether posting a send takes CPU time.
    */
   readonly fixedSendOverhead?: number;
-  /** Receiver CPU time after the last byte arrived (us). */
+  /**
+   * Receiver CPU time (us) to handle a message once its last byte has arrived: the receiving
+   * rank's call that completes the receive takes it.
+   */
   recvOverhead(bytes: number): number;
+  /**
+   * The receiver overhead when it is the same for every size (us), as in Hockney (0) and LogGP
+   * (o); absent when it depends on the size. Lets the MPI layer know once whether handling a
+   * received message takes CPU time.
+   */
+  readonly fixedRecvOverhead?: number;
   /** Time the sending NIC stays busy with this message (us); serialises a node's messages. */
   injectionGap(bytes: number): number;
   /** From injection start until the last byte has left the sender (us). */
@@ -58,6 +68,7 @@ export class HockneyCost implements LinkCost {
   readonly model = "hockney";
   readonly sendCompletes = "delivery" as const;
   readonly fixedSendOverhead = 0;
+  readonly fixedRecvOverhead = 0;
   /** Microseconds per byte. */
   readonly beta: number;
 
@@ -110,6 +121,9 @@ export class LogGPCost implements LinkCost {
     this.G = 1e6 / bandwidth;
   }
   get fixedSendOverhead(): number {
+    return this.o;
+  }
+  get fixedRecvOverhead(): number {
     return this.o;
   }
   sendOverhead(): number {
