@@ -3,7 +3,7 @@ import { ANY_SOURCE, ANY_TAG, CALL, MPI_CALLS, REQUEST_NULL, TAG_UB, type MpiCal
 import { CollectiveOrder } from "./collective-order.js";
 import { MpiUsageError } from "./errors.js";
 import { F_INTERNAL, F_LISTED, F_RELEASED, KIND_RECV, NIL } from "./requests.js";
-import type { MpiWorld, RankWait } from "./world.js";
+import type { MpiWorld } from "./world.js";
 
 /** What a completed receive delivered. `source` is a rank of the receive's communicator. */
 export interface Status {
@@ -271,6 +271,8 @@ export class Comm {
 
   /**
    * Blocking receive (MPI_Recv); returns the source (a rank of this communicator); see {@link status}.
+   * Returns once the message has arrived and the rank has handled it: the receiver's overhead
+   * (LogGP's o; 0 under Hockney) after the later of the call and the arrival.
    * @throws MpiUsageError for a bad source or tag, when called (before the first resume)
    */
   recv(source: number, tag: number, bytes = Infinity): MpiCall<number> {
@@ -289,7 +291,11 @@ export class Comm {
     return this.group.toGroup(this.world.stSource[this.worldRank]);
   }
 
-  /** MPI_Sendrecv: sends to `dest` and receives from `source` at the same time; returns the source. */
+  /**
+   * MPI_Sendrecv: sends to `dest` and receives from `source` at the same time; returns the source.
+   * Returns when the send request is complete and the message received has been handled, after
+   * the send's overhead (CPU time, as {@link recv}'s).
+   */
   *sendrecv(dest: number, sendTag: number, sendBytes: number, source: number, recvTag: number, recvBytes = Infinity, value = 0): MpiCall<number> {
     this.checkDest("MPI_Sendrecv()", dest, sendTag, sendBytes);
     this.checkSource("MPI_Sendrecv()", source, recvTag, recvBytes);
@@ -305,7 +311,11 @@ export class Comm {
     return this.group.toGroup(this.world.stSource[this.worldRank]);
   }
 
-  /** MPI_Wait on one request; the handle is dead afterwards. A receive's status goes to {@link status}. */
+  /**
+   * MPI_Wait on one request; the handle is dead afterwards. A receive's status goes to
+   * {@link status}; its message is handled by the call, as by {@link recv}: it returns the
+   * receiver's overhead after the later of the call and the message's arrival.
+   */
   *wait(request: number): MpiCall {
     this.enter(CALL.wait);
     if (request === REQUEST_NULL) {
@@ -322,7 +332,10 @@ export class Comm {
 
   /**
    * MPI_Waitall: waits for every request in `requests` and sets each entry to REQUEST_NULL.
-   * With `statuses`, entry i receives the status of a completed receive i.
+   * With `statuses`, entry i receives the status of a completed receive i. The call handles the
+   * messages received one after another, the receiver's overhead each (LogGP's o): those that
+   * had arrived when it was called first, in list order, then the others as they arrive, each
+   * once the previous one is done; it returns when the last is handled and every send complete.
    * @throws MpiUsageError for a handle that is not an active request of this rank, or one listed twice
    */
   *waitall(requests: number[], statuses?: Status[]): MpiCall {
@@ -343,7 +356,8 @@ export class Comm {
 
   /**
    * MPI_Waitany: waits until one of `requests` completes; returns its index (its entry becomes
-   * REQUEST_NULL) or -1 (MPI_UNDEFINED) when every entry is REQUEST_NULL.
+   * REQUEST_NULL) or -1 (MPI_UNDEFINED) when every entry is REQUEST_NULL. A receive it returns
+   * has its message handled by the call: it returns the receiver's overhead later.
    * @throws MpiUsageError for a handle that is not an active request of this rank, or one listed twice
    */
   *waitany(requests: number[]): MpiCall<number> {
@@ -359,10 +373,13 @@ export class Comm {
       if (found < 0 && this.world.isComplete(s)) {
         found = i;
         b = this.moved(s);
+        this.world.handled(s);
         this.finish(s, i, undefined);
         requests[i] = REQUEST_NULL;
       } else this.world.unwait(s);
     }
+    const busy = this.world.busyFor(this.worldRank);
+    if (busy > 0) yield this.world.sim.timeout(busy);
     this.exit(CALL.waitany, b);
     return found;
   }
@@ -370,7 +387,9 @@ export class Comm {
   /**
    * MPI_Waitsome: waits until at least one of `requests` completes; returns the indices of all
    * that are complete (their entries become REQUEST_NULL), or an empty array when every entry is
-   * REQUEST_NULL. With `statuses`, entry i receives the status of a completed receive i.
+   * REQUEST_NULL. With `statuses`, entry i receives the status of a completed receive i. The
+   * call then handles the messages of the receives it returns, in list order: it returns their
+   * receiver's overheads (LogGP's o each) after the completion that woke it.
    * @throws MpiUsageError for a handle that is not an active request of this rank, or one listed twice
    */
   *waitsome(requests: number[], statuses?: Status[]): MpiCall<number[]> {
@@ -386,30 +405,45 @@ export class Comm {
       if (this.world.isComplete(s)) {
         done.push(i);
         b += this.moved(s);
+        this.world.handled(s);
         this.finish(s, i, statuses);
         requests[i] = REQUEST_NULL;
       } else this.world.unwait(s);
     }
+    const busy = this.world.busyFor(this.worldRank);
+    if (busy > 0) yield this.world.sim.timeout(busy);
     this.exit(CALL.waitsome, b);
     return done;
   }
 
   /**
-   * MPI_Test: true when the request is complete, in which case it is released (the handle is dead
-   * afterwards and a receive's status goes to {@link status}). REQUEST_NULL tests true.
+   * MPI_Test (`const done = yield* comm.test(r)`): true when the request is complete, in which
+   * case it is released (the handle is dead afterwards and a receive's status goes to
+   * {@link status}). REQUEST_NULL tests true. A receive it completes has its message handled by
+   * the call: it returns after the receiver's overhead (LogGP's o; at once under Hockney, and
+   * whenever it returns false).
+   * @throws MpiUsageError for a handle that is not an active request of this rank, when called
+   *   (before the first resume)
    */
-  test(request: number): boolean {
+  test(request: number): MpiCall<boolean> {
+    return this.testSlot(request === REQUEST_NULL ? -1 : this.slot("MPI_Test()", request));
+  }
+
+  private *testSlot(s: number): MpiCall<boolean> {
     this.enter(CALL.test);
-    if (request === REQUEST_NULL) {
+    if (s < 0) {
       this.exit(CALL.test, 0);
       return true;
     }
-    const s = this.slot("MPI_Test()", request);
-    const done = this.world.isComplete(s);
+    const w = this.world;
+    const done = w.isComplete(s);
     let b = 0;
     if (done) {
       b = this.moved(s);
-      this.world.release(s);
+      w.handled(s);
+      w.release(s);
+      const busy = w.busyFor(this.worldRank);
+      if (busy > 0) yield w.sim.timeout(busy);
     }
     this.exit(CALL.test, b);
     return done;
@@ -450,7 +484,8 @@ export class Comm {
    * `sendTags[i]`), all of `bytes[i]`, then MPI_Waitsome until everything is done, run by
    * callbacks (see {@link MpiWorld.waitsomeUntilDone}). Returns the event to yield, or null when
    * all was done at once; then call {@link haloExchangeEnd}, which returns the number of
-   * MPI_Waitsome calls. Calls are not reported to the observer: use it only when there is none.
+   * MPI_Waitsome calls. Calls are not reported to the observer: use it only when there is none,
+   * and only when {@link exchangesAtOnce} (the calls take no CPU overhead).
    * (Not a generator: the caller yields the event itself, one generator level less per resume.)
    * @throws MpiUsageError for a bad peer, tag or size
    */
@@ -469,12 +504,19 @@ export class Comm {
   }
 
   /**
-   * @internal Whether sends of `bytes[i]` to each `peers[i]` all post without CPU overhead (see
-   * {@link isend}), as {@link haloExchangeStart} posts them, all at the time it is called.
+   * @internal Whether an exchange of `bytes[i]` with each `peers[i]` takes no CPU overhead, as
+   * {@link haloExchangeStart} runs it: its sends all post without overhead (see {@link isend}),
+   * all at the time it is called, and handling the messages it receives takes none (the paths'
+   * receiver overhead is fixed at 0), as its MPI_Waitsome calls, run by callbacks, charge none.
    */
-  postsAtOnce(peers: Int32Array, bytes: Float64Array): boolean {
-    if (this.world.postingFree) return true;
-    for (let i = 0; i < peers.length; i++) if (this.world.postingTime(this.worldRank, this.group.toWorld(peers[i]), bytes[i]) > 0) return false;
+  exchangesAtOnce(peers: Int32Array, bytes: Float64Array): boolean {
+    const w = this.world;
+    if (w.postingFree && w.receivingFree) return true;
+    const node = w.rankToNode[this.worldRank];
+    for (let i = 0; i < peers.length; i++) {
+      const peer = this.group.toWorld(peers[i]);
+      if (w.net.path(w.rankToNode[peer], node).fixedRecvOverhead !== 0 || w.postingTime(this.worldRank, peer, bytes[i]) > 0) return false;
+    }
     return true;
   }
 
@@ -577,15 +619,17 @@ export class Comm {
   }
 
   /**
-   * @internal Waits for slots a and b (b may be -1), then for the local reduction of
-   * `reduceBytes` (gamma per byte): the event to yield, or null. Release with {@link collRelease}.
+   * @internal Waits for slots a and b (b may be -1) and handles a message received (the
+   * receiver's overhead, after the overheads of the sends the step posted), then for the local
+   * reduction of `reduceBytes` (gamma per byte): the event to yield, or null. Release with
+   * {@link collRelease}.
    */
   collWait(a: number, b: number, reduceBytes = 0): Yieldable | null {
     return this.world.beginWait2(this.worldRank, a, b, reduceBytes * this.world.collectives.reduceCostPerByte);
   }
 
-  /** @internal Waits for the first n slots. */
-  collWaitAll(slots: Int32Array, n: number): RankWait | null {
+  /** @internal Waits for the first n slots (handling the messages received, as {@link collWait}). */
+  collWaitAll(slots: Int32Array, n: number): Yieldable | null {
     return this.world.beginWait(this.worldRank, slots, n, false);
   }
 

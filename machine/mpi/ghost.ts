@@ -276,8 +276,8 @@ export function* ghostExchange(comm: Comm, plan: HaloPlan): MpiCall<GhostExchang
   if (plan.rank !== comm.rank) throw new RangeError(`ghostExchange: plan is for rank ${plan.rank}, called on rank ${comm.rank}`);
   const n = plan.peers.length;
   let calls = 0;
-  if (comm.world.fastPaths && comm.world.observer === null && comm.postsAtOnce(plan.peers, plan.bytes)) {
-    // Nobody times the calls and posting takes no time: the same messages and MPI_Waitsome calls,
+  if (comm.world.fastPaths && comm.world.observer === null && comm.exchangesAtOnce(plan.peers, plan.bytes)) {
+    // Nobody times the calls and they take no CPU overhead: the same messages and MPI_Waitsome calls,
     // driven by callbacks, so the process wakes once.
     const ev = comm.haloExchangeStart(plan.peers, plan.recvTags, plan.sendTags, plan.bytes);
     if (ev !== null) yield ev;

@@ -27,7 +27,9 @@ export interface MpiObserver {
   messageSent?(source: number, dest: number, bytes: number, now: number): number;
   /**
    * The receive of the message `token` ({@link messageSent}'s number) completes on world rank
-   * `dest` at `now` (us): inside the call that waits for it, or whatever the rank is doing then.
+   * `dest` at `now` (us), when the message has arrived and matched it: inside the call that
+   * waits for it, or whatever the rank is doing then (the call that completes the receive for
+   * the program handles the message after, the receiver's overhead).
    */
   messageReceived?(token: number, dest: number, now: number): void;
 }

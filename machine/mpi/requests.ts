@@ -17,7 +17,10 @@ export const KIND_SEND = 1;
 /** Slot holds a receive request. */
 export const KIND_RECV = 2;
 
-/** The request is complete (visible to wait/test). */
+/**
+ * The request is complete (visible to wait/test). A receive is complete once its message has
+ * arrived; the call that completes it for the program then takes the handling time.
+ */
 export const F_COMPLETE = 1;
 /** Its owner rank is blocked in a wait that includes it. */
 export const F_WAITED = 2;
@@ -237,6 +240,16 @@ export class RequestPool {
     return this.f64[(s << 3) + COMPLETE_AT];
   }
   setCompleteAt(s: number, v: number): void {
+    this.f64[(s << 3) + COMPLETE_AT] = v;
+  }
+  /**
+   * Receive, once its message has arrived: the CPU time (us) its owner spends handling the
+   * message (the path's receiver overhead). Kept in the completeAt field, which only sends use.
+   */
+  handling(s: number): number {
+    return this.f64[(s << 3) + COMPLETE_AT];
+  }
+  setHandling(s: number, v: number): void {
     this.f64[(s << 3) + COMPLETE_AT] = v;
   }
 

@@ -152,7 +152,12 @@ export class RankWait extends SimEvent<void> {
  *   receive is posted it waits in the destination's unexpected-message queue); larger ones use
  *   rendezvous: a request-to-send, a clear-to-send once the receive is matched, then the data;
  * - a send request completes when its message is delivered (Hockney) or injected (LogGP); a
- *   receive completes when the data has arrived plus the receiver's overhead.
+ *   receive request completes when the data has arrived;
+ * - both overheads are CPU time of the rank: the sender's is taken when a send is posted (each
+ *   send of a call once the previous one's is done), the receiver's by the call that completes a
+ *   receive for the program (a blocking receive, a wait, a test, a collective's step), which
+ *   returns once the rank has handled each message it completes, one after another, the
+ *   earliest at the message's arrival (see machine/network/README.md).
  */
 export class MpiWorld {
   /** Number of world ranks. */
@@ -220,6 +225,19 @@ export class MpiWorld {
    * once, without a path lookup per send.
    */
   readonly postingFree: boolean;
+  /**
+   * @internal True when handling a received message takes no CPU time on either path (both cost
+   * models' receiver overhead is fixed at 0, as Hockney's; `LinkCost.fixedRecvOverhead`). Why
+   * kept: then no receive is charged to its rank, without a look at each one.
+   */
+  readonly receivingFree: boolean;
+  /**
+   * Per rank: the time (us) until which its CPU is busy with the overheads of the MPI call it is
+   * in: the sends the call posted (each posted once the previous one's overhead is done) and the
+   * messages it handled (each once it has arrived and the CPU is free). At most the current time
+   * outside MPI calls: a call returns once they are done.
+   */
+  private readonly busyUntil: Float64Array;
   /**
    * True while every MPI event is scheduled strictly before its time (positive latencies, no
    * instant sends, no zero-delay message seen): then a WAIT_SOME call's wake-up need only be
@@ -314,6 +332,8 @@ export class MpiWorld {
     const instant = (c: LinkCost) => c.sendCompletes === "injected" && c.sendOverhead(0) === 0;
     this.instantSends = instant(this.net.inter) || instant(this.net.intra);
     this.postingFree = this.net.inter.fixedSendOverhead === 0 && this.net.intra.fixedSendOverhead === 0;
+    this.receivingFree = this.net.inter.fixedRecvOverhead === 0 && this.net.intra.fixedRecvOverhead === 0;
+    this.busyUntil = new Float64Array(n);
     this.someDeferrable = this.fastPaths && !this.instantSends && this.net.inter.latency(0) > 0 && this.net.intra.latency(0) > 0;
     this.someWakeAt = new Float64Array(n);
     this.someWakeOrder = new Float64Array(n);
@@ -375,7 +395,13 @@ export class MpiWorld {
     this.bytes += bytes;
     const net = this.net;
     const eager = bytes <= net.eagerLimit;
-    const path = net.transfer(this.rankToNode[rank], this.rankToNode[dest], eager ? bytes : net.config.controlBytes, now, !eager);
+    const sent = eager ? bytes : net.config.controlBytes;
+    // The sender's overhead is CPU time: a send posted while the call's earlier overheads are not
+    // done yet (a collective's next send) starts when they are.
+    let ready = now;
+    if (!this.postingFree && this.busyUntil[rank] > now) ready = this.busyUntil[rank];
+    const path = net.transfer(this.rankToNode[rank], this.rankToNode[dest], sent, ready, !eager);
+    if (!this.postingFree) this.busyUntil[rank] = ready + (path === 0 ? net.inter : net.intra).sendOverhead(sent);
     // Non-overtaking: envelopes from one rank to another arrive in the order they were sent.
     const arrival = this.pairArrivals.order(rank, dest, net.arrival, now);
     let flags = F_NET | (internal ? F_INTERNAL : 0);
@@ -505,7 +531,8 @@ export class MpiWorld {
     const dstNode = this.rankToNode[p.owner(r)];
     if ((p.flags(s) & F_RDV) === 0) {
       this.releaseNet(s);
-      this.completeAfter(r, this.net.recvOverhead(srcNode, dstNode, bytes));
+      p.setHandling(r, this.net.recvOverhead(srcNode, dstNode, bytes));
+      this.complete(r);
       return;
     }
     // Rendezvous: clear-to-send from the receiver back to the sender.
@@ -547,7 +574,8 @@ export class MpiWorld {
     const dstNode = this.rankToNode[p.owner(r)];
     const bytes = p.bytes(s);
     this.releaseNet(s);
-    this.completeAfter(r, this.net.recvOverhead(srcNode, dstNode, bytes));
+    p.setHandling(r, this.net.recvOverhead(srcNode, dstNode, bytes));
+    this.complete(r);
   };
 
   /** A scheduled completion (argument: slot handle, so a recycled slot is ignored). */
@@ -558,13 +586,6 @@ export class MpiWorld {
     p.clearFlags(s, F_SCHED);
     this.complete(s);
   };
-
-  private completeAfter(s: number, delay: number): void {
-    if (delay > 0) {
-      this.pool.orFlags(s, F_SCHED);
-      this.sim.schedule(delay, this.onCompletion, this.pool.handle(s));
-    } else this.complete(s);
-  }
 
   private scheduleCompletion(s: number): void {
     const p = this.pool;
@@ -593,7 +614,12 @@ export class MpiWorld {
     this.observer!.messageReceived!(token, this.pool.owner(s), this.sim.now);
   }
 
-  /** Marks a request complete and wakes its owner if it waits on it. */
+  /**
+   * Marks a request complete (a receive: its message has arrived) and wakes its owner if it
+   * waits on it. A wait for all its requests (and a collective's step) handles a received
+   * message at once, so its overhead follows the CPU's earlier work; a wait for any of them
+   * leaves that to the call, which knows which requests it returns.
+   */
   private complete(s: number): void {
     const p = this.pool;
     const f = p.flags(s);
@@ -604,6 +630,7 @@ export class MpiWorld {
     const rank = p.owner(s);
     const mode = this.waitMode[rank];
     if (mode === WAIT_STEPS) {
+      if (!this.receivingFree && p.kind(s) === KIND_RECV) this.handleMessage(rank, s);
       if (--this.waitRemaining[rank] === 0) this.stepDone(rank);
       return;
     }
@@ -612,10 +639,43 @@ export class MpiWorld {
       return;
     }
     if (mode === WAIT_ALL) {
+      if (!this.receivingFree && p.kind(s) === KIND_RECV) this.handleMessage(rank, s);
       if (--this.waitRemaining[rank] > 0) return;
     } else if (mode !== WAIT_ANY) return;
     this.waitMode[rank] = WAIT_WAKE;
-    this.scheduleWake(rank, this.waitDelay[rank], WAKE_EVENT);
+    this.scheduleWake(rank, this.wakeDelay(rank, this.waitDelay[rank]), WAKE_EVENT);
+  }
+
+  /**
+   * The CPU of `rank` handles the message received in slot `r` (its receiver overhead), once it
+   * is done with the overheads it is busy with, now at the earliest. Only called when handling
+   * takes time on some path (not {@link receivingFree}): only then is the slot's handling time set.
+   */
+  private handleMessage(rank: number, r: number): void {
+    const now = this.sim.now;
+    const b = this.busyUntil[rank];
+    this.busyUntil[rank] = (b > now ? b : now) + this.pool.handling(r);
+  }
+
+  /**
+   * @internal The program completes request slot `s` of its owner by an MPI_Waitany,
+   * MPI_Waitsome or MPI_Test, now: a receive's message is handled by the owner's CPU (see
+   * {@link busyFor} for how long the call then takes).
+   */
+  handled(s: number): void {
+    if (!this.receivingFree && this.pool.kind(s) === KIND_RECV) this.handleMessage(this.pool.owner(s), s);
+  }
+
+  /** @internal Time (us) from now until `rank`'s CPU is done with the overheads of its current MPI call, 0 when it is. */
+  busyFor(rank: number): number {
+    const b = this.busyUntil[rank];
+    const now = this.sim.now;
+    return b > now ? b - now : 0;
+  }
+
+  /** Delay (us) from now until `rank`, whose wait is over, wakes: once its CPU is done with the call's overheads, `after` us later (a reduction). */
+  private wakeDelay(rank: number, after: number): number {
+    return this.busyFor(rank) + after;
   }
 
   /**
@@ -682,8 +742,12 @@ export class MpiWorld {
   /**
    * @internal Starts waiting for all (`any` false) or any (`any` true) of the first `n` slots
    * (negative entries are skipped). Returns null when no wait is needed, else the event to yield.
+   * Waiting for all, the rank handles each received message (its receiver overhead, CPU time)
+   * in turn: the messages that have arrived in list order, at once, then the others as they
+   * arrive; the event fires when it has handled the last one and every send is complete.
+   * Waiting for any, the caller charges the handling of what it returns (see {@link handled}).
    */
-  beginWait(rank: number, slots: ArrayLike<number>, n: number, any: boolean): RankWait | null {
+  beginWait(rank: number, slots: ArrayLike<number>, n: number, any: boolean): SimEvent<unknown> | null {
     // One pass in the common cases: incomplete requests are marked as they are found; only a
     // wait-any that finds a completed request after marking some has to unmark them.
     const p = this.pool;
@@ -692,7 +756,10 @@ export class MpiWorld {
       const s = slots[i];
       if (s < 0) continue;
       if (this.isComplete(s)) {
-        if (!any) continue;
+        if (!any) {
+          if (!this.receivingFree && p.kind(s) === KIND_RECV) this.handleMessage(rank, s);
+          continue;
+        }
         for (let j = 0; j < i; j++) if (slots[j] >= 0) p.clearFlags(slots[j], F_WAITED);
         return null;
       }
@@ -700,7 +767,10 @@ export class MpiWorld {
       p.orFlags(s, F_WAITED);
       if (p.kind(s) === KIND_SEND) this.scheduleCompletion(s);
     }
-    if (incomplete === 0) return null;
+    if (incomplete === 0) {
+      const d = any ? 0 : this.busyFor(rank);
+      return d > 0 ? this.sim.timeout(d) : null;
+    }
     this.waitMode[rank] = any ? WAIT_ANY : WAIT_ALL;
     this.waitRemaining[rank] = incomplete;
     this.waitDelay[rank] = 0;
@@ -710,10 +780,11 @@ export class MpiWorld {
   }
 
   /**
-   * @internal Starts waiting for one or two slots (b may be -1) without an array. With `after` > 0
-   * the rank wakes `after` us after the last completion (a local reduction folded into the wait,
-   * which saves a kernel event and a process resume per collective step); the returned event is
-   * then a timeout when nothing is left to wait for.
+   * @internal Starts waiting for one or two slots (b may be -1) without an array, handling
+   * received messages as {@link beginWait} does. With `after` > 0 the rank wakes `after` us after
+   * the last completion and its handling (a local reduction folded into the wait, which saves a
+   * kernel event and a process resume per collective step); the returned event is then a
+   * timeout when nothing is left to wait for.
    */
   beginWait2(rank: number, a: number, b: number, after = 0): SimEvent<unknown> | null {
     const p = this.pool;
@@ -722,13 +793,18 @@ export class MpiWorld {
       incomplete++;
       p.orFlags(a, F_WAITED);
       if (p.kind(a) === KIND_SEND) this.scheduleCompletion(a);
+    } else if (!this.receivingFree && p.kind(a) === KIND_RECV) this.handleMessage(rank, a);
+    if (b >= 0) {
+      if (!this.isComplete(b)) {
+        incomplete++;
+        p.orFlags(b, F_WAITED);
+        if (p.kind(b) === KIND_SEND) this.scheduleCompletion(b);
+      } else if (!this.receivingFree && p.kind(b) === KIND_RECV) this.handleMessage(rank, b);
     }
-    if (b >= 0 && !this.isComplete(b)) {
-      incomplete++;
-      p.orFlags(b, F_WAITED);
-      if (p.kind(b) === KIND_SEND) this.scheduleCompletion(b);
+    if (incomplete === 0) {
+      const d = this.wakeDelay(rank, after);
+      return d > 0 ? this.sim.timeout(d) : null;
     }
-    if (incomplete === 0) return after > 0 ? this.sim.timeout(after) : null;
     this.waitMode[rank] = WAIT_ALL;
     this.waitRemaining[rank] = incomplete;
     this.waitDelay[rank] = after;
@@ -975,9 +1051,11 @@ export class MpiWorld {
       const delay = out.reduceBytes * this.collectives.reduceCostPerByte;
       this.waitDelay[rank] = delay;
       let incomplete = 0;
-      if (a !== NIL && !this.isComplete(a)) {
-        incomplete++;
-        p.orFlags(a, F_WAITED);
+      if (a !== NIL) {
+        if (!this.isComplete(a)) {
+          incomplete++;
+          p.orFlags(a, F_WAITED);
+        } else if (!this.receivingFree) this.handleMessage(rank, a);
       }
       if (b !== NIL && !this.isComplete(b)) {
         incomplete++;
@@ -988,7 +1066,7 @@ export class MpiWorld {
         this.waitRemaining[rank] = incomplete;
         return false;
       }
-      if (delay > 0) {
+      if (delay > 0 || this.busyUntil[rank] > this.sim.now) {
         this.stepDone(rank);
         return false;
       }
@@ -1078,9 +1156,9 @@ export class MpiWorld {
     this.complete(r);
   }
 
-  /** Every request of the rank's current step has completed (now): continue after its reduction delay. */
+  /** Every request of the rank's current step has completed (now): continue once its overheads are done, after its reduction delay. */
   private stepDone(rank: number): void {
-    const d = this.waitDelay[rank];
+    const d = this.wakeDelay(rank, this.waitDelay[rank]);
     if (this.hasMoreSteps(rank)) {
       this.scheduleWake(rank, d, WAKE_STEPS);
       return;
@@ -1227,7 +1305,7 @@ export class MpiWorld {
 
   /** Approximate bytes of MPI state: per-rank arrays, the request pool and the network's arrays. */
   stateBytes(): number {
-    return this.size * (4 * 4 + 1 + 1 + 4 + 4 + 4 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + 4 + 8 + 8 + 4 + 1 + 8 + 4 + 8 + 8 + 8 + 4 + 4 + 12) + this.pool.bytesUsed() + this.pairArrivals.byteLength + this.net.nicFreeAt.byteLength;
+    return this.size * (4 * 4 + 1 + 1 + 4 + 4 + 4 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + 4 + 8 + 8 + 4 + 1 + 8 + 4 + 8 + 8 + 8 + 4 + 4 + 12 + 8) + this.pool.bytesUsed() + this.pairArrivals.byteLength + this.net.nicFreeAt.byteLength;
   }
 
   /**

@@ -50,11 +50,11 @@ describe("MPI non-blocking requests", () => {
     w.launch(function* (c) {
       if (c.rank === 0) {
         const r = c.irecv(1, 0);
-        polls.push(c.test(r));
+        polls.push(yield* c.test(r));
         yield w.sim.timeout(50);
-        polls.push(c.test(r));
+        polls.push(yield* c.test(r));
         expect(() => c.test(r)).toThrow(/not an active request/);
-        expect(c.test(REQUEST_NULL)).toBe(true);
+        expect(yield* c.test(REQUEST_NULL)).toBe(true);
         const sent = yield* c.isend(1, 5, 1000); // eager: still in the network after it completes locally
         yield* c.wait(sent);
         expect(() => c.test(sent)).toThrow(/not an active request/);
