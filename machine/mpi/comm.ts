@@ -133,6 +133,8 @@ export class Comm {
   /** This rank in MPI_COMM_WORLD. */
   readonly worldRank: number;
   private scratch: Int32Array | null = null;
+  /** Whether the last {@link test} returned a call not yet run (see {@link refuseUnrunTest}). */
+  private unrunTest = false;
   /** @internal Exchange programs this rank has started on this communicator. */
   programCalls = 0;
 
@@ -162,6 +164,7 @@ export class Comm {
   // ------------------------------------------------------------ observation
 
   private enter(call: number): void {
+    if (this.unrunTest) this.refuseUnrunTest(MPI_CALLS[call]);
     const w = this.world;
     w.setCall(this.worldRank, call);
     const o = w.observer;
@@ -426,10 +429,24 @@ export class Comm {
    *   (before the first resume)
    */
   test(request: number): MpiCall<boolean> {
-    return this.testSlot(request === REQUEST_NULL ? -1 : this.slot("MPI_Test()", request));
+    const s = request === REQUEST_NULL ? -1 : this.slot("MPI_Test()", request);
+    if (this.unrunTest) this.refuseUnrunTest("MPI_Test()");
+    this.unrunTest = true;
+    return this.testSlot(s);
+  }
+
+  /**
+   * Refuses an MPI call made while the last {@link test}'s call was never run. Why asked:
+   * `if (comm.test(r))` without `yield*` tests a generator, which is always true, and no error
+   * would say so; the next MPI call on this communicator does.
+   */
+  private refuseUnrunTest(call: string): never {
+    this.unrunTest = false;
+    throw new MpiUsageError(this.worldRank, call, "the MPI_Test() before it was never run (its call was not given to yield*, and a call tested as a condition is always true): write 'const done = yield* comm.test(r)'");
   }
 
   private *testSlot(s: number): MpiCall<boolean> {
+    this.unrunTest = false;
     this.enter(CALL.test);
     if (s < 0) {
       this.exit(CALL.test, 0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { REQUEST_NULL, type Status } from "../../machine/index.js";
+import { MpiUsageError, REQUEST_NULL, type Status } from "../../machine/index.js";
 import { hockney, world } from "./helpers.js";
 
 describe("MPI non-blocking requests", () => {
@@ -65,6 +65,42 @@ describe("MPI non-blocking requests", () => {
     });
     w.run();
     expect(polls).toEqual([false, true]);
+  });
+
+  it("refuses the next MPI call after an MPI_Test whose call was never run", () => {
+    const w = world(2, hockney(10, 1e8));
+    let refused: unknown;
+    w.launch(function* (c) {
+      if (c.rank === 0) {
+        const r = c.irecv(1, 0);
+        // Without yield*: a generator, which a condition takes as true, and the test never ran.
+        if (c.test(r)) {
+          try {
+            yield* c.wait(r);
+          } catch (e) {
+            refused = e;
+          }
+        }
+        // Refused once: the program may go on.
+        yield* c.wait(r);
+      } else yield* c.send(0, 0, 8);
+    });
+    w.run();
+    expect(refused).toBeInstanceOf(MpiUsageError);
+    expect(String(refused)).toMatch(/rank 0, MPI_Wait\(\): the MPI_Test\(\) before it was never run .*yield\* comm\.test\(r\)/);
+  });
+
+  it("refuses an MPI_Test made while the one before it was never run", () => {
+    const w = world(1, hockney(10, 1e8));
+    w.launch(function* (c) {
+      const r = c.irecv(0, 0);
+      void c.test(r);
+      expect(() => c.test(r)).toThrow(/MPI_Test\(\): the MPI_Test\(\) before it was never run/);
+      expect(yield* c.test(r)).toBe(false);
+      yield* c.send(0, 0, 8);
+      yield* c.wait(r);
+    });
+    w.run();
   });
 
   it("completes an eager LogGP send at injection, before delivery", () => {
