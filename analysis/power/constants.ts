@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import { AnalysisInputError } from "../errors.js";
 import { keyPlace, keyText, notYamlError } from "../yaml-input.js";
 import { NamedRegistry } from "../registry.js";
-import { fileErrorText, measurementFileKind, parseLocatedYaml, YamlTextError, type KeyPath, type LocatedYaml } from "../../profile/index.js";
+import { fileErrorText, measurementFileKind, otherInputFileKindText, parseLocatedYaml, YamlTextError, type KeyPath, type LocatedYaml } from "../../profile/index.js";
 
 /** One on-die component of the power model: Power = AccessRate · ArchitecturalScaling · MaxPower. */
 export interface PowerComponent {
@@ -136,6 +136,9 @@ const COUNTER_KEYS: readonly (keyof CounterNames)[] = [
   "cycles", "time", "instructions", "flops", "stallCycles", "flpStallTerms", "l1Hits", "l2DataReferences", "l2Misses", "l3Misses", "remoteAccesses", "tlbMisses",
 ];
 
+/** The keys of a constant set in a constants file. @internal */
+export const CONSTANT_SET_KEYS: readonly string[] = ["name", "summary", "processors", "maxPower", "idlePower", "components", "latencies", "counters"];
+
 /**
  * Validates a plain object as a constant set. Counter lists left out are taken from `base`
  * (default `itanium2-madison`), so a file may give only the power constants. `processors` (a name
@@ -148,8 +151,7 @@ export function parsePowerConstantSet(raw: unknown, where: string, base: PowerCo
   };
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) fail([], "expected a mapping");
   const o = raw as Record<string, unknown>;
-  const known = ["name", "summary", "processors", "maxPower", "idlePower", "components", "latencies", "counters"];
-  for (const k of Object.keys(o)) if (!known.includes(k)) fail([k], `unknown key (known: ${known.join(", ")})`);
+  for (const k of Object.keys(o)) if (!CONSTANT_SET_KEYS.includes(k)) fail([k], `unknown key (known: ${CONSTANT_SET_KEYS.join(", ")})`);
   // Why String for numbers: JSON.stringify writes Infinity (YAML's .inf, 1e400) and NaN as null.
   const num = (v: unknown, key: KeyPath): number =>
     typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : fail(key, v === undefined ? "missing: expected a non-negative number" : `expected a non-negative number, got ${typeof v === "number" ? String(v) : JSON.stringify(v)}`);
@@ -244,6 +246,9 @@ export function loadPowerConstantFile(path: string): PowerConstantSet[] {
     throw e;
   }
   const doc = located.value;
+  // A scenario, a sweep file or an assembly is named for what it is, not checked key by key.
+  const otherKind = otherInputFileKindText(doc, path, "power");
+  if (otherKind !== undefined) throw new AnalysisInputError(otherKind, path);
   const list = Array.isArray(doc) ? doc : [doc];
   if (list.length === 0) throw new AnalysisInputError("holds no power constant set: write one set (a mapping) or a list of sets", path);
   return list.map((raw, i) => {
