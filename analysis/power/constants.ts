@@ -139,6 +139,9 @@ const COUNTER_KEYS: readonly (keyof CounterNames)[] = [
 /** The keys of a constant set in a constants file. @internal */
 export const CONSTANT_SET_KEYS: readonly string[] = ["name", "summary", "processors", "maxPower", "idlePower", "components", "latencies", "counters"];
 
+/** The keys of one component of a constant set (`components[i]`). */
+const COMPONENT_KEYS: readonly string[] = ["name", "scaling", "accessCounters"];
+
 /**
  * Validates a plain object as a constant set. Counter lists left out are taken from `base`
  * (default `itanium2-madison`), so a file may give only the power constants. `processors` (a name
@@ -169,8 +172,10 @@ export function parsePowerConstantSet(raw: unknown, where: string, base: PowerCo
   if (!Array.isArray(o.components) || o.components.length === 0) fail(["components"], "expected a non-empty list");
   const components = (o.components as unknown[]).map((c, i) => {
     const key = ["components", i];
-    if (typeof c !== "object" || c === null) return fail(key, "expected a mapping");
+    if (typeof c !== "object" || c === null || Array.isArray(c)) return fail(key, "expected a mapping");
     const cc = c as Record<string, unknown>;
+    // A key the model does not read (a per-component maxPower, a misspelt scaling) would be ignored unsaid.
+    for (const k of Object.keys(cc)) if (!COMPONENT_KEYS.includes(k)) fail([...key, k], `unknown key (known: ${COMPONENT_KEYS.join(", ")})`);
     if (typeof cc.name !== "string" || cc.name === "") fail([...key, "name"], "expected a non-empty string");
     // Eq. 6 sums every component: one listed twice would count its power twice.
     const first = (o.components as unknown[]).findIndex((d) => typeof d === "object" && d !== null && (d as Record<string, unknown>).name === cc.name);
