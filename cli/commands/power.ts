@@ -157,7 +157,10 @@ function run(ctx: CommandContext): number {
   const r = estimateTrialPower(trial, set, { kind: v.exclusive === true ? "exclusive" : "inclusive", view, flatOnly: v.callpaths !== true, cpuMHz });
   // Every estimate the idle power alone is no estimate: say what is missing instead.
   if (r.events.length > 0 && !r.anyComponent) {
-    throw new AnalysisInputError(`no event has what any component of the power model needs, so every estimate would be the idle power (${set.idlePower} W): ${r.omittedComponents.join("; ")}`, positionals[0]!);
+    // A time without a clock (a CUBE4 or Score-P profile never records "CPU MHz") gives no cycles: the option that gives the clock is named.
+    const noClock = r.basis.cyclesFrom === "unavailable" && r.basis.timeFrom !== "unavailable" && r.cpuMHz === undefined;
+    const clockHint = noClock ? `; the trial has a time (${r.basis.timeFrom}) but no cycle counter and no "CPU MHz" metadata to derive the cycles from it: give the clock with --cpu-mhz <MHz>` : "";
+    throw new AnalysisInputError(`no event has what any component of the power model needs, so every estimate would be the idle power (${set.idlePower} W): ${r.omittedComponents.join("; ")}${clockHint}`, positionals[0]!);
   }
   // Ranked before any output: a ranking that cannot be made is refused with nothing printed.
   let ineff: InefficientEvent[] = [];

@@ -7,6 +7,24 @@ import { runCli } from "./run-cli.js";
 const dir = mkdtempSync(join(tmpdir(), "ccasim-power-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+describe("ccasim power on a profile with a time but no clock", () => {
+  it("names --cpu-mhz when the cycles cannot be derived from the time, and estimates with it", async () => {
+    // Score-P's CUBE4 records TIME and PAPI_TOT_INS, no cycle counter and no "CPU MHz".
+    const cube = "test/data/cube/kripke.p8.d2.g32.r1/profile.cubex";
+    const r = await runCli(["power", cube]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`core: no cycle count (CPU_CYCLES|PAPI_TOT_CYC, or a time metric with CPU MHz); `);
+    expect(r.err).toMatch(/; the trial has a time \(TIME\) but no cycle counter and no "CPU MHz" metadata to derive the cycles from it: give the clock with --cpu-mhz <MHz>\n$/);
+    const clocked = await runCli(["power", cube, "--cpu-mhz", "2400", "--top", "1"]);
+    expect(clocked.code).toBe(0);
+    expect(clocked.out).toContain("cycles from TIME × CPU MHz; time from TIME; CPU 2400 MHz");
+    // A trial whose metadata gives the clock (and that lacks the access counters) is not sent to --cpu-mhz.
+    const clockKnown = await runCli(["power", "../shared/data/tau/hatchet-cpi-mpi"]);
+    expect(clockKnown.code).toBe(2);
+    expect(clockKnown.err).not.toContain("--cpu-mhz");
+  });
+});
+
 describe("ccasim power on a simulated Itanium 2 run", () => {
   it("names the events whose estimate exceeds MaxPower, and no others", async () => {
     const out = join(dir, "shock-madison");
