@@ -18,8 +18,18 @@ CUBE4 profile (.cubex).
 Power(C_i) = AccessRate(C_i) * ArchitecturalScaling(C_i) * MaxPower for the core and cache
 components (AccessRate = accesses / cycles), TotalPower = sum + IdlePower; energy = power * time;
 FLOP/J = floating-point operations / energy (the table prints MFLOP/J, millions; --json FLOP/J).
-Counter metrics: GlobalStalls, %FLPStalls, FLPIneffD,
-FLPIneffI, memory stalls with the set's latencies, remote memory access ratio.
+Counter metrics (paper 004, Eqs. 1-4): GlobalStalls = stall cycles / cycles, a fraction;
+%FLPStalls = floating-point stall cycles / cycles, which the table prints in per cent (33.33) and
+--json as the fraction (flpStalls 0.3333); FLPIneffI = FP operations / retired instructions *
+GlobalStalls; and, in --json only, FLPIneffD = FP operations * the %FLPStalls fraction, the
+memory stalls (cycles, with the set's latencies) and the remote memory access ratio (remote
+accesses / L3 misses, left out where there is no L3 miss).
+
+--json prints the library's TrialPower (estimateTrialPower): per row, power.watts, idleWatts and
+each component's watts and accessRate (accesses per cycle), power.joules, power.flopsPerJoule,
+power.basis (cycles, timeUs in microseconds and the counters they came from) and the metrics
+above; then the lists the notes under the table print. The rows of events that spent no cycles
+are in it too (in noCycles; their watts, the idle power, is no estimate).
 
 Missing counters degrade the estimate instead of failing it: cycles are derived from the time and
 the "CPU MHz" metadata (or time from cycles), components without access counters are omitted and

@@ -114,6 +114,33 @@ describe("ccasim power on a simulated Itanium 2 run", () => {
     const line = table.split("\n").find((l) => l.startsWith("StatesConstructor::compute()"))!;
     expect(line.split(/\s+/)).toContain(String(Number(mflops.toPrecision(4))));
   });
+
+  it("says in --help that the table's %FLPStalls is in per cent and --json's a fraction, and names the --json fields it has", async () => {
+    const help = (await runCli(["power", "--help"])).out.replace(/\s+/g, " ");
+    expect(help).toContain("%FLPStalls = floating-point stall cycles / cycles, which the table prints in per cent (33.33) and --json as the fraction (flpStalls 0.3333)");
+    expect(help).toContain("GlobalStalls = stall cycles / cycles, a fraction");
+    const out = join(dir, "shock-madison");
+    type Row = {
+      event: string;
+      power: { watts: number; idleWatts: number; joules: number; flopsPerJoule: number; components: { accessRate: number; watts: number }[]; basis: { cycles: number; timeUs: number } };
+      metrics: { globalStalls: number; flpStalls: number; flpIneffI: number; flpIneffD: number; memoryStalls: number };
+    };
+    const json = JSON.parse((await runCli(["power", out, "--json"])).out) as { events: Row[]; noCycles: string[] };
+    const row = json.events.find((e) => e.event === "StatesConstructor::compute()")!;
+    // Every field the help names is there, with the unit it gives.
+    for (const v of [row.power.watts, row.power.idleWatts, row.power.joules, row.power.flopsPerJoule, row.power.components[0]!.accessRate, row.power.basis.timeUs, row.metrics.flpIneffD, row.metrics.memoryStalls]) expect(Number.isFinite(v)).toBe(true);
+    expect(row.power.joules).toBeCloseTo(row.power.watts * row.power.basis.timeUs * 1e-6, 9);
+    expect(row.metrics.flpStalls).toBeGreaterThan(0);
+    expect(row.metrics.flpStalls).toBeLessThan(1);
+    expect(json.noCycles.length).toBeGreaterThan(0);
+    // The table's %FLPStalls is 100 times the fraction; its GlobalStalls the fraction itself.
+    const table = (await runCli(["power", out, "--name-width", "0"])).out;
+    const cells = table.split("\n").find((l) => l.startsWith("StatesConstructor::compute()"))!.split(/\s+/);
+    const header = table.split("\n").find((l) => l.startsWith("event "))!;
+    expect(header).toMatch(/GlobalStalls +%FLPStalls +FLPIneffI/);
+    expect(cells).toContain(String(Number((100 * row.metrics.flpStalls).toPrecision(4))));
+    expect(cells).toContain(String(Number(row.metrics.globalStalls.toPrecision(4))));
+  });
 });
 
 describe("ccasim power's constant sets", () => {
