@@ -134,12 +134,14 @@ function compileAt(model: CostModel, where: string, key: KeyPath): KeyedCost {
 /**
  * Compiles every cost model of an assembly. `where` of each compiled cost (named when it fails to
  * evaluate) is its call path or implementation (`calls of (root) => Driver => A`, `mean of A1 (A)`).
- * @throws AssemblyKeyError for a component or an implementation listed twice, a component without
- *   implementations, a call site or an interaction naming an unknown component or implementation,
+ * @throws AssemblyKeyError for no component, a component or an implementation listed twice, a
+ *   component without implementations, a call site or an interaction naming an unknown component or implementation,
  *   an interaction between components that never call each other, or an expression that does not
  *   compile
  */
 export function compileAssembly(assembly: Assembly): CompiledAssembly {
+  // Refused here rather than at the call graph's first component, unknown among none.
+  if (assembly.components.length === 0) throw new AssemblyKeyError(["components"], "lists no component: an assembly lists each component with its implementations");
   const components = assembly.components.map((c) => c.name);
   const index = new Map<string, number>();
   components.forEach((n, i) => {

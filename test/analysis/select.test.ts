@@ -386,6 +386,12 @@ describe("assembly files", () => {
     expect(refusal(interaction)).toMatch(/^a\.yaml:8:\d+: key 'interactions\[0\]\.costs\[0\]\.cost': cost -3 is below 0: a cost is 0 or more$/);
   });
 
+  it("refuses an assembly that lists no component, at its key", () => {
+    // It was refused at the call graph's component, "unknown component 'A'; known: " with nothing after it.
+    expect(refusal("components: []\ncallGraph: { component: A }\n")).toBe("a.yaml:1:13: key 'components': lists no component: an assembly lists each component with its implementations");
+    expect(() => prepareAssembly({ components: [], callGraph: { component: "A" } })).toThrow(new AssemblyKeyError(["components"], "lists no component: an assembly lists each component with its implementations"));
+  });
+
   it("reads 0 and expressions, which are checked where they are evaluated", () => {
     expect(refusal(one("mean: 0, sd: 0", "calls: 0"))).toBe("");
     expect(refusal(one('mean: "x - 5"'))).toBe("");
