@@ -245,6 +245,15 @@ function inputsRead(costs: readonly (CompiledCost | undefined)[]): ReadonlySet<s
   return names;
 }
 
+/**
+ * The cost of one invocation under risk aversion `k`, as text: `mean + 2·sd`, `mean - 0.5·sd`
+ * for a negative `k` (risk seeking), `mean` for 0.
+ */
+export function riskCostText(k: number): string {
+  if (k === 0) return "mean";
+  return k < 0 ? `mean - ${-k}·sd` : `mean + ${k}·sd`;
+}
+
 /** Options that shape the cost tables. */
 export interface CostOptions {
   /** Risk aversion k: each invocation costs mean + k·sd (default 0). */
@@ -285,7 +294,7 @@ export function evaluateCosts(ca: CompiledAssembly, inputs: Inputs, options: Cos
         let cost = check(mean(local), `mean cost of ${name}`, mean.key);
         const sd = ca.sd[c]![i];
         // A negative k (risk seeking) can take mean + k·sd below 0, which is no cost either (placed at the sd).
-        if (sd && k !== 0) cost = check(cost + k * check(sd(local), `sd of ${name}`, sd.key), `mean + ${k}·sd of ${name}`, sd.key);
+        if (sd && k !== 0) cost = check(cost + k * check(sd(local), `sd of ${name}`, sd.key), `${riskCostText(k)} of ${name}`, sd.key);
         unit[c]![i]! += calls * cost;
       }
       if (parent >= 0) {

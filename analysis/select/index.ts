@@ -7,7 +7,7 @@
  */
 export { compileCost, type CostModel, type CompiledCost, type Inputs, type PredictingModel } from "./cost-model.js";
 export { knownModelsAssembly, type Assembly, type ComponentSpec, type ImplementationSpec, type CallSite, type InteractionSpec } from "./assembly.js";
-export { AssemblyKeyError, AssemblyCostError, type QosConstraint, type Exclusion, type CostOptions } from "./cost-tables.js";
+export { AssemblyKeyError, AssemblyCostError, riskCostText, type QosConstraint, type Exclusion, type CostOptions } from "./cost-tables.js";
 export {
   selectImplementations,
   prepareAssembly,

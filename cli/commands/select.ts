@@ -11,6 +11,7 @@ import {
   prepareAssembly,
   readLocatedAssemblyFile,
   AssemblyCostError,
+  riskCostText,
   type AssemblyKeyLocator,
   selectImplementations,
   type QosConstraint,
@@ -148,7 +149,7 @@ function run(ctx: CommandContext): number {
   }
   const out: string[] = [];
   if (result) {
-    out.push(`inputs: ${Object.entries(result.inputs).map(([k, x]) => `${k}=${inputTexts[k] ?? String(x)}`).join(", ") || "(none)"}${riskK ? `; cost = mean + ${riskK}·sd` : ""}`);
+    out.push(`inputs: ${Object.entries(result.inputs).map(([k, x]) => `${k}=${inputTexts[k] ?? String(x)}`).join(", ") || "(none)"}${riskK ? `; cost = ${riskCostText(riskK)}` : ""}`);
     out.push(`optimum (${result.optimum.method}): ${Object.entries(result.optimum.assignment).map(([c, i]) => `${c}=${i}`).join(", ")}; predicted cost ${formatTableNumber(result.optimum.cost)}`);
     if (result.heuristic) {
       const h = result.heuristic;

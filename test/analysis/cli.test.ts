@@ -530,6 +530,12 @@ describe("ccasim prune", () => {
     expect(bad.err).toContain("--fold-group sets the pruning of --prune-trial; it needs --prune-trial");
   });
 
+  it("states the risk-weighted cost with the sign of k", async () => {
+    expect((await run(["select", "--known-models", "--input", "x=3", "--risk", "-0.5"])).out).toContain("inputs: x=3; cost = mean - 0.5·sd\n");
+    expect((await run(["select", "--known-models", "--input", "x=3", "--risk", "2"])).out).toContain("inputs: x=3; cost = mean + 2·sd\n");
+    expect((await run(["select", "--known-models", "--input", "x=3"])).out).toContain("inputs: x=3\n");
+  });
+
   it("rejects a count that is not a positive integer, as fit, power and profile show do, printing nothing", async () => {
     const trial = "../shared/data/tau/hatchet-cpi-mpi";
     for (const [args, option] of [
@@ -941,7 +947,7 @@ describe("ccasim select on an assembly file with a mistake", () => {
     // A cost below 0 at these inputs (mean - 5 sd with a negative --risk): placed at the sd.
     const risky = await run(["select", "scenarios/flux.assembly.yaml", "--input", "Q=100000", "--risk", "-5"]);
     expect(risky.code).toBe(2);
-    expect(risky.err).toMatch(/^ccasim select: scenarios\/flux\.assembly\.yaml:3\d:\d+: mean \+ -5·sd of \w+ \(Flux\): is -\d[\d.e+]* at \{"Q":100000\} \(costs must be finite and >= 0\)\n$/);
+    expect(risky.err).toMatch(/^ccasim select: scenarios\/flux\.assembly\.yaml:3\d:\d+: mean - 5·sd of \w+ \(Flux\): is -\d[\d.e+]* at \{"Q":100000\} \(costs must be finite and >= 0\)\n$/);
     // A call count below 0, and an interaction cost, at their keys.
     const dir = mkdtempSync(join(tmpdir(), "ccasim-select-"));
     const file = join(dir, "a.yaml");

@@ -192,7 +192,7 @@ describe("selectImplementations", () => {
   it("refuses a risk k that takes mean + k sd below 0, as for any other cost", () => {
     const asm: Assembly = { components: [{ name: "F", implementations: [{ name: "F1", mean: 10, sd: 4 }, { name: "F2", mean: 12, sd: 1 }] }], callGraph: { component: "F" } };
     expect(selectImplementations(asm, {}, { riskK: -2 }).optimum).toMatchObject({ assignment: { F: "F1" }, cost: 2 });
-    expect(() => selectImplementations(asm, {}, { riskK: -3 })).toThrow(new AssemblyCostError(["components", 0, "implementations", 0, "sd"], "is -2 at {} (costs must be finite and >= 0)", "mean + -3·sd of F1 (F)"));
+    expect(() => selectImplementations(asm, {}, { riskK: -3 })).toThrow(new AssemblyCostError(["components", 0, "implementations", 0, "sd"], "is -2 at {} (costs must be finite and >= 0)", "mean - 3·sd of F1 (F)"));
     // The key is the error's, for a file's reader to place.
     expect(() => selectImplementations(asm, {}, { riskK: -3 })).toThrow(expect.objectContaining({ path: ["components", 0, "implementations", 0, "sd"] }));
   });
