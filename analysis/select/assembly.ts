@@ -66,6 +66,21 @@ export interface Assembly {
 }
 
 /**
+ * The components of `assembly` that no call site of its call graph names, in the order listed:
+ * they cost nothing whatever their implementation, so selection cannot choose between them (a
+ * component left out of the call graph, or a call site naming another one by mistake).
+ */
+export function uncalledComponents(assembly: Assembly): string[] {
+  const called = new Set<string>();
+  const sites: CallSite[] = [assembly.callGraph];
+  for (let site = sites.pop(); site !== undefined; site = sites.pop()) {
+    called.add(site.component);
+    if (site.children) sites.push(...site.children);
+  }
+  return assembly.components.map((c) => c.name).filter((name) => !called.has(name));
+}
+
+/**
  * The known-models assembly of paper 002, section 5, as `scenarios/known-models.yaml` runs it:
  * Driver calls A (A1: 2x, A2: x²) and B (B1: x³, B2: 2x²), A calls the insignificant C (0.01 x)
  * and B the insignificant D (0.02 x), all with input x. For x < 2 the best choice is A2 and B1,

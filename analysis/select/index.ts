@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 export { compileCost, type CostModel, type CompiledCost, type Inputs, type PredictingModel } from "./cost-model.js";
-export { knownModelsAssembly, type Assembly, type ComponentSpec, type ImplementationSpec, type CallSite, type InteractionSpec } from "./assembly.js";
+export { knownModelsAssembly, uncalledComponents, type Assembly, type ComponentSpec, type ImplementationSpec, type CallSite, type InteractionSpec } from "./assembly.js";
 export { AssemblyKeyError, AssemblyCostError, riskCostText, type QosConstraint, type Exclusion, type CostOptions } from "./cost-tables.js";
 export {
   selectImplementations,

@@ -12,6 +12,7 @@ import {
   readLocatedAssemblyFile,
   AssemblyCostError,
   riskCostText,
+  uncalledComponents,
   type AssemblyKeyLocator,
   selectImplementations,
   type QosConstraint,
@@ -115,6 +116,10 @@ function run(ctx: CommandContext): number {
   const source = file === undefined ? undefined : { file, ...readLocatedAssemblyFile(file) };
   const assembly = source === undefined ? knownModelsAssembly() : source.assembly;
   const prepared = prepareAssembly(assembly);
+  for (const name of uncalledComponents(assembly)) {
+    const at = source?.locate(["components", assembly.components.findIndex((c) => c.name === name), "name"]) ?? file;
+    ctx.err(`warning: ${at}: component '${name}' is on no call site of the call graph: it costs 0 whatever its implementation, and the one listed first is shown as chosen\n`);
+  }
   const { values: inputs, texts: inputTexts } = numberAssignments("select", "input", v.input);
   const riskK = numberOption("select", "risk", v.risk, 0)!;
   const constraints: QosConstraint[] = Object.entries(assignments("select", "require", v.require)).map(([key, min]) => ({ key, min }));

@@ -935,6 +935,16 @@ describe("a thread named on the command line", () => {
 });
 
 describe("ccasim select on an assembly file with a mistake", () => {
+  it("warns of a component no call site names, at its line, and still selects", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "ccasim-select-")), "uncalled.yaml");
+    writeFileSync(file, ["components:", "  - name: Flux", "    implementations:", '      - { name: EFMFlux, mean: "Q" }', "  - name: Limiter", "    implementations:", '      - { name: Slow, mean: "10*Q" }', '      - { name: Fast, mean: "Q" }', "callGraph: { component: Flux, calls: 100 }", ""].join("\n"));
+    const r = await run(["select", file, "--input", "Q=10"]);
+    expect(r.code).toBe(0);
+    expect(r.err).toBe(`warning: ${file}:5:11: component 'Limiter' is on no call site of the call graph: it costs 0 whatever its implementation, and the one listed first is shown as chosen\n`);
+    expect(r.out).toContain("optimum (dynamic-programming): Flux=EFMFlux, Limiter=Slow; predicted cost 1000\n");
+    expect((await run(["select", "scenarios/flux.assembly.yaml", "--input", "Q=10"])).err).toBe("");
+  });
+
   it("places a cost that fails at the inputs given at its line in the file", async () => {
     const missing = await run(["select", "scenarios/flux.assembly.yaml", "--input", "Z=5"]);
     expect(missing.code).toBe(2);

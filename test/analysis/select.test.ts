@@ -13,11 +13,27 @@ import {
   AssemblyKeyError,
   AssemblyCostError,
   readAssemblyFile,
+  uncalledComponents,
   type Assembly,
   type CallSite,
 } from "../../analysis/index.js";
 import { loadScenario } from "../../scenarios/index.js";
 import { tempDir } from "../scenarios/fixtures.js";
+
+describe("uncalledComponents", () => {
+  it("names the components no call site reaches, in the order listed", () => {
+    expect(uncalledComponents(knownModelsAssembly())).toEqual([]);
+    const asm = knownModelsAssembly();
+    const extra: Assembly = {
+      ...asm,
+      components: [{ name: "Z", implementations: [{ name: "Z1", mean: 1 }] }, ...asm.components, { name: "Y", implementations: [{ name: "Y1", mean: 1 }] }],
+    };
+    expect(uncalledComponents(extra)).toEqual(["Z", "Y"]);
+    // Reached only deep in the graph: called.
+    const deep: Assembly = { ...extra, callGraph: { component: "Driver", children: [{ component: "A", children: [{ component: "Z", children: [{ component: "Y" }] }] }] } };
+    expect(uncalledComponents(deep)).toEqual(["B", "C", "D"]);
+  });
+});
 
 describe("selectImplementations", () => {
   it("picks A2 and B1 for x < 2 and A1 and B2 for x > 2 (paper 002's known models)", () => {
