@@ -56,6 +56,9 @@ function num(tok: string): number | undefined {
 /**
  * Parses Extra-P's text format (`PARAMETER`, `POINTS`, `METRIC`, `REGION`, `DATA` lines; `#`
  * comments). Points may be written `(4) (8)`, `4 8`, or `(20 1) (30 2)` for several parameters.
+ * Refused as Extra-P refuses them: a point listed twice in POINTS, and a region given a second
+ * block of DATA lines for one metric (Extra-P's reader appends it, and its validation finds more
+ * measurements than points).
  * @throws ProfileFormatError naming the file and line.
  */
 export function parseExtrapText(text: string, file = "(text)"): ExtrapExperiment {
@@ -66,6 +69,11 @@ export function parseExtrapText(text: string, file = "(text)"): ExtrapExperiment
   let callpath: string | undefined;
   let next = 0;
   let lastData = 0;
+  // The line where the current block's REGION/METRIC header lines begin, and where each
+  // (callpath, metric) got its block: a second block of one is refused at its header.
+  let blockStart = 0;
+  let inHeader = false;
+  const blockOf = new Map<string, number>();
   // DATA lines are matched to POINTS by position: a block of fewer lines cannot say which point
   // lacks one, so it is refused rather than read as the first points.
   const checkBlock = (): void => {
@@ -101,12 +109,16 @@ export function parseExtrapText(text: string, file = "(text)"): ExtrapExperiment
       case "METRIC":
         if (value === "") fail("METRIC needs a name");
         checkBlock();
+        if (!inHeader) blockStart = i + 1;
+        inHeader = true;
         metric = value;
         next = 0;
         break;
       case "REGION":
         if (value === "") fail("REGION needs a callpath");
         checkBlock();
+        if (!inHeader) blockStart = i + 1;
+        inHeader = true;
         callpath = value;
         next = 0;
         break;
@@ -116,6 +128,14 @@ export function parseExtrapText(text: string, file = "(text)"): ExtrapExperiment
         if (next >= points.length) fail(`more DATA lines than the ${points.length} POINTS`);
         const vals = value === "" ? [] : value.split(" ").map(num);
         if (vals.length === 0 || vals.some((v) => v === undefined)) fail(`expected finite numbers after DATA, found '${value}'`);
+        if (next === 0) {
+          const key = JSON.stringify([callpath, metric]);
+          const first = blockOf.get(key);
+          // why: Extra-P's reader appends a second block's measurements to the first's, and its validate_experiment then refuses the region (more measurements than POINTS); pooling them would fit data Extra-P never fits.
+          if (first !== undefined) throw new ProfileFormatError(file, blockStart, `REGION '${callpath}'${metric === "" ? "" : `, METRIC '${metric}'`} is given a second time (its first block starts at line ${first}), which Extra-P refuses (the region's measurements outnumber the ${points.length} POINTS): give each region one block per metric, with all repetitions of a point on its DATA line`);
+          blockOf.set(key, blockStart);
+        }
+        inHeader = false;
         out.push({ callpath: callpath!, metric, point: points[next], values: vals as number[] });
         next++;
         lastData = i + 1;

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -334,6 +334,30 @@ describe("Extra-P inputs", () => {
     expect(() => parseExtrapText(twice, "in.txt")).toThrow(new ProfileFormatError("in.txt", 3, "point (2) is listed twice in POINTS, which Extra-P refuses: list each point once and put all its repetitions on its DATA line"));
     expect(() => parseExtrapText("PARAMETER p q\nPOINTS (1 2) (1 3) (1 2)\n", "in.txt")).toThrow(/^in\.txt:2: point \(1 2\) is listed twice in POINTS/);
     expect(parseExtrapText("PARAMETER p q\nPOINTS (1 2) (2 1)\nREGION a\nDATA 1\nDATA 2\n", "in.txt").measurements).toHaveLength(2);
+  });
+
+  it("refuses a REGION measured twice for one METRIC, as Extra-P does, at the second block's line (the two blocks were pooled)", async () => {
+    // Extra-P's text reader appends the second block's measurements, and validate_experiment
+    // refuses a region with more measurements than POINTS. A real input with its block given twice:
+    const real = readFileSync(join(EX, "docs_examples_input.txt"), "utf8");
+    const block = real.slice(real.indexOf("REGION example"));
+    const twice = join(scratch, "region-twice.txt");
+    writeFileSync(twice, `${real}\n\n${block}\n`);
+    const second = real.split("\n").length + 2;
+    const detail = `REGION 'example', METRIC 'time' is given a second time (its first block starts at line 4), which Extra-P refuses (the region's measurements outnumber the 5 POINTS): give each region one block per metric, with all repetitions of a point on its DATA line`;
+    expect(() => readExtrap(twice)).toThrow(new ProfileFormatError(twice, second, detail));
+    let err = "";
+    let out = "";
+    const code = await main(["fit", twice], { out: (s) => (out += s), err: (s) => (err += s) });
+    expect(code).toBe(2);
+    expect(out).toBe("");
+    expect(err).toContain(`${twice}:${second}: ${detail}`);
+    // A block repeated under a METRIC line alone, and one without METRIC at all, are refused too.
+    const byMetric = "PARAMETER p\nPOINTS (1) (2)\nREGION a\nMETRIC m\nDATA 1\nDATA 2\nMETRIC n\nDATA 1\nDATA 2\nMETRIC m\nDATA 3\nDATA 4\n";
+    expect(() => parseExtrapText(byMetric, "in.txt")).toThrow(new ProfileFormatError("in.txt", 10, "REGION 'a', METRIC 'm' is given a second time (its first block starts at line 3), which Extra-P refuses (the region's measurements outnumber the 2 POINTS): give each region one block per metric, with all repetitions of a point on its DATA line"));
+    expect(() => parseExtrapText("PARAMETER p\nPOINTS (1)\nREGION a\nDATA 1\nREGION b\nDATA 1\nREGION a\nDATA 2\n", "in.txt")).toThrow(/^in\.txt:7: REGION 'a' is given a second time \(its first block starts at line 3\)/);
+    // The same region under another metric, and a REGION line without DATA, are no repetition.
+    expect(parseExtrapText("PARAMETER p\nPOINTS (1)\nMETRIC m\nREGION a\nDATA 1\nMETRIC n\nREGION a\nDATA 2\nREGION a\n", "in.txt").measurements).toHaveLength(2);
   });
 
   it("refuses a text block with fewer DATA lines than POINTS, at its last DATA line", () => {
