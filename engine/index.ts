@@ -22,5 +22,5 @@ export { Process, type ProcessGenerator, type ProcessOptions, type Yieldable } f
 export { RandomStream } from "./random.js";
 export { WaitingLine, type WaitingLineOptions } from "./waiting-line.js";
 export { InvalidDelayError, DeadlockError, Interrupt, type BlockedProcess } from "./errors.js";
-export { type ParamDoc, type Dimension, formatParams } from "./params.js";
+export { type ParamDoc, type ParamValueDoc, type Dimension, formatParams } from "./params.js";
 export { Registry, UnknownNameError, nearestName, didYouMean, editDistance, type Registrable } from "./registry.js";

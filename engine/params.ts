@@ -19,13 +19,16 @@
  */
 export type Dimension = "bytes" | "time" | "frequency" | "bandwidth" | "power" | "count" | "ratio";
 
-/** Documentation and constraints of one parameter. */
-export interface ParamDoc {
-  /** Key, relative to its owner (dotted for nested keys, for example `l2.size`). */
-  readonly name: string;
+/**
+ * What a value holds: a parameter's type and constraints without its name, default or
+ * optionality. Each item of a `list` parameter is one ({@link ParamDoc.items}), as is each value
+ * of a `map` whose keys are names ({@link ParamDoc.entries}).
+ */
+export interface ParamValueDoc {
   /**
    * Value type. `quantity` values carry a {@link Dimension}; `expression` values are mathjs
-   * expressions; `list` and `map` values are structured (YAML sequences and mappings), described by `doc`.
+   * expressions (text or a number); `list` and `map` values are structured (YAML sequences and
+   * mappings): `items`, `fields` or `entries` say what they hold, else `doc` does.
    */
   readonly type: "quantity" | "integer" | "number" | "boolean" | "string" | "enum" | "expression" | "list" | "map";
   /** Dimension of a quantity (required for `type: "quantity"`). */
@@ -35,18 +38,41 @@ export interface ParamDoc {
    * prefix (`512KB`, 512000 bytes) is refused with the binary one (`512KiB`) to write instead.
    */
   readonly binaryUnits?: boolean;
-  /** One or two sentences: what it means, and where the default comes from. */
-  readonly doc: string;
-  /** Default value, in base units; absent means the parameter is required unless `optional`. */
-  readonly default?: unknown;
-  /** True when the parameter may be left out without a default. */
-  readonly optional?: boolean;
+  /** What it means; for an item or an entry, optional (the parameter's `doc` says it). */
+  readonly doc?: string;
   /** Inclusive lower bound (base units). */
   readonly min?: number;
   /** Inclusive upper bound (base units). */
   readonly max?: number;
   /** Allowed values of an `enum`. */
   readonly values?: readonly string[];
+  /** The regular expression (ECMAScript source, anchored by the caller's `^...$`) a `string` matches. */
+  readonly pattern?: string;
+  /** What each item of a `list` holds; absent: items of any kind (its `doc` says which). */
+  readonly items?: ParamValueDoc;
+  /** Fewest items of a `list`. */
+  readonly minItems?: number;
+  /** Most items of a `list`. */
+  readonly maxItems?: number;
+  /**
+   * The keys of a `map` of known shape, each documented as a parameter (required unless it has a
+   * default or is optional); no other key is accepted.
+   */
+  readonly fields?: readonly ParamDoc[];
+  /** What each value of a `map` whose keys are names (any key) holds; ignored with `fields`. */
+  readonly entries?: ParamValueDoc;
+}
+
+/** Documentation and constraints of one parameter. */
+export interface ParamDoc extends ParamValueDoc {
+  /** Key, relative to its owner (dotted for nested keys, for example `l2.size`). */
+  readonly name: string;
+  /** One or two sentences: what it means, and where the default comes from. */
+  readonly doc: string;
+  /** Default value, in base units; absent means the parameter is required unless `optional`. */
+  readonly default?: unknown;
+  /** True when the parameter may be left out without a default. */
+  readonly optional?: boolean;
 }
 
 /** Renders parameter docs as aligned help text, one parameter per line. */

@@ -7,9 +7,9 @@ export const schemaCommand: Command = {
 
 Prints the JSON Schema (draft 2020-12) of ccasim scenario files, or with --sweep of sweep files.
 The scenario schema knows the machine and interconnect presets, every node parameter a machine
-section may override, the network keys, the component types and each type's parameters, with
-their documentation, so an editor completes and checks them as the loader will. The sweep schema
-checks an inline scenario against the scenario schema.
+section may override, the network keys, the component types and each type's parameters (the
+items of list parameters included), with their documentation, so an editor completes and checks
+them as the loader will. The sweep schema checks an inline scenario against the scenario schema.
 Point your editor's YAML support at it, for example with a first line
   # yaml-language-server: $schema=./ccasim.schema.json
 after 'npx ccasim schema > ccasim.schema.json'.`,

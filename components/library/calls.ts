@@ -1,4 +1,4 @@
-import { didYouMean } from "../../engine/index.js";
+import { didYouMean, type ParamDoc, type ParamValueDoc } from "../../engine/index.js";
 import { ScenarioValueError } from "./scenario-value-error.js";
 import { checkCountAtLoad, runCount, wholeCount } from "./counts.js";
 import { collectProblem, reportProblems } from "./problems.js";
@@ -28,7 +28,32 @@ interface RawCall {
   count?: unknown;
 }
 
-const CALL_KEYS = ["port", "portType", "method", "args", "count"];
+/** A port's or method's name: letters, digits, _ or -, starting with a letter or _. */
+const NAME_PATTERN = "^[A-Za-z_][\\w-]*$";
+const NAME = new RegExp(NAME_PATTERN);
+
+/** The keys of one call of a generic component's `calls` parameter (see {@link prepareCalls}). */
+const CALL_FIELDS: readonly ParamDoc[] = [
+  { name: "port", type: "string", pattern: NAME_PATTERN, doc: "The uses port the call goes through (letters, digits, _ or -, starting with a letter or _)." },
+  { name: "portType", type: "string", doc: "The uses port's type name.", default: "Work" },
+  { name: "method", type: "string", pattern: NAME_PATTERN, doc: "The method called (letters, digits, _ or -, starting with a letter or _).", default: "run" },
+  {
+    name: "args",
+    type: "map",
+    entries: { type: "expression", doc: "An expression of the caller's scope, or quoted text such as \"'y'\"." },
+    doc: "The arguments passed, by name: expressions of the caller's scope, or quoted text such as \"'y'\".",
+    optional: true,
+  },
+  { name: "count", type: "expression", doc: "Calls per invocation, a whole number, 0 or more.", default: 1 },
+];
+
+const CALL_KEYS = CALL_FIELDS.map((f) => f.name);
+
+/** What each item of a generic component's `calls` parameter is: a map of port, method, portType, args and count. */
+export const CALL_ITEM: ParamValueDoc = { type: "map", fields: CALL_FIELDS };
+
+/** What each item of a generic component's `args` parameter is: an argument's name. */
+export const ARG_NAME_ITEM: ParamValueDoc = { type: "string", doc: "An argument's name." };
 
 /**
  * `v` as a method name (`dflt` when absent): letters, digits, _ or -, starting with a letter or _,
@@ -39,7 +64,7 @@ const CALL_KEYS = ["port", "portType", "method", "args", "count"];
  */
 export function methodName(env: Pick<PrepareEnv, "error">, v: unknown, key: string, dflt: string): string {
   if (v === undefined) return dflt;
-  if (typeof v !== "string" || !/^[A-Za-z_][\w-]*$/.test(v)) env.error(key, `expected a method name (letters, digits, _ or -, starting with a letter or _), got ${JSON.stringify(v)}`);
+  if (typeof v !== "string" || !NAME.test(v)) env.error(key, `expected a method name (letters, digits, _ or -, starting with a letter or _), got ${JSON.stringify(v)}`);
   return v;
 }
 
@@ -72,7 +97,7 @@ export function prepareCalls(raw: unknown, scope: readonly string[], env: Prepar
     const where = `calls[${i}]`;
     if (typeof c !== "object" || c === null || Array.isArray(c)) env.error(where, "must be a map with at least 'port'");
     for (const k of Object.keys(c)) if (!CALL_KEYS.includes(k)) env.error(`${where}.${k}`, `unknown key '${k}'${didYouMean(k, CALL_KEYS)}; a call has ${CALL_KEYS.join(", ")}`);
-    if (typeof c.port !== "string" || !/^[A-Za-z_][\w-]*$/.test(c.port)) env.error(`${where}.port`, "must name a uses port (letters, digits, _ or -)");
+    if (typeof c.port !== "string" || !NAME.test(c.port)) env.error(`${where}.port`, "must name a uses port (letters, digits, _ or -)");
     const method = methodName(env, c.method, `${where}.method`, "run");
     const argsRaw = (c.args ?? {}) as Record<string, unknown>;
     if (typeof argsRaw !== "object" || Array.isArray(argsRaw)) env.error(`${where}.args`, "must map argument names to expressions");

@@ -1,7 +1,7 @@
 import type { ComponentContext, ComponentType } from "../component.js";
 import { checkKeys } from "../documented-params.js";
 import type { PortType } from "../ports.js";
-import { CallTargets, makeCalls, newScope, prepareCalls, RANK_NAMES, scopeLayout, usesPorts, type PreparedCall } from "./calls.js";
+import { CALL_ITEM, CallTargets, makeCalls, newScope, prepareCalls, RANK_NAMES, scopeLayout, usesPorts, type PreparedCall } from "./calls.js";
 import { negativeCost } from "./scenario-value-error.js";
 import { checkCountAtLoad, runCount } from "./counts.js";
 import { collectProblem, reportProblems } from "./problems.js";
@@ -29,7 +29,7 @@ export const driverComponent: ComponentType<DriverPrepared> = {
   params: [
     { name: "iterations", type: "expression", doc: "Number of iterations, a whole number, 0 or more (expression of workload variables, rank, size).", default: 1 },
     { name: "cost", type: "expression", doc: "Own microseconds per iteration (may use i).", default: 0 },
-    { name: "calls", type: "list", doc: "Calls per iteration: list of {port, method, portType, args: {name: expression, or quoted text such as \"'y'\"}, count (calls per iteration, a whole number, 0 or more; default 1)}.", optional: true },
+    { name: "calls", type: "list", items: CALL_ITEM, doc: "Calls per iteration: list of {port, method, portType, args: {name: expression, or quoted text such as \"'y'\"}, count (calls per iteration, a whole number, 0 or more; default 1)}.", optional: true },
   ],
   prepare(p, env) {
     checkKeys(env, p, KEYS, "a driver");

@@ -1,7 +1,7 @@
 import type { ComponentContext, ComponentType, PrepareEnv } from "../component.js";
 import { checkKeys } from "../documented-params.js";
 import type { CallArgs, PortType } from "../ports.js";
-import { CallTargets, makeCalls, newScope, nonNumericArgument, prepareCalls, scopeLayout, trackingEnv, usesPorts, alwaysCalledPorts, methodName, RANK_NAMES, type PreparedCall } from "./calls.js";
+import { ARG_NAME_ITEM, CALL_ITEM, CallTargets, makeCalls, newScope, nonNumericArgument, prepareCalls, scopeLayout, trackingEnv, usesPorts, alwaysCalledPorts, methodName, RANK_NAMES, type PreparedCall } from "./calls.js";
 import { negativeCost, ScenarioValueError } from "./scenario-value-error.js";
 import { collectProblem, reportProblems } from "./problems.js";
 
@@ -88,11 +88,11 @@ export const dummyComponent: ComponentType<DummyPrepared> = {
     { name: "port", type: "string", doc: "Name of the provides port.", default: "work" },
     { name: "portType", type: "string", doc: "Port type name; connections need equal types.", default: "Work" },
     { name: "method", type: "string", doc: "Method name.", default: "run" },
-    { name: "args", type: "list", doc: "Argument names of the method.", default: ["x"] },
+    { name: "args", type: "list", items: ARG_NAME_ITEM, doc: "Argument names of the method.", default: ["x"] },
     { name: "cost", type: "expression", doc: "Microseconds per invocation, an expression of the arguments, workload variables, rank and size.", optional: true },
     { name: "implementations", type: "map", doc: "Map of implementation name to cost expression.", optional: true },
     { name: "implementation", type: "string", doc: "Which entry of `implementations` this instance runs.", optional: true },
-    { name: "calls", type: "list", doc: `Calls made per invocation: list of {port, method, portType, args: {name: expression, or quoted text such as "'y'"}, count}. A call may reach this instance again through the connections (recursion, ended by a count that reaches 0), at most ${MAX_NESTED_CALLS} dummy invocations nested on a rank.`, optional: true },
+    { name: "calls", type: "list", items: CALL_ITEM, doc: `Calls made per invocation: list of {port, method, portType, args: {name: expression, or quoted text such as "'y'"}, count}. A call may reach this instance again through the connections (recursion, ended by a count that reaches 0), at most ${MAX_NESTED_CALLS} dummy invocations nested on a rank.`, optional: true },
     { name: "order", type: "enum", values: ["cost-first", "calls-first"], doc: "Whether own work comes before or after the calls.", default: "cost-first" },
   ],
   prepare(p, outer) {

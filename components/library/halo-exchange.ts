@@ -35,8 +35,8 @@ export const haloExchangeComponent: ComponentType<HaloPrepared> = {
   name: "halo-exchange",
   summary: "ghost-cell exchange on a 2-D/3-D block decomposition (isend/irecv, MPI_Waitsome); provides port `halo` (type Halo, method exchange, no arguments)",
   params: [
-    { name: "ranks", type: "list", doc: "Rank grid, e.g. [4, 4]; default: the most square grid of all ranks with as many dimensions as patchCells (2-D for the default patchCells).", optional: true },
-    { name: "patchCells", type: "list", doc: "Cells per rank along each dimension, e.g. [128, 128] or [N, N] (integers or expressions of the workload).", default: [64, 64] },
+    { name: "ranks", type: "list", items: { type: "integer", min: 1 }, minItems: 2, maxItems: 3, doc: "Rank grid, e.g. [4, 4]; default: the most square grid of all ranks with as many dimensions as patchCells (2-D for the default patchCells).", optional: true },
+    { name: "patchCells", type: "list", items: { type: "expression", doc: "Cells along one dimension: an integer >= 1 or an expression of the workload." }, minItems: 2, maxItems: 3, doc: "Cells per rank along each dimension, e.g. [128, 128] or [N, N] (integers or expressions of the workload).", default: [64, 64] },
     { name: "ghostWidth", type: "expression", doc: "Halo width in cells (an integer >= 1, or an expression of the workload).", default: 2 },
     { name: "bytesPerCell", type: "expression", doc: "Bytes per cell, all state variables (an integer >= 1, or an expression of the workload).", default: 32 },
     { name: "periodic", type: "boolean", doc: "Periodic boundaries.", default: false },

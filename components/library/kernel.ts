@@ -2,7 +2,7 @@ import type { ComponentContext, ComponentType, KernelSpec, PrepareEnv } from "..
 import { checkKeys } from "../documented-params.js";
 import { MachineInputError, checkKernelValues, squarePatchStride } from "../../machine/index.js";
 import type { CallArgs, PortType } from "../ports.js";
-import { CallTargets, makeCalls, newScope, nonNumericArgument, prepareCalls, scopeLayout, trackingEnv, usesPorts, alwaysCalledPorts, methodName, RANK_NAMES, type PreparedCall } from "./calls.js";
+import { ARG_NAME_ITEM, CALL_ITEM, CallTargets, makeCalls, newScope, nonNumericArgument, prepareCalls, scopeLayout, trackingEnv, usesPorts, alwaysCalledPorts, methodName, RANK_NAMES, type PreparedCall } from "./calls.js";
 import { ScenarioValueError } from "./scenario-value-error.js";
 import { wholeCount, workloadConstant } from "./counts.js";
 import { collectProblem, reportProblems } from "./problems.js";
@@ -68,7 +68,7 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
     { name: "port", type: "string", doc: "Name of the provides port.", default: "compute" },
     { name: "portType", type: "string", doc: "Port type name.", default: "Kernel" },
     { name: "method", type: "string", doc: "Method name.", default: "compute" },
-    { name: "args", type: "list", doc: "Argument names of the method.", default: ["Q"] },
+    { name: "args", type: "list", items: ARG_NAME_ITEM, doc: "Argument names of the method.", default: ["Q"] },
     { name: "elements", type: "expression", doc: "Elements per array (Q).", default: "Q" },
     { name: "elementSize", type: "expression", doc: "Bytes per element (an integer >= 1, no unit; the arrays at most 2^50 bytes in all). An access touches the element's first byte only, once per element and array (further loads and stores hit the L1): an element larger than a cache sector (ccasim presets <name> lists each level's) costs one sector fill per access, as reading one field of each struct. For a sequential sweep over whole structs of E bytes, give E/8 times as many 8-byte elements and divide the per-element loads, stores and flops by E/8.", default: 8 },
     { name: "loads", type: "expression", doc: "Loads per element.", default: 1 },
@@ -93,7 +93,7 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
     { name: "pattern", type: "enum", values: PATTERNS, doc: "Access pattern (unless patternArg selects one).", default: "sequential" },
     { name: "patternArg", type: "string", doc: "An argument whose text picks the pattern from `patterns` (a caller passes text quoted: dir: \"'y'\").", optional: true },
     { name: "patterns", type: "map", doc: "Map of argument value to pattern, with patternArg.", optional: true },
-    { name: "calls", type: "list", doc: "Calls made after the kernel (as for dummy components).", optional: true },
+    { name: "calls", type: "list", items: CALL_ITEM, doc: "Calls made after the kernel (as for dummy components).", optional: true },
   ],
   prepare(p, outer) {
     checkKeys(outer, p, KEYS, "a kernel component");

@@ -8,7 +8,7 @@
  *
  * @packageDocumentation
  */
-import type { Dimension, ParamDoc } from "../../engine/params.js";
+import type { Dimension, ParamDoc, ParamValueDoc } from "../../engine/params.js";
 import type { KeyPath } from "./source.js";
 import { describeDimension, parseQuantity } from "./units.js";
 
@@ -270,7 +270,7 @@ function fromParams(params: readonly ParamDoc[], opts: { doc?: string; additiona
     const defaults: Record<string, unknown> = {};
     let anyRequired = false;
     for (const [key, p] of t.leaves) {
-      const inner = paramSchema(p);
+      const inner = paramSchema(p, p.name);
       if (p.default !== undefined) {
         fields[key] = s.optional(inner, p.default);
         defaults[key] = p.default;
@@ -295,11 +295,15 @@ function fromParams(params: readonly ParamDoc[], opts: { doc?: string; additiona
   return build(root, opts.doc, opts.additional).schema;
 }
 
-function paramSchema(p: ParamDoc): Schema {
+/**
+ * The schema of a documented value: a parameter's, or (with `name` the parameter's, `items` or
+ * `entries` appended) an item's of a list or a value's of a map.
+ */
+function paramSchema(p: ParamValueDoc, name: string): Schema {
   const doc = p.doc;
   switch (p.type) {
     case "quantity":
-      if (!p.dimension) throw new Error(`parameter '${p.name}': a quantity needs a dimension`);
+      if (!p.dimension) throw new Error(`parameter '${name}': a quantity needs a dimension`);
       return s.quantity(p.dimension, { doc, min: p.min, max: p.max, ...(p.binaryUnits === true ? { binaryUnits: true } : {}) });
     case "integer":
       return s.integer({ doc, min: p.min, max: p.max });
@@ -308,15 +312,16 @@ function paramSchema(p: ParamDoc): Schema {
     case "boolean":
       return s.boolean({ doc });
     case "string":
-      return s.string({ doc });
+      return s.string({ doc, ...(p.pattern !== undefined ? { pattern: p.pattern } : {}) });
     case "enum":
       return s.enumOf(p.values ?? [], { doc });
     case "expression":
       return s.expression({ doc });
     case "list":
-      return s.array(s.any(), { doc });
+      return s.array(p.items === undefined ? s.any() : paramSchema(p.items, `${name} items`), { doc, ...(p.minItems !== undefined ? { minItems: p.minItems } : {}), ...(p.maxItems !== undefined ? { maxItems: p.maxItems } : {}) });
     case "map":
-      return s.record(s.any(), { doc });
+      if (p.fields !== undefined) return fromParams(p.fields, { doc });
+      return s.record(p.entries === undefined ? s.any() : paramSchema(p.entries, `${name} entries`), { doc });
   }
 }
 

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { loadScenarioText, loadSweepText, scenarioJsonSchema, sweepJsonSchema } from "../../index.js";
+import { componentTypes, loadScenarioText, loadSweepText, scenarioJsonSchema, sweepJsonSchema } from "../../index.js";
 import { MIXED_SCENARIO } from "./fixtures.js";
 
 const SCENARIOS = join(import.meta.dirname, "..", "..", "scenarios");
@@ -68,6 +68,99 @@ describe("the JSON Schema 'ccasim schema' prints", () => {
       const doc = edited(edit);
       expect(objections(doc).some((o) => (path === "" ? o.startsWith(": ") : o.startsWith(path))), `${what}: ${objections(doc).join("; ")}`).toBe(true);
       expect(() => loadScenarioText(JSON.stringify(doc), "bad.json"), what).toThrow();
+    }
+  });
+});
+
+describe("the JSON Schema of component parameters that are lists", () => {
+  const schema = scenarioJsonSchema() as Record<string, any>;
+  /** The JSON Schema of component type `type`'s parameter `name`. */
+  const paramJson = (type: string, name: string): Record<string, any> => {
+    const component = schema.properties.assembly.properties.components.additionalProperties;
+    const branch = component.allOf.find((b: Record<string, any>) => b.if.properties.type.const === type);
+    return branch.then.properties.params.properties[name];
+  };
+
+  it("types the items of every list parameter of every component type, as its registration documents them", () => {
+    const lists = componentTypes.all().flatMap((t) => t.params.filter((p) => p.type === "list").map((p) => [t.name, p] as const));
+    expect(lists.length).toBeGreaterThanOrEqual(14);
+    for (const [type, p] of lists) {
+      expect(p.items, `${type}.${p.name}`).toBeDefined();
+      const items = paramJson(type, p.name).items as Record<string, unknown>;
+      expect(Object.keys(items).filter((k) => k !== "description"), `${type}.${p.name}`).not.toEqual([]);
+    }
+    // A call, as every generic component reads one: its keys, their kinds, and no other key.
+    expect(paramJson("driver", "calls").items).toEqual({
+      type: "object",
+      properties: {
+        port: { description: "The uses port the call goes through (letters, digits, _ or -, starting with a letter or _).", type: "string", pattern: "^[A-Za-z_][\\w-]*$" },
+        method: { description: "The method called (letters, digits, _ or -, starting with a letter or _).", type: "string", pattern: "^[A-Za-z_][\\w-]*$", default: "run" },
+        portType: { description: "The uses port's type name.", type: "string", default: "Work" },
+        args: {
+          description: "The arguments passed, by name: expressions of the caller's scope, or quoted text such as \"'y'\".",
+          type: "object",
+          additionalProperties: { description: "An expression of the caller's scope, or quoted text such as \"'y'\". (a mathjs expression)", type: ["string", "number"] },
+        },
+        count: { description: "Calls per invocation, a whole number, 0 or more. (a mathjs expression)", type: ["string", "number"], default: 1 },
+      },
+      required: ["port"],
+      additionalProperties: false,
+    });
+    for (const type of ["dummy", "kernel"]) expect(paramJson(type, "calls").items).toEqual(paramJson("driver", "calls").items);
+    expect(paramJson("halo-exchange", "ranks")).toMatchObject({ type: "array", items: { type: "integer", minimum: 1 }, minItems: 2, maxItems: 3 });
+  });
+
+  it("objects to wrong items where the loader does, in every kind of list parameter", () => {
+    const shock = () => parse(readFileSync(join(SCENARIOS, "shock-madison.yaml"), "utf8")) as Record<string, any>;
+    const mixed = (edit: (c: Record<string, any>) => void) => edited((d) => edit(d.assembly.components));
+    const inShock = (edit: (c: Record<string, any>) => void) => {
+      const d = shock();
+      edit(d.assembly.components);
+      return d;
+    };
+    const at = (name: string, key: string) => `/assembly/components/${name}/params/${key}`;
+    const mesh = Object.entries(shock().assembly.components).find(([, c]: [string, any]) => c.type === "AMRMesh")![0];
+    const efm = Object.entries(shock().assembly.components).find(([, c]: [string, any]) => c.type === "EFMFlux")![0];
+    const cases: [string, Record<string, any>, string][] = [
+      ["an argument name that is a number", mixed((c) => (c.Model.params.args = [3])), at("Model", "args/0")],
+      ["a kernel argument name that is a map", mixed((c) => (c.Stencil.params.args = [{ Q: 1 }])), at("Stencil", "args/0")],
+      ["a call without a port", mixed((c) => (c.Driver.params.calls[0] = { args: { x: 2 } })), at("Driver", "calls/0")],
+      ["a call with a misspelt key", mixed((c) => (c.Driver.params.calls[0].prot = "model")), at("Driver", "calls/0")],
+      ["a call's method with a space", mixed((c) => (c.Driver.params.calls[1].method = "com pute")), at("Driver", "calls/1/method")],
+      ["a call's argument that is a list", mixed((c) => (c.Driver.params.calls[0].args = { x: [2] })), at("Driver", "calls/0/args/x")],
+      ["a call that is text", mixed((c) => (c.Model.params.calls = ["model"])), at("Model", "calls/0")],
+      ["a kernel's call with a count that is a map", mixed((c) => (c.Stencil.params.calls = [{ port: "p", count: { n: 1 } }])), at("Stencil", "calls/0/count")],
+      ["a rank grid of text", mixed((c) => (c.Halo.params.ranks = ["2", "2"])), at("Halo", "ranks/0")],
+      ["a rank grid with 0", mixed((c) => (c.Halo.params.ranks = [4, 0])), at("Halo", "ranks/1")],
+      ["patch cells of one dimension", mixed((c) => (c.Halo.params.patchCells = [64])), at("Halo", "patchCells")],
+      ["patch cells that are true", mixed((c) => (c.Halo.params.patchCells = [64, true])), at("Halo", "patchCells/1")],
+      ["a domain of three extents", inShock((c) => (c[mesh].params.domain = [320, 96, 4])), at(mesh, "domain")],
+      ["a domain extent that is fractional", inShock((c) => (c[mesh].params.domain = [320.5, 96])), at(mesh, "domain/0")],
+      ["a band of text", inShock((c) => (c[mesh].params.bands = [40, "wide"])), at(mesh, "bands/1")],
+      ["a negative band", inShock((c) => (c[mesh].params.bands = [40, -1])), at(mesh, "bands/1")],
+      ["a front without x", inShock((c) => delete c[mesh].params.fronts[0].x), at(mesh, "fronts/0")],
+      ["a front with a misspelt key", inShock((c) => (c[mesh].params.fronts[0].sped = 1)), at(mesh, "fronts/0")],
+      ["no front", inShock((c) => (c[mesh].params.fronts = [])), at(mesh, "fronts")],
+      ["a patch size without a height", inShock((c) => delete c[mesh].params.patchSizes[0].height), at(mesh, "patchSizes/0")],
+      ["a patch size range of one number", inShock((c) => (c[mesh].params.patchSizes[0].width = [8])), at(mesh, "patchSizes/0/width")],
+      ["a loop without its arrays", inShock((c) => (c[efm].params = { loops: [{ loads: 1, stores: 1, flops: 1, otherInstructions: 1 }] })), at(efm, "loops/0")],
+      ["a loop of 65 arrays", inShock((c) => (c[efm].params = { loops: [{ loads: 65, stores: 1, flops: 1, otherInstructions: 1, arrays: 65 }] })), at(efm, "loops/0/arrays")],
+      ["a loop's fmaFraction above 1", inShock((c) => (c[efm].params = { loops: [{ loads: 1, stores: 1, flops: 1, otherInstructions: 1, arrays: 1, fmaFraction: 2 }] })), at(efm, "loops/0/fmaFraction")],
+      ["no loop", inShock((c) => (c[efm].params = { loops: [] })), at(efm, "loops")],
+    ];
+    for (const [what, doc, path] of cases) {
+      expect(objections(doc).some((o) => o.startsWith(path)), `${what}: ${objections(doc).join("; ")}`).toBe(true);
+      expect(() => loadScenarioText(JSON.stringify(doc), "bad.json"), what).toThrow();
+    }
+    // Items the loader takes: expressions of the workload as patch cells, a loop stating only what it must.
+    const good = [
+      mixed((c) => (c.Halo.params.patchCells = ["Q / 100", 64, 8])),
+      mixed((c) => (c.Driver.params.calls[0] = { port: "model", method: "run", portType: "Work", args: { x: "steps / 2" }, count: "steps > 1" })),
+      inShock((c) => (c[efm].params = { loops: [{ loads: 1, stores: 1, flops: 1, otherInstructions: 1, arrays: 2 }] })),
+    ];
+    for (const doc of good) {
+      expect(objections(doc)).toEqual([]);
+      expect(() => loadScenarioText(JSON.stringify(doc), "ok.json")).not.toThrow();
     }
   });
 });

@@ -1,5 +1,5 @@
 import type { ComponentContext, ComponentType, PrepareEnv } from "../../component.js";
-import type { Simulation } from "../../../engine/index.js";
+import type { ParamValueDoc, Simulation } from "../../../engine/index.js";
 import type { Comm, KernelSpec } from "../../../machine/index.js";
 import { buildHierarchy, DOUBLE, type Balancer, type Front, type Hierarchy, type LevelSizes, type MeshSpec, type RankPlan } from "./hierarchy.js";
 import { GHOST_PORT, MESH_PORT } from "./ports.js";
@@ -27,7 +27,31 @@ const RESTRICT: ElementWork = { loads: 2, stores: 1, flops: 2, otherInstructions
 const FLAG: ElementWork = { loads: 6, stores: 1, flops: 10, otherInstructions: 8, arrays: 2, passes: 1, fmaFraction: 0 };
 
 const KEYS = ["domain", "levels", "variables", "haloWidth", "patchSizes", "bands", "fronts", "balancer"];
-const FRONT_KEYS = ["name", "x", "speed", "amplitude", "waves"];
+/** An extent range of a patch size, [min, max] in cells (as {@link rangeParam} reads it). */
+const RANGE: ParamValueDoc = { type: "list", items: { type: "integer", min: 1 }, minItems: 2, maxItems: 2 };
+
+/** What each item of `patchSizes` is (as {@link readSizes} reads it). */
+const PATCH_SIZE_ITEM: ParamValueDoc = {
+  type: "map",
+  fields: [
+    { name: "width", ...RANGE, doc: "[min, max] width of the level's patches, in its cells." },
+    { name: "height", ...RANGE, doc: "[min, max] height of the level's patches, in its cells." },
+  ],
+};
+
+/** What each item of `fronts` is (as {@link readFronts} reads it; x at most the domain's width, checked there). */
+const FRONT_ITEM: ParamValueDoc = {
+  type: "map",
+  fields: [
+    { name: "name", type: "string", doc: "The front's name (default front<i>).", optional: true },
+    { name: "x", type: "number", min: 0, doc: "Position at step 0, in level-0 cells from the left boundary (at most the domain's width)." },
+    { name: "speed", type: "number", doc: "Level-0 cells per coarse step.", default: 0 },
+    { name: "amplitude", type: "number", min: 0, doc: "Amplitude of the front's perturbation along y, in level-0 cells (0: planar).", default: 0 },
+    { name: "waves", type: "number", min: 0, doc: "Perturbation wavelengths over the domain's height.", default: 1 },
+  ],
+};
+
+const FRONT_KEYS = (FRONT_ITEM.fields ?? []).map((f) => f.name);
 
 // Every rank builds the same hierarchy: build it once per simulation and share it
 // (why: a 256-rank run would otherwise tile and plan the same levels 256 times).
@@ -100,13 +124,13 @@ export const amrMeshComponent: ComponentType<AmrMeshPrepared> = {
   name: "AMRMesh",
   summary: "patch hierarchy: levels, moving refined bands, load balancing, ghost updates (MPI_Waitsome), regridding",
   params: [
-    { name: "domain", type: "list", doc: "[width, height] of the domain in level-0 cells.", default: [480, 160] },
+    { name: "domain", type: "list", items: { type: "integer", min: 1 }, minItems: 2, maxItems: 2, doc: "[width, height] of the domain in level-0 cells.", default: [480, 160] },
     { name: "levels", type: "integer", doc: "Number of levels (refinement factor 2 between levels).", default: 3, min: 1, max: 8 },
     { name: "variables", type: "expression", doc: "Doubles per cell (state variables, interleaved per cell); may use workload variables.", default: 5 },
     { name: "haloWidth", type: "expression", doc: "Ghost-cell halo width in cells; may use workload variables.", default: 2 },
-    { name: "patchSizes", type: "list", doc: "Per level: {width: [min, max], height: [min, max]} in that level's cells; extents are drawn log-uniformly." },
-    { name: "bands", type: "list", doc: "Per refined level: half-width of the band refined around each front, in level-0 cells." },
-    { name: "fronts", type: "list", doc: "Moving fronts the refinement follows: list of {name, x, speed, amplitude, waves} in level-0 cells and cells per coarse step." },
+    { name: "patchSizes", type: "list", items: PATCH_SIZE_ITEM, doc: "Per level: {width: [min, max], height: [min, max]} in that level's cells; extents are drawn log-uniformly." },
+    { name: "bands", type: "list", items: { type: "number", min: 0 }, doc: "Per refined level: half-width of the band refined around each front, in level-0 cells." },
+    { name: "fronts", type: "list", items: FRONT_ITEM, minItems: 1, doc: "Moving fronts the refinement follows: list of {name, x, speed, amplitude, waves} in level-0 cells and cells per coarse step." },
     {
       name: "balancer",
       type: "enum",

@@ -7,7 +7,7 @@
 import type { PrepareEnv } from "../../component.js";
 import { checkKeys } from "../../documented-params.js";
 import type { KernelSpec } from "../../../machine/index.js";
-import type { ParamDoc } from "../../../engine/index.js";
+import type { ParamDoc, ParamValueDoc } from "../../../engine/index.js";
 import { ScenarioValueError } from "../scenario-value-error.js";
 
 /**
@@ -30,6 +30,17 @@ export interface ElementWork {
 }
 
 const WORK_KEYS = ["loads", "stores", "flops", "otherInstructions", "arrays", "passes", "fmaFraction"] as const;
+
+/** What each key of a work map means and may hold (per element, a double, and per pass). */
+const WORK_LIMITS: Readonly<Record<(typeof WORK_KEYS)[number], { readonly doc: string; readonly integer: boolean; readonly min: number; readonly max?: number }>> = {
+  loads: { doc: "Loads per element and pass.", integer: false, min: 0 },
+  stores: { doc: "Stores per element and pass.", integer: false, min: 0 },
+  flops: { doc: "Floating-point operations per element and pass.", integer: false, min: 0 },
+  otherInstructions: { doc: "Other instructions per element and pass.", integer: false, min: 0 },
+  arrays: { doc: "Patch-sized arrays the loop walks together (1 to 64).", integer: true, min: 1, max: 64 },
+  passes: { doc: "Passes over the arrays per invocation.", integer: true, min: 1 },
+  fmaFraction: { doc: "Share of the flops done by fused multiply-adds, in [0, 1].", integer: false, min: 0, max: 1 },
+};
 
 
 /**
@@ -89,8 +100,8 @@ export function workParam(env: PrepareEnv, raw: unknown, where: string, defaults
   const out: Record<string, number> = { ...defaults };
   for (const k of WORK_KEYS) {
     if (p[k] === undefined) continue;
-    const integer = k === "arrays" || k === "passes";
-    out[k] = numberParam(env, p[k], `${where}.${k}`, { min: integer ? 1 : 0, integer, max: k === "fmaFraction" ? 1 : k === "arrays" ? 64 : undefined });
+    const { integer, min, max } = WORK_LIMITS[k];
+    out[k] = numberParam(env, p[k], `${where}.${k}`, { min, integer, max });
   }
   if (out.loads + out.stores < out.arrays) env.error(where, `loads + stores (${out.loads + out.stores}) must be at least arrays (${out.arrays}): every array access is a load or a store`);
   return out as unknown as ElementWork;
@@ -105,6 +116,19 @@ export function workParam(env: PrepareEnv, raw: unknown, where: string, defaults
 export type LoopWork = readonly ElementWork[];
 
 const LOOP_REQUIRED = ["loads", "stores", "flops", "otherInstructions", "arrays"] as const;
+
+/** The defaults of a loop's keys that {@link LOOP_REQUIRED} leaves out. */
+const LOOP_DEFAULTS = { passes: 1, fmaFraction: 0 } as const;
+
+/** What each item of a component's `loops` parameter is: a map of the work keys, as {@link loopsParam} reads it. */
+const LOOP_ITEM: ParamValueDoc = {
+  type: "map",
+  fields: WORK_KEYS.map((k): ParamDoc => {
+    const { doc, integer, min, max } = WORK_LIMITS[k];
+    const required = (LOOP_REQUIRED as readonly string[]).includes(k);
+    return { name: k, type: integer ? "integer" : "number", doc, min, ...(max !== undefined ? { max } : {}), ...(required ? {} : { default: LOOP_DEFAULTS[k as keyof typeof LOOP_DEFAULTS] }) };
+  }),
+};
 
 /**
  * Reads a component's loops: `loops` (a list of work maps; loads, stores, flops,
@@ -123,7 +147,7 @@ export function loopsParam(env: PrepareEnv, rawLoops: unknown, rawWork: unknown,
       const e = entry as Record<string, unknown>;
       checkKeys(env, e, WORK_KEYS, "a loop", `${where}.`);
       for (const k of LOOP_REQUIRED) if (e[k] === undefined) env.error(`${where}.${k}`, `required: a loop states ${LOOP_REQUIRED.join(", ")}`);
-      return workParam(env, e, where, { loads: 0, stores: 0, flops: 0, otherInstructions: 0, arrays: 1, passes: 1, fmaFraction: 0 });
+      return workParam(env, e, where, { loads: 0, stores: 0, flops: 0, otherInstructions: 0, arrays: 1, ...LOOP_DEFAULTS });
     });
   }
   if (rawWork !== undefined) {
@@ -167,6 +191,8 @@ export function loopParamDocs(defaults: LoopWork, calibrated: string): ParamDoc[
     {
       name: "loops",
       type: "list",
+      items: LOOP_ITEM,
+      minItems: 1,
       doc:
         `The loops one invocation runs over the patch's arrays, in order: each {loads, stores, flops, otherInstructions, arrays, passes, fmaFraction} per element (double) and pass ` +
         `(passes 1 and fmaFraction 0 unless given). Defaults ${JSON.stringify(defaults)} are calibrated, not measured: ${calibrated}.`,
