@@ -201,7 +201,7 @@ function resolveScenario(config: ScenarioConfig, file: string, located: SourceDo
   const machine = collectErrors(errors, () => setupMachine(config, fail));
   if (machine !== undefined) collectErrors(errors, () => checkMetrics(config, machine, fail));
   // A machine no real one is like (an L2 below the L1 in size): said, at the key, not refused.
-  if (machine !== undefined) for (const w of machineConfigWarnings(machine.config)) warn(parseKeyPath(w.key), w.message);
+  if (machine !== undefined) for (const w of machineConfigWarnings(machine.config, "machine", new Set(machine.overridden))) warn(parseKeyPath(w.key), w.message);
   // Whether an output was asked for (in the file or by --set), not left at its default: one the
   // scenario's kind does not write would silently be missing.
   const asked = (key: string): boolean => located(["outputs", key]) !== undefined || overrides.some((o) => isPrefix(o.path, ["outputs", key]) || isPrefix(["outputs", key], o.path));

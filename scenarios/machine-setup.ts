@@ -21,6 +21,8 @@ export interface MachineSetup {
   readonly cluster: Cluster;
   readonly network: ResolvedNetwork;
   readonly collectives: CollectiveSpec;
+  /** The node parameters the section sets, as dotted keys (`memory.bandwidth`), in the order given. */
+  readonly overridden: readonly string[];
 }
 
 const SECTION_KEYS = new Set(["preset", "nodes", "processesPerNode", "placement", "network"]);
@@ -94,9 +96,9 @@ export function setupMachine(config: ScenarioConfig, fail: (path: KeyPath, messa
       }
     };
     try {
-      const base = machinePresets.get(section.preset).config;
       // Every key out of range and every level's geometry are reported together, as the units are.
-      const resolved = resolveMachineChecked(base, overrides);
+      // (By name: the keys the preset defines as equal to another follow its overrides.)
+      const resolved = resolveMachineChecked(section.preset, overrides);
       for (const error of resolved.errors) reportMachine(error);
       if (resolved.errors.length === 0) {
         machine = resolved.config;
@@ -132,7 +134,7 @@ export function setupMachine(config: ScenarioConfig, fail: (path: KeyPath, messa
   }
   // (Each part left undefined has reported its error.)
   if (keyErrors.length > 0 || machine === undefined || cluster === undefined || network === undefined || collectives === undefined) throw new ScenarioErrors(keyErrors);
-  return { presetName: section.preset, config: machine, cluster, network, collectives };
+  return { presetName: section.preset, config: machine, cluster, network, collectives, overridden: Object.keys(overrides) };
 }
 
 

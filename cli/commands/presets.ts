@@ -33,7 +33,9 @@ machine.network.preset. Every key of a machine preset can be overridden, in the 
   machine: { preset: itanium2-madison, l2: { size: 512KiB }, computeEfficiency: 0.4 }
 or on the command line
   ccasim run scenario.yaml --set machine.l2.size=512KiB
-and a cache level removed with null (l3: null). Values marked [calibrated] were tuned to
+and a cache level removed with null (l3: null). A key whose source says it equals another
+(the remote memory of a distributed-memory node, equal to its local memory) follows an override
+of that key unless it is set too. Values marked [calibrated] were tuned to
 reproduce a paper's observation or assumed, not read from a datasheet; keys a preset leaves
 out (a level's sector, which is then its line; memory.size, none unless given) are listed with
 their default, marked [default].

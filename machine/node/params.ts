@@ -51,8 +51,8 @@ export const MACHINE_PARAMS: readonly ParamDoc[] = [
   { name: "tlb.missPenalty", type: "number", min: 0, max: 1e6, doc: "Page-walk cost of a TLB miss, in cycles." },
   { name: "memory.latency", type: "quantity", dimension: "time", min: 0, max: 1000, doc: "Local memory latency: a time with its unit in a scenario (150ns); microseconds as a MachineConfig number." },
   { name: "memory.bandwidth", type: "quantity", dimension: "bandwidth", min: 1e3, max: 1e15, doc: "Sustainable local memory bandwidth of a node, shared by its processes: a rate with its unit in a scenario (6.4GB/s); bytes/s as a MachineConfig number." },
-  { name: "memory.remoteLatency", type: "quantity", dimension: "time", min: 0, max: 1000, doc: "Remote (ccNUMA) memory latency: a time with its unit in a scenario (230ns); microseconds as a MachineConfig number." },
-  { name: "memory.remoteBandwidth", type: "quantity", dimension: "bandwidth", min: 1e3, max: 1e15, doc: "Remote memory bandwidth: a rate with its unit in a scenario (3.2GB/s); bytes/s as a MachineConfig number." },
+  { name: "memory.remoteLatency", type: "quantity", dimension: "time", min: 0, max: 1000, doc: "Remote (ccNUMA) memory latency: a time with its unit in a scenario (230ns); microseconds as a MachineConfig number. Where the preset defines it as equal to the local one (a distributed-memory cluster's node, which has no remote memory), a scenario that overrides memory.latency alone gets this key overridden with it; where the preset gives it as a figure of its own (itanium2-madison's), it keeps the preset's value, and remote memory nearer than local is warned about." },
+  { name: "memory.remoteBandwidth", type: "quantity", dimension: "bandwidth", min: 1e3, max: 1e15, doc: "Remote (ccNUMA) memory bandwidth: a rate with its unit in a scenario (3.2GB/s); bytes/s as a MachineConfig number. Where the preset defines it as equal to the local one (a distributed-memory cluster's node, which has no remote memory), a scenario that overrides memory.bandwidth alone gets this key overridden with it; where the preset gives it as a figure of its own (itanium2-madison's), it keeps the preset's value, and remote memory faster than local is warned about." },
   {
     name: "memory.size",
     type: "quantity",
@@ -225,9 +225,14 @@ export interface MachineConfigWarning {
  * What is valid but unlike any real machine in a configuration that {@link machineConfigErrors}
  * accepts: a cache level smaller than the level inside it, which can then only miss where the
  * inner one misses (the model bounds each level's misses by the inner level's, as in an
- * inclusive hierarchy), so it adds its latency and holds nothing more.
+ * inclusive hierarchy), so it adds its latency and holds nothing more; and remote (ccNUMA)
+ * memory faster than local (a higher `memory.remoteBandwidth` than `memory.bandwidth`, or a lower
+ * `memory.remoteLatency` than `memory.latency`), which a preset giving the two as figures of
+ * their own keeps when a scenario overrides the local one alone.
+ * @param overridden - the keys (dotted, without `prefix`) a scenario sets: a warning about two
+ *   keys is given at the one set (the remote one when both are), naming the other as the preset's
  */
-export function machineConfigWarnings(config: MachineConfig, prefix = "machine"): MachineConfigWarning[] {
+export function machineConfigWarnings(config: MachineConfig, prefix = "machine", overridden: ReadonlySet<string> = new Set()): MachineConfigWarning[] {
   const warnings: MachineConfigWarning[] = [];
   // The level inside the one at hand: its key and size.
   let inner: { key: string; size: number } | undefined;
@@ -242,5 +247,37 @@ export function machineConfigWarnings(config: MachineConfig, prefix = "machine")
     }
     inner = { key: lk, size: lv.size };
   }
+  // (No miss is remote on a machine whose remoteFraction is 0: its remote memory is never used.)
+  for (const pair of config.memory.remoteFraction > 0 ? REMOTE_MEMORY : []) {
+    const local = machineValue(config, pair.local) as number;
+    const remote = machineValue(config, pair.remote) as number;
+    if (!pair.faster(remote, local)) continue;
+    const theirs = (key: string): string => (overridden.has(key) ? "" : ", the preset's");
+    // At the key the scenario set: the local one when it set that alone.
+    const atLocal = overridden.has(pair.local) && !overridden.has(pair.remote);
+    warnings.push(
+      atLocal
+        ? { key: `${prefix}.${pair.local}`, message: `${pair.text(local)}, ${pair.worse} ${prefix}.${pair.remote} (${pair.text(remote)}${theirs(pair.remote)}): remote (ccNUMA) memory ${pair.what} than local is unlike any real machine (set ${pair.remote} too, or is the value in the right unit?)` }
+        : { key: `${prefix}.${pair.remote}`, message: `${pair.text(remote)}, ${pair.better} ${prefix}.${pair.local} (${pair.text(local)}${theirs(pair.local)}): remote (ccNUMA) memory ${pair.what} than local is unlike any real machine (is the value in the right unit?)` },
+    );
+  }
   return warnings;
 }
+
+/** Local and remote memory keys whose remote value should be no better than the local one. */
+const REMOTE_MEMORY: readonly {
+  readonly local: string;
+  readonly remote: string;
+  /** Whether `remote` is better than `local`. */
+  readonly faster: (remote: number, local: number) => boolean;
+  /** `remote` compared with `local` when it is better, and `local` with `remote`. */
+  readonly better: string;
+  readonly worse: string;
+  /** What better memory is. */
+  readonly what: string;
+  /** A value in its unit. */
+  readonly text: (v: number) => string;
+}[] = [
+  { local: "memory.bandwidth", remote: "memory.remoteBandwidth", faster: (r, l) => r > l, better: "above", worse: "below", what: "faster", text: (v) => `${+(v / 1e9).toPrecision(6)} GB/s` },
+  { local: "memory.latency", remote: "memory.remoteLatency", faster: (r, l) => r < l, better: "below", worse: "above", what: "nearer", text: (v) => `${+(v * 1e3).toPrecision(6)} ns` },
+];

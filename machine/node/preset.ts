@@ -17,6 +17,21 @@ export interface ParamSource {
   readonly source: string;
   /** True when the number was tuned to reproduce an observation rather than taken from a datasheet. */
   readonly calibrated?: boolean;
+  /**
+   * The key whose value this one is by the preset's definition, not a figure of its own: the
+   * remote memory of a distributed-memory node, which has none, is its local memory
+   * (`memory.remoteBandwidth` equal to `memory.bandwidth`). Overrides of that key alone carry
+   * this one along (see {@link resolveMachine}); the two values must be equal in the preset.
+   */
+  readonly equalTo?: string;
+}
+
+/**
+ * The source of a preset's value as its documentation states it: the citation, and for a key
+ * {@link ParamSource.equalTo} another, that it follows that key's override.
+ */
+function sourceText(src: ParamSource): string {
+  return src.equalTo === undefined ? src.source : `${src.source}; so it follows an override of ${src.equalTo} unless it is set too`;
 }
 
 /** A named machine configuration. */
@@ -57,7 +72,10 @@ export function definePreset(
     if (v === undefined) continue;
     const src = sources[p.name];
     if (src === undefined) throw new Error(`machine preset '${name}': parameter '${p.name}' has no source`);
-    params.push({ ...p, default: v, doc: `${p.doc} Source: ${src.source}${src.calibrated ? " [calibrated]" : ""}.` });
+    if (src.equalTo !== undefined && machineValue(config, src.equalTo) !== v) {
+      throw new Error(`machine preset '${name}': parameter '${p.name}' is equal to '${src.equalTo}' by its source, but is ${String(v)} where '${src.equalTo}' is ${String(machineValue(config, src.equalTo))}`);
+    }
+    params.push({ ...p, default: v, doc: `${p.doc} Source: ${sourceText(src)}${src.calibrated ? " [calibrated]" : ""}.` });
   }
   return { name, summary, config, sources, params, ...(interconnect !== undefined ? { interconnect } : {}) };
 }
@@ -94,7 +112,7 @@ export function presetParameters(preset: MachinePreset): PresetParameter[] {
     const p = set.get(doc.name);
     if (p !== undefined) {
       const source = preset.sources[p.name];
-      out.push({ key: p.name, value: p.default, meaning: machineParam(p.name)?.doc ?? p.doc, source: source?.source ?? "", calibrated: source?.calibrated === true, defaulted: false });
+      out.push({ key: p.name, value: p.default, meaning: machineParam(p.name)?.doc ?? p.doc, source: source === undefined ? "" : sourceText(source), calibrated: source?.calibrated === true, defaulted: false });
       continue;
     }
     const fallback = defaultOf(doc.name, preset);

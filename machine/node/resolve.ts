@@ -8,8 +8,8 @@ import { nearestName } from "../../engine/registry.js";
 import "../presets/index.js";
 import { LEVEL_KEYS, type MachineConfig } from "./config.js";
 import { MachineInputError } from "./errors.js";
-import { MACHINE_PARAMS, machineConfigErrors } from "./params.js";
-import { machinePresets } from "./preset.js";
+import { MACHINE_PARAMS, machineConfigErrors, machineValue } from "./params.js";
+import { machinePresets, type ParamSource } from "./preset.js";
 
 /** Overrides: nested objects and/or dotted keys; `null` removes a cache level (`{ l3: null }`). */
 export type MachineOverrides = { readonly [key: string]: unknown };
@@ -26,7 +26,11 @@ function unknownKey(path: string, prefix: string): never {
   throw new MachineInputError(`${prefix}.${path}`, "a known machine parameter", path, `unknown machine parameter${near ? ` (did you mean '${near}'?)` : ""}`);
 }
 
-function apply(target: Record<string, unknown>, path: string, value: unknown, prefix: string): void {
+/**
+ * Sets `path` (a dotted parameter key or a group) of `target` to `value`, adding every parameter
+ * key it sets to `set`.
+ */
+function apply(target: Record<string, unknown>, path: string, value: unknown, prefix: string, set: Set<string>): void {
   const parts = path.split(".");
   if (parts.length === 1 && GROUPS.has(path)) {
     if (value === null) {
@@ -42,10 +46,11 @@ function apply(target: Record<string, unknown>, path: string, value: unknown, pr
       throw new MachineInputError(`${prefix}.${path}`, "an object of parameters", value, `expected an object of parameters, got ${JSON.stringify(value)}${advice}`);
     }
     if (!isPlainObject(target[path])) target[path] = {};
-    for (const [k, v] of Object.entries(value)) apply(target, `${path}.${k}`, v, prefix);
+    for (const [k, v] of Object.entries(value)) apply(target, `${path}.${k}`, v, prefix, set);
     return;
   }
   if (!PARAM_NAMES.includes(path)) unknownKey(path, prefix);
+  set.add(path);
   if (parts.length === 1) {
     target[path] = value;
     return;
@@ -59,7 +64,10 @@ function apply(target: Record<string, unknown>, path: string, value: unknown, pr
 
 /**
  * The configuration of preset `preset` (or a copy of a full configuration) with `overrides`
- * applied, validated.
+ * applied, validated. A key the named preset defines as equal to another
+ * ({@link ParamSource.equalTo}: the remote memory of a distributed-memory node, equal to its
+ * local memory) takes that key's overridden value unless `overrides` set it too; a full
+ * configuration has no such keys.
  * @param prefix - how keys are named in errors (default `machine`, giving `machine.l2.size`)
  * @throws UnknownNameError (input error) for an unknown preset name, suggesting the nearest
  * @throws MachineInputError (input error) naming the offending key and the expected unit/range
@@ -80,10 +88,17 @@ export function resolveMachine(preset: string | MachineConfig, overrides: Machin
  *   a group that is not a map, a new cache level given in part
  */
 export function resolveMachineChecked(preset: string | MachineConfig, overrides: MachineOverrides = {}, prefix = "machine"): { config: MachineConfig; errors: MachineInputError[] } {
-  const base = typeof preset === "string" ? machinePresets.get(preset).config : preset;
+  const named = typeof preset === "string" ? machinePresets.get(preset) : undefined;
+  const base = named?.config ?? (preset as MachineConfig);
   const config = structuredClone(base) as unknown as Record<string, unknown>;
   if (!isPlainObject(overrides)) throw new MachineInputError(prefix, "an object of overrides", overrides);
-  for (const [k, v] of Object.entries(overrides)) apply(config, k, v, prefix);
+  const set = new Set<string>();
+  for (const [k, v] of Object.entries(overrides)) apply(config, k, v, prefix, set);
+  // Keys defined as equal to another follow its override (why: a distributed-memory node's remote
+  // memory is its local memory; overriding one alone would leave a remote memory the node lacks).
+  for (const [key, src] of Object.entries(named?.sources ?? {})) {
+    if (src.equalTo !== undefined && set.has(src.equalTo) && !set.has(key)) apply(config, key, machineValue(config, src.equalTo), prefix, new Set());
+  }
   checkNewLevels(base, config, prefix);
   const resolved = config as unknown as MachineConfig;
   return { config: resolved, errors: machineConfigErrors(resolved, prefix) };

@@ -70,8 +70,8 @@ export const xeonPreset = definePreset(
     "tlb.missPenalty": { source: `${FIG3}; the exposed (not overlapped) part of a page walk: page-table entries of a streamed array sit in the caches, so walks are short`, calibrated: true },
     "memory.latency": { source: "about 150 ns load latency of an E7501-chipset DDR-266 Xeon node", calibrated: true },
     "memory.bandwidth": { source: "533 MT/s x 8 B front-side bus = 4.26 GB/s peak, sustained ~3.2 GB/s per node", calibrated: true },
-    "memory.remoteLatency": { source: "no remote memory on a distributed-memory cluster: equal to local" },
-    "memory.remoteBandwidth": { source: "no remote memory on a distributed-memory cluster: equal to local" },
+    "memory.remoteLatency": { source: "no remote memory on a distributed-memory cluster: equal to local", equalTo: "memory.latency" },
+    "memory.remoteBandwidth": { source: "no remote memory on a distributed-memory cluster: equal to local", equalTo: "memory.bandwidth" },
     "memory.remoteFraction": { source: "distributed-memory cluster: every miss is local" },
     "prefetch.enabled": { source: `${INTEL_OPT}, chapter 6, 'Hardware Prefetching of Data': an automatic data prefetcher that 'does not prefetch across 4K boundary'` },
     "prefetch.maxStride": {
