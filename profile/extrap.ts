@@ -249,12 +249,19 @@ export function parseExtrapJson(text: string, file = "(json)"): ExtrapExperiment
       if (!isObj(metrics)) fail(`measurements['${callpath}'] is not an object`);
       for (const [metric, list] of Object.entries(metrics as object)) {
         if (!Array.isArray(list)) fail(`measurements['${callpath}']['${metric}'] is not an array`);
+        // Extra-P refuses a point listed twice for one callpath and metric (its repetitions are the
+        // values of one entry): the list then holds more measurements than the experiment has points.
+        const seen = new Map<string, number>();
         (list as unknown[]).forEach((e, i) => {
           const at = `measurements['${callpath}']['${metric}'][${i}]`;
           if (!isObj(e)) fail(`${at} is not an object`);
           const r = e as Record<string, unknown>;
           const point = numbers(r.point, `${at}.point`, fail);
           if (point.length !== parameters.length) fail(`${at}.point has ${point.length} coordinates for ${parameters.length} parameters`);
+          const key = point.join(",");
+          const first = seen.get(key);
+          if (first !== undefined) fail(`${at}.point [${point.join(", ")}] is the point of [${first}] again: Extra-P refuses a point given twice (give its repetitions as the values of one entry)`);
+          seen.set(key, i);
           const values = numbers(r.values, `${at}.values`, fail);
           out.push({ callpath, metric, point, values });
         });

@@ -67,6 +67,17 @@ describe("Extra-P inputs", () => {
     expect(l.measurements[5]).toEqual({ callpath: "test", metric: "metr", point: [2, 3], values: [7, 7, 7, 7, 7] });
   });
 
+  it("refuses a point given twice for one callpath and metric of the new JSON, as Extra-P does", () => {
+    const doc = JSON.parse(readFileSync(join(EX, "tests_data_json_new_input1.json"), "utf8")) as { measurements: Record<string, Record<string, { point: number[]; values: number[] }[]>> };
+    const [callpath, metrics] = Object.entries(doc.measurements)[0]!;
+    const [metric, list] = Object.entries(metrics)[0]!;
+    expect(() => parseExtrapJson(JSON.stringify(doc), "in.json")).not.toThrow();
+    list.push({ point: [...list[0]!.point], values: [1] });
+    expect(() => parseExtrapJson(JSON.stringify(doc), "in.json")).toThrow(
+      `in.json: measurements['${callpath}']['${metric}'][${list.length - 1}].point [${list[0]!.point.join(", ")}] is the point of [0] again: Extra-P refuses a point given twice (give its repetitions as the values of one entry)`,
+    );
+  });
+
   it("reads Extra-P's older id-based JSON", () => {
     const old = {
       callpaths: [{ id: 1, name: "main" }],
