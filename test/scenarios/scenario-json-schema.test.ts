@@ -1,20 +1,14 @@
-import Ajv2020 from "ajv/dist/2020.js";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { componentTypes, loadScenarioText, loadSweepText, scenarioJsonSchema, sweepJsonSchema } from "../../index.js";
 import { MIXED_SCENARIO } from "./fixtures.js";
+import { objectionsTo } from "./json-schema-objections.js";
 
 const SCENARIOS = join(import.meta.dirname, "..", "..", "scenarios");
-// The default export is the Ajv class; its typings describe the module as CommonJS.
-const Ajv = Ajv2020 as unknown as new (options: object) => { compile(schema: object): ((doc: unknown) => boolean) & { errors?: { instancePath: string; message?: string }[] | null } };
-const validate = new Ajv({ allErrors: true, strict: false }).compile(scenarioJsonSchema());
-
 /** The JSON Schema's objections to `doc`, as `path: message` lines (empty when it accepts it). */
-function objections(doc: unknown): string[] {
-  return validate(doc) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath}: ${e.message ?? ""}`);
-}
+const objections = objectionsTo(scenarioJsonSchema());
 
 /** MIXED_SCENARIO with `edit` applied to its parsed document. */
 function edited(edit: (doc: Record<string, any>) => void): Record<string, any> {
@@ -195,8 +189,7 @@ describe("the JSON Schema on program models", () => {
 });
 
 describe("the JSON Schema 'ccasim schema --sweep' prints", () => {
-  const validateSweep = new Ajv({ allErrors: true, strict: false }).compile(sweepJsonSchema());
-  const sweepObjections = (doc: unknown): string[] => (validateSweep(doc) ? [] : (validateSweep.errors ?? []).map((e) => `${e.instancePath}: ${e.message ?? ""}`));
+  const sweepObjections = objectionsTo(sweepJsonSchema());
   const SWEEPS = join(import.meta.dirname, "sweeps");
   const sweepFiles = [
     ...readdirSync(SCENARIOS).filter((f) => f.endsWith(".sweep.yaml")).map((f) => join(SCENARIOS, f)),
