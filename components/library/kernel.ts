@@ -107,6 +107,8 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
     const expr = (key: string, dflt: string | number): Fn =>
       env.compile((p[key] as string | number | undefined) ?? dflt, scopeNames, key).bind(scopeNames);
     const patterns = (p.patterns ?? {}) as Record<string, string>;
+    // A list or a scalar would be read by index or as no entries at all.
+    if (typeof patterns !== "object" || Array.isArray(patterns)) env.error("patterns", `must map values of the pattern argument to patterns (${PATTERNS.join(", ")}), got ${JSON.stringify(patterns)}`);
     for (const [k, v] of Object.entries(patterns))
       if (!(PATTERNS as readonly string[]).includes(v)) env.error(`patterns.${k}`, `'${v}' is not a pattern; use ${PATTERNS.join(", ")}`);
     const patternArg = p.patternArg === undefined ? undefined : String(p.patternArg);

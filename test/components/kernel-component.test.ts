@@ -177,6 +177,13 @@ assembly:
     expect(sequentialOnly).toEqual([seq, seq]);
   });
 
+  it("refuses patterns that are no map, at the key, instead of reading a list by index or a number as none", () => {
+    for (const value of ["[sequential, strided]", "5", "strided"]) {
+      const message = loadErrorOf(text(["\"'x'\"", "\"'y'\""]).replace("patterns: { x: sequential, y: strided }", `patterns: ${value}`));
+      expect(message, value).toMatch(/kernel\.yaml:\d+:\d+: assembly\.components\.K\.params\.patterns: must map values of the pattern argument to patterns \(sequential, strided, random\), got /);
+    }
+  });
+
   it("refuses text where a component reads a number, naming the argument and the text", () => {
     // The kernel's N is a number: text there is a mistake of the caller.
     const wrong = text(["\"'x'\"", "\"'y'\""]).replace("args: { N: N, dir: \"'x'\" }", "args: { N: \"'many'\", dir: \"'x'\" }");
