@@ -9,7 +9,7 @@ import {
   type NetworkSpec,
   type ResolvedNetwork,
 } from "../machine/index.js";
-import { backgroundLoadModels, machinePresets, pointToPointModels, resolveMachineChecked } from "../machine/index.js";
+import { backgroundLoadModels, DEFAULT_INTRA_MODEL, DEFAULT_LOAD_MODEL, DEFAULT_MODEL, machinePresets, pointToPointModels, resolveMachineChecked } from "../machine/index.js";
 import { didYouMean, type ParamDoc } from "../engine/index.js";
 import { collectErrors, parseQuantity, ScenarioError, ScenarioErrors, validateValue, type KeyPath } from "./lang/index.js";
 import { machineSectionSchema, type MachineSection, type ScenarioConfig } from "./scenario-schema.js";
@@ -174,12 +174,12 @@ function convertNetworkUnits(raw: Record<string, unknown>): Record<string, unkno
     const name = typeof model === "string" ? model : fallback;
     return registry.has(name) ? registry.get(name).params : undefined;
   };
-  out.params = convertByDocs(raw.params, docsOf(pointToPointModels, raw.model, "hockney"), "params");
+  out.params = convertByDocs(raw.params, docsOf(pointToPointModels, raw.model, DEFAULT_MODEL), "params");
   for (const key of ["eagerLimit", "controlBytes"])
     if (typeof raw[key] === "string") out[key] = quantityAt(key, raw[key], "bytes");
   for (const [key, registry, fallback] of [
-    ["intraNode", pointToPointModels, "hockney"],
-    ["load", backgroundLoadModels, "none"],
+    ["intraNode", pointToPointModels, DEFAULT_INTRA_MODEL],
+    ["load", backgroundLoadModels, DEFAULT_LOAD_MODEL],
   ] as const) {
     const section = raw[key];
     if (section !== null && typeof section === "object" && !Array.isArray(section)) {

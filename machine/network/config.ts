@@ -71,7 +71,14 @@ export class NetworkConfigError extends Error {
   }
 }
 
-const DEFAULT_INTRA_MODEL = "hockney";
+/** Inter-node point-to-point model of a network that names none. */
+export const DEFAULT_MODEL = "hockney";
+/** Point-to-point model of an intra-node path that names none. */
+export const DEFAULT_INTRA_MODEL = "hockney";
+/** Background load model of a load that names none (no load). */
+export const DEFAULT_LOAD_MODEL = "none";
+/** The keys of a {@link LinkSpec} or a {@link LoadSpec} (`intraNode`, `load`): a model and its parameters. */
+export const LINK_KEYS = ["model", "params"] as const;
 /** Default shared-memory path: 1 us, 1 GB/s (typical of MPICH's shared-memory channel on 2004-era SMP nodes; an assumption). */
 export const DEFAULT_INTRA_NODE: LinkSpec = { model: DEFAULT_INTRA_MODEL, params: { alpha: 1, bandwidth: 1e9 } };
 /** Default eager limit in bytes. */
@@ -85,7 +92,7 @@ export const DEFAULT_PRESET = "gigabit-ethernet";
  */
 export const networkParams: readonly ParamDoc[] = [
   { name: "preset", type: "enum", values: ["fast-ethernet", "gigabit-ethernet", "myrinet-2000", "infiniband-4x", "numalink-4"], doc: "Interconnect preset giving alpha and bandwidth (see interconnectPresets); in a scenario the default is the machine preset's interconnect.", default: DEFAULT_PRESET },
-  { name: "model", type: "enum", values: ["hockney", "loggp"], doc: "Inter-node point-to-point cost model (see pointToPointModels).", default: "hockney" },
+  { name: "model", type: "enum", values: ["hockney", "loggp"], doc: "Inter-node point-to-point cost model (see pointToPointModels).", default: DEFAULT_MODEL },
   { name: "overheadFraction", type: "number", doc: "LogGP from a preset: CPU overhead o per side as a fraction of alpha (L = alpha - 2o, g = o).", default: 0.25, min: 0, max: 0.5 },
   { name: "eagerLimit", type: "quantity", dimension: "bytes", doc: "Largest message sent eagerly; larger messages use rendezvous (request to send, clear to send, data).", default: DEFAULT_EAGER_LIMIT, min: 0 },
   { name: "controlBytes", type: "quantity", dimension: "bytes", doc: "Size of rendezvous control messages.", default: 0, min: 0 },
@@ -152,6 +159,21 @@ function checkMap(key: string, value: unknown, expected: string): void {
   if (typeof value !== "object" || Array.isArray(value)) throw new NetworkConfigError(key, `must be ${expected}, got ${JSON.stringify(value)}`);
 }
 
+/**
+ * Refuses a key of a section `{ model, params }` (`intraNode`, `load`) other than {@link LINK_KEYS}:
+ * a misspelt `parms` would leave the model's defaults in force without a word.
+ * @throws NetworkConfigError naming `key.k`
+ */
+function checkLinkKeys(key: string, value: LinkSpec | LoadSpec | null | undefined): void {
+  if (value === undefined || value === null) return;
+  const known: readonly string[] = LINK_KEYS;
+  for (const k of Object.keys(value)) {
+    if (known.includes(k)) continue;
+    const near = nearestName(k, known);
+    throw new NetworkConfigError(`${key}.${k}`, `unknown key${near ? ` (did you mean '${near}'?)` : ""}; known: ${known.join(", ")}`);
+  }
+}
+
 /** The point-to-point models that take a parameter `name` (alpha, bandwidth, L ...), by model name. */
 function modelsTaking(name: string): string[] {
   return pointToPointModels.all().filter((m) => m.params.some((d) => d.name === name)).map((m) => m.name);
@@ -204,10 +226,12 @@ export function resolveNetwork(spec: NetworkSpec | null = {}, defaultPreset = DE
   }
   checkMap("params", spec.params, "a map of the model's parameters (e.g. { alpha: 30us, bandwidth: 100MB/s })");
   checkMap("intraNode", spec.intraNode, "a map { model, params }");
+  checkLinkKeys("intraNode", spec.intraNode);
   checkMap("intraNode.params", spec.intraNode?.params, "a map of the model's parameters");
   checkMap("load", spec.load, "a map { model, params }");
+  checkLinkKeys("load", spec.load);
   checkMap("load.params", spec.load?.params, "a map of the load model's parameters");
-  const modelName = modelNameOf("model", spec.model, "hockney");
+  const modelName = modelNameOf("model", spec.model, DEFAULT_MODEL);
   const model = lookup("model", () => pointToPointModels.get(modelName));
   if (spec.preset !== undefined && typeof spec.preset !== "string") throw new NetworkConfigError("preset", `must be a preset name, got ${JSON.stringify(spec.preset)}`);
   // The named preset, else the default one, gives what `params` leaves out (`--set
@@ -237,7 +261,7 @@ export function resolveNetwork(spec: NetworkSpec | null = {}, defaultPreset = DE
   const controlBytes = spec.controlBytes ?? 0;
   if (!(controlBytes >= 0) || !Number.isFinite(controlBytes)) throw new NetworkConfigError("controlBytes", `must be a finite size >= 0 bytes, got ${controlBytes}`);
 
-  const loadModelName = modelNameOf("load.model", spec.load?.model, "none");
+  const loadModelName = modelNameOf("load.model", spec.load?.model, DEFAULT_LOAD_MODEL);
   const loadModel = lookup("load.model", () => backgroundLoadModels.get(loadModelName));
   // A parameter of another load model (`params.mean` under the default model none, which takes
   // none) names the model it belongs to, as a point-to-point model's does.

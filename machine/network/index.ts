@@ -19,5 +19,9 @@ export {
   DEFAULT_INTRA_NODE,
   DEFAULT_EAGER_LIMIT,
   DEFAULT_PRESET,
+  DEFAULT_MODEL,
+  DEFAULT_INTRA_MODEL,
+  DEFAULT_LOAD_MODEL,
+  LINK_KEYS,
 } from "./config.js";
 export { Interconnect, INTER_NODE, INTRA_NODE, type NetworkTraffic } from "./interconnect.js";

@@ -95,6 +95,12 @@ describe("network configuration", () => {
     expect(resolveCollectives(null).reduceCostPerByte).toBe(0.001);
   });
 
+  it("refuses a key of intraNode or load other than model and params, naming the nearest, instead of ignoring it", () => {
+    expect(() => resolveNetwork({ intraNode: { model: "hockney", parms: { alpha: 2 } } } as never)).toThrow("network.intraNode.parms: unknown key (did you mean 'params'?); known: model, params");
+    expect(() => resolveNetwork({ load: { modl: "piecewise" } } as never)).toThrow("network.load.modl: unknown key (did you mean 'model'?); known: model, params");
+    expect(() => resolveNetwork({ load: { model: "none", seed: 3 } } as never)).toThrow("network.load.seed: unknown key; known: model, params");
+  });
+
   it("names the model a parameter belongs to when the chosen model lacks it", () => {
     expect(() => resolveNetwork({ params: { L: 3 } })).toThrow("network.params.L: not a parameter of the hockney model but of loggp (select it with model: loggp); hockney takes: alpha, bandwidth");
     expect(() => resolveNetwork({ model: "loggp", params: { alpha: 3 } })).toThrow("network.params.alpha: not a parameter of the loggp model but of hockney (select it with model: hockney)");
