@@ -90,7 +90,7 @@ export const dummyComponent: ComponentType<DummyPrepared> = {
     { name: "method", type: "string", doc: "Method name.", default: "run" },
     { name: "args", type: "list", items: ARG_NAME_ITEM, doc: "Argument names of the method.", default: ["x"] },
     { name: "cost", type: "expression", doc: "Microseconds per invocation, an expression of the arguments, workload variables, rank and size.", optional: true },
-    { name: "implementations", type: "map", doc: "Map of implementation name to cost expression.", optional: true },
+    { name: "implementations", type: "map", entries: { type: "expression", doc: "Microseconds per invocation of this implementation, as `cost`." }, doc: "Map of implementation name to cost expression.", optional: true },
     { name: "implementation", type: "string", doc: "Which entry of `implementations` this instance runs.", optional: true },
     { name: "calls", type: "list", items: CALL_ITEM, doc: `Calls made per invocation: list of {port, method, portType, args: {name: expression, or quoted text such as "'y'"}, count}. A call may reach this instance again through the connections (recursion, ended by a count that reaches 0), at most ${MAX_NESTED_CALLS} dummy invocations nested on a rank.`, optional: true },
     { name: "order", type: "enum", values: ["cost-first", "calls-first"], doc: "Whether own work comes before or after the calls.", default: "cost-first" },

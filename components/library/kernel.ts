@@ -92,7 +92,7 @@ export const kernelComponent: ComponentType<KernelPrepared> = {
     { name: "stride", type: "expression", doc: "Stride in elements for the strided pattern; default: the row length of a square patch of the elements, ceil(sqrt(elements)).", optional: true },
     { name: "pattern", type: "enum", values: PATTERNS, doc: "Access pattern (unless patternArg selects one).", default: "sequential" },
     { name: "patternArg", type: "string", doc: "An argument whose text picks the pattern from `patterns` (a caller passes text quoted: dir: \"'y'\").", optional: true },
-    { name: "patterns", type: "map", doc: "Map of argument value to pattern, with patternArg.", optional: true },
+    { name: "patterns", type: "map", entries: { type: "enum", values: PATTERNS }, doc: "Map of argument value to pattern, with patternArg.", optional: true },
     { name: "calls", type: "list", items: CALL_ITEM, doc: "Calls made after the kernel (as for dummy components).", optional: true },
   ],
   prepare(p, outer) {

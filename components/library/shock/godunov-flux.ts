@@ -1,4 +1,5 @@
 import type { ComponentType } from "../../component.js";
+import type { ParamDoc } from "../../../engine/index.js";
 import { FLUX_PORT } from "./ports.js";
 import { checkKeys } from "../../documented-params.js";
 import { kernelsFor, loopParamDocs, loopsParam, numberParam, type LoopWork } from "./params.js";
@@ -45,7 +46,14 @@ export interface GodunovPrepared {
 }
 
 const KEYS = ["loops", "work", "iteration", "iterations", "iterationCv"];
-const ITER_KEYS = ["loads", "stores", "flops", "otherInstructions"];
+/** The keys of `iteration`, as {@link godunovFluxComponent} reads them (each a number >= 0; those left out keep {@link GODUNOV_ITERATION}'s). */
+const ITERATION_FIELDS: readonly ParamDoc[] = [
+  { name: "loads", type: "number", min: 0, doc: "Loads per element and solver iteration.", optional: true },
+  { name: "stores", type: "number", min: 0, doc: "Stores per element and solver iteration.", optional: true },
+  { name: "flops", type: "number", min: 0, doc: "Floating-point operations per element and solver iteration.", optional: true },
+  { name: "otherInstructions", type: "number", min: 0, doc: "Other instructions per element and solver iteration.", optional: true },
+];
+const ITER_KEYS = ITERATION_FIELDS.map((f) => f.name);
 
 /**
  * GodunovFlux (paper 000 section 5, paper 001 section 5.2): Godunov's method with an exact
@@ -67,7 +75,7 @@ export const godunovFluxComponent: ComponentType<GodunovPrepared> = {
         "the first loop is the Riemann solve, which takes the iterations; the strided/sequential ratio climbs from 1 to 3.4 as the loops' arrays overflow the L2, " +
         "and a line through the mode-averaged means over Q = 1e3 .. 1.5e5 is -866 + 0.307 Q us",
     ),
-    { name: "iteration", type: "map", doc: `Work per element of one solver iteration {loads, stores, flops, otherInstructions}, added to the first loop; default ${JSON.stringify(GODUNOV_ITERATION)} (calibrated).`, optional: true },
+    { name: "iteration", type: "map", fields: ITERATION_FIELDS, doc: `Work per element of one solver iteration {loads, stores, flops, otherInstructions}, added to the first loop; default ${JSON.stringify(GODUNOV_ITERATION)} (calibrated).`, optional: true },
     { name: "iterations", type: "number", doc: "Mean solver iterations per element (calibrated).", default: GODUNOV_ITERATIONS, min: 0 },
     { name: "iterationCv", type: "number", doc: "Coefficient of variation of the iteration count between invocations (calibrated to paper 000 Eq. 2).", default: GODUNOV_ITERATION_CV, min: 0 },
   ],
@@ -79,7 +87,7 @@ export const godunovFluxComponent: ComponentType<GodunovPrepared> = {
       if (typeof p.iteration !== "object" || p.iteration === null || Array.isArray(p.iteration)) env.error("iteration", `must be a map with keys ${ITER_KEYS.join(", ")}`);
       const it = p.iteration as Record<string, unknown>;
       checkKeys(env, it, ITER_KEYS, "an iteration description", "iteration.");
-      for (const k of ITER_KEYS) if (it[k] !== undefined) iteration[k] = numberParam(env, it[k], `iteration.${k}`, { min: 0 });
+      for (const f of ITERATION_FIELDS) if (it[f.name] !== undefined) iteration[f.name] = numberParam(env, it[f.name], `iteration.${f.name}`, { min: f.min });
     }
     return {
       loops,

@@ -120,15 +120,30 @@ const LOOP_REQUIRED = ["loads", "stores", "flops", "otherInstructions", "arrays"
 /** The defaults of a loop's keys that {@link LOOP_REQUIRED} leaves out. */
 const LOOP_DEFAULTS = { passes: 1, fmaFraction: 0 } as const;
 
+/**
+ * The fields of a work map, one per key of {@link WORK_KEYS} with its {@link WORK_LIMITS} (the
+ * bounds {@link workParam} checks); `given(k)` says whether key `k` is required (`"required"`),
+ * defaults to a value, or may be left out (`undefined`: the map's owner fills it).
+ */
+function workFields(given: (k: (typeof WORK_KEYS)[number]) => "required" | number | undefined): ParamDoc[] {
+  return WORK_KEYS.map((k): ParamDoc => {
+    const { doc, integer, min, max } = WORK_LIMITS[k];
+    const g = given(k);
+    return { name: k, type: integer ? "integer" : "number", doc, min, ...(max !== undefined ? { max } : {}), ...(g === "required" ? {} : g === undefined ? { optional: true } : { default: g }) };
+  });
+}
+
 /** What each item of a component's `loops` parameter is: a map of the work keys, as {@link loopsParam} reads it. */
 const LOOP_ITEM: ParamValueDoc = {
   type: "map",
-  fields: WORK_KEYS.map((k): ParamDoc => {
-    const { doc, integer, min, max } = WORK_LIMITS[k];
-    const required = (LOOP_REQUIRED as readonly string[]).includes(k);
-    return { name: k, type: integer ? "integer" : "number", doc, min, ...(max !== undefined ? { max } : {}), ...(required ? {} : { default: LOOP_DEFAULTS[k as keyof typeof LOOP_DEFAULTS] }) };
-  }),
+  fields: workFields((k) => ((LOOP_REQUIRED as readonly string[]).includes(k) ? "required" : LOOP_DEFAULTS[k as keyof typeof LOOP_DEFAULTS])),
 };
+
+/**
+ * A map of work keys as {@link workParam} reads it (a component's `work`, RK2's `update`): any of
+ * them, each within its bounds, no other key; those left out keep the component's own values.
+ */
+export const WORK_MAP: ParamValueDoc = { type: "map", fields: workFields(() => undefined) };
 
 /**
  * Reads a component's loops: `loops` (a list of work maps; loads, stores, flops,
@@ -200,8 +215,8 @@ export function loopParamDocs(defaults: LoopWork, calibrated: string): ParamDoc[
     },
     {
       name: "work",
-      type: "map",
-      doc: "Keys of a loop ({loads, stores, flops, otherInstructions, arrays, passes, fmaFraction}) set in every loop of `loops`, for example {fmaFraction: 0.5}.",
+      ...WORK_MAP,
+      doc: "Keys of a loop ({loads, stores, flops, otherInstructions, arrays, passes, fmaFraction}) set in every loop of `loops`, for example {fmaFraction: 0.5}; with several loops fmaFraction only (per-loop counts go in `loops`).",
       optional: true,
     },
   ];

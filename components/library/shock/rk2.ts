@@ -2,7 +2,7 @@ import type { ComponentType } from "../../component.js";
 import type { Patch } from "./hierarchy.js";
 import { ADVANCE_PORT, GHOST_PORT, INVISCID_PORT, MESH_PORT } from "./ports.js";
 import { checkKeys } from "../../documented-params.js";
-import { kernelFor, numberParam, workParam, type ElementWork } from "./params.js";
+import { kernelFor, numberParam, WORK_MAP, workParam, type ElementWork } from "./params.js";
 
 /** Calibrated (not measured) work of one Runge-Kutta stage update, per double. */
 export const RK2_UPDATE: ElementWork = { loads: 3, stores: 1, flops: 4, otherInstructions: 3, arrays: 3, passes: 1, fmaFraction: 0.5 };
@@ -36,7 +36,7 @@ export const rk2Component: ComponentType<Rk2Prepared> = {
   params: [
     { name: "stages", type: "integer", doc: "Runge-Kutta stages per level step (2 for RK2).", default: 2, min: 1 },
     { name: "substeps", type: "integer", doc: "Steps of a finer level per step of its parent (the refinement factor).", default: 2, min: 1 },
-    { name: "update", type: "map", doc: `Per-double work of a stage update; default ${JSON.stringify(RK2_UPDATE)} (calibrated).`, optional: true },
+    { name: "update", ...WORK_MAP, doc: `Per-double work of a stage update; default ${JSON.stringify(RK2_UPDATE)} (calibrated).`, optional: true },
   ],
   prepare(p, env) {
     checkKeys(env, p, KEYS, "RK2");
