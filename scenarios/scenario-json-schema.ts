@@ -11,25 +11,16 @@
  *
  * @packageDocumentation
  */
-import type { ParamDoc } from "../engine/index.js";
 import { componentTypes, RANK_NAMES } from "../components/index.js";
 import { COUNTER_NAMES, LEVEL_KEYS, MACHINE_PARAMS, interconnectPresets, machinePresets, networkParams, pointToPointModels } from "../machine/index.js";
-import { s, toJsonSchema } from "./lang/index.js";
+import { toJsonSchema } from "./lang/index.js";
+import { networkMapsJson } from "./network-json-schema.js";
+import { paramsJson, type Json } from "./params-json-schema.js";
 import { CYCLE_COUNTERS } from "./platform.js";
 import { SYSTEM_SLOTS } from "./program/model.js";
 import { scenarioSchema } from "./scenario-schema.js";
 import { sweepSchema } from "./sweep/sweep-schema.js";
 
-type Json = Record<string, unknown>;
-
-/**
- * The JSON Schema (without its `$schema` header, to nest in another) of an object of `params`,
- * each optional when `everyOptional`, else unless its owner requires it.
- */
-function paramsJson(params: readonly ParamDoc[], everyOptional: boolean): Json {
-  const { $schema: _, ...body } = toJsonSchema(s.fromParams(everyOptional ? params.map((p) => ({ ...p, default: undefined, optional: true })) : params)) as Json;
-  return body;
-}
 
 /** The node parameters a `machine:` section may override, nested by group; cache levels may be null (removed). */
 function machineOverrides(): Json {
@@ -68,16 +59,15 @@ export function scenarioJsonSchema(): object {
   // their registries, and the structured keys whose contents their models document.
   const network = own.network;
   const scalar = (paramsJson(networkParams, true) as { properties: Record<string, Json> }).properties;
+  const maps = networkMapsJson();
   network.properties = {
     ...scalar,
     preset: { ...scalar.preset, enum: interconnectPresets.names() },
     model: { ...scalar.model, enum: pointToPointModels.names() },
-    params: { description: "Parameters of the inter-node model, overriding what the preset gives (quantities with units).", type: "object" },
-    intraNode: { description: "Intra-node (shared-memory) path: {model, params}; default Hockney with alpha 1us and 1GB/s.", type: "object" },
-    load: { description: "Background load on the network: {model, params} (default none).", type: "object" },
-    collectives: { description: "Collective algorithms and cost models by operation.", type: "object" },
+    ...maps.properties,
   };
   network.additionalProperties = false;
+  network.allOf = maps.allOf;
 
   const component = (objectAt(schema, ["assembly", "components"]).additionalProperties ?? {}) as Json;
   const componentProps = component.properties as Record<string, Json>;

@@ -37,6 +37,11 @@ function shock(type: string, edit: (params: Record<string, any>) => void): [Reco
   return [doc, name];
 }
 
+/** MIXED_SCENARIO with its network section `network`. */
+function network(net: Record<string, unknown>): Record<string, any> {
+  return mixed((_, d) => (d.machine.network = { preset: "gigabit-ethernet", ...net }));
+}
+
 /** Each case's document is refused by the JSON Schema at (or below) its path, and by the loader. */
 function expectBothRefuse(cases: readonly (readonly [string, Record<string, any>, string])[]): void {
   for (const [what, doc, path] of cases) {
@@ -87,6 +92,39 @@ describe("the JSON Schema of parameters that are maps", () => {
       ]),
     );
     expect(owners.flatMap(([owner, params]) => params.flatMap((p) => mapsOfAnything(p, `${owner}: ${p.name}`)))).toEqual([]);
+  });
+
+  /** The paths of the maps and lists of anything in JSON Schema `root`. */
+  const untypedIn = (root: unknown): string[] => {
+    const untyped: string[] = [];
+    const walk = (node: unknown, path: string): void => {
+      if (Array.isArray(node)) return node.forEach((x, i) => walk(x, `${path}/${i}`));
+      if (typeof node !== "object" || node === null) return;
+      const n = node as Record<string, any>;
+      const anything = (s: unknown) => s === undefined || s === true || (typeof s === "object" && s !== null && Object.keys(s).every((k) => k === "description"));
+      const isMap = n.type === "object" || (Array.isArray(n.type) && n.type.includes("object"));
+      if (isMap && n.properties === undefined && n.patternProperties === undefined && anything(n.additionalProperties)) untyped.push(path);
+      if (n.type === "array" && anything(n.items)) untyped.push(path);
+      for (const [k, v] of Object.entries(n)) if (k !== "default") walk(v, `${path}/${k}`);
+    };
+    walk(root, "");
+    return untyped;
+  };
+
+  it("prints no map or list of anything but a section whose keys its model or type gives, each so given", () => {
+    const net = "/properties/machine/properties/network";
+    const sections = [`${net}/properties/params`, `${net}/properties/intraNode/properties/params`, `${net}/properties/load/properties/params`, "/properties/assembly/properties/components/additionalProperties/properties/params"];
+    expect(untypedIn(schema)).toEqual(sections);
+    // Each is typed by its model or its type: one branch per registered name, no other key.
+    const byModel = (allOf: Record<string, any>[], names: string[], key = "model") => {
+      expect(allOf.map((b) => b.if.properties[key].const)).toEqual(names);
+      for (const b of allOf) expect(b.then.properties.params.additionalProperties, b.if.properties[key].const).toBe(false);
+    };
+    const section = schema.properties.machine.properties.network;
+    byModel(section.allOf, pointToPointModels.names());
+    byModel(section.properties.intraNode.allOf, pointToPointModels.names());
+    byModel(section.properties.load.allOf, backgroundLoadModels.names());
+    byModel(schema.properties.assembly.properties.components.additionalProperties.allOf, componentTypes.names(), "type");
   });
 });
 
@@ -146,5 +184,53 @@ describe("the JSON Schema of component parameters that are maps", () => {
       ["a list of costs", impls(["10*x"]), at("Model", "implementations")],
     ]);
     expectBothAccept([impls({ A1: "10*x", A2: 5 })]);
+  });
+});
+
+describe("the JSON Schema of the network's maps", () => {
+  const net = "/machine/network";
+
+  it("gives the inter-node params the keys of the chosen model, where the loader does", () => {
+    expectBothRefuse([
+      ["a LogGP parameter under the default model", network({ params: { L: "3us" } }), `${net}/params`],
+      ["a Hockney parameter under LogGP", network({ model: "loggp", params: { alpha: "3us" } }), `${net}/params`],
+      ["a latency without a unit", network({ params: { alpha: 3 } }), `${net}/params/alpha`],
+      ["params that are a list", network({ params: ["3us"] }), `${net}/params`],
+    ]);
+    expectBothAccept([network({ params: { alpha: "20us", bandwidth: "100MB/s" } }), network({ model: "loggp", params: { L: "3us", o: "1us" } }), network({ params: null })]);
+  });
+
+  it("gives intraNode and load their model and its parameters, and no other key, where the loader does", () => {
+    expectBothRefuse([
+      ["a misspelt intraNode key", network({ intraNode: { model: "hockney", parms: { alpha: "2us" } } }), `${net}/intraNode`],
+      ["an unknown intra-node model", network({ intraNode: { model: "shm" } }), `${net}/intraNode/model`],
+      ["a Hockney parameter of a LogGP intra-node path", network({ intraNode: { model: "loggp", params: { alpha: "1us" } } }), `${net}/intraNode/params`],
+      ["a LogGP intra-node path without its gap", network({ intraNode: { model: "loggp", params: { L: "1us", o: "1us", bandwidth: "1GB/s" } } }), `${net}/intraNode/params`],
+      ["a misspelt load key", network({ load: { modl: "piecewise" } }), `${net}/load`],
+      ["a parameter of piecewise under the default load none", network({ load: { params: { mean: 0.3 } } }), `${net}/load/params`],
+      ["a negative mean load", network({ load: { model: "piecewise", params: { mean: -1 } } }), `${net}/load/params/mean`],
+      ["a load that is a name", network({ load: "piecewise" }), `${net}/load`],
+    ]);
+    expectBothAccept([
+      network({ intraNode: { params: { alpha: "2us" } }, load: { model: "piecewise", params: { mean: 0.3, period: "1ms" } } }),
+      network({ intraNode: { model: "loggp", params: { L: "1us", o: "0.5us", g: "0.5us", bandwidth: "1GB/s" } }, load: { model: "none" } }),
+      network({ intraNode: null, load: null }),
+    ]);
+  });
+
+  it("gives collectives their algorithms by collective and the selection's parameters, where the loader does", () => {
+    expectBothRefuse([
+      ["a misspelt collectives key", network({ collectives: { algos: {} } }), `${net}/collectives`],
+      ["a misspelt collective", network({ collectives: { algorithms: { alreduce: "ring" } } }), `${net}/collectives/algorithms`],
+      ["a misspelt algorithm", network({ collectives: { algorithms: { allreduce: "rin" } } }), `${net}/collectives/algorithms/allreduce`],
+      ["an algorithm of another collective", network({ collectives: { algorithms: { barrier: "ring" } } }), `${net}/collectives/algorithms/barrier`],
+      ["a threshold of text", network({ collectives: { params: { bcastShortMsg: "lots" } } }), `${net}/collectives/params/bcastShortMsg`],
+      ["a throttle of 0", network({ collectives: { params: { alltoallThrottle: 0 } } }), `${net}/collectives/params/alltoallThrottle`],
+      ["a misspelt parameter", network({ collectives: { params: { bcastShortMessage: "4KiB" } } }), `${net}/collectives/params`],
+    ]);
+    expectBothAccept([
+      network({ collectives: { algorithms: { allreduce: "ring", bcast: "auto" }, params: { bcastShortMsg: "4KiB", reduceCostPerByte: "1ns" } } }),
+      network({ collectives: { algorithms: null, params: null } }),
+    ]);
   });
 });

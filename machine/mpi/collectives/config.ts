@@ -42,6 +42,12 @@ export interface CollectiveSpec {
   readonly params?: Readonly<Record<string, number>>;
 }
 
+/** The algorithm name of {@link CollectiveSpec.algorithms} that selects by message size and process count, as MPICH does. */
+export const AUTO_ALGORITHM = "auto";
+
+/** The keys of a {@link CollectiveSpec}. */
+export const COLLECTIVE_SPEC_KEYS = ["algorithms", "params"] as const;
+
 /**
  * A collective configuration that cannot be used; `key` is the dotted path of the offending entry
  * below `collectives` (empty for the section itself).
@@ -73,7 +79,7 @@ export class ResolvedCollectives {
         throw new CollectiveConfigError(`algorithms.${coll}`, `unknown collective${near ? ` (did you mean '${near}'?)` : ""}; known: ${COLLECTIVES.join(", ")}`);
       }
       if (typeof name !== "string") throw new CollectiveConfigError(`algorithms.${coll}`, `must be an algorithm name or auto, got ${JSON.stringify(name)}`);
-      if (name === "auto") continue;
+      if (name === AUTO_ALGORITHM) continue;
       try {
         this.forced.set(coll, collectiveAlgorithms[coll].get(name));
       } catch (e) {
@@ -156,7 +162,8 @@ export function resolveCollectives(spec: CollectiveSpec | null = {}): ResolvedCo
     const v = spec[k];
     if (v !== undefined && v !== null && (typeof v !== "object" || Array.isArray(v))) throw new CollectiveConfigError(k, `must be a map of ${what}, got ${JSON.stringify(v)}`);
   }
-  for (const k of Object.keys(spec)) if (k !== "algorithms" && k !== "params") throw new CollectiveConfigError(k, "unknown key; known: algorithms, params");
+  const known: readonly string[] = COLLECTIVE_SPEC_KEYS;
+  for (const k of Object.keys(spec)) if (!known.includes(k)) throw new CollectiveConfigError(k, `unknown key; known: ${known.join(", ")}`);
   let params: Record<string, number>;
   try {
     params = validateParams("params", collectiveParams, spec.params);

@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 export { type CollectiveName, type CollectiveAlgorithm, COLLECTIVES, collectiveAlgorithms, registerCollective } from "./algorithm.js";
-export { type CollectiveSpec, collectiveParams, CollectiveConfigError, ResolvedCollectives, resolveCollectives } from "./config.js";
+export { type CollectiveSpec, AUTO_ALGORITHM, COLLECTIVE_SPEC_KEYS, collectiveParams, CollectiveConfigError, ResolvedCollectives, resolveCollectives } from "./config.js";
 export { disseminationBarrier, disseminationBarrierProgram } from "./barrier.js";
 export { binomialBcast, scatterRingAllgatherBcast, scatterRecursiveDoublingBcast } from "./bcast.js";
 export { binomialReduce, reduceScatterGatherReduce } from "./reduce.js";
