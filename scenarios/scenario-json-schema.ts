@@ -16,6 +16,7 @@ import { COUNTER_NAMES, LEVEL_KEYS, MACHINE_PARAMS, interconnectPresets, machine
 import { toJsonSchema } from "./lang/index.js";
 import { networkMapsJson } from "./network-json-schema.js";
 import { paramsJson, type Json } from "./params-json-schema.js";
+import { typedSweepValues } from "./sweep-json-values.js";
 import { CYCLE_COUNTERS } from "./platform.js";
 import { SYSTEM_SLOTS } from "./program/model.js";
 import { scenarioSchema } from "./scenario-schema.js";
@@ -91,7 +92,24 @@ export function sweepJsonSchema(): object {
   const property = objectAt(schema, ["scenario"]);
   property.anyOf = [{ type: "string", description: "scenario file, relative to the sweep file" }, { $ref: "#/$defs/scenario" }];
   schema.$defs = { ...(schema.$defs as Json | undefined), ...($defs as Json | undefined), scenario };
+  typeSweepValues(schema, typedSweepValues(schema, "#/$defs/scenario"));
   return schema;
+}
+
+/**
+ * Gives the keys of `typed` (regular expressions of sweep keys) their value schemas wherever a
+ * sweep gives a key values: `set:` one, an axis or a zip group a list of them, a random axis a
+ * `choice:` of them (a range or a uniform distribution yields numbers, which such a key refuses).
+ */
+function typeSweepValues(schema: Json, typed: Record<string, Json>): void {
+  const list = (value: Json): Json => ({ type: "array", items: value, minItems: 1 });
+  const pattern = (record: Json, of: (value: Json) => Json): void => {
+    record.patternProperties = Object.fromEntries(Object.entries(typed).map(([key, value]) => [key, of(value)]));
+  };
+  pattern(objectAt(schema, ["set"]), (v) => v);
+  pattern(objectAt(schema, ["axes"]), list);
+  pattern((objectAt(schema, ["zip"]) as { items: Json }).items, list);
+  pattern(objectAt(schema, ["random", "axes"]), (v) => ({ type: "object", properties: { choice: list(v) }, required: ["choice"], additionalProperties: false }));
 }
 
 /**

@@ -10,10 +10,13 @@ import {
   MACHINE_PARAMS,
   networkParams,
   pointToPointModels,
+  loadSweepText,
   scenarioJsonSchema,
+  sweepJsonSchema,
   type ParamDoc,
   type ParamValueDoc,
 } from "../../index.js";
+import { invalidPoints } from "../../scenarios/sweep/index.js";
 import { MIXED_SCENARIO } from "./fixtures.js";
 import { objectionsTo } from "./json-schema-objections.js";
 
@@ -126,6 +129,32 @@ describe("the JSON Schema of parameters that are maps", () => {
     byModel(section.properties.load.allOf, backgroundLoadModels.names());
     byModel(schema.properties.assembly.properties.components.additionalProperties.allOf, componentTypes.names(), "type");
   });
+
+  it("prints for sweep files no map or list of anything but the scenario's typed sections and the values of keys whose shape is the scenario's", () => {
+    const sweep = sweepJsonSchema() as Record<string, any>;
+    // A value of a key the schema does not follow: a list or a map of anything, beside the keys it types.
+    const values = ["/properties/axes/additionalProperties/anyOf/0/items", "/properties/zip/items/additionalProperties/items", "/properties/random/properties/axes/additionalProperties/anyOf/2/properties/choice/items", "/properties/set/additionalProperties"];
+    const net = "/$defs/scenario/properties/machine/properties/network";
+    expect(untypedIn(sweep).sort()).toEqual(
+      [
+        ...values.flatMap((v) => [`${v}/anyOf/3`, `${v}/anyOf/4`]),
+        `${net}/properties/params`,
+        `${net}/properties/intraNode/properties/params`,
+        `${net}/properties/load/properties/params`,
+        "/$defs/scenario/properties/assembly/properties/components/additionalProperties/properties/params",
+      ].sort(),
+    );
+    const typed = Object.keys(sweep.properties.set.patternProperties);
+    for (const record of [sweep.properties.axes, sweep.properties.zip.items, sweep.properties.random.properties.axes]) expect(Object.keys(record.patternProperties)).toEqual(typed);
+    // Every component parameter that is a list or a map, and the network's sections of fixed keys.
+    const structured = [...new Set(componentTypes.all().flatMap((t) => t.params.filter((p) => p.type === "list" || p.type === "map").map((p) => p.name)))];
+    expect(typed).toEqual([
+      ...structured.map((name) => `^assembly\\.components\\.[A-Za-z_][A-Za-z0-9_-]*\\.params\\.${name}$`),
+      "^machine\\.network\\.intraNode$",
+      "^machine\\.network\\.load$",
+      "^machine\\.network\\.collectives$",
+    ]);
+  });
 });
 
 describe("the JSON Schema of component parameters that are maps", () => {
@@ -232,5 +261,57 @@ describe("the JSON Schema of the network's maps", () => {
       network({ collectives: { algorithms: { allreduce: "ring", bcast: "auto" }, params: { bcastShortMsg: "4KiB", reduceCostPerByte: "1ns" } } }),
       network({ collectives: { algorithms: null, params: null } }),
     ]);
+  });
+});
+
+describe("the JSON Schema of sweep files on values of map and list keys", () => {
+  const sweepObjections = objectionsTo(sweepJsonSchema());
+  /** Whether the loader refuses the sweep, or a point of it, as `ccasim validate` loads them. */
+  const loaderRefuses = (sweep: Record<string, unknown>): boolean => {
+    try {
+      return invalidPoints(loadSweepText(JSON.stringify(sweep), "maps.sweep.json")).length > 0;
+    } catch {
+      return true;
+    }
+  };
+  /** A sweep over MIXED_SCENARIO, inline, with its dummy choosing between implementations. */
+  const over = (body: Record<string, unknown>) => ({
+    seed: 1,
+    scenario: mixed((c) => (c.Model.params = { implementations: { A1: "10*x", A2: "5*x" }, implementation: "A1" })),
+    ...body,
+  });
+  const efm = shock("EFMFlux", () => {})[1];
+  const overShock = (body: Record<string, unknown>) => ({ seed: 1, scenario: shock("EFMFlux", () => {})[0], ...body });
+  const patterns = "assembly.components.Stencil.params.patterns";
+  const impls = "assembly.components.Model.params.implementations";
+  const collectives = "machine.network.collectives";
+  const intraNode = "machine.network.intraNode";
+  const work = `assembly.components.${efm}.params.work`;
+
+  it("checks the value of a component's map parameter or a network section wherever a sweep gives one, where the points' loads refuse it", () => {
+    const cases: [string, Record<string, unknown>, string][] = [
+      ["a misspelt pattern set", over({ set: { [patterns]: { x: "sequental" } } }), `/set/${patterns}/x`],
+      ["implementations set to a list", over({ set: { [impls]: ["10*x"] } }), `/set/${impls}`],
+      ["a misspelt algorithm swept", over({ axes: { [collectives]: [{ algorithms: { allreduce: "ring" } }, { algorithms: { allreduce: "rin" } }] } }), `/axes/${collectives}/1/algorithms/allreduce`],
+      ["a range over a map key", over({ axes: { [collectives]: { from: 1, to: 2, step: 1 } } }), `/axes/${collectives}`],
+      ["a misspelt intraNode key among the choices", over({ random: { n: 1, axes: { [intraNode]: { choice: [{ parms: { alpha: "2us" } }] } } } }), `/random/axes/${intraNode}/choice/0`],
+      ["a misspelt work key zipped", overShock({ zip: [{ [work]: [{ fmaFraction: 0.2 }, { lods: 1 }] }] }), `/zip/0/${work}/1`],
+    ];
+    for (const [what, sweep, path] of cases) {
+      expect(sweepObjections(sweep).some((o) => o.startsWith(path)), `${what}: ${sweepObjections(sweep).join("; ")}`).toBe(true);
+      expect(loaderRefuses(sweep), what).toBe(true);
+    }
+    const good = [
+      over({ set: { [patterns]: { x: "random" }, [impls]: { A1: "10*x", A2: 5 } } }),
+      over({ axes: { [collectives]: [{ algorithms: { allreduce: "ring" } }, { algorithms: { allreduce: "auto" }, params: { allreduceShortMsg: "4KiB" } }] } }),
+      over({ random: { n: 1, axes: { [intraNode]: { choice: [{ params: { alpha: "2us" } }, { model: "hockney" }] } } } }),
+      overShock({ zip: [{ [work]: [{ fmaFraction: 0.2 }, { fmaFraction: 0.4 }] }] }),
+      // Keys whose shape the schema does not follow keep any value of the right kind.
+      over({ set: { "assembly.components.Model.params": { cost: "3*x" }, "workload.steps": 2 } }),
+    ];
+    for (const sweep of good) {
+      expect(sweepObjections(sweep)).toEqual([]);
+      expect(loaderRefuses(sweep)).toBe(false);
+    }
   });
 });
