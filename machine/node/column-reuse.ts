@@ -31,7 +31,7 @@
  * @packageDocumentation
  */
 import type { CacheGeometry } from "./geometry.js";
-import { exactLog2, gcd, mod, nextInWindow, rotationEntries } from "./modular.js";
+import { exactLog2, gcd, mod, nextInWindow, reducedRotationEntries } from "./modular.js";
 import { lineRotationSpansWithin } from "./line-rotation.js";
 import { partnerSpanExceeds } from "./partner-lattice.js";
 import { partnerSpans, PartnerSpans } from "./partner-spans.js";
@@ -90,7 +90,7 @@ class Scratch {
   readonly orbits = new ReturnOrbits();
   /** Extreme partner spans of the orbit sums (see `partner-spans.ts`). */
   readonly spans = new PartnerSpans();
-  /** Output of {@link rotationEntries}. */
+  /** Output of {@link reducedRotationEntries}. */
   readonly rotation = new Float64Array(4);
   /** Largest start of the last {@link ownReturns} orbit that fills the same list. */
   startMax = 0;
@@ -367,12 +367,12 @@ function planGroups(sc: Scratch, n: number, s: number, lastRow: number): void {
 }
 
 /**
- * First entries of the rotation by `step` modulo `P` into a line ahead and a line behind (`B >= 2`
+ * First entries of the rotation by `step` modulo `P` (`0 <= step < P`) into a line ahead and a line behind (`B >= 2`
  * and at least two sets, `P >= 2B`: lines are 4 bytes or more, and one set is handled apart).
  */
 function entries(sc: Scratch, step: number, P: number, B: number): void {
   const r = sc.rotation;
-  rotationEntries(step, P, B, r);
+  reducedRotationEntries(step, P, B, r);
   sc.upUF = r[0];
   sc.upVF = r[1];
   sc.upUB = r[2];

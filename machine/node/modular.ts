@@ -143,23 +143,31 @@ export function nextInWindow(a: number, b: number, m: number, lo: number, hi: nu
  * found in O(log p) steps.
  */
 export function rotationEntries(step: number, p: number, w: number, out: Float64Array): void {
-  const s = mod(step, p);
+  reducedRotationEntries(mod(step, p), p, w, out);
+}
+
+/**
+ * {@link rotationEntries} of a step already reduced, `0 <= s < p` (an integer). Why apart: a caller
+ * that has reduced the step saves the remainder, and its inlining budget the bytecode of `mod`.
+ */
+export function reducedRotationEntries(s: number, p: number, w: number, out: Float64Array): void {
+  // Why two copies: every quantity of the pass stays within [0, p], so below 2^30 int32 division
+  // (a few cycles) replaces the floating-point division and rounding, several times slower, that
+  // dominated this function; the results are the same integers. The int32 copy writes all four.
+  if (s !== 0 && p < 1073741824) return rotationEntriesInt32(s | 0, p | 0, w | 0, out);
   out[0] = -1;
   out[1] = 0;
   out[2] = -1;
   out[3] = 0;
-  if (s === 0) {
-    out[0] = 1; // every multiple lands on 0
-    return;
-  }
-  // Why two copies: every quantity of the pass stays within [0, p], so below 2^30 int32 division
-  // (a few cycles) replaces the floating-point division and rounding, several times slower, that
-  // dominated this function; the results are the same integers.
-  if (p < 1073741824) rotationEntriesInt32(s | 0, p | 0, w | 0, out);
+  if (s === 0) out[0] = 1; // every multiple lands on 0
   else rotationEntriesDouble(s, p, w, out);
 }
 
-/** {@link rotationEntries} for `0 < s < p < 2^30`, in int32 arithmetic. */
+/**
+ * {@link rotationEntries} for `0 < s < p < 2^30`, in int32 arithmetic. Why under 460 bytes of
+ * bytecode: V8 then inlines it into the column-reuse model, where it runs on every sweep that
+ * reaches the entries, instead of calling it.
+ */
 function rotationEntriesInt32(s: number, p: number, w: number, out: Float64Array): void {
   // (y1, d1): step*y1 = d1 (mod p), the nearest approach from above so far; (y2, d2): step*y2 = -d2.
   let y1 = 1;
@@ -180,26 +188,17 @@ function rotationEntriesInt32(s: number, p: number, w: number, out: Float64Array
     behindD = d2;
   }
   // The steps alternate: one from above leaves d1 = d1 mod d2 < d2, one from below leaves
-  // 0 < d2 <= d1. So after the first (from below iff d1 < d2) they come in pairs, without the
-  // comparison that picks the side, a branch that varied from step to step and mispredicted.
-  // A partial quotient of 1 (the most frequent, over two fifths of them) is taken without the
-  // division: d1 < 2 * d2 (resp. d2 - 1 < 2 * d1) with d1 >= d2 (resp. d2 - 1 >= d1) gives 1.
-  // (Both products stay below 2^31: every d is below 2^30.) Why: on the sweeps that reach the
-  // entries these took a third to a half of an evaluation that ends at the bounds after them.
-  if (d1 < d2 && (aheadY < 0 || behindY < 0)) {
-    const kMax = d2 - 1 < 2 * d1 ? 1 : ((d2 - 1) / d1) | 0;
-    const next = (d2 - kMax * d1) | 0;
-    if (behindY < 0 && next < w) {
-      const k = d2 < w ? 1 : (((d2 - w) / d1) | 0) + 1;
-      behindY = (y2 + k * y1) | 0;
-      behindD = (d2 - k * d1) | 0;
-    }
-    y2 = (y2 + kMax * y1) | 0;
-    d2 = next;
-  }
+  // 0 < d2 <= d1. So they come in pairs, without the comparison that picks the side, a branch
+  // that varied from step to step and mispredicted; when d1 < d2 at the start, the first step
+  // from above has the quotient 0 and changes nothing (and records nothing: d1 >= w unless the
+  // entry ahead is y = 1). A partial quotient of 1 (the most frequent, over two fifths of them)
+  // is taken without the division: d1 < 2 * d2 (resp. d2 - 1 < 2 * d1) with d1 >= d2 (resp.
+  // d2 - 1 >= d1) gives 1. (Both products stay below 2^31: every d is below 2^30.) Why: on the
+  // sweeps that reach the entries these took a third to a half of an evaluation that ends at the
+  // bounds after them.
   while (aheadY < 0 || behindY < 0) {
-    // From above (d1 >= d2 > 0): y1 + k*y2 comes to d1 - k*d2, k = 1..floor(d1 / d2).
-    const kAbove = d1 < 2 * d2 ? 1 : (d1 / d2) | 0;
+    // From above (d1 >= d2 > 0 but at the start): y1 + k*y2 comes to d1 - k*d2, k = 1..floor(d1 / d2).
+    const kAbove = d1 < 2 * d2 ? (d1 < d2 ? 0 : 1) : (d1 / d2) | 0;
     const nextAbove = (d1 - kAbove * d2) | 0;
     if (aheadY < 0 && nextAbove < w) {
       const k = d1 < w ? 1 : (((d1 - w) / d2) | 0) + 1;

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { exactLog2, mod, nextInWindow, rotationEntries } from "../../machine/node/modular.js";
+import { exactLog2, mod, nextInWindow, reducedRotationEntries, rotationEntries } from "../../machine/node/modular.js";
 
 /** The two window searches rotationEntries replaces, with the approach distances they imply. */
 function bySearch(step: number, p: number, w: number): number[] {
@@ -33,6 +33,24 @@ describe("modular arithmetic of address streams", () => {
         expect([...out]).toEqual(bySearch(step, p, w));
       }),
       { numRuns: 5000 },
+    );
+  });
+
+  it("gives a reduced step the entries of every step congruent to it, writing all four over stale ones (fast-check)", () => {
+    const out = new Float64Array(4);
+    fc.assert(
+      fc.property(fc.integer({ min: 2, max: 1024 }), fc.integer({ min: 2, max: 8192 }), fc.nat(), fc.integer({ min: -3, max: 3 }), (w, sets, raw, turns) => {
+        const p = w * sets;
+        const s = raw % p;
+        out.fill(Number.NaN);
+        reducedRotationEntries(s, p, w, out);
+        expect([...out]).toEqual(bySearch(s, p, w));
+        const reduced = [...out];
+        out.fill(7);
+        rotationEntries(s + turns * p, p, w, out);
+        expect([...out]).toEqual(reduced);
+      }),
+      { numRuns: 3000 },
     );
   });
 
