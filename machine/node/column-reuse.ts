@@ -23,7 +23,7 @@
  * displacement falls within a line ahead (behind); so after one Euclid-like search per rotation
  * each further partner costs O(1). With one array, the lists of every offset come at once from the
  * sums along the orbits of the rotation's first-return map (`return-lists.ts`), and each offset's
- * misses are counted band by band without data-dependent branches ({@link bandRows}). Before
+ * misses are counted band by band without data-dependent branches ({@link bandRowsAndShift}). Before
  * the sums, bounds from the entries alone decide the sweeps where no continuation misses (a
  * lattice bound on the rows `A` partners span, `partner-lattice.ts`) or, when the returns rotate
  * the line itself, where every one misses (`line-rotation.ts`).
@@ -74,8 +74,6 @@ class Scratch {
   /** Group 0 as int32 for the bands: its top row (`rows - 1`) and `last`. */
   top0 = 0;
   last0 = 0;
-  /** Whether a group's `last` is one below group 0's (group 0's bands then also count its loss). */
-  shifted = false;
   /** Rows the shifted group loses against group 0 in the bands `t < A` (see {@link bandRowsAndShift}). */
   shiftLoss = 0;
   /** The plan of {@link planGroups}: columns of group 0's rows, of the shifted loss, of the threshold (row `thresholdLast`, -1 for none). */
@@ -239,32 +237,18 @@ const positive32 = (a: number): number => a & ~(a >> 31);
  * arithmetic. Partners beyond the rows give empty bands (they start after `top` or end before
  * row 0), as missing partners do, so the lists need no cut. All values are below 2^30 in
  * magnitude (`MAX_SUM`).
- */
-function bandRows(cum: Int32Array, j: number, jl: number, assoc: number, top: number, last: number): number {
-  const J = cum[j];
-  // Band t: rows lower..min(upper - 1, K - 1 - l) with K = last + 1 + cum[jl], l = cum[jl + A - t].
-  const K = last + 1 + cum[jl];
-  let rows = 0;
-  let lower = 0;
-  for (let t = 0; t < assoc; t++) {
-    const upper = J - cum[j - t - 1];
-    // `| 0`: see bandRowsAndShift.
-    rows = (rows + positive32(min32(upper, K - cum[jl + assoc - t]) - lower)) | 0;
-    lower = upper;
-  }
-  // Rows with all `assoc` earlier partners miss whatever follows.
-  return rows + positive32(top + 1 - lower);
-}
-
-/**
- * {@link bandRows} of a group, and in `sc.shiftLoss` how many of those rows a group with `last`
- * one smaller (and the same `top`) loses: band `t < A` loses a row iff its end `K - 1 - l` is
- * inside it, `lower < K - l <= upper`, so the shorter group's count follows from the same loads.
- * Why: the column groups of a sweep whose last row is partial are two such groups, and the bands
- * of the second cost as much as the first.
+ *
+ * Sets `sc.shiftLoss` to how many of those rows a group with `last` one smaller (and the same
+ * `top`) loses: band `t < A` loses a row iff its end `K - 1 - l` is inside it,
+ * `lower < K - l <= upper`, so the shorter group's count follows from the same loads. Why: the
+ * column groups of a sweep whose last row is partial are two such groups, and the bands of the
+ * second cost as much as the first. Why also when no group is shifted (the plan then weighs the
+ * loss by 0): one copy of the band loop, not two, is inlined into the count over the offsets,
+ * which leaves V8's inlining budget room for the loop's own helpers.
  */
 function bandRowsAndShift(sc: Scratch, cum: Int32Array, j: number, jl: number, assoc: number, top: number, last: number): number {
   const J = cum[j];
+  // Band t: rows lower..min(upper - 1, K - 1 - l) with K = last + 1 + cum[jl], l = cum[jl + A - t].
   const K = last + 1 + cum[jl];
   let rows = 0;
   let loss = 0;
@@ -279,47 +263,12 @@ function bandRowsAndShift(sc: Scratch, cum: Int32Array, j: number, jl: number, a
     lower = upper;
   }
   sc.shiftLoss = loss;
+  // Rows with all `assoc` earlier partners miss whatever follows.
   return rows + positive32(top + 1 - lower);
 }
 
 /**
- * {@link missingAccesses} of the offset at position `p` (earlier partners returning to `p`, later
- * ones to `pl`, the position of the element before it) from the orbit sums; `lastMin` is the
- * smallest `last` of the groups and `allRows` the accesses of all groups. The first group has the most rows and the largest
- * `last`, so when none of its rows misses none of any group does (the common case when rows are
- * few for the ways): the others are then skipped. The other groups' rows follow from group 0's
- * by the plan of {@link planGroups}.
- *
- * With `mirror`, returns the sum for `p` and for its mirror offset `W - 1 - pl`, whose earlier and
- * later lists are this offset's later and earlier ones when the orbits are mirrored (see
- * `ReturnOrbits.mirrored`). Swapping the lists and reading the rows backwards, `i -> last - i`,
- * leaves the count over rows `0..last` unchanged, so a group whose rows end at `last` counts the
- * same rows and one whose rows end at `last - 1` differs by its row `last`: it misses with all
- * `A` earlier partners (`E_A <= last`) and, mirrored, with all `A` later ones (`L_A <= last`).
- * Why: half the offsets then cost O(1) each instead of the bands.
- */
-function missingFromOrbits(sc: Scratch, p: number, pl: number, assoc: number, lastMin: number, allRows: number, mirror: boolean): number {
-  const cum = sums;
-  const j = sumIndex[p];
-  const jl = sumIndex[pl];
-  const earliestA = cum[j] - cum[j - assoc];
-  const latestA = cum[jl + assoc] - cum[jl];
-  // Every row of every group misses when the `A`-th earlier and later partners together span at
-  // most `lastMin + 1` rows (then each band is whole and the last reaches the group's end).
-  if (earliestA + latestA <= lastMin + 1) return mirror ? 2 * allRows : allRows;
-  let sum = 0;
-  const top0 = sc.top0;
-  const rows0 = sc.shifted ? bandRowsAndShift(sc, cum, j, jl, assoc, top0, sc.last0) : bandRows(cum, j, jl, assoc, top0, sc.last0);
-  // Group 0's rows times all columns, less the shifted group's loss and, once all `A` earlier
-  // partners come by the threshold row, one row of the threshold's columns.
-  if (rows0 !== 0) sum = rows0 * sc.rowsWeight - sc.shiftLoss * sc.lossWeight - (earliestA <= sc.thresholdLast ? sc.thresholdColumns : 0);
-  if (!mirror) return sum;
-  const last = sc.mirrorLast;
-  return 2 * sum + ((earliestA <= last ? 1 : 0) - (latestA <= last ? 1 : 0)) * sc.mirrorColumns;
-}
-
-/**
- * Sets the plan of {@link missingFromOrbits}, in closed form for the column groups
+ * Sets the plan of {@link orbitOffsetsMisses}, in closed form for the column groups
  * {@link addGroups} builds (`n` rows, the last holding `lastRow` of `s` elements), each counted
  * from group 0's bands (top row `n - 1`, later partners up to `last0`):
  * - a group one row short of the previous one with the same `last` (its rows end at `last`, and
@@ -340,7 +289,6 @@ function planGroups(sc: Scratch, n: number, s: number, lastRow: number): void {
   sc.rowsWeight = s;
   if (lastRow === s) {
     sc.last0 = n;
-    sc.shifted = s > 1;
     sc.lossWeight = s - 1;
     sc.thresholdLast = -1;
     sc.thresholdColumns = 0;
@@ -350,8 +298,7 @@ function planGroups(sc: Scratch, n: number, s: number, lastRow: number): void {
   }
   sc.last0 = n - 1;
   const shiftedColumns = s - 1 - lastRow;
-  sc.shifted = n > 1 && shiftedColumns > 0;
-  sc.lossWeight = sc.shifted ? shiftedColumns : 0;
+  sc.lossWeight = n > 1 && shiftedColumns > 0 ? shiftedColumns : 0;
   if (n > 1) {
     sc.thresholdLast = n - 1;
     sc.thresholdColumns = s - lastRow;
@@ -551,10 +498,8 @@ function continuingPositions(B: number, u: number, d: number, k: number): number
  * positions of unit `d` bytes (see {@link positionUnit}), `k` of them to an element: the earlier
  * partners of position p are the backward returns from p, the later ones the forward returns from
  * p - k (the element before it). (A function apart from the walks below keeps each small enough
- * for V8 to inline its helpers. The count over the offsets is apart, {@link orbitOffsetsMisses}:
- * V8 inlines it here with the spans and the indices of the sums, leaving the padding and the plan
- * of the groups as calls; why: about 1% faster on the cache benchmark's strided sweeps than one
- * function, whose completion of the sums and plan were both calls.)
+ * for V8 to inline its helpers: here the spans and the groups' accesses; the count over the
+ * offsets is apart, {@link orbitOffsetsMisses}, and says why.)
  */
 function orbitMisses(sc: Scratch, rows: number, s: number, lastRow: number, B: number, d: number, k: number, u: number, A: number, lastMin: number, lastMax: number): number {
   const allRows = sweepAccesses(rows, s, lastRow);
@@ -567,32 +512,78 @@ function orbitMisses(sc: Scratch, rows: number, s: number, lastRow: number, B: n
     if (sc.spans.longestNarrowed <= lastMin + 1) return (allRows * continuing * d) / B;
   }
   // The spans did not decide: the count below reads the padded sums of every element position.
-  finishReturnOrbits(sc.orbits);
-  planGroups(sc, rows, s, lastRow);
-  return orbitOffsetsMisses(sc, B, d, k, u, A, lastMin, allRows, continuing);
+  return orbitOffsetsMisses(sc, rows, s, lastRow, B, d, k, u, A, lastMin, allRows, continuing);
 }
 
 /**
  * {@link orbitMisses} counted offset by offset from the padded sums and the plan of the groups
  * (`allRows` the accesses of all groups, `continuing` the positions that continue a sector).
+ *
+ * The offset at position `p` has its earlier partners returning to `p` and its later ones to
+ * `p - k`, the position of the element before it. Its {@link missingAccesses} are all the rows
+ * when the `A`-th partners on both sides span at most `lastMin + 1` rows (then each band is whole
+ * and the last reaches the group's end), else they follow from group 0's bands
+ * ({@link bandRowsAndShift}) by the plan of {@link planGroups}; the first group has the most rows
+ * and the largest `last`, so when none of its rows misses none of any group does (the common case
+ * when rows are few for the ways).
+ *
+ * When the orbits are mirrored (see `ReturnOrbits.mirrored`), positions `p` and
+ * `m = W - 1 - p + k` are counted together: the earlier list of `m` is the later list of `p` and
+ * the other way round (continuations pair with continuations: the sector divides the line).
+ * Swapping the lists and reading the rows backwards, `i -> last - i`, leaves the count over rows
+ * `0..last` unchanged, so a group whose rows end at `last` counts the same rows and one whose
+ * rows end at `last - 1` differs by its row `last`: it misses with all `A` earlier partners
+ * (`E_A <= last`) and, mirrored, with all `A` later ones (`L_A <= last`). Why: half the offsets
+ * then cost O(1) each instead of the bands. When they are uniform, every position has the same
+ * lists, hence the same count: one position counts for all.
+ *
+ * Why an offset's count is written out in the loop, one loop for the three cases, rather than a
+ * helper called per offset: this function then exceeds the 460 bytes of bytecode below which V8
+ * inlines a callee, so it is compiled on its own in every run, and its own inlining budget takes
+ * the bands, the plan and the padding of the sums. With a helper it was small enough to be
+ * inlined into orbitMisses in the runs that compiled orbitMisses first, whose budget then left
+ * the helper a call at every offset (and a call site per case would have been an inlined copy
+ * per case). About 1 to 2% on the cache benchmark's square-patch class.
  */
-function orbitOffsetsMisses(sc: Scratch, B: number, d: number, k: number, u: number, A: number, lastMin: number, allRows: number, continuing: number): number {
+function orbitOffsetsMisses(sc: Scratch, rows: number, s: number, lastRow: number, B: number, d: number, k: number, u: number, A: number, lastMin: number, allRows: number, continuing: number): number {
+  finishReturnOrbits(sc.orbits);
+  planGroups(sc, rows, s, lastRow);
+  const cum = sums;
+  const orbits = sc.orbits;
   // Int32 (d divides the sector and the line): a remainder by a double would be a library call.
   const perSector = (u / d) | 0;
   const W = (B / d) | 0;
+  // Positions below k start a sector (k < perSector). Mirrored, p up to pairSum / 2, its mirror
+  // at or above it; uniform, p = k alone.
+  const pairSum = W - 1 + k;
+  const end = orbits.uniform ? k + 1 : orbits.mirrored ? (pairSum >> 1) + 1 : W;
+  const mirrored = orbits.mirrored && !orbits.uniform;
   let sum = 0;
-  if (sc.orbits.uniform) {
-    // Every offset has the same lists, hence the same count.
-    sum = continuing * missingFromOrbits(sc, k, 0, A, lastMin, allRows, false);
-  } else if (sc.orbits.mirrored) {
-    // Positions p and m = W - 1 - p + k together: the earlier list of m is the later list of p
-    // and the other way round (continuations pair with continuations: the sector divides the line).
-    // (`r` is p mod perSector, counted: why, an integer division per offset otherwise.)
-    const pairSum = W - 1 + k;
-    for (let p = 1, r = 1; 2 * p <= pairSum; p++, r = r + 1 === perSector ? 0 : r + 1) if (r >= k) sum += missingFromOrbits(sc, p, p - k, A, lastMin, allRows, 2 * p < pairSum);
-  } else {
-    for (let p = 1, r = 1; p < W; p++, r = r + 1 === perSector ? 0 : r + 1) if (r >= k) sum += missingFromOrbits(sc, p, p - k, A, lastMin, allRows, false);
+  // (`r` is p mod perSector, counted: why, an integer division per offset otherwise.)
+  for (let p = k, r = k; p < end; p++, r = r + 1 === perSector ? 0 : r + 1) {
+    if (r < k) continue;
+    // With its mirror, unless that is p itself.
+    const mirror = mirrored && 2 * p < pairSum;
+    const j = sumIndex[p];
+    const jl = sumIndex[p - k];
+    const earliestA = cum[j] - cum[j - A];
+    const latestA = cum[jl + A] - cum[jl];
+    if (earliestA + latestA <= lastMin + 1) {
+      sum += mirror ? 2 * allRows : allRows;
+      continue;
+    }
+    // Group 0's rows times all columns, less the shifted group's loss and, once all `A` earlier
+    // partners come by the threshold row, one row of the threshold's columns.
+    const rows0 = bandRowsAndShift(sc, cum, j, jl, A, sc.top0, sc.last0);
+    let missing = 0;
+    if (rows0 !== 0) missing = rows0 * sc.rowsWeight - sc.shiftLoss * sc.lossWeight - (earliestA <= sc.thresholdLast ? sc.thresholdColumns : 0);
+    if (mirror) {
+      const last = sc.mirrorLast;
+      missing = 2 * missing + ((earliestA <= last ? 1 : 0) - (latestA <= last ? 1 : 0)) * sc.mirrorColumns;
+    }
+    sum += missing;
   }
+  if (orbits.uniform) sum *= continuing;
   return (sum * d) / B;
 }
 
@@ -704,7 +695,7 @@ function mergeReturns(list: Float64Array, len: number, assoc: number, from: Floa
  * 0; columns `1..lastRow - 1`; column `lastRow` (if `< s`); columns `lastRow + 1..s - 1`, adjacent
  * groups with the same rows and `last` merged (the same rows then miss). Their `last` never
  * increases from one group to the next, and every group has `last` or `last + 1` rows
- * (`last - 1 <= top <= last`), as the band count from the orbit sums ({@link bandRows}) and the
+ * (`last - 1 <= top <= last`), as the band count from the orbit sums ({@link bandRowsAndShift}) and the
  * partner spans (a row's partners within `last + 1` rows holding it) assume. {@link planGroups}
  * and {@link sweepAccesses} count from these shapes in closed form: the three change together.
  */
