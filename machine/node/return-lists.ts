@@ -101,6 +101,16 @@ export class ReturnOrbits {
   pendingCount = 0;
 }
 
+// The storage and the bound again under this module's own names, for its functions. Why: V8
+// reads an exported binding through its module cell at every use, so the typed arrays were not
+// constants of the compiled walks (their length and data loaded again in every loop, about 5% of
+// the cache benchmark's square-patch class); a module's own constant it compiles in.
+const sumStore = orbitSums;
+const indexStore = orbitIndex;
+const widenedStore = widenedTimes;
+const narrowedStore = narrowedTimes;
+const sumBound = MAX_SUM;
+
 /** Sentinel of an unvisited position in {@link orbitIndex}. */
 const UNSEEN = -1;
 
@@ -184,7 +194,7 @@ export function startReturnOrbits(
   // Until a walk records them, no visits: a refused fill leaves none of the last fill's.
   orbits.widenedVisits = 0;
   orbits.pending = false;
-  if (!(uF < MAX_SUM && uB < MAX_SUM && dnUF < MAX_SUM && dnUB < MAX_SUM)) return false;
+  if (!(uF < sumBound && uB < sumBound && dnUF < sumBound && dnUB < sumBound)) return false;
   // Positions move by multiples of the unit (bytes) that divides the line and every jump: each
   // residue modulo it follows the same map on the coarse positions, whose sums then serve all
   // residues. Why: one cycle of B / unit positions is filled and padded instead of several.
@@ -198,12 +208,12 @@ export function startReturnOrbits(
   const dnV = shift >= 0 ? dnVF >> shift : (dnVF / unit) | 0;
   const dnW = shift >= 0 ? dnWB >> shift : (dnWB / unit) | 0;
   const G = unit === e ? 1 : (unit / e) | 0;
-  const cum = orbitSums;
-  const index = orbitIndex;
+  const cum = sumStore;
+  const index = indexStore;
   orbits.uniform = false;
   if (v === 0 && dnV === 0 && uF > 0 && dnUF === uF && (uB <= 0 || uF <= uB) && (dnUB <= 0 || dnUF <= dnUB)) {
     // Both rules jump ahead by 0 from every position: each is its own cycle with period uF.
-    if (2 * count * uF >= MAX_SUM) return false;
+    if (2 * count * uF >= sumBound) return false;
     for (let t = -count; t <= count; t++) cum[count + t] = t * uF;
     for (let p = 0; p < W * G; p++) index[p] = count;
     orbits.mirrored = true;
@@ -221,7 +231,7 @@ export function startReturnOrbits(
     return true;
   }
   if (!fillCoarse(orbits, usual, uF, v, uB, w, dnUF, dnV, dnUB, dnW, W, count)) return false;
-  expandCoarse(orbitIndex, W, G);
+  expandCoarse(indexStore, W, G);
   return true;
 }
 
@@ -257,12 +267,12 @@ export function finishReturnOrbits(orbits: ReturnOrbits): void {
   if (!orbits.pending) return;
   orbits.pending = false;
   padOrbitSums(orbits.pendingPositions, orbits.pendingCount, orbits.period);
-  expandCoarse(orbitIndex, orbits.pendingPositions, orbits.pendingElements);
+  expandCoarse(indexStore, orbits.pendingPositions, orbits.pendingElements);
 }
 
 /** Extends the one cycle's sums of `W` positions (period `t` rows) periodically by `count` entries on both sides. */
 function padOrbitSums(W: number, count: number, t: number): void {
-  const cum = orbitSums;
+  const cum = sumStore;
   const base = count;
   for (let m = 0; m < count; m++) {
     cum[base + W + m] = cum[base + m] + t;
@@ -277,7 +287,7 @@ function padOrbitSums(W: number, count: number, t: number): void {
  */
 function walkUsualRotation(orbits: ReturnOrbits, uF: number, v: number, uB: number, w: number, W: number, count: number): boolean {
   // Every stored sum is within (W + count) return times of 0, each at most uF + uB.
-  if ((W + count + 1) * (uF + uB) >= MAX_SUM) return false;
+  if ((W + count + 1) * (uF + uB) >= sumBound) return false;
   return v + w > W ? walkWidenedWindow(orbits, uF, v, uB, w, W, count) : walkInducedRotation(orbits, uF, v, uB, w, W, count);
 }
 
@@ -292,10 +302,10 @@ function walkUsualRotation(orbits: ReturnOrbits, uF: number, v: number, uB: numb
  * `2W - 1`, with the same visits in the same order.
  */
 function walkWidenedWindow(orbits: ReturnOrbits, uF: number, v: number, uB: number, w: number, W: number, count: number): boolean {
-  const cum = orbitSums;
-  const index = orbitIndex;
-  const widened = widenedTimes;
-  const narrowed = narrowedTimes;
+  const cum = sumStore;
+  const index = indexStore;
+  const widened = widenedStore;
+  const narrowed = narrowedStore;
   const base = count;
   const behindFrom = W - v;
   let x = 0;
@@ -345,10 +355,10 @@ function walkWidenedWindow(orbits: ReturnOrbits, uF: number, v: number, uB: numb
  */
 function walkInducedRotation(orbits: ReturnOrbits, uF: number, v: number, uB: number, w: number, W: number, count: number): boolean {
   const N = v + w;
-  const cum = orbitSums;
-  const index = orbitIndex;
-  const widened = widenedTimes;
-  const narrowed = narrowedTimes;
+  const cum = sumStore;
+  const index = indexStore;
+  const widened = widenedStore;
+  const narrowed = narrowedStore;
   const base = count;
   let x = 0;
   let t = 0;
@@ -408,8 +418,8 @@ function addNextLineVisit(widened: Int32Array, W: number, uF: number, uB: number
  * the rule covers. `usual` says whether it is the usual one (see {@link isUsualRotation}).
  */
 function fillCoarse(orbits: ReturnOrbits, usual: boolean, uF: number, vE: number, uB: number, wE: number, dnUF: number, dnVE: number, dnUB: number, dnWE: number, W: number, count: number): boolean {
-  const cum = orbitSums;
-  const index = orbitIndex;
+  const cum = sumStore;
+  const index = indexStore;
   const time = forwardTime;
   const next = forwardNext;
   const dnTime = backwardTime;
@@ -428,7 +438,7 @@ function fillCoarse(orbits: ReturnOrbits, usual: boolean, uF: number, vE: number
   }
   for (let p = 0; p < W; p++) index[p] = UNSEEN;
   // Every stored sum is within (cycle length + count) return times of 0.
-  if ((W + count) * maxTime >= MAX_SUM) return false;
+  if ((W + count) * maxTime >= sumBound) return false;
   let at = 0;
   for (let start = 0; start < W; start++) {
     if (index[start] !== UNSEEN) continue;
