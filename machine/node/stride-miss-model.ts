@@ -51,6 +51,13 @@ export const PATTERN_STRIDED = 1;
 /** See {@link PATTERN_SEQUENTIAL}. */
 export const PATTERN_RANDOM = 2;
 
+// The patterns again under this module's own names, for its functions. Why: V8 reads an exported
+// binding through its module cell at every use, loads on every evaluation (about 2% of the cache
+// benchmark's square-patch class); a module's own constant it compiles in.
+const SEQUENTIAL = PATTERN_SEQUENTIAL;
+const STRIDED = PATTERN_STRIDED;
+const RANDOM = PATTERN_RANDOM;
+
 /**
  * Fraction of `n` lines that land in sets holding more than `assoc` lines, when the `n` lines are
  * spread as evenly as possible over `sets` sets.
@@ -381,7 +388,7 @@ export function levelMissesPerPass(g: CacheGeometry, q: number, e: number, array
   // Why a dispatcher over two functions: each pattern's path is then optimised on its own, with
   // its own inlining budget and type feedback, instead of one large function whose budget the
   // sweeps spend and whose code deoptimises as the callers alternate between patterns.
-  if (pattern === PATTERN_RANDOM) return randomPassMisses(g, q, e, arrays);
+  if (pattern === RANDOM) return randomPassMisses(g, q, e, arrays);
   return sweepPassMisses(g, q, e, arrays, pattern, stride);
 }
 
@@ -405,12 +412,12 @@ function sweepPassMisses(g: CacheGeometry, q: number, e: number, arrays: number,
     const lines = linesPerArray;
     const fit = overloadFraction(lines, lines < g.sets ? lines : g.sets, g.assoc);
     if (fit === 0) return 0;
-    if (pattern === PATTERN_SEQUENTIAL || stride <= 1) return fit * unitsPerArray;
+    if (pattern === SEQUENTIAL || stride <= 1) return fit * unitsPerArray;
     // With whole sets and lines, alignedOverload reduces to this very expression (a line stride
     // has gcd B with the period: one run over all S sets). Why reuse it: recomputing it costs a
     // gcd and a second overload fraction on every strided evaluation.
     if (Number.isInteger(g.sets) && Number.isInteger(B)) {
-      if (pattern === PATTERN_STRIDED) {
+      if (pattern === STRIDED) {
         // One array, strided: what layoutSweepMisses computes for it (no pages to follow, and
         // one array ping-pongs in no set of at least one way), without its general steps.
         const arrayBytes = arraySpan(q, e);
@@ -438,7 +445,7 @@ function layoutSweepMisses(g: CacheGeometry, q: number, e: number, arrays: numbe
   // Several arrays through a one-set cache of lines above 128 bytes (the TLB): the skewed arrays
   // start inside a line, so their lines are counted from the addresses (see unaligned-pages.ts).
   if (g.sets === 1 && arrays > 1) {
-    const m = unalignedOneSetMisses(g, q, e, arrays, pattern === PATTERN_STRIDED ? stride : 1, arrayBytes);
+    const m = unalignedOneSetMisses(g, q, e, arrays, pattern === STRIDED ? stride : 1, arrayBytes);
     if (m >= 0) return m;
   }
   const accesses = q * arrays;
@@ -446,7 +453,7 @@ function layoutSweepMisses(g: CacheGeometry, q: number, e: number, arrays: numbe
   const fFit = oneArrayFit >= 0 ? oneArrayFit : severalArraysFit(g, q, e, arrays, arrayBytes, linesPerArray);
   if (fFit === 0) return 0;
 
-  if (pattern !== PATTERN_STRIDED || stride <= 1) {
+  if (pattern !== STRIDED || stride <= 1) {
     // Arrays that ping-pong in their sets miss on every access; the others once per sector.
     return ping * accesses + (1 - ping) * fFit * unitsPerArray * arrays;
   }
