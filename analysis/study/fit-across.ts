@@ -104,10 +104,25 @@ export interface FitAcrossReport {
   readonly predict?: (q: number, p: number) => number;
   /**
    * Whether every coefficient (and a moving change point) came out constant in P while the values'
-   * own T(Q) differ by more than a quarter at the largest Q: T(Q, P) then does not follow P (too
-   * few values of P for a trend to be significant, say), and the per-value fits say more.
+   * own T(Q) differ by more than a quarter at some Q they all observed ({@link spread}): T(Q, P)
+   * then does not follow P (too few values of P for a trend to be significant, say), and the
+   * per-value fits say more.
    */
   readonly constantInP?: boolean;
+  /**
+   * Where the values' own T(Q) differ most among the observed Q that lie within every value's
+   * range: the ratio of the largest to the smallest (Q where one of them is not positive are
+   * skipped; 1 when there is none) and that Q. Caches of several sizes agree where the arrays
+   * fit all of them or none, and differ in between, so the largest Q alone does not tell.
+   */
+  readonly spread?: { readonly ratio: number; readonly at: number };
+  /**
+   * For a moving change point: whether Q0(P) came out constant (no trend in P significant) while
+   * the own change points of the values it was fitted on differ by more than a quarter (the
+   * largest over the smallest). T(Q, P) then puts the change at one Q for every value of P, and
+   * the per-value change points say more.
+   */
+  readonly changePointConstantInP?: boolean;
 }
 
 /**
@@ -244,6 +259,7 @@ function combine(
   }
   let rss = 0;
   actual.forEach((y, i) => (rss += (y - predicted[i]!) ** 2));
+  const spread = largestSpread(perValue, usable);
   return {
     shape,
     perValue,
@@ -256,15 +272,44 @@ function combine(
     r2: rSquared(rss, actual),
     warnings,
     predict,
-    constantInP: coefficients.every((m) => m.family === "constant") && (changePoint === undefined || changePoint.family === "constant") && spreadAt(perValue, qHigh) > 1.25,
+    constantInP: coefficients.every((m) => m.family === "constant") && (changePoint === undefined || changePoint.family === "constant") && spread.ratio > 1.25,
+    spread,
+    ...(changePoint ? { changePointConstantInP: changePoint.family === "constant" && ratioOf(basis.map((v) => v.model.changePoint!)) > 1.25 } : {}),
   };
 }
 
-/** The largest ratio between the values' own T(Q) at `q` (1 when one of them is not positive). */
-function spreadAt(perValue: readonly PerValueFit[], q: number): number {
-  const at = perValue.map((v) => v.model.predict(q));
-  const lo = Math.min(...at);
-  return lo > 0 ? Math.max(...at) / lo : 1;
+/**
+ * Where the values' own T(Q) differ most (the largest ratio of the largest to the smallest), among
+ * the observed Q within every value's observed range; Q where one of them is not positive are
+ * skipped (ratio 1 and the largest common Q when none is left).
+ */
+function largestSpread(perValue: readonly PerValueFit[], usable: readonly SweepGroup[]): { ratio: number; at: number } {
+  let low = -Infinity;
+  let high = Infinity;
+  for (const g of usable) {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (let i = 0; i < g.q.length; i++) {
+      lo = Math.min(lo, g.q[i]);
+      hi = Math.max(hi, g.q[i]);
+    }
+    low = Math.max(low, lo);
+    high = Math.min(high, hi);
+  }
+  const common = new Set<number>();
+  for (const g of usable) for (let i = 0; i < g.q.length; i++) if (g.q[i] >= low && g.q[i] <= high) common.add(g.q[i]);
+  let best = { ratio: 1, at: high };
+  for (const q of [...common].sort((a, b) => a - b)) {
+    const ratio = ratioOf(perValue.map((v) => v.model.predict(q)));
+    if (ratio > best.ratio) best = { ratio, at: q };
+  }
+  return best;
+}
+
+/** The largest of `values` over the smallest (1 when one of them is not positive). */
+function ratioOf(values: readonly number[]): number {
+  const lo = Math.min(...values);
+  return lo > 0 ? Math.max(...values) / lo : 1;
 }
 
 /** Whether a value's observations cannot be negative (every one is ≥ 0: a time, a count). */

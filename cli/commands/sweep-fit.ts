@@ -3,7 +3,7 @@ import { fitFamilies, fitModels, parseFamilySpec, fitWarnings, formulaVariable, 
 import { StudyStore, studyObservations, type StudyObservations } from "../../profile/study/index.js";
 import { axisNumber } from "../../scenarios/sweep/index.js";
 import { parseCommandArgs, UsageError, type CommandContext } from "../command.js";
-import { criterionOption, fitWarningText, groupedFitWarningLines, list, pooledComponentMethodsWarning, pooledRecordParametersWarning, textAssignments } from "./analysis-io.js";
+import { criterionOption, fitWarningText, formatNumber, groupedFitWarningLines, list, pooledComponentMethodsWarning, pooledRecordParametersWarning, textAssignments } from "./analysis-io.js";
 import { textTable } from "../table-format.js";
 
 /** Help of `ccasim sweep fit` (`ccasim sweep fit --help`). */
@@ -69,7 +69,12 @@ pooled into one fit (without --component or --method; choose one); records that 
 record parameter, or points in another swept parameter, pooled at the same Q (above); and, one
 line per kind listing the values of P it applies to with each one's figures: some Q of a value
 have a mean of 0 under LOO SMAPE (the ranking says little: try --criterion adjusted-r2); a value's
-T(Q), or T(Q, P), goes below 0 inside that value's observed Q for a time or count.
+T(Q), or T(Q, P), goes below 0 inside that value's observed Q for a time or count. Of its own:
+no coefficient of T(Q, P) (nor a moving Q0) depends on P although the values' own fits differ by
+more than a quarter at some Q they all observed (named: caches of several sizes agree where the
+arrays fit all of them or none); Q0(P) came out constant although the values' own change points
+differ by more than a quarter (listed): no trend is significant over the values of P, and T(Q, P)
+puts the change at the same Q for every value.
 
 Examples:
   ccasim sweep scenarios/shock-l2.sweep.yaml --jobs 2
@@ -191,11 +196,22 @@ async function sweepFitRun(ctx: CommandContext, argv: readonly string[]): Promis
   const perValue = fit.perValue.flatMap((v) => v.warnings.map((warning) => ({ by: v.by, warning })));
   for (const line of groupedFitWarningLines(perValue, `T(${variable})`, obs.byLabel, variable)) ctx.err(line);
   for (const line of groupedFitWarningLines(fit.warnings, `T(${variable}, ${byVariable})`, obs.byLabel, variable)) ctx.err(line);
-  if (fit.constantInP)
+  if (fit.constantInP) {
+    const spread = fit.spread!;
     ctx.err(
-      `warning: no coefficient of T(${variable}, ${byVariable}) depends on ${byVariable}: each came out constant over ${fit.perValue.length} values of ${obs.byLabel}, ` +
-        `though their own fits differ by more than a quarter at the largest ${variable}; read the fits per value (more values of ${obs.byLabel} may show a trend)\n`,
+      `warning: no coefficient of T(${variable}, ${byVariable}) depends on ${byVariable}${fit.changePoint ? `, nor does its change point Q0` : ""}: each came out constant over ${fit.perValue.length} values of ${obs.byLabel}, ` +
+        `though their own fits differ by up to ×${formatNumber(spread.ratio)} (at ${variable} = ${spread.at}); read the fits per value (more values of ${obs.byLabel} may show a trend)\n`,
     );
+  } else if (fit.changePointConstantInP) {
+    // The values Q0(P) was fitted on, with their own change points.
+    const on = fit.perValue.filter((v) => (fit.changePointValues ?? []).includes(v.by));
+    const own = on.map((v) => v.model.changePoint!);
+    ctx.err(
+      `warning: Q0(${byVariable}) came out constant over ${on.length} values of ${obs.byLabel} (no trend in ${byVariable} is significant), though their own change points range from ` +
+        `${Math.min(...own)} to ${Math.max(...own)} (${on.map((v) => `${v.by}: ${v.model.changePoint!}`).join(", ")}): ` +
+        `T(${variable}, ${byVariable}) puts the change at the same ${variable} for every value; read the change points per value (more values of ${obs.byLabel} may show a trend)\n`,
+    );
+  }
   const shapeLabel = fit.shape.label.replace(/\bQ\b/g, variable);
   const moving = fit.perValue.some((v) => v.model.changePoint !== fit.shape.changePoint);
   ctx.out(`common shape: ${shapeLabel}${fit.shape.logResponse ? " (fitted on log T)" : ""}${moving ? `, its change point Q0 fitted at each value of ${obs.byLabel}` : ""}\n`);

@@ -242,6 +242,73 @@ describe("fits across a sweep", () => {
     expect(fitAcrossSweep(groups([1, 1.05, 1.02]), { byVariable: "ES" }).constantInP).toBe(false);
   });
 
+  /**
+   * A strided kernel's time on a coarse grid of Q (10 points, three a decade, as a sweep's log
+   * range gives them): 0.1 us per element while its arrays fit the cache of P KiB, `beyond(P)`
+   * past its transition at Q = knees[P].
+   */
+  const transitions = (knees: Readonly<Record<number, number>>, beyond: (p: number) => number = () => 0.4) => {
+    const q = Array.from({ length: 10 }, (_, k) => Math.round(1000 * 1000 ** (k / 9)));
+    return Object.entries(knees).map(([p, knee]) => ({ by: Number(p), q: Float64Array.from(q), t: Float64Array.from(q, (x, k) => x * (x > knee ? beyond(Number(p)) : 0.1) * (1 + 0.01 * Math.sin(k))) }));
+  };
+  /** A strided penalty that grows with the cache: 0.3 us per element at 128 KiB, 0.6 at 1024. */
+  const growing = (p: number) => 0.1 * Math.log2(p / 16);
+
+  it("says when T(Q, P) is constant in P although the values' own fits differ in mid-range, not at the largest Q", () => {
+    // Every value is out of cache at the largest Q, so their fits agree there and differ ×4 at
+    // Q = 10000 and 21544, where some values are in cache and others not.
+    const r = fitAcrossSweep(transitions({ 128: 5000, 256: 11000, 512: 22000, 1024: 22000 }), { byVariable: "L2" });
+    expect(r.changePoint!.family).toBe("constant");
+    expect(r.coefficients!.map((c) => c.family)).toEqual(["constant", "constant", "constant"]);
+    expect(r.constantInP).toBe(true);
+    expect(r.spread!.ratio).toBeCloseTo(4, 1);
+    expect([10000, 21544]).toContain(r.spread!.at);
+  });
+
+  it("says when Q0(P) is constant although the values' own change points differ", () => {
+    // Three transitions moving with the cache and a fourth that breaks the trend: no trend of Q0 in
+    // P is significant, and T(Q, P) would put the transition at one Q for every value, at none of theirs.
+    // The jump past the transition grows with P, so T(Q, P) does follow P, but not its change point.
+    const moving = fitAcrossSweep(transitions({ 128: 5000, 256: 11000, 512: 22000, 1024: 5000 }, growing), { byVariable: "L2" });
+    expect(moving.perValue.map((v) => v.model.changePoint)).toEqual([4642, 10000, 21544, 4642]);
+    expect(moving.changePoint!.family).toBe("constant");
+    expect(moving.constantInP).toBe(false);
+    expect(moving.changePointConstantInP).toBe(true);
+    // A trend of Q0 in P, or change points that all agree, give no warning.
+    expect(fitAcrossSweep(transitions({ 128: 5000, 256: 11000, 512: 22000, 1024: 50000 }, growing), { byVariable: "L2" }).changePointConstantInP).toBe(false);
+    expect(fitAcrossSweep(transitions({ 128: 11000, 256: 11000, 512: 11000 }, growing), { byVariable: "L2" }).changePointConstantInP).toBeFalsy();
+  });
+
+  it("prints in ccasim sweep fit that Q0(P), or all of T(Q, P), came out constant, with the values' own change points or where their fits differ", async () => {
+    const xs = Array.from({ length: 10 }, (_, k) => Math.round(1000 * 1000 ** (k / 9)));
+    // Transitions where the 3 doubles of each element overflow c KiB, c = 1024 taken as 128 (a cache the kernel
+    // cannot use beyond 128 KiB), and past them `beyond` us per element.
+    const fit = async (name: string, beyond: string) => {
+      const study = await costLawStudy(dir, name, (text) =>
+        text
+          .replace("workload.x: [1, 2, 4, 8, 16, 32]", `workload.x: [${xs.join(", ")}]`)
+          .replace("workload.c: [1, 2, 3, 4]", "workload.c: [128, 256, 512, 1024]")
+          .replace("iterations: 3", "iterations: 1")
+          .replace('params: { cost: "c * x^1.5" }', `params: { cost: "x * (x * 8 * 3 / 1024 > (c == 1024 ? 128 : c) ? ${beyond} : 0.1)" }`),
+      );
+      let out = "";
+      let err = "";
+      const code = await main(["sweep", "fit", study, "--parameter", "Q", "--component", "Kernel", "--by", "workload.c", "--by-variable", "L2"], { out: (s) => (out += s), err: (s) => (err += s) });
+      expect(code, err).toBe(0);
+      return { out, err };
+    };
+    const growing = await fit("cost-law-q0-constant", "0.1 * log2(c / 16)");
+    expect(growing.out).toMatch(/ {2}Q0\(L2\) = \d+ {3}\(/);
+    expect(growing.err).toBe(
+      "warning: Q0(L2) came out constant over 4 values of workload.c (no trend in L2 is significant), though their own change points range from 4642 to 21544 " +
+        "(128: 4642, 256: 10000, 512: 21544, 1024: 4642): T(Q, L2) puts the change at the same Q for every value; read the change points per value (more values of workload.c may show a trend)\n",
+    );
+    const same = await fit("cost-law-all-constant", "0.4");
+    expect(same.err).toMatch(
+      /^warning: no coefficient of T\(Q, L2\) depends on L2, nor does its change point Q0: each came out constant over 4 values of workload.c, though their own fits differ by up to ×4(\.\d+)? \(at Q = (10000|21544)\); read the fits per value \(more values of workload.c may show a trend\)\n$/,
+    );
+  });
+
   it("refuses a text axis as --by, naming its values and --where", async () => {
     const dbTag = await costLawStudy(dir, "cost-law-tag", (text) =>
       text
