@@ -38,6 +38,18 @@ export interface SweepGroup {
   readonly t: ArrayLike<number>;
 }
 
+/**
+ * What a value's own best fit (its observations fitted alone, as `ccasim fit` fits them) says of a
+ * change within its observed Q:
+ * - `chosen`: a two-segment model ranks first: the value has a transition of its own;
+ * - `outranked`: a change point is significant, but a single-segment model ranks above it (a
+ *   change small against the scatter of the observations);
+ * - `not-significant`: no change point found is significant (the data do not change, change too
+ *   little, or change between the two smallest or the two largest Q, where none can be placed);
+ * - `not-searched`: no change point was searched (fewer than 5 distinct Q).
+ */
+export type OwnChange = "chosen" | "outranked" | "not-significant" | "not-searched";
+
 /** T(Q) at one value of the swept parameter, in the common shape. */
 export interface PerValueFit {
   readonly by: number;
@@ -46,6 +58,8 @@ export interface PerValueFit {
   readonly n: number;
   /** Reasons to doubt this value's T(Q) (see {@link FitWarning}): means of 0 under LOO SMAPE, values below 0. */
   readonly warnings: readonly FitWarning[];
+  /** What the value's own best fit says of a change point (a moving change point's Q0(P) is fitted on the values where it is `chosen`). */
+  readonly ownChange: OwnChange;
 }
 
 /** Options of {@link fitAcrossSweep}. */
@@ -143,16 +157,18 @@ export function fitAcrossSweep(groups: readonly SweepGroup[], options: FitAcross
   // with the change point of each group); the common one is the best in total LOO SMAPE.
   const candidates = new Map<string, Hypothesis>();
   const moving = new Map<string, Hypothesis>();
-  /** Whether each value's own best model changes at some Q (a transition within its range). */
-  const ownChange: boolean[] = [];
+  /** What each value's own best model says of a change at some Q (a transition within its range). */
+  const own: OwnChange[] = [];
   for (const g of usable) {
-    const best = fitModels({ q: g.q, t: g.t }, { families: options.families, criterion, variable, fitStdDev: false }).mean;
-    ownChange.push(best.changePoint !== undefined);
+    const report = fitModels({ q: g.q, t: g.t }, { families: options.families, criterion, variable, fitStdDev: false });
+    const best = report.mean;
+    own.push(best.changePoint !== undefined ? "chosen" : report.changePoint === undefined ? "not-searched" : report.changePoint.significant ? "outranked" : "not-significant");
     // A two-segment shape's label names its change point Q0, not its value: the key holds both.
     const key = `${best.label}${best.hypothesis.logResponse ? " (log)" : ""}`;
     candidates.set(`${key}${best.changePoint !== undefined ? ` at ${best.changePoint}` : ""}`, best.hypothesis);
     if (best.changePoint !== undefined && best.hypothesis.withChangePoint !== undefined) moving.set(key, best.hypothesis);
   }
+  const ownChange = own.map((o) => o === "chosen");
   const score = (models: readonly FittedModel[]) =>
     criterion === "loo-smape"
       ? models.reduce((a, m) => a + (Number.isFinite(m.quality.looSmape) ? m.quality.looSmape : m.quality.smape), 0)
@@ -178,10 +194,10 @@ export function fitAcrossSweep(groups: readonly SweepGroup[], options: FitAcross
   if (!fixed && !movingChoice) throw new AnalysisInputError("no single model shape fits every value of the swept parameter");
   if (new Set(usable.map((g) => g.by)).size < 3) {
     const c = (movingChoice ?? fixed)!;
-    return { shape: c.shape, perValue: perValueFits(usable, c.models, criterion), warnings: [] };
+    return { shape: c.shape, perValue: perValueFits(usable, c.models, criterion, own), warnings: [] };
   }
-  const fixedReport = fixed ? combine(usable, fixed.shape, perValueFits(usable, fixed.models, criterion), undefined, options, variable, byVariable) : undefined;
-  const movingReport = movingChoice ? combine(usable, movingChoice.shape, perValueFits(usable, movingChoice.models, criterion), ownChange, options, variable, byVariable) : undefined;
+  const fixedReport = fixed ? combine(usable, fixed.shape, perValueFits(usable, fixed.models, criterion, own), undefined, options, variable, byVariable) : undefined;
+  const movingReport = movingChoice ? combine(usable, movingChoice.shape, perValueFits(usable, movingChoice.models, criterion, own), ownChange, options, variable, byVariable) : undefined;
   if (!movingReport) return fixedReport!;
   if (!fixedReport) return movingReport;
   return (criterion === "loo-smape" ? movingReport.smape! < fixedReport.smape! : movingReport.r2! > fixedReport.r2!) ? movingReport : fixedReport;
@@ -322,13 +338,13 @@ function nonNegative(g: SweepGroup): boolean {
  * the per-value choice), and a model of a quantity that cannot be negative going below 0 inside
  * the value's observed Q.
  */
-function perValueFits(usable: readonly SweepGroup[], models: readonly FittedModel[], criterion: SelectionCriterion): PerValueFit[] {
+function perValueFits(usable: readonly SweepGroup[], models: readonly FittedModel[], criterion: SelectionCriterion, own: readonly OwnChange[]): PerValueFit[] {
   return usable.map((g, i) => {
     const points = groupByQ(g.q, g.t);
     const zeroMeans = Array.from(points.mean).filter((m) => m === 0).length;
     const model = models[i]!;
     const warnings = [zeroMeansWarning(criterion, zeroMeans, points.q.length), negativeWarning((q) => model.predict(q), points.q, nonNegative(g))].filter((w): w is FitWarning => w !== undefined);
-    return { by: g.by, model, n: g.q.length, warnings };
+    return { by: g.by, model, n: g.q.length, warnings, ownChange: own[i]! };
   });
 }
 

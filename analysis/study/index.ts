@@ -3,4 +3,4 @@
  *
  * @packageDocumentation
  */
-export { fitAcrossSweep, type SweepGroup, type FitAcrossOptions, type FitAcrossReport } from "./fit-across.js";
+export { fitAcrossSweep, type SweepGroup, type FitAcrossOptions, type FitAcrossReport, type OwnChange, type PerValueFit } from "./fit-across.js";

@@ -1,4 +1,4 @@
-import { fitAcrossSweep } from "../../analysis/study/index.js";
+import { fitAcrossSweep, type OwnChange, type PerValueFit } from "../../analysis/study/index.js";
 import { fitFamilies, fitModels, parseFamilySpec, fitWarnings, formulaVariable, isFormulaVariable, isMathjsName, type FitWarning, type SelectionCriterion } from "../../analysis/index.js";
 import { StudyStore, studyObservations, type StudyObservations } from "../../profile/study/index.js";
 import { axisNumber } from "../../scenarios/sweep/index.js";
@@ -235,13 +235,25 @@ async function sweepFitRun(ctx: CommandContext, argv: readonly string[]): Promis
     ctx.out(`  Q0(${byVariable}) = ${fit.changePoint.formula}   (the last ${variable} before the change, held within the observed ${variable}; Q0 and the coefficients fitted on ${all ? "every value" : `the values whose data change within their range: ${on.join(", ")}`}; R² ${fit.changePoint.quality.r2.toFixed(4)})\n`);
     if (!all) {
       // Say why the others are left out, and that their rows above are the shape forced on them.
-      const left = fit.perValue.filter((v) => !on.includes(v.by)).map((v) => v.by);
+      const left = fit.perValue.filter((v) => !on.includes(v.by));
       ctx.out(
-        `  left out: ${obs.byLabel} = ${left.join(", ")}, whose own best fit has no change within the observed ${variable}: their data do not change, or change between the two smallest or the two largest ${variable}, where no change point can be placed; ` +
+        `  left out: ${obs.byLabel} = ${left.map((v) => v.by).join(", ")}, whose own best fit has no change within the observed ${variable}: ${ownChangeReasons(left, variable)}; ` +
           `their rows above force the common shape's change point on them (read their LOO SMAPE), and T(${variable}, ${byVariable}) extrapolates to them\n`,
       );
     }
   }
   ctx.out(`\nT(${variable}, ${byVariable}) = ${fit.formula}\n  SMAPE over all observations ${fit.smape!.toFixed(2)} %\n  expression: ${fit.expression}\n`);
   return 0;
+}
+
+/** Why values' own best fits have no change point, as `ownChange` says: one reason, or each reason with its values. */
+function ownChangeReasons(left: readonly PerValueFit[], variable: string): string {
+  const text: Record<Exclude<OwnChange, "chosen">, string> = {
+    "not-significant": `no change point is significant: their data do not change, change too little, or change between the two smallest or the two largest ${variable}, where no change point can be placed`,
+    outranked: "a change point is significant, but a single-segment model ranks above it (a change small against the scatter of their observations)",
+    "not-searched": `fewer than 5 distinct ${variable}, too few to search a change point`,
+  };
+  const reasons = [...new Set(left.map((v) => v.ownChange))].filter((r): r is Exclude<OwnChange, "chosen"> => r !== "chosen");
+  if (reasons.length === 1) return text[reasons[0]!];
+  return reasons.map((r) => `${left.filter((v) => v.ownChange === r).map((v) => v.by).join(", ")}: ${text[r]}`).join("; ");
 }

@@ -155,7 +155,48 @@ describe("fits across a sweep", () => {
     expect(code).toBe(0);
     expect(out).toContain("fitted on the values whose data change within their range: 256, 512, 1024;");
     expect(out).toContain(
-      "  left out: workload.c = 4, whose own best fit has no change within the observed Q: their data do not change, or change between the two smallest or the two largest Q, where no change point can be placed; " +
+      "  left out: workload.c = 4, whose own best fit has no change within the observed Q: no change point is significant: their data do not change, change too little, or change between the two smallest or the two largest Q, where no change point can be placed; " +
+        "their rows above force the common shape's change point on them (read their LOO SMAPE), and T(Q, P) extrapolates to them\n",
+    );
+  });
+
+  it("tells a value whose change is lost in its scatter from one whose data do not change", async () => {
+    // Ten Q, three a decade, five calls each (r = 0..4). Transitions at Q = 21.5 c for c = 256, 512
+    // and 1024; c = 4 overflows below the smallest Q; c = 2048 jumps ×1.6 past Q = 30000 with a
+    // scatter of ±50 % there, which a single power law fits better than a step.
+    const xs = Array.from({ length: 10 }, (_, k) => Math.round(1000 * 1000 ** (k / 9)));
+    const k = "round(3 * log10(x / 1000))";
+    const study = await costLawStudy(dir, "cost-law-outranked", (text) =>
+      text
+        .replace("workload.x: [1, 2, 4, 8, 16, 32]", `workload.x: [${xs.join(", ")}]`)
+        .replace("workload.c: [1, 2, 3, 4]", "workload.c: [4, 256, 512, 1024, 2048]")
+        .replace("iterations: 3", "iterations: 5")
+        .replace("calls: [{ port: k, args: { x: x } }]", "calls: [{ port: k, args: { x: x, r: i } }]")
+        .replace(
+          'params: { cost: "c * x^1.5" }',
+          `params: { args: [x, r], cost: "c == 2048 ? x * 0.1 * (x > 30000 ? 1.6 * (1 + 0.5 * sin(7 * ${k} + 3 * r)) : 1 + 0.01 * sin(${k} + r)) : x * (x > 21.5 * c ? 0.4 : 0.1) * (1 + 0.01 * sin(${k} + r))" }`,
+        ),
+    );
+    const store = await StudyStore.open(study, { readOnly: true });
+    let fit;
+    try {
+      fit = fitAcrossSweep((await studyObservations(store, { parameter: "Q", component: "Kernel", by: "workload.c" })).groups, { byVariable: "P" });
+    } finally {
+      store.close();
+    }
+    expect(fit.perValue.map((v) => [v.by, v.ownChange])).toEqual([
+      [4, "not-significant"],
+      [256, "chosen"],
+      [512, "chosen"],
+      [1024, "chosen"],
+      [2048, "outranked"],
+    ]);
+    let out = "";
+    const code = await main(["sweep", "fit", study, "--parameter", "Q", "--component", "Kernel", "--by", "workload.c"], { out: (s) => (out += s), err: () => {} });
+    expect(code).toBe(0);
+    expect(out).toContain(
+      "  left out: workload.c = 4, 2048, whose own best fit has no change within the observed Q: 4: no change point is significant: their data do not change, change too little, or change between the two smallest or the two largest Q, where no change point can be placed; " +
+        "2048: a change point is significant, but a single-segment model ranks above it (a change small against the scatter of their observations); " +
         "their rows above force the common shape's change point on them (read their LOO SMAPE), and T(Q, P) extrapolates to them\n",
     );
   });
