@@ -116,29 +116,60 @@ function formulaText(formulas: readonly { group: string; formula: string }[]): s
   return formulas.length === 0 ? "" : `: ${formulas.map((f) => `${f.group} T = ${f.formula}`).join("; ")}`;
 }
 
-/** The ratio of mean strided to mean sequential time at each Q, per routine that has both modes. */
+/** The baseline mode of the ratios: `sequential` when among `modes`, else the first by name (as a run's evidence takes it). */
+const BASELINE_MODE = "sequential";
+
+/**
+ * The mean time of each mode over its routine's baseline mode at each Q, per routine of two or
+ * more modes: the baseline is `sequential` when the routine has it, else its first mode by name,
+ * as a run's evidence compares them (`y/x` for modes named after the papers' X- and
+ * Y-derivatives). A routine whose modes are `sequential` and `strided` alone gives the papers'
+ * chart, "Strided over sequential" (id `strided-ratio`); other modes, "Time ratio of the modes"
+ * (id `mode-ratio`), one line per routine and mode. Undefined with fewer than 2 ratios.
+ */
 export function stridedRatioChart(points: readonly RecordPoint[], qLabel: string): ReportChart | undefined {
   const means = meanBy(points, (p) => `${p.routine}\u0000${p.q}\u0000${p.mode}`, (p) => p.wallTime);
-  const rows: { routine: string; Q: number; ratio: number }[] = [];
+  const modesOf = new Map<string, Set<string>>();
+  for (const key of means.keys()) {
+    const [routine, , mode] = key.split("\u0000");
+    if (mode !== "") (modesOf.get(routine) ?? modesOf.set(routine, new Set()).get(routine)!).add(mode);
+  }
+  const baselineOf = new Map<string, string>();
+  for (const [routine, modes] of modesOf) if (modes.size >= 2) baselineOf.set(routine, modes.has(BASELINE_MODE) ? BASELINE_MODE : [...modes].sort(compareText)[0]!);
+  const rows: { routine: string; mode: string; series: string; Q: number; ratio: number }[] = [];
   for (const [key, m] of means) {
     const [routine, q, mode] = key.split("\u0000");
-    if (mode !== "strided") continue;
-    const seq = means.get(`${routine}\u0000${q}\u0000sequential`);
-    if (seq && seq.mean > 0) rows.push({ routine, Q: Number(q), ratio: m.mean / seq.mean });
+    const baseline = baselineOf.get(routine);
+    if (baseline === undefined || mode === "" || mode === baseline) continue;
+    const base = means.get(`${routine}\u0000${q}\u0000${baseline}`);
+    if (base && base.mean > 0) rows.push({ routine, mode, series: `${routine} ${mode}/${baseline}`, Q: Number(q), ratio: m.mean / base.mean });
   }
   if (rows.length < 2) return undefined;
-  rows.sort((a, b) => compareText(a.routine, b.routine) || a.Q - b.Q);
+  rows.sort((a, b) => compareText(a.routine, b.routine) || compareText(a.mode, b.mode) || a.Q - b.Q);
+  const papers = rows.every((r) => r.mode === "strided" && baselineOf.get(r.routine) === BASELINE_MODE);
+  const x = { field: "Q", type: "quantitative", scale: { type: "log" }, title: qLabel } as const;
+  if (papers) {
+    const spec = {
+      ...base(`Strided / sequential time vs ${qLabel}`),
+      data: { values: rows.map(({ routine, Q, ratio }) => ({ routine, Q, ratio })) },
+      mark: { type: "line", point: true },
+      encoding: { x, y: { field: "ratio", type: "quantitative", title: "mean strided time / mean sequential time" }, color: { field: "routine", type: "nominal" } },
+    } as TopLevelSpec;
+    return { id: "strided-ratio", title: "Strided over sequential", caption: "Mean time of the strided mode divided by the sequential mode's at the same Q: the cost of the cache-unfriendly access.", spec };
+  }
   const spec = {
-    ...base(`Strided / sequential time vs ${qLabel}`),
+    ...base(`Time of each mode / its baseline mode's vs ${qLabel}`),
     data: { values: rows },
     mark: { type: "line", point: true },
-    encoding: {
-      x: { field: "Q", type: "quantitative", scale: { type: "log" }, title: qLabel },
-      y: { field: "ratio", type: "quantitative", title: "mean strided time / mean sequential time" },
-      color: { field: "routine", type: "nominal" },
-    },
+    encoding: { x, y: { field: "ratio", type: "quantitative", title: "mean time / mean time of the baseline mode" }, color: { field: "series", type: "nominal", title: "routine mode/baseline" } },
   } as TopLevelSpec;
-  return { id: "strided-ratio", title: "Strided over sequential", caption: "Mean time of the strided mode divided by the sequential mode's at the same Q: the cost of the cache-unfriendly access.", spec };
+  const baselines = [...baselineOf].filter(([routine]) => rows.some((r) => r.routine === routine)).sort((a, b) => compareText(a[0], b[0]));
+  return {
+    id: "mode-ratio",
+    title: "Time ratio of the modes",
+    caption: `Mean time of each mode divided by its routine's baseline mode's at the same ${qLabel} (${baselines.map(([routine, b]) => `${routine}: ${b}`).join("; ")}): sequential when the routine has it, else its first mode by name, as the run's evidence compares them.`,
+    spec,
+  };
 }
 
 /** Most ranks the level chart gives a symbol each (Vega-Lite's shape scale has eight). */

@@ -80,7 +80,7 @@ export function trialReport(input: TrialInput): ReportDocument {
     const meanSd = routines.map((r) => meanSdVsQChart(r, points, qLabel)).filter((c) => c !== undefined);
     if (meanSd.length) sections.push({ heading: "Mean and standard deviation", charts: meanSd });
     const ratio = stridedRatioChart(points, qLabel);
-    if (ratio) sections.push({ heading: "Strided vs sequential", charts: [ratio] });
+    if (ratio) sections.push({ heading: ratio.id === "strided-ratio" ? "Strided vs sequential" : "Time ratio of the modes", charts: [ratio] });
   }
   const mpiCharts = [levelChart(input.records.levelPoints), messagePassingChart(points, qLabel)].filter((c) => c !== undefined);
   if (mpiCharts.length) sections.push({ heading: "Message passing", charts: mpiCharts });

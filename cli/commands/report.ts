@@ -15,7 +15,9 @@ For a run folder (what 'ccasim run' writes) or a TAU profile:
   - time per invocation against Q by mode, scatter and power-law fits (the papers' Figure 3)
   - the mean and standard deviation at each Q, the modes pooled, with the straight-line and
     power-law fits of the mean and the straight line of the deviation (Figures 4 and 5)
-  - the strided / sequential time ratio, when records have both modes
+  - the strided / sequential time ratio, when records have both modes; for modes of other names
+    (x and y), each mode's time over the baseline's: sequential, else the first mode by name, as
+    the run's evidence compares them
   - message-passing time per invocation by AMR level (Figure 6), when records have MPI time
   - the profile's top timers (mean over threads) and their table
 For a study database (what 'ccasim sweep' writes):

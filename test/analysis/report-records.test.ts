@@ -86,6 +86,36 @@ describe("the report's digest of records", () => {
     }
   });
 
+  it("charts modes of other names over their baseline, as the run's evidence compares them", () => {
+    // The papers' X- and Y-derivatives as the records name them: y (strided) 3 times x (sequential).
+    const renamed = (names: Record<string, string>, routines: readonly string[] = ["States"]) =>
+      routines.flatMap((component) =>
+        [1000, 2000, 4000].flatMap((Q) =>
+          Object.entries(names).map(([mode, factor]) => ({ component, port: "compute", method: "compute", rank: 0, parameters: { Q, mode }, start: 0, wallTime: Q * Number(factor), mpiTime: 0, computeTime: Q * Number(factor), counters: {} })),
+        ),
+      );
+    const section = (rs: InvocationRecord[]) => trialReport({ name: "modes", records: digestRecords(rs) }).sections.find((s) => s.charts?.some((c) => /ratio/.test(c.id)));
+    const xy = section(renamed({ x: "1", y: "3" }))!;
+    expect(xy.heading).toBe("Time ratio of the modes");
+    const chart = xy.charts![0]!;
+    expect(chart.id).toBe("mode-ratio");
+    expect(chart.caption).toContain("Mean time of each mode divided by its routine's baseline mode's at the same Q (States.compute: x)");
+    const values = (chart.spec as { data: { values: { series: string; Q: number; ratio: number }[] } }).data.values;
+    expect(values.map((v) => [v.series, v.Q, v.ratio])).toEqual([1000, 2000, 4000].map((Q) => ["States.compute y/x", Q, 3]));
+    // The baseline is sequential when a routine has it, whatever the others' names.
+    const three = section(renamed({ random: "5", sequential: "1", strided: "2" }))!.charts![0]!;
+    expect((three.spec as { data: { values: { series: string }[] } }).data.values.map((v) => v.series)).toEqual([
+      ...Array(3).fill("States.compute random/sequential"),
+      ...Array(3).fill("States.compute strided/sequential"),
+    ]);
+    // Sequential and strided alone keep the papers' chart.
+    const papers = section(renamed({ sequential: "1", strided: "2" }, ["States", "EFMFlux"]))!;
+    expect(papers.heading).toBe("Strided vs sequential");
+    expect(papers.charts![0]!.id).toBe("strided-ratio");
+    // A routine of one mode has nothing to compare.
+    expect(section(renamed({ x: "1" }))).toBeUndefined();
+  });
+
   it("names a path that is not there, as an input error", () => {
     const missing = join(scratch, "no-such-run");
     expect(() => readTrialInput(missing)).toThrow(ProfileError);
