@@ -116,8 +116,14 @@ function formulaText(formulas: readonly { group: string; formula: string }[]): s
   return formulas.length === 0 ? "" : `: ${formulas.map((f) => `${f.group} T = ${f.formula}`).join("; ")}`;
 }
 
-/** The baseline mode of the ratios: `sequential` when among `modes`, else the first by name (as a run's evidence takes it). */
-const BASELINE_MODE = "sequential";
+/**
+ * The mode a routine's other modes are compared with: `sequential` when among `modes`, else the
+ * first by name (as a run's evidence takes it: `x` of modes `x` and `y`).
+ */
+export function baselineMode(modes: Iterable<string>): string {
+  const all = [...modes];
+  return all.includes("sequential") ? "sequential" : all.sort(compareText)[0]!;
+}
 
 /**
  * The mean time of each mode over its routine's baseline mode at each Q, per routine of two or
@@ -135,7 +141,7 @@ export function stridedRatioChart(points: readonly RecordPoint[], qLabel: string
     if (mode !== "") (modesOf.get(routine) ?? modesOf.set(routine, new Set()).get(routine)!).add(mode);
   }
   const baselineOf = new Map<string, string>();
-  for (const [routine, modes] of modesOf) if (modes.size >= 2) baselineOf.set(routine, modes.has(BASELINE_MODE) ? BASELINE_MODE : [...modes].sort(compareText)[0]!);
+  for (const [routine, modes] of modesOf) if (modes.size >= 2) baselineOf.set(routine, baselineMode(modes));
   const rows: { routine: string; mode: string; series: string; Q: number; ratio: number }[] = [];
   for (const [key, m] of means) {
     const [routine, q, mode] = key.split("\u0000");
@@ -146,7 +152,7 @@ export function stridedRatioChart(points: readonly RecordPoint[], qLabel: string
   }
   if (rows.length < 2) return undefined;
   rows.sort((a, b) => compareText(a.routine, b.routine) || compareText(a.mode, b.mode) || a.Q - b.Q);
-  const papers = rows.every((r) => r.mode === "strided" && baselineOf.get(r.routine) === BASELINE_MODE);
+  const papers = rows.every((r) => r.mode === "strided" && baselineOf.get(r.routine) === "sequential");
   const x = { field: "Q", type: "quantitative", scale: { type: "log" }, title: qLabel } as const;
   if (papers) {
     const spec = {
@@ -428,6 +434,45 @@ export function timeVsQBySweepChart(
     id: `sweep-time-vs-q-${slug(routine)}${at ? `-${slug(at)}` : ""}`,
     title: `${routine} across the sweep${at ? ` at ${at}` : ""}`,
     caption: `Per-invocation time of ${routine} against ${qLabel}.${scope} Points: ${scatterText(shown.length, all?.total ?? rows.length, "invocations")}. Lines: per value of ${sweptLabel}, the power law fitted to the mean time at each ${qLabel} of all the invocations${formulaText(fit.formulas.map((f) => ({ group: `${sweptLabel} ${f.group}:`, formula: f.formula })))}.`,
+    spec,
+  };
+}
+
+/**
+ * The mean time of one mode of a routine over its baseline mode's at each Q, one line per value of
+ * the swept parameter: the papers' strided / sequential ratio (Figure 3) across a sweep, about 1
+ * while the arrays fit the cache and rising where they overflow it, at a Q that moves with a swept
+ * cache size. `mode` and `baseline` are values of the record parameter `parameter`.
+ */
+export function modeRatioBySweepChart(
+  routine: string,
+  parameter: string,
+  mode: string,
+  baseline: string,
+  rows: readonly { Q: number; ratio: number; swept: string }[],
+  qLabel: string,
+  sweptLabel: string,
+  order?: readonly string[],
+  context: SweepContext = {},
+): ReportChart {
+  const x = { field: "Q", type: "quantitative", scale: { type: "log" }, title: qLabel } as const;
+  const y = { field: "ratio", type: "quantitative", title: `mean time ratio ${mode} / ${baseline}` } as const;
+  const color = { field: "swept", type: "nominal", title: sweptLabel, ...(order ? { sort: [...order] } : {}) };
+  const at = atText(context.at);
+  const spec = {
+    ...base(`${routine}: ${parameter}=${mode} / ${parameter}=${baseline} time vs ${qLabel} by ${sweptLabel}${at ? ` at ${at}` : ""}`),
+    data: { values: rows },
+    mark: { type: "line", point: true },
+    encoding: { x, y, color },
+  } as TopLevelSpec;
+  const averaged = context.averaged ?? [];
+  const scope = `${at ? ` At ${atText(context.at, " = ")}.` : ""}${averaged.length ? ` Every value of ${averagedText(averaged)} is mixed in.` : ""}`;
+  return {
+    id: `sweep-ratio-${slug(routine)}-${slug(parameter)}-${slug(mode)}-over-${slug(baseline)}${at ? `-${slug(at)}` : ""}`,
+    title: `${routine}: ${parameter}=${mode} over ${parameter}=${baseline} across the sweep${at ? ` at ${at}` : ""}`,
+    caption:
+      `Mean time of the ${routine} invocations of ${parameter}=${mode} divided by the mean of those of ${parameter}=${baseline} at the same ${qLabel} and value of ${sweptLabel}, one line per value.${scope} ` +
+      `The baseline is ${parameter}=sequential when the routine has it, else its first ${parameter} by name, as a run's evidence takes it. About 1 where the mode costs nothing more (arrays that fit the cache, for a strided sweep).`,
     spec,
   };
 }

@@ -1,5 +1,5 @@
 import { sqlString, type StudyStore } from "../../profile/study/index.js";
-import { MAX_POINTS, atText, heatmapChart, slug, sweepLineChart, timeVsQBySweepChart } from "./charts.js";
+import { MAX_POINTS, atText, baselineMode, heatmapChart, modeRatioBySweepChart, slug, sweepLineChart, timeVsQBySweepChart, type SweepContext } from "./charts.js";
 import { compareText } from "../../profile/internal.js";
 import type { ReportChart } from "./render.js";
 import type { ReportDocument, ReportSection } from "./html.js";
@@ -143,19 +143,41 @@ export async function studyReport(store: StudyStore, name: string): Promise<Repo
   const numericAxis = others.find((a) => a.numeric) ?? others[0];
   if (qName && numericAxis) {
     const byQ: ReportChart[] = [];
+    const ratios: ReportChart[] = [];
     // The further axes: a chart per combination of their values, or mixed in (and said so).
     const rest = others.filter((a) => a !== numericAxis);
     const restPanels = panels(rest);
-    // The routines of most time among those whose records have Q (the main ones may have none).
+    // The routines of most time among those whose records have Q (the main ones may have none);
+    // of a routine in several modes, the mean times of each mode per panel, for their ratios.
+    const modeMeans = new Map<string, { routine: string; parameter: string; context: SweepContext; byMode: Map<string, [number, number, string][]> }>();
     for (const r of await routineSelections(store, qName)) {
-      for (const panel of restPanels ?? [{ at: [], where: "" }]) {
+      for (const [k, panel] of (restPanels ?? [{ at: [], where: "" }]).entries()) {
         const { rows, distinctQ, total, means } = await timeVsQRows(store, r, qName, numericAxis.name, MAX_POINTS, panel.where);
         const all = { total, means: means.map(([Q, time, sw]) => ({ Q, time, swept: sw })) };
         const context = restPanels ? { at: panel.at } : { averaged: rest };
         if (distinctQ >= 2) byQ.push(timeVsQBySweepChart(r.label, rows.map(([Q, time, sw]) => ({ Q, time, swept: sw })), qName, numericAxis.name, numericAxis.values, all, context));
+        if (r.parameter === undefined) continue;
+        const key = `${r.routine}\u0000${r.parameter.name}\u0000${k}`;
+        const entry = modeMeans.get(key) ?? modeMeans.set(key, { routine: r.routine, parameter: r.parameter.name, context, byMode: new Map() }).get(key)!;
+        entry.byMode.set(r.parameter.value, means);
+      }
+    }
+    for (const { routine, parameter, context, byMode } of modeMeans.values()) {
+      if (byMode.size < 2) continue;
+      const modes = [...byMode.keys()].sort(compareText);
+      const baseline = baselineMode(modes);
+      const baseMeans = new Map(byMode.get(baseline)!.map(([Q, mean, sw]) => [`${sw}\u0000${Q}`, mean]));
+      for (const mode of modes) {
+        if (mode === baseline) continue;
+        const rows = byMode
+          .get(mode)!
+          .filter(([Q, , sw]) => (baseMeans.get(`${sw}\u0000${Q}`) ?? 0) > 0)
+          .map(([Q, mean, sw]) => ({ Q, ratio: mean / baseMeans.get(`${sw}\u0000${Q}`)!, swept: sw }));
+        if (new Set(rows.map((x) => x.Q)).size >= 2) ratios.push(modeRatioBySweepChart(routine, parameter, mode, baseline, rows, qName, numericAxis.name, numericAxis.values, context));
       }
     }
     if (byQ.length) sections.push({ heading: "Time vs Q across the sweep", charts: byQ });
+    if (ratios.length) sections.push({ heading: "Time ratio of the modes across the sweep", charts: ratios });
   }
   return { title: `ccasim study report: ${meta.get("name") ?? name}`, subtitle: `${total} point${total === 1 ? "" : "s"}, axes ${axes.map((a) => a.name).join(", ") || "(none)"}`, sections };
 }

@@ -24,8 +24,10 @@ For a study database (what 'ccasim sweep' writes):
   - points, failures, axes; heatmaps of simulated time and of the main routines' time (the two
     of most total wall time) over the two most varied axes (a line chart for one axis); time
     against Q per swept value, for the two routines of most time whose records have Q; a routine
-    whose records have a mode (a text parameter with a few values) is charted once per mode; a
-    study without records (a program model's) charts its three main timers instead;
+    whose records have a mode (a text parameter with a few values) is charted once per mode, and
+    each mode's mean time over the baseline mode's (sequential, else the first by name) against
+    Q, one line per swept value: where the strided / sequential ratio leaves 1 as the cache size
+    changes; a study without records (a program model's) charts its three main timers instead;
     further axes give one chart per combination of their values (up to 6 panels, heatmaps on
     one colour scale), beyond that the charts average over them and their captions say so
 

@@ -84,4 +84,18 @@ scenario:
       expect(tb / ta).toBeCloseTo(2, 9);
     }
   });
+
+  it("charts the time ratio of the modes against Q, one line per swept value: mode b over the baseline a is 2", async () => {
+    const doc = await studyReport(store, "modes");
+    const section = doc.sections.find((x) => x.heading === "Time ratio of the modes across the sweep")!;
+    expect(section.charts!.map((c) => c.id)).toEqual(["sweep-ratio-kernel-run-mode-b-over-a"]);
+    const chart = section.charts![0]!;
+    expect(chart.title).toBe("Kernel.run: mode=b over mode=a across the sweep");
+    expect(chart.caption).toContain("Mean time of the Kernel.run invocations of mode=b divided by the mean of those of mode=a at the same Q and value of workload.c");
+    const values = (chart.spec as { data: { values: { Q: number; ratio: number; swept: string }[] } }).data.values;
+    // Six Q at each of the four values of c.
+    expect(values).toHaveLength(24);
+    expect(new Set(values.map((v) => v.swept))).toEqual(new Set(["1", "2", "3", "4"]));
+    for (const v of values) expect(v.ratio).toBeCloseTo(2, 9);
+  });
 });
