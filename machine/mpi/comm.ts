@@ -438,7 +438,9 @@ export class Comm {
   /**
    * Refuses an MPI call made while the last {@link test}'s call was never run. Why asked:
    * `if (comm.test(r))` without `yield*` tests a generator, which is always true, and no error
-   * would say so; the next MPI call on this communicator does.
+   * would say so; the next MPI call on this communicator does. Collectives and the ghost
+   * exchange's callback form ask when they are called, before they take part (a collective is
+   * not counted in the communicator's order), since without an observer they enter no call.
    */
   private refuseUnrunTest(call: string): never {
     this.unrunTest = false;
@@ -507,6 +509,8 @@ export class Comm {
    * @throws MpiUsageError for a bad peer, tag or size
    */
   haloExchangeStart(peers: Int32Array, recvTags: Int32Array, sendTags: Int32Array, bytes: Float64Array): Yieldable | null {
+    // Its first call is an MPI_Irecv, which the generator form refuses after a test never run.
+    if (this.unrunTest) this.refuseUnrunTest("MPI_Irecv()");
     const n = peers.length;
     for (let i = 0; i < n; i++) {
       this.checkSource("MPI_Irecv()", peers[i], recvTags[i], bytes[i]);
@@ -547,6 +551,7 @@ export class Comm {
 
   /** MPI_Barrier. */
   barrier(): MpiCall {
+    if (this.unrunTest) this.refuseUnrunTest("MPI_Barrier()");
     this.group.collectiveOrder.enter(this.rank, this.worldRank, "MPI_Barrier()", 0, -1);
     return this.collective(CALL.barrier, 0, this.world.collectives.choose("barrier", this.size, 0).run(this, 0, 0));
   }
@@ -614,6 +619,7 @@ export class Comm {
    * members made as this collective (`orderRoot`: the root, or -1 for a call without one).
    */
   private checkCollective(call: string, bytes: number, root: number, orderRoot: number): void {
+    if (this.unrunTest) this.refuseUnrunTest(call);
     if (!(bytes >= 0) || !Number.isFinite(bytes)) throw new MpiUsageError(this.worldRank, call, `size ${bytes} bytes is not a finite number >= 0`);
     const rank = notARank("root", root, this.size, this.name);
     if (rank !== undefined) throw new MpiUsageError(this.worldRank, call, rank);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MpiUsageError, REQUEST_NULL, type Status } from "../../machine/index.js";
+import { ghostExchange, haloPlan, MpiUsageError, REQUEST_NULL, type Comm, type MpiObserver, type Status } from "../../machine/index.js";
 import { hockney, world } from "./helpers.js";
 
 describe("MPI non-blocking requests", () => {
@@ -101,6 +101,40 @@ describe("MPI non-blocking requests", () => {
       yield* c.wait(r);
     });
     w.run();
+  });
+
+  it("refuses a collective or a ghost exchange after an MPI_Test whose call was never run, observed or not", () => {
+    const plan = (rank: number) => haloPlan({ ranks: [2, 1], patchCells: [4, 4], ghostWidth: 1, bytesPerCell: 8, periodic: false }, rank, 0);
+    const calls: [string, (c: Comm) => Generator<unknown, unknown, unknown>, RegExp][] = [
+      ["barrier", (c) => c.barrier(), /rank 0, MPI_Barrier\(\): the MPI_Test\(\) before it was never run/],
+      ["allreduce", (c) => c.allreduce(8), /rank 0, MPI_Allreduce\(\): the MPI_Test\(\) before it was never run/],
+      ["alltoall", (c) => c.alltoall(8), /rank 0, MPI_Alltoall\(\): the MPI_Test\(\) before it was never run/],
+      ["ghost exchange", (c) => ghostExchange(c, plan(c.rank)), /rank 0, MPI_Irecv\(\): the MPI_Test\(\) before it was never run/],
+    ];
+    const observer: MpiObserver = { enter() {}, exit() {} };
+    for (const [name, call, message] of calls) {
+      for (const observed of [false, true]) {
+        const w = world(2, hockney(10, 1e8), { observer: observed ? observer : undefined });
+        let refused: unknown;
+        w.launch(function* (c) {
+          const r = c.irecv(1 - c.rank, 9);
+          if (c.rank === 0 && c.test(r)) {
+            try {
+              yield* call(c) as Generator<never, unknown, unknown>;
+            } catch (e) {
+              refused = e;
+            }
+          }
+          // Refused once, before it took part: the call goes through when made again.
+          yield* call(c) as Generator<never, unknown, unknown>;
+          yield* c.send(1 - c.rank, 9, 8);
+          yield* c.wait(r);
+        });
+        w.run();
+        w.finalize();
+        expect({ name, observed, refused: String(refused) }).toEqual({ name, observed, refused: expect.stringMatching(message) });
+      }
+    }
   });
 
   it("completes an eager LogGP send at injection, before delivery", () => {
