@@ -634,6 +634,20 @@ export class Comm {
   }
 
   /**
+   * @internal The sender's overhead of the send just posted ({@link collSend}), CPU time: the
+   * event to yield before the algorithm goes on, or null when it takes none (Hockney). An
+   * algorithm that posts several sends before it waits yields it after each, as MPI_Isend
+   * returns after it, so that each send reaches the node's NIC when it is ready and not ahead
+   * of sends other ranks of the node post meanwhile.
+   */
+  collPosted(): Yieldable | null {
+    const w = this.world;
+    if (w.postingFree) return null;
+    const busy = w.busyFor(this.worldRank);
+    return busy > 0 ? w.sim.timeout(busy) : null;
+  }
+
+  /**
    * @internal Collective-internal receive from group rank `source`; returns a slot. `bytes` is the
    * size the algorithm expects (for readers); the envelope carries the real size.
    */

@@ -397,7 +397,8 @@ export class MpiWorld {
     const eager = bytes <= net.eagerLimit;
     const sent = eager ? bytes : net.config.controlBytes;
     // The sender's overhead is CPU time: a send posted while the call's earlier overheads are not
-    // done yet (a collective's next send) starts when they are.
+    // done yet starts when they are. (The built-in algorithms wait for them before posting the
+    // next send, Comm.collPosted, so that the NIC queues each send when it is ready.)
     let ready = now;
     if (!this.postingFree && this.busyUntil[rank] > now) ready = this.busyUntil[rank];
     const path = net.transfer(this.rankToNode[rank], this.rankToNode[dest], sent, ready, !eager);

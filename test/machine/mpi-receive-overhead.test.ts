@@ -193,6 +193,26 @@ describe("the receiver's overhead is CPU time of the receiving rank", () => {
     expect(ends.map((t) => +t.toFixed(9))).toEqual([17.007, 16, 17.007, 16]);
   });
 
+  it("a scattered alltoall posts each send once the previous one's overhead is done, so its node's NIC serves a neighbour's earlier send first: 12 us on ranks 1 and 3 (was 13)", () => {
+    // Ranks 0 and 1 on node 0, 2 and 3 on node 1; 1001 bytes, so a message keeps the NIC for
+    // g + 1000 G = 2 us. Rank 0 sends to 3 (its NIC from 3 to 5), to 2, then to 1 on its node;
+    // rank 1 to 0 on its node (Hockney, free), to 3 and to 2. Rank 1's send to 3 is ready at
+    // 0 + o = 3, rank 0's send to 2 at 3 + o = 6: rank 1's takes the NIC from 5 to 7 and arrives
+    // at 7, rank 0's from 7 to 9 (arrives at 9), rank 1's send to 2 from 9 to 11. Rank 1 waits at
+    // 6: it handles rank 2's message (arrived at 5) until 9, then rank 3's (at 7) until 12.
+    // Before, rank 0's sends queued at the NIC when the step began, ahead of rank 1's, which
+    // arrived at 10 (handled until 13).
+    const w = world(4, loggp(), { rankToNode: [0, 0, 1, 1], collectives: { algorithms: { alltoall: "scattered" } } });
+    const ends: number[] = [];
+    w.launch(function* (c) {
+      yield* c.alltoall(1001);
+      ends[c.rank] = w.sim.now;
+    });
+    w.run();
+    w.finalize();
+    expect(ends.map((t) => +t.toFixed(9))).toEqual([15, 12, 15, 12]);
+  });
+
   it("changes nothing under Hockney, whose overheads are 0", () => {
     const calls = new Calls();
     const w = world(3, hockney(10, 1e8), { observer: calls });
@@ -232,6 +252,52 @@ describe("the receiver's overhead is CPU time of the receiving rank", () => {
     expect(fast).toEqual(end(true, recvOnly));
     // Each rank handles 8 messages, o each, after it started.
     for (const [r, t] of fast.entries()) expect(t).toBeGreaterThanOrEqual(7 * r + 8 * 3);
+  });
+});
+
+describe("a collective's sends are posted as the program's own (fast-check)", () => {
+  it("a scattered alltoall takes the times of MPI_Irecv from every peer, MPI_Isend to every peer and MPI_Waitall, block by block", () => {
+    const arb = fc.integer({ min: 2, max: 7 }).chain((p) =>
+      fc.record({
+        p: fc.constant(p),
+        rankToNode: fc.array(fc.integer({ min: 0, max: Math.max(0, Math.ceil(p / 2) - 1) }), { minLength: p, maxLength: p }),
+        skew: fc.array(fc.integer({ min: 0, max: 9 }), { minLength: p, maxLength: p }),
+        bytes: fc.integer({ min: 1, max: 3000 }),
+        throttle: fc.integer({ min: 1, max: 8 }),
+        o: fc.constantFrom(0, 1.5, 3),
+        intra: fc.constantFrom<NetworkSpec["intraNode"]>(undefined, { model: "loggp", params: { L: 0.5, o: 1, g: 0.25, bandwidth: 2e9 } }),
+        eagerLimit: fc.constantFrom(Infinity, 1500),
+      }),
+    );
+    const ends = (s: fc.Arbitrary<unknown> extends never ? never : { p: number; rankToNode: number[]; skew: number[]; bytes: number; throttle: number; o: number; intra: NetworkSpec["intraNode"]; eagerLimit: number }, collective: boolean): number[] => {
+      const net: NetworkSpec = { model: "loggp", params: { L: 1, o: s.o, g: 1, bandwidth: 1e9 }, eagerLimit: s.eagerLimit, ...(s.intra === undefined ? {} : { intraNode: s.intra }) };
+      const w = world(s.p, net, { rankToNode: s.rankToNode, collectives: { algorithms: { alltoall: "scattered" }, params: { alltoallThrottle: s.throttle } } });
+      const out: number[] = [];
+      w.launch(function* (c) {
+        yield w.sim.timeout(s.skew[c.rank]);
+        const p = c.size;
+        if (collective) yield* c.alltoall(s.bytes);
+        else {
+          for (let start = 1; start < p; start += s.throttle) {
+            const end = Math.min(p, start + s.throttle);
+            const reqs: number[] = [];
+            for (let i = start; i < end; i++) reqs.push(c.irecv((c.rank + i) % p, 6));
+            for (let i = start; i < end; i++) reqs.push(yield* c.isend((c.rank - i + p) % p, 6, s.bytes));
+            yield* c.waitall(reqs);
+          }
+        }
+        out[c.rank] = w.sim.now;
+      });
+      w.run();
+      w.finalize();
+      return out;
+    };
+    fc.assert(
+      fc.property(arb, (s) => {
+        expect(ends(s, true)).toEqual(ends(s, false));
+      }),
+      { numRuns: 200, seed: 31 },
+    );
   });
 });
 

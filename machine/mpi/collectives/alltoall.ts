@@ -23,7 +23,9 @@ export function* bruckAlltoall(c: Comm, bytes: number): MpiCall {
 /**
  * Scattered alltoall (MPICH, medium messages): post receives and sends to everyone, at most
  * `alltoallThrottle` pairs at a time, then wait for them all. The sends of a rank contend for
- * its NIC, so the cost is about alpha + (p-1) * n*beta. Self-copies are not charged.
+ * its NIC, so the cost is about alpha + (p-1) * n*beta. Self-copies are not charged. Each send is
+ * posted once the CPU is done with the previous one's overhead, as MPI_Isend posts them, so it
+ * joins its NIC's queue when it is ready, behind what other ranks of the node posted meanwhile.
  */
 export function* scatteredAlltoall(c: Comm, bytes: number): MpiCall {
   const p = c.size;
@@ -33,7 +35,11 @@ export function* scatteredAlltoall(c: Comm, bytes: number): MpiCall {
     const end = Math.min(p, start + block);
     let n = 0;
     for (let i = start; i < end; i++) slots[n++] = c.collRecv((c.rank + i) % p, TAG.alltoall, bytes);
-    for (let i = start; i < end; i++) slots[n++] = c.collSend((c.rank - i + p) % p, TAG.alltoall, bytes);
+    for (let i = start; i < end; i++) {
+      slots[n++] = c.collSend((c.rank - i + p) % p, TAG.alltoall, bytes);
+      const posted = c.collPosted();
+      if (posted !== null) yield posted;
+    }
     const ev = c.collWaitAll(slots, n);
     if (ev !== null) yield ev;
     for (let i = 0; i < n; i++) c.collRelease(slots[i], -1);
