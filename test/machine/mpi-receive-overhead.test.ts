@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ghostExchange, haloPlan, LogGPCost, pointToPointModels, type Comm, type MpiCallName, type MpiObserver, type NetworkSpec } from "../../machine/index.js";
+import { ghostExchange, haloPlan, LogGPCost, pointToPointModels, REQUEST_NULL, type Comm, type MpiCallName, type MpiObserver, type NetworkSpec } from "../../machine/index.js";
 import { hockney, world } from "./helpers.js";
 
 /** LogGP whose sender overhead is 0: only the receiver's CPU takes o. */
@@ -483,6 +483,119 @@ describe("MPI waits against LogGP worked out by hand (fast-check)", () => {
         }
       }),
       { numRuns: 300, seed: 23 },
+    );
+  });
+});
+
+// ---------------------------------------------------------------- completing calls, by hand
+
+/** What the receiving rank does after posting its receives. */
+type Op = { op: "compute"; us: number } | { op: "waitany" } | { op: "waitsome" } | { op: "test"; i: number } | { op: "wait"; i: number };
+
+describe("MPI_Waitany, MPI_Waitsome, MPI_Test and MPI_Wait against LogGP worked out by hand (fast-check)", () => {
+  it("handle each message they return once it has arrived, o each, in list order, after the call's entry or the arrival that woke it", () => {
+    const o = 3;
+    const L = 1.25;
+    const arb = fc.record({
+      // Sender k (rank k + 1, its own node) sends 1 byte (no wire time) at sends[k] us.
+      sends: fc.array(fc.integer({ min: 0, max: 400 }).map((t) => t / 7), { minLength: 1, maxLength: 6 }),
+      ops: fc.array(
+        fc.oneof(
+          fc.integer({ min: 0, max: 30 }).map((us): Op => ({ op: "compute", us })),
+          fc.constant<Op>({ op: "waitany" }),
+          fc.constant<Op>({ op: "waitsome" }),
+          fc.integer({ min: 0, max: 5 }).map((i): Op => ({ op: "test", i })),
+          fc.integer({ min: 0, max: 5 }).map((i): Op => ({ op: "wait", i })),
+        ),
+        { maxLength: 10 },
+      ),
+    });
+    /** Per call of the receiver: [returned at, what it returned]; the ops that would meet an arrival at the same time, null. */
+    const reference = (sends: number[], ops: Op[]): [number, string][] | null => {
+      const arrival = sends.map((t) => t + o + L);
+      const active = sends.map(() => true);
+      const out: [number, string][] = [];
+      let t = 0;
+      const tie = (x: number) => arrival.some((a, i) => active[i] && Math.abs(a - x) < 1e-9);
+      const arrived = () => arrival.flatMap((a, i) => (active[i] && a < t ? [i] : []));
+      for (const op of ops) {
+        if (tie(t)) return null;
+        if (op.op === "compute") {
+          t += op.us;
+          continue;
+        }
+        if (op.op === "test" || op.op === "wait") {
+          if (op.i >= sends.length || !active[op.i]) continue;
+          if (op.op === "test" && !(arrival[op.i] < t)) {
+            out.push([t, "false"]);
+            continue;
+          }
+          t = Math.max(t, arrival[op.i]) + o;
+          active[op.i] = false;
+          out.push([t, op.op === "test" ? "true" : "done"]);
+          continue;
+        }
+        let done = arrived();
+        if (done.length === 0) {
+          const left = arrival.flatMap((a, i) => (active[i] ? [a] : []));
+          if (left.length === 0) {
+            out.push([t, op.op === "waitany" ? "-1" : ""]);
+            continue;
+          }
+          t = Math.min(...left);
+          done = arrival.flatMap((a, i) => (active[i] && a <= t ? [i] : []));
+        }
+        if (op.op === "waitany") done = done.slice(0, 1);
+        for (const i of done) active[i] = false;
+        t += o * done.length;
+        out.push([t, done.join(",")]);
+      }
+      return tie(t) ? null : out;
+    };
+    const simulate = (sends: number[], ops: Op[]): [number, string][] => {
+      const w = world(sends.length + 1, { model: "loggp", params: { L, o, g: 1, bandwidth: 1e9 }, eagerLimit: Infinity });
+      const out: [number, string][] = [];
+      w.launch(function* (c) {
+        if (c.rank > 0) {
+          yield w.sim.timeout(sends[c.rank - 1]);
+          yield* c.send(0, 0, 1);
+          return;
+        }
+        const reqs = sends.map((_, k) => c.irecv(k + 1, 0));
+        for (const op of ops) {
+          if (op.op === "compute") yield w.sim.timeout(op.us);
+          else if (op.op === "waitany") {
+            const i = yield* c.waitany(reqs);
+            out.push([w.sim.now, String(i)]);
+          } else if (op.op === "waitsome") {
+            const done = yield* c.waitsome(reqs);
+            out.push([w.sim.now, done.join(",")]);
+          } else if (op.i < reqs.length && reqs[op.i] !== REQUEST_NULL) {
+            if (op.op === "test") {
+              const done = yield* c.test(reqs[op.i]);
+              if (done) reqs[op.i] = REQUEST_NULL;
+              out.push([w.sim.now, String(done)]);
+            } else {
+              yield* c.wait(reqs[op.i]);
+              reqs[op.i] = REQUEST_NULL;
+              out.push([w.sim.now, "done"]);
+            }
+          }
+        }
+        yield* c.waitall(reqs);
+      });
+      w.run();
+      w.finalize();
+      return out;
+    };
+    fc.assert(
+      fc.property(arb, ({ sends, ops }) => {
+        const want = reference(sends, ops);
+        fc.pre(want !== null);
+        const got = simulate(sends, ops);
+        expect(got.map(([t, what]) => [+t.toFixed(9), what])).toEqual(want!.map(([t, what]) => [+t.toFixed(9), what]));
+      }),
+      { numRuns: 400, seed: 3 },
     );
   });
 });
