@@ -392,7 +392,8 @@ export class Comm {
    * that are complete (their entries become REQUEST_NULL), or an empty array when every entry is
    * REQUEST_NULL. With `statuses`, entry i receives the status of a completed receive i. The
    * call then handles the messages of the receives it returns, in list order: it returns their
-   * receiver's overheads (LogGP's o each) after the completion that woke it.
+   * receiver's overheads (LogGP's o each) after the completion that woke it, or after its entry
+   * when some were complete then.
    * @throws MpiUsageError for a handle that is not an active request of this rank, or one listed twice
    */
   *waitsome(requests: number[], statuses?: Status[]): MpiCall<number[]> {
