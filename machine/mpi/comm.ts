@@ -629,7 +629,11 @@ export class Comm {
 
   // ------------------------------------------------------------ building blocks of collective algorithms
 
-  /** @internal Collective-internal send to group rank `dest`; returns a slot. */
+  /**
+   * @internal Collective-internal send to group rank `dest`; returns a slot. It takes the
+   * sender's overhead as CPU time: an algorithm that posts another send before it waits yields
+   * {@link collPosted} first.
+   */
   collSend(dest: number, tag: number, bytes: number): number {
     return this.world.postSend(this.worldRank, this.group.toWorld(dest), tag, this.group.collCtx, bytes, 0, true);
   }
