@@ -298,10 +298,17 @@ function warnUnreachable(model: ProgramModel, sink: CheckSink): void {
   walk(model.main.body, env, ["main"]);
 }
 
-/** Variables whose value may differ between processes (data or control dependence on pid, uid, tid, node). */
+/**
+ * Variables whose value may differ between processes (data or control dependence on pid, uid, tid,
+ * node). An activity's assignments depend on the control context of every place that calls it
+ * (an activity called under `if: pid == 0` sets its globals on process 0 only).
+ */
 function processDependentVariables(model: ProgramModel): Set<string> {
   // (target, symbols it depends on) for every assignment, including the control context.
   const deps: Array<{ target: string; from: Set<string> }> = [];
+  // The symbols of the control context of each activity's calls, grown until no call adds one.
+  const callContext = new Map<string, Set<string>>();
+  let grown = false;
   const visit = (list: readonly ModelNode[], ctrl: readonly string[]): void => {
     for (const n of list) {
       switch (n.kind) {
@@ -330,13 +337,26 @@ function processDependentVariables(model: ProgramModel): Set<string> {
           visit(n.body, c);
           break;
         }
-        case "activity":
+        case "activity": {
+          const context = callContext.get(n.diagram.name) ?? new Set<string>();
+          callContext.set(n.diagram.name, context);
+          for (const c of ctrl)
+            if (!context.has(c)) {
+              context.add(c);
+              grown = true;
+            }
           break;
+        }
       }
     }
   };
-  visit(model.main.body, []);
-  for (const d of model.diagrams.values()) visit(d.body, []);
+  // why: a call context reaches the activities that activity calls only on the next pass (sets only grow: it ends)
+  do {
+    grown = false;
+    deps.length = 0;
+    visit(model.main.body, []);
+    for (const d of model.diagrams.values()) visit(d.body, [...(callContext.get(d.name) ?? [])]);
+  } while (grown);
   const tainted = new Set(PROCESS_DEPENDENT);
   for (let changed = true; changed; ) {
     changed = false;

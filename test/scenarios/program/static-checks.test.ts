@@ -133,6 +133,17 @@ describe("static checks of program models", () => {
       main: [{ code: "leader = pid < np / 2" }, { if: "leader", then: [{ activity: "Sum" }] }],
     });
     expect(viaVariable).toMatch(/collective allreduce 'R' is inside a branch whose condition "leader" depends on 'leader'/);
+    // A variable an activity sets, the activity called on some processes only (through another activity too).
+    const viaActivity = (calls: unknown[]) =>
+      errors({
+        globals: { flag: "int" },
+        activities: { SetFlag: [{ code: "flag = 1" }], Outer: [{ activity: "SetFlag" }] },
+        main: [{ if: "pid == 0", then: calls }, { if: "flag == 1", then: [{ barrier: "B" }] }],
+      });
+    expect(viaActivity([{ activity: "SetFlag" }])).toMatch(/collective barrier 'B' is inside a branch whose condition "flag == 1" depends on 'flag'/);
+    expect(viaActivity([{ activity: "Outer" }])).toMatch(/collective barrier 'B' is inside a branch whose condition "flag == 1" depends on 'flag'/);
+    // Called on every process, the activity's assignment is the same everywhere.
+    expect(load({ globals: { flag: "int" }, activities: { SetFlag: [{ code: "flag = 1" }] }, main: [{ if: "np > 1", then: [{ activity: "SetFlag" }] }, { if: "flag == 1", then: [{ barrier: "B" }] }] }).program).toBeDefined();
     expect(errors({ main: [{ bcast: "B", size: 8, root: "pid" }] })).toMatch(/root of bcast 'B' depends on 'pid'/);
     // A branch on np is the same on every process: fine.
     expect(load({ main: [{ if: "np > 1", then: [{ barrier: "B" }] }] }).program).toBeDefined();
