@@ -10,6 +10,7 @@ import { nearestName } from "../../engine/registry.js";
 import {
   compileExpression,
   ExpressionError,
+  expressionReferences,
   formatPath,
   parseQuantity,
   unitInExpression,
@@ -158,14 +159,27 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
       else for (const name of cycle) leftOut.add(name);
     }
   }
-  // Function bodies may use their parameters, globals, workload and process variables.
+  // Function bodies may use their parameters, globals, workload and process variables. A body that
+  // fails is reported once, at its function, and left out as one that does not parse is: its uses
+  // are not reported again, nor the functions that call it (their inlined text would name a symbol
+  // of the callee's, nowhere in their own).
+  const failed = new Set<string>();
   for (const f of fns) {
     if (leftOut.has(f.name)) continue;
     try {
       textualUse.compile(inliner.inline(f.body), { known: [...f.params, ...globalNames.keys()], functions: PROGRAM_BUILTINS }, formatPath([...root, "functions", f.key]));
     } catch (e) {
-      report(["functions", f.key], `${f.key}: ${(e as ExpressionError).detail ?? (e as Error).message}`);
+      failed.add(f.name);
+      const detail = (e as ExpressionError).detail ?? (e as Error).message;
+      const unknown = /^unknown (?:function|symbol) '([^']+)'/.exec(detail)?.[1];
+      const own = expressionReferences(f.body);
+      if (unknown !== undefined && (leftOut.has(unknown) || ![...own.symbols, ...own.calls].includes(unknown))) continue;
+      report(["functions", f.key], `${f.key}: ${detail}`);
     }
+  }
+  if (failed.size > 0) {
+    for (const name of failed) leftOut.add(name);
+    inliner = new FunctionInliner(fns.filter((f) => !leftOut.has(f.name)));
   }
   // Uses count from the diagrams only (inlining a use also marks the functions it calls).
   inliner.used.clear();

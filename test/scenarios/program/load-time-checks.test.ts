@@ -147,6 +147,22 @@ describe("messages of program model errors", () => {
     expect(e).toEqual([expect.stringMatching(/program\.functions\["F\(n\)"\]: F\(n\): syntax error: Unexpected end of expression \(char 4\)$/)]);
   });
 
+  it("reports an unknown name in a cost function's body once, at its key: not at the functions calling it, nor at their uses, where the other mistakes are still found", () => {
+    const e = errorsOf(() =>
+      loadScenarioText(
+        text({
+          functions: { "F(n)": "2 * n + q", G: "F(3) + 1", "H(m)": "G * m" },
+          main: [{ action: "A", cost: "F(N)" }, { action: "B", cost: "H(2) + zz" }, { action: "C", cost: "F(1) + G" }],
+        }),
+        "model.yaml",
+      ),
+    );
+    expect(e).toEqual([
+      expect.stringMatching(/program\.functions\["F\(n\)"\]: F\(n\): unknown symbol 'q'; known: /),
+      expect.stringMatching(/program\.main\[1\]\.cost: unknown symbol 'zz'; .* in expression "H\(2\) \+ zz"$/),
+    ]);
+  });
+
   it("says that a unit in an expression is a unit, not a misspelt variable", () => {
     const e = errors({ main: [{ send: "S", to: "1 - pid", size: "8KiB" }, { recv: "R", from: "1 - pid" }, { action: "A", cost: "5 us" }] });
     expect(e).toMatch(/program\.main\[0\]\.size: 'KiB' is a unit, but expressions are plain numbers \(in expression "8KiB"\): write the size as a number of bytes \(8KiB is 8192\)/);
