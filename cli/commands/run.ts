@@ -13,7 +13,9 @@ export const runCommand: Command = {
 Runs a scenario: one copy of the component assembly per simulated MPI rank, proxies and
 measurement as the scenario asks. Writes into DIR (default: the scenario's outputs.dir, else
 out/<scenario name>; relative to the working directory), atomically:
-  profile/          TAU profile (MULTI__<metric>/profile.N.0.0 per metric; pprof, paraprof, Hatchet read it)
+  profile/          TAU profile: profile.N.C.T, or MULTI__<metric>/profile.N.C.T per metric when
+                    there are several (pprof and paraprof read it; Hatchet after 'ccasim profile
+                    convert', which writes whole microseconds)
   records.csv       one row per proxied invocation (parameters, wall/MPI/compute time, counter deltas)
   records.jsonl     the same as JSON Lines
   callgraph.json    caller/callee component methods with calls and inclusive/exclusive time

@@ -180,6 +180,18 @@ describe("ccasim run --top", () => {
     for (const option of ["--out", "--overwrite", "--seed", "--set", "--top", "--quiet", "--no-evidence", "--no-measure"]) expect(usage, option).toContain(option);
   });
 
+  it("writes the profile files its help names: profile.N.C.T for one metric, a MULTI__ folder per metric for several", async () => {
+    const help = (await run(["run", "--help"])).out;
+    expect(help).toContain("profile/          TAU profile: profile.N.C.T, or MULTI__<metric>/profile.N.C.T per metric when\n                    there are several");
+    const one = join(tempDir(), "one");
+    expect((await run(["run", "scenarios/prophet-sample.yaml", "--out", one, "--quiet", "--set", "outputs.trace=false"])).code).toBe(0);
+    expect(readdirSync(join(one, "profile")).sort()).toEqual(["profile.0.0.0", "profile.1.0.0"]);
+    const two = join(tempDir(), "two");
+    expect((await run(["run", "scenarios/prophet-sample.yaml", "--out", two, "--quiet", "--set", "outputs.trace=false", "--set", "metrics=[TIME, PAPI_TOT_CYC]"])).code).toBe(0);
+    expect(readdirSync(join(two, "profile")).sort()).toEqual(["MULTI__PAPI_TOT_CYC", "MULTI__TIME"]);
+    expect(readdirSync(join(two, "profile", "MULTI__TIME")).sort()).toEqual(["profile.0.0.0", "profile.1.0.0"]);
+  });
+
   it("--no-measure writes no profile and gives the simulated time of a measured run, as its help says", async () => {
     const help = (await run(["run", "--help"])).out;
     expect(help).toContain("measurement and proxy overhead are not modelled");
