@@ -16,12 +16,12 @@
  *
  * @packageDocumentation
  */
-import { Simulation, type Yieldable } from "../../engine/index.js";
+import { Simulation, type Process, type Yieldable } from "../../engine/index.js";
 import { APPLICATION_TIMER, MPI_GROUP, Measurement, wholeCounts } from "../../components/index.js";
 import { MpiDeadlockError, MpiUsageError, MpiWorld, REQUEST_NULL, type Comm, type CollectiveSpec, type ResolvedNetwork } from "../../machine/index.js";
 import { MAX_ACTIVITY_NESTING, setThreadSlots, type CommNode, type ProgramModel } from "./model.js";
 import { TraceRecorder } from "./trace.js";
-import { formatPath } from "../lang/index.js";
+import { ExpressionError, formatPath } from "../lang/index.js";
 
 /** A model that fails while running (a negative cost, a while loop past its bound). An input error. */
 export class ModelRuntimeError extends Error {
@@ -406,17 +406,24 @@ export class ProgramRuntime {
    */
   run(body: (t: ProcessThread) => Generator<Yieldable, void, unknown>): void {
     const m = this.model;
+    const processes: Process<void>[] = [];
     for (let pid = 0; pid < m.processes; pid++) {
       for (let tid = 0; tid < m.threads; tid++) {
         const t: ProcessThread = { uid: pid * m.threads + tid, pid, tid, slots: this.slotsFor(pid, tid) };
         // The body is the process itself: no wrapper generator between the kernel and the model.
-        this.sim.process(body(t), { name: m.threads > 1 ? `process ${pid} thread ${tid}` : `process ${pid}` });
+        processes.push(this.sim.process(body(t), { name: m.threads > 1 ? `process ${pid} thread ${tid}` : `process ${pid}` }));
       }
     }
     try {
       this.world.run();
     } catch (e) {
       if (e instanceof MpiDeadlockError) throw this.withElements(e);
+      // An expression that fails names its variables' values: name the process thread too, as
+      // the runtime's own errors (a negative cost) do.
+      if (e instanceof ExpressionError) {
+        const uid = processes.findIndex((p) => p.triggered && !p.ok && (p.value as unknown) === e);
+        if (uid >= 0) throw new ExpressionError(`${e.detail}, on process ${Math.floor(uid / m.threads)} thread ${uid % m.threads}`, e.expression, e.where);
+      }
       // A misuse found when messages meet (a truncated receive): at its receive element.
       const element = e instanceof MpiUsageError && e.rank < this.model.processes ? this.receiveElement(e) : -1;
       throw element >= 0 ? this.atElement(e as MpiUsageError, element) : e;

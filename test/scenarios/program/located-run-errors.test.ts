@@ -32,6 +32,11 @@ describe("errors of a running program model", () => {
     expect(run("8", "N / pid")).toThrow(/located\.yaml:7:\d+: program\.main\[0\]\.cost: expression .*evaluates to Infinity/);
   });
 
+  it("name the process thread whose expression does not evaluate, as a negative cost's error does", () => {
+    expect(run("8", "sqrt(N - 50 * pid) + 1")).toThrow(/program\.main\[0\]\.cost: expression "sqrt\(N - 50 \* pid\) \+ 1": evaluates to NaN \(not a finite number\) for N=100, pid=3, on process 3 thread 0$/);
+    expect(run("8", "N / pid")).toThrow(/evaluates to Infinity \(not a finite number\) for N=100, pid=0, on process 0 thread 0$/);
+  });
+
   it("locate a tag a blocking send refuses at the sending element", () => {
     const text = `name: tags
 machine: { preset: pentium3-xeon-700, nodes: 2, processesPerNode: 1, network: { preset: fast-ethernet } }
