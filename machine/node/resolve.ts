@@ -66,8 +66,8 @@ function apply(target: Record<string, unknown>, path: string, value: unknown, pr
  * The configuration of preset `preset` (or a copy of a full configuration) with `overrides`
  * applied, validated. A key the named preset defines as equal to another
  * ({@link ParamSource.equalTo}: the remote memory of a distributed-memory node, equal to its
- * local memory) takes that key's overridden value unless `overrides` set it too; a full
- * configuration has no such keys.
+ * local memory) takes that key's overridden value unless `overrides` set it too, and an error
+ * of that value is reported at the key set alone; a full configuration has no such keys.
  * @param prefix - how keys are named in errors (default `machine`, giving `machine.l2.size`)
  * @throws UnknownNameError (input error) for an unknown preset name, suggesting the nearest
  * @throws MachineInputError (input error) naming the offending key and the expected unit/range
@@ -96,12 +96,20 @@ export function resolveMachineChecked(preset: string | MachineConfig, overrides:
   for (const [k, v] of Object.entries(overrides)) apply(config, k, v, prefix, set);
   // Keys defined as equal to another follow its override (why: a distributed-memory node's remote
   // memory is its local memory; overriding one alone would leave a remote memory the node lacks).
+  // Each key carried along, by the key it follows.
+  const carried = new Map<string, string>();
   for (const [key, src] of Object.entries(named?.sources ?? {})) {
-    if (src.equalTo !== undefined && set.has(src.equalTo) && !set.has(key)) apply(config, key, machineValue(config, src.equalTo), prefix, new Set());
+    if (src.equalTo === undefined || !set.has(src.equalTo) || set.has(key)) continue;
+    apply(config, key, machineValue(config, src.equalTo), prefix, new Set());
+    carried.set(`${prefix}.${key}`, `${prefix}.${src.equalTo}`);
   }
   checkNewLevels(base, config, prefix);
   const resolved = config as unknown as MachineConfig;
-  return { config: resolved, errors: machineConfigErrors(resolved, prefix) };
+  const errors = machineConfigErrors(resolved, prefix);
+  // A key carried along holds the value of the key it follows, under the same type and range: its
+  // error repeats that key's, which names what the overrides set.
+  const reported = new Set(errors.map((e) => e.key));
+  return { config: resolved, errors: errors.filter((e) => !reported.has(carried.get(e.key) ?? "")) };
 }
 
 /**

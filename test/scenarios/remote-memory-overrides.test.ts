@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { main } from "../../cli/main.js";
-import { definePreset, executeScenario, loadScenario, machinePresets, MACHINE_PARAMS, presetParameters, resolveMachine } from "../../index.js";
+import { definePreset, executeScenario, loadScenario, machinePresets, MACHINE_PARAMS, presetParameters, resolveMachine, resolveMachineChecked } from "../../index.js";
 
 async function validate(...argv: string[]): Promise<{ code: number; stderr: string }> {
   let stderr = "";
@@ -28,6 +28,20 @@ describe("remote memory under overrides of the local one", () => {
     expect(resolveMachine("itanium2-madison", { "memory.bandwidth": 8e9 }).memory.remoteBandwidth).toBe(3.2e9);
     // A configuration given whole has no preset to define one key by another.
     expect(resolveMachine(machinePresets.get("xeon-2.8ghz-512k").config, { "memory.bandwidth": 4e9 }).memory.remoteBandwidth).toBe(3.2e9);
+  });
+
+  it("reports a local value out of range at the key set alone, not again at the remote key that follows it", async () => {
+    const r = await validate("scenarios/known-models.yaml", "--set", "machine.memory.bandwidth=2000TB/s");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("1 error");
+    expect(r.stderr).toContain("machine.memory.bandwidth: expected a number in [1000, 1000000000000000] bytes/s, got 2000000000000000 (from --set machine.memory.bandwidth=2000TB/s)");
+    expect(r.stderr).not.toContain("remoteBandwidth");
+    const keys = (overrides: Record<string, unknown>) => resolveMachineChecked("xeon-2.8ghz-512k", overrides).errors.map((e) => e.key);
+    expect(keys({ "memory.latency": 2000 })).toEqual(["machine.memory.latency"]);
+    expect(keys({ memory: { latency: -1, bandwidth: 1 } })).toEqual(["machine.memory.latency", "machine.memory.bandwidth"]);
+    // Set too, the remote key is the scenario's own: its error is its own.
+    expect(keys({ "memory.latency": 2000, "memory.remoteLatency": 2000 })).toEqual(["machine.memory.latency", "machine.memory.remoteLatency"]);
+    expect(keys({ "memory.latency": 2000, "memory.remoteLatency": 0.2 })).toEqual(["machine.memory.latency"]);
   });
 
   it("records in the run's metadata what the scenario set, and the machine that ran in its summary", () => {
