@@ -21,7 +21,8 @@ export interface ParamSource {
    * The key whose value this one is by the preset's definition, not a figure of its own: the
    * remote memory of a distributed-memory node, which has none, is its local memory
    * (`memory.remoteBandwidth` equal to `memory.bandwidth`). Overrides of that key alone carry
-   * this one along (see {@link resolveMachine}); the two values must be equal in the preset.
+   * this one along (see {@link resolveMachine}); the two values must be equal in the preset, and
+   * that key must be a figure of its own (not equal to a third).
    */
   readonly equalTo?: string;
 }
@@ -57,7 +58,8 @@ export const machinePresets = new Registry<MachinePreset>("machine preset");
 /**
  * Builds a preset: its `params` are the machine parameters present in `config`, each with the
  * preset's value as default and its source (and `calibrated` mark) in the documentation.
- * @throws Error when a present parameter has no source (every number must be cited)
+ * @throws Error when a present parameter has no source (every number must be cited), or one
+ *   {@link ParamSource.equalTo} another differs from it or names a key itself equal to a third
  */
 export function definePreset(
   name: string,
@@ -74,6 +76,11 @@ export function definePreset(
     if (src === undefined) throw new Error(`machine preset '${name}': parameter '${p.name}' has no source`);
     if (src.equalTo !== undefined && machineValue(config, src.equalTo) !== v) {
       throw new Error(`machine preset '${name}': parameter '${p.name}' is equal to '${src.equalTo}' by its source, but is ${String(v)} where '${src.equalTo}' is ${String(machineValue(config, src.equalTo))}`);
+    }
+    // Why: an override carries a key along with the one it is equal to, once, not on to a third.
+    const followed = src.equalTo === undefined ? undefined : sources[src.equalTo]?.equalTo;
+    if (followed !== undefined) {
+      throw new Error(`machine preset '${name}': parameter '${p.name}' is equal to '${src.equalTo}' by its source, which is itself equal to '${followed}': make it equal to '${followed}'`);
     }
     params.push({ ...p, default: v, doc: `${p.doc} Source: ${sourceText(src)}${src.calibrated ? " [calibrated]" : ""}.` });
   }

@@ -90,5 +90,11 @@ describe("remote memory under overrides of the local one", () => {
     expect(() => definePreset("uneven", "a node whose remote memory is not its local one", config, xeon.sources)).toThrow(
       "machine preset 'uneven': parameter 'memory.remoteBandwidth' is equal to 'memory.bandwidth' by its source, but is 1000000000 where 'memory.bandwidth' is 3200000000",
     );
+    // A key equal to one that is itself equal to a third would not follow an override of the third.
+    const chained = { ...xeon.sources, "memory.remoteLatency": { source: "equal to the remote bandwidth's", equalTo: "memory.remoteBandwidth" } };
+    const same = { ...xeon.config, memory: { ...xeon.config.memory, remoteLatency: xeon.config.memory.remoteBandwidth } };
+    expect(() => definePreset("chained", "a node whose keys follow each other", same, chained)).toThrow(
+      "machine preset 'chained': parameter 'memory.remoteLatency' is equal to 'memory.remoteBandwidth' by its source, which is itself equal to 'memory.bandwidth': make it equal to 'memory.bandwidth'",
+    );
   });
 });
