@@ -51,8 +51,8 @@ export const MACHINE_PARAMS: readonly ParamDoc[] = [
   { name: "tlb.missPenalty", type: "number", min: 0, max: 1e6, doc: "Page-walk cost of a TLB miss, in cycles." },
   { name: "memory.latency", type: "quantity", dimension: "time", min: 0, max: 1000, doc: "Local memory latency: a time with its unit in a scenario (150ns); microseconds as a MachineConfig number." },
   { name: "memory.bandwidth", type: "quantity", dimension: "bandwidth", min: 1e3, max: 1e15, doc: "Sustainable local memory bandwidth of a node, shared by its processes: a rate with its unit in a scenario (6.4GB/s); bytes/s as a MachineConfig number." },
-  { name: "memory.remoteLatency", type: "quantity", dimension: "time", min: 0, max: 1000, doc: "Remote (ccNUMA) memory latency: a time with its unit in a scenario (230ns); microseconds as a MachineConfig number. Where the preset defines it as equal to the local one (a distributed-memory cluster's node, which has no remote memory), a scenario that overrides memory.latency alone gets this key overridden with it; where the preset gives it as a figure of its own (itanium2-madison's), it keeps the preset's value, and remote memory nearer than local is warned about." },
-  { name: "memory.remoteBandwidth", type: "quantity", dimension: "bandwidth", min: 1e3, max: 1e15, doc: "Remote (ccNUMA) memory bandwidth: a rate with its unit in a scenario (3.2GB/s); bytes/s as a MachineConfig number. Where the preset defines it as equal to the local one (a distributed-memory cluster's node, which has no remote memory), a scenario that overrides memory.bandwidth alone gets this key overridden with it; where the preset gives it as a figure of its own (itanium2-madison's), it keeps the preset's value, and remote memory faster than local is warned about." },
+  { name: "memory.remoteLatency", type: "quantity", dimension: "time", min: 0, max: 1000, doc: "Remote (ccNUMA) memory latency: a time with its unit in a scenario (230ns); microseconds as a MachineConfig number. Where the preset defines it as equal to the local one (a distributed-memory cluster's node, which has no remote memory), a scenario that overrides memory.latency alone gets this key overridden with it; where the preset gives it as a figure of its own (itanium2-madison's), it keeps the preset's value, and remote memory nearer than local is warned about when memory.remoteFraction is above 0." },
+  { name: "memory.remoteBandwidth", type: "quantity", dimension: "bandwidth", min: 1e3, max: 1e15, doc: "Remote (ccNUMA) memory bandwidth: a rate with its unit in a scenario (3.2GB/s); bytes/s as a MachineConfig number. Where the preset defines it as equal to the local one (a distributed-memory cluster's node, which has no remote memory), a scenario that overrides memory.bandwidth alone gets this key overridden with it; where the preset gives it as a figure of its own (itanium2-madison's), it keeps the preset's value, and remote memory faster than local is warned about when memory.remoteFraction is above 0." },
   {
     name: "memory.size",
     type: "quantity",
@@ -229,8 +229,10 @@ export interface MachineConfigWarning {
  * memory faster than local (a higher `memory.remoteBandwidth` than `memory.bandwidth`, or a lower
  * `memory.remoteLatency` than `memory.latency`), which a preset giving the two as figures of
  * their own keeps when a scenario overrides the local one alone.
+ * @param prefix - how keys are named in warnings (default `machine`, giving `machine.l2.size`)
  * @param overridden - the keys (dotted, without `prefix`) a scenario sets: a warning about two
- *   keys is given at the one set (the remote one when both are), naming the other as the preset's
+ *   keys is given at the one set (the remote one when both or neither are), naming the other,
+ *   as the preset's when it is not set
  */
 export function machineConfigWarnings(config: MachineConfig, prefix = "machine", overridden: ReadonlySet<string> = new Set()): MachineConfigWarning[] {
   const warnings: MachineConfigWarning[] = [];
