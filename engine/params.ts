@@ -46,7 +46,10 @@ export interface ParamValueDoc {
   readonly max?: number;
   /** Allowed values of an `enum`. */
   readonly values?: readonly string[];
-  /** The regular expression (ECMAScript source, anchored by the caller's `^...$`) a `string` matches. */
+  /**
+   * The regular expression (ECMAScript source, read with the `u` flag) a `string` matches; it is
+   * searched for anywhere in the value unless it is anchored by its own `^...$`.
+   */
   readonly pattern?: string;
   /** What each item of a `list` holds; absent: items of any kind (its `doc` says which). */
   readonly items?: ParamValueDoc;
