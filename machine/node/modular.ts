@@ -197,7 +197,8 @@ function rotationEntriesInt32(s: number, p: number, w: number, out: Float64Array
   // sweeps that reach the entries these took a third to a half of an evaluation that ends at the
   // bounds after them.
   while (aheadY < 0 || behindY < 0) {
-    // From above (d1 >= d2 > 0 but at the start): y1 + k*y2 comes to d1 - k*d2, k = 1..floor(d1 / d2).
+    // From above (d1 >= d2 > 0, or at the start d1 < d2 and k = 0): y1 + k*y2 comes to
+    // d1 - k*d2, k = 1..floor(d1 / d2).
     const kAbove = d1 < 2 * d2 ? (d1 < d2 ? 0 : 1) : (d1 / d2) | 0;
     const nextAbove = (d1 - kAbove * d2) | 0;
     if (aheadY < 0 && nextAbove < w) {
