@@ -48,7 +48,8 @@ const MAX_OFFSETS = MAX_POSITIONS;
 /**
  * Preallocated state of one evaluation (no allocation per call; fields of one object rather than
  * module-level `let` bindings, which optimised code re-checks on every access). The return sums
- * are module-level `const` typed arrays instead (see `return-lists.ts`), which V8 embeds.
+ * are module-level `const` typed arrays instead (see `return-lists.ts`), which V8 embeds when they
+ * are read through this module's own names ({@link sums}, {@link sumIndex}).
  */
 class Scratch {
   /** Thresholds (row distances) of the nearest earlier partners in the set, 1-based, sorted. */
@@ -540,10 +541,10 @@ function orbitMisses(sc: Scratch, rows: number, s: number, lastRow: number, B: n
  * Why an offset's count is written out in the loop, one loop for the three cases, rather than a
  * helper called per offset: this function then exceeds the 460 bytes of bytecode below which V8
  * inlines a callee, so it is compiled on its own in every run, and its own inlining budget takes
- * the bands, the plan and the padding of the sums. With a helper it was small enough to be
- * inlined into orbitMisses in the runs that compiled orbitMisses first, whose budget then left
- * the helper a call at every offset (and a call site per case would have been an inlined copy
- * per case). About 1 to 2% on the cache benchmark's square-patch class.
+ * the bands, the plan and the padding of the sums. With a helper it would be small enough to be
+ * inlined into orbitMisses in the runs that compile orbitMisses first, whose budget would then
+ * leave the helper a call at every offset (and a call site per case would be an inlined copy per
+ * case). About 1 to 2% on the cache benchmark's square-patch class.
  */
 function orbitOffsetsMisses(sc: Scratch, rows: number, s: number, lastRow: number, B: number, d: number, k: number, u: number, A: number, lastMin: number, allRows: number, continuing: number): number {
   finishReturnOrbits(sc.orbits);

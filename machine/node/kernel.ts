@@ -83,10 +83,10 @@ export const ARRAY_ALIGNMENT = 4096;
 export const ARRAY_SKEW = 2176;
 
 // The two constants again under this module's own names, for arraySpan. Why: V8 reads an
-// exported binding through its module cell at every use, and arraySpan, which the miss model
-// takes on every strided evaluation, then divided by a value loaded at run time (about 1.5% of the
-// cache benchmark's square-patch class); a module's own constant it compiles in, and the
-// division by a power of two becomes a multiplication.
+// exported binding through its module cell at every use, so through the exported names arraySpan,
+// which the miss model takes on every strided evaluation, would divide by a value loaded at run
+// time (about 1.5% of the cache benchmark's square-patch class); a module's own constant it
+// compiles in, and the division by a power of two becomes a multiplication.
 const alignment = ARRAY_ALIGNMENT;
 const skew = ARRAY_SKEW;
 

@@ -40,7 +40,8 @@ export const MAX_SUM = 2 ** 29;
 // The storage of every fill: one per process, preallocated (no allocation per evaluation).
 // Why module-level constants: V8 compiles a constant typed array's storage and length into the
 // code that uses it, while arrays read from an object's fields cost loads and checks in every loop
-// (a third of a fill, measured).
+// (a third of a fill, measured). The functions read them through this module's own names (below),
+// and the modules importing them through theirs: an exported or imported binding is not compiled in.
 
 /** Cumulative return times (rows) along each cycle, each cycle padded by `count` entries on both sides. */
 export const orbitSums = new Int32Array(MAX_POSITIONS * (2 * MAX_RETURNS + 1));
@@ -102,9 +103,10 @@ export class ReturnOrbits {
 }
 
 // The storage and the bound again under this module's own names, for its functions. Why: V8
-// reads an exported binding through its module cell at every use, so the typed arrays were not
-// constants of the compiled walks (their length and data loaded again in every loop, about 5% of
-// the cache benchmark's square-patch class); a module's own constant it compiles in.
+// reads an exported binding through its module cell at every use, so through the exported names
+// the typed arrays would not be constants of the compiled walks (their length and data loaded
+// again in every loop, about 5% of the cache benchmark's square-patch class); a module's own
+// constant it compiles in.
 const sumStore = orbitSums;
 const indexStore = orbitIndex;
 const widenedStore = widenedTimes;
