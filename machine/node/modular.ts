@@ -149,6 +149,8 @@ export function rotationEntries(step: number, p: number, w: number, out: Float64
 /**
  * {@link rotationEntries} of a step already reduced, `0 <= s < p` (an integer). Why apart: a caller
  * that has reduced the step saves the remainder, and its inlining budget the bytecode of `mod`.
+ * The range is not checked: outside it the entries mean nothing and the int32 pass need not end
+ * (a negative step never does), so a step of any sign or size goes to {@link rotationEntries}.
  */
 export function reducedRotationEntries(s: number, p: number, w: number, out: Float64Array): void {
   // Why two copies: every quantity of the pass stays within [0, p], so below 2^30 int32 division
