@@ -412,9 +412,9 @@ export function columnReuseMisses(g: CacheGeometry, q: number, e: number, s: num
   }
   // B / d > MAX_OFFSETS, without the division (B / d is an integer, and MAX_OFFSETS * d exact).
   if (B > MAX_OFFSETS * d) return -1;
-  // The row length modulo the set period, by a mask when the period is a power of two (why: an
-  // integer division on every sweep that gets here otherwise, a twentieth of the time of the
-  // cache benchmark's square-patch class; both give the same integer, R being positive).
+  // The row length modulo the set period, by a mask when the period is a power of two (why: `mod`
+  // divides whenever the row is longer than the period, a twentieth of the time of the cache
+  // benchmark's square-patch class; both give the same integer, R being positive).
   const periodBits = exactLog2(P);
   const up = periodBits >= 0 && (R | 0) === R ? R & (P - 1) : mod(R, P);
   // Partners each array gives a row at least, for every continuation to miss: a run of t rows
