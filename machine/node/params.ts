@@ -225,10 +225,11 @@ export interface MachineConfigWarning {
  * What is valid but unlike any real machine in a configuration that {@link machineConfigErrors}
  * accepts: a cache level smaller than the level inside it, which can then only miss where the
  * inner one misses (the model bounds each level's misses by the inner level's, as in an
- * inclusive hierarchy), so it adds its latency and holds nothing more; and remote (ccNUMA)
- * memory faster than local (a higher `memory.remoteBandwidth` than `memory.bandwidth`, or a lower
- * `memory.remoteLatency` than `memory.latency`), which a preset giving the two as figures of
- * their own keeps when a scenario overrides the local one alone.
+ * inclusive hierarchy), so it adds its latency and holds nothing more; and, on a machine with
+ * `memory.remoteFraction` above 0, remote (ccNUMA) memory faster than local (a higher
+ * `memory.remoteBandwidth` than `memory.bandwidth`, or a lower `memory.remoteLatency` than
+ * `memory.latency`), whichever key set it so (a preset giving the two as figures of their own
+ * keeps the remote one when a scenario overrides the local one alone).
  * @param prefix - how keys are named in warnings (default `machine`, giving `machine.l2.size`)
  * @param overridden - the keys (dotted, without `prefix`) a scenario sets: a warning about two
  *   keys is given at the one set (the remote one when both or neither are), naming the other,
