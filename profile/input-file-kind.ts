@@ -62,8 +62,9 @@ export function keysOfKind(value: unknown, kind: InputFileKind): string[] {
 /**
  * Why the parsed file `value` is not a file of kind `expected`: it has the keys of exactly one
  * other kind, and none of the expected kind's but those that other kind has too (a power
- * constant set's `components`, which an assembly has). Names the kind it is, the keys that show it and the
- * command that reads it: `this is a sweep file (it has 'scenario', 'axes'), not a scenario: run
+ * constant set's `components`, which an assembly has); keys of the other kind that the expected
+ * kind has too ({@link ALSO_HAS}: a constant set's `components` alone) do not show it. Names the
+ * kind it is, the keys that show it and the command that reads it: `this is a sweep file (it has 'scenario', 'axes'), not a scenario: run
  * it with 'ccasim sweep s.yaml' ...`.
  * @param file - the file as given, put into the command shown
  * @returns the reason in words, or undefined when the file may be of the expected kind (its own
@@ -72,6 +73,8 @@ export function keysOfKind(value: unknown, kind: InputFileKind): string[] {
 export function otherInputFileKindText(value: unknown, file: string, expected: InputFileKind): string | undefined {
   const only = onlyKind(value);
   if (only === undefined || only.kind === expected) return undefined;
+  // A constant set with no power constant written yet has only the 'components' an assembly has.
+  if (only.keys.every((k) => ALSO_HAS[expected]?.includes(k))) return undefined;
   const it = KINDS[only.kind];
   return `this is ${it.name} (it has ${only.keys.map((k) => `'${k}'`).join(", ")}), not ${KINDS[expected].name}: ${it.use.replaceAll("{file}", file)}`;
 }

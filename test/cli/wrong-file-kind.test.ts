@@ -87,6 +87,16 @@ describe("a file given to a command that reads another kind", () => {
     }
   });
 
+  it("checks a constant set that has only the 'components' an assembly shares with it key by key, not as an assembly", async () => {
+    // A set begun with its name and components, its power constants not written yet: no assembly
+    // ('ccasim select' refuses its 'name'), and the key it lacks is the one to name.
+    const file = join(tempDir(), "started.yaml");
+    writeFileSync(file, "name: my-cpu\ncomponents:\n  - { name: core, scaling: 0.05, accessCounters: [PAPI_TOT_INS] }\n");
+    const r = await run(["power", "--constants-file", file, "--list-constants"]);
+    expect([r.code, r.err]).toEqual([2, `ccasim power: ${file}:1:1: key 'maxPower': missing: expected a non-negative number\n`]);
+    expect(otherInputFileKindText({ components: [] }, "s.yaml", "power")).toBeUndefined();
+  });
+
   it("is not claimed when the file has keys of its own kind, or of no kind or of two", () => {
     // A scenario with a stray sweep key gets its schema's errors instead.
     expect(otherInputFileKindText({ name: "s", machine: {}, axes: {} }, "s.yaml", "scenario")).toBeUndefined();
