@@ -118,7 +118,7 @@ function run(ctx: CommandContext): number {
   const prepared = prepareAssembly(assembly);
   for (const name of uncalledComponents(assembly)) {
     const at = source?.locate(["components", assembly.components.findIndex((c) => c.name === name), "name"]) ?? file;
-    ctx.err(`warning: ${at}: component '${name}' is on no call site of the call graph: it costs 0 whatever its implementation, and the one listed first is shown as chosen\n`);
+    ctx.err(`warning: ${at}: component '${name}' is on no call site of the call graph: it costs 0 whatever its implementation, and the first of its implementations allowed is shown as chosen\n`);
   }
   const { values: inputs, texts: inputTexts } = numberAssignments("select", "input", v.input);
   const riskK = numberOption("select", "risk", v.risk, 0)!;

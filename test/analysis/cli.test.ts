@@ -940,8 +940,15 @@ describe("ccasim select on an assembly file with a mistake", () => {
     writeFileSync(file, ["components:", "  - name: Flux", "    implementations:", '      - { name: EFMFlux, mean: "Q" }', "  - name: Limiter", "    implementations:", '      - { name: Slow, mean: "10*Q" }', '      - { name: Fast, mean: "Q" }', "callGraph: { component: Flux, calls: 100 }", ""].join("\n"));
     const r = await run(["select", file, "--input", "Q=10"]);
     expect(r.code).toBe(0);
-    expect(r.err).toBe(`warning: ${file}:5:11: component 'Limiter' is on no call site of the call graph: it costs 0 whatever its implementation, and the one listed first is shown as chosen\n`);
+    const warning = `warning: ${file}:5:11: component 'Limiter' is on no call site of the call graph: it costs 0 whatever its implementation, and the first of its implementations allowed is shown as chosen\n`;
+    expect(r.err).toBe(warning);
     expect(r.out).toContain("optimum (dynamic-programming): Flux=EFMFlux, Limiter=Slow; predicted cost 1000\n");
+    // A --require that excludes the first leaves the next one allowed shown as chosen.
+    writeFileSync(file, readFileSync(file, "utf8").replace('{ name: Slow, mean: "10*Q" }', '{ name: Slow, mean: "10*Q", qos: { accuracy: 1 } }').replace('{ name: Fast, mean: "Q" }', '{ name: Fast, mean: "Q", qos: { accuracy: 2 } }'));
+    const required = await run(["select", file, "--input", "Q=10", "--require", "accuracy=2"]);
+    expect(required.code).toBe(0);
+    expect(required.err).toBe(warning);
+    expect(required.out).toContain("optimum (dynamic-programming): Flux=EFMFlux, Limiter=Fast; predicted cost 1000\n");
     expect((await run(["select", "scenarios/flux.assembly.yaml", "--input", "Q=10"])).err).toBe("");
   });
 
