@@ -260,7 +260,7 @@ export function parseExtrapJson(text: string, file = "(json)"): ExtrapExperiment
           if (point.length !== parameters.length) fail(`${at}.point has ${point.length} coordinates for ${parameters.length} parameters`);
           const key = point.join(",");
           const first = seen.get(key);
-          if (first !== undefined) fail(`${at}.point [${point.join(", ")}] is the point of [${first}] again: Extra-P refuses a point given twice (give its repetitions as the values of one entry)`);
+          if (first !== undefined) fail(`${at}.point [${point.join(", ")}] is measurements['${callpath}']['${metric}'][${first}].point again: Extra-P refuses a point given twice (give its repetitions as the values of one entry)`);
           seen.set(key, i);
           const values = numbers(r.values, `${at}.values`, fail);
           out.push({ callpath, metric, point, values });

@@ -74,7 +74,7 @@ describe("Extra-P inputs", () => {
     expect(() => parseExtrapJson(JSON.stringify(doc), "in.json")).not.toThrow();
     list.push({ point: [...list[0]!.point], values: [1] });
     expect(() => parseExtrapJson(JSON.stringify(doc), "in.json")).toThrow(
-      `in.json: measurements['${callpath}']['${metric}'][${list.length - 1}].point [${list[0]!.point.join(", ")}] is the point of [0] again: Extra-P refuses a point given twice (give its repetitions as the values of one entry)`,
+      `in.json: measurements['${callpath}']['${metric}'][${list.length - 1}].point [${list[0]!.point.join(", ")}] is measurements['${callpath}']['${metric}'][0].point again: Extra-P refuses a point given twice (give its repetitions as the values of one entry)`,
     );
   });
 
