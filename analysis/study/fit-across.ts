@@ -117,17 +117,19 @@ export interface FitAcrossReport {
   /** Predicts T at (q, p) with the combined model. */
   readonly predict?: (q: number, p: number) => number;
   /**
-   * Whether every coefficient (and a moving change point) came out constant in P while the values'
-   * own T(Q) differ by more than a quarter at some Q they all observed ({@link spread}): T(Q, P)
-   * then does not follow P (too few values of P for a trend to be significant, say), and the
-   * per-value fits say more.
+   * Whether every coefficient (and a moving change point) came out constant in P while the own
+   * T(Q) of the values they were fitted on differ by more than a quarter at some Q those values
+   * all observed ({@link spread}): T(Q, P) then does not follow P (too few values of P for a trend
+   * to be significant, say), and the per-value fits say more.
    */
   readonly constantInP?: boolean;
   /**
-   * Where the values' own T(Q) differ most among the observed Q that lie within every value's
-   * range: the ratio of the largest to the smallest (Q where one of them is not positive are
-   * skipped; 1 when there is none) and that Q. Caches of several sizes agree where the arrays
-   * fit all of them or none, and differ in between, so the largest Q alone does not tell.
+   * Where the own T(Q) of the values the functions of P were fitted on (every value, or
+   * {@link changePointValues}) differ most among the observed Q that lie within every such
+   * value's range: the ratio of the largest to the smallest (dimensionless; Q where one of them
+   * is not positive are skipped; 1 when there is none) and that Q. Caches of several sizes agree
+   * where the arrays fit all of them or none, and differ in between, so the largest Q alone does
+   * not tell.
    */
   readonly spread?: { readonly ratio: number; readonly at: number };
   /**
@@ -275,7 +277,8 @@ function combine(
   }
   let rss = 0;
   actual.forEach((y, i) => (rss += (y - predicted[i]!) ** 2));
-  const spread = largestSpread(perValue, usable);
+  // The values the functions of P were fitted on: T(Q, P) extrapolates to the others.
+  const spread = largestSpread(basis, usable.filter((_, i) => changing[i]));
   return {
     shape,
     perValue,

@@ -70,9 +70,9 @@ record parameter, or points in another swept parameter, pooled at the same Q (ab
 line per kind listing the values of P it applies to with each one's figures: some Q of a value
 have a mean of 0 under LOO SMAPE (the ranking says little: try --criterion adjusted-r2); a value's
 T(Q), or T(Q, P), goes below 0 inside that value's observed Q for a time or count. Of its own:
-no coefficient of T(Q, P) (nor a moving Q0) depends on P although the values' own fits differ by
-more than a quarter at some Q they all observed (named: caches of several sizes agree where the
-arrays fit all of them or none); Q0(P) came out constant although the values' own change points
+no coefficient of T(Q, P) (nor a moving Q0) depends on P although the own fits of the values it
+is fitted on differ by more than a quarter at some Q they all observed (named: caches of several
+sizes agree where the arrays fit all of them or none); Q0(P) came out constant although the values' own change points
 differ by more than a quarter (listed): no trend is significant over the values of P, and T(Q, P)
 puts the change at the same Q for every value.
 
@@ -199,7 +199,7 @@ async function sweepFitRun(ctx: CommandContext, argv: readonly string[]): Promis
   if (fit.constantInP) {
     const spread = fit.spread!;
     ctx.err(
-      `warning: no coefficient of T(${variable}, ${byVariable}) depends on ${byVariable}${fit.changePoint ? `, nor does its change point Q0` : ""}: each came out constant over ${fit.perValue.length} values of ${obs.byLabel}, ` +
+      `warning: no coefficient of T(${variable}, ${byVariable}) depends on ${byVariable}${fit.changePoint ? `, nor does its change point Q0` : ""}: each came out constant over ${(fit.changePointValues ?? fit.perValue).length} values of ${obs.byLabel}, ` +
         `though their own fits differ by up to ×${formatNumber(spread.ratio)} (at ${variable} = ${spread.at}); read the fits per value (more values of ${obs.byLabel} may show a trend)\n`,
     );
   } else if (fit.changePointConstantInP) {

@@ -306,6 +306,16 @@ describe("fits across a sweep", () => {
     expect([10000, 21544]).toContain(r.spread!.at);
   });
 
+  it("compares the fits of the values T(Q, P) is fitted on: a value Q0(P) leaves out changes neither the spread nor where it is", () => {
+    // 2048 overflows below the smallest Q (0.4 us per element everywhere), which T(Q, P) extrapolates to.
+    const four = fitAcrossSweep(transitions({ 128: 5000, 256: 11000, 512: 22000, 1024: 22000 }), { byVariable: "L2" });
+    const five = fitAcrossSweep(transitions({ 128: 5000, 256: 11000, 512: 22000, 1024: 22000, 2048: 500 }), { byVariable: "L2" });
+    expect(five.perValue.find((v) => v.by === 2048)!.ownChange).toBe("not-significant");
+    expect(five.changePointValues).toEqual([128, 256, 512, 1024]);
+    expect(five.constantInP).toBe(true);
+    expect(five.spread).toEqual(four.spread);
+  });
+
   it("says when Q0(P) is constant although the values' own change points differ", () => {
     // Three transitions moving with the cache and a fourth that breaks the trend: no trend of Q0 in
     // P is significant, and T(Q, P) would put the transition at one Q for every value, at none of theirs.
@@ -324,13 +334,14 @@ describe("fits across a sweep", () => {
     const xs = Array.from({ length: 10 }, (_, k) => Math.round(1000 * 1000 ** (k / 9)));
     // Transitions where the 3 doubles of each element overflow c KiB, c = 1024 taken as 128 (a cache the kernel
     // cannot use beyond 128 KiB), and past them `beyond` us per element.
-    const fit = async (name: string, beyond: string) => {
+    // c = 2048 is taken as 1 KiB, which every Q overflows: a value without a transition of its own.
+    const fit = async (name: string, beyond: string, cs = [128, 256, 512, 1024]) => {
       const study = await costLawStudy(dir, name, (text) =>
         text
           .replace("workload.x: [1, 2, 4, 8, 16, 32]", `workload.x: [${xs.join(", ")}]`)
-          .replace("workload.c: [1, 2, 3, 4]", "workload.c: [128, 256, 512, 1024]")
+          .replace("workload.c: [1, 2, 3, 4]", `workload.c: [${cs.join(", ")}]`)
           .replace("iterations: 3", "iterations: 1")
-          .replace('params: { cost: "c * x^1.5" }', `params: { cost: "x * (x * 8 * 3 / 1024 > (c == 1024 ? 128 : c) ? ${beyond} : 0.1)" }`),
+          .replace('params: { cost: "c * x^1.5" }', `params: { cost: "x * (x * 8 * 3 / 1024 > (c == 1024 ? 128 : c == 2048 ? 1 : c) ? ${beyond} : 0.1)" }`),
       );
       let out = "";
       let err = "";
@@ -348,6 +359,10 @@ describe("fits across a sweep", () => {
     expect(same.err).toMatch(
       /^warning: no coefficient of T\(Q, L2\) depends on L2, nor does its change point Q0: each came out constant over 4 values of workload.c, though their own fits differ by up to ×4(\.\d+)? \(at Q = (10000|21544)\); read the fits per value \(more values of workload.c may show a trend\)\n$/,
     );
+    // A value left out of Q0(P) and the coefficients is left out of the count and of where the fits differ.
+    const leftOut = await fit("cost-law-all-constant-left-out", "0.4", [128, 256, 512, 1024, 2048]);
+    expect(leftOut.out).toContain("fitted on the values whose data change within their range: 128, 256, 512, 1024;");
+    expect(leftOut.err.replace(/\n$/, "")).toBe(same.err.replace(/\n$/, ""));
   });
 
   it("refuses a text axis as --by, naming its values and --where", async () => {
