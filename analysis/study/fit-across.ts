@@ -46,7 +46,8 @@ export interface SweepGroup {
  *   change small against the scatter of the observations);
  * - `not-significant`: no change point found is significant (the data do not change, change too
  *   little, or change between the two smallest or the two largest Q, where none can be placed);
- * - `not-searched`: no change point was searched (fewer than 5 distinct Q).
+ * - `not-searched`: no change point was searched (fewer than 5 or more than 5000 distinct Q, as
+ *   {@link fitModels} searches), or none could be fitted.
  */
 export type OwnChange = "chosen" | "outranked" | "not-significant" | "not-searched";
 

@@ -251,7 +251,7 @@ function ownChangeReasons(left: readonly PerValueFit[], variable: string): strin
   const text: Record<Exclude<OwnChange, "chosen">, string> = {
     "not-significant": `no change point is significant: their data do not change, change too little, or change between the two smallest or the two largest ${variable}, where no change point can be placed`,
     outranked: "a change point is significant, but a single-segment model ranks above it (a change small against the scatter of their observations)",
-    "not-searched": `fewer than 5 distinct ${variable}, too few to search a change point`,
+    "not-searched": `no change point is searched with fewer than 5 or more than 5000 distinct ${variable} (as 'ccasim fit' searches)`,
   };
   const reasons = [...new Set(left.map((v) => v.ownChange))].filter((r): r is Exclude<OwnChange, "chosen"> => r !== "chosen");
   if (reasons.length === 1) return text[reasons[0]!];

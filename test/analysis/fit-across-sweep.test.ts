@@ -160,6 +160,27 @@ describe("fits across a sweep", () => {
     );
   });
 
+  it("says that a value of more than 5000 distinct Q is left out because no change point is searched there, not for too few Q", async () => {
+    // One point per c, 5001 calls: ten Q a decade apart in thirds for c = 256, 512 and 1024; for c = 2048 a Q
+    // per call, 5001 distinct ones, with its transition at 44000 in their midst.
+    const study = await costLawStudy(dir, "cost-law-many-q", (text) =>
+      text
+        .replace("workload.x: [1, 2, 4, 8, 16, 32]", "workload.x: [1]")
+        .replace("workload.c: [1, 2, 3, 4]", "workload.c: [256, 512, 1024, 2048]")
+        .replace("iterations: 3", "iterations: 5001")
+        .replace("calls: [{ port: k, args: { x: x } }]", 'calls: [{ port: k, args: { x: "c == 2048 ? round(1000 * 1000^(i / 5000)) : round(1000 * 1000^(mod(i, 10) / 9))" } }]')
+        .replace('params: { cost: "c * x^1.5" }', 'params: { cost: "x * (x > 21.5 * c ? 0.4 : 0.1)" }'),
+    );
+    let out = "";
+    const code = await main(["sweep", "fit", study, "--parameter", "Q", "--component", "Kernel", "--by", "workload.c"], { out: (s) => (out += s), err: () => {} });
+    expect(code).toBe(0);
+    expect(out).toContain("fitted on the values whose data change within their range: 256, 512, 1024;");
+    expect(out).toContain(
+      "  left out: workload.c = 2048, whose own best fit has no change within the observed Q: no change point is searched with fewer than 5 or more than 5000 distinct Q (as 'ccasim fit' searches); " +
+        "their rows above force the common shape's change point on them (read their LOO SMAPE), and T(Q, P) extrapolates to them\n",
+    );
+  });
+
   it("tells a value whose change is lost in its scatter from one whose data do not change", async () => {
     // Ten Q, three a decade, five calls each (r = 0..4). Transitions at Q = 21.5 c for c = 256, 512
     // and 1024; c = 4 overflows below the smallest Q; c = 2048 jumps ×1.6 past Q = 30000 with a
