@@ -50,12 +50,30 @@ table{border-collapse:collapse;font-size:.85rem;margin:.5rem 0 1rem}th,td{border
 td.n{text-align:right;font-variant-numeric:tabular-nums}th{background:#f4f4f4}nav a{margin-right:1rem}.chart svg{max-width:100%;height:auto}`;
 
 /**
+ * The id each chart of `doc` takes in its page, asked for in the charts' order: a chart's own id
+ * the first time, then its first free `-2`, `-3`, ... (free among every chart's own id too).
+ * Why: two routines or modes whose names differ in punctuation alone (`b+`, `b-`) share a slug,
+ * and a repeated id would repeat the element ids of its SVG as well.
+ */
+function pageChartIds(doc: ReportDocument): (id: string) => string {
+  const taken = new Set(doc.sections.flatMap((s) => (s.charts ?? []).map((c) => c.id)));
+  const given = new Set<string>();
+  return (id) => {
+    let out = id;
+    for (let k = 2; given.has(out) || (out !== id && taken.has(out)); k++) out = `${id}-${k}`;
+    given.add(out);
+    return out;
+  };
+}
+
+/**
  * Renders a report to one self-contained HTML page: every chart an inline SVG, no script, no
  * external resource.
  */
 export async function renderReportHtml(doc: ReportDocument): Promise<string> {
   const parts: string[] = [];
   const nav: string[] = [];
+  const pageId = pageChartIds(doc);
   for (const [i, sec] of doc.sections.entries()) {
     const anchor = `s${i}`;
     nav.push(`<a href="#${anchor}">${esc(sec.heading)}</a>`);
@@ -67,9 +85,10 @@ export async function renderReportHtml(doc: ReportDocument): Promise<string> {
       parts.push(`<table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`);
     }
     for (const c of sec.charts ?? []) {
+      const id = pageId(c.id);
       // Ids by chart: the same chart renders the same SVG, whatever was rendered before it.
-      const svg = await renderSvg(c.spec, `${c.id}-`);
-      parts.push(`<figure class="chart" id="${esc(c.id)}" data-chart="${esc(c.id)}">${svg}<figcaption><b>${esc(c.title)}.</b> ${esc(c.caption)}</figcaption></figure>`);
+      const svg = await renderSvg(c.spec, `${id}-`);
+      parts.push(`<figure class="chart" id="${esc(id)}" data-chart="${esc(id)}">${svg}<figcaption><b>${esc(c.title)}.</b> ${esc(c.caption)}</figcaption></figure>`);
     }
     parts.push(`</section>`);
   }

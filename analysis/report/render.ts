@@ -2,6 +2,10 @@ import type { TopLevelSpec } from "vega-lite";
 
 /** A chart of a report: a title, a caption, and a Vega-Lite specification with its data inline. */
 export interface ReportChart {
+  /**
+   * Its anchor in the page, and the prefix of its SVG's element ids (`renderReportHtml` gives a
+   * chart whose id an earlier one has the first free `-2`, `-3`, ...).
+   */
   readonly id: string;
   readonly title: string;
   readonly caption: string;

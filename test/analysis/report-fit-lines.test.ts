@@ -74,6 +74,27 @@ describe("fitted formulas of a chart", () => {
 });
 
 describe("SVG ids of a chart", () => {
+  it("stay unique in a page whose charts share an id (modes whose names differ in punctuation alone, 'b+' and 'b-', share their slug)", async () => {
+    const { heatmapChart } = await import("../../analysis/report/charts.js");
+    const { renderReportHtml } = await import("../../analysis/report/html.js");
+    const rows = (f: number) => ["1", "2"].flatMap((a) => ["x", "y"].map((b, k) => ({ a, b, value: f * (Number(a) + k) })));
+    const charts = [1, 2, 3].map((f) => heatmapChart("heatmap-wall-kernel-run-mode-b", `mode ${f}`, rows(f), "c", "d", "time (us)", { a: ["1", "2"], b: ["x", "y"] }));
+    const html = await renderReportHtml({ title: "t", subtitle: "s", sections: [{ heading: "h", charts }] });
+    expect([...html.matchAll(/<figure class="chart" id="([^"]+)"/g)].map((m) => m[1])).toEqual(["heatmap-wall-kernel-run-mode-b", "heatmap-wall-kernel-run-mode-b-2", "heatmap-wall-kernel-run-mode-b-3"]);
+    const ids = [...html.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]!);
+    expect(ids.length).toBeGreaterThan(3);
+    expect(new Set(ids).size).toBe(ids.length);
+    // A chart whose own id is what a repeat would take keeps it, wherever it stands ('b 2' slugs to b-2).
+    const [first, second, third] = charts;
+    const own = { ...third!, id: "heatmap-wall-kernel-run-mode-b-2" };
+    for (const order of [[first!, second!, own], [own, first!, second!]]) {
+      const page = await renderReportHtml({ title: "t", subtitle: "s", sections: [{ heading: "h", charts: order }] });
+      expect([...page.matchAll(/<figure class="chart" id="([^"]+)"/g)].map((m) => m[1]).sort()).toEqual(["heatmap-wall-kernel-run-mode-b", "heatmap-wall-kernel-run-mode-b-2", "heatmap-wall-kernel-run-mode-b-3"]);
+      const figure = page.split("<figure").find((f) => f.includes(`<b>${own.title}.</b>`))!;
+      expect(figure.startsWith(' class="chart" id="heatmap-wall-kernel-run-mode-b-2"')).toBe(true);
+    }
+  });
+
   it("are renumbered after the chart in order of first use, ids and references alike, and no text is touched", async () => {
     const { stableSvgIds } = await import("../../analysis/report/render.js");
     const svg = '<linearGradient id="gradient_7"/><path fill="url(#gradient_7)"/><g clip-path="url(#clip12)"><clipPath id="clip12"/><text>clip2 gradient_3</text></g>';
