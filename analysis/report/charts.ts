@@ -118,11 +118,12 @@ function formulaText(formulas: readonly { group: string; formula: string }[]): s
 
 /**
  * The mode a routine's other modes are compared with: `sequential` when among `modes`, else the
- * first by name (as a run's evidence takes it: `x` of modes `x` and `y`).
+ * first by name, by character code (as a run's evidence takes it: `x` of modes `x` and `y`);
+ * undefined for no mode.
  */
-export function baselineMode(modes: Iterable<string>): string {
+export function baselineMode(modes: Iterable<string>): string | undefined {
   const all = [...modes];
-  return all.includes("sequential") ? "sequential" : all.sort(compareText)[0]!;
+  return all.includes("sequential") ? "sequential" : all.sort(compareText)[0];
 }
 
 /**
@@ -141,7 +142,7 @@ export function stridedRatioChart(points: readonly RecordPoint[], qLabel: string
     if (mode !== "") (modesOf.get(routine) ?? modesOf.set(routine, new Set()).get(routine)!).add(mode);
   }
   const baselineOf = new Map<string, string>();
-  for (const [routine, modes] of modesOf) if (modes.size >= 2) baselineOf.set(routine, baselineMode(modes));
+  for (const [routine, modes] of modesOf) if (modes.size >= 2) baselineOf.set(routine, baselineMode(modes)!);
   const rows: { routine: string; mode: string; series: string; Q: number; ratio: number }[] = [];
   for (const [key, m] of means) {
     const [routine, q, mode] = key.split("\u0000");

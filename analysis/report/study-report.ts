@@ -165,7 +165,7 @@ export async function studyReport(store: StudyStore, name: string): Promise<Repo
     for (const { routine, parameter, context, byMode } of modeMeans.values()) {
       if (byMode.size < 2) continue;
       const modes = [...byMode.keys()].sort(compareText);
-      const baseline = baselineMode(modes);
+      const baseline = baselineMode(modes)!;
       const baseMeans = new Map(byMode.get(baseline)!.map(([Q, mean, sw]) => [`${sw}\u0000${Q}`, mean]));
       for (const mode of modes) {
         if (mode === baseline) continue;

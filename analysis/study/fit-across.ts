@@ -59,7 +59,10 @@ export interface PerValueFit {
   readonly n: number;
   /** Reasons to doubt this value's T(Q) (see {@link FitWarning}): means of 0 under LOO SMAPE, values below 0. */
   readonly warnings: readonly FitWarning[];
-  /** What the value's own best fit says of a change point (a moving change point's Q0(P) is fitted on the values where it is `chosen`). */
+  /**
+   * What the value's own best fit says of a change point: a moving change point's Q0(P) is fitted
+   * on the values where it is `chosen` when at least 3 are, else on every value.
+   */
   readonly ownChange: OwnChange;
 }
 

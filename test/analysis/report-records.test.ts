@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { digestRecords, levelChart, levelPoints, readTrialInput, recordPoints, recordRoles, renderReportHtml, trialReport } from "../../analysis/report/index.js";
+import { baselineMode, digestRecords, levelChart, levelPoints, readTrialInput, recordPoints, recordRoles, renderReportHtml, trialReport } from "../../analysis/report/index.js";
 import { RandomStream } from "../../engine/random.js";
 import { ProfileError, readTrial, writeRecordsCsv, writeRecordsJsonl, type InvocationRecord } from "../../profile/index.js";
 import { runScenario } from "../../scenarios/index.js";
@@ -84,6 +84,12 @@ describe("the report's digest of records", () => {
       expect(doc.subtitle).toBe("9000 invocation records");
       expect(doc.sections.map((s) => s.heading)).toEqual(["Run", "Time per invocation", "Mean and standard deviation", "Strided vs sequential", "Message passing"]);
     }
+  });
+
+  it("takes sequential as the baseline mode, else the first by character code, and none of no mode", () => {
+    expect(baselineMode(new Set(["strided", "sequential", "random"]))).toBe("sequential");
+    expect(baselineMode(["y", "x", "Y"])).toBe("Y");
+    expect(baselineMode([])).toBeUndefined();
   });
 
   it("charts modes of other names over their baseline, as the run's evidence compares them", () => {
