@@ -190,6 +190,11 @@ describe("ccasim run --top", () => {
     expect((await run(["run", "scenarios/prophet-sample.yaml", "--out", two, "--quiet", "--set", "outputs.trace=false", "--set", "metrics=[TIME, PAPI_TOT_CYC]"])).code).toBe(0);
     expect(readdirSync(join(two, "profile")).sort()).toEqual(["MULTI__PAPI_TOT_CYC", "MULTI__TIME"]);
     expect(readdirSync(join(two, "profile", "MULTI__TIME")).sort()).toEqual(["profile.0.0.0", "profile.1.0.0"]);
+    // A program model's threads are the T of profile.N.C.T, as the README's table of a run's files says too.
+    const threads = join(tempDir(), "threads");
+    expect((await run(["run", "scenarios/program-elements.yaml", "--out", threads, "--quiet"])).code).toBe(0);
+    expect(readdirSync(join(threads, "profile"))).toContain("profile.0.0.1");
+    expect(readFileSync("README.md", "utf8")).toContain("| `profile/profile.N.C.T`, or `profile/MULTI__<metric>/profile.N.C.T` per metric when there are several (node, context, thread: `profile.3.0.1`) |");
   });
 
   it("--no-measure writes no profile and gives the simulated time of a measured run, as its help says", async () => {
