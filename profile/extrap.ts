@@ -69,10 +69,11 @@ export function parseExtrapText(text: string, file = "(text)"): ExtrapExperiment
   let callpath: string | undefined;
   let next = 0;
   let lastData = 0;
-  // The line where the current block's REGION/METRIC header lines begin, and where each
-  // (callpath, metric) got its block: a second block of one is refused at its header.
-  let blockStart = 0;
-  let inHeader = false;
+  // The lines of the current block's REGION and METRIC headers (0: none since the last DATA; a
+  // second one replaces the first, as its name does), and where each (callpath, metric) got its
+  // block: a second block of one is refused at its header.
+  let regionLine = 0;
+  let metricLine = 0;
   const blockOf = new Map<string, number>();
   // DATA lines are matched to POINTS by position: a block of fewer lines cannot say which point
   // lacks one, so it is refused rather than read as the first points.
@@ -109,16 +110,14 @@ export function parseExtrapText(text: string, file = "(text)"): ExtrapExperiment
       case "METRIC":
         if (value === "") fail("METRIC needs a name");
         checkBlock();
-        if (!inHeader) blockStart = i + 1;
-        inHeader = true;
+        metricLine = i + 1;
         metric = value;
         next = 0;
         break;
       case "REGION":
         if (value === "") fail("REGION needs a callpath");
         checkBlock();
-        if (!inHeader) blockStart = i + 1;
-        inHeader = true;
+        regionLine = i + 1;
         callpath = value;
         next = 0;
         break;
@@ -129,13 +128,15 @@ export function parseExtrapText(text: string, file = "(text)"): ExtrapExperiment
         const vals = value === "" ? [] : value.split(" ").map(num);
         if (vals.length === 0 || vals.some((v) => v === undefined)) fail(`expected finite numbers after DATA, found '${value}'`);
         if (next === 0) {
+          const blockStart = Math.min(...[regionLine, metricLine].filter((l) => l > 0));
           const key = JSON.stringify([callpath, metric]);
           const first = blockOf.get(key);
           // why: Extra-P's reader appends a second block's measurements to the first's, and its validate_experiment then refuses the region (more measurements than POINTS); pooling them would fit data Extra-P never fits.
           if (first !== undefined) throw new ProfileFormatError(file, blockStart, `REGION '${callpath}'${metric === "" ? "" : `, METRIC '${metric}'`} is given a second time (its first block starts at line ${first}), which Extra-P refuses (the region's measurements outnumber the ${points.length} POINTS): give each region one block per metric, with all repetitions of a point on its DATA line`);
           blockOf.set(key, blockStart);
         }
-        inHeader = false;
+        regionLine = 0;
+        metricLine = 0;
         out.push({ callpath: callpath!, metric, point: points[next], values: vals as number[] });
         next++;
         lastData = i + 1;

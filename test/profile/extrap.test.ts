@@ -367,6 +367,8 @@ describe("Extra-P inputs", () => {
     const byMetric = "PARAMETER p\nPOINTS (1) (2)\nREGION a\nMETRIC m\nDATA 1\nDATA 2\nMETRIC n\nDATA 1\nDATA 2\nMETRIC m\nDATA 3\nDATA 4\n";
     expect(() => parseExtrapText(byMetric, "in.txt")).toThrow(new ProfileFormatError("in.txt", 10, "REGION 'a', METRIC 'm' is given a second time (its first block starts at line 3), which Extra-P refuses (the region's measurements outnumber the 2 POINTS): give each region one block per metric, with all repetitions of a point on its DATA line"));
     expect(() => parseExtrapText("PARAMETER p\nPOINTS (1)\nREGION a\nDATA 1\nREGION b\nDATA 1\nREGION a\nDATA 2\n", "in.txt")).toThrow(/^in\.txt:7: REGION 'a' is given a second time \(its first block starts at line 3\)/);
+    // A REGION line without DATA is replaced by the next: the blocks are placed at the REGION lines that name 'a'.
+    expect(() => parseExtrapText("PARAMETER p\nPOINTS (1)\nREGION x\nREGION a\nDATA 1\nREGION y\nREGION a\nDATA 2\n", "in.txt")).toThrow(/^in\.txt:7: REGION 'a' is given a second time \(its first block starts at line 4\)/);
     // The same region under another metric, and a REGION line without DATA, are no repetition.
     expect(parseExtrapText("PARAMETER p\nPOINTS (1)\nMETRIC m\nREGION a\nDATA 1\nMETRIC n\nREGION a\nDATA 2\nREGION a\n", "in.txt").measurements).toHaveLength(2);
   });
