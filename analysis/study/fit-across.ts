@@ -53,7 +53,9 @@ export type OwnChange = "chosen" | "outranked" | "not-significant" | "not-search
 
 /** T(Q) at one value of the swept parameter, in the common shape. */
 export interface PerValueFit {
+  /** The value of the swept parameter P, as the study stores it (bytes for a cache size). */
   readonly by: number;
+  /** T(Q) at this value, the common shape fitted to its observations (with a moving change point, at its own Q0). */
   readonly model: FittedModel;
   /** Observations. */
   readonly n: number;
