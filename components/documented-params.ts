@@ -5,14 +5,17 @@ import type { PrepareEnv } from "./component.js";
  * Checks the parameters of a component instance whose documentation fixes their kind: an `enum`
  * must be one of its values, a `boolean` true or false, an `integer` or `number` a finite number
  * within its bounds. Other kinds (expressions, lists, maps, strings, quantities) are left to the
- * component's own `prepare`, which knows their structure. Without this, a component that reads
- * `p.order === "calls-first"` or `p.periodic === true` takes a misspelt value for the default.
+ * component's own `prepare`, which knows their structure, but none may be null (a key written with
+ * no value). Without this, a component that reads `p.order === "calls-first"` or
+ * `p.periodic === true` takes a misspelt value for the default, and one that reads
+ * `p.patterns ?? {}` takes an empty value for the default.
  * @param error - reports a problem of parameter `key` (never returns)
  */
 export function checkDocumentedParams(params: Readonly<Record<string, unknown>>, docs: readonly ParamDoc[], error: (key: string, message: string) => never): void {
   for (const doc of docs) {
     if (!Object.hasOwn(params, doc.name)) continue;
     const v = params[doc.name];
+    if (v === null && doc.type in KIND_TEXT) error(doc.name, `expected ${KIND_TEXT[doc.type as keyof typeof KIND_TEXT]}, got null (an empty value): give a value or leave the key out`);
     switch (doc.type) {
       case "enum": {
         const values = doc.values ?? [];
@@ -37,6 +40,15 @@ export function checkDocumentedParams(params: Readonly<Record<string, unknown>>,
     }
   }
 }
+
+/** What a parameter of each kind that {@link checkDocumentedParams} leaves to `prepare` holds, for its message. */
+const KIND_TEXT = {
+  expression: "a number or an expression",
+  list: "a list",
+  map: "a map",
+  string: "text",
+  quantity: "a quantity",
+} as const;
 
 /** `a, b or c`. */
 function alternatives(values: readonly string[]): string {

@@ -32,6 +32,15 @@ describe("component parameters checked against their documentation", () => {
     expect(() => loadScenario("scenarios/shock-neuronic.yaml", { set: ["assembly.components.RK2.params.stages=0"] })).toThrow(/assembly\.components\.RK2\.params\.stages: expected an integer >= 1, got 0/);
   });
 
+  it("refuses a parameter written with no value, whatever its kind, rather than taking the default", () => {
+    expect(load("cost-first", "false", "null")).toThrow(/params\.yaml:8:\d+: assembly\.components\.H\.params\.ghostWidth: expected a number or an expression, got null \(an empty value\): give a value or leave the key out/);
+    const empty = (key: string) => () => loadScenarioText(KNOWN.replace("ORDER", "cost-first").replace("PERIODIC", "false").replace("WIDTH", `2, ${key}: `), "params.yaml");
+    expect(empty("patchCells")).toThrow(/params\.yaml:8:\d+: assembly\.components\.H\.params\.patchCells: expected a list, got null \(an empty value\)/);
+    expect(() => loadScenarioText(KNOWN.replace("ORDER", "cost-first, implementations: ").replace("PERIODIC", "false").replace("WIDTH", "2"), "params.yaml")).toThrow(
+      /params\.yaml:7:\d+: assembly\.components\.A\.params\.implementations: expected a map, got null \(an empty value\)/,
+    );
+  });
+
   it("refuses a halo width below 1, and takes one from the workload", () => {
     expect(load("cost-first", "false", "0")).toThrow(/params\.yaml:8:\d+: assembly\.components\.H\.params\.ghostWidth: must be a positive integer or an expression of the workload, got 0/);
     expect(load("cost-first", "false", "x")).not.toThrow();

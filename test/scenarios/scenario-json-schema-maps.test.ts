@@ -214,6 +214,17 @@ describe("the JSON Schema of component parameters that are maps", () => {
     ]);
     expectBothAccept([impls({ A1: "10*x", A2: 5 })]);
   });
+
+  it("refuses a list or map parameter written with no value, as the loader does, rather than taking its default", () => {
+    const [mesh, name] = [(edit: (p: Record<string, any>) => void) => shock("AMRMesh", edit)[0], shock("AMRMesh", () => {})[1]];
+    expectBothRefuse([
+      ["kernel patterns", mixed((c) => (c.Stencil.params.patterns = null)), at("Stencil", "patterns")],
+      ["dummy implementations", mixed((c) => (c.Model.params.implementations = null)), at("Model", "implementations")],
+      ["halo patch cells", mixed((c) => (c.Halo.params.patchCells = null)), at("Halo", "patchCells")],
+      ["the mesh's domain", mesh((p) => (p.domain = null)), at(name, "domain")],
+      ["the bands of a mesh of one level", mesh((p) => Object.assign(p, { levels: 1, bands: null, patchSizes: p.patchSizes.slice(0, 1) })), at(name, "bands")],
+    ]);
+  });
 });
 
 describe("the JSON Schema of the network's maps", () => {
