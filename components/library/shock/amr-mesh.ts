@@ -91,8 +91,10 @@ function readFronts(env: PrepareEnv, raw: unknown, width: number): Front[] {
     if (typeof e !== "object" || e === null || Array.isArray(e)) return env.error(where, "must be {name, x, speed, amplitude?, waves?}");
     const f = e as Record<string, unknown>;
     checkKeys(env, f, FRONT_KEYS, "a front", `${where}.`);
+    // A number or an empty value would be replaced by the default name without a word.
+    if (f.name !== undefined && typeof f.name !== "string") env.error(`${where}.name`, `must be text (a name such as shock), got ${JSON.stringify(f.name)}`);
     return {
-      name: typeof f.name === "string" ? f.name : `front${i}`,
+      name: f.name ?? `front${i}`,
       x: numberParam(env, f.x, `${where}.x`, { min: 0, max: width }),
       speed: numberParam(env, f.speed, `${where}.speed`, { fallback: 0 }),
       amplitude: numberParam(env, f.amplitude, `${where}.amplitude`, { min: 0, fallback: 0 }),

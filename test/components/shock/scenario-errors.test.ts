@@ -47,6 +47,14 @@ describe("shock scenario errors are located", () => {
     expect(runError(["workload.steps=2.5"])).toMatch(/assembly\.components\.ShockDriver\.params\.steps: 'steps' evaluates to 2\.5; expected an integer >= 0/);
   });
 
+  it("refuses a front's name that is no text at its key, rather than naming the front front<i>", () => {
+    for (const name of ["7", "null"]) {
+      const e = error((t) => t.replace("{ name: shock,", `{ name: ${name},`));
+      expect(e.message, name).toMatch(new RegExp(`shock-neuronic\\.yaml:\\d+:\\d+: assembly\\.components\\.AMRMesh\\.params\\.fronts\\[0\\]\\.name: must be text \\(a name such as shock\\), got ${name}`));
+    }
+    expect(() => loadScenarioText(text.replace("{ name: shock,", "{ name: '7',"), path)).not.toThrow();
+  });
+
   it("rejects unknown keys of the work description with the known ones listed", () => {
     const e = error((t) => t, ["assembly.components.StatesConstructor.params.work={flopz: 3}"]);
     expect(e.message).toMatch(/unknown parameter 'flopz'/);
