@@ -100,9 +100,15 @@ export const networkParams: readonly ParamDoc[] = [
 
 const TOP_KEYS = ["preset", "model", "params", "overheadFraction", "intraNode", "eagerLimit", "controlBytes", "load"];
 
+/** What a parameter documented by `d` is refused as, when written with no value (null): it takes none for its default. */
+function emptyValue(d: ParamDoc): string {
+  const what = d.type === "enum" ? "a name" : d.type !== "quantity" ? "a number" : d.dimension === "bytes" ? "a size" : d.dimension === "time" ? "a duration" : d.dimension === "bandwidth" ? "a bandwidth" : "a quantity";
+  return `must be ${what}, got null (an empty value): give a value or leave the key out`;
+}
+
 /**
- * Checks `values` against `docs`: rejects unknown keys (naming the nearest known one), non-finite
- * numbers and values out of range; fills in defaults.
+ * Checks `values` against `docs`: rejects unknown keys (naming the nearest known one), values
+ * written empty (null), non-finite numbers and values out of range; fills in defaults.
  * @throws NetworkConfigError naming `where.key`
  */
 export function validateParams(where: string, docs: readonly ParamDoc[], values: Readonly<Record<string, unknown>> | undefined): Record<string, number> {
@@ -116,6 +122,7 @@ export function validateParams(where: string, docs: readonly ParamDoc[], values:
     }
   }
   for (const d of docs) {
+    if (values?.[d.name] === null) throw new NetworkConfigError(`${where}.${d.name}`, emptyValue(d));
     const v = values?.[d.name] ?? d.default;
     if (v === undefined) {
       if (d.optional) continue;
@@ -224,6 +231,8 @@ export function resolveNetwork(spec: NetworkSpec | null = {}, defaultPreset = DE
       throw new NetworkConfigError(k, `unknown key${hint}; known: ${keys.join(", ")}`);
     }
   }
+  // A section may be null (no section); a scalar key written empty would run with its default.
+  for (const d of networkParams) if ((spec as Record<string, unknown>)[d.name] === null) throw new NetworkConfigError(d.name, emptyValue(d));
   checkMap("params", spec.params, "a map of the model's parameters (e.g. { alpha: 30us, bandwidth: 100MB/s })");
   checkMap("intraNode", spec.intraNode, "a map { model, params }");
   checkLinkKeys("intraNode", spec.intraNode);

@@ -95,6 +95,16 @@ describe("network configuration", () => {
     expect(resolveCollectives(null).reduceCostPerByte).toBe(0.001);
   });
 
+  it("refuses a value written empty (null), where a section written empty is no section, instead of taking the default", () => {
+    const empty = "got null (an empty value): give a value or leave the key out";
+    expect(() => resolveNetwork({ params: { alpha: null } } as never)).toThrow(`network.params.alpha: must be a duration, ${empty}`);
+    expect(() => resolveNetwork({ eagerLimit: null } as never)).toThrow(`network.eagerLimit: must be a size, ${empty}`);
+    expect(() => resolveNetwork({ overheadFraction: null } as never)).toThrow(`network.overheadFraction: must be a number, ${empty}`);
+    expect(() => resolveNetwork({ model: null } as never)).toThrow(`network.model: must be a name, ${empty}`);
+    expect(() => resolveNetwork({ load: { model: "piecewise", params: { mean: null } } } as never)).toThrow(`network.load.params.mean: must be a number, ${empty}`);
+    expect(() => resolveCollectives({ params: { bcastShortMsg: null } } as never)).toThrow(`collectives.params.bcastShortMsg: must be a size, ${empty}`);
+  });
+
   it("refuses a key of intraNode or load other than model and params, naming the nearest, instead of ignoring it", () => {
     expect(() => resolveNetwork({ intraNode: { model: "hockney", parms: { alpha: 2 } } } as never)).toThrow("network.intraNode.parms: unknown key (did you mean 'params'?); known: model, params");
     expect(() => resolveNetwork({ load: { modl: "piecewise" } } as never)).toThrow("network.load.modl: unknown key (did you mean 'model'?); known: model, params");

@@ -249,6 +249,8 @@ describe("the JSON Schema of the network's maps", () => {
       ["a misspelt load key", network({ load: { modl: "piecewise" } }), `${net}/load`],
       ["a parameter of piecewise under the default load none", network({ load: { params: { mean: 0.3 } } }), `${net}/load/params`],
       ["a negative mean load", network({ load: { model: "piecewise", params: { mean: -1 } } }), `${net}/load/params/mean`],
+      ["a mean load written empty", network({ load: { model: "piecewise", params: { mean: null } } }), `${net}/load/params/mean`],
+      ["an eager limit written empty", network({ eagerLimit: null }), `${net}/eagerLimit`],
       ["a load that is a name", network({ load: "piecewise" }), `${net}/load`],
     ]);
     expectBothAccept([
@@ -266,6 +268,7 @@ describe("the JSON Schema of the network's maps", () => {
       ["an algorithm of another collective", network({ collectives: { algorithms: { barrier: "ring" } } }), `${net}/collectives/algorithms/barrier`],
       ["a threshold of text", network({ collectives: { params: { bcastShortMsg: "lots" } } }), `${net}/collectives/params/bcastShortMsg`],
       ["a throttle of 0", network({ collectives: { params: { alltoallThrottle: 0 } } }), `${net}/collectives/params/alltoallThrottle`],
+      ["a threshold written empty", network({ collectives: { params: { bcastShortMsg: null } } }), `${net}/collectives/params/bcastShortMsg`],
       ["a misspelt parameter", network({ collectives: { params: { bcastShortMessage: "4KiB" } } }), `${net}/collectives/params`],
     ]);
     expectBothAccept([
