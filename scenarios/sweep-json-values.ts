@@ -64,7 +64,8 @@ export function typedSweepValues(root: Json, scenario: string): Record<string, J
     const description = `Parameter ${name} of the component, as its type takes it.`;
     out[`^assembly\\.components\\.${component}\\.params\\.${escape(name)}$`] = refs.length === 1 ? { description, $ref: refs[0] } : { description, anyOf: refs.map(($ref) => ({ $ref })) };
   }
-  for (const key of NETWORK_SECTIONS) out[`^machine\\.network\\.${escape(key)}$`] = { $ref: `${scenario}/properties/machine/properties/network/properties/${key}` };
+  // A section of the scenario may be null (no section), but a sweep's value is never null.
+  for (const key of NETWORK_SECTIONS) out[`^machine\\.network\\.${escape(key)}$`] = { not: { type: "null" }, $ref: `${scenario}/properties/machine/properties/network/properties/${key}` };
   return out;
 }
 

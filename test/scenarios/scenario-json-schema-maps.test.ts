@@ -308,6 +308,8 @@ describe("the JSON Schema of sweep files on values of map and list keys", () => 
       ["implementations set to a list", over({ set: { [impls]: ["10*x"] } }), `/set/${impls}`],
       ["a misspelt algorithm swept", over({ axes: { [collectives]: [{ algorithms: { allreduce: "ring" } }, { algorithms: { allreduce: "rin" } }] } }), `/axes/${collectives}/1/algorithms/allreduce`],
       ["a range over a map key", over({ axes: { [collectives]: { from: 1, to: 2, step: 1 } } }), `/axes/${collectives}`],
+      ["a network section set empty, which a sweep value never is", over({ set: { [intraNode]: null } }), `/set/${intraNode}`],
+      ["an empty network section among an axis's values", over({ axes: { [collectives]: [{ algorithms: { allreduce: "ring" } }, null] } }), `/axes/${collectives}/1`],
       ["a misspelt intraNode key among the choices", over({ random: { n: 1, axes: { [intraNode]: { choice: [{ parms: { alpha: "2us" } }] } } } }), `/random/axes/${intraNode}/choice/0`],
       ["a misspelt work key zipped", overShock({ zip: [{ [work]: [{ fmaFraction: 0.2 }, { lods: 1 }] }] }), `/zip/0/${work}/1`],
     ];
