@@ -10,7 +10,6 @@ import { nearestName } from "../../engine/registry.js";
 import {
   compileExpression,
   ExpressionError,
-  expressionReferences,
   formatPath,
   parseQuantity,
   unitInExpression,
@@ -161,25 +160,28 @@ export function prepareProgram(section: ProgramSection, workload: Readonly<Recor
   }
   // Function bodies may use their parameters, globals, workload and process variables. A body that
   // fails is reported once, at its function, and left out as one that does not parse is: its uses
-  // are not reported again, nor the functions that call it (their inlined text would name a symbol
-  // of the callee's, nowhere in their own).
-  const failed = new Set<string>();
-  for (const f of fns) {
-    if (leftOut.has(f.name)) continue;
+  // are not reported again, nor the functions that call it (their inlined text fails with the
+  // callee's mistake, nowhere in their own).
+  const compileBody = (f: CostFunction, with_: FunctionInliner): string | undefined => {
     try {
-      textualUse.compile(inliner.inline(f.body), { known: [...f.params, ...globalNames.keys()], functions: PROGRAM_BUILTINS }, formatPath([...root, "functions", f.key]));
+      textualUse.compile(with_.inline(f.body), { known: [...f.params, ...globalNames.keys()], functions: PROGRAM_BUILTINS }, formatPath([...root, "functions", f.key]));
+      return undefined;
     } catch (e) {
-      failed.add(f.name);
-      const detail = (e as ExpressionError).detail ?? (e as Error).message;
-      const unknown = /^unknown (?:function|symbol) '([^']+)'/.exec(detail)?.[1];
-      const own = expressionReferences(f.body);
-      if (unknown !== undefined && (leftOut.has(unknown) || ![...own.symbols, ...own.calls].includes(unknown))) continue;
-      report(["functions", f.key], `${f.key}: ${detail}`);
+      return (e as ExpressionError).detail ?? (e as Error).message;
     }
-  }
+  };
+  // Inlined, a body fails when it or a function it calls, at any depth, has a mistake.
+  const failed = new Set(fns.filter((f) => !leftOut.has(f.name) && compileBody(f, inliner!) !== undefined).map((f) => f.name));
   if (failed.size > 0) {
     for (const name of failed) leftOut.add(name);
     inliner = new FunctionInliner(fns.filter((f) => !leftOut.has(f.name)));
+    // Without the failed functions, a body fails with a mistake of its own, or names one of them.
+    for (const f of fns) {
+      if (!failed.has(f.name)) continue;
+      const detail = compileBody(f, inliner);
+      const unknown = detail === undefined ? undefined : /^unknown (?:function|symbol) '([^']+)'/.exec(detail)?.[1];
+      if (detail !== undefined && (unknown === undefined || !leftOut.has(unknown))) report(["functions", f.key], `${f.key}: ${detail}`);
+    }
   }
   // Uses count from the diagrams only (inlining a use also marks the functions it calls).
   inliner.used.clear();

@@ -163,6 +163,17 @@ describe("messages of program model errors", () => {
     ]);
   });
 
+  it("reports a call with the wrong number of arguments in a cost function's body once, at its key, not at the functions calling it, whose own mistakes are still found", () => {
+    const e = errorsOf(() =>
+      loadScenarioText(text({ functions: { "H(a)": "a", G: "H(1, 2)", "F(n)": "G + n", "K(m)": "F(m) + zz" }, main: [{ action: "A", cost: "F(N)" }, { action: "B", cost: "K(2)" }] }), "model.yaml"),
+    );
+    // F fails only through G; K, calling F, has a mistake of its own.
+    expect(e).toEqual([
+      expect.stringMatching(/program\.functions\.G: G: cost function 'H\(a\)' takes 1 argument, got 2$/),
+      expect.stringMatching(/program\.functions\["K\(m\)"\]: K\(m\): unknown symbol 'zz'; known: /),
+    ]);
+  });
+
   it("says that a unit in an expression is a unit, not a misspelt variable", () => {
     const e = errors({ main: [{ send: "S", to: "1 - pid", size: "8KiB" }, { recv: "R", from: "1 - pid" }, { action: "A", cost: "5 us" }] });
     expect(e).toMatch(/program\.main\[0\]\.size: 'KiB' is a unit, but expressions are plain numbers \(in expression "8KiB"\): write the size as a number of bytes \(8KiB is 8192\)/);
