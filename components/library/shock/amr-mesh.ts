@@ -39,6 +39,8 @@ const PATCH_SIZE_ITEM: ParamValueDoc = {
   ],
 };
 
+const PATCH_SIZE_KEYS = (PATCH_SIZE_ITEM.fields ?? []).map((f) => f.name);
+
 /** What each item of `fronts` is (as {@link readFronts} reads it; x at most the domain's width, checked there). */
 const FRONT_ITEM: ParamValueDoc = {
   type: "map",
@@ -78,7 +80,7 @@ function readSizes(env: PrepareEnv, raw: unknown, levels: number): LevelSizes[] 
   if (!Array.isArray(raw) || raw.length !== levels) return env.error("patchSizes", `must list ${levels} entries (one per level of levels: ${levels}) of {width: [min, max], height: [min, max]}, got ${listed(raw)}`);
   return raw.map((e, l) => {
     if (typeof e !== "object" || e === null || Array.isArray(e)) return env.error(`patchSizes[${l}]`, "must be {width: [min, max], height: [min, max]}");
-    checkKeys(env, e as Record<string, unknown>, ["width", "height"], "a patch size", `patchSizes[${l}].`);
+    checkKeys(env, e as Record<string, unknown>, PATCH_SIZE_KEYS, "a patch size", `patchSizes[${l}].`);
     const r = e as Record<string, unknown>;
     return { width: rangeParam(env, r.width, `patchSizes[${l}].width`), height: rangeParam(env, r.height, `patchSizes[${l}].height`) };
   });
