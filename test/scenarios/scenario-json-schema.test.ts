@@ -151,6 +151,8 @@ describe("the JSON Schema of component parameters that are lists", () => {
       mixed((c) => (c.Halo.params.patchCells = ["Q / 100", 64, 8])),
       mixed((c) => (c.Driver.params.calls[0] = { port: "model", method: "run", portType: "Work", args: { x: "steps / 2" }, count: "steps > 1" })),
       inShock((c) => (c[efm].params = { loops: [{ loads: 1, stores: 1, flops: 1, otherInstructions: 1, arrays: 2 }] })),
+      // A mesh of one level refines nothing: no bands.
+      inShock((c) => (c[mesh].params = { levels: 1, patchSizes: [{ width: [8, 16], height: [8, 16] }], fronts: [{ x: 10 }] })),
     ];
     for (const doc of good) {
       expect(objections(doc)).toEqual([]);

@@ -133,7 +133,7 @@ export const amrMeshComponent: ComponentType<AmrMeshPrepared> = {
     { name: "variables", type: "expression", doc: "Doubles per cell (state variables, interleaved per cell); may use workload variables.", default: 5 },
     { name: "haloWidth", type: "expression", doc: "Ghost-cell halo width in cells; may use workload variables.", default: 2 },
     { name: "patchSizes", type: "list", items: PATCH_SIZE_ITEM, doc: "Per level: {width: [min, max], height: [min, max]} in that level's cells; extents are drawn log-uniformly." },
-    { name: "bands", type: "list", items: { type: "number", min: 0 }, doc: "Per refined level: half-width of the band refined around each front, in level-0 cells." },
+    { name: "bands", type: "list", items: { type: "number", min: 0 }, doc: "Per refined level: half-width of the band refined around each front, in level-0 cells (levels - 1 of them; required unless levels is 1).", optional: true },
     { name: "fronts", type: "list", items: FRONT_ITEM, minItems: 1, doc: "Moving fronts the refinement follows: list of {name, x, speed, amplitude, waves} in level-0 cells and cells per coarse step." },
     {
       name: "balancer",
