@@ -107,7 +107,7 @@ export function loadScenarioText(text: string, file: string, options: LoadOption
   const located = locator(doc, overrides);
   let loaded: LoadedScenario;
   try {
-    loaded = resolveScenario(validateValue<ScenarioConfig>(scenarioSchema(), value, file, located), file, located, overrides);
+    loaded = resolveScenario(validateValue<ScenarioConfig>(scenarioSchema(), value, file, located), file, located, overrides, (path) => overrideNote(path, overrides, doc.locate));
   } catch (e0) {
     const e = e0 instanceof ScenarioErrors ? withIndependentErrors(e0, value, file, located, overrides) : e0;
     // Say which errors come from an override, since they have no place in the file.
@@ -181,8 +181,12 @@ function namedOverride(o: string | SourcedOverride): NamedOverride {
   return { ...parseOverride(o.text, o.source), source: o.source };
 }
 
-/** The validated configuration's machine, metrics, and assembly or program, prepared. */
-function resolveScenario(config: ScenarioConfig, file: string, located: SourceDoc["locate"], overrides: readonly NamedOverride[]): LoadedScenario {
+/**
+ * The validated configuration's machine, metrics, and assembly or program, prepared.
+ * @param noteOf - what a warning at a key ends with: which override set it (` (from --set ...)`),
+ *   as errors say, since the line of the file it is placed at did not
+ */
+function resolveScenario(config: ScenarioConfig, file: string, located: SourceDoc["locate"], overrides: readonly NamedOverride[], noteOf: (path: KeyPath) => string = () => ""): LoadedScenario {
   const fail = (path: KeyPath, message: string): never => {
     const pos = locateNearest({ locate: located }, path, "key");
     throw new ScenarioErrors([new ScenarioError(message, { file, line: pos?.line, column: pos?.column, path })]);
@@ -190,7 +194,7 @@ function resolveScenario(config: ScenarioConfig, file: string, located: SourceDo
   const warnings: string[] = [];
   const warn = (path: KeyPath, message: string): void => {
     const pos = locateNearest({ locate: located }, path, "key");
-    warnings.push(new ScenarioError(message, { file, line: pos?.line, column: pos?.column, path }).message);
+    warnings.push(new ScenarioError(message + noteOf(path), { file, line: pos?.line, column: pos?.column, path }).message);
   };
   // The sections are checked one after another, and the errors of each are reported together:
   // the machine's do not hide the assembly's (which reads no machine parameter but the number of

@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../cli/main.js";
 import { parseQuantity } from "../../scenarios/lang/index.js";
@@ -33,7 +36,14 @@ describe("machine overrides", () => {
   it("warns of a cache level smaller than the level inside it, and accepts the machine", async () => {
     const small = await validate("scenarios/kernel-l2.yaml", "--set", "machine.l2.size=4KiB");
     expect(small.code).toBe(0);
-    expect(small.stderr).toMatch(/^warning: scenarios\/kernel-l2\.yaml:\d+:\d+: machine\.l2\.size: 4096 bytes, smaller than machine\.l1\.size \(8192 bytes\): a level outside another that holds less than it misses wherever l1 misses and keeps nothing l1 does not \(is the size in the right unit\?\)\n/);
+    expect(small.stderr).toMatch(/^warning: scenarios\/kernel-l2\.yaml:\d+:\d+: machine\.l2\.size: 4096 bytes, smaller than machine\.l1\.size \(8192 bytes\): a level outside another that holds less than it misses wherever l1 misses and keeps nothing l1 does not \(is the size in the right unit\?\) \(from --set machine\.l2\.size=4KiB\)\n/);
+    // Written in the file, the warning is at its line, with no override to name.
+    const dir = mkdtempSync(join(tmpdir(), "ccasim-small-l2-"));
+    const file = join(dir, "small-l2.yaml");
+    writeFileSync(file, readFileSync("scenarios/kernel-l2.yaml", "utf8").replace("  preset: xeon-2.8ghz-512k\n", "  preset: xeon-2.8ghz-512k\n  l2: { size: 4KiB }\n"));
+    const inFile = await validate(file);
+    expect(inFile.code).toBe(0);
+    expect(inFile.stderr).toMatch(new RegExp(`^warning: ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:19:\\d+: machine\\.l2\\.size: 4096 bytes, smaller than machine\\.l1\\.size \\(8192 bytes\\): .*\\(is the size in the right unit\\?\\)\n$`));
     // As large as the level inside it, or any preset as it is: nothing to say.
     for (const args of [["--set", "machine.l2.size=8KiB"], []]) expect((await validate("scenarios/kernel-l2.yaml", ...args)).stderr).toBe("");
     expect((await validate("scenarios/shock-madison.yaml")).stderr).toBe("");

@@ -60,10 +60,10 @@ describe("remote memory under overrides of the local one", () => {
       return r.stderr;
     };
     expect(await warned("machine.memory.bandwidth=2GB/s")).toMatch(
-      /^warning: scenarios\/shock-madison\.yaml:\d+:\d+: machine\.memory\.bandwidth: 2 GB\/s, below machine\.memory\.remoteBandwidth \(3\.2 GB\/s, the preset's\): remote \(ccNUMA\) memory faster than local is unlike any real machine \(set memory\.remoteBandwidth too, or is the value in the right unit\?\)\n$/,
+      /^warning: scenarios\/shock-madison\.yaml:\d+:\d+: machine\.memory\.bandwidth: 2 GB\/s, below machine\.memory\.remoteBandwidth \(3\.2 GB\/s, the preset's\): remote \(ccNUMA\) memory faster than local is unlike any real machine \(set memory\.remoteBandwidth too, or is the value in the right unit\?\) \(from --set machine\.memory\.bandwidth=2GB\/s\)\n$/,
     );
     expect(await warned("machine.memory.remoteBandwidth=8GB/s")).toMatch(
-      /^warning: scenarios\/shock-madison\.yaml:\d+:\d+: machine\.memory\.remoteBandwidth: 8 GB\/s, above machine\.memory\.bandwidth \(6\.4 GB\/s, the preset's\): remote \(ccNUMA\) memory faster than local is unlike any real machine \(is the value in the right unit\?\)\n$/,
+      /^warning: scenarios\/shock-madison\.yaml:\d+:\d+: machine\.memory\.remoteBandwidth: 8 GB\/s, above machine\.memory\.bandwidth \(6\.4 GB\/s, the preset's\): remote \(ccNUMA\) memory faster than local is unlike any real machine \(is the value in the right unit\?\) \(from --set machine\.memory\.remoteBandwidth=8GB\/s\)\n$/,
     );
     expect(await warned("machine.memory.latency=200ns")).toMatch(/machine\.memory\.latency: 200 ns, above machine\.memory\.remoteLatency \(145 ns, the preset's\): remote \(ccNUMA\) memory nearer than local/);
     expect(await warned("machine.memory.bandwidth=2GB/s", "machine.memory.remoteBandwidth=4GB/s")).toMatch(/machine\.memory\.remoteBandwidth: 4 GB\/s, above machine\.memory\.bandwidth \(2 GB\/s\): /);
