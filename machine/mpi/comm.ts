@@ -381,8 +381,8 @@ export class Comm {
         requests[i] = REQUEST_NULL;
       } else this.world.unwait(s);
     }
-    const busy = this.world.busyFor(this.worldRank);
-    if (busy > 0) yield this.world.sim.timeout(busy);
+    const handling = this.world.untilFree(this.worldRank);
+    if (handling !== null) yield handling;
     this.exit(CALL.waitany, b);
     return found;
   }
@@ -414,8 +414,8 @@ export class Comm {
         requests[i] = REQUEST_NULL;
       } else this.world.unwait(s);
     }
-    const busy = this.world.busyFor(this.worldRank);
-    if (busy > 0) yield this.world.sim.timeout(busy);
+    const handling = this.world.untilFree(this.worldRank);
+    if (handling !== null) yield handling;
     this.exit(CALL.waitsome, b);
     return done;
   }
@@ -462,8 +462,8 @@ export class Comm {
       b = this.moved(s);
       w.handled(s);
       w.release(s);
-      const busy = w.busyFor(this.worldRank);
-      if (busy > 0) yield w.sim.timeout(busy);
+      const handling = w.untilFree(this.worldRank);
+      if (handling !== null) yield handling;
     }
     this.exit(CALL.test, b);
     return done;
@@ -646,10 +646,7 @@ export class Comm {
    * of sends other ranks of the node post meanwhile.
    */
   collPosted(): Yieldable | null {
-    const w = this.world;
-    if (w.postingFree) return null;
-    const busy = w.busyFor(this.worldRank);
-    return busy > 0 ? w.sim.timeout(busy) : null;
+    return this.world.postingFree ? null : this.world.untilFree(this.worldRank);
   }
 
   /**

@@ -631,7 +631,7 @@ export class MpiWorld {
     const rank = p.owner(s);
     const mode = this.waitMode[rank];
     if (mode === WAIT_STEPS) {
-      if (!this.receivingFree && p.kind(s) === KIND_RECV) this.handleMessage(rank, s);
+      this.handleReceived(rank, s);
       if (--this.waitRemaining[rank] === 0) this.stepDone(rank);
       return;
     }
@@ -640,7 +640,7 @@ export class MpiWorld {
       return;
     }
     if (mode === WAIT_ALL) {
-      if (!this.receivingFree && p.kind(s) === KIND_RECV) this.handleMessage(rank, s);
+      this.handleReceived(rank, s);
       if (--this.waitRemaining[rank] > 0) return;
     } else if (mode !== WAIT_ANY) return;
     this.waitMode[rank] = WAIT_WAKE;
@@ -648,30 +648,41 @@ export class MpiWorld {
   }
 
   /**
-   * The CPU of `rank` handles the message received in slot `r` (its receiver overhead), once it
-   * is done with the overheads it is busy with, now at the earliest. Only called when handling
-   * takes time on some path (not {@link receivingFree}): only then is the slot's handling time set.
+   * When slot `s` is a receive, the CPU of `rank` handles its message (its receiver overhead),
+   * once it is done with the overheads it is busy with, now at the earliest. Nothing to do when
+   * handling takes no time on any path ({@link receivingFree}): only otherwise is the slot's
+   * handling time set.
    */
-  private handleMessage(rank: number, r: number): void {
+  private handleReceived(rank: number, s: number): void {
+    if (this.receivingFree || this.pool.kind(s) !== KIND_RECV) return;
     const now = this.sim.now;
     const b = this.busyUntil[rank];
-    this.busyUntil[rank] = (b > now ? b : now) + this.pool.handling(r);
+    this.busyUntil[rank] = (b > now ? b : now) + this.pool.handling(s);
   }
 
   /**
    * @internal The program completes request slot `s` of its owner by an MPI_Waitany,
    * MPI_Waitsome or MPI_Test, now: a receive's message is handled by the owner's CPU (see
-   * {@link busyFor} for how long the call then takes).
+   * {@link untilFree} for how long the call then takes).
    */
   handled(s: number): void {
-    if (!this.receivingFree && this.pool.kind(s) === KIND_RECV) this.handleMessage(this.pool.owner(s), s);
+    this.handleReceived(this.pool.owner(s), s);
   }
 
-  /** @internal Time (us) from now until `rank`'s CPU is done with the overheads of its current MPI call, 0 when it is. */
-  busyFor(rank: number): number {
+  /** Time (us) from now until `rank`'s CPU is done with the overheads of its current MPI call, 0 when it is. */
+  private busyFor(rank: number): number {
     const b = this.busyUntil[rank];
     const now = this.sim.now;
     return b > now ? b - now : 0;
+  }
+
+  /**
+   * @internal The event to yield until `rank`'s CPU is done with the overheads of its current MPI
+   * call (the sends it posted, the messages it handled), or null when it is.
+   */
+  untilFree(rank: number): SimEvent<unknown> | null {
+    const d = this.busyFor(rank);
+    return d > 0 ? this.sim.timeout(d) : null;
   }
 
   /** Delay (us) from now until `rank`, whose wait is over, wakes: once its CPU is done with the call's overheads, `after` us later (a reduction). */
@@ -758,7 +769,7 @@ export class MpiWorld {
       if (s < 0) continue;
       if (this.isComplete(s)) {
         if (!any) {
-          if (!this.receivingFree && p.kind(s) === KIND_RECV) this.handleMessage(rank, s);
+          this.handleReceived(rank, s);
           continue;
         }
         for (let j = 0; j < i; j++) if (slots[j] >= 0) p.clearFlags(slots[j], F_WAITED);
@@ -768,10 +779,7 @@ export class MpiWorld {
       p.orFlags(s, F_WAITED);
       if (p.kind(s) === KIND_SEND) this.scheduleCompletion(s);
     }
-    if (incomplete === 0) {
-      const d = any ? 0 : this.busyFor(rank);
-      return d > 0 ? this.sim.timeout(d) : null;
-    }
+    if (incomplete === 0) return any ? null : this.untilFree(rank);
     this.waitMode[rank] = any ? WAIT_ANY : WAIT_ALL;
     this.waitRemaining[rank] = incomplete;
     this.waitDelay[rank] = 0;
@@ -794,13 +802,13 @@ export class MpiWorld {
       incomplete++;
       p.orFlags(a, F_WAITED);
       if (p.kind(a) === KIND_SEND) this.scheduleCompletion(a);
-    } else if (!this.receivingFree && p.kind(a) === KIND_RECV) this.handleMessage(rank, a);
+    } else this.handleReceived(rank, a);
     if (b >= 0) {
       if (!this.isComplete(b)) {
         incomplete++;
         p.orFlags(b, F_WAITED);
         if (p.kind(b) === KIND_SEND) this.scheduleCompletion(b);
-      } else if (!this.receivingFree && p.kind(b) === KIND_RECV) this.handleMessage(rank, b);
+      } else this.handleReceived(rank, b);
     }
     if (incomplete === 0) {
       const d = this.wakeDelay(rank, after);
@@ -1056,7 +1064,7 @@ export class MpiWorld {
         if (!this.isComplete(a)) {
           incomplete++;
           p.orFlags(a, F_WAITED);
-        } else if (!this.receivingFree) this.handleMessage(rank, a);
+        } else this.handleReceived(rank, a);
       }
       if (b !== NIL && !this.isComplete(b)) {
         incomplete++;
