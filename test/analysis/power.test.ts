@@ -185,12 +185,12 @@ describe("constant sets from files", () => {
   it("refuses a key of a component that the model does not read, at its line", () => {
     const dir = mkdtempSync(join(tmpdir(), "ccasim-power-"));
     const extra = join(dir, "extra.yaml");
-    // Eq. 5 scales every component by the one MaxPower: a component's own was ignored unsaid, and so was a misspelt key beside a right one.
+    // Eq. 5 scales every component by the one MaxPower: a component's own maxPower, and a misspelt key beside a right one, are refused where they stand.
     writeFileSync(extra, "name: own-max\nmaxPower: 95\nidlePower: 40\ncomponents:\n  - { name: core, scaling: 0.05, accessCounters: [PAPI_TOT_INS], maxPower: 30 }\n");
     expect(() => loadPowerConstantFile(extra)).toThrow(new AnalysisInputError("key 'components[0].maxPower': unknown key (known: name, scaling, accessCounters)", `${extra}:5:76`));
     // A misspelt scaling is named as such, not as a scaling that is missing.
     expect(() => parsePowerConstantSet({ name: "x", maxPower: 95, idlePower: 40, components: [{ name: "core", scalling: 0.05, accessCounters: ["A"] }] }, "f")).toThrow("f: key 'components[0].scalling': unknown key (known: name, scaling, accessCounters)");
-    // A list is no component (its name was reported missing).
+    // A list is no component: refused as such, not for a missing name.
     expect(() => parsePowerConstantSet({ name: "x", maxPower: 95, idlePower: 40, components: [["core", 0.05]] }, "f")).toThrow("f: key 'components[0]': expected a mapping");
   });
 

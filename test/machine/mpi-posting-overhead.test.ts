@@ -39,7 +39,7 @@ describe("MPI_Isend takes the sender's CPU overhead", () => {
     w.run();
     // Posting: o = 3 us of CPU; compute 10 us; the send left at 3 + 1000 G = 4 us, long before.
     expect(calls.of(0)).toEqual(["0 > MPI_Isend() @0", "0 < MPI_Isend() @3", "0 > MPI_Wait() @13", "0 < MPI_Wait() @13"]);
-    // o + (n-1) G + L + o, as before: the overhead is the same one, now charged to the sender's CPU.
+    // o + (n-1) G + L + o: the sender's overhead, charged to its CPU, then the wire, the latency and the receiver's overhead.
     expect(received).toBeCloseTo(3 + 1 + 20 + 3, 12);
   });
 
